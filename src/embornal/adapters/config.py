@@ -1,0 +1,301 @@
+"""The config.yaml of embornal, as frozen dataclasses.
+
+The loader (``load_config``) reads the YAML file; every section is optional and
+falls back to the defaults below. Unknown keys and values of the wrong type are
+errors (:class:`~embornal.errors.ConfigError`) naming the key and the file, so a
+typo never passes silently. ``EMBORNAL_EMBEDDING=off`` in the environment forces
+``embedding.provider = "off"``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+import yaml
+
+from embornal.errors import ConfigError
+
+__all__ = [
+    "DEFAULT_CONFIG_YAML",
+    "DEFAULT_VECTOR_WIDTH",
+    "EMBEDDING_ENV",
+    "PROVIDERS",
+    "Config",
+    "EmbeddingConfig",
+    "RecallConfig",
+    "ServerConfig",
+    "config_to_dict",
+    "load_config",
+]
+
+DEFAULT_VECTOR_WIDTH = 768
+
+#: The values ``embedding.provider`` accepts.
+PROVIDERS = ("auto", "off", "onnx", "sentence-transformers", "openai")
+
+#: Environment variable that, set to ``off``, turns embeddings off.
+EMBEDDING_ENV = "EMBORNAL_EMBEDDING"
+
+#: Keys whose values :func:`config_to_dict` hides by default.
+_SECRET_KEYS = frozenset({("server", "token")})
+_REDACTED = "********"
+
+
+@dataclass(frozen=True)
+class EmbeddingConfig:
+    """How facts get vectors. ``provider``: auto, off, onnx, sentence-transformers, openai."""
+
+    provider: str = "auto"
+    model: str | None = None
+    model_path: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    dims: int = DEFAULT_VECTOR_WIDTH
+    query_prefix: str | None = None
+    document_prefix: str | None = None
+    batch_size: int = 32
+
+
+@dataclass(frozen=True)
+class RecallConfig:
+    limit: int = 10
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    url: str | None = None
+    token: str | None = None
+    token_file: str | None = None
+
+
+@dataclass(frozen=True)
+class Config:
+    recall: RecallConfig = field(default_factory=RecallConfig)
+    embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
+    server: ServerConfig = field(default_factory=ServerConfig)
+
+
+DEFAULT_CONFIG_YAML = """\
+# embornal configuration (config.yaml).
+# Every section and key is optional: a missing one takes the default shown here.
+# Unknown keys are errors. `embornal config show` prints the configuration in effect.
+
+recall:
+  # How many facts a recall returns when the caller asks for no limit.
+  limit: 10
+
+embedding:
+  # Where fact vectors come from: auto, off, onnx, sentence-transformers or openai.
+  # "off" keeps keyword recall only. EMBORNAL_EMBEDDING=off in the environment
+  # forces "off" whatever this file says.
+  provider: auto
+  # model: name-of-the-model
+  # model_path: /path/to/local/model
+  # base_url: http://localhost:8080/v1    # for an OpenAI-compatible endpoint
+  # api_key_env: OPENAI_API_KEY           # the NAME of the variable holding the key
+  # Width of the vectors (a positive integer); it must match the model.
+  dims: 768
+  # query_prefix: "search_query: "
+  # document_prefix: "search_document: "
+  # How many texts go to the model at once.
+  batch_size: 32
+
+server:
+  # url: https://memory.example.org
+  # token_file: /path/to/token            # preferred over writing the token here
+  # token: secret
+"""
+
+
+# --------------------------------------------------------------------------- types
+
+
+def _allowed(tp: Any) -> tuple[Any, ...]:
+    """The plain types a field annotation admits (``str | None`` -> ``(str, NoneType)``)."""
+    if get_origin(tp) in (Union, types.UnionType):
+        return get_args(tp)
+    return (tp,)
+
+
+def _matches(value: object, tp: Any) -> bool:
+    """True when ``value`` is of the plain type ``tp`` (a bool is no number)."""
+    if tp is type(None):
+        return value is None
+    if tp in (int, float) and isinstance(value, bool):
+        return False
+    if tp is float:
+        return isinstance(value, int | float)
+    return isinstance(tp, type) and isinstance(value, tp)
+
+
+_TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
+
+
+def _describe(tp: Any) -> str:
+    """Words for an annotation, for error messages: ``a string or null``."""
+    names = [
+        "null" if t is type(None) else _TYPE_NAMES.get(t, getattr(t, "__name__", str(t)))
+        for t in _allowed(tp)
+    ]
+    return " or ".join(names)
+
+
+# --------------------------------------------------------------------------- parse
+
+
+def _error(path: Path, message: str, hint: str) -> ConfigError:
+    """A :class:`ConfigError` whose message starts with the file."""
+    return ConfigError(f"{path}: {message}", hint=hint)
+
+
+def _normalize(section: str, key: str, value: object) -> object:
+    """Undo YAML 1.1 surprises: ``provider: off`` parses as ``False``."""
+    if section == "embedding" and key == "provider" and value is False:
+        return "off"
+    return value
+
+
+def _parse_section(path: Path, section: str, cls: type[Any], raw: object) -> Any:
+    """Build the dataclass ``cls`` from the mapping ``raw`` found under ``section``."""
+    if raw is None:
+        return cls()
+    if not isinstance(raw, dict):
+        raise _error(
+            path,
+            f"'{section}' must be a mapping of keys, got {type(raw).__name__}",
+            f"Write the keys of '{section}' indented under it, one 'key: value' a line.",
+        )
+    hints = get_type_hints(cls)
+    known = [f.name for f in dataclasses.fields(cls)]
+    values: dict[str, object] = {}
+    for key, value in raw.items():
+        name = f"{section}.{key}"
+        if key not in known:
+            raise _error(path, f"unknown key '{name}'", f"Keys of '{section}': {', '.join(known)}.")
+        value = _normalize(section, key, value)
+        tp = hints[key]
+        if not any(_matches(value, t) for t in _allowed(tp)):
+            raise _error(
+                path,
+                f"'{name}' must be {_describe(tp)}, got {type(value).__name__} {value!r}",
+                f"Fix '{name}' in the file; quote a value to make it a string.",
+            )
+        values[key] = value
+    return cls(**values)
+
+
+def _parse(path: Path, data: object) -> Config:
+    """Build a :class:`Config` from the ``safe_load`` result of ``path``."""
+    if data is None:
+        return Config()
+    if not isinstance(data, dict):
+        raise _error(
+            path,
+            f"the file must hold a mapping of sections, got {type(data).__name__}",
+            "Start the file with a section such as 'embedding:', one key a line below it.",
+        )
+    hints = get_type_hints(Config)
+    known = [f.name for f in dataclasses.fields(Config)]
+    sections: dict[str, Any] = {}
+    for key, raw in data.items():
+        if key not in known:
+            raise _error(path, f"unknown key '{key}'", f"Top-level sections: {', '.join(known)}.")
+        sections[key] = _parse_section(path, key, hints[key], raw)
+    return Config(**sections)
+
+
+def _positive(path: Path, name: str, value: int) -> None:
+    """Reject a count below 1."""
+    if value < 1:
+        raise _error(
+            path, f"'{name}' must be a positive integer, got {value}", f"Set '{name}' to 1 or more."
+        )
+
+
+def _validate(path: Path, cfg: Config) -> None:
+    """Check the values a type alone cannot."""
+    if cfg.embedding.provider not in PROVIDERS:
+        raise _error(
+            path,
+            f"'embedding.provider' must be one of {', '.join(PROVIDERS)}, "
+            f"got {cfg.embedding.provider!r}",
+            "Pick one of the listed providers, or 'off' for keyword recall only.",
+        )
+    _positive(path, "embedding.dims", cfg.embedding.dims)
+    _positive(path, "embedding.batch_size", cfg.embedding.batch_size)
+    _positive(path, "recall.limit", cfg.recall.limit)
+
+
+def _read(path: Path) -> object:
+    """The ``safe_load`` of ``path``, or None when the file does not exist."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise _error(
+            path, f"cannot read the config file: {reason}", "Make it a readable UTF-8 file."
+        ) from e
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or "invalid YAML"
+        raise _error(
+            path,
+            f"not valid YAML{where}: {problem}",
+            "Fix the YAML syntax; indent with spaces, not tabs.",
+        ) from e
+
+
+def _apply_env(cfg: Config, env: Mapping[str, str]) -> Config:
+    """Apply the environment overrides: ``EMBORNAL_EMBEDDING=off``."""
+    raw = env.get(EMBEDDING_ENV, "").strip()
+    if not raw:
+        return cfg
+    if raw.lower() != "off":
+        raise ConfigError(
+            f"{EMBEDDING_ENV} must be 'off' or unset, got {raw!r}",
+            hint=f"Set {EMBEDDING_ENV}=off to turn embeddings off, or unset it.",
+        )
+    return dataclasses.replace(cfg, embedding=dataclasses.replace(cfg.embedding, provider="off"))
+
+
+def load_config(path: Path, env: Mapping[str, str] | None = None) -> Config:
+    """Read ``config.yaml`` at ``path`` and apply the environment overrides.
+
+    A missing (or empty) file gives the defaults. ``env`` defaults to
+    :data:`os.environ`; pass a mapping to keep the call pure.
+
+    Raises :class:`ConfigError`, naming the key and the file, when the file is
+    unreadable, not valid YAML, holds an unknown key or a value of the wrong
+    type, or a value out of range (``embedding.dims`` must be a positive int).
+    """
+    cfg = _parse(path, _read(path))
+    _validate(path, cfg)
+    return _apply_env(cfg, os.environ if env is None else env)
+
+
+# --------------------------------------------------------------------------- show
+
+
+def config_to_dict(cfg: Config, *, redact_secrets: bool = True) -> dict[str, Any]:
+    """``cfg`` as plain nested dicts, for ``embornal config show --json``.
+
+    ``server.token`` is replaced by ``"********"`` when set, unless
+    ``redact_secrets`` is False.
+    """
+    out = dataclasses.asdict(cfg)
+    if redact_secrets:
+        for section, key in _SECRET_KEYS:
+            if out[section][key] is not None:
+                out[section][key] = _REDACTED
+    return out

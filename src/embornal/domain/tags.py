@@ -1,0 +1,94 @@
+"""Tags are ``key=value`` pairs on facts and paths (seed 000).
+
+The ``owner`` key is reserved: the memory writes it from the subject that
+stores a fact, so a store that carries an owner tag stops. Subject names
+become tag values, so they hold no space, ``=`` or ``,``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from embornal.errors import InvalidSubject, InvalidTag, OwnerTagForbidden
+
+__all__ = [
+    "OWNER_KEY",
+    "Tag",
+    "check_subject",
+    "parse_tag",
+    "parse_tags",
+]
+
+OWNER_KEY = "owner"
+MAX_KEY_LENGTH = 64
+MAX_VALUE_LENGTH = 256
+MAX_SUBJECT_LENGTH = 128
+_KEY = re.compile(r"^[a-z0-9][a-z0-9_.:-]*$")
+_FORBIDDEN_IN_VALUE = frozenset(",\n\r\t\x00")
+
+
+@dataclass(frozen=True, order=True)
+class Tag:
+    key: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.key}={self.value}"
+
+
+def _check(key: str, value: str, raw: str) -> None:
+    if not key or len(key) > MAX_KEY_LENGTH or not _KEY.match(key):
+        raise InvalidTag(
+            f"tag {raw!r} has an invalid key; keys are lowercase letters, digits, "
+            "'_', '.', ':' and '-', starting with a letter or digit"
+        )
+    if not value:
+        raise InvalidTag(f"tag {raw!r} has an empty value")
+    if len(value) > MAX_VALUE_LENGTH:
+        raise InvalidTag(f"tag {raw[:40]!r}... has a value over {MAX_VALUE_LENGTH} characters")
+    if value != value.strip() or any(ch in _FORBIDDEN_IN_VALUE for ch in value):
+        raise InvalidTag(
+            f"tag {raw!r} has a value with a comma, a control character or outer spaces"
+        )
+
+
+def parse_tag(raw: str, *, allow_owner: bool = False) -> Tag:
+    """Parse ``key=value``; the key folds to lowercase."""
+    if not isinstance(raw, str) or "=" not in raw:
+        raise InvalidTag(f"tag {raw!r} is not key=value")
+    key, value = raw.split("=", 1)
+    key = key.strip().lower()
+    _check(key, value, raw)
+    if key == OWNER_KEY and not allow_owner:
+        raise OwnerTagForbidden(
+            f"tag {raw!r} sets the owner; the memory writes the owner of a fact itself"
+        )
+    return Tag(key, value)
+
+
+def parse_tags(
+    raw: Iterable[str] | Mapping[str, str] | None, *, allow_owner: bool = False
+) -> tuple[Tag, ...]:
+    """Parse many tags; a later tag with the same key replaces an earlier one."""
+    if raw is None:
+        return ()
+    items = [f"{k}={v}" for k, v in raw.items()] if isinstance(raw, Mapping) else list(raw)
+    by_key: dict[str, Tag] = {}
+    for item in items:
+        tag = parse_tag(item, allow_owner=allow_owner)
+        by_key[tag.key] = tag
+    return tuple(sorted(by_key.values()))
+
+
+def check_subject(name: str) -> str:
+    """Return ``name`` if it can be a subject, else raise :class:`InvalidSubject`."""
+    if not isinstance(name, str) or not name:
+        raise InvalidSubject("the subject name is empty")
+    if len(name) > MAX_SUBJECT_LENGTH:
+        raise InvalidSubject(f"the subject name is over {MAX_SUBJECT_LENGTH} characters")
+    bad = [ch for ch in name if ch.isspace() or ch in "=," or not ch.isprintable()]
+    if bad:
+        raise InvalidSubject(f"subject {name!r} holds {bad[0]!r}")
+    return name

@@ -1,0 +1,172 @@
+"""Text as the keyword index sees it.
+
+One pure function turns text into index terms, so documents and queries are
+tokenized the same way and the FTS5 table only ever sees terms we made:
+
+* NFKD, combining marks dropped (``café`` → ``cafe``), lowercase;
+* words are runs of letters and digits (``_`` and punctuation split);
+* Latin words are stemmed with the Snowball English stemmer (``running`` → ``run``);
+* CJK runs become overlapping two-character words (``记忆系统`` → ``记忆 忆系 系统``),
+  because FTS5's unicode61 would index a whole CJK run as one token.
+
+User text never reaches FTS5 syntax: a query is rebuilt from its terms, each
+one double-quoted, so quotes, parentheses, ``NEAR``, ``*``, ``-`` and ``:`` are
+just characters.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
+
+__all__ = [
+    "TOKENIZER_VERSION",
+    "fts_document",
+    "fts_query",
+    "index_terms",
+    "query_terms",
+]
+
+TOKENIZER_VERSION = "v1-snowball-en-cjk2"
+MAX_TERM_LENGTH = 64
+
+_WORD = re.compile(r"[^\W_]+")
+_CJK = re.compile(
+    "([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ffff]+)"
+)
+_STEMMER = snowballstemmer.stemmer("english")
+
+# Words that carry no topic in a question; documents keep them.
+_QUERY_STOPWORDS = frozenset(
+    (
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "he",
+        "her",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    )
+)
+
+
+@lru_cache(maxsize=65_536)
+def _stem(word: str) -> str:
+    if word.isascii() and word.isalpha():
+        return str(_STEMMER.stemWord(word))
+    return word
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
+
+
+def _cjk_bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def _terms(text: str) -> list[str]:
+    out: list[str] = []
+    for word in _WORD.findall(_fold(text)):
+        for i, part in enumerate(_CJK.split(word)):
+            if not part:
+                continue
+            if i % 2:  # a CJK run
+                out.extend(_cjk_bigrams(part))
+            else:
+                out.append(_stem(part[:MAX_TERM_LENGTH]))
+    return out
+
+
+def index_terms(text: str) -> list[str]:
+    """Every term of a document, in order, repeats kept (BM25 counts them)."""
+    return _terms(text)
+
+
+def fts_document(text: str) -> str:
+    """The derived text stored in ``facts_fts``."""
+    return " ".join(_terms(text))
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct terms of a query, in order; stopwords go unless nothing else is left."""
+    seen: dict[str, None] = {}
+    raw_words = {_fold(w) for w in _WORD.findall(text)}
+    for term in _terms(text):
+        seen.setdefault(term, None)
+    terms = list(seen)
+    stop = {_stem(w) for w in raw_words if w in _QUERY_STOPWORDS}
+    kept = [t for t in terms if t not in stop]
+    return kept or terms
+
+
+def fts_query(terms: list[str]) -> str:
+    """An FTS5 MATCH expression: the terms, each quoted, joined by OR."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

@@ -1,0 +1,178 @@
+"""The one exception root of embornal, and its tree.
+
+Every error the package raises on purpose derives from :class:`EmbornalError`.
+Each boundary translates it: storage turns driver errors into ours
+(``raise StorageError(...) from e``); the CLI prints one line and exits with
+``exit_code``; MCP returns ``{error, message, hint}``; HTTP returns
+problem+json with ``http_status``.
+
+::
+
+    EmbornalError                      exit 1
+    ├── InvalidInput                   exit 2   bad argument from the caller
+    │   ├── InvalidPath
+    │   ├── InvalidTag
+    │   │   └── OwnerTagForbidden
+    │   ├── InvalidContent
+    │   ├── InvalidSubject
+    │   ├── InvalidTime
+    │   └── AmbiguousId
+    ├── NotFound                       exit 3   no such fact or path (or hidden)
+    ├── Conflict                       exit 4   the state forbids the change
+    │   └── ConcurrencyError                    a stream moved under us
+    ├── AccessDenied                   exit 5   the subject may not do this
+    ├── ConfigError                    exit 6   config or directories unusable
+    │   ├── VectorWidthMismatch
+    │   └── EmbeddingError
+    ├── StorageError                   exit 7   the database failed
+    │   ├── DatabaseBusy
+    │   └── MigrationError
+    └── VerificationFailed             exit 8   projections differ from the log
+
+``code`` is a stable machine name (``invalid_path``), ``message`` says what
+happened, ``hint`` says what to do next.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AccessDenied",
+    "AmbiguousId",
+    "ConcurrencyError",
+    "ConfigError",
+    "Conflict",
+    "DatabaseBusy",
+    "EmbeddingError",
+    "EmbornalError",
+    "InvalidContent",
+    "InvalidInput",
+    "InvalidPath",
+    "InvalidSubject",
+    "InvalidTag",
+    "InvalidTime",
+    "MigrationError",
+    "NotFound",
+    "OwnerTagForbidden",
+    "StorageError",
+    "VectorWidthMismatch",
+    "VerificationFailed",
+]
+
+
+class EmbornalError(Exception):
+    """Root of every error embornal raises on purpose."""
+
+    code = "error"
+    exit_code = 1
+    http_status = 500
+    default_hint = ""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint if hint is not None else self.default_hint
+
+    def to_dict(self) -> dict[str, str]:
+        """The ``{error, message, hint}`` shape used by MCP and ``--json``."""
+        return {"error": self.code, "message": self.message, "hint": self.hint}
+
+
+class InvalidInput(EmbornalError):
+    code = "invalid_input"
+    exit_code = 2
+    http_status = 400
+
+
+class InvalidPath(InvalidInput):
+    code = "invalid_path"
+    default_hint = (
+        "Paths look like /projects/embornal: segments start with a letter or digit "
+        "and hold letters, digits, '.', '_' and '-'."
+    )
+
+
+class InvalidTag(InvalidInput):
+    code = "invalid_tag"
+    default_hint = "Tags are key=value, for example visibility=public."
+
+
+class OwnerTagForbidden(InvalidTag):
+    code = "owner_tag_forbidden"
+    default_hint = "Drop the owner tag: the memory writes the owner of each fact itself."
+
+
+class InvalidContent(InvalidInput):
+    code = "invalid_content"
+
+
+class InvalidSubject(InvalidInput):
+    code = "invalid_subject"
+    default_hint = "A subject name holds no space, '=' or ','."
+
+
+class InvalidTime(InvalidInput):
+    code = "invalid_time"
+    default_hint = "Give an ISO-8601 time such as 2026-11-30T14:00:00Z."
+
+
+class AmbiguousId(InvalidInput):
+    code = "ambiguous_id"
+    default_hint = "Give more characters of the id."
+
+
+class NotFound(EmbornalError):
+    code = "not_found"
+    exit_code = 3
+    http_status = 404
+
+
+class Conflict(EmbornalError):
+    code = "conflict"
+    exit_code = 4
+    http_status = 409
+
+
+class ConcurrencyError(Conflict):
+    code = "concurrency_conflict"
+    default_hint = "Another writer changed the same fact; read it again and retry."
+
+
+class AccessDenied(EmbornalError):
+    code = "access_denied"
+    exit_code = 5
+    http_status = 403
+
+
+class ConfigError(EmbornalError):
+    code = "config_error"
+    exit_code = 6
+    http_status = 500
+
+
+class VectorWidthMismatch(ConfigError):
+    code = "vector_width_mismatch"
+
+
+class EmbeddingError(ConfigError):
+    code = "embedding_error"
+
+
+class StorageError(EmbornalError):
+    code = "storage_error"
+    exit_code = 7
+    http_status = 503
+
+
+class DatabaseBusy(StorageError):
+    code = "database_busy"
+    default_hint = "Another process holds the database; retry in a moment."
+
+
+class MigrationError(StorageError):
+    code = "migration_error"
+
+
+class VerificationFailed(EmbornalError):
+    code = "verification_failed"
+    exit_code = 8
+    default_hint = "Run `embornal admin rebuild` to replay the projections from the event log."

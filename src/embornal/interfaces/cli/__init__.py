@@ -1,0 +1,1 @@
+"""embornal.interfaces.cli."""

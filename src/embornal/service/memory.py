@@ -1,0 +1,529 @@
+"""The one application API. CLI, MCP and HTTP call these methods and nothing below them.
+
+>>> from embornal import Memory
+>>> with Memory.open("/tmp/m.db") as mem:            # doctest: +SKIP
+...     fact = mem.store("/projects/embornal", "The memory lives in SQLite.")
+...     hits = mem.recall("sqlite")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from embornal.domain import paths as P
+from embornal.domain.clock import Clock, SystemClock, format_time, parse_time
+from embornal.domain.events import ActorKind, Event, EventType, NewEvent
+from embornal.domain.facts import DEFAULT_KIND, Fact, check_content, check_reason
+from embornal.domain.ids import new_id, normalize_prefix
+from embornal.domain.links import extract_links
+from embornal.domain.ranking import (
+    ScoreParts,
+    candidate_count,
+    keyword_total,
+    rescale_bm25,
+    select_terms,
+)
+from embornal.domain.strength import strength
+from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
+from embornal.domain.text import index_terms, query_terms
+from embornal.errors import Conflict, InvalidInput, NotFound
+from embornal.service.results import (
+    FactDetail,
+    FactView,
+    NewFact,
+    PathEntry,
+    PurgeResult,
+    RecallHit,
+    TreeNode,
+)
+from embornal.storage.sqlite import ALL_VISIBLE, SqliteStore, Visibility
+
+__all__ = ["MAX_LIMIT", "Memory"]
+
+MAX_LIMIT = 1000
+RECALL_MODES = ("keyword",)
+
+
+def _limit(limit: int | None, default: int) -> int:
+    if limit is None:
+        return default
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1 or limit > MAX_LIMIT:
+        raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
+    return limit
+
+
+class Memory:
+    """A memory: open it, store facts, recall them, inspect and correct them."""
+
+    def __init__(
+        self,
+        store: SqliteStore,
+        *,
+        clock: Clock,
+        subject: str = "default",
+        actor_kind: ActorKind = ActorKind.PERSON,
+        default_limit: int = 10,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self.subject = check_subject(subject)
+        self.actor_kind = actor_kind
+        self.default_limit = default_limit
+
+    # -- life cycle -------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path | None = None,
+        *,
+        clock: Clock | None = None,
+        subject: str = "default",
+        actor_kind: ActorKind | str = ActorKind.PERSON,
+        default_limit: int = 10,
+    ) -> Memory:
+        """Open (creating and migrating as needed) the memory at ``path``.
+
+        With no path, the data directory of the platform holds ``memory.db``.
+        """
+        if path is None:
+            from embornal.adapters.dirs import default_dirs, ensure_dir
+
+            dirs = default_dirs()
+            ensure_dir(dirs.data_dir)
+            path = dirs.db_file
+        elif str(path) != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        the_clock = clock or SystemClock()
+        store = SqliteStore.open(
+            Path(path).expanduser() if str(path) != ":memory:" else path, the_clock
+        )
+        return cls(
+            store,
+            clock=the_clock,
+            subject=subject,
+            actor_kind=ActorKind(actor_kind),
+            default_limit=default_limit,
+        )
+
+    def close(self) -> None:
+        self._store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def db_path(self) -> str:
+        return self._store.path
+
+    # -- access (the sharing issue compiles Casbin rules into these) --------------------
+
+    def _visibility(self) -> Visibility:
+        return ALL_VISIBLE
+
+    def _event(
+        self, stream_id: str, etype: EventType, payload: dict[str, Any], reason: str | None
+    ) -> NewEvent:
+        return NewEvent(
+            stream_id=stream_id,
+            type=etype.value,
+            payload=payload,
+            actor=self.subject,
+            actor_kind=self.actor_kind,
+            recorded_at=self._clock.now(),
+            reason=reason,
+        )
+
+    def _resolve(self, fact_id: str) -> Fact:
+        full = self._store.resolve_id(normalize_prefix(fact_id), self._visibility())
+        fact = self._store.get_fact(full, self._visibility())
+        if fact is None:  # pragma: no cover - resolve_id applied the same filter
+            raise NotFound(f"no fact with id {fact_id}")
+        return fact
+
+    # -- writing ------------------------------------------------------------------------
+
+    def _stored_event(
+        self, item: NewFact, *, supersedes: str | None, reason: str | None
+    ) -> NewEvent:
+        path = P.normalize_path(item.path)
+        if path == P.ROOT:
+            raise InvalidInput(
+                "the root / holds no facts", hint="Store the fact on a topic path such as /notes."
+            )
+        content = check_content(item.content)
+        tags = parse_tags(item.tags)
+        if not isinstance(item.kind, str) or not item.kind:
+            raise InvalidInput("kind must be a non-empty name")
+        now = self._clock.now()
+        created = parse_time(item.at) if item.at is not None else now
+        fact_id = new_id(now)
+        all_tags = sorted([Tag(OWNER_KEY, self.subject), *tags])
+        return self._event(
+            fact_id,
+            EventType.FACT_STORED,
+            {
+                "fact_id": fact_id,
+                "path": path,
+                "content": content,
+                "kind": item.kind or DEFAULT_KIND,
+                "owner": self.subject,
+                "tags": [[t.key, t.value] for t in all_tags],
+                "created_at": format_time(created),
+                "supersedes_id": supersedes,
+            },
+            reason,
+        )
+
+    def store(
+        self,
+        path: str,
+        content: str,
+        *,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
+        at: datetime | str | None = None,
+        kind: str = DEFAULT_KIND,
+        reason: str | None = None,
+    ) -> Fact:
+        """Store one fact on ``path``. ``at`` dates it (imports); the event keeps the real time."""
+        return self.store_many([NewFact(path, content, tags, at, kind)], reason=reason)[0]
+
+    def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
+        """Store many facts in one transaction: all of them, or none."""
+        why = check_reason(reason, required=False)
+        events = [self._stored_event(item, supersedes=None, reason=why) for item in items]
+        if not events:
+            return []
+        with self._store.transaction("storing facts") as conn:
+            self._store.append(conn, events)
+        return self._store.get_facts([e.stream_id for e in events])
+
+    def supersede(
+        self,
+        fact_id: str,
+        content: str,
+        *,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
+        reason: str | None = None,
+        at: datetime | str | None = None,
+    ) -> Fact:
+        """Correct a fact: a new fact on the same path points at the old one."""
+        old = self._resolve(fact_id)
+        if tags is None:
+            tags = [str(t) for t in old.tags if t.key != OWNER_KEY]
+        event = self._stored_event(
+            NewFact(old.path, content, tags, at, old.kind),
+            supersedes=old.id,
+            reason=check_reason(reason, required=False),
+        )
+        with self._store.transaction("superseding a fact") as conn:
+            current = self._store.get_fact(old.id)
+            if current is None or current.state != "active":
+                state = current.state if current else "missing"
+                raise Conflict(
+                    f"fact {old.id} is {state}; only an active fact can be superseded",
+                    hint="Supersede the newest fact of the chain (see `embornal memory show`).",
+                )
+            self._store.append(conn, [event])
+        fact = self._store.get_fact(event.stream_id)
+        assert fact is not None
+        return fact
+
+    def forget(self, fact_id: str, *, reason: str) -> Fact:
+        """Hide a fact from recall, keeping it (and why) in the history; restorable."""
+        why = check_reason(reason)
+        fact = self._resolve(fact_id)
+        with self._store.transaction("forgetting a fact") as conn:
+            current = self._store.get_fact(fact.id)
+            if current is None or current.deleted_at is not None:
+                raise Conflict(
+                    f"fact {fact.id} is already forgotten",
+                    hint="Use `embornal memory restore` to bring it back.",
+                )
+            self._store.append(
+                conn, [self._event(fact.id, EventType.FACT_FORGOTTEN, {"fact_id": fact.id}, why)]
+            )
+        return self._reload(fact.id)
+
+    def restore(self, fact_id: str, *, reason: str) -> Fact:
+        """Bring a forgotten fact back into recall."""
+        why = check_reason(reason)
+        fact = self._resolve(fact_id)
+        with self._store.transaction("restoring a fact") as conn:
+            current = self._store.get_fact(fact.id)
+            if current is None or current.purged_at is not None:
+                raise Conflict(f"fact {fact.id} was purged; its content is gone for good")
+            if current.deleted_at is None:
+                raise Conflict(f"fact {fact.id} is not forgotten", hint="Nothing to restore.")
+            self._store.append(
+                conn, [self._event(fact.id, EventType.FACT_RESTORED, {"fact_id": fact.id}, why)]
+            )
+        return self._reload(fact.id)
+
+    def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
+        """Erase a fact's content from every table, index and event payload. Irreversible."""
+        why = check_reason(reason)
+        fact = self._resolve(fact_id)
+        with self._store.transaction("purging a fact") as conn:
+            current = self._store.get_fact(fact.id)
+            if current is None or current.purged_at is not None:
+                raise Conflict(f"fact {fact.id} is already purged")
+            (event,) = self._store.append(
+                conn, [self._event(fact.id, EventType.FACT_PURGED, {"fact_id": fact.id}, why)]
+            )
+            redacted = self._store.redact_stream(conn, fact.id, event.position)
+        compacted = self._store.compact_after_purge()
+        return PurgeResult(fact.id, redacted, compacted)
+
+    def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
+        """Put tags on a path; facts below inherit them (their own tags win)."""
+        norm = P.normalize_path(path)
+        parsed = parse_tags(tags)
+        if not parsed:
+            raise InvalidInput("give at least one tag")
+        with self._store.transaction("tagging a path") as conn:
+            self._store.append(
+                conn,
+                [
+                    self._event(
+                        f"path:{norm}",
+                        EventType.PATH_TAGGED,
+                        {"path": norm, "tags": [[t.key, t.value] for t in parsed]},
+                        None,
+                    )
+                ],
+            )
+        return list(parsed)
+
+    def untag_path(self, path: str, keys: Sequence[str]) -> None:
+        norm = P.normalize_path(path)
+        with self._store.transaction("untagging a path") as conn:
+            self._store.append(
+                conn,
+                [
+                    self._event(
+                        f"path:{norm}",
+                        EventType.PATH_UNTAGGED,
+                        {"path": norm, "keys": sorted({k.strip().lower() for k in keys})},
+                        None,
+                    )
+                ],
+            )
+
+    def _reload(self, fact_id: str) -> Fact:
+        fact = self._store.get_fact(fact_id)
+        assert fact is not None
+        return fact
+
+    def _reinforce(self, facts: Sequence[Fact]) -> None:
+        if not facts:
+            return
+        now = self._clock.now()
+        event = self._event(
+            f"recall:{new_id(now)}",
+            EventType.FACTS_RECALLED,
+            {"fact_ids": [f.id for f in facts], "at": format_time(now)},
+            None,
+        )
+        with self._store.transaction("recording a recall") as conn:
+            self._store.append(conn, [event])
+
+    # -- reading -------------------------------------------------------------------------
+
+    def recall(
+        self,
+        query: str | None = None,
+        *,
+        limit: int | None = None,
+        under: str | None = None,
+        reinforce: bool = True,
+        mode: str = "keyword",
+    ) -> list[RecallHit]:
+        """Find facts by keyword (BM25 rescaled + 0.5·strength); no query: the strongest.
+
+        Each hit counts as a recall and lifts its strength unless ``reinforce=False``.
+        Superseded and forgotten facts stay out.
+        """
+        n = _limit(limit, self.default_limit)
+        if mode not in RECALL_MODES:
+            raise InvalidInput(
+                f"recall mode {mode!r} is not available",
+                hint="Use mode 'keyword'; meaning-based modes need the semantic extra.",
+            )
+        prefix = P.normalize_path(under) if under is not None else None
+        vis = self._visibility()
+        now = self._clock.now()
+        terms = query_terms(query) if query and query.strip() else []
+        hits: list[RecallHit]
+        if not terms:
+            if query and query.strip():
+                return []  # only punctuation: nothing can match
+            facts = self._store.strongest(n, format_time(now), vis, under=prefix)
+            hits = []
+            for f in facts:
+                s = strength(f.signals, now)
+                hits.append(RecallHit(f, s, s, ScoreParts(total=s, strength=s)))
+        else:
+            selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())
+            found = self._store.keyword_search(selected, candidate_count(n), vis, under=prefix)
+            scaled = rescale_bm25([rank for _, rank in found])
+            wanted = set(selected)
+            scored = []
+            for (fact, rank), kw in zip(found, scaled, strict=True):
+                s = strength(fact.signals, now)
+                total = keyword_total(kw, s)
+                matched = tuple(sorted(wanted.intersection(index_terms(fact.content))))
+                parts = ScoreParts(
+                    total=total,
+                    strength=s,
+                    keyword=kw,
+                    bm25=rank,
+                    matched_terms=matched,
+                    method="keyword+strength",
+                )
+                scored.append(RecallHit(fact, total, s, parts))
+            # Ties go to the later fact.
+            scored.sort(key=lambda h: (h.score, h.fact.created_at, h.fact.id), reverse=True)
+            hits = scored[:n]
+        if reinforce:
+            self._reinforce([h.fact for h in hits])
+        return hits
+
+    def ls(self, path: str = "/") -> list[PathEntry]:
+        """One level below ``path``: each child with its own fact count and child count."""
+        norm = P.normalize_path(path)
+        rows = self._store.subtree(norm, self._visibility())
+        if not rows and norm != P.ROOT:
+            raise NotFound(f"path {norm} holds nothing", hint="See `embornal memory tree /`.")
+        parent_depth = len(P.segments(norm))
+        return [
+            PathEntry(r.path, r.fact_count, r.child_count)
+            for r in rows
+            if r.path != norm and len(P.segments(r.path)) == parent_depth + 1
+        ]
+
+    def tree(self, path: str = "/", *, dirs_only: bool = False) -> TreeNode:
+        """The whole tree below ``path``; ``dirs_only`` keeps the paths that hold paths."""
+        norm = P.normalize_path(path)
+        rows = self._store.subtree(norm, self._visibility())
+        if not rows and norm != P.ROOT:
+            raise NotFound(f"path {norm} holds nothing", hint="See `embornal memory tree /`.")
+        kids: dict[str, list[str]] = {}
+        counts = {r.path: r for r in rows}
+        for r in rows:
+            parent = P.parent_of(r.path)
+            if r.path != norm and parent is not None:
+                kids.setdefault(parent, []).append(r.path)
+
+        def build(p: str) -> TreeNode:
+            children = [c for c in kids.get(p, []) if not dirs_only or counts[c].child_count > 0]
+            row = counts.get(p)
+            return TreeNode(
+                path=p,
+                name=P.name_of(p) or "/",
+                fact_count=row.fact_count if row else 0,
+                children=tuple(build(c) for c in sorted(children)),
+            )
+
+        return build(norm)
+
+    def cat(
+        self,
+        path: str,
+        *,
+        limit: int | None = None,
+        order_by: str = "date",
+        recall: bool = False,
+    ) -> list[FactView]:
+        """The facts of one path, oldest first (``date``) or strongest first (``signal``).
+
+        Not a recall unless ``recall=True``.
+        """
+        norm = P.normalize_path(path)
+        if order_by not in ("date", "signal"):
+            raise InvalidInput(f"order_by must be 'date' or 'signal', not {order_by!r}")
+        n = _limit(limit, MAX_LIMIT)
+        now = self._clock.now()
+        facts = self._store.facts_at(norm, self._visibility())
+        if not facts and not self._store.subtree(norm, self._visibility()):
+            raise NotFound(f"path {norm} holds nothing", hint="See `embornal memory tree /`.")
+        views = [FactView(f, strength(f.signals, now)) for f in facts]
+        if order_by == "signal":
+            views.sort(key=lambda v: -v.strength)
+        views = views[:n]
+        if recall:
+            self._reinforce([v.fact for v in views])
+        return views
+
+    def show(self, fact_id: str) -> FactDetail:
+        """One fact whole: its state, strength, tags with their sources, links and events."""
+        fact = self._resolve(fact_id)
+        return FactDetail(
+            fact=fact,
+            strength=strength(fact.signals, self._clock.now()),
+            effective_tags=tuple(self._store.effective_tags(fact.id)),
+            links=tuple(extract_links(fact.content)),
+            events=tuple(self._store.stream(fact.id)),
+        )
+
+    def history(self, target: str) -> list[Event]:
+        """The events of a fact (id or prefix) or of every fact on a path, oldest first.
+
+        A fact's history includes the facts that supersede it and that it supersedes.
+        """
+        if target.startswith("/"):
+            norm = P.normalize_path(target)
+            facts = self._store.facts_at(norm, self._visibility(), include_inactive=True)
+            if not facts:
+                raise NotFound(f"path {norm} has no history", hint="Check the path with ls.")
+            ids = [f.id for f in facts]
+        else:
+            fact = self._resolve(target)
+            ids = self._chain(fact)
+        events: list[Event] = []
+        for fid in ids:
+            events.extend(self._store.stream(fid))
+        events.extend(self._store.stream(f"path:{target}") if target.startswith("/") else [])
+        return sorted(events, key=lambda e: e.position)
+
+    def _chain(self, fact: Fact) -> list[str]:
+        """The ids of the supersession chain that ``fact`` belongs to, visible ones only."""
+        vis = self._visibility()
+        seen = [fact.id]
+        back = fact
+        while back.supersedes_id and back.supersedes_id not in seen:
+            prev = self._store.get_fact(back.supersedes_id, vis)
+            if prev is None:
+                break
+            seen.insert(0, prev.id)
+            back = prev
+        fwd = fact
+        while fwd.superseded_by and fwd.superseded_by not in seen:
+            nxt = self._store.get_fact(fwd.superseded_by, vis)
+            if nxt is None:
+                break
+            seen.append(nxt.id)
+            fwd = nxt
+        return seen
+
+    # -- admin ----------------------------------------------------------------------------
+
+    def rebuild(self) -> int:
+        """Replay the event log into fresh projections; return the number of events."""
+        return self._store.rebuild()
+
+    def verify(self) -> list[str]:
+        """What differs between the live projections and a replay (empty: all equal)."""
+        return self._store.verify()

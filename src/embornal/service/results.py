@@ -1,0 +1,80 @@
+"""What the service API returns: frozen dataclasses, never dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from embornal.domain.events import Event
+from embornal.domain.facts import Fact
+from embornal.domain.ranking import ScoreParts
+from embornal.domain.tags import Tag
+
+__all__ = [
+    "FactDetail",
+    "FactView",
+    "NewFact",
+    "PathEntry",
+    "PurgeResult",
+    "RecallHit",
+    "TreeNode",
+]
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """One fact to store (``Memory.store_many``)."""
+
+    path: str
+    content: str
+    tags: Sequence[str] | Mapping[str, str] | None = None
+    at: datetime | str | None = None
+    kind: str = "fact"
+
+
+@dataclass(frozen=True)
+class FactView:
+    """A fact with its strength at the moment it was read."""
+
+    fact: Fact
+    strength: float
+
+
+@dataclass(frozen=True)
+class RecallHit:
+    fact: Fact
+    score: float
+    strength: float
+    parts: ScoreParts
+
+
+@dataclass(frozen=True)
+class PathEntry:
+    path: str
+    fact_count: int
+    child_count: int
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    path: str
+    name: str
+    fact_count: int
+    children: tuple[TreeNode, ...] = ()
+
+
+@dataclass(frozen=True)
+class FactDetail:
+    fact: Fact
+    strength: float
+    effective_tags: tuple[tuple[Tag, str | None], ...]
+    links: tuple[str, ...]
+    events: tuple[Event, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class PurgeResult:
+    fact_id: str
+    redacted_events: int
+    file_compacted: bool

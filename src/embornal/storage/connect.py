@@ -1,0 +1,91 @@
+"""The one place that opens a database: driver, pragmas, extensions.
+
+The stock ``sqlite3`` of many Python builds cannot load extensions, so the
+driver is ``sqlean.py`` (SQLite 3.50 with FTS5 and ``load_extension``).
+Driver errors are translated into :mod:`embornal.errors` here and in
+:func:`atomic`.
+"""
+
+from __future__ import annotations
+
+import sqlite3 as _std_sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlean
+
+from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, StorageError
+
+__all__ = ["Connection", "DriverError", "atomic", "connect", "translate"]
+
+Connection = Any  # sqlean.Connection (untyped driver)
+DriverError: tuple[type[BaseException], ...] = (sqlean.Error, _std_sqlite3.Error)
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+def translate(e: BaseException, doing: str) -> EmbornalError:
+    """Turn a driver error into ours."""
+    text = str(e)
+    if "UNIQUE constraint failed: events.stream_id" in text:
+        return ConcurrencyError(f"another writer appended to the same stream while {doing}")
+    if "locked" in text or "busy" in text:
+        return DatabaseBusy(f"the database is busy while {doing}: {text}")
+    if "readonly" in text or "read-only" in text:
+        return StorageError(
+            f"the database is read-only while {doing}: {text}",
+            hint="Check the permissions of memory.db and its directory.",
+        )
+    if "malformed" in text or "not a database" in text:
+        return StorageError(
+            f"the database file is damaged while {doing}: {text}",
+            hint="Restore memory.db from a backup; the event log is the source of truth.",
+        )
+    return StorageError(f"database error while {doing}: {text}")
+
+
+def connect(path: str | Path, *, readonly: bool = False) -> Connection:
+    """Open ``path`` with WAL, foreign keys, a busy timeout and secure delete."""
+    target = str(path)
+    try:
+        if readonly:
+            conn = sqlean.connect(
+                f"file:{target}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+            )
+        else:
+            conn = sqlean.connect(target, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlean.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if target != ":memory:" and not readonly:
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        # Freed pages are zeroed, so purged content does not linger in the file.
+        conn.execute("PRAGMA secure_delete = ON")
+    except DriverError as e:
+        raise translate(e, f"opening {target}") from e
+    return conn
+
+
+@contextmanager
+def atomic(conn: Connection, doing: str = "writing") -> Iterator[Connection]:
+    """One write transaction (BEGIN IMMEDIATE): all of it commits, or none of it."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except DriverError as e:
+        raise translate(e, doing) from e
+    try:
+        yield conn
+    except DriverError as e:
+        conn.execute("ROLLBACK")
+        raise translate(e, doing) from e
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    try:
+        conn.execute("COMMIT")
+    except DriverError as e:
+        conn.execute("ROLLBACK")
+        raise translate(e, doing) from e

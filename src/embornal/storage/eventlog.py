@@ -1,0 +1,113 @@
+"""Appending to and reading the event log.
+
+``append`` must run inside :func:`embornal.storage.connect.atomic`: it writes
+the events and applies their projections in that one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from embornal.domain.clock import format_time, parse_time
+from embornal.domain.events import Event, NewEvent, upcast
+from embornal.errors import ConcurrencyError
+from embornal.storage import projector
+from embornal.storage.connect import Connection
+
+__all__ = ["append", "read_all", "read_stream", "row_to_event"]
+
+_COLUMNS = (
+    "position, stream_id, version, type, schema_version, payload, actor, actor_kind, "
+    "reason, recorded_at, EXISTS (SELECT 1 FROM event_redactions r "
+    "WHERE r.position = events.position) AS redacted"
+)
+
+
+def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
+    """Append events (inside a transaction) and project each one."""
+    out: list[Event] = []
+    next_version: dict[str, int] = {}
+    for ne in new_events:
+        if ne.stream_id in next_version:
+            version = next_version[ne.stream_id]
+        else:
+            row = conn.execute(
+                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (ne.stream_id,)
+            ).fetchone()
+            version = int(row[0]) + 1
+        if ne.expected_version is not None and ne.expected_version != version - 1:
+            raise ConcurrencyError(
+                f"stream {ne.stream_id} is at version {version - 1}, expected {ne.expected_version}"
+            )
+        payload_text = json.dumps(ne.payload, ensure_ascii=False, sort_keys=True)
+        cur = conn.execute(
+            "INSERT INTO events (stream_id, version, type, schema_version, payload, actor, "
+            "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                ne.stream_id,
+                version,
+                ne.type,
+                ne.schema_version,
+                payload_text,
+                ne.actor,
+                ne.actor_kind.value,
+                ne.reason,
+                format_time(ne.recorded_at),
+            ),
+        )
+        event = Event(
+            position=int(cur.lastrowid),
+            stream_id=ne.stream_id,
+            version=version,
+            type=ne.type,
+            payload=ne.payload,
+            actor=ne.actor,
+            actor_kind=ne.actor_kind.value,
+            recorded_at=ne.recorded_at,
+            reason=ne.reason,
+            schema_version=ne.schema_version,
+        )
+        projector.apply(conn, event)
+        next_version[ne.stream_id] = version + 1
+        out.append(event)
+    return out
+
+
+def row_to_event(row: Any) -> Event:
+    return Event(
+        position=int(row["position"]),
+        stream_id=row["stream_id"],
+        version=int(row["version"]),
+        type=row["type"],
+        payload=upcast(row["type"], int(row["schema_version"]), json.loads(row["payload"])),
+        actor=row["actor"],
+        actor_kind=row["actor_kind"],
+        recorded_at=parse_time(row["recorded_at"]),
+        reason=row["reason"],
+        schema_version=int(row["schema_version"]),
+        redacted=bool(row["redacted"]),
+    )
+
+
+def read_stream(conn: Connection, stream_id: str) -> list[Event]:
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM events WHERE stream_id = ? ORDER BY version", (stream_id,)
+    ).fetchall()
+    return [row_to_event(r) for r in rows]
+
+
+def read_all(conn: Connection, *, batch: int = 1000) -> Iterator[Event]:
+    """Every event in log order, read in batches."""
+    last = 0
+    while True:
+        rows = conn.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
+            (last, batch),
+        ).fetchall()
+        if not rows:
+            return
+        for r in rows:
+            yield row_to_event(r)
+        last = int(rows[-1]["position"])

@@ -1,0 +1,111 @@
+"""Named, forward-only migrations, each in its own transaction, recorded in a table.
+
+A migration is ``schema`` (DDL) or ``data`` (writes events through the
+projector, like the guide under ``/memory``). ``verify`` builds a scratch
+database from the schema migrations alone and replays the live log into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+from embornal.domain.clock import Clock, format_time
+from embornal.domain.text import TOKENIZER_VERSION
+from embornal.errors import MigrationError
+from embornal.storage.connect import Connection, DriverError, atomic
+
+__all__ = ["MIGRATIONS", "Migration", "applied", "migrate", "pending"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    kind: str  # "schema" or "data"
+    run: Callable[[Connection, Clock], None]
+
+
+def _sql(name: str) -> Callable[[Connection, Clock], None]:
+    def run(conn: Connection, clock: Clock) -> None:
+        text = resources.files("embornal.storage").joinpath(f"sql/{name}.sql").read_text("utf-8")
+        for statement in _split(text):
+            conn.execute(statement)
+
+    return run
+
+
+def _split(script: str) -> list[str]:
+    """Split a SQL script into statements (``complete_statement`` keeps triggers whole)."""
+    import sqlean
+
+    out: list[str] = []
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        if not buf and (not line.strip() or line.lstrip().startswith("--")):
+            continue
+        buf += line
+        if sqlean.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
+
+
+def _meta(conn: Connection, clock: Clock) -> None:
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+        [("created_at", format_time(clock.now())), ("fts_tokenizer", TOKENIZER_VERSION)],
+    )
+
+
+def _guide(conn: Connection, clock: Clock) -> None:
+    from embornal.storage.guide import write_guide
+
+    write_guide(conn, clock)
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration("0001_initial", "schema", _sql("0001_initial")),
+    Migration("0002_meta", "schema", _meta),
+    Migration("0003_memory_guide", "data", _guide),
+)
+
+
+def _ensure_table(conn: Connection) -> None:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+
+
+def applied(conn: Connection) -> list[str]:
+    _ensure_table(conn)
+    return [r[0] for r in conn.execute("SELECT name FROM migrations ORDER BY rowid")]
+
+
+def pending(conn: Connection) -> list[Migration]:
+    done = set(applied(conn))
+    return [m for m in MIGRATIONS if m.name not in done]
+
+
+def migrate(conn: Connection, clock: Clock, *, include_data: bool = True) -> list[str]:
+    """Apply the pending migrations in order; return their names."""
+    ran: list[str] = []
+    for m in pending(conn):
+        if m.kind == "data" and not include_data:
+            continue
+        try:
+            with atomic(conn, f"migrating ({m.name})"):
+                # Another process may have applied it while we waited for the lock.
+                if conn.execute("SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
+                    continue
+                m.run(conn, clock)
+                conn.execute(
+                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                    (m.name, format_time(clock.now())),
+                )
+        except DriverError as e:
+            raise MigrationError(f"migration {m.name} failed: {e}") from e
+        ran.append(m.name)
+    return ran

@@ -1,0 +1,370 @@
+"""The SQLite store: the event log, its projections and the queries over them.
+
+Every read takes a :class:`Visibility` — a SQL fragment over the fact alias
+``f`` that keeps only what the caller may see — so the access rules are
+applied by the database, on every read path.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from embornal.domain.clock import Clock, parse_time
+from embornal.domain.events import Event, NewEvent
+from embornal.domain.facts import Fact
+from embornal.domain.tags import Tag
+from embornal.domain.text import fts_query
+from embornal.errors import AmbiguousId, NotFound
+from embornal.storage import eventlog, migrations, projector
+from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
+
+__all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """A WHERE fragment over the facts alias ``f`` and its parameters."""
+
+    sql: str = "1"
+    params: tuple[Any, ...] = field(default=())
+
+
+ALL_VISIBLE = Visibility()
+
+
+@dataclass(frozen=True)
+class PathRow:
+    path: str
+    fact_count: int
+    child_count: int
+
+
+_FACT_COLS = (
+    "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
+    "f.recall_count, f.stability_days, f.supersedes_id, f.superseded_by, f.deleted_at, "
+    "f.purged_at"
+)
+_LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
+
+
+def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
+    if under is None or under == "/":
+        return "1", ()
+    return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
+
+
+def _opt_time(text: str | None) -> Any:
+    return parse_time(text) if text else None
+
+
+class SqliteStore:
+    """One open database. Thread-safe: writes serialize on a lock and BEGIN IMMEDIATE."""
+
+    def __init__(self, conn: Connection, path: str, clock: Clock) -> None:
+        self.conn = conn
+        self.path = path
+        self.clock = clock
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, path: str | Path, clock: Clock, *, migrate: bool = True) -> SqliteStore:
+        conn = connect(path)
+        store = cls(conn, str(path), clock)
+        if migrate:
+            migrations.migrate(conn, clock)
+        return store
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    # -- writing ---------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, doing: str = "writing") -> Iterator[Connection]:
+        """A write transaction: check state and append events inside it."""
+        with self._lock, atomic(self.conn, doing) as conn:
+            yield conn
+
+    def append(self, conn: Connection, events: Sequence[NewEvent]) -> list[Event]:
+        return eventlog.append(conn, events)
+
+    def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
+        """Erase content from the earlier events of a purged fact; return how many."""
+        import json
+
+        rows = conn.execute(
+            "SELECT position, payload FROM events WHERE stream_id = ? AND position < ?",
+            (stream_id, purge_position),
+        ).fetchall()
+        now = self.clock.now().strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        count = 0
+        for row in rows:
+            payload = json.loads(row[1])
+            changed = False
+            for key in ("content", "attributes"):
+                if payload.get(key):
+                    payload[key] = None
+                    changed = True
+            if "tags" in payload:
+                kept = [t for t in payload["tags"] if t[0] == "owner"]
+                changed = changed or kept != payload["tags"]
+                payload["tags"] = kept
+            if not changed:
+                continue
+            payload["redacted"] = True
+            conn.execute(
+                "INSERT INTO event_redactions (position, purge_position, redacted_at) "
+                "VALUES (?, ?, ?)",
+                (row[0], purge_position, now),
+            )
+            conn.execute(
+                "UPDATE events SET payload = ? WHERE position = ?",
+                (json.dumps(payload, ensure_ascii=False, sort_keys=True), row[0]),
+            )
+            count += 1
+        return count
+
+    def compact_after_purge(self) -> bool:
+        """Merge the keyword index and checkpoint the WAL so erased bytes leave the file."""
+        with self._lock:
+            try:
+                self.conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+                row = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except DriverError as e:
+                raise translate(e, "compacting after a purge") from e
+            return bool(row is not None and row[0] == 0)
+
+    # -- reading facts -------------------------------------------------------------
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        try:
+            return list(self.conn.execute(sql, tuple(params)).fetchall())
+        except DriverError as e:
+            raise translate(e, "reading") from e
+
+    def _facts(self, rows: list[Any]) -> list[Fact]:
+        if not rows:
+            return []
+        tags = self.own_tags([r["id"] for r in rows])
+        return [
+            Fact(
+                id=r["id"],
+                path=r["path"],
+                content=r["content"],
+                kind=r["kind"],
+                owner=r["owner"],
+                created_at=parse_time(r["created_at"]),
+                last_recall_at=_opt_time(r["last_recall_at"]),
+                recall_count=int(r["recall_count"]),
+                stability_days=float(r["stability_days"]),
+                supersedes_id=r["supersedes_id"],
+                superseded_by=r["superseded_by"],
+                deleted_at=_opt_time(r["deleted_at"]),
+                purged_at=_opt_time(r["purged_at"]),
+                tags=tags.get(r["id"], ()),
+            )
+            for r in rows
+        ]
+
+    def own_tags(self, fact_ids: Sequence[str]) -> dict[str, tuple[Tag, ...]]:
+        out: dict[str, list[Tag]] = {}
+        for start in range(0, len(fact_ids), 500):
+            chunk = list(fact_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            for r in self._rows(
+                f"SELECT fact_id, key, value FROM fact_tags WHERE fact_id IN ({marks}) "
+                "ORDER BY key",
+                chunk,
+            ):
+                out.setdefault(r[0], []).append(Tag(r[1], r[2]))
+        return {k: tuple(v) for k, v in out.items()}
+
+    def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
+        """The tags that decide access, each with the path it came from (None: the fact)."""
+        rows = self._rows(
+            "SELECT e.key, e.value, p.path FROM effective_fact_tags e "
+            "LEFT JOIN paths p ON p.id = e.source_path_id WHERE e.fact_id = ? ORDER BY e.key",
+            (fact_id,),
+        )
+        return [(Tag(r[0], r[1]), r[2]) for r in rows]
+
+    def resolve_id(self, prefix: str, vis: Visibility = ALL_VISIBLE) -> str:
+        """The one visible fact id starting with ``prefix`` (already upper-cased)."""
+        rows = self._rows(
+            f"SELECT f.id FROM facts f WHERE f.id >= ? AND f.id < ? AND ({vis.sql}) LIMIT 2",
+            (prefix, prefix + "\x7f", *vis.params),
+        )
+        if not rows:
+            raise NotFound(
+                f"no fact with id {prefix}",
+                hint="Find ids with `embornal memory recall` or `embornal memory cat PATH`.",
+            )
+        if len(rows) > 1:
+            raise AmbiguousId(f"id prefix {prefix} matches more than one fact")
+        return str(rows[0][0])
+
+    def get_fact(self, fact_id: str, vis: Visibility = ALL_VISIBLE) -> Fact | None:
+        facts = self.get_facts([fact_id], vis)
+        return facts[0] if facts else None
+
+    def get_facts(self, fact_ids: Sequence[str], vis: Visibility = ALL_VISIBLE) -> list[Fact]:
+        if not fact_ids:
+            return []
+        marks = ",".join("?" * len(fact_ids))
+        rows = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE f.id IN ({marks}) AND ({vis.sql})",
+            (*fact_ids, *vis.params),
+        )
+        by_id = {f.id: f for f in self._facts(rows)}
+        return [by_id[i] for i in fact_ids if i in by_id]
+
+    def facts_at(
+        self,
+        path: str,
+        vis: Visibility = ALL_VISIBLE,
+        *,
+        include_inactive: bool = False,
+    ) -> list[Fact]:
+        live = "1" if include_inactive else _LIVE
+        rows = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE p.path = ? AND {live} AND ({vis.sql}) ORDER BY f.created_at, f.id",
+            (path, *vis.params),
+        )
+        return self._facts(rows)
+
+    def keyword_search(
+        self,
+        terms: list[str],
+        candidates: int,
+        vis: Visibility = ALL_VISIBLE,
+        *,
+        under: str | None = None,
+        include_superseded: bool = False,
+    ) -> list[tuple[Fact, float]]:
+        """Facts matching any of ``terms``, best bm25 first, with their bm25 value."""
+        if not terms:
+            return []
+        under_sql, under_params = _under_sql(under)
+        live = "f.deleted_at IS NULL" if include_superseded else _LIVE
+        rows = self._rows(
+            f"SELECT {_FACT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
+            "JOIN facts f ON f.seq = facts_fts.rowid JOIN paths p ON p.id = f.path_id "
+            f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} AND ({vis.sql}) "
+            "ORDER BY rank, f.seq DESC LIMIT ?",
+            (fts_query(terms), *under_params, *vis.params, candidates),
+        )
+        facts = self._facts(rows)
+        return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
+
+    def strongest(
+        self,
+        limit: int,
+        now: str,
+        vis: Visibility = ALL_VISIBLE,
+        *,
+        under: str | None = None,
+    ) -> list[Fact]:
+        """Live facts ordered by strength at ``now`` (computed in SQL, never stored)."""
+        under_sql, under_params = _under_sql(under)
+        rows = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {_LIVE} AND {under_sql} AND ({vis.sql}) "
+            "ORDER BY exp(-max(0.0, julianday(?) - julianday(coalesce(f.last_recall_at, "
+            "f.created_at))) / f.stability_days) DESC, f.seq DESC LIMIT ?",
+            (*under_params, *vis.params, now, limit),
+        )
+        return self._facts(rows)
+
+    def term_df(self, terms: Sequence[str]) -> dict[str, int]:
+        if not terms:
+            return {}
+        marks = ",".join("?" * len(terms))
+        rows = self._rows(
+            f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
+        )
+        return {r[0]: int(r[1]) for r in rows}
+
+    def doc_count(self) -> int:
+        rows = self._rows("SELECT value FROM counters WHERE name = 'fts_docs'", ())
+        return int(rows[0][0]) if rows else 0
+
+    # -- reading paths -------------------------------------------------------------
+
+    def path_id(self, path: str) -> int | None:
+        rows = self._rows("SELECT id FROM paths WHERE path = ?", (path,))
+        return int(rows[0][0]) if rows else None
+
+    def subtree(self, path: str, vis: Visibility = ALL_VISIBLE) -> list[PathRow]:
+        """Every path at or below ``path`` that holds a visible live fact, or leads to one.
+
+        ``fact_count`` counts visible live facts of the path itself; ``child_count``
+        counts its visible children.
+        """
+        root_id = self.path_id(path)
+        if root_id is None:
+            return []
+        rows = self._rows(
+            "WITH own AS ("
+            "  SELECT f.path_id AS pid, count(*) AS n FROM facts f "
+            "  JOIN path_closure c ON c.descendant_id = f.path_id AND c.ancestor_id = ? "
+            f"  JOIN paths p ON p.id = f.path_id WHERE {_LIVE} AND ({vis.sql}) "
+            "  GROUP BY f.path_id), "
+            "shown AS ("
+            "  SELECT DISTINCT c.ancestor_id AS id FROM own "
+            "  JOIN path_closure c ON c.descendant_id = own.pid "
+            "  JOIN path_closure r ON r.descendant_id = c.ancestor_id AND r.ancestor_id = ?) "
+            "SELECT p.id, p.parent_id, p.path, coalesce(own.n, 0) AS n FROM shown "
+            "JOIN paths p ON p.id = shown.id LEFT JOIN own ON own.pid = p.id ORDER BY p.path",
+            (root_id, *vis.params, root_id),
+        )
+        children: dict[int, int] = {}
+        for r in rows:
+            if r["parent_id"] is not None:
+                children[r["parent_id"]] = children.get(r["parent_id"], 0) + 1
+        return [PathRow(r["path"], int(r["n"]), children.get(r["id"], 0)) for r in rows]
+
+    # -- events ----------------------------------------------------------------------
+
+    def stream(self, stream_id: str) -> list[Event]:
+        try:
+            return eventlog.read_stream(self.conn, stream_id)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
+
+    def recall_events_for(self, fact_id: str, limit: int = 50) -> list[Event]:
+        rows = self._rows(
+            "SELECT position, stream_id, version, type, schema_version, payload, actor, "
+            "actor_kind, reason, recorded_at, 0 AS redacted FROM events "
+            "WHERE type = 'FactsRecalled' AND position >= (SELECT min(position) FROM events "
+            "WHERE stream_id = ?) AND EXISTS (SELECT 1 FROM json_each(events.payload, "
+            "'$.fact_ids') j WHERE j.value = ?) ORDER BY position DESC LIMIT ?",
+            (fact_id, fact_id, limit),
+        )
+        return [eventlog.row_to_event(r) for r in rows]
+
+    # -- admin --------------------------------------------------------------------------
+
+    def rebuild(self) -> int:
+        """Replay the whole log into fresh projections; return the number of events."""
+        count = 0
+        with self.transaction("rebuilding projections") as conn:
+            projector.clear_projections(conn)
+            for event in eventlog.read_all(conn):
+                projector.apply(conn, event)
+                count += 1
+        return count
+
+    def verify(self) -> list[str]:
+        """Differences between the live projections and a copy rebuilt from the log."""
+        from embornal.storage.verify import compare_with_replay
+
+        with self._lock:
+            return compare_with_replay(self.conn, self.clock)

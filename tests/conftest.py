@@ -1,0 +1,40 @@
+"""Shared fixtures: every test runs with its own temporary embornal home."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from embornal import FixedClock, Memory
+
+
+@pytest.fixture(autouse=True)
+def embornal_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point EMBORNAL_HOME (and HOME) at a temp dir so no test touches real files."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("EMBORNAL_HOME", str(tmp_path / "embornal"))
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "EMBORNAL_EMBEDDING"):
+        monkeypatch.delenv(var, raising=False)
+    return tmp_path / "embornal"
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(datetime(2026, 1, 1, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "memory.db"
+
+
+@pytest.fixture
+def memory(db_path: Path, clock: FixedClock) -> Iterator[Memory]:
+    mem = Memory.open(db_path, clock=clock)
+    yield mem
+    mem.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from datetime import datetime
 
 from ulid import ULID
@@ -16,8 +17,13 @@ _CROCKFORD = re.compile(r"^[0-9A-HJKMNP-TV-Z]+$")
 
 
 def new_id(moment: datetime) -> str:
-    """A new ULID whose time part is ``moment``."""
-    return str(ULID.from_datetime(moment))
+    """A new ULID whose time part is ``moment`` and whose 80 random bits are fresh.
+
+    Fresh randomness (not the monotonic counter of some ULID libraries) keeps short
+    prefixes unique even for facts written in the same millisecond.
+    """
+    millis = int(moment.timestamp() * 1000)
+    return str(ULID.from_bytes(millis.to_bytes(6, "big") + secrets.token_bytes(10)))
 
 
 def normalize_prefix(raw: str) -> str:

@@ -290,7 +290,7 @@ class Memory:
     def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
         """Put tags on a path; facts below inherit them (their own tags win)."""
         norm = P.normalize_path(path)
-        parsed = parse_tags(tags)
+        parsed = parse_tags(tags, allow_owner=True)
         if not parsed:
             raise InvalidInput("give at least one tag")
         with self._store.transaction("tagging a path") as conn:

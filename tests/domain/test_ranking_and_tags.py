@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import pytest
+
+from embornal.domain.ranking import (
+    DF_CEILING_MIN_DOCS,
+    candidate_count,
+    keyword_total,
+    rescale_bm25,
+    select_terms,
+)
+from embornal.domain.tags import Tag, check_subject, parse_tag, parse_tags
+from embornal.errors import InvalidSubject, InvalidTag, OwnerTagForbidden
+
+
+def test_bm25_rescales_best_to_one_and_worst_to_zero() -> None:
+    assert rescale_bm25([-5.0, -3.0, -1.0]) == [1.0, 0.5, 0.0]
+    assert rescale_bm25([-2.0, -2.0]) == [1.0, 1.0]
+    assert rescale_bm25([]) == []
+
+
+def test_keyword_plus_half_strength() -> None:
+    assert keyword_total(1.0, 1.0) == 1.5
+    assert keyword_total(0.2, 0.0) == 0.2
+
+
+def test_candidates_exceed_the_limit() -> None:
+    assert candidate_count(1) == 50
+    assert candidate_count(20) == 80
+
+
+def test_df_ceiling_drops_common_terms_in_large_memories() -> None:
+    total = 100
+    df = {"the": 90, "sqlite": 3, "ghost": 0}
+    assert select_terms(["the", "sqlite", "ghost"], df, total) == ["sqlite"]
+    assert select_terms(["the"], df, total) == ["the"]  # the rarest survives alone
+    assert select_terms(["the"], df, DF_CEILING_MIN_DOCS - 1) == ["the"]
+
+
+def test_tags_parse_and_the_owner_key_is_reserved() -> None:
+    assert parse_tag("Visibility=public") == Tag("visibility", "public")
+    assert parse_tags(["a=1", "a=2"]) == (Tag("a", "2"),)
+    assert parse_tags({"k": "v"}) == (Tag("k", "v"),)
+    with pytest.raises(OwnerTagForbidden):
+        parse_tag("owner=alice")
+    for bad in ("novalue=", "=x", "nokey", "a=b,c", "a= b"):
+        with pytest.raises(InvalidTag):
+            parse_tag(bad)
+
+
+def test_subject_names_hold_no_space_equals_or_comma() -> None:
+    assert check_subject("alice") == "alice"
+    for bad in ("", "a b", "a=b", "a,b", "a\tb"):
+        with pytest.raises(InvalidSubject):
+            check_subject(bad)

@@ -21,6 +21,7 @@ problem+json with ``http_status``.
     ├── Conflict                       exit 4   the state forbids the change
     │   └── ConcurrencyError                    a stream moved under us
     ├── AccessDenied                   exit 5   the subject may not do this
+    │   └── Unauthenticated                      no, bad, expired or revoked token
     ├── ConfigError                    exit 6   config or directories unusable
     │   ├── VectorWidthMismatch
     │   └── EmbeddingError
@@ -54,6 +55,7 @@ __all__ = [
     "NotFound",
     "OwnerTagForbidden",
     "StorageError",
+    "Unauthenticated",
     "VectorWidthMismatch",
     "VerificationFailed",
 ]
@@ -141,6 +143,12 @@ class AccessDenied(EmbornalError):
     code = "access_denied"
     exit_code = 5
     http_status = 403
+
+
+class Unauthenticated(AccessDenied):
+    code = "unauthenticated"
+    http_status = 401
+    default_hint = "Send a valid token: Authorization: Bearer <token> (see `embornal token add`)."
 
 
 class ConfigError(EmbornalError):

@@ -40,6 +40,10 @@ class EventType(StrEnum):
     FACTS_RECALLED = "FactsRecalled"
     PATH_TAGGED = "PathTagged"
     PATH_UNTAGGED = "PathUntagged"
+    POLICY_ADDED = "PolicyAdded"
+    POLICY_REMOVED = "PolicyRemoved"
+    TOKEN_ISSUED = "TokenIssued"
+    TOKEN_REVOKED = "TokenRevoked"
 
 
 CURRENT_VERSIONS: Mapping[str, int] = {t.value: 1 for t in EventType}

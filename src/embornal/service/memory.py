@@ -31,6 +31,7 @@ from embornal.domain.strength import strength
 from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
 from embornal.domain.text import index_terms, query_terms
 from embornal.errors import Conflict, InvalidInput, NotFound
+from embornal.service.access import Access
 from embornal.service.results import (
     FactDetail,
     FactView,
@@ -40,7 +41,8 @@ from embornal.service.results import (
     RecallHit,
     TreeNode,
 )
-from embornal.storage.sqlite import ALL_VISIBLE, SqliteStore, Visibility
+from embornal.service.sharing import Sharing
+from embornal.storage.sqlite import SqliteStore, Visibility
 
 __all__ = ["MAX_LIMIT", "Memory"]
 
@@ -56,8 +58,12 @@ def _limit(limit: int | None, default: int) -> int:
     return limit
 
 
-class Memory:
-    """A memory: open it, store facts, recall them, inspect and correct them."""
+class Memory(Sharing):
+    """A memory: open it, store facts, recall them, inspect and correct them.
+
+    Every read is filtered by the access rules of ``subject``; every write and
+    delete is checked against them.
+    """
 
     def __init__(
         self,
@@ -73,6 +79,7 @@ class Memory:
         self.subject = check_subject(subject)
         self.actor_kind = actor_kind
         self.default_limit = default_limit
+        self._access = Access(store, self.subject)
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -128,10 +135,20 @@ class Memory:
     def db_path(self) -> str:
         return self._store.path
 
-    # -- access (the sharing issue compiles Casbin rules into these) --------------------
+    def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> Memory:
+        """The same memory (same store) seen by another subject, e.g. a token's."""
+        return Memory(
+            self._store,
+            clock=self._clock,
+            subject=subject,
+            actor_kind=ActorKind(actor_kind) if actor_kind else self.actor_kind,
+            default_limit=self.default_limit,
+        )
+
+    # -- access ----------------------------------------------------------------------------
 
     def _visibility(self) -> Visibility:
-        return ALL_VISIBLE
+        return self._access.read_filter()
 
     def _event(
         self, stream_id: str, etype: EventType, payload: dict[str, Any], reason: str | None
@@ -206,9 +223,16 @@ class Memory:
         events = [self._stored_event(item, supersedes=None, reason=why) for item in items]
         if not events:
             return []
+        for e in events:
+            self._require_write(e)
         with self._store.transaction("storing facts") as conn:
             self._store.append(conn, events)
         return self._store.get_facts([e.stream_id for e in events])
+
+    def _require_write(self, event: NewEvent) -> None:
+        p = event.payload
+        own = {k: v for k, v in p["tags"]}
+        self._access.require("write", self._access.new_fact_object(p["path"], own))
 
     def supersede(
         self,
@@ -228,6 +252,8 @@ class Memory:
             supersedes=old.id,
             reason=check_reason(reason, required=False),
         )
+        self._access.require("write", self._access.fact_object(old))
+        self._require_write(event)
         with self._store.transaction("superseding a fact") as conn:
             current = self._store.get_fact(old.id)
             if current is None or current.state != "active":
@@ -245,6 +271,7 @@ class Memory:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""
         why = check_reason(reason)
         fact = self._resolve(fact_id)
+        self._access.require("delete", self._access.fact_object(fact))
         with self._store.transaction("forgetting a fact") as conn:
             current = self._store.get_fact(fact.id)
             if current is None or current.deleted_at is not None:
@@ -261,6 +288,7 @@ class Memory:
         """Bring a forgotten fact back into recall."""
         why = check_reason(reason)
         fact = self._resolve(fact_id)
+        self._access.require("delete", self._access.fact_object(fact))
         with self._store.transaction("restoring a fact") as conn:
             current = self._store.get_fact(fact.id)
             if current is None or current.purged_at is not None:
@@ -276,6 +304,7 @@ class Memory:
         """Erase a fact's content from every table, index and event payload. Irreversible."""
         why = check_reason(reason)
         fact = self._resolve(fact_id)
+        self._access.require("delete", self._access.fact_object(fact))
         with self._store.transaction("purging a fact") as conn:
             current = self._store.get_fact(fact.id)
             if current is None or current.purged_at is not None:
@@ -293,6 +322,7 @@ class Memory:
         parsed = parse_tags(tags, allow_owner=True)
         if not parsed:
             raise InvalidInput("give at least one tag")
+        self._access.require("write", self._access.new_fact_object(norm, {}))
         with self._store.transaction("tagging a path") as conn:
             self._store.append(
                 conn,
@@ -309,6 +339,7 @@ class Memory:
 
     def untag_path(self, path: str, keys: Sequence[str]) -> None:
         norm = P.normalize_path(path)
+        self._access.require("write", self._access.new_fact_object(norm, {}))
         with self._store.transaction("untagging a path") as conn:
             self._store.append(
                 conn,

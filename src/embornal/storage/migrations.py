@@ -66,10 +66,35 @@ def _guide(conn: Connection, clock: Clock) -> None:
     write_guide(conn, clock)
 
 
+def _default_policies(conn: Connection, clock: Clock) -> None:
+    from embornal.domain.access import DEFAULT_RULES
+    from embornal.domain.events import ActorKind, EventType, NewEvent
+    from embornal.storage.eventlog import append
+
+    now = clock.now()
+    append(
+        conn,
+        [
+            NewEvent(
+                stream_id="policy",
+                type=EventType.POLICY_ADDED.value,
+                payload={"ptype": rule.ptype, "values": list(rule.values)},
+                actor="system",
+                actor_kind=ActorKind.SYSTEM,
+                recorded_at=now,
+                reason="default policies of a new memory",
+            )
+            for rule in DEFAULT_RULES
+        ],
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
     Migration("0003_memory_guide", "data", _guide),
+    Migration("0004_access", "schema", _sql("0004_access")),
+    Migration("0005_default_policies", "data", _default_policies),
 )
 
 

@@ -20,7 +20,15 @@ from embornal.storage.connect import Connection
 __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 
 # Tables rebuilt from the log, in the order they are cleared (children first).
-PROJECTION_TABLES = ("fact_tags", "path_tags", "facts", "path_closure", "paths")
+PROJECTION_TABLES = (
+    "fact_tags",
+    "path_tags",
+    "facts",
+    "path_closure",
+    "paths",
+    "casbin_rule",
+    "tokens",
+)
 
 
 def ensure_path(conn: Connection, path: str) -> int:
@@ -172,6 +180,52 @@ def _path_untagged(conn: Connection, e: Event) -> None:
     )
 
 
+def _rule_values(values: list[str]) -> tuple[str, ...]:
+    padded = [*values, "", "", "", "", "", ""][:6]
+    return tuple(padded)
+
+
+def _policy_added(conn: Connection, e: Event) -> None:
+    conn.execute(
+        "INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
+        (e.payload["ptype"], *_rule_values(e.payload["values"])),
+    )
+    conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'policy_version'")
+
+
+def _policy_removed(conn: Connection, e: Event) -> None:
+    conn.execute(
+        "DELETE FROM casbin_rule WHERE ptype = ? AND v0 = ? AND v1 = ? AND v2 = ? AND v3 = ? "
+        "AND v4 = ? AND v5 = ?",
+        (e.payload["ptype"], *_rule_values(e.payload["values"])),
+    )
+    conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'policy_version'")
+
+
+def _token_issued(conn: Connection, e: Event) -> None:
+    p = e.payload
+    conn.execute(
+        "INSERT INTO tokens (id, subject, name, token_hash, created_at, expires_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (
+            p["token_id"],
+            p["subject"],
+            p.get("name"),
+            p["token_hash"],
+            format_time(e.recorded_at),
+            p.get("expires_at"),
+        ),
+    )
+
+
+def _token_revoked(conn: Connection, e: Event) -> None:
+    conn.execute(
+        "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+        (format_time(e.recorded_at), e.payload["token_id"]),
+    )
+
+
 _HANDLERS = {
     EventType.FACT_STORED: _fact_stored,
     EventType.FACT_FORGOTTEN: _fact_forgotten,
@@ -180,6 +234,10 @@ _HANDLERS = {
     EventType.FACTS_RECALLED: _facts_recalled,
     EventType.PATH_TAGGED: _path_tagged,
     EventType.PATH_UNTAGGED: _path_untagged,
+    EventType.POLICY_ADDED: _policy_added,
+    EventType.POLICY_REMOVED: _policy_removed,
+    EventType.TOKEN_ISSUED: _token_issued,
+    EventType.TOKEN_REVOKED: _token_revoked,
 }
 
 
@@ -195,7 +253,7 @@ def apply(conn: Connection, event: Event) -> None:
 def clear_projections(conn: Connection) -> None:
     """Empty every projection (keeping the root path) before a replay."""
     conn.execute("DELETE FROM facts_fts")
-    conn.execute("UPDATE counters SET value = 0 WHERE name = 'fts_docs'")
+    conn.execute("UPDATE counters SET value = 0 WHERE name IN ('fts_docs', 'policy_version')")
     for table in PROJECTION_TABLES:
         conn.execute(f"DELETE FROM {table}")
     conn.execute(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, parse_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
@@ -63,13 +64,32 @@ def _opt_time(text: str | None) -> Any:
 
 
 class SqliteStore:
-    """One open database. Thread-safe: writes serialize on a lock and BEGIN IMMEDIATE."""
+    """One open database, safe to share between threads.
+
+    Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
+    Reads run concurrently: each thread reads through its own connection (WAL
+    readers), except inside a write transaction, which reads its own writes.
+    """
 
     def __init__(self, conn: Connection, path: str, clock: Clock) -> None:
         self.conn = conn
         self.path = path
         self.clock = clock
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[Connection] = []
+        self._shared_reads = path == ":memory:"
+
+    def _reader(self) -> Connection:
+        if self._shared_reads or getattr(self._local, "in_tx", False):
+            return self.conn
+        reader = getattr(self._local, "reader", None)
+        if reader is None:
+            reader = connect(self.path)
+            self._local.reader = reader
+            with self._lock:
+                self._readers.append(reader)
+        return reader
 
     @classmethod
     def open(cls, path: str | Path, clock: Clock, *, migrate: bool = True) -> SqliteStore:
@@ -81,6 +101,10 @@ class SqliteStore:
 
     def close(self) -> None:
         with self._lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
+            self._local = threading.local()
             self.conn.close()
 
     # -- writing ---------------------------------------------------------------
@@ -89,7 +113,11 @@ class SqliteStore:
     def transaction(self, doing: str = "writing") -> Iterator[Connection]:
         """A write transaction: check state and append events inside it."""
         with self._lock, atomic(self.conn, doing) as conn:
-            yield conn
+            self._local.in_tx = True
+            try:
+                yield conn
+            finally:
+                self._local.in_tx = False
 
     def append(self, conn: Connection, events: Sequence[NewEvent]) -> list[Event]:
         return eventlog.append(conn, events)
@@ -144,7 +172,7 @@ class SqliteStore:
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
         try:
-            return list(self.conn.execute(sql, tuple(params)).fetchall())
+            return list(self._reader().execute(sql, tuple(params)).fetchall())
         except DriverError as e:
             raise translate(e, "reading") from e
 
@@ -335,7 +363,7 @@ class SqliteStore:
 
     def stream(self, stream_id: str) -> list[Event]:
         try:
-            return eventlog.read_stream(self.conn, stream_id)
+            return eventlog.read_stream(self._reader(), stream_id)
         except DriverError as e:
             raise translate(e, "reading the event log") from e
 
@@ -349,6 +377,42 @@ class SqliteStore:
             (fact_id, fact_id, limit),
         )
         return [eventlog.row_to_event(r) for r in rows]
+
+    # -- access ----------------------------------------------------------------------------
+
+    def rules(self) -> list[Rule]:
+        rows = self._rows("SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id", ())
+        return [Rule(r[0], tuple(r[1:3] if r[0] == "g" else r[1:5])) for r in rows]
+
+    def inherited_path_tags(self, ancestors: Sequence[str]) -> dict[str, str]:
+        """Tags a fact at the last of ``ancestors`` would inherit (nearest path wins)."""
+        marks = ",".join("?" * len(ancestors))
+        rows = self._rows(
+            f"SELECT t.key, t.value FROM path_tags t JOIN paths p ON p.id = t.path_id "
+            f"WHERE p.path IN ({marks}) ORDER BY p.depth",
+            list(ancestors),
+        )
+        return {r[0]: r[1] for r in rows}
+
+    def policy_version(self) -> int:
+        rows = self._rows("SELECT value FROM counters WHERE name = 'policy_version'", ())
+        return int(rows[0][0]) if rows else 0
+
+    def token_by_hash(self, token_hash: str) -> Any:
+        rows = self._rows(
+            "SELECT id, subject, name, created_at, expires_at, revoked_at FROM tokens "
+            "WHERE token_hash = ?",
+            (token_hash,),
+        )
+        return rows[0] if rows else None
+
+    def tokens(self, *, include_inactive: bool) -> list[Any]:
+        return self._rows(
+            "SELECT id, subject, name, created_at, expires_at, revoked_at FROM tokens "
+            + ("" if include_inactive else "WHERE revoked_at IS NULL ")
+            + "ORDER BY created_at, id",
+            (),
+        )
 
     # -- admin --------------------------------------------------------------------------
 

@@ -25,6 +25,9 @@ PROJECTION_QUERIES: dict[str, str] = {
     "effective_fact_tags": "SELECT fact_id, key, value FROM effective_fact_tags ORDER BY 1, 2",
     "facts_fts": "SELECT term, doc, cnt FROM facts_fts_vocab ORDER BY term",
     "counters": "SELECT name, value FROM counters ORDER BY name",
+    "casbin_rule": "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY 1, 2, 3, 4, 5",
+    "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at "
+    "FROM tokens ORDER BY id",
 }
 
 

@@ -1,0 +1,195 @@
+"""Access rules (seed 000), as pure values and functions.
+
+Policies are Casbin rules: ``p, SUBJECT, OBJECT, ACTION, allow|deny`` and
+``g, SUBJECT, ROLE``. Objects name a place or an attribute:
+
+* ``path:/x``   — facts on /x itself;
+* ``path:/x/*`` — the subtree of /x, /x included (``path:/*`` is everything);
+* ``tag:k=v``   — facts whose effective tag k is v.
+
+A deny beats each allow; no policy means no access. Reads are compiled from
+these rules into one SQL fragment (:mod:`embornal.storage.access_sql`); this
+module also decides single requests, and the Casbin enforcer must agree with it
+(a property test checks both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from embornal.domain import paths as P
+from embornal.domain.tags import check_subject, parse_tag
+from embornal.errors import InvalidInput
+
+__all__ = [
+    "DEFAULT_RULES",
+    "EVERYONE",
+    "Action",
+    "Decision",
+    "ObjectPattern",
+    "Rule",
+    "decide",
+    "default_token_rules",
+    "parse_object",
+    "parse_rule",
+    "permissions_for",
+    "roles_of",
+]
+
+EVERYONE = "everyone"
+
+
+class Action(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    DELETE = "delete"
+
+
+@dataclass(frozen=True, order=True)
+class Rule:
+    """One line of ``casbin_rule``: ``p`` (sub, obj, act, eft) or ``g`` (sub, role)."""
+
+    ptype: str
+    values: tuple[str, ...]
+
+    @property
+    def subject(self) -> str:
+        return self.values[0]
+
+    def __str__(self) -> str:
+        return ", ".join((self.ptype, *self.values))
+
+
+@dataclass(frozen=True)
+class ObjectPattern:
+    kind: str  # "path", "subtree" or "tag"
+    path: str | None = None
+    key: str | None = None
+    value: str | None = None
+
+    def matches(self, fact_path: str, tags: Mapping[str, str]) -> bool:
+        if self.kind == "path":
+            return fact_path == self.path
+        if self.kind == "subtree":
+            assert self.path is not None
+            return P.is_under(fact_path, self.path)
+        return tags.get(self.key or "") == self.value
+
+
+@dataclass(frozen=True)
+class Decision:
+    allowed: bool
+    rule: Rule | None  # the rule that decided; None: no policy matched
+
+
+def parse_object(obj: str) -> ObjectPattern:
+    """Parse ``path:/x``, ``path:/x/*`` or ``tag:k=v``."""
+    if obj.startswith("path:"):
+        raw = obj[5:]
+        if raw == "/*":
+            return ObjectPattern("subtree", P.ROOT)
+        if raw.endswith("/*"):
+            return ObjectPattern("subtree", P.normalize_path(raw[:-2]))
+        return ObjectPattern("path", P.normalize_path(raw))
+    if obj.startswith("tag:"):
+        tag = parse_tag(obj[4:], allow_owner=True)
+        return ObjectPattern("tag", key=tag.key, value=tag.value)
+    raise InvalidInput(
+        f"policy object {obj!r} is neither path:/x, path:/x/* nor tag:k=v",
+        hint="Examples: path:/work/*, path:/notes, tag:visibility=public.",
+    )
+
+
+def parse_rule(ptype: str, values: Sequence[str]) -> Rule:
+    """Validate and normalize one policy or grouping rule."""
+    vals = tuple(v.strip() for v in values)
+    if ptype == "g":
+        if len(vals) != 2:
+            raise InvalidInput("a grouping rule is: g, SUBJECT, ROLE")
+        return Rule("g", (check_subject(vals[0]), check_subject(vals[1])))
+    if ptype != "p":
+        raise InvalidInput(f"rule type must be p or g, not {ptype!r}")
+    if len(vals) == 3:
+        vals = (*vals, "allow")
+    if len(vals) != 4:
+        raise InvalidInput("a policy is: p, SUBJECT, OBJECT, ACTION[, allow|deny]")
+    sub, obj, act, eft = vals
+    check_subject(sub)
+    pattern = parse_object(obj)
+    if act not in {a.value for a in Action}:
+        raise InvalidInput(f"action must be read, write or delete, not {act!r}")
+    if eft not in ("allow", "deny"):
+        raise InvalidInput(f"effect must be allow or deny, not {eft!r}")
+    canonical = _canonical_object(pattern)
+    return Rule("p", (sub, canonical, act, eft))
+
+
+def _canonical_object(pattern: ObjectPattern) -> str:
+    if pattern.kind == "tag":
+        return f"tag:{pattern.key}={pattern.value}"
+    if pattern.kind == "subtree":
+        return "path:/*" if pattern.path == P.ROOT else f"path:{pattern.path}/*"
+    return f"path:{pattern.path}"
+
+
+def roles_of(subject: str, rules: Iterable[Rule]) -> set[str]:
+    """The subject and every role it holds, directly or through other roles."""
+    edges: dict[str, set[str]] = {}
+    for r in rules:
+        if r.ptype == "g":
+            edges.setdefault(r.values[0], set()).add(r.values[1])
+    seen = {subject}
+    todo = [subject]
+    while todo:
+        for role in edges.get(todo.pop(), ()):
+            if role not in seen:
+                seen.add(role)
+                todo.append(role)
+    return seen
+
+
+def permissions_for(subject: str, action: str, rules: Sequence[Rule]) -> list[Rule]:
+    """The ``p`` rules that apply to ``subject`` (roles included) for ``action``."""
+    who = roles_of(subject, rules)
+    return sorted(
+        r for r in rules if r.ptype == "p" and r.values[0] in who and r.values[2] == action
+    )
+
+
+def decide(
+    subject: str, action: str, fact_path: str, tags: Mapping[str, str], rules: Sequence[Rule]
+) -> Decision:
+    """Allow or deny one request: a matching deny beats every allow; nothing: deny."""
+    allow: Rule | None = None
+    for rule in permissions_for(subject, action, rules):
+        if not parse_object(rule.values[1]).matches(fact_path, tags):
+            continue
+        if rule.values[3] == "deny":
+            return Decision(False, rule)
+        allow = allow or rule
+    return Decision(allow is not None, allow)
+
+
+DEFAULT_RULES: tuple[Rule, ...] = (
+    Rule("p", ("default", "path:/*", "read", "allow")),
+    Rule("p", ("default", "path:/*", "write", "allow")),
+    Rule("p", ("default", "path:/*", "delete", "allow")),
+    Rule("g", ("default", EVERYONE)),
+    Rule("p", (EVERYONE, "tag:visibility=public", "read", "allow")),
+)
+
+
+def default_token_rules(subject: str) -> tuple[Rule, ...]:
+    """The rules a new token's subject gets: its own facts, writes anywhere, public reads."""
+    check_subject(subject)
+    own = f"tag:owner={subject}"
+    return (
+        Rule("p", (subject, own, "read", "allow")),
+        Rule("p", (subject, own, "write", "allow")),
+        Rule("p", (subject, own, "delete", "allow")),
+        Rule("p", (subject, "path:/*", "write", "allow")),
+        Rule("g", (subject, EVERYONE)),
+        Rule("p", (EVERYONE, "tag:visibility=public", "read", "allow")),
+    )

@@ -1,0 +1,131 @@
+"""Access in the service: the read filter, write/delete checks, policies and tokens.
+
+Reads compile the subject's rules into one SQL fragment (cached until the
+policies change); writes and deletes ask the Casbin enforcer per path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from embornal.adapters.casbin_access import FactObject, build_enforcer, enforce
+from embornal.domain import paths as P
+from embornal.domain.access import Decision, Rule, permissions_for
+from embornal.domain.clock import Clock, format_time, parse_time
+from embornal.domain.facts import Fact
+from embornal.errors import AccessDenied, Unauthenticated
+from embornal.storage.access_sql import compile_read_filter
+from embornal.storage.sqlite import SqliteStore, Visibility
+
+__all__ = ["Access", "TokenInfo", "hash_token", "new_token_secret"]
+
+TOKEN_PREFIX = "emb_"
+
+
+def new_token_secret(token_id: str) -> str:
+    """A bearer token that names its id, so a token in a log says which one to revoke."""
+    return f"{TOKEN_PREFIX}{token_id.lower()}_{secrets.token_urlsafe(32)}"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    id: str
+    subject: str
+    name: str | None
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+
+    def active(self, now: datetime) -> bool:
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+def token_info(row: Any) -> TokenInfo:
+    return TokenInfo(
+        id=row["id"],
+        subject=row["subject"],
+        name=row["name"],
+        created_at=parse_time(row["created_at"]),
+        expires_at=parse_time(row["expires_at"]) if row["expires_at"] else None,
+        revoked_at=parse_time(row["revoked_at"]) if row["revoked_at"] else None,
+    )
+
+
+class Access:
+    """The access rules as one subject meets them."""
+
+    def __init__(self, store: SqliteStore, subject: str) -> None:
+        self._store = store
+        self.subject = subject
+        self._version = -1
+        self._rules: list[Rule] = []
+        self._filter = Visibility("0")
+        self._enforcer: Any = None
+
+    def _refresh(self) -> None:
+        version = self._store.policy_version()
+        if version != self._version:
+            self._rules = self._store.rules()
+            self._filter = compile_read_filter(permissions_for(self.subject, "read", self._rules))
+            self._enforcer = None
+            self._version = version
+
+    def rules(self) -> list[Rule]:
+        self._refresh()
+        return list(self._rules)
+
+    def read_filter(self) -> Visibility:
+        self._refresh()
+        return self._filter
+
+    def decide(self, subject: str, action: str, obj: FactObject) -> Decision:
+        """Casbin's answer for one request, with the rule that decided."""
+        self._refresh()
+        if self._enforcer is None:
+            self._enforcer = build_enforcer(self._rules)
+        return enforce(self._enforcer, subject, obj, action)
+
+    def require(self, action: str, obj: FactObject) -> None:
+        if not self.decide(self.subject, action, obj).allowed:
+            raise AccessDenied(
+                f"subject {self.subject} may not {action} at {obj.path}",
+                hint="Ask the owner of the memory for a policy (`embornal policy add`).",
+            )
+
+    def fact_object(self, fact: Fact) -> FactObject:
+        tags = {t.key: t.value for t, _ in self._store.effective_tags(fact.id)}
+        return FactObject(fact.path, tags)
+
+    def new_fact_object(self, path: str, own_tags: Mapping[str, str]) -> FactObject:
+        inherited = self._store.inherited_path_tags(P.ancestors(path))
+        inherited.pop("owner", None)
+        return FactObject(path, {**inherited, **own_tags})
+
+    # -- tokens ----------------------------------------------------------------------
+
+    def authenticate(self, token: str, clock: Clock) -> str:
+        """The subject a bearer token stands for; :class:`Unauthenticated` otherwise."""
+        row = self._store.token_by_hash(hash_token(token.strip())) if token else None
+        if row is None:
+            raise Unauthenticated("the token is not known")
+        info = token_info(row)
+        if info.revoked_at is not None:
+            raise Unauthenticated(f"token {info.id} was revoked")
+        if info.expires_at is not None and info.expires_at <= clock.now():
+            raise Unauthenticated(f"token {info.id} expired at {format_time(info.expires_at)}")
+        return info.subject
+
+
+def expiry(clock: Clock, days: float | None) -> str | None:
+    if days is None:
+        return None
+    return format_time(clock.now() + timedelta(days=days))

@@ -1,0 +1,188 @@
+"""What the two runners share: common arguments, building the ranker, tables, JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.retrieval import DEFAULT_DATA_DIR, PROJECT_ROOT
+from benchmarks.retrieval.systems import (
+    EMBEDDERS,
+    MODES,
+    Bm25Ranker,
+    EmbornalRanker,
+    Ranker,
+    build_embedder,
+)
+
+__all__ = [
+    "RESULTS_DIR",
+    "SYSTEMS",
+    "RunConfig",
+    "add_common_arguments",
+    "close_ranker",
+    "config_from_args",
+    "environment",
+    "expected_errors",
+    "file_sha256",
+    "make_ranker",
+    "markdown_table",
+    "progress_printer",
+    "write_json",
+]
+
+SYSTEMS = ("bm25", "embornal")
+#: Where results go unless ``--out`` says otherwise.
+RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    system: str
+    mode: str
+    embedder: str
+    data_dir: Path
+    depth: int | None
+    limit: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "mode": self.mode,
+            "embedder": self.embedder,
+            "data_dir": str(self.data_dir),
+            "depth": self.depth,
+            "limit": self.limit,
+        }
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--system", choices=SYSTEMS, default="bm25", help="system under test")
+    parser.add_argument(
+        "--mode", choices=MODES, default="keyword", help="embornal recall mode (bm25: keyword)"
+    )
+    parser.add_argument(
+        "--embedder",
+        choices=EMBEDDERS,
+        default=None,
+        help="embedding provider for embornal (default: none for keyword, minilm otherwise)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=DEFAULT_DATA_DIR,
+        help=f"folder holding the benchmark files (default: {DEFAULT_DATA_DIR})",
+    )
+    parser.add_argument("--out", type=Path, default=None, help="where to write the JSON result")
+    parser.add_argument(
+        "--depth",
+        type=int,
+        default=None,
+        help="ids to ask the system for per query (default: every memory of the space)",
+    )
+    parser.add_argument(
+        "--limit", type=int, default=None, help="only the first N spaces (a quick look)"
+    )
+    parser.add_argument("--progress", action="store_true", help="report each space on stderr")
+
+
+def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> RunConfig:
+    """Validate the common arguments and resolve the defaults."""
+    if args.system == "bm25" and args.mode != "keyword":
+        parser.error("--system bm25 ranks by keywords only: use --mode keyword")
+    embedder = args.embedder
+    if embedder is None:
+        embedder = "none" if args.system == "bm25" or args.mode == "keyword" else "minilm"
+    if args.system == "bm25" and embedder != "none":
+        parser.error("--system bm25 takes no embedder")
+    if args.depth is not None and args.depth < 1:
+        parser.error("--depth must be at least 1")
+    if args.limit is not None and args.limit < 1:
+        parser.error("--limit must be at least 1")
+    return RunConfig(
+        system=args.system,
+        mode=args.mode,
+        embedder=embedder,
+        data_dir=args.data_dir,
+        depth=args.depth,
+        limit=args.limit,
+    )
+
+
+def make_ranker(config: RunConfig) -> Ranker:
+    """The system under test for ``config``."""
+    if config.system == "bm25":
+        return Bm25Ranker()
+    return EmbornalRanker(config.mode, embedder=build_embedder(config.embedder))
+
+
+def expected_errors() -> tuple[type[BaseException], ...]:
+    """Errors a run reports in one line: missing pieces, and embornal's own errors."""
+    errors: tuple[type[BaseException], ...] = (ImportError, RuntimeError)
+    try:
+        from embornal.errors import EmbornalError
+    except ImportError:
+        return errors
+    return (*errors, EmbornalError)
+
+
+def close_ranker(ranker: Ranker) -> None:
+    close = getattr(ranker, "close", None)
+    if callable(close):
+        close()
+
+
+def progress_printer(enabled: bool) -> Any:
+    """A progress callback writing to stderr, or None."""
+    if not enabled:
+        return None
+
+    def report(done: int, total: int, space: str) -> None:
+        print(f"[{done}/{total}] {space}", file=sys.stderr, flush=True)
+
+    return report
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def markdown_table(
+    groups: Mapping[str, Mapping[str, float]], columns: Sequence[tuple[str, str]], label: str
+) -> str:
+    """A markdown table: one row per group, ``n`` then the ``(key, header)`` columns."""
+    header = [label, "n", *(title for _, title in columns)]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|",
+    ]
+    for name, values in groups.items():
+        cells = [name, str(int(values.get("n", 0)))]
+        cells += [f"{values[key]:.4f}" for key, _ in columns]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def environment() -> dict[str, str]:
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def write_json(path: Path, payload: Mapping[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

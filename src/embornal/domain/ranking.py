@@ -15,9 +15,16 @@ from dataclasses import dataclass
 __all__ = [
     "DF_CEILING_MIN_DOCS",
     "DF_CEILING_SHARE",
+    "RRF_K",
     "STRENGTH_WEIGHT",
+    "VECTOR_FLOOR",
+    "VECTOR_SHARE",
+    "FusionSettings",
     "ScoreParts",
     "candidate_count",
+    "cut_vector",
+    "fuse_linear",
+    "fuse_rrf",
     "keyword_total",
     "rescale_bm25",
     "select_terms",
@@ -31,7 +38,11 @@ DF_CEILING_MIN_DOCS = 20
 
 @dataclass(frozen=True)
 class ScoreParts:
-    """Every component of one result's score, for ``--explain``."""
+    """Every component of one result's score, for ``--explain``.
+
+    ``keyword`` is the rescaled bm25 (1.0 best of the candidates), ``vector`` the
+    cosine similarity, ``*_rank`` the 1-based rank in each list (RRF reads them).
+    """
 
     total: float
     strength: float
@@ -40,6 +51,8 @@ class ScoreParts:
     vector: float | None = None
     matched_terms: tuple[str, ...] = ()
     method: str = "strength"
+    keyword_rank: int | None = None
+    vector_rank: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -47,7 +60,9 @@ class ScoreParts:
             "method": self.method,
             "keyword": self.keyword,
             "bm25": self.bm25,
+            "keyword_rank": self.keyword_rank,
             "vector": self.vector,
+            "vector_rank": self.vector_rank,
             "strength": self.strength,
             "strength_weight": STRENGTH_WEIGHT,
             "matched_terms": list(self.matched_terms),
@@ -90,3 +105,64 @@ def select_terms(terms: Sequence[str], df: Mapping[str, int], total_docs: int) -
     if kept or not present:
         return kept
     return [min(present, key=lambda t: df[t])]
+
+
+# -- fusion of keyword and vector lists ----------------------------------------------------
+
+VECTOR_FLOOR = 0.15
+VECTOR_SHARE = 0.5
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class FusionSettings:
+    """How hybrid recall mixes its lists; the benchmarks in ``benchmarks/`` pick these."""
+
+    method: str = "rrf"  # "linear" (seed 000) or "rrf" (reciprocal-rank fusion)
+    keyword_weight: float = 1.0
+    vector_weight: float = 1.0
+    rrf_k: int = RRF_K
+    vector_floor: float = VECTOR_FLOOR
+    vector_share: float = VECTOR_SHARE
+
+
+def cut_vector(
+    hits: Sequence[tuple[str, float]], floor: float, share: float
+) -> list[tuple[str, float]]:
+    """Drop vector hits that are too far: below ``floor``, or below ``share`` of the best."""
+    if not hits:
+        return []
+    best = max(sim for _, sim in hits)
+    cut = max(floor, best * share)
+    return [(key, sim) for key, sim in hits if sim >= cut]
+
+
+def fuse_linear(
+    keyword: Mapping[str, float], vector: Mapping[str, float], settings: FusionSettings
+) -> dict[str, float]:
+    """Seed 000's mix: weighted rescaled keyword + weighted cosine (strength is added later)."""
+    out: dict[str, float] = {}
+    for key in keyword.keys() | vector.keys():
+        out[key] = settings.keyword_weight * keyword.get(key, 0.0) + settings.vector_weight * (
+            vector.get(key, 0.0)
+        )
+    return out
+
+
+def fuse_rrf(
+    keyword_order: Sequence[str], vector_order: Sequence[str], settings: FusionSettings
+) -> dict[str, float]:
+    """Reciprocal-rank fusion: sum of weight / (k + rank) over the lists holding the item.
+
+    Scores are scaled so that first place in every list gives 1.0.
+    """
+    k = settings.rrf_k
+    top = (settings.keyword_weight + settings.vector_weight) / (k + 1)
+    out: dict[str, float] = {}
+    for weight, order in (
+        (settings.keyword_weight, keyword_order),
+        (settings.vector_weight, vector_order),
+    ):
+        for rank, key in enumerate(order, start=1):
+            out[key] = out.get(key, 0.0) + weight / (k + rank)
+    return {key: score / top for key, score in out.items()}

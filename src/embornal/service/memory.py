@@ -8,11 +8,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import Clock, SystemClock, format_time, parse_time
@@ -20,18 +20,12 @@ from embornal.domain.events import ActorKind, Event, EventType, NewEvent
 from embornal.domain.facts import DEFAULT_KIND, Fact, check_content, check_reason
 from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.links import extract_links
-from embornal.domain.ranking import (
-    ScoreParts,
-    candidate_count,
-    keyword_total,
-    rescale_bm25,
-    select_terms,
-)
+from embornal.domain.ranking import FusionSettings
 from embornal.domain.strength import strength
 from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
-from embornal.domain.text import index_terms, query_terms
 from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.service.access import Access
+from embornal.service.recall import Recaller
 from embornal.service.results import (
     FactDetail,
     FactView,
@@ -41,13 +35,16 @@ from embornal.service.results import (
     RecallHit,
     TreeNode,
 )
+from embornal.service.semantic import ReindexResult, Semantic
 from embornal.service.sharing import Sharing
 from embornal.storage.sqlite import SqliteStore, Visibility
+
+if TYPE_CHECKING:
+    from embornal.adapters.embeddings.base import EmbeddingProvider
 
 __all__ = ["MAX_LIMIT", "Memory"]
 
 MAX_LIMIT = 1000
-RECALL_MODES = ("keyword",)
 
 
 def _limit(limit: int | None, default: int) -> int:
@@ -73,6 +70,8 @@ class Memory(Sharing):
         subject: str = "default",
         actor_kind: ActorKind = ActorKind.PERSON,
         default_limit: int = 10,
+        semantic: Semantic | None = None,
+        fusion: FusionSettings | None = None,
     ) -> None:
         self._store = store
         self._clock = clock
@@ -80,6 +79,8 @@ class Memory(Sharing):
         self.actor_kind = actor_kind
         self.default_limit = default_limit
         self._access = Access(store, self.subject)
+        self._semantic = semantic or Semantic(store, None)
+        self._recaller = Recaller(store, self._semantic, fusion or FusionSettings())
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -92,10 +93,15 @@ class Memory(Sharing):
         subject: str = "default",
         actor_kind: ActorKind | str = ActorKind.PERSON,
         default_limit: int = 10,
+        embedder: EmbeddingProvider | None = None,
+        vector_width: int | None = None,
+        fusion: FusionSettings | None = None,
     ) -> Memory:
         """Open (creating and migrating as needed) the memory at ``path``.
 
         With no path, the data directory of the platform holds ``memory.db``.
+        ``embedder`` turns on recall by meaning; ``vector_width`` (default: the
+        embedder's) is written into ``meta`` and must match it on every later open.
         """
         if path is None:
             from embornal.adapters.dirs import default_dirs, ensure_dir
@@ -109,12 +115,20 @@ class Memory(Sharing):
         store = SqliteStore.open(
             Path(path).expanduser() if str(path) != ":memory:" else path, the_clock
         )
+        semantic = Semantic(store, embedder)
+        try:
+            semantic.setup(vector_width)
+        except BaseException:
+            store.close()
+            raise
         return cls(
             store,
             clock=the_clock,
             subject=subject,
             actor_kind=ActorKind(actor_kind),
             default_limit=default_limit,
+            semantic=semantic,
+            fusion=fusion,
         )
 
     def close(self) -> None:
@@ -143,6 +157,8 @@ class Memory(Sharing):
             subject=subject,
             actor_kind=ActorKind(actor_kind) if actor_kind else self.actor_kind,
             default_limit=self.default_limit,
+            semantic=self._semantic,
+            fusion=self._recaller.fusion,
         )
 
     # -- access ----------------------------------------------------------------------------
@@ -225,8 +241,13 @@ class Memory(Sharing):
             return []
         for e in events:
             self._require_write(e)
+        vecs = self._semantic.embed_documents([e.payload["content"] for e in events])
         with self._store.transaction("storing facts") as conn:
             self._store.append(conn, events)
+            if vecs is not None:
+                self._semantic.write(
+                    conn, list(zip([e.stream_id for e in events], vecs, strict=True))
+                )
         return self._store.get_facts([e.stream_id for e in events])
 
     def _require_write(self, event: NewEvent) -> None:
@@ -254,6 +275,7 @@ class Memory(Sharing):
         )
         self._access.require("write", self._access.fact_object(old))
         self._require_write(event)
+        vecs = self._semantic.embed_documents([event.payload["content"]])
         with self._store.transaction("superseding a fact") as conn:
             current = self._store.get_fact(old.id)
             if current is None or current.state != "active":
@@ -263,6 +285,8 @@ class Memory(Sharing):
                     hint="Supersede the newest fact of the chain (see `embornal memory show`).",
                 )
             self._store.append(conn, [event])
+            if vecs is not None:
+                self._semantic.write(conn, [(event.stream_id, vecs[0])])
         fact = self._store.get_fact(event.stream_id)
         assert fact is not None
         return fact
@@ -380,57 +404,37 @@ class Memory(Sharing):
         limit: int | None = None,
         under: str | None = None,
         reinforce: bool = True,
-        mode: str = "keyword",
+        mode: str = "auto",
     ) -> list[RecallHit]:
-        """Find facts by keyword (BM25 rescaled + 0.5·strength); no query: the strongest.
+        """Find facts by keyword, by meaning, or both; with no query, the strongest.
 
-        Each hit counts as a recall and lifts its strength unless ``reinforce=False``.
+        ``mode``: ``keyword`` (bm25 rescaled + 0.5·strength, seed 000), ``vector``,
+        ``hybrid``, or ``auto`` (hybrid when a model is set up, else keyword). Each hit
+        counts as a recall and lifts its strength unless ``reinforce=False``.
         Superseded and forgotten facts stay out.
         """
         n = _limit(limit, self.default_limit)
-        if mode not in RECALL_MODES:
-            raise InvalidInput(
-                f"recall mode {mode!r} is not available",
-                hint="Use mode 'keyword'; meaning-based modes need the semantic extra.",
-            )
         prefix = P.normalize_path(under) if under is not None else None
-        vis = self._visibility()
-        now = self._clock.now()
-        terms = query_terms(query) if query and query.strip() else []
-        hits: list[RecallHit]
-        if not terms:
-            if query and query.strip():
-                return []  # only punctuation: nothing can match
-            facts = self._store.strongest(n, format_time(now), vis, under=prefix)
-            hits = []
-            for f in facts:
-                s = strength(f.signals, now)
-                hits.append(RecallHit(f, s, s, ScoreParts(total=s, strength=s)))
-        else:
-            selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())
-            found = self._store.keyword_search(selected, candidate_count(n), vis, under=prefix)
-            scaled = rescale_bm25([rank for _, rank in found])
-            wanted = set(selected)
-            scored = []
-            for (fact, rank), kw in zip(found, scaled, strict=True):
-                s = strength(fact.signals, now)
-                total = keyword_total(kw, s)
-                matched = tuple(sorted(wanted.intersection(index_terms(fact.content))))
-                parts = ScoreParts(
-                    total=total,
-                    strength=s,
-                    keyword=kw,
-                    bm25=rank,
-                    matched_terms=matched,
-                    method="keyword+strength",
-                )
-                scored.append(RecallHit(fact, total, s, parts))
-            # Ties go to the later fact.
-            scored.sort(key=lambda h: (h.score, h.fact.created_at, h.fact.id), reverse=True)
-            hits = scored[:n]
+        hits = self._recaller.recall(
+            query, n, self._visibility(), self._clock.now(), under=prefix, mode=mode
+        )
         if reinforce:
             self._reinforce([h.fact for h in hits])
         return hits
+
+    def reindex(
+        self,
+        *,
+        limit: int | None = None,
+        everything: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReindexResult:
+        """Give a vector to each fact waiting for one; ``everything`` re-embeds all facts."""
+        return self._semantic.reindex(limit=limit, everything=everything, progress=progress)
+
+    def pending_embeddings(self) -> int:
+        """How many live facts wait for a vector."""
+        return self._semantic.pending()
 
     def ls(self, path: str = "/") -> list[PathEntry]:
         """One level below ``path``: each child with its own fact count and child count."""

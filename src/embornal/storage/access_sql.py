@@ -1,9 +1,10 @@
 """Compile a subject's permissions into one SQL WHERE fragment over facts ``f``.
 
 The fragment keeps a fact when some allow rule matches it and no deny rule
-does. Every predicate is two-valued (never NULL), so ``NOT`` of a deny is safe. Tag rules read the effective tag of the fact: its own tag when it has
-one with that key, else the tag of the nearest tagged path above it (an owner
-tag on a path never reaches a fact).
+does. Every predicate is two-valued (never NULL), so ``NOT`` of a deny is safe.
+Tag rules read the effective tag of the fact: its own tag when it has one with
+that key, else the tag of the nearest tagged path above it (an owner tag on a
+path never reaches a fact).
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ Driver errors are translated into :mod:`embornal.errors` here and in
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import os
 import sqlite3 as _std_sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +21,7 @@ import sqlean
 
 from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, StorageError
 
-__all__ = ["Connection", "DriverError", "atomic", "connect", "translate"]
+__all__ = ["Connection", "DriverError", "atomic", "connect", "has_vec", "translate"]
 
 Connection = Any  # sqlean.Connection (untyped driver)
 DriverError: tuple[type[BaseException], ...] = (sqlean.Error, _std_sqlite3.Error)
@@ -66,7 +69,41 @@ def connect(path: str | Path, *, readonly: bool = False) -> Connection:
         conn.execute("PRAGMA secure_delete = ON")
     except DriverError as e:
         raise translate(e, f"opening {target}") from e
+    _load_sqlite_vec(conn)
     return conn
+
+
+def _load_sqlite_vec(conn: Connection) -> None:
+    """Load sqlite-vec when the semantic extra is installed; keyword search needs nothing.
+
+    The package is located, not imported: importing it pulls in numpy (~250 ms).
+    """
+    path = _vec_library()
+    if path is None:
+        return
+    try:
+        conn.enable_load_extension(True)
+        conn.load_extension(path)
+        conn.enable_load_extension(False)
+    except (AttributeError, sqlean.Error, _std_sqlite3.Error):
+        return
+
+
+@functools.cache
+def _vec_library() -> str | None:
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or spec.origin is None:
+        return None
+    return os.path.join(os.path.dirname(spec.origin), "vec0")
+
+
+def has_vec(conn: Connection) -> bool:
+    """Whether sqlite-vec is loaded on ``conn``."""
+    try:
+        conn.execute("SELECT vec_version()").fetchone()
+    except DriverError:
+        return False
+    return True
 
 
 @contextmanager

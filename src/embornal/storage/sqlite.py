@@ -7,6 +7,7 @@ applied by the database, on every read path.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, NotFound
-from embornal.storage import eventlog, migrations, projector
+from embornal.storage import eventlog, migrations, projector, vectors
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
@@ -310,6 +311,66 @@ class SqliteStore:
             (*under_params, *vis.params, now, limit),
         )
         return self._facts(rows)
+
+    def vector_search(
+        self,
+        query: bytes,
+        candidates: int,
+        vis: Visibility = ALL_VISIBLE,
+        *,
+        under: str | None = None,
+    ) -> list[tuple[Fact, float]]:
+        """Live facts nearest to ``query`` (float32 bytes), best first, with cosine similarity.
+
+        Small memories are scanned exactly. Large ones ask ``facts_vec`` (1 bit per
+        dimension) for a wide candidate set, re-score it exactly, and widen the set
+        when the access filter or ``under`` leave too few.
+        """
+        under_sql, under_params = _under_sql(under)
+        base = (
+            f"SELECT {_FACT_COLS}, 1.0 - vec_distance_cosine(f.embedding, ?) AS sim "
+            "FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})"
+        )
+        params: tuple[Any, ...] = (query, *under_params, *vis.params)
+        total = self.doc_count()
+        use_index = total > vectors.EXACT_SCAN_LIMIT and self._has_vec_index()
+        if not use_index:
+            rows = self._rows(
+                f"{base} ORDER BY sim DESC, f.seq DESC LIMIT ?", (*params, candidates)
+            )
+        else:
+            coarse = max(candidates * 8, 400)
+            while True:
+                seqs = [
+                    r[0]
+                    for r in self._rows(
+                        "SELECT rowid FROM facts_vec WHERE embedding MATCH "
+                        "vec_quantize_binary(?) AND k = ?",
+                        (query, min(coarse, 4096)),
+                    )
+                ]
+                rows = self._rows(
+                    f"{base} AND f.seq IN (SELECT value FROM json_each(?)) "
+                    "ORDER BY sim DESC, f.seq DESC LIMIT ?",
+                    (*params, json.dumps(seqs), candidates),
+                )
+                if len(rows) >= candidates:
+                    break
+                if coarse >= 4096:  # a narrow filter: scan what it lets through, exactly
+                    rows = self._rows(
+                        f"{base} ORDER BY sim DESC, f.seq DESC LIMIT ?", (*params, candidates)
+                    )
+                    break
+                coarse *= 4
+        facts = self._facts(rows)
+        return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
+
+    def _has_vec_index(self) -> bool:
+        try:
+            return vectors.has_index(self._reader())
+        except DriverError:
+            return False
 
     def term_df(self, terms: Sequence[str]) -> dict[str, int]:
         if not terms:

@@ -1,0 +1,194 @@
+"""Recall: keyword, vector and hybrid ranking over what the subject may see.
+
+keyword  rescaled bm25 + 0.5·strength (seed 000)
+vector   cosine similarity (after the floor/share cuts) + 0.5·strength
+hybrid   the two lists fused (linear or reciprocal-rank), + strength
+no query the strongest facts
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from embornal.domain.clock import format_time
+from embornal.domain.facts import Fact
+from embornal.domain.ranking import (
+    STRENGTH_WEIGHT,
+    FusionSettings,
+    ScoreParts,
+    candidate_count,
+    cut_vector,
+    fuse_linear,
+    fuse_rrf,
+    keyword_total,
+    rescale_bm25,
+    select_terms,
+)
+from embornal.domain.strength import strength
+from embornal.domain.text import index_terms, query_terms
+from embornal.errors import EmbornalError, InvalidInput
+from embornal.service.results import RecallHit
+from embornal.service.semantic import Semantic
+from embornal.storage import vectors
+from embornal.storage.sqlite import SqliteStore, Visibility
+
+__all__ = ["MODES", "Recaller"]
+
+MODES = ("auto", "keyword", "vector", "hybrid")
+
+
+def _ordered(hits: list[RecallHit], n: int) -> list[RecallHit]:
+    # Best score first; ties go to the later fact.
+    hits.sort(key=lambda h: (h.score, h.fact.created_at, h.fact.id), reverse=True)
+    return hits[:n]
+
+
+class Recaller:
+    def __init__(self, store: SqliteStore, semantic: Semantic, fusion: FusionSettings) -> None:
+        self._store = store
+        self._semantic = semantic
+        self.fusion = fusion
+
+    def resolve_mode(self, mode: str) -> str:
+        if mode not in MODES:
+            raise InvalidInput(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if mode == "auto":
+            return "hybrid" if self._semantic.usable() else "keyword"
+        return mode
+
+    def recall(
+        self,
+        query: str | None,
+        n: int,
+        vis: Visibility,
+        now: datetime,
+        *,
+        under: str | None,
+        mode: str,
+    ) -> list[RecallHit]:
+        chosen = self.resolve_mode(mode)
+        if not query or not query.strip():
+            return self._strongest(n, vis, now, under)
+        if chosen == "keyword":
+            return self._keyword(query, n, vis, now, under)
+        if chosen == "vector":
+            return self._vector(query, n, vis, now, under)
+        if mode == "auto":
+            try:
+                return self._hybrid(query, n, vis, now, under)
+            except EmbornalError:
+                return self._keyword(query, n, vis, now, under)
+        return self._hybrid(query, n, vis, now, under)
+
+    def _strongest(
+        self, n: int, vis: Visibility, now: datetime, under: str | None
+    ) -> list[RecallHit]:
+        hits = []
+        for f in self._store.strongest(n, format_time(now), vis, under=under):
+            s = strength(f.signals, now)
+            hits.append(RecallHit(f, s, s, ScoreParts(total=s, strength=s)))
+        return hits
+
+    def _keyword_candidates(
+        self, query: str, n: int, vis: Visibility, under: str | None
+    ) -> tuple[list[tuple[Fact, float]], list[float], set[str]]:
+        terms = query_terms(query)
+        if not terms:
+            return [], [], set()
+        selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())
+        found = self._store.keyword_search(selected, candidate_count(n), vis, under=under)
+        return found, rescale_bm25([rank for _, rank in found]), set(selected)
+
+    def _keyword(
+        self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
+    ) -> list[RecallHit]:
+        found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
+        hits = []
+        for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
+            s = strength(fact.signals, now)
+            parts = ScoreParts(
+                total=keyword_total(kw, s),
+                strength=s,
+                keyword=kw,
+                bm25=bm25,
+                keyword_rank=rank,
+                matched_terms=_matched(fact, wanted),
+                method="keyword+strength",
+            )
+            hits.append(RecallHit(fact, parts.total, s, parts))
+        return _ordered(hits, n)
+
+    def _vector_candidates(
+        self, query: str, n: int, vis: Visibility, under: str | None
+    ) -> list[tuple[Fact, float]]:
+        provider = self._semantic.require_usable()
+        qblob = vectors.pack(provider.embed_query(query))
+        found = self._store.vector_search(qblob, candidate_count(n), vis, under=under)
+        kept = {
+            key
+            for key, _ in cut_vector(
+                [(f.id, sim) for f, sim in found],
+                self.fusion.vector_floor,
+                self.fusion.vector_share,
+            )
+        }
+        return [(f, sim) for f, sim in found if f.id in kept]
+
+    def _vector(
+        self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
+    ) -> list[RecallHit]:
+        hits = []
+        for rank, (fact, sim) in enumerate(self._vector_candidates(query, n, vis, under), 1):
+            s = strength(fact.signals, now)
+            total = sim + STRENGTH_WEIGHT * s
+            parts = ScoreParts(
+                total=total, strength=s, vector=sim, vector_rank=rank, method="vector+strength"
+            )
+            hits.append(RecallHit(fact, total, s, parts))
+        return _ordered(hits, n)
+
+    def _hybrid(
+        self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
+    ) -> list[RecallHit]:
+        found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
+        vec = self._vector_candidates(query, n, vis, under)
+        facts: dict[str, Fact] = {f.id: f for f, _ in found}
+        facts.update({f.id: f for f, _ in vec})
+        kw_score = {f.id: s for (f, _), s in zip(found, scaled, strict=True)}
+        bm25 = {f.id: r for f, r in found}
+        kw_order = [f.id for f, _ in found]
+        vec_score = {f.id: sim for f, sim in vec}
+        vec_order = [f.id for f, _ in vec]
+        settings = self.fusion
+        if settings.method == "linear":
+            fused = fuse_linear(kw_score, vec_score, settings)
+            strength_scale = 1.0
+        else:
+            fused = fuse_rrf(kw_order, vec_order, settings)
+            strength_scale = 1.0 / (settings.keyword_weight + settings.vector_weight)
+        kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
+        vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
+        hits = []
+        for key, score in fused.items():
+            fact = facts[key]
+            s = strength(fact.signals, now)
+            total = score + STRENGTH_WEIGHT * s * strength_scale
+            parts = ScoreParts(
+                total=total,
+                strength=s,
+                keyword=kw_score.get(key),
+                bm25=bm25.get(key),
+                vector=vec_score.get(key),
+                keyword_rank=kw_rank.get(key),
+                vector_rank=vec_rank.get(key),
+                matched_terms=_matched(fact, wanted),
+                method=f"hybrid-{settings.method}+strength",
+            )
+            hits.append(RecallHit(fact, total, s, parts))
+        return _ordered(hits, n)
+
+
+def _matched(fact: Fact, wanted: set[str]) -> tuple[str, ...]:
+    if not wanted:
+        return ()
+    return tuple(sorted(wanted.intersection(index_terms(fact.content))))

@@ -1,0 +1,140 @@
+"""Vectors in the service: embedding at store time, the pending queue, reindex.
+
+A fact is always stored, with or without a vector: when there is no model, or
+the model fails, it waits in the pending queue until ``reindex`` gives it one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from embornal.adapters.embeddings.base import EmbeddingProvider
+from embornal.errors import ConfigError, EmbornalError, InvalidInput
+from embornal.storage import vectors
+from embornal.storage.sqlite import SqliteStore
+
+__all__ = ["ReindexResult", "Semantic"]
+
+Progress = Callable[[int, int], None]
+REINDEX_BATCH = 64
+
+
+@dataclass(frozen=True)
+class ReindexResult:
+    embedded: int
+    remaining: int
+    model: str | None
+
+
+class Semantic:
+    """The embedding provider of a memory, and the rules that guard its vectors."""
+
+    def __init__(self, store: SqliteStore, provider: EmbeddingProvider | None) -> None:
+        self._store = store
+        self.provider = provider
+
+    def setup(self, width: int | None) -> None:
+        """Check (or record) the vector width and create the vector index."""
+        if width is None and self.provider is None:
+            return
+        dims = width if width is not None else self.provider.dims  # type: ignore[union-attr]
+        if self.provider is not None and self.provider.dims != dims:
+            raise ConfigError(
+                f"the embedding model gives {self.provider.dims}-d vectors but the memory is "
+                f"configured for {dims}",
+                hint="Set embedding.dims to the model's width in config.yaml.",
+            )
+        with self._store.transaction("checking the vector width") as conn:
+            vectors.check_width(conn, dims)
+            vectors.ensure_index(conn, dims)
+
+    def stored_model(self) -> str | None:
+        return vectors.get_meta(self._store.conn, vectors.MODEL_KEY)
+
+    def usable(self) -> bool:
+        """A provider is set, sqlite-vec is loaded, and the stored vectors are its own."""
+        if self.provider is None or not self._store._has_vec_index():
+            return False
+        stored = self.stored_model()
+        return stored is None or stored == self.provider.identity
+
+    def require_usable(self) -> EmbeddingProvider:
+        if self.provider is None:
+            raise InvalidInput(
+                "recall by meaning needs an embedding model",
+                hint=(
+                    "Install `pip install 'embornal[semantic]'`, then `embornal model pull`, "
+                    "or use --mode keyword."
+                ),
+            )
+        if not self._store._has_vec_index():
+            raise ConfigError(
+                "the vector index is not available (sqlite-vec is not installed)",
+                hint="Install `pip install 'embornal[semantic]'`.",
+            )
+        stored = self.stored_model()
+        if stored is not None and stored != self.provider.identity:
+            raise ConfigError(
+                f"the stored vectors come from {stored}, but the model is now "
+                f"{self.provider.identity}",
+                hint="Run `embornal memory reindex --all` to embed every fact with the new model.",
+            )
+        return self.provider
+
+    def embed_documents(self, texts: Sequence[str]) -> list[bytes] | None:
+        """Vectors for new facts, or None (the facts then wait in the pending queue)."""
+        if not texts or not self.usable():
+            return None
+        assert self.provider is not None
+        try:
+            return [vectors.pack(v) for v in self.provider.embed_documents(list(texts))]
+        except (EmbornalError, OSError, RuntimeError, ValueError):
+            return None
+
+    def write(self, conn: object, items: Sequence[tuple[str, bytes]]) -> None:
+        assert self.provider is not None
+        if vectors.get_meta(conn, vectors.MODEL_KEY) is None:
+            vectors.set_meta(conn, vectors.MODEL_KEY, self.provider.identity)
+        vectors.write_vectors(conn, items)
+
+    def pending(self) -> int:
+        return vectors.pending_count(self._store.conn)
+
+    def reindex(
+        self,
+        *,
+        limit: int | None = None,
+        everything: bool = False,
+        progress: Progress | None = None,
+    ) -> ReindexResult:
+        """Give a vector to each fact that waits for one (``everything``: to every fact)."""
+        provider = self.provider
+        if provider is None:
+            raise InvalidInput(
+                "there is no embedding model to reindex with",
+                hint="Configure one (embedding.provider) or run `embornal model pull`.",
+            )
+        if limit is not None and limit < 1:
+            raise InvalidInput("--limit must be at least 1")
+        if everything:
+            with self._store.transaction("clearing vectors") as conn:
+                vectors.clear_vectors(conn)
+                vectors.set_meta(conn, vectors.MODEL_KEY, provider.identity)
+        else:
+            self.require_usable()
+        total = self.pending() if limit is None else min(limit, self.pending())
+        done = 0
+        while done < total:
+            rows = vectors.pending_facts(self._store.conn, min(REINDEX_BATCH, total - done))
+            if not rows:
+                break
+            vecs = provider.embed_documents([r["content"] for r in rows])
+            with self._store.transaction("writing vectors") as conn:
+                self.write(
+                    conn, [(r["id"], vectors.pack(v)) for r, v in zip(rows, vecs, strict=True)]
+                )
+            done += len(rows)
+            if progress is not None:
+                progress(done, total)
+        return ReindexResult(done, self.pending(), provider.identity)

@@ -53,3 +53,26 @@ def test_subject_names_hold_no_space_equals_or_comma() -> None:
     for bad in ("", "a b", "a=b", "a,b", "a\tb"):
         with pytest.raises(InvalidSubject):
             check_subject(bad)
+
+
+def test_vector_cuts_floor_and_share() -> None:
+    from embornal.domain.ranking import cut_vector
+
+    assert cut_vector([("a", 0.10), ("b", 0.05)], 0.15, 0.0) == []
+    assert cut_vector([("a", 0.9), ("b", 0.5), ("c", 0.2)], 0.0, 0.5) == [("a", 0.9), ("b", 0.5)]
+    assert cut_vector([("a", 0.9), ("b", 0.5)], 0.6, 0.5) == [("a", 0.9)]
+
+
+def test_fusion_maths() -> None:
+    from embornal.domain.ranking import FusionSettings, fuse_linear, fuse_rrf
+
+    settings = FusionSettings()
+    rrf = fuse_rrf(["a", "b"], ["b", "c"], settings)
+    k = settings.rrf_k
+    top = 2 / (k + 1)
+    assert rrf["b"] == pytest.approx((1 / (k + 2) + 1 / (k + 1)) / top)
+    assert rrf["a"] == pytest.approx((1 / (k + 1)) / top)
+    assert max(rrf, key=rrf.__getitem__) == "b"
+    assert fuse_rrf(["a"], ["a"], settings)["a"] == pytest.approx(1.0)
+    lin = fuse_linear({"a": 1.0, "b": 0.5}, {"b": 0.8}, FusionSettings(method="linear"))
+    assert lin == {"a": 1.0, "b": pytest.approx(1.3)}

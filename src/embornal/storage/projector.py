@@ -125,6 +125,8 @@ def _fact_purged(conn: Connection, e: Event) -> None:
     when = format_time(e.recorded_at)
     conn.execute("DELETE FROM facts_fts WHERE rowid = ?", (row[0],))
     conn.execute("UPDATE counters SET value = value - 1 WHERE name = 'fts_docs'")
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'facts_vec'").fetchone():
+        conn.execute("DELETE FROM facts_vec WHERE rowid = ?", (row[0],))
     conn.execute("DELETE FROM fact_tags WHERE fact_id = ? AND key <> 'owner'", (fid,))
     conn.execute(
         "UPDATE facts SET content = '', attributes = NULL, embedding = NULL, purged_at = ?, "

@@ -481,10 +481,24 @@ class SqliteStore:
         """Replay the whole log into fresh projections; return the number of events."""
         count = 0
         with self.transaction("rebuilding projections") as conn:
+            # Vectors are derived data, not events: keep them across the replay.
+            conn.execute("DROP TABLE IF EXISTS temp.saved_vectors")
+            conn.execute(
+                "CREATE TEMP TABLE saved_vectors AS SELECT id, embedding FROM facts "
+                "WHERE embedding IS NOT NULL"
+            )
             projector.clear_projections(conn)
+            if vectors.has_index(conn):
+                conn.execute("DELETE FROM facts_vec")
             for event in eventlog.read_all(conn):
                 projector.apply(conn, event)
                 count += 1
+            saved = conn.execute(
+                "SELECT s.id, s.embedding FROM temp.saved_vectors s JOIN facts f ON f.id = s.id "
+                "WHERE f.purged_at IS NULL"
+            ).fetchall()
+            vectors.write_vectors(conn, [(r[0], r[1]) for r in saved])
+            conn.execute("DROP TABLE temp.saved_vectors")
         return count
 
     def verify(self) -> list[str]:

@@ -1,0 +1,134 @@
+"""Recall by meaning through the service API, with the deterministic fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from embornal import FixedClock, Memory
+from embornal.adapters.embeddings.base import FailingEmbedder, FakeEmbedder
+from embornal.domain.ranking import FusionSettings
+from embornal.errors import ConfigError, InvalidInput, VectorWidthMismatch
+
+DIMS = 384
+
+
+@pytest.fixture
+def smem(db_path: Path, clock: FixedClock) -> Memory:
+    mem = Memory.open(db_path, clock=clock, embedder=FakeEmbedder(DIMS))
+    mem.reindex()  # the guide facts were written before the model
+    yield mem  # type: ignore[misc]
+    mem.close()
+
+
+def test_store_embeds_at_write_time(smem: Memory) -> None:
+    smem.store("/pets", "the cat sleeps on the warm mat")
+    assert smem.pending_embeddings() == 0
+
+
+@pytest.mark.parametrize("mode", ["keyword", "vector", "hybrid", "auto"])
+def test_every_mode_finds_the_fact(smem: Memory, mode: str) -> None:
+    fact = smem.store("/pets", "the cat sleeps on the warm mat")
+    smem.store("/cars", "engines need oil changes")
+    hits = smem.recall("cat sleeps", mode=mode, reinforce=False)
+    assert hits and hits[0].fact.id == fact.id
+
+
+@pytest.mark.parametrize("mode", ["keyword", "vector", "hybrid"])
+def test_cjk_and_accented_queries_in_every_mode(smem: Memory, mode: str) -> None:
+    cjk = smem.store("/notes", "数据库 记忆 系统")
+    accented = smem.store("/notes", "le café est fermé")
+    assert smem.recall("记忆", mode=mode, reinforce=False)[0].fact.id == cjk.id
+    assert smem.recall("café", mode=mode, reinforce=False)[0].fact.id == accented.id
+
+
+def test_explain_shows_every_component_in_hybrid(smem: Memory) -> None:
+    smem.store("/pets", "the cat sleeps on the warm mat")
+    hit = smem.recall("cat", mode="hybrid", reinforce=False)[0]
+    parts = hit.parts.as_dict()
+    for key in ("keyword", "bm25", "keyword_rank", "vector", "vector_rank", "strength", "total"):
+        assert parts[key] is not None, key
+    assert hit.parts.method == "hybrid-rrf+strength"
+
+
+def test_linear_fusion_is_selectable(db_path: Path, clock: FixedClock) -> None:
+    with Memory.open(
+        db_path, clock=clock, embedder=FakeEmbedder(DIMS), fusion=FusionSettings(method="linear")
+    ) as mem:
+        mem.store("/pets", "the cat sleeps")
+        hit = mem.recall("cat", mode="hybrid", reinforce=False)[0]
+        assert hit.parts.method == "hybrid-linear+strength"
+        assert hit.score == pytest.approx(
+            (hit.parts.keyword or 0) + (hit.parts.vector or 0) + 0.5 * hit.strength
+        )
+
+
+def test_a_failing_model_leaves_facts_pending_and_reindex_drains_them(
+    db_path: Path, clock: FixedClock
+) -> None:
+    with Memory.open(db_path, clock=clock, embedder=FailingEmbedder(DIMS)) as mem:
+        fact = mem.store("/x", "stored without a vector")
+        assert mem.show(fact.id).fact.content == "stored without a vector"
+        assert mem.pending_embeddings() >= 1
+        # auto falls back to keyword when the model cannot embed the query
+        assert mem.recall("vector", reinforce=False)[0].fact.id == fact.id
+    with Memory.open(db_path, clock=clock, embedder=FakeEmbedder(DIMS, name="fail")) as mem:
+        before = mem.pending_embeddings()
+        progress: list[tuple[int, int]] = []
+        result = mem.reindex(limit=2, progress=lambda done, total: progress.append((done, total)))
+        assert result.embedded == 2 and progress[-1] == (2, 2)
+        assert mem.pending_embeddings() == before - 2
+        mem.reindex()
+        assert mem.pending_embeddings() == 0
+        assert mem.recall("vector", mode="vector", reinforce=False)[0].fact.id == fact.id
+
+
+def test_a_width_mismatch_stops_the_memory(db_path: Path, clock: FixedClock) -> None:
+    Memory.open(db_path, clock=clock, vector_width=DIMS).close()
+    with pytest.raises(VectorWidthMismatch) as info:
+        Memory.open(db_path, clock=clock, embedder=FakeEmbedder(768))
+    assert "reindex" in info.value.hint
+    with pytest.raises(VectorWidthMismatch):
+        Memory.open(db_path, clock=clock, vector_width=768)
+
+
+def test_a_changed_model_asks_for_reindex_all(db_path: Path, clock: FixedClock) -> None:
+    with Memory.open(db_path, clock=clock, embedder=FakeEmbedder(DIMS, name="one")) as mem:
+        mem.store("/x", "alpha beta")
+    with Memory.open(db_path, clock=clock, embedder=FakeEmbedder(DIMS, name="two")) as mem:
+        with pytest.raises(ConfigError, match="one:384") as info:
+            mem.recall("alpha", mode="vector")
+        assert "reindex --all" in info.value.hint
+        with pytest.raises(ConfigError):
+            mem.reindex()
+        mem.reindex(everything=True)
+        assert mem.recall("alpha", mode="vector", reinforce=False)[0].fact.content == "alpha beta"
+
+
+def test_vector_mode_without_a_model_is_a_clear_error(memory: Memory) -> None:
+    with pytest.raises(InvalidInput, match="embedding model"):
+        memory.recall("x", mode="vector")
+    with pytest.raises(InvalidInput):
+        memory.recall("x", mode="telepathy")
+
+
+def test_rebuild_keeps_vectors_and_purge_drops_them(smem: Memory) -> None:
+    fact = smem.store("/pets", "the cat sleeps")
+    smem.rebuild()
+    assert smem.pending_embeddings() == 0
+    assert smem.verify() == []
+    smem.purge(fact.id, reason="private")
+    assert smem.recall("cat", mode="vector", reinforce=False) == [] or all(
+        h.fact.id != fact.id for h in smem.recall("cat", mode="vector", reinforce=False)
+    )
+
+
+def test_access_filter_applies_to_vector_recall(smem: Memory) -> None:
+    secret = smem.as_subject("alice")
+    smem.policy_add("p", ["alice", "path:/*", "write", "allow"])
+    smem.policy_add("p", ["alice", "tag:owner=alice", "read", "allow"])
+    mine = secret.store("/a", "alice likes green tea")
+    smem.store("/a", "default likes green tea")
+    found = {h.fact.id for h in secret.recall("green tea", mode="vector", reinforce=False)}
+    assert found == {mine.id}

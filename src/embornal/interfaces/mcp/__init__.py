@@ -1,1 +1,29 @@
-"""embornal.interfaces.mcp."""
+"""The MCP interface: embornal's tools for AI agents, over stdio.
+
+Light to import: the SDK (about a second to import) loads only when
+``build_server`` or ``run_stdio`` is first used.
+
+>>> from embornal.interfaces.mcp import run_stdio      # doctest: +SKIP
+>>> run_stdio(db_path=None, subject="default", profile="core")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from embornal.interfaces.mcp.server import build_server, run_stdio
+
+__all__ = ["PROFILES", "build_server", "run_stdio"]
+
+PROFILES = ("core", "full")
+"""``core``: store, recall, ls, tree, cat, forget, restore; ``full`` adds show, history
+and supersede."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("build_server", "run_stdio"):
+        from embornal.interfaces.mcp import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,137 @@
+"""The embornal MCP server: ``build_server`` around a Memory, ``run_stdio`` for clients.
+
+Importing this module imports the MCP SDK (about a second); the CLI imports it
+only inside ``embornal mcp``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult
+from pydantic import ValidationError
+
+import embornal
+from embornal.errors import InvalidInput
+from embornal.interfaces.mcp import PROFILES
+from embornal.interfaces.mcp.results import error_result
+from embornal.interfaces.mcp.tools import CORE_TOOLS, FULL_TOOLS, Runner, ToolSpec, tool_specs
+from embornal.service.memory import Memory
+
+__all__ = ["EmbornalServer", "build_server", "run_stdio"]
+
+INSTRUCTIONS = (
+    "embornal is your long-term memory: small facts on topic paths such as /projects/x "
+    "or /people/y. Recall before you answer anything that may depend on earlier work, "
+    "decisions or preferences. When you learn something worth keeping, store it as one "
+    "short fact per call. Forget facts that turned out wrong. cat /memory explains more."
+)
+
+_PROFILE_TOOLS = {"core": CORE_TOOLS, "full": FULL_TOOLS}
+assert tuple(_PROFILE_TOOLS) == PROFILES
+
+
+class EmbornalServer(MCPServer):
+    """An MCPServer whose every tool failure has the ``{error, message, hint}`` shape.
+
+    The tools turn service errors into results themselves; this catches what the SDK
+    raises before a tool runs (arguments that fail validation, an unknown tool name).
+    """
+
+    def __init__(self, specs: dict[str, ToolSpec], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.specs = specs
+        for spec in specs.values():
+            self.add_tool(
+                spec.fn,
+                name=spec.name,
+                title=spec.title,
+                annotations=spec.annotations,
+                structured_output=True,
+            )
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        context: Context[Any, Any] | None = None,
+    ) -> CallToolResult | InputRequiredResult:
+        spec = self.specs.get(name)
+        if spec is None:
+            return error_result(
+                "unknown_tool",
+                f"there is no tool named {name!r}",
+                "The tools are: " + ", ".join(self.specs) + ".",
+            )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            # The tools catch their own failures; this is the SDK failing around one.
+            return error_result(
+                "internal_error",
+                f"{name} failed unexpectedly",
+                "This is a bug in embornal; the server log has the details.",
+            )
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                return error_result(
+                    InvalidInput.code,
+                    f"{name}: {describe_validation(e.__cause__)}",
+                    f"Call it like {spec.example}.",
+                )
+            return error_result(InvalidInput.code, f"{name}: {e}", f"Call it like {spec.example}.")
+
+
+def describe_validation(error: ValidationError) -> str:
+    """One line per wrong argument, without echoing the values."""
+    by_arg: dict[str, list[str]] = {}
+    for item in error.errors(include_url=False, include_input=False):
+        loc = item["loc"]
+        arg = str(loc[0]) if loc else "arguments"
+        by_arg.setdefault(arg, []).append("missing" if item["type"] == "missing" else item["msg"])
+    parts = []
+    for arg, problems in by_arg.items():
+        if problems == ["missing"]:
+            parts.append(f"missing required argument {arg!r}")
+        elif len(problems) == 1:
+            parts.append(f"argument {arg!r}: {problems[0]}")
+        else:
+            parts.append(f"argument {arg!r} has the wrong type")
+    return "; ".join(parts)
+
+
+def _profile_tools(profile: str) -> tuple[str, ...]:
+    names = _PROFILE_TOOLS.get(profile)
+    if names is None:
+        raise InvalidInput(
+            f"unknown MCP profile {profile!r}", hint=f"Use one of: {', '.join(PROFILES)}."
+        )
+    return names
+
+
+def build_server(memory: Memory, *, profile: str = "core") -> MCPServer:
+    """An MCP server whose tools call ``memory``; ``profile`` is ``core`` or ``full``."""
+    names = _profile_tools(profile)
+    every = tool_specs(Runner(memory))
+    return EmbornalServer(
+        {name: every[name] for name in names},
+        name="embornal",
+        title="embornal memory",
+        instructions=INSTRUCTIONS,
+        version=embornal.__version__,
+        log_level="WARNING",
+    )
+
+
+def run_stdio(
+    *, db_path: str | None = None, subject: str = "default", profile: str = "core"
+) -> None:
+    """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF."""
+    _profile_tools(profile)  # fail before the database is opened or created
+    with Memory.open(
+        Path(db_path) if db_path is not None else None, subject=subject, actor_kind="assistant"
+    ) as memory:
+        build_server(memory, profile=profile).run("stdio")

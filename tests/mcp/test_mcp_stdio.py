@@ -1,0 +1,96 @@
+"""A real MCP client talking to ``python -m embornal.interfaces.mcp`` over stdio."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from embornal import Memory
+
+pytestmark = pytest.mark.anyio
+
+MODULE = "embornal.interfaces.mcp"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_store_and_recall_over_stdio(tmp_path: Path, mode: str) -> None:
+    db = tmp_path / "stdio.db"
+    with Memory.open(db) as admin:  # the agent may read and write /projects only
+        for action in ("read", "write"):
+            admin.policy_add("p", ["agent-1", "path:/projects/*", action, "allow"])
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", MODULE, "--db", str(db), "--subject", "agent-1"],
+        env={"EMBORNAL_HOME": str(tmp_path / "home")},
+    )
+    log = tmp_path / "server.log"
+    with log.open("w") as errlog, anyio.fail_after(60):
+        async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
+            names = [t.name for t in (await client.list_tools()).tools]
+            assert names == ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
+
+            stored = await client.call_tool(
+                "store", {"path": "/projects/embornal", "content": "Stdio works end to end."}
+            )
+            assert not stored.is_error
+            fid = stored.structured_content["id"] if stored.structured_content else None
+
+            found = await client.call_tool("recall", {"q": "stdio"})
+            assert not found.is_error
+            assert found.content[0].type == "text"
+            hits = json.loads(found.content[0].text)["hits"]
+            assert [h["id"] for h in hits] == [fid]
+
+            bad = await client.call_tool("store", {"path": "/", "content": "At the root."})
+            assert bad.is_error
+            assert bad.content[0].type == "text"
+            assert json.loads(bad.content[0].text)["error"] == "invalid_input"
+
+            denied = await client.call_tool("store", {"path": "/people/x", "content": "No."})
+            assert denied.is_error
+            assert denied.content[0].type == "text"
+            assert json.loads(denied.content[0].text)["error"] == "access_denied"
+
+    assert "Traceback" not in log.read_text()
+    # The server closed the file on EOF; the fact is in it, written by the agent.
+    assert fid is not None
+    with Memory.open(db) as memory:
+        detail = memory.show(fid)
+        assert detail.fact.content == "Stdio works end to end."
+        assert detail.fact.owner == "agent-1"
+        assert detail.fact.recall_count == 1  # the MCP recall reinforced it
+        assert {e.actor_kind for e in detail.events} == {"assistant"}
+
+
+def test_bad_arguments_fail_with_one_line(tmp_path: Path) -> None:
+    db = tmp_path / "bad-subject.db"
+    bad_subject = subprocess.run(
+        [sys.executable, "-m", MODULE, "--db", str(db), "--subject", "two words"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert bad_subject.returncode == 2
+    assert bad_subject.stderr.startswith("embornal mcp: subject 'two words'")
+    assert "Traceback" not in bad_subject.stderr
+    assert bad_subject.stdout == ""
+
+    other = tmp_path / "other.db"
+    bad_profile = subprocess.run(
+        [sys.executable, "-m", MODULE, "--db", str(other), "--profile", "everything"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert bad_profile.returncode == 2
+    assert "invalid choice" in bad_profile.stderr
+    assert not other.exists()

@@ -1,0 +1,378 @@
+"""The MCP tools, called in-process through the SDK's client (no subprocess)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from mcp.client import Client
+from mcp_types import CallToolResult
+
+from embornal import FixedClock, Memory
+from embornal.errors import InvalidInput
+from embornal.interfaces.mcp.server import build_server
+from embornal.interfaces.mcp.tools import tags_arg
+
+pytestmark = pytest.mark.anyio
+
+CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
+FULL = [*CORE, "show", "history", "supersede"]
+
+
+@asynccontextmanager
+async def connect(
+    memory: Memory, *, profile: str = "core", mode: str = "legacy"
+) -> AsyncIterator[Client]:
+    """``legacy``: initialize handshake + JSON-RPC over memory streams, like today's
+    clients; ``auto``: the SDK's direct in-process path."""
+    async with Client(build_server(memory, profile=profile), mode=mode) as client:
+        yield client
+
+
+def _payload(result: CallToolResult) -> dict[str, Any]:
+    assert len(result.content) == 1
+    block = result.content[0]
+    assert block.type == "text"
+    data = json.loads(block.text)
+    assert isinstance(data, dict)
+    return data
+
+
+async def ok(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    data = _payload(result)
+    assert not result.is_error, data
+    assert result.structured_content == data
+    return data
+
+
+async def fail(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    data = _payload(result)
+    assert result.is_error, data
+    assert result.structured_content is None
+    assert set(data) == {"error", "message", "hint"}
+    assert data["message"] and isinstance(data["hint"], str)
+    assert "Traceback" not in data["message"]
+    return data
+
+
+# -- the whole flow ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_store_recall_ls_tree_cat_forget_restore(
+    memory: Memory, clock: FixedClock, mode: str
+) -> None:
+    async with connect(memory, mode=mode) as client:
+        stored = await ok(
+            client,
+            "store",
+            {
+                "path": "/Projects/Embornal",
+                "content": "The build uses uv.",
+                "tags": ["status=decided"],
+            },
+        )
+        assert stored["path"] == "/projects/embornal"
+        assert stored["content"] == "The build uses uv."
+        assert stored["tags"] == ["status=decided"]
+        assert stored["created_at"] == "2026-01-01T12:00:00Z"
+        fid = stored["id"]
+        clock.advance(seconds=1)
+        await ok(client, "store", {"path": "/projects/embornal", "content": "Tests use pytest."})
+
+        found = await ok(client, "recall", {"query": "build", "limit": 3})
+        assert found["hits"][0]["id"] == fid
+        top = found["hits"][0]
+        assert top["score"] > 0 and 0 < top["strength"] <= 1
+        assert "hint" not in found
+        # A recall over MCP is a real recall: it reinforces the fact.
+        assert memory.show(fid).fact.recall_count == 1
+
+        listing = await ok(client, "ls", {})
+        assert {"path": "/projects", "facts": 0, "children": 1} in listing["entries"]
+        assert [e["path"] for e in (await ok(client, "ls", {"path": "/projects"}))["entries"]] == [
+            "/projects/embornal"
+        ]
+
+        tree = await ok(client, "tree", {"path": "/"})
+        assert tree["path"] == "/"
+        assert {"path": "/projects/embornal", "facts": 2} in tree["nodes"]
+        assert [n["path"] for n in tree["nodes"]].index("/projects") < [
+            n["path"] for n in tree["nodes"]
+        ].index("/projects/embornal")
+
+        cat = await ok(client, "cat", {"path": "/projects/embornal"})
+        assert [f["content"] for f in cat["facts"]] == ["The build uses uv.", "Tests use pytest."]
+        assert memory.show(fid).fact.recall_count == 1  # cat is not a recall
+
+        forgotten = await ok(client, "forget", {"id": fid, "reason": "We moved to Poetry."})
+        assert forgotten == {
+            "id": fid,
+            "path": "/projects/embornal",
+            "content": "The build uses uv.",
+            "state": "forgotten",
+        }
+        assert fid not in [
+            h["id"] for h in (await ok(client, "recall", {"query": "build"}))["hits"]
+        ]
+
+        restored = await ok(client, "restore", {"id": fid, "reason": "Poetry was reverted."})
+        assert restored["state"] == "active"
+        assert fid in [h["id"] for h in (await ok(client, "recall", {"query": "build"}))["hits"]]
+
+    events = memory.history(fid)
+    assert [e.type for e in events] == ["FactStored", "FactForgotten", "FactRestored"]
+    assert events[1].reason == "We moved to Poetry."
+
+
+async def test_recall_with_nothing_found_says_what_to_try(memory: Memory) -> None:
+    async with connect(memory) as client:
+        found = await ok(client, "recall", {"query": "zebra"})
+    assert found["hits"] == []
+    assert "Nothing matched" in found["hint"]
+
+
+async def test_recall_without_query_returns_strongest_under_a_path(memory: Memory) -> None:
+    memory.store("/people/alice", "Alice prefers tabs.")
+    memory.store("/projects/x", "X ships on Fridays.")
+    async with connect(memory) as client:
+        found = await ok(client, "recall", {"under": "/people"})
+    assert [h["content"] for h in found["hits"]] == ["Alice prefers tabs."]
+
+
+# -- tools/list ---------------------------------------------------------------------------
+
+
+async def test_tools_list_core_has_seven_annotated_tools(memory: Memory) -> None:
+    async with connect(memory) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert list(tools) == CORE
+    for tool in tools.values():
+        assert tool.description and "Example:" in tool.description
+        assert len(tool.description) < 700
+        assert tool.annotations is not None
+        assert tool.annotations.open_world_hint is False
+        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+    for name in ("recall", "ls", "tree", "cat"):
+        assert tools[name].annotations.read_only_hint is True  # type: ignore[union-attr]
+    store, forget, restore = (tools[n].annotations for n in ("store", "forget", "restore"))
+    assert store is not None and store.read_only_hint is False
+    assert store.destructive_hint is False
+    assert forget is not None and forget.read_only_hint is False
+    assert forget.destructive_hint is True and forget.idempotent_hint is False
+    assert restore is not None and restore.destructive_hint is False
+
+    # The schema shows the canonical names only; aliases stay out of the model's way.
+    store_in = tools["store"].input_schema
+    assert set(store_in["properties"]) == {"path", "content", "tags"}
+    assert store_in["required"] == ["path", "content"]
+    assert set(tools["recall"].input_schema["properties"]) == {"query", "limit", "under"}
+    assert tools["recall"].input_schema.get("required", []) == []
+    assert set(tools["forget"].input_schema["properties"]) == {"id", "reason"}
+    assert tools["forget"].input_schema["required"] == ["id", "reason"]
+    assert tools["ls"].input_schema["properties"]["path"]["default"] == "/"
+
+
+async def test_server_introduces_itself(memory: Memory) -> None:
+    async with connect(memory) as client:
+        assert client.server_info is not None and client.server_info.name == "embornal"
+        assert client.instructions and "recall" in client.instructions.lower()
+
+
+async def test_full_profile_adds_show_history_supersede(memory: Memory) -> None:
+    async with connect(memory, profile="full") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert list(tools) == FULL
+        assert tools["show"].annotations is not None
+        assert tools["show"].annotations.read_only_hint is True
+        assert tools["history"].annotations is not None
+        assert tools["history"].annotations.read_only_hint is True
+
+        old = await ok(client, "store", {"path": "/projects/x", "content": "X uses uv."})
+        new = await ok(
+            client,
+            "supersede",
+            {"id": old["id"], "content": "X uses Poetry.", "reason": "migrated"},
+        )
+        assert new["supersedes_id"] == old["id"]
+        assert new["path"] == "/projects/x"
+
+        shown = await ok(client, "show", {"id": old["id"]})
+        assert shown["state"] == "superseded"
+        assert shown["superseded_by"] == new["id"]
+        assert shown["owner"] == "default"
+        assert shown["events"][0]["type"] == "FactStored"
+
+        history = await ok(client, "history", {"id_or_path": old["id"]})
+        assert [e["stream"] for e in history["events"]] == [old["id"], new["id"]]
+        assert history["events"][1]["reason"] == "migrated"
+        by_path = await ok(client, "history", {"path": "/projects/x"})
+        assert len(by_path["events"]) == 2
+
+
+async def test_core_profile_does_not_serve_full_tools(memory: Memory) -> None:
+    async with connect(memory) as client:
+        err = await fail(client, "supersede", {"id": "x", "content": "y"})
+    assert err["error"] == "unknown_tool"
+    assert "store" in err["hint"]
+
+
+def test_unknown_profile_is_refused(memory: Memory) -> None:
+    with pytest.raises(InvalidInput, match="profile"):
+        build_server(memory, profile="everything")
+
+
+# -- errors -------------------------------------------------------------------------------
+
+
+async def test_error_shapes(memory: Memory) -> None:
+    async with connect(memory) as client:
+        fid = (await ok(client, "store", {"path": "/a", "content": "Alpha."}))["id"]
+
+        bad_path = await fail(client, "store", {"path": "/bad path", "content": "x"})
+        assert bad_path["error"] == "invalid_path"
+        assert "/projects/embornal" in bad_path["hint"]
+
+        no_reason = await fail(client, "forget", {"id": fid})
+        assert no_reason["error"] == "invalid_input"
+        assert "reason" in no_reason["message"]
+        assert "forget(" in no_reason["hint"]
+        blank_reason = await fail(client, "forget", {"id": fid, "reason": "  "})
+        assert blank_reason["error"] == "invalid_input"
+
+        unknown = await fail(client, "forget", {"id": "01KCZ8Q3W5R7T9V1X3Z5B7D9F1", "reason": "x"})
+        assert unknown["error"] == "not_found"
+
+        owner = await fail(
+            client, "store", {"path": "/a", "content": "Mine.", "tags": {"owner": "eve"}}
+        )
+        assert owner["error"] == "owner_tag_forbidden"
+
+        missing = await fail(client, "store", {"content": "No path."})
+        assert missing == {
+            "error": "invalid_input",
+            "message": "store: missing required argument 'path'",
+            "hint": missing["hint"],
+        }
+        wrong_type = await fail(client, "recall", {"limit": "many"})
+        assert wrong_type["error"] == "invalid_input"
+        assert "limit" in wrong_type["message"]
+        too_many = await fail(client, "recall", {"limit": 0})
+        assert too_many["error"] == "invalid_input"
+        bad_tag = await fail(client, "store", {"path": "/a", "content": "x", "tags": ["nokey"]})
+        assert bad_tag["error"] == "invalid_tag"
+        empty = await fail(client, "store", {"path": "/a", "content": "   "})
+        assert empty["error"] == "invalid_content"
+        nothing_there = await fail(client, "cat", {"path": "/nowhere"})
+        assert nothing_there["error"] == "not_found"
+
+        await ok(client, "forget", {"id": fid, "reason": "done"})
+        twice = await fail(client, "forget", {"id": fid, "reason": "done"})
+        assert twice["error"] == "conflict"
+
+    # The refused owner tag wrote nothing: /a only ever held the one fact.
+    assert {e.stream_id for e in memory.history("/a")} == {fid}
+
+
+async def test_access_denied_is_an_error_result(memory: Memory) -> None:
+    stranger = memory.as_subject("stranger", "assistant")
+    async with connect(stranger) as client:
+        err = await fail(client, "store", {"path": "/notes", "content": "Let me in."})
+        assert err["error"] == "access_denied"
+        # Reads are filtered, not refused: the stranger sees nothing at all.
+        assert (await ok(client, "recall", {}))["hits"] == []
+
+
+async def test_unexpected_exception_is_internal_error_without_traceback(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(memory, "recall", boom)
+    async with connect(memory) as client:
+        err = await fail(client, "recall", {"query": "x"})
+        assert (await ok(client, "ls", {}))["entries"]  # the server keeps serving
+    assert err["error"] == "internal_error"
+    assert "secret internals" not in json.dumps(err)
+    assert "RuntimeError" in err["message"]
+
+
+# -- aliases ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content_key", ["content", "text", "fact", "memory"])
+@pytest.mark.parametrize("path_key", ["path", "topic"])
+async def test_store_aliases(memory: Memory, content_key: str, path_key: str) -> None:
+    async with connect(memory) as client:
+        fact = await ok(client, "store", {path_key: "/notes", content_key: "Aliases work."})
+    assert fact["path"] == "/notes" and fact["content"] == "Aliases work."
+
+
+@pytest.mark.parametrize("query_key", ["query", "q", "search", "text"])
+async def test_recall_aliases(memory: Memory, query_key: str) -> None:
+    memory.store("/notes", "Zeppelins float.")
+    memory.store("/other", "Zeppelins are slow.")
+    async with connect(memory) as client:
+        found = await ok(client, "recall", {query_key: "zeppelins", "top_k": 5, "path": "/notes"})
+    assert [h["content"] for h in found["hits"]] == ["Zeppelins float."]
+
+
+@pytest.mark.parametrize("id_key", ["id", "fact_id", "memory_id"])
+async def test_id_aliases(memory: Memory, id_key: str) -> None:
+    fact = memory.store("/notes", "Temporary.")
+    async with connect(memory) as client:
+        out = await ok(client, "forget", {id_key: fact.id, "reason": "test"})
+        assert out["state"] == "forgotten"
+        out = await ok(client, "restore", {id_key: fact.id[:12], "reason": "test"})
+        assert out["state"] == "active"
+
+
+@pytest.mark.parametrize(
+    ("key", "tags", "expected"),
+    [
+        ("tags", ["a=1", "b=two"], ["a=1", "b=two"]),
+        ("tags", {"a": "1", "b": "two"}, ["a=1", "b=two"]),
+        ("tags", {"a": 1, "b": True}, ["a=1", "b=true"]),
+        ("tags", "a=1, b=two", ["a=1", "b=two"]),
+        ("tags", '["a=1", "b=two"]', ["a=1", "b=two"]),
+        ("tag", ["a=1"], ["a=1"]),
+        ("tag", '{"b": "two"}', ["b=two"]),
+        ("tags", [], []),
+    ],
+)
+async def test_tag_shapes(memory: Memory, key: str, tags: object, expected: list[str]) -> None:
+    async with connect(memory) as client:
+        fact = await ok(client, "store", {"path": "/notes", "content": "Tagged.", key: tags})
+    assert fact["tags"] == expected
+
+
+def test_tags_arg_rejects_nonsense() -> None:
+    from embornal.errors import InvalidTag
+
+    assert tags_arg(None) is None
+    with pytest.raises(InvalidTag):
+        tags_arg("[1, 2]")
+    with pytest.raises(InvalidTag):
+        tags_arg("{not json")
+
+
+# -- start-up cost ----------------------------------------------------------------------
+
+
+def test_importing_the_package_does_not_import_the_sdk() -> None:
+    code = (
+        "import sys, embornal.interfaces.mcp as m; "
+        "assert m.PROFILES == ('core', 'full'); print('mcp' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == "False"

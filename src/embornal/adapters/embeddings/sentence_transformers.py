@@ -1,0 +1,106 @@
+"""Embeddings with the ``sentence-transformers`` library (PyTorch).
+
+The model is a local directory or a name the library resolves (and may
+download into ``cache_folder``; with ``HF_HUB_OFFLINE=1`` it only reads its
+cache). ``sentence_transformers`` is imported when a provider is built, never
+when this module is imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from embornal.adapters.embeddings.base import known_prefixes
+from embornal.errors import EmbeddingError
+
+__all__ = ["SentenceTransformerEmbedder"]
+
+
+class SentenceTransformerEmbedder:
+    """An :class:`~embornal.adapters.embeddings.base.EmbeddingProvider` over sentence-transformers.
+
+    ``name`` is the model's name in ``identity`` (default: ``model`` as given).
+    A prefix left ``None`` takes the model family's known prefix, if any.
+    """
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str],
+        *,
+        name: str | None = None,
+        query_prefix: str | None = None,
+        document_prefix: str | None = None,
+        batch_size: int = 32,
+        device: str = "cpu",
+        cache_folder: Path | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be positive")
+        try:
+            library: Any = importlib.import_module("sentence_transformers")
+        except ImportError as e:
+            raise EmbeddingError(
+                "the sentence-transformers embedding provider needs the "
+                "sentence-transformers package",
+                hint="pip install 'embornal[sentence-transformers]'",
+            ) from e
+        source = os.fspath(model)
+        self._name = name or source
+        default_query, default_document = known_prefixes(self._name)
+        self.query_prefix = default_query if query_prefix is None else query_prefix
+        self.document_prefix = default_document if document_prefix is None else document_prefix
+        self.batch_size = batch_size
+        try:
+            self._model: Any = library.SentenceTransformer(
+                source,
+                device=device,
+                cache_folder=None if cache_folder is None else os.fspath(cache_folder),
+            )
+        except Exception as e:
+            raise EmbeddingError(
+                f"sentence-transformers cannot load the model {source}: {e}",
+                hint="Check embedding.model / embedding.model_path; offline, the model "
+                "must already be on disk.",
+            ) from e
+        # get_embedding_dimension since sentence-transformers 5; the old name warns.
+        width_of = getattr(self._model, "get_embedding_dimension", None)
+        if width_of is None:
+            width_of = self._model.get_sentence_embedding_dimension
+        width = width_of()
+        if not isinstance(width, int):
+            width = len(self._embed(["dimension probe"])[0])
+        self._dims = width
+
+    @property
+    def identity(self) -> str:
+        return f"{self._name}:{self._dims}"
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._embed([self.document_prefix + t for t in texts])
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed([self.query_prefix + text])[0]
+
+    def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        try:
+            vectors = self._model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                show_progress_bar=False,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+            )
+        except Exception as e:
+            raise EmbeddingError(f"sentence-transformers failed to embed: {e}") from e
+        result: list[list[float]] = vectors.astype("float32").tolist()
+        return result

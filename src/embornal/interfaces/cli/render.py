@@ -1,0 +1,157 @@
+"""Rendering for the command line: JSON shapes, tables, trees and time stamps.
+
+Everything here is pure: it turns service results into text and never touches
+the memory. Commands pick a renderer; ``to_jsonable`` serves every ``--json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import PurePath
+from typing import Any
+
+from embornal.domain.facts import Fact
+from embornal.domain.tags import Tag
+from embornal.service.results import TreeNode
+
+__all__ = [
+    "cell",
+    "display_width",
+    "fmt_float",
+    "fmt_time",
+    "iso_time",
+    "markdown_table",
+    "one_line",
+    "render_tree",
+    "to_jsonable",
+]
+
+# --------------------------------------------------------------------------- JSON
+
+
+def iso_time(moment: datetime) -> str:
+    """``2026-11-30T14:00:00.000000Z``: UTC, fixed width, as the event log writes it."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def to_jsonable(obj: object) -> Any:
+    """Turn a service result into plain JSON values, with stable keys.
+
+    Dataclasses become dicts in field order (a :class:`Fact` also gets its
+    ``state``), datetimes ISO-8601 UTC with ``Z``, a :class:`Tag` ``"k=v"``,
+    objects with ``as_dict`` (``ScoreParts``) that dict, tuples and lists arrays.
+    """
+    if obj is None or isinstance(obj, bool | int | float):
+        return obj
+    if isinstance(obj, enum.Enum):
+        return to_jsonable(obj.value)
+    if isinstance(obj, str):
+        return str(obj)
+    if isinstance(obj, datetime):
+        return iso_time(obj)
+    if isinstance(obj, Tag):
+        return str(obj)
+    if isinstance(obj, PurePath):
+        return str(obj)
+    as_dict: Callable[[], object] | None = getattr(obj, "as_dict", None)
+    if callable(as_dict):
+        return to_jsonable(as_dict())
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out = {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        if isinstance(obj, Fact):
+            out["state"] = obj.state
+        return out
+    if isinstance(obj, Mapping):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple | set | frozenset):
+        items = sorted(obj, key=repr) if isinstance(obj, set | frozenset) else obj
+        return [to_jsonable(v) for v in items]
+    return str(obj)
+
+
+# --------------------------------------------------------------------------- text
+
+
+def fmt_time(moment: datetime | None) -> str:
+    """``2026-11-30T14:00:00Z`` (seconds), or ``-`` for no time."""
+    if moment is None:
+        return "-"
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def fmt_float(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: tabs and line breaks become single spaces."""
+    return " ".join(text.replace("\t", " ").splitlines()) if text else text
+
+
+def cell(text: str) -> str:
+    """A table cell: one line, with ``|`` escaped so the row keeps its columns."""
+    return one_line(text).replace("|", "\\|")
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (wide East Asian characters count 2)."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _pad(text: str, width: int, right: bool) -> str:
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill
+
+
+def markdown_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], *, right: Sequence[int] = ()
+) -> str:
+    """A Markdown table whose columns are as wide as their widest cell.
+
+    ``right`` lists the column indexes to align right (numbers).
+    """
+    cols = len(headers)
+    widths = [display_width(h) for h in headers]
+    for row in rows:
+        for i in range(cols):
+            widths[i] = max(widths[i], display_width(row[i]))
+    lines = ["| " + " | ".join(_pad(h, widths[i], False) for i, h in enumerate(headers)) + " |"]
+    rule = [("-" * (w + 1) + ":") if i in right else "-" * (w + 2) for i, w in enumerate(widths)]
+    lines.append("|" + "|".join(rule) + "|")
+    for row in rows:
+        padded = (_pad(row[i], widths[i], i in right) for i in range(cols))
+        lines.append("| " + " | ".join(padded) + " |")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- tree
+
+
+def _label(name: str, node: TreeNode) -> str:
+    return name + ("*" if node.fact_count else "")
+
+
+def render_tree(root: TreeNode) -> str:
+    """A box-drawing tree: the whole path on top, names below, ``*`` where facts are."""
+    lines = [_label(root.path, root)]
+
+    def walk(node: TreeNode, prefix: str) -> None:
+        last = len(node.children) - 1
+        for i, child in enumerate(node.children):
+            branch, carry = ("└── ", "    ") if i == last else ("├── ", "│   ")
+            lines.append(prefix + branch + _label(child.name, child))
+            walk(child, prefix + carry)
+
+    walk(root, "")
+    return "\n".join(lines)

@@ -1,24 +1,14 @@
 """embornal: a local-first, auditable memory for AI agents.
 
 >>> from embornal import Memory
+
+Names are imported on first use, so ``import embornal`` (and the CLI) starts fast.
 """
 
-from embornal.domain.clock import FixedClock, SystemClock
-from embornal.domain.events import ActorKind, Event
-from embornal.domain.facts import Fact
-from embornal.domain.ranking import ScoreParts
-from embornal.domain.tags import Tag
-from embornal.errors import EmbornalError
-from embornal.service.memory import Memory
-from embornal.service.results import (
-    FactDetail,
-    FactView,
-    NewFact,
-    PathEntry,
-    PurgeResult,
-    RecallHit,
-    TreeNode,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "ActorKind",
@@ -40,3 +30,53 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+_WHERE = {
+    "ActorKind": "embornal.domain.events",
+    "Event": "embornal.domain.events",
+    "EmbornalError": "embornal.errors",
+    "Fact": "embornal.domain.facts",
+    "FixedClock": "embornal.domain.clock",
+    "SystemClock": "embornal.domain.clock",
+    "ScoreParts": "embornal.domain.ranking",
+    "Tag": "embornal.domain.tags",
+    "Memory": "embornal.service.memory",
+    "FactDetail": "embornal.service.results",
+    "FactView": "embornal.service.results",
+    "NewFact": "embornal.service.results",
+    "PathEntry": "embornal.service.results",
+    "PurgeResult": "embornal.service.results",
+    "RecallHit": "embornal.service.results",
+    "TreeNode": "embornal.service.results",
+}
+
+if TYPE_CHECKING:
+    from embornal.domain.clock import FixedClock, SystemClock
+    from embornal.domain.events import ActorKind, Event
+    from embornal.domain.facts import Fact
+    from embornal.domain.ranking import ScoreParts
+    from embornal.domain.tags import Tag
+    from embornal.errors import EmbornalError
+    from embornal.service.memory import Memory
+    from embornal.service.results import (
+        FactDetail,
+        FactView,
+        NewFact,
+        PathEntry,
+        PurgeResult,
+        RecallHit,
+        TreeNode,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'embornal' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -68,7 +68,7 @@ def test_legacy_database_moves_on_first_command(cli: Run, embornal_home: Path) -
 def test_admin_migrate_rebuild_verify(cli: Run, tmp_path: Path) -> None:
     db = tmp_path / "admin.db"
     r = cli("--db", str(db), "admin", "migrate")
-    assert (r.code, r.out) == (0, f"created {db} and applied every migration\n")
+    assert r.code == 0 and r.out.startswith(f"created {db}: applied 0001_initial, ")
     assert cli("--db", str(db), "memory", "store", "/a", "One.").code == 0
     assert "is up to date" in cli("--db", str(db), "admin", "migrate").out
     r = cli("--db", str(db), "admin", "rebuild", "--json")

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-import yaml
 
 from embornal.errors import ConfigError
 
@@ -243,6 +242,8 @@ def _read(path: Path) -> object:
         raise _error(
             path, f"cannot read the config file: {reason}", "Make it a readable UTF-8 file."
         ) from e
+    import yaml  # only when a config file exists: keeps start-up fast
+
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as e:

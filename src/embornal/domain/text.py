@@ -5,7 +5,7 @@ tokenized the same way and the FTS5 table only ever sees terms we made:
 
 * NFKD, combining marks dropped (``café`` → ``cafe``), lowercase;
 * words are runs of letters and digits (``_`` and punctuation split);
-* Latin words are stemmed with the Snowball English stemmer (``running`` → ``run``);
+* ASCII words are stemmed with the Snowball English stemmer (PyStemmer) (``running`` → ``run``);
 * CJK runs become overlapping two-character words (``记忆系统`` → ``记忆 忆系 系统``),
   because FTS5's unicode61 would index a whole CJK run as one token.
 
@@ -20,7 +20,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-import snowballstemmer
+import Stemmer
 
 __all__ = [
     "TOKENIZER_VERSION",
@@ -37,7 +37,7 @@ _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(
     "([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ffff]+)"
 )
-_STEMMER = snowballstemmer.stemmer("english")
+_STEMMER = Stemmer.Stemmer("english")
 
 # Words that carry no topic in a question; documents keep them.
 _QUERY_STOPWORDS = frozenset(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -70,8 +71,14 @@ class Access:
         self._rules: list[Rule] = []
         self._filter = Visibility("0")
         self._enforcer: Any = None
+        # One Memory may serve many threads; Casbin's enforcer is not thread-safe.
+        self._lock = threading.Lock()
 
     def _refresh(self) -> None:
+        with self._lock:
+            self._refresh_locked()
+
+    def _refresh_locked(self) -> None:
         version = self._store.policy_version()
         if version != self._version:
             self._rules = self._store.rules()
@@ -89,10 +96,11 @@ class Access:
 
     def decide(self, subject: str, action: str, obj: FactObject) -> Decision:
         """Casbin's answer for one request, with the rule that decided."""
-        self._refresh()
-        if self._enforcer is None:
-            self._enforcer = build_enforcer(self._rules)
-        return enforce(self._enforcer, subject, obj, action)
+        with self._lock:
+            self._refresh_locked()
+            if self._enforcer is None:
+                self._enforcer = build_enforcer(self._rules)
+            return enforce(self._enforcer, subject, obj, action)
 
     def require(self, action: str, obj: FactObject) -> None:
         if not self.decide(self.subject, action, obj).allowed:

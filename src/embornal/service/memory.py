@@ -149,6 +149,11 @@ class Memory(Sharing):
     def db_path(self) -> str:
         return self._store.path
 
+    @property
+    def migrations_applied(self) -> list[str]:
+        """The migrations that opening this memory applied (empty: it was up to date)."""
+        return list(self._store.migrations_applied)
+
     def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> Memory:
         """The same memory (same store) seen by another subject, e.g. a token's."""
         return Memory(
@@ -518,19 +523,19 @@ class Memory(Sharing):
 
         A fact's history includes the facts that supersede it and that it supersedes.
         """
+        events: list[Event] = []
         if target.startswith("/"):
             norm = P.normalize_path(target)
             facts = self._store.facts_at(norm, self._visibility(), include_inactive=True)
-            if not facts:
+            path_events = self._store.stream(f"path:{norm}")
+            if not facts and not (path_events and self._store.subtree(norm, self._visibility())):
                 raise NotFound(f"path {norm} has no history", hint="Check the path with ls.")
             ids = [f.id for f in facts]
+            events.extend(path_events)
         else:
-            fact = self._resolve(target)
-            ids = self._chain(fact)
-        events: list[Event] = []
+            ids = self._chain(self._resolve(target))
         for fid in ids:
             events.extend(self._store.stream(fid))
-        events.extend(self._store.stream(f"path:{target}") if target.startswith("/") else [])
         return sorted(events, key=lambda e: e.position)
 
     def _chain(self, fact: Fact) -> list[str]:

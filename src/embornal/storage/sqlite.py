@@ -80,6 +80,7 @@ class SqliteStore:
         self._local = threading.local()
         self._readers: list[Connection] = []
         self._shared_reads = path == ":memory:"
+        self.migrations_applied: list[str] = []
 
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
@@ -97,7 +98,11 @@ class SqliteStore:
         conn = connect(path)
         store = cls(conn, str(path), clock)
         if migrate:
-            migrations.migrate(conn, clock)
+            try:
+                store.migrations_applied = migrations.migrate(conn, clock)
+            except BaseException:
+                conn.close()
+                raise
         return store
 
     def close(self) -> None:

@@ -1,57 +1,46 @@
 """Embedding providers: one interface, several back-ends (see base.py).
 
-Importing this package is cheap: every back-end imports its heavy library
-(onnxruntime, sentence-transformers, numpy) only when a provider is built.
+Importing this package is cheap: names load on first use, and every back-end
+imports its heavy library (onnxruntime, sentence-transformers, numpy) only when
+a provider is built.
 """
 
-from embornal.adapters.embeddings.base import (
-    EmbeddingProvider,
-    FailingEmbedder,
-    FakeEmbedder,
-    known_prefixes,
-    l2_normalize,
-    width_mismatch,
-)
-from embornal.adapters.embeddings.download import (
-    CachedModel,
-    ModelSpec,
-    ProgressCallback,
-    download_model,
-    is_model_cached,
-    list_models,
-    model_dir,
-    remove_model,
-)
-from embornal.adapters.embeddings.factory import (
-    DEFAULT_MODEL,
-    DEFAULT_MODEL_NAME,
-    PROVIDERS,
-    build_provider,
-)
-from embornal.adapters.embeddings.onnx import OnnxEmbedder
-from embornal.adapters.embeddings.openai_compat import OpenAICompatEmbedder
-from embornal.adapters.embeddings.sentence_transformers import SentenceTransformerEmbedder
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_MODEL",
-    "DEFAULT_MODEL_NAME",
-    "PROVIDERS",
-    "CachedModel",
-    "EmbeddingProvider",
-    "FailingEmbedder",
-    "FakeEmbedder",
-    "ModelSpec",
-    "OnnxEmbedder",
-    "OpenAICompatEmbedder",
-    "ProgressCallback",
-    "SentenceTransformerEmbedder",
-    "build_provider",
-    "download_model",
-    "is_model_cached",
-    "known_prefixes",
-    "l2_normalize",
-    "list_models",
-    "model_dir",
-    "remove_model",
-    "width_mismatch",
-]
+import importlib
+from typing import Any
+
+_WHERE = {
+    "CachedModel": "embornal.adapters.embeddings.download",
+    "DEFAULT_MODEL": "embornal.adapters.embeddings.factory",
+    "DEFAULT_MODEL_NAME": "embornal.adapters.embeddings.factory",
+    "EmbeddingProvider": "embornal.adapters.embeddings.base",
+    "FailingEmbedder": "embornal.adapters.embeddings.base",
+    "FakeEmbedder": "embornal.adapters.embeddings.base",
+    "ModelSpec": "embornal.adapters.embeddings.download",
+    "OnnxEmbedder": "embornal.adapters.embeddings.onnx",
+    "OpenAICompatEmbedder": "embornal.adapters.embeddings.openai_compat",
+    "PROVIDERS": "embornal.adapters.embeddings.factory",
+    "ProgressCallback": "embornal.adapters.embeddings.download",
+    "SentenceTransformerEmbedder": "embornal.adapters.embeddings.sentence_transformers",
+    "build_provider": "embornal.adapters.embeddings.factory",
+    "download_model": "embornal.adapters.embeddings.download",
+    "is_model_cached": "embornal.adapters.embeddings.download",
+    "known_prefixes": "embornal.adapters.embeddings.base",
+    "l2_normalize": "embornal.adapters.embeddings.base",
+    "list_models": "embornal.adapters.embeddings.download",
+    "model_dir": "embornal.adapters.embeddings.download",
+    "remove_model": "embornal.adapters.embeddings.download",
+    "width_mismatch": "embornal.adapters.embeddings.base",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -74,12 +74,13 @@ def migrate(ctx: Context) -> int:
     """Open the memory, which applies every pending migration."""
     db = ctx.db_path
     created = not db.exists()
-    with ctx.open_memory():
-        pass
+    with ctx.open_memory() as mem:
+        applied = mem.migrations_applied
     if ctx.json:
-        ctx.emit({"db_file": db, "created": created, "up_to_date": True})
-    elif created:
-        ctx.say(f"created {db} and applied every migration")
+        ctx.emit({"db_file": db, "created": created, "applied": applied, "up_to_date": True})
+    elif applied:
+        verb = "created" if created else "migrated"
+        ctx.say(f"{verb} {db}: applied {', '.join(applied)}")
     else:
         ctx.say(f"{db} is up to date: every migration is applied")
     return 0

@@ -1,0 +1,233 @@
+"""The wiki in a real headless Chromium, driven by Playwright, served by uvicorn.
+
+Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` package
+(``.ci/browser.sh`` installs both); never ``playwright install``. Run with
+``pytest -m browser``.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from wiki_helpers import XSS_IMG, XSS_SCRIPT, Seeded, make_app
+
+from embornal import Memory
+from embornal.errors import Unauthenticated
+from embornal.interfaces.http.wiki import TOKEN_COOKIE
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Dialog, Page
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOT = Path(os.environ.get("EMBORNAL_WIKI_SCREENSHOT", "/tmp/wiki.png"))
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+
+def serve(app: Starlette) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on 127.0.0.1, a free port, in a background thread."""
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="off",
+        ws="none",
+        access_log=False,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="wiki-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the wiki server did not start")
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)
+
+
+@pytest.fixture
+def base_url(memory: Memory, seeded: Seeded) -> Iterator[str]:
+    """The local wiki: every request reads as the default subject."""
+    yield from serve(make_app(lambda request: memory))
+
+
+@pytest.fixture
+def token_url(memory: Memory, seeded: Seeded) -> Iterator[str]:
+    """The wiki as under ``serve``: the subject comes from the token cookie."""
+
+    def get_memory(request: Request) -> Memory:
+        token = request.cookies.get(TOKEN_COOKIE)
+        if not token:
+            raise Unauthenticated("no token")
+        return memory.as_subject(memory.authenticate(token))
+
+    yield from serve(make_app(get_memory))
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[tuple[Page, list[str], list[str]]]:
+    """A page, the dialogs it opened and the console errors it logged."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    tab = context.new_page()
+    dialogs: list[str] = []
+    errors: list[str] = []
+
+    def on_dialog(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def on_console(message: Any) -> None:
+        if message.type == "error":
+            errors.append(str(message.text))
+
+    tab.on("dialog", on_dialog)
+    tab.on("console", on_console)
+    try:
+        yield tab, dialogs, errors
+    finally:
+        context.close()
+
+
+def test_browse_tree_page_link_and_search(
+    base_url: str,
+    page: tuple[Page, list[str], list[str]],
+    memory: Memory,
+    seeded: Seeded,
+) -> None:
+    tab, dialogs, errors = page
+    response = tab.goto(base_url + "/")
+    assert response is not None and response.status == 200
+    assert tab.title() == "Memory · embornal"
+    # The inline stylesheet passed the CSP: the header is styled.
+    header_bg = tab.eval_on_selector("header.top", "e => getComputedStyle(e).backgroundColor")
+    assert header_bg == "rgb(255, 255, 255)"
+
+    tab.click('ul.tree a[title="/projects/embornal"]')
+    tab.wait_for_url(base_url + "/wiki/projects/embornal")
+    assert tab.inner_text("h1") == "/projects/embornal"
+    assert tab.locator("ol.facts > li").count() == 2
+    assert "Storage details live at" in tab.locator("ol.facts > li").first.inner_text()
+
+    tab.click('a.link[href="/wiki/projects/embornal/storage"]')
+    tab.wait_for_url(base_url + "/wiki/projects/embornal/storage")
+    assert tab.inner_text("h1") == "/projects/embornal/storage"
+    assert tab.locator("nav.crumbs a").all_inner_texts() == ["/", "projects", "embornal"]
+    assert tab.locator("aside a").all_inner_texts() == ["wal"]
+    assert memory.show(seeded.wal.id).fact.recall_count == 0  # browsing is not recalling
+
+    tab.fill('input[name="q"]', "readers")
+    tab.press('input[name="q"]', "Enter")
+    tab.wait_for_url(base_url + "/search?q=readers")
+    assert tab.locator("ol.facts > li").count() == 1
+    assert "readers never block" in tab.inner_text("ol.facts")
+    assert memory.show(seeded.wal.id).fact.recall_count == 1  # searching is
+    assert dialogs == []
+    assert errors == []
+
+
+def test_hostile_content_renders_inert(
+    base_url: str, page: tuple[Page, list[str], list[str]], seeded: Seeded
+) -> None:
+    tab, dialogs, errors = page
+    response = tab.goto(base_url + "/wiki/notes/xss")
+    assert response is not None and response.status == 200
+    tab.wait_for_load_state("load")
+    assert tab.evaluate("window.__xss") is None  # undefined: nothing ran
+    assert tab.locator("ol.facts script").count() == 0
+    assert tab.locator("ol.facts img").count() == 0
+    content = tab.inner_text("ol.facts p.content")
+    assert XSS_SCRIPT in content and XSS_IMG in content
+    assert "[[javascript:alert(1)]]" in content
+    assert tab.locator("ol.facts a").count() == 0  # no link came out of the content
+    assert "note=<i>tag</i>" in tab.locator("ol.facts .tag").all_inner_texts()
+
+    # The same content found by a search stays inert too.
+    tab.goto(base_url + "/search?q=hostile")
+    assert tab.evaluate("window.__xss") is None
+    assert XSS_SCRIPT in tab.inner_text("ol.facts")
+    assert dialogs == []
+    assert errors == []
+
+
+def test_login_and_logout_in_the_browser(
+    token_url: str, page: tuple[Page, list[str], list[str]], memory: Memory
+) -> None:
+    tab, dialogs, errors = page
+    issued = memory.token_add("alice")
+    memory.as_subject("alice").store("/alice/notes", "Alice keeps her notes here.")
+
+    tab.goto(token_url + "/wiki/alice/notes")
+    tab.wait_for_url(token_url + "/login?next=%2Fwiki%2Falice%2Fnotes")
+    tab.fill('input[name="token"]', issued.token)
+    tab.click('form.login button[type="submit"]')  # Sec-Fetch-Site: same-origin
+    tab.wait_for_url(token_url + "/wiki/alice/notes")
+    assert "Alice keeps her notes here." in tab.inner_text("ol.facts")
+    assert "reading as alice" in tab.inner_text("header.top")
+
+    (cookie,) = [c for c in tab.context.cookies() if c["name"] == TOKEN_COOKIE]
+    assert cookie["httpOnly"] is True and cookie["sameSite"] == "Strict"
+    assert tab.evaluate("document.cookie") == ""  # no script can read the token
+
+    tab.click('header.top button:has-text("Log out")')
+    tab.wait_for_url(token_url + "/login")
+    assert [c for c in tab.context.cookies() if c["name"] == TOKEN_COOKIE] == []
+    tab.goto(token_url + "/")
+    tab.wait_for_url(token_url + "/login")
+    assert dialogs == [] and errors == []
+
+
+def test_screenshot_of_a_path_page(
+    base_url: str, page: tuple[Page, list[str], list[str]], memory: Memory
+) -> None:
+    tab, _, errors = page
+    memory.store(
+        "/projects/embornal",
+        "The wiki renders [[/projects/embornal/storage]] as a link and escapes <b>HTML</b>.",
+        tags=["visibility=public"],
+    )
+    tab.goto(base_url + "/wiki/projects/embornal")
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SCREENSHOT), full_page=True)
+    assert SCREENSHOT.stat().st_size > 10_000
+    assert errors == []

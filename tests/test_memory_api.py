@@ -184,3 +184,8 @@ def test_ambiguous_and_unknown_prefixes(memory: Memory) -> None:
         memory.show("0000000000")
     with pytest.raises(InvalidInput):
         memory.show("not-an-id!")
+
+
+def test_store_returns_the_fact_as_stored(memory: Memory) -> None:
+    fact = memory.store("/A/b", "same as the projection", tags={"k": "v"}, at="2024-01-01")
+    assert memory.show(fact.id).fact == fact

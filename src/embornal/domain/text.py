@@ -122,6 +122,8 @@ def _stem(word: str) -> str:
 
 
 def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 

@@ -21,7 +21,7 @@ from embornal.domain.facts import DEFAULT_KIND, Fact, check_content, check_reaso
 from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.links import extract_links
 from embornal.domain.ranking import FusionSettings
-from embornal.domain.strength import strength
+from embornal.domain.strength import INITIAL_STABILITY_DAYS, strength
 from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
 from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.service.access import Access
@@ -53,6 +53,27 @@ def _limit(limit: int | None, default: int) -> int:
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1 or limit > MAX_LIMIT:
         raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
     return limit
+
+
+def _new_fact(event: NewEvent) -> Fact:
+    """The fact a FactStored event creates, as the projection holds it (no re-read)."""
+    p = event.payload
+    return Fact(
+        id=p["fact_id"],
+        path=p["path"],
+        content=p["content"],
+        kind=p["kind"],
+        owner=p["owner"],
+        created_at=parse_time(p["created_at"]),
+        last_recall_at=None,
+        recall_count=0,
+        stability_days=INITIAL_STABILITY_DAYS,
+        supersedes_id=p["supersedes_id"],
+        superseded_by=None,
+        deleted_at=None,
+        purged_at=None,
+        tags=tuple(sorted(Tag(k, v) for k, v in p["tags"])),
+    )
 
 
 class Memory(Sharing):
@@ -253,9 +274,11 @@ class Memory(Sharing):
                 self._semantic.write(
                     conn, list(zip([e.stream_id for e in events], vecs, strict=True))
                 )
-        return self._store.get_facts([e.stream_id for e in events])
+        return [_new_fact(e) for e in events]
 
     def _require_write(self, event: NewEvent) -> None:
+        if self._access.unconditional("write"):
+            return
         p = event.payload
         own = {k: v for k, v in p["tags"]}
         self._access.require("write", self._access.new_fact_object(p["path"], own))

@@ -8,6 +8,7 @@ no query the strongest facts
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from embornal.domain.clock import format_time
@@ -37,10 +38,13 @@ __all__ = ["MODES", "Recaller"]
 MODES = ("auto", "keyword", "vector", "hybrid")
 
 
-def _ordered(hits: list[RecallHit], n: int) -> list[RecallHit]:
-    # Best score first; ties go to the later fact.
+def _ordered(hits: list[RecallHit], n: int, wanted: set[str] | None = None) -> list[RecallHit]:
+    """Best score first (ties go to the later fact); matched terms for the winners only."""
     hits.sort(key=lambda h: (h.score, h.fact.created_at, h.fact.id), reverse=True)
-    return hits[:n]
+    top = hits[:n]
+    if not wanted:
+        return top
+    return [replace(h, parts=replace(h.parts, matched_terms=_matched(h.fact, wanted))) for h in top]
 
 
 class Recaller:
@@ -112,11 +116,10 @@ class Recaller:
                 keyword=kw,
                 bm25=bm25,
                 keyword_rank=rank,
-                matched_terms=_matched(fact, wanted),
                 method="keyword+strength",
             )
             hits.append(RecallHit(fact, parts.total, s, parts))
-        return _ordered(hits, n)
+        return _ordered(hits, n, wanted)
 
     def _vector_candidates(
         self, query: str, n: int, vis: Visibility, under: str | None
@@ -181,11 +184,10 @@ class Recaller:
                 vector=vec_score.get(key),
                 keyword_rank=kw_rank.get(key),
                 vector_rank=vec_rank.get(key),
-                matched_terms=_matched(fact, wanted),
                 method=f"hybrid-{settings.method}+strength",
             )
             hits.append(RecallHit(fact, total, s, parts))
-        return _ordered(hits, n)
+        return _ordered(hits, n, wanted)
 
 
 def _matched(fact: Fact, wanted: set[str]) -> tuple[str, ...]:

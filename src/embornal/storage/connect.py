@@ -64,6 +64,7 @@ def connect(path: str | Path, *, readonly: bool = False) -> Connection:
         if target != ":memory:" and not readonly:
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA cache_size = -65536")  # 64 MiB of page cache
         conn.execute("PRAGMA foreign_keys = ON")
         # Freed pages are zeroed, so purged content does not linger in the file.
         conn.execute("PRAGMA secure_delete = ON")

@@ -95,6 +95,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0003_memory_guide", "data", _guide),
     Migration("0004_access", "schema", _sql("0004_access")),
     Migration("0005_default_policies", "data", _default_policies),
+    Migration("0006_keyword_index", "schema", _sql("0006_keyword_index")),
 )
 
 

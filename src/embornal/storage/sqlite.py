@@ -286,13 +286,26 @@ class SqliteStore:
         """Facts matching any of ``terms``, best bm25 first, with their bm25 value."""
         if not terms:
             return []
-        under_sql, under_params = _under_sql(under)
-        live = "f.deleted_at IS NULL" if include_superseded else _LIVE
+        if include_superseded:
+            live, indexed = "f.deleted_at IS NULL", ""
+        else:
+            live, indexed = _LIVE, "INDEXED BY facts_live_path"
+        under_sql, under_params = "1", ()
+        if under is not None and under != "/":
+            # The unary + keeps SQLite from probing the index once per descendant path.
+            under_sql = (
+                "+f.path_id IN (SELECT c.descendant_id FROM path_closure c "
+                "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
+            )
+            under_params = (under,)
+        # Rank on the narrow index first; read the full rows of the winners only.
         rows = self._rows(
-            f"SELECT {_FACT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
-            "JOIN facts f ON f.seq = facts_fts.rowid JOIN paths p ON p.id = f.path_id "
+            "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
+            f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
             f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} AND ({vis.sql}) "
-            "ORDER BY rank, f.seq DESC LIMIT ?",
+            "ORDER BY rank, f.seq DESC LIMIT ?) "
+            f"SELECT {_FACT_COLS}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
+            "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
             (fts_query(terms), *under_params, *vis.params, candidates),
         )
         facts = self._facts(rows)

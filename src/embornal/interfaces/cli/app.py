@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from embornal.errors import EmbornalError, VerificationFailed
+from embornal.errors import ConfigError, EmbornalError, VerificationFailed
 
 if TYPE_CHECKING:
     from embornal.adapters.config import Config
     from embornal.adapters.dirs import Dirs
+    from embornal.interfaces.cli.embedder import Loaded
     from embornal.service.memory import Memory
 
-__all__ = ["Context", "DetailedError", "tilde"]
+__all__ = ["ACTOR_KIND_ENV", "Context", "DetailedError", "tilde"]
+
+#: Environment variable naming the actor kind of the writes of this run.
+ACTOR_KIND_ENV = "EMBORNAL_ACTOR_KIND"
+_ACTOR_KINDS = ("person", "assistant")
 
 
 class DetailedError(VerificationFailed):
@@ -51,6 +57,7 @@ class Context:
     _dirs: Dirs | None = None
     _config: Config | None = None
     _prepared: bool = False
+    _embedding: Loaded | None = None
 
     # -- options ------------------------------------------------------------------
 
@@ -62,6 +69,19 @@ class Context:
     def subject(self) -> str:
         value = getattr(self.args, "as_subject", None)
         return value if value is not None else "default"
+
+    @property
+    def actor_kind(self) -> str:
+        """``person`` unless ``EMBORNAL_ACTOR_KIND`` says ``assistant`` (an agent's writes)."""
+        raw = os.environ.get(ACTOR_KIND_ENV, "").strip().lower()
+        if not raw:
+            return "person"
+        if raw not in _ACTOR_KINDS:
+            raise ConfigError(
+                f"{ACTOR_KIND_ENV} must be person or assistant, not {raw!r}",
+                hint=f"Set {ACTOR_KIND_ENV}=assistant when an agent runs the command, or unset it.",
+            )
+        return raw
 
     def opt(self, name: str, default: Any = None) -> Any:
         """The parsed option ``name``, or ``default`` when the command has none."""
@@ -122,13 +142,47 @@ class Context:
             self._config = load_config(self.dirs.config_file)
         return self._config
 
-    def open_memory(self) -> Memory:
-        """Open the memory for this run, after the legacy move and the config load."""
+    def embedder(self, *, strict: bool = False) -> Loaded:
+        """The embedding model of ``config.embedding``, loaded once per run.
+
+        Not ``strict``: a model that fails to load prints one warning line and
+        leaves keyword recall; ``strict`` raises instead (``memory reindex``).
+        """
+        if self._embedding is None:
+            from embornal.interfaces.cli.embedder import load_embedder
+            from embornal.interfaces.cli.progress import DownloadProgress
+
+            shown = DownloadProgress(self.err)
+            try:
+                loaded = load_embedder(
+                    self.config.embedding, self.dirs.cache_dir, strict=strict, progress=shown
+                )
+            finally:
+                shown.finish()
+            for line in loaded.warnings:
+                self.note(f"warning: {line}")
+            self._embedding = loaded
+        return self._embedding
+
+    def open_memory(self, *, semantic: bool = False, strict: bool = False) -> Memory:
+        """Open the memory for this run, after the legacy move and the config load.
+
+        ``semantic``: the command embeds (store, supersede, a recall by meaning), so
+        the embedding model of the config is loaded and handed to the memory.
+        """
         self.prepare()
-        limit = self.config.recall.limit
+        config = self.config
+        provider = self.embedder(strict=strict).provider if semantic else None
         from embornal.service.memory import Memory
 
-        return Memory.open(self.db_path, subject=self.subject, default_limit=limit)
+        return Memory.open(
+            self.db_path,
+            subject=self.subject,
+            actor_kind=self.actor_kind,
+            default_limit=config.recall.limit,
+            embedder=provider,
+            vector_width=config.embedding.dims if provider is not None else None,
+        )
 
     # -- errors -------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.paths import normalize_path
-from embornal.domain.ranking import STRENGTH_WEIGHT
+from embornal.domain.ranking import STRENGTH_WEIGHT, ScoreParts
 from embornal.errors import InvalidContent, InvalidInput
 from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.render import (
@@ -28,6 +28,7 @@ __all__ = [
     "ls",
     "purge",
     "recall",
+    "reindex",
     "restore",
     "show",
     "store",
@@ -80,7 +81,7 @@ def _written(ctx: Context, fact: Fact, suffix: str = "") -> int:
 
 def store(ctx: Context) -> int:
     content = _content(ctx, ctx.opt("content"))
-    with ctx.open_memory() as mem:
+    with ctx.open_memory(semantic=True) as mem:
         fact = mem.store(
             ctx.opt("path"),
             content,
@@ -93,7 +94,7 @@ def store(ctx: Context) -> int:
 
 def supersede(ctx: Context) -> int:
     content = _content(ctx, ctx.opt("content"))
-    with ctx.open_memory() as mem:
+    with ctx.open_memory(semantic=True) as mem:
         fact = mem.supersede(ctx.opt("id"), content, tags=ctx.opt("tags"), reason=ctx.opt("reason"))
     return _written(ctx, fact)
 
@@ -231,21 +232,32 @@ def cat(ctx: Context) -> int:
 # --------------------------------------------------------------------------- recall
 
 
+def _formula(p: ScoreParts) -> str:
+    """`` = keyword 1.000 + 0.5 × strength 1.000`` and the like; hybrid: how it fused."""
+    weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
+    if p.method.startswith("hybrid"):
+        return f" (keyword and vector lists fused, {p.method.split('+')[0]}, + strength)"
+    if p.keyword is not None:
+        return f" = keyword {p.keyword:.3f} + {weighted}"
+    if p.vector is not None:
+        return f" = vector {p.vector:.3f} + {weighted}"
+    return f" = strength {p.strength:.3f}"
+
+
 def _explain(hits: Sequence[RecallHit]) -> str:
     lines = ["", "explain:"]
     for n, hit in enumerate(hits, 1):
         p = hit.parts
         lines.append(f"{n}. {hit.fact.id} {hit.fact.path}")
-        if p.keyword is not None:
-            formula = f"keyword {p.keyword:.3f} + {STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
-        else:
-            formula = f"strength {p.strength:.3f}"
-        lines.append(f"   total     {p.total:.3f} = {formula}")
+        lines.append(f"   total     {p.total:.3f}{_formula(p)}")
         lines.append(f"   method    {p.method}")
         lines.append(f"   keyword   {fmt_float(p.keyword)}")
         lines.append(f"   bm25      {fmt_float(p.bm25, 6)}")
         if p.vector is not None:
             lines.append(f"   vector    {p.vector:.3f}")
+        if p.keyword_rank is not None or p.vector_rank is not None:
+            ranks = f"keyword {p.keyword_rank or '-'}, vector {p.vector_rank or '-'}"
+            lines.append(f"   ranks     {ranks}")
         lines.append(f"   strength  {p.strength:.3f}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")
     return "\n".join(lines)
@@ -261,12 +273,23 @@ def recall(ctx: Context) -> int:
             "--plain prints the path and the fact only",
             hint="Drop --plain to see --meta, --scores or --explain, or use --json.",
         )
-    with ctx.open_memory() as mem:
+    mode: str = ctx.opt("mode") or "auto"
+    semantic = mode != "keyword" and query is not None and bool(query.strip())
+    with ctx.open_memory(semantic=semantic) as mem:
+        if semantic and mode != "auto":
+            loaded = ctx.embedder()
+            if loaded.provider is None:
+                from embornal.interfaces.cli.embedder import missing_model_error
+
+                raise missing_model_error(
+                    loaded, f"--mode {mode}", fallback=", or use --mode keyword"
+                )
         hits = mem.recall(
             query,
             limit=ctx.opt("limit"),
             under=ctx.opt("under"),
             reinforce=not ctx.opt("no_reinforce"),
+            mode=mode,
         )
     if ctx.json:
         ctx.emit(hits)
@@ -379,4 +402,38 @@ def history(ctx: Context) -> int:
         ctx.emit(events)
     else:
         ctx.say(_events_table(events))
+    return 0
+
+
+# --------------------------------------------------------------------------- vectors
+
+
+def reindex(ctx: Context) -> int:
+    """Give a vector to each fact that waits for one (``--all``: to every fact)."""
+    from embornal.interfaces.cli.embedder import missing_model_error
+    from embornal.interfaces.cli.progress import ProgressLine
+
+    loaded = ctx.embedder(strict=True)
+    if loaded.provider is None:
+        raise missing_model_error(loaded, "memory reindex", fallback="")
+    line = ProgressLine(ctx.err)
+
+    def progress(done: int, total: int) -> None:
+        line.update("embedding facts", done, total)
+
+    with ctx.open_memory(semantic=True, strict=True) as mem:
+        try:
+            result = mem.reindex(
+                limit=ctx.opt("limit"), everything=bool(ctx.opt("all")), progress=progress
+            )
+        finally:
+            line.finish()
+    if ctx.json:
+        ctx.emit(result)
+    else:
+        facts = "fact" if result.embedded == 1 else "facts"
+        ctx.say(
+            f"embedded {result.embedded} {facts} with {result.model}; "
+            f"{result.remaining} still wait for a vector"
+        )
     return 0

@@ -35,8 +35,19 @@ examples:
   embornal memory recall sqlite
   embornal memory tree /
   embornal bootstrap >> AGENTS.md
+  embornal token add alice --name laptop
+  embornal policy check alice read /projects/embornal
 """
 )
+
+
+POLICY_SHAPES = """\
+rules:
+  p SUBJECT OBJECT ACTION [allow|deny]   ACTION: read, write or delete
+  g SUBJECT ROLE                         SUBJECT holds ROLE's rules
+  OBJECT: path:/x (that path), path:/x/* (the subtree, /x too), tag:k=v
+  A deny beats every allow; no rule means no access.
+"""
 
 
 class UsageError(Exception):
@@ -139,6 +150,40 @@ def _cmd(
     return parser
 
 
+RECALL_MODES = ("auto", "keyword", "vector", "hybrid")
+
+
+def _number(text: str, low: int, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{what} must be at least {low}, not {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    return _number(text, 1, "N")
+
+
+def _port(text: str) -> int:
+    value = _number(text, 0, "the port")
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"the port must be from 0 to 65535, not {value}")
+    return value
+
+
+def _days(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of days: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"DAYS must be a positive number, not {text}")
+    return value
+
+
 def _tag_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tag",
@@ -206,6 +251,13 @@ def _memory(group: argparse._SubParsersAction[ArgParser], late: ArgParser) -> No
     p.add_argument("--plain", action="store_true", help="path TAB fact, one hit a line")
     p.add_argument("--meta", action="store_true", help="add the ID, Owner and Tags columns")
     p.add_argument("--no-reinforce", action="store_true", help="do not count as a recall")
+    p.add_argument(
+        "--mode",
+        choices=RECALL_MODES,
+        default="auto",
+        help="keyword, vector (by meaning), hybrid (both), or auto: hybrid when a model "
+        "is set up, else keyword (default: %(default)s)",
+    )
 
     p = _cmd(group, "show", m + "show", "show one fact whole", late)
     p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
@@ -244,6 +296,30 @@ def _memory(group: argparse._SubParsersAction[ArgParser], late: ArgParser) -> No
     p = _cmd(group, "untag", m + "untag", "remove tags from a path", late)
     p.add_argument("path", metavar="PATH")
     p.add_argument("keys", metavar="KEY", nargs="+")
+
+    p = _cmd(
+        group,
+        "reindex",
+        m + "reindex",
+        "give a vector to each fact that waits for one",
+        late,
+        "Embed the facts stored while no model was there (or when it failed) with the\n"
+        "embedding model of config.yaml. --all embeds every fact again (after a model\n"
+        "change). A progress line shows on stderr when it is a terminal.",
+    )
+    p.add_argument("--limit", type=_positive, metavar="N", help="embed at most N facts")
+    p.add_argument("--all", action="store_true", help="re-embed every fact, not only pending")
+
+    p = _cmd(
+        group,
+        "wiki",
+        "serve_cmds:wiki",
+        "browse the memory in a web browser (127.0.0.1, no login)",
+        late,
+        "Serve the wiki pages of the memory on 127.0.0.1 as the subject default, with\n"
+        "no login, until Ctrl-C. For other machines or subjects use `embornal serve`.",
+    )
+    p.add_argument("--port", type=_port, default=1337, help="TCP port (default: %(default)s)")
 
 
 def build_parser() -> ArgParser:
@@ -312,4 +388,127 @@ def build_parser() -> ArgParser:
     p.add_argument(
         "--profile", choices=("core", "full"), default="core", help="which tools to offer"
     )
+
+    _model(groups, late)
+    _token(groups, late)
+    _policy(groups, late)
+
+    p = _cmd(
+        groups,
+        "serve",
+        "serve_cmds:serve",
+        "serve REST, MCP and the wiki over HTTP (tokens only)",
+        late,
+        "Serve the memory over HTTP until Ctrl-C: REST under /api/v1, MCP at /mcp and\n"
+        "the wiki at /. Every request needs a token (`embornal token add`).\n"
+        "It listens on 127.0.0.1 unless --bind names another address; a non-loopback\n"
+        "bind needs an active token and prints a warning. Plain HTTP: put TLS in front.",
+    )
+    p.add_argument(
+        "--bind",
+        metavar="ADDRESS",
+        help="address to listen on (default: 127.0.0.1); 0.0.0.0 reaches the network",
+    )
+    p.add_argument("--port", type=_port, default=1338, help="TCP port (default: %(default)s)")
+    p.add_argument(
+        "--mcp-profile",
+        choices=("core", "full"),
+        default="core",
+        help="which MCP tools /mcp offers (default: %(default)s)",
+    )
     return root
+
+
+def _model(groups: argparse._SubParsersAction[ArgParser], late: ArgParser) -> None:
+    model = groups.add_parser(
+        "model",
+        help="download, list and remove embedding models",
+        description="The embedding models in the cache dir (see `embornal config path`).",
+    )
+    sub = model.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    p = _cmd(
+        sub,
+        "pull",
+        "model_cmds:pull",
+        "download an embedding model into the cache",
+        late,
+        "Download NAME, a hub repository with an ONNX export (owner/name), or with no\n"
+        "NAME the model config.yaml asks for (embedding.model, else the default\n"
+        "intfloat/multilingual-e5-base, about 1.1 GB). An interrupted pull resumes.",
+    )
+    p.add_argument("name", metavar="NAME", nargs="?", help="hub repository, e.g. owner/name")
+    _cmd(sub, "ls", "model_cmds:ls", "list the models in the cache, with their size", late)
+    p = _cmd(sub, "rm", "model_cmds:rm", "delete a model from the cache", late)
+    p.add_argument("name", metavar="NAME", help="as `embornal model ls` shows it")
+
+
+def _token(groups: argparse._SubParsersAction[ArgParser], late: ArgParser) -> None:
+    token = groups.add_parser(
+        "token",
+        help="issue, list and revoke bearer tokens for `embornal serve`",
+        description="Bearer tokens: each stands for one subject on `embornal serve`.",
+    )
+    sub = token.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    p = _cmd(
+        sub,
+        "add",
+        "sharing_cmds:token_add",
+        "issue a token for SUBJECT (shown once)",
+        late,
+        "Issue a bearer token for SUBJECT and print it, this once: only its hash is\n"
+        "stored. Unless --no-rules, SUBJECT also gets the rules it lacks of the default\n"
+        "set: its own facts (read, write, delete), writes anywhere, public reads.",
+    )
+    p.add_argument("subject", metavar="SUBJECT")
+    p.add_argument("--name", metavar="TEXT", help="a label, e.g. the machine it is for")
+    p.add_argument(
+        "--expires-in", type=_days, metavar="DAYS", help="expire after DAYS (default: never)"
+    )
+    p.add_argument("--no-rules", action="store_true", help="add no rules for SUBJECT")
+    p = _cmd(sub, "ls", "sharing_cmds:token_ls", "list tokens (never the tokens themselves)", late)
+    p.add_argument("--all", action="store_true", help="include revoked and expired tokens")
+    p = _cmd(
+        sub,
+        "revoke",
+        "sharing_cmds:token_revoke",
+        "revoke a token at once",
+        late,
+        "Revoke the token with this ID (a unique prefix is enough), or the token\n"
+        "itself (it names its id). The subject's rules stay: see `embornal policy`.",
+    )
+    p.add_argument("id", metavar="ID|TOKEN")
+
+
+def _policy(groups: argparse._SubParsersAction[ArgParser], late: ArgParser) -> None:
+    policy = groups.add_parser(
+        "policy",
+        help="the access rules: who may read, write and delete what",
+        description="The access rules (Casbin policies) of the memory.",
+        epilog=POLICY_SHAPES,
+        formatter_class=_FMT,
+    )
+    sub = policy.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, verb in (("add", "add"), ("rm", "remove")):
+        p = _cmd(
+            sub,
+            name,
+            f"sharing_cmds:policy_{name}",
+            f"{verb} a rule: p SUBJECT OBJECT ACTION [allow|deny], or g SUBJECT ROLE",
+            late,
+            f"{verb.capitalize()} one rule.\n\n{POLICY_SHAPES}",
+        )
+        p.add_argument("ptype", choices=("p", "g"), metavar="p|g")
+        p.add_argument("values", metavar="VALUE", nargs="+")
+    _cmd(sub, "ls", "sharing_cmds:policy_ls", "list every rule", late)
+    p = _cmd(
+        sub,
+        "check",
+        "sharing_cmds:policy_check",
+        "would SUBJECT be allowed ACTION on TARGET? and which rule decides",
+        late,
+        "Print allow or deny and the rule that decided (or 'no rule matched').\n"
+        "TARGET is a path (a new fact there) or a fact id. Exit 0 either way.",
+    )
+    p.add_argument("subject", metavar="SUBJECT")
+    p.add_argument("action", choices=("read", "write", "delete"), metavar="ACTION")
+    p.add_argument("target", metavar="TARGET")

@@ -18,7 +18,14 @@ import embornal
 from embornal.errors import InvalidInput
 from embornal.interfaces.mcp import PROFILES
 from embornal.interfaces.mcp.results import error_result
-from embornal.interfaces.mcp.tools import CORE_TOOLS, FULL_TOOLS, Runner, ToolSpec, tool_specs
+from embornal.interfaces.mcp.tools import (
+    CORE_TOOLS,
+    FULL_TOOLS,
+    MemorySource,
+    Runner,
+    ToolSpec,
+    tool_specs,
+)
 from embornal.service.memory import Memory
 
 __all__ = ["EmbornalServer", "build_server", "run_stdio"]
@@ -112,8 +119,13 @@ def _profile_tools(profile: str) -> tuple[str, ...]:
     return names
 
 
-def build_server(memory: Memory, *, profile: str = "core") -> MCPServer:
-    """An MCP server whose tools call ``memory``; ``profile`` is ``core`` or ``full``."""
+def build_server(memory: MemorySource, *, profile: str = "core") -> MCPServer:
+    """An MCP server whose tools call ``memory``; ``profile`` is ``core`` or ``full``.
+
+    ``memory`` may be a provider (a callable giving a :class:`Memory`), asked on each
+    tool call: ``embornal serve`` passes one that gives the memory as the subject of
+    the HTTP request that carried the call.
+    """
     names = _profile_tools(profile)
     every = tool_specs(Runner(memory))
     return EmbornalServer(

@@ -42,7 +42,15 @@ from embornal.interfaces.mcp.results import (
 )
 from embornal.service.memory import Memory
 
-__all__ = ["CORE_TOOLS", "FULL_TOOLS", "Runner", "ToolSpec", "tags_arg", "tool_specs"]
+__all__ = [
+    "CORE_TOOLS",
+    "FULL_TOOLS",
+    "MemorySource",
+    "Runner",
+    "ToolSpec",
+    "tags_arg",
+    "tool_specs",
+]
 
 log = logging.getLogger("embornal.mcp")
 
@@ -142,24 +150,38 @@ def _tag_value(value: object) -> str:
 # -- running a call -------------------------------------------------------------------------
 
 
-class Runner:
-    """Runs service calls one at a time on a worker thread; turns errors into results.
+MemorySource = Memory | Callable[[], Memory]
+"""A memory, or a provider that gives the memory of the current request (``serve``)."""
 
-    One lock guards the one SQLite connection; the event loop stays free to read
-    the transport (pings, cancellations) while a call runs.
+
+class Runner:
+    """Runs service calls on a worker thread; turns errors into results.
+
+    With a :class:`Memory`, calls run one at a time (one lock); the event loop stays
+    free to read the transport (pings, cancellations) while a call runs. With a
+    provider (``embornal serve``: the memory as the subject of the HTTP request that
+    carried the call), the provider is asked on each call, in the caller's context,
+    and calls run concurrently: the store is thread-safe.
     """
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
-        self._lock = threading.Lock()
+    def __init__(self, memory: MemorySource) -> None:
+        if isinstance(memory, Memory):
+            fixed = memory
+            self._provider: Callable[[], Memory] = lambda: fixed
+            self._lock: threading.Lock | None = threading.Lock()
+        else:
+            self._provider = memory
+            self._lock = None
 
-    def _locked(self, op: Callable[[Memory], BaseModel]) -> BaseModel:
+    def _locked(self, memory: Memory, op: Callable[[Memory], BaseModel]) -> BaseModel:
+        if self._lock is None:
+            return op(memory)
         with self._lock:
-            return op(self.memory)
+            return op(memory)
 
     async def __call__(self, tool: str, op: Callable[[Memory], BaseModel]) -> CallToolResult:
         try:
-            out = await anyio.to_thread.run_sync(self._locked, op)
+            out = await anyio.to_thread.run_sync(self._locked, self._provider(), op)
         except EmbornalError as e:
             return error_result(e.code, e.message, e.hint)
         except Exception as e:

@@ -1,0 +1,139 @@
+"""The embedding model of one CLI run, built from ``embedding:`` of config.yaml.
+
+Cheap when there is nothing to load: with ``provider: off`` (or
+``EMBORNAL_EMBEDDING=off``) nothing is imported, and with ``provider: auto`` the
+provider factory (and with it urllib, numpy, onnxruntime) is imported only when
+the cache holds a model directory or ``embedding.model_path`` is set.
+
+A model that fails to load never stops keyword use: :func:`load_embedder` returns
+no provider and a warning line, unless the caller is ``strict`` (``reindex``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from embornal.errors import EmbeddingError, EmbornalError, InvalidInput
+
+if TYPE_CHECKING:
+    from embornal.adapters.config import EmbeddingConfig
+    from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.adapters.embeddings.download import ProgressCallback
+
+__all__ = ["Loaded", "load_embedder", "missing_model_error", "model_maybe_cached"]
+
+#: Why a run has no provider.
+OFF, ABSENT, FAILED = "off", "absent", "failed"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The provider (None: keyword recall only) and, when None, why."""
+
+    provider: EmbeddingProvider | None
+    why_none: str | None = None  # OFF, ABSENT or FAILED
+    detail: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def model_maybe_cached(cfg: EmbeddingConfig, cache_dir: Path) -> bool:
+    """True when ``auto`` could find a model: a ``model_path``, or any model directory.
+
+    A false True only costs an import; a False means there is surely no model.
+    """
+    if cfg.model_path:
+        return True
+    try:
+        return any(p.is_dir() for p in (cache_dir / "models").iterdir())
+    except OSError:
+        return False
+
+
+@contextmanager
+def _captured_warnings() -> Iterator[list[str]]:
+    """Collect what the embedding adapters log at WARNING and above (no stray stderr)."""
+    import logging
+
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(" ".join(record.getMessage().split()))
+
+    logger = logging.getLogger("embornal.adapters.embeddings")
+    handler = Collect(logging.WARNING)
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield lines
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def load_embedder(
+    cfg: EmbeddingConfig,
+    cache_dir: Path,
+    *,
+    strict: bool = False,
+    progress: ProgressCallback | None = None,
+) -> Loaded:
+    """Build the provider ``cfg`` asks for; never raise unless ``strict``."""
+    kind = cfg.provider.strip().lower()
+    if kind == "off":
+        return Loaded(None, OFF)
+    if kind == "auto" and not model_maybe_cached(cfg, cache_dir):
+        return Loaded(None, ABSENT)
+    try:
+        with _captured_warnings() as warned:
+            from embornal.adapters.embeddings.factory import build_provider
+
+            provider = build_provider(cfg, cache_dir, progress=progress)
+    except EmbornalError as e:
+        if strict:
+            raise
+        detail = e.message + (f" (hint: {e.hint})" if e.hint else "")
+        return Loaded(None, FAILED, detail, (f"{detail}; recall is by keyword only",))
+    except Exception as e:  # a broken model file, a library that fails to load ...
+        message = f"the embedding model failed to load: {type(e).__name__}: {e}"
+        message = " ".join(message.split())
+        if strict:
+            raise EmbeddingError(message) from e
+        return Loaded(None, FAILED, message, (f"{message}; recall is by keyword only",))
+    if provider is None:
+        if warned:
+            return Loaded(None, FAILED, warned[0], tuple(warned))
+        return Loaded(None, ABSENT)
+    return Loaded(provider, warnings=tuple(warned))
+
+
+def missing_model_error(loaded: Loaded, what: str, *, fallback: str) -> EmbornalError:
+    """The error for ``what`` (e.g. ``--mode vector``) when ``loaded`` has no provider.
+
+    No model (turned off, or none on disk) is invalid input (exit 2) with a hint;
+    a model that failed to load is an embedding error (exit 6). ``fallback`` ends
+    the hint, e.g. ``", or use --mode keyword"``.
+    """
+    if loaded.why_none == OFF:
+        env = os.environ.get("EMBORNAL_EMBEDDING", "").strip()
+        source = "EMBORNAL_EMBEDDING=off" if env else "embedding.provider: off in config.yaml"
+        return InvalidInput(
+            f"{what} needs an embedding model, and {source} turns embeddings off",
+            hint=f"{'Unset EMBORNAL_EMBEDDING' if env else 'Change embedding.provider'}{fallback}.",
+        )
+    if loaded.why_none == FAILED:
+        return EmbeddingError(
+            f"{what} needs an embedding model, and it failed to load: {loaded.detail}",
+            hint=f"Fix the model (see `embornal model ls` and `embornal config show`){fallback}.",
+        )
+    return InvalidInput(
+        f"{what} needs an embedding model, and none is on disk",
+        hint="Download one with `embornal model pull` after "
+        f"`pip install 'embornal[semantic]'`{fallback}.",
+    )

@@ -1,0 +1,35 @@
+"""The HTTP interface: REST under ``/api/v1``, MCP over streamable HTTP at ``/mcp``,
+and the wiki pages at ``/``, for ``embornal serve`` and ``embornal memory wiki``.
+
+Light to import: Starlette, uvicorn and the MCP SDK load only when one of these
+functions is first used, so the CLI can import this package at no cost.
+
+>>> from embornal.interfaces.http import run_server     # doctest: +SKIP
+>>> run_server(db_path=None, bind="127.0.0.1", port=1338)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from embornal.interfaces.http.app import create_app, create_local_wiki_app
+    from embornal.interfaces.http.server import run_server, run_wiki
+
+__all__ = ["create_app", "create_local_wiki_app", "run_server", "run_wiki"]
+
+_HOMES = {
+    "create_app": "app",
+    "create_local_wiki_app": "app",
+    "run_server": "server",
+    "run_wiki": "server",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)

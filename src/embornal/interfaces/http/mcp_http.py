@@ -1,0 +1,91 @@
+"""MCP over streamable HTTP at ``/mcp``: the tools of ``embornal mcp``, per request subject.
+
+How a tool learns who is calling: this endpoint authenticates each HTTP request
+(``Authorization: Bearer <token>``, the same tokens as the REST API; 401 problem+json
+otherwise), and sets a :class:`contextvars.ContextVar` to the memory as that
+token's subject sees it. The server is built once with a *provider*
+(``build_server(current_memory)``) that reads the variable when a tool runs. The
+SDK hands each message to its handler in the context of the HTTP request that
+carried it, so a tool always sees the subject of the request that called it, not
+of the one that opened the session.
+
+The endpoint also puts the subject into ``scope["user"]`` in the SDK's own form,
+so the SDK binds each MCP session to the subject that opened it: another subject's
+token cannot use that session id (it gets 404, as for an unknown session).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.types import Receive, Scope, Send
+
+from embornal.errors import EmbornalError, Unauthenticated
+from embornal.interfaces.http.auth import Gate
+from embornal.interfaces.http.problems import problem_response
+from embornal.service.memory import Memory
+
+__all__ = ["McpEndpoint", "current_memory"]
+
+_request_memory: ContextVar[Memory | None] = ContextVar("embornal_request_memory", default=None)
+
+
+def current_memory() -> Memory:
+    """The memory as the subject of the current HTTP request sees it."""
+    memory = _request_memory.get()
+    if memory is None:
+        raise Unauthenticated("this MCP call came with no authenticated request")
+    return memory
+
+
+class McpEndpoint:
+    """An ASGI app for ``/mcp``: authenticate, then hand over to the SDK's transport."""
+
+    def __init__(self, gate: Gate, *, profile: str = "core", max_body_bytes: int) -> None:
+        from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from embornal.interfaces.mcp.server import build_server
+
+        self.gate = gate
+        self.server = build_server(current_memory, profile=profile)
+        # Host and Origin are checked for the whole app (HostGuardMiddleware).
+        self.server.streamable_http_app(
+            streamable_http_path="/mcp",
+            max_request_body_size=max_body_bytes,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        self.manager = self.server.session_manager
+        self.transport = StreamableHTTPASGIApp(self.manager)
+
+    def lifespan(self) -> AbstractAsyncContextManager[None]:
+        return self.manager.run()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+        from mcp.server.auth.provider import AccessToken
+
+        headers = Headers(scope=scope)
+        try:
+            memory = await run_in_threadpool(self.gate.for_headers, headers)
+        except EmbornalError as e:
+            await problem_response(e.http_status, e.code, e.message, e.hint)(scope, receive, send)
+            return
+        token = headers.get("authorization", "").partition(" ")[2].strip()
+        scope["user"] = AuthenticatedUser(
+            AccessToken(
+                token=hashlib.sha256(token.encode("utf-8")).hexdigest(),
+                client_id=memory.subject,
+                subject=memory.subject,
+                scopes=[],
+            )
+        )
+        reset = _request_memory.set(memory)
+        try:
+            await self.transport(scope, receive, send)
+        finally:
+            _request_memory.reset(reset)

@@ -1,0 +1,154 @@
+"""Helpers shared by the benchmark scripts: machine facts, latency summaries, RESULTS.md.
+
+Nothing here imports the benchmarked code paths, so importing this module costs nothing
+that a measurement could see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import platform
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "REPO_ROOT",
+    "RESULTS_TITLE",
+    "latency_summary",
+    "machine_info",
+    "percentile",
+    "source_fingerprint",
+    "update_results_section",
+]
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+RESULTS_TITLE = "# embornal benchmark results"
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0..100), linear between the closest ranks."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return float(ordered[0])
+    pos = (len(ordered) - 1) * q / 100.0
+    low = math.floor(pos)
+    high = math.ceil(pos)
+    frac = pos - low
+    return float(ordered[low] + (ordered[high] - ordered[low]) * frac)
+
+
+def latency_summary(samples_ns: Sequence[int]) -> dict[str, float | int]:
+    """p50/p95/p99/mean/min/max in milliseconds (3 decimals) of samples in nanoseconds."""
+    ms = [s / 1e6 for s in samples_ns]
+    if not ms:
+        return {"n": 0}
+    return {
+        "n": len(ms),
+        "p50": round(percentile(ms, 50), 3),
+        "p95": round(percentile(ms, 95), 3),
+        "p99": round(percentile(ms, 99), 3),
+        "mean": round(sum(ms) / len(ms), 3),
+        "min": round(min(ms), 3),
+        "max": round(max(ms), 3),
+    }
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip() or None
+
+
+def _cpu_model() -> str | None:
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return platform.processor() or None
+    match = re.search(r"^model name\s*:\s*(.+)$", text, re.MULTILINE)
+    return match.group(1).strip() if match else (platform.processor() or None)
+
+
+def source_fingerprint(root: Path = REPO_ROOT / "src") -> str:
+    """A short hash of the package sources measured (the tree may differ from the commit)."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".sql") and path.is_file():
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def machine_info() -> dict[str, Any]:
+    """What the numbers were measured on."""
+    import sqlite3
+
+    info: dict[str, Any] = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "cpu_count": os.cpu_count(),
+        "cpu_model": _cpu_model(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+        "executable": sys.executable,
+        "stdlib_sqlite_version": sqlite3.sqlite_version,
+        "git_commit": _git_commit(),
+        "source_sha256": source_fingerprint(),
+    }
+    try:
+        import sqlean
+
+        info["sqlite_version"] = str(sqlean.sqlite_version)
+    except ImportError:  # pragma: no cover - sqlean is a dependency of embornal
+        info["sqlite_version"] = None
+    try:
+        from importlib.metadata import version
+
+        info["embornal_version"] = version("embornal")
+    except Exception:  # pragma: no cover - not installed
+        info["embornal_version"] = None
+    if hasattr(os, "getloadavg"):
+        info["loadavg"] = [round(x, 2) for x in os.getloadavg()]
+    return info
+
+
+def update_results_section(results_md: Path, heading: str, body: str) -> None:
+    """Put ``## heading`` + ``body`` into RESULTS.md, replacing only that section.
+
+    The file is created with the common title when missing; other sections stay as they are.
+    """
+    section = f"## {heading}\n\n{body.strip()}\n"
+    exists = results_md.exists()
+    text = results_md.read_text(encoding="utf-8") if exists else f"{RESULTS_TITLE}\n"
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if ln.rstrip("\n") == f"## {heading}"), None)
+    if start is None:
+        new_text = text.rstrip("\n") + "\n\n" + section
+    else:
+        end = next(
+            (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
+        )
+        before = "".join(lines[:start]).rstrip("\n")
+        after = "".join(lines[end:])
+        new_text = before + "\n\n" + section + ("\n" + after if after else "")
+    results_md.parent.mkdir(parents=True, exist_ok=True)
+    results_md.write_text(new_text, encoding="utf-8")

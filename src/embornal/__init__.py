@@ -7,8 +7,8 @@ Names are imported on first use, so ``import embornal`` (and the CLI) starts fas
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import typing as _typing
 
 __all__ = [
     "ActorKind",
@@ -50,7 +50,7 @@ _WHERE = {
     "TreeNode": "embornal.service.results",
 }
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from embornal.domain.clock import FixedClock, SystemClock
     from embornal.domain.events import ActorKind, Event
     from embornal.domain.facts import Fact
@@ -69,11 +69,11 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _typing.Any:
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'embornal' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(_importlib.import_module(module), name)
     globals()[name] = value
     return value
 

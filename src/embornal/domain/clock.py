@@ -36,24 +36,34 @@ class FixedClock:
 
 
 def format_time(moment: datetime) -> str:
-    """``2026-11-30T14:00:00.000000Z``: fixed width, so text order is time order."""
+    """``2026-11-30T14:00:00.000000Z``: fixed width (years zero-padded), so text order is
+    time order."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    m = moment.astimezone(UTC)
+    return (
+        f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:"
+        f"{m.second:02d}.{m.microsecond:06d}Z"
+    )
 
 
 def parse_time(text: str | datetime) -> datetime:
     """Parse ISO-8601 (``Z`` or an offset; a naive time counts as UTC)."""
     if isinstance(text, datetime):
         moment = text
-    else:
+    elif isinstance(text, str):
         raw = text.strip()
         if raw.endswith(("Z", "z")):
             raw = raw[:-1] + "+00:00"
         try:
             moment = datetime.fromisoformat(raw)
         except ValueError as e:
-            raise InvalidTime(f"{text!r} is not an ISO-8601 time") from e
+            raise InvalidTime(f"{text[:60]!r} is not an ISO-8601 time") from e
+    else:
+        raise InvalidTime(f"a time must be ISO-8601 text, not {type(text).__name__}")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except (OverflowError, ValueError) as e:
+        raise InvalidTime(f"{text!s:.60} is outside the range of times the memory keeps") from e

@@ -91,4 +91,8 @@ def check_reason(reason: object, *, required: bool = True) -> str | None:
         raise InvalidInput("the reason must be text")
     if len(reason) > MAX_REASON_LENGTH or "\x00" in reason:
         raise InvalidInput(f"the reason must be under {MAX_REASON_LENGTH} characters, no NUL")
+    try:
+        reason.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidInput("the reason is not valid Unicode text") from e
     return reason.strip()

@@ -18,6 +18,7 @@ __all__ = [
     "Tag",
     "check_subject",
     "parse_tag",
+    "parse_tag_keys",
     "parse_tags",
 ]
 
@@ -38,6 +39,14 @@ class Tag:
         return f"{self.key}={self.value}"
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check(key: str, value: str, raw: str) -> None:
     if not key or len(key) > MAX_KEY_LENGTH or not _KEY.match(key):
         raise InvalidTag(
@@ -48,6 +57,8 @@ def _check(key: str, value: str, raw: str) -> None:
         raise InvalidTag(f"tag {raw!r} has an empty value")
     if len(value) > MAX_VALUE_LENGTH:
         raise InvalidTag(f"tag {raw[:40]!r}... has a value over {MAX_VALUE_LENGTH} characters")
+    if not _encodable(value):
+        raise InvalidTag(f"tag {raw[:40]!r} is not valid Unicode text")
     if value != value.strip() or any(ch in _FORBIDDEN_IN_VALUE for ch in value):
         raise InvalidTag(
             f"tag {raw!r} has a value with a comma, a control character or outer spaces"
@@ -74,6 +85,8 @@ def parse_tags(
     """Parse many tags; a later tag with the same key replaces an earlier one."""
     if raw is None:
         return ()
+    if isinstance(raw, str):
+        raise InvalidTag(f"tags must be a list of key=value, not the text {raw[:40]!r}")
     items = [f"{k}={v}" for k, v in raw.items()] if isinstance(raw, Mapping) else list(raw)
     by_key: dict[str, Tag] = {}
     for item in items:
@@ -82,12 +95,31 @@ def parse_tags(
     return tuple(sorted(by_key.values()))
 
 
+def parse_tag_keys(keys: object) -> tuple[str, ...]:
+    """Validate the keys of tags to remove: a list of key names (not one string)."""
+    if isinstance(keys, str) or not isinstance(keys, (list, tuple, set, frozenset)):
+        raise InvalidTag("give the tag keys to remove as a list of names, e.g. ['team']")
+    out = set()
+    for key in keys:
+        if not isinstance(key, str) or not _encodable(key):
+            raise InvalidTag(f"tag key {key!r} is not text")
+        folded = key.strip().lower()
+        if not folded or len(folded) > MAX_KEY_LENGTH or not _KEY.match(folded):
+            raise InvalidTag(f"{key[:40]!r} is not a tag key")
+        out.add(folded)
+    if not out:
+        raise InvalidTag("give at least one tag key")
+    return tuple(sorted(out))
+
+
 def check_subject(name: str) -> str:
     """Return ``name`` if it can be a subject, else raise :class:`InvalidSubject`."""
     if not isinstance(name, str) or not name:
         raise InvalidSubject("the subject name is empty")
     if len(name) > MAX_SUBJECT_LENGTH:
         raise InvalidSubject(f"the subject name is over {MAX_SUBJECT_LENGTH} characters")
+    if not _encodable(name):
+        raise InvalidSubject("the subject name is not valid Unicode text")
     bad = [ch for ch in name if ch.isspace() or ch in "=," or not ch.isprintable()]
     if bad:
         raise InvalidSubject(f"subject {name!r} holds {bad[0]!r}")

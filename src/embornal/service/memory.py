@@ -22,7 +22,7 @@ from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.links import extract_links
 from embornal.domain.ranking import FusionSettings
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, strength
-from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
+from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tag_keys, parse_tags
 from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.recall import Recaller
@@ -365,6 +365,7 @@ class Memory(Sharing):
                 conn, [self._event(fact.id, EventType.FACT_PURGED, {"fact_id": fact.id}, why)]
             )
             redacted = self._store.redact_stream(conn, fact.id, event.position)
+            self._store.erase_in_transaction(conn)
         compacted = self._store.compact_after_purge()
         return PurgeResult(fact.id, redacted, compacted)
 
@@ -391,6 +392,7 @@ class Memory(Sharing):
 
     def untag_path(self, path: str, keys: Sequence[str]) -> None:
         norm = P.normalize_path(path)
+        parse_tag_keys(keys)
         self._access.require("write", self._access.new_fact_object(norm, {}))
         with self._store.transaction("untagging a path") as conn:
             self._store.append(
@@ -399,7 +401,7 @@ class Memory(Sharing):
                     self._event(
                         f"path:{norm}",
                         EventType.PATH_UNTAGGED,
-                        {"path": norm, "keys": sorted({k.strip().lower() for k in keys})},
+                        {"path": norm, "keys": list(parse_tag_keys(keys))},
                         None,
                     )
                 ],
@@ -442,6 +444,8 @@ class Memory(Sharing):
         Superseded and forgotten facts stay out.
         """
         n = _limit(limit, self.default_limit)
+        if query is not None and not isinstance(query, str):
+            raise InvalidInput(f"the query must be text, not {type(query).__name__}")
         prefix = P.normalize_path(under) if under is not None else None
         hits = self._recaller.recall(
             query, n, self._visibility(), self._clock.now(), under=prefix, mode=mode
@@ -546,6 +550,8 @@ class Memory(Sharing):
 
         A fact's history includes the facts that supersede it and that it supersedes.
         """
+        if not isinstance(target, str):
+            raise InvalidInput("give a fact id or a path")
         events: list[Event] = []
         if target.startswith("/"):
             norm = P.normalize_path(target)

@@ -12,6 +12,7 @@ import functools
 import importlib.util
 import os
 import sqlite3 as _std_sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,7 +63,7 @@ def connect(path: str | Path, *, readonly: bool = False) -> Connection:
         conn.row_factory = sqlean.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if target != ":memory:" and not readonly:
-            conn.execute("PRAGMA journal_mode = WAL")
+            _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -65536")  # 64 MiB of page cache
         conn.execute("PRAGMA foreign_keys = ON")
@@ -72,6 +73,19 @@ def connect(path: str | Path, *, readonly: bool = False) -> Connection:
         raise translate(e, f"opening {target}") from e
     _load_sqlite_vec(conn)
     return conn
+
+
+def _enable_wal(conn: Connection, attempts: int = 50) -> None:
+    """Switch to WAL. Several processes creating one new file at once can get SQLITE_BUSY
+    here without the busy timeout applying, so retry for a while."""
+    for attempt in range(attempts):
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlean.OperationalError as e:
+            if ("locked" not in str(e) and "busy" not in str(e)) or attempt == attempts - 1:
+                raise
+            time.sleep(0.02 * (attempt + 1))
 
 
 def _load_sqlite_vec(conn: Connection) -> None:

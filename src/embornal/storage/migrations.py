@@ -13,7 +13,7 @@ from importlib import resources
 
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.text import TOKENIZER_VERSION
-from embornal.errors import MigrationError
+from embornal.errors import MigrationError, StorageError
 from embornal.storage.connect import Connection, DriverError, atomic
 
 __all__ = ["MIGRATIONS", "Migration", "applied", "migrate", "pending"]
@@ -96,6 +96,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0004_access", "schema", _sql("0004_access")),
     Migration("0005_default_policies", "data", _default_policies),
     Migration("0006_keyword_index", "schema", _sql("0006_keyword_index")),
+    Migration("0007_log_guards", "schema", _sql("0007_log_guards")),
 )
 
 
@@ -133,5 +134,9 @@ def migrate(conn: Connection, clock: Clock, *, include_data: bool = True) -> lis
                 )
         except DriverError as e:
             raise MigrationError(f"migration {m.name} failed: {e}") from e
+        except StorageError as e:
+            if isinstance(e, MigrationError):
+                raise
+            raise MigrationError(f"migration {m.name} failed: {e.message}") from e
         ran.append(m.name)
     return ran

@@ -37,6 +37,7 @@ class Visibility:
 
 
 ALL_VISIBLE = Visibility()
+PURGE_PENDING_KEY = "purge_compaction_pending"
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ class SqliteStore:
         if migrate:
             try:
                 store.migrations_applied = migrations.migrate(conn, clock)
+                store._finish_interrupted_purge()
             except BaseException:
                 conn.close()
                 raise
@@ -164,15 +166,32 @@ class SqliteStore:
             count += 1
         return count
 
+    def erase_in_transaction(self, conn: Connection) -> None:
+        """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
+        file as owing a checkpoint (done after commit, or on the next open after a crash)."""
+        conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        vectors.set_meta(conn, PURGE_PENDING_KEY, "1")
+
     def compact_after_purge(self) -> bool:
-        """Merge the keyword index and checkpoint the WAL so erased bytes leave the file."""
+        """Checkpoint the WAL into the file and truncate it, so erased bytes leave the disk."""
         with self._lock:
             try:
-                self.conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
                 row = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                complete = bool(row is not None and row[0] == 0)
+                if complete:
+                    with atomic(self.conn, "finishing a purge"):
+                        self.conn.execute("DELETE FROM meta WHERE key = ?", (PURGE_PENDING_KEY,))
+                    self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except DriverError as e:
                 raise translate(e, "compacting after a purge") from e
-            return bool(row is not None and row[0] == 0)
+            return complete
+
+    def _finish_interrupted_purge(self) -> None:
+        row = self.conn.execute("SELECT 1 FROM meta WHERE key = ?", (PURGE_PENDING_KEY,)).fetchone()
+        if row is not None:
+            with atomic(self.conn, "finishing an interrupted purge"):
+                self.conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+            self.compact_after_purge()
 
     # -- reading facts -------------------------------------------------------------
 
@@ -290,7 +309,7 @@ class SqliteStore:
             live, indexed = "f.deleted_at IS NULL", ""
         else:
             live, indexed = _LIVE, "INDEXED BY facts_live_path"
-        under_sql, under_params = "1", ()
+        under_sql, under_params = "1", tuple[Any, ...]()
         if under is not None and under != "/":
             # The unary + keeps SQLite from probing the index once per descendant path.
             under_sql = (

@@ -142,24 +142,28 @@ class Context:
             self._config = load_config(self.dirs.config_file)
         return self._config
 
-    def embedder(self, *, strict: bool = False) -> Loaded:
+    def embedder(self, *, strict: bool = False, quiet: bool = False) -> Loaded:
         """The embedding model of ``config.embedding``, loaded once per run.
 
-        Not ``strict``: a model that fails to load prints one warning line and
-        leaves keyword recall; ``strict`` raises instead (``memory reindex``).
+        Not ``strict``: a model that fails to load prints one warning line (unless
+        ``quiet``: the caller reports it) and leaves keyword recall; ``strict``
+        raises instead (``memory reindex``).
         """
         if self._embedding is None:
             from embornal.interfaces.cli.embedder import load_embedder
-            from embornal.interfaces.cli.progress import DownloadProgress
 
-            shown = DownloadProgress(self.err)
+            cfg = self.config.embedding
+            shown = None
+            if cfg.provider == "onnx":  # the one provider that downloads on first use
+                from embornal.interfaces.cli.progress import DownloadProgress
+
+                shown = DownloadProgress(self.err)
             try:
-                loaded = load_embedder(
-                    self.config.embedding, self.dirs.cache_dir, strict=strict, progress=shown
-                )
+                loaded = load_embedder(cfg, self.dirs.cache_dir, strict=strict, progress=shown)
             finally:
-                shown.finish()
-            for line in loaded.warnings:
+                if shown is not None:
+                    shown.finish()
+            for line in () if quiet else loaded.warnings:
                 self.note(f"warning: {line}")
             self._embedding = loaded
         return self._embedding

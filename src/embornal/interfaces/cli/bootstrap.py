@@ -35,6 +35,8 @@ can always see who wrote what, when and why.
 - Tags are `key=value`: `--tag status=draft`. The memory writes the owner of a
   fact itself; never pass an owner tag.
 - Link to another topic by writing `[[/path]]` in the text.
+- Set `EMBORNAL_ACTOR_KIND=assistant` in your environment, so the history shows
+  that an assistant, not a person, wrote what you store.
 
 ### How paths work
 

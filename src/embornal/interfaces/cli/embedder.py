@@ -37,7 +37,8 @@ class Loaded:
 
     provider: EmbeddingProvider | None
     why_none: str | None = None  # OFF, ABSENT or FAILED
-    detail: str = ""
+    detail: str = ""  # FAILED: what went wrong
+    hint: str = ""  # FAILED: what to do about it
     warnings: tuple[str, ...] = ()
 
 
@@ -98,19 +99,22 @@ def load_embedder(
     except EmbornalError as e:
         if strict:
             raise
-        detail = e.message + (f" (hint: {e.hint})" if e.hint else "")
-        return Loaded(None, FAILED, detail, (f"{detail}; recall is by keyword only",))
+        return _failed(e.message, e.hint)
     except Exception as e:  # a broken model file, a library that fails to load ...
-        message = f"the embedding model failed to load: {type(e).__name__}: {e}"
-        message = " ".join(message.split())
+        message = " ".join(f"the embedding model failed to load: {type(e).__name__}: {e}".split())
         if strict:
             raise EmbeddingError(message) from e
-        return Loaded(None, FAILED, message, (f"{message}; recall is by keyword only",))
+        return _failed(message, "")
     if provider is None:
         if warned:
-            return Loaded(None, FAILED, warned[0], tuple(warned))
+            return Loaded(None, FAILED, warned[0], warnings=tuple(warned))
         return Loaded(None, ABSENT)
     return Loaded(provider, warnings=tuple(warned))
+
+
+def _failed(message: str, hint: str) -> Loaded:
+    warning = f"{message}; recall is by keyword only" + (f" (hint: {hint})" if hint else "")
+    return Loaded(None, FAILED, message, hint, (warning,))
 
 
 def missing_model_error(loaded: Loaded, what: str, *, fallback: str) -> EmbornalError:
@@ -128,9 +132,10 @@ def missing_model_error(loaded: Loaded, what: str, *, fallback: str) -> Embornal
             hint=f"{'Unset EMBORNAL_EMBEDDING' if env else 'Change embedding.provider'}{fallback}.",
         )
     if loaded.why_none == FAILED:
+        first = loaded.hint.rstrip(".") if loaded.hint else "Fix the model (`embornal model ls`)"
         return EmbeddingError(
             f"{what} needs an embedding model, and it failed to load: {loaded.detail}",
-            hint=f"Fix the model (see `embornal model ls` and `embornal config show`){fallback}.",
+            hint=f"{first}{fallback}.",
         )
     return InvalidInput(
         f"{what} needs an embedding model, and none is on disk",

@@ -275,15 +275,13 @@ def recall(ctx: Context) -> int:
         )
     mode: str = ctx.opt("mode") or "auto"
     semantic = mode != "keyword" and query is not None and bool(query.strip())
-    with ctx.open_memory(semantic=semantic) as mem:
-        if semantic and mode != "auto":
-            loaded = ctx.embedder()
-            if loaded.provider is None:
-                from embornal.interfaces.cli.embedder import missing_model_error
+    if semantic and mode != "auto":  # asked for by name: no model is an error, not a warning
+        loaded = ctx.embedder(quiet=True)
+        if loaded.provider is None:
+            from embornal.interfaces.cli.embedder import missing_model_error
 
-                raise missing_model_error(
-                    loaded, f"--mode {mode}", fallback=", or use --mode keyword"
-                )
+            raise missing_model_error(loaded, f"--mode {mode}", fallback=", or use --mode keyword")
+    with ctx.open_memory(semantic=semantic) as mem:
         hits = mem.recall(
             query,
             limit=ctx.opt("limit"),

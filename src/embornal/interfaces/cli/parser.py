@@ -238,10 +238,11 @@ def _memory(group: argparse._SubParsersAction[ArgParser], late: ArgParser) -> No
         group,
         "recall",
         m + "recall",
-        "find facts by keyword (no query: the strongest facts)",
+        "find facts by keyword or meaning (no query: the strongest facts)",
         late,
-        "Find facts by keyword, best first. Each hit counts as a recall and makes the\n"
-        "fact stronger, unless --no-reinforce. Several QUERY words are joined.",
+        "Find facts by keyword, by meaning (with an embedding model) or both, best\n"
+        "first. Each hit counts as a recall and makes the fact stronger, unless\n"
+        "--no-reinforce. Several QUERY words are joined.",
     )
     p.add_argument("query", metavar="QUERY", nargs="*")
     p.add_argument("--limit", type=int, metavar="N", help="at most N hits (config recall.limit)")

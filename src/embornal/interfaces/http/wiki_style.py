@@ -1,0 +1,71 @@
+"""The wiki's one stylesheet, inline in every page and allowed by its hash in the CSP."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+
+__all__ = ["CSS", "CSS_HASH"]
+
+CSS = """
+:root{--ink:#1d232b;--muted:#5d6875;--line:#dde2e8;--bg:#f6f7f9;--card:#fff;
+--accent:#1f5fa8;--accent-soft:#e8f0fa;--warn:#9a3412}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+color:var(--ink);background:var(--bg)}
+a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
+header.top{display:flex;flex-wrap:wrap;gap:.75rem 1.5rem;align-items:center;
+padding:.7rem 1.5rem;background:var(--card);border-bottom:1px solid var(--line)}
+header.top .brand{font-weight:700;font-size:1.1rem;color:var(--ink)}
+header.top form.search{display:flex;gap:.4rem;flex:1;max-width:32rem}
+input[type=search],input[type=password]{flex:1;min-width:8rem;padding:.4rem .6rem;
+border:1px solid var(--line);border-radius:6px;font:inherit}
+button{padding:.4rem .9rem;border:1px solid var(--accent);border-radius:6px;
+background:var(--accent);color:#fff;font:inherit;cursor:pointer}
+button.plain{background:none;color:var(--accent)}
+.who{margin-left:auto;color:var(--muted);font-size:.9rem;display:flex;gap:.6rem;
+align-items:center}
+.who form{margin:0}
+.layout{display:grid;grid-template-columns:minmax(0,1fr) 16rem;gap:1.5rem;
+max-width:72rem;margin:1.5rem auto;padding:0 1.5rem}
+.single{max-width:56rem;margin:1.5rem auto;padding:0 1.5rem}
+@media (max-width:50rem){.layout{grid-template-columns:1fr}}
+h1{font-size:1.5rem;margin:.2rem 0 .8rem;word-break:break-all}
+h2{font-size:1.05rem;margin:1.4rem 0 .6rem;color:var(--muted)}
+nav.crumbs{font-size:.9rem;color:var(--muted)}
+nav.crumbs ol{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap}
+nav.crumbs li+li::before{content:"/";margin:0 .35rem;color:var(--line)}
+dl.meta{display:grid;grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));
+gap:.5rem;margin:0 0 1rem}
+dl.meta div{background:var(--card);border:1px solid var(--line);border-radius:8px;
+padding:.5rem .75rem}
+dl.meta dt{font-size:.8rem;color:var(--muted)}dl.meta dd{margin:0;font-weight:600}
+ol.facts{list-style:none;margin:0;padding:0}
+ol.facts>li{background:var(--card);border:1px solid var(--line);border-radius:8px;
+padding:.75rem 1rem;margin:0 0 .75rem}
+.content{white-space:pre-wrap;overflow-wrap:anywhere;margin:0 0 .5rem}
+.facts a.link{background:var(--accent-soft);border-radius:4px;padding:0 .2rem}
+.info{display:flex;flex-wrap:wrap;gap:.3rem .9rem;align-items:center;
+font-size:.85rem;color:var(--muted)}
+meter{width:5rem;height:.8rem}
+.tag{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8rem;
+background:var(--bg);border:1px solid var(--line);border-radius:4px;padding:0 .3rem}
+.id{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.8rem}
+aside{background:var(--card);border:1px solid var(--line);border-radius:8px;
+padding:.75rem 1rem;align-self:start}
+aside h2{margin-top:0}aside .note{font-size:.8rem;margin:.6rem 0 0}
+aside ul{list-style:none;margin:0;padding:0}aside li{padding:.2rem 0;
+display:flex;justify-content:space-between;gap:.5rem}
+.count{color:var(--muted);font-size:.85rem;white-space:nowrap}
+ul.tree,ul.tree ul{list-style:none;margin:0;padding:0 0 0 1.1rem}
+ul.tree{padding:0;background:var(--card);border:1px solid var(--line);
+border-radius:8px;padding:.75rem 1rem}
+ul.tree ul{border-left:1px dashed var(--line);margin-left:.3rem}
+ul.tree li{padding:.1rem 0}
+.star{color:var(--warn);font-weight:700}
+.empty,.note{color:var(--muted)}
+form.login{display:flex;flex-direction:column;gap:.6rem;max-width:26rem}
+.error{color:var(--warn)}
+"""
+
+CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode("ascii")

@@ -1,0 +1,155 @@
+"""Tokens, policies and --as-subject through the console script."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from cli_helpers import Run
+
+
+def test_token_add_shows_the_token_once(cli: Run, embornal_home: Path) -> None:
+    r = cli("token", "add", "alice", "--name", "laptop", "--expires-in", "30")
+    assert r.code == 0, r.err
+    fields = {line[:9].strip(): line[9:] for line in r.out.splitlines()}
+    token, token_id = fields["token"], fields["id"]
+    assert token.startswith(f"emb_{token_id.lower()}_")
+    assert fields["subject"] == "alice" and fields["name"] == "laptop"
+    assert fields["expires"].endswith("Z")
+    assert fields["rules"] == "p, alice, tag:owner=alice, read, allow"
+    assert "    p, alice, path:/*, write, allow" in r.out and "g, alice, everyone" in r.out
+    assert "shown this once" in r.err and r.err.count("\n") == 1
+
+    listed = cli("token", "ls")
+    assert listed.code == 0 and token_id in listed.out and "laptop" in listed.out
+    assert "| active |" in listed.out
+    rows = cli("token", "ls", "--json").json()
+    assert [(t["id"], t["subject"], t["state"]) for t in rows] == [(token_id, "alice", "active")]
+    assert "token" not in rows[0]
+    secret = token.rsplit("_", 1)[1]
+    for args in (("token", "ls", "--all"), ("token", "ls", "--all", "--json")):
+        assert secret not in cli(*args).out
+    assert secret.encode() not in (embornal_home / "memory.db").read_bytes()
+
+    again = cli("token", "add", "alice", "--json").json()  # the rules exist: none added
+    assert again["subject"] == "alice" and again["rules_added"] == []
+    assert again["token"].startswith("emb_") and again["token"] != token
+
+    r = cli("token", "revoke", token)  # the whole token names its id
+    assert (r.code, r.out) == (0, f"{token_id} revoked (subject alice)\n")
+    assert token_id not in cli("token", "ls").out
+    states = {t["id"]: t["state"] for t in cli("token", "ls", "--all", "--json").json()}
+    assert states[token_id] == "revoked"
+    r = cli("token", "revoke", token_id[:12])
+    assert r.code == 4 and "already revoked" in r.err
+    r = cli("--json", "token", "revoke", again["id"][:14].lower())
+    assert r.code == 0 and r.json()["state"] == "revoked"
+    assert cli("token", "ls").out == "(no active tokens; --all shows the others)\n"
+    r = cli("token", "revoke", "01ZZZZZZZZ")
+    assert r.code == 3 and "token ls --all" in r.err
+
+
+def test_token_add_options(cli: Run) -> None:
+    r = cli("token", "add", "bob", "--no-rules", "--json")
+    assert r.code == 0 and r.json()["rules_added"] == [] and r.json()["expires_at"] is None
+    assert "bob" not in cli("policy", "ls").out
+    assert cli("token", "add", "bob", "--expires-in", "0").code == 2
+    assert cli("token", "add", "two words").code == 2
+
+
+def test_policy_add_ls_rm_check(cli: Run, stored: Callable[..., str]) -> None:
+    fact = stored("/work/acme/plan", "Ship in May.", tags=["visibility=team"])
+    r = cli("policy", "add", "p", "carol", "path:/work/*", "read")
+    assert (r.code, r.out) == (0, "added p, carol, path:/work/*, read, allow\n")
+    r = cli("policy", "add", "p", "carol", "path:/work/acme/*", "read", "deny", "--json")
+    assert r.json() == {
+        "ptype": "p",
+        "values": ["carol", "path:/work/acme/*", "read", "deny"],
+        "rule": "p, carol, path:/work/acme/*, read, deny",
+    }
+    assert cli("policy", "add", "g", "carol", "team").out == "added g, carol, team\n"
+    assert cli("policy", "add", "g", "carol", "team").code == 4  # exists already
+    assert cli("policy", "add", "p", "carol", "nowhere", "read").code == 2
+    assert cli("policy", "add", "p", "carol", "path:/x", "peek").code == 2
+    assert cli("policy", "add", "x", "carol", "team").code == 2
+
+    lines = cli("policy", "ls").out.splitlines()
+    assert "p, carol, path:/work/*, read, allow" in lines and lines[-1].startswith("g, ")
+    assert "p, default, path:/*, read, allow" in lines
+    assert {"ptype": "g", "values": ["carol", "team"], "rule": "g, carol, team"} in cli(
+        "policy", "ls", "--json"
+    ).json()
+
+    r = cli("policy", "check", "carol", "read", "/work/notes")
+    assert r.code == 0
+    assert r.out.splitlines()[0] == "allow: p, carol, path:/work/*, read, allow"
+    r = cli("policy", "check", "carol", "read", fact[:12])  # a fact id: the deny decides
+    assert r.code == 0 and r.out.startswith("deny: p, carol, path:/work/acme/*, read, deny\n")
+    assert "on /work/acme/plan (owner=default, visibility=team)" in r.out
+    r = cli("policy", "check", "carol", "write", "/work/notes")
+    assert (r.code, r.out.splitlines()[0]) == (0, "deny: no rule matched")
+    data = cli("policy", "check", "carol", "delete", "/work", "--json").json()
+    assert (data["allowed"], data["rule"]) == (False, None)
+    data = cli("--json", "policy", "check", "default", "write", "/work").json()
+    assert (data["allowed"], data["rule"]) == (True, "p, default, path:/*, write, allow")
+    assert cli("policy", "check", "carol", "fly", "/work").code == 2
+
+    r = cli("policy", "rm", "p", "carol", "path:/work/acme/*", "read", "deny")
+    assert (r.code, r.out) == (0, "removed p, carol, path:/work/acme/*, read, deny\n")
+    assert cli("policy", "check", "carol", "read", fact).out.startswith("allow: ")
+    r = cli("policy", "rm", "g", "carol", "nobody")
+    assert r.code == 3 and "policy ls" in r.err
+
+
+def test_as_subject_sees_only_its_own_facts(cli: Run, stored: Callable[..., str]) -> None:
+    stored("/work/plan", "Quartz supplier is Acme.")
+    assert cli("token", "add", "alice").code == 0
+    r = cli("--as-subject", "alice", "memory", "store", "/alice/notes", "Quartz is pretty.")
+    assert r.code == 0, r.err
+    alice_fact = r.out.split()[0]
+
+    r = cli("memory", "recall", "quartz", "--plain", "--as-subject", "alice")
+    assert r.out == "/alice/notes\tQuartz is pretty.\n"
+    both = cli("memory", "recall", "quartz", "--plain").out  # default reads everything
+    assert "Quartz supplier" in both and "Quartz is pretty" in both
+    r = cli("--as-subject", "alice", "memory", "ls")
+    paths = [e["path"] for e in cli("--as-subject", "alice", "--json", "memory", "ls").json()]
+    assert "/alice" in paths and "/work" not in paths and r.code == 0
+    assert cli("--as-subject", "alice", "memory", "cat", "/work/plan").code == 3
+    r = cli("--as-subject", "alice", "memory", "show", alice_fact)
+    assert "owner:         alice" in r.out
+    history = cli("--as-subject", "alice", "--json", "memory", "history", alice_fact).json()
+    assert history[0]["actor"] == "alice" and history[0]["actor_kind"] == "person"
+
+
+def test_subject_without_rules_sees_nothing_and_cannot_write(
+    cli: Run, stored: Callable[..., str]
+) -> None:
+    fact = stored("/work/plan", "Quartz supplier is Acme.")
+    who = ("--as-subject", "mallory")
+    r = cli(*who, "memory", "recall", "quartz")
+    assert (r.code, r.out) == (0, "(no facts found)\n")
+    assert cli(*who, "memory", "recall", "--json").json() == []
+    assert cli(*who, "memory", "ls").out == "(no paths below /)\n"
+    assert cli(*who, "memory", "tree").out == "/\n"
+    assert cli(*who, "memory", "cat", "/work/plan").code == 3
+    assert cli(*who, "memory", "cat", "/memory").code == 3
+    assert cli(*who, "memory", "show", fact).code == 3
+    assert cli(*who, "memory", "history", fact).code == 3
+    assert cli(*who, "memory", "forget", fact, "--reason", "x").code == 3
+    r = cli(*who, "memory", "store", "/mallory", "Mine now.")
+    assert r.code == 5 and r.out == "" and r.err.count("\n") == 1
+    assert cli(*who, "--json", "memory", "tag", "/work", "k=v").json()["error"] == ("access_denied")
+    assert cli(*who, "memory", "supersede", fact, "Changed.").code == 3
+    assert cli("memory", "ls", "/mallory").code == 3  # nothing was written
+
+
+def test_actor_kind_from_the_environment(cli: Run, embornal_home: Path) -> None:
+    import os
+
+    env = {**os.environ, "EMBORNAL_ACTOR_KIND": "assistant"}
+    fact = cli("memory", "store", "/agent", "Written by an agent.", env=env).out.split()[0]
+    events = cli("--json", "memory", "history", fact).json()
+    assert events[0]["actor_kind"] == "assistant"
+    r = cli("memory", "ls", env={**os.environ, "EMBORNAL_ACTOR_KIND": "robot"})
+    assert r.code == 6 and "EMBORNAL_ACTOR_KIND" in r.err

@@ -1,0 +1,142 @@
+"""Child processes for the reliability tests: run with ``sys.executable workers.py MODE ...``.
+
+Each mode prints one line per committed fact, ``<id>\\t<content>``, flushed *after* the
+call that committed it returned, so the parent knows exactly what the child saw committed.
+
+Modes:
+
+``crash DB TAG``        store facts forever (``store`` and ``store_many`` in turn) until killed.
+``write DB TAG COUNT``  print ``ready``, wait for a line on stdin, store COUNT facts,
+                        print ``done``.
+``read DB STOPFILE``    print ``ready``, wait for a line on stdin, recall until STOPFILE exists,
+                        then print ``recalls N hits M``.
+``open DB``             print ``ready``, wait for a line on stdin, open (and so migrate) DB,
+                        print the number of facts under /memory.
+``purge-crash DB ID``   purge fact ID and die by SIGKILL the moment the purge's transaction
+                        has committed (before any clean-up that follows it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from embornal import Memory, NewFact
+
+__all__ = ["main"]
+
+
+def _emit(fact_id: str, content: str) -> None:
+    sys.stdout.write(f"{fact_id}\t{content}\n")
+    sys.stdout.flush()
+
+
+def _wait_for_go() -> None:
+    sys.stdout.write("ready\n")
+    sys.stdout.flush()
+    sys.stdin.readline()
+
+
+def _crash(db: str, tag: str) -> None:
+    with Memory.open(db) as mem:
+        n = 0
+        while True:
+            if n % 2 == 0:
+                content = f"crashfact {tag} number{n} single"
+                fact = mem.store(f"/crash/{tag}", content, tags={"run": tag})
+                _emit(fact.id, content)
+            else:
+                size = 1 + n % 7
+                items = [
+                    NewFact(f"/crash/{tag}/batch", f"crashfact {tag} number{n} part{k} batched")
+                    for k in range(size)
+                ]
+                for fact, item in zip(mem.store_many(items), items, strict=True):
+                    _emit(fact.id, item.content)
+            n += 1
+
+
+def _write(db: str, tag: str, count: int) -> None:
+    with Memory.open(db) as mem:
+        _wait_for_go()
+        done = 0
+        while done < count:
+            if done % 3 == 2:
+                items = [
+                    NewFact(f"/writers/{tag}", f"writerfact {tag} item{done + k} batched")
+                    for k in range(min(4, count - done))
+                ]
+                for fact, item in zip(mem.store_many(items), items, strict=True):
+                    _emit(fact.id, item.content)
+                done += len(items)
+            else:
+                content = f"writerfact {tag} item{done} single"
+                fact = mem.store(f"/writers/{tag}", content)
+                _emit(fact.id, content)
+                done += 1
+    sys.stdout.write("done\n")
+    sys.stdout.flush()
+
+
+def _read(db: str, stopfile: str) -> None:
+    recalls = 0
+    hits = 0
+    with Memory.open(db) as mem:
+        _wait_for_go()
+        while True:
+            stop = os.path.exists(stopfile)
+            found = mem.recall("writerfact item single", limit=20, reinforce=recalls % 2 == 0)
+            for hit in found:
+                if not hit.fact.content:
+                    raise AssertionError(f"empty content for {hit.fact.id}")
+            hits += len(found)
+            mem.recall(None, limit=5, reinforce=False)
+            recalls += 1
+            if stop:
+                break
+    sys.stdout.write(f"recalls {recalls} hits {hits}\n")
+    sys.stdout.flush()
+
+
+def _open(db: str) -> None:
+    _wait_for_go()
+    with Memory.open(db) as mem:
+        count = len(mem.cat("/memory"))
+    sys.stdout.write(f"guide {count}\n")
+    sys.stdout.flush()
+
+
+def _purge_crash(db: str, fact_id: str) -> None:
+    import signal
+
+    from embornal.storage.sqlite import SqliteStore
+
+    def die(self: SqliteStore) -> bool:
+        sys.stdout.write("committed\n")
+        sys.stdout.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+        return False
+
+    SqliteStore.compact_after_purge = die  # type: ignore[method-assign]
+    with Memory.open(db) as mem:
+        mem.purge(fact_id, reason="erase, then crash")
+
+
+def main(argv: list[str]) -> None:
+    mode, db, *rest = argv
+    if mode == "crash":
+        _crash(db, rest[0])
+    elif mode == "write":
+        _write(db, rest[0], int(rest[1]))
+    elif mode == "read":
+        _read(db, rest[0])
+    elif mode == "open":
+        _open(db)
+    elif mode == "purge-crash":
+        _purge_crash(db, rest[0])
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,264 @@
+"""Architecture: imports point down the layers, the public surface is declared, modules stay small.
+
+DESIGN §2: interfaces → service → storage / adapters, with domain pure (no I/O) and
+``embornal.errors`` usable by everyone. The checks read the source with ``ast``, so an
+import hidden inside a function or under ``TYPE_CHECKING`` counts too.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import embornal
+
+SRC = Path(embornal.__file__).resolve().parent
+MAX_LINES = 600
+
+
+@dataclass(frozen=True)
+class Module:
+    name: str
+    path: Path
+    tree: ast.Module
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> list[Module]:
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text("utf-8"), filename=str(path))
+        out.append(Module(_module_name(path), path, tree))
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(mod: Module) -> set[str]:
+    """Every module name ``mod`` imports (absolute, relative resolved, import_module strings)."""
+    found: set[str] = set()
+    package = mod.name if mod.path.name == "__init__.py" else mod.name.rpartition(".")[0]
+    for node in ast.walk(mod.tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                prefix = ".".join(base)
+                target = f"{prefix}.{node.module}" if node.module else prefix
+            else:
+                target = node.module or ""
+            found.add(target)
+            # ``from embornal import storage`` imports the module embornal.storage.
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute | ast.Name)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id)
+            in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.add(node.args[0].value)
+    return found
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "embornal.domain": (
+        "embornal.storage",
+        "embornal.service",
+        "embornal.adapters",
+        "embornal.interfaces",
+        "sqlean",
+        "sqlite3",
+        "os",
+        "pathlib",
+        "socket",
+        "urllib",
+        "http",
+        "subprocess",
+        "shutil",
+        "tempfile",
+    ),
+    "embornal.storage": ("embornal.service", "embornal.interfaces"),
+    "embornal.service": ("embornal.interfaces",),
+    "embornal.adapters": ("embornal.service", "embornal.interfaces", "embornal.storage"),
+    "embornal.errors": (
+        "embornal.domain",
+        "embornal.storage",
+        "embornal.service",
+        "embornal.adapters",
+        "embornal.interfaces",
+    ),
+}
+
+
+def test_every_layer_exists() -> None:
+    names = {m.name for m in MODULES}
+    for layer in FORBIDDEN:
+        assert layer in names, f"{layer} is missing: the layer rules would check nothing"
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_imports_point_down_the_layers(layer: str) -> None:
+    violations = []
+    for mod in MODULES:
+        if not _within(mod.name, layer):
+            continue
+        for imported in sorted(_imports(mod)):
+            for banned in FORBIDDEN[layer]:
+                if _within(imported, banned):
+                    violations.append(f"{mod.name} imports {imported}")
+    assert violations == []
+
+
+def test_the_import_reader_sees_hidden_imports() -> None:
+    """The checker itself: lazy, relative and string imports are all found."""
+    code = (
+        "import os\n"
+        "from . import sibling\n"
+        "from ..storage import sqlite\n"
+        "def f():\n"
+        "    from embornal.service.memory import Memory\n"
+        "    importlib.import_module('embornal.interfaces.cli')\n"
+    )
+    mod = Module("embornal.domain.fake", SRC / "domain" / "fake.py", ast.parse(code))
+    got = _imports(mod)
+    assert {
+        "os",
+        "embornal.domain.sibling",
+        "embornal.storage.sqlite",
+        "embornal.service.memory",
+        "embornal.interfaces.cli",
+    } <= got
+
+
+# -- the public surface ----------------------------------------------------------------
+
+SURFACE = Path(__file__).parent / "helpers" / "surface.py"
+
+
+@pytest.fixture(scope="module")
+def surface() -> dict[str, Any]:
+    """What a fresh interpreter sees of each module (see helpers/surface.py)."""
+    result = subprocess.run(
+        [sys.executable, str(SURFACE)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+IMPORTABLE = [m for m in MODULES if not m.name.endswith(".__main__")]
+
+
+@pytest.mark.parametrize("mod", IMPORTABLE, ids=[m.name for m in IMPORTABLE])
+def test_every_module_declares_all(surface: dict[str, Any], mod: Module) -> None:
+    """Every module with public names declares ``__all__``, and each name in it exists.
+
+    A package marker that binds no public name has nothing to declare; a ``__main__``
+    module is a script and is not imported.
+    """
+    info = surface["modules"][mod.name]
+    if info["all"] is None:
+        assert info["public"] == [], f"{mod.path} has public names but no __all__"
+        return
+    assert len(info["all"]) == len(set(info["all"])), "duplicates in __all__"
+    assert info["missing"] == [], f"{mod.name}.__all__ names what the module lacks"
+
+
+def test_every_module_was_inspected(surface: dict[str, Any]) -> None:
+    assert sorted(surface["modules"]) == sorted(m.name for m in IMPORTABLE)
+
+
+def test_every_name_in_all_is_importable_from_embornal(surface: dict[str, Any]) -> None:
+    package = surface["package"]
+    assert "Memory" in package["all"]
+    assert package["missing"] == []
+
+
+def test_star_import_binds_exactly_all(surface: dict[str, Any]) -> None:
+    package = surface["package"]
+    assert package["star"] == sorted(package["all"])
+
+
+def test_the_package_binds_no_public_name_outside_all(surface: dict[str, Any]) -> None:
+    package = surface["package"]
+    assert set(package["public_fresh"]) <= set(package["all"])
+    assert package["public_loaded"] == sorted(package["all"])
+
+
+HEAVY = ("mcp", "onnxruntime", "torch", "sentence_transformers", "casbin", "numpy")
+
+
+def test_importing_memory_loads_no_heavy_module() -> None:
+    """``from embornal import Memory`` stays light: no MCP SDK, no model runtimes."""
+    code = (
+        "import sys\n"
+        "from embornal import Memory\n"
+        f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == ""
+
+
+def test_using_a_memory_does_not_import_mcp(tmp_path: Path) -> None:
+    code = (
+        "import sys\n"
+        "from embornal import Memory\n"
+        f"with Memory.open({str(tmp_path / 'm.db')!r}) as mem:\n"
+        "    fact = mem.store('/a', 'hello world')\n"
+        "    mem.recall('hello')\n"
+        "    mem.show(fact.id)\n"
+        "print('mcp' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+# -- size ------------------------------------------------------------------------------
+
+
+OVERSIZE: dict[str, str] = {}
+
+
+@pytest.mark.parametrize(
+    "mod",
+    [
+        pytest.param(m, marks=pytest.mark.xfail(strict=True, reason=OVERSIZE[m.name]))
+        if m.name in OVERSIZE
+        else m
+        for m in MODULES
+    ],
+    ids=[m.name for m in MODULES],
+)
+def test_no_module_exceeds_the_line_budget(mod: Module) -> None:
+    lines = len(mod.path.read_text("utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{mod.path} has {lines} lines; split it"

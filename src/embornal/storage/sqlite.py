@@ -38,6 +38,8 @@ class Visibility:
 
 ALL_VISIBLE = Visibility()
 PURGE_PENDING_KEY = "purge_compaction_pending"
+# How far keyword recall widens its ranked window before filtering every match.
+MAX_FILTER_WINDOW = 20_000
 
 
 @dataclass(frozen=True)
@@ -317,16 +319,35 @@ class SqliteStore:
                 "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
             )
             under_params = (under,)
-        # Rank on the narrow index first; read the full rows of the winners only.
-        rows = self._rows(
-            "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
-            f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
-            f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} AND ({vis.sql}) "
-            "ORDER BY rank, f.seq DESC LIMIT ?) "
-            f"SELECT {_FACT_COLS}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
-            "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
-            (fts_query(terms), *under_params, *vis.params, candidates),
-        )
+        # Rank on the narrow index first; read the full rows of the winners only. The
+        # access filter runs on the ranked candidates, not on every match: the candidate
+        # window widens until enough visible facts are found or the matches run out.
+        window = candidates if vis.sql == "1" else max(candidates * 4, 200)
+        while True:
+            rows = self._rows(
+                "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
+                f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} "
+                "ORDER BY rank, f.seq DESC LIMIT ?) "
+                f"SELECT {_FACT_COLS}, top.rank AS rank, (SELECT count(*) FROM top) AS window "
+                "FROM top JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
+                f"WHERE ({vis.sql}) ORDER BY top.rank, f.seq DESC LIMIT ?",
+                (fts_query(terms), *under_params, window, *vis.params, candidates),
+            )
+            exhausted = not rows or int(rows[0]["window"]) < window
+            if len(rows) >= candidates or exhausted or window >= MAX_FILTER_WINDOW:
+                break
+            window *= 4
+        if len(rows) < candidates and not exhausted and window >= MAX_FILTER_WINDOW:
+            rows = self._rows(  # a narrow filter over very many matches: filter them all
+                "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
+                f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} AND ({vis.sql}) "
+                "ORDER BY rank, f.seq DESC LIMIT ?) "
+                f"SELECT {_FACT_COLS}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
+                "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
+                (fts_query(terms), *under_params, *vis.params, candidates),
+            )
         facts = self._facts(rows)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 

@@ -20,12 +20,23 @@ if TYPE_CHECKING:
     from embornal.adapters.config import Config
     from embornal.adapters.dirs import Dirs
     from embornal.interfaces.cli.embedder import Loaded
+    from embornal.interfaces.cli.remote import RemoteMemory
     from embornal.service.memory import Memory
 
-__all__ = ["ACTOR_KIND_ENV", "Context", "DetailedError", "tilde"]
+__all__ = [
+    "ACTOR_KIND_ENV",
+    "SERVER_URL_ENV",
+    "TOKEN_ENV",
+    "Context",
+    "DetailedError",
+    "tilde",
+]
 
 #: Environment variable naming the actor kind of the writes of this run.
 ACTOR_KIND_ENV = "EMBORNAL_ACTOR_KIND"
+#: Environment variables of client mode: they win over server.url and the token settings.
+SERVER_URL_ENV = "EMBORNAL_SERVER_URL"
+TOKEN_ENV = "EMBORNAL_TOKEN"
 _ACTOR_KINDS = ("person", "assistant")
 
 
@@ -122,7 +133,8 @@ class Context:
         return self.dirs.db_file
 
     def prepare(self) -> None:
-        """Move the files of an older build out of ``~/.embornal`` (once), saying which."""
+        """Move the files of an older build out of ``~/.embornal`` (once), saying which;
+        in client mode, refuse the commands that only run where the memory is."""
         if self._prepared:
             return
         self._prepared = True
@@ -131,6 +143,35 @@ class Context:
         home = Path.home()
         for moved in migrate_legacy(self.dirs, home):
             self.note(f"moved {tilde(moved.source, home)} to {tilde(moved.destination, home)}")
+        self._refuse_local_only()
+
+    # -- client mode ----------------------------------------------------------------
+
+    @property
+    def server_url(self) -> str | None:
+        """The server of client mode (``EMBORNAL_SERVER_URL``, else ``server.url``).
+
+        None (local mode) when ``--db`` is given or neither is set.
+        """
+        if getattr(self.args, "db", None):
+            return None
+        return os.environ.get(SERVER_URL_ENV, "").strip() or self.config.server.url or None
+
+    def _refuse_local_only(self) -> None:
+        """In client mode, stop the commands that need the memory's own files (exit 2)."""
+        if self.opt("db"):  # --db: local mode, whatever the config says
+            return
+        try:
+            url = self.server_url
+        except ConfigError:  # not ours to report: the command reads the config itself
+            return
+        if url is None:
+            return
+        from embornal.interfaces.cli.remote import LOCAL_ONLY, local_only
+
+        if self.opt("handler") in LOCAL_ONLY:
+            name = " ".join(str(n) for n in (self.opt("group"), self.opt("command")) if n)
+            raise local_only(name, hint="Run it there, or pass --db PATH to use a local memory.")
 
     @property
     def config(self) -> Config:
@@ -138,8 +179,9 @@ class Context:
         if self._config is None:
             from embornal.adapters.config import load_config
 
-            self.prepare()
-            self._config = load_config(self.dirs.config_file)
+            self.prepare()  # in client mode, this loads the config already
+            if self._config is None:
+                self._config = load_config(self.dirs.config_file)
         return self._config
 
     def embedder(self, *, strict: bool = False, quiet: bool = False) -> Loaded:
@@ -187,6 +229,22 @@ class Context:
             embedder=provider,
             vector_width=config.embedding.dims if provider is not None else None,
         )
+
+    def open_memory_api(
+        self, *, semantic: bool = False, strict: bool = False
+    ) -> Memory | RemoteMemory:
+        """The memory of the memory commands: the server's in client mode (``server.url``
+        set, no ``--db``), as the subject of the token; else :meth:`open_memory`.
+        """
+        self.prepare()
+        url = self.server_url
+        if url is None:
+            return self.open_memory(semantic=semantic, strict=strict)
+        from embornal.interfaces.cli.remote import RemoteMemory, read_token
+
+        config = self.config
+        token = read_token(config.server, self.dirs.config_dir, os.environ)
+        return RemoteMemory(url, token, default_limit=config.recall.limit)
 
     # -- errors -------------------------------------------------------------------
 

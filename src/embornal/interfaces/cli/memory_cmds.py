@@ -81,7 +81,7 @@ def _written(ctx: Context, fact: Fact, suffix: str = "") -> int:
 
 def store(ctx: Context) -> int:
     content = _content(ctx, ctx.opt("content"))
-    with ctx.open_memory(semantic=True) as mem:
+    with ctx.open_memory_api(semantic=True) as mem:
         fact = mem.store(
             ctx.opt("path"),
             content,
@@ -94,19 +94,19 @@ def store(ctx: Context) -> int:
 
 def supersede(ctx: Context) -> int:
     content = _content(ctx, ctx.opt("content"))
-    with ctx.open_memory(semantic=True) as mem:
+    with ctx.open_memory_api(semantic=True) as mem:
         fact = mem.supersede(ctx.opt("id"), content, tags=ctx.opt("tags"), reason=ctx.opt("reason"))
     return _written(ctx, fact)
 
 
 def forget(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
+    with ctx.open_memory_api() as mem:
         fact = mem.forget(ctx.opt("id"), reason=ctx.opt("reason"))
     return _written(ctx, fact, " forgotten")
 
 
 def restore(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
+    with ctx.open_memory_api() as mem:
         fact = mem.restore(ctx.opt("id"), reason=ctx.opt("reason"))
     return _written(ctx, fact, " restored")
 
@@ -179,7 +179,7 @@ def untag(ctx: Context) -> int:
 
 
 def ls(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
+    with ctx.open_memory_api() as mem:
         entries = mem.ls(ctx.opt("path"))
     if ctx.json:
         ctx.emit(entries)
@@ -195,7 +195,7 @@ def ls(ctx: Context) -> int:
 
 
 def tree(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
+    with ctx.open_memory_api() as mem:
         root = mem.tree(ctx.opt("path"), dirs_only=bool(ctx.opt("dirs_only")))
     if ctx.json:
         ctx.emit(root)
@@ -205,7 +205,7 @@ def tree(ctx: Context) -> int:
 
 
 def cat(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
+    with ctx.open_memory_api() as mem:
         views = mem.cat(
             ctx.opt("path"),
             limit=ctx.opt("limit"),
@@ -275,13 +275,14 @@ def recall(ctx: Context) -> int:
         )
     mode: str = ctx.opt("mode") or "auto"
     semantic = mode != "keyword" and query is not None and bool(query.strip())
-    if semantic and mode != "auto":  # asked for by name: no model is an error, not a warning
+    # Asked for by name, no model is an error, not a warning (in client mode the server embeds).
+    if semantic and mode != "auto" and ctx.server_url is None:
         loaded = ctx.embedder(quiet=True)
         if loaded.provider is None:
             from embornal.interfaces.cli.embedder import missing_model_error
 
             raise missing_model_error(loaded, f"--mode {mode}", fallback=", or use --mode keyword")
-    with ctx.open_memory(semantic=semantic) as mem:
+    with ctx.open_memory_api(semantic=semantic) as mem:
         hits = mem.recall(
             query,
             limit=ctx.opt("limit"),
@@ -375,7 +376,7 @@ def _show_text(d: FactDetail) -> str:
 
 
 def show(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
+    with ctx.open_memory_api() as mem:
         detail = mem.show(ctx.opt("id"))
     if ctx.json:
         from embornal.interfaces.cli.render import to_jsonable
@@ -394,7 +395,7 @@ def history(ctx: Context) -> int:
     target: str = ctx.opt("target")
     if target.startswith("/"):
         target = normalize_path(target)  # the service reads path events by the exact text
-    with ctx.open_memory() as mem:
+    with ctx.open_memory_api() as mem:
         events = mem.history(target)
     if ctx.json:
         ctx.emit(events)

@@ -134,9 +134,9 @@ def _show(c: Call) -> BaseModel:
 
 
 def _history(c: Call) -> BaseModel:
-    fact_id = c.path["id"]
-    events = c.memory.history(fact_id)
-    return HistoryOut(fact_id=fact_id, events=[EventOut.of(e) for e in events])
+    target = c.path["id"]
+    events = c.memory.history(target)
+    return HistoryOut(target=target, events=[EventOut.of(e) for e in events])
 
 
 def _forget(c: Call) -> BaseModel:

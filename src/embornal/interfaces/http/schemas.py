@@ -291,7 +291,7 @@ class FactDetailOut(_Out):
 
 
 class HistoryOut(_Out):
-    fact_id: str
+    target: str = Field(description="The fact id (or prefix) as given.")
     events: list[EventOut] = Field(description="Oldest first, the supersession chain included.")
 
 

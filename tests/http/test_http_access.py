@@ -1,0 +1,173 @@
+"""One subject cannot read, change or delete another's facts through REST, and a fact it
+may not read answers exactly as a fact that does not exist."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from http_helpers import API, assert_problem, bearer
+from starlette.testclient import TestClient
+
+from embornal import Memory
+
+
+def _store(client: TestClient, token: str, path: str, content: str, **extra: Any) -> str:
+    r = client.post(
+        f"{API}/facts", headers=bearer(token), json={"path": path, "content": content, **extra}
+    )
+    assert r.status_code == 201, r.text
+    fact_id: str = r.json()["id"]
+    assert r.headers["location"] == f"{API}/facts/{fact_id}"
+    return fact_id
+
+
+@pytest.fixture
+def alice_fact(client: TestClient, tokens: dict[str, str]) -> str:
+    return _store(client, tokens["alice"], "/alice/diary", "Alice keeps the zebra password here.")
+
+
+def test_the_owner_reads_its_own_fact_everywhere(
+    client: TestClient, tokens: dict[str, str], alice_fact: str
+) -> None:
+    h = bearer(tokens["alice"])
+    fact = client.get(f"{API}/facts/{alice_fact}", headers=h).json()
+    assert fact["fact"]["owner"] == "alice"
+    assert "owner=alice" in fact["fact"]["tags"]
+    assert fact["events"][0]["actor"] == "alice"
+    assert fact["events"][0]["actor_kind"] == "assistant"
+    hits = client.get(f"{API}/recall", params={"q": "zebra"}, headers=h).json()["hits"]
+    assert [hit["fact"]["id"] for hit in hits] == [alice_fact]
+    assert client.get(f"{API}/cat", params={"path": "/alice/diary"}, headers=h).status_code == 200
+    assert "/alice" in [e["path"] for e in client.get(f"{API}/ls", headers=h).json()["entries"]]
+
+
+def test_another_subject_cannot_read_it(
+    client: TestClient, tokens: dict[str, str], alice_fact: str
+) -> None:
+    h = bearer(tokens["bob"])
+    assert_problem(client.get(f"{API}/facts/{alice_fact}", headers=h), 404, "not_found")
+    assert_problem(client.get(f"{API}/facts/{alice_fact[:16]}", headers=h), 404, "not_found")
+    assert_problem(client.get(f"{API}/facts/{alice_fact}/history", headers=h), 404)
+    assert_problem(client.get(f"{API}/tags", params={"fact": alice_fact}, headers=h), 404)
+    assert_problem(client.get(f"{API}/cat", params={"path": "/alice/diary"}, headers=h), 404)
+    assert_problem(client.get(f"{API}/ls", params={"path": "/alice"}, headers=h), 404)
+    assert_problem(client.get(f"{API}/tree", params={"path": "/alice"}, headers=h), 404)
+    assert client.get(f"{API}/recall", params={"q": "zebra"}, headers=h).json() == {"hits": []}
+    strongest = client.get(f"{API}/recall", params={"limit": 1000}, headers=h).json()["hits"]
+    assert alice_fact not in [hit["fact"]["id"] for hit in strongest]
+    paths = [e["path"] for e in client.get(f"{API}/ls", headers=h).json()["entries"]]
+    assert "/alice" not in paths
+    tree = client.get(f"{API}/tree", headers=h).text
+    assert "alice" not in tree
+
+
+def test_another_subject_cannot_forget_or_restore_it(
+    client: TestClient, tokens: dict[str, str], alice_fact: str
+) -> None:
+    bob, alice = bearer(tokens["bob"]), bearer(tokens["alice"])
+    reason = {"reason": "bob wants it gone"}
+    assert_problem(client.post(f"{API}/facts/{alice_fact}/forget", headers=bob, json=reason), 404)
+    assert client.get(f"{API}/facts/{alice_fact}", headers=alice).json()["fact"]["state"] == (
+        "active"
+    )
+    r = client.post(f"{API}/facts/{alice_fact}/forget", headers=alice, json={"reason": "old"})
+    assert r.json()["state"] == "forgotten"
+    assert_problem(client.post(f"{API}/facts/{alice_fact}/restore", headers=bob, json=reason), 404)
+    assert client.get(f"{API}/facts/{alice_fact}", headers=alice).json()["fact"]["state"] == (
+        "forgotten"
+    )
+
+
+def test_a_public_fact_is_readable_but_not_deletable_by_others(
+    client: TestClient, tokens: dict[str, str]
+) -> None:
+    fact_id = _store(
+        client, tokens["alice"], "/team/news", "The offsite is in May.", tags=["visibility=public"]
+    )
+    bob = bearer(tokens["bob"])
+    assert client.get(f"{API}/facts/{fact_id}", headers=bob).status_code == 200
+    body = assert_problem(
+        client.post(f"{API}/facts/{fact_id}/forget", headers=bob, json={"reason": "no"}),
+        403,
+        "access_denied",
+    )
+    assert "bob" in body["detail"]
+    assert client.get(f"{API}/facts/{fact_id}", headers=bob).json()["fact"]["state"] == "active"
+
+
+def test_a_write_never_lands_as_another_subject(
+    client: TestClient, tokens: dict[str, str], alice_fact: str
+) -> None:
+    bob = bearer(tokens["bob"])
+    # Bob may write on any path, but the fact is his, and Alice's stays hidden from him.
+    bobs = _store(client, tokens["bob"], "/alice/diary", "Bob was here.")
+    fact = client.get(f"{API}/facts/{bobs}", headers=bob).json()["fact"]
+    assert fact["owner"] == "bob"
+    cat = client.get(f"{API}/cat", params={"path": "/alice/diary"}, headers=bob).json()
+    assert [v["fact"]["id"] for v in cat["facts"]] == [bobs]
+    # Claiming another owner is refused, in either tag form.
+    for tags in (["owner=alice"], {"owner": "alice"}):
+        r = client.post(
+            f"{API}/facts", headers=bob, json={"path": "/x", "content": "y", "tags": tags}
+        )
+        assert_problem(r, 400, "owner_tag_forbidden")
+
+
+def test_a_denied_path_is_403_for_writes(
+    client: TestClient, memory: Memory, tokens: dict[str, str]
+) -> None:
+    memory.policy_add("p", ["bob", "path:/locked/*", "write", "deny"])
+    r = client.post(
+        f"{API}/facts", headers=bearer(tokens["bob"]), json={"path": "/locked/a", "content": "x"}
+    )
+    body = assert_problem(r, 403, "access_denied")
+    assert "write" in body["detail"]
+
+
+def test_a_hidden_fact_answers_exactly_as_a_missing_one(
+    client: TestClient, tokens: dict[str, str], alice_fact: str
+) -> None:
+    bob = bearer(tokens["bob"])
+    # A missing id that differs from the hidden one only in its last character.
+    last = "0" if alice_fact[-1] != "0" else "1"
+    missing = alice_fact[:-1] + last
+    for template, method, body in [
+        ("/facts/{}", "GET", None),
+        ("/facts/{}/history", "GET", None),
+        ("/facts/{}/forget", "POST", {"reason": "r"}),
+        ("/facts/{}/restore", "POST", {"reason": "r"}),
+    ]:
+        rh = client.request(method, API + template.format(alice_fact), headers=bob, json=body)
+        rm = client.request(method, API + template.format(missing), headers=bob, json=body)
+        assert rh.status_code == rm.status_code == 404
+        assert rh.headers == rm.headers
+        h, m = rh.json(), rm.json()
+        assert h["detail"].replace(alice_fact, missing) == m["detail"]
+        assert {k: v for k, v in h.items() if k != "detail"} == {
+            k: v for k, v in m.items() if k != "detail"
+        }
+    rh = client.get(f"{API}/tags", params={"fact": alice_fact}, headers=bob)
+    rm = client.get(f"{API}/tags", params={"fact": missing}, headers=bob)
+    assert rh.status_code == rm.status_code == 404
+    assert rh.json()["detail"].replace(alice_fact, missing) == rm.json()["detail"]
+    # A hidden path answers as a path that was never written.
+    for route in ("cat", "ls", "tree"):
+        rh = client.get(f"{API}/{route}", params={"path": "/alice/diary"}, headers=bob)
+        rm = client.get(f"{API}/{route}", params={"path": "/alice/diarz"}, headers=bob)
+        assert rh.status_code == rm.status_code == 404
+        assert rh.headers == rm.headers
+        assert rh.json()["detail"].replace("diary", "diarz") == rm.json()["detail"]
+
+
+def test_a_policy_change_applies_to_the_next_request(
+    client: TestClient, memory: Memory, tokens: dict[str, str], alice_fact: str
+) -> None:
+    bob = bearer(tokens["bob"])
+    assert_problem(client.get(f"{API}/facts/{alice_fact}", headers=bob), 404)
+    memory.policy_add("p", ["bob", "path:/alice/*", "read", "allow"])
+    assert client.get(f"{API}/facts/{alice_fact}", headers=bob).status_code == 200
+    hits = client.get(f"{API}/recall", params={"q": "zebra"}, headers=bob).json()["hits"]
+    assert [h["fact"]["id"] for h in hits] == [alice_fact]
+    memory.policy_add("p", ["bob", "path:/alice/diary", "read", "deny"])
+    assert_problem(client.get(f"{API}/facts/{alice_fact}", headers=bob), 404)

@@ -49,12 +49,25 @@ def test_explain_shows_every_component_in_hybrid(smem: Memory) -> None:
     parts = hit.parts.as_dict()
     for key in ("keyword", "bm25", "keyword_rank", "vector", "vector_rank", "strength", "total"):
         assert parts[key] is not None, key
-    assert hit.parts.method == "hybrid-rrf+strength"
+    assert hit.parts.method == "hybrid-linear+strength"
+
+
+def test_rrf_fusion_is_selectable(db_path: Path, clock: FixedClock) -> None:
+    with Memory.open(
+        db_path, clock=clock, embedder=FakeEmbedder(DIMS), fusion=FusionSettings(method="rrf")
+    ) as mem:
+        mem.store("/pets", "the cat sleeps")
+        hit = mem.recall("cat", mode="hybrid", reinforce=False)[0]
+        assert hit.parts.method == "hybrid-rrf+strength"
+        assert hit.parts.keyword_rank == 1 and hit.parts.vector_rank == 1
 
 
 def test_linear_fusion_is_selectable(db_path: Path, clock: FixedClock) -> None:
     with Memory.open(
-        db_path, clock=clock, embedder=FakeEmbedder(DIMS), fusion=FusionSettings(method="linear")
+        db_path,
+        clock=clock,
+        embedder=FakeEmbedder(DIMS),
+        fusion=FusionSettings(method="linear", vector_weight=1.0),
     ) as mem:
         mem.store("/pets", "the cat sleeps")
         hit = mem.recall("cat", mode="hybrid", reinforce=False)[0]

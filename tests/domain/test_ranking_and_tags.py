@@ -66,7 +66,7 @@ def test_vector_cuts_floor_and_share() -> None:
 def test_fusion_maths() -> None:
     from embornal.domain.ranking import FusionSettings, fuse_linear, fuse_rrf
 
-    settings = FusionSettings()
+    settings = FusionSettings(method="rrf", vector_weight=1.0)
     rrf = fuse_rrf(["a", "b"], ["b", "c"], settings)
     k = settings.rrf_k
     top = 2 / (k + 1)
@@ -74,5 +74,7 @@ def test_fusion_maths() -> None:
     assert rrf["a"] == pytest.approx((1 / (k + 1)) / top)
     assert max(rrf, key=rrf.__getitem__) == "b"
     assert fuse_rrf(["a"], ["a"], settings)["a"] == pytest.approx(1.0)
-    lin = fuse_linear({"a": 1.0, "b": 0.5}, {"b": 0.8}, FusionSettings(method="linear"))
+    lin = fuse_linear(
+        {"a": 1.0, "b": 0.5}, {"b": 0.8}, FusionSettings(method="linear", vector_weight=1.0)
+    )
     assert lin == {"a": 1.0, "b": pytest.approx(1.3)}

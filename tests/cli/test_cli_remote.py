@@ -1,0 +1,325 @@
+"""Client mode: with ``server.url`` set, the memory commands talk to ``embornal serve``.
+
+One real server (the REST app under uvicorn, on 127.0.0.1, in a thread) serves the
+module; the real console script runs in a subprocess with a config.yaml that names
+it. The local command line run with ``--db`` on the server's own database is the
+reference: client mode prints the same text and the same JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import Result, run_cli
+
+from embornal import Memory
+from embornal.interfaces.http.app import create_app
+
+REFUSAL = "runs on the machine that holds the memory (client mode: server.url is set)"
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    db: Path
+    alice: str
+    bob: str
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The REST API over one memory, with a token for alice and one for bob."""
+    import uvicorn
+
+    db = tmp_path_factory.mktemp("server") / "memory.db"
+    memory = Memory.open(db)
+    alice, bob = (memory.token_add(who).token for who in ("alice", "bob"))
+    config = uvicorn.Config(
+        create_app(memory, mcp=False, wiki=False),
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        lifespan="on",
+        access_log=False,
+    )
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not uv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    port = uv.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield Server(f"http://127.0.0.1:{port}", db, alice, bob)
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=20)
+        memory.close()
+
+
+def configure(home: Path, server: str | None, **keys: str) -> None:
+    """Write config.yaml into this test's EMBORNAL_HOME: ``server:`` with ``keys``."""
+    home.mkdir(parents=True, exist_ok=True)
+    lines = ["embedding:", '  provider: "off"']
+    if server is not None or keys:
+        lines.append("server:")
+        if server is not None:
+            lines.append(f"  url: {json.dumps(server)}")
+        lines += [f"  {key}: {json.dumps(value)}" for key, value in keys.items()]
+    (home / "config.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def cli(*args: str, stdin: str | None = None, **env: str) -> Result:
+    full = {**os.environ, "EMBORNAL_EMBEDDING": "off", **env}
+    return run_cli(*args, stdin=stdin, env=full)
+
+
+def one_line(result: Result) -> str:
+    """The single line of stderr (an error is one line, never a traceback)."""
+    lines = result.err.splitlines()
+    assert len(lines) == 1, result.err
+    assert lines[0].startswith("embornal: ")
+    return lines[0]
+
+
+@pytest.fixture
+def alice(server: Server, embornal_home: Path) -> Server:
+    """This test's home is a client of the server, with alice's token in config.yaml."""
+    configure(embornal_home, server.url, token=server.alice)
+    return server
+
+
+def local(server: Server, *args: str) -> Result:
+    """The same command run locally on the server's database, as alice."""
+    return cli("--db", str(server.db), "--as-subject", "alice", *args)
+
+
+def stored_id(result: Result, path: str) -> str:
+    assert result.code == 0, result.err
+    found = re.fullmatch(rf"([0-9A-Z]{{26}}) {re.escape(path)}\n", result.out)
+    assert found, result.out
+    return found.group(1)
+
+
+def without(data: Any, key: str) -> Any:
+    """``data`` with every ``key`` (a number computed at read time) taken out."""
+    if isinstance(data, dict):
+        return {k: without(v, key) for k, v in data.items() if k != key}
+    if isinstance(data, list):
+        return [without(v, key) for v in data]
+    return data
+
+
+# --------------------------------------------------------------------------- same output
+
+
+def test_the_memory_commands_print_what_local_mode_prints(alice: Server) -> None:
+    first = stored_id(
+        cli("memory", "store", "/rt/embornal", "The build uses uv.", "--tag", "status=decided"),
+        "/rt/embornal",
+    )
+    second = stored_id(
+        cli("memory", "store", "/rt/embornal/cli", "-", stdin="Client mode: see [[/rt/embornal]]."),
+        "/rt/embornal/cli",
+    )
+
+    hits = cli("memory", "recall", "uv", "--under", "/rt", "--meta", "--scores", "--explain")
+    assert hits.code == 0, hits.err
+    assert hits.out.startswith("| ID ")
+    assert f"| {first} | /rt/embornal " in hits.out
+    assert "| alice " in hits.out and "status=decided" in hits.out
+    assert "method    keyword+strength" in hits.out and "matched   uv" in hits.out
+    plain = cli("memory", "recall", "uv", "--under", "/rt", "--plain")
+    assert plain.out == local(alice, "memory", "recall", "uv", "--under", "/rt", "--plain").out
+
+    for args in (
+        ("memory", "ls", "/rt"),
+        ("memory", "ls", "/", "--plain"),
+        ("memory", "tree", "/rt"),
+        ("memory", "tree", "/", "--dirs-only"),
+        ("memory", "cat", "/rt/embornal", "--meta"),
+        ("memory", "cat", "/rt/embornal/cli", "--order-by", "signal", "--limit", "1"),
+        ("memory", "show", second),
+        ("memory", "history", first[:20]),
+    ):
+        remote, here = cli(*args), local(alice, *args)
+        assert (remote.code, remote.out, remote.err) == (0, here.out, ""), args
+    assert "└── embornal*" in cli("memory", "tree", "/rt").out
+    shown = cli("memory", "show", second).out
+    assert "owner:         alice" in shown and "links:         [[/rt/embornal]]" in shown
+
+    gone = cli("memory", "forget", first, "--reason", "moved to Rust")
+    assert gone.out == f"{first} /rt/embornal forgotten\n"
+    assert "(no facts found)" in cli("memory", "recall", "uv", "--under", "/rt/embornal").out
+    back = cli("memory", "restore", first[:22].lower(), "--reason", "it was right")
+    assert back.out == f"{first} /rt/embornal restored\n"
+    history = cli("memory", "history", first).out
+    assert history == local(alice, "memory", "history", first).out
+    assert re.search(r"FactForgotten \| alice \| assistant \| moved to Rust", history)
+    assert re.search(r"FactRestored  \| alice \| assistant \| it was right", history)
+
+
+def test_json_output_is_the_json_of_local_mode(alice: Server) -> None:
+    made = cli("--json", "memory", "store", "/js/x", "A fact in JSON.", "--tag", "k=v")
+    fact = made.json()
+    assert fact["owner"] == "alice" and fact["state"] == "active"
+    assert fact["tags"] == ["k=v", "owner=alice"]
+
+    for args in (
+        ("memory", "ls", "/js"),
+        ("memory", "tree", "/js"),
+        ("memory", "history", fact["id"]),
+    ):
+        assert cli("--json", *args).json() == local(alice, "--json", *args).json(), args
+    for args in (("memory", "show", fact["id"]), ("memory", "cat", "/js/x")):
+        remote, here = cli(*args, "--json").json(), local(alice, *args, "--json").json()
+        assert without(remote, "strength") == without(here, "strength"), args
+    hits = cli("memory", "recall", "json", "--under", "/js", "--json").json()
+    assert [h["fact"]["id"] for h in hits] == [fact["id"]]
+    assert set(hits[0]["parts"]) >= {"total", "method", "keyword", "bm25", "matched_terms"}
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_a_bad_token_is_exit_5_in_one_line(server: Server, embornal_home: Path) -> None:
+    configure(embornal_home, server.url, token="emb_not_a_real_token")
+    result = cli("memory", "ls", "/")
+    assert result.code == 5 and result.out == ""
+    assert "server.token" in one_line(result)
+    data = cli("--json", "memory", "recall", "x").json()
+    assert data["error"] == "unauthenticated"
+
+
+def test_a_server_that_is_down_is_exit_7_with_a_hint(embornal_home: Path) -> None:
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    configure(embornal_home, f"http://127.0.0.1:{port}", token="emb_x")
+    result = cli("memory", "recall", "anything")
+    assert result.code == 7
+    line = one_line(result)
+    assert f"cannot reach the server at http://127.0.0.1:{port}" in line
+    assert "hint: Check server.url" in line
+
+
+def test_service_errors_keep_their_exit_codes(alice: Server) -> None:
+    fid = stored_id(cli("memory", "store", "/err/x", "Forget me twice."), "/err/x")
+    assert cli("memory", "forget", fid, "--reason", "once").code == 0
+    twice = cli("memory", "forget", fid, "--reason", "twice")
+    assert twice.code == 4 and "already forgotten" in one_line(twice)
+    assert cli("memory", "show", "0" * 26).code == 3
+    assert cli("memory", "ls", "/no/such/path").code == 3
+    assert cli("memory", "cat", "/Bad Path!").code == 2  # checked here, as the server would
+    too_many = cli("memory", "recall", "x", "--limit", "5000")
+    assert too_many.code == 2 and "limit" in one_line(too_many)
+    owner = cli("memory", "store", "/err/x", "Mine.", "--tag", "owner=bob")
+    assert owner.code == 2 and "owner" in one_line(owner)
+
+
+# --------------------------------------------------------------------------- subjects
+
+
+def test_each_client_sees_what_its_token_may_read(server: Server, embornal_home: Path) -> None:
+    token_file = embornal_home / "bob.token"
+    configure(embornal_home, server.url, token_file="bob.token")  # relative: the config dir
+    token_file.write_text(f"  {server.bob}\n", encoding="utf-8")
+    bobs = stored_id(cli("memory", "store", "/bob/notes", "Zanzibar is bob's secret."), "/bob/notes")
+    assert "owner:         bob" in cli("memory", "show", bobs).out
+
+    configure(embornal_home, server.url, token=server.alice)
+    hidden = cli("memory", "show", bobs)
+    assert hidden.code == 3 and f"no fact with id {bobs}" in one_line(hidden)
+    assert cli("memory", "recall", "zanzibar").out == "(no facts found)\n"
+    assert "/bob" not in cli("memory", "ls", "/").out
+    assert cli("memory", "cat", "/bob/notes").code == 3
+
+
+def test_as_subject_is_ignored_the_token_owns_new_facts(alice: Server) -> None:
+    made = cli("--as-subject", "mallory", "memory", "store", "/subj/x", "Whose is it?", "--json")
+    assert made.code == 0 and made.err == ""
+    assert made.json()["owner"] == "alice"
+
+
+def test_env_vars_make_a_client_without_config(server: Server, embornal_home: Path) -> None:
+    configure(embornal_home, None)
+    result = cli(
+        "memory", "tree", "/", EMBORNAL_SERVER_URL=server.url + "/api/v1/", EMBORNAL_TOKEN=server.bob
+    )
+    assert result.code == 0, result.err
+    assert result.out.startswith("/\n") and "memory*" in result.out
+    configure(embornal_home, server.url, token="emb_wrong")
+    made = cli("--json", "memory", "store", "/env/x", "By env.", EMBORNAL_TOKEN=server.bob)
+    assert made.json()["owner"] == "bob"
+
+
+def test_token_settings_that_cannot_work_are_exit_6(server: Server, embornal_home: Path) -> None:
+    configure(embornal_home, server.url, token_file=str(embornal_home / "missing.token"))
+    missing = cli("memory", "ls", "/")
+    assert missing.code == 6 and "cannot read server.token_file" in one_line(missing)
+    configure(embornal_home, server.url)
+    none = cli("memory", "ls", "/")
+    assert none.code == 6 and "client mode needs a token" in one_line(none)
+    configure(embornal_home, "ftp://example.org", token="x")
+    assert cli("memory", "ls", "/").code == 6
+
+
+# --------------------------------------------------------------------------- local only
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("admin", "verify"),
+        ("token", "ls"),
+        ("policy", "check", "alice", "read", "/x"),
+        ("memory", "purge", "01ABC", "--reason", "gone", "--yes"),
+        ("memory", "tag", "/x", "k=v"),
+        ("memory", "reindex"),
+        ("memory", "wiki"),
+        ("model", "ls"),
+        ("serve",),
+        ("mcp",),
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_local_only_commands_refuse(alice: Server, args: tuple[str, ...]) -> None:
+    result = cli(*args)
+    assert result.code == 2 and result.out == ""
+    name = " ".join(args[:2])
+    assert one_line(result).startswith(f"embornal: {name} {REFUSAL}")
+    assert cli("--json", *args).json()["error"] == "local_only"
+
+
+def test_db_forces_local_mode(alice: Server, tmp_path: Path) -> None:
+    mine = tmp_path / "mine.db"
+    stored_id(cli("--db", str(mine), "memory", "store", "/here", "Local."), "/here")
+    assert "/here" in cli("--db", str(mine), "memory", "ls", "/").out
+    assert "/here" not in cli("memory", "ls", "/").out
+    assert cli("--db", str(mine), "admin", "verify").code == 0
+
+
+def test_what_the_server_does_not_offer_is_refused(alice: Server) -> None:
+    fid = stored_id(cli("memory", "store", "/offer/x", "Old text."), "/offer/x")
+    with urllib.request.urlopen(alice.url + "/openapi.json", timeout=10) as response:
+        paths = json.load(response)["paths"]
+    corrected = cli("memory", "supersede", fid, "New text.")
+    if "post" in paths.get("/api/v1/facts/{id}/supersede", {}):
+        assert corrected.code == 0 and corrected.out.endswith(" /offer/x\n")
+    else:
+        assert corrected.code == 2
+        assert one_line(corrected).startswith(f"embornal: memory supersede {REFUSAL}")
+    by_path = cli("memory", "history", "/offer/x")
+    assert by_path.code == 2 and "pass its id" in one_line(by_path)

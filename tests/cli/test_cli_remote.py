@@ -236,7 +236,8 @@ def test_each_client_sees_what_its_token_may_read(server: Server, embornal_home:
     token_file = embornal_home / "bob.token"
     configure(embornal_home, server.url, token_file="bob.token")  # relative: the config dir
     token_file.write_text(f"  {server.bob}\n", encoding="utf-8")
-    bobs = stored_id(cli("memory", "store", "/bob/notes", "Zanzibar is bob's secret."), "/bob/notes")
+    made = cli("memory", "store", "/bob/notes", "Zanzibar is bob's secret.")
+    bobs = stored_id(made, "/bob/notes")
     assert "owner:         bob" in cli("memory", "show", bobs).out
 
     configure(embornal_home, server.url, token=server.alice)
@@ -255,9 +256,8 @@ def test_as_subject_is_ignored_the_token_owns_new_facts(alice: Server) -> None:
 
 def test_env_vars_make_a_client_without_config(server: Server, embornal_home: Path) -> None:
     configure(embornal_home, None)
-    result = cli(
-        "memory", "tree", "/", EMBORNAL_SERVER_URL=server.url + "/api/v1/", EMBORNAL_TOKEN=server.bob
-    )
+    env = {"EMBORNAL_SERVER_URL": server.url + "/api/v1/", "EMBORNAL_TOKEN": server.bob}
+    result = cli("memory", "tree", "/", **env)
     assert result.code == 0, result.err
     assert result.out.startswith("/\n") and "memory*" in result.out
     configure(embornal_home, server.url, token="emb_wrong")

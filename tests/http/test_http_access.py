@@ -3,6 +3,7 @@ may not read answers exactly as a fact that does not exist."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -171,3 +172,29 @@ def test_a_policy_change_applies_to_the_next_request(
     assert [h["fact"]["id"] for h in hits] == [alice_fact]
     memory.policy_add("p", ["bob", "path:/alice/diary", "read", "deny"])
     assert_problem(client.get(f"{API}/facts/{alice_fact}", headers=bob), 404)
+
+
+def test_supersede_and_read_only_recall_over_rest(tmp_path: Path) -> None:
+    from embornal.interfaces.http.app import create_app
+
+    with Memory.open(tmp_path / "m.db") as mem:
+        token = mem.token_add("alice").token
+        client = TestClient(create_app(mem, wiki=False), base_url="http://127.0.0.1")
+        auth = {"Authorization": f"Bearer {token}"}
+        old = client.post(
+            "/api/v1/facts", json={"path": "/a", "content": "tea at five"}, headers=auth
+        )
+        assert old.status_code == 201
+        new = client.post(
+            f"/api/v1/facts/{old.json()['id']}/supersede",
+            json={"content": "tea at six", "reason": "moved"},
+            headers=auth,
+        )
+        assert new.status_code == 201 and new.json()["supersedes_id"] == old.json()["id"]
+        hits = client.get(
+            "/api/v1/recall",
+            params={"q": "tea", "reinforce": "false", "mode": "keyword"},
+            headers=auth,
+        ).json()["hits"]
+        assert [h["fact"]["content"] for h in hits] == ["tea at six"]
+        assert mem.show(new.json()["id"]).fact.recall_count == 0

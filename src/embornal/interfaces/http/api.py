@@ -43,6 +43,7 @@ from embornal.interfaces.http.schemas import (
     RecallOut,
     RecallQuery,
     StoreIn,
+    SupersedeIn,
     TagsOut,
     TagsQuery,
     TreeNodeOut,
@@ -94,7 +95,13 @@ def _whoami(c: Call) -> BaseModel:
 
 def _store(c: Call) -> BaseModel:
     b: StoreIn = c.body
-    return FactOut.of(c.memory.store(b.path, b.content, tags=b.tags, at=b.at))
+    return FactOut.of(c.memory.store(b.path, b.content, tags=b.tags, at=b.at, reason=b.reason))
+
+
+def _supersede(c: Call) -> BaseModel:
+    b: SupersedeIn = c.body
+    fact = c.memory.supersede(c.path["id"], b.content, tags=b.tags, reason=b.reason, at=b.at)
+    return FactOut.of(fact)
 
 
 def _ls(c: Call) -> BaseModel:
@@ -116,7 +123,7 @@ def _cat(c: Call) -> BaseModel:
 
 def _recall(c: Call) -> BaseModel:
     q: RecallQuery = c.query
-    hits = c.memory.recall(q.q, limit=q.limit, under=q.under)
+    hits = c.memory.recall(q.q, limit=q.limit, under=q.under, mode=q.mode, reinforce=q.reinforce)
     return RecallOut(hits=[RecallHitOut.of(h) for h in hits])
 
 
@@ -189,9 +196,10 @@ OPERATIONS: tuple[Operation, ...] = (
         CatOut, _cat, query=CatQuery, errors=_READ, tag="paths",
     ),
     Operation(
-        "GET", "/recall", "recall", "Find facts by keyword",
-        "Keyword search (BM25 rescaled + 0.5 x strength); with no `q`, the strongest facts. "
-        "Each hit counts as a recall and lifts the fact's strength.",
+        "GET", "/recall", "recall", "Find facts by keyword and meaning",
+        "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no `q`, the "
+        "strongest facts. Each hit counts as a recall and lifts the fact's strength unless "
+        "`reinforce=false`.",
         RecallOut, _recall, query=RecallQuery, errors=(400, 401, 422, 503),
     ),
     Operation(
@@ -216,6 +224,13 @@ OPERATIONS: tuple[Operation, ...] = (
         "POST", "/facts/{id}/forget", "forgetFact", "Forget a fact",
         "Take the fact out of recall, keeping it and the reason in the history; restorable.",
         FactOut, _forget, body=ReasonIn, path_params=("id",),
+        errors=(400, 401, 403, 404, 409, 413, 422, 503),
+    ),
+    Operation(
+        "POST", "/facts/{id}/supersede", "supersedeFact", "Correct a fact",
+        "Store a new fact on the same path that points at the old one; the old fact leaves "
+        "default recall and stays in the history.",
+        FactOut, _supersede, body=SupersedeIn, path_params=("id",), status=201,
         errors=(400, 401, 403, 404, 409, 413, 422, 503),
     ),
     Operation(

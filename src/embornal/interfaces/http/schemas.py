@@ -44,6 +44,7 @@ __all__ = [
     "RecallQuery",
     "ScorePartsOut",
     "StoreIn",
+    "SupersedeIn",
     "TagsOut",
     "TagsQuery",
     "TreeNodeOut",
@@ -359,6 +360,22 @@ class StoreIn(_In):
     )
     tags: TagsIn = None
     at: TimeIn = None
+    reason: str | None = Field(
+        None, max_length=MAX_REASON_LENGTH, description="Why it is stored; kept in the history."
+    )
+
+
+class SupersedeIn(_In):
+    """The correcting fact: same path as the old one; tags default to the old fact's."""
+
+    content: str = Field(
+        min_length=1,
+        max_length=MAX_CONTENT_BYTES,
+        description=f"The corrected statement (at most {MAX_CONTENT_BYTES:,} bytes of UTF-8).",
+    )
+    tags: TagsIn = None
+    at: TimeIn = None
+    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
 class ReasonIn(_In):
@@ -394,6 +411,10 @@ class CatQuery(_In):
 class RecallQuery(_In):
     q: str | None = Field(None, description="Keywords; leave out for the strongest facts.")
     limit: Limit = None
+    mode: Literal["auto", "keyword", "vector", "hybrid"] = Field(
+        "auto", description="auto: hybrid when the server has a model, else keyword."
+    )
+    reinforce: bool = Field(True, description="false: a read-only recall (no strength lift).")
     under: Annotated[
         str | None,
         Field(

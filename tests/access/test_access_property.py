@@ -6,6 +6,7 @@ subjects; the reference is the Casbin enforcer of the seed 000 model.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from pathlib import Path
 
@@ -98,10 +99,8 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str]) -> None:
     # cat, per path; show and history per fact
     seen_by_cat = set()
     for path in {*PATHS, "/memory"}:
-        try:
+        with contextlib.suppress(NotFound):
             seen_by_cat |= {v.fact.id for v in mem.cat(path)}
-        except NotFound:
-            pass
     assert seen_by_cat == allowed
     for fid in all_ids:
         if fid in allowed:

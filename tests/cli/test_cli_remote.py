@@ -12,8 +12,6 @@ import json
 import os
 import re
 import socket
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ from cli_helpers import Result, run_cli
 
 from embornal import Memory
 from embornal.interfaces.http.app import create_app
+from live_server import live_server
 
 REFUSAL = "runs on the machine that holds the memory (client mode: server.url is set)"
 
@@ -40,32 +39,13 @@ class Server:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The REST API over one memory, with a token for alice and one for bob."""
-    import uvicorn
-
     db = tmp_path_factory.mktemp("server") / "memory.db"
     memory = Memory.open(db)
     alice, bob = (memory.token_add(who).token for who in ("alice", "bob"))
-    config = uvicorn.Config(
-        create_app(memory, mcp=False, wiki=False),
-        host="127.0.0.1",
-        port=0,
-        log_level="warning",
-        lifespan="on",
-        access_log=False,
-    )
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not uv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.01)
-    port = uv.servers[0].sockets[0].getsockname()[1]
     try:
-        yield Server(f"http://127.0.0.1:{port}", db, alice, bob)
+        with live_server(create_app(memory, mcp=False, wiki=False)) as url:
+            yield Server(url, db, alice, bob)
     finally:
-        uv.should_exit = True
-        thread.join(timeout=20)
         memory.close()
 
 

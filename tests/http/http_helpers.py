@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 API = "/api/v1"
@@ -30,33 +26,3 @@ def assert_problem(response: Any, status: int, code: str | None = None) -> dict[
     if status == 401:
         assert response.headers["www-authenticate"].startswith("Bearer")
     return body
-
-
-@contextmanager
-def live_server(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on 127.0.0.1 (a free port) in a thread; yield its URL."""
-    import uvicorn
-
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=0,
-        log_level="warning",
-        lifespan="on",
-        ws="none",
-        access_log=False,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)

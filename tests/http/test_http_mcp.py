@@ -12,12 +12,13 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from http_helpers import assert_problem, live_server
+from http_helpers import assert_problem
 from mcp.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from embornal import Memory
 from embornal.interfaces.http.app import create_app
+from live_server import live_server
 
 pytestmark = pytest.mark.anyio
 

@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from http_helpers import live_server
 
 from embornal import Memory
 from embornal.interfaces.http.app import create_app
+from live_server import live_server
 
 MAX_EXAMPLES = 25
 

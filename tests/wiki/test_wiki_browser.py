@@ -8,14 +8,11 @@ Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` package
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from wiki_helpers import XSS_IMG, XSS_SCRIPT, Seeded, make_app
@@ -23,6 +20,7 @@ from wiki_helpers import XSS_IMG, XSS_SCRIPT, Seeded, make_app
 from embornal import Memory
 from embornal.errors import Unauthenticated
 from embornal.interfaces.http.wiki import TOKEN_COOKIE
+from live_server import live_server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Dialog, Page
@@ -48,29 +46,8 @@ pytestmark = [
 
 def serve(app: Starlette) -> Iterator[str]:
     """Serve ``app`` with uvicorn on 127.0.0.1, a free port, in a background thread."""
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=0,
-        log_level="warning",
-        lifespan="off",
-        ws="none",
-        access_log=False,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="wiki-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the wiki server did not start")
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=20)
+    with live_server(app, lifespan="off") as url:
+        yield url
 
 
 @pytest.fixture

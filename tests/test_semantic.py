@@ -145,17 +145,3 @@ def test_access_filter_applies_to_vector_recall(smem: Memory) -> None:
     smem.store("/a", "default likes green tea")
     found = {h.fact.id for h in secret.recall("green tea", mode="vector", reinforce=False)}
     assert found == {mine.id}
-
-
-def test_long_facts_are_embedded_in_pieces() -> None:
-    from embornal.service.semantic import CHUNK_CHARS, chunks, embed_long
-
-    text = ("alpha " * 400).strip()
-    pieces = chunks(text)
-    assert len(pieces) > 1 and all(len(p) <= CHUNK_CHARS for p in pieces)
-    assert " ".join(pieces) == text
-    assert chunks("short") == ["short"]
-    fake = FakeEmbedder(DIMS)
-    (vec,) = embed_long(fake, [text])
-    assert abs(sum(x * x for x in vec) - 1.0) < 1e-9
-    assert embed_long(fake, ["cat"]) == fake.embed_documents(["cat"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from embornal.adapters.embeddings.base import EmbeddingProvider, l2_normalize
+from embornal.adapters.embeddings.base import EmbeddingProvider
 from embornal.errors import ConfigError, EmbornalError, InvalidInput
 from embornal.storage import vectors
 from embornal.storage.sqlite import SqliteStore
@@ -18,44 +18,6 @@ __all__ = ["ReindexResult", "Semantic"]
 
 Progress = Callable[[int, int], None]
 REINDEX_BATCH = 64
-# Models read a few hundred tokens at most; a longer fact is embedded in pieces of about
-# this many characters, and its vector is the normalized mean of theirs.
-CHUNK_CHARS = 1_000
-MAX_CHUNKS = 32
-
-
-def chunks(text: str, size: int = CHUNK_CHARS) -> list[str]:
-    """``text`` cut at whitespace into pieces of at most about ``size`` characters."""
-    if len(text) <= size:
-        return [text]
-    out: list[str] = []
-    rest = text
-    while rest and len(out) < MAX_CHUNKS:
-        if len(rest) <= size:
-            out.append(rest)
-            break
-        cut = rest.rfind(" ", size // 2, size)
-        cut = size if cut <= 0 else cut
-        out.append(rest[:cut])
-        rest = rest[cut:].lstrip()
-    return out
-
-
-def embed_long(provider: EmbeddingProvider, texts: Sequence[str]) -> list[list[float]]:
-    """One vector per text; a long text gets the normalized mean of its pieces' vectors."""
-    pieces: list[str] = []
-    owners: list[int] = []
-    for i, text in enumerate(texts):
-        for piece in chunks(text):
-            pieces.append(piece)
-            owners.append(i)
-    vecs = provider.embed_documents(pieces)
-    sums: list[list[float]] = [[0.0] * provider.dims for _ in texts]
-    for owner, vec in zip(owners, vecs, strict=True):
-        acc = sums[owner]
-        for j, x in enumerate(vec):
-            acc[j] += x
-    return [l2_normalize(v) for v in sums]
 
 
 @dataclass(frozen=True)
@@ -126,7 +88,7 @@ class Semantic:
             return None
         assert self.provider is not None
         try:
-            return [vectors.pack(v) for v in embed_long(self.provider, texts)]
+            return [vectors.pack(v) for v in self.provider.embed_documents(list(texts))]
         except (EmbornalError, OSError, RuntimeError, ValueError):
             return None
 
@@ -167,7 +129,7 @@ class Semantic:
             rows = vectors.pending_facts(self._store.conn, min(REINDEX_BATCH, total - done))
             if not rows:
                 break
-            vecs = embed_long(provider, [r["content"] for r in rows])
+            vecs = provider.embed_documents([r["content"] for r in rows])
             with self._store.transaction("writing vectors") as conn:
                 self.write(
                     conn, [(r["id"], vectors.pack(v)) for r, v in zip(rows, vecs, strict=True)]

@@ -124,5 +124,12 @@ def mcp(ctx: Context) -> int:
             f"the MCP server is not available: {e}",
             hint="Reinstall embornal with its default dependencies (the mcp package).",
         ) from e
-    run_stdio(db_path=str(ctx.db_path), subject=ctx.subject, profile=ctx.opt("profile", "core"))
+    provider = ctx.embedder(strict=False).provider
+    run_stdio(
+        db_path=str(ctx.db_path),
+        subject=ctx.subject,
+        profile=ctx.opt("profile", "core"),
+        embedder=provider,
+        vector_width=ctx.config.embedding.dims if provider is not None else None,
+    )
     return 0

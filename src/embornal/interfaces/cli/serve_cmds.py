@@ -95,8 +95,11 @@ def serve(ctx: Context) -> int:
         )
     elif active == 0:
         ctx.note("warning: there is no active token yet; `embornal token add SUBJECT` makes one")
+    provider = ctx.embedder(strict=False).provider
     with _server_libraries():
         run_server(
+            embedder=provider,
+            vector_width=ctx.config.embedding.dims if provider is not None else None,
             db_path=str(ctx.db_path),
             bind=bind,
             port=ctx.opt("port"),

@@ -14,10 +14,13 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.errors import ConfigError, InvalidInput
 from embornal.service.memory import Memory
+
+if TYPE_CHECKING:
+    from embornal.adapters.embeddings.base import EmbeddingProvider
 
 __all__ = ["is_loopback", "run_server", "run_wiki"]
 
@@ -87,8 +90,14 @@ def _serve(app: Any, sock: socket.socket, *, log_level: str, access_log: bool) -
             signal.signal(signal.SIGTERM, previous)
 
 
-def _open(db_path: str | None) -> Memory:
-    return Memory.open(Path(db_path) if db_path is not None else None)
+def _open(
+    db_path: str | None, embedder: EmbeddingProvider | None, vector_width: int | None
+) -> Memory:
+    return Memory.open(
+        Path(db_path) if db_path is not None else None,
+        embedder=embedder,
+        vector_width=vector_width,
+    )
 
 
 def run_server(
@@ -102,8 +111,12 @@ def run_server(
     log_level: str = "warning",
     access_log: bool = False,
     announce: Callable[[str], None] | None = None,
+    embedder: EmbeddingProvider | None = None,
+    vector_width: int | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) until interrupted.
+
+    ``embedder`` (the configured model) turns on recall by meaning over REST and MCP.
 
     A bind that is not loopback is refused unless ``allow_remote`` (the CLI passes it
     for an explicit ``--bind``): the tokens travel in clear over plain HTTP, so put
@@ -120,7 +133,7 @@ def run_server(
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
     sock = _bind(bind, port)
     try:
-        with _open(db_path) as memory:
+        with _open(db_path, embedder, vector_width) as memory:
             app = create_app(
                 memory,
                 max_body_bytes=max_body_bytes,
@@ -148,7 +161,7 @@ def run_wiki(
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
     sock = _bind("127.0.0.1", port)
     try:
-        with _open(db_path) as memory:
+        with _open(db_path, None, None) as memory:
             app = create_local_wiki_app(memory)
             say(f"embornal wiki: {_url(sock)}/  (memory {memory.db_path})")
             _serve(app, sock, log_level=log_level, access_log=False)

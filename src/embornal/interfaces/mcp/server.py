@@ -7,7 +7,7 @@ only inside ``embornal mcp``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -27,6 +27,9 @@ from embornal.interfaces.mcp.tools import (
     tool_specs,
 )
 from embornal.service.memory import Memory
+
+if TYPE_CHECKING:
+    from embornal.adapters.embeddings.base import EmbeddingProvider
 
 __all__ = ["EmbornalServer", "build_server", "run_stdio"]
 
@@ -139,11 +142,23 @@ def build_server(memory: MemorySource, *, profile: str = "core") -> MCPServer:
 
 
 def run_stdio(
-    *, db_path: str | None = None, subject: str = "default", profile: str = "core"
+    *,
+    db_path: str | None = None,
+    subject: str = "default",
+    profile: str = "core",
+    embedder: EmbeddingProvider | None = None,
+    vector_width: int | None = None,
 ) -> None:
-    """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF."""
+    """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF.
+
+    ``embedder`` (the configured model) turns on recall by meaning for the agent.
+    """
     _profile_tools(profile)  # fail before the database is opened or created
     with Memory.open(
-        Path(db_path) if db_path is not None else None, subject=subject, actor_kind="assistant"
+        Path(db_path) if db_path is not None else None,
+        subject=subject,
+        actor_kind="assistant",
+        embedder=embedder,
+        vector_width=vector_width,
     ) as memory:
         build_server(memory, profile=profile).run("stdio")

@@ -7,8 +7,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from embornal import FixedClock, Memory
+
+# CI machines are small and shared: no per-example deadline, no "too slow" failures.
+settings.register_profile("embornal", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("embornal")
 
 
 @pytest.fixture(autouse=True)

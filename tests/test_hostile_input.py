@@ -592,7 +592,9 @@ def prop_memory(tmp_path: Path) -> Iterator[Memory]:
 
 
 PROP = settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 

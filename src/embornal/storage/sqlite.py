@@ -486,17 +486,6 @@ class SqliteStore:
         except DriverError as e:
             raise translate(e, "reading the event log") from e
 
-    def recall_events_for(self, fact_id: str, limit: int = 50) -> list[Event]:
-        rows = self._rows(
-            "SELECT position, stream_id, version, type, schema_version, payload, actor, "
-            "actor_kind, reason, recorded_at, 0 AS redacted FROM events "
-            "WHERE type = 'FactsRecalled' AND position >= (SELECT min(position) FROM events "
-            "WHERE stream_id = ?) AND EXISTS (SELECT 1 FROM json_each(events.payload, "
-            "'$.fact_ids') j WHERE j.value = ?) ORDER BY position DESC LIMIT ?",
-            (fact_id, fact_id, limit),
-        )
-        return [eventlog.row_to_event(r) for r in rows]
-
     # -- access ----------------------------------------------------------------------------
 
     def rules(self) -> list[Rule]:

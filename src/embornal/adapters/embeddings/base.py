@@ -23,8 +23,10 @@ __all__ = [
     "EmbeddingProvider",
     "FailingEmbedder",
     "FakeEmbedder",
+    "LocalModelEmbedder",
     "known_prefixes",
     "l2_normalize",
+    "resolve_prefixes",
     "width_mismatch",
 ]
 
@@ -67,6 +69,17 @@ _KNOWN_PREFIXES: tuple[tuple[str, tuple[str, str]], ...] = (
     ("embeddinggemma", ("task: search result | query: ", "title: none | text: ")),
     ("nomic-embed-text", ("search_query: ", "search_document: ")),
 )
+
+
+def resolve_prefixes(
+    model_name: str | None, query_prefix: str | None, document_prefix: str | None
+) -> tuple[str, str]:
+    """The prefixes to use: the ones given, else the ones the model family expects."""
+    default_query, default_document = known_prefixes(model_name)
+    return (
+        default_query if query_prefix is None else query_prefix,
+        default_document if document_prefix is None else document_prefix,
+    )
 
 
 def known_prefixes(model_name: str | None) -> tuple[str, str]:
@@ -169,3 +182,35 @@ class FailingEmbedder:
     def embed_query(self, text: str) -> list[float]:
         self.calls += 1
         raise EmbeddingError(self._message, hint="This provider always fails (tests only).")
+
+
+class LocalModelEmbedder:
+    """What every in-process model provider shares: its name and width, the query and
+    document prefixes, and one ``_embed`` that subclasses implement."""
+
+    _name: str
+    _dims: int
+    query_prefix: str
+    document_prefix: str
+
+    def _set_prefixes(self, query_prefix: str | None, document_prefix: str | None) -> None:
+        self.query_prefix, self.document_prefix = resolve_prefixes(
+            self._name, query_prefix, document_prefix
+        )
+
+    @property
+    def identity(self) -> str:
+        return f"{self._name}:{self._dims}"
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._embed([self.document_prefix + t for t in texts])
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed([self.query_prefix + text])[0]
+
+    def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise NotImplementedError

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from embornal.adapters.embeddings.base import known_prefixes
+from embornal.adapters.embeddings.base import LocalModelEmbedder
 from embornal.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ def _first_json(paths: Sequence[Path]) -> dict[str, Any]:
     return {}
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(LocalModelEmbedder):
     """An :class:`~embornal.adapters.embeddings.base.EmbeddingProvider` over ONNX Runtime.
 
     ``name`` is the model's name in ``identity`` (default: the directory name,
@@ -137,9 +137,7 @@ class OnnxEmbedder:
         self.model_dir = directory
         self.model_file = model_file
         self._name = name or directory.name.replace("--", "/")
-        default_query, default_document = known_prefixes(self._name)
-        self.query_prefix = default_query if query_prefix is None else query_prefix
-        self.document_prefix = default_document if document_prefix is None else document_prefix
+        self._set_prefixes(query_prefix, document_prefix)
         self.batch_size = batch_size
 
         places = [model_file.parent, directory] if model_file.parent != directory else [directory]
@@ -233,20 +231,6 @@ class OnnxEmbedder:
             if token_id is not None:
                 return int(token_id)
         return 0
-
-    @property
-    def identity(self) -> str:
-        return f"{self._name}:{self._dims}"
-
-    @property
-    def dims(self) -> int:
-        return self._dims
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._embed([self.document_prefix + t for t in texts])
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._embed([self.query_prefix + text])[0]
 
     def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

@@ -18,7 +18,7 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
-from embornal.adapters.embeddings.base import known_prefixes, l2_normalize, width_mismatch
+from embornal.adapters.embeddings.base import l2_normalize, resolve_prefixes, width_mismatch
 from embornal.errors import EmbeddingError
 
 __all__ = ["OpenAICompatEmbedder", "embeddings_url"]
@@ -80,9 +80,9 @@ class OpenAICompatEmbedder:
         self.api_key_env = api_key_env or None
         self.batch_size = batch_size
         self.timeout = timeout
-        default_query, default_document = known_prefixes(model)
-        self.query_prefix = default_query if query_prefix is None else query_prefix
-        self.document_prefix = default_document if document_prefix is None else document_prefix
+        self.query_prefix, self.document_prefix = resolve_prefixes(
+            model, query_prefix, document_prefix
+        )
         self._dims = dims
 
     @property

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from embornal.adapters.embeddings.base import known_prefixes
+from embornal.adapters.embeddings.base import LocalModelEmbedder
 from embornal.errors import EmbeddingError
 
 __all__ = ["SentenceTransformerEmbedder"]
 
 
-class SentenceTransformerEmbedder:
+class SentenceTransformerEmbedder(LocalModelEmbedder):
     """An :class:`~embornal.adapters.embeddings.base.EmbeddingProvider` over sentence-transformers.
 
     ``name`` is the model's name in ``identity`` (default: ``model`` as given).
@@ -50,9 +50,7 @@ class SentenceTransformerEmbedder:
             ) from e
         source = os.fspath(model)
         self._name = name or source
-        default_query, default_document = known_prefixes(self._name)
-        self.query_prefix = default_query if query_prefix is None else query_prefix
-        self.document_prefix = default_document if document_prefix is None else document_prefix
+        self._set_prefixes(query_prefix, document_prefix)
         self.batch_size = batch_size
         try:
             self._model: Any = library.SentenceTransformer(
@@ -74,20 +72,6 @@ class SentenceTransformerEmbedder:
         if not isinstance(width, int):
             width = len(self._embed(["dimension probe"])[0])
         self._dims = width
-
-    @property
-    def identity(self) -> str:
-        return f"{self._name}:{self._dims}"
-
-    @property
-    def dims(self) -> int:
-        return self._dims
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._embed([self.document_prefix + t for t in texts])
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._embed([self.query_prefix + text])[0]
 
     def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:

@@ -54,7 +54,7 @@ class Semantic:
 
     def usable(self) -> bool:
         """A provider is set, sqlite-vec is loaded, and the stored vectors are its own."""
-        if self.provider is None or not self._store._has_vec_index():
+        if self.provider is None or not self._store.has_vector_index():
             return False
         stored = self.stored_model()
         return stored is None or stored == self.provider.identity
@@ -68,7 +68,7 @@ class Semantic:
                     "or use --mode keyword."
                 ),
             )
-        if not self._store._has_vec_index():
+        if not self._store.has_vector_index():
             raise ConfigError(
                 "the vector index is not available (sqlite-vec is not installed)",
                 hint="Install `pip install 'embornal[semantic]'`.",

@@ -84,6 +84,7 @@ class SqliteStore:
         self._readers: list[Connection] = []
         self._shared_reads = path == ":memory:"
         self.migrations_applied: list[str] = []
+        self._vec_index = False
 
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
@@ -392,7 +393,7 @@ class SqliteStore:
         )
         params: tuple[Any, ...] = (query, *under_params, *vis.params)
         total = self.doc_count()
-        use_index = total > vectors.EXACT_SCAN_LIMIT and self._has_vec_index()
+        use_index = total > vectors.EXACT_SCAN_LIMIT and self.has_vector_index()
         if not use_index:
             rows = self._rows(
                 f"{base} ORDER BY sim DESC, f.seq DESC LIMIT ?", (*params, candidates)
@@ -424,11 +425,14 @@ class SqliteStore:
         facts = self._facts(rows)
         return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
 
-    def _has_vec_index(self) -> bool:
-        try:
-            return vectors.has_index(self._reader())
-        except DriverError:
-            return False
+    def has_vector_index(self) -> bool:
+        """Whether ``facts_vec`` exists (it is never dropped, so a yes is remembered)."""
+        if not self._vec_index:
+            try:
+                self._vec_index = vectors.has_index(self._reader())
+            except DriverError:
+                return False
+        return self._vec_index
 
     def term_df(self, terms: Sequence[str]) -> dict[str, int]:
         if not terms:

@@ -97,6 +97,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0005_default_policies", "data", _default_policies),
     Migration("0006_keyword_index", "schema", _sql("0006_keyword_index")),
     Migration("0007_log_guards", "schema", _sql("0007_log_guards")),
+    Migration("0008_vector_revision", "schema", _sql("0008_vector_revision")),
 )
 
 

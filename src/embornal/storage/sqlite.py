@@ -22,7 +22,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, NotFound
-from embornal.storage import eventlog, migrations, projector, vectors
+from embornal.storage import bitindex, context, eventlog, migrations, projector, vectors
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
@@ -85,6 +85,7 @@ class SqliteStore:
         self._shared_reads = path == ":memory:"
         self.migrations_applied: list[str] = []
         self._vec_index = False
+        self._bits = bitindex.LiveBitIndex()
 
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
@@ -116,6 +117,7 @@ class SqliteStore:
                 reader.close()
             self._readers.clear()
             self._local = threading.local()
+            self._bits.clear()
             self.conn.close()
 
     # -- writing ---------------------------------------------------------------
@@ -352,6 +354,15 @@ class SqliteStore:
         facts = self._facts(rows)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
+    def neighbours(
+        self, fact_ids: Sequence[str], reach: int = 1
+    ) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """The live facts 1..``reach`` places before and after each fact on its path."""
+        try:
+            return context.neighbours(self._reader(), fact_ids, reach)
+        except DriverError as e:
+            raise translate(e, "reading neighbouring facts") from e
+
     def strongest(
         self,
         limit: int,
@@ -381,9 +392,10 @@ class SqliteStore:
     ) -> list[tuple[Fact, float]]:
         """Live facts nearest to ``query`` (float32 bytes), best first, with cosine similarity.
 
-        Small memories are scanned exactly. Large ones ask ``facts_vec`` (1 bit per
-        dimension) for a wide candidate set, re-score it exactly, and widen the set
-        when the access filter or ``under`` leave too few.
+        Small memories are scanned exactly. Large ones ask the in-process bit index
+        (or, without numpy, ``facts_vec``) for a wide candidate set of 1-bit codes,
+        re-score it exactly, and widen the set when the access filter or ``under``
+        leave too few.
         """
         under_sql, under_params = _under_sql(under)
         base = (
@@ -393,7 +405,10 @@ class SqliteStore:
         )
         params: tuple[Any, ...] = (query, *under_params, *vis.params)
         total = self.doc_count()
-        use_index = total > vectors.EXACT_SCAN_LIMIT and self.has_vector_index()
+        bits = self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None
+        use_index = total > vectors.EXACT_SCAN_LIMIT and (
+            bits is not None or self.has_vector_index()
+        )
         if not use_index:
             rows = self._rows(
                 f"{base} ORDER BY sim DESC, f.seq DESC LIMIT ?", (*params, candidates)
@@ -401,14 +416,17 @@ class SqliteStore:
         else:
             coarse = max(candidates * 8, 400)
             while True:
-                seqs = [
-                    r[0]
-                    for r in self._rows(
-                        "SELECT rowid FROM facts_vec WHERE embedding MATCH "
-                        "vec_quantize_binary(?) AND k = ?",
-                        (query, min(coarse, 4096)),
-                    )
-                ]
+                if bits is not None:
+                    seqs = bits.search(query, min(coarse, 4096))
+                else:
+                    seqs = [
+                        r[0]
+                        for r in self._rows(
+                            "SELECT rowid FROM facts_vec WHERE embedding MATCH "
+                            "vec_quantize_binary(?) AND k = ?",
+                            (query, min(coarse, 4096)),
+                        )
+                    ]
                 rows = self._rows(
                     f"{base} AND f.seq IN (SELECT value FROM json_each(?)) "
                     "ORDER BY sim DESC, f.seq DESC LIMIT ?",
@@ -424,6 +442,18 @@ class SqliteStore:
                 coarse *= 4
         facts = self._facts(rows)
         return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
+
+    def _bit_index(self, dims: int) -> bitindex.BitIndex | None:
+        """The in-process bit index, up to date; None without numpy, or inside a write
+        transaction (whose reads may yet roll back), or on a shared in-memory database."""
+        if self._shared_reads or getattr(self._local, "in_tx", False):
+            return None
+        if not bitindex.available():
+            return None
+        try:
+            return self._bits.current(self._reader(), dims)
+        except DriverError as e:
+            raise translate(e, "loading the vector index") from e
 
     def has_vector_index(self) -> bool:
         """Whether ``facts_vec`` exists (it is never dropped, so a yes is remembered)."""
@@ -532,7 +562,9 @@ class SqliteStore:
         """Replay the whole log into fresh projections; return the number of events."""
         count = 0
         with self.transaction("rebuilding projections") as conn:
-            # Vectors are derived data, not events: keep them across the replay.
+            # Vectors are derived data, not events: keep them across the replay, with
+            # revisions above every earlier one, so each bit index loads them again.
+            top = conn.execute("SELECT coalesce(max(vec_rev), 0) FROM facts").fetchone()[0]
             conn.execute("DROP TABLE IF EXISTS temp.saved_vectors")
             conn.execute(
                 "CREATE TEMP TABLE saved_vectors AS SELECT id, embedding FROM facts "
@@ -549,6 +581,7 @@ class SqliteStore:
                 "WHERE f.purged_at IS NULL"
             ).fetchall()
             vectors.write_vectors(conn, [(r[0], r[1]) for r in saved])
+            conn.execute("UPDATE facts SET vec_rev = vec_rev + ? WHERE vec_rev IS NOT NULL", (top,))
             conn.execute("DROP TABLE temp.saved_vectors")
         return count
 

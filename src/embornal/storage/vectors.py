@@ -3,8 +3,10 @@
 ``facts.embedding`` holds each fact's vector as float32 bytes; it stays NULL
 while a fact waits for one (``facts_pending_embedding_idx`` is that queue).
 ``facts_vec`` is a sqlite-vec ``vec0`` table of the same vectors quantized to
-one bit per dimension: a fast coarse search whose candidates are re-scored
-exactly against the float vectors. Small memories skip it and scan exactly.
+one bit per dimension: a coarse search whose candidates are re-scored exactly
+against the float vectors. Small memories skip it and scan exactly; with numpy,
+large ones use the same bits held in process (:mod:`embornal.storage.bitindex`),
+which follows ``facts.vec_rev``.
 
 The width comes from config (default 768) and is written into ``meta`` the
 first time; a different width later stops the memory (no wrong answers).
@@ -97,13 +99,21 @@ def has_index(conn: Connection) -> bool:
 
 
 def write_vectors(conn: Connection, items: Sequence[tuple[str, bytes]]) -> None:
-    """Store float32 vectors for fact ids (inside the caller's transaction)."""
+    """Store float32 vectors for fact ids (inside the caller's transaction).
+
+    Each write takes the next ``vec_rev``, which tells in-process indexes
+    (:mod:`embornal.storage.bitindex`) what to load.
+    """
     index = has_index(conn)
     for fact_id, blob in items:
         row = conn.execute("SELECT seq FROM facts WHERE id = ?", (fact_id,)).fetchone()
         if row is None:
             continue
-        conn.execute("UPDATE facts SET embedding = ? WHERE seq = ?", (blob, row[0]))
+        conn.execute(
+            "UPDATE facts SET embedding = ?, "
+            "vec_rev = coalesce((SELECT max(vec_rev) FROM facts), 0) + 1 WHERE seq = ?",
+            (blob, row[0]),
+        )
         if index:
             conn.execute("DELETE FROM facts_vec WHERE rowid = ?", (row[0],))
             conn.execute(

@@ -5,6 +5,12 @@ with every query) is rescaled so the best hit of the candidate list is 1.0 and
 the worst 0.0; the order is ``keyword + 0.5 * strength``. With no query the
 order is strength alone. A term that more than half the facts hold tells no
 fact from another and leaves the query (the document-frequency ceiling).
+
+Context: a fact written next to a relevant fact on the same path (the turn before or
+after it in a conversation, the next line of a note) is often what the question needs;
+each candidate gains, for each distance ``d`` along the path, ``neighbour_weights[d-1]``
+times the best relevance of the candidates ``d`` places before or after it (see
+docs/decisions/0010-neighbour-context.md).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from dataclasses import dataclass
 __all__ = [
     "DF_CEILING_MIN_DOCS",
     "DF_CEILING_SHARE",
+    "NEIGHBOUR_WEIGHTS",
     "RRF_K",
     "STRENGTH_WEIGHT",
     "VECTOR_FLOOR",
@@ -26,6 +33,7 @@ __all__ = [
     "fuse_linear",
     "fuse_rrf",
     "keyword_total",
+    "neighbour_boost",
     "rescale_bm25",
     "select_terms",
 ]
@@ -53,6 +61,7 @@ class ScoreParts:
     method: str = "strength"
     keyword_rank: int | None = None
     vector_rank: int | None = None
+    neighbour: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -63,6 +72,7 @@ class ScoreParts:
             "keyword_rank": self.keyword_rank,
             "vector": self.vector,
             "vector_rank": self.vector_rank,
+            "neighbour": self.neighbour,
             "strength": self.strength,
             "strength_weight": STRENGTH_WEIGHT,
             "matched_terms": list(self.matched_terms),
@@ -112,6 +122,8 @@ def select_terms(terms: Sequence[str], df: Mapping[str, int], total_docs: int) -
 VECTOR_FLOOR = 0.15
 VECTOR_SHARE = 0.5
 RRF_K = 60
+# What a candidate takes of the best matching fact 1 and 2 places away on its path.
+NEIGHBOUR_WEIGHTS = (0.4, 0.3)
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,7 @@ class FusionSettings:
     rrf_k: int = RRF_K
     vector_floor: float = VECTOR_FLOOR
     vector_share: float = 0.0
+    neighbour_weights: tuple[float, ...] = NEIGHBOUR_WEIGHTS
 
 
 def cut_vector(
@@ -172,3 +185,27 @@ def fuse_rrf(
         for rank, key in enumerate(order, start=1):
             out[key] = out.get(key, 0.0) + weight / (k + rank)
     return {key: score / top for key, score in out.items()}
+
+
+def neighbour_boost(
+    relevance: Mapping[str, float],
+    neighbours: Mapping[str, Sequence[Sequence[str]]],
+    weights: Sequence[float],
+) -> dict[str, float]:
+    """What each candidate gains from its neighbours on its path.
+
+    ``neighbours[key][d - 1]`` holds the facts ``d`` places before and after ``key``.
+    The gain is the sum over distances of ``weights[d - 1]`` × the best relevance among
+    that distance's neighbours that are candidates too. ``relevance`` is the score
+    before strength, so only what matched the query spreads, and gains are computed from
+    the scores before any gain (they do not chain).
+    """
+    out: dict[str, float] = {}
+    for key in relevance:
+        gain = 0.0
+        for weight, near in zip(weights, neighbours.get(key, ()), strict=False):
+            best = max((relevance.get(n, 0.0) for n in near), default=0.0)
+            if best > 0.0:
+                gain += weight * best
+        out[key] = gain
+    return out

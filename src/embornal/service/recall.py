@@ -4,6 +4,9 @@ keyword  rescaled bm25 + 0.5·strength (seed 000)
 vector   cosine similarity (after the floor/share cuts) + 0.5·strength
 hybrid   the two lists fused (linear or reciprocal-rank), + strength
 no query the strongest facts
+
+With a query, each candidate also gains from its neighbours on the same path that
+matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from embornal.domain.ranking import (
     fuse_linear,
     fuse_rrf,
     keyword_total,
+    neighbour_boost,
     rescale_bm25,
     select_terms,
 )
@@ -84,6 +88,16 @@ class Recaller:
                 return self._keyword(query, n, vis, now, under)
         return self._hybrid(query, n, vis, now, under)
 
+    def _context(self, relevance: dict[str, float]) -> dict[str, float]:
+        """Each candidate's gain from its neighbours on the same path (empty when off)."""
+        weights = self.fusion.neighbour_weights
+        if not any(w > 0.0 for w in weights):
+            return {}
+        if len(relevance) < 2:
+            return dict.fromkeys(relevance, 0.0)
+        near = self._store.neighbours(list(relevance), reach=len(weights))
+        return neighbour_boost(relevance, near, weights)
+
     def _strongest(
         self, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
@@ -107,16 +121,19 @@ class Recaller:
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
+        boost = self._context({f.id: kw for (f, _), kw in zip(found, scaled, strict=True)})
         hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strength(fact.signals, now)
+            near = boost.get(fact.id)
             parts = ScoreParts(
-                total=keyword_total(kw, s),
+                total=keyword_total(kw + (near or 0.0), s),
                 strength=s,
                 keyword=kw,
                 bm25=bm25,
                 keyword_rank=rank,
                 method="keyword+strength",
+                neighbour=near,
             )
             hits.append(RecallHit(fact, parts.total, s, parts))
         return _ordered(hits, n, wanted)
@@ -140,12 +157,20 @@ class Recaller:
     def _vector(
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
+        found = self._vector_candidates(query, n, vis, under)
+        boost = self._context({f.id: sim for f, sim in found})
         hits = []
-        for rank, (fact, sim) in enumerate(self._vector_candidates(query, n, vis, under), 1):
+        for rank, (fact, sim) in enumerate(found, 1):
             s = strength(fact.signals, now)
-            total = sim + STRENGTH_WEIGHT * s
+            near = boost.get(fact.id)
+            total = sim + (near or 0.0) + STRENGTH_WEIGHT * s
             parts = ScoreParts(
-                total=total, strength=s, vector=sim, vector_rank=rank, method="vector+strength"
+                total=total,
+                strength=s,
+                vector=sim,
+                vector_rank=rank,
+                method="vector+strength",
+                neighbour=near,
             )
             hits.append(RecallHit(fact, total, s, parts))
         return _ordered(hits, n)
@@ -171,11 +196,13 @@ class Recaller:
             strength_scale = 1.0 / (settings.keyword_weight + settings.vector_weight)
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
+        boost = self._context(fused)
         hits = []
         for key, score in fused.items():
             fact = facts[key]
             s = strength(fact.signals, now)
-            total = score + STRENGTH_WEIGHT * s * strength_scale
+            near = boost.get(key)
+            total = score + (near or 0.0) + STRENGTH_WEIGHT * s * strength_scale
             parts = ScoreParts(
                 total=total,
                 strength=s,
@@ -185,6 +212,7 @@ class Recaller:
                 keyword_rank=kw_rank.get(key),
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",
+                neighbour=near,
             )
             hits.append(RecallHit(fact, total, s, parts))
         return _ordered(hits, n, wanted)

@@ -235,12 +235,14 @@ def cat(ctx: Context) -> int:
 def _formula(p: ScoreParts) -> str:
     """`` = keyword 1.000 + 0.5 × strength 1.000`` and the like; hybrid: how it fused."""
     weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
+    near = f" + neighbours {p.neighbour:.3f}" if p.neighbour else ""
     if p.method.startswith("hybrid"):
-        return f" (keyword and vector lists fused, {p.method.split('+')[0]}, + strength)"
+        fused = p.method.split("+")[0]
+        return f" (keyword and vector lists fused, {fused}{near}, + strength)"
     if p.keyword is not None:
-        return f" = keyword {p.keyword:.3f} + {weighted}"
+        return f" = keyword {p.keyword:.3f}{near} + {weighted}"
     if p.vector is not None:
-        return f" = vector {p.vector:.3f} + {weighted}"
+        return f" = vector {p.vector:.3f}{near} + {weighted}"
     return f" = strength {p.strength:.3f}"
 
 
@@ -258,6 +260,8 @@ def _explain(hits: Sequence[RecallHit]) -> str:
         if p.keyword_rank is not None or p.vector_rank is not None:
             ranks = f"keyword {p.keyword_rank or '-'}, vector {p.vector_rank or '-'}"
             lines.append(f"   ranks     {ranks}")
+        if p.neighbour is not None:
+            lines.append(f"   neighbour {p.neighbour:.3f}")
         lines.append(f"   strength  {p.strength:.3f}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")
     return "\n".join(lines)

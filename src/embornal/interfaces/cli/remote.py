@@ -237,6 +237,7 @@ def _hit(d: Mapping[str, Any]) -> RecallHit:
         method=str(p.get("method", "strength")),
         keyword_rank=_opt(int, p.get("keyword_rank")),
         vector_rank=_opt(int, p.get("vector_rank")),
+        neighbour=_opt(float, p.get("neighbour")),
     )
     return RecallHit(_fact(d["fact"]), float(d["score"]), float(d["strength"]), parts)
 

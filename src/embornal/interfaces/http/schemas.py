@@ -153,6 +153,9 @@ class ScorePartsOut(_Out):
     keyword_rank: int | None = Field(None, description="1-based rank in the keyword list.")
     vector: float | None = Field(None, description="Cosine similarity.")
     vector_rank: int | None = Field(None, description="1-based rank in the vector list.")
+    neighbour: float | None = Field(
+        None, description="Gain from the neighbouring facts on the same path that matched."
+    )
     strength_weight: float | None = None
     matched_terms: list[str] = Field(default_factory=list)
 

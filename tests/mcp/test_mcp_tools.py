@@ -15,6 +15,7 @@ from mcp_types import CallToolResult
 
 from embornal import FixedClock, Memory
 from embornal.errors import InvalidInput
+from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.server import build_server
 from embornal.interfaces.mcp.tools import tags_arg
 
@@ -173,7 +174,7 @@ async def test_tools_list_core_has_seven_annotated_tools(memory: Memory) -> None
     store_in = tools["store"].input_schema
     assert set(store_in["properties"]) == {"path", "content", "tags"}
     assert store_in["required"] == ["path", "content"]
-    assert set(tools["recall"].input_schema["properties"]) == {"query", "limit", "under"}
+    assert set(tools["recall"].input_schema["properties"]) == {"query", "limit", "under", "mode"}
     assert tools["recall"].input_schema.get("required", []) == []
     assert set(tools["forget"].input_schema["properties"]) == {"id", "reason"}
     assert tools["forget"].input_schema["required"] == ["id", "reason"]
@@ -272,6 +273,10 @@ async def test_error_shapes(memory: Memory) -> None:
         assert empty["error"] == "invalid_content"
         nothing_there = await fail(client, "cat", {"path": "/nowhere"})
         assert nothing_there["error"] == "not_found"
+        # Hints name the tool to call, not the CLI command a person would type.
+        assert nothing_there["hint"] == 'See tree(path="/").'
+        ambiguous_mode = await fail(client, "recall", {"query": "alpha", "mode": "psychic"})
+        assert ambiguous_mode["error"] == "invalid_input"
 
         await ok(client, "forget", {"id": fid, "reason": "done"})
         twice = await fail(client, "forget", {"id": fid, "reason": "done"})
@@ -281,11 +286,36 @@ async def test_error_shapes(memory: Memory) -> None:
     assert {e.stream_id for e in memory.history("/a")} == {fid}
 
 
+async def test_recall_takes_a_mode(memory: Memory) -> None:
+    async with connect(memory) as client:
+        await ok(client, "store", {"path": "/a", "content": "Alpha beta."})
+        hits = (await ok(client, "recall", {"query": "alpha", "mode": "keyword"}))["hits"]
+        assert [h["content"] for h in hits] == ["Alpha beta."]
+        no_model = await fail(client, "recall", {"query": "alpha", "search_mode": "vector"})
+        assert no_model["error"] == "invalid_input"
+        assert "ask the user" in no_model["hint"] and "--mode" in no_model["hint"]
+
+
+def test_hints_for_a_model() -> None:
+    assert for_model("Find ids with `embornal memory recall` or `embornal memory cat PATH`.") == (
+        'Find ids with the recall tool or cat(path="...").'
+    )
+    assert for_model("Use `embornal memory restore` to bring it back.") == (
+        'Use restore(id="...", reason="...") to bring it back.'
+    )
+    person = for_model("List the rules with `embornal policy ls`.")
+    assert person.startswith("List the rules with `embornal policy ls`.")
+    assert person.endswith("(Only a person can run such a command: ask the user.)")
+    assert for_model("Nothing matched.") == "Nothing matched."
+    assert for_model("") == ""
+
+
 async def test_access_denied_is_an_error_result(memory: Memory) -> None:
     stranger = memory.as_subject("stranger", "assistant")
     async with connect(stranger) as client:
         err = await fail(client, "store", {"path": "/notes", "content": "Let me in."})
         assert err["error"] == "access_denied"
+        assert "ask the user" in err["hint"]
         # Reads are filtered, not refused: the stranger sees nothing at all.
         assert (await ok(client, "recall", {}))["hits"] == []
 

@@ -24,6 +24,7 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import AliasChoices, BaseModel, Field
 
 from embornal.errors import EmbornalError, InvalidTag
+from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
     EventOut,
@@ -84,7 +85,7 @@ TagsArg = Annotated[
 Query = Annotated[
     str | None,
     _arg(
-        "Keywords to look for. Leave out to get the strongest facts.",
+        "Words or a question to look for. Leave out to get the strongest facts.",
         "query",
         "q",
         "search",
@@ -93,6 +94,15 @@ Query = Annotated[
 ]
 Limit = Annotated[
     int | None, _arg("How many hits at most (default 10).", "limit", "top_k", "max_results")
+]
+Mode = Annotated[
+    str | None,
+    _arg(
+        "auto (default: meaning and keywords when a model is set up, else keywords), "
+        "keyword, vector (meaning only) or hybrid.",
+        "mode",
+        "search_mode",
+    ),
 ]
 Under = Annotated[
     str | None, _arg("Only search below this path, e.g. /projects.", "under", "path", "topic")
@@ -183,7 +193,7 @@ class Runner:
         try:
             out = await anyio.to_thread.run_sync(self._locked, self._provider(), op)
         except EmbornalError as e:
-            return error_result(e.code, e.message, e.hint)
+            return error_result(e.code, e.message, for_model(e.hint))
         except Exception as e:
             log.exception("embornal MCP tool %s failed unexpectedly", tool)
             return error_result(
@@ -249,18 +259,23 @@ def tool_specs(run: Runner) -> dict[str, ToolSpec]:
         return await run("store", lambda m: FactOut.of(m.store(path, content, tags=tags_arg(tags))))
 
     async def recall(
-        query: Query = None, limit: Limit = None, under: Under = None
+        query: Query = None, limit: Limit = None, under: Under = None, mode: Mode = None
     ) -> Annotated[CallToolResult, RecallOut]:
-        """Search long-term memory by keywords; with no query, get the strongest facts.
+        """Search long-term memory by keywords and by meaning; with no query, get the
+        strongest facts.
 
         Call it before answering anything that may depend on earlier work, decisions or
-        preferences. Each hit counts as a recall and makes that fact stronger.
+        preferences; a plain question works as the query. Each hit counts as a recall and
+        makes that fact stronger.
         Returns hits, best first: id, path, content, score, strength, created_at, tags.
-        Example: recall(query="build tool", under="/projects/embornal", limit=5)
+        Example: recall(query="which build tool did we pick?", under="/projects", limit=5)
         """
 
         def op(m: Memory) -> RecallOut:
-            hits = [HitOut.of_hit(h) for h in m.recall(query, limit=limit, under=under)]
+            hits = [
+                HitOut.of_hit(h)
+                for h in m.recall(query, limit=limit, under=under, mode=mode or "auto")
+            ]
             hint = None
             if not hits:
                 hint = "Nothing matched: try other or fewer words, a wider 'under', or no query."

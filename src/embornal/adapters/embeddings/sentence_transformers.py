@@ -40,6 +40,10 @@ class SentenceTransformerEmbedder(LocalModelEmbedder):
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be positive")
+        # Idle OpenMP threads of PyTorch spin by default; with one core taken by other
+        # work that turns a 15 ms query into ~500 ms (benchmarks/RESULTS.md). Only
+        # takes effect if torch is not yet loaded, and never overrides the user's choice.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             library: Any = importlib.import_module("sentence_transformers")
         except ImportError as e:

@@ -52,6 +52,7 @@ class RunConfig:
     data_dir: Path
     depth: int | None
     limit: int | None
+    embedding_cache: Path | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -61,6 +62,7 @@ class RunConfig:
             "data_dir": str(self.data_dir),
             "depth": self.depth,
             "limit": self.limit,
+            "embedding_cache": None if self.embedding_cache is None else str(self.embedding_cache),
         }
 
 
@@ -92,6 +94,13 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--limit", type=int, default=None, help="only the first N spaces (a quick look)"
     )
     parser.add_argument("--progress", action="store_true", help="report each space on stderr")
+    parser.add_argument(
+        "--embedding-cache",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="keep embeddings in this SQLite file and reuse them on reruns (same results)",
+    )
 
 
 def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> RunConfig:
@@ -114,6 +123,7 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         data_dir=args.data_dir,
         depth=args.depth,
         limit=args.limit,
+        embedding_cache=args.embedding_cache,
     )
 
 
@@ -121,7 +131,12 @@ def make_ranker(config: RunConfig) -> Ranker:
     """The system under test for ``config``."""
     if config.system == "bm25":
         return Bm25Ranker()
-    return EmbornalRanker(config.mode, embedder=build_embedder(config.embedder))
+    embedder = build_embedder(config.embedder)
+    if embedder is not None and config.embedding_cache is not None:
+        from benchmarks.retrieval.embed_cache import CachedEmbedder
+
+        embedder = CachedEmbedder(embedder, config.embedding_cache)
+    return EmbornalRanker(config.mode, embedder=embedder)
 
 
 def expected_errors() -> tuple[type[BaseException], ...]:

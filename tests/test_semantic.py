@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,32 @@ def test_access_filter_applies_to_vector_recall(smem: Memory) -> None:
     smem.store("/a", "default likes green tea")
     found = {h.fact.id for h in secret.recall("green tea", mode="vector", reinforce=False)}
     assert found == {mine.id}
+
+
+class _ReadsTheOpening(FakeEmbedder):
+    """A fake model that, like a real one, reads only the first 1,000 characters."""
+
+    def __init__(self, dims: int) -> None:
+        super().__init__(dims)
+        self.seen: list[str] = []
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        self.seen.extend(texts)
+        return super().embed_documents([t[:1000] for t in texts])
+
+
+def test_a_long_fact_is_embedded_in_pieces_and_found_by_its_end(
+    db_path: Path, clock: FixedClock
+) -> None:
+    model = _ReadsTheOpening(DIMS)
+    # 25 lines of 39 characters of distinct words: exactly one piece of 999 characters.
+    filler = "\n".join(" ".join(f"w{n:02d}{k}" for k in range(8)) for n in range(25))
+    with Memory.open(db_path, clock=clock, embedder=model) as mem:
+        mem.reindex()
+        model.seen.clear()
+        long = mem.store("/docs", filler + "\nthe zebra migration crosses the mara river")
+        mem.store("/docs", "a short note on river tides")
+        assert len(model.seen) > 2 and all(len(piece) <= 1000 for piece in model.seen[:-1])
+        hits = mem.recall("zebra migration", mode="vector", reinforce=False, under="/docs")
+        # Read whole, the model would see only the opening lines and miss the zebras.
+        assert [h.fact.id for h in hits] == [long.id]

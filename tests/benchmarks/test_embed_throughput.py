@@ -1,4 +1,5 @@
-"""benchmarks/embed_throughput.py: its texts, its measuring function and its report shape.
+"""benchmarks/embed_throughput.py (with embed_texts.py and embed_report.py): its texts, its
+measuring function and its report shape.
 
 Behaviour only, with the FakeEmbedder (no model): no figure is asserted.
 """
@@ -9,30 +10,31 @@ import json
 from pathlib import Path
 from typing import Any
 
+from benchmarks import embed_report, embed_texts
 from benchmarks import embed_throughput as et
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text
 
-TINY = et.make_texts(seed=7, count=12, long_count=3, queries=5)
+TINY = embed_texts.make_texts(seed=7, count=12, long_count=3, queries=5)
 
 
 def test_texts_are_seeded_and_shaped() -> None:
-    again = et.make_texts(seed=7, count=12, long_count=3, queries=5)
+    again = embed_texts.make_texts(seed=7, count=12, long_count=3, queries=5)
     assert again == TINY
-    assert set(TINY.sets) == set(et.TEXT_SETS)
+    assert set(TINY.sets) == set(embed_texts.TEXT_SETS)
     assert len(TINY.sets["agent"]) == len(TINY.sets["synthetic"]) == 12
     assert len(TINY.sets["long"]) == 3 and len(TINY.queries) == 5
     assert all(40 <= len(t) <= 220 for t in TINY.sets["agent"])
     for text in TINY.sets["long"]:
-        assert et.LONG_MIN_CHARS <= len(text) <= et.LONG_MAX_CHARS <= CHUNK_CHARS
+        assert embed_texts.LONG_MIN_CHARS <= len(text) <= embed_texts.LONG_MAX_CHARS <= CHUNK_CHARS
         assert chunk_text(text) == [text]  # one piece: one model call per long fact
-    assert et.make_texts(seed=8, count=12, long_count=3, queries=5) != TINY
+    assert embed_texts.make_texts(seed=8, count=12, long_count=3, queries=5) != TINY
 
 
 def test_measure_provider_reports_every_set_and_latency() -> None:
     result = et.measure_provider(FakeEmbedder(384), TINY, rounds=2, call_size=5, singles=4)
     assert result["identity"] == "fake:384" and result["dims"] == 384
-    assert set(result["documents"]) == set(et.TEXT_SETS)
+    assert set(result["documents"]) == set(embed_texts.TEXT_SETS)
     for name, entry in result["documents"].items():
         assert entry["count"] == len(TINY.sets[name])
         assert len(entry["rounds_facts_per_s"]) == 2
@@ -45,7 +47,7 @@ def test_measure_provider_reports_every_set_and_latency() -> None:
 
 
 def test_measure_provider_skips_an_empty_set() -> None:
-    texts = et.Texts(sets={"agent": ["one fact"], "long": []}, queries=[])
+    texts = embed_texts.Texts(sets={"agent": ["one fact"], "long": []}, queries=[])
     result = et.measure_provider(FakeEmbedder(8), texts, rounds=1)
     assert result["documents"]["long"] == {"count": 0}
     assert result["query_ms"] == {"n": 0}
@@ -63,7 +65,7 @@ class _Counting(FakeEmbedder):
 
 def test_documents_go_to_the_provider_call_size_at_a_time() -> None:
     provider = _Counting()
-    texts = et.Texts(sets={"agent": [f"fact {i}" for i in range(10)]}, queries=[])
+    texts = embed_texts.Texts(sets={"agent": [f"fact {i}" for i in range(10)]}, queries=[])
     et.measure_provider(provider, texts, rounds=1, call_size=4, singles=0, warmup=3)
     assert provider.calls == [3, 4, 4, 2]  # warm-up, then the timed calls
 
@@ -120,7 +122,7 @@ def test_end_to_end_with_the_fake_provider(tmp_path: Path) -> None:
     assert report["config"]["cpu_count"] == report["machine"]["cpu_count"]
     fake = report["providers"]["fake"]
     assert "error" not in fake and "sample_vectors" not in fake
-    assert set(fake["documents"]) == set(et.TEXT_SETS)
+    assert set(fake["documents"]) == set(embed_texts.TEXT_SETS)
     assert fake["peak_rss_mb"] > 0 and fake["query_ms"]["n"] == 3
     assert report["target"]["provider"] == "onnx" and report["target"]["met"] is None
     text = results_md.read_text()
@@ -161,15 +163,15 @@ def _report(onnx_facts_per_s: float | None) -> dict[str, Any]:
 
 
 def test_target_line_says_whether_it_is_met(tmp_path: Path) -> None:
-    met = et.markdown(_report(250.0), tmp_path / "x.json")
-    missed = et.markdown(_report(150.0), tmp_path / "x.json")
+    met = embed_report.markdown(_report(250.0), tmp_path / "x.json")
+    missed = embed_report.markdown(_report(150.0), tmp_path / "x.json")
     assert "**met**" in met and "**not met**" not in met
     assert "**not met**" in missed
     assert "not measured: RuntimeError: no torch" in missed
     assert _report(None)["target"]["met"] is None
     busy = _report(150.0)
     busy["core_probe_start"] = {"processes": 2, "effective_cores": 1.0}
-    assert "could give at most" in et.markdown(busy, tmp_path / "x.json")
+    assert "could give at most" in embed_report.markdown(busy, tmp_path / "x.json")
     assert "could give at most" not in missed  # no probe: no estimate
 
 

@@ -9,7 +9,12 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.domain.ranking import NEIGHBOUR_WEIGHTS, FusionSettings, neighbour_boost
+from embornal.domain.ranking import (
+    NEIGHBOUR_WEIGHTS,
+    FusionSettings,
+    neighbour_boost,
+    on_shared_paths,
+)
 
 DIMS = 64
 
@@ -45,6 +50,13 @@ def test_boost_does_not_chain_and_ignores_non_candidates() -> None:
 def test_zero_weights_give_no_boost() -> None:
     near = {"a": [("b",), ()], "b": [("a",), ()]}
     assert neighbour_boost({"a": 1.0, "b": 1.0}, near, (0.0, 0.0)) == {"a": 0.0, "b": 0.0}
+
+
+def test_only_candidates_sharing_a_path_with_a_match_need_their_neighbours() -> None:
+    paths = {"a": "/chat", "b": "/chat", "c": "/notes", "d": "/todo", "e": "/todo"}
+    relevance = {"a": 1.0, "b": 0.5, "c": 0.9, "d": 0.7, "e": 0.0}
+    # c is alone on /notes; e's path holds d, which matched; d's only partner e did not.
+    assert on_shared_paths(paths, relevance) == ["a", "b", "e"]
 
 
 # -- the neighbours -------------------------------------------------------------------------

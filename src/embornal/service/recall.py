@@ -29,6 +29,7 @@ from embornal.domain.ranking import (
     on_shared_paths,
     rescale_bm25,
     select_terms,
+    within_reach,
 )
 from embornal.domain.strength import strength
 from embornal.domain.text import index_terms, query_terms
@@ -89,17 +90,30 @@ class Recaller:
                 return self._keyword(query, n, vis, now, under)
         return self._hybrid(query, n, vis, now, under)
 
-    def _context(self, relevance: dict[str, float], facts: dict[str, Fact]) -> dict[str, float]:
+    def _context(
+        self,
+        relevance: dict[str, float],
+        facts: dict[str, Fact],
+        n: int,
+        now: datetime,
+        strength_scale: float = 1.0,
+    ) -> dict[str, float]:
         """Each candidate's gain from its neighbours on the same path (empty when off).
 
         Neighbours are looked up only for candidates that share a path with another
-        matching candidate: nothing else can gain.
+        matching candidate and could still reach the top ``n``: nothing else can gain,
+        or be shown (the others' gain stays 0.0).
         """
         weights = self.fusion.neighbour_weights
         if not any(w > 0.0 for w in weights):
             return {}
         paths = {key: facts[key].path for key in relevance}
-        wanted = on_shared_paths(paths, relevance)
+        extra = {
+            key: STRENGTH_WEIGHT * strength_scale * strength(facts[key].signals, now)
+            for key in relevance
+        }
+        most = sum(w for w in weights if w > 0.0)
+        wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
         if not wanted:
             return dict.fromkeys(relevance, 0.0)
         near = self._store.neighbours(wanted, reach=len(weights))
@@ -131,6 +145,8 @@ class Recaller:
         boost = self._context(
             {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)},
             {f.id: f for f, _ in found},
+            n,
+            now,
         )
         hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
@@ -168,7 +184,7 @@ class Recaller:
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found = self._vector_candidates(query, n, vis, under)
-        boost = self._context({f.id: sim for f, sim in found}, {f.id: f for f, _ in found})
+        boost = self._context({f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, n, now)
         hits = []
         for rank, (fact, sim) in enumerate(found, 1):
             s = strength(fact.signals, now)
@@ -206,7 +222,7 @@ class Recaller:
             strength_scale = 1.0 / (settings.keyword_weight + settings.vector_weight)
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
-        boost = self._context(fused, facts)
+        boost = self._context(fused, facts, n, now, strength_scale)
         hits = []
         for key, score in fused.items():
             fact = facts[key]

@@ -24,12 +24,22 @@ __all__ = [
     "latency_summary",
     "machine_info",
     "percentile",
+    "rss_now_mb",
     "source_fingerprint",
     "update_results_section",
 ]
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RESULTS_TITLE = "# embornal benchmark results"
+
+
+def rss_now_mb() -> float | None:
+    """This process's resident memory now, in MB (Linux ``/proc``; None elsewhere)."""
+    try:
+        fields = Path("/proc/self/statm").read_text().split()
+    except OSError:
+        return None
+    return round(int(fields[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

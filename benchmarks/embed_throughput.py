@@ -68,7 +68,13 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``benchmarks.*`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import REPO_ROOT, latency_summary, machine_info, update_results_section
+from benchmarks.common import (
+    REPO_ROOT,
+    latency_summary,
+    machine_info,
+    rss_now_mb,
+    update_results_section,
+)
 from benchmarks.embed_report import (
     DEFAULT_PROVIDERS,
     PROVIDERS,
@@ -111,14 +117,6 @@ def _vm_hwm_mb() -> float | None:
     except (OSError, ValueError, IndexError):
         pass
     return None
-
-
-def _rss_now_mb() -> float | None:
-    try:
-        fields = Path("/proc/self/statm").read_text().split()
-    except OSError:
-        return None
-    return round(int(fields[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
 
 
 def _embed_all(provider: Any, texts: Sequence[str], call_size: int) -> tuple[int, int]:
@@ -232,12 +230,12 @@ def run_worker(name: str, spec_path: Path, out_path: Path) -> int:
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
     pin_threads(int(spec["threads"]))
     texts = Texts.from_json(spec["texts"])
-    result: dict[str, Any] = {"provider": name, "rss_start_mb": _rss_now_mb()}
+    result: dict[str, Any] = {"provider": name, "rss_start_mb": rss_now_mb()}
     try:
         t = time.perf_counter_ns()
         provider = build_provider(name, spec)
         result["load_s"] = round((time.perf_counter_ns() - t) / 1e9, 2)
-        result["rss_after_load_mb"] = _rss_now_mb()
+        result["rss_after_load_mb"] = rss_now_mb()
         result.update(
             measure_provider(
                 provider,

@@ -50,6 +50,7 @@ from benchmarks.common import (
     REPO_ROOT,
     latency_summary,
     machine_info,
+    rss_now_mb,
     update_results_section,
 )
 
@@ -317,14 +318,6 @@ def _log(message: str) -> None:
     print(f"[scale] {message}", file=sys.stderr, flush=True)
 
 
-def _rss_now_mb() -> float | None:
-    try:
-        fields = Path("/proc/self/statm").read_text().split()
-    except OSError:
-        return None
-    return round(int(fields[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
-
-
 def _peak_rss_mb() -> float:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     # Linux reports KiB, macOS bytes.
@@ -432,7 +425,7 @@ def measure_size(n: int, workdir: Path, n_queries: int, seed: int) -> dict[str, 
         "last_tenth_facts_per_s": rate(batches[-tenth:]),
         "batch_ms": latency_summary([b.wall_ns for b in batches]),
     }
-    rss_after_load = _rss_now_mb()
+    rss_after_load = rss_now_mb()
 
     # Single stores at size N.
     stores: list[Sample] = []

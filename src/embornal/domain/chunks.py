@@ -3,8 +3,8 @@
 A model reads a few hundred tokens and ignores the rest, so a long fact (a whole
 conversation, a document) would be known by its opening alone. Such a fact is cut
 into pieces of at most ``size`` characters — at line ends where it can, else at a
-space — each piece is embedded, and the fact's vector is the normalized mean of
-the pieces' vectors (see docs/decisions/0011-long-facts.md).
+space — and each piece is embedded; the service pools the pieces' vectors with
+:func:`mean_vector` (see docs/decisions/0011-long-facts.md).
 """
 
 from __future__ import annotations

@@ -94,8 +94,8 @@ class Recaller:
         self,
         relevance: dict[str, float],
         facts: dict[str, Fact],
+        strengths: dict[str, float],
         n: int,
-        now: datetime,
         strength_scale: float = 1.0,
     ) -> dict[str, float]:
         """Each candidate's gain from its neighbours on the same path (empty when off).
@@ -108,10 +108,7 @@ class Recaller:
         if not any(w > 0.0 for w in weights):
             return {}
         paths = {key: facts[key].path for key in relevance}
-        extra = {
-            key: STRENGTH_WEIGHT * strength_scale * strength(facts[key].signals, now)
-            for key in relevance
-        }
+        extra = {key: STRENGTH_WEIGHT * strength_scale * strengths[key] for key in relevance}
         most = sum(w for w in weights if w > 0.0)
         wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
         if not wanted:
@@ -142,15 +139,16 @@ class Recaller:
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
+        strengths = {f.id: strength(f.signals, now) for f, _ in found}
         boost = self._context(
             {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)},
             {f.id: f for f, _ in found},
+            strengths,
             n,
-            now,
         )
         hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
-            s = strength(fact.signals, now)
+            s = strengths[fact.id]
             near = boost.get(fact.id)
             parts = ScoreParts(
                 total=keyword_total(kw + (near or 0.0), s),
@@ -184,10 +182,13 @@ class Recaller:
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found = self._vector_candidates(query, n, vis, under)
-        boost = self._context({f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, n, now)
+        strengths = {f.id: strength(f.signals, now) for f, _ in found}
+        boost = self._context(
+            {f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, strengths, n
+        )
         hits = []
         for rank, (fact, sim) in enumerate(found, 1):
-            s = strength(fact.signals, now)
+            s = strengths[fact.id]
             near = boost.get(fact.id)
             total = sim + (near or 0.0) + STRENGTH_WEIGHT * s
             parts = ScoreParts(
@@ -222,11 +223,12 @@ class Recaller:
             strength_scale = 1.0 / (settings.keyword_weight + settings.vector_weight)
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
-        boost = self._context(fused, facts, n, now, strength_scale)
+        strengths = {key: strength(facts[key].signals, now) for key in fused}
+        boost = self._context(fused, facts, strengths, n, strength_scale)
         hits = []
         for key, score in fused.items():
             fact = facts[key]
-            s = strength(fact.signals, now)
+            s = strengths[key]
             near = boost.get(key)
             total = score + (near or 0.0) + STRENGTH_WEIGHT * s * strength_scale
             parts = ScoreParts(

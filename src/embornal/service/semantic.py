@@ -33,15 +33,9 @@ class ReindexResult:
 class Semantic:
     """The embedding provider of a memory, and the rules that guard its vectors."""
 
-    def __init__(
-        self,
-        store: SqliteStore,
-        provider: EmbeddingProvider | None,
-        chunk_chars: int = CHUNK_CHARS,
-    ) -> None:
+    def __init__(self, store: SqliteStore, provider: EmbeddingProvider | None) -> None:
         self._store = store
         self.provider = provider
-        self.chunk_chars = chunk_chars
 
     def setup(self, width: int | None) -> None:
         """Check (or record) the vector width and create the vector index."""
@@ -103,7 +97,7 @@ class Semantic:
 
     def _embed(self, provider: EmbeddingProvider, texts: Sequence[str]) -> list[list[float]]:
         """One vector a text; a long text's is pooled from its pieces' vectors."""
-        pieces = [chunk_text(text, self.chunk_chars) for text in texts]
+        pieces = [chunk_text(text, CHUNK_CHARS) for text in texts]
         flat = provider.embed_documents([piece for group in pieces for piece in group])
         if len(flat) != sum(len(group) for group in pieces):
             raise EmbeddingError("the model returned a different number of vectors")

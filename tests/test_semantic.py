@@ -48,7 +48,8 @@ def test_explain_shows_every_component_in_hybrid(smem: Memory) -> None:
     smem.store("/pets", "the cat sleeps on the warm mat")
     hit = smem.recall("cat", mode="hybrid", reinforce=False)[0]
     parts = hit.parts.as_dict()
-    for key in ("keyword", "bm25", "keyword_rank", "vector", "vector_rank", "strength", "total"):
+    keys = ("keyword", "bm25", "keyword_rank", "vector", "vector_scaled", "vector_rank")
+    for key in (*keys, "strength", "total"):
         assert parts[key] is not None, key
     assert hit.parts.method == "hybrid-linear+strength"
 
@@ -68,7 +69,7 @@ def test_linear_fusion_is_selectable(db_path: Path, clock: FixedClock) -> None:
         db_path,
         clock=clock,
         embedder=FakeEmbedder(DIMS),
-        fusion=FusionSettings(method="linear", vector_weight=1.0),
+        fusion=FusionSettings(method="linear", vector_weight=1.0, vector_scale="cosine"),
     ) as mem:
         mem.store("/pets", "the cat sleeps")
         hit = mem.recall("cat", mode="hybrid", reinforce=False)[0]
@@ -175,3 +176,23 @@ def test_a_long_fact_is_embedded_in_pieces_and_found_by_its_end(
         hits = mem.recall("zebra migration", mode="vector", reinforce=False, under="/docs")
         # Read whole, the model would see only the opening lines and miss the zebras.
         assert [h.fact.id for h in hits] == [long.id]
+
+
+def test_default_hybrid_total_adds_up_from_its_parts(smem: Memory) -> None:
+    """linear, minmax: keyword + 1.25 × rescaled cosine (+ neighbours) + 0.5 × strength."""
+    smem.store("/pets", "the cat sleeps on the warm mat")
+    smem.store("/pets/other", "a cat and a dog share the garden")
+    smem.store("/food", "warm bread in the morning")
+    hits = smem.recall("warm cat", mode="hybrid", reinforce=False, limit=5)
+    assert len(hits) >= 2
+    scaled = [h.parts.vector_scaled for h in hits if h.parts.vector_scaled is not None]
+    assert max(scaled) == pytest.approx(1.0)
+    for h in hits:
+        p = h.parts
+        want = (
+            (p.keyword or 0.0)
+            + 1.25 * (p.vector_scaled or 0.0)
+            + (p.neighbour or 0.0)
+            + 0.5 * p.strength
+        )
+        assert h.score == pytest.approx(want)

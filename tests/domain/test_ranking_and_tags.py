@@ -74,7 +74,28 @@ def test_fusion_maths() -> None:
     assert rrf["a"] == pytest.approx((1 / (k + 1)) / top)
     assert max(rrf, key=rrf.__getitem__) == "b"
     assert fuse_rrf(["a"], ["a"], settings)["a"] == pytest.approx(1.0)
-    lin = fuse_linear(
-        {"a": 1.0, "b": 0.5}, {"b": 0.8}, FusionSettings(method="linear", vector_weight=1.0)
-    )
+    cosine = FusionSettings(method="linear", vector_weight=1.0, vector_scale="cosine")
+    lin = fuse_linear({"a": 1.0, "b": 0.5}, {"b": 0.8}, cosine)
     assert lin == {"a": 1.0, "b": pytest.approx(1.3)}
+
+
+def test_minmax_fusion_rescales_the_cosines_over_the_candidates() -> None:
+    from embornal.domain.ranking import (
+        FusionSettings,
+        fuse_linear,
+        rescale_similarity,
+        vector_scores,
+    )
+
+    assert rescale_similarity([0.8, 0.5, 0.2]) == pytest.approx([1.0, 0.5, 0.0])
+    assert rescale_similarity([0.3]) == [1.0]
+    assert rescale_similarity([0.4, 0.4]) == [1.0, 1.0]
+    assert rescale_similarity([]) == []
+    settings = FusionSettings(vector_weight=1.25)
+    assert settings.vector_scale == "minmax"  # the default the benchmarks picked
+    vec = {"b": 0.8, "c": 0.5, "d": 0.2}
+    assert vector_scores(vec, settings) == pytest.approx({"b": 1.0, "c": 0.5, "d": 0.0})
+    lin = fuse_linear({"a": 1.0, "b": 0.5}, vec, settings)
+    assert lin == pytest.approx({"a": 1.0, "b": 0.5 + 1.25, "c": 1.25 * 0.5, "d": 0.0})
+    # A cosine keeps its place in the order; only the spread between lists changes.
+    assert sorted(vec, key=vec.__getitem__) == sorted(vec, key=lin.__getitem__)

@@ -3,8 +3,10 @@
 A model reads a few hundred tokens and ignores the rest, so a long fact (a whole
 conversation, a document) would be known by its opening alone. Such a fact is cut
 into pieces of at most ``size`` characters — at line ends where it can, else at a
-space — and each piece is embedded; the service pools the pieces' vectors with
-:func:`mean_vector` (see docs/decisions/0011-long-facts.md).
+space — and each piece is embedded. The fact's one vector (for the vector index) pools
+the pieces with :func:`mean_vector`; each piece's vector is kept too, and the fact's
+similarity to a query is :func:`piece_similarity` of its pieces' (see
+docs/decisions/0011-long-facts.md and 0012-long-facts-scored-by-pieces.md).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-__all__ = ["CHUNK_CHARS", "chunk_text", "mean_vector"]
+__all__ = ["CHUNK_CHARS", "chunk_text", "mean_vector", "piece_similarity"]
 
 # About 250 word-piece tokens of English: what all-MiniLM-L6-v2 (256) reads in full.
 CHUNK_CHARS = 1000
@@ -65,3 +67,14 @@ def mean_vector(vectors: Sequence[Sequence[float]]) -> list[float]:
             total[i] += x / norm
     norm = math.sqrt(sum(x * x for x in total))
     return total if norm == 0.0 else [x / norm for x in total]
+
+
+def piece_similarity(similarities: Sequence[float]) -> float:
+    """A long fact's similarity from its pieces' (in order): the mean of the opening
+    piece's (what the fact is about) and the best piece's (the part that answers).
+
+    The vector store computes the same in SQL (``storage.vectors.SIMILARITY_SQL``).
+    """
+    if not similarities:
+        raise ValueError("no similarities to score")
+    return 0.5 * (similarities[0] + max(similarities))

@@ -35,8 +35,10 @@ __all__ = [
     "fuse_rrf",
     "keyword_total",
     "neighbour_boost",
+    "vector_scores",
     "on_shared_paths",
     "rescale_bm25",
+    "rescale_similarity",
     "select_terms",
     "within_reach",
 ]
@@ -52,7 +54,9 @@ class ScoreParts:
     """Every component of one result's score, for ``--explain``.
 
     ``keyword`` is the rescaled bm25 (1.0 best of the candidates), ``vector`` the
-    cosine similarity, ``*_rank`` the 1-based rank in each list (RRF reads them).
+    cosine similarity, ``vector_scaled`` what hybrid linear fusion took of it (rescaled
+    over the candidates, 1.0 best), ``*_rank`` the 1-based rank in each list (RRF reads
+    them).
     """
 
     total: float
@@ -65,6 +69,7 @@ class ScoreParts:
     keyword_rank: int | None = None
     vector_rank: int | None = None
     neighbour: float | None = None
+    vector_scaled: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -74,6 +79,7 @@ class ScoreParts:
             "bm25": self.bm25,
             "keyword_rank": self.keyword_rank,
             "vector": self.vector,
+            "vector_scaled": self.vector_scaled,
             "vector_rank": self.vector_rank,
             "neighbour": self.neighbour,
             "strength": self.strength,
@@ -99,6 +105,20 @@ def rescale_bm25(ranks: Sequence[float]) -> list[float]:
     if spread <= 1e-12:
         return [1.0 for _ in ranks]
     return [(worst - r) / spread for r in ranks]
+
+
+def rescale_similarity(sims: Sequence[float]) -> list[float]:
+    """Map similarities (higher is better) onto 1.0 (best) .. 0.0 (worst) of the list.
+
+    With no spread (one hit, or all tied) every hit scores 1.0.
+    """
+    if not sims:
+        return []
+    best, worst = max(sims), min(sims)
+    spread = best - worst
+    if spread <= 1e-12:
+        return [1.0 for _ in sims]
+    return [(s - worst) / spread for s in sims]
 
 
 def keyword_total(keyword: float, strength: float) -> float:
@@ -133,15 +153,19 @@ NEIGHBOUR_WEIGHTS = (0.4, 0.3)
 class FusionSettings:
     """How hybrid recall mixes its lists; ``benchmarks/retrieval`` picked the defaults.
 
-    On LoCoMo (dev, all-MiniLM-L6-v2) seed 000's linear mix with the vector list weighted
-    twice beat reciprocal-rank fusion (Recall@5 0.578 vs 0.532); the share-of-best cut
-    only removed useful vector hits, so it is off by default (``vector_share=0``) and the
-    floor of 0.15 stays. See docs/decisions/0008-hybrid-fusion.md.
+    Seed 000's linear mix beat reciprocal-rank fusion on LoCoMo (dev, all-MiniLM-L6-v2;
+    Recall@5 0.578 vs 0.532); the share-of-best cut only removed useful vector hits, so
+    it is off by default (``vector_share=0``) and the floor of 0.15 stays
+    (docs/decisions/0008-hybrid-fusion.md). The cosines are rescaled over the
+    candidates like bm25 and weighted 1.25, which on LongMemEval beat raw cosines
+    weighted 2 and keeps LoCoMo above its target (docs/decisions/0013-vector-scores-rescaled.md).
     """
 
     method: str = "linear"  # "linear" (seed 000) or "rrf" (reciprocal-rank fusion)
     keyword_weight: float = 1.0
-    vector_weight: float = 2.0
+    vector_weight: float = 1.25
+    # "minmax": cosines rescaled over the candidates like bm25; "cosine": as they are.
+    vector_scale: str = "minmax"
     rrf_k: int = RRF_K
     vector_floor: float = VECTOR_FLOOR
     vector_share: float = 0.0
@@ -162,13 +186,26 @@ def cut_vector(
 def fuse_linear(
     keyword: Mapping[str, float], vector: Mapping[str, float], settings: FusionSettings
 ) -> dict[str, float]:
-    """Seed 000's mix: weighted rescaled keyword + weighted cosine (strength is added later)."""
+    """Seed 000's mix: weighted rescaled keyword + weighted cosine (strength is added later).
+
+    With ``vector_scale="minmax"`` the cosines are first rescaled over the candidates
+    (:func:`rescale_similarity`), as the keyword list is.
+    """
+    scaled = vector_scores(vector, settings)
     out: dict[str, float] = {}
-    for key in keyword.keys() | vector.keys():
+    for key in keyword.keys() | scaled.keys():
         out[key] = settings.keyword_weight * keyword.get(key, 0.0) + settings.vector_weight * (
-            vector.get(key, 0.0)
+            scaled.get(key, 0.0)
         )
     return out
+
+
+def vector_scores(vector: Mapping[str, float], settings: FusionSettings) -> dict[str, float]:
+    """The vector list's contribution before weighting: cosines, or their rescaling."""
+    if settings.vector_scale == "cosine":
+        return dict(vector)
+    keys = list(vector)
+    return dict(zip(keys, rescale_similarity([vector[k] for k in keys]), strict=True))
 
 
 def fuse_rrf(

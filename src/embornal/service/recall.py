@@ -1,8 +1,10 @@
 """Recall: keyword, vector and hybrid ranking over what the subject may see.
 
 keyword  rescaled bm25 + 0.5·strength (seed 000)
-vector   cosine similarity (after the floor/share cuts) + 0.5·strength
-hybrid   the two lists fused (linear or reciprocal-rank), + strength
+vector   cosine similarity (after the floor/share cuts) + 0.5·strength; a long
+         fact's is the mean of its opening piece's and best piece's
+hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, or
+         reciprocal-rank), + strength
 no query the strongest facts
 
 With a query, each candidate also gains from its neighbours on the same path that
@@ -29,6 +31,7 @@ from embornal.domain.ranking import (
     on_shared_paths,
     rescale_bm25,
     select_terms,
+    vector_scores,
     within_reach,
 )
 from embornal.domain.strength import strength
@@ -215,8 +218,10 @@ class Recaller:
         vec_score = {f.id: sim for f, sim in vec}
         vec_order = [f.id for f, _ in vec]
         settings = self.fusion
+        scaled: dict[str, float] = {}
         if settings.method == "linear":
             fused = fuse_linear(kw_score, vec_score, settings)
+            scaled = vector_scores(vec_score, settings)
             strength_scale = 1.0
         else:
             fused = fuse_rrf(kw_order, vec_order, settings)
@@ -237,6 +242,7 @@ class Recaller:
                 keyword=kw_score.get(key),
                 bm25=bm25.get(key),
                 vector=vec_score.get(key),
+                vector_scaled=scaled.get(key),
                 keyword_rank=kw_rank.get(key),
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",

@@ -2,8 +2,8 @@
 
 A fact is always stored, with or without a vector: when there is no model, or
 the model fails, it waits in the pending queue until ``reindex`` gives it one.
-A fact longer than the model reads is embedded in pieces and pooled
-(``embornal.domain.chunks``).
+A fact longer than the model reads is embedded in pieces: its one vector pools
+them, and each piece's vector is kept for scoring (``embornal.domain.chunks``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,18 @@ from embornal.errors import ConfigError, EmbeddingError, EmbornalError, InvalidI
 from embornal.storage import vectors
 from embornal.storage.sqlite import SqliteStore
 
-__all__ = ["ReindexResult", "Semantic"]
+__all__ = ["Embedded", "ReindexResult", "Semantic"]
 
 Progress = Callable[[int, int], None]
 REINDEX_BATCH = 64
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """One fact's vector (float32 bytes) and, for a long fact, its pieces' vectors."""
+
+    vector: bytes
+    pieces: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,37 +93,45 @@ class Semantic:
             )
         return self.provider
 
-    def embed_documents(self, texts: Sequence[str]) -> list[bytes] | None:
+    def embed_documents(self, texts: Sequence[str]) -> list[Embedded] | None:
         """Vectors for new facts, or None (the facts then wait in the pending queue)."""
         if not texts or not self.usable():
             return None
         assert self.provider is not None
         try:
-            return [vectors.pack(v) for v in self._embed(self.provider, texts)]
+            return self._embed(self.provider, texts)
         except (EmbornalError, OSError, RuntimeError, ValueError):
             return None
 
-    def _embed(self, provider: EmbeddingProvider, texts: Sequence[str]) -> list[list[float]]:
-        """One vector a text; a long text's is pooled from its pieces' vectors."""
+    def _embed(self, provider: EmbeddingProvider, texts: Sequence[str]) -> list[Embedded]:
+        """One vector a text; a long text's is pooled from its pieces' vectors, kept too."""
         pieces = [chunk_text(text, CHUNK_CHARS) for text in texts]
         flat = provider.embed_documents([piece for group in pieces for piece in group])
         if len(flat) != sum(len(group) for group in pieces):
             raise EmbeddingError("the model returned a different number of vectors")
-        out: list[list[float]] = []
+        out: list[Embedded] = []
         start = 0
         for group in pieces:
             part = [list(v) for v in flat[start : start + len(group)]]
             start += len(group)
-            # A long fact: its opening (what it is about) and the mean of all its pieces
-            # (everything it says), equally weighted (decision 0011).
-            out.append(part[0] if len(part) == 1 else mean_vector([part[0], mean_vector(part)]))
+            if len(part) == 1:
+                out.append(Embedded(vectors.pack(part[0])))
+                continue
+            # A long fact: its index vector joins its opening (what it is about) and the
+            # mean of all its pieces (everything it says), equally weighted (decision 0011).
+            pooled = mean_vector([part[0], mean_vector(part)])
+            out.append(Embedded(vectors.pack(pooled), tuple(vectors.pack(v) for v in part)))
         return out
 
-    def write(self, conn: object, items: Sequence[tuple[str, bytes]]) -> None:
+    def write(self, conn: object, items: Sequence[tuple[str, Embedded]]) -> None:
         assert self.provider is not None
         if vectors.get_meta(conn, vectors.MODEL_KEY) is None:
             vectors.set_meta(conn, vectors.MODEL_KEY, self.provider.identity)
-        vectors.write_vectors(conn, items)
+        vectors.write_vectors(
+            conn,
+            [(fact_id, e.vector) for fact_id, e in items],
+            pieces={fact_id: e.pieces for fact_id, e in items},
+        )
 
     def pending(self) -> int:
         return vectors.pending_count(self._store.conn)
@@ -150,9 +166,7 @@ class Semantic:
                 break
             vecs = self._embed(provider, [r["content"] for r in rows])
             with self._store.transaction("writing vectors") as conn:
-                self.write(
-                    conn, [(r["id"], vectors.pack(v)) for r, v in zip(rows, vecs, strict=True)]
-                )
+                self.write(conn, [(r["id"], e) for r, e in zip(rows, vecs, strict=True)])
             done += len(rows)
             if progress is not None:
                 progress(done, total)

@@ -98,6 +98,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0006_keyword_index", "schema", _sql("0006_keyword_index")),
     Migration("0007_log_guards", "schema", _sql("0007_log_guards")),
     Migration("0008_vector_revision", "schema", _sql("0008_vector_revision")),
+    Migration("0009_fact_pieces", "schema", _sql("0009_fact_pieces")),
 )
 
 

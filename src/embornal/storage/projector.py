@@ -128,6 +128,7 @@ def _fact_purged(conn: Connection, e: Event) -> None:
     if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'facts_vec'").fetchone():
         conn.execute("DELETE FROM facts_vec WHERE rowid = ?", (row[0],))
     conn.execute("DELETE FROM fact_tags WHERE fact_id = ? AND key <> 'owner'", (fid,))
+    conn.execute("DELETE FROM fact_pieces WHERE fact_id = ?", (fid,))
     conn.execute(
         "UPDATE facts SET content = '', attributes = NULL, embedding = NULL, purged_at = ?, "
         "deleted_at = coalesce(deleted_at, ?) WHERE id = ?",

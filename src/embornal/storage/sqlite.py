@@ -390,7 +390,8 @@ class SqliteStore:
         *,
         under: str | None = None,
     ) -> list[tuple[Fact, float]]:
-        """Live facts nearest to ``query`` (float32 bytes), best first, with cosine similarity.
+        """Live facts nearest to ``query`` (float32 bytes), best first, with their cosine
+        similarity (a long fact's: the mean of its opening piece's and best piece's).
 
         Small memories are scanned exactly. Large ones ask the in-process bit index
         (or, without numpy, ``facts_vec``) for a wide candidate set of 1-bit codes,
@@ -399,11 +400,11 @@ class SqliteStore:
         """
         under_sql, under_params = _under_sql(under)
         base = (
-            f"SELECT {_FACT_COLS}, 1.0 - vec_distance_cosine(f.embedding, ?) AS sim "
+            f"SELECT {_FACT_COLS}, {vectors.SIMILARITY_SQL} AS sim "
             "FROM facts f JOIN paths p ON p.id = f.path_id "
             f"WHERE f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})"
         )
-        params: tuple[Any, ...] = (query, *under_params, *vis.params)
+        params: tuple[Any, ...] = (query, query, *under_params, *vis.params)
         total = self.doc_count()
         bits = self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None
         use_index = total > vectors.EXACT_SCAN_LIMIT and (

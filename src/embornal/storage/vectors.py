@@ -8,6 +8,12 @@ against the float vectors. Small memories skip it and scan exactly; with numpy,
 large ones use the same bits held in process (:mod:`embornal.storage.bitindex`),
 which follows ``facts.vec_rev``.
 
+A long fact (embedded in pieces, decision 0011) also keeps each piece's vector in
+``fact_pieces``; its similarity to a query is the mean of its opening piece's and its
+best piece's (:data:`SIMILARITY_SQL`, decision 0012). Like ``facts.embedding`` the
+pieces are derived from the model, not from the log: rebuild keeps them, purge and
+``reindex --all`` clear them.
+
 The width comes from config (default 768) and is written into ``meta`` the
 first time; a different width later stops the memory (no wrong answers).
 """
@@ -15,7 +21,7 @@ first time; a different width later stops the memory (no wrong answers).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from embornal.errors import ConfigError, VectorWidthMismatch
@@ -23,6 +29,7 @@ from embornal.storage.connect import Connection, has_vec
 
 __all__ = [
     "EXACT_SCAN_LIMIT",
+    "SIMILARITY_SQL",
     "VectorHit",
     "check_width",
     "clear_vectors",
@@ -33,6 +40,7 @@ __all__ = [
     "pending_count",
     "pending_facts",
     "set_meta",
+    "write_pieces",
     "write_vectors",
 ]
 
@@ -42,6 +50,16 @@ WIDTH_KEY = "vector_width"
 MODEL_KEY = "embedding_model"
 
 VectorHit = tuple[str, float]  # (fact id, cosine similarity)
+
+# A fact's similarity to the query blob (bound twice): for a fact with pieces, the
+# mean of its opening piece's cosine and its best piece's; else its vector's cosine.
+# ``f`` is the facts row. Kept equal to ``embornal.domain.chunks.piece_similarity``.
+SIMILARITY_SQL = (
+    "coalesce((SELECT 0.5 * (max(CASE WHEN fp.idx = 0 THEN s END) + max(s)) FROM "
+    "(SELECT fp.idx AS idx, 1.0 - vec_distance_cosine(fp.embedding, ?) AS s "
+    "FROM fact_pieces fp WHERE fp.fact_id = f.id) fp), "
+    "1.0 - vec_distance_cosine(f.embedding, ?))"
+)
 
 
 def pack(vector: Sequence[float]) -> bytes:
@@ -98,17 +116,25 @@ def has_index(conn: Connection) -> bool:
     return row is not None
 
 
-def write_vectors(conn: Connection, items: Sequence[tuple[str, bytes]]) -> None:
+def write_vectors(
+    conn: Connection,
+    items: Sequence[tuple[str, bytes]],
+    pieces: Mapping[str, Sequence[bytes]] | None = None,
+) -> None:
     """Store float32 vectors for fact ids (inside the caller's transaction).
 
     Each write takes the next ``vec_rev``, which tells in-process indexes
-    (:mod:`embornal.storage.bitindex`) what to load.
+    (:mod:`embornal.storage.bitindex`) what to load. With ``pieces``, each fact's
+    piece vectors are replaced by ``pieces[fact_id]`` (none when it is missing or has
+    a single piece); without, piece vectors stay as they are (rebuild).
     """
     index = has_index(conn)
     for fact_id, blob in items:
         row = conn.execute("SELECT seq FROM facts WHERE id = ?", (fact_id,)).fetchone()
         if row is None:
             continue
+        if pieces is not None:
+            write_pieces(conn, fact_id, pieces.get(fact_id, ()))
         conn.execute(
             "UPDATE facts SET embedding = ?, "
             "vec_rev = coalesce((SELECT max(vec_rev) FROM facts), 0) + 1 WHERE seq = ?",
@@ -122,8 +148,19 @@ def write_vectors(conn: Connection, items: Sequence[tuple[str, bytes]]) -> None:
             )
 
 
+def write_pieces(conn: Connection, fact_id: str, blobs: Sequence[bytes]) -> None:
+    """Replace a fact's piece vectors; a fact of one piece keeps none (its vector is it)."""
+    conn.execute("DELETE FROM fact_pieces WHERE fact_id = ?", (fact_id,))
+    if len(blobs) > 1:
+        conn.executemany(
+            "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (?, ?, ?)",
+            [(fact_id, i, blob) for i, blob in enumerate(blobs)],
+        )
+
+
 def clear_vectors(conn: Connection) -> None:
     conn.execute("UPDATE facts SET embedding = NULL WHERE embedding IS NOT NULL")
+    conn.execute("DELETE FROM fact_pieces")
     if has_index(conn):
         conn.execute("DELETE FROM facts_vec")
 

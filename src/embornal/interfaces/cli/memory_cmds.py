@@ -256,7 +256,8 @@ def _explain(hits: Sequence[RecallHit]) -> str:
         lines.append(f"   keyword   {fmt_float(p.keyword)}")
         lines.append(f"   bm25      {fmt_float(p.bm25, 6)}")
         if p.vector is not None:
-            lines.append(f"   vector    {p.vector:.3f}")
+            scaled = "" if p.vector_scaled is None else f" (rescaled {p.vector_scaled:.3f})"
+            lines.append(f"   vector    {p.vector:.3f}{scaled}")
         if p.keyword_rank is not None or p.vector_rank is not None:
             ranks = f"keyword {p.keyword_rank or '-'}, vector {p.vector_rank or '-'}"
             lines.append(f"   ranks     {ranks}")

@@ -233,6 +233,7 @@ def _hit(d: Mapping[str, Any]) -> RecallHit:
         keyword=_opt(float, p.get("keyword")),
         bm25=_opt(float, p.get("bm25")),
         vector=_opt(float, p.get("vector")),
+        vector_scaled=_opt(float, p.get("vector_scaled")),
         matched_terms=tuple(str(t) for t in p.get("matched_terms", ())),
         method=str(p.get("method", "strength")),
         keyword_rank=_opt(int, p.get("keyword_rank")),

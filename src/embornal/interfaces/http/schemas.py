@@ -152,6 +152,9 @@ class ScorePartsOut(_Out):
     bm25: float | None = None
     keyword_rank: int | None = Field(None, description="1-based rank in the keyword list.")
     vector: float | None = Field(None, description="Cosine similarity.")
+    vector_scaled: float | None = Field(
+        None, description="The cosine rescaled over the candidates, as hybrid fusion took it."
+    )
     vector_rank: int | None = Field(None, description="1-based rank in the vector list.")
     neighbour: float | None = Field(
         None, description="Gain from the neighbouring facts on the same path that matched."

@@ -35,11 +35,11 @@ __all__ = [
     "fuse_rrf",
     "keyword_total",
     "neighbour_boost",
-    "vector_scores",
     "on_shared_paths",
     "rescale_bm25",
     "rescale_similarity",
     "select_terms",
+    "vector_scores",
     "within_reach",
 ]
 

@@ -218,10 +218,10 @@ class Recaller:
         vec_score = {f.id: sim for f, sim in vec}
         vec_order = [f.id for f, _ in vec]
         settings = self.fusion
-        scaled: dict[str, float] = {}
+        vec_scaled: dict[str, float] = {}
         if settings.method == "linear":
             fused = fuse_linear(kw_score, vec_score, settings)
-            scaled = vector_scores(vec_score, settings)
+            vec_scaled = vector_scores(vec_score, settings)
             strength_scale = 1.0
         else:
             fused = fuse_rrf(kw_order, vec_order, settings)
@@ -242,7 +242,7 @@ class Recaller:
                 keyword=kw_score.get(key),
                 bm25=bm25.get(key),
                 vector=vec_score.get(key),
-                vector_scaled=scaled.get(key),
+                vector_scaled=vec_scaled.get(key),
                 keyword_rank=kw_rank.get(key),
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",

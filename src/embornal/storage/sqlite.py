@@ -22,7 +22,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, NotFound
-from embornal.storage import bitindex, context, eventlog, migrations, projector, vectors
+from embornal.storage import bitindex, context, eventlog, migrations, rebuild, vectors
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
@@ -72,7 +72,11 @@ class SqliteStore:
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
     Reads run concurrently: each thread reads through its own connection (WAL
-    readers), except inside a write transaction, which reads its own writes.
+    readers), except inside a write transaction, which reads its own writes. The
+    thread that opened the store reads through the write connection whenever no
+    other thread holds it: a connection drops its page cache each time another one
+    writes, so a process that reads and writes in turn (a CLI, an MCP server, a
+    reinforcing recall) keeps its cache warm this way; it never waits for the lock.
     """
 
     def __init__(self, conn: Connection, path: str, clock: Clock) -> None:
@@ -82,10 +86,12 @@ class SqliteStore:
         self._lock = threading.RLock()
         self._local = threading.local()
         self._readers: list[Connection] = []
+        self._readers_lock = threading.Lock()  # not the write lock: a reader never waits
         self._shared_reads = path == ":memory:"
         self.migrations_applied: list[str] = []
         self._vec_index = False
         self._bits = bitindex.LiveBitIndex()
+        self._owner = threading.get_ident()
 
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
@@ -94,7 +100,7 @@ class SqliteStore:
         if reader is None:
             reader = connect(self.path)
             self._local.reader = reader
-            with self._lock:
+            with self._readers_lock:
                 self._readers.append(reader)
         return reader
 
@@ -112,7 +118,7 @@ class SqliteStore:
         return store
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._readers_lock:
             for reader in self._readers:
                 reader.close()
             self._readers.clear()
@@ -202,6 +208,11 @@ class SqliteStore:
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
         try:
+            if threading.get_ident() == self._owner and self._lock.acquire(blocking=False):
+                try:  # the write connection is free: read through it, cache warm
+                    return list(self.conn.execute(sql, tuple(params)).fetchall())
+                finally:
+                    self._lock.release()
             return list(self._reader().execute(sql, tuple(params)).fetchall())
         except DriverError as e:
             raise translate(e, "reading") from e
@@ -561,30 +572,8 @@ class SqliteStore:
 
     def rebuild(self) -> int:
         """Replay the whole log into fresh projections; return the number of events."""
-        count = 0
         with self.transaction("rebuilding projections") as conn:
-            # Vectors are derived data, not events: keep them across the replay, with
-            # revisions above every earlier one, so each bit index loads them again.
-            top = conn.execute("SELECT coalesce(max(vec_rev), 0) FROM facts").fetchone()[0]
-            conn.execute("DROP TABLE IF EXISTS temp.saved_vectors")
-            conn.execute(
-                "CREATE TEMP TABLE saved_vectors AS SELECT id, embedding FROM facts "
-                "WHERE embedding IS NOT NULL"
-            )
-            projector.clear_projections(conn)
-            if vectors.has_index(conn):
-                conn.execute("DELETE FROM facts_vec")
-            for event in eventlog.read_all(conn):
-                projector.apply(conn, event)
-                count += 1
-            saved = conn.execute(
-                "SELECT s.id, s.embedding FROM temp.saved_vectors s JOIN facts f ON f.id = s.id "
-                "WHERE f.purged_at IS NULL"
-            ).fetchall()
-            vectors.write_vectors(conn, [(r[0], r[1]) for r in saved])
-            conn.execute("UPDATE facts SET vec_rev = vec_rev + ? WHERE vec_rev IS NOT NULL", (top,))
-            conn.execute("DROP TABLE temp.saved_vectors")
-        return count
+            return rebuild.replay_keeping_vectors(conn)
 
     def verify(self) -> list[str]:
         """Differences between the live projections and a copy rebuilt from the log."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
@@ -16,7 +17,7 @@ from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
 
-__all__ = ["append", "read_all", "read_stream", "row_to_event"]
+__all__ = ["append", "read_all", "read_stream", "redact_stream", "row_to_event"]
 
 _COLUMNS = (
     "position, stream_id, version, type, schema_version, payload, actor, actor_kind, "
@@ -111,3 +112,38 @@ def read_all(conn: Connection, *, batch: int = 1000) -> Iterator[Event]:
         for r in rows:
             yield row_to_event(r)
         last = int(rows[-1]["position"])
+
+
+def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: datetime) -> int:
+    """Erase content from the events of a purged fact before ``purge_position`` (inside
+    the purge's transaction), recording each in ``event_redactions``; return how many."""
+    rows = conn.execute(
+        "SELECT position, payload FROM events WHERE stream_id = ? AND position < ?",
+        (stream_id, purge_position),
+    ).fetchall()
+    when = now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    count = 0
+    for row in rows:
+        payload = json.loads(row[1])
+        changed = False
+        for key in ("content", "attributes"):
+            if payload.get(key):
+                payload[key] = None
+                changed = True
+        if "tags" in payload:
+            kept = [t for t in payload["tags"] if t[0] == "owner"]
+            changed = changed or kept != payload["tags"]
+            payload["tags"] = kept
+        if not changed:
+            continue
+        payload["redacted"] = True
+        conn.execute(
+            "INSERT INTO event_redactions (position, purge_position, redacted_at) VALUES (?, ?, ?)",
+            (row[0], purge_position, when),
+        )
+        conn.execute(
+            "UPDATE events SET payload = ? WHERE position = ?",
+            (json.dumps(payload, ensure_ascii=False, sort_keys=True), row[0]),
+        )
+        count += 1
+    return count

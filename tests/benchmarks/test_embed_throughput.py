@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from benchmarks import embed_report, embed_texts
 from benchmarks import embed_throughput as et
 from embornal.adapters.embeddings.base import FakeEmbedder
@@ -78,7 +80,7 @@ def test_worker_reports_an_unavailable_provider(tmp_path: Path) -> None:
         "singles": 1,
         "texts": TINY.to_json(),
         "onnx_dir": None,
-        "onnx_error": "no export here",
+        "onnx_dir_error": "no export here",
     }
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     et.run_worker("onnx", tmp_path / "spec.json", tmp_path / "out.json")
@@ -186,4 +188,42 @@ def test_prepare_onnx_reuses_a_given_export(tmp_path: Path) -> None:
     out = et.prepare_onnx(["onnx"], str(tmp_path), tmp_path / "work", None)
     assert out["onnx_dir"] == str(tmp_path.resolve()) and out["exported"] is False
     missing = et.prepare_onnx(["onnx"], None, tmp_path / "work", None)
-    assert missing["onnx_dir"] is None and "not installed" in missing["onnx_error"]
+    assert missing["onnx_dir"] is None and "not installed" in missing["onnx_dir_error"]
+    shape = et.prepare_onnx(["default-shape"], None, tmp_path / "work", None)
+    assert shape["shape_dir"] is None and "not installed" in shape["shape_dir_error"]
+
+
+def test_a_model_of_a_given_shape_is_exported_and_embeds(tmp_path: Path) -> None:
+    """The default model's cost is measured on its architecture with random weights."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    from benchmarks.onnx_export import DEFAULT_MODEL_SHAPE, export_shape_onnx
+
+    from embornal.adapters.embeddings.onnx import OnnxEmbedder
+
+    tiny = dict(
+        DEFAULT_MODEL_SHAPE,
+        vocab_size=31000,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+    )
+    directory = export_shape_onnx(tiny, et._minilm_dir(), tmp_path / "shape", seed=1)
+    model = OnnxEmbedder(directory, name="shape", threads=1)
+    assert model.dims == 32
+    vectors = model.embed_documents(["a short fact", "another, somewhat longer fact here"])
+    assert len(vectors) == 2 and all(len(v) == 32 for v in vectors)
+    assert vectors[0] != vectors[1]
+    assert sum(x * x for x in vectors[0]) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_the_default_models_cost_is_reported_from_its_shape(tmp_path: Path) -> None:
+    report = _report(250.0)
+    unmeasured = embed_report.markdown(report, tmp_path / "x.json")
+    assert "multilingual-e5-base, the configured default model, was not measured" in unmeasured
+    for name, rate in (("default-shape", 41.0), ("default-shape-int8", 210.0)):
+        report["providers"][name] = dict(report["providers"]["onnx"])
+        report["providers"][name]["documents"] = {"agent": {"facts_per_s": rate}}
+    text = embed_report.markdown(report, tmp_path / "x.json")
+    assert "fp32 41 facts/s (not met), int8 210 facts/s (met)" in text

@@ -43,3 +43,14 @@ def memory(db_path: Path, clock: FixedClock) -> Iterator[Memory]:
     mem = Memory.open(db_path, clock=clock)
     yield mem
     mem.close()
+
+
+@pytest.fixture
+def smem(db_path: Path, clock: FixedClock) -> Iterator[Memory]:
+    """A memory with the deterministic fake embedder (384-d), every fact embedded."""
+    from embornal.adapters.embeddings.base import FakeEmbedder
+
+    mem = Memory.open(db_path, clock=clock, embedder=FakeEmbedder(384))
+    mem.reindex()  # the guide facts were written before the model
+    yield mem
+    mem.close()

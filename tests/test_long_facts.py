@@ -40,11 +40,8 @@ def _pieces(db_path: Path, fact_id: str) -> list[list[float]]:
 
 
 @pytest.fixture
-def mem(db_path: Path, clock: FixedClock) -> Memory:
-    memory = Memory.open(db_path, clock=clock, embedder=FakeEmbedder(DIMS))
-    memory.reindex()  # the guide facts were written before the model
-    yield memory  # type: ignore[misc]
-    memory.close()
+def mem(smem: Memory) -> Memory:
+    return smem
 
 
 def test_piece_similarity_is_the_mean_of_opening_and_best() -> None:

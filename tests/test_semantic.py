@@ -15,14 +15,6 @@ from embornal.errors import ConfigError, InvalidInput, VectorWidthMismatch
 DIMS = 384
 
 
-@pytest.fixture
-def smem(db_path: Path, clock: FixedClock) -> Memory:
-    mem = Memory.open(db_path, clock=clock, embedder=FakeEmbedder(DIMS))
-    mem.reindex()  # the guide facts were written before the model
-    yield mem  # type: ignore[misc]
-    mem.close()
-
-
 def test_store_embeds_at_write_time(smem: Memory) -> None:
     smem.store("/pets", "the cat sleeps on the warm mat")
     assert smem.pending_embeddings() == 0

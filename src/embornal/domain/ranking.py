@@ -98,13 +98,7 @@ def rescale_bm25(ranks: Sequence[float]) -> list[float]:
 
     With no spread (one hit, or all tied) every hit scores 1.0.
     """
-    if not ranks:
-        return []
-    best, worst = min(ranks), max(ranks)
-    spread = worst - best
-    if spread <= 1e-12:
-        return [1.0 for _ in ranks]
-    return [(worst - r) / spread for r in ranks]
+    return rescale_similarity([-r for r in ranks])
 
 
 def rescale_similarity(sims: Sequence[float]) -> list[float]:

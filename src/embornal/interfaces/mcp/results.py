@@ -82,7 +82,10 @@ class ViewOut(FactOut):
 
 
 class HitOut(ViewOut):
-    score: float = Field(description="Keyword match plus half the strength; higher is better.")
+    score: float = Field(
+        description="How well it matches (by keyword, meaning or both) plus half its strength; "
+        "higher is better."
+    )
 
     @classmethod
     def of_hit(cls, hit: RecallHit) -> HitOut:

@@ -60,7 +60,6 @@ import json
 import math
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -316,13 +315,11 @@ def prepare_onnx(
 
 
 def _quantized(source: Path, target: Path, key: str) -> dict[str, Any]:
-    """ONNX Runtime's dynamic int8 quantization of ``source`` into ``target``."""
+    """``quantize_int8`` of ``source`` into ``target``, or why not."""
     try:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
+        from benchmarks.onnx_export import quantize_int8
 
-        shutil.copytree(source, target, dirs_exist_ok=True)
-        quantize_dynamic(source / "model.onnx", target / "model.onnx", weight_type=QuantType.QInt8)
-        return {key: str(target)}
+        return {key: str(quantize_int8(source, target))}
     except Exception as e:
         return {f"{key}_error": f"quantization failed: {type(e).__name__}: {e}"}
 

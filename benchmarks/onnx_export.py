@@ -19,7 +19,13 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-__all__ = ["COPIED_FILES", "DEFAULT_MODEL_SHAPE", "export_minilm_onnx", "export_shape_onnx"]
+__all__ = [
+    "COPIED_FILES",
+    "DEFAULT_MODEL_SHAPE",
+    "export_minilm_onnx",
+    "export_shape_onnx",
+    "quantize_int8",
+]
 
 COPIED_FILES = ("tokenizer.json", "config.json", "sentence_bert_config.json")
 """Files copied from the model directory beside ``model.onnx`` (plus ``1_Pooling/config.json``)."""
@@ -150,3 +156,13 @@ def export_shape_onnx(
     shutil.copy2(Path(tokenizer_dir) / "tokenizer.json", target / "tokenizer.json")
     (target / "config.json").write_text(config.to_json_string(), encoding="utf-8")
     return target
+
+
+def quantize_int8(source: Path, target: Path) -> Path:
+    """ONNX Runtime's dynamic int8 quantization of the model directory ``source`` into
+    ``target`` (the other files copied as they are); return ``target``."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    shutil.copytree(source, target, dirs_exist_ok=True)
+    quantize_dynamic(source / "model.onnx", target / "model.onnx", weight_type=QuantType.QInt8)
+    return Path(target)

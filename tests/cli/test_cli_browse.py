@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -128,3 +130,22 @@ def test_recall_limit_comes_from_config(
     (embornal_home / "config.yaml").write_text("recall:\n  limt: 2\n", encoding="utf-8")
     r = cli("memory", "recall", "x")
     assert r.code == 6 and "recall.limt" in r.err
+
+
+def test_a_long_fact_shows_its_opening_in_tables_and_whole_elsewhere(cli: Run) -> None:
+    words = " ".join(f"word{i}" for i in range(400))
+    long = f"heronry notes: {words}"
+    stored = cli("memory", "store", "/notes/long", long, "--json")
+    fact_id = json.loads(stored.out)["id"]
+    table = cli("memory", "recall", "heronry", "--no-reinforce").out
+    found = re.search(
+        r"(heronry notes: [^|]*?) … \(\+([\d,]+) characters: embornal memory show (\w+)\)", table
+    )
+    assert found is not None, table
+    shown, more, named = found.group(1), int(found.group(2).replace(",", "")), found.group(3)
+    assert named == fact_id and len(shown) <= 300 and len(shown) + more == len(long)
+    assert "word399" not in table and "word399" not in cli("memory", "cat", "/notes/long").out
+    assert "word399" in cli("memory", "cat", "/notes/long", "--json").out
+    plain = cli("memory", "recall", "heronry", "--plain", "--no-reinforce").out
+    assert plain.rstrip().endswith("word399")
+    assert "word399" in cli("memory", "show", fact_id).out

@@ -13,6 +13,7 @@ from embornal.errors import InvalidContent, InvalidInput
 from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.render import (
     cell,
+    fact_cell,
     fmt_float,
     fmt_time,
     markdown_table,
@@ -224,7 +225,15 @@ def cat(ctx: Context) -> int:
     for v in views:
         f = v.fact
         extra = [cell(f.owner), cell(_own_tags(f))] if meta else []
-        rows.append([f.id, fmt_time(f.created_at), fmt_float(v.strength), *extra, cell(f.content)])
+        rows.append(
+            [
+                f.id,
+                fmt_time(f.created_at),
+                fmt_float(v.strength),
+                *extra,
+                fact_cell(f.content, f.id),
+            ]
+        )
     ctx.say(markdown_table(headers, rows, right=(2,)))
     return 0
 
@@ -321,7 +330,7 @@ def recall(ctx: Context) -> int:
             + [cell(f.path), fmt_float(hit.strength)]
             + ([fmt_float(hit.score)] if scores else [])
             + ([cell(f.owner), cell(_own_tags(f))] if meta else [])
-            + [cell(f.content)]
+            + [fact_cell(f.content, f.id)]
         )
     ctx.say(markdown_table(headers, rows, right=sorted(right)))
     if explain:

@@ -19,8 +19,10 @@ from embornal.domain.tags import Tag
 from embornal.service.results import TreeNode
 
 __all__ = [
+    "EXCERPT_CHARS",
     "cell",
     "display_width",
+    "fact_cell",
     "fmt_float",
     "fmt_time",
     "iso_time",
@@ -97,6 +99,22 @@ def one_line(text: str) -> str:
 def cell(text: str) -> str:
     """A table cell: one line, with ``|`` escaped so the row keeps its columns."""
     return one_line(text).replace("|", "\\|")
+
+
+# A fact longer than this is shown in tables by its opening (whole: `show`, --json, --plain).
+EXCERPT_CHARS = 300
+
+
+def fact_cell(content: str, fact_id: str) -> str:
+    """A fact's table cell: a long fact (an import, a conversation) shows its opening and
+    how much more there is, so one fact does not fill the terminal."""
+    text = one_line(content)
+    if len(text) <= EXCERPT_CHARS:
+        return cell(text)
+    cut = text.rfind(" ", 0, EXCERPT_CHARS)
+    head = text[: cut if cut > EXCERPT_CHARS // 2 else EXCERPT_CHARS].rstrip()
+    more = len(text) - len(head)
+    return cell(f"{head} … (+{more:,} characters: embornal memory show {fact_id})")
 
 
 def display_width(text: str) -> int:

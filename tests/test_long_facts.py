@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from embornal import FixedClock, Memory
+from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text, piece_similarity
 from embornal.storage import migrations, vectors
@@ -150,3 +150,27 @@ def test_migration_0009_on_a_memory_with_long_facts(db_path: Path, clock: FixedC
         hits = mem.recall(query, mode="vector", reinforce=False, under="/docs")
         assert hits[0].fact.id == long.id
         assert hits[0].parts.vector == pytest.approx(piece_similarity(sims), abs=1e-5)
+
+
+def test_the_exact_scan_of_a_memory_wider_than_its_window_matches_brute_force(
+    mem: Memory,
+) -> None:
+    """The exact scan takes the nearest 400 (at least) by each fact's one vector, then
+    re-scores them by pieces: past 400 facts the order still is the true one."""
+    words = [f"w{i}" for i in range(60)]
+    contents = [" ".join(words[(i * 7 + k) % 60] for k in range(6)) for i in range(450)]
+    contents.append(LONG)
+    mem.store_many([NewFact(f"/wide/f{i}", text) for i, text in enumerate(contents)])
+    model = FakeEmbedder(DIMS)
+    query = "w3 w10 zebra migration"
+    q = model.embed_query(query)
+
+    def truth(text: str) -> float:
+        return piece_similarity([_cos(q, v) for v in model.embed_documents(chunk_text(text))])
+
+    want = sorted((truth(text) for text in contents), reverse=True)[:10]
+    hits = mem.recall(query, mode="vector", reinforce=False, under="/wide", limit=10)
+    assert hits[0].fact.content == LONG  # the best piece wins
+    assert [h.parts.vector for h in hits] == pytest.approx(want, abs=1e-5)
+    for h in hits:
+        assert h.parts.vector == pytest.approx(truth(h.fact.content), abs=1e-5)

@@ -394,29 +394,35 @@ class SqliteStore:
         """Live facts nearest to ``query`` (float32 bytes), best first, with their cosine
         similarity (a long fact's: the mean of its opening piece's and best piece's).
 
-        Small memories are scanned exactly. Large ones ask the in-process bit index
-        (or, without numpy, ``facts_vec``) for a wide candidate set of 1-bit codes,
-        re-score it exactly, and widen the set when the access filter or ``under``
-        leave too few.
+        Small memories are scanned exactly by each fact's one vector. Large ones ask the
+        in-process bit index (or, without numpy, ``facts_vec``) for a wide candidate set
+        of 1-bit codes, and widen it when the access filter or ``under`` leave too few.
+        Either way the wide set is then re-scored exactly, long facts by their pieces.
         """
         under_sql, under_params = _under_sql(under)
+        where = f"f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})"
         base = (
             f"SELECT {_FACT_COLS}, {vectors.SIMILARITY_SQL} AS sim "
-            "FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})"
+            f"FROM facts f JOIN paths p ON p.id = f.path_id WHERE {where}"
         )
         params: tuple[Any, ...] = (query, query, *under_params, *vis.params)
+        wide = max(candidates * 8, 400)
+        # The exact scan: the ``wide`` nearest by their one vector, re-scored by pieces.
+        exact = (
+            "WITH near AS (SELECT f.seq AS seq FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {where} ORDER BY vec_distance_cosine(f.embedding, ?) LIMIT ?) "
+            f"{base} AND f.seq IN (SELECT seq FROM near) ORDER BY sim DESC, f.seq DESC LIMIT ?"
+        )
+        exact_params = (*under_params, *vis.params, query, wide, *params, candidates)
         total = self.doc_count()
         bits = self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None
         use_index = total > vectors.EXACT_SCAN_LIMIT and (
             bits is not None or self.has_vector_index()
         )
         if not use_index:
-            rows = self._rows(
-                f"{base} ORDER BY sim DESC, f.seq DESC LIMIT ?", (*params, candidates)
-            )
+            rows = self._rows(exact, exact_params)
         else:
-            coarse = max(candidates * 8, 400)
+            coarse = wide
             while True:
                 if bits is not None:
                     seqs = bits.search(query, min(coarse, 4096))
@@ -437,9 +443,7 @@ class SqliteStore:
                 if len(rows) >= candidates:
                     break
                 if coarse >= 4096:  # a narrow filter: scan what it lets through, exactly
-                    rows = self._rows(
-                        f"{base} ORDER BY sim DESC, f.seq DESC LIMIT ?", (*params, candidates)
-                    )
+                    rows = self._rows(exact, exact_params)
                     break
                 coarse *= 4
         facts = self._facts(rows)

@@ -13,7 +13,8 @@ import platform
 import re
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,16 @@ def latency_summary(samples_ns: Sequence[int]) -> dict[str, float | int]:
         "min": round(min(ms), 3),
         "max": round(max(ms), 3),
     }
+
+
+def time_calls(call: Callable[..., Any], args: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
+    """``latency_summary`` of ``call(arg, **kwargs)`` timed once for each of ``args``."""
+    samples = []
+    for arg in args:
+        t = time.perf_counter_ns()
+        call(arg, **kwargs)
+        samples.append(time.perf_counter_ns() - t)
+    return latency_summary(samples)
 
 
 def _git_commit() -> str | None:

@@ -20,14 +20,13 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import REPO_ROOT, latency_summary, machine_info, update_results_section
+from benchmarks.common import REPO_ROOT, machine_info, time_calls, update_results_section
 from benchmarks.scale import build_corpus, make_content, make_queries
 
 from embornal import FixedClock, Memory, NewFact
@@ -36,15 +35,6 @@ from embornal.storage import vectors
 
 SECTION = "Long facts"
 SENTENCES = 40  # per long fact
-
-
-def _time(fn: Callable[..., Any], queries: list[str], **kwargs: Any) -> dict[str, Any]:
-    samples = []
-    for q in queries:
-        t = time.perf_counter_ns()
-        fn(q, **kwargs)
-        samples.append(time.perf_counter_ns() - t)
-    return latency_summary(samples)
 
 
 def run_size(size: int, queries: int, seed: int = 7) -> dict[str, Any]:
@@ -77,8 +67,8 @@ def run_size(size: int, queries: int, seed: int = 7) -> dict[str, Any]:
                 "search": "bit index" if facts > vectors.EXACT_SCAN_LIMIT else "exact scan",
                 "load_s": round(load_s, 2),
                 "long_facts_per_s": round(size / load_s, 1),
-                "vector_ms": _time(mem.recall, texts, mode="vector", reinforce=False),
-                "hybrid_ms": _time(mem.recall, texts, mode="hybrid", reinforce=False),
+                "vector_ms": time_calls(mem.recall, texts, mode="vector", reinforce=False),
+                "hybrid_ms": time_calls(mem.recall, texts, mode="hybrid", reinforce=False),
             }
         out["db_mb"] = round(db.stat().st_size / 2**20, 1)
     return out

@@ -29,7 +29,13 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import REPO_ROOT, latency_summary, machine_info, update_results_section
+from benchmarks.common import (
+    REPO_ROOT,
+    latency_summary,
+    machine_info,
+    time_calls,
+    update_results_section,
+)
 from benchmarks.scale import build_corpus, make_fact_args, make_queries
 
 from embornal import FixedClock, Memory, NewFact
@@ -57,15 +63,6 @@ def _rules(mem: Memory, paths: list[str]) -> None:
     while added < 20:
         mem.policy_add("p", [RULES_SUBJECT, f"tag:project=p{added}", "read", "allow"])
         added += 1
-
-
-def _time(call: Any, queries: list[str], **kwargs: Any) -> dict[str, Any]:
-    samples = []
-    for q in queries:
-        t = time.perf_counter_ns()
-        call(q, **kwargs)
-        samples.append(time.perf_counter_ns() - t)
-    return latency_summary(samples)
 
 
 def _minilm(texts: list[str]) -> dict[str, Any] | None:
@@ -124,13 +121,17 @@ def main() -> None:
             "dims": args.dims,
             "load_s": load_s,
             "coarse_index": "in-process bit index" if bitindex.available() else "facts_vec",
-            "hybrid_default_ms": _time(mem.recall, queries, mode="hybrid", reinforce=False),
-            "vector_default_ms": _time(mem.recall, queries, mode="vector", reinforce=False),
-            "keyword_default_ms": _time(mem.recall, queries, mode="keyword", reinforce=False),
+            "hybrid_default_ms": time_calls(mem.recall, queries, mode="hybrid", reinforce=False),
+            "vector_default_ms": time_calls(mem.recall, queries, mode="vector", reinforce=False),
+            "keyword_default_ms": time_calls(mem.recall, queries, mode="keyword", reinforce=False),
         }
         analyst = mem.as_subject(RULES_SUBJECT)
-        out["hybrid_20_rules_ms"] = _time(analyst.recall, queries, mode="hybrid", reinforce=False)
-        out["keyword_20_rules_ms"] = _time(analyst.recall, queries, mode="keyword", reinforce=False)
+        out["hybrid_20_rules_ms"] = time_calls(
+            analyst.recall, queries, mode="hybrid", reinforce=False
+        )
+        out["keyword_20_rules_ms"] = time_calls(
+            analyst.recall, queries, mode="keyword", reinforce=False
+        )
         mem.close()
     out["minilm"] = _minilm(texts[:1000])
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

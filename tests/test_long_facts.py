@@ -119,7 +119,7 @@ def test_reindex_all_embeds_the_pieces_again(mem: Memory, db_path: Path) -> None
 
 def test_migration_0009_on_a_memory_with_long_facts(db_path: Path, clock: FixedClock) -> None:
     """A memory embedded before pieces were kept: its long fact scores by its one vector
-    until ``reindex --all`` gives it pieces."""
+    until a plain ``reindex`` gives it pieces (nothing else is embedded again)."""
     model = FakeEmbedder(DIMS)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(migrations, "MIGRATIONS", MIGRATIONS[:8])
@@ -138,12 +138,14 @@ def test_migration_0009_on_a_memory_with_long_facts(db_path: Path, clock: FixedC
     with Memory.open(db_path, clock=clock, embedder=model) as mem:
         assert mem.migrations_applied == ["0009_fact_pieces"]
         assert _pieces(db_path, long.id) == []
+        assert mem.pending_embeddings() == 1  # the long fact waits for its pieces
         query = "w000 w001 w002 zebra migration"
         whole = _cos(model.embed_query(query), model.embed_documents([LONG])[0])
         hits = mem.recall(query, mode="vector", reinforce=False, under="/docs")
         assert hits[0].fact.id == long.id
         assert hits[0].parts.vector == pytest.approx(whole, abs=1e-5)
-        mem.reindex(everything=True)
+        result = mem.reindex()  # a plain reindex: only what waits
+        assert (result.embedded, result.remaining) == (1, 0)
         assert len(_pieces(db_path, long.id)) == 2
         q = model.embed_query(query)
         sims = [_cos(q, v) for v in model.embed_documents(chunk_text(LONG, CHUNK_CHARS))]
@@ -174,3 +176,13 @@ def test_the_exact_scan_of_a_memory_wider_than_its_window_matches_brute_force(
     assert [h.parts.vector for h in hits] == pytest.approx(want, abs=1e-5)
     for h in hits:
         assert h.parts.vector == pytest.approx(truth(h.fact.content), abs=1e-5)
+
+
+def test_a_long_fact_of_one_non_blank_piece_keeps_it_and_does_not_wait(
+    mem: Memory, db_path: Path
+) -> None:
+    fact = mem.store("/docs", "zebra" + " " * 1500)  # the blank rest is no piece
+    assert len(_pieces(db_path, fact.id)) == 1
+    assert mem.pending_embeddings() == 0
+    hits = mem.recall("zebra", mode="vector", reinforce=False, under="/docs")
+    assert hits[0].fact.id == fact.id

@@ -465,7 +465,8 @@ class Memory(Sharing):
         return self._semantic.reindex(limit=limit, everything=everything, progress=progress)
 
     def pending_embeddings(self) -> int:
-        """How many live facts wait for a vector."""
+        """How many live facts wait for a vector (or, a long fact of an older memory, for
+        its pieces' vectors); ``reindex`` embeds them."""
         return self._semantic.pending()
 
     def ls(self, path: str = "/") -> list[PathEntry]:

@@ -111,11 +111,15 @@ class Semantic:
             raise EmbeddingError("the model returned a different number of vectors")
         out: list[Embedded] = []
         start = 0
-        for group in pieces:
+        for text, group in zip(texts, pieces, strict=True):
             part = [list(v) for v in flat[start : start + len(group)]]
             start += len(group)
             if len(part) == 1:
-                out.append(Embedded(vectors.pack(part[0])))
+                # A long text is kept as its piece too (even if blank lines left one), so
+                # that it never waits for pieces (vectors.pending_facts).
+                long = len(text) > CHUNK_CHARS
+                blob = vectors.pack(part[0])
+                out.append(Embedded(blob, (blob,) if long else ()))
                 continue
             # A long fact: its index vector joins its opening (what it is about) and the
             # mean of all its pieces (everything it says), equally weighted (decision 0011).
@@ -134,6 +138,8 @@ class Semantic:
         )
 
     def pending(self) -> int:
+        """Live facts that wait for a vector, or (long facts embedded before pieces were
+        kept) for their pieces' vectors: what a plain ``reindex`` embeds."""
         return vectors.pending_count(self._store.conn)
 
     def reindex(

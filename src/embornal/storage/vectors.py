@@ -24,6 +24,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from embornal.domain.chunks import CHUNK_CHARS
 from embornal.errors import ConfigError, VectorWidthMismatch
 from embornal.storage.connect import Connection, has_vec
 
@@ -149,13 +150,12 @@ def write_vectors(
 
 
 def write_pieces(conn: Connection, fact_id: str, blobs: Sequence[bytes]) -> None:
-    """Replace a fact's piece vectors; a fact of one piece keeps none (its vector is it)."""
+    """Replace a fact's piece vectors (a short fact has none: its vector is it)."""
     conn.execute("DELETE FROM fact_pieces WHERE fact_id = ?", (fact_id,))
-    if len(blobs) > 1:
-        conn.executemany(
-            "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (?, ?, ?)",
-            [(fact_id, i, blob) for i, blob in enumerate(blobs)],
-        )
+    conn.executemany(
+        "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (?, ?, ?)",
+        [(fact_id, i, blob) for i, blob in enumerate(blobs)],
+    )
 
 
 def clear_vectors(conn: Connection) -> None:
@@ -165,12 +165,23 @@ def clear_vectors(conn: Connection) -> None:
         conn.execute("DELETE FROM facts_vec")
 
 
+# Live facts that wait: for a vector, or (a long fact embedded before its pieces were
+# kept, migration 0009) for its pieces' vectors.
+_NO_VECTOR = "embedding IS NULL AND deleted_at IS NULL AND purged_at IS NULL"
+_NO_PIECES = (
+    f"embedding IS NOT NULL AND deleted_at IS NULL AND purged_at IS NULL "
+    f"AND length(content) > {CHUNK_CHARS} "
+    "AND NOT EXISTS (SELECT 1 FROM fact_pieces fp WHERE fp.fact_id = facts.id)"
+)
+
+
 def pending_facts(conn: Connection, limit: int) -> list[Any]:
-    """Live facts that wait for a vector, oldest first."""
+    """Live facts that wait for a vector, or for their pieces' vectors; oldest first."""
     return list(
         conn.execute(
-            "SELECT seq, id, content FROM facts WHERE embedding IS NULL AND deleted_at IS NULL "
-            "AND purged_at IS NULL ORDER BY seq LIMIT ?",
+            f"SELECT seq, id, content FROM facts WHERE {_NO_VECTOR} "
+            f"UNION ALL SELECT seq, id, content FROM facts WHERE {_NO_PIECES} "
+            "ORDER BY seq LIMIT ?",
             (limit,),
         ).fetchall()
     )
@@ -178,7 +189,7 @@ def pending_facts(conn: Connection, limit: int) -> list[Any]:
 
 def pending_count(conn: Connection) -> int:
     row = conn.execute(
-        "SELECT count(*) FROM facts WHERE embedding IS NULL AND deleted_at IS NULL "
-        "AND purged_at IS NULL"
+        f"SELECT (SELECT count(*) FROM facts WHERE {_NO_VECTOR}) "
+        f"+ (SELECT count(*) FROM facts WHERE {_NO_PIECES})"
     ).fetchone()
     return int(row[0])

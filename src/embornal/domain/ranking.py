@@ -34,6 +34,7 @@ __all__ = [
     "fuse_linear",
     "fuse_rrf",
     "keyword_total",
+    "mix_linear",
     "neighbour_boost",
     "on_shared_paths",
     "rescale_bm25",
@@ -185,7 +186,13 @@ def fuse_linear(
     With ``vector_scale="minmax"`` the cosines are first rescaled over the candidates
     (:func:`rescale_similarity`), as the keyword list is.
     """
-    scaled = vector_scores(vector, settings)
+    return mix_linear(keyword, vector_scores(vector, settings), settings)
+
+
+def mix_linear(
+    keyword: Mapping[str, float], scaled: Mapping[str, float], settings: FusionSettings
+) -> dict[str, float]:
+    """The weighted sum of the keyword scores and the vector list's :func:`vector_scores`."""
     out: dict[str, float] = {}
     for key in keyword.keys() | scaled.keys():
         out[key] = settings.keyword_weight * keyword.get(key, 0.0) + settings.vector_weight * (

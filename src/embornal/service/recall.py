@@ -24,9 +24,9 @@ from embornal.domain.ranking import (
     ScoreParts,
     candidate_count,
     cut_vector,
-    fuse_linear,
     fuse_rrf,
     keyword_total,
+    mix_linear,
     neighbour_boost,
     on_shared_paths,
     rescale_bm25,
@@ -220,8 +220,8 @@ class Recaller:
         settings = self.fusion
         vec_scaled: dict[str, float] = {}
         if settings.method == "linear":
-            fused = fuse_linear(kw_score, vec_score, settings)
             vec_scaled = vector_scores(vec_score, settings)
+            fused = mix_linear(kw_score, vec_scaled, settings)
             strength_scale = 1.0
         else:
             fused = fuse_rrf(kw_order, vec_order, settings)

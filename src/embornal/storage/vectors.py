@@ -126,8 +126,8 @@ def write_vectors(
 
     Each write takes the next ``vec_rev``, which tells in-process indexes
     (:mod:`embornal.storage.bitindex`) what to load. With ``pieces``, each fact's
-    piece vectors are replaced by ``pieces[fact_id]`` (none when it is missing or has
-    a single piece); without, piece vectors stay as they are (rebuild).
+    piece vectors are replaced by ``pieces[fact_id]`` (none when it is missing: a short
+    fact); without, piece vectors stay as they are (rebuild).
     """
     index = has_index(conn)
     for fact_id, blob in items:

@@ -99,13 +99,15 @@ class Recaller:
         facts: dict[str, Fact],
         strengths: dict[str, float],
         n: int,
+        vis: Visibility,
         strength_scale: float = 1.0,
     ) -> dict[str, float]:
         """Each candidate's gain from its neighbours on the same path (empty when off).
 
         Neighbours are looked up only for candidates that share a path with another
         matching candidate and could still reach the top ``n``: nothing else can gain,
-        or be shown (the others' gain stays 0.0).
+        or be shown (the others' gain stays 0.0). Places on a path are counted over the
+        facts ``vis`` lets through, so a hidden fact changes nothing.
         """
         weights = self.fusion.neighbour_weights
         if not any(w > 0.0 for w in weights):
@@ -116,7 +118,7 @@ class Recaller:
         wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
         if not wanted:
             return dict.fromkeys(relevance, 0.0)
-        near = self._store.neighbours(wanted, reach=len(weights))
+        near = self._store.neighbours(wanted, reach=len(weights), vis=vis)
         return neighbour_boost(relevance, near, weights)
 
     def _strongest(
@@ -148,6 +150,7 @@ class Recaller:
             {f.id: f for f, _ in found},
             strengths,
             n,
+            vis,
         )
         hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
@@ -187,7 +190,7 @@ class Recaller:
         found = self._vector_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
         boost = self._context(
-            {f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, strengths, n
+            {f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, strengths, n, vis
         )
         hits = []
         for rank, (fact, sim) in enumerate(found, 1):
@@ -229,7 +232,7 @@ class Recaller:
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
         strengths = {key: strength(facts[key].signals, now) for key in fused}
-        boost = self._context(fused, facts, strengths, n, strength_scale)
+        boost = self._context(fused, facts, strengths, n, vis, strength_scale)
         hits = []
         for key, score in fused.items():
             fact = facts[key]

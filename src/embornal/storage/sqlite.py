@@ -356,11 +356,12 @@ class SqliteStore:
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
     def neighbours(
-        self, fact_ids: Sequence[str], reach: int = 1
+        self, fact_ids: Sequence[str], reach: int = 1, vis: Visibility = ALL_VISIBLE
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
-        """The live facts 1..``reach`` places before and after each fact on its path."""
+        """The live facts 1..``reach`` places before and after each fact on its path,
+        places counted over the facts ``vis`` lets through (a hidden fact takes none)."""
         try:
-            return context.neighbours(self._reader(), fact_ids, reach)
+            return context.neighbours(self._reader(), fact_ids, reach, vis.sql, vis.params)
         except DriverError as e:
             raise translate(e, "reading neighbouring facts") from e
 

@@ -8,7 +8,12 @@ hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, o
 no query the strongest facts
 
 With a query, each candidate also gains from its neighbours on the same path that
-matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``).
+matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places
+counted over the facts the caller may read.
+
+FTS5's bm25 statistics (fact count, mean length, how many facts hold each term) span
+every fact, hidden ones too, so the raw value (``ScoreParts.bm25``) is given only to a
+caller that reads the whole memory; the others get the rescaled ``keyword`` alone.
 """
 
 from __future__ import annotations
@@ -140,6 +145,12 @@ class Recaller:
         found = self._store.keyword_search(selected, candidate_count(n), vis, under=under)
         return found, rescale_bm25([rank for _, rank in found]), set(selected)
 
+    @staticmethod
+    def _raw_bm25(vis: Visibility, rank: float | None) -> float | None:
+        """The raw bm25 for a caller that reads everything; None for any other (its
+        statistics count the facts the caller cannot read)."""
+        return rank if vis.everything else None
+
     def _keyword(
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
@@ -160,7 +171,7 @@ class Recaller:
                 total=keyword_total(kw + (near or 0.0), s),
                 strength=s,
                 keyword=kw,
-                bm25=bm25,
+                bm25=self._raw_bm25(vis, bm25),
                 keyword_rank=rank,
                 method="keyword+strength",
                 neighbour=near,
@@ -243,7 +254,7 @@ class Recaller:
                 total=total,
                 strength=s,
                 keyword=kw_score.get(key),
-                bm25=bm25.get(key),
+                bm25=self._raw_bm25(vis, bm25.get(key)),
                 vector=vec_score.get(key),
                 vector_scaled=vec_scaled.get(key),
                 keyword_rank=kw_rank.get(key),

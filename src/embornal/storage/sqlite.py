@@ -35,6 +35,11 @@ class Visibility:
     sql: str = "1"
     params: tuple[Any, ...] = field(default=())
 
+    @property
+    def everything(self) -> bool:
+        """Whether every fact passes: the caller reads the whole memory."""
+        return self.sql == "1"
+
 
 ALL_VISIBLE = Visibility()
 PURGE_PENDING_KEY = "purge_compaction_pending"
@@ -320,7 +325,7 @@ class SqliteStore:
                 "ORDER BY rank, f.seq DESC LIMIT ?"
             )
             outer = f"({vis.sql})"
-        window = candidates if vis.sql == "1" else max(candidates * 4, 200)
+        window = candidates if vis.everything else max(candidates * 4, 200)
         while True:
             rows = self._rows(
                 f"WITH top AS ({ranked}) "

@@ -185,3 +185,54 @@ def test_explain_names_the_neighbour_part(memory: Memory, conversation: dict[str
         if h.fact.id == conversation["a"]
     )
     assert hit.parts.as_dict()["neighbour"] == hit.parts.neighbour
+
+
+def _alice(mem: Memory) -> Memory:
+    mem.policy_add("p", ["alice", "path:/*", "write", "allow"])
+    mem.policy_add("p", ["alice", "tag:owner=alice", "read", "allow"])
+    return mem.as_subject("alice")
+
+
+@pytest.mark.parametrize("hidden_text", ["the concert in Lisbon is secret", "payroll is due"])
+@pytest.mark.parametrize("mode", ["keyword", "hybrid"])
+def test_a_hidden_fact_between_two_visible_ones_changes_nothing(
+    tmp_path: Path, clock: FixedClock, mode: str, hidden_text: str
+) -> None:
+    """Places are counted over what the caller reads: a fact it cannot see, written between
+    two of its facts, leaves its scores and order as they are with that fact elsewhere."""
+    t0 = clock.now() - timedelta(days=1)
+    minute = timedelta(minutes=1)
+    seen = []
+    for between in (True, False):
+        with Memory.open(
+            tmp_path / f"m{between}.db", clock=clock, embedder=FakeEmbedder(DIMS)
+        ) as mem:
+            alice = _alice(mem)
+            alice.store("/chat", "Alice: the concert in Lisbon last night", at=t0)
+            # default's own fact: between alice's two turns, or on a path of its own.
+            mem.store("/chat" if between else "/private", hidden_text, at=t0 + minute)
+            alice.store("/chat", "Bob: loud, the concert hall was packed", at=t0 + 2 * minute)
+            alice.store("/chat", "Alice: I have to feed the cat", at=t0 + 3 * minute)
+            alice.store("/notes", "concert tickets came by mail", at=t0)
+            hits = alice.recall("concert lisbon", mode=mode, reinforce=False)
+            assert all(h.fact.owner == "alice" for h in hits)
+            seen.append([(h.fact.content, h.parts) for h in hits])
+    with_hidden, without = seen
+    assert with_hidden == without
+    bob = next(parts for content, parts in with_hidden if content.startswith("Bob"))
+    assert bob.neighbour is not None and bob.neighbour > 0.0  # the turn before still counts
+
+
+def test_neighbours_skip_the_facts_the_caller_cannot_read(
+    memory: Memory, clock: FixedClock
+) -> None:
+    alice = _alice(memory)
+    t0 = clock.now()
+    first = alice.store("/chat", "one", at=t0)
+    hidden = memory.store("/chat", "two", at=t0 + timedelta(minutes=1))
+    third = alice.store("/chat", "three", at=t0 + timedelta(minutes=2))
+    fourth = alice.store("/chat", "four", at=t0 + timedelta(minutes=3))
+    store = memory._store  # the store is the unit under test here
+    vis = alice._visibility()
+    assert store.neighbours([first.id], reach=2, vis=vis)[first.id] == ((third.id,), (fourth.id,))
+    assert store.neighbours([first.id], reach=2)[first.id] == ((hidden.id,), (third.id,))

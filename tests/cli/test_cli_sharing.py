@@ -124,6 +124,23 @@ def test_as_subject_sees_only_its_own_facts(cli: Run, stored: Callable[..., str]
     assert history[0]["actor"] == "alice" and history[0]["actor_kind"] == "person"
 
 
+def test_recall_explain_and_json_give_no_raw_bm25_to_a_scoped_subject(
+    cli: Run, stored: Callable[..., str]
+) -> None:
+    stored("/work/plan", "Quartz supplier is Acme, quartz again.")
+    assert cli("token", "add", "alice").code == 0
+    assert (
+        cli("--as-subject", "alice", "memory", "store", "/alice/n", "Quartz is pretty.").code == 0
+    )
+    recall = ("memory", "recall", "quartz", "--mode", "keyword")
+    [hit] = cli("--as-subject", "alice", "--json", *recall).json()
+    assert hit["parts"]["bm25"] is None and hit["parts"]["keyword"] == 1.0
+    explain = cli("--as-subject", "alice", *recall, "--explain").out
+    assert "   bm25      -\n" in explain and "   keyword   1.000\n" in explain
+    whole = cli("--json", *recall).json()  # default reads everything: the raw value stays
+    assert len(whole) == 2 and all(isinstance(h["parts"]["bm25"], float) for h in whole)
+
+
 def test_subject_without_rules_sees_nothing_and_cannot_write(
     cli: Run, stored: Callable[..., str]
 ) -> None:

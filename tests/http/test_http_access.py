@@ -198,3 +198,19 @@ def test_supersede_and_read_only_recall_over_rest(tmp_path: Path) -> None:
         ).json()["hits"]
         assert [h["fact"]["content"] for h in hits] == ["tea at six"]
         assert mem.show(new.json()["id"]).fact.recall_count == 0
+
+
+def test_recall_gives_no_raw_bm25_to_a_subject_that_reads_part_of_the_memory(
+    memory: Memory, client: TestClient, tokens: dict[str, str]
+) -> None:
+    """FTS5's bm25 counts every fact: alice's value would move with default's facts."""
+    mine = _store(client, tokens["alice"], "/alice/plans", "the launch date is Friday")
+    memory.store("/private", "the launch slipped, launch again")
+    params = {"q": "launch", "mode": "keyword", "reinforce": "false"}
+    hits = client.get(f"{API}/recall", params=params, headers=bearer(tokens["alice"])).json()
+    [hit] = hits["hits"]
+    assert hit["fact"]["id"] == mine
+    assert hit["parts"]["bm25"] is None and hit["parts"]["keyword"] == 1.0
+    owner = bearer(memory.token_add("default").token)  # reads the whole memory
+    whole = client.get(f"{API}/recall", params=params, headers=owner).json()["hits"]
+    assert whole and all(isinstance(h["parts"]["bm25"], float) for h in whole)

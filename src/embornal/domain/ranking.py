@@ -54,10 +54,11 @@ DF_CEILING_MIN_DOCS = 20
 class ScoreParts:
     """Every component of one result's score, for ``--explain``.
 
-    ``keyword`` is the rescaled bm25 (1.0 best of the candidates), ``vector`` the
-    cosine similarity, ``vector_scaled`` what hybrid linear fusion took of it (rescaled
-    over the candidates, 1.0 best), ``*_rank`` the 1-based rank in each list (RRF reads
-    them).
+    ``keyword`` is the rescaled bm25 (1.0 best of the candidates), ``bm25`` the raw FTS5
+    value (None for a caller that does not read the whole memory: FTS5's statistics count
+    every fact), ``vector`` the cosine similarity, ``vector_scaled`` what hybrid linear
+    fusion took of it (rescaled over the candidates, 1.0 best), ``*_rank`` the 1-based
+    rank in each list (RRF reads them).
     """
 
     total: float

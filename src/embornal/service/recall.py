@@ -8,7 +8,12 @@ hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, o
 no query the strongest facts
 
 With a query, each candidate also gains from its neighbours on the same path that
-matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``).
+matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places
+counted over the facts the caller may read.
+
+FTS5's bm25 statistics (fact count, mean length, how many facts hold each term) span
+every fact, hidden ones too, so the raw value (``ScoreParts.bm25``) is given only to a
+caller that reads the whole memory; the others get the rescaled ``keyword`` alone.
 """
 
 from __future__ import annotations
@@ -99,13 +104,15 @@ class Recaller:
         facts: dict[str, Fact],
         strengths: dict[str, float],
         n: int,
+        vis: Visibility,
         strength_scale: float = 1.0,
     ) -> dict[str, float]:
         """Each candidate's gain from its neighbours on the same path (empty when off).
 
         Neighbours are looked up only for candidates that share a path with another
         matching candidate and could still reach the top ``n``: nothing else can gain,
-        or be shown (the others' gain stays 0.0).
+        or be shown (the others' gain stays 0.0). Places on a path are counted over the
+        facts ``vis`` lets through, so a hidden fact changes nothing.
         """
         weights = self.fusion.neighbour_weights
         if not any(w > 0.0 for w in weights):
@@ -116,7 +123,7 @@ class Recaller:
         wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
         if not wanted:
             return dict.fromkeys(relevance, 0.0)
-        near = self._store.neighbours(wanted, reach=len(weights))
+        near = self._store.neighbours(wanted, reach=len(weights), vis=vis)
         return neighbour_boost(relevance, near, weights)
 
     def _strongest(
@@ -138,6 +145,12 @@ class Recaller:
         found = self._store.keyword_search(selected, candidate_count(n), vis, under=under)
         return found, rescale_bm25([rank for _, rank in found]), set(selected)
 
+    @staticmethod
+    def _raw_bm25(vis: Visibility, rank: float | None) -> float | None:
+        """The raw bm25 for a caller that reads everything; None for any other (its
+        statistics count the facts the caller cannot read)."""
+        return rank if vis.everything else None
+
     def _keyword(
         self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
     ) -> list[RecallHit]:
@@ -148,6 +161,7 @@ class Recaller:
             {f.id: f for f, _ in found},
             strengths,
             n,
+            vis,
         )
         hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
@@ -157,7 +171,7 @@ class Recaller:
                 total=keyword_total(kw + (near or 0.0), s),
                 strength=s,
                 keyword=kw,
-                bm25=bm25,
+                bm25=self._raw_bm25(vis, bm25),
                 keyword_rank=rank,
                 method="keyword+strength",
                 neighbour=near,
@@ -187,7 +201,7 @@ class Recaller:
         found = self._vector_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
         boost = self._context(
-            {f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, strengths, n
+            {f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, strengths, n, vis
         )
         hits = []
         for rank, (fact, sim) in enumerate(found, 1):
@@ -229,7 +243,7 @@ class Recaller:
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
         strengths = {key: strength(facts[key].signals, now) for key in fused}
-        boost = self._context(fused, facts, strengths, n, strength_scale)
+        boost = self._context(fused, facts, strengths, n, vis, strength_scale)
         hits = []
         for key, score in fused.items():
             fact = facts[key]
@@ -240,7 +254,7 @@ class Recaller:
                 total=total,
                 strength=s,
                 keyword=kw_score.get(key),
-                bm25=bm25.get(key),
+                bm25=self._raw_bm25(vis, bm25.get(key)),
                 vector=vec_score.get(key),
                 vector_scaled=vec_scaled.get(key),
                 keyword_rank=kw_rank.get(key),

@@ -1,10 +1,11 @@
 """The facts written next to each other: a fact's neighbours on its path.
 
 A fact's neighbours at distance ``d`` are the live facts ``d`` places before and
-after it on the same path, in time order (``created_at``, then write order). Recall
-uses them as context (see ``embornal.domain.ranking.neighbour_boost``). The
-``facts_path`` index (``path_id, created_at`` and the row id) makes each look-up
-one index seek.
+after it on the same path, in time order (``created_at``, then write order), counted
+over the facts the caller may read: a fact the caller cannot see takes no place, so
+it neither is a neighbour nor pushes one further away. Recall uses them as context
+(see ``embornal.domain.ranking.neighbour_boost``). The ``facts_path`` index
+(``path_id, created_at`` and the row id) makes each look-up one index seek.
 """
 
 from __future__ import annotations
@@ -12,43 +13,52 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 from embornal.storage.connect import Connection
 
 __all__ = ["neighbours"]
 
-_LIVE_G = "g.deleted_at IS NULL AND g.superseded_by IS NULL"
+# The neighbour is the alias ``f`` (the access filter's alias); ``cand`` is the candidate.
+_LIVE_F = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
 
 
 @cache
-def _sql(reach: int) -> str:
+def _sql(reach: int, visible: str) -> str:
+    where = _LIVE_F if visible == "1" else f"{_LIVE_F} AND ({visible})"
     columns = []
     for offset in range(reach):
         columns.append(
-            "(SELECT g.id FROM facts g WHERE g.path_id = f.path_id AND "
-            f"(g.created_at, g.seq) < (f.created_at, f.seq) AND {_LIVE_G} "
-            f"ORDER BY g.created_at DESC, g.seq DESC LIMIT 1 OFFSET {offset})"
+            "(SELECT f.id FROM facts f WHERE f.path_id = cand.path_id AND "
+            f"(f.created_at, f.seq) < (cand.created_at, cand.seq) AND {where} "
+            f"ORDER BY f.created_at DESC, f.seq DESC LIMIT 1 OFFSET {offset})"
         )
         columns.append(
-            "(SELECT g.id FROM facts g WHERE g.path_id = f.path_id AND "
-            f"(g.created_at, g.seq) > (f.created_at, f.seq) AND {_LIVE_G} "
-            f"ORDER BY g.created_at, g.seq LIMIT 1 OFFSET {offset})"
+            "(SELECT f.id FROM facts f WHERE f.path_id = cand.path_id AND "
+            f"(f.created_at, f.seq) > (cand.created_at, cand.seq) AND {where} "
+            f"ORDER BY f.created_at, f.seq LIMIT 1 OFFSET {offset})"
         )
     return (
-        f"SELECT f.id, {', '.join(columns)} FROM facts f "
-        "WHERE f.id IN (SELECT value FROM json_each(?))"
+        f"SELECT cand.id, {', '.join(columns)} FROM facts cand "
+        "WHERE cand.id IN (SELECT value FROM json_each(?))"
     )
 
 
 def neighbours(
-    conn: Connection, fact_ids: Sequence[str], reach: int = 1
+    conn: Connection,
+    fact_ids: Sequence[str],
+    reach: int = 1,
+    visible: str = "1",
+    params: tuple[Any, ...] = (),
 ) -> dict[str, tuple[tuple[str, ...], ...]]:
     """For each of ``fact_ids``, one entry a distance 1..``reach``: the ids of the live
-    facts that far before and after it (none, one or two)."""
+    facts that far before and after it (none, one or two), counting only the facts that
+    the access filter ``visible`` (over alias ``f``, with ``params``) lets through."""
     if not fact_ids or reach < 1:
         return {}
+    bound = () if visible == "1" else params * (2 * reach)
     out: dict[str, tuple[tuple[str, ...], ...]] = {}
-    for row in conn.execute(_sql(reach), (json.dumps(list(fact_ids)),)):
+    for row in conn.execute(_sql(reach, visible), (*bound, json.dumps(list(fact_ids)))):
         found = [None if n is None else str(n) for n in row[1:]]
         out[str(row[0])] = tuple(
             tuple(n for n in found[2 * d : 2 * d + 2] if n is not None) for d in range(reach)

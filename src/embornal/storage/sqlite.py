@@ -35,6 +35,11 @@ class Visibility:
     sql: str = "1"
     params: tuple[Any, ...] = field(default=())
 
+    @property
+    def everything(self) -> bool:
+        """Whether every fact passes: the caller reads the whole memory."""
+        return self.sql == "1"
+
 
 ALL_VISIBLE = Visibility()
 PURGE_PENDING_KEY = "purge_compaction_pending"
@@ -320,7 +325,7 @@ class SqliteStore:
                 "ORDER BY rank, f.seq DESC LIMIT ?"
             )
             outer = f"({vis.sql})"
-        window = candidates if vis.sql == "1" else max(candidates * 4, 200)
+        window = candidates if vis.everything else max(candidates * 4, 200)
         while True:
             rows = self._rows(
                 f"WITH top AS ({ranked}) "
@@ -356,11 +361,12 @@ class SqliteStore:
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
     def neighbours(
-        self, fact_ids: Sequence[str], reach: int = 1
+        self, fact_ids: Sequence[str], reach: int = 1, vis: Visibility = ALL_VISIBLE
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
-        """The live facts 1..``reach`` places before and after each fact on its path."""
+        """The live facts 1..``reach`` places before and after each fact on its path,
+        places counted over the facts ``vis`` lets through (a hidden fact takes none)."""
         try:
-            return context.neighbours(self._reader(), fact_ids, reach)
+            return context.neighbours(self._reader(), fact_ids, reach, vis.sql, vis.params)
         except DriverError as e:
             raise translate(e, "reading neighbouring facts") from e
 

@@ -149,7 +149,11 @@ class ScorePartsOut(_Out):
     method: str
     strength: float
     keyword: float | None = Field(None, description="Rescaled BM25, 1.0 best of the candidates.")
-    bm25: float | None = None
+    bm25: float | None = Field(
+        None,
+        description="Raw FTS5 bm25 (lower is better); null unless the caller reads the "
+        "whole memory.",
+    )
     keyword_rank: int | None = Field(None, description="1-based rank in the keyword list.")
     vector: float | None = Field(None, description="Cosine similarity.")
     vector_scaled: float | None = Field(

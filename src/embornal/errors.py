@@ -16,7 +16,14 @@ problem+json with ``http_status``.
     │   ├── InvalidContent
     │   ├── InvalidSubject
     │   ├── InvalidTime
-    │   └── AmbiguousId
+    │   ├── AmbiguousId
+    │   ├── InvalidKind                          no such kind of memory
+    │   ├── InvalidAttribute                     an attribute breaks its kind's schema
+    │   ├── InvalidEvidence
+    │   ├── InvalidConfidence
+    │   ├── InvalidLifetime
+    │   ├── InvalidVisibility
+    │   └── InvalidImportance
     ├── NotFound                       exit 3   no such fact or path (or hidden)
     ├── Conflict                       exit 4   the state forbids the change
     │   └── ConcurrencyError                    a stream moved under us
@@ -45,12 +52,19 @@ __all__ = [
     "DatabaseBusy",
     "EmbeddingError",
     "EmbornalError",
+    "InvalidAttribute",
+    "InvalidConfidence",
     "InvalidContent",
+    "InvalidEvidence",
+    "InvalidImportance",
     "InvalidInput",
+    "InvalidKind",
+    "InvalidLifetime",
     "InvalidPath",
     "InvalidSubject",
     "InvalidTag",
     "InvalidTime",
+    "InvalidVisibility",
     "MigrationError",
     "NotFound",
     "OwnerTagForbidden",
@@ -120,6 +134,44 @@ class InvalidTime(InvalidInput):
 class AmbiguousId(InvalidInput):
     code = "ambiguous_id"
     default_hint = "Give more characters of the id."
+
+
+class InvalidKind(InvalidInput):
+    code = "invalid_kind"
+    default_hint = "The kind of a memory is one of the registered kinds; the default is fact."
+
+
+class InvalidAttribute(InvalidInput):
+    code = "invalid_attribute"
+    default_hint = "Each kind has its own attributes; the message names the allowed ones."
+
+
+class InvalidEvidence(InvalidInput):
+    code = "invalid_evidence"
+    default_hint = (
+        "Evidence is a type (quote, uri, conversation, document or observation), "
+        "a value and an optional note."
+    )
+
+
+class InvalidConfidence(InvalidInput):
+    code = "invalid_confidence"
+    default_hint = "Confidence is a number from 0 to 1, for example 0.8."
+
+
+class InvalidLifetime(InvalidInput):
+    code = "invalid_lifetime"
+    default_hint = "A lifetime is permanent, standard, ephemeral or until:YYYY-MM-DD (not past)."
+
+
+class InvalidVisibility(InvalidInput):
+    code = "invalid_visibility"
+    default_hint = "Visibility is shared, private or restricted:alice,bob."
+
+
+class InvalidImportance(InvalidInput):
+    code = "invalid_importance"
+    default_hint = "Importance is a pinned flag and an optional user weight from 0 to 1."
 
 
 class NotFound(EmbornalError):

@@ -27,9 +27,13 @@ Payload = dict[str, Any]
 
 
 class ActorKind(StrEnum):
+    """Who acted: a person, an assistant, the memory itself, or an importer (seed 001 §5's
+    "imported/reconciled" source)."""
+
     PERSON = "person"
     ASSISTANT = "assistant"
     SYSTEM = "system"
+    IMPORT = "import"
 
 
 class EventType(StrEnum):

@@ -1,0 +1,149 @@
+"""The closed vocabularies of the kind schemas (seed 001 §2 and §6).
+
+"Vocabulary rule: every closed vocabulary above is a StrEnum in code. Extending one is a
+schema version bump with an upcaster, reviewed like any event schema change."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from types import MappingProxyType
+
+__all__ = [
+    "INVERSE_RELATIONS",
+    "AssetType",
+    "Channel",
+    "GoalStatus",
+    "Horizon",
+    "Kind",
+    "LocationType",
+    "OrgType",
+    "Polarity",
+    "Proficiency",
+    "ProjectStatus",
+    "Relation",
+    "allowed_values",
+]
+
+
+class Kind(StrEnum):
+    """The twelve kinds of v1, in the order of seed 001 §2."""
+
+    FACT = "fact"
+    PREFERENCE = "preference"
+    PERSON = "person"
+    ORGANIZATION = "organization"
+    PROJECT = "project"
+    SKILL = "skill"
+    GOAL = "goal"
+    CONTACT = "contact"
+    EVENT = "event"
+    LOCATION = "location"
+    ASSET = "asset"
+    RELATIONSHIP = "relationship"
+
+
+class Polarity(StrEnum):
+    LIKES = "likes"
+    DISLIKES = "dislikes"
+    WANTS = "wants"
+    AVOIDS = "avoids"
+    PREFERS = "prefers"
+
+
+class OrgType(StrEnum):
+    COMPANY = "company"
+    TEAM = "team"
+    COMMUNITY = "community"
+    INSTITUTION = "institution"
+    OTHER = "other"
+
+
+class ProjectStatus(StrEnum):
+    IDEA = "idea"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    DONE = "done"
+    ABANDONED = "abandoned"
+
+
+class Proficiency(StrEnum):
+    NOVICE = "novice"
+    COMPETENT = "competent"
+    PROFICIENT = "proficient"
+    EXPERT = "expert"
+
+
+class Horizon(StrEnum):
+    SHORT = "short"
+    MEDIUM = "medium"
+    LONG = "long"
+
+
+class GoalStatus(StrEnum):
+    ACTIVE = "active"
+    ACHIEVED = "achieved"
+    DROPPED = "dropped"
+
+
+class Channel(StrEnum):
+    EMAIL = "email"
+    PHONE = "phone"
+    HANDLE = "handle"
+    ADDRESS = "address"
+    OTHER = "other"
+
+
+class LocationType(StrEnum):
+    HOME = "home"
+    WORK = "work"
+    CITY = "city"
+    VENUE = "venue"
+    OTHER = "other"
+
+
+class AssetType(StrEnum):
+    FILE = "file"
+    DOCUMENT = "document"
+    DEVICE = "device"
+    ACCOUNT = "account"
+    DOMAIN = "domain"
+    REPOSITORY = "repository"
+    OTHER = "other"
+
+
+class Relation(StrEnum):
+    """The closed core vocabulary of lightweight edges (seed 001 §6), canonical direction."""
+
+    ABOUT = "about"
+    INVOLVES = "involves"
+    PART_OF = "part_of"
+    OWNED_BY = "owned_by"
+    WORKS_AT = "works_at"
+    LOCATED_IN = "located_in"
+    RELATES_TO = "relates_to"
+    SUPERSEDES = "supersedes"
+    DERIVED_FROM = "derived_from"
+    CONTRADICTS = "contradicts"
+
+
+# "store only the canonical direction (inverses are query-time aliases)"; the symmetric
+# relations (relates_to, contradicts) have no inverse name.
+INVERSE_RELATIONS: Mapping[str, Relation] = MappingProxyType(
+    {
+        "subject_of": Relation.ABOUT,
+        "involved_in": Relation.INVOLVES,
+        "contains": Relation.PART_OF,
+        "owns": Relation.OWNED_BY,
+        "employs": Relation.WORKS_AT,
+        "location_of": Relation.LOCATED_IN,
+        "superseded_by": Relation.SUPERSEDES,
+        "basis_of": Relation.DERIVED_FROM,
+    }
+)
+
+
+def allowed_values(vocabulary: type[StrEnum]) -> str:
+    """``likes, dislikes, wants, avoids, prefers``: the values, in declaration order."""
+    return ", ".join(member.value for member in vocabulary)

@@ -63,6 +63,12 @@ class EmbornalServer(MCPServer):
                 structured_output=True,
             )
 
+    async def run_stdio_async(self) -> None:
+        """Over stdio, every request read is answered before the server exits at EOF."""
+        from embornal.interfaces.mcp.stdio import serve_stdio
+
+        await serve_stdio(self._lowlevel_server)
+
     async def call_tool(
         self,
         name: str,

@@ -95,8 +95,8 @@ def _starlette(
     lifespans: Sequence[Lifespan] = (),
     mcp_paths: tuple[str, ...] = (),
 ) -> Starlette:
-    """``mcp_paths`` are served by the MCP SDK: it counts body bytes itself, and every
-    request there, ``GET`` included, is checked for another site's origin."""
+    """``mcp_paths`` are served by the MCP SDK: every request there, ``GET`` (its event
+    stream) included, is checked for another site's origin."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -109,7 +109,7 @@ def _starlette(
         routes=routes,
         middleware=[
             Middleware(HostGuardMiddleware, allowed_hosts=allowed_hosts, guarded_paths=mcp_paths),
-            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes, stream_exempt=mcp_paths),
+            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes),
         ],
         exception_handlers=_handlers(),
         lifespan=lifespan,
@@ -151,10 +151,11 @@ def create_app(
     ]
     lifespans: list[Lifespan] = []
     if mcp:
-        from embornal.interfaces.http.mcp_http import McpEndpoint
+        from embornal.interfaces.http.mcp_http import McpEndpoint, metadata_routes
 
         endpoint = McpEndpoint(gate, profile=mcp_profile, max_body_bytes=max_body_bytes)
         routes.append(Route("/mcp", endpoint, name="mcp"))
+        routes.extend(metadata_routes("/mcp"))
         lifespans.append(endpoint.lifespan)
     if wiki:
 

@@ -8,7 +8,8 @@
   not browsers send neither ``Origin`` nor ``Sec-Fetch-Site`` and pass.
 * ``BodyLimitMiddleware``: a body over ``max_bytes`` gets 413, from its
   ``Content-Length`` before it is read, or (chunked) as soon as the bytes read pass
-  the limit.
+  the limit, on every path (``/mcp`` too: the SDK's own limit answers in plain text,
+  this one in problem+json, and runs first).
 """
 
 from __future__ import annotations
@@ -105,11 +106,9 @@ class HostGuardMiddleware:
 
 
 class BodyLimitMiddleware:
-    def __init__(self, app: ASGIApp, max_bytes: int, stream_exempt: Iterable[str] = ()) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        # Paths whose app counts the bytes itself (the MCP SDK does).
-        self.stream_exempt = tuple(stream_exempt)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -136,9 +135,6 @@ class BodyLimitMiddleware:
                     )
                 await response(scope, receive, send)
                 return
-        if scope["path"] in self.stream_exempt:
-            await self.app(scope, receive, send)
-            return
         seen = 0
         limit = self.max_bytes
 

@@ -182,4 +182,84 @@ async def test_a_revoked_token_stops_an_open_session(
 async def test_mcp_offers_the_tools_of_embornal_mcp(server: str, tokens: dict[str, str]) -> None:
     async with connect(server, tokens["alice"]) as client:
         names = {t.name for t in (await client.list_tools()).tools}
+        capabilities = client.server_capabilities
     assert names == {"store", "recall", "ls", "tree", "cat", "forget", "restore"}
+    assert capabilities is not None and capabilities.tools is not None
+    assert capabilities.prompts is None and capabilities.resources is None
+
+
+# -- the HTTP edges of /mcp ----------------------------------------------------------------
+
+
+async def test_a_401_points_at_the_protected_resource_metadata(server: str) -> None:
+    """RFC 9728: a client learns that the server wants a bearer token (no OAuth flow) and
+    where such tokens come from, and tells a bad token from a missing one."""
+    metadata_url = f"{server}/.well-known/oauth-protected-resource/mcp"
+    async with httpx2.AsyncClient(timeout=30) as http:
+        missing = await http.post(f"{server}/mcp", json=INIT, headers=MCP_HEADERS)
+        assert_problem(missing, 401, "unauthenticated")
+        challenge = missing.headers["www-authenticate"]
+        assert challenge.startswith("Bearer ")
+        assert f'resource_metadata="{metadata_url}"' in challenge
+        assert "invalid_token" not in challenge
+        bad = await http.post(
+            f"{server}/mcp",
+            json=INIT,
+            headers={**MCP_HEADERS, "Authorization": "Bearer emb_bad_token"},
+        )
+        assert_problem(bad, 401, "unauthenticated")
+        assert 'error="invalid_token"' in bad.headers["www-authenticate"]
+        assert f'resource_metadata="{metadata_url}"' in bad.headers["www-authenticate"]
+
+        r = await http.get(metadata_url)
+        assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+        doc = r.json()
+        assert doc["resource"] == f"{server}/mcp"
+        assert doc["bearer_methods_supported"] == ["header"]
+        assert "authorization_servers" not in doc  # no OAuth: tokens come from the owner
+        assert "embornal token add" in doc["description"]
+        root = (await http.get(f"{server}/.well-known/oauth-protected-resource")).json()
+        assert root["resource"] == server and root["bearer_methods_supported"] == ["header"]
+
+
+async def test_the_event_stream_refuses_another_sites_origin(
+    server: str, tokens: dict[str, str]
+) -> None:
+    base = {"Authorization": f"Bearer {tokens['alice']}", "Accept": "text/event-stream"}
+    async with httpx2.AsyncClient(timeout=30) as http:
+        for headers in (
+            {"Origin": "https://evil.example"},
+            {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+            {"Sec-Fetch-Site": "cross-site"},
+        ):
+            r = await http.get(f"{server}/mcp", headers={**base, **headers})
+            assert_problem(r, 403, "cross_origin")
+            r = await http.delete(f"{server}/mcp", headers={**base, **headers})
+            assert_problem(r, 403, "cross_origin")
+
+
+async def test_an_over_large_chunked_mcp_body_is_a_problem(
+    memory: Memory, tokens: dict[str, str]
+) -> None:
+    app = create_app(memory, wiki=False, max_body_bytes=10_000, allowed_hosts=["127.0.0.1"])
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": "'
+        for _ in range(30):
+            yield b"a" * 1000
+        yield b'"}}'
+
+    with live_server(app) as url:
+        async with httpx2.AsyncClient(timeout=30) as http:
+            r = await http.post(
+                f"{url}/mcp",
+                content=chunks(),
+                headers={
+                    **MCP_HEADERS,
+                    "Content-Type": "application/json",
+                    "Authorization": f"Bearer {tokens['alice']}",
+                },
+            )
+    assert "content-length" not in r.request.headers  # it went chunked
+    body = assert_problem(r, 413, "body_too_large")
+    assert "10,000" in body["detail"]

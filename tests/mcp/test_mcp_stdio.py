@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -94,3 +95,65 @@ def test_bad_arguments_fail_with_one_line(tmp_path: Path) -> None:
     assert bad_profile.returncode == 2
     assert "invalid choice" in bad_profile.stderr
     assert not other.exists()
+
+
+def _pipelined(n_stores: int) -> list[dict[str, object]]:
+    init: dict[str, object] = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "pipe", "version": "1"},
+        },
+    }
+    messages = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    for i in range(1, n_stores + 1):
+        args = {"path": "/projects/pipe", "content": f"Pipelined fact number {i}."}
+        messages.append(
+            {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": "store", "arguments": args},
+            }
+        )
+    messages.append(
+        {
+            "jsonrpc": "2.0",
+            "id": "last",
+            "method": "tools/call",
+            "params": {"name": "recall", "arguments": {"query": "pipelined", "limit": 50}},
+        }
+    )
+    return messages
+
+
+@pytest.mark.parametrize("n_stores", [3, 12])
+def test_every_pipelined_request_is_answered_when_stdin_closes(
+    tmp_path: Path, n_stores: int
+) -> None:
+    """``printf … | embornal mcp``: stdin ends while the calls still run; each gets its
+    answer before the server exits, and the server exits by itself."""
+    db = tmp_path / "pipe.db"
+    messages = _pipelined(n_stores)
+    text = "".join(json.dumps(m) + "\n" for m in messages)
+    done = subprocess.run(
+        [sys.executable, "-m", MODULE, "--db", str(db)],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "EMBORNAL_HOME": str(tmp_path / "home")},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    expected = [m["id"] for m in messages if "id" in m]
+    assert sorted(map(str, (r["id"] for r in replies))) == sorted(map(str, expected))
+    assert all("result" in r for r in replies), replies
+    stores = [r for r in replies if isinstance(r["id"], int) and r["id"] > 0]
+    assert not any(r["result"].get("isError") for r in stores)
+    with Memory.open(db) as memory:
+        assert len(memory.cat("/projects/pipe")) == n_stores

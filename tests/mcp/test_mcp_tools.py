@@ -293,21 +293,25 @@ async def test_recall_takes_a_mode(memory: Memory) -> None:
         assert [h["content"] for h in hits] == ["Alpha beta."]
         no_model = await fail(client, "recall", {"query": "alpha", "search_mode": "vector"})
         assert no_model["error"] == "invalid_input"
-        assert "ask the user" in no_model["hint"] and "--mode" in no_model["hint"]
+        assert no_model["hint"].endswith('call recall(query="...", mode="keyword").')
 
 
 def test_hints_for_a_model() -> None:
     assert for_model("Find ids with `embornal memory recall` or `embornal memory cat PATH`.") == (
-        'Find ids with the recall tool or cat(path="...").'
+        'Find ids with recall(query="...") or cat(path="...").'
     )
     assert for_model("Use `embornal memory restore` to bring it back.") == (
         'Use restore(id="...", reason="...") to bring it back.'
     )
-    person = for_model("List the rules with `embornal policy ls`.")
-    assert person.startswith("List the rules with `embornal policy ls`.")
-    assert person.endswith("(Only a person can run such a command: ask the user.)")
+    # A person's command is not passed on; the error's own fix is named instead.
+    person = for_model("Ask the owner for a policy (`embornal policy add`).", code="access_denied")
+    assert person.startswith("No tool does that: ask the user. ")
+    assert person.endswith('ls(path="/") shows where this subject may read and write.')
+    # A flag becomes the argument it stands for; a call is always named.
+    flag = for_model("Say why, e.g. --reason 'outdated'.", example='forget(id="x", reason="y")')
+    assert flag == 'Say why, e.g. reason="outdated". Call it like forget(id="x", reason="y").'
+    assert for_model("", example='ls(path="/")') == 'Call it like ls(path="/").'
     assert for_model("Nothing matched.") == "Nothing matched."
-    assert for_model("") == ""
 
 
 async def test_access_denied_is_an_error_result(memory: Memory) -> None:

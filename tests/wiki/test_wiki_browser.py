@@ -11,6 +11,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import pytest
 from starlette.applications import Starlette
@@ -19,6 +20,7 @@ from wiki_helpers import XSS_IMG, XSS_SCRIPT, Seeded, make_app
 
 from embornal import Memory
 from embornal.errors import Unauthenticated
+from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app
 from embornal.interfaces.http.wiki import TOKEN_COOKIE
 from live_server import live_server
 
@@ -67,6 +69,31 @@ def token_url(memory: Memory, seeded: Seeded) -> Iterator[str]:
         return memory.as_subject(memory.authenticate(token))
 
     yield from serve(make_app(get_memory))
+
+
+@pytest.fixture
+def served_url(memory: Memory, seeded: Seeded) -> Iterator[str]:
+    """The whole ``embornal serve`` app (REST, MCP, wiki, every middleware) under uvicorn."""
+    with live_server(create_app(memory, allowed_hosts=LOOPBACK_HOSTS)) as url:
+        yield url
+
+
+def _foreign_site(target: str, token: str) -> Starlette:
+    """Another site (``localhost`` is not ``127.0.0.1``): pages whose forms post to the wiki."""
+    from starlette.responses import HTMLResponse
+    from starlette.routing import Route
+
+    def form(action: str) -> str:
+        return (
+            f'<form method="post" action="{target}{action}">'
+            f'<input type="hidden" name="token" value="{token}">'
+            f'<button id="{action.strip("/")}" type="submit">go</button></form>'
+        )
+
+    async def home(request: Request) -> HTMLResponse:
+        return HTMLResponse(f"<!doctype html><title>evil</title>{form('/login')}{form('/logout')}")
+
+    return Starlette(routes=[Route("/", home)])
 
 
 @pytest.fixture
@@ -192,6 +219,68 @@ def test_login_and_logout_in_the_browser(
     tab.goto(token_url + "/")
     tab.wait_for_url(token_url + "/login")
     assert dialogs == [] and errors == []
+
+
+def test_login_page_and_logout_under_serve(
+    served_url: str, page: tuple[Page, list[str], list[str]], memory: Memory
+) -> None:
+    """The real browser's headers against the real middleware stack (the Host/Origin guard)."""
+    tab, dialogs, errors = page
+    issued = memory.token_add("alice")
+    memory.as_subject("alice").store("/alice/notes", "Alice keeps her notes here.")
+
+    tab.goto(served_url + "/wiki/alice/notes")
+    tab.wait_for_url(served_url + "/login?next=%2Fwiki%2Falice%2Fnotes")
+    tab.fill('input[name="token"]', issued.token)
+    with tab.expect_response(served_url + "/login") as posted:
+        tab.click('form.login button[type="submit"]')
+    assert posted.value.status == 303
+    tab.wait_for_url(served_url + "/wiki/alice/notes")
+    assert "Alice keeps her notes here." in tab.inner_text("ol.facts")
+    assert "reading as alice" in tab.inner_text("header.top")
+
+    # A plain link to /logout (GET) does not log out: it shows the button.
+    tab.goto(served_url + "/logout")
+    assert [c["name"] for c in tab.context.cookies()] == [TOKEN_COOKIE]
+    tab.goto(served_url + "/")
+    assert "reading as alice" in tab.inner_text("header.top")
+
+    with tab.expect_response(served_url + "/logout") as out:
+        tab.click('header.top button:has-text("Log out")')
+    assert out.value.status == 303
+    tab.wait_for_url(served_url + "/login")
+    assert [c for c in tab.context.cookies() if c["name"] == TOKEN_COOKIE] == []
+    tab.goto(served_url + "/wiki/alice/notes")
+    tab.wait_for_url(served_url + "/login?next=%2Fwiki%2Falice%2Fnotes")
+    assert dialogs == [] and errors == []
+
+
+def test_cross_site_forms_are_refused_under_serve(
+    served_url: str, page: tuple[Page, list[str], list[str]], memory: Memory
+) -> None:
+    """Login CSRF: another site's form (a real Origin) or a data: page (Origin: null,
+    Sec-Fetch-Site: cross-site) posting a token to /login sets no cookie."""
+    tab, _, _ = page
+    issued = memory.token_add("mallory")
+    port = served_url.rsplit(":", 1)[1]
+    with live_server(_foreign_site(served_url, issued.token), lifespan="off") as evil:
+        foreign = evil.replace("127.0.0.1", "localhost")
+        for button in ("login", "logout"):
+            tab.goto(foreign + "/")
+            with tab.expect_response(f"{served_url}/{button}") as answer:
+                tab.click(f"#{button}")
+            assert answer.value.status == 403, button
+            assert tab.context.cookies(served_url) == []
+    markup = (
+        f'<form method="post" action="http://127.0.0.1:{port}/login">'
+        f'<input type="hidden" name="token" value="{issued.token}">'
+        '<button id="login" type="submit">go</button></form>'
+    )
+    tab.goto("data:text/html," + quote(markup))
+    with tab.expect_response(f"{served_url}/login") as answer:
+        tab.click("#login")
+    assert answer.value.status == 403
+    assert tab.context.cookies(served_url) == []
 
 
 def test_screenshot_of_a_path_page(

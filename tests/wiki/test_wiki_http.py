@@ -277,7 +277,7 @@ def test_security_headers_on_every_response(client: TestClient) -> None:
         assert "default-src 'none'" in csp
         assert "script-src" not in csp and "unsafe-inline" not in csp
         assert r.headers["x-content-type-options"] == "nosniff"
-        assert r.headers["referrer-policy"] == "no-referrer"
+        assert r.headers["referrer-policy"] == "same-origin"
         assert "frame-ancestors 'none'" in csp
 
 
@@ -374,7 +374,8 @@ def test_login_refuses_bad_input_and_foreign_origins(memory: Memory) -> None:
         for headers in ({"sec-fetch-site": "cross-site"}, {"sec-fetch-site": "same-site"}):
             r = c.post("/login", data={"token": "emb_x_y"}, headers=headers)
             assert r.status_code == 403 and "set-cookie" not in r.headers
-        # A form of this site under Referrer-Policy: no-referrer sends Origin: null.
+        # A form of this site under Referrer-Policy: no-referrer sends Origin: null
+        # (a page cached from before same-origin); Sec-Fetch-Site vouches for it.
         r = c.post(
             "/login",
             data={"token": "emb_x_y"},
@@ -425,3 +426,65 @@ def test_create_local_wiki_app_serves_the_wiki(memory: Memory, seeded: Seeded) -
         assert "The memory lives in one SQLite file." in page.text
         assert c.get("/wiki/nope").status_code == 404
     assert memory.show(seeded.sqlite.id).fact.recall_count == 0
+
+
+# ------------------------------------------------------ under serve: the whole app
+
+
+def served(memory: Memory) -> TestClient:
+    """The ``embornal serve`` app with its Host/Origin guard, as a browser reaches it."""
+    from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app
+
+    app = create_app(memory, mcp=False, allowed_hosts=LOOPBACK_HOSTS)
+    return TestClient(app, base_url="http://127.0.0.1:1338")
+
+
+SAME = "http://127.0.0.1:1338"
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"origin": SAME, "sec-fetch-site": "same-origin"}, 303),  # Chromium, same-origin policy
+        ({"origin": "null", "sec-fetch-site": "same-origin"}, 303),  # a no-referrer page
+        ({}, 303),  # not a browser
+        ({"origin": "null"}, 403),  # opaque origin, no word from Sec-Fetch-Site
+        ({"origin": "null", "sec-fetch-site": "cross-site"}, 403),  # a data: page, a sandbox
+        ({"origin": "https://evil.example", "sec-fetch-site": "cross-site"}, 403),
+        ({"origin": "https://evil.example"}, 403),
+        ({"sec-fetch-site": "same-site"}, 403),  # another port of this host
+        ({"origin": "http://127.0.0.1:1337", "sec-fetch-site": "same-site"}, 403),
+    ],
+)
+def test_login_under_serve_takes_this_sites_form_only(
+    memory: Memory, headers: dict[str, str], status: int
+) -> None:
+    issued = memory.token_add("alice")
+    with served(memory) as c:
+        r = c.post(
+            "/login",
+            data={"token": issued.token, "next": "/"},
+            headers=headers,
+            follow_redirects=False,
+        )
+    assert r.status_code == status, r.text
+    assert ("set-cookie" in r.headers) is (status == 303)
+
+
+def test_logout_is_a_post_of_this_site(memory: Memory) -> None:
+    issued = memory.token_add("alice")
+    with served(memory) as c:
+        c.cookies.set(TOKEN_COOKIE, issued.token)
+        # A GET (a link, an <img> from anywhere) shows the button and keeps the cookie.
+        page = c.get("/logout", headers={"sec-fetch-site": "cross-site"}, follow_redirects=False)
+        assert page.status_code == 200 and "set-cookie" not in page.headers
+        forms = [a for t, a in Page(page.text).tags if t == "form"]
+        assert {"method": "post", "action": "/logout"} in forms
+        foreign = c.post("/logout", headers={"origin": "null", "sec-fetch-site": "cross-site"})
+        assert foreign.status_code == 403 and "set-cookie" not in foreign.headers
+        out = c.post(
+            "/logout",
+            headers={"origin": SAME, "sec-fetch-site": "same-origin"},
+            follow_redirects=False,
+        )
+        assert out.status_code == 303 and "Max-Age=0" in out.headers["set-cookie"]

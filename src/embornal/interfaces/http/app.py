@@ -93,8 +93,11 @@ def _starlette(
     max_body_bytes: int,
     allowed_hosts: Sequence[str] | None,
     lifespans: Sequence[Lifespan] = (),
-    unlimited_paths: tuple[str, ...] = (),
+    mcp_paths: tuple[str, ...] = (),
 ) -> Starlette:
+    """``mcp_paths`` are served by the MCP SDK: every request there, ``GET`` (its event
+    stream) included, is checked for another site's origin."""
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
@@ -105,10 +108,8 @@ def _starlette(
     return Starlette(
         routes=routes,
         middleware=[
-            Middleware(HostGuardMiddleware, allowed_hosts=allowed_hosts),
-            Middleware(
-                BodyLimitMiddleware, max_bytes=max_body_bytes, stream_exempt=unlimited_paths
-            ),
+            Middleware(HostGuardMiddleware, allowed_hosts=allowed_hosts, guarded_paths=mcp_paths),
+            Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes),
         ],
         exception_handlers=_handlers(),
         lifespan=lifespan,
@@ -150,10 +151,11 @@ def create_app(
     ]
     lifespans: list[Lifespan] = []
     if mcp:
-        from embornal.interfaces.http.mcp_http import McpEndpoint
+        from embornal.interfaces.http.mcp_http import McpEndpoint, metadata_routes
 
         endpoint = McpEndpoint(gate, profile=mcp_profile, max_body_bytes=max_body_bytes)
         routes.append(Route("/mcp", endpoint, name="mcp"))
+        routes.extend(metadata_routes("/mcp"))
         lifespans.append(endpoint.lifespan)
     if wiki:
 
@@ -166,7 +168,7 @@ def create_app(
         max_body_bytes=max_body_bytes,
         allowed_hosts=allowed_hosts,
         lifespans=lifespans,
-        unlimited_paths=("/mcp",),
+        mcp_paths=("/mcp",),
     )
     app.state.gate = gate
     return app

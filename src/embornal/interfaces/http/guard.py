@@ -2,12 +2,14 @@
 
 * ``HostGuardMiddleware``: with ``allowed_hosts``, a request whose ``Host`` is not
   one of them gets 400 (a page on another site cannot reach a loopback server by
-  DNS rebinding); and a state-changing request (not GET/HEAD/OPTIONS) that comes
-  with an ``Origin`` of another site gets 403 (cross-site form posts against the
-  cookie of the wiki). Clients that are not browsers send no ``Origin``.
+  DNS rebinding); and a state-changing request (not GET/HEAD/OPTIONS) that a
+  browser says came from another site gets 403 (cross-site form posts against the
+  cookie of the wiki, login CSRF). See :func:`from_another_site`. Clients that are
+  not browsers send neither ``Origin`` nor ``Sec-Fetch-Site`` and pass.
 * ``BodyLimitMiddleware``: a body over ``max_bytes`` gets 413, from its
   ``Content-Length`` before it is read, or (chunked) as soon as the bytes read pass
-  the limit.
+  the limit, on every path (``/mcp`` too: the SDK's own limit answers in plain text,
+  this one in problem+json, and runs first).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from embornal.interfaces.http.problems import BodyTooLarge, problem_response
 
-__all__ = ["BodyLimitMiddleware", "HostGuardMiddleware"]
+__all__ = ["BodyLimitMiddleware", "HostGuardMiddleware", "from_another_site"]
 
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -33,9 +35,42 @@ def _hostname(netloc: str) -> str:
     return netloc.rsplit(":", 1)[0] if netloc.count(":") == 1 else netloc
 
 
+def from_another_site(headers: Headers, host: str) -> bool:
+    """True when a browser's headers say that the request comes from another site.
+
+    * ``Sec-Fetch-Site`` (set by the browser; a page cannot forge it): anything but
+      ``same-origin`` or ``none`` (the user's own navigation) is another site;
+      ``same-site`` too (another port of this host is another server).
+    * ``Origin``: it must name this host. ``Origin: null`` comes from an opaque
+      origin (a ``data:`` page, a sandboxed frame, a redirect across sites) and is
+      refused, unless ``Sec-Fetch-Site: same-origin`` vouches for it (a page of this
+      site served under ``Referrer-Policy: no-referrer``; the wiki now sends
+      ``same-origin``, under which browsers give its forms their real ``Origin``).
+    """
+    site = headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return True
+    origin = headers.get("origin")
+    if origin is None:
+        return False
+    if origin.strip() == "null":
+        return site != "same-origin"
+    return not host or urlsplit(origin).netloc.lower() != host.lower()
+
+
 class HostGuardMiddleware:
-    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str] | None = None) -> None:
+    """``guarded_paths``: paths whose every request, reads included, must not come from
+    another site (``/mcp``: the MCP spec asks servers to check ``Origin`` on every
+    connection, and its ``GET`` opens an event stream)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        allowed_hosts: Iterable[str] | None = None,
+        guarded_paths: Iterable[str] = (),
+    ) -> None:
         self.app = app
+        self.guarded_paths = frozenset(guarded_paths)
         self.allowed = (
             frozenset(h.lower().strip("[]") for h in allowed_hosts)
             if allowed_hosts is not None
@@ -57,28 +92,23 @@ class HostGuardMiddleware:
             )
             await response(scope, receive, send)
             return
-        origin = headers.get("origin")
-        if scope["method"] not in _SAFE_METHODS and origin is not None:
-            parts = urlsplit(origin)
-            same = parts.netloc.lower() == host.lower() and bool(host)
-            if not same:
-                response = problem_response(
-                    403,
-                    "cross_origin",
-                    "a request from another site may not change the memory",
-                    "Send the request from the memory's own pages, or without an Origin.",
-                )
-                await response(scope, receive, send)
-                return
+        checked = scope["method"] not in _SAFE_METHODS or scope["path"] in self.guarded_paths
+        if checked and from_another_site(headers, host):
+            response = problem_response(
+                403,
+                "cross_origin",
+                "a request from another site may not change the memory",
+                "Send the request from the memory's own pages, or without an Origin.",
+            )
+            await response(scope, receive, send)
+            return
         await self.app(scope, receive, send)
 
 
 class BodyLimitMiddleware:
-    def __init__(self, app: ASGIApp, max_bytes: int, stream_exempt: Iterable[str] = ()) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        # Paths whose app counts the bytes itself (the MCP SDK does).
-        self.stream_exempt = tuple(stream_exempt)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -105,9 +135,6 @@ class BodyLimitMiddleware:
                     )
                 await response(scope, receive, send)
                 return
-        if scope["path"] in self.stream_exempt:
-            await self.app(scope, receive, send)
-            return
         seen = 0
         limit = self.max_bytes
 

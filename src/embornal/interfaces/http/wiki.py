@@ -11,7 +11,7 @@ Pages (see ``docs/wiki.md``):
 * ``/``                the tree: every path, ``*`` where facts are, the counts
 * ``/wiki/<path>``     one path: breadcrumb, metadata, its facts newest first
 * ``/search?q=``       a recall: each hit counts as a recall and lifts its strength
-* ``/login``, ``/logout``
+* ``/login``; ``/logout`` (POST; a GET shows the button and changes nothing)
 
 A page view is not a recall (``cat(..., recall=False)``); a search is. No page runs
 a script: the Content-Security-Policy allows none, and the one stylesheet is inline,
@@ -41,6 +41,7 @@ from embornal.errors import (
     NotFound,
     Unauthenticated,
 )
+from embornal.interfaces.http.guard import from_another_site
 from embornal.interfaces.http.wiki_style import CSS as _CSS
 from embornal.interfaces.http.wiki_style import CSS_HASH as _CSS_HASH
 from embornal.service.memory import Memory
@@ -78,7 +79,9 @@ CONTENT_SECURITY_POLICY = (
 _HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # same-origin: no other site learns a URL of the wiki, and the wiki's own forms
+    # carry their real Origin (under no-referrer, browsers send ``Origin: null``).
+    "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-store",
 }
@@ -208,7 +211,7 @@ def _layout(
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="referrer" content="no-referrer">'
+        '<meta name="referrer" content="same-origin">'
         f"<title>{_e(title)} · embornal</title>"
         f"<style>{_CSS}</style></head><body>"
         '<header class="top"><a class="brand" href="/">embornal</a>'
@@ -295,17 +298,10 @@ async def _read_form(request: Request) -> dict[str, str] | None:
 def _same_origin(request: Request) -> bool:
     """False when the browser says that a form came from another site.
 
-    Browsers send ``Sec-Fetch-Site``; under ``Referrer-Policy: no-referrer`` they send
-    ``Origin: null`` even for a form of this site, so ``Origin`` counts only when it
-    names an origin.
+    The same rule as the app's Host/Origin guard (which runs first under ``serve``
+    and ``memory wiki``); checked here too for an app that mounts the routes alone.
     """
-    site = request.headers.get("sec-fetch-site")
-    if site is not None:
-        return site in ("same-origin", "none")
-    origin = request.headers.get("origin")
-    if origin is None or origin == "null":
-        return True  # not a browser, or an old one: the SameSite cookie still holds
-    return origin == f"{request.url.scheme}://{request.url.netloc}"
+    return not from_another_site(request.headers, request.headers.get("host", ""))
 
 
 def _is_token(text: str) -> bool:
@@ -446,6 +442,20 @@ def _login_body(next_url: str, *, rejected: bool, error: str | None) -> str:
     )
 
 
+def _logout_body(logged_in: bool) -> str:
+    if not logged_in:
+        return (
+            '<main class="single"><h1>Log out</h1><p class="note">This browser holds no token.'
+            ' <a href="/login">Log in</a></p></main>'
+        )
+    return (
+        '<main class="single"><h1>Log out</h1>'
+        '<p class="note">Drop the token cookie of this browser?</p>'
+        '<form method="post" action="/logout"><button type="submit">Log out</button></form>'
+        "</main>"
+    )
+
+
 # ------------------------------------------------------------------------- routes
 
 
@@ -531,7 +541,10 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         return response
 
     async def logout(request: Request) -> Response:
-        if request.method == "POST" and not _same_origin(request):
+        if request.method != "POST":
+            # A link from anywhere can make a GET: it shows the button, changes nothing.
+            return _page(request, "Log out", _logout_body(TOKEN_COOKIE in request.cookies))
+        if not _same_origin(request):
             return _message(request, 403, "Forbidden", "The logout form must come from this site.")
         response = _redirect("/login")
         response.delete_cookie(

@@ -1,22 +1,32 @@
 """Error hints worded for a model that talks to embornal through MCP tools.
 
-The service writes hints for people at a terminal (``embornal memory cat PATH``).
-Through MCP, a command that has a tool becomes that tool's call, and a command that
-only a person can run (tokens, policies, models, installs) is something to ask the
-user for.
+The service writes hints for people at a terminal (``embornal memory cat PATH``,
+``--reason 'outdated'``). Through MCP, every hint ends up naming the tool call that
+fixes the error:
+
+* a command that a tool does becomes that tool's call;
+* a CLI flag becomes the tool argument it stands for (``--mode keyword`` ->
+  ``mode="keyword"``);
+* a sentence that needs a command only a person can run (tokens, policies, models,
+  installs) becomes one request to ask the user, without the command;
+* a hint that still names no call (or none at all) gets one: what the error code
+  calls for, else an example call of the tool that failed.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["for_model"]
+__all__ = ["TOOL_CALL", "for_model"]
+
+TOOL_CALL = re.compile(r"\b[a-z_]+\(")
+"""What a hint must hold: a tool call such as ``recall(query="...")``."""
 
 # CLI commands that an MCP tool does, in the words of that tool.
 _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
-        (r"`embornal memory recall[^`]*`", "the recall tool"),
+        (r"`embornal memory recall[^`]*`", 'recall(query="...")'),
         (r"`embornal memory cat( PATH)?`", 'cat(path="...")'),
         (r"`embornal memory tree /`", 'tree(path="/")'),
         (r"`embornal memory ls[^`]*`", 'ls(path="...")'),
@@ -25,15 +35,58 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory restore[^`]*`", 'restore(id="...", reason="...")'),
     )
 )
-_COMMAND = re.compile(r"`(embornal [^`]+|pip install [^`]+)`")
+# A hint that exists for the model in its own words (the service's is for a terminal).
+_BY_MESSAGE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"^recall by meaning needs an embedding model"),
+        'No embedding model is set up (only the user can add one): call recall(query="...", '
+        'mode="keyword").',
+    ),
+    (
+        re.compile(r"^fact \S+ is not forgotten"),
+        'It is in recall already: nothing to restore. cat(path="...") shows it.',
+    ),
+)
+_PERSON = re.compile(r"`?(?:embornal [a-z]|pip install)")
+_FLAG = re.compile(r"--([a-z][a-z-]*)(?:[ =]'([^']*)'|[ =]([A-Za-z0-9_/.:-]+))?")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_ASK = "No tool does that: ask the user."
+
+# What fixes an error of this code, whatever the tool.
+_BY_CODE = {
+    "access_denied": 'ls(path="/") shows where this subject may read and write.',
+    "not_found": 'recall(query="...") or tree(path="/") shows what there is.',
+    "ambiguous_id": 'recall(query="...") or cat(path="...") shows whole ids.',
+    "unknown_tool": 'Call one of them, e.g. tree(path="/").',
+}
 
 
-def for_model(hint: str) -> str:
-    """``hint`` with CLI commands turned into tool calls, or into a request to the user."""
-    if not hint:
-        return hint
+def _flag(match: re.Match[str]) -> str:
+    name = match.group(1).replace("-", "_")
+    value = match.group(2) if match.group(2) is not None else match.group(3)
+    return f'{name}="{value}"' if value is not None else name
+
+
+def for_model(hint: str, *, code: str = "", message: str = "", example: str = "") -> str:
+    """``hint`` for a model: tool calls instead of CLI commands, and always one call.
+
+    ``code`` and ``message`` are the error's; ``example`` is an example call of the
+    tool that failed, the last resort.
+    """
+    for pattern, replacement in _BY_MESSAGE:
+        if pattern.search(message):
+            return replacement
     for pattern, replacement in _AS_TOOLS:
         hint = pattern.sub(replacement, hint)
-    if _COMMAND.search(hint):
-        hint = f"{hint} (Only a person can run such a command: ask the user.)"
-    return hint
+    kept: list[str] = []
+    for sentence in _SENTENCE.split(hint.strip()) if hint.strip() else []:
+        if _PERSON.search(sentence):
+            if _ASK not in kept:
+                kept.append(_ASK)
+            continue
+        kept.append(_FLAG.sub(_flag, sentence))
+    text = " ".join(kept)
+    if not TOOL_CALL.search(text):
+        fix = _BY_CODE.get(code) or (f"Call it like {example}." if example else "")
+        text = f"{text} {fix}".strip()
+    return text

@@ -6,6 +6,7 @@ only inside ``embornal mcp``.
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 import embornal
 from embornal.errors import InvalidInput
 from embornal.interfaces.mcp import PROFILES
+from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import error_result
 from embornal.interfaces.mcp.tools import (
     CORE_TOOLS,
@@ -41,6 +43,15 @@ INSTRUCTIONS = (
 )
 
 _PROFILE_TOOLS = {"core": CORE_TOOLS, "full": FULL_TOOLS}
+_NOT_OFFERED = (
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+)
 assert tuple(_PROFILE_TOOLS) == PROFILES
 
 
@@ -49,6 +60,11 @@ class EmbornalServer(MCPServer):
 
     The tools turn service errors into results themselves; this catches what the SDK
     raises before a tool runs (arguments that fail validation, an unknown tool name).
+
+    It offers tools only: no prompts, no resources (the SDK would advertise both with
+    nothing behind them; ``cat(path="/memory")`` is the guide, and every read goes
+    through a tool, filtered by the caller's access). A client asking for them gets
+    JSON-RPC -32601, method not found.
     """
 
     def __init__(self, specs: dict[str, ToolSpec], **kwargs: Any) -> None:
@@ -59,9 +75,21 @@ class EmbornalServer(MCPServer):
                 spec.fn,
                 name=spec.name,
                 title=spec.title,
+                description=inspect.cleandoc(spec.fn.__doc__ or ""),
                 annotations=spec.annotations,
                 structured_output=True,
             )
+        # The SDK registers these whatever the server offers; what is registered is
+        # what the initialize answer advertises.
+        handlers = self._lowlevel_server._request_handlers
+        for method in _NOT_OFFERED:
+            handlers.pop(method, None)
+
+    async def run_stdio_async(self) -> None:
+        """Over stdio, every request read is answered before the server exits at EOF."""
+        from embornal.interfaces.mcp.stdio import serve_stdio
+
+        await serve_stdio(self._lowlevel_server)
 
     async def call_tool(
         self,
@@ -74,7 +102,7 @@ class EmbornalServer(MCPServer):
             return error_result(
                 "unknown_tool",
                 f"there is no tool named {name!r}",
-                "The tools are: " + ", ".join(self.specs) + ".",
+                for_model("The tools are: " + ", ".join(self.specs) + ".", code="unknown_tool"),
             )
         try:
             return await super().call_tool(name, arguments, context)

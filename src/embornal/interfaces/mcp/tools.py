@@ -17,11 +17,11 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
 from embornal.errors import EmbornalError, InvalidTag
 from embornal.interfaces.mcp.hints import for_model
@@ -41,10 +41,11 @@ from embornal.interfaces.mcp.results import (
     error_result,
     ok_result,
 )
-from embornal.service.memory import Memory
+from embornal.service.memory import MAX_LIMIT, Memory
 
 __all__ = [
     "CORE_TOOLS",
+    "EXAMPLES",
     "FULL_TOOLS",
     "MemorySource",
     "Runner",
@@ -60,11 +61,32 @@ FULL_TOOLS = (*CORE_TOOLS, "show", "history", "supersede")
 
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 
+EXAMPLES = {
+    "store": 'store(path="/projects/x", content="The build uses uv.")',
+    "recall": 'recall(query="build tool", limit=5)',
+    "ls": 'ls(path="/")',
+    "tree": 'tree(path="/")',
+    "cat": 'cat(path="/memory")',
+    "forget": f'forget(id="{EXAMPLE_ID}", reason="outdated")',
+    "restore": f'restore(id="{EXAMPLE_ID}", reason="forgotten by mistake")',
+    "show": f'show(id="{EXAMPLE_ID}")',
+    "history": 'history(id_or_path="/projects/x")',
+    "supersede": f'supersede(id="{EXAMPLE_ID}", content="The build uses Poetry.")',
+}
+"""One example call per tool: the hint of an error that names no better call."""
+
 # -- arguments (canonical name first; the rest are accepted aliases) ------------------------
 
 
 def _arg(description: str, *names: str) -> Any:
     return Field(description=description, validation_alias=AliasChoices(*names))
+
+
+def _not_bool(value: object) -> object:
+    """JSON ``true`` is not the number 1 (pydantic's int would take it as one)."""
+    if isinstance(value, bool):
+        raise ValueError("must be a whole number, not true or false")
+    return value
 
 
 TopicPath = Annotated[
@@ -93,10 +115,12 @@ Query = Annotated[
     ),
 ]
 Limit = Annotated[
-    int | None, _arg("How many hits at most (default 10).", "limit", "top_k", "max_results")
+    Annotated[int, Field(ge=1, le=MAX_LIMIT)] | None,
+    BeforeValidator(_not_bool),
+    _arg("How many hits at most (default 10).", "limit", "top_k", "max_results"),
 ]
 Mode = Annotated[
-    str | None,
+    Literal["auto", "keyword", "vector", "hybrid"] | None,
     _arg(
         "auto (default: meaning and keywords when a model is set up, else keywords), "
         "keyword, vector (meaning only) or hybrid.",
@@ -193,7 +217,8 @@ class Runner:
         try:
             out = await anyio.to_thread.run_sync(self._locked, self._provider(), op)
         except EmbornalError as e:
-            return error_result(e.code, e.message, for_model(e.hint))
+            hint = for_model(e.hint, code=e.code, message=e.message, example=EXAMPLES[tool])
+            return error_result(e.code, e.message, hint)
         except Exception as e:
             log.exception("embornal MCP tool %s failed unexpectedly", tool)
             return error_result(
@@ -220,7 +245,6 @@ class ToolSpec:
 def _spec(
     fn: Callable[..., Any],
     title: str,
-    example: str,
     *,
     read_only: bool = False,
     destructive: bool = False,
@@ -238,7 +262,7 @@ def _spec(
             idempotent_hint=False,
             open_world_hint=False,
         )
-    return ToolSpec(fn.__name__, title, fn, hints, example)
+    return ToolSpec(fn.__name__, title, fn, hints, EXAMPLES[fn.__name__])
 
 
 def tool_specs(run: Runner) -> dict[str, ToolSpec]:
@@ -371,22 +395,16 @@ def tool_specs(run: Runner) -> dict[str, ToolSpec]:
 
         return await run("supersede", op)
 
-    ex = EXAMPLE_ID
     specs = [
-        _spec(store, "Store a fact", 'store(path="/projects/x", content="The build uses uv.")'),
-        _spec(recall, "Recall facts", 'recall(query="build tool", limit=5)', read_only=True),
-        _spec(ls, "List topics", 'ls(path="/")', read_only=True),
-        _spec(tree, "Topic tree", 'tree(path="/")', read_only=True),
-        _spec(cat, "Read a topic", 'cat(path="/memory")', read_only=True),
-        _spec(forget, "Forget a fact", f'forget(id="{ex}", reason="outdated")', destructive=True),
-        _spec(restore, "Restore a fact", f'restore(id="{ex}", reason="forgotten by mistake")'),
-        _spec(show, "Show a fact", f'show(id="{ex}")', read_only=True),
-        _spec(history, "Fact history", 'history(id_or_path="/projects/x")', read_only=True),
-        _spec(
-            supersede,
-            "Correct a fact",
-            f'supersede(id="{ex}", content="The build uses Poetry.")',
-            destructive=True,
-        ),
+        _spec(store, "Store a fact"),
+        _spec(recall, "Recall facts", read_only=True),
+        _spec(ls, "List topics", read_only=True),
+        _spec(tree, "Topic tree", read_only=True),
+        _spec(cat, "Read a topic", read_only=True),
+        _spec(forget, "Forget a fact", destructive=True),
+        _spec(restore, "Restore a fact"),
+        _spec(show, "Show a fact", read_only=True),
+        _spec(history, "Fact history", read_only=True),
+        _spec(supersede, "Correct a fact", destructive=True),
     ]
     return {s.name: s for s in specs}

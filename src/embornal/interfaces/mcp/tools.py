@@ -21,8 +21,9 @@ from typing import Annotated, Any
 
 import anyio.to_thread
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
+from embornal.domain.bounds import MAX_LIMIT
 from embornal.errors import EmbornalError, InvalidTag
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
@@ -67,6 +68,13 @@ def _arg(description: str, *names: str) -> Any:
     return Field(description=description, validation_alias=AliasChoices(*names))
 
 
+def _not_bool(value: object) -> object:
+    """``true`` is no count (pydantic would read it as 1)."""
+    if isinstance(value, bool):
+        raise ValueError("a count must be a whole number, not true or false")
+    return value
+
+
 TopicPath = Annotated[
     str, _arg("A topic path such as /projects/embornal (lowercase).", "path", "topic")
 ]
@@ -93,7 +101,14 @@ Query = Annotated[
     ),
 ]
 Limit = Annotated[
-    int | None, _arg("How many hits at most (default 10).", "limit", "top_k", "max_results")
+    int | None,
+    BeforeValidator(_not_bool),
+    Field(
+        ge=1,
+        le=MAX_LIMIT,
+        description=f"How many hits at most, 1-{MAX_LIMIT} (default 10).",
+        validation_alias=AliasChoices("limit", "top_k", "max_results"),
+    ),
 ]
 Mode = Annotated[
     str | None,

@@ -101,6 +101,19 @@ def _tighten(path: Path) -> None:
         os.chmod(path, info.st_mode & 0o700)
 
 
+def _create(target: Path) -> None:
+    """Create the empty file ``target`` with mode 0600, unless it exists.
+
+    An existing database is never opened here: closing any descriptor of a file drops
+    every POSIX lock this process holds on it, SQLite's locks included.
+    """
+    try:
+        fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:  # another connection made it meanwhile
+        return
+    os.close(fd)
+
+
 def make_private(path: str | Path) -> None:
     """Create the database file ``path`` (0600, in a 0700 directory) if missing, and
     tighten it and its companions when others may read them.
@@ -109,9 +122,9 @@ def make_private(path: str | Path) -> None:
     """
     target = Path(path)
     try:
-        _make_dirs(target.parent)
-        fd = os.open(target, os.O_RDWR | os.O_CREAT, FILE_MODE)
-        os.close(fd)
+        if not target.exists():
+            _make_dirs(target.parent)
+            _create(target)
         for name in ("", *DB_COMPANIONS):
             _tighten(target.with_name(target.name + name))
     except OSError as e:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any, NoReturn, TypeVar, overload
 
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_LIMIT, MAX_REINDEX_LIMIT, in_range
+from embornal.errors import InvalidInput
 
 __all__ = ["EXIT_CODES", "ArgParser", "UsageError", "build_parser"]
 
@@ -155,38 +156,45 @@ def _cmd(
 RECALL_MODES = ("auto", "keyword", "vector", "hybrid")
 
 
-def _number(text: str, low: int, what: str, high: int | None = None) -> int:
-    """A whole number from ``low`` to ``high`` (none: no ceiling), or a usage error."""
+def _out_of_range(message: str) -> InvalidInput:
+    """A number out of its range: one line and exit 2, not argparse's usage block."""
+    return InvalidInput(message, hint="See the command's --help for the allowed range.")
+
+
+def _number(text: str, low: int, flag: str, high: int) -> int:
+    """A whole number from ``low`` to ``high``, or :class:`InvalidInput` naming ``flag``."""
     try:
         value = int(text)
     except ValueError:  # also a number of more than 4300 digits
-        raise argparse.ArgumentTypeError(f"invalid int value: {text[:40]!r}") from None
-    if value < low or (high is not None and value > high):
-        allowed = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise argparse.ArgumentTypeError(f"{what} must be {allowed}, not {text[:40]}")
+        value = None
+    if value is None or not low <= value <= high:
+        raise _out_of_range(
+            f"{flag} must be a whole number from {low} to {high}, not {text[:40]!r}"
+        )
     return value
 
 
 def _limit(text: str) -> int:
-    return _number(text, 1, "N", MAX_LIMIT)
+    return _number(text, 1, "--limit", MAX_LIMIT)
 
 
 def _reindex_limit(text: str) -> int:
-    return _number(text, 1, "N", MAX_REINDEX_LIMIT)
+    return _number(text, 1, "--limit", MAX_REINDEX_LIMIT)
 
 
 def _port(text: str) -> int:
-    return _number(text, 0, "the port", 65535)
+    return _number(text, 0, "--port", 65535)
 
 
 def _days(text: str) -> float:
     try:
-        value = float(text)
+        value: float | None = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid number of days: {text[:40]!r}") from None
-    if not in_range(value, MAX_EXPIRY_DAYS):
-        raise argparse.ArgumentTypeError(
-            f"DAYS must be above 0 and at most {MAX_EXPIRY_DAYS} (100 years), not {text[:40]}"
+        value = None
+    if value is None or not in_range(value, MAX_EXPIRY_DAYS):
+        raise _out_of_range(
+            f"--expires-in must be a number of days above 0 and at most {MAX_EXPIRY_DAYS} "
+            f"(100 years), not {text[:40]!r}"
         )
     return value
 

@@ -10,10 +10,11 @@ import dataclasses
 import enum
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import PurePath
 from typing import Any
 
+from embornal.domain.clock import format_time
 from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.service.results import TreeNode
@@ -38,9 +39,7 @@ __all__ = [
 
 def iso_time(moment: datetime) -> str:
     """``2026-11-30T14:00:00.000000Z``: UTC, fixed width, as the event log writes it."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return format_time(moment)
 
 
 def to_jsonable(obj: object) -> Any:
@@ -116,7 +115,7 @@ def fmt_time(moment: datetime | None) -> str:
     """``2026-11-30T14:00:00Z`` (seconds), or ``-`` for no time."""
     if moment is None:
         return "-"
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_time(moment, micro=False)
 
 
 def fmt_float(value: float | None, digits: int = 3) -> str:

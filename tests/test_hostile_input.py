@@ -146,12 +146,28 @@ def test_path_depth_limit_is_exact(memory: Memory) -> None:
         "/%",
         "/'; DROP TABLE paths; --",
         "/a/*",
+        "/\u0430dmin",  # a Cyrillic а among Latin letters
+        "/adm\u03b9n",  # a Greek iota
+        "/İstanbul",  # folds to i + a combining dot
+        "/a\u202eb",  # a bidi override
         5,
         None,
     ],
 )
 def test_bad_paths_are_refused(memory: Memory, path: Any) -> None:
     _refused(memory, InvalidPath, lambda: memory.store(path, "content"))
+
+
+def test_lookalike_paths_are_one_node(memory: Memory) -> None:
+    """Fullwidth letters and ligatures fold (NFKC) to the path they imitate."""
+    ids = {memory.store(p, f"on {p}").path for p in ("/admin", "/\uff41dmin", "/ADMIN")}
+    assert ids == {"/admin"}
+    assert memory.store("/\ufb01le", "a ligature").path == "/file"
+    assert [v.fact.content for v in memory.cat("/\uff46ile")] == ["a ligature"]
+    assert [e.path for e in memory.ls("/") if e.path in ("/admin", "/file")] == [
+        "/admin",
+        "/file",
+    ]
 
 
 def test_the_root_holds_no_facts(memory: Memory) -> None:

@@ -110,7 +110,8 @@ def test_bootstrap_touches_no_file(cli: Run, embornal_home: Path) -> None:
 
 def test_usage_and_storage_errors(cli: Run, tmp_path: Path) -> None:
     r = cli("memory", "recall", "--limit", "many")
-    assert r.code == 2 and "invalid int value" in r.err and r.out == ""
+    assert r.code == 2 and "--limit must be a whole number from 1 to 1000" in r.err
+    assert r.out == "" and r.err.count("\n") == 1
     r = cli("memory", "frobnicate", "--json")
     assert r.code == 2 and r.json()["error"] == "usage"
     assert cli().code == 2

@@ -110,6 +110,33 @@ def test_a_body_that_is_not_json_text_is_400(
     assert_problem(r, 400, "invalid_json")
 
 
+WIDE = ["utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"]
+
+
+@pytest.mark.parametrize("encoding", WIDE)
+def test_a_body_in_utf16_or_utf32_is_refused_naming_utf8(
+    client: TestClient, alice: dict[str, str], encoding: str
+) -> None:
+    """With a byte order mark (utf-16, utf-32) or without (-le, -be): UTF-8 only."""
+    raw = '{"path": "/enc", "content": "wide text"}'.encode(encoding)
+    headers = {**alice, "Content-Type": "application/json"}
+    body = assert_problem(client.post(f"{API}/facts", headers=headers, content=raw), 400)
+    assert body["code"] == "invalid_json"
+    assert "UTF-8" in body["detail"] and encoding[:6].upper() in body["detail"]
+    assert client.get(f"{API}/cat?path=/enc", headers=alice).status_code == 404
+
+
+def test_a_utf8_body_with_or_without_a_byte_order_mark_is_accepted(
+    client: TestClient, alice: dict[str, str]
+) -> None:
+    headers = {**alice, "Content-Type": "application/json"}
+    for raw in (
+        '{"path": "/enc", "content": "é"}'.encode(),
+        b'\xef\xbb\xbf{"path": "/enc", "content": "b"}',
+    ):
+        assert client.post(f"{API}/facts", headers=headers, content=raw).status_code == 201
+
+
 def test_no_body_is_422(client: TestClient, alice: dict[str, str]) -> None:
     assert_problem(client.post(f"{API}/facts", headers=alice), 422, "validation_error")
 

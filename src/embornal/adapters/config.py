@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from embornal.domain.bounds import MAX_BATCH_SIZE, MAX_LIMIT, MAX_VECTOR_WIDTH, whole_in_range
 from embornal.errors import ConfigError
 
 __all__ = [
@@ -85,7 +86,7 @@ DEFAULT_CONFIG_YAML = """\
 # Unknown keys are errors. `embornal config show` prints the configuration in effect.
 
 recall:
-  # How many facts a recall returns when the caller asks for no limit.
+  # How many facts a recall returns when the caller asks for no limit (1-1000).
   limit: 10
 
 embedding:
@@ -97,11 +98,11 @@ embedding:
   # model_path: /path/to/local/model
   # base_url: http://localhost:8080/v1    # for an OpenAI-compatible endpoint
   # api_key_env: OPENAI_API_KEY           # the NAME of the variable holding the key
-  # Width of the vectors (a positive integer); it must match the model.
+  # Width of the vectors (1-8192); it must match the model.
   dims: 768
   # query_prefix: "search_query: "
   # document_prefix: "search_document: "
-  # How many texts go to the model at once.
+  # How many texts go to the model at once (1-4096).
   batch_size: 32
 
 server:
@@ -208,11 +209,13 @@ def _parse(path: Path, data: object) -> Config:
     return Config(**sections)
 
 
-def _positive(path: Path, name: str, value: int) -> None:
-    """Reject a count below 1."""
-    if value < 1:
+def _bounded(path: Path, name: str, value: int, high: int) -> None:
+    """Reject a count below 1 or above ``high``."""
+    if not whole_in_range(value, 1, high):
         raise _error(
-            path, f"'{name}' must be a positive integer, got {value}", f"Set '{name}' to 1 or more."
+            path,
+            f"'{name}' must be a whole number from 1 to {high}, got {value}",
+            f"Set '{name}' to a number from 1 to {high}.",
         )
 
 
@@ -225,9 +228,9 @@ def _validate(path: Path, cfg: Config) -> None:
             f"got {cfg.embedding.provider!r}",
             "Pick one of the listed providers, or 'off' for keyword recall only.",
         )
-    _positive(path, "embedding.dims", cfg.embedding.dims)
-    _positive(path, "embedding.batch_size", cfg.embedding.batch_size)
-    _positive(path, "recall.limit", cfg.recall.limit)
+    _bounded(path, "embedding.dims", cfg.embedding.dims, MAX_VECTOR_WIDTH)
+    _bounded(path, "embedding.batch_size", cfg.embedding.batch_size, MAX_BATCH_SIZE)
+    _bounded(path, "recall.limit", cfg.recall.limit, MAX_LIMIT)
 
 
 def _read(path: Path) -> object:
@@ -277,7 +280,8 @@ def load_config(path: Path, env: Mapping[str, str] | None = None) -> Config:
 
     Raises :class:`ConfigError`, naming the key and the file, when the file is
     unreadable, not valid YAML, holds an unknown key or a value of the wrong
-    type, or a value out of range (``embedding.dims`` must be a positive int).
+    type, or a value out of range (``recall.limit`` 1-1000, ``embedding.dims``
+    1-8192, ``embedding.batch_size`` 1-4096).
     """
     cfg = _parse(path, _read(path))
     _validate(path, cfg)

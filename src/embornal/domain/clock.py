@@ -35,15 +35,18 @@ class FixedClock:
         self.current = self.current + timedelta(days=days, seconds=seconds)
 
 
-def format_time(moment: datetime) -> str:
-    """``2026-11-30T14:00:00.000000Z``: fixed width (years zero-padded), so text order is
-    time order."""
+def format_time(moment: datetime, *, micro: bool = True) -> str:
+    """``2026-11-30T14:00:00.000000Z``: fixed width (years zero-padded to 4 digits, ``0999``),
+    so text order is time order. ``micro=False``: whole seconds, ``2026-11-30T14:00:00Z``.
+
+    The one time formatter: the event log, ``--json``, REST, MCP and the CLI's tables."""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     m = moment.astimezone(UTC)
+    fraction = f".{m.microsecond:06d}" if micro else ""
     return (
         f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:"
-        f"{m.second:02d}.{m.microsecond:06d}Z"
+        f"{m.second:02d}{fraction}Z"
     )
 
 

@@ -3,9 +3,19 @@
 Rules (seed 000): the memory folds each path to lowercase; a segment starts
 with a letter or a digit and holds letters, digits, ``.``, ``_`` and ``-``.
 The root ``/`` is the only path with no parent.
+
+Before the segment rule, a path is folded with Unicode NFKC, so lookalikes of one
+name are one node: fullwidth ``/ａdmin`` and the ligature in ``/ﬁle`` become
+``/admin`` and ``/file``. A segment that mixes Latin, Cyrillic and Greek letters
+(``/аdmin`` with a Cyrillic ``а``) is refused: NFKC does not fold confusables, and
+such a mix is nearly always a spoof. An error names the character as it was typed,
+with its code point and name.
 """
 
 from __future__ import annotations
+
+import unicodedata
+from collections import Counter
 
 from embornal.errors import InvalidPath
 
@@ -15,6 +25,8 @@ __all__ = [
     "MAX_SEGMENT_LENGTH",
     "ROOT",
     "ancestors",
+    "describe_char",
+    "fold",
     "is_under",
     "join",
     "name_of",
@@ -29,6 +41,48 @@ MAX_SEGMENT_LENGTH = 128
 MAX_PATH_LENGTH = 1024
 
 _EXTRA = frozenset("._-")
+#: Scripts whose letters look alike; one segment may use only one of them.
+_CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+
+
+def fold(text: str) -> str:
+    """NFKC, then lowercase (NFKC again: lowercasing may leave a composable pair)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).lower())
+
+
+def _typed(raw: str, ch: str) -> str:
+    """The character of ``raw`` the user typed that folds to (or into) ``ch``."""
+    if ch in raw:
+        return ch
+    return next((c for c in raw if ch in fold(c)), ch)
+
+
+def describe_char(ch: str) -> str:
+    """``'а' (U+0430 CYRILLIC SMALL LETTER A)``: visible even for a combining mark."""
+    name = unicodedata.name(ch, "") or f"a character of category {unicodedata.category(ch)}"
+    return f"{ch!r} (U+{ord(ch):04X} {name})"
+
+
+def _script(ch: str) -> str | None:
+    """LATIN, CYRILLIC or GREEK for a letter of those scripts, else None."""
+    if not ch.isalpha():
+        return None
+    head = unicodedata.name(ch, "").split(" ", 1)[0]
+    return head if head in _CONFUSABLE_SCRIPTS else None
+
+
+def _check_scripts(segment: str, raw: str) -> None:
+    scripts = Counter(s for s in map(_script, segment) if s is not None)
+    if len(scripts) < 2:
+        return
+    main = max(scripts, key=lambda s: (scripts[s], s == "LATIN"))  # a tie: Latin is the base
+    odd = next(ch for ch in segment if _script(ch) not in (None, main))
+    raise InvalidPath(
+        f"segment {segment!r} of path {raw!r} mixes scripts: "
+        f"{describe_char(_typed(raw, odd))} among {main.title()} letters",
+        hint="Write each segment in one script: type the letter on a keyboard of the "
+        "segment's language (a lookalike from another alphabet makes another path).",
+    )
 
 
 def _check_segment(segment: str, raw: str) -> None:
@@ -46,15 +100,17 @@ def _check_segment(segment: str, raw: str) -> None:
     for ch in segment:
         if not (ch.isalnum() or ch in _EXTRA):
             raise InvalidPath(
-                f"segment {segment!r} of path {raw!r} holds {ch!r}; "
+                f"segment {segment!r} of path {raw!r} holds {describe_char(_typed(raw, ch))}; "
                 "only letters, digits, '.', '_' and '-' are allowed"
             )
+    _check_scripts(segment, raw)
 
 
 def normalize_path(raw: str) -> str:
     """Fold ``raw`` to its canonical form or raise :class:`InvalidPath`.
 
-    ``/Projects/Embornal/`` becomes ``/projects/embornal``; ``/`` stays ``/``.
+    ``/Projects/Embornal/`` becomes ``/projects/embornal``, ``/ａdmin`` ``/admin``;
+    ``/`` stays ``/``.
     """
     if not isinstance(raw, str):
         raise InvalidPath(f"a path must be text, not {type(raw).__name__}")
@@ -66,9 +122,13 @@ def normalize_path(raw: str) -> str:
         )
     if not raw.startswith("/"):
         raise InvalidPath(f"path {raw!r} must start with '/'")
-    folded = raw.lower()
+    folded = fold(raw)
+    if len(folded) > MAX_PATH_LENGTH:  # NFKC may lengthen a path (U+FDFA is 18 letters)
+        raise InvalidPath(
+            f"the path folds to {len(folded)} characters; at most {MAX_PATH_LENGTH} are allowed"
+        )
     body = folded.strip("/") if folded.endswith("/") else folded[1:]
-    if folded.endswith("//"):
+    if folded.endswith("//") or not folded.startswith("/"):
         raise InvalidPath(f"path {raw!r} has an empty segment")
     if not body:
         return ROOT

@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
+from embornal.domain.bounds import MAX_LIMIT, whole_in_range
 from embornal.domain.clock import Clock, SystemClock, format_time, parse_time
 from embornal.domain.events import ActorKind, Event, EventType, NewEvent
 from embornal.domain.facts import DEFAULT_KIND, Fact, check_content, check_reason
@@ -44,13 +45,11 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_LIMIT", "Memory"]
 
-MAX_LIMIT = 1000
-
 
 def _limit(limit: int | None, default: int) -> int:
     if limit is None:
         return default
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1 or limit > MAX_LIMIT:
+    if not whole_in_range(limit, 1, MAX_LIMIT):
         raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
     return limit
 
@@ -123,6 +122,7 @@ class Memory(Sharing):
         With no path, the data directory of the platform holds ``memory.db``.
         ``embedder`` turns on recall by meaning; ``vector_width`` (default: the
         embedder's) is written into ``meta`` and must match it on every later open.
+        A missing directory is created 0700 and a new database file 0600.
         """
         if path is None:
             from embornal.adapters.dirs import default_dirs, ensure_dir
@@ -130,8 +130,6 @@ class Memory(Sharing):
             dirs = default_dirs()
             ensure_dir(dirs.data_dir)
             path = dirs.db_file
-        elif str(path) != ":memory:":
-            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         the_clock = clock or SystemClock()
         store = SqliteStore.open(
             Path(path).expanduser() if str(path) != ":memory:" else path, the_clock

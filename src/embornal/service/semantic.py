@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from embornal.adapters.embeddings.base import EmbeddingProvider
+from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
 from embornal.errors import ConfigError, EmbeddingError, EmbornalError, InvalidInput
 from embornal.storage import vectors
@@ -156,8 +157,8 @@ class Semantic:
                 "there is no embedding model to reindex with",
                 hint="Configure one (embedding.provider) or run `embornal model pull`.",
             )
-        if limit is not None and limit < 1:
-            raise InvalidInput("--limit must be at least 1")
+        if limit is not None and not whole_in_range(limit, 1, MAX_REINDEX_LIMIT):
+            raise InvalidInput(f"--limit must be a whole number from 1 to {MAX_REINDEX_LIMIT:,}")
         if everything:
             with self._store.transaction("clearing vectors") as conn:
                 vectors.clear_vectors(conn)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from embornal.domain import paths as P
 from embornal.domain.access import Decision, Rule, default_token_rules, parse_rule
+from embornal.domain.bounds import MAX_EXPIRY_DAYS, in_range
 from embornal.domain.clock import Clock
 from embornal.domain.events import ActorKind, EventType, NewEvent
 from embornal.domain.ids import new_id, normalize_prefix
@@ -124,8 +125,12 @@ class Sharing:
     ) -> IssuedToken:
         """Issue a token for ``subject`` (shown once) and, unless ``rules=False``, its rules."""
         check_subject(subject)
-        if expires_in_days is not None and expires_in_days <= 0:
-            raise InvalidInput("--expires-in must be a positive number of days")
+        if expires_in_days is not None and not in_range(expires_in_days, MAX_EXPIRY_DAYS):
+            raise InvalidInput(
+                f"--expires-in must be a number of days above 0 and at most "
+                f"{MAX_EXPIRY_DAYS} (100 years), not {expires_in_days!r}",
+                hint="Leave --expires-in out for a token that never expires.",
+            )
         now = self._clock.now()
         token_id = new_id(now)
         secret = new_token_secret(token_id)

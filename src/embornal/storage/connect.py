@@ -4,6 +4,12 @@ The stock ``sqlite3`` of many Python builds cannot load extensions, so the
 driver is ``sqlean.py`` (SQLite 3.50 with FTS5 and ``load_extension``).
 Driver errors are translated into :mod:`embornal.errors` here and in
 :func:`atomic`.
+
+The database holds every private fact and the token hashes, so :func:`connect`
+keeps it private whatever way the memory is opened: a missing directory is
+created 0700, a new ``memory.db`` 0600 (SQLite gives its ``-wal`` and ``-shm``
+the mode of the database file), and an existing file readable by others is
+tightened to 0600 on open, silently.
 """
 
 from __future__ import annotations
@@ -22,12 +28,28 @@ import sqlean
 
 from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, StorageError
 
-__all__ = ["Connection", "DriverError", "atomic", "connect", "has_vec", "translate"]
+__all__ = [
+    "DB_COMPANIONS",
+    "DIR_MODE",
+    "FILE_MODE",
+    "Connection",
+    "DriverError",
+    "atomic",
+    "connect",
+    "has_vec",
+    "make_private",
+    "translate",
+]
 
 Connection = Any  # sqlean.Connection (untyped driver)
 DriverError: tuple[type[BaseException], ...] = (sqlean.Error, _std_sqlite3.Error)
 
 BUSY_TIMEOUT_MS = 10_000
+#: Modes of what :func:`connect` creates: only the owner may read the memory.
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+#: The files SQLite keeps beside a database (WAL mode).
+DB_COMPANIONS = ("-wal", "-shm", "-journal")
 
 
 def translate(e: BaseException, doing: str) -> EmbornalError:
@@ -50,9 +72,76 @@ def translate(e: BaseException, doing: str) -> EmbornalError:
     return StorageError(f"database error while {doing}: {text}")
 
 
+def _is_file_target(target: str) -> bool:
+    """A path on disk (not ``:memory:``, a temporary database or a ``file:`` URI)."""
+    return target not in ("", ":memory:") and not target.startswith("file:")
+
+
+def _make_dirs(directory: Path) -> None:
+    """Create ``directory`` and every missing parent with mode 0700."""
+    missing: list[Path] = []
+    while not directory.exists() and directory != directory.parent:
+        missing.append(directory)
+        directory = directory.parent
+    for d in reversed(missing):
+        try:
+            d.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            continue  # another process made it meanwhile
+        os.chmod(d, DIR_MODE)  # mkdir applies the umask; 0700 whatever it is
+
+
+def _tighten(path: Path) -> None:
+    """Take every permission of group and others off ``path`` when we own it."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    if info.st_mode & 0o077 and info.st_uid == os.geteuid():
+        os.chmod(path, info.st_mode & 0o700)
+
+
+def _create(target: Path) -> None:
+    """Create the empty file ``target`` with mode 0600, unless it exists.
+
+    An existing database is never opened here: closing any descriptor of a file drops
+    every POSIX lock this process holds on it, SQLite's locks included.
+    """
+    try:
+        fd = os.open(target, os.O_RDWR | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    except FileExistsError:  # another connection made it meanwhile
+        return
+    os.close(fd)
+
+
+def make_private(path: str | Path) -> None:
+    """Create the database file ``path`` (0600, in a 0700 directory) if missing, and
+    tighten it and its companions when others may read them.
+
+    Raises :class:`StorageError` when the file or its directory cannot be made.
+    """
+    target = Path(path)
+    try:
+        if not target.exists():
+            _make_dirs(target.parent)
+            _create(target)
+        for name in ("", *DB_COMPANIONS):
+            _tighten(target.with_name(target.name + name))
+    except OSError as e:
+        raise StorageError(
+            f"cannot create the database {target}: {e.strerror or e}",
+            hint="Check that its directory is writable, or pass another --db PATH.",
+        ) from e
+
+
 def connect(path: str | Path, *, readonly: bool = False) -> Connection:
-    """Open ``path`` with WAL, foreign keys, a busy timeout and secure delete."""
+    """Open ``path`` with WAL, foreign keys, a busy timeout and secure delete.
+
+    A database on disk opened for writing is first made private (:func:`make_private`).
+    """
     target = str(path)
+    if not readonly and _is_file_target(target):
+        make_private(target)
     try:
         if readonly:
             conn = sqlean.connect(

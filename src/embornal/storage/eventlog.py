@@ -121,7 +121,7 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
         "SELECT position, payload FROM events WHERE stream_id = ? AND position < ?",
         (stream_id, purge_position),
     ).fetchall()
-    when = now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    when = format_time(now)
     count = 0
     for row in rows:
         payload = json.loads(row[1])

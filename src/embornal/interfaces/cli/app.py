@@ -100,13 +100,20 @@ class Context:
 
     # -- output ---------------------------------------------------------------------
 
-    def say(self, text: str = "") -> None:
-        """One block of text on stdout."""
+    def say(self, text: str = "", *, exact: bool = False) -> None:
+        """One block of text on stdout, control characters escaped (line breaks and tabs
+        kept); ``exact`` (``--plain``) writes the text as it is."""
+        if not exact:
+            from embornal.interfaces.cli.render import escape_controls
+
+            text = escape_controls(text)
         self.out.write(text + "\n")
 
     def note(self, text: str) -> None:
-        """One line for the person at the terminal, on stderr."""
-        self.err.write(f"embornal: {text}\n")
+        """One line for the person at the terminal, on stderr (control characters escaped)."""
+        from embornal.interfaces.cli.render import escape_controls
+
+        self.err.write(f"embornal: {escape_controls(text, keep='')}\n")
 
     def emit(self, data: object) -> None:
         """``data`` as JSON on stdout (service objects pass through ``to_jsonable``)."""
@@ -250,10 +257,12 @@ class Context:
 
     def fail(self, err: EmbornalError) -> int:
         """Report ``err`` (one line on stderr; JSON too with ``--json``); return its code."""
+        from embornal.interfaces.cli.render import escape_controls
+
         line = f"embornal: {err.message}"
         if err.hint:
             line += f" (hint: {err.hint})"
-        self.err.write(line + "\n")
+        self.err.write(escape_controls(line, keep="") + "\n")
         if self.json:
             data: dict[str, Any] = dict(err.to_dict())
             if isinstance(err, DetailedError):

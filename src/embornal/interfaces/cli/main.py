@@ -7,6 +7,7 @@ Exit codes: 0 ok, 1 internal, 2 invalid input or usage, 3 not found,
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
@@ -58,9 +59,13 @@ def _run(argv: Sequence[str]) -> int:
     wants_json = "--json" in argv
     try:
         args = build_parser().parse_args(argv)
+    except EmbornalError as e:  # a flag's value out of its range: one line, exit 2
+        return Context(argparse.Namespace(json=wants_json)).fail(e)
     except UsageError as e:
+        from embornal.interfaces.cli.render import escape_controls
+
         e.parser.print_usage(sys.stderr)
-        sys.stderr.write(f"{e.parser.prog}: error: {e.message}\n")
+        sys.stderr.write(escape_controls(f"{e.parser.prog}: error: {e.message}", keep="") + "\n")
         if wants_json:
             _json_error("usage", e.message, f"See `{e.parser.prog} --help`.")
         return EXIT_USAGE
@@ -105,7 +110,11 @@ def _guarded(args: list[str]) -> int:
             traceback.print_exc()
         message = f"{type(e).__name__}: {e}"
         hint = f"set {DEBUG_ENV}=1 for the traceback"
-        sys.stderr.write(f"embornal: internal error: {message} ({hint})\n")
+        from embornal.interfaces.cli.render import escape_controls
+
+        sys.stderr.write(
+            f"embornal: internal error: {escape_controls(message, keep='')} ({hint})\n"
+        )
         if "--json" in args:
             with contextlib.suppress(OSError):
                 _json_error("internal_error", message, hint)

@@ -13,6 +13,7 @@ from embornal.errors import InvalidContent, InvalidInput
 from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.render import (
     cell,
+    escape_controls,
     fact_cell,
     fmt_float,
     fmt_time,
@@ -123,8 +124,10 @@ def _confirm_purge(ctx: Context, detail: FactDetail, given: str) -> None:
     preview = one_line(fact.content)
     preview = preview if len(preview) <= 60 else preview[:57] + "..."
     ctx.err.write(
-        f"Purge erases fact {fact.id} on {fact.path} for good: {preview!r}\n"
-        f"Type the id ({given}) or 'yes' to confirm: "
+        escape_controls(
+            f"Purge erases fact {fact.id} on {fact.path} for good: {preview!r}\n"
+            f"Type the id ({given}) or 'yes' to confirm: "
+        )
     )
     ctx.err.flush()
     answer = sys.stdin.readline().strip()
@@ -186,7 +189,10 @@ def ls(ctx: Context) -> int:
         ctx.emit(entries)
     elif ctx.opt("plain"):
         for e in entries:
-            ctx.say(e.path + ("/" if e.child_count else "") + ("*" if e.fact_count else ""))
+            ctx.say(
+                e.path + ("/" if e.child_count else "") + ("*" if e.fact_count else ""),
+                exact=True,
+            )
     elif not entries:
         ctx.say(f"(no paths below {normalize_path(ctx.opt('path'))})")
     else:
@@ -309,7 +315,7 @@ def recall(ctx: Context) -> int:
         return 0
     if plain:
         for hit in hits:
-            ctx.say(f"{hit.fact.path}\t{one_line(hit.fact.content)}")
+            ctx.say(f"{hit.fact.path}\t{one_line(hit.fact.content)}", exact=True)
         return 0
     if not hits:
         ctx.say("(no facts found)")

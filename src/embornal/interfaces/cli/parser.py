@@ -11,6 +11,9 @@ import argparse
 from collections.abc import Iterable
 from typing import Any, NoReturn, TypeVar, overload
 
+from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_LIMIT, MAX_REINDEX_LIMIT, in_range
+from embornal.errors import InvalidInput
+
 __all__ = ["EXIT_CODES", "ArgParser", "UsageError", "build_parser"]
 
 EXIT_CODES = """\
@@ -153,34 +156,46 @@ def _cmd(
 RECALL_MODES = ("auto", "keyword", "vector", "hybrid")
 
 
-def _number(text: str, low: int, what: str) -> int:
+def _out_of_range(message: str) -> InvalidInput:
+    """A number out of its range: one line and exit 2, not argparse's usage block."""
+    return InvalidInput(message, hint="See the command's --help for the allowed range.")
+
+
+def _number(text: str, low: int, flag: str, high: int) -> int:
+    """A whole number from ``low`` to ``high``, or :class:`InvalidInput` naming ``flag``."""
     try:
         value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-    if value < low:
-        raise argparse.ArgumentTypeError(f"{what} must be at least {low}, not {value}")
+    except ValueError:  # also a number of more than 4300 digits
+        value = None
+    if value is None or not low <= value <= high:
+        raise _out_of_range(
+            f"{flag} must be a whole number from {low} to {high}, not {text[:40]!r}"
+        )
     return value
 
 
-def _positive(text: str) -> int:
-    return _number(text, 1, "N")
+def _limit(text: str) -> int:
+    return _number(text, 1, "--limit", MAX_LIMIT)
+
+
+def _reindex_limit(text: str) -> int:
+    return _number(text, 1, "--limit", MAX_REINDEX_LIMIT)
 
 
 def _port(text: str) -> int:
-    value = _number(text, 0, "the port")
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"the port must be from 0 to 65535, not {value}")
-    return value
+    return _number(text, 0, "--port", 65535)
 
 
 def _days(text: str) -> float:
     try:
-        value = float(text)
+        value: float | None = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid number of days: {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"DAYS must be a positive number, not {text}")
+        value = None
+    if value is None or not in_range(value, MAX_EXPIRY_DAYS):
+        raise _out_of_range(
+            f"--expires-in must be a number of days above 0 and at most {MAX_EXPIRY_DAYS} "
+            f"(100 years), not {text[:40]!r}"
+        )
     return value
 
 
@@ -229,7 +244,7 @@ def _memory(group: argparse._SubParsersAction[ArgParser], late: ArgParser) -> No
         "unless --recall is given.",
     )
     p.add_argument("path", metavar="PATH")
-    p.add_argument("--limit", type=int, metavar="N", help="at most N facts")
+    p.add_argument("--limit", type=_limit, metavar="N", help=f"at most N facts (1-{MAX_LIMIT})")
     p.add_argument("--order-by", choices=("date", "signal"), default="date")
     p.add_argument("--recall", action="store_true", help="count the read as a recall")
     p.add_argument("--meta", action="store_true", help="add the Owner and Tags columns")
@@ -245,7 +260,12 @@ def _memory(group: argparse._SubParsersAction[ArgParser], late: ArgParser) -> No
         "--no-reinforce. Several QUERY words are joined.",
     )
     p.add_argument("query", metavar="QUERY", nargs="*")
-    p.add_argument("--limit", type=int, metavar="N", help="at most N hits (config recall.limit)")
+    p.add_argument(
+        "--limit",
+        type=_limit,
+        metavar="N",
+        help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
+    )
     p.add_argument("--under", metavar="PATH", help="only facts at or below PATH")
     p.add_argument("--scores", action="store_true", help="add the total score column")
     p.add_argument("--explain", action="store_true", help="print every part of each score")
@@ -308,7 +328,7 @@ def _memory(group: argparse._SubParsersAction[ArgParser], late: ArgParser) -> No
         "embedding model of config.yaml. --all embeds every fact again (after a model\n"
         "change). A progress line shows on stderr when it is a terminal.",
     )
-    p.add_argument("--limit", type=_positive, metavar="N", help="embed at most N facts")
+    p.add_argument("--limit", type=_reindex_limit, metavar="N", help="embed at most N facts")
     p.add_argument("--all", action="store_true", help="re-embed every fact, not only pending")
 
     p = _cmd(
@@ -463,7 +483,10 @@ def _token(groups: argparse._SubParsersAction[ArgParser], late: ArgParser) -> No
     p.add_argument("subject", metavar="SUBJECT")
     p.add_argument("--name", metavar="TEXT", help="a label, e.g. the machine it is for")
     p.add_argument(
-        "--expires-in", type=_days, metavar="DAYS", help="expire after DAYS (default: never)"
+        "--expires-in",
+        type=_days,
+        metavar="DAYS",
+        help=f"expire after DAYS, at most {MAX_EXPIRY_DAYS} (default: never)",
     )
     p.add_argument("--no-rules", action="store_true", help="add no rules for SUBJECT")
     p = _cmd(sub, "ls", "sharing_cmds:token_ls", "list tokens (never the tokens themselves)", late)

@@ -10,10 +10,11 @@ import dataclasses
 import enum
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import PurePath
 from typing import Any
 
+from embornal.domain.clock import format_time
 from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.service.results import TreeNode
@@ -22,6 +23,7 @@ __all__ = [
     "EXCERPT_CHARS",
     "cell",
     "display_width",
+    "escape_controls",
     "fact_cell",
     "fmt_float",
     "fmt_time",
@@ -37,9 +39,7 @@ __all__ = [
 
 def iso_time(moment: datetime) -> str:
     """``2026-11-30T14:00:00.000000Z``: UTC, fixed width, as the event log writes it."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return format_time(moment)
 
 
 def to_jsonable(obj: object) -> Any:
@@ -79,12 +79,43 @@ def to_jsonable(obj: object) -> Any:
 
 # --------------------------------------------------------------------------- text
 
+#: Categories a terminal may act on rather than show: controls (C0, DEL, C1), format
+#: characters (bidi overrides and isolates, zero-width ones), lone surrogates, and the
+#: line and paragraph separators.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def escape_controls(text: str, keep: str = "\n\t") -> str:
+    """``text`` safe for a terminal: every control or format character but those in
+    ``keep`` written as a visible escape (``\\x1b``, ``\\u202e``, ``\\U000e0001``).
+
+    Every text renderer of the CLI goes through it (``--json`` and ``--plain`` do not:
+    they keep the exact text). It is idempotent: its output holds nothing to escape.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(
+        _escape_char(ch)
+        if ch not in keep and unicodedata.category(ch) in _UNSAFE_CATEGORIES
+        else ch
+        for ch in text
+    )
+
 
 def fmt_time(moment: datetime | None) -> str:
     """``2026-11-30T14:00:00Z`` (seconds), or ``-`` for no time."""
     if moment is None:
         return "-"
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_time(moment, micro=False)
 
 
 def fmt_float(value: float | None, digits: int = 3) -> str:
@@ -97,8 +128,9 @@ def one_line(text: str) -> str:
 
 
 def cell(text: str) -> str:
-    """A table cell: one line, with ``|`` escaped so the row keeps its columns."""
-    return one_line(text).replace("|", "\\|")
+    """A table cell: one line, control characters escaped, with ``|`` escaped so the
+    row keeps its columns."""
+    return one_line(escape_controls(text, keep="\n\r\t")).replace("|", "\\|")
 
 
 # A fact longer than this is shown in tables by its opening (whole: `show`, --json, --plain).
@@ -157,7 +189,7 @@ def markdown_table(
 
 
 def _label(name: str, node: TreeNode) -> str:
-    return name + ("*" if node.fact_count else "")
+    return escape_controls(name, keep="") + ("*" if node.fact_count else "")
 
 
 def render_tree(root: TreeNode) -> str:

@@ -43,7 +43,9 @@ def _announce(ctx: Context) -> Callable[[str], None]:
             data = {"message": line, "url": found.group(0) if found else None}
             ctx.out.write(json.dumps(data, ensure_ascii=False) + "\n")
         else:
-            ctx.out.write(line + "\n")
+            from embornal.interfaces.cli.render import escape_controls
+
+            ctx.out.write(escape_controls(line, keep="") + "\n")
         ctx.out.flush()
 
     return say

@@ -10,6 +10,7 @@ one per thread); writes are serialized by the store.
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -262,6 +263,37 @@ def _query(op: Operation, params: Sequence[tuple[str, str]]) -> Any:
         raise RequestInvalid.from_validation("query", e) from e
 
 
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def _utf8(raw: bytes) -> str:
+    """The body as text: UTF-8 only (a UTF-8 byte order mark is dropped).
+
+    ``json.loads`` of bytes would guess UTF-16 or UTF-32 from the first bytes; the API
+    documents UTF-8, so those, with a byte order mark or without, are refused (400).
+    """
+    found = next((name for bom, name in _WIDE_BOMS if raw.startswith(bom)), None)
+    if found is None and b"\x00" in raw[:4]:  # JSON text starts with ASCII: a NUL is wide
+        found = "UTF-16 or UTF-32"
+    if found is None:
+        try:
+            return raw.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            found = "not UTF-8"
+    what = found if found == "not UTF-8" else f"{found}, not UTF-8"
+    raise RequestInvalid(
+        f"the body must be JSON encoded as UTF-8; it is {what}",
+        status=400,
+        code="invalid_json",
+        hint="Send a JSON object encoded as UTF-8.",
+    )
+
+
 def _body(op: Operation, raw: bytes) -> Any:
     if op.body is None:
         return None
@@ -270,8 +302,9 @@ def _body(op: Operation, raw: bytes) -> Any:
             "the request needs a JSON body",
             hint="Send a JSON object, with Content-Type: application/json.",
         )
+    text = _utf8(raw)
     try:
-        data = json.loads(raw)
+        data = json.loads(text)
         # A lone UTF-16 surrogate ("\ud800") decodes but is not text; refuse it here.
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError, UnicodeError) as e:

@@ -13,13 +13,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fact
 from embornal.domain.paths import MAX_PATH_LENGTH
 from embornal.domain.ranking import ScoreParts
 from embornal.domain.tags import Tag
-from embornal.service.memory import MAX_LIMIT
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
 __all__ = [

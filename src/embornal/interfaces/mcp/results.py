@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
+from embornal.domain.clock import format_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.tags import OWNER_KEY, Tag
@@ -44,9 +45,7 @@ def iso(moment: datetime | None) -> str | None:
     """``2026-01-01T12:00:00Z``: UTC, whole seconds (ids give the exact order)."""
     if moment is None:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return format_time(moment, micro=False)
 
 
 def _tags(tags: Iterable[Tag]) -> list[str]:

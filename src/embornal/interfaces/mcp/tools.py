@@ -23,6 +23,7 @@ import anyio.to_thread
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
+from embornal.domain.bounds import MAX_LIMIT
 from embornal.errors import EmbornalError, InvalidTag
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
@@ -41,7 +42,7 @@ from embornal.interfaces.mcp.results import (
     error_result,
     ok_result,
 )
-from embornal.service.memory import MAX_LIMIT, Memory
+from embornal.service.memory import Memory
 
 __all__ = [
     "CORE_TOOLS",

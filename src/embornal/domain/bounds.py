@@ -1,0 +1,47 @@
+"""The ranges of the numbers that come from outside: CLI flags, config.yaml, REST, MCP.
+
+Each interface checks its numbers against these where they enter and answers with
+its own clear error (exit 2 or 6, a 422); the service checks them again, so no
+number out of range reaches ``timedelta``, SQLite or a model.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = [
+    "MAX_BATCH_SIZE",
+    "MAX_EXPIRY_DAYS",
+    "MAX_LIMIT",
+    "MAX_REINDEX_LIMIT",
+    "MAX_VECTOR_WIDTH",
+    "in_range",
+    "whole_in_range",
+]
+
+#: How many facts a recall or a cat returns at most (``--limit``, ``recall.limit``, ``limit``).
+MAX_LIMIT = 1000
+#: The longest a token may live: 100 years, in days (``token add --expires-in``).
+MAX_EXPIRY_DAYS = 36_500
+#: How many facts one ``memory reindex --limit`` may embed.
+MAX_REINDEX_LIMIT = 1_000_000_000
+#: The widest vector (``embedding.dims``): sqlite-vec indexes at most 8192 dimensions.
+MAX_VECTOR_WIDTH = 8192
+#: How many texts go to a model at once at most (``embedding.batch_size``).
+MAX_BATCH_SIZE = 4096
+
+
+def whole_in_range(value: object, low: int, high: int) -> bool:
+    """True when ``value`` is an int (not a bool) from ``low`` to ``high``."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def in_range(value: object, high: float) -> bool:
+    """True when ``value`` is a finite number above 0 and at most ``high`` (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        number = float(value)
+    except OverflowError:  # an int too large for a float
+        return False
+    return math.isfinite(number) and 0 < number <= high

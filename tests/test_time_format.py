@@ -49,3 +49,13 @@ def test_cli_json_text_and_rest_write_the_same_padded_year(
         r = client.get(f"/api/v1/facts/{fact.id}", headers={"Authorization": f"Bearer {token}"})
         assert r.status_code == 200, r.text
         assert r.json()["fact"]["created_at"] == shown["fact"]["created_at"]
+
+
+def test_the_wiki_dates_a_fact_in_the_one_form() -> None:
+    """The wiki's <time> element uses the same formatter: year 999 is 0999 there too."""
+    from datetime import UTC, datetime
+
+    from embornal.interfaces.http.wiki import _day
+
+    html = _day(datetime(999, 3, 4, 5, 6, 7, tzinfo=UTC))
+    assert html == '<time datetime="0999-03-04T05:06:07Z">0999-03-04</time>'

@@ -23,7 +23,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from urllib.parse import parse_qs, quote, urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -32,6 +32,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from embornal.domain import paths as P
+from embornal.domain.clock import format_time
 from embornal.domain.facts import Fact
 from embornal.errors import (
     AccessDenied,
@@ -140,11 +141,8 @@ def _signal(value: float) -> str:
 
 
 def _day(moment: datetime) -> str:
-    utc = moment.astimezone(UTC)
-    return (
-        f'<time datetime="{_e(utc.strftime("%Y-%m-%dT%H:%M:%SZ"))}">'
-        f"{_e(utc.date().isoformat())}</time>"
-    )
+    stamp = format_time(moment, micro=False)
+    return f'<time datetime="{_e(stamp)}">{_e(stamp[:10])}</time>'
 
 
 def _tags(fact: Fact) -> str:

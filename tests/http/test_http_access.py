@@ -198,3 +198,24 @@ def test_supersede_and_read_only_recall_over_rest(tmp_path: Path) -> None:
         ).json()["hits"]
         assert [h["fact"]["content"] for h in hits] == ["tea at six"]
         assert mem.show(new.json()["id"]).fact.recall_count == 0
+
+
+def test_a_public_fact_cannot_be_superseded_by_others(
+    client: TestClient, memory: Memory, tokens: dict[str, str]
+) -> None:
+    fact_id = memory.store("/team/news", "The offsite is in May.", tags=["visibility=public"]).id
+    bob = bearer(tokens["bob"])
+    assert_problem(
+        client.post(f"{API}/facts/{fact_id}/forget", headers=bob, json={"reason": "no"}),
+        403,
+        "access_denied",
+    )
+    r = client.post(
+        f"{API}/facts/{fact_id}/supersede", headers=bob, json={"content": "It is cancelled."}
+    )
+    body = assert_problem(r, 403, "access_denied")
+    assert "bob" in body["detail"] and "delete" in body["detail"]
+    fact = client.get(f"{API}/facts/{fact_id}", headers=bob).json()["fact"]
+    assert fact["state"] == "active" and fact["superseded_by"] is None
+    hits = client.get(f"{API}/recall", params={"q": "offsite"}, headers=bob).json()["hits"]
+    assert [hit["fact"]["id"] for hit in hits] == [fact_id]

@@ -110,12 +110,14 @@ class Access:
             self._refresh_locked()
             return action in self._open
 
-    def require(self, action: str, obj: FactObject) -> None:
+    def require(self, action: str, obj: FactObject, *, why: str = "") -> None:
+        """Raise :class:`AccessDenied` unless the subject may ``action`` on ``obj``;
+        ``why`` says, in the message, what needs that right."""
         if self.unconditional(action):
             return
         if not self.decide(self.subject, action, obj).allowed:
             raise AccessDenied(
-                f"subject {self.subject} may not {action} at {obj.path}",
+                f"subject {self.subject} may not {action} at {obj.path}{why}",
                 hint="Ask the owner of the memory for a policy (`embornal policy add`).",
             )
 

@@ -219,3 +219,20 @@ def test_a_public_fact_cannot_be_superseded_by_others(
     assert fact["state"] == "active" and fact["superseded_by"] is None
     hits = client.get(f"{API}/recall", params={"q": "offsite"}, headers=bob).json()["hits"]
     assert [hit["fact"]["id"] for hit in hits] == [fact_id]
+
+
+def test_a_hidden_successor_is_not_named(
+    client: TestClient, memory: Memory, tokens: dict[str, str]
+) -> None:
+    old = memory.store("/team/plan", "The launch is in May.", tags=["visibility=public"])
+    new = memory.supersede(old.id, "The launch is in June.", tags=["visibility=private"])
+    bob = bearer(tokens["bob"])
+    fact = client.get(f"{API}/facts/{old.id}", headers=bob).json()["fact"]
+    assert fact["superseded_by"] is None and fact["state"] == "superseded"
+    history = client.get(f"{API}/facts/{old.id}/history", headers=bob).text
+    assert new.id not in history
+    admin = bearer(memory.token_add("default", rules=False).token)
+    fact = client.get(f"{API}/facts/{old.id}", headers=admin).json()["fact"]
+    assert fact["superseded_by"] == new.id
+    tree = client.get(f"{API}/cat", params={"path": "/team/plan"}, headers=bob)
+    assert tree.status_code == 404  # its only live fact is hidden from bob

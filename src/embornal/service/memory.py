@@ -374,7 +374,7 @@ class Memory(Sharing, PathTagging):
         return PurgeResult(fact.id, redacted, compacted)
 
     def _reload(self, fact_id: str) -> Fact:
-        fact = self._store.get_fact(fact_id)
+        fact = self._store.get_fact(fact_id, self._visibility())
         assert fact is not None
         return fact
 

@@ -185,10 +185,13 @@ class SqliteStore:
         except DriverError as e:
             raise translate(e, "reading") from e
 
-    def _facts(self, rows: list[Any]) -> list[Fact]:
+    def _facts(self, rows: list[Any], vis: Visibility) -> list[Fact]:
+        """Facts for a reader of ``vis``: a successor it may not read is not named."""
         if not rows:
             return []
         tags = self.own_tags([r["id"] for r in rows])
+        successors = {r["superseded_by"] for r in rows if r["superseded_by"]}
+        hidden = successors - self._visible_ids(sorted(successors), vis)
         return [
             Fact(
                 id=r["id"],
@@ -201,13 +204,28 @@ class SqliteStore:
                 recall_count=int(r["recall_count"]),
                 stability_days=float(r["stability_days"]),
                 supersedes_id=r["supersedes_id"],
-                superseded_by=r["superseded_by"],
+                superseded_by=None if r["superseded_by"] in hidden else r["superseded_by"],
                 deleted_at=_opt_time(r["deleted_at"]),
                 purged_at=_opt_time(r["purged_at"]),
                 tags=tags.get(r["id"], ()),
+                successor_hidden=r["superseded_by"] in hidden,
             )
             for r in rows
         ]
+
+    def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
+        if not fact_ids or vis.sql == "1":
+            return set(fact_ids)
+        out: set[str] = set()
+        for start in range(0, len(fact_ids), 500):
+            chunk = list(fact_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT f.id FROM facts f WHERE f.id IN ({marks}) AND ({vis.sql})",
+                (*chunk, *vis.params),
+            )
+            out.update(r[0] for r in rows)
+        return out
 
     def own_tags(self, fact_ids: Sequence[str]) -> dict[str, tuple[Tag, ...]]:
         out: dict[str, list[Tag]] = {}
@@ -259,7 +277,7 @@ class SqliteStore:
             f"WHERE f.id IN ({marks}) AND ({vis.sql})",
             (*fact_ids, *vis.params),
         )
-        by_id = {f.id: f for f in self._facts(rows)}
+        by_id = {f.id: f for f in self._facts(rows, vis)}
         return [by_id[i] for i in fact_ids if i in by_id]
 
     def facts_at(
@@ -275,7 +293,7 @@ class SqliteStore:
             f"WHERE p.path = ? AND {live} AND ({vis.sql}) ORDER BY f.created_at, f.id",
             (path, *vis.params),
         )
-        return self._facts(rows)
+        return self._facts(rows, vis)
 
     def keyword_search(
         self,
@@ -352,7 +370,7 @@ class SqliteStore:
                 "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
                 (fts_query(terms), *under_params, *vis.params, candidates),
             )
-        facts = self._facts(rows)
+        facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
     def neighbours(
@@ -381,7 +399,7 @@ class SqliteStore:
             "f.created_at))) / f.stability_days) DESC, f.seq DESC LIMIT ?",
             (*under_params, *vis.params, now, limit),
         )
-        return self._facts(rows)
+        return self._facts(rows, vis)
 
     def vector_search(
         self,
@@ -446,7 +464,7 @@ class SqliteStore:
                     rows = self._rows(exact, exact_params)
                     break
                 coarse *= 4
-        facts = self._facts(rows)
+        facts = self._facts(rows, vis)
         return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
 
     def _bit_index(self, dims: int) -> bitindex.BitIndex | None:

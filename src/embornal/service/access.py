@@ -125,8 +125,11 @@ class Access:
         tags = {t.key: t.value for t, _ in self._store.effective_tags(fact.id)}
         return FactObject(fact.path, tags)
 
-    def new_fact_object(self, path: str, own_tags: Mapping[str, str]) -> FactObject:
-        inherited = self._store.inherited_path_tags(P.ancestors(path))
+    def new_fact_object(
+        self, path: str, own_tags: Mapping[str, str], owner: str | None = None
+    ) -> FactObject:
+        """A fact ``owner`` (default: the subject) would store at ``path``."""
+        inherited = self._store.inherited_path_tags(P.ancestors(path), owner or self.subject)
         inherited.pop("owner", None)
         return FactObject(path, {**inherited, **own_tags})
 

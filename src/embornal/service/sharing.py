@@ -110,7 +110,7 @@ class Sharing:
             raise InvalidInput(f"action must be read, write or delete, not {action!r}")
         if target.startswith("/"):
             path = P.normalize_path(target)
-            obj = self._access.new_fact_object(path, {})
+            obj = self._access.new_fact_object(path, {}, owner=subject)
         else:
             fact_id = self._store.resolve_id(normalize_prefix(target))
             fact = self._store.get_fact(fact_id)

@@ -1,4 +1,9 @@
-"""Path tags: labels on a path that the facts below it inherit."""
+"""Path tags: labels a subject puts on a path for its own facts below it.
+
+A path tag reaches only the facts whose owner set it (the event's actor): tagging or
+untagging a path never changes the effective tags, and so the readers, of another
+owner's facts (decision 0014).
+"""
 
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ class PathTagging:
     _event: Callable[[str, EventType, dict[str, Any], str | None], NewEvent]
 
     def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
-        """Put tags on a path; facts below inherit them (their own tags win)."""
+        """Put tags on a path; the subject's facts below inherit them (their own tags win)."""
         norm = P.normalize_path(path)
         parsed = parse_tags(tags, allow_owner=True)
         if not parsed:
@@ -44,6 +49,7 @@ class PathTagging:
         return list(parsed)
 
     def untag_path(self, path: str, keys: Sequence[str]) -> None:
+        """Take the subject's tags of these keys off a path (others' stay)."""
         norm = P.normalize_path(path)
         parse_tag_keys(keys)
         self._access.require("write", self._access.new_fact_object(norm, {}))

@@ -550,13 +550,14 @@ class SqliteStore:
         rows = self._rows("SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id", ())
         return [Rule(r[0], tuple(r[1:3] if r[0] == "g" else r[1:5])) for r in rows]
 
-    def inherited_path_tags(self, ancestors: Sequence[str]) -> dict[str, str]:
-        """Tags a fact at the last of ``ancestors`` would inherit (nearest path wins)."""
+    def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
+        """Tags a fact of ``owner`` at the last of ``ancestors`` would inherit: those
+        ``owner`` set on these paths, the nearest path winning."""
         marks = ",".join("?" * len(ancestors))
         rows = self._rows(
             f"SELECT t.key, t.value FROM path_tags t JOIN paths p ON p.id = t.path_id "
-            f"WHERE p.path IN ({marks}) ORDER BY p.depth",
-            list(ancestors),
+            f"WHERE p.path IN ({marks}) AND t.tagger = ? ORDER BY p.depth",
+            (*ancestors, owner),
         )
         return {r[0]: r[1] for r in rows}
 

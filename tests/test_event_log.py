@@ -361,7 +361,10 @@ TAMPERING = [
     ("facts", "UPDATE facts SET recall_count = 99"),
     ("facts", "UPDATE facts SET deleted_at = '2026-01-01T00:00:00.000000Z'"),
     ("fact_tags", "DELETE FROM fact_tags WHERE key = 'visibility'"),
-    ("path_tags", "INSERT INTO path_tags (path_id, key, value) VALUES (1, 'sneaky', 'yes')"),
+    (
+        "path_tags",
+        "INSERT INTO path_tags (path_id, tagger, key, value) VALUES (1, 'default', 'sneaky', 'y')",
+    ),
     ("paths", "INSERT INTO paths (parent_id, name, path, depth) VALUES (1, 'ghost', '/ghost', 1)"),
     ("counters", "UPDATE counters SET value = value + 5 WHERE name = 'fts_docs'"),
 ]

@@ -1,7 +1,9 @@
 """Property: every read API returns exactly the facts Casbin's enforce() allows, never more.
 
 Random trees, tags (on facts and on paths), policies (allow and deny, roles) and
-subjects; the reference is the Casbin enforcer of the seed 000 model.
+subjects; the reference is the Casbin enforcer of the seed 000 model. Subjects also tag
+and untag paths; the facts each may read are also checked against a model in which a
+fact inherits only the path tags its own owner set.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from embornal import FixedClock, Memory
+from embornal.domain import paths as P
+from embornal.domain.access import decide
+from embornal.domain.facts import Fact
 from embornal.errors import NotFound
 
 SUBJECTS = ["default", "alice", "bob", "carol"]
@@ -38,6 +43,13 @@ policy_st = st.tuples(
     st.sampled_from(SUBJECTS[1:] + ROLES), obj_st, st.sampled_from(["allow", "allow", "deny"])
 )
 group_st = st.tuples(st.sampled_from(SUBJECTS[1:]), st.sampled_from(ROLES))
+# (tagger, path, key, value): value None untags the key.
+tag_op_st = st.tuples(
+    st.sampled_from(SUBJECTS[1:] + SUBJECTS[:1]),
+    st.sampled_from(PATHS),
+    st.sampled_from(TAG_KEYS),
+    st.one_of(st.none(), st.sampled_from(TAG_VALUES)),
+)
 
 
 @settings(
@@ -50,20 +62,24 @@ group_st = st.tuples(st.sampled_from(SUBJECTS[1:]), st.sampled_from(ROLES))
     path_tags=st.lists(st.tuples(st.sampled_from(PATHS), tag_st), max_size=4),
     policies=st.lists(policy_st, max_size=6),
     groups=st.lists(group_st, max_size=3),
+    tag_ops=st.lists(tag_op_st, max_size=6),
 )
 def test_reads_return_exactly_what_enforce_allows(
     facts: list[tuple[str, str, list[tuple[str, str]]]],
     path_tags: list[tuple[str, tuple[str, str]]],
     policies: list[tuple[str, str, str]],
     groups: list[tuple[str, str]],
+    tag_ops: list[tuple[str, str, str, str | None]],
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         admin = Memory.open(Path(tmp) / "m.db", clock=FixedClock())
         try:
             for subject in SUBJECTS[1:]:
                 admin.policy_add("p", [subject, "path:/*", "write", "allow"])
+            model: dict[tuple[str, str], dict[str, str]] = {}  # (tagger, path) -> tags
             for path, (k, v) in path_tags:
                 admin.tag_path(path, {k: v})
+                model.setdefault(("default", path), {})[k] = v
             stored = []
             for path, owner, tags in facts:
                 writer = admin.as_subject(owner)
@@ -76,14 +92,42 @@ def test_reads_return_exactly_what_enforce_allows(
             for sub, role in groups:
                 if not any(r.values == (sub, role) for r in existing):
                     existing.add(admin.policy_add("g", [sub, role]))
+            for tagger, path, k, maybe in tag_ops:
+                mem = admin.as_subject(tagger)
+                if maybe is None:
+                    mem.untag_path(path, [k])
+                    model.get((tagger, path), {}).pop(k, None)
+                else:
+                    mem.tag_path(path, {k: maybe})
+                    model.setdefault((tagger, path), {})[k] = maybe
             # Every fact in the file: the default subject's own reads obey the rules too
             # (a deny on a role it holds hides facts from it), so read the table itself.
             all_ids = {row[0] for row in admin._store.conn.execute("SELECT id FROM facts")}
             assert {f.id for f in stored} <= all_ids
             for subject in SUBJECTS:
                 _check_subject(admin, subject, all_ids)
+                _check_owner_labels(admin, subject, stored, model)
         finally:
             admin.close()
+
+
+def _check_owner_labels(
+    admin: Memory, subject: str, stored: list[Fact], model: dict[tuple[str, str], dict[str, str]]
+) -> None:
+    """No subject reads a fact that its owner's own labels do not let it read."""
+    rules = admin.policies()
+    expected = set()
+    for fact in stored:
+        tags: dict[str, str] = {}
+        for ancestor in P.ancestors(fact.path):
+            tags.update(model.get((fact.owner, ancestor), {}))
+        tags.pop("owner", None)
+        tags.update({t.key: t.value for t in fact.tags})
+        if decide(subject, "read", fact.path, tags, rules).allowed:
+            expected.add(fact.id)
+    mem = admin.as_subject(subject)
+    seen = {h.fact.id for h in mem.recall(None, limit=1000, reinforce=False)}
+    assert seen & {f.id for f in stored} == expected
 
 
 def _check_subject(admin: Memory, subject: str, all_ids: set[str]) -> None:

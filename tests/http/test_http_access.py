@@ -214,3 +214,41 @@ def test_recall_gives_no_raw_bm25_to_a_subject_that_reads_part_of_the_memory(
     owner = bearer(memory.token_add("default").token)  # reads the whole memory
     whole = client.get(f"{API}/recall", params=params, headers=owner).json()["hits"]
     assert whole and all(isinstance(h["parts"]["bm25"], float) for h in whole)
+
+
+def test_a_public_fact_cannot_be_superseded_by_others(
+    client: TestClient, memory: Memory, tokens: dict[str, str]
+) -> None:
+    fact_id = memory.store("/team/news", "The offsite is in May.", tags=["visibility=public"]).id
+    bob = bearer(tokens["bob"])
+    assert_problem(
+        client.post(f"{API}/facts/{fact_id}/forget", headers=bob, json={"reason": "no"}),
+        403,
+        "access_denied",
+    )
+    r = client.post(
+        f"{API}/facts/{fact_id}/supersede", headers=bob, json={"content": "It is cancelled."}
+    )
+    body = assert_problem(r, 403, "access_denied")
+    assert "bob" in body["detail"] and "delete" in body["detail"]
+    fact = client.get(f"{API}/facts/{fact_id}", headers=bob).json()["fact"]
+    assert fact["state"] == "active" and fact["superseded_by"] is None
+    hits = client.get(f"{API}/recall", params={"q": "offsite"}, headers=bob).json()["hits"]
+    assert [hit["fact"]["id"] for hit in hits] == [fact_id]
+
+
+def test_a_hidden_successor_is_not_named(
+    client: TestClient, memory: Memory, tokens: dict[str, str]
+) -> None:
+    old = memory.store("/team/plan", "The launch is in May.", tags=["visibility=public"])
+    new = memory.supersede(old.id, "The launch is in June.", tags=["visibility=private"])
+    bob = bearer(tokens["bob"])
+    fact = client.get(f"{API}/facts/{old.id}", headers=bob).json()["fact"]
+    assert fact["superseded_by"] is None and fact["state"] == "superseded"
+    history = client.get(f"{API}/facts/{old.id}/history", headers=bob).text
+    assert new.id not in history
+    admin = bearer(memory.token_add("default", rules=False).token)
+    fact = client.get(f"{API}/facts/{old.id}", headers=admin).json()["fact"]
+    assert fact["superseded_by"] == new.id
+    tree = client.get(f"{API}/cat", params={"path": "/team/plan"}, headers=bob)
+    assert tree.status_code == 404  # its only live fact is hidden from bob

@@ -324,6 +324,23 @@ async def test_access_denied_is_an_error_result(memory: Memory) -> None:
         assert (await ok(client, "recall", {}))["hits"] == []
 
 
+async def test_supersede_takes_the_right_that_forget_takes(memory: Memory) -> None:
+    public = memory.store("/team/news", "The offsite is in May.", tags=["visibility=public"])
+    memory.token_add("bob")
+    bob = memory.as_subject("bob", "assistant")
+    async with connect(bob, profile="full") as client:
+        seen = await ok(client, "show", {"id": public.id})
+        assert seen["id"] == public.id
+        err = await fail(client, "forget", {"id": public.id, "reason": "no"})
+        assert err["error"] == "access_denied"
+        err = await fail(client, "supersede", {"id": public.id, "content": "It is cancelled."})
+        assert err["error"] == "access_denied"
+        assert "delete" in err["message"] and "ask the user" in err["hint"]
+        hits = (await ok(client, "recall", {"query": "offsite"}))["hits"]
+        assert [h["id"] for h in hits] == [public.id]
+    assert memory.show(public.id).fact.state == "active"
+
+
 async def test_unexpected_exception_is_internal_error_without_traceback(
     memory: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from embornal.domain.access import Decision, Rule, parse_object, parse_rule
+from embornal.domain.access import MAX_ROLE_DEPTH, Decision, Rule, parse_object, parse_rule
 
 __all__ = ["MODEL_TEXT", "FactObject", "build_enforcer", "enforce", "rule_adapter"]
 
@@ -70,6 +70,10 @@ def build_enforcer(rules: Sequence[Rule]) -> Any:
     model = casbin.Enforcer.new_model(text=MODEL_TEXT)
     enforcer = casbin.Enforcer(model, rule_adapter(lambda: rules))
     enforcer.add_function("objMatch", _obj_match)
+    # Casbin's level counts the subject itself: MAX_ROLE_DEPTH links need one more.
+    # Its default (10) would stop at 9 links while roles_of went on (reads and writes
+    # would disagree); the bound is set here and in roles_of alike.
+    enforcer.get_role_manager().max_hierarchy_level = MAX_ROLE_DEPTH + 1
     return enforcer
 
 

@@ -26,6 +26,7 @@ from embornal.errors import InvalidInput
 __all__ = [
     "DEFAULT_RULES",
     "EVERYONE",
+    "MAX_ROLE_DEPTH",
     "Action",
     "Decision",
     "ObjectPattern",
@@ -35,10 +36,15 @@ __all__ = [
     "parse_object",
     "parse_rule",
     "permissions_for",
+    "role_depth",
     "roles_of",
 ]
 
 EVERYONE = "everyone"
+# A subject holds the roles at most this many ``g`` links away (its shortest chain to
+# each counts); reads, writes and deletes all follow this bound, and policy_add refuses
+# a ``g`` rule that would put a role further away.
+MAX_ROLE_DEPTH = 8
 
 
 class Action(StrEnum):
@@ -134,20 +140,39 @@ def _canonical_object(pattern: ObjectPattern) -> str:
     return f"path:{pattern.path}"
 
 
-def roles_of(subject: str, rules: Iterable[Rule]) -> set[str]:
-    """The subject and every role it holds, directly or through other roles."""
+def _role_edges(rules: Iterable[Rule]) -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {}
     for r in rules:
         if r.ptype == "g":
             edges.setdefault(r.values[0], set()).add(r.values[1])
-    seen = {subject}
-    todo = [subject]
-    while todo:
-        for role in edges.get(todo.pop(), ()):
-            if role not in seen:
-                seen.add(role)
-                todo.append(role)
-    return seen
+    return edges
+
+
+def _distances(subject: str, edges: Mapping[str, set[str]], limit: int | None) -> dict[str, int]:
+    """Each role reachable from ``subject``, with its fewest links (up to ``limit``)."""
+    dist = {subject: 0}
+    level = [subject]
+    while level and (limit is None or dist[level[0]] < limit):
+        nxt = []
+        for who in level:
+            for role in edges.get(who, ()):
+                if role not in dist:
+                    dist[role] = dist[who] + 1
+                    nxt.append(role)
+        level = nxt
+    return dist
+
+
+def roles_of(subject: str, rules: Iterable[Rule]) -> set[str]:
+    """The subject and every role it holds, directly or through at most
+    :data:`MAX_ROLE_DEPTH` links (the same bound as the Casbin enforcer's)."""
+    return set(_distances(subject, _role_edges(rules), MAX_ROLE_DEPTH))
+
+
+def role_depth(rules: Iterable[Rule]) -> int:
+    """The most links any subject needs to reach one of its roles (0: no ``g`` rule)."""
+    edges = _role_edges(rules)
+    return max((max(_distances(s, edges, None).values()) for s in edges), default=0)
 
 
 def permissions_for(subject: str, action: str, rules: Sequence[Rule]) -> list[Rule]:

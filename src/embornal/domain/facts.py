@@ -41,6 +41,8 @@ class Fact:
     deleted_at: datetime | None
     purged_at: datetime | None
     tags: tuple[Tag, ...] = ()
+    # Superseded by a fact the reader may not see: ``superseded_by`` is then None.
+    successor_hidden: bool = False
 
     @property
     def signals(self) -> Signals:
@@ -53,7 +55,7 @@ class Fact:
             return "purged"
         if self.deleted_at is not None:
             return "forgotten"
-        if self.superseded_by is not None:
+        if self.superseded_by is not None or self.successor_hidden:
             return "superseded"
         return "active"
 

@@ -110,12 +110,14 @@ class Access:
             self._refresh_locked()
             return action in self._open
 
-    def require(self, action: str, obj: FactObject) -> None:
+    def require(self, action: str, obj: FactObject, *, why: str = "") -> None:
+        """Raise :class:`AccessDenied` unless the subject may ``action`` on ``obj``;
+        ``why`` says, in the message, what needs that right."""
         if self.unconditional(action):
             return
         if not self.decide(self.subject, action, obj).allowed:
             raise AccessDenied(
-                f"subject {self.subject} may not {action} at {obj.path}",
+                f"subject {self.subject} may not {action} at {obj.path}{why}",
                 hint="Ask the owner of the memory for a policy (`embornal policy add`).",
             )
 
@@ -123,8 +125,11 @@ class Access:
         tags = {t.key: t.value for t, _ in self._store.effective_tags(fact.id)}
         return FactObject(fact.path, tags)
 
-    def new_fact_object(self, path: str, own_tags: Mapping[str, str]) -> FactObject:
-        inherited = self._store.inherited_path_tags(P.ancestors(path))
+    def new_fact_object(
+        self, path: str, own_tags: Mapping[str, str], owner: str | None = None
+    ) -> FactObject:
+        """A fact ``owner`` (default: the subject) would store at ``path``."""
+        inherited = self._store.inherited_path_tags(P.ancestors(path), owner or self.subject)
         inherited.pop("owner", None)
         return FactObject(path, {**inherited, **own_tags})
 

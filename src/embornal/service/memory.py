@@ -23,7 +23,7 @@ from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.links import extract_links
 from embornal.domain.ranking import FusionSettings
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, strength
-from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tag_keys, parse_tags
+from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
 from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.recall import Recaller
@@ -38,6 +38,7 @@ from embornal.service.results import (
 )
 from embornal.service.semantic import ReindexResult, Semantic
 from embornal.service.sharing import Sharing
+from embornal.service.tagging import PathTagging
 from embornal.storage.sqlite import SqliteStore, Visibility
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def _new_fact(event: NewEvent) -> Fact:
     )
 
 
-class Memory(Sharing):
+class Memory(Sharing, PathTagging):
     """A memory: open it, store facts, recall them, inspect and correct them.
 
     Every read is filtered by the access rules of ``subject``; every write and
@@ -299,7 +300,10 @@ class Memory(Sharing):
             supersedes=old.id,
             reason=check_reason(reason, required=False),
         )
-        self._access.require("write", self._access.fact_object(old))
+        # Replacing a fact removes it from recall: it takes the right forget takes.
+        old_obj = self._access.fact_object(old)
+        self._access.require("write", old_obj)
+        self._access.require("delete", old_obj, why=f" (superseding fact {old.id} removes it)")
         self._require_write(event)
         vecs = self._semantic.embed_documents([event.payload["content"]])
         with self._store.transaction("superseding a fact") as conn:
@@ -367,46 +371,8 @@ class Memory(Sharing):
         compacted = self._store.compact_after_purge()
         return PurgeResult(fact.id, redacted, compacted)
 
-    def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
-        """Put tags on a path; facts below inherit them (their own tags win)."""
-        norm = P.normalize_path(path)
-        parsed = parse_tags(tags, allow_owner=True)
-        if not parsed:
-            raise InvalidInput("give at least one tag")
-        self._access.require("write", self._access.new_fact_object(norm, {}))
-        with self._store.transaction("tagging a path") as conn:
-            self._store.append(
-                conn,
-                [
-                    self._event(
-                        f"path:{norm}",
-                        EventType.PATH_TAGGED,
-                        {"path": norm, "tags": [[t.key, t.value] for t in parsed]},
-                        None,
-                    )
-                ],
-            )
-        return list(parsed)
-
-    def untag_path(self, path: str, keys: Sequence[str]) -> None:
-        norm = P.normalize_path(path)
-        parse_tag_keys(keys)
-        self._access.require("write", self._access.new_fact_object(norm, {}))
-        with self._store.transaction("untagging a path") as conn:
-            self._store.append(
-                conn,
-                [
-                    self._event(
-                        f"path:{norm}",
-                        EventType.PATH_UNTAGGED,
-                        {"path": norm, "keys": list(parse_tag_keys(keys))},
-                        None,
-                    )
-                ],
-            )
-
     def _reload(self, fact_id: str) -> Fact:
-        fact = self._store.get_fact(fact_id)
+        fact = self._store.get_fact(fact_id, self._visibility())
         assert fact is not None
         return fact
 

@@ -10,8 +10,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from embornal.domain import paths as P
+<<<<<<< HEAD
 from embornal.domain.access import Decision, Rule, default_token_rules, parse_rule
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, in_range
+=======
+from embornal.domain.access import (
+    MAX_ROLE_DEPTH,
+    Decision,
+    Rule,
+    default_token_rules,
+    parse_rule,
+    role_depth,
+)
+>>>>>>> fix/access
 from embornal.domain.clock import Clock
 from embornal.domain.events import ActorKind, EventType, NewEvent
 from embornal.domain.ids import new_id, normalize_prefix
@@ -74,8 +85,10 @@ class Sharing:
 
     def policy_add(self, ptype: str, values: Sequence[str]) -> Rule:
         rule = parse_rule(ptype, values)
-        if rule in self._store.rules():
+        existing = self._store.rules()
+        if rule in existing:
             raise Conflict(f"rule already exists: {rule}")
+        _check_role_depth(existing, [rule])
         with self._store.transaction("adding a policy") as conn:
             self._store.append(conn, [self._rule_event(EventType.POLICY_ADDED, rule)])
         return rule
@@ -102,7 +115,7 @@ class Sharing:
             raise InvalidInput(f"action must be read, write or delete, not {action!r}")
         if target.startswith("/"):
             path = P.normalize_path(target)
-            obj = self._access.new_fact_object(path, {})
+            obj = self._access.new_fact_object(path, {}, owner=subject)
         else:
             fact_id = self._store.resolve_id(normalize_prefix(target))
             fact = self._store.get_fact(fact_id)
@@ -138,6 +151,7 @@ class Sharing:
         new_rules = (
             tuple(r for r in default_token_rules(subject) if r not in existing) if rules else ()
         )
+        _check_role_depth(list(existing), new_rules)
         events = [
             self._admin_event(
                 f"token:{token_id}",
@@ -189,3 +203,17 @@ class Sharing:
     def authenticate(self, token: str) -> str:
         """The subject a bearer token stands for (raises ``Unauthenticated``)."""
         return self._access.authenticate(token, self._clock)
+
+
+def _check_role_depth(existing: Sequence[Rule], new: Sequence[Rule]) -> None:
+    """Refuse ``g`` rules that would put a role beyond the reach of the access checks."""
+    if not any(r.ptype == "g" for r in new):
+        return
+    depth = role_depth([*existing, *new])
+    if depth > MAX_ROLE_DEPTH:
+        names = ", ".join(str(r) for r in new if r.ptype == "g")
+        raise Conflict(
+            f"{names} would make a role chain of {depth} links; "
+            f"at most {MAX_ROLE_DEPTH} are followed",
+            hint="Give the subject the deeper role directly (`embornal policy add g ...`).",
+        )

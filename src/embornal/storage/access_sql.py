@@ -39,7 +39,8 @@ def _predicate(obj: str) -> tuple[str, tuple[Any, ...]]:
     inherited = (
         "(NOT EXISTS (SELECT 1 FROM fact_tags t WHERE t.fact_id = f.id AND t.key = ?) "
         "AND (SELECT pt.value FROM path_closure c JOIN path_tags pt "
-        "ON pt.path_id = c.ancestor_id AND pt.key = ? WHERE c.descendant_id = f.path_id "
+        "ON pt.path_id = c.ancestor_id AND pt.key = ? AND pt.tagger = f.owner "
+        "WHERE c.descendant_id = f.path_id "
         "ORDER BY c.ancestor_depth DESC LIMIT 1) IS ?)"
     )
     return f"({own} OR {inherited})", (key, value, key, key, value)

@@ -89,6 +89,17 @@ def _default_policies(conn: Connection, clock: Clock) -> None:
     )
 
 
+def _path_tags_by_tagger(conn: Connection, clock: Clock) -> None:
+    from embornal.domain.events import EventType
+    from embornal.storage import eventlog, projector
+
+    _sql("0010_path_tags_by_tagger")(conn, clock)
+    kinds = (EventType.PATH_TAGGED.value, EventType.PATH_UNTAGGED.value)
+    for event in eventlog.read_all(conn):
+        if event.type in kinds:
+            projector.apply(conn, event)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
@@ -99,6 +110,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0007_log_guards", "schema", _sql("0007_log_guards")),
     Migration("0008_vector_revision", "schema", _sql("0008_vector_revision")),
     Migration("0009_fact_pieces", "schema", _sql("0009_fact_pieces")),
+    Migration("0010_path_tags_by_tagger", "schema", _path_tags_by_tagger),
 )
 
 

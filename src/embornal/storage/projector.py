@@ -167,9 +167,9 @@ def _facts_recalled(conn: Connection, e: Event) -> None:
 def _path_tagged(conn: Connection, e: Event) -> None:
     path_id = ensure_path(conn, e.payload["path"])
     conn.executemany(
-        "INSERT INTO path_tags (path_id, key, value) VALUES (?, ?, ?) "
-        "ON CONFLICT (path_id, key) DO UPDATE SET value = excluded.value",
-        [(path_id, k, v) for k, v in e.payload["tags"]],
+        "INSERT INTO path_tags (path_id, tagger, key, value) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (path_id, tagger, key) DO UPDATE SET value = excluded.value",
+        [(path_id, e.actor, k, v) for k, v in e.payload["tags"]],
     )
 
 
@@ -178,8 +178,8 @@ def _path_untagged(conn: Connection, e: Event) -> None:
     if row is None:
         return
     conn.executemany(
-        "DELETE FROM path_tags WHERE path_id = ? AND key = ?",
-        [(row[0], k) for k in e.payload["keys"]],
+        "DELETE FROM path_tags WHERE path_id = ? AND tagger = ? AND key = ?",
+        [(row[0], e.actor, k) for k in e.payload["keys"]],
     )
 
 

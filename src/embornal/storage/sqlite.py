@@ -190,10 +190,13 @@ class SqliteStore:
         except DriverError as e:
             raise translate(e, "reading") from e
 
-    def _facts(self, rows: list[Any]) -> list[Fact]:
+    def _facts(self, rows: list[Any], vis: Visibility) -> list[Fact]:
+        """Facts for a reader of ``vis``: a successor it may not read is not named."""
         if not rows:
             return []
         tags = self.own_tags([r["id"] for r in rows])
+        successors = {r["superseded_by"] for r in rows if r["superseded_by"]}
+        hidden = successors - self._visible_ids(sorted(successors), vis)
         return [
             Fact(
                 id=r["id"],
@@ -206,13 +209,28 @@ class SqliteStore:
                 recall_count=int(r["recall_count"]),
                 stability_days=float(r["stability_days"]),
                 supersedes_id=r["supersedes_id"],
-                superseded_by=r["superseded_by"],
+                superseded_by=None if r["superseded_by"] in hidden else r["superseded_by"],
                 deleted_at=_opt_time(r["deleted_at"]),
                 purged_at=_opt_time(r["purged_at"]),
                 tags=tags.get(r["id"], ()),
+                successor_hidden=r["superseded_by"] in hidden,
             )
             for r in rows
         ]
+
+    def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
+        if not fact_ids or vis.sql == "1":
+            return set(fact_ids)
+        out: set[str] = set()
+        for start in range(0, len(fact_ids), 500):
+            chunk = list(fact_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT f.id FROM facts f WHERE f.id IN ({marks}) AND ({vis.sql})",
+                (*chunk, *vis.params),
+            )
+            out.update(r[0] for r in rows)
+        return out
 
     def own_tags(self, fact_ids: Sequence[str]) -> dict[str, tuple[Tag, ...]]:
         out: dict[str, list[Tag]] = {}
@@ -264,7 +282,7 @@ class SqliteStore:
             f"WHERE f.id IN ({marks}) AND ({vis.sql})",
             (*fact_ids, *vis.params),
         )
-        by_id = {f.id: f for f in self._facts(rows)}
+        by_id = {f.id: f for f in self._facts(rows, vis)}
         return [by_id[i] for i in fact_ids if i in by_id]
 
     def facts_at(
@@ -280,7 +298,7 @@ class SqliteStore:
             f"WHERE p.path = ? AND {live} AND ({vis.sql}) ORDER BY f.created_at, f.id",
             (path, *vis.params),
         )
-        return self._facts(rows)
+        return self._facts(rows, vis)
 
     def keyword_search(
         self,
@@ -357,7 +375,7 @@ class SqliteStore:
                 "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
                 (fts_query(terms), *under_params, *vis.params, candidates),
             )
-        facts = self._facts(rows)
+        facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
     def neighbours(
@@ -387,7 +405,7 @@ class SqliteStore:
             "f.created_at))) / f.stability_days) DESC, f.seq DESC LIMIT ?",
             (*under_params, *vis.params, now, limit),
         )
-        return self._facts(rows)
+        return self._facts(rows, vis)
 
     def vector_search(
         self,
@@ -452,7 +470,7 @@ class SqliteStore:
                     rows = self._rows(exact, exact_params)
                     break
                 coarse *= 4
-        facts = self._facts(rows)
+        facts = self._facts(rows, vis)
         return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
 
     def _bit_index(self, dims: int) -> bitindex.BitIndex | None:
@@ -538,13 +556,14 @@ class SqliteStore:
         rows = self._rows("SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id", ())
         return [Rule(r[0], tuple(r[1:3] if r[0] == "g" else r[1:5])) for r in rows]
 
-    def inherited_path_tags(self, ancestors: Sequence[str]) -> dict[str, str]:
-        """Tags a fact at the last of ``ancestors`` would inherit (nearest path wins)."""
+    def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
+        """Tags a fact of ``owner`` at the last of ``ancestors`` would inherit: those
+        ``owner`` set on these paths, the nearest path winning."""
         marks = ",".join("?" * len(ancestors))
         rows = self._rows(
             f"SELECT t.key, t.value FROM path_tags t JOIN paths p ON p.id = t.path_id "
-            f"WHERE p.path IN ({marks}) ORDER BY p.depth",
-            list(ancestors),
+            f"WHERE p.path IN ({marks}) AND t.tagger = ? ORDER BY p.depth",
+            (*ancestors, owner),
         )
         return {r[0]: r[1] for r in rows}
 

@@ -20,8 +20,8 @@ PROJECTION_QUERIES: dict[str, str] = {
     "f.supersedes_id, f.superseded_by, f.deleted_at, f.purged_at "
     "FROM facts f JOIN paths p ON p.id = f.path_id ORDER BY f.id",
     "fact_tags": "SELECT fact_id, key, value FROM fact_tags ORDER BY 1, 2",
-    "path_tags": "SELECT p.path, t.key, t.value FROM path_tags t "
-    "JOIN paths p ON p.id = t.path_id ORDER BY 1, 2",
+    "path_tags": "SELECT p.path, t.tagger, t.key, t.value FROM path_tags t "
+    "JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3",
     "effective_fact_tags": "SELECT fact_id, key, value FROM effective_fact_tags ORDER BY 1, 2",
     "facts_fts": "SELECT term, doc, cnt FROM facts_fts_vocab ORDER BY term",
     "counters": "SELECT name, value FROM counters ORDER BY name",

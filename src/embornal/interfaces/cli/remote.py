@@ -222,6 +222,7 @@ def _fact(d: Mapping[str, Any]) -> Fact:
         deleted_at=_opt(_time, d.get("deleted_at")),
         purged_at=_opt(_time, d.get("purged_at")),
         tags=tuple(_tag(t) for t in d.get("tags", ())),
+        successor_hidden=d.get("state") == "superseded" and d.get("superseded_by") is None,
     )
 
 

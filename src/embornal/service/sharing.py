@@ -10,10 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from embornal.domain import paths as P
-<<<<<<< HEAD
-from embornal.domain.access import Decision, Rule, default_token_rules, parse_rule
-from embornal.domain.bounds import MAX_EXPIRY_DAYS, in_range
-=======
 from embornal.domain.access import (
     MAX_ROLE_DEPTH,
     Decision,
@@ -22,7 +18,7 @@ from embornal.domain.access import (
     parse_rule,
     role_depth,
 )
->>>>>>> fix/access
+from embornal.domain.bounds import MAX_EXPIRY_DAYS, in_range
 from embornal.domain.clock import Clock
 from embornal.domain.events import ActorKind, EventType, NewEvent
 from embornal.domain.ids import new_id, normalize_prefix

@@ -99,12 +99,15 @@ def read_stream(conn: Connection, stream_id: str) -> list[Event]:
     return [row_to_event(r) for r in rows]
 
 
-def read_all(conn: Connection, *, batch: int = 1000) -> Iterator[Event]:
-    """Every event in log order, read in batches."""
-    last = 0
+def read_all(
+    conn: Connection, *, after: int = 0, until: int | None = None, batch: int = 1000
+) -> Iterator[Event]:
+    """Every event in log order (positions above ``after``, up to ``until``), in batches."""
+    last = after
+    bound = "" if until is None else f" AND position <= {int(until)}"
     while True:
         rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
+            f"SELECT {_COLUMNS} FROM events WHERE position > ?{bound} ORDER BY position LIMIT ?",
             (last, batch),
         ).fetchall()
         if not rows:

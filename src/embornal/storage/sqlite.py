@@ -149,6 +149,7 @@ class SqliteStore:
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
         file as owing a checkpoint (done after commit, or on the next open after a crash)."""
         conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        rebuild.drop_work_tables(conn)  # a running rebuild's copies may hold the content
         vectors.set_meta(conn, PURGE_PENDING_KEY, "1")
 
     def compact_after_purge(self) -> bool:
@@ -564,14 +565,24 @@ class SqliteStore:
 
     # -- admin --------------------------------------------------------------------------
 
-    def rebuild(self) -> int:
-        """Replay the whole log into fresh projections; return the number of events."""
-        with self.transaction("rebuilding projections") as conn:
-            return rebuild.replay_keeping_vectors(conn)
+    def rebuild(self, progress: rebuild.Progress | None = None) -> int:
+        """Replay the whole log into fresh projections beside the live ones and swap them
+        in (writers wait only for the swap); return the number of events replayed."""
+        if self._shared_reads:
+            with self.transaction("rebuilding projections") as conn:
+                return rebuild.replay_in_place(conn)
+        result = rebuild.rebuild_beside(self.path, progress=progress)
+        if result.purged:  # the swapped-in keyword index was merged: checkpoint it out
+            with self._lock, atomic(self.conn, "finishing a purge"):
+                vectors.set_meta(self.conn, PURGE_PENDING_KEY, "1")
+            self.compact_after_purge()
+        return result.events
 
     def verify(self) -> list[str]:
         """Differences between the live projections and a copy rebuilt from the log."""
         from embornal.storage.verify import compare_with_replay
 
-        with self._lock:
-            return compare_with_replay(self.conn, self.clock)
+        if self._shared_reads:
+            with self._lock:
+                return compare_with_replay(self.conn, self.clock)
+        return compare_with_replay(self.path, self.clock)

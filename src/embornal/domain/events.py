@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 __all__ = [
+    "REDACTED_REASON",
     "CURRENT_VERSIONS",
     "ActorKind",
     "Event",
@@ -24,6 +25,11 @@ __all__ = [
 ]
 
 Payload = dict[str, Any]
+
+
+# What a purge leaves of the reason of each earlier event of the fact (decision 0006); the
+# UPDATE trigger on ``events`` allows this one value.
+REDACTED_REASON = "[redacted]"
 
 
 class ActorKind(StrEnum):

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.events import Event, NewEvent, upcast
+from embornal.domain.events import REDACTED_REASON, Event, NewEvent, upcast
 from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
@@ -119,9 +119,14 @@ def read_all(
 
 def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: datetime) -> int:
     """Erase content from the events of a purged fact before ``purge_position`` (inside
-    the purge's transaction), recording each in ``event_redactions``; return how many."""
+    the purge's transaction), recording each in ``event_redactions``; return how many.
+
+    The payload loses content, attributes and the tags other than owner; the reason (which
+    a person may have typed the secret into) becomes :data:`REDACTED_REASON`. The purge
+    event itself keeps its reason.
+    """
     rows = conn.execute(
-        "SELECT position, payload FROM events WHERE stream_id = ? AND position < ?",
+        "SELECT position, payload, reason FROM events WHERE stream_id = ? AND position < ?",
         (stream_id, purge_position),
     ).fetchall()
     when = now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -137,6 +142,10 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
             kept = [t for t in payload["tags"] if t[0] == "owner"]
             changed = changed or kept != payload["tags"]
             payload["tags"] = kept
+        reason = row[2]
+        if reason and reason != REDACTED_REASON:
+            reason = REDACTED_REASON
+            changed = True
         if not changed:
             continue
         payload["redacted"] = True
@@ -145,8 +154,8 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
             (row[0], purge_position, when),
         )
         conn.execute(
-            "UPDATE events SET payload = ? WHERE position = ?",
-            (json.dumps(payload, ensure_ascii=False, sort_keys=True), row[0]),
+            "UPDATE events SET payload = ?, reason = ? WHERE position = ?",
+            (json.dumps(payload, ensure_ascii=False, sort_keys=True), reason, row[0]),
         )
         count += 1
     return count

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.domain.events import REDACTED_REASON
+from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.storage.connect import Connection, DriverError, connect
 
 MARKER = "zyzzogeton"  # a word no other fact holds

@@ -15,8 +15,8 @@ from enum import StrEnum
 from typing import Any
 
 __all__ = [
-    "REDACTED_REASON",
     "CURRENT_VERSIONS",
+    "REDACTED_REASON",
     "ActorKind",
     "Event",
     "EventType",

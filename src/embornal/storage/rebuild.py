@@ -65,7 +65,7 @@ FTS = "facts_fts"
 # The tables swapped: every projection and the keyword index (``counters`` is copied).
 SWAPPED = (*projector.PROJECTION_TABLES, FTS)
 _REPLAY_BATCH = 5000
-_COPY_BATCH = 2000
+_COPY_BATCH = 500
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0007_log_guards", "schema", _sql("0007_log_guards")),
     Migration("0008_vector_revision", "schema", _sql("0008_vector_revision")),
     Migration("0009_fact_pieces", "schema", _sql("0009_fact_pieces")),
-    Migration("0010_redacted_reasons", "schema", _sql("0010_redacted_reasons")),
+    Migration("0011_redacted_reasons", "schema", _sql("0011_redacted_reasons")),
 )
 
 

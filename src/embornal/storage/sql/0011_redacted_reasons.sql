@@ -1,4 +1,4 @@
--- 0010_redacted_reasons: a purge also erases the reasons of the fact's earlier events (a
+-- 0011_redacted_reasons: a purge also erases the reasons of the fact's earlier events (a
 -- person may have typed the secret into one). A redaction may now change the payload of
 -- an event and set its reason to the fixed mark '[redacted]', and nothing else.
 DROP TRIGGER events_no_update;

@@ -256,16 +256,40 @@ def test_vectors_are_found_after_a_rebuild(db_path: Path, dmem: Memory, clock: F
     dmem.rebuild()
     assert dmem.verify() == [] and dmem.pending_embeddings() == 0
     with closing(connect(db_path)) as conn:
-        low, high, unrevised = conn.execute(
-            "SELECT min(vec_rev), max(vec_rev), "
+        high, unrevised = conn.execute(
+            "SELECT max(vec_rev), "
             "count(*) FILTER (WHERE embedding IS NOT NULL AND vec_rev IS NULL) FROM facts"
         ).fetchone()
-    assert low > before and high > before and unrevised == 0
+    # Each fact kept its seq and its vector: its revision too, never one lower.
+    assert high >= before and unrevised == 0
     for fact in facts[::10]:
         assert _ids(dmem, fact.content, 1) == [fact.id]
     assert purged.id not in _ids(dmem, purged.content, 50)
     with Memory.open(db_path, clock=clock, embedder=DenseEmbedder()) as fresh:
         assert _ids(fresh, facts[1].content, 1) == [facts[1].id]
+
+
+def test_a_fact_whose_seq_a_rebuild_changes_is_found_again(db_path: Path, dmem: Memory) -> None:
+    """A damaged file numbered a fact out of log order: the rebuild gives it its seq back,
+    and its vector a revision above every earlier one, so a loaded index follows."""
+    facts = dmem.store_many(_corpus(80))
+    moved = facts[5]
+    assert _ids(dmem, moved.content, 1) == [moved.id]  # the index is loaded
+    with closing(connect(db_path)) as conn:
+        conn.execute("PRAGMA foreign_keys = OFF")
+        before = conn.execute("SELECT max(vec_rev) FROM facts").fetchone()[0]
+        conn.execute("UPDATE facts SET seq = seq + 100000 WHERE id = ?", (moved.id,))
+    dmem.rebuild()
+    assert dmem.verify() == []
+    with closing(connect(db_path)) as conn:
+        seq, rev = conn.execute(
+            "SELECT seq, vec_rev FROM facts WHERE id = ?", (moved.id,)
+        ).fetchone()
+        (in_vec,) = conn.execute(
+            "SELECT count(*) FROM facts_vec WHERE rowid = ?", (seq,)
+        ).fetchone()
+    assert seq < 100000 and rev > before and in_vec == 1
+    assert _ids(dmem, moved.content, 1) == [moved.id]
 
 
 # -- migration 0008 -----------------------------------------------------------------------

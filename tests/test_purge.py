@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
+from embornal.domain.events import REDACTED_REASON
 from embornal.errors import Conflict, InvalidInput, NotFound
-from embornal.storage.connect import Connection, connect
+from embornal.storage.connect import Connection, DriverError, connect
 
 MARKER = "zyzzogeton"  # a word no other fact holds
 TAG_MARKER = "quixotrope"
@@ -130,11 +131,61 @@ def test_event_payloads_no_longer_hold_the_content(
         payloads = [r[0] for r in conn.execute("SELECT payload FROM events")]
         reasons = [r[0] for r in conn.execute("SELECT reason FROM events")]
     assert not any(MARKER in p or TAG_MARKER in p for p in payloads)
-    assert "told by bob" in reasons  # the reasons stay: they are the audit trail
+    assert "told by bob" not in reasons  # a reason may hold the secret too
+    assert "privacy" in reasons  # the purge's own reason is the audit trail
     stored = [e for e in memory.show(secret).events if e.type == "FactStored"]
     assert len(stored) == 1 and stored[0].redacted
     assert not stored[0].payload.get("content")
     assert [t for t in stored[0].payload["tags"] if t[0] != "owner"] == []
+
+
+REASON_MARKER = "vorpalwhisk"  # typed by a person into reasons
+
+
+def test_the_reasons_of_the_facts_own_events_are_redacted(
+    memory: Memory, db_path: Path, clock: FixedClock
+) -> None:
+    _fill(memory)
+    old = memory.store("/people/carol", "carol's number is on file", reason="first note")
+    fact = memory.supersede(
+        old.id, f"carol's number is {MARKER}", reason=f"carol said {REASON_MARKER} 123-45-6789"
+    )
+    memory.forget(fact.id, reason=f"contains carol's SSN {REASON_MARKER}")
+    memory.restore(fact.id, reason=f"restored, still {REASON_MARKER}")
+    other = memory.store("/people/dave", "dave keeps bees", reason=f"not carol: {REASON_MARKER}")
+    clock.advance(days=1)
+    memory.purge(fact.id, reason="carol asked to be erased")
+    *earlier, purge = memory.history(fact.id)
+    own = [e for e in earlier if e.stream_id == fact.id]
+    assert [e.type for e in own] == ["FactStored", "FactForgotten", "FactRestored"]
+    assert all(e.reason == REDACTED_REASON and e.redacted for e in own)
+    assert purge.type == "FactPurged" and purge.reason == "carol asked to be erased"
+    # Other streams keep their reasons: the superseded fact's and an unrelated fact's.
+    assert memory.history(old.id)[0].reason == "first note"
+    assert memory.history(other.id)[0].reason == f"not carol: {REASON_MARKER}"
+    assert memory.verify() == []
+    memory.rebuild()
+    assert memory.verify() == []
+    assert [e.reason for e in memory.history(fact.id) if e.stream_id == fact.id][:3] == [
+        REDACTED_REASON
+    ] * 3
+    memory.purge(other.id, reason="and dave's note")
+    memory.close()
+    assert _holds(db_path, REASON_MARKER) == []
+    assert _holds(db_path, MARKER) == []
+
+
+def test_only_a_redacted_event_may_lose_its_reason(memory: Memory, db_path: Path) -> None:
+    fact = memory.store("/x", "a plain fact", reason="kept")
+    purged = memory.store("/y", "a private fact", reason="private")
+    memory.purge(purged.id, reason="erase")
+    with closing(connect(db_path)) as conn:
+        for stream, value in ((fact.id, REDACTED_REASON), (purged.id, "rewritten")):
+            with pytest.raises(DriverError, match="append-only"):
+                conn.execute(
+                    "UPDATE events SET reason = ? WHERE stream_id = ? AND version = 1",
+                    (value, stream),
+                )
 
 
 def test_recall_cannot_find_purged_content(memory: Memory, secret: str) -> None:

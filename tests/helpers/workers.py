@@ -14,6 +14,10 @@ Modes:
                         print the number of facts under /memory.
 ``purge-crash DB ID``   purge fact ID and die by SIGKILL the moment the purge's transaction
                         has committed (before any clean-up that follows it).
+``rebuild DB AT``       rebuild DB, pausing once at AT (``replay``: halfway through the
+                        replay; ``copy``: at the second staging transaction; ``clean``: at
+                        the first removal of the old tables): print ``paused``, wait for a
+                        line on stdin, go on; print ``done N`` or ``error CODE``.
 """
 
 from __future__ import annotations
@@ -122,6 +126,53 @@ def _purge_crash(db: str, fact_id: str) -> None:
         mem.purge(fact_id, reason="erase, then crash")
 
 
+def _rebuild(db: str, at: str) -> None:
+    from contextlib import contextmanager
+
+    from embornal.errors import EmbornalError
+    from embornal.storage import projector, rebuild
+
+    def pause() -> None:
+        sys.stdout.write("paused\n")
+        sys.stdout.flush()
+        sys.stdin.readline()
+
+    with Memory.open(db) as mem:
+        total = mem._store.conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        calls = {"apply": 0, "claimed": 0}
+        if at == "replay":
+            apply = projector.apply
+
+            def paused_apply(conn: object, event: object) -> None:
+                calls["apply"] += 1
+                if calls["apply"] == total // 2:
+                    pause()
+                apply(conn, event)  # type: ignore[arg-type]
+
+            projector.apply = paused_apply  # type: ignore[assignment]
+        else:
+            claimed = rebuild._claimed
+            step = "staging a rebuild" if at == "copy" else "removing the old projections"
+
+            @contextmanager
+            def paused_claimed(conn: object, claim: str, doing: str):  # type: ignore[no-untyped-def]
+                if doing == step:
+                    calls["claimed"] += 1
+                    if calls["claimed"] == (2 if at == "copy" else 1):
+                        pause()
+                with claimed(conn, claim, doing) as c:
+                    yield c
+
+            rebuild._claimed = paused_claimed  # type: ignore[assignment]
+        try:
+            count = mem.rebuild()
+        except EmbornalError as e:
+            sys.stdout.write(f"error {e.code}\n")
+        else:
+            sys.stdout.write(f"done {count}\n")
+        sys.stdout.flush()
+
+
 def main(argv: list[str]) -> None:
     mode, db, *rest = argv
     if mode == "crash":
@@ -134,6 +185,8 @@ def main(argv: list[str]) -> None:
         _open(db)
     elif mode == "purge-crash":
         _purge_crash(db, rest[0])
+    elif mode == "rebuild":
+        _rebuild(db, rest[0])
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 

@@ -16,6 +16,7 @@ from typing import Any
 
 __all__ = [
     "CURRENT_VERSIONS",
+    "REDACTED_REASON",
     "ActorKind",
     "Event",
     "EventType",
@@ -24,6 +25,11 @@ __all__ = [
 ]
 
 Payload = dict[str, Any]
+
+
+# What a purge leaves of the reason of each earlier event of the fact (decision 0006); the
+# UPDATE trigger on ``events`` allows this one value.
+REDACTED_REASON = "[redacted]"
 
 
 class ActorKind(StrEnum):

@@ -554,9 +554,10 @@ class Memory(Sharing, PathTagging):
 
     # -- admin ----------------------------------------------------------------------------
 
-    def rebuild(self) -> int:
-        """Replay the event log into fresh projections; return the number of events."""
-        return self._store.rebuild()
+    def rebuild(self, *, progress: Callable[[str, int, int], None] | None = None) -> int:
+        """Replay the event log into fresh projections and swap them in; return the number
+        of events. Writers and readers go on meanwhile; ``progress(step, done, total)``."""
+        return self._store.rebuild(progress)
 
     def verify(self) -> list[str]:
         """What differs between the live projections and a replay (empty: all equal)."""

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.events import Event, NewEvent, upcast
+from embornal.domain.events import REDACTED_REASON, Event, NewEvent, upcast
 from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
@@ -99,12 +99,15 @@ def read_stream(conn: Connection, stream_id: str) -> list[Event]:
     return [row_to_event(r) for r in rows]
 
 
-def read_all(conn: Connection, *, batch: int = 1000) -> Iterator[Event]:
-    """Every event in log order, read in batches."""
-    last = 0
+def read_all(
+    conn: Connection, *, after: int = 0, until: int | None = None, batch: int = 1000
+) -> Iterator[Event]:
+    """Every event in log order (positions above ``after``, up to ``until``), in batches."""
+    last = after
+    bound = "" if until is None else f" AND position <= {int(until)}"
     while True:
         rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?",
+            f"SELECT {_COLUMNS} FROM events WHERE position > ?{bound} ORDER BY position LIMIT ?",
             (last, batch),
         ).fetchall()
         if not rows:
@@ -116,9 +119,14 @@ def read_all(conn: Connection, *, batch: int = 1000) -> Iterator[Event]:
 
 def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: datetime) -> int:
     """Erase content from the events of a purged fact before ``purge_position`` (inside
-    the purge's transaction), recording each in ``event_redactions``; return how many."""
+    the purge's transaction), recording each in ``event_redactions``; return how many.
+
+    The payload loses content, attributes and the tags other than owner; the reason (which
+    a person may have typed the secret into) becomes :data:`REDACTED_REASON`. The purge
+    event itself keeps its reason.
+    """
     rows = conn.execute(
-        "SELECT position, payload FROM events WHERE stream_id = ? AND position < ?",
+        "SELECT position, payload, reason FROM events WHERE stream_id = ? AND position < ?",
         (stream_id, purge_position),
     ).fetchall()
     when = format_time(now)
@@ -134,6 +142,10 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
             kept = [t for t in payload["tags"] if t[0] == "owner"]
             changed = changed or kept != payload["tags"]
             payload["tags"] = kept
+        reason = row[2]
+        if reason and reason != REDACTED_REASON:
+            reason = REDACTED_REASON
+            changed = True
         if not changed:
             continue
         payload["redacted"] = True
@@ -142,8 +154,8 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
             (row[0], purge_position, when),
         )
         conn.execute(
-            "UPDATE events SET payload = ? WHERE position = ?",
-            (json.dumps(payload, ensure_ascii=False, sort_keys=True), row[0]),
+            "UPDATE events SET payload = ?, reason = ? WHERE position = ?",
+            (json.dumps(payload, ensure_ascii=False, sort_keys=True), reason, row[0]),
         )
         count += 1
     return count

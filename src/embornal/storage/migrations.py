@@ -111,6 +111,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0008_vector_revision", "schema", _sql("0008_vector_revision")),
     Migration("0009_fact_pieces", "schema", _sql("0009_fact_pieces")),
     Migration("0010_path_tags_by_tagger", "schema", _path_tags_by_tagger),
+    Migration("0011_redacted_reasons", "schema", _sql("0011_redacted_reasons")),
 )
 
 

@@ -22,7 +22,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, NotFound
-from embornal.storage import bitindex, context, eventlog, migrations, rebuild, vectors
+from embornal.storage import bitindex, context, eventlog, keyword, migrations, rebuild, vectors
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
@@ -43,8 +43,6 @@ class Visibility:
 
 ALL_VISIBLE = Visibility()
 PURGE_PENDING_KEY = "purge_compaction_pending"
-# How far keyword recall widens its ranked window before filtering every match.
-MAX_FILTER_WINDOW = 20_000
 
 
 @dataclass(frozen=True)
@@ -154,6 +152,7 @@ class SqliteStore:
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
         file as owing a checkpoint (done after commit, or on the next open after a crash)."""
         conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        rebuild.drop_work_tables(conn)  # a running rebuild's copies may hold the content
         vectors.set_meta(conn, PURGE_PENDING_KEY, "1")
 
     def compact_after_purge(self) -> bool:
@@ -312,69 +311,16 @@ class SqliteStore:
         """Facts matching any of ``terms``, best bm25 first, with their bm25 value."""
         if not terms:
             return []
-        if include_superseded:
-            live, indexed = "f.deleted_at IS NULL", ""
-        else:
-            live, indexed = _LIVE, "INDEXED BY facts_live_path"
-        under_sql, under_params = "1", tuple[Any, ...]()
-        if under is not None and under != "/":
-            # The unary + keeps SQLite from probing the index once per descendant path.
-            under_sql = (
-                "+f.path_id IN (SELECT c.descendant_id FROM path_closure c "
-                "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
-            )
-            under_params = (under,)
-        # Rank on the narrow index first; read the full rows of the winners only. The
-        # access filter runs on the ranked candidates, not on every match: the candidate
-        # window widens until enough visible facts are found or the matches run out.
-        # Without ``under``, the ranking reads the keyword index alone and the liveness
-        # check joins the ranked window only (hidden facts are few; the window widens).
-        if under_sql == "1":
-            ranked = (
-                "SELECT facts_fts.rowid AS seq, bm25(facts_fts) AS rank FROM facts_fts "
-                "WHERE facts_fts MATCH ? ORDER BY rank, facts_fts.rowid DESC LIMIT ?"
-            )
-            outer = f"{live} AND ({vis.sql})"
-        else:
-            ranked = (
-                "SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
-                f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
-                f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} "
-                "ORDER BY rank, f.seq DESC LIMIT ?"
-            )
-            outer = f"({vis.sql})"
-        window = candidates if vis.everything else max(candidates * 4, 200)
-        while True:
-            rows = self._rows(
-                f"WITH top AS ({ranked}) "
-                f"SELECT {_FACT_COLS}, top.rank AS rank, (SELECT count(*) FROM top) AS window "
-                "FROM top JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
-                f"WHERE {outer} ORDER BY top.rank, f.seq DESC LIMIT ?",
-                (fts_query(terms), *under_params, window, *vis.params, candidates),
-            )
-            if rows:
-                seen = int(rows[0]["window"])
-            else:  # every ranked match was filtered out: were there more to rank?
-                seen = int(
-                    self._rows(
-                        f"WITH top AS ({ranked}) SELECT count(*) FROM top",
-                        (fts_query(terms), *under_params, window),
-                    )[0][0]
-                )
-            exhausted = seen < window
-            if len(rows) >= candidates or exhausted or window >= MAX_FILTER_WINDOW:
-                break
-            window *= 4
-        if len(rows) < candidates and not exhausted and window >= MAX_FILTER_WINDOW:
-            rows = self._rows(  # a narrow filter over very many matches: filter them all
-                "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
-                f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
-                f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} AND ({vis.sql}) "
-                "ORDER BY rank, f.seq DESC LIMIT ?) "
-                f"SELECT {_FACT_COLS}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
-                "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
-                (fts_query(terms), *under_params, *vis.params, candidates),
-            )
+        rows = keyword.ranked_rows(
+            self._rows,
+            fts_query(terms),
+            candidates,
+            (vis.sql, vis.params, vis.everything),
+            under=under,
+            include_superseded=include_superseded,
+            fact_cols=_FACT_COLS,
+            live=_LIVE,
+        )
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
@@ -589,14 +535,24 @@ class SqliteStore:
 
     # -- admin --------------------------------------------------------------------------
 
-    def rebuild(self) -> int:
-        """Replay the whole log into fresh projections; return the number of events."""
-        with self.transaction("rebuilding projections") as conn:
-            return rebuild.replay_keeping_vectors(conn)
+    def rebuild(self, progress: rebuild.Progress | None = None) -> int:
+        """Replay the whole log into fresh projections beside the live ones and swap them
+        in (writers wait only for the swap); return the number of events replayed."""
+        if self._shared_reads:
+            with self.transaction("rebuilding projections") as conn:
+                return rebuild.replay_in_place(conn)
+        result = rebuild.rebuild_beside(self.path, progress=progress)
+        if result.purged:  # the swapped-in keyword index was merged: checkpoint it out
+            with self._lock, atomic(self.conn, "finishing a purge"):
+                vectors.set_meta(self.conn, PURGE_PENDING_KEY, "1")
+            self.compact_after_purge()
+        return result.events
 
     def verify(self) -> list[str]:
         """Differences between the live projections and a copy rebuilt from the log."""
         from embornal.storage.verify import compare_with_replay
 
-        with self._lock:
-            return compare_with_replay(self.conn, self.clock)
+        if self._shared_reads:
+            with self._lock:
+                return compare_with_replay(self.conn, self.clock)
+        return compare_with_replay(self.path, self.clock)

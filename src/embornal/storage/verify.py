@@ -41,8 +41,26 @@ def _replayed_copy(live: Connection, clock: Clock) -> Connection:
     return scratch
 
 
-def compare_with_replay(live: Connection, clock: Clock, *, sample: int = 3) -> list[str]:
-    """Human-readable lines naming each projection that differs, with a few rows."""
+def compare_with_replay(live: Connection | str, clock: Clock, *, sample: int = 3) -> list[str]:
+    """Human-readable lines naming each projection that differs, with a few rows.
+
+    Given a path, the log and the projections are read on a connection of its own inside
+    one read transaction: one snapshot, and writers never wait for it (WAL).
+    """
+    if isinstance(live, str):
+        conn = connect(live)
+        try:
+            conn.execute("BEGIN")
+            try:
+                return _compare(conn, clock, sample)
+            finally:
+                conn.execute("COMMIT")
+        finally:
+            conn.close()
+    return _compare(live, clock, sample)
+
+
+def _compare(live: Connection, clock: Clock, sample: int) -> list[str]:
     scratch = _replayed_copy(live, clock)
     try:
         problems: list[str] = []

@@ -87,8 +87,22 @@ def migrate(ctx: Context) -> int:
 
 
 def rebuild(ctx: Context) -> int:
+    from embornal.interfaces.cli.progress import ProgressLine
+
+    line = ProgressLine(ctx.err)
+    current: list[str] = []
+
+    def progress(step: str, done: int, total: int) -> None:
+        if current and current[0] != step:
+            line.finish()
+        current[:] = [step]
+        line.update(step, done, total)
+
     with ctx.open_memory() as mem:
-        count = mem.rebuild()
+        try:
+            count = mem.rebuild(progress=progress)
+        finally:
+            line.finish()
     if ctx.json:
         ctx.emit({"events_replayed": count})
     else:

@@ -6,6 +6,7 @@ that a measurement could see.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import math
 import os
@@ -24,6 +25,7 @@ __all__ = [
     "RESULTS_TITLE",
     "latency_summary",
     "machine_info",
+    "parse_sizes",
     "percentile",
     "rss_now_mb",
     "source_fingerprint",
@@ -173,3 +175,14 @@ def update_results_section(results_md: Path, heading: str, body: str) -> None:
         new_text = before + "\n\n" + section + ("\n" + after if after else "")
     results_md.parent.mkdir(parents=True, exist_ok=True)
     results_md.write_text(new_text, encoding="utf-8")
+
+
+def parse_sizes(ap: argparse.ArgumentParser, text: str) -> list[int]:
+    """``--sizes 6000,60000`` as whole numbers of 1 or more (``ap.error`` otherwise)."""
+    try:
+        sizes = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        ap.error(f"--sizes takes comma-separated whole numbers, e.g. {ap.get_default('sizes')}")
+    if not sizes or min(sizes) < 1:
+        ap.error("--sizes needs at least one size of 1 or more")
+    return sizes

@@ -26,7 +26,13 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import REPO_ROOT, machine_info, percentile, update_results_section
+from benchmarks.common import (
+    REPO_ROOT,
+    machine_info,
+    parse_sizes,
+    percentile,
+    update_results_section,
+)
 from benchmarks.scale import build_corpus, make_content
 
 from embornal import FixedClock, Memory, NewFact
@@ -151,12 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
     ap.add_argument("--no-markdown", action="store_true")
     args = ap.parse_args(argv)
-    try:
-        sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
-    except ValueError:
-        ap.error("--sizes takes comma-separated whole numbers, e.g. 6000,60000")
-    if not sizes or min(sizes) < 1:
-        ap.error("--sizes needs at least one size of 1 or more")
+    sizes = parse_sizes(ap, args.sizes)
     report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
     for size in sizes:
         print(f"[rebuild] {size:,} facts ...", file=sys.stderr, flush=True)

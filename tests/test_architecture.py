@@ -132,6 +132,84 @@ def test_imports_point_down_the_layers(layer: str) -> None:
     assert violations == []
 
 
+# -- the storage contract --------------------------------------------------------------
+
+# Above storage, code knows the contract (embornal.storage.contract) and the factory
+# that opens a backend (embornal.storage.factory), never a backend or its driver.
+ABOVE_STORAGE = ("embornal.service", "embornal.domain", "embornal.interfaces")
+BACKEND_MODULES = (
+    "embornal.storage.sqlite",
+    "embornal.storage.connect",
+    "sqlean",
+    "sqlite3",
+    "sqlite_vec",
+)
+# What of embornal.storage the service may import: the contract, and the factory
+# (the composition root: the one place that names a backend, and only lazily).
+SERVICE_MAY_IMPORT = ("embornal.storage.contract", "embornal.storage.factory")
+SQL_MARKERS = ("SELECT ", "INSERT ", ".execute(", ".executemany(")
+
+
+def _above_storage() -> list[Module]:
+    return [m for m in MODULES if any(_within(m.name, layer) for layer in ABOVE_STORAGE)]
+
+
+def test_nothing_above_storage_imports_a_backend_or_a_driver() -> None:
+    violations = [
+        f"{mod.name} imports {imported}"
+        for mod in _above_storage()
+        for imported in sorted(_imports(mod))
+        if any(_within(imported, banned) for banned in BACKEND_MODULES)
+    ]
+    assert violations == []
+
+
+def test_the_service_imports_only_the_storage_contract_and_factory() -> None:
+    violations = [
+        f"{mod.name} imports {imported}"
+        for mod in MODULES
+        if _within(mod.name, "embornal.service")
+        for imported in sorted(_imports(mod))
+        if _within(imported, "embornal.storage")
+        and imported != "embornal.storage"
+        and not any(_within(imported, allowed) for allowed in SERVICE_MAY_IMPORT)
+    ]
+    assert violations == []
+
+
+def test_the_factory_names_the_backend_only_lazily() -> None:
+    """``open_store`` imports the SQLite store inside the function, not at import time."""
+    (factory,) = [m for m in MODULES if m.name == "embornal.storage.factory"]
+    top = {
+        node.module
+        for node in factory.tree.body
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+    }
+    assert "embornal.storage.sqlite" not in top
+    assert "embornal.storage.sqlite" in _imports(factory)
+
+
+def test_no_sql_above_storage() -> None:
+    """No SQL statement or driver call is written in service, domain or interfaces."""
+    found = []
+    for mod in _above_storage():
+        text = mod.path.read_text("utf-8")
+        for marker in SQL_MARKERS:
+            if marker in text:
+                found.append(f"{mod.name}: {marker!r}")
+    assert found == []
+
+
+def test_the_contract_names_no_driver_and_holds_no_sql() -> None:
+    (contract,) = [m for m in MODULES if m.name == "embornal.storage.contract"]
+    imported = _imports(contract)
+    assert not [i for i in imported if _within(i, "embornal.storage")], imported
+    assert not [i for i in imported if any(_within(i, b) for b in BACKEND_MODULES)]
+    text = contract.path.read_text("utf-8")
+    assert not [marker for marker in SQL_MARKERS if marker in text]
+    assert "Connection" not in text
+
+
 def test_the_import_reader_sees_hidden_imports() -> None:
     """The checker itself: lazy, relative and string imports are all found."""
     code = (

@@ -1,7 +1,8 @@
 """Access in the service: the read filter, write/delete checks, policies and tokens.
 
-Reads compile the subject's rules into one SQL fragment (cached until the
-policies change); writes and deletes ask the Casbin enforcer per path.
+Reads take the subject's read scope, built from its rules (cached until the policies
+change) and compiled by the store into its own filter; writes and deletes ask the Casbin
+enforcer per path.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from embornal.domain import paths as P
 from embornal.domain.access import Decision, Rule, permissions_for
 from embornal.domain.clock import Clock, format_time, parse_time
 from embornal.domain.facts import Fact
+from embornal.domain.scope import NOTHING, ReadScope, read_scope
 from embornal.errors import AccessDenied, Unauthenticated
-from embornal.storage.access_sql import compile_read_filter
-from embornal.storage.sqlite import SqliteStore, Visibility
+from embornal.storage.contract import Store
 
 __all__ = ["Access", "TokenInfo", "hash_token", "new_token_secret"]
 
@@ -50,7 +51,7 @@ class TokenInfo:
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
 
 
-def token_info(row: Any) -> TokenInfo:
+def token_info(row: Mapping[str, Any]) -> TokenInfo:
     return TokenInfo(
         id=row["id"],
         subject=row["subject"],
@@ -64,12 +65,12 @@ def token_info(row: Any) -> TokenInfo:
 class Access:
     """The access rules as one subject meets them."""
 
-    def __init__(self, store: SqliteStore, subject: str) -> None:
+    def __init__(self, store: Store, subject: str) -> None:
         self._store = store
         self.subject = subject
         self._version = -1
         self._rules: list[Rule] = []
-        self._filter = Visibility("0")
+        self._scope = NOTHING
         self._enforcer: Any = None
         self._open: frozenset[str] = frozenset()
         # One Memory may serve many threads; Casbin's enforcer is not thread-safe.
@@ -83,7 +84,7 @@ class Access:
         version = self._store.policy_version()
         if version != self._version:
             self._rules = self._store.rules()
-            self._filter = compile_read_filter(permissions_for(self.subject, "read", self._rules))
+            self._scope = read_scope(permissions_for(self.subject, "read", self._rules))
             self._enforcer = None
             self._open = _unconditional_actions(self.subject, self._rules)
             self._version = version
@@ -92,9 +93,10 @@ class Access:
         self._refresh()
         return list(self._rules)
 
-    def read_filter(self) -> Visibility:
+    def read_filter(self) -> ReadScope:
+        """What the subject may read, for the store to compile (and cache) as it needs."""
         self._refresh()
-        return self._filter
+        return self._scope
 
     def decide(self, subject: str, action: str, obj: FactObject) -> Decision:
         """Casbin's answer for one request, with the rule that decided."""

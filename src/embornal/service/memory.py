@@ -22,6 +22,7 @@ from embornal.domain.facts import DEFAULT_KIND, Fact, check_content, check_reaso
 from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.links import extract_links
 from embornal.domain.ranking import FusionSettings
+from embornal.domain.scope import ReadScope
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, strength
 from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
 from embornal.errors import Conflict, InvalidInput, NotFound
@@ -39,7 +40,8 @@ from embornal.service.results import (
 from embornal.service.semantic import ReindexResult, Semantic
 from embornal.service.sharing import Sharing
 from embornal.service.tagging import PathTagging
-from embornal.storage.sqlite import SqliteStore, Visibility
+from embornal.storage.contract import Store
+from embornal.storage.factory import open_store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
@@ -85,7 +87,7 @@ class Memory(Sharing, PathTagging):
 
     def __init__(
         self,
-        store: SqliteStore,
+        store: Store,
         *,
         clock: Clock,
         subject: str = "default",
@@ -132,9 +134,7 @@ class Memory(Sharing, PathTagging):
             ensure_dir(dirs.data_dir)
             path = dirs.db_file
         the_clock = clock or SystemClock()
-        store = SqliteStore.open(
-            Path(path).expanduser() if str(path) != ":memory:" else path, the_clock
-        )
+        store = open_store(Path(path).expanduser() if str(path) != ":memory:" else path, the_clock)
         semantic = Semantic(store, embedder)
         try:
             semantic.setup(vector_width)
@@ -188,7 +188,7 @@ class Memory(Sharing, PathTagging):
 
     # -- access ----------------------------------------------------------------------------
 
-    def _visibility(self) -> Visibility:
+    def _visibility(self) -> ReadScope:
         return self._access.read_filter()
 
     def _event(

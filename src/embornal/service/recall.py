@@ -39,13 +39,13 @@ from embornal.domain.ranking import (
     vector_scores,
     within_reach,
 )
+from embornal.domain.scope import ReadScope
 from embornal.domain.strength import strength
 from embornal.domain.text import index_terms, query_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
-from embornal.storage import vectors
-from embornal.storage.sqlite import SqliteStore, Visibility
+from embornal.storage.contract import Store, pack_vector
 
 __all__ = ["MODES", "Recaller"]
 
@@ -62,7 +62,7 @@ def _ordered(hits: list[RecallHit], n: int, wanted: set[str] | None = None) -> l
 
 
 class Recaller:
-    def __init__(self, store: SqliteStore, semantic: Semantic, fusion: FusionSettings) -> None:
+    def __init__(self, store: Store, semantic: Semantic, fusion: FusionSettings) -> None:
         self._store = store
         self._semantic = semantic
         self.fusion = fusion
@@ -78,7 +78,7 @@ class Recaller:
         self,
         query: str | None,
         n: int,
-        vis: Visibility,
+        vis: ReadScope,
         now: datetime,
         *,
         under: str | None,
@@ -104,7 +104,7 @@ class Recaller:
         facts: dict[str, Fact],
         strengths: dict[str, float],
         n: int,
-        vis: Visibility,
+        vis: ReadScope,
         strength_scale: float = 1.0,
     ) -> dict[str, float]:
         """Each candidate's gain from its neighbours on the same path (empty when off).
@@ -123,11 +123,11 @@ class Recaller:
         wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
         if not wanted:
             return dict.fromkeys(relevance, 0.0)
-        near = self._store.neighbours(wanted, reach=len(weights), vis=vis)
+        near = self._store.neighbours(wanted, reach=len(weights), scope=vis)
         return neighbour_boost(relevance, near, weights)
 
     def _strongest(
-        self, n: int, vis: Visibility, now: datetime, under: str | None
+        self, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         hits = []
         for f in self._store.strongest(n, format_time(now), vis, under=under):
@@ -136,7 +136,7 @@ class Recaller:
         return hits
 
     def _keyword_candidates(
-        self, query: str, n: int, vis: Visibility, under: str | None
+        self, query: str, n: int, vis: ReadScope, under: str | None
     ) -> tuple[list[tuple[Fact, float]], list[float], set[str]]:
         terms = query_terms(query)
         if not terms:
@@ -146,13 +146,13 @@ class Recaller:
         return found, rescale_bm25([rank for _, rank in found]), set(selected)
 
     @staticmethod
-    def _raw_bm25(vis: Visibility, rank: float | None) -> float | None:
+    def _raw_bm25(vis: ReadScope, rank: float | None) -> float | None:
         """The raw bm25 for a caller that reads everything; None for any other (its
         statistics count the facts the caller cannot read)."""
         return rank if vis.everything else None
 
     def _keyword(
-        self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
+        self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
@@ -180,10 +180,10 @@ class Recaller:
         return _ordered(hits, n, wanted)
 
     def _vector_candidates(
-        self, query: str, n: int, vis: Visibility, under: str | None
+        self, query: str, n: int, vis: ReadScope, under: str | None
     ) -> list[tuple[Fact, float]]:
         provider = self._semantic.require_usable()
-        qblob = vectors.pack(provider.embed_query(query))
+        qblob = pack_vector(provider.embed_query(query))
         found = self._store.vector_search(qblob, candidate_count(n), vis, under=under)
         kept = {
             key
@@ -196,7 +196,7 @@ class Recaller:
         return [(f, sim) for f, sim in found if f.id in kept]
 
     def _vector(
-        self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
+        self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found = self._vector_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
@@ -220,7 +220,7 @@ class Recaller:
         return _ordered(hits, n)
 
     def _hybrid(
-        self, query: str, n: int, vis: Visibility, now: datetime, under: str | None
+        self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
         vec = self._vector_candidates(query, n, vis, under)

@@ -15,8 +15,7 @@ from embornal.adapters.embeddings.base import EmbeddingProvider
 from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
 from embornal.errors import ConfigError, EmbeddingError, EmbornalError, InvalidInput
-from embornal.storage import vectors
-from embornal.storage.sqlite import SqliteStore
+from embornal.storage.contract import FactVector, Store, Tx, pack_vector
 
 __all__ = ["Embedded", "ReindexResult", "Semantic"]
 
@@ -42,7 +41,7 @@ class ReindexResult:
 class Semantic:
     """The embedding provider of a memory, and the rules that guard its vectors."""
 
-    def __init__(self, store: SqliteStore, provider: EmbeddingProvider | None) -> None:
+    def __init__(self, store: Store, provider: EmbeddingProvider | None) -> None:
         self._store = store
         self.provider = provider
 
@@ -57,12 +56,10 @@ class Semantic:
                 f"configured for {dims}",
                 hint="Set embedding.dims to the model's width in config.yaml.",
             )
-        with self._store.transaction("checking the vector width") as conn:
-            vectors.check_width(conn, dims)
-            vectors.ensure_index(conn, dims)
+        self._store.prepare_vectors(dims)
 
     def stored_model(self) -> str | None:
-        return vectors.get_meta(self._store.conn, vectors.MODEL_KEY)
+        return self._store.vector_model()
 
     def usable(self) -> bool:
         """A provider is set, sqlite-vec is loaded, and the stored vectors are its own."""
@@ -119,29 +116,28 @@ class Semantic:
                 # A long text is kept as its piece too (even if blank lines left one), so
                 # that it never waits for pieces (vectors.pending_facts).
                 long = len(text) > CHUNK_CHARS
-                blob = vectors.pack(part[0])
+                blob = pack_vector(part[0])
                 out.append(Embedded(blob, (blob,) if long else ()))
                 continue
             # A long fact: its index vector joins its opening (what it is about) and the
             # mean of all its pieces (everything it says), equally weighted (decision 0011).
             pooled = mean_vector([part[0], mean_vector(part)])
-            out.append(Embedded(vectors.pack(pooled), tuple(vectors.pack(v) for v in part)))
+            out.append(Embedded(pack_vector(pooled), tuple(pack_vector(v) for v in part)))
         return out
 
-    def write(self, conn: object, items: Sequence[tuple[str, Embedded]]) -> None:
+    def write(self, tx: Tx, items: Sequence[tuple[str, Embedded]]) -> None:
+        """Write the vectors of facts in the unit of work ``tx`` (theirs commit together)."""
         assert self.provider is not None
-        if vectors.get_meta(conn, vectors.MODEL_KEY) is None:
-            vectors.set_meta(conn, vectors.MODEL_KEY, self.provider.identity)
-        vectors.write_vectors(
-            conn,
-            [(fact_id, e.vector) for fact_id, e in items],
-            pieces={fact_id: e.pieces for fact_id, e in items},
+        self._store.write_vectors(
+            tx,
+            [FactVector(fact_id, e.vector, e.pieces) for fact_id, e in items],
+            model=self.provider.identity,
         )
 
     def pending(self) -> int:
         """Live facts that wait for a vector, or (long facts embedded before pieces were
         kept) for their pieces' vectors: what a plain ``reindex`` embeds."""
-        return vectors.pending_count(self._store.conn)
+        return self._store.pending_vector_count()
 
     def reindex(
         self,
@@ -160,20 +156,19 @@ class Semantic:
         if limit is not None and not whole_in_range(limit, 1, MAX_REINDEX_LIMIT):
             raise InvalidInput(f"--limit must be a whole number from 1 to {MAX_REINDEX_LIMIT:,}")
         if everything:
-            with self._store.transaction("clearing vectors") as conn:
-                vectors.clear_vectors(conn)
-                vectors.set_meta(conn, vectors.MODEL_KEY, provider.identity)
+            with self._store.transaction("clearing vectors") as tx:
+                self._store.clear_vectors(tx, model=provider.identity)
         else:
             self.require_usable()
         total = self.pending() if limit is None else min(limit, self.pending())
         done = 0
         while done < total:
-            rows = vectors.pending_facts(self._store.conn, min(REINDEX_BATCH, total - done))
+            rows = self._store.pending_vectors(min(REINDEX_BATCH, total - done))
             if not rows:
                 break
-            vecs = self._embed(provider, [r["content"] for r in rows])
-            with self._store.transaction("writing vectors") as conn:
-                self.write(conn, [(r["id"], e) for r, e in zip(rows, vecs, strict=True)])
+            vecs = self._embed(provider, [content for _, content in rows])
+            with self._store.transaction("writing vectors") as tx:
+                self.write(tx, [(fact_id, e) for (fact_id, _), e in zip(rows, vecs, strict=True)])
             done += len(rows)
             if progress is not None:
                 progress(done, total)

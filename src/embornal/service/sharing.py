@@ -32,7 +32,7 @@ from embornal.service.access import (
     new_token_secret,
     token_info,
 )
-from embornal.storage.sqlite import SqliteStore
+from embornal.storage.contract import Store
 
 __all__ = ["IssuedToken", "PolicyCheck", "Sharing"]
 
@@ -57,7 +57,7 @@ class PolicyCheck:
 class Sharing:
     """Policy and token use cases (a part of :class:`embornal.Memory`)."""
 
-    _store: SqliteStore
+    _store: Store
     _clock: Clock
     _access: Access
     subject: str

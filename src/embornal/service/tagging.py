@@ -15,7 +15,7 @@ from embornal.domain.events import EventType, NewEvent
 from embornal.domain.tags import Tag, parse_tag_keys, parse_tags
 from embornal.errors import InvalidInput
 from embornal.service.access import Access
-from embornal.storage.sqlite import SqliteStore
+from embornal.storage.contract import Store
 
 __all__ = ["PathTagging"]
 
@@ -23,7 +23,7 @@ __all__ = ["PathTagging"]
 class PathTagging:
     """The path tag use cases (a part of :class:`embornal.Memory`)."""
 
-    _store: SqliteStore
+    _store: Store
     _access: Access
     _event: Callable[[str, EventType, dict[str, Any], str | None], NewEvent]
 

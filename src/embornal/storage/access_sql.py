@@ -1,4 +1,8 @@
-"""Compile a subject's permissions into one SQL WHERE fragment over facts ``f``.
+"""Compile a read scope into one SQL WHERE fragment over facts ``f``.
+
+The service hands the store a backend-neutral :class:`~embornal.domain.scope.ReadScope`
+(the subject's effective read rules); SQLite reads through the :class:`Visibility`
+compiled from it here (cached per store, by the scope's value).
 
 The fragment keeps a fact when some allow rule matches it and no deny rule
 does. Every predicate is two-valued (never NULL), so ``NOT`` of a deny is safe.
@@ -10,18 +14,34 @@ path never reaches a fact).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from embornal.domain import paths as P
-from embornal.domain.access import Rule, parse_object
+from embornal.domain.access import ObjectPattern, Rule
+from embornal.domain.scope import ReadScope, read_scope
 from embornal.domain.tags import OWNER_KEY
-from embornal.storage.sqlite import Visibility
 
-__all__ = ["compile_read_filter"]
+__all__ = ["ALL_VISIBLE", "ScopeCache", "Visibility", "compile_read_filter", "compile_scope"]
 
 
-def _predicate(obj: str) -> tuple[str, tuple[Any, ...]]:
-    pattern = parse_object(obj)
+@dataclass(frozen=True)
+class Visibility:
+    """A WHERE fragment over the facts alias ``f`` and its parameters."""
+
+    sql: str = "1"
+    params: tuple[Any, ...] = field(default=())
+
+    @property
+    def everything(self) -> bool:
+        """Whether every fact passes: the caller reads the whole memory."""
+        return self.sql == "1"
+
+
+ALL_VISIBLE = Visibility()
+
+
+def _predicate(pattern: ObjectPattern) -> tuple[str, tuple[Any, ...]]:
     if pattern.kind == "subtree":
         if pattern.path == P.ROOT:
             return "1", ()
@@ -46,12 +66,12 @@ def _predicate(obj: str) -> tuple[str, tuple[Any, ...]]:
     return f"({own} OR {inherited})", (key, value, key, key, value)
 
 
-def compile_read_filter(permissions: Sequence[Rule]) -> Visibility:
-    """The read filter for the given ``p`` rules (already narrowed to subject and action)."""
-    allows: list[tuple[str, tuple[Any, ...]]] = []
-    denies: list[tuple[str, tuple[Any, ...]]] = []
-    for rule in permissions:
-        (denies if rule.values[3] == "deny" else allows).append(_predicate(rule.values[1]))
+def compile_scope(scope: ReadScope) -> Visibility:
+    """The SQLite filter of ``scope``."""
+    if scope.everything:
+        return ALL_VISIBLE
+    allows = [_predicate(p) for p in scope.allows]
+    denies = [_predicate(p) for p in scope.denies]
     if not allows:
         return Visibility("0", ())
     if any(sql == "1" for sql, _ in allows):
@@ -66,3 +86,30 @@ def compile_read_filter(permissions: Sequence[Rule]) -> Visibility:
     deny_sql = " OR ".join(sql for sql, _ in denies)
     deny_params = tuple(p for _, params in denies for p in params)
     return Visibility(f"{allow_sql} AND NOT ({deny_sql})", allow_params + deny_params)
+
+
+def compile_read_filter(permissions: Sequence[Rule]) -> Visibility:
+    """The read filter for the given ``p`` rules (already narrowed to subject and action)."""
+    return compile_scope(read_scope(permissions))
+
+
+class ScopeCache:
+    """Compiled filters of one store, keyed by the scope value (compiled once each)."""
+
+    LIMIT = 256
+
+    def __init__(self) -> None:
+        self._compiled: dict[ReadScope, Visibility] = {}
+
+    def get(self, scope: ReadScope) -> Visibility:
+        if scope.everything:
+            return ALL_VISIBLE
+        vis = self._compiled.get(scope)
+        if vis is None:
+            if len(self._compiled) >= self.LIMIT:  # many subjects' rules: start over
+                self._compiled = {}
+            vis = self._compiled[scope] = compile_scope(scope)
+        return vis
+
+    def clear(self) -> None:
+        self._compiled = {}

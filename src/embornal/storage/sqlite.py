@@ -1,56 +1,38 @@
 """The SQLite store: the event log, its projections and the queries over them.
 
-Every read takes a :class:`Visibility` — a SQL fragment over the fact alias
-``f`` that keeps only what the caller may see — so the access rules are
-applied by the database, on every read path.
+It satisfies the storage contract (:class:`embornal.storage.contract.Store`). Every
+read takes a :class:`~embornal.domain.scope.ReadScope`, compiled once per scope into a
+:class:`~embornal.storage.access_sql.Visibility` — a SQL fragment over the fact alias
+``f`` that keeps only what the caller may see — so the access rules are applied by the
+database, on every read path.
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, parse_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
+from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
-from embornal.errors import AmbiguousId, NotFound
+from embornal.errors import AmbiguousId, ConcurrencyError, InvalidInput, NotFound
 from embornal.storage import bitindex, context, eventlog, keyword, migrations, rebuild, vectors
+from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
+from embornal.storage.contract import FactVector, PathRow
+from embornal.storage.vector_search import nearest_rows
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
-
-@dataclass(frozen=True)
-class Visibility:
-    """A WHERE fragment over the facts alias ``f`` and its parameters."""
-
-    sql: str = "1"
-    params: tuple[Any, ...] = field(default=())
-
-    @property
-    def everything(self) -> bool:
-        """Whether every fact passes: the caller reads the whole memory."""
-        return self.sql == "1"
-
-
-ALL_VISIBLE = Visibility()
 PURGE_PENDING_KEY = "purge_compaction_pending"
-
-
-@dataclass(frozen=True)
-class PathRow:
-    path: str
-    fact_count: int
-    child_count: int
-
+T = TypeVar("T")
 
 _FACT_COLS = (
     "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
@@ -58,12 +40,18 @@ _FACT_COLS = (
     "f.purged_at"
 )
 _LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
+_TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
 
 
 def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     if under is None or under == "/":
         return "1", ()
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
+
+
+def _as_dict(row: Any) -> dict[str, Any]:
+    """A driver row as a plain mapping (a row iterates over its values, not its keys)."""
+    return dict(zip(row.keys(), tuple(row), strict=True))
 
 
 def _opt_time(text: str | None) -> Any:
@@ -95,6 +83,7 @@ class SqliteStore:
         self._vec_index = False
         self._bits = bitindex.LiveBitIndex()
         self._owner = threading.get_ident()
+        self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
 
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
@@ -141,7 +130,21 @@ class SqliteStore:
             finally:
                 self._local.in_tx = False
 
-    def append(self, conn: Connection, events: Sequence[NewEvent]) -> list[Event]:
+    def append(
+        self, conn: Connection, events: Sequence[NewEvent], *, expected_version: int | None = None
+    ) -> list[Event]:
+        if expected_version is not None and events:
+            streams = {e.stream_id for e in events}
+            if len(streams) != 1:
+                raise InvalidInput("expected_version applies to the events of one stream")
+            (stream_id,) = streams
+            row = conn.execute(
+                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
+            ).fetchone()
+            if int(row[0]) != expected_version:
+                raise ConcurrencyError(
+                    f"stream {stream_id} is at version {row[0]}, expected {expected_version}"
+                )
         return eventlog.append(conn, events)
 
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
@@ -178,16 +181,19 @@ class SqliteStore:
 
     # -- reading facts -------------------------------------------------------------
 
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+    def _read(self, read: Callable[[Connection], T], doing: str = "reading") -> T:
         try:
             if threading.get_ident() == self._owner and self._lock.acquire(blocking=False):
                 try:  # the write connection is free: read through it, cache warm
-                    return list(self.conn.execute(sql, tuple(params)).fetchall())
+                    return read(self.conn)
                 finally:
                     self._lock.release()
-            return list(self._reader().execute(sql, tuple(params)).fetchall())
+            return read(self._reader())
         except DriverError as e:
-            raise translate(e, "reading") from e
+            raise translate(e, doing) from e
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._read(lambda conn: list(conn.execute(sql, tuple(params)).fetchall()))
 
     def _facts(self, rows: list[Any], vis: Visibility) -> list[Fact]:
         """Facts for a reader of ``vis``: a successor it may not read is not named."""
@@ -253,8 +259,9 @@ class SqliteStore:
         )
         return [(Tag(r[0], r[1]), r[2]) for r in rows]
 
-    def resolve_id(self, prefix: str, vis: Visibility = ALL_VISIBLE) -> str:
+    def resolve_id(self, prefix: str, scope: ReadScope = EVERYTHING) -> str:
         """The one visible fact id starting with ``prefix`` (already upper-cased)."""
+        vis = self._scopes.get(scope)
         rows = self._rows(
             f"SELECT f.id FROM facts f WHERE f.id >= ? AND f.id < ? AND ({vis.sql}) LIMIT 2",
             (prefix, prefix + "\x7f", *vis.params),
@@ -268,13 +275,14 @@ class SqliteStore:
             raise AmbiguousId(f"id prefix {prefix} matches more than one fact")
         return str(rows[0][0])
 
-    def get_fact(self, fact_id: str, vis: Visibility = ALL_VISIBLE) -> Fact | None:
-        facts = self.get_facts([fact_id], vis)
+    def get_fact(self, fact_id: str, scope: ReadScope = EVERYTHING) -> Fact | None:
+        facts = self.get_facts([fact_id], scope)
         return facts[0] if facts else None
 
-    def get_facts(self, fact_ids: Sequence[str], vis: Visibility = ALL_VISIBLE) -> list[Fact]:
+    def get_facts(self, fact_ids: Sequence[str], scope: ReadScope = EVERYTHING) -> list[Fact]:
         if not fact_ids:
             return []
+        vis = self._scopes.get(scope)
         marks = ",".join("?" * len(fact_ids))
         rows = self._rows(
             f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
@@ -287,10 +295,11 @@ class SqliteStore:
     def facts_at(
         self,
         path: str,
-        vis: Visibility = ALL_VISIBLE,
+        scope: ReadScope = EVERYTHING,
         *,
         include_inactive: bool = False,
     ) -> list[Fact]:
+        vis = self._scopes.get(scope)
         live = "1" if include_inactive else _LIVE
         rows = self._rows(
             f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
@@ -303,7 +312,7 @@ class SqliteStore:
         self,
         terms: list[str],
         candidates: int,
-        vis: Visibility = ALL_VISIBLE,
+        scope: ReadScope = EVERYTHING,
         *,
         under: str | None = None,
         include_superseded: bool = False,
@@ -311,11 +320,12 @@ class SqliteStore:
         """Facts matching any of ``terms``, best bm25 first, with their bm25 value."""
         if not terms:
             return []
+        vis = self._scopes.get(scope)
         rows = keyword.ranked_rows(
             self._rows,
             fts_query(terms),
             candidates,
-            (vis.sql, vis.params, vis.everything),
+            (vis.sql, vis.params, scope.everything),
             under=under,
             include_superseded=include_superseded,
             fact_cols=_FACT_COLS,
@@ -325,10 +335,11 @@ class SqliteStore:
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
     def neighbours(
-        self, fact_ids: Sequence[str], reach: int = 1, vis: Visibility = ALL_VISIBLE
+        self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
         """The live facts 1..``reach`` places before and after each fact on its path,
-        places counted over the facts ``vis`` lets through (a hidden fact takes none)."""
+        places counted over the facts ``scope`` lets through (a hidden fact takes none)."""
+        vis = self._scopes.get(scope)
         try:
             return context.neighbours(self._reader(), fact_ids, reach, vis.sql, vis.params)
         except DriverError as e:
@@ -338,11 +349,12 @@ class SqliteStore:
         self,
         limit: int,
         now: str,
-        vis: Visibility = ALL_VISIBLE,
+        scope: ReadScope = EVERYTHING,
         *,
         under: str | None = None,
     ) -> list[Fact]:
         """Live facts ordered by strength at ``now`` (computed in SQL, never stored)."""
+        vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
         rows = self._rows(
             f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
@@ -357,65 +369,29 @@ class SqliteStore:
         self,
         query: bytes,
         candidates: int,
-        vis: Visibility = ALL_VISIBLE,
+        scope: ReadScope = EVERYTHING,
         *,
         under: str | None = None,
     ) -> list[tuple[Fact, float]]:
         """Live facts nearest to ``query`` (float32 bytes), best first, with their cosine
-        similarity (a long fact's: the mean of its opening piece's and best piece's).
-
-        Small memories are scanned exactly by each fact's one vector. Large ones ask the
-        in-process bit index (or, without numpy, ``facts_vec``) for a wide candidate set
-        of 1-bit codes, and widen it when the access filter or ``under`` leave too few.
-        Either way the wide set is then re-scored exactly, long facts by their pieces.
-        """
+        similarity (a long fact's: the mean of its opening piece's and best piece's);
+        see :mod:`embornal.storage.vector_search`."""
+        vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
-        where = f"f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})"
-        base = (
-            f"SELECT {_FACT_COLS}, {vectors.SIMILARITY_SQL} AS sim "
-            f"FROM facts f JOIN paths p ON p.id = f.path_id WHERE {where}"
-        )
-        params: tuple[Any, ...] = (query, query, *under_params, *vis.params)
-        wide = max(candidates * 8, 400)
-        # The exact scan: the ``wide`` nearest by their one vector, re-scored by pieces.
-        exact = (
-            "WITH near AS (SELECT f.seq AS seq FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {where} ORDER BY vec_distance_cosine(f.embedding, ?) LIMIT ?) "
-            f"{base} AND f.seq IN (SELECT seq FROM near) ORDER BY sim DESC, f.seq DESC LIMIT ?"
-        )
-        exact_params = (*under_params, *vis.params, query, wide, *params, candidates)
         total = self.doc_count()
-        bits = self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None
-        use_index = total > vectors.EXACT_SCAN_LIMIT and (
-            bits is not None or self.has_vector_index()
+        rows = nearest_rows(
+            self._rows,
+            query,
+            candidates,
+            (
+                f"f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})",
+                (*under_params, *vis.params),
+            ),
+            fact_cols=_FACT_COLS,
+            total=total,
+            bits=self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None,
+            has_index=self.has_vector_index,
         )
-        if not use_index:
-            rows = self._rows(exact, exact_params)
-        else:
-            coarse = wide
-            while True:
-                if bits is not None:
-                    seqs = bits.search(query, min(coarse, 4096))
-                else:
-                    seqs = [
-                        r[0]
-                        for r in self._rows(
-                            "SELECT rowid FROM facts_vec WHERE embedding MATCH "
-                            "vec_quantize_binary(?) AND k = ?",
-                            (query, min(coarse, 4096)),
-                        )
-                    ]
-                rows = self._rows(
-                    f"{base} AND f.seq IN (SELECT value FROM json_each(?)) "
-                    "ORDER BY sim DESC, f.seq DESC LIMIT ?",
-                    (*params, json.dumps(seqs), candidates),
-                )
-                if len(rows) >= candidates:
-                    break
-                if coarse >= 4096:  # a narrow filter: scan what it lets through, exactly
-                    rows = self._rows(exact, exact_params)
-                    break
-                coarse *= 4
         facts = self._facts(rows, vis)
         return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
 
@@ -440,6 +416,36 @@ class SqliteStore:
                 return False
         return self._vec_index
 
+    def prepare_vectors(self, width: int) -> bool:
+        """Record the width (or stop on another) and create ``facts_vec`` if sqlite-vec
+        is loaded; False when it is not."""
+        with self.transaction("checking the vector width") as conn:
+            vectors.check_width(conn, width)
+            return vectors.ensure_index(conn, width)
+
+    def vector_model(self) -> str | None:
+        return self._read(lambda conn: vectors.get_meta(conn, vectors.MODEL_KEY))
+
+    def write_vectors(self, conn: Connection, items: Sequence[FactVector], *, model: str) -> None:
+        if vectors.get_meta(conn, vectors.MODEL_KEY) is None:
+            vectors.set_meta(conn, vectors.MODEL_KEY, model)
+        vectors.write_vectors(
+            conn,
+            [(v.fact_id, v.vector) for v in items],
+            pieces={v.fact_id: v.pieces for v in items},
+        )
+
+    def clear_vectors(self, conn: Connection, *, model: str) -> None:
+        vectors.clear_vectors(conn)
+        vectors.set_meta(conn, vectors.MODEL_KEY, model)
+
+    def pending_vectors(self, limit: int) -> list[tuple[str, str]]:
+        rows = self._read(lambda conn: vectors.pending_facts(conn, limit))
+        return [(str(r["id"]), str(r["content"])) for r in rows]
+
+    def pending_vector_count(self) -> int:
+        return self._read(vectors.pending_count)
+
     def term_df(self, terms: Sequence[str]) -> dict[str, int]:
         if not terms:
             return {}
@@ -459,7 +465,7 @@ class SqliteStore:
         rows = self._rows("SELECT id FROM paths WHERE path = ?", (path,))
         return int(rows[0][0]) if rows else None
 
-    def subtree(self, path: str, vis: Visibility = ALL_VISIBLE) -> list[PathRow]:
+    def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]:
         """Every path at or below ``path`` that holds a visible live fact, or leads to one.
 
         ``fact_count`` counts visible live facts of the path itself; ``child_count``
@@ -468,6 +474,7 @@ class SqliteStore:
         root_id = self.path_id(path)
         if root_id is None:
             return []
+        vis = self._scopes.get(scope)
         rows = self._rows(
             "WITH own AS ("
             "  SELECT f.path_id AS pid, count(*) AS n FROM facts f "
@@ -490,9 +497,17 @@ class SqliteStore:
 
     # -- events ----------------------------------------------------------------------
 
-    def stream(self, stream_id: str) -> list[Event]:
+    def read_stream(self, stream_id: str) -> list[Event]:
         try:
             return eventlog.read_stream(self._reader(), stream_id)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
+
+    stream = read_stream
+
+    def read_all(self, *, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        try:
+            yield from eventlog.read_all(self._reader(), after=after, until=until)
         except DriverError as e:
             raise translate(e, "reading the event log") from e
 
@@ -517,21 +532,18 @@ class SqliteStore:
         rows = self._rows("SELECT value FROM counters WHERE name = 'policy_version'", ())
         return int(rows[0][0]) if rows else 0
 
-    def token_by_hash(self, token_hash: str) -> Any:
-        rows = self._rows(
-            "SELECT id, subject, name, created_at, expires_at, revoked_at FROM tokens "
-            "WHERE token_hash = ?",
-            (token_hash,),
-        )
-        return rows[0] if rows else None
+    def token_by_hash(self, token_hash: str) -> Mapping[str, Any] | None:
+        rows = self._rows(f"SELECT {_TOKEN_COLS} FROM tokens WHERE token_hash = ?", (token_hash,))
+        return _as_dict(rows[0]) if rows else None
 
-    def tokens(self, *, include_inactive: bool) -> list[Any]:
-        return self._rows(
-            "SELECT id, subject, name, created_at, expires_at, revoked_at FROM tokens "
+    def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]:
+        rows = self._rows(
+            f"SELECT {_TOKEN_COLS} FROM tokens "
             + ("" if include_inactive else "WHERE revoked_at IS NULL ")
             + "ORDER BY created_at, id",
             (),
         )
+        return [_as_dict(r) for r in rows]
 
     # -- admin --------------------------------------------------------------------------
 

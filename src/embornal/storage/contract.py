@@ -1,0 +1,293 @@
+"""The storage contract: what the service asks of a backend, and nothing more.
+
+The service holds a :class:`Store` and knows no SQL, connection or driver. Writes run in
+a unit of work (:meth:`UnitOfWork.transaction`) that yields an opaque :class:`Tx`; the
+service passes it back to :meth:`EventStore.append` (which writes the events and their
+projections in that one transaction) and to the vector writes. Every read takes a
+:class:`~embornal.domain.scope.ReadScope`, which the backend compiles into its own
+filter: a fact out of scope is absent, never "hidden".
+
+SQLite (:class:`embornal.storage.sqlite.SqliteStore`) is the backend today; another
+joins by passing the contract suite in ``tests/storage``. Open one with
+:func:`embornal.storage.factory.open_store`.
+
+Vectors travel as float32 bytes (:func:`pack_vector`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from embornal.domain.access import Rule
+from embornal.domain.events import Event, NewEvent
+from embornal.domain.facts import Fact
+from embornal.domain.scope import EVERYTHING, ReadScope
+from embornal.domain.tags import Tag
+
+__all__ = [
+    "EVERYTHING",
+    "AccessStore",
+    "Admin",
+    "EventStore",
+    "FactReads",
+    "FactVector",
+    "KeywordSearch",
+    "PathReads",
+    "PathRow",
+    "RebuildProgress",
+    "Store",
+    "Tx",
+    "UnitOfWork",
+    "VectorSearch",
+    "VectorStore",
+    "pack_vector",
+]
+
+RebuildProgress = Callable[[str, int, int], None]  # (step, done, total)
+
+
+def pack_vector(values: Sequence[float]) -> bytes:
+    """A vector as the contract carries it: float32 values, machine byte order."""
+    return array("f", values).tobytes()
+
+
+@dataclass(frozen=True)
+class PathRow:
+    """A path with what a reader sees there: its live facts and its children."""
+
+    path: str
+    fact_count: int
+    child_count: int
+
+
+@dataclass(frozen=True)
+class FactVector:
+    """One fact's vector and, for a long fact, its pieces' vectors (float32 bytes)."""
+
+    fact_id: str
+    vector: bytes
+    pieces: tuple[bytes, ...] = ()
+
+
+class Tx(Protocol):
+    """An open unit of work. Opaque: only the store that opened it looks inside."""
+
+
+@runtime_checkable
+class UnitOfWork(Protocol):
+    def transaction(self, doing: str = "writing") -> AbstractContextManager[Tx]:
+        """One write transaction: everything written with its handle commits together,
+        or (when the block raises) none of it. ``doing`` names it in errors."""
+        ...
+
+
+@runtime_checkable
+class EventStore(Protocol):
+    def append(
+        self, tx: Tx, events: Sequence[NewEvent], *, expected_version: int | None = None
+    ) -> list[Event]:
+        """Append ``events`` in ``tx`` and apply their projections; each gets the next
+        position and the next version of its stream. With ``expected_version``, the events
+        all belong to one stream, which must be at that version (0: new), else
+        :class:`~embornal.errors.ConcurrencyError` and nothing is written."""
+        ...
+
+    def read_stream(self, stream_id: str) -> list[Event]:
+        """The events of one stream, by version."""
+        ...
+
+    def stream(self, stream_id: str) -> list[Event]:
+        """The same as :meth:`read_stream` (the service's older name)."""
+        ...
+
+    def read_all(self, *, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        """Every event in log order, positions above ``after`` up to ``until``."""
+        ...
+
+    def redact_stream(self, tx: Tx, stream_id: str, purge_position: int) -> int:
+        """In a purge's ``tx``: erase the user text of the stream's events before
+        ``purge_position``; return how many were redacted."""
+        ...
+
+
+@runtime_checkable
+class FactReads(Protocol):
+    def resolve_id(self, prefix: str, scope: ReadScope = EVERYTHING) -> str:
+        """The one fact in scope whose id starts with ``prefix`` (upper-cased)."""
+        ...
+
+    def get_fact(self, fact_id: str, scope: ReadScope = EVERYTHING) -> Fact | None: ...
+
+    def get_facts(self, fact_ids: Sequence[str], scope: ReadScope = EVERYTHING) -> list[Fact]:
+        """The facts in scope among ``fact_ids``, in that order."""
+        ...
+
+    def facts_at(
+        self, path: str, scope: ReadScope = EVERYTHING, *, include_inactive: bool = False
+    ) -> list[Fact]:
+        """The facts of one path, oldest first (live ones unless ``include_inactive``)."""
+        ...
+
+    def strongest(
+        self, limit: int, now: str, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[Fact]:
+        """Live facts by strength at ``now``, strongest first."""
+        ...
+
+    def neighbours(
+        self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
+    ) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """The live facts 1..``reach`` places before and after each fact on its path,
+        places counted over the facts in scope."""
+        ...
+
+    def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
+        """The tags that decide access, each with the path it came from (None: the fact)."""
+        ...
+
+
+@runtime_checkable
+class PathReads(Protocol):
+    def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]:
+        """Every path at or below ``path`` holding a live fact in scope, or leading to one."""
+        ...
+
+    def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
+        """The tags a fact of ``owner`` at the last of ``ancestors`` would inherit."""
+        ...
+
+
+@runtime_checkable
+class KeywordSearch(Protocol):
+    def keyword_search(
+        self,
+        terms: list[str],
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        include_superseded: bool = False,
+    ) -> list[tuple[Fact, float]]:
+        """Facts in scope matching any of ``terms``, best first, with their bm25 value
+        (lower is better; its statistics span every fact)."""
+        ...
+
+    def term_df(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many facts hold each indexed term."""
+        ...
+
+    def doc_count(self) -> int:
+        """How many facts the keyword index holds."""
+        ...
+
+
+@runtime_checkable
+class VectorSearch(Protocol):
+    def vector_search(
+        self,
+        query: bytes,
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+    ) -> list[tuple[Fact, float]]:
+        """Live facts in scope nearest to ``query``, best first, with their similarity."""
+        ...
+
+    def has_vector_index(self) -> bool:
+        """Whether the backend can search by vector at all."""
+        ...
+
+
+@runtime_checkable
+class VectorStore(VectorSearch, Protocol):
+    def prepare_vectors(self, width: int) -> bool:
+        """Record the vector width (or stop on a different one) and create the vector
+        index; False when the backend has no vector support."""
+        ...
+
+    def vector_model(self) -> str | None:
+        """The identity of the model the stored vectors come from (None: none yet)."""
+        ...
+
+    def write_vectors(self, tx: Tx, items: Sequence[FactVector], *, model: str) -> None:
+        """In ``tx``: give these facts their vectors (``model`` made them), replacing
+        their pieces' vectors."""
+        ...
+
+    def clear_vectors(self, tx: Tx, *, model: str) -> None:
+        """In ``tx``: drop every vector; the next ones will come from ``model``."""
+        ...
+
+    def pending_vectors(self, limit: int) -> list[tuple[str, str]]:
+        """``(fact id, content)`` of live facts that wait for a vector, oldest first."""
+        ...
+
+    def pending_vector_count(self) -> int: ...
+
+
+@runtime_checkable
+class AccessStore(Protocol):
+    def rules(self) -> list[Rule]:
+        """Every policy and grouping rule."""
+        ...
+
+    def policy_version(self) -> int:
+        """A number that changes whenever the rules change."""
+        ...
+
+    def token_by_hash(self, token_hash: str) -> Mapping[str, Any] | None:
+        """The token with this hash: id, subject, name, created_at, expires_at, revoked_at."""
+        ...
+
+    def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]: ...
+
+
+@runtime_checkable
+class Admin(Protocol):
+    def rebuild(self, progress: RebuildProgress | None = None) -> int:
+        """Replay the log into fresh projections; return how many events were replayed."""
+        ...
+
+    def verify(self) -> list[str]:
+        """Differences between the projections and a replay of the log (empty: equal)."""
+        ...
+
+    def erase_in_transaction(self, tx: Tx) -> None:
+        """In a purge's ``tx``: make the erased text leave every index."""
+        ...
+
+    def compact_after_purge(self) -> bool:
+        """After a purge: make the erased bytes leave the disk; True when complete."""
+        ...
+
+
+@runtime_checkable
+class Store(
+    UnitOfWork,
+    EventStore,
+    FactReads,
+    PathReads,
+    KeywordSearch,
+    VectorStore,
+    AccessStore,
+    Admin,
+    Protocol,
+):
+    """One open memory."""
+
+    @property
+    def path(self) -> str:
+        """Where the memory lives (a file path, or a URL)."""
+        ...
+
+    @property
+    def migrations_applied(self) -> list[str]:
+        """The migrations that opening the store applied."""
+        ...
+
+    def close(self) -> None: ...

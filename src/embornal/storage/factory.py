@@ -1,0 +1,44 @@
+"""Open a store: the one place that picks the storage backend.
+
+The service calls :func:`open_store` and holds what it returns as a
+:class:`~embornal.storage.contract.Store`; the backend's module is imported only here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from embornal.domain.clock import Clock
+from embornal.errors import ConfigError
+from embornal.storage.contract import Store
+
+__all__ = ["BACKENDS", "backend_of", "open_store"]
+
+#: The backends :func:`open_store` can open (PostgreSQL joins when it passes tests/storage).
+BACKENDS = ("sqlite",)
+
+
+def backend_of(target: str | Path) -> str:
+    """The backend a target names: a ``scheme://`` URL's scheme, else SQLite (a path)."""
+    text = str(target)
+    scheme, sep, _ = text.partition("://")
+    if not sep or not scheme.isalnum() or text.startswith("file:"):
+        return "sqlite"
+    return "postgresql" if scheme in ("postgres", "postgresql") else scheme
+
+
+def open_store(target: str | Path, clock: Clock, *, migrate: bool = True) -> Store:
+    """Open (creating and migrating as needed) the store at ``target``: a database file,
+    ``:memory:``, or ``sqlite:///PATH``."""
+    backend = backend_of(target)
+    if backend != "sqlite":
+        raise ConfigError(
+            f"no storage backend for {backend!r}",
+            hint=f"Give the path of a memory file; the backends are: {', '.join(BACKENDS)}.",
+        )
+    from embornal.storage.sqlite import SqliteStore  # only here: the backend is chosen
+
+    text = str(target)
+    if text.startswith("sqlite://"):
+        target = text.removeprefix("sqlite://")
+    return SqliteStore.open(target, clock, migrate=migrate)

@@ -1,0 +1,82 @@
+"""Rebuild and verify, purge, and the access data (rules, policy version, tokens)."""
+
+from __future__ import annotations
+
+from contract_helpers import Events, write
+
+from embornal.domain.access import Rule
+from embornal.storage.contract import FactVector, Store, pack_vector
+
+MARKER = "zyzzogeton"
+
+
+def test_rebuild_replays_the_log_and_verify_finds_it_equal(store: Store, events: Events) -> None:
+    (a,) = write(store, events.stored("/r", "first words", tags=[("k", "v")]))
+    (b,) = write(store, events.stored("/r", "second words", supersedes=a))
+    write(store, events.path_tagged("/r", [("area", "x")]), events.forgotten(b))
+    before = (store.facts_at("/r", include_inactive=True), store.subtree("/"), store.rules())
+    assert store.verify() == []
+    replayed = store.rebuild()
+    assert replayed == len(list(store.read_all()))
+    assert store.verify() == []
+    after = (store.facts_at("/r", include_inactive=True), store.subtree("/"), store.rules())
+    assert after == before
+
+
+def test_purge_leaves_no_text(store: Store, events: Events) -> None:
+    fid = events.new_id()
+    write(
+        store,
+        events.stored(
+            "/secret",
+            f"the code is {MARKER}",
+            fact_id=fid,
+            tags=[("note", MARKER)],
+            reason=f"said {MARKER}",
+        ),
+    )
+    if store.prepare_vectors(8):
+        with store.transaction() as tx:
+            store.write_vectors(tx, [FactVector(fid, pack_vector([1.0] * 8))], model="m")
+    with store.transaction() as tx:
+        (purge,) = store.append(tx, [events.purged(fid)])
+        assert store.redact_stream(tx, fid, purge.position) == 1
+        store.erase_in_transaction(tx)
+    store.compact_after_purge()
+    fact = store.get_fact(fid)
+    assert fact is not None and fact.state == "purged"
+    assert MARKER not in fact.content
+    assert all(MARKER not in str(t) for t in fact.tags)
+    stream = store.read_stream(fid)
+    assert stream[0].redacted and MARKER not in repr(stream[0])
+    assert all(MARKER not in repr(e) for e in store.read_all())
+    assert store.keyword_search([MARKER], 10) == []
+    assert store.term_df([MARKER]) in ({}, {MARKER: 0})
+    assert store.vector_search(pack_vector([1.0] * 8), 10) == []
+    assert store.verify() == []
+
+
+def test_rules_and_the_policy_version(store: Store, events: Events) -> None:
+    version = store.policy_version()
+    rule = Rule("p", ("alice", "path:/alice/*", "read", "allow"))
+    assert rule not in store.rules()
+    write(store, events.policy_added(rule))
+    assert rule in store.rules()
+    assert store.policy_version() != version
+
+
+def test_tokens_by_hash_and_revocation(store: Store, events: Events) -> None:
+    write(store, events.token_issued("01KCTOKEN00000000000000001", "alice", "h" * 64))
+    row = store.token_by_hash("h" * 64)
+    assert row is not None
+    assert (row["id"], row["subject"], row["revoked_at"]) == (
+        "01KCTOKEN00000000000000001",
+        "alice",
+        None,
+    )
+    assert store.token_by_hash("x" * 64) is None
+    assert [t["id"] for t in store.tokens(include_inactive=False)] == [row["id"]]
+    write(store, events.token_revoked(row["id"]))
+    assert store.tokens(include_inactive=False) == []
+    (revoked,) = store.tokens(include_inactive=True)
+    assert revoked["revoked_at"] is not None

@@ -10,10 +10,9 @@ import argparse
 
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_LIMIT, MAX_REINDEX_LIMIT, in_range
 from embornal.errors import InvalidInput
-from embornal.interfaces.cli.parser import ArgParser, Build, Commands, add_command
+from embornal.interfaces.cli.parser import POLICY_SHAPES, ArgParser, Build, Commands, add_command
 
 __all__ = [
-    "POLICY_SHAPES",
     "RECALL_MODES",
     "admin",
     "config",
@@ -24,14 +23,6 @@ __all__ = [
     "serve_args",
     "token",
 ]
-
-POLICY_SHAPES = """\
-rules:
-  p SUBJECT OBJECT ACTION [allow|deny]   ACTION: read, write or delete
-  g SUBJECT ROLE                         SUBJECT holds ROLE's rules
-  OBJECT: path:/x (that path), path:/x/* (the subtree, /x too), tag:k=v
-  A deny beats every allow; no rule means no access.
-"""
 
 
 RECALL_MODES = ("auto", "keyword", "vector", "hybrid")

@@ -20,6 +20,7 @@ __all__ = [
     "EPILOG",
     "EXIT_CODES",
     "FMT",
+    "POLICY_SHAPES",
     "ArgParser",
     "Build",
     "Commands",
@@ -55,6 +56,15 @@ examples:
   embornal policy check alice read /projects/embornal
 """
 )
+
+
+POLICY_SHAPES = """\
+rules:
+  p SUBJECT OBJECT ACTION [allow|deny]   ACTION: read, write or delete
+  g SUBJECT ROLE                         SUBJECT holds ROLE's rules
+  OBJECT: path:/x (that path), path:/x/* (the subtree, /x too), tag:k=v
+  A deny beats every allow; no rule means no access.
+"""
 
 
 class UsageError(Exception):
@@ -227,7 +237,6 @@ def add_command(
 def build_parser() -> ArgParser:
     """The whole command line of ``embornal`` (each parser below it made on first use)."""
     from embornal import __version__
-    from embornal.interfaces.cli import commands as c
 
     late = _late_options()
     root = ArgParser(
@@ -247,13 +256,30 @@ def build_parser() -> ArgParser:
     root.add_argument("--version", action="version", version=f"embornal {__version__}")
     groups = commands_of(root, "group")
 
-    def group_of(fill: Callable[[Commands, ArgParser], None]) -> Build:
-        return lambda parser: fill(commands_of(parser), late)
+    def group_of(name: str) -> Build:
+        """The group filler ``commands.<name>``, its module imported when the group is used."""
+
+        def fill(parser: ArgParser) -> None:
+            from embornal.interfaces.cli import commands
+
+            getattr(commands, name)(commands_of(parser), late)
+
+        return fill
+
+    def args_of(name: str) -> Build:
+        """The flags of ``commands.<name>``, its module imported when the command is used."""
+
+        def add(parser: ArgParser) -> None:
+            from embornal.interfaces.cli import commands
+
+            getattr(commands, name)(parser)
+
+        return add
 
     groups.later(
         "memory",
         "store, find, inspect and correct facts",
-        group_of(c.memory),
+        group_of("memory"),
         description="Store, find, inspect and correct facts.",
         epilog=EXIT_CODES,
         formatter_class=FMT,
@@ -268,35 +294,35 @@ def build_parser() -> ArgParser:
         "Touches no file:  embornal bootstrap >> AGENTS.md",
     )
     groups.later(
-        "config", "where the files are, and the configuration in effect", group_of(c.config)
+        "config", "where the files are, and the configuration in effect", group_of("config")
     )
-    groups.later("admin", "migrate, rebuild and verify the database", group_of(c.admin))
+    groups.later("admin", "migrate, rebuild and verify the database", group_of("admin"))
     add_command(
         groups,
         "mcp",
         "admin_cmds:mcp",
         "serve the memory over MCP (stdio)",
         late,
-        args=c.mcp_args,
+        args=args_of("mcp_args"),
     )
     groups.later(
         "model",
         "download, list and remove embedding models",
-        group_of(c.model),
+        group_of("model"),
         description="The embedding models in the cache dir (see `embornal config path`).",
     )
     groups.later(
         "token",
         "issue, list and revoke bearer tokens for `embornal serve`",
-        group_of(c.token),
+        group_of("token"),
         description="Bearer tokens: each stands for one subject on `embornal serve`.",
     )
     groups.later(
         "policy",
         "the access rules: who may read, write and delete what",
-        group_of(c.policy),
+        group_of("policy"),
         description="The access rules (Casbin policies) of the memory.",
-        epilog=c.POLICY_SHAPES,
+        epilog=POLICY_SHAPES,
         formatter_class=FMT,
     )
     add_command(
@@ -309,6 +335,6 @@ def build_parser() -> ArgParser:
         "the wiki at /. Every request needs a token (`embornal token add`).\n"
         "It listens on 127.0.0.1 unless --bind names another address; a non-loopback\n"
         "bind needs an active token and prints a warning. Plain HTTP: put TLS in front.",
-        c.serve_args,
+        args_of("serve_args"),
     )
     return root

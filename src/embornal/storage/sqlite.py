@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, parse_time
@@ -22,8 +22,11 @@ from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, NotFound
-from embornal.storage import bitindex, context, eventlog, keyword, migrations, rebuild, vectors
+from embornal.storage import bitindex, context, eventlog, keyword, migrations, vectors
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
+
+if TYPE_CHECKING:  # imported where used: opening a store never needs it
+    from embornal.storage import rebuild
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
@@ -152,6 +155,8 @@ class SqliteStore:
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
         file as owing a checkpoint (done after commit, or on the next open after a crash)."""
         conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        from embornal.storage import rebuild
+
         rebuild.drop_work_tables(conn)  # a running rebuild's copies may hold the content
         vectors.set_meta(conn, PURGE_PENDING_KEY, "1")
 
@@ -538,6 +543,8 @@ class SqliteStore:
     def rebuild(self, progress: rebuild.Progress | None = None) -> int:
         """Replay the whole log into fresh projections beside the live ones and swap them
         in (writers wait only for the swap); return the number of events replayed."""
+        from embornal.storage import rebuild
+
         if self._shared_reads:
             with self.transaction("rebuilding projections") as conn:
                 return rebuild.replay_in_place(conn)

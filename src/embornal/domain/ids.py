@@ -9,8 +9,8 @@ in the same millisecond. Ordering inside one millisecond comes from
 from __future__ import annotations
 
 import re
-import secrets
 from datetime import datetime
+from random import SystemRandom
 
 from embornal.errors import InvalidInput
 
@@ -19,12 +19,14 @@ __all__ = ["ID_LENGTH", "new_id", "normalize_prefix"]
 ID_LENGTH = 26
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _CROCKFORD = re.compile(r"^[0-9A-HJKMNP-TV-Z]+$")
+#: ``secrets.randbits`` is this (os.urandom); importing secrets loads hmac and OpenSSL.
+_RANDOM = SystemRandom()
 
 
 def new_id(moment: datetime) -> str:
     """A new ULID whose time part is ``moment``."""
     millis = int(moment.timestamp() * 1000) & ((1 << 48) - 1)
-    value = (millis << 80) | secrets.randbits(80)
+    value = (millis << 80) | _RANDOM.getrandbits(80)
     chars = []
     for _ in range(ID_LENGTH):
         chars.append(_ALPHABET[value & 31])

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import Stemmer
 
@@ -34,7 +34,7 @@ TOKENIZER_VERSION = "v1-snowball-en-cjk2"
 MAX_TERM_LENGTH = 64
 
 _WORD = re.compile(r"[^\W_]+")
-_CJK = re.compile(
+_CJK_RUN = (
     "([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ffff]+)"
 )
 _STEMMER = Stemmer.Stemmer("english")
@@ -128,6 +128,12 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()
 
 
+@cache
+def _cjk() -> re.Pattern[str]:
+    """The CJK-run pattern, compiled on first use: it costs a millisecond at start-up."""
+    return re.compile(_CJK_RUN)
+
+
 def _cjk_bigrams(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
@@ -137,7 +143,10 @@ def _cjk_bigrams(run: str) -> list[str]:
 def _terms(text: str) -> list[str]:
     out: list[str] = []
     for word in _WORD.findall(_fold(text)):
-        for i, part in enumerate(_CJK.split(word)):
+        if word.isascii():  # no CJK run in it: what the split below would give
+            out.append(_stem(word[:MAX_TERM_LENGTH]))
+            continue
+        for i, part in enumerate(_cjk().split(word)):
             if not part:
                 continue
             if i % 2:  # a CJK run

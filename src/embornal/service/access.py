@@ -7,8 +7,6 @@ enforcer per path.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,10 +29,14 @@ TOKEN_PREFIX = "emb_"
 
 def new_token_secret(token_id: str) -> str:
     """A bearer token that names its id, so a token in a log says which one to revoke."""
+    import secrets  # here, not at the top: the CLI's start-up never needs hmac/OpenSSL
+
     return f"{TOKEN_PREFIX}{token_id.lower()}_{secrets.token_urlsafe(32)}"
 
 
 def hash_token(token: str) -> str:
+    import hashlib  # here, not at the top: loading OpenSSL costs every CLI start-up
+
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from embornal.adapters.embeddings.base import EmbeddingProvider
 from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
 from embornal.errors import ConfigError, EmbeddingError, EmbornalError, InvalidInput
 from embornal.storage.contract import FactVector, Store, Tx, pack_vector
+
+if TYPE_CHECKING:  # the module imports hashlib (OpenSSL): not at every start-up
+    from embornal.adapters.embeddings.base import EmbeddingProvider
 
 __all__ = ["Embedded", "ReindexResult", "Semantic"]
 

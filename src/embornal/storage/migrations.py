@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import resources
 
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.text import TOKENIZER_VERSION
@@ -28,6 +27,8 @@ class Migration:
 
 def _sql(name: str) -> Callable[[Connection, Clock], None]:
     def run(conn: Connection, clock: Clock) -> None:
+        from importlib import resources  # only when a migration runs: it imports tempfile
+
         text = resources.files("embornal.storage").joinpath(f"sql/{name}.sql").read_text("utf-8")
         for statement in _split(text):
             conn.execute(statement)

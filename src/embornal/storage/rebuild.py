@@ -35,7 +35,6 @@ the caller's transaction (:func:`replay_in_place`).
 from __future__ import annotations
 
 import re
-import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -142,6 +141,8 @@ def rebuild_beside(path: str, *, progress: Progress | None = None) -> RebuildRes
     try:
         conn.execute("PRAGMA foreign_keys = OFF")
         conn.execute("PRAGMA legacy_alter_table = ON")
+        import secrets  # here: hmac/OpenSSL would cost every start-up
+
         claim = secrets.token_hex(8)
         with atomic(conn, "starting a rebuild"):
             drop_work_tables(conn)  # a crashed rebuild's, or one this claim replaces

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, parse_time
@@ -23,11 +23,14 @@ from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, ConcurrencyError, InvalidInput, NotFound
-from embornal.storage import bitindex, context, eventlog, keyword, migrations, rebuild, vectors
+from embornal.storage import bitindex, context, eventlog, keyword, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow
 from embornal.storage.vector_search import nearest_rows
+
+if TYPE_CHECKING:  # imported where used: opening a store never needs it
+    from embornal.storage import rebuild
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
@@ -155,6 +158,8 @@ class SqliteStore:
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
         file as owing a checkpoint (done after commit, or on the next open after a crash)."""
         conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        from embornal.storage import rebuild
+
         rebuild.drop_work_tables(conn)  # a running rebuild's copies may hold the content
         vectors.set_meta(conn, PURGE_PENDING_KEY, "1")
 
@@ -550,6 +555,8 @@ class SqliteStore:
     def rebuild(self, progress: rebuild.Progress | None = None) -> int:
         """Replay the whole log into fresh projections beside the live ones and swap them
         in (writers wait only for the swap); return the number of events replayed."""
+        from embornal.storage import rebuild
+
         if self._shared_reads:
             with self.transaction("rebuilding projections") as conn:
                 return rebuild.replay_in_place(conn)

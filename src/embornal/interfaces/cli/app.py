@@ -7,10 +7,8 @@ imported when a command asks for them, so ``--help`` and ``bootstrap`` stay chea
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -58,17 +56,22 @@ def tilde(path: Path, home: Path | None = None) -> str:
     return "~" if str(rest) == "." else f"~/{rest}"
 
 
-@dataclass
 class Context:
-    """One run of the command line: options, streams and lazily loaded state."""
+    """One run of the command line: options, streams and lazily loaded state.
 
-    args: argparse.Namespace
-    out: TextIO = field(default_factory=lambda: sys.stdout)
-    err: TextIO = field(default_factory=lambda: sys.stderr)
-    _dirs: Dirs | None = None
-    _config: Config | None = None
-    _prepared: bool = False
-    _embedding: Loaded | None = None
+    A plain class, not a dataclass: making a dataclass costs start-up time.
+    """
+
+    def __init__(
+        self, args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
+    ) -> None:
+        self.args = args
+        self.out: TextIO = sys.stdout if out is None else out
+        self.err: TextIO = sys.stderr if err is None else err
+        self._dirs: Dirs | None = None
+        self._config: Config | None = None
+        self._prepared = False
+        self._embedding: Loaded | None = None
 
     # -- options ------------------------------------------------------------------
 
@@ -117,6 +120,8 @@ class Context:
 
     def emit(self, data: object) -> None:
         """``data`` as JSON on stdout (service objects pass through ``to_jsonable``)."""
+        import json
+
         from embornal.interfaces.cli.render import to_jsonable
 
         self.out.write(json.dumps(to_jsonable(data), ensure_ascii=False, indent=2) + "\n")
@@ -264,6 +269,8 @@ class Context:
             line += f" (hint: {err.hint})"
         self.err.write(escape_controls(line, keep="") + "\n")
         if self.json:
+            import json
+
             data: dict[str, Any] = dict(err.to_dict())
             if isinstance(err, DetailedError):
                 data["details"] = err.details

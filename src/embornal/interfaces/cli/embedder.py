@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,15 +30,30 @@ __all__ = ["Loaded", "load_embedder", "missing_model_error", "model_maybe_cached
 OFF, ABSENT, FAILED = "off", "absent", "failed"
 
 
-@dataclass(frozen=True)
 class Loaded:
-    """The provider (None: keyword recall only) and, when None, why."""
+    """The provider (None: keyword recall only) and, when None, why.
 
-    provider: EmbeddingProvider | None
-    why_none: str | None = None  # OFF, ABSENT or FAILED
-    detail: str = ""  # FAILED: what went wrong
-    hint: str = ""  # FAILED: what to do about it
-    warnings: tuple[str, ...] = ()
+    A plain class, not a dataclass: it is made on every start-up that may embed.
+    """
+
+    __slots__ = ("detail", "hint", "provider", "warnings", "why_none")
+
+    def __init__(
+        self,
+        provider: EmbeddingProvider | None,
+        why_none: str | None = None,  # OFF, ABSENT or FAILED
+        detail: str = "",  # FAILED: what went wrong
+        hint: str = "",  # FAILED: what to do about it
+        warnings: tuple[str, ...] = (),
+    ) -> None:
+        self.provider = provider
+        self.why_none = why_none
+        self.detail = detail
+        self.hint = hint
+        self.warnings = warnings
+
+    def __repr__(self) -> str:
+        return f"Loaded({self.provider!r}, {self.why_none!r})"
 
 
 def model_maybe_cached(cfg: EmbeddingConfig, cache_dir: Path) -> bool:

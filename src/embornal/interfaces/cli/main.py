@@ -53,13 +53,14 @@ def _json_error(code: str, message: str, hint: str) -> None:
 
 def _run(argv: Sequence[str]) -> int:
     from embornal.errors import EmbornalError
-    from embornal.interfaces.cli.app import Context
     from embornal.interfaces.cli.parser import UsageError, build_parser
 
     wants_json = "--json" in argv
     try:
         args = build_parser().parse_args(argv)
     except EmbornalError as e:  # a flag's value out of its range: one line, exit 2
+        from embornal.interfaces.cli.app import Context
+
         return Context(argparse.Namespace(json=wants_json)).fail(e)
     except UsageError as e:
         from embornal.interfaces.cli.render import escape_controls
@@ -69,6 +70,8 @@ def _run(argv: Sequence[str]) -> int:
         if wants_json:
             _json_error("usage", e.message, f"See `{e.parser.prog} --help`.")
         return EXIT_USAGE
+    from embornal.interfaces.cli.app import Context  # after parsing: --help, --version skip it
+
     ctx = Context(args)
     try:
         code = _handler(args.handler)(ctx)

@@ -3,18 +3,32 @@
 Each command names its handler as ``"module:function"`` (a module of this
 package), so parsing imports no command code; :mod:`.main` imports the one
 handler that runs.
+
+The tree is described whole but built lazily: a group's or a command's parser
+is made when argparse selects it, so ``embornal memory recall`` builds three
+parsers, not forty. Help lists every choice all the same (the one-line help of
+a choice needs no parser), and error messages name every choice.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
-from typing import Any, NoReturn, TypeVar, overload
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
-from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_LIMIT, MAX_REINDEX_LIMIT, in_range
-from embornal.errors import InvalidInput
-
-__all__ = ["EXIT_CODES", "ArgParser", "UsageError", "build_parser"]
+__all__ = [
+    "EPILOG",
+    "EXIT_CODES",
+    "FMT",
+    "POLICY_SHAPES",
+    "ArgParser",
+    "Build",
+    "Commands",
+    "UsageError",
+    "add_command",
+    "build_parser",
+    "commands_of",
+]
 
 EXIT_CODES = """\
 exit codes:
@@ -131,220 +145,97 @@ def _late_options() -> ArgParser:
     return late
 
 
-_FMT = argparse.RawDescriptionHelpFormatter
+FMT = argparse.RawDescriptionHelpFormatter
+Build = Callable[[ArgParser], None]
 
 
-def _cmd(
-    group: argparse._SubParsersAction[ArgParser],
+class _Later(dict[str, Any]):
+    """The parsers of a subcommand action: a name maps to its parser, or to the function
+    that makes it until argparse first looks the name up."""
+
+    def __getitem__(self, name: str) -> Any:
+        value = super().__getitem__(name)
+        if not isinstance(value, argparse.ArgumentParser):
+            value = value()
+            super().__setitem__(name, value)
+        return value
+
+    def _build_all(self) -> None:
+        for name in list(self):
+            self[name]
+
+    def values(self) -> Any:
+        self._build_all()
+        return super().values()
+
+    def items(self) -> Any:
+        self._build_all()
+        return super().items()
+
+
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[ArgParser]
+else:  # not subscriptable at run time
+    _SubParsers = argparse._SubParsersAction
+
+
+class Commands(_SubParsers):
+    """Subcommands whose parsers are made on first use (see :class:`_Later`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later = _Later()
+        self._name_parser_map = self.choices = self._later
+
+    def later(self, name: str, help_text: str, build: Build, **kwargs: Any) -> None:
+        """``add_parser(name, help=help_text, **kwargs)``, then ``build`` on it, when used."""
+        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help_text))
+        kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
+        parser_class = self._parser_class
+
+        def make() -> ArgParser:
+            parser = parser_class(**kwargs)
+            build(parser)
+            return parser
+
+        self._later[name] = make
+
+
+def commands_of(parser: ArgParser, dest: str = "command") -> Commands:
+    """The required COMMAND choice of ``parser``, its name stored as ``dest``."""
+    action = parser.add_subparsers(dest=dest, metavar="COMMAND", required=True, action=Commands)
+    assert isinstance(action, Commands)
+    return action
+
+
+def add_command(
+    group: Commands,
     name: str,
     handler: str,
     help_text: str,
     late: ArgParser,
     description: str | None = None,
-) -> ArgParser:
-    parser = group.add_parser(
+    args: Build | None = None,
+) -> None:
+    """A command: the global flags again, its handler, and the flags ``args`` adds."""
+
+    def build(parser: ArgParser) -> None:
+        parser.set_defaults(handler=handler)
+        if args is not None:
+            args(parser)
+
+    group.later(
         name,
-        help=help_text,
+        help_text,
+        build,
         description=description or help_text,
         parents=[late],
-        formatter_class=_FMT,
+        formatter_class=FMT,
     )
-    parser.set_defaults(handler=handler)
-    return parser
-
-
-RECALL_MODES = ("auto", "keyword", "vector", "hybrid")
-
-
-def _out_of_range(message: str) -> InvalidInput:
-    """A number out of its range: one line and exit 2, not argparse's usage block."""
-    return InvalidInput(message, hint="See the command's --help for the allowed range.")
-
-
-def _number(text: str, low: int, flag: str, high: int) -> int:
-    """A whole number from ``low`` to ``high``, or :class:`InvalidInput` naming ``flag``."""
-    try:
-        value = int(text)
-    except ValueError:  # also a number of more than 4300 digits
-        value = None
-    if value is None or not low <= value <= high:
-        raise _out_of_range(
-            f"{flag} must be a whole number from {low} to {high}, not {text[:40]!r}"
-        )
-    return value
-
-
-def _limit(text: str) -> int:
-    return _number(text, 1, "--limit", MAX_LIMIT)
-
-
-def _reindex_limit(text: str) -> int:
-    return _number(text, 1, "--limit", MAX_REINDEX_LIMIT)
-
-
-def _port(text: str) -> int:
-    return _number(text, 0, "--port", 65535)
-
-
-def _days(text: str) -> float:
-    try:
-        value: float | None = float(text)
-    except ValueError:
-        value = None
-    if value is None or not in_range(value, MAX_EXPIRY_DAYS):
-        raise _out_of_range(
-            f"--expires-in must be a number of days above 0 and at most {MAX_EXPIRY_DAYS} "
-            f"(100 years), not {text[:40]!r}"
-        )
-    return value
-
-
-def _tag_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--tag",
-        dest="tags",
-        action="append",
-        metavar="KEY=VALUE",
-        help="a tag for the fact (repeatable); the owner tag is written by the memory",
-    )
-    p.add_argument("--reason", help="why: kept in the history with the event")
-
-
-def _memory(group: argparse._SubParsersAction[ArgParser], late: ArgParser) -> None:
-    m = "memory_cmds:"
-    p = _cmd(
-        group,
-        "store",
-        m + "store",
-        "store one fact on a path",
-        late,
-        "Store one fact on PATH and print its id and path. CONTENT omitted or '-' reads\n"
-        "standard input (UTF-8; trailing line breaks are dropped).",
-    )
-    p.add_argument("path", metavar="PATH", help="topic path such as /projects/embornal")
-    p.add_argument("content", metavar="CONTENT", nargs="?", help="the fact; '-' or none: stdin")
-    _tag_options(p)
-    p.add_argument("--at", metavar="TIME", help="ISO-8601 time the fact dates from (imports)")
-
-    p = _cmd(group, "ls", m + "ls", "list the paths one level below PATH", late)
-    p.add_argument("path", metavar="PATH", nargs="?", default="/")
-    p.add_argument("--plain", action="store_true", help="one path a line, as ls -F")
-
-    p = _cmd(group, "tree", m + "tree", "draw the tree of paths below PATH", late)
-    p.add_argument("path", metavar="PATH", nargs="?", default="/")
-    p.add_argument("--dirs-only", action="store_true", help="only paths that hold paths")
-
-    p = _cmd(
-        group,
-        "cat",
-        m + "cat",
-        "print the facts of one path",
-        late,
-        "Print the live facts of PATH, oldest first. Reading them is not a recall\n"
-        "unless --recall is given.",
-    )
-    p.add_argument("path", metavar="PATH")
-    p.add_argument("--limit", type=_limit, metavar="N", help=f"at most N facts (1-{MAX_LIMIT})")
-    p.add_argument("--order-by", choices=("date", "signal"), default="date")
-    p.add_argument("--recall", action="store_true", help="count the read as a recall")
-    p.add_argument("--meta", action="store_true", help="add the Owner and Tags columns")
-
-    p = _cmd(
-        group,
-        "recall",
-        m + "recall",
-        "find facts by keyword or meaning (no query: the strongest facts)",
-        late,
-        "Find facts by keyword, by meaning (with an embedding model) or both, best\n"
-        "first. Each hit counts as a recall and makes the fact stronger, unless\n"
-        "--no-reinforce. Several QUERY words are joined.",
-    )
-    p.add_argument("query", metavar="QUERY", nargs="*")
-    p.add_argument(
-        "--limit",
-        type=_limit,
-        metavar="N",
-        help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
-    )
-    p.add_argument("--under", metavar="PATH", help="only facts at or below PATH")
-    p.add_argument("--scores", action="store_true", help="add the total score column")
-    p.add_argument("--explain", action="store_true", help="print every part of each score")
-    p.add_argument("--plain", action="store_true", help="path TAB fact, one hit a line")
-    p.add_argument("--meta", action="store_true", help="add the ID, Owner and Tags columns")
-    p.add_argument("--no-reinforce", action="store_true", help="do not count as a recall")
-    p.add_argument(
-        "--mode",
-        choices=RECALL_MODES,
-        default="auto",
-        help="keyword, vector (by meaning), hybrid (both), or auto: hybrid when a model "
-        "is set up, else keyword (default: %(default)s)",
-    )
-
-    p = _cmd(group, "show", m + "show", "show one fact whole", late)
-    p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
-
-    p = _cmd(group, "history", m + "history", "list the events of a fact or a path", late)
-    p.add_argument("target", metavar="ID|PATH")
-
-    p = _cmd(
-        group,
-        "supersede",
-        m + "supersede",
-        "correct a fact with a new one",
-        late,
-        "Write a new fact on the same path that supersedes ID. Without --tag the new\n"
-        "fact keeps the tags of the old one. CONTENT '-' reads standard input.",
-    )
-    p.add_argument("id", metavar="ID")
-    p.add_argument("content", metavar="CONTENT")
-    _tag_options(p)
-
-    for name, what in (
-        ("forget", "hide a fact from recall (restorable)"),
-        ("restore", "bring a forgotten fact back"),
-        ("purge", "erase a fact's content for good"),
-    ):
-        p = _cmd(group, name, m + name, what, late)
-        p.add_argument("id", metavar="ID")
-        p.add_argument("--reason", required=True, help="why (kept in the history)")
-        if name == "purge":
-            p.add_argument("--yes", "-y", action="store_true", help="do not ask to confirm")
-
-    p = _cmd(group, "tag", m + "tag", "put tags on a path (facts below inherit them)", late)
-    p.add_argument("path", metavar="PATH")
-    p.add_argument("tags", metavar="KEY=VALUE", nargs="+")
-
-    p = _cmd(group, "untag", m + "untag", "remove tags from a path", late)
-    p.add_argument("path", metavar="PATH")
-    p.add_argument("keys", metavar="KEY", nargs="+")
-
-    p = _cmd(
-        group,
-        "reindex",
-        m + "reindex",
-        "give a vector to each fact that waits for one",
-        late,
-        "Embed the facts stored while no model was there (or when it failed) with the\n"
-        "embedding model of config.yaml. --all embeds every fact again (after a model\n"
-        "change). A progress line shows on stderr when it is a terminal.",
-    )
-    p.add_argument("--limit", type=_reindex_limit, metavar="N", help="embed at most N facts")
-    p.add_argument("--all", action="store_true", help="re-embed every fact, not only pending")
-
-    p = _cmd(
-        group,
-        "wiki",
-        "serve_cmds:wiki",
-        "browse the memory in a web browser (127.0.0.1, no login)",
-        late,
-        "Serve the wiki pages of the memory on 127.0.0.1 as the subject default, with\n"
-        "no login, until Ctrl-C. For other machines or subjects use `embornal serve`.",
-    )
-    p.add_argument("--port", type=_port, default=1337, help="TCP port (default: %(default)s)")
 
 
 def build_parser() -> ArgParser:
-    """The whole command line of ``embornal``."""
+    """The whole command line of ``embornal`` (each parser below it made on first use)."""
     from embornal import __version__
 
     late = _late_options()
@@ -352,7 +243,7 @@ def build_parser() -> ArgParser:
         prog="embornal",
         description="embornal: a local-first, auditable memory for AI agents.",
         epilog=EPILOG,
-        formatter_class=_FMT,
+        formatter_class=FMT,
     )
     root.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     root.add_argument("--db", metavar="PATH", help="use this memory.db instead of the data dir's")
@@ -363,18 +254,37 @@ def build_parser() -> ArgParser:
         help="who asks (default: %(default)s)",
     )
     root.add_argument("--version", action="version", version=f"embornal {__version__}")
-    groups = root.add_subparsers(dest="group", metavar="COMMAND", required=True)
+    groups = commands_of(root, "group")
 
-    memory = groups.add_parser(
+    def group_of(name: str) -> Build:
+        """The group filler ``commands.<name>``, its module imported when the group is used."""
+
+        def fill(parser: ArgParser) -> None:
+            from embornal.interfaces.cli import commands
+
+            getattr(commands, name)(commands_of(parser), late)
+
+        return fill
+
+    def args_of(name: str) -> Build:
+        """The flags of ``commands.<name>``, its module imported when the command is used."""
+
+        def add(parser: ArgParser) -> None:
+            from embornal.interfaces.cli import commands
+
+            getattr(commands, name)(parser)
+
+        return add
+
+    groups.later(
         "memory",
-        help="store, find, inspect and correct facts",
+        "store, find, inspect and correct facts",
+        group_of("memory"),
         description="Store, find, inspect and correct facts.",
         epilog=EXIT_CODES,
-        formatter_class=_FMT,
+        formatter_class=FMT,
     )
-    _memory(memory.add_subparsers(dest="command", metavar="COMMAND", required=True), late)
-
-    _cmd(
+    add_command(
         groups,
         "bootstrap",
         "admin_cmds:bootstrap",
@@ -383,38 +293,39 @@ def build_parser() -> ArgParser:
         "Print Markdown instructions that teach an agent to use this memory.\n"
         "Touches no file:  embornal bootstrap >> AGENTS.md",
     )
-
-    config = groups.add_parser(
-        "config", help="where the files are, and the configuration in effect"
+    groups.later(
+        "config", "where the files are, and the configuration in effect", group_of("config")
     )
-    sub = config.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    _cmd(sub, "path", "admin_cmds:config_path", "print the directories and files", late)
-    _cmd(sub, "show", "admin_cmds:config_show", "print the configuration in effect", late)
-
-    admin = groups.add_parser("admin", help="migrate, rebuild and verify the database")
-    sub = admin.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    _cmd(sub, "migrate", "admin_cmds:migrate", "apply pending migrations", late)
-    _cmd(sub, "rebuild", "admin_cmds:rebuild", "replay the event log into the projections", late)
-    _cmd(
-        sub,
-        "verify",
-        "admin_cmds:verify",
-        "check the projections against the event log",
+    groups.later("admin", "migrate, rebuild and verify the database", group_of("admin"))
+    add_command(
+        groups,
+        "mcp",
+        "admin_cmds:mcp",
+        "serve the memory over MCP (stdio)",
         late,
-        "Rebuild a scratch copy from the event log and compare it with the live\n"
-        "projections. Exit 0 when they match, 8 when they differ.",
+        args=args_of("mcp_args"),
     )
-
-    p = _cmd(groups, "mcp", "admin_cmds:mcp", "serve the memory over MCP (stdio)", late)
-    p.add_argument(
-        "--profile", choices=("core", "full"), default="core", help="which tools to offer"
+    groups.later(
+        "model",
+        "download, list and remove embedding models",
+        group_of("model"),
+        description="The embedding models in the cache dir (see `embornal config path`).",
     )
-
-    _model(groups, late)
-    _token(groups, late)
-    _policy(groups, late)
-
-    p = _cmd(
+    groups.later(
+        "token",
+        "issue, list and revoke bearer tokens for `embornal serve`",
+        group_of("token"),
+        description="Bearer tokens: each stands for one subject on `embornal serve`.",
+    )
+    groups.later(
+        "policy",
+        "the access rules: who may read, write and delete what",
+        group_of("policy"),
+        description="The access rules (Casbin policies) of the memory.",
+        epilog=POLICY_SHAPES,
+        formatter_class=FMT,
+    )
+    add_command(
         groups,
         "serve",
         "serve_cmds:serve",
@@ -424,115 +335,6 @@ def build_parser() -> ArgParser:
         "the wiki at /. Every request needs a token (`embornal token add`).\n"
         "It listens on 127.0.0.1 unless --bind names another address; a non-loopback\n"
         "bind needs an active token and prints a warning. Plain HTTP: put TLS in front.",
-    )
-    p.add_argument(
-        "--bind",
-        metavar="ADDRESS",
-        help="address to listen on (default: 127.0.0.1); 0.0.0.0 reaches the network",
-    )
-    p.add_argument("--port", type=_port, default=1338, help="TCP port (default: %(default)s)")
-    p.add_argument(
-        "--mcp-profile",
-        choices=("core", "full"),
-        default="core",
-        help="which MCP tools /mcp offers (default: %(default)s)",
+        args_of("serve_args"),
     )
     return root
-
-
-def _model(groups: argparse._SubParsersAction[ArgParser], late: ArgParser) -> None:
-    model = groups.add_parser(
-        "model",
-        help="download, list and remove embedding models",
-        description="The embedding models in the cache dir (see `embornal config path`).",
-    )
-    sub = model.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    p = _cmd(
-        sub,
-        "pull",
-        "model_cmds:pull",
-        "download an embedding model into the cache",
-        late,
-        "Download NAME, a hub repository with an ONNX export (owner/name), or with no\n"
-        "NAME the model config.yaml asks for (embedding.model, else the default\n"
-        "intfloat/multilingual-e5-base, about 1.1 GB). An interrupted pull resumes.",
-    )
-    p.add_argument("name", metavar="NAME", nargs="?", help="hub repository, e.g. owner/name")
-    _cmd(sub, "ls", "model_cmds:ls", "list the models in the cache, with their size", late)
-    p = _cmd(sub, "rm", "model_cmds:rm", "delete a model from the cache", late)
-    p.add_argument("name", metavar="NAME", help="as `embornal model ls` shows it")
-
-
-def _token(groups: argparse._SubParsersAction[ArgParser], late: ArgParser) -> None:
-    token = groups.add_parser(
-        "token",
-        help="issue, list and revoke bearer tokens for `embornal serve`",
-        description="Bearer tokens: each stands for one subject on `embornal serve`.",
-    )
-    sub = token.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    p = _cmd(
-        sub,
-        "add",
-        "sharing_cmds:token_add",
-        "issue a token for SUBJECT (shown once)",
-        late,
-        "Issue a bearer token for SUBJECT and print it, this once: only its hash is\n"
-        "stored. Unless --no-rules, SUBJECT also gets the rules it lacks of the default\n"
-        "set: its own facts (read, write, delete), writes anywhere, public reads.",
-    )
-    p.add_argument("subject", metavar="SUBJECT")
-    p.add_argument("--name", metavar="TEXT", help="a label, e.g. the machine it is for")
-    p.add_argument(
-        "--expires-in",
-        type=_days,
-        metavar="DAYS",
-        help=f"expire after DAYS, at most {MAX_EXPIRY_DAYS} (default: never)",
-    )
-    p.add_argument("--no-rules", action="store_true", help="add no rules for SUBJECT")
-    p = _cmd(sub, "ls", "sharing_cmds:token_ls", "list tokens (never the tokens themselves)", late)
-    p.add_argument("--all", action="store_true", help="include revoked and expired tokens")
-    p = _cmd(
-        sub,
-        "revoke",
-        "sharing_cmds:token_revoke",
-        "revoke a token at once",
-        late,
-        "Revoke the token with this ID (a unique prefix is enough), or the token\n"
-        "itself (it names its id). The subject's rules stay: see `embornal policy`.",
-    )
-    p.add_argument("id", metavar="ID|TOKEN")
-
-
-def _policy(groups: argparse._SubParsersAction[ArgParser], late: ArgParser) -> None:
-    policy = groups.add_parser(
-        "policy",
-        help="the access rules: who may read, write and delete what",
-        description="The access rules (Casbin policies) of the memory.",
-        epilog=POLICY_SHAPES,
-        formatter_class=_FMT,
-    )
-    sub = policy.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, verb in (("add", "add"), ("rm", "remove")):
-        p = _cmd(
-            sub,
-            name,
-            f"sharing_cmds:policy_{name}",
-            f"{verb} a rule: p SUBJECT OBJECT ACTION [allow|deny], or g SUBJECT ROLE",
-            late,
-            f"{verb.capitalize()} one rule.\n\n{POLICY_SHAPES}",
-        )
-        p.add_argument("ptype", choices=("p", "g"), metavar="p|g")
-        p.add_argument("values", metavar="VALUE", nargs="+")
-    _cmd(sub, "ls", "sharing_cmds:policy_ls", "list every rule", late)
-    p = _cmd(
-        sub,
-        "check",
-        "sharing_cmds:policy_check",
-        "would SUBJECT be allowed ACTION on TARGET? and which rule decides",
-        late,
-        "Print allow or deny and the rule that decided (or 'no rule matched').\n"
-        "TARGET is a path (a new fact there) or a fact id. Exit 0 either way.",
-    )
-    p.add_argument("subject", metavar="SUBJECT")
-    p.add_argument("action", choices=("read", "write", "delete"), metavar="ACTION")
-    p.add_argument("target", metavar="TARGET")

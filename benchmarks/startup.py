@@ -1,0 +1,196 @@
+"""Start-up of the command line: wall time of short ``embornal`` runs beside bare Python.
+
+    python benchmarks/startup.py [--runs 40] [--facts 20]
+                                 [--out benchmarks/results/startup.json]
+
+Agents call ``embornal`` from hooks, so each call pays the interpreter's start, the
+imports and the command. Each command runs ``--runs`` times as a subprocess of the
+console script on a small local memory (``--facts`` facts, no config.yaml, no model),
+interleaved with ``python -c pass`` (A B C ... A B C ...), so a busy moment of the
+machine hits every command alike. Wall time is ``time.perf_counter`` around
+``subprocess.run``. The ratio is a command's median over bare Python's median.
+
+Byte code: the children may write ``__pycache__`` (``PYTHONDONTWRITEBYTECODE`` is
+dropped from their environment), as an installed package has it; one warm-up round
+is not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import REPO_ROOT, machine_info, percentile, update_results_section
+
+SECTION = "Command-line start-up"
+#: Issue 10: ``memory recall`` at most this median wall time (ms) ...
+TARGET_MS = 80.0
+#: ... and at most this many times bare ``python -c pass``, measured side by side.
+TARGET_RATIO = 6.0
+
+
+def console_script() -> Path:
+    """The ``embornal`` console script of this interpreter's environment."""
+    beside = Path(sys.executable).parent / "embornal"
+    if beside.exists():
+        return beside
+    found = shutil.which("embornal")
+    if found is None:
+        raise SystemExit("the embornal console script is not installed (pip install -e .)")
+    return Path(found)
+
+
+def commands(script: Path) -> dict[str, list[str]]:
+    """What is timed, by label; ``python -c pass`` is the reference."""
+    s = str(script)
+    return {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "embornal --version": [s, "--version"],
+        "embornal memory recall sqlite": [s, "memory", "recall", "sqlite"],
+        "embornal memory store": [s, "memory", "store", "/bench/startup", "Start-up is timed."],
+        "embornal memory cat": [s, "memory", "cat", "/projects/embornal"],
+    }
+
+
+def seed(home: Path, facts: int) -> None:
+    """A small memory in ``home``: ``facts`` facts over a few paths, one about SQLite."""
+    from embornal import Memory
+
+    with Memory.open(home / "memory.db") as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+        for i in range(max(0, facts - 1)):
+            mem.store(f"/notes/n{i % 5}", f"Note {i}: the build uses uv, not pip.")
+
+
+def child_env(home: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ if base is None else base)
+    env["EMBORNAL_HOME"] = str(home)
+    for var in ("PYTHONDONTWRITEBYTECODE", "EMBORNAL_SERVER_URL", "EMBORNAL_TOKEN"):
+        env.pop(var, None)
+    return env
+
+
+def run_once(argv: Sequence[str], env: Mapping[str, str]) -> float:
+    """Wall seconds of one run; a failing command stops the benchmark."""
+    t = time.perf_counter()
+    proc = subprocess.run(
+        argv, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120, check=False
+    )
+    elapsed = time.perf_counter() - t
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}: {proc.stderr[-500:]!r}")
+    return elapsed
+
+
+def summary(samples: Sequence[float]) -> dict[str, float | int]:
+    ms = [s * 1000 for s in samples]
+    return {
+        "n": len(ms),
+        "median": round(statistics.median(ms), 2),
+        "p95": round(percentile(ms, 95), 2),
+        "min": round(min(ms), 2),
+        "max": round(max(ms), 2),
+    }
+
+
+def measure(runs: int, facts: int) -> dict[str, Any]:
+    script = console_script()
+    cmds = commands(script)
+    with tempfile.TemporaryDirectory(prefix="embornal-startup-") as tmp:
+        home = Path(tmp) / "home"
+        home.mkdir()
+        seed(home, facts)
+        env = child_env(home)
+        for argv in cmds.values():  # warm-up: byte code written, files in the page cache
+            run_once(argv, env)
+        samples: dict[str, list[float]] = {label: [] for label in cmds}
+        for _ in range(runs):
+            for label, argv in cmds.items():
+                samples[label].append(run_once(argv, env))
+    bare = statistics.median(samples["python -c pass"]) * 1000
+    rows = []
+    for label, values in samples.items():
+        row: dict[str, Any] = {"command": label, **summary(values)}
+        row["ratio"] = round(row["median"] / bare, 2)
+        rows.append(row)
+    recall = next(r for r in rows if r["command"] == "embornal memory recall sqlite")
+    return {
+        "machine": machine_info(),
+        "console_script": str(script),
+        "runs": runs,
+        "facts": facts,
+        "target": {"median_ms": TARGET_MS, "ratio": TARGET_RATIO},
+        "met": {
+            "median_ms": recall["median"] <= TARGET_MS,
+            "ratio": recall["ratio"] <= TARGET_RATIO,
+        },
+        "commands": rows,
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    m = report["machine"]
+    lines = [
+        f"Wall time of one run of each command as a subprocess of the console script, "
+        f"{report['runs']} runs each, interleaved with bare `python -c pass`, on a memory of "
+        f"{report['facts']} facts with no config.yaml and no model. Measured {m['date']} on "
+        f"{m.get('cpu_model') or 'unknown CPU'} ({m.get('cpu_count')} CPUs, load "
+        f"{m.get('loadavg')}), Python {m['python']}, commit `{m.get('git_commit')}`. Reproduce: "
+        "`python benchmarks/startup.py`. Raw: `benchmarks/results/startup.json`.",
+        "",
+        "| command | median ms | p95 ms | min ms | max ms | × bare python |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in report["commands"]:
+        lines.append(
+            f"| `{r['command']}` | {r['median']:.1f} | {r['p95']:.1f} | {r['min']:.1f} "
+            f"| {r['max']:.1f} | {r['ratio']:.1f} |"
+        )
+    recall = next(r for r in report["commands"] if r["command"].endswith("recall sqlite"))
+    met = report["met"]
+    lines += [
+        "",
+        f"Target (issue 10): `memory recall` at most {TARGET_MS:.0f} ms median "
+        f"({recall['median']:.1f} ms: **{'met' if met['median_ms'] else 'not met'}**) and at "
+        f"most {TARGET_RATIO:.0f}× bare Python side by side ({recall['ratio']:.1f}×: "
+        f"**{'met' if met['ratio'] else 'not met'}**).",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--runs", type=int, default=40, help="timed runs of each command")
+    ap.add_argument("--facts", type=int, default=20, help="facts in the memory")
+    ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results/startup.json")
+    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
+    ap.add_argument("--no-markdown", action="store_true")
+    args = ap.parse_args(argv)
+    if args.runs < 1 or args.facts < 1:
+        ap.error("--runs and --facts must be 1 or more")
+    print(f"[startup] {args.runs} runs of each command ...", file=sys.stderr, flush=True)
+    report = measure(args.runs, args.facts)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    body = markdown(report)
+    if not args.no_markdown:
+        update_results_section(args.results_md, SECTION, body)
+    print(body)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,173 @@
+"""Start-up stays lazy: what a command imports, and that the lazy parser still shows all.
+
+No test here is timed (``benchmarks/startup.py`` measures the time): the console
+script runs with ``-X importtime``, and the test reads which modules the run imported.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_helpers import EMBORNAL, Run
+
+from embornal.interfaces.cli.parser import build_parser
+
+#: Libraries (and our modules over them) that a memory command on a local memory with
+#: no config and no model never needs: servers, access engine, model runtimes, YAML,
+#: the HTTP client, and OpenSSL (hashlib, hmac, secrets).
+HEAVY = (
+    "mcp",
+    "starlette",
+    "uvicorn",
+    "anyio",
+    "httpx",
+    "pydantic",
+    "casbin",
+    "numpy",
+    "onnxruntime",
+    "tokenizers",
+    "sentence_transformers",
+    "torch",
+    "sqlite_vec",
+    "yaml",
+    "urllib.request",
+    "http.client",
+    "ssl",
+    "logging",
+    "hashlib",
+    "hmac",
+    "secrets",
+    "tempfile",
+    "embornal.interfaces.mcp",
+    "embornal.interfaces.http",
+    "embornal.interfaces.cli.remote",
+    "embornal.adapters.embeddings.base",
+    "embornal.adapters.embeddings.factory",
+)
+
+
+def _imported(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    """The modules ``embornal ARGS`` imports (read from ``-X importtime``)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", str(EMBORNAL), *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env if env is not None else os.environ.copy(),
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    names = set()
+    for line in proc.stderr.splitlines():
+        if line.startswith("import time:") and not line.rstrip().endswith("| imported package"):
+            names.add(line.rsplit("|", 1)[1].strip())
+    assert "embornal.interfaces.cli.main" in names  # the reader saw the run
+    return names
+
+
+def _heavy(names: set[str]) -> list[str]:
+    return sorted(n for n in names for h in HEAVY if n == h or n.startswith(h + "."))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("memory", "recall", "sqlite"),
+        ("memory", "recall"),
+        ("--json", "memory", "recall", "sqlite", "--meta", "--explain"),
+        ("memory", "store", "/projects/embornal", "The CLI starts fast."),
+        ("memory", "cat", "/projects/embornal"),
+        ("--json", "memory", "cat", "/projects/embornal"),
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_memory_commands_import_no_heavy_module(embornal_home: Path, args: tuple[str, ...]) -> None:
+    from embornal import Memory
+
+    with Memory.open() as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+    assert _heavy(_imported(*args)) == []
+
+
+def test_version_and_help_import_no_service(embornal_home: Path) -> None:
+    for args in (("--version",), ("--help",), ("memory", "--help"), ("memory", "recall", "-h")):
+        names = _imported(*args)
+        assert _heavy(names) == []
+        assert not any(n.startswith(("embornal.service", "embornal.storage")) for n in names)
+
+
+def test_the_reader_sees_a_heavy_module(embornal_home: Path) -> None:
+    """The check itself: a command that needs the YAML parser is seen to import it."""
+    embornal_home.mkdir(parents=True)
+    (embornal_home / "config.yaml").write_text("recall:\n  limit: 5\n", encoding="utf-8")
+    assert "yaml" in _heavy(_imported("memory", "recall", "sqlite"))
+
+
+# -- the lazy parser shows everything ---------------------------------------------------
+
+
+def _tree() -> dict[str, list[str]]:
+    """Every group and its commands (``[]``: the group is a command), from the parser."""
+    root = build_parser()
+    (groups,) = [a for a in root._actions if a.dest == "group"]
+    assert isinstance(groups.choices, dict)
+    out: dict[str, list[str]] = {}
+    for name, parser in groups.choices.items():
+        subs = [a for a in parser._actions if a.dest == "command"]
+        assert len(subs) <= 1
+        out[name] = list(subs[0].choices) if subs and isinstance(subs[0].choices, dict) else []
+    return out
+
+
+def test_the_parser_tree_is_whole() -> None:
+    tree = _tree()
+    assert list(tree) == [
+        "memory",
+        "bootstrap",
+        "config",
+        "admin",
+        "mcp",
+        "model",
+        "token",
+        "policy",
+        "serve",
+    ]
+    assert len(tree["memory"]) == 15 and "recall" in tree["memory"]
+    assert sum(len(v) or 1 for v in tree.values()) == 33
+
+
+def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    headings = [line[3:] for line in docs.splitlines() if line.startswith("## ")]
+    top = cli("--help")
+    assert top.code == 0
+    for group, commands in _tree().items():
+        assert re.search(rf"\n    {group}\s", top.out), group
+        shown = cli(group, "--help")
+        assert shown.code == 0 and shown.out.startswith(f"usage: embornal {group} ")
+        if not commands:
+            assert any(h == group or h.startswith(f"{group} ") for h in headings), group
+        for command in commands:
+            assert re.search(rf"\n    {command}\s", shown.out), (group, command)
+            r = cli(group, command, "--help")
+            assert r.code == 0 and r.out.startswith(f"usage: embornal {group} {command}")
+            documented = [h for h in headings if h.startswith(f"{group} ")]
+            words = {w.strip(",") for h in documented for w in h.split()[1:]}
+            assert command in words, f"docs/cli.md has no section for {group} {command}"
+
+
+def test_unknown_commands_name_every_choice(cli: Run) -> None:
+    r = cli("memory", "recal")
+    assert r.code == 2
+    assert "invalid choice: 'recal'" in r.err and "'untag', 'reindex', 'wiki'" in r.err
+    r = cli("memroy", "recall", "--json")
+    assert r.code == 2 and r.json()["error"] == "usage"
+    assert "'memory', 'bootstrap'" in r.err and "'serve')" in r.err
+    r = cli("memory")
+    assert r.code == 2 and "the following arguments are required: COMMAND" in r.err

@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 
 from embornal import ActorKind, FixedClock, Memory
-from embornal.domain import events as events_module
 from embornal.domain.clock import format_time
-from embornal.domain.events import EventType, NewEvent
+from embornal.domain.events import EVENTS, FactForgotten, FactStored, NewEvent
 from embornal.errors import ConcurrencyError
 from embornal.storage import eventlog
 from embornal.storage.connect import Connection, DriverError, atomic, connect
@@ -157,8 +156,7 @@ def test_redaction_records_are_append_only(memory: Memory, raw: Connection) -> N
 def _forget_event(fact_id: str, expected: int | None, clock: FixedClock) -> NewEvent:
     return NewEvent(
         stream_id=fact_id,
-        type=EventType.FACT_FORGOTTEN.value,
-        payload={"fact_id": fact_id},
+        body=FactForgotten(fact_id=fact_id),
         actor="default",
         actor_kind=ActorKind.PERSON,
         recorded_at=clock.now(),
@@ -429,7 +427,7 @@ def _v0_to_v1(payload: dict[str, Any]) -> dict[str, Any]:
 def test_old_payloads_are_upcast_on_read(
     memory: Memory, raw: Connection, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(events_module._UPCASTERS, ("FactStored", 0), _v0_to_v1)
+    monkeypatch.setattr(FactStored, "UPCASTERS", {0: _v0_to_v1})
     _insert_v0_event(raw)
     (event,) = eventlog.read_stream(raw, OLD_ID)
     assert event.schema_version == 0
@@ -452,12 +450,11 @@ def test_old_payloads_are_upcast_on_read(
 
 
 def test_upcasters_chain_from_any_old_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(events_module._UPCASTERS, ("FactStored", 0), _v0_to_v1)
-    monkeypatch.setitem(
-        events_module._UPCASTERS, ("FactStored", -1), lambda p: {**p, "where": p.pop("place")}
+    monkeypatch.setattr(
+        FactStored, "UPCASTERS", {0: _v0_to_v1, -1: lambda p: {**p, "where": p.pop("place")}}
     )
     old = {"fact_id": "X", "place": "/p", "text": "t", "owner": "o", "created_at": "c"}
-    got = events_module.upcast("FactStored", -1, dict(old))
+    got = EVENTS.upcast("FactStored", -1, dict(old))
     assert got["path"] == "/p" and got["content"] == "t"
     current = {"fact_id": "X", "content": "c"}
-    assert events_module.upcast("FactStored", 1, dict(current)) == current
+    assert EVENTS.upcast("FactStored", 1, dict(current)) == current

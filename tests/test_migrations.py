@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.domain.clock import Clock
+from embornal.domain.clock import Clock, parse_time
 from embornal.errors import DatabaseBusy, MigrationError, StorageError
 from embornal.storage import migrations
 from embornal.storage.connect import Connection, connect
@@ -148,7 +148,8 @@ def test_an_old_database_keeps_its_facts(
     db_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A memory written before the last migrations existed keeps every fact it held."""
-    from embornal.domain.events import ActorKind, NewEvent
+    from embornal.domain.events import ActorKind, FactStored, NewEvent
+    from embornal.domain.tags import Tag
     from embornal.storage.sqlite import SqliteStore
 
     guide_at = ALL_NAMES.index("0003_memory_guide") + 1
@@ -164,17 +165,15 @@ def test_an_old_database_keeps_its_facts(
                     [
                         NewEvent(
                             stream_id=old_id,
-                            type="FactStored",
-                            payload={
-                                "fact_id": old_id,
-                                "path": "/notes/old",
-                                "content": "written before the upgrade by the user",
-                                "kind": "fact",
-                                "owner": "default",
-                                "tags": [["owner", "default"], ["colour", "blue"]],
-                                "created_at": "2025-06-01T00:00:00.000000Z",
-                                "supersedes_id": None,
-                            },
+                            body=FactStored(
+                                fact_id=old_id,
+                                path="/notes/old",
+                                content="written before the upgrade by the user",
+                                kind="fact",
+                                owner="default",
+                                tags=(Tag("owner", "default"), Tag("colour", "blue")),
+                                created_at=parse_time("2025-06-01T00:00:00.000000Z"),
+                            ),
                             actor="default",
                             actor_kind=ActorKind.PERSON,
                             recorded_at=clock.now(),
@@ -213,7 +212,8 @@ def _creates_then_fails(conn: Connection, clock: Clock) -> None:
 
 
 def _appends_then_fails(conn: Connection, clock: Clock) -> None:
-    from embornal.domain.events import ActorKind, NewEvent
+    from embornal.domain.events import ActorKind, FactStored, NewEvent
+    from embornal.domain.tags import Tag
     from embornal.storage.eventlog import append
 
     append(
@@ -221,17 +221,14 @@ def _appends_then_fails(conn: Connection, clock: Clock) -> None:
         [
             NewEvent(
                 stream_id="01KDVDNA00AAAAAAAAAAAAAAAA",
-                type="FactStored",
-                payload={
-                    "fact_id": "01KDVDNA00AAAAAAAAAAAAAAAA",
-                    "path": "/half",
-                    "content": "written by a migration that then fails",
-                    "kind": "fact",
-                    "owner": "default",
-                    "tags": [["owner", "default"]],
-                    "created_at": "2026-01-01T12:00:00.000000Z",
-                    "supersedes_id": None,
-                },
+                body=FactStored(
+                    fact_id="01KDVDNA00AAAAAAAAAAAAAAAA",
+                    path="/half",
+                    content="written by a migration that then fails",
+                    owner="default",
+                    tags=(Tag("owner", "default"),),
+                    created_at=parse_time("2026-01-01T12:00:00.000000Z"),
+                ),
                 actor="system",
                 actor_kind=ActorKind.SYSTEM,
                 recorded_at=clock.now(),

@@ -34,7 +34,8 @@ problem+json with ``http_status``.
     │   └── EmbeddingError
     ├── StorageError                   exit 7   the database failed
     │   ├── DatabaseBusy
-    │   └── MigrationError
+    │   ├── MigrationError
+    │   └── UnreadableEvent                      an event type or version this build lacks
     └── VerificationFailed             exit 8   projections differ from the log
 
 ``code`` is a stable machine name (``invalid_path``), ``message`` says what
@@ -70,6 +71,7 @@ __all__ = [
     "OwnerTagForbidden",
     "StorageError",
     "Unauthenticated",
+    "UnreadableEvent",
     "VectorWidthMismatch",
     "VerificationFailed",
 ]
@@ -230,6 +232,14 @@ class DatabaseBusy(StorageError):
 
 class MigrationError(StorageError):
     code = "migration_error"
+
+
+class UnreadableEvent(StorageError):
+    """The log holds an event this build cannot read: an unknown type, a newer schema
+    version, or a payload its class cannot decode."""
+
+    code = "unreadable_event"
+    default_hint = "Open the memory with the newer embornal that wrote it."
 
 
 class VerificationFailed(EmbornalError):

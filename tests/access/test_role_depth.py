@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from embornal import FixedClock, Memory
 from embornal.domain.access import MAX_ROLE_DEPTH, Rule, decide, parse_rule
-from embornal.domain.events import ActorKind, EventType, NewEvent
+from embornal.domain.events import ActorKind, NewEvent, PolicyAdded
 from embornal.errors import AccessDenied, Conflict
 
 
@@ -22,8 +22,7 @@ def _force(mem: Memory, rule: Rule) -> None:
     store = mem._store
     event = NewEvent(
         stream_id="policy",
-        type=EventType.POLICY_ADDED.value,
-        payload={"ptype": rule.ptype, "values": list(rule.values)},
+        body=PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)),
         actor="default",
         actor_kind=ActorKind.PERSON,
         recorded_at=store.clock.now(),

@@ -6,14 +6,25 @@ from collections.abc import Sequence
 
 from embornal import FixedClock
 from embornal.domain.access import Rule
-from embornal.domain.clock import format_time
-from embornal.domain.events import ActorKind, EventType, NewEvent
+from embornal.domain.events import (
+    ActorKind,
+    DomainEvent,
+    FactForgotten,
+    FactPurged,
+    FactStored,
+    NewEvent,
+    PathTagged,
+    PolicyAdded,
+    TokenIssued,
+    TokenRevoked,
+)
 from embornal.domain.scope import ReadScope, read_scope
+from embornal.domain.tags import Tag
 from embornal.storage.contract import Store
 
 
 class Events:
-    """Events as the service writes them (one place to change when events get types)."""
+    """Events as the service writes them (typed bodies, as the service builds them)."""
 
     def __init__(self, clock: FixedClock) -> None:
         self.clock = clock
@@ -24,13 +35,10 @@ class Events:
         self._n += 1
         return f"01KC{self._n:022d}"
 
-    def _event(
-        self, stream: str, etype: EventType, payload: dict[str, object], reason: str | None = None
-    ) -> NewEvent:
+    def _event(self, stream: str, body: DomainEvent, reason: str | None = None) -> NewEvent:
         return NewEvent(
             stream_id=stream,
-            type=etype.value,
-            payload=payload,
+            body=body,
             actor="default",
             actor_kind=ActorKind.PERSON,
             recorded_at=self.clock.now(),
@@ -51,49 +59,37 @@ class Events:
     ) -> NewEvent:
         fid = fact_id or self.new_id()
         at = self.clock.now().replace(minute=minutes % 60)
-        all_tags = sorted([("owner", owner), *tags])
-        return self._event(
-            fid,
-            EventType.FACT_STORED,
-            {
-                "fact_id": fid,
-                "path": path,
-                "content": content,
-                "kind": "fact",
-                "owner": owner,
-                "tags": [list(t) for t in all_tags],
-                "created_at": format_time(at),
-                "supersedes_id": supersedes,
-            },
-            reason,
+        all_tags = tuple(sorted(Tag(k, v) for k, v in [("owner", owner), *tags]))
+        body = FactStored(
+            fact_id=fid,
+            path=path,
+            content=content,
+            owner=owner,
+            created_at=at,
+            tags=all_tags,
+            supersedes_id=supersedes,
         )
+        return self._event(fid, body, reason)
 
     def forgotten(self, fact_id: str) -> NewEvent:
-        return self._event(fact_id, EventType.FACT_FORGOTTEN, {"fact_id": fact_id}, "test")
+        return self._event(fact_id, FactForgotten(fact_id=fact_id), "test")
 
     def purged(self, fact_id: str) -> NewEvent:
-        return self._event(fact_id, EventType.FACT_PURGED, {"fact_id": fact_id}, "erase it")
+        return self._event(fact_id, FactPurged(fact_id=fact_id), "erase it")
 
     def path_tagged(self, path: str, tags: Sequence[tuple[str, str]]) -> NewEvent:
-        payload = {"path": path, "tags": [list(t) for t in tags]}
-        return self._event(f"path:{path}", EventType.PATH_TAGGED, payload)
+        body = PathTagged(path=path, tags=tuple(Tag(k, v) for k, v in tags))
+        return self._event(f"path:{path}", body)
 
     def policy_added(self, rule: Rule) -> NewEvent:
-        payload = {"ptype": rule.ptype, "values": list(rule.values)}
-        return self._event("policy", EventType.POLICY_ADDED, payload)
+        return self._event("policy", PolicyAdded(ptype=rule.ptype, values=rule.values))
 
     def token_issued(self, token_id: str, subject: str, token_hash: str) -> NewEvent:
-        payload = {
-            "token_id": token_id,
-            "subject": subject,
-            "name": None,
-            "token_hash": token_hash,
-            "expires_at": None,
-        }
-        return self._event(f"token:{token_id}", EventType.TOKEN_ISSUED, payload)
+        body = TokenIssued(token_id=token_id, subject=subject, token_hash=token_hash)
+        return self._event(f"token:{token_id}", body)
 
     def token_revoked(self, token_id: str) -> NewEvent:
-        return self._event(f"token:{token_id}", EventType.TOKEN_REVOKED, {"token_id": token_id})
+        return self._event(f"token:{token_id}", TokenRevoked(token_id=token_id))
 
 
 def write(store: Store, *new: NewEvent) -> list[str]:

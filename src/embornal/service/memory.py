@@ -12,21 +12,42 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from embornal.domain import paths as P
 from embornal.domain.bounds import MAX_LIMIT, whole_in_range
-from embornal.domain.clock import Clock, SystemClock, format_time, parse_time
-from embornal.domain.events import ActorKind, Event, EventType, NewEvent
-from embornal.domain.facts import DEFAULT_KIND, Fact, check_content, check_reason
+from embornal.domain.clock import Clock, SystemClock
+from embornal.domain.events import (
+    ActorKind,
+    DomainEvent,
+    Event,
+    FactsRecalled,
+    FactStored,
+    NewEvent,
+)
+from embornal.domain.fact_aggregate import (
+    FactState,
+    ForgetFact,
+    PurgeFact,
+    RestoreFact,
+    StoreFact,
+    SupersedeFact,
+    decide_forget,
+    decide_purge,
+    decide_restore,
+    decide_store,
+    decide_supersede,
+)
+from embornal.domain.facts import DEFAULT_KIND, Fact, check_reason
 from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.links import extract_links
 from embornal.domain.ranking import FusionSettings
 from embornal.domain.scope import ReadScope
-from embornal.domain.strength import INITIAL_STABILITY_DAYS, strength
-from embornal.domain.tags import OWNER_KEY, Tag, check_subject, parse_tags
-from embornal.errors import Conflict, InvalidInput, NotFound
+from embornal.domain.strength import strength
+from embornal.domain.tags import check_subject
+from embornal.errors import ConcurrencyError, InvalidInput, NotFound
 from embornal.service.access import Access
+from embornal.service.lifecycle import new_fact, run_command
 from embornal.service.recall import Recaller
 from embornal.service.results import (
     FactDetail,
@@ -40,13 +61,15 @@ from embornal.service.results import (
 from embornal.service.semantic import ReindexResult, Semantic
 from embornal.service.sharing import Sharing
 from embornal.service.tagging import PathTagging
-from embornal.storage.contract import Store
+from embornal.storage.contract import Store, Tx
 from embornal.storage.factory import open_store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
 
 __all__ = ["MAX_LIMIT", "Memory"]
+
+R = TypeVar("R")
 
 
 def _limit(limit: int | None, default: int) -> int:
@@ -55,27 +78,6 @@ def _limit(limit: int | None, default: int) -> int:
     if not whole_in_range(limit, 1, MAX_LIMIT):
         raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
     return limit
-
-
-def _new_fact(event: NewEvent) -> Fact:
-    """The fact a FactStored event creates, as the projection holds it (no re-read)."""
-    p = event.payload
-    return Fact(
-        id=p["fact_id"],
-        path=p["path"],
-        content=p["content"],
-        kind=p["kind"],
-        owner=p["owner"],
-        created_at=parse_time(p["created_at"]),
-        last_recall_at=None,
-        recall_count=0,
-        stability_days=INITIAL_STABILITY_DAYS,
-        supersedes_id=p["supersedes_id"],
-        superseded_by=None,
-        deleted_at=None,
-        purged_at=None,
-        tags=tuple(sorted(Tag(k, v) for k, v in p["tags"])),
-    )
 
 
 class Memory(Sharing, PathTagging):
@@ -192,16 +194,20 @@ class Memory(Sharing, PathTagging):
         return self._access.read_filter()
 
     def _event(
-        self, stream_id: str, etype: EventType, payload: dict[str, Any], reason: str | None
+        self,
+        stream_id: str,
+        body: DomainEvent,
+        reason: str | None,
+        expected_version: int | None = None,
     ) -> NewEvent:
         return NewEvent(
             stream_id=stream_id,
-            type=etype.value,
-            payload=payload,
+            body=body,
             actor=self.subject,
             actor_kind=self.actor_kind,
             recorded_at=self._clock.now(),
             reason=reason,
+            expected_version=expected_version,
         )
 
     def _resolve(self, fact_id: str) -> Fact:
@@ -212,38 +218,6 @@ class Memory(Sharing, PathTagging):
         return fact
 
     # -- writing ------------------------------------------------------------------------
-
-    def _stored_event(
-        self, item: NewFact, *, supersedes: str | None, reason: str | None
-    ) -> NewEvent:
-        path = P.normalize_path(item.path)
-        if path == P.ROOT:
-            raise InvalidInput(
-                "the root / holds no facts", hint="Store the fact on a topic path such as /notes."
-            )
-        content = check_content(item.content)
-        tags = parse_tags(item.tags)
-        if not isinstance(item.kind, str) or not item.kind:
-            raise InvalidInput("kind must be a non-empty name")
-        now = self._clock.now()
-        created = parse_time(item.at) if item.at is not None else now
-        fact_id = new_id(now)
-        all_tags = sorted([Tag(OWNER_KEY, self.subject), *tags])
-        return self._event(
-            fact_id,
-            EventType.FACT_STORED,
-            {
-                "fact_id": fact_id,
-                "path": path,
-                "content": content,
-                "kind": item.kind or DEFAULT_KIND,
-                "owner": self.subject,
-                "tags": [[t.key, t.value] for t in all_tags],
-                "created_at": format_time(created),
-                "supersedes_id": supersedes,
-            },
-            reason,
-        )
 
     def store(
         self,
@@ -261,26 +235,31 @@ class Memory(Sharing, PathTagging):
     def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
         """Store many facts in one transaction: all of them, or none."""
         why = check_reason(reason, required=False)
-        events = [self._stored_event(item, supersedes=None, reason=why) for item in items]
-        if not events:
+        bodies: list[FactStored] = []
+        for item in items:
+            now = self._clock.now()
+            command = StoreFact(
+                new_id(now), item.path, item.content, self.subject, item.tags, item.kind, item.at
+            )
+            bodies.extend(decide_store(command, now))
+        if not bodies:
             return []
-        for e in events:
-            self._require_write(e)
-        vecs = self._semantic.embed_documents([e.payload["content"] for e in events])
+        for b in bodies:
+            self._require_write(b)
+        vecs = self._semantic.embed_documents([b.content or "" for b in bodies])
         with self._store.transaction("storing facts") as conn:
-            self._store.append(conn, events)
+            self._store.append(conn, [self._event(b.fact_id, b, why, 0) for b in bodies])
             if vecs is not None:
                 self._semantic.write(
-                    conn, list(zip([e.stream_id for e in events], vecs, strict=True))
+                    conn, list(zip([b.fact_id for b in bodies], vecs, strict=True))
                 )
-        return [_new_fact(e) for e in events]
+        return [new_fact(b) for b in bodies]
 
-    def _require_write(self, event: NewEvent) -> None:
+    def _require_write(self, new: FactStored) -> None:
         if self._access.unconditional("write"):
             return
-        p = event.payload
-        own = {k: v for k, v in p["tags"]}
-        self._access.require("write", self._access.new_fact_object(p["path"], own))
+        own = {t.key: t.value for t in new.tags}
+        self._access.require("write", self._access.new_fact_object(new.path, own))
 
     def supersede(
         self,
@@ -293,49 +272,64 @@ class Memory(Sharing, PathTagging):
     ) -> Fact:
         """Correct a fact: a new fact on the same path points at the old one."""
         old = self._resolve(fact_id)
-        if tags is None:
-            tags = [str(t) for t in old.tags if t.key != OWNER_KEY]
-        event = self._stored_event(
-            NewFact(old.path, content, tags, at, old.kind),
-            supersedes=old.id,
-            reason=check_reason(reason, required=False),
-        )
-        # Replacing a fact removes it from recall: it takes the right forget takes.
-        old_obj = self._access.fact_object(old)
-        self._access.require("write", old_obj)
-        self._access.require("delete", old_obj, why=f" (superseding fact {old.id} removes it)")
-        self._require_write(event)
-        vecs = self._semantic.embed_documents([event.payload["content"]])
-        with self._store.transaction("superseding a fact") as conn:
-            current = self._store.get_fact(old.id)
-            if current is None or current.state != "active":
-                state = current.state if current else "missing"
-                raise Conflict(
-                    f"fact {old.id} is {state}; only an active fact can be superseded",
-                    hint="Supersede the newest fact of the chain (see `embornal memory show`).",
+        why = check_reason(reason, required=False)
+        now = self._clock.now()
+        command = SupersedeFact(new_id(now), content, self.subject, tags, at)
+        embedded: list[Any] = []  # the first decision checks access and embeds, once
+
+        def decide(state: FactState) -> FactStored:
+            (new,) = decide_supersede(state, command, now)
+            if not embedded:
+                # Replacing a fact removes it from recall: it takes the right forget takes.
+                old_obj = self._access.fact_object(old)
+                self._access.require("write", old_obj)
+                self._access.require(
+                    "delete", old_obj, why=f" (superseding fact {old.id} removes it)"
                 )
-            self._store.append(conn, [event])
-            if vecs is not None:
-                self._semantic.write(conn, [(event.stream_id, vecs[0])])
-        fact = self._store.get_fact(event.stream_id)
+                self._require_write(new)
+                embedded.append(self._semantic.embed_documents([new.content or ""]))
+            return new
+
+        def write(conn: Tx, state: FactState, new: FactStored) -> None:
+            # The successor's stream is new; the decision also read the old fact's state.
+            if self._store.fact_state(state.fact_id) != state:
+                raise ConcurrencyError(f"fact {state.fact_id} changed while superseding it")
+            self._store.append(conn, [self._event(new.fact_id, new, why, 0)])
+            if embedded[0] is not None:
+                self._semantic.write(conn, [(new.fact_id, embedded[0][0])])
+
+        run_command(self._store, old.id, decide, write, "superseding a fact")
+        fact = self._store.get_fact(command.new_id)
         assert fact is not None
         return fact
+
+    def _on_fact(
+        self,
+        fact_id: str,
+        decide: Callable[[FactState], list[DomainEvent]],
+        why: str | None,
+        doing: str,
+        then: Callable[[Tx, list[Event]], R] | None = None,
+    ) -> R | None:
+        """Load the fact's state, decide, append at the loaded version (retried)."""
+
+        def write(conn: Tx, state: FactState, bodies: list[DomainEvent]) -> R | None:
+            events = self._store.append(
+                conn,
+                [self._event(fact_id, b, why, state.version + i) for i, b in enumerate(bodies)],
+            )
+            return then(conn, events) if then else None
+
+        return run_command(self._store, fact_id, decide, write, doing)
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""
         why = check_reason(reason)
         fact = self._resolve(fact_id)
         self._access.require("delete", self._access.fact_object(fact))
-        with self._store.transaction("forgetting a fact") as conn:
-            current = self._store.get_fact(fact.id)
-            if current is None or current.deleted_at is not None:
-                raise Conflict(
-                    f"fact {fact.id} is already forgotten",
-                    hint="Use `embornal memory restore` to bring it back.",
-                )
-            self._store.append(
-                conn, [self._event(fact.id, EventType.FACT_FORGOTTEN, {"fact_id": fact.id}, why)]
-            )
+        now = self._clock.now()
+        command = ForgetFact(fact.id)
+        self._on_fact(fact.id, lambda s: decide_forget(s, command, now), why, "forgetting a fact")
         return self._reload(fact.id)
 
     def restore(self, fact_id: str, *, reason: str) -> Fact:
@@ -343,15 +337,9 @@ class Memory(Sharing, PathTagging):
         why = check_reason(reason)
         fact = self._resolve(fact_id)
         self._access.require("delete", self._access.fact_object(fact))
-        with self._store.transaction("restoring a fact") as conn:
-            current = self._store.get_fact(fact.id)
-            if current is None or current.purged_at is not None:
-                raise Conflict(f"fact {fact.id} was purged; its content is gone for good")
-            if current.deleted_at is None:
-                raise Conflict(f"fact {fact.id} is not forgotten", hint="Nothing to restore.")
-            self._store.append(
-                conn, [self._event(fact.id, EventType.FACT_RESTORED, {"fact_id": fact.id}, why)]
-            )
+        now = self._clock.now()
+        command = RestoreFact(fact.id)
+        self._on_fact(fact.id, lambda s: decide_restore(s, command, now), why, "restoring a fact")
         return self._reload(fact.id)
 
     def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
@@ -359,15 +347,18 @@ class Memory(Sharing, PathTagging):
         why = check_reason(reason)
         fact = self._resolve(fact_id)
         self._access.require("delete", self._access.fact_object(fact))
-        with self._store.transaction("purging a fact") as conn:
-            current = self._store.get_fact(fact.id)
-            if current is None or current.purged_at is not None:
-                raise Conflict(f"fact {fact.id} is already purged")
-            (event,) = self._store.append(
-                conn, [self._event(fact.id, EventType.FACT_PURGED, {"fact_id": fact.id}, why)]
-            )
-            redacted = self._store.redact_stream(conn, fact.id, event.position)
+        now = self._clock.now()
+        command = PurgeFact(fact.id)
+
+        def erase(conn: Tx, events: list[Event]) -> int:
+            redacted = self._store.redact_stream(conn, fact.id, events[-1].position)
             self._store.erase_in_transaction(conn)
+            return redacted
+
+        redacted = self._on_fact(
+            fact.id, lambda s: decide_purge(s, command, now), why, "purging a fact", erase
+        )
+        assert redacted is not None
         compacted = self._store.compact_after_purge()
         return PurgeResult(fact.id, redacted, compacted)
 
@@ -380,12 +371,8 @@ class Memory(Sharing, PathTagging):
         if not facts:
             return
         now = self._clock.now()
-        event = self._event(
-            f"recall:{new_id(now)}",
-            EventType.FACTS_RECALLED,
-            {"fact_ids": [f.id for f in facts], "at": format_time(now)},
-            None,
-        )
+        body = FactsRecalled(fact_ids=tuple(f.id for f in facts), at=now)
+        event = self._event(f"recall:{new_id(now)}", body, None)
         with self._store.transaction("recording a recall") as conn:
             self._store.append(conn, [event])
 

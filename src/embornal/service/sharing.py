@@ -19,8 +19,16 @@ from embornal.domain.access import (
     role_depth,
 )
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, in_range
-from embornal.domain.clock import Clock
-from embornal.domain.events import ActorKind, EventType, NewEvent
+from embornal.domain.clock import Clock, parse_time
+from embornal.domain.events import (
+    ActorKind,
+    DomainEvent,
+    NewEvent,
+    PolicyAdded,
+    PolicyRemoved,
+    TokenIssued,
+    TokenRevoked,
+)
 from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.tags import check_subject
 from embornal.errors import Conflict, InvalidInput, NotFound
@@ -63,11 +71,10 @@ class Sharing:
     subject: str
     actor_kind: ActorKind
 
-    def _admin_event(self, stream: str, etype: EventType, payload: dict[str, object]) -> NewEvent:
+    def _admin_event(self, stream: str, body: DomainEvent) -> NewEvent:
         return NewEvent(
             stream_id=stream,
-            type=etype.value,
-            payload=payload,
+            body=body,
             actor=self.subject,
             actor_kind=self.actor_kind,
             recorded_at=self._clock.now(),
@@ -86,7 +93,7 @@ class Sharing:
             raise Conflict(f"rule already exists: {rule}")
         _check_role_depth(existing, [rule])
         with self._store.transaction("adding a policy") as conn:
-            self._store.append(conn, [self._rule_event(EventType.POLICY_ADDED, rule)])
+            self._store.append(conn, [self._rule_event(PolicyAdded, rule)])
         return rule
 
     def policy_remove(self, ptype: str, values: Sequence[str]) -> Rule:
@@ -96,13 +103,11 @@ class Sharing:
                 f"no such rule: {rule}", hint="List the rules with `embornal policy ls`."
             )
         with self._store.transaction("removing a policy") as conn:
-            self._store.append(conn, [self._rule_event(EventType.POLICY_REMOVED, rule)])
+            self._store.append(conn, [self._rule_event(PolicyRemoved, rule)])
         return rule
 
-    def _rule_event(self, etype: EventType, rule: Rule) -> NewEvent:
-        return self._admin_event(
-            "policy", etype, {"ptype": rule.ptype, "values": list(rule.values)}
-        )
+    def _rule_event(self, kind: type[PolicyAdded | PolicyRemoved], rule: Rule) -> NewEvent:
+        return self._admin_event("policy", kind(ptype=rule.ptype, values=tuple(rule.values)))
 
     def policy_check(self, subject: str, action: str, target: str) -> PolicyCheck:
         """Would ``subject`` be allowed ``action`` on ``target`` (a path or a fact id)?"""
@@ -148,19 +153,19 @@ class Sharing:
             tuple(r for r in default_token_rules(subject) if r not in existing) if rules else ()
         )
         _check_role_depth(list(existing), new_rules)
+        expires = expiry(self._clock, expires_in_days)
         events = [
             self._admin_event(
                 f"token:{token_id}",
-                EventType.TOKEN_ISSUED,
-                {
-                    "token_id": token_id,
-                    "subject": subject,
-                    "name": name,
-                    "token_hash": hash_token(secret),
-                    "expires_at": expiry(self._clock, expires_in_days),
-                },
+                TokenIssued(
+                    token_id=token_id,
+                    subject=subject,
+                    token_hash=hash_token(secret),
+                    name=name,
+                    expires_at=parse_time(expires) if expires is not None else None,
+                ),
             ),
-            *(self._rule_event(EventType.POLICY_ADDED, r) for r in new_rules),
+            *(self._rule_event(PolicyAdded, r) for r in new_rules),
         ]
         with self._store.transaction("issuing a token") as conn:
             self._store.append(conn, events)
@@ -187,11 +192,7 @@ class Sharing:
         with self._store.transaction("revoking a token") as conn:
             self._store.append(
                 conn,
-                [
-                    self._admin_event(
-                        f"token:{info.id}", EventType.TOKEN_REVOKED, {"token_id": info.id}
-                    )
-                ],
+                [self._admin_event(f"token:{info.id}", TokenRevoked(token_id=info.id))],
             )
         (after,) = [t for t in self.tokens(include_inactive=True) if t.id == info.id]
         return after

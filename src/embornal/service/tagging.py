@@ -8,10 +8,9 @@ owner's facts (decision 0014).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from embornal.domain import paths as P
-from embornal.domain.events import EventType, NewEvent
+from embornal.domain.events import DomainEvent, NewEvent, PathTagged, PathUntagged
 from embornal.domain.tags import Tag, parse_tag_keys, parse_tags
 from embornal.errors import InvalidInput
 from embornal.service.access import Access
@@ -25,7 +24,7 @@ class PathTagging:
 
     _store: Store
     _access: Access
-    _event: Callable[[str, EventType, dict[str, Any], str | None], NewEvent]
+    _event: Callable[[str, DomainEvent, str | None], NewEvent]
 
     def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
         """Put tags on a path; the subject's facts below inherit them (their own tags win)."""
@@ -37,14 +36,7 @@ class PathTagging:
         with self._store.transaction("tagging a path") as conn:
             self._store.append(
                 conn,
-                [
-                    self._event(
-                        f"path:{norm}",
-                        EventType.PATH_TAGGED,
-                        {"path": norm, "tags": [[t.key, t.value] for t in parsed]},
-                        None,
-                    )
-                ],
+                [self._event(f"path:{norm}", PathTagged(path=norm, tags=tuple(parsed)), None)],
             )
         return list(parsed)
 
@@ -59,8 +51,7 @@ class PathTagging:
                 [
                     self._event(
                         f"path:{norm}",
-                        EventType.PATH_UNTAGGED,
-                        {"path": norm, "keys": list(parse_tag_keys(keys))},
+                        PathUntagged(path=norm, keys=tuple(parse_tag_keys(keys))),
                         None,
                     )
                 ],

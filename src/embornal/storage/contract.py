@@ -24,6 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from embornal.domain.access import Rule
 from embornal.domain.events import Event, NewEvent
+from embornal.domain.fact_aggregate import FactState
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
@@ -147,6 +148,12 @@ class FactReads(Protocol):
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
         """The tags that decide access, each with the path it came from (None: the fact)."""
+        ...
+
+    def fact_state(self, fact_id: str) -> FactState | None:
+        """The fact aggregate's state folded from its stream, at the stream's version, with
+        the live fact that supersedes it (None: no such fact). Inside a unit of work: as of
+        it."""
         ...
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.events import REDACTED_REASON, Event, NewEvent, upcast
+from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
 from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
@@ -42,7 +42,8 @@ def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
             raise ConcurrencyError(
                 f"stream {ne.stream_id} is at version {version - 1}, expected {ne.expected_version}"
             )
-        payload_text = json.dumps(ne.payload, ensure_ascii=False, sort_keys=True)
+        payload = EVENTS.to_payload(ne.body)
+        payload_text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
         cur = conn.execute(
             "INSERT INTO events (stream_id, version, type, schema_version, payload, actor, "
             "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -63,17 +64,27 @@ def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
             stream_id=ne.stream_id,
             version=version,
             type=ne.type,
-            payload=ne.payload,
+            payload=payload,
             actor=ne.actor,
             actor_kind=ne.actor_kind.value,
             recorded_at=ne.recorded_at,
             reason=ne.reason,
             schema_version=ne.schema_version,
+            known_body=ne.body,
         )
         projector.apply(conn, event)
         next_version[ne.stream_id] = version + 1
         out.append(event)
     return out
+
+
+def _current_payload(event_type: str, version: int, text: str) -> dict[str, Any]:
+    """The stored payload at the current version of its type; an unknown type's or a newer
+    version's as it is (a newer writer's: ``Event.body`` says it cannot be read)."""
+    payload: dict[str, Any] = json.loads(text)
+    if not EVENTS.readable(event_type, version):
+        return payload
+    return EVENTS.upcast(event_type, version, payload)
 
 
 def row_to_event(row: Any) -> Event:
@@ -82,7 +93,7 @@ def row_to_event(row: Any) -> Event:
         stream_id=row["stream_id"],
         version=int(row["version"]),
         type=row["type"],
-        payload=upcast(row["type"], int(row["schema_version"]), json.loads(row["payload"])),
+        payload=_current_payload(row["type"], int(row["schema_version"]), row["payload"]),
         actor=row["actor"],
         actor_kind=row["actor_kind"],
         recorded_at=parse_time(row["recorded_at"]),
@@ -118,37 +129,30 @@ def read_all(
 
 
 def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: datetime) -> int:
-    """Erase content from the events of a purged fact before ``purge_position`` (inside
+    """Erase user text from the events of a purged fact before ``purge_position`` (inside
     the purge's transaction), recording each in ``event_redactions``; return how many.
 
-    The payload loses content, attributes and the tags other than owner; the reason (which
-    a person may have typed the secret into) becomes :data:`REDACTED_REASON`. The purge
-    event itself keeps its reason.
+    Each payload loses the fields its event class declares as text (``TEXT_FIELDS``:
+    content, attributes, the tags other than owner); the reason (which a person may have
+    typed the secret into) becomes :data:`REDACTED_REASON`. The purge event itself keeps
+    its reason.
     """
     rows = conn.execute(
-        "SELECT position, payload, reason FROM events WHERE stream_id = ? AND position < ?",
+        "SELECT position, type, schema_version, payload, reason FROM events "
+        "WHERE stream_id = ? AND position < ?",
         (stream_id, purge_position),
     ).fetchall()
     when = format_time(now)
     count = 0
     for row in rows:
-        payload = json.loads(row[1])
-        changed = False
-        for key in ("content", "attributes"):
-            if payload.get(key):
-                payload[key] = None
-                changed = True
-        if "tags" in payload:
-            kept = [t for t in payload["tags"] if t[0] == "owner"]
-            changed = changed or kept != payload["tags"]
-            payload["tags"] = kept
-        reason = row[2]
+        stored = json.loads(row[3])
+        payload = EVENTS.redact_payload(row[1], int(row[2]), stored)
+        reason = row[4]
         if reason and reason != REDACTED_REASON:
             reason = REDACTED_REASON
-            changed = True
-        if not changed:
+            payload = payload or {**stored, REDACTED_KEY: True}
+        if payload is None:
             continue
-        payload["redacted"] = True
         conn.execute(
             "INSERT INTO event_redactions (position, purge_position, redacted_at) VALUES (?, ?, ?)",
             (row[0], purge_position, when),

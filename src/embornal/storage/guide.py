@@ -6,9 +6,10 @@ Written once by a data migration, as events of the ``system`` actor, owned by
 
 from __future__ import annotations
 
-from embornal.domain.clock import Clock, format_time
-from embornal.domain.events import ActorKind, EventType, NewEvent
+from embornal.domain.clock import Clock
+from embornal.domain.events import ActorKind, FactStored, NewEvent
 from embornal.domain.ids import new_id
+from embornal.domain.tags import Tag
 from embornal.storage.connect import Connection
 
 __all__ = ["GUIDE_FACTS", "GUIDE_PATH", "write_guide"]
@@ -47,17 +48,16 @@ def write_guide(conn: Connection, clock: Clock) -> None:
         events.append(
             NewEvent(
                 stream_id=fact_id,
-                type=EventType.FACT_STORED.value,
-                payload={
-                    "fact_id": fact_id,
-                    "path": GUIDE_PATH,
-                    "content": text,
-                    "kind": "fact",
-                    "owner": "default",
-                    "tags": [["owner", "default"], ["visibility", "public"]],
-                    "created_at": format_time(now),
-                    "supersedes_id": None,
-                },
+                body=FactStored(
+                    fact_id=fact_id,
+                    path=GUIDE_PATH,
+                    content=text,
+                    kind="fact",
+                    owner="default",
+                    tags=(Tag("owner", "default"), Tag("visibility", "public")),
+                    created_at=now,
+                    supersedes_id=None,
+                ),
                 actor="system",
                 actor_kind=ActorKind.SYSTEM,
                 recorded_at=now,

@@ -69,7 +69,7 @@ def _guide(conn: Connection, clock: Clock) -> None:
 
 def _default_policies(conn: Connection, clock: Clock) -> None:
     from embornal.domain.access import DEFAULT_RULES
-    from embornal.domain.events import ActorKind, EventType, NewEvent
+    from embornal.domain.events import ActorKind, NewEvent, PolicyAdded
     from embornal.storage.eventlog import append
 
     now = clock.now()
@@ -78,8 +78,7 @@ def _default_policies(conn: Connection, clock: Clock) -> None:
         [
             NewEvent(
                 stream_id="policy",
-                type=EventType.POLICY_ADDED.value,
-                payload={"ptype": rule.ptype, "values": list(rule.values)},
+                body=PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)),
                 actor="system",
                 actor_kind=ActorKind.SYSTEM,
                 recorded_at=now,

@@ -8,11 +8,27 @@ over the whole log.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.events import Event, EventType
+from embornal.domain.events import (
+    EVENTS,
+    DomainEvent,
+    Event,
+    FactForgotten,
+    FactPurged,
+    FactRestored,
+    FactsRecalled,
+    FactStored,
+    PathTagged,
+    PathUntagged,
+    PolicyAdded,
+    PolicyRemoved,
+    TokenIssued,
+    TokenRevoked,
+)
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
 from embornal.storage.connect import Connection
@@ -59,35 +75,33 @@ def _fts_insert(conn: Connection, seq: int, content: str) -> None:
     conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'fts_docs'")
 
 
-def _fact_stored(conn: Connection, e: Event) -> None:
-    p = e.payload
-    path_id = ensure_path(conn, p["path"])
-    attributes = p.get("attributes")
+def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
+    path_id = ensure_path(conn, b.path)
     cur = conn.execute(
         "INSERT INTO facts (id, path_id, content, kind, attributes, owner, created_at, "
         "recorded_at, stability_days, supersedes_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            p["fact_id"],
+            b.fact_id,
             path_id,
-            p.get("content") or "",
-            p.get("kind", "fact"),
-            json.dumps(attributes, sort_keys=True) if attributes else None,
-            p["owner"],
-            p["created_at"],
+            b.content or "",
+            b.kind,
+            json.dumps(dict(b.attributes), sort_keys=True) if b.attributes else None,
+            b.owner,
+            format_time(b.created_at),
             format_time(e.recorded_at),
             INITIAL_STABILITY_DAYS,
-            p.get("supersedes_id"),
+            b.supersedes_id,
         ),
     )
     seq = int(cur.lastrowid)
     conn.executemany(
         "INSERT INTO fact_tags (fact_id, key, value) VALUES (?, ?, ?)",
-        [(p["fact_id"], k, v) for k, v in p.get("tags", [])],
+        [(b.fact_id, t.key, t.value) for t in b.tags],
     )
-    _fts_insert(conn, seq, p.get("content") or "")
-    if p.get("supersedes_id"):
+    _fts_insert(conn, seq, b.content or "")
+    if b.supersedes_id:
         conn.execute(
-            "UPDATE facts SET superseded_by = ? WHERE id = ?", (p["fact_id"], p["supersedes_id"])
+            "UPDATE facts SET superseded_by = ? WHERE id = ?", (b.fact_id, b.supersedes_id)
         )
 
 
@@ -105,20 +119,19 @@ def _set_superseder(conn: Connection, fact_id: str, live: bool) -> None:
         )
 
 
-def _fact_forgotten(conn: Connection, e: Event) -> None:
-    fid = e.payload["fact_id"]
-    conn.execute("UPDATE facts SET deleted_at = ? WHERE id = ?", (format_time(e.recorded_at), fid))
-    _set_superseder(conn, fid, live=False)
+def _fact_forgotten(conn: Connection, e: Event, b: FactForgotten) -> None:
+    when = format_time(e.recorded_at)
+    conn.execute("UPDATE facts SET deleted_at = ? WHERE id = ?", (when, b.fact_id))
+    _set_superseder(conn, b.fact_id, live=False)
 
 
-def _fact_restored(conn: Connection, e: Event) -> None:
-    fid = e.payload["fact_id"]
-    conn.execute("UPDATE facts SET deleted_at = NULL WHERE id = ?", (fid,))
-    _set_superseder(conn, fid, live=True)
+def _fact_restored(conn: Connection, e: Event, b: FactRestored) -> None:
+    conn.execute("UPDATE facts SET deleted_at = NULL WHERE id = ?", (b.fact_id,))
+    _set_superseder(conn, b.fact_id, live=True)
 
 
-def _fact_purged(conn: Connection, e: Event) -> None:
-    fid = e.payload["fact_id"]
+def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
+    fid = b.fact_id
     row = conn.execute("SELECT seq, deleted_at FROM facts WHERE id = ?", (fid,)).fetchone()
     if row is None:
         return
@@ -137,9 +150,8 @@ def _fact_purged(conn: Connection, e: Event) -> None:
     _set_superseder(conn, fid, live=False)
 
 
-def _facts_recalled(conn: Connection, e: Event) -> None:
-    at = parse_time(e.payload["at"])
-    ids = e.payload["fact_ids"]
+def _facts_recalled(conn: Connection, e: Event, b: FactsRecalled) -> None:
+    ids = b.fact_ids
     if not ids:
         return
     marks = ",".join("?" * len(ids))
@@ -153,7 +165,7 @@ def _facts_recalled(conn: Connection, e: Event) -> None:
         before = Signals(
             parse_time(r[1]), parse_time(r[2]) if r[2] else None, int(r[3]), float(r[4])
         )
-        after = reinforce(before, at)
+        after = reinforce(before, b.at)
         assert after.last_recall_at is not None
         updates.append(
             (format_time(after.last_recall_at), after.recall_count, after.stability_days, r[0])
@@ -164,93 +176,91 @@ def _facts_recalled(conn: Connection, e: Event) -> None:
     )
 
 
-def _path_tagged(conn: Connection, e: Event) -> None:
-    path_id = ensure_path(conn, e.payload["path"])
+def _path_tagged(conn: Connection, e: Event, b: PathTagged) -> None:
+    path_id = ensure_path(conn, b.path)
     conn.executemany(
         "INSERT INTO path_tags (path_id, tagger, key, value) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (path_id, tagger, key) DO UPDATE SET value = excluded.value",
-        [(path_id, e.actor, k, v) for k, v in e.payload["tags"]],
+        [(path_id, e.actor, t.key, t.value) for t in b.tags],
     )
 
 
-def _path_untagged(conn: Connection, e: Event) -> None:
-    row = conn.execute("SELECT id FROM paths WHERE path = ?", (e.payload["path"],)).fetchone()
+def _path_untagged(conn: Connection, e: Event, b: PathUntagged) -> None:
+    row = conn.execute("SELECT id FROM paths WHERE path = ?", (b.path,)).fetchone()
     if row is None:
         return
     conn.executemany(
         "DELETE FROM path_tags WHERE path_id = ? AND tagger = ? AND key = ?",
-        [(row[0], e.actor, k) for k in e.payload["keys"]],
+        [(row[0], e.actor, k) for k in b.keys],
     )
 
 
-def _rule_values(values: list[str]) -> tuple[str, ...]:
+def _rule_values(values: tuple[str, ...]) -> tuple[str, ...]:
     padded = [*values, "", "", "", "", "", ""][:6]
     return tuple(padded)
 
 
-def _policy_added(conn: Connection, e: Event) -> None:
+def _policy_added(conn: Connection, e: Event, b: PolicyAdded) -> None:
     conn.execute(
         "INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES (?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING",
-        (e.payload["ptype"], *_rule_values(e.payload["values"])),
+        (b.ptype, *_rule_values(b.values)),
     )
     conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'policy_version'")
 
 
-def _policy_removed(conn: Connection, e: Event) -> None:
+def _policy_removed(conn: Connection, e: Event, b: PolicyRemoved) -> None:
     conn.execute(
         "DELETE FROM casbin_rule WHERE ptype = ? AND v0 = ? AND v1 = ? AND v2 = ? AND v3 = ? "
         "AND v4 = ? AND v5 = ?",
-        (e.payload["ptype"], *_rule_values(e.payload["values"])),
+        (b.ptype, *_rule_values(b.values)),
     )
     conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'policy_version'")
 
 
-def _token_issued(conn: Connection, e: Event) -> None:
-    p = e.payload
+def _token_issued(conn: Connection, e: Event, b: TokenIssued) -> None:
     conn.execute(
         "INSERT INTO tokens (id, subject, name, token_hash, created_at, expires_at) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         (
-            p["token_id"],
-            p["subject"],
-            p.get("name"),
-            p["token_hash"],
+            b.token_id,
+            b.subject,
+            b.name,
+            b.token_hash,
             format_time(e.recorded_at),
-            p.get("expires_at"),
+            format_time(b.expires_at) if b.expires_at is not None else None,
         ),
     )
 
 
-def _token_revoked(conn: Connection, e: Event) -> None:
+def _token_revoked(conn: Connection, e: Event, b: TokenRevoked) -> None:
     conn.execute(
         "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-        (format_time(e.recorded_at), e.payload["token_id"]),
+        (format_time(e.recorded_at), b.token_id),
     )
 
 
-_HANDLERS = {
-    EventType.FACT_STORED: _fact_stored,
-    EventType.FACT_FORGOTTEN: _fact_forgotten,
-    EventType.FACT_RESTORED: _fact_restored,
-    EventType.FACT_PURGED: _fact_purged,
-    EventType.FACTS_RECALLED: _facts_recalled,
-    EventType.PATH_TAGGED: _path_tagged,
-    EventType.PATH_UNTAGGED: _path_untagged,
-    EventType.POLICY_ADDED: _policy_added,
-    EventType.POLICY_REMOVED: _policy_removed,
-    EventType.TOKEN_ISSUED: _token_issued,
-    EventType.TOKEN_REVOKED: _token_revoked,
+_HANDLERS: dict[type[DomainEvent], Callable[[Connection, Event, Any], None]] = {
+    FactStored: _fact_stored,
+    FactForgotten: _fact_forgotten,
+    FactRestored: _fact_restored,
+    FactPurged: _fact_purged,
+    FactsRecalled: _facts_recalled,
+    PathTagged: _path_tagged,
+    PathUntagged: _path_untagged,
+    PolicyAdded: _policy_added,
+    PolicyRemoved: _policy_removed,
+    TokenIssued: _token_issued,
+    TokenRevoked: _token_revoked,
 }
 
 
 def apply(conn: Connection, event: Event) -> None:
     """Apply one event to the projections (unknown types are ignored: newer writers)."""
-    try:
-        handler = _HANDLERS[EventType(event.type)]
-    except ValueError:
+    if not EVENTS.knows(event.type):
         return
-    handler(conn, event)
+    body = event.body
+    _HANDLERS[type(body)](conn, event, body)
 
 
 def clear_projections(conn: Connection) -> None:

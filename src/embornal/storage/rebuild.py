@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from embornal.domain.events import EventType
+from embornal.domain.events import EventType, FactStored
 from embornal.errors import StorageError
 from embornal.storage import eventlog, projector, vectors
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
@@ -305,8 +305,8 @@ def _swap(conn: Connection, claim: str, top: int, moved_count: int, rev0: int) -
             during += 1
             if event.type == EventType.FACT_PURGED.value:
                 purged = True
-            elif event.type == EventType.FACT_STORED.value:
-                moved.add(event.payload["fact_id"])  # checked below: usually the same seq
+            elif event.type == FactStored.TYPE and isinstance(body := event.body, FactStored):
+                moved.add(body.fact_id)  # checked below: usually the same seq
         _take_vectors(conn, moved, rev0)
         for name, sql in indexes:
             conn.execute(f"DROP INDEX main.{name}")

@@ -12,12 +12,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, parse_time
 from embornal.domain.events import Event, NewEvent
+from embornal.domain.fact_aggregate import FactState, fold
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
@@ -515,6 +517,17 @@ class SqliteStore:
             yield from eventlog.read_all(self._reader(), after=after, until=until)
         except DriverError as e:
             raise translate(e, "reading the event log") from e
+
+    def fact_state(self, fact_id: str) -> FactState | None:
+        """The fact's state folded from its stream, at the stream's version, with the live
+        fact that supersedes it (None: no such fact). Inside a transaction: as of it."""
+        events = self.stream(fact_id)
+        state = fold(e.body for e in events)
+        if state is None:
+            return None
+        row = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
+        successor = row[0][0] if row else None
+        return replace(state, version=events[-1].version, superseded_by=successor)
 
     # -- access ----------------------------------------------------------------------------
 

@@ -1,0 +1,63 @@
+"""Events: the source of truth. Every change to the memory is one of these.
+
+Each event is an envelope (:class:`NewEvent` to append, :class:`Event` read back) around a
+typed, frozen, versioned body (:mod:`.types`) that declares which of its fields hold user
+text. :data:`EVENTS` maps bodies to stored payloads and back, chaining each class's
+upcasters; the log is never rewritten (a purge redacts text, and records that it did).
+"""
+
+from __future__ import annotations
+
+from embornal.domain.events.base import (
+    REDACTED_KEY,
+    REDACTED_REASON,
+    ActorKind,
+    DomainEvent,
+    EventType,
+    Payload,
+    Upcaster,
+)
+from embornal.domain.events.envelope import Event, NewEvent
+from embornal.domain.events.registry import EVENTS, EventRegistry, from_stored, to_payload
+from embornal.domain.events.types import (
+    ALL_EVENT_CLASSES,
+    FactForgotten,
+    FactPurged,
+    FactRestored,
+    FactsRecalled,
+    FactStored,
+    PathTagged,
+    PathUntagged,
+    PolicyAdded,
+    PolicyRemoved,
+    TokenIssued,
+    TokenRevoked,
+)
+
+__all__ = [
+    "ALL_EVENT_CLASSES",
+    "EVENTS",
+    "REDACTED_KEY",
+    "REDACTED_REASON",
+    "ActorKind",
+    "DomainEvent",
+    "Event",
+    "EventRegistry",
+    "EventType",
+    "FactForgotten",
+    "FactPurged",
+    "FactRestored",
+    "FactStored",
+    "FactsRecalled",
+    "NewEvent",
+    "PathTagged",
+    "PathUntagged",
+    "Payload",
+    "PolicyAdded",
+    "PolicyRemoved",
+    "TokenIssued",
+    "TokenRevoked",
+    "Upcaster",
+    "from_stored",
+    "to_payload",
+]

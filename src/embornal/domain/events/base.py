@@ -1,0 +1,80 @@
+"""The base of every typed event body, the actor kinds and the stored type names.
+
+An event is an envelope (stream, actor, time, reason: :mod:`.envelope`) around a typed
+body, a frozen dataclass derived from :class:`DomainEvent`. Each body class says:
+
+* ``TYPE``: the name stored in ``events.type`` (never changes once written);
+* ``VERSION``: the schema version of its payload, stored in ``events.schema_version``;
+* ``UPCASTERS``: ``{n: f}``, each ``f`` taking a stored payload from version n to n+1;
+* ``TEXT_FIELDS``: the fields that hold user text, erased by a purge (decision 0006);
+* ``PLAIN_FIELDS``: every other field (ids, paths, names of the memory, times). Every
+  field is in exactly one of the two: the registry refuses a class that leaves one out,
+  so a new field with text cannot slip past purge unnoticed.
+* ``OMIT_IF_NONE``: fields left out of the payload when None (added after the first
+  payloads were written, so that the stored format of old events stays the same).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+__all__ = [
+    "REDACTED_KEY",
+    "REDACTED_REASON",
+    "ActorKind",
+    "DomainEvent",
+    "EventType",
+    "Payload",
+    "Upcaster",
+]
+
+Payload = dict[str, Any]
+Upcaster = Callable[[Payload], Payload]
+
+# What a purge leaves of the reason of each earlier event of the fact (decision 0006); the
+# UPDATE trigger on ``events`` allows this one value.
+REDACTED_REASON = "[redacted]"
+# The mark a purge puts into each payload it redacts (not a field of any body).
+REDACTED_KEY = "redacted"
+
+
+class ActorKind(StrEnum):
+    """Who acted: a person, an assistant, the memory itself, or an importer (seed 001 §5's
+    "imported/reconciled" source)."""
+
+    PERSON = "person"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    IMPORT = "import"
+
+
+class EventType(StrEnum):
+    """The stored type names (``events.type``); each names one body class."""
+
+    FACT_STORED = "FactStored"
+    FACT_FORGOTTEN = "FactForgotten"
+    FACT_RESTORED = "FactRestored"
+    FACT_PURGED = "FactPurged"
+    FACTS_RECALLED = "FactsRecalled"
+    PATH_TAGGED = "PathTagged"
+    PATH_UNTAGGED = "PathUntagged"
+    POLICY_ADDED = "PolicyAdded"
+    POLICY_REMOVED = "PolicyRemoved"
+    TOKEN_ISSUED = "TokenIssued"
+    TOKEN_REVOKED = "TokenRevoked"
+
+
+@dataclass(frozen=True)
+class DomainEvent:
+    """The typed body of one event. Subclasses are frozen dataclasses (see the module)."""
+
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+    UPCASTERS: ClassVar[Mapping[int, Upcaster]] = MappingProxyType({})
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ()
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ()
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ()

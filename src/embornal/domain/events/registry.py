@@ -1,0 +1,264 @@
+"""The event mapper: typed body ⇄ stored ``(type, schema_version, payload)``.
+
+``to_payload`` gives the JSON object the log stores for a body; ``from_stored`` upcasts a
+stored payload along its class's chain (v1→v2→…) and decodes it. An unknown type, a
+version newer than the class, a missing upcaster or a payload that does not decode is an
+:class:`~embornal.errors.UnreadableEvent`. ``redact_payload`` erases what a class declares
+as user text; nothing else knows which keys hold text.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, dataclass, fields
+from datetime import datetime
+from typing import Any
+
+from embornal.domain.clock import format_time, parse_time
+from embornal.domain.events.base import REDACTED_KEY, DomainEvent, Payload
+from embornal.domain.events.types import ALL_EVENT_CLASSES
+from embornal.domain.tags import OWNER_KEY, Tag
+from embornal.errors import EmbornalError, UnreadableEvent
+
+__all__ = ["EVENTS", "EventRegistry", "from_stored", "to_payload"]
+
+_Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]  # (encode, decode)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _tags_out(value: tuple[Tag, ...]) -> list[list[str]]:
+    return [[t.key, t.value] for t in value]
+
+
+def _tags_in(value: Any) -> tuple[Tag, ...]:
+    return tuple(Tag(str(k), str(v)) for k, v in value)
+
+
+def _time_out(value: datetime) -> str:
+    return format_time(value)
+
+
+_CODECS: dict[Any, _Codec] = {
+    str: (_same, str),
+    int: (_same, int),
+    bool: (_same, bool),
+    datetime: (_time_out, parse_time),
+    tuple[Tag, ...]: (_tags_out, _tags_in),
+    tuple[str, ...]: (list, lambda v: tuple(str(x) for x in v)),
+    Mapping[str, Any]: (dict, dict),
+}
+
+
+def _optional(hint: Any) -> tuple[Any, bool]:
+    """``(inner type, whether None is allowed)`` of a field's type."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(hint)) == 2:
+            return args[0], True
+    return hint, False
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    encode: Callable[[Any], Any]
+    decode: Callable[[Any], Any]
+    nullable: bool
+    default: Any  # MISSING: required
+    is_tags: bool
+
+
+@dataclass(frozen=True)
+class _Entry:
+    cls: type[DomainEvent]
+    fields: tuple[_Field, ...]
+
+
+def _entry(cls: type[DomainEvent]) -> _Entry:
+    """Check a body class's declarations and build its codec (TypeError: a bug in it)."""
+    name = cls.__name__
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or "__dataclass_fields__" not in cls.__dict__:
+        raise TypeError(f"{name} must be a frozen dataclass")
+    if not cls.TYPE or not isinstance(cls.VERSION, int) or cls.VERSION < 1:
+        raise TypeError(f"{name} needs a TYPE and a VERSION of 1 or more")
+    missing = [n for n in range(1, cls.VERSION) if n not in cls.UPCASTERS]
+    if missing:
+        raise TypeError(f"{name} v{cls.VERSION} lacks upcasters from versions {missing}")
+    names = [f.name for f in fields(cls)]
+    text, plain = set(cls.TEXT_FIELDS), set(cls.PLAIN_FIELDS)
+    if text & plain:
+        raise TypeError(f"{name}: {sorted(text & plain)} declared both text and plain")
+    undeclared = [n for n in names if n not in text | plain]
+    if undeclared:
+        raise TypeError(
+            f"{name}: declare {undeclared} in TEXT_FIELDS (user text, erased by a purge) "
+            "or in PLAIN_FIELDS"
+        )
+    unknown = sorted((text | plain | set(cls.OMIT_IF_NONE)) - set(names))
+    if unknown:
+        raise TypeError(f"{name} declares {unknown}, which are not its fields")
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in fields(cls):
+        inner, nullable = _optional(hints[f.name])
+        if inner not in _CODECS:
+            raise TypeError(f"{name}.{f.name}: no payload codec for {inner!r}")
+        is_tags = inner == tuple[Tag, ...]
+        if f.name in text and not (nullable or is_tags):
+            raise TypeError(f"{name}.{f.name} holds text, so a purge must be able to null it")
+        if f.name in cls.OMIT_IF_NONE and not nullable:
+            raise TypeError(f"{name}.{f.name} is left out when None but cannot be None")
+        default = f.default
+        if f.default_factory is not MISSING:
+            default = f.default_factory()
+        encode, decode = _CODECS[inner]
+        out.append(_Field(f.name, encode, decode, nullable, default, is_tags))
+    return _Entry(cls, tuple(out))
+
+
+class EventRegistry:
+    """Body classes by stored type name, and the mapping to and from payloads."""
+
+    def __init__(self, classes: Iterable[type[DomainEvent]] = ()) -> None:
+        self._by_type: dict[str, _Entry] = {}
+        for cls in classes:
+            self.register(cls)
+
+    def register(self, cls: type[DomainEvent]) -> None:
+        if cls.TYPE in self._by_type:
+            raise TypeError(f"event type {cls.TYPE!r} is registered twice")
+        self._by_type[cls.TYPE] = _entry(cls)
+
+    def classes(self) -> list[type[DomainEvent]]:
+        return [e.cls for e in self._by_type.values()]
+
+    def knows(self, event_type: str) -> bool:
+        return event_type in self._by_type
+
+    def readable(self, event_type: str, version: int) -> bool:
+        """Whether this build reads ``event_type`` stored at ``version``."""
+        entry = self._by_type.get(event_type)
+        return entry is not None and version <= entry.cls.VERSION
+
+    def _get(self, event_type: str) -> _Entry:
+        entry = self._by_type.get(event_type)
+        if entry is None:
+            raise UnreadableEvent(f"the log holds an event of unknown type {event_type!r}")
+        return entry
+
+    def class_of(self, event_type: str) -> type[DomainEvent]:
+        return self._get(event_type).cls
+
+    def to_payload(self, event: DomainEvent) -> Payload:
+        """The JSON object stored for ``event`` (at its class's ``VERSION``)."""
+        entry = self._get(event.TYPE)
+        if type(event) is not entry.cls:
+            raise TypeError(f"{type(event).__name__} is not the registered {event.TYPE}")
+        out: Payload = {}
+        for f in entry.fields:
+            value = getattr(event, f.name)
+            if value is None:
+                if f.name not in entry.cls.OMIT_IF_NONE:
+                    out[f.name] = None
+            else:
+                out[f.name] = f.encode(value)
+        return out
+
+    def upcast(self, event_type: str, version: int, payload: Mapping[str, Any]) -> Payload:
+        """A stored payload brought from ``version`` to its class's ``VERSION``."""
+        cls = self._get(event_type).cls
+        if version > cls.VERSION:
+            raise UnreadableEvent(
+                f"the log holds {event_type} v{version}; this build reads up to v{cls.VERSION}"
+            )
+        out = dict(payload)
+        while version < cls.VERSION:
+            step = cls.UPCASTERS.get(version)
+            if step is None:
+                raise UnreadableEvent(f"no upcaster takes {event_type} from v{version}")
+            out = dict(step(out))
+            version += 1
+        return out
+
+    def decode(self, event_type: str, payload: Mapping[str, Any]) -> DomainEvent:
+        """The body of a payload already at its class's ``VERSION``."""
+        entry = self._get(event_type)
+        kwargs: dict[str, Any] = {}
+        try:
+            for f in entry.fields:
+                raw = payload.get(f.name, MISSING)
+                if raw is MISSING:
+                    if f.default is MISSING:
+                        raise UnreadableEvent(f"{event_type} payload lacks {f.name!r}")
+                    kwargs[f.name] = f.default
+                elif raw is None:
+                    if not f.nullable and f.default is MISSING:
+                        raise UnreadableEvent(f"{event_type} payload has no {f.name!r}")
+                    kwargs[f.name] = None if f.nullable else f.default
+                else:
+                    kwargs[f.name] = f.decode(raw)
+        except EmbornalError as e:
+            if isinstance(e, UnreadableEvent):
+                raise
+            raise UnreadableEvent(f"{event_type} payload does not decode: {e.message}") from e
+        except (TypeError, ValueError) as e:
+            raise UnreadableEvent(f"{event_type} payload does not decode: {e}") from e
+        return entry.cls(**kwargs)
+
+    def from_stored(self, event_type: str, version: int, payload: Mapping[str, Any]) -> DomainEvent:
+        """The typed body of a stored event: upcast, then decoded."""
+        return self.decode(event_type, self.upcast(event_type, version, payload))
+
+    def redact_payload(
+        self, event_type: str, version: int, payload: Mapping[str, Any]
+    ) -> Payload | None:
+        """``payload`` with its user text erased and marked redacted (None: it held none).
+
+        A payload at the class's version loses its ``TEXT_FIELDS``: text and mappings
+        become None, tags keep only the owner's. An older payload keeps only the keys its
+        class declares plain (its text keys may have had other names). Keys stay where
+        they are, so the stored format and schema version of the event do not change.
+        """
+        entry = self._get(event_type)
+        cls = entry.cls
+        if version == cls.VERSION:
+            keys: Iterable[str] = cls.TEXT_FIELDS
+        else:
+            keys = [k for k in payload if k not in cls.PLAIN_FIELDS and k != REDACTED_KEY]
+        tag_fields = {f.name for f in entry.fields if f.is_tags}
+        out = dict(payload)
+        changed = False
+        for key in keys:
+            if key not in out:
+                continue
+            value = out[key]
+            if key in tag_fields and isinstance(value, list):
+                kept = [t for t in value if isinstance(t, list) and t[:1] == [OWNER_KEY]]
+                if kept != value:
+                    out[key] = kept
+                    changed = True
+            elif value:  # empty: nothing to erase, and the stored form stays
+                out[key] = None
+                changed = True
+        if not changed:
+            return None
+        out[REDACTED_KEY] = True
+        return out
+
+
+#: Every event type the memory writes.
+EVENTS = EventRegistry(ALL_EVENT_CLASSES)
+
+
+def to_payload(event: DomainEvent) -> Payload:
+    return EVENTS.to_payload(event)
+
+
+def from_stored(event_type: str, version: int, payload: Mapping[str, Any]) -> DomainEvent:
+    return EVENTS.from_stored(event_type, version, payload)

@@ -73,6 +73,27 @@ def test_the_registry_holds_one_class_per_stored_type() -> None:
         assert cls.VERSION == 1
 
 
+def test_the_memorys_registry_passes_every_check_when_built_eagerly() -> None:
+    """EVENTS builds each codec on first use (start-up pays only for what it uses); every
+    class of it must pass the registration checks all the same."""
+    eager = EventRegistry(CLASSES)
+    assert eager.classes() == CLASSES
+
+
+def test_a_lazy_registry_refuses_a_bad_class_on_first_use() -> None:
+    @dataclass(frozen=True)
+    class NoteTaken(DomainEvent):
+        TYPE: ClassVar[str] = "NoteTaken"
+        TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("body",)
+
+        body: str
+
+    lazy = EventRegistry([NoteTaken], lazy=True)
+    assert lazy.knows("NoteTaken") and lazy.readable("NoteTaken", 1)
+    with pytest.raises(TypeError, match="must be able to null it"):
+        lazy.to_payload(NoteTaken(body="x"))
+
+
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_every_field_is_declared_text_or_plain(cls: type[DomainEvent]) -> None:
     names = {f.name for f in dataclasses.fields(cls)}

@@ -125,31 +125,40 @@ def _entry(cls: type[DomainEvent]) -> _Entry:
 class EventRegistry:
     """Body classes by stored type name, and the mapping to and from payloads."""
 
-    def __init__(self, classes: Iterable[type[DomainEvent]] = ()) -> None:
+    def __init__(self, classes: Iterable[type[DomainEvent]] = (), *, lazy: bool = False) -> None:
+        """``lazy``: check and build each class's codec when its type is first used (the
+        memory's own registry, so that opening the CLI pays only for the events it uses;
+        a test builds every one of them eagerly)."""
+        self._classes: dict[str, type[DomainEvent]] = {}
         self._by_type: dict[str, _Entry] = {}
         for cls in classes:
-            self.register(cls)
+            self.register(cls, lazy=lazy)
 
-    def register(self, cls: type[DomainEvent]) -> None:
-        if cls.TYPE in self._by_type:
+    def register(self, cls: type[DomainEvent], *, lazy: bool = False) -> None:
+        if cls.TYPE in self._classes:
             raise TypeError(f"event type {cls.TYPE!r} is registered twice")
-        self._by_type[cls.TYPE] = _entry(cls)
+        self._classes[cls.TYPE] = cls
+        if not lazy:
+            self._by_type[cls.TYPE] = _entry(cls)
 
     def classes(self) -> list[type[DomainEvent]]:
-        return [e.cls for e in self._by_type.values()]
+        return list(self._classes.values())
 
     def knows(self, event_type: str) -> bool:
-        return event_type in self._by_type
+        return event_type in self._classes
 
     def readable(self, event_type: str, version: int) -> bool:
         """Whether this build reads ``event_type`` stored at ``version``."""
-        entry = self._by_type.get(event_type)
-        return entry is not None and version <= entry.cls.VERSION
+        cls = self._classes.get(event_type)
+        return cls is not None and version <= cls.VERSION
 
     def _get(self, event_type: str) -> _Entry:
         entry = self._by_type.get(event_type)
         if entry is None:
-            raise UnreadableEvent(f"the log holds an event of unknown type {event_type!r}")
+            cls = self._classes.get(event_type)
+            if cls is None:
+                raise UnreadableEvent(f"the log holds an event of unknown type {event_type!r}")
+            entry = self._by_type[event_type] = _entry(cls)
         return entry
 
     def class_of(self, event_type: str) -> type[DomainEvent]:
@@ -252,8 +261,8 @@ class EventRegistry:
         return out
 
 
-#: Every event type the memory writes.
-EVENTS = EventRegistry(ALL_EVENT_CLASSES)
+#: Every event type the memory writes (codecs built on first use of each type).
+EVENTS = EventRegistry(ALL_EVENT_CLASSES, lazy=True)
 
 
 def to_payload(event: DomainEvent) -> Payload:

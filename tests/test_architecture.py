@@ -340,3 +340,141 @@ OVERSIZE: dict[str, str] = {}
 def test_no_module_exceeds_the_line_budget(mod: Module) -> None:
     lines = len(mod.path.read_text("utf-8").splitlines())
     assert lines <= MAX_LINES, f"{mod.path} has {lines} lines; split it"
+
+
+# -- the service: a facade over use cases, no mixins ------------------------------------
+
+SERVICE = [m for m in MODULES if _within(m.name, "embornal.service")]
+SERVICE_MAX_LINES = 350
+#: Memory's methods that do more than hand the context to a use case.
+FACADE_OWN = ("open", "close", "as_subject")
+
+
+def _mixed_in(cls: type) -> list[str]:
+    """The classes of embornal.service that ``cls`` inherits from (Protocols and
+    exceptions aside): a mixin chain, where the service wants a use case of a context."""
+    return [
+        f"{cls.__module__}.{cls.__qualname__} inherits {base.__module__}.{base.__qualname__}"
+        for base in cls.__mro__[1:]
+        if _within(base.__module__, "embornal.service")
+        and not issubclass(base, BaseException)
+        and not getattr(base, "_is_protocol", False)
+    ]
+
+
+def test_no_class_of_the_service_inherits_another() -> None:
+    import importlib
+
+    found = []
+    for mod in SERVICE:
+        module = importlib.import_module(mod.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ == mod.name:
+                found.extend(_mixed_in(value))
+    assert found == []
+
+
+def test_the_mixin_check_sees_a_mixin() -> None:
+    from typing import Protocol
+
+    class Part:
+        pass
+
+    class Whole(Part):
+        pass
+
+    class Shape(Protocol):
+        def area(self) -> float: ...
+
+    class Square(Shape):
+        def area(self) -> float:
+            return 1.0
+
+    class Refused(Exception):
+        pass
+
+    class Worse(Refused):
+        pass
+
+    for cls in (Part, Whole, Shape, Square, Refused, Worse):
+        cls.__module__ = "embornal.service.fake"
+    assert _mixed_in(Whole) == [
+        "embornal.service.fake.test_the_mixin_check_sees_a_mixin.<locals>.Whole inherits "
+        "embornal.service.fake.test_the_mixin_check_sees_a_mixin.<locals>.Part"
+    ]
+    assert _mixed_in(Square) == _mixed_in(Worse) == []
+
+
+def _memory_class(tree: ast.Module) -> ast.ClassDef:
+    (memory,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Memory"]
+    return memory
+
+
+def _not_delegating(tree: ast.Module, use_cases: set[str]) -> list[str]:
+    """Memory's public methods whose body (after its docstring) is not one statement that
+    hands ``self._ctx`` to a use case (properties: that reads ``self._ctx``)."""
+    bad = []
+    for fn in _memory_class(tree).body:
+        if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("_"):
+            continue
+        if fn.name in FACADE_OWN:
+            continue
+        body = fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]
+        if len(body) != 1 or not isinstance(body[0], ast.Return | ast.Expr):
+            bad.append(f"{fn.name}: {len(body)} statements")
+            continue
+        value = body[0].value
+        ctx = "self._ctx"
+        if any(isinstance(d, ast.Name) and d.id == "property" for d in fn.decorator_list):
+            if ctx not in ast.unparse(value):
+                bad.append(f"{fn.name}: a property that does not read {ctx}")
+            continue
+        if not (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id in use_cases
+            and value.args
+            and ast.unparse(value.args[0]) == ctx
+        ):
+            bad.append(f"{fn.name}: not a call of a use case with {ctx}")
+    return bad
+
+
+def test_memory_is_a_facade_whose_methods_delegate() -> None:
+    """Each public method of Memory but open/close/as_subject is one call of a use-case
+    module of embornal.service, given the context; the work is done there."""
+    (memory,) = [m for m in SERVICE if m.name == "embornal.service.memory"]
+    use_cases = {m.name.rpartition(".")[2] for m in SERVICE} - {"memory", "results", "context"}
+    assert _not_delegating(memory.tree, use_cases) == []
+    methods = [n.name for n in _memory_class(memory.tree).body if isinstance(n, ast.FunctionDef)]
+    assert {"store", "recall", "forget", "token_add", "tag_path", "rebuild"} <= set(methods)
+
+
+def test_the_delegation_check_sees_work_in_the_facade() -> None:
+    code = (
+        "class Memory:\n"
+        "    def fine(self, x):\n"
+        "        '''Doc.'''\n"
+        "        return facts.fine(self._ctx, x)\n"
+        "    def busy(self, x):\n"
+        "        y = x + 1\n"
+        "        return facts.busy(self._ctx, y)\n"
+        "    def inline(self):\n"
+        "        return self._ctx.store.rules()\n"
+        "    @property\n"
+        "    def name(self):\n"
+        "        return self._ctx.subject\n"
+    )
+    assert _not_delegating(ast.parse(code), {"facts"}) == [
+        "busy: 2 statements",
+        "inline: not a call of a use case with self._ctx",
+    ]
+
+
+@pytest.mark.parametrize("mod", SERVICE, ids=[m.name for m in SERVICE])
+def test_service_modules_stay_small(mod: Module) -> None:
+    lines = len(mod.path.read_text("utf-8").splitlines())
+    assert lines <= SERVICE_MAX_LINES, f"{mod.path} has {lines} lines; split the use case"

@@ -233,6 +233,6 @@ def test_neighbours_skip_the_facts_the_caller_cannot_read(
     third = alice.store("/chat", "three", at=t0 + timedelta(minutes=2))
     fourth = alice.store("/chat", "four", at=t0 + timedelta(minutes=3))
     store = memory._store  # the store is the unit under test here
-    vis = alice._visibility()
+    vis = alice._ctx.scope()
     assert store.neighbours([first.id], reach=2, scope=vis)[first.id] == ((third.id,), (fourth.id,))
     assert store.neighbours([first.id], reach=2)[first.id] == ((hidden.id,), (third.id,))

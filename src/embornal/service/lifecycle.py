@@ -1,11 +1,11 @@
-"""Load, decide, append: how the service runs a command on the fact aggregate.
+"""The fact's life cycle (forget, restore, purge) and how a command on it runs.
 
-The state is loaded outside the write transaction, the pure ``decide_…`` function of
-:mod:`embornal.domain.fact_aggregate` turns it into events, and ``write`` appends them
-with ``expected_version`` = the version loaded. When another writer moved the fact
-meanwhile, the append raises :class:`ConcurrencyError`, and the whole load → decide →
-append runs again on the new state (which may now refuse the command), at most
-:data:`MAX_ATTEMPTS` times.
+Load, decide, append: the state is loaded outside the write transaction, the pure
+``decide_…`` function of :mod:`embornal.domain.fact_aggregate` turns it into events, and
+``write`` appends them with ``expected_version`` = the version loaded. When another
+writer moved the fact meanwhile, the append raises :class:`ConcurrencyError`, and the
+whole load → decide → append runs again on the new state (which may now refuse the
+command), at most :data:`MAX_ATTEMPTS` times (decision 0026).
 """
 
 from __future__ import annotations
@@ -13,14 +13,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from embornal.domain.events import FactStored
-from embornal.domain.fact_aggregate import FactState
-from embornal.domain.facts import Fact
-from embornal.domain.strength import INITIAL_STABILITY_DAYS
+from embornal.domain.events import DomainEvent, Event
+from embornal.domain.fact_aggregate import (
+    FactState,
+    ForgetFact,
+    PurgeFact,
+    RestoreFact,
+    decide_forget,
+    decide_purge,
+    decide_restore,
+)
+from embornal.domain.facts import Fact, check_reason
 from embornal.errors import ConcurrencyError, NotFound
+from embornal.service.context import ServiceContext
+from embornal.service.results import PurgeResult
 from embornal.storage.contract import Store, Tx
 
-__all__ = ["MAX_ATTEMPTS", "new_fact", "run_command"]
+__all__ = ["MAX_ATTEMPTS", "forget", "on_fact", "purge", "restore", "run_command"]
 
 MAX_ATTEMPTS = 3
 
@@ -56,21 +65,66 @@ def run_command(
     )
 
 
-def new_fact(b: FactStored) -> Fact:
-    """The fact a FactStored event creates, as the projection holds it (no re-read)."""
-    return Fact(
-        id=b.fact_id,
-        path=b.path,
-        content=b.content or "",
-        kind=b.kind,
-        owner=b.owner,
-        created_at=b.created_at,
-        last_recall_at=None,
-        recall_count=0,
-        stability_days=INITIAL_STABILITY_DAYS,
-        supersedes_id=b.supersedes_id,
-        superseded_by=None,
-        deleted_at=None,
-        purged_at=None,
-        tags=tuple(sorted(b.tags)),
+def on_fact(
+    ctx: ServiceContext,
+    fact_id: str,
+    decide: Callable[[FactState], list[DomainEvent]],
+    why: str | None,
+    doing: str,
+    then: Callable[[Tx, list[Event]], R] | None = None,
+) -> R | None:
+    """Load the fact's state, decide, append at the loaded version (retried); ``then``
+    runs in the same transaction on the appended events."""
+
+    def write(tx: Tx, state: FactState, bodies: list[DomainEvent]) -> R | None:
+        events = ctx.store.append(
+            tx, [ctx.event(fact_id, b, why, state.version + i) for i, b in enumerate(bodies)]
+        )
+        return then(tx, events) if then else None
+
+    return run_command(ctx.store, fact_id, decide, write, doing)
+
+
+def _deletable(ctx: ServiceContext, fact_id: str) -> Fact:
+    """The fact, once the subject is known to hold the right to delete it."""
+    fact = ctx.resolve(fact_id)
+    ctx.access.require("delete", ctx.access.fact_object(fact))
+    return fact
+
+
+def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
+    why = check_reason(reason)
+    fact = _deletable(ctx, fact_id)
+    now = ctx.now()
+    command = ForgetFact(fact.id)
+    on_fact(ctx, fact.id, lambda s: decide_forget(s, command, now), why, "forgetting a fact")
+    return ctx.reload(fact.id)
+
+
+def restore(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
+    why = check_reason(reason)
+    fact = _deletable(ctx, fact_id)
+    now = ctx.now()
+    command = RestoreFact(fact.id)
+    on_fact(ctx, fact.id, lambda s: decide_restore(s, command, now), why, "restoring a fact")
+    return ctx.reload(fact.id)
+
+
+def purge(ctx: ServiceContext, fact_id: str, *, reason: str) -> PurgeResult:
+    """Erase in the purge's own transaction: the stream's text, then the projections'."""
+    why = check_reason(reason)
+    fact = _deletable(ctx, fact_id)
+    now = ctx.now()
+    command = PurgeFact(fact.id)
+
+    def erase(tx: Tx, events: list[Event]) -> int:
+        redacted = ctx.store.redact_stream(tx, fact.id, events[-1].position)
+        ctx.store.erase_in_transaction(tx)
+        return redacted
+
+    redacted = on_fact(
+        ctx, fact.id, lambda s: decide_purge(s, command, now), why, "purging a fact", erase
     )
+    assert redacted is not None
+    compacted = ctx.store.compact_after_purge()
+    return PurgeResult(fact.id, redacted, compacted)

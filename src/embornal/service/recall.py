@@ -18,11 +18,15 @@ caller that reads the whole memory; the others get the rescaled ``keyword`` alon
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from embornal.domain import paths as P
 from embornal.domain.clock import format_time
+from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
+from embornal.domain.ids import new_id
 from embornal.domain.ranking import (
     STRENGTH_WEIGHT,
     FusionSettings,
@@ -43,13 +47,44 @@ from embornal.domain.scope import ReadScope
 from embornal.domain.strength import strength
 from embornal.domain.text import index_terms, query_terms
 from embornal.errors import EmbornalError, InvalidInput
+from embornal.service.context import ServiceContext, check_limit
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
 from embornal.storage.contract import Store, pack_vector
 
-__all__ = ["MODES", "Recaller"]
+__all__ = ["MODES", "Recaller", "recall", "record_recall"]
 
 MODES = ("auto", "keyword", "vector", "hybrid")
+
+
+def recall(
+    ctx: ServiceContext,
+    query: str | None,
+    *,
+    limit: int | None,
+    under: str | None,
+    reinforce: bool,
+    mode: str,
+) -> list[RecallHit]:
+    """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``."""
+    n = check_limit(limit, ctx.default_limit)
+    if query is not None and not isinstance(query, str):
+        raise InvalidInput(f"the query must be text, not {type(query).__name__}")
+    prefix = P.normalize_path(under) if under is not None else None
+    recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
+    hits = recaller.recall(query, n, ctx.scope(), ctx.now(), under=prefix, mode=mode)
+    if reinforce:
+        record_recall(ctx, [h.fact for h in hits])
+    return hits
+
+
+def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
+    """Record that ``facts`` were recalled (one event): their strength rises."""
+    if not facts:
+        return
+    now = ctx.now()
+    body = FactsRecalled(fact_ids=tuple(f.id for f in facts), at=now)
+    ctx.append("recording a recall", [ctx.event(f"recall:{new_id(now)}", body)])
 
 
 def _ordered(hits: list[RecallHit], n: int, wanted: set[str] | None = None) -> list[RecallHit]:

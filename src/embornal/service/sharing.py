@@ -19,10 +19,8 @@ from embornal.domain.access import (
     role_depth,
 )
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, in_range
-from embornal.domain.clock import Clock, parse_time
+from embornal.domain.clock import parse_time
 from embornal.domain.events import (
-    ActorKind,
-    DomainEvent,
     NewEvent,
     PolicyAdded,
     PolicyRemoved,
@@ -33,16 +31,26 @@ from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.tags import check_subject
 from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.service.access import (
-    Access,
     TokenInfo,
     expiry,
     hash_token,
     new_token_secret,
     token_info,
 )
-from embornal.storage.contract import Store
+from embornal.service.context import ServiceContext
 
-__all__ = ["IssuedToken", "PolicyCheck", "Sharing"]
+__all__ = [
+    "IssuedToken",
+    "PolicyCheck",
+    "authenticate",
+    "policies",
+    "policy_add",
+    "policy_check",
+    "policy_remove",
+    "token_add",
+    "token_revoke",
+    "tokens",
+]
 
 
 @dataclass(frozen=True)
@@ -62,144 +70,122 @@ class PolicyCheck:
     decision: Decision
 
 
-class Sharing:
-    """Policy and token use cases (a part of :class:`embornal.Memory`)."""
+# -- policies ----------------------------------------------------------------------------
 
-    _store: Store
-    _clock: Clock
-    _access: Access
-    subject: str
-    actor_kind: ActorKind
 
-    def _admin_event(self, stream: str, body: DomainEvent) -> NewEvent:
-        return NewEvent(
-            stream_id=stream,
-            body=body,
-            actor=self.subject,
-            actor_kind=self.actor_kind,
-            recorded_at=self._clock.now(),
+def policies(ctx: ServiceContext) -> list[Rule]:
+    return ctx.store.rules()
+
+
+def policy_add(ctx: ServiceContext, ptype: str, values: Sequence[str]) -> Rule:
+    rule = parse_rule(ptype, values)
+    existing = ctx.store.rules()
+    if rule in existing:
+        raise Conflict(f"rule already exists: {rule}")
+    _check_role_depth(existing, [rule])
+    ctx.append("adding a policy", [_rule_event(ctx, PolicyAdded, rule)])
+    return rule
+
+
+def policy_remove(ctx: ServiceContext, ptype: str, values: Sequence[str]) -> Rule:
+    rule = parse_rule(ptype, values)
+    if rule not in ctx.store.rules():
+        raise NotFound(f"no such rule: {rule}", hint="List the rules with `embornal policy ls`.")
+    ctx.append("removing a policy", [_rule_event(ctx, PolicyRemoved, rule)])
+    return rule
+
+
+def _rule_event(
+    ctx: ServiceContext, kind: type[PolicyAdded | PolicyRemoved], rule: Rule
+) -> NewEvent:
+    return ctx.event("policy", kind(ptype=rule.ptype, values=tuple(rule.values)))
+
+
+def policy_check(ctx: ServiceContext, subject: str, action: str, target: str) -> PolicyCheck:
+    check_subject(subject)
+    if action not in ("read", "write", "delete"):
+        raise InvalidInput(f"action must be read, write or delete, not {action!r}")
+    if target.startswith("/"):
+        path = P.normalize_path(target)
+        obj = ctx.access.new_fact_object(path, {}, owner=subject)
+    else:
+        fact_id = ctx.store.resolve_id(normalize_prefix(target))
+        fact = ctx.store.get_fact(fact_id)
+        assert fact is not None
+        obj = ctx.access.fact_object(fact)
+    decision = ctx.access.decide(subject, action, obj)
+    return PolicyCheck(subject, action, target, obj.path, tuple(sorted(obj.tags.items())), decision)
+
+
+# -- tokens --------------------------------------------------------------------------------
+
+
+def token_add(
+    ctx: ServiceContext,
+    subject: str,
+    *,
+    name: str | None,
+    expires_in_days: float | None,
+    rules: bool,
+) -> IssuedToken:
+    check_subject(subject)
+    if expires_in_days is not None and not in_range(expires_in_days, MAX_EXPIRY_DAYS):
+        raise InvalidInput(
+            f"--expires-in must be a number of days above 0 and at most "
+            f"{MAX_EXPIRY_DAYS} (100 years), not {expires_in_days!r}",
+            hint="Leave --expires-in out for a token that never expires.",
         )
+    now = ctx.now()
+    token_id = new_id(now)
+    secret = new_token_secret(token_id)
+    existing = set(ctx.store.rules())
+    new_rules = tuple(r for r in default_token_rules(subject) if r not in existing) if rules else ()
+    _check_role_depth(list(existing), new_rules)
+    expires = expiry(ctx.clock, expires_in_days)
+    issued = TokenIssued(
+        token_id=token_id,
+        subject=subject,
+        token_hash=hash_token(secret),
+        name=name,
+        expires_at=parse_time(expires) if expires is not None else None,
+    )
+    ctx.append(
+        "issuing a token",
+        [
+            ctx.event(f"token:{token_id}", issued),
+            *(_rule_event(ctx, PolicyAdded, r) for r in new_rules),
+        ],
+    )
+    return IssuedToken(_token(ctx, token_id), secret, new_rules)
 
-    # -- policies ------------------------------------------------------------------------
 
-    def policies(self) -> list[Rule]:
-        """Every rule of ``casbin_rule``."""
-        return self._store.rules()
+def tokens(ctx: ServiceContext, *, include_inactive: bool) -> list[TokenInfo]:
+    now = ctx.now()
+    infos = [token_info(r) for r in ctx.store.tokens(include_inactive=True)]
+    return [t for t in infos if include_inactive or t.active(now)]
 
-    def policy_add(self, ptype: str, values: Sequence[str]) -> Rule:
-        rule = parse_rule(ptype, values)
-        existing = self._store.rules()
-        if rule in existing:
-            raise Conflict(f"rule already exists: {rule}")
-        _check_role_depth(existing, [rule])
-        with self._store.transaction("adding a policy") as conn:
-            self._store.append(conn, [self._rule_event(PolicyAdded, rule)])
-        return rule
 
-    def policy_remove(self, ptype: str, values: Sequence[str]) -> Rule:
-        rule = parse_rule(ptype, values)
-        if rule not in self._store.rules():
-            raise NotFound(
-                f"no such rule: {rule}", hint="List the rules with `embornal policy ls`."
-            )
-        with self._store.transaction("removing a policy") as conn:
-            self._store.append(conn, [self._rule_event(PolicyRemoved, rule)])
-        return rule
+def _token(ctx: ServiceContext, token_id: str) -> TokenInfo:
+    (info,) = [t for t in tokens(ctx, include_inactive=True) if t.id == token_id]
+    return info
 
-    def _rule_event(self, kind: type[PolicyAdded | PolicyRemoved], rule: Rule) -> NewEvent:
-        return self._admin_event("policy", kind(ptype=rule.ptype, values=tuple(rule.values)))
 
-    def policy_check(self, subject: str, action: str, target: str) -> PolicyCheck:
-        """Would ``subject`` be allowed ``action`` on ``target`` (a path or a fact id)?"""
-        check_subject(subject)
-        if action not in ("read", "write", "delete"):
-            raise InvalidInput(f"action must be read, write or delete, not {action!r}")
-        if target.startswith("/"):
-            path = P.normalize_path(target)
-            obj = self._access.new_fact_object(path, {}, owner=subject)
-        else:
-            fact_id = self._store.resolve_id(normalize_prefix(target))
-            fact = self._store.get_fact(fact_id)
-            assert fact is not None
-            obj = self._access.fact_object(fact)
-        decision = self._access.decide(subject, action, obj)
-        return PolicyCheck(
-            subject, action, target, obj.path, tuple(sorted(obj.tags.items())), decision
-        )
+def token_revoke(ctx: ServiceContext, token_id: str) -> TokenInfo:
+    prefix = normalize_prefix(token_id.removeprefix("emb_").split("_")[0])
+    matches = [t for t in tokens(ctx, include_inactive=True) if t.id.startswith(prefix)]
+    if not matches:
+        raise NotFound(f"no token {token_id}", hint="List tokens with `embornal token ls --all`.")
+    if len(matches) > 1:
+        raise InvalidInput(f"token id {token_id} is ambiguous; give more characters")
+    info = matches[0]
+    if info.revoked_at is not None:
+        raise Conflict(f"token {info.id} is already revoked")
+    ctx.append("revoking a token", [ctx.event(f"token:{info.id}", TokenRevoked(token_id=info.id))])
+    return _token(ctx, info.id)
 
-    # -- tokens -----------------------------------------------------------------------------
 
-    def token_add(
-        self,
-        subject: str,
-        *,
-        name: str | None = None,
-        expires_in_days: float | None = None,
-        rules: bool = True,
-    ) -> IssuedToken:
-        """Issue a token for ``subject`` (shown once) and, unless ``rules=False``, its rules."""
-        check_subject(subject)
-        if expires_in_days is not None and not in_range(expires_in_days, MAX_EXPIRY_DAYS):
-            raise InvalidInput(
-                f"--expires-in must be a number of days above 0 and at most "
-                f"{MAX_EXPIRY_DAYS} (100 years), not {expires_in_days!r}",
-                hint="Leave --expires-in out for a token that never expires.",
-            )
-        now = self._clock.now()
-        token_id = new_id(now)
-        secret = new_token_secret(token_id)
-        existing = set(self._store.rules())
-        new_rules = (
-            tuple(r for r in default_token_rules(subject) if r not in existing) if rules else ()
-        )
-        _check_role_depth(list(existing), new_rules)
-        expires = expiry(self._clock, expires_in_days)
-        events = [
-            self._admin_event(
-                f"token:{token_id}",
-                TokenIssued(
-                    token_id=token_id,
-                    subject=subject,
-                    token_hash=hash_token(secret),
-                    name=name,
-                    expires_at=parse_time(expires) if expires is not None else None,
-                ),
-            ),
-            *(self._rule_event(PolicyAdded, r) for r in new_rules),
-        ]
-        with self._store.transaction("issuing a token") as conn:
-            self._store.append(conn, events)
-        (info,) = [t for t in self.tokens(include_inactive=True) if t.id == token_id]
-        return IssuedToken(info, secret, new_rules)
-
-    def tokens(self, *, include_inactive: bool = False) -> list[TokenInfo]:
-        now = self._clock.now()
-        infos = [token_info(r) for r in self._store.tokens(include_inactive=True)]
-        return [t for t in infos if include_inactive or t.active(now)]
-
-    def token_revoke(self, token_id: str) -> TokenInfo:
-        prefix = normalize_prefix(token_id.removeprefix("emb_").split("_")[0])
-        matches = [t for t in self.tokens(include_inactive=True) if t.id.startswith(prefix)]
-        if not matches:
-            raise NotFound(
-                f"no token {token_id}", hint="List tokens with `embornal token ls --all`."
-            )
-        if len(matches) > 1:
-            raise InvalidInput(f"token id {token_id} is ambiguous; give more characters")
-        info = matches[0]
-        if info.revoked_at is not None:
-            raise Conflict(f"token {info.id} is already revoked")
-        with self._store.transaction("revoking a token") as conn:
-            self._store.append(
-                conn,
-                [self._admin_event(f"token:{info.id}", TokenRevoked(token_id=info.id))],
-            )
-        (after,) = [t for t in self.tokens(include_inactive=True) if t.id == info.id]
-        return after
-
-    def authenticate(self, token: str) -> str:
-        """The subject a bearer token stands for (raises ``Unauthenticated``)."""
-        return self._access.authenticate(token, self._clock)
+def authenticate(ctx: ServiceContext, token: str) -> str:
+    return ctx.access.authenticate(token, ctx.clock)
 
 
 def _check_role_depth(existing: Sequence[Rule], new: Sequence[Rule]) -> None:

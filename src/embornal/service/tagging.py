@@ -7,52 +7,31 @@ owner's facts (decision 0014).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from embornal.domain import paths as P
-from embornal.domain.events import DomainEvent, NewEvent, PathTagged, PathUntagged
+from embornal.domain.events import PathTagged, PathUntagged
 from embornal.domain.tags import Tag, parse_tag_keys, parse_tags
 from embornal.errors import InvalidInput
-from embornal.service.access import Access
-from embornal.storage.contract import Store
+from embornal.service.context import ServiceContext
 
-__all__ = ["PathTagging"]
+__all__ = ["tag_path", "untag_path"]
 
 
-class PathTagging:
-    """The path tag use cases (a part of :class:`embornal.Memory`)."""
+def tag_path(ctx: ServiceContext, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
+    norm = P.normalize_path(path)
+    parsed = parse_tags(tags, allow_owner=True)
+    if not parsed:
+        raise InvalidInput("give at least one tag")
+    ctx.access.require("write", ctx.access.new_fact_object(norm, {}))
+    body = PathTagged(path=norm, tags=tuple(parsed))
+    ctx.append("tagging a path", [ctx.event(f"path:{norm}", body)])
+    return list(parsed)
 
-    _store: Store
-    _access: Access
-    _event: Callable[[str, DomainEvent, str | None], NewEvent]
 
-    def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
-        """Put tags on a path; the subject's facts below inherit them (their own tags win)."""
-        norm = P.normalize_path(path)
-        parsed = parse_tags(tags, allow_owner=True)
-        if not parsed:
-            raise InvalidInput("give at least one tag")
-        self._access.require("write", self._access.new_fact_object(norm, {}))
-        with self._store.transaction("tagging a path") as conn:
-            self._store.append(
-                conn,
-                [self._event(f"path:{norm}", PathTagged(path=norm, tags=tuple(parsed)), None)],
-            )
-        return list(parsed)
-
-    def untag_path(self, path: str, keys: Sequence[str]) -> None:
-        """Take the subject's tags of these keys off a path (others' stay)."""
-        norm = P.normalize_path(path)
-        parse_tag_keys(keys)
-        self._access.require("write", self._access.new_fact_object(norm, {}))
-        with self._store.transaction("untagging a path") as conn:
-            self._store.append(
-                conn,
-                [
-                    self._event(
-                        f"path:{norm}",
-                        PathUntagged(path=norm, keys=tuple(parse_tag_keys(keys))),
-                        None,
-                    )
-                ],
-            )
+def untag_path(ctx: ServiceContext, path: str, keys: Sequence[str]) -> None:
+    norm = P.normalize_path(path)
+    parse_tag_keys(keys)
+    ctx.access.require("write", ctx.access.new_fact_object(norm, {}))
+    body = PathUntagged(path=norm, keys=tuple(parse_tag_keys(keys)))
+    ctx.append("untagging a path", [ctx.event(f"path:{norm}", body)])

@@ -1,0 +1,134 @@
+"""Reading without recalling: the path tree, a path's facts, one fact, the history.
+
+Every read goes through the subject's read scope; only ``cat(recall=True)`` counts as a
+recall (and lifts the strength of what it shows).
+"""
+
+from __future__ import annotations
+
+from embornal.domain import paths as P
+from embornal.domain.bounds import MAX_LIMIT
+from embornal.domain.events import Event
+from embornal.domain.facts import Fact
+from embornal.domain.links import extract_links
+from embornal.domain.strength import strength
+from embornal.errors import InvalidInput, NotFound
+from embornal.service.context import ServiceContext, check_limit
+from embornal.service.recall import record_recall
+from embornal.service.results import FactDetail, FactView, PathEntry, TreeNode
+from embornal.storage.contract import PathRow
+
+__all__ = ["cat", "history", "ls", "show", "tree"]
+
+_TREE_HINT = "See `embornal memory tree /`."
+
+
+def _subtree(ctx: ServiceContext, path: str) -> tuple[str, list[PathRow]]:
+    norm = P.normalize_path(path)
+    rows = ctx.store.subtree(norm, ctx.scope())
+    if not rows and norm != P.ROOT:
+        raise NotFound(f"path {norm} holds nothing", hint=_TREE_HINT)
+    return norm, rows
+
+
+def ls(ctx: ServiceContext, path: str) -> list[PathEntry]:
+    norm, rows = _subtree(ctx, path)
+    parent_depth = len(P.segments(norm))
+    return [
+        PathEntry(r.path, r.fact_count, r.child_count)
+        for r in rows
+        if r.path != norm and len(P.segments(r.path)) == parent_depth + 1
+    ]
+
+
+def tree(ctx: ServiceContext, path: str, *, dirs_only: bool) -> TreeNode:
+    norm, rows = _subtree(ctx, path)
+    kids: dict[str, list[str]] = {}
+    counts = {r.path: r for r in rows}
+    for r in rows:
+        parent = P.parent_of(r.path)
+        if r.path != norm and parent is not None:
+            kids.setdefault(parent, []).append(r.path)
+
+    def build(p: str) -> TreeNode:
+        children = [c for c in kids.get(p, []) if not dirs_only or counts[c].child_count > 0]
+        row = counts.get(p)
+        return TreeNode(
+            path=p,
+            name=P.name_of(p) or "/",
+            fact_count=row.fact_count if row else 0,
+            children=tuple(build(c) for c in sorted(children)),
+        )
+
+    return build(norm)
+
+
+def cat(
+    ctx: ServiceContext, path: str, *, limit: int | None, order_by: str, recall: bool
+) -> list[FactView]:
+    norm = P.normalize_path(path)
+    if order_by not in ("date", "signal"):
+        raise InvalidInput(f"order_by must be 'date' or 'signal', not {order_by!r}")
+    n = check_limit(limit, MAX_LIMIT)
+    now = ctx.now()
+    facts = ctx.store.facts_at(norm, ctx.scope())
+    if not facts and not ctx.store.subtree(norm, ctx.scope()):
+        raise NotFound(f"path {norm} holds nothing", hint=_TREE_HINT)
+    views = [FactView(f, strength(f.signals, now)) for f in facts]
+    if order_by == "signal":
+        views.sort(key=lambda v: -v.strength)
+    views = views[:n]
+    if recall:
+        record_recall(ctx, [v.fact for v in views])
+    return views
+
+
+def show(ctx: ServiceContext, fact_id: str) -> FactDetail:
+    fact = ctx.resolve(fact_id)
+    return FactDetail(
+        fact=fact,
+        strength=strength(fact.signals, ctx.now()),
+        effective_tags=tuple(ctx.store.effective_tags(fact.id)),
+        links=tuple(extract_links(fact.content)),
+        events=tuple(ctx.store.stream(fact.id)),
+    )
+
+
+def history(ctx: ServiceContext, target: str) -> list[Event]:
+    if not isinstance(target, str):
+        raise InvalidInput("give a fact id or a path")
+    events: list[Event] = []
+    if target.startswith("/"):
+        norm = P.normalize_path(target)
+        facts = ctx.store.facts_at(norm, ctx.scope(), include_inactive=True)
+        path_events = ctx.store.stream(f"path:{norm}")
+        if not facts and not (path_events and ctx.store.subtree(norm, ctx.scope())):
+            raise NotFound(f"path {norm} has no history", hint="Check the path with ls.")
+        ids = [f.id for f in facts]
+        events.extend(path_events)
+    else:
+        ids = _chain(ctx, ctx.resolve(target))
+    for fid in ids:
+        events.extend(ctx.store.stream(fid))
+    return sorted(events, key=lambda e: e.position)
+
+
+def _chain(ctx: ServiceContext, fact: Fact) -> list[str]:
+    """The ids of the supersession chain that ``fact`` belongs to, visible ones only."""
+    vis = ctx.scope()
+    seen = [fact.id]
+    back = fact
+    while back.supersedes_id and back.supersedes_id not in seen:
+        prev = ctx.store.get_fact(back.supersedes_id, vis)
+        if prev is None:
+            break
+        seen.insert(0, prev.id)
+        back = prev
+    fwd = fact
+    while fwd.superseded_by and fwd.superseded_by not in seen:
+        nxt = ctx.store.get_fact(fwd.superseded_by, vis)
+        if nxt is None:
+            break
+        seen.append(nxt.id)
+        fwd = nxt
+    return seen

@@ -1,0 +1,182 @@
+"""The context every use case runs in: one memory, as one subject sees it.
+
+A :class:`ServiceContext` holds the store (the storage contract: unit of work, event
+store, reads, search, vectors), the clock, who acts (subject and actor kind), their
+access rules, the settings (default limit, fusion) and the embedder (``semantic``).
+The use-case modules (:mod:`~embornal.service.facts`, :mod:`~embornal.service.lifecycle`,
+:mod:`~embornal.service.browse`, :mod:`~embornal.service.recall`,
+:mod:`~embornal.service.sharing`, :mod:`~embornal.service.tagging`,
+:mod:`~embornal.service.admin`) are functions of it; :class:`embornal.Memory` is a facade
+that holds one and delegates to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from embornal.domain.bounds import MAX_LIMIT, whole_in_range
+from embornal.domain.clock import Clock, SystemClock
+from embornal.domain.events import ActorKind, DomainEvent, Event, NewEvent
+from embornal.domain.facts import Fact
+from embornal.domain.ids import normalize_prefix
+from embornal.domain.ranking import FusionSettings
+from embornal.domain.scope import ReadScope
+from embornal.domain.tags import check_subject
+from embornal.errors import InvalidInput, NotFound
+from embornal.service.access import Access
+from embornal.service.semantic import Semantic
+from embornal.storage.contract import Store
+from embornal.storage.factory import open_store
+
+if TYPE_CHECKING:
+    from embornal.adapters.embeddings.base import EmbeddingProvider
+
+__all__ = ["ServiceContext", "check_limit"]
+
+
+def check_limit(limit: int | None, default: int) -> int:
+    """``limit``, or ``default`` when None; refused outside 1..MAX_LIMIT."""
+    if limit is None:
+        return default
+    if not whole_in_range(limit, 1, MAX_LIMIT):
+        raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
+    return limit
+
+
+@dataclass(frozen=True)
+class ServiceContext:
+    """One memory as one subject meets it; shared by every use case of a :class:`Memory`."""
+
+    store: Store
+    clock: Clock
+    subject: str
+    actor_kind: ActorKind
+    access: Access
+    semantic: Semantic
+    default_limit: int
+    fusion: FusionSettings
+
+    @classmethod
+    def create(
+        cls,
+        store: Store,
+        *,
+        clock: Clock,
+        subject: str = "default",
+        actor_kind: ActorKind = ActorKind.PERSON,
+        default_limit: int = 10,
+        semantic: Semantic | None = None,
+        fusion: FusionSettings | None = None,
+    ) -> ServiceContext:
+        name = check_subject(subject)
+        return cls(
+            store=store,
+            clock=clock,
+            subject=name,
+            actor_kind=actor_kind,
+            access=Access(store, name),
+            semantic=semantic or Semantic(store, None),
+            default_limit=default_limit,
+            fusion=fusion or FusionSettings(),
+        )
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path | None,
+        *,
+        clock: Clock | None,
+        subject: str,
+        actor_kind: ActorKind | str,
+        default_limit: int,
+        embedder: EmbeddingProvider | None,
+        vector_width: int | None,
+        fusion: FusionSettings | None,
+    ) -> ServiceContext:
+        """Open the store at ``path`` (None: the platform's data directory) and set up
+        its vectors; the store is closed again if that fails."""
+        if path is None:
+            from embornal.adapters.dirs import default_dirs, ensure_dir
+
+            dirs = default_dirs()
+            ensure_dir(dirs.data_dir)
+            path = dirs.db_file
+        the_clock = clock or SystemClock()
+        store = open_store(Path(path).expanduser() if str(path) != ":memory:" else path, the_clock)
+        semantic = Semantic(store, embedder)
+        try:
+            semantic.setup(vector_width)
+        except BaseException:
+            store.close()
+            raise
+        return cls.create(
+            store,
+            clock=the_clock,
+            subject=subject,
+            actor_kind=ActorKind(actor_kind),
+            default_limit=default_limit,
+            semantic=semantic,
+            fusion=fusion,
+        )
+
+    def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> ServiceContext:
+        """The same store, embedder and settings, seen by ``subject`` (its own access)."""
+        return ServiceContext.create(
+            self.store,
+            clock=self.clock,
+            subject=subject,
+            actor_kind=ActorKind(actor_kind) if actor_kind else self.actor_kind,
+            default_limit=self.default_limit,
+            semantic=self.semantic,
+            fusion=self.fusion,
+        )
+
+    # -- helpers every use case needs ------------------------------------------------------
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def scope(self) -> ReadScope:
+        """What the subject may read (the store compiles it into its own filter)."""
+        return self.access.read_filter()
+
+    def event(
+        self,
+        stream_id: str,
+        body: DomainEvent,
+        reason: str | None = None,
+        expected_version: int | None = None,
+    ) -> NewEvent:
+        """The envelope of ``body``: who acts, as what, when, and why."""
+        return NewEvent(
+            stream_id=stream_id,
+            body=body,
+            actor=self.subject,
+            actor_kind=self.actor_kind,
+            recorded_at=self.clock.now(),
+            reason=reason,
+            expected_version=expected_version,
+        )
+
+    def append(self, doing: str, events: Sequence[NewEvent]) -> list[Event]:
+        """Append ``events`` in one transaction (with their projections)."""
+        with self.store.transaction(doing) as tx:
+            return self.store.append(tx, events)
+
+    def resolve(self, fact_id: str) -> Fact:
+        """The fact of an id or unique prefix, among those the subject may read."""
+        full = self.store.resolve_id(normalize_prefix(fact_id), self.scope())
+        fact = self.store.get_fact(full, self.scope())
+        if fact is None:  # pragma: no cover - resolve_id applied the same filter
+            raise NotFound(f"no fact with id {fact_id}")
+        return fact
+
+    def reload(self, fact_id: str) -> Fact:
+        """A fact the subject may read, as the projection now holds it."""
+        fact = self.store.get_fact(fact_id, self.scope())
+        assert fact is not None
+        return fact

@@ -19,7 +19,6 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,10 +30,10 @@ from embornal.domain.events import Event
 from embornal.domain.facts import Fact, check_content, check_reason
 from embornal.domain.ids import normalize_prefix
 from embornal.domain.paths import normalize_path
-from embornal.domain.ranking import ScoreParts
-from embornal.domain.tags import Tag, parse_tags
+from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.cli.app import SERVER_URL_ENV, TOKEN_ENV
+from embornal.interfaces.wire import from_wire
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
 if TYPE_CHECKING:
@@ -191,100 +190,32 @@ def _problem(raw: bytes) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- parsing
 
 
-def _opt(convert: Callable[[Any], _T], value: Any) -> _T | None:
-    return None if value is None else convert(value)
+def _fact(d: Any) -> Fact:
+    return from_wire(Fact, d)
 
 
-def _time(value: Any) -> datetime:
-    return parse_time(str(value))
-
-
-def _tag(text: Any) -> Tag:
-    key, sep, value = str(text).partition("=")
-    if not sep:
-        raise ValueError(f"{text!r} is not a tag")
-    return Tag(key, value)
-
-
-def _fact(d: Mapping[str, Any]) -> Fact:
-    return Fact(
-        id=str(d["id"]),
-        path=str(d["path"]),
-        content=str(d["content"]),
-        kind=str(d["kind"]),
-        owner=str(d["owner"]),
-        created_at=_time(d["created_at"]),
-        last_recall_at=_opt(_time, d.get("last_recall_at")),
-        recall_count=int(d["recall_count"]),
-        stability_days=float(d["stability_days"]),
-        supersedes_id=d.get("supersedes_id"),
-        superseded_by=d.get("superseded_by"),
-        deleted_at=_opt(_time, d.get("deleted_at")),
-        purged_at=_opt(_time, d.get("purged_at")),
-        tags=tuple(_tag(t) for t in d.get("tags", ())),
-        successor_hidden=d.get("state") == "superseded" and d.get("superseded_by") is None,
-    )
-
-
-def _hit(d: Mapping[str, Any]) -> RecallHit:
-    p = d["parts"]
-    parts = ScoreParts(
-        total=float(p["total"]),
-        strength=float(p["strength"]),
-        keyword=_opt(float, p.get("keyword")),
-        bm25=_opt(float, p.get("bm25")),
-        vector=_opt(float, p.get("vector")),
-        vector_scaled=_opt(float, p.get("vector_scaled")),
-        matched_terms=tuple(str(t) for t in p.get("matched_terms", ())),
-        method=str(p.get("method", "strength")),
-        keyword_rank=_opt(int, p.get("keyword_rank")),
-        vector_rank=_opt(int, p.get("vector_rank")),
-        neighbour=_opt(float, p.get("neighbour")),
-    )
-    return RecallHit(_fact(d["fact"]), float(d["score"]), float(d["strength"]), parts)
+def _hit(d: Any) -> RecallHit:
+    return from_wire(RecallHit, d)
 
 
 def _entries(d: Mapping[str, Any]) -> list[PathEntry]:
-    return [
-        PathEntry(str(e["path"]), int(e["fact_count"]), int(e["child_count"])) for e in d["entries"]
-    ]
+    return [from_wire(PathEntry, e) for e in d["entries"]]
 
 
-def _node(d: Mapping[str, Any]) -> TreeNode:
-    return TreeNode(
-        path=str(d["path"]),
-        name=str(d["name"]),
-        fact_count=int(d["fact_count"]),
-        children=tuple(_node(c) for c in d.get("children", ())),
-    )
+def _node(d: Any) -> TreeNode:
+    return from_wire(TreeNode, d)
 
 
-def _event(d: Mapping[str, Any]) -> Event:
-    return Event(
-        position=int(d["position"]),
-        stream_id=str(d["stream_id"]),
-        version=int(d["version"]),
-        type=str(d["type"]),
-        payload=dict(d["payload"]),
-        actor=str(d["actor"]),
-        actor_kind=str(d["actor_kind"]),
-        recorded_at=_time(d["recorded_at"]),
-        reason=d.get("reason"),
-        schema_version=int(d.get("schema_version", 1)),
-        redacted=bool(d.get("redacted", False)),
-    )
+def _event(d: Any) -> Event:
+    return from_wire(Event, d)
 
 
-def _detail(d: Mapping[str, Any]) -> FactDetail:
-    return FactDetail(
-        fact=_fact(d["fact"]),
-        strength=float(d["strength"]),
-        effective_tags=tuple(
-            (Tag(str(t["key"]), str(t["value"])), t.get("source")) for t in d["effective_tags"]
-        ),
-        links=tuple(str(link) for link in d.get("links", ())),
-        events=tuple(_event(e) for e in d.get("events", ())),
-    )
+def _detail(d: Any) -> FactDetail:
+    return from_wire(FactDetail, d)
+
+
+def _view(d: Any) -> FactView:
+    return from_wire(FactView, d)
 
 
 # --------------------------------------------------------------------------- the client
@@ -559,7 +490,7 @@ class RemoteMemory:
             "recall": "true" if recall else None,
         }
         return self._call(
-            lambda d: [FactView(_fact(v["fact"]), float(v["strength"])) for v in d["facts"]],
+            lambda d: [_view(v) for v in d["facts"]],
             "GET",
             "/cat",
             query=query,

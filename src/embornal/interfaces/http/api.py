@@ -29,18 +29,13 @@ from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.schemas import (
     CatOut,
     CatQuery,
-    EffectiveTagOut,
-    EventOut,
     FactDetailOut,
     FactOut,
-    FactViewOut,
     HealthOut,
     HistoryOut,
     LsOut,
     LsQuery,
-    PathEntryOut,
     ReasonIn,
-    RecallHitOut,
     RecallOut,
     RecallQuery,
     StoreIn,
@@ -51,6 +46,7 @@ from embornal.interfaces.http.schemas import (
     TreeQuery,
     WhoAmIOut,
 )
+from embornal.interfaces.wire import effective_tag, to_wire
 from embornal.service.memory import Memory
 
 __all__ = ["API_PREFIX", "OPERATIONS", "Call", "Operation", "api_routes"]
@@ -77,7 +73,7 @@ class Operation:
     summary: str
     description: str
     response: type[BaseModel]
-    run: Callable[[Call], BaseModel]
+    run: Callable[[Call], Any]
     query: type[BaseModel] | None = None
     body: type[BaseModel] | None = None
     status: int = 200
@@ -90,75 +86,75 @@ class Operation:
 # -- the operations --------------------------------------------------------------------------
 
 
-def _whoami(c: Call) -> BaseModel:
-    return WhoAmIOut(subject=c.memory.subject, actor_kind=c.memory.actor_kind.value)
+def _whoami(c: Call) -> Any:
+    return {"subject": c.memory.subject, "actor_kind": c.memory.actor_kind.value}
 
 
-def _store(c: Call) -> BaseModel:
+def _store(c: Call) -> Any:
     b: StoreIn = c.body
-    return FactOut.of(c.memory.store(b.path, b.content, tags=b.tags, at=b.at, reason=b.reason))
+    return to_wire(c.memory.store(b.path, b.content, tags=b.tags, at=b.at, reason=b.reason))
 
 
-def _supersede(c: Call) -> BaseModel:
+def _supersede(c: Call) -> Any:
     b: SupersedeIn = c.body
     fact = c.memory.supersede(c.path["id"], b.content, tags=b.tags, reason=b.reason, at=b.at)
-    return FactOut.of(fact)
+    return to_wire(fact)
 
 
-def _ls(c: Call) -> BaseModel:
+def _ls(c: Call) -> Any:
     q: LsQuery = c.query
     entries = c.memory.ls(q.path)
-    return LsOut(path=P.normalize_path(q.path), entries=[PathEntryOut.of(e) for e in entries])
+    return {"path": P.normalize_path(q.path), "entries": to_wire(entries)}
 
 
-def _tree(c: Call) -> BaseModel:
+def _tree(c: Call) -> Any:
     q: TreeQuery = c.query
-    return TreeNodeOut.of(c.memory.tree(q.path, dirs_only=q.dirs_only))
+    return to_wire(c.memory.tree(q.path, dirs_only=q.dirs_only))
 
 
-def _cat(c: Call) -> BaseModel:
+def _cat(c: Call) -> Any:
     q: CatQuery = c.query
     views = c.memory.cat(q.path, limit=q.limit, order_by=q.order_by, recall=q.recall)
-    return CatOut(path=P.normalize_path(q.path), facts=[FactViewOut.of(v) for v in views])
+    return {"path": P.normalize_path(q.path), "facts": to_wire(views)}
 
 
-def _recall(c: Call) -> BaseModel:
+def _recall(c: Call) -> Any:
     q: RecallQuery = c.query
     hits = c.memory.recall(q.q, limit=q.limit, under=q.under, mode=q.mode, reinforce=q.reinforce)
-    return RecallOut(hits=[RecallHitOut.of(h) for h in hits])
+    return {"hits": to_wire(hits)}
 
 
-def _tags(c: Call) -> BaseModel:
+def _tags(c: Call) -> Any:
     q: TagsQuery = c.query
     detail = c.memory.show(q.fact)
-    return TagsOut(
-        fact_id=detail.fact.id,
-        tags=[EffectiveTagOut.of(t, s) for t, s in detail.effective_tags],
-    )
+    return {
+        "fact_id": detail.fact.id,
+        "tags": [effective_tag(t, s) for t, s in detail.effective_tags],
+    }
 
 
-def _show(c: Call) -> BaseModel:
-    return FactDetailOut.of(c.memory.show(c.path["id"]))
+def _show(c: Call) -> Any:
+    return to_wire(c.memory.show(c.path["id"]))
 
 
-def _history(c: Call) -> BaseModel:
+def _history(c: Call) -> Any:
     target = c.path["id"]
     events = c.memory.history(target)
-    return HistoryOut(target=target, events=[EventOut.of(e) for e in events])
+    return {"target": target, "events": to_wire(events)}
 
 
-def _forget(c: Call) -> BaseModel:
+def _forget(c: Call) -> Any:
     b: ReasonIn = c.body
-    return FactOut.of(c.memory.forget(c.path["id"], reason=b.reason))
+    return to_wire(c.memory.forget(c.path["id"], reason=b.reason))
 
 
-def _restore(c: Call) -> BaseModel:
+def _restore(c: Call) -> Any:
     b: ReasonIn = c.body
-    return FactOut.of(c.memory.restore(c.path["id"], reason=b.reason))
+    return to_wire(c.memory.restore(c.path["id"], reason=b.reason))
 
 
-def _health(c: Call) -> BaseModel:
-    return HealthOut(status="ok", version=embornal.__version__)
+def _health(c: Call) -> Any:
+    return {"status": "ok", "version": embornal.__version__}
 
 
 _READ = (400, 401, 404, 422, 503)
@@ -335,8 +331,9 @@ def _serve(
     memory = gate.for_token(bearer_token(authorization)) if op.auth else gate.memory
     call = Call(memory, _query(op, params), _body(op, raw), path)
     out = op.run(call)
-    created = out.id if isinstance(out, FactOut) and op.status == 201 else None
-    return out.model_dump_json().encode("utf-8"), created
+    created = str(out["id"]) if op.status == 201 else None
+    text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8"), created
 
 
 def _endpoint(op: Operation, gate: Gate) -> Callable[[Request], Any]:

@@ -92,6 +92,8 @@ class Http:
     auth: bool = True
     tag: str = "facts"
     probe: bool = False  # a later route: the client checks the server offers it
+    items: str | None = None
+    """For a list result: the key of the answer's object that holds the list."""
 
     @property
     def path_params(self) -> tuple[str, ...]:
@@ -212,7 +214,7 @@ CATALOG: tuple[Operation, ...] = (
         example='ls(path="/")',
         http=Http("GET", "/ls", "ls", "List one level of the tree",
                   "The paths one level below `path` that hold or lead to facts the subject "
-                  "may read.", errors=_READ, tag="paths"),
+                  "may read.", items="entries", errors=_READ, tag="paths"),
     ),
     Operation(
         "tree", "tree", "TreeNode",
@@ -248,7 +250,8 @@ CATALOG: tuple[Operation, ...] = (
         example='cat(path="/memory")',
         http=Http("GET", "/cat", "cat", "Read the facts of one path",
                   "The live facts of one path, oldest first (`date`) or strongest first "
-                  "(`signal`). Not a recall unless `recall=true`.", errors=_READ, tag="paths"),
+                  "(`signal`). Not a recall unless `recall=true`.", items="facts",
+                  errors=_READ, tag="paths"),
     ),
     Operation(
         "recall", "recall", "list[RecallHit]",
@@ -278,7 +281,7 @@ CATALOG: tuple[Operation, ...] = (
         http=Http("GET", "/recall", "recall", "Find facts by keyword and meaning",
                   "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no "
                   "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
-                  "strength unless `reinforce=false`.", errors=(400, 401, 422, 503)),
+                  "strength unless `reinforce=false`.", items="hits", errors=(400, 401, 422, 503)),
     ),
     Operation(
         "tags", "show", "EffectiveTags",
@@ -315,7 +318,7 @@ CATALOG: tuple[Operation, ...] = (
         example='history(id_or_path="/projects/x")',
         http=Http("GET", "/facts/{id}/history", "factHistory", "The history of a fact",
                   "The events of the fact and of the facts that supersede it or that it "
-                  "supersedes, oldest first.", errors=_READ),
+                  "supersedes, oldest first.", items="events", errors=_READ),
         extra={"remote": "a fact's history only: the history of a path is local-only"},
     ),
     Operation(

@@ -84,7 +84,9 @@ def test_life_of_a_fact_in_json(cli: Run) -> None:
 
     detail = cli("memory", "show", fid, "--json").json()
     assert detail["fact"]["recall_count"] == 1
-    assert {"tag": "mood=calm", "source": None} in detail["effective_tags"]
+    assert {"tag": "mood=calm", "key": "mood", "value": "calm", "source": None} in detail[
+        "effective_tags"
+    ]
     assert [e["type"] for e in detail["events"]] == ["FactStored"]
 
     new = cli("--json", "memory", "supersede", fid, "Tea at six.").json()
@@ -182,7 +184,8 @@ def test_path_tags_are_inherited(cli: Run, stored: Callable[..., str]) -> None:
     r = cli("memory", "tag", "/Work", "visibility=team", "client=acme")
     assert (r.code, r.out) == (0, "/work tagged client=acme, visibility=team\n")
     detail = cli("--json", "memory", "show", fid).json()
-    assert {"tag": "visibility=team", "source": "/work"} in detail["effective_tags"]
+    team = {"tag": "visibility=team", "key": "visibility", "value": "team", "source": "/work"}
+    assert team in detail["effective_tags"]
     assert "visibility=team (from /work)" in cli("memory", "show", fid).out
     r = cli("--json", "memory", "untag", "/work", "Client")
     assert r.json() == {"path": "/work", "keys": ["client"]}

@@ -399,13 +399,7 @@ def show(ctx: Context) -> int:
     with ctx.open_memory_api() as mem:
         detail = mem.show(ctx.opt("id"))
     if ctx.json:
-        from embornal.interfaces.cli.render import to_jsonable
-
-        data = to_jsonable(detail)
-        data["effective_tags"] = [
-            {"tag": str(t), "source": src} for t, src in detail.effective_tags
-        ]
-        ctx.emit(data)
+        ctx.emit(detail)
     else:
         ctx.say(_show_text(detail))
     return 0

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote, urlencode, urlsplit
 
 from embornal import errors
@@ -31,11 +31,19 @@ from embornal.domain.events import Event
 from embornal.domain.facts import Fact, check_content, check_reason
 from embornal.domain.ids import normalize_prefix
 from embornal.domain.paths import normalize_path
-from embornal.domain.ranking import ScoreParts
-from embornal.domain.tags import Tag, parse_tags
+from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
+from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.cli.app import SERVER_URL_ENV, TOKEN_ENV
-from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
+from embornal.interfaces.wire import WIRE_TYPES, from_wire
+from embornal.service.results import (
+    FactDetail,
+    FactView,
+    PathEntry,
+    PurgeResult,
+    RecallHit,
+    TreeNode,
+)
 
 if TYPE_CHECKING:
     from embornal.adapters.config import ServerConfig
@@ -46,9 +54,11 @@ __all__ = [
     "TIMEOUT_SECONDS",
     "LocalOnly",
     "RemoteMemory",
+    "Transport",
     "base_url",
     "local_only",
     "read_token",
+    "urllib_transport",
 ]
 
 API_PREFIX = "/api/v1"
@@ -69,8 +79,6 @@ LOCAL_ONLY = frozenset(
     )
     for name in names.split()
 )
-
-_T = TypeVar("_T")
 
 
 class LocalOnly(InvalidInput):
@@ -170,11 +178,45 @@ _BY_STATUS: dict[int, type[EmbornalError]] = {
 }
 
 
+Transport = Callable[
+    [str, str, Mapping[str, str], bytes | None, float], tuple[int, str, Mapping[str, str], bytes]
+]
+"""``(method, url, headers, body, timeout) -> (status, reason, headers, body)``: one HTTP
+exchange. It raises ``OSError`` (or ``http.client.HTTPException``) when no answer came.
+The default speaks HTTP with the standard library; tests pass one over the in-process
+ASGI app."""
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Follow no redirect: the token goes to ``server.url`` and nowhere else."""
 
     def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+
+def urllib_transport() -> Transport:
+    opener = urllib.request.build_opener(_NoRedirect)
+
+    def send(
+        method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout: float
+    ) -> tuple[int, str, Mapping[str, str], bytes]:
+        request = urllib.request.Request(url, data=body, method=method)
+        for key, value in headers.items():
+            if key == "Authorization":
+                request.add_unredirected_header(key, value)
+            else:
+                request.add_header(key, value)
+        try:
+            with opener.open(request, timeout=timeout) as response:
+                return response.status, response.reason, dict(response.headers), response.read()
+        except urllib.error.HTTPError as e:
+            try:
+                raw = e.read()
+            except (OSError, http.client.HTTPException):
+                raw = b""
+            return e.code, str(e.reason), dict(e.headers or {}), raw
+
+    return send
 
 
 def _problem(raw: bytes) -> dict[str, Any] | None:
@@ -188,110 +230,29 @@ def _problem(raw: bytes) -> dict[str, Any] | None:
     return None
 
 
-# --------------------------------------------------------------------------- parsing
-
-
-def _opt(convert: Callable[[Any], _T], value: Any) -> _T | None:
-    return None if value is None else convert(value)
-
-
-def _time(value: Any) -> datetime:
-    return parse_time(str(value))
-
-
-def _tag(text: Any) -> Tag:
-    key, sep, value = str(text).partition("=")
-    if not sep:
-        raise ValueError(f"{text!r} is not a tag")
-    return Tag(key, value)
-
-
-def _fact(d: Mapping[str, Any]) -> Fact:
-    return Fact(
-        id=str(d["id"]),
-        path=str(d["path"]),
-        content=str(d["content"]),
-        kind=str(d["kind"]),
-        owner=str(d["owner"]),
-        created_at=_time(d["created_at"]),
-        last_recall_at=_opt(_time, d.get("last_recall_at")),
-        recall_count=int(d["recall_count"]),
-        stability_days=float(d["stability_days"]),
-        supersedes_id=d.get("supersedes_id"),
-        superseded_by=d.get("superseded_by"),
-        deleted_at=_opt(_time, d.get("deleted_at")),
-        purged_at=_opt(_time, d.get("purged_at")),
-        tags=tuple(_tag(t) for t in d.get("tags", ())),
-        successor_hidden=d.get("state") == "superseded" and d.get("superseded_by") is None,
-    )
-
-
-def _hit(d: Mapping[str, Any]) -> RecallHit:
-    p = d["parts"]
-    parts = ScoreParts(
-        total=float(p["total"]),
-        strength=float(p["strength"]),
-        keyword=_opt(float, p.get("keyword")),
-        bm25=_opt(float, p.get("bm25")),
-        vector=_opt(float, p.get("vector")),
-        vector_scaled=_opt(float, p.get("vector_scaled")),
-        matched_terms=tuple(str(t) for t in p.get("matched_terms", ())),
-        method=str(p.get("method", "strength")),
-        keyword_rank=_opt(int, p.get("keyword_rank")),
-        vector_rank=_opt(int, p.get("vector_rank")),
-        neighbour=_opt(float, p.get("neighbour")),
-    )
-    return RecallHit(_fact(d["fact"]), float(d["score"]), float(d["strength"]), parts)
-
-
-def _entries(d: Mapping[str, Any]) -> list[PathEntry]:
-    return [
-        PathEntry(str(e["path"]), int(e["fact_count"]), int(e["child_count"])) for e in d["entries"]
-    ]
-
-
-def _node(d: Mapping[str, Any]) -> TreeNode:
-    return TreeNode(
-        path=str(d["path"]),
-        name=str(d["name"]),
-        fact_count=int(d["fact_count"]),
-        children=tuple(_node(c) for c in d.get("children", ())),
-    )
-
-
-def _event(d: Mapping[str, Any]) -> Event:
-    return Event(
-        position=int(d["position"]),
-        stream_id=str(d["stream_id"]),
-        version=int(d["version"]),
-        type=str(d["type"]),
-        payload=dict(d["payload"]),
-        actor=str(d["actor"]),
-        actor_kind=str(d["actor_kind"]),
-        recorded_at=_time(d["recorded_at"]),
-        reason=d.get("reason"),
-        schema_version=int(d.get("schema_version", 1)),
-        redacted=bool(d.get("redacted", False)),
-    )
-
-
-def _detail(d: Mapping[str, Any]) -> FactDetail:
-    return FactDetail(
-        fact=_fact(d["fact"]),
-        strength=float(d["strength"]),
-        effective_tags=tuple(
-            (Tag(str(t["key"]), str(t["value"])), t.get("source")) for t in d["effective_tags"]
-        ),
-        links=tuple(str(link) for link in d.get("links", ())),
-        events=tuple(_event(e) for e in d.get("events", ())),
-    )
-
-
 # --------------------------------------------------------------------------- the client
+
+_RESULTS: dict[str, type] = {t.__name__: t for t in WIRE_TYPES}
+
+
+def _flag(item: Input, value: Any) -> str:
+    """The command-line words that asked for ``value`` (for a refusal)."""
+    if item.type == "bool" and item.default is True:
+        return f"--no-{item.name.replace('_', '-')}"
+    if item.type == "choice":
+        return f"--{item.name.replace('_', '-')} {value}"
+    return "--tag" if item.type == "tags" else f"--{item.name.replace('_', '-')}"
 
 
 class RemoteMemory:
-    """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it."""
+    """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
+
+    Each method is one call of the catalogue operation of the same name
+    (:mod:`embornal.interfaces.catalog`): its HTTP method and path, its inputs checked and
+    placed in the path, the query or the body, the answer read back with
+    :func:`~embornal.interfaces.wire.from_wire`. A local-only operation raises
+    :class:`LocalOnly`. It offers :class:`~embornal.interfaces.api.MemoryAPI`.
+    """
 
     def __init__(
         self,
@@ -300,12 +261,13 @@ class RemoteMemory:
         *,
         default_limit: int = 10,
         timeout: float = TIMEOUT_SECONDS,
+        transport: Transport | None = None,
     ) -> None:
         self.url = base_url(url)
         self.default_limit = default_limit
         self.timeout = timeout
         self._token = token
-        self._opener = urllib.request.build_opener(_NoRedirect)
+        self._transport = transport or urllib_transport()
         self._document: dict[str, Any] | None = None
 
     # -- life cycle -----------------------------------------------------------------------
@@ -331,29 +293,28 @@ class RemoteMemory:
         method: str,
         where: str,
         *,
-        query: Mapping[str, str | None] | None = None,
+        query: Sequence[tuple[str, str]] = (),
         body: Mapping[str, Any] | None = None,
         auth: bool = True,
     ) -> Any:
         """One request to ``url + where``; the decoded JSON answer, or the mapped error."""
         target = self.url + where
-        params = [(k, v) for k, v in (query or {}).items() if v is not None]
-        if params:
-            target += "?" + urlencode(params)
+        if query:
+            target += "?" + urlencode(list(query))
         data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-        request = urllib.request.Request(target, data=data, method=method)
-        request.add_header("Accept", "application/json")
+        headers = {"Accept": "application/json"}
         if data is not None:
-            request.add_header("Content-Type", "application/json")
+            headers["Content-Type"] = "application/json"
         if auth:
-            request.add_unredirected_header("Authorization", f"Bearer {self._token}")
+            headers["Authorization"] = f"Bearer {self._token}"
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
-                raw: bytes = response.read()
-        except urllib.error.HTTPError as e:
-            raise self._error(e, method, where) from e
+            status, reason, answer_headers, raw = self._transport(
+                method, target, headers, data, self.timeout
+            )
         except (OSError, http.client.HTTPException) as e:  # URLError is an OSError
             raise self._unreachable(e) from e
+        if status >= 300:
+            raise self._error(status, reason, answer_headers, raw, method, where)
         try:
             return json.loads(raw)
         except ValueError as e:
@@ -379,22 +340,27 @@ class RemoteMemory:
             hint=f"Check {URL_HINT}: it must be an `embornal serve` of the same version.",
         )
 
-    def _error(self, e: urllib.error.HTTPError, method: str, where: str) -> EmbornalError:
+    def _error(
+        self,
+        status: int,
+        reason: str,
+        headers: Mapping[str, str],
+        raw: bytes,
+        method: str,
+        where: str,
+    ) -> EmbornalError:
         """The error an HTTP error answer stands for, by ``code``, else by status."""
-        status = e.code
         if 300 <= status < 400:
+            location = next((v for k, v in headers.items() if k.lower() == "location"), "?")
             return ConfigError(
-                f"the server at {self.url} redirects to {e.headers.get('Location', '?')}",
+                f"the server at {self.url} redirects to {location}",
                 hint="Set server.url to the address it redirects to.",
             )
-        try:
-            problem = _problem(e.read())
-        except (OSError, http.client.HTTPException):
-            problem = None
+        problem = _problem(raw)
         if problem is None:
             cls = _BY_STATUS.get(status, StorageError if status >= 500 else InvalidInput)
             return cls(
-                f"the server at {self.url} answered {status} {e.reason}",
+                f"the server at {self.url} answered {status} {reason}",
                 hint=f"Check {URL_HINT}: it must be the address of `embornal serve`.",
             )
         code = str(problem["code"])
@@ -419,22 +385,6 @@ class RemoteMemory:
         err = cls(detail, hint=hint)
         err.code = code  # the server's name for it, as `--json` shows it
         return err
-
-    def _call(
-        self,
-        parse: Callable[[Any], _T],
-        method: str,
-        route: str,
-        *,
-        query: Mapping[str, str | None] | None = None,
-        body: Mapping[str, Any] | None = None,
-    ) -> _T:
-        """Send to ``/api/v1 + route`` and parse the answer back into service results."""
-        data = self._send(method, API_PREFIX + route, query=query, body=body)
-        try:
-            return parse(data)
-        except (KeyError, TypeError, ValueError, AttributeError, EmbornalError) as e:
-            raise self._odd_answer() from e
 
     def _offers(self, method: str, route: str, field: str | None = None) -> bool:
         """Does the server's OpenAPI document list this route (and this parameter or field)?"""
@@ -466,59 +416,118 @@ class RemoteMemory:
                 "or pass --db PATH to use a local memory.",
             )
 
-    @staticmethod
-    def _id(fact_id: str) -> str:
-        return quote(normalize_prefix(fact_id), safe="")
+    # -- the one call path --------------------------------------------------------------
 
-    # -- the API ------------------------------------------------------------------------
+    def _value(self, op: Operation, item: Input, value: Any) -> Any:
+        """One input checked as the service would, in its wire form (None: not sent)."""
+        kind = item.type
+        if kind == "reason":
+            return check_reason(value, required=item.required)
+        if value is None:
+            return None
+        if kind == "path":
+            return normalize_path(value)
+        if kind == "text":
+            return check_content(value) if item.required else value
+        if kind == "tags":
+            return [str(t) for t in parse_tags(value)]
+        if kind == "time":
+            return format_time(parse_time(value))
+        if kind == "target" and str(value).startswith("/"):
+            raise local_only(
+                f"{op.cli} of a path",
+                hint=f"The server at {self.url} gives the history of a fact: pass its id, "
+                "or pass --db PATH to use a local memory.",
+            )
+        if kind in ("id", "target"):
+            return normalize_prefix(value)
+        return value
+
+    def _op(self, name: str, /, **given: Any) -> Any:
+        """Call the catalogue operation ``name`` on the server with the ``Memory`` arguments
+        ``given``, and read its answer back into service results."""
+        op = by_name(name)
+        http = op.http
+        what = op.cli or name
+        if op.local_only or http is None:
+            raise local_only(what)
+        route = http.path
+        if http.probe:
+            self._require(http.method, route, None, what)
+        if "limit" in given and given["limit"] is None and name == "recall":
+            given["limit"] = self.default_limit  # the client's config, not the server's
+        where, query, body = route, list[tuple[str, str]](), dict[str, Any]()
+        for item in op.inputs:
+            if not item.rest or item.name not in given:
+                continue
+            value = self._value(op, item, given[item.name])
+            if value is None or (not item.required and value == item.default):
+                continue
+            if item.probe:
+                self._require(http.method, route, item.wire_name, f"{what} {_flag(item, value)}")
+            place = http.where(item)
+            if place == "path":
+                where = where.replace("{" + item.wire_name + "}", quote(str(value), safe=""))
+            elif place == "query":
+                text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+                query.append((item.wire_name, text))
+            else:
+                body[item.wire_name] = value
+        data = self._send(
+            http.method,
+            API_PREFIX + where,
+            query=query,
+            body=body if http.method == "POST" else None,
+        )
+        try:
+            return self._read(op.output, http.items, data)
+        except (KeyError, TypeError, ValueError, AttributeError, EmbornalError) as e:
+            raise self._odd_answer() from e
+
+    @staticmethod
+    def _read(output: str, items: str | None, data: Any) -> Any:
+        if output.startswith("list[") and items is not None:
+            kind = _RESULTS[output[5:-1]]
+            return [from_wire(kind, d) for d in data[items]]
+        return from_wire(_RESULTS[output], data)
+
+    # -- the API: MemoryAPI, each method one catalogue operation ------------------------
 
     def store(
         self,
         path: str,
         content: str,
         *,
-        tags: Sequence[str] | None = None,
-        at: str | None = None,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
+        at: datetime | str | None = None,
         reason: str | None = None,
     ) -> Fact:
-        body: dict[str, Any] = {"path": normalize_path(path), "content": check_content(content)}
-        if tags is not None:
-            body["tags"] = [str(t) for t in parse_tags(tags)]
-        if at is not None:
-            body["at"] = format_time(parse_time(at))
-        why = check_reason(reason, required=False)
-        if why is not None:
-            self._require("POST", "/facts", "reason", "memory store --reason")
-            body["reason"] = why
-        return self._call(_fact, "POST", "/facts", body=body)
+        return cast(
+            Fact, self._op("store", path=path, content=content, tags=tags, at=at, reason=reason)
+        )
 
     def supersede(
         self,
         fact_id: str,
         content: str,
         *,
-        tags: Sequence[str] | None = None,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
         reason: str | None = None,
+        at: datetime | str | None = None,
     ) -> Fact:
-        route = "/facts/{id}/supersede"
-        self._require("POST", route, None, "memory supersede")
-        body: dict[str, Any] = {"content": check_content(content)}
-        if tags is not None:
-            self._require("POST", route, "tags", "memory supersede --tag")
-            body["tags"] = [str(t) for t in parse_tags(tags)]
-        why = check_reason(reason, required=False)
-        if why is not None:
-            self._require("POST", route, "reason", "memory supersede --reason")
-            body["reason"] = why
-        return self._call(_fact, "POST", f"/facts/{self._id(fact_id)}/supersede", body=body)
+        found = self._op(
+            "supersede", fact_id=fact_id, content=content, tags=tags, reason=reason, at=at
+        )
+        return cast(Fact, found)
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
-        body = {"reason": check_reason(reason)}
-        return self._call(_fact, "POST", f"/facts/{self._id(fact_id)}/forget", body=body)
+        return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))
 
     def restore(self, fact_id: str, *, reason: str) -> Fact:
-        body = {"reason": check_reason(reason)}
-        return self._call(_fact, "POST", f"/facts/{self._id(fact_id)}/restore", body=body)
+        return cast(Fact, self._op("restore", fact_id=fact_id, reason=reason))
+
+    def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
+        return cast(PurgeResult, self._op("purge", fact_id=fact_id, reason=reason))
 
     def recall(
         self,
@@ -529,54 +538,25 @@ class RemoteMemory:
         reinforce: bool = True,
         mode: str = "auto",
     ) -> list[RecallHit]:
-        params: dict[str, str | None] = {
-            "q": query,
-            "limit": str(limit if limit is not None else self.default_limit),
-            "under": normalize_path(under) if under is not None else None,
-        }
-        if mode != "auto":
-            self._require("GET", "/recall", "mode", f"memory recall --mode {mode}")
-            params["mode"] = mode
-        if not reinforce:
-            self._require("GET", "/recall", "reinforce", "memory recall --no-reinforce")
-            params["reinforce"] = "false"
-        return self._call(lambda d: [_hit(h) for h in d["hits"]], "GET", "/recall", query=params)
+        found = self._op(
+            "recall", query=query, limit=limit, under=under, reinforce=reinforce, mode=mode
+        )
+        return cast(list[RecallHit], found)
 
     def ls(self, path: str = "/") -> list[PathEntry]:
-        return self._call(_entries, "GET", "/ls", query={"path": normalize_path(path)})
+        return cast(list[PathEntry], self._op("ls", path=path))
 
     def tree(self, path: str = "/", *, dirs_only: bool = False) -> TreeNode:
-        query = {"path": normalize_path(path), "dirs_only": "true" if dirs_only else None}
-        return self._call(_node, "GET", "/tree", query=query)
+        return cast(TreeNode, self._op("tree", path=path, dirs_only=dirs_only))
 
     def cat(
         self, path: str, *, limit: int | None = None, order_by: str = "date", recall: bool = False
     ) -> list[FactView]:
-        query = {
-            "path": normalize_path(path),
-            "limit": None if limit is None else str(limit),
-            "order_by": order_by,
-            "recall": "true" if recall else None,
-        }
-        return self._call(
-            lambda d: [FactView(_fact(v["fact"]), float(v["strength"])) for v in d["facts"]],
-            "GET",
-            "/cat",
-            query=query,
-        )
+        found = self._op("cat", path=path, limit=limit, order_by=order_by, recall=recall)
+        return cast(list[FactView], found)
 
     def show(self, fact_id: str) -> FactDetail:
-        return self._call(_detail, "GET", f"/facts/{self._id(fact_id)}")
+        return cast(FactDetail, self._op("show", fact_id=fact_id))
 
     def history(self, target: str) -> list[Event]:
-        if target.startswith("/"):
-            raise local_only(
-                "memory history of a path",
-                hint=f"The server at {self.url} gives the history of a fact: pass its id, "
-                "or pass --db PATH to use a local memory.",
-            )
-        return self._call(
-            lambda d: [_event(e) for e in d["events"]],
-            "GET",
-            f"/facts/{self._id(target)}/history",
-        )
+        return cast(list[Event], self._op("history", target=target))

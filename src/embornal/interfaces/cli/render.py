@@ -6,17 +6,12 @@ the memory. Commands pick a renderer; ``to_jsonable`` serves every ``--json``.
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from pathlib import PurePath
 from typing import Any
 
 from embornal.domain.clock import format_time
-from embornal.domain.facts import Fact
-from embornal.domain.tags import Tag
 from embornal.service.results import TreeNode
 
 __all__ = [
@@ -43,38 +38,11 @@ def iso_time(moment: datetime) -> str:
 
 
 def to_jsonable(obj: object) -> Any:
-    """Turn a service result into plain JSON values, with stable keys.
+    """A service result as plain JSON values: its wire shape (:mod:`embornal.interfaces.wire`),
+    the one the REST API sends."""
+    from embornal.interfaces.wire import to_wire
 
-    Dataclasses become dicts in field order (a :class:`Fact` also gets its
-    ``state``), datetimes ISO-8601 UTC with ``Z``, a :class:`Tag` ``"k=v"``,
-    objects with ``as_dict`` (``ScoreParts``) that dict, tuples and lists arrays.
-    """
-    if obj is None or isinstance(obj, bool | int | float):
-        return obj
-    if isinstance(obj, enum.Enum):
-        return to_jsonable(obj.value)
-    if isinstance(obj, str):
-        return str(obj)
-    if isinstance(obj, datetime):
-        return iso_time(obj)
-    if isinstance(obj, Tag):
-        return str(obj)
-    if isinstance(obj, PurePath):
-        return str(obj)
-    as_dict: Callable[[], object] | None = getattr(obj, "as_dict", None)
-    if callable(as_dict):
-        return to_jsonable(as_dict())
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-        if isinstance(obj, Fact):
-            out["state"] = obj.state
-        return out
-    if isinstance(obj, Mapping):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple | set | frozenset):
-        items = sorted(obj, key=repr) if isinstance(obj, set | frozenset) else obj
-        return [to_jsonable(v) for v in items]
-    return str(obj)
+    return to_wire(obj)
 
 
 # --------------------------------------------------------------------------- text

@@ -1,5 +1,6 @@
-"""The REST API under ``/api/v1``: one table of operations, the routes and the
-OpenAPI document are both made from it.
+"""The REST API under ``/api/v1``: the routed operations of the catalogue
+(:mod:`embornal.interfaces.catalog`); the routes and the OpenAPI document are both made
+from them.
 
 Each request is served in one trip to a worker thread (Starlette's thread pool):
 authenticate the token, validate the query and the body, call the service, and
@@ -24,23 +25,20 @@ from starlette.routing import Route
 
 import embornal
 from embornal.domain import paths as P
+from embornal.interfaces.catalog import Operation as CatalogOp
+from embornal.interfaces.catalog import routed
 from embornal.interfaces.http.auth import Gate, bearer_token
 from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.schemas import (
     CatOut,
     CatQuery,
-    EffectiveTagOut,
-    EventOut,
     FactDetailOut,
     FactOut,
-    FactViewOut,
     HealthOut,
     HistoryOut,
     LsOut,
     LsQuery,
-    PathEntryOut,
     ReasonIn,
-    RecallHitOut,
     RecallOut,
     RecallQuery,
     StoreIn,
@@ -51,6 +49,7 @@ from embornal.interfaces.http.schemas import (
     TreeQuery,
     WhoAmIOut,
 )
+from embornal.interfaces.wire import effective_tag, to_wire
 from embornal.service.memory import Memory
 
 __all__ = ["API_PREFIX", "OPERATIONS", "Call", "Operation", "api_routes"]
@@ -77,7 +76,7 @@ class Operation:
     summary: str
     description: str
     response: type[BaseModel]
-    run: Callable[[Call], BaseModel]
+    run: Callable[[Call], Any]
     query: type[BaseModel] | None = None
     body: type[BaseModel] | None = None
     status: int = 200
@@ -87,160 +86,98 @@ class Operation:
     tag: str = "facts"
 
 
-# -- the operations --------------------------------------------------------------------------
+# -- the operations: the catalogue's routed ones -------------------------------------------
+#
+# What HTTP adds to a catalogue record: the pydantic models that validate the query or
+# the body and describe the answer (OpenAPI), and the envelope the answer comes in.
 
 
-def _whoami(c: Call) -> BaseModel:
-    return WhoAmIOut(subject=c.memory.subject, actor_kind=c.memory.actor_kind.value)
+def _inputs(op: CatalogOp, c: Call) -> dict[str, Any]:
+    """The ``Memory`` keyword arguments: each REST input, from the path, query or body."""
+    assert op.http is not None
+    kwargs: dict[str, Any] = {}
+    for item in op.inputs:
+        if not item.rest:
+            continue
+        where = op.http.where(item)
+        if where == "path":
+            kwargs[item.name] = c.path[item.wire_name]
+        else:
+            kwargs[item.name] = getattr(c.query if where == "query" else c.body, item.wire_name)
+    return kwargs
 
 
-def _store(c: Call) -> BaseModel:
-    b: StoreIn = c.body
-    return FactOut.of(c.memory.store(b.path, b.content, tags=b.tags, at=b.at, reason=b.reason))
+def _whoami(c: Call, result: Any) -> Any:
+    return {"subject": c.memory.subject, "actor_kind": c.memory.actor_kind.value}
 
 
-def _supersede(c: Call) -> BaseModel:
-    b: SupersedeIn = c.body
-    fact = c.memory.supersede(c.path["id"], b.content, tags=b.tags, reason=b.reason, at=b.at)
-    return FactOut.of(fact)
+def _health(c: Call, result: Any) -> Any:
+    return {"status": "ok", "version": embornal.__version__}
 
 
-def _ls(c: Call) -> BaseModel:
-    q: LsQuery = c.query
-    entries = c.memory.ls(q.path)
-    return LsOut(path=P.normalize_path(q.path), entries=[PathEntryOut.of(e) for e in entries])
+def _at_path(key: str) -> Callable[[Call, Any], Any]:
+    def envelope(c: Call, result: Any) -> Any:
+        return {"path": P.normalize_path(c.query.path), key: to_wire(result)}
+
+    return envelope
 
 
-def _tree(c: Call) -> BaseModel:
-    q: TreeQuery = c.query
-    return TreeNodeOut.of(c.memory.tree(q.path, dirs_only=q.dirs_only))
+def _tags(c: Call, detail: Any) -> Any:
+    return {
+        "fact_id": detail.fact.id,
+        "tags": [effective_tag(t, s) for t, s in detail.effective_tags],
+    }
 
 
-def _cat(c: Call) -> BaseModel:
-    q: CatQuery = c.query
-    views = c.memory.cat(q.path, limit=q.limit, order_by=q.order_by, recall=q.recall)
-    return CatOut(path=P.normalize_path(q.path), facts=[FactViewOut.of(v) for v in views])
+_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, Any], Any]]] = {
+    # name: (answer model, query or body model, envelope)
+    "health": (HealthOut, None, _health),
+    "whoami": (WhoAmIOut, None, _whoami),
+    "store": (FactOut, StoreIn, lambda c, r: to_wire(r)),
+    "ls": (LsOut, LsQuery, _at_path("entries")),
+    "tree": (TreeNodeOut, TreeQuery, lambda c, r: to_wire(r)),
+    "cat": (CatOut, CatQuery, _at_path("facts")),
+    "recall": (RecallOut, RecallQuery, lambda c, r: {"hits": to_wire(r)}),
+    "tags": (TagsOut, TagsQuery, _tags),
+    "show": (FactDetailOut, None, lambda c, r: to_wire(r)),
+    "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
+    "forget": (FactOut, ReasonIn, lambda c, r: to_wire(r)),
+    "supersede": (FactOut, SupersedeIn, lambda c, r: to_wire(r)),
+    "restore": (FactOut, ReasonIn, lambda c, r: to_wire(r)),
+}
 
 
-def _recall(c: Call) -> BaseModel:
-    q: RecallQuery = c.query
-    hits = c.memory.recall(q.q, limit=q.limit, under=q.under, mode=q.mode, reinforce=q.reinforce)
-    return RecallOut(hits=[RecallHitOut.of(h) for h in hits])
+def _runner(op: CatalogOp, envelope: Callable[[Call, Any], Any]) -> Callable[[Call], Any]:
+    def run(c: Call) -> Any:
+        result = None if op.call is None else getattr(c.memory, op.call)(**_inputs(op, c))
+        return envelope(c, result)
+
+    return run
 
 
-def _tags(c: Call) -> BaseModel:
-    q: TagsQuery = c.query
-    detail = c.memory.show(q.fact)
-    return TagsOut(
-        fact_id=detail.fact.id,
-        tags=[EffectiveTagOut.of(t, s) for t, s in detail.effective_tags],
+def _operation(op: CatalogOp) -> Operation:
+    http = op.http
+    assert http is not None
+    response, model, envelope = _HTTP[op.name]
+    return Operation(
+        http.method,
+        http.path,
+        http.operation_id,
+        http.summary,
+        http.description,
+        response,
+        _runner(op, envelope),
+        query=model if http.method == "GET" else None,
+        body=model if http.method == "POST" else None,
+        status=http.status,
+        errors=http.errors,
+        auth=http.auth,
+        path_params=http.path_params,
+        tag=http.tag,
     )
 
 
-def _show(c: Call) -> BaseModel:
-    return FactDetailOut.of(c.memory.show(c.path["id"]))
-
-
-def _history(c: Call) -> BaseModel:
-    target = c.path["id"]
-    events = c.memory.history(target)
-    return HistoryOut(target=target, events=[EventOut.of(e) for e in events])
-
-
-def _forget(c: Call) -> BaseModel:
-    b: ReasonIn = c.body
-    return FactOut.of(c.memory.forget(c.path["id"], reason=b.reason))
-
-
-def _restore(c: Call) -> BaseModel:
-    b: ReasonIn = c.body
-    return FactOut.of(c.memory.restore(c.path["id"], reason=b.reason))
-
-
-def _health(c: Call) -> BaseModel:
-    return HealthOut(status="ok", version=embornal.__version__)
-
-
-_READ = (400, 401, 404, 422, 503)
-
-OPERATIONS: tuple[Operation, ...] = (
-    Operation(
-        "GET", "/health", "health", "Is the server up",
-        "Answers without a token; for probes.",
-        HealthOut, _health, auth=False, errors=(), tag="server",
-    ),
-    Operation(
-        "GET", "/whoami", "whoami", "Who the token stands for",
-        "The subject of the bearer token and the actor kind its writes are recorded with.",
-        WhoAmIOut, _whoami, errors=(401, 503), tag="server",
-    ),
-    Operation(
-        "POST", "/facts", "storeFact", "Store a fact",
-        "Store one small fact on a topic path. The memory writes the owner (the token's "
-        "subject) itself: a body that carries an owner tag is refused (400).",
-        FactOut, _store, body=StoreIn, status=201, errors=(400, 401, 403, 413, 422, 503),
-    ),
-    Operation(
-        "GET", "/ls", "ls", "List one level of the tree",
-        "The paths one level below `path` that hold or lead to facts the subject may read.",
-        LsOut, _ls, query=LsQuery, errors=_READ, tag="paths",
-    ),
-    Operation(
-        "GET", "/tree", "tree", "The tree below a path",
-        "Every visible path below `path`, with each path's own fact count.",
-        TreeNodeOut, _tree, query=TreeQuery, errors=_READ, tag="paths",
-    ),
-    Operation(
-        "GET", "/cat", "cat", "Read the facts of one path",
-        "The live facts of one path, oldest first (`date`) or strongest first (`signal`). "
-        "Not a recall unless `recall=true`.",
-        CatOut, _cat, query=CatQuery, errors=_READ, tag="paths",
-    ),
-    Operation(
-        "GET", "/recall", "recall", "Find facts by keyword and meaning",
-        "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no `q`, the "
-        "strongest facts. Each hit counts as a recall and lifts the fact's strength unless "
-        "`reinforce=false`.",
-        RecallOut, _recall, query=RecallQuery, errors=(400, 401, 422, 503),
-    ),
-    Operation(
-        "GET", "/tags", "effectiveTags", "The tags that decide access to a fact",
-        "The effective tags of a fact, each with the path it is inherited from "
-        "(null: the fact's own tag).",
-        TagsOut, _tags, query=TagsQuery, errors=_READ,
-    ),
-    Operation(
-        "GET", "/facts/{id}", "showFact", "Show one fact whole",
-        "State, strength, effective tags with their sources, links and events. A fact the "
-        "subject may not read answers exactly as a missing one: 404.",
-        FactDetailOut, _show, path_params=("id",), errors=_READ,
-    ),
-    Operation(
-        "GET", "/facts/{id}/history", "factHistory", "The history of a fact",
-        "The events of the fact and of the facts that supersede it or that it supersedes, "
-        "oldest first.",
-        HistoryOut, _history, path_params=("id",), errors=_READ,
-    ),
-    Operation(
-        "POST", "/facts/{id}/forget", "forgetFact", "Forget a fact",
-        "Take the fact out of recall, keeping it and the reason in the history; restorable.",
-        FactOut, _forget, body=ReasonIn, path_params=("id",),
-        errors=(400, 401, 403, 404, 409, 413, 422, 503),
-    ),
-    Operation(
-        "POST", "/facts/{id}/supersede", "supersedeFact", "Correct a fact",
-        "Store a new fact on the same path that points at the old one; the old fact leaves "
-        "default recall and stays in the history.",
-        FactOut, _supersede, body=SupersedeIn, path_params=("id",), status=201,
-        errors=(400, 401, 403, 404, 409, 413, 422, 503),
-    ),
-    Operation(
-        "POST", "/facts/{id}/restore", "restoreFact", "Restore a forgotten fact",
-        "Bring a forgotten fact back into recall.",
-        FactOut, _restore, body=ReasonIn, path_params=("id",),
-        errors=(400, 401, 403, 404, 409, 413, 422, 503),
-    ),
-)  # fmt: skip
+OPERATIONS: tuple[Operation, ...] = tuple(_operation(op) for op in routed())
 
 
 # -- serving ---------------------------------------------------------------------------------
@@ -335,8 +272,9 @@ def _serve(
     memory = gate.for_token(bearer_token(authorization)) if op.auth else gate.memory
     call = Call(memory, _query(op, params), _body(op, raw), path)
     out = op.run(call)
-    created = out.id if isinstance(out, FactOut) and op.status == 201 else None
-    return out.model_dump_json().encode("utf-8"), created
+    created = str(out["id"]) if op.status == 201 else None
+    text = json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8"), created
 
 
 def _endpoint(op: Operation, gate: Gate) -> Callable[[Request], Any]:

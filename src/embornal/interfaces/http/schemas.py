@@ -1,26 +1,20 @@
-"""The JSON bodies of the REST API: pydantic models, built from the service results.
-
-The shapes follow the service dataclasses field by field (as ``--json`` in the CLI
-does): times are ISO-8601 UTC with microseconds and ``Z``, tags are ``"k=v"``, a
-fact also carries its ``state``. The same models give the OpenAPI schemas, so the
-document describes exactly what the server sends.
+"""The JSON bodies of the REST API as pydantic models: they validate the requests and
+describe the answers (the OpenAPI schemas). The answers themselves are made by
+:mod:`embornal.interfaces.wire` (one shape per result type, as ``--json`` in the
+CLI): times are ISO-8601 UTC with microseconds and ``Z``, tags are ``"k=v"``, a fact
+also carries its ``state``. A test checks that every wire shape validates against its
+model here, so the document describes what the server sends.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.clock import format_time
-from embornal.domain.events import Event
-from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fact
+from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
-from embornal.domain.ranking import ScoreParts
-from embornal.domain.tags import Tag
-from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
 __all__ = [
     "ID_PATTERN",
@@ -66,10 +60,6 @@ ID_PATTERN = "^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{1,26}$"
 FactState = Literal["active", "superseded", "forgotten", "purged"]
 
 
-def _time(moment: datetime | None) -> str | None:
-    return format_time(moment) if moment is not None else None
-
-
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -108,36 +98,12 @@ class FactOut(_Out):
     tags: list[str] = Field(description="The fact's own tags as k=v (the owner tag included).")
     state: FactState
 
-    @classmethod
-    def of(cls, fact: Fact) -> FactOut:
-        return cls(
-            id=fact.id,
-            path=fact.path,
-            content=fact.content,
-            kind=fact.kind,
-            owner=fact.owner,
-            created_at=format_time(fact.created_at),
-            last_recall_at=_time(fact.last_recall_at),
-            recall_count=fact.recall_count,
-            stability_days=fact.stability_days,
-            supersedes_id=fact.supersedes_id,
-            superseded_by=fact.superseded_by,
-            deleted_at=_time(fact.deleted_at),
-            purged_at=_time(fact.purged_at),
-            tags=[str(t) for t in fact.tags],
-            state=fact.state,  # type: ignore[arg-type]
-        )
-
 
 class FactViewOut(_Out):
     """A fact with its strength at the moment it was read."""
 
     fact: FactOut
     strength: float
-
-    @classmethod
-    def of(cls, view: FactView) -> FactViewOut:
-        return cls(fact=FactOut.of(view.fact), strength=view.strength)
 
 
 class ScorePartsOut(_Out):
@@ -166,25 +132,12 @@ class ScorePartsOut(_Out):
     strength_weight: float | None = None
     matched_terms: list[str] = Field(default_factory=list)
 
-    @classmethod
-    def of(cls, parts: ScoreParts) -> ScorePartsOut:
-        return cls.model_validate(parts.as_dict())
-
 
 class RecallHitOut(_Out):
     fact: FactOut
     score: float
     strength: float
     parts: ScorePartsOut
-
-    @classmethod
-    def of(cls, hit: RecallHit) -> RecallHitOut:
-        return cls(
-            fact=FactOut.of(hit.fact),
-            score=hit.score,
-            strength=hit.strength,
-            parts=ScorePartsOut.of(hit.parts),
-        )
 
 
 class RecallOut(_Out):
@@ -198,10 +151,6 @@ class PathEntryOut(_Out):
     fact_count: int = Field(description="Visible live facts on this path itself.")
     child_count: int = Field(description="Visible paths one level below.")
 
-    @classmethod
-    def of(cls, entry: PathEntry) -> PathEntryOut:
-        return cls(path=entry.path, fact_count=entry.fact_count, child_count=entry.child_count)
-
 
 class LsOut(_Out):
     path: str
@@ -213,15 +162,6 @@ class TreeNodeOut(_Out):
     name: str
     fact_count: int
     children: list[TreeNodeOut]
-
-    @classmethod
-    def of(cls, node: TreeNode) -> TreeNodeOut:
-        return cls(
-            path=node.path,
-            name=node.name,
-            fact_count=node.fact_count,
-            children=[cls.of(c) for c in node.children],
-        )
 
 
 class CatOut(_Out):
@@ -238,10 +178,6 @@ class EffectiveTagOut(_Out):
     source: str | None = Field(
         description="The path the tag is inherited from; null: the fact's own tag."
     )
-
-    @classmethod
-    def of(cls, tag: Tag, source: str | None) -> EffectiveTagOut:
-        return cls(tag=str(tag), key=tag.key, value=tag.value, source=source)
 
 
 class TagsOut(_Out):
@@ -264,22 +200,6 @@ class EventOut(_Out):
     schema_version: int
     redacted: bool
 
-    @classmethod
-    def of(cls, event: Event) -> EventOut:
-        return cls(
-            position=event.position,
-            stream_id=event.stream_id,
-            version=event.version,
-            type=event.type,
-            payload=event.payload,
-            actor=event.actor,
-            actor_kind=event.actor_kind,
-            recorded_at=format_time(event.recorded_at),
-            reason=event.reason,
-            schema_version=event.schema_version,
-            redacted=event.redacted,
-        )
-
 
 class FactDetailOut(_Out):
     """One fact whole: state, strength, tags with their sources, links and events."""
@@ -289,16 +209,6 @@ class FactDetailOut(_Out):
     effective_tags: list[EffectiveTagOut]
     links: list[str]
     events: list[EventOut]
-
-    @classmethod
-    def of(cls, detail: FactDetail) -> FactDetailOut:
-        return cls(
-            fact=FactOut.of(detail.fact),
-            strength=detail.strength,
-            effective_tags=[EffectiveTagOut.of(t, s) for t, s in detail.effective_tags],
-            links=list(detail.links),
-            events=[EventOut.of(e) for e in detail.events],
-        )
 
 
 class HistoryOut(_Out):

@@ -20,8 +20,11 @@ from pydantic import BaseModel, Field
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
-from embornal.domain.tags import OWNER_KEY, Tag
+from embornal.domain.tags import OWNER_KEY
+from embornal.interfaces.wire import time_of, to_wire
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
+
+Wire = dict[str, Any]
 
 __all__ = [
     "CatOut",
@@ -41,16 +44,17 @@ __all__ = [
 ]
 
 
-def iso(moment: datetime | None) -> str | None:
-    """``2026-01-01T12:00:00Z``: UTC, whole seconds (ids give the exact order)."""
+def iso(moment: datetime | str | None) -> str | None:
+    """``2026-01-01T12:00:00Z``: UTC, whole seconds (ids give the exact order); a wire
+    time (with microseconds) is cut to its second."""
     if moment is None:
         return None
-    return format_time(moment, micro=False)
+    return format_time(time_of(moment) if isinstance(moment, str) else moment, micro=False)
 
 
-def _tags(tags: Iterable[Tag]) -> list[str]:
+def _tags(tags: Iterable[str]) -> list[str]:
     """The fact's own tags as ``k=v``; the owner tag is left out (``show`` gives the owner)."""
-    return [str(t) for t in tags if t.key != OWNER_KEY]
+    return [t for t in tags if t.partition("=")[0] != OWNER_KEY]
 
 
 def _round(x: float) -> float:
@@ -69,7 +73,7 @@ class FactOut(BaseModel):
 
     @classmethod
     def of(cls, fact: Fact) -> FactOut:
-        return cls(**_fact_fields(fact))
+        return cls(**_fact_fields(to_wire(fact)))
 
 
 class ViewOut(FactOut):
@@ -77,7 +81,8 @@ class ViewOut(FactOut):
 
     @classmethod
     def of_view(cls, view: FactView) -> ViewOut:
-        return cls(**_fact_fields(view.fact), strength=_round(view.strength))
+        w = to_wire(view)
+        return cls(**_fact_fields(w["fact"]), strength=_round(w["strength"]))
 
 
 class HitOut(ViewOut):
@@ -88,7 +93,10 @@ class HitOut(ViewOut):
 
     @classmethod
     def of_hit(cls, hit: RecallHit) -> HitOut:
-        return cls(**_fact_fields(hit.fact), strength=_round(hit.strength), score=_round(hit.score))
+        w = to_wire(hit)
+        return cls(
+            **_fact_fields(w["fact"]), strength=_round(w["strength"]), score=_round(w["score"])
+        )
 
 
 class RecallOut(BaseModel):
@@ -107,9 +115,11 @@ class LsOut(BaseModel):
 
     @classmethod
     def of(cls, entries: Iterable[PathEntry]) -> LsOut:
+        wire: list[Wire] = to_wire(list(entries))
         return cls(
             entries=[
-                LsEntry(path=e.path, facts=e.fact_count, children=e.child_count) for e in entries
+                LsEntry(path=e["path"], facts=e["fact_count"], children=e["child_count"])
+                for e in wire
             ],
         )
 
@@ -127,13 +137,14 @@ class TreeOut(BaseModel):
     def of(cls, root: TreeNode) -> TreeOut:
         nodes: list[TreeNodeOut] = []
 
-        def walk(node: TreeNode) -> None:
-            nodes.append(TreeNodeOut(path=node.path, facts=node.fact_count))
-            for child in node.children:
+        def walk(node: Wire) -> None:
+            nodes.append(TreeNodeOut(path=node["path"], facts=node["fact_count"]))
+            for child in node["children"]:
                 walk(child)
 
-        walk(root)
-        return cls(path=root.path, nodes=nodes)
+        wire: Wire = to_wire(root)
+        walk(wire)
+        return cls(path=wire["path"], nodes=nodes)
 
 
 class CatOut(BaseModel):
@@ -148,7 +159,8 @@ class StateOut(BaseModel):
 
     @classmethod
     def of(cls, fact: Fact) -> StateOut:
-        return cls(id=fact.id, path=fact.path, content=fact.content, state=fact.state)
+        w = to_wire(fact)
+        return cls(id=w["id"], path=w["path"], content=w["content"], state=w["state"])
 
 
 class EventOut(BaseModel):
@@ -163,16 +175,20 @@ class EventOut(BaseModel):
 
     @classmethod
     def of(cls, event: Event) -> EventOut:
-        payload = event.payload
+        return cls.of_wire(to_wire(event))
+
+    @classmethod
+    def of_wire(cls, w: Wire) -> EventOut:
+        payload = w["payload"]
         content = payload.get("content")
         supersedes = payload.get("supersedes_id")
         return cls(
-            position=event.position,
-            at=iso(event.recorded_at) or "",
-            type=event.type,
-            stream=event.stream_id,
-            actor=event.actor,
-            reason=event.reason,
+            position=w["position"],
+            at=iso(w["recorded_at"]) or "",
+            type=w["type"],
+            stream=w["stream_id"],
+            actor=w["actor"],
+            reason=w["reason"],
             content=content if isinstance(content, str) else None,
             supersedes_id=supersedes if isinstance(supersedes, str) else None,
         )
@@ -194,23 +210,24 @@ class ShowOut(ViewOut):
 
     @classmethod
     def of_detail(cls, detail: FactDetail) -> ShowOut:
-        fact = detail.fact
+        w = to_wire(detail)
+        fact = w["fact"]
         return cls(
             **_fact_fields(fact),
-            strength=_round(detail.strength),
-            state=fact.state,
-            owner=fact.owner,
-            recall_count=fact.recall_count,
-            last_recall_at=iso(fact.last_recall_at),
-            stability_days=_round(fact.stability_days),
-            supersedes_id=fact.supersedes_id,
-            superseded_by=fact.superseded_by,
-            links=list(detail.links),
+            strength=_round(w["strength"]),
+            state=fact["state"],
+            owner=fact["owner"],
+            recall_count=fact["recall_count"],
+            last_recall_at=iso(fact["last_recall_at"]),
+            stability_days=_round(fact["stability_days"]),
+            supersedes_id=fact["supersedes_id"],
+            superseded_by=fact["superseded_by"],
+            links=w["links"],
             effective_tags=[
-                str(tag) if source is None else f"{tag} (from {source})"
-                for tag, source in detail.effective_tags
+                t["tag"] if t["source"] is None else f"{t['tag']} (from {t['source']})"
+                for t in w["effective_tags"]
             ],
-            events=[EventOut.of(e) for e in detail.events],
+            events=[EventOut.of_wire(e) for e in w["events"]],
         )
 
 
@@ -223,13 +240,14 @@ class SupersedeOut(FactOut):
     supersedes_id: str
 
 
-def _fact_fields(fact: Fact) -> dict[str, Any]:
+def _fact_fields(fact: Wire) -> dict[str, Any]:
+    """The compact fact the model sees, cut from the fact's wire shape."""
     return {
-        "id": fact.id,
-        "path": fact.path,
-        "content": fact.content,
-        "created_at": iso(fact.created_at) or "",
-        "tags": _tags(fact.tags),
+        "id": fact["id"],
+        "path": fact["path"],
+        "content": fact["content"],
+        "created_at": iso(fact["created_at"]) or "",
+        "tags": _tags(fact["tags"]),
     }
 
 

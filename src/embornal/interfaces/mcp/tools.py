@@ -1,21 +1,24 @@
-"""The MCP tools: thin wrappers over :class:`embornal.Memory`, written for the model.
+"""The MCP tools: the profiled operations of the catalogue
+(:mod:`embornal.interfaces.catalog`) over :class:`embornal.Memory`, written for the model.
+
+Each tool is made from its catalogue record: name, title, description, annotations,
+example, and an argument per MCP input (its type, description and aliases).
 
 Argument names drift from model to model, so each argument accepts a few
 aliases (pydantic ``validation_alias``): the input schema shows the canonical
 name only, and an alias is taken when the canonical name is absent.
 
-``from __future__ import annotations`` is safe here: the SDK reads signatures
-with ``inspect.signature(eval_str=True)`` against this module's globals, so
-every name used in a tool annotation is imported at module level (not under
-``TYPE_CHECKING``).
+Each tool function carries its signature as ``__signature__`` (annotations are
+objects, not strings): the SDK's ``inspect.signature`` reads it as written.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -23,8 +26,8 @@ import anyio.to_thread
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
-from embornal.domain.bounds import MAX_LIMIT
 from embornal.errors import EmbornalError, InvalidTag
+from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
@@ -57,23 +60,10 @@ __all__ = [
 
 log = logging.getLogger("embornal.mcp")
 
-CORE_TOOLS = ("store", "recall", "ls", "tree", "cat", "forget", "restore")
-FULL_TOOLS = (*CORE_TOOLS, "show", "history", "supersede")
+CORE_TOOLS = tuple(op.name for op in mcp_tools("core"))
+FULL_TOOLS = tuple(op.name for op in mcp_tools("full"))
 
-EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
-
-EXAMPLES = {
-    "store": 'store(path="/projects/x", content="The build uses uv.")',
-    "recall": 'recall(query="build tool", limit=5)',
-    "ls": 'ls(path="/")',
-    "tree": 'tree(path="/")',
-    "cat": 'cat(path="/memory")',
-    "forget": f'forget(id="{EXAMPLE_ID}", reason="outdated")',
-    "restore": f'restore(id="{EXAMPLE_ID}", reason="forgotten by mistake")',
-    "show": f'show(id="{EXAMPLE_ID}")',
-    "history": 'history(id_or_path="/projects/x")',
-    "supersede": f'supersede(id="{EXAMPLE_ID}", content="The build uses Poetry.")',
-}
+EXAMPLES = {op.name: op.example for op in mcp_tools("full")}
 """One example call per tool: the hint of an error that names no better call."""
 
 # -- arguments (canonical name first; the rest are accepted aliases) ------------------------
@@ -90,66 +80,7 @@ def _not_bool(value: object) -> object:
     return value
 
 
-TopicPath = Annotated[
-    str, _arg("A topic path such as /projects/embornal (lowercase).", "path", "topic")
-]
-Content = Annotated[
-    str, _arg("One short statement to remember.", "content", "text", "fact", "memory")
-]
 TagInput = list[str] | dict[str, str | int | float | bool] | str | None
-TagsArg = Annotated[
-    TagInput,
-    _arg(
-        'Optional tags: ["k=v", ...] or {"k": "v"}. The owner tag is set by the memory.',
-        "tags",
-        "tag",
-    ),
-]
-Query = Annotated[
-    str | None,
-    _arg(
-        "Words or a question to look for. Leave out to get the strongest facts.",
-        "query",
-        "q",
-        "search",
-        "text",
-    ),
-]
-Limit = Annotated[
-    Annotated[int, Field(ge=1, le=MAX_LIMIT)] | None,
-    BeforeValidator(_not_bool),
-    _arg("How many hits at most (default 10).", "limit", "top_k", "max_results"),
-]
-Mode = Annotated[
-    Literal["auto", "keyword", "vector", "hybrid"] | None,
-    _arg(
-        "auto (default: meaning and keywords when a model is set up, else keywords), "
-        "keyword, vector (meaning only) or hybrid.",
-        "mode",
-        "search_mode",
-    ),
-]
-Under = Annotated[
-    str | None, _arg("Only search below this path, e.g. /projects.", "under", "path", "topic")
-]
-FactId = Annotated[
-    str,
-    _arg("The fact id from recall or cat (a unique prefix works).", "id", "fact_id", "memory_id"),
-]
-Reason = Annotated[str, _arg("Why; kept in the history.", "reason")]
-OptionalReason = Annotated[str | None, _arg("Why; kept in the history.", "reason")]
-Target = Annotated[
-    str,
-    _arg(
-        "A fact id, or a path starting with / for every fact on that path.",
-        "id_or_path",
-        "id",
-        "fact_id",
-        "memory_id",
-        "path",
-        "topic",
-    ),
-]
 
 
 def tags_arg(raw: TagInput) -> list[str] | dict[str, str] | None:
@@ -231,7 +162,7 @@ class Runner:
         return ok_result(out)
 
 
-# -- the tools ------------------------------------------------------------------------------
+# -- the tools: the catalogue's profiled operations --------------------------------------
 
 
 @dataclass(frozen=True)
@@ -243,169 +174,115 @@ class ToolSpec:
     example: str
 
 
-def _spec(
-    fn: Callable[..., Any],
-    title: str,
-    *,
-    read_only: bool = False,
-    destructive: bool = False,
-) -> ToolSpec:
-    """Writers are not idempotent (a second forget is a conflict). ``idempotentHint``
-    means nothing on a read-only tool (MCP spec), so readers leave it out; recall counts
-    as read-only although each hit reinforces the fact's strength."""
-    if read_only:
-        hints = ToolAnnotations(title=title, read_only_hint=True, open_world_hint=False)
-    else:
-        hints = ToolAnnotations(
-            title=title,
-            read_only_hint=False,
-            destructive_hint=destructive,
-            idempotent_hint=False,
-            open_world_hint=False,
+def _hints(op: Operation) -> ToolAnnotations:
+    """``idempotentHint`` means nothing on a read-only tool (MCP spec), so readers leave it
+    out; recall counts as read-only although each hit reinforces the fact's strength."""
+    if op.read_only:
+        return ToolAnnotations(title=op.title, read_only_hint=True, open_world_hint=False)
+    return ToolAnnotations(
+        title=op.title,
+        read_only_hint=False,
+        destructive_hint=op.destructive,
+        idempotent_hint=op.idempotent,
+        open_world_hint=False,
+    )
+
+
+def _arg_type(item: Input) -> Any:
+    """The annotation of one tool argument: its type, description and aliases."""
+    about = _arg(item.description, *(item.aliases or (item.tool_param,)))
+    base: Any
+    if item.type == "tags":
+        return Annotated[TagInput, about]
+    if item.type == "int":
+        bounded = Annotated[int, Field(ge=item.low, le=item.high)]
+        return Annotated[bounded | None, BeforeValidator(_not_bool), about]
+    base = Literal[item.choices] if item.type == "choice" else str
+    return Annotated[base if item.required else base | None, about]
+
+
+def _default(item: Input) -> Any:
+    if item.required:
+        return inspect.Parameter.empty
+    return item.default if item.type == "path" else None
+
+
+def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any]:
+    """The ``Memory`` keyword arguments from the tool's: an absent one keeps its default."""
+    out: dict[str, Any] = {}
+    for item in inputs:
+        value = raw.get(item.tool_param)
+        if value is None and not item.required:
+            continue
+        out[item.name] = tags_arg(value) if item.type == "tags" else value
+    return out
+
+
+Project = Callable[[Any, Mapping[str, Any]], BaseModel]
+
+
+def _recall_out(hits: Any, raw: Mapping[str, Any]) -> RecallOut:
+    found = [HitOut.of_hit(h) for h in hits]
+    hint = None
+    if not found:
+        hint = "Nothing matched: try other or fewer words, a wider 'under', or no query."
+    return RecallOut(hits=found, hint=hint)
+
+
+def _supersede_out(new: Any, raw: Mapping[str, Any]) -> SupersedeOut:
+    assert new.supersedes_id is not None
+    return SupersedeOut(**FactOut.of(new).model_dump(), supersedes_id=new.supersedes_id)
+
+
+_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
+    "store": (FactOut, lambda r, a: FactOut.of(r)),
+    "recall": (RecallOut, _recall_out),
+    "ls": (LsOut, lambda r, a: LsOut.of(r)),
+    "tree": (TreeOut, lambda r, a: TreeOut.of(r)),
+    "cat": (CatOut, lambda r, a: CatOut(facts=[ViewOut.of_view(v) for v in r])),
+    "forget": (StateOut, lambda r, a: StateOut.of(r)),
+    "restore": (StateOut, lambda r, a: StateOut.of(r)),
+    "show": (ShowOut, lambda r, a: ShowOut.of_detail(r)),
+    "history": (
+        HistoryOut,
+        lambda r, a: HistoryOut(target=a["id_or_path"], events=[EventOut.of(e) for e in r]),
+    ),
+    "supersede": (SupersedeOut, _supersede_out),
+}
+"""What the model gets back from each tool: a compact view of the result's wire shape."""
+
+
+def _tool(op: Operation, run: Runner) -> ToolSpec:
+    out, project = _RESULTS[op.name]
+    inputs = [i for i in op.inputs if i.mcp]
+    call = op.call
+    assert call is not None
+
+    async def tool(**raw: Any) -> CallToolResult:
+        kwargs = _arguments(raw, inputs)
+        return await run(op.name, lambda m: project(getattr(m, call)(**kwargs), raw))
+
+    params = [
+        inspect.Parameter(
+            i.tool_param,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=_default(i),
+            annotation=_arg_type(i),
         )
-    return ToolSpec(fn.__name__, title, fn, hints, EXAMPLES[fn.__name__])
+        for i in inputs
+    ]
+    tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        params, return_annotation=Annotated[CallToolResult, out]
+    )
+    tool.__name__ = tool.__qualname__ = op.name
+    tool.__doc__ = op.guide
+    return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
+
+
+Mode = _arg_type(by_name("recall").input("mode"))
+"""The recall tool's ``mode`` argument (its enum is the service's list of modes)."""
 
 
 def tool_specs(run: Runner) -> dict[str, ToolSpec]:
     """Every tool, by name (the profile picks which are served)."""
-
-    async def store(
-        path: TopicPath, content: Content, tags: TagsArg = None
-    ) -> Annotated[CallToolResult, FactOut]:
-        """Save one small fact to long-term memory, on a topic path.
-
-        Call it as soon as you learn something worth keeping: a decision, a preference,
-        a name, a command. One statement per call; many small facts beat one long note.
-        Check ls/tree first so related facts share a path.
-        Returns the stored fact: id, path, content, created_at, tags.
-        Example: store(path="/projects/embornal", content="The build uses uv.",
-        tags=["status=decided"])
-        """
-        return await run("store", lambda m: FactOut.of(m.store(path, content, tags=tags_arg(tags))))
-
-    async def recall(
-        query: Query = None, limit: Limit = None, under: Under = None, mode: Mode = None
-    ) -> Annotated[CallToolResult, RecallOut]:
-        """Search long-term memory by keywords and by meaning; with no query, get the
-        strongest facts.
-
-        Call it before answering anything that may depend on earlier work, decisions or
-        preferences; a plain question works as the query. Each hit counts as a recall and
-        makes that fact stronger.
-        Returns hits, best first: id, path, content, score, strength, created_at, tags.
-        Example: recall(query="which build tool did we pick?", under="/projects", limit=5)
-        """
-
-        def op(m: Memory) -> RecallOut:
-            hits = [
-                HitOut.of_hit(h)
-                for h in m.recall(query, limit=limit, under=under, mode=mode or "auto")
-            ]
-            hint = None
-            if not hits:
-                hint = "Nothing matched: try other or fewer words, a wider 'under', or no query."
-            return RecallOut(hits=hits, hint=hint)
-
-        return await run("recall", op)
-
-    async def ls(path: TopicPath = "/") -> Annotated[CallToolResult, LsOut]:
-        """List the topics one level below a path, with their fact and sub-topic counts.
-
-        Call it to find where facts live before you cat or store.
-        Returns entries: path, facts (on that path), children (topics below it).
-        Example: ls(path="/projects")
-        """
-        return await run("ls", lambda m: LsOut.of(m.ls(path)))
-
-    async def tree(path: TopicPath = "/") -> Annotated[CallToolResult, TreeOut]:
-        """Show every topic below a path, depth-first, with each topic's own fact count.
-
-        Call it once for an overview of what the memory holds.
-        Returns nodes: path, facts.
-        Example: tree(path="/")
-        """
-        return await run("tree", lambda m: TreeOut.of(m.tree(path)))
-
-    async def cat(path: TopicPath) -> Annotated[CallToolResult, CatOut]:
-        """Read every current fact of one topic path, oldest first.
-
-        Reading with cat does not count as a recall. cat(path="/memory") explains the memory.
-        Returns facts: id, path, content, strength, created_at, tags.
-        Example: cat(path="/projects/embornal")
-        """
-
-        def op(m: Memory) -> CatOut:
-            views = m.cat(path)
-            return CatOut(facts=[ViewOut.of_view(v) for v in views])
-
-        return await run("cat", op)
-
-    async def forget(fact_id: FactId, reason: Reason) -> Annotated[CallToolResult, StateOut]:
-        """Take a wrong or outdated fact out of recall; it stays in the history, restorable.
-
-        Give the fact id (from recall or cat) and why.
-        Returns the fact with state "forgotten".
-        Example: forget(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="We moved to Poetry.")
-        """
-        return await run("forget", lambda m: StateOut.of(m.forget(fact_id, reason=reason)))
-
-    async def restore(fact_id: FactId, reason: Reason) -> Annotated[CallToolResult, StateOut]:
-        """Bring a forgotten fact back into recall. Give its id and why.
-
-        Returns the fact with state "active".
-        Example: restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="Forgotten by mistake.")
-        """
-        return await run("restore", lambda m: StateOut.of(m.restore(fact_id, reason=reason)))
-
-    async def show(fact_id: FactId) -> Annotated[CallToolResult, ShowOut]:
-        """Show one fact in full: state, owner, strength, recalls, links, tags, events.
-
-        Call it to check where a fact came from or whether it was corrected.
-        Example: show(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")
-        """
-        return await run("show", lambda m: ShowOut.of_detail(m.show(fact_id)))
-
-    async def history(id_or_path: Target) -> Annotated[CallToolResult, HistoryOut]:
-        """List the events of a fact (with its corrections) or of every fact on a path.
-
-        Oldest first; each event has its time, type, actor and reason.
-        Example: history(id_or_path="/projects/embornal")
-        """
-        return await run(
-            "history",
-            lambda m: HistoryOut(
-                target=id_or_path, events=[EventOut.of(e) for e in m.history(id_or_path)]
-            ),
-        )
-
-    async def supersede(
-        fact_id: FactId, content: Content, reason: OptionalReason = None
-    ) -> Annotated[CallToolResult, SupersedeOut]:
-        """Correct a fact: store new content that replaces it; the old one stays in history.
-
-        Prefer this over forget + store when a fact changed. Tags carry over.
-        Returns the new fact and supersedes_id (the old fact's id).
-        Example: supersede(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", content="The build uses Poetry.",
-        reason="Migrated in March.")
-        """
-
-        def op(m: Memory) -> SupersedeOut:
-            new = m.supersede(fact_id, content, reason=reason)
-            assert new.supersedes_id is not None
-            return SupersedeOut(**FactOut.of(new).model_dump(), supersedes_id=new.supersedes_id)
-
-        return await run("supersede", op)
-
-    specs = [
-        _spec(store, "Store a fact"),
-        _spec(recall, "Recall facts", read_only=True),
-        _spec(ls, "List topics", read_only=True),
-        _spec(tree, "Topic tree", read_only=True),
-        _spec(cat, "Read a topic", read_only=True),
-        _spec(forget, "Forget a fact", destructive=True),
-        _spec(restore, "Restore a fact"),
-        _spec(show, "Show a fact", read_only=True),
-        _spec(history, "Fact history", read_only=True),
-        _spec(supersede, "Correct a fact", destructive=True),
-    ]
-    return {s.name: s for s in specs}
+    return {op.name: _tool(op, run) for op in mcp_tools("full")}

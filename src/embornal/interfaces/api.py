@@ -1,0 +1,90 @@
+"""``MemoryAPI``: the public methods both :class:`embornal.Memory` and the remote client
+(:class:`embornal.interfaces.cli.remote.RemoteMemory`) offer, as a Protocol.
+
+Code written against it (the CLI's memory commands, the behaviour suite in
+``tests/behaviour/``) runs the same on a local memory and over the REST API. A
+local-only operation (``purge``) raises :class:`~embornal.errors.InvalidInput`
+(``local_only``) on the remote client. Stdlib-only at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from embornal.domain.events import Event
+from embornal.domain.facts import Fact
+from embornal.service.results import (
+    FactDetail,
+    FactView,
+    PathEntry,
+    PurgeResult,
+    RecallHit,
+    TreeNode,
+)
+
+__all__ = ["MemoryAPI"]
+
+
+@runtime_checkable
+class MemoryAPI(Protocol):
+    """Store, find, inspect and correct facts (the catalogue's fact operations)."""
+
+    def store(
+        self,
+        path: str,
+        content: str,
+        *,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
+        at: datetime | str | None = None,
+        reason: str | None = None,
+    ) -> Fact: ...
+
+    def supersede(
+        self,
+        fact_id: str,
+        content: str,
+        *,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
+        reason: str | None = None,
+        at: datetime | str | None = None,
+    ) -> Fact: ...
+
+    def forget(self, fact_id: str, *, reason: str) -> Fact: ...
+
+    def restore(self, fact_id: str, *, reason: str) -> Fact: ...
+
+    def purge(self, fact_id: str, *, reason: str) -> PurgeResult: ...
+
+    def recall(
+        self,
+        query: str | None = None,
+        *,
+        limit: int | None = None,
+        under: str | None = None,
+        reinforce: bool = True,
+        mode: str = "auto",
+    ) -> list[RecallHit]: ...
+
+    def ls(self, path: str = "/") -> list[PathEntry]: ...
+
+    def tree(self, path: str = "/", *, dirs_only: bool = False) -> TreeNode: ...
+
+    def cat(
+        self, path: str, *, limit: int | None = None, order_by: str = "date", recall: bool = False
+    ) -> list[FactView]: ...
+
+    def show(self, fact_id: str) -> FactDetail: ...
+
+    def history(self, target: str) -> list[Event]: ...
+
+    def close(self) -> None: ...
+
+
+if TYPE_CHECKING:  # mypy checks that both sides offer the API
+    from embornal.interfaces.cli.remote import RemoteMemory
+    from embornal.service.memory import Memory
+
+    def _both_offer_it(local: Memory, remote: RemoteMemory) -> tuple[MemoryAPI, MemoryAPI]:
+        return local, remote

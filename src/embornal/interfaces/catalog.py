@@ -1,0 +1,401 @@
+"""The catalogue of operations: one record per use case, the interfaces made from it.
+
+Each :class:`Operation` names the ``Memory`` method it calls, its inputs (types,
+defaults, bounds, the aliases a model may use, descriptions), its output type, its
+MCP profile and hints (read-only, destructive, idempotent), its HTTP method and path
+(or none), whether it is local-only, and one example call for the model. The MCP
+tool list, the REST routes and their OpenAPI document, and the remote client
+(:mod:`embornal.interfaces.cli.remote`) are derived from it; a test checks that
+every operation appears in each interface it declares, and in the docs.
+
+Stdlib-only at import (plain data): the CLI may import it at no cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from embornal.domain.bounds import MAX_LIMIT
+from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
+from embornal.domain.paths import MAX_PATH_LENGTH
+
+__all__ = [
+    "CATALOG",
+    "EXAMPLE_ID",
+    "Http",
+    "Input",
+    "InputType",
+    "Operation",
+    "Profile",
+    "by_name",
+    "mcp_tools",
+    "routed",
+]
+
+EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
+
+Profile = Literal["core", "full", "none"]
+InputType = Literal[
+    "path", "text", "tags", "time", "reason", "id", "target", "int", "bool", "choice"
+]
+Where = Literal["query", "body", "path"]
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input of an operation: the keyword argument ``name`` of the ``Memory`` method.
+
+    ``aliases`` are the names a model may use over MCP (the first is the one its schema
+    shows); ``http`` is the REST name when it differs (``q``); ``mcp``/``rest`` say
+    which interfaces take it at all. ``probe``: a later addition to the REST API, which
+    the remote client checks the server's document for before it sends a non-default.
+    """
+
+    name: str
+    type: InputType
+    description: str
+    required: bool = False
+    default: object = None
+    aliases: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    max_length: int | None = None
+    choices: tuple[str, ...] = ()
+    http: str | None = None
+    mcp: bool = True
+    rest: bool = True
+    mcp_name: str | None = None
+    mcp_default: object = None
+    probe: bool = False
+
+    @property
+    def wire_name(self) -> str:
+        return self.http or self.name
+
+    @property
+    def tool_param(self) -> str:
+        return self.mcp_name or self.name
+
+
+@dataclass(frozen=True)
+class Http:
+    """Where an operation lives in the REST API (under ``/api/v1``)."""
+
+    method: Literal["GET", "POST"]
+    path: str
+    operation_id: str
+    summary: str
+    description: str
+    status: int = 200
+    errors: tuple[int, ...] = ()
+    auth: bool = True
+    tag: str = "facts"
+    probe: bool = False  # a later route: the client checks the server offers it
+    items: str | None = None
+    """For a list result: the key of the answer's object that holds the list."""
+
+    @property
+    def path_params(self) -> tuple[str, ...]:
+        return tuple(p[1:-1] for p in self.path.split("/") if p.startswith("{"))
+
+    def where(self, item: Input) -> Where:
+        if item.wire_name in self.path_params:
+            return "path"
+        return "query" if self.method == "GET" else "body"
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    call: str | None
+    """The ``Memory`` method it calls (None: the server itself, e.g. health)."""
+    output: str
+    """The result type, as the ``Memory`` method's annotation names it."""
+    inputs: tuple[Input, ...] = ()
+    profile: Profile = "none"
+    title: str = ""
+    guide: str = ""
+    """The MCP tool description, written for the model."""
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    http: Http | None = None
+    local_only: bool = False
+    example: str = ""
+    cli: str | None = None
+    """The CLI command (``memory store``), or None."""
+    tool_order: int = 0
+    """Where the tool comes in the MCP tool list."""
+    extra: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def input(self, name: str) -> Input:
+        (found,) = [i for i in self.inputs if i.name == name]
+        return found
+
+
+# -- the inputs ------------------------------------------------------------------------------
+
+_PATH = "A topic path such as /projects/embornal (lowercase)."
+_ID = "The fact id from recall or cat (a unique prefix works)."
+_WHY = "Why; kept in the history."
+_READ = (400, 401, 404, 422, 503)
+_WRITE = (400, 401, 403, 404, 409, 413, 422, 503)
+
+
+def _path(required: bool = True, default: object = None, **kw: object) -> Input:
+    return Input(
+        "path", "path", _PATH, required, default, ("path", "topic"),
+        max_length=MAX_PATH_LENGTH, **kw,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+_CONTENT = Input(
+    "content", "text", "One short statement to remember.", True, None,
+    ("content", "text", "fact", "memory"), max_length=MAX_CONTENT_BYTES,
+)  # fmt: skip
+_TAGS = Input(
+    "tags", "tags",
+    'Optional tags: ["k=v", ...] or {"k": "v"}. The owner tag is set by the memory.',
+    aliases=("tags", "tag"),
+)  # fmt: skip
+_AT = Input("at", "time", "When the fact was true (imports); default now.", mcp=False)
+_FACT_ID = Input("fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), http="id")
+_REASON = Input("reason", "reason", _WHY, True, aliases=("reason",), max_length=MAX_REASON_LENGTH)
+_OPTIONAL_REASON = Input(
+    "reason", "reason", _WHY, aliases=("reason",), max_length=MAX_REASON_LENGTH, probe=True
+)
+_LIMIT = Input(
+    "limit", "int", "How many hits at most (default 10).",
+    aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
+)  # fmt: skip
+
+
+# -- the operations ---------------------------------------------------------------------------
+
+CATALOG: tuple[Operation, ...] = (
+    Operation(
+        "health", None, "Health",
+        http=Http("GET", "/health", "health", "Is the server up",
+                  "Answers without a token; for probes.", auth=False, tag="server"),
+    ),
+    Operation(
+        "whoami", None, "WhoAmI",
+        http=Http("GET", "/whoami", "whoami", "Who the token stands for",
+                  "The subject of the bearer token and the actor kind its writes are "
+                  "recorded with.", errors=(401, 503), tag="server"),
+    ),
+    Operation(
+        "store", "store", "Fact",
+        (_path(), _CONTENT, _TAGS, _AT, replace(_OPTIONAL_REASON, mcp=False)),
+        tool_order=1, profile="core", title="Store a fact", cli="memory store",
+        guide="""Save one small fact to long-term memory, on a topic path.
+
+        Call it as soon as you learn something worth keeping: a decision, a preference,
+        a name, a command. One statement per call; many small facts beat one long note.
+        Check ls/tree first so related facts share a path.
+        Returns the stored fact: id, path, content, created_at, tags.
+        Example: store(path="/projects/embornal", content="The build uses uv.",
+        tags=["status=decided"])""",
+        example='store(path="/projects/x", content="The build uses uv.")',
+        http=Http("POST", "/facts", "storeFact", "Store a fact",
+                  "Store one small fact on a topic path. The memory writes the owner (the "
+                  "token's subject) itself: a body that carries an owner tag is refused (400).",
+                  status=201, errors=(400, 401, 403, 413, 422, 503)),
+    ),
+    Operation(
+        "ls", "ls", "list[PathEntry]", (_path(False, "/"),),
+        tool_order=3, profile="core", title="List topics", read_only=True, cli="memory ls",
+        guide="""List the topics one level below a path, with their fact and sub-topic counts.
+
+        Call it to find where facts live before you cat or store.
+        Returns entries: path, facts (on that path), children (topics below it).
+        Example: ls(path="/projects")""",
+        example='ls(path="/")',
+        http=Http("GET", "/ls", "ls", "List one level of the tree",
+                  "The paths one level below `path` that hold or lead to facts the subject "
+                  "may read.", items="entries", errors=_READ, tag="paths"),
+    ),
+    Operation(
+        "tree", "tree", "TreeNode",
+        (_path(False, "/"),
+         Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
+               mcp=False)),
+        tool_order=4, profile="core", title="Topic tree", read_only=True, cli="memory tree",
+        guide="""Show every topic below a path, depth-first, with each topic's own fact count.
+
+        Call it once for an overview of what the memory holds.
+        Returns nodes: path, facts.
+        Example: tree(path="/")""",
+        example='tree(path="/")',
+        http=Http("GET", "/tree", "tree", "The tree below a path",
+                  "Every visible path below `path`, with each path's own fact count.",
+                  errors=_READ, tag="paths"),
+    ),
+    Operation(
+        "cat", "cat", "list[FactView]",
+        (_path(),
+         Input("limit", "int", f"How many at most (1-{MAX_LIMIT}).", low=1, high=MAX_LIMIT,
+               mcp=False),
+         Input("order_by", "choice", "date: oldest first; signal: strongest first.",
+               default="date", choices=("date", "signal"), mcp=False),
+         Input("recall", "bool", "Count the read as a recall (reinforces).", default=False,
+               mcp=False)),
+        tool_order=5, profile="core", title="Read a topic", read_only=True, cli="memory cat",
+        guide="""Read every current fact of one topic path, oldest first.
+
+        Reading with cat does not count as a recall. cat(path="/memory") explains the memory.
+        Returns facts: id, path, content, strength, created_at, tags.
+        Example: cat(path="/projects/embornal")""",
+        example='cat(path="/memory")',
+        http=Http("GET", "/cat", "cat", "Read the facts of one path",
+                  "The live facts of one path, oldest first (`date`) or strongest first "
+                  "(`signal`). Not a recall unless `recall=true`.", items="facts",
+                  errors=_READ, tag="paths"),
+    ),
+    Operation(
+        "recall", "recall", "list[RecallHit]",
+        (Input("query", "text",
+               "Words or a question to look for. Leave out to get the strongest facts.",
+               aliases=("query", "q", "search", "text"), http="q"),
+         _LIMIT,
+         Input("under", "path", "Only search below this path, e.g. /projects.",
+               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH),
+         Input("mode", "choice",
+               "auto (default: meaning and keywords when a model is set up, else keywords), "
+               "keyword, vector (meaning only) or hybrid.", default="auto",
+               choices=("auto", "keyword", "vector", "hybrid"), aliases=("mode", "search_mode"),
+               probe=True),
+         Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
+               default=True, mcp=False, probe=True)),
+        tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
+        guide="""Search long-term memory by keywords and by meaning; with no query, get the
+        strongest facts.
+
+        Call it before answering anything that may depend on earlier work, decisions or
+        preferences; a plain question works as the query. Each hit counts as a recall and
+        makes that fact stronger.
+        Returns hits, best first: id, path, content, score, strength, created_at, tags.
+        Example: recall(query="which build tool did we pick?", under="/projects", limit=5)""",
+        example='recall(query="build tool", limit=5)',
+        http=Http("GET", "/recall", "recall", "Find facts by keyword and meaning",
+                  "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no "
+                  "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
+                  "strength unless `reinforce=false`.", items="hits", errors=(400, 401, 422, 503)),
+    ),
+    Operation(
+        "tags", "show", "EffectiveTags",
+        (Input("fact_id", "id", "A fact id or a unique prefix of one (0-9, A-Z).", True,
+               http="fact", mcp=False),),
+        http=Http("GET", "/tags", "effectiveTags", "The tags that decide access to a fact",
+                  "The effective tags of a fact, each with the path it is inherited from "
+                  "(null: the fact's own tag).", errors=_READ),
+    ),
+    Operation(
+        "show", "show", "FactDetail", (_FACT_ID,),
+        tool_order=8, profile="full", title="Show a fact", read_only=True, cli="memory show",
+        guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
+
+        Call it to check where a fact came from or whether it was corrected.
+        Example: show(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
+        example=f'show(id="{EXAMPLE_ID}")',
+        http=Http("GET", "/facts/{id}", "showFact", "Show one fact whole",
+                  "State, strength, effective tags with their sources, links and events. A "
+                  "fact the subject may not read answers exactly as a missing one: 404.",
+                  errors=_READ),
+    ),
+    Operation(
+        "history", "history", "list[Event]",
+        (Input("target", "target",
+               "A fact id, or a path starting with / for every fact on that path.", True,
+               aliases=("id_or_path", "id", "fact_id", "memory_id", "path", "topic"),
+               http="id", mcp_name="id_or_path"),),
+        tool_order=9, profile="full", title="Fact history", read_only=True, cli="memory history",
+        guide="""List the events of a fact (with its corrections) or of every fact on a path.
+
+        Oldest first; each event has its time, type, actor and reason.
+        Example: history(id_or_path="/projects/embornal")""",
+        example='history(id_or_path="/projects/x")',
+        http=Http("GET", "/facts/{id}/history", "factHistory", "The history of a fact",
+                  "The events of the fact and of the facts that supersede it or that it "
+                  "supersedes, oldest first.", items="events", errors=_READ),
+        extra={"remote": "a fact's history only: the history of a path is local-only"},
+    ),
+    Operation(
+        "forget", "forget", "Fact", (_FACT_ID, _REASON),
+        tool_order=6, profile="core", title="Forget a fact", destructive=True, cli="memory forget",
+        guide="""Take a wrong or outdated fact out of recall; it stays in the history, restorable.
+
+        Give the fact id (from recall or cat) and why.
+        Returns the fact with state "forgotten".
+        Example: forget(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="We moved to Poetry.")""",
+        example=f'forget(id="{EXAMPLE_ID}", reason="outdated")',
+        http=Http("POST", "/facts/{id}/forget", "forgetFact", "Forget a fact",
+                  "Take the fact out of recall, keeping it and the reason in the history; "
+                  "restorable.", errors=_WRITE),
+    ),
+    Operation(
+        "supersede", "supersede", "Fact",
+        (_FACT_ID, replace(_CONTENT, description="The corrected statement."),
+         replace(_TAGS, mcp=False, probe=True), _OPTIONAL_REASON, _AT),
+        tool_order=10, profile="full", title="Correct a fact", destructive=True,
+        cli="memory supersede",
+        guide="""Correct a fact: store new content that replaces it; the old one stays in history.
+
+        Prefer this over forget + store when a fact changed. Tags carry over.
+        Returns the new fact and supersedes_id (the old fact's id).
+        Example: supersede(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", content="The build uses Poetry.",
+        reason="Migrated in March.")""",
+        example=f'supersede(id="{EXAMPLE_ID}", content="The build uses Poetry.")',
+        http=Http("POST", "/facts/{id}/supersede", "supersedeFact", "Correct a fact",
+                  "Store a new fact on the same path that points at the old one; the old fact "
+                  "leaves default recall and stays in the history.", status=201,
+                  errors=_WRITE, probe=True),
+    ),
+    Operation(
+        "restore", "restore", "Fact", (_FACT_ID, _REASON),
+        tool_order=7, profile="core", title="Restore a fact", cli="memory restore",
+        guide="""Bring a forgotten fact back into recall. Give its id and why.
+
+        Returns the fact with state "active".
+        Example: restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="Forgotten by mistake.")""",
+        example=f'restore(id="{EXAMPLE_ID}", reason="forgotten by mistake")',
+        http=Http("POST", "/facts/{id}/restore", "restoreFact", "Restore a forgotten fact",
+                  "Bring a forgotten fact back into recall.", errors=_WRITE),
+    ),
+    # -- local-only: on the machine that holds the memory ---------------------------------
+    Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,
+              local_only=True, cli="memory purge"),
+    Operation("tag_path", "tag_path", "list[Tag]", local_only=True, cli="memory tag"),
+    Operation("untag_path", "untag_path", "None", local_only=True, cli="memory untag"),
+    Operation("reindex", "reindex", "ReindexResult", local_only=True, cli="memory reindex"),
+    Operation("policies", "policies", "list[Rule]", read_only=True, local_only=True,
+              cli="policy ls"),
+    Operation("policy_add", "policy_add", "Rule", local_only=True, cli="policy add"),
+    Operation("policy_remove", "policy_remove", "Rule", destructive=True, local_only=True,
+              cli="policy rm"),
+    Operation("policy_check", "policy_check", "PolicyCheck", read_only=True, local_only=True,
+              cli="policy check"),
+    Operation("token_add", "token_add", "NewToken", local_only=True, cli="token add"),
+    Operation("tokens", "tokens", "list[TokenInfo]", read_only=True, local_only=True,
+              cli="token ls"),
+    Operation("token_revoke", "token_revoke", "TokenInfo", destructive=True, local_only=True,
+              cli="token revoke"),
+)  # fmt: skip
+
+_BY_NAME = {op.name: op for op in CATALOG}
+
+
+def by_name(name: str) -> Operation:
+    return _BY_NAME[name]
+
+
+def mcp_tools(profile: str) -> tuple[Operation, ...]:
+    """The operations an MCP server of ``profile`` offers (``full`` includes ``core``)."""
+    wanted = {"core": ("core",), "full": ("core", "full")}[profile]
+    return tuple(sorted((op for op in CATALOG if op.profile in wanted), key=lambda o: o.tool_order))
+
+
+def routed() -> tuple[Operation, ...]:
+    """The operations of the REST API, in the order of its document."""
+    return tuple(op for op in CATALOG if op.http is not None)

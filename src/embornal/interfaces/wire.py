@@ -1,0 +1,325 @@
+"""One wire shape per result type: the JSON every interface sends and the client reads.
+
+``to_wire(obj)`` turns a service result into plain JSON values (dicts in a fixed key
+order, lists, text, numbers, booleans, null); ``from_wire(type, data)`` is its inverse
+for the types the remote client reads back. The REST API, ``--json`` in the CLI and
+the MCP results (a compact projection of these shapes, see
+:mod:`embornal.interfaces.mcp.results`) all go through here, so a fact is serialized
+one way. Pure and stdlib-only at import: the CLI's ``--json`` uses it without pydantic.
+
+Times are ISO-8601 UTC with microseconds and ``Z``; a tag is ``"k=v"``; a fact also
+carries its ``state``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from pathlib import PurePath
+from typing import Any, TypeVar, cast
+
+from embornal.domain.clock import format_time, parse_time
+from embornal.domain.events import Event
+from embornal.domain.facts import Fact
+from embornal.domain.ranking import ScoreParts
+from embornal.domain.tags import Tag
+from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
+
+__all__ = ["WIRE_TYPES", "dumps", "effective_tag", "from_wire", "time_of", "to_wire"]
+
+_T = TypeVar("_T")
+Wire = dict[str, Any]
+
+
+def _time(moment: datetime | None) -> str | None:
+    return None if moment is None else format_time(moment)
+
+
+# --------------------------------------------------------------------------- to the wire
+
+
+def _fact(f: Fact) -> Wire:
+    return {
+        "id": f.id,
+        "path": f.path,
+        "content": f.content,
+        "kind": f.kind,
+        "owner": f.owner,
+        "created_at": format_time(f.created_at),
+        "last_recall_at": _time(f.last_recall_at),
+        "recall_count": f.recall_count,
+        "stability_days": f.stability_days,
+        "supersedes_id": f.supersedes_id,
+        "superseded_by": f.superseded_by,
+        "deleted_at": _time(f.deleted_at),
+        "purged_at": _time(f.purged_at),
+        "tags": [str(t) for t in f.tags],
+        "state": f.state,
+    }
+
+
+_PARTS_ORDER = (
+    "total",
+    "method",
+    "strength",
+    "keyword",
+    "bm25",
+    "keyword_rank",
+    "vector",
+    "vector_scaled",
+    "vector_rank",
+    "neighbour",
+    "strength_weight",
+    "matched_terms",
+)
+
+
+def _parts(p: ScoreParts) -> Wire:
+    raw = p.as_dict()
+    out = {k: to_wire(raw[k]) for k in _PARTS_ORDER if k in raw}
+    out.update((k, to_wire(v)) for k, v in raw.items() if k not in out)
+    return out
+
+
+def _hit(h: RecallHit) -> Wire:
+    return {
+        "fact": _fact(h.fact),
+        "score": h.score,
+        "strength": h.strength,
+        "parts": _parts(h.parts),
+    }
+
+
+def _view(v: FactView) -> Wire:
+    return {"fact": _fact(v.fact), "strength": v.strength}
+
+
+def _entry(e: PathEntry) -> Wire:
+    return {"path": e.path, "fact_count": e.fact_count, "child_count": e.child_count}
+
+
+def _node(n: TreeNode) -> Wire:
+    return {
+        "path": n.path,
+        "name": n.name,
+        "fact_count": n.fact_count,
+        "children": [_node(c) for c in n.children],
+    }
+
+
+def _event(e: Event) -> Wire:
+    return {
+        "position": e.position,
+        "stream_id": e.stream_id,
+        "version": e.version,
+        "type": e.type,
+        "payload": to_wire(e.payload),
+        "actor": e.actor,
+        "actor_kind": e.actor_kind,
+        "recorded_at": format_time(e.recorded_at),
+        "reason": e.reason,
+        "schema_version": e.schema_version,
+        "redacted": e.redacted,
+    }
+
+
+def effective_tag(tag: Tag, source: str | None) -> Wire:
+    return {"tag": str(tag), "key": tag.key, "value": tag.value, "source": source}
+
+
+def _detail(d: FactDetail) -> Wire:
+    return {
+        "fact": _fact(d.fact),
+        "strength": d.strength,
+        "effective_tags": [effective_tag(t, s) for t, s in d.effective_tags],
+        "links": list(d.links),
+        "events": [_event(e) for e in d.events],
+    }
+
+
+_SHAPES: dict[type, Callable[[Any], Wire]] = {
+    Fact: _fact,
+    ScoreParts: _parts,
+    RecallHit: _hit,
+    FactView: _view,
+    PathEntry: _entry,
+    TreeNode: _node,
+    Event: _event,
+    FactDetail: _detail,
+}
+
+WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
+"""The result types with a shape of their own (the rest: dataclass fields in order)."""
+
+
+def to_wire(obj: object) -> Any:
+    """``obj`` as plain JSON values.
+
+    The result types of :data:`WIRE_TYPES` have their own shape; any other dataclass
+    (``PurgeResult``, ``TokenInfo``, ``Rule``, ``PolicyCheck`` …) becomes its fields in
+    order, an enum its value, a datetime ISO-8601 UTC, a tag ``"k=v"``, tuples and lists
+    arrays, a set a sorted array.
+    """
+    if obj is None or isinstance(obj, bool | int | float):
+        return obj
+    shape = _SHAPES.get(type(obj))
+    if shape is not None:
+        return shape(obj)
+    if isinstance(obj, enum.Enum):
+        return to_wire(obj.value)
+    if isinstance(obj, str):
+        return str(obj)
+    if isinstance(obj, datetime):
+        return format_time(obj)
+    if isinstance(obj, Tag):
+        return str(obj)
+    if isinstance(obj, PurePath):
+        return str(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, Mapping):
+        return {str(k): to_wire(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple | set | frozenset):
+        items = sorted(obj, key=repr) if isinstance(obj, set | frozenset) else obj
+        return [to_wire(v) for v in items]
+    return str(obj)
+
+
+def dumps(obj: object) -> bytes:
+    """``obj`` on the wire as compact UTF-8 JSON (what the REST API sends)."""
+    import json
+
+    text = json.dumps(to_wire(obj), ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8")
+
+
+# --------------------------------------------------------------------------- from the wire
+
+
+def time_of(value: Any) -> datetime:
+    return parse_time(str(value))
+
+
+def _opt(convert: Callable[[Any], _T], value: Any) -> _T | None:
+    return None if value is None else convert(value)
+
+
+def _tag(text: Any) -> Tag:
+    key, sep, value = str(text).partition("=")
+    if not sep:
+        raise ValueError(f"{text!r} is not a tag")
+    return Tag(key, value)
+
+
+def _read_fact(d: Mapping[str, Any]) -> Fact:
+    return Fact(
+        id=str(d["id"]),
+        path=str(d["path"]),
+        content=str(d["content"]),
+        kind=str(d["kind"]),
+        owner=str(d["owner"]),
+        created_at=time_of(d["created_at"]),
+        last_recall_at=_opt(time_of, d.get("last_recall_at")),
+        recall_count=int(d["recall_count"]),
+        stability_days=float(d["stability_days"]),
+        supersedes_id=d.get("supersedes_id"),
+        superseded_by=d.get("superseded_by"),
+        deleted_at=_opt(time_of, d.get("deleted_at")),
+        purged_at=_opt(time_of, d.get("purged_at")),
+        tags=tuple(_tag(t) for t in d.get("tags", ())),
+        successor_hidden=d.get("state") == "superseded" and d.get("superseded_by") is None,
+    )
+
+
+def _read_parts(p: Mapping[str, Any]) -> ScoreParts:
+    return ScoreParts(
+        total=float(p["total"]),
+        strength=float(p["strength"]),
+        keyword=_opt(float, p.get("keyword")),
+        bm25=_opt(float, p.get("bm25")),
+        vector=_opt(float, p.get("vector")),
+        vector_scaled=_opt(float, p.get("vector_scaled")),
+        matched_terms=tuple(str(t) for t in p.get("matched_terms", ())),
+        method=str(p.get("method", "strength")),
+        keyword_rank=_opt(int, p.get("keyword_rank")),
+        vector_rank=_opt(int, p.get("vector_rank")),
+        neighbour=_opt(float, p.get("neighbour")),
+    )
+
+
+def _read_hit(d: Mapping[str, Any]) -> RecallHit:
+    return RecallHit(
+        _read_fact(d["fact"]), float(d["score"]), float(d["strength"]), _read_parts(d["parts"])
+    )
+
+
+def _read_view(d: Mapping[str, Any]) -> FactView:
+    return FactView(_read_fact(d["fact"]), float(d["strength"]))
+
+
+def _read_entry(d: Mapping[str, Any]) -> PathEntry:
+    return PathEntry(str(d["path"]), int(d["fact_count"]), int(d["child_count"]))
+
+
+def _read_node(d: Mapping[str, Any]) -> TreeNode:
+    return TreeNode(
+        path=str(d["path"]),
+        name=str(d["name"]),
+        fact_count=int(d["fact_count"]),
+        children=tuple(_read_node(c) for c in d.get("children", ())),
+    )
+
+
+def _read_event(d: Mapping[str, Any]) -> Event:
+    return Event(
+        position=int(d["position"]),
+        stream_id=str(d["stream_id"]),
+        version=int(d["version"]),
+        type=str(d["type"]),
+        payload=dict(d["payload"]),
+        actor=str(d["actor"]),
+        actor_kind=str(d["actor_kind"]),
+        recorded_at=time_of(d["recorded_at"]),
+        reason=d.get("reason"),
+        schema_version=int(d.get("schema_version", 1)),
+        redacted=bool(d.get("redacted", False)),
+    )
+
+
+def _read_detail(d: Mapping[str, Any]) -> FactDetail:
+    return FactDetail(
+        fact=_read_fact(d["fact"]),
+        strength=float(d["strength"]),
+        effective_tags=tuple(
+            (Tag(str(t["key"]), str(t["value"])), t.get("source")) for t in d["effective_tags"]
+        ),
+        links=tuple(str(link) for link in d.get("links", ())),
+        events=tuple(_read_event(e) for e in d.get("events", ())),
+    )
+
+
+_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
+    Fact: _read_fact,
+    ScoreParts: _read_parts,
+    RecallHit: _read_hit,
+    FactView: _read_view,
+    PathEntry: _read_entry,
+    TreeNode: _read_node,
+    Event: _read_event,
+    FactDetail: _read_detail,
+}
+
+
+def from_wire(kind: type[_T], data: Any) -> _T:
+    """The ``kind`` object that ``to_wire`` made ``data`` from.
+
+    Raises ``KeyError``, ``TypeError`` or ``ValueError`` on data of another shape.
+    """
+    reader = _READERS.get(kind)
+    if reader is None:
+        raise TypeError(f"{kind.__name__} has no wire reader")
+    if not isinstance(data, Mapping):
+        raise TypeError(f"a {kind.__name__} on the wire is an object, not {type(data).__name__}")
+    return cast(_T, reader(data))

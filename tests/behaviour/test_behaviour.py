@@ -1,0 +1,137 @@
+"""One behaviour, two sides: a local Memory and the remote client give the same results
+and raise the same exception classes (see conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from embornal import Memory
+from embornal.errors import (
+    AccessDenied,
+    Conflict,
+    InvalidContent,
+    InvalidInput,
+    InvalidPath,
+    NotFound,
+)
+from embornal.interfaces.api import MemoryAPI
+from embornal.interfaces.catalog import by_name
+from embornal.interfaces.cli.remote import LocalOnly, RemoteMemory
+from embornal.interfaces.wire import to_wire
+
+
+def test_both_sides_offer_the_api(alice: MemoryAPI, side: str) -> None:
+    assert isinstance(alice, MemoryAPI)
+    assert isinstance(alice, Memory if side == "local" else RemoteMemory)
+
+
+def test_store_then_read_it_back_every_way(alice: MemoryAPI) -> None:
+    fact = alice.store("/Projects/Embornal", "The build uses uv.", tags=["status=decided"])
+    assert (fact.path, fact.owner, fact.state) == ("/projects/embornal", "alice", "active")
+    assert "status=decided" in [str(t) for t in fact.tags]
+    alice.store("/projects/embornal/cli", "The CLI starts fast.")
+
+    assert [(e.path, e.fact_count, e.child_count) for e in alice.ls("/projects")] == [
+        ("/projects/embornal", 1, 1)
+    ]
+    root = alice.tree("/projects")
+    assert [c.path for c in root.children] == ["/projects/embornal"]
+    assert [c.path for c in root.children[0].children] == ["/projects/embornal/cli"]
+    (view,) = alice.cat("/projects/embornal")
+    assert view.fact == fact and 0 < view.strength <= 1
+
+    hits = alice.recall("uv", under="/projects", reinforce=False)
+    assert [h.fact.id for h in hits] == [fact.id]
+    assert hits[0].parts.matched_terms == ("uv",)
+    assert alice.show(fact.id).fact.recall_count == 0
+    alice.recall("uv", under="/projects")
+    detail = alice.show(fact.id[:12].lower())
+    assert detail.fact.recall_count == 1
+    assert ("status=decided", None) in [(str(t), s) for t, s in detail.effective_tags]
+    assert alice.history(fact.id)[0].type == "FactStored"
+
+
+def test_supersede_forget_restore(alice: MemoryAPI) -> None:
+    old = alice.store("/p", "Old text.")
+    new = alice.supersede(old.id, "New text.", reason="changed")
+    assert new.supersedes_id == old.id and new.path == "/p"
+    assert alice.show(old.id).fact.state == "superseded"
+    assert [h.fact.id for h in alice.recall("text", under="/p", reinforce=False)] == [new.id]
+    events = alice.history(new.id)
+    assert {e.stream_id for e in events} == {old.id, new.id}
+
+    gone = alice.forget(new.id, reason="wrong")
+    assert gone.state == "forgotten"
+    assert new.id not in [h.fact.id for h in alice.recall("text", under="/p", reinforce=False)]
+    with pytest.raises(Conflict):
+        alice.forget(new.id, reason="again")
+    back = alice.restore(new.id, reason="right after all")
+    assert back.state == "active"
+    with pytest.raises(Conflict):
+        alice.restore(new.id, reason="again")
+
+
+def test_purge_is_local_only(alice: MemoryAPI, side: str) -> None:
+    fact = alice.store("/p", "Secret.")
+    assert by_name("purge").local_only
+    if side == "local":
+        assert alice.purge(fact.id, reason="erase").fact_id == fact.id
+        assert alice.show(fact.id).fact.state == "purged"
+    else:
+        with pytest.raises(LocalOnly) as caught:
+            alice.purge(fact.id, reason="erase")
+        assert isinstance(caught.value, InvalidInput)
+
+
+def test_the_history_of_a_path(alice: MemoryAPI, side: str) -> None:
+    alice.store("/h", "One.")
+    if side == "local":
+        assert len(alice.history("/h")) == 1
+    else:
+        with pytest.raises(LocalOnly, match="of a path"):
+            alice.history("/h")
+
+
+def test_not_found(alice: MemoryAPI) -> None:
+    with pytest.raises(NotFound):
+        alice.show("01KCZ8Q3W5R7T9V1X3Z5B7D9F1")
+    with pytest.raises(NotFound):
+        alice.cat("/nothing/here")
+    with pytest.raises(NotFound):
+        alice.forget("01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="x")
+
+
+def test_access_denied_and_hidden(alice: MemoryAPI, bob: MemoryAPI) -> None:
+    fact = alice.store("/private/alice", "Mine.")
+    with pytest.raises(NotFound):  # a fact bob may not read looks missing
+        bob.show(fact.id)
+    public = alice.store("/shared", "Everyone reads this.", tags=["visibility=public"])
+    assert bob.show(public.id).fact.id == public.id
+    with pytest.raises(AccessDenied):
+        bob.forget(public.id, reason="not mine")
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda m: m.store("no-slash", "x"), InvalidPath),
+        (lambda m: m.store("/p", "   "), InvalidContent),
+        (lambda m: m.store("/p", "x", tags=["owner=mallory"]), InvalidInput),
+        (lambda m: m.recall("x", limit=0), InvalidInput),
+        (lambda m: m.forget("01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="  "), InvalidInput),
+        (lambda m: m.show("not an id!"), InvalidInput),
+    ],
+    ids=["path", "content", "owner-tag", "limit", "reason", "id"],
+)
+def test_invalid_input_is_the_same_error(alice: MemoryAPI, call: object, error: type) -> None:
+    with pytest.raises(error):
+        call(alice)  # type: ignore[operator]
+
+
+def test_the_wire_shapes_match_across_sides(open_as: object, memory: Memory) -> None:
+    """What the remote side reads back is, on the wire, what the local side returns."""
+    local = memory.as_subject("alice")
+    fact = local.store("/same", "Same on both sides.", tags=["k=v"])
+    remote_or_local = open_as("alice")  # type: ignore[operator]
+    assert to_wire(remote_or_local.show(fact.id).fact) == to_wire(local.show(fact.id).fact)
+    assert to_wire(remote_or_local.tree("/")) == to_wire(local.tree("/"))

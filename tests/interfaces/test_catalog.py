@@ -1,0 +1,94 @@
+"""The catalogue: every operation appears in each interface it declares, and in the docs."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from embornal import Memory
+from embornal.interfaces.catalog import CATALOG, Operation, mcp_tools, routed
+from embornal.interfaces.cli.remote import RemoteMemory
+from embornal.interfaces.http.api import OPERATIONS
+from embornal.interfaces.mcp.tools import CORE_TOOLS, FULL_TOOLS, Runner, tool_specs
+
+DOCS = Path(__file__).parents[2] / "docs"
+IDS = [op.name for op in CATALOG]
+
+
+def test_names_are_unique() -> None:
+    assert len({op.name for op in CATALOG}) == len(CATALOG)
+    ids = [op.http.operation_id for op in routed() if op.http]
+    assert len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize("op", CATALOG, ids=IDS)
+def test_the_call_is_a_memory_method_that_takes_the_inputs(op: Operation) -> None:
+    if op.call is None:
+        return
+    method = getattr(Memory, op.call)
+    params = inspect.signature(method).parameters
+    for item in op.inputs:
+        assert item.name in params, (op.name, item.name)
+        default = params[item.name].default
+        if item.required:
+            assert default is inspect.Parameter.empty, (op.name, item.name)
+        else:
+            assert default == item.default, (op.name, item.name)
+
+
+@pytest.mark.parametrize("op", CATALOG, ids=IDS)
+def test_every_operation_is_where_it_says(op: Operation, memory: Memory) -> None:
+    tools = tool_specs(Runner(memory))
+    if op.profile != "none":
+        assert op.name in tools and op.name in FULL_TOOLS
+        assert (op.name in CORE_TOOLS) == (op.profile == "core")
+        spec = tools[op.name]
+        assert spec.title == op.title and spec.example == op.example
+        assert inspect.cleandoc(spec.fn.__doc__ or "") == inspect.cleandoc(op.guide)
+        assert spec.annotations.read_only_hint is op.read_only
+        params = list(inspect.signature(spec.fn).parameters)
+        assert params == [i.tool_param for i in op.inputs if i.mcp]
+        assert (DOCS / "mcp.md").read_text("utf-8").count(f"| `{op.name}`") == 1
+    else:
+        assert op.name not in tools
+    http = {(o.method, o.path): o for o in OPERATIONS}
+    if op.http is not None:
+        route = http[(op.http.method, op.http.path)]
+        assert route.operation_id == op.http.operation_id and route.status == op.http.status
+        assert f"`{op.http.method} /api/v1{op.http.path}`" in (DOCS / "http.md").read_text()
+        model = route.query or route.body
+        wanted = {i.wire_name for i in op.inputs if i.rest} - set(op.http.path_params)
+        assert set(model.model_fields if model else ()) == wanted
+        if model is not None:
+            for i in op.inputs:
+                if i.rest and i.wire_name in model.model_fields:
+                    field = model.model_fields[i.wire_name]
+                    assert field.is_required() == i.required, (op.name, i.name)
+    if op.call is not None and not op.local_only and op.name != "tags":
+        assert callable(getattr(RemoteMemory, op.call)), op.name
+    if op.cli is not None:
+        headings = re.findall(r"^## (.+)$", (DOCS / "cli.md").read_text("utf-8"), re.M)
+        group, command = op.cli.split()
+        assert any(
+            h.startswith(group + " ") and command in {w.strip(",") for w in h.split()[1:]}
+            for h in headings
+        ), op.cli
+
+
+def test_the_rest_api_is_the_routed_operations() -> None:
+    assert [o.operation_id for o in OPERATIONS] == [
+        op.http.operation_id for op in routed() if op.http
+    ]
+
+
+def test_profiles_nest() -> None:
+    assert set(o.name for o in mcp_tools("core")) < set(o.name for o in mcp_tools("full"))
+
+
+def test_local_only_operations_are_not_routed_nor_tools() -> None:
+    for op in CATALOG:
+        if op.local_only:
+            assert op.http is None and op.profile == "none", op.name

@@ -1,0 +1,100 @@
+"""One wire shape per result type: it round-trips, and the REST schemas describe it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from embornal import Memory
+from embornal.domain.events import Event
+from embornal.domain.facts import Fact
+from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import schemas as S
+from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
+from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
+
+
+@pytest.fixture
+def results(memory: Memory) -> dict[type, Any]:
+    old = memory.store("/w/a", "The build uses uv. See [[/w/b]].", tags=["mood=calm"])
+    memory.tag_path("/w", ["team=x"])
+    new = memory.supersede(old.id, "The build uses Poetry.")
+    memory.store("/w/b/c", "Ünïcödé — \u2028 text \x1b[31m")
+    hit = memory.recall("poetry", reinforce=False)[0]
+    return {
+        Fact: new,
+        ScoreParts: hit.parts,
+        RecallHit: hit,
+        FactView: memory.cat("/w/a")[0],
+        PathEntry: memory.ls("/w")[0],
+        TreeNode: memory.tree("/"),
+        Event: memory.history(old.id)[0],
+        FactDetail: memory.show(old.id),
+    }
+
+
+SCHEMA: dict[type, type[BaseModel]] = {
+    Fact: S.FactOut,
+    ScoreParts: S.ScorePartsOut,
+    RecallHit: S.RecallHitOut,
+    FactView: S.FactViewOut,
+    PathEntry: S.PathEntryOut,
+    TreeNode: S.TreeNodeOut,
+    Event: S.EventOut,
+    FactDetail: S.FactDetailOut,
+}
+
+
+def test_every_wire_type_has_a_rest_schema() -> None:
+    assert set(WIRE_TYPES) == set(SCHEMA)
+
+
+@pytest.mark.parametrize("kind", WIRE_TYPES, ids=lambda k: k.__name__)
+def test_the_wire_shape_round_trips(results: dict[type, Any], kind: type) -> None:
+    obj = results[kind]
+    wire = to_wire(obj)
+    assert json.loads(json.dumps(wire)) == wire  # plain JSON values
+    back = from_wire(kind, wire)
+    assert to_wire(back) == wire
+    if kind is not Event:  # an Event keeps a cached body the wire does not carry
+        assert back == obj
+
+
+@pytest.mark.parametrize("kind", WIRE_TYPES, ids=lambda k: k.__name__)
+def test_the_rest_schema_describes_the_wire_shape(results: dict[type, Any], kind: type) -> None:
+    """The pydantic model (the OpenAPI schema) takes the wire shape and gives back the
+    same bytes: the document describes exactly what is sent."""
+    obj = results[kind]
+    model = SCHEMA[kind].model_validate(to_wire(obj))
+    assert model.model_dump_json().encode("utf-8") == dumps(obj)
+
+
+def test_a_hidden_successor_stays_superseded_across_the_wire(results: dict[type, Any]) -> None:
+    fact = results[FactDetail].fact
+    hidden = Fact(**{**fact.__dict__, "superseded_by": None, "successor_hidden": True})
+    assert from_wire(Fact, to_wire(hidden)).state == "superseded"
+
+
+def test_from_wire_refuses_other_shapes() -> None:
+    with pytest.raises(TypeError):
+        from_wire(Fact, ["not", "an", "object"])
+    with pytest.raises(KeyError):
+        from_wire(Fact, {"id": "x"})
+    with pytest.raises(TypeError):
+        from_wire(int, {})
+
+
+def test_the_wire_module_imports_no_heavy_module() -> None:
+    code = (
+        "import sys\nimport embornal.interfaces.wire\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('pydantic', 'starlette', 'mcp', 'httpx', 'casbin')"
+        " or m.startswith('embornal.service.memory')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

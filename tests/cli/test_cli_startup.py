@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import EMBORNAL, Run
 
-from embornal.interfaces.cli.parser import build_parser
+from embornal.interfaces.cli.tree import build_parser
 
 #: Libraries (and our modules over them) that a memory command on a local memory with
 #: no config and no model never needs: servers, access engine, model runtimes, YAML,

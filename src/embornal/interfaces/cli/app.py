@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from embornal.errors import ConfigError, EmbornalError, VerificationFailed
+from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 
 if TYPE_CHECKING:
     from embornal.adapters.config import Config
@@ -32,9 +33,6 @@ __all__ = [
 
 #: Environment variable naming the actor kind of the writes of this run.
 ACTOR_KIND_ENV = "EMBORNAL_ACTOR_KIND"
-#: Environment variables of client mode: they win over server.url and the token settings.
-SERVER_URL_ENV = "EMBORNAL_SERVER_URL"
-TOKEN_ENV = "EMBORNAL_TOKEN"
 _ACTOR_KINDS = ("person", "assistant")
 
 

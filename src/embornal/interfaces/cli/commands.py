@@ -1,6 +1,6 @@
 """The commands of ``embornal``: each one's flags and help text, and its handler.
 
-:func:`.parser.build_parser` names the groups; the functions here fill a group, or
+:func:`.tree.build_parser` names the groups; the functions here fill a group, or
 add one command's flags, when argparse selects it.
 """
 

@@ -53,7 +53,8 @@ def _json_error(code: str, message: str, hint: str) -> None:
 
 def _run(argv: Sequence[str]) -> int:
     from embornal.errors import EmbornalError
-    from embornal.interfaces.cli.parser import UsageError, build_parser
+    from embornal.interfaces.cli.parser import UsageError
+    from embornal.interfaces.cli.tree import build_parser
 
     wants_json = "--json" in argv
     try:

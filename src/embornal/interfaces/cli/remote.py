@@ -34,7 +34,7 @@ from embornal.domain.paths import normalize_path
 from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.catalog import Input, Operation, by_name
-from embornal.interfaces.cli.app import SERVER_URL_ENV, TOKEN_ENV
+from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.wire import WIRE_TYPES, from_wire
 from embornal.service.results import (
     FactDetail,

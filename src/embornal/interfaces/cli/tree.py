@@ -1,0 +1,125 @@
+"""The whole command line of ``embornal``: the root parser and its groups.
+
+Each group's and command's parser is made on first use (``parser.Commands.later``): the
+fillers live in :mod:`embornal.interfaces.cli.commands`, the primitives in
+:mod:`embornal.interfaces.cli.parser`.
+"""
+
+from __future__ import annotations
+
+from embornal.interfaces.cli import commands
+from embornal.interfaces.cli.parser import (
+    EPILOG,
+    EXIT_CODES,
+    FMT,
+    POLICY_SHAPES,
+    ArgParser,
+    Build,
+    add_command,
+    commands_of,
+    late_options,
+)
+
+__all__ = ["build_parser"]
+
+
+def build_parser() -> ArgParser:
+    """The whole command line of ``embornal`` (each parser below it made on first use)."""
+    from embornal import __version__
+
+    late = late_options()
+    root = ArgParser(
+        prog="embornal",
+        description="embornal: a local-first, auditable memory for AI agents.",
+        epilog=EPILOG,
+        formatter_class=FMT,
+    )
+    root.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    root.add_argument("--db", metavar="PATH", help="use this memory.db instead of the data dir's")
+    root.add_argument(
+        "--as-subject",
+        metavar="SUBJECT",
+        default="default",
+        help="who asks (default: %(default)s)",
+    )
+    root.add_argument("--version", action="version", version=f"embornal {__version__}")
+    groups = commands_of(root, "group")
+
+    def group_of(name: str) -> Build:
+        """The group filler ``commands.<name>``, called when the group is used."""
+
+        def fill(parser: ArgParser) -> None:
+            getattr(commands, name)(commands_of(parser), late)
+
+        return fill
+
+    def args_of(name: str) -> Build:
+        """The flags of ``commands.<name>``, added when the command is used."""
+
+        def add(parser: ArgParser) -> None:
+            getattr(commands, name)(parser)
+
+        return add
+
+    groups.later(
+        "memory",
+        "store, find, inspect and correct facts",
+        group_of("memory"),
+        description="Store, find, inspect and correct facts.",
+        epilog=EXIT_CODES,
+        formatter_class=FMT,
+    )
+    add_command(
+        groups,
+        "bootstrap",
+        "admin_cmds:bootstrap",
+        "print agent instructions to append to AGENTS.md",
+        late,
+        "Print Markdown instructions that teach an agent to use this memory.\n"
+        "Touches no file:  embornal bootstrap >> AGENTS.md",
+    )
+    groups.later(
+        "config", "where the files are, and the configuration in effect", group_of("config")
+    )
+    groups.later("admin", "migrate, rebuild and verify the database", group_of("admin"))
+    add_command(
+        groups,
+        "mcp",
+        "admin_cmds:mcp",
+        "serve the memory over MCP (stdio)",
+        late,
+        args=args_of("mcp_args"),
+    )
+    groups.later(
+        "model",
+        "download, list and remove embedding models",
+        group_of("model"),
+        description="The embedding models in the cache dir (see `embornal config path`).",
+    )
+    groups.later(
+        "token",
+        "issue, list and revoke bearer tokens for `embornal serve`",
+        group_of("token"),
+        description="Bearer tokens: each stands for one subject on `embornal serve`.",
+    )
+    groups.later(
+        "policy",
+        "the access rules: who may read, write and delete what",
+        group_of("policy"),
+        description="The access rules (Casbin policies) of the memory.",
+        epilog=POLICY_SHAPES,
+        formatter_class=FMT,
+    )
+    add_command(
+        groups,
+        "serve",
+        "serve_cmds:serve",
+        "serve REST, MCP and the wiki over HTTP (tokens only)",
+        late,
+        "Serve the memory over HTTP until Ctrl-C: REST under /api/v1, MCP at /mcp and\n"
+        "the wiki at /. Every request needs a token (`embornal token add`).\n"
+        "It listens on 127.0.0.1 unless --bind names another address; a non-loopback\n"
+        "bind needs an active token and prints a warning. Plain HTTP: put TLS in front.",
+        args_of("serve_args"),
+    )
+    return root

@@ -478,3 +478,54 @@ def test_the_delegation_check_sees_work_in_the_facade() -> None:
 def test_service_modules_stay_small(mod: Module) -> None:
     lines = len(mod.path.read_text("utf-8").splitlines())
     assert lines <= SERVICE_MAX_LINES, f"{mod.path} has {lines} lines; split the use case"
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """No import cycle, direct or through others, lazy imports included: a cycle means two
+    modules are one responsibility split wrong."""
+    names = {m.name for m in MODULES}
+    graph = {m.name: {i for i in _imports(m) if i in names and i != m.name} for m in MODULES}
+    # A package's __init__ re-exporting its modules is not a cycle between them.
+    for m in MODULES:
+        if m.path.name == "__init__.py":
+            graph[m.name] = set()
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

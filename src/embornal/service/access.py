@@ -11,9 +11,8 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from embornal.adapters.casbin_access import FactObject, build_enforcer, enforce
 from embornal.domain import paths as P
 from embornal.domain.access import Decision, Rule, permissions_for
 from embornal.domain.clock import Clock, format_time, parse_time
@@ -21,6 +20,9 @@ from embornal.domain.facts import Fact
 from embornal.domain.scope import NOTHING, ReadScope, read_scope
 from embornal.errors import AccessDenied, Unauthenticated
 from embornal.storage.contract import Store
+
+if TYPE_CHECKING:  # writes and checks import it: reads never need Casbin
+    from embornal.adapters.casbin_access import FactObject
 
 __all__ = ["Access", "TokenInfo", "hash_token", "new_token_secret"]
 
@@ -105,7 +107,11 @@ class Access:
         with self._lock:
             self._refresh_locked()
             if self._enforcer is None:
+                from embornal.adapters.casbin_access import build_enforcer
+
                 self._enforcer = build_enforcer(self._rules)
+            from embornal.adapters.casbin_access import enforce
+
             return enforce(self._enforcer, subject, obj, action)
 
     def unconditional(self, action: str) -> bool:
@@ -127,6 +133,8 @@ class Access:
 
     def fact_object(self, fact: Fact) -> FactObject:
         tags = {t.key: t.value for t, _ in self._store.effective_tags(fact.id)}
+        from embornal.adapters.casbin_access import FactObject
+
         return FactObject(fact.path, tags)
 
     def new_fact_object(
@@ -135,6 +143,8 @@ class Access:
         """A fact ``owner`` (default: the subject) would store at ``path``."""
         inherited = self._store.inherited_path_tags(P.ancestors(path), owner or self.subject)
         inherited.pop("owner", None)
+        from embornal.adapters.casbin_access import FactObject
+
         return FactObject(path, {**inherited, **own_tags})
 
     # -- tokens ----------------------------------------------------------------------

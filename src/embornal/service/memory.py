@@ -25,7 +25,7 @@ from embornal.domain.events import ActorKind, Event
 from embornal.domain.facts import DEFAULT_KIND, Fact
 from embornal.domain.ranking import FusionSettings
 from embornal.domain.tags import Tag
-from embornal.service import browse, facts, lifecycle, recall
+from embornal.service import browse, recall
 from embornal.service.context import ServiceContext
 from embornal.service.later import Later
 from embornal.service.results import (
@@ -41,12 +41,14 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.service import admin, sharing, tagging
+    from embornal.service import admin, facts, lifecycle, sharing, tagging
     from embornal.service.access import TokenInfo
     from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
-else:  # off the start-up path of `memory recall`: imported on first use
+else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
+    facts = Later("embornal.service.facts")
+    lifecycle = Later("embornal.service.lifecycle")
     sharing = Later("embornal.service.sharing")
     tagging = Later("embornal.service.tagging")
 

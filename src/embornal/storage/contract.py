@@ -20,14 +20,16 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from embornal.domain.access import Rule
 from embornal.domain.events import Event, NewEvent
-from embornal.domain.fact_aggregate import FactState
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
+
+if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
+    from embornal.domain.fact_aggregate import FactState
 
 __all__ = [
     "EVERYTHING",

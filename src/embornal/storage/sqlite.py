@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, parse_time
 from embornal.domain.events import Event, NewEvent
-from embornal.domain.fact_aggregate import FactState, fold
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
@@ -32,6 +31,7 @@ from embornal.storage.contract import FactVector, PathRow
 from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
+    from embornal.domain.fact_aggregate import FactState
     from embornal.storage import rebuild
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
@@ -522,6 +522,8 @@ class SqliteStore:
         """The fact's state folded from its stream, at the stream's version, with the live
         fact that supersedes it (None: no such fact). Inside a transaction: as of it."""
         events = self.stream(fact_id)
+        from embornal.domain.fact_aggregate import fold  # writes only: off the read path
+
         state = fold(e.body for e in events)
         if state is None:
             return None

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 from embornal.domain.access import Rule
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.fact_aggregate import FactState
+from embornal.domain.fact_attributes import Condition
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
@@ -37,6 +38,7 @@ __all__ = [
     "FactReads",
     "FactVector",
     "KeywordSearch",
+    "KindQueries",
     "PathReads",
     "PathRow",
     "RebuildProgress",
@@ -154,6 +156,23 @@ class FactReads(Protocol):
         """The fact aggregate's state folded from its stream, at the stream's version, with
         the live fact that supersedes it (None: no such fact). Inside a unit of work: as of
         it."""
+        ...
+
+
+@runtime_checkable
+class KindQueries(Protocol):
+    def find_by_kind(
+        self,
+        kind: str,
+        conditions: Sequence[Condition],
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        limit: int = 1000,
+    ) -> list[Fact]:
+        """The live facts in scope of ``kind`` (a registered kind) whose attributes meet
+        every condition (equality; a list field holds the item; None: no value), at or
+        below ``under``, oldest first (``created_at``, then id), at most ``limit``."""
         ...
 
 
@@ -278,6 +297,7 @@ class Store(
     UnitOfWork,
     EventStore,
     FactReads,
+    KindQueries,
     PathReads,
     KeywordSearch,
     VectorStore,

@@ -41,14 +41,20 @@ _FACT = DEFAULT_KIND
 _STATEMENT = "statement"
 
 
+_KINDS: KindRegistry | None = None
+
+
 def _kinds(registry: KindRegistry | None) -> KindRegistry:
     """The registry (the kinds are imported on first use: a plain fact and a recall of
     facts without attributes never need them)."""
+    global _KINDS
     if registry is not None:
         return registry
-    from embornal.domain.kinds.registry import KINDS
+    if _KINDS is None:
+        from embornal.domain.kinds.registry import KINDS
 
-    return KINDS
+        _KINDS = KINDS
+    return _KINDS
 
 
 @dataclass(frozen=True)
@@ -105,11 +111,13 @@ def read_attributes(
     register)."""
     out: dict[str, Any] = dict(stored or {})
     if out:
-        registry = _kinds(registry)
-        if kind not in registry:
+        latest = _kinds(registry).latest(kind)
+        if latest is None:
             return {}
+        if kind_version == latest:
+            return out
         with suppress(InvalidAttribute):  # a newer build's payload: shown as it is
-            _, out = registry.upcast(kind, kind_version or 1, out)
+            _, out = _kinds(registry).upcast(kind, kind_version or 1, out)
     return out
 
 

@@ -1,4 +1,5 @@
-"""Property: every read API returns exactly the facts Casbin's enforce() allows, never more.
+"""Property: every read API returns exactly the facts Casbin's enforce() allows, never more
+(recall, cat, show, history, tree, ls, and find by kind and attribute).
 
 Random trees, tags (on facts and on paths), policies (allow and deny, roles) and
 subjects; the reference is the Casbin enforcer of the seed 000 model. Subjects also tag
@@ -83,7 +84,16 @@ def test_reads_return_exactly_what_enforce_allows(
             stored = []
             for path, owner, tags in facts:
                 writer = admin.as_subject(owner)
-                stored.append(writer.store(path, f"fact word {len(stored)}", tags=dict(tags)))
+                n = len(stored)
+                kind, attributes = "fact", None
+                if n % 3:  # projects too, for find: active on odd numbers
+                    kind = "project"
+                    attributes = {"name": f"p{n}", "status": "active" if n % 2 else "paused"}
+                stored.append(
+                    writer.store(
+                        path, f"fact word {n}", tags=dict(tags), kind=kind, attributes=attributes
+                    )
+                )
             existing = set(admin.policies())
             for sub, obj, eft in policies:
                 rule_values = [sub, obj, "read", eft]
@@ -148,6 +158,14 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str]) -> None:
         with contextlib.suppress(NotFound):
             seen_by_cat |= {v.fact.id for v in mem.cat(path)}
     assert seen_by_cat == allowed
+    # find, by kind and attribute: the same filter
+    projects = {f.id for f in admin._store.find_by_kind("project", ())}
+    active = {
+        f.id for f in admin._store.find_by_kind("project", ()) if f.attributes["status"] == "active"
+    }
+    assert {f.id for f in mem.find("project")} == allowed & projects
+    assert {f.id for f in mem.find("project", {"status": "active"})} == allowed & active
+    assert {f.id for f in mem.find("fact")} == allowed - projects
     for fid in all_ids:
         if fid in allowed:
             assert mem.show(fid).fact.id == fid

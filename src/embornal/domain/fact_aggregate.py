@@ -11,19 +11,22 @@ Who may do it (the access rules) is the service's check, not the aggregate's.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import parse_time
 from embornal.domain.events import (
     DomainEvent,
+    FactAttributesUpdated,
     FactForgotten,
     FactPurged,
     FactRestored,
     FactStored,
 )
+from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
 from embornal.domain.tags import OWNER_KEY, Tag, parse_tags
 from embornal.errors import Conflict, InvalidInput
@@ -36,11 +39,13 @@ __all__ = [
     "RestoreFact",
     "StoreFact",
     "SupersedeFact",
+    "UpdateAttributes",
     "decide_forget",
     "decide_purge",
     "decide_restore",
     "decide_store",
     "decide_supersede",
+    "decide_update",
     "evolve",
     "fold",
 ]
@@ -60,6 +65,8 @@ class FactState:
 
     ``superseded_by`` is the one part not in the fact's own stream (a successor's
     ``FactStored`` names it): the store fills it in from the successor's stream.
+    ``attributes`` are the stored ones (a fact's derived statement is not among them) at
+    schema version ``kind_version`` (None: none stored).
     """
 
     fact_id: str
@@ -71,6 +78,8 @@ class FactState:
     supersedes_id: str | None = None
     status: FactStatus = FactStatus.ACTIVE
     superseded_by: str | None = None
+    attributes: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    kind_version: int | None = None
 
     @property
     def state(self) -> str:
@@ -93,6 +102,8 @@ def evolve(state: FactState | None, event: DomainEvent) -> FactState:
             owner=event.owner,
             tags=event.tags,
             supersedes_id=event.supersedes_id,
+            attributes=dict(event.attributes or {}),
+            kind_version=(event.kind_version or 1) if event.attributes else None,
         )
     if state is None:
         raise ValueError(f"{event.TYPE} before the fact was stored")
@@ -103,8 +114,26 @@ def evolve(state: FactState | None, event: DomainEvent) -> FactState:
         return replace(step, status=FactStatus.ACTIVE)
     if isinstance(event, FactPurged):
         owner_tags = tuple(t for t in state.tags if t.key == OWNER_KEY)
-        return replace(step, status=FactStatus.PURGED, tags=owner_tags)
+        return replace(step, status=FactStatus.PURGED, tags=owner_tags, attributes={})
+    if isinstance(event, FactAttributesUpdated):
+        return _updated(step, event)
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
+
+
+def _updated(state: FactState, event: FactAttributesUpdated) -> FactState:
+    if event.changes is None:  # redacted by a purge
+        return replace(state, attributes={})
+    merged = dict(state.attributes)
+    if merged and state.kind_version is not None and state.kind_version < event.kind_version:
+        from embornal.domain.kinds.registry import KINDS
+
+        _, merged = KINDS.upcast(state.kind, state.kind_version, merged)
+    for name, value in event.changes.items():
+        if value is None:
+            merged.pop(name, None)
+        else:
+            merged[name] = value
+    return replace(state, attributes=merged, kind_version=event.kind_version if merged else None)
 
 
 def fold(events: Iterable[DomainEvent]) -> FactState | None:
@@ -130,18 +159,36 @@ class StoreFact:
     tags: TagsArg = None
     kind: object = DEFAULT_KIND
     at: datetime | str | None = None
+    attributes: Mapping[str, object] | None = None
 
 
 @dataclass(frozen=True)
 class SupersedeFact:
-    """A correction: a new fact on the old one's path, of its kind. ``tags`` None keeps the
-    old fact's own tags (but its owner's, which is the new owner's)."""
+    """A correction: a new fact on the old one's path. ``tags`` None keeps the old fact's
+    own tags (but its owner's, which is the new owner's).
+
+    ``kind`` None keeps the old fact's kind, and then ``attributes`` None keeps its stored
+    attributes (a derived statement is derived again, from the new content). Another kind
+    is how a misclassified fact is corrected: the new fact is a new memory with its own
+    kind (each fact's kind never changes), so it needs its own attributes.
+    """
 
     new_id: str
     content: object
     owner: str
     tags: TagsArg = None
     at: datetime | str | None = None
+    kind: object = None
+    attributes: Mapping[str, object] | None = None
+
+
+@dataclass(frozen=True)
+class UpdateAttributes:
+    """A sparse change of the attributes: ``changes`` over the current ones, None removing
+    an optional field (``KindRegistry.update``)."""
+
+    fact_id: str
+    changes: Mapping[str, object]
 
 
 @dataclass(frozen=True)
@@ -170,8 +217,7 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
         )
     content = check_content(cmd.content)
     tags = parse_tags(cmd.tags)
-    if not isinstance(cmd.kind, str) or not cmd.kind:
-        raise InvalidInput("kind must be a non-empty name")
+    typed = new_attributes(cmd.kind, cmd.attributes, content)
     created = parse_time(cmd.at) if cmd.at is not None else now
     return [
         FactStored(
@@ -181,8 +227,10 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
             owner=cmd.owner,
             created_at=created,
             tags=tuple(sorted([Tag(OWNER_KEY, cmd.owner), *tags])),
-            kind=cmd.kind,
+            kind=typed.kind,
             supersedes_id=supersedes,
+            attributes=typed.attributes or None,
+            kind_version=typed.kind_version,
         )
     ]
 
@@ -198,8 +246,20 @@ def decide_supersede(state: FactState, command: SupersedeFact, now: datetime) ->
     tags = command.tags
     if tags is None:
         tags = [str(t) for t in state.tags if t.key != OWNER_KEY]
+    kind, attributes = command.kind, command.attributes
+    if kind is None:
+        kind = state.kind
+        if attributes is None:
+            attributes = _carried(state)
     new = StoreFact(
-        command.new_id, state.path, command.content, command.owner, tags, state.kind, command.at
+        command.new_id,
+        state.path,
+        command.content,
+        command.owner,
+        tags,
+        kind,
+        command.at,
+        attributes,
     )
     events = _stored(new, now, supersedes=state.fact_id)
     if state.state != "active":
@@ -210,7 +270,47 @@ def decide_supersede(state: FactState, command: SupersedeFact, now: datetime) ->
     return events
 
 
-def _check_target(state: FactState, command: ForgetFact | RestoreFact | PurgeFact) -> None:
+def _carried(state: FactState) -> Mapping[str, object] | None:
+    """The stored attributes a same-kind successor keeps (None: a kind with none here)."""
+    if not state.attributes:
+        return None
+    from embornal.domain.kinds.registry import KINDS
+
+    if state.kind not in KINDS:
+        return None
+    return KINDS.upcast(state.kind, state.kind_version or 1, state.attributes)[1]
+
+
+def decide_update(
+    state: FactState, command: UpdateAttributes, now: datetime
+) -> list[FactAttributesUpdated]:
+    """``[FactAttributesUpdated]`` with the canonical value of each changed field, once
+    the merged attributes validate whole; ``[]`` when nothing would change. Only an
+    active fact of a registered kind (``InvalidKind``) is updated."""
+    _check_target(state, command)
+    from embornal.domain.kinds.registry import KINDS
+
+    kind = check_registered(state.kind, state.fact_id)
+    current = dict(state.attributes)
+    if current:
+        current = KINDS.upcast(kind, state.kind_version or 1, current)[1]
+    if state.state != "active":
+        raise Conflict(
+            f"fact {state.fact_id} is {state.state}; only an active fact's attributes change",
+            hint="Update the newest fact of the chain (see `embornal memory show`).",
+        )
+    merged = KINDS.update(kind, current, command.changes)
+    entry = KINDS.entry(kind)
+    names = [entry.spec(name).name for name in command.changes]
+    changes = {n: merged.get(n) for n in names if merged.get(n) != current.get(n)}
+    if not changes:
+        return []
+    return [FactAttributesUpdated(state.fact_id, changes, KINDS.version(kind))]
+
+
+def _check_target(
+    state: FactState, command: ForgetFact | RestoreFact | PurgeFact | UpdateAttributes
+) -> None:
     if command.fact_id != state.fact_id:
         raise ValueError(f"a command for fact {command.fact_id} met the state of {state.fact_id}")
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from embornal.domain.strength import Signals
 from embornal.domain.tags import Tag
@@ -43,6 +45,10 @@ class Fact:
     tags: tuple[Tag, ...] = ()
     # Superseded by a fact the reader may not see: ``superseded_by`` is then None.
     successor_hidden: bool = False
+    # The kind's stored attributes as JSON data, at the kind's latest schema version; a
+    # ``fact`` whose statement is its content stores none (its statement is derived), nor
+    # does a kind this build does not register. Read-only (a plain dict: it serializes).
+    attributes: Mapping[str, Any] = field(default_factory=dict, hash=False)
 
     @property
     def signals(self) -> Signals:

@@ -19,6 +19,7 @@ from embornal.domain.fact_aggregate import (
     decide_store,
     decide_supersede,
 )
+from embornal.domain.fact_attributes import read_attributes
 from embornal.domain.facts import Fact, check_reason
 from embornal.domain.ids import new_id
 from embornal.domain.strength import INITIAL_STABILITY_DAYS
@@ -31,17 +32,8 @@ from embornal.storage.contract import Tx
 __all__ = ["new_fact", "store", "store_many", "supersede"]
 
 
-def store(
-    ctx: ServiceContext,
-    path: str,
-    content: str,
-    *,
-    tags: Sequence[str] | Mapping[str, str] | None,
-    at: datetime | str | None,
-    kind: str,
-    reason: str | None,
-) -> Fact:
-    return store_many(ctx, [NewFact(path, content, tags, at, kind)], reason=reason)[0]
+def store(ctx: ServiceContext, item: NewFact, *, reason: str | None) -> Fact:
+    return store_many(ctx, [item], reason=reason)[0]
 
 
 def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | None) -> list[Fact]:
@@ -51,7 +43,14 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
     for item in items:
         now = ctx.now()
         command = StoreFact(
-            new_id(now), item.path, item.content, ctx.subject, item.tags, item.kind, item.at
+            new_id(now),
+            item.path,
+            item.content,
+            ctx.subject,
+            item.tags,
+            item.kind,
+            item.at,
+            item.attributes,
         )
         bodies.extend(decide_store(command, now))
     if not bodies:
@@ -77,16 +76,18 @@ def supersede(
     ctx: ServiceContext,
     fact_id: str,
     content: str,
-    *,
-    tags: Sequence[str] | Mapping[str, str] | None,
-    reason: str | None,
-    at: datetime | str | None,
+    tags: Sequence[str] | Mapping[str, str] | None = None,
+    reason: str | None = None,
+    at: datetime | str | None = None,
+    kind: str | None = None,
+    attributes: Mapping[str, object] | None = None,
 ) -> Fact:
-    """A new fact on the same path that points at the old one (load → decide → append)."""
+    """A new fact on the same path that points at the old one (load → decide → append);
+    ``kind`` None keeps the old one's kind (and, with ``attributes`` None, its attributes)."""
     old = ctx.resolve(fact_id)
     why = check_reason(reason, required=False)
     now = ctx.now()
-    command = SupersedeFact(new_id(now), content, ctx.subject, tags, at)
+    command = SupersedeFact(new_id(now), content, ctx.subject, tags, at, kind, attributes)
     embedded: list[Any] = []  # the first decision checks access and embeds, once
 
     def decide(state: FactState) -> FactStored:
@@ -131,4 +132,5 @@ def new_fact(b: FactStored) -> Fact:
         deleted_at=None,
         purged_at=None,
         tags=tuple(sorted(b.tags)),
+        attributes=read_attributes(b.kind, b.kind_version, b.attributes),
     )

@@ -6,8 +6,7 @@
 ...     hits = mem.recall("sqlite")
 
 ``Memory`` is a facade: it holds one :class:`~embornal.service.context.ServiceContext`
-and each method hands it to the use-case module that does the work (facts, lifecycle,
-browse, recall, sharing, tagging, admin).
+and each method hands it to the use-case module that does the work.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access import Rule
 from embornal.domain.bounds import MAX_LIMIT
@@ -41,13 +40,14 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.service import admin, facts, lifecycle, sharing, tagging
+    from embornal.service import admin, facts, kinds, lifecycle, sharing, tagging
     from embornal.service.access import TokenInfo
     from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
     facts = Later("embornal.service.facts")
+    kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
     sharing = Later("embornal.service.sharing")
     tagging = Later("embornal.service.tagging")
@@ -154,10 +154,15 @@ class Memory:
         tags: Sequence[str] | Mapping[str, str] | None = None,
         at: datetime | str | None = None,
         kind: str = DEFAULT_KIND,
+        attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
     ) -> Fact:
-        """Store one fact on ``path``. ``at`` dates it (imports); the event keeps the real time."""
-        return facts.store(self._ctx, path, content, tags=tags, at=at, kind=kind, reason=reason)
+        """Store one fact on ``path``; ``at`` dates it (imports). ``kind`` (see :meth:`kinds`;
+        immutable) and ``attributes`` are validated: ``InvalidKind``/``InvalidAttribute``
+        write nothing. A ``fact``'s statement is its content unless another is given."""
+        return facts.store(
+            self._ctx, NewFact(path, content, tags, at, kind, attributes), reason=reason
+        )
 
     def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
         """Store many facts in one transaction: all of them, or none."""
@@ -171,9 +176,18 @@ class Memory:
         tags: Sequence[str] | Mapping[str, str] | None = None,
         reason: str | None = None,
         at: datetime | str | None = None,
+        kind: str | None = None,
+        attributes: Mapping[str, object] | None = None,
     ) -> Fact:
-        """Correct a fact: a new fact on the same path points at the old one."""
-        return facts.supersede(self._ctx, fact_id, content, tags=tags, reason=reason, at=at)
+        """Correct a fact: a new fact on the same path points at the old one. It keeps the
+        old kind and attributes unless given; another ``kind`` corrects a misclassified fact."""
+        return facts.supersede(self._ctx, fact_id, content, tags, reason, at, kind, attributes)
+
+    def update(
+        self, fact_id: str, attributes: Mapping[str, object | None], *, reason: str | None = None
+    ) -> Fact:
+        """Change some attributes of an active fact (None removes one), validated whole."""
+        return kinds.update(self._ctx, fact_id, attributes, reason=reason)
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""
@@ -208,6 +222,22 @@ class Memory:
         return recall.recall(
             self._ctx, query, limit=limit, under=under, reinforce=reinforce, mode=mode
         )
+
+    def find(
+        self,
+        kind: str,
+        where: Mapping[str, str] | Sequence[str] = (),
+        *,
+        under: str | None = None,
+        limit: int | None = None,
+    ) -> list[Fact]:
+        """The live facts of ``kind`` whose attributes equal ``where`` (``{"status":
+        "active"}`` or ``["status=active"]``, values typed as the kind says), oldest first."""
+        return kinds.find(self._ctx, kind, where, under=under, limit=limit)
+
+    def kinds(self) -> list[dict[str, Any]]:
+        """Every kind's schema: fields, types, vocabularies, required fields, rules."""
+        return kinds.kinds(self._ctx)
 
     def ls(self, path: str = "/") -> list[PathEntry]:
         """One level below ``path``: each child with its own fact count and child count."""

@@ -24,13 +24,14 @@ __all__ = [
 
 @dataclass(frozen=True)
 class NewFact:
-    """One fact to store (``Memory.store_many``)."""
+    """One fact to store (``Memory.store_many``); ``attributes`` as for ``Memory.store``."""
 
     path: str
     content: str
     tags: Sequence[str] | Mapping[str, str] | None = None
     at: datetime | str | None = None
     kind: str = "fact"
+    attributes: Mapping[str, object] | None = None
 
 
 @dataclass(frozen=True)

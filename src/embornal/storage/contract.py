@@ -30,6 +30,7 @@ from embornal.domain.tags import Tag
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from embornal.domain.fact_aggregate import FactState
+    from embornal.domain.fact_attributes import Condition
 
 __all__ = [
     "EVERYTHING",
@@ -39,6 +40,7 @@ __all__ = [
     "FactReads",
     "FactVector",
     "KeywordSearch",
+    "KindQueries",
     "PathReads",
     "PathRow",
     "RebuildProgress",
@@ -156,6 +158,23 @@ class FactReads(Protocol):
         """The fact aggregate's state folded from its stream, at the stream's version, with
         the live fact that supersedes it (None: no such fact). Inside a unit of work: as of
         it."""
+        ...
+
+
+@runtime_checkable
+class KindQueries(Protocol):
+    def find_by_kind(
+        self,
+        kind: str,
+        conditions: Sequence[Condition],
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        limit: int = 1000,
+    ) -> list[Fact]:
+        """The live facts in scope of ``kind`` (a registered kind) whose attributes meet
+        every condition (equality; a list field holds the item; None: no value), at or
+        below ``under``, oldest first (``created_at``, then id), at most ``limit``."""
         ...
 
 
@@ -280,6 +299,7 @@ class Store(
     UnitOfWork,
     EventStore,
     FactReads,
+    KindQueries,
     PathReads,
     KeywordSearch,
     VectorStore,

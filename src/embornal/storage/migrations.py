@@ -100,6 +100,17 @@ def _path_tags_by_tagger(conn: Connection, clock: Clock) -> None:
             projector.apply(conn, event)
 
 
+def _kind_attributes(conn: Connection, clock: Clock) -> None:
+    """0012: the kind's schema version beside ``facts.attributes``, a view per kind and
+    indexes on hot fields (:mod:`embornal.storage.kind_views`). No fact stored attributes
+    before (the Python API could not set them), so no row changes."""
+    from embornal.storage import kind_views
+
+    conn.execute("ALTER TABLE facts ADD COLUMN kind_version INTEGER")
+    conn.execute("UPDATE facts SET kind_version = 1 WHERE attributes IS NOT NULL")
+    kind_views.create_views(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
@@ -112,6 +123,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0009_fact_pieces", "schema", _sql("0009_fact_pieces")),
     Migration("0010_path_tags_by_tagger", "schema", _path_tags_by_tagger),
     Migration("0011_redacted_reasons", "schema", _sql("0011_redacted_reasons")),
+    Migration("0012_kind_attributes", "schema", _kind_attributes),
 )
 
 

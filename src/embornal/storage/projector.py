@@ -8,7 +8,7 @@ over the whole log.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from embornal.domain import paths as P
@@ -17,6 +17,7 @@ from embornal.domain.events import (
     EVENTS,
     DomainEvent,
     Event,
+    FactAttributesUpdated,
     FactForgotten,
     FactPurged,
     FactRestored,
@@ -75,34 +76,92 @@ def _fts_insert(conn: Connection, seq: int, content: str) -> None:
     conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'fts_docs'")
 
 
+def _valid_attributes(
+    kind: str, version: int, attributes: Mapping[str, Any], content: str
+) -> tuple[str, int] | None:
+    """``(JSON text, schema version)`` of the attributes a fact's row stores: upcast to the
+    kind's latest version and valid, less a derived statement; None for none (also for a
+    kind this build does not register, or a payload that does not validate)."""
+    from embornal.domain.fact_attributes import without_derived
+    from embornal.domain.kinds.registry import KINDS
+    from embornal.errors import InvalidAttribute
+
+    if kind not in KINDS:
+        return None
+    try:
+        latest, payload = KINDS.upcast(kind, version, attributes)
+        payload = without_derived(kind, KINDS.validate(kind, payload), content)
+    except InvalidAttribute:
+        return None
+    if not payload:
+        return None
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text, latest
+
+
 def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
     path_id = ensure_path(conn, b.path)
-    cur = conn.execute(
-        "INSERT INTO facts (id, path_id, content, kind, attributes, owner, created_at, "
-        "recorded_at, stability_days, supersedes_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            b.fact_id,
-            path_id,
-            b.content or "",
-            b.kind,
-            json.dumps(dict(b.attributes), sort_keys=True) if b.attributes else None,
-            b.owner,
-            format_time(b.created_at),
-            format_time(e.recorded_at),
-            INITIAL_STABILITY_DAYS,
-            b.supersedes_id,
-        ),
+    content = b.content or ""
+    cols = "id, path_id, content, kind, owner, created_at, recorded_at, stability_days, "
+    cols += "supersedes_id"
+    values: list[Any] = [
+        b.fact_id,
+        path_id,
+        content,
+        b.kind,
+        b.owner,
+        format_time(b.created_at),
+        format_time(e.recorded_at),
+        INITIAL_STABILITY_DAYS,
+        b.supersedes_id,
+    ]
+    # Only a fact with attributes names the columns of migration 0012 (the guide's facts
+    # are written by migration 0003, before them).
+    stored = (
+        _valid_attributes(b.kind, b.kind_version or 1, b.attributes, content)
+        if (b.attributes)
+        else None
     )
+    if stored is not None:
+        cols += ", attributes, kind_version"
+        values.extend(stored)
+    marks = ", ".join("?" * len(values))
+    cur = conn.execute(f"INSERT INTO facts ({cols}) VALUES ({marks})", values)
     seq = int(cur.lastrowid)
     conn.executemany(
         "INSERT INTO fact_tags (fact_id, key, value) VALUES (?, ?, ?)",
         [(b.fact_id, t.key, t.value) for t in b.tags],
     )
-    _fts_insert(conn, seq, b.content or "")
+    _fts_insert(conn, seq, content)
     if b.supersedes_id:
         conn.execute(
             "UPDATE facts SET superseded_by = ? WHERE id = ?", (b.fact_id, b.supersedes_id)
         )
+
+
+def _fact_attributes_updated(conn: Connection, e: Event, b: FactAttributesUpdated) -> None:
+    row = conn.execute(
+        "SELECT kind, kind_version, attributes, content FROM facts "
+        "WHERE id = ? AND purged_at IS NULL",
+        (b.fact_id,),
+    ).fetchone()
+    if row is None or b.changes is None:  # purged: its changes were redacted
+        return
+    from embornal.domain.kinds.registry import KINDS
+
+    merged: dict[str, Any] = json.loads(row[2]) if row[2] else {}
+    if merged and row[0] in KINDS:
+        merged = KINDS.upcast(row[0], int(row[1] or 1), merged)[1]
+    for name, value in b.changes.items():
+        if value is None:
+            merged.pop(name, None)
+        else:
+            merged[name] = value
+    stored = _valid_attributes(row[0], b.kind_version, merged, row[3]) if merged else None
+    conn.execute(
+        "UPDATE facts SET attributes = ?, kind_version = ? WHERE id = ?",
+        (*(stored or (None, None)), b.fact_id),
+    )
 
 
 def _set_superseder(conn: Connection, fact_id: str, live: bool) -> None:
@@ -143,7 +202,8 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
     conn.execute("DELETE FROM fact_tags WHERE fact_id = ? AND key <> 'owner'", (fid,))
     conn.execute("DELETE FROM fact_pieces WHERE fact_id = ?", (fid,))
     conn.execute(
-        "UPDATE facts SET content = '', attributes = NULL, embedding = NULL, purged_at = ?, "
+        "UPDATE facts SET content = '', attributes = NULL, kind_version = NULL, embedding = NULL, "
+        "purged_at = ?, "
         "deleted_at = coalesce(deleted_at, ?) WHERE id = ?",
         (when, when, fid),
     )
@@ -242,6 +302,7 @@ def _token_revoked(conn: Connection, e: Event, b: TokenRevoked) -> None:
 
 _HANDLERS: dict[type[DomainEvent], Callable[[Connection, Event, Any], None]] = {
     FactStored: _fact_stored,
+    FactAttributesUpdated: _fact_attributes_updated,
     FactForgotten: _fact_forgotten,
     FactRestored: _fact_restored,
     FactPurged: _fact_purged,

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from embornal.domain.access import Rule
-from embornal.domain.clock import Clock, parse_time
+from embornal.domain.clock import Clock
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, ConcurrencyError, InvalidInput, NotFound
-from embornal.storage import bitindex, context, eventlog, keyword, migrations, vectors
+from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow
@@ -32,6 +32,7 @@ from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
     from embornal.domain.fact_aggregate import FactState
+    from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
@@ -42,7 +43,7 @@ T = TypeVar("T")
 _FACT_COLS = (
     "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
     "f.recall_count, f.stability_days, f.supersedes_id, f.superseded_by, f.deleted_at, "
-    "f.purged_at"
+    "f.purged_at, f.attributes, f.kind_version"
 )
 _LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
 _TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
@@ -57,10 +58,6 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
 def _as_dict(row: Any) -> dict[str, Any]:
     """A driver row as a plain mapping (a row iterates over its values, not its keys)."""
     return dict(zip(row.keys(), tuple(row), strict=True))
-
-
-def _opt_time(text: str | None) -> Any:
-    return parse_time(text) if text else None
 
 
 class SqliteStore:
@@ -210,23 +207,7 @@ class SqliteStore:
         successors = {r["superseded_by"] for r in rows if r["superseded_by"]}
         hidden = successors - self._visible_ids(sorted(successors), vis)
         return [
-            Fact(
-                id=r["id"],
-                path=r["path"],
-                content=r["content"],
-                kind=r["kind"],
-                owner=r["owner"],
-                created_at=parse_time(r["created_at"]),
-                last_recall_at=_opt_time(r["last_recall_at"]),
-                recall_count=int(r["recall_count"]),
-                stability_days=float(r["stability_days"]),
-                supersedes_id=r["supersedes_id"],
-                superseded_by=None if r["superseded_by"] in hidden else r["superseded_by"],
-                deleted_at=_opt_time(r["deleted_at"]),
-                purged_at=_opt_time(r["purged_at"]),
-                tags=tags.get(r["id"], ()),
-                successor_hidden=r["superseded_by"] in hidden,
-            )
+            kind_views.fact_from_row(r, tags.get(r["id"], ()), r["superseded_by"] in hidden)
             for r in rows
         ]
 
@@ -312,6 +293,25 @@ class SqliteStore:
             f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
             f"WHERE p.path = ? AND {live} AND ({vis.sql}) ORDER BY f.created_at, f.id",
             (path, *vis.params),
+        )
+        return self._facts(rows, vis)
+
+    def find_by_kind(
+        self,
+        kind: str,
+        conditions: Sequence[Condition],
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        limit: int = 1000,
+    ) -> list[Fact]:
+        """Live facts of ``kind`` meeting ``conditions``, through ``view_<kind>``."""
+        vis = self._scopes.get(scope)
+        sql, params = kind_views.find_sql(kind, conditions, _FACT_COLS, _LIVE)
+        under_sql, under_params = _under_sql(under)
+        rows = self._rows(
+            f"{sql} AND {under_sql} AND ({vis.sql}) ORDER BY f.created_at, f.id LIMIT ?",
+            (*params, *under_params, *vis.params, limit),
         )
         return self._facts(rows, vis)
 

@@ -15,7 +15,8 @@ PROJECTION_QUERIES: dict[str, str] = {
     "path_closure": "SELECT a.path, d.path, c.ancestor_depth FROM path_closure c "
     "JOIN paths a ON a.id = c.ancestor_id JOIN paths d ON d.id = c.descendant_id "
     "ORDER BY 1, 2",
-    "facts": "SELECT f.id, p.path, f.content, f.kind, f.attributes, f.owner, f.created_at, "
+    "facts": "SELECT f.id, p.path, f.content, f.kind, f.attributes, f.kind_version, f.owner, "
+    "f.created_at, "
     "f.recorded_at, f.last_recall_at, f.recall_count, round(f.stability_days, 9), "
     "f.supersedes_id, f.superseded_by, f.deleted_at, f.purged_at "
     "FROM facts f JOIN paths p ON p.id = f.path_id ORDER BY f.id",

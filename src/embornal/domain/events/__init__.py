@@ -21,6 +21,7 @@ from embornal.domain.events.envelope import Event, NewEvent
 from embornal.domain.events.registry import EVENTS, EventRegistry, from_stored, to_payload
 from embornal.domain.events.types import (
     ALL_EVENT_CLASSES,
+    FactAttributesUpdated,
     FactForgotten,
     FactPurged,
     FactRestored,
@@ -44,6 +45,7 @@ __all__ = [
     "Event",
     "EventRegistry",
     "EventType",
+    "FactAttributesUpdated",
     "FactForgotten",
     "FactPurged",
     "FactRestored",

@@ -56,6 +56,7 @@ class EventType(StrEnum):
     """The stored type names (``events.type``); each names one body class."""
 
     FACT_STORED = "FactStored"
+    FACT_ATTRIBUTES_UPDATED = "FactAttributesUpdated"
     FACT_FORGOTTEN = "FactForgotten"
     FACT_RESTORED = "FactRestored"
     FACT_PURGED = "FactPurged"

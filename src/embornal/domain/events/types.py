@@ -18,6 +18,7 @@ from embornal.domain.tags import Tag
 
 __all__ = [
     "ALL_EVENT_CLASSES",
+    "FactAttributesUpdated",
     "FactForgotten",
     "FactPurged",
     "FactRestored",
@@ -38,7 +39,13 @@ __all__ = [
 @dataclass(frozen=True)
 class FactStored(DomainEvent):
     """A new fact; ``supersedes_id`` names the fact it corrects. ``content`` is None, and
-    ``tags`` only the owner's, once the fact is purged."""
+    ``tags`` only the owner's, once the fact is purged.
+
+    ``attributes`` is the kind's canonical payload (validated when decided) at schema
+    version ``kind_version``; both are left out when the fact has none (every fact stored
+    before kinds, and a ``fact`` whose statement is its content), so old payloads read
+    unchanged. A payload with attributes but no ``kind_version`` is at version 1.
+    """
 
     TYPE: ClassVar[str] = EventType.FACT_STORED.value
     VERSION: ClassVar[int] = 1
@@ -50,8 +57,9 @@ class FactStored(DomainEvent):
         "created_at",
         "kind",
         "supersedes_id",
+        "kind_version",
     )
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("attributes",)
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("attributes", "kind_version")
 
     fact_id: str
     path: str
@@ -62,6 +70,22 @@ class FactStored(DomainEvent):
     kind: str = DEFAULT_KIND
     supersedes_id: str | None = None
     attributes: Mapping[str, Any] | None = None
+    kind_version: int | None = None
+
+
+@dataclass(frozen=True)
+class FactAttributesUpdated(DomainEvent):
+    """A sparse change of a fact's attributes (seed 001's ``MemoryAttributesUpdated``):
+    ``changes`` maps each changed field to its new canonical value, None removing it; the
+    result was validated whole against the kind's schema at ``kind_version``."""
+
+    TYPE: ClassVar[str] = EventType.FACT_ATTRIBUTES_UPDATED.value
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("changes",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "kind_version")
+
+    fact_id: str
+    changes: Mapping[str, Any] | None
+    kind_version: int = 1
 
 
 @dataclass(frozen=True)
@@ -182,6 +206,7 @@ class TokenRevoked(DomainEvent):
 
 ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     FactStored,
+    FactAttributesUpdated,
     FactForgotten,
     FactRestored,
     FactPurged,

@@ -120,6 +120,12 @@ class KindRegistry:
     def entry(self, kind: object) -> KindEntry:
         return self._entries[self.check_kind(kind)]
 
+    def latest(self, kind: str) -> int | None:
+        """The latest schema version of the registered ``kind`` as named (None: not one);
+        for hot read paths, with no normalization of the name."""
+        entry = self._entries.get(kind)
+        return entry.version if entry is not None else None
+
     def version(self, kind: object) -> int:
         """The latest schema version of ``kind``."""
         return self.entry(kind).version

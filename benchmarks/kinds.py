@@ -1,0 +1,187 @@
+"""Kinds at scale: storing a fact with a kind and attributes, and finding by kind and field.
+
+    python benchmarks/kinds.py [--sizes 100000] [--calls 300]
+                               [--out benchmarks/results/kinds.json]
+
+Each size is a fresh memory (no embedder) of that many facts of ``benchmarks/scale.py``
+sentences, mixed as a personal memory might be: 80 % plain facts, 10 % projects (status
+drawn from the five of the vocabulary, so about 2 % of all facts are active projects), 5 %
+people, 5 % goals, spread over 200 paths. Then it times, through ``Memory``:
+
+* ``store`` of one ``project`` with name, status, summary and target date (each call its
+  own transaction and fsync-free WAL commit, like ``embornal memory store``);
+* ``find("project", {"status": "active"})`` with the default limit (every match, at most
+  1,000) and with ``limit=10``, and ``find("person", {"full_name": …})`` for one name,
+  all through the default subject's access filter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.common import (
+    REPO_ROOT,
+    latency_summary,
+    machine_info,
+    parse_sizes,
+    update_results_section,
+)
+from benchmarks.scale import build_corpus, make_content
+
+from embornal import FixedClock, Memory, NewFact
+
+SECTION = "Kinds: store with attributes, find by field"
+STATUSES = ("idea", "active", "paused", "done", "abandoned")
+
+
+def _item(i: int, rng: random.Random, text: str) -> NewFact:
+    roll = i % 20
+    path = f"/area{i % 200}/t{i % 7}"
+    if roll < 2:
+        status = rng.choice(STATUSES)
+        attrs = {"name": f"project {i}", "status": status, "summary": text[:80]}
+        return NewFact(f"/projects/p{i % 200}", text, kind="project", attributes=attrs)
+    if roll == 2:
+        return NewFact(f"/people/x{i}", text, kind="person", attributes={"full_name": f"P {i}"})
+    if roll == 3:
+        attrs = {"statement": text[:100], "status": rng.choice(("active", "achieved"))}
+        return NewFact(f"/goals/g{i % 50}", text, kind="goal", attributes=attrs)
+    return NewFact(path, text)
+
+
+def _timed(calls: int, run: Any) -> tuple[dict[str, Any], Any]:
+    samples, last = [], None
+    for n in range(calls):
+        t = time.perf_counter_ns()
+        last = run(n)
+        samples.append(time.perf_counter_ns() - t)
+    return latency_summary(samples), last
+
+
+def run_size(size: int, calls: int, seed: int = 11) -> dict[str, Any]:
+    rng = random.Random(f"{seed}:{size}")
+    corpus = build_corpus(seed, min(size, 100_000))
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "m.db"
+        with Memory.open(db, clock=FixedClock()) as mem:
+            t = time.perf_counter()
+            for start in range(0, size, 1000):
+                batch = [
+                    _item(i, rng, make_content(rng, corpus))
+                    for i in range(start, min(size, start + 1000))
+                ]
+                mem.store_many(batch)
+            load_s = time.perf_counter() - t
+            active = mem._store.conn.execute(  # type: ignore[attr-defined]
+                "SELECT count(*) FROM view_project WHERE status = 'active'"
+            ).fetchone()[0]
+            for _ in range(5):  # warm
+                mem.find("project", {"status": "active"})
+
+            def store(n: int) -> object:
+                attrs = {
+                    "name": f"bench {n}",
+                    "status": STATUSES[n % 5],
+                    "summary": "measured",
+                    "target_date": "2027-01-31",
+                }
+                return mem.store(
+                    f"/projects/bench{n % 20}", make_content(rng, corpus), kind="project",
+                    attributes=attrs,
+                )  # fmt: skip
+
+            store_ms, _ = _timed(calls, store)
+            find_ms, found = _timed(calls, lambda n: mem.find("project", {"status": "active"}))
+            find10_ms, _ = _timed(
+                calls, lambda n: mem.find("project", {"status": "active"}, limit=10)
+            )
+            person_ms, _ = _timed(
+                calls, lambda n: mem.find("person", {"full_name": f"P {(n * 20 + 2) % size}"})
+            )
+            out = {
+                "facts": size,
+                "active_projects": active,
+                "found_by_default": len(found),
+                "load_s": round(load_s, 2),
+                "facts_per_s": round(size / load_s, 1),
+                "store_kind_attributes_ms": store_ms,
+                "find_project_active_ms": find_ms,
+                "find_project_active_limit10_ms": find10_ms,
+                "find_person_full_name_ms": person_ms,
+            }
+        out["db_mb"] = round(db.stat().st_size / 2**20, 1)
+    return out
+
+
+def markdown(report: dict[str, Any]) -> str:
+    m = report["machine"]
+    lines = [
+        "Facts of `scale.py` sentences: 80 % plain, 10 % projects, 5 % people, 5 % goals; "
+        f"no embedder. Measured {m['date']} on {m.get('cpu_model') or 'unknown CPU'}, commit "
+        f"`{m.get('git_commit')}`. Reproduce: `python benchmarks/kinds.py`. Raw: "
+        "`benchmarks/results/kinds.json`. Targets (issue 10): store with kind and attributes "
+        "p50 ≤ 2 ms, `find --kind project --where status=active` p50 ≤ 10 ms at 100k facts.",
+        "",
+        "| facts | active projects | store project p50 / p95 ms | find status=active "
+        "(first 1,000) p50 / p95 ms | same, limit 10 p50 ms | find person by full_name p50 ms |",
+        "|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in report["sizes"]:
+        s, f = r["store_kind_attributes_ms"], r["find_project_active_ms"]
+        lines.append(
+            f"| {r['facts']:,} | {r['active_projects']:,} | {s['p50']:.2f} / {s['p95']:.2f} "
+            f"| {f['p50']:.2f} / {f['p95']:.2f} | {r['find_project_active_limit10_ms']['p50']:.2f} "
+            f"| {r['find_person_full_name_ms']['p50']:.2f} |"
+        )
+    lines += [
+        "",
+        "`find` reads `view_<kind>` through the subject's access filter; the equality on a hot "
+        "field (project status and name, goal status, person full_name, organization name…) "
+        "uses its partial expression index (`json_extract(attributes, '$.status') WHERE kind "
+        "= 'project'`), then sorts the matches by `created_at`. With no limit it returns every "
+        "active project (at most 1,000), each with its tags and attributes.",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="100000")
+    ap.add_argument("--calls", type=int, default=300)
+    ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results/kinds.json")
+    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
+    ap.add_argument("--no-markdown", action="store_true")
+    args = ap.parse_args(argv)
+    sizes = parse_sizes(ap, args.sizes)
+    report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
+    for size in sizes:
+        print(f"[kinds] {size:,} facts ...", file=sys.stderr, flush=True)
+        r = run_size(size, args.calls)
+        report["sizes"].append(r)
+        print(
+            f"[kinds] {size:,}: store p50 {r['store_kind_attributes_ms']['p50']:.2f} ms, "
+            f"find p50 {r['find_project_active_ms']['p50']:.2f} ms",
+            file=sys.stderr,
+            flush=True,
+        )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    body = markdown(report)
+    if not args.no_markdown:
+        update_results_section(args.results_md, SECTION, body)
+    print(body)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

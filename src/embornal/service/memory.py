@@ -1,9 +1,5 @@
 """The one application API. CLI, MCP and HTTP call these methods and nothing below them.
-
->>> from embornal import Memory
->>> with Memory.open("/tmp/m.db") as mem:            # doctest: +SKIP
-...     fact = mem.store("/projects/embornal", "The memory lives in SQLite.")
-...     hits = mem.recall("sqlite")
+``with Memory.open("/tmp/m.db") as mem: mem.store("/notes", "…"); mem.recall("notes")``
 
 ``Memory`` is a facade: it holds one :class:`~embornal.service.context.ServiceContext`
 and each method hands it to the use-case module that does the work.

@@ -85,7 +85,12 @@ class FactOut(_Out):
     id: str = Field(description="ULID of the fact (26 characters).")
     path: str
     content: str
-    kind: str
+    kind: str = Field(description="The fact's kind (see GET /api/v1/kinds); never changes.")
+    attributes: dict[str, Any] = Field(
+        description="The kind's attributes as stored (canonical JSON): vocabulary values as "
+        "text, dates YYYY-MM-DD, times ISO-8601 UTC, lists. A plain fact whose statement is "
+        "its content has none."
+    )
     owner: str = Field(description="The subject that wrote the fact.")
     created_at: Time
     last_recall_at: Time | None

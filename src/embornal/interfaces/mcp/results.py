@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
+from embornal.domain.facts import DEFAULT_KIND, Fact
 from embornal.domain.tags import OWNER_KEY
 from embornal.interfaces.wire import time_of, to_wire
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
@@ -70,6 +70,10 @@ class FactOut(BaseModel):
     content: str
     created_at: str
     tags: list[str] = Field(default_factory=list)
+    kind: str | None = Field(None, description="The fact's kind; left out for a plain fact.")
+    attributes: dict[str, Any] | None = Field(
+        None, description="The kind's attributes (see kinds()); left out when there are none."
+    )
 
     @classmethod
     def of(cls, fact: Fact) -> FactOut:
@@ -241,13 +245,16 @@ class SupersedeOut(FactOut):
 
 
 def _fact_fields(fact: Wire) -> dict[str, Any]:
-    """The compact fact the model sees, cut from the fact's wire shape."""
+    """The compact fact the model sees, cut from the fact's wire shape: a plain fact
+    (kind ``fact``, no attributes) carries neither field."""
     return {
         "id": fact["id"],
         "path": fact["path"],
         "content": fact["content"],
         "created_at": iso(fact["created_at"]) or "",
         "tags": _tags(fact["tags"]),
+        "kind": None if fact["kind"] == DEFAULT_KIND else fact["kind"],
+        "attributes": fact["attributes"] or None,
     }
 
 

@@ -10,7 +10,7 @@ structured content against the output schema even on errors.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -30,8 +30,10 @@ __all__ = [
     "CatOut",
     "EventOut",
     "FactOut",
+    "FindOut",
     "HistoryOut",
     "HitOut",
+    "KindsOut",
     "LsOut",
     "RecallOut",
     "ShowOut",
@@ -242,6 +244,56 @@ class HistoryOut(BaseModel):
 
 class SupersedeOut(FactOut):
     supersedes_id: str
+
+
+class FindOut(BaseModel):
+    facts: list[FactOut]
+    hint: str | None = None
+
+    @classmethod
+    def of(cls, facts: Iterable[Fact]) -> FindOut:
+        found = [FactOut.of(f) for f in facts]
+        hint = None
+        if not found:
+            hint = "Nothing matched: try fewer conditions, a wider 'under', or recall(query=...)."
+        return cls(facts=found, hint=hint)
+
+
+class KindField(BaseModel):
+    name: str
+    type: str
+    required: bool
+    values: list[str] | None = Field(None, description="The allowed values.")
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+class KindOut(BaseModel):
+    kind: str
+    summary: str
+    fields: list[KindField]
+    rules: list[str] | None = None
+
+
+class KindsOut(BaseModel):
+    kinds: list[KindOut]
+
+    @classmethod
+    def of(cls, kinds: Iterable[Mapping[str, Any]]) -> KindsOut:
+        return cls(
+            kinds=[
+                KindOut(
+                    kind=k["kind"],
+                    summary=k["summary"],
+                    fields=[
+                        KindField(**{n: f[n] for n in KindField.model_fields if n in f})
+                        for f in k["fields"]
+                    ],
+                    rules=list(k["rules"]) or None,
+                )
+                for k in kinds
+            ]
+        )
 
 
 def _fact_fields(fact: Wire) -> dict[str, Any]:

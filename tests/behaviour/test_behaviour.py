@@ -135,3 +135,59 @@ def test_the_wire_shapes_match_across_sides(open_as: object, memory: Memory) -> 
     remote_or_local = open_as("alice")  # type: ignore[operator]
     assert to_wire(remote_or_local.show(fact.id).fact) == to_wire(local.show(fact.id).fact)
     assert to_wire(remote_or_local.tree("/")) == to_wire(local.tree("/"))
+
+
+# -- kinds: the same on both sides ----------------------------------------------------------
+
+
+def test_typed_facts_store_update_find_kinds(alice: MemoryAPI) -> None:
+    from embornal.errors import InvalidAttribute, InvalidKind
+
+    fact = alice.store(
+        "/projects/x",
+        "X is the new build.",
+        kind="project",
+        attributes={"name": "x", "status": "active"},
+    )
+    assert (fact.kind, dict(fact.attributes)) == ("project", {"name": "x", "status": "active"})
+    assert alice.show(fact.id).fact.attributes == fact.attributes
+    assert [f.id for f in alice.find("project", ["status=active"])] == [fact.id]
+    assert [f.id for f in alice.find("project", {"status": "active"}, under="/projects")] == [
+        fact.id
+    ]
+    assert alice.find("project", ["status=active"], under="/other") == []
+
+    updated = alice.update(fact.id, {"status": "done", "target_date": "2026-12-01"}, reason="ok")
+    assert updated.attributes == {"name": "x", "status": "done", "target_date": "2026-12-01"}
+    assert alice.find("project", ["status=active"]) == []
+    removed = alice.update(fact.id, {"target_date": None})
+    assert "target_date" not in removed.attributes
+    assert [e.type for e in alice.history(fact.id)][-2:] == ["FactAttributesUpdated"] * 2
+
+    new = alice.supersede(fact.id, "X was renamed.", attributes={"name": "y", "status": "done"})
+    assert new.kind == "project" and new.attributes["name"] == "y"
+    assert [f.id for f in alice.find("project", ["name=y"], limit=5)] == [new.id]
+
+    kinds = {k["kind"]: k for k in alice.kinds()}
+    assert kinds["project"]["required"] == ["name", "status"]
+
+    with pytest.raises(InvalidKind, match="project"):
+        alice.store("/p", "P.", kind="projekt")
+    with pytest.raises(InvalidAttribute, match="idea, active, paused"):
+        alice.store("/p", "P.", kind="project", attributes={"name": "p", "status": "busy"})
+    with pytest.raises(InvalidAttribute, match="status"):
+        alice.update(new.id, {"status": "busy"})
+    with pytest.raises(InvalidAttribute):
+        alice.find("project", ["colour=red"])
+    assert alice.ls("/") == [e for e in alice.ls("/") if e.path != "/p"]
+    assert alice.find("project", ["name=p"]) == []
+
+
+def test_find_shows_only_what_the_subject_may_read(alice: MemoryAPI, bob: MemoryAPI) -> None:
+    mine = alice.store(
+        "/alice/projects/x", "Mine.", kind="project", attributes={"name": "x", "status": "active"}
+    )
+    assert [f.id for f in alice.find("project", ["status=active"])] == [mine.id]
+    assert bob.find("project", ["status=active"]) == []
+    with pytest.raises(NotFound):
+        bob.update(mine.id, {"status": "done"})

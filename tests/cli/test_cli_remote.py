@@ -303,3 +303,25 @@ def test_what_the_server_does_not_offer_is_refused(alice: Server) -> None:
         assert one_line(corrected).startswith(f"embornal: memory supersede {REFUSAL}")
     by_path = cli("memory", "history", "/offer/x")
     assert by_path.code == 2 and "pass its id" in one_line(by_path)
+
+
+def test_kinds_commands_over_http_print_what_local_mode_prints(alice: Server) -> None:
+    made = cli("--json", "memory", "store", "/kx/p", "P.", "--kind", "project",
+               "--attr", "name=p", "--attr", "status=active")  # fmt: skip
+    assert made.code == 0, made.err
+    fact = made.json()
+    assert fact["attributes"] == {"name": "p", "status": "active"}
+    up = cli("memory", "update", fact["id"], "--attr", "status=done", "--reason", "shipped")
+    assert up.out == f"{fact['id']} /kx/p updated\n"
+    for args in (
+        ("memory", "find", "--kind", "project", "--where", "status=done", "--under", "/kx"),
+        ("memory", "kinds", "project"),
+        ("--json", "memory", "kinds"),
+    ):
+        remote, here = cli(*args), local(alice, *args)
+        assert (remote.code, remote.out, remote.err) == (0, here.out, ""), args
+    bad = cli("memory", "update", fact["id"], "--attr", "status=busy")
+    assert bad.code == 2 and "idea, active, paused" in one_line(bad)
+    bad = cli("memory", "store", "/kx/q", "Q.", "--kind", "projekt")
+    assert bad.code == 2 and "project" in one_line(bad)
+    assert local(alice, "memory", "cat", "/kx/q").code == 3

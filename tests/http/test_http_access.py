@@ -252,3 +252,60 @@ def test_a_hidden_successor_is_not_named(
     assert fact["superseded_by"] == new.id
     tree = client.get(f"{API}/cat", params={"path": "/team/plan"}, headers=bob)
     assert tree.status_code == 404  # its only live fact is hidden from bob
+
+
+def test_find_over_rest_gives_only_the_facts_the_subject_may_read(
+    client: TestClient, tokens: dict[str, str]
+) -> None:
+    attrs = {"name": "zebra", "status": "active"}
+    fact_id = _store(
+        client, tokens["alice"], "/alice/projects/z", "Zebra.", kind="project", attributes=attrs
+    )
+    query = [("kind", "project"), ("where", "status=active"), ("where", "name=zebra")]
+    mine = client.get(f"{API}/find", params=query, headers=bearer(tokens["alice"]))
+    assert mine.status_code == 200, mine.text
+    assert [f["id"] for f in mine.json()["facts"]] == [fact_id]
+    assert mine.json()["facts"][0]["attributes"] == attrs
+    theirs = client.get(f"{API}/find", params=query, headers=bearer(tokens["bob"]))
+    assert theirs.status_code == 200 and theirs.json() == {"kind": "project", "facts": []}
+    upd = client.post(
+        f"{API}/facts/{fact_id}/update",
+        headers=bearer(tokens["bob"]),
+        json={"attributes": {"status": "done"}},
+    )
+    assert_problem(upd, 404, "not_found")
+
+
+def test_kinds_update_and_bad_input_over_rest(
+    client: TestClient, tokens: dict[str, str], memory: Memory
+) -> None:
+    h = bearer(tokens["alice"])
+    kinds = client.get(f"{API}/kinds", headers=h).json()["kinds"]
+    assert {k["kind"] for k in kinds} >= {"fact", "project", "person"}
+    fact_id = _store(
+        client, tokens["alice"], "/alice/p", "P.", kind="project",
+        attributes={"name": "p", "status": "idea"},
+    )  # fmt: skip
+    r = client.post(
+        f"{API}/facts/{fact_id}/update", headers=h, json={"attributes": {"status": "active"}}
+    )
+    assert r.status_code == 200 and r.json()["attributes"]["status"] == "active"
+    events = len(memory.history(fact_id))
+    bad = client.post(
+        f"{API}/facts", headers=h, json={"path": "/alice/q", "content": "Q.", "kind": "projekt"}
+    )
+    assert "project" in assert_problem(bad, 400, "invalid_kind")["detail"]
+    bad = client.post(
+        f"{API}/facts",
+        headers=h,
+        json={"path": "/alice/q", "content": "Q.", "kind": "project", "attributes": {"name": "q"}},
+    )
+    assert "status" in assert_problem(bad, 400, "invalid_attribute")["detail"]
+    bad = client.post(
+        f"{API}/facts/{fact_id}/update", headers=h, json={"attributes": {"status": "busy"}}
+    )
+    assert "paused" in assert_problem(bad, 400, "invalid_attribute")["detail"]
+    bad = client.get(f"{API}/find", params={"kind": "nope"}, headers=h)
+    assert_problem(bad, 400, "invalid_kind")
+    assert len(memory.history(fact_id)) == events
+    assert memory.ls("/alice") == [e for e in memory.ls("/alice") if e.path != "/alice/q"]

@@ -25,6 +25,12 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.tag_path("/w", ["team=x"])
     new = memory.supersede(old.id, "The build uses Poetry.")
     memory.store("/w/b/c", "Ünïcödé — \u2028 text \x1b[31m")
+    project = memory.store(
+        "/w/p",
+        "A project with attributes.",
+        kind="person",
+        attributes={"full_name": "Ada Ünï", "aliases": ["ada", "a.l."], "notes": "x"},
+    )
     hit = memory.recall("poetry", reinforce=False)[0]
     return {
         Fact: new,
@@ -35,6 +41,7 @@ def results(memory: Memory) -> dict[type, Any]:
         TreeNode: memory.tree("/"),
         Event: memory.history(old.id)[0],
         FactDetail: memory.show(old.id),
+        "typed": project,
     }
 
 
@@ -72,6 +79,21 @@ def test_the_rest_schema_describes_the_wire_shape(results: dict[type, Any], kind
     obj = results[kind]
     model = SCHEMA[kind].model_validate(to_wire(obj))
     assert model.model_dump_json().encode("utf-8") == dumps(obj)
+
+
+def test_a_fact_carries_its_attributes_across_the_wire(results: dict[type, Any]) -> None:
+    typed = results["typed"]
+    wire = to_wire(typed)
+    assert list(wire)[:5] == ["id", "path", "content", "kind", "attributes"]
+    assert wire["attributes"] == {
+        "full_name": "Ada Ünï",
+        "aliases": ["ada", "a.l."],
+        "notes": "x",
+    }
+    assert from_wire(Fact, wire) == typed
+    model = S.FactOut.model_validate(wire)
+    assert model.model_dump_json().encode("utf-8") == dumps(typed)
+    assert to_wire(results[Fact])["attributes"] == {}
 
 
 def test_a_hidden_successor_stays_superseded_across_the_wire(results: dict[type, Any]) -> None:

@@ -22,7 +22,7 @@ from embornal.interfaces.mcp.tools import tags_arg
 pytestmark = pytest.mark.anyio
 
 CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
-FULL = [*CORE, "show", "history", "supersede"]
+FULL = [*CORE, "show", "history", "supersede", "update", "find", "kinds"]
 
 
 @asynccontextmanager
@@ -427,3 +427,89 @@ def test_importing_the_package_does_not_import_the_sdk() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.strip() == "False"
+
+
+# -- kinds: store typed facts, update, find, kinds (full profile) ---------------------------
+
+
+async def test_full_profile_stores_updates_and_finds_typed_facts(memory: Memory) -> None:
+    async with connect(memory, profile="full") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        for name in ("find", "kinds"):
+            hints = tools[name].annotations
+            assert hints is not None and hints.read_only_hint is True
+        hints = tools["update"].annotations
+        assert hints is not None and hints.read_only_hint is False
+        assert hints.destructive_hint is False and hints.idempotent_hint is False
+        assert {"kind", "attributes"} <= set(tools["store"].input_schema["properties"])
+        assert "kinds()" in (tools["find"].description or "")
+
+        schemas = await ok(client, "kinds", {})
+        project = next(k for k in schemas["kinds"] if k["kind"] == "project")
+        status = next(f for f in project["fields"] if f["name"] == "status")
+        assert status["required"] is True and "active" in status["values"]
+
+        stored = await ok(
+            client,
+            "store",
+            {
+                "path": "/projects/x",
+                "content": "X is the new build.",
+                "kind": "project",
+                "attributes": {"name": "x", "status": "active"},
+            },
+        )
+        assert stored["kind"] == "project"
+        assert stored["attributes"] == {"name": "x", "status": "active"}
+        plain = await ok(client, "store", {"path": "/projects/x", "content": "Plain."})
+        assert "kind" not in plain and "attributes" not in plain
+
+        found = await ok(client, "find", {"kind": "project", "where": ["status=active"]})
+        assert [f["id"] for f in found["facts"]] == [stored["id"]]
+        found = await ok(client, "find", {"kind": "project", "where": {"status": "done"}})
+        assert found["facts"] == [] and "hint" in found
+
+        updated = await ok(
+            client,
+            "update",
+            {"id": stored["id"], "attributes": '{"status": "done"}', "reason": "shipped"},
+        )
+        assert updated["attributes"]["status"] == "done"
+        found = await ok(client, "find", {"kind": "project", "where": "status=done"})
+        assert [f["id"] for f in found["facts"]] == [stored["id"]]
+
+
+async def test_bad_kinds_and_attributes_name_the_allowed_values_and_kinds(
+    memory: Memory,
+) -> None:
+    async with connect(memory, profile="full") as client:
+        before = len(memory.find("project"))
+        bad = await fail(
+            client,
+            "store",
+            {"path": "/p", "content": "P.", "kind": "projekt", "attributes": {"name": "p"}},
+        )
+        assert bad["error"] == "invalid_kind" and "project" in bad["message"]
+        assert "kinds()" in bad["hint"]
+        bad = await fail(
+            client,
+            "store",
+            {
+                "path": "/p",
+                "content": "P.",
+                "kind": "project",
+                "attributes": {"name": "p", "status": "busy"},
+            },
+        )
+        assert bad["error"] == "invalid_attribute" and "paused" in bad["message"]
+        assert "kinds()" in bad["hint"]
+        bad = await fail(client, "find", {"kind": "project", "where": ["colour=red"]})
+        assert bad["error"] == "invalid_attribute" and "status" in bad["message"]
+        assert len(memory.find("project")) == before == 0
+
+
+async def test_core_store_keeps_its_small_schema(memory: Memory) -> None:
+    async with connect(memory, profile="core") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools["store"].input_schema["properties"]) == {"path", "content", "tags"}
+        assert not {"find", "kinds", "update"} & set(tools)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
@@ -38,6 +38,8 @@ class MemoryAPI(Protocol):
         *,
         tags: Sequence[str] | Mapping[str, str] | None = None,
         at: datetime | str | None = None,
+        kind: str = "fact",
+        attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
     ) -> Fact: ...
 
@@ -49,7 +51,24 @@ class MemoryAPI(Protocol):
         tags: Sequence[str] | Mapping[str, str] | None = None,
         reason: str | None = None,
         at: datetime | str | None = None,
+        kind: str | None = None,
+        attributes: Mapping[str, object] | None = None,
     ) -> Fact: ...
+
+    def update(
+        self, fact_id: str, attributes: Mapping[str, object | None], *, reason: str | None = None
+    ) -> Fact: ...
+
+    def find(
+        self,
+        kind: str,
+        where: Mapping[str, str] | Sequence[str] = (),
+        *,
+        under: str | None = None,
+        limit: int | None = None,
+    ) -> list[Fact]: ...
+
+    def kinds(self) -> list[dict[str, Any]]: ...
 
     def forget(self, fact_id: str, *, reason: str) -> Fact: ...
 

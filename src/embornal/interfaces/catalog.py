@@ -37,7 +37,19 @@ EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 
 Profile = Literal["core", "full", "none"]
 InputType = Literal[
-    "path", "text", "tags", "time", "reason", "id", "target", "int", "bool", "choice"
+    "path",
+    "text",
+    "tags",
+    "time",
+    "reason",
+    "id",
+    "target",
+    "int",
+    "bool",
+    "choice",
+    "kind",
+    "attributes",
+    "where",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -68,6 +80,8 @@ class Input:
     mcp_name: str | None = None
     mcp_default: object = None
     probe: bool = False
+    full_only: bool = False
+    """An MCP argument of the ``full`` profile only (the core tool list stays small)."""
 
     @property
     def wire_name(self) -> str:
@@ -165,6 +179,16 @@ _REASON = Input("reason", "reason", _WHY, True, aliases=("reason",), max_length=
 _OPTIONAL_REASON = Input(
     "reason", "reason", _WHY, aliases=("reason",), max_length=MAX_REASON_LENGTH, probe=True
 )
+_KIND_HELP = "The kind of fact (kinds() lists them with their attributes); default fact."
+_KIND = Input(
+    "kind", "kind", _KIND_HELP, default="fact", aliases=("kind", "type"), probe=True,
+    full_only=True,
+)  # fmt: skip
+_ATTRIBUTES = Input(
+    "attributes", "attributes",
+    'The kind\'s attributes as an object, e.g. {"name": "embornal", "status": "active"}.',
+    aliases=("attributes", "attrs", "fields"), probe=True, full_only=True,
+)  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
     aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
@@ -187,7 +211,8 @@ CATALOG: tuple[Operation, ...] = (
     ),
     Operation(
         "store", "store", "Fact",
-        (_path(), _CONTENT, _TAGS, _AT, replace(_OPTIONAL_REASON, mcp=False)),
+        (_path(), _CONTENT, _TAGS, _AT, replace(_OPTIONAL_REASON, mcp=False), _KIND,
+         _ATTRIBUTES),
         tool_order=1, profile="core", title="Store a fact", cli="memory store",
         guide="""Save one small fact to long-term memory, on a topic path.
 
@@ -200,7 +225,10 @@ CATALOG: tuple[Operation, ...] = (
         example='store(path="/projects/x", content="The build uses uv.")',
         http=Http("POST", "/facts", "storeFact", "Store a fact",
                   "Store one small fact on a topic path. The memory writes the owner (the "
-                  "token's subject) itself: a body that carries an owner tag is refused (400).",
+                  "token's subject) itself: a body that carries an owner tag is refused (400). "
+                  "`kind` and `attributes` type it (see `GET /api/v1/kinds`); an unknown kind, "
+                  "a missing required attribute or a value outside a vocabulary is refused "
+                  "(400) and nothing is written.",
                   status=201, errors=(400, 401, 403, 413, 422, 503)),
     ),
     Operation(
@@ -337,12 +365,18 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "supersede", "supersede", "Fact",
         (_FACT_ID, replace(_CONTENT, description="The corrected statement."),
-         replace(_TAGS, mcp=False, probe=True), _OPTIONAL_REASON, _AT),
+         replace(_TAGS, mcp=False, probe=True), _OPTIONAL_REASON, _AT,
+         replace(_KIND, default=None,
+                 description="Another kind corrects a misclassified fact; default: the old "
+                 "fact's."),
+         replace(_ATTRIBUTES, description="The new fact's attributes; default: the old "
+                 "fact's.")),
         tool_order=10, profile="full", title="Correct a fact", destructive=True,
         cli="memory supersede",
         guide="""Correct a fact: store new content that replaces it; the old one stays in history.
 
-        Prefer this over forget + store when a fact changed. Tags carry over.
+        Prefer this over forget + store when a fact changed. Tags, kind and attributes
+        carry over unless given.
         Returns the new fact and supersedes_id (the old fact's id).
         Example: supersede(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", content="The build uses Poetry.",
         reason="Migrated in March.")""",
@@ -362,6 +396,70 @@ CATALOG: tuple[Operation, ...] = (
         example=f'restore(id="{EXAMPLE_ID}", reason="forgotten by mistake")',
         http=Http("POST", "/facts/{id}/restore", "restoreFact", "Restore a forgotten fact",
                   "Bring a forgotten fact back into recall.", errors=_WRITE),
+    ),
+    Operation(
+        "update", "update", "Fact",
+        (_FACT_ID,
+         Input("attributes", "attributes",
+               'The attributes to change, e.g. {"status": "done"}; null removes an optional '
+               "one.", True, aliases=("attributes", "attrs", "fields", "changes")),
+         _OPTIONAL_REASON),
+        tool_order=11, profile="full", title="Update attributes", cli="memory update",
+        guide="""Change some attributes of a typed fact (a project's status, a person's roles)
+        without rewriting it; the change is kept in the history.
+
+        Call it when one attribute changed; the content stays. kinds() lists each kind's
+        attributes and allowed values; null removes an optional attribute.
+        Returns the fact with its attributes.
+        Example: update(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", attributes={"status": "done"},
+        reason="Shipped.")""",
+        example=f'update(id="{EXAMPLE_ID}", attributes={{"status": "done"}})',
+        http=Http("POST", "/facts/{id}/update", "updateFact", "Update a fact's attributes",
+                  "Change some attributes of an active fact (null removes an optional one); "
+                  "the result is validated whole against the fact's kind. It takes the rights "
+                  "a supersede takes (write and delete on the fact).", errors=_WRITE),
+    ),
+    Operation(
+        "find", "find", "list[Fact]",
+        (Input("kind", "kind", "The kind to find, e.g. project (kinds() lists them).", True,
+               aliases=("kind", "type")),
+         Input("where", "where",
+               'Attribute conditions, all of which must hold: ["status=active", ...] or '
+               '{"status": "active"}.', default=(), aliases=("where", "attributes", "filter")),
+         Input("under", "path", "Only facts at or below this path, e.g. /projects.",
+               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH),
+         Input("limit", "int", f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
+               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT)),
+        tool_order=12, profile="full", title="Find typed facts", read_only=True,
+        cli="memory find",
+        guide="""Find the current facts of one kind whose attributes match, oldest first.
+
+        Call it for questions such as "which projects are active?" or "who is on the
+        team?"; use recall for free text. kinds() lists the kinds and their attributes.
+        Returns facts: id, path, content, kind, attributes, created_at, tags.
+        Example: find(kind="project", where=["status=active"], under="/projects")""",
+        example='find(kind="project", where=["status=active"])',
+        http=Http("GET", "/find", "findFacts", "Find facts by kind and attributes",
+                  "The live facts of `kind` the subject may read whose attributes equal every "
+                  "`where=field=value` (repeatable), oldest first.", items="facts",
+                  errors=_READ),
+    ),
+    Operation(
+        "kinds", "kinds", "list[dict]",
+        tool_order=13, profile="full", title="List the kinds", read_only=True,
+        cli="memory kinds",
+        guide="""List every kind of fact with its attributes: type, required or not, allowed
+        values.
+
+        Call it before storing a typed fact or calling find or update, to get the field
+        names and vocabularies right.
+        Returns kinds: kind, summary, fields (name, type, required, values), required.
+        Example: kinds()""",
+        example="kinds()",
+        http=Http("GET", "/kinds", "kinds", "Every kind's schema",
+                  "Each kind with its schema version, summary, fields (type, required, "
+                  "vocabulary values, bounds), required fields and cross-field rules.",
+                  items="kinds", errors=(401, 503)),
     ),
     # -- local-only: on the machine that holds the memory ---------------------------------
     Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,

@@ -8,7 +8,7 @@ the MCP results (a compact projection of these shapes, see
 one way. Pure and stdlib-only at import: the CLI's ``--json`` uses it without pydantic.
 
 Times are ISO-8601 UTC with microseconds and ``Z``; a tag is ``"k=v"``; a fact also
-carries its ``state``.
+carries its ``state`` and its kind's ``attributes`` (canonical JSON, as the log holds them).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def _fact(f: Fact) -> Wire:
         "path": f.path,
         "content": f.content,
         "kind": f.kind,
+        "attributes": to_wire(dict(f.attributes)),
         "owner": f.owner,
         "created_at": format_time(f.created_at),
         "last_recall_at": _time(f.last_recall_at),
@@ -230,6 +231,7 @@ def _read_fact(d: Mapping[str, Any]) -> Fact:
         purged_at=_opt(time_of, d.get("purged_at")),
         tags=tuple(_tag(t) for t in d.get("tags", ())),
         successor_hidden=d.get("state") == "superseded" and d.get("superseded_by") is None,
+        attributes=dict(d.get("attributes") or {}),
     )
 
 

@@ -82,11 +82,52 @@ def _tag_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reason", help="why: kept in the history with the event")
 
 
+def _attr_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--attr",
+        dest="attrs",
+        action="append",
+        metavar="FIELD=VALUE",
+        help=what + " (repeatable; `embornal memory kinds` lists the fields)",
+    )
+
+
+def _kind_options(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument("--kind", metavar="KIND", help=f"the kind of fact (default: {default})")
+    _attr_option(p, "an attribute of the kind")
+
+
 def _store_args(p: ArgParser) -> None:
     p.add_argument("path", metavar="PATH", help="topic path such as /projects/embornal")
     p.add_argument("content", metavar="CONTENT", nargs="?", help="the fact; '-' or none: stdin")
     _tag_options(p)
     p.add_argument("--at", metavar="TIME", help="ISO-8601 time the fact dates from (imports)")
+    _kind_options(p, "fact")
+
+
+def _update_args(p: ArgParser) -> None:
+    p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
+    _attr_option(p, "a new value; FIELD= (empty) removes an optional field")
+    p.add_argument("--reason", help="why: kept in the history with the event")
+
+
+def _find_args(p: ArgParser) -> None:
+    p.add_argument("--kind", metavar="KIND", required=True, help="the kind to find")
+    p.add_argument(
+        "--where",
+        dest="where",
+        action="append",
+        metavar="FIELD=VALUE",
+        help="an attribute condition, all must hold (repeatable)",
+    )
+    p.add_argument("--under", metavar="PATH", help="only facts at or below PATH")
+    p.add_argument(
+        "--limit", type=_limit, metavar="N", help=f"at most N facts (1-{MAX_LIMIT}, default all)"
+    )
+
+
+def _kinds_args(p: ArgParser) -> None:
+    p.add_argument("kind", metavar="KIND", nargs="?", help="only this kind")
 
 
 def _ls_args(p: ArgParser) -> None:
@@ -142,6 +183,7 @@ def _supersede_args(p: ArgParser) -> None:
     p.add_argument("id", metavar="ID")
     p.add_argument("content", metavar="CONTENT")
     _tag_options(p)
+    _kind_options(p, "the old fact's")
 
 
 def _removal_args(purge: bool) -> Build:
@@ -231,8 +273,38 @@ def memory(group: Commands, late: ArgParser) -> None:
         "correct a fact with a new one",
         late,
         "Write a new fact on the same path that supersedes ID. Without --tag the new\n"
-        "fact keeps the tags of the old one. CONTENT '-' reads standard input.",
+        "fact keeps the tags of the old one, without --kind and --attr its kind and\n"
+        "attributes. CONTENT '-' reads standard input.",
         _supersede_args,
+    )
+    k = "kinds_cmds:"
+    add_command(
+        group,
+        "update",
+        k + "update",
+        "change some attributes of a typed fact",
+        late,
+        "Change the attributes given with --attr of the active fact ID; FIELD= (empty)\n"
+        "removes an optional one. The result is validated against the fact's kind.",
+        _update_args,
+    )
+    add_command(
+        group,
+        "find",
+        k + "find",
+        "list the facts of a kind whose attributes match",
+        late,
+        "List the live facts of --kind that match every --where FIELD=VALUE, oldest\n"
+        "first: id, path, the kind's required fields and when each was created.",
+        _find_args,
+    )
+    add_command(
+        group,
+        "kinds",
+        k + "kinds",
+        "print the schema of every kind (fields, types, vocabularies)",
+        late,
+        args=_kinds_args,
     )
     for name, what in (
         ("forget", "hide a fact from recall (restorable)"),

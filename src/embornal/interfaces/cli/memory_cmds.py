@@ -82,6 +82,11 @@ def _written(ctx: Context, fact: Fact, suffix: str = "") -> int:
 
 
 def store(ctx: Context) -> int:
+    kind, attributes = "fact", None
+    if ctx.opt("kind") is not None or ctx.opt("attrs"):
+        from embornal.interfaces.cli.kinds_cmds import store_kind
+
+        kind, attributes = store_kind(ctx)  # bad input fails before stdin is read
     content = _content(ctx, ctx.opt("content"))
     with ctx.open_memory_api(semantic=True) as mem:
         fact = mem.store(
@@ -89,6 +94,8 @@ def store(ctx: Context) -> int:
             content,
             tags=ctx.opt("tags"),
             at=ctx.opt("at"),
+            kind=kind,
+            attributes=attributes,
             reason=ctx.opt("reason"),
         )
     return _written(ctx, fact)
@@ -97,7 +104,19 @@ def store(ctx: Context) -> int:
 def supersede(ctx: Context) -> int:
     content = _content(ctx, ctx.opt("content"))
     with ctx.open_memory_api(semantic=True) as mem:
-        fact = mem.supersede(ctx.opt("id"), content, tags=ctx.opt("tags"), reason=ctx.opt("reason"))
+        kind, attributes = None, None
+        if ctx.opt("kind") is not None or ctx.opt("attrs"):
+            from embornal.interfaces.cli.kinds_cmds import supersede_kind
+
+            kind, attributes = supersede_kind(ctx, mem)
+        fact = mem.supersede(
+            ctx.opt("id"),
+            content,
+            tags=ctx.opt("tags"),
+            reason=ctx.opt("reason"),
+            kind=kind,
+            attributes=attributes,
+        )
     return _written(ctx, fact)
 
 

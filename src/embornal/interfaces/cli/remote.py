@@ -35,7 +35,7 @@ from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
-from embornal.interfaces.wire import WIRE_TYPES, from_wire
+from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
 from embornal.service.results import (
     FactDetail,
     FactView,
@@ -244,6 +244,11 @@ def _flag(item: Input, value: Any) -> str:
     return "--tag" if item.type == "tags" else f"--{item.name.replace('_', '-')}"
 
 
+def _given(scope: Mapping[str, Any]) -> dict[str, Any]:
+    """A method's arguments (its ``locals()`` at entry) as the operation's keywords."""
+    return {k: v for k, v in scope.items() if k != "self"}
+
+
 class RemoteMemory:
     """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
 
@@ -441,6 +446,14 @@ class RemoteMemory:
             )
         if kind in ("id", "target"):
             return normalize_prefix(value)
+        if kind == "kind":
+            return str(value).strip().lower()
+        if kind == "attributes":
+            return to_wire(dict(value))
+        if kind == "where":
+            pairs = value.items() if isinstance(value, Mapping) else None
+            items = [f"{k}={v}" for k, v in pairs] if pairs is not None else list(value)
+            return [str(w) for w in items] or None
         return value
 
     def _op(self, name: str, /, **given: Any) -> Any:
@@ -468,6 +481,8 @@ class RemoteMemory:
             place = http.where(item)
             if place == "path":
                 where = where.replace("{" + item.wire_name + "}", quote(str(value), safe=""))
+            elif place == "query" and isinstance(value, list):
+                query.extend((item.wire_name, str(v)) for v in value)  # repeatable
             elif place == "query":
                 text = ("true" if value else "false") if isinstance(value, bool) else str(value)
                 query.append((item.wire_name, text))
@@ -486,6 +501,8 @@ class RemoteMemory:
 
     @staticmethod
     def _read(output: str, items: str | None, data: Any) -> Any:
+        if output == "list[dict]" and items is not None:  # plain JSON data (kinds)
+            return [dict(d) for d in data[items]]
         if output.startswith("list[") and items is not None:
             kind = _RESULTS[output[5:-1]]
             return [from_wire(kind, d) for d in data[items]]
@@ -500,11 +517,11 @@ class RemoteMemory:
         *,
         tags: Sequence[str] | Mapping[str, str] | None = None,
         at: datetime | str | None = None,
+        kind: str = "fact",
+        attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
     ) -> Fact:
-        return cast(
-            Fact, self._op("store", path=path, content=content, tags=tags, at=at, reason=reason)
-        )
+        return cast(Fact, self._op("store", **_given(locals())))
 
     def supersede(
         self,
@@ -514,11 +531,28 @@ class RemoteMemory:
         tags: Sequence[str] | Mapping[str, str] | None = None,
         reason: str | None = None,
         at: datetime | str | None = None,
+        kind: str | None = None,
+        attributes: Mapping[str, object] | None = None,
     ) -> Fact:
-        found = self._op(
-            "supersede", fact_id=fact_id, content=content, tags=tags, reason=reason, at=at
-        )
-        return cast(Fact, found)
+        return cast(Fact, self._op("supersede", **_given(locals())))
+
+    def update(
+        self, fact_id: str, attributes: Mapping[str, object | None], *, reason: str | None = None
+    ) -> Fact:
+        return cast(Fact, self._op("update", **_given(locals())))
+
+    def find(
+        self,
+        kind: str,
+        where: Mapping[str, str] | Sequence[str] = (),
+        *,
+        under: str | None = None,
+        limit: int | None = None,
+    ) -> list[Fact]:
+        return cast(list[Fact], self._op("find", **_given(locals())))
+
+    def kinds(self) -> list[dict[str, Any]]:
+        return cast(list[dict[str, Any]], self._op("kinds"))
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))
@@ -538,10 +572,7 @@ class RemoteMemory:
         reinforce: bool = True,
         mode: str = "auto",
     ) -> list[RecallHit]:
-        found = self._op(
-            "recall", query=query, limit=limit, under=under, reinforce=reinforce, mode=mode
-        )
-        return cast(list[RecallHit], found)
+        return cast(list[RecallHit], self._op("recall", **_given(locals())))
 
     def ls(self, path: str = "/") -> list[PathEntry]:
         return cast(list[PathEntry], self._op("ls", path=path))
@@ -552,8 +583,7 @@ class RemoteMemory:
     def cat(
         self, path: str, *, limit: int | None = None, order_by: str = "date", recall: bool = False
     ) -> list[FactView]:
-        found = self._op("cat", path=path, limit=limit, order_by=order_by, recall=recall)
-        return cast(list[FactView], found)
+        return cast(list[FactView], self._op("cat", **_given(locals())))
 
     def show(self, fact_id: str) -> FactDetail:
         return cast(FactDetail, self._op("show", fact_id=fact_id))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,8 +35,11 @@ from embornal.interfaces.http.schemas import (
     CatQuery,
     FactDetailOut,
     FactOut,
+    FactsOut,
+    FindQuery,
     HealthOut,
     HistoryOut,
+    KindsOut,
     LsOut,
     LsQuery,
     ReasonIn,
@@ -47,6 +51,7 @@ from embornal.interfaces.http.schemas import (
     TagsQuery,
     TreeNodeOut,
     TreeQuery,
+    UpdateIn,
     WhoAmIOut,
 )
 from embornal.interfaces.wire import effective_tag, to_wire
@@ -144,6 +149,9 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "forget": (FactOut, ReasonIn, lambda c, r: to_wire(r)),
     "supersede": (FactOut, SupersedeIn, lambda c, r: to_wire(r)),
     "restore": (FactOut, ReasonIn, lambda c, r: to_wire(r)),
+    "update": (FactOut, UpdateIn, lambda c, r: to_wire(r)),
+    "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
+    "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
 }
 
 
@@ -186,8 +194,12 @@ OPERATIONS: tuple[Operation, ...] = tuple(_operation(op) for op in routed())
 def _query(op: Operation, params: Sequence[tuple[str, str]]) -> Any:
     if op.query is None:
         return None
-    seen: dict[str, str] = {}
+    seen: dict[str, Any] = {}
     for key, value in params:
+        field = op.query.model_fields.get(key)
+        if field is not None and typing.get_origin(field.annotation) is list:
+            seen.setdefault(key, []).append(value)  # a repeatable parameter (where=…)
+            continue
         if key in seen:
             raise RequestInvalid(
                 f"the request is invalid: query.{key} is given more than once",

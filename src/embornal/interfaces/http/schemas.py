@@ -25,8 +25,13 @@ __all__ = [
     "FactDetailOut",
     "FactOut",
     "FactViewOut",
+    "FactsOut",
+    "FindQuery",
     "HealthOut",
     "HistoryOut",
+    "KindFieldOut",
+    "KindOut",
+    "KindsOut",
     "LsOut",
     "LsQuery",
     "PathEntryOut",
@@ -43,6 +48,7 @@ __all__ = [
     "TagsQuery",
     "TreeNodeOut",
     "TreeQuery",
+    "UpdateIn",
     "WhoAmIOut",
 ]
 
@@ -85,7 +91,12 @@ class FactOut(_Out):
     id: str = Field(description="ULID of the fact (26 characters).")
     path: str
     content: str
-    kind: str
+    kind: str = Field(description="The fact's kind (see GET /api/v1/kinds); never changes.")
+    attributes: dict[str, Any] = Field(
+        description="The kind's attributes as stored (canonical JSON): vocabulary values as "
+        "text, dates YYYY-MM-DD, times ISO-8601 UTC, lists. A plain fact whose statement is "
+        "its content has none."
+    )
     owner: str = Field(description="The subject that wrote the fact.")
     created_at: Time
     last_recall_at: Time | None
@@ -216,6 +227,42 @@ class HistoryOut(_Out):
     events: list[EventOut] = Field(description="Oldest first, the supersession chain included.")
 
 
+class FactsOut(_Out):
+    """The facts of one kind that match, oldest first."""
+
+    kind: str
+    facts: list[FactOut]
+
+
+class KindFieldOut(_Out):
+    """One attribute of a kind."""
+
+    name: str
+    type: Literal["text", "number", "bool", "text_list", "date", "datetime", "vocabulary"]
+    required: bool
+    values: list[str] | None = Field(None, description="The allowed values (a vocabulary).")
+    minimum: float | None = None
+    maximum: float | None = None
+    format: str | None = Field(None, description="Text: plain, fact_id or uri.")
+    multiline: bool | None = None
+    max_length: int | None = None
+
+
+class KindOut(_Out):
+    """One kind's schema."""
+
+    kind: str
+    version: int = Field(description="The kind's latest schema version.")
+    summary: str
+    fields: list[KindFieldOut]
+    required: list[str]
+    rules: list[str] = Field(description="Cross-field rules, in words.")
+
+
+class KindsOut(_Out):
+    kinds: list[KindOut]
+
+
 class ProblemIssue(_Out):
     """One invalid part of a request (422)."""
 
@@ -269,6 +316,23 @@ TimeIn = Annotated[
 ]
 
 
+KindIn = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        description="The kind of fact (GET /api/v1/kinds lists them); it never changes.",
+    ),
+]
+AttributesIn = Annotated[
+    dict[str, Any] | None,
+    Field(
+        description='The kind\'s attributes, e.g. {"name": "embornal", "status": "active"}; '
+        "validated against the kind's schema (400 and nothing written if not)."
+    ),
+]
+
+
 class StoreIn(_In):
     """A fact to store."""
 
@@ -283,6 +347,8 @@ class StoreIn(_In):
     reason: str | None = Field(
         None, max_length=MAX_REASON_LENGTH, description="Why it is stored; kept in the history."
     )
+    kind: KindIn = "fact"
+    attributes: AttributesIn = None
 
 
 class SupersedeIn(_In):
@@ -295,6 +361,19 @@ class SupersedeIn(_In):
     )
     tags: TagsIn = None
     at: TimeIn = None
+    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
+    kind: KindIn | None = Field(
+        None, description="Another kind corrects a misclassified fact; default: the old one's."
+    )
+    attributes: AttributesIn = None
+
+
+class UpdateIn(_In):
+    """A sparse attribute change: the fields to set; null removes an optional one."""
+
+    attributes: dict[str, Any] = Field(
+        description='The attributes to change, e.g. {"status": "done"}; null removes one.'
+    )
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
@@ -344,6 +423,25 @@ class RecallQuery(_In):
             description="Only facts at or below this path.",
         ),
     ] = None
+
+
+class FindQuery(_In):
+    kind: KindIn
+    where: list[Annotated[str, Field(max_length=MAX_PATH_LENGTH)]] = Field(
+        default_factory=list,
+        description="field=value, repeatable (where=status=active&where=name=x); all must "
+        "hold. An empty value matches a field that has none.",
+    )
+    under: Annotated[
+        str | None,
+        Field(
+            min_length=1,
+            max_length=MAX_PATH_LENGTH,
+            pattern="^/",
+            description="Only facts at or below this path.",
+        ),
+    ] = None
+    limit: Limit = None
 
 
 class TagsQuery(_In):

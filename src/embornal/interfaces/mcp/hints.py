@@ -33,6 +33,9 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory show[^`]*`", 'show(id="...")'),
         (r"`embornal memory history[^`]*`", 'history(id_or_path="...")'),
         (r"`embornal memory restore[^`]*`", 'restore(id="...", reason="...")'),
+        (r"`embornal memory kinds[^`]*`", "kinds()"),
+        (r"`embornal memory find[^`]*`", 'find(kind="...")'),
+        (r"`embornal memory update[^`]*`", 'update(id="...", attributes={...})'),
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).
@@ -58,6 +61,8 @@ _BY_CODE = {
     "not_found": 'recall(query="...") or tree(path="/") shows what there is.',
     "ambiguous_id": 'recall(query="...") or cat(path="...") shows whole ids.',
     "unknown_tool": 'Call one of them, e.g. tree(path="/").',
+    "invalid_kind": "kinds() lists the kinds with their attributes and allowed values.",
+    "invalid_attribute": "kinds() lists the kinds with their attributes and allowed values.",
 }
 
 

@@ -10,7 +10,7 @@ structured content against the output schema even on errors.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
+from embornal.domain.facts import DEFAULT_KIND, Fact
 from embornal.domain.tags import OWNER_KEY
 from embornal.interfaces.wire import time_of, to_wire
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
@@ -30,8 +30,10 @@ __all__ = [
     "CatOut",
     "EventOut",
     "FactOut",
+    "FindOut",
     "HistoryOut",
     "HitOut",
+    "KindsOut",
     "LsOut",
     "RecallOut",
     "ShowOut",
@@ -70,6 +72,10 @@ class FactOut(BaseModel):
     content: str
     created_at: str
     tags: list[str] = Field(default_factory=list)
+    kind: str | None = Field(None, description="The fact's kind; left out for a plain fact.")
+    attributes: dict[str, Any] | None = Field(
+        None, description="The kind's attributes (see kinds()); left out when there are none."
+    )
 
     @classmethod
     def of(cls, fact: Fact) -> FactOut:
@@ -240,14 +246,67 @@ class SupersedeOut(FactOut):
     supersedes_id: str
 
 
+class FindOut(BaseModel):
+    facts: list[FactOut]
+    hint: str | None = None
+
+    @classmethod
+    def of(cls, facts: Iterable[Fact]) -> FindOut:
+        found = [FactOut.of(f) for f in facts]
+        hint = None
+        if not found:
+            hint = "Nothing matched: try fewer conditions, a wider 'under', or recall(query=...)."
+        return cls(facts=found, hint=hint)
+
+
+class KindField(BaseModel):
+    name: str
+    type: str
+    required: bool
+    values: list[str] | None = Field(None, description="The allowed values.")
+    minimum: float | None = None
+    maximum: float | None = None
+
+
+class KindOut(BaseModel):
+    kind: str
+    summary: str
+    fields: list[KindField]
+    rules: list[str] | None = None
+
+
+class KindsOut(BaseModel):
+    kinds: list[KindOut]
+
+    @classmethod
+    def of(cls, kinds: Iterable[Mapping[str, Any]]) -> KindsOut:
+        return cls(
+            kinds=[
+                KindOut(
+                    kind=k["kind"],
+                    summary=k["summary"],
+                    fields=[
+                        KindField(**{n: f[n] for n in KindField.model_fields if n in f})
+                        for f in k["fields"]
+                    ],
+                    rules=list(k["rules"]) or None,
+                )
+                for k in kinds
+            ]
+        )
+
+
 def _fact_fields(fact: Wire) -> dict[str, Any]:
-    """The compact fact the model sees, cut from the fact's wire shape."""
+    """The compact fact the model sees, cut from the fact's wire shape: a plain fact
+    (kind ``fact``, no attributes) carries neither field."""
     return {
         "id": fact["id"],
         "path": fact["path"],
         "content": fact["content"],
         "created_at": iso(fact["created_at"]) or "",
         "tags": _tags(fact["tags"]),
+        "kind": None if fact["kind"] == DEFAULT_KIND else fact["kind"],
+        "attributes": fact["attributes"] or None,
     }
 
 

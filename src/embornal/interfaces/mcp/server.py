@@ -158,7 +158,7 @@ def build_server(memory: MemorySource, *, profile: str = "core") -> MCPServer:
     the HTTP request that carried the call.
     """
     names = _profile_tools(profile)
-    every = tool_specs(Runner(memory))
+    every = tool_specs(Runner(memory), profile)
     return EmbornalServer(
         {name: every[name] for name in names},
         name="embornal",

@@ -26,15 +26,17 @@ import anyio.to_thread
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
-from embornal.errors import EmbornalError, InvalidTag
+from embornal.errors import EmbornalError, InvalidAttribute, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
     EventOut,
     FactOut,
+    FindOut,
     HistoryOut,
     HitOut,
+    KindsOut,
     LsOut,
     RecallOut,
     ShowOut,
@@ -54,8 +56,10 @@ __all__ = [
     "MemorySource",
     "Runner",
     "ToolSpec",
+    "attributes_arg",
     "tags_arg",
     "tool_specs",
+    "where_arg",
 ]
 
 log = logging.getLogger("embornal.mcp")
@@ -81,6 +85,46 @@ def _not_bool(value: object) -> object:
 
 
 TagInput = list[str] | dict[str, str | int | float | bool] | str | None
+AttributesInput = dict[str, Any] | str | None
+WhereInput = list[str] | dict[str, str | int | float | bool] | str | None
+
+
+def attributes_arg(raw: AttributesInput) -> dict[str, Any] | None:
+    """An attributes object, or one encoded as a JSON string (some models send that)."""
+    if raw is None or isinstance(raw, dict):
+        return raw
+    try:
+        decoded = json.loads(raw)
+    except ValueError as e:
+        raise InvalidAttribute(
+            f"attributes {raw[:60]!r} are not a JSON object",
+            hint='Give an object such as {"status": "active"}; kinds() lists the fields.',
+        ) from e
+    if not isinstance(decoded, dict):
+        raise InvalidAttribute(
+            "attributes must be an object of name: value",
+            hint='Give an object such as {"status": "active"}; kinds() lists the fields.',
+        )
+    return decoded
+
+
+def where_arg(raw: WhereInput) -> list[str] | dict[str, str]:
+    """``find``'s conditions: a list of ``k=v``, an object, or ``"k=v, k2=v2"``."""
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.startswith(("[", "{")):
+            try:
+                decoded = json.loads(text)
+            except ValueError as e:
+                raise InvalidAttribute(f"where {raw[:60]!r} is not valid JSON") from e
+            if isinstance(decoded, list | dict):
+                return where_arg(decoded)
+        return [t.strip() for t in text.split(",") if t.strip()]
+    if isinstance(raw, Mapping):
+        return {str(k): _tag_value(v) for k, v in raw.items()}
+    return [str(t) for t in raw]
 
 
 def tags_arg(raw: TagInput) -> list[str] | dict[str, str] | None:
@@ -194,6 +238,10 @@ def _arg_type(item: Input) -> Any:
     base: Any
     if item.type == "tags":
         return Annotated[TagInput, about]
+    if item.type == "attributes":
+        return Annotated[AttributesInput if not item.required else dict[str, Any] | str, about]
+    if item.type == "where":
+        return Annotated[WhereInput, about]
     if item.type == "int":
         bounded = Annotated[int, Field(ge=item.low, le=item.high)]
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
@@ -214,7 +262,13 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
         value = raw.get(item.tool_param)
         if value is None and not item.required:
             continue
-        out[item.name] = tags_arg(value) if item.type == "tags" else value
+        if item.type == "tags":
+            value = tags_arg(value)
+        elif item.type == "attributes":
+            value = attributes_arg(value)
+        elif item.type == "where":
+            value = where_arg(value)
+        out[item.name] = value
     return out
 
 
@@ -248,13 +302,16 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
         lambda r, a: HistoryOut(target=a["id_or_path"], events=[EventOut.of(e) for e in r]),
     ),
     "supersede": (SupersedeOut, _supersede_out),
+    "update": (FactOut, lambda r, a: FactOut.of(r)),
+    "find": (FindOut, lambda r, a: FindOut.of(r)),
+    "kinds": (KindsOut, lambda r, a: KindsOut.of(r)),
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 
 
-def _tool(op: Operation, run: Runner) -> ToolSpec:
+def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
     out, project = _RESULTS[op.name]
-    inputs = [i for i in op.inputs if i.mcp]
+    inputs = [i for i in op.inputs if i.mcp and (profile == "full" or not i.full_only)]
     call = op.call
     assert call is not None
 
@@ -283,6 +340,7 @@ Mode = _arg_type(by_name("recall").input("mode"))
 """The recall tool's ``mode`` argument (its enum is the service's list of modes)."""
 
 
-def tool_specs(run: Runner) -> dict[str, ToolSpec]:
-    """Every tool, by name (the profile picks which are served)."""
-    return {op.name: _tool(op, run) for op in mcp_tools("full")}
+def tool_specs(run: Runner, profile: str = "full") -> dict[str, ToolSpec]:
+    """Every tool of ``profile``, by name; the ``full`` profile's tools also take the
+    arguments marked ``full_only`` (``kind`` and ``attributes`` of ``store``)."""
+    return {op.name: _tool(op, run, profile) for op in mcp_tools(profile)}

@@ -80,7 +80,12 @@ def test_a_memory_of_release_0_1_0_reads_back_and_verifies(old_memory: Memory) -
     mem = old_memory
     assert mem.verify() == []  # old projections equal a replay by the typed projector
     raw = _rows(Path(mem.db_path), "SELECT type, schema_version, payload FROM events")
-    since = {"FactAttributesUpdated"}  # the types added after 0.1.0
+    since = {  # the types added after 0.1.0
+        "FactAttributesUpdated",
+        "FactConfirmed",
+        "FactContradicted",
+        "FactEvidenceAdded",
+    }
     assert {r[0] for r in raw} == {c.TYPE for c in EVENTS.classes()} - since
     for etype, version, payload in raw:
         stored = json.loads(payload)

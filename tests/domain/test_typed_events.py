@@ -44,6 +44,8 @@ def _sample_value(hint: Any, name: str, *, text: bool) -> Any:
         return WHEN
     if inner is int:
         return 2
+    if inner is float:
+        return 0.25
     if inner == tuple[Tag, ...]:
         return (Tag("owner", "default"), Tag("colour", word))
     if inner == tuple[str, ...]:

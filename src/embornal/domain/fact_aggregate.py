@@ -6,6 +6,12 @@ domain error that forbids it. Both are pure: the service loads the state, decide
 appends the events with ``expected_version=state.version``, again on a concurrent write.
 
 Who may do it (the access rules) is the service's check, not the aggregate's.
+
+Confidence (seed 001 §5) is folded from the stream in log order: the confidence given at
+creation, or the prior of the creator's actor kind, then each confirm, contradiction and
+piece of evidence with the weight of its actor kind (:mod:`embornal.domain.confidence`).
+The actor kind and time come from the envelope: :func:`fold` takes envelopes, and
+:func:`evolve` a body with them. No weight is stored, so a retune re-scores the history.
 """
 
 from __future__ import annotations
@@ -16,22 +22,33 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from embornal.domain import confidence as C
 from embornal.domain import paths as P
 from embornal.domain.clock import parse_time
 from embornal.domain.events import (
+    ActorKind,
     DomainEvent,
+    Event,
     FactAttributesUpdated,
+    FactConfirmed,
+    FactContradicted,
+    FactEvidenceAdded,
     FactForgotten,
     FactPurged,
     FactRestored,
     FactStored,
+    evidence_fields,
 )
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
+from embornal.domain.spine import EvidenceRef, append_evidence
 from embornal.domain.tags import OWNER_KEY, Tag, parse_tags
-from embornal.errors import Conflict, InvalidInput
+from embornal.errors import Conflict, InvalidInput, NotFound
 
 __all__ = [
+    "AddEvidence",
+    "ConfirmFact",
+    "ContradictFact",
     "FactState",
     "FactStatus",
     "ForgetFact",
@@ -40,6 +57,9 @@ __all__ = [
     "StoreFact",
     "SupersedeFact",
     "UpdateAttributes",
+    "decide_add_evidence",
+    "decide_confirm",
+    "decide_contradict",
     "decide_forget",
     "decide_purge",
     "decide_restore",
@@ -66,7 +86,9 @@ class FactState:
     ``superseded_by`` is the one part not in the fact's own stream (a successor's
     ``FactStored`` names it): the store fills it in from the successor's stream.
     ``attributes`` are the stored ones (a fact's derived statement is not among them) at
-    schema version ``kind_version`` (None: none stored).
+    schema version ``kind_version`` (None: none stored). ``confidence`` is folded in log
+    order (see the module), ``last_confirmed_at`` is the time of the last confirm or piece
+    of evidence, and ``evidence`` the fact's evidence, append-only (a purge empties it).
     """
 
     fact_id: str
@@ -80,6 +102,9 @@ class FactState:
     superseded_by: str | None = None
     attributes: Mapping[str, Any] = field(default_factory=dict, hash=False)
     kind_version: int | None = None
+    confidence: float = 0.95  # the prior of a person, as for a bare body
+    last_confirmed_at: datetime | None = None
+    evidence: tuple[EvidenceRef, ...] = ()
 
     @property
     def state(self) -> str:
@@ -89,8 +114,14 @@ class FactState:
         return self.status.value
 
 
-def evolve(state: FactState | None, event: DomainEvent) -> FactState:
-    """The state after one more event of the fact's stream."""
+def evolve(
+    state: FactState | None,
+    event: DomainEvent,
+    actor_kind: ActorKind | str = ActorKind.PERSON,
+    at: datetime | None = None,
+) -> FactState:
+    """The state after one more event of the fact's stream, made by ``actor_kind`` at
+    ``at`` (the envelope's; a bare body counts as a person's, at no known time)."""
     if isinstance(event, FactStored):
         if state is not None:
             raise ValueError(f"fact {state.fact_id} is stored twice")
@@ -104,6 +135,11 @@ def evolve(state: FactState | None, event: DomainEvent) -> FactState:
             supersedes_id=event.supersedes_id,
             attributes=dict(event.attributes or {}),
             kind_version=(event.kind_version or 1) if event.attributes else None,
+            confidence=(
+                C.check_confidence(event.confidence)
+                if event.confidence is not None
+                else C.prior(actor_kind)
+            ),
         )
     if state is None:
         raise ValueError(f"{event.TYPE} before the fact was stored")
@@ -114,9 +150,11 @@ def evolve(state: FactState | None, event: DomainEvent) -> FactState:
         return replace(step, status=FactStatus.ACTIVE)
     if isinstance(event, FactPurged):
         owner_tags = tuple(t for t in state.tags if t.key == OWNER_KEY)
-        return replace(step, status=FactStatus.PURGED, tags=owner_tags, attributes={})
+        return replace(step, status=FactStatus.PURGED, tags=owner_tags, attributes={}, evidence=())
     if isinstance(event, FactAttributesUpdated):
         return _updated(step, event)
+    if isinstance(event, FactConfirmed | FactContradicted | FactEvidenceAdded):
+        return _vouched(step, event, ActorKind(actor_kind), at)
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 
@@ -136,11 +174,42 @@ def _updated(state: FactState, event: FactAttributesUpdated) -> FactState:
     return replace(state, attributes=merged, kind_version=event.kind_version if merged else None)
 
 
-def fold(events: Iterable[DomainEvent]) -> FactState | None:
-    """The state of a fact from its whole stream (None: an empty stream)."""
+_STEPS = {
+    FactConfirmed: C.StepKind.CONFIRM,
+    FactContradicted: C.StepKind.CONTRADICT,
+    FactEvidenceAdded: C.StepKind.EVIDENCE,
+}
+
+
+def _vouched(
+    state: FactState,
+    event: FactConfirmed | FactContradicted | FactEvidenceAdded,
+    actor_kind: ActorKind,
+    at: datetime | None,
+) -> FactState:
+    """A confirm, contradiction or piece of evidence: the maths of one step; a confirm or
+    evidence also dates ``last_confirmed_at`` and (not a contradiction's) adds evidence."""
+    step = C.ConfidenceStep(_STEPS[type(event)], actor_kind)
+    out = replace(state, confidence=C.fold_confidence(state.confidence, [step]))
+    if isinstance(event, FactContradicted):
+        return out
+    evidence = event.evidence
+    return replace(
+        out,
+        last_confirmed_at=at if at is not None else state.last_confirmed_at,
+        evidence=append_evidence(state.evidence, evidence) if evidence else state.evidence,
+    )
+
+
+def fold(events: Iterable[DomainEvent | Event]) -> FactState | None:
+    """The state of a fact from its whole stream (None: an empty stream): envelopes, or
+    bare bodies (each a person's, at no known time)."""
     state: FactState | None = None
     for event in events:
-        state = evolve(state, event)
+        if isinstance(event, Event):
+            state = evolve(state, event.body, event.actor_kind, event.recorded_at)
+        else:
+            state = evolve(state, event)
     return state
 
 
@@ -160,6 +229,7 @@ class StoreFact:
     kind: object = DEFAULT_KIND
     at: datetime | str | None = None
     attributes: Mapping[str, object] | None = None
+    confidence: object = None  # None: the prior of the actor kind
 
 
 @dataclass(frozen=True)
@@ -192,6 +262,27 @@ class UpdateAttributes:
 
 
 @dataclass(frozen=True)
+class ConfirmFact:
+    fact_id: str
+    evidence: EvidenceRef | None = None
+
+
+@dataclass(frozen=True)
+class ContradictFact:
+    """``by_id``: the fact that contradicts this one (another, existing fact)."""
+
+    fact_id: str
+    by_id: str | None = None
+    evidence: EvidenceRef | None = None
+
+
+@dataclass(frozen=True)
+class AddEvidence:
+    fact_id: str
+    evidence: EvidenceRef
+
+
+@dataclass(frozen=True)
 class ForgetFact:
     fact_id: str
 
@@ -218,6 +309,7 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
     content = check_content(cmd.content)
     tags = parse_tags(cmd.tags)
     typed = new_attributes(cmd.kind, cmd.attributes, content)
+    given = None if cmd.confidence is None else C.check_confidence(cmd.confidence)
     created = parse_time(cmd.at) if cmd.at is not None else now
     return [
         FactStored(
@@ -231,6 +323,7 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
             supersedes_id=supersedes,
             attributes=typed.attributes or None,
             kind_version=typed.kind_version,
+            confidence=given,
         )
     ]
 
@@ -308,9 +401,12 @@ def decide_update(
     return [FactAttributesUpdated(state.fact_id, changes, KINDS.version(kind))]
 
 
-def _check_target(
-    state: FactState, command: ForgetFact | RestoreFact | PurgeFact | UpdateAttributes
-) -> None:
+_Targeted = (
+    ForgetFact | RestoreFact | PurgeFact | UpdateAttributes | ConfirmFact | ContradictFact
+) | AddEvidence
+
+
+def _check_target(state: FactState, command: _Targeted) -> None:
     if command.fact_id != state.fact_id:
         raise ValueError(f"a command for fact {command.fact_id} met the state of {state.fact_id}")
 
@@ -342,3 +438,47 @@ def decide_purge(state: FactState, command: PurgeFact, now: datetime) -> list[Do
     if state.status is FactStatus.PURGED:
         raise Conflict(f"fact {state.fact_id} is already purged")
     return [FactPurged(fact_id=state.fact_id)]
+
+
+# -- the justification spine -------------------------------------------------------------
+
+
+def _check_active(state: FactState, doing: str) -> None:
+    if state.state != "active":
+        raise Conflict(
+            f"fact {state.fact_id} is {state.state}; only an active fact can be {doing}",
+            hint="Act on the newest fact of the chain (see `embornal memory show`).",
+        )
+
+
+def decide_confirm(state: FactState, command: ConfirmFact, now: datetime) -> list[DomainEvent]:
+    """``[FactConfirmed]`` with the evidence, if any; only an active fact is confirmed."""
+    _check_target(state, command)
+    _check_active(state, "confirmed")
+    return [FactConfirmed(state.fact_id, **evidence_fields(command.evidence))]
+
+
+def decide_contradict(
+    state: FactState,
+    command: ContradictFact,
+    now: datetime,
+    by: FactState | None = None,
+) -> list[DomainEvent]:
+    """``[FactContradicted]``; only an active fact is contradicted, and ``by_id`` must
+    name another fact, whose state (loaded by the caller) is ``by``."""
+    _check_target(state, command)
+    if command.by_id is not None:
+        if command.by_id == state.fact_id:
+            raise InvalidInput(f"fact {state.fact_id} cannot contradict itself")
+        if by is None or by.fact_id != command.by_id:
+            raise NotFound(f"no fact with id {command.by_id}")
+    _check_active(state, "contradicted")
+    return [FactContradicted(state.fact_id, command.by_id, **evidence_fields(command.evidence))]
+
+
+def decide_add_evidence(state: FactState, command: AddEvidence, now: datetime) -> list[DomainEvent]:
+    """``[FactEvidenceAdded]`` (a weak confirm); only an active fact takes evidence."""
+    _check_target(state, command)
+    _check_active(state, "given evidence")
+    ev = command.evidence
+    return [FactEvidenceAdded(state.fact_id, ev.type.value, ev.value, ev.note)]

@@ -49,6 +49,11 @@ class Fact:
     # ``fact`` whose statement is its content stores none (its statement is derived), nor
     # does a kind this build does not register. Read-only (a plain dict: it serializes).
     attributes: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    # The stored confidence (0..1: the one given at creation or the creator's prior, then
+    # folded with every confirm, contradiction and piece of evidence) and when it was last
+    # vouched for; None on a fact built without them. ``c_eff`` is derived (``show``).
+    confidence: float | None = None
+    last_confirmed_at: datetime | None = None
 
     @property
     def signals(self) -> Signals:

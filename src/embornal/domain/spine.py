@@ -42,6 +42,7 @@ __all__ = [
     "Visibility",
     "VisibilityLevel",
     "append_evidence",
+    "parse_evidence",
     "parse_lifetime",
     "parse_visibility",
 ]
@@ -172,6 +173,26 @@ class EvidenceRef:
             str(payload["value"]),
             None if note is None else str(note),
         )
+
+
+def parse_evidence(evidence: object, note: object = None) -> EvidenceRef:
+    """An :class:`EvidenceRef`, or its text form ``type:value`` (``quote:she said so``,
+    ``uri:https://example.org``) with ``note``; ``InvalidEvidence`` otherwise."""
+    if isinstance(evidence, EvidenceRef):
+        if note is None:
+            return evidence
+        return EvidenceRef(evidence.type, evidence.value, note)  # type: ignore[arg-type]
+    if not isinstance(evidence, str):
+        raise InvalidEvidence(
+            f"evidence is an EvidenceRef or text like quote:…, not {type(evidence).__name__}"
+        )
+    head, sep, rest = evidence.strip().partition(":")
+    if not sep:
+        raise InvalidEvidence(
+            f"evidence {evidence[:40]!r} has no type; write TYPE:VALUE, e.g. quote:…",
+            hint=f"Use one of: {_choices(EvidenceType)}.",
+        )
+    return EvidenceRef(head, rest, note)  # type: ignore[arg-type]  # checked when built
 
 
 def append_evidence(evidence: tuple[EvidenceRef, ...], new: EvidenceRef) -> tuple[EvidenceRef, ...]:

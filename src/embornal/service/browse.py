@@ -84,13 +84,34 @@ def cat(
 
 
 def show(ctx: ServiceContext, fact_id: str) -> FactDetail:
+    """The fact whole; its spine folded from its stream, ``c_eff`` and ``stale`` now."""
+    from embornal.domain import confidence as C
+    from embornal.domain.fact_aggregate import fold  # off the start-up path of recall
+
     fact = ctx.resolve(fact_id)
+    now = ctx.now()
+    events = tuple(ctx.store.stream(fact.id))
+    state = fold(events)
+    assert state is not None
+    since = C.anchor(state.last_confirmed_at, fact.created_at)
+    status = fact.attributes.get("status")
     return FactDetail(
         fact=fact,
-        strength=strength(fact.signals, ctx.now()),
+        strength=strength(fact.signals, now),
         effective_tags=tuple(ctx.store.effective_tags(fact.id)),
         links=tuple(extract_links(fact.content)),
-        events=tuple(ctx.store.stream(fact.id)),
+        events=events,
+        confidence=state.confidence,
+        c_eff=C.effective(state.confidence, fact.kind, since, now),
+        stale=C.is_stale(
+            state.confidence,
+            fact.kind,
+            since,
+            now,
+            status=status if isinstance(status, str) else None,
+        ),
+        last_confirmed_at=state.last_confirmed_at,
+        evidence=state.evidence,
     )
 
 

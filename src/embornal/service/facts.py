@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from embornal.domain.confidence import prior
 from embornal.domain.events import FactStored
 from embornal.domain.fact_aggregate import (
     FactState,
@@ -51,6 +52,7 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
             item.kind,
             item.at,
             item.attributes,
+            item.confidence,
         )
         bodies.extend(decide_store(command, now))
     if not bodies:
@@ -62,7 +64,7 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
         ctx.store.append(tx, [ctx.event(b.fact_id, b, why, 0) for b in bodies])
         if vecs is not None:
             ctx.semantic.write(tx, list(zip([b.fact_id for b in bodies], vecs, strict=True)))
-    return [new_fact(b) for b in bodies]
+    return [new_fact(b, prior(ctx.actor_kind)) for b in bodies]
 
 
 def _require_write(ctx: ServiceContext, new: FactStored) -> None:
@@ -115,8 +117,9 @@ def supersede(
     return fact
 
 
-def new_fact(b: FactStored) -> Fact:
-    """The fact a FactStored event creates, as the projection holds it (no re-read)."""
+def new_fact(b: FactStored, start: float) -> Fact:
+    """The fact a FactStored event creates, as the projection holds it (no re-read);
+    ``start``: the prior of the actor kind, for a fact stored without a confidence."""
     return Fact(
         id=b.fact_id,
         path=b.path,
@@ -133,4 +136,5 @@ def new_fact(b: FactStored) -> Fact:
         purged_at=None,
         tags=tuple(sorted(b.tags)),
         attributes=read_attributes(b.kind, b.kind_version, b.attributes),
+        confidence=b.confidence if b.confidence is not None else start,
     )

@@ -1,9 +1,5 @@
-"""The one application API. CLI, MCP and HTTP call these methods and nothing below them.
-``with Memory.open("/tmp/m.db") as mem: mem.store("/notes", "…"); mem.recall("notes")``
-
-``Memory`` is a facade: it holds one :class:`~embornal.service.context.ServiceContext`
-and each method hands it to the use-case module that does the work.
-"""
+"""The one application API (CLI, MCP and HTTP call nothing below it): a facade that
+holds one :class:`~embornal.service.context.ServiceContext` and hands it to use cases."""
 
 from __future__ import annotations
 
@@ -19,6 +15,7 @@ from embornal.domain.clock import Clock
 from embornal.domain.events import ActorKind, Event
 from embornal.domain.facts import DEFAULT_KIND, Fact
 from embornal.domain.ranking import FusionSettings
+from embornal.domain.spine import EvidenceRef
 from embornal.domain.tags import Tag
 from embornal.service import browse, recall
 from embornal.service.context import ServiceContext
@@ -36,7 +33,7 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.service import admin, facts, kinds, lifecycle, sharing, tagging
+    from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging
     from embornal.service.access import TokenInfo
     from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
@@ -46,17 +43,14 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
     sharing = Later("embornal.service.sharing")
+    spine = Later("embornal.service.spine")
     tagging = Later("embornal.service.tagging")
 
 __all__ = ["MAX_LIMIT", "Memory"]
 
 
 class Memory:
-    """A memory: open it, store facts, recall them, inspect and correct them.
-
-    Every read is filtered by the access rules of ``subject``; every write and
-    delete is checked against them.
-    """
+    """A memory as ``subject`` sees it: every read filtered, every write checked."""
 
     def __init__(self, context: ServiceContext) -> None:
         """A memory over ``context``; :meth:`open` makes one from a path."""
@@ -77,13 +71,9 @@ class Memory:
         vector_width: int | None = None,
         fusion: FusionSettings | None = None,
     ) -> Memory:
-        """Open (creating and migrating as needed) the memory at ``path``.
-
-        With no path, the data directory of the platform holds ``memory.db``.
-        ``embedder`` turns on recall by meaning; ``vector_width`` (default: the
-        embedder's) is written into ``meta`` and must match it on every later open.
-        A missing directory is created 0700 and a new database file 0600.
-        """
+        """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
+        the platform's data directory). ``embedder`` turns on recall by meaning;
+        ``vector_width`` (default: the embedder's) must match on every later open."""
         return cls(
             ServiceContext.open(
                 path,
@@ -152,12 +142,13 @@ class Memory:
         kind: str = DEFAULT_KIND,
         attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
+        confidence: float | None = None,
     ) -> Fact:
-        """Store one fact on ``path``; ``at`` dates it (imports). ``kind`` (see :meth:`kinds`;
-        immutable) and ``attributes`` are validated: ``InvalidKind``/``InvalidAttribute``
-        write nothing. A ``fact``'s statement is its content unless another is given."""
+        """Store one fact on ``path``; ``at`` dates it (imports). ``kind`` (immutable),
+        ``attributes`` and ``confidence`` (0..1; None: the actor kind's prior) are checked:
+        a bad one writes nothing. A ``fact``'s statement is its content unless given."""
         return facts.store(
-            self._ctx, NewFact(path, content, tags, at, kind, attributes), reason=reason
+            self._ctx, NewFact(path, content, tags, at, kind, attributes, confidence), reason=reason
         )
 
     def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
@@ -185,6 +176,29 @@ class Memory:
         """Change some attributes of an active fact (None removes one), validated whole."""
         return kinds.update(self._ctx, fact_id, attributes, reason=reason)
 
+    def confirm(
+        self, fact_id: str, *, evidence: EvidenceRef | str | None = None, reason: str | None = None
+    ) -> Fact:
+        """Vouch for an active fact: confidence toward 1, ``last_confirmed_at`` now."""
+        return spine.confirm(self._ctx, fact_id, evidence=evidence, reason=reason)
+
+    def contradict(
+        self,
+        fact_id: str,
+        *,
+        by: str | None = None,
+        evidence: EvidenceRef | str | None = None,
+        reason: str,
+    ) -> Fact:
+        """Dispute an active fact (``by``: the fact contradicting it): confidence decays."""
+        return spine.contradict(self._ctx, fact_id, by=by, evidence=evidence, reason=reason)
+
+    def add_evidence(
+        self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
+    ) -> Fact:
+        """Append evidence (``quote:…``, ``uri:…``; never edited) to a fact: a weak confirm."""
+        return spine.add_evidence(self._ctx, fact_id, evidence, note=note)
+
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""
         return lifecycle.forget(self._ctx, fact_id, reason=reason)
@@ -208,13 +222,8 @@ class Memory:
         reinforce: bool = True,
         mode: str = "auto",
     ) -> list[RecallHit]:
-        """Find facts by keyword, by meaning, or both; with no query, the strongest.
-
-        ``mode``: ``keyword`` (bm25 rescaled + 0.5·strength, seed 000), ``vector``,
-        ``hybrid``, or ``auto`` (hybrid when a model is set up, else keyword). Each hit
-        counts as a recall and lifts its strength unless ``reinforce=False``.
-        Superseded and forgotten facts stay out.
-        """
+        """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
+        auto); no query: the strongest. Each hit lifts its strength unless not ``reinforce``."""
         return recall.recall(
             self._ctx, query, limit=limit, under=under, reinforce=reinforce, mode=mode
         )
@@ -251,21 +260,15 @@ class Memory:
         order_by: str = "date",
         recall: bool = False,
     ) -> list[FactView]:
-        """The facts of one path, oldest first (``date``) or strongest first (``signal``).
-
-        Not a recall unless ``recall=True``.
-        """
+        """A path's facts, oldest (``date``) or strongest (``signal``) first."""
         return browse.cat(self._ctx, path, limit=limit, order_by=order_by, recall=recall)
 
     def show(self, fact_id: str) -> FactDetail:
-        """One fact whole: its state, strength, tags with their sources, links and events."""
+        """One fact whole: state, strength, tags and sources, links, events, its spine."""
         return browse.show(self._ctx, fact_id)
 
     def history(self, target: str) -> list[Event]:
-        """The events of a fact (id or prefix) or of every fact on a path, oldest first.
-
-        A fact's history includes the facts that supersede it and that it supersedes.
-        """
+        """The events of a fact (id or prefix; with its supersession chain) or of a path."""
         return browse.history(self._ctx, target)
 
     # -- path tags (service.tagging) --------------------------------------------------------
@@ -343,6 +346,5 @@ class Memory:
         return admin.reindex(self._ctx, limit=limit, everything=everything, progress=progress)
 
     def pending_embeddings(self) -> int:
-        """How many live facts wait for a vector (or, a long fact of an older memory, for
-        its pieces' vectors); ``reindex`` embeds them."""
+        """How many live facts (or long facts' pieces) wait for a vector; see reindex."""
         return admin.pending_embeddings(self._ctx)

@@ -9,6 +9,7 @@ from datetime import datetime
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.domain.spine import EvidenceRef
 from embornal.domain.tags import Tag
 
 __all__ = [
@@ -24,7 +25,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class NewFact:
-    """One fact to store (``Memory.store_many``); ``attributes`` as for ``Memory.store``."""
+    """One fact to store (``Memory.store_many``); ``attributes`` and ``confidence`` as for
+    ``Memory.store``."""
 
     path: str
     content: str
@@ -32,6 +34,7 @@ class NewFact:
     at: datetime | str | None = None
     kind: str = "fact"
     attributes: Mapping[str, object] | None = None
+    confidence: float | None = None
 
 
 @dataclass(frozen=True)
@@ -67,11 +70,20 @@ class TreeNode:
 
 @dataclass(frozen=True)
 class FactDetail:
+    """One fact whole. The spine is derived when read, never stored: ``confidence`` and
+    ``evidence`` folded from the stream, ``c_eff`` (decayed since ``last_confirmed_at``
+    or creation by the kind's half-life) and ``stale`` at the moment of reading."""
+
     fact: Fact
     strength: float
     effective_tags: tuple[tuple[Tag, str | None], ...]
     links: tuple[str, ...]
     events: tuple[Event, ...] = field(default=())
+    confidence: float | None = None
+    c_eff: float | None = None
+    stale: bool = False
+    last_confirmed_at: datetime | None = None
+    evidence: tuple[EvidenceRef, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,11 @@ FACT_COLUMNS = (
     "purged_at",
     "attributes",
     "kind_version",
+    "confidence",
+    "last_confirmed_at",
 )
+#: The columns migration 0013 added (the views of migration 0012 were made without them).
+SPINE_COLUMNS = ("confidence", "last_confirmed_at")
 #: The fields looked up most, indexed per kind.
 HOT_FIELDS: dict[str, tuple[str, ...]] = {
     "project": ("status", "name"),
@@ -89,25 +93,27 @@ def _column(kind: str, field: str) -> str:
     return value
 
 
-def _view_sql(entry: KindEntry) -> str:
+def _view_sql(entry: KindEntry, spine: bool = True) -> str:
     clash = set(entry.field_names) & set(FACT_COLUMNS)
     if clash:
         raise ValueError(f"{entry.kind} attributes {sorted(clash)} clash with fact columns")
-    columns = [*FACT_COLUMNS, *(f"{_column(entry.kind, n)} AS {n}" for n in entry.field_names)]
+    base = FACT_COLUMNS if spine else [c for c in FACT_COLUMNS if c not in SPINE_COLUMNS]
+    columns = [*base, *(f"{_column(entry.kind, n)} AS {n}" for n in entry.field_names)]
     return (
         f"CREATE VIEW {view_name(entry.kind)} AS SELECT {', '.join(columns)} "
         f"FROM facts WHERE kind = '{entry.kind}'"
     )
 
 
-def create_views(conn: Connection) -> None:
-    """(Re)make every kind's view and the hot fields' indexes, from the registry."""
+def create_views(conn: Connection, *, spine: bool = True) -> None:
+    """(Re)make every kind's view and the hot fields' indexes, from the registry
+    (``spine=False``: without the columns of migration 0013, for migration 0012)."""
     from embornal.domain.kinds.registry import KINDS
 
     for kind in KINDS.kinds():
         name = view_name(kind)
         conn.execute(f"DROP VIEW IF EXISTS {name}")
-        conn.execute(_view_sql(KINDS.entry(kind)))
+        conn.execute(_view_sql(KINDS.entry(kind), spine))
         for field in HOT_FIELDS.get(kind, ()):
             conn.execute(
                 f"CREATE INDEX IF NOT EXISTS facts_{kind}_{field} ON facts "
@@ -166,6 +172,8 @@ def fact_from_row(r: Any, tags: tuple[Tag, ...], successor_hidden: bool) -> Fact
         tags=tags,
         successor_hidden=successor_hidden,
         attributes=row_attributes(r),
+        confidence=None if r["confidence"] is None else float(r["confidence"]),
+        last_confirmed_at=_opt_time(r["last_confirmed_at"]),
     )
 
 

@@ -108,6 +108,24 @@ def _kind_attributes(conn: Connection, clock: Clock) -> None:
 
     conn.execute("ALTER TABLE facts ADD COLUMN kind_version INTEGER")
     conn.execute("UPDATE facts SET kind_version = 1 WHERE attributes IS NOT NULL")
+    kind_views.create_views(conn, spine=False)
+
+
+def _confidence_evidence(conn: Connection, clock: Clock) -> None:
+    """0013: ``facts.confidence`` and ``last_confirmed_at``, the ``fact_evidence`` table,
+    the kinds' views again with the new columns. No fact had a confidence event before,
+    nor a confidence given at creation: each existing fact starts at the prior of the
+    actor kind of its ``FactStored`` (derived from the log, which is not rewritten), as a
+    replay by the projector gives it."""
+    from embornal.domain.confidence import DEFAULT_CONFIDENCE
+    from embornal.storage import kind_views
+
+    _sql("0013_confidence_evidence")(conn, clock)
+    conn.executemany(
+        "UPDATE facts SET confidence = ? WHERE confidence IS NULL AND id IN (SELECT stream_id "
+        "FROM events WHERE version = 1 AND type = 'FactStored' AND actor_kind = ?)",
+        [(p, kind) for kind, p in DEFAULT_CONFIDENCE.priors.items()],
+    )
     kind_views.create_views(conn)
 
 
@@ -124,6 +142,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0010_path_tags_by_tagger", "schema", _path_tags_by_tagger),
     Migration("0011_redacted_reasons", "schema", _sql("0011_redacted_reasons")),
     Migration("0012_kind_attributes", "schema", _kind_attributes),
+    Migration("0013_confidence_evidence", "schema", _confidence_evidence),
 )
 
 

@@ -11,13 +11,18 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from embornal.domain import confidence as C
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import (
     EVENTS,
+    ActorKind,
     DomainEvent,
     Event,
     FactAttributesUpdated,
+    FactConfirmed,
+    FactContradicted,
+    FactEvidenceAdded,
     FactForgotten,
     FactPurged,
     FactRestored,
@@ -32,12 +37,13 @@ from embornal.domain.events import (
 )
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage.connect import Connection
+from embornal.storage.connect import Connection, DriverError
 
 __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 
 # Tables rebuilt from the log, in the order they are cleared (children first).
 PROJECTION_TABLES = (
+    "fact_evidence",
     "fact_tags",
     "path_tags",
     "facts",
@@ -125,8 +131,18 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
     if stored is not None:
         cols += ", attributes, kind_version"
         values.extend(stored)
-    marks = ", ".join("?" * len(values))
-    cur = conn.execute(f"INSERT INTO facts ({cols}) VALUES ({marks})", values)
+    start = b.confidence if b.confidence is not None else C.prior(e.actor_kind)
+    marks = ", ".join("?" * (len(values) + 1))
+    try:
+        cur = conn.execute(
+            f"INSERT INTO facts ({cols}, confidence) VALUES ({marks})", [*values, start]
+        )
+    except DriverError as err:
+        # A data migration older than 0013 (the guide, 0003), or an older build, writes
+        # facts before the column exists; 0013 fills it in from the log, as a replay does.
+        if "confidence" not in str(err):
+            raise
+        cur = conn.execute(f"INSERT INTO facts ({cols}) VALUES ({marks[3:]})", values)
     seq = int(cur.lastrowid)
     conn.executemany(
         "INSERT INTO fact_tags (fact_id, key, value) VALUES (?, ?, ?)",
@@ -201,6 +217,7 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
         conn.execute("DELETE FROM facts_vec WHERE rowid = ?", (row[0],))
     conn.execute("DELETE FROM fact_tags WHERE fact_id = ? AND key <> 'owner'", (fid,))
     conn.execute("DELETE FROM fact_pieces WHERE fact_id = ?", (fid,))
+    conn.execute("UPDATE fact_evidence SET value = '', note = NULL WHERE fact_id = ?", (fid,))
     conn.execute(
         "UPDATE facts SET content = '', attributes = NULL, kind_version = NULL, embedding = NULL, "
         "purged_at = ?, "
@@ -208,6 +225,50 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
         (when, when, fid),
     )
     _set_superseder(conn, fid, live=False)
+
+
+_STEPS = {
+    FactConfirmed: C.StepKind.CONFIRM,
+    FactContradicted: C.StepKind.CONTRADICT,
+    FactEvidenceAdded: C.StepKind.EVIDENCE,
+}
+
+
+def _vouched(
+    conn: Connection, e: Event, b: FactConfirmed | FactContradicted | FactEvidenceAdded
+) -> None:
+    """One step of the confidence maths in log order (the weight of the envelope's actor
+    kind, never stored); a confirm or evidence dates ``last_confirmed_at`` and, but for a
+    contradiction's, its evidence joins ``fact_evidence`` (a purged value as '')."""
+    row = conn.execute("SELECT confidence FROM facts WHERE id = ?", (b.fact_id,)).fetchone()
+    if row is None or row[0] is None:
+        return
+    step = C.ConfidenceStep(_STEPS[type(b)], ActorKind(e.actor_kind))
+    c = C.fold_confidence(float(row[0]), [step])
+    if isinstance(b, FactContradicted):
+        conn.execute("UPDATE facts SET confidence = ? WHERE id = ?", (c, b.fact_id))
+        return
+    when = format_time(e.recorded_at)
+    conn.execute(
+        "UPDATE facts SET confidence = ?, last_confirmed_at = ? WHERE id = ?",
+        (c, when, b.fact_id),
+    )
+    if b.evidence_type is None:
+        return
+    conn.execute(
+        "INSERT INTO fact_evidence (fact_id, seq, evidence_type, value, note, recorded_at, "
+        "actor) SELECT ?, coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ? FROM fact_evidence "
+        "WHERE fact_id = ?",
+        (
+            b.fact_id,
+            b.evidence_type,
+            b.evidence_value or "",
+            b.evidence_note,
+            when,
+            e.actor,
+            b.fact_id,
+        ),
+    )
 
 
 def _facts_recalled(conn: Connection, e: Event, b: FactsRecalled) -> None:
@@ -306,6 +367,9 @@ _HANDLERS: dict[type[DomainEvent], Callable[[Connection, Event, Any], None]] = {
     FactForgotten: _fact_forgotten,
     FactRestored: _fact_restored,
     FactPurged: _fact_purged,
+    FactConfirmed: _vouched,
+    FactContradicted: _vouched,
+    FactEvidenceAdded: _vouched,
     FactsRecalled: _facts_recalled,
     PathTagged: _path_tagged,
     PathUntagged: _path_untagged,

@@ -43,7 +43,7 @@ T = TypeVar("T")
 _FACT_COLS = (
     "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
     "f.recall_count, f.stability_days, f.supersedes_id, f.superseded_by, f.deleted_at, "
-    "f.purged_at, f.attributes, f.kind_version"
+    "f.purged_at, f.attributes, f.kind_version, f.confidence, f.last_confirmed_at"
 )
 _LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
 _TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
@@ -524,7 +524,7 @@ class SqliteStore:
         events = self.stream(fact_id)
         from embornal.domain.fact_aggregate import fold  # writes only: off the read path
 
-        state = fold(e.body for e in events)
+        state = fold(events)
         if state is None:
             return None
         row = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))

@@ -22,6 +22,9 @@ from embornal.domain.events.registry import EVENTS, EventRegistry, from_stored, 
 from embornal.domain.events.types import (
     ALL_EVENT_CLASSES,
     FactAttributesUpdated,
+    FactConfirmed,
+    FactContradicted,
+    FactEvidenceAdded,
     FactForgotten,
     FactPurged,
     FactRestored,
@@ -33,6 +36,7 @@ from embornal.domain.events.types import (
     PolicyRemoved,
     TokenIssued,
     TokenRevoked,
+    evidence_fields,
 )
 
 __all__ = [
@@ -46,6 +50,9 @@ __all__ = [
     "EventRegistry",
     "EventType",
     "FactAttributesUpdated",
+    "FactConfirmed",
+    "FactContradicted",
+    "FactEvidenceAdded",
     "FactForgotten",
     "FactPurged",
     "FactRestored",
@@ -60,6 +67,7 @@ __all__ = [
     "TokenIssued",
     "TokenRevoked",
     "Upcaster",
+    "evidence_fields",
     "from_stored",
     "to_payload",
 ]

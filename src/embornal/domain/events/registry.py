@@ -46,6 +46,7 @@ def _time_out(value: datetime) -> str:
 _CODECS: dict[Any, _Codec] = {
     str: (_same, str),
     int: (_same, int),
+    float: (_same, float),
     bool: (_same, bool),
     datetime: (_time_out, parse_time),
     tuple[Tag, ...]: (_tags_out, _tags_in),

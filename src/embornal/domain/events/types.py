@@ -10,15 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.facts import DEFAULT_KIND
 from embornal.domain.tags import Tag
 
+if TYPE_CHECKING:  # spine imports the events package: named here, imported when used
+    from embornal.domain.spine import EvidenceRef
+
 __all__ = [
     "ALL_EVENT_CLASSES",
     "FactAttributesUpdated",
+    "FactConfirmed",
+    "FactContradicted",
+    "FactEvidenceAdded",
     "FactForgotten",
     "FactPurged",
     "FactRestored",
@@ -30,6 +36,7 @@ __all__ = [
     "PolicyRemoved",
     "TokenIssued",
     "TokenRevoked",
+    "evidence_fields",
 ]
 
 
@@ -45,6 +52,9 @@ class FactStored(DomainEvent):
     version ``kind_version``; both are left out when the fact has none (every fact stored
     before kinds, and a ``fact`` whose statement is its content), so old payloads read
     unchanged. A payload with attributes but no ``kind_version`` is at version 1.
+
+    ``confidence`` is the one given at creation (0..1); None, and left out, when none was
+    given: the fact then starts at the prior of the event's actor kind (seed 001 §5).
     """
 
     TYPE: ClassVar[str] = EventType.FACT_STORED.value
@@ -58,8 +68,9 @@ class FactStored(DomainEvent):
         "kind",
         "supersedes_id",
         "kind_version",
+        "confidence",
     )
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("attributes", "kind_version")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("attributes", "kind_version", "confidence")
 
     fact_id: str
     path: str
@@ -71,6 +82,7 @@ class FactStored(DomainEvent):
     supersedes_id: str | None = None
     attributes: Mapping[str, Any] | None = None
     kind_version: int | None = None
+    confidence: float | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,99 @@ class FactPurged(DomainEvent):
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str
+
+
+# -- the justification spine (stream: the fact's id) -------------------------------------
+#
+# Evidence travels as three fields: its type (a label, plain) and its value and note (user
+# text, erased by a purge). Confidence is never stored in these events: the fold applies
+# the maths of :mod:`embornal.domain.confidence` with the weight of the envelope's actor
+# kind, so a retune of the weights re-scores the whole history.
+
+_EVIDENCE_TEXT: tuple[str, ...] = ("evidence_value", "evidence_note")
+_EVIDENCE_OMIT: tuple[str, ...] = ("evidence_type", "evidence_value", "evidence_note")
+
+
+def _evidence_of(kind: str | None, value: str | None, note: str | None) -> EvidenceRef | None:
+    """The evidence of an event (None: none, or its value erased by a purge)."""
+    if kind is None or value is None:
+        return None
+    from embornal.domain.spine import EvidenceRef
+
+    return EvidenceRef(kind, value, note)  # type: ignore[arg-type]  # parsed from its text
+
+
+def evidence_fields(evidence: EvidenceRef | None) -> dict[str, str | None]:
+    """The three payload fields of ``evidence`` (all None for none)."""
+    if evidence is None:
+        return {"evidence_type": None, "evidence_value": None, "evidence_note": None}
+    return {
+        "evidence_type": evidence.type.value,
+        "evidence_value": evidence.value,
+        "evidence_note": evidence.note,
+    }
+
+
+@dataclass(frozen=True)
+class FactConfirmed(DomainEvent):
+    """Someone vouches for the fact (seed 001 ``MemoryConfirmed``), with optional evidence:
+    confidence moves toward 1 by the weight of the actor kind; sets last_confirmed_at."""
+
+    TYPE: ClassVar[str] = EventType.FACT_CONFIRMED.value
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "evidence_type")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = _EVIDENCE_OMIT
+
+    fact_id: str
+    evidence_type: str | None = None
+    evidence_value: str | None = None
+    evidence_note: str | None = None
+
+    @property
+    def evidence(self) -> EvidenceRef | None:
+        return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
+
+
+@dataclass(frozen=True)
+class FactContradicted(DomainEvent):
+    """Someone disputes the fact (seed 001 ``MemoryContradicted``): confidence decays by
+    the weight of the actor kind. ``by_id`` names the contradicting fact, if one does;
+    its evidence is against the fact, so it does not join the fact's evidence."""
+
+    TYPE: ClassVar[str] = EventType.FACT_CONTRADICTED.value
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "by_id", "evidence_type")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("by_id", *_EVIDENCE_OMIT)
+
+    fact_id: str
+    by_id: str | None = None
+    evidence_type: str | None = None
+    evidence_value: str | None = None
+    evidence_note: str | None = None
+
+    @property
+    def evidence(self) -> EvidenceRef | None:
+        return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
+
+
+@dataclass(frozen=True)
+class FactEvidenceAdded(DomainEvent):
+    """One more :class:`~embornal.domain.spine.EvidenceRef` for the fact (append-only): a
+    weak confirm. ``evidence_value`` is None only once a purge erased it."""
+
+    TYPE: ClassVar[str] = EventType.FACT_EVIDENCE_ADDED.value
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "evidence_type")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("evidence_note",)
+
+    fact_id: str
+    evidence_type: str
+    evidence_value: str | None
+    evidence_note: str | None = None
+
+    @property
+    def evidence(self) -> EvidenceRef | None:
+        return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
 
 
 # -- recall (stream: recall:<id>) ----------------------------------------------------------
@@ -210,6 +315,9 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     FactForgotten,
     FactRestored,
     FactPurged,
+    FactConfirmed,
+    FactContradicted,
+    FactEvidenceAdded,
     FactsRecalled,
     PathTagged,
     PathUntagged,

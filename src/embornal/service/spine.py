@@ -1,0 +1,101 @@
+"""The justification spine: confirm, contradict, add evidence (seed 001 §3, §5).
+
+Each is a command on the fact's aggregate, run by :func:`~embornal.service.lifecycle.on_fact`
+(load → decide → append at the loaded version, again on a concurrent write): two writers
+confirming and contradicting one fact both land, and its confidence is the maths applied
+in log order.
+
+Who may: vouching for a fact, disputing it or adding evidence changes how far it is
+trusted, not what it says, so it takes ``write`` on the fact (not ``delete``, which a
+supersede or an attribute update also need). The fact must be readable to be named; a
+contradicting fact (``by``) too.
+"""
+
+from __future__ import annotations
+
+from embornal.domain.fact_aggregate import (
+    AddEvidence,
+    ConfirmFact,
+    ContradictFact,
+    decide_add_evidence,
+    decide_confirm,
+    decide_contradict,
+)
+from embornal.domain.facts import Fact, check_reason
+from embornal.domain.spine import EvidenceRef, parse_evidence
+from embornal.service.context import ServiceContext
+from embornal.service.lifecycle import on_fact
+
+__all__ = ["add_evidence", "confirm", "contradict"]
+
+
+def _writable(ctx: ServiceContext, fact_id: str) -> Fact:
+    fact = ctx.resolve(fact_id)
+    ctx.access.require("write", ctx.access.fact_object(fact))
+    return fact
+
+
+def _evidence(evidence: EvidenceRef | str | None) -> EvidenceRef | None:
+    return None if evidence is None else parse_evidence(evidence)
+
+
+def confirm(
+    ctx: ServiceContext,
+    fact_id: str,
+    *,
+    evidence: EvidenceRef | str | None = None,
+    reason: str | None = None,
+) -> Fact:
+    """Vouch for an active fact: its confidence moves toward 1 by the weight of the actor
+    kind, ``last_confirmed_at`` is now, the evidence (if any) joins the fact's."""
+    why = check_reason(reason, required=False)
+    ev = _evidence(evidence)
+    fact = _writable(ctx, fact_id)
+    now = ctx.now()
+    command = ConfirmFact(fact.id, ev)
+    on_fact(ctx, fact.id, lambda s: decide_confirm(s, command, now), why, "confirming a fact")
+    return ctx.reload(fact.id)
+
+
+def contradict(
+    ctx: ServiceContext,
+    fact_id: str,
+    *,
+    by: str | None = None,
+    evidence: EvidenceRef | str | None = None,
+    reason: str,
+) -> Fact:
+    """Dispute an active fact (a reason is required): its confidence decays by the weight
+    of the actor kind. ``by`` names the fact that contradicts it (another, readable one)."""
+    why = check_reason(reason)
+    ev = _evidence(evidence)
+    fact = _writable(ctx, fact_id)
+    by_id = None if by is None else ctx.resolve(by).id
+    by_state = None if by_id is None else ctx.store.fact_state(by_id)
+    now = ctx.now()
+    command = ContradictFact(fact.id, by_id, ev)
+    on_fact(
+        ctx,
+        fact.id,
+        lambda s: decide_contradict(s, command, now, by_state),
+        why,
+        "contradicting a fact",
+    )
+    return ctx.reload(fact.id)
+
+
+def add_evidence(
+    ctx: ServiceContext,
+    fact_id: str,
+    evidence: EvidenceRef | str,
+    *,
+    note: str | None = None,
+) -> Fact:
+    """Append one piece of evidence to an active fact (never edited or removed): a weak
+    confirm, which also dates ``last_confirmed_at``."""
+    ev = parse_evidence(evidence, note)
+    fact = _writable(ctx, fact_id)
+    now = ctx.now()
+    command = AddEvidence(fact.id, ev)
+    on_fact(ctx, fact.id, lambda s: decide_add_evidence(s, command, now), None, "adding evidence")
+    return ctx.reload(fact.id)

@@ -24,6 +24,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.domain.spine import EvidenceRef
 from embornal.domain.tags import Tag
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
@@ -52,6 +53,8 @@ def _fact(f: Fact) -> Wire:
         "last_recall_at": _time(f.last_recall_at),
         "recall_count": f.recall_count,
         "stability_days": f.stability_days,
+        "confidence": f.confidence,
+        "last_confirmed_at": _time(f.last_confirmed_at),
         "supersedes_id": f.supersedes_id,
         "superseded_by": f.superseded_by,
         "deleted_at": _time(f.deleted_at),
@@ -137,6 +140,13 @@ def _detail(d: FactDetail) -> Wire:
         "effective_tags": [effective_tag(t, s) for t, s in d.effective_tags],
         "links": list(d.links),
         "events": [_event(e) for e in d.events],
+        "confidence": d.confidence,
+        "c_eff": d.c_eff,
+        "stale": d.stale,
+        "last_confirmed_at": _time(d.last_confirmed_at),
+        "evidence": [
+            {"type": ev.type.value, "value": ev.value, "note": ev.note} for ev in d.evidence
+        ],
     }
 
 
@@ -232,6 +242,8 @@ def _read_fact(d: Mapping[str, Any]) -> Fact:
         tags=tuple(_tag(t) for t in d.get("tags", ())),
         successor_hidden=d.get("state") == "superseded" and d.get("superseded_by") is None,
         attributes=dict(d.get("attributes") or {}),
+        confidence=_opt(float, d.get("confidence")),
+        last_confirmed_at=_opt(time_of, d.get("last_confirmed_at")),
     )
 
 
@@ -299,6 +311,14 @@ def _read_detail(d: Mapping[str, Any]) -> FactDetail:
         ),
         links=tuple(str(link) for link in d.get("links", ())),
         events=tuple(_read_event(e) for e in d.get("events", ())),
+        confidence=_opt(float, d.get("confidence")),
+        c_eff=_opt(float, d.get("c_eff")),
+        stale=bool(d.get("stale", False)),
+        last_confirmed_at=_opt(time_of, d.get("last_confirmed_at")),
+        evidence=tuple(
+            EvidenceRef(str(ev["type"]), str(ev["value"]), ev.get("note"))  # type: ignore[arg-type]
+            for ev in d.get("evidence", ())
+        ),
     )
 
 

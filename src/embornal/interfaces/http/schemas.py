@@ -102,6 +102,11 @@ class FactOut(_Out):
     last_recall_at: Time | None
     recall_count: int
     stability_days: float
+    confidence: float | None = Field(
+        description="How sure the memory is that the fact is true, 0..1: the creator's prior "
+        "or the given value, folded with every confirm, contradiction and piece of evidence."
+    )
+    last_confirmed_at: Time | None
     supersedes_id: str | None
     superseded_by: str | None
     deleted_at: Time | None
@@ -212,6 +217,12 @@ class EventOut(_Out):
     redacted: bool
 
 
+class EvidenceOut(_Out):
+    type: str = Field(description="quote, uri, conversation, document or observation.")
+    value: str
+    note: str | None
+
+
 class FactDetailOut(_Out):
     """One fact whole: state, strength, tags with their sources, links and events."""
 
@@ -220,6 +231,14 @@ class FactDetailOut(_Out):
     effective_tags: list[EffectiveTagOut]
     links: list[str]
     events: list[EventOut]
+    confidence: float | None
+    c_eff: float | None = Field(
+        description="The confidence decayed by the kind's half-life since the last "
+        "confirmation (or creation), at the moment of reading; never stored."
+    )
+    stale: bool = Field(description="c_eff is below the kind's staleness threshold.")
+    last_confirmed_at: Time | None
+    evidence: list[EvidenceOut] = Field(description="What supports the fact, oldest first.")
 
 
 class HistoryOut(_Out):

@@ -15,7 +15,6 @@ from embornal.domain.clock import Clock
 from embornal.domain.events import ActorKind, Event
 from embornal.domain.facts import DEFAULT_KIND, Fact
 from embornal.domain.ranking import FusionSettings
-from embornal.domain.spine import EvidenceRef
 from embornal.domain.tags import Tag
 from embornal.service import browse, recall
 from embornal.service.context import ServiceContext
@@ -33,6 +32,7 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.spine import EvidenceRef
     from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging
     from embornal.service.access import TokenInfo
     from embornal.service.semantic import ReindexResult

@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
-from embornal.domain.spine import EvidenceRef
 from embornal.domain.tags import Tag
+
+if TYPE_CHECKING:  # only annotations name it
+    from embornal.domain.spine import EvidenceRef
 
 __all__ = [
     "FactDetail",

@@ -11,7 +11,6 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from embornal.domain import confidence as C
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import (
@@ -131,7 +130,9 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
     if stored is not None:
         cols += ", attributes, kind_version"
         values.extend(stored)
-    start = b.confidence if b.confidence is not None else C.prior(e.actor_kind)
+    from embornal.domain.confidence import prior  # stores only: off the read path
+
+    start = b.confidence if b.confidence is not None else prior(e.actor_kind)
     marks = ", ".join("?" * (len(values) + 1))
     try:
         cur = conn.execute(
@@ -227,11 +228,8 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
     _set_superseder(conn, fid, live=False)
 
 
-_STEPS = {
-    FactConfirmed: C.StepKind.CONFIRM,
-    FactContradicted: C.StepKind.CONTRADICT,
-    FactEvidenceAdded: C.StepKind.EVIDENCE,
-}
+# The confidence step of each vouching event (names of ``confidence.StepKind``).
+_STEPS = {FactConfirmed: "confirm", FactContradicted: "contradict", FactEvidenceAdded: "evidence"}
 
 
 def _vouched(
@@ -243,7 +241,9 @@ def _vouched(
     row = conn.execute("SELECT confidence FROM facts WHERE id = ?", (b.fact_id,)).fetchone()
     if row is None or row[0] is None:
         return
-    step = C.ConfidenceStep(_STEPS[type(b)], ActorKind(e.actor_kind))
+    from embornal.domain import confidence as C  # writes that vouch: off the read path
+
+    step = C.ConfidenceStep(C.StepKind(_STEPS[type(b)]), ActorKind(e.actor_kind))
     c = C.fold_confidence(float(row[0]), [step])
     if isinstance(b, FactContradicted):
         conn.execute("UPDATE facts SET confidence = ? WHERE id = ?", (c, b.fact_id))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import os
 import platform
@@ -27,7 +28,9 @@ __all__ = [
     "machine_info",
     "parse_sizes",
     "percentile",
+    "results_parser",
     "rss_now_mb",
+    "save_results",
     "source_fingerprint",
     "update_results_section",
 ]
@@ -186,3 +189,23 @@ def parse_sizes(ap: argparse.ArgumentParser, text: str) -> list[int]:
     if not sizes or min(sizes) < 1:
         ap.error("--sizes needs at least one size of 1 or more")
     return sizes
+
+
+def results_parser(doc: str | None, out_name: str) -> argparse.ArgumentParser:
+    """A benchmark's parser with the flags every script shares: ``--out`` (its JSON under
+    benchmarks/results/), ``--results-md`` and ``--no-markdown``."""
+    ap = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results" / out_name)
+    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
+    ap.add_argument("--no-markdown", action="store_true")
+    return ap
+
+
+def save_results(args: argparse.Namespace, report: Any, section: str, body: str) -> None:
+    """Write ``report`` as JSON to ``args.out``, put ``body`` in its RESULTS.md section
+    (unless ``--no-markdown``) and print it."""
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    if not args.no_markdown:
+        update_results_section(args.results_md, section, body)
+    print(body)

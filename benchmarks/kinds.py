@@ -17,8 +17,6 @@ people, 5 % goals, spread over 200 paths. Then it times, through ``Memory``:
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
 import tempfile
@@ -30,11 +28,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import (
-    REPO_ROOT,
     latency_summary,
     machine_info,
     parse_sizes,
-    update_results_section,
+    results_parser,
+    save_results,
 )
 from benchmarks.scale import build_corpus, make_content
 
@@ -155,12 +153,9 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = results_parser(__doc__, "kinds.json")
     ap.add_argument("--sizes", default="100000")
     ap.add_argument("--calls", type=int, default=300)
-    ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results/kinds.json")
-    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
-    ap.add_argument("--no-markdown", action="store_true")
     args = ap.parse_args(argv)
     sizes = parse_sizes(ap, args.sizes)
     report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
@@ -174,12 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
-    body = markdown(report)
-    if not args.no_markdown:
-        update_results_section(args.results_md, SECTION, body)
-    print(body)
+    save_results(args, report, SECTION, markdown(report))
     return 0
 
 

@@ -14,8 +14,6 @@ scores only those by their pieces.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import sys
 import tempfile
@@ -27,11 +25,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import (
-    REPO_ROOT,
     machine_info,
     parse_sizes,
+    results_parser,
+    save_results,
     time_calls,
-    update_results_section,
 )
 from benchmarks.scale import build_corpus, make_content, make_queries
 
@@ -111,12 +109,9 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = results_parser(__doc__, "long_facts.json")
     ap.add_argument("--sizes", default="500,2000,10000")
     ap.add_argument("--queries", type=int, default=60)
-    ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results/long_facts.json")
-    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
-    ap.add_argument("--no-markdown", action="store_true")
     args = ap.parse_args(argv)
     sizes = parse_sizes(ap, args.sizes)
     report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
@@ -130,12 +125,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
-    body = markdown(report)
-    if not args.no_markdown:
-        update_results_section(args.results_md, SECTION, body)
-    print(body)
+    save_results(args, report, SECTION, markdown(report))
     return 0
 
 

@@ -10,7 +10,6 @@ one model is assumed). Prints a table, saves JSON and rewrites its section of RE
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
@@ -21,7 +20,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import REPO_ROOT, machine_info, update_results_section
+from benchmarks.common import machine_info, results_parser, save_results
 
 HEADING = "MCP tool lists per profile"
 CHARS_PER_TOKEN = 4
@@ -72,19 +71,10 @@ def report(rows: list[dict[str, Any]], machine: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results/mcp_tools.json")
-    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
-    ap.add_argument("--no-markdown", action="store_true")
-    args = ap.parse_args(argv)
+    args = results_parser(__doc__, "mcp_tools.json").parse_args(argv)
     machine = machine_info()
     rows = [measure(p) for p in ("core", "full")]
-    body = report(rows, machine)
-    print(body)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"machine": machine, "profiles": rows}, indent=2) + "\n")
-    if not args.no_markdown:
-        update_results_section(args.results_md, HEADING, body)
+    save_results(args, {"machine": machine, "profiles": rows}, HEADING, report(rows, machine))
     return 0
 
 

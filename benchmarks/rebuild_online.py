@@ -13,7 +13,6 @@ is done, and times each store. ``verify`` is timed afterwards, and must find no 
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import subprocess
@@ -27,11 +26,11 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import (
-    REPO_ROOT,
     machine_info,
     parse_sizes,
     percentile,
-    update_results_section,
+    results_parser,
+    save_results,
 )
 from benchmarks.scale import build_corpus, make_content
 
@@ -149,13 +148,8 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = results_parser(__doc__, "rebuild_online.json")
     ap.add_argument("--sizes", default="6000,60000")
-    ap.add_argument(
-        "--out", type=Path, default=REPO_ROOT / "benchmarks/results/rebuild_online.json"
-    )
-    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
-    ap.add_argument("--no-markdown", action="store_true")
     args = ap.parse_args(argv)
     sizes = parse_sizes(ap, args.sizes)
     report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
@@ -164,12 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         r = run_size(size)
         report["sizes"].append(r)
         print(f"[rebuild] {json.dumps(r)}", file=sys.stderr, flush=True)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
-    body = markdown(report)
-    if not args.no_markdown:
-        update_results_section(args.results_md, SECTION, body)
-    print(body)
+    save_results(args, report, SECTION, markdown(report))
     return 0
 
 

@@ -17,8 +17,6 @@ is not counted.
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import shutil
 import statistics
@@ -33,7 +31,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import REPO_ROOT, machine_info, percentile, update_results_section
+from benchmarks.common import machine_info, percentile, results_parser, save_results
 
 SECTION = "Command-line start-up"
 #: Issue 10: ``memory recall`` at most this median wall time (ms) ...
@@ -172,23 +170,15 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap = results_parser(__doc__, "startup.json")
     ap.add_argument("--runs", type=int, default=40, help="timed runs of each command")
     ap.add_argument("--facts", type=int, default=20, help="facts in the memory")
-    ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results/startup.json")
-    ap.add_argument("--results-md", type=Path, default=REPO_ROOT / "benchmarks/RESULTS.md")
-    ap.add_argument("--no-markdown", action="store_true")
     args = ap.parse_args(argv)
     if args.runs < 1 or args.facts < 1:
         ap.error("--runs and --facts must be 1 or more")
     print(f"[startup] {args.runs} runs of each command ...", file=sys.stderr, flush=True)
     report = measure(args.runs, args.facts)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
-    body = markdown(report)
-    if not args.no_markdown:
-        update_results_section(args.results_md, SECTION, body)
-    print(body)
+    save_results(args, report, SECTION, markdown(report))
     return 0
 
 

@@ -191,3 +191,70 @@ def test_find_shows_only_what_the_subject_may_read(alice: MemoryAPI, bob: Memory
     assert bob.find("project", ["status=active"]) == []
     with pytest.raises(NotFound):
         bob.update(mine.id, {"status": "done"})
+
+
+# -- the spine: the same on both sides ------------------------------------------------------
+
+
+def test_confirm_contradict_add_evidence(alice: MemoryAPI) -> None:
+    from embornal.domain.spine import EvidenceRef, EvidenceType
+    from embornal.errors import InvalidEvidence
+
+    fact = alice.store("/projects/x", "X builds with uv.")
+    other = alice.store("/projects/x", "X builds with Poetry.")
+    start = alice.show(fact.id).confidence
+    assert start is not None
+    up = alice.confirm(fact.id, evidence="quote:Still uv.", reason="checked")
+    assert up.confidence is not None and up.confidence > start
+    assert up.last_confirmed_at is not None
+    down = alice.contradict(
+        fact.id, by=other.id[:14], evidence="uri:https://example.org/readme", reason="README"
+    )
+    assert down.confidence is not None and down.confidence < up.confidence
+    assert down.last_confirmed_at == up.last_confirmed_at  # a contradiction does not move it
+    ref = EvidenceRef(EvidenceType.DOCUMENT, "ADR 12", "the record")
+    more = alice.add_evidence(fact.id, ref)
+    assert more.confidence is not None and more.confidence > down.confidence
+    alice.confirm(fact.id, evidence=EvidenceRef(EvidenceType.OBSERVATION, "ran it", "ok"))
+    alice.add_evidence(fact.id, "conversation:standup", note="Monday")
+
+    detail = alice.show(fact.id)
+    assert [(e.type.value, e.value, e.note) for e in detail.evidence] == [
+        ("quote", "Still uv.", None),
+        ("document", "ADR 12", "the record"),
+        ("observation", "ran it", "ok"),
+        ("conversation", "standup", "Monday"),
+    ]
+    assert detail.c_eff is not None and detail.stale is False
+    kinds = [e.type for e in alice.history(fact.id)]
+    assert kinds[-5:] == [
+        "FactConfirmed", "FactContradicted", "FactEvidenceAdded", "FactConfirmed",
+        "FactEvidenceAdded",
+    ]  # fmt: skip
+
+    events = len(alice.history(fact.id))
+    with pytest.raises(InvalidEvidence, match="quote, uri, conversation, document, observation"):
+        alice.add_evidence(fact.id, "rumour:so I heard")
+    with pytest.raises(InvalidEvidence):
+        alice.confirm(fact.id, evidence="no type here")
+    with pytest.raises(InvalidInput):
+        alice.contradict(fact.id, reason="")
+    assert len(alice.history(fact.id)) == events
+
+
+def test_vouching_needs_write_and_a_readable_fact(
+    alice: MemoryAPI, bob: MemoryAPI, memory: Memory
+) -> None:
+    mine = alice.store("/alice/diary", "Mine.")
+    public = alice.store("/team/news", "The offsite is in May.", tags=["visibility=public"])
+    memory.policy_add("p", ["bob", "path:/team/*", "write", "deny"])
+    with pytest.raises(NotFound):
+        bob.confirm(mine.id)
+    with pytest.raises(NotFound):
+        bob.add_evidence(mine.id, "quote:so I heard")
+    with pytest.raises(AccessDenied):
+        bob.contradict(public.id, reason="no")
+    with pytest.raises(NotFound):
+        alice.contradict(public.id, by=bob.store("/bob/x", "Bob's.").id, reason="hidden by")
+    assert alice.show(public.id).evidence == ()
+    assert len(alice.history(public.id)) == 1

@@ -330,3 +330,25 @@ def test_kinds_commands_over_http_print_what_local_mode_prints(alice: Server) ->
     bad = cli("memory", "store", "/kx/q", "Q.", "--kind", "projekt")
     assert bad.code == 2 and "project" in one_line(bad)
     assert local(alice, "memory", "cat", "/kx/q").code == 3
+
+
+def test_spine_commands_over_http(alice: Server) -> None:
+    made = cli("--json", "memory", "store", "/sx/p", "P.")
+    assert made.code == 0, made.err
+    fact_id = made.json()["id"]
+    up = cli("memory", "confirm", fact_id, "--evidence", "quote:yes")
+    assert up.code == 0, up.err
+    assert up.out.startswith(f"{fact_id} confidence ") and "(was " in up.out
+    down = cli("memory", "contradict", fact_id, "--reason", "no")
+    assert down.code == 0, down.err
+    more = cli("--json", "memory", "evidence", fact_id, "uri:https://example.org/p", "--note", "n")
+    assert more.code == 0, more.err
+    assert more.json()["evidence"][-1] == {
+        "type": "uri", "value": "https://example.org/p", "note": "n"
+    }  # fmt: skip
+    remote, here = cli("memory", "show", fact_id), local(alice, "memory", "show", fact_id)
+    assert remote.code == 0 and "evidence:      quote:yes" in remote.out
+    assert remote.out.splitlines()[:9] == here.out.splitlines()[:9]
+    bad = cli("memory", "evidence", fact_id, "rumour:x")
+    assert bad.code == 2 and "quote, uri, conversation" in one_line(bad)
+    assert cli("memory", "contradict", fact_id).code == 2

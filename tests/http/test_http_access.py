@@ -309,3 +309,60 @@ def test_kinds_update_and_bad_input_over_rest(
     assert_problem(bad, 400, "invalid_kind")
     assert len(memory.history(fact_id)) == events
     assert memory.ls("/alice") == [e for e in memory.ls("/alice") if e.path != "/alice/q"]
+
+
+def test_confirm_contradict_and_evidence_over_rest(
+    client: TestClient, tokens: dict[str, str], memory: Memory
+) -> None:
+    h = bearer(tokens["alice"])
+    fact_id = _store(client, tokens["alice"], "/alice/build", "The build uses uv.")
+    before = client.get(f"{API}/facts/{fact_id}", headers=h).json()["confidence"]
+    up = client.post(
+        f"{API}/facts/{fact_id}/confirm", headers=h, json={"evidence": "quote:Still uv."}
+    )
+    assert up.status_code == 200, up.text
+    assert up.json()["confidence"] > before and up.json()["last_confirmed_at"]
+    down = client.post(
+        f"{API}/facts/{fact_id}/contradict",
+        headers=h,
+        json={"reason": "The README says Poetry.", "evidence": "uri:https://example.org/r"},
+    )
+    assert down.status_code == 200 and down.json()["confidence"] < up.json()["confidence"]
+    more = client.post(
+        f"{API}/facts/{fact_id}/evidence",
+        headers=h,
+        json={"evidence": {"type": "document", "value": "ADR 12", "note": "the record"}},
+    )
+    assert more.status_code == 200, more.text
+    detail = client.get(f"{API}/facts/{fact_id}", headers=h).json()
+    assert detail["evidence"] == [
+        {"type": "quote", "value": "Still uv.", "note": None},
+        {"type": "document", "value": "ADR 12", "note": "the record"},
+    ]
+    events = len(memory.history(fact_id))
+    bad = client.post(f"{API}/facts/{fact_id}/evidence", headers=h, json={"evidence": "rumour:x"})
+    assert "observation" in assert_problem(bad, 400, "invalid_evidence")["detail"]
+    bad = client.post(f"{API}/facts/{fact_id}/contradict", headers=h, json={})
+    assert_problem(bad, 422)
+    assert len(memory.history(fact_id)) == events
+
+
+def test_another_subject_may_not_vouch_without_write(
+    client: TestClient, tokens: dict[str, str], memory: Memory, alice_fact: str
+) -> None:
+    """Decision 0033: write on the fact; one the subject may not read is not found."""
+    public = _store(
+        client, tokens["alice"], "/team/news", "The offsite is in May.", tags=["visibility=public"]
+    )
+    memory.policy_add("p", ["bob", "path:/team/*", "write", "deny"])
+    bob = bearer(tokens["bob"])
+    for route, body in (
+        ("confirm", {}),
+        ("contradict", {"reason": "no"}),
+        ("evidence", {"evidence": "quote:so I heard"}),
+    ):
+        r = client.post(f"{API}/facts/{public}/{route}", headers=bob, json=body)
+        assert "write" in assert_problem(r, 403, "access_denied")["detail"]
+        r = client.post(f"{API}/facts/{alice_fact}/{route}", headers=bob, json=body)
+        assert_problem(r, 404, "not_found")
+    assert len(memory.history(public)) == 1 and len(memory.history(alice_fact)) == 1

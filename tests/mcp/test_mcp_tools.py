@@ -22,7 +22,10 @@ from embornal.interfaces.mcp.tools import tags_arg
 pytestmark = pytest.mark.anyio
 
 CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
-FULL = [*CORE, "show", "history", "supersede", "update", "find", "kinds"]
+FULL = [
+    *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
+    "add_evidence",
+]  # fmt: skip
 
 
 @asynccontextmanager
@@ -513,3 +516,65 @@ async def test_core_store_keeps_its_small_schema(memory: Memory) -> None:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools["store"].input_schema["properties"]) == {"path", "content", "tags"}
         assert not {"find", "kinds", "update"} & set(tools)
+
+
+async def test_full_profile_confirms_contradicts_and_adds_evidence(memory: Memory) -> None:
+    fact = memory.store("/projects/x", "X builds with uv.")
+    async with connect(memory) as core:
+        names = {t.name for t in (await core.list_tools()).tools}
+        assert not {"confirm", "contradict", "add_evidence"} & names
+    async with connect(memory, profile="full") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        for name in ("confirm", "contradict", "add_evidence"):
+            hints = tools[name].annotations
+            assert hints is not None and hints.read_only_hint is False
+            assert hints.destructive_hint is False
+            assert f"Example: {name}(" in (tools[name].description or "")
+        assert tools["contradict"].input_schema["required"] == ["id", "reason"]
+
+        before = memory.show(fact.id).confidence
+        assert before is not None
+        up = await ok(client, "confirm", {"id": fact.id, "evidence": "quote:Still uv."})
+        assert up["confidence"] > before and up["last_confirmed_at"] is not None
+        down = await ok(client, "contradict", {"id": fact.id, "reason": "The README says Poetry."})
+        assert down["confidence"] < up["confidence"]
+        more = await ok(
+            client,
+            "add_evidence",
+            {"id": fact.id, "evidence": "uri:https://example.org/adr", "note": "the ADR"},
+        )
+        assert more["confidence"] > down["confidence"]
+
+        err = await fail(client, "add_evidence", {"id": fact.id, "evidence": "rumour:x"})
+        assert err["error"] == "invalid_evidence" and "quote" in err["message"]
+        assert "add_evidence(" in err["hint"]
+        err = await fail(client, "contradict", {"id": fact.id})
+        assert "reason" in json.dumps(err)
+    detail = memory.show(fact.id)
+    assert [(e.type.value, e.value, e.note) for e in detail.evidence] == [
+        ("quote", "Still uv.", None),
+        ("uri", "https://example.org/adr", "the ADR"),
+    ]
+
+
+async def test_vouching_takes_write_on_the_fact(memory: Memory) -> None:
+    """Decision 0033: write on the fact, which must be readable (hidden: not found)."""
+    public = memory.store("/team/news", "The offsite is in May.", tags=["visibility=public"])
+    private = memory.store("/me/diary", "The zebra password.")
+    memory.token_add("bob")
+    memory.policy_add("p", ["bob", "path:/team/*", "write", "deny"])
+    bob = memory.as_subject("bob", "assistant")
+    calls = (
+        ("confirm", {}),
+        ("contradict", {"reason": "no"}),
+        ("add_evidence", {"evidence": "quote:so I heard"}),
+    )
+    async with connect(bob, profile="full") as client:
+        for tool, args in calls:
+            err = await fail(client, tool, {"id": public.id, **args})
+            assert err["error"] == "access_denied", err
+            assert "(" in err["hint"]
+            err = await fail(client, tool, {"id": private.id, **args})
+            assert err["error"] == "not_found", err
+    for fact in (public, private):
+        assert len(memory.history(fact.id)) == 1

@@ -24,6 +24,9 @@ from embornal.service.results import (
     TreeNode,
 )
 
+if TYPE_CHECKING:  # the spine values: for annotations only (the read path never loads them)
+    from embornal.domain.spine import EvidenceRef
+
 __all__ = ["MemoryAPI"]
 
 
@@ -69,6 +72,23 @@ class MemoryAPI(Protocol):
     ) -> list[Fact]: ...
 
     def kinds(self) -> list[dict[str, Any]]: ...
+
+    def confirm(
+        self, fact_id: str, *, evidence: EvidenceRef | str | None = None, reason: str | None = None
+    ) -> Fact: ...
+
+    def contradict(
+        self,
+        fact_id: str,
+        *,
+        by: str | None = None,
+        evidence: EvidenceRef | str | None = None,
+        reason: str,
+    ) -> Fact: ...
+
+    def add_evidence(
+        self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
+    ) -> Fact: ...
 
     def forget(self, fact_id: str, *, reason: str) -> Fact: ...
 

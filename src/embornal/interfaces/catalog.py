@@ -50,6 +50,7 @@ InputType = Literal[
     "kind",
     "attributes",
     "where",
+    "evidence",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -188,6 +189,13 @@ _ATTRIBUTES = Input(
     "attributes", "attributes",
     'The kind\'s attributes as an object, e.g. {"name": "embornal", "status": "active"}.',
     aliases=("attributes", "attrs", "fields"), probe=True, full_only=True,
+)  # fmt: skip
+_EVIDENCE_TYPES = "quote, uri, conversation, document or observation"
+_EVIDENCE = Input(
+    "evidence", "evidence",
+    f"What supports it, as TYPE:VALUE; TYPE is {_EVIDENCE_TYPES}, e.g. "
+    '"uri:https://example.org/notes" or "quote:We picked uv.".',
+    aliases=("evidence", "source"),
 )  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
@@ -460,6 +468,63 @@ CATALOG: tuple[Operation, ...] = (
                   "Each kind with its schema version, summary, fields (type, required, "
                   "vocabulary values, bounds), required fields and cross-field rules.",
                   items="kinds", errors=(401, 503)),
+    ),
+    Operation(
+        "confirm", "confirm", "Fact",
+        (_FACT_ID, _EVIDENCE, _OPTIONAL_REASON),
+        tool_order=14, profile="full", title="Confirm a fact", cli="memory confirm",
+        guide="""Vouch for a fact that still holds: its confidence goes up and its last
+        confirmation is now.
+
+        Call it when the user or a source you just read confirms a fact you recalled;
+        give the evidence when there is some. It does not change what the fact says.
+        Returns the fact with its confidence.
+        Example: confirm(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", evidence="quote:Still uv.")""",
+        example=f'confirm(id="{EXAMPLE_ID}", evidence="quote:still true")',
+        http=Http("POST", "/facts/{id}/confirm", "confirmFact", "Confirm a fact",
+                  "Vouch for an active fact: its confidence moves toward 1 by the weight of "
+                  "the token's actor kind and `last_confirmed_at` is now; the evidence, if "
+                  "given, joins the fact's. It takes write on the fact; one the subject may "
+                  "not read answers 404.", errors=_WRITE, probe=True),
+    ),
+    Operation(
+        "contradict", "contradict", "Fact",
+        (_FACT_ID, _REASON,
+         Input("by", "id", "The id of the fact that contradicts it, if there is one.",
+               aliases=("by", "by_id", "contradicted_by")),
+         _EVIDENCE),
+        tool_order=15, profile="full", title="Contradict a fact", cli="memory contradict",
+        guide="""Dispute a fact that something now contradicts: its confidence goes down; it
+        stays in recall and in the history.
+
+        Call it when a source or the user says a fact may be wrong but you do not know the
+        right one (when you do, supersede it). A reason is required.
+        Returns the fact with its confidence.
+        Example: contradict(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="The README says Poetry.")""",
+        example=f'contradict(id="{EXAMPLE_ID}", reason="the README says otherwise")',
+        http=Http("POST", "/facts/{id}/contradict", "contradictFact", "Contradict a fact",
+                  "Dispute an active fact (a reason is required): its confidence decays by "
+                  "the weight of the token's actor kind. `by` names the fact that "
+                  "contradicts it (readable to the subject). It takes write on the fact.",
+                  errors=_WRITE, probe=True),
+    ),
+    Operation(
+        "add_evidence", "add_evidence", "Fact",
+        (_FACT_ID, replace(_EVIDENCE, required=True),
+         Input("note", "text", "A short note on the evidence (optional).",
+               aliases=("note", "comment"))),
+        tool_order=16, profile="full", title="Add evidence", cli="memory evidence",
+        guide="""Attach evidence to a fact: a quote, a link, a document, a conversation or
+        an observation that supports it. Evidence is never edited or removed.
+
+        Call it when you find where a fact comes from; it counts as a weak confirmation.
+        Returns the fact with its confidence.
+        Example: add_evidence(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", evidence="uri:https://x.org/adr")""",
+        example=f'add_evidence(id="{EXAMPLE_ID}", evidence="uri:https://example.org/adr/12")',
+        http=Http("POST", "/facts/{id}/evidence", "addEvidence", "Add evidence to a fact",
+                  "Append one piece of evidence (`TYPE:VALUE`, TYPE one of quote, uri, "
+                  "conversation, document, observation) with an optional note: a weak "
+                  "confirmation. It takes write on the fact.", errors=_WRITE, probe=True),
     ),
     # -- local-only: on the machine that holds the memory ---------------------------------
     Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,

@@ -175,6 +175,32 @@ def _show_args(p: ArgParser) -> None:
     p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
 
 
+_EVIDENCE_HELP = "TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation"
+
+
+def _evidence_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--evidence", metavar="TYPE:VALUE", help=_EVIDENCE_HELP + " (one per call)")
+
+
+def _confirm_args(p: ArgParser) -> None:
+    p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
+    _evidence_option(p)
+    p.add_argument("--reason", help="why: kept in the history with the event")
+
+
+def _contradict_args(p: ArgParser) -> None:
+    p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
+    p.add_argument("--by", metavar="ID2", help="the fact that contradicts it")
+    _evidence_option(p)
+    p.add_argument("--reason", required=True, help="why (required): kept in the history")
+
+
+def _evidence_args(p: ArgParser) -> None:
+    p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
+    p.add_argument("evidence", metavar="TYPE:VALUE", help=_EVIDENCE_HELP)
+    p.add_argument("--note", help="a short note on the evidence")
+
+
 def _history_args(p: ArgParser) -> None:
     p.add_argument("target", metavar="ID|PATH")
 
@@ -305,6 +331,37 @@ def memory(group: Commands, late: ArgParser) -> None:
         "print the schema of every kind (fields, types, vocabularies)",
         late,
         args=_kinds_args,
+    )
+    s = "spine_cmds:"
+    add_command(
+        group,
+        "confirm",
+        s + "confirm",
+        "vouch for a fact: its confidence goes up",
+        late,
+        "Confirm the active fact ID: its confidence moves toward 1 and it counts as\n"
+        "confirmed now. --evidence attaches what supports it (one per call).",
+        _confirm_args,
+    )
+    add_command(
+        group,
+        "contradict",
+        s + "contradict",
+        "dispute a fact: its confidence goes down",
+        late,
+        "Dispute the active fact ID (--reason is required): its confidence decays.\n"
+        "--by names the fact that contradicts it; --evidence what shows it (one).",
+        _contradict_args,
+    )
+    add_command(
+        group,
+        "evidence",
+        s + "evidence",
+        "attach evidence to a fact (a weak confirmation)",
+        late,
+        "Append TYPE:VALUE evidence to the fact ID, e.g. uri:https://example.org or\n"
+        "quote:'we picked uv'. Evidence is never edited or removed.",
+        _evidence_args,
     )
     for name, what in (
         ("forget", "hide a fact from recall (restorable)"),

@@ -397,6 +397,10 @@ def _show_text(d: FactDetail) -> str:
         ("stability", f"{f.stability_days:.3f} days"),
         ("supersedes", f.supersedes_id or "-"),
         ("superseded by", f.superseded_by or "-"),
+        ("confidence", fmt_float(d.confidence)),
+        ("c_eff", fmt_float(d.c_eff)),
+        ("stale", "yes" if d.stale else "no"),
+        ("confirmed", fmt_time(d.last_confirmed_at)),
     ]
     if f.deleted_at is not None:
         fields.append(("forgotten", fmt_time(f.deleted_at)))
@@ -405,6 +409,13 @@ def _show_text(d: FactDetail) -> str:
     tags = [f"{t} ({'own' if src is None else 'from ' + src})" for t, src in d.effective_tags]
     fields.append(("tags", tags[0] if tags else "-"))
     fields.extend(("", t) for t in tags[1:])
+    evidence = [
+        f"{ev.type.value}:{one_line(ev.value)}"
+        + ("" if ev.note is None else f" ({one_line(ev.note)})")
+        for ev in d.evidence
+    ]
+    fields.append(("evidence", evidence[0] if evidence else "-"))
+    fields.extend(("", e) for e in evidence[1:])
     links = [f"[[{link}]]" for link in d.links]
     fields.append(("links", " ".join(links) if links else "-"))
     lines = [f"{k + ':' if k else '':<15}{v}" for k, v in fields]

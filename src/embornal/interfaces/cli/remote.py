@@ -20,10 +20,9 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 
 from embornal import errors
 from embornal.domain.clock import format_time, parse_time
@@ -35,6 +34,7 @@ from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
+from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
 from embornal.service.results import (
     FactDetail,
@@ -46,7 +46,7 @@ from embornal.service.results import (
 )
 
 if TYPE_CHECKING:
-    from embornal.adapters.config import ServerConfig
+    from embornal.domain.spine import EvidenceRef
 
 __all__ = [
     "API_PREFIX",
@@ -61,7 +61,6 @@ __all__ = [
     "urllib_transport",
 ]
 
-API_PREFIX = "/api/v1"
 TIMEOUT_SECONDS = 10.0
 CLIENT_MODE = "client mode: server.url is set"
 URL_HINT = f"server.url in config.yaml, or {SERVER_URL_ENV}"
@@ -90,67 +89,6 @@ class LocalOnly(InvalidInput):
 
 def local_only(what: str, hint: str | None = None) -> LocalOnly:
     return LocalOnly(f"{what} runs on the machine that holds the memory ({CLIENT_MODE})", hint=hint)
-
-
-# --------------------------------------------------------------------------- configuration
-
-
-def base_url(raw: str) -> str:
-    """``server.url`` as the base of every route: no trailing ``/`` nor ``/api/v1``."""
-    parts = urlsplit(raw.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
-        raise ConfigError(
-            f"server.url must be an http:// or https:// address, not {raw!r}",
-            hint="Give the address `embornal serve` printed, e.g. http://127.0.0.1:1338.",
-        )
-    path = parts.path.rstrip("/").removesuffix(API_PREFIX).rstrip("/")
-    return f"{parts.scheme}://{parts.netloc}{path}"
-
-
-def _checked(token: str, where: str) -> str:
-    token = token.strip()
-    if not token:
-        raise ConfigError(f"{where} is empty", hint="Put the token of `embornal token add` there.")
-    if any(ch.isspace() or not ch.isprintable() for ch in token):
-        raise ConfigError(
-            f"{where} holds a space, a line break or a control character inside the token",
-            hint="Keep the token alone on one line.",
-        )
-    return token
-
-
-def read_token(server: ServerConfig, config_dir: Path, env: Mapping[str, str]) -> str:
-    """The bearer token: ``EMBORNAL_TOKEN``, else ``server.token``, else ``server.token_file``.
-
-    A relative ``token_file`` is read from the config dir.
-    """
-    if env.get(TOKEN_ENV, "").strip():
-        return _checked(env[TOKEN_ENV], TOKEN_ENV)
-    if server.token is not None and server.token_file is not None:
-        raise ConfigError(
-            "server.token and server.token_file are both set",
-            hint="Keep one of them (token_file keeps the token out of config.yaml).",
-        )
-    if server.token is not None:
-        return _checked(server.token, "server.token")
-    if server.token_file is not None:
-        path = Path(server.token_file).expanduser()
-        path = path if path.is_absolute() else config_dir / path
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            raise ConfigError(
-                f"cannot read server.token_file {path}: {reason}",
-                hint="Make it a readable UTF-8 file that holds the token.",
-            ) from e
-        return _checked(text, f"server.token_file {path}")
-    raise ConfigError(
-        f"client mode needs a token: server.url is set but no server.token_file, "
-        f"server.token or {TOKEN_ENV}",
-        hint="Run `embornal token add SUBJECT` where the memory is, save the token in a "
-        "file and set server.token_file to it.",
-    )
 
 
 # --------------------------------------------------------------------------- errors
@@ -450,6 +388,13 @@ class RemoteMemory:
             return str(value).strip().lower()
         if kind == "attributes":
             return to_wire(dict(value))
+        if kind == "evidence":
+            from embornal.domain.spine import parse_evidence
+
+            ref = parse_evidence(value)  # checked here, as the service would
+            if ref.note is None:
+                return f"{ref.type.value}:{ref.value}"
+            return ref.to_payload()
         if kind == "where":
             pairs = value.items() if isinstance(value, Mapping) else None
             items = [f"{k}={v}" for k, v in pairs] if pairs is not None else list(value)
@@ -553,6 +498,26 @@ class RemoteMemory:
 
     def kinds(self) -> list[dict[str, Any]]:
         return cast(list[dict[str, Any]], self._op("kinds"))
+
+    def confirm(
+        self, fact_id: str, *, evidence: EvidenceRef | str | None = None, reason: str | None = None
+    ) -> Fact:
+        return cast(Fact, self._op("confirm", **_given(locals())))
+
+    def contradict(
+        self,
+        fact_id: str,
+        *,
+        by: str | None = None,
+        evidence: EvidenceRef | str | None = None,
+        reason: str,
+    ) -> Fact:
+        return cast(Fact, self._op("contradict", **_given(locals())))
+
+    def add_evidence(
+        self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
+    ) -> Fact:
+        return cast(Fact, self._op("add_evidence", **_given(locals())))
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))

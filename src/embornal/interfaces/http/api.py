@@ -33,6 +33,9 @@ from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.schemas import (
     CatOut,
     CatQuery,
+    ConfirmIn,
+    ContradictIn,
+    EvidenceAddIn,
     FactDetailOut,
     FactOut,
     FactsOut,
@@ -109,6 +112,11 @@ def _inputs(op: CatalogOp, c: Call) -> dict[str, Any]:
             kwargs[item.name] = c.path[item.wire_name]
         else:
             kwargs[item.name] = getattr(c.query if where == "query" else c.body, item.wire_name)
+        if item.type == "evidence" and isinstance(kwargs[item.name], BaseModel):
+            from embornal.domain.spine import EvidenceRef
+
+            ev = kwargs[item.name]  # the object form: checked as the text form is
+            kwargs[item.name] = EvidenceRef(ev.type, ev.value, ev.note)
     return kwargs
 
 
@@ -152,6 +160,9 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "update": (FactOut, UpdateIn, lambda c, r: to_wire(r)),
     "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
     "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
+    "confirm": (FactOut, ConfirmIn, lambda c, r: to_wire(r)),
+    "contradict": (FactOut, ContradictIn, lambda c, r: to_wire(r)),
+    "add_evidence": (FactOut, EvidenceAddIn, lambda c, r: to_wire(r)),
 }
 
 

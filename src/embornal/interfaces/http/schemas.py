@@ -15,13 +15,18 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
+from embornal.domain.spine import MAX_EVIDENCE_NOTE, MAX_EVIDENCE_VALUE
 
 __all__ = [
     "ID_PATTERN",
     "CatOut",
     "CatQuery",
+    "ConfirmIn",
+    "ContradictIn",
     "EffectiveTagOut",
     "EventOut",
+    "EvidenceAddIn",
+    "EvidenceIn",
     "FactDetailOut",
     "FactOut",
     "FactViewOut",
@@ -394,6 +399,59 @@ class UpdateIn(_In):
         description='The attributes to change, e.g. {"status": "done"}; null removes one.'
     )
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+class EvidenceIn(_In):
+    """Evidence as an object (the form a note travels in with confirm and contradict)."""
+
+    type: str = Field(
+        min_length=1,
+        max_length=32,
+        description="quote, uri, conversation, document or observation.",
+    )
+    value: str = Field(min_length=1, max_length=MAX_EVIDENCE_VALUE)
+    note: str | None = Field(None, max_length=MAX_EVIDENCE_NOTE)
+
+
+EvidenceText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_EVIDENCE_VALUE + 32,
+        description="TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation "
+        "(e.g. uri:https://example.org/adr/12). An unknown type is refused (400).",
+    ),
+]
+
+
+class ConfirmIn(_In):
+    """Vouch for a fact, with evidence or not."""
+
+    evidence: EvidenceText | EvidenceIn | None = None
+    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+class ContradictIn(_In):
+    """Dispute a fact: a reason is required."""
+
+    by: str | None = Field(
+        None,
+        pattern=ID_PATTERN,
+        description="The id (or a unique prefix) of the contradicting fact.",
+    )
+    evidence: EvidenceText | EvidenceIn | None = None
+    reason: str = Field(
+        min_length=1, max_length=MAX_REASON_LENGTH, description="Why; kept in the history."
+    )
+
+
+class EvidenceAddIn(_In):
+    """One piece of evidence to append (never edited or removed)."""
+
+    evidence: EvidenceText | EvidenceIn
+    note: str | None = Field(
+        None, max_length=MAX_EVIDENCE_NOTE, description="A short note on the evidence."
+    )
 
 
 class ReasonIn(_In):

@@ -36,6 +36,9 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory kinds[^`]*`", "kinds()"),
         (r"`embornal memory find[^`]*`", 'find(kind="...")'),
         (r"`embornal memory update[^`]*`", 'update(id="...", attributes={...})'),
+        (r"`embornal memory confirm[^`]*`", 'confirm(id="...")'),
+        (r"`embornal memory contradict[^`]*`", 'contradict(id="...", reason="...")'),
+        (r"`embornal memory evidence[^`]*`", 'add_evidence(id="...", evidence="quote:...")'),
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).
@@ -63,6 +66,8 @@ _BY_CODE = {
     "unknown_tool": 'Call one of them, e.g. tree(path="/").',
     "invalid_kind": "kinds() lists the kinds with their attributes and allowed values.",
     "invalid_attribute": "kinds() lists the kinds with their attributes and allowed values.",
+    "invalid_evidence": "Give evidence as TYPE:VALUE, TYPE one of quote, uri, conversation, "
+    'document, observation: add_evidence(id="...", evidence="quote:...").',
 }
 
 

@@ -28,6 +28,7 @@ Wire = dict[str, Any]
 
 __all__ = [
     "CatOut",
+    "ConfidenceOut",
     "EventOut",
     "FactOut",
     "FindOut",
@@ -80,6 +81,25 @@ class FactOut(BaseModel):
     @classmethod
     def of(cls, fact: Fact) -> FactOut:
         return cls(**_fact_fields(to_wire(fact)))
+
+
+class ConfidenceOut(FactOut):
+    """A fact after confirm, contradict or add_evidence: how far it is trusted now."""
+
+    confidence: float | None = Field(
+        None, description="0 to 1: how far the fact is trusted (confirm raises it)."
+    )
+    last_confirmed_at: str | None = None
+
+    @classmethod
+    def of_fact(cls, fact: Fact) -> ConfidenceOut:
+        w = to_wire(fact)
+        c = w.get("confidence")
+        return cls(
+            **_fact_fields(w),
+            confidence=None if c is None else _round(c),
+            last_confirmed_at=iso(w.get("last_confirmed_at")),
+        )
 
 
 class ViewOut(FactOut):

@@ -31,6 +31,7 @@ from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
+    ConfidenceOut,
     EventOut,
     FactOut,
     FindOut,
@@ -305,6 +306,9 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "update": (FactOut, lambda r, a: FactOut.of(r)),
     "find": (FindOut, lambda r, a: FindOut.of(r)),
     "kinds": (KindsOut, lambda r, a: KindsOut.of(r)),
+    "confirm": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
+    "contradict": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
+    "add_evidence": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

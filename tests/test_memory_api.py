@@ -101,7 +101,7 @@ def test_forget_and_restore(memory: Memory) -> None:
     assert memory.recall("marmalade", reinforce=False) == []
     with pytest.raises(Conflict):
         memory.forget(fact.id, reason="twice")
-    memory.restore(fact.id[:12], reason="it was true")
+    memory.restore(fact.id[:18], reason="it was true")
     assert [h.fact.id for h in memory.recall("marmalade", reinforce=False)] == [fact.id]
     types = [e.type for e in memory.history(fact.id)]
     assert types == ["FactStored", "FactForgotten", "FactRestored"]

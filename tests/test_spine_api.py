@@ -83,7 +83,7 @@ def test_confirm_contradict_and_evidence_move_confidence_by_the_maths(
     assert confirmed.last_confirmed_at == clock.now()
     clock.advance(days=1)
     other = memory.store("/a", "the build uses pip")
-    disputed = memory.contradict(fact.id, by=other.id[:12], reason="pip now")
+    disputed = memory.contradict(fact.id, by=other.id[:18], reason="pip now")
     expected = C.contradict(C.confirm(0.60, 0.5), 0.5)
     assert disputed.confidence == expected
     assert disputed.last_confirmed_at == confirmed.last_confirmed_at

@@ -45,7 +45,7 @@ def test_store_then_read_it_back_every_way(alice: MemoryAPI) -> None:
     assert hits[0].parts.matched_terms == ("uv",)
     assert alice.show(fact.id).fact.recall_count == 0
     alice.recall("uv", under="/projects")
-    detail = alice.show(fact.id[:12].lower())
+    detail = alice.show(fact.id[:18].lower())
     assert detail.fact.recall_count == 1
     assert ("status=decided", None) in [(str(t), s) for t, s in detail.effective_tags]
     assert alice.history(fact.id)[0].type == "FactStored"
@@ -208,7 +208,7 @@ def test_confirm_contradict_add_evidence(alice: MemoryAPI) -> None:
     assert up.confidence is not None and up.confidence > start
     assert up.last_confirmed_at is not None
     down = alice.contradict(
-        fact.id, by=other.id[:14], evidence="uri:https://example.org/readme", reason="README"
+        fact.id, by=other.id[:18], evidence="uri:https://example.org/readme", reason="README"
     )
     assert down.confidence is not None and down.confidence < up.confidence
     assert down.last_confirmed_at == up.last_confirmed_at  # a contradiction does not move it

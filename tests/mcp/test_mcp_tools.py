@@ -385,7 +385,7 @@ async def test_id_aliases(memory: Memory, id_key: str) -> None:
     async with connect(memory) as client:
         out = await ok(client, "forget", {id_key: fact.id, "reason": "test"})
         assert out["state"] == "forgotten"
-        out = await ok(client, "restore", {id_key: fact.id[:12], "reason": "test"})
+        out = await ok(client, "restore", {id_key: fact.id[:18], "reason": "test"})
         assert out["state"] == "active"
 
 

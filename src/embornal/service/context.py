@@ -175,6 +175,19 @@ class ServiceContext:
             raise NotFound(f"no fact with id {fact_id}")
         return fact
 
+    def resolve_for(self, fact_id: str, action: str) -> Fact:
+        """The fact of an id or prefix the subject may read, once it may ``action`` it."""
+        fact = self.resolve(fact_id)
+        self.access.require(action, self.access.fact_object(fact))
+        return fact
+
+    def require_to_rewrite(self, fact: Fact, why: str) -> None:
+        """Changing what a fact says (supersede, update) takes write on it and the right
+        forget takes, since the old words leave recall (decision 0030)."""
+        obj = self.access.fact_object(fact)
+        self.access.require("write", obj)
+        self.access.require("delete", obj, why=why)
+
     def reload(self, fact_id: str) -> Fact:
         """A fact the subject may read, as the projection now holds it."""
         fact = self.store.get_fact(fact_id, self.scope())

@@ -95,10 +95,7 @@ def supersede(
     def decide(state: FactState) -> FactStored:
         (new,) = decide_supersede(state, command, now)
         if not embedded:
-            # Replacing a fact removes it from recall: it takes the right forget takes.
-            old_obj = ctx.access.fact_object(old)
-            ctx.access.require("write", old_obj)
-            ctx.access.require("delete", old_obj, why=f" (superseding fact {old.id} removes it)")
+            ctx.require_to_rewrite(old, f" (superseding fact {old.id} removes it)")
             _require_write(ctx, new)
             embedded.append(ctx.semantic.embed_documents([new.content or ""]))
         return new

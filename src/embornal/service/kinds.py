@@ -34,9 +34,7 @@ def update(
     is already the fact's."""
     why = check_reason(reason, required=False)
     fact = ctx.resolve(fact_id)
-    obj = ctx.access.fact_object(fact)
-    ctx.access.require("write", obj)
-    ctx.access.require("delete", obj, why=f" (updating fact {fact.id} changes what it says)")
+    ctx.require_to_rewrite(fact, f" (updating fact {fact.id} changes what it says)")
     now = ctx.now()
     command = UpdateAttributes(fact.id, attributes)
     on_fact(

@@ -85,16 +85,9 @@ def on_fact(
     return run_command(ctx.store, fact_id, decide, write, doing)
 
 
-def _deletable(ctx: ServiceContext, fact_id: str) -> Fact:
-    """The fact, once the subject is known to hold the right to delete it."""
-    fact = ctx.resolve(fact_id)
-    ctx.access.require("delete", ctx.access.fact_object(fact))
-    return fact
-
-
 def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
     why = check_reason(reason)
-    fact = _deletable(ctx, fact_id)
+    fact = ctx.resolve_for(fact_id, "delete")
     now = ctx.now()
     command = ForgetFact(fact.id)
     on_fact(ctx, fact.id, lambda s: decide_forget(s, command, now), why, "forgetting a fact")
@@ -103,7 +96,7 @@ def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
 
 def restore(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
     why = check_reason(reason)
-    fact = _deletable(ctx, fact_id)
+    fact = ctx.resolve_for(fact_id, "delete")
     now = ctx.now()
     command = RestoreFact(fact.id)
     on_fact(ctx, fact.id, lambda s: decide_restore(s, command, now), why, "restoring a fact")
@@ -113,7 +106,7 @@ def restore(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
 def purge(ctx: ServiceContext, fact_id: str, *, reason: str) -> PurgeResult:
     """Erase in the purge's own transaction: the stream's text, then the projections'."""
     why = check_reason(reason)
-    fact = _deletable(ctx, fact_id)
+    fact = ctx.resolve_for(fact_id, "delete")
     now = ctx.now()
     command = PurgeFact(fact.id)
 

@@ -29,12 +29,6 @@ from embornal.service.lifecycle import on_fact
 __all__ = ["add_evidence", "confirm", "contradict"]
 
 
-def _writable(ctx: ServiceContext, fact_id: str) -> Fact:
-    fact = ctx.resolve(fact_id)
-    ctx.access.require("write", ctx.access.fact_object(fact))
-    return fact
-
-
 def _evidence(evidence: EvidenceRef | str | None) -> EvidenceRef | None:
     return None if evidence is None else parse_evidence(evidence)
 
@@ -50,7 +44,7 @@ def confirm(
     kind, ``last_confirmed_at`` is now, the evidence (if any) joins the fact's."""
     why = check_reason(reason, required=False)
     ev = _evidence(evidence)
-    fact = _writable(ctx, fact_id)
+    fact = ctx.resolve_for(fact_id, "write")
     now = ctx.now()
     command = ConfirmFact(fact.id, ev)
     on_fact(ctx, fact.id, lambda s: decide_confirm(s, command, now), why, "confirming a fact")
@@ -69,7 +63,7 @@ def contradict(
     of the actor kind. ``by`` names the fact that contradicts it (another, readable one)."""
     why = check_reason(reason)
     ev = _evidence(evidence)
-    fact = _writable(ctx, fact_id)
+    fact = ctx.resolve_for(fact_id, "write")
     by_id = None if by is None else ctx.resolve(by).id
     by_state = None if by_id is None else ctx.store.fact_state(by_id)
     now = ctx.now()
@@ -94,7 +88,7 @@ def add_evidence(
     """Append one piece of evidence to an active fact (never edited or removed): a weak
     confirm, which also dates ``last_confirmed_at``."""
     ev = parse_evidence(evidence, note)
-    fact = _writable(ctx, fact_id)
+    fact = ctx.resolve_for(fact_id, "write")
     now = ctx.now()
     command = AddEvidence(fact.id, ev)
     on_fact(ctx, fact.id, lambda s: decide_add_evidence(s, command, now), None, "adding evidence")

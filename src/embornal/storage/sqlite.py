@@ -23,7 +23,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
-from embornal.errors import AmbiguousId, ConcurrencyError, InvalidInput, NotFound
+from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
@@ -136,17 +136,12 @@ class SqliteStore:
         self, conn: Connection, events: Sequence[NewEvent], *, expected_version: int | None = None
     ) -> list[Event]:
         if expected_version is not None and events:
-            streams = {e.stream_id for e in events}
-            if len(streams) != 1:
+            if len({e.stream_id for e in events}) != 1:
                 raise InvalidInput("expected_version applies to the events of one stream")
-            (stream_id,) = streams
-            row = conn.execute(
-                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (stream_id,)
-            ).fetchone()
-            if int(row[0]) != expected_version:
-                raise ConcurrencyError(
-                    f"stream {stream_id} is at version {row[0]}, expected {expected_version}"
-                )
+            # The log checks each event's own expected version: the stream's, then one more.
+            events = [
+                replace(e, expected_version=expected_version + i) for i, e in enumerate(events)
+            ]
         return eventlog.append(conn, events)
 
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:

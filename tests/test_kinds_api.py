@@ -12,7 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +20,12 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.domain.events import FactAttributesUpdated, FactStored
-from embornal.domain.fact_aggregate import FactState
 from embornal.domain.kinds import KINDS
 from embornal.errors import AccessDenied, Conflict, InvalidAttribute, InvalidKind
 from embornal.service.results import NewFact
 from embornal.storage.connect import connect
 from embornal.storage.kind_views import HOT_FIELDS
+from race_helpers import after_first_load
 
 SECRET = "zebra-42"
 FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"
@@ -381,29 +381,12 @@ def test_a_memory_of_release_0_1_0_migrates_and_reads_legacy_kinds(old_memory: M
 # -- two writers -------------------------------------------------------------------------------
 
 
-def _after_first_load(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], object]
-) -> list[FactState | None]:
-    real = mem._store.fact_state
-    loads: list[FactState | None] = []
-
-    def load(fact_id: str) -> FactState | None:
-        state = real(fact_id)
-        loads.append(state)
-        if len(loads) == 1:
-            meanwhile()
-        return state
-
-    monkeypatch.setattr(mem._store, "fact_state", load)
-    return loads
-
-
 def test_two_writers_updating_one_fact_both_land_in_log_order(
     db_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with Memory.open(db_path, clock=clock) as a, Memory.open(db_path, clock=clock) as b:
         fact = a.store("/projects/a", "A.", kind="project", attributes=PROJECT)
-        loads = _after_first_load(
+        loads = after_first_load(
             a, monkeypatch, lambda: b.update(fact.id, {"status": "paused", "summary": "b"})
         )
         got = a.update(fact.id, {"status": "done"})
@@ -419,7 +402,7 @@ def test_a_forget_between_load_and_append_makes_the_update_refuse(
 ) -> None:
     with Memory.open(db_path, clock=clock) as a, Memory.open(db_path, clock=clock) as b:
         fact = a.store("/projects/a", "A.", kind="project", attributes=PROJECT)
-        _after_first_load(a, monkeypatch, lambda: b.forget(fact.id, reason="gone"))
+        after_first_load(a, monkeypatch, lambda: b.forget(fact.id, reason="gone"))
         with pytest.raises(Conflict, match="is forgotten"):
             a.update(fact.id, {"status": "done"})
         assert [e.type for e in a.history(fact.id)] == ["FactStored", "FactForgotten"]

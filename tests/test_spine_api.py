@@ -15,7 +15,6 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.domain import confidence as C
-from embornal.domain.fact_aggregate import FactState
 from embornal.domain.spine import EvidenceRef, EvidenceType
 from embornal.errors import (
     AccessDenied,
@@ -26,6 +25,7 @@ from embornal.errors import (
     NotFound,
 )
 from embornal.storage.connect import connect
+from race_helpers import after_first_load
 
 SECRET = "zebra-42"
 FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"
@@ -274,23 +274,6 @@ def test_a_memory_of_release_0_1_0_reads_its_facts_at_their_priors(old_memory: M
 # -- two writers -------------------------------------------------------------------------
 
 
-def _after_first_load(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], object]
-) -> list[FactState | None]:
-    real = mem._store.fact_state
-    loads: list[FactState | None] = []
-
-    def load(fact_id: str) -> FactState | None:
-        state = real(fact_id)
-        loads.append(state)
-        if len(loads) == 1:
-            meanwhile()
-        return state
-
-    monkeypatch.setattr(mem._store, "fact_state", load)
-    return loads
-
-
 def test_two_writers_confirming_and_contradicting_one_fact_both_land_in_log_order(
     db_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -299,9 +282,7 @@ def test_two_writers_confirming_and_contradicting_one_fact_both_land_in_log_orde
         Memory.open(db_path, clock=clock, actor_kind="assistant") as b,
     ):
         fact = a.store("/a", "x")
-        loads = _after_first_load(
-            a, monkeypatch, lambda: b.contradict(fact.id, reason="b disputes")
-        )
+        loads = after_first_load(a, monkeypatch, lambda: b.contradict(fact.id, reason="b disputes"))
         got = a.confirm(fact.id, evidence="quote:a vouches")
         assert len(loads) == 2  # a's first append met b's event and ran again
         history = a.history(fact.id)

@@ -8,7 +8,7 @@ import gzip
 import json
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from embornal.domain.fact_aggregate import FactState
 from embornal.errors import ConcurrencyError, Conflict
 from embornal.service import lifecycle
 from embornal.storage.connect import connect
+from race_helpers import after_first_load
 
 SECRET = "zebra-42"
 FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"
@@ -113,31 +114,12 @@ def two(db_path: Path, clock: FixedClock) -> Iterator[tuple[Memory, Memory]]:
         yield a, b
 
 
-def _after_first_load(
-    mem: Memory, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], object]
-) -> list[FactState | None]:
-    """Run ``meanwhile`` (another writer) right after ``mem`` first loads a fact's state."""
-    store = mem._store
-    real = store.fact_state
-    loads: list[FactState | None] = []
-
-    def load(fact_id: str) -> FactState | None:
-        state = real(fact_id)
-        loads.append(state)
-        if len(loads) == 1:
-            meanwhile()
-        return state
-
-    monkeypatch.setattr(store, "fact_state", load)
-    return loads
-
-
 def test_a_forget_between_load_and_append_makes_the_supersede_retry_and_refuse(
     two: tuple[Memory, Memory], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, b = two
     fact = a.store("/race", "first version")
-    loads = _after_first_load(a, monkeypatch, lambda: b.forget(fact.id, reason="gone"))
+    loads = after_first_load(a, monkeypatch, lambda: b.forget(fact.id, reason="gone"))
     with pytest.raises(Conflict, match="is forgotten; only an active fact can be superseded"):
         a.supersede(fact.id, "second version")
     assert [s.state for s in loads if s] == ["active", "forgotten", "forgotten"]  # retried
@@ -151,7 +133,7 @@ def test_a_supersede_between_load_and_append_lets_the_forget_apply_after_it(
     a, b = two
     fact = a.store("/race", "first version")
     newer: list[Any] = []
-    _after_first_load(a, monkeypatch, lambda: newer.append(b.supersede(fact.id, "second")))
+    after_first_load(a, monkeypatch, lambda: newer.append(b.supersede(fact.id, "second")))
     forgotten = a.forget(fact.id, reason="old anyway")  # legal after a supersede
     assert forgotten.state == "forgotten"
     types = [(e.stream_id, e.type) for e in a.history(fact.id)]
@@ -168,7 +150,7 @@ def test_a_concurrent_forget_is_caught_by_the_expected_version(
 ) -> None:
     a, b = two
     fact = a.store("/race", "once")
-    _after_first_load(a, monkeypatch, lambda: b.forget(fact.id, reason="b was first"))
+    after_first_load(a, monkeypatch, lambda: b.forget(fact.id, reason="b was first"))
     with pytest.raises(Conflict, match="is already forgotten"):
         a.forget(fact.id, reason="a too")
     assert [e.reason for e in a.history(fact.id)] == [None, "b was first"]

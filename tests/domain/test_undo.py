@@ -330,7 +330,9 @@ def test_an_event_id_is_a_log_position(given: object, want: int) -> None:
     assert check_event_id(given) == want
 
 
-@pytest.mark.parametrize("given", [0, -1, "abc", "", "#", "1.5", True, None, "１２", "9" * 40])
+@pytest.mark.parametrize(
+    "given", [0, -1, "abc", "", "#", "1.5", True, None, "１２", "9" * 40, 10**18, 2**70]
+)
 def test_an_event_id_that_is_not_a_position_is_bad_input(given: object) -> None:
     with pytest.raises(InvalidInput, match="whole number from 1"):
         check_event_id(given)

@@ -64,6 +64,7 @@ from embornal.domain.tags import Tag
 from embornal.errors import InvalidInput, NotUndoable
 
 __all__ = [
+    "MAX_EVENT_ID",
     "NOT_UNDOABLE",
     "UNDO",
     "PathTagsState",
@@ -365,6 +366,8 @@ def decide_undo(
 
 
 _DIGITS = re.compile(r"[0-9]{1,18}")
+MAX_EVENT_ID = 10**18 - 1
+"""The largest event id taken (18 digits; SQLite's integers end at 2**63 - 1)."""
 
 
 def check_event_id(event_id: object) -> int:
@@ -376,7 +379,7 @@ def check_event_id(event_id: object) -> int:
         value = int(text.strip().removeprefix("#"))
     else:
         value = None
-    if value is None or value < 1:
+    if value is None or not 1 <= value <= MAX_EVENT_ID:
         raise InvalidInput(
             f"an event id is a whole number from 1 (the # column of `embornal memory "
             f"history`), not {event_id!r}",

@@ -81,7 +81,7 @@ def _path_param(name: str) -> dict[str, Any]:
     """A fact ``id`` (a ULID or a unique prefix), or an event's log ``position``."""
     if name == "position":
         about = "The event's id: its log position (the `position` of a history event)."
-        schema: dict[str, Any] = {"type": "integer", "minimum": 1}
+        schema: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 10**18 - 1}
     else:
         about, schema = ID_DESCRIPTION, {"type": "string", "pattern": ID_PATTERN}
     return {"name": name, "in": "path", "required": True, "description": about, "schema": schema}

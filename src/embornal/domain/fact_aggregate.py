@@ -369,7 +369,6 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
     ]
 
 
-
 def decide_store(command: StoreFact, now: datetime) -> list[FactStored]:
     """``[FactStored]`` for a valid new fact (``InvalidInput`` otherwise)."""
     return _stored(command, now)

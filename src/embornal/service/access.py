@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 from embornal.domain import paths as P
 from embornal.domain.access import Decision, Rule, permissions_for, roles_of
 from embornal.domain.clock import Clock, format_time, parse_time
-from embornal.domain.facts import Fact
 from embornal.domain.events import ActorKind
+from embornal.domain.facts import Fact
 from embornal.domain.scope import NOTHING, ReadScope, Viewer, read_scope
 from embornal.errors import AccessDenied, Unauthenticated
 from embornal.storage.contract import Store

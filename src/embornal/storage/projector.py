@@ -161,14 +161,14 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
         )
     _allow_list(conn, b.fact_id, b.visibility)
     if b.evidence_types:  # evidence given at creation: no confidence step, no confirmation
-        values_ = b.evidence_values or ("",) * len(b.evidence_types)
-        notes = b.evidence_notes or ("",) * len(b.evidence_types)
+        n = len(b.evidence_types)
+        texts = zip(b.evidence_values or ("",) * n, b.evidence_notes or ("",) * n, strict=False)
         conn.executemany(
             "INSERT INTO fact_evidence (fact_id, seq, evidence_type, value, note, recorded_at, "
             "actor) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (b.fact_id, i, t, v or "", n or None, format_time(e.recorded_at), e.actor)
-                for i, (t, v, n) in enumerate(zip(b.evidence_types, values_, notes), start=1)
+                (b.fact_id, i, t, v or "", note or None, format_time(e.recorded_at), e.actor)
+                for i, (t, (v, note)) in enumerate(zip(b.evidence_types, texts, strict=False), 1)
             ],
         )
 

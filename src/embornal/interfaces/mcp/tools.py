@@ -246,6 +246,10 @@ def _arg_type(item: Input) -> Any:
     if item.type == "int":
         bounded = Annotated[int, Field(ge=item.low, le=item.high)]
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
+    if item.type == "confidence":
+        return Annotated[float | None, BeforeValidator(_not_bool), about]
+    if item.type == "evidence_list":
+        return Annotated[list[str] | str | None, about]
     base = Literal[item.choices] if item.type == "choice" else str
     return Annotated[base if item.required else base | None, about]
 
@@ -269,6 +273,8 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
             value = attributes_arg(value)
         elif item.type == "where":
             value = where_arg(value)
+        elif item.type == "evidence_list" and isinstance(value, str):
+            value = [value]
         out[item.name] = value
     return out
 
@@ -309,6 +315,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "confirm": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
     "contradict": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
     "add_evidence": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
+    "visibility": (FactOut, lambda r, a: FactOut.of(r)),
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -5,6 +5,7 @@ bad input, purge, rebuild and verify, and migration 0015 from blank and from 0.1
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import shutil
@@ -49,10 +50,8 @@ def _seen(mem: Memory) -> set[str]:
     out = {h.fact.id for h in mem.recall("word", limit=1000, reinforce=False)}
     out |= {h.fact.id for h in mem.recall(None, limit=1000, reinforce=False)}
     for path in ("/t", "/t/sub"):
-        try:
+        with contextlib.suppress(NotFound):
             out |= {v.fact.id for v in mem.cat(path)}
-        except NotFound:
-            pass
     out |= {f.id for f in mem.find("fact")}
     return out
 

@@ -77,9 +77,7 @@ class FactOut(BaseModel):
     attributes: dict[str, Any] | None = Field(
         None, description="The kind's attributes (see kinds()); left out when there are none."
     )
-    visibility: str | None = Field(
-        None, description="private or restricted:a,b; left out for a shared fact."
-    )
+    visibility: str | None = Field(None, description="private or restricted:a,b; absent: shared")
 
     @classmethod
     def of(cls, fact: Fact) -> FactOut:

@@ -296,3 +296,15 @@ def test_a_memory_of_release_0_1_0_is_all_shared_and_takes_visibility(old_memory
     mem.set_visibility(mine.id, "restricted:alice")
     assert mem.rebuild() > 0 and mem.verify() == []
     assert _rows(mem.db_path, "SELECT subject FROM fact_visibility_allow") == [("alice",)]
+
+
+@pytest.mark.parametrize("mode", ["vector", "hybrid", "keyword"])
+def test_recall_by_meaning_obeys_visibility_too(smem: Memory, mode: str) -> None:
+    secret = smem.store("/t", "the quiet harbour lighthouse", visibility="private")
+    shared = smem.store("/t", "the quiet harbour ferry")
+    smem.reindex()
+    agent = smem.as_subject("default", "assistant")
+    mine = {h.fact.id for h in smem.recall("quiet harbour", mode=mode, reinforce=False)}
+    theirs = {h.fact.id for h in agent.recall("quiet harbour", mode=mode, reinforce=False)}
+    assert {secret.id, shared.id} <= mine
+    assert shared.id in theirs and secret.id not in theirs

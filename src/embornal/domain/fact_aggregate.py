@@ -364,7 +364,9 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
             visibility=stored_visibility(None if visibility is None else str(visibility)),
             evidence_types=tuple(e.type.value for e in evidence) or None,
             evidence_values=tuple(e.value for e in evidence) or None,
-            evidence_notes=tuple(e.note or "" for e in evidence) or None,
+            evidence_notes=tuple(e.note or "" for e in evidence)
+            if any(e.note for e in evidence)
+            else None,
         )
     ]
 

@@ -213,3 +213,21 @@ def test_an_undo_racing_a_write_it_does_not_meet_lands_after_it(
     (back,) = memory.undo(update, reason="not yet")
     assert back.version == 4 and back.payload["changes"] == {"status": "idea"}
     assert memory.show(fact.id).fact.attributes == {**PROJECT, "summary": "s"}
+
+
+def test_the_undo_of_a_visibility_change_sets_the_one_before_back(memory: Memory) -> None:
+    fact = memory.store("/v", "Who may see this.", visibility="restricted:bob")
+    memory.set_visibility(fact.id, "private", reason="mine")
+    changed = _last(memory)
+    (back,) = memory.undo(changed, reason="was fine")
+    assert back.payload["undoes"] == changed
+    assert memory.show(fact.id).fact.visibility == "restricted:bob"
+    with pytest.raises(NotUndoable, match="undone already"):
+        memory.undo(changed, reason="again")
+    # a redo, by its owner only
+    memory.undo(back.position, reason="private after all")
+    assert memory.show(fact.id).fact.visibility == "private"
+    bob = memory.as_subject("bob")
+    with pytest.raises((NotUndoable, NotFound, AccessDenied)):
+        bob.undo(changed, reason="not mine")
+    assert memory.show(fact.id).fact.visibility == "private"

@@ -332,3 +332,63 @@ def test_undo_takes_the_rights_of_the_compensation(
     with pytest.raises(AccessDenied):  # forgetting needs delete: bob may only read it
         bob.undo(stored.position, reason="not mine")
     assert len(alice.history(public.id)) == 1
+# -- source and visibility: the same on both sides (but who is an assistant) ---------------
+
+
+def test_store_with_source_evidence_confidence_visibility(alice: MemoryAPI) -> None:
+    fact = alice.store(
+        "/spine/v",
+        "Stored with its spine.",
+        source="agent-7",
+        evidence=["quote:she said so", "uri:https://example.org/x"],
+        confidence=0.8,
+        visibility="restricted:bob",
+    )
+    assert fact.visibility == "restricted:bob" and fact.confidence == 0.8
+    detail = alice.show(fact.id)
+    assert detail.source is not None and detail.source.subject == "alice"
+    assert detail.source.label == "agent-7"
+    assert [e.value for e in detail.evidence] == ["she said so", "https://example.org/x"]
+    assert detail.last_confirmed_at is None
+
+
+def test_restricted_and_private_facts_reach_whom_they_name(
+    alice: MemoryAPI, bob: MemoryAPI, side: str
+) -> None:
+    public = ["visibility=public"]  # the rules let everyone read it; visibility narrows
+    to_bob = alice.store("/v", "For bob.", tags=public, visibility="restricted:bob")
+    to_carol = alice.store("/v", "For carol.", tags=public, visibility="restricted:carol")
+    secret = alice.store("/v", "For alice alone.", tags=public, visibility="private")
+    assert secret.visibility == "private"
+    seen_by_bob = {v.fact.id for v in bob.cat("/v")}
+    assert to_bob.id in seen_by_bob and not {to_carol.id, secret.id} & seen_by_bob
+    with pytest.raises(NotFound):
+        bob.show(secret.id)
+    mine = {h.fact.id for h in alice.recall(None, limit=100, reinforce=False)}
+    assert {to_bob.id, to_carol.id} <= mine
+    # Every token is an assistant: a private fact never comes back over REST, even to its
+    # owner; on this machine its owner (a person) reads it.
+    assert (secret.id in mine) is (side == "local")
+
+
+def test_set_visibility_by_the_owner_only(alice: MemoryAPI, bob: MemoryAPI) -> None:
+    fact = alice.store("/v2", "Shared for now.", tags=["visibility=public"])
+    assert fact.id in {v.fact.id for v in bob.cat("/v2")}
+    with pytest.raises(AccessDenied):
+        bob.set_visibility(fact.id, "private")
+    got = alice.set_visibility(fact.id, "restricted:alice", reason="keep it")
+    assert got.visibility == "restricted:alice"
+    with pytest.raises(NotFound):
+        bob.cat("/v2")
+    assert [e.type for e in alice.history(fact.id)][-1] == "FactVisibilityChanged"
+
+
+@pytest.mark.parametrize("bad", ["secret", "restricted:", "restricted:a b"])
+def test_bad_visibility_is_the_same_error(alice: MemoryAPI, bad: str) -> None:
+    from embornal.errors import InvalidVisibility
+
+    with pytest.raises(InvalidVisibility):
+        alice.store("/v3", "never", visibility=bad)
+    fact = alice.store("/v3", "kept")
+    with pytest.raises(InvalidVisibility):
+        alice.set_visibility(fact.id, bad)

@@ -352,3 +352,23 @@ def test_spine_commands_over_http(alice: Server) -> None:
     bad = cli("memory", "evidence", fact_id, "rumour:x")
     assert bad.code == 2 and "quote, uri, conversation" in one_line(bad)
     assert cli("memory", "contradict", fact_id).code == 2
+
+
+def test_visibility_and_source_over_http(alice: Server) -> None:
+    made = cli(
+        "--json", "memory", "store", "/vx/p", "For bob.", "--visibility", "restricted:bob",
+        "--source", "remote-cli", "--evidence", "quote:asked", "--confidence", "0.8",
+    )  # fmt: skip
+    assert made.code == 0, made.err
+    fact = made.json()
+    assert fact["visibility"] == "restricted:bob" and fact["confidence"] == 0.8
+    shown = cli("--json", "memory", "show", fact["id"]).json()
+    assert shown["source"] == {"subject": "alice", "actor_kind": "assistant", "label": "remote-cli"}
+    changed = cli("memory", "visibility", fact["id"], "private")
+    assert changed.code == 0 and changed.out == f"{fact['id']} /vx/p private\n"
+    gone = cli("memory", "show", fact["id"])  # every token is an assistant's
+    assert gone.code == 3 and "no fact with id" in one_line(gone)
+    here = local(alice, "memory", "show", fact["id"])  # alice, as a person, on the machine
+    assert here.code == 0 and "visibility:    private" in here.out
+    bad = cli("memory", "store", "/vx/p", "x", "--visibility", "secret")
+    assert bad.code == 2 and "shared, private, restricted" in one_line(bad)

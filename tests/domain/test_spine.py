@@ -52,13 +52,12 @@ def test_actor_kind_gains_import_and_keeps_its_values() -> None:
 
 
 def test_provenance_names_who_and_which_client_or_session() -> None:
-    src = Provenance("alice", "assistant", client=" claude-desktop ", session="s-42")  # type: ignore[arg-type]
-    assert src.actor_kind is ActorKind.ASSISTANT and src.client == "claude-desktop"
+    src = Provenance("alice", "assistant", label=" claude-desktop ")  # type: ignore[arg-type]
+    assert src.actor_kind is ActorKind.ASSISTANT and src.label == "claude-desktop"
     assert src.to_payload() == {
         "subject": "alice",
         "actor_kind": "assistant",
-        "client": "claude-desktop",
-        "session": "s-42",
+        "label": "claude-desktop",
     }
     assert Provenance("bob", ActorKind.IMPORT).to_payload() == {
         "subject": "bob",
@@ -72,9 +71,11 @@ def test_provenance_refuses_a_bad_subject_actor_or_label() -> None:
     with pytest.raises(InvalidInput, match="person, assistant, system, import"):
         Provenance("alice", "robot")  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="control character"):
-        Provenance("alice", ActorKind.PERSON, session="a\nb")
+        Provenance("alice", ActorKind.PERSON, label="a\nb")
+    with pytest.raises(InvalidInput, match="control character"):
+        Provenance("alice", ActorKind.PERSON, label="a\x1bb")
     with pytest.raises(InvalidInput, match="over 128"):
-        Provenance("alice", ActorKind.PERSON, client="c" * 129)
+        Provenance("alice", ActorKind.PERSON, label="c" * 129)
 
 
 # -- evidence --------------------------------------------------------------------------------

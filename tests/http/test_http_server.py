@@ -141,8 +141,9 @@ def test_wiki_pages_take_the_cookie_or_the_bearer_token(
     served_wiki: TestClient, tokens: dict[str, str]
 ) -> None:
     cookie = {"Cookie": f"embornal_token={tokens['alice']}"}
-    assert served_wiki.get("/page", headers=cookie).text == "alice/person"
-    assert served_wiki.get("/page", headers=bearer(tokens["bob"])).text == "bob/person"
+    # A token is an assistant's wherever it is shown (decision 0039).
+    assert served_wiki.get("/page", headers=cookie).text == "alice/assistant"
+    assert served_wiki.get("/page", headers=bearer(tokens["bob"])).text == "bob/assistant"
 
 
 def test_wiki_pages_without_a_token_go_to_the_login_form(

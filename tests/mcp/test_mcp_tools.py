@@ -24,7 +24,7 @@ pytestmark = pytest.mark.anyio
 CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
 FULL = [
     *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
-    "add_evidence", "undo",
+    "add_evidence", "undo", "visibility",
 ]  # fmt: skip
 
 
@@ -350,8 +350,9 @@ async def test_unexpected_exception_is_internal_error_without_traceback(
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(memory, "recall", boom)
-    async with connect(memory) as client:
+    agent = memory.as_subject("default", "assistant")  # what the server runs calls on
+    monkeypatch.setattr(agent, "recall", boom)
+    async with connect(agent) as client:
         err = await fail(client, "recall", {"query": "x"})
         assert (await ok(client, "ls", {}))["entries"]  # the server keeps serving
     assert err["error"] == "internal_error"

@@ -38,16 +38,26 @@ from embornal.domain.events import (
     FactPurged,
     FactRestored,
     FactStored,
+    FactVisibilityChanged,
     evidence_fields,
 )
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
-from embornal.domain.spine import EvidenceRef, append_evidence
+from embornal.domain.spine import (
+    EvidenceRef,
+    append_evidence,
+    as_visibility,
+    carried_visibility,
+    check_source_label,
+    parse_evidence,
+    stored_visibility,
+)
 from embornal.domain.tags import OWNER_KEY, Tag, parse_tags
-from embornal.errors import Conflict, InvalidInput, NotFound
+from embornal.errors import AccessDenied, Conflict, InvalidInput, NotFound
 
 __all__ = [
     "AddEvidence",
+    "ChangeVisibility",
     "ConfirmFact",
     "ContradictFact",
     "FactState",
@@ -59,6 +69,7 @@ __all__ = [
     "SupersedeFact",
     "UpdateAttributes",
     "decide_add_evidence",
+    "decide_change_visibility",
     "decide_confirm",
     "decide_contradict",
     "decide_forget",
@@ -90,6 +101,7 @@ class FactState:
     schema version ``kind_version`` (None: none stored). ``confidence`` is folded in log
     order (see the module), ``last_confirmed_at`` is the time of the last confirm or piece
     of evidence, and ``evidence`` the fact's evidence, append-only (a purge empties it).
+    ``visibility`` is its text form, None for shared (decision 0038).
     """
 
     fact_id: str
@@ -106,6 +118,7 @@ class FactState:
     confidence: float = 0.95  # the prior of a person, as for a bare body
     last_confirmed_at: datetime | None = None
     evidence: tuple[EvidenceRef, ...] = ()
+    visibility: str | None = None
 
     @property
     def state(self) -> str:
@@ -141,6 +154,8 @@ def evolve(
                 if event.confidence is not None
                 else C.prior(actor_kind)
             ),
+            evidence=event.evidence,
+            visibility=stored_visibility(event.visibility),
         )
     if state is None:
         raise ValueError(f"{event.TYPE} before the fact was stored")
@@ -158,6 +173,8 @@ def evolve(
         return _vouched(step, event, ActorKind(actor_kind), at)
     if isinstance(event, FactConfidenceReset):  # an undo's: the values it names
         return replace(step, confidence=event.confidence, last_confirmed_at=event.last_confirmed_at)
+    if isinstance(event, FactVisibilityChanged):
+        return replace(step, visibility=stored_visibility(event.visibility))
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 
@@ -233,6 +250,11 @@ class StoreFact:
     at: datetime | str | None = None
     attributes: Mapping[str, object] | None = None
     confidence: object = None  # None: the prior of the actor kind
+    # Who may see it (a Visibility or its text; None: shared), a source label, and
+    # evidence given with it (EvidenceRef values or ``type:value`` text).
+    visibility: object = None
+    source: object = None
+    evidence: Sequence[object] = ()
 
 
 @dataclass(frozen=True)
@@ -286,6 +308,15 @@ class AddEvidence:
 
 
 @dataclass(frozen=True)
+class ChangeVisibility:
+    """``visibility``: a :class:`Visibility` or its text; ``actor``: who asks."""
+
+    fact_id: str
+    visibility: object
+    actor: str
+
+
+@dataclass(frozen=True)
 class ForgetFact:
     fact_id: str
 
@@ -314,6 +345,11 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
     typed = new_attributes(cmd.kind, cmd.attributes, content)
     given = None if cmd.confidence is None else C.check_confidence(cmd.confidence)
     created = parse_time(cmd.at) if cmd.at is not None else now
+    visibility = None if cmd.visibility is None else as_visibility(cmd.visibility)
+    source = None if cmd.source is None else check_source_label(cmd.source)
+    if isinstance(cmd.evidence, str | bytes):
+        raise InvalidInput("evidence is a list of TYPE:VALUE texts")
+    evidence = [parse_evidence(e) for e in cmd.evidence]
     return [
         FactStored(
             fact_id=cmd.fact_id,
@@ -327,6 +363,13 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
             attributes=typed.attributes or None,
             kind_version=typed.kind_version,
             confidence=given,
+            source=source,
+            visibility=stored_visibility(None if visibility is None else str(visibility)),
+            evidence_types=tuple(e.type.value for e in evidence) or None,
+            evidence_values=tuple(e.value for e in evidence) or None,
+            evidence_notes=tuple(e.note or "" for e in evidence)
+            if any(e.note for e in evidence)
+            else None,
         )
     ]
 
@@ -356,6 +399,7 @@ def decide_supersede(state: FactState, command: SupersedeFact, now: datetime) ->
         kind,
         command.at,
         attributes,
+        visibility=carried_visibility(state.visibility, state.owner, command.owner),
     )
     events = _stored(new, now, supersedes=state.fact_id)
     if state.state != "active":
@@ -406,7 +450,7 @@ def decide_update(
 
 _Targeted = (
     ForgetFact | RestoreFact | PurgeFact | UpdateAttributes | ConfirmFact | ContradictFact
-) | AddEvidence
+) | (AddEvidence | ChangeVisibility)
 
 
 def _check_target(state: FactState, command: _Targeted) -> None:
@@ -485,3 +529,23 @@ def decide_add_evidence(state: FactState, command: AddEvidence, now: datetime) -
     _check_active(state, "given evidence")
     ev = command.evidence
     return [FactEvidenceAdded(state.fact_id, ev.type.value, ev.value, ev.note)]
+
+
+def decide_change_visibility(
+    state: FactState, command: ChangeVisibility, now: datetime
+) -> list[DomainEvent]:
+    """``[FactVisibilityChanged]``, or ``[]`` when it is that already. Only the owner sets
+    who may see a fact (decision 0038); a purged fact has nothing left to see."""
+    _check_target(state, command)
+    visibility = as_visibility(command.visibility)
+    if command.actor != state.owner:
+        raise AccessDenied(
+            f"subject {command.actor} may not change the visibility of fact {state.fact_id}: "
+            f"only its owner {state.owner} may",
+            hint="Ask the fact's owner to change its visibility.",
+        )
+    if state.status is FactStatus.PURGED:
+        raise Conflict(f"fact {state.fact_id} was purged; its content is gone for good")
+    if stored_visibility(str(visibility)) == state.visibility:
+        return []
+    return [FactVisibilityChanged(state.fact_id, str(visibility))]

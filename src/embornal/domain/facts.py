@@ -54,6 +54,8 @@ class Fact:
     # vouched for; None on a fact built without them. ``c_eff`` is derived (``show``).
     confidence: float | None = None
     last_confirmed_at: datetime | None = None
+    # Who may see it: ``shared``, ``private`` or ``restricted:alice,bob`` (decision 0038).
+    visibility: str = "shared"
 
     @property
     def signals(self) -> Signals:

@@ -9,6 +9,14 @@ with the same rules share one compiled filter.
 
 A fact is in scope when some allow pattern matches it and no deny pattern does
 (:meth:`ReadScope.admits`, which the compiled filters must agree with).
+
+The scope also names its :class:`Viewer` — who reads, under which names, as what kind of
+actor — and then a fact must also be visible to it (:func:`visible_to`, seed 001's
+visibility, decision 0038): ``shared`` facts to anyone the rules let read them,
+``private`` ones to their owner alone and never to an assistant, ``restricted:a,b`` ones
+to their owner and to a reader that is (or holds the role) ``a`` or ``b``. Visibility
+only narrows what the rules allow; it never lets a reader see more. A scope with no
+viewer (the store's own reads: rules, folds, verify) sees every visibility.
 """
 
 from __future__ import annotations
@@ -27,9 +35,14 @@ __all__ = [
     "NOTHING",
     "ReadScope",
     "ScopeRule",
+    "Viewer",
     "read_scope",
     "scope_for",
+    "visible_to",
 ]
+
+PRIVATE = "private"
+RESTRICTED_PREFIX = "restricted:"
 
 ALLOW = "allow"
 DENY = "deny"
@@ -48,11 +61,39 @@ def _order(rule: ScopeRule) -> tuple[str, str, str, str, str]:
 
 
 @dataclass(frozen=True)
+class Viewer:
+    """Who reads: ``subject``, the ``names`` it answers to in an allow-list (itself and
+    every role it holds), and whether it reads as an ``assistant``."""
+
+    subject: str
+    names: frozenset[str] = frozenset()
+    assistant: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", frozenset({self.subject, *self.names}))
+
+
+def visible_to(visibility: str | None, owner: str, viewer: Viewer | None) -> bool:
+    """Whether a fact of ``owner`` with this visibility (its text form; None: shared)
+    reaches ``viewer`` (None: the store's own reads, which see everything)."""
+    if viewer is None or visibility is None or visibility == "shared":
+        return True
+    if visibility == PRIVATE:
+        return owner == viewer.subject and not viewer.assistant
+    if visibility.startswith(RESTRICTED_PREFIX):
+        allow = set(visibility[len(RESTRICTED_PREFIX) :].split(","))
+        return owner == viewer.subject or bool(viewer.names & allow)
+    return False  # a visibility this build does not know: hidden
+
+
+@dataclass(frozen=True)
 class ReadScope:
-    """The facts a reader may see: ``everything``, or those its ``rules`` let through."""
+    """The facts a reader may see: ``everything``, or those its ``rules`` let through;
+    with a ``viewer``, only those among them visible to it."""
 
     rules: tuple[ScopeRule, ...] = ()
     everything: bool = False
+    viewer: Viewer | None = None
 
     def __post_init__(self) -> None:
         if self.everything and self.rules:
@@ -71,8 +112,27 @@ class ReadScope:
         """Whether no fact passes."""
         return not self.everything and not self.allows
 
-    def admits(self, fact_path: str, tags: Mapping[str, str]) -> bool:
-        """Whether a fact at ``fact_path`` with these effective tags is in scope."""
+    @property
+    def unfiltered(self) -> bool:
+        """Whether every fact passes, whatever its visibility (no viewer)."""
+        return self.everything and self.viewer is None
+
+    def seen_by(self, viewer: Viewer | None) -> ReadScope:
+        """This scope, read by ``viewer``."""
+        return ReadScope(self.rules, self.everything, viewer)
+
+    def admits(
+        self,
+        fact_path: str,
+        tags: Mapping[str, str],
+        *,
+        owner: str = "",
+        visibility: str | None = None,
+    ) -> bool:
+        """Whether a fact at ``fact_path`` with these effective tags (of ``owner``, with
+        this visibility) is in scope."""
+        if not visible_to(visibility, owner, self.viewer):
+            return False
         if self.everything:
             return True
         if any(p.matches(fact_path, tags) for p in self.denies):

@@ -42,9 +42,13 @@ __all__ = [
     "Visibility",
     "VisibilityLevel",
     "append_evidence",
+    "as_visibility",
+    "carried_visibility",
+    "check_source_label",
     "parse_evidence",
     "parse_lifetime",
     "parse_visibility",
+    "stored_visibility",
 ]
 
 MAX_EVIDENCE_VALUE = 8_192
@@ -78,17 +82,14 @@ def _clean_text(raw: object, what: str, limit: int, error: type[InvalidInput]) -
 
 @dataclass(frozen=True)
 class Provenance:
-    """Who put this here: the subject, the kind of actor, and which client or session.
-
-    ``client`` names the program (an assistant, an importer: ``claude-desktop``,
-    ``import:notion``), ``session`` an id of the conversation or run; both optional, one
-    short line each.
-    """
+    """Who put this here: the subject, the kind of actor, and a ``label`` naming the client
+    or session (``claude-desktop``, ``import:notion``, ``s-42``): optional, one short line
+    of printable text. Subject and actor kind are the envelope's of the fact's
+    ``FactStored``; the label is its ``source`` (decision 0037)."""
 
     subject: str
     actor_kind: ActorKind
-    client: str | None = None
-    session: str | None = None
+    label: str | None = None
 
     def __post_init__(self) -> None:
         check_subject(self.subject)
@@ -98,21 +99,25 @@ class Provenance:
             raise InvalidInput(
                 f"actor kind {str(self.actor_kind)[:40]!r} is not one of: {_choices(ActorKind)}"
             ) from None
-        for name in ("client", "session"):
-            value = getattr(self, name)
-            if value is not None:
-                text = _clean_text(value, f"the source {name}", MAX_SOURCE_LABEL, InvalidInput)
-                if not text.isprintable():
-                    raise InvalidInput(f"the source {name} holds a control character")
-                object.__setattr__(self, name, text)
+        if self.label is not None:
+            object.__setattr__(self, "label", check_source_label(self.label))
 
     def to_payload(self) -> dict[str, object]:
         out: dict[str, object] = {"subject": self.subject, "actor_kind": self.actor_kind.value}
-        if self.client is not None:
-            out["client"] = self.client
-        if self.session is not None:
-            out["session"] = self.session
+        if self.label is not None:
+            out["label"] = self.label
         return out
+
+
+def check_source_label(label: object) -> str:
+    """A source label: text of at most :data:`MAX_SOURCE_LABEL` characters, printable."""
+    text = _clean_text(label, "the source label", MAX_SOURCE_LABEL, InvalidInput)
+    if not text.isprintable():
+        raise InvalidInput(
+            "the source label holds a control character",
+            hint="Give one short line, e.g. --source claude-desktop",
+        )
+    return text
 
 
 # -- evidence ----------------------------------------------------------------------------
@@ -345,6 +350,28 @@ def parse_visibility(text: object) -> Visibility:
     if sep or word not in {v.value for v in VisibilityLevel}:
         raise InvalidVisibility(f"visibility {raw[:40]!r} is not one of: {allowed}")
     return Visibility(VisibilityLevel(word))
+
+
+def as_visibility(value: object) -> Visibility:
+    """A :class:`Visibility`, or one read from its text form."""
+    return value if isinstance(value, Visibility) else parse_visibility(value)
+
+
+def stored_visibility(text: str | None) -> str | None:
+    """The stored form of a visibility's text: None for shared (the default)."""
+    return None if text is None or text == VisibilityLevel.SHARED.value else text
+
+
+def carried_visibility(text: str | None, old_owner: str, new_owner: str) -> str | None:
+    """The visibility of a correction (stored form): the same as the corrected fact's, so
+    those who saw it see the correction; a restricted fact's old owner joins the
+    allow-list when another subject corrects it."""
+    if text is None or new_owner == old_owner:
+        return text
+    seen = parse_visibility(text)
+    if seen.level is VisibilityLevel.RESTRICTED:
+        return str(Visibility(VisibilityLevel.RESTRICTED, (*seen.allow, old_owner)))
+    return text
 
 
 # -- importance --------------------------------------------------------------------------

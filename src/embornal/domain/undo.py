@@ -23,6 +23,8 @@ FactConfidenceReset
 PathTagged                 PathTagged with the tagger's previous values, PathUntagged
                            of the keys it added
 PathUntagged               PathTagged with the values it took off
+FactVisibilityChanged      FactVisibilityChanged back to the visibility before it (its
+                           owner only, as any visibility change)
 FactPurged                 none: a purge erased the content for good (refused)
 =========================  ===========================================================
 
@@ -55,6 +57,7 @@ from embornal.domain.events import (
     FactPurged,
     FactRestored,
     FactStored,
+    FactVisibilityChanged,
     PathTagged,
     PathUntagged,
 )
@@ -252,6 +255,18 @@ def _undo_confidence(u: Undoing[FactState]) -> list[DomainEvent]:
     ]
 
 
+def _undo_visibility(u: Undoing[FactState]) -> list[DomainEvent]:
+    _refuse_later(u, (FactVisibilityChanged,), f"the visibility of fact {_fact_id(u)}")
+    assert u.before is not None
+    if u.by != u.now.owner:
+        raise NotUndoable(
+            f"event {u.position} cannot be undone by {u.by}: only the owner of fact "
+            f"{_fact_id(u)} ({u.now.owner}) sets who may see it",
+            hint="Ask the fact's owner to undo it.",
+        )
+    return [FactVisibilityChanged(_fact_id(u), u.before.visibility or "shared", undoes=u.position)]
+
+
 def _check_tagger(u: Undoing[PathTagsState]) -> None:
     if u.event.actor != u.by:
         raise NotUndoable(
@@ -308,6 +323,7 @@ UNDO: dict[type[DomainEvent], UndoRule] = {
     FactContradicted: UndoRule(_undo_confidence, ("write",)),
     FactEvidenceAdded: UndoRule(_undo_confidence, ("write",)),
     FactConfidenceReset: UndoRule(_undo_confidence, ("write",)),
+    FactVisibilityChanged: UndoRule(_undo_visibility, ("rewrite",)),
     PathTagged: UndoRule(_undo_tagged, ("write",), "path"),
     PathUntagged: UndoRule(_undo_untagged, ("write",), "path"),
 }

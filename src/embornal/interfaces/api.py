@@ -25,7 +25,7 @@ from embornal.service.results import (
 )
 
 if TYPE_CHECKING:  # the spine values: for annotations only (the read path never loads them)
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.spine import EvidenceRef, Visibility
 
 __all__ = ["MemoryAPI"]
 
@@ -44,6 +44,10 @@ class MemoryAPI(Protocol):
         kind: str = "fact",
         attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
+        confidence: float | None = None,
+        visibility: Visibility | str | None = None,
+        source: str | None = None,
+        evidence: Sequence[EvidenceRef | str] = (),
     ) -> Fact: ...
 
     def supersede(
@@ -88,6 +92,10 @@ class MemoryAPI(Protocol):
 
     def add_evidence(
         self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
+    ) -> Fact: ...
+
+    def set_visibility(
+        self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
     ) -> Fact: ...
 
     def forget(self, fact_id: str, *, reason: str) -> Fact: ...

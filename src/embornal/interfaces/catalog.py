@@ -51,6 +51,10 @@ InputType = Literal[
     "attributes",
     "where",
     "evidence",
+    "evidence_list",
+    "confidence",
+    "visibility",
+    "source",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -195,7 +199,21 @@ _EVIDENCE = Input(
     "evidence", "evidence",
     f"What supports it, as TYPE:VALUE; TYPE is {_EVIDENCE_TYPES}, e.g. "
     '"uri:https://example.org/notes" or "quote:We picked uv.".',
-    aliases=("evidence", "source"),
+    aliases=("evidence",),
+)  # fmt: skip
+_VISIBILITY = Input(
+    "visibility", "visibility", "Who may see it: shared (default), private (you only; never an "
+    "assistant) or restricted:alice,bob (you and those subjects or roles).",
+    aliases=("visibility",), max_length=4096, probe=True, full_only=True,
+)  # fmt: skip
+_STORE_SPINE = (
+    Input("confidence", "confidence", "How sure, 0..1; default: the prior of who states it.",
+          aliases=("confidence",), probe=True, full_only=True),
+    _VISIBILITY,
+    Input("source", "source", "Your client or session id, for the record: claude-desktop.",
+          aliases=("source", "client", "session"), max_length=128, probe=True, full_only=True),
+    Input("evidence", "evidence_list", f"What supports it: TYPE:VALUE list ({_EVIDENCE_TYPES}).",
+          default=(), aliases=("evidence",), probe=True, full_only=True),
 )  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
@@ -220,7 +238,7 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "store", "store", "Fact",
         (_path(), _CONTENT, _TAGS, _AT, replace(_OPTIONAL_REASON, mcp=False), _KIND,
-         _ATTRIBUTES),
+         _ATTRIBUTES, *_STORE_SPINE),
         tool_order=1, profile="core", title="Store a fact", cli="memory store",
         guide="""Save one small fact to long-term memory, on a topic path.
 
@@ -236,7 +254,8 @@ CATALOG: tuple[Operation, ...] = (
                   "token's subject) itself: a body that carries an owner tag is refused (400). "
                   "`kind` and `attributes` type it (see `GET /api/v1/kinds`); an unknown kind, "
                   "a missing required attribute or a value outside a vocabulary is refused "
-                  "(400) and nothing is written.",
+                  "(400) and nothing is written; so are `visibility`, `source`, `confidence` "
+                  "and `evidence`.",
                   status=201, errors=(400, 401, 403, 413, 422, 503)),
     ),
     Operation(
@@ -554,6 +573,22 @@ CATALOG: tuple[Operation, ...] = (
                   "missing one. It takes the rights of the compensation (forget and restore: "
                   "delete; an attribute update: write and delete; the rest: write).",
                   errors=_WRITE, items="events", tag="events", probe=True),
+    ),
+    Operation(
+        "visibility", "set_visibility", "Fact",
+        (_FACT_ID, replace(_VISIBILITY, required=True, probe=False, full_only=False),
+         _OPTIONAL_REASON),
+        tool_order=18, profile="full", title="Set who may see a fact", cli="memory visibility",
+        guide="""Change who may see a fact you stored: shared, private (you only, and never an
+        assistant: you will not see it again) or restricted:alice,bob (you and those listed).
+
+        Call it when the user asks to keep a fact to themselves or to a few people.
+        Example: visibility(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", visibility="restricted:alice")""",
+        example=f'visibility(id="{EXAMPLE_ID}", visibility="restricted:alice")',
+        http=Http("POST", "/facts/{id}/visibility", "setVisibility", "Set who may see a fact",
+                  "shared, private or restricted:a,b; only the fact's owner, with write and "
+                  "delete on it (else 403). A private fact never reaches an assistant (every "
+                  "token is one).", errors=_WRITE, probe=True),
     ),
     # -- local-only: on the machine that holds the memory ---------------------------------
     Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,

@@ -24,7 +24,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
-from embornal.domain.spine import EvidenceRef
+from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
@@ -55,6 +55,7 @@ def _fact(f: Fact) -> Wire:
         "stability_days": f.stability_days,
         "confidence": f.confidence,
         "last_confirmed_at": _time(f.last_confirmed_at),
+        "visibility": f.visibility,
         "supersedes_id": f.supersedes_id,
         "superseded_by": f.superseded_by,
         "deleted_at": _time(f.deleted_at),
@@ -147,7 +148,12 @@ def _detail(d: FactDetail) -> Wire:
         "evidence": [
             {"type": ev.type.value, "value": ev.value, "note": ev.note} for ev in d.evidence
         ],
+        "source": None if d.source is None else _source(d.source),
     }
+
+
+def _source(p: Provenance) -> Wire:
+    return {"subject": p.subject, "actor_kind": p.actor_kind.value, "label": p.label}
 
 
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
@@ -244,6 +250,7 @@ def _read_fact(d: Mapping[str, Any]) -> Fact:
         attributes=dict(d.get("attributes") or {}),
         confidence=_opt(float, d.get("confidence")),
         last_confirmed_at=_opt(time_of, d.get("last_confirmed_at")),
+        visibility=str(d.get("visibility") or "shared"),
     )
 
 
@@ -319,7 +326,14 @@ def _read_detail(d: Mapping[str, Any]) -> FactDetail:
             EvidenceRef(str(ev["type"]), str(ev["value"]), ev.get("note"))  # type: ignore[arg-type]
             for ev in d.get("evidence", ())
         ),
+        source=_read_source(d.get("source")),
     )
+
+
+def _read_source(d: Any) -> Provenance | None:
+    if not isinstance(d, Mapping):
+        return None
+    return Provenance(str(d["subject"]), d["actor_kind"], d.get("label"))
 
 
 _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {

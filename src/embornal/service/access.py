@@ -1,8 +1,9 @@
 """Access in the service: the read filter, write/delete checks, policies and tokens.
 
 Reads take the subject's read scope, built from its rules (cached until the policies
-change) and compiled by the store into its own filter; writes and deletes ask the Casbin
-enforcer per path.
+change) and read by its viewer (the subject, its roles, and whether it acts as an
+assistant: visibility, decision 0038), compiled by the store into its own filter; writes
+and deletes ask the Casbin enforcer per path.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
-from embornal.domain.access import Decision, Rule, permissions_for
+from embornal.domain.access import Decision, Rule, permissions_for, roles_of
 from embornal.domain.clock import Clock, format_time, parse_time
+from embornal.domain.events import ActorKind
 from embornal.domain.facts import Fact
-from embornal.domain.scope import NOTHING, ReadScope, read_scope
+from embornal.domain.scope import NOTHING, ReadScope, Viewer, read_scope
 from embornal.errors import AccessDenied, Unauthenticated
 from embornal.storage.contract import Store
 
@@ -69,9 +71,12 @@ def token_info(row: Mapping[str, Any]) -> TokenInfo:
 class Access:
     """The access rules as one subject meets them."""
 
-    def __init__(self, store: Store, subject: str) -> None:
+    def __init__(
+        self, store: Store, subject: str, actor_kind: ActorKind | str = ActorKind.PERSON
+    ) -> None:
         self._store = store
         self.subject = subject
+        self.assistant = ActorKind(actor_kind) is ActorKind.ASSISTANT
         self._version = -1
         self._rules: list[Rule] = []
         self._scope = NOTHING
@@ -88,7 +93,10 @@ class Access:
         version = self._store.policy_version()
         if version != self._version:
             self._rules = self._store.rules()
-            self._scope = read_scope(permissions_for(self.subject, "read", self._rules))
+            roles = frozenset(roles_of(self.subject, self._rules))
+            viewer = Viewer(self.subject, roles, assistant=self.assistant)
+            scope = read_scope(permissions_for(self.subject, "read", self._rules))
+            self._scope = scope.seen_by(viewer)
             self._enforcer = None
             self._open = _unconditional_actions(self.subject, self._rules)
             self._version = version

@@ -6,17 +6,22 @@ recall (and lifts the strength of what it shows).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from embornal.domain import paths as P
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.links import extract_links
 from embornal.domain.strength import strength
-from embornal.errors import InvalidInput, NotFound
+from embornal.errors import EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall import record_recall
 from embornal.service.results import FactDetail, FactView, PathEntry, TreeNode
 from embornal.storage.contract import PathRow
+
+if TYPE_CHECKING:
+    from embornal.domain.spine import Provenance
 
 __all__ = ["cat", "history", "ls", "show", "tree"]
 
@@ -112,7 +117,19 @@ def show(ctx: ServiceContext, fact_id: str) -> FactDetail:
         ),
         last_confirmed_at=state.last_confirmed_at,
         evidence=state.evidence,
+        source=_source(events[0]),
     )
+
+
+def _source(stored: Event) -> Provenance | None:
+    """Who put the fact here: its FactStored's actor, actor kind and source label."""
+    from embornal.domain.spine import Provenance
+
+    label = getattr(stored.body, "source", None)
+    try:
+        return Provenance(stored.actor, stored.actor_kind, label)  # type: ignore[arg-type]
+    except EmbornalError:  # a name or kind this build would refuse: not shown
+        return None
 
 
 def history(ctx: ServiceContext, target: str) -> list[Event]:

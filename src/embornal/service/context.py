@@ -78,7 +78,7 @@ class ServiceContext:
             clock=clock,
             subject=name,
             actor_kind=actor_kind,
-            access=Access(store, name),
+            access=Access(store, name, actor_kind),
             semantic=semantic or Semantic(store, None),
             default_limit=default_limit,
             fusion=fusion or FusionSettings(),

@@ -53,6 +53,9 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
             item.at,
             item.attributes,
             item.confidence,
+            item.visibility,
+            item.source,
+            item.evidence,
         )
         bodies.extend(decide_store(command, now))
     if not bodies:
@@ -134,4 +137,5 @@ def new_fact(b: FactStored, start: float) -> Fact:
         tags=tuple(sorted(b.tags)),
         attributes=read_attributes(b.kind, b.kind_version, b.attributes),
         confidence=b.confidence if b.confidence is not None else start,
+        visibility=b.visibility or "shared",
     )

@@ -1,5 +1,4 @@
-"""The one application API (CLI, MCP and HTTP call nothing below it): a facade that
-holds one :class:`~embornal.service.context.ServiceContext` and hands it to use cases."""
+"""The one application API (CLI, MCP, HTTP call nothing below it): a facade over use cases."""
 
 from __future__ import annotations
 
@@ -31,8 +30,9 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.domain.spine import EvidenceRef
-    from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging, undo
+    from embornal.domain.spine import EvidenceRef, Visibility
+    from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging
+    from embornal.service import undo, visible
     from embornal.service.access import TokenInfo
     from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
@@ -45,6 +45,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     spine = Later("embornal.service.spine")
     tagging = Later("embornal.service.tagging")
     undo = Later("embornal.service.undo")
+    visible = Later("embornal.service.visible")
 
 __all__ = ["MAX_LIMIT", "Memory"]
 
@@ -71,9 +72,7 @@ class Memory:
         vector_width: int | None = None,
         fusion: FusionSettings | None = None,
     ) -> Memory:
-        """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
-        the platform's data directory). ``embedder`` turns on recall by meaning;
-        ``vector_width`` (default: the embedder's) must match on every later open."""
+        """Open (creating, migrating) the memory at ``path`` (None: the data directory)."""
         return cls(
             ServiceContext.open(
                 path,
@@ -138,16 +137,22 @@ class Memory:
         attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
         confidence: float | None = None,
+        visibility: Visibility | str | None = None,
+        source: str | None = None,
+        evidence: Sequence[EvidenceRef | str] = (),
     ) -> Fact:
-        """Store one fact on ``path``; ``at`` dates it (imports). ``kind`` (immutable),
-        ``attributes`` and ``confidence`` (0..1; None: the actor kind's prior) are checked:
-        a bad one writes nothing. A ``fact``'s statement is its content unless given."""
+        """Store one fact on ``path``; its kind, attributes, confidence (None: the actor kind's
+        prior), visibility, source and evidence are checked: a bad one writes nothing."""
         return facts.store(
-            self._ctx, NewFact(path, content, tags, at, kind, attributes, confidence), reason=reason
+            self._ctx,
+            NewFact(
+                path, content, tags, at, kind, attributes, confidence, visibility, source, evidence
+            ),
+            reason=reason,
         )
 
     def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
-        """Store many facts in one transaction: all of them, or none."""
+        """Store many facts in one transaction: all, or none."""
         return facts.store_many(self._ctx, items, reason=reason)
 
     def supersede(
@@ -161,8 +166,7 @@ class Memory:
         kind: str | None = None,
         attributes: Mapping[str, object] | None = None,
     ) -> Fact:
-        """Correct a fact: a new fact on the same path points at the old one. It keeps the
-        old kind and attributes unless given; another ``kind`` corrects a misclassified fact."""
+        """Correct a fact: a new one on its path points at it (kind, attributes kept)."""
         return facts.supersede(self._ctx, fact_id, content, tags, reason, at, kind, attributes)
 
     def update(
@@ -194,6 +198,12 @@ class Memory:
         """Append evidence (``quote:…``, ``uri:…``; never edited) to a fact: a weak confirm."""
         return spine.add_evidence(self._ctx, fact_id, evidence, note=note)
 
+    def set_visibility(
+        self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
+    ) -> Fact:
+        """Who may see a fact the subject owns: shared, private, restricted:a,b."""
+        return visible.set_visibility(self._ctx, fact_id, visibility, reason=reason)
+
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""
         return lifecycle.forget(self._ctx, fact_id, reason=reason)
@@ -222,7 +232,7 @@ class Memory:
         mode: str = "auto",
     ) -> list[RecallHit]:
         """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
-        auto); no query: the strongest. Each hit lifts its strength unless not ``reinforce``."""
+        auto); no query: the strongest. Each hit is reinforced unless not ``reinforce``."""
         return recall.recall(
             self._ctx, query, limit=limit, under=under, reinforce=reinforce, mode=mode
         )
@@ -235,13 +245,11 @@ class Memory:
         under: str | None = None,
         limit: int | None = None,
     ) -> list[Fact]:
-        """The live facts of ``kind`` whose attributes equal ``where`` (``{"status":
-        "active"}`` or ``["status=active"]``, values typed as the kind says), oldest first."""
+        """The live facts of ``kind`` whose attributes equal ``where``, oldest first."""
         return kinds.find(self._ctx, kind, where, under=under, limit=limit)
 
     def kinds(self) -> list[dict[str, Any]]:
-        """Every kind's schema: fields, types, vocabularies, required fields, rules."""
-        return kinds.kinds(self._ctx)
+        return kinds.kinds(self._ctx)  # every kind's schema: fields, types, vocabularies
 
     def ls(self, path: str = "/") -> list[PathEntry]:
         """One level below ``path``: each child with its own fact count and child count."""
@@ -267,7 +275,7 @@ class Memory:
         return browse.show(self._ctx, fact_id)
 
     def history(self, target: str) -> list[Event]:
-        """The events of a fact (id or prefix; with its supersession chain) or of a path."""
+        """The events of a fact (with its supersession chain) or of a path."""
         return browse.history(self._ctx, target)
 
     # -- path tags (service.tagging) --------------------------------------------------------
@@ -287,7 +295,7 @@ class Memory:
         return sharing.policies(self._ctx)
 
     def policy_add(self, ptype: str, values: Sequence[str]) -> Rule:
-        """Add one rule (``p`` or ``g``); refused if it exists or makes too deep a role chain."""
+        """Add one rule (``p`` or ``g``); refused if it exists or nests roles too deep."""
         return sharing.policy_add(self._ctx, ptype, values)
 
     def policy_remove(self, ptype: str, values: Sequence[str]) -> Rule:
@@ -326,8 +334,7 @@ class Memory:
     # -- admin (service.admin) --------------------------------------------------------------
 
     def rebuild(self, *, progress: Callable[[str, int, int], None] | None = None) -> int:
-        """Replay the event log into fresh projections and swap them in; return the number
-        of events. Writers and readers go on meanwhile; ``progress(step, done, total)``."""
+        """Replay the log into fresh projections, swap them in; return the events replayed."""
         return admin.rebuild(self._ctx, progress)
 
     def verify(self) -> list[str]:
@@ -345,5 +352,5 @@ class Memory:
         return admin.reindex(self._ctx, limit=limit, everything=everything, progress=progress)
 
     def pending_embeddings(self) -> int:
-        """How many live facts (or long facts' pieces) wait for a vector; see reindex."""
+        """How many live facts (or pieces) wait for a vector; see reindex."""
         return admin.pending_embeddings(self._ctx)

@@ -12,8 +12,8 @@ from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.domain.tags import Tag
 
-if TYPE_CHECKING:  # only annotations name it
-    from embornal.domain.spine import EvidenceRef
+if TYPE_CHECKING:  # only annotations name them
+    from embornal.domain.spine import EvidenceRef, Provenance, Visibility
 
 __all__ = [
     "FactDetail",
@@ -28,8 +28,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class NewFact:
-    """One fact to store (``Memory.store_many``); ``attributes`` and ``confidence`` as for
-    ``Memory.store``."""
+    """One fact to store (``Memory.store_many``); ``attributes``, ``confidence``,
+    ``visibility``, ``source`` and ``evidence`` as for ``Memory.store``."""
 
     path: str
     content: str
@@ -38,6 +38,9 @@ class NewFact:
     kind: str = "fact"
     attributes: Mapping[str, object] | None = None
     confidence: float | None = None
+    visibility: Visibility | str | None = None
+    source: str | None = None
+    evidence: Sequence[EvidenceRef | str] = ()
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ class FactDetail:
     stale: bool = False
     last_confirmed_at: datetime | None = None
     evidence: tuple[EvidenceRef, ...] = ()
+    # Who put it here: the subject and actor kind of its FactStored, and its source label.
+    source: Provenance | None = None
 
 
 @dataclass(frozen=True)

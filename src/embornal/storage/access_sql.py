@@ -9,6 +9,10 @@ does. Every predicate is two-valued (never NULL), so ``NOT`` of a deny is safe.
 Tag rules read the effective tag of the fact: its own tag when it has one with
 that key, else the tag of the nearest tagged path above it (an owner tag on a
 path never reaches a fact).
+
+A scope with a viewer also keeps only the facts visible to it (decision 0038): the
+``facts.visibility`` column (NULL: shared) and, for a restricted fact, its allow-list in
+``fact_visibility_allow`` — the same rule as :func:`embornal.domain.scope.visible_to`.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.access import ObjectPattern, Rule
-from embornal.domain.scope import ReadScope, read_scope
+from embornal.domain.scope import ReadScope, Viewer, read_scope
 from embornal.domain.tags import OWNER_KEY
 
 __all__ = ["ALL_VISIBLE", "ScopeCache", "Visibility", "compile_read_filter", "compile_scope"]
@@ -66,8 +70,34 @@ def _predicate(pattern: ObjectPattern) -> tuple[str, tuple[Any, ...]]:
     return f"({own} OR {inherited})", (key, value, key, key, value)
 
 
+def _visible(viewer: Viewer) -> tuple[str, tuple[Any, ...]]:
+    """The facts a viewer may see by their visibility (every term two-valued)."""
+    names = sorted(viewer.names)
+    allowed = (
+        "EXISTS (SELECT 1 FROM fact_visibility_allow v WHERE v.fact_id = f.id "
+        f"AND v.subject IN ({','.join('?' * len(names))}))"
+    )
+    restricted = f"(f.visibility LIKE 'restricted:%' AND (f.owner = ? OR {allowed}))"
+    if viewer.assistant:  # a private fact never reaches an assistant, not even its owner's
+        return f"(f.visibility IS NULL OR {restricted})", (viewer.subject, *names)
+    return (
+        f"(f.visibility IS NULL OR (f.visibility = 'private' AND f.owner = ?) OR {restricted})",
+        (viewer.subject, viewer.subject, *names),
+    )
+
+
 def compile_scope(scope: ReadScope) -> Visibility:
-    """The SQLite filter of ``scope``."""
+    """The SQLite filter of ``scope``: its rules, then (with a viewer) the visibility."""
+    rules = _compile_rules(scope)
+    if scope.viewer is None or rules.sql == "0":
+        return rules
+    sql, params = _visible(scope.viewer)
+    if rules.sql == "1":
+        return Visibility(sql, params)
+    return Visibility(f"({rules.sql}) AND {sql}", rules.params + params)
+
+
+def _compile_rules(scope: ReadScope) -> Visibility:
     if scope.everything:
         return ALL_VISIBLE
     allows = [_predicate(p) for p in scope.allows]
@@ -102,7 +132,7 @@ class ScopeCache:
         self._compiled: dict[ReadScope, Visibility] = {}
 
     def get(self, scope: ReadScope) -> Visibility:
-        if scope.everything:
+        if scope.unfiltered:
             return ALL_VISIBLE
         vis = self._compiled.get(scope)
         if vis is None:

@@ -62,9 +62,12 @@ FACT_COLUMNS = (
     "kind_version",
     "confidence",
     "last_confirmed_at",
+    "visibility",
 )
 #: The columns migration 0013 added (the views of migration 0012 were made without them).
 SPINE_COLUMNS = ("confidence", "last_confirmed_at")
+#: The column migration 0015 added (the views of 0012 and 0013 were made without it).
+VISIBILITY_COLUMNS = ("visibility",)
 #: The fields looked up most, indexed per kind.
 HOT_FIELDS: dict[str, tuple[str, ...]] = {
     "project": ("status", "name"),
@@ -93,11 +96,12 @@ def _column(kind: str, field: str) -> str:
     return value
 
 
-def _view_sql(entry: KindEntry, spine: bool = True) -> str:
+def _view_sql(entry: KindEntry, spine: bool = True, visibility: bool = True) -> str:
     clash = set(entry.field_names) & set(FACT_COLUMNS)
     if clash:
         raise ValueError(f"{entry.kind} attributes {sorted(clash)} clash with fact columns")
-    base = FACT_COLUMNS if spine else [c for c in FACT_COLUMNS if c not in SPINE_COLUMNS]
+    left_out = (() if spine else SPINE_COLUMNS) + (() if visibility else VISIBILITY_COLUMNS)
+    base = [c for c in FACT_COLUMNS if c not in left_out]
     columns = [*base, *(f"{_column(entry.kind, n)} AS {n}" for n in entry.field_names)]
     return (
         f"CREATE VIEW {view_name(entry.kind)} AS SELECT {', '.join(columns)} "
@@ -105,15 +109,16 @@ def _view_sql(entry: KindEntry, spine: bool = True) -> str:
     )
 
 
-def create_views(conn: Connection, *, spine: bool = True) -> None:
+def create_views(conn: Connection, *, spine: bool = True, visibility: bool = True) -> None:
     """(Re)make every kind's view and the hot fields' indexes, from the registry
-    (``spine=False``: without the columns of migration 0013, for migration 0012)."""
+    (``spine=False``: without the columns of migration 0013, for migration 0012;
+    ``visibility=False``: without the column of 0015, for 0012 and 0013)."""
     from embornal.domain.kinds.registry import KINDS
 
     for kind in KINDS.kinds():
         name = view_name(kind)
         conn.execute(f"DROP VIEW IF EXISTS {name}")
-        conn.execute(_view_sql(KINDS.entry(kind), spine))
+        conn.execute(_view_sql(KINDS.entry(kind), spine, visibility))
         for field in HOT_FIELDS.get(kind, ()):
             conn.execute(
                 f"CREATE INDEX IF NOT EXISTS facts_{kind}_{field} ON facts "
@@ -174,6 +179,7 @@ def fact_from_row(r: Any, tags: tuple[Tag, ...], successor_hidden: bool) -> Fact
         attributes=row_attributes(r),
         confidence=None if r["confidence"] is None else float(r["confidence"]),
         last_confirmed_at=_opt_time(r["last_confirmed_at"]),
+        visibility=r["visibility"] or "shared",
     )
 
 

@@ -108,7 +108,7 @@ def _kind_attributes(conn: Connection, clock: Clock) -> None:
 
     conn.execute("ALTER TABLE facts ADD COLUMN kind_version INTEGER")
     conn.execute("UPDATE facts SET kind_version = 1 WHERE attributes IS NOT NULL")
-    kind_views.create_views(conn, spine=False)
+    kind_views.create_views(conn, spine=False, visibility=False)
 
 
 def _confidence_evidence(conn: Connection, clock: Clock) -> None:
@@ -126,6 +126,16 @@ def _confidence_evidence(conn: Connection, clock: Clock) -> None:
         "FROM events WHERE version = 1 AND type = 'FactStored' AND actor_kind = ?)",
         [(p, kind) for kind, p in DEFAULT_CONFIDENCE.priors.items()],
     )
+    kind_views.create_views(conn, visibility=False)
+
+
+def _visibility(conn: Connection, clock: Clock) -> None:
+    """0015: ``facts.visibility`` (NULL: shared) and ``fact_visibility_allow``, the kinds'
+    views again with the new column. Every fact stored before is shared (its FactStored
+    has no visibility), so no row changes."""
+    from embornal.storage import kind_views
+
+    _sql("0015_visibility")(conn, clock)
     kind_views.create_views(conn)
 
 
@@ -143,6 +153,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0011_redacted_reasons", "schema", _sql("0011_redacted_reasons")),
     Migration("0012_kind_attributes", "schema", _kind_attributes),
     Migration("0013_confidence_evidence", "schema", _confidence_evidence),
+    Migration("0015_visibility", "schema", _visibility),
 )
 
 

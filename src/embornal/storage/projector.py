@@ -28,6 +28,7 @@ from embornal.domain.events import (
     FactRestored,
     FactsRecalled,
     FactStored,
+    FactVisibilityChanged,
     PathTagged,
     PathUntagged,
     PolicyAdded,
@@ -43,6 +44,7 @@ __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 
 # Tables rebuilt from the log, in the order they are cleared (children first).
 PROJECTION_TABLES = (
+    "fact_visibility_allow",
     "fact_evidence",
     "fact_tags",
     "path_tags",
@@ -131,6 +133,9 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
     if stored is not None:
         cols += ", attributes, kind_version"
         values.extend(stored)
+    if b.visibility is not None:  # the column of migration 0015; shared is NULL
+        cols += ", visibility"
+        values.append(b.visibility)
     from embornal.domain.confidence import prior  # stores only: off the read path
 
     start = b.confidence if b.confidence is not None else prior(e.actor_kind)
@@ -155,6 +160,38 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
         conn.execute(
             "UPDATE facts SET superseded_by = ? WHERE id = ?", (b.fact_id, b.supersedes_id)
         )
+    _allow_list(conn, b.fact_id, b.visibility)
+    if b.evidence_types:  # evidence given at creation: no confidence step, no confirmation
+        n = len(b.evidence_types)
+        texts = zip(b.evidence_values or ("",) * n, b.evidence_notes or ("",) * n, strict=False)
+        conn.executemany(
+            "INSERT INTO fact_evidence (fact_id, seq, evidence_type, value, note, recorded_at, "
+            "actor) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (b.fact_id, i, t, v or "", note or None, format_time(e.recorded_at), e.actor)
+                for i, (t, (v, note)) in enumerate(zip(b.evidence_types, texts, strict=False), 1)
+            ],
+        )
+
+
+def _allow_list(conn: Connection, fact_id: str, visibility: str | None) -> None:
+    """The allow-list rows of a restricted fact (decision 0038)."""
+    if visibility is None or not visibility.startswith("restricted:"):
+        return
+    names = sorted(set(visibility.removeprefix("restricted:").split(",")))
+    conn.executemany(
+        "INSERT INTO fact_visibility_allow (fact_id, subject) VALUES (?, ?)",
+        [(fact_id, n) for n in names],
+    )
+
+
+def _fact_visibility_changed(conn: Connection, e: Event, b: FactVisibilityChanged) -> None:
+    from embornal.domain.spine import stored_visibility
+
+    stored = stored_visibility(b.visibility)
+    conn.execute("UPDATE facts SET visibility = ? WHERE id = ?", (stored, b.fact_id))
+    conn.execute("DELETE FROM fact_visibility_allow WHERE fact_id = ?", (b.fact_id,))
+    _allow_list(conn, b.fact_id, stored)
 
 
 def _fact_attributes_updated(conn: Connection, e: Event, b: FactAttributesUpdated) -> None:
@@ -382,6 +419,7 @@ _HANDLERS: dict[type[DomainEvent], Callable[[Connection, Event, Any], None]] = {
     FactContradicted: _vouched,
     FactEvidenceAdded: _vouched,
     FactConfidenceReset: _confidence_reset,
+    FactVisibilityChanged: _fact_visibility_changed,
     FactsRecalled: _facts_recalled,
     PathTagged: _path_tagged,
     PathUntagged: _path_untagged,

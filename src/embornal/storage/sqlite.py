@@ -43,7 +43,8 @@ T = TypeVar("T")
 _FACT_COLS = (
     "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
     "f.recall_count, f.stability_days, f.supersedes_id, f.superseded_by, f.deleted_at, "
-    "f.purged_at, f.attributes, f.kind_version, f.confidence, f.last_confirmed_at"
+    "f.purged_at, f.attributes, f.kind_version, f.confidence, f.last_confirmed_at, "
+    "f.visibility"
 )
 _LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
 _TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"

@@ -19,11 +19,12 @@ PROJECTION_QUERIES: dict[str, str] = {
     "f.created_at, "
     "f.recorded_at, f.last_recall_at, f.recall_count, round(f.stability_days, 9), "
     "f.supersedes_id, f.superseded_by, f.deleted_at, f.purged_at, "
-    "round(f.confidence, 12), f.last_confirmed_at "
+    "round(f.confidence, 12), f.last_confirmed_at, f.visibility "
     "FROM facts f JOIN paths p ON p.id = f.path_id ORDER BY f.id",
     "fact_evidence": "SELECT fact_id, seq, evidence_type, value, note, recorded_at, actor "
     "FROM fact_evidence ORDER BY 1, 2",
     "fact_tags": "SELECT fact_id, key, value FROM fact_tags ORDER BY 1, 2",
+    "fact_visibility_allow": "SELECT fact_id, subject FROM fact_visibility_allow ORDER BY 1, 2",
     "path_tags": "SELECT p.path, t.tagger, t.key, t.value FROM path_tags t "
     "JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3",
     "effective_fact_tags": "SELECT fact_id, key, value FROM effective_fact_tags ORDER BY 1, 2",

@@ -64,6 +64,7 @@ class EventType(StrEnum):
     FACT_CONTRADICTED = "FactContradicted"
     FACT_EVIDENCE_ADDED = "FactEvidenceAdded"
     FACT_CONFIDENCE_RESET = "FactConfidenceReset"
+    FACT_VISIBILITY_CHANGED = "FactVisibilityChanged"
     FACTS_RECALLED = "FactsRecalled"
     PATH_TAGGED = "PathTagged"
     PATH_UNTAGGED = "PathUntagged"

@@ -31,6 +31,7 @@ __all__ = [
     "FactPurged",
     "FactRestored",
     "FactStored",
+    "FactVisibilityChanged",
     "FactsRecalled",
     "PathTagged",
     "PathUntagged",
@@ -57,11 +58,24 @@ class FactStored(DomainEvent):
 
     ``confidence`` is the one given at creation (0..1); None, and left out, when none was
     given: the fact then starts at the prior of the event's actor kind (seed 001 §5).
+
+    ``source`` is a free label of who put it here beyond the envelope's actor and actor
+    kind (a client or session id); ``visibility`` its text form (``private``,
+    ``restricted:alice,bob``; None: shared); evidence given at creation travels as three
+    parallel tuples (types plain; values and notes user text, a note '' for none). Each is
+    left out when None, so a fact stored before them reads as shared, with no label and no
+    evidence (decision 0037).
     """
 
     TYPE: ClassVar[str] = EventType.FACT_STORED.value
     VERSION: ClassVar[int] = 1
-    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("content", "attributes", "tags")
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = (
+        "content",
+        "attributes",
+        "tags",
+        "evidence_values",
+        "evidence_notes",
+    )
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "path",
@@ -71,8 +85,20 @@ class FactStored(DomainEvent):
         "supersedes_id",
         "kind_version",
         "confidence",
+        "source",
+        "visibility",
+        "evidence_types",
     )
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("attributes", "kind_version", "confidence")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = (
+        "attributes",
+        "kind_version",
+        "confidence",
+        "source",
+        "visibility",
+        "evidence_types",
+        "evidence_values",
+        "evidence_notes",
+    )
 
     fact_id: str
     path: str
@@ -85,6 +111,21 @@ class FactStored(DomainEvent):
     attributes: Mapping[str, Any] | None = None
     kind_version: int | None = None
     confidence: float | None = None
+    source: str | None = None
+    visibility: str | None = None
+    evidence_types: tuple[str, ...] | None = None
+    evidence_values: tuple[str, ...] | None = None
+    evidence_notes: tuple[str, ...] | None = None
+
+    @property
+    def evidence(self) -> tuple[EvidenceRef, ...]:
+        """The evidence given at creation (none once a purge erased its values)."""
+        types, values, notes = self.evidence_types, self.evidence_values, self.evidence_notes
+        if not types or values is None:
+            return ()
+        notes = notes or ("",) * len(types)
+        out = (_evidence_of(t, v, n or None) for t, v, n in zip(types, values, notes, strict=False))
+        return tuple(e for e in out if e is not None)
 
 
 @dataclass(frozen=True)
@@ -252,6 +293,21 @@ class FactConfidenceReset(DomainEvent):
     undoes: int | None = None
 
 
+@dataclass(frozen=True)
+class FactVisibilityChanged(DomainEvent):
+    """Who may see the fact changes (seed 001 ``MemoryVisibilityChanged``): ``visibility``
+    is the text form of the new one (``shared``, ``private``, ``restricted:alice,bob``);
+    subject names are not user text (decision 0037)."""
+
+    TYPE: ClassVar[str] = EventType.FACT_VISIBILITY_CHANGED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "visibility", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
+
+    fact_id: str
+    visibility: str
+    undoes: int | None = None
+
+
 # -- recall (stream: recall:<id>) ----------------------------------------------------------
 
 
@@ -352,6 +408,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     FactContradicted,
     FactEvidenceAdded,
     FactConfidenceReset,
+    FactVisibilityChanged,
     FactsRecalled,
     PathTagged,
     PathUntagged,
@@ -368,6 +425,7 @@ UNDOING_EVENTS: tuple[type[DomainEvent], ...] = (
     FactRestored,
     FactAttributesUpdated,
     FactConfidenceReset,
+    FactVisibilityChanged,
     PathTagged,
     PathUntagged,
 )

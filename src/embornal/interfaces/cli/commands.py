@@ -103,6 +103,15 @@ def _store_args(p: ArgParser) -> None:
     _tag_options(p)
     p.add_argument("--at", metavar="TIME", help="ISO-8601 time the fact dates from (imports)")
     _kind_options(p, "fact")
+    from embornal.interfaces.cli.visibility_cmds import store_options
+
+    store_options(p)
+
+
+def _visibility_args(p: ArgParser) -> None:
+    from embornal.interfaces.cli.visibility_cmds import visibility_args
+
+    visibility_args(p)
 
 
 def _update_args(p: ArgParser) -> None:
@@ -367,6 +376,16 @@ def memory(group: Commands, late: ArgParser) -> None:
         "Append TYPE:VALUE evidence to the fact ID, e.g. uri:https://example.org or\n"
         "quote:'we picked uv'. Evidence is never edited or removed.",
         _evidence_args,
+    )
+    add_command(
+        group,
+        "visibility",
+        "visibility_cmds:visibility",
+        "set who may see a fact (shared, private, restricted:a,b)",
+        late,
+        "Set who may see the fact ID (yours only): shared, private (you only; never an\n"
+        "assistant) or restricted:a,b (you and the subjects or roles listed).",
+        _visibility_args,
     )
     for name, what in (
         ("forget", "hide a fact from recall (restorable)"),

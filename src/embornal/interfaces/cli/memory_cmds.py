@@ -87,6 +87,9 @@ def store(ctx: Context) -> int:
         from embornal.interfaces.cli.kinds_cmds import store_kind
 
         kind, attributes = store_kind(ctx)  # bad input fails before stdin is read
+    from embornal.interfaces.cli.visibility_cmds import spine_of_store
+
+    spine = spine_of_store(ctx)
     content = _content(ctx, ctx.opt("content"))
     with ctx.open_memory_api(semantic=True) as mem:
         fact = mem.store(
@@ -97,6 +100,7 @@ def store(ctx: Context) -> int:
             kind=kind,
             attributes=attributes,
             reason=ctx.opt("reason"),
+            **spine,
         )
     return _written(ctx, fact)
 
@@ -406,7 +410,12 @@ def _show_text(d: FactDetail) -> str:
         ("c_eff", fmt_float(d.c_eff)),
         ("stale", "yes" if d.stale else "no"),
         ("confirmed", fmt_time(d.last_confirmed_at)),
+        ("visibility", f.visibility),
     ]
+    if d.source is not None:
+        src = d.source
+        label = "" if src.label is None else f" via {one_line(src.label)}"
+        fields.append(("source", f"{src.subject} ({src.actor_kind.value}){label}"))
     if f.deleted_at is not None:
         fields.append(("forgotten", fmt_time(f.deleted_at)))
     if f.purged_at is not None:

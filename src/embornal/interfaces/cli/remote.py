@@ -19,6 +19,7 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -46,7 +47,7 @@ from embornal.service.results import (
 )
 
 if TYPE_CHECKING:
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.spine import EvidenceRef, Visibility
 
 __all__ = [
     "API_PREFIX",
@@ -395,6 +396,22 @@ class RemoteMemory:
             if ref.note is None:
                 return f"{ref.type.value}:{ref.value}"
             return ref.to_payload()
+        if kind == "evidence_list":
+            if isinstance(value, str | bytes):
+                raise InvalidInput("evidence is a list of TYPE:VALUE texts")
+            return [self._value(op, replace(item, type="evidence"), v) for v in value] or None
+        if kind == "confidence":
+            from embornal.domain.confidence import check_confidence
+
+            return check_confidence(value)
+        if kind == "visibility":
+            from embornal.domain.spine import as_visibility
+
+            return str(as_visibility(value))
+        if kind == "source":
+            from embornal.domain.spine import check_source_label
+
+            return check_source_label(value)
         if kind == "where":
             pairs = value.items() if isinstance(value, Mapping) else None
             items = [f"{k}={v}" for k, v in pairs] if pairs is not None else list(value)
@@ -465,6 +482,10 @@ class RemoteMemory:
         kind: str = "fact",
         attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
+        confidence: float | None = None,
+        visibility: Visibility | str | None = None,
+        source: str | None = None,
+        evidence: Sequence[EvidenceRef | str] = (),
     ) -> Fact:
         return cast(Fact, self._op("store", **_given(locals())))
 
@@ -518,6 +539,11 @@ class RemoteMemory:
         self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
     ) -> Fact:
         return cast(Fact, self._op("add_evidence", **_given(locals())))
+
+    def set_visibility(
+        self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
+    ) -> Fact:
+        return cast(Fact, self._op("visibility", **_given(locals())))
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))

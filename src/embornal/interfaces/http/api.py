@@ -56,6 +56,7 @@ from embornal.interfaces.http.schemas import (
     TreeQuery,
     UndoOut,
     UpdateIn,
+    VisibilityChangeIn,
     WhoAmIOut,
 )
 from embornal.interfaces.wire import effective_tag, to_wire
@@ -114,11 +115,20 @@ def _inputs(op: CatalogOp, c: Call) -> dict[str, Any]:
         else:
             kwargs[item.name] = getattr(c.query if where == "query" else c.body, item.wire_name)
         if item.type == "evidence" and isinstance(kwargs[item.name], BaseModel):
-            from embornal.domain.spine import EvidenceRef
-
-            ev = kwargs[item.name]  # the object form: checked as the text form is
-            kwargs[item.name] = EvidenceRef(ev.type, ev.value, ev.note)
+            kwargs[item.name] = _evidence_ref(kwargs[item.name])
+        if item.type == "evidence_list":
+            kwargs[item.name] = [
+                _evidence_ref(ev) if isinstance(ev, BaseModel) else ev
+                for ev in kwargs[item.name] or ()
+            ]
     return kwargs
+
+
+def _evidence_ref(ev: Any) -> Any:
+    """The object form of evidence, checked as the text form is."""
+    from embornal.domain.spine import EvidenceRef
+
+    return EvidenceRef(ev.type, ev.value, ev.note)
 
 
 def _whoami(c: Call, result: Any) -> Any:
@@ -169,6 +179,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
         ReasonIn,
         lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
     ),
+    "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
 }
 
 

@@ -160,7 +160,9 @@ def create_app(
     if wiki:
 
         def get_memory(request: Request) -> Memory:
-            return gate.for_headers(request.headers, request.cookies, ActorKind.PERSON)
+            # A token is an assistant's, wherever it is shown (decision 0038): the served
+            # pages never show a private fact; `embornal memory wiki` (local) does.
+            return gate.for_headers(request.headers, request.cookies, ActorKind.ASSISTANT)
 
         routes.extend(_wiki_routes(get_memory) or [])
     app = _starlette(

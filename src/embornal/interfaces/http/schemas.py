@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
-from embornal.domain.spine import MAX_EVIDENCE_NOTE, MAX_EVIDENCE_VALUE
+from embornal.domain.spine import MAX_EVIDENCE_NOTE, MAX_EVIDENCE_VALUE, MAX_SOURCE_LABEL
 
 __all__ = [
     "ID_PATTERN",
@@ -47,6 +47,7 @@ __all__ = [
     "RecallOut",
     "RecallQuery",
     "ScorePartsOut",
+    "SourceOut",
     "StoreIn",
     "SupersedeIn",
     "TagsOut",
@@ -55,6 +56,7 @@ __all__ = [
     "TreeQuery",
     "UndoOut",
     "UpdateIn",
+    "VisibilityChangeIn",
     "WhoAmIOut",
 ]
 
@@ -113,6 +115,10 @@ class FactOut(_Out):
         "or the given value, folded with every confirm, contradiction and piece of evidence."
     )
     last_confirmed_at: Time | None
+    visibility: str = Field(
+        description="Who may see it: shared, private (its owner only, never an assistant) or "
+        "restricted:a,b (its owner and the subjects or roles listed)."
+    )
     supersedes_id: str | None
     superseded_by: str | None
     deleted_at: Time | None
@@ -229,6 +235,12 @@ class EvidenceOut(_Out):
     note: str | None
 
 
+class SourceOut(_Out):
+    subject: str = Field(description="The subject that stored the fact.")
+    actor_kind: str = Field(description="person, assistant, system or import.")
+    label: str | None = Field(description="The client or session label given at store.")
+
+
 class FactDetailOut(_Out):
     """One fact whole: state, strength, tags with their sources, links and events."""
 
@@ -245,6 +257,7 @@ class FactDetailOut(_Out):
     stale: bool = Field(description="c_eff is below the kind's staleness threshold.")
     last_confirmed_at: Time | None
     evidence: list[EvidenceOut] = Field(description="What supports the fact, oldest first.")
+    source: SourceOut | None = Field(description="Who put the fact here.")
 
 
 class HistoryOut(_Out):
@@ -365,6 +378,40 @@ AttributesIn = Annotated[
 ]
 
 
+class EvidenceIn(_In):
+    """Evidence as an object (the form a note travels in with confirm and contradict)."""
+
+    type: str = Field(
+        min_length=1,
+        max_length=32,
+        description="quote, uri, conversation, document or observation.",
+    )
+    value: str = Field(min_length=1, max_length=MAX_EVIDENCE_VALUE)
+    note: str | None = Field(None, max_length=MAX_EVIDENCE_NOTE)
+
+
+EvidenceText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_EVIDENCE_VALUE + 32,
+        description="TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation "
+        "(e.g. uri:https://example.org/adr/12). An unknown type is refused (400).",
+    ),
+]
+
+
+VisibilityIn = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=4096,
+        description="shared (the default), private (its owner only, never an assistant) or "
+        "restricted:a,b (its owner and the subjects or roles listed).",
+    ),
+]
+
+
 class StoreIn(_In):
     """A fact to store."""
 
@@ -381,6 +428,19 @@ class StoreIn(_In):
     )
     kind: KindIn = "fact"
     attributes: AttributesIn = None
+    confidence: float | None = Field(
+        None, ge=0, le=1, description="How sure, 0..1; default the prior of the actor kind."
+    )
+    visibility: VisibilityIn | None = None
+    source: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_SOURCE_LABEL,
+        description="A label of who put it here: a client or session id (printable text).",
+    )
+    evidence: list[EvidenceText | EvidenceIn] | None = Field(
+        None, max_length=64, description="What supports it, given with it (no confirmation)."
+    )
 
 
 class SupersedeIn(_In):
@@ -407,29 +467,6 @@ class UpdateIn(_In):
         description='The attributes to change, e.g. {"status": "done"}; null removes one.'
     )
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
-class EvidenceIn(_In):
-    """Evidence as an object (the form a note travels in with confirm and contradict)."""
-
-    type: str = Field(
-        min_length=1,
-        max_length=32,
-        description="quote, uri, conversation, document or observation.",
-    )
-    value: str = Field(min_length=1, max_length=MAX_EVIDENCE_VALUE)
-    note: str | None = Field(None, max_length=MAX_EVIDENCE_NOTE)
-
-
-EvidenceText = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=MAX_EVIDENCE_VALUE + 32,
-        description="TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation "
-        "(e.g. uri:https://example.org/adr/12). An unknown type is refused (400).",
-    ),
-]
 
 
 class ConfirmIn(_In):
@@ -460,6 +497,13 @@ class EvidenceAddIn(_In):
     note: str | None = Field(
         None, max_length=MAX_EVIDENCE_NOTE, description="A short note on the evidence."
     )
+
+
+class VisibilityChangeIn(_In):
+    """Who may see the fact from now on (its owner only may change it)."""
+
+    visibility: VisibilityIn
+    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
 class ReasonIn(_In):

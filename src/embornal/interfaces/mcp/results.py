@@ -78,6 +78,7 @@ class FactOut(BaseModel):
     attributes: dict[str, Any] | None = Field(
         None, description="The kind's attributes (see kinds()); left out when there are none."
     )
+    visibility: str | None = Field(None, description="private or restricted:a,b; absent: shared")
 
     @classmethod
     def of(cls, fact: Fact) -> FactOut:
@@ -239,6 +240,9 @@ class ShowOut(ViewOut):
         default_factory=list, description="Own and inherited tags, as k=v (from /path)."
     )
     events: list[EventOut] = Field(default_factory=list)
+    source: dict[str, str] | None = Field(
+        None, description="Who put it here: subject, actor_kind and the label given."
+    )
 
     @classmethod
     def of_detail(cls, detail: FactDetail) -> ShowOut:
@@ -260,6 +264,7 @@ class ShowOut(ViewOut):
                 for t in w["effective_tags"]
             ],
             events=[EventOut.of_wire(e) for e in w["events"]],
+            source={k: v for k, v in (w.get("source") or {}).items() if v is not None} or None,
         )
 
 
@@ -338,6 +343,7 @@ def _fact_fields(fact: Wire) -> dict[str, Any]:
         "tags": _tags(fact["tags"]),
         "kind": None if fact["kind"] == DEFAULT_KIND else fact["kind"],
         "attributes": fact["attributes"] or None,
+        "visibility": None if fact.get("visibility", "shared") == "shared" else fact["visibility"],
     }
 
 

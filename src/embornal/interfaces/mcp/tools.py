@@ -26,6 +26,7 @@ import anyio.to_thread
 from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
+from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.hints import for_model
@@ -58,6 +59,7 @@ __all__ = [
     "MemorySource",
     "Runner",
     "ToolSpec",
+    "as_assistant",
     "attributes_arg",
     "tags_arg",
     "tool_specs",
@@ -166,8 +168,17 @@ MemorySource = Memory | Callable[[], Memory]
 """A memory, or a provider that gives the memory of the current request (``serve``)."""
 
 
+def as_assistant(memory: Memory) -> Memory:
+    """The memory as its subject sees it when acting as an assistant: every MCP caller is
+    one, so a private fact never reaches a tool (decision 0038)."""
+    if memory.actor_kind is ActorKind.ASSISTANT:
+        return memory
+    return memory.as_subject(memory.subject, ActorKind.ASSISTANT)
+
+
 class Runner:
-    """Runs service calls on a worker thread; turns errors into results.
+    """Runs service calls on a worker thread; turns errors into results. The memory is
+    always read and written as an assistant (:func:`as_assistant`).
 
     With a :class:`Memory`, calls run one at a time (one lock); the event loop stays
     free to read the transport (pings, cancellations) while a call runs. With a
@@ -178,11 +189,12 @@ class Runner:
 
     def __init__(self, memory: MemorySource) -> None:
         if isinstance(memory, Memory):
-            fixed = memory
+            fixed = as_assistant(memory)
             self._provider: Callable[[], Memory] = lambda: fixed
             self._lock: threading.Lock | None = threading.Lock()
         else:
-            self._provider = memory
+            source = memory
+            self._provider = lambda: as_assistant(source())
             self._lock = None
 
     def _locked(self, memory: Memory, op: Callable[[Memory], BaseModel]) -> BaseModel:
@@ -247,6 +259,10 @@ def _arg_type(item: Input) -> Any:
     if item.type == "int":
         bounded = Annotated[int, Field(ge=item.low, le=item.high)]
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
+    if item.type == "confidence":
+        return Annotated[float | None, BeforeValidator(_not_bool), about]
+    if item.type == "evidence_list":
+        return Annotated[list[str] | str | None, about]
     base = Literal[item.choices] if item.type == "choice" else str
     return Annotated[base if item.required else base | None, about]
 
@@ -270,6 +286,8 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
             value = attributes_arg(value)
         elif item.type == "where":
             value = where_arg(value)
+        elif item.type == "evidence_list" and isinstance(value, str):
+            value = [value]
         out[item.name] = value
     return out
 
@@ -314,6 +332,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
         UndoOut,
         lambda r, a: UndoOut(undone=r[0].payload["undoes"], events=[EventOut.of(e) for e in r]),
     ),
+    "visibility": (FactOut, lambda r, a: FactOut.of(r)),
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -34,6 +34,8 @@ from embornal.domain.events import (
     FactContradicted,
     FactEvidenceAdded,
     FactForgotten,
+    FactImportanceAdjusted,
+    FactLifetimeChanged,
     FactPurged,
     FactRestored,
     FactStored,
@@ -41,7 +43,15 @@ from embornal.domain.events import (
 )
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
-from embornal.domain.spine import EvidenceRef, append_evidence
+from embornal.domain.spine import (
+    DEFAULT_LIFETIME,
+    EvidenceRef,
+    Lifetime,
+    append_evidence,
+    check_lifetime,
+    check_weight,
+    read_lifetime,
+)
 from embornal.domain.tags import OWNER_KEY, Tag, parse_tags
 from embornal.errors import Conflict, InvalidInput, NotFound
 
@@ -52,8 +62,11 @@ __all__ = [
     "FactState",
     "FactStatus",
     "ForgetFact",
+    "PinFact",
     "PurgeFact",
     "RestoreFact",
+    "SetLifetime",
+    "SetWeight",
     "StoreFact",
     "SupersedeFact",
     "UpdateAttributes",
@@ -61,8 +74,11 @@ __all__ = [
     "decide_confirm",
     "decide_contradict",
     "decide_forget",
+    "decide_pin",
     "decide_purge",
     "decide_restore",
+    "decide_set_lifetime",
+    "decide_set_weight",
     "decide_store",
     "decide_supersede",
     "decide_update",
@@ -105,6 +121,12 @@ class FactState:
     confidence: float = 0.95  # the prior of a person, as for a bare body
     last_confirmed_at: datetime | None = None
     evidence: tuple[EvidenceRef, ...] = ()
+    # Importance and lifetime (seed 001 §3–§4, §7): stored signals, folded from the stream.
+    # ``lifetime_since`` is when the lifetime was set (an ephemeral horizon counts from it).
+    pinned: bool = False
+    user_weight: float | None = None
+    lifetime: Lifetime = DEFAULT_LIFETIME
+    lifetime_since: datetime | None = None
 
     @property
     def state(self) -> str:
@@ -140,6 +162,8 @@ def evolve(
                 if event.confidence is not None
                 else C.prior(actor_kind)
             ),
+            lifetime=read_lifetime(event.lifetime),
+            lifetime_since=at,
         )
     if state is None:
         raise ValueError(f"{event.TYPE} before the fact was stored")
@@ -155,6 +179,10 @@ def evolve(
         return _updated(step, event)
     if isinstance(event, FactConfirmed | FactContradicted | FactEvidenceAdded):
         return _vouched(step, event, ActorKind(actor_kind), at)
+    if isinstance(event, FactImportanceAdjusted):
+        return replace(step, pinned=event.pinned, user_weight=event.user_weight)
+    if isinstance(event, FactLifetimeChanged):
+        return replace(step, lifetime=read_lifetime(event.lifetime), lifetime_since=at)
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 
@@ -230,6 +258,7 @@ class StoreFact:
     at: datetime | str | None = None
     attributes: Mapping[str, object] | None = None
     confidence: object = None  # None: the prior of the actor kind
+    lifetime: object = None  # None: standard; a Lifetime or its text (until:YYYY-MM-DD)
 
 
 @dataclass(frozen=True)
@@ -283,6 +312,30 @@ class AddEvidence:
 
 
 @dataclass(frozen=True)
+class PinFact:
+    """Pin (``pinned=True``) or unpin a fact."""
+
+    fact_id: str
+    pinned: bool
+
+
+@dataclass(frozen=True)
+class SetWeight:
+    """An explicit user weight, 0..1 (None: take the weight off)."""
+
+    fact_id: str
+    weight: object
+
+
+@dataclass(frozen=True)
+class SetLifetime:
+    """A new lifetime: a :class:`Lifetime` or its text (``until:YYYY-MM-DD``)."""
+
+    fact_id: str
+    lifetime: object
+
+
+@dataclass(frozen=True)
 class ForgetFact:
     fact_id: str
 
@@ -310,6 +363,7 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
     tags = parse_tags(cmd.tags)
     typed = new_attributes(cmd.kind, cmd.attributes, content)
     given = None if cmd.confidence is None else C.check_confidence(cmd.confidence)
+    lifetime = None if cmd.lifetime is None else check_lifetime(cmd.lifetime, now=now)
     created = parse_time(cmd.at) if cmd.at is not None else now
     return [
         FactStored(
@@ -324,6 +378,7 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
             attributes=typed.attributes or None,
             kind_version=typed.kind_version,
             confidence=given,
+            lifetime=None if lifetime is None or lifetime == DEFAULT_LIFETIME else str(lifetime),
         )
     ]
 
@@ -403,7 +458,7 @@ def decide_update(
 
 _Targeted = (
     ForgetFact | RestoreFact | PurgeFact | UpdateAttributes | ConfirmFact | ContradictFact
-) | AddEvidence
+) | (AddEvidence | PinFact | SetWeight | SetLifetime)
 
 
 def _check_target(state: FactState, command: _Targeted) -> None:
@@ -482,3 +537,52 @@ def decide_add_evidence(state: FactState, command: AddEvidence, now: datetime) -
     _check_active(state, "given evidence")
     ev = command.evidence
     return [FactEvidenceAdded(state.fact_id, ev.type.value, ev.value, ev.note)]
+
+
+# -- importance and lifetime (seed 001 §3, §4, §7) --------------------------------------
+#
+# Each is idempotent: a command that would change nothing (pin a pinned fact, the weight
+# or lifetime it has) decides no event, and the service writes nothing.
+
+
+def _importance(
+    state: FactState, pinned: bool, weight: float | None
+) -> list[DomainEvent]:
+    if pinned == state.pinned and weight == state.user_weight:
+        return []
+    return [
+        FactImportanceAdjusted(
+            state.fact_id, pinned, weight, state.pinned, state.user_weight
+        )
+    ]
+
+
+def decide_pin(state: FactState, command: PinFact, now: datetime) -> list[DomainEvent]:
+    """``[FactImportanceAdjusted]`` pinning or unpinning an active fact; ``[]`` when it
+    already is (or is not) pinned."""
+    _check_target(state, command)
+    _check_active(state, "pinned" if command.pinned else "unpinned")
+    return _importance(state, bool(command.pinned), state.user_weight)
+
+
+def decide_set_weight(state: FactState, command: SetWeight, now: datetime) -> list[DomainEvent]:
+    """``[FactImportanceAdjusted]`` with the user weight (0..1, ``InvalidImportance``
+    outside; None takes it off); ``[]`` when the fact has that weight already."""
+    _check_target(state, command)
+    weight = None if command.weight is None else check_weight(command.weight)
+    _check_active(state, "weighted")
+    return _importance(state, state.pinned, weight)
+
+
+def decide_set_lifetime(
+    state: FactState, command: SetLifetime, now: datetime
+) -> list[DomainEvent]:
+    """``[FactLifetimeChanged]`` for an active fact (an expired one too: a new lifetime
+    brings it back); an ``until`` before today is ``InvalidLifetime``. ``[]`` when the
+    lifetime is the one it has (an ephemeral one is set again: its horizon restarts)."""
+    _check_target(state, command)
+    lifetime = check_lifetime(command.lifetime, now=now)
+    _check_active(state, "given a lifetime")
+    if lifetime == state.lifetime and lifetime.policy.value != "ephemeral":
+        return []
+    return [FactLifetimeChanged(state.fact_id, str(lifetime), str(state.lifetime))]

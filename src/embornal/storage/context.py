@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from embornal.storage.connect import Connection
+from embornal.storage.connect import NOT_EXPIRED, Connection
 
 __all__ = ["neighbours"]
 
 # The neighbour is the alias ``f`` (the access filter's alias); ``cand`` is the candidate.
-_LIVE_F = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
+_LIVE_F = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
 
 
 @cache

@@ -62,9 +62,16 @@ FACT_COLUMNS = (
     "kind_version",
     "confidence",
     "last_confirmed_at",
+    "pinned",
+    "user_weight",
+    "lifetime",
+    "lifetime_until",
+    "expires_at",
 )
 #: The columns migration 0013 added (the views of migration 0012 were made without them).
 SPINE_COLUMNS = ("confidence", "last_confirmed_at")
+#: The columns migration 0014 added (the views of 0012 and 0013 were made without them).
+IMPORTANCE_COLUMNS = ("pinned", "user_weight", "lifetime", "lifetime_until", "expires_at")
 #: The fields looked up most, indexed per kind.
 HOT_FIELDS: dict[str, tuple[str, ...]] = {
     "project": ("status", "name"),
@@ -93,11 +100,12 @@ def _column(kind: str, field: str) -> str:
     return value
 
 
-def _view_sql(entry: KindEntry, spine: bool = True) -> str:
+def _view_sql(entry: KindEntry, spine: bool = True, importance: bool = True) -> str:
     clash = set(entry.field_names) & set(FACT_COLUMNS)
     if clash:
         raise ValueError(f"{entry.kind} attributes {sorted(clash)} clash with fact columns")
-    base = FACT_COLUMNS if spine else [c for c in FACT_COLUMNS if c not in SPINE_COLUMNS]
+    left = (() if spine else SPINE_COLUMNS) + (() if spine and importance else IMPORTANCE_COLUMNS)
+    base = [c for c in FACT_COLUMNS if c not in left]
     columns = [*base, *(f"{_column(entry.kind, n)} AS {n}" for n in entry.field_names)]
     return (
         f"CREATE VIEW {view_name(entry.kind)} AS SELECT {', '.join(columns)} "
@@ -105,15 +113,16 @@ def _view_sql(entry: KindEntry, spine: bool = True) -> str:
     )
 
 
-def create_views(conn: Connection, *, spine: bool = True) -> None:
+def create_views(conn: Connection, *, spine: bool = True, importance: bool = True) -> None:
     """(Re)make every kind's view and the hot fields' indexes, from the registry
-    (``spine=False``: without the columns of migration 0013, for migration 0012)."""
+    (``spine=False``: without the columns of migrations 0013 and 0014, for migration 0012;
+    ``importance=False``: without those of 0014, for 0013)."""
     from embornal.domain.kinds.registry import KINDS
 
     for kind in KINDS.kinds():
         name = view_name(kind)
         conn.execute(f"DROP VIEW IF EXISTS {name}")
-        conn.execute(_view_sql(KINDS.entry(kind), spine))
+        conn.execute(_view_sql(KINDS.entry(kind), spine, importance))
         for field in HOT_FIELDS.get(kind, ()):
             conn.execute(
                 f"CREATE INDEX IF NOT EXISTS facts_{kind}_{field} ON facts "
@@ -174,6 +183,10 @@ def fact_from_row(r: Any, tags: tuple[Tag, ...], successor_hidden: bool) -> Fact
         attributes=row_attributes(r),
         confidence=None if r["confidence"] is None else float(r["confidence"]),
         last_confirmed_at=_opt_time(r["last_confirmed_at"]),
+        pinned=bool(r["pinned"]),
+        user_weight=None if r["user_weight"] is None else float(r["user_weight"]),
+        lifetime=str(r["lifetime"]),
+        expires_at=_opt_time(r["expires_at"]),
     )
 
 

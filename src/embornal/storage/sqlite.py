@@ -26,7 +26,15 @@ from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
-from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
+from embornal.storage.connect import (
+    NOT_EXPIRED,
+    Connection,
+    DriverError,
+    atomic,
+    connect,
+    translate,
+    use_clock,
+)
 from embornal.storage.contract import FactVector, PathRow
 from embornal.storage.vector_search import nearest_rows
 
@@ -43,9 +51,11 @@ T = TypeVar("T")
 _FACT_COLS = (
     "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
     "f.recall_count, f.stability_days, f.supersedes_id, f.superseded_by, f.deleted_at, "
-    "f.purged_at, f.attributes, f.kind_version, f.confidence, f.last_confirmed_at"
+    "f.purged_at, f.attributes, f.kind_version, f.confidence, f.last_confirmed_at, "
+    "f.pinned, f.user_weight, f.lifetime, f.expires_at"
 )
-_LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
+# Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
+_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
 _TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
 
 
@@ -86,6 +96,13 @@ class SqliteStore:
         self._bits = bitindex.LiveBitIndex()
         self._owner = threading.get_ident()
         self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
+        use_clock(conn, self._now_text)
+
+    def _now_text(self) -> str:
+        """The clock's now, for ``embornal_now()`` in SQL (an expired lifetime)."""
+        from embornal.domain.clock import format_time
+
+        return format_time(self.clock.now())
 
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
@@ -93,6 +110,7 @@ class SqliteStore:
         reader = getattr(self._local, "reader", None)
         if reader is None:
             reader = connect(self.path)
+            use_clock(reader, self._now_text)
             self._local.reader = reader
             with self._readers_lock:
                 self._readers.append(reader)

@@ -63,6 +63,8 @@ class EventType(StrEnum):
     FACT_CONFIRMED = "FactConfirmed"
     FACT_CONTRADICTED = "FactContradicted"
     FACT_EVIDENCE_ADDED = "FactEvidenceAdded"
+    FACT_IMPORTANCE_ADJUSTED = "FactImportanceAdjusted"
+    FACT_LIFETIME_CHANGED = "FactLifetimeChanged"
     FACTS_RECALLED = "FactsRecalled"
     PATH_TAGGED = "PathTagged"
     PATH_UNTAGGED = "PathUntagged"

@@ -26,6 +26,8 @@ __all__ = [
     "FactContradicted",
     "FactEvidenceAdded",
     "FactForgotten",
+    "FactImportanceAdjusted",
+    "FactLifetimeChanged",
     "FactPurged",
     "FactRestored",
     "FactStored",
@@ -55,6 +57,9 @@ class FactStored(DomainEvent):
 
     ``confidence`` is the one given at creation (0..1); None, and left out, when none was
     given: the fact then starts at the prior of the event's actor kind (seed 001 §5).
+
+    ``lifetime`` is its retention policy as text (``permanent``, ``ephemeral``,
+    ``until:YYYY-MM-DD``); None, and left out, for ``standard`` (seed 001 §4).
     """
 
     TYPE: ClassVar[str] = EventType.FACT_STORED.value
@@ -69,8 +74,14 @@ class FactStored(DomainEvent):
         "supersedes_id",
         "kind_version",
         "confidence",
+        "lifetime",
     )
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("attributes", "kind_version", "confidence")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = (
+        "attributes",
+        "kind_version",
+        "confidence",
+        "lifetime",
+    )
 
     fact_id: str
     path: str
@@ -83,6 +94,7 @@ class FactStored(DomainEvent):
     attributes: Mapping[str, Any] | None = None
     kind_version: int | None = None
     confidence: float | None = None
+    lifetime: str | None = None
 
 
 @dataclass(frozen=True)
@@ -223,6 +235,43 @@ class FactEvidenceAdded(DomainEvent):
         return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
 
 
+@dataclass(frozen=True)
+class FactImportanceAdjusted(DomainEvent):
+    """Pin, unpin or an explicit user weight (seed 001 ``MemoryImportanceAdjusted``): the
+    importance after the change, whole (``pinned``; ``user_weight`` 0..1, None: none),
+    and the one before it, so the history reads as a change and an undo can put it back."""
+
+    TYPE: ClassVar[str] = EventType.FACT_IMPORTANCE_ADJUSTED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
+        "fact_id",
+        "pinned",
+        "user_weight",
+        "previous_pinned",
+        "previous_user_weight",
+    )
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("user_weight", "previous_user_weight")
+
+    fact_id: str
+    pinned: bool
+    user_weight: float | None = None
+    previous_pinned: bool = False
+    previous_user_weight: float | None = None
+
+
+@dataclass(frozen=True)
+class FactLifetimeChanged(DomainEvent):
+    """The retention policy changes (seed 001 ``MemoryLifetimeChanged``): ``lifetime`` and
+    ``previous`` as text (``permanent``, ``standard``, ``ephemeral``, ``until:YYYY-MM-DD``).
+    An ephemeral horizon counts from this event."""
+
+    TYPE: ClassVar[str] = EventType.FACT_LIFETIME_CHANGED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "lifetime", "previous")
+
+    fact_id: str
+    lifetime: str
+    previous: str = "standard"
+
+
 # -- recall (stream: recall:<id>) ----------------------------------------------------------
 
 
@@ -318,6 +367,8 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     FactConfirmed,
     FactContradicted,
     FactEvidenceAdded,
+    FactImportanceAdjusted,
+    FactLifetimeChanged,
     FactsRecalled,
     PathTagged,
     PathUntagged,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access import Rule
@@ -19,27 +18,29 @@ from embornal.domain.tags import Tag
 from embornal.service import browse, recall
 from embornal.service.context import ServiceContext
 from embornal.service.later import Later
-from embornal.service.results import (
-    FactDetail,
-    FactView,
-    NewFact,
-    PathEntry,
-    PurgeResult,
-    RecallHit,
-    TreeNode,
-)
+from embornal.service.results import NewFact
 from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.domain.spine import EvidenceRef
-    from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging
+    from embornal.domain.spine import EvidenceRef, Lifetime
+    from embornal.service import admin, facts, importance, kinds, lifecycle, sharing, spine, tagging
     from embornal.service.access import TokenInfo
+    from embornal.service.results import (
+        DueFact,
+        FactDetail,
+        FactView,
+        PathEntry,
+        PurgeResult,
+        RecallHit,
+        TreeNode,
+    )
     from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
     facts = Later("embornal.service.facts")
+    importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
     sharing = Later("embornal.service.sharing")
@@ -52,11 +53,8 @@ __all__ = ["MAX_LIMIT", "Memory"]
 class Memory:
     """A memory as ``subject`` sees it: every read filtered, every write checked."""
 
-    def __init__(self, context: ServiceContext) -> None:
-        """A memory over ``context``; :meth:`open` makes one from a path."""
+    def __init__(self, context: ServiceContext) -> None:  # Memory.open makes one from a path
         self._ctx = context
-
-    # -- life cycle -------------------------------------------------------------------
 
     @classmethod
     def open(
@@ -74,18 +72,10 @@ class Memory:
         """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
         the platform's data directory). ``embedder`` turns on recall by meaning;
         ``vector_width`` (default: the embedder's) must match on every later open."""
-        return cls(
-            ServiceContext.open(
-                path,
-                clock=clock,
-                subject=subject,
-                actor_kind=actor_kind,
-                default_limit=default_limit,
-                embedder=embedder,
-                vector_width=vector_width,
-                fusion=fusion,
-            )
-        )
+        ctx = ServiceContext.open(
+            path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
+            embedder=embedder, vector_width=vector_width, fusion=fusion)  # fmt: skip
+        return cls(ctx)
 
     def close(self) -> None:
         self._ctx.store.close()
@@ -93,12 +83,7 @@ class Memory:
     def __enter__(self) -> Memory:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> Memory:
@@ -122,15 +107,14 @@ class Memory:
         return self._ctx.store.path
 
     @property
-    def migrations_applied(self) -> list[str]:
-        """The migrations that opening this memory applied (empty: it was up to date)."""
+    def migrations_applied(self) -> list[str]:  # those this open applied (none: up to date)
         return list(self._ctx.store.migrations_applied)
 
     @property
     def _store(self) -> Store:  # for tests and benchmarks that inspect the storage
         return self._ctx.store
 
-    # -- writing (service.facts, service.lifecycle) -----------------------------------------
+    # -- each method: one call of a use-case module (service.facts, .recall, .sharing …) ----
 
     def store(
         self,
@@ -143,12 +127,14 @@ class Memory:
         attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
         confidence: float | None = None,
+        lifetime: Lifetime | str | None = None,
     ) -> Fact:
-        """Store one fact on ``path``; ``at`` dates it (imports). ``kind`` (immutable),
-        ``attributes`` and ``confidence`` (0..1; None: the actor kind's prior) are checked:
-        a bad one writes nothing. A ``fact``'s statement is its content unless given."""
+        """Store one fact on ``path`` (``at`` dates it); ``kind`` (immutable), ``attributes``,
+        ``confidence`` (None: the actor kind's prior), ``lifetime``: a bad one writes nothing."""
         return facts.store(
-            self._ctx, NewFact(path, content, tags, at, kind, attributes, confidence), reason=reason
+            self._ctx,
+            NewFact(path, content, tags, at, kind, attributes, confidence, lifetime),
+            reason=reason,
         )
 
     def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
@@ -199,6 +185,27 @@ class Memory:
         """Append evidence (``quote:…``, ``uri:…``; never edited) to a fact: a weak confirm."""
         return spine.add_evidence(self._ctx, fact_id, evidence, note=note)
 
+    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        """Pin a fact: it ranks higher in recall (a pinned one again: nothing written)."""
+        return importance.pin(self._ctx, fact_id, reason=reason)
+
+    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        return importance.unpin(self._ctx, fact_id, reason=reason)
+
+    def set_weight(self, fact_id: str, weight: float | None, *, reason: str | None = None) -> Fact:
+        """The user weight, 0..1 (0.5 neutral; None takes it off): lifts or lowers recall."""
+        return importance.set_weight(self._ctx, fact_id, weight, reason=reason)
+
+    def set_lifetime(
+        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
+    ) -> Fact:
+        """``permanent``, ``standard``, ``ephemeral`` or ``until:YYYY-MM-DD`` (not past)."""
+        return importance.set_lifetime(self._ctx, fact_id, lifetime, reason=reason)
+
+    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
+        """The stale facts to confirm again, most urgent first."""
+        return importance.due(self._ctx, limit=limit, under=under)
+
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""
         return lifecycle.forget(self._ctx, fact_id, reason=reason)
@@ -210,8 +217,6 @@ class Memory:
     def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
         """Erase a fact's content from every table, index and event payload. Irreversible."""
         return lifecycle.purge(self._ctx, fact_id, reason=reason)
-
-    # -- reading (service.recall, service.browse) -------------------------------------------
 
     def recall(
         self,
@@ -271,8 +276,6 @@ class Memory:
         """The events of a fact (id or prefix; with its supersession chain) or of a path."""
         return browse.history(self._ctx, target)
 
-    # -- path tags (service.tagging) --------------------------------------------------------
-
     def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
         """Put tags on a path; the subject's facts below inherit them (their own tags win)."""
         return tagging.tag_path(self._ctx, path, tags)
@@ -280,8 +283,6 @@ class Memory:
     def untag_path(self, path: str, keys: Sequence[str]) -> None:
         """Take the subject's tags of these keys off a path (others' stay)."""
         return tagging.untag_path(self._ctx, path, keys)
-
-    # -- policies and tokens (service.sharing) ----------------------------------------------
 
     def policies(self) -> list[Rule]:
         """Every rule of ``casbin_rule``."""
@@ -323,8 +324,6 @@ class Memory:
     def authenticate(self, token: str) -> str:
         """The subject a bearer token stands for (raises ``Unauthenticated``)."""
         return sharing.authenticate(self._ctx, token)
-
-    # -- admin (service.admin) --------------------------------------------------------------
 
     def rebuild(self, *, progress: Callable[[str, int, int], None] | None = None) -> int:
         """Replay the event log into fresh projections and swap them in; return the number

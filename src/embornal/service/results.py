@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # only annotations name it
     from embornal.domain.spine import EvidenceRef
 
 __all__ = [
+    "DueFact",
     "FactDetail",
     "FactView",
     "NewFact",
@@ -38,6 +39,7 @@ class NewFact:
     kind: str = "fact"
     attributes: Mapping[str, object] | None = None
     confidence: float | None = None
+    lifetime: str | None = None  # permanent, standard, ephemeral, until:YYYY-MM-DD
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,26 @@ class FactDetail:
     stale: bool = False
     last_confirmed_at: datetime | None = None
     evidence: tuple[EvidenceRef, ...] = ()
+    # Importance and lifetime (the fact carries them too): ``expired`` when the lifetime
+    # ran out at the moment of reading (the fact has left recall), and why.
+    pinned: bool = False
+    user_weight: float | None = None
+    lifetime: str = "standard"
+    expires_at: datetime | None = None
+    expired: bool = False
+    expired_because: str | None = None
+
+
+@dataclass(frozen=True)
+class DueFact:
+    """A stale fact to confirm again (``memory due``): its stored confidence, ``c_eff`` now,
+    the kind's staleness threshold, and the moment its decay counts from."""
+
+    fact: Fact
+    confidence: float
+    c_eff: float
+    threshold: float
+    since: datetime
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from embornal.domain.fact_attributes import Condition, read_attributes
 from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.storage.connect import Connection
+from embornal.storage.contract import SpineRow
 
 if TYPE_CHECKING:
     from embornal.domain.kinds.registry import KindEntry
@@ -38,6 +39,7 @@ __all__ = [
     "fact_from_row",
     "find_sql",
     "row_attributes",
+    "spine_rows",
     "view_name",
 ]
 
@@ -185,9 +187,31 @@ def fact_from_row(r: Any, tags: tuple[Tag, ...], successor_hidden: bool) -> Fact
         last_confirmed_at=_opt_time(r["last_confirmed_at"]),
         pinned=bool(r["pinned"]),
         user_weight=None if r["user_weight"] is None else float(r["user_weight"]),
-        lifetime=str(r["lifetime"]),
+        lifetime=_lifetime_text(r["lifetime"], r["lifetime_until"]),
         expires_at=_opt_time(r["expires_at"]),
     )
+
+
+def spine_rows(
+    rows_of: Any, vis: Any, under: tuple[str, tuple[Any, ...]], live: str
+) -> list[SpineRow]:
+    """The staleness inputs of every live fact ``vis`` lets through, at or below ``under``
+    (its SQL and parameters), oldest first (``memory due``)."""
+    rows = rows_of(
+        "SELECT f.id, f.kind, f.confidence, f.created_at, f.last_confirmed_at, f.lifetime, "
+        "json_extract(f.attributes, '$.status') FROM facts f JOIN paths p ON p.id = f.path_id "
+        f"WHERE {live} AND f.confidence IS NOT NULL AND {under[0]} AND ({vis.sql}) "
+        "ORDER BY f.seq",
+        (*under[1], *vis.params),
+    )
+    return [
+        SpineRow(r[0], r[1], float(r[2]), r[3], r[4], r[5], r[6] if isinstance(r[6], str) else None)
+        for r in rows
+    ]
+
+
+def _lifetime_text(policy: str, until: str | None) -> str:
+    return f"{policy}:{until}" if until is not None else str(policy)
 
 
 def row_attributes(row: Any) -> dict[str, Any]:

@@ -7,6 +7,11 @@ hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, o
          reciprocal-rank), + strength
 no query the strongest facts
 
+Every method then adds the justification spine (``ScoreParts.spine``, tuned in one place:
+:class:`~embornal.domain.ranking.SpineWeights`): less for a doubted or stale fact, more for
+a pinned or weighted one; nothing for a person's fact that is none of these, which ranks
+exactly as it did before the spine. Facts whose lifetime ran out are not candidates.
+
 With a query, each candidate also gains from its neighbours on the same path that
 matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places
 counted over the facts the caller may read.
@@ -21,9 +26,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time
+from embornal.domain.decay import staleness
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
 from embornal.domain.ids import new_id
@@ -40,6 +47,7 @@ from embornal.domain.ranking import (
     on_shared_paths,
     rescale_bm25,
     select_terms,
+    spine_lift,
     vector_scores,
     within_reach,
 )
@@ -96,6 +104,25 @@ def _ordered(hits: list[RecallHit], n: int, wanted: set[str] | None = None) -> l
     return [replace(h, parts=replace(h.parts, matched_terms=_matched(h.fact, wanted))) for h in top]
 
 
+def spine_parts(fact: Fact, now: datetime) -> dict[str, Any]:
+    """The spine's parts of a candidate's score at ``now`` (``ScoreParts`` fields), with
+    ``spine``, what they add to its total."""
+    c, c_eff, stale = fact.confidence, None, False
+    if c is not None:
+        since = fact.last_confirmed_at or fact.created_at
+        status = fact.attributes.get("status")
+        permanent = fact.lifetime == "permanent"
+        c_eff, stale = staleness(c, fact.kind, since, now, status=status, permanent=permanent)
+    return {
+        "c": c,
+        "c_eff": c_eff,
+        "stale": stale,
+        "pinned": fact.pinned,
+        "user_weight": fact.user_weight,
+        "spine": spine_lift(c, stale, fact.pinned, fact.user_weight),
+    }
+
+
 class Recaller:
     def __init__(self, store: Store, semantic: Semantic, fusion: FusionSettings) -> None:
         self._store = store
@@ -141,6 +168,7 @@ class Recaller:
         n: int,
         vis: ReadScope,
         strength_scale: float = 1.0,
+        lifts: dict[str, float] | None = None,
     ) -> dict[str, float]:
         """Each candidate's gain from its neighbours on the same path (empty when off).
 
@@ -153,7 +181,12 @@ class Recaller:
         if not any(w > 0.0 for w in weights):
             return {}
         paths = {key: facts[key].path for key in relevance}
-        extra = {key: STRENGTH_WEIGHT * strength_scale * strengths[key] for key in relevance}
+        lift = lifts or {}
+        extra = {
+            key: STRENGTH_WEIGHT * strength_scale * strengths[key]
+            + lift.get(key, 0.0) * strength_scale
+            for key in relevance
+        }
         most = sum(w for w in weights if w > 0.0)
         wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
         if not wanted:
@@ -165,10 +198,13 @@ class Recaller:
         self, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         hits = []
-        for f in self._store.strongest(n, format_time(now), vis, under=under):
+        for f in self._store.strongest(candidate_count(n), format_time(now), vis, under=under):
             s = strength(f.signals, now)
-            hits.append(RecallHit(f, s, s, ScoreParts(total=s, strength=s)))
-        return hits
+            sp = spine_parts(f, now)
+            total = s + sp["spine"]
+            hits.append(RecallHit(f, total, s, ScoreParts(total=total, strength=s, **sp)))
+        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the store's order
+        return hits[:n]
 
     def _keyword_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
@@ -191,25 +227,29 @@ class Recaller:
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
+        spines = {f.id: spine_parts(f, now) for f, _ in found}
         boost = self._context(
             {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)},
             {f.id: f for f, _ in found},
             strengths,
             n,
             vis,
+            lifts={key: sp["spine"] for key, sp in spines.items()},
         )
         hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strengths[fact.id]
             near = boost.get(fact.id)
+            sp = spines[fact.id]
             parts = ScoreParts(
-                total=keyword_total(kw + (near or 0.0), s),
+                total=keyword_total(kw + (near or 0.0), s) + sp["spine"],
                 strength=s,
                 keyword=kw,
                 bm25=self._raw_bm25(vis, bm25),
                 keyword_rank=rank,
                 method="keyword+strength",
                 neighbour=near,
+                **sp,
             )
             hits.append(RecallHit(fact, parts.total, s, parts))
         return _ordered(hits, n, wanted)
@@ -235,14 +275,23 @@ class Recaller:
     ) -> list[RecallHit]:
         found = self._vector_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
+        spines = {f.id: spine_parts(f, now) for f, _ in found}
+        lifts = {key: sp["spine"] for key, sp in spines.items()}
         boost = self._context(
-            {f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, strengths, n, vis
+            {f.id: sim for f, sim in found},
+            {f.id: f for f, _ in found},
+            strengths,
+            n,
+            vis,
+            1.0,
+            lifts,
         )
         hits = []
         for rank, (fact, sim) in enumerate(found, 1):
             s = strengths[fact.id]
             near = boost.get(fact.id)
-            total = sim + (near or 0.0) + STRENGTH_WEIGHT * s
+            sp = spines[fact.id]
+            total = sim + (near or 0.0) + STRENGTH_WEIGHT * s + sp["spine"]
             parts = ScoreParts(
                 total=total,
                 strength=s,
@@ -250,6 +299,7 @@ class Recaller:
                 vector_rank=rank,
                 method="vector+strength",
                 neighbour=near,
+                **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
         return _ordered(hits, n)
@@ -278,13 +328,16 @@ class Recaller:
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
         strengths = {key: strength(facts[key].signals, now) for key in fused}
-        boost = self._context(fused, facts, strengths, n, vis, strength_scale)
+        spines = {key: spine_parts(facts[key], now) for key in fused}
+        lifts = {key: sp["spine"] for key, sp in spines.items()}
+        boost = self._context(fused, facts, strengths, n, vis, strength_scale, lifts)
         hits = []
         for key, score in fused.items():
             fact = facts[key]
             s = strengths[key]
             near = boost.get(key)
-            total = score + (near or 0.0) + STRENGTH_WEIGHT * s * strength_scale
+            sp = spines[key]
+            total = score + (near or 0.0) + (STRENGTH_WEIGHT * s + sp["spine"]) * strength_scale
             parts = ScoreParts(
                 total=total,
                 strength=s,
@@ -296,6 +349,7 @@ class Recaller:
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",
                 neighbour=near,
+                **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
         return _ordered(hits, n, wanted)

@@ -545,16 +545,10 @@ def decide_add_evidence(state: FactState, command: AddEvidence, now: datetime) -
 # or lifetime it has) decides no event, and the service writes nothing.
 
 
-def _importance(
-    state: FactState, pinned: bool, weight: float | None
-) -> list[DomainEvent]:
+def _importance(state: FactState, pinned: bool, weight: float | None) -> list[DomainEvent]:
     if pinned == state.pinned and weight == state.user_weight:
         return []
-    return [
-        FactImportanceAdjusted(
-            state.fact_id, pinned, weight, state.pinned, state.user_weight
-        )
-    ]
+    return [FactImportanceAdjusted(state.fact_id, pinned, weight, state.pinned, state.user_weight)]
 
 
 def decide_pin(state: FactState, command: PinFact, now: datetime) -> list[DomainEvent]:
@@ -574,9 +568,7 @@ def decide_set_weight(state: FactState, command: SetWeight, now: datetime) -> li
     return _importance(state, state.pinned, weight)
 
 
-def decide_set_lifetime(
-    state: FactState, command: SetLifetime, now: datetime
-) -> list[DomainEvent]:
+def decide_set_lifetime(state: FactState, command: SetLifetime, now: datetime) -> list[DomainEvent]:
     """``[FactLifetimeChanged]`` for an active fact (an expired one too: a new lifetime
     brings it back); an ``until`` before today is ``InvalidLifetime``. ``[]`` when the
     lifetime is the one it has (an ephemeral one is set again: its horizon restarts)."""

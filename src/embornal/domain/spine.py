@@ -46,8 +46,8 @@ __all__ = [
     "check_weight",
     "parse_evidence",
     "parse_lifetime",
-    "read_lifetime",
     "parse_visibility",
+    "read_lifetime",
 ]
 
 MAX_EVIDENCE_VALUE = 8_192
@@ -304,11 +304,12 @@ def check_lifetime(value: object, *, now: datetime) -> Lifetime:
 def check_weight(value: object) -> float:
     """A user weight: a number from 0 to 1 (``InvalidImportance`` otherwise)."""
     if isinstance(value, str):
+        text = value
         try:
-            value = float(value)
+            value = float(text)
         except ValueError:
             raise InvalidImportance(
-                f"the user weight {value[:40]!r} is not a number from 0 to 1"
+                f"the user weight {text[:40]!r} is not a number from 0 to 1"
             ) from None
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         raise InvalidImportance("the user weight must be a number from 0 to 1")

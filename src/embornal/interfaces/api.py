@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.service.results import (
+    DueFact,
     FactDetail,
     FactView,
     PathEntry,
@@ -25,7 +26,7 @@ from embornal.service.results import (
 )
 
 if TYPE_CHECKING:  # the spine values: for annotations only (the read path never loads them)
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.spine import EvidenceRef, Lifetime
 
 __all__ = ["MemoryAPI"]
 
@@ -44,6 +45,7 @@ class MemoryAPI(Protocol):
         kind: str = "fact",
         attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
+        lifetime: Lifetime | str | None = None,
     ) -> Fact: ...
 
     def supersede(
@@ -89,6 +91,20 @@ class MemoryAPI(Protocol):
     def add_evidence(
         self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
     ) -> Fact: ...
+
+    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact: ...
+
+    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact: ...
+
+    def set_weight(
+        self, fact_id: str, weight: float | None, *, reason: str | None = None
+    ) -> Fact: ...
+
+    def set_lifetime(
+        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
+    ) -> Fact: ...
+
+    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]: ...
 
     def forget(self, fact_id: str, *, reason: str) -> Fact: ...
 

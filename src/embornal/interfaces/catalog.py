@@ -51,6 +51,8 @@ InputType = Literal[
     "attributes",
     "where",
     "evidence",
+    "weight",
+    "lifetime",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -197,6 +199,13 @@ _EVIDENCE = Input(
     '"uri:https://example.org/notes" or "quote:We picked uv.".',
     aliases=("evidence", "source"),
 )  # fmt: skip
+_LIFETIMES = "permanent, standard, ephemeral or until:YYYY-MM-DD"
+_LIFETIME = Input(
+    "lifetime", "lifetime",
+    f"How long it should live: {_LIFETIMES} (a date from today on; the fact leaves recall "
+    "after it). Ephemeral: one day.",
+    aliases=("lifetime", "retention", "expires"), probe=True, full_only=True,
+)  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
     aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
@@ -220,7 +229,7 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "store", "store", "Fact",
         (_path(), _CONTENT, _TAGS, _AT, replace(_OPTIONAL_REASON, mcp=False), _KIND,
-         _ATTRIBUTES),
+         _ATTRIBUTES, _LIFETIME),
         tool_order=1, profile="core", title="Store a fact", cli="memory store",
         guide="""Save one small fact to long-term memory, on a topic path.
 
@@ -525,6 +534,99 @@ CATALOG: tuple[Operation, ...] = (
                   "Append one piece of evidence (`TYPE:VALUE`, TYPE one of quote, uri, "
                   "conversation, document, observation) with an optional note: a weak "
                   "confirmation. It takes write on the fact.", errors=_WRITE, probe=True),
+    ),
+    # -- importance and lifetime (seed 001 §3, §4, §7) ------------------------------------
+    Operation(
+        "pin", "pin", "Fact", (_FACT_ID, _OPTIONAL_REASON),
+        tool_order=17, profile="full", title="Pin a fact", idempotent=True, cli="memory pin",
+        guide="""Pin a fact the user says matters: it ranks higher in recall from now on.
+
+        Call it when the user asks you to keep something in mind for good ("remember this,
+        it is important"). Pinning a pinned fact changes nothing.
+        Returns the fact with its importance.
+        Example: pin(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="the user's standing rule")""",
+        example=f'pin(id="{EXAMPLE_ID}", reason="the user asked")',
+        http=Http("POST", "/facts/{id}/pin", "pinFact", "Pin a fact",
+                  "Pin an active fact: recall lifts it. It takes write on the fact; an already "
+                  "pinned fact is answered as it is and nothing is written.", errors=_WRITE,
+                  probe=True),
+    ),
+    Operation(
+        "unpin", "unpin", "Fact", (_FACT_ID, _OPTIONAL_REASON),
+        tool_order=18, profile="full", title="Unpin a fact", idempotent=True,
+        cli="memory unpin",
+        guide="""Take the pin off a fact: it ranks as any other fact again.
+
+        Call it when the user says a pinned fact no longer matters that much.
+        Returns the fact with its importance.
+        Example: unpin(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
+        example=f'unpin(id="{EXAMPLE_ID}")',
+        http=Http("POST", "/facts/{id}/unpin", "unpinFact", "Unpin a fact",
+                  "Take the pin off an active fact (one not pinned: nothing is written). It "
+                  "takes write on the fact.", errors=_WRITE, probe=True),
+    ),
+    Operation(
+        "set_weight", "set_weight", "Fact",
+        (_FACT_ID,
+         Input("weight", "weight",
+               "How much it matters, 0 to 1 (0.5 is neutral: above lifts it in recall, below "
+               "lowers it); null takes the weight off.", True, aliases=("weight", "importance")),
+         _OPTIONAL_REASON),
+        tool_order=19, profile="full", title="Weight a fact", idempotent=True,
+        cli="memory weight",
+        guide="""Say how much a fact matters, from 0 to 1 (0.5 is neutral): above 0.5 it
+        ranks higher in recall, below it lower.
+
+        Call it when the user says something matters more or less than the rest.
+        Returns the fact with its importance.
+        Example: set_weight(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", weight=0.9)""",
+        example=f'set_weight(id="{EXAMPLE_ID}", weight=0.9)',
+        http=Http("POST", "/facts/{id}/weight", "setWeight", "Weight a fact",
+                  "The user weight of an active fact, 0..1 (outside: 400, nothing written); "
+                  "null or no weight takes it off. It takes write on the fact.",
+                  errors=_WRITE, probe=True),
+    ),
+    Operation(
+        "set_lifetime", "set_lifetime", "Fact",
+        (_FACT_ID, replace(_LIFETIME, required=True, full_only=False, probe=False),
+         _OPTIONAL_REASON),
+        tool_order=20, profile="full", title="Set a fact's lifetime", idempotent=True,
+        cli="memory lifetime",
+        guide="""Say how long a fact should live: permanent, standard (the default),
+        ephemeral (a day) or until:YYYY-MM-DD, after which it leaves recall by itself.
+
+        Call it when the user gives a fact an end ("parking spot C4 until Friday") or says
+        it must never fade. A new lifetime brings back a fact whose lifetime ran out.
+        Returns the fact with its lifetime.
+        Example: set_lifetime(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", lifetime="until:2027-01-31")""",
+        example=f'set_lifetime(id="{EXAMPLE_ID}", lifetime="until:2027-01-31")',
+        http=Http("POST", "/facts/{id}/lifetime", "setLifetime", "Set a fact's lifetime",
+                  "permanent, standard, ephemeral (one day) or until:YYYY-MM-DD (today or "
+                  "later; a past date is 400 and nothing is written). An until or ephemeral "
+                  "fact leaves recall once its lifetime runs out, without an event; a new "
+                  "lifetime brings it back. It takes write on the fact.", errors=_WRITE,
+                  probe=True),
+    ),
+    Operation(
+        "due", "due", "list[DueFact]",
+        (replace(_LIMIT, description="How many at most (default 10)."),
+         Input("under", "path", "Only facts at or below this path, e.g. /projects.",
+               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH)),
+        tool_order=21, profile="full", title="Facts due for confirmation", read_only=True,
+        cli="memory due",
+        guide="""List the stale facts that need confirming again, most urgent first: their
+        confidence has decayed below their kind's threshold since they were last vouched for.
+
+        Call it when the user asks what may be out of date, then confirm, correct or forget
+        each with them.
+        Returns facts with confidence, c_eff (decayed now) and the threshold.
+        Example: due(under="/projects", limit=5)""",
+        example='due(limit=5)',
+        http=Http("GET", "/due", "dueFacts", "Stale facts to confirm again",
+                  "The live facts the subject may read whose confidence, decayed by their "
+                  "kind's half-life since the last confirmation, is below the kind's "
+                  "staleness threshold; lowest c_eff / threshold first.", items="facts",
+                  errors=(400, 401, 422, 503), probe=True),
     ),
     # -- local-only: on the machine that holds the memory ---------------------------------
     Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,

@@ -16,7 +16,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from embornal.domain import confidence as C
-
 from embornal.domain.clock import parse_time
 from embornal.domain.fact_aggregate import (
     PinFact,
@@ -84,13 +83,13 @@ def set_lifetime(
     fact = ctx.resolve_for(fact_id, "write")
     now = ctx.now()
     command = SetLifetime(fact.id, lifetime)
-    on_fact(
-        ctx, fact.id, lambda s: decide_set_lifetime(s, command, now), why, "setting a lifetime"
-    )
+    on_fact(ctx, fact.id, lambda s: decide_set_lifetime(s, command, now), why, "setting a lifetime")
     return ctx.reload(fact.id)
 
 
-def due(ctx: ServiceContext, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
+def due(
+    ctx: ServiceContext, *, limit: int | None = None, under: str | None = None
+) -> list[DueFact]:
     """The live facts the subject may read that are stale now (``c_eff`` below the kind's
     threshold, seed 001 §7), most urgent first: the lowest ``c_eff`` / threshold."""
     n = check_limit(limit, ctx.default_limit)

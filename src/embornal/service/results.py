@@ -13,7 +13,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.tags import Tag
 
 if TYPE_CHECKING:  # only annotations name it
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.spine import EvidenceRef, Lifetime
 
 __all__ = [
     "DueFact",
@@ -39,7 +39,7 @@ class NewFact:
     kind: str = "fact"
     attributes: Mapping[str, object] | None = None
     confidence: float | None = None
-    lifetime: str | None = None  # permanent, standard, ephemeral, until:YYYY-MM-DD
+    lifetime: Lifetime | str | None = None  # permanent, standard, ephemeral, until:DATE
 
 
 @dataclass(frozen=True)

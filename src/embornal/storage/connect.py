@@ -19,7 +19,7 @@ import importlib.util
 import os
 import sqlite3 as _std_sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,6 @@ __all__ = [
     "DB_COMPANIONS",
     "DIR_MODE",
     "FILE_MODE",
-    "NOT_EXPIRED",
     "Connection",
     "DriverError",
     "atomic",
@@ -40,7 +39,6 @@ __all__ = [
     "has_vec",
     "make_private",
     "translate",
-    "use_clock",
 ]
 
 Connection = Any  # sqlean.Connection (untyped driver)
@@ -232,15 +230,3 @@ def atomic(conn: Connection, doing: str = "writing") -> Iterator[Connection]:
     except DriverError as e:
         conn.execute("ROLLBACK")
         raise translate(e, doing) from e
-
-
-#: The SQL a live read adds: the fact's lifetime has not run out at the store's clock
-#: (``embornal_now()``, see :func:`use_clock`). Most facts never expire (NULL), so the
-#: clock is asked only for the few that do.
-NOT_EXPIRED = "(f.expires_at IS NULL OR f.expires_at > embornal_now())"
-
-
-def use_clock(conn: Connection, now: Callable[[], str]) -> None:
-    """Give ``conn`` the SQL function ``embornal_now()``: the store's clock as fixed-width
-    ISO-8601 UTC text (the format of every stored time, so text order is time order)."""
-    conn.create_function("embornal_now", 0, now)

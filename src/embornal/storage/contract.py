@@ -169,7 +169,9 @@ class FactReads(Protocol):
         """The tags that decide access, each with the path it came from (None: the fact)."""
         ...
 
-    def spine_rows(self, scope: ReadScope = EVERYTHING, *, under: str | None = None) -> list[SpineRow]:
+    def spine_rows(
+        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[SpineRow]:
         """The staleness inputs of every live fact in scope (at or below ``under``)."""
         ...
 

@@ -26,8 +26,7 @@ from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
-from embornal.storage.connect import NOT_EXPIRED, Connection, DriverError, atomic, connect
-from embornal.storage.connect import translate, use_clock
+from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
 from embornal.storage.vector_search import nearest_rows
 
@@ -48,7 +47,7 @@ _FACT_COLS = (
     "f.pinned, f.user_weight, f.lifetime, f.lifetime_until, f.expires_at"
 )
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
-_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
+_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
 
 
@@ -89,7 +88,7 @@ class SqliteStore:
         self._bits = bitindex.LiveBitIndex()
         self._owner = threading.get_ident()
         self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
-        use_clock(conn, self._now_text)
+        context.use_clock(conn, self._now_text)
 
     def _now_text(self) -> str:  # ``embornal_now()`` in SQL: has a lifetime run out?
         return format_time(self.clock.now())
@@ -100,7 +99,7 @@ class SqliteStore:
         reader = getattr(self._local, "reader", None)
         if reader is None:
             reader = connect(self.path)
-            use_clock(reader, self._now_text)
+            context.use_clock(reader, self._now_text)
             self._local.reader = reader
             with self._readers_lock:
                 self._readers.append(reader)
@@ -344,7 +343,9 @@ class SqliteStore:
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
-    def spine_rows(self, scope: ReadScope = EVERYTHING, *, under: str | None = None) -> list[SpineRow]:
+    def spine_rows(
+        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[SpineRow]:
         """The staleness inputs of every live fact in scope, oldest first."""
         return kind_views.spine_rows(self._rows, self._scopes.get(scope), _under_sql(under), _LIVE)
 

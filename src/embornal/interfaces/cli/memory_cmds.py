@@ -87,6 +87,11 @@ def store(ctx: Context) -> int:
         from embornal.interfaces.cli.kinds_cmds import store_kind
 
         kind, attributes = store_kind(ctx)  # bad input fails before stdin is read
+    lifetime = ctx.opt("lifetime")
+    if lifetime is not None:
+        from embornal.interfaces.cli.importance_cmds import checked_lifetime
+
+        lifetime = checked_lifetime(lifetime)  # as the kind: before stdin is read
     content = _content(ctx, ctx.opt("content"))
     with ctx.open_memory_api(semantic=True) as mem:
         fact = mem.store(
@@ -97,6 +102,7 @@ def store(ctx: Context) -> int:
             kind=kind,
             attributes=attributes,
             reason=ctx.opt("reason"),
+            lifetime=lifetime,
         )
     return _written(ctx, fact)
 

@@ -37,6 +37,7 @@ from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
 from embornal.service.results import (
+    DueFact,
     FactDetail,
     FactView,
     PathEntry,
@@ -46,7 +47,7 @@ from embornal.service.results import (
 )
 
 if TYPE_CHECKING:
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.spine import EvidenceRef, Lifetime
 
 __all__ = [
     "API_PREFIX",
@@ -395,6 +396,12 @@ class RemoteMemory:
             if ref.note is None:
                 return f"{ref.type.value}:{ref.value}"
             return ref.to_payload()
+        if kind == "weight":
+            from embornal.domain.spine import check_weight
+
+            return check_weight(value)  # 0..1, checked here as the service would
+        if kind == "lifetime":
+            return str(value).strip()  # the server checks it against its clock
         if kind == "where":
             pairs = value.items() if isinstance(value, Mapping) else None
             items = [f"{k}={v}" for k, v in pairs] if pairs is not None else list(value)
@@ -465,6 +472,7 @@ class RemoteMemory:
         kind: str = "fact",
         attributes: Mapping[str, object] | None = None,
         reason: str | None = None,
+        lifetime: Lifetime | str | None = None,
     ) -> Fact:
         return cast(Fact, self._op("store", **_given(locals())))
 
@@ -518,6 +526,23 @@ class RemoteMemory:
         self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
     ) -> Fact:
         return cast(Fact, self._op("add_evidence", **_given(locals())))
+
+    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        return cast(Fact, self._op("pin", **_given(locals())))
+
+    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        return cast(Fact, self._op("unpin", **_given(locals())))
+
+    def set_weight(self, fact_id: str, weight: float | None, *, reason: str | None = None) -> Fact:
+        return cast(Fact, self._op("set_weight", **_given(locals())))
+
+    def set_lifetime(
+        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
+    ) -> Fact:
+        return cast(Fact, self._op("set_lifetime", **_given(locals())))
+
+    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
+        return cast(list[DueFact], self._op("due", **_given(locals())))
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))

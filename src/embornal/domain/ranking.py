@@ -18,6 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from embornal.domain.decay import staleness
+from embornal.domain.facts import Fact
 
 __all__ = [
     "DF_CEILING_MIN_DOCS",
@@ -43,6 +48,7 @@ __all__ = [
     "rescale_similarity",
     "select_terms",
     "spine_lift",
+    "spine_parts",
     "vector_scores",
     "within_reach",
 ]
@@ -149,6 +155,25 @@ def spine_lift(
     if user_weight is not None and user_weight != weights.neutral_weight:
         lift += weights.user_weight * (user_weight - weights.neutral_weight)
     return lift
+
+
+def spine_parts(fact: Fact, now: datetime) -> dict[str, Any]:
+    """The spine's parts of a candidate's score at ``now`` (``ScoreParts`` fields), with
+    ``spine``, what they add to its total."""
+    c, c_eff, stale = fact.confidence, None, False
+    if c is not None:
+        since = fact.last_confirmed_at or fact.created_at
+        status = fact.attributes.get("status")
+        permanent = fact.lifetime == "permanent"
+        c_eff, stale = staleness(c, fact.kind, since, now, status=status, permanent=permanent)
+    return {
+        "c": c,
+        "c_eff": c_eff,
+        "stale": stale,
+        "pinned": fact.pinned,
+        "user_weight": fact.user_weight,
+        "spine": spine_lift(c, stale, fact.pinned, fact.user_weight),
+    }
 
 
 def candidate_count(limit: int) -> int:

@@ -8,17 +8,25 @@ tool list, the REST routes and their OpenAPI document, and the remote client
 (:mod:`embornal.interfaces.cli.remote`) are derived from it; a test checks that
 every operation appears in each interface it declares, and in the docs.
 
-Stdlib-only at import (plain data): the CLI may import it at no cost.
+Stdlib-only at import (plain data): the CLI may import it at no cost. The record types
+live in :mod:`embornal.interfaces.operations`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import replace
 
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
+from embornal.interfaces.operations import (
+    EXAMPLE_ID,
+    Http,
+    Input,
+    InputType,
+    Operation,
+    Profile,
+)
 
 __all__ = [
     "CATALOG",
@@ -32,124 +40,6 @@ __all__ = [
     "mcp_tools",
     "routed",
 ]
-
-EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
-
-Profile = Literal["core", "full", "none"]
-InputType = Literal[
-    "path",
-    "text",
-    "tags",
-    "time",
-    "reason",
-    "id",
-    "target",
-    "int",
-    "bool",
-    "choice",
-    "kind",
-    "attributes",
-    "where",
-    "evidence",
-    "weight",
-    "lifetime",
-]
-Where = Literal["query", "body", "path"]
-
-
-@dataclass(frozen=True)
-class Input:
-    """One input of an operation: the keyword argument ``name`` of the ``Memory`` method.
-
-    ``aliases`` are the names a model may use over MCP (the first is the one its schema
-    shows); ``http`` is the REST name when it differs (``q``); ``mcp``/``rest`` say
-    which interfaces take it at all. ``probe``: a later addition to the REST API, which
-    the remote client checks the server's document for before it sends a non-default.
-    """
-
-    name: str
-    type: InputType
-    description: str
-    required: bool = False
-    default: object = None
-    aliases: tuple[str, ...] = ()
-    low: int | None = None
-    high: int | None = None
-    max_length: int | None = None
-    choices: tuple[str, ...] = ()
-    http: str | None = None
-    mcp: bool = True
-    rest: bool = True
-    mcp_name: str | None = None
-    mcp_default: object = None
-    probe: bool = False
-    full_only: bool = False
-    """An MCP argument of the ``full`` profile only (the core tool list stays small)."""
-
-    @property
-    def wire_name(self) -> str:
-        return self.http or self.name
-
-    @property
-    def tool_param(self) -> str:
-        return self.mcp_name or self.name
-
-
-@dataclass(frozen=True)
-class Http:
-    """Where an operation lives in the REST API (under ``/api/v1``)."""
-
-    method: Literal["GET", "POST"]
-    path: str
-    operation_id: str
-    summary: str
-    description: str
-    status: int = 200
-    errors: tuple[int, ...] = ()
-    auth: bool = True
-    tag: str = "facts"
-    probe: bool = False  # a later route: the client checks the server offers it
-    items: str | None = None
-    """For a list result: the key of the answer's object that holds the list."""
-
-    @property
-    def path_params(self) -> tuple[str, ...]:
-        return tuple(p[1:-1] for p in self.path.split("/") if p.startswith("{"))
-
-    def where(self, item: Input) -> Where:
-        if item.wire_name in self.path_params:
-            return "path"
-        return "query" if self.method == "GET" else "body"
-
-
-@dataclass(frozen=True)
-class Operation:
-    name: str
-    call: str | None
-    """The ``Memory`` method it calls (None: the server itself, e.g. health)."""
-    output: str
-    """The result type, as the ``Memory`` method's annotation names it."""
-    inputs: tuple[Input, ...] = ()
-    profile: Profile = "none"
-    title: str = ""
-    guide: str = ""
-    """The MCP tool description, written for the model."""
-    read_only: bool = False
-    destructive: bool = False
-    idempotent: bool = False
-    http: Http | None = None
-    local_only: bool = False
-    example: str = ""
-    cli: str | None = None
-    """The CLI command (``memory store``), or None."""
-    tool_order: int = 0
-    """Where the tool comes in the MCP tool list."""
-    extra: dict[str, str] = field(default_factory=dict, compare=False)
-
-    def input(self, name: str) -> Input:
-        (found,) = [i for i in self.inputs if i.name == name]
-        return found
-
 
 # -- the inputs ------------------------------------------------------------------------------
 
@@ -583,7 +473,7 @@ CATALOG: tuple[Operation, ...] = (
         example=f'set_weight(id="{EXAMPLE_ID}", weight=0.9)',
         http=Http("POST", "/facts/{id}/weight", "setWeight", "Weight a fact",
                   "The user weight of an active fact, 0..1 (outside: 400, nothing written); "
-                  "null or no weight takes it off. It takes write on the fact.",
+                  "null takes it off. It takes write on the fact.",
                   errors=_WRITE, probe=True),
     ),
     Operation(

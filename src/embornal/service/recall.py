@@ -26,11 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time
-from embornal.domain.decay import staleness
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
 from embornal.domain.ids import new_id
@@ -47,7 +45,7 @@ from embornal.domain.ranking import (
     on_shared_paths,
     rescale_bm25,
     select_terms,
-    spine_lift,
+    spine_parts,
     vector_scores,
     within_reach,
 )
@@ -102,25 +100,6 @@ def _ordered(hits: list[RecallHit], n: int, wanted: set[str] | None = None) -> l
     if not wanted:
         return top
     return [replace(h, parts=replace(h.parts, matched_terms=_matched(h.fact, wanted))) for h in top]
-
-
-def spine_parts(fact: Fact, now: datetime) -> dict[str, Any]:
-    """The spine's parts of a candidate's score at ``now`` (``ScoreParts`` fields), with
-    ``spine``, what they add to its total."""
-    c, c_eff, stale = fact.confidence, None, False
-    if c is not None:
-        since = fact.last_confirmed_at or fact.created_at
-        status = fact.attributes.get("status")
-        permanent = fact.lifetime == "permanent"
-        c_eff, stale = staleness(c, fact.kind, since, now, status=status, permanent=permanent)
-    return {
-        "c": c,
-        "c_eff": c_eff,
-        "stale": stale,
-        "pinned": fact.pinned,
-        "user_weight": fact.user_weight,
-        "spine": spine_lift(c, stale, fact.pinned, fact.user_weight),
-    }
 
 
 class Recaller:

@@ -276,6 +276,8 @@ def _formula(p: ScoreParts) -> str:
     """`` = keyword 1.000 + 0.5 × strength 1.000`` and the like; hybrid: how it fused."""
     weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
     near = f" + neighbours {p.neighbour:.3f}" if p.neighbour else ""
+    if p.spine:
+        weighted += f" {'+' if p.spine > 0 else '-'} spine {abs(p.spine):.3f}"
     if p.method.startswith("hybrid"):
         fused = p.method.split("+")[0]
         return f" (keyword and vector lists fused, {fused}{near}, + strength)"
@@ -283,7 +285,16 @@ def _formula(p: ScoreParts) -> str:
         return f" = keyword {p.keyword:.3f}{near} + {weighted}"
     if p.vector is not None:
         return f" = vector {p.vector:.3f}{near} + {weighted}"
-    return f" = strength {p.strength:.3f}"
+    return f" = strength {p.strength:.3f}" + (f" {p.spine:+.3f} spine" if p.spine else "")
+
+
+def _spine(p: ScoreParts) -> str:
+    """`` (c 0.950, c_eff 0.912, stale, pinned, weight 0.800)``: what the spine read."""
+    said = [f"c {fmt_float(p.c)}", f"c_eff {fmt_float(p.c_eff)}"]
+    said += [w for w, on in (("stale", p.stale), ("pinned", p.pinned)) if on]
+    if p.user_weight is not None:
+        said.append(f"weight {p.user_weight:.3f}")
+    return f" ({', '.join(said)})"
 
 
 def _explain(hits: Sequence[RecallHit]) -> str:
@@ -304,6 +315,7 @@ def _explain(hits: Sequence[RecallHit]) -> str:
         if p.neighbour is not None:
             lines.append(f"   neighbour {p.neighbour:.3f}")
         lines.append(f"   strength  {p.strength:.3f}")
+        lines.append(f"   spine     {p.spine:+.3f}{_spine(p)}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")
     return "\n".join(lines)
 
@@ -395,7 +407,7 @@ def _show_text(d: FactDetail) -> str:
     fields: list[tuple[str, str]] = [
         ("id", f.id),
         ("path", f.path),
-        ("state", f.state),
+        ("state", "expired" if d.expired and f.state == "active" else f.state),
         ("owner", f.owner),
         ("created", fmt_time(f.created_at)),
         ("strength", fmt_float(d.strength)),
@@ -407,7 +419,12 @@ def _show_text(d: FactDetail) -> str:
         ("c_eff", fmt_float(d.c_eff)),
         ("stale", "yes" if d.stale else "no"),
         ("confirmed", fmt_time(d.last_confirmed_at)),
+        ("pinned", "yes" if d.pinned else "no"),
+        ("weight", fmt_float(d.user_weight)),
+        ("lifetime", d.lifetime),
     ]
+    if d.expired_because is not None:
+        fields.append(("expired", d.expired_because))
     if f.deleted_at is not None:
         fields.append(("forgotten", fmt_time(f.deleted_at)))
     if f.purged_at is not None:

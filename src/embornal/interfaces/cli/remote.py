@@ -426,7 +426,9 @@ class RemoteMemory:
             if not item.rest or item.name not in given:
                 continue
             value = self._value(op, item, given[item.name])
-            if value is None or (not item.required and value == item.default):
+            if value is None and item.type == "weight":
+                pass  # sent as null: it takes the weight off
+            elif value is None or (not item.required and value == item.default):
                 continue
             if item.probe:
                 self._require(http.method, route, item.wire_name, f"{what} {_flag(item, value)}")

@@ -35,7 +35,7 @@ class PinIn(_In):
 
 class WeightIn(_In):
     weight: float | None = Field(
-        None, ge=0.0, le=1.0, description="0..1 (0.5 neutral); null or none takes it off."
+        ge=0.0, le=1.0, description="0..1 (0.5 neutral); null takes the weight off."
     )
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 

@@ -76,12 +76,10 @@ def test_a_change_that_changes_nothing_writes_nothing(memory: Memory) -> None:
 
 
 @pytest.mark.parametrize("bad", [1.01, -1, float("inf"), "x"])
-def test_a_weight_out_of_range_is_refused_and_nothing_is_written(
-    memory: Memory, bad: Any
-) -> None:
+def test_a_weight_out_of_range_is_refused_and_nothing_is_written(memory: Memory, bad: Any) -> None:
     fact = memory.store("/a", "x")
     before = _events(memory)
-    with pytest.raises(InvalidImportance, match="0 to 1|0..1"):
+    with pytest.raises(InvalidImportance, match=r"0 to 1|0\.\.1"):
         memory.set_weight(fact.id, bad)
     assert _events(memory) == before
 
@@ -236,7 +234,7 @@ def test_a_pin_and_a_weight_lift_a_fact_and_staleness_lowers_it(memory: Memory) 
     assert hits[1].parts.spine == pytest.approx(spine_lift(0.95, False, False, 0.1))
     stale = memory.store("/r3", "zebra stripes are unique", at="2019-01-01T00:00:00Z")
     hits = memory.recall("zebra stripes", reinforce=False, mode="keyword")
-    last = [h for h in hits if h.fact.id == stale.id][0]
+    last = next(h for h in hits if h.fact.id == stale.id)
     assert last.parts.stale and last.parts.c_eff is not None and last.parts.c_eff < 0.35
     assert hits[-1].fact.id == stale.id  # still recallable, ranked last
 
@@ -274,7 +272,9 @@ def old_memory(tmp_path: Path, clock: FixedClock) -> Iterator[Memory]:
 def test_a_memory_of_release_0_1_0_takes_the_defaults(old_memory: Memory) -> None:
     mem = old_memory
     assert "0014_importance_lifetime" in mem.migrations_applied
-    rows = _rows(mem.db_path, "SELECT DISTINCT pinned, user_weight, lifetime, expires_at FROM facts")
+    rows = _rows(
+        mem.db_path, "SELECT DISTINCT pinned, user_weight, lifetime, expires_at FROM facts"
+    )
     assert rows == [(0, None, "standard", None)]
     assert mem.verify() == []
     hit = mem.recall("sqlite tea", reinforce=False, limit=50)[0]
@@ -307,5 +307,6 @@ def test_purge_keeps_no_text_of_an_importance_or_lifetime_event(memory: Memory) 
     fact = memory.store("/a", "secret zebra", lifetime="until:2026-12-31")
     memory.pin(fact.id, reason="secret zebra reason")
     memory.purge(fact.id, reason="erase it")
-    payloads = _rows(memory.db_path, "SELECT payload, reason FROM events WHERE stream_id = ?", fact.id)
+    sql = "SELECT payload, reason FROM events WHERE stream_id = ?"
+    payloads = _rows(memory.db_path, sql, fact.id)
     assert not any("secret zebra" in (p or "") + (r or "") for p, r in payloads)

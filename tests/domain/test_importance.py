@@ -72,7 +72,7 @@ def test_a_weight_keeps_the_pin_and_none_takes_the_weight_off() -> None:
 
 @pytest.mark.parametrize("bad", [1.5, -0.1, float("nan"), True, "heavy", [1]])
 def test_a_weight_outside_0_to_1_is_one_error_naming_the_range(bad: object) -> None:
-    with pytest.raises(InvalidImportance, match="0 to 1|0..1"):
+    with pytest.raises(InvalidImportance, match=r"0 to 1|0\.\.1"):
         decide_set_weight(_state(), SetWeight("F1", bad), NOW)
     with pytest.raises(InvalidImportance):
         check_weight(bad)

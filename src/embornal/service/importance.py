@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from embornal.domain import confidence as C
 from embornal.domain.clock import parse_time
+from embornal.domain.decay import decay_of, staleness
 from embornal.domain.fact_aggregate import (
     PinFact,
     SetLifetime,
@@ -27,14 +27,12 @@ from embornal.domain.fact_aggregate import (
 )
 from embornal.domain.facts import Fact, check_reason
 from embornal.domain.paths import normalize_path
-from embornal.domain.spine import Lifetime, LifetimePolicy
+from embornal.domain.spine import Lifetime
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.lifecycle import on_fact
 from embornal.service.results import DueFact
 
 __all__ = ["due", "pin", "set_lifetime", "set_weight", "unpin"]
-
-_PERMANENT = Lifetime(LifetimePolicy.PERMANENT)
 
 
 def _pin(ctx: ServiceContext, fact_id: str, pinned: bool, reason: str | None) -> Fact:
@@ -98,22 +96,21 @@ def due(
     found: list[tuple[float, str, float, float, float]] = []
     anchors: dict[str, datetime] = {}
     for row in ctx.store.spine_rows(ctx.scope(), under=prefix):
-        created = parse_time(row.created_at)
         confirmed = parse_time(row.last_confirmed_at) if row.last_confirmed_at else None
-        since = C.anchor(confirmed, created)
-        lifetime = _PERMANENT if row.lifetime == "permanent" else None
-        if not C.is_stale(
-            row.confidence, row.kind, since, now, status=row.status, lifetime=lifetime
-        ):
-            continue
-        row_decay = C.decay_for(row.kind)
-        timeless = lifetime is not None or (
-            row.status is not None and row.status in row_decay.exempt_statuses
+        since = confirmed or parse_time(row.created_at)
+        c_eff, stale = staleness(
+            row.confidence,
+            row.kind,
+            since,
+            now,
+            status=row.status,
+            permanent=row.lifetime == "permanent",
         )
-        c_eff = row.confidence if timeless else C.effective(row.confidence, row.kind, since, now)
-        ratio = c_eff / row_decay.stale_below if row_decay.stale_below > 0 else 0.0
-        found.append((ratio, row.fact_id, row.confidence, c_eff, row_decay.stale_below))
-        anchors[row.fact_id] = since
+        if stale:
+            threshold = decay_of(row.kind).stale_below
+            ratio = c_eff / threshold if threshold > 0 else 0.0
+            found.append((ratio, row.fact_id, row.confidence, c_eff, threshold))
+            anchors[row.fact_id] = since
     found.sort()
     top = found[:n]
     facts = {f.id: f for f in ctx.store.get_facts([t[1] for t in top], ctx.scope())}

@@ -23,6 +23,7 @@ from embornal.errors import (
     NotFound,
 )
 from embornal.storage.connect import connect
+from race_helpers import after_first_load
 
 FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"
 
@@ -310,3 +311,19 @@ def test_purge_keeps_no_text_of_an_importance_or_lifetime_event(memory: Memory) 
     sql = "SELECT payload, reason FROM events WHERE stream_id = ?"
     payloads = _rows(memory.db_path, sql, fact.id)
     assert not any("secret zebra" in (p or "") + (r or "") for p, r in payloads)
+
+
+def test_two_writers_pinning_and_weighting_one_fact_both_land(
+    db_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The weight is decided on the state after the other writer's pin: the event keeps
+    the pin, and its ``previous_pinned`` says so (decided again on fresh state)."""
+    with Memory.open(db_path, clock=clock) as a, Memory.open(db_path, clock=clock) as b:
+        fact = a.store("/a", "x")
+        loads = after_first_load(a, monkeypatch, lambda: b.pin(fact.id))
+        got = a.set_weight(fact.id, 0.7)
+        assert len(loads) == 2  # a's first append met b's event and ran again
+        assert got.pinned and got.user_weight == 0.7
+        last = a.history(fact.id)[-1]
+        assert last.payload["previous_pinned"] is True and last.payload["pinned"] is True
+        assert a.verify() == []

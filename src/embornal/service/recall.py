@@ -7,10 +7,7 @@ hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, o
          reciprocal-rank), + strength
 no query the strongest facts
 
-Every method then adds the justification spine (``ScoreParts.spine``, tuned in one place:
-:class:`~embornal.domain.ranking.SpineWeights`): less for a doubted or stale fact, more for
-a pinned or weighted one; nothing for a person's fact that is none of these, which ranks
-exactly as it did before the spine. Facts whose lifetime ran out are not candidates.
+Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``).
 
 With a query, each candidate also gains from its neighbours on the same path that
 matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places
@@ -93,9 +90,18 @@ def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
     ctx.append("recording a recall", [ctx.event(f"recall:{new_id(now)}", body)])
 
 
-def _ordered(hits: list[RecallHit], n: int, wanted: set[str] | None = None) -> list[RecallHit]:
-    """Best score first (ties go to the later fact); matched terms for the winners only."""
-    hits.sort(key=lambda h: (h.score, h.fact.created_at, h.fact.id), reverse=True)
+def _ordered(
+    hits: list[RecallHit],
+    n: int,
+    wanted: set[str] | None = None,
+    bases: dict[str, float] | None = None,
+) -> list[RecallHit]:
+    """Best first; ties to the better total before the spine (``bases``), then the later."""
+    base = bases or {}
+    hits.sort(
+        key=lambda h: (h.score, base.get(h.fact.id, 0.0), h.fact.created_at, h.fact.id),
+        reverse=True,
+    )
     top = hits[:n]
     if not wanted:
         return top
@@ -161,9 +167,10 @@ class Recaller:
             return {}
         paths = {key: facts[key].path for key in relevance}
         lift = lifts or {}
+        low = min(lift.values(), default=0.0)  # a shift shared by all changes no reach
         extra = {
             key: STRENGTH_WEIGHT * strength_scale * strengths[key]
-            + lift.get(key, 0.0) * strength_scale
+            + (lift.get(key, low) - low) * strength_scale
             for key in relevance
         }
         most = sum(w for w in weights if w > 0.0)
@@ -215,13 +222,14 @@ class Recaller:
             vis,
             lifts={key: sp["spine"] for key, sp in spines.items()},
         )
-        hits = []
+        hits, bases = [], {}
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strengths[fact.id]
             near = boost.get(fact.id)
             sp = spines[fact.id]
+            bases[fact.id] = keyword_total(kw + (near or 0.0), s)
             parts = ScoreParts(
-                total=keyword_total(kw + (near or 0.0), s) + sp["spine"],
+                total=bases[fact.id] + sp["spine"],
                 strength=s,
                 keyword=kw,
                 bm25=self._raw_bm25(vis, bm25),
@@ -231,7 +239,7 @@ class Recaller:
                 **sp,
             )
             hits.append(RecallHit(fact, parts.total, s, parts))
-        return _ordered(hits, n, wanted)
+        return _ordered(hits, n, wanted, bases)
 
     def _vector_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
@@ -265,12 +273,13 @@ class Recaller:
             1.0,
             lifts,
         )
-        hits = []
+        hits, bases = [], {}
         for rank, (fact, sim) in enumerate(found, 1):
             s = strengths[fact.id]
             near = boost.get(fact.id)
             sp = spines[fact.id]
-            total = sim + (near or 0.0) + STRENGTH_WEIGHT * s + sp["spine"]
+            bases[fact.id] = sim + (near or 0.0) + STRENGTH_WEIGHT * s
+            total = bases[fact.id] + sp["spine"]
             parts = ScoreParts(
                 total=total,
                 strength=s,
@@ -281,7 +290,7 @@ class Recaller:
                 **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
-        return _ordered(hits, n)
+        return _ordered(hits, n, None, bases)
 
     def _hybrid(
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
@@ -310,13 +319,14 @@ class Recaller:
         spines = {key: spine_parts(facts[key], now) for key in fused}
         lifts = {key: sp["spine"] for key, sp in spines.items()}
         boost = self._context(fused, facts, strengths, n, vis, strength_scale, lifts)
-        hits = []
+        hits, bases = [], {}
         for key, score in fused.items():
             fact = facts[key]
             s = strengths[key]
             near = boost.get(key)
             sp = spines[key]
-            total = score + (near or 0.0) + (STRENGTH_WEIGHT * s + sp["spine"]) * strength_scale
+            bases[key] = score + (near or 0.0) + STRENGTH_WEIGHT * s * strength_scale
+            total = bases[key] + sp["spine"] * strength_scale
             parts = ScoreParts(
                 total=total,
                 strength=s,
@@ -331,7 +341,7 @@ class Recaller:
                 **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
-        return _ordered(hits, n, wanted)
+        return _ordered(hits, n, wanted, bases)
 
 
 def _matched(fact: Fact, wanted: set[str]) -> tuple[str, ...]:

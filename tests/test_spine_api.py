@@ -235,6 +235,7 @@ def test_migration_0013_on_a_blank_memory(memory: Memory) -> None:
     assert "0013_confidence_evidence" in memory.migrations_applied
     cols = [r[1] for r in _rows(memory.db_path, "PRAGMA table_info(facts)")]
     assert {"confidence", "last_confirmed_at"} <= set(cols)
+    assert cols[cols.index("confidence") :][:2] == ["confidence", "last_confirmed_at"]
     cols = [r[1] for r in _rows(memory.db_path, "PRAGMA table_info(fact_evidence)")]
     assert cols == ["fact_id", "seq", "evidence_type", "value", "note", "recorded_at", "actor"]
     guide = _rows(memory.db_path, "SELECT DISTINCT confidence FROM facts")  # the system's

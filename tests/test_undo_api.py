@@ -231,3 +231,20 @@ def test_the_undo_of_a_visibility_change_sets_the_one_before_back(memory: Memory
     with pytest.raises((NotUndoable, NotFound, AccessDenied)):
         bob.undo(changed, reason="not mine")
     assert memory.show(fact.id).fact.visibility == "private"
+
+
+def test_the_undo_of_a_pin_a_weight_and_a_lifetime_sets_each_back(memory: Memory) -> None:
+    fact = memory.store("/imp", "Matters for a while.")
+    memory.pin(fact.id, reason="important")
+    pinned = _last(memory)
+    memory.set_weight(fact.id, 0.9)
+    with pytest.raises(NotUndoable, match=f"event {_last(memory)}"):
+        memory.undo(pinned, reason="a later weight change stands in the way")
+    memory.undo(_last(memory), reason="weight back")
+    assert memory.show(fact.id).user_weight is None
+    memory.undo(pinned, reason="pin back")
+    assert memory.show(fact.id).pinned is False
+    memory.set_lifetime(fact.id, "permanent")
+    (back,) = memory.undo(_last(memory), reason="standard again")
+    assert back.payload["undoes"] == back.position - 1
+    assert memory.show(fact.id).lifetime == "standard"

@@ -12,6 +12,7 @@ import typing as _typing
 
 __all__ = [
     "ActorKind",
+    "DueFact",
     "EmbornalError",
     "Event",
     "Fact",
@@ -41,6 +42,7 @@ _WHERE = {
     "ScoreParts": "embornal.domain.ranking",
     "Tag": "embornal.domain.tags",
     "Memory": "embornal.service.memory",
+    "DueFact": "embornal.service.results",
     "FactDetail": "embornal.service.results",
     "FactView": "embornal.service.results",
     "NewFact": "embornal.service.results",
@@ -59,6 +61,7 @@ if _typing.TYPE_CHECKING:
     from embornal.errors import EmbornalError
     from embornal.service.memory import Memory
     from embornal.service.results import (
+        DueFact,
         FactDetail,
         FactView,
         NewFact,

@@ -332,6 +332,8 @@ def test_undo_takes_the_rights_of_the_compensation(
     with pytest.raises(AccessDenied):  # forgetting needs delete: bob may only read it
         bob.undo(stored.position, reason="not mine")
     assert len(alice.history(public.id)) == 1
+
+
 # -- source and visibility: the same on both sides (but who is an assistant) ---------------
 
 
@@ -392,3 +394,35 @@ def test_bad_visibility_is_the_same_error(alice: MemoryAPI, bad: str) -> None:
     fact = alice.store("/v3", "kept")
     with pytest.raises(InvalidVisibility):
         alice.set_visibility(fact.id, bad)
+
+
+def test_pin_weight_lifetime_and_due(alice: MemoryAPI, bob: MemoryAPI) -> None:
+    from embornal.errors import InvalidImportance, InvalidLifetime, NotFound
+
+    fact = alice.store("/alice/car", "Parking spot C4.", lifetime="until:2999-06-30")
+    assert fact.lifetime == "until:2999-06-30" and fact.expires_at is not None
+    assert alice.pin(fact.id, reason="matters").pinned
+    assert alice.pin(fact.id).pinned  # again: nothing changes
+    assert alice.set_weight(fact.id, 0.8).user_weight == 0.8
+    assert alice.set_weight(fact.id, None).user_weight is None
+    life = alice.set_lifetime(fact.id, "permanent", reason="for good")
+    assert life.lifetime == "permanent" and life.expires_at is None
+    assert not alice.unpin(fact.id).pinned
+    detail = alice.show(fact.id)
+    assert (detail.pinned, detail.user_weight, detail.lifetime, detail.expired) == (
+        False, None, "permanent", False,
+    )  # fmt: skip
+    kinds = [e.type for e in alice.history(fact.id)]
+    assert kinds.count("FactImportanceAdjusted") == 4 and "FactLifetimeChanged" in kinds
+    with pytest.raises(InvalidImportance):
+        alice.set_weight(fact.id, 1.5)
+    with pytest.raises(InvalidLifetime):
+        alice.set_lifetime(fact.id, "until:2020-01-01")
+    with pytest.raises(InvalidLifetime):
+        alice.store("/alice/car", "Spot D1.", lifetime="sometimes")
+    with pytest.raises(NotFound):
+        bob.pin(fact.id)
+    old = alice.store("/alice/old", "An old note.", at="2019-01-01T00:00:00Z")
+    due = alice.due(under="/alice")
+    assert [d.fact.id for d in due] == [old.id]
+    assert due[0].c_eff < due[0].threshold and bob.due(under="/alice") == []

@@ -372,3 +372,33 @@ def test_visibility_and_source_over_http(alice: Server) -> None:
     assert here.code == 0 and "visibility:    private" in here.out
     bad = cli("memory", "store", "/vx/p", "x", "--visibility", "secret")
     assert bad.code == 2 and "shared, private, restricted" in one_line(bad)
+
+
+def test_importance_commands_over_http(alice: Server) -> None:
+    made = cli("--json", "memory", "store", "/ix/p", "P.", "--lifetime", "until:2999-01-01")
+    assert made.code == 0, made.err
+    fact_id = made.json()["id"]
+    assert made.json()["lifetime"] == "until:2999-01-01"
+    for args in (
+        ("memory", "pin", fact_id, "--reason", "matters"),
+        ("memory", "weight", fact_id, "0.7"),
+        ("memory", "lifetime", fact_id, "permanent"),
+        ("memory", "weight", fact_id, "none"),
+        ("memory", "unpin", fact_id),
+    ):
+        r = cli(*args)
+        assert r.code == 0 and r.out.startswith(f"{fact_id} "), (args, r.err)
+    shown = cli("--json", "memory", "show", fact_id).json()
+    assert (shown["pinned"], shown["user_weight"], shown["lifetime"]) == (False, None, "permanent")
+    remote, here = cli("memory", "show", fact_id), local(alice, "memory", "show", fact_id)
+    assert remote.out.splitlines()[:17] == here.out.splitlines()[:17]
+    old = cli("--json", "memory", "store", "/ix/old", "Old.", "--at", "2019-01-01T00:00:00Z")
+    due = cli("--json", "memory", "due", "--under", "/ix")
+    assert [d["fact"]["id"] for d in due.json()] == [old.json()["id"]]
+    for args in (
+        ("memory", "weight", fact_id, "2"),
+        ("memory", "lifetime", fact_id, "until:2020-01-01"),
+        ("memory", "lifetime", fact_id, "sometimes"),
+    ):
+        bad = cli(*args)
+        assert bad.code == 2 and len(bad.err.splitlines()) == 1, (args, bad.err)

@@ -42,6 +42,8 @@ def _sample_value(hint: Any, name: str, *, text: bool) -> Any:
         return word
     if inner is datetime:
         return WHEN
+    if inner is bool:
+        return True
     if inner is int:
         return 2
     if inner is float:

@@ -14,9 +14,17 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
-from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
+from embornal.service.results import (
+    DueFact,
+    FactDetail,
+    FactView,
+    PathEntry,
+    RecallHit,
+    TreeNode,
+)
 
 
 @pytest.fixture
@@ -31,8 +39,13 @@ def results(memory: Memory) -> dict[type, Any]:
         kind="person",
         attributes={"full_name": "Ada Ünï", "aliases": ["ada", "a.l."], "notes": "x"},
     )
+    memory.store("/w/old", "An old note nobody confirmed.", at="2019-01-01T00:00:00Z")
+    memory.pin(new.id)
+    new = memory.set_weight(new.id, 0.8)
+    new = memory.set_lifetime(new.id, "until:2999-12-31")
     hit = memory.recall("poetry", reinforce=False)[0]
     return {
+        DueFact: memory.due()[0],
         Fact: new,
         ScoreParts: hit.parts,
         RecallHit: hit,
@@ -54,6 +67,7 @@ SCHEMA: dict[type, type[BaseModel]] = {
     TreeNode: S.TreeNodeOut,
     Event: S.EventOut,
     FactDetail: S.FactDetailOut,
+    DueFact: IS.DueFactOut,
 }
 
 

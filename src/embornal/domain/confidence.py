@@ -38,6 +38,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
 
+from embornal.domain.decay import DECAY, DEFAULT_DECAY, KindDecay
 from embornal.domain.events import ActorKind
 from embornal.domain.spine import Lifetime, LifetimePolicy
 from embornal.domain.strength import elapsed_days
@@ -77,42 +78,8 @@ def check_confidence(value: object, what: str = "confidence") -> float:
     return number
 
 
-@dataclass(frozen=True)
-class KindDecay:
-    """One row of the §7 table: half-life, staleness threshold on ``c_eff``, the ephemeral
-    horizon, and the ``status`` values exempt from time (an active project)."""
-
-    halflife_days: float
-    stale_below: float
-    ephemeral_days: float = 1.0
-    exempt_statuses: frozenset[str] = frozenset()
-
-    def __post_init__(self) -> None:
-        if not (self.halflife_days > 0 and self.ephemeral_days > 0):
-            raise ValueError("half-life and ephemeral horizon must be positive")
-        check_confidence(self.stale_below, "a staleness threshold")
-
-
-_LONG = KindDecay(730.0, 0.30)
-_YEAR = KindDecay(365.0, 0.35)
-_HALF = KindDecay(180.0, 0.40)
-
-_DECAY: Mapping[str, KindDecay] = MappingProxyType(
-    {
-        "person": _LONG,
-        "organization": _LONG,
-        "location": _LONG,
-        "preference": _YEAR,
-        "skill": _YEAR,
-        "fact": _YEAR,
-        "goal": _HALF,
-        "project": KindDecay(180.0, 0.40, exempt_statuses=frozenset({"active"})),
-        "asset": _HALF,
-        "relationship": _HALF,
-        "contact": _HALF,
-        "event": KindDecay(30.0, 0.50),
-    }
-)
+_DECAY = DECAY
+_YEAR = DEFAULT_DECAY
 
 
 def _by_actor(

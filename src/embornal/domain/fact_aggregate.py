@@ -35,6 +35,8 @@ from embornal.domain.events import (
     FactContradicted,
     FactEvidenceAdded,
     FactForgotten,
+    FactImportanceAdjusted,
+    FactLifetimeChanged,
     FactPurged,
     FactRestored,
     FactStored,
@@ -44,12 +46,17 @@ from embornal.domain.events import (
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
 from embornal.domain.spine import (
+    DEFAULT_LIFETIME,
     EvidenceRef,
+    Lifetime,
     append_evidence,
     as_visibility,
     carried_visibility,
+    check_lifetime,
     check_source_label,
+    check_weight,
     parse_evidence,
+    read_lifetime,
     stored_visibility,
 )
 from embornal.domain.tags import OWNER_KEY, Tag, parse_tags
@@ -63,8 +70,11 @@ __all__ = [
     "FactState",
     "FactStatus",
     "ForgetFact",
+    "PinFact",
     "PurgeFact",
     "RestoreFact",
+    "SetLifetime",
+    "SetWeight",
     "StoreFact",
     "SupersedeFact",
     "UpdateAttributes",
@@ -73,8 +83,11 @@ __all__ = [
     "decide_confirm",
     "decide_contradict",
     "decide_forget",
+    "decide_pin",
     "decide_purge",
     "decide_restore",
+    "decide_set_lifetime",
+    "decide_set_weight",
     "decide_store",
     "decide_supersede",
     "decide_update",
@@ -119,6 +132,12 @@ class FactState:
     last_confirmed_at: datetime | None = None
     evidence: tuple[EvidenceRef, ...] = ()
     visibility: str | None = None
+    # Importance and lifetime (seed 001 §3–§4, §7): stored signals, folded from the stream.
+    # ``lifetime_since`` is when the lifetime was set (an ephemeral horizon counts from it).
+    pinned: bool = False
+    user_weight: float | None = None
+    lifetime: Lifetime = DEFAULT_LIFETIME
+    lifetime_since: datetime | None = None
 
     @property
     def state(self) -> str:
@@ -156,6 +175,8 @@ def evolve(
             ),
             evidence=event.evidence,
             visibility=stored_visibility(event.visibility),
+            lifetime=read_lifetime(event.lifetime),
+            lifetime_since=at,
         )
     if state is None:
         raise ValueError(f"{event.TYPE} before the fact was stored")
@@ -175,6 +196,10 @@ def evolve(
         return replace(step, confidence=event.confidence, last_confirmed_at=event.last_confirmed_at)
     if isinstance(event, FactVisibilityChanged):
         return replace(step, visibility=stored_visibility(event.visibility))
+    if isinstance(event, FactImportanceAdjusted):
+        return replace(step, pinned=event.pinned, user_weight=event.user_weight)
+    if isinstance(event, FactLifetimeChanged):
+        return replace(step, lifetime=read_lifetime(event.lifetime), lifetime_since=at)
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 
@@ -255,6 +280,7 @@ class StoreFact:
     visibility: object = None
     source: object = None
     evidence: Sequence[object] = ()
+    lifetime: object = None  # None: standard; a Lifetime or its text (until:YYYY-MM-DD)
 
 
 @dataclass(frozen=True)
@@ -317,6 +343,30 @@ class ChangeVisibility:
 
 
 @dataclass(frozen=True)
+class PinFact:
+    """Pin (``pinned=True``) or unpin a fact."""
+
+    fact_id: str
+    pinned: bool
+
+
+@dataclass(frozen=True)
+class SetWeight:
+    """An explicit user weight, 0..1 (None: take the weight off)."""
+
+    fact_id: str
+    weight: object
+
+
+@dataclass(frozen=True)
+class SetLifetime:
+    """A new lifetime: a :class:`Lifetime` or its text (``until:YYYY-MM-DD``)."""
+
+    fact_id: str
+    lifetime: object
+
+
+@dataclass(frozen=True)
 class ForgetFact:
     fact_id: str
 
@@ -344,6 +394,7 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
     tags = parse_tags(cmd.tags)
     typed = new_attributes(cmd.kind, cmd.attributes, content)
     given = None if cmd.confidence is None else C.check_confidence(cmd.confidence)
+    lifetime = None if cmd.lifetime is None else check_lifetime(cmd.lifetime, now=now)
     created = parse_time(cmd.at) if cmd.at is not None else now
     visibility = None if cmd.visibility is None else as_visibility(cmd.visibility)
     source = None if cmd.source is None else check_source_label(cmd.source)
@@ -370,6 +421,7 @@ def _stored(cmd: StoreFact, now: datetime, *, supersedes: str | None = None) -> 
             evidence_notes=tuple(e.note or "" for e in evidence)
             if any(e.note for e in evidence)
             else None,
+            lifetime=None if lifetime is None or lifetime == DEFAULT_LIFETIME else str(lifetime),
         )
     ]
 
@@ -450,7 +502,7 @@ def decide_update(
 
 _Targeted = (
     ForgetFact | RestoreFact | PurgeFact | UpdateAttributes | ConfirmFact | ContradictFact
-) | (AddEvidence | ChangeVisibility)
+) | (AddEvidence | ChangeVisibility | PinFact | SetWeight | SetLifetime)
 
 
 def _check_target(state: FactState, command: _Targeted) -> None:
@@ -549,3 +601,44 @@ def decide_change_visibility(
     if stored_visibility(str(visibility)) == state.visibility:
         return []
     return [FactVisibilityChanged(state.fact_id, str(visibility))]
+
+
+# -- importance and lifetime (seed 001 §3, §4, §7) --------------------------------------
+#
+# Each is idempotent: a command that would change nothing (pin a pinned fact, the weight
+# or lifetime it has) decides no event, and the service writes nothing.
+
+
+def _importance(state: FactState, pinned: bool, weight: float | None) -> list[DomainEvent]:
+    if pinned == state.pinned and weight == state.user_weight:
+        return []
+    return [FactImportanceAdjusted(state.fact_id, pinned, weight, state.pinned, state.user_weight)]
+
+
+def decide_pin(state: FactState, command: PinFact, now: datetime) -> list[DomainEvent]:
+    """``[FactImportanceAdjusted]`` pinning or unpinning an active fact; ``[]`` when it
+    already is (or is not) pinned."""
+    _check_target(state, command)
+    _check_active(state, "pinned" if command.pinned else "unpinned")
+    return _importance(state, bool(command.pinned), state.user_weight)
+
+
+def decide_set_weight(state: FactState, command: SetWeight, now: datetime) -> list[DomainEvent]:
+    """``[FactImportanceAdjusted]`` with the user weight (0..1, ``InvalidImportance``
+    outside; None takes it off); ``[]`` when the fact has that weight already."""
+    _check_target(state, command)
+    weight = None if command.weight is None else check_weight(command.weight)
+    _check_active(state, "weighted")
+    return _importance(state, state.pinned, weight)
+
+
+def decide_set_lifetime(state: FactState, command: SetLifetime, now: datetime) -> list[DomainEvent]:
+    """``[FactLifetimeChanged]`` for an active fact (an expired one too: a new lifetime
+    brings it back); an ``until`` before today is ``InvalidLifetime``. ``[]`` when the
+    lifetime is the one it has (an ephemeral one is set again: its horizon restarts)."""
+    _check_target(state, command)
+    lifetime = check_lifetime(command.lifetime, now=now)
+    _check_active(state, "given a lifetime")
+    if lifetime == state.lifetime and lifetime.policy.value != "ephemeral":
+        return []
+    return [FactLifetimeChanged(state.fact_id, str(lifetime), str(state.lifetime))]

@@ -56,6 +56,17 @@ class Fact:
     last_confirmed_at: datetime | None = None
     # Who may see it: ``shared``, ``private`` or ``restricted:alice,bob`` (decision 0038).
     visibility: str = "shared"
+    # Importance and lifetime (seed 001 §3–§4): the pin, the explicit user weight (0..1,
+    # None: none), the lifetime as text (``standard``, ``permanent``, ``ephemeral``,
+    # ``until:YYYY-MM-DD``) and, for until and ephemeral, the moment it leaves recall.
+    pinned: bool = False
+    user_weight: float | None = None
+    lifetime: str = "standard"
+    expires_at: datetime | None = None
+
+    def expired(self, now: datetime) -> bool:
+        """Whether its lifetime has run out at ``now`` (it has left recall)."""
+        return self.expires_at is not None and now >= self.expires_at
 
     @property
     def signals(self) -> Signals:

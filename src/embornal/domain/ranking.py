@@ -18,17 +18,24 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from embornal.domain.decay import staleness
+from embornal.domain.facts import Fact
 
 __all__ = [
     "DF_CEILING_MIN_DOCS",
     "DF_CEILING_SHARE",
     "NEIGHBOUR_WEIGHTS",
     "RRF_K",
+    "SPINE_WEIGHTS",
     "STRENGTH_WEIGHT",
     "VECTOR_FLOOR",
     "VECTOR_SHARE",
     "FusionSettings",
     "ScoreParts",
+    "SpineWeights",
     "candidate_count",
     "cut_vector",
     "fuse_linear",
@@ -40,6 +47,8 @@ __all__ = [
     "rescale_bm25",
     "rescale_similarity",
     "select_terms",
+    "spine_lift",
+    "spine_parts",
     "vector_scores",
     "within_reach",
 ]
@@ -72,6 +81,15 @@ class ScoreParts:
     vector_rank: int | None = None
     neighbour: float | None = None
     vector_scaled: float | None = None
+    # The justification spine (see :class:`SpineWeights`): the stored confidence ``c``,
+    # ``c_eff`` now, whether the fact is stale, its pin and user weight, and ``spine``, what
+    # they added to the total (0.0 for a person's fact that is not stale, pinned or weighted).
+    c: float | None = None
+    c_eff: float | None = None
+    stale: bool = False
+    pinned: bool = False
+    user_weight: float | None = None
+    spine: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -86,8 +104,76 @@ class ScoreParts:
             "neighbour": self.neighbour,
             "strength": self.strength,
             "strength_weight": STRENGTH_WEIGHT,
+            "c": self.c,
+            "c_eff": self.c_eff,
+            "stale": self.stale,
+            "pinned": self.pinned,
+            "user_weight": self.user_weight,
+            "spine": self.spine,
             "matched_terms": list(self.matched_terms),
         }
+
+
+@dataclass(frozen=True)
+class SpineWeights:
+    """How the justification spine moves a recall score: the one place to tune it.
+
+    ``spine = confidence·(c − reference) − stale·[stale] + pinned·[pinned]
+    + user_weight·(w − neutral_weight)``, added to the total (scaled like the strength term
+    in reciprocal-rank fusion). A fact stated by a person (c = the person prior), not stale,
+    not pinned and without a weight adds exactly 0.0, so it ranks as before the spine. The
+    weights are small beside a keyword match (0..1) so they reorder close hits only: a
+    stale fact stays recallable, a pin lifts a near-miss over its neighbours.
+    """
+
+    confidence: float = 0.2
+    reference: float = 0.95  # the prior of a person (domain/confidence.py)
+    stale: float = 0.15
+    pinned: float = 0.15
+    user_weight: float = 0.2
+    neutral_weight: float = 0.5  # an unset weight counts as this
+
+
+SPINE_WEIGHTS = SpineWeights()
+
+
+def spine_lift(
+    c: float | None,
+    stale: bool,
+    pinned: bool,
+    user_weight: float | None,
+    weights: SpineWeights = SPINE_WEIGHTS,
+) -> float:
+    """What the spine adds to a score (see :class:`SpineWeights`); 0.0 for the defaults."""
+    lift = 0.0
+    if c is not None and c != weights.reference:
+        lift += weights.confidence * (c - weights.reference)
+    if stale:
+        lift -= weights.stale
+    if pinned:
+        lift += weights.pinned
+    if user_weight is not None and user_weight != weights.neutral_weight:
+        lift += weights.user_weight * (user_weight - weights.neutral_weight)
+    return lift
+
+
+def spine_parts(fact: Fact, now: datetime) -> dict[str, Any]:
+    """The spine's parts of a candidate's score at ``now`` (``ScoreParts`` fields), with
+    ``spine``, what they add to its total."""
+    c, c_eff, stale = fact.confidence, None, False
+    if c is not None:
+        since = fact.last_confirmed_at or fact.created_at
+        status = fact.attributes.get("status")
+        permanent = fact.lifetime == "permanent"
+        c_eff, stale = staleness(c, fact.kind, since, now, status=status, permanent=permanent)
+    return {
+        "c": c,
+        "c_eff": c_eff,
+        "stale": stale,
+        "pinned": fact.pinned,
+        "user_weight": fact.user_weight,
+        "spine": spine_lift(c, stale, fact.pinned, fact.user_weight),
+    }
 
 
 def candidate_count(limit: int) -> int:

@@ -44,10 +44,13 @@ __all__ = [
     "append_evidence",
     "as_visibility",
     "carried_visibility",
+    "check_lifetime",
     "check_source_label",
+    "check_weight",
     "parse_evidence",
     "parse_lifetime",
     "parse_visibility",
+    "read_lifetime",
     "stored_visibility",
 ]
 
@@ -282,6 +285,42 @@ def parse_lifetime(text: object, *, now: datetime) -> Lifetime:
     if sep or word not in {p.value for p in LifetimePolicy}:
         raise InvalidLifetime(f"lifetime {raw[:40]!r} is not one of: {allowed}")
     return Lifetime(LifetimePolicy(word))
+
+
+def read_lifetime(text: str | None) -> Lifetime:
+    """The lifetime a log or projection holds as text (None: standard); a past ``until``
+    reads back as written."""
+    if text is None:
+        return DEFAULT_LIFETIME
+    head, _, rest = text.partition(":")
+    if head == LifetimePolicy.UNTIL:
+        return Lifetime(LifetimePolicy.UNTIL, date.fromisoformat(rest))
+    return Lifetime(LifetimePolicy(head))
+
+
+def check_lifetime(value: object, *, now: datetime) -> Lifetime:
+    """A :class:`Lifetime` or its text form, refused (``InvalidLifetime``) when unknown or
+    when an ``until`` date is before today (UTC) at ``now``."""
+    if isinstance(value, Lifetime):
+        value = str(value)
+    return parse_lifetime(value, now=now)
+
+
+def check_weight(value: object) -> float:
+    """A user weight: a number from 0 to 1 (``InvalidImportance`` otherwise)."""
+    if isinstance(value, str):
+        text = value
+        try:
+            value = float(text)
+        except ValueError:
+            raise InvalidImportance(
+                f"the user weight {text[:40]!r} is not a number from 0 to 1"
+            ) from None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise InvalidImportance("the user weight must be a number from 0 to 1")
+    weight = Importance(user_weight=value).user_weight
+    assert weight is not None
+    return weight
 
 
 # -- visibility --------------------------------------------------------------------------

@@ -25,6 +25,9 @@ PathTagged                 PathTagged with the tagger's previous values, PathUnt
 PathUntagged               PathTagged with the values it took off
 FactVisibilityChanged      FactVisibilityChanged back to the visibility before it (its
                            owner only, as any visibility change)
+FactImportanceAdjusted     FactImportanceAdjusted back to the pin and weight before it
+FactLifetimeChanged        FactLifetimeChanged back to the lifetime before it (an
+                           ephemeral one counts its day again from the undo)
 FactPurged                 none: a purge erased the content for good (refused)
 =========================  ===========================================================
 
@@ -54,6 +57,8 @@ from embornal.domain.events import (
     FactContradicted,
     FactEvidenceAdded,
     FactForgotten,
+    FactImportanceAdjusted,
+    FactLifetimeChanged,
     FactPurged,
     FactRestored,
     FactStored,
@@ -267,6 +272,24 @@ def _undo_visibility(u: Undoing[FactState]) -> list[DomainEvent]:
     return [FactVisibilityChanged(_fact_id(u), u.before.visibility or "shared", undoes=u.position)]
 
 
+def _undo_importance(u: Undoing[FactState]) -> list[DomainEvent]:
+    _refuse_later(u, (FactImportanceAdjusted,), f"the pin or weight of fact {_fact_id(u)}")
+    assert u.before is not None
+    b, now = u.before, u.now
+    return [
+        FactImportanceAdjusted(
+            _fact_id(u), b.pinned, b.user_weight, now.pinned, now.user_weight, undoes=u.position
+        )
+    ]
+
+
+def _undo_lifetime(u: Undoing[FactState]) -> list[DomainEvent]:
+    _refuse_later(u, (FactLifetimeChanged,), f"the lifetime of fact {_fact_id(u)}")
+    assert u.before is not None
+    before, now = str(u.before.lifetime), str(u.now.lifetime)
+    return [FactLifetimeChanged(_fact_id(u), before, now, undoes=u.position)]
+
+
 def _check_tagger(u: Undoing[PathTagsState]) -> None:
     if u.event.actor != u.by:
         raise NotUndoable(
@@ -324,6 +347,8 @@ UNDO: dict[type[DomainEvent], UndoRule] = {
     FactEvidenceAdded: UndoRule(_undo_confidence, ("write",)),
     FactConfidenceReset: UndoRule(_undo_confidence, ("write",)),
     FactVisibilityChanged: UndoRule(_undo_visibility, ("rewrite",)),
+    FactImportanceAdjusted: UndoRule(_undo_importance, ("write",)),
+    FactLifetimeChanged: UndoRule(_undo_lifetime, ("write",)),
     PathTagged: UndoRule(_undo_tagged, ("write",), "path"),
     PathUntagged: UndoRule(_undo_untagged, ("write",), "path"),
 }

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.service.results import (
+    DueFact,
     FactDetail,
     FactView,
     PathEntry,
@@ -25,7 +26,7 @@ from embornal.service.results import (
 )
 
 if TYPE_CHECKING:  # the spine values: for annotations only (the read path never loads them)
-    from embornal.domain.spine import EvidenceRef, Visibility
+    from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
 
 __all__ = ["MemoryAPI"]
 
@@ -48,6 +49,7 @@ class MemoryAPI(Protocol):
         visibility: Visibility | str | None = None,
         source: str | None = None,
         evidence: Sequence[EvidenceRef | str] = (),
+        lifetime: Lifetime | str | None = None,
     ) -> Fact: ...
 
     def supersede(
@@ -97,6 +99,20 @@ class MemoryAPI(Protocol):
     def set_visibility(
         self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
     ) -> Fact: ...
+
+    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact: ...
+
+    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact: ...
+
+    def set_weight(
+        self, fact_id: str, weight: float | None, *, reason: str | None = None
+    ) -> Fact: ...
+
+    def set_lifetime(
+        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
+    ) -> Fact: ...
+
+    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]: ...
 
     def forget(self, fact_id: str, *, reason: str) -> Fact: ...
 

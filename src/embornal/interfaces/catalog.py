@@ -8,17 +8,25 @@ tool list, the REST routes and their OpenAPI document, and the remote client
 (:mod:`embornal.interfaces.cli.remote`) are derived from it; a test checks that
 every operation appears in each interface it declares, and in the docs.
 
-Stdlib-only at import (plain data): the CLI may import it at no cost.
+Stdlib-only at import (plain data): the CLI may import it at no cost. The record types
+live in :mod:`embornal.interfaces.operations`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import replace
 
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
+from embornal.interfaces.operations import (
+    EXAMPLE_ID,
+    Http,
+    Input,
+    InputType,
+    Operation,
+    Profile,
+)
 
 __all__ = [
     "CATALOG",
@@ -32,126 +40,6 @@ __all__ = [
     "mcp_tools",
     "routed",
 ]
-
-EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
-
-Profile = Literal["core", "full", "none"]
-InputType = Literal[
-    "path",
-    "text",
-    "tags",
-    "time",
-    "reason",
-    "id",
-    "target",
-    "int",
-    "bool",
-    "choice",
-    "kind",
-    "attributes",
-    "where",
-    "evidence",
-    "evidence_list",
-    "confidence",
-    "visibility",
-    "source",
-]
-Where = Literal["query", "body", "path"]
-
-
-@dataclass(frozen=True)
-class Input:
-    """One input of an operation: the keyword argument ``name`` of the ``Memory`` method.
-
-    ``aliases`` are the names a model may use over MCP (the first is the one its schema
-    shows); ``http`` is the REST name when it differs (``q``); ``mcp``/``rest`` say
-    which interfaces take it at all. ``probe``: a later addition to the REST API, which
-    the remote client checks the server's document for before it sends a non-default.
-    """
-
-    name: str
-    type: InputType
-    description: str
-    required: bool = False
-    default: object = None
-    aliases: tuple[str, ...] = ()
-    low: int | None = None
-    high: int | None = None
-    max_length: int | None = None
-    choices: tuple[str, ...] = ()
-    http: str | None = None
-    mcp: bool = True
-    rest: bool = True
-    mcp_name: str | None = None
-    mcp_default: object = None
-    probe: bool = False
-    full_only: bool = False
-    """An MCP argument of the ``full`` profile only (the core tool list stays small)."""
-
-    @property
-    def wire_name(self) -> str:
-        return self.http or self.name
-
-    @property
-    def tool_param(self) -> str:
-        return self.mcp_name or self.name
-
-
-@dataclass(frozen=True)
-class Http:
-    """Where an operation lives in the REST API (under ``/api/v1``)."""
-
-    method: Literal["GET", "POST"]
-    path: str
-    operation_id: str
-    summary: str
-    description: str
-    status: int = 200
-    errors: tuple[int, ...] = ()
-    auth: bool = True
-    tag: str = "facts"
-    probe: bool = False  # a later route: the client checks the server offers it
-    items: str | None = None
-    """For a list result: the key of the answer's object that holds the list."""
-
-    @property
-    def path_params(self) -> tuple[str, ...]:
-        return tuple(p[1:-1] for p in self.path.split("/") if p.startswith("{"))
-
-    def where(self, item: Input) -> Where:
-        if item.wire_name in self.path_params:
-            return "path"
-        return "query" if self.method == "GET" else "body"
-
-
-@dataclass(frozen=True)
-class Operation:
-    name: str
-    call: str | None
-    """The ``Memory`` method it calls (None: the server itself, e.g. health)."""
-    output: str
-    """The result type, as the ``Memory`` method's annotation names it."""
-    inputs: tuple[Input, ...] = ()
-    profile: Profile = "none"
-    title: str = ""
-    guide: str = ""
-    """The MCP tool description, written for the model."""
-    read_only: bool = False
-    destructive: bool = False
-    idempotent: bool = False
-    http: Http | None = None
-    local_only: bool = False
-    example: str = ""
-    cli: str | None = None
-    """The CLI command (``memory store``), or None."""
-    tool_order: int = 0
-    """Where the tool comes in the MCP tool list."""
-    extra: dict[str, str] = field(default_factory=dict, compare=False)
-
-    def input(self, name: str) -> Input:
-        (found,) = [i for i in self.inputs if i.name == name]
-        return found
-
 
 # -- the inputs ------------------------------------------------------------------------------
 
@@ -215,6 +103,13 @@ _STORE_SPINE = (
     Input("evidence", "evidence_list", f"What supports it: TYPE:VALUE list ({_EVIDENCE_TYPES}).",
           default=(), aliases=("evidence",), probe=True, full_only=True),
 )  # fmt: skip
+_LIFETIMES = "permanent, standard, ephemeral or until:YYYY-MM-DD"
+_LIFETIME = Input(
+    "lifetime", "lifetime",
+    f"How long it should live: {_LIFETIMES} (a date from today on; the fact leaves recall "
+    "after it). Ephemeral: one day.",
+    aliases=("lifetime", "retention", "expires"), probe=True, full_only=True,
+)  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
     aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
@@ -238,7 +133,7 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "store", "store", "Fact",
         (_path(), _CONTENT, _TAGS, _AT, replace(_OPTIONAL_REASON, mcp=False), _KIND,
-         _ATTRIBUTES, *_STORE_SPINE),
+         _ATTRIBUTES, *_STORE_SPINE, _LIFETIME),
         tool_order=1, profile="core", title="Store a fact", cli="memory store",
         guide="""Save one small fact to long-term memory, on a topic path.
 
@@ -589,6 +484,99 @@ CATALOG: tuple[Operation, ...] = (
                   "shared, private or restricted:a,b; only the fact's owner, with write and "
                   "delete on it (else 403). A private fact never reaches an assistant (every "
                   "token is one).", errors=_WRITE, probe=True),
+    ),
+    # -- importance and lifetime (seed 001 §3, §4, §7) ------------------------------------
+    Operation(
+        "pin", "pin", "Fact", (_FACT_ID, _OPTIONAL_REASON),
+        tool_order=19, profile="full", title="Pin a fact", idempotent=True, cli="memory pin",
+        guide="""Pin a fact the user says matters: it ranks higher in recall from now on.
+
+        Call it when the user asks you to keep something in mind for good ("remember this,
+        it is important"). Pinning a pinned fact changes nothing.
+        Returns the fact with its importance.
+        Example: pin(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="the user's standing rule")""",
+        example=f'pin(id="{EXAMPLE_ID}", reason="the user asked")',
+        http=Http("POST", "/facts/{id}/pin", "pinFact", "Pin a fact",
+                  "Pin an active fact: recall lifts it. It takes write on the fact; an already "
+                  "pinned fact is answered as it is and nothing is written.", errors=_WRITE,
+                  probe=True),
+    ),
+    Operation(
+        "unpin", "unpin", "Fact", (_FACT_ID, _OPTIONAL_REASON),
+        tool_order=20, profile="full", title="Unpin a fact", idempotent=True,
+        cli="memory unpin",
+        guide="""Take the pin off a fact: it ranks as any other fact again.
+
+        Call it when the user says a pinned fact no longer matters that much.
+        Returns the fact with its importance.
+        Example: unpin(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
+        example=f'unpin(id="{EXAMPLE_ID}")',
+        http=Http("POST", "/facts/{id}/unpin", "unpinFact", "Unpin a fact",
+                  "Take the pin off an active fact (one not pinned: nothing is written). It "
+                  "takes write on the fact.", errors=_WRITE, probe=True),
+    ),
+    Operation(
+        "set_weight", "set_weight", "Fact",
+        (_FACT_ID,
+         Input("weight", "weight",
+               "How much it matters, 0 to 1 (0.5 is neutral: above lifts it in recall, below "
+               "lowers it); null takes the weight off.", True, aliases=("weight", "importance")),
+         _OPTIONAL_REASON),
+        tool_order=21, profile="full", title="Weight a fact", idempotent=True,
+        cli="memory weight",
+        guide="""Say how much a fact matters, from 0 to 1 (0.5 is neutral): above 0.5 it
+        ranks higher in recall, below it lower.
+
+        Call it when the user says something matters more or less than the rest.
+        Returns the fact with its importance.
+        Example: set_weight(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", weight=0.9)""",
+        example=f'set_weight(id="{EXAMPLE_ID}", weight=0.9)',
+        http=Http("POST", "/facts/{id}/weight", "setWeight", "Weight a fact",
+                  "The user weight of an active fact, 0..1 (outside: 400, nothing written); "
+                  "null takes it off. It takes write on the fact.",
+                  errors=_WRITE, probe=True),
+    ),
+    Operation(
+        "set_lifetime", "set_lifetime", "Fact",
+        (_FACT_ID, replace(_LIFETIME, required=True, full_only=False, probe=False),
+         _OPTIONAL_REASON),
+        tool_order=22, profile="full", title="Set a fact's lifetime", idempotent=True,
+        cli="memory lifetime",
+        guide="""Say how long a fact should live: permanent, standard (the default),
+        ephemeral (a day) or until:YYYY-MM-DD, after which it leaves recall by itself.
+
+        Call it when the user gives a fact an end ("parking spot C4 until Friday") or says
+        it must never fade. A new lifetime brings back a fact whose lifetime ran out.
+        Returns the fact with its lifetime.
+        Example: set_lifetime(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", lifetime="until:2027-01-31")""",
+        example=f'set_lifetime(id="{EXAMPLE_ID}", lifetime="until:2027-01-31")',
+        http=Http("POST", "/facts/{id}/lifetime", "setLifetime", "Set a fact's lifetime",
+                  "permanent, standard, ephemeral (one day) or until:YYYY-MM-DD (today or "
+                  "later; a past date is 400 and nothing is written). An until or ephemeral "
+                  "fact leaves recall once its lifetime runs out, without an event; a new "
+                  "lifetime brings it back. It takes write on the fact.", errors=_WRITE,
+                  probe=True),
+    ),
+    Operation(
+        "due", "due", "list[DueFact]",
+        (replace(_LIMIT, description="How many at most (default 10)."),
+         Input("under", "path", "Only facts at or below this path, e.g. /projects.",
+               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH)),
+        tool_order=23, profile="full", title="Facts due for confirmation", read_only=True,
+        cli="memory due",
+        guide="""List the stale facts that need confirming again, most urgent first: their
+        confidence has decayed below their kind's threshold since they were last vouched for.
+
+        Call it when the user asks what may be out of date, then confirm, correct or forget
+        each with them.
+        Returns facts with confidence, c_eff (decayed now) and the threshold.
+        Example: due(under="/projects", limit=5)""",
+        example='due(limit=5)',
+        http=Http("GET", "/due", "dueFacts", "Stale facts to confirm again",
+                  "The live facts the subject may read whose confidence, decayed by their "
+                  "kind's half-life since the last confirmation, is below the kind's "
+                  "staleness threshold; lowest c_eff / threshold first.", items="facts",
+                  errors=(400, 401, 422, 503), probe=True),
     ),
     # -- local-only: on the machine that holds the memory ---------------------------------
     Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,

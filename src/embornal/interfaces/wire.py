@@ -26,7 +26,14 @@ from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
+from embornal.service.results import (
+    DueFact,
+    FactDetail,
+    FactView,
+    PathEntry,
+    RecallHit,
+    TreeNode,
+)
 
 __all__ = ["WIRE_TYPES", "dumps", "effective_tag", "from_wire", "time_of", "to_wire"]
 
@@ -56,6 +63,10 @@ def _fact(f: Fact) -> Wire:
         "confidence": f.confidence,
         "last_confirmed_at": _time(f.last_confirmed_at),
         "visibility": f.visibility,
+        "pinned": f.pinned,
+        "user_weight": f.user_weight,
+        "lifetime": f.lifetime,
+        "expires_at": _time(f.expires_at),
         "supersedes_id": f.supersedes_id,
         "superseded_by": f.superseded_by,
         "deleted_at": _time(f.deleted_at),
@@ -77,6 +88,12 @@ _PARTS_ORDER = (
     "vector_rank",
     "neighbour",
     "strength_weight",
+    "c",
+    "c_eff",
+    "stale",
+    "pinned",
+    "user_weight",
+    "spine",
     "matched_terms",
 )
 
@@ -149,6 +166,22 @@ def _detail(d: FactDetail) -> Wire:
             {"type": ev.type.value, "value": ev.value, "note": ev.note} for ev in d.evidence
         ],
         "source": None if d.source is None else _source(d.source),
+        "pinned": d.pinned,
+        "user_weight": d.user_weight,
+        "lifetime": d.lifetime,
+        "expires_at": _time(d.expires_at),
+        "expired": d.expired,
+        "expired_because": d.expired_because,
+    }
+
+
+def _due(d: DueFact) -> Wire:
+    return {
+        "fact": _fact(d.fact),
+        "confidence": d.confidence,
+        "c_eff": d.c_eff,
+        "threshold": d.threshold,
+        "since": format_time(d.since),
     }
 
 
@@ -165,6 +198,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     TreeNode: _node,
     Event: _event,
     FactDetail: _detail,
+    DueFact: _due,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -251,6 +285,10 @@ def _read_fact(d: Mapping[str, Any]) -> Fact:
         confidence=_opt(float, d.get("confidence")),
         last_confirmed_at=_opt(time_of, d.get("last_confirmed_at")),
         visibility=str(d.get("visibility") or "shared"),
+        pinned=bool(d.get("pinned", False)),
+        user_weight=_opt(float, d.get("user_weight")),
+        lifetime=str(d.get("lifetime") or "standard"),
+        expires_at=_opt(time_of, d.get("expires_at")),
     )
 
 
@@ -267,6 +305,12 @@ def _read_parts(p: Mapping[str, Any]) -> ScoreParts:
         keyword_rank=_opt(int, p.get("keyword_rank")),
         vector_rank=_opt(int, p.get("vector_rank")),
         neighbour=_opt(float, p.get("neighbour")),
+        c=_opt(float, p.get("c")),
+        c_eff=_opt(float, p.get("c_eff")),
+        stale=bool(p.get("stale", False)),
+        pinned=bool(p.get("pinned", False)),
+        user_weight=_opt(float, p.get("user_weight")),
+        spine=float(p.get("spine") or 0.0),
     )
 
 
@@ -327,6 +371,22 @@ def _read_detail(d: Mapping[str, Any]) -> FactDetail:
             for ev in d.get("evidence", ())
         ),
         source=_read_source(d.get("source")),
+        pinned=bool(d.get("pinned", False)),
+        user_weight=_opt(float, d.get("user_weight")),
+        lifetime=str(d.get("lifetime") or "standard"),
+        expires_at=_opt(time_of, d.get("expires_at")),
+        expired=bool(d.get("expired", False)),
+        expired_because=d.get("expired_because"),
+    )
+
+
+def _read_due(d: Mapping[str, Any]) -> DueFact:
+    return DueFact(
+        _read_fact(d["fact"]),
+        float(d["confidence"]),
+        float(d["c_eff"]),
+        float(d["threshold"]),
+        time_of(d["since"]),
     )
 
 
@@ -345,6 +405,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     TreeNode: _read_node,
     Event: _read_event,
     FactDetail: _read_detail,
+    DueFact: _read_due,
 }
 
 

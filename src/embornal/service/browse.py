@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from embornal.domain import paths as P
 from embornal.domain.bounds import MAX_LIMIT
+from embornal.domain.clock import format_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.links import extract_links
@@ -100,6 +101,10 @@ def show(ctx: ServiceContext, fact_id: str) -> FactDetail:
     assert state is not None
     since = C.anchor(state.last_confirmed_at, fact.created_at)
     status = fact.attributes.get("status")
+    expired = fact.expired(now)
+    because = None
+    if expired and fact.expires_at is not None:
+        because = f"lifetime {fact.lifetime} ran out at {format_time(fact.expires_at)}"
     return FactDetail(
         fact=fact,
         strength=strength(fact.signals, now),
@@ -114,10 +119,17 @@ def show(ctx: ServiceContext, fact_id: str) -> FactDetail:
             since,
             now,
             status=status if isinstance(status, str) else None,
+            lifetime=state.lifetime,
         ),
         last_confirmed_at=state.last_confirmed_at,
         evidence=state.evidence,
         source=_source(events[0]),
+        pinned=state.pinned,
+        user_weight=state.user_weight,
+        lifetime=str(state.lifetime),
+        expires_at=fact.expires_at,
+        expired=expired,
+        expired_because=because,
     )
 
 

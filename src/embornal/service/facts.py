@@ -56,6 +56,7 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
             item.visibility,
             item.source,
             item.evidence,
+            item.lifetime,
         )
         bodies.extend(decide_store(command, now))
     if not bodies:
@@ -67,6 +68,8 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
         ctx.store.append(tx, [ctx.event(b.fact_id, b, why, 0) for b in bodies])
         if vecs is not None:
             ctx.semantic.write(tx, list(zip([b.fact_id for b in bodies], vecs, strict=True)))
+    if any(b.lifetime is not None for b in bodies):  # its expiry is the projection's
+        return ctx.store.get_facts([b.fact_id for b in bodies])
     return [new_fact(b, prior(ctx.actor_kind)) for b in bodies]
 
 

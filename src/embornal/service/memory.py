@@ -17,28 +17,40 @@ from embornal.domain.tags import Tag
 from embornal.service import browse, recall
 from embornal.service.context import ServiceContext
 from embornal.service.later import Later
-from embornal.service.results import (
-    FactDetail,
-    FactView,
-    NewFact,
-    PathEntry,
-    PurgeResult,
-    RecallHit,
-    TreeNode,
-)
+from embornal.service.results import NewFact
 from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.domain.spine import EvidenceRef, Visibility
-    from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging
-    from embornal.service import undo, visible
+    from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.service import (
+        admin,
+        facts,
+        importance,
+        kinds,
+        lifecycle,
+        sharing,
+        spine,
+        tagging,
+        undo,
+        visible,
+    )
     from embornal.service.access import TokenInfo
+    from embornal.service.results import (
+        DueFact,
+        FactDetail,
+        FactView,
+        PathEntry,
+        PurgeResult,
+        RecallHit,
+        TreeNode,
+    )
     from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
     facts = Later("embornal.service.facts")
+    importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
     sharing = Later("embornal.service.sharing")
@@ -53,11 +65,8 @@ __all__ = ["MAX_LIMIT", "Memory"]
 class Memory:
     """A memory as ``subject`` sees it: every read filtered, every write checked."""
 
-    def __init__(self, context: ServiceContext) -> None:
-        """A memory over ``context``; :meth:`open` makes one from a path."""
+    def __init__(self, context: ServiceContext) -> None:  # Memory.open makes one from a path
         self._ctx = context
-
-    # -- life cycle -------------------------------------------------------------------
 
     @classmethod
     def open(
@@ -72,19 +81,13 @@ class Memory:
         vector_width: int | None = None,
         fusion: FusionSettings | None = None,
     ) -> Memory:
-        """Open (creating, migrating) the memory at ``path`` (None: the data directory)."""
-        return cls(
-            ServiceContext.open(
-                path,
-                clock=clock,
-                subject=subject,
-                actor_kind=actor_kind,
-                default_limit=default_limit,
-                embedder=embedder,
-                vector_width=vector_width,
-                fusion=fusion,
-            )
-        )
+        """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
+        the platform's data directory). ``embedder`` turns on recall by meaning;
+        ``vector_width`` (default: the embedder's) must match on every later open."""
+        ctx = ServiceContext.open(
+            path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
+            embedder=embedder, vector_width=vector_width, fusion=fusion)  # fmt: skip
+        return cls(ctx)
 
     def close(self) -> None:
         self._ctx.store.close()
@@ -116,15 +119,14 @@ class Memory:
         return self._ctx.store.path
 
     @property
-    def migrations_applied(self) -> list[str]:
-        """The migrations that opening this memory applied (empty: it was up to date)."""
+    def migrations_applied(self) -> list[str]:  # those this open applied (none: up to date)
         return list(self._ctx.store.migrations_applied)
 
     @property
     def _store(self) -> Store:  # for tests and benchmarks that inspect the storage
         return self._ctx.store
 
-    # -- writing (service.facts, service.lifecycle) -----------------------------------------
+    # -- each method: one call of a use-case module (service.facts, .recall, .sharing …) ----
 
     def store(
         self,
@@ -140,16 +142,13 @@ class Memory:
         visibility: Visibility | str | None = None,
         source: str | None = None,
         evidence: Sequence[EvidenceRef | str] = (),
+        lifetime: Lifetime | str | None = None,
     ) -> Fact:
-        """Store one fact on ``path``; its kind, attributes, confidence (None: the actor kind's
-        prior), visibility, source and evidence are checked: a bad one writes nothing."""
-        return facts.store(
-            self._ctx,
-            NewFact(
-                path, content, tags, at, kind, attributes, confidence, visibility, source, evidence
-            ),
-            reason=reason,
-        )
+        """Store one fact on ``path``; its kind, attributes, confidence (None: the actor
+        kind's prior), visibility, source, evidence, lifetime are checked: bad ones write none."""
+        return facts.store(self._ctx, NewFact(
+            path, content, tags, at, kind, attributes, confidence, visibility, source, evidence,
+            lifetime), reason=reason)  # fmt: skip
 
     def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
         """Store many facts in one transaction: all, or none."""
@@ -203,6 +202,27 @@ class Memory:
     ) -> Fact:
         """Who may see a fact the subject owns: shared, private, restricted:a,b."""
         return visible.set_visibility(self._ctx, fact_id, visibility, reason=reason)
+
+    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        """Pin a fact: it ranks higher in recall (a pinned one again: nothing written)."""
+        return importance.pin(self._ctx, fact_id, reason=reason)
+
+    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        return importance.unpin(self._ctx, fact_id, reason=reason)
+
+    def set_weight(self, fact_id: str, weight: float | None, *, reason: str | None = None) -> Fact:
+        """The user weight, 0..1 (0.5 neutral; None takes it off): lifts or lowers recall."""
+        return importance.set_weight(self._ctx, fact_id, weight, reason=reason)
+
+    def set_lifetime(
+        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
+    ) -> Fact:
+        """``permanent``, ``standard``, ``ephemeral`` or ``until:YYYY-MM-DD`` (not past)."""
+        return importance.set_lifetime(self._ctx, fact_id, lifetime, reason=reason)
+
+    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
+        """The stale facts to confirm again, most urgent first."""
+        return importance.due(self._ctx, limit=limit, under=under)
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""
@@ -278,8 +298,6 @@ class Memory:
         """The events of a fact (with its supersession chain) or of a path."""
         return browse.history(self._ctx, target)
 
-    # -- path tags (service.tagging) --------------------------------------------------------
-
     def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
         """Put tags on a path; the subject's facts below inherit them (their own tags win)."""
         return tagging.tag_path(self._ctx, path, tags)
@@ -287,8 +305,6 @@ class Memory:
     def untag_path(self, path: str, keys: Sequence[str]) -> None:
         """Take the subject's tags of these keys off a path (others' stay)."""
         return tagging.untag_path(self._ctx, path, keys)
-
-    # -- policies and tokens (service.sharing) ----------------------------------------------
 
     def policies(self) -> list[Rule]:
         """Every rule of ``casbin_rule``."""
@@ -330,8 +346,6 @@ class Memory:
     def authenticate(self, token: str) -> str:
         """The subject a bearer token stands for (raises ``Unauthenticated``)."""
         return sharing.authenticate(self._ctx, token)
-
-    # -- admin (service.admin) --------------------------------------------------------------
 
     def rebuild(self, *, progress: Callable[[str, int, int], None] | None = None) -> int:
         """Replay the log into fresh projections, swap them in; return the events replayed."""

@@ -7,6 +7,8 @@ hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, o
          reciprocal-rank), + strength
 no query the strongest facts
 
+Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``).
+
 With a query, each candidate also gains from its neighbours on the same path that
 matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places
 counted over the facts the caller may read.
@@ -40,6 +42,7 @@ from embornal.domain.ranking import (
     on_shared_paths,
     rescale_bm25,
     select_terms,
+    spine_parts,
     vector_scores,
     within_reach,
 )
@@ -87,9 +90,18 @@ def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
     ctx.append("recording a recall", [ctx.event(f"recall:{new_id(now)}", body)])
 
 
-def _ordered(hits: list[RecallHit], n: int, wanted: set[str] | None = None) -> list[RecallHit]:
-    """Best score first (ties go to the later fact); matched terms for the winners only."""
-    hits.sort(key=lambda h: (h.score, h.fact.created_at, h.fact.id), reverse=True)
+def _ordered(
+    hits: list[RecallHit],
+    n: int,
+    wanted: set[str] | None = None,
+    bases: dict[str, float] | None = None,
+) -> list[RecallHit]:
+    """Best first; ties to the better total before the spine (``bases``), then the later."""
+    base = bases or {}
+    hits.sort(
+        key=lambda h: (h.score, base.get(h.fact.id, 0.0), h.fact.created_at, h.fact.id),
+        reverse=True,
+    )
     top = hits[:n]
     if not wanted:
         return top
@@ -141,6 +153,7 @@ class Recaller:
         n: int,
         vis: ReadScope,
         strength_scale: float = 1.0,
+        lifts: dict[str, float] | None = None,
     ) -> dict[str, float]:
         """Each candidate's gain from its neighbours on the same path (empty when off).
 
@@ -153,7 +166,13 @@ class Recaller:
         if not any(w > 0.0 for w in weights):
             return {}
         paths = {key: facts[key].path for key in relevance}
-        extra = {key: STRENGTH_WEIGHT * strength_scale * strengths[key] for key in relevance}
+        lift = lifts or {}
+        low = min(lift.values(), default=0.0)  # a shift shared by all changes no reach
+        extra = {
+            key: STRENGTH_WEIGHT * strength_scale * strengths[key]
+            + (lift.get(key, low) - low) * strength_scale
+            for key in relevance
+        }
         most = sum(w for w in weights if w > 0.0)
         wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
         if not wanted:
@@ -165,10 +184,13 @@ class Recaller:
         self, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         hits = []
-        for f in self._store.strongest(n, format_time(now), vis, under=under):
+        for f in self._store.strongest(candidate_count(n), format_time(now), vis, under=under):
             s = strength(f.signals, now)
-            hits.append(RecallHit(f, s, s, ScoreParts(total=s, strength=s)))
-        return hits
+            sp = spine_parts(f, now)
+            total = s + sp["spine"]
+            hits.append(RecallHit(f, total, s, ScoreParts(total=total, strength=s, **sp)))
+        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the store's order
+        return hits[:n]
 
     def _keyword_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
@@ -191,28 +213,33 @@ class Recaller:
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
+        spines = {f.id: spine_parts(f, now) for f, _ in found}
         boost = self._context(
             {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)},
             {f.id: f for f, _ in found},
             strengths,
             n,
             vis,
+            lifts={key: sp["spine"] for key, sp in spines.items()},
         )
-        hits = []
+        hits, bases = [], {}
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strengths[fact.id]
             near = boost.get(fact.id)
+            sp = spines[fact.id]
+            bases[fact.id] = keyword_total(kw + (near or 0.0), s)
             parts = ScoreParts(
-                total=keyword_total(kw + (near or 0.0), s),
+                total=bases[fact.id] + sp["spine"],
                 strength=s,
                 keyword=kw,
                 bm25=self._raw_bm25(vis, bm25),
                 keyword_rank=rank,
                 method="keyword+strength",
                 neighbour=near,
+                **sp,
             )
             hits.append(RecallHit(fact, parts.total, s, parts))
-        return _ordered(hits, n, wanted)
+        return _ordered(hits, n, wanted, bases)
 
     def _vector_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
@@ -235,14 +262,24 @@ class Recaller:
     ) -> list[RecallHit]:
         found = self._vector_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
+        spines = {f.id: spine_parts(f, now) for f, _ in found}
+        lifts = {key: sp["spine"] for key, sp in spines.items()}
         boost = self._context(
-            {f.id: sim for f, sim in found}, {f.id: f for f, _ in found}, strengths, n, vis
+            {f.id: sim for f, sim in found},
+            {f.id: f for f, _ in found},
+            strengths,
+            n,
+            vis,
+            1.0,
+            lifts,
         )
-        hits = []
+        hits, bases = [], {}
         for rank, (fact, sim) in enumerate(found, 1):
             s = strengths[fact.id]
             near = boost.get(fact.id)
-            total = sim + (near or 0.0) + STRENGTH_WEIGHT * s
+            sp = spines[fact.id]
+            bases[fact.id] = sim + (near or 0.0) + STRENGTH_WEIGHT * s
+            total = bases[fact.id] + sp["spine"]
             parts = ScoreParts(
                 total=total,
                 strength=s,
@@ -250,9 +287,10 @@ class Recaller:
                 vector_rank=rank,
                 method="vector+strength",
                 neighbour=near,
+                **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
-        return _ordered(hits, n)
+        return _ordered(hits, n, None, bases)
 
     def _hybrid(
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
@@ -278,13 +316,17 @@ class Recaller:
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
         strengths = {key: strength(facts[key].signals, now) for key in fused}
-        boost = self._context(fused, facts, strengths, n, vis, strength_scale)
-        hits = []
+        spines = {key: spine_parts(facts[key], now) for key in fused}
+        lifts = {key: sp["spine"] for key, sp in spines.items()}
+        boost = self._context(fused, facts, strengths, n, vis, strength_scale, lifts)
+        hits, bases = [], {}
         for key, score in fused.items():
             fact = facts[key]
             s = strengths[key]
             near = boost.get(key)
-            total = score + (near or 0.0) + STRENGTH_WEIGHT * s * strength_scale
+            sp = spines[key]
+            bases[key] = score + (near or 0.0) + STRENGTH_WEIGHT * s * strength_scale
+            total = bases[key] + sp["spine"] * strength_scale
             parts = ScoreParts(
                 total=total,
                 strength=s,
@@ -296,9 +338,10 @@ class Recaller:
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",
                 neighbour=near,
+                **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
-        return _ordered(hits, n, wanted)
+        return _ordered(hits, n, wanted, bases)
 
 
 def _matched(fact: Fact, wanted: set[str]) -> tuple[str, ...]:

@@ -13,9 +13,10 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.tags import Tag
 
 if TYPE_CHECKING:  # only annotations name them
-    from embornal.domain.spine import EvidenceRef, Provenance, Visibility
+    from embornal.domain.spine import EvidenceRef, Lifetime, Provenance, Visibility
 
 __all__ = [
+    "DueFact",
     "FactDetail",
     "FactView",
     "NewFact",
@@ -41,6 +42,7 @@ class NewFact:
     visibility: Visibility | str | None = None
     source: str | None = None
     evidence: Sequence[EvidenceRef | str] = ()
+    lifetime: Lifetime | str | None = None  # permanent, standard, ephemeral, until:DATE
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,26 @@ class FactDetail:
     evidence: tuple[EvidenceRef, ...] = ()
     # Who put it here: the subject and actor kind of its FactStored, and its source label.
     source: Provenance | None = None
+    # Importance and lifetime (the fact carries them too): ``expired`` when the lifetime
+    # ran out at the moment of reading (the fact has left recall), and why.
+    pinned: bool = False
+    user_weight: float | None = None
+    lifetime: str = "standard"
+    expires_at: datetime | None = None
+    expired: bool = False
+    expired_because: str | None = None
+
+
+@dataclass(frozen=True)
+class DueFact:
+    """A stale fact to confirm again (``memory due``): its stored confidence, ``c_eff`` now,
+    the kind's staleness threshold, and the moment its decay counts from."""
+
+    fact: Fact
+    confidence: float
+    c_eff: float
+    threshold: float
+    since: datetime
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,28 @@ it neither is a neighbour nor pushes one further away. Recall uses them as conte
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
 from embornal.storage.connect import Connection
 
-__all__ = ["neighbours"]
+__all__ = ["NOT_EXPIRED", "neighbours", "use_clock"]
+
+#: The SQL a live read adds: the fact's lifetime has not run out at the store's clock
+#: (``embornal_now()``, see :func:`use_clock`). Most facts never expire (NULL), so the
+#: clock is asked only for the few that do.
+NOT_EXPIRED = "(f.expires_at IS NULL OR f.expires_at > embornal_now())"
+
+
+def use_clock(conn: Connection, now: Callable[[], str]) -> None:
+    """Give ``conn`` the SQL function ``embornal_now()``: the store's clock as fixed-width
+    ISO-8601 UTC text (the format of every stored time, so text order is time order)."""
+    conn.create_function("embornal_now", 0, now)
+
 
 # The neighbour is the alias ``f`` (the access filter's alias); ``cand`` is the candidate.
-_LIVE_F = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
+_LIVE_F = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
 
 
 @cache

@@ -44,6 +44,7 @@ __all__ = [
     "PathReads",
     "PathRow",
     "RebuildProgress",
+    "SpineRow",
     "Store",
     "Tx",
     "UnitOfWork",
@@ -67,6 +68,20 @@ class PathRow:
     path: str
     fact_count: int
     child_count: int
+
+
+@dataclass(frozen=True)
+class SpineRow:
+    """What staleness needs of one live fact (``memory due``): its kind, stored confidence,
+    creation and last confirmation (ISO-8601 text), lifetime and ``status`` attribute."""
+
+    fact_id: str
+    kind: str
+    confidence: float
+    created_at: str
+    last_confirmed_at: str | None
+    lifetime: str
+    status: str | None
 
 
 @dataclass(frozen=True)
@@ -152,6 +167,12 @@ class FactReads(Protocol):
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
         """The tags that decide access, each with the path it came from (None: the fact)."""
+        ...
+
+    def spine_rows(
+        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[SpineRow]:
+        """The staleness inputs of every live fact in scope (at or below ``under``)."""
         ...
 
     def fact_state(self, fact_id: str) -> FactState | None:

@@ -27,6 +27,7 @@ from embornal.domain.fact_attributes import Condition, read_attributes
 from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.storage.connect import Connection
+from embornal.storage.contract import SpineRow
 
 if TYPE_CHECKING:
     from embornal.domain.kinds.registry import KindEntry
@@ -38,6 +39,7 @@ __all__ = [
     "fact_from_row",
     "find_sql",
     "row_attributes",
+    "spine_rows",
     "view_name",
 ]
 
@@ -63,11 +65,12 @@ FACT_COLUMNS = (
     "confidence",
     "last_confirmed_at",
     "visibility",
+    "pinned",
+    "user_weight",
+    "lifetime",
+    "lifetime_until",
+    "expires_at",
 )
-#: The columns migration 0013 added (the views of migration 0012 were made without them).
-SPINE_COLUMNS = ("confidence", "last_confirmed_at")
-#: The column migration 0015 added (the views of 0012 and 0013 were made without it).
-VISIBILITY_COLUMNS = ("visibility",)
 #: The fields looked up most, indexed per kind.
 HOT_FIELDS: dict[str, tuple[str, ...]] = {
     "project": ("status", "name"),
@@ -96,12 +99,11 @@ def _column(kind: str, field: str) -> str:
     return value
 
 
-def _view_sql(entry: KindEntry, spine: bool = True, visibility: bool = True) -> str:
+def _view_sql(entry: KindEntry, present: frozenset[str]) -> str:
     clash = set(entry.field_names) & set(FACT_COLUMNS)
     if clash:
         raise ValueError(f"{entry.kind} attributes {sorted(clash)} clash with fact columns")
-    left_out = (() if spine else SPINE_COLUMNS) + (() if visibility else VISIBILITY_COLUMNS)
-    base = [c for c in FACT_COLUMNS if c not in left_out]
+    base = [c for c in FACT_COLUMNS if c in present]
     columns = [*base, *(f"{_column(entry.kind, n)} AS {n}" for n in entry.field_names)]
     return (
         f"CREATE VIEW {view_name(entry.kind)} AS SELECT {', '.join(columns)} "
@@ -109,16 +111,18 @@ def _view_sql(entry: KindEntry, spine: bool = True, visibility: bool = True) -> 
     )
 
 
-def create_views(conn: Connection, *, spine: bool = True, visibility: bool = True) -> None:
-    """(Re)make every kind's view and the hot fields' indexes, from the registry
-    (``spine=False``: without the columns of migration 0013, for migration 0012;
-    ``visibility=False``: without the column of 0015, for 0012 and 0013)."""
+def create_views(conn: Connection) -> None:
+    """(Re)make every kind's view and the hot fields' indexes, from the registry, with the
+    columns of ``facts`` that exist now: each migration that adds a column remakes them,
+    so the views of an older step simply lack the columns of a later one."""
     from embornal.domain.kinds.registry import KINDS
+
+    present = frozenset(r[1] for r in conn.execute("PRAGMA table_info(facts)"))
 
     for kind in KINDS.kinds():
         name = view_name(kind)
         conn.execute(f"DROP VIEW IF EXISTS {name}")
-        conn.execute(_view_sql(KINDS.entry(kind), spine, visibility))
+        conn.execute(_view_sql(KINDS.entry(kind), present))
         for field in HOT_FIELDS.get(kind, ()):
             conn.execute(
                 f"CREATE INDEX IF NOT EXISTS facts_{kind}_{field} ON facts "
@@ -180,7 +184,33 @@ def fact_from_row(r: Any, tags: tuple[Tag, ...], successor_hidden: bool) -> Fact
         confidence=None if r["confidence"] is None else float(r["confidence"]),
         last_confirmed_at=_opt_time(r["last_confirmed_at"]),
         visibility=r["visibility"] or "shared",
+        pinned=bool(r["pinned"]),
+        user_weight=None if r["user_weight"] is None else float(r["user_weight"]),
+        lifetime=_lifetime_text(r["lifetime"], r["lifetime_until"]),
+        expires_at=_opt_time(r["expires_at"]),
     )
+
+
+def spine_rows(
+    rows_of: Any, vis: Any, under: tuple[str, tuple[Any, ...]], live: str
+) -> list[SpineRow]:
+    """The staleness inputs of every live fact ``vis`` lets through, at or below ``under``
+    (its SQL and parameters), oldest first (``memory due``)."""
+    rows = rows_of(
+        "SELECT f.id, f.kind, f.confidence, f.created_at, f.last_confirmed_at, f.lifetime, "
+        "json_extract(f.attributes, '$.status') FROM facts f JOIN paths p ON p.id = f.path_id "
+        f"WHERE {live} AND f.confidence IS NOT NULL AND {under[0]} AND ({vis.sql}) "
+        "ORDER BY f.seq",
+        (*under[1], *vis.params),
+    )
+    return [
+        SpineRow(r[0], r[1], float(r[2]), r[3], r[4], r[5], r[6] if isinstance(r[6], str) else None)
+        for r in rows
+    ]
+
+
+def _lifetime_text(policy: str, until: str | None) -> str:
+    return f"{policy}:{until}" if until is not None else str(policy)
 
 
 def row_attributes(row: Any) -> dict[str, Any]:

@@ -108,7 +108,7 @@ def _kind_attributes(conn: Connection, clock: Clock) -> None:
 
     conn.execute("ALTER TABLE facts ADD COLUMN kind_version INTEGER")
     conn.execute("UPDATE facts SET kind_version = 1 WHERE attributes IS NOT NULL")
-    kind_views.create_views(conn, spine=False, visibility=False)
+    kind_views.create_views(conn)
 
 
 def _confidence_evidence(conn: Connection, clock: Clock) -> None:
@@ -126,7 +126,17 @@ def _confidence_evidence(conn: Connection, clock: Clock) -> None:
         "FROM events WHERE version = 1 AND type = 'FactStored' AND actor_kind = ?)",
         [(p, kind) for kind, p in DEFAULT_CONFIDENCE.priors.items()],
     )
-    kind_views.create_views(conn, visibility=False)
+    kind_views.create_views(conn)
+
+
+def _importance_lifetime(conn: Connection, clock: Clock) -> None:
+    """0014: ``facts.pinned``, ``user_weight``, ``lifetime``, ``lifetime_until`` and ``expires_at``
+    and the kinds' views again with them. No event set them before, so every existing fact
+    takes the defaults (not pinned, no weight, standard), as a replay gives it."""
+    from embornal.storage import kind_views
+
+    _sql("0014_importance_lifetime")(conn, clock)
+    kind_views.create_views(conn)
 
 
 def _visibility(conn: Connection, clock: Clock) -> None:
@@ -153,6 +163,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0011_redacted_reasons", "schema", _sql("0011_redacted_reasons")),
     Migration("0012_kind_attributes", "schema", _kind_attributes),
     Migration("0013_confidence_evidence", "schema", _confidence_evidence),
+    Migration("0014_importance_lifetime", "schema", _importance_lifetime),
     Migration("0015_visibility", "schema", _visibility),
 )
 

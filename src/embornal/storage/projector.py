@@ -24,6 +24,8 @@ from embornal.domain.events import (
     FactContradicted,
     FactEvidenceAdded,
     FactForgotten,
+    FactImportanceAdjusted,
+    FactLifetimeChanged,
     FactPurged,
     FactRestored,
     FactsRecalled,
@@ -136,6 +138,9 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
     if b.visibility is not None:  # the column of migration 0015; shared is NULL
         cols += ", visibility"
         values.append(b.visibility)
+    if b.lifetime is not None:  # only a non-standard lifetime names 0014's columns
+        cols += ", lifetime, lifetime_until, expires_at"
+        values.extend(_lifetime_columns(b.lifetime, b.kind, e))
     from embornal.domain.confidence import prior  # stores only: off the read path
 
     start = b.confidence if b.confidence is not None else prior(e.actor_kind)
@@ -192,6 +197,35 @@ def _fact_visibility_changed(conn: Connection, e: Event, b: FactVisibilityChange
     conn.execute("UPDATE facts SET visibility = ? WHERE id = ?", (stored, b.fact_id))
     conn.execute("DELETE FROM fact_visibility_allow WHERE fact_id = ?", (b.fact_id,))
     _allow_list(conn, b.fact_id, stored)
+
+
+def _lifetime_columns(text: str, kind: str, e: Event) -> tuple[str, str | None, str | None]:
+    """``(lifetime, lifetime_until, expires_at)`` set by ``e``: an ephemeral horizon
+    counts from the event (seed 001 §4; :func:`embornal.domain.confidence.expires_at`)."""
+    from embornal.domain.confidence import expires_at
+    from embornal.domain.spine import read_lifetime
+
+    lifetime = read_lifetime(text)
+    end = expires_at(lifetime, kind, e.recorded_at)
+    until = lifetime.until.isoformat() if lifetime.until is not None else None
+    return lifetime.policy.value, until, None if end is None else format_time(end)
+
+
+def _importance_adjusted(conn: Connection, e: Event, b: FactImportanceAdjusted) -> None:
+    conn.execute(
+        "UPDATE facts SET pinned = ?, user_weight = ? WHERE id = ?",
+        (int(b.pinned), b.user_weight, b.fact_id),
+    )
+
+
+def _lifetime_changed(conn: Connection, e: Event, b: FactLifetimeChanged) -> None:
+    row = conn.execute("SELECT kind FROM facts WHERE id = ?", (b.fact_id,)).fetchone()
+    if row is None:
+        return
+    conn.execute(
+        "UPDATE facts SET lifetime = ?, lifetime_until = ?, expires_at = ? WHERE id = ?",
+        (*_lifetime_columns(b.lifetime, row[0], e), b.fact_id),
+    )
 
 
 def _fact_attributes_updated(conn: Connection, e: Event, b: FactAttributesUpdated) -> None:
@@ -420,6 +454,8 @@ _HANDLERS: dict[type[DomainEvent], Callable[[Connection, Event, Any], None]] = {
     FactEvidenceAdded: _vouched,
     FactConfidenceReset: _confidence_reset,
     FactVisibilityChanged: _fact_visibility_changed,
+    FactImportanceAdjusted: _importance_adjusted,
+    FactLifetimeChanged: _lifetime_changed,
     FactsRecalled: _facts_recalled,
     PathTagged: _path_tagged,
     PathUntagged: _path_untagged,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from embornal.domain.access import Rule
-from embornal.domain.clock import Clock
+from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
@@ -27,7 +27,7 @@ from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
-from embornal.storage.contract import FactVector, PathRow
+from embornal.storage.contract import FactVector, PathRow, SpineRow
 from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
@@ -44,9 +44,11 @@ _FACT_COLS = (
     "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
     "f.recall_count, f.stability_days, f.supersedes_id, f.superseded_by, f.deleted_at, "
     "f.purged_at, f.attributes, f.kind_version, f.confidence, f.last_confirmed_at, "
-    "f.visibility"
+    "f.visibility, "
+    "f.pinned, f.user_weight, f.lifetime, f.lifetime_until, f.expires_at"
 )
-_LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL"
+# Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
+_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
 
 
@@ -87,6 +89,10 @@ class SqliteStore:
         self._bits = bitindex.LiveBitIndex()
         self._owner = threading.get_ident()
         self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
+        context.use_clock(conn, self._now_text)
+
+    def _now_text(self) -> str:  # ``embornal_now()`` in SQL: has a lifetime run out?
+        return format_time(self.clock.now())
 
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
@@ -94,6 +100,7 @@ class SqliteStore:
         reader = getattr(self._local, "reader", None)
         if reader is None:
             reader = connect(self.path)
+            context.use_clock(reader, self._now_text)
             self._local.reader = reader
             with self._readers_lock:
                 self._readers.append(reader)
@@ -336,6 +343,12 @@ class SqliteStore:
         )
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
+
+    def spine_rows(
+        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[SpineRow]:
+        """The staleness inputs of every live fact in scope, oldest first."""
+        return kind_views.spine_rows(self._rows, self._scopes.get(scope), _under_sql(under), _LIVE)
 
     def neighbours(
         self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING

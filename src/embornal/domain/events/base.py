@@ -65,6 +65,8 @@ class EventType(StrEnum):
     FACT_EVIDENCE_ADDED = "FactEvidenceAdded"
     FACT_CONFIDENCE_RESET = "FactConfidenceReset"
     FACT_VISIBILITY_CHANGED = "FactVisibilityChanged"
+    FACT_IMPORTANCE_ADJUSTED = "FactImportanceAdjusted"
+    FACT_LIFETIME_CHANGED = "FactLifetimeChanged"
     FACTS_RECALLED = "FactsRecalled"
     PATH_TAGGED = "PathTagged"
     PATH_UNTAGGED = "PathUntagged"

@@ -28,6 +28,8 @@ __all__ = [
     "FactContradicted",
     "FactEvidenceAdded",
     "FactForgotten",
+    "FactImportanceAdjusted",
+    "FactLifetimeChanged",
     "FactPurged",
     "FactRestored",
     "FactStored",
@@ -65,6 +67,8 @@ class FactStored(DomainEvent):
     parallel tuples (types plain; values and notes user text, a note '' for none). Each is
     left out when None, so a fact stored before them reads as shared, with no label and no
     evidence (decision 0037).
+    ``lifetime`` is its retention policy as text (``permanent``, ``ephemeral``,
+    ``until:YYYY-MM-DD``); None, and left out, for ``standard`` (seed 001 §4).
     """
 
     TYPE: ClassVar[str] = EventType.FACT_STORED.value
@@ -88,6 +92,7 @@ class FactStored(DomainEvent):
         "source",
         "visibility",
         "evidence_types",
+        "lifetime",
     )
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = (
         "attributes",
@@ -98,6 +103,7 @@ class FactStored(DomainEvent):
         "evidence_types",
         "evidence_values",
         "evidence_notes",
+        "lifetime",
     )
 
     fact_id: str
@@ -126,6 +132,8 @@ class FactStored(DomainEvent):
         notes = notes or ("",) * len(types)
         out = (_evidence_of(t, v, n or None) for t, v, n in zip(types, values, notes, strict=False))
         return tuple(e for e in out if e is not None)
+
+    lifetime: str | None = None
 
 
 @dataclass(frozen=True)
@@ -308,6 +316,47 @@ class FactVisibilityChanged(DomainEvent):
     undoes: int | None = None
 
 
+@dataclass(frozen=True)
+class FactImportanceAdjusted(DomainEvent):
+    """Pin, unpin or an explicit user weight (seed 001 ``MemoryImportanceAdjusted``): the
+    importance after the change, whole (``pinned``; ``user_weight`` 0..1, None: none),
+    and the one before it, so the history reads as a change and an undo can put it back."""
+
+    TYPE: ClassVar[str] = EventType.FACT_IMPORTANCE_ADJUSTED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
+        "fact_id",
+        "pinned",
+        "user_weight",
+        "previous_pinned",
+        "previous_user_weight",
+        "undoes",
+    )
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("user_weight", "previous_user_weight", "undoes")
+
+    fact_id: str
+    pinned: bool
+    user_weight: float | None = None
+    previous_pinned: bool = False
+    previous_user_weight: float | None = None
+    undoes: int | None = None
+
+
+@dataclass(frozen=True)
+class FactLifetimeChanged(DomainEvent):
+    """The retention policy changes (seed 001 ``MemoryLifetimeChanged``): ``lifetime`` and
+    ``previous`` as text (``permanent``, ``standard``, ``ephemeral``, ``until:YYYY-MM-DD``).
+    An ephemeral horizon counts from this event."""
+
+    TYPE: ClassVar[str] = EventType.FACT_LIFETIME_CHANGED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "lifetime", "previous", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
+
+    fact_id: str
+    lifetime: str
+    previous: str = "standard"
+    undoes: int | None = None
+
+
 # -- recall (stream: recall:<id>) ----------------------------------------------------------
 
 
@@ -409,6 +458,8 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     FactEvidenceAdded,
     FactConfidenceReset,
     FactVisibilityChanged,
+    FactImportanceAdjusted,
+    FactLifetimeChanged,
     FactsRecalled,
     PathTagged,
     PathUntagged,
@@ -426,6 +477,8 @@ UNDOING_EVENTS: tuple[type[DomainEvent], ...] = (
     FactAttributesUpdated,
     FactConfidenceReset,
     FactVisibilityChanged,
+    FactImportanceAdjusted,
+    FactLifetimeChanged,
     PathTagged,
     PathUntagged,
 )

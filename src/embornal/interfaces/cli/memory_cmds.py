@@ -90,6 +90,11 @@ def store(ctx: Context) -> int:
     from embornal.interfaces.cli.visibility_cmds import spine_of_store
 
     spine = spine_of_store(ctx)
+    lifetime = ctx.opt("lifetime")
+    if lifetime is not None:
+        from embornal.interfaces.cli.importance_cmds import checked_lifetime
+
+        lifetime = checked_lifetime(lifetime)  # as the kind: before stdin is read
     content = _content(ctx, ctx.opt("content"))
     with ctx.open_memory_api(semantic=True) as mem:
         fact = mem.store(
@@ -101,6 +106,7 @@ def store(ctx: Context) -> int:
             attributes=attributes,
             reason=ctx.opt("reason"),
             **spine,
+            lifetime=lifetime,
         )
     return _written(ctx, fact)
 
@@ -274,6 +280,8 @@ def _formula(p: ScoreParts) -> str:
     """`` = keyword 1.000 + 0.5 × strength 1.000`` and the like; hybrid: how it fused."""
     weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
     near = f" + neighbours {p.neighbour:.3f}" if p.neighbour else ""
+    if p.spine:
+        weighted += f" {'+' if p.spine > 0 else '-'} spine {abs(p.spine):.3f}"
     if p.method.startswith("hybrid"):
         fused = p.method.split("+")[0]
         return f" (keyword and vector lists fused, {fused}{near}, + strength)"
@@ -281,7 +289,16 @@ def _formula(p: ScoreParts) -> str:
         return f" = keyword {p.keyword:.3f}{near} + {weighted}"
     if p.vector is not None:
         return f" = vector {p.vector:.3f}{near} + {weighted}"
-    return f" = strength {p.strength:.3f}"
+    return f" = strength {p.strength:.3f}" + (f" {p.spine:+.3f} spine" if p.spine else "")
+
+
+def _spine(p: ScoreParts) -> str:
+    """`` (c 0.950, c_eff 0.912, stale, pinned, weight 0.800)``: what the spine read."""
+    said = [f"c {fmt_float(p.c)}", f"c_eff {fmt_float(p.c_eff)}"]
+    said += [w for w, on in (("stale", p.stale), ("pinned", p.pinned)) if on]
+    if p.user_weight is not None:
+        said.append(f"weight {p.user_weight:.3f}")
+    return f" ({', '.join(said)})"
 
 
 def _explain(hits: Sequence[RecallHit]) -> str:
@@ -302,6 +319,7 @@ def _explain(hits: Sequence[RecallHit]) -> str:
         if p.neighbour is not None:
             lines.append(f"   neighbour {p.neighbour:.3f}")
         lines.append(f"   strength  {p.strength:.3f}")
+        lines.append(f"   spine     {p.spine:+.3f}{_spine(p)}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")
     return "\n".join(lines)
 
@@ -398,7 +416,7 @@ def _show_text(d: FactDetail) -> str:
     fields: list[tuple[str, str]] = [
         ("id", f.id),
         ("path", f.path),
-        ("state", f.state),
+        ("state", "expired" if d.expired and f.state == "active" else f.state),
         ("owner", f.owner),
         ("created", fmt_time(f.created_at)),
         ("strength", fmt_float(d.strength)),
@@ -411,11 +429,16 @@ def _show_text(d: FactDetail) -> str:
         ("stale", "yes" if d.stale else "no"),
         ("confirmed", fmt_time(d.last_confirmed_at)),
         ("visibility", f.visibility),
+        ("pinned", "yes" if d.pinned else "no"),
+        ("weight", fmt_float(d.user_weight)),
+        ("lifetime", d.lifetime),
     ]
     if d.source is not None:
         src = d.source
         label = "" if src.label is None else f" via {one_line(src.label)}"
         fields.append(("source", f"{src.subject} ({src.actor_kind.value}){label}"))
+    if d.expired_because is not None:
+        fields.append(("expired", d.expired_because))
     if f.deleted_at is not None:
         fields.append(("forgotten", fmt_time(f.deleted_at)))
     if f.purged_at is not None:

@@ -38,6 +38,7 @@ from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
 from embornal.service.results import (
+    DueFact,
     FactDetail,
     FactView,
     PathEntry,
@@ -47,7 +48,7 @@ from embornal.service.results import (
 )
 
 if TYPE_CHECKING:
-    from embornal.domain.spine import EvidenceRef, Visibility
+    from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
 
 __all__ = [
     "API_PREFIX",
@@ -412,6 +413,12 @@ class RemoteMemory:
             from embornal.domain.spine import check_source_label
 
             return check_source_label(value)
+        if kind == "weight":
+            from embornal.domain.spine import check_weight
+
+            return check_weight(value)  # 0..1, checked here as the service would
+        if kind == "lifetime":
+            return str(value).strip()  # the server checks it against its clock
         if kind == "where":
             pairs = value.items() if isinstance(value, Mapping) else None
             items = [f"{k}={v}" for k, v in pairs] if pairs is not None else list(value)
@@ -436,7 +443,9 @@ class RemoteMemory:
             if not item.rest or item.name not in given:
                 continue
             value = self._value(op, item, given[item.name])
-            if value is None or (not item.required and value == item.default):
+            if value is None and item.type == "weight":
+                pass  # sent as null: it takes the weight off
+            elif value is None or (not item.required and value == item.default):
                 continue
             if item.probe:
                 self._require(http.method, route, item.wire_name, f"{what} {_flag(item, value)}")
@@ -486,6 +495,7 @@ class RemoteMemory:
         visibility: Visibility | str | None = None,
         source: str | None = None,
         evidence: Sequence[EvidenceRef | str] = (),
+        lifetime: Lifetime | str | None = None,
     ) -> Fact:
         return cast(Fact, self._op("store", **_given(locals())))
 
@@ -544,6 +554,23 @@ class RemoteMemory:
         self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
     ) -> Fact:
         return cast(Fact, self._op("visibility", **_given(locals())))
+
+    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        return cast(Fact, self._op("pin", **_given(locals())))
+
+    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        return cast(Fact, self._op("unpin", **_given(locals())))
+
+    def set_weight(self, fact_id: str, weight: float | None, *, reason: str | None = None) -> Fact:
+        return cast(Fact, self._op("set_weight", **_given(locals())))
+
+    def set_lifetime(
+        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
+    ) -> Fact:
+        return cast(Fact, self._op("set_lifetime", **_given(locals())))
+
+    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
+        return cast(list[DueFact], self._op("due", **_given(locals())))
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))

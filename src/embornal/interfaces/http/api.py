@@ -29,6 +29,13 @@ from embornal.domain import paths as P
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.importance_schemas import (
+    DueOut,
+    DueQuery,
+    LifetimeIn,
+    PinIn,
+    WeightIn,
+)
 from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.schemas import (
     CatOut,
@@ -180,6 +187,11 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
         lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
     ),
     "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
+    "pin": (FactOut, PinIn, lambda c, r: to_wire(r)),
+    "unpin": (FactOut, PinIn, lambda c, r: to_wire(r)),
+    "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
+    "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
+    "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
 }
 
 

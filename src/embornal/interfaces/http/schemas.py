@@ -37,6 +37,7 @@ __all__ = [
     "KindFieldOut",
     "KindOut",
     "KindsOut",
+    "LifetimeText",
     "LsOut",
     "LsQuery",
     "PathEntryOut",
@@ -119,6 +120,16 @@ class FactOut(_Out):
         description="Who may see it: shared, private (its owner only, never an assistant) or "
         "restricted:a,b (its owner and the subjects or roles listed)."
     )
+    pinned: bool = Field(description="Pinned: recall lifts it.")
+    user_weight: float | None = Field(
+        description="The explicit user weight, 0..1 (0.5 neutral); null: none."
+    )
+    lifetime: str = Field(
+        description="permanent, standard, ephemeral or until:YYYY-MM-DD (seed 001 §4)."
+    )
+    expires_at: Time | None = Field(
+        description="When an until or ephemeral lifetime runs out: the fact then leaves recall."
+    )
     supersedes_id: str | None
     superseded_by: str | None
     deleted_at: Time | None
@@ -158,6 +169,14 @@ class ScorePartsOut(_Out):
         None, description="Gain from the neighbouring facts on the same path that matched."
     )
     strength_weight: float | None = None
+    c: float | None = Field(None, description="The fact's stored confidence.")
+    c_eff: float | None = Field(None, description="Its confidence decayed to now.")
+    stale: bool = Field(False, description="c_eff is below the kind's staleness threshold.")
+    pinned: bool = False
+    user_weight: float | None = None
+    spine: float = Field(
+        0.0, description="What confidence, staleness, the pin and the weight added to the total."
+    )
     matched_terms: list[str] = Field(default_factory=list)
 
 
@@ -258,6 +277,14 @@ class FactDetailOut(_Out):
     last_confirmed_at: Time | None
     evidence: list[EvidenceOut] = Field(description="What supports the fact, oldest first.")
     source: SourceOut | None = Field(description="Who put the fact here.")
+    pinned: bool
+    user_weight: float | None
+    lifetime: str
+    expires_at: Time | None
+    expired: bool = Field(description="Its lifetime has run out: it has left recall.")
+    expired_because: str | None = Field(
+        description="Why it left recall, e.g. 'lifetime until:2026-05-01 ran out at …'."
+    )
 
 
 class HistoryOut(_Out):
@@ -412,6 +439,17 @@ VisibilityIn = Annotated[
 ]
 
 
+LifetimeText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=40,
+        description="permanent, standard, ephemeral (one day) or until:YYYY-MM-DD (today or "
+        "later); a past date or another word is refused (400) and nothing is written.",
+    ),
+]
+
+
 class StoreIn(_In):
     """A fact to store."""
 
@@ -441,6 +479,7 @@ class StoreIn(_In):
     evidence: list[EvidenceText | EvidenceIn] | None = Field(
         None, max_length=64, description="What supports it, given with it (no confirmation)."
     )
+    lifetime: LifetimeText | None = None
 
 
 class SupersedeIn(_In):

@@ -40,6 +40,8 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory contradict[^`]*`", 'contradict(id="...", reason="...")'),
         (r"`embornal memory evidence[^`]*`", 'add_evidence(id="...", evidence="quote:...")'),
         (r"`embornal memory undo[^`]*`", 'undo(event_id=..., reason="...")'),
+        (r"`embornal memory lifetime[^`]*`", 'set_lifetime(id="...", lifetime="standard")'),
+        (r"`embornal memory due[^`]*`", "due()"),
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).
@@ -70,6 +72,9 @@ _BY_CODE = {
     "invalid_attribute": "kinds() lists the kinds with their attributes and allowed values.",
     "invalid_evidence": "Give evidence as TYPE:VALUE, TYPE one of quote, uri, conversation, "
     'document, observation: add_evidence(id="...", evidence="quote:...").',
+    "invalid_importance": 'Give a weight from 0 to 1: set_weight(id="...", weight=0.8).',
+    "invalid_lifetime": "Give permanent, standard, ephemeral or until:YYYY-MM-DD from today "
+    'on: set_lifetime(id="...", lifetime="until:2027-01-31").',
 }
 
 

@@ -29,11 +29,13 @@ Wire = dict[str, Any]
 __all__ = [
     "CatOut",
     "ConfidenceOut",
+    "DueOut",
     "EventOut",
     "FactOut",
     "FindOut",
     "HistoryOut",
     "HitOut",
+    "ImportanceOut",
     "KindsOut",
     "LsOut",
     "RecallOut",
@@ -102,6 +104,51 @@ class ConfidenceOut(FactOut):
             confidence=None if c is None else _round(c),
             last_confirmed_at=iso(w.get("last_confirmed_at")),
         )
+
+
+class ImportanceOut(FactOut):
+    """A fact after pin, unpin, set_weight or set_lifetime."""
+
+    pinned: bool = False
+    user_weight: float | None = Field(None, description="0 to 1 (0.5 neutral); null: none.")
+    lifetime: str = Field("standard", description="permanent, standard, ephemeral, until:DATE.")
+    expires_at: str | None = Field(None, description="When it leaves recall (until, ephemeral).")
+
+    @classmethod
+    def of_fact(cls, fact: Fact) -> ImportanceOut:
+        w = to_wire(fact)
+        return cls(
+            **_fact_fields(w),
+            pinned=w["pinned"],
+            user_weight=w["user_weight"],
+            lifetime=w["lifetime"],
+            expires_at=iso(w["expires_at"]),
+        )
+
+
+class DueItem(FactOut):
+    confidence: float
+    c_eff: float = Field(description="The confidence decayed to now.")
+    threshold: float = Field(description="Below this c_eff the fact is stale.")
+
+
+class DueOut(BaseModel):
+    facts: list[DueItem] = Field(description="Most urgent first.")
+    hint: str | None = None
+
+    @classmethod
+    def of(cls, due: Iterable[Any]) -> DueOut:
+        items = [
+            DueItem(
+                **_fact_fields(to_wire(d.fact)),
+                confidence=_round(d.confidence),
+                c_eff=_round(d.c_eff),
+                threshold=d.threshold,
+            )
+            for d in due
+        ]
+        hint = None if items else "Nothing is stale: every fact was vouched for recently enough."
+        return cls(facts=items, hint=hint)
 
 
 class ViewOut(FactOut):

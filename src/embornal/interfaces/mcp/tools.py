@@ -33,11 +33,13 @@ from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
     ConfidenceOut,
+    DueOut,
     EventOut,
     FactOut,
     FindOut,
     HistoryOut,
     HitOut,
+    ImportanceOut,
     KindsOut,
     LsOut,
     RecallOut,
@@ -256,6 +258,8 @@ def _arg_type(item: Input) -> Any:
         return Annotated[AttributesInput if not item.required else dict[str, Any] | str, about]
     if item.type == "where":
         return Annotated[WhereInput, about]
+    if item.type == "weight":
+        return Annotated[float | None, BeforeValidator(_not_bool), about]
     if item.type == "int":
         bounded = Annotated[int, Field(ge=item.low, le=item.high)]
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
@@ -279,7 +283,7 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
     for item in inputs:
         value = raw.get(item.tool_param)
         if value is None and not item.required:
-            continue
+            continue  # (a required weight may be null: it takes the weight off)
         if item.type == "tags":
             value = tags_arg(value)
         elif item.type == "attributes":
@@ -333,6 +337,11 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
         lambda r, a: UndoOut(undone=r[0].payload["undoes"], events=[EventOut.of(e) for e in r]),
     ),
     "visibility": (FactOut, lambda r, a: FactOut.of(r)),
+    "pin": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
+    "unpin": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
+    "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
+    "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
+    "due": (DueOut, lambda r, a: DueOut.of(r)),
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

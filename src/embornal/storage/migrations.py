@@ -129,6 +129,16 @@ def _confidence_evidence(conn: Connection, clock: Clock) -> None:
     kind_views.create_views(conn)
 
 
+def _history(conn: Connection, clock: Clock) -> None:
+    """0016: the history tables (decision 0041). Their rows for the log written so far are
+    filled in when the store opens, after every migration (``history.fill_in``): a replay
+    needs every projection table of this build, some of which later migrations make."""
+    from embornal.storage import history, vectors
+
+    _sql("0016_history")(conn, clock)
+    vectors.set_meta(conn, history.PENDING_KEY, "1")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
@@ -143,6 +153,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0011_redacted_reasons", "schema", _sql("0011_redacted_reasons")),
     Migration("0012_kind_attributes", "schema", _kind_attributes),
     Migration("0013_confidence_evidence", "schema", _confidence_evidence),
+    Migration("0016_history", "schema", _history),
 )
 
 

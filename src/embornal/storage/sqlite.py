@@ -24,7 +24,16 @@ from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, InvalidInput, NotFound
-from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
+from embornal.storage import (
+    bitindex,
+    context,
+    eventlog,
+    history,
+    keyword,
+    kind_views,
+    migrations,
+    vectors,
+)
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow
@@ -106,6 +115,7 @@ class SqliteStore:
             try:
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
+                history.fill_in(conn)
             except BaseException:
                 conn.close()
                 raise

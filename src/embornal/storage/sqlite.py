@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,18 +25,10 @@ from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, InvalidInput, NotFound
-from embornal.storage import (
-    bitindex,
-    context,
-    eventlog,
-    history,
-    keyword,
-    kind_views,
-    migrations,
-    vectors,
-)
+from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
+from embornal.storage import history
 from embornal.storage.contract import FactVector, PathRow
 from embornal.storage.vector_search import nearest_rows
 
@@ -43,6 +36,7 @@ if TYPE_CHECKING:  # imported where used: opening a store never needs it
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
+    from embornal.storage.past import SqlitePast
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
@@ -115,7 +109,7 @@ class SqliteStore:
             try:
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
-                history.fill_in(conn)
+                history.fill_in(conn)  # the history of the log before migration 0016
             except BaseException:
                 conn.close()
                 raise
@@ -506,6 +500,12 @@ class SqliteStore:
             if r["parent_id"] is not None:
                 children[r["parent_id"]] = children.get(r["parent_id"], 0) + 1
         return [PathRow(r["path"], int(r["n"]), children.get(r["id"], 0)) for r in rows]
+
+    def as_of(self, at: datetime) -> SqlitePast:
+        """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
+        from embornal.storage.past import SqlitePast
+
+        return SqlitePast(self, at)
 
     # -- events ----------------------------------------------------------------------
 

@@ -75,7 +75,8 @@ class TreeNode:
 class FactDetail:
     """One fact whole. The spine is derived when read, never stored: ``confidence`` and
     ``evidence`` folded from the stream, ``c_eff`` (decayed since ``last_confirmed_at``
-    or creation by the kind's half-life) and ``stale`` at the moment of reading."""
+    or creation by the kind's half-life) and ``stale`` at the moment of reading. ``as_of``:
+    the past time the whole detail stands for (None: now)."""
 
     fact: Fact
     strength: float
@@ -87,6 +88,7 @@ class FactDetail:
     stale: bool = False
     last_confirmed_at: datetime | None = None
     evidence: tuple[EvidenceRef, ...] = ()
+    as_of: datetime | None = None
 
 
 @dataclass(frozen=True)

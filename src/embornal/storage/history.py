@@ -88,8 +88,8 @@ def after(conn: Connection, event: Event, body: DomainEvent) -> None:
 def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
     at = format_time(event.recorded_at)
     if isinstance(body, FactsRecalled):
-        for fact_id in sorted(set(body.fact_ids)):
-            _signals(conn, fact_id, at)
+        for recalled in sorted(set(body.fact_ids)):
+            _signals(conn, recalled, at)
         return
     if event.stream_id.startswith("path:"):
         path = getattr(body, "path", None)
@@ -97,7 +97,7 @@ def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
             _path_tags(conn, path, at)
         return
     find = FACT_OF.get(type(body))
-    fact_id = find(body) if find is not None else getattr(body, "fact_id", None)
+    fact_id: object = find(body) if find is not None else getattr(body, "fact_id", None)
     if not isinstance(fact_id, str):
         return
     if isinstance(body, FactPurged):
@@ -188,7 +188,7 @@ def _diff(
     conn: Connection,
     table: str,
     owner: tuple[str, tuple[Any, ...]],
-    now: dict[tuple[str, ...], str],
+    now: dict[tuple[Any, ...], Any],
     at: str,
 ) -> None:
     """Close the open rows of ``table`` (for the ``owner`` condition and its values) that

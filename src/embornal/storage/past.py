@@ -241,7 +241,8 @@ class SqlitePast:
         from embornal.storage.sqlite import _under_sql
 
         kind_views.view_name(kind)  # a registered kind's name
-        where, params = ["f.kind = ?", "v.state = 'active'"], [kind]
+        where: list[str] = ["f.kind = ?", "v.state = 'active'"]
+        params: list[Any] = [kind]
         for c in conditions:
             kind_views.view_name(c.field)  # checks the name: it is inlined
             value = f"json_extract(v.attributes, '$.{c.field}')"

@@ -51,6 +51,7 @@ InputType = Literal[
     "attributes",
     "where",
     "evidence",
+    "as_of",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -83,6 +84,10 @@ class Input:
     probe: bool = False
     full_only: bool = False
     """An MCP argument of the ``full`` profile only (the core tool list stays small)."""
+    flag: str | None = None
+    """The CLI flag when it is not ``--name`` (``as_of`` is ``--at``)."""
+    metavar: str | None = None
+    """The CLI's name for the value in help (``TIME``)."""
 
     @property
     def wire_name(self) -> str:
@@ -197,6 +202,14 @@ _EVIDENCE = Input(
     '"uri:https://example.org/notes" or "quote:We picked uv.".',
     aliases=("evidence", "source"),
 )  # fmt: skip
+_AS_OF = Input(
+    "as_of", "as_of",
+    "Answer as the memory was at this past time (as recorded then; read-only): an ISO-8601 "
+    "date or time, UTC unless a zone is given (2026-11-30 is its start, 00:00 UTC), or "
+    "'now', 'yesterday', 'N seconds|minutes|hours|days|weeks ago'.",
+    aliases=("at", "as_of"), max_length=64, http="at", mcp_name="at", probe=True,
+    full_only=True, flag="--at", metavar="TIME",
+)  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
     aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
@@ -240,7 +253,7 @@ CATALOG: tuple[Operation, ...] = (
                   status=201, errors=(400, 401, 403, 413, 422, 503)),
     ),
     Operation(
-        "ls", "ls", "list[PathEntry]", (_path(False, "/"),),
+        "ls", "ls", "list[PathEntry]", (_path(False, "/"), _AS_OF),
         tool_order=3, profile="core", title="List topics", read_only=True, cli="memory ls",
         guide="""List the topics one level below a path, with their fact and sub-topic counts.
 
@@ -256,7 +269,7 @@ CATALOG: tuple[Operation, ...] = (
         "tree", "tree", "TreeNode",
         (_path(False, "/"),
          Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
-               mcp=False)),
+               mcp=False), _AS_OF),
         tool_order=4, profile="core", title="Topic tree", read_only=True, cli="memory tree",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
 
@@ -276,7 +289,7 @@ CATALOG: tuple[Operation, ...] = (
          Input("order_by", "choice", "date: oldest first; signal: strongest first.",
                default="date", choices=("date", "signal"), mcp=False),
          Input("recall", "bool", "Count the read as a recall (reinforces).", default=False,
-               mcp=False)),
+               mcp=False), _AS_OF),
         tool_order=5, profile="core", title="Read a topic", read_only=True, cli="memory cat",
         guide="""Read every current fact of one topic path, oldest first.
 
@@ -303,7 +316,8 @@ CATALOG: tuple[Operation, ...] = (
                choices=("auto", "keyword", "vector", "hybrid"), aliases=("mode", "search_mode"),
                probe=True),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
-               default=True, mcp=False, probe=True)),
+               default=True, mcp=False, probe=True),
+         replace(_AS_OF, description=_AS_OF.description + " Ranked by strength then.")),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
@@ -328,7 +342,7 @@ CATALOG: tuple[Operation, ...] = (
                   "(null: the fact's own tag).", errors=_READ),
     ),
     Operation(
-        "show", "show", "FactDetail", (_FACT_ID,),
+        "show", "show", "FactDetail", (_FACT_ID, _AS_OF),
         tool_order=8, profile="full", title="Show a fact", read_only=True, cli="memory show",
         guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
 
@@ -437,7 +451,7 @@ CATALOG: tuple[Operation, ...] = (
          Input("under", "path", "Only facts at or below this path, e.g. /projects.",
                aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH),
          Input("limit", "int", f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
-               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT)),
+               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT), _AS_OF),
         tool_order=12, profile="full", title="Find typed facts", read_only=True,
         cli="memory find",
         guide="""Find the current facts of one kind whose attributes match, oldest first.

@@ -147,6 +147,7 @@ def _detail(d: FactDetail) -> Wire:
         "evidence": [
             {"type": ev.type.value, "value": ev.value, "note": ev.note} for ev in d.evidence
         ],
+        "as_of": _time(d.as_of),
     }
 
 
@@ -319,6 +320,7 @@ def _read_detail(d: Mapping[str, Any]) -> FactDetail:
             EvidenceRef(str(ev["type"]), str(ev["value"]), ev.get("note"))  # type: ignore[arg-type]
             for ev in d.get("evidence", ())
         ),
+        as_of=_opt(time_of, d.get("as_of")),
     )
 
 

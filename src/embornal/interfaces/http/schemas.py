@@ -47,6 +47,7 @@ __all__ = [
     "RecallOut",
     "RecallQuery",
     "ScorePartsOut",
+    "ShowQuery",
     "StoreIn",
     "SupersedeIn",
     "TagsOut",
@@ -244,6 +245,9 @@ class FactDetailOut(_Out):
     stale: bool = Field(description="c_eff is below the kind's staleness threshold.")
     last_confirmed_at: Time | None
     evidence: list[EvidenceOut] = Field(description="What supports the fact, oldest first.")
+    as_of: Time | None = Field(
+        None, description="The past time the whole answer stands for (`at=`); null: now."
+    )
 
 
 class HistoryOut(_Out):
@@ -466,13 +470,32 @@ Limit = Annotated[
 ]
 
 
+AsOfIn = Annotated[
+    str | None,
+    Field(
+        min_length=1,
+        max_length=64,
+        description="Answer as the memory was at this past time, as recorded then (read-only): "
+        "an ISO-8601 date or time, UTC unless a zone is given (a date is its start, 00:00 UTC), "
+        "or now, yesterday, 'N seconds|minutes|hours|days|weeks ago'. A time after now, or "
+        "another form, is refused (400).",
+    ),
+]
+
+
 class LsQuery(_In):
     path: PathIn = "/"
+    at: AsOfIn = None
 
 
 class TreeQuery(_In):
     path: PathIn = "/"
     dirs_only: bool = Field(False, description="Keep only the paths that hold paths.")
+    at: AsOfIn = None
+
+
+class ShowQuery(_In):
+    at: AsOfIn = None
 
 
 class CatQuery(_In):
@@ -482,6 +505,7 @@ class CatQuery(_In):
         "date", description="date: oldest first; signal: strongest first."
     )
     recall: bool = Field(False, description="Count the read as a recall (reinforces).")
+    at: AsOfIn = None
 
 
 class RecallQuery(_In):
@@ -491,6 +515,7 @@ class RecallQuery(_In):
         "auto", description="auto: hybrid when the server has a model, else keyword."
     )
     reinforce: bool = Field(True, description="false: a read-only recall (no strength lift).")
+    at: AsOfIn = None
     under: Annotated[
         str | None,
         Field(
@@ -519,6 +544,7 @@ class FindQuery(_In):
         ),
     ] = None
     limit: Limit = None
+    at: AsOfIn = None
 
 
 class TagsQuery(_In):

@@ -24,7 +24,7 @@ column of ``facts`` that time travel should show is added to :data:`VERSIONED_CO
 tags but the owner's, as a replay of the redacted log gives them.
 
 The rows of the history written before migration 0016 are filled in from the log when the
-store opens (:func:`fill_in`).
+store opens (:func:`embornal.storage.history_fill.fill_in`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import DomainEvent, Event, FactPurged, FactsRecalled
-from embornal.storage.connect import Connection, DriverError, atomic
+from embornal.storage.connect import Connection, DriverError
 
 __all__ = [
     "FACT_OF",
@@ -42,7 +42,6 @@ __all__ = [
     "TABLES",
     "VERSIONED_COLUMNS",
     "after",
-    "fill_in",
     "state_of",
 ]
 
@@ -252,28 +251,3 @@ def _path_tags(conn: Connection, path: str, at: str) -> None:
         )
     }
     _diff(conn, "path_tag_versions", ("path_id = ?", (path_id,)), now, at)
-
-
-def fill_in(conn: Connection) -> bool:
-    """Fill in the history from the whole log when migration 0016 left it pending: the log
-    is replayed into TEMP copies of the projections (as a rebuild does) and the history
-    tables are copied from them, in one write transaction. True when it ran."""
-    from embornal.storage import eventlog, projector, rebuild
-
-    pending = "SELECT 1 FROM meta WHERE key = ?"
-    if conn.execute(pending, (PENDING_KEY,)).fetchone() is None:
-        return False
-    with atomic(conn, "filling in the history of the memory"):
-        if conn.execute(pending, (PENDING_KEY,)).fetchone() is None:
-            return False  # another process did it meanwhile
-        rebuild.make_scratch(conn)
-        try:
-            for event in eventlog.read_all(conn):
-                projector.apply(conn, event)
-            for table in TABLES:
-                conn.execute(f"DELETE FROM main.{table}")
-                conn.execute(f"INSERT INTO main.{table} SELECT * FROM temp.{table}")
-        finally:
-            rebuild.drop_scratch(conn)
-        conn.execute("DELETE FROM meta WHERE key = ?", (PENDING_KEY,))
-    return True

@@ -17,9 +17,9 @@ against its fixed shape), which keeps the queries of the store reusable as they 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from embornal.domain.clock import format_time
 from embornal.domain.facts import Fact
@@ -27,15 +27,15 @@ from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.strength import INITIAL_STABILITY_DAYS
 from embornal.domain.tags import OWNER_KEY, Tag
 from embornal.domain.text import fts_query
-from embornal.storage import context, history, keyword, kind_views
-from embornal.storage.connect import DriverError, translate
+from embornal.storage import bitindex, context, history, keyword, kind_views
+from embornal.storage.access_sql import ScopeCache, Visibility
+from embornal.storage.connect import Connection, DriverError, translate
 from embornal.storage.contract import PathRow
 from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
-    from embornal.storage.sqlite import SqliteStore
 
 __all__ = ["SqlitePast"]
 
@@ -63,19 +63,38 @@ def _columns(fact_cols: str) -> str:
     return ", ".join(out)
 
 
+UnderSql = Callable[[str | None], tuple[str, tuple[Any, ...]]]
+
+
+class _Store(Protocol):
+    """What this module uses of the SQLite store."""
+
+    _scopes: ScopeCache
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
+    def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]: ...
+    def _reader(self) -> Connection: ...
+    def _bit_index(self, dims: int) -> bitindex.BitIndex | None: ...
+    def has_vector_index(self) -> bool: ...
+    def doc_count(self) -> int: ...
+    def term_df(self, terms: Sequence[str]) -> dict[str, int]: ...
+    def path_id(self, path: str) -> int | None: ...
+
+
 class SqlitePast:
-    """The reads of ``store`` at ``at`` (see the module); satisfies ``PastReads``."""
+    """The reads of ``store`` (a :class:`~embornal.storage.sqlite.SqliteStore`, whose
+    row reader, scope cache and vector index it shares) at ``at``, with the store's fact
+    columns and its ``under`` filter; see the module. Satisfies ``PastReads``."""
 
-    def __init__(self, store: SqliteStore, at: datetime) -> None:
-        from embornal.storage import sqlite
-
+    def __init__(self, store: _Store, at: datetime, fact_cols: str, under_sql: UnderSql) -> None:
         self._store = store
+        self._under_sql = under_sql
         self.at = at
         t = format_time(at)
         if not _SHAPE.match(t):  # pragma: no cover - format_time's shape
             raise ValueError(f"{t!r} is not a stored time")
         self._t = t
-        self._cols = _columns(sqlite._FACT_COLS)
+        self._cols = _columns(fact_cols)
         self._version = (
             "(SELECT x.{c} FROM fact_versions x WHERE x.fact_id = f.id AND "
             f"x.valid_from <= '{t}' ORDER BY x.valid_from DESC LIMIT 1)"
@@ -166,10 +185,8 @@ class SqlitePast:
     ) -> list[Fact]:
         """Facts live at ``at`` by their strength at ``now`` (the service passes ``at``),
         from their signals then."""
-        from embornal.storage.sqlite import _under_sql
-
         vis = self._store._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
+        under_sql, under_params = self._under_sql(under)
         rows = self._select(
             f"v.state = 'active' AND {under_sql} AND ({vis.sql})",
             (*under_params, *vis.params, now, limit),
@@ -238,8 +255,6 @@ class SqlitePast:
         limit: int = 1000,
     ) -> list[Fact]:
         """The facts of ``kind`` live at ``at`` whose attributes then met every condition."""
-        from embornal.storage.sqlite import _under_sql
-
         kind_views.view_name(kind)  # a registered kind's name
         where: list[str] = ["f.kind = ?", "v.state = 'active'"]
         params: list[Any] = [kind]
@@ -260,7 +275,7 @@ class SqlitePast:
                 where.append(f"{value} = ?")
                 params.append(c.value)
         vis = self._store._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
+        under_sql, under_params = self._under_sql(under)
         rows = self._select(
             f"{' AND '.join(where)} AND {under_sql} AND ({vis.sql})",
             (*params, *under_params, *vis.params, limit),
@@ -346,11 +361,9 @@ class SqlitePast:
     ) -> list[tuple[Fact, float]]:
         """Facts live at ``at`` nearest to ``query`` (their vectors as they are now)."""
         from embornal.storage import vectors
-        from embornal.storage.sqlite import _under_sql
-
         store = self._store
         vis = store._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
+        under_sql, under_params = self._under_sql(under)
         total = store.doc_count()
         rows = nearest_rows(
             store._rows,

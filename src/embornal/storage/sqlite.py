@@ -28,7 +28,7 @@ from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
-from embornal.storage import history
+from embornal.storage import history_fill
 from embornal.storage.contract import FactVector, PathRow
 from embornal.storage.vector_search import nearest_rows
 
@@ -109,7 +109,7 @@ class SqliteStore:
             try:
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
-                history.fill_in(conn)  # the history of the log before migration 0016
+                history_fill.fill_in(conn)  # the history of the log before migration 0016
             except BaseException:
                 conn.close()
                 raise
@@ -505,7 +505,7 @@ class SqliteStore:
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
         from embornal.storage.past import SqlitePast
 
-        return SqlitePast(self, at)
+        return SqlitePast(self, at, _FACT_COLS, _under_sql)
 
     # -- events ----------------------------------------------------------------------
 

@@ -42,8 +42,8 @@ def show_at(ctx: ServiceContext, fact_id: str, as_of: AsOf) -> FactDetail:
     evidence and the events recorded by then; ``c_eff``, ``stale`` and strength then."""
     from embornal.domain import confidence as C
 
+    reads, at = looking_back(ctx, as_of)  # a bad time first: nothing else is looked at
     fact = ctx.resolve(fact_id)
-    reads, at = looking_back(ctx, as_of)
     assert not isinstance(reads, Store)
     then = reads.get_fact(fact.id, ctx.scope())
     if then is None:

@@ -138,7 +138,7 @@ def build(db: Path, n: int, seed: int) -> tuple[Memory, FixedClock, dict[str, An
 def measure(n: int, n_queries: int, seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "memory.db"
-        mem, clock, info = build(db, n, seed)
+        mem, _, info = build(db, n, seed)
         queries = [q.text for q in info.pop("queries")][:n_queries]
         paths = info.pop("paths")
         cat_paths = [paths[i % len(paths)] for i in range(n_queries)]

@@ -16,9 +16,7 @@ def test_reads_as_of_a_past_time(alice: MemoryAPI, clock: FixedClock) -> None:
     clock.advance(days=1)
     then = "2 days ago"  # the clock moved two days since the store: that very instant
     assert [v.fact.id for v in alice.cat("/alice/p", as_of=then)] == [old.id]
-    assert [h.fact.id for h in alice.recall("meet", as_of="1 day ago", mode="keyword")] == [
-        new.id
-    ]
+    assert [h.fact.id for h in alice.recall("meet", as_of="1 day ago", mode="keyword")] == [new.id]
     detail = alice.show(old.id, as_of=then)
     assert detail.fact.state == "active" and detail.as_of is not None
     assert alice.show(old.id, as_of="now").fact.state == "superseded"

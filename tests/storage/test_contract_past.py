@@ -42,9 +42,7 @@ def test_a_fact_in_each_of_its_states(store: Store, events: Events, clock: Fixed
     assert [f.id for f, _ in at(0.5).keyword_search(["alpha"], 5)] == [fid]
     assert at(1.5).keyword_search(["alpha"], 5) == []
     assert at(3.5).keyword_search(["alpha"], 5) == []
-    assert [f.id for f, _ in at(3.5).keyword_search(["alpha"], 5, include_superseded=True)] == [
-        fid
-    ]
+    assert [f.id for f, _ in at(3.5).keyword_search(["alpha"], 5, include_superseded=True)] == [fid]
     assert at(3.5).get_fact(fid) is not None
     assert at(3.5).get_fact(fid).superseded_by == new  # type: ignore[union-attr]
 

@@ -27,7 +27,9 @@ ACCEPTED = (
 _HINT = "A date alone means its start, 00:00 UTC; a time after now is refused."
 _AGO = re.compile(r"^(\d{1,6})\s+(second|minute|hour|day|week)s?\s+ago$")
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800}
-_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?([Zz]|[+-]\d{2}:?\d{2})?$")
+_ISO = re.compile(
+    r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?([Zz]|[+-]\d{2}:?\d{2})?$"
+)
 
 
 def _bad(text: str) -> InvalidTime:

@@ -18,7 +18,6 @@ def fill_in(conn: Connection) -> bool:
     """Fill in the history from the whole log when migration 0016 left it pending: the log
     is replayed into TEMP copies of the projections (as a rebuild does) and the history
     tables are copied from them, in one write transaction. True when it ran."""
-    from embornal.storage import eventlog, projector, rebuild
 
     pending = "SELECT 1 FROM meta WHERE key = ?"
     if conn.execute(pending, (PENDING_KEY,)).fetchone() is None:

@@ -152,9 +152,7 @@ class SqlitePast:
             return []
         vis = self._store._scopes.get(scope)
         marks = ",".join("?" * len(ids))
-        rows = self._select(
-            f"f.id IN ({marks}) AND {where} AND ({vis.sql})", (*ids, *vis.params)
-        )
+        rows = self._select(f"f.id IN ({marks}) AND {where} AND ({vis.sql})", (*ids, *vis.params))
         by_id = {f.id: f for f in self._facts(rows, scope)}
         return [by_id[i] for i in ids if i in by_id]
 
@@ -361,6 +359,7 @@ class SqlitePast:
     ) -> list[tuple[Fact, float]]:
         """Facts live at ``at`` nearest to ``query`` (their vectors as they are now)."""
         from embornal.storage import vectors
+
         store = self._store
         vis = store._scopes.get(scope)
         under_sql, under_params = self._under_sql(under)

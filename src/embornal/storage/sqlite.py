@@ -28,7 +28,6 @@ from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
-from embornal.storage import history_fill
 from embornal.storage.contract import FactVector, PathRow
 from embornal.storage.vector_search import nearest_rows
 
@@ -103,13 +102,15 @@ class SqliteStore:
 
     @classmethod
     def open(cls, path: str | Path, clock: Clock, *, migrate: bool = True) -> SqliteStore:
+        from embornal.storage.history_fill import fill_in as history_fill
+
         conn = connect(path)
         store = cls(conn, str(path), clock)
         if migrate:
             try:
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
-                history_fill.fill_in(conn)  # the history of the log before migration 0016
+                history_fill(conn)  # the history of the log before migration 0016
             except BaseException:
                 conn.close()
                 raise

@@ -222,9 +222,7 @@ def ls(ctx: Context) -> int:
 
 def tree(ctx: Context) -> int:
     with ctx.open_memory_api() as mem:
-        root = mem.tree(
-            ctx.opt("path"), dirs_only=bool(ctx.opt("dirs_only")), as_of=ctx.opt("at")
-        )
+        root = mem.tree(ctx.opt("path"), dirs_only=bool(ctx.opt("dirs_only")), as_of=ctx.opt("at"))
     if ctx.json:
         ctx.emit(root)
     else:

@@ -68,7 +68,7 @@ _BY_CODE = {
     "invalid_attribute": "kinds() lists the kinds with their attributes and allowed values.",
     "invalid_evidence": "Give evidence as TYPE:VALUE, TYPE one of quote, uri, conversation, "
     'document, observation: add_evidence(id="...", evidence="quote:...").',
-    "invalid_time": 'Give an ISO-8601 time up to now or a relative one, e.g. '
+    "invalid_time": "Give an ISO-8601 time up to now or a relative one, e.g. "
     'recall(query="...", at="2026-11-30T14:00:00Z") or cat(path="...", at="3 days ago").',
 }
 

@@ -76,7 +76,8 @@ def build(db: Path, n: int, seed: int) -> tuple[Memory, FixedClock, dict[str, An
     loaded = clock.now()
     clock.advance(days=1)
     forgets = rng.sample(ids, n // 50)
-    rest = [i for i in ids if i not in set(forgets)]
+    gone = set(forgets)
+    rest = [i for i in ids if i not in gone]
     supersedes = rng.sample(rest, n // 100)
     ops: list[tuple[str, str]] = [("forget", f) for f in forgets]
     ops += [("restore", f) for f in forgets[: len(forgets) // 4]]

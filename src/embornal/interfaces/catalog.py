@@ -204,9 +204,8 @@ _EVIDENCE = Input(
 )  # fmt: skip
 _AS_OF = Input(
     "as_of", "as_of",
-    "Answer as the memory was at this past time (as recorded then; read-only): an ISO-8601 "
-    "date or time, UTC unless a zone is given (2026-11-30 is its start, 00:00 UTC), or "
-    "'now', 'yesterday', 'N seconds|minutes|hours|days|weeks ago'.",
+    "Answer as the memory was then (read-only): an ISO-8601 time (UTC unless zoned) or "
+    "'yesterday', '3 days ago'.",
     aliases=("at", "as_of"), max_length=64, http="at", mcp_name="at", probe=True,
     full_only=True, flag="--at", metavar="TIME",
 )  # fmt: skip
@@ -317,7 +316,7 @@ CATALOG: tuple[Operation, ...] = (
                probe=True),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
                default=True, mcp=False, probe=True),
-         replace(_AS_OF, description=_AS_OF.description + " Ranked by strength then.")),
+         _AS_OF),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.

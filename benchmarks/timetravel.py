@@ -83,7 +83,8 @@ def build(db: Path, n: int, seed: int) -> tuple[Memory, FixedClock, dict[str, An
     ops += [("restore", f) for f in forgets[: len(forgets) // 4]]
     ops += [("supersede", f) for f in supersedes]
     ops += [("update", p) for p in rng.sample(projects, max(1, len(projects) // 100))]
-    ops += [("confirm", f) for f in rng.sample(rest, n // 100)]
+    kept = sorted(set(rest) - set(supersedes))
+    ops += [("confirm", f) for f in rng.sample(kept, n // 100)]
     paths = sorted(set(corpus.paths))
     tagged = rng.sample(paths, min(300, len(paths)))
     ops += [("tag", p) for p in tagged] + [("untag", p) for p in tagged[::2]]

@@ -157,30 +157,44 @@ def measure(n: int, n_queries: int, seed: int) -> dict[str, Any]:
         for q in queries[:10]:  # warm the page cache
             mem.recall(q, reinforce=False, mode="keyword")
             mem.recall(q, reinforce=False, mode="keyword", as_of=times["midway"])
-        figures: dict[str, Any] = {}
-        for label, at in (("now", None), *times.items()):
+        # Interleaved: each query is timed now and at each past time in turn, so a busy
+        # machine slows them alike.
+        labels = {"now": None, **times}
+        samples: dict[str, dict[str, list[int]]] = {k: {} for k in labels}
 
-            def recall(q: str, at: Any = at) -> Any:
-                return lambda: mem.recall(q, reinforce=False, mode="keyword", as_of=at)
+        def timed(label: str, name: str, call: Any) -> None:
+            t = time.perf_counter_ns()
+            call()
+            samples[label].setdefault(name, []).append(time.perf_counter_ns() - t)
 
-            def cat(p: str, at: Any = at) -> Any:
-                return lambda: _safe(lambda: mem.cat(p, as_of=at))
-
-            def find(at: Any = at) -> Any:
-                return lambda: mem.find("project", {"status": "active"}, limit=10, as_of=at)
-
-            figures[label] = {
-                "recall_keyword_ms": _timed([recall(q) for q in queries]),
-                "cat_ms": _timed([cat(p) for p in cat_paths]),
-                "find_limit10_ms": _timed([find() for _ in range(min(n_queries, 100))]),
-                "find_all_ms": _timed(
-                    [
-                        (lambda at=at: mem.find("project", {"status": "active"}, as_of=at))
-                        for _ in range(20)
-                    ]
-                ),
-                "ls_root_ms": _timed([(lambda at=at: mem.ls("/", as_of=at)) for _ in range(10)]),
-            }
+        for i, q in enumerate(queries):
+            for label, at in labels.items():
+                timed(
+                    label,
+                    "recall_keyword_ms",
+                    lambda q=q, at=at: mem.recall(q, reinforce=False, mode="keyword", as_of=at),
+                )
+                p = cat_paths[i]
+                timed(label, "cat_ms", lambda p=p, at=at: _safe(lambda: mem.cat(p, as_of=at)))
+                if i < 100:
+                    timed(
+                        label,
+                        "find_limit10_ms",
+                        lambda at=at: mem.find("project", {"status": "active"}, limit=10, as_of=at),
+                    )
+                if i < 20:
+                    timed(
+                        label,
+                        "find_all_ms",
+                        lambda at=at: mem.find("project", {"status": "active"}, as_of=at),
+                    )
+                if i < 10:
+                    timed(label, "ls_root_ms", lambda at=at: mem.ls("/", as_of=at))
+        figures = {
+            label: {name: latency_summary(v) for name, v in by_name.items()}
+            for label, by_name in samples.items()
+        }
+        for label in labels:
             _log(f"{label}: recall p50 {figures[label]['recall_keyword_ms']['p50']} ms")
         mem.close()
         return {"info": info, "figures": figures}

@@ -50,3 +50,7 @@ CREATE TABLE path_tag_versions (
     value      TEXT    NOT NULL,
     PRIMARY KEY (path_id, tagger, key, valid_from)
 ) WITHOUT ROWID;
+
+-- `find --at`: the facts of one kind in the order find gives them, whatever their
+-- attributes now (a past time cannot use the kinds' indexes on today's attributes).
+CREATE INDEX facts_kind_created ON facts (kind, created_at, id);

@@ -7,7 +7,6 @@ and the store fills the history in once every migration ran.
 
 from __future__ import annotations
 
-from embornal.storage import eventlog, projector, rebuild
 from embornal.storage.connect import Connection, atomic
 from embornal.storage.history import PENDING_KEY, TABLES
 
@@ -21,7 +20,9 @@ def fill_in(conn: Connection) -> bool:
 
     pending = "SELECT 1 FROM meta WHERE key = ?"
     if conn.execute(pending, (PENDING_KEY,)).fetchone() is None:
-        return False
+        return False  # every open but the first after 0016: nothing more is imported
+    from embornal.storage import eventlog, projector, rebuild
+
     with atomic(conn, "filling in the history of the memory"):
         if conn.execute(pending, (PENDING_KEY,)).fetchone() is None:
             return False  # another process did it meanwhile

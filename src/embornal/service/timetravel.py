@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from embornal.domain.as_of import parse_as_of
 from embornal.domain.clock import format_time
-from embornal.domain.links import extract_links
 from embornal.domain.strength import strength
 from embornal.errors import NotFound
 from embornal.service.context import ServiceContext
@@ -33,6 +31,8 @@ def looking_back(ctx: ServiceContext, as_of: AsOf) -> tuple[Store | PastReads, d
     now = ctx.now()
     if as_of is None:
         return ctx.store, now
+    from embornal.domain.as_of import parse_as_of  # off the start-up path of a plain read
+
     at = parse_as_of(as_of, now)
     return ctx.store.as_of(at), at
 
@@ -41,6 +41,7 @@ def show_at(ctx: ServiceContext, fact_id: str, as_of: AsOf) -> FactDetail:
     """The fact whole as it was at ``as_of``: its state, attributes, tags, confidence,
     evidence and the events recorded by then; ``c_eff``, ``stale`` and strength then."""
     from embornal.domain import confidence as C
+    from embornal.domain.links import extract_links
 
     reads, at = looking_back(ctx, as_of)  # a bad time first: nothing else is looked at
     fact = ctx.resolve(fact_id)

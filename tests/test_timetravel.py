@@ -284,3 +284,18 @@ def test_a_memory_of_release_0_1_0_gets_its_history_from_the_log(old_memory: Mem
     assert "area=home" in tags(untagged) and "shared=yes" not in tags(untagged)
     assert not _rows(mem.db_path, "SELECT 1 FROM path_tag_versions WHERE key = 'shared'")
     assert "area=home" not in tags(restored)  # tagged only later
+
+
+def test_an_undo_is_one_more_change_in_the_history(memory: Memory, clock: FixedClock) -> None:
+    """A new event of a fact's stream gets its rows with no code of its own (decision 0041)."""
+    fact = memory.store("/u", "Undo me.")
+    clock.advance(days=1)
+    memory.confirm(fact.id)
+    confirmed = _later(clock)
+    (confirm,) = [e for e in memory.history(fact.id) if e.type == "FactConfirmed"]
+    memory.undo(confirm.position, reason="too soon")
+    undone = _later(clock)
+    assert memory.show(fact.id, as_of=confirmed).confidence == pytest.approx(0.975)
+    assert memory.show(fact.id, as_of=undone).confidence == 0.95
+    assert memory.show(fact.id, as_of=undone).last_confirmed_at is None
+    assert memory.verify() == []

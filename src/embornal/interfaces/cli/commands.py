@@ -222,6 +222,11 @@ def _history_args(p: ArgParser) -> None:
     p.add_argument("target", metavar="ID|PATH")
 
 
+def _undo_args(p: ArgParser) -> None:
+    p.add_argument("event", metavar="EVENT_ID", help="the event's id: the # of `memory history`")
+    p.add_argument("--reason", required=True, help="why (required): kept in the history")
+
+
 def _supersede_args(p: ArgParser) -> None:
     p.add_argument("id", metavar="ID")
     p.add_argument("content", metavar="CONTENT")
@@ -415,6 +420,16 @@ def memory(group: Commands, late: ArgParser) -> None:
         "Serve the wiki pages of the memory on 127.0.0.1 as the subject default, with\n"
         "no login, until Ctrl-C. For other machines or subjects use `embornal serve`.",
         _port_arg(1337),
+    )
+    add_command(
+        group,
+        "undo",
+        "undo_cmds:undo",
+        "undo one event of a history (a purge cannot be undone)",
+        late,
+        "Append the events that undo EVENT_ID (the # column of `memory history`): a\n"
+        "store is forgotten, a forget restored, attributes and confidence set back.",
+        _undo_args,
     )
 
 

@@ -84,10 +84,8 @@ class Input:
     probe: bool = False
     full_only: bool = False
     """An MCP argument of the ``full`` profile only (the core tool list stays small)."""
-    flag: str | None = None
-    """The CLI flag when it is not ``--name`` (``as_of`` is ``--at``)."""
-    metavar: str | None = None
-    """The CLI's name for the value in help (``TIME``)."""
+    flag: str | None = None  # the CLI flag when it is not --name (as_of: --at)
+    metavar: str | None = None  # the CLI's name for the value in help (TIME)
 
     @property
     def wire_name(self) -> str:
@@ -202,13 +200,10 @@ _EVIDENCE = Input(
     '"uri:https://example.org/notes" or "quote:We picked uv.".',
     aliases=("evidence", "source"),
 )  # fmt: skip
-_AS_OF = Input(
-    "as_of", "as_of",
-    "Answer as the memory was then (read-only): an ISO-8601 time (UTC unless zoned) or "
-    "'yesterday', '3 days ago'.",
-    aliases=("at", "as_of"), max_length=64, http="at", mcp_name="at", probe=True,
-    full_only=True, flag="--at", metavar="TIME",
-)  # fmt: skip
+_AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an ISO-8601 time "
+               "(UTC unless zoned) or 'yesterday', '3 days ago'.", aliases=("at", "as_of"),
+               max_length=64, http="at", mcp_name="at", probe=True, full_only=True, flag="--at",
+               metavar="TIME")  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
     aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
@@ -315,8 +310,7 @@ CATALOG: tuple[Operation, ...] = (
                choices=("auto", "keyword", "vector", "hybrid"), aliases=("mode", "search_mode"),
                probe=True),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
-               default=True, mcp=False, probe=True),
-         _AS_OF),
+               default=True, mcp=False, probe=True), _AS_OF),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.

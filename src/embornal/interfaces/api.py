@@ -75,6 +75,7 @@ class MemoryAPI(Protocol):
         *,
         under: str | None = None,
         limit: int | None = None,
+        as_of: datetime | str | None = None,
     ) -> list[Fact]: ...
 
     def kinds(self) -> list[dict[str, Any]]: ...
@@ -128,17 +129,26 @@ class MemoryAPI(Protocol):
         under: str | None = None,
         reinforce: bool = True,
         mode: str = "auto",
+        as_of: datetime | str | None = None,
     ) -> list[RecallHit]: ...
 
-    def ls(self, path: str = "/") -> list[PathEntry]: ...
+    def ls(self, path: str = "/", *, as_of: datetime | str | None = None) -> list[PathEntry]: ...
 
-    def tree(self, path: str = "/", *, dirs_only: bool = False) -> TreeNode: ...
+    def tree(
+        self, path: str = "/", *, dirs_only: bool = False, as_of: datetime | str | None = None
+    ) -> TreeNode: ...
 
     def cat(
-        self, path: str, *, limit: int | None = None, order_by: str = "date", recall: bool = False
+        self,
+        path: str,
+        *,
+        limit: int | None = None,
+        order_by: str = "date",
+        recall: bool = False,
+        as_of: datetime | str | None = None,
     ) -> list[FactView]: ...
 
-    def show(self, fact_id: str) -> FactDetail: ...
+    def show(self, fact_id: str, *, as_of: datetime | str | None = None) -> FactDetail: ...
 
     def history(self, target: str) -> list[Event]: ...
 

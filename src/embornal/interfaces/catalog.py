@@ -110,6 +110,10 @@ _LIFETIME = Input(
     "after it). Ephemeral: one day.",
     aliases=("lifetime", "retention", "expires"), probe=True, full_only=True,
 )  # fmt: skip
+_AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an ISO-8601 time "
+               "(UTC unless zoned) or 'yesterday', '3 days ago'.", aliases=("at", "as_of"),
+               max_length=64, http="at", mcp_name="at", probe=True, full_only=True, flag="--at",
+               metavar="TIME")  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
     aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
@@ -154,7 +158,7 @@ CATALOG: tuple[Operation, ...] = (
                   status=201, errors=(400, 401, 403, 413, 422, 503)),
     ),
     Operation(
-        "ls", "ls", "list[PathEntry]", (_path(False, "/"),),
+        "ls", "ls", "list[PathEntry]", (_path(False, "/"), _AS_OF),
         tool_order=3, profile="core", title="List topics", read_only=True, cli="memory ls",
         guide="""List the topics one level below a path, with their fact and sub-topic counts.
 
@@ -170,7 +174,7 @@ CATALOG: tuple[Operation, ...] = (
         "tree", "tree", "TreeNode",
         (_path(False, "/"),
          Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
-               mcp=False)),
+               mcp=False), _AS_OF),
         tool_order=4, profile="core", title="Topic tree", read_only=True, cli="memory tree",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
 
@@ -190,7 +194,7 @@ CATALOG: tuple[Operation, ...] = (
          Input("order_by", "choice", "date: oldest first; signal: strongest first.",
                default="date", choices=("date", "signal"), mcp=False),
          Input("recall", "bool", "Count the read as a recall (reinforces).", default=False,
-               mcp=False)),
+               mcp=False), _AS_OF),
         tool_order=5, profile="core", title="Read a topic", read_only=True, cli="memory cat",
         guide="""Read every current fact of one topic path, oldest first.
 
@@ -217,7 +221,7 @@ CATALOG: tuple[Operation, ...] = (
                choices=("auto", "keyword", "vector", "hybrid"), aliases=("mode", "search_mode"),
                probe=True),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
-               default=True, mcp=False, probe=True)),
+               default=True, mcp=False, probe=True), _AS_OF),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
@@ -242,7 +246,7 @@ CATALOG: tuple[Operation, ...] = (
                   "(null: the fact's own tag).", errors=_READ),
     ),
     Operation(
-        "show", "show", "FactDetail", (_FACT_ID,),
+        "show", "show", "FactDetail", (_FACT_ID, _AS_OF),
         tool_order=8, profile="full", title="Show a fact", read_only=True, cli="memory show",
         guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
 
@@ -351,7 +355,7 @@ CATALOG: tuple[Operation, ...] = (
          Input("under", "path", "Only facts at or below this path, e.g. /projects.",
                aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH),
          Input("limit", "int", f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
-               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT)),
+               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT), _AS_OF),
         tool_order=12, profile="full", title="Find typed facts", read_only=True,
         cli="memory find",
         guide="""Find the current facts of one kind whose attributes match, oldest first.

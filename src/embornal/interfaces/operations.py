@@ -34,6 +34,7 @@ InputType = Literal[
     "source",
     "weight",
     "lifetime",
+    "as_of",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -66,6 +67,8 @@ class Input:
     probe: bool = False
     full_only: bool = False
     """An MCP argument of the ``full`` profile only (the core tool list stays small)."""
+    flag: str | None = None  # the CLI flag when it is not --name (as_of: --at)
+    metavar: str | None = None  # the CLI's name for the value in help (TIME)
 
     @property
     def wire_name(self) -> str:

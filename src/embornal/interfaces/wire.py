@@ -172,6 +172,7 @@ def _detail(d: FactDetail) -> Wire:
         "expires_at": _time(d.expires_at),
         "expired": d.expired,
         "expired_because": d.expired_because,
+        "as_of": _time(d.as_of),
     }
 
 
@@ -377,6 +378,7 @@ def _read_detail(d: Mapping[str, Any]) -> FactDetail:
         expires_at=_opt(time_of, d.get("expires_at")),
         expired=bool(d.get("expired", False)),
         expired_because=d.get("expired_because"),
+        as_of=_opt(time_of, d.get("as_of")),
     )
 
 

@@ -1,7 +1,8 @@
 """Reading without recalling: the path tree, a path's facts, one fact, the history.
 
 Every read goes through the subject's read scope; only ``cat(recall=True)`` counts as a
-recall (and lifts the strength of what it shows).
+recall (and lifts the strength of what it shows). ``as_of`` answers as the memory was then
+(:mod:`~embornal.service.timetravel`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from embornal.errors import EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall import record_recall
 from embornal.service.results import FactDetail, FactView, PathEntry, TreeNode
+from embornal.service.timetravel import AsOf, looking_back, show_at
 from embornal.storage.contract import PathRow
 
 if TYPE_CHECKING:
@@ -29,16 +31,17 @@ __all__ = ["cat", "history", "ls", "show", "tree"]
 _TREE_HINT = "See `embornal memory tree /`."
 
 
-def _subtree(ctx: ServiceContext, path: str) -> tuple[str, list[PathRow]]:
+def _subtree(ctx: ServiceContext, path: str, as_of: AsOf) -> tuple[str, list[PathRow]]:
     norm = P.normalize_path(path)
-    rows = ctx.store.subtree(norm, ctx.scope())
+    reads, _ = looking_back(ctx, as_of)
+    rows = reads.subtree(norm, ctx.scope())
     if not rows and norm != P.ROOT:
         raise NotFound(f"path {norm} holds nothing", hint=_TREE_HINT)
     return norm, rows
 
 
-def ls(ctx: ServiceContext, path: str) -> list[PathEntry]:
-    norm, rows = _subtree(ctx, path)
+def ls(ctx: ServiceContext, path: str, as_of: AsOf = None) -> list[PathEntry]:
+    norm, rows = _subtree(ctx, path, as_of)
     parent_depth = len(P.segments(norm))
     return [
         PathEntry(r.path, r.fact_count, r.child_count)
@@ -47,8 +50,8 @@ def ls(ctx: ServiceContext, path: str) -> list[PathEntry]:
     ]
 
 
-def tree(ctx: ServiceContext, path: str, *, dirs_only: bool) -> TreeNode:
-    norm, rows = _subtree(ctx, path)
+def tree(ctx: ServiceContext, path: str, *, dirs_only: bool, as_of: AsOf = None) -> TreeNode:
+    norm, rows = _subtree(ctx, path, as_of)
     kids: dict[str, list[str]] = {}
     counts = {r.path: r for r in rows}
     for r in rows:
@@ -70,15 +73,25 @@ def tree(ctx: ServiceContext, path: str, *, dirs_only: bool) -> TreeNode:
 
 
 def cat(
-    ctx: ServiceContext, path: str, *, limit: int | None, order_by: str, recall: bool
+    ctx: ServiceContext,
+    path: str,
+    as_of: AsOf = None,
+    *,
+    limit: int | None,
+    order_by: str,
+    recall: bool,
 ) -> list[FactView]:
     norm = P.normalize_path(path)
     if order_by not in ("date", "signal"):
         raise InvalidInput(f"order_by must be 'date' or 'signal', not {order_by!r}")
     n = check_limit(limit, MAX_LIMIT)
-    now = ctx.now()
-    facts = ctx.store.facts_at(norm, ctx.scope())
-    if not facts and not ctx.store.subtree(norm, ctx.scope()):
+    if recall and as_of is not None:
+        raise InvalidInput(
+            "a read of a past time is never a recall", hint="Drop --recall, or drop --at."
+        )
+    reads, now = looking_back(ctx, as_of)
+    facts = reads.facts_at(norm, ctx.scope())
+    if not facts and not reads.subtree(norm, ctx.scope()):
         raise NotFound(f"path {norm} holds nothing", hint=_TREE_HINT)
     views = [FactView(f, strength(f.signals, now)) for f in facts]
     if order_by == "signal":
@@ -89,8 +102,11 @@ def cat(
     return views
 
 
-def show(ctx: ServiceContext, fact_id: str) -> FactDetail:
-    """The fact whole; its spine folded from its stream, ``c_eff`` and ``stale`` now."""
+def show(ctx: ServiceContext, fact_id: str, as_of: AsOf = None) -> FactDetail:
+    """The fact whole; its spine folded from its stream, ``c_eff`` and ``stale`` now (or
+    as it was at ``as_of``)."""
+    if as_of is not None:
+        return show_at(ctx, fact_id, as_of)
     from embornal.domain import confidence as C
     from embornal.domain.fact_aggregate import fold  # off the start-up path of recall
 

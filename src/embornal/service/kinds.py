@@ -18,6 +18,7 @@ from embornal.domain.facts import Fact, check_reason
 from embornal.domain.paths import normalize_path
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.lifecycle import on_fact
+from embornal.service.timetravel import AsOf, looking_back
 
 __all__ = ["find", "kinds", "update"]
 
@@ -50,16 +51,19 @@ def find(
     *,
     under: str | None,
     limit: int | None,
+    as_of: AsOf = None,
 ) -> list[Fact]:
     """The live facts of ``kind`` the subject may read whose attributes equal ``where``,
-    oldest first (at most ``limit``, default and cap :data:`MAX_LIMIT`)."""
+    oldest first (at most ``limit``, default and cap :data:`MAX_LIMIT`); at ``as_of``: the
+    facts live then whose attributes then matched."""
     from embornal.domain.kinds.registry import KINDS
 
     name = KINDS.check_kind(kind)
     conditions = parse_where(name, where)
     n = check_limit(limit, MAX_LIMIT)
     scope_under = None if under is None else normalize_path(under)
-    return ctx.store.find_by_kind(name, conditions, ctx.scope(), under=scope_under, limit=n)
+    reads, _ = looking_back(ctx, as_of)
+    return reads.find_by_kind(name, conditions, ctx.scope(), under=scope_under, limit=n)
 
 
 def kinds(ctx: ServiceContext) -> list[dict[str, Any]]:

@@ -60,6 +60,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     visible = Later("embornal.service.visible")
 
 __all__ = ["MAX_LIMIT", "Memory"]
+AsOf = datetime | str | None  # a time to look back to (the reads' ``as_of``)
 
 
 class Memory:
@@ -250,12 +251,12 @@ class Memory:
         under: str | None = None,
         reinforce: bool = True,
         mode: str = "auto",
+        as_of: AsOf = None,
     ) -> list[RecallHit]:
         """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
-        auto); no query: the strongest. Each hit is reinforced unless not ``reinforce``."""
-        return recall.recall(
-            self._ctx, query, limit=limit, under=under, reinforce=reinforce, mode=mode
-        )
+        auto); no query: the strongest. Each lifts its strength unless not ``reinforce``."""
+        return recall.recall(self._ctx, query, limit=limit, under=under, reinforce=reinforce,
+                             mode=mode, as_of=as_of)  # fmt: skip
 
     def find(
         self,
@@ -264,20 +265,21 @@ class Memory:
         *,
         under: str | None = None,
         limit: int | None = None,
+        as_of: AsOf = None,
     ) -> list[Fact]:
-        """The live facts of ``kind`` whose attributes equal ``where``, oldest first."""
-        return kinds.find(self._ctx, kind, where, under=under, limit=limit)
+        """Live facts of ``kind`` whose attributes equal ``where`` (``["status=active"]``)."""
+        return kinds.find(self._ctx, kind, where, under=under, limit=limit, as_of=as_of)
 
     def kinds(self) -> list[dict[str, Any]]:
         return kinds.kinds(self._ctx)  # every kind's schema: fields, types, vocabularies
 
-    def ls(self, path: str = "/") -> list[PathEntry]:
+    def ls(self, path: str = "/", *, as_of: AsOf = None) -> list[PathEntry]:
         """One level below ``path``: each child with its own fact count and child count."""
-        return browse.ls(self._ctx, path)
+        return browse.ls(self._ctx, path, as_of)
 
-    def tree(self, path: str = "/", *, dirs_only: bool = False) -> TreeNode:
+    def tree(self, path: str = "/", *, dirs_only: bool = False, as_of: AsOf = None) -> TreeNode:
         """The whole tree below ``path``; ``dirs_only`` keeps the paths that hold paths."""
-        return browse.tree(self._ctx, path, dirs_only=dirs_only)
+        return browse.tree(self._ctx, path, dirs_only=dirs_only, as_of=as_of)
 
     def cat(
         self,
@@ -286,13 +288,14 @@ class Memory:
         limit: int | None = None,
         order_by: str = "date",
         recall: bool = False,
+        as_of: AsOf = None,
     ) -> list[FactView]:
         """A path's facts, oldest (``date``) or strongest (``signal``) first."""
-        return browse.cat(self._ctx, path, limit=limit, order_by=order_by, recall=recall)
+        return browse.cat(self._ctx, path, as_of, limit=limit, order_by=order_by, recall=recall)
 
-    def show(self, fact_id: str) -> FactDetail:
-        """One fact whole: state, strength, tags and sources, links, events, its spine."""
-        return browse.show(self._ctx, fact_id)
+    def show(self, fact_id: str, *, as_of: AsOf = None) -> FactDetail:
+        """One fact whole; ``as_of`` (also of recall, find, ls, tree, cat): as it was then."""
+        return browse.show(self._ctx, fact_id, as_of)
 
     def history(self, target: str) -> list[Event]:
         """The events of a fact (with its supersession chain) or of a path."""

@@ -53,7 +53,8 @@ from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
-from embornal.storage.contract import Store, pack_vector
+from embornal.service.timetravel import AsOf, looking_back
+from embornal.storage.contract import PastReads, Store, pack_vector
 
 __all__ = ["MODES", "Recaller", "recall", "record_recall"]
 
@@ -68,15 +69,18 @@ def recall(
     under: str | None,
     reinforce: bool,
     mode: str,
+    as_of: AsOf = None,
 ) -> list[RecallHit]:
-    """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``."""
+    """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
+    (never when looking back to ``as_of``: the hits then, ranked by their strength then)."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
     prefix = P.normalize_path(under) if under is not None else None
-    recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
-    hits = recaller.recall(query, n, ctx.scope(), ctx.now(), under=prefix, mode=mode)
-    if reinforce:
+    reads, now = looking_back(ctx, as_of)
+    recaller = Recaller(reads, ctx.semantic, ctx.fusion)
+    hits = recaller.recall(query, n, ctx.scope(), now, under=prefix, mode=mode)
+    if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits
 
@@ -109,7 +113,9 @@ def _ordered(
 
 
 class Recaller:
-    def __init__(self, store: Store, semantic: Semantic, fusion: FusionSettings) -> None:
+    def __init__(
+        self, store: Store | PastReads, semantic: Semantic, fusion: FusionSettings
+    ) -> None:
         self._store = store
         self._semantic = semantic
         self.fusion = fusion

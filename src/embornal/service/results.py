@@ -80,7 +80,8 @@ class TreeNode:
 class FactDetail:
     """One fact whole. The spine is derived when read, never stored: ``confidence`` and
     ``evidence`` folded from the stream, ``c_eff`` (decayed since ``last_confirmed_at``
-    or creation by the kind's half-life) and ``stale`` at the moment of reading."""
+    or creation by the kind's half-life) and ``stale`` at the moment of reading. ``as_of``:
+    the past time the whole detail stands for (None: now)."""
 
     fact: Fact
     strength: float
@@ -102,6 +103,7 @@ class FactDetail:
     expires_at: datetime | None = None
     expired: bool = False
     expired_because: str | None = None
+    as_of: datetime | None = None  # the past time the whole detail stands for; None: now
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,8 @@ _LIVE_F = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
 
 
 @cache
-def _sql(reach: int, visible: str) -> str:
-    where = _LIVE_F if visible == "1" else f"{_LIVE_F} AND ({visible})"
+def _sql(reach: int, visible: str, live: str = _LIVE_F) -> str:
+    where = live if visible == "1" else f"{live} AND ({visible})"
     columns = []
     for offset in range(reach):
         columns.append(
@@ -62,15 +62,17 @@ def neighbours(
     reach: int = 1,
     visible: str = "1",
     params: tuple[Any, ...] = (),
+    live: str = _LIVE_F,
 ) -> dict[str, tuple[tuple[str, ...], ...]]:
     """For each of ``fact_ids``, one entry a distance 1..``reach``: the ids of the live
     facts that far before and after it (none, one or two), counting only the facts that
-    the access filter ``visible`` (over alias ``f``, with ``params``) lets through."""
+    the access filter ``visible`` (over alias ``f``, with ``params``) lets through; ``live``
+    is what makes a fact live (over ``f``, no parameters: e.g. live at a past time)."""
     if not fact_ids or reach < 1:
         return {}
     bound = () if visible == "1" else params * (2 * reach)
     out: dict[str, tuple[tuple[str, ...], ...]] = {}
-    for row in conn.execute(_sql(reach, visible), (*bound, json.dumps(list(fact_ids)))):
+    for row in conn.execute(_sql(reach, visible, live), (*bound, json.dumps(list(fact_ids)))):
         found = [None if n is None else str(n) for n in row[1:]]
         out[str(row[0])] = tuple(
             tuple(n for n in found[2 * d : 2 * d + 2] if n is not None) for d in range(reach)

@@ -29,8 +29,11 @@ from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
+    from datetime import datetime
+
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
+    from embornal.domain.spine import EvidenceRef
 
 __all__ = [
     "EVERYTHING",
@@ -41,11 +44,13 @@ __all__ = [
     "FactVector",
     "KeywordSearch",
     "KindQueries",
+    "PastReads",
     "PathReads",
     "PathRow",
     "RebuildProgress",
     "SpineRow",
     "Store",
+    "TimeTravel",
     "Tx",
     "UnitOfWork",
     "VectorSearch",
@@ -316,6 +321,87 @@ class Admin(Protocol):
 
 
 @runtime_checkable
+class PastReads(Protocol):
+    """The memory as it was at one past time (decision 0041): the reads recall, cat, ls,
+    tree, show and find make, answered from intervals kept in the projections (never a
+    replay). A fact not yet stored then, or purged since, is absent; the read scope is
+    applied as the rules and tags are now (decision 0042). Each method means what the
+    :class:`Store` method of its name means, at that time."""
+
+    at: datetime
+
+    def get_facts(self, fact_ids: Sequence[str], scope: ReadScope = EVERYTHING) -> list[Fact]:
+        """The facts among ``fact_ids`` stored by then, in their state then, in order."""
+        ...
+
+    def get_fact(self, fact_id: str, scope: ReadScope = EVERYTHING) -> Fact | None: ...
+
+    def facts_at(
+        self, path: str, scope: ReadScope = EVERYTHING, *, include_inactive: bool = False
+    ) -> list[Fact]: ...
+
+    def strongest(
+        self, limit: int, now: str, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[Fact]:
+        """Facts live then by their strength at ``now``, from their signals then."""
+        ...
+
+    def neighbours(
+        self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
+    ) -> dict[str, tuple[tuple[str, ...], ...]]: ...
+
+    def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]: ...
+
+    def evidence(self, fact_id: str) -> tuple[EvidenceRef, ...]:
+        """The fact's evidence given by then, oldest first."""
+        ...
+
+    def find_by_kind(
+        self,
+        kind: str,
+        conditions: Sequence[Condition],
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        limit: int = 1000,
+    ) -> list[Fact]: ...
+
+    def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]: ...
+
+    def keyword_search(
+        self,
+        terms: list[str],
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        include_superseded: bool = False,
+    ) -> list[tuple[Fact, float]]: ...
+
+    def term_df(self, terms: Sequence[str]) -> dict[str, int]: ...
+
+    def doc_count(self) -> int: ...
+
+    def vector_search(
+        self,
+        query: bytes,
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+    ) -> list[tuple[Fact, float]]: ...
+
+    def has_vector_index(self) -> bool: ...
+
+
+@runtime_checkable
+class TimeTravel(Protocol):
+    def as_of(self, at: datetime) -> PastReads:
+        """The reads of the memory as it was at ``at`` (UTC, not after now)."""
+        ...
+
+
+@runtime_checkable
 class Store(
     UnitOfWork,
     EventStore,
@@ -326,6 +412,7 @@ class Store(
     VectorStore,
     AccessStore,
     Admin,
+    TimeTravel,
     Protocol,
 ):
     """One open memory."""

@@ -29,15 +29,17 @@ def ranked_rows(
     include_superseded: bool,
     fact_cols: str,
     live: str,
+    live_index: bool = True,
 ) -> list[Any]:
     """The fact rows (``fact_cols`` plus ``rank``) matching the FTS5 query ``match``, best
     bm25 first, at most ``candidates``, that the scope ``(sql, params, everything)`` lets
-    through."""
+    through. ``live_index``: ``live`` is the live condition of ``facts_live_path`` (False
+    for another, e.g. liveness at a past time)."""
     vis_sql, vis_params, everything = scope
     if include_superseded:
         live, indexed = "f.deleted_at IS NULL", ""
     else:
-        indexed = "INDEXED BY facts_live_path"
+        indexed = "INDEXED BY facts_live_path" if live_index else ""
     under_sql, under_params = "1", tuple[Any, ...]()
     if under is not None and under != "/":
         # The unary + keeps SQLite from probing the index once per descendant path.

@@ -149,6 +149,16 @@ def _visibility(conn: Connection, clock: Clock) -> None:
     kind_views.create_views(conn)
 
 
+def _history(conn: Connection, clock: Clock) -> None:
+    """0016: the history tables (decision 0041). Their rows for the log written so far are
+    filled in when the store opens, after every migration (``history.fill_in``): a replay
+    needs every projection table of this build, some of which later migrations make."""
+    from embornal.storage import history, vectors
+
+    _sql("0016_history")(conn, clock)
+    vectors.set_meta(conn, history.PENDING_KEY, "1")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
@@ -165,6 +175,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0013_confidence_evidence", "schema", _confidence_evidence),
     Migration("0014_importance_lifetime", "schema", _importance_lifetime),
     Migration("0015_visibility", "schema", _visibility),
+    Migration("0016_history", "schema", _history),
 )
 
 

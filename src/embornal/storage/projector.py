@@ -40,6 +40,7 @@ from embornal.domain.events import (
 )
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
+from embornal.storage import history
 from embornal.storage.connect import Connection, DriverError
 
 __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
@@ -47,6 +48,7 @@ __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 # Tables rebuilt from the log, in the order they are cleared (children first).
 PROJECTION_TABLES = (
     "fact_visibility_allow",
+    *history.TABLES,
     "fact_evidence",
     "fact_tags",
     "path_tags",
@@ -472,6 +474,7 @@ def apply(conn: Connection, event: Event) -> None:
         return
     body = event.body
     _HANDLERS[type(body)](conn, event, body)
+    history.after(conn, event, body)  # the intervals of what it changed (decision 0041)
 
 
 def clear_projections(conn: Connection) -> None:

@@ -50,7 +50,9 @@ __all__ = [
     "OLD",
     "Progress",
     "RebuildResult",
+    "drop_scratch",
     "drop_work_tables",
+    "make_scratch",
     "rebuild_beside",
     "replay_in_place",
 ]
@@ -169,6 +171,16 @@ def _make_scratch(conn: Connection) -> None:
     conn.execute("CREATE TABLE temp.rebuild_moved (id TEXT PRIMARY KEY)")
     conn.execute("INSERT INTO temp.counters (name, value) SELECT name, 0 FROM main.counters")
     projector.clear_projections(conn)  # the root path
+
+
+make_scratch = _make_scratch
+_SCRATCH = (*SWAPPED, "counters", "fact_pieces", "facts_vec", "rebuild_moved")
+
+
+def drop_scratch(conn: Connection) -> None:
+    """Drop the TEMP copies :func:`make_scratch` made."""
+    for name in _SCRATCH:
+        conn.execute(f"DROP TABLE IF EXISTS temp.{name}")
 
 
 def _replay(conn: Connection, top: int, report: Progress) -> int:
@@ -294,7 +306,7 @@ def _swap(conn: Connection, claim: str, top: int, moved_count: int, rev0: int) -
         )
         moved = {r[0] for r in conn.execute("SELECT id FROM temp.rebuild_moved")}
         assert len(moved) == moved_count
-        for name in (*SWAPPED, "counters", "fact_pieces", "facts_vec", "rebuild_moved"):
+        for name in _SCRATCH:
             conn.execute(f"DROP TABLE temp.{name}")
         for name in SWAPPED:
             conn.execute(f"ALTER TABLE main.{name} RENAME TO {OLD}{name}")

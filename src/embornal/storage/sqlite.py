@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # imported where used: opening a store never needs it
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
+    from embornal.storage.past import SqlitePast
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
@@ -108,12 +110,15 @@ class SqliteStore:
 
     @classmethod
     def open(cls, path: str | Path, clock: Clock, *, migrate: bool = True) -> SqliteStore:
+        from embornal.storage.history_fill import fill_in as history_fill
+
         conn = connect(path)
         store = cls(conn, str(path), clock)
         if migrate:
             try:
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
+                history_fill(conn)  # the history of the log before migration 0016
             except BaseException:
                 conn.close()
                 raise
@@ -510,6 +515,12 @@ class SqliteStore:
             if r["parent_id"] is not None:
                 children[r["parent_id"]] = children.get(r["parent_id"], 0) + 1
         return [PathRow(r["path"], int(r["n"]), children.get(r["id"], 0)) for r in rows]
+
+    def as_of(self, at: datetime) -> SqlitePast:
+        """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
+        from embornal.storage.past import SqlitePast
+
+        return SqlitePast(self, at, _FACT_COLS, _under_sql)
 
     # -- events ----------------------------------------------------------------------
 

@@ -34,6 +34,14 @@ PROJECTION_QUERIES: dict[str, str] = {
     "casbin_rule": "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY 1, 2, 3, 4, 5",
     "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at "
     "FROM tokens ORDER BY id",
+    "fact_versions": "SELECT fact_id, valid_from, valid_to, position, state, attributes, "
+    "kind_version, fields FROM fact_versions ORDER BY 1, 2",
+    "fact_signals": "SELECT fact_id, valid_from, valid_to, last_recall_at, recall_count, "
+    "round(stability_days, 9) FROM fact_signals ORDER BY 1, 2",
+    "fact_tag_versions": "SELECT fact_id, key, valid_from, valid_to, value "
+    "FROM fact_tag_versions ORDER BY 1, 2, 3",
+    "path_tag_versions": "SELECT p.path, t.tagger, t.key, t.valid_from, t.valid_to, t.value "
+    "FROM path_tag_versions t JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3, 4",
 }
 
 

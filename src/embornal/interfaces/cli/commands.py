@@ -71,6 +71,17 @@ def _days(text: str) -> float:
     return value
 
 
+_AT_HELP = (
+    "answer as the memory was at TIME (as recorded then, read-only): an ISO-8601 date or "
+    "time, UTC unless a zone is given (a date is its start), or now, yesterday, "
+    "'N minutes|hours|days|weeks ago'"
+)
+
+
+def _at_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--at", metavar="TIME", help=_AT_HELP)
+
+
 def _tag_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tag",
@@ -156,6 +167,7 @@ def _find_args(p: ArgParser) -> None:
     p.add_argument(
         "--limit", type=_limit, metavar="N", help=f"at most N facts (1-{MAX_LIMIT}, default all)"
     )
+    _at_option(p)
 
 
 def _kinds_args(p: ArgParser) -> None:
@@ -165,11 +177,13 @@ def _kinds_args(p: ArgParser) -> None:
 def _ls_args(p: ArgParser) -> None:
     p.add_argument("path", metavar="PATH", nargs="?", default="/")
     p.add_argument("--plain", action="store_true", help="one path a line, as ls -F")
+    _at_option(p)
 
 
 def _tree_args(p: ArgParser) -> None:
     p.add_argument("path", metavar="PATH", nargs="?", default="/")
     p.add_argument("--dirs-only", action="store_true", help="only paths that hold paths")
+    _at_option(p)
 
 
 def _cat_args(p: ArgParser) -> None:
@@ -178,6 +192,7 @@ def _cat_args(p: ArgParser) -> None:
     p.add_argument("--order-by", choices=("date", "signal"), default="date")
     p.add_argument("--recall", action="store_true", help="count the read as a recall")
     p.add_argument("--meta", action="store_true", help="add the Owner and Tags columns")
+    _at_option(p)
 
 
 def _recall_args(p: ArgParser) -> None:
@@ -201,10 +216,12 @@ def _recall_args(p: ArgParser) -> None:
         help="keyword, vector (by meaning), hybrid (both), or auto: hybrid when a model "
         "is set up, else keyword (default: %(default)s)",
     )
+    _at_option(p)
 
 
 def _show_args(p: ArgParser) -> None:
     p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
+    _at_option(p)
 
 
 _EVIDENCE_HELP = "TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation"

@@ -124,7 +124,11 @@ def find(ctx: Context) -> int:
     name = KINDS.check_kind(ctx.opt("kind"))
     with ctx.open_memory_api() as mem:
         facts: list[Fact] = mem.find(
-            name, ctx.opt("where") or [], under=ctx.opt("under"), limit=ctx.opt("limit")
+            name,
+            ctx.opt("where") or [],
+            under=ctx.opt("under"),
+            limit=ctx.opt("limit"),
+            as_of=ctx.opt("at"),
         )
     if ctx.json:
         ctx.emit(facts)

@@ -213,7 +213,7 @@ def untag(ctx: Context) -> int:
 
 def ls(ctx: Context) -> int:
     with ctx.open_memory_api() as mem:
-        entries = mem.ls(ctx.opt("path"))
+        entries = mem.ls(ctx.opt("path"), as_of=ctx.opt("at"))
     if ctx.json:
         ctx.emit(entries)
     elif ctx.opt("plain"):
@@ -232,7 +232,7 @@ def ls(ctx: Context) -> int:
 
 def tree(ctx: Context) -> int:
     with ctx.open_memory_api() as mem:
-        root = mem.tree(ctx.opt("path"), dirs_only=bool(ctx.opt("dirs_only")))
+        root = mem.tree(ctx.opt("path"), dirs_only=bool(ctx.opt("dirs_only")), as_of=ctx.opt("at"))
     if ctx.json:
         ctx.emit(root)
     else:
@@ -247,6 +247,7 @@ def cat(ctx: Context) -> int:
             limit=ctx.opt("limit"),
             order_by=ctx.opt("order_by", "date"),
             recall=bool(ctx.opt("recall")),
+            as_of=ctx.opt("at"),
         )
     if ctx.json:
         ctx.emit(views)
@@ -350,6 +351,7 @@ def recall(ctx: Context) -> int:
             under=ctx.opt("under"),
             reinforce=not ctx.opt("no_reinforce"),
             mode=mode,
+            as_of=ctx.opt("at"),
         )
     if ctx.json:
         ctx.emit(hits)
@@ -413,7 +415,8 @@ def _show_text(d: FactDetail) -> str:
     recalls = str(f.recall_count)
     if f.last_recall_at is not None:
         recalls += f" (last {fmt_time(f.last_recall_at)})"
-    fields: list[tuple[str, str]] = [
+    fields: list[tuple[str, str]] = [("as of", fmt_time(d.as_of))] if d.as_of else []
+    fields += [
         ("id", f.id),
         ("path", f.path),
         ("state", "expired" if d.expired and f.state == "active" else f.state),
@@ -464,7 +467,7 @@ def _show_text(d: FactDetail) -> str:
 
 def show(ctx: Context) -> int:
     with ctx.open_memory_api() as mem:
-        detail = mem.show(ctx.opt("id"))
+        detail = mem.show(ctx.opt("id"), as_of=ctx.opt("at"))
     if ctx.json:
         ctx.emit(detail)
     else:

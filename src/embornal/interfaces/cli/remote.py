@@ -181,6 +181,8 @@ def _flag(item: Input, value: Any) -> str:
         return f"--no-{item.name.replace('_', '-')}"
     if item.type == "choice":
         return f"--{item.name.replace('_', '-')} {value}"
+    if item.flag is not None:
+        return item.flag
     return "--tag" if item.type == "tags" else f"--{item.name.replace('_', '-')}"
 
 
@@ -378,6 +380,12 @@ class RemoteMemory:
             return [str(t) for t in parse_tags(value)]
         if kind == "time":
             return format_time(parse_time(value))
+        if kind == "as_of":  # checked here; the server reads it against its own clock
+            from embornal.domain.as_of import parse_as_of
+            from embornal.domain.clock import SystemClock
+
+            parse_as_of(value, SystemClock().now())
+            return format_time(value) if isinstance(value, datetime) else str(value).strip()
         if kind == "target" and str(value).startswith("/"):
             raise local_only(
                 f"{op.cli} of a path",
@@ -524,6 +532,7 @@ class RemoteMemory:
         *,
         under: str | None = None,
         limit: int | None = None,
+        as_of: datetime | str | None = None,
     ) -> list[Fact]:
         return cast(list[Fact], self._op("find", **_given(locals())))
 
@@ -589,22 +598,31 @@ class RemoteMemory:
         under: str | None = None,
         reinforce: bool = True,
         mode: str = "auto",
+        as_of: datetime | str | None = None,
     ) -> list[RecallHit]:
         return cast(list[RecallHit], self._op("recall", **_given(locals())))
 
-    def ls(self, path: str = "/") -> list[PathEntry]:
-        return cast(list[PathEntry], self._op("ls", path=path))
+    def ls(self, path: str = "/", *, as_of: datetime | str | None = None) -> list[PathEntry]:
+        return cast(list[PathEntry], self._op("ls", path=path, as_of=as_of))
 
-    def tree(self, path: str = "/", *, dirs_only: bool = False) -> TreeNode:
-        return cast(TreeNode, self._op("tree", path=path, dirs_only=dirs_only))
+    def tree(
+        self, path: str = "/", *, dirs_only: bool = False, as_of: datetime | str | None = None
+    ) -> TreeNode:
+        return cast(TreeNode, self._op("tree", **_given(locals())))
 
     def cat(
-        self, path: str, *, limit: int | None = None, order_by: str = "date", recall: bool = False
+        self,
+        path: str,
+        *,
+        limit: int | None = None,
+        order_by: str = "date",
+        recall: bool = False,
+        as_of: datetime | str | None = None,
     ) -> list[FactView]:
         return cast(list[FactView], self._op("cat", **_given(locals())))
 
-    def show(self, fact_id: str) -> FactDetail:
-        return cast(FactDetail, self._op("show", fact_id=fact_id))
+    def show(self, fact_id: str, *, as_of: datetime | str | None = None) -> FactDetail:
+        return cast(FactDetail, self._op("show", fact_id=fact_id, as_of=as_of))
 
     def history(self, target: str) -> list[Event]:
         return cast(list[Event], self._op("history", target=target))

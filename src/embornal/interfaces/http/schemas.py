@@ -48,6 +48,7 @@ __all__ = [
     "RecallOut",
     "RecallQuery",
     "ScorePartsOut",
+    "ShowQuery",
     "SourceOut",
     "StoreIn",
     "SupersedeIn",
@@ -284,6 +285,9 @@ class FactDetailOut(_Out):
     expired: bool = Field(description="Its lifetime has run out: it has left recall.")
     expired_because: str | None = Field(
         description="Why it left recall, e.g. 'lifetime until:2026-05-01 ran out at …'."
+    )
+    as_of: Time | None = Field(
+        None, description="The past time the whole answer stands for (`at=`); null: now."
     )
 
 
@@ -557,13 +561,32 @@ Limit = Annotated[
 ]
 
 
+AsOfIn = Annotated[
+    str | None,
+    Field(
+        min_length=1,
+        max_length=64,
+        description="Answer as the memory was at this past time, as recorded then (read-only): "
+        "an ISO-8601 date or time, UTC unless a zone is given (a date is its start, 00:00 UTC), "
+        "or now, yesterday, 'N seconds|minutes|hours|days|weeks ago'. A time after now, or "
+        "another form, is refused (400).",
+    ),
+]
+
+
 class LsQuery(_In):
     path: PathIn = "/"
+    at: AsOfIn = None
 
 
 class TreeQuery(_In):
     path: PathIn = "/"
     dirs_only: bool = Field(False, description="Keep only the paths that hold paths.")
+    at: AsOfIn = None
+
+
+class ShowQuery(_In):
+    at: AsOfIn = None
 
 
 class CatQuery(_In):
@@ -573,6 +596,7 @@ class CatQuery(_In):
         "date", description="date: oldest first; signal: strongest first."
     )
     recall: bool = Field(False, description="Count the read as a recall (reinforces).")
+    at: AsOfIn = None
 
 
 class RecallQuery(_In):
@@ -582,6 +606,7 @@ class RecallQuery(_In):
         "auto", description="auto: hybrid when the server has a model, else keyword."
     )
     reinforce: bool = Field(True, description="false: a read-only recall (no strength lift).")
+    at: AsOfIn = None
     under: Annotated[
         str | None,
         Field(
@@ -610,6 +635,7 @@ class FindQuery(_In):
         ),
     ] = None
     limit: Limit = None
+    at: AsOfIn = None
 
 
 class TagsQuery(_In):

@@ -75,6 +75,8 @@ _BY_CODE = {
     "invalid_importance": 'Give a weight from 0 to 1: set_weight(id="...", weight=0.8).',
     "invalid_lifetime": "Give permanent, standard, ephemeral or until:YYYY-MM-DD from today "
     'on: set_lifetime(id="...", lifetime="until:2027-01-31").',
+    "invalid_time": "Give an ISO-8601 time up to now or a relative one, e.g. "
+    'recall(query="...", at="2026-11-30T14:00:00Z") or cat(path="...", at="3 days ago").',
 }
 
 

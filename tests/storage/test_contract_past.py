@@ -1,0 +1,85 @@
+"""The reads of a past time (``store.as_of(at)``): from the history tables, scoped as now."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from contract_helpers import Events, scope, write
+
+from embornal import FixedClock
+from embornal.domain.events import ActorKind, FactRestored, FactsRecalled, NewEvent, PathUntagged
+from embornal.domain.scope import NOTHING
+from embornal.domain.tags import Tag
+from embornal.storage.contract import PastReads, Store
+
+
+def _event(clock: FixedClock, stream: str, body: object) -> NewEvent:
+    return NewEvent(stream, body, "default", ActorKind.PERSON, clock.now())  # type: ignore[arg-type]
+
+
+def test_a_fact_in_each_of_its_states(store: Store, events: Events, clock: FixedClock) -> None:
+    start = clock.now()
+    (fid,) = write(store, events.stored("/p", "alpha"))
+    clock.advance(days=1)
+    write(store, events.forgotten(fid))
+    clock.advance(days=1)
+    write(store, _event(clock, fid, FactRestored(fact_id=fid)))
+    clock.advance(days=1)
+    (new,) = write(store, events.stored("/p", "beta", supersedes=fid))
+
+    def at(days: float) -> PastReads:
+        past = store.as_of(start + timedelta(days=days))
+        assert isinstance(past, PastReads)
+        return past
+
+    assert at(-1).get_fact(fid) is None and at(-1).facts_at("/p") == []
+    states = [fact.state for d in (0.5, 1.5, 2.5, 3.5) if (fact := at(d).get_fact(fid))]
+    assert states == ["active", "forgotten", "active", "superseded"]
+    assert [f.content for f in at(1.5).facts_at("/p", include_inactive=True)] == ["alpha"]
+    assert [f.id for f in at(3.5).facts_at("/p")] == [new]
+    assert "/p" not in [r.path for r in at(1.5).subtree("/")]  # the guide's /memory is there
+    assert ("/p", 1) in [(r.path, r.fact_count) for r in at(0.5).subtree("/")]
+    assert [f.id for f, _ in at(0.5).keyword_search(["alpha"], 5)] == [fid]
+    assert at(1.5).keyword_search(["alpha"], 5) == []
+    assert at(3.5).keyword_search(["alpha"], 5) == []
+    assert [f.id for f, _ in at(3.5).keyword_search(["alpha"], 5, include_superseded=True)] == [fid]
+    assert at(3.5).get_fact(fid) is not None
+    assert at(3.5).get_fact(fid).superseded_by == new  # type: ignore[union-attr]
+
+
+def test_signals_tags_and_scope_then(store: Store, events: Events, clock: FixedClock) -> None:
+    start = clock.now()
+    (fid,) = write(store, events.stored("/public/x", "gamma", tags=[("k", "v")]))
+    write(store, events.path_tagged("/public", [("area", "work")]))
+    clock.advance(days=1)
+    write(store, _event(clock, "recall:1", FactsRecalled(fact_ids=(fid,), at=clock.now())))
+    write(store, _event(clock, "path:/public", PathUntagged(path="/public", keys=("area",))))
+    before = store.as_of(start + timedelta(hours=12))
+    after = store.as_of(start + timedelta(days=1, hours=1))
+
+    then, now = before.get_fact(fid), after.get_fact(fid)
+    assert then is not None and now is not None
+    assert (then.recall_count, now.recall_count) == (0, 1)
+    assert Tag("k", "v") in then.tags
+    assert (Tag("area", "work"), "/public") in before.effective_tags(fid)
+    assert [t.key for t, _ in after.effective_tags(fid)] == ["k", "owner"]
+    assert [f.id for f in before.strongest(5, "2026-01-01T12:00:00.000000Z", under="/public")] == [
+        fid
+    ]
+    public = scope(("allow", "path:/public/*"))
+    assert before.get_fact(fid, public) is not None
+    assert before.get_fact(fid, NOTHING) is None and before.facts_at("/public/x", NOTHING) == []
+    assert before.subtree("/", NOTHING) == []
+
+
+def test_a_purged_fact_is_absent_at_every_time(
+    store: Store, events: Events, clock: FixedClock
+) -> None:
+    start = clock.now()
+    (fid,) = write(store, events.stored("/s", "a secret", tags=[("colour", "red")]))
+    clock.advance(days=1)
+    write(store, events.purged(fid))
+    then = store.as_of(start + timedelta(hours=1))
+    assert then.get_fact(fid) is None and then.facts_at("/s") == []
+    assert then.subtree("/") == [] or all(r.path != "/s" for r in then.subtree("/"))
+    assert [t.key for t, _ in then.effective_tags(fid)] == ["owner"]

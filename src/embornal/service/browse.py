@@ -6,6 +6,8 @@ recall (and lifts the strength of what it shows).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from embornal.domain import paths as P
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import Event
@@ -18,7 +20,10 @@ from embornal.service.recall import record_recall
 from embornal.service.results import FactDetail, FactView, PathEntry, TreeNode
 from embornal.storage.contract import PathRow
 
-__all__ = ["cat", "history", "ls", "show", "tree"]
+if TYPE_CHECKING:
+    from embornal.domain.spine_series import SpineSeries
+
+__all__ = ["cat", "history", "ls", "show", "spine_series", "tree"]
 
 _TREE_HINT = "See `embornal memory tree /`."
 
@@ -112,6 +117,17 @@ def show(ctx: ServiceContext, fact_id: str) -> FactDetail:
         ),
         last_confirmed_at=state.last_confirmed_at,
         evidence=state.evidence,
+    )
+
+
+def spine_series(ctx: ServiceContext, fact_id: str) -> SpineSeries:
+    """The fact's confidence, ``c_eff`` and strength over time, up to now: its stream
+    folded with the domain's maths, and its recalls from the log."""
+    from embornal.domain import spine_series as series  # off the start-up path of recall
+
+    fact = ctx.resolve(fact_id)
+    return series.spine_series(
+        ctx.store.stream(fact.id), ctx.store.recall_times(fact.id), ctx.now()
     )
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access import Rule
@@ -33,6 +32,7 @@ from embornal.storage.contract import Store
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.spine import EvidenceRef
+    from embornal.domain.spine_series import SpineSeries
     from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging
     from embornal.service.access import TokenInfo
     from embornal.service.semantic import ReindexResult
@@ -93,12 +93,7 @@ class Memory:
     def __enter__(self) -> Memory:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> Memory:
@@ -266,6 +261,10 @@ class Memory:
     def show(self, fact_id: str) -> FactDetail:
         """One fact whole: state, strength, tags and sources, links, events, its spine."""
         return browse.show(self._ctx, fact_id)
+
+    def spine_series(self, fact_id: str) -> SpineSeries:
+        """A fact's confidence, c_eff and strength over time, from its creation to now."""
+        return browse.spine_series(self._ctx, fact_id)
 
     def history(self, target: str) -> list[Event]:
         """The events of a fact (id or prefix; with its supersession chain) or of a path."""

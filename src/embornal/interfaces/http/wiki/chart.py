@@ -115,9 +115,8 @@ def _axes(series: SpineSeries, scale: _Scale) -> list[str]:
     )
     short = scale.span < 2 * 86_400
     middle = series.start + (series.end - series.start) / 2
-    for at, anchor in ((series.start, "start"), (middle, "middle"), (series.end, "end")):
-        if at is middle and scale.span <= 0:
-            continue
+    ticks = ((series.start, "start"), (middle, "middle"), (series.end, "end"))
+    for at, anchor in ticks if scale.span > 0 else ticks[:1]:
         x = scale.x(at)
         out.append(_line("axis", x, bottom, x, bottom + 4))
         out.append(
@@ -230,18 +229,22 @@ def _value_at(points: tuple[SeriesPoint, ...], at: datetime) -> float:
 def chart_table(series: SpineSeries) -> str:
     """The chart's values as an HTML table: creation, each event (the newest
     :data:`MAX_TABLE_ROWS`), now."""
-    rows: list[tuple[datetime, str]] = [(series.start, "created")]
+    rows: list[tuple[datetime, str, SeriesMark | None]] = [(series.start, "created", None)]
     marks = series.marks[-MAX_TABLE_ROWS:]
-    rows.extend((m.at, m.type) for m in marks)
-    rows.append((series.end, "now"))
+    rows.extend((m.at, m.type, m) for m in marks)
+    rows.append((series.end, "now", None))
     left_out = len(series.marks) - len(marks)
     body = []
-    for at, what in rows:
-        cells = (
+    for at, what, mark in rows:
+        cells = [
             _value_at(series.confidence, at),
             _value_at(series.effective, at),
             _value_at(series.strength, at),
-        )
+        ]
+        if at == series.start and mark is None and what == "created":
+            cells = [series.confidence[0].value, series.effective[0].value, 1.0]
+        elif mark is not None:  # the value the event itself gave (several may share a time)
+            cells[2 if mark.type == "recall" else 0] = mark.value
         stamp = format_time(at, micro=False)
         body.append(
             f'<tr><td><time datetime="{xml_text(stamp)}">{xml_text(stamp.replace("T", " "))}'

@@ -19,7 +19,7 @@ from embornal.domain.events import (
     FactStored,
 )
 from embornal.domain.fact_aggregate import fold
-from embornal.domain.spine_series import SeriesPoint, SpineSeries, spine_series
+from embornal.domain.spine_series import RECALL, SeriesPoint, SpineSeries, spine_series
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce, strength
 from embornal.domain.tags import Tag
 
@@ -195,3 +195,16 @@ def test_a_series_starts_from_the_stored_event() -> None:
         spine_series([], [], T0)
     with pytest.raises(ValueError):
         spine_series([_event(2, FactConfirmed(FID), T0)], [], T0)
+
+
+def test_each_mark_carries_the_three_values_after_it() -> None:
+    events = _stream()
+    same_time = T0 + timedelta(days=10)  # a recall at the confirm's moment
+    s = spine_series(events, [same_time], T0 + timedelta(days=40))
+    confirm, recall = s.marks[0], s.marks[1]
+    assert (confirm.type, recall.type) == (FactConfirmed.TYPE, RECALL)
+    assert confirm.at == recall.at == same_time
+    assert recall.confidence == confirm.confidence  # a recall moves no confidence
+    assert recall.strength == recall.value == 1.0
+    assert confirm.strength < 1.0 and confirm.value == confirm.confidence
+    assert confirm.effective == pytest.approx(confirm.confidence)  # just confirmed

@@ -30,8 +30,8 @@ def _series(days: float = 10.0, reason: str | None = NASTY, actor: str = "a<b>")
         strength=(SeriesPoint(T0, 1.0), SeriesPoint(mid, 0.2), SeriesPoint(mid, 1.0),
                   SeriesPoint(end, 0.1)),
         marks=(
-            SeriesMark(mid, "FactContradicted", actor, "assistant", reason, 0.4),
-            SeriesMark(mid, "recall", None, None, None, 1.0),
+            SeriesMark(mid, "FactContradicted", actor, "assistant", reason, 0.4, 0.4, 0.2),
+            SeriesMark(mid, "recall", None, None, None, 0.4, 0.4, 1.0),
         ),
         stale_below=0.35,
         recalls=1,

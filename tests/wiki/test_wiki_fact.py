@@ -183,3 +183,14 @@ def test_a_plain_fact_and_a_forgotten_one(
     gone = client.get(f"/fact/{seeded.wal.id}")
     assert gone.status_code == 200
     assert "<dd>forgotten</dd>" in gone.text and "FactForgotten" in gone.text
+
+
+def test_control_characters_in_content_come_out_inert(
+    client: TestClient, memory: Memory, seeded: Seeded
+) -> None:
+    fact = memory.store("/notes/controls", f"bell\x07 escape\x1b[31m {XSS_SCRIPT}\nnext\tline")
+    for url in (f"/fact/{fact.id}", "/wiki/notes/controls"):
+        text = client.get(url).text
+        assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text), url
+        assert "bell\ufffd escape\ufffd[31m &lt;script&gt;" in text
+        assert "\nnext\tline" in text

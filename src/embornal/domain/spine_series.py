@@ -32,6 +32,7 @@ from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce,
 
 __all__ = [
     "GRID_SAMPLES",
+    "RECALL",
     "SeriesMark",
     "SeriesPoint",
     "SpineSeries",
@@ -40,6 +41,8 @@ __all__ = [
 
 #: Samples of the decaying curves between creation and now (besides the events).
 GRID_SAMPLES = 48
+#: The type of a recall's mark.
+RECALL = "recall"
 
 
 @dataclass(frozen=True)
@@ -52,16 +55,23 @@ class SeriesPoint:
 
 @dataclass(frozen=True)
 class SeriesMark:
-    """An event on the time axis: its time, its type (``fact_confirmed``, …, or
-    ``recall``), who made it and why (None: no reason, or a recall), and the confidence
-    right after it (the strength after it, for a recall)."""
+    """An event on the time axis: its time, its type (``FactConfirmed``, …, or
+    ``recall``), who made it and why (None: no reason, or a recall), and the confidence,
+    effective confidence and strength right after it."""
 
     at: datetime
     type: str
     actor: str | None
     actor_kind: str | None
     reason: str | None
-    value: float
+    confidence: float
+    effective: float
+    strength: float
+
+    @property
+    def value(self) -> float:
+        """What the event moved: the strength for a recall, else the confidence."""
+        return self.strength if self.type == RECALL else self.confidence
 
 
 @dataclass(frozen=True)
@@ -139,47 +149,54 @@ def spine_series(
     start = stored.created_at
     steps, timed = _steps(events, start)
     end = max(now, steps[-1].at)
-    grid = _grid(start, end, samples)
+    # One timeline: each event (0), each recall (1), each sample (2), in time order.
+    items: list[tuple[datetime, int, int]] = [(steps[i].at, 0, i) for i in range(1, len(steps))]
+    last = start
+    for n, r in enumerate(recalls):
+        last = max(last, r)
+        items.append((last, 1, n))
+    items.extend((t, 2, 0) for t in _grid(start, end, samples))
+    items.append((end, 2, 0))
+    items.sort()
 
-    confidence: list[SeriesPoint] = [SeriesPoint(start, _clamp(steps[0].state.confidence))]
+    state = steps[0].state
+    signals = Signals(start, None, 0, INITIAL_STABILITY_DAYS)
+    confidence = [SeriesPoint(start, _clamp(state.confidence))]
+    effective = [SeriesPoint(start, _c_eff(state, start, start, table))]
+    lifted = [SeriesPoint(start, 1.0)]
     marks: list[SeriesMark] = []
-    for (event, at), before, after in zip(timed[1:], steps[:-1], steps[1:], strict=True):
-        confidence.append(SeriesPoint(at, _clamp(before.state.confidence)))
-        confidence.append(SeriesPoint(at, _clamp(after.state.confidence)))
+    for at, what, i in items:
+        c_eff = _c_eff(state, start, at, table)
+        effective.append(SeriesPoint(at, c_eff))
+        lifted.append(SeriesPoint(at, _clamp(strength(signals, at))))
+        if what == 0:  # the value before the event, then after it
+            confidence.append(SeriesPoint(at, _clamp(state.confidence)))
+            state = steps[i].state
+            confidence.append(SeriesPoint(at, _clamp(state.confidence)))
+            c_eff = _c_eff(state, start, at, table)
+            effective.append(SeriesPoint(at, c_eff))
+            event = timed[i][0]
+            kind, actor, reason = event.type, event.actor, event.reason
+            actor_kind: str | None = event.actor_kind
+        elif what == 1:  # the strength the recall found, then after it
+            signals = reinforce(signals, at)
+            lifted.append(SeriesPoint(at, _clamp(strength(signals, at))))
+            kind, actor, actor_kind, reason = RECALL, None, None, None
+        else:
+            continue
         marks.append(
             SeriesMark(
                 at,
-                event.type,
-                event.actor,
-                event.actor_kind,
-                event.reason,
-                _clamp(after.state.confidence),
+                kind,
+                actor,
+                actor_kind,
+                reason,
+                _clamp(state.confidence),
+                c_eff,
+                _clamp(strength(signals, at)),
             )
         )
-    confidence.append(SeriesPoint(end, _clamp(steps[-1].state.confidence)))
-
-    state = steps[0].state
-    effective: list[SeriesPoint] = [SeriesPoint(start, _c_eff(state, start, start, table))]
-    moments = sorted([(s.at, 0, i) for i, s in enumerate(steps) if i] + [(t, 1, 0) for t in grid])
-    for at, is_sample, i in [*moments, (end, 1, 0)]:
-        effective.append(SeriesPoint(at, _c_eff(state, start, at, table)))
-        if not is_sample:  # at an event: the value before it, then after it
-            state = steps[i].state
-            effective.append(SeriesPoint(at, _c_eff(state, start, at, table)))
-
-    signals = Signals(start, None, 0, INITIAL_STABILITY_DAYS)
-    lifted: list[SeriesPoint] = [SeriesPoint(start, 1.0)]
-    times = sorted([(max(start, r), 0) for r in recalls] + [(t, 1) for t in grid] + [(end, 1)])
-    last = start
-    for at, is_sample in times:
-        at = max(at, last)
-        last = at
-        lifted.append(SeriesPoint(at, _clamp(strength(signals, at))))
-        if not is_sample:
-            signals = reinforce(signals, at)
-            lifted_to = _clamp(strength(signals, at))
-            lifted.append(SeriesPoint(at, lifted_to))
-            marks.append(SeriesMark(at, "recall", None, None, None, lifted_to))
+    confidence.append(SeriesPoint(end, _clamp(state.confidence)))
 
     return SpineSeries(
         fact_id=stored.fact_id,
@@ -189,7 +206,7 @@ def spine_series(
         confidence=tuple(confidence),
         effective=tuple(effective),
         strength=tuple(lifted),
-        marks=tuple(sorted(marks, key=lambda m: m.at)),
+        marks=tuple(marks),
         stale_below=C.decay_for(stored.kind, table).stale_below,
         recalls=len(recalls),
     )

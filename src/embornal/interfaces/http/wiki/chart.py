@@ -12,11 +12,11 @@ characters XML cannot hold, so the element is well-formed XML whatever a reason 
 
 from __future__ import annotations
 
-import html
 from datetime import datetime
 
 from embornal.domain.clock import format_time
 from embornal.domain.spine_series import SeriesMark, SeriesPoint, SpineSeries
+from embornal.interfaces.http.wiki.common import e
 
 __all__ = [
     "HEIGHT",
@@ -46,20 +46,8 @@ _SERIES = (
 )
 
 
-def xml_text(value: object) -> str:
-    """``value`` as text for XML (and HTML): escaped, quotes too, and each character XML
-    1.0 cannot hold (controls but tab and newline, lone surrogates, U+FFFE/U+FFFF)
-    replaced by U+FFFD."""
-    text = str(value)
-    cleaned = "".join(
-        "\ufffd"
-        if (ord(ch) < 32 and ch not in "\t\n")
-        or 0xD800 <= ord(ch) <= 0xDFFF
-        or ch in "\ufffe\uffff\r"
-        else ch
-        for ch in text
-    )
-    return html.escape(cleaned, quote=True)
+xml_text = e
+"""Text for XML and HTML alike: :func:`~embornal.interfaces.http.wiki.common.e`."""
 
 
 def _stamp(moment: datetime, *, with_time: bool) -> str:
@@ -216,35 +204,20 @@ def chart_svg(series: SpineSeries, *, element_id: str = "spine-chart") -> str:
     return "".join(parts)
 
 
-def _value_at(points: tuple[SeriesPoint, ...], at: datetime) -> float:
-    """The last value of a series at or before ``at`` (after an event at ``at``)."""
-    found = points[0].value if points else 0.0
-    for p in points:
-        if p.at > at:
-            break
-        found = p.value
-    return found
-
-
 def chart_table(series: SpineSeries) -> str:
     """The chart's values as an HTML table: creation, each event (the newest
     :data:`MAX_TABLE_ROWS`), now."""
-    rows: list[tuple[datetime, str, SeriesMark | None]] = [(series.start, "created", None)]
     marks = series.marks[-MAX_TABLE_ROWS:]
-    rows.extend((m.at, m.type, m) for m in marks)
-    rows.append((series.end, "now", None))
     left_out = len(series.marks) - len(marks)
+    first = (series.confidence[0].value, series.effective[0].value, series.strength[0].value)
+    final = (series.confidence[-1].value, series.effective[-1].value, series.strength[-1].value)
+    rows: list[tuple[datetime, str, tuple[float, float, float]]] = [
+        (series.start, "created", first),
+        *((m.at, m.type, (m.confidence, m.effective, m.strength)) for m in marks),
+        (series.end, "now", final),
+    ]
     body = []
-    for at, what, mark in rows:
-        cells = [
-            _value_at(series.confidence, at),
-            _value_at(series.effective, at),
-            _value_at(series.strength, at),
-        ]
-        if at == series.start and mark is None and what == "created":
-            cells = [series.confidence[0].value, series.effective[0].value, 1.0]
-        elif mark is not None:  # the value the event itself gave (several may share a time)
-            cells[2 if mark.type == "recall" else 0] = mark.value
+    for at, what, cells in rows:
         stamp = format_time(at, micro=False)
         body.append(
             f'<tr><td><time datetime="{xml_text(stamp)}">{xml_text(stamp.replace("T", " "))}'

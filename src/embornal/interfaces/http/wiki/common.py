@@ -88,9 +88,21 @@ _HEADERS = {
 # ------------------------------------------------------------------------ helpers
 
 
+def _shown(ch: str) -> str:
+    code = ord(ch)
+    if (code < 32 and ch not in "\t\n") or 0xD800 <= code <= 0xDFFF or ch in "\ufffe\uffff\r":
+        return "\ufffd"
+    return ch
+
+
 def e(value: object) -> str:
-    """Escape any value for HTML text and attribute values."""
-    return html.escape(str(value), quote=True)
+    """Escape any value for HTML text and attribute values (quotes too), and replace each
+    character XML 1.0 cannot hold (controls but tab and newline, lone surrogates,
+    U+FFFE/U+FFFF) by U+FFFD: the same text is then safe inside an inline SVG."""
+    text = str(value)
+    if not text.isprintable():
+        text = "".join(_shown(ch) for ch in text)
+    return html.escape(text, quote=True)
 
 
 def wiki_href(path: str) -> str:

@@ -50,9 +50,11 @@ xml_text = e
 """Text for XML and HTML alike: :func:`~embornal.interfaces.http.wiki.common.e`."""
 
 
-def _stamp(moment: datetime, *, with_time: bool) -> str:
-    text = format_time(moment, micro=False)
-    return text.replace("T", " ")[:16] if with_time else text[:10]
+def _stamp(moment: datetime, *, with_time: bool, seconds: bool = False) -> str:
+    text = format_time(moment, micro=False).replace("T", " ")
+    if not with_time:
+        return text[:10]
+    return text[:19] if seconds else text[:16]
 
 
 class _Scale:
@@ -109,7 +111,7 @@ def _axes(series: SpineSeries, scale: _Scale) -> list[str]:
         out.append(_line("axis", x, bottom, x, bottom + 4))
         out.append(
             f'<text class="tick" x="{x:.1f}" y="{bottom + 17:.1f}" text-anchor="{anchor}">'
-            f"{xml_text(_stamp(at, with_time=short))}</text>"
+            f"{xml_text(_stamp(at, with_time=short, seconds=scale.span < 300))}</text>"
         )
     out.append(
         f'<text class="tick" x="{right:.1f}" y="{HEIGHT - 4:.1f}" text-anchor="end">'

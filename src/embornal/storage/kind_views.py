@@ -182,10 +182,6 @@ def find_page_sql(
     return sql, params
 
 
-def _opt_time(text: str | None) -> datetime | None:
-    return stored_time(text) if text else None
-
-
 def _defaults() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in dataclasses.fields(Fact):
@@ -258,6 +254,9 @@ def facts_from_rows(
     per result set, then read from each row in one call."""
     if not rows:
         return []
+    from embornal.domain.kinds.registry import KINDS
+
+    latest = KINDS.latest
     index = {name: i for i, name in enumerate(rows[0].keys())}
     values = itemgetter(*(index[name] for name in _ROW_FIELDS))
     out: list[Fact] = []
@@ -282,7 +281,12 @@ def facts_from_rows(
             last_confirmed_at,
         ) = values(r)
         successor_hidden = superseded_by is not None and superseded_by in hidden
-        stored = _json_object(attributes) if attributes else None
+        if not attributes:
+            shown: dict[str, Any] = {}
+        elif kind_version is not None and latest(kind) == kind_version:
+            shown = _json_object(attributes)  # at the latest version: as stored, parsed once
+        else:
+            shown = read_attributes(kind, kind_version, _json_object(attributes))
         out.append(
             _new_fact(
                 {
@@ -292,18 +296,20 @@ def facts_from_rows(
                     "kind": kind,
                     "owner": owner,
                     "created_at": stored_time(created_at),
-                    "last_recall_at": _opt_time(last_recall_at),
+                    "last_recall_at": stored_time(last_recall_at) if last_recall_at else None,
                     "recall_count": int(recall_count),
                     "stability_days": float(stability_days),
                     "supersedes_id": supersedes_id,
                     "superseded_by": None if successor_hidden else superseded_by,
-                    "deleted_at": _opt_time(deleted_at),
-                    "purged_at": _opt_time(purged_at),
+                    "deleted_at": stored_time(deleted_at) if deleted_at else None,
+                    "purged_at": stored_time(purged_at) if purged_at else None,
                     "tags": tags.get(fact_id, ()),
                     "successor_hidden": successor_hidden,
-                    "attributes": read_attributes(kind, kind_version, stored),
+                    "attributes": shown,
                     "confidence": None if confidence is None else float(confidence),
-                    "last_confirmed_at": _opt_time(last_confirmed_at),
+                    "last_confirmed_at": (
+                        stored_time(last_confirmed_at) if last_confirmed_at else None
+                    ),
                 }
             )
         )

@@ -54,8 +54,10 @@ def test_the_fact_page_shows_kind_attributes_spine_and_evidence(
     client: TestClient, memory: Memory, clock: FixedClock, seeded: Seeded
 ) -> None:
     fact = _project(memory, clock)
+    before = memory.show(fact.id).fact.recall_count
     r = client.get(f"/fact/{fact.id}")
     assert r.status_code == 200
+    assert memory.show(fact.id).fact.recall_count == before  # reading is not recalling
     text = r.text
     assert '<span class="kind" title="kind">project</span>' in text
     for field in ("name", "status", "summary", "target_date"):
@@ -194,3 +196,24 @@ def test_control_characters_in_content_come_out_inert(
         assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text), url
         assert "bell\ufffd escape\ufffd[31m &lt;script&gt;" in text
         assert "\nnext\tline" in text
+
+
+def test_many_recalls_and_a_purge(client: TestClient, memory: Memory, clock: FixedClock) -> None:
+    fact = memory.store("/notes/often", "secret words", reason="why")
+    memory.confirm(fact.id, evidence="quote:hidden quote", reason="vouched")
+    for _ in range(320):
+        clock.advance(seconds=3600)
+        memory.recall("secret")
+    text = client.get(f"/fact/{fact.id}").text
+    svg = _svg(text)
+    assert len(list(svg.iter(f"{SVG}circle"))) == 300  # the newest dots only
+    strength = next(p for p in svg.iter(f"{SVG}polyline") if "strength" in p.attrib["class"])
+    assert len(_points(strength)) > 2 * 320  # the line keeps every recall
+    assert "earlier events not listed" in text
+    memory.purge(fact.id, reason="gone")
+    gone = client.get(f"/fact/{fact.id}")
+    assert gone.status_code == 200
+    assert "secret words" not in gone.text and "hidden quote" not in gone.text
+    assert "vouched" not in gone.text  # the reasons are redacted too
+    assert '<span class="badge">redacted</span>' in gone.text
+    _svg(gone.text)

@@ -217,3 +217,42 @@ def test_many_recalls_and_a_purge(client: TestClient, memory: Memory, clock: Fix
     assert "vouched" not in gone.text  # the reasons are redacted too
     assert '<span class="badge">redacted</span>' in gone.text
     _svg(gone.text)
+
+
+def test_spine_fields_added_later_are_shown_by_name(memory: Memory, seeded: Seeded) -> None:
+    """A field that FactDetail gains (pin, weight, lifetime, visibility, source) shows
+    with its name and its text before the page knows it."""
+    from dataclasses import dataclass, field
+    from datetime import date
+
+    from embornal.domain.events import ActorKind
+    from embornal.domain.spine import (
+        Lifetime,
+        LifetimePolicy,
+        Provenance,
+        Visibility,
+        VisibilityLevel,
+    )
+    from embornal.interfaces.http.wiki.fact_page import fact_body
+    from embornal.service.results import FactDetail
+
+    @dataclass(frozen=True)
+    class Later(FactDetail):
+        pinned: bool = True
+        user_weight: float | None = 0.25
+        lifetime: Lifetime = Lifetime(LifetimePolicy.UNTIL, date(2027, 1, 1))
+        visibility: Visibility = field(
+            default_factory=lambda: Visibility(VisibilityLevel.RESTRICTED, ("bob", "alice"))
+        )
+        source: Provenance = field(
+            default_factory=lambda: Provenance("alice", ActorKind.ASSISTANT, client="<cli>")
+        )
+
+    detail = memory.show(seeded.sqlite.id)
+    later = Later(**{f: getattr(detail, f) for f in detail.__dataclass_fields__})
+    html = fact_body(later, memory.spine_series(seeded.sqlite.id))
+    assert "<dt>pinned</dt><dd>yes</dd>" in html
+    assert "<dt>user weight</dt><dd>0.250</dd>" in html
+    assert "<dt>lifetime</dt><dd>until:2027-01-01</dd>" in html
+    assert "<dt>visibility</dt><dd>restricted:alice,bob</dd>" in html
+    assert "subject=alice, actor_kind=assistant, client=&lt;cli&gt;" in html

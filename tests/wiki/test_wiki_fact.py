@@ -240,7 +240,9 @@ def test_spine_fields_added_later_are_shown_by_name(memory: Memory, seeded: Seed
     class Later(FactDetail):
         pinned: bool = True
         user_weight: float | None = 0.25
-        lifetime: Lifetime = Lifetime(LifetimePolicy.UNTIL, date(2027, 1, 1))
+        lifetime: Lifetime = field(
+            default_factory=lambda: Lifetime(LifetimePolicy.UNTIL, date(2027, 1, 1))
+        )
         visibility: Visibility = field(
             default_factory=lambda: Visibility(VisibilityLevel.RESTRICTED, ("bob", "alice"))
         )

@@ -175,8 +175,8 @@ def markdown(report: dict[str, Any]) -> str:
         "(seq, created_at, id) and reads the page's facts whole in that order; each row "
         "became a `Fact` through the frozen dataclass's per-field `__setattr__`, name lookups "
         "and `json.loads` (≈ 7 ms), now one `itemgetter` per result set, the C JSON scanner "
-        "and the whole `__dict__` set at once; tags are read in one query per 1,000 ids in primary-key order "
-        "(no sort), one shared `Tag` per key and value. The JSON column adds `to_wire` and "
+        "and the whole `__dict__` set at once; tags are read in one query per 1,000 ids in "
+        "primary-key order (no sort), one shared `Tag` per key and value. The JSON column adds `to_wire` and "
         "`json.dumps` of the 1,000 facts (the attributes now pass through as JSON data).",
     ]
     return "\n".join(lines)

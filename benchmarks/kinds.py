@@ -176,8 +176,9 @@ def markdown(report: dict[str, Any]) -> str:
         "became a `Fact` through the frozen dataclass's per-field `__setattr__`, name lookups "
         "and `json.loads` (≈ 7 ms), now one `itemgetter` per result set, the C JSON scanner "
         "and the whole `__dict__` set at once; tags are read in one query per 1,000 ids in "
-        "primary-key order (no sort), one shared `Tag` per key and value. The JSON column adds `to_wire` and "
-        "`json.dumps` of the 1,000 facts (the attributes now pass through as JSON data).",
+        "primary-key order (no sort), one shared `Tag` per key and value. The JSON column "
+        "adds `to_wire` and `json.dumps` of the 1,000 facts (the attributes now pass "
+        "through as JSON data).",
     ]
     return "\n".join(lines)
 

@@ -12,11 +12,15 @@ people, 5 % goals, spread over 200 paths. Then it times, through ``Memory``:
   own transaction and fsync-free WAL commit, like ``embornal memory store``);
 * ``find("project", {"status": "active"})`` with the default limit (every match, at most
   1,000) and with ``limit=10``, and ``find("person", {"full_name": …})`` for one name,
-  all through the default subject's access filter.
+  all through the default subject's access filter;
+* a miss: ``find("person", {"full_name": …})`` for a name no fact has;
+* ``find`` of every active project, then its wire shape as JSON (what ``--json`` and the
+  REST API send).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import tempfile
@@ -106,6 +110,12 @@ def run_size(size: int, calls: int, seed: int = 11) -> dict[str, Any]:
             person_ms, _ = _timed(
                 calls, lambda n: mem.find("person", {"full_name": f"P {(n * 20 + 2) % size}"})
             )
+            miss_ms, missed = _timed(
+                calls, lambda n: mem.find("person", {"full_name": f"nobody {n}"})
+            )
+            from embornal.interfaces.wire import dumps
+
+            wire_ms, _ = _timed(calls, lambda n: dumps(mem.find("project", {"status": "active"})))
             out = {
                 "facts": size,
                 "active_projects": active,
@@ -116,8 +126,12 @@ def run_size(size: int, calls: int, seed: int = 11) -> dict[str, Any]:
                 "find_project_active_ms": find_ms,
                 "find_project_active_limit10_ms": find10_ms,
                 "find_person_full_name_ms": person_ms,
+                "find_person_miss_ms": miss_ms,
+                "missed": len(missed),
+                "find_project_active_json_ms": wire_ms,
             }
         out["db_mb"] = round(db.stat().st_size / 2**20, 1)
+    out["load_average_1m"] = round(os.getloadavg()[0], 2)  # the machine is shared
     return out
 
 
@@ -131,15 +145,18 @@ def markdown(report: dict[str, Any]) -> str:
         "p50 ≤ 2 ms, `find --kind project --where status=active` p50 ≤ 10 ms at 100k facts.",
         "",
         "| facts | active projects | store project p50 / p95 ms | find status=active "
-        "(first 1,000) p50 / p95 ms | same, limit 10 p50 ms | find person by full_name p50 ms |",
-        "|---:|---:|---:|---:|---:|---:|",
+        "(first 1,000) p50 / p95 ms | same, limit 10 p50 ms | find person by full_name p50 ms "
+        "| miss p50 ms | status=active as JSON p50 ms |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in report["sizes"]:
         s, f = r["store_kind_attributes_ms"], r["find_project_active_ms"]
         lines.append(
             f"| {r['facts']:,} | {r['active_projects']:,} | {s['p50']:.2f} / {s['p95']:.2f} "
             f"| {f['p50']:.2f} / {f['p95']:.2f} | {r['find_project_active_limit10_ms']['p50']:.2f} "
-            f"| {r['find_person_full_name_ms']['p50']:.2f} |"
+            f"| {r['find_person_full_name_ms']['p50']:.2f} "
+            f"| {r['find_person_miss_ms']['p50']:.2f} "
+            f"| {r['find_project_active_json_ms']['p50']:.2f} |"
         )
     lines += [
         "",
@@ -148,6 +165,20 @@ def markdown(report: dict[str, Any]) -> str:
         "uses its partial expression index (`json_extract(attributes, '$.status') WHERE kind "
         "= 'project'`), then sorts the matches by `created_at`. With no limit it returns every "
         "active project (at most 1,000), each with its tags and attributes.",
+        "",
+        "Load average (1 min) at the end of each run: "
+        + ", ".join(f"{r.get('load_average_1m', '?')} at {r['facts']:,}" for r in report["sizes"])
+        + " (two cores, shared: figures rise with it).",
+        "",
+        "Where a find of 1,000 facts went (17.2 ms before): the SQL sorted whole rows "
+        "(content, attributes) in a temporary b-tree (≈ 2.5 ms), now it sorts narrow rows "
+        "(seq, created_at, id) and reads the page's facts whole in that order; each row "
+        "became a `Fact` through the frozen dataclass's per-field `__setattr__`, name lookups "
+        "and `json.loads` (≈ 7 ms), now one `itemgetter` per result set, the C JSON scanner "
+        "and the whole `__dict__` set at once; tags are read in one query per 1,000 ids in "
+        "primary-key order (no sort), one shared `Tag` per key and value. The JSON column "
+        "adds `to_wire` and `json.dumps` of the 1,000 facts (the attributes now pass "
+        "through as JSON data).",
     ]
     return "\n".join(lines)
 

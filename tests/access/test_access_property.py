@@ -1,6 +1,6 @@
 """Property: every read API returns exactly the facts Casbin's enforce() allows and their
-visibility lets the reader see, never more (recall, cat, show, history, tree, ls and their
-counts, find by kind and attribute).
+visibility lets the reader see, never more (recall, cat, show, history, the wiki's spine
+series, tree, ls and their counts, find by kind and attribute).
 
 Random trees, tags (on facts and on paths), policies (allow and deny, roles) and
 subjects; the reference is the Casbin enforcer of the seed 000 model. Subjects also tag
@@ -221,8 +221,9 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
         if fid in allowed:
             assert mem.show(fid).fact.id == fid
             assert any(e.stream_id == fid for e in mem.history(fid))
+            assert mem.spine_series(fid).fact_id == fid
         else:
-            for read in (mem.show, mem.history):
+            for read in (mem.show, mem.history, mem.spine_series):
                 try:
                     read(fid)
                 except NotFound:

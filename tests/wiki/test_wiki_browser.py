@@ -183,7 +183,7 @@ def test_hostile_content_renders_inert(
     content = tab.inner_text("ol.facts p.content")
     assert XSS_SCRIPT in content and XSS_IMG in content
     assert "[[javascript:alert(1)]]" in content
-    assert tab.locator("ol.facts a").count() == 0  # no link came out of the content
+    assert tab.locator("ol.facts p.content a").count() == 0  # no link came out of it
     assert "note=<i>tag</i>" in tab.locator("ol.facts .tag").all_inner_texts()
 
     # The same content found by a search stays inert too.
@@ -297,3 +297,51 @@ def test_screenshot_of_a_path_page(
     tab.screenshot(path=str(SCREENSHOT), full_page=True)
     assert SCREENSHOT.stat().st_size > 10_000
     assert errors == []
+
+
+def test_a_fact_page_under_serve_draws_its_chart(
+    served_url: str, page: tuple[Page, list[str], list[str]], memory: Memory
+) -> None:
+    """Log in under the whole ``serve`` app, open a fact's page from its path page: the
+    inline SVG is there, visible and styled by the page's stylesheet (the CSP let it
+    through), the hostile reason stayed text, and no script ran."""
+    tab, dialogs, errors = page
+    issued = memory.token_add("alice")
+    alice = memory.as_subject("alice")
+    fact = alice.store(
+        "/alice/projects",
+        "Kite ships in March.",
+        kind="project",
+        attributes={"name": "Kite", "status": "active"},
+    )
+    alice.confirm(fact.id, evidence="uri:https://example.org/kite", reason="seen")
+    alice.recall("Kite")
+    alice.contradict(fact.id, reason=f"doubt {XSS_SCRIPT} {XSS_IMG}")
+
+    tab.goto(served_url + "/wiki/alice/projects")
+    tab.wait_for_url(served_url + "/login?next=%2Fwiki%2Falice%2Fprojects")
+    tab.fill('input[name="token"]', issued.token)
+    tab.click('form.login button[type="submit"]')
+    tab.wait_for_url(served_url + "/wiki/alice/projects")
+    assert tab.inner_text("ol.facts .kind") == "PROJECT"  # the label, upper-cased by CSS
+    tab.click(f'ol.facts a.id[href="/fact/{fact.id}"]')
+    tab.wait_for_url(served_url + f"/fact/{fact.id}")
+
+    chart = tab.locator("svg.chart")
+    assert chart.count() == 1 and chart.is_visible()
+    box = chart.bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 100
+    assert tab.locator("svg.chart polyline").count() == 3
+    stroke = tab.eval_on_selector("svg.chart .line-strength", "e => getComputedStyle(e).stroke")
+    assert stroke == "rgb(47, 133, 90)"  # the stylesheet reached the SVG
+    assert tab.evaluate("window.__xss") is None
+    assert tab.locator("main script, main img").count() == 0
+    assert XSS_SCRIPT in tab.inner_text("table.history")
+    link = tab.locator('a.external[href="https://example.org/kite"]')
+    assert link.get_attribute("rel") == "noopener noreferrer"
+    tab.click("details summary")
+    assert tab.locator("table.values tbody tr").count() >= 4
+    shot = SCREENSHOT.with_name(SCREENSHOT.stem + "-fact.png")
+    tab.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+    assert dialogs == [] and errors == []

@@ -48,13 +48,27 @@ def _time(moment: datetime | None) -> str | None:
 # --------------------------------------------------------------------------- to the wire
 
 
+_JSON_SCALARS = (str, int, float, bool, type(None))
+
+
+def _json_value(value: object) -> Any:
+    """An attribute value (canonical JSON data, as the log holds it) on the wire: text,
+    numbers, booleans and null as they are, lists item by item; anything else by
+    :func:`to_wire`."""
+    if type(value) in _JSON_SCALARS:
+        return value
+    if type(value) is list:
+        return [_json_value(v) for v in value]
+    return to_wire(value)
+
+
 def _fact(f: Fact) -> Wire:
     return {
         "id": f.id,
         "path": f.path,
         "content": f.content,
         "kind": f.kind,
-        "attributes": to_wire(dict(f.attributes)),
+        "attributes": {str(k): _json_value(v) for k, v in f.attributes.items()},
         "owner": f.owner,
         "created_at": format_time(f.created_at),
         "last_recall_at": _time(f.last_recall_at),

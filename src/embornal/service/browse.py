@@ -25,8 +25,9 @@ from embornal.storage.contract import PathRow
 
 if TYPE_CHECKING:
     from embornal.domain.spine import Provenance
+    from embornal.domain.spine_series import SpineSeries
 
-__all__ = ["cat", "history", "ls", "show", "tree"]
+__all__ = ["cat", "history", "ls", "show", "spine_series", "tree"]
 
 _TREE_HINT = "See `embornal memory tree /`."
 
@@ -158,6 +159,17 @@ def _source(stored: Event) -> Provenance | None:
         return Provenance(stored.actor, stored.actor_kind, label)  # type: ignore[arg-type]
     except EmbornalError:  # a name or kind this build would refuse: not shown
         return None
+
+
+def spine_series(ctx: ServiceContext, fact_id: str) -> SpineSeries:
+    """The fact's confidence, ``c_eff`` and strength over time, up to now: its stream
+    folded with the domain's maths, and its recalls from the log."""
+    from embornal.domain import spine_series as series  # off the start-up path of recall
+
+    fact = ctx.resolve(fact_id)
+    return series.spine_series(
+        ctx.store.stream(fact.id), ctx.store.recall_times(fact.id), ctx.now()
+    )
 
 
 def history(ctx: ServiceContext, target: str) -> list[Event]:

@@ -23,6 +23,7 @@ from embornal.storage.contract import Store
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.domain.spine_series import SpineSeries
     from embornal.service import (
         admin,
         facts,
@@ -296,6 +297,10 @@ class Memory:
     def show(self, fact_id: str, *, as_of: AsOf = None) -> FactDetail:
         """One fact whole; ``as_of`` (also of recall, find, ls, tree, cat): as it was then."""
         return browse.show(self._ctx, fact_id, as_of)
+
+    def spine_series(self, fact_id: str) -> SpineSeries:
+        """A fact's confidence, c_eff and strength over time, from its creation to now."""
+        return browse.spine_series(self._ctx, fact_id)
 
     def history(self, target: str) -> list[Event]:
         """The events of a fact (with its supersession chain) or of a path."""

@@ -20,6 +20,7 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from embornal.domain.access import Rule
@@ -168,6 +169,12 @@ class FactReads(Protocol):
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
         """The live facts 1..``reach`` places before and after each fact on its path,
         places counted over the facts in scope."""
+        ...
+
+    def recall_times(self, fact_id: str) -> list[datetime]:
+        """When each recall that returned the fact happened (the ``at`` of each
+        ``FactsRecalled`` naming it), in log order; the caller has resolved the fact in
+        its scope."""
         ...
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:

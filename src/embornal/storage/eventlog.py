@@ -17,7 +17,7 @@ from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
 
-__all__ = ["append", "read_all", "read_stream", "redact_stream", "row_to_event"]
+__all__ = ["append", "read_all", "read_stream", "recall_times", "redact_stream", "row_to_event"]
 
 _COLUMNS = (
     "position, stream_id, version, type, schema_version, payload, actor, actor_kind, "
@@ -108,6 +108,26 @@ def read_stream(conn: Connection, stream_id: str) -> list[Event]:
         f"SELECT {_COLUMNS} FROM events WHERE stream_id = ? ORDER BY version", (stream_id,)
     ).fetchall()
     return [row_to_event(r) for r in rows]
+
+
+def recall_times(conn: Connection, fact_id: str) -> list[datetime]:
+    """When each recall that returned ``fact_id`` happened, in log order: the
+    ``facts_recalled`` events after the fact's first event (through the index on type and
+    position) whose payload names it, each checked on its decoded body."""
+    from embornal.domain.events import EventType, FactsRecalled
+
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM events WHERE type = ? AND position > "
+        "(SELECT min(position) FROM events WHERE stream_id = ?) "
+        "AND instr(payload, ?) > 0 ORDER BY position",
+        (EventType.FACTS_RECALLED.value, fact_id, fact_id),
+    ).fetchall()
+    out: list[datetime] = []
+    for r in rows:
+        body = row_to_event(r).body
+        if isinstance(body, FactsRecalled) and fact_id in body.fact_ids:
+            out.append(body.at)
+    return out
 
 
 def read_all(

@@ -17,9 +17,12 @@ kind literally.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
+from datetime import datetime
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import parse_time
@@ -37,9 +40,12 @@ __all__ = [
     "HOT_FIELDS",
     "create_views",
     "fact_from_row",
+    "facts_from_rows",
+    "find_page_sql",
     "find_sql",
     "row_attributes",
     "spine_rows",
+    "stored_time",
     "view_name",
 ]
 
@@ -157,38 +163,190 @@ def find_sql(
     return sql, params
 
 
-def _opt_time(text: str | None) -> Any:
-    return parse_time(text) if text else None
+def stored_time(text: str) -> datetime:
+    """A time as the projection stores it (``2026-11-30T14:00:00.000000Z``, see
+    :func:`~embornal.domain.clock.format_time`): read directly, already UTC; any other
+    text goes through :func:`~embornal.domain.clock.parse_time`."""
+    if len(text) == 27 and text[26] == "Z":
+        return datetime.fromisoformat(text)  # Python 3.11+ reads "Z" as UTC
+    return parse_time(text)
+
+
+def find_page_sql(
+    kind: str, conditions: Sequence[Condition], fact_cols: str, live: str, where: str
+) -> tuple[str, list[Any]]:
+    """The whole query of ``find``: :func:`find_sql` and then ``where`` (its parameters
+    follow the conditions'), oldest first, then a ``LIMIT ?`` parameter.
+
+    The page is chosen and sorted on narrow rows (seq and the sort key), then its facts
+    are read whole in that order: sorting whole rows (content, attributes) in a temporary
+    b-tree cost a quarter of a find of 1,000 facts."""
+    page_cols = "f.seq, f.created_at AS sort_at, f.id AS sort_id"
+    inner, params = find_sql(kind, conditions, page_cols, live)
+    sql = (
+        f"SELECT {fact_cols} FROM ({inner} AND {where} ORDER BY f.created_at, f.id LIMIT ?) page "
+        "JOIN facts f ON f.seq = page.seq JOIN paths p ON p.id = f.path_id "
+        "ORDER BY page.sort_at, page.sort_id"
+    )
+    return sql, params
+
+
+def _defaults() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(Fact):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = f.default_factory()
+    return out
+
+
+_FACT_DEFAULTS = _defaults()
+_FACT_FIELD_COUNT = len(dataclasses.fields(Fact))
+_set = object.__setattr__
+
+
+def _new_fact(values: dict[str, Any]) -> Fact:
+    """A :class:`Fact` of trusted projection values, without the frozen dataclass's
+    per-field ``object.__setattr__`` (a fifth of a ``find`` of 1,000 facts): ``values``
+    becomes its ``__dict__``. ``values`` names only fields of Fact; one it leaves out (a
+    field added since) takes its default."""
+    if len(values) != _FACT_FIELD_COUNT:
+        values = {**_FACT_DEFAULTS, **values}
+    fact = object.__new__(Fact)
+    _set(fact, "__dict__", values)
+    return fact
+
+
+#: The row columns a :class:`Fact` is made of, in the order :func:`facts_from_rows` reads.
+_ROW_FIELDS = (
+    "id",
+    "path",
+    "content",
+    "kind",
+    "owner",
+    "created_at",
+    "last_recall_at",
+    "recall_count",
+    "stability_days",
+    "supersedes_id",
+    "superseded_by",
+    "deleted_at",
+    "purged_at",
+    "attributes",
+    "kind_version",
+    "confidence",
+    "last_confirmed_at",
+    "visibility",
+    "pinned",
+    "user_weight",
+    "lifetime",
+    "lifetime_until",
+    "expires_at",
+)
+# The C scanner, without loads' checks.
+_scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _json_object(text: str) -> Any:
+    """The stored attributes' JSON (written by the projector: an object, no padding)."""
+    if text[:1] == "{" and text[-1:] == "}":
+        try:
+            value, end = _scan_json(text, 0)
+        except StopIteration:
+            return json.loads(text)  # raises the usual error
+        if end == len(text):
+            return value
+    return json.loads(text)
+
+
+def facts_from_rows(
+    rows: Sequence[Any], tags: Mapping[str, tuple[Tag, ...]], hidden: Set[str]
+) -> list[Fact]:
+    """The facts of rows holding the columns of ``_FACT_COLS`` (see
+    :mod:`embornal.storage.sqlite`), each with its own ``tags``; a successor in ``hidden``
+    is one the reader may not read, so it is not named. The columns are found by name once
+    per result set, then read from each row in one call."""
+    if not rows:
+        return []
+    from embornal.domain.kinds.registry import KINDS
+
+    latest = KINDS.latest
+    index = {name: i for i, name in enumerate(rows[0].keys())}
+    values = itemgetter(*(index[name] for name in _ROW_FIELDS))
+    out: list[Fact] = []
+    for r in rows:
+        (
+            fact_id,
+            path,
+            content,
+            kind,
+            owner,
+            created_at,
+            last_recall_at,
+            recall_count,
+            stability_days,
+            supersedes_id,
+            superseded_by,
+            deleted_at,
+            purged_at,
+            attributes,
+            kind_version,
+            confidence,
+            last_confirmed_at,
+            visibility,
+            pinned,
+            user_weight,
+            lifetime,
+            lifetime_until,
+            expires_at,
+        ) = values(r)
+        successor_hidden = superseded_by is not None and superseded_by in hidden
+        if not attributes:
+            shown: dict[str, Any] = {}
+        elif kind_version is not None and latest(kind) == kind_version:
+            shown = _json_object(attributes)  # at the latest version: as stored, parsed once
+        else:
+            shown = read_attributes(kind, kind_version, _json_object(attributes))
+        out.append(
+            _new_fact(
+                {
+                    "id": fact_id,
+                    "path": path,
+                    "content": content,
+                    "kind": kind,
+                    "owner": owner,
+                    "created_at": stored_time(created_at),
+                    "last_recall_at": stored_time(last_recall_at) if last_recall_at else None,
+                    "recall_count": int(recall_count),
+                    "stability_days": float(stability_days),
+                    "supersedes_id": supersedes_id,
+                    "superseded_by": None if successor_hidden else superseded_by,
+                    "deleted_at": stored_time(deleted_at) if deleted_at else None,
+                    "purged_at": stored_time(purged_at) if purged_at else None,
+                    "tags": tags.get(fact_id, ()),
+                    "successor_hidden": successor_hidden,
+                    "attributes": shown,
+                    "confidence": None if confidence is None else float(confidence),
+                    "last_confirmed_at": (
+                        stored_time(last_confirmed_at) if last_confirmed_at else None
+                    ),
+                    "visibility": visibility or "shared",
+                    "pinned": bool(pinned),
+                    "user_weight": None if user_weight is None else float(user_weight),
+                    "lifetime": _lifetime_text(lifetime, lifetime_until),
+                    "expires_at": stored_time(expires_at) if expires_at else None,
+                }
+            )
+        )
+    return out
 
 
 def fact_from_row(r: Any, tags: tuple[Tag, ...], successor_hidden: bool) -> Fact:
-    """The fact of a row of ``_FACT_COLS`` (see :mod:`embornal.storage.sqlite`), for a
-    reader who may not read its successor when ``successor_hidden``."""
-    return Fact(
-        id=r["id"],
-        path=r["path"],
-        content=r["content"],
-        kind=r["kind"],
-        owner=r["owner"],
-        created_at=parse_time(r["created_at"]),
-        last_recall_at=_opt_time(r["last_recall_at"]),
-        recall_count=int(r["recall_count"]),
-        stability_days=float(r["stability_days"]),
-        supersedes_id=r["supersedes_id"],
-        superseded_by=None if successor_hidden else r["superseded_by"],
-        deleted_at=_opt_time(r["deleted_at"]),
-        purged_at=_opt_time(r["purged_at"]),
-        tags=tags,
-        successor_hidden=successor_hidden,
-        attributes=row_attributes(r),
-        confidence=None if r["confidence"] is None else float(r["confidence"]),
-        last_confirmed_at=_opt_time(r["last_confirmed_at"]),
-        visibility=r["visibility"] or "shared",
-        pinned=bool(r["pinned"]),
-        user_weight=None if r["user_weight"] is None else float(r["user_weight"]),
-        lifetime=_lifetime_text(r["lifetime"], r["lifetime_until"]),
-        expires_at=_opt_time(r["expires_at"]),
-    )
+    """The fact of one row of ``_FACT_COLS``, for a reader who may not read its successor
+    when ``successor_hidden``."""
+    hidden = {r["superseded_by"]} if successor_hidden and r["superseded_by"] else set()
+    return facts_from_rows([r], {r["id"]: tags}, hidden)[0]
 
 
 def spine_rows(
@@ -209,7 +367,10 @@ def spine_rows(
     ]
 
 
-def _lifetime_text(policy: str, until: str | None) -> str:
+def _lifetime_text(policy: str | None, until: str | None) -> str:
+    """A lifetime's text from its columns (None: a row of a time before lifetimes)."""
+    if policy is None:
+        return "standard"
     return f"{policy}:{until}" if until is not None else str(policy)
 
 
@@ -217,5 +378,5 @@ def row_attributes(row: Any) -> dict[str, Any]:
     """The attributes a read shows for a row of ``facts`` (``kind``, ``kind_version``,
     ``attributes``)."""
     text = row["attributes"]
-    stored = json.loads(text) if text else None
+    stored = _json_object(text) if text else None
     return read_attributes(row["kind"], row["kind_version"], stored)

@@ -51,6 +51,7 @@ _FACT_COLS = (
 )
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
+_ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
 _TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
 
 
@@ -214,10 +215,7 @@ class SqliteStore:
         tags = self.own_tags([r["id"] for r in rows])
         successors = {r["superseded_by"] for r in rows if r["superseded_by"]}
         hidden = successors - self._visible_ids(sorted(successors), vis)
-        return [
-            kind_views.fact_from_row(r, tags.get(r["id"], ()), r["superseded_by"] in hidden)
-            for r in rows
-        ]
+        return kind_views.facts_from_rows(rows, tags, hidden)
 
     def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
         if not fact_ids or vis.sql == "1":
@@ -234,16 +232,21 @@ class SqliteStore:
         return out
 
     def own_tags(self, fact_ids: Sequence[str]) -> dict[str, tuple[Tag, ...]]:
+        """Each fact's own tags by key, one query per 1,000 ids, one Tag per key=value."""
         out: dict[str, list[Tag]] = {}
-        for start in range(0, len(fact_ids), 500):
-            chunk = list(fact_ids[start : start + 500])
+        made: dict[tuple[str, str], Tag] = {}
+        for start in range(0, len(fact_ids), _ID_CHUNK):
+            chunk = list(fact_ids[start : start + _ID_CHUNK])
             marks = ",".join("?" * len(chunk))
-            for r in self._rows(
+            for fact_id, key, value in self._rows(
                 f"SELECT fact_id, key, value FROM fact_tags WHERE fact_id IN ({marks}) "
-                "ORDER BY key",
+                "ORDER BY fact_id, key",  # the primary key's order: no sort
                 chunk,
             ):
-                out.setdefault(r[0], []).append(Tag(r[1], r[2]))
+                tag = made.get((key, value))
+                if tag is None:
+                    tag = made[(key, value)] = Tag(key, value)
+                out.setdefault(fact_id, []).append(tag)
         return {k: tuple(v) for k, v in out.items()}
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
@@ -315,13 +318,11 @@ class SqliteStore:
     ) -> list[Fact]:
         """Live facts of ``kind`` meeting ``conditions``, through ``view_<kind>``."""
         vis = self._scopes.get(scope)
-        sql, params = kind_views.find_sql(kind, conditions, _FACT_COLS, _LIVE)
         under_sql, under_params = _under_sql(under)
-        rows = self._rows(
-            f"{sql} AND {under_sql} AND ({vis.sql}) ORDER BY f.created_at, f.id LIMIT ?",
-            (*params, *under_params, *vis.params, limit),
+        sql, params = kind_views.find_page_sql(
+            kind, conditions, _FACT_COLS, _LIVE, f"{under_sql} AND ({vis.sql})"
         )
-        return self._facts(rows, vis)
+        return self._facts(self._rows(sql, (*params, *under_params, *vis.params, limit)), vis)
 
     def keyword_search(
         self,
@@ -531,6 +532,12 @@ class SqliteStore:
             raise translate(e, "reading the event log") from e
 
     stream = read_stream
+
+    def recall_times(self, fact_id: str) -> list[datetime]:
+        try:
+            return eventlog.recall_times(self._reader(), fact_id)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
 
     def read_all(self, *, after: int = 0, until: int | None = None) -> Iterator[Event]:
         try:

@@ -66,6 +66,37 @@ ul.tree li{padding:.1rem 0}
 .empty,.note{color:var(--muted)}
 form.login{display:flex;flex-direction:column;gap:.6rem;max-width:26rem}
 .error{color:var(--warn)}
+.kind{font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;color:var(--accent);
+background:var(--accent-soft);border-radius:4px;padding:0 .35rem}
+h1 .kind{font-size:.8rem;vertical-align:middle}
+.badge{font-size:.75rem;border:1px solid var(--line);border-radius:4px;padding:0 .35rem;
+background:var(--bg)}
+.badge.stale{color:#fff;background:var(--warn);border-color:var(--warn)}
+.badge.fresh{color:#2f855a;border-color:#2f855a}
+table{border-collapse:collapse;width:100%;background:var(--card);font-size:.9rem;
+border:1px solid var(--line);border-radius:8px}
+th,td{text-align:left;padding:.3rem .6rem;border-bottom:1px solid var(--line);
+vertical-align:top}
+thead th{color:var(--muted);font-weight:600;font-size:.8rem}
+td.type{color:var(--muted);font-size:.8rem}td.num{font-variant-numeric:tabular-nums}
+td.reason,.evidence-value{white-space:pre-wrap;overflow-wrap:anywhere}
+ol.evidence{margin:0;padding-left:1.4rem}ol.evidence li{margin:.3rem 0}
+ol.evidence .note{margin:.1rem 0 0;font-size:.85rem}
+.uri{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
+figure.chart-box{margin:0}
+svg.chart{display:block;width:100%;max-width:40rem;height:auto;background:var(--card);
+border:1px solid var(--line);border-radius:8px}
+svg.chart text{font:11px system-ui,sans-serif;fill:var(--muted)}
+svg.chart .grid{stroke:var(--line);stroke-width:1}
+svg.chart .axis{stroke:var(--muted);stroke-width:1}
+svg.chart polyline,svg.chart .legend line{fill:none;stroke-width:2}
+svg.chart .line-confidence{stroke:var(--accent)}
+svg.chart .line-effective{stroke:var(--accent);stroke-dasharray:5 4;stroke-width:1.5}
+svg.chart .line-strength{stroke:#2f855a}
+svg.chart .threshold{stroke:var(--warn);stroke-dasharray:2 3}
+svg.chart .threshold-label{fill:var(--warn)}
+svg.chart .mark-event{fill:var(--accent)}svg.chart .mark-recall{fill:#2f855a}
+details{margin:.5rem 0}summary{cursor:pointer;color:var(--accent)}
 """
 
 CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode("ascii")

@@ -1,0 +1,45 @@
+"""The wiki: read-only HTML pages over the memory, rendered on the server.
+
+``wiki_routes(get_memory)`` returns Starlette routes; the HTTP app mounts them.
+``get_memory(request)`` gives the :class:`~embornal.service.memory.Memory` of the
+request's subject, so every page shows only what that subject may read. It may
+raise :class:`~embornal.errors.Unauthenticated`; the wiki then sends the browser
+to ``/login``, which keeps the token in an HttpOnly, SameSite=Strict cookie.
+
+Pages (see ``docs/wiki.md``):
+
+* ``/``                the tree: every path, ``*`` where facts are, the counts
+* ``/wiki/<path>``     one path: breadcrumb, metadata, its facts newest first
+* ``/fact/<id>``       one fact: kind, attributes, spine, evidence, history, and its
+                       confidence and strength over time as an inline SVG
+* ``/search?q=``       a recall: each hit counts as a recall and lifts its strength
+* ``/login``; ``/logout`` (POST; a GET shows the button and changes nothing)
+
+A page view is not a recall (``cat(..., recall=False)``, ``show``); a search is. No page
+runs a script: the Content-Security-Policy allows none, and the one stylesheet is inline,
+allowed by its hash. Every value from the memory is escaped.
+
+The modules: :mod:`.common` (escaping, layout, headers, errors), :mod:`.pages` (tree,
+path, search, login), :mod:`.fact_page`, :mod:`.chart` (the SVG) and :mod:`.routes`.
+"""
+
+from __future__ import annotations
+
+from embornal.interfaces.http.wiki.common import (
+    CONTENT_SECURITY_POLICY,
+    TOKEN_COOKIE,
+    render_content,
+    wiki_href,
+)
+from embornal.interfaces.http.wiki.common import day as _day
+from embornal.interfaces.http.wiki.routes import wiki_routes
+
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "TOKEN_COOKIE",
+    "render_content",
+    "wiki_href",
+    "wiki_routes",
+]
+
+_ = _day  # the one date form, read by tests/test_time_format.py

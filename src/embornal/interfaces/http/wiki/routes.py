@@ -1,0 +1,176 @@
+"""The wiki's routes: each page loads from the memory in the thread pool, then renders."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from embornal.domain import paths as P
+from embornal.domain.spine_series import SpineSeries
+from embornal.errors import AmbiguousId, EmbornalError, InvalidPath
+from embornal.interfaces.http.wiki.common import (
+    MAX_QUERY_LENGTH,
+    TOKEN_COOKIE,
+    error_page,
+    fact_href,
+    is_token,
+    message,
+    not_found,
+    page,
+    read_form,
+    redirect,
+    safe_next,
+    same_origin,
+    wiki_href,
+)
+from embornal.interfaces.http.wiki.fact_page import fact_body
+from embornal.interfaces.http.wiki.pages import (
+    login_body,
+    logout_body,
+    path_body,
+    search_body,
+    tree_body,
+)
+from embornal.service.memory import Memory
+from embornal.service.results import FactDetail, FactView, RecallHit, TreeNode
+
+__all__ = ["GetMemory", "wiki_routes"]
+
+GetMemory = Callable[[Request], Memory]
+
+# A fact id or a prefix of one: Crockford base32 letters and digits, any case.
+_FACT_ID = re.compile(r"[0-9A-Za-z]{1,26}")
+
+
+def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
+    """The wiki's routes; ``get_memory(request)`` gives the memory of the request's subject.
+
+    ``get_memory`` runs in the thread pool, like every call into the memory, and may
+    raise :class:`Unauthenticated`: the page then redirects to ``/login``. The wiki
+    never closes the memory it is given.
+    """
+
+    async def tree_page(request: Request) -> Response:
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+            root = await run_in_threadpool(memory.tree, P.ROOT)
+        except EmbornalError as err:
+            return error_page(request, err, "/")
+        return page(request, "Memory", tree_body(root), subject=memory.subject)
+
+    async def wiki_index(request: Request) -> Response:
+        return redirect("/", 308)
+
+    async def path_page(request: Request) -> Response:
+        raw = "/" + str(request.path_params.get("path", ""))
+        try:
+            path = P.normalize_path(raw)
+        except InvalidPath:
+            return not_found(request, raw)
+        if path != raw or path == P.ROOT:
+            return redirect(wiki_href(path), 308)
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+
+            def load() -> tuple[TreeNode, list[FactView]]:
+                return memory.tree(path), memory.cat(path, order_by="date", recall=False)
+
+            node, views = await run_in_threadpool(load)
+        except EmbornalError as err:
+            return error_page(request, err, path)
+        return page(request, path, path_body(node, views), subject=memory.subject)
+
+    async def fact_page(request: Request) -> Response:
+        raw = str(request.path_params.get("fact_id", ""))
+        if not _FACT_ID.fullmatch(raw):
+            return not_found(request, raw)
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+
+            def load() -> tuple[FactDetail, SpineSeries]:
+                detail = memory.show(raw)
+                return detail, memory.spine_series(detail.fact.id)
+
+            detail, series = await run_in_threadpool(load)
+        except AmbiguousId:
+            return not_found(request, raw)
+        except EmbornalError as err:
+            return error_page(request, err, raw)
+        if detail.fact.id != raw:  # a prefix or lower case: the page has one address
+            return redirect(fact_href(detail.fact.id), 308)
+        body = fact_body(detail, series)
+        return page(request, f"Fact {detail.fact.id}", body, subject=memory.subject)
+
+    async def search_page(request: Request) -> Response:
+        query = request.query_params.get("q", "")
+        if len(query) > MAX_QUERY_LENGTH:
+            return message(
+                request, 400, "Bad request", f"A query holds at most {MAX_QUERY_LENGTH} characters."
+            )
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+            hits: list[RecallHit] | None = None
+            if query.strip():
+                hits = await run_in_threadpool(memory.recall, query)
+        except EmbornalError as err:
+            return error_page(request, err, "/search")
+        title = f"Search: {query}" if query.strip() else "Search"
+        return page(request, title, search_body(query, hits), query=query, subject=memory.subject)
+
+    async def login(request: Request) -> Response:
+        if request.method != "POST":
+            next_url = safe_next(request.query_params.get("next"))
+            rejected = request.query_params.get("rejected") == "1"
+            body = login_body(next_url, rejected=rejected, error=None)
+            return page(request, "Log in", body)
+        if not same_origin(request):
+            return message(request, 403, "Forbidden", "The login form must come from this site.")
+        form = await read_form(request)
+        if form is None:
+            return message(request, 413, "Too large", "The login form is too large.")
+        next_url = safe_next(form.get("next"))
+        token = form.get("token", "").strip()
+        if not is_token(token):
+            body = login_body(next_url, rejected=False, error="That is not a token.")
+            return page(request, "Log in", body, status=400)
+        response = redirect(next_url)
+        response.set_cookie(
+            TOKEN_COOKIE,
+            token,
+            path="/",
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
+        return response
+
+    async def logout(request: Request) -> Response:
+        if request.method != "POST":
+            # A link from anywhere can make a GET: it shows the button, changes nothing.
+            return page(request, "Log out", logout_body(TOKEN_COOKIE in request.cookies))
+        if not same_origin(request):
+            return message(request, 403, "Forbidden", "The logout form must come from this site.")
+        response = redirect("/login")
+        response.delete_cookie(
+            TOKEN_COOKIE,
+            path="/",
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
+        return response
+
+    return [
+        Route("/", tree_page, methods=["GET"], name="wiki_tree"),
+        Route("/wiki", wiki_index, methods=["GET"], name="wiki_index"),
+        Route("/wiki/{path:path}", path_page, methods=["GET"], name="wiki_page"),
+        Route("/fact/{fact_id}", fact_page, methods=["GET"], name="wiki_fact"),
+        Route("/search", search_page, methods=["GET"], name="wiki_search"),
+        Route("/login", login, methods=["GET", "POST"], name="wiki_login"),
+        Route("/logout", logout, methods=["GET", "POST"], name="wiki_logout"),
+    ]

@@ -1,0 +1,75 @@
+"""Facts read back from rows: equal to facts built the ordinary way; ``find`` with
+conditions, a subtree and a reader's access filter all at once keeps its order."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from embornal import FixedClock, Memory
+from embornal.domain.facts import Fact
+
+
+def _ordinary(fact: Fact) -> Fact:
+    return Fact(**{f.name: getattr(fact, f.name) for f in dataclasses.fields(Fact)})
+
+
+def test_a_fact_from_a_row_is_an_ordinary_frozen_fact(memory: Memory, clock: FixedClock) -> None:
+    old = memory.store("/p", "First.", kind="project", attributes={"name": "a", "status": "idea"},
+                       tags=["topic=x"])  # fmt: skip
+    clock.advance(days=1)
+    new = memory.supersede(old.id, "Second.")
+    memory.recall("Second")
+    memory.confirm(new.id)
+    reads = [
+        memory.show(old.id).fact,
+        *memory.find("project", {"name": "a"}),
+        *(v.fact for v in memory.cat("/p")),
+        *(h.fact for h in memory.recall("Second", reinforce=False)),
+    ]
+    assert len(reads) == 4
+    for fact in reads:
+        assert set(vars(fact)) == {f.name for f in dataclasses.fields(Fact)}
+        assert fact == _ordinary(fact)
+        assert hash(fact) == hash(_ordinary(fact))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fact.content = "changed"  # type: ignore[misc]
+    assert reads[0].superseded_by == new.id and reads[0].state == "superseded"
+    assert reads[1].last_recall_at is not None and reads[1].last_confirmed_at is not None
+    assert reads[1].attributes == {"name": "a", "status": "idea"}
+
+
+def test_find_with_conditions_a_subtree_and_an_access_filter(
+    memory: Memory, clock: FixedClock
+) -> None:
+    memory.policy_add("p", ["bob", "path:/team/*", "read", "allow"])
+    memory.policy_add("p", ["bob", "tag:secret=yes", "read", "deny"])
+    made = {}
+    for i, (path, status, secret) in enumerate(
+        [
+            ("/team/a", "active", False),
+            ("/team/b", "active", True),
+            ("/team/a/x", "active", False),
+            ("/other", "active", False),
+            ("/team/a", "paused", False),
+        ]
+    ):
+        clock.advance(seconds=1)
+        made[i] = memory.store(path, f"P{i}.", kind="project",
+                               attributes={"name": f"p{i}", "status": status},
+                               tags=["secret=yes"] if secret else None).id  # fmt: skip
+    bob = memory.as_subject("bob")
+    got = bob.find("project", {"status": "active"}, under="/team")
+    assert [f.id for f in got] == [made[0], made[2]]
+    assert [f.id for f in bob.find("project", {"status": "active"}, under="/team/a")] == [
+        made[0],
+        made[2],
+    ]
+    assert [f.id for f in bob.find("project", ["status=active", "name=p2"], under="/team")] == [
+        made[2]
+    ]
+    assert [f.id for f in memory.find("project", {"status": "active"}, limit=2)] == [
+        made[0],
+        made[1],
+    ]

@@ -189,7 +189,12 @@ class Commands(_SubParsers):
 
     def later(self, name: str, help_text: str, build: Build, **kwargs: Any) -> None:
         """``add_parser(name, help=help_text, **kwargs)``, then ``build`` on it, when used."""
-        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help_text))
+        shown = self._ChoicesPseudoAction(name, (), help_text)
+        if name in self._later:  # a command written by hand replaces the derived one
+            at = [a.dest for a in self._choices_actions].index(name)
+            self._choices_actions[at] = shown
+        else:
+            self._choices_actions.append(shown)
         kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
         parser_class = self._parser_class
 

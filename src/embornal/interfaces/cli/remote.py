@@ -65,12 +65,13 @@ TIMEOUT_SECONDS = 10.0
 CLIENT_MODE = "client mode: server.url is set"
 URL_HINT = f"server.url in config.yaml, or {SERVER_URL_ENV}"
 
-#: The handlers that work on the memory's own files, and so refuse in client mode.
+#: The hand-written handlers that work on the memory's own files, and so refuse in client
+#: mode (a catalogue command refuses when its operation is ``local_only``).
 LOCAL_ONLY = frozenset(
     f"{module}:{name}"
     for module, names in (
         ("admin_cmds", "migrate rebuild verify mcp"),
-        ("memory_cmds", "purge reindex tag untag"),
+        ("memory_cmds", "reindex tag untag"),
         ("model_cmds", "pull ls rm"),
         ("serve_cmds", "serve wiki"),
         ("sharing_cmds", "token_add token_ls token_revoke"),

@@ -111,6 +111,8 @@ class Http:
 
 @dataclass(frozen=True)
 class Operation:
+    """One use case: its call, inputs, output, and each interface's view of it."""
+
     name: str
     call: str | None
     """The ``Memory`` method it calls (None: the server itself, e.g. health)."""

@@ -50,6 +50,8 @@ class FactView:
 
 @dataclass(frozen=True)
 class RecallHit:
+    """One recall hit: the fact, its score and strength, and the score's parts."""
+
     fact: Fact
     score: float
     strength: float
@@ -58,6 +60,8 @@ class RecallHit:
 
 @dataclass(frozen=True)
 class PathEntry:
+    """One path below another, with its fact and child counts."""
+
     path: str
     fact_count: int
     child_count: int
@@ -65,6 +69,8 @@ class PathEntry:
 
 @dataclass(frozen=True)
 class TreeNode:
+    """One path of a tree, with its children."""
+
     path: str
     name: str
     fact_count: int
@@ -91,6 +97,8 @@ class FactDetail:
 
 @dataclass(frozen=True)
 class PurgeResult:
+    """What a purge erased."""
+
     fact_id: str
     redacted_events: int
     file_compacted: bool

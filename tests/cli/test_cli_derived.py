@@ -98,3 +98,14 @@ def test_a_result_with_no_renderer_prints_its_wire_shape() -> None:
     plain = Operation("odd", "odd", "dict", cli="memory odd")
     assert show(ctx, plain, {"id": "01ABC", "weight": 3}) == 0
     assert out.getvalue() == "id:     01ABC\nweight: 3\n"
+
+
+def test_main_leaves_the_collector_as_it_was(capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    from embornal.interfaces.cli import main as cli_main
+
+    assert gc.isenabled()
+    assert cli_main.main(["--json", "memory", "kinds", "project"]) == 0
+    assert gc.isenabled()
+    assert '"kind": "project"' in capsys.readouterr().out

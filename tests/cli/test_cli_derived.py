@@ -29,15 +29,31 @@ def _command_parser(cli: str) -> argparse.ArgumentParser:
     return found
 
 
-@pytest.mark.parametrize(
-    "op",
-    [op for op in CATALOG if op.cli is not None and (op.cli_help or op.inputs)],
-    ids=lambda op: op.name,
-)
-def test_every_input_of_a_catalogue_command_is_on_its_parser(op: Operation) -> None:
+#: Catalogue commands still written by hand (their records have no inputs yet).
+WRITTEN_BY_HAND = {
+    "tag_path",
+    "untag_path",
+    "reindex",
+    "policies",
+    "policy_add",
+    "policy_remove",
+    "policy_check",
+    "token_add",
+    "tokens",
+    "token_revoke",
+}
+
+
+@pytest.mark.parametrize("op", [op for op in CATALOG if op.cli is not None], ids=lambda op: op.name)
+def test_every_catalogue_command_takes_each_of_its_inputs(op: Operation) -> None:
+    """A derived command has an argument for each input, with the flag the rules give; a
+    command written by hand (decision 0046: it replaces the derived one) is there."""
     assert op.cli is not None
     parser = _command_parser(op.cli)
-    assert parser.get_default("handler") == HANDLER
+    if parser.get_default("handler") != HANDLER:  # written by hand: there, and runs
+        assert parser.get_default("handler"), op.cli
+        return
+    assert op.name not in WRITTEN_BY_HAND, f"{op.cli} is derived now: drop it from the list"
     assert parser.get_default("operation") == op.name
     actions = {a.dest: a for a in parser._actions}
     for item in (*op.inputs, *op.cli_args):
@@ -47,10 +63,10 @@ def test_every_input_of_a_catalogue_command_is_on_its_parser(op: Operation) -> N
         assert list(actions[item.name].option_strings) == flag_of(item), (op.cli, item.name)
 
 
-def test_local_only_commands_without_inputs_are_written_by_hand() -> None:
-    """tag, untag, reindex, policy and token: the catalogue names them, the CLI writes them."""
+def test_the_local_only_commands_without_inputs_are_written_by_hand() -> None:
     for op in CATALOG:
-        if op.cli is not None and not op.inputs and not op.cli_help and op.call != "kinds":
+        if op.name in WRITTEN_BY_HAND:
+            assert op.cli is not None and not op.inputs, op.name
             assert _command_parser(op.cli).get_default("handler") != HANDLER, op.cli
 
 
@@ -109,3 +125,23 @@ def test_main_leaves_the_collector_as_it_was(capsys: pytest.CaptureFixture[str])
     assert cli_main.main(["--json", "memory", "kinds", "project"]) == 0
     assert gc.isenabled()
     assert '"kind": "project"' in capsys.readouterr().out
+
+
+def test_a_number_input_and_a_repeatable_flag() -> None:
+    op = Operation(
+        "rate",
+        "rate",
+        "Fact",
+        (
+            Input("weight", "float", "The weight.", True, low=0, high=1, flag="--weight"),
+            Input("evidence", "evidence", "What supports it.", nargs="+"),
+        ),
+        cli="memory rate",
+    )
+    parser = ArgParser(prog="embornal memory rate")
+    fill(parser, op)
+    args = parser.parse_args(["--weight", "0.5", "--evidence", "uri:x", "--evidence", "quote:y"])
+    assert args.weight == 0.5 and args.evidence == ["uri:x", "quote:y"]
+    for bad in ("1.5", "nan", "x"):
+        with pytest.raises(InvalidInput, match="--weight must be a number from 0 to 1"):
+            parser.parse_args(["--weight", bad])

@@ -27,6 +27,7 @@ InputType = Literal[
     "attributes",
     "where",
     "evidence",
+    "float",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -69,7 +70,8 @@ class Input:
     """The CLI's help line; None: ``description``; ``""``: none."""
     nargs: str | None = None
     """A positional's argparse ``nargs`` when the default does not fit (``"*"``, ``"+"``,
-    ``"?"`` for a required content that may come on standard input)."""
+    ``"?"`` for a required content that may come on standard input); on a flag, ``"*"``
+    or ``"+"`` makes it repeatable (the call gets the list)."""
     cli: bool = True
     """Whether the command line takes it."""
 

@@ -112,6 +112,29 @@ def number(low: int, high: int, flag: str) -> Callable[[str], int]:
     return convert
 
 
+def decimal(low: float | None, high: float | None, flag: str) -> Callable[[str], float]:
+    """The converter of a number within ``low``..``high`` (either end open when None)."""
+
+    def convert(text: str) -> float:
+        try:
+            value: float | None = float(text)
+        except ValueError:
+            value = None
+        if (
+            value is None
+            or value != value  # NaN
+            or (low is not None and value < low)
+            or (high is not None and value > high)
+        ):
+            ends = ("" if low is None else f" from {low:g}") + (
+                "" if high is None else f" to {high:g}"
+            )
+            raise _out_of_range(f"{flag} must be a number{ends}, not {text[:40]!r}")
+        return value
+
+    return convert
+
+
 #: The input types given once per word of a repeated flag (``--tag a=b --tag c=d``).
 REPEATED = frozenset({"tags", "where", "attributes"})
 
@@ -141,12 +164,14 @@ def add_input(parser: argparse.ArgumentParser, item: Input) -> None:
     if item.type == "bool":
         kw["action"] = "store_false" if item.default is True else "store_true"
         kw.pop("metavar", None)
-    elif item.type in REPEATED:
+    elif item.type in REPEATED or item.nargs in ("*", "+"):
         kw["action"] = "append"
     elif item.type == "int":
         low = item.low if item.low is not None else -(2**63)
         high = item.high if item.high is not None else 2**63 - 1
         kw["type"] = number(low, high, flags[0])
+    elif item.type == "float":
+        kw["type"] = decimal(item.low, item.high, flags[0])
     elif item.type == "choice":
         kw["choices"] = item.choices
         kw["default"] = item.default
@@ -238,7 +263,9 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
     if "evidence" in given:
         from embornal.domain.spine import parse_evidence
 
-        parse_evidence(given["evidence"], given.get("note"))
+        evidence = given["evidence"]
+        for one in evidence if isinstance(evidence, list) else [evidence]:
+            parse_evidence(one, given.get("note"))
     if "reason" in given and "reason" in names:
         from embornal.domain.facts import check_reason
 

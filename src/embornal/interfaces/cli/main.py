@@ -89,13 +89,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
     args = list(sys.argv[1:] if argv is None else argv)
     # One catalogue command is a short run: the cyclic collector would only cost start-up
-    # time (it runs over every class and function the imports make). Commands that serve or
-    # work long turn it back on (``_run``); it is back as it was when ``main`` returns.
+    # time (it walks every class and function the imports make). Commands that serve or
+    # work long turn it back on (``_run``). The console script's process ends when ``main``
+    # returns: what the run made is frozen, so neither the collector turned back on nor the
+    # interpreter's exit walks it again; a call from Python gets the collector back as it was.
     collecting = gc.isenabled()
     gc.disable()
     try:
         code = _guarded(args)
     finally:
+        if argv is None:
+            gc.freeze()
         if collecting:
             gc.enable()
     try:

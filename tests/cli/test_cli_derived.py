@@ -145,3 +145,23 @@ def test_a_number_input_and_a_repeatable_flag() -> None:
     for bad in ("1.5", "nan", "x"):
         with pytest.raises(InvalidInput, match="--weight must be a number from 0 to 1"):
             parser.parse_args(["--weight", bad])
+
+
+def test_a_positional_number_and_a_repeated_positional() -> None:
+    op = Operation(
+        "weight",
+        "weight",
+        "Fact",
+        (
+            Input("fact_id", "id", "The fact id.", True, metavar="ID"),
+            Input("weight", "float", "The weight.", True, low=0, high=1, metavar="W"),
+            Input("tags", "tags", "Tags.", True, flag="", metavar="KEY=VALUE"),
+        ),
+        cli="memory weight",
+    )
+    parser = ArgParser(prog="embornal memory weight")
+    fill(parser, op)
+    args = parser.parse_args(["01ABC", "0.25", "a=b", "c=d"])
+    assert args.weight == 0.25 and args.tags == ["a=b", "c=d"]
+    with pytest.raises(InvalidInput, match="W must be a number from 0 to 1, not '2'"):
+        parser.parse_args(["01ABC", "2", "a=b"])

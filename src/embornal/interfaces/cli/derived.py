@@ -148,16 +148,25 @@ def add_input(parser: argparse.ArgumentParser, item: Input) -> None:
     help_text = item.description if item.cli_help is None else item.cli_help
     if help_text:
         kw["help"] = help_text
+    named = flags[0] if flags else (item.metavar or item.name.upper())
+    if item.type == "int":
+        low = item.low if item.low is not None else -(2**63)
+        high = item.high if item.high is not None else 2**63 - 1
+        kw["type"] = number(low, high, named)
+    elif item.type == "float":
+        kw["type"] = decimal(item.low, item.high, named)
+    elif item.type == "choice":
+        kw["choices"] = item.choices
     if not flags:
         nargs = item.nargs
-        if nargs is None and not item.required:
-            nargs = "+" if item.type in REPEATED else "?"
+        if nargs is None and item.type in REPEATED:
+            nargs = "+" if item.required else "*"
+        elif nargs is None and not item.required:
+            nargs = "?"
         if nargs is not None:
             kw["nargs"] = nargs
         if nargs in ("?", "*") and item.default is not None:
             kw["default"] = item.default
-        if item.type == "choice":
-            kw["choices"] = item.choices
         parser.add_argument(item.name, **kw)
         return
     kw["dest"] = item.name
@@ -166,14 +175,7 @@ def add_input(parser: argparse.ArgumentParser, item: Input) -> None:
         kw.pop("metavar", None)
     elif item.type in REPEATED or item.nargs in ("*", "+"):
         kw["action"] = "append"
-    elif item.type == "int":
-        low = item.low if item.low is not None else -(2**63)
-        high = item.high if item.high is not None else 2**63 - 1
-        kw["type"] = number(low, high, flags[0])
-    elif item.type == "float":
-        kw["type"] = decimal(item.low, item.high, flags[0])
     elif item.type == "choice":
-        kw["choices"] = item.choices
         kw["default"] = item.default
     if item.required and item.type != "attributes":  # --attr: the run says what is missing
         kw["required"] = True

@@ -15,12 +15,15 @@ command line is derived from them too (:mod:`embornal.interfaces.cli.derived`).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
-from embornal.domain.paths import MAX_PATH_LENGTH
-from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, Profile
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH, MAX_REASON_LENGTH
+from embornal.interfaces.catalog_types import (
+    Http,
+    Input,
+    InputType,
+    Operation,
+    Profile,
+    replace,
+)
 
 __all__ = [
     "CATALOG",

@@ -1,15 +1,89 @@
 """The records of the catalogue (:mod:`embornal.interfaces.catalog`): an operation, its
 inputs and its place in the REST API, with what the command line adds to them.
 
-Stdlib-only, plain data.
+Stdlib-only, plain data, and cheap to import: the records are frozen classes made by
+:func:`record` (typed as dataclasses are, without importing :mod:`dataclasses`, whose
+import and generated methods cost the command line's start-up; decision 0047).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Literal, TypeVar, dataclass_transform
 
-__all__ = ["Http", "Input", "InputType", "Operation", "Profile", "Where"]
+__all__ = ["Http", "Input", "InputType", "Operation", "Profile", "Where", "record", "replace"]
+
+_T = TypeVar("_T")
+_C = TypeVar("_C", bound=type)
+
+
+def _init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls = type(self)
+    names: tuple[str, ...] = cls.__record_fields__
+    values = self.__dict__
+    values.update(cls.__record_defaults__)
+    values.update(zip(names, args, strict=False))
+    values.update(kwargs)
+    if len(values) != len(names) or len(args) > len(names):
+        missing = [n for n in names if n not in values]
+        unknown = [k for k in values if k not in names]
+        raise TypeError(f"{cls.__name__}: missing {missing}, unknown {unknown}, {len(args)} given")
+
+
+def _frozen(self: Any, name: str, value: Any = None) -> None:
+    raise AttributeError(f"{type(self).__name__} is frozen: cannot set or delete {name!r}")
+
+
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{n}={self.__dict__[n]!r}" for n in type(self).__record_fields__)
+    return f"{type(self).__name__}({shown})"
+
+
+def _key(self: Any) -> tuple[Any, ...]:
+    return tuple(self.__dict__[n] for n in type(self).__record_fields__ if n != "extra")
+
+
+def _eq(self: Any, other: object) -> bool:
+    return type(other) is type(self) and _key(self) == _key(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_key(self))
+
+
+@dataclass_transform(frozen_default=True)
+def record(cls: _C) -> _C:
+    """A frozen record of the class's annotated fields, in order, with their defaults."""
+    notes = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs start-up)
+    names = tuple(n for n in notes if not str(notes[n]).startswith("ClassVar"))
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    methods: dict[str, Callable[..., Any]] = {
+        "__init__": _init,
+        "__setattr__": _frozen,
+        "__delattr__": _frozen,
+        "__repr__": _repr,
+        "__eq__": _eq,
+        "__hash__": _hash,
+    }
+    for key, method in methods.items():
+        setattr(cls, key, method)
+    cls.__record_fields__ = names  # type: ignore[attr-defined]
+    cls.__record_defaults__ = defaults  # type: ignore[attr-defined]
+    return cls
+
+
+def replace(obj: _T, **changes: Any) -> _T:
+    """A copy of the record ``obj`` with ``changes`` (as :func:`dataclasses.replace`)."""
+    fields = type(obj).__record_fields__  # type: ignore[attr-defined]
+    unknown = sorted(set(changes) - set(fields))
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
 
 Profile = Literal["core", "full", "none"]
 InputType = Literal[
@@ -32,7 +106,7 @@ InputType = Literal[
 Where = Literal["query", "body", "path"]
 
 
-@dataclass(frozen=True)
+@record
 class Input:
     """One input of an operation: the keyword argument ``name`` of the ``Memory`` method.
 
@@ -84,7 +158,7 @@ class Input:
         return self.mcp_name or self.name
 
 
-@dataclass(frozen=True)
+@record
 class Http:
     """Where an operation lives in the REST API (under ``/api/v1``)."""
 
@@ -111,7 +185,7 @@ class Http:
         return "query" if self.method == "GET" else "body"
 
 
-@dataclass(frozen=True)
+@record
 class Operation:
     """One use case: its call, inputs, output, and each interface's view of it."""
 
@@ -135,7 +209,8 @@ class Operation:
     """The CLI command (``memory store``), or None."""
     tool_order: int = 0
     """Where the tool comes in the MCP tool list."""
-    extra: dict[str, str] = field(default_factory=dict, compare=False)
+    extra: Mapping[str, str] = MappingProxyType({})
+    """Notes for the interfaces (not compared)."""
     # -- the command line (cli/derived.py builds each command from these) --------------
     cli_help: str = ""
     """The one-line help in the group's list of commands (default: ``title``)."""

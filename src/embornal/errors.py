@@ -26,7 +26,8 @@ problem+json with ``http_status``.
     │   └── InvalidImportance
     ├── NotFound                       exit 3   no such fact or path (or hidden)
     ├── Conflict                       exit 4   the state forbids the change
-    │   └── ConcurrencyError                    a stream moved under us
+    │   ├── ConcurrencyError                    a stream moved under us
+    │   └── NotUndoable                          no undo for this event (a purge, …)
     ├── AccessDenied                   exit 5   the subject may not do this
     │   └── Unauthenticated                      no, bad, expired or revoked token
     ├── ConfigError                    exit 6   config or directories unusable
@@ -68,6 +69,7 @@ __all__ = [
     "InvalidVisibility",
     "MigrationError",
     "NotFound",
+    "NotUndoable",
     "OwnerTagForbidden",
     "StorageError",
     "Unauthenticated",
@@ -191,6 +193,13 @@ class Conflict(EmbornalError):
 class ConcurrencyError(Conflict):
     code = "concurrency_conflict"
     default_hint = "Another writer changed the same fact; read it again and retry."
+
+
+class NotUndoable(Conflict):
+    """The event cannot be undone: a purge, or what it did was changed by a later event
+    (the message names it) (decision 0043)."""
+
+    code = "not_undoable"
 
 
 class AccessDenied(EmbornalError):

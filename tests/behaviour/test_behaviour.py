@@ -258,3 +258,77 @@ def test_vouching_needs_write_and_a_readable_fact(
         alice.contradict(public.id, by=bob.store("/bob/x", "Bob's.").id, reason="hidden by")
     assert alice.show(public.id).evidence == ()
     assert len(alice.history(public.id)) == 1
+
+
+# -- undo: the same on both sides (decisions 0043, 0044) -------------------------------------
+
+
+def test_undo_each_change_and_redo(alice: MemoryAPI) -> None:
+    fact = alice.store(
+        "/projects/x", "X.", kind="project", attributes={"name": "x", "status": "idea"}
+    )
+    update = alice.update(fact.id, {"status": "active", "summary": "the x"})
+    assert update.attributes["status"] == "active"
+    confirmed = alice.confirm(fact.id)
+    forgotten = alice.forget(fact.id, reason="oops")
+    assert forgotten.state == "forgotten"
+    events = alice.history(fact.id)
+    stored, updated, confirm, forget = (e.position for e in events)
+    kinds = {e.actor_kind for e in events}  # the remote side's token is an assistant's
+    assert kinds in ({"person"}, {"assistant"}) and events[0].actor == "alice"
+
+    (restore,) = alice.undo(forget, reason="forgotten by mistake")
+    assert restore.type == "FactRestored" and restore.payload["undoes"] == forget
+    assert restore.reason == "forgotten by mistake" and restore.actor == "alice"
+    (reset,) = alice.undo(f"#{confirm}", reason="not confirmed after all")
+    assert reset.type == "FactConfidenceReset"
+    (back,) = alice.undo(updated, reason="not yet")
+    assert back.payload["changes"] == {"status": "idea", "summary": None}
+    detail = alice.show(fact.id)
+    assert detail.fact.state == "active" and detail.fact.attributes == {
+        "name": "x",
+        "status": "idea",
+    }
+    assert detail.confidence == fact.confidence and detail.last_confirmed_at is None
+
+    (redo,) = alice.undo(reset.position, reason="it was confirmed")
+    assert alice.show(fact.id).confidence == confirmed.confidence
+    (gone,) = alice.undo(stored, reason="stored by mistake")
+    assert gone.type == "FactForgotten" and alice.show(fact.id).fact.state == "forgotten"
+    history = alice.history(fact.id)
+    assert [e.payload.get("undoes") for e in history[4:]] == [
+        forget,
+        confirm,
+        updated,
+        reset.position,
+        stored,
+    ]
+    assert redo.payload["undoes"] == reset.position
+
+
+def test_undo_refusals_are_the_same_error(alice: MemoryAPI, bob: MemoryAPI) -> None:
+    fact = alice.store("/alice/notes", "Mine.")
+    forget = alice.forget(fact.id, reason="x")
+    (forget_event,) = [e for e in alice.history(fact.id) if e.type == "FactForgotten"]
+    alice.restore(fact.id, reason="y")
+    with pytest.raises(Conflict, match="changed whether"):  # a later restore overrode it
+        alice.undo(forget_event.position, reason="z")
+    with pytest.raises(NotFound):  # bob may not read the fact: as a missing event
+        bob.undo(forget_event.position, reason="z")
+    with pytest.raises(NotFound):
+        alice.undo(10**9, reason="z")
+    with pytest.raises(InvalidInput):
+        alice.undo("abc", reason="z")
+    with pytest.raises(InvalidInput):
+        alice.undo(forget_event.position, reason=" ")
+    assert forget.state == "forgotten" and len(alice.history(fact.id)) == 3
+
+
+def test_undo_takes_the_rights_of_the_compensation(
+    alice: MemoryAPI, bob: MemoryAPI, memory: Memory
+) -> None:
+    public = alice.store("/team/news", "The offsite is in May.", tags=["visibility=public"])
+    (stored,) = alice.history(public.id)
+    with pytest.raises(AccessDenied):  # forgetting needs delete: bob may only read it
+        bob.undo(stored.position, reason="not mine")
+    assert len(alice.history(public.id)) == 1

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.anyio
 CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
 FULL = [
     *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
-    "add_evidence",
+    "add_evidence", "undo",
 ]  # fmt: skip
 
 

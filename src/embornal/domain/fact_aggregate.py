@@ -30,6 +30,7 @@ from embornal.domain.events import (
     DomainEvent,
     Event,
     FactAttributesUpdated,
+    FactConfidenceReset,
     FactConfirmed,
     FactContradicted,
     FactEvidenceAdded,
@@ -155,6 +156,8 @@ def evolve(
         return _updated(step, event)
     if isinstance(event, FactConfirmed | FactContradicted | FactEvidenceAdded):
         return _vouched(step, event, ActorKind(actor_kind), at)
+    if isinstance(event, FactConfidenceReset):  # an undo's: the values it names
+        return replace(step, confidence=event.confidence, last_confirmed_at=event.last_confirmed_at)
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 

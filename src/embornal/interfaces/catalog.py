@@ -502,6 +502,35 @@ CATALOG: tuple[Operation, ...] = (
                   "conversation, document, observation) with an optional note: a weak "
                   "confirmation. It takes write on the fact.", errors=_WRITE, probe=True),
     ),
+    Operation(
+        "undo", "undo", "list[Event]",
+        (Input("event_id", "int",
+               "The event to undo: its id, the number in the # column (position) of history.",
+               True, aliases=("event_id", "event", "id", "position"), low=1, http="position"),
+         _REASON),
+        tool_order=17, profile="full", title="Undo an event", destructive=True,
+        cli="memory undo",
+        guide="""Undo one event of a fact's history: a store, forget, restore, attribute
+        update, confirm, contradiction or evidence; the undo is itself kept in the history.
+
+        Call it when you or the user made a change by mistake: first call history to find
+        the event's position, then undo it with a reason. It appends the opposite change
+        (a store is forgotten, a forget restored, attributes and confidence set back); a
+        purge cannot be undone, and an event a later one changed is refused until that one
+        is undone. Undoing an undo redoes the change.
+        Returns the events it appended, each with undoes (the position undone).
+        Example: undo(event_id=42, reason="Confirmed the wrong fact.")""",
+        example='undo(event_id=42, reason="stored by mistake")',
+        http=Http("POST", "/events/{position}/undo", "undoEvent", "Undo one event",
+                  "Append the events that compensate the event at log `position` (the "
+                  "`position` of a history event: its id), each with `undoes` = it and the "
+                  "reason. "
+                  "A purge cannot be undone, nor an event a later one overrode (409, naming "
+                  "it); an event of a stream the subject may not read answers 404, as a "
+                  "missing one. It takes the rights of the compensation (forget and restore: "
+                  "delete; an attribute update: write and delete; the rest: write).",
+                  errors=_WRITE, items="events", tag="events", probe=True),
+    ),
     # -- local-only: on the machine that holds the memory ---------------------------------
     Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,
               local_only=True, cli="memory purge", cli_help="erase a fact's content for good",

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access import Rule
@@ -33,7 +32,7 @@ from embornal.storage.contract import Store
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.spine import EvidenceRef
-    from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging
+    from embornal.service import admin, facts, kinds, lifecycle, sharing, spine, tagging, undo
     from embornal.service.access import TokenInfo
     from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
@@ -45,6 +44,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     sharing = Later("embornal.service.sharing")
     spine = Later("embornal.service.spine")
     tagging = Later("embornal.service.tagging")
+    undo = Later("embornal.service.undo")
 
 __all__ = ["MAX_LIMIT", "Memory"]
 
@@ -93,12 +93,7 @@ class Memory:
     def __enter__(self) -> Memory:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> Memory:
@@ -210,6 +205,10 @@ class Memory:
     def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
         """Erase a fact's content from every table, index and event payload. Irreversible."""
         return lifecycle.purge(self._ctx, fact_id, reason=reason)
+
+    def undo(self, event_id: int | str, *, reason: str) -> list[Event]:
+        """Append the events that undo one event of the log (its id: the # of history)."""
+        return undo.undo(self._ctx, event_id, reason=reason)
 
     # -- reading (service.recall, service.browse) -------------------------------------------
 

@@ -19,6 +19,7 @@ from embornal.domain.events import (
     DomainEvent,
     Event,
     FactAttributesUpdated,
+    FactConfidenceReset,
     FactConfirmed,
     FactContradicted,
     FactEvidenceAdded,
@@ -271,6 +272,16 @@ def _vouched(
     )
 
 
+def _confidence_reset(conn: Connection, e: Event, b: FactConfidenceReset) -> None:
+    """An undo's reset: the confidence and last confirmation it names (evidence stays)."""
+    when = None if b.last_confirmed_at is None else format_time(b.last_confirmed_at)
+    conn.execute(
+        "UPDATE facts SET confidence = ?, last_confirmed_at = ? WHERE id = ? "
+        "AND confidence IS NOT NULL",
+        (b.confidence, when, b.fact_id),
+    )
+
+
 def _facts_recalled(conn: Connection, e: Event, b: FactsRecalled) -> None:
     ids = b.fact_ids
     if not ids:
@@ -370,6 +381,7 @@ _HANDLERS: dict[type[DomainEvent], Callable[[Connection, Event, Any], None]] = {
     FactConfirmed: _vouched,
     FactContradicted: _vouched,
     FactEvidenceAdded: _vouched,
+    FactConfidenceReset: _confidence_reset,
     FactsRecalled: _facts_recalled,
     PathTagged: _path_tagged,
     PathUntagged: _path_untagged,

@@ -63,6 +63,7 @@ class EventType(StrEnum):
     FACT_CONFIRMED = "FactConfirmed"
     FACT_CONTRADICTED = "FactContradicted"
     FACT_EVIDENCE_ADDED = "FactEvidenceAdded"
+    FACT_CONFIDENCE_RESET = "FactConfidenceReset"
     FACTS_RECALLED = "FactsRecalled"
     PATH_TAGGED = "PathTagged"
     PATH_UNTAGGED = "PathUntagged"

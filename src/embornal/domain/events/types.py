@@ -21,7 +21,9 @@ if TYPE_CHECKING:  # spine imports the events package: named here, imported when
 
 __all__ = [
     "ALL_EVENT_CLASSES",
+    "UNDOING_EVENTS",
     "FactAttributesUpdated",
+    "FactConfidenceReset",
     "FactConfirmed",
     "FactContradicted",
     "FactEvidenceAdded",
@@ -93,11 +95,13 @@ class FactAttributesUpdated(DomainEvent):
 
     TYPE: ClassVar[str] = EventType.FACT_ATTRIBUTES_UPDATED.value
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("changes",)
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "kind_version")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "kind_version", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
     fact_id: str
     changes: Mapping[str, Any] | None
     kind_version: int = 1
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,9 +109,11 @@ class FactForgotten(DomainEvent):
     """The fact leaves recall; restorable."""
 
     TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
     fact_id: str
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -115,9 +121,11 @@ class FactRestored(DomainEvent):
     """A forgotten fact comes back into recall."""
 
     TYPE: ClassVar[str] = EventType.FACT_RESTORED.value
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
     fact_id: str
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -223,6 +231,27 @@ class FactEvidenceAdded(DomainEvent):
         return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
 
 
+@dataclass(frozen=True)
+class FactConfidenceReset(DomainEvent):
+    """The confidence and ``last_confirmed_at`` of the fact set back to what they were
+    before the event at log position ``undoes`` (the undo of a confirm, a contradiction,
+    a piece of evidence, or of another reset; decision 0043). Evidence is append-only:
+    the undo of a piece of evidence withdraws its confirmation, the evidence stays."""
+
+    TYPE: ClassVar[str] = EventType.FACT_CONFIDENCE_RESET.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
+        "fact_id",
+        "confidence",
+        "last_confirmed_at",
+        "undoes",
+    )
+
+    fact_id: str
+    confidence: float
+    last_confirmed_at: datetime | None
+    undoes: int | None = None
+
+
 # -- recall (stream: recall:<id>) ----------------------------------------------------------
 
 
@@ -246,10 +275,12 @@ class PathTagged(DomainEvent):
 
     TYPE: ClassVar[str] = EventType.PATH_TAGGED.value
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("tags",)
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("path",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("path", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
     path: str
     tags: tuple[Tag, ...]
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -257,10 +288,12 @@ class PathUntagged(DomainEvent):
     """The actor's tags of these keys come off a path (keys are labels, not text)."""
 
     TYPE: ClassVar[str] = EventType.PATH_UNTAGGED.value
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("path", "keys")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("path", "keys", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
     path: str
     keys: tuple[str, ...]
+    undoes: int | None = None
 
 
 # -- sharing (streams: policy, token:<id>) ------------------------------------------------
@@ -322,6 +355,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     FactConfirmed,
     FactContradicted,
     FactEvidenceAdded,
+    FactConfidenceReset,
     FactsRecalled,
     PathTagged,
     PathUntagged,
@@ -329,4 +363,15 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     PolicyRemoved,
     TokenIssued,
     TokenRevoked,
+)
+
+#: The compensating events of an undo carry ``undoes``: the log position of the event
+#: they undo (decision 0043). None on every other event, and left out of its payload.
+UNDOING_EVENTS: tuple[type[DomainEvent], ...] = (
+    FactForgotten,
+    FactRestored,
+    FactAttributesUpdated,
+    FactConfidenceReset,
+    PathTagged,
+    PathUntagged,
 )

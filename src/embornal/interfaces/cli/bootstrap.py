@@ -62,6 +62,8 @@ can always see who wrote what, when and why.
   it only for secrets or personal data that must not stay on disk.
 - `embornal memory show ID` and `embornal memory history ID|PATH` explain a fact:
   its strength, tags, links and every event.
+- A change made by mistake is undone with the event's `#` from the history; the
+  undo is kept in the history too: `embornal memory undo 42 --reason "wrong fact"`.
 
 ### The MCP alternative
 

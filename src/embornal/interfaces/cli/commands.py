@@ -64,6 +64,11 @@ def _days(text: str) -> float:
     return value
 
 
+def _undo_args(p: ArgParser) -> None:
+    p.add_argument("event", metavar="EVENT_ID", help="the event's id: the # of `memory history`")
+    p.add_argument("--reason", required=True, help="why (required): kept in the history")
+
+
 def _tag_args(p: ArgParser) -> None:
     p.add_argument("path", metavar="PATH")
     p.add_argument("tags", metavar="KEY=VALUE", nargs="+")
@@ -121,6 +126,16 @@ def memory(group: Commands, late: ArgParser) -> None:
         "Serve the wiki pages of the memory on 127.0.0.1 as the subject default, with\n"
         "no login, until Ctrl-C. For other machines or subjects use `embornal serve`.",
         _port_arg(1337),
+    )
+    add_command(
+        group,
+        "undo",
+        "undo_cmds:undo",
+        "undo one event of a history (a purge cannot be undone)",
+        late,
+        "Append the events that undo EVENT_ID (the # column of `memory history`): a\n"
+        "store is forgotten, a forget restored, attributes and confidence set back.",
+        _undo_args,
     )
 
 

@@ -298,18 +298,23 @@ def show_recall(ctx: Context, hits: Sequence[RecallHit]) -> None:
 
 
 def _events_table(events: Sequence[Event]) -> str:
+    from embornal.interfaces.cli.undo_cmds import undo_notes
+
     rows = [
         [
+            f"#{e.position}",
             fmt_time(e.recorded_at),
             cell(e.stream_id),
             e.type + (" (redacted)" if e.redacted else ""),
             cell(e.actor),
             cell(e.actor_kind),
             cell(e.reason or "-"),
+            note,
         ]
-        for e in events
+        for e, note in zip(events, undo_notes(events), strict=True)
     ]
-    return markdown_table(["Time", "Stream", "Event", "Actor", "Kind", "Reason"], rows)
+    header = ["#", "Time", "Stream", "Event", "Actor", "Kind", "Reason", "Undo"]
+    return markdown_table(header, rows)
 
 
 def _show_text(d: FactDetail) -> str:

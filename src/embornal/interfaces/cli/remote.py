@@ -556,3 +556,8 @@ class RemoteMemory:
 
     def history(self, target: str) -> list[Event]:
         return cast(list[Event], self._op("history", target=target))
+
+    def undo(self, event_id: int | str, *, reason: str) -> list[Event]:
+        from embornal.domain.undo import check_event_id  # checked here, as the service would
+
+        return cast(list[Event], self._op("undo", event_id=check_event_id(event_id), reason=reason))

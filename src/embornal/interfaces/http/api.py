@@ -54,6 +54,7 @@ from embornal.interfaces.http.schemas import (
     TagsQuery,
     TreeNodeOut,
     TreeQuery,
+    UndoOut,
     UpdateIn,
     WhoAmIOut,
 )
@@ -163,6 +164,11 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "confirm": (FactOut, ConfirmIn, lambda c, r: to_wire(r)),
     "contradict": (FactOut, ContradictIn, lambda c, r: to_wire(r)),
     "add_evidence": (FactOut, EvidenceAddIn, lambda c, r: to_wire(r)),
+    "undo": (
+        UndoOut,
+        ReasonIn,
+        lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
+    ),
 }
 
 

@@ -77,6 +77,16 @@ def _query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
     return params
 
 
+def _path_param(name: str) -> dict[str, Any]:
+    """A fact ``id`` (a ULID or a unique prefix), or an event's log ``position``."""
+    if name == "position":
+        about = "The event's id: its log position (the `position` of a history event)."
+        schema: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 10**18 - 1}
+    else:
+        about, schema = ID_DESCRIPTION, {"type": "string", "pattern": ID_PATTERN}
+    return {"name": name, "in": "path", "required": True, "description": about, "schema": schema}
+
+
 def _operation(op: Operation) -> dict[str, Any]:
     body: dict[str, Any] = {
         "operationId": op.operation_id,
@@ -84,16 +94,7 @@ def _operation(op: Operation) -> dict[str, Any]:
         "description": op.description,
         "tags": [op.tag],
     }
-    params = [
-        {
-            "name": name,
-            "in": "path",
-            "required": True,
-            "description": ID_DESCRIPTION,
-            "schema": {"type": "string", "pattern": ID_PATTERN},
-        }
-        for name in op.path_params
-    ]
+    params = [_path_param(name) for name in op.path_params]
     if op.query is not None:
         params.extend(_query_parameters(op.query))
     if params:
@@ -168,6 +169,7 @@ def openapi_document(operations: Sequence[Operation]) -> dict[str, Any]:
         "tags": [
             {"name": "facts", "description": "Store, find, show and forget facts."},
             {"name": "paths", "description": "Browse the tree of topic paths."},
+            {"name": "events", "description": "The event log: undo one event."},
             {"name": "server", "description": "The server and the caller."},
         ],
     }

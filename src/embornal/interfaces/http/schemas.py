@@ -53,6 +53,7 @@ __all__ = [
     "TagsQuery",
     "TreeNodeOut",
     "TreeQuery",
+    "UndoOut",
     "UpdateIn",
     "WhoAmIOut",
 ]
@@ -249,6 +250,13 @@ class FactDetailOut(_Out):
 class HistoryOut(_Out):
     target: str = Field(description="The fact id (or prefix) as given.")
     events: list[EventOut] = Field(description="Oldest first, the supersession chain included.")
+
+
+class UndoOut(_Out):
+    """The events an undo appended, each with ``payload.undoes`` = the undone position."""
+
+    undone: int = Field(description="The log position of the event undone.")
+    events: list[EventOut] = Field(description="The compensating events, in log order.")
 
 
 class FactsOut(_Out):

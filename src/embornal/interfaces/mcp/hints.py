@@ -39,6 +39,7 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory confirm[^`]*`", 'confirm(id="...")'),
         (r"`embornal memory contradict[^`]*`", 'contradict(id="...", reason="...")'),
         (r"`embornal memory evidence[^`]*`", 'add_evidence(id="...", evidence="quote:...")'),
+        (r"`embornal memory undo[^`]*`", 'undo(event_id=..., reason="...")'),
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).
@@ -62,6 +63,7 @@ _ASK = "No tool does that: ask the user."
 _BY_CODE = {
     "access_denied": 'ls(path="/") shows where this subject may read and write.',
     "not_found": 'recall(query="...") or tree(path="/") shows what there is.',
+    "not_undoable": 'history(id_or_path="...") shows the events and what undid them.',
     "ambiguous_id": 'recall(query="...") or cat(path="...") shows whole ids.',
     "unknown_tool": 'Call one of them, e.g. tree(path="/").',
     "invalid_kind": "kinds() lists the kinds with their attributes and allowed values.",

@@ -41,6 +41,7 @@ __all__ = [
     "StateOut",
     "SupersedeOut",
     "TreeOut",
+    "UndoOut",
     "ViewOut",
     "error_result",
     "ok_result",
@@ -190,14 +191,16 @@ class StateOut(BaseModel):
 
 
 class EventOut(BaseModel):
-    position: int
+    position: int = Field(description="The event's id: what undo(event_id=...) takes.")
     at: str
     type: str
     stream: str = Field(description="The fact id, or path:/x for a path's own events.")
     actor: str
+    actor_kind: str | None = Field(None, description="person, assistant, system or import.")
     reason: str | None = None
     content: str | None = None
     supersedes_id: str | None = None
+    undoes: int | None = Field(None, description="The position of the event this undid.")
 
     @classmethod
     def of(cls, event: Event) -> EventOut:
@@ -208,15 +211,18 @@ class EventOut(BaseModel):
         payload = w["payload"]
         content = payload.get("content")
         supersedes = payload.get("supersedes_id")
+        undoes = payload.get("undoes")
         return cls(
             position=w["position"],
             at=iso(w["recorded_at"]) or "",
             type=w["type"],
             stream=w["stream_id"],
             actor=w["actor"],
+            actor_kind=w.get("actor_kind"),
             reason=w["reason"],
             content=content if isinstance(content, str) else None,
             supersedes_id=supersedes if isinstance(supersedes, str) else None,
+            undoes=undoes if isinstance(undoes, int) else None,
         )
 
 
@@ -260,6 +266,11 @@ class ShowOut(ViewOut):
 class HistoryOut(BaseModel):
     target: str
     events: list[EventOut]
+
+
+class UndoOut(BaseModel):
+    undone: int = Field(description="The position of the event undone.")
+    events: list[EventOut] = Field(description="The events the undo appended.")
 
 
 class SupersedeOut(FactOut):

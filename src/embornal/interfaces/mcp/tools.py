@@ -44,6 +44,7 @@ from embornal.interfaces.mcp.results import (
     StateOut,
     SupersedeOut,
     TreeOut,
+    UndoOut,
     ViewOut,
     error_result,
     ok_result,
@@ -309,6 +310,10 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "confirm": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
     "contradict": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
     "add_evidence": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
+    "undo": (
+        UndoOut,
+        lambda r, a: UndoOut(undone=r[0].payload["undoes"], events=[EventOut.of(e) for e in r]),
+    ),
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -57,6 +57,8 @@ def commands(script: Path) -> dict[str, list[str]]:
     return {
         "python -c pass": [sys.executable, "-c", "pass"],
         "embornal --version": [s, "--version"],
+        "embornal --help": [s, "--help"],
+        "embornal memory --help": [s, "memory", "--help"],
         "embornal memory recall sqlite": [s, "memory", "recall", "sqlite"],
         "embornal memory store": [s, "memory", "store", "/bench/startup", "Start-up is timed."],
         "embornal memory cat": [s, "memory", "cat", "/projects/embornal"],

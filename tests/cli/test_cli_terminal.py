@@ -13,8 +13,8 @@ from collections.abc import Callable
 import pytest
 from cli_helpers import EMBORNAL, Run
 
+from embornal.interfaces.cli import derived
 from embornal.interfaces.cli import main as cli_main
-from embornal.interfaces.cli import memory_cmds
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 
@@ -82,10 +82,10 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
 def test_internal_error_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def boom(ctx: object) -> int:
+    def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("kaput")
 
-    monkeypatch.setattr(memory_cmds, "ls", boom)
+    monkeypatch.setattr(derived, "call", boom)  # the call of every catalogue command
     monkeypatch.delenv("EMBORNAL_DEBUG", raising=False)
     assert cli_main.main(["memory", "ls"]) == 1
     captured = capsys.readouterr()

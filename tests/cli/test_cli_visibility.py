@@ -85,7 +85,7 @@ def test_memory_visibility_changes_it_and_the_history_shows_it(cli: Run) -> None
         (("--source", "a\x07b"), "the source label holds a control character"),
         (("--source", "x" * 129), "over 128"),
         (("--confidence", "high"), "--confidence must be a number from 0 to 1"),
-        (("--confidence", "1.2"), "outside 0..1"),
+        (("--confidence", "1.2"), "must be a number from 0 to 1"),
         (("--evidence", "rumour:so"), "evidence type 'rumour' is not one of"),
     ],
 )

@@ -63,11 +63,15 @@ class EmbeddingConfig:
 
 @dataclass(frozen=True)
 class RecallConfig:
+    """The ``recall`` section."""
+
     limit: int = 10
 
 
 @dataclass(frozen=True)
 class ServerConfig:
+    """The ``server`` section (client mode)."""
+
     url: str | None = None
     token: str | None = None
     token_file: str | None = None
@@ -75,6 +79,8 @@ class ServerConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """The configuration in effect."""
+
     recall: RecallConfig = field(default_factory=RecallConfig)
     embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
     server: ServerConfig = field(default_factory=ServerConfig)

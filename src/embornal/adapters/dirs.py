@@ -30,7 +30,6 @@ returned :class:`Moved` records.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -186,6 +185,8 @@ def _occupied(path: Path) -> bool:
 def _move(name: str, source: Path, destination: Path) -> Moved:
     """Move one file, translating OS failures into :class:`ConfigError`."""
     try:
+        import shutil  # only when there is an old directory to move
+
         shutil.move(source, destination)
     except OSError as e:
         raise ConfigError(

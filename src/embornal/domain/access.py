@@ -70,6 +70,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class ObjectPattern:
+    """The object of a rule: a path, a subtree or a tag."""
+
     kind: str  # "path", "subtree" or "tag"
     path: str | None = None
     key: str | None = None
@@ -86,6 +88,8 @@ class ObjectPattern:
 
 @dataclass(frozen=True)
 class Decision:
+    """Allowed or not, and the rule that decided."""
+
     allowed: bool
     rule: Rule | None  # the rule that decided; None: no policy matched
 

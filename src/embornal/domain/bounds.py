@@ -11,8 +11,11 @@ import math
 
 __all__ = [
     "MAX_BATCH_SIZE",
+    "MAX_CONTENT_BYTES",
     "MAX_EXPIRY_DAYS",
     "MAX_LIMIT",
+    "MAX_PATH_LENGTH",
+    "MAX_REASON_LENGTH",
     "MAX_REINDEX_LIMIT",
     "MAX_VECTOR_WIDTH",
     "in_range",
@@ -29,6 +32,12 @@ MAX_REINDEX_LIMIT = 1_000_000_000
 MAX_VECTOR_WIDTH = 8192
 #: How many texts go to a model at once at most (``embedding.batch_size``).
 MAX_BATCH_SIZE = 4096
+#: The longest fact, in UTF-8 bytes (:mod:`embornal.domain.facts` checks it).
+MAX_CONTENT_BYTES = 65_536
+#: The longest reason of an event, in characters.
+MAX_REASON_LENGTH = 2_000
+#: The longest path, in characters (:mod:`embornal.domain.paths` checks it).
+MAX_PATH_LENGTH = 1024
 
 
 def whole_in_range(value: object, low: int, high: int) -> bool:

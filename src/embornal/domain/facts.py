@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.strength import Signals
 from embornal.domain.tags import Tag
 from embornal.errors import InvalidContent, InvalidInput
@@ -21,8 +22,6 @@ __all__ = [
 ]
 
 DEFAULT_KIND = "fact"
-MAX_CONTENT_BYTES = 65_536
-MAX_REASON_LENGTH = 2_000
 
 
 @dataclass(frozen=True)

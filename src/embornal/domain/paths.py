@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 
+from embornal.domain.bounds import MAX_PATH_LENGTH
 from embornal.errors import InvalidPath
 
 __all__ = [
@@ -38,7 +39,6 @@ __all__ = [
 ROOT = "/"
 MAX_DEPTH = 32
 MAX_SEGMENT_LENGTH = 128
-MAX_PATH_LENGTH = 1024
 
 _EXTRA = frozenset("._-")
 #: Scripts whose letters look alike; one segment may use only one of them.

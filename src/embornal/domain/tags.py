@@ -32,6 +32,8 @@ _FORBIDDEN_IN_VALUE = frozenset(",\n\r\t\x00")
 
 @dataclass(frozen=True, order=True)
 class Tag:
+    """A ``key=value`` tag."""
+
     key: str
     value: str
 

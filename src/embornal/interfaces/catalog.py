@@ -8,24 +8,21 @@ tool list, the REST routes and their OpenAPI document, and the remote client
 (:mod:`embornal.interfaces.cli.remote`) are derived from it; a test checks that
 every operation appears in each interface it declares, and in the docs.
 
-Stdlib-only at import (plain data): the CLI may import it at no cost. The record types
-live in :mod:`embornal.interfaces.operations`.
+Stdlib-only at import (plain data): the CLI may import it at no cost. The records
+(:class:`Operation`, :class:`Input`, :class:`Http`) are in :mod:`.catalog_types`; the
+command line is derived from them too (:mod:`embornal.interfaces.cli.derived`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
-from embornal.domain.paths import MAX_PATH_LENGTH
-from embornal.interfaces.operations import (
-    EXAMPLE_ID,
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH, MAX_REASON_LENGTH
+from embornal.interfaces.catalog_types import (
     Http,
     Input,
     InputType,
     Operation,
     Profile,
+    replace,
 )
 
 __all__ = [
@@ -41,6 +38,9 @@ __all__ = [
     "routed",
 ]
 
+EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
+
+
 # -- the inputs ------------------------------------------------------------------------------
 
 _PATH = "A topic path such as /projects/embornal (lowercase)."
@@ -53,62 +53,83 @@ _WRITE = (400, 401, 403, 404, 409, 413, 422, 503)
 def _path(required: bool = True, default: object = None, **kw: object) -> Input:
     return Input(
         "path", "path", _PATH, required, default, ("path", "topic"),
-        max_length=MAX_PATH_LENGTH, **kw,  # type: ignore[arg-type]
+        max_length=MAX_PATH_LENGTH, metavar="PATH",
+        **{"cli_help": "", **kw},  # type: ignore[arg-type]
     )  # fmt: skip
 
 
 _CONTENT = Input(
     "content", "text", "One short statement to remember.", True, None,
-    ("content", "text", "fact", "memory"), max_length=MAX_CONTENT_BYTES,
+    ("content", "text", "fact", "memory"), max_length=MAX_CONTENT_BYTES, metavar="CONTENT",
+    cli_help="",
 )  # fmt: skip
 _TAGS = Input(
     "tags", "tags",
     'Optional tags: ["k=v", ...] or {"k": "v"}. The owner tag is set by the memory.',
-    aliases=("tags", "tag"),
+    aliases=("tags", "tag"), flag="--tag", metavar="KEY=VALUE",
+    cli_help="a tag for the fact (repeatable); the owner tag is written by the memory",
 )  # fmt: skip
-_AT = Input("at", "time", "When the fact was true (imports); default now.", mcp=False)
-_FACT_ID = Input("fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), http="id")
-_REASON = Input("reason", "reason", _WHY, True, aliases=("reason",), max_length=MAX_REASON_LENGTH)
+_AT = Input(
+    "at", "time", "When the fact was true (imports); default now.", mcp=False, metavar="TIME",
+    cli_help="ISO-8601 time the fact dates from (imports)",
+)  # fmt: skip
+_FACT_ID = Input(
+    "fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), http="id", metavar="ID",
+    cli_help="fact id or a unique prefix of one",
+)  # fmt: skip
+_REASON = Input(
+    "reason", "reason", _WHY, True, aliases=("reason",), max_length=MAX_REASON_LENGTH,
+    flag="--reason", cli_help="why (kept in the history)",
+)  # fmt: skip
 _OPTIONAL_REASON = Input(
-    "reason", "reason", _WHY, aliases=("reason",), max_length=MAX_REASON_LENGTH, probe=True
-)
+    "reason", "reason", _WHY, aliases=("reason",), max_length=MAX_REASON_LENGTH, probe=True,
+    cli_help="why: kept in the history with the event",
+)  # fmt: skip
 _KIND_HELP = "The kind of fact (kinds() lists them with their attributes); default fact."
 _KIND = Input(
     "kind", "kind", _KIND_HELP, default="fact", aliases=("kind", "type"), probe=True,
-    full_only=True,
+    full_only=True, metavar="KIND", cli_help="the kind of fact (default: fact)",
 )  # fmt: skip
 _ATTRIBUTES = Input(
     "attributes", "attributes",
     'The kind\'s attributes as an object, e.g. {"name": "embornal", "status": "active"}.',
-    aliases=("attributes", "attrs", "fields"), probe=True, full_only=True,
+    aliases=("attributes", "attrs", "fields"), probe=True, full_only=True, flag="--attr",
+    metavar="FIELD=VALUE",
+    cli_help="an attribute of the kind (repeatable; `embornal memory kinds` lists the fields)",
 )  # fmt: skip
 _EVIDENCE_TYPES = "quote, uri, conversation, document or observation"
+_EVIDENCE_CLI = "TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation"
 _EVIDENCE = Input(
     "evidence", "evidence",
     f"What supports it, as TYPE:VALUE; TYPE is {_EVIDENCE_TYPES}, e.g. "
     '"uri:https://example.org/notes" or "quote:We picked uv.".',
-    aliases=("evidence",),
+    aliases=("evidence",), metavar="TYPE:VALUE",
+    cli_help=f"{_EVIDENCE_CLI} (one per call)",
 )  # fmt: skip
 _VISIBILITY = Input(
     "visibility", "visibility", "Who may see it: shared (default), private (you only; never an "
     "assistant) or restricted:alice,bob (you and those subjects or roles).",
-    aliases=("visibility",), max_length=4096, probe=True, full_only=True,
+    aliases=("visibility",), max_length=4096, probe=True, full_only=True, metavar="V",
+    cli_help="shared (default), private, or restricted:a,b",
 )  # fmt: skip
 _STORE_SPINE = (
     Input("confidence", "confidence", "How sure, 0..1; default: the prior of who states it.",
-          aliases=("confidence",), probe=True, full_only=True),
+          aliases=("confidence",), probe=True, full_only=True, low=0, high=1, metavar="C"),
     _VISIBILITY,
     Input("source", "source", "Your client or session id, for the record: claude-desktop.",
-          aliases=("source", "client", "session"), max_length=128, probe=True, full_only=True),
+          aliases=("source", "client", "session"), max_length=128, probe=True, full_only=True,
+          metavar="S", cli_help="a label of who stores it: a client or session id"),
     Input("evidence", "evidence_list", f"What supports it: TYPE:VALUE list ({_EVIDENCE_TYPES}).",
-          default=(), aliases=("evidence",), probe=True, full_only=True),
+          default=(), aliases=("evidence",), probe=True, full_only=True, metavar="TYPE:VALUE",
+          cli_help=f"{_EVIDENCE_CLI} (repeatable)"),
 )  # fmt: skip
 _LIFETIMES = "permanent, standard, ephemeral or until:YYYY-MM-DD"
 _LIFETIME = Input(
     "lifetime", "lifetime",
     f"How long it should live: {_LIFETIMES} (a date from today on; the fact leaves recall "
     "after it). Ephemeral: one day.",
-    aliases=("lifetime", "retention", "expires"), probe=True, full_only=True,
+    aliases=("lifetime", "retention", "expires"), probe=True, full_only=True, metavar="L",
+    cli_help=f"{_LIFETIMES} (default standard)",
 )  # fmt: skip
 _AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an ISO-8601 time "
                "(UTC unless zoned) or 'yesterday', '3 days ago'.", aliases=("at", "as_of"),
@@ -116,8 +137,18 @@ _AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an 
                metavar="TIME")  # fmt: skip
 _LIMIT = Input(
     "limit", "int", "How many hits at most (default 10).",
-    aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT,
+    aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
+    cli_help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
 )  # fmt: skip
+
+
+def _switch(name: str, help_text: str, flag: str | None = None) -> Input:
+    """A flag of the command line only (the renderer's), off unless given."""
+    return Input(name, "bool", help_text, default=False, mcp=False, rest=False, flag=flag)
+
+
+_PLAIN = "plain"
+_META = "meta"
 
 
 # -- the operations ---------------------------------------------------------------------------
@@ -136,9 +167,14 @@ CATALOG: tuple[Operation, ...] = (
     ),
     Operation(
         "store", "store", "Fact",
-        (_path(), _CONTENT, _TAGS, _AT, replace(_OPTIONAL_REASON, mcp=False), _KIND,
-         _ATTRIBUTES, *_STORE_SPINE, _LIFETIME),
+        (_path(cli_help="topic path such as /projects/embornal"),
+         replace(_CONTENT, nargs="?", cli_help="the fact; '-' or none: stdin"), _TAGS, _AT,
+         replace(_OPTIONAL_REASON, mcp=False), _KIND, _ATTRIBUTES,
+         *_STORE_SPINE, _LIFETIME),
         tool_order=1, profile="core", title="Store a fact", cli="memory store",
+        cli_help="store one fact on a path",
+        cli_doc="Store one fact on PATH and print its id and path. CONTENT omitted or '-' "
+        "reads\nstandard input (UTF-8; trailing line breaks are dropped).",
         guide="""Save one small fact to long-term memory, on a topic path.
 
         Call it as soon as you learn something worth keeping: a decision, a preference,
@@ -158,8 +194,10 @@ CATALOG: tuple[Operation, ...] = (
                   status=201, errors=(400, 401, 403, 413, 422, 503)),
     ),
     Operation(
-        "ls", "ls", "list[PathEntry]", (_path(False, "/"), _AS_OF),
+        "ls", "ls", "list[PathEntry]", (_path(False, "/", flag=""), _AS_OF),
         tool_order=3, profile="core", title="List topics", read_only=True, cli="memory ls",
+        cli_help="list the paths one level below PATH", cli_show="memory_cmds:show_ls",
+        cli_args=(_switch(_PLAIN, "one path a line, as ls -F"),),
         guide="""List the topics one level below a path, with their fact and sub-topic counts.
 
         Call it to find where facts live before you cat or store.
@@ -172,10 +210,11 @@ CATALOG: tuple[Operation, ...] = (
     ),
     Operation(
         "tree", "tree", "TreeNode",
-        (_path(False, "/"),
+        (_path(False, "/", flag=""),
          Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
-               mcp=False), _AS_OF),
+               mcp=False, cli_help="only paths that hold paths"), _AS_OF),
         tool_order=4, profile="core", title="Topic tree", read_only=True, cli="memory tree",
+        cli_help="draw the tree of paths below PATH",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
 
         Call it once for an overview of what the memory holds.
@@ -190,12 +229,16 @@ CATALOG: tuple[Operation, ...] = (
         "cat", "cat", "list[FactView]",
         (_path(),
          Input("limit", "int", f"How many at most (1-{MAX_LIMIT}).", low=1, high=MAX_LIMIT,
-               mcp=False),
+               mcp=False, metavar="N", cli_help=f"at most N facts (1-{MAX_LIMIT})"),
          Input("order_by", "choice", "date: oldest first; signal: strongest first.",
-               default="date", choices=("date", "signal"), mcp=False),
+               default="date", choices=("date", "signal"), mcp=False, cli_help=""),
          Input("recall", "bool", "Count the read as a recall (reinforces).", default=False,
-               mcp=False), _AS_OF),
+               mcp=False, cli_help="count the read as a recall"), _AS_OF),
         tool_order=5, profile="core", title="Read a topic", read_only=True, cli="memory cat",
+        cli_help="print the facts of one path", cli_show="memory_cmds:show_cat",
+        cli_doc="Print the live facts of PATH, oldest first. Reading them is not a recall\n"
+        "unless --recall is given.",
+        cli_args=(_switch(_META, "add the Owner and Tags columns"),),
         guide="""Read every current fact of one topic path, oldest first.
 
         Reading with cat does not count as a recall. cat(path="/memory") explains the memory.
@@ -211,18 +254,30 @@ CATALOG: tuple[Operation, ...] = (
         "recall", "recall", "list[RecallHit]",
         (Input("query", "text",
                "Words or a question to look for. Leave out to get the strongest facts.",
-               aliases=("query", "q", "search", "text"), http="q"),
+               aliases=("query", "q", "search", "text"), http="q", flag="", nargs="*",
+               metavar="QUERY", cli_help=""),
          _LIMIT,
          Input("under", "path", "Only search below this path, e.g. /projects.",
-               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH),
+               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH, metavar="PATH",
+               cli_help="only facts at or below PATH"),
          Input("mode", "choice",
                "auto (default: meaning and keywords when a model is set up, else keywords), "
                "keyword, vector (meaning only) or hybrid.", default="auto",
                choices=("auto", "keyword", "vector", "hybrid"), aliases=("mode", "search_mode"),
-               probe=True),
+               probe=True, cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
+               "hybrid when a model is set up, else keyword (default: %(default)s)"),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
-               default=True, mcp=False, probe=True), _AS_OF),
+               default=True, mcp=False, probe=True, cli_help="do not count as a recall"), _AS_OF),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
+        cli_help="find facts by keyword or meaning (no query: the strongest facts)",
+        cli_doc="Find facts by keyword, by meaning (with an embedding model) or both, best\n"
+        "first. Each hit counts as a recall and makes the fact stronger, unless\n"
+        "--no-reinforce. Several QUERY words are joined.",
+        cli_run="memory_cmds:recall", cli_show="memory_cmds:show_recall",
+        cli_args=(_switch("scores", "add the total score column"),
+                  _switch("explain", "print every part of each score"),
+                  _switch(_PLAIN, "path TAB fact, one hit a line"),
+                  _switch(_META, "add the ID, Owner and Tags columns")),
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
 
@@ -248,6 +303,7 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "show", "show", "FactDetail", (_FACT_ID, _AS_OF),
         tool_order=8, profile="full", title="Show a fact", read_only=True, cli="memory show",
+        cli_help="show one fact whole",
         guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
 
         Call it to check where a fact came from or whether it was corrected.
@@ -263,8 +319,9 @@ CATALOG: tuple[Operation, ...] = (
         (Input("target", "target",
                "A fact id, or a path starting with / for every fact on that path.", True,
                aliases=("id_or_path", "id", "fact_id", "memory_id", "path", "topic"),
-               http="id", mcp_name="id_or_path"),),
+               http="id", mcp_name="id_or_path", metavar="ID|PATH", cli_help=""),),
         tool_order=9, profile="full", title="Fact history", read_only=True, cli="memory history",
+        cli_help="list the events of a fact or a path",
         guide="""List the events of a fact (with its corrections) or of every fact on a path.
 
         Oldest first; each event has its time, type, actor and reason.
@@ -278,6 +335,7 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "forget", "forget", "Fact", (_FACT_ID, _REASON),
         tool_order=6, profile="core", title="Forget a fact", destructive=True, cli="memory forget",
+        cli_help="hide a fact from recall (restorable)", cli_show="memory_cmds:show_forgotten",
         guide="""Take a wrong or outdated fact out of recall; it stays in the history, restorable.
 
         Give the fact id (from recall or cat) and why.
@@ -294,11 +352,14 @@ CATALOG: tuple[Operation, ...] = (
          replace(_TAGS, mcp=False, probe=True), _OPTIONAL_REASON, _AT,
          replace(_KIND, default=None,
                  description="Another kind corrects a misclassified fact; default: the old "
-                 "fact's."),
+                 "fact's.", cli_help="the kind of fact (default: the old fact's)"),
          replace(_ATTRIBUTES, description="The new fact's attributes; default: the old "
                  "fact's.")),
         tool_order=10, profile="full", title="Correct a fact", destructive=True,
-        cli="memory supersede",
+        cli="memory supersede", cli_help="correct a fact with a new one",
+        cli_doc="Write a new fact on the same path that supersedes ID. Without --tag the new\n"
+        "fact keeps the tags of the old one, without --kind and --attr its kind and\n"
+        "attributes. CONTENT '-' reads standard input.",
         guide="""Correct a fact: store new content that replaces it; the old one stays in history.
 
         Prefer this over forget + store when a fact changed. Tags, kind and attributes
@@ -315,6 +376,7 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "restore", "restore", "Fact", (_FACT_ID, _REASON),
         tool_order=7, profile="core", title="Restore a fact", cli="memory restore",
+        cli_help="bring a forgotten fact back", cli_show="memory_cmds:show_restored",
         guide="""Bring a forgotten fact back into recall. Give its id and why.
 
         Returns the fact with state "active".
@@ -328,9 +390,14 @@ CATALOG: tuple[Operation, ...] = (
         (_FACT_ID,
          Input("attributes", "attributes",
                'The attributes to change, e.g. {"status": "done"}; null removes an optional '
-               "one.", True, aliases=("attributes", "attrs", "fields", "changes")),
+               "one.", True, aliases=("attributes", "attrs", "fields", "changes"), flag="--attr",
+               metavar="FIELD=VALUE", cli_help="a new value; FIELD= (empty) removes an optional "
+               "field (repeatable; `embornal memory kinds` lists the fields)"),
          _OPTIONAL_REASON),
         tool_order=11, profile="full", title="Update attributes", cli="memory update",
+        cli_help="change some attributes of a typed fact", cli_show="kinds_cmds:show_updated",
+        cli_doc="Change the attributes given with --attr of the active fact ID; FIELD= (empty)\n"
+        "removes an optional one. The result is validated against the fact's kind.",
         guide="""Change some attributes of a typed fact (a project's status, a person's roles)
         without rewriting it; the change is kept in the history.
 
@@ -348,16 +415,24 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "find", "find", "list[Fact]",
         (Input("kind", "kind", "The kind to find, e.g. project (kinds() lists them).", True,
-               aliases=("kind", "type")),
+               aliases=("kind", "type"), flag="--kind", metavar="KIND",
+               cli_help="the kind to find"),
          Input("where", "where",
                'Attribute conditions, all of which must hold: ["status=active", ...] or '
-               '{"status": "active"}.', default=(), aliases=("where", "attributes", "filter")),
+               '{"status": "active"}.', default=(), aliases=("where", "attributes", "filter"),
+               metavar="FIELD=VALUE",
+               cli_help="an attribute condition, all must hold (repeatable)"),
          Input("under", "path", "Only facts at or below this path, e.g. /projects.",
-               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH),
+               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH, metavar="PATH",
+               cli_help="only facts at or below PATH"),
          Input("limit", "int", f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
-               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT), _AS_OF),
+               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
+               cli_help=f"at most N facts (1-{MAX_LIMIT}, default all)"), _AS_OF),
         tool_order=12, profile="full", title="Find typed facts", read_only=True,
-        cli="memory find",
+        cli="memory find", cli_help="list the facts of a kind whose attributes match",
+        cli_show="kinds_cmds:show_found",
+        cli_doc="List the live facts of --kind that match every --where FIELD=VALUE, oldest\n"
+        "first: id, path, the kind's required fields and when each was created.",
         guide="""Find the current facts of one kind whose attributes match, oldest first.
 
         Call it for questions such as "which projects are active?" or "who is on the
@@ -373,7 +448,10 @@ CATALOG: tuple[Operation, ...] = (
     Operation(
         "kinds", "kinds", "list[dict]",
         tool_order=13, profile="full", title="List the kinds", read_only=True,
-        cli="memory kinds",
+        cli="memory kinds", cli_help="print the schema of every kind (fields, types, vocabularies)",
+        cli_run="kinds_cmds:kinds",
+        cli_args=(Input("kind", "kind", "only this kind", flag="", nargs="?", metavar="KIND",
+                        mcp=False, rest=False),),
         guide="""List every kind of fact with its attributes: type, required or not, allowed
         values.
 
@@ -391,6 +469,9 @@ CATALOG: tuple[Operation, ...] = (
         "confirm", "confirm", "Fact",
         (_FACT_ID, _EVIDENCE, _OPTIONAL_REASON),
         tool_order=14, profile="full", title="Confirm a fact", cli="memory confirm",
+        cli_help="vouch for a fact: its confidence goes up", cli_run="spine_cmds:vouch",
+        cli_doc="Confirm the active fact ID: its confidence moves toward 1 and it counts as\n"
+        "confirmed now. --evidence attaches what supports it (one per call).",
         guide="""Vouch for a fact that still holds: its confidence goes up and its last
         confirmation is now.
 
@@ -407,11 +488,15 @@ CATALOG: tuple[Operation, ...] = (
     ),
     Operation(
         "contradict", "contradict", "Fact",
-        (_FACT_ID, _REASON,
+        (_FACT_ID, replace(_REASON, cli_help="why (required): kept in the history"),
          Input("by", "id", "The id of the fact that contradicts it, if there is one.",
-               aliases=("by", "by_id", "contradicted_by")),
+               aliases=("by", "by_id", "contradicted_by"), metavar="ID2",
+               cli_help="the fact that contradicts it"),
          _EVIDENCE),
         tool_order=15, profile="full", title="Contradict a fact", cli="memory contradict",
+        cli_help="dispute a fact: its confidence goes down", cli_run="spine_cmds:vouch",
+        cli_doc="Dispute the active fact ID (--reason is required): its confidence decays.\n"
+        "--by names the fact that contradicts it; --evidence what shows it (one).",
         guide="""Dispute a fact that something now contradicts: its confidence goes down; it
         stays in recall and in the history.
 
@@ -428,10 +513,14 @@ CATALOG: tuple[Operation, ...] = (
     ),
     Operation(
         "add_evidence", "add_evidence", "Fact",
-        (_FACT_ID, replace(_EVIDENCE, required=True),
+        (_FACT_ID,
+         replace(_EVIDENCE, required=True, cli_help=_EVIDENCE_CLI),
          Input("note", "text", "A short note on the evidence (optional).",
-               aliases=("note", "comment"))),
+               aliases=("note", "comment"), cli_help="a short note on the evidence")),
         tool_order=16, profile="full", title="Add evidence", cli="memory evidence",
+        cli_help="attach evidence to a fact (a weak confirmation)", cli_run="spine_cmds:vouch",
+        cli_doc="Append TYPE:VALUE evidence to the fact ID, e.g. uri:https://example.org or\n"
+        "quote:'we picked uv'. Evidence is never edited or removed.",
         guide="""Attach evidence to a fact: a quote, a link, a document, a conversation or
         an observation that supports it. Evidence is never edited or removed.
 
@@ -584,7 +673,9 @@ CATALOG: tuple[Operation, ...] = (
     ),
     # -- local-only: on the machine that holds the memory ---------------------------------
     Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,
-              local_only=True, cli="memory purge"),
+              local_only=True, cli="memory purge", cli_help="erase a fact's content for good",
+              cli_run="memory_cmds:purge",
+              cli_args=(_switch("yes", "do not ask to confirm", "--yes -y"),)),
     Operation("tag_path", "tag_path", "list[Tag]", local_only=True, cli="memory tag"),
     Operation("untag_path", "untag_path", "None", local_only=True, cli="memory untag"),
     Operation("reindex", "reindex", "ReindexResult", local_only=True, cli="memory reindex"),

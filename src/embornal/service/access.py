@@ -46,6 +46,8 @@ def hash_token(token: str) -> str:
 
 @dataclass(frozen=True)
 class TokenInfo:
+    """A bearer token as listed (never the token itself)."""
+
     id: str
     subject: str
     name: str | None

@@ -55,6 +55,8 @@ class FactView:
 
 @dataclass(frozen=True)
 class RecallHit:
+    """One recall hit: the fact, its score and strength, and the score's parts."""
+
     fact: Fact
     score: float
     strength: float
@@ -63,6 +65,8 @@ class RecallHit:
 
 @dataclass(frozen=True)
 class PathEntry:
+    """One path below another, with its fact and child counts."""
+
     path: str
     fact_count: int
     child_count: int
@@ -70,6 +74,8 @@ class PathEntry:
 
 @dataclass(frozen=True)
 class TreeNode:
+    """One path of a tree, with its children."""
+
     path: str
     name: str
     fact_count: int
@@ -120,6 +126,8 @@ class DueFact:
 
 @dataclass(frozen=True)
 class PurgeResult:
+    """What a purge erased."""
+
     fact_id: str
     redacted_events: int
     file_compacted: bool

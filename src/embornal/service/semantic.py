@@ -36,6 +36,8 @@ class Embedded:
 
 @dataclass(frozen=True)
 class ReindexResult:
+    """What a reindex embedded, and what still waits."""
+
     embedded: int
     remaining: int
     model: str | None

@@ -20,6 +20,8 @@ __all__ = ["MIGRATIONS", "Migration", "applied", "migrate", "pending"]
 
 @dataclass(frozen=True)
 class Migration:
+    """One named, forward-only migration."""
+
     name: str
     kind: str  # "schema" or "data"
     run: Callable[[Connection, Clock], None]

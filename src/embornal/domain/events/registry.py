@@ -12,7 +12,7 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, fields
 from datetime import datetime
 from typing import Any
 
@@ -64,20 +64,36 @@ def _optional(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-@dataclass(frozen=True)
 class _Field:
-    name: str
-    encode: Callable[[Any], Any]
-    decode: Callable[[Any], Any]
-    nullable: bool
-    default: Any  # MISSING: required
-    is_tags: bool
+    """One field's codec (a plain class: making a dataclass costs start-up time)."""
+
+    __slots__ = ("decode", "default", "encode", "is_tags", "name", "nullable")
+
+    def __init__(
+        self,
+        name: str,
+        encode: Callable[[Any], Any],
+        decode: Callable[[Any], Any],
+        nullable: bool,
+        default: Any,  # MISSING: required
+        is_tags: bool,
+    ) -> None:
+        self.name = name
+        self.encode = encode
+        self.decode = decode
+        self.nullable = nullable
+        self.default = default
+        self.is_tags = is_tags
 
 
-@dataclass(frozen=True)
 class _Entry:
-    cls: type[DomainEvent]
-    fields: tuple[_Field, ...]
+    """A body class and its fields' codecs."""
+
+    __slots__ = ("cls", "fields")
+
+    def __init__(self, cls: type[DomainEvent], fields: tuple[_Field, ...]) -> None:
+        self.cls = cls
+        self.fields = fields
 
 
 def _entry(cls: type[DomainEvent]) -> _Entry:

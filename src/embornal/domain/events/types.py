@@ -417,6 +417,8 @@ class PolicyAdded(DomainEvent):
 
 @dataclass(frozen=True)
 class PolicyRemoved(DomainEvent):
+    """An access rule removed."""
+
     TYPE: ClassVar[str] = EventType.POLICY_REMOVED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("ptype", "values")
 
@@ -441,6 +443,8 @@ class TokenIssued(DomainEvent):
 
 @dataclass(frozen=True)
 class TokenRevoked(DomainEvent):
+    """A bearer token revoked."""
+
     TYPE: ClassVar[str] = EventType.TOKEN_REVOKED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("token_id",)
 

@@ -179,7 +179,14 @@ class Context:
             return
         from embornal.interfaces.cli.remote import LOCAL_ONLY, local_only
 
-        if self.opt("handler") in LOCAL_ONLY:
+        operation = self.opt("operation")
+        if operation is not None:
+            from embornal.interfaces.catalog import by_name
+
+            refused = by_name(operation).local_only
+        else:
+            refused = self.opt("handler") in LOCAL_ONLY
+        if refused:
             name = " ".join(str(n) for n in (self.opt("group"), self.opt("command")) if n)
             raise local_only(name, hint="Run it there, or pass --db PATH to use a local memory.")
 

@@ -1,5 +1,5 @@
-"""The kinds commands: ``memory update``, ``memory find``, ``memory kinds``, and the
-``--kind``/``--attr`` options that ``memory store`` and ``memory supersede`` share.
+"""The kinds commands' renderers (``memory update``, ``memory find``), ``memory kinds``,
+and the ``--attr`` words that ``memory store``, ``supersede`` and ``update`` share.
 
 ``--attr FIELD=VALUE`` values are text; :meth:`KindRegistry.coerce_from_text` gives them
 the field's type (an empty value is None: left out, or removed in an update) before the
@@ -10,15 +10,17 @@ nothing is written (the service validates before it appends).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from embornal.domain.facts import Fact
 from embornal.errors import InvalidAttribute
-from embornal.interfaces.api import MemoryAPI
-from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.render import cell, fmt_time, markdown_table
 
-__all__ = ["attributes_from", "find", "kinds", "update"]
+if TYPE_CHECKING:
+    from embornal.domain.facts import Fact
+    from embornal.interfaces.catalog import Operation
+    from embornal.interfaces.cli.app import Context
+
+__all__ = ["attributes_from", "check_pairs", "kinds", "show_found", "show_updated"]
 
 
 def _pairs(given: Sequence[str] | None, flag: str) -> dict[str, str]:
@@ -50,51 +52,13 @@ def attributes_from(
     return {k: v for k, v in typed.items() if keep_empty or v is not None}
 
 
-def store_kind(ctx: Context) -> tuple[str, dict[str, object] | None]:
-    """``memory store``'s kind and attributes (``fact`` and none by default)."""
-    kind: str = ctx.opt("kind") or "fact"
-    attrs: list[str] | None = ctx.opt("attrs")
-    if ctx.opt("kind") is None and not attrs:
-        return kind, None
-    from embornal.domain.kinds.registry import KINDS
-
-    kind = KINDS.check_kind(kind)
-    return kind, attributes_from(kind, attrs) if attrs else None
+def check_pairs(given: Sequence[str]) -> None:
+    """``--attr`` words checked for their shape (before the memory opens)."""
+    _pairs(given, "--attr")
 
 
-def supersede_kind(ctx: Context, mem: MemoryAPI) -> tuple[str | None, dict[str, object] | None]:
-    """``memory supersede``'s kind and attributes (None: the old fact's)."""
-    kind: str | None = ctx.opt("kind")
-    attrs: list[str] | None = ctx.opt("attrs")
-    if kind is None and not attrs:
-        return None, None
-    from embornal.domain.kinds.registry import KINDS
-
-    named = None if kind is None else KINDS.check_kind(kind)
-    typed_as = named or mem.show(ctx.opt("id")).fact.kind
-    return named, (attributes_from(typed_as, attrs) if attrs else None)
-
-
-# --------------------------------------------------------------------------- update
-
-
-def update(ctx: Context) -> int:
-    attrs: list[str] | None = ctx.opt("attrs")
-    if not attrs:
-        raise InvalidAttribute(
-            "memory update needs at least one --attr FIELD=VALUE",
-            hint="`embornal memory kinds` lists each kind's fields.",
-        )
-    _pairs(attrs, "--attr")  # a malformed word fails before the memory is opened
-    with ctx.open_memory_api() as mem:
-        kind = mem.show(ctx.opt("id")).fact.kind
-        changes = attributes_from(kind, attrs, keep_empty=True)
-        fact = mem.update(ctx.opt("id"), changes, reason=ctx.opt("reason"))
-    if ctx.json:
-        ctx.emit(fact)
-    else:
-        ctx.say(f"{fact.id} {fact.path} updated")
-    return 0
+def show_updated(ctx: Context, fact: Fact) -> None:
+    ctx.say(f"{fact.id} {fact.path} updated")
 
 
 # --------------------------------------------------------------------------- find
@@ -118,24 +82,14 @@ def _columns(kind: Mapping[str, Any]) -> list[str]:
     return required or [str(f["name"]) for f in kind["fields"]][:2]
 
 
-def find(ctx: Context) -> int:
+def show_found(ctx: Context, facts: Sequence[Fact]) -> None:
+    """``memory find``'s table: id, path, the kind's required fields, creation time."""
     from embornal.domain.kinds.registry import KINDS
 
     name = KINDS.check_kind(ctx.opt("kind"))
-    with ctx.open_memory_api() as mem:
-        facts: list[Fact] = mem.find(
-            name,
-            ctx.opt("where") or [],
-            under=ctx.opt("under"),
-            limit=ctx.opt("limit"),
-            as_of=ctx.opt("at"),
-        )
-    if ctx.json:
-        ctx.emit(facts)
-        return 0
     if not facts:
         ctx.say(f"(no live {name} facts match)")
-        return 0
+        return
     (schema,) = [k for k in KINDS.describe() if k["kind"] == name]
     columns = _columns(schema)
     rows = [
@@ -148,7 +102,6 @@ def find(ctx: Context) -> int:
         for f in facts
     ]
     ctx.say(markdown_table(["ID", "Path", *columns, "Created"], rows))
-    return 0
 
 
 # --------------------------------------------------------------------------- kinds
@@ -178,7 +131,9 @@ def _kind_block(k: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def kinds(ctx: Context) -> int:
+def kinds(ctx: Context, op: Operation) -> int:
+    """Every kind's schema (``KIND``: one); this build's own, or the server's in client
+    mode."""
     wanted: str | None = ctx.opt("kind")
     if ctx.server_url is None:  # the schemas are this build's: no memory file to open
         from embornal.domain.kinds.registry import KINDS

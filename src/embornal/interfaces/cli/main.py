@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -73,6 +74,8 @@ def _run(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     from embornal.interfaces.cli.app import Context  # after parsing: --help, --version skip it
 
+    if not args.handler.startswith("derived:"):  # a server, a rebuild, a download: collect
+        gc.enable()
     ctx = Context(args)
     try:
         code = _handler(args.handler)(ctx)
@@ -85,7 +88,20 @@ def _run(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    code = _guarded(args)
+    # One catalogue command is a short run: the cyclic collector would only cost start-up
+    # time (it walks every class and function the imports make). Commands that serve or
+    # work long turn it back on (``_run``). The console script's process ends when ``main``
+    # returns: what the run made is frozen, so neither the collector turned back on nor the
+    # interpreter's exit walks it again; a call from Python gets the collector back as it was.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        code = _guarded(args)
+    finally:
+        if argv is None:
+            gc.freeze()
+        if collecting:
+            gc.enable()
     try:
         sys.stdout.flush()
     except (BrokenPipeError, ValueError):

@@ -1,16 +1,19 @@
-"""The ``embornal memory ...`` commands: parse nothing, decide nothing, render results."""
+"""The ``embornal memory ...`` commands: the renderers of the catalogue's results, the
+runners of the commands that do more than one call, and the local-only commands.
+
+The catalogue's commands are parsed and called by :mod:`.derived`; the functions named
+``show_*`` here print a result as text (``--json`` prints its wire shape), the others
+run a command. Nothing decides here.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from embornal.domain.events import Event
-from embornal.domain.facts import Fact
 from embornal.domain.paths import normalize_path
-from embornal.domain.ranking import STRENGTH_WEIGHT, ScoreParts
-from embornal.errors import InvalidContent, InvalidInput
-from embornal.interfaces.cli.app import Context
+from embornal.errors import InvalidInput
 from embornal.interfaces.cli.render import (
     cell,
     escape_controls,
@@ -21,47 +24,32 @@ from embornal.interfaces.cli.render import (
     one_line,
     render_tree,
 )
-from embornal.service.results import FactDetail, RecallHit
+
+if TYPE_CHECKING:
+    from embornal.domain.events import Event
+    from embornal.domain.facts import Fact
+    from embornal.domain.ranking import ScoreParts
+    from embornal.interfaces.catalog import Operation
+    from embornal.interfaces.cli.app import Context
+    from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
 __all__ = [
-    "cat",
-    "forget",
-    "history",
-    "ls",
     "purge",
     "recall",
     "reindex",
-    "restore",
-    "show",
-    "store",
-    "supersede",
+    "show_cat",
+    "show_detail",
+    "show_events",
+    "show_fact",
+    "show_facts",
+    "show_forgotten",
+    "show_ls",
+    "show_recall",
+    "show_restored",
+    "show_tree",
     "tag",
     "untag",
 ]
-
-# --------------------------------------------------------------------------- input
-
-
-def read_stdin(ctx: Context) -> str:
-    """The fact on standard input: strict UTF-8, trailing line breaks dropped."""
-    stream = sys.stdin
-    if stream is None:
-        raise InvalidContent("there is no standard input to read the fact from")
-    if stream.isatty():
-        ctx.note("reading the fact from standard input; end it with Ctrl-D")
-    data = stream.buffer.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InvalidContent(
-            f"standard input is not valid UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})",
-            hint="Convert the text to UTF-8 first, for example with `iconv -t UTF-8`.",
-        ) from None
-    return text.removeprefix("\ufeff").rstrip("\r\n")
-
-
-def _content(ctx: Context, given: str | None) -> str:
-    return read_stdin(ctx) if given is None or given == "-" else given
 
 
 def _own_tags(fact: Fact) -> str:
@@ -70,76 +58,32 @@ def _own_tags(fact: Fact) -> str:
     return ", ".join(tags) if tags else "-"
 
 
-def _written(ctx: Context, fact: Fact, suffix: str = "") -> int:
-    if ctx.json:
-        ctx.emit(fact)
-    else:
-        ctx.say(f"{fact.id} {fact.path}{suffix}")
-    return 0
-
-
 # --------------------------------------------------------------------------- writing
 
 
-def store(ctx: Context) -> int:
-    kind, attributes = "fact", None
-    if ctx.opt("kind") is not None or ctx.opt("attrs"):
-        from embornal.interfaces.cli.kinds_cmds import store_kind
-
-        kind, attributes = store_kind(ctx)  # bad input fails before stdin is read
-    from embornal.interfaces.cli.visibility_cmds import spine_of_store
-
-    spine = spine_of_store(ctx)
-    lifetime = ctx.opt("lifetime")
-    if lifetime is not None:
-        from embornal.interfaces.cli.importance_cmds import checked_lifetime
-
-        lifetime = checked_lifetime(lifetime)  # as the kind: before stdin is read
-    content = _content(ctx, ctx.opt("content"))
-    with ctx.open_memory_api(semantic=True) as mem:
-        fact = mem.store(
-            ctx.opt("path"),
-            content,
-            tags=ctx.opt("tags"),
-            at=ctx.opt("at"),
-            kind=kind,
-            attributes=attributes,
-            reason=ctx.opt("reason"),
-            **spine,
-            lifetime=lifetime,
-        )
-    return _written(ctx, fact)
+def show_fact(ctx: Context, fact: Fact, suffix: str = "") -> None:
+    """A written fact: ``ID PATH`` (store, supersede, and any call that answers a fact)."""
+    ctx.say(f"{fact.id} {fact.path}{suffix}")
 
 
-def supersede(ctx: Context) -> int:
-    content = _content(ctx, ctx.opt("content"))
-    with ctx.open_memory_api(semantic=True) as mem:
-        kind, attributes = None, None
-        if ctx.opt("kind") is not None or ctx.opt("attrs"):
-            from embornal.interfaces.cli.kinds_cmds import supersede_kind
-
-            kind, attributes = supersede_kind(ctx, mem)
-        fact = mem.supersede(
-            ctx.opt("id"),
-            content,
-            tags=ctx.opt("tags"),
-            reason=ctx.opt("reason"),
-            kind=kind,
-            attributes=attributes,
-        )
-    return _written(ctx, fact)
+def show_forgotten(ctx: Context, fact: Fact) -> None:
+    show_fact(ctx, fact, " forgotten")
 
 
-def forget(ctx: Context) -> int:
-    with ctx.open_memory_api() as mem:
-        fact = mem.forget(ctx.opt("id"), reason=ctx.opt("reason"))
-    return _written(ctx, fact, " forgotten")
+def show_restored(ctx: Context, fact: Fact) -> None:
+    show_fact(ctx, fact, " restored")
 
 
-def restore(ctx: Context) -> int:
-    with ctx.open_memory_api() as mem:
-        fact = mem.restore(ctx.opt("id"), reason=ctx.opt("reason"))
-    return _written(ctx, fact, " restored")
+def show_facts(ctx: Context, facts: Sequence[Fact]) -> None:
+    """A list of facts (a call that answers ``list[Fact]`` and names no renderer)."""
+    if not facts:
+        ctx.say("(no facts)")
+        return
+    rows = [
+        [f.id, cell(f.path), cell(f.kind), fmt_time(f.created_at), fact_cell(f.content, f.id)]
+        for f in facts
+    ]
+    ctx.say(markdown_table(["ID", "Path", "Kind", "Created", "Fact"], rows))
 
 
 def _confirm_purge(ctx: Context, detail: FactDetail, given: str) -> None:
@@ -169,8 +113,9 @@ def _confirm_purge(ctx: Context, detail: FactDetail, given: str) -> None:
         )
 
 
-def purge(ctx: Context) -> int:
-    given: str = ctx.opt("id")
+def purge(ctx: Context, op: Operation) -> int:
+    """Erase a fact's content for good, after a confirmation on the terminal (or --yes)."""
+    given: str = ctx.opt("fact_id")
     with ctx.open_memory() as mem:
         if not ctx.opt("yes"):
             detail = mem.show(given)
@@ -211,50 +156,28 @@ def untag(ctx: Context) -> int:
 # --------------------------------------------------------------------------- browsing
 
 
-def ls(ctx: Context) -> int:
-    with ctx.open_memory_api() as mem:
-        entries = mem.ls(ctx.opt("path"), as_of=ctx.opt("at"))
-    if ctx.json:
-        ctx.emit(entries)
-    elif ctx.opt("plain"):
+def show_ls(ctx: Context, entries: Sequence[PathEntry]) -> None:
+    if ctx.opt("plain"):
         for e in entries:
             ctx.say(
                 e.path + ("/" if e.child_count else "") + ("*" if e.fact_count else ""),
                 exact=True,
             )
     elif not entries:
-        ctx.say(f"(no paths below {normalize_path(ctx.opt('path'))})")
+        ctx.say(f"(no paths below {normalize_path(ctx.opt('path') or '/')})")
     else:
         rows = [[cell(e.path), str(e.fact_count), str(e.child_count)] for e in entries]
         ctx.say(markdown_table(["Path", "Facts", "Children"], rows, right=(1, 2)))
-    return 0
 
 
-def tree(ctx: Context) -> int:
-    with ctx.open_memory_api() as mem:
-        root = mem.tree(ctx.opt("path"), dirs_only=bool(ctx.opt("dirs_only")), as_of=ctx.opt("at"))
-    if ctx.json:
-        ctx.emit(root)
-    else:
-        ctx.say(render_tree(root))
-    return 0
+def show_tree(ctx: Context, root: TreeNode) -> None:
+    ctx.say(render_tree(root))
 
 
-def cat(ctx: Context) -> int:
-    with ctx.open_memory_api() as mem:
-        views = mem.cat(
-            ctx.opt("path"),
-            limit=ctx.opt("limit"),
-            order_by=ctx.opt("order_by", "date"),
-            recall=bool(ctx.opt("recall")),
-            as_of=ctx.opt("at"),
-        )
-    if ctx.json:
-        ctx.emit(views)
-        return 0
+def show_cat(ctx: Context, views: Sequence[FactView]) -> None:
     if not views:
         ctx.say(f"(no live facts on {normalize_path(ctx.opt('path'))})")
-        return 0
+        return
     meta = bool(ctx.opt("meta"))
     headers = ["ID", "Created", "Signal"] + (["Owner", "Tags"] if meta else []) + ["Fact"]
     rows = []
@@ -271,7 +194,6 @@ def cat(ctx: Context) -> int:
             ]
         )
     ctx.say(markdown_table(headers, rows, right=(2,)))
-    return 0
 
 
 # --------------------------------------------------------------------------- recall
@@ -279,6 +201,8 @@ def cat(ctx: Context) -> int:
 
 def _formula(p: ScoreParts) -> str:
     """`` = keyword 1.000 + 0.5 × strength 1.000`` and the like; hybrid: how it fused."""
+    from embornal.domain.ranking import STRENGTH_WEIGHT
+
     weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
     near = f" + neighbours {p.neighbour:.3f}" if p.neighbour else ""
     if p.spine:
@@ -325,17 +249,20 @@ def _explain(hits: Sequence[RecallHit]) -> str:
     return "\n".join(lines)
 
 
-def recall(ctx: Context) -> int:
-    words: list[str] = ctx.opt("query") or []
-    query = " ".join(words) or None
+def recall(ctx: Context, op: Operation) -> int:
+    """``memory recall``: the renderer's flags checked, and a model asked for by name
+    required, before the memory opens."""
+    from embornal.interfaces.cli.derived import call, inputs, show
+
+    given = inputs(ctx, op)
+    query: str | None = given.get("query")
     meta, scores, explain = (bool(ctx.opt(k)) for k in ("meta", "scores", "explain"))
-    plain = bool(ctx.opt("plain"))
-    if plain and not ctx.json and (meta or scores or explain):
+    if ctx.opt("plain") and not ctx.json and (meta or scores or explain):
         raise InvalidInput(
             "--plain prints the path and the fact only",
             hint="Drop --plain to see --meta, --scores or --explain, or use --json.",
         )
-    mode: str = ctx.opt("mode") or "auto"
+    mode: str = given.get("mode") or "auto"
     semantic = mode != "keyword" and query is not None and bool(query.strip())
     # Asked for by name, no model is an error, not a warning (in client mode the server embeds).
     if semantic and mode != "auto" and ctx.server_url is None:
@@ -344,25 +271,18 @@ def recall(ctx: Context) -> int:
             from embornal.interfaces.cli.embedder import missing_model_error
 
             raise missing_model_error(loaded, f"--mode {mode}", fallback=", or use --mode keyword")
-    with ctx.open_memory_api(semantic=semantic) as mem:
-        hits = mem.recall(
-            query,
-            limit=ctx.opt("limit"),
-            under=ctx.opt("under"),
-            reinforce=not ctx.opt("no_reinforce"),
-            mode=mode,
-            as_of=ctx.opt("at"),
-        )
-    if ctx.json:
-        ctx.emit(hits)
-        return 0
-    if plain:
+    return show(ctx, op, call(ctx, op, given, semantic=semantic))
+
+
+def show_recall(ctx: Context, hits: Sequence[RecallHit]) -> None:
+    meta, scores, explain = (bool(ctx.opt(k)) for k in ("meta", "scores", "explain"))
+    if ctx.opt("plain"):
         for hit in hits:
             ctx.say(f"{hit.fact.path}\t{one_line(hit.fact.content)}", exact=True)
-        return 0
+        return
     if not hits:
         ctx.say("(no facts found)")
-        return 0
+        return
     headers = (
         (["ID"] if meta else [])
         + ["Path", "Signal"]
@@ -384,7 +304,6 @@ def recall(ctx: Context) -> int:
     ctx.say(markdown_table(headers, rows, right=sorted(right)))
     if explain:
         ctx.say(_explain(hits))
-    return 0
 
 
 # --------------------------------------------------------------------------- one fact
@@ -465,27 +384,12 @@ def _show_text(d: FactDetail) -> str:
     return "\n".join(lines)
 
 
-def show(ctx: Context) -> int:
-    with ctx.open_memory_api() as mem:
-        detail = mem.show(ctx.opt("id"), as_of=ctx.opt("at"))
-    if ctx.json:
-        ctx.emit(detail)
-    else:
-        ctx.say(_show_text(detail))
-    return 0
+def show_detail(ctx: Context, detail: FactDetail) -> None:
+    ctx.say(_show_text(detail))
 
 
-def history(ctx: Context) -> int:
-    target: str = ctx.opt("target")
-    if target.startswith("/"):
-        target = normalize_path(target)  # the service reads path events by the exact text
-    with ctx.open_memory_api() as mem:
-        events = mem.history(target)
-    if ctx.json:
-        ctx.emit(events)
-    else:
-        ctx.say(_events_table(events))
-    return 0
+def show_events(ctx: Context, events: Sequence[Event]) -> None:
+    ctx.say(_events_table(events))
 
 
 # --------------------------------------------------------------------------- vectors

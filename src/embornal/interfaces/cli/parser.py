@@ -13,6 +13,8 @@ a choice needs no parser), and error messages name every choice.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
@@ -80,6 +82,44 @@ _N = TypeVar("_N")
 _HIDE = "\x00"
 
 
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing shutil (and the
+    compression modules it brings): ``COLUMNS``, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _Width:
+    """A help formatter as wide as the terminal, measured only when help is printed."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(  # type: ignore[call-arg]
+            prog, indent_increment, max_help_position, _columns() - 2 if width is None else width
+        )
+
+
+class HelpFormatter(_Width, argparse.HelpFormatter):
+    """argparse's formatter, without the shutil import argparse makes for every parser."""
+
+
+class RawFormatter(_Width, argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter that keeps the description's line breaks, without shutil."""
+
+
 class ArgParser(argparse.ArgumentParser):
     """An ArgumentParser that raises instead of exiting, so ``--json`` can report it.
 
@@ -88,6 +128,11 @@ class ArgParser(argparse.ArgumentParser):
     """
 
     _intermixing = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("formatter_class") in (None, argparse.HelpFormatter):
+            kwargs["formatter_class"] = HelpFormatter
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(self, message)
@@ -145,7 +190,7 @@ def late_options() -> ArgParser:
     return late
 
 
-FMT = argparse.RawDescriptionHelpFormatter
+FMT = RawFormatter
 Build = Callable[[ArgParser], None]
 
 
@@ -189,7 +234,12 @@ class Commands(_SubParsers):
 
     def later(self, name: str, help_text: str, build: Build, **kwargs: Any) -> None:
         """``add_parser(name, help=help_text, **kwargs)``, then ``build`` on it, when used."""
-        self._choices_actions.append(self._ChoicesPseudoAction(name, (), help_text))
+        shown = self._ChoicesPseudoAction(name, (), help_text)
+        if name in self._later:  # a command written by hand replaces the derived one
+            at = [a.dest for a in self._choices_actions].index(name)
+            self._choices_actions[at] = shown
+        else:
+            self._choices_actions.append(shown)
         kwargs.setdefault("prog", f"{self._prog_prefix} {name}")
         parser_class = self._parser_class
 

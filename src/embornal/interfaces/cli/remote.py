@@ -19,7 +19,6 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -34,6 +33,7 @@ from embornal.domain.paths import normalize_path
 from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.catalog import Input, Operation, by_name
+from embornal.interfaces.catalog_types import replace
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
@@ -67,12 +67,13 @@ TIMEOUT_SECONDS = 10.0
 CLIENT_MODE = "client mode: server.url is set"
 URL_HINT = f"server.url in config.yaml, or {SERVER_URL_ENV}"
 
-#: The handlers that work on the memory's own files, and so refuse in client mode.
+#: The hand-written handlers that work on the memory's own files, and so refuse in client
+#: mode (a catalogue command refuses when its operation is ``local_only``).
 LOCAL_ONLY = frozenset(
     f"{module}:{name}"
     for module, names in (
         ("admin_cmds", "migrate rebuild verify mcp"),
-        ("memory_cmds", "purge reindex tag untag"),
+        ("memory_cmds", "reindex tag untag"),
         ("model_cmds", "pull ls rm"),
         ("serve_cmds", "serve wiki"),
         ("sharing_cmds", "token_add token_ls token_revoke"),

@@ -9,10 +9,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
-from embornal.service.results import TreeNode
+
+if TYPE_CHECKING:
+    from embornal.service.results import TreeNode
 
 __all__ = [
     "EXCERPT_CHARS",

@@ -49,7 +49,11 @@ def build_parser() -> ArgParser:
         """The group filler ``commands.<name>``, called when the group is used."""
 
         def fill(parser: ArgParser) -> None:
-            getattr(commands, name)(commands_of(parser), late)
+            from embornal.interfaces.cli.derived import add_group_commands
+
+            group = commands_of(parser)
+            add_group_commands(group, name, late)  # the catalogue's commands of the group
+            getattr(commands, name)(group, late)
 
         return fill
 

@@ -1,0 +1,238 @@
+"""The records of the catalogue (:mod:`embornal.interfaces.catalog`): an operation, its
+inputs and its place in the REST API, with what the command line adds to them.
+
+Stdlib-only, plain data, and cheap to import: the records are frozen classes made by
+:func:`record` (typed as dataclasses are, without importing :mod:`dataclasses`, whose
+import and generated methods cost the command line's start-up; decision 0047).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Literal, TypeVar, dataclass_transform
+
+__all__ = ["Http", "Input", "InputType", "Operation", "Profile", "Where", "record", "replace"]
+
+_T = TypeVar("_T")
+_C = TypeVar("_C", bound=type)
+
+
+def _init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls = type(self)
+    names: tuple[str, ...] = cls.__record_fields__
+    values = self.__dict__
+    values.update(cls.__record_defaults__)
+    values.update(zip(names, args, strict=False))
+    values.update(kwargs)
+    if len(values) != len(names) or len(args) > len(names):
+        missing = [n for n in names if n not in values]
+        unknown = [k for k in values if k not in names]
+        raise TypeError(f"{cls.__name__}: missing {missing}, unknown {unknown}, {len(args)} given")
+
+
+def _frozen(self: Any, name: str, value: Any = None) -> None:
+    raise AttributeError(f"{type(self).__name__} is frozen: cannot set or delete {name!r}")
+
+
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{n}={self.__dict__[n]!r}" for n in type(self).__record_fields__)
+    return f"{type(self).__name__}({shown})"
+
+
+def _key(self: Any) -> tuple[Any, ...]:
+    return tuple(self.__dict__[n] for n in type(self).__record_fields__ if n != "extra")
+
+
+def _eq(self: Any, other: object) -> bool:
+    return type(other) is type(self) and _key(self) == _key(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_key(self))
+
+
+@dataclass_transform(frozen_default=True)
+def record(cls: _C) -> _C:
+    """A frozen record of the class's annotated fields, in order, with their defaults."""
+    notes = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs start-up)
+    names = tuple(n for n in notes if not str(notes[n]).startswith("ClassVar"))
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    methods: dict[str, Callable[..., Any]] = {
+        "__init__": _init,
+        "__setattr__": _frozen,
+        "__delattr__": _frozen,
+        "__repr__": _repr,
+        "__eq__": _eq,
+        "__hash__": _hash,
+    }
+    for key, method in methods.items():
+        setattr(cls, key, method)
+    cls.__record_fields__ = names  # type: ignore[attr-defined]
+    cls.__record_defaults__ = defaults  # type: ignore[attr-defined]
+    return cls
+
+
+def replace(obj: _T, **changes: Any) -> _T:
+    """A copy of the record ``obj`` with ``changes`` (as :func:`dataclasses.replace`)."""
+    fields = type(obj).__record_fields__  # type: ignore[attr-defined]
+    unknown = sorted(set(changes) - set(fields))
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
+Profile = Literal["core", "full", "none"]
+InputType = Literal[
+    "path",
+    "text",
+    "tags",
+    "time",
+    "reason",
+    "id",
+    "target",
+    "int",
+    "bool",
+    "choice",
+    "kind",
+    "attributes",
+    "where",
+    "evidence",
+    "float",
+    "evidence_list",
+    "confidence",
+    "visibility",
+    "source",
+    "weight",
+    "lifetime",
+    "as_of",
+]
+Where = Literal["query", "body", "path"]
+
+
+@record
+class Input:
+    """One input of an operation: the keyword argument ``name`` of the ``Memory`` method.
+
+    ``aliases`` are the names a model may use over MCP (the first is the one its schema
+    shows); ``http`` is the REST name when it differs (``q``); ``mcp``/``rest`` say
+    which interfaces take it at all. ``probe``: a later addition to the REST API, which
+    the remote client checks the server's document for before it sends a non-default.
+    """
+
+    name: str
+    type: InputType
+    description: str
+    required: bool = False
+    default: object = None
+    aliases: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    max_length: int | None = None
+    choices: tuple[str, ...] = ()
+    http: str | None = None
+    mcp: bool = True
+    rest: bool = True
+    mcp_name: str | None = None
+    mcp_default: object = None
+    probe: bool = False
+    full_only: bool = False
+    """An MCP argument of the ``full`` profile only (the core tool list stays small)."""
+    # -- the command line (cli/derived.py builds each command from these) --------------
+    flag: str | None = None
+    """The CLI's words for it: ``"--tag"`` (names split by spaces: ``"--yes -y"``), ``""``
+    a positional; None: a positional when required, else ``--name-with-dashes``."""
+    metavar: str | None = None
+    """The CLI's placeholder (``ID``, ``KEY=VALUE``); None: argparse's own."""
+    cli_help: str | None = None
+    """The CLI's help line; None: ``description``; ``""``: none."""
+    nargs: str | None = None
+    """A positional's argparse ``nargs`` when the default does not fit (``"*"``, ``"+"``,
+    ``"?"`` for a required content that may come on standard input); on a flag, ``"*"``
+    or ``"+"`` makes it repeatable (the call gets the list)."""
+    cli: bool = True
+    """Whether the command line takes it."""
+
+    @property
+    def wire_name(self) -> str:
+        return self.http or self.name
+
+    @property
+    def tool_param(self) -> str:
+        return self.mcp_name or self.name
+
+
+@record
+class Http:
+    """Where an operation lives in the REST API (under ``/api/v1``)."""
+
+    method: Literal["GET", "POST"]
+    path: str
+    operation_id: str
+    summary: str
+    description: str
+    status: int = 200
+    errors: tuple[int, ...] = ()
+    auth: bool = True
+    tag: str = "facts"
+    probe: bool = False  # a later route: the client checks the server offers it
+    items: str | None = None
+    """For a list result: the key of the answer's object that holds the list."""
+
+    @property
+    def path_params(self) -> tuple[str, ...]:
+        return tuple(p[1:-1] for p in self.path.split("/") if p.startswith("{"))
+
+    def where(self, item: Input) -> Where:
+        if item.wire_name in self.path_params:
+            return "path"
+        return "query" if self.method == "GET" else "body"
+
+
+@record
+class Operation:
+    """One use case: its call, inputs, output, and each interface's view of it."""
+
+    name: str
+    call: str | None
+    """The ``Memory`` method it calls (None: the server itself, e.g. health)."""
+    output: str
+    """The result type, as the ``Memory`` method's annotation names it."""
+    inputs: tuple[Input, ...] = ()
+    profile: Profile = "none"
+    title: str = ""
+    guide: str = ""
+    """The MCP tool description, written for the model."""
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    http: Http | None = None
+    local_only: bool = False
+    example: str = ""
+    cli: str | None = None
+    """The CLI command (``memory store``), or None."""
+    tool_order: int = 0
+    """Where the tool comes in the MCP tool list."""
+    extra: Mapping[str, str] = MappingProxyType({})
+    """Notes for the interfaces (not compared)."""
+    # -- the command line (cli/derived.py builds each command from these) --------------
+    cli_help: str = ""
+    """The one-line help in the group's list of commands (default: ``title``)."""
+    cli_doc: str = ""
+    """The command's description in its ``--help`` (default: ``cli_help``)."""
+    cli_args: tuple[Input, ...] = ()
+    """Inputs of the command line only (the renderer's ``--plain``, ``--meta``...): parsed,
+    never passed to the call."""
+    cli_run: str | None = None
+    """``"module:function"`` of the CLI package that runs the command instead of the generic
+    call (stdin, prompts, checks before the memory opens); None: the generic call."""
+    cli_show: str | None = None
+    """``"module:function"`` of the CLI package that prints the result as text; None: the
+    renderer of the output type (``cli/derived.py``), else a generic one."""
+
+    def input(self, name: str) -> Input:
+        (found,) = [i for i in self.inputs if i.name == name]
+        return found

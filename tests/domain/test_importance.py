@@ -15,17 +15,14 @@ from embornal.domain.events import (
     FactImportanceAdjusted,
     FactLifetimeChanged,
 )
-from embornal.domain.fact_aggregate import (
+from embornal.domain.fact_aggregate import StoreFact, decide_store, evolve, fold
+from embornal.domain.fact_spine_decisions import (
     PinFact,
     SetLifetime,
     SetWeight,
-    StoreFact,
     decide_pin,
     decide_set_lifetime,
     decide_set_weight,
-    decide_store,
-    evolve,
-    fold,
 )
 from embornal.domain.ranking import SPINE_WEIGHTS, spine_lift
 from embornal.domain.spine import LifetimePolicy, check_weight, read_lifetime

@@ -20,18 +20,14 @@ from embornal.domain.events import (
     FactStored,
     to_payload,
 )
-from embornal.domain.fact_aggregate import (
+from embornal.domain.fact_aggregate import FactState, FactStatus, StoreFact, decide_store, fold
+from embornal.domain.fact_spine_decisions import (
     AddEvidence,
     ConfirmFact,
     ContradictFact,
-    FactState,
-    FactStatus,
-    StoreFact,
     decide_add_evidence,
     decide_confirm,
     decide_contradict,
-    decide_store,
-    fold,
 )
 from embornal.domain.spine import EvidenceRef, EvidenceType, parse_evidence
 from embornal.errors import Conflict, InvalidConfidence, InvalidEvidence, InvalidInput, NotFound

@@ -10,17 +10,16 @@ import pytest
 
 from embornal.domain.events import EVENTS, FactStored, FactVisibilityChanged
 from embornal.domain.fact_aggregate import (
-    ChangeVisibility,
     FactStatus,
     PurgeFact,
     StoreFact,
     SupersedeFact,
-    decide_change_visibility,
     decide_purge,
     decide_store,
     decide_supersede,
     fold,
 )
+from embornal.domain.fact_spine_decisions import ChangeVisibility, decide_change_visibility
 from embornal.domain.scope import EVERYTHING, Viewer, visible_to
 from embornal.domain.spine import carried_visibility, parse_visibility, stored_visibility
 from embornal.errors import AccessDenied, Conflict, InvalidInput, InvalidVisibility

@@ -10,12 +10,27 @@ every operation appears in each interface it declares, and in the docs.
 
 Stdlib-only at import (plain data): the CLI may import it at no cost. The records
 (:class:`Operation`, :class:`Input`, :class:`Http`) are in :mod:`.catalog_types`; the
-command line is derived from them too (:mod:`embornal.interfaces.cli.derived`).
+command line is derived from them too (:mod:`embornal.interfaces.cli.derived`). The
+operations of the spine and of importance are in :mod:`.catalog_spine`, and the inputs
+both parts take in :mod:`.catalog_inputs`.
 """
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH, MAX_REASON_LENGTH
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.interfaces.catalog_inputs import (
+    EVIDENCE_CLI,
+    EVIDENCE_TYPES,
+    EXAMPLE_ID,
+    FACT_ID,
+    LIFETIME,
+    LIMIT,
+    OPTIONAL_REASON,
+    REASON,
+    VISIBILITY,
+    WRITE_ERRORS,
+)
+from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
 from embornal.interfaces.catalog_types import (
     Http,
     Input,
@@ -38,16 +53,12 @@ __all__ = [
     "routed",
 ]
 
-EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
-
-
 # -- the inputs ------------------------------------------------------------------------------
+#
+# Those the spine's operations take too are in .catalog_inputs.
 
 _PATH = "A topic path such as /projects/embornal (lowercase)."
-_ID = "The fact id from recall or cat (a unique prefix works)."
-_WHY = "Why; kept in the history."
 _READ = (400, 401, 404, 422, 503)
-_WRITE = (400, 401, 403, 404, 409, 413, 422, 503)
 
 
 def _path(required: bool = True, default: object = None, **kw: object) -> Input:
@@ -73,18 +84,6 @@ _AT = Input(
     "at", "time", "When the fact was true (imports); default now.", mcp=False, metavar="TIME",
     cli_help="ISO-8601 time the fact dates from (imports)",
 )  # fmt: skip
-_FACT_ID = Input(
-    "fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), http="id", metavar="ID",
-    cli_help="fact id or a unique prefix of one",
-)  # fmt: skip
-_REASON = Input(
-    "reason", "reason", _WHY, True, aliases=("reason",), max_length=MAX_REASON_LENGTH,
-    flag="--reason", cli_help="why (kept in the history)",
-)  # fmt: skip
-_OPTIONAL_REASON = Input(
-    "reason", "reason", _WHY, aliases=("reason",), max_length=MAX_REASON_LENGTH, probe=True,
-    cli_help="why: kept in the history with the event",
-)  # fmt: skip
 _KIND_HELP = "The kind of fact (kinds() lists them with their attributes); default fact."
 _KIND = Input(
     "kind", "kind", _KIND_HELP, default="fact", aliases=("kind", "type"), probe=True,
@@ -97,49 +96,21 @@ _ATTRIBUTES = Input(
     metavar="FIELD=VALUE",
     cli_help="an attribute of the kind (repeatable; `embornal memory kinds` lists the fields)",
 )  # fmt: skip
-_EVIDENCE_TYPES = "quote, uri, conversation, document or observation"
-_EVIDENCE_CLI = "TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation"
-_EVIDENCE = Input(
-    "evidence", "evidence",
-    f"What supports it, as TYPE:VALUE; TYPE is {_EVIDENCE_TYPES}, e.g. "
-    '"uri:https://example.org/notes" or "quote:We picked uv.".',
-    aliases=("evidence",), metavar="TYPE:VALUE",
-    cli_help=f"{_EVIDENCE_CLI} (one per call)",
-)  # fmt: skip
-_VISIBILITY = Input(
-    "visibility", "visibility", "Who may see it: shared (default), private (you only; never an "
-    "assistant) or restricted:alice,bob (you and those subjects or roles).",
-    aliases=("visibility",), max_length=4096, probe=True, full_only=True, metavar="V",
-    cli_help="shared (default), private, or restricted:a,b",
-)  # fmt: skip
 _STORE_SPINE = (
     Input("confidence", "confidence", "How sure, 0..1; default: the prior of who states it.",
           aliases=("confidence",), probe=True, full_only=True, low=0, high=1, metavar="C"),
-    _VISIBILITY,
+    VISIBILITY,
     Input("source", "source", "Your client or session id, for the record: claude-desktop.",
           aliases=("source", "client", "session"), max_length=128, probe=True, full_only=True,
           metavar="S", cli_help="a label of who stores it: a client or session id"),
-    Input("evidence", "evidence_list", f"What supports it: TYPE:VALUE list ({_EVIDENCE_TYPES}).",
+    Input("evidence", "evidence_list", f"What supports it: TYPE:VALUE list ({EVIDENCE_TYPES}).",
           default=(), aliases=("evidence",), probe=True, full_only=True, metavar="TYPE:VALUE",
-          cli_help=f"{_EVIDENCE_CLI} (repeatable)"),
-)  # fmt: skip
-_LIFETIMES = "permanent, standard, ephemeral or until:YYYY-MM-DD"
-_LIFETIME = Input(
-    "lifetime", "lifetime",
-    f"How long it should live: {_LIFETIMES} (a date from today on; the fact leaves recall "
-    "after it). Ephemeral: one day.",
-    aliases=("lifetime", "retention", "expires"), probe=True, full_only=True, metavar="L",
-    cli_help=f"{_LIFETIMES} (default standard)",
+          cli_help=f"{EVIDENCE_CLI} (repeatable)"),
 )  # fmt: skip
 _AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an ISO-8601 time "
                "(UTC unless zoned) or 'yesterday', '3 days ago'.", aliases=("at", "as_of"),
                max_length=64, http="at", mcp_name="at", probe=True, full_only=True, flag="--at",
                metavar="TIME")  # fmt: skip
-_LIMIT = Input(
-    "limit", "int", "How many hits at most (default 10).",
-    aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
-    cli_help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
-)  # fmt: skip
 
 
 def _switch(name: str, help_text: str, flag: str | None = None) -> Input:
@@ -169,8 +140,8 @@ CATALOG: tuple[Operation, ...] = (
         "store", "store", "Fact",
         (_path(cli_help="topic path such as /projects/embornal"),
          replace(_CONTENT, nargs="?", cli_help="the fact; '-' or none: stdin"), _TAGS, _AT,
-         replace(_OPTIONAL_REASON, mcp=False), _KIND, _ATTRIBUTES,
-         *_STORE_SPINE, _LIFETIME),
+         replace(OPTIONAL_REASON, mcp=False), _KIND, _ATTRIBUTES,
+         *_STORE_SPINE, LIFETIME),
         tool_order=1, profile="core", title="Store a fact", cli="memory store",
         cli_help="store one fact on a path",
         cli_doc="Store one fact on PATH and print its id and path. CONTENT omitted or '-' "
@@ -256,7 +227,7 @@ CATALOG: tuple[Operation, ...] = (
                "Words or a question to look for. Leave out to get the strongest facts.",
                aliases=("query", "q", "search", "text"), http="q", flag="", nargs="*",
                metavar="QUERY", cli_help=""),
-         _LIMIT,
+         LIMIT,
          Input("under", "path", "Only search below this path, e.g. /projects.",
                aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH, metavar="PATH",
                cli_help="only facts at or below PATH"),
@@ -301,7 +272,7 @@ CATALOG: tuple[Operation, ...] = (
                   "(null: the fact's own tag).", errors=_READ),
     ),
     Operation(
-        "show", "show", "FactDetail", (_FACT_ID, _AS_OF),
+        "show", "show", "FactDetail", (FACT_ID, _AS_OF),
         tool_order=8, profile="full", title="Show a fact", read_only=True, cli="memory show",
         cli_help="show one fact whole",
         guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
@@ -333,7 +304,7 @@ CATALOG: tuple[Operation, ...] = (
         extra={"remote": "a fact's history only: the history of a path is local-only"},
     ),
     Operation(
-        "forget", "forget", "Fact", (_FACT_ID, _REASON),
+        "forget", "forget", "Fact", (FACT_ID, REASON),
         tool_order=6, profile="core", title="Forget a fact", destructive=True, cli="memory forget",
         cli_help="hide a fact from recall (restorable)", cli_show="memory_cmds:show_forgotten",
         guide="""Take a wrong or outdated fact out of recall; it stays in the history, restorable.
@@ -344,12 +315,12 @@ CATALOG: tuple[Operation, ...] = (
         example=f'forget(id="{EXAMPLE_ID}", reason="outdated")',
         http=Http("POST", "/facts/{id}/forget", "forgetFact", "Forget a fact",
                   "Take the fact out of recall, keeping it and the reason in the history; "
-                  "restorable.", errors=_WRITE),
+                  "restorable.", errors=WRITE_ERRORS),
     ),
     Operation(
         "supersede", "supersede", "Fact",
-        (_FACT_ID, replace(_CONTENT, description="The corrected statement."),
-         replace(_TAGS, mcp=False, probe=True), _OPTIONAL_REASON, _AT,
+        (FACT_ID, replace(_CONTENT, description="The corrected statement."),
+         replace(_TAGS, mcp=False, probe=True), OPTIONAL_REASON, _AT,
          replace(_KIND, default=None,
                  description="Another kind corrects a misclassified fact; default: the old "
                  "fact's.", cli_help="the kind of fact (default: the old fact's)"),
@@ -371,10 +342,10 @@ CATALOG: tuple[Operation, ...] = (
         http=Http("POST", "/facts/{id}/supersede", "supersedeFact", "Correct a fact",
                   "Store a new fact on the same path that points at the old one; the old fact "
                   "leaves default recall and stays in the history.", status=201,
-                  errors=_WRITE, probe=True),
+                  errors=WRITE_ERRORS, probe=True),
     ),
     Operation(
-        "restore", "restore", "Fact", (_FACT_ID, _REASON),
+        "restore", "restore", "Fact", (FACT_ID, REASON),
         tool_order=7, profile="core", title="Restore a fact", cli="memory restore",
         cli_help="bring a forgotten fact back", cli_show="memory_cmds:show_restored",
         guide="""Bring a forgotten fact back into recall. Give its id and why.
@@ -383,17 +354,17 @@ CATALOG: tuple[Operation, ...] = (
         Example: restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="Forgotten by mistake.")""",
         example=f'restore(id="{EXAMPLE_ID}", reason="forgotten by mistake")',
         http=Http("POST", "/facts/{id}/restore", "restoreFact", "Restore a forgotten fact",
-                  "Bring a forgotten fact back into recall.", errors=_WRITE),
+                  "Bring a forgotten fact back into recall.", errors=WRITE_ERRORS),
     ),
     Operation(
         "update", "update", "Fact",
-        (_FACT_ID,
+        (FACT_ID,
          Input("attributes", "attributes",
                'The attributes to change, e.g. {"status": "done"}; null removes an optional '
                "one.", True, aliases=("attributes", "attrs", "fields", "changes"), flag="--attr",
                metavar="FIELD=VALUE", cli_help="a new value; FIELD= (empty) removes an optional "
                "field (repeatable; `embornal memory kinds` lists the fields)"),
-         _OPTIONAL_REASON),
+         OPTIONAL_REASON),
         tool_order=11, profile="full", title="Update attributes", cli="memory update",
         cli_help="change some attributes of a typed fact", cli_show="kinds_cmds:show_updated",
         cli_doc="Change the attributes given with --attr of the active fact ID; FIELD= (empty)\n"
@@ -410,7 +381,7 @@ CATALOG: tuple[Operation, ...] = (
         http=Http("POST", "/facts/{id}/update", "updateFact", "Update a fact's attributes",
                   "Change some attributes of an active fact (null removes an optional one); "
                   "the result is validated whole against the fact's kind. It takes the rights "
-                  "a supersede takes (write and delete on the fact).", errors=_WRITE),
+                  "a supersede takes (write and delete on the fact).", errors=WRITE_ERRORS),
     ),
     Operation(
         "find", "find", "list[Fact]",
@@ -465,214 +436,10 @@ CATALOG: tuple[Operation, ...] = (
                   "vocabulary values, bounds), required fields and cross-field rules.",
                   items="kinds", errors=(401, 503)),
     ),
-    Operation(
-        "confirm", "confirm", "Fact",
-        (_FACT_ID, _EVIDENCE, _OPTIONAL_REASON),
-        tool_order=14, profile="full", title="Confirm a fact", cli="memory confirm",
-        cli_help="vouch for a fact: its confidence goes up", cli_run="spine_cmds:vouch",
-        cli_doc="Confirm the active fact ID: its confidence moves toward 1 and it counts as\n"
-        "confirmed now. --evidence attaches what supports it (one per call).",
-        guide="""Vouch for a fact that still holds: its confidence goes up and its last
-        confirmation is now.
-
-        Call it when the user or a source you just read confirms a fact you recalled;
-        give the evidence when there is some. It does not change what the fact says.
-        Returns the fact with its confidence.
-        Example: confirm(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", evidence="quote:Still uv.")""",
-        example=f'confirm(id="{EXAMPLE_ID}", evidence="quote:still true")',
-        http=Http("POST", "/facts/{id}/confirm", "confirmFact", "Confirm a fact",
-                  "Vouch for an active fact: its confidence moves toward 1 by the weight of "
-                  "the token's actor kind and `last_confirmed_at` is now; the evidence, if "
-                  "given, joins the fact's. It takes write on the fact; one the subject may "
-                  "not read answers 404.", errors=_WRITE, probe=True),
-    ),
-    Operation(
-        "contradict", "contradict", "Fact",
-        (_FACT_ID, replace(_REASON, cli_help="why (required): kept in the history"),
-         Input("by", "id", "The id of the fact that contradicts it, if there is one.",
-               aliases=("by", "by_id", "contradicted_by"), metavar="ID2",
-               cli_help="the fact that contradicts it"),
-         _EVIDENCE),
-        tool_order=15, profile="full", title="Contradict a fact", cli="memory contradict",
-        cli_help="dispute a fact: its confidence goes down", cli_run="spine_cmds:vouch",
-        cli_doc="Dispute the active fact ID (--reason is required): its confidence decays.\n"
-        "--by names the fact that contradicts it; --evidence what shows it (one).",
-        guide="""Dispute a fact that something now contradicts: its confidence goes down; it
-        stays in recall and in the history.
-
-        Call it when a source or the user says a fact may be wrong but you do not know the
-        right one (when you do, supersede it). A reason is required.
-        Returns the fact with its confidence.
-        Example: contradict(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="The README says Poetry.")""",
-        example=f'contradict(id="{EXAMPLE_ID}", reason="the README says otherwise")',
-        http=Http("POST", "/facts/{id}/contradict", "contradictFact", "Contradict a fact",
-                  "Dispute an active fact (a reason is required): its confidence decays by "
-                  "the weight of the token's actor kind. `by` names the fact that "
-                  "contradicts it (readable to the subject). It takes write on the fact.",
-                  errors=_WRITE, probe=True),
-    ),
-    Operation(
-        "add_evidence", "add_evidence", "Fact",
-        (_FACT_ID,
-         replace(_EVIDENCE, required=True, cli_help=_EVIDENCE_CLI),
-         Input("note", "text", "A short note on the evidence (optional).",
-               aliases=("note", "comment"), cli_help="a short note on the evidence")),
-        tool_order=16, profile="full", title="Add evidence", cli="memory evidence",
-        cli_help="attach evidence to a fact (a weak confirmation)", cli_run="spine_cmds:vouch",
-        cli_doc="Append TYPE:VALUE evidence to the fact ID, e.g. uri:https://example.org or\n"
-        "quote:'we picked uv'. Evidence is never edited or removed.",
-        guide="""Attach evidence to a fact: a quote, a link, a document, a conversation or
-        an observation that supports it. Evidence is never edited or removed.
-
-        Call it when you find where a fact comes from; it counts as a weak confirmation.
-        Returns the fact with its confidence.
-        Example: add_evidence(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", evidence="uri:https://x.org/adr")""",
-        example=f'add_evidence(id="{EXAMPLE_ID}", evidence="uri:https://example.org/adr/12")',
-        http=Http("POST", "/facts/{id}/evidence", "addEvidence", "Add evidence to a fact",
-                  "Append one piece of evidence (`TYPE:VALUE`, TYPE one of quote, uri, "
-                  "conversation, document, observation) with an optional note: a weak "
-                  "confirmation. It takes write on the fact.", errors=_WRITE, probe=True),
-    ),
-    Operation(
-        "undo", "undo", "list[Event]",
-        (Input("event_id", "int",
-               "The event to undo: its id, the number in the # column (position) of history.",
-               True, aliases=("event_id", "event", "id", "position"), low=1, http="position"),
-         _REASON),
-        tool_order=17, profile="full", title="Undo an event", destructive=True,
-        cli="memory undo",
-        guide="""Undo one event of a fact's history: a store, forget, restore, attribute
-        update, confirm, contradiction or evidence; the undo is itself kept in the history.
-
-        Call it when you or the user made a change by mistake: first call history to find
-        the event's position, then undo it with a reason. It appends the opposite change
-        (a store is forgotten, a forget restored, attributes and confidence set back); a
-        purge cannot be undone, and an event a later one changed is refused until that one
-        is undone. Undoing an undo redoes the change.
-        Returns the events it appended, each with undoes (the position undone).
-        Example: undo(event_id=42, reason="Confirmed the wrong fact.")""",
-        example='undo(event_id=42, reason="stored by mistake")',
-        http=Http("POST", "/events/{position}/undo", "undoEvent", "Undo one event",
-                  "Append the events that compensate the event at log `position` (the "
-                  "`position` of a history event: its id), each with `undoes` = it and the "
-                  "reason. "
-                  "A purge cannot be undone, nor an event a later one overrode (409, naming "
-                  "it); an event of a stream the subject may not read answers 404, as a "
-                  "missing one. It takes the rights of the compensation (forget and restore: "
-                  "delete; an attribute update: write and delete; the rest: write).",
-                  errors=_WRITE, items="events", tag="events", probe=True),
-    ),
-    Operation(
-        "visibility", "set_visibility", "Fact",
-        (_FACT_ID, replace(_VISIBILITY, required=True, probe=False, full_only=False),
-         _OPTIONAL_REASON),
-        tool_order=18, profile="full", title="Set who may see a fact", cli="memory visibility",
-        guide="""Change who may see a fact you stored: shared, private (you only, and never an
-        assistant: you will not see it again) or restricted:alice,bob (you and those listed).
-
-        Call it when the user asks to keep a fact to themselves or to a few people.
-        Example: visibility(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", visibility="restricted:alice")""",
-        example=f'visibility(id="{EXAMPLE_ID}", visibility="restricted:alice")',
-        http=Http("POST", "/facts/{id}/visibility", "setVisibility", "Set who may see a fact",
-                  "shared, private or restricted:a,b; only the fact's owner, with write and "
-                  "delete on it (else 403). A private fact never reaches an assistant (every "
-                  "token is one).", errors=_WRITE, probe=True),
-    ),
-    # -- importance and lifetime (seed 001 §3, §4, §7) ------------------------------------
-    Operation(
-        "pin", "pin", "Fact", (_FACT_ID, _OPTIONAL_REASON),
-        tool_order=19, profile="full", title="Pin a fact", idempotent=True, cli="memory pin",
-        guide="""Pin a fact the user says matters: it ranks higher in recall from now on.
-
-        Call it when the user asks you to keep something in mind for good ("remember this,
-        it is important"). Pinning a pinned fact changes nothing.
-        Returns the fact with its importance.
-        Example: pin(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="the user's standing rule")""",
-        example=f'pin(id="{EXAMPLE_ID}", reason="the user asked")',
-        http=Http("POST", "/facts/{id}/pin", "pinFact", "Pin a fact",
-                  "Pin an active fact: recall lifts it. It takes write on the fact; an already "
-                  "pinned fact is answered as it is and nothing is written.", errors=_WRITE,
-                  probe=True),
-    ),
-    Operation(
-        "unpin", "unpin", "Fact", (_FACT_ID, _OPTIONAL_REASON),
-        tool_order=20, profile="full", title="Unpin a fact", idempotent=True,
-        cli="memory unpin",
-        guide="""Take the pin off a fact: it ranks as any other fact again.
-
-        Call it when the user says a pinned fact no longer matters that much.
-        Returns the fact with its importance.
-        Example: unpin(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
-        example=f'unpin(id="{EXAMPLE_ID}")',
-        http=Http("POST", "/facts/{id}/unpin", "unpinFact", "Unpin a fact",
-                  "Take the pin off an active fact (one not pinned: nothing is written). It "
-                  "takes write on the fact.", errors=_WRITE, probe=True),
-    ),
-    Operation(
-        "set_weight", "set_weight", "Fact",
-        (_FACT_ID,
-         Input("weight", "weight",
-               "How much it matters, 0 to 1 (0.5 is neutral: above lifts it in recall, below "
-               "lowers it); null takes the weight off.", True, aliases=("weight", "importance")),
-         _OPTIONAL_REASON),
-        tool_order=21, profile="full", title="Weight a fact", idempotent=True,
-        cli="memory weight",
-        guide="""Say how much a fact matters, from 0 to 1 (0.5 is neutral): above 0.5 it
-        ranks higher in recall, below it lower.
-
-        Call it when the user says something matters more or less than the rest.
-        Returns the fact with its importance.
-        Example: set_weight(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", weight=0.9)""",
-        example=f'set_weight(id="{EXAMPLE_ID}", weight=0.9)',
-        http=Http("POST", "/facts/{id}/weight", "setWeight", "Weight a fact",
-                  "The user weight of an active fact, 0..1 (outside: 400, nothing written); "
-                  "null takes it off. It takes write on the fact.",
-                  errors=_WRITE, probe=True),
-    ),
-    Operation(
-        "set_lifetime", "set_lifetime", "Fact",
-        (_FACT_ID, replace(_LIFETIME, required=True, full_only=False, probe=False),
-         _OPTIONAL_REASON),
-        tool_order=22, profile="full", title="Set a fact's lifetime", idempotent=True,
-        cli="memory lifetime",
-        guide="""Say how long a fact should live: permanent, standard (the default),
-        ephemeral (a day) or until:YYYY-MM-DD, after which it leaves recall by itself.
-
-        Call it when the user gives a fact an end ("parking spot C4 until Friday") or says
-        it must never fade. A new lifetime brings back a fact whose lifetime ran out.
-        Returns the fact with its lifetime.
-        Example: set_lifetime(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", lifetime="until:2027-01-31")""",
-        example=f'set_lifetime(id="{EXAMPLE_ID}", lifetime="until:2027-01-31")',
-        http=Http("POST", "/facts/{id}/lifetime", "setLifetime", "Set a fact's lifetime",
-                  "permanent, standard, ephemeral (one day) or until:YYYY-MM-DD (today or "
-                  "later; a past date is 400 and nothing is written). An until or ephemeral "
-                  "fact leaves recall once its lifetime runs out, without an event; a new "
-                  "lifetime brings it back. It takes write on the fact.", errors=_WRITE,
-                  probe=True),
-    ),
-    Operation(
-        "due", "due", "list[DueFact]",
-        (replace(_LIMIT, description="How many at most (default 10)."),
-         Input("under", "path", "Only facts at or below this path, e.g. /projects.",
-               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH)),
-        tool_order=23, profile="full", title="Facts due for confirmation", read_only=True,
-        cli="memory due",
-        guide="""List the stale facts that need confirming again, most urgent first: their
-        confidence has decayed below their kind's threshold since they were last vouched for.
-
-        Call it when the user asks what may be out of date, then confirm, correct or forget
-        each with them.
-        Returns facts with confidence, c_eff (decayed now) and the threshold.
-        Example: due(under="/projects", limit=5)""",
-        example='due(limit=5)',
-        http=Http("GET", "/due", "dueFacts", "Stale facts to confirm again",
-                  "The live facts the subject may read whose confidence, decayed by their "
-                  "kind's half-life since the last confirmation, is below the kind's "
-                  "staleness threshold; lowest c_eff / threshold first.", items="facts",
-                  errors=(400, 401, 422, 503), probe=True),
-    ),
+    # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
+    *SPINE_OPERATIONS,
     # -- local-only: on the machine that holds the memory ---------------------------------
-    Operation("purge", "purge", "PurgeResult", (_FACT_ID, _REASON), destructive=True,
+    Operation("purge", "purge", "PurgeResult", (FACT_ID, REASON), destructive=True,
               local_only=True, cli="memory purge", cli_help="erase a fact's content for good",
               cli_run="memory_cmds:purge",
               cli_args=(_switch("yes", "do not ask to confirm", "--yes -y"),)),

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from embornal.domain.clock import parse_time
 from embornal.domain.decay import decay_of, staleness
-from embornal.domain.fact_aggregate import (
+from embornal.domain.fact_spine_decisions import (
     PinFact,
     SetLifetime,
     SetWeight,

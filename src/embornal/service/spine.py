@@ -13,7 +13,7 @@ contradicting fact (``by``) too.
 
 from __future__ import annotations
 
-from embornal.domain.fact_aggregate import (
+from embornal.domain.fact_spine_decisions import (
     AddEvidence,
     ConfirmFact,
     ContradictFact,

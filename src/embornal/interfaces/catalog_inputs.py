@@ -1,0 +1,64 @@
+"""The inputs the parts of the catalogue share (:mod:`.catalog`, :mod:`.catalog_spine`).
+
+The fact id, the reasons, the evidence texts, visibility, lifetime and limit that both
+the core operations and the spine's take, the errors of a write, and the id of the
+examples. Stdlib-only at import (plain data), as the catalogue.
+"""
+
+from __future__ import annotations
+
+from embornal.domain.bounds import MAX_LIMIT, MAX_REASON_LENGTH
+from embornal.interfaces.catalog_types import Input
+
+__all__ = [
+    "EVIDENCE_CLI",
+    "EVIDENCE_TYPES",
+    "EXAMPLE_ID",
+    "FACT_ID",
+    "LIFETIME",
+    "LIMIT",
+    "OPTIONAL_REASON",
+    "REASON",
+    "VISIBILITY",
+    "WRITE_ERRORS",
+]
+
+EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
+
+_ID = "The fact id from recall or cat (a unique prefix works)."
+_WHY = "Why; kept in the history."
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
+
+FACT_ID = Input(
+    "fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), http="id", metavar="ID",
+    cli_help="fact id or a unique prefix of one",
+)  # fmt: skip
+REASON = Input(
+    "reason", "reason", _WHY, True, aliases=("reason",), max_length=MAX_REASON_LENGTH,
+    flag="--reason", cli_help="why (kept in the history)",
+)  # fmt: skip
+OPTIONAL_REASON = Input(
+    "reason", "reason", _WHY, aliases=("reason",), max_length=MAX_REASON_LENGTH, probe=True,
+    cli_help="why: kept in the history with the event",
+)  # fmt: skip
+EVIDENCE_TYPES = "quote, uri, conversation, document or observation"
+EVIDENCE_CLI = "TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation"
+VISIBILITY = Input(
+    "visibility", "visibility", "Who may see it: shared (default), private (you only; never an "
+    "assistant) or restricted:alice,bob (you and those subjects or roles).",
+    aliases=("visibility",), max_length=4096, probe=True, full_only=True, metavar="V",
+    cli_help="shared (default), private, or restricted:a,b",
+)  # fmt: skip
+_LIFETIMES = "permanent, standard, ephemeral or until:YYYY-MM-DD"
+LIFETIME = Input(
+    "lifetime", "lifetime",
+    f"How long it should live: {_LIFETIMES} (a date from today on; the fact leaves recall "
+    "after it). Ephemeral: one day.",
+    aliases=("lifetime", "retention", "expires"), probe=True, full_only=True, metavar="L",
+    cli_help=f"{_LIFETIMES} (default standard)",
+)  # fmt: skip
+LIMIT = Input(
+    "limit", "int", "How many hits at most (default 10).",
+    aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
+    cli_help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
+)  # fmt: skip

@@ -130,22 +130,13 @@ class Memory:
 
     # -- each method: one call of a use-case module (service.facts, .recall, .sharing …) ----
 
-    def store(
-        self,
-        path: str,
-        content: str,
-        *,
-        tags: Sequence[str] | Mapping[str, str] | None = None,
-        at: datetime | str | None = None,
-        kind: str = DEFAULT_KIND,
-        attributes: Mapping[str, object] | None = None,
-        reason: str | None = None,
-        confidence: float | None = None,
-        visibility: Visibility | str | None = None,
-        source: str | None = None,
-        evidence: Sequence[EvidenceRef | str] = (),
-        lifetime: Lifetime | str | None = None,
-    ) -> Fact:
+    def store(self, path: str, content: str, *,
+              tags: Sequence[str] | Mapping[str, str] | None = None,
+              at: datetime | str | None = None, kind: str = DEFAULT_KIND,
+              attributes: Mapping[str, object] | None = None, reason: str | None = None,
+              confidence: float | None = None, visibility: Visibility | str | None = None,
+              source: str | None = None, evidence: Sequence[EvidenceRef | str] = (),
+              lifetime: Lifetime | str | None = None) -> Fact:  # fmt: skip
         """Store one fact on ``path``; its kind, attributes, confidence (None: the actor
         kind's prior), visibility, source, evidence, lifetime are checked: bad ones write none."""
         return facts.store(self._ctx, NewFact(
@@ -156,17 +147,11 @@ class Memory:
         """Store many facts in one transaction: all, or none."""
         return facts.store_many(self._ctx, items, reason=reason)
 
-    def supersede(
-        self,
-        fact_id: str,
-        content: str,
-        *,
-        tags: Sequence[str] | Mapping[str, str] | None = None,
-        reason: str | None = None,
-        at: datetime | str | None = None,
-        kind: str | None = None,
-        attributes: Mapping[str, object] | None = None,
-    ) -> Fact:
+    def supersede(self, fact_id: str, content: str, *,
+                  tags: Sequence[str] | Mapping[str, str] | None = None,
+                  reason: str | None = None, at: datetime | str | None = None,
+                  kind: str | None = None,
+                  attributes: Mapping[str, object] | None = None) -> Fact:  # fmt: skip
         """Correct a fact: a new one on its path points at it (kind, attributes kept)."""
         return facts.supersede(self._ctx, fact_id, content, tags, reason, at, kind, attributes)
 
@@ -182,14 +167,8 @@ class Memory:
         """Vouch for an active fact: confidence toward 1, ``last_confirmed_at`` now."""
         return spine.confirm(self._ctx, fact_id, evidence=evidence, reason=reason)
 
-    def contradict(
-        self,
-        fact_id: str,
-        *,
-        by: str | None = None,
-        evidence: EvidenceRef | str | None = None,
-        reason: str,
-    ) -> Fact:
+    def contradict(self, fact_id: str, *, by: str | None = None,
+                   evidence: EvidenceRef | str | None = None, reason: str) -> Fact:  # fmt: skip
         """Dispute an active fact (``by``: the fact contradicting it): confidence decays."""
         return spine.contradict(self._ctx, fact_id, by=by, evidence=evidence, reason=reason)
 
@@ -244,30 +223,17 @@ class Memory:
 
     # -- reading (service.recall, service.browse) -------------------------------------------
 
-    def recall(
-        self,
-        query: str | None = None,
-        *,
-        limit: int | None = None,
-        under: str | None = None,
-        reinforce: bool = True,
-        mode: str = "auto",
-        as_of: AsOf = None,
-    ) -> list[RecallHit]:
+    def recall(self, query: str | None = None, *, limit: int | None = None,
+               under: str | None = None, reinforce: bool = True, mode: str = "auto",
+               as_of: AsOf = None) -> list[RecallHit]:  # fmt: skip
         """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
         auto); no query: the strongest. Each lifts its strength unless not ``reinforce``."""
         return recall.recall(self._ctx, query, limit=limit, under=under, reinforce=reinforce,
                              mode=mode, as_of=as_of)  # fmt: skip
 
-    def find(
-        self,
-        kind: str,
-        where: Mapping[str, str] | Sequence[str] = (),
-        *,
-        under: str | None = None,
-        limit: int | None = None,
-        as_of: AsOf = None,
-    ) -> list[Fact]:
+    def find(self, kind: str, where: Mapping[str, str] | Sequence[str] = (), *,
+             under: str | None = None, limit: int | None = None,
+             as_of: AsOf = None) -> list[Fact]:  # fmt: skip
         """Live facts of ``kind`` whose attributes equal ``where`` (``["status=active"]``)."""
         return kinds.find(self._ctx, kind, where, under=under, limit=limit, as_of=as_of)
 
@@ -282,15 +248,8 @@ class Memory:
         """The whole tree below ``path``; ``dirs_only`` keeps the paths that hold paths."""
         return browse.tree(self._ctx, path, dirs_only=dirs_only, as_of=as_of)
 
-    def cat(
-        self,
-        path: str,
-        *,
-        limit: int | None = None,
-        order_by: str = "date",
-        recall: bool = False,
-        as_of: AsOf = None,
-    ) -> list[FactView]:
+    def cat(self, path: str, *, limit: int | None = None, order_by: str = "date",
+            recall: bool = False, as_of: AsOf = None) -> list[FactView]:  # fmt: skip
         """A path's facts, oldest (``date``) or strongest (``signal``) first."""
         return browse.cat(self._ctx, path, as_of, limit=limit, order_by=order_by, recall=recall)
 
@@ -330,14 +289,9 @@ class Memory:
         """Would ``subject`` be allowed ``action`` on ``target`` (a path or a fact id)?"""
         return sharing.policy_check(self._ctx, subject, action, target)
 
-    def token_add(
-        self,
-        subject: str,
-        *,
-        name: str | None = None,
-        expires_in_days: float | None = None,
-        rules: bool = True,
-    ) -> IssuedToken:
+    def token_add(self, subject: str, *, name: str | None = None,
+                  expires_in_days: float | None = None,
+                  rules: bool = True) -> IssuedToken:  # fmt: skip
         """Issue a token for ``subject`` (shown once) and, unless ``rules=False``, its rules."""
         return sharing.token_add(
             self._ctx, subject, name=name, expires_in_days=expires_in_days, rules=rules
@@ -363,13 +317,8 @@ class Memory:
         """What differs between the live projections and a replay (empty: all equal)."""
         return admin.verify(self._ctx)
 
-    def reindex(
-        self,
-        *,
-        limit: int | None = None,
-        everything: bool = False,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> ReindexResult:
+    def reindex(self, *, limit: int | None = None, everything: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> ReindexResult:  # fmt: skip
         """Give a vector to each fact waiting for one; ``everything`` re-embeds all facts."""
         return admin.reindex(self._ctx, limit=limit, everything=everything, progress=progress)
 

@@ -25,7 +25,6 @@ from dataclasses import replace
 from datetime import datetime
 
 from embornal.domain import paths as P
-from embornal.domain.clock import format_time
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
 from embornal.domain.ids import new_id
@@ -53,6 +52,7 @@ from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
+from embornal.service.strongest import strongest
 from embornal.service.timetravel import AsOf, looking_back
 from embornal.storage.contract import PastReads, Store, pack_vector
 
@@ -139,7 +139,7 @@ class Recaller:
     ) -> list[RecallHit]:
         chosen = self.resolve_mode(mode)
         if not query or not query.strip():
-            return self._strongest(n, vis, now, under)
+            return strongest(self._store, n, vis, now, under)
         if chosen == "keyword":
             return self._keyword(query, n, vis, now, under)
         if chosen == "vector":
@@ -185,18 +185,6 @@ class Recaller:
             return dict.fromkeys(relevance, 0.0)
         near = self._store.neighbours(wanted, reach=len(weights), scope=vis)
         return neighbour_boost(relevance, near, weights)
-
-    def _strongest(
-        self, n: int, vis: ReadScope, now: datetime, under: str | None
-    ) -> list[RecallHit]:
-        hits = []
-        for f in self._store.strongest(candidate_count(n), format_time(now), vis, under=under):
-            s = strength(f.signals, now)
-            sp = spine_parts(f, now)
-            total = s + sp["spine"]
-            hits.append(RecallHit(f, total, s, ScoreParts(total=total, strength=s, **sp)))
-        hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the store's order
-        return hits[:n]
 
     def _keyword_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None

@@ -25,6 +25,7 @@ from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
 from embornal.errors import AmbiguousId, InvalidInput, NotFound
+from embornal.storage import access_reads as access
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
@@ -52,18 +53,12 @@ _FACT_COLS = (
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
-_TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
 
 
 def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     if under is None or under == "/":
         return "1", ()
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
-
-
-def _as_dict(row: Any) -> dict[str, Any]:
-    """A driver row as a plain mapping (a row iterates over its values, not its keys)."""
-    return dict(zip(row.keys(), tuple(row), strict=True))
 
 
 class SqliteStore:
@@ -561,36 +556,20 @@ class SqliteStore:
     # -- access ----------------------------------------------------------------------------
 
     def rules(self) -> list[Rule]:
-        rows = self._rows("SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id", ())
-        return [Rule(r[0], tuple(r[1:3] if r[0] == "g" else r[1:5])) for r in rows]
+        return access.rules(self._rows)
 
     def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
-        """Tags a fact of ``owner`` at the last of ``ancestors`` would inherit: those
-        ``owner`` set on these paths, the nearest path winning."""
-        marks = ",".join("?" * len(ancestors))
-        rows = self._rows(
-            f"SELECT t.key, t.value FROM path_tags t JOIN paths p ON p.id = t.path_id "
-            f"WHERE p.path IN ({marks}) AND t.tagger = ? ORDER BY p.depth",
-            (*ancestors, owner),
-        )
-        return {r[0]: r[1] for r in rows}
+        """Tags a fact of ``owner`` at the last of ``ancestors`` would inherit."""
+        return access.inherited_path_tags(self._rows, ancestors, owner)
 
     def policy_version(self) -> int:
-        rows = self._rows("SELECT value FROM counters WHERE name = 'policy_version'", ())
-        return int(rows[0][0]) if rows else 0
+        return access.policy_version(self._rows)
 
     def token_by_hash(self, token_hash: str) -> Mapping[str, Any] | None:
-        rows = self._rows(f"SELECT {_TOKEN_COLS} FROM tokens WHERE token_hash = ?", (token_hash,))
-        return _as_dict(rows[0]) if rows else None
+        return access.token_by_hash(self._rows, token_hash)
 
     def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]:
-        rows = self._rows(
-            f"SELECT {_TOKEN_COLS} FROM tokens "
-            + ("" if include_inactive else "WHERE revoked_at IS NULL ")
-            + "ORDER BY created_at, id",
-            (),
-        )
-        return [_as_dict(r) for r in rows]
+        return access.tokens(self._rows, include_inactive=include_inactive)
 
     # -- admin --------------------------------------------------------------------------
 

@@ -16,15 +16,12 @@ from __future__ import annotations
 
 import http.client
 import json
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote, urlencode
 
-from embornal import errors
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact, check_content, check_reason
@@ -36,6 +33,13 @@ from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.catalog_types import replace
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
+from embornal.interfaces.cli.remote_transport import (
+    BY_CODE,
+    BY_STATUS,
+    Transport,
+    problem_of,
+    urllib_transport,
+)
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
 from embornal.service.results import (
     DueFact,
@@ -92,83 +96,6 @@ class LocalOnly(InvalidInput):
 
 def local_only(what: str, hint: str | None = None) -> LocalOnly:
     return LocalOnly(f"{what} runs on the machine that holds the memory ({CLIENT_MODE})", hint=hint)
-
-
-# --------------------------------------------------------------------------- errors
-
-_BY_CODE: dict[str, type[EmbornalError]] = {
-    cls.code: cls
-    for cls in (getattr(errors, name) for name in errors.__all__)
-    if isinstance(cls, type) and issubclass(cls, EmbornalError)
-}
-_BY_CODE.update(
-    validation_error=errors.InvalidInput,
-    invalid_json=errors.InvalidInput,
-    body_too_large=errors.InvalidContent,
-    cross_origin=errors.AccessDenied,
-    host_not_allowed=errors.ConfigError,
-)
-_BY_STATUS: dict[int, type[EmbornalError]] = {
-    400: errors.InvalidInput,
-    401: errors.Unauthenticated,
-    403: errors.AccessDenied,
-    404: errors.NotFound,
-    409: errors.Conflict,
-    413: errors.InvalidContent,
-    422: errors.InvalidInput,
-}
-
-
-Transport = Callable[
-    [str, str, Mapping[str, str], bytes | None, float], tuple[int, str, Mapping[str, str], bytes]
-]
-"""``(method, url, headers, body, timeout) -> (status, reason, headers, body)``: one HTTP
-exchange. It raises ``OSError`` (or ``http.client.HTTPException``) when no answer came.
-The default speaks HTTP with the standard library; tests pass one over the in-process
-ASGI app."""
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """Follow no redirect: the token goes to ``server.url`` and nowhere else."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-def urllib_transport() -> Transport:
-    opener = urllib.request.build_opener(_NoRedirect)
-
-    def send(
-        method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout: float
-    ) -> tuple[int, str, Mapping[str, str], bytes]:
-        request = urllib.request.Request(url, data=body, method=method)
-        for key, value in headers.items():
-            if key == "Authorization":
-                request.add_unredirected_header(key, value)
-            else:
-                request.add_header(key, value)
-        try:
-            with opener.open(request, timeout=timeout) as response:
-                return response.status, response.reason, dict(response.headers), response.read()
-        except urllib.error.HTTPError as e:
-            try:
-                raw = e.read()
-            except (OSError, http.client.HTTPException):
-                raw = b""
-            return e.code, str(e.reason), dict(e.headers or {}), raw
-
-    return send
-
-
-def _problem(raw: bytes) -> dict[str, Any] | None:
-    """The problem+json body of an error answer, or None when it is not one."""
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None
-    if isinstance(data, dict) and isinstance(data.get("code"), str):
-        return data
-    return None
 
 
 # --------------------------------------------------------------------------- the client
@@ -304,9 +231,9 @@ class RemoteMemory:
                 f"the server at {self.url} redirects to {location}",
                 hint="Set server.url to the address it redirects to.",
             )
-        problem = _problem(raw)
+        problem = problem_of(raw)
         if problem is None:
-            cls = _BY_STATUS.get(status, StorageError if status >= 500 else InvalidInput)
+            cls = BY_STATUS.get(status, StorageError if status >= 500 else InvalidInput)
             return cls(
                 f"the server at {self.url} answered {status} {reason}",
                 hint=f"Check {URL_HINT}: it must be the address of `embornal serve`.",
@@ -323,7 +250,7 @@ class RemoteMemory:
                 f"the server at {self.url} has no route {method} {where}",
                 hint=f"Check {URL_HINT}; the server may run an older embornal.",
             )
-        found = _BY_CODE.get(code) or _BY_STATUS.get(status)
+        found = BY_CODE.get(code) or BY_STATUS.get(status)
         cls = found or (StorageError if status >= 500 else InvalidInput)
         if issubclass(cls, Unauthenticated):
             hint = (

@@ -40,9 +40,6 @@ from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.schemas import (
     CatOut,
     CatQuery,
-    ConfirmIn,
-    ContradictIn,
-    EvidenceAddIn,
     FactDetailOut,
     FactOut,
     FactsOut,
@@ -64,8 +61,13 @@ from embornal.interfaces.http.schemas import (
     TreeQuery,
     UndoOut,
     UpdateIn,
-    VisibilityChangeIn,
     WhoAmIOut,
+)
+from embornal.interfaces.http.spine_schemas import (
+    ConfirmIn,
+    ContradictIn,
+    EvidenceAddIn,
+    VisibilityChangeIn,
 )
 from embornal.interfaces.wire import effective_tag, to_wire
 from embornal.service.memory import Memory

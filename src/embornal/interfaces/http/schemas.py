@@ -1,10 +1,7 @@
-"""The JSON bodies of the REST API as pydantic models: they validate the requests and
-describe the answers (the OpenAPI schemas). The answers themselves are made by
-:mod:`embornal.interfaces.wire` (one shape per result type, as ``--json`` in the
-CLI): times are ISO-8601 UTC with microseconds and ``Z``, tags are ``"k=v"``, a fact
-also carries its ``state``. A test checks that every wire shape validates against its
-model here, so the document describes what the server sends.
-"""
+"""The JSON bodies of the REST API as pydantic models: they validate the requests and describe
+the answers (OpenAPI), which :mod:`embornal.interfaces.wire` makes (times ISO-8601 UTC with ``Z``,
+tags ``"k=v"``, a fact with its ``state``); a test checks every wire shape validates against its
+model. The spine's writes are in ``spine_schemas``, importance's in ``importance_schemas``."""
 
 from __future__ import annotations
 
@@ -21,11 +18,8 @@ __all__ = [
     "ID_PATTERN",
     "CatOut",
     "CatQuery",
-    "ConfirmIn",
-    "ContradictIn",
     "EffectiveTagOut",
     "EventOut",
-    "EvidenceAddIn",
     "EvidenceIn",
     "FactDetailOut",
     "FactOut",
@@ -58,7 +52,6 @@ __all__ = [
     "TreeQuery",
     "UndoOut",
     "UpdateIn",
-    "VisibilityChangeIn",
     "WhoAmIOut",
 ]
 
@@ -509,43 +502,6 @@ class UpdateIn(_In):
     attributes: dict[str, Any] = Field(
         description='The attributes to change, e.g. {"status": "done"}; null removes one.'
     )
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
-class ConfirmIn(_In):
-    """Vouch for a fact, with evidence or not."""
-
-    evidence: EvidenceText | EvidenceIn | None = None
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
-class ContradictIn(_In):
-    """Dispute a fact: a reason is required."""
-
-    by: str | None = Field(
-        None,
-        pattern=ID_PATTERN,
-        description="The id (or a unique prefix) of the contradicting fact.",
-    )
-    evidence: EvidenceText | EvidenceIn | None = None
-    reason: str = Field(
-        min_length=1, max_length=MAX_REASON_LENGTH, description="Why; kept in the history."
-    )
-
-
-class EvidenceAddIn(_In):
-    """One piece of evidence to append (never edited or removed)."""
-
-    evidence: EvidenceText | EvidenceIn
-    note: str | None = Field(
-        None, max_length=MAX_EVIDENCE_NOTE, description="A short note on the evidence."
-    )
-
-
-class VisibilityChangeIn(_In):
-    """Who may see the fact from now on (its owner only may change it)."""
-
-    visibility: VisibilityIn
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 

@@ -11,7 +11,7 @@ import pytest
 from embornal.errors import InvalidInput
 from embornal.interfaces.catalog import CATALOG, Input, Operation
 from embornal.interfaces.cli.app import Context
-from embornal.interfaces.cli.derived import HANDLER, fill, flag_of, show
+from embornal.interfaces.cli.derived import HANDLER, fill, flag_of, inputs, show
 from embornal.interfaces.cli.parser import ArgParser
 from embornal.interfaces.cli.tree import build_parser
 
@@ -47,11 +47,12 @@ WRITTEN_BY_HAND = {
 @pytest.mark.parametrize("op", [op for op in CATALOG if op.cli is not None], ids=lambda op: op.name)
 def test_every_catalogue_command_takes_each_of_its_inputs(op: Operation) -> None:
     """A derived command has an argument for each input, with the flag the rules give; a
-    command written by hand (decision 0046: it replaces the derived one) is there."""
+    command written by hand (decision 0046: it replaces the derived one) is one of the list."""
     assert op.cli is not None
     parser = _command_parser(op.cli)
     if parser.get_default("handler") != HANDLER:  # written by hand: there, and runs
         assert parser.get_default("handler"), op.cli
+        assert op.name in WRITTEN_BY_HAND, f"{op.cli} is written by hand: derive it"
         return
     assert op.name not in WRITTEN_BY_HAND, f"{op.cli} is derived now: drop it from the list"
     assert parser.get_default("operation") == op.name
@@ -106,6 +107,41 @@ def test_a_new_operation_checks_bounds_and_choices() -> None:
         _new_parser().parse_args(["01ABC", "--weight", "11"])
     with pytest.raises(Exception, match="invalid choice"):
         _new_parser().parse_args(["01ABC", "--weight", "1", "--mode", "odd"])
+
+
+def test_the_types_the_domain_reads_convert_on_the_command_line() -> None:
+    """A weight of ``none`` is passed as None (it takes the weight off), an event id may
+    be ``#12``, and each bad word is the domain's one-line error."""
+    op = Operation(
+        "mark",
+        "mark",
+        "Fact",
+        (
+            Input("event_id", "event", "The event.", True, metavar="EVENT_ID"),
+            Input("weight", "weight", "The weight.", True, metavar="W"),
+            Input("lifetime", "lifetime", "How long."),
+            Input("visibility", "visibility", "Who sees it."),
+        ),
+        cli="memory mark",
+    )
+    parser = ArgParser(prog="embornal memory mark")
+    fill(parser, op)
+    args = parser.parse_args(["#12", "none", "--lifetime", "PERMANENT", "--visibility", "private"])
+    assert inputs(Context(args), op) == {
+        "event_id": 12,
+        "weight": None,
+        "lifetime": "permanent",
+        "visibility": "private",
+    }
+    assert parser.parse_args([" 7 ", "0.25"]).weight == 0.25
+    for bad, message in (
+        (["#0", "0.5"], "an event id is a whole number from 1"),
+        (["1", "1.5"], "is outside 0..1"),
+        (["1", "0.5", "--lifetime", "until:2020-01-01"], "is in the past"),
+        (["1", "0.5", "--visibility", "secret"], "is not one of"),
+    ):
+        with pytest.raises(InvalidInput, match=message):
+            parser.parse_args(bad)
 
 
 def test_a_result_with_no_renderer_prints_its_wire_shape() -> None:

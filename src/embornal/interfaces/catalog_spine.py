@@ -8,7 +8,7 @@ as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_PATH_LENGTH
+from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_TYPES,
@@ -25,6 +25,15 @@ from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["SPINE_OPERATIONS"]
 
+#: pin, unpin, weight, lifetime: the text says the fact's importance after the change,
+#: ``--json`` its detail (a second call).
+_IMPORTANCE = "importance_cmds:change"
+
+_REQUIRED_REASON = replace(REASON, cli_help="why (required): kept in the history")
+_VISIBILITY_HELP = (
+    "shared (default), private (you only, never an assistant) or restricted:a,b (you and "
+    "the subjects or roles listed)"
+)
 _EVIDENCE = Input(
     "evidence", "evidence",
     f"What supports it, as TYPE:VALUE; TYPE is {EVIDENCE_TYPES}, e.g. "
@@ -57,7 +66,7 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "contradict", "contradict", "Fact",
-        (FACT_ID, replace(REASON, cli_help="why (required): kept in the history"),
+        (FACT_ID, _REQUIRED_REASON,
          Input("by", "id", "The id of the fact that contradicts it, if there is one.",
                aliases=("by", "by_id", "contradicted_by"), metavar="ID2",
                cli_help="the fact that contradicts it"),
@@ -104,12 +113,16 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "undo", "undo", "list[Event]",
-        (Input("event_id", "int",
+        (Input("event_id", "event",
                "The event to undo: its id, the number in the # column (position) of history.",
-               True, aliases=("event_id", "event", "id", "position"), low=1, http="position"),
-         REASON),
+               True, aliases=("event_id", "event", "id", "position"), low=1, http="position",
+               metavar="EVENT_ID", cli_help="the event's id: the # of `memory history`"),
+         _REQUIRED_REASON),
         tool_order=17, profile="full", title="Undo an event", destructive=True,
-        cli="memory undo",
+        cli="memory undo", cli_show="undo_cmds:show_undone",
+        cli_help="undo one event of a history (a purge cannot be undone)",
+        cli_doc="Append the events that undo EVENT_ID (the # column of `memory history`): a\n"
+        "store is forgotten, a forget restored, attributes and confidence set back.",
         guide="""Undo one event of a fact's history: a store, forget, restore, attribute
         update, confirm, contradiction or evidence; the undo is itself kept in the history.
 
@@ -133,9 +146,15 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "visibility", "set_visibility", "Fact",
-        (FACT_ID, replace(VISIBILITY, required=True, probe=False, full_only=False),
+        (FACT_ID,
+         replace(VISIBILITY, required=True, probe=False, full_only=False,
+                 cli_help=_VISIBILITY_HELP),
          OPTIONAL_REASON),
         tool_order=18, profile="full", title="Set who may see a fact", cli="memory visibility",
+        cli_show="visibility_cmds:show_visibility",
+        cli_help="set who may see a fact (shared, private, restricted:a,b)",
+        cli_doc="Set who may see the fact ID (yours only): shared, private (you only; never an\n"
+        "assistant) or restricted:a,b (you and the subjects or roles listed).",
         guide="""Change who may see a fact you stored: shared, private (you only, and never an
         assistant: you will not see it again) or restricted:alice,bob (you and those listed).
 
@@ -151,6 +170,8 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "pin", "pin", "Fact", (FACT_ID, OPTIONAL_REASON),
         tool_order=19, profile="full", title="Pin a fact", idempotent=True, cli="memory pin",
+        cli_help="pin a fact: recall lifts it", cli_doc="Pin the active fact ID.",
+        cli_run=_IMPORTANCE,
         guide="""Pin a fact the user says matters: it ranks higher in recall from now on.
 
         Call it when the user asks you to keep something in mind for good ("remember this,
@@ -166,7 +187,8 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "unpin", "unpin", "Fact", (FACT_ID, OPTIONAL_REASON),
         tool_order=20, profile="full", title="Unpin a fact", idempotent=True,
-        cli="memory unpin",
+        cli="memory unpin", cli_help="take the pin off a fact", cli_doc="Unpin the active fact ID.",
+        cli_run=_IMPORTANCE,
         guide="""Take the pin off a fact: it ranks as any other fact again.
 
         Call it when the user says a pinned fact no longer matters that much.
@@ -182,10 +204,13 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
         (FACT_ID,
          Input("weight", "weight",
                "How much it matters, 0 to 1 (0.5 is neutral: above lifts it in recall, below "
-               "lowers it); null takes the weight off.", True, aliases=("weight", "importance")),
+               "lowers it); null takes the weight off.", True, aliases=("weight", "importance"),
+               metavar="W", cli_help="0 to 1 (0.5 neutral), or none"),
          OPTIONAL_REASON),
         tool_order=21, profile="full", title="Weight a fact", idempotent=True,
-        cli="memory weight",
+        cli="memory weight", cli_help="set how much a fact matters (0-1)", cli_run=_IMPORTANCE,
+        cli_doc="Set the user weight of the fact ID to W, 0..1 (0.5 neutral: above lifts it in\n"
+        "recall, below lowers it); none takes the weight off.",
         guide="""Say how much a fact matters, from 0 to 1 (0.5 is neutral): above 0.5 it
         ranks higher in recall, below it lower.
 
@@ -200,10 +225,15 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "set_lifetime", "set_lifetime", "Fact",
-        (FACT_ID, replace(LIFETIME, required=True, full_only=False, probe=False),
+        (FACT_ID,
+         replace(LIFETIME, required=True, full_only=False, probe=False,
+                 cli_help="permanent, standard (default), ephemeral (a day) or until:YYYY-MM-DD"),
          OPTIONAL_REASON),
         tool_order=22, profile="full", title="Set a fact's lifetime", idempotent=True,
-        cli="memory lifetime",
+        cli="memory lifetime", cli_help="set how long a fact lives", cli_run=_IMPORTANCE,
+        cli_doc="Set the lifetime of the fact ID: permanent, standard, ephemeral (a day) or\n"
+        "until:YYYY-MM-DD (today or later). It leaves recall once the lifetime runs out;\n"
+        "a new lifetime brings it back.",
         guide="""Say how long a fact should live: permanent, standard (the default),
         ephemeral (a day) or until:YYYY-MM-DD, after which it leaves recall by itself.
 
@@ -221,11 +251,16 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "due", "due", "list[DueFact]",
-        (replace(LIMIT, description="How many at most (default 10)."),
+        (replace(LIMIT, description="How many at most (default 10).",
+                 cli_help=f"at most N facts (1-{MAX_LIMIT})"),
          Input("under", "path", "Only facts at or below this path, e.g. /projects.",
-               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH)),
+               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH, metavar="PATH",
+               cli_help="only facts at or below PATH")),
         tool_order=23, profile="full", title="Facts due for confirmation", read_only=True,
-        cli="memory due",
+        cli="memory due", cli_show="importance_cmds:show_due",
+        cli_help="list the stale facts to confirm again",
+        cli_doc="The facts whose confidence has decayed below their kind's staleness threshold\n"
+        "since they were last confirmed, most urgent first.",
         guide="""List the stale facts that need confirming again, most urgent first: their
         confidence has decayed below their kind's threshold since they were last vouched for.
 

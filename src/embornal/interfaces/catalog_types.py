@@ -109,6 +109,7 @@ InputType = Literal[
     "weight",
     "lifetime",
     "as_of",
+    "event",
 ]
 Where = Literal["query", "body", "path"]
 

@@ -9,7 +9,7 @@ under the same name replaces the derived one.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_LIMIT, MAX_REINDEX_LIMIT, in_range
+from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_REINDEX_LIMIT, in_range
 from embornal.errors import InvalidInput
 from embornal.interfaces.cli.parser import POLICY_SHAPES, ArgParser, Build, Commands, add_command
 
@@ -43,10 +43,6 @@ def _number(text: str, low: int, flag: str, high: int) -> int:
     return value
 
 
-def _limit(text: str) -> int:
-    return _number(text, 1, "--limit", MAX_LIMIT)
-
-
 def _reindex_limit(text: str) -> int:
     return _number(text, 1, "--limit", MAX_REINDEX_LIMIT)
 
@@ -66,11 +62,6 @@ def _days(text: str) -> float:
             f"(100 years), not {text[:40]!r}"
         )
     return value
-
-
-def _undo_args(p: ArgParser) -> None:
-    p.add_argument("event", metavar="EVENT_ID", help="the event's id: the # of `memory history`")
-    p.add_argument("--reason", required=True, help="why (required): kept in the history")
 
 
 def _tag_args(p: ArgParser) -> None:
@@ -131,77 +122,6 @@ def memory(group: Commands, late: ArgParser) -> None:
         "no login, until Ctrl-C. For other machines or subjects use `embornal serve`.",
         _port_arg(1337),
     )
-    add_command(
-        group,
-        "undo",
-        "undo_cmds:undo",
-        "undo one event of a history (a purge cannot be undone)",
-        late,
-        "Append the events that undo EVENT_ID (the # column of `memory history`): a\n"
-        "store is forgotten, a forget restored, attributes and confidence set back.",
-        _undo_args,
-    )
-    add_command(
-        group,
-        "visibility",
-        "visibility_cmds:visibility",
-        "set who may see a fact (shared, private, restricted:a,b)",
-        late,
-        "Set who may see the fact ID (yours only): shared, private (you only; never an\n"
-        "assistant) or restricted:a,b (you and the subjects or roles listed).",
-        _visibility_args,
-    )
-    i = "importance_cmds:"
-    for name, what, arg, about in (
-        ("pin", "pin a fact: recall lifts it", None, "Pin the active fact ID."),
-        ("unpin", "take the pin off a fact", None, "Unpin the active fact ID."),
-        ("weight", "set how much a fact matters (0-1)", "weight",
-         "Set the user weight of the fact ID to W, 0..1 (0.5 neutral: above lifts it in\n"
-         "recall, below lowers it); none takes the weight off."),
-        ("lifetime", "set how long a fact lives", "lifetime",
-         "Set the lifetime of the fact ID: permanent, standard, ephemeral (a day) or\n"
-         "until:YYYY-MM-DD (today or later). It leaves recall once the lifetime runs out;\n"
-         "a new lifetime brings it back."),
-    ):  # fmt: skip
-        add_command(group, name, i + name, what, late, about, _importance_args(arg))
-    add_command(
-        group,
-        "due",
-        i + "due",
-        "list the stale facts to confirm again",
-        late,
-        "The facts whose confidence has decayed below their kind's staleness threshold\n"
-        "since they were last confirmed, most urgent first.",
-        _due_args,
-    )
-
-
-def _visibility_args(p: ArgParser) -> None:
-    from embornal.interfaces.cli.visibility_cmds import visibility_args
-
-    visibility_args(p)
-
-
-_LIFETIME_HELP = "permanent, standard (default), ephemeral (a day) or until:YYYY-MM-DD"
-
-
-def _importance_args(what: str | None) -> Build:
-    """ID, then ``what`` (a positional such as the weight), and --reason."""
-
-    def args(p: ArgParser) -> None:
-        p.add_argument("id", metavar="ID", help="fact id or a unique prefix of one")
-        if what == "weight":
-            p.add_argument("weight", metavar="W", help="0 to 1 (0.5 neutral), or none")
-        elif what == "lifetime":
-            p.add_argument("lifetime", metavar="L", help=_LIFETIME_HELP)
-        p.add_argument("--reason", help="why: kept in the history with the event")
-
-    return args
-
-
-def _due_args(p: ArgParser) -> None:
-    p.add_argument("--under", metavar="PATH", help="only facts at or below PATH")
-    p.add_argument("--limit", type=_limit, metavar="N", help=f"at most N facts (1-{MAX_LIMIT})")
 
 
 def mcp_args(p: ArgParser) -> None:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from embornal.interfaces.cli.parser import ArgParser, Commands
 
 __all__ = [
+    "CONVERTERS",
     "OUTPUT_RENDERERS",
     "add_input",
     "call",
@@ -135,6 +136,46 @@ def decimal(low: float | None, high: float | None, flag: str) -> Callable[[str],
     return convert
 
 
+def _weight(text: str) -> float | None:
+    """A weight, 0 to 1; ``none`` (or ``-``) is None: no weight."""
+    from embornal.domain.spine import check_weight
+
+    raw = text.strip()
+    return None if raw.lower() in ("none", "-") else check_weight(raw)
+
+
+def _lifetime(text: str) -> str:
+    """A lifetime: ``permanent``, ``standard``, ``ephemeral`` or ``until:`` a day from today."""
+    from datetime import UTC, datetime
+
+    from embornal.domain.spine import check_lifetime
+
+    return str(check_lifetime(text, now=datetime.now(UTC)))
+
+
+def _visibility(text: str) -> str:
+    """A visibility: ``shared``, ``private`` or ``restricted:a,b``."""
+    from embornal.domain.spine import parse_visibility
+
+    return str(parse_visibility(text))
+
+
+def _event(text: str) -> int:
+    """An event's id: its log position, a whole number from 1 (``#12`` works)."""
+    from embornal.domain.undo import check_event_id
+
+    return check_event_id(text)
+
+
+#: The converters of the input types whose words the domain reads, each with the domain's
+#: own one-line error (exit 2); the domain is imported only when such a value comes.
+CONVERTERS: dict[str, Callable[[str], Any]] = {
+    "weight": _weight,
+    "lifetime": _lifetime,
+    "visibility": _visibility,
+    "event": _event,
+}
+
 #: The input types given once per word of a repeated flag (``--tag a=b --tag c=d``).
 REPEATED = frozenset({"tags", "where", "attributes", "evidence_list"})
 
@@ -153,8 +194,10 @@ def add_input(parser: argparse.ArgumentParser, item: Input) -> None:
         low = item.low if item.low is not None else -(2**63)
         high = item.high if item.high is not None else 2**63 - 1
         kw["type"] = number(low, high, named)
-    elif item.type in ("float", "confidence", "weight"):
+    elif item.type in ("float", "confidence"):
         kw["type"] = decimal(item.low, item.high, named)
+    elif item.type in CONVERTERS:
+        kw["type"] = CONVERTERS[item.type]
     elif item.type == "choice":
         kw["choices"] = item.choices
     if not flags:
@@ -226,7 +269,8 @@ def _words(value: Any) -> Any:
 def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
     """The call's keyword arguments from the command line, checked before anything opens.
 
-    A value left out is not passed (the method's default applies). A kind is checked; an
+    A value left out is not passed (the method's default applies); a required one always
+    is (a weight of ``none`` is None: no weight). A kind is checked; an
     attribute list is typed by the given kind when the call needs no fact for it (store),
     else in :func:`call`; evidence and reasons are checked as the service will; a content
     that is missing or ``-`` is read from standard input, last, so bad flags fail first.
@@ -236,7 +280,7 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
         if not item.cli:
             continue
         value = ctx.opt(item.name)
-        if value is None:
+        if value is None and not item.required:
             continue
         if item.type == "text" and item.nargs == "*":
             value = _words(value)
@@ -271,7 +315,7 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
     if "reason" in given and "reason" in names:
         from embornal.domain.facts import check_reason
 
-        check_reason(given["reason"], required=False)
+        check_reason(given["reason"], required=names["reason"].required)
     target = names.get("target")
     if target is not None and str(given.get("target", "")).startswith("/"):
         from embornal.domain.paths import normalize_path

@@ -1,37 +1,27 @@
 """The importance and lifetime commands: ``memory pin``, ``unpin``, ``weight``,
-``lifetime`` and ``due`` (and the check of ``memory store --lifetime``).
+``lifetime`` (:func:`change`) and ``memory due``'s text (:func:`show_due`).
 
-Each change answers with the fact's importance or lifetime (``--json``: the fact's
-``show`` detail after the change). A weight (0..1, or ``none``) and a lifetime
-(``permanent``, ``standard``, ``ephemeral``, ``until:YYYY-MM-DD`` from today on) are
-checked before the memory is opened: bad input is one line naming the allowed values,
-exit 2, and nothing is written.
+Their parsers come from the catalogue (:mod:`.derived`). Each change answers with the
+fact's importance or lifetime (``--json``: the fact's ``show`` detail after the change).
+A weight (0..1, or ``none``) and a lifetime (``permanent``, ``standard``, ``ephemeral``,
+``until:YYYY-MM-DD`` from today on) are read by the derived converters of their input
+types, so bad input is one line naming the allowed values, exit 2, and nothing is
+written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from embornal.domain.facts import Fact
-from embornal.interfaces.api import MemoryAPI
-from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.render import fmt_float, one_line
 
-__all__ = ["checked_lifetime", "due", "lifetime", "pin", "unpin", "weight"]
+if TYPE_CHECKING:
+    from embornal.domain.facts import Fact
+    from embornal.interfaces.catalog import Operation
+    from embornal.interfaces.cli.app import Context
+    from embornal.service.results import DueFact
 
-
-def checked_lifetime(text: str) -> str:
-    """``text`` as a lifetime, refused (exit 2) when unknown or an ``until`` in the past."""
-    from embornal.domain.spine import check_lifetime
-
-    return str(check_lifetime(text, now=datetime.now(UTC)))
-
-
-def _reason(ctx: Context) -> str | None:
-    from embornal.domain.facts import check_reason
-
-    return check_reason(ctx.opt("reason"), required=False)
+__all__ = ["change", "show_due"]
 
 
 def _importance(fact: Fact) -> str:
@@ -43,9 +33,14 @@ def _importance(fact: Fact) -> str:
     return ", ".join(parts)
 
 
-def _change(ctx: Context, change: Callable[[MemoryAPI], Fact]) -> int:
+def change(ctx: Context, op: Operation) -> int:
+    """Run ``op`` (pin, unpin, set_weight, set_lifetime): the text says the fact's
+    importance after it, ``--json`` the fact's detail after it."""
+    from embornal.interfaces.cli.derived import inputs
+
+    given = inputs(ctx, op)  # the reason checked before anything opens
     with ctx.open_memory_api() as mem:
-        fact = change(mem)
+        fact: Fact = getattr(mem, str(op.call))(**given)
         detail = mem.show(fact.id) if ctx.json else None
     if ctx.json:
         ctx.emit(detail)
@@ -54,45 +49,13 @@ def _change(ctx: Context, change: Callable[[MemoryAPI], Fact]) -> int:
     return 0
 
 
-def pin(ctx: Context) -> int:
-    why = _reason(ctx)
-    return _change(ctx, lambda mem: mem.pin(ctx.opt("id"), reason=why))
-
-
-def unpin(ctx: Context) -> int:
-    why = _reason(ctx)
-    return _change(ctx, lambda mem: mem.unpin(ctx.opt("id"), reason=why))
-
-
-def weight(ctx: Context) -> int:
-    from embornal.domain.spine import check_weight
-
-    raw = str(ctx.opt("weight")).strip()
-    value = None if raw.lower() in ("none", "-") else check_weight(raw)
-    why = _reason(ctx)
-    return _change(ctx, lambda mem: mem.set_weight(ctx.opt("id"), value, reason=why))
-
-
-def lifetime(ctx: Context) -> int:
-    text = checked_lifetime(ctx.opt("lifetime"))
-    why = _reason(ctx)
-    return _change(ctx, lambda mem: mem.set_lifetime(ctx.opt("id"), text, reason=why))
-
-
-def due(ctx: Context) -> int:
+def show_due(ctx: Context, found: list[DueFact]) -> None:
+    """The stale facts, each on two lines: its id, path and confidences, then its text."""
     from embornal.domain.clock import format_time
-    from embornal.domain.paths import normalize_path
 
-    under = ctx.opt("under")
-    under = None if under is None else normalize_path(under)
-    with ctx.open_memory_api() as mem:
-        found = mem.due(limit=ctx.opt("limit"), under=under)
-    if ctx.json:
-        ctx.emit(found)
-        return 0
     if not found:
         ctx.say("nothing is due: every fact was confirmed recently enough")
-        return 0
+        return
     for d in found:
         since = format_time(d.since, micro=False)
         ctx.say(
@@ -100,4 +63,3 @@ def due(ctx: Context) -> int:
             f"  (c {fmt_float(d.confidence)}, since {since})"
         )
         ctx.say(f"  {one_line(d.fact.content)}")
-    return 0

@@ -1,8 +1,9 @@
-"""``memory undo EVENT_ID --reason …``, and the undo column of the history tables.
+"""``memory undo EVENT_ID --reason …``'s text, and the undo column of the history tables.
 
-The event id is the log position the ``#`` column of ``memory history`` shows (``#12``
-works too). It and the reason are checked before the memory opens, so bad input is one
-line, exit 2, and nothing is written.
+The command's parser and call come from the catalogue (:mod:`.derived`). The event id is
+the log position the ``#`` column of ``memory history`` shows (``#12`` works too: the
+converter of its input type reads it); it and the reason are checked before the memory
+opens, so bad input is one line, exit 2, and nothing is written.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from embornal.domain.events import Event
 from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.render import cell
 
-__all__ = ["undo", "undo_notes"]
+__all__ = ["show_undone", "undo_notes"]
 
 
 def _undoes(event: Event) -> int | None:
@@ -42,18 +43,7 @@ def undo_notes(events: Sequence[Event]) -> list[str]:
     return notes
 
 
-def undo(ctx: Context) -> int:
-    from embornal.domain.facts import check_reason
-    from embornal.domain.undo import check_event_id
-
-    position = check_event_id(ctx.opt("event"))
-    reason: str = ctx.opt("reason")
-    check_reason(reason)
-    with ctx.open_memory_api() as mem:
-        events = mem.undo(position, reason=reason)
-    if ctx.json:
-        ctx.emit(events)
-        return 0
+def show_undone(ctx: Context, events: Sequence[Event]) -> None:
+    """One line per event an undo appended: the event undone, then the new one."""
     for e in events:
-        ctx.say(f"undid #{position}: #{e.position} {e.type} on {cell(e.stream_id)}")
-    return 0
+        ctx.say(f"undid #{_undoes(e)}: #{e.position} {e.type} on {cell(e.stream_id)}")

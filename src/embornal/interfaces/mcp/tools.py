@@ -260,7 +260,7 @@ def _arg_type(item: Input) -> Any:
         return Annotated[WhereInput, about]
     if item.type == "weight":
         return Annotated[float | None, BeforeValidator(_not_bool), about]
-    if item.type == "int":
+    if item.type in ("int", "event"):  # an event's id: its log position
         bounded = Annotated[int, Field(ge=item.low, le=item.high)]
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
     if item.type == "confidence":

@@ -29,19 +29,9 @@ def _command_parser(cli: str) -> argparse.ArgumentParser:
     return found
 
 
-#: Catalogue commands still written by hand (their records have no inputs yet).
-WRITTEN_BY_HAND = {
-    "tag_path",
-    "untag_path",
-    "reindex",
-    "policies",
-    "policy_add",
-    "policy_remove",
-    "policy_check",
-    "token_add",
-    "tokens",
-    "token_revoke",
-}
+#: Catalogue commands whose records have no inputs, so still written by hand (decision
+#: 0046); none since the local-only ones (tag, untag, reindex, policy, token) have theirs.
+WRITTEN_BY_HAND: set[str] = set()
 
 
 @pytest.mark.parametrize("op", [op for op in CATALOG if op.cli is not None], ids=lambda op: op.name)
@@ -64,11 +54,43 @@ def test_every_catalogue_command_takes_each_of_its_inputs(op: Operation) -> None
         assert list(actions[item.name].option_strings) == flag_of(item), (op.cli, item.name)
 
 
-def test_the_local_only_commands_without_inputs_are_written_by_hand() -> None:
+def test_the_local_only_commands_are_derived_with_the_methods_arguments() -> None:
+    """Each local-only operation's inputs are the keyword arguments of its ``Memory``
+    method (the callbacks aside), and its command is the derived one."""
+    import inspect
+
+    from embornal.service.memory import Memory
+
     for op in CATALOG:
-        if op.name in WRITTEN_BY_HAND:
-            assert op.cli is not None and not op.inputs, op.name
-            assert _command_parser(op.cli).get_default("handler") != HANDLER, op.cli
+        if not op.local_only:
+            continue
+        assert op.cli is not None and op.call is not None, op.name
+        params = inspect.signature(getattr(Memory, op.call)).parameters
+        wanted = [n for n in params if n not in ("self", "progress")]
+        assert [i.name for i in op.inputs] == wanted, op.name
+        assert _command_parser(op.cli).get_default("handler") == HANDLER, op.cli
+        assert op.http is None and op.profile == "none", op.name
+
+
+def test_a_number_of_days_is_above_0_and_at_most_its_bound() -> None:
+    op = Operation(
+        "expire",
+        "expire",
+        "Fact",
+        (Input("days", "days", "Days.", high=730, flag="--in", metavar="DAYS"),),
+        cli="memory expire",
+    )
+    parser = ArgParser(prog="embornal memory expire")
+    fill(parser, op)
+    assert parser.parse_args(["--in", "0.5"]).days == 0.5
+    assert parser.parse_args(["--in", "730"]).days == 730
+    for bad in ("0", "-1", "730.5", "nan", "inf", "x"):
+        with pytest.raises(
+            InvalidInput,
+            match=r"--in must be a number of days above 0 and "
+            r"at most 730 \(2 years\)",
+        ):
+            parser.parse_args(["--in", bad])
 
 
 _NEW = Operation(

@@ -11,8 +11,8 @@ every operation appears in each interface it declares, and in the docs.
 Stdlib-only at import (plain data): the CLI may import it at no cost. The records
 (:class:`Operation`, :class:`Input`, :class:`Http`) are in :mod:`.catalog_types`; the
 command line is derived from them too (:mod:`embornal.interfaces.cli.derived`). The
-operations of the spine and of importance are in :mod:`.catalog_spine`, and the inputs
-both parts take in :mod:`.catalog_inputs`.
+operations of the spine and of importance are in :mod:`.catalog_spine`, the local-only
+ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_inputs`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from embornal.interfaces.catalog_inputs import (
     VISIBILITY,
     WRITE_ERRORS,
 )
+from embornal.interfaces.catalog_local import LOCAL_OPERATIONS
 from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
 from embornal.interfaces.catalog_types import (
     Http,
@@ -438,26 +439,8 @@ CATALOG: tuple[Operation, ...] = (
     ),
     # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
     *SPINE_OPERATIONS,
-    # -- local-only: on the machine that holds the memory ---------------------------------
-    Operation("purge", "purge", "PurgeResult", (FACT_ID, REASON), destructive=True,
-              local_only=True, cli="memory purge", cli_help="erase a fact's content for good",
-              cli_run="memory_cmds:purge",
-              cli_args=(_switch("yes", "do not ask to confirm", "--yes -y"),)),
-    Operation("tag_path", "tag_path", "list[Tag]", local_only=True, cli="memory tag"),
-    Operation("untag_path", "untag_path", "None", local_only=True, cli="memory untag"),
-    Operation("reindex", "reindex", "ReindexResult", local_only=True, cli="memory reindex"),
-    Operation("policies", "policies", "list[Rule]", read_only=True, local_only=True,
-              cli="policy ls"),
-    Operation("policy_add", "policy_add", "Rule", local_only=True, cli="policy add"),
-    Operation("policy_remove", "policy_remove", "Rule", destructive=True, local_only=True,
-              cli="policy rm"),
-    Operation("policy_check", "policy_check", "PolicyCheck", read_only=True, local_only=True,
-              cli="policy check"),
-    Operation("token_add", "token_add", "NewToken", local_only=True, cli="token add"),
-    Operation("tokens", "tokens", "list[TokenInfo]", read_only=True, local_only=True,
-              cli="token ls"),
-    Operation("token_revoke", "token_revoke", "TokenInfo", destructive=True, local_only=True,
-              cli="token revoke"),
+    # -- local-only: on the machine that holds the memory (.catalog_local) ------------
+    *LOCAL_OPERATIONS,
 )  # fmt: skip
 
 _BY_NAME = {op.name: op for op in CATALOG}

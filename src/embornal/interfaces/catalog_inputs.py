@@ -18,6 +18,7 @@ __all__ = [
     "LIFETIME",
     "LIMIT",
     "OPTIONAL_REASON",
+    "POLICY_SHAPES",
     "REASON",
     "VISIBILITY",
     "WRITE_ERRORS",
@@ -62,3 +63,12 @@ LIMIT = Input(
     aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
     cli_help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
 )  # fmt: skip
+
+#: The shapes of an access rule (``policy add|rm``, and the help of ``embornal policy``).
+POLICY_SHAPES = """\
+rules:
+  p SUBJECT OBJECT ACTION [allow|deny]   ACTION: read, write or delete
+  g SUBJECT ROLE                         SUBJECT holds ROLE's rules
+  OBJECT: path:/x (that path), path:/x/* (the subtree, /x too), tag:k=v
+  A deny beats every allow; no rule means no access.
+"""

@@ -110,6 +110,7 @@ InputType = Literal[
     "lifetime",
     "as_of",
     "event",
+    "days",
 ]
 Where = Literal["query", "body", "path"]
 
@@ -233,6 +234,10 @@ class Operation:
     cli_show: str | None = None
     """``"module:function"`` of the CLI package that prints the result as text; None: the
     renderer of the output type (``cli/derived.py``), else a generic one."""
+    cli_json: str | None = None
+    """``"module:function"`` of the CLI package that gives the ``--json`` data of the result
+    (a command whose JSON is not the result's wire shape: a rule with its text, a token with
+    its state, the path a tag is on); None: the wire shape."""
 
     def input(self, name: str) -> Input:
         (found,) = [i for i in self.inputs if i.name == name]

@@ -5,8 +5,9 @@ from its record, with no code of its own: its inputs become positionals and flag
 (:func:`add_input`: the type gives the converter, the choices, the bounds and whether it
 repeats; ``flag``, ``metavar``, ``cli_help`` and ``nargs`` say the rest), and
 :func:`run` calls the ``Memory`` (or, in client mode, ``RemoteMemory``) method with the
-parsed inputs and prints the result: ``--json`` its one wire shape, else the operation's
-``cli_show`` renderer, the renderer of its output type, or a generic one. An operation
+parsed inputs and prints the result: ``--json`` its one wire shape (or the operation's
+``cli_json`` data), else the operation's ``cli_show`` renderer, the renderer of its output
+type, or a generic one. An operation
 whose command must do more (read standard input, ask for a confirmation, check before
 the memory opens) names a ``cli_run`` function, which reuses :func:`inputs` and
 :func:`call`.
@@ -176,6 +177,26 @@ CONVERTERS: dict[str, Callable[[str], Any]] = {
     "event": _event,
 }
 
+
+def days(high: float, flag: str) -> Callable[[str], float]:
+    """The converter of a number of days above 0 and at most ``high`` (a lifetime)."""
+    from embornal.domain.bounds import in_range
+
+    def convert(text: str) -> float:
+        try:
+            value: float | None = float(text)
+        except ValueError:
+            value = None
+        if value is None or not in_range(value, high):
+            raise _out_of_range(
+                f"{flag} must be a number of days above 0 and at most {high:g} "
+                f"({high / 365:g} years), not {text[:40]!r}"
+            )
+        return value
+
+    return convert
+
+
 #: The input types given once per word of a repeated flag (``--tag a=b --tag c=d``).
 REPEATED = frozenset({"tags", "where", "attributes", "evidence_list"})
 
@@ -198,6 +219,8 @@ def add_input(parser: argparse.ArgumentParser, item: Input) -> None:
         kw["type"] = decimal(item.low, item.high, named)
     elif item.type in CONVERTERS:
         kw["type"] = CONVERTERS[item.type]
+    elif item.type == "days" and item.high is not None:
+        kw["type"] = days(item.high, named)
     elif item.type == "choice":
         kw["choices"] = item.choices
     if not flags:
@@ -317,7 +340,7 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
 
         check_reason(given["reason"], required=names["reason"].required)
     target = names.get("target")
-    if target is not None and str(given.get("target", "")).startswith("/"):
+    if target is not None and target.type == "target" and str(given.get("target", ""))[:1] == "/":
         from embornal.domain.paths import normalize_path
 
         given["target"] = normalize_path(given["target"])  # path events are read by the text
@@ -371,10 +394,10 @@ def call(ctx: Context, op: Operation, given: dict[str, Any], *, semantic: bool =
 
 
 def show(ctx: Context, op: Operation, result: Any) -> int:
-    """Print ``result``: ``--json`` its wire shape, else the operation's renderer, that of
-    its output type, or the generic one."""
+    """Print ``result``: ``--json`` its wire shape (or the operation's ``cli_json`` data),
+    else the operation's renderer, that of its output type, or the generic one."""
     if ctx.json:
-        ctx.emit(result)
+        ctx.emit(result if op.cli_json is None else _function(op.cli_json)(ctx, result))
         return 0
     spec = op.cli_show or OUTPUT_RENDERERS.get(op.output)
     if spec is None:

@@ -1,5 +1,5 @@
-"""The ``embornal memory ...`` commands: the renderers of the catalogue's results, the
-runners of the commands that do more than one call, and the local-only commands.
+"""The ``embornal memory ...`` commands: the renderers of the catalogue's results and the
+runners of the commands that do more than one call.
 
 The catalogue's commands are parsed and called by :mod:`.derived`; the functions named
 ``show_*`` here print a result as text (``--json`` prints its wire shape), the others
@@ -29,9 +29,11 @@ if TYPE_CHECKING:
     from embornal.domain.events import Event
     from embornal.domain.facts import Fact
     from embornal.domain.ranking import ScoreParts
+    from embornal.domain.tags import Tag
     from embornal.interfaces.catalog import Operation
     from embornal.interfaces.cli.app import Context
     from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
+    from embornal.service.semantic import ReindexResult
 
 __all__ = [
     "purge",
@@ -45,10 +47,13 @@ __all__ = [
     "show_forgotten",
     "show_ls",
     "show_recall",
+    "show_reindexed",
     "show_restored",
+    "show_tagged",
     "show_tree",
-    "tag",
-    "untag",
+    "show_untagged",
+    "tagged_json",
+    "untagged_json",
 ]
 
 
@@ -129,28 +134,29 @@ def purge(ctx: Context, op: Operation) -> int:
     return 0
 
 
-def tag(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
-        tags = mem.tag_path(ctx.opt("path"), ctx.opt("tags"))
-    path = normalize_path(ctx.opt("path"))
-    if ctx.json:
-        ctx.emit({"path": path, "tags": tags})
-    else:
-        ctx.say(f"{path} tagged {', '.join(str(t) for t in tags)}")
-    return 0
+def _tagged_path(ctx: Context) -> str:
+    return normalize_path(ctx.opt("path"))
 
 
-def untag(ctx: Context) -> int:
+def _untagged_keys(ctx: Context) -> list[str]:
     keys: list[str] = ctx.opt("keys")
-    with ctx.open_memory() as mem:
-        mem.untag_path(ctx.opt("path"), keys)
-    path = normalize_path(ctx.opt("path"))
-    removed = sorted({k.strip().lower() for k in keys})
-    if ctx.json:
-        ctx.emit({"path": path, "keys": removed})
-    else:
-        ctx.say(f"{path} untagged {', '.join(removed)}")
-    return 0
+    return sorted({k.strip().lower() for k in keys})
+
+
+def show_tagged(ctx: Context, tags: Sequence[Tag]) -> None:
+    ctx.say(f"{_tagged_path(ctx)} tagged {', '.join(str(t) for t in tags)}")
+
+
+def tagged_json(ctx: Context, tags: Sequence[Tag]) -> dict[str, object]:
+    return {"path": _tagged_path(ctx), "tags": tags}
+
+
+def show_untagged(ctx: Context, result: None) -> None:
+    ctx.say(f"{_tagged_path(ctx)} untagged {', '.join(_untagged_keys(ctx))}")
+
+
+def untagged_json(ctx: Context, result: None) -> dict[str, object]:
+    return {"path": _tagged_path(ctx), "keys": _untagged_keys(ctx)}
 
 
 # --------------------------------------------------------------------------- browsing
@@ -395,11 +401,14 @@ def show_events(ctx: Context, events: Sequence[Event]) -> None:
 # --------------------------------------------------------------------------- vectors
 
 
-def reindex(ctx: Context) -> int:
-    """Give a vector to each fact that waits for one (``--all``: to every fact)."""
+def reindex(ctx: Context, op: Operation) -> int:
+    """Give a vector to each fact that waits for one (``--all``: to every fact): the model
+    required before the memory opens, and a progress line on a terminal."""
+    from embornal.interfaces.cli.derived import inputs, show
     from embornal.interfaces.cli.embedder import missing_model_error
     from embornal.interfaces.cli.progress import ProgressLine
 
+    given = inputs(ctx, op)
     loaded = ctx.embedder(strict=True)
     if loaded.provider is None:
         raise missing_model_error(loaded, "memory reindex", fallback="")
@@ -410,17 +419,15 @@ def reindex(ctx: Context) -> int:
 
     with ctx.open_memory(semantic=True, strict=True) as mem:
         try:
-            result = mem.reindex(
-                limit=ctx.opt("limit"), everything=bool(ctx.opt("all")), progress=progress
-            )
+            result = mem.reindex(**given, progress=progress)
         finally:
             line.finish()
-    if ctx.json:
-        ctx.emit(result)
-    else:
-        facts = "fact" if result.embedded == 1 else "facts"
-        ctx.say(
-            f"embedded {result.embedded} {facts} with {result.model}; "
-            f"{result.remaining} still wait for a vector"
-        )
-    return 0
+    return show(ctx, op, result)
+
+
+def show_reindexed(ctx: Context, result: ReindexResult) -> None:
+    facts = "fact" if result.embedded == 1 else "facts"
+    ctx.say(
+        f"embedded {result.embedded} {facts} with {result.model}; "
+        f"{result.remaining} still wait for a vector"
+    )

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
+from embornal.interfaces.catalog_inputs import POLICY_SHAPES
+
 __all__ = [
     "EPILOG",
     "EXIT_CODES",
@@ -58,15 +60,6 @@ examples:
   embornal policy check alice read /projects/embornal
 """
 )
-
-
-POLICY_SHAPES = """\
-rules:
-  p SUBJECT OBJECT ACTION [allow|deny]   ACTION: read, write or delete
-  g SUBJECT ROLE                         SUBJECT holds ROLE's rules
-  OBJECT: path:/x (that path), path:/x/* (the subtree, /x too), tag:k=v
-  A deny beats every allow; no rule means no access.
-"""
 
 
 class UsageError(Exception):

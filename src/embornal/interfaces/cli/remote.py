@@ -77,11 +77,8 @@ LOCAL_ONLY = frozenset(
     f"{module}:{name}"
     for module, names in (
         ("admin_cmds", "migrate rebuild verify mcp"),
-        ("memory_cmds", "reindex tag untag"),
         ("model_cmds", "pull ls rm"),
         ("serve_cmds", "serve wiki"),
-        ("sharing_cmds", "token_add token_ls token_revoke"),
-        ("sharing_cmds", "policy_add policy_rm policy_ls policy_check"),
     )
     for name in names.split()
 )

@@ -1,29 +1,41 @@
-"""``embornal token add|ls|revoke`` and ``embornal policy add|rm|ls|check``.
+"""``embornal token add|ls|revoke`` and ``embornal policy add|rm|ls|check``: their renderers.
 
 These run on the machine that holds the memory: a server needs a token before it
-answers, so tokens and rules are made here.
+answers, so tokens and rules are made here. The commands are derived from the catalogue
+(:mod:`embornal.interfaces.catalog_local`); the functions here print a result as text
+(``show_*``) or give its ``--json`` data (``*_json``: the shapes these commands always had).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.render import cell, fmt_time, markdown_table, to_jsonable
 
 if TYPE_CHECKING:
     from embornal.domain.access import Rule
+    from embornal.interfaces.catalog import Operation
+    from embornal.interfaces.cli.app import Context
     from embornal.service.access import TokenInfo
+    from embornal.service.sharing import IssuedToken, PolicyCheck
 
 __all__ = [
-    "policy_add",
-    "policy_check",
-    "policy_ls",
-    "policy_rm",
+    "check_json",
+    "new_token_json",
+    "rule_json",
+    "rules_json",
+    "show_added",
+    "show_check",
+    "show_removed",
+    "show_revoked",
+    "show_rules",
+    "show_token",
+    "show_tokens",
     "token_add",
-    "token_ls",
-    "token_revoke",
+    "token_json",
+    "tokens_json",
 ]
 
 
@@ -48,54 +60,55 @@ def _token_json(info: TokenInfo, now: datetime) -> dict[str, Any]:
 # --------------------------------------------------------------------------- tokens
 
 
-def token_add(ctx: Context) -> int:
-    """Issue a token; print it this once, with its id and the rules it brought."""
-    days: float | None = ctx.opt("expires_in")
-    with ctx.open_memory() as mem:
-        issued = mem.token_add(
-            ctx.opt("subject"),
-            name=ctx.opt("name"),
-            expires_in_days=days,
-            rules=not ctx.opt("no_rules"),
-        )
-    info = issued.info
-    if ctx.json:
-        data = _token_json(info, datetime.now(UTC))
-        data["token"] = issued.token
-        data["rules_added"] = [_rule_json(r) for r in issued.rules]
-        ctx.emit(data)
-    else:
-        rules = [str(r) for r in issued.rules] or ["(none added)"]
-        fields = [
-            ("token", issued.token),
-            ("id", info.id),
-            ("subject", info.subject),
-            ("name", info.name or "-"),
-            ("expires", fmt_time(info.expires_at) if info.expires_at else "never"),
-            ("rules", rules[0]),
-            *(("", r) for r in rules[1:]),
-        ]
-        for key, value in fields:
-            ctx.say(f"{key:<9}{value}")
+def token_add(ctx: Context, op: Operation) -> int:
+    """Issue a token; print it this once, with its id and the rules it brought, and say on
+    stderr (in either mode) that it is shown this once."""
+    from embornal.interfaces.cli.derived import call, inputs, show
+
+    issued: IssuedToken = call(ctx, op, inputs(ctx, op))
+    show(ctx, op, issued)
     ctx.note(
         "the token is shown this once (only its hash is stored); keep it safe, "
-        f"and revoke it with `embornal token revoke {info.id}`"
+        f"and revoke it with `embornal token revoke {issued.info.id}`"
     )
     return 0
 
 
-def token_ls(ctx: Context) -> int:
-    """The tokens (never their secrets): active ones, or every one with ``--all``."""
-    every = bool(ctx.opt("all"))
-    with ctx.open_memory() as mem:
-        infos = mem.tokens(include_inactive=every)
+def new_token_json(ctx: Context, issued: IssuedToken) -> dict[str, Any]:
+    data = _token_json(issued.info, datetime.now(UTC))
+    data["token"] = issued.token
+    data["rules_added"] = [_rule_json(r) for r in issued.rules]
+    return data
+
+
+def show_token(ctx: Context, issued: IssuedToken) -> None:
+    info = issued.info
+    rules = [str(r) for r in issued.rules] or ["(none added)"]
+    fields = [
+        ("token", issued.token),
+        ("id", info.id),
+        ("subject", info.subject),
+        ("name", info.name or "-"),
+        ("expires", fmt_time(info.expires_at) if info.expires_at else "never"),
+        ("rules", rules[0]),
+        *(("", r) for r in rules[1:]),
+    ]
+    for key, value in fields:
+        ctx.say(f"{key:<9}{value}")
+
+
+def tokens_json(ctx: Context, infos: Sequence[TokenInfo]) -> list[dict[str, Any]]:
     now = datetime.now(UTC)
-    if ctx.json:
-        ctx.emit([_token_json(t, now) for t in infos])
-        return 0
+    return [_token_json(t, now) for t in infos]
+
+
+def show_tokens(ctx: Context, infos: Sequence[TokenInfo]) -> None:
+    """The tokens (never their secrets): active ones, or every one with ``--all``."""
     if not infos:
+        every = bool(ctx.opt("include_inactive"))
         ctx.say("(no tokens)" if every else "(no active tokens; --all shows the others)")
-        return 0
+        return
+    now = datetime.now(UTC)
     rows = [
         [
             t.id,
@@ -108,82 +121,67 @@ def token_ls(ctx: Context) -> int:
         for t in infos
     ]
     ctx.say(markdown_table(["ID", "Subject", "Name", "Created", "Expires", "State"], rows))
-    return 0
 
 
-def token_revoke(ctx: Context) -> int:
-    """Revoke by id, id prefix, or the whole token (which names its id)."""
-    with ctx.open_memory() as mem:
-        info = mem.token_revoke(ctx.opt("id"))
-    if ctx.json:
-        ctx.emit(_token_json(info, datetime.now(UTC)))
-    else:
-        ctx.say(f"{info.id} revoked (subject {info.subject})")
-    return 0
+def token_json(ctx: Context, info: TokenInfo) -> dict[str, Any]:
+    return _token_json(info, datetime.now(UTC))
+
+
+def show_revoked(ctx: Context, info: TokenInfo) -> None:
+    ctx.say(f"{info.id} revoked (subject {info.subject})")
 
 
 # --------------------------------------------------------------------------- policies
 
 
-def _policy_change(ctx: Context, verb: str) -> int:
-    ptype: str = ctx.opt("ptype")
-    values: list[str] = ctx.opt("values")
-    with ctx.open_memory() as mem:
-        if verb == "added":
-            rule = mem.policy_add(ptype, values)
-        else:
-            rule = mem.policy_remove(ptype, values)
-    if ctx.json:
-        ctx.emit(_rule_json(rule))
-    else:
-        ctx.say(f"{verb} {rule}")
-    return 0
+def rule_json(ctx: Context, rule: Rule) -> dict[str, Any]:
+    return _rule_json(rule)
 
 
-def policy_add(ctx: Context) -> int:
-    return _policy_change(ctx, "added")
+def show_added(ctx: Context, rule: Rule) -> None:
+    ctx.say(f"added {rule}")
 
 
-def policy_rm(ctx: Context) -> int:
-    return _policy_change(ctx, "removed")
+def show_removed(ctx: Context, rule: Rule) -> None:
+    ctx.say(f"removed {rule}")
 
 
-def policy_ls(ctx: Context) -> int:
+def _ordered(rules: Sequence[Rule]) -> list[Rule]:
+    """As Casbin lines are read: ``p`` rules first, then ``g``."""
+    return sorted(rules, key=lambda r: (r.ptype != "p", r.values))
+
+
+def rules_json(ctx: Context, rules: Sequence[Rule]) -> list[dict[str, Any]]:
+    return [_rule_json(r) for r in _ordered(rules)]
+
+
+def show_rules(ctx: Context, rules: Sequence[Rule]) -> None:
     """Every rule, as Casbin lines: ``p`` rules first, then ``g``."""
-    with ctx.open_memory() as mem:
-        rules = mem.policies()
-    ordered = sorted(rules, key=lambda r: (r.ptype != "p", r.values))
-    if ctx.json:
-        ctx.emit([_rule_json(r) for r in ordered])
-    elif not ordered:
+    ordered = _ordered(rules)
+    if not ordered:
         ctx.say("(no rules: nobody may read, write or delete)")
-    else:
-        for rule in ordered:
-            ctx.say(str(rule))
-    return 0
+    for rule in ordered:
+        ctx.say(str(rule))
 
 
-def policy_check(ctx: Context) -> int:
-    """Would SUBJECT be allowed ACTION on TARGET? Exit 0 either way."""
-    with ctx.open_memory() as mem:
-        check = mem.policy_check(ctx.opt("subject"), ctx.opt("action"), ctx.opt("target"))
+def check_json(ctx: Context, check: PolicyCheck) -> dict[str, Any]:
+    decision = check.decision
+    return {
+        "subject": check.subject,
+        "action": check.action,
+        "target": check.target,
+        "path": check.path,
+        "tags": [f"{k}={v}" for k, v in check.tags],
+        "allowed": decision.allowed,
+        "rule": str(decision.rule) if decision.rule is not None else None,
+    }
+
+
+def show_check(ctx: Context, check: PolicyCheck) -> None:
+    """Would SUBJECT be allowed ACTION on TARGET, and which rule decides (exit 0 either way)."""
     decision = check.decision
     verdict = "allow" if decision.allowed else "deny"
-    if ctx.json:
-        ctx.emit(
-            {
-                "subject": check.subject,
-                "action": check.action,
-                "target": check.target,
-                "path": check.path,
-                "tags": [f"{k}={v}" for k, v in check.tags],
-                "allowed": decision.allowed,
-                "rule": str(decision.rule) if decision.rule is not None else None,
-            }
-        )
-        return 0
     why = str(decision.rule) if decision.rule is not None else "no rule matched"
     tags = ", ".join(f"{k}={v}" for k, v in check.tags) or "no tags"
     ctx.say(f"{verdict}: {why}")
     ctx.say(f"checked {check.subject} {check.action} on {check.path} ({tags})")
-    return 0

@@ -46,14 +46,17 @@ def build_parser() -> ArgParser:
     groups = commands_of(root, "group")
 
     def group_of(name: str) -> Build:
-        """The group filler ``commands.<name>``, called when the group is used."""
+        """The catalogue's commands of the group, then the filler ``commands.<name>`` (when
+        there is one), called when the group is used."""
 
         def fill(parser: ArgParser) -> None:
             from embornal.interfaces.cli.derived import add_group_commands
 
             group = commands_of(parser)
             add_group_commands(group, name, late)  # the catalogue's commands of the group
-            getattr(commands, name)(group, late)
+            written = getattr(commands, name, None)  # then those written by hand, if any
+            if written is not None:
+                written(group, late)
 
         return fill
 

@@ -55,3 +55,20 @@ def test_a_record_refuses_what_a_dataclass_refuses(
         Point(*args, **kwargs)
     with pytest.raises(TypeError):
         Twin(*args, **kwargs)
+
+
+@record
+class Checked:
+    low: int
+    high: int = 10
+
+    def __post_init__(self) -> None:
+        if self.low > self.high:
+            raise ValueError("low above high")
+        object.__setattr__(self, "high", max(self.high, self.low))
+
+
+def test_a_record_runs_its_post_init() -> None:
+    assert Checked(3).high == 10 and Checked(3, 3) == Checked(low=3, high=3)
+    with pytest.raises(ValueError, match="low above high"):
+        Checked(11)

@@ -3,8 +3,9 @@
 A frozen dataclass generates and compiles six methods when its module is imported (some
 0.4 ms each on the reference machine), which every short command pays for. :func:`record`
 gives an internal value class the same behaviour from shared methods: ``__init__`` taking
-the annotated fields in order (positionally or by name, with their defaults), ``__repr__``,
-``__eq__`` and ``__hash__`` over the fields, ``__match_args__``, and no assignment. Type
+the annotated fields in order (positionally or by name, with their defaults) and calling
+``__post_init__`` if there is one, ``__repr__``, ``__eq__`` and ``__hash__`` over the
+fields, ``__match_args__``, and no assignment. Type
 checkers see it as a frozen dataclass (``dataclass_transform``). It is not one for
 :mod:`dataclasses` (no ``fields``, ``replace`` or ``asdict``), so values that go out of the
 memory (results, the wire) stay dataclasses; decision 0050.
@@ -36,6 +37,9 @@ def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     if len(values) != len(names):
         missing = [n for n in names if n not in values]
         raise TypeError(f"{cls.__qualname__}() missing arguments: {', '.join(missing)}")
+    post = cls.__record_post_init__
+    if post is not None:
+        post(self)
 
 
 def _frozen(self: Any, name: str, value: Any = None) -> None:
@@ -77,6 +81,7 @@ def record(cls: _C) -> _C:
         "__match_args__": names,
         "__record_fields__": names,
         "__record_defaults__": defaults,
+        "__record_post_init__": getattr(cls, "__post_init__", None),
     }
     for key, member in members.items():
         setattr(cls, key, member)

@@ -72,3 +72,15 @@ def test_a_record_runs_its_post_init() -> None:
     assert Checked(3).high == 10 and Checked(3, 3) == Checked(low=3, high=3)
     with pytest.raises(ValueError, match="low above high"):
         Checked(11)
+
+
+def test_the_wire_shows_a_record_as_the_dataclass_it_was() -> None:
+    from embornal.domain.access import Decision, Rule
+    from embornal.domain.records import record_fields
+    from embornal.interfaces.wire import to_wire
+
+    rule = Rule("p", ("alice", "read", "path:/x", "allow"))
+    assert record_fields(Point(1)) == ("x", "y") and record_fields(Point) is None
+    assert record_fields(Twin(1)) is None
+    assert to_wire(Point(1, 2)) == to_wire(Twin(1, 2)) == {"x": 1, "y": 2}
+    assert to_wire(Decision(True, rule)) == {"allowed": True, "rule": to_wire(rule)}

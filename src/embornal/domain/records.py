@@ -7,22 +7,23 @@ the annotated fields in order (positionally or by name, with their defaults) and
 ``__post_init__`` if there is one, ``__repr__``, ``__eq__`` and ``__hash__`` over the
 fields, ``__match_args__``, and no assignment. Type
 checkers see it as a frozen dataclass (``dataclass_transform``). It is not one for
-:mod:`dataclasses` (no ``fields``, ``replace`` or ``asdict``), so values that go out of the
-memory (results, the wire) stay dataclasses; decision 0050.
+:mod:`dataclasses` (no ``fields``, ``replace`` or ``asdict``): :func:`record_fields` names
+its fields (the wire shows a record as it shows a dataclass), and values that go out of
+the memory (facts, results, events) stay dataclasses; decision 0050.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypeVar, dataclass_transform
 
-__all__ = ["record"]
+__all__ = ["record", "record_fields"]
 
 _C = TypeVar("_C", bound=type)
 
 
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
-    names: tuple[str, ...] = cls.__record_fields__
+    names: tuple[str, ...] = cls.__record_names__
     if len(args) > len(names):
         raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, {len(args)} given")
     values = self.__dict__
@@ -47,12 +48,12 @@ def _frozen(self: Any, name: str, value: Any = None) -> None:
 
 
 def _repr(self: Any) -> str:
-    shown = ", ".join(f"{n}={self.__dict__[n]!r}" for n in type(self).__record_fields__)
+    shown = ", ".join(f"{n}={self.__dict__[n]!r}" for n in type(self).__record_names__)
     return f"{type(self).__qualname__}({shown})"
 
 
 def _key(self: Any) -> tuple[Any, ...]:
-    return tuple(self.__dict__[n] for n in type(self).__record_fields__)
+    return tuple(self.__dict__[n] for n in type(self).__record_names__)
 
 
 def _eq(self: Any, other: object) -> Any:  # bool, or NotImplemented
@@ -79,10 +80,18 @@ def record(cls: _C) -> _C:
         "__eq__": _eq,
         "__hash__": _hash,
         "__match_args__": names,
-        "__record_fields__": names,
+        "__record_names__": names,
         "__record_defaults__": defaults,
         "__record_post_init__": getattr(cls, "__post_init__", None),
     }
     for key, member in members.items():
         setattr(cls, key, member)
     return cls
+
+
+def record_fields(obj: object) -> tuple[str, ...] | None:
+    """The field names of a record instance, in order (None: ``obj`` is not one)."""
+    if isinstance(obj, type):
+        return None
+    names: tuple[str, ...] | None = getattr(type(obj), "__record_names__", None)
+    return names

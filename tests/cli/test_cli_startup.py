@@ -51,6 +51,20 @@ HEAVY = (
 )
 
 
+#: What ``memory recall`` (which writes one FactsRecalled) leaves unimported besides (decision
+#: 0050): the other event classes, the kinds' registry and schemas (no fact here has
+#: attributes), the fact aggregate and the confidence maths (writes only), and the stock
+#: ``sqlite3`` (the driver is sqlean).
+OFF_THE_RECALL_PATH = (
+    "embornal.domain.events.types",
+    "embornal.domain.kinds",
+    "embornal.domain.fact_attributes",
+    "embornal.domain.confidence",
+    "embornal.domain.fact_aggregate",
+    "sqlite3",
+)
+
+
 def _imported(*args: str, env: dict[str, str] | None = None) -> set[str]:
     """The modules ``embornal ARGS`` imports (read from ``-X importtime``)."""
     proc = subprocess.run(
@@ -93,6 +107,26 @@ def test_memory_commands_import_no_heavy_module(embornal_home: Path, args: tuple
     with Memory.open() as mem:
         mem.store("/projects/embornal", "The memory lives in SQLite.")
     assert _heavy(_imported(*args)) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("memory", "recall", "sqlite"),
+        ("memory", "recall"),
+        ("--json", "memory", "recall", "sqlite", "--meta", "--explain"),
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_recall_imports_only_its_own_event(embornal_home: Path, args: tuple[str, ...]) -> None:
+    from embornal import Memory
+
+    with Memory.open() as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+    names = _imported(*args)
+    assert "embornal.domain.events.recalled" in names  # the one event class it writes
+    off = [n for n in names for o in OFF_THE_RECALL_PATH if n == o or n.startswith(o + ".")]
+    assert sorted(off) == []
 
 
 def test_version_and_help_import_no_service(embornal_home: Path) -> None:

@@ -100,6 +100,26 @@ def test_a_lazy_registry_refuses_a_bad_class_on_first_use() -> None:
         lazy.to_payload(NoteTaken(body="x"))
 
 
+def test_a_registry_loads_the_other_classes_when_first_asked_for_one() -> None:
+    """The memory's registry starts with a recall's class and loads the rest on demand
+    (decision 0050): asked for one it holds, it loads nothing; the list is whole, in order."""
+    from embornal.domain.events import FactsRecalled
+
+    loads: list[int] = []
+
+    def load() -> tuple[type[DomainEvent], ...]:
+        loads.append(1)
+        return ALL_EVENT_CLASSES
+
+    reg = EventRegistry((FactsRecalled,), lazy=True, load=load)
+    assert reg.knows("FactsRecalled") and reg.class_of("FactsRecalled") is FactsRecalled
+    assert loads == []
+    assert reg.knows("FactStored") and loads == [1]
+    assert reg.classes() == list(ALL_EVENT_CLASSES) and loads == [1]
+    assert not reg.knows("NoSuchEvent")
+    assert EVENTS.classes() == list(ALL_EVENT_CLASSES)
+
+
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)
 def test_every_field_is_declared_text_or_plain(cls: type[DomainEvent]) -> None:
     names = {f.name for f in dataclasses.fields(cls)}

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from embornal.domain.records import record
 from embornal.errors import ConfigError
 
 __all__ = [
@@ -79,7 +80,7 @@ class Dirs:
         return self.data_dir / DB_FILENAME
 
 
-@dataclass(frozen=True)
+@record
 class Moved:
     """One file :func:`migrate_legacy` moved, for the caller to report."""
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from embornal.domain import paths as P
+from embornal.domain.records import record
 from embornal.domain.tags import check_subject, parse_tag
 from embornal.errors import InvalidInput
 
@@ -68,7 +69,7 @@ class Rule:
         return ", ".join((self.ptype, *self.values))
 
 
-@dataclass(frozen=True)
+@record
 class ObjectPattern:
     """The object of a rule: a path, a subtree or a tag."""
 
@@ -86,7 +87,7 @@ class ObjectPattern:
         return tags.get(self.key or "") == self.value
 
 
-@dataclass(frozen=True)
+@record
 class Decision:
     """Allowed or not, and the rule that decided."""
 

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from types import MappingProxyType
 
+from embornal.domain.records import record
 from embornal.domain.strength import elapsed_days
 
 __all__ = ["DECAY", "DEFAULT_DECAY", "KindDecay", "decay_of", "effective_confidence", "staleness"]
 
 
-@dataclass(frozen=True)
+@record
 class KindDecay:
     """One row of the §7 table: half-life, staleness threshold on ``c_eff``, the ephemeral
     horizon, and the ``status`` values exempt from time (an active project)."""

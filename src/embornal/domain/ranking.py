@@ -23,6 +23,7 @@ from typing import Any
 
 from embornal.domain.decay import staleness
 from embornal.domain.facts import Fact
+from embornal.domain.records import record
 
 __all__ = [
     "DF_CEILING_MIN_DOCS",
@@ -114,7 +115,7 @@ class ScoreParts:
         }
 
 
-@dataclass(frozen=True)
+@record
 class SpineWeights:
     """How the justification spine moves a recall score: the one place to tune it.
 
@@ -231,7 +232,7 @@ RRF_K = 60
 NEIGHBOUR_WEIGHTS = (0.4, 0.3)
 
 
-@dataclass(frozen=True)
+@record
 class FusionSettings:
     """How hybrid recall mixes its lists; ``benchmarks/retrieval`` picked the defaults.
 

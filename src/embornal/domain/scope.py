@@ -22,11 +22,11 @@ viewer (the store's own reads: rules, folds, verify) sees every visibility.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from embornal.domain import paths as P
 from embornal.domain.access import ObjectPattern, Rule, parse_object, permissions_for
+from embornal.domain.records import record
 
 __all__ = [
     "ALLOW",
@@ -60,7 +60,7 @@ def _order(rule: ScopeRule) -> tuple[str, str, str, str, str]:
     return (rule.effect, p.kind, p.path or "", p.key or "", p.value or "")
 
 
-@dataclass(frozen=True)
+@record
 class Viewer:
     """Who reads: ``subject``, the ``names`` it answers to in an allow-list (itself and
     every role it holds), and whether it reads as an ``assistant``."""
@@ -86,7 +86,7 @@ def visible_to(visibility: str | None, owner: str, viewer: Viewer | None) -> boo
     return False  # a visibility this build does not know: hidden
 
 
-@dataclass(frozen=True)
+@record
 class ReadScope:
     """The facts a reader may see: ``everything``, or those its ``rules`` let through;
     with a ``viewer``, only those among them visible to it."""

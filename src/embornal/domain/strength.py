@@ -11,8 +11,9 @@ from them and the clock, never stored.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from datetime import datetime
+
+from embornal.domain.records import record
 
 __all__ = [
     "GAIN",
@@ -28,7 +29,7 @@ GAIN = 2.75
 _SECONDS_PER_DAY = 86_400.0
 
 
-@dataclass(frozen=True)
+@record
 class Signals:
     """The stored inputs of strength."""
 

@@ -24,6 +24,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
 from embornal.service.results import (
@@ -224,9 +225,9 @@ def to_wire(obj: object) -> Any:
     """``obj`` as plain JSON values.
 
     The result types of :data:`WIRE_TYPES` have their own shape; any other dataclass
-    (``PurgeResult``, ``TokenInfo``, ``Rule``, ``PolicyCheck`` …) becomes its fields in
-    order, an enum its value, a datetime ISO-8601 UTC, a tag ``"k=v"``, tuples and lists
-    arrays, a set a sorted array.
+    (``PurgeResult``, ``TokenInfo``, ``Rule``, ``PolicyCheck`` …) or record (``Decision``)
+    becomes its fields in order, an enum its value, a datetime ISO-8601 UTC, a tag
+    ``"k=v"``, tuples and lists arrays, a set a sorted array.
     """
     if obj is None or isinstance(obj, bool | int | float):
         return obj
@@ -245,6 +246,9 @@ def to_wire(obj: object) -> Any:
         return str(obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    names = record_fields(obj)  # a record (decision 0050): as a dataclass
+    if names is not None:
+        return {n: to_wire(getattr(obj, n)) for n in names}
     if isinstance(obj, Mapping):
         return {str(k): to_wire(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple | set | frozenset):

@@ -13,7 +13,6 @@ that holds one and delegates to them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from embornal.domain.events import ActorKind, DomainEvent, Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.ids import normalize_prefix
 from embornal.domain.ranking import FusionSettings
+from embornal.domain.records import record
 from embornal.domain.scope import ReadScope
 from embornal.domain.tags import check_subject
 from embornal.errors import InvalidInput, NotFound
@@ -47,7 +47,7 @@ def check_limit(limit: int | None, default: int) -> int:
     return limit
 
 
-@dataclass(frozen=True)
+@record
 class ServiceContext:
     """One memory as one subject meets it; shared by every use case of a :class:`Memory`."""
 

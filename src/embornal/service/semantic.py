@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
+from embornal.domain.records import record
 from embornal.errors import ConfigError, EmbeddingError, EmbornalError, InvalidInput
 from embornal.storage.contract import FactVector, Store, Tx, pack_vector
 
@@ -26,7 +27,7 @@ Progress = Callable[[int, int], None]
 REINDEX_BATCH = 64
 
 
-@dataclass(frozen=True)
+@record
 class Embedded:
     """One fact's vector (float32 bytes) and, for a long fact, its pieces' vectors."""
 

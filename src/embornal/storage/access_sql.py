@@ -18,23 +18,23 @@ A scope with a viewer also keeps only the facts visible to it (decision 0038): t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.access import ObjectPattern, Rule
+from embornal.domain.records import record
 from embornal.domain.scope import ReadScope, Viewer, read_scope
 from embornal.domain.tags import OWNER_KEY
 
 __all__ = ["ALL_VISIBLE", "ScopeCache", "Visibility", "compile_read_filter", "compile_scope"]
 
 
-@dataclass(frozen=True)
+@record
 class Visibility:
     """A WHERE fragment over the facts alias ``f`` and its parameters."""
 
     sql: str = "1"
-    params: tuple[Any, ...] = field(default=())
+    params: tuple[Any, ...] = ()
 
     @property
     def everything(self) -> bool:

@@ -23,9 +23,9 @@ the ``facts_vec`` table instead.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from embornal.domain.records import record
 from embornal.storage.connect import Connection
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def quantize(vectors: NDArray[np.float32]) -> NDArray[np.uint64]:
     return np.ascontiguousarray(bits).view(np.uint64)
 
 
-@dataclass(frozen=True)
+@record
 class BitIndex:
     """Codes of the vectors of ``dims`` floats, one row per seq (``seqs`` sorted, unique;
     ``codes`` of shape [n, words] in Fortran order).

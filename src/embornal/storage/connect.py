@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
-import sqlite3 as _std_sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,7 +41,9 @@ __all__ = [
 ]
 
 Connection = Any  # sqlean.Connection (untyped driver)
-DriverError: tuple[type[BaseException], ...] = (sqlean.Error, _std_sqlite3.Error)
+#: The driver's errors (no connection here is the stock ``sqlite3``'s, so its module, and
+#: the time to load it, stay out; decision 0050).
+DriverError: tuple[type[BaseException], ...] = (sqlean.Error,)
 
 BUSY_TIMEOUT_MS = 10_000
 #: Modes of what :func:`connect` creates: only the owner may read the memory.
@@ -189,7 +190,7 @@ def _load_sqlite_vec(conn: Connection) -> None:
         conn.enable_load_extension(True)
         conn.load_extension(path)
         conn.enable_load_extension(False)
-    except (AttributeError, sqlean.Error, _std_sqlite3.Error):
+    except (AttributeError, sqlean.Error):
         return
 
 

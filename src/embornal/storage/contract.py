@@ -19,13 +19,13 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from embornal.domain.access import Rule
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
+from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 
@@ -67,7 +67,7 @@ def pack_vector(values: Sequence[float]) -> bytes:
     return array("f", values).tobytes()
 
 
-@dataclass(frozen=True)
+@record
 class PathRow:
     """A path with what a reader sees there: its live facts and its children."""
 
@@ -76,7 +76,7 @@ class PathRow:
     child_count: int
 
 
-@dataclass(frozen=True)
+@record
 class SpineRow:
     """What staleness needs of one live fact (``memory due``): its kind, stored confidence,
     creation and last confirmation (ISO-8601 text), lifetime and ``status`` attribute."""
@@ -90,7 +90,7 @@ class SpineRow:
     status: str | None
 
 
-@dataclass(frozen=True)
+@record
 class FactVector:
     """One fact's vector and, for a long fact, its pieces' vectors (float32 bytes)."""
 

@@ -30,11 +30,14 @@ store opens (:func:`embornal.storage.history_fill.fill_in`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
-from embornal.domain.events import DomainEvent, Event, FactPurged, FactsRecalled
+from embornal.domain.events import EventType, FactsRecalled
 from embornal.storage.connect import Connection, DriverError
+
+if TYPE_CHECKING:
+    from embornal.domain.events import DomainEvent, Event
 
 __all__ = [
     "FACT_OF",
@@ -105,7 +108,7 @@ def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
     fact_id: object = find(body) if find is not None else getattr(body, "fact_id", None)
     if not isinstance(fact_id, str):
         return
-    if isinstance(body, FactPurged):
+    if body.TYPE == EventType.FACT_PURGED:  # by type: the class is imported when used
         conn.execute(
             "UPDATE fact_versions SET attributes = NULL, kind_version = NULL WHERE fact_id = ?",
             (fact_id,),

@@ -26,13 +26,13 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import parse_time
-from embornal.domain.fact_attributes import Condition, read_attributes
 from embornal.domain.facts import Fact
 from embornal.domain.tags import Tag
 from embornal.storage.connect import Connection
 from embornal.storage.contract import SpineRow
 
 if TYPE_CHECKING:
+    from embornal.domain.fact_attributes import Condition
     from embornal.domain.kinds.registry import KindEntry
 
 __all__ = [
@@ -269,9 +269,7 @@ def facts_from_rows(
     per result set, then read from each row in one call."""
     if not rows:
         return []
-    from embornal.domain.kinds.registry import KINDS
-
-    latest = KINDS.latest
+    latest: Callable[[str], int | None] | None = None  # looked up at the first attributes
     index = {name: i for i, name in enumerate(rows[0].keys())}
     values = itemgetter(*(index[name] for name in _ROW_FIELDS))
     out: list[Fact] = []
@@ -304,10 +302,17 @@ def facts_from_rows(
         successor_hidden = superseded_by is not None and superseded_by in hidden
         if not attributes:
             shown: dict[str, Any] = {}
-        elif kind_version is not None and latest(kind) == kind_version:
-            shown = _json_object(attributes)  # at the latest version: as stored, parsed once
         else:
-            shown = read_attributes(kind, kind_version, _json_object(attributes))
+            if latest is None:  # a row with attributes: the kinds' registry, once
+                from embornal.domain.kinds.registry import KINDS
+
+                latest = KINDS.latest
+            if kind_version is not None and latest(kind) == kind_version:
+                shown = _json_object(attributes)  # at the latest version: as stored, parsed once
+            else:
+                from embornal.domain.fact_attributes import read_attributes
+
+                shown = read_attributes(kind, kind_version, _json_object(attributes))
         out.append(
             _new_fact(
                 {
@@ -377,6 +382,8 @@ def _lifetime_text(policy: str | None, until: str | None) -> str:
 def row_attributes(row: Any) -> dict[str, Any]:
     """The attributes a read shows for a row of ``facts`` (``kind``, ``kind_version``,
     ``attributes``)."""
+    from embornal.domain.fact_attributes import read_attributes
+
     text = row["attributes"]
     stored = _json_object(text) if text else None
     return read_attributes(row["kind"], row["kind_version"], stored)

@@ -8,9 +8,9 @@ database from the schema migrations alone and replays the live log into it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from embornal.domain.clock import Clock, format_time
+from embornal.domain.records import record
 from embornal.domain.text import TOKENIZER_VERSION
 from embornal.errors import MigrationError, StorageError
 from embornal.storage.connect import Connection, DriverError, atomic
@@ -18,7 +18,7 @@ from embornal.storage.connect import Connection, DriverError, atomic
 __all__ = ["MIGRATIONS", "Migration", "applied", "migrate", "pending"]
 
 
-@dataclass(frozen=True)
+@record
 class Migration:
     """One named, forward-only migration."""
 

@@ -9,39 +9,39 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.events import (
-    EVENTS,
-    ActorKind,
-    DomainEvent,
-    Event,
-    FactAttributesUpdated,
-    FactConfidenceReset,
-    FactConfirmed,
-    FactContradicted,
-    FactEvidenceAdded,
-    FactForgotten,
-    FactImportanceAdjusted,
-    FactLifetimeChanged,
-    FactPurged,
-    FactRestored,
-    FactsRecalled,
-    FactStored,
-    FactVisibilityChanged,
-    PathTagged,
-    PathUntagged,
-    PolicyAdded,
-    PolicyRemoved,
-    TokenIssued,
-    TokenRevoked,
-)
+from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
 from embornal.storage import history
 from embornal.storage.connect import Connection, DriverError
+
+if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
+    from embornal.domain.events import (
+        Event,
+        FactAttributesUpdated,
+        FactConfidenceReset,
+        FactConfirmed,
+        FactContradicted,
+        FactEvidenceAdded,
+        FactForgotten,
+        FactImportanceAdjusted,
+        FactLifetimeChanged,
+        FactPurged,
+        FactRestored,
+        FactsRecalled,
+        FactStored,
+        FactVisibilityChanged,
+        PathTagged,
+        PathUntagged,
+        PolicyAdded,
+        PolicyRemoved,
+        TokenIssued,
+        TokenRevoked,
+    )
 
 __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 
@@ -303,7 +303,11 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
 
 
 # The confidence step of each vouching event (names of ``confidence.StepKind``).
-_STEPS = {FactConfirmed: "confirm", FactContradicted: "contradict", FactEvidenceAdded: "evidence"}
+_STEPS = {
+    EventType.FACT_CONFIRMED.value: "confirm",
+    EventType.FACT_CONTRADICTED.value: "contradict",
+    EventType.FACT_EVIDENCE_ADDED.value: "evidence",
+}
 
 
 def _vouched(
@@ -317,9 +321,9 @@ def _vouched(
         return
     from embornal.domain import confidence as C  # writes that vouch: off the read path
 
-    step = C.ConfidenceStep(C.StepKind(_STEPS[type(b)]), ActorKind(e.actor_kind))
+    step = C.ConfidenceStep(C.StepKind(_STEPS[b.TYPE]), ActorKind(e.actor_kind))
     c = C.fold_confidence(float(row[0]), [step])
-    if isinstance(b, FactContradicted):
+    if b.TYPE == EventType.FACT_CONTRADICTED:
         conn.execute("UPDATE facts SET confidence = ? WHERE id = ?", (c, b.fact_id))
         return
     when = format_time(e.recorded_at)
@@ -445,26 +449,27 @@ def _token_revoked(conn: Connection, e: Event, b: TokenRevoked) -> None:
     )
 
 
-_HANDLERS: dict[type[DomainEvent], Callable[[Connection, Event, Any], None]] = {
-    FactStored: _fact_stored,
-    FactAttributesUpdated: _fact_attributes_updated,
-    FactForgotten: _fact_forgotten,
-    FactRestored: _fact_restored,
-    FactPurged: _fact_purged,
-    FactConfirmed: _vouched,
-    FactContradicted: _vouched,
-    FactEvidenceAdded: _vouched,
-    FactConfidenceReset: _confidence_reset,
-    FactVisibilityChanged: _fact_visibility_changed,
-    FactImportanceAdjusted: _importance_adjusted,
-    FactLifetimeChanged: _lifetime_changed,
-    FactsRecalled: _facts_recalled,
-    PathTagged: _path_tagged,
-    PathUntagged: _path_untagged,
-    PolicyAdded: _policy_added,
-    PolicyRemoved: _policy_removed,
-    TokenIssued: _token_issued,
-    TokenRevoked: _token_revoked,
+#: The projection of each stored type (the classes themselves are not imported here).
+_HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
+    EventType.FACT_STORED.value: _fact_stored,
+    EventType.FACT_ATTRIBUTES_UPDATED.value: _fact_attributes_updated,
+    EventType.FACT_FORGOTTEN.value: _fact_forgotten,
+    EventType.FACT_RESTORED.value: _fact_restored,
+    EventType.FACT_PURGED.value: _fact_purged,
+    EventType.FACT_CONFIRMED.value: _vouched,
+    EventType.FACT_CONTRADICTED.value: _vouched,
+    EventType.FACT_EVIDENCE_ADDED.value: _vouched,
+    EventType.FACT_CONFIDENCE_RESET.value: _confidence_reset,
+    EventType.FACT_VISIBILITY_CHANGED.value: _fact_visibility_changed,
+    EventType.FACT_IMPORTANCE_ADJUSTED.value: _importance_adjusted,
+    EventType.FACT_LIFETIME_CHANGED.value: _lifetime_changed,
+    EventType.FACTS_RECALLED.value: _facts_recalled,
+    EventType.PATH_TAGGED.value: _path_tagged,
+    EventType.PATH_UNTAGGED.value: _path_untagged,
+    EventType.POLICY_ADDED.value: _policy_added,
+    EventType.POLICY_REMOVED.value: _policy_removed,
+    EventType.TOKEN_ISSUED.value: _token_issued,
+    EventType.TOKEN_REVOKED.value: _token_revoked,
 }
 
 
@@ -473,7 +478,7 @@ def apply(conn: Connection, event: Event) -> None:
     if not EVENTS.knows(event.type):
         return
     body = event.body
-    _HANDLERS[type(body)](conn, event, body)
+    _HANDLERS[event.type](conn, event, body)
     history.after(conn, event, body)  # the intervals of what it changed (decision 0041)
 
 

@@ -4,9 +4,14 @@ Each event is an envelope (:class:`NewEvent` to append, :class:`Event` read back
 typed, frozen, versioned body (:mod:`.types`) that declares which of its fields hold user
 text. :data:`EVENTS` maps bodies to stored payloads and back, chaining each class's
 upcasters; the log is never rewritten (a purge redacts text, and records that it did).
+
+The classes of :mod:`.types` are imported when one of them is first named: a recall,
+which writes only :class:`FactsRecalled`, does not make the others (decision 0050).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events.base import (
     REDACTED_KEY,
@@ -18,31 +23,33 @@ from embornal.domain.events.base import (
     Upcaster,
 )
 from embornal.domain.events.envelope import Event, NewEvent
+from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.events.registry import EVENTS, EventRegistry, from_stored, to_payload
-from embornal.domain.events.types import (
-    ALL_EVENT_CLASSES,
-    UNDOING_EVENTS,
-    FactAttributesUpdated,
-    FactConfidenceReset,
-    FactConfirmed,
-    FactContradicted,
-    FactEvidenceAdded,
-    FactForgotten,
-    FactImportanceAdjusted,
-    FactLifetimeChanged,
-    FactPurged,
-    FactRestored,
-    FactsRecalled,
-    FactStored,
-    FactVisibilityChanged,
-    PathTagged,
-    PathUntagged,
-    PolicyAdded,
-    PolicyRemoved,
-    TokenIssued,
-    TokenRevoked,
-    evidence_fields,
-)
+
+if TYPE_CHECKING:
+    from embornal.domain.events.types import (
+        ALL_EVENT_CLASSES,
+        UNDOING_EVENTS,
+        FactAttributesUpdated,
+        FactConfidenceReset,
+        FactConfirmed,
+        FactContradicted,
+        FactEvidenceAdded,
+        FactForgotten,
+        FactImportanceAdjusted,
+        FactLifetimeChanged,
+        FactPurged,
+        FactRestored,
+        FactStored,
+        FactVisibilityChanged,
+        PathTagged,
+        PathUntagged,
+        PolicyAdded,
+        PolicyRemoved,
+        TokenIssued,
+        TokenRevoked,
+        evidence_fields,
+    )
 
 __all__ = [
     "ALL_EVENT_CLASSES",
@@ -81,3 +88,40 @@ __all__ = [
     "from_stored",
     "to_payload",
 ]
+
+#: The names of :mod:`.types`, imported on first use.
+_OF_TYPES = frozenset(
+    (
+        "ALL_EVENT_CLASSES",
+        "UNDOING_EVENTS",
+        "FactAttributesUpdated",
+        "FactConfidenceReset",
+        "FactConfirmed",
+        "FactContradicted",
+        "FactEvidenceAdded",
+        "FactForgotten",
+        "FactImportanceAdjusted",
+        "FactLifetimeChanged",
+        "FactPurged",
+        "FactRestored",
+        "FactStored",
+        "FactVisibilityChanged",
+        "PathTagged",
+        "PathUntagged",
+        "PolicyAdded",
+        "PolicyRemoved",
+        "TokenIssued",
+        "TokenRevoked",
+        "evidence_fields",
+    )
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _OF_TYPES:
+        from embornal.domain.events import types
+
+        value = getattr(types, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,7 @@ from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events.base import REDACTED_KEY, DomainEvent, Payload
-from embornal.domain.events.types import ALL_EVENT_CLASSES
+from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.tags import OWNER_KEY, Tag
 from embornal.errors import EmbornalError, UnreadableEvent
 
@@ -142,37 +142,71 @@ def _entry(cls: type[DomainEvent]) -> _Entry:
 class EventRegistry:
     """Body classes by stored type name, and the mapping to and from payloads."""
 
-    def __init__(self, classes: Iterable[type[DomainEvent]] = (), *, lazy: bool = False) -> None:
+    def __init__(
+        self,
+        classes: Iterable[type[DomainEvent]] = (),
+        *,
+        lazy: bool = False,
+        load: Callable[[], Iterable[type[DomainEvent]]] | None = None,
+    ) -> None:
         """``lazy``: check and build each class's codec when its type is first used (the
         memory's own registry, so that opening the CLI pays only for the events it uses;
-        a test builds every one of them eagerly)."""
+        a test builds every one of them eagerly). ``load``: every class, in order (those of
+        ``classes`` among them), called the first time a type not in ``classes`` is asked
+        for, or the list of all; so a recall, whose event is in ``classes``, imports none
+        of the other event classes (decision 0050)."""
+        self._lazy = lazy
+        self._load = load
         self._classes: dict[str, type[DomainEvent]] = {}
         self._by_type: dict[str, _Entry] = {}
         for cls in classes:
-            self.register(cls, lazy=lazy)
+            self._add(cls, lazy=lazy)
 
     def register(self, cls: type[DomainEvent], *, lazy: bool = False) -> None:
+        self._all()
+        self._add(cls, lazy=lazy)
+
+    def _add(self, cls: type[DomainEvent], *, lazy: bool) -> None:
         if cls.TYPE in self._classes:
             raise TypeError(f"event type {cls.TYPE!r} is registered twice")
         self._classes[cls.TYPE] = cls
         if not lazy:
             self._by_type[cls.TYPE] = _entry(cls)
 
+    def _all(self) -> dict[str, type[DomainEvent]]:
+        """Every class by type, ``load`` run first if it has not been."""
+        if self._load is not None:
+            load, self._load = self._load, None
+            first, self._classes = self._classes, {}
+            for cls in load():
+                if first.get(cls.TYPE) is cls:
+                    self._classes[cls.TYPE] = cls
+                else:
+                    self._add(cls, lazy=self._lazy)
+            for cls in first.values():  # any the loaded list leaves out
+                if cls.TYPE not in self._classes:
+                    self._classes[cls.TYPE] = cls
+        return self._classes
+
+    def _class(self, event_type: str) -> type[DomainEvent] | None:
+        cls = self._classes.get(event_type)
+        return cls if cls is not None else self._all().get(event_type)
+
     def classes(self) -> list[type[DomainEvent]]:
-        return list(self._classes.values())
+        return list(self._all().values())
 
     def knows(self, event_type: str) -> bool:
-        return event_type in self._classes
+        return self._class(event_type) is not None
 
     def readable(self, event_type: str, version: int) -> bool:
         """Whether this build reads ``event_type`` stored at ``version``."""
-        cls = self._classes.get(event_type)
+        cls = self._class(event_type)
         return cls is not None and version <= cls.VERSION
 
     def _get(self, event_type: str) -> _Entry:
         entry = self._by_type.get(event_type)
         if entry is None:
-            cls = self._classes.get(event_type)
+            cls = self._class(event_type)
             if cls is None:
                 raise UnreadableEvent(f"the log holds an event of unknown type {event_type!r}")
             entry = self._by_type[event_type] = _entry(cls)
@@ -278,8 +312,15 @@ class EventRegistry:
         return out
 
 
-#: Every event type the memory writes (codecs built on first use of each type).
-EVENTS = EventRegistry(ALL_EVENT_CLASSES, lazy=True)
+def _every_class() -> tuple[type[DomainEvent], ...]:
+    from embornal.domain.events.types import ALL_EVENT_CLASSES
+
+    return ALL_EVENT_CLASSES
+
+
+#: Every event type the memory writes (codecs built on first use of each type; the classes
+#: other than a recall's imported when first asked for).
+EVENTS = EventRegistry((FactsRecalled,), lazy=True, load=_every_class)
 
 
 def to_payload(event: DomainEvent) -> Payload:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts import DEFAULT_KIND
 from embornal.domain.tags import Tag
 
@@ -358,17 +359,6 @@ class FactLifetimeChanged(DomainEvent):
 
 
 # -- recall (stream: recall:<id>) ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FactsRecalled(DomainEvent):
-    """One recall: the facts it returned, each lifted in strength at ``at``."""
-
-    TYPE: ClassVar[str] = EventType.FACTS_RECALLED.value
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_ids", "at")
-
-    fact_ids: tuple[str, ...]
-    at: datetime
 
 
 # -- paths (stream: path:<path>) ----------------------------------------------------------

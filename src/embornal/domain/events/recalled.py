@@ -1,0 +1,23 @@
+"""The body of a recall's event, in a module of its own: a recall writes it, so the read
+path loads this class (and :mod:`.base`), not every event class (decision 0050)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar
+
+from embornal.domain.events.base import DomainEvent, EventType
+
+__all__ = ["FactsRecalled"]
+
+
+@dataclass(frozen=True)
+class FactsRecalled(DomainEvent):
+    """One recall: the facts it returned, each lifted in strength at ``at``."""
+
+    TYPE: ClassVar[str] = EventType.FACTS_RECALLED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_ids", "at")
+
+    fact_ids: tuple[str, ...]
+    at: datetime

@@ -1,0 +1,97 @@
+"""Frozen records for the internal values of the read path, made without :mod:`dataclasses`.
+
+A frozen dataclass generates and compiles six methods when its module is imported (some
+0.4 ms each on the reference machine), which every short command pays for. :func:`record`
+gives an internal value class the same behaviour from shared methods: ``__init__`` taking
+the annotated fields in order (positionally or by name, with their defaults) and calling
+``__post_init__`` if there is one, ``__repr__``, ``__eq__`` and ``__hash__`` over the
+fields, ``__match_args__``, and no assignment. Type
+checkers see it as a frozen dataclass (``dataclass_transform``). It is not one for
+:mod:`dataclasses` (no ``fields``, ``replace`` or ``asdict``): :func:`record_fields` names
+its fields (the wire shows a record as it shows a dataclass), and values that go out of
+the memory (facts, results, events) stay dataclasses; decision 0050.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar, dataclass_transform
+
+__all__ = ["record", "record_fields"]
+
+_C = TypeVar("_C", bound=type)
+
+
+def _init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls = type(self)
+    names: tuple[str, ...] = cls.__record_names__
+    if len(args) > len(names):
+        raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, {len(args)} given")
+    values = self.__dict__
+    values.update(cls.__record_defaults__)
+    values.update(zip(names, args, strict=False))
+    for key in kwargs:
+        if key not in names:
+            raise TypeError(f"{cls.__qualname__}() got an unexpected keyword argument {key!r}")
+        if key in names[: len(args)]:
+            raise TypeError(f"{cls.__qualname__}() got multiple values for argument {key!r}")
+    values.update(kwargs)
+    if len(values) != len(names):
+        missing = [n for n in names if n not in values]
+        raise TypeError(f"{cls.__qualname__}() missing arguments: {', '.join(missing)}")
+    post = cls.__record_post_init__
+    if post is not None:
+        post(self)
+
+
+def _frozen(self: Any, name: str, value: Any = None) -> None:
+    raise AttributeError(f"{type(self).__qualname__} is frozen: cannot set or delete {name!r}")
+
+
+def _repr(self: Any) -> str:
+    shown = ", ".join(f"{n}={self.__dict__[n]!r}" for n in type(self).__record_names__)
+    return f"{type(self).__qualname__}({shown})"
+
+
+def _key(self: Any) -> tuple[Any, ...]:
+    return tuple(self.__dict__[n] for n in type(self).__record_names__)
+
+
+def _eq(self: Any, other: object) -> Any:  # bool, or NotImplemented
+    if type(other) is not type(self):
+        return NotImplemented
+    return _key(self) == _key(other)
+
+
+def _hash(self: Any) -> int:
+    return hash(_key(self))
+
+
+@dataclass_transform(frozen_default=True)
+def record(cls: _C) -> _C:
+    """A frozen record of the class's annotated fields, in order, with their defaults."""
+    notes = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs start-up)
+    names = tuple(n for n in notes if not str(notes[n]).startswith(("ClassVar", "typing.ClassVar")))
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    members: dict[str, Any] = {
+        "__init__": _init,
+        "__setattr__": _frozen,
+        "__delattr__": _frozen,
+        "__repr__": _repr,
+        "__eq__": _eq,
+        "__hash__": _hash,
+        "__match_args__": names,
+        "__record_names__": names,
+        "__record_defaults__": defaults,
+        "__record_post_init__": getattr(cls, "__post_init__", None),
+    }
+    for key, member in members.items():
+        setattr(cls, key, member)
+    return cls
+
+
+def record_fields(obj: object) -> tuple[str, ...] | None:
+    """The field names of a record instance, in order (None: ``obj`` is not one)."""
+    if isinstance(obj, type):
+        return None
+    names: tuple[str, ...] | None = getattr(type(obj), "__record_names__", None)
+    return names

@@ -127,6 +127,8 @@ def test_recall_imports_only_its_own_event(embornal_home: Path, args: tuple[str,
     assert "embornal.domain.events.recalled" in names  # the one event class it writes
     off = [n for n in names for o in OFF_THE_RECALL_PATH if n == o or n.startswith(o + ".")]
     assert sorted(off) == []
+    # the results a recall never returns stay unloaded, but for the wire of --json
+    assert ("embornal.service.details" in names) is ("--json" in args)
 
 
 def test_version_and_help_import_no_service(embornal_home: Path) -> None:

@@ -19,13 +19,14 @@ from embornal.domain.strength import strength
 from embornal.errors import EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall import record_recall
-from embornal.service.results import FactDetail, FactView, PathEntry, TreeNode
+from embornal.service.results import FactView, PathEntry, TreeNode
 from embornal.service.timetravel import AsOf, looking_back, show_at
 from embornal.storage.contract import PathRow
 
 if TYPE_CHECKING:
     from embornal.domain.spine import Provenance
     from embornal.domain.spine_series import SpineSeries
+    from embornal.service.details import FactDetail
 
 __all__ = ["cat", "history", "ls", "show", "spine_series", "tree"]
 
@@ -110,6 +111,7 @@ def show(ctx: ServiceContext, fact_id: str, as_of: AsOf = None) -> FactDetail:
         return show_at(ctx, fact_id, as_of)
     from embornal.domain import confidence as C
     from embornal.domain.fact_aggregate import fold  # off the start-up path of recall
+    from embornal.service.details import FactDetail
 
     fact = ctx.resolve(fact_id)
     now = ctx.now()

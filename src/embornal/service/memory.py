@@ -17,7 +17,6 @@ from embornal.domain.tags import Tag
 from embornal.service import browse, recall
 from embornal.service.context import ServiceContext
 from embornal.service.later import Later
-from embornal.service.results import NewFact
 from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
     from embornal.domain.spine_series import SpineSeries
     from embornal.service import (
         admin,
+        details,
         facts,
         importance,
         kinds,
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         visible,
     )
     from embornal.service.access import TokenInfo
+    from embornal.service.details import NewFact
     from embornal.service.results import (
         DueFact,
         FactDetail,
@@ -57,6 +58,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     sharing = Later("embornal.service.sharing")
     spine = Later("embornal.service.spine")
     tagging = Later("embornal.service.tagging")
+    details = Later("embornal.service.details")
     undo = Later("embornal.service.undo")
     visible = Later("embornal.service.visible")
 
@@ -139,7 +141,7 @@ class Memory:
               lifetime: Lifetime | str | None = None) -> Fact:  # fmt: skip
         """Store one fact on ``path``; its kind, attributes, confidence (None: the actor
         kind's prior), visibility, source, evidence, lifetime are checked: bad ones write none."""
-        return facts.store(self._ctx, NewFact(
+        return facts.store(self._ctx, details.NewFact(
             path, content, tags, at, kind, attributes, confidence, visibility, source, evidence,
             lifetime), reason=reason)  # fmt: skip
 

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
-from embornal.domain.tags import Tag
 
 if TYPE_CHECKING:  # only annotations name them
-    from embornal.domain.spine import EvidenceRef, Lifetime, Provenance, Visibility
+    pass
+
+if TYPE_CHECKING:  # defined in .details, loaded when first named (off a recall's path)
+    from embornal.service.details import DueFact, FactDetail, NewFact, PurgeResult
 
 __all__ = [
     "DueFact",
@@ -25,24 +24,6 @@ __all__ = [
     "RecallHit",
     "TreeNode",
 ]
-
-
-@dataclass(frozen=True)
-class NewFact:
-    """One fact to store (``Memory.store_many``); ``attributes``, ``confidence``,
-    ``visibility``, ``source`` and ``evidence`` as for ``Memory.store``."""
-
-    path: str
-    content: str
-    tags: Sequence[str] | Mapping[str, str] | None = None
-    at: datetime | str | None = None
-    kind: str = "fact"
-    attributes: Mapping[str, object] | None = None
-    confidence: float | None = None
-    visibility: Visibility | str | None = None
-    source: str | None = None
-    evidence: Sequence[EvidenceRef | str] = ()
-    lifetime: Lifetime | str | None = None  # permanent, standard, ephemeral, until:DATE
 
 
 @dataclass(frozen=True)
@@ -82,52 +63,14 @@ class TreeNode:
     children: tuple[TreeNode, ...] = ()
 
 
-@dataclass(frozen=True)
-class FactDetail:
-    """One fact whole. The spine is derived when read, never stored: ``confidence`` and
-    ``evidence`` folded from the stream, ``c_eff`` (decayed since ``last_confirmed_at``
-    or creation by the kind's half-life) and ``stale`` at the moment of reading. ``as_of``:
-    the past time the whole detail stands for (None: now)."""
-
-    fact: Fact
-    strength: float
-    effective_tags: tuple[tuple[Tag, str | None], ...]
-    links: tuple[str, ...]
-    events: tuple[Event, ...] = field(default=())
-    confidence: float | None = None
-    c_eff: float | None = None
-    stale: bool = False
-    last_confirmed_at: datetime | None = None
-    evidence: tuple[EvidenceRef, ...] = ()
-    # Who put it here: the subject and actor kind of its FactStored, and its source label.
-    source: Provenance | None = None
-    # Importance and lifetime (the fact carries them too): ``expired`` when the lifetime
-    # ran out at the moment of reading (the fact has left recall), and why.
-    pinned: bool = False
-    user_weight: float | None = None
-    lifetime: str = "standard"
-    expires_at: datetime | None = None
-    expired: bool = False
-    expired_because: str | None = None
-    as_of: datetime | None = None  # the past time the whole detail stands for; None: now
+_DETAILS = frozenset({"DueFact", "FactDetail", "NewFact", "PurgeResult"})
 
 
-@dataclass(frozen=True)
-class DueFact:
-    """A stale fact to confirm again (``memory due``): its stored confidence, ``c_eff`` now,
-    the kind's staleness threshold, and the moment its decay counts from."""
+def __getattr__(name: str) -> object:
+    """The results a recall never returns, defined in :mod:`embornal.service.details` and
+    imported the first time one is named (their classes cost a recall's start-up)."""
+    if name in _DETAILS:
+        from embornal.service import details
 
-    fact: Fact
-    confidence: float
-    c_eff: float
-    threshold: float
-    since: datetime
-
-
-@dataclass(frozen=True)
-class PurgeResult:
-    """What a purge erased."""
-
-    fact_id: str
-    redacted_events: int
-    file_compacted: bool
+        return getattr(details, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

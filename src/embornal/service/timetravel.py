@@ -11,13 +11,16 @@ recalls recorded by then; a read that looks back never counts as a recall.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from embornal.domain.clock import format_time
 from embornal.domain.strength import strength
 from embornal.errors import NotFound
 from embornal.service.context import ServiceContext
-from embornal.service.results import FactDetail
 from embornal.storage.contract import PastReads, Store
+
+if TYPE_CHECKING:
+    from embornal.service.details import FactDetail
 
 __all__ = ["AsOf", "looking_back", "show_at"]
 
@@ -42,6 +45,7 @@ def show_at(ctx: ServiceContext, fact_id: str, as_of: AsOf) -> FactDetail:
     evidence and the events recorded by then; ``c_eff``, ``stale`` and strength then."""
     from embornal.domain import confidence as C
     from embornal.domain.links import extract_links
+    from embornal.service.details import FactDetail
 
     reads, at = looking_back(ctx, as_of)  # a bad time first: nothing else is looked at
     fact = ctx.resolve(fact_id)

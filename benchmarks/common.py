@@ -209,3 +209,34 @@ def save_results(args: argparse.Namespace, report: Any, section: str, body: str)
     if not args.no_markdown:
         update_results_section(args.results_md, section, body)
     print(body)
+
+
+def run_by_size(
+    argv: Sequence[str] | None,
+    *,
+    doc: str | None,
+    name: str,
+    section: str,
+    run_size: Callable[[int, int], dict[str, Any]],
+    summary: Callable[[dict[str, Any]], str],
+    markdown: Callable[[dict[str, Any]], str],
+    sizes: str = "100000",
+    per_size: tuple[str, int] = ("calls", 200),
+    unit: str = "facts",
+) -> int:
+    """The ``main`` of a benchmark that runs once per ``--sizes`` entry: parse the shared
+    flags, ``--sizes`` and one count per size (``--calls`` by default), run each size with
+    a progress line on stderr, then save the report and its RESULTS.md ``section``."""
+    ap = results_parser(doc, f"{name.replace('-', '_')}.json")
+    ap.add_argument("--sizes", default=sizes)
+    flag, default = per_size
+    ap.add_argument(f"--{flag}", type=int, default=default)
+    args = ap.parse_args(argv)
+    report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
+    for size in parse_sizes(ap, args.sizes):
+        print(f"[{name}] {size:,} {unit} ...", file=sys.stderr, flush=True)
+        r = run_size(size, getattr(args, flag))
+        report["sizes"].append(r)
+        print(f"[{name}] {size:,}: {summary(r)}", file=sys.stderr, flush=True)
+    save_results(args, report, section, markdown(report))
+    return 0

@@ -33,10 +33,7 @@ if __package__ in (None, ""):
 
 from benchmarks.common import (
     latency_summary,
-    machine_info,
-    parse_sizes,
-    results_parser,
-    save_results,
+    run_by_size,
 )
 from benchmarks.scale import build_corpus, make_content
 
@@ -184,24 +181,13 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = results_parser(__doc__, "kinds.json")
-    ap.add_argument("--sizes", default="100000")
-    ap.add_argument("--calls", type=int, default=300)
-    args = ap.parse_args(argv)
-    sizes = parse_sizes(ap, args.sizes)
-    report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
-    for size in sizes:
-        print(f"[kinds] {size:,} facts ...", file=sys.stderr, flush=True)
-        r = run_size(size, args.calls)
-        report["sizes"].append(r)
-        print(
-            f"[kinds] {size:,}: store p50 {r['store_kind_attributes_ms']['p50']:.2f} ms, "
-            f"find p50 {r['find_project_active_ms']['p50']:.2f} ms",
-            file=sys.stderr,
-            flush=True,
-        )
-    save_results(args, report, SECTION, markdown(report))
-    return 0
+    return run_by_size(
+        argv, doc=__doc__, name="kinds", section=SECTION, run_size=run_size,
+        markdown=markdown, per_size=("calls", 300), summary=lambda r: (
+            f"store p50 {r['store_kind_attributes_ms']['p50']:.2f} ms, "
+            f"find p50 {r['find_project_active_ms']['p50']:.2f} ms"
+        ),
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -25,10 +25,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.common import (
-    machine_info,
-    parse_sizes,
-    results_parser,
-    save_results,
+    run_by_size,
     time_calls,
 )
 from benchmarks.scale import build_corpus, make_content, make_queries
@@ -109,24 +106,14 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = results_parser(__doc__, "long_facts.json")
-    ap.add_argument("--sizes", default="500,2000,10000")
-    ap.add_argument("--queries", type=int, default=60)
-    args = ap.parse_args(argv)
-    sizes = parse_sizes(ap, args.sizes)
-    report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
-    for size in sizes:
-        print(f"[long-facts] {size:,} long facts ...", file=sys.stderr, flush=True)
-        r = run_size(size, args.queries)
-        report["sizes"].append(r)
-        print(
-            f"[long-facts] {size:,}: {r['pieces']:,} pieces, vector p50 "
-            f"{r['vector_ms']['p50']:.1f} ms, hybrid p50 {r['hybrid_ms']['p50']:.1f} ms",
-            file=sys.stderr,
-            flush=True,
-        )
-    save_results(args, report, SECTION, markdown(report))
-    return 0
+    return run_by_size(
+        argv, doc=__doc__, name="long-facts", section=SECTION, run_size=run_size,
+        markdown=markdown, sizes="500,2000,10000", per_size=("queries", 60),
+        unit="long facts", summary=lambda r: (
+            f"{r['pieces']:,} pieces, vector p50 {r['vector_ms']['p50']:.1f} ms, "
+            f"hybrid p50 {r['hybrid_ms']['p50']:.1f} ms"
+        ),
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -25,10 +25,7 @@ if __package__ in (None, ""):
 
 from benchmarks.common import (
     latency_summary,
-    machine_info,
-    parse_sizes,
-    results_parser,
-    save_results,
+    run_by_size,
 )
 from benchmarks.scale import build_corpus, make_content
 
@@ -123,24 +120,13 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = results_parser(__doc__, "undo.json")
-    ap.add_argument("--sizes", default="100000")
-    ap.add_argument("--calls", type=int, default=200)
-    args = ap.parse_args(argv)
-    sizes = parse_sizes(ap, args.sizes)
-    report: dict[str, Any] = {"machine": machine_info(), "sizes": []}
-    for size in sizes:
-        print(f"[undo] {size:,} facts ...", file=sys.stderr, flush=True)
-        r = run_size(size, args.calls)
-        report["sizes"].append(r)
-        print(
-            f"[undo] {size:,}: forget {r['undo_forget_ms']['p50']:.2f} ms, confirm "
-            f"{r['undo_confirm_ms']['p50']:.2f} ms, update {r['undo_update_ms']['p50']:.2f} ms",
-            file=sys.stderr,
-            flush=True,
-        )
-    save_results(args, report, SECTION, markdown(report))
-    return 0
+    return run_by_size(
+        argv, doc=__doc__, name="undo", section=SECTION, run_size=run_size,
+        markdown=markdown, summary=lambda r: (
+            f"forget {r['undo_forget_ms']['p50']:.2f} ms, confirm "
+            f"{r['undo_confirm_ms']['p50']:.2f} ms, update {r['undo_update_ms']['p50']:.2f} ms"
+        ),
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

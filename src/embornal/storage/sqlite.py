@@ -30,6 +30,7 @@ from embornal.storage import bitindex, context, eventlog, keyword, kind_views, m
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
+from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
@@ -491,26 +492,7 @@ class SqliteStore:
         root_id = self.path_id(path)
         if root_id is None:
             return []
-        vis = self._scopes.get(scope)
-        rows = self._rows(
-            "WITH own AS ("
-            "  SELECT f.path_id AS pid, count(*) AS n FROM facts f "
-            "  JOIN path_closure c ON c.descendant_id = f.path_id AND c.ancestor_id = ? "
-            f"  JOIN paths p ON p.id = f.path_id WHERE {_LIVE} AND ({vis.sql}) "
-            "  GROUP BY f.path_id), "
-            "shown AS ("
-            "  SELECT DISTINCT c.ancestor_id AS id FROM own "
-            "  JOIN path_closure c ON c.descendant_id = own.pid "
-            "  JOIN path_closure r ON r.descendant_id = c.ancestor_id AND r.ancestor_id = ?) "
-            "SELECT p.id, p.parent_id, p.path, coalesce(own.n, 0) AS n FROM shown "
-            "JOIN paths p ON p.id = shown.id LEFT JOIN own ON own.pid = p.id ORDER BY p.path",
-            (root_id, *vis.params, root_id),
-        )
-        children: dict[int, int] = {}
-        for r in rows:
-            if r["parent_id"] is not None:
-                children[r["parent_id"]] = children.get(r["parent_id"], 0) + 1
-        return [PathRow(r["path"], int(r["n"]), children.get(r["id"], 0)) for r in rows]
+        return subtree_rows(self._rows, root_id, _LIVE, self._scopes.get(scope))
 
     def as_of(self, at: datetime) -> SqlitePast:
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""

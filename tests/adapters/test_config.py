@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from embornal.adapters.config import (
     RecallConfig,
     ServerConfig,
     config_to_dict,
+    keys_of,
     load_config,
 )
 from embornal.errors import ConfigError
@@ -60,10 +60,10 @@ def test_default_config_yaml_loads_to_the_defaults(tmp_path: Path) -> None:
 
 
 def test_default_config_yaml_mentions_every_key() -> None:
-    for section in dataclasses.fields(Config):
-        assert f"{section.name}:" in DEFAULT_CONFIG_YAML
-        for key in dataclasses.fields(getattr(Config(), section.name)):
-            assert f"{key.name}:" in DEFAULT_CONFIG_YAML, key.name
+    for section in keys_of(Config):
+        assert f"{section}:" in DEFAULT_CONFIG_YAML
+        for key in keys_of(type(getattr(Config(), section))):
+            assert f"{key}:" in DEFAULT_CONFIG_YAML, key
 
 
 def test_default_config_yaml_is_commented() -> None:

@@ -1,4 +1,4 @@
-"""The config.yaml of embornal, as frozen dataclasses.
+"""The config.yaml of embornal, as frozen records (:mod:`embornal.domain.records`).
 
 The loader (``load_config``) reads the YAML file; every section is optional and
 falls back to the defaults below. Unknown keys and values of the wrong type are
@@ -9,16 +9,17 @@ typo never passes silently. ``EMBORNAL_EMBEDDING=off`` in the environment forces
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from embornal.domain.bounds import MAX_BATCH_SIZE, MAX_LIMIT, MAX_VECTOR_WIDTH, whole_in_range
+from embornal.domain.records import record
 from embornal.errors import ConfigError
+
+_R = TypeVar("_R")
 
 __all__ = [
     "DEFAULT_CONFIG_YAML",
@@ -30,6 +31,7 @@ __all__ = [
     "RecallConfig",
     "ServerConfig",
     "config_to_dict",
+    "keys_of",
     "load_config",
 ]
 
@@ -46,7 +48,7 @@ _SECRET_KEYS = frozenset({("server", "token")})
 _REDACTED = "********"
 
 
-@dataclass(frozen=True)
+@record
 class EmbeddingConfig:
     """How facts get vectors. ``provider``: auto, off, onnx, sentence-transformers, openai."""
 
@@ -61,14 +63,14 @@ class EmbeddingConfig:
     batch_size: int = 32
 
 
-@dataclass(frozen=True)
+@record
 class RecallConfig:
     """The ``recall`` section."""
 
     limit: int = 10
 
 
-@dataclass(frozen=True)
+@record
 class ServerConfig:
     """The ``server`` section (client mode)."""
 
@@ -77,13 +79,13 @@ class ServerConfig:
     token_file: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Config:
     """The configuration in effect."""
 
-    recall: RecallConfig = field(default_factory=RecallConfig)
-    embedding: EmbeddingConfig = field(default_factory=EmbeddingConfig)
-    server: ServerConfig = field(default_factory=ServerConfig)
+    recall: RecallConfig = RecallConfig()
+    embedding: EmbeddingConfig = EmbeddingConfig()
+    server: ServerConfig = ServerConfig()
 
 
 DEFAULT_CONFIG_YAML = """\
@@ -119,6 +121,26 @@ server:
 
 
 # --------------------------------------------------------------------------- types
+
+
+def keys_of(cls: type[Any]) -> tuple[str, ...]:
+    """The keys of a config section (or of the whole file: the sections), in order."""
+    names: tuple[str, ...] = cls.__record_names__
+    return names
+
+
+def _replaced(value: _R, **changes: object) -> _R:
+    """A copy of the config record ``value`` with ``changes``."""
+    fields = {n: getattr(value, n) for n in keys_of(type(value))}
+    return type(value)(**{**fields, **changes})
+
+
+def _as_dict(value: object) -> Any:
+    """A config record as plain nested dicts."""
+    names = getattr(type(value), "__record_names__", None)
+    if names is None:
+        return value
+    return {n: _as_dict(getattr(value, n)) for n in names}
 
 
 def _allowed(tp: Any) -> tuple[Any, ...]:
@@ -177,7 +199,7 @@ def _parse_section(path: Path, section: str, cls: type[Any], raw: object) -> Any
             f"Write the keys of '{section}' indented under it, one 'key: value' a line.",
         )
     hints = get_type_hints(cls)
-    known = [f.name for f in dataclasses.fields(cls)]
+    known = list(keys_of(cls))
     values: dict[str, object] = {}
     for key, value in raw.items():
         name = f"{section}.{key}"
@@ -206,7 +228,7 @@ def _parse(path: Path, data: object) -> Config:
             "Start the file with a section such as 'embedding:', one key a line below it.",
         )
     hints = get_type_hints(Config)
-    known = [f.name for f in dataclasses.fields(Config)]
+    known = list(keys_of(Config))
     sections: dict[str, Any] = {}
     for key, raw in data.items():
         if key not in known:
@@ -275,7 +297,8 @@ def _apply_env(cfg: Config, env: Mapping[str, str]) -> Config:
             f"{EMBEDDING_ENV} must be 'off' or unset, got {raw!r}",
             hint=f"Set {EMBEDDING_ENV}=off to turn embeddings off, or unset it.",
         )
-    return dataclasses.replace(cfg, embedding=dataclasses.replace(cfg.embedding, provider="off"))
+    off = _replaced(cfg.embedding, provider="off")
+    return _replaced(cfg, embedding=off)
 
 
 def load_config(path: Path, env: Mapping[str, str] | None = None) -> Config:
@@ -303,7 +326,7 @@ def config_to_dict(cfg: Config, *, redact_secrets: bool = True) -> dict[str, Any
     ``server.token`` is replaced by ``"********"`` when set, unless
     ``redact_secrets`` is False.
     """
-    out = dataclasses.asdict(cfg)
+    out: dict[str, Any] = _as_dict(cfg)
     if redact_secrets:
         for section, key in _SECRET_KEYS:
             if out[section][key] is not None:

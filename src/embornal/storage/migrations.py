@@ -161,6 +161,15 @@ def _history(conn: Connection, clock: Clock) -> None:
     vectors.set_meta(conn, history.PENDING_KEY, "1")
 
 
+
+def _find_indexes(conn: Connection, clock: Clock) -> None:
+    """0017: each hot field's index on (value, created_at, id) in place of the value alone,
+    so that ``find`` reads an equality's matches in its order and stops at its limit (the
+    index on (kind, created_at) of 0016 made the planner walk every fact of the kind)."""
+    from embornal.storage import kind_views
+
+    kind_views.create_views(conn)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
@@ -178,6 +187,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0014_importance_lifetime", "schema", _importance_lifetime),
     Migration("0015_visibility", "schema", _visibility),
     Migration("0016_history", "schema", _history),
+    Migration("0017_find_indexes", "schema", _find_indexes),
 )
 
 

@@ -161,7 +161,6 @@ def _history(conn: Connection, clock: Clock) -> None:
     vectors.set_meta(conn, history.PENDING_KEY, "1")
 
 
-
 def _find_indexes(conn: Connection, clock: Clock) -> None:
     """0017: each hot field's index on (value, created_at, id) in place of the value alone,
     so that ``find`` reads an equality's matches in its order and stops at its limit (the
@@ -169,6 +168,7 @@ def _find_indexes(conn: Connection, clock: Clock) -> None:
     from embornal.storage import kind_views
 
     kind_views.create_views(conn)
+
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),

@@ -116,10 +116,41 @@ def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
         conn.execute(
             "DELETE FROM fact_tag_versions WHERE fact_id = ? AND key <> 'owner'", (fact_id,)
         )
+    if body.TYPE == EventType.FACT_STORED and _first_rows(conn, fact_id, at, event.position):
+        supersedes = getattr(body, "supersedes_id", None)
+        if isinstance(supersedes, str):
+            _version(conn, supersedes, at, event.position, always=False)
+        return
     supersedes = _version(conn, fact_id, at, event.position, always=True)
     if supersedes is not None:
         _version(conn, supersedes, at, event.position, always=False)
     _fact_tags(conn, fact_id, at)
+
+
+_STATE_SQL = (
+    "CASE WHEN purged_at IS NOT NULL THEN 'purged' WHEN deleted_at IS NOT NULL THEN "
+    "'forgotten' WHEN superseded_by IS NOT NULL THEN 'superseded' ELSE 'active' END"
+)  # as state_of
+
+
+def _first_rows(conn: Connection, fact_id: str, at: str, position: int) -> bool:
+    """The first version and tag rows of a fact just stored, each in one statement (it has
+    no open rows to close); False, writing nothing, when the fact has rows already."""
+    cur = conn.execute(
+        "INSERT INTO fact_versions (fact_id, valid_from, valid_to, position, state, "
+        f"attributes, kind_version, fields) SELECT id, ?, NULL, ?, {_STATE_SQL}, attributes, "
+        f"kind_version, {_FIELDS} FROM facts WHERE id = ? AND NOT EXISTS "
+        "(SELECT 1 FROM fact_versions WHERE fact_id = ?)",
+        (at, position, fact_id, fact_id),
+    )
+    if cur.rowcount != 1:
+        return False
+    conn.execute(
+        "INSERT INTO fact_tag_versions (fact_id, key, valid_from, valid_to, value) "
+        "SELECT fact_id, key, ?, NULL, value FROM fact_tags WHERE fact_id = ?",
+        (at, fact_id),
+    )
+    return True
 
 
 def _version(conn: Connection, fact_id: str, at: str, position: int, *, always: bool) -> Any:

@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FACT_COLUMNS",
+    "FACT_ROW_SQL",
     "HOT_FIELDS",
+    "condition_sql",
     "create_views",
     "fact_from_row",
     "facts_from_rows",
@@ -140,6 +142,19 @@ def create_views(conn: Connection) -> None:
             )
 
 
+def condition_sql(c: Condition, column: str, attributes: str) -> tuple[str, list[Any]]:
+    """One condition of ``find`` as an SQL term and its parameters: ``column`` is the SQL of
+    the field's value, ``attributes`` that of the JSON object it is in (for a list field's
+    member test). The field's name is checked, since it is inlined."""
+    view_name(c.field)  # checks the name
+    if c.value is None:
+        return f"{column} IS NULL", []
+    if c.member:
+        member = f"SELECT 1 FROM json_each({attributes}, '$.{c.field}') j WHERE j.value = ?"
+        return f"EXISTS ({member})", [c.value]
+    return f"{column} = ?", [c.value]
+
+
 def find_sql(
     kind: str, conditions: Sequence[Condition], fact_cols: str, live: str
 ) -> tuple[str, list[Any]]:
@@ -148,18 +163,9 @@ def find_sql(
     where: list[str] = [live]
     params: list[Any] = []
     for c in conditions:
-        column = f"f.{c.field}"
-        view_name(c.field)  # checks the name
-        if c.value is None:
-            where.append(f"{column} IS NULL")
-        elif c.member:
-            where.append(
-                f"EXISTS (SELECT 1 FROM json_each(f.attributes, '$.{c.field}') j WHERE j.value = ?)"
-            )
-            params.append(c.value)
-        else:
-            where.append(f"{column} = ?")
-            params.append(c.value)
+        term, values = condition_sql(c, f"f.{c.field}", "f.attributes")
+        where.append(term)
+        params.extend(values)
     sql = (
         f"SELECT {fact_cols} FROM {view_name(kind)} f JOIN paths p ON p.id = f.path_id "
         f"WHERE {' AND '.join(where)}"
@@ -223,7 +229,8 @@ def _new_fact(values: dict[str, Any]) -> Fact:
     return fact
 
 
-#: The row columns a :class:`Fact` is made of, in the order :func:`facts_from_rows` reads.
+#: The row columns a :class:`Fact` is made of, in the order :func:`facts_from_rows` reads;
+#: :data:`FACT_ROW_SQL` selects them (``path`` from ``paths p``, the rest from ``facts f``).
 _ROW_FIELDS = (
     "id",
     "path",
@@ -249,6 +256,7 @@ _ROW_FIELDS = (
     "lifetime_until",
     "expires_at",
 )
+FACT_ROW_SQL = "f.seq, " + ", ".join("p.path" if c == "path" else f"f.{c}" for c in _ROW_FIELDS)
 # The C scanner, without loads' checks.
 _scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
@@ -268,7 +276,7 @@ def _json_object(text: str) -> Any:
 def facts_from_rows(
     rows: Sequence[Any], tags: Mapping[str, tuple[Tag, ...]], hidden: Set[str]
 ) -> list[Fact]:
-    """The facts of rows holding the columns of ``_FACT_COLS`` (see
+    """The facts of rows holding the columns of :data:`FACT_ROW_SQL` (see
     :mod:`embornal.storage.sqlite`), each with its own ``tags``; a successor in ``hidden``
     is one the reader may not read, so it is not named. The columns are found by name once
     per result set, then read from each row in one call."""
@@ -353,7 +361,7 @@ def facts_from_rows(
 
 
 def fact_from_row(r: Any, tags: tuple[Tag, ...], successor_hidden: bool) -> Fact:
-    """The fact of one row of ``_FACT_COLS``, for a reader who may not read its successor
+    """The fact of one row of :data:`FACT_ROW_SQL`, for a reader who may not read its successor
     when ``successor_hidden``."""
     hidden = {r["superseded_by"]} if successor_hidden and r["superseded_by"] else set()
     return facts_from_rows([r], {r["id"]: tags}, hidden)[0]

@@ -267,21 +267,13 @@ class SqlitePast:
         where: list[str] = ["f.kind = ?", self._active]
         params: list[Any] = [kind]
         for c in conditions:
-            kind_views.view_name(c.field)  # checks the name: it is inlined
+            kind_views.view_name(c.field)  # checks the name: it is inlined below
             value = f"json_extract(v.attributes, '$.{c.field}')"
             if kind == "fact" and c.field == "statement":
                 value = f"coalesce({value}, f.content)"
-            if c.value is None:
-                where.append(f"{value} IS NULL")
-            elif c.member:
-                where.append(
-                    f"EXISTS (SELECT 1 FROM json_each(v.attributes, '$.{c.field}') j "
-                    "WHERE j.value = ?)"
-                )
-                params.append(c.value)
-            else:
-                where.append(f"{value} = ?")
-                params.append(c.value)
+            term, values = kind_views.condition_sql(c, value, "v.attributes")
+            where.append(term)
+            params.extend(values)
         vis = self._store._scopes.get(scope)
         under_sql, under_params = self._under_sql(under)
         rows = self._select(

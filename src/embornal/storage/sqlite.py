@@ -44,13 +44,7 @@ __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 PURGE_PENDING_KEY = "purge_compaction_pending"
 T = TypeVar("T")
 
-_FACT_COLS = (
-    "f.seq, f.id, p.path, f.content, f.kind, f.owner, f.created_at, f.last_recall_at, "
-    "f.recall_count, f.stability_days, f.supersedes_id, f.superseded_by, f.deleted_at, "
-    "f.purged_at, f.attributes, f.kind_version, f.confidence, f.last_confirmed_at, "
-    "f.visibility, "
-    "f.pinned, f.user_weight, f.lifetime, f.lifetime_until, f.expires_at"
-)
+_FACT_COLS = kind_views.FACT_ROW_SQL
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit

@@ -476,8 +476,11 @@ def test_the_delegation_check_sees_work_in_the_facade() -> None:
 
 @pytest.mark.parametrize("mod", SERVICE, ids=[m.name for m in SERVICE])
 def test_service_modules_stay_small(mod: Module) -> None:
+    # The facade grows by one delegating method per operation (checked above), so it
+    # has the module budget; a use case has the service's.
+    budget = MAX_LINES if mod.name == "embornal.service.memory" else SERVICE_MAX_LINES
     lines = len(mod.path.read_text("utf-8").splitlines())
-    assert lines <= SERVICE_MAX_LINES, f"{mod.path} has {lines} lines; split the use case"
+    assert lines <= budget, f"{mod.path} has {lines} lines; split the use case"
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -30,6 +30,7 @@ from embornal.storage import bitindex, context, eventlog, keyword, kind_views, m
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
+from embornal.storage.portability import SqlitePortability, skip_seed
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
 
@@ -56,7 +57,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore:
+class SqliteStore(SqlitePortability):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -100,13 +101,18 @@ class SqliteStore:
         return reader
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock, *, migrate: bool = True) -> SqliteStore:
+    def open(
+        cls, path: str | Path, clock: Clock, *, migrate: bool = True, seed: bool = True
+    ) -> SqliteStore:
+        """``seed=False``: a new file gets no guide and no default rules (an import's)."""
         from embornal.storage.history_fill import fill_in as history_fill
 
         conn = connect(path)
         store = cls(conn, str(path), clock)
         if migrate:
             try:
+                if not seed:
+                    skip_seed(conn, clock)
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
                 history_fill(conn)  # the history of the log before migration 0016

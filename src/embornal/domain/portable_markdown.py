@@ -19,7 +19,7 @@ Keys come in one fixed order and a key at its default is left out, so two export
 the same memory are the same bytes and a git diff of two shows only what changed. A
 content line that is ``---`` (after any backslashes) is written with one more leading
 backslash, and read back with one less. ``_embornal.yaml`` marks the directory as an
-export (its format, its subject): ``import markdown`` needs it. Pure: the caller reads
+export (its format, its subject, whether ``--all``): ``import markdown`` needs it. Pure: the caller reads
 and writes the files.
 """
 
@@ -97,8 +97,9 @@ def path_of(relative: str) -> str:
     return path
 
 
-def marker_text(subject: str) -> str:
-    return _dump({"embornal": "markdown", "format": FORMAT, "subject": subject})
+def marker_text(subject: str, *, everything: bool) -> str:
+    """The marker: the format, who exported, and whether with ``--all``."""
+    return _dump({"embornal": "markdown", "format": FORMAT, "subject": subject, "all": everything})
 
 
 def parse_marker(text: str) -> Mapping[str, Any]:

@@ -154,7 +154,7 @@ def export_markdown(
         if target.exists() and target.read_text("utf-8") == text:
             continue  # the same bytes: leave its time alone
         _write_atomically(target, iter((text,)))
-    _write_atomically(marker, iter((M.marker_text(ctx.subject),)))
+    _write_atomically(marker, iter((M.marker_text(ctx.subject, everything=everything),)))
     removed = _remove_stale(root, written)
     return MarkdownExport(
         directory=str(root),

@@ -8,8 +8,11 @@ afterwards when an embedding model is set (``embornal memory reindex`` otherwise
 The Markdown is read whole and checked before anything changes: a fact whose content,
 kind or attributes differ is superseded, a live fact the files no longer hold is
 forgotten, one marked ``state: forgotten`` forgotten, one marked active again restored,
-and a block with no id (or an id this memory lacks) stored as a new fact; each with the
-reason ``import``. ``dry_run`` reports the plan and changes nothing.
+and a block with no id (or an id this memory lacks) stored as a new fact, unless a live
+fact of its path says the same words (an export of another memory); each with the
+reason ``import``. The directory is then exported again (as its marker says: with
+``--all`` or not), so that it names the new facts' ids and a second import changes
+nothing. ``dry_run`` reports the plan and changes nothing.
 """
 
 from __future__ import annotations
@@ -98,7 +101,7 @@ def import_events(ctx: ServiceContext, file: str) -> EventsImport:
 # -- markdown ------------------------------------------------------------------------------
 
 
-def _read_directory(root: Path) -> list[M.Block]:
+def _read_directory(root: Path) -> tuple[list[M.Block], bool]:
     if not root.is_dir():
         raise InvalidInput(
             f"no directory at {root}", hint="Name a directory `export markdown` wrote."
@@ -109,7 +112,7 @@ def _read_directory(root: Path) -> list[M.Block]:
             f"{root} has no {M.MARKER}: it is not an export; nothing was imported",
             hint="Import a directory `embornal export markdown` wrote (and you may have edited).",
         )
-    M.parse_marker(marker.read_text("utf-8"))
+    everything = M.parse_marker(marker.read_text("utf-8")).get("all") is True
     blocks: list[M.Block] = []
     for file in sorted(root.rglob("*")):
         relative = file.relative_to(root).as_posix()
@@ -127,7 +130,7 @@ def _read_directory(root: Path) -> list[M.Block]:
         if block.id is not None:
             seen.add(block.id)
         _check_block(block)
-    return blocks
+    return blocks, everything
 
 
 def _check_block(block: M.Block) -> None:
@@ -153,7 +156,7 @@ def import_markdown(
     ctx: ServiceContext, directory: str, *, dry_run: bool = False
 ) -> MarkdownImport:
     root = Path(directory).expanduser()
-    blocks = _read_directory(root)
+    blocks, everything = _read_directory(root)
     current = {f.id: f for f in ctx.store.every_fact(ctx.scope())}
     named = {b.id for b in blocks if b.id is not None}
     new: list[M.Block] = []
@@ -161,10 +164,15 @@ def import_markdown(
     forget: list[Fact] = []
     restore: list[Fact] = []
     unchanged = 0
+    same_words = {(f.path, f.content): f for f in current.values() if f.state == "active"}
     for block in blocks:
         fact = current.get(block.id) if block.id else None
         if fact is None:
-            if block.state == "active":
+            twin = same_words.get((block.path, block.content))
+            if twin is not None:  # another memory's export: the same fact is here already
+                named.add(twin.id)
+                unchanged += 1
+            elif block.state == "active":
                 new.append(block)
         elif block.state == "forgotten" and fact.state == "active":
             forget.append(fact)
@@ -177,6 +185,9 @@ def import_markdown(
     forget += [f for f in current.values() if f.state == "active" and f.id not in named]
     if not dry_run:
         _apply(ctx, new, supersede, forget, restore)
+        from embornal.service.export import export_markdown
+
+        export_markdown(ctx, str(root), everything=everything)  # the files name the new ids
     return MarkdownImport(
         directory=str(root),
         stored=len(new),

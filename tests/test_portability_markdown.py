@@ -172,7 +172,7 @@ def test_a_directory_that_is_not_an_export(memory: Memory, tmp_path: Path) -> No
     plain = tmp_path / "plain"
     plain.mkdir()
     (plain / "a.md").write_text("---\nkind: fact\n---\nx\n", "utf-8")
-    with pytest.raises(InvalidImport, match="_embornal.yaml"):
+    with pytest.raises(InvalidImport, match=r"_embornal\.yaml"):
         memory.import_markdown(str(plain))
     with pytest.raises(InvalidInput, match="not an export"):
         memory.export_markdown(str(plain))  # nor is it written over

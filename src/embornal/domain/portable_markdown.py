@@ -19,8 +19,8 @@ Keys come in one fixed order and a key at its default is left out, so two export
 the same memory are the same bytes and a git diff of two shows only what changed. A
 content line that is ``---`` (after any backslashes) is written with one more leading
 backslash, and read back with one less. ``_embornal.yaml`` marks the directory as an
-export (its format, its subject, whether ``--all``): ``import markdown`` needs it. Pure: the caller reads
-and writes the files.
+export (its format, its subject, whether ``--all``): ``import markdown`` needs it. Pure:
+the caller reads and writes the files.
 """
 
 from __future__ import annotations

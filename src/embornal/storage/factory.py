@@ -52,7 +52,7 @@ def restore_backup(source: str, target: str, clock: Clock, *, replace: bool) -> 
     memory at ``target`` (one holding events only when ``replace``); return its events."""
     if backend_of(target) != "sqlite":
         raise ConfigError(f"no restore for {backend_of(target)!r}", hint="Restore to a file.")
-    from embornal.storage.portability import check_and_restore
+    from embornal.storage.restore import check_and_restore
     from embornal.storage.verify import compare_with_replay
 
     def check(path: str) -> list[str]:

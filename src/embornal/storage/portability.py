@@ -3,10 +3,7 @@ its own positions, and the online backup of the file (decisions 0061–0063).
 
 :class:`SqlitePortability` holds the SQLite side of the contract's
 :class:`~embornal.storage.contract.Portability`; :class:`~embornal.storage.sqlite.SqliteStore`
-inherits it. :func:`check_and_restore` is what ``embornal admin restore`` runs: it copies
-the backup beside the target, migrates and verifies the copy, and only then writes it
-over the target with SQLite's backup API (one transaction: a reader sees the old memory
-or the new one).
+inherits it; ``embornal admin restore`` is :mod:`embornal.storage.restore`.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +20,7 @@ from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.errors import Conflict, InvalidInput, StorageError
+from embornal.errors import Conflict, InvalidInput
 from embornal.storage import kind_views, projector
 from embornal.storage.connect import (
     DB_COMPANIONS,
@@ -39,7 +36,7 @@ from embornal.storage.contract import Redaction
 if TYPE_CHECKING:
     from embornal.storage.access_sql import ScopeCache, Visibility
 
-__all__ = ["SqlitePortability", "backup_file", "check_and_restore", "skip_seed"]
+__all__ = ["SqlitePortability", "backup_file", "remove_file", "skip_seed"]
 
 _PAGE = 2000  # facts made from rows at a time by every_fact
 
@@ -165,7 +162,7 @@ def backup_file(source: Connection, target: str) -> None:
     if not dest.parent.is_dir():
         raise InvalidInput(f"{dest.parent} is not a directory", hint="Create it first.")
     part = dest.with_name(f".{dest.name}.part")
-    _remove(part)
+    remove_file(part)
     copy = None
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
@@ -181,80 +178,11 @@ def backup_file(source: Connection, target: str) -> None:
     finally:
         if copy is not None:
             copy.close()
-        _remove(part)
+        remove_file(part)
 
 
-def _remove(path: Path) -> None:
+def remove_file(path: Path) -> None:
+    """Remove a database file and its companions, those that exist."""
     for name in (path, *(Path(f"{path}{c}") for c in DB_COMPANIONS)):
         with suppress(FileNotFoundError):
             name.unlink()
-
-
-def check_and_restore(
-    source: str, target: str, clock: Clock, *, replace: bool, check: Callable[[str], list[str]]
-) -> int:
-    """Check the backup ``source`` and write it over the memory at ``target``; return the
-    number of events it holds. The backup is copied beside the target, migrated and
-    verified there (``check`` returns the differences of a path's projections from its log);
-    the target is changed only when all of that passed, and then in one transaction."""
-    from embornal.storage.sqlite import SqliteStore
-
-    src = Path(source)
-    if not src.is_file():
-        raise InvalidInput(f"no backup file at {source}", hint="Name a file `admin backup` made.")
-    dest = Path(target)
-    scratch = dest.with_name(f".{dest.name}.restore")
-    _remove(scratch)
-    try:
-        try:
-            original = connect(src, readonly=True)
-            try:
-                ok = original.execute("PRAGMA quick_check").fetchone()[0]
-                tables = {r[0] for r in original.execute("SELECT name FROM sqlite_master")}
-                if ok != "ok" or not {"events", "migrations"} <= tables:
-                    raise StorageError(
-                        f"{source} is not a sound memory backup ({ok if ok != 'ok' else 'no log'})"
-                    )
-                backup_file(original, str(scratch))
-            finally:
-                original.close()
-        except DriverError as e:
-            raise StorageError(f"{source} is not a memory backup: {e}") from e
-        copy = SqliteStore.open(scratch, clock)  # migrations an older backup lacks
-        try:
-            events = copy.event_count()
-        finally:
-            copy.close()
-        problems = check(str(scratch))
-        if problems:
-            raise StorageError(
-                f"{source} does not verify: {len(problems)} projection(s) differ from its log",
-                hint="Restore another backup, or import its events into a new memory.",
-            )
-        _write_over(scratch, dest, replace=replace)
-        return events
-    finally:
-        _remove(scratch)
-
-
-def _write_over(scratch: Path, dest: Path, *, replace: bool) -> None:
-    if not dest.parent.is_dir():
-        raise InvalidInput(f"{dest.parent} is not a directory", hint="Create it first.")
-    live = connect(dest)
-    try:
-        if not replace:
-            tables = {r[0] for r in live.execute("SELECT name FROM sqlite_master")}
-            if "events" in tables and live.execute("SELECT 1 FROM events LIMIT 1").fetchone():
-                raise Conflict(
-                    f"{dest} holds a memory already",
-                    hint="Add --replace to write the backup over it (back it up first).",
-                )
-        copy = connect(scratch, readonly=True)
-        try:
-            copy.backup(live)  # one write transaction on the target
-        except DriverError as e:
-            raise translate(e, "restoring a backup") from e
-        finally:
-            copy.close()
-    finally:
-        live.close()

@@ -90,8 +90,7 @@ def import_events(ctx: ServiceContext, file: str) -> EventsImport:
                 yield event, None if mark is None else Redaction(*mark)
         reader.finish()
 
-    with store.transaction("importing events") as tx:
-        count = store.restore_log(tx, entries())
+    count = store.restore_log(entries())
     embedded = 0
     if ctx.semantic.usable():
         embedded = ctx.semantic.reindex(limit=None, everything=False, progress=None).embedded

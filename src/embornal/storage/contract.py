@@ -358,11 +358,12 @@ class Portability(Protocol):
         """How many events the log holds."""
         ...
 
-    def restore_log(self, tx: Tx, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
-        """In ``tx``, into an empty log (else :class:`~embornal.errors.Conflict`): each event
-        at its own position, stream version, time and actor, its payload as given (at its
-        type's current version), with its redaction record and its projections; return how
-        many. ``entries`` is read as it is written: an error it raises rolls ``tx`` back."""
+    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
+        """Into an empty log (else :class:`~embornal.errors.Conflict`), in one transaction:
+        each event at its own position, stream version, time and actor, its payload as given
+        (at its type's current version), with its redaction record; then its projections.
+        Return how many. ``entries`` is read as it is written: an error it raises rolls the
+        transaction back (nothing written)."""
         ...
 
     def backup(self, target: str) -> None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import suppress
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +21,7 @@ from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.errors import Conflict, InvalidInput
-from embornal.storage import kind_views, projector
+from embornal.storage import kind_views
 from embornal.storage.connect import (
     DB_COMPANIONS,
     FILE_MODE,
@@ -56,6 +56,12 @@ class SqlitePortability:
     def _facts(self, rows: list[Any], vis: Visibility) -> list[Fact]:  # pragma: no cover
         raise NotImplementedError
 
+    def transaction(self, doing: str = "writing") -> AbstractContextManager[Connection]:
+        raise NotImplementedError  # pragma: no cover
+
+    def rebuild(self, progress: Callable[[str, int, int], None] | None = None) -> int:
+        raise NotImplementedError  # pragma: no cover
+
     def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
         """Every fact in scope, whatever its state, by path, then creation, then id."""
         vis = self._scopes.get(scope)
@@ -80,42 +86,28 @@ class SqlitePortability:
     def event_count(self) -> int:
         return int(self._rows("SELECT count(*) FROM events", ())[0][0])
 
-    def restore_log(self, tx: Connection, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
-        """In ``tx``, into an empty log: each event at its own position and version, as
-        stored (its payload at its type's current version), its redaction record, its
-        projections; return how many were written."""
-        if tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None:
-            raise Conflict(
-                "the memory already holds events: a log is restored only into an empty one",
-                hint="Import into a new memory: `embornal --db NEW.db import events FILE`.",
-            )
+    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
+        """Into an empty log, in one transaction: each event at its own position and
+        version, as given (its payload at its type's current version), with its redaction
+        record; then the projections, rebuilt from it. Return how many were written."""
         count = 0
-        for e, mark in entries:
-            tx.execute(
-                "INSERT INTO events (position, stream_id, version, type, schema_version, "
-                "payload, actor, actor_kind, reason, recorded_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    e.position,
-                    e.stream_id,
-                    e.version,
-                    e.type,
-                    e.schema_version,
-                    json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
-                    e.actor,
-                    e.actor_kind,
-                    e.reason,
-                    format_time(e.recorded_at),
-                ),
-            )
-            if mark is not None:
-                tx.execute(
-                    "INSERT INTO event_redactions (position, purge_position, redacted_at) "
-                    "VALUES (?, ?, ?)",
-                    (e.position, mark.purge_position, mark.redacted_at),
+        with self.transaction("importing events") as tx:
+            if tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None:
+                raise Conflict(
+                    "the memory already holds events: a log is restored only into an empty one",
+                    hint="Import into a new memory: `embornal --db NEW.db import events FILE`.",
                 )
-            projector.apply(tx, e)
-            count += 1
+            rows: list[tuple[Any, ...]] = []
+            marks: list[tuple[int, int, str]] = []
+            for e, mark in entries:
+                rows.append(_row(e))
+                if mark is not None:
+                    marks.append((e.position, mark.purge_position, mark.redacted_at))
+                count += 1
+                if len(rows) >= _PAGE:
+                    _insert(tx, rows, marks)
+            _insert(tx, rows, marks)
+        self.rebuild()  # a crash before it ends: `admin rebuild` makes them (verify says so)
         return count
 
     def backup(self, target: str) -> None:
@@ -130,6 +122,36 @@ class SqlitePortability:
             backup_file(source, target)
         finally:
             source.close()
+
+
+def _row(e: Event) -> tuple[Any, ...]:
+    return (
+        e.position,
+        e.stream_id,
+        e.version,
+        e.type,
+        e.schema_version,
+        json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
+        e.actor,
+        e.actor_kind,
+        e.reason,
+        format_time(e.recorded_at),
+    )
+
+
+def _insert(tx: Connection, rows: list[tuple[Any, ...]], marks: list[tuple[int, int, str]]) -> None:
+    """Write ``rows`` (and their redaction records ``marks``) and empty both lists."""
+    tx.executemany(
+        "INSERT INTO events (position, stream_id, version, type, schema_version, payload, "
+        "actor, actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    tx.executemany(
+        "INSERT INTO event_redactions (position, purge_position, redacted_at) VALUES (?, ?, ?)",
+        marks,
+    )
+    rows.clear()
+    marks.clear()
 
 
 def skip_seed(conn: Connection, clock: Clock) -> None:

@@ -106,7 +106,7 @@ def marker_text(subject: str, *, everything: bool) -> str:
 
 def parse_marker(text: str) -> Mapping[str, Any]:
     try:
-        data = yaml.load(text, Loader=_LOADER)  # noqa: S506 (a safe loader)
+        data = yaml.load(text, Loader=_LOADER)  # a safe loader
     except yaml.YAMLError:
         data = None
     if not isinstance(data, dict) or data.get("embornal") != "markdown":
@@ -236,7 +236,7 @@ def _bad(relative: str, line: int, message: str) -> InvalidImport:
 
 def _front_of(relative: str, line: int, text: str) -> Mapping[str, Any]:
     try:
-        data = yaml.load(text, Loader=_LOADER) if text.strip() else {}  # noqa: S506 (safe)
+        data = yaml.load(text, Loader=_LOADER) if text.strip() else {}
     except yaml.YAMLError as e:
         raise _bad(relative, line, f"the front matter is not valid YAML ({e})") from None
     if not isinstance(data, dict):

@@ -75,6 +75,7 @@ def _writable_file(file: str) -> Path:
 def export_events(ctx: ServiceContext, file: str) -> EventsExport:
     target = _writable_file(file)
     store = ctx.store
+    until = store.last_position()  # the log as it is now: what is written meanwhile waits
     visible = store.fact_ids(ctx.scope())
     every_fact = store.fact_ids()
     everyone = ctx.access.unconditional("read")
@@ -97,7 +98,7 @@ def export_events(ctx: ServiceContext, file: str) -> EventsExport:
 
     def lines() -> Iterator[str]:
         yield L.header_line(ctx.subject, complete=everyone and visible == every_fact) + "\n"
-        for event in store.read_all():
+        for event in store.read_all(until=until):
             line = shown(event)
             if line is None:
                 counts["left_out"] += 1

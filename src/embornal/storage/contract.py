@@ -358,6 +358,10 @@ class Portability(Protocol):
         """How many events the log holds."""
         ...
 
+    def last_position(self) -> int:
+        """The position of the log's last event (0: none)."""
+        ...
+
     def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
         """Into an empty log (else :class:`~embornal.errors.Conflict`), in one transaction:
         each event at its own position, stream version, time and actor, its payload as given

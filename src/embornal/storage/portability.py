@@ -86,6 +86,9 @@ class SqlitePortability:
     def event_count(self) -> int:
         return int(self._rows("SELECT count(*) FROM events", ())[0][0])
 
+    def last_position(self) -> int:
+        return int(self._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
+
     def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
         """Into an empty log, in one transaction: each event at its own position and
         version, as given (its payload at its type's current version), with its redaction

@@ -7,8 +7,8 @@
 Each size is a fresh memory (no embedder) of that many ``scale.py`` facts over 200 paths,
 10 % of them projects, with a confirm on every 20th fact and a forget on every 50th. Timed
 through ``Memory``: ``export_events`` of the whole log, ``import_events`` of that file into
-a new memory (every line checked, each event written at its position with its
-projections, one transaction), the two together (the round trip), and ``export_markdown``
+a new memory (every line checked, each event written at its position in one transaction,
+then the projections rebuilt), the two together (the round trip), and ``export_markdown``
 into an empty directory and again into its own output (nothing changed: no file written).
 The copy is then verified and its keyword recall compared with the original's.
 """
@@ -123,8 +123,10 @@ def markdown(report: dict[str, Any]) -> str:
     lines += [
         "",
         "Import checks every line (JSON, type, version, payload, path, order) and writes each "
-        "event at its position with its projections, in one transaction; `admin verify` of "
-        "the copy passes and keyword recall returns the same hits. "
+        "event at its position, in one transaction, then rebuilds the projections from the "
+        "log (decision 0061); `admin verify` of the copy passes and keyword recall returns "
+        "the same hits. The markdown export again into its own output reads every file to "
+        "compare and writes none. "
         + ("Targets missed: " + "; ".join(missed) + "." if missed else "Both targets met."),
     ]
     return "\n".join(lines)

@@ -82,7 +82,11 @@ def export_events(ctx: ServiceContext, file: str) -> EventsExport:
     redactions = store.redactions()
     counts = {"events": 0, "left_out": 0}
 
+    whole = everyone and visible == every_fact
+
     def shown(event: Event) -> str | None:
+        if whole:
+            return L.event_line(event, _mark(redactions, event))
         if event.stream_id in every_fact:
             return (
                 L.event_line(event, _mark(redactions, event))
@@ -97,7 +101,7 @@ def export_events(ctx: ServiceContext, file: str) -> EventsExport:
         return L.event_line(event, _mark(redactions, event)) if everyone else None
 
     def lines() -> Iterator[str]:
-        yield L.header_line(ctx.subject, complete=everyone and visible == every_fact) + "\n"
+        yield L.header_line(ctx.subject, complete=whole) + "\n"
         for event in store.read_all(until=until):
             line = shown(event)
             if line is None:
@@ -111,7 +115,7 @@ def export_events(ctx: ServiceContext, file: str) -> EventsExport:
     return EventsExport(
         file=str(target),
         events=counts["events"],
-        complete=everyone and visible == every_fact and counts["left_out"] == 0,
+        complete=whole,
         left_out=counts["left_out"],
     )
 

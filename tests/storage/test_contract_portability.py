@@ -30,11 +30,11 @@ def test_every_fact_in_scope_whatever_its_state(store: Store, events: Events) ->
 def test_a_log_restored_into_an_empty_store(
     store: Store, events: Events, tmp_path: Path, clock: FixedClock
 ) -> None:
-    (a,) = write(store, events.stored("/r", "kept words"))
+    write(store, events.stored("/r", "kept words"))
     (s,) = write(store, events.stored("/r", "secret words"))
     write(store, events.purged(s))
     with store.transaction() as tx:
-        purge = [e for e in store.read_stream(s) if e.type == "FactPurged"][0]
+        purge = next(e for e in store.read_stream(s) if e.type == "FactPurged")
         store.redact_stream(tx, s, purge.position)
     marks = store.redactions()
     assert marks and all(m.purge_position == purge.position for m in marks.values())

@@ -112,9 +112,7 @@ def _write_docs(conn: Connection, docs: list[tuple[int, str]]) -> None:
     if not docs:
         return
     conn.executemany("INSERT INTO facts_fts (rowid, body) VALUES (?, ?)", docs)
-    conn.execute(
-        "UPDATE counters SET value = value + ? WHERE name = 'fts_docs'", (len(docs),)
-    )
+    conn.execute("UPDATE counters SET value = value + ? WHERE name = 'fts_docs'", (len(docs),))
     docs.clear()
 
 

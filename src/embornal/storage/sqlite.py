@@ -346,15 +346,19 @@ class SqliteStore:
         *,
         under: str | None = None,
     ) -> list[Fact]:
-        """Live facts ordered by strength at ``now`` (computed in SQL, never stored)."""
+        """Live facts ordered by strength at ``now`` (derived, never stored), from two
+        index reads (:mod:`embornal.storage.strongest`)."""
+        from embornal.storage.strongest import strongest_rows
+
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
-        rows = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {_LIVE} AND {under_sql} AND ({vis.sql}) "
-            "ORDER BY exp(-max(0.0, julianday(?) - julianday(coalesce(f.last_recall_at, "
-            "f.created_at))) / f.stability_days) DESC, f.seq DESC LIMIT ?",
-            (*under_params, *vis.params, now, limit),
+        rows = strongest_rows(
+            self._rows,
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            f"{_LIVE} AND {under_sql} AND ({vis.sql})",
+            (*under_params, *vis.params),
+            kind_views.stored_time(now),
+            limit,
         )
         return self._facts(rows, vis)
 

@@ -33,7 +33,8 @@ problem+json with ``http_status``.
     │   └── Unauthenticated                      no, bad, expired or revoked token
     ├── ConfigError                    exit 6   config or directories unusable
     │   ├── VectorWidthMismatch
-    │   └── EmbeddingError
+    │   ├── EmbeddingError
+    │   └── ExtractorError                       the ingest model failed or kept failing
     ├── StorageError                   exit 7   the database failed
     │   ├── DatabaseBusy
     │   ├── MigrationError
@@ -55,6 +56,7 @@ __all__ = [
     "DatabaseBusy",
     "EmbeddingError",
     "EmbornalError",
+    "ExtractorError",
     "InvalidAttribute",
     "InvalidConfidence",
     "InvalidContent",
@@ -236,6 +238,10 @@ class VectorWidthMismatch(ConfigError):
 
 class EmbeddingError(ConfigError):
     code = "embedding_error"
+
+
+class ExtractorError(ConfigError):
+    code = "extractor_error"
 
 
 class StorageError(EmbornalError):

@@ -45,7 +45,7 @@ __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 PURGE_PENDING_KEY = "purge_compaction_pending"
 T = TypeVar("T")
 
-_FACT_COLS = kind_views.FACT_ROW_SQL
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"  # the present's reads
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
@@ -208,10 +208,9 @@ class SqliteStore(SqlitePortability):
         """Facts for a reader of ``vis``: a successor it may not read is not named."""
         if not rows:
             return []
-        tags = self.own_tags([r["id"] for r in rows])
         successors = {r["superseded_by"] for r in rows if r["superseded_by"]}
         hidden = successors - self._visible_ids(sorted(successors), vis)
-        return kind_views.facts_from_rows(rows, tags, hidden)
+        return kind_views.facts_from_rows(rows, None, hidden)  # tags: the rows' tag_text
 
     def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
         if not fact_ids or vis.sql == "1":
@@ -226,24 +225,6 @@ class SqliteStore(SqlitePortability):
             )
             out.update(r[0] for r in rows)
         return out
-
-    def own_tags(self, fact_ids: Sequence[str]) -> dict[str, tuple[Tag, ...]]:
-        """Each fact's own tags by key, one query per 1,000 ids, one Tag per key=value."""
-        out: dict[str, list[Tag]] = {}
-        made: dict[tuple[str, str], Tag] = {}
-        for start in range(0, len(fact_ids), _ID_CHUNK):
-            chunk = list(fact_ids[start : start + _ID_CHUNK])
-            marks = ",".join("?" * len(chunk))
-            for fact_id, key, value in self._rows(
-                f"SELECT fact_id, key, value FROM fact_tags WHERE fact_id IN ({marks}) "
-                "ORDER BY fact_id, key",  # the primary key's order: no sort
-                chunk,
-            ):
-                tag = made.get((key, value))
-                if tag is None:
-                    tag = made[(key, value)] = Tag(key, value)
-                out.setdefault(fact_id, []).append(tag)
-        return {k: tuple(v) for k, v in out.items()}
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
         """The tags that decide access, each with the path it came from (None: the fact)."""
@@ -371,15 +352,19 @@ class SqliteStore(SqlitePortability):
         *,
         under: str | None = None,
     ) -> list[Fact]:
-        """Live facts ordered by strength at ``now`` (computed in SQL, never stored)."""
+        """Live facts ordered by strength at ``now`` (derived, never stored), from two
+        index reads (:mod:`embornal.storage.strongest`)."""
+        from embornal.storage.strongest import strongest_rows
+
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
-        rows = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {_LIVE} AND {under_sql} AND ({vis.sql}) "
-            "ORDER BY exp(-max(0.0, julianday(?) - julianday(coalesce(f.last_recall_at, "
-            "f.created_at))) / f.stability_days) DESC, f.seq DESC LIMIT ?",
-            (*under_params, *vis.params, now, limit),
+        rows = strongest_rows(
+            self._rows,
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            f"{_LIVE} AND {under_sql} AND ({vis.sql})",
+            (*under_params, *vis.params),
+            kind_views.stored_time(now),
+            limit,
         )
         return self._facts(rows, vis)
 
@@ -498,7 +483,7 @@ class SqliteStore(SqlitePortability):
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
         from embornal.storage.past import SqlitePast
 
-        return SqlitePast(self, at, _FACT_COLS, _under_sql)
+        return SqlitePast(self, at, kind_views.FACT_ROW_SQL, _under_sql)
 
     # -- events ----------------------------------------------------------------------
 

@@ -66,7 +66,8 @@ class SqlitePortability:
         """Every fact in scope, whatever its state, by path, then creation, then id."""
         vis = self._scopes.get(scope)
         rows = self._rows(
-            f"SELECT {kind_views.FACT_ROW_SQL} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"SELECT {kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL} "
+            "FROM facts f JOIN paths p ON p.id = f.path_id "
             f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
             vis.params,
         )

@@ -262,11 +262,12 @@ class Memory:
         """Close a proposal with nothing applied (a reason is required)."""
         return proposals.reject(self._ctx, proposal_id, reason=reason)
 
-    def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] = (),
-                      add: Sequence[Mapping[str, Any]] = (),
+    def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
+                      add: Sequence[Mapping[str, Any]] | None = None,
                       reason: str | None = None) -> Proposal:  # fmt: skip
         """Drop items by number, or add items, while a proposal is open."""
-        return proposals.edit(self._ctx, proposal_id, drop=drop, add=add, reason=reason)
+        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (),
+                              reason=reason)  # fmt: skip
 
     def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:
         """The live facts least worth keeping, lowest retention score first, with parts."""

@@ -383,7 +383,7 @@ def _check_items(items: Mapping[str, Mapping[str, Any]]) -> None:
         seen[t] = n
 
 
-def decide_open(command: OpenProposal, make_id: Callable[[], str]) -> list[DomainEvent]:
+def decide_open(command: OpenProposal, make_id: Callable[[], str]) -> list[ProposalOpened]:
     """``[ProposalOpened]`` with the items checked and numbered from 1."""
     if isinstance(command.items, str | bytes | Mapping):
         raise InvalidInput("items is a list of objects, each with a 'type'")
@@ -428,7 +428,7 @@ def _numbers(state: ProposalState, numbers: Iterable[object]) -> list[str]:
 
 def decide_edit(
     state: ProposalState, command: EditProposal, make_id: Callable[[], str]
-) -> list[DomainEvent]:
+) -> list[ProposalEdited]:
     """``[ProposalEdited]``: the items after the edit are checked as a whole."""
     _require_open(state, "edited")
     dropped = _numbers(state, command.drop)
@@ -442,10 +442,10 @@ def decide_edit(
     after = {k: v for k, v in state.items.items() if k not in dropped}
     after.update(changed)
     _check_items(after)
-    return [ProposalEdited(state.proposal_id, changed or None, tuple(dropped))]
+    return [ProposalEdited(state.proposal_id, changed or None, tuple(dropped), len(after))]
 
 
-def decide_approve(state: ProposalState, command: ApproveProposal) -> list[DomainEvent]:
+def decide_approve(state: ProposalState, command: ApproveProposal) -> list[ProposalApproved]:
     """``[ProposalApproved]`` naming the items chosen (all when none are named)."""
     _require_open(state, "approved")
     chosen = _ordered(state.items) if command.items is None else _numbers(state, command.items)
@@ -454,6 +454,6 @@ def decide_approve(state: ProposalState, command: ApproveProposal) -> list[Domai
     return [ProposalApproved(state.proposal_id, tuple(chosen), command.approver)]
 
 
-def decide_reject(state: ProposalState) -> list[DomainEvent]:
+def decide_reject(state: ProposalState) -> list[ProposalRejected]:
     _require_open(state, "rejected")
     return [ProposalRejected(state.proposal_id)]

@@ -40,13 +40,13 @@ if TYPE_CHECKING:
         visible,
     )
     from embornal.service.access import TokenInfo
+    from embornal.service.details import NewFact
     from embornal.service.proposal_results import (
         Proposal,
         ProposalSummary,
         PruneResult,
         RetentionScore,
     )
-    from embornal.service.details import NewFact
     from embornal.service.results import (
         DueFact,
         FactDetail,

@@ -244,8 +244,7 @@ def _approve(ctx: ServiceContext, pid: str, items: Sequence[str] | None, why: st
         state = _load(ctx, pid)
         assert state is not None
         (approved,) = decide_approve(state, ApproveProposal(approver, items))
-        assert isinstance(approved, DomainEvent)
-        chosen = list(getattr(approved, "items", ()))
+        chosen = list(approved.items)
         targets = _targets(ctx, state, chosen)
         events, stored = _applied(ctx, state, chosen, targets, why)
         vecs = ctx.semantic.embed_documents([b.content or "" for b in stored]) if stored else None
@@ -299,7 +298,7 @@ def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
     if state.proposer != ctx.subject:
         _require_decider(ctx, "edit")
     (edited,) = decide_edit(state, EditProposal(drop=list(drop), add=list(add)), _make_id(ctx))
-    new_items = dict(getattr(edited, "items", None) or {})
+    new_items = {k: dict(v) for k, v in (edited.items or {}).items()}
     if new_items:
         scratch = ProposalState(state.proposal_id, 0, new_items)
         chosen = sorted(new_items, key=int)

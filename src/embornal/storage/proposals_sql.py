@@ -51,23 +51,7 @@ def _opened(conn: Connection, e: Event, b: ProposalOpened) -> None:
 
 
 def _edited(conn: Connection, e: Event, b: ProposalEdited) -> None:
-    row = conn.execute("SELECT item_count FROM proposals WHERE id = ?", (b.proposal_id,)).fetchone()
-    if row is None:
-        return
-    # Replaced items keep their number; only added ones count (numbers beyond the top).
-    conn.execute(
-        "UPDATE proposals SET item_count = ? WHERE id = ?",
-        (_count_after(conn, b.proposal_id), b.proposal_id),
-    )
-
-
-def _count_after(conn: Connection, proposal_id: str) -> int:
-    """How many items the proposal holds now: folded from its stream (edits are rare)."""
-    from embornal.domain.proposals import fold, stream_of
-    from embornal.storage.eventlog import read_stream
-
-    state = fold(read_stream(conn, stream_of(proposal_id)))
-    return 0 if state is None else len(state.items)
+    conn.execute("UPDATE proposals SET item_count = ? WHERE id = ?", (b.item_count, b.proposal_id))
 
 
 def _approved(conn: Connection, e: Event, b: ProposalApproved) -> None:

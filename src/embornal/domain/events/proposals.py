@@ -43,22 +43,23 @@ class ProposalOpened(DomainEvent):
 @dataclass(frozen=True)
 class ProposalEdited(DomainEvent):
     """Items replaced or added (``items``, by number) and items dropped (``dropped``)
-    while the proposal is open."""
+    while the proposal is open; ``item_count``: how many it holds after the edit."""
 
     TYPE: ClassVar[str] = EventType.PROPOSAL_EDITED.value
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("items",)
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id", "dropped")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id", "dropped", "item_count")
 
     proposal_id: str
     items: Mapping[str, Any] | None
     dropped: tuple[str, ...] = ()
+    item_count: int = 0
 
 
 @dataclass(frozen=True)
 class ProposalApproved(DomainEvent):
-    """The approval: the items applied (by number; the others are declined), who
-    approved (a subject, or ``policy:<rule>`` for an auto-approve rule of the config) and
-    the log positions are the events that follow it in the same transaction."""
+    """The approval: the items applied (by number; the others are declined) and who
+    approved (a subject, or ``policy:<rule>`` for an auto-approve rule of the config).
+    The fact events it applies follow it in the log, in the same transaction."""
 
     TYPE: ClassVar[str] = EventType.PROPOSAL_APPROVED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id", "items", "approver")

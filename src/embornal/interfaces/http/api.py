@@ -37,6 +37,7 @@ from embornal.interfaces.http.importance_schemas import (
     WeightIn,
 )
 from embornal.interfaces.http.problems import RequestInvalid
+from embornal.interfaces.http.proposal_schemas import PROPOSAL_HTTP
 from embornal.interfaces.http.schemas import (
     CatOut,
     CatQuery,
@@ -195,6 +196,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
     "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
     "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
+    **PROPOSAL_HTTP,
 }
 
 
@@ -346,7 +348,7 @@ def _endpoint(op: Operation, gate: Gate) -> Callable[[Request], Any]:
         )
         headers = {"Cache-Control": "no-store"}
         if created is not None:
-            headers["Location"] = f"{API_PREFIX}/facts/{created}"
+            headers["Location"] = f"{API_PREFIX}{op.path}/{created}"
         return Response(body, status_code=op.status, media_type="application/json", headers=headers)
 
     endpoint.__name__ = op.operation_id

@@ -316,7 +316,7 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
             value = where_arg(value)
         elif item.type in ("evidence_list", "list") and isinstance(value, str):
             value = [value]
-        elif item.type == "items":
+        elif item.type == "items" and value is not None:
             value = items_arg(value)
         out[item.name] = value
     return out

@@ -140,10 +140,12 @@ def _require(ctx: ServiceContext, n: str, item: Mapping[str, Any], fact: Fact | 
 
 def _applied(
     ctx: ServiceContext, state: ProposalState, chosen: Sequence[str], targets: dict[str, Any],
-    why: str | None,
+    why: str | None, *, check_access: bool = True,
 ) -> tuple[list[NewEvent], list[FactStored]]:  # fmt: skip
     """The fact events of the chosen items, each at its stream's next version, with the
-    access each takes checked; an item that no longer applies names its number."""
+    access each takes checked (unless not ``check_access``: a proposal is checked for
+    what it says, the approver for its rights); an item that no longer applies names its
+    number."""
     now = ctx.now()
     out: list[NewEvent] = []
     stored: list[FactStored] = []
@@ -159,12 +161,13 @@ def _applied(
         extra = item.get("reason") or why
         reason = (f"{note}: {extra}" if extra else note)[:MAX_REASON_LENGTH]
         for stream, body in applied.events:
-            _require(ctx, n, item, fact, body)
+            if check_access:
+                _require(ctx, n, item, fact, body)
             version = fact_state.version if fact_state and stream == t else 0
             out.append(ctx.event(stream, body, reason, version))
             if isinstance(body, FactStored):
                 stored.append(body)
-        if not applied.events:
+        if check_access and not applied.events:
             _require(ctx, n, item, fact, None)
     return out, stored
 
@@ -183,7 +186,8 @@ def propose(ctx: ServiceContext, items: Sequence[Mapping[str, Any]], *, title: s
     state = ProposalState(pid, 0, dict(opened.items), title, source, ctx.subject)
     chosen = sorted(state.items, key=int)
     targets = _targets(ctx, state, chosen)
-    _, stored = _applied(ctx, state, chosen, targets, why)  # a dry run: refuses a bad item
+    # A dry run refuses a bad item; the rights to apply it are the approver's.
+    _, stored = _applied(ctx, state, chosen, targets, why, check_access=False)
     ctx.append("opening a proposal", [ctx.event(stream_of(pid), opened, why, 0)])
     kinds = [b.kind for b in stored] + [
         targets[t][1].kind for n in chosen if (t := target_of(state.items[n])) is not None
@@ -302,7 +306,7 @@ def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
     if new_items:
         scratch = ProposalState(state.proposal_id, 0, new_items)
         chosen = sorted(new_items, key=int)
-        _applied(ctx, scratch, chosen, _targets(ctx, scratch, chosen), why)
+        _applied(ctx, scratch, chosen, _targets(ctx, scratch, chosen), why, check_access=False)
     ctx.append("editing a proposal",
                [ctx.event(stream_of(state.proposal_id), edited, why, state.version)])  # fmt: skip
     return show(ctx, state.proposal_id)

@@ -62,8 +62,7 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
         change many facts at once. Each item is checked now (a bad one refuses the whole
         proposal). Returns the proposal with its id and numbered items; tell the user to
         review it with `embornal proposal show ID`.
-        Example: propose(items=[{"type": "create", "path": "/people/ana", "content": "Ana
-        prefers tea."}], title="From today's chat")""",
+        Example: propose(items=[{"type": "create", "path": "/ana", "content": "Likes tea."}])""",
         example='propose(items=[{"type": "create", "path": "/notes", "content": "..."}])',
         http=Http("POST", "/proposals", "propose", "Open a proposal",
                   "Open a proposal of draft items (create, update, archive, supersede), each "

@@ -78,11 +78,29 @@ def _load(ctx: ServiceContext, proposal_id: str) -> ProposalState | None:
 
 
 def _visible(ctx: ServiceContext, state: ProposalState) -> bool:
-    """Its proposer sees it; another subject only when it may read every fact it acts on."""
+    """Its proposer sees it; another subject only when it may read every fact it acts on
+    and every fact it would write (as its proposer's, at its path with its tags; a draft
+    with a visibility of its own is its proposer's alone)."""
     if state.proposer == ctx.subject:
         return True
     targets = state.targets()
-    return len(ctx.store.get_facts(targets, ctx.scope())) == len(set(targets))
+    if len(ctx.store.get_facts(targets, ctx.scope())) != len(set(targets)):
+        return False
+    for item in state.items.values():
+        if "path" not in item and item["type"] != "supersede":
+            continue
+        if item.get("visibility") not in (None, "shared"):
+            return False
+        if ctx.access.unconditional("read"):
+            continue
+        path = item.get("path") or ctx.store.get_facts([str(item["fact_id"])])[0].path
+        tags = item.get("tags")
+        own = dict(t.split("=", 1) for t in tags if "=" in t) if isinstance(tags, list) else {}
+        own = dict(tags) if isinstance(tags, Mapping) else own
+        obj = ctx.access.new_fact_object(str(path), own, owner=state.proposer)
+        if not ctx.access.decide(ctx.subject, "read", obj).allowed:
+            return False
+    return True
 
 
 def _view(state: ProposalState) -> Proposal:

@@ -18,6 +18,12 @@ from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
+from embornal.service.proposal_results import (
+    Proposal,
+    ProposalSummary,
+    PruneResult,
+    RetentionScore,
+)
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -25,12 +31,6 @@ from embornal.service.results import (
     PathEntry,
     RecallHit,
     TreeNode,
-)
-from embornal.service.proposal_results import (
-    Proposal,
-    ProposalSummary,
-    PruneResult,
-    RetentionScore,
 )
 
 

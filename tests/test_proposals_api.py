@@ -191,3 +191,24 @@ def test_a_subject_sees_only_the_proposals_it_may_read(memory: Memory) -> None:
             call()
     with pytest.raises(NotFound, match="item 1: no fact with id"):
         bob.propose([{"type": "archive", "fact_id": mine.id}])
+
+
+FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"
+
+
+def test_a_memory_of_release_0_1_0_gets_proposals(tmp_path: Path, clock: FixedClock) -> None:
+    import gzip
+    import shutil
+
+    db = tmp_path / "old.db"
+    with gzip.open(FIXTURE, "rb") as src, open(db, "wb") as out:
+        shutil.copyfileobj(src, out)
+    with Memory.open(db, clock=clock) as memory:
+        assert "0019_proposals" in memory.migrations_applied
+        assert memory.proposals() == []
+        old = memory.recall(None, limit=1, reinforce=False)[0].fact
+        made = memory.propose([{"type": "archive", "fact_id": old.id, "reason": "old"}])
+        assert memory.approve(made.id).status == "approved"
+        assert memory.show(old.id).fact.state == "forgotten"
+        assert memory.verify() == []
+        assert memory.retention(lowest=1)

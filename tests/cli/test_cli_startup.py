@@ -169,13 +169,15 @@ def test_the_parser_tree_is_whole() -> None:
         "config",
         "admin",
         "mcp",
+        "proposal",
+        "prune",
         "model",
         "token",
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 28 and "recall" in tree["memory"]
-    assert sum(len(v) or 1 for v in tree.values()) == 46
+    assert len(tree["memory"]) == 30 and "recall" in tree["memory"]
+    assert sum(len(v) or 1 for v in tree.values()) == 54
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

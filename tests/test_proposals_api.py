@@ -212,3 +212,19 @@ def test_a_memory_of_release_0_1_0_gets_proposals(tmp_path: Path, clock: FixedCl
         assert memory.show(old.id).fact.state == "forgotten"
         assert memory.verify() == []
         assert memory.retention(lowest=1)
+
+
+def test_an_auto_approve_the_proposer_may_not_apply_waits(db_path: Path, clock: FixedClock) -> None:
+    policy = ProposalPolicy(auto_approve_sources=("sync",))
+    with Memory.open(db_path, clock=clock, proposals=policy) as memory:
+        memory.token_add("alice")
+        memory.token_add("bob")
+        public = memory.as_subject("alice").store(
+            "/shared", "Everyone reads this.", tags=["visibility=public"]
+        )
+        bob = memory.as_subject("bob")
+        made = bob.propose([{"type": "archive", "fact_id": public.id}], source="sync")
+        assert made.status == "open"  # bob may not forget it: a person decides
+        with pytest.raises(AccessDenied, match="item 1"):
+            bob.approve(made.id)
+        assert memory.as_subject("alice").approve(made.id).status == "approved"

@@ -38,6 +38,7 @@ from embornal.errors import (
     AccessDenied,
     AmbiguousId,
     ConcurrencyError,
+    Conflict,
     EmbornalError,
     InvalidInput,
     NotFound,
@@ -212,7 +213,10 @@ def propose(ctx: ServiceContext, items: Sequence[Mapping[str, Any]], *, title: s
     ]
     rule = ctx.proposals.auto_rule(opened.source, kinds)
     if rule is not None:
-        return _approve(ctx, pid, None, why, rule)
+        try:
+            return _approve(ctx, pid, None, why, rule)
+        except (AccessDenied, Conflict):  # the proposer may not apply it: a person decides
+            pass
     return show(ctx, pid)
 
 

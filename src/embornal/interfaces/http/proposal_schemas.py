@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, Strict
 
 from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.domain.proposals import MAX_ITEMS
@@ -138,8 +138,8 @@ class RetentionQuery(_In):
 
 
 class PruneIn(_In):
-    threshold: float | None = Field(None, ge=0.0, le=1.0)
-    limit: int | None = Field(None, ge=1, le=MAX_ITEMS)
+    threshold: Annotated[float, Strict()] | None = Field(None, ge=0.0, le=1.0)
+    limit: Annotated[int, Strict()] | None = Field(None, ge=1, le=MAX_ITEMS)
     reason: Reason = None
 
 

@@ -50,7 +50,7 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
         (ITEMS,
          Input("title", "text", "A short title for the person who reviews it.",
                aliases=("title", "summary"), max_length=200),
-         Input("source", "source", "Who or what made it (an importer, a session).",
+         Input("source", "source", "Who or what made it (an importer, a chat client).",
                aliases=("source",), max_length=200),
          OPTIONAL_REASON),
         tool_order=30, profile="full", title="Propose changes for review",

@@ -28,7 +28,7 @@ __all__ = [
 @dataclass(frozen=True)
 class ProposalOpened(DomainEvent):
     """A new proposal: its items by number (from ``"1"``), a title and a source label
-    (who or what made it: ``prune``, an importer, an assistant's session)."""
+    (who or what made it: ``prune``, an importer, a chat client)."""
 
     TYPE: ClassVar[str] = EventType.PROPOSAL_OPENED.value
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("items", "title")

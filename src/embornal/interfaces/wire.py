@@ -27,6 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
+from embornal.interfaces import wire_proposals
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -215,6 +216,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Event: _event,
     FactDetail: _detail,
     DueFact: _due,
+    **wire_proposals.SHAPES,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -426,6 +428,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Event: _read_event,
     FactDetail: _read_detail,
     DueFact: _read_due,
+    **wire_proposals.READERS,
 }
 
 

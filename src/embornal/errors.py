@@ -23,6 +23,7 @@ problem+json with ``http_status``.
     │   ├── InvalidConfidence
     │   ├── InvalidLifetime
     │   ├── InvalidVisibility
+    │   ├── ExtractorNotConfigured               ingest --extractor llm with no model set
     │   ├── InvalidImportance
     │   └── InvalidImport                        a file to import breaks its format (names the line)
     ├── NotFound                       exit 3   no such fact or path (or hidden)
@@ -34,7 +35,7 @@ problem+json with ``http_status``.
     ├── ConfigError                    exit 6   config or directories unusable
     │   ├── VectorWidthMismatch
     │   ├── EmbeddingError
-    │   └── ExtractorError                       the ingest model failed or kept failing
+    │   └── ExtractorError                       the ingest model failed (HTTP 502)
     ├── StorageError                   exit 7   the database failed
     │   ├── DatabaseBusy
     │   ├── MigrationError
@@ -57,6 +58,7 @@ __all__ = [
     "EmbeddingError",
     "EmbornalError",
     "ExtractorError",
+    "ExtractorNotConfigured",
     "InvalidAttribute",
     "InvalidConfidence",
     "InvalidContent",
@@ -242,6 +244,11 @@ class EmbeddingError(ConfigError):
 
 class ExtractorError(ConfigError):
     code = "extractor_error"
+    http_status = 502
+
+
+class ExtractorNotConfigured(InvalidInput):
+    code = "extractor_not_configured"
 
 
 class StorageError(EmbornalError):

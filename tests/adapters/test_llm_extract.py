@@ -16,7 +16,7 @@ from embornal.adapters.config import IngestConfig
 from embornal.adapters.llm_extract import chat_url, extract_llm
 from embornal.domain.ingest import SourceText
 from embornal.domain.spine import EvidenceType
-from embornal.errors import ExtractorError
+from embornal.errors import ExtractorError, ExtractorNotConfigured
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 TEXT = "User: Ana Lopez joined Initech as CTO last week.\nAssistant: Noted!"
@@ -160,7 +160,7 @@ def test_server_errors_and_missing_config_are_clear(serve: Any) -> None:
         extract_llm(SourceText(TEXT), NOW, _config(serve(Stub([GOOD], status=500))))
     with pytest.raises(ExtractorError, match="cannot reach"):
         extract_llm(SourceText(TEXT), NOW, _config("http://127.0.0.1:9/v1"))
-    with pytest.raises(ExtractorError, match=r"needs ingest\.base_url"):
+    with pytest.raises(ExtractorNotConfigured, match=r"needs ingest\.base_url"):
         extract_llm(SourceText(TEXT), NOW, IngestConfig())
     with pytest.raises(ExtractorError, match="at most 60,000"):
         extract_llm(SourceText("x" * 60_001), NOW, _config("http://127.0.0.1:9/v1"))

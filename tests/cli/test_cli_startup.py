@@ -173,14 +173,15 @@ def test_the_parser_tree_is_whole() -> None:
         "mcp",
         "proposal",
         "prune",
+        "ingest",
         "model",
         "token",
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 30 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 31 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
-    assert sum(len(v) or 1 for v in tree.values()) == 60
+    assert sum(len(v) or 1 for v in tree.values()) == 62
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

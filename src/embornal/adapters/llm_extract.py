@@ -31,7 +31,7 @@ from typing import Any
 from embornal.adapters.config import IngestConfig
 from embornal.domain.ingest import MAX_DRAFT_CHARS, Draft, SourceText, split_turns
 from embornal.domain.spine import EvidenceRef, EvidenceType
-from embornal.errors import EmbornalError, ExtractorError
+from embornal.errors import EmbornalError, ExtractorError, ExtractorNotConfigured
 
 __all__ = ["Extraction", "chat_url", "extract_llm"]
 
@@ -87,7 +87,7 @@ def _system_prompt(kinds: dict[str, list[str]], now: datetime) -> str:
 def extract_llm(source: SourceText, now: datetime, config: IngestConfig) -> Extraction:
     """Drafts from the model at ``config.base_url`` (see the module)."""
     if not config.base_url or not config.model:
-        raise ExtractorError(
+        raise ExtractorNotConfigured(
             "the llm extractor needs ingest.base_url and ingest.model in config.yaml",
             hint="Set them (e.g. base_url: http://127.0.0.1:11434/v1, model: llama3.1), "
             "or use --extractor rules.",

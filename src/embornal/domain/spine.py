@@ -11,6 +11,7 @@ Every memory, whatever its kind, carries: ``source`` (:class:`Provenance`), ``ev
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
@@ -184,12 +185,25 @@ class EvidenceRef:
 
 
 def parse_evidence(evidence: object, note: object = None) -> EvidenceRef:
-    """An :class:`EvidenceRef`, or its text form ``type:value`` (``quote:she said so``,
-    ``uri:https://example.org``) with ``note``; ``InvalidEvidence`` otherwise."""
+    """An :class:`EvidenceRef`, its text form ``type:value`` (``quote:she said so``,
+    ``uri:https://example.org``) with ``note``, or a mapping of ``type``, ``value`` and
+    an optional ``note`` (as JSON gives it); ``InvalidEvidence`` otherwise."""
     if isinstance(evidence, EvidenceRef):
         if note is None:
             return evidence
         return EvidenceRef(evidence.type, evidence.value, note)  # type: ignore[arg-type]
+    if isinstance(evidence, Mapping):
+        unknown = sorted(set(evidence) - {"type", "value", "note"})
+        kind, value = evidence.get("type"), evidence.get("value")
+        if unknown or not isinstance(kind, str) or not isinstance(value, str):
+            raise InvalidEvidence(
+                'evidence as an object is {"type": …, "value": …, "note": …}'
+                + (f", not {unknown[0]!r}" if unknown else ""),
+            )
+        given = evidence.get("note", note)
+        if given is not None and not isinstance(given, str):
+            raise InvalidEvidence("an evidence note is text")
+        return EvidenceRef(kind, value, given)  # type: ignore[arg-type]  # checked when built
     if not isinstance(evidence, str):
         raise InvalidEvidence(
             f"evidence is an EvidenceRef or text like quote:…, not {type(evidence).__name__}"

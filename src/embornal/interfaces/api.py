@@ -163,6 +163,10 @@ class MemoryAPI(Protocol):
     def propose(self, items: Sequence[Mapping[str, Any]], *, title: str | None = None,
                 source: str | None = None, reason: str | None = None) -> Proposal: ...  # fmt: skip
 
+    def ingest(self, text: str, *, name: str | None = None, extractor: str = "rules",
+               path: str | None = None, source: str | None = None,
+               reason: str | None = None) -> Proposal: ...  # fmt: skip
+
     def proposals(self, *, status: str | None = None, limit: int | None = None
                   ) -> list[ProposalSummary]: ...  # fmt: skip
 

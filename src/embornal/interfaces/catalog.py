@@ -18,6 +18,7 @@ ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.interfaces.catalog_ingest import INGEST_OPERATIONS
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_TYPES,
@@ -443,6 +444,7 @@ CATALOG: tuple[Operation, ...] = (
     *SPINE_OPERATIONS,
     # -- proposals, retention and pruning (.catalog_proposals) ------------------------
     *PROPOSAL_OPERATIONS,
+    *INGEST_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
     *PORTABILITY_OPERATIONS,

@@ -34,6 +34,7 @@ from embornal.storage.contract import Store
 from embornal.storage.factory import open_store
 
 if TYPE_CHECKING:
+    from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
 
 __all__ = ["ServiceContext", "check_limit"]
@@ -61,6 +62,7 @@ class ServiceContext:
     default_limit: int
     fusion: FusionSettings
     proposals: ProposalPolicy = ProposalPolicy()
+    ingest: IngestConfig | None = None  # the model of `ingest --extractor llm` (config.yaml)
 
     @classmethod
     def create(
@@ -74,6 +76,7 @@ class ServiceContext:
         semantic: Semantic | None = None,
         fusion: FusionSettings | None = None,
         proposals: ProposalPolicy | None = None,
+        ingest: IngestConfig | None = None,
     ) -> ServiceContext:
         name = check_subject(subject)
         return cls(
@@ -86,6 +89,7 @@ class ServiceContext:
             default_limit=default_limit,
             fusion=fusion or FusionSettings(),
             proposals=proposals or ProposalPolicy(),
+            ingest=ingest,
         )
 
     @classmethod
@@ -102,6 +106,7 @@ class ServiceContext:
         fusion: FusionSettings | None,
         seed: bool = True,
         proposals: ProposalPolicy | None = None,
+        ingest: IngestConfig | None = None,
     ) -> ServiceContext:
         """Open the store at ``path`` (None: the platform's data directory) and set up
         its vectors; the store is closed again if that fails. ``seed=False``: a memory
@@ -130,6 +135,7 @@ class ServiceContext:
             semantic=semantic,
             fusion=fusion,
             proposals=proposals,
+            ingest=ingest,
         )
 
     def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> ServiceContext:
@@ -143,6 +149,7 @@ class ServiceContext:
             semantic=self.semantic,
             fusion=self.fusion,
             proposals=self.proposals,
+            ingest=self.ingest,
         )
 
     # -- helpers every use case needs ------------------------------------------------------

@@ -20,6 +20,7 @@ from embornal.service.later import Later
 from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
+    from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.proposal_policy import ProposalPolicy
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
         facts,
         importance,
         importing,
+        ingest,
         kinds,
         lifecycle,
         proposals,
@@ -73,6 +75,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
+    ingest = Later("embornal.service.ingest")
     proposals = Later("embornal.service.proposals")
     retention = Later("embornal.service.retention")
     sharing = Later("embornal.service.sharing")
@@ -106,6 +109,7 @@ class Memory:
         fusion: FusionSettings | None = None,
         seed: bool = True,
         proposals: ProposalPolicy | None = None,
+        ingest: IngestConfig | None = None,
     ) -> Memory:
         """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
         the platform's data directory). ``embedder`` turns on recall by meaning;
@@ -114,7 +118,7 @@ class Memory:
         ctx = ServiceContext.open(
             path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
             embedder=embedder, vector_width=vector_width, fusion=fusion, seed=seed,
-            proposals=proposals)  # fmt: skip
+            proposals=proposals, ingest=ingest)  # fmt: skip
         return cls(ctx)
 
     def close(self) -> None:
@@ -254,6 +258,14 @@ class Memory:
         """Open a proposal of draft items (create, update, archive, supersede): none is a
         fact until approved (a configured auto-approve rule may approve it at once)."""
         return proposals.propose(self._ctx, items, title=title, source=source, reason=reason)
+
+    def ingest(self, text: str, *, name: str | None = None, extractor: str = "rules",
+               path: str | None = None, source: str | None = None,
+               reason: str | None = None) -> Proposal:  # fmt: skip
+        """Draft memories from a conversation or note (``rules``, or the configured
+        ``llm``) and open ONE proposal of them; nothing is stored until it is approved."""
+        return ingest.ingest(self._ctx, text, name=name, extractor=extractor, path=path,
+                             source=source, reason=reason)  # fmt: skip
 
     def proposals(self, *, status: str | None = None, limit: int | None = None
                   ) -> list[ProposalSummary]:  # fmt: skip

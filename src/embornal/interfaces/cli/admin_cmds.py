@@ -147,5 +147,6 @@ def mcp(ctx: Context) -> int:
         embedder=provider,
         vector_width=ctx.config.embedding.dims if provider is not None else None,
         proposals=proposal_policy(ctx.config.proposals),
+        ingest=ctx.config.ingest,
     )
     return 0

@@ -247,6 +247,7 @@ class Context:
             embedder=provider,
             vector_width=config.embedding.dims if provider is not None else None,
             proposals=proposal_policy(config.proposals),
+            ingest=config.ingest,
         )
 
     def open_memory_api(

@@ -30,6 +30,11 @@ class ProposalCalls:
                 source: str | None = None, reason: str | None = None) -> Proposal:  # fmt: skip
         return cast(Proposal, self._op("propose", **_given(locals())))
 
+    def ingest(self, text: str, *, name: str | None = None, extractor: str = "rules",
+               path: str | None = None, source: str | None = None,
+               reason: str | None = None) -> Proposal:  # fmt: skip
+        return cast(Proposal, self._op("ingest", **_given(locals())))
+
     def proposals(self, *, status: str | None = None, limit: int | None = None
                   ) -> list[ProposalSummary]:  # fmt: skip
         return cast(list[ProposalSummary], self._op("proposals", **_given(locals())))

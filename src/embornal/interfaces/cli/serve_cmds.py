@@ -110,5 +110,6 @@ def serve(ctx: Context) -> int:
             mcp_profile=ctx.opt("mcp_profile", "core"),
             announce=_announce(ctx),
             proposals=proposal_policy(ctx.config.proposals),
+            ingest=ctx.config.ingest,
         )
     return 0

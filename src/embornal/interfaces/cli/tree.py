@@ -128,6 +128,15 @@ def build_parser() -> ArgParser:
 
     op = "propose archiving the facts least worth keeping (deletes nothing)"
     groups.later("prune", op, prune, description=op, parents=[late], formatter_class=FMT)
+
+    def ingest(parser: ArgParser) -> None:  # `embornal ingest` is `embornal memory ingest`
+        from embornal.interfaces.catalog import by_name
+        from embornal.interfaces.cli.derived import fill
+
+        fill(parser, by_name("ingest"))
+
+    op = "read a conversation or note (FILE or -) into one proposal of memories"
+    groups.later("ingest", op, ingest, description=op, parents=[late], formatter_class=FMT)
     groups.later(
         "model",
         "download, list and remove embedding models",

@@ -117,6 +117,15 @@ class ProposeIn(_In):
     reason: Reason = None
 
 
+class IngestIn(_In):
+    text: str = Field(..., min_length=1, max_length=1_000_000)
+    name: str | None = Field(None, max_length=200)
+    extractor: Literal["rules", "llm"] = "rules"
+    path: str | None = Field(None, max_length=1000)
+    source: str | None = Field(None, max_length=200)
+    reason: Reason = None
+
+
 class ProposalsQuery(_In):
     status: Literal["open", "approved", "rejected"] | None = None
     limit: Limit = None
@@ -149,6 +158,7 @@ def _same(c: Any, r: Any) -> Any:
 
 PROPOSAL_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[..., Any]]] = {
     "propose": (ProposalOut, ProposeIn, _same),
+    "ingest": (ProposalOut, IngestIn, _same),
     "proposals": (ProposalsOut, ProposalsQuery, lambda c, r: {"proposals": to_wire(r)}),
     "proposal": (ProposalOut, None, _same),
     "approve": (ProposalOut, ApproveIn, _same),

@@ -20,6 +20,7 @@ from embornal.errors import ConfigError, InvalidInput
 from embornal.service.memory import Memory
 
 if TYPE_CHECKING:
+    from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.proposal_policy import ProposalPolicy
 
@@ -96,12 +97,14 @@ def _open(
     embedder: EmbeddingProvider | None,
     vector_width: int | None,
     proposals: ProposalPolicy | None = None,
+    ingest: IngestConfig | None = None,
 ) -> Memory:
     return Memory.open(
         Path(db_path) if db_path is not None else None,
         embedder=embedder,
         vector_width=vector_width,
         proposals=proposals,
+        ingest=ingest,
     )
 
 
@@ -119,6 +122,7 @@ def run_server(
     embedder: EmbeddingProvider | None = None,
     vector_width: int | None = None,
     proposals: ProposalPolicy | None = None,
+    ingest: IngestConfig | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) until interrupted.
 
@@ -139,7 +143,7 @@ def run_server(
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
     sock = _bind(bind, port)
     try:
-        with _open(db_path, embedder, vector_width, proposals) as memory:
+        with _open(db_path, embedder, vector_width, proposals, ingest) as memory:
             app = create_app(
                 memory,
                 max_body_bytes=max_body_bytes,

@@ -96,6 +96,7 @@ Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 PROPOSAL_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "propose": (ProposalOut, lambda r, a: ProposalOut.of(r)),
+    "ingest": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "proposals": (ProposalsOut, lambda r, a: ProposalsOut.of(r)),
     "proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "approve": (ProposalOut, lambda r, a: ProposalOut.of(r)),

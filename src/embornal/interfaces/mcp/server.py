@@ -31,6 +31,7 @@ from embornal.interfaces.mcp.tools import (
 from embornal.service.memory import Memory
 
 if TYPE_CHECKING:
+    from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.proposal_policy import ProposalPolicy
 
@@ -178,6 +179,7 @@ def run_stdio(
     embedder: EmbeddingProvider | None = None,
     vector_width: int | None = None,
     proposals: ProposalPolicy | None = None,
+    ingest: IngestConfig | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF.
 
@@ -191,5 +193,6 @@ def run_stdio(
         embedder=embedder,
         vector_width=vector_width,
         proposals=proposals,
+        ingest=ingest,
     ) as memory:
         build_server(memory, profile=profile).run("stdio")

@@ -1,0 +1,138 @@
+"""Finding conflicts (decisions 0058, 0060): at store, at a contradiction, and by a scan.
+
+At store, a fact of a detected kind (person, organization, location, asset, preference)
+is compared with the live facts that share one of its keys (one indexed lookup in
+``entity_keys``, in the store's own transaction); each pair that matches opens a
+conflict in that transaction. A contradiction that names the contradicting fact, or that
+takes the fact's confidence below the review threshold, opens one too. A scan
+(:mod:`embornal.service.conflicts`) runs the same comparisons over every key group, and
+adds near-duplicate texts and stale facts. Detection reads every fact (the conflict is
+shown only to a subject who may read all of its members), and never decides anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from embornal.domain.conflict import ConflictClass, OpenConflict, decide_open, stream_of
+from embornal.domain.events import Event, FactContradicted
+from embornal.domain.facts import Fact
+from embornal.domain.resolution import (
+    DETECTED_KINDS,
+    EntityProfile,
+    compare,
+    keys_of,
+    preference_clash,
+    profile_of,
+)
+from embornal.service.context import ServiceContext
+from embornal.storage.contract import Tx
+
+__all__ = ["CANDIDATE_LIMIT", "candidates", "judge", "on_contradict", "on_store", "open_all"]
+
+#: How many facts sharing a key a store compares a new fact with, at most.
+CANDIDATE_LIMIT = 50
+
+
+def _profile(fact: Fact) -> EntityProfile | None:
+    return profile_of(fact.id, fact.kind, fact.attributes)
+
+
+def judge(a: Fact, b: Fact) -> OpenConflict | None:
+    """The conflict between two live facts of one kind, if their attributes make one."""
+    if a.kind != b.kind or a.id == b.id:
+        return None
+    older, newer = sorted((a, b), key=lambda f: (f.created_at, f.id))
+    members = (older.id, newer.id)
+    if a.kind == "preference":
+        if not preference_clash(a.attributes, b.attributes):
+            return None
+        findings = ("same context", "opposed polarity", "newest proposed as superseding")
+        return OpenConflict(ConflictClass.CONTRADICTION, members, findings, 1.0, "", "", newer.id)
+    pa, pb = _profile(older), _profile(newer)
+    if pa is None or pb is None:
+        return None
+    match = compare(pa, pb)
+    if match is None:
+        return None
+    if match.names_agree:
+        return OpenConflict(
+            ConflictClass.DUPLICATE, members, match.findings, match.score, "", "", older.id
+        )
+    return OpenConflict(ConflictClass.CONTRADICTION, members, match.findings, match.score, "")
+
+
+def candidates(ctx: ServiceContext, fact: Fact) -> list[OpenConflict]:
+    """The conflicts ``fact`` (as read in full, every attribute) makes with live facts
+    that share one of its keys; nothing for a kind that is not detected."""
+    if fact.kind not in DETECTED_KINDS or not fact.attributes:
+        return []
+    keys = sorted(keys_of(fact.id, fact.kind, fact.attributes))
+    if not keys:
+        return []
+    ids = ctx.store.entity_matches(keys, exclude=fact.id, limit=CANDIDATE_LIMIT)
+    out = []
+    for other in ctx.store.get_facts(ids):
+        found = judge(fact, other)
+        if found is not None:
+            out.append(found)
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def open_all(
+    ctx: ServiceContext, tx: Tx, found: Iterable[OpenConflict], detected_by: str
+) -> list[Event]:
+    """In ``tx``: open each conflict not opened before (its id names it)."""
+    events = []
+    for command in found:
+        command = OpenConflict(
+            command.conflict_class,
+            command.members,
+            command.findings,
+            command.score,
+            detected_by,
+            command.trigger,
+            command.suggested_keep,
+        )
+        bodies = decide_open(None, command)
+        stream = stream_of(bodies[0].conflict_id)  # type: ignore[attr-defined]
+        if ctx.store.read_stream(stream):
+            continue  # opened before (by a store, a scan or a contradiction)
+        events.extend(ctx.store.append(tx, [ctx.event(stream, bodies[0], None, 0)]))
+    return events
+
+
+def on_store(ctx: ServiceContext, tx: Tx, fact_ids: Sequence[str]) -> list[Event]:
+    """In the store's ``tx``: the conflicts the new facts make (decision 0060)."""
+    found = []
+    for fact in ctx.store.get_facts(list(fact_ids)):
+        found.extend(candidates(ctx, fact))
+    return open_all(ctx, tx, found, "store") if found else []
+
+
+def on_contradict(ctx: ServiceContext, tx: Tx, events: Sequence[Event]) -> list[Event]:
+    """In the contradiction's ``tx``: a conflict of the fact and the fact that contradicts
+    it, or of the fact alone once its confidence is below the review threshold."""
+    from embornal.domain.confidence import needs_review
+
+    found = []
+    for event in events:
+        body = event.body
+        if not isinstance(body, FactContradicted):
+            continue
+        fact = ctx.store.get_fact(body.fact_id)
+        low = fact is not None and fact.confidence is not None and needs_review(fact.confidence)
+        if body.by_id is None and not low:
+            continue
+        members = (body.fact_id,) if body.by_id is None else (body.fact_id, body.by_id)
+        findings = ("contradicted" + (" by the other" if body.by_id else ""),)
+        if low:
+            findings += ("confidence below the review threshold",)
+        score = 1.0 - (fact.confidence or 0.0) if fact is not None else 0.5
+        found.append(
+            OpenConflict(
+                ConflictClass.CONTRADICTION, members, findings, score, "", str(event.position)
+            )
+        )
+    return open_all(ctx, tx, found, "contradict") if found else []

@@ -155,9 +155,7 @@ def decide_resolve(state: ConflictState, command: ResolveConflict) -> list[Domai
                 f"--keep must name one of the conflict's facts: {', '.join(state.members)}",
                 hint="`embornal conflict show ID` lists them.",
             )
-        archived = tuple(
-            m for m in state.members if m != command.kept_id and m in command.active
-        )
+        archived = tuple(m for m in state.members if m != command.kept_id and m in command.active)
         return [ConflictResolved(state.conflict_id, Outcome.KEEP.value, command.kept_id, archived)]
     if state.conflict_class is ConflictClass.STALE:
         raise InvalidInput(

@@ -66,9 +66,9 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _HANDLE = re.compile(r"(?<![\w.])@[A-Za-z0-9_]{2,}")
 _PHONE = re.compile(r"\+?\d[\d ()./-]{5,}\d")
 _LEGAL = frozenset(
-    "inc incorporated ltd limited llc llp gmbh ag sa sas sarl bv nv plc corp corporation "
-    "co company the".split()
-)
+    {"inc", "incorporated", "ltd", "limited", "llc", "llp", "gmbh", "ag", "sa", "sas", "sarl",
+     "bv", "nv", "plc", "corp", "corporation", "co", "company", "the"}
+)  # fmt: skip
 _FOR = frozenset({"likes", "wants", "prefers"})
 _AGAINST = frozenset({"dislikes", "avoids"})
 

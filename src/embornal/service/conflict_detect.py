@@ -126,7 +126,7 @@ def on_contradict(ctx: ServiceContext, tx: Tx, events: Sequence[Event]) -> list[
         if body.by_id is None and not low:
             continue
         members = (body.fact_id,) if body.by_id is None else (body.fact_id, body.by_id)
-        findings = ("contradicted" + (" by the other" if body.by_id else ""),)
+        findings: tuple[str, ...] = ("contradicted" + (" by the other" if body.by_id else ""),)
         if low:
             findings += ("confidence below the review threshold",)
         score = 1.0 - (fact.confidence or 0.0) if fact is not None else 0.5

@@ -144,7 +144,11 @@ def _member(record: ConflictRecord, keep: str) -> str:
 
 
 def _decided(
-    ctx: ServiceContext, record: ConflictRecord, outcome: Outcome, kept: str | None, why: str
+    ctx: ServiceContext,
+    record: ConflictRecord,
+    outcome: Outcome,
+    kept: str | None,
+    why: str | None,
 ) -> list[NewEvent]:
     """The events of the decision, on the state read now (each at the version read)."""
     state = fold(ctx.store.read_stream(stream_of(record.id)))
@@ -253,8 +257,9 @@ def _text_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
                 sim = text_similarity(terms[a], terms[b])
                 if sim >= TEXT_THRESHOLD:
                     finding = ("near-duplicate text (keywords)",)
-                    found[(a, b)] = OpenConflict(ConflictClass.DUPLICATE, (a, b), finding, sim, "",
-                                                 "", a)  # fmt: skip
+                    found[(a, b)] = OpenConflict(
+                        ConflictClass.DUPLICATE, (a, b), finding, sim, "", "", a
+                    )
     return list(found.values())
 
 
@@ -263,10 +268,17 @@ def _stale_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
     from embornal.domain.clock import format_time
     from embornal.service.importance import due
 
+    why = ("confidence decayed below the kind's threshold",)
     return [
-        OpenConflict(ConflictClass.STALE, (d.fact.id,), ("confidence decayed below the "
-                     "kind's threshold",), round(1.0 - d.c_eff, 3), "", format_time(d.since),
-                     d.fact.id)  # fmt: skip
+        OpenConflict(
+            ConflictClass.STALE,
+            (d.fact.id,),
+            why,
+            round(1.0 - d.c_eff, 3),
+            "",
+            format_time(d.since),
+            d.fact.id,
+        )
         for d in due(ctx, limit=MAX_LIMIT)
     ]
 

@@ -29,6 +29,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
+from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
@@ -342,6 +343,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "due": (DueOut, lambda r, a: DueOut.of(r)),
+    **CONFLICT_RESULTS,
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -166,6 +166,7 @@ def test_the_parser_tree_is_whole() -> None:
     assert list(tree) == [
         "memory",
         "bootstrap",
+        "conflict",
         "config",
         "admin",
         "mcp",
@@ -175,7 +176,8 @@ def test_the_parser_tree_is_whole() -> None:
         "serve",
     ]
     assert len(tree["memory"]) == 28 and "recall" in tree["memory"]
-    assert sum(len(v) or 1 for v in tree.values()) == 46
+    assert tree["conflict"] == ["list", "show", "resolve", "scan"]
+    assert sum(len(v) or 1 for v in tree.values()) == 50
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

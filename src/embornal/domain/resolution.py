@@ -16,9 +16,8 @@ and each contact. :func:`compare` scores a pair that shares a key:
   Smith`` ~ ``John Ronald Smith``): 0.85;
 * a typo: names at most one edit per six characters apart: 0.8.
 
-A pair at :data:`MATCH_THRESHOLD` or above is a *duplicate*; when its names do not agree
-(matched only by a contact or an alias, and no name rule holds between the main names)
-it is a *contradiction*: one entity, two different full names.
+A pair at :data:`MATCH_THRESHOLD` or above is a *duplicate*; when only a contact matched
+it (no name or alias rule holds) it is a *contradiction*: one entity, two full names.
 
 Two ``preference`` facts contradict when their contexts fold to the same non-empty text
 and one polarity is for (likes, wants, prefers) and the other against (dislikes, avoids);
@@ -258,24 +257,26 @@ def compare(a: EntityProfile, b: EntityProfile) -> Match | None:
         score = 1.0
         findings.append("a contact in common")
     main = _names_rule(a.main, b.main) if a.main and b.main else None
+    named = 0.0  # the best name or alias rule
     if main is not None:
-        score = max(score, main[0])
+        named = main[0]
         findings.append(f"names: {main[1]}")
     if main is None or main[0] < 0.95:
         a_all, b_all = set(a.names), set(b.names)
         if (a_all & b_all) - {a.main, b.main} or a.main in b_all or b.main in a_all:
-            score = max(score, 0.9)
+            named = max(named, 0.9)
             findings.append("an alias is the other's name")
         elif main is None:
             for x in a.names:
                 rule = next((r for y in b.names if (r := _names_rule(x, y))), None)
                 if rule is not None:
-                    score = max(score, rule[0] - 0.05)
+                    named = max(named, rule[0] - 0.05)
                     findings.append(f"aliases: {rule[1]}")
                     break
+    score = max(score, named)
     if score < MATCH_THRESHOLD:
         return None
-    agree = main is not None or not (a.main and b.main)
+    agree = named >= MATCH_THRESHOLD or not (a.main and b.main)
     if not agree:
         findings.append("the main names differ")
     return Match(round(score, 3), tuple(findings), agree)

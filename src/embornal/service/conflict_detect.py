@@ -39,10 +39,11 @@ def _profile(fact: Fact) -> EntityProfile | None:
 
 
 def judge(a: Fact, b: Fact) -> OpenConflict | None:
-    """The conflict between two live facts of one kind, if their attributes make one."""
+    """The conflict between two live facts of one kind, if their attributes make one;
+    ``a`` is the newer of the two when both were created at the same time (a store's)."""
     if a.kind != b.kind or a.id == b.id:
         return None
-    older, newer = sorted((a, b), key=lambda f: (f.created_at, f.id))
+    older, newer = (b, a) if a.created_at >= b.created_at else (a, b)
     members = (older.id, newer.id)
     if a.kind == "preference":
         if not preference_clash(a.attributes, b.attributes):

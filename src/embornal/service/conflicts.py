@@ -151,14 +151,14 @@ def _decided(
     why: str | None,
 ) -> list[NewEvent]:
     """The events of the decision, on the state read now (each at the version read)."""
+    facts: dict[str, FactState] = {}
+    for m in record.members:  # the facts first: a decision made meanwhile shows below
+        st = ctx.store.fact_state(m.id)
+        if st is not None:
+            facts[m.id] = st
     state = fold(ctx.store.read_stream(stream_of(record.id)))
     if state is None:  # pragma: no cover - the projection named it
         raise NotFound(f"no conflict with id {record.id}", hint=_LIST_HINT)
-    facts: dict[str, FactState] = {}
-    for m in state.members:
-        st = ctx.store.fact_state(m)
-        if st is not None:
-            facts[m] = st
     active = frozenset(m for m, st in facts.items() if st.state == "active")
     bodies = decide_resolve(state, ResolveConflict(record.id, outcome, kept, active))
     now = ctx.now()

@@ -9,7 +9,7 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.errors import AmbiguousId, Conflict, InvalidInput, NotFound
-from tests.race_helpers import after_first_load
+from race_helpers import after_first_load
 
 
 def _person(mem: Memory, path: str, name: str, *aliases: str) -> str:
@@ -61,7 +61,12 @@ def test_keep_confirms_one_forgets_the_others_in_one_decision(memory: Memory) ->
     dup = _person(memory, "/people/ada2", "ada lovelace")
     (c,) = memory.conflicts()
     done = memory.resolve_conflict(c.id, keep=ada[:20], reason="the same Ada")
-    assert (done.status, done.outcome, done.kept_id, done.archived) == ("resolved", "keep", ada, (dup,))
+    assert (done.status, done.outcome, done.kept_id, done.archived) == (
+        "resolved",
+        "keep",
+        ada,
+        (dup,),
+    )
     assert done.reason == "the same Ada" and done.resolved_by == "default"
     kept, gone = done.members
     assert kept.confidence is not None and kept.confidence > 0.95 and kept.state == "active"
@@ -91,7 +96,7 @@ def test_both_lets_all_stand_and_bad_decisions_write_nothing(memory: Memory) -> 
         memory.resolve_conflict(c.id, keep=a[:4], reason="x")
     with pytest.raises(InvalidInput, match="reason"):
         memory.resolve_conflict(c.id, both=True, reason=" ")
-    with pytest.raises(InvalidInput, match="starts with K"):
+    with pytest.raises(InvalidInput, match="a conflict id is K and up to 15"):
         memory.conflict("01ABC")
     with pytest.raises(NotFound, match="no conflict with id KFFFF"):
         memory.conflict("KFFFF")

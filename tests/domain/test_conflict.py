@@ -23,7 +23,9 @@ from embornal.errors import Conflict, InvalidInput
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
-def _event(body: ConflictOpened | ConflictResolved, version: int, reason: str | None = None) -> Event:
+def _event(
+    body: ConflictOpened | ConflictResolved, version: int, reason: str | None = None
+) -> Event:
     return Event(version, "conflict:x", version, body.TYPE, to_payload(body), "ada", "person",
                  NOW, reason, known_body=body)  # fmt: skip
 
@@ -48,7 +50,9 @@ def test_open_needs_its_members_and_opens_once() -> None:
     body, state = _opened()
     assert body.conflict_id == conflict_id("duplicate", ["A", "B"])
     assert state.is_open and state.members == ("A", "B") and state.opened_by == "ada"
-    assert decide_open(state, OpenConflict(ConflictClass.DUPLICATE, ("A", "B"), (), 1, "scan")) == []
+    assert (
+        decide_open(state, OpenConflict(ConflictClass.DUPLICATE, ("A", "B"), (), 1, "scan")) == []
+    )
     with pytest.raises(InvalidInput, match="needs 2 facts"):
         decide_open(None, OpenConflict(ConflictClass.DUPLICATE, ("A", "A"), (), 1, "scan"))
     (one,) = decide_open(None, OpenConflict(ConflictClass.STALE, ("A",), (), 2.0, "scan"))

@@ -11,6 +11,7 @@ delete on each one it forgets; both takes write on every member.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from embornal.domain.conflict import (
@@ -41,6 +42,7 @@ STATUSES = ("open", "resolved", "all")
 CLASSES = tuple(c.value for c in ConflictClass)
 _LIST_HINT = "`embornal conflict list` shows the open conflicts and their ids."
 _GROUP_LARGEST = 50
+_CONFLICT_ID = re.compile(ID_PREFIX + "[0-9A-F]{1,15}")
 
 
 def _record(state: ConflictState, members: Sequence[Fact]) -> ConflictRecord:
@@ -108,11 +110,11 @@ def conflicts(
 
 def _find(ctx: ServiceContext, conflict_id: str) -> ConflictRecord:
     raw = str(conflict_id).strip()
-    prefix = normalize_prefix(raw) if raw else ""
-    if len(prefix) < 2 or not prefix.startswith(ID_PREFIX):
+    prefix = raw.upper()
+    if not _CONFLICT_ID.fullmatch(prefix):
         raise InvalidInput(
-            f"a conflict id starts with {ID_PREFIX}, e.g. K3FDA30B5A0A0D19 (a prefix of 4 "
-            f"or more works), not {raw[:40]!r}",
+            f"a conflict id is {ID_PREFIX} and up to 15 hexadecimal digits, e.g. "
+            f"K3FDA30B5A0A0D19 (a unique prefix works), not {raw[:40]!r}",
             hint=_LIST_HINT,
         )
     found = _visible(ctx, ctx.store.conflict_states(prefix=prefix, limit=50))

@@ -82,8 +82,8 @@ def test_keep_confirms_one_forgets_the_others_in_one_decision(memory: Memory) ->
 
 
 def test_both_lets_all_stand_and_bad_decisions_write_nothing(memory: Memory) -> None:
-    a = _person(memory, "/people/1", "John Smith")
-    b = _person(memory, "/people/2", "Jon Smith")
+    a = _person(memory, "/people/1", "Jonathan Smith")
+    b = _person(memory, "/people/2", "Jonathon Smith")
     (c,) = memory.conflicts()
     before = len(list(memory._store.read_all()))
     with pytest.raises(InvalidInput, match="exactly one of --keep ID or --both"):

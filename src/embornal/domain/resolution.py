@@ -6,15 +6,19 @@ and punctuation dropped, an organization's legal suffix too (``ACME Inc.`` → `
 and its contact keys (an e-mail address, a phone number of seven digits or more, or an
 ``@handle`` found among its aliases, notes or identifier). :func:`blocking_keys` gives the
 short keys a store indexes so that the candidates of a new entity are one indexed lookup:
-each folded name, its initial-and-surname (``j smith``), its tokens sorted (``smith
-john``), its surname's Soundex with the first initial (``j S530``: typos in the surname),
-and each contact. :func:`compare` scores a pair that shares a key:
+each folded name, its words sorted (``john smith`` for ``Smith John``), its first and
+last word, its initial-and-surname (``j smith``), the Soundex of its surname with the
+first initial, its first name with each one-letter deletion of its surname and the other
+way round (a typo in either: symmetric-delete keys), and each contact. :func:`compare`
+scores a pair that shares a key:
 
 * a shared contact: 1.0; the same folded name: 0.95; an alias of one is a name of the
   other: 0.9; the same words in another order: 0.9;
 * initials: the same surname and given names that agree initial by initial (``J. R.
   Smith`` ~ ``John Ronald Smith``): 0.85;
-* a typo: names at most one edit per six characters apart: 0.8.
+* a typo: the same words but one, one letter changed, dropped, added or swapped (words of
+  four letters or more): 0.8; the words of one all in the other (``Smith Ada`` ~ ``Ada
+  Mary Smith``): 0.8.
 
 A pair at :data:`MATCH_THRESHOLD` or above is a *duplicate*; when only a contact matched
 it (no name or alias rule holds) it is a *contradiction*: one entity, two full names.
@@ -183,9 +187,13 @@ def blocking_keys(profile: EntityProfile) -> frozenset[str]:
         words = name.split()
         keys.add(f"n:{name}")
         if len(words) > 1:
+            first, last = words[0], words[-1]
             keys.add("s:" + " ".join(sorted(words)))
-            keys.add(f"i:{words[0][0]} {words[-1]}")
-            keys.add(f"x:{words[0][0]} {soundex(words[-1])}")
+            keys.add("w:" + " ".join(sorted((first, last))))
+            keys.add(f"i:{first[0]} {last}")
+            keys.add(f"x:{first[0]} {soundex(last)}")
+            keys.update(f"d:{first}|{d}" for d in _deletions(last))
+            keys.update(f"e:{d}|{last}" for d in _deletions(first))
     return frozenset(f"{profile.kind}|{k}" for k in keys)
 
 
@@ -200,19 +208,24 @@ def keys_of(fact_id: str, kind: str, attributes: Mapping[str, Any]) -> frozenset
     return blocking_keys(profile) if profile is not None else frozenset()
 
 
-def _edits(a: str, b: str, most: int) -> int:
-    """The Levenshtein distance of ``a`` and ``b``, or ``most + 1`` once it passes ``most``."""
-    if abs(len(a) - len(b)) > most:
-        return most + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > most:
-            return most + 1
-        previous = current
-    return previous[-1]
+def _one_edit(x: str, y: str) -> bool:
+    """Whether ``x`` and ``y`` are one letter changed, dropped, added or swapped apart."""
+    if x == y or abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) == len(y):
+        diff = [i for i, (a, b) in enumerate(zip(x, y, strict=True)) if a != b]
+        if len(diff) == 1:
+            return True
+        i = diff[0]
+        return len(diff) == 2 and diff[1] == i + 1 and x[i] == y[i + 1] and x[i + 1] == y[i]
+    long, short = (x, y) if len(x) > len(y) else (y, x)
+    i = next((i for i, (a, b) in enumerate(zip(long, short, strict=False)) if a != b), len(short))
+    return long[i + 1 :] == short[i:]
+
+
+def _deletions(word: str) -> set[str]:
+    """``word`` and each way of dropping one letter from it (symmetric-delete keys)."""
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
 
 
 def _initials_agree(a: list[str], b: list[str]) -> bool:
@@ -241,9 +254,13 @@ def _names_rule(a: str, b: str) -> tuple[float, str] | None:
         return 0.9, "same words in another order"
     if _initials_agree(wa, wb):
         return 0.85, "initials agree"
-    most = max(1, min(len(a), len(b)) // 6)
-    if len(a) >= 5 and len(b) >= 5 and _edits(a, b, most) <= most:
-        return 0.8, "a typo apart"
+    if len(wa) == len(wb):
+        diff = [(x, y) for x, y in zip(wa, wb, strict=True) if x != y]
+        if len(diff) == 1 and min(map(len, diff[0])) >= 4 and _one_edit(*diff[0]):
+            return 0.8, "a typo apart"
+    short, long = (wa, wb) if len(wa) < len(wb) else (wb, wa)
+    if len(short) >= 2 and len(short) < len(long) and set(short) <= set(long):
+        return 0.8, "the words of one within the other"
     return None
 
 

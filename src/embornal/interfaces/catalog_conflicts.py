@@ -99,7 +99,7 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
                   "forgotten) or `both` (all stand), with a reason; one transaction. Keep "
                   "takes write on the kept fact and delete on the others, both write on "
                   "each. A resolved conflict answers 409.", tag="conflicts",
-                  errors=(400, 401, 403, 404, 409, 422, 503)),
+                  errors=(400, 401, 403, 404, 409, 413, 422, 503)),
     ),
     Operation(
         "scan_conflicts", "scan_conflicts", "list[ConflictRecord]",
@@ -119,9 +119,9 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
         Returns the conflicts it opened now.
         Example: scan_conflicts(stale=False)""",
         example="scan_conflicts(stale=False)",
-        http=Http("POST", "/conflicts/scan", "scanConflicts", "Look for conflicts",
+        http=Http("POST", "/conflict-scan", "scanConflicts", "Look for conflicts",
                   "Opens a conflict for each duplicate, contradiction and (unless `stale` is "
                   "false) stale fact not opened before; answers those the subject may see.",
-                  items="conflicts", tag="conflicts", errors=(400, 401, 422, 503)),
+                  items="conflicts", tag="conflicts", errors=(400, 401, 413, 422, 503)),
     ),
 )  # fmt: skip

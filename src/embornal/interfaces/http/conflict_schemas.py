@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
@@ -63,9 +63,9 @@ class ConflictsQuery(_In):
 
 class ResolveIn(_In):
     keep: Annotated[str | None, Field(min_length=1, max_length=64)] = None
-    both: bool = False
+    both: StrictBool = False
     reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
 class ScanIn(_In):
-    stale: bool = Field(True, description="Also open a conflict for each stale fact.")
+    stale: StrictBool = Field(True, description="Also open a conflict for each stale fact.")

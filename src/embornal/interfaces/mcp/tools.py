@@ -268,6 +268,8 @@ def _arg_type(item: Input) -> Any:
         return Annotated[float | None, BeforeValidator(_not_bool), about]
     if item.type == "evidence_list":
         return Annotated[list[str] | str | None, about]
+    if item.type == "bool":  # absent or null: the operation's default
+        return Annotated[bool | None, about]
     base = Literal[item.choices] if item.type == "choice" else str
     return Annotated[base if item.required else base | None, about]
 

@@ -17,7 +17,7 @@ scores a pair that shares a key:
 * initials: the same surname and given names that agree initial by initial (``J. R.
   Smith`` ~ ``John Ronald Smith``): 0.85;
 * a typo: the same words but one, one letter changed, dropped, added or swapped (words of
-  four letters or more): 0.8; the words of one all in the other (``Smith Ada`` ~ ``Ada
+  four letters or more, the first letter kept): 0.8; the words of one all in the other (``Smith Ada`` ~ ``Ada
   Mary Smith``): 0.8.
 
 A pair at :data:`MATCH_THRESHOLD` or above is a *duplicate*; when only a contact matched
@@ -256,7 +256,12 @@ def _names_rule(a: str, b: str) -> tuple[float, str] | None:
         return 0.85, "initials agree"
     if len(wa) == len(wb):
         diff = [(x, y) for x, y in zip(wa, wb, strict=True) if x != y]
-        if len(diff) == 1 and min(map(len, diff[0])) >= 4 and _one_edit(*diff[0]):
+        if (
+            len(diff) == 1
+            and min(map(len, diff[0])) >= 4
+            and diff[0][0][0] == diff[0][1][0]  # typos rarely hit the first letter
+            and _one_edit(*diff[0])
+        ):
             return 0.8, "a typo apart"
     short, long = (wa, wb) if len(wa) < len(wb) else (wb, wa)
     if len(short) >= 2 and len(short) < len(long) and set(short) <= set(long):

@@ -131,6 +131,18 @@ def test_a_contradiction_by_another_fact_enters_the_queue(memory: Memory) -> Non
     assert len(found) == 2  # each contradiction is its own conflict (its log position)
     assert {tuple(m.id for m in c.members) for c in found} == {(old.id, new.id)}
     assert all(c.detected_by == "contradict" for c in found)
+    assert "confidence below the review threshold" in found[0].findings
+
+
+def test_a_contradiction_above_the_review_threshold_or_without_a_pair_opens_none(
+    memory: Memory,
+) -> None:
+    old = memory.store("/build", "The build uses Poetry.")
+    new = memory.store("/build", "The build uses uv.")
+    assistant = memory.as_subject("default", "assistant")  # weight 0.2: 0.95 -> 0.76
+    assistant.contradict(old.id, by=new.id, reason="the README says uv")
+    memory.contradict(new.id, reason="no pair named")  # 0.95 -> 0.475, but alone
+    assert memory.conflicts() == []
 
 
 def test_a_scan_finds_texts_and_stale_facts_once(memory: Memory, clock: FixedClock) -> None:

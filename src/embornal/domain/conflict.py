@@ -2,11 +2,10 @@
 and the rules of opening and resolving one. Pure.
 
 A conflict sets facts against each other: a ``duplicate`` (one real thing twice), a
-``contradiction`` (assertions that cannot both hold; one member when a contradiction
-named no contradicting fact) or a ``stale`` fact (one member: its confidence has decayed
-below its kind's threshold). It is opened once and resolved
-once, only by an explicit decision with a reason — it never resolves itself, even when
-its members are forgotten meanwhile. Resolving it is ``keep`` (the kept member is
+``contradiction`` (assertions that cannot both hold) or a ``stale`` fact (one member: its
+confidence has decayed below its kind's threshold). It is opened once and resolved once,
+only by an explicit decision with a reason — it never resolves itself, even when its
+members are forgotten meanwhile. Resolving it is ``keep`` (the kept member is
 confirmed, every other active member forgotten, by events on their own streams in the
 same transaction) or ``both`` (every member stands).
 
@@ -121,7 +120,7 @@ class ResolveConflict:
 def decide_open(state: ConflictState | None, command: OpenConflict) -> list[DomainEvent]:
     """``[ConflictOpened]``; nothing when the same conflict is open or was resolved."""
     members = tuple(dict.fromkeys(command.members))
-    need = 2 if command.conflict_class is ConflictClass.DUPLICATE else 1
+    need = 1 if command.conflict_class is ConflictClass.STALE else 2
     if len(members) < need:
         raise InvalidInput(f"a {command.conflict_class.value} conflict needs {need} facts")
     if state is not None:

@@ -17,8 +17,8 @@ scores a pair that shares a key:
 * initials: the same surname and given names that agree initial by initial (``J. R.
   Smith`` ~ ``John Ronald Smith``): 0.85;
 * a typo: the same words but one, one letter changed, dropped, added or swapped (words of
-  four letters or more, the first letter kept): 0.8; the words of one all in the other (``Smith Ada`` ~ ``Ada
-  Mary Smith``): 0.8.
+  four letters or more, the first letter kept): 0.8;
+* the words of one all in the other (``Smith Ada`` ~ ``Ada Mary Smith``): 0.8.
 
 A pair at :data:`MATCH_THRESHOLD` or above is a *duplicate*; when only a contact matched
 it (no name or alias rule holds) it is a *contradiction*: one entity, two full names.

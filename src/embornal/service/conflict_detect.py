@@ -3,8 +3,8 @@
 At store, a fact of a detected kind (person, organization, location, asset, preference)
 is compared with the live facts that share one of its keys (one indexed lookup in
 ``entity_keys``, in the store's own transaction); each pair that matches opens a
-conflict in that transaction. A contradiction that names the contradicting fact, or that
-takes the fact's confidence below the review threshold, opens one too. A scan
+conflict in that transaction. A contradiction that names the contradicting fact and takes
+the fact's confidence below the review threshold opens one too (the pair). A scan
 (:mod:`embornal.service.conflicts`) runs the same comparisons over every key group, and
 adds near-duplicate texts and stale facts. Detection reads every fact (the conflict is
 shown only to a subject who may read all of its members), and never decides anything.
@@ -113,27 +113,28 @@ def on_store(ctx: ServiceContext, tx: Tx, fact_ids: Sequence[str]) -> list[Event
 
 
 def on_contradict(ctx: ServiceContext, tx: Tx, events: Sequence[Event]) -> list[Event]:
-    """In the contradiction's ``tx``: a conflict of the fact and the fact that contradicts
-    it, or of the fact alone once its confidence is below the review threshold."""
+    """In the contradiction's ``tx``: once the fact's confidence is below the review
+    threshold, the pair (the fact and the fact that contradicts it) enters the queue
+    (seed 001 §5); a contradiction that names no other fact opens none."""
     from embornal.domain.confidence import needs_review
 
     found = []
     for event in events:
         body = event.body
-        if not isinstance(body, FactContradicted):
+        if not isinstance(body, FactContradicted) or body.by_id is None:
             continue
         fact = ctx.store.get_fact(body.fact_id)
-        low = fact is not None and fact.confidence is not None and needs_review(fact.confidence)
-        if body.by_id is None and not low:
+        if fact is None or fact.confidence is None or not needs_review(fact.confidence):
             continue
-        members = (body.fact_id,) if body.by_id is None else (body.fact_id, body.by_id)
-        findings: tuple[str, ...] = ("contradicted" + (" by the other" if body.by_id else ""),)
-        if low:
-            findings += ("confidence below the review threshold",)
-        score = 1.0 - (fact.confidence or 0.0) if fact is not None else 0.5
+        findings = ("contradicted by the other", "confidence below the review threshold")
         found.append(
             OpenConflict(
-                ConflictClass.CONTRADICTION, members, findings, score, "", str(event.position)
+                ConflictClass.CONTRADICTION,
+                (body.fact_id, body.by_id),
+                findings,
+                round(1.0 - fact.confidence, 3),
+                "",
+                str(event.position),
             )
         )
     return open_all(ctx, tx, found, "contradict") if found else []

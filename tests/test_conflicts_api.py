@@ -202,3 +202,13 @@ def test_the_entity_keys_of_an_old_memory_are_filled_by_the_migration(tmp_path: 
     with Memory.open(path) as mem:
         _person(mem, "/p/2", "E. Noether")
         assert [c.conflict_class for c in mem.conflicts()] == ["duplicate"]
+
+
+def test_with_a_model_a_store_finds_near_duplicates_by_meaning(smem: Memory) -> None:
+    first = smem.store("/notes/a", "The deploy runs every night at two.")
+    again = smem.store("/notes/b", "The deploy runs every night at two.")
+    smem.store("/notes/c", "Lunch is served in the atrium on Fridays.")
+    (c,) = smem.conflicts()
+    assert c.findings == ("near-duplicate text (meaning)",) and c.detected_by == "store"
+    assert [m.id for m in c.members] == [first.id, again.id] and c.suggested_keep == first.id
+    assert c.score >= 0.95 and smem.verify() == []

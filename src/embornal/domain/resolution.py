@@ -27,7 +27,8 @@ Two ``preference`` facts contradict when their contexts fold to the same non-emp
 and one polarity is for (likes, wants, prefers) and the other against (dislikes, avoids);
 :func:`preference_clash`. Text near-duplicates: :func:`text_similarity` (Jaccard of the
 index terms) at :data:`TEXT_THRESHOLD`, with :func:`text_signature` as the bucket keys of
-a scan (min-hash bands).
+a scan (min-hash bands); by meaning, when a model is loaded, a cosine similarity of
+:data:`VECTOR_THRESHOLD` or more.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ __all__ = [
     "ENTITY_KINDS",
     "MATCH_THRESHOLD",
     "TEXT_THRESHOLD",
+    "VECTOR_THRESHOLD",
     "EntityProfile",
     "Match",
     "blocking_keys",
@@ -62,6 +64,8 @@ ENTITY_KINDS = frozenset({"person", "organization", "location", "asset"})
 DETECTED_KINDS = ENTITY_KINDS | {"preference"}
 MATCH_THRESHOLD = 0.8
 TEXT_THRESHOLD = 0.8
+#: Cosine similarity from which two facts of one kind are near-duplicates by meaning.
+VECTOR_THRESHOLD = 0.95
 
 _NAME_FIELD = {"person": "full_name", "organization": "name", "location": "name"}
 _NON_WORD = re.compile(r"[^\w@+.]+|_")

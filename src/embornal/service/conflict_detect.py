@@ -3,7 +3,9 @@
 At store, a fact of a detected kind (person, organization, location, asset, preference)
 is compared with the live facts that share one of its keys (one indexed lookup in
 ``entity_keys``, in the store's own transaction); each pair that matches opens a
-conflict in that transaction. A contradiction that names the contradicting fact and takes
+conflict in that transaction; when a model embeds what a store writes (batches of up to
+100 facts), each new fact of another kind is compared by meaning with its nearest live
+facts. A contradiction that names the contradicting fact and takes
 the fact's confidence below the review threshold opens one too (the pair). A scan
 (:mod:`embornal.service.conflicts`) runs the same comparisons over every key group, and
 adds near-duplicate texts and stale facts. Detection reads every fact (the conflict is
@@ -19,6 +21,7 @@ from embornal.domain.events import Event, FactContradicted
 from embornal.domain.facts import Fact
 from embornal.domain.resolution import (
     DETECTED_KINDS,
+    VECTOR_THRESHOLD,
     EntityProfile,
     compare,
     keys_of,
@@ -28,7 +31,15 @@ from embornal.domain.resolution import (
 from embornal.service.context import ServiceContext
 from embornal.storage.contract import Tx
 
-__all__ = ["CANDIDATE_LIMIT", "candidates", "judge", "on_contradict", "on_store", "open_all"]
+__all__ = [
+    "CANDIDATE_LIMIT",
+    "candidates",
+    "judge",
+    "on_contradict",
+    "on_store",
+    "on_store_vectors",
+    "open_all",
+]
 
 #: How many facts sharing a key a store compares a new fact with, at most.
 CANDIDATE_LIMIT = 50
@@ -109,6 +120,25 @@ def on_store(ctx: ServiceContext, tx: Tx, fact_ids: Sequence[str]) -> list[Event
     found = []
     for fact in ctx.store.get_facts(list(fact_ids)):
         found.extend(candidates(ctx, fact))
+    return open_all(ctx, tx, found, "store") if found else []
+
+
+def on_store_vectors(
+    ctx: ServiceContext, tx: Tx, items: Sequence[tuple[str, str, bytes]]
+) -> list[Event]:
+    """In the store's ``tx``, when a model embedded the new facts (``(id, kind, vector)``):
+    each one's nearest live facts of its kind at :data:`VECTOR_THRESHOLD` or more are
+    near-duplicates by meaning (the older one suggested)."""
+    found = []
+    for fact_id, kind, vector in items:
+        for other, sim in ctx.store.vector_search(vector, 3):
+            if other.id == fact_id or other.kind != kind or sim < VECTOR_THRESHOLD:
+                continue
+            findings = ("near-duplicate text (meaning)",)
+            made = OpenConflict(
+                ConflictClass.DUPLICATE, (other.id, fact_id), findings, sim, "", "", other.id
+            )
+            found.append(made)
     return open_all(ctx, tx, found, "store") if found else []
 
 

@@ -23,7 +23,8 @@ problem+json with ``http_status``.
     │   ├── InvalidConfidence
     │   ├── InvalidLifetime
     │   ├── InvalidVisibility
-    │   └── InvalidImportance
+    │   ├── InvalidImportance
+    │   └── InvalidImport                        a file to import breaks its format (names the line)
     ├── NotFound                       exit 3   no such fact or path (or hidden)
     ├── Conflict                       exit 4   the state forbids the change
     │   ├── ConcurrencyError                    a stream moved under us
@@ -32,7 +33,8 @@ problem+json with ``http_status``.
     │   └── Unauthenticated                      no, bad, expired or revoked token
     ├── ConfigError                    exit 6   config or directories unusable
     │   ├── VectorWidthMismatch
-    │   └── EmbeddingError
+    │   ├── EmbeddingError
+    │   └── ExtractorError                       the ingest model failed or kept failing
     ├── StorageError                   exit 7   the database failed
     │   ├── DatabaseBusy
     │   ├── MigrationError
@@ -54,10 +56,12 @@ __all__ = [
     "DatabaseBusy",
     "EmbeddingError",
     "EmbornalError",
+    "ExtractorError",
     "InvalidAttribute",
     "InvalidConfidence",
     "InvalidContent",
     "InvalidEvidence",
+    "InvalidImport",
     "InvalidImportance",
     "InvalidInput",
     "InvalidKind",
@@ -178,6 +182,14 @@ class InvalidImportance(InvalidInput):
     default_hint = "Importance is a pinned flag and an optional user weight from 0 to 1."
 
 
+class InvalidImport(InvalidInput):
+    """A file to import breaks its format: the message names the line (or file); nothing
+    was imported."""
+
+    code = "invalid_import"
+    default_hint = "Import a file that `embornal export` wrote; nothing was imported."
+
+
 class NotFound(EmbornalError):
     code = "not_found"
     exit_code = 3
@@ -226,6 +238,10 @@ class VectorWidthMismatch(ConfigError):
 
 class EmbeddingError(ConfigError):
     code = "embedding_error"
+
+
+class ExtractorError(ConfigError):
+    code = "extractor_error"
 
 
 class StorageError(EmbornalError):

@@ -169,15 +169,20 @@ def test_the_parser_tree_is_whole() -> None:
         "conflict",
         "config",
         "admin",
+        "export",
+        "import",
         "mcp",
+        "proposal",
+        "prune",
         "model",
         "token",
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 28 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 30 and "recall" in tree["memory"]
+    assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
     assert tree["conflict"] == ["list", "show", "resolve", "scan"]
-    assert sum(len(v) or 1 for v in tree.values()) == 50
+    assert sum(len(v) or 1 for v in tree.values()) == 64
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

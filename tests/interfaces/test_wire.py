@@ -16,9 +16,16 @@ from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import importance_schemas as IS
+from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
 from embornal.service.conflict_record import ConflictRecord
+from embornal.service.proposal_results import (
+    Proposal,
+    ProposalSummary,
+    PruneResult,
+    RetentionScore,
+)
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -49,7 +56,18 @@ def results(memory: Memory) -> dict[type, Any]:
     new = memory.set_weight(new.id, 0.8)
     new = memory.set_lifetime(new.id, "until:2999-12-31")
     hit = memory.recall("poetry", reinforce=False)[0]
+    proposal = memory.propose(
+        [{"type": "create", "path": "/w/n", "content": "Ünï draft", "tags": ["a=b"]},
+         {"type": "update", "fact_id": project.id, "attributes": {"notes": "y"}}],
+        title="review", source="test",
+    )  # fmt: skip
+    memory.approve(proposal.id, items=["1"])
+    pruned = memory.prune(threshold=1.0, limit=2)
     return {
+        Proposal: memory.proposal(proposal.id),
+        ProposalSummary: memory.proposals()[0],
+        RetentionScore: memory.retention()[0],
+        PruneResult: pruned,
         DueFact: memory.due()[0],
         ConflictRecord: resolved,
         Fact: new,
@@ -75,6 +93,10 @@ SCHEMA: dict[type, type[BaseModel]] = {
     FactDetail: S.FactDetailOut,
     DueFact: IS.DueFactOut,
     ConflictRecord: CS.ConflictOut,
+    Proposal: PS.ProposalOut,
+    ProposalSummary: PS.ProposalSummaryOut,
+    RetentionScore: PS.RetentionScoreOut,
+    PruneResult: PS.PruneOut,
 }
 
 

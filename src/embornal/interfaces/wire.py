@@ -27,6 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
+from embornal.interfaces import wire_proposals
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.results import (
     DueFact,
@@ -243,6 +244,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     FactDetail: _detail,
     DueFact: _due,
     ConflictRecord: _conflict,
+    **wire_proposals.SHAPES,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -477,6 +479,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     FactDetail: _read_detail,
     DueFact: _read_due,
     ConflictRecord: _read_conflict,
+    **wire_proposals.READERS,
 }
 
 

@@ -76,6 +76,10 @@ class EventType(StrEnum):
     TOKEN_REVOKED = "TokenRevoked"
     CONFLICT_OPENED = "ConflictOpened"
     CONFLICT_RESOLVED = "ConflictResolved"
+    PROPOSAL_OPENED = "ProposalOpened"
+    PROPOSAL_EDITED = "ProposalEdited"
+    PROPOSAL_APPROVED = "ProposalApproved"
+    PROPOSAL_REJECTED = "ProposalRejected"
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,8 @@ def test_a_memory_of_release_0_1_0_reads_back_and_verifies(old_memory: Memory) -
         "FactVisibilityChanged",
         "FactImportanceAdjusted",
         "FactLifetimeChanged",
+        "ConflictOpened",
+        "ConflictResolved",
         "ProposalOpened",
         "ProposalEdited",
         "ProposalApproved",

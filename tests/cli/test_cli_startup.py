@@ -166,6 +166,7 @@ def test_the_parser_tree_is_whole() -> None:
     assert list(tree) == [
         "memory",
         "bootstrap",
+        "conflict",
         "config",
         "admin",
         "export",
@@ -181,7 +182,8 @@ def test_the_parser_tree_is_whole() -> None:
     ]
     assert len(tree["memory"]) == 31 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
-    assert sum(len(v) or 1 for v in tree.values()) == 62
+    assert tree["conflict"] == ["list", "show", "resolve", "scan"]
+    assert sum(len(v) or 1 for v in tree.values()) == 66
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

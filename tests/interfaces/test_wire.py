@@ -14,10 +14,12 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
+from embornal.service.conflict_record import ConflictRecord
 from embornal.service.proposal_results import (
     Proposal,
     ProposalSummary,
@@ -47,6 +49,9 @@ def results(memory: Memory) -> dict[type, Any]:
         attributes={"full_name": "Ada Ünï", "aliases": ["ada", "a.l."], "notes": "x"},
     )
     memory.store("/w/old", "An old note nobody confirmed.", at="2019-01-01T00:00:00Z")
+    memory.store("/w/q", "Ada again", kind="person", attributes={"full_name": "ADA UNI"})
+    (dup,) = memory.conflicts(conflict_class="duplicate")
+    resolved = memory.resolve_conflict(dup.id, keep=project.id, reason="the same Ada")
     memory.pin(new.id)
     new = memory.set_weight(new.id, 0.8)
     new = memory.set_lifetime(new.id, "until:2999-12-31")
@@ -64,6 +69,7 @@ def results(memory: Memory) -> dict[type, Any]:
         RetentionScore: memory.retention()[0],
         PruneResult: pruned,
         DueFact: memory.due()[0],
+        ConflictRecord: resolved,
         Fact: new,
         ScoreParts: hit.parts,
         RecallHit: hit,
@@ -86,6 +92,7 @@ SCHEMA: dict[type, type[BaseModel]] = {
     Event: S.EventOut,
     FactDetail: S.FactDetailOut,
     DueFact: IS.DueFactOut,
+    ConflictRecord: CS.ConflictOut,
     Proposal: PS.ProposalOut,
     ProposalSummary: PS.ProposalSummaryOut,
     RetentionScore: PS.RetentionScoreOut,

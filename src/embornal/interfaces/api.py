@@ -27,6 +27,7 @@ from embornal.service.results import (
 
 if TYPE_CHECKING:  # the spine values: for annotations only (the read path never loads them)
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.service.conflict_record import ConflictRecord
     from embornal.service.proposal_results import (
         Proposal,
         ProposalSummary,
@@ -120,6 +121,23 @@ class MemoryAPI(Protocol):
     ) -> Fact: ...
 
     def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]: ...
+
+    def conflicts(
+        self,
+        *,
+        status: str | None = "open",
+        conflict_class: str | None = None,
+        fact_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[ConflictRecord]: ...
+
+    def conflict(self, conflict_id: str) -> ConflictRecord: ...
+
+    def resolve_conflict(
+        self, conflict_id: str, *, keep: str | None = None, both: bool = False, reason: str
+    ) -> ConflictRecord: ...
+
+    def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]: ...
 
     def forget(self, fact_id: str, *, reason: str) -> Fact: ...
 

@@ -18,6 +18,7 @@ ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.interfaces.catalog_conflicts import CONFLICT_OPERATIONS
 from embornal.interfaces.catalog_ingest import INGEST_OPERATIONS
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
@@ -442,6 +443,7 @@ CATALOG: tuple[Operation, ...] = (
     ),
     # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
     *SPINE_OPERATIONS,
+    *CONFLICT_OPERATIONS,
     # -- proposals, retention and pruning (.catalog_proposals) ------------------------
     *PROPOSAL_OPERATIONS,
     *INGEST_OPERATIONS,

@@ -28,6 +28,7 @@ from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
 from embornal.interfaces import wire_proposals
+from embornal.service.conflict_record import ConflictRecord
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -202,6 +203,32 @@ def _due(d: DueFact) -> Wire:
     }
 
 
+def _conflict(c: ConflictRecord) -> Wire:
+    resolution = None
+    if c.status == "resolved":
+        resolution = {
+            "outcome": c.outcome,
+            "kept_id": c.kept_id,
+            "archived": list(c.archived),
+            "reason": c.reason,
+            "by": c.resolved_by,
+            "at": _time(c.resolved_at),
+        }
+    return {
+        "id": c.id,
+        "conflict_class": c.conflict_class,
+        "status": c.status,
+        "score": c.score,
+        "findings": list(c.findings),
+        "detected_by": c.detected_by,
+        "suggested_keep": c.suggested_keep,
+        "opened_at": _time(c.opened_at),
+        "opened_by": c.opened_by,
+        "members": [_fact(f) for f in c.members],
+        "resolution": resolution,
+    }
+
+
 def _source(p: Provenance) -> Wire:
     return {"subject": p.subject, "actor_kind": p.actor_kind.value, "label": p.label}
 
@@ -216,6 +243,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Event: _event,
     FactDetail: _detail,
     DueFact: _due,
+    ConflictRecord: _conflict,
     **wire_proposals.SHAPES,
 }
 
@@ -412,6 +440,28 @@ def _read_due(d: Mapping[str, Any]) -> DueFact:
     )
 
 
+def _read_conflict(d: Mapping[str, Any]) -> ConflictRecord:
+    r = d.get("resolution") or {}
+    return ConflictRecord(
+        id=str(d["id"]),
+        conflict_class=str(d["conflict_class"]),
+        status=str(d["status"]),
+        members=tuple(_read_fact(f) for f in d["members"]),
+        findings=tuple(str(x) for x in d["findings"]),
+        score=float(d["score"]),
+        detected_by=str(d["detected_by"]),
+        suggested_keep=d.get("suggested_keep"),
+        opened_at=_opt(time_of, d.get("opened_at")),
+        opened_by=str(d["opened_by"]),
+        outcome=r.get("outcome"),
+        kept_id=r.get("kept_id"),
+        archived=tuple(str(x) for x in r.get("archived", ())),
+        resolved_at=_opt(time_of, r.get("at")),
+        resolved_by=r.get("by"),
+        reason=r.get("reason"),
+    )
+
+
 def _read_source(d: Any) -> Provenance | None:
     if not isinstance(d, Mapping):
         return None
@@ -428,6 +478,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Event: _read_event,
     FactDetail: _read_detail,
     DueFact: _read_due,
+    ConflictRecord: _read_conflict,
     **wire_proposals.READERS,
 }
 

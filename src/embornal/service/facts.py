@@ -33,6 +33,14 @@ from embornal.storage.contract import Tx
 __all__ = ["new_fact", "store", "store_many", "supersede"]
 
 
+#: The kinds whose store looks for conflicts (``resolution.DETECTED_KINDS``, named here so
+#: that a store of any other kind imports nothing more; decision 0060).
+_DETECTED_KINDS = frozenset({"person", "organization", "location", "asset", "preference"})
+#: A store of more facts than this (a bulk load) does not look for near-duplicates by
+#: meaning: one vector search a fact; a scan does not either (decision 0060).
+_NEAR_BATCH = 100
+
+
 def store(ctx: ServiceContext, item: NewFact, *, reason: str | None) -> Fact:
     return store_many(ctx, [item], reason=reason)[0]
 
@@ -69,6 +77,21 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
         ctx.store.append(tx, [ctx.event(b.fact_id, b, why, 0) for b in bodies])
         if vecs is not None:
             ctx.semantic.write(tx, list(zip([b.fact_id for b in bodies], vecs, strict=True)))
+        detected = [b.fact_id for b in bodies if b.kind in _DETECTED_KINDS and b.attributes]
+        if detected:  # entity and preference facts: their conflicts, in this transaction
+            from embornal.service.conflict_detect import on_store
+
+            on_store(ctx, tx, detected)
+        if vecs is not None and len(bodies) <= _NEAR_BATCH:  # near-duplicates by meaning
+            near = [
+                (b.fact_id, b.kind, v.vector)
+                for b, v in zip(bodies, vecs, strict=True)
+                if b.kind not in _DETECTED_KINDS
+            ]
+            if near:
+                from embornal.service.conflict_detect import on_store_vectors
+
+                on_store_vectors(ctx, tx, near)
     if any(b.lifetime is not None for b in bodies):  # its expiry is the projection's
         return ctx.store.get_facts([b.fact_id for b in bodies])
     return [new_fact(b, prior(ctx.actor_kind)) for b in bodies]

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from embornal.service import (
         admin,
         backup,
+        conflicts,
         details,
         export,
         facts,
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     )
     from embornal.service.access import TokenInfo
     from embornal.service.backup import Backup
+    from embornal.service.conflict_record import ConflictRecord
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.importing import EventsImport, MarkdownImport
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     from embornal.service.sharing import IssuedToken, PolicyCheck
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
+    conflicts = Later("embornal.service.conflicts")
     backup = Later("embornal.service.backup")
     export = Later("embornal.service.export")
     importing = Later("embornal.service.importing")
@@ -234,6 +237,27 @@ class Memory:
     def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
         """The stale facts to confirm again, most urgent first."""
         return importance.due(self._ctx, limit=limit, under=under)
+
+    def conflicts(self, *, status: str | None = "open", conflict_class: str | None = None,
+                  fact_id: str | None = None,
+                  limit: int | None = None) -> list[ConflictRecord]:  # fmt: skip
+        """The conflicts whose every fact the subject may read, newest first (open ones)."""
+        return conflicts.conflicts(self._ctx, status=status, conflict_class=conflict_class,
+                                   fact_id=fact_id, limit=limit)  # fmt: skip
+
+    def conflict(self, conflict_id: str) -> ConflictRecord:
+        """One conflict (its id or a unique prefix) with its facts side by side."""
+        return conflicts.conflict(self._ctx, conflict_id)
+
+    def resolve_conflict(self, conflict_id: str, *, keep: str | None = None, both: bool = False,
+                         reason: str) -> ConflictRecord:  # fmt: skip
+        """Decide a conflict: ``keep`` one fact (confirmed; the others forgotten) or ``both``."""
+        return conflicts.resolve_conflict(self._ctx, conflict_id, keep=keep, both=both,
+                                          reason=reason)  # fmt: skip
+
+    def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:
+        """Look for duplicates, contradictions and (``stale``) stale facts; open them."""
+        return conflicts.scan_conflicts(self._ctx, stale=stale)
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""

@@ -13,6 +13,9 @@ contradicting fact (``by``) too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from embornal.domain.events import Event
 from embornal.domain.fact_spine_decisions import (
     AddEvidence,
     ConfirmFact,
@@ -25,6 +28,7 @@ from embornal.domain.facts import Fact, check_reason
 from embornal.domain.spine import EvidenceRef, parse_evidence
 from embornal.service.context import ServiceContext
 from embornal.service.lifecycle import on_fact
+from embornal.storage.contract import Tx
 
 __all__ = ["add_evidence", "confirm", "contradict"]
 
@@ -74,8 +78,20 @@ def contradict(
         lambda s: decide_contradict(s, command, now, by_state),
         why,
         "contradicting a fact",
+        _open_conflicts(ctx),
     )
     return ctx.reload(fact.id)
+
+
+def _open_conflicts(ctx: ServiceContext) -> Callable[[Tx, list[Event]], list[Event]]:
+    """In the contradiction's transaction: the conflict it makes (decision 0060)."""
+
+    def then(tx: Tx, events: list[Event]) -> list[Event]:
+        from embornal.service.conflict_detect import on_contradict
+
+        return on_contradict(ctx, tx, events)
+
+    return then
 
 
 def add_evidence(

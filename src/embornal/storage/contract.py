@@ -32,6 +32,7 @@ from embornal.domain.tags import Tag
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from datetime import datetime
 
+    from embornal.domain.conflict import ConflictState
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
@@ -40,6 +41,7 @@ __all__ = [
     "EVERYTHING",
     "AccessStore",
     "Admin",
+    "ConflictReads",
     "EventStore",
     "FactReads",
     "FactVector",
@@ -355,6 +357,39 @@ class AccessStore(Protocol):
 
 
 @runtime_checkable
+class ConflictReads(Protocol):
+    """Conflicts and the entity keys that find them (decision 0059). Ids only, never
+    filtered by a read scope: the service reads the facts they name in its scope, and
+    shows a conflict only to a subject who may read every member."""
+
+    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
+        """The live facts holding any of ``keys`` (entity or preference keys), oldest
+        first, but ``exclude``; inside a unit of work, as of it."""
+        ...
+
+    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
+        """The live facts sharing a key, one sorted tuple per key held by 2..``largest``."""
+        ...
+
+    def fact_texts(self) -> list[tuple[str, str, str]]:
+        """``(id, kind, content)`` of every live fact, oldest first (a scan's input)."""
+        ...
+
+    def conflict_states(
+        self,
+        *,
+        ids: Sequence[str] | None = None,
+        prefix: str | None = None,
+        status: str | None = None,
+        conflict_class: str | None = None,
+        fact_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[ConflictState]:
+        """Conflicts as the projection holds them, newest first."""
+        ...
+
+
+@runtime_checkable
 class ProposalReads(Protocol):
     def proposal_rows(self, *, status: str | None = None, limit: int = 50) -> list[ProposalRow]:
         """Proposals (of ``status``, or all), newest first, at most ``limit``."""
@@ -524,6 +559,7 @@ class Store(
     AccessStore,
     Admin,
     TimeTravel,
+    ConflictReads,
     Portability,
     ProposalReads,
     Protocol,

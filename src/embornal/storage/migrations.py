@@ -170,6 +170,15 @@ def _find_indexes(conn: Connection, clock: Clock) -> None:
     kind_views.create_views(conn)
 
 
+def _conflicts(conn: Connection, clock: Clock) -> None:
+    """0020: the conflicts, their members and the entity keys (decision 0059); the keys of
+    the entity facts stored before are written from their rows, as a replay would."""
+    from embornal.storage import conflict_projection
+
+    _sql("0020_conflicts")(conn, clock)
+    conflict_projection.fill_entity_keys(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
@@ -189,6 +198,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0016_history", "schema", _history),
     Migration("0017_find_indexes", "schema", _find_indexes),
     Migration("0019_proposals", "schema", _sql("0019_proposals")),
+    Migration("0020_conflicts", "schema", _conflicts),
     Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),
 )
 

@@ -18,7 +18,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import history, proposals_sql
+from embornal.storage import conflict_projection, history, proposals_sql
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -49,6 +49,7 @@ __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 
 # Tables rebuilt from the log, in the order they are cleared (children first).
 PROJECTION_TABLES = (
+    *conflict_projection.TABLES,
     "fact_visibility_allow",
     *history.TABLES,
     "fact_evidence",
@@ -507,6 +508,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.POLICY_REMOVED.value: _policy_removed,
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
+    **conflict_projection.HANDLERS,
     **proposals_sql.HANDLERS,
 }
 
@@ -523,6 +525,7 @@ def apply(conn: Connection, event: Event) -> None:
         _write_docs(conn, docs)
         history.flush(conn)
     _HANDLERS[event.type](conn, event, body)
+    conflict_projection.after(conn, event, body)  # entity keys (decision 0059)
     history.after(conn, event, body)  # the intervals of what it changed (decision 0041)
 
 

@@ -36,6 +36,7 @@ from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
+    from embornal.domain.conflict import ConflictState
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
@@ -520,6 +521,28 @@ class SqliteStore(SqlitePortability, ProposalQueries):
         row = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
         successor = row[0][0] if row else None
         return replace(state, version=events[-1].version, superseded_by=successor)
+
+    # -- conflicts (decision 0059) -----------------------------------------------------------
+
+    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
+        from embornal.storage import conflict_reads  # conflicts only: off the read path
+
+        return conflict_reads.key_matches(self._rows, keys, exclude, limit)
+
+    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
+        from embornal.storage import conflict_reads
+
+        return conflict_reads.entity_groups(self._rows, largest)
+
+    def fact_texts(self) -> list[tuple[str, str, str]]:
+        from embornal.storage import conflict_reads
+
+        return conflict_reads.fact_texts(self._rows)
+
+    def conflict_states(self, **query: Any) -> list[ConflictState]:
+        from embornal.storage import conflict_reads
+
+        return conflict_reads.conflict_states(self._rows, **query)
 
     # -- access ----------------------------------------------------------------------------
 

@@ -40,6 +40,11 @@ PROJECTION_QUERIES: dict[str, str] = {
     "round(stability_days, 9) FROM fact_signals ORDER BY 1, 2",
     "fact_tag_versions": "SELECT fact_id, key, valid_from, valid_to, value "
     "FROM fact_tag_versions ORDER BY 1, 2, 3",
+    "conflicts": "SELECT id, class, status, round(score, 9), findings, detected_by, "
+    "suggested_keep, opened_at, opened_by, outcome, kept_id, archived, resolved_at, "
+    "resolved_by, reason FROM conflicts ORDER BY id",
+    "conflict_members": "SELECT conflict_id, fact_id, place FROM conflict_members ORDER BY 1, 2",
+    "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
     proposals_sql.TABLE: proposals_sql.VERIFY_QUERY,
     "path_tag_versions": "SELECT p.path, t.tagger, t.key, t.valid_from, t.valid_to, t.value "
     "FROM path_tag_versions t JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3, 4",

@@ -74,6 +74,8 @@ class EventType(StrEnum):
     POLICY_REMOVED = "PolicyRemoved"
     TOKEN_ISSUED = "TokenIssued"
     TOKEN_REVOKED = "TokenRevoked"
+    CONFLICT_OPENED = "ConflictOpened"
+    CONFLICT_RESOLVED = "ConflictResolved"
     PROPOSAL_OPENED = "ProposalOpened"
     PROPOSAL_EDITED = "ProposalEdited"
     PROPOSAL_APPROVED = "ProposalApproved"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
 from embornal.domain.events.proposals import PROPOSAL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts import DEFAULT_KIND
@@ -462,6 +463,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     PolicyRemoved,
     TokenIssued,
     TokenRevoked,
+    *CONFLICT_EVENT_CLASSES,
     *PROPOSAL_EVENTS,
 )
 

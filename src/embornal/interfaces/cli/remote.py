@@ -54,6 +54,7 @@ from embornal.service.results import (
 
 if TYPE_CHECKING:
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.service.conflict_record import ConflictRecord
 
 __all__ = [
     "API_PREFIX",
@@ -507,6 +508,21 @@ class RemoteMemory(ProposalCalls):
 
     def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
         return cast(list[DueFact], self._op("due", **_given(locals())))
+
+    def conflicts(self, *, status: str | None = "open", conflict_class: str | None = None,
+                  fact_id: str | None = None,
+                  limit: int | None = None) -> list[ConflictRecord]:  # fmt: skip
+        return cast("list[ConflictRecord]", self._op("conflicts", **_given(locals())))
+
+    def conflict(self, conflict_id: str) -> ConflictRecord:
+        return cast("ConflictRecord", self._op("conflict", conflict_id=conflict_id))
+
+    def resolve_conflict(self, conflict_id: str, *, keep: str | None = None, both: bool = False,
+                         reason: str) -> ConflictRecord:  # fmt: skip
+        return cast("ConflictRecord", self._op("resolve_conflict", **_given(locals())))
+
+    def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:
+        return cast("list[ConflictRecord]", self._op("scan_conflicts", stale=stale))
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))

@@ -86,6 +86,12 @@ def build_parser() -> ArgParser:
         "Touches no file:  embornal bootstrap >> AGENTS.md",
     )
     groups.later(
+        "conflict",
+        "duplicates, contradictions and stale facts, and their resolution",
+        group_of("conflict"),
+        description="The conflict queue: nothing is merged or dropped until you resolve it.",
+    )
+    groups.later(
         "config", "where the files are, and the configuration in effect", group_of("config")
     )
     groups.later(

@@ -29,6 +29,13 @@ from embornal.domain import paths as P
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.conflict_schemas import (
+    ConflictOut,
+    ConflictsOut,
+    ConflictsQuery,
+    ResolveIn,
+    ScanIn,
+)
 from embornal.interfaces.http.importance_schemas import (
     DueOut,
     DueQuery,
@@ -196,6 +203,10 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
     "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
     "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
+    "conflicts": (ConflictsOut, ConflictsQuery, lambda c, r: {"conflicts": to_wire(r)}),
+    "conflict": (ConflictOut, None, lambda c, r: to_wire(r)),
+    "resolve_conflict": (ConflictOut, ResolveIn, lambda c, r: to_wire(r)),
+    "scan_conflicts": (ConflictsOut, ScanIn, lambda c, r: {"conflicts": to_wire(r)}),
     **PROPOSAL_HTTP,
 }
 

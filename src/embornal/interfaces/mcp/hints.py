@@ -42,6 +42,8 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory undo[^`]*`", 'undo(event_id=..., reason="...")'),
         (r"`embornal memory lifetime[^`]*`", 'set_lifetime(id="...", lifetime="standard")'),
         (r"`embornal memory due[^`]*`", "due()"),
+        (r"`embornal conflict list[^`]*`", "conflicts()"),
+        (r"`embornal conflict show[^`]*`", 'conflict(conflict_id="...")'),
         (r"`embornal proposal show[^`]*`", 'proposal(id="...")'),
         (r"`embornal proposal list[^`]*`", "proposals()"),
     )

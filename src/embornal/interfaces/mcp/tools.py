@@ -29,6 +29,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
+from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.proposal_results import PROPOSAL_RESULTS
 from embornal.interfaces.mcp.results import (
@@ -289,6 +290,8 @@ def _arg_type(item: Input) -> Any:
         return Annotated[float | None, BeforeValidator(_not_bool), about]
     if item.type in ("evidence_list", "list"):
         return Annotated[list[str] | str | None, about]
+    if item.type == "bool":  # absent or null: the operation's default
+        return Annotated[bool | None, about]
     if item.type == "items":
         return Annotated[ItemsInput if item.required else ItemsInput | None, about]
     base = Literal[item.choices] if item.type == "choice" else str
@@ -368,6 +371,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "due": (DueOut, lambda r, a: DueOut.of(r)),
+    **CONFLICT_RESULTS,
     **PROPOSAL_RESULTS,
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""

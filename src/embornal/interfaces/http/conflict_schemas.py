@@ -1,0 +1,71 @@
+"""The REST models of the conflict queue: list, show, resolve and scan (decision 0059)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StrictBool
+
+from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
+
+__all__ = [
+    "ConflictOut",
+    "ConflictsOut",
+    "ConflictsQuery",
+    "ResolutionOut",
+    "ResolveIn",
+    "ScanIn",
+]
+
+ClassName = Literal["duplicate", "contradiction", "stale"]
+
+
+class ResolutionOut(_Out):
+    """Who decided the conflict, how and why."""
+
+    outcome: Literal["keep", "both"]
+    kept_id: str | None = Field(description="The fact kept (and confirmed), for keep.")
+    archived: list[str] = Field(description="The facts the decision forgot.")
+    reason: str | None
+    by: str | None
+    at: Time | None
+
+
+class ConflictOut(_Out):
+    """A conflict with its facts side by side (each as a fact), and its resolution."""
+
+    id: str
+    conflict_class: ClassName
+    status: Literal["open", "resolved"]
+    score: float = Field(description="How sure the rules are, 0..1.")
+    findings: list[str] = Field(description="The rules that found it (never user text).")
+    detected_by: str = Field(description="store, contradict or scan.")
+    suggested_keep: str | None = Field(description="The fact the rules would keep, if any.")
+    opened_at: Time | None
+    opened_by: str
+    members: list[FactOut]
+    resolution: ResolutionOut | None
+
+
+class ConflictsOut(_Out):
+    """Newest first."""
+
+    conflicts: list[ConflictOut]
+
+
+class ConflictsQuery(_In):
+    status: Literal["open", "resolved", "all"] = "open"
+    conflict_class: ClassName | None = None
+    fact_id: Annotated[str | None, Field(min_length=1, max_length=64)] = None
+    limit: Limit = None
+
+
+class ResolveIn(_In):
+    keep: Annotated[str | None, Field(min_length=1, max_length=64)] = None
+    both: StrictBool = False
+    reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+class ScanIn(_In):
+    stale: StrictBool = Field(True, description="Also open a conflict for each stale fact.")

@@ -125,6 +125,10 @@ class FactState:
     user_weight: float | None = None
     lifetime: Lifetime = DEFAULT_LIFETIME
     lifetime_since: datetime | None = None
+    # The graph (seed 001 §6, §9; :mod:`embornal.domain.graph`): the typed links this fact
+    # emits, as (relation, target id), and the facts merged into it, in order.
+    links: frozenset[tuple[str, str]] = frozenset()
+    merged: tuple[str, ...] = ()
 
     @property
     def state(self) -> str:
@@ -187,7 +191,14 @@ def evolve(
         return replace(step, pinned=event.pinned, user_weight=event.user_weight)
     if isinstance(event, FactLifetimeChanged):
         return replace(step, lifetime=read_lifetime(event.lifetime), lifetime_since=at)
+    if event.TYPE in _GRAPH_TYPES:
+        from embornal.domain.graph import evolve_graph
+
+        return evolve_graph(step, event)
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
+
+
+_GRAPH_TYPES = frozenset({"FactLinked", "FactUnlinked", "FactMerged"})
 
 
 def _updated(state: FactState, event: FactAttributesUpdated) -> FactState:

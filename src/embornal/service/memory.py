@@ -30,6 +30,8 @@ if TYPE_CHECKING:
         importance,
         kinds,
         lifecycle,
+        links,
+        merge,
         sharing,
         spine,
         tagging,
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     )
     from embornal.service.access import TokenInfo
     from embornal.service.details import NewFact
+    from embornal.service.graph_results import DanglingLink, Link, LinkGraph
     from embornal.service.results import (
         DueFact,
         FactDetail,
@@ -55,6 +58,8 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
+    links = Later("embornal.service.links")
+    merge = Later("embornal.service.merge")
     sharing = Later("embornal.service.sharing")
     spine = Later("embornal.service.spine")
     tagging = Later("embornal.service.tagging")
@@ -222,6 +227,30 @@ class Memory:
     def undo(self, event_id: int | str, *, reason: str) -> list[Event]:
         """Append the events that undo one event of the log (its id: the # of history)."""
         return undo.undo(self._ctx, event_id, reason=reason)
+
+    # -- the graph (service.links, service.merge) ------------------------------------------
+
+    def link(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
+        """Link two facts with a typed relation, in its canonical direction."""
+        return links.link(self._ctx, source, relation, target, reason=reason)
+
+    def unlink(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
+        """Take a typed link off (a dangling one too)."""
+        return links.unlink(self._ctx, source, relation, target, reason=reason)
+
+    def links(self, fact_id: str, *, relation: str | None = None, direction: str = "both",
+              depth: int = 1, limit: int | None = None) -> LinkGraph:  # fmt: skip
+        """The facts linked to a fact, breadth first up to ``depth`` links away."""
+        return links.links(self._ctx, fact_id, relation=relation, direction=direction,
+                           depth=depth, limit=limit)  # fmt: skip
+
+    def dangling_links(self, *, limit: int | None = None) -> list[DanglingLink]:
+        """The links whose target is forgotten or purged (nothing is deleted)."""
+        return links.dangling(self._ctx, limit=limit)
+
+    def merge(self, survivor: str, source: str, *, reason: str) -> Fact:
+        """Merge ``source`` into ``survivor``: aliases and evidence absorbed, source archived."""
+        return merge.merge(self._ctx, survivor, source, reason)
 
     # -- reading (service.recall, service.browse) -------------------------------------------
 

@@ -43,6 +43,7 @@ __all__ = [
     "EventStore",
     "FactReads",
     "FactVector",
+    "GraphReads",
     "KeywordSearch",
     "KindQueries",
     "PastReads",
@@ -208,6 +209,36 @@ class KindQueries(Protocol):
         """The live facts in scope of ``kind`` (a registered kind) whose attributes meet
         every condition (equality; a list field holds the item; None: no value), at or
         below ``under``, oldest first (``created_at``, then id), at most ``limit``."""
+        ...
+
+
+@runtime_checkable
+class GraphReads(Protocol):
+    """The typed links and merges (decision 0052): raw rows, the caller applies its scope
+    to the facts they name (a link of a fact out of scope is never shown)."""
+
+    def link_rows(
+        self, fact_ids: Sequence[str], direction: str, relation: str | None = None
+    ) -> list[tuple[str, str, str]]:
+        """``(source, relation, target)`` of the links leaving (``out``), reaching (``in``)
+        or touching (``both``) ``fact_ids``, of ``relation`` (None: any), by position."""
+        ...
+
+    def merged_into(self, fact_ids: Sequence[str]) -> dict[str, str]:
+        """The survivor of each merged (and not restored) fact among ``fact_ids``."""
+        ...
+
+    def merged_sources(self, survivor_ids: Sequence[str]) -> dict[str, list[str]]:
+        """The merged (and not restored) facts of each survivor among ``survivor_ids``."""
+        ...
+
+    def dangling_rows(self, scope: ReadScope = EVERYTHING, limit: int = 100) -> list[Any]:
+        """``(source, relation, target, target state)`` of the links from facts in scope
+        whose target is forgotten, purged or missing (not merged), by position."""
+        ...
+
+    def relationship_ids(self, fact_ids: Sequence[str]) -> list[str]:
+        """The ``relationship`` facts naming one of ``fact_ids`` as subject or object."""
         ...
 
 
@@ -414,6 +445,7 @@ class Store(
     EventStore,
     FactReads,
     KindQueries,
+    GraphReads,
     PathReads,
     KeywordSearch,
     VectorStore,

@@ -16,7 +16,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import history
+from embornal.storage import graph, history
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -47,6 +47,7 @@ __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 
 # Tables rebuilt from the log, in the order they are cleared (children first).
 PROJECTION_TABLES = (
+    *graph.TABLES,
     "fact_visibility_allow",
     *history.TABLES,
     "fact_evidence",
@@ -470,6 +471,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.POLICY_REMOVED.value: _policy_removed,
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
+    **graph.HANDLERS,
 }
 
 

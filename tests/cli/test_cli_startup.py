@@ -174,8 +174,8 @@ def test_the_parser_tree_is_whole() -> None:
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 28 and "recall" in tree["memory"]
-    assert sum(len(v) or 1 for v in tree.values()) == 46
+    assert len(tree["memory"]) == 33 and "recall" in tree["memory"]
+    assert sum(len(v) or 1 for v in tree.values()) == 51
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

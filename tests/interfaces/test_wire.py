@@ -14,9 +14,11 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
+from embornal.service.graph_results import Link, LinkGraph
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -44,7 +46,13 @@ def results(memory: Memory) -> dict[type, Any]:
     new = memory.set_weight(new.id, 0.8)
     new = memory.set_lifetime(new.id, "until:2999-12-31")
     hit = memory.recall("poetry", reinforce=False)[0]
+    link = memory.link(new.id, "about", project.id)
+    memory.store("/w/r", "Ada knows it.", kind="relationship",
+                 attributes={"subject_id": project.id, "predicate": "knows",
+                             "object_id": new.id})  # fmt: skip
     return {
+        Link: link,
+        LinkGraph: memory.links(project.id, depth=2),
         DueFact: memory.due()[0],
         Fact: new,
         ScoreParts: hit.parts,
@@ -68,6 +76,8 @@ SCHEMA: dict[type, type[BaseModel]] = {
     Event: S.EventOut,
     FactDetail: S.FactDetailOut,
     DueFact: IS.DueFactOut,
+    Link: GS.LinkOut,
+    LinkGraph: GS.LinkGraphOut,
 }
 
 

@@ -25,6 +25,7 @@ CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
 FULL = [
     *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
     "add_evidence", "undo", "visibility", "pin", "unpin", "set_weight", "set_lifetime", "due",
+    "link", "unlink", "links", "merge",
 ]  # fmt: skip
 
 

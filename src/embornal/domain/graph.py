@@ -36,8 +36,8 @@ __all__ = [
     "TARGETS",
     "Direction",
     "LinkFacts",
-    "MergeFacts",
     "MergeDecision",
+    "MergeFacts",
     "Relation",
     "RelationQuery",
     "UnlinkFacts",
@@ -154,7 +154,7 @@ def query_relation(relation: object, direction: object) -> RelationQuery:
     if direction not in DIRECTIONS:
         raise InvalidLink(f"direction must be one of in, out, both, not {direction!r}")
     assert isinstance(direction, str)
-    dir_: Direction = direction  # type: ignore[assignment]  # checked just above
+    dir_: Direction = direction  # checked just above
     if relation is None:
         return RelationQuery(None, dir_)
     name = relation.strip().lower().replace("-", "_") if isinstance(relation, str) else ""
@@ -240,7 +240,9 @@ def decide_link(
     kinds = frozenset({state.kind}) if wanted == "same" else wanted
     if kinds is not None and target.kind not in kinds:
         names = " or ".join(sorted(kinds))
-        raise InvalidLink(f"{rel.value} points at a {names}, and {target.fact_id} is a {target.kind}")
+        raise InvalidLink(
+            f"{rel.value} points at a {names}, and {target.fact_id} is a {target.kind}"
+        )
     _check_live(state, "is linked")
     _check_live(target, "is linked to")
     if (rel.value, command.target_id) in state.links:
@@ -325,7 +327,9 @@ def decide_merge(
     if aliases is not None:
         from embornal.domain.fact_aggregate import UpdateAttributes, decide_update
 
-        events += decide_update(survivor, UpdateAttributes(survivor.fact_id, {"aliases": aliases}), now)
+        events += decide_update(
+            survivor, UpdateAttributes(survivor.fact_id, {"aliases": aliases}), now
+        )
     have: set[EvidenceRef] = set(survivor.evidence)
     for ev in source.evidence:
         if ev not in have:

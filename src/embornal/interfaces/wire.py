@@ -27,6 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
+from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -205,6 +206,11 @@ def _source(p: Provenance) -> Wire:
     return {"subject": p.subject, "actor_kind": p.actor_kind.value, "label": p.label}
 
 
+def _fields(obj: Any) -> Wire:
+    """A dataclass as its fields in order (a link, a graph: decision 0053)."""
+    return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Fact: _fact,
     ScoreParts: _parts,
@@ -215,6 +221,8 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Event: _event,
     FactDetail: _detail,
     DueFact: _due,
+    Link: _fields,
+    LinkGraph: _fields,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -416,6 +424,28 @@ def _read_source(d: Any) -> Provenance | None:
     return Provenance(str(d["subject"]), d["actor_kind"], d.get("label"))
 
 
+def _read_link(d: Mapping[str, Any]) -> Link:
+    return Link(str(d["source_id"]), str(d["relation"]), str(d["target_id"]))
+
+
+def _read_step(s: Mapping[str, Any]) -> LinkStep:
+    a, r, b, start, to, name = (
+        str(s[k]) for k in ("source_id", "relation", "target_id", "from_id", "to_id", "name")
+    )
+    return LinkStep(a, r, b, start, to, name, int(s["depth"]))
+
+
+def _read_graph(d: Mapping[str, Any]) -> LinkGraph:
+    return LinkGraph(
+        _read_fact(d["root"]),
+        tuple(LinkedFact(_read_fact(n["fact"]), int(n["depth"])) for n in d["nodes"]),
+        tuple(_read_step(s) for s in d["steps"]),
+        tuple(str(p) for p in d["content_links"]),
+        tuple(_read_fact(f) for f in d["relationships"]),
+        bool(d.get("truncated", False)),
+    )
+
+
 _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Fact: _read_fact,
     ScoreParts: _read_parts,
@@ -426,6 +456,8 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Event: _read_event,
     FactDetail: _read_detail,
     DueFact: _read_due,
+    Link: _read_link,
+    LinkGraph: _read_graph,
 }
 
 

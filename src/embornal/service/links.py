@@ -46,7 +46,9 @@ _MERGE_HOPS = 8
 _SYMMETRIC = frozenset(r.value for r in SYMMETRIC)
 
 
-def _ends(ctx: ServiceContext, source: str, relation: object, target: str) -> tuple[Fact, Relation, Fact]:
+def _ends(
+    ctx: ServiceContext, source: str, relation: object, target: str
+) -> tuple[Fact, Relation, Fact]:
     rel = parse_relation(relation)
     src = ctx.resolve_for(source, "write")
     dst = ctx.resolve(target)
@@ -195,9 +197,11 @@ def links(
             steps.append(LinkStep(s, r, t, start, to, name, level))
         frontier = following
     related = store.relationship_ids([root.id])
-    relationships = [
-        f for f in store.get_facts(related, ctx.scope()) if f.state not in _DEAD
-    ] if related else []
+    relationships = (
+        [f for f in store.get_facts(related, ctx.scope()) if f.state not in _DEAD]
+        if related
+        else []
+    )
     return LinkGraph(
         root,
         tuple(nodes),

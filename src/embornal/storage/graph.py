@@ -33,8 +33,7 @@ TABLES = ("fact_links", "fact_merges")
 VERIFY_QUERIES: dict[str, str] = {
     "fact_links": "SELECT source_id, relation, target_id, position, linked_at, actor "
     "FROM fact_links ORDER BY 1, 2, 3",
-    "fact_merges": "SELECT source_id, survivor_id, position, merged_at "
-    "FROM fact_merges ORDER BY 1",
+    "fact_merges": "SELECT source_id, survivor_id, position, merged_at FROM fact_merges ORDER BY 1",
 }
 
 LinkRow = tuple[str, str, str]  # (source id, relation, target id)

@@ -29,6 +29,13 @@ from embornal.domain import paths as P
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.graph_schemas import (
+    LinkGraphOut,
+    LinkIn,
+    LinkOut,
+    LinksQuery,
+    MergeIn,
+)
 from embornal.interfaces.http.importance_schemas import (
     DueOut,
     DueQuery,
@@ -195,6 +202,10 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
     "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
     "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
+    "link": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
+    "unlink": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
+    "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),
+    "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
 }
 
 

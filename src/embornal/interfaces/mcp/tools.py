@@ -29,6 +29,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
+from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
@@ -342,6 +343,10 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "due": (DueOut, lambda r, a: DueOut.of(r)),
+    "link": (LinkOut, lambda r, a: LinkOut.of(r)),
+    "unlink": (LinkOut, lambda r, a: LinkOut.of(r)),
+    "links": (LinksOut, lambda r, a: LinksOut.of(r)),
+    "merge": (FactOut, lambda r, a: FactOut.of(r)),
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

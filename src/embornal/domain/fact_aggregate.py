@@ -45,6 +45,7 @@ from embornal.domain.events import (
     FactStored,
     FactVisibilityChanged,
 )
+from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
 from embornal.domain.spine import (
@@ -191,14 +192,13 @@ def evolve(
         return replace(step, pinned=event.pinned, user_weight=event.user_weight)
     if isinstance(event, FactLifetimeChanged):
         return replace(step, lifetime=read_lifetime(event.lifetime), lifetime_since=at)
-    if event.TYPE in _GRAPH_TYPES:
-        from embornal.domain.graph import evolve_graph
-
-        return evolve_graph(step, event)
+    if isinstance(event, FactLinked):  # the graph (embornal.domain.graph)
+        return replace(step, links=state.links | {(event.relation, event.target_id)})
+    if isinstance(event, FactUnlinked):
+        return replace(step, links=state.links - {(event.relation, event.target_id)})
+    if isinstance(event, FactMerged):
+        return replace(step, merged=(*state.merged, event.source_id))
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
-
-
-_GRAPH_TYPES = frozenset({"FactLinked", "FactUnlinked", "FactMerged"})
 
 
 def _updated(state: FactState, event: FactAttributesUpdated) -> FactState:

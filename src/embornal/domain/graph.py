@@ -15,7 +15,7 @@ Pure: the decide functions take the states the service loaded (decision 0052).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
@@ -45,7 +45,6 @@ __all__ = [
     "decide_link",
     "decide_merge",
     "decide_unlink",
-    "evolve_graph",
     "parse_relation",
     "query_relation",
 ]
@@ -176,19 +175,6 @@ def canonical(source_id: str, relation: Relation, target_id: str) -> tuple[str, 
     if relation in SYMMETRIC and target_id < source_id:
         return target_id, source_id
     return source_id, target_id
-
-
-# -- the fold ----------------------------------------------------------------------------
-
-
-def evolve_graph(state: FactState, event: DomainEvent) -> FactState:
-    """A fact's state after one of its graph events (the version already counted)."""
-    if isinstance(event, FactLinked):
-        return replace(state, links=state.links | {(event.relation, event.target_id)})
-    if isinstance(event, FactUnlinked):
-        return replace(state, links=state.links - {(event.relation, event.target_id)})
-    assert isinstance(event, FactMerged)
-    return replace(state, merged=(*state.merged, event.source_id))
 
 
 # -- commands ----------------------------------------------------------------------------

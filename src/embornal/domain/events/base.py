@@ -74,6 +74,9 @@ class EventType(StrEnum):
     POLICY_REMOVED = "PolicyRemoved"
     TOKEN_ISSUED = "TokenIssued"
     TOKEN_REVOKED = "TokenRevoked"
+    FACT_LINKED = "FactLinked"
+    FACT_UNLINKED = "FactUnlinked"
+    FACT_MERGED = "FactMerged"
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from embornal.domain.events.base import DomainEvent
+from embornal.domain.events.base import DomainEvent, EventType
 
 __all__ = ["GRAPH_EVENT_CLASSES", "FactLinked", "FactMerged", "FactUnlinked"]
 
@@ -23,7 +23,7 @@ class FactLinked(DomainEvent):
     """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
     relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
 
-    TYPE: ClassVar[str] = "FactLinked"
+    TYPE: ClassVar[str] = EventType.FACT_LINKED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -38,7 +38,7 @@ class FactUnlinked(DomainEvent):
     """The link ``fact_id —relation→ target_id`` is taken off. ``undoes``: the link it
     takes back."""
 
-    TYPE: ClassVar[str] = "FactUnlinked"
+    TYPE: ClassVar[str] = EventType.FACT_UNLINKED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -53,7 +53,7 @@ class FactMerged(DomainEvent):
     """The fact ``source_id`` is merged into this one (``fact_id``, the survivor): links to
     the source resolve to the survivor from now on (seed 001 §8–§9)."""
 
-    TYPE: ClassVar[str] = "FactMerged"
+    TYPE: ClassVar[str] = EventType.FACT_MERGED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "source_id")
 
     fact_id: str

@@ -64,10 +64,9 @@ def test_bad_input_is_one_line_exit_2_and_nothing_is_written(cli: Run) -> None:
     assert inverse.code == 2 and "subject_of" in inverse.err
     emit = cli("memory", "link", a, "works_at", b)
     assert emit.code == 2
-    assert emit.err.strip().splitlines()[0].startswith(
-        "embornal: a fact may not emit works_at; its relations are about, contradicts, derived_from, "
-        "located_in, relates_to, supersedes"
-    )
+    first = emit.err.strip().splitlines()[0]
+    assert first.startswith("embornal: a fact may not emit works_at; its relations are about, ")
+    assert "located_in, relates_to, supersedes" in first
     assert cli("memory", "link", a, "about", a).code == 2  # self-link
     assert cli("memory", "links", a, "--direction", "up").code == 2
     assert cli("memory", "links", a, "--depth", "9").code == 2

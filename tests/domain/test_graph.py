@@ -61,7 +61,7 @@ def test_the_vocabulary_is_the_seeds_and_the_catalogue_names_it() -> None:
     # "`about` ... `involves` ... `contradicts`": ten relations, eight with an inverse name
     assert [r.value for r in Relation] == list(RELATIONS)
     assert list(INVERSE.values()) == list(INVERSE_NAMES)
-    assert SYMMETRIC == {Relation.RELATES_TO, Relation.CONTRADICTS}
+    assert {Relation.RELATES_TO, Relation.CONTRADICTS} == SYMMETRIC
     assert set(INVERSE) | SYMMETRIC == set(Relation)
     assert set(EMITS) <= set(KINDS.kinds())
     for kinds in TARGETS.values():
@@ -208,9 +208,7 @@ def _log(*bodies: DomainEvent) -> list[Event]:
 
 def test_a_link_is_undone_by_its_unlink_and_an_unlink_by_its_link() -> None:
     log = _log(FactStored(A, "/x", "t", "alice", T0), FactLinked(A, "about", B))
-    assert decide_undo(log[1], log, by="alice", at=T0) == [
-        FactUnlinked(A, "about", B, undoes=2)
-    ]
+    assert decide_undo(log[1], log, by="alice", at=T0) == [FactUnlinked(A, "about", B, undoes=2)]
     log = _log(*(e.body for e in log), FactUnlinked(A, "about", B))
     with pytest.raises(NotUndoable, match="changed the link"):
         decide_undo(log[1], log, by="alice", at=T0)
@@ -227,6 +225,4 @@ def test_an_unrelated_link_does_not_block_an_undo() -> None:
     log = _log(
         FactStored(A, "/x", "t", "alice", T0), FactLinked(A, "about", B), FactLinked(A, "about", C)
     )
-    assert decide_undo(log[1], log, by="alice", at=T0) == [
-        FactUnlinked(A, "about", B, undoes=2)
-    ]
+    assert decide_undo(log[1], log, by="alice", at=T0) == [FactUnlinked(A, "about", B, undoes=2)]

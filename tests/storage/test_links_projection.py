@@ -21,7 +21,9 @@ def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
 
 
 def _graph(mem: Memory) -> tuple[str, str, str]:
-    a = mem.store("/people/a", "A.", kind="person", attributes={"full_name": "Ann", "aliases": ["A"]})
+    a = mem.store(
+        "/people/a", "A.", kind="person", attributes={"full_name": "Ann", "aliases": ["A"]}
+    )
     b = mem.store("/people/b", "B.", kind="person", attributes={"full_name": "Anne"})
     n = mem.store("/notes/n", "About Anne.")
     mem.link(n.id, "about", b.id)
@@ -36,7 +38,9 @@ def test_migration_0018_is_the_links(db_path: Path, clock: FixedClock) -> None:
         assert "0018_links" in mem.migrations_applied
         a, b, n = _graph(mem)
         assert mem.verify() == []
-    links = _rows(db_path, "SELECT source_id, relation, target_id FROM fact_links ORDER BY position")
+    links = _rows(
+        db_path, "SELECT source_id, relation, target_id FROM fact_links ORDER BY position"
+    )
     first, second = sorted([a, n])
     assert links == [(n, "about", b), (first, "relates_to", second), (a, "supersedes", b)]
     assert _rows(db_path, "SELECT source_id, survivor_id FROM fact_merges") == [(b, a)]

@@ -197,11 +197,16 @@ class UnlinkFacts:
 
 
 def _check_live(state: FactState, what: str) -> None:
-    if state.state != "active":
-        raise Conflict(
-            f"fact {state.fact_id} is {state.state}; only an active fact {what}",
-            hint="Use the newest fact of the chain (see `embornal memory show`).",
-        )
+    if state.state == "active":
+        return
+    hint = (
+        f"Restore it first: `embornal memory restore {state.fact_id} --reason …`."
+        if state.state == "forgotten"
+        else "Use the newest fact of the chain (see `embornal memory show`)."
+    )
+    raise Conflict(
+        f"fact {state.fact_id} is {state.state}; only an active fact {what}", hint=hint
+    )
 
 
 def decide_link(

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import gzip
 import shutil
-import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 from embornal import FixedClock, Memory
+from embornal.storage.connect import connect
 from embornal.storage.migrations import MIGRATIONS
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "memory-0.1.0.db.gz"
 
 
 def _rows(db: Path, sql: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db) as conn:
+    with closing(connect(db)) as conn:
         return [tuple(r) for r in conn.execute(sql)]
 
 
@@ -61,7 +62,7 @@ def test_rebuild_gives_back_the_links_and_merges(db_path: Path, clock: FixedCloc
 def test_verify_finds_a_link_the_log_does_not_hold(db_path: Path, clock: FixedClock) -> None:
     with Memory.open(db_path, clock=clock) as mem:
         _graph(mem)
-    with sqlite3.connect(db_path) as conn:
+    with closing(connect(db_path)) as conn:
         conn.execute("DELETE FROM fact_links WHERE relation = 'about'")
     with Memory.open(db_path, clock=clock) as mem:
         assert any("fact_links" in line for line in mem.verify())

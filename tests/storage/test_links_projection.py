@@ -34,7 +34,7 @@ def _graph(mem: Memory) -> tuple[str, str, str]:
 
 
 def test_migration_0018_is_the_links(db_path: Path, clock: FixedClock) -> None:
-    assert [m.name for m in MIGRATIONS][-1] == "0018_links"
+    assert "0018_links" in [m.name for m in MIGRATIONS]
     with Memory.open(db_path, clock=clock) as mem:
         assert "0018_links" in mem.migrations_applied
         a, b, n = _graph(mem)

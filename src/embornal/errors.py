@@ -25,7 +25,8 @@ problem+json with ``http_status``.
     │   ├── InvalidVisibility
     │   ├── InvalidImportance
     │   ├── InvalidLink                          a relation, a self-link, an emit rule
-    │   └── InvalidMerge                         a merge of different kinds, into itself
+    │   ├── InvalidMerge                         a merge of different kinds, into itself
+    │   └── InvalidImport                        a file to import breaks its format (names the line)
     ├── NotFound                       exit 3   no such fact or path (or hidden)
     ├── Conflict                       exit 4   the state forbids the change
     │   ├── ConcurrencyError                    a stream moved under us
@@ -34,7 +35,8 @@ problem+json with ``http_status``.
     │   └── Unauthenticated                      no, bad, expired or revoked token
     ├── ConfigError                    exit 6   config or directories unusable
     │   ├── VectorWidthMismatch
-    │   └── EmbeddingError
+    │   ├── EmbeddingError
+    │   └── ExtractorError                       the ingest model failed or kept failing
     ├── StorageError                   exit 7   the database failed
     │   ├── DatabaseBusy
     │   ├── MigrationError
@@ -56,10 +58,12 @@ __all__ = [
     "DatabaseBusy",
     "EmbeddingError",
     "EmbornalError",
+    "ExtractorError",
     "InvalidAttribute",
     "InvalidConfidence",
     "InvalidContent",
     "InvalidEvidence",
+    "InvalidImport",
     "InvalidImportance",
     "InvalidInput",
     "InvalidKind",
@@ -195,6 +199,14 @@ class InvalidMerge(InvalidInput):
     default_hint = "Merge two active facts of the same kind: SURVIVOR SOURCE --reason."
 
 
+class InvalidImport(InvalidInput):
+    """A file to import breaks its format: the message names the line (or file); nothing
+    was imported."""
+
+    code = "invalid_import"
+    default_hint = "Import a file that `embornal export` wrote; nothing was imported."
+
+
 class NotFound(EmbornalError):
     code = "not_found"
     exit_code = 3
@@ -243,6 +255,10 @@ class VectorWidthMismatch(ConfigError):
 
 class EmbeddingError(ConfigError):
     code = "embedding_error"
+
+
+class ExtractorError(ConfigError):
+    code = "extractor_error"
 
 
 class StorageError(EmbornalError):

@@ -1,6 +1,7 @@
 """Property: every read API returns exactly the facts Casbin's enforce() allows and their
 visibility lets the reader see, never more (recall, cat, show, history, the wiki's spine
-series, tree, ls and their counts, find by kind and attribute).
+series, tree, ls and their counts, find by kind and attribute, export of the events and
+of Markdown).
 
 Random trees, tags (on facts and on paths), policies (allow and deny, roles) and
 subjects; the reference is the Casbin enforcer of the seed 000 model. Subjects also tag
@@ -18,6 +19,7 @@ to a missing one; the dangling report names only readable ends.
 from __future__ import annotations
 
 import contextlib
+import json
 import tempfile
 from pathlib import Path
 
@@ -294,6 +296,7 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
                 except NotFound:
                     continue
                 raise AssertionError(f"{subject} read hidden fact {fid} through {read.__name__}")
+    _check_exports(mem, all_ids, allowed)
     # tree and ls show exactly the paths that lead to a visible fact
     shown: set[str] = set()
 
@@ -323,3 +326,19 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
         expected |= {"/" + "/".join(parts[:i]) for i in range(1, len(parts) + 1)}
     assert shown == expected
     assert {e.path for e in mem.ls("/")} == {p for p in expected if p.count("/") == 1 and p != "/"}
+
+
+def _check_exports(mem: Memory, all_ids: set[str], allowed: set[str]) -> None:
+    """The event log and the Markdown files a subject exports name exactly the facts it may
+    read: their streams, the recalls naming them, the files' blocks."""
+    with tempfile.TemporaryDirectory() as out:
+        log = Path(out) / "log.ndjson"
+        mem.export_events(str(log))
+        events = [json.loads(line) for line in log.read_text("utf-8").splitlines()[1:-1]]
+        assert {e["stream_id"] for e in events} & all_ids == allowed
+        for e in events:
+            if e["type"] == "FactsRecalled":
+                assert set(e["payload"]["fact_ids"]) <= allowed
+        mem.export_markdown(str(Path(out) / "md"), everything=True)
+        text = "".join(p.read_text("utf-8") for p in (Path(out) / "md").rglob("*.md"))
+        assert {fid for fid in all_ids if fid in text} == allowed

@@ -288,7 +288,14 @@ def test_config_to_dict_of_defaults_is_json() -> None:
     assert out["embedding"]["provider"] == "auto"
     assert out["embedding"]["dims"] == 768
     assert out["recall"] == {"limit": 10}
-    assert set(out) == {"recall", "embedding", "server"}
+    assert set(out) == {"recall", "embedding", "server", "ingest"}
+    assert out["ingest"] == {
+        "base_url": None,
+        "model": None,
+        "api_key_env": None,
+        "timeout_s": 120,
+        "attempts": 2,
+    }
 
 
 def test_config_to_dict_round_trips_through_yaml(tmp_path: Path) -> None:

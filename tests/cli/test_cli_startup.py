@@ -168,6 +168,8 @@ def test_the_parser_tree_is_whole() -> None:
         "bootstrap",
         "config",
         "admin",
+        "export",
+        "import",
         "mcp",
         "model",
         "token",
@@ -175,7 +177,8 @@ def test_the_parser_tree_is_whole() -> None:
         "serve",
     ]
     assert len(tree["memory"]) == 33 and "recall" in tree["memory"]
-    assert sum(len(v) or 1 for v in tree.values()) == 51
+    assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
+    assert sum(len(v) or 1 for v in tree.values()) == 57
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

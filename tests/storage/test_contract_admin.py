@@ -80,3 +80,29 @@ def test_tokens_by_hash_and_revocation(store: Store, events: Events) -> None:
     assert store.tokens(include_inactive=False) == []
     (revoked,) = store.tokens(include_inactive=True)
     assert revoked["revoked_at"] is not None
+
+
+def test_one_unit_of_work_of_many_stores_projects_as_each_event_alone(
+    store: Store, events: Events
+) -> None:
+    # The SQLite store writes the keyword documents and first history rows of a run of
+    # stores together; whatever follows in the same append must see them as if written
+    # one by one, and verify (a replay of each event alone) must find the same tables.
+    a, b, c = events.new_id(), events.new_id(), events.new_id()
+    write(
+        store,
+        events.stored("/batch", "alpha narwhal", fact_id=a, tags=[("k", "v")]),
+        events.stored("/batch/deep", "beta narwhal", fact_id=b),
+        events.stored("/batch", "gamma narwhal", fact_id=c, supersedes=a),
+        events.forgotten(b),
+        events.stored("/batch", "delta narwhal"),
+        events.path_tagged("/batch", [("area", "x")]),
+        events.stored("/batch", "epsilon narwhal"),
+    )
+    assert store.verify() == []
+    live = sorted(f.content for f in store.facts_at("/batch"))
+    assert live == ["delta narwhal", "epsilon narwhal", "gamma narwhal"]
+    found = {f.content for f, _ in store.keyword_search(["narwhal"], 10)}
+    assert found == {"delta narwhal", "epsilon narwhal", "gamma narwhal"}
+    store.rebuild()
+    assert store.verify() == []

@@ -28,6 +28,7 @@ __all__ = [
     "PROVIDERS",
     "Config",
     "EmbeddingConfig",
+    "IngestConfig",
     "RecallConfig",
     "ServerConfig",
     "config_to_dict",
@@ -80,12 +81,24 @@ class ServerConfig:
 
 
 @record
+class IngestConfig:
+    """The ``ingest`` section: the OpenAI-compatible chat endpoint of ``--extractor llm``."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = None
+    timeout_s: int = 120
+    attempts: int = 2
+
+
+@record
 class Config:
     """The configuration in effect."""
 
     recall: RecallConfig = RecallConfig()
     embedding: EmbeddingConfig = EmbeddingConfig()
     server: ServerConfig = ServerConfig()
+    ingest: IngestConfig = IngestConfig()
 
 
 DEFAULT_CONFIG_YAML = """\
@@ -117,6 +130,15 @@ server:
   # url: https://memory.example.org
   # token_file: /path/to/token            # preferred over writing the token here
   # token: secret
+
+ingest:
+  # The chat model of `embornal ingest --extractor llm` (any OpenAI-compatible API).
+  # base_url: http://127.0.0.1:11434/v1   # Ollama, llama.cpp, vLLM...
+  # model: llama3.1
+  # api_key_env: OPENAI_API_KEY           # the NAME of the variable holding the key
+  # Seconds to wait for one answer (1-3600), and calls in all when an answer is invalid (1-5).
+  timeout_s: 120
+  attempts: 2
 """
 
 
@@ -259,6 +281,8 @@ def _validate(path: Path, cfg: Config) -> None:
     _bounded(path, "embedding.dims", cfg.embedding.dims, MAX_VECTOR_WIDTH)
     _bounded(path, "embedding.batch_size", cfg.embedding.batch_size, MAX_BATCH_SIZE)
     _bounded(path, "recall.limit", cfg.recall.limit, MAX_LIMIT)
+    _bounded(path, "ingest.timeout_s", cfg.ingest.timeout_s, 3600)
+    _bounded(path, "ingest.attempts", cfg.ingest.attempts, 5)
 
 
 def _read(path: Path) -> object:

@@ -204,9 +204,7 @@ def _check_live(state: FactState, what: str) -> None:
         if state.state == "forgotten"
         else "Use the newest fact of the chain (see `embornal memory show`)."
     )
-    raise Conflict(
-        f"fact {state.fact_id} is {state.state}; only an active fact {what}", hint=hint
-    )
+    raise Conflict(f"fact {state.fact_id} is {state.state}; only an active fact {what}", hint=hint)
 
 
 def decide_link(

@@ -32,6 +32,7 @@ from embornal.interfaces.catalog_inputs import (
     WRITE_ERRORS,
 )
 from embornal.interfaces.catalog_local import LOCAL_OPERATIONS
+from embornal.interfaces.catalog_portability import PORTABILITY_OPERATIONS
 from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
 from embornal.interfaces.catalog_types import (
     Http,
@@ -443,6 +444,7 @@ CATALOG: tuple[Operation, ...] = (
     *GRAPH_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
+    *PORTABILITY_OPERATIONS,
 )  # fmt: skip
 
 _BY_NAME = {op.name: op for op in CATALOG}

@@ -96,9 +96,11 @@ class ServiceContext:
         embedder: EmbeddingProvider | None,
         vector_width: int | None,
         fusion: FusionSettings | None,
+        seed: bool = True,
     ) -> ServiceContext:
         """Open the store at ``path`` (None: the platform's data directory) and set up
-        its vectors; the store is closed again if that fails."""
+        its vectors; the store is closed again if that fails. ``seed=False``: a memory
+        created now starts with an empty log (see ``import_events``)."""
         if path is None:
             from embornal.adapters.dirs import default_dirs, ensure_dir
 
@@ -106,7 +108,8 @@ class ServiceContext:
             ensure_dir(dirs.data_dir)
             path = dirs.db_file
         the_clock = clock or SystemClock()
-        store = open_store(Path(path).expanduser() if str(path) != ":memory:" else path, the_clock)
+        where = Path(path).expanduser() if str(path) != ":memory:" else path
+        store = open_store(where, the_clock, seed=seed)
         semantic = Semantic(store, embedder)
         try:
             semantic.setup(vector_width)

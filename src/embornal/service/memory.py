@@ -25,9 +25,12 @@ if TYPE_CHECKING:
     from embornal.domain.spine_series import SpineSeries
     from embornal.service import (
         admin,
+        backup,
         details,
+        export,
         facts,
         importance,
+        importing,
         kinds,
         lifecycle,
         links,
@@ -39,8 +42,11 @@ if TYPE_CHECKING:
         visible,
     )
     from embornal.service.access import TokenInfo
+    from embornal.service.backup import Backup
     from embornal.service.details import NewFact
+    from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
+    from embornal.service.importing import EventsImport, MarkdownImport
     from embornal.service.results import (
         DueFact,
         FactDetail,
@@ -54,6 +60,9 @@ if TYPE_CHECKING:
     from embornal.service.sharing import IssuedToken, PolicyCheck
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
+    backup = Later("embornal.service.backup")
+    export = Later("embornal.service.export")
+    importing = Later("embornal.service.importing")
     facts = Later("embornal.service.facts")
     importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
@@ -89,13 +98,15 @@ class Memory:
         embedder: EmbeddingProvider | None = None,
         vector_width: int | None = None,
         fusion: FusionSettings | None = None,
+        seed: bool = True,
     ) -> Memory:
         """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
         the platform's data directory). ``embedder`` turns on recall by meaning;
-        ``vector_width`` (default: the embedder's) must match on every later open."""
+        ``vector_width`` (default: the embedder's) must match on every later open.
+        ``seed=False``: a memory created now has an empty log, for ``import_events``."""
         ctx = ServiceContext.open(
             path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
-            embedder=embedder, vector_width=vector_width, fusion=fusion)  # fmt: skip
+            embedder=embedder, vector_width=vector_width, fusion=fusion, seed=seed)  # fmt: skip
         return cls(ctx)
 
     def close(self) -> None:
@@ -356,3 +367,25 @@ class Memory:
     def pending_embeddings(self) -> int:
         """How many live facts (or pieces) wait for a vector; see reindex."""
         return admin.pending_embeddings(self._ctx)
+
+    # -- moving a memory whole (service.export, service.importing, service.backup) ---------
+
+    def export_events(self, file: str) -> EventsExport:
+        """Write the log the subject may read to ``file`` as NDJSON (the lossless form)."""
+        return export.export_events(self._ctx, file)
+
+    def export_markdown(self, directory: str, *, everything: bool = False) -> MarkdownExport:
+        """One Markdown file a path in ``directory`` (forgotten ones too with ``everything``)."""
+        return export.export_markdown(self._ctx, directory, everything=everything)
+
+    def import_events(self, file: str) -> EventsImport:
+        """Restore the log ``export_events`` wrote into this empty memory, exactly."""
+        return importing.import_events(self._ctx, file)
+
+    def import_markdown(self, directory: str, *, dry_run: bool = False) -> MarkdownImport:
+        """Read an (edited) Markdown export back: supersede, forget, store; reason "import"."""
+        return importing.import_markdown(self._ctx, directory, dry_run=dry_run)
+
+    def backup(self, file: str) -> Backup:
+        """A consistent copy of the whole memory in the new file ``file``, writers going on."""
+        return backup.backup(self._ctx, file)

@@ -17,7 +17,7 @@ Vectors travel as float32 bytes (:func:`pack_vector`).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -49,7 +49,9 @@ __all__ = [
     "PastReads",
     "PathReads",
     "PathRow",
+    "Portability",
     "RebuildProgress",
+    "Redaction",
     "SpineRow",
     "Store",
     "TimeTravel",
@@ -98,6 +100,14 @@ class FactVector:
     fact_id: str
     vector: bytes
     pieces: tuple[bytes, ...] = ()
+
+
+@record
+class Redaction:
+    """That a purge redacted an event: the purge's position, and when (ISO-8601 text)."""
+
+    purge_position: int
+    redacted_at: str
 
 
 class Tx(Protocol):
@@ -359,6 +369,45 @@ class Admin(Protocol):
 
 
 @runtime_checkable
+class Portability(Protocol):
+    """Moving a memory whole (decisions 0061–0063): export, import into an empty memory,
+    and the online backup."""
+
+    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
+        """Every fact in scope, whatever its state, by path, then creation, then id."""
+        ...
+
+    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
+        """The ids of every fact in scope, whatever its state."""
+        ...
+
+    def redactions(self) -> dict[int, Redaction]:
+        """The redaction record of each event a purge redacted, by the event's position."""
+        ...
+
+    def event_count(self) -> int:
+        """How many events the log holds."""
+        ...
+
+    def last_position(self) -> int:
+        """The position of the log's last event (0: none)."""
+        ...
+
+    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
+        """Into an empty log (else :class:`~embornal.errors.Conflict`), in one transaction:
+        each event at its own position, stream version, time and actor, its payload as given
+        (at its type's current version), with its redaction record; then its projections.
+        Return how many. ``entries`` is read as it is written: an error it raises rolls the
+        transaction back (nothing written)."""
+        ...
+
+    def backup(self, target: str) -> None:
+        """A consistent copy of the whole memory written to the new file ``target`` while
+        writers go on."""
+        ...
+
+
+@runtime_checkable
 class PastReads(Protocol):
     """The memory as it was at one past time (decision 0041): the reads recall, cat, ls,
     tree, show and find make, answered from intervals kept in the projections (never a
@@ -452,6 +501,7 @@ class Store(
     AccessStore,
     Admin,
     TimeTravel,
+    Portability,
     Protocol,
 ):
     """One open memory."""

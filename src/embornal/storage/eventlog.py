@@ -28,6 +28,11 @@ _COLUMNS = (
 
 def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
     """Append events (inside a transaction) and project each one."""
+    with projector.batch(conn):
+        return _append(conn, new_events)
+
+
+def _append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
     out: list[Event] = []
     next_version: dict[str, int] = {}
     for ne in new_events:

@@ -29,7 +29,10 @@ store opens (:func:`embornal.storage.history_fill.fill_in`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
@@ -45,6 +48,8 @@ __all__ = [
     "TABLES",
     "VERSIONED_COLUMNS",
     "after",
+    "batch",
+    "flush",
     "state_of",
 ]
 
@@ -79,6 +84,42 @@ def state_of(purged_at: object, deleted_at: object, superseded_by: object) -> st
     if deleted_at is not None:
         return "forgotten"
     return "superseded" if superseded_by is not None else "active"
+
+
+#: The facts stored in the current batch whose first rows wait (fact id, time, position).
+_FIRST: ContextVar[list[tuple[str, str, int]] | None] = ContextVar(
+    "embornal_history_first", default=None
+)
+
+
+@contextmanager
+def batch(conn: Connection) -> Iterator[None]:
+    """Within it, the first rows of the facts stored (not superseding one) are written
+    together by :func:`flush`: at its end, or before an event that is not such a store
+    (the caller's rule, :func:`embornal.storage.projector.apply`), so that nothing reads a
+    fact's history before it is there."""
+    first: list[tuple[str, str, int]] = []
+    token = _FIRST.set(first)
+    try:
+        yield
+        flush(conn)
+    finally:
+        _FIRST.reset(token)
+
+
+def flush(conn: Connection) -> None:
+    """Write the waiting first rows: two statements for all of them."""
+    first = _FIRST.get()
+    if not first:
+        return
+    waiting = list(first)
+    first.clear()
+    try:
+        _first_rows_of(conn, waiting)
+    except DriverError as e:
+        if "no such table" in str(e) and any(t in str(e) for t in TABLES):
+            return  # before migration 0016, as in after()
+        raise
 
 
 def after(conn: Connection, event: Event, body: DomainEvent) -> None:
@@ -120,6 +161,11 @@ def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
         conn.execute(
             "DELETE FROM fact_tag_versions WHERE fact_id = ? AND key <> 'owner'", (fact_id,)
         )
+    if body.TYPE == EventType.FACT_STORED:
+        first = _FIRST.get()
+        if first is not None and getattr(body, "supersedes_id", None) is None:
+            first.append((fact_id, at, event.position))
+            return
     if body.TYPE == EventType.FACT_STORED and _first_rows(conn, fact_id, at, event.position):
         supersedes = getattr(body, "supersedes_id", None)
         if isinstance(supersedes, str):
@@ -155,6 +201,44 @@ def _first_rows(conn: Connection, fact_id: str, at: str, position: int) -> bool:
         (at, fact_id),
     )
     return True
+
+
+_WAITING = (
+    "(SELECT json_extract(value, '$[0]') AS fid, json_extract(value, '$[1]') AS at, "
+    "json_extract(value, '$[2]') AS pos FROM json_each(?)) w"
+)
+
+
+def _first_rows_of(conn: Connection, waiting: list[tuple[str, str, int]]) -> None:
+    """:func:`_first_rows` of many facts; one that has rows already (none, for a fact
+    just stored) gets a version as any other event's."""
+    ids = json.dumps([w[0] for w in waiting])
+    have = {
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT v.fact_id FROM json_each(?) j JOIN fact_versions v "
+            "ON v.fact_id = j.value",
+            (ids,),
+        )
+    }
+    fresh = json.dumps([list(w) for w in waiting if w[0] not in have])
+    conn.execute(
+        "INSERT INTO fact_versions (fact_id, valid_from, valid_to, position, state, "
+        f"attributes, kind_version, fields) SELECT f.id, w.at, NULL, w.pos, {_STATE_SQL}, "
+        f"f.attributes, f.kind_version, {_FIELDS} FROM {_WAITING} JOIN facts f "
+        "ON f.id = w.fid",
+        (fresh,),
+    )
+    conn.execute(
+        "INSERT INTO fact_tag_versions (fact_id, key, valid_from, valid_to, value) "
+        f"SELECT t.fact_id, t.key, w.at, NULL, t.value FROM {_WAITING} JOIN fact_tags t "
+        "ON t.fact_id = w.fid",
+        (fresh,),
+    )
+    for fact_id, at, position in waiting:
+        if fact_id in have:
+            _version(conn, fact_id, at, position, always=True)
+            _fact_tags(conn, fact_id, at)
 
 
 def _version(conn: Connection, fact_id: str, at: str, position: int, *, always: bool) -> Any:

@@ -39,6 +39,7 @@ __all__ = [
     "FACT_COLUMNS",
     "FACT_ROW_SQL",
     "HOT_FIELDS",
+    "TAGS_NOW_SQL",
     "condition_sql",
     "create_views",
     "fact_from_row",
@@ -257,6 +258,13 @@ _ROW_FIELDS = (
     "expires_at",
 )
 FACT_ROW_SQL = "f.seq, " + ", ".join("p.path" if c == "path" else f"f.{c}" for c in _ROW_FIELDS)
+#: The fact's own tags now as one column ``tag_text`` (key US value, RS between, by key):
+#: the reads of the present select it after :data:`FACT_ROW_SQL`, instead of a query of
+#: ``fact_tags`` for the ids afterwards (a tenth of a find of 1,000 facts).
+TAGS_NOW_SQL = (
+    "(SELECT group_concat(t.key || char(31) || t.value, char(30) ORDER BY t.key) "
+    "FROM fact_tags t WHERE t.fact_id = f.id) AS tag_text"
+)
 # The C scanner, without loads' checks.
 _scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
@@ -273,11 +281,27 @@ def _json_object(text: str) -> Any:
     return json.loads(text)
 
 
+def _tags_of_text(text: str | None, made: dict[str, Tag]) -> tuple[Tag, ...]:
+    """The tags of a ``tag_text`` column (:data:`TAGS_NOW_SQL`); ``made`` shares one Tag
+    per key and value across a result set."""
+    if not text:
+        return ()
+    out = []
+    for pair in text.split("\x1e"):
+        tag = made.get(pair)
+        if tag is None:
+            key, _, value = pair.partition("\x1f")
+            tag = made[pair] = Tag(key, value)
+        out.append(tag)
+    return tuple(out)
+
+
 def facts_from_rows(
-    rows: Sequence[Any], tags: Mapping[str, tuple[Tag, ...]], hidden: Set[str]
+    rows: Sequence[Any], tags: Mapping[str, tuple[Tag, ...]] | None, hidden: Set[str]
 ) -> list[Fact]:
     """The facts of rows holding the columns of :data:`FACT_ROW_SQL` (see
-    :mod:`embornal.storage.sqlite`), each with its own ``tags``; a successor in ``hidden``
+    :mod:`embornal.storage.sqlite`), each with its own ``tags`` (None: the rows' own
+    ``tag_text``, :data:`TAGS_NOW_SQL`); a successor in ``hidden``
     is one the reader may not read, so it is not named. The columns are found by name once
     per result set, then read from each row in one call."""
     if not rows:
@@ -286,6 +310,8 @@ def facts_from_rows(
     index = {name: i for i, name in enumerate(rows[0].keys())}
     values = itemgetter(*(index[name] for name in _ROW_FIELDS))
     out: list[Fact] = []
+    made: dict[str, Tag] = {}
+    tag_text = itemgetter(index["tag_text"]) if tags is None else None
     for r in rows:
         (
             fact_id,
@@ -342,7 +368,11 @@ def facts_from_rows(
                     "superseded_by": None if successor_hidden else superseded_by,
                     "deleted_at": stored_time(deleted_at) if deleted_at else None,
                     "purged_at": stored_time(purged_at) if purged_at else None,
-                    "tags": tags.get(fact_id, ()),
+                    "tags": (
+                        _tags_of_text(tag_text(r), made)
+                        if tag_text is not None
+                        else tags.get(fact_id, ())  # type: ignore[union-attr]
+                    ),
                     "successor_hidden": successor_hidden,
                     "attributes": shown,
                     "confidence": None if confidence is None else float(confidence),

@@ -8,7 +8,9 @@ over the whole log.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
@@ -84,9 +86,43 @@ def ensure_path(conn: Connection, path: str) -> int:
     return new_id
 
 
+#: The keyword documents of the stores of one append, written after its stores (see
+#: :func:`batch`); None outside a batch: each document is written at once.
+_DOCS: ContextVar[list[tuple[int, str]] | None] = ContextVar("embornal_fts_docs", default=None)
+
+
+@contextmanager
+def batch(conn: Connection) -> Iterator[None]:
+    """Apply the events of one append: the keyword documents of its stores are written
+    together, after the last store (or before the first other event, which may read or
+    delete them). FTS5 writes its pending terms out as a segment whenever a statement
+    opens a statement journal (an INSERT with triggers, an INSERT … SELECT), so writing
+    each document between the other statements of its store made one segment, and merge
+    work, per fact."""
+    docs: list[tuple[int, str]] = []
+    token = _DOCS.set(docs)
+    try:
+        with history.batch(conn):  # the first history rows of its stores, likewise
+            yield
+        _write_docs(conn, docs)
+    finally:
+        _DOCS.reset(token)
+
+
+def _write_docs(conn: Connection, docs: list[tuple[int, str]]) -> None:
+    if not docs:
+        return
+    conn.executemany("INSERT INTO facts_fts (rowid, body) VALUES (?, ?)", docs)
+    conn.execute("UPDATE counters SET value = value + ? WHERE name = 'fts_docs'", (len(docs),))
+    docs.clear()
+
+
 def _fts_insert(conn: Connection, seq: int, content: str) -> None:
-    conn.execute("INSERT INTO facts_fts (rowid, body) VALUES (?, ?)", (seq, fts_document(content)))
-    conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'fts_docs'")
+    docs = _DOCS.get()
+    if docs is None:
+        _write_docs(conn, [(seq, fts_document(content))])
+    else:
+        docs.append((seq, fts_document(content)))
 
 
 def _valid_attributes(
@@ -480,6 +516,12 @@ def apply(conn: Connection, event: Event) -> None:
     if not EVENTS.knows(event.type):
         return
     body = event.body
+    docs = _DOCS.get()
+    if docs is not None and (
+        event.type != EventType.FACT_STORED.value or getattr(body, "supersedes_id", None)
+    ):  # what this event does may read or change what waits
+        _write_docs(conn, docs)
+        history.flush(conn)
     _HANDLERS[event.type](conn, event, body)
     history.after(conn, event, body)  # the intervals of what it changed (decision 0041)
 

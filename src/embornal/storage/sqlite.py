@@ -31,6 +31,7 @@ from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
 from embornal.storage.graph import LinkReads
+from embornal.storage.portability import SqlitePortability, skip_seed
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
 
@@ -45,7 +46,7 @@ __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 PURGE_PENDING_KEY = "purge_compaction_pending"
 T = TypeVar("T")
 
-_FACT_COLS = kind_views.FACT_ROW_SQL
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"  # the present's reads
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
@@ -57,7 +58,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(LinkReads):
+class SqliteStore(SqlitePortability, LinkReads):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -101,13 +102,18 @@ class SqliteStore(LinkReads):
         return reader
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock, *, migrate: bool = True) -> SqliteStore:
+    def open(
+        cls, path: str | Path, clock: Clock, *, migrate: bool = True, seed: bool = True
+    ) -> SqliteStore:
+        """``seed=False``: a new file gets no guide and no default rules (an import's)."""
         from embornal.storage.history_fill import fill_in as history_fill
 
         conn = connect(path)
         store = cls(conn, str(path), clock)
         if migrate:
             try:
+                if not seed:
+                    skip_seed(conn, clock)
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
                 history_fill(conn)  # the history of the log before migration 0016
@@ -203,10 +209,9 @@ class SqliteStore(LinkReads):
         """Facts for a reader of ``vis``: a successor it may not read is not named."""
         if not rows:
             return []
-        tags = self.own_tags([r["id"] for r in rows])
         successors = {r["superseded_by"] for r in rows if r["superseded_by"]}
         hidden = successors - self._visible_ids(sorted(successors), vis)
-        return kind_views.facts_from_rows(rows, tags, hidden)
+        return kind_views.facts_from_rows(rows, None, hidden)  # tags: the rows' tag_text
 
     def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
         if not fact_ids or vis.sql == "1":
@@ -221,24 +226,6 @@ class SqliteStore(LinkReads):
             )
             out.update(r[0] for r in rows)
         return out
-
-    def own_tags(self, fact_ids: Sequence[str]) -> dict[str, tuple[Tag, ...]]:
-        """Each fact's own tags by key, one query per 1,000 ids, one Tag per key=value."""
-        out: dict[str, list[Tag]] = {}
-        made: dict[tuple[str, str], Tag] = {}
-        for start in range(0, len(fact_ids), _ID_CHUNK):
-            chunk = list(fact_ids[start : start + _ID_CHUNK])
-            marks = ",".join("?" * len(chunk))
-            for fact_id, key, value in self._rows(
-                f"SELECT fact_id, key, value FROM fact_tags WHERE fact_id IN ({marks}) "
-                "ORDER BY fact_id, key",  # the primary key's order: no sort
-                chunk,
-            ):
-                tag = made.get((key, value))
-                if tag is None:
-                    tag = made[(key, value)] = Tag(key, value)
-                out.setdefault(fact_id, []).append(tag)
-        return {k: tuple(v) for k, v in out.items()}
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
         """The tags that decide access, each with the path it came from (None: the fact)."""
@@ -366,15 +353,19 @@ class SqliteStore(LinkReads):
         *,
         under: str | None = None,
     ) -> list[Fact]:
-        """Live facts ordered by strength at ``now`` (computed in SQL, never stored)."""
+        """Live facts ordered by strength at ``now`` (derived, never stored), from two
+        index reads (:mod:`embornal.storage.strongest`)."""
+        from embornal.storage.strongest import strongest_rows
+
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
-        rows = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {_LIVE} AND {under_sql} AND ({vis.sql}) "
-            "ORDER BY exp(-max(0.0, julianday(?) - julianday(coalesce(f.last_recall_at, "
-            "f.created_at))) / f.stability_days) DESC, f.seq DESC LIMIT ?",
-            (*under_params, *vis.params, now, limit),
+        rows = strongest_rows(
+            self._rows,
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            f"{_LIVE} AND {under_sql} AND ({vis.sql})",
+            (*under_params, *vis.params),
+            kind_views.stored_time(now),
+            limit,
         )
         return self._facts(rows, vis)
 
@@ -493,7 +484,7 @@ class SqliteStore(LinkReads):
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
         from embornal.storage.past import SqlitePast
 
-        return SqlitePast(self, at, _FACT_COLS, _under_sql)
+        return SqlitePast(self, at, kind_views.FACT_ROW_SQL, _under_sql)
 
     # -- events ----------------------------------------------------------------------
 

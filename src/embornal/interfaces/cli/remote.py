@@ -79,6 +79,7 @@ LOCAL_ONLY = frozenset(
     for module, names in (
         ("admin_cmds", "migrate rebuild verify mcp"),
         ("model_cmds", "pull ls rm"),
+        ("portability_cmds", "restore"),
         ("serve_cmds", "serve wiki"),
     )
     for name in names.split()

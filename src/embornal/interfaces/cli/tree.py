@@ -88,7 +88,21 @@ def build_parser() -> ArgParser:
     groups.later(
         "config", "where the files are, and the configuration in effect", group_of("config")
     )
-    groups.later("admin", "migrate, rebuild and verify the database", group_of("admin"))
+    groups.later(
+        "admin", "migrate, rebuild, verify, back up and restore the database", group_of("admin")
+    )
+    groups.later(
+        "export",
+        "write the memory out: Markdown files, or the event log",
+        group_of("export"),
+        description="Write the memory out as you may read it (decisions 0061, 0062).",
+    )
+    groups.later(
+        "import",
+        "read an export back: the event log, or Markdown files",
+        group_of("import"),
+        description="Read an export back into the memory.",
+    )
     add_command(
         groups,
         "mcp",

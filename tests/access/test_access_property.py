@@ -339,6 +339,8 @@ def _check_exports(mem: Memory, all_ids: set[str], allowed: set[str]) -> None:
         for e in events:
             if e["type"] == "FactsRecalled":
                 assert set(e["payload"]["fact_ids"]) <= allowed
+            named = {e["payload"].get(k) for k in ("target_id", "source_id")}  # links, merges
+            assert named & all_ids <= allowed
         mem.export_markdown(str(Path(out) / "md"), everything=True)
         text = "".join(p.read_text("utf-8") for p in (Path(out) / "md").rglob("*.md"))
         assert {fid for fid in all_ids if fid in text} == allowed

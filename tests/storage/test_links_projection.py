@@ -91,3 +91,18 @@ def test_a_memory_of_release_0_1_0_takes_links(tmp_path: Path, clock: FixedClock
         assert mem.verify() == []
         _graph(mem)
         assert mem.verify() == []
+
+
+def test_links_and_merges_survive_an_export_and_import(tmp_path: Path, clock: FixedClock) -> None:
+    log = tmp_path / "log.ndjson"
+    with Memory.open(tmp_path / "a.db", clock=clock) as mem:
+        a, _, n = _graph(mem)
+        mem.export_events(str(log))
+        walked = [x.fact.id for x in mem.links(n, depth=2).nodes]
+    with Memory.open(tmp_path / "b.db", clock=clock, seed=False) as copy:
+        copy.import_events(str(log))
+        assert copy.verify() == []
+        assert [x.fact.id for x in copy.links(n, depth=2).nodes] == walked == [a]
+    assert _rows(tmp_path / "b.db", "SELECT * FROM fact_merges") == _rows(
+        tmp_path / "a.db", "SELECT * FROM fact_merges"
+    )

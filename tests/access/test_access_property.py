@@ -151,11 +151,13 @@ def test_reads_return_exactly_what_enforce_allows(
             # (a deny on a role it holds hides facts from it), so read the table itself.
             all_ids = {row[0] for row in admin._store.conn.execute("SELECT id FROM facts")}
             assert {f.id for f in stored} <= all_ids
+            proposed = _proposals(admin, stored)
             for subject in SUBJECTS:
                 for assistant in (False, True):
                     _check_subject(admin, subject, all_ids, assistant)
                     _check_links(admin, subject, all_ids, assistant)
                     _check_owner_labels(admin, subject, stored, model, assistant)
+                    _check_proposals(admin, subject, proposed, all_ids, assistant)
         finally:
             admin.close()
 
@@ -213,6 +215,49 @@ def _can_read(mem: Memory, fact_id: str) -> bool:
     except NotFound:
         return False
     return True
+
+
+def _proposals(admin: Memory, stored: list[Fact]) -> dict[str, tuple[str, str]]:
+    """One archive proposal per fact, by its owner: proposal id -> (proposer, fact id)."""
+    out = {}
+    for fact in stored:
+        with contextlib.suppress(NotFound):  # an owner the rules let not read it
+            made = admin.as_subject(fact.owner).propose([{"type": "archive", "fact_id": fact.id}])
+            out[made.id] = (fact.owner, fact.id)
+    return out
+
+
+def _check_proposals(
+    admin: Memory,
+    subject: str,
+    proposed: dict[str, tuple[str, str]],
+    all_ids: set[str],
+    assistant: bool,
+) -> None:
+    """A proposal is seen by its proposer and by a subject who may read its fact; to any
+    other it is absent (the same error as an id no proposal has), and retention scores
+    exactly the facts the subject may read."""
+    mem = _reader(admin, subject, assistant)
+    allowed = {
+        fid
+        for fid in all_ids
+        if admin.policy_check(subject, "read", fid).decision.allowed
+        and _sees(admin, subject, fid, assistant)
+    }
+    visible = {pid for pid, (who, fid) in proposed.items() if who == subject or fid in allowed}
+    assert {p.id for p in mem.proposals(limit=1000)} == visible
+    for pid in proposed:
+        if pid in visible:
+            assert mem.proposal(pid).id == pid
+            continue
+        for probe in (pid, "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"):  # the same words: hidden, absent
+            try:
+                mem.proposal(probe)
+            except NotFound as e:
+                assert e.message == f"no proposal with id {probe}"
+            else:
+                raise AssertionError(f"{subject} read a hidden proposal {pid}")
+    assert {s.fact_id for s in mem.retention(lowest=1000)} == allowed
 
 
 def _sees(admin: Memory, subject: str, fact_id: str, assistant: bool) -> bool:

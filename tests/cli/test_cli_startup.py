@@ -171,14 +171,16 @@ def test_the_parser_tree_is_whole() -> None:
         "export",
         "import",
         "mcp",
+        "proposal",
+        "prune",
         "model",
         "token",
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 33 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 35 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
-    assert sum(len(v) or 1 for v in tree.values()) == 57
+    assert sum(len(v) or 1 for v in tree.values()) == 65
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

@@ -16,9 +16,16 @@ from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import importance_schemas as IS
+from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
 from embornal.service.graph_results import Link, LinkGraph
+from embornal.service.proposal_results import (
+    Proposal,
+    ProposalSummary,
+    PruneResult,
+    RetentionScore,
+)
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -50,9 +57,20 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.store("/w/r", "Ada knows it.", kind="relationship",
                  attributes={"subject_id": project.id, "predicate": "knows",
                              "object_id": new.id})  # fmt: skip
+    proposal = memory.propose(
+        [{"type": "create", "path": "/w/n", "content": "Ünï draft", "tags": ["a=b"]},
+         {"type": "update", "fact_id": project.id, "attributes": {"notes": "y"}}],
+        title="review", source="test",
+    )  # fmt: skip
+    memory.approve(proposal.id, items=["1"])
+    pruned = memory.prune(threshold=1.0, limit=2)
     return {
         Link: link,
         LinkGraph: memory.links(project.id, depth=2),
+        Proposal: memory.proposal(proposal.id),
+        ProposalSummary: memory.proposals()[0],
+        RetentionScore: memory.retention()[0],
+        PruneResult: pruned,
         DueFact: memory.due()[0],
         Fact: new,
         ScoreParts: hit.parts,
@@ -78,6 +96,10 @@ SCHEMA: dict[type, type[BaseModel]] = {
     DueFact: IS.DueFactOut,
     Link: GS.LinkOut,
     LinkGraph: GS.LinkGraphOut,
+    Proposal: PS.ProposalOut,
+    ProposalSummary: PS.ProposalSummaryOut,
+    RetentionScore: PS.RetentionScoreOut,
+    PruneResult: PS.PruneOut,
 }
 
 

@@ -26,6 +26,7 @@ FULL = [
     *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
     "add_evidence", "undo", "visibility", "pin", "unpin", "set_weight", "set_lifetime", "due",
     "link", "unlink", "links", "merge",
+    "propose", "proposals", "proposal", "approve", "reject", "retention",
 ]  # fmt: skip
 
 

@@ -33,6 +33,7 @@ from embornal.interfaces.catalog_inputs import (
 )
 from embornal.interfaces.catalog_local import LOCAL_OPERATIONS
 from embornal.interfaces.catalog_portability import PORTABILITY_OPERATIONS
+from embornal.interfaces.catalog_proposals import PROPOSAL_OPERATIONS
 from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
 from embornal.interfaces.catalog_types import (
     Http,
@@ -442,6 +443,8 @@ CATALOG: tuple[Operation, ...] = (
     # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
     *SPINE_OPERATIONS,
     *GRAPH_OPERATIONS,
+    # -- proposals, retention and pruning (.catalog_proposals) ------------------------
+    *PROPOSAL_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
     *PORTABILITY_OPERATIONS,

@@ -27,6 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
+from embornal.interfaces import wire_proposals
 from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.results import (
     DueFact,
@@ -223,6 +224,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     DueFact: _due,
     Link: _fields,
     LinkGraph: _fields,
+    **wire_proposals.SHAPES,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -458,6 +460,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     DueFact: _read_due,
     Link: _read_link,
     LinkGraph: _read_graph,
+    **wire_proposals.READERS,
 }
 
 

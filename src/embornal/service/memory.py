@@ -21,6 +21,7 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.proposal_policy import ProposalPolicy
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
     from embornal.domain.spine_series import SpineSeries
     from embornal.service import (
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
         lifecycle,
         links,
         merge,
+        proposals,
+        retention,
         sharing,
         spine,
         tagging,
@@ -47,6 +50,12 @@ if TYPE_CHECKING:
     from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
     from embornal.service.importing import EventsImport, MarkdownImport
+    from embornal.service.proposal_results import (
+        Proposal,
+        ProposalSummary,
+        PruneResult,
+        RetentionScore,
+    )
     from embornal.service.results import (
         DueFact,
         FactDetail,
@@ -69,6 +78,8 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     lifecycle = Later("embornal.service.lifecycle")
     links = Later("embornal.service.links")
     merge = Later("embornal.service.merge")
+    proposals = Later("embornal.service.proposals")
+    retention = Later("embornal.service.retention")
     sharing = Later("embornal.service.sharing")
     spine = Later("embornal.service.spine")
     tagging = Later("embornal.service.tagging")
@@ -99,6 +110,7 @@ class Memory:
         vector_width: int | None = None,
         fusion: FusionSettings | None = None,
         seed: bool = True,
+        proposals: ProposalPolicy | None = None,
     ) -> Memory:
         """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
         the platform's data directory). ``embedder`` turns on recall by meaning;
@@ -106,7 +118,8 @@ class Memory:
         ``seed=False``: a memory created now has an empty log, for ``import_events``."""
         ctx = ServiceContext.open(
             path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
-            embedder=embedder, vector_width=vector_width, fusion=fusion, seed=seed)  # fmt: skip
+            embedder=embedder, vector_width=vector_width, fusion=fusion, seed=seed,
+            proposals=proposals)  # fmt: skip
         return cls(ctx)
 
     def close(self) -> None:
@@ -262,6 +275,48 @@ class Memory:
     def merge(self, survivor: str, source: str, *, reason: str) -> Fact:
         """Merge ``source`` into ``survivor``: aliases and evidence absorbed, source archived."""
         return merge.merge(self._ctx, survivor, source, reason)
+
+    # -- proposals and retention (service.proposals, service.retention) -------------------
+
+    def propose(self, items: Sequence[Mapping[str, Any]], *, title: str | None = None,
+                source: str | None = None, reason: str | None = None) -> Proposal:  # fmt: skip
+        """Open a proposal of draft items (create, update, archive, supersede): none is a
+        fact until approved (a configured auto-approve rule may approve it at once)."""
+        return proposals.propose(self._ctx, items, title=title, source=source, reason=reason)
+
+    def proposals(self, *, status: str | None = None, limit: int | None = None
+                  ) -> list[ProposalSummary]:  # fmt: skip
+        """The proposals the subject may see, newest first (status: open, approved, rejected)."""
+        return proposals.list_proposals(self._ctx, status=status, limit=limit)
+
+    def proposal(self, proposal_id: str) -> Proposal:
+        """One proposal whole: its items and how it was decided."""
+        return proposals.show(self._ctx, proposal_id)
+
+    def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
+                reason: str | None = None) -> Proposal:  # fmt: skip
+        """Apply the chosen items (None: all) in one transaction; the rest are declined."""
+        return proposals.approve(self._ctx, proposal_id, items=items, reason=reason)
+
+    def reject(self, proposal_id: str, *, reason: str) -> Proposal:
+        """Close a proposal with nothing applied (a reason is required)."""
+        return proposals.reject(self._ctx, proposal_id, reason=reason)
+
+    def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
+                      add: Sequence[Mapping[str, Any]] | None = None,
+                      reason: str | None = None) -> Proposal:  # fmt: skip
+        """Drop items by number, or add items, while a proposal is open."""
+        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (),
+                              reason=reason)  # fmt: skip
+
+    def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:
+        """The live facts least worth keeping, lowest retention score first, with parts."""
+        return retention.retention(self._ctx, lowest=lowest)
+
+    def prune(self, *, threshold: float | None = None, limit: int | None = None,
+              reason: str | None = None) -> PruneResult:  # fmt: skip
+        """Open ONE archive proposal of the facts scoring below ``threshold``; deletes nothing."""
+        return retention.prune(self._ctx, threshold=threshold, limit=limit, reason=reason)
 
     # -- reading (service.recall, service.browse) -------------------------------------------
 

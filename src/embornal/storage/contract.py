@@ -50,8 +50,11 @@ __all__ = [
     "PathReads",
     "PathRow",
     "Portability",
+    "ProposalReads",
+    "ProposalRow",
     "RebuildProgress",
     "Redaction",
+    "RetentionRow",
     "SpineRow",
     "Store",
     "TimeTravel",
@@ -91,6 +94,39 @@ class SpineRow:
     last_confirmed_at: str | None
     lifetime: str
     status: str | None
+
+
+@record
+class ProposalRow:
+    """One proposal as the ``proposals`` projection lists it (times ISO-8601 text)."""
+
+    proposal_id: str
+    status: str
+    title: str | None
+    source: str | None
+    proposer: str
+    opened_at: str
+    item_count: int
+    decided_by: str | None
+    decided_at: str | None
+    applied_count: int
+
+
+@record
+class RetentionRow:
+    """The stored signals retention scores one live fact by (decision 0056)."""
+
+    fact_id: str
+    path: str
+    kind: str
+    created_at: str
+    last_recall_at: str | None
+    recall_count: int
+    confidence: float | None
+    last_confirmed_at: str | None
+    pinned: bool
+    user_weight: float | None
+    lifetime: str
 
 
 @record
@@ -350,6 +386,25 @@ class AccessStore(Protocol):
 
 
 @runtime_checkable
+class ProposalReads(Protocol):
+    def proposal_rows(self, *, status: str | None = None, limit: int = 50) -> list[ProposalRow]:
+        """Proposals (of ``status``, or all), newest first, at most ``limit``."""
+        ...
+
+    def proposal_ids(self, prefix: str) -> list[str]:
+        """Up to two proposal ids that start with ``prefix`` (upper-cased)."""
+        ...
+
+    def retention_rows(self, scope: ReadScope = EVERYTHING) -> list[RetentionRow]:
+        """The retention signals of every live fact in scope, oldest first."""
+        ...
+
+    def link_in_degree(self, scope: ReadScope = EVERYTHING) -> dict[str, int]:
+        """How many live facts in scope link to each path (the one read of centrality)."""
+        ...
+
+
+@runtime_checkable
 class Admin(Protocol):
     def rebuild(self, progress: RebuildProgress | None = None) -> int:
         """Replay the log into fresh projections; return how many events were replayed."""
@@ -502,6 +557,7 @@ class Store(
     Admin,
     TimeTravel,
     Portability,
+    ProposalReads,
     Protocol,
 ):
     """One open memory."""

@@ -77,6 +77,10 @@ class EventType(StrEnum):
     FACT_LINKED = "FactLinked"
     FACT_UNLINKED = "FactUnlinked"
     FACT_MERGED = "FactMerged"
+    PROPOSAL_OPENED = "ProposalOpened"
+    PROPOSAL_EDITED = "ProposalEdited"
+    PROPOSAL_APPROVED = "ProposalApproved"
+    PROPOSAL_REJECTED = "ProposalRejected"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.events.graph import GRAPH_EVENT_CLASSES, FactLinked, FactUnlinked
+from embornal.domain.events.proposals import PROPOSAL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts import DEFAULT_KIND
 from embornal.domain.tags import Tag
@@ -463,6 +464,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     TokenIssued,
     TokenRevoked,
     *GRAPH_EVENT_CLASSES,
+    *PROPOSAL_EVENTS,
 )
 
 #: The compensating events of an undo carry ``undoes``: the log position of the event

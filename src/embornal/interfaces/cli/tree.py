@@ -112,6 +112,23 @@ def build_parser() -> ArgParser:
         args=args_of("mcp_args"),
     )
     groups.later(
+        "proposal",
+        "review proposed changes: list, show, approve, reject, edit",
+        group_of("proposal"),
+        description="Proposals: draft changes that become facts only once approved.",
+        epilog=EXIT_CODES,
+        formatter_class=FMT,
+    )
+
+    def prune(parser: ArgParser) -> None:  # `embornal prune` is `embornal memory prune`
+        from embornal.interfaces.catalog import by_name
+        from embornal.interfaces.cli.derived import fill
+
+        fill(parser, by_name("prune"))
+
+    op = "propose archiving the facts least worth keeping (deletes nothing)"
+    groups.later("prune", op, prune, description=op, parents=[late], formatter_class=FMT)
+    groups.later(
         "model",
         "download, list and remove embedding models",
         group_of("model"),

@@ -45,6 +45,8 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory links[^`]*`", 'links(id="...")'),
         (r"`embornal memory link [^`]*`", 'link(source="...", relation="about", target="...")'),
         (r"`embornal memory unlink[^`]*`", 'unlink(source="...", relation="...", target="...")'),
+        (r"`embornal proposal show[^`]*`", 'proposal(id="...")'),
+        (r"`embornal proposal list[^`]*`", "proposals()"),
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).
@@ -53,6 +55,11 @@ _BY_MESSAGE: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"^recall by meaning needs an embedding model"),
         'No embedding model is set up (only the user can add one): call recall(query="...", '
         'mode="keyword").',
+    ),
+    (
+        re.compile(r"^an assistant may not \w+ a proposal"),
+        'Only the user decides here: show them the proposal (proposal(id="...")) and ask '
+        "them to approve or reject it (`embornal proposal approve ID` on their machine).",
     ),
     (
         re.compile(r"^fact \S+ is not forgotten"),

@@ -25,6 +25,8 @@ problem+json with ``http_status``.
     │   ├── InvalidVisibility
     │   ├── ExtractorNotConfigured               ingest --extractor llm with no model set
     │   ├── InvalidImportance
+    │   ├── InvalidLink                          a relation, a self-link, an emit rule
+    │   ├── InvalidMerge                         a merge of different kinds, into itself
     │   └── InvalidImport                        a file to import breaks its format (names the line)
     ├── NotFound                       exit 3   no such fact or path (or hidden)
     ├── Conflict                       exit 4   the state forbids the change
@@ -68,6 +70,8 @@ __all__ = [
     "InvalidInput",
     "InvalidKind",
     "InvalidLifetime",
+    "InvalidLink",
+    "InvalidMerge",
     "InvalidPath",
     "InvalidSubject",
     "InvalidTag",
@@ -182,6 +186,19 @@ class InvalidVisibility(InvalidInput):
 class InvalidImportance(InvalidInput):
     code = "invalid_importance"
     default_hint = "Importance is a pinned flag and an optional user weight from 0 to 1."
+
+
+class InvalidLink(InvalidInput):
+    code = "invalid_link"
+    default_hint = (
+        "A link is SOURCE RELATION TARGET; the relations are about, involves, part_of, "
+        "owned_by, works_at, located_in, relates_to, supersedes, derived_from, contradicts."
+    )
+
+
+class InvalidMerge(InvalidInput):
+    code = "invalid_merge"
+    default_hint = "Merge two active facts of the same kind: SURVIVOR SOURCE --reason."
 
 
 class InvalidImport(InvalidInput):

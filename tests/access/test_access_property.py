@@ -10,6 +10,10 @@ fact inherits only the path tags its own owner set. Facts get a random visibilit
 (shared, private, restricted to random subjects and roles), at store or changed later by
 their owner, and every subject reads both as a person and as an assistant: a private fact
 never reaches an assistant, nor anyone but its owner (decision 0038).
+
+Random typed links join the facts (decision 0052): the walk from a readable fact reaches,
+follows and names only readable facts, and a link to a hidden fact is refused as a link
+to a missing one; the dangling report names only readable ends.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from embornal import FixedClock, Memory
 from embornal.domain import paths as P
 from embornal.domain.access import decide, roles_of
 from embornal.domain.facts import Fact
-from embornal.errors import NotFound
+from embornal.errors import AccessDenied, NotFound
 
 SUBJECTS = ["default", "alice", "bob", "carol"]
 ROLES = ["everyone", "team"]
@@ -48,6 +52,8 @@ fact_st = st.tuples(
     st.lists(tag_st, max_size=2, unique_by=lambda t: t[0]),
     visibility_st,
 )
+# (index of a source, index of a target, unlink it again): typed links made by the admin.
+link_st = st.tuples(st.integers(0, 11), st.integers(0, 11), st.booleans())
 # (index of a stored fact, its new visibility): set by the fact's owner after the stores.
 change_st = st.tuples(st.integers(0, 11), visibility_st)
 obj_st = st.one_of(
@@ -81,6 +87,7 @@ tag_op_st = st.tuples(
     groups=st.lists(group_st, max_size=3),
     tag_ops=st.lists(tag_op_st, max_size=6),
     changes=st.lists(change_st, max_size=4),
+    links=st.lists(link_st, max_size=8),
 )
 def test_reads_return_exactly_what_enforce_allows(
     facts: list[tuple[str, str, list[tuple[str, str]], str]],
@@ -89,6 +96,7 @@ def test_reads_return_exactly_what_enforce_allows(
     groups: list[tuple[str, str]],
     tag_ops: list[tuple[str, str, str, str | None]],
     changes: list[tuple[int, str]],
+    links: list[tuple[int, int, bool]],
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         admin = Memory.open(Path(tmp) / "m.db", clock=FixedClock())
@@ -117,6 +125,7 @@ def test_reads_return_exactly_what_enforce_allows(
                         visibility=visibility,
                     )
                 )
+            _link(admin, stored, links)
             for index, visibility in changes:
                 if index < len(stored):
                     fact = stored[index]
@@ -146,10 +155,66 @@ def test_reads_return_exactly_what_enforce_allows(
             for subject in SUBJECTS:
                 for assistant in (False, True):
                     _check_subject(admin, subject, all_ids, assistant)
+                    _check_links(admin, subject, all_ids, assistant)
                     _check_owner_labels(admin, subject, stored, model, assistant)
                     _check_proposals(admin, subject, proposed, all_ids, assistant)
         finally:
             admin.close()
+
+
+def _link(admin: Memory, stored: list[Fact], links: list[tuple[int, int, bool]]) -> None:
+    """Link the facts (``relates_to``, or ``about`` from a plain fact); a link
+    may be taken off again (its history stays)."""
+    from embornal.errors import Conflict, InvalidInput
+
+    for a, b, unlink in links:
+        if a >= len(stored) or b >= len(stored):
+            continue
+        source, target = stored[a], stored[b]
+        relation = "about" if source.kind == "fact" else "relates_to"
+        with contextlib.suppress(Conflict, InvalidInput, NotFound):
+            admin.link(source.id, relation, target.id)
+            if unlink:
+                admin.unlink(source.id, relation, target.id)
+
+
+def _check_links(admin: Memory, subject: str, all_ids: set[str], assistant: bool) -> None:
+    """The walk and the dangling report never name a fact the reader may not read; a link
+    to a hidden fact is refused as one to a missing fact (the same error, the same words)."""
+    mem = _reader(admin, subject, assistant)
+    readable = {fid for fid in all_ids if _can_read(mem, fid)}
+    absent = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
+    for fid in all_ids:
+        if fid not in readable:
+            with contextlib.suppress(NotFound):
+                mem.links(fid)
+                raise AssertionError(f"{subject} walked from hidden fact {fid}")
+            continue
+        graph = mem.links(fid, depth=3)
+        named = {n.fact.id for n in graph.nodes}
+        named |= {x for s in graph.steps for x in (s.from_id, s.to_id)}
+        named |= {f.id for f in graph.relationships}
+        assert named <= readable, (subject, fid, named - readable)
+        for other in all_ids - readable:
+            for target in (other, absent):
+                try:
+                    mem.link(fid, "relates_to", target)
+                except NotFound as e:
+                    assert e.message == f"no fact with id {target}"
+                    continue
+                except AccessDenied:
+                    break  # no write on the source: the target is never looked at
+                raise AssertionError(f"{subject} linked to hidden fact {target}")
+    for d in mem.dangling_links(limit=1000):
+        assert {d.source_id, d.target_id} <= readable
+
+
+def _can_read(mem: Memory, fact_id: str) -> bool:
+    try:
+        mem.show(fact_id)
+    except NotFound:
+        return False
+    return True
 
 
 def _proposals(admin: Memory, stored: list[Fact]) -> dict[str, tuple[str, str]]:
@@ -319,6 +384,8 @@ def _check_exports(mem: Memory, all_ids: set[str], allowed: set[str]) -> None:
         for e in events:
             if e["type"] == "FactsRecalled":
                 assert set(e["payload"]["fact_ids"]) <= allowed
+            named = {e["payload"].get(k) for k in ("target_id", "source_id")}  # links, merges
+            assert named & all_ids <= allowed
         mem.export_markdown(str(Path(out) / "md"), everything=True)
         text = "".join(p.read_text("utf-8") for p in (Path(out) / "md").rglob("*.md"))
         assert {fid for fid in all_ids if fid in text} == allowed

@@ -15,11 +15,13 @@ from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.interfaces.http import conflict_schemas as CS
+from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
 from embornal.service.conflict_record import ConflictRecord
+from embornal.service.graph_results import Link, LinkGraph
 from embornal.service.proposal_results import (
     Proposal,
     ProposalSummary,
@@ -56,6 +58,10 @@ def results(memory: Memory) -> dict[type, Any]:
     new = memory.set_weight(new.id, 0.8)
     new = memory.set_lifetime(new.id, "until:2999-12-31")
     hit = memory.recall("poetry", reinforce=False)[0]
+    link = memory.link(new.id, "about", project.id)
+    memory.store("/w/r", "Ada knows it.", kind="relationship",
+                 attributes={"subject_id": project.id, "predicate": "knows",
+                             "object_id": new.id})  # fmt: skip
     proposal = memory.propose(
         [{"type": "create", "path": "/w/n", "content": "Ünï draft", "tags": ["a=b"]},
          {"type": "update", "fact_id": project.id, "attributes": {"notes": "y"}}],
@@ -64,6 +70,8 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.approve(proposal.id, items=["1"])
     pruned = memory.prune(threshold=1.0, limit=2)
     return {
+        Link: link,
+        LinkGraph: memory.links(project.id, depth=2),
         Proposal: memory.proposal(proposal.id),
         ProposalSummary: memory.proposals()[0],
         RetentionScore: memory.retention()[0],
@@ -93,6 +101,8 @@ SCHEMA: dict[type, type[BaseModel]] = {
     FactDetail: S.FactDetailOut,
     DueFact: IS.DueFactOut,
     ConflictRecord: CS.ConflictOut,
+    Link: GS.LinkOut,
+    LinkGraph: GS.LinkGraphOut,
     Proposal: PS.ProposalOut,
     ProposalSummary: PS.ProposalSummaryOut,
     RetentionScore: PS.RetentionScoreOut,

@@ -25,8 +25,9 @@ CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
 FULL = [
     *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
     "add_evidence", "undo", "visibility", "pin", "unpin", "set_weight", "set_lifetime", "due",
-    "conflicts", "conflict", "scan_conflicts",
+    "link", "unlink", "links", "merge",
     "propose", "proposals", "proposal", "approve", "reject", "retention", "ingest",
+    "conflicts", "conflict", "scan_conflicts",
 ]  # fmt: skip
 
 

@@ -45,6 +45,7 @@ from embornal.domain.events import (
     FactStored,
     FactVisibilityChanged,
 )
+from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
 from embornal.domain.spine import (
@@ -125,6 +126,10 @@ class FactState:
     user_weight: float | None = None
     lifetime: Lifetime = DEFAULT_LIFETIME
     lifetime_since: datetime | None = None
+    # The graph (seed 001 §6, §9; :mod:`embornal.domain.graph`): the typed links this fact
+    # emits, as (relation, target id), and the facts merged into it, in order.
+    links: frozenset[tuple[str, str]] = frozenset()
+    merged: tuple[str, ...] = ()
 
     @property
     def state(self) -> str:
@@ -187,6 +192,12 @@ def evolve(
         return replace(step, pinned=event.pinned, user_weight=event.user_weight)
     if isinstance(event, FactLifetimeChanged):
         return replace(step, lifetime=read_lifetime(event.lifetime), lifetime_since=at)
+    if isinstance(event, FactLinked):  # the graph (embornal.domain.graph)
+        return replace(step, links=state.links | {(event.relation, event.target_id)})
+    if isinstance(event, FactUnlinked):
+        return replace(step, links=state.links - {(event.relation, event.target_id)})
+    if isinstance(event, FactMerged):
+        return replace(step, merged=(*state.merged, event.source_id))
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 

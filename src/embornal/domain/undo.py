@@ -28,6 +28,10 @@ FactVisibilityChanged      FactVisibilityChanged back to the visibility before i
 FactImportanceAdjusted     FactImportanceAdjusted back to the pin and weight before it
 FactLifetimeChanged        FactLifetimeChanged back to the lifetime before it (an
                            ephemeral one counts its day again from the undo)
+FactLinked                 FactUnlinked of the same link
+FactUnlinked               FactLinked of the same link
+FactMerged                 none: a merge is taken back by hand (restore the source,
+                           unlink the supersedes link; decision 0054)
 FactPurged                 none: a purge erased the content for good (refused)
 =========================  ===========================================================
 
@@ -66,6 +70,7 @@ from embornal.domain.events import (
     PathTagged,
     PathUntagged,
 )
+from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_aggregate import FactState, FactStatus, UpdateAttributes, decide_update
 from embornal.domain.fact_aggregate import fold as fold_fact
 from embornal.domain.tags import Tag
@@ -191,6 +196,8 @@ def _touches(undone: Event, later: Event) -> bool:
     a, b = undone.body, later.body
     if isinstance(a, FactAttributesUpdated) and isinstance(b, FactAttributesUpdated):
         return bool(set(a.changes or {}) & set(b.changes or {}))
+    if isinstance(a, FactLinked | FactUnlinked) and isinstance(b, FactLinked | FactUnlinked):
+        return (a.relation, a.target_id) == (b.relation, b.target_id)
     if isinstance(a, PathTagged | PathUntagged) and isinstance(b, PathTagged | PathUntagged):
         return later.actor == undone.actor and bool(_keys(a) & _keys(b))
     return True
@@ -290,6 +297,16 @@ def _undo_lifetime(u: Undoing[FactState]) -> list[DomainEvent]:
     return [FactLifetimeChanged(_fact_id(u), before, now, undoes=u.position)]
 
 
+def _undo_link(u: Undoing[FactState]) -> list[DomainEvent]:
+    body = u.event.body
+    assert isinstance(body, FactLinked | FactUnlinked)
+    what = f"the link {body.fact_id} {body.relation} {body.target_id}"
+    _refuse_later(u, (FactLinked, FactUnlinked), what)
+    if isinstance(body, FactLinked):
+        return [FactUnlinked(body.fact_id, body.relation, body.target_id, undoes=u.position)]
+    return [FactLinked(body.fact_id, body.relation, body.target_id, undoes=u.position)]
+
+
 def _check_tagger(u: Undoing[PathTagsState]) -> None:
     if u.event.actor != u.by:
         raise NotUndoable(
@@ -349,6 +366,8 @@ UNDO: dict[type[DomainEvent], UndoRule] = {
     FactVisibilityChanged: UndoRule(_undo_visibility, ("rewrite",)),
     FactImportanceAdjusted: UndoRule(_undo_importance, ("write",)),
     FactLifetimeChanged: UndoRule(_undo_lifetime, ("write",)),
+    FactLinked: UndoRule(_undo_link, ("write",)),
+    FactUnlinked: UndoRule(_undo_link, ("write",)),
     PathTagged: UndoRule(_undo_tagged, ("write",), "path"),
     PathUntagged: UndoRule(_undo_untagged, ("write",), "path"),
 }
@@ -357,6 +376,8 @@ UNDO: dict[type[DomainEvent], UndoRule] = {
 
 NOT_UNDOABLE: dict[type[DomainEvent], str] = {
     FactPurged: "a purge cannot be undone: it erased the fact's content for good",
+    FactMerged: "a merge is not undone as one event: restore the source (`embornal memory "
+    "restore SOURCE`) and unlink its supersedes link",
 }
 """Event class → why no undo can exist for it."""
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
+from embornal.service.graph_results import DanglingLink, Link, LinkGraph
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -144,6 +145,28 @@ class MemoryAPI(Protocol):
     def restore(self, fact_id: str, *, reason: str) -> Fact: ...
 
     def purge(self, fact_id: str, *, reason: str) -> PurgeResult: ...
+
+    def link(
+        self, source: str, relation: str, target: str, *, reason: str | None = None
+    ) -> Link: ...
+
+    def unlink(
+        self, source: str, relation: str, target: str, *, reason: str | None = None
+    ) -> Link: ...
+
+    def links(
+        self,
+        fact_id: str,
+        *,
+        relation: str | None = None,
+        direction: str = "both",
+        depth: int = 1,
+        limit: int | None = None,
+    ) -> LinkGraph: ...
+
+    def dangling_links(self, *, limit: int | None = None) -> list[DanglingLink]: ...
+
+    def merge(self, survivor: str, source: str, *, reason: str) -> Fact: ...
 
     def recall(
         self,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_conflicts import CONFLICT_OPERATIONS
+from embornal.interfaces.catalog_graph import GRAPH_OPERATIONS
 from embornal.interfaces.catalog_ingest import INGEST_OPERATIONS
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
@@ -444,6 +445,7 @@ CATALOG: tuple[Operation, ...] = (
     # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
     *SPINE_OPERATIONS,
     *CONFLICT_OPERATIONS,
+    *GRAPH_OPERATIONS,
     # -- proposals, retention and pruning (.catalog_proposals) ------------------------
     *PROPOSAL_OPERATIONS,
     *INGEST_OPERATIONS,

@@ -38,7 +38,7 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
                  http="fact_id", flag="--fact", cli_help="only the conflicts of the fact ID"),
          replace(LIMIT, description="How many at most (default 20).",
                  cli_help=f"at most N conflicts (1-{MAX_LIMIT})")),
-        tool_order=24, profile="full", title="List conflicts", read_only=True,
+        tool_order=37, profile="full", title="List conflicts", read_only=True,
         cli="conflict list", cli_show=_SHOW + "show_conflicts",
         cli_help="list the open conflicts (duplicates, contradictions, stale facts)",
         cli_doc="The conflicts between facts you may read, newest first: duplicates (one\n"
@@ -62,7 +62,7 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "conflict", "conflict", "ConflictRecord", (CONFLICT_ID,),
-        tool_order=25, profile="full", title="Show a conflict", read_only=True,
+        tool_order=38, profile="full", title="Show a conflict", read_only=True,
         cli="conflict show", cli_show=_SHOW + "show_conflict",
         cli_help="show a conflict: its facts side by side, its evidence and resolution",
         cli_doc="The conflict ID (or a unique prefix): its class, the rules that found it,\n"
@@ -105,7 +105,7 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
         "scan_conflicts", "scan_conflicts", "list[ConflictRecord]",
         (Input("stale", "bool", "Also open a conflict for each stale fact (default true).",
                default=True, aliases=("stale",), cli_help="do not look for stale facts"),),
-        tool_order=26, profile="full", title="Look for conflicts",
+        tool_order=39, profile="full", title="Look for conflicts",
         cli="conflict scan", cli_show=_SHOW + "show_scanned",
         cli_help="look for duplicates, contradictions and stale facts over the whole memory",
         cli_doc="Compare every person, organization, location, asset and preference with those\n"

@@ -29,6 +29,7 @@ from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
 from embornal.interfaces import wire_proposals
 from embornal.service.conflict_record import ConflictRecord
+from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -233,6 +234,11 @@ def _source(p: Provenance) -> Wire:
     return {"subject": p.subject, "actor_kind": p.actor_kind.value, "label": p.label}
 
 
+def _fields(obj: Any) -> Wire:
+    """A dataclass as its fields in order (a link, a graph: decision 0053)."""
+    return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Fact: _fact,
     ScoreParts: _parts,
@@ -244,6 +250,8 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     FactDetail: _detail,
     DueFact: _due,
     ConflictRecord: _conflict,
+    Link: _fields,
+    LinkGraph: _fields,
     **wire_proposals.SHAPES,
 }
 
@@ -468,6 +476,28 @@ def _read_source(d: Any) -> Provenance | None:
     return Provenance(str(d["subject"]), d["actor_kind"], d.get("label"))
 
 
+def _read_link(d: Mapping[str, Any]) -> Link:
+    return Link(str(d["source_id"]), str(d["relation"]), str(d["target_id"]))
+
+
+def _read_step(s: Mapping[str, Any]) -> LinkStep:
+    a, r, b, start, to, name = (
+        str(s[k]) for k in ("source_id", "relation", "target_id", "from_id", "to_id", "name")
+    )
+    return LinkStep(a, r, b, start, to, name, int(s["depth"]))
+
+
+def _read_graph(d: Mapping[str, Any]) -> LinkGraph:
+    return LinkGraph(
+        _read_fact(d["root"]),
+        tuple(LinkedFact(_read_fact(n["fact"]), int(n["depth"])) for n in d["nodes"]),
+        tuple(_read_step(s) for s in d["steps"]),
+        tuple(str(p) for p in d["content_links"]),
+        tuple(_read_fact(f) for f in d["relationships"]),
+        bool(d.get("truncated", False)),
+    )
+
+
 _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Fact: _read_fact,
     ScoreParts: _read_parts,
@@ -479,6 +509,8 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     FactDetail: _read_detail,
     DueFact: _read_due,
     ConflictRecord: _read_conflict,
+    Link: _read_link,
+    LinkGraph: _read_graph,
     **wire_proposals.READERS,
 }
 

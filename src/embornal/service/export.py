@@ -13,7 +13,7 @@ file of the directory's earlier export whose path now holds nothing is removed.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 from embornal.domain import portable_log as L
@@ -72,6 +72,15 @@ def _writable_file(file: str) -> Path:
     return target
 
 
+_NAMED = ("target_id", "source_id")  # the other fact of a link or a merge (decision 0052)
+
+
+def _names_visible(event: Event, visible: Collection[str]) -> bool:
+    """Whether the other fact a link or a merge names (if any) is one the reader may read:
+    a link to a hidden fact is left out of a partial export with it."""
+    return all(event.payload.get(k) in visible for k in _NAMED if event.payload.get(k))
+
+
 def export_events(ctx: ServiceContext, file: str) -> EventsExport:
     target = _writable_file(file)
     store = ctx.store
@@ -90,7 +99,7 @@ def export_events(ctx: ServiceContext, file: str) -> EventsExport:
         if event.stream_id in every_fact:
             return (
                 L.event_line(event, _mark(redactions, event))
-                if event.stream_id in visible
+                if event.stream_id in visible and _names_visible(event, visible)
                 else None
             )
         if event.type == EventType.FACTS_RECALLED.value:

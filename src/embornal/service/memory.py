@@ -37,6 +37,8 @@ if TYPE_CHECKING:
         ingest,
         kinds,
         lifecycle,
+        links,
+        merge,
         proposals,
         retention,
         sharing,
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
+    from embornal.service.graph_results import DanglingLink, Link, LinkGraph
     from embornal.service.importing import EventsImport, MarkdownImport
     from embornal.service.proposal_results import (
         Proposal,
@@ -79,6 +82,8 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
     ingest = Later("embornal.service.ingest")
+    links = Later("embornal.service.links")
+    merge = Later("embornal.service.merge")
     proposals = Later("embornal.service.proposals")
     retention = Later("embornal.service.retention")
     sharing = Later("embornal.service.sharing")
@@ -274,6 +279,30 @@ class Memory:
     def undo(self, event_id: int | str, *, reason: str) -> list[Event]:
         """Append the events that undo one event of the log (its id: the # of history)."""
         return undo.undo(self._ctx, event_id, reason=reason)
+
+    # -- the graph (service.links, service.merge) ------------------------------------------
+
+    def link(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
+        """Link two facts with a typed relation, in its canonical direction."""
+        return links.link(self._ctx, source, relation, target, reason=reason)
+
+    def unlink(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
+        """Take a typed link off (a dangling one too)."""
+        return links.unlink(self._ctx, source, relation, target, reason=reason)
+
+    def links(self, fact_id: str, *, relation: str | None = None, direction: str = "both",
+              depth: int = 1, limit: int | None = None) -> LinkGraph:  # fmt: skip
+        """The facts linked to a fact, breadth first up to ``depth`` links away."""
+        return links.links(self._ctx, fact_id, relation=relation, direction=direction,
+                           depth=depth, limit=limit)  # fmt: skip
+
+    def dangling_links(self, *, limit: int | None = None) -> list[DanglingLink]:
+        """The links whose target is forgotten or purged (nothing is deleted)."""
+        return links.dangling(self._ctx, limit=limit)
+
+    def merge(self, survivor: str, source: str, *, reason: str) -> Fact:
+        """Merge ``source`` into ``survivor``: aliases and evidence absorbed, source archived."""
+        return merge.merge(self._ctx, survivor, source, reason)
 
     # -- proposals and retention (service.proposals, service.retention) -------------------
 

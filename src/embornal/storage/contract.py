@@ -28,11 +28,16 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
+from embornal.storage.contract_review import (
+    ConflictReads,
+    ProposalReads,
+    ProposalRow,
+    RetentionRow,
+)
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from datetime import datetime
 
-    from embornal.domain.conflict import ConflictState
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
@@ -45,6 +50,7 @@ __all__ = [
     "EventStore",
     "FactReads",
     "FactVector",
+    "GraphReads",
     "KeywordSearch",
     "KindQueries",
     "PastReads",
@@ -95,39 +101,6 @@ class SpineRow:
     last_confirmed_at: str | None
     lifetime: str
     status: str | None
-
-
-@record
-class ProposalRow:
-    """One proposal as the ``proposals`` projection lists it (times ISO-8601 text)."""
-
-    proposal_id: str
-    status: str
-    title: str | None
-    source: str | None
-    proposer: str
-    opened_at: str
-    item_count: int
-    decided_by: str | None
-    decided_at: str | None
-    applied_count: int
-
-
-@record
-class RetentionRow:
-    """The stored signals retention scores one live fact by (decision 0056)."""
-
-    fact_id: str
-    path: str
-    kind: str
-    created_at: str
-    last_recall_at: str | None
-    recall_count: int
-    confidence: float | None
-    last_confirmed_at: str | None
-    pinned: bool
-    user_weight: float | None
-    lifetime: str
 
 
 @record
@@ -260,6 +233,36 @@ class KindQueries(Protocol):
 
 
 @runtime_checkable
+class GraphReads(Protocol):
+    """The typed links and merges (decision 0052): raw rows, the caller applies its scope
+    to the facts they name (a link of a fact out of scope is never shown)."""
+
+    def link_rows(
+        self, fact_ids: Sequence[str], direction: str, relation: str | None = None
+    ) -> list[tuple[str, str, str]]:
+        """``(source, relation, target)`` of the links leaving (``out``), reaching (``in``)
+        or touching (``both``) ``fact_ids``, of ``relation`` (None: any), by position."""
+        ...
+
+    def merged_into(self, fact_ids: Sequence[str]) -> dict[str, str]:
+        """The survivor of each merged (and not restored) fact among ``fact_ids``."""
+        ...
+
+    def merged_sources(self, survivor_ids: Sequence[str]) -> dict[str, list[str]]:
+        """The merged (and not restored) facts of each survivor among ``survivor_ids``."""
+        ...
+
+    def dangling_rows(self, scope: ReadScope = EVERYTHING, limit: int = 100) -> list[Any]:
+        """``(source, relation, target, target state)`` of the links from facts in scope
+        whose target is forgotten, purged or missing (not merged), by position."""
+        ...
+
+    def relationship_ids(self, fact_ids: Sequence[str]) -> list[str]:
+        """The ``relationship`` facts naming one of ``fact_ids`` as subject or object."""
+        ...
+
+
+@runtime_checkable
 class PathReads(Protocol):
     def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]:
         """Every path at or below ``path`` holding a live fact in scope, or leading to one."""
@@ -354,58 +357,6 @@ class AccessStore(Protocol):
         ...
 
     def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]: ...
-
-
-@runtime_checkable
-class ConflictReads(Protocol):
-    """Conflicts and the entity keys that find them (decision 0059). Ids only, never
-    filtered by a read scope: the service reads the facts they name in its scope, and
-    shows a conflict only to a subject who may read every member."""
-
-    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        """The live facts holding any of ``keys`` (entity or preference keys), oldest
-        first, but ``exclude``; inside a unit of work, as of it."""
-        ...
-
-    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        """The live facts sharing a key, one sorted tuple per key held by 2..``largest``."""
-        ...
-
-    def fact_texts(self) -> list[tuple[str, str, str]]:
-        """``(id, kind, content)`` of every live fact, oldest first (a scan's input)."""
-        ...
-
-    def conflict_states(
-        self,
-        *,
-        ids: Sequence[str] | None = None,
-        prefix: str | None = None,
-        status: str | None = None,
-        conflict_class: str | None = None,
-        fact_id: str | None = None,
-        limit: int = 1000,
-    ) -> list[ConflictState]:
-        """Conflicts as the projection holds them, newest first."""
-        ...
-
-
-@runtime_checkable
-class ProposalReads(Protocol):
-    def proposal_rows(self, *, status: str | None = None, limit: int = 50) -> list[ProposalRow]:
-        """Proposals (of ``status``, or all), newest first, at most ``limit``."""
-        ...
-
-    def proposal_ids(self, prefix: str) -> list[str]:
-        """Up to two proposal ids that start with ``prefix`` (upper-cased)."""
-        ...
-
-    def retention_rows(self, scope: ReadScope = EVERYTHING) -> list[RetentionRow]:
-        """The retention signals of every live fact in scope, oldest first."""
-        ...
-
-    def link_in_degree(self, scope: ReadScope = EVERYTHING) -> dict[str, int]:
-        """How many live facts in scope link to each path (the one read of centrality)."""
-        ...
 
 
 @runtime_checkable
@@ -553,6 +504,7 @@ class Store(
     EventStore,
     FactReads,
     KindQueries,
+    GraphReads,
     PathReads,
     KeywordSearch,
     VectorStore,

@@ -197,6 +197,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0015_visibility", "schema", _visibility),
     Migration("0016_history", "schema", _history),
     Migration("0017_find_indexes", "schema", _find_indexes),
+    Migration("0018_links", "schema", _sql("0018_links")),
     Migration("0019_proposals", "schema", _sql("0019_proposals")),
     Migration("0020_conflicts", "schema", _conflicts),
     Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),

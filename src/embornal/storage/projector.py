@@ -18,7 +18,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import conflict_projection, history, proposals_sql
+from embornal.storage import conflict_projection, graph, history, proposals_sql
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -50,6 +50,7 @@ __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 # Tables rebuilt from the log, in the order they are cleared (children first).
 PROJECTION_TABLES = (
     *conflict_projection.TABLES,
+    *graph.TABLES,
     "fact_visibility_allow",
     *history.TABLES,
     "fact_evidence",
@@ -509,6 +510,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
     **conflict_projection.HANDLERS,
+    **graph.HANDLERS,
     **proposals_sql.HANDLERS,
 }
 

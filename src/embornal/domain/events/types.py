@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
+from embornal.domain.events.graph import GRAPH_EVENT_CLASSES, FactLinked, FactUnlinked
 from embornal.domain.events.proposals import PROPOSAL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts import DEFAULT_KIND
@@ -464,6 +465,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     TokenIssued,
     TokenRevoked,
     *CONFLICT_EVENT_CLASSES,
+    *GRAPH_EVENT_CLASSES,
     *PROPOSAL_EVENTS,
 )
 
@@ -479,4 +481,6 @@ UNDOING_EVENTS: tuple[type[DomainEvent], ...] = (
     FactLifetimeChanged,
     PathTagged,
     PathUntagged,
+    FactLinked,
+    FactUnlinked,
 )

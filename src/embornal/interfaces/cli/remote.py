@@ -42,6 +42,7 @@ from embornal.interfaces.cli.remote_transport import (
     urllib_transport,
 )
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
+from embornal.service.graph_results import DanglingLink, Link, LinkGraph
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -532,6 +533,29 @@ class RemoteMemory(ProposalCalls):
 
     def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
         return cast(PurgeResult, self._op("purge", fact_id=fact_id, reason=reason))
+
+    def link(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
+        return cast(Link, self._op("link", **_given(locals())))
+
+    def unlink(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
+        return cast(Link, self._op("unlink", **_given(locals())))
+
+    def links(
+        self,
+        fact_id: str,
+        *,
+        relation: str | None = None,
+        direction: str = "both",
+        depth: int = 1,
+        limit: int | None = None,
+    ) -> LinkGraph:
+        return cast(LinkGraph, self._op("links", **_given(locals())))
+
+    def dangling_links(self, *, limit: int | None = None) -> list[DanglingLink]:
+        return cast(list[DanglingLink], self._op("dangling_links", **_given(locals())))
+
+    def merge(self, survivor: str, source: str, *, reason: str) -> Fact:
+        return cast(Fact, self._op("merge", **_given(locals())))
 
     def recall(
         self,

@@ -36,6 +36,13 @@ from embornal.interfaces.http.conflict_schemas import (
     ResolveIn,
     ScanIn,
 )
+from embornal.interfaces.http.graph_schemas import (
+    LinkGraphOut,
+    LinkIn,
+    LinkOut,
+    LinksQuery,
+    MergeIn,
+)
 from embornal.interfaces.http.importance_schemas import (
     DueOut,
     DueQuery,
@@ -207,6 +214,10 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "conflict": (ConflictOut, None, lambda c, r: to_wire(r)),
     "resolve_conflict": (ConflictOut, ResolveIn, lambda c, r: to_wire(r)),
     "scan_conflicts": (ConflictsOut, ScanIn, lambda c, r: {"conflicts": to_wire(r)}),
+    "link": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
+    "unlink": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
+    "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),
+    "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
     **PROPOSAL_HTTP,
 }
 

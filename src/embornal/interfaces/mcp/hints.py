@@ -44,6 +44,9 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory due[^`]*`", "due()"),
         (r"`embornal conflict list[^`]*`", "conflicts()"),
         (r"`embornal conflict show[^`]*`", 'conflict(conflict_id="...")'),
+        (r"`embornal memory links[^`]*`", 'links(id="...")'),
+        (r"`embornal memory link [^`]*`", 'link(source="...", relation="about", target="...")'),
+        (r"`embornal memory unlink[^`]*`", 'unlink(source="...", relation="...", target="...")'),
         (r"`embornal proposal show[^`]*`", 'proposal(id="...")'),
         (r"`embornal proposal list[^`]*`", "proposals()"),
     )
@@ -84,6 +87,11 @@ _BY_CODE = {
     "invalid_importance": 'Give a weight from 0 to 1: set_weight(id="...", weight=0.8).',
     "invalid_lifetime": "Give permanent, standard, ephemeral or until:YYYY-MM-DD from today "
     'on: set_lifetime(id="...", lifetime="until:2027-01-31").',
+    "invalid_link": "Link in the canonical direction with a relation the source's kind may "
+    'emit, e.g. link(source="...", relation="about", target="..."); links(id="...") shows '
+    "the links there are.",
+    "invalid_merge": 'Merge two active facts of one kind: merge(survivor="...", source="...", '
+    'reason="...").',
     "invalid_time": "Give an ISO-8601 time up to now or a relative one, e.g. "
     'recall(query="...", at="2026-11-30T14:00:00Z") or cat(path="...", at="3 days ago").',
 }

@@ -30,6 +30,7 @@ from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
+from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.proposal_results import PROPOSAL_RESULTS
 from embornal.interfaces.mcp.results import (
@@ -372,6 +373,10 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "due": (DueOut, lambda r, a: DueOut.of(r)),
     **CONFLICT_RESULTS,
+    "link": (LinkOut, lambda r, a: LinkOut.of(r)),
+    "unlink": (LinkOut, lambda r, a: LinkOut.of(r)),
+    "links": (LinksOut, lambda r, a: LinksOut.of(r)),
+    "merge": (FactOut, lambda r, a: FactOut.of(r)),
     **PROPOSAL_RESULTS,
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""

@@ -1,0 +1,63 @@
+"""The events of the graph (seed 001 §6, §9): typed links and merges.
+
+A link lives on its source fact's stream (``FactLinked`` / ``FactUnlinked``: the source,
+the relation in its canonical direction, the target), so the source's aggregate knows its
+links and refuses a duplicate at decide time. A merge is ``FactMerged`` on the survivor's
+stream, naming the source; the source's own stream takes a ``FactForgotten`` in the same
+transaction and survives as history (decision 0054). None of them holds user text: ids and
+relation names only (the reason is the envelope's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from embornal.domain.events.base import DomainEvent, EventType
+
+__all__ = ["GRAPH_EVENT_CLASSES", "FactLinked", "FactMerged", "FactUnlinked"]
+
+
+@dataclass(frozen=True)
+class FactLinked(DomainEvent):
+    """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
+    relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
+
+    TYPE: ClassVar[str] = EventType.FACT_LINKED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
+
+    fact_id: str
+    relation: str
+    target_id: str
+    undoes: int | None = None
+
+
+@dataclass(frozen=True)
+class FactUnlinked(DomainEvent):
+    """The link ``fact_id —relation→ target_id`` is taken off. ``undoes``: the link it
+    takes back."""
+
+    TYPE: ClassVar[str] = EventType.FACT_UNLINKED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
+
+    fact_id: str
+    relation: str
+    target_id: str
+    undoes: int | None = None
+
+
+@dataclass(frozen=True)
+class FactMerged(DomainEvent):
+    """The fact ``source_id`` is merged into this one (``fact_id``, the survivor): links to
+    the source resolve to the survivor from now on (seed 001 §8–§9)."""
+
+    TYPE: ClassVar[str] = EventType.FACT_MERGED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "source_id")
+
+    fact_id: str
+    source_id: str
+
+
+GRAPH_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (FactLinked, FactUnlinked, FactMerged)

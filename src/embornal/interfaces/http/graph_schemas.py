@@ -1,0 +1,83 @@
+"""The REST models of the graph: link, unlink, links and merge (decisions 0052–0054)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _Out
+
+__all__ = ["LinkGraphOut", "LinkIn", "LinkOut", "LinksQuery", "MergeIn"]
+
+RelationName = Literal[
+    "about", "involves", "part_of", "owned_by", "works_at", "located_in", "relates_to",
+    "supersedes", "derived_from", "contradicts",
+]  # fmt: skip
+QueryRelation = Literal[
+    "about", "involves", "part_of", "owned_by", "works_at", "located_in", "relates_to",
+    "supersedes", "derived_from", "contradicts", "subject_of", "involved_in", "contains",
+    "owns", "employs", "location_of", "superseded_by", "basis_of",
+]  # fmt: skip
+
+
+class LinkIn(_In):
+    """A typed link from the fact of the path to ``target``."""
+
+    relation: RelationName = Field(description="The relation, in its canonical direction.")
+    target: str = Field(pattern=ID_PATTERN, description="The id (or a unique prefix) it points at.")
+    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+class LinkOut(_Out):
+    """A link as stored (canonical direction; a symmetric one from the smaller id)."""
+
+    source_id: str
+    relation: str
+    target_id: str
+
+
+class LinksQuery(_In):
+    relation: QueryRelation | None = Field(
+        None, description="Only this relation; an inverse name reads it backwards."
+    )
+    direction: Literal["out", "in", "both"] = "both"
+    depth: int = Field(1, ge=1, le=5, description="How many links away (1-5).")
+    limit: Limit = None
+
+
+class LinkStepOut(_Out):
+    source_id: str
+    relation: str
+    target_id: str
+    from_id: str = Field(description="The fact the walk read the link from.")
+    to_id: str = Field(description="The fact it reached (a merged source: its survivor).")
+    name: str = Field(description="The relation as read from from_id (an inverse name backwards).")
+    depth: int
+
+
+class LinkedFactOut(_Out):
+    fact: FactOut
+    depth: int
+
+
+class LinkGraphOut(_Out):
+    """The facts reached breadth first, the links followed, the content's [[/path]] links
+    and the relationship facts naming the fact."""
+
+    root: FactOut
+    nodes: list[LinkedFactOut]
+    steps: list[LinkStepOut]
+    content_links: list[str]
+    relationships: list[FactOut]
+    truncated: bool
+
+
+class MergeIn(_In):
+    """Merge ``source`` into the fact of the path."""
+
+    source: str = Field(pattern=ID_PATTERN, description="The duplicate, archived by the merge.")
+    reason: str = Field(
+        min_length=1, max_length=MAX_REASON_LENGTH, description="Why; kept in the history."
+    )

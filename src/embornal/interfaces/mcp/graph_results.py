@@ -1,0 +1,72 @@
+"""What the graph's tools give the model: a link, a fact's neighbourhood (compact views of
+the wire shapes of :mod:`embornal.interfaces.wire`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from embornal.interfaces.mcp.results import FactOut
+
+__all__ = ["LinkOut", "LinksOut", "NeighbourOut"]
+
+
+class LinkOut(BaseModel):
+    """A link as stored (canonical direction)."""
+
+    source_id: str
+    relation: str
+    target_id: str
+
+    @classmethod
+    def of(cls, link: Any) -> LinkOut:
+        return cls(source_id=link.source_id, relation=link.relation, target_id=link.target_id)
+
+
+class NeighbourOut(FactOut):
+    depth: int = Field(description="How many links from the fact asked about.")
+    via: str = Field(
+        description="How it was reached: the relation as read from the fact before it, "
+        "e.g. works_at, or subject_of (the about links pointing at it)."
+    )
+    from_id: str = Field(description="The fact it was reached from.")
+
+
+class LinksOut(BaseModel):
+    id: str = Field(description="The fact asked about.")
+    path: str
+    linked: list[NeighbourOut] = Field(description="Nearest first.")
+    content_links: list[str] = Field(description="The [[/path]] links in its content.")
+    relationships: list[FactOut] = Field(
+        description="The relationship facts naming it as subject or object."
+    )
+    hint: str | None = None
+
+    @classmethod
+    def of(cls, graph: Any) -> LinksOut:
+        first: dict[str, Any] = {}
+        for step in graph.steps:
+            first.setdefault(step.to_id, step)
+        linked = [
+            NeighbourOut(
+                **FactOut.of(n.fact).model_dump(),
+                depth=n.depth,
+                via=first[n.fact.id].name,
+                from_id=first[n.fact.id].from_id,
+            )
+            for n in graph.nodes
+        ]
+        hint = None
+        if graph.truncated:
+            hint = "More facts than the limit: raise limit or narrow with relation."
+        elif not linked:
+            hint = "No typed links: link facts with link(source, relation, target)."
+        return cls(
+            id=graph.root.id,
+            path=graph.root.path,
+            linked=linked,
+            content_links=list(graph.content_links),
+            relationships=[FactOut.of(f) for f in graph.relationships],
+            hint=hint,
+        )

@@ -1,0 +1,101 @@
+"""The storage contract's part for review: proposals, retention signals and conflicts
+(decisions 0055-0059). :mod:`embornal.storage.contract` re-exports every name here and
+makes :class:`~embornal.storage.contract.Store` of them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from embornal.domain.records import record
+from embornal.domain.scope import EVERYTHING, ReadScope
+
+if TYPE_CHECKING:
+    from embornal.domain.conflict import ConflictState
+
+__all__ = ["ConflictReads", "ProposalReads", "ProposalRow", "RetentionRow"]
+
+
+@record
+class ProposalRow:
+    """One proposal as the ``proposals`` projection lists it (times ISO-8601 text)."""
+
+    proposal_id: str
+    status: str
+    title: str | None
+    source: str | None
+    proposer: str
+    opened_at: str
+    item_count: int
+    decided_by: str | None
+    decided_at: str | None
+    applied_count: int
+
+
+@record
+class RetentionRow:
+    """The stored signals retention scores one live fact by (decision 0056)."""
+
+    fact_id: str
+    path: str
+    kind: str
+    created_at: str
+    last_recall_at: str | None
+    recall_count: int
+    confidence: float | None
+    last_confirmed_at: str | None
+    pinned: bool
+    user_weight: float | None
+    lifetime: str
+
+
+@runtime_checkable
+class ConflictReads(Protocol):
+    """Conflicts and the entity keys that find them (decision 0059). Ids only, never
+    filtered by a read scope: the service reads the facts they name in its scope, and
+    shows a conflict only to a subject who may read every member."""
+
+    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
+        """The live facts holding any of ``keys`` (entity or preference keys), oldest
+        first, but ``exclude``; inside a unit of work, as of it."""
+        ...
+
+    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
+        """The live facts sharing a key, one sorted tuple per key held by 2..``largest``."""
+        ...
+
+    def fact_texts(self) -> list[tuple[str, str, str]]:
+        """``(id, kind, content)`` of every live fact, oldest first (a scan's input)."""
+        ...
+
+    def conflict_states(
+        self,
+        *,
+        ids: Sequence[str] | None = None,
+        prefix: str | None = None,
+        status: str | None = None,
+        conflict_class: str | None = None,
+        fact_id: str | None = None,
+        limit: int = 1000,
+    ) -> list[ConflictState]:
+        """Conflicts as the projection holds them, newest first."""
+        ...
+
+
+@runtime_checkable
+class ProposalReads(Protocol):
+    def proposal_rows(self, *, status: str | None = None, limit: int = 50) -> list[ProposalRow]:
+        """Proposals (of ``status``, or all), newest first, at most ``limit``."""
+        ...
+
+    def proposal_ids(self, prefix: str) -> list[str]:
+        """Up to two proposal ids that start with ``prefix`` (upper-cased)."""
+        ...
+
+    def retention_rows(self, scope: ReadScope = EVERYTHING) -> list[RetentionRow]:
+        """The retention signals of every live fact in scope, oldest first."""
+        ...
+
+    def link_in_degree(self, scope: ReadScope = EVERYTHING) -> dict[str, int]:
+        """How many live facts in scope link to each path (the one read of centrality)."""
+        ...

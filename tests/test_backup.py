@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.errors import Conflict, InvalidInput, StorageError
+from embornal.errors import Conflict, InvalidInput, NotFound, StorageError
 from embornal.service.backup import restore
 
 
@@ -54,7 +54,10 @@ def test_a_backup_made_while_another_process_writes_verifies(
         assert os.stat(copy).st_mode & 0o077 == 0  # private, as the memory
         with Memory.open(copy, clock=clock) as saved:
             assert saved.verify() == []
-            during = [v.fact.content for v in saved.cat("/during")] if saved.ls("/") else []
+            try:  # a backup taken before the first write holds no /during yet
+                during = [v.fact.content for v in saved.cat("/during")]
+            except NotFound:
+                during = []
             numbers = sorted(int(c.rsplit(" ", 1)[1]) for c in during)
             assert numbers == list(range(len(numbers)))  # a prefix of the writes: one snapshot
 

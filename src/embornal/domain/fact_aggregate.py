@@ -47,6 +47,7 @@ from embornal.domain.events import (
 )
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
+from embornal.domain.protocol import HistoryState, check_forget, evolve_history, is_protocol_event
 from embornal.domain.spine import (
     DEFAULT_LIFETIME,
     EvidenceRef,
@@ -125,6 +126,10 @@ class FactState:
     user_weight: float | None = None
     lifetime: Lifetime = DEFAULT_LIFETIME
     lifetime_since: datetime | None = None
+    # The history protocol (seed 002): the source label given at creation (the origin the
+    # corroboration gate counts from) and the protocol's state (None: an ordinary fact).
+    source: str | None = None
+    history: HistoryState | None = None
 
     @property
     def state(self) -> str:
@@ -164,6 +169,7 @@ def evolve(
             visibility=stored_visibility(event.visibility),
             lifetime=read_lifetime(event.lifetime),
             lifetime_since=at,
+            source=event.source,
         )
     if state is None:
         raise ValueError(f"{event.TYPE} before the fact was stored")
@@ -187,6 +193,8 @@ def evolve(
         return replace(step, pinned=event.pinned, user_weight=event.user_weight)
     if isinstance(event, FactLifetimeChanged):
         return replace(step, lifetime=read_lifetime(event.lifetime), lifetime_since=at)
+    if is_protocol_event(event):
+        return replace(step, history=evolve_history(state.history, event, at))
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 
@@ -449,6 +457,7 @@ def decide_forget(state: FactState, command: ForgetFact, now: datetime) -> list[
             f"fact {state.fact_id} is already forgotten",
             hint="Use `embornal memory restore` to bring it back.",
         )
+    check_forget(state)  # an anchor is unpinned first (seed 002)
     return [FactForgotten(fact_id=state.fact_id)]
 
 

@@ -68,6 +68,7 @@ from embornal.domain.events import (
 )
 from embornal.domain.fact_aggregate import FactState, FactStatus, UpdateAttributes, decide_update
 from embornal.domain.fact_aggregate import fold as fold_fact
+from embornal.domain.protocol import PROTOCOL_NOT_UNDOABLE
 from embornal.domain.tags import Tag
 from embornal.errors import InvalidInput, NotUndoable
 
@@ -357,6 +358,7 @@ UNDO: dict[type[DomainEvent], UndoRule] = {
 
 NOT_UNDOABLE: dict[type[DomainEvent], str] = {
     FactPurged: "a purge cannot be undone: it erased the fact's content for good",
+    **PROTOCOL_NOT_UNDOABLE,
 }
 """Event class → why no undo can exist for it."""
 

@@ -18,6 +18,7 @@ ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.interfaces.catalog_history import HISTORY_OPERATIONS
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_TYPES,
@@ -439,6 +440,7 @@ CATALOG: tuple[Operation, ...] = (
     ),
     # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
     *SPINE_OPERATIONS,
+    *HISTORY_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
 )  # fmt: skip

@@ -27,6 +27,12 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
+from embornal.service.protocol_results import (
+    DueMemory,
+    ForgottenMemory,
+    MemoryStatus,
+    ProvenanceReport,
+)
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -64,6 +70,13 @@ def _json_value(value: object) -> Any:
 
 
 def _fact(f: Fact) -> Wire:
+    out = _fact_fields(f)
+    if f.warnings:  # a call's warning (pin past the soft anchor limit); never stored
+        out["warnings"] = list(f.warnings)
+    return out
+
+
+def _fact_fields(f: Fact) -> Wire:
     return {
         "id": f.id,
         "path": f.path,
@@ -205,6 +218,11 @@ def _source(p: Provenance) -> Wire:
     return {"subject": p.subject, "actor_kind": p.actor_kind.value, "label": p.label}
 
 
+def _fields(obj: Any) -> Wire:
+    """A result of the history protocol: its fields in order (decision 0064)."""
+    return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+
+
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Fact: _fact,
     ScoreParts: _parts,
@@ -215,6 +233,10 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Event: _event,
     FactDetail: _detail,
     DueFact: _due,
+    MemoryStatus: _fields,
+    ProvenanceReport: _fields,
+    DueMemory: _fields,
+    ForgottenMemory: _fields,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -308,6 +330,7 @@ def _read_fact(d: Mapping[str, Any]) -> Fact:
         user_weight=_opt(float, d.get("user_weight")),
         lifetime=str(d.get("lifetime") or "standard"),
         expires_at=_opt(time_of, d.get("expires_at")),
+        warnings=tuple(str(w) for w in d.get("warnings") or ()),
     )
 
 
@@ -416,6 +439,34 @@ def _read_source(d: Any) -> Provenance | None:
     return Provenance(str(d["subject"]), d["actor_kind"], d.get("label"))
 
 
+def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
+    return MemoryStatus(
+        _read_fact(d["fact"]), str(d["stage"]), str(d["tier"]), bool(d["sensitive"]),
+        tuple(str(s) for s in d.get("screened") or ()), _opt(time_of, d.get("captured_at")),
+        _opt(time_of, d.get("reviewed_at")), d.get("session"),
+        tuple(str(w) for w in d.get("warnings") or ()),
+    )  # fmt: skip
+
+
+def _read_report(d: Mapping[str, Any]) -> ProvenanceReport:
+    return ProvenanceReport(
+        str(d["fact_id"]), str(d["tier"]), bool(d["sensitive"]), d.get("origin"),
+        tuple(str(s) for s in d["sources"]), int(d["recorded"]),
+        tuple(str(s) for s in d["independent"]), int(d["needed"]), bool(d["satisfied"]),
+        str(d["explanation"]), d.get("warning"),
+    )  # fmt: skip
+
+
+def _read_due_memory(d: Mapping[str, Any]) -> DueMemory:
+    return DueMemory(_read_fact(d["fact"]), str(d["tier"]), bool(d["sensitive"]),
+                     time_of(d["since"]))  # fmt: skip
+
+
+def _read_forgotten(d: Mapping[str, Any]) -> ForgottenMemory:
+    return ForgottenMemory(_read_fact(d["fact"]), time_of(d["forgotten_at"]), d.get("reason"),
+                           str(d["actor"]))  # fmt: skip
+
+
 _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Fact: _read_fact,
     ScoreParts: _read_parts,
@@ -426,6 +477,10 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Event: _read_event,
     FactDetail: _read_detail,
     DueFact: _read_due,
+    MemoryStatus: _read_status,
+    ProvenanceReport: _read_report,
+    DueMemory: _read_due_memory,
+    ForgottenMemory: _read_forgotten,
 }
 
 

@@ -43,11 +43,14 @@ __all__ = [
     "EventStore",
     "FactReads",
     "FactVector",
+    "ForgottenRow",
+    "HistoryQueries",
     "KeywordSearch",
     "KindQueries",
     "PastReads",
     "PathReads",
     "PathRow",
+    "ProtocolRow",
     "RebuildProgress",
     "SpineRow",
     "Store",
@@ -88,6 +91,28 @@ class SpineRow:
     last_confirmed_at: str | None
     lifetime: str
     status: str | None
+
+
+@record
+class ProtocolRow:
+    """A memory of a history protocol list: the fact, its stage, tier and sensitivity,
+    and the time the list is ordered by (its capture; for a review, its last review)."""
+
+    fact: Fact
+    stage: str
+    tier: str
+    sensitive: bool
+    since: datetime
+
+
+@record
+class ForgottenRow:
+    """A forgotten memory and the reason, time and actor of the forget that took it out."""
+
+    fact: Fact
+    forgotten_at: datetime
+    reason: str | None
+    actor: str
 
 
 @record
@@ -402,6 +427,23 @@ class PastReads(Protocol):
 
 
 @runtime_checkable
+class HistoryQueries(Protocol):
+    """The history protocol's lists (decision 0064): rows of :mod:`.protocol`."""
+
+    def working_memories(
+        self, scope: ReadScope, *, captured_before: str, limit: int
+    ) -> list[ProtocolRow]: ...
+
+    def interpretations_due(
+        self, scope: ReadScope, *, reviewed_before: str, limit: int
+    ) -> list[ProtocolRow]: ...
+
+    def forgotten_memories(self, scope: ReadScope, *, limit: int) -> list[ForgottenRow]: ...
+
+    def anchor_count(self, scope: ReadScope) -> int: ...
+
+
+@runtime_checkable
 class TimeTravel(Protocol):
     def as_of(self, at: datetime) -> PastReads:
         """The reads of the memory as it was at ``at`` (UTC, not after now)."""
@@ -420,6 +462,7 @@ class Store(
     AccessStore,
     Admin,
     TimeTravel,
+    HistoryQueries,
     Protocol,
 ):
     """One open memory."""

@@ -188,6 +188,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0015_visibility", "schema", _visibility),
     Migration("0016_history", "schema", _history),
     Migration("0017_find_indexes", "schema", _find_indexes),
+    Migration("0022_history_protocol", "schema", _sql("0022_history_protocol")),
 )
 
 

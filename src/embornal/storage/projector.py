@@ -18,7 +18,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import history
+from embornal.storage import history, protocol
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -51,6 +51,7 @@ __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 PROJECTION_TABLES = (
     "fact_visibility_allow",
     *history.TABLES,
+    *protocol.TABLES,
     "fact_evidence",
     "fact_tags",
     "path_tags",
@@ -336,6 +337,7 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
         (when, when, fid),
     )
     _set_superseder(conn, fid, live=False)
+    protocol.purged(conn, fid)
 
 
 # The confidence step of each vouching event (names of ``confidence.StepKind``).
@@ -506,6 +508,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.POLICY_REMOVED.value: _policy_removed,
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
+    **protocol.HANDLERS,  # the history protocol's (decision 0064)
 }
 
 

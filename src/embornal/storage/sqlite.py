@@ -30,6 +30,7 @@ from embornal.storage import bitindex, context, eventlog, keyword, kind_views, m
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
+from embornal.storage.protocol import ProtocolReads
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
 
@@ -56,7 +57,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore:
+class SqliteStore(ProtocolReads):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.

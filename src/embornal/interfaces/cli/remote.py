@@ -33,6 +33,7 @@ from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.catalog_types import replace
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
+from embornal.interfaces.cli.remote_history import RemoteHistory
 from embornal.interfaces.cli.remote_transport import (
     BY_CODE,
     BY_STATUS,
@@ -116,7 +117,7 @@ def _given(scope: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in scope.items() if k != "self"}
 
 
-class RemoteMemory:
+class RemoteMemory(RemoteHistory):
     """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
 
     Each method is one call of the catalogue operation of the same name

@@ -29,6 +29,7 @@ from embornal.domain import paths as P
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.history_routes import HISTORY_HTTP
 from embornal.interfaces.http.importance_schemas import (
     DueOut,
     DueQuery,
@@ -195,6 +196,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
     "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
     "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
+    **HISTORY_HTTP,  # the history protocol's (decision 0064)
 }
 
 

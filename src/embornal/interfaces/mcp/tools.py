@@ -30,6 +30,7 @@ from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.hints import for_model
+from embornal.interfaces.mcp.history_out import HISTORY_RESULTS
 from embornal.interfaces.mcp.results import (
     CatOut,
     ConfidenceOut,
@@ -265,6 +266,8 @@ def _arg_type(item: Input) -> Any:
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
     if item.type == "confidence":
         return Annotated[float | None, BeforeValidator(_not_bool), about]
+    if item.type == "bool":
+        return Annotated[bool | None, about]
     if item.type == "evidence_list":
         return Annotated[list[str] | str | None, about]
     base = Literal[item.choices] if item.type == "choice" else str
@@ -342,6 +345,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "due": (DueOut, lambda r, a: DueOut.of(r)),
+    **HISTORY_RESULTS,  # the history protocol's (decision 0064)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -47,7 +47,12 @@ from embornal.domain.events import (
 )
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
-from embornal.domain.protocol import HistoryState, check_forget, evolve_history, is_protocol_event
+from embornal.domain.protocol_state import (
+    HistoryState,
+    check_forget,
+    evolve_history,
+    is_protocol_event,
+)
 from embornal.domain.spine import (
     DEFAULT_LIFETIME,
     EvidenceRef,

@@ -26,8 +26,6 @@ Rules (seed 002, quoted by the tests):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from embornal.domain.events import DomainEvent, FactImportanceAdjusted
@@ -39,6 +37,18 @@ from embornal.domain.events.protocol import (
     MemoryReviewed,
     MemoryTierChanged,
     MemoryUnpinNoop,
+)
+from embornal.domain.protocol_state import (
+    ARCHIVE,
+    CONSOLIDATED,
+    INTERPRETATION,
+    TESTIMONY,
+    WORKING,
+    HistoryState,
+    check_forget,
+    evolve_history,
+    history_of,
+    is_protocol_event,
 )
 from embornal.domain.provenance import Corroboration, Gate, clean_label, gate
 from embornal.domain.screening import screen
@@ -76,77 +86,14 @@ __all__ = [
     "unpin_noop",
 ]
 
-ARCHIVE, TESTIMONY, INTERPRETATION = "archive", "testimony", "interpretation"
 TIERS = (ARCHIVE, TESTIMONY, INTERPRETATION)
 CAPTURE_TIERS = (ARCHIVE, INTERPRETATION)
-WORKING, CONSOLIDATED = "working", "consolidated"
 
 #: Anchors past this many are kept but warned about (seed 002's soft limit).
 SOFT_ANCHOR_LIMIT = 12
 #: An interpretation not reviewed for this many days is due (``due_for_review``).
 REVIEW_DAYS = 30
 LEGACY_UNPIN_REASON = "legacy unpin: caller did not provide a reason"
-
-
-@dataclass(frozen=True)
-class HistoryState:
-    """What the protocol knows of one memory. ``reviewed_at``: its last review (None:
-    never; the review clock then counts from its capture, ``captured_at``)."""
-
-    stage: str = CONSOLIDATED
-    tier: str = ARCHIVE
-    sensitive: bool = False
-    screened: tuple[str, ...] = ()
-    corroborations: tuple[Corroboration, ...] = ()
-    captured_at: datetime | None = None
-    reviewed_at: datetime | None = None
-    session: str | None = None
-
-
-#: The state of a fact no protocol event has touched.
-ORDINARY = HistoryState()
-
-
-def history_of(state: FactState) -> HistoryState:
-    return state.history if state.history is not None else ORDINARY
-
-
-def is_protocol_event(event: DomainEvent) -> bool:
-    return isinstance(
-        event,
-        MemoryCaptured
-        | MemoryPromoted
-        | MemoryCorroborated
-        | MemoryTierChanged
-        | MemoryReviewed
-        | MemoryFlaggedSensitive
-        | MemoryUnpinNoop,
-    )
-
-
-def evolve_history(
-    history: HistoryState | None, event: DomainEvent, at: datetime | None
-) -> HistoryState:
-    """The protocol state after one more of its events."""
-    h = history if history is not None else ORDINARY
-    if isinstance(event, MemoryCaptured):
-        return HistoryState(
-            WORKING, event.tier, event.sensitive, event.screened, (), at, None, event.session
-        )
-    if isinstance(event, MemoryPromoted):
-        return replace(h, stage=CONSOLIDATED)
-    if isinstance(event, MemoryCorroborated):
-        if event.source is None:  # redacted by a purge
-            return h
-        c = Corroboration(event.source, event.common_origin)
-        return replace(h, corroborations=(*h.corroborations, c))
-    if isinstance(event, MemoryTierChanged):
-        return replace(h, tier=event.tier)
-    if isinstance(event, MemoryReviewed):
-        return replace(h, reviewed_at=at)
-    if isinstance(event, MemoryFlaggedSensitive):
-        return replace(h, sensitive=True, screened=h.screened + event.screened)
-    return h  # MemoryUnpinNoop: audited, changes nothing
 
 
 def gate_of(state: FactState) -> Gate:
@@ -294,16 +241,6 @@ def check_pin(state: FactState) -> None:
                 "source) (`embornal memory corroborate ID SOURCE`), then pin it; never "
                 "invent a label to pass the gate.",
             )
-
-
-def check_forget(state: FactState) -> None:
-    """An anchored memory is not forgotten: it is unpinned first."""
-    if state.pinned:
-        raise ProtocolViolation(
-            f"memory {state.fact_id} is anchored (pinned): it cannot be forgotten",
-            hint="Unpin it first: unpin(memory_id, reason) (`embornal memory unpin ID "
-            "--reason '...'`), then forget it.",
-        )
 
 
 def unpin_noop(state: FactState) -> list[DomainEvent]:

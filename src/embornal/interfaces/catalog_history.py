@@ -82,7 +82,7 @@ HISTORY_OPERATIONS: tuple[Operation, ...] = (
                   "Store the content as an ordinary fact (default path /inbox/<session or "
                   "date>) captured as working material, screened for known injection shapes "
                   "(a match flags it sensitive). `tier` testimony is refused (409).",
-                  status=201, errors=WRITE_ERRORS, tag="history"),
+                  errors=WRITE_ERRORS, tag="history"),
     ),
     Operation(
         "promote", "promote", "MemoryStatus", (FACT_ID, REASON),

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts import Fact
+from embornal.storage import context, kind_views
 from embornal.storage.connect import Connection
 from embornal.storage.contract import ForgottenRow, ProtocolRow
 
@@ -38,6 +39,10 @@ __all__ = [
     "ProtocolReads",
     "purged",
 ]
+
+# As the store's present reads (storage/sqlite.py): a fact's columns, and live.
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
+_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
 #: Cleared before a replay (children first: none here).
 TABLES = ("memory_corroborations", "memory_protocol")
@@ -142,8 +147,6 @@ class ProtocolReads:
     def _protocol_list(
         self, scope: ReadScope, where: str, since_sql: str, params: Sequence[Any], limit: int
     ) -> list[ProtocolRow]:
-        from embornal.storage.sqlite import _FACT_COLS, _LIVE
-
         vis = self._scopes.get(scope)
         rows = self._rows(
             f"SELECT {_FACT_COLS}, m.stage AS m_stage, m.tier AS m_tier, "
@@ -191,8 +194,6 @@ class ProtocolReads:
     def forgotten_memories(self, scope: ReadScope, *, limit: int) -> list[ForgottenRow]:
         """Forgotten (not purged) facts in scope, the last forgotten first, each with the
         reason, time and actor of the forget that took it out."""
-        from embornal.storage.sqlite import _FACT_COLS
-
         vis = self._scopes.get(scope)
         rows = self._rows(
             f"SELECT {_FACT_COLS}, e.reason AS e_reason, e.actor AS e_actor, "
@@ -211,8 +212,6 @@ class ProtocolReads:
 
     def anchor_count(self, scope: ReadScope) -> int:
         """How many live facts in scope are pinned."""
-        from embornal.storage.sqlite import _LIVE
-
         vis = self._scopes.get(scope)
         rows = self._rows(
             "SELECT count(*) FROM facts f JOIN paths p ON p.id = f.path_id "

@@ -74,6 +74,14 @@ class EventType(StrEnum):
     POLICY_REMOVED = "PolicyRemoved"
     TOKEN_ISSUED = "TokenIssued"
     TOKEN_REVOKED = "TokenRevoked"
+    # the history protocol's (events/protocol.py, decision 0064)
+    MEMORY_CAPTURED = "MemoryCaptured"
+    MEMORY_PROMOTED = "MemoryPromoted"
+    MEMORY_CORROBORATED = "MemoryCorroborated"
+    MEMORY_TIER_CHANGED = "MemoryTierChanged"
+    MEMORY_REVIEWED = "MemoryReviewed"
+    MEMORY_FLAGGED_SENSITIVE = "MemoryFlaggedSensitive"
+    MEMORY_UNPIN_NOOP = "MemoryUnpinNoop"
 
 
 @dataclass(frozen=True)

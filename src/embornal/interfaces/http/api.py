@@ -35,6 +35,7 @@ from embornal.interfaces.http.importance_schemas import (
     DueQuery,
     LifetimeIn,
     PinIn,
+    PinOut,
     WeightIn,
 )
 from embornal.interfaces.http.problems import RequestInvalid
@@ -191,7 +192,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
         lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
     ),
     "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
-    "pin": (FactOut, PinIn, lambda c, r: to_wire(r)),
+    "pin": (PinOut, PinIn, lambda c, r: to_wire(r)),
     "unpin": (FactOut, PinIn, lambda c, r: to_wire(r)),
     "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
     "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),

@@ -85,7 +85,7 @@ class RememberIn(_In):
     source: str | None = Field(None, max_length=1000)
     tier: str | None = Field(None, max_length=32, description="archive or interpretation.")
     path: PathIn | None = None
-    security_sensitive: bool = False
+    security_sensitive: bool = Field(False, strict=True)
     session: str | None = Field(None, max_length=200)
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH)
 

@@ -10,7 +10,7 @@ from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
 from embornal.interfaces.http.schemas import FactOut, LifetimeText, Limit, Time, _In, _Out
 
-__all__ = ["DueFactOut", "DueOut", "DueQuery", "LifetimeIn", "PinIn", "WeightIn"]
+__all__ = ["DueFactOut", "DueOut", "DueQuery", "LifetimeIn", "PinIn", "PinOut", "WeightIn"]
 
 
 class DueFactOut(_Out):
@@ -27,6 +27,14 @@ class DueOut(_Out):
     """Most urgent first (lowest c_eff / threshold)."""
 
     facts: list[DueFactOut]
+
+
+class PinOut(FactOut):
+    """A fact after a pin: ``warnings`` only when the pin is past the soft anchor limit."""
+
+    warnings: list[str] | None = Field(
+        None, exclude=True, description="What the pin warns about (past the soft anchor limit)."
+    )
 
 
 class PinIn(_In):

@@ -124,11 +124,6 @@ class FactOut(_Out):
     expires_at: Time | None = Field(
         description="When an until or ephemeral lifetime runs out: the fact then leaves recall."
     )
-    warnings: list[str] | None = Field(
-        None,
-        exclude=True,  # sent only when there is one (the wire leaves it out otherwise)
-        description="What the call warns about (a pin past the soft anchor limit).",
-    )
     supersedes_id: str | None
     superseded_by: str | None
     deleted_at: Time | None

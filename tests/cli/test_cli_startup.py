@@ -179,7 +179,7 @@ def test_the_parser_tree_is_whole() -> None:
         "serve",
     ]
     assert len(tree["memory"]) == 37 and "recall" in tree["memory"]
-    assert sum(len(v) or 1 for v in tree.values()) == 46
+    assert sum(len(v) or 1 for v in tree.values()) == 55
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

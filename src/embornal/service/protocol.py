@@ -121,6 +121,8 @@ def remember(
     why = check_reason(reason, required=False)
     if session is not None and (not isinstance(session, str) or len(session) > 200):
         raise InvalidInput("session must be a label of at most 200 characters")
+    if isinstance(source, str) and not source.strip():
+        source = None  # a blank origin is an unknown one (seed 002)
     now = ctx.now()
     where = path if path is not None else inbox_path(session, now)
     command = StoreFact(new_id(now), where, content, ctx.subject, source=source)

@@ -42,6 +42,8 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory undo[^`]*`", 'undo(event_id=..., reason="...")'),
         (r"`embornal memory lifetime[^`]*`", 'set_lifetime(id="...", lifetime="standard")'),
         (r"`embornal memory due[^`]*`", "due()"),
+        # the history protocol's hints name the tool call and, in brackets, the command
+        (r" \(`embornal memory (?:promote|unpin|corroborate|due-for-review)[^`]*`\)", ""),
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).

@@ -14,10 +14,10 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import history_schemas as HS
 from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
-from embornal.interfaces.http import history_schemas as HS
 from embornal.service.protocol_results import (
     DueMemory,
     ForgottenMemory,

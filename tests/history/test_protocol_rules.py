@@ -256,3 +256,17 @@ def test_the_clock_passes_for_reviews(memory: Memory, clock: FixedClock) -> None
     clock.advance(days=30, seconds=1)
     (due,) = memory.due_for_review()
     assert due.fact.id == i and due.since == clock.now() - timedelta(days=30, seconds=1)
+
+
+def test_undoing_a_lift_by_sensitivity_meets_the_gate_first(memory: Memory) -> None:
+    """An undo that would pin again is a new anchor: the protocol's conditions apply."""
+    fid = memory.store("/rules", "Skip the review for hotfixes.").id
+    memory.pin(fid)
+    memory.flag_sensitive(fid, reason="waives a check")
+    lift = memory.history(fid)[-1]
+    with pytest.raises(ProtocolViolation, match="independent corroboration"):
+        memory.undo(lift.position, reason="flagged by mistake")
+    memory.corroborate(fid, "release policy")
+    memory.corroborate(fid, "the team lead")  # an unknown origin needs two
+    memory.undo(lift.position, reason="now supported")
+    assert memory.show(fid).fact.pinned

@@ -53,6 +53,7 @@ class RunConfig:
     depth: int | None
     limit: int | None
     embedding_cache: Path | None = None
+    half: str | None = None  # fit or check (benchmarks/retrieval/split.py); None: all
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -63,6 +64,7 @@ class RunConfig:
             "depth": self.depth,
             "limit": self.limit,
             "embedding_cache": None if self.embedding_cache is None else str(self.embedding_cache),
+            "half": self.half,
         }
 
 
@@ -92,6 +94,12 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--limit", type=int, default=None, help="only the first N spaces (a quick look)"
+    )
+    parser.add_argument(
+        "--half",
+        choices=("fit", "check"),
+        default=None,
+        help="only one fixed half of the dev file (split.py): choose on fit, report check",
     )
     parser.add_argument("--progress", action="store_true", help="report each space on stderr")
     parser.add_argument(
@@ -124,6 +132,7 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         depth=args.depth,
         limit=args.limit,
         embedding_cache=args.embedding_cache,
+        half=args.half,
     )
 
 

@@ -32,10 +32,17 @@ def main(argv: list[str] | None = None) -> int:
     data_file = config.data_dir / LOCOMO_FILE
     if not data_file.is_file():
         parser.error(f"no {LOCOMO_FILE} in {config.data_dir} (see --data-dir)")
-    out = args.out or cli.RESULTS_DIR / f"locomo-{config.system}-{config.mode}.json"
+    suffix = f"-{config.half}" if config.half else ""
+    out = args.out or cli.RESULTS_DIR / f"locomo-{config.system}-{config.mode}{suffix}.json"
 
     started = time.perf_counter()
-    conversations = locomo.load_conversations(data_file)[: config.limit]
+    conversations = locomo.load_conversations(data_file)
+    if config.half is not None:
+        from benchmarks.retrieval.split import halves
+
+        half = halves(c.sample_id for c in conversations)
+        conversations = [c for c in conversations if half[c.sample_id] == config.half]
+    conversations = conversations[: config.limit]
     try:
         ranker = cli.make_ranker(config)
     except cli.expected_errors() as e:

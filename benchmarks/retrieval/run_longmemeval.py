@@ -53,13 +53,20 @@ def main(argv: list[str] | None = None) -> int:
     if not data_file.is_file():
         parser.error(f"no {LONGMEMEVAL_FILE} in {config.data_dir} (see --data-dir)")
     granularity = args.granularity
+    suffix = f"-{config.half}" if config.half else ""
     out = args.out or (
-        cli.RESULTS_DIR / f"longmemeval-{config.system}-{config.mode}-{granularity}.json"
+        cli.RESULTS_DIR / f"longmemeval-{config.system}-{config.mode}-{granularity}{suffix}.json"
     )
 
     started = time.perf_counter()
     everything = longmemeval.load_items(data_file)
-    items = longmemeval.eligible_items(everything)[: config.limit]
+    items = longmemeval.eligible_items(everything)
+    if config.half is not None:
+        from benchmarks.retrieval.split import halves
+
+        half = halves(i.question_id for i in items)
+        items = [i for i in items if half[i.question_id] == config.half]
+    items = items[: config.limit]
     try:
         ranker = cli.make_ranker(config)
     except cli.expected_errors() as e:

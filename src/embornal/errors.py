@@ -23,7 +23,8 @@ problem+json with ``http_status``.
     │   ├── InvalidConfidence
     │   ├── InvalidLifetime
     │   ├── InvalidVisibility
-    │   └── InvalidImportance
+    │   ├── InvalidImportance
+    │   └── InvalidImport                        a file to import breaks its format (names the line)
     ├── NotFound                       exit 3   no such fact or path (or hidden)
     ├── Conflict                       exit 4   the state forbids the change
     │   ├── ConcurrencyError                    a stream moved under us
@@ -61,6 +62,7 @@ __all__ = [
     "InvalidConfidence",
     "InvalidContent",
     "InvalidEvidence",
+    "InvalidImport",
     "InvalidImportance",
     "InvalidInput",
     "InvalidKind",
@@ -180,6 +182,14 @@ class InvalidVisibility(InvalidInput):
 class InvalidImportance(InvalidInput):
     code = "invalid_importance"
     default_hint = "Importance is a pinned flag and an optional user weight from 0 to 1."
+
+
+class InvalidImport(InvalidInput):
+    """A file to import breaks its format: the message names the line (or file); nothing
+    was imported."""
+
+    code = "invalid_import"
+    default_hint = "Import a file that `embornal export` wrote; nothing was imported."
 
 
 class NotFound(EmbornalError):

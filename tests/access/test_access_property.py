@@ -1,6 +1,7 @@
 """Property: every read API returns exactly the facts Casbin's enforce() allows and their
 visibility lets the reader see, never more (recall, cat, show, history, the wiki's spine
-series, tree, ls and their counts, find by kind and attribute).
+series, tree, ls and their counts, find by kind and attribute, export of the events and
+of Markdown).
 
 Random trees, tags (on facts and on paths), policies (allow and deny, roles) and
 subjects; the reference is the Casbin enforcer of the seed 000 model. Subjects also tag
@@ -14,6 +15,7 @@ never reaches an assistant, nor anyone but its owner (decision 0038).
 from __future__ import annotations
 
 import contextlib
+import json
 import tempfile
 from pathlib import Path
 
@@ -140,12 +142,57 @@ def test_reads_return_exactly_what_enforce_allows(
             # (a deny on a role it holds hides facts from it), so read the table itself.
             all_ids = {row[0] for row in admin._store.conn.execute("SELECT id FROM facts")}
             assert {f.id for f in stored} <= all_ids
+            proposed = _proposals(admin, stored)
             for subject in SUBJECTS:
                 for assistant in (False, True):
                     _check_subject(admin, subject, all_ids, assistant)
                     _check_owner_labels(admin, subject, stored, model, assistant)
+                    _check_proposals(admin, subject, proposed, all_ids, assistant)
         finally:
             admin.close()
+
+
+def _proposals(admin: Memory, stored: list[Fact]) -> dict[str, tuple[str, str]]:
+    """One archive proposal per fact, by its owner: proposal id -> (proposer, fact id)."""
+    out = {}
+    for fact in stored:
+        with contextlib.suppress(NotFound):  # an owner the rules let not read it
+            made = admin.as_subject(fact.owner).propose([{"type": "archive", "fact_id": fact.id}])
+            out[made.id] = (fact.owner, fact.id)
+    return out
+
+
+def _check_proposals(
+    admin: Memory,
+    subject: str,
+    proposed: dict[str, tuple[str, str]],
+    all_ids: set[str],
+    assistant: bool,
+) -> None:
+    """A proposal is seen by its proposer and by a subject who may read its fact; to any
+    other it is absent (the same error as an id no proposal has), and retention scores
+    exactly the facts the subject may read."""
+    mem = _reader(admin, subject, assistant)
+    allowed = {
+        fid
+        for fid in all_ids
+        if admin.policy_check(subject, "read", fid).decision.allowed
+        and _sees(admin, subject, fid, assistant)
+    }
+    visible = {pid for pid, (who, fid) in proposed.items() if who == subject or fid in allowed}
+    assert {p.id for p in mem.proposals(limit=1000)} == visible
+    for pid in proposed:
+        if pid in visible:
+            assert mem.proposal(pid).id == pid
+            continue
+        for probe in (pid, "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"):  # the same words: hidden, absent
+            try:
+                mem.proposal(probe)
+            except NotFound as e:
+                assert e.message == f"no proposal with id {probe}"
+            else:
+                raise AssertionError(f"{subject} read a hidden proposal {pid}")
+    assert {s.fact_id for s in mem.retention(lowest=1000)} == allowed
 
 
 def _sees(admin: Memory, subject: str, fact_id: str, assistant: bool) -> bool:
@@ -230,6 +277,7 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
                 except NotFound:
                     continue
                 raise AssertionError(f"{subject} read hidden fact {fid} through {read.__name__}")
+    _check_exports(mem, all_ids, allowed)
     # tree and ls show exactly the paths that lead to a visible fact
     shown: set[str] = set()
 
@@ -259,3 +307,19 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
         expected |= {"/" + "/".join(parts[:i]) for i in range(1, len(parts) + 1)}
     assert shown == expected
     assert {e.path for e in mem.ls("/")} == {p for p in expected if p.count("/") == 1 and p != "/"}
+
+
+def _check_exports(mem: Memory, all_ids: set[str], allowed: set[str]) -> None:
+    """The event log and the Markdown files a subject exports name exactly the facts it may
+    read: their streams, the recalls naming them, the files' blocks."""
+    with tempfile.TemporaryDirectory() as out:
+        log = Path(out) / "log.ndjson"
+        mem.export_events(str(log))
+        events = [json.loads(line) for line in log.read_text("utf-8").splitlines()[1:-1]]
+        assert {e["stream_id"] for e in events} & all_ids == allowed
+        for e in events:
+            if e["type"] == "FactsRecalled":
+                assert set(e["payload"]["fact_ids"]) <= allowed
+        mem.export_markdown(str(Path(out) / "md"), everything=True)
+        text = "".join(p.read_text("utf-8") for p in (Path(out) / "md").rglob("*.md"))
+        assert {fid for fid in all_ids if fid in text} == allowed

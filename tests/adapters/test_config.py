@@ -288,7 +288,7 @@ def test_config_to_dict_of_defaults_is_json() -> None:
     assert out["embedding"]["provider"] == "auto"
     assert out["embedding"]["dims"] == 768
     assert out["recall"] == {"limit": 10}
-    assert set(out) == {"recall", "embedding", "server", "ingest"}
+    assert set(out) == {"recall", "embedding", "server", "ingest", "proposals"}
     assert out["ingest"] == {
         "base_url": None,
         "model": None,
@@ -296,6 +296,28 @@ def test_config_to_dict_of_defaults_is_json() -> None:
         "timeout_s": 120,
         "attempts": 2,
     }
+    assert out["proposals"] == {
+        "auto_approve_kinds": None,
+        "auto_approve_sources": None,
+        "assistants_decide": False,
+    }
+
+
+def test_the_proposals_section_takes_lists_of_names(tmp_path: Path) -> None:
+    from embornal.adapters.config import proposal_policy
+
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        "proposals:\n  auto_approve_kinds: [preference]\n  auto_approve_sources: [prune]\n"
+        "  assistants_decide: true\n",
+        "utf-8",
+    )
+    policy = proposal_policy(load_config(path, env={}).proposals)
+    assert policy.auto_approve_kinds == ("preference",)
+    assert policy.auto_approve_sources == ("prune",) and policy.assistants_decide is True
+    path.write_text("proposals:\n  auto_approve_kinds: [1]\n", "utf-8")
+    with pytest.raises(ConfigError, match="auto_approve_kinds"):
+        load_config(path, env={})
 
 
 def test_config_to_dict_round_trips_through_yaml(tmp_path: Path) -> None:

@@ -172,14 +172,19 @@ def test_the_parser_tree_is_whole() -> None:
         "bootstrap",
         "config",
         "admin",
+        "export",
+        "import",
         "mcp",
+        "proposal",
+        "prune",
         "model",
         "token",
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 37 and "recall" in tree["memory"]
-    assert sum(len(v) or 1 for v in tree.values()) == 55
+    assert len(tree["memory"]) == 39 and "recall" in tree["memory"]
+    assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
+    assert sum(len(v) or 1 for v in tree.values()) == 69
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

@@ -25,6 +25,7 @@ CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
 FULL = [
     *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
     "add_evidence", "undo", "visibility", "pin", "unpin", "set_weight", "set_lifetime", "due",
+    "propose", "proposals", "proposal", "approve", "reject", "retention",
     # the history protocol's (seed 002)
     "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
     "due_for_consolidation", "due_for_review", "list_forgotten",

@@ -13,11 +13,14 @@ import os
 import types
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from embornal.domain.bounds import MAX_BATCH_SIZE, MAX_LIMIT, MAX_VECTOR_WIDTH, whole_in_range
 from embornal.domain.records import record
 from embornal.errors import ConfigError
+
+if TYPE_CHECKING:
+    from embornal.domain.proposal_policy import ProposalPolicy
 
 _R = TypeVar("_R")
 
@@ -29,11 +32,13 @@ __all__ = [
     "Config",
     "EmbeddingConfig",
     "IngestConfig",
+    "ProposalsConfig",
     "RecallConfig",
     "ServerConfig",
     "config_to_dict",
     "keys_of",
     "load_config",
+    "proposal_policy",
 ]
 
 DEFAULT_VECTOR_WIDTH = 768
@@ -92,6 +97,15 @@ class IngestConfig:
 
 
 @record
+class ProposalsConfig:
+    """The ``proposals`` section: who besides a person may decide (decision 0055)."""
+
+    auto_approve_kinds: list[str] | None = None
+    auto_approve_sources: list[str] | None = None
+    assistants_decide: bool = False
+
+
+@record
 class Config:
     """The configuration in effect."""
 
@@ -99,6 +113,7 @@ class Config:
     embedding: EmbeddingConfig = EmbeddingConfig()
     server: ServerConfig = ServerConfig()
     ingest: IngestConfig = IngestConfig()
+    proposals: ProposalsConfig = ProposalsConfig()
 
 
 DEFAULT_CONFIG_YAML = """\
@@ -139,6 +154,14 @@ ingest:
   # Seconds to wait for one answer (1-3600), and calls in all when an answer is invalid (1-5).
   timeout_s: 120
   attempts: 2
+proposals:
+  # Nothing approves itself unless listed here. A proposal whose every item is of one
+  # of these kinds, or whose source label is listed, is approved on arrival (the rule
+  # is recorded as the approver).
+  # auto_approve_kinds: [preference]
+  # auto_approve_sources: [prune]
+  # Whether an assistant (every MCP caller) may approve and reject proposals.
+  assistants_decide: false
 """
 
 
@@ -180,6 +203,8 @@ def _matches(value: object, tp: Any) -> bool:
         return False
     if tp is float:
         return isinstance(value, int | float)
+    if get_origin(tp) is list:  # a list of names
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
     return isinstance(tp, type) and isinstance(value, tp)
 
 
@@ -356,3 +381,14 @@ def config_to_dict(cfg: Config, *, redact_secrets: bool = True) -> dict[str, Any
             if out[section][key] is not None:
                 out[section][key] = _REDACTED
     return out
+
+
+def proposal_policy(cfg: ProposalsConfig) -> ProposalPolicy:
+    """The service's policy of deciding proposals, from the ``proposals`` section."""
+    from embornal.domain.proposal_policy import ProposalPolicy
+
+    return ProposalPolicy(
+        tuple(cfg.auto_approve_kinds or ()),
+        tuple(cfg.auto_approve_sources or ()),
+        cfg.assistants_decide,
+    )

@@ -27,6 +27,12 @@ from embornal.service.results import (
 
 if TYPE_CHECKING:  # the spine values: for annotations only (the read path never loads them)
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.service.proposal_results import (
+        Proposal,
+        ProposalSummary,
+        PruneResult,
+        RetentionScore,
+    )
     from embornal.service.protocol_results import (
         DueMemory,
         ForgottenMemory,
@@ -200,6 +206,28 @@ class MemoryAPI(Protocol):
     def history(self, target: str) -> list[Event]: ...
 
     def undo(self, event_id: int | str, *, reason: str) -> list[Event]: ...
+
+    def propose(self, items: Sequence[Mapping[str, Any]], *, title: str | None = None,
+                source: str | None = None, reason: str | None = None) -> Proposal: ...  # fmt: skip
+
+    def proposals(self, *, status: str | None = None, limit: int | None = None
+                  ) -> list[ProposalSummary]: ...  # fmt: skip
+
+    def proposal(self, proposal_id: str) -> Proposal: ...
+
+    def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
+                reason: str | None = None) -> Proposal: ...  # fmt: skip
+
+    def reject(self, proposal_id: str, *, reason: str) -> Proposal: ...
+
+    def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
+                      add: Sequence[Mapping[str, Any]] | None = None,
+                      reason: str | None = None) -> Proposal: ...  # fmt: skip
+
+    def retention(self, *, lowest: int | None = None) -> list[RetentionScore]: ...
+
+    def prune(self, *, threshold: float | None = None, limit: int | None = None,
+              reason: str | None = None) -> PruneResult: ...  # fmt: skip
 
     def close(self) -> None: ...
 

@@ -32,6 +32,8 @@ from embornal.interfaces.catalog_inputs import (
     WRITE_ERRORS,
 )
 from embornal.interfaces.catalog_local import LOCAL_OPERATIONS
+from embornal.interfaces.catalog_portability import PORTABILITY_OPERATIONS
+from embornal.interfaces.catalog_proposals import PROPOSAL_OPERATIONS
 from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
 from embornal.interfaces.catalog_types import (
     Http,
@@ -440,9 +442,12 @@ CATALOG: tuple[Operation, ...] = (
     ),
     # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
     *SPINE_OPERATIONS,
+    # -- proposals, retention and pruning (.catalog_proposals) ------------------------
+    *PROPOSAL_OPERATIONS,
     *HISTORY_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
+    *PORTABILITY_OPERATIONS,
 )  # fmt: skip
 
 _BY_NAME = {op.name: op for op in CATALOG}

@@ -111,6 +111,8 @@ InputType = Literal[
     "as_of",
     "event",
     "days",
+    "items",
+    "list",
 ]
 Where = Literal["query", "body", "path"]
 

@@ -27,6 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
+from embornal.interfaces import wire_proposals
 from embornal.service.protocol_results import (
     DueMemory,
     ForgottenMemory,
@@ -233,6 +234,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Event: _event,
     FactDetail: _detail,
     DueFact: _due,
+    **wire_proposals.SHAPES,
     MemoryStatus: _fields,
     ProvenanceReport: _fields,
     DueMemory: _fields,
@@ -477,6 +479,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Event: _read_event,
     FactDetail: _read_detail,
     DueFact: _read_due,
+    **wire_proposals.READERS,
     MemoryStatus: _read_status,
     ProvenanceReport: _read_report,
     DueMemory: _read_due_memory,

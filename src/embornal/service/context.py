@@ -22,6 +22,7 @@ from embornal.domain.clock import Clock, SystemClock
 from embornal.domain.events import ActorKind, DomainEvent, Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.ids import normalize_prefix
+from embornal.domain.proposal_policy import ProposalPolicy
 from embornal.domain.ranking import FusionSettings
 from embornal.domain.records import record
 from embornal.domain.scope import ReadScope
@@ -59,6 +60,7 @@ class ServiceContext:
     semantic: Semantic
     default_limit: int
     fusion: FusionSettings
+    proposals: ProposalPolicy = ProposalPolicy()
 
     @classmethod
     def create(
@@ -71,6 +73,7 @@ class ServiceContext:
         default_limit: int = 10,
         semantic: Semantic | None = None,
         fusion: FusionSettings | None = None,
+        proposals: ProposalPolicy | None = None,
     ) -> ServiceContext:
         name = check_subject(subject)
         return cls(
@@ -82,6 +85,7 @@ class ServiceContext:
             semantic=semantic or Semantic(store, None),
             default_limit=default_limit,
             fusion=fusion or FusionSettings(),
+            proposals=proposals or ProposalPolicy(),
         )
 
     @classmethod
@@ -96,9 +100,12 @@ class ServiceContext:
         embedder: EmbeddingProvider | None,
         vector_width: int | None,
         fusion: FusionSettings | None,
+        seed: bool = True,
+        proposals: ProposalPolicy | None = None,
     ) -> ServiceContext:
         """Open the store at ``path`` (None: the platform's data directory) and set up
-        its vectors; the store is closed again if that fails."""
+        its vectors; the store is closed again if that fails. ``seed=False``: a memory
+        created now starts with an empty log (see ``import_events``)."""
         if path is None:
             from embornal.adapters.dirs import default_dirs, ensure_dir
 
@@ -106,7 +113,8 @@ class ServiceContext:
             ensure_dir(dirs.data_dir)
             path = dirs.db_file
         the_clock = clock or SystemClock()
-        store = open_store(Path(path).expanduser() if str(path) != ":memory:" else path, the_clock)
+        where = Path(path).expanduser() if str(path) != ":memory:" else path
+        store = open_store(where, the_clock, seed=seed)
         semantic = Semantic(store, embedder)
         try:
             semantic.setup(vector_width)
@@ -121,6 +129,7 @@ class ServiceContext:
             default_limit=default_limit,
             semantic=semantic,
             fusion=fusion,
+            proposals=proposals,
         )
 
     def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> ServiceContext:
@@ -133,6 +142,7 @@ class ServiceContext:
             default_limit=self.default_limit,
             semantic=self.semantic,
             fusion=self.fusion,
+            proposals=self.proposals,
         )
 
     # -- helpers every use case needs ------------------------------------------------------

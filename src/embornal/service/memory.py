@@ -21,16 +21,22 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.proposal_policy import ProposalPolicy
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
     from embornal.domain.spine_series import SpineSeries
     from embornal.service import (
         admin,
+        backup,
         details,
+        export,
         facts,
         importance,
+        importing,
         kinds,
         lifecycle,
+        proposals,
         protocol,
+        retention,
         sharing,
         spine,
         tagging,
@@ -38,7 +44,16 @@ if TYPE_CHECKING:
         visible,
     )
     from embornal.service.access import TokenInfo
+    from embornal.service.backup import Backup
     from embornal.service.details import NewFact
+    from embornal.service.export import EventsExport, MarkdownExport
+    from embornal.service.importing import EventsImport, MarkdownImport
+    from embornal.service.proposal_results import (
+        Proposal,
+        ProposalSummary,
+        PruneResult,
+        RetentionScore,
+    )
     from embornal.service.protocol_results import (
         DueMemory,
         ForgottenMemory,
@@ -58,10 +73,15 @@ if TYPE_CHECKING:
     from embornal.service.sharing import IssuedToken, PolicyCheck
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
+    backup = Later("embornal.service.backup")
+    export = Later("embornal.service.export")
+    importing = Later("embornal.service.importing")
     facts = Later("embornal.service.facts")
     importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
     lifecycle = Later("embornal.service.lifecycle")
+    proposals = Later("embornal.service.proposals")
+    retention = Later("embornal.service.retention")
     protocol = Later("embornal.service.protocol")
     sharing = Later("embornal.service.sharing")
     spine = Later("embornal.service.spine")
@@ -92,13 +112,17 @@ class Memory:
         embedder: EmbeddingProvider | None = None,
         vector_width: int | None = None,
         fusion: FusionSettings | None = None,
+        seed: bool = True,
+        proposals: ProposalPolicy | None = None,
     ) -> Memory:
         """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
         the platform's data directory). ``embedder`` turns on recall by meaning;
-        ``vector_width`` (default: the embedder's) must match on every later open."""
+        ``vector_width`` (default: the embedder's) must match on every later open.
+        ``seed=False``: a memory created now has an empty log, for ``import_events``."""
         ctx = ServiceContext.open(
             path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
-            embedder=embedder, vector_width=vector_width, fusion=fusion)  # fmt: skip
+            embedder=embedder, vector_width=vector_width, fusion=fusion, seed=seed,
+            proposals=proposals)  # fmt: skip
         return cls(ctx)
 
     def close(self) -> None:
@@ -278,6 +302,48 @@ class Memory:
         """Append the events that undo one event of the log (its id: the # of history)."""
         return undo.undo(self._ctx, event_id, reason=reason)
 
+    # -- proposals and retention (service.proposals, service.retention) -------------------
+
+    def propose(self, items: Sequence[Mapping[str, Any]], *, title: str | None = None,
+                source: str | None = None, reason: str | None = None) -> Proposal:  # fmt: skip
+        """Open a proposal of draft items (create, update, archive, supersede): none is a
+        fact until approved (a configured auto-approve rule may approve it at once)."""
+        return proposals.propose(self._ctx, items, title=title, source=source, reason=reason)
+
+    def proposals(self, *, status: str | None = None, limit: int | None = None
+                  ) -> list[ProposalSummary]:  # fmt: skip
+        """The proposals the subject may see, newest first (status: open, approved, rejected)."""
+        return proposals.list_proposals(self._ctx, status=status, limit=limit)
+
+    def proposal(self, proposal_id: str) -> Proposal:
+        """One proposal whole: its items and how it was decided."""
+        return proposals.show(self._ctx, proposal_id)
+
+    def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
+                reason: str | None = None) -> Proposal:  # fmt: skip
+        """Apply the chosen items (None: all) in one transaction; the rest are declined."""
+        return proposals.approve(self._ctx, proposal_id, items=items, reason=reason)
+
+    def reject(self, proposal_id: str, *, reason: str) -> Proposal:
+        """Close a proposal with nothing applied (a reason is required)."""
+        return proposals.reject(self._ctx, proposal_id, reason=reason)
+
+    def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
+                      add: Sequence[Mapping[str, Any]] | None = None,
+                      reason: str | None = None) -> Proposal:  # fmt: skip
+        """Drop items by number, or add items, while a proposal is open."""
+        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (),
+                              reason=reason)  # fmt: skip
+
+    def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:
+        """The live facts least worth keeping, lowest retention score first, with parts."""
+        return retention.retention(self._ctx, lowest=lowest)
+
+    def prune(self, *, threshold: float | None = None, limit: int | None = None,
+              reason: str | None = None) -> PruneResult:  # fmt: skip
+        """Open ONE archive proposal of the facts scoring below ``threshold``; deletes nothing."""
+        return retention.prune(self._ctx, threshold=threshold, limit=limit, reason=reason)
+
     # -- reading (service.recall, service.browse) -------------------------------------------
 
     def recall(self, query: str | None = None, *, limit: int | None = None,
@@ -382,3 +448,25 @@ class Memory:
     def pending_embeddings(self) -> int:
         """How many live facts (or pieces) wait for a vector; see reindex."""
         return admin.pending_embeddings(self._ctx)
+
+    # -- moving a memory whole (service.export, service.importing, service.backup) ---------
+
+    def export_events(self, file: str) -> EventsExport:
+        """Write the log the subject may read to ``file`` as NDJSON (the lossless form)."""
+        return export.export_events(self._ctx, file)
+
+    def export_markdown(self, directory: str, *, everything: bool = False) -> MarkdownExport:
+        """One Markdown file a path in ``directory`` (forgotten ones too with ``everything``)."""
+        return export.export_markdown(self._ctx, directory, everything=everything)
+
+    def import_events(self, file: str) -> EventsImport:
+        """Restore the log ``export_events`` wrote into this empty memory, exactly."""
+        return importing.import_events(self._ctx, file)
+
+    def import_markdown(self, directory: str, *, dry_run: bool = False) -> MarkdownImport:
+        """Read an (edited) Markdown export back: supersede, forget, store; reason "import"."""
+        return importing.import_markdown(self._ctx, directory, dry_run=dry_run)
+
+    def backup(self, file: str) -> Backup:
+        """A consistent copy of the whole memory in the new file ``file``, writers going on."""
+        return backup.backup(self._ctx, file)

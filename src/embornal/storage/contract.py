@@ -17,7 +17,7 @@ Vectors travel as float32 bytes (:func:`pack_vector`).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -50,8 +50,13 @@ __all__ = [
     "PastReads",
     "PathReads",
     "PathRow",
+    "Portability",
+    "ProposalReads",
+    "ProposalRow",
     "ProtocolRow",
     "RebuildProgress",
+    "Redaction",
+    "RetentionRow",
     "SpineRow",
     "Store",
     "TimeTravel",
@@ -94,6 +99,39 @@ class SpineRow:
 
 
 @record
+class ProposalRow:
+    """One proposal as the ``proposals`` projection lists it (times ISO-8601 text)."""
+
+    proposal_id: str
+    status: str
+    title: str | None
+    source: str | None
+    proposer: str
+    opened_at: str
+    item_count: int
+    decided_by: str | None
+    decided_at: str | None
+    applied_count: int
+
+
+@record
+class RetentionRow:
+    """The stored signals retention scores one live fact by (decision 0056)."""
+
+    fact_id: str
+    path: str
+    kind: str
+    created_at: str
+    last_recall_at: str | None
+    recall_count: int
+    confidence: float | None
+    last_confirmed_at: str | None
+    pinned: bool
+    user_weight: float | None
+    lifetime: str
+
+
+@record
 class ProtocolRow:
     """A memory of a history protocol list: the fact, its stage, tier and sensitivity,
     and the time the list is ordered by (its capture; for a review, its last review)."""
@@ -122,6 +160,14 @@ class FactVector:
     fact_id: str
     vector: bytes
     pieces: tuple[bytes, ...] = ()
+
+
+@record
+class Redaction:
+    """That a purge redacted an event: the purge's position, and when (ISO-8601 text)."""
+
+    purge_position: int
+    redacted_at: str
 
 
 class Tx(Protocol):
@@ -334,6 +380,25 @@ class AccessStore(Protocol):
 
 
 @runtime_checkable
+class ProposalReads(Protocol):
+    def proposal_rows(self, *, status: str | None = None, limit: int = 50) -> list[ProposalRow]:
+        """Proposals (of ``status``, or all), newest first, at most ``limit``."""
+        ...
+
+    def proposal_ids(self, prefix: str) -> list[str]:
+        """Up to two proposal ids that start with ``prefix`` (upper-cased)."""
+        ...
+
+    def retention_rows(self, scope: ReadScope = EVERYTHING) -> list[RetentionRow]:
+        """The retention signals of every live fact in scope, oldest first."""
+        ...
+
+    def link_in_degree(self, scope: ReadScope = EVERYTHING) -> dict[str, int]:
+        """How many live facts in scope link to each path (the one read of centrality)."""
+        ...
+
+
+@runtime_checkable
 class Admin(Protocol):
     def rebuild(self, progress: RebuildProgress | None = None) -> int:
         """Replay the log into fresh projections; return how many events were replayed."""
@@ -349,6 +414,45 @@ class Admin(Protocol):
 
     def compact_after_purge(self) -> bool:
         """After a purge: make the erased bytes leave the disk; True when complete."""
+        ...
+
+
+@runtime_checkable
+class Portability(Protocol):
+    """Moving a memory whole (decisions 0061–0063): export, import into an empty memory,
+    and the online backup."""
+
+    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
+        """Every fact in scope, whatever its state, by path, then creation, then id."""
+        ...
+
+    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
+        """The ids of every fact in scope, whatever its state."""
+        ...
+
+    def redactions(self) -> dict[int, Redaction]:
+        """The redaction record of each event a purge redacted, by the event's position."""
+        ...
+
+    def event_count(self) -> int:
+        """How many events the log holds."""
+        ...
+
+    def last_position(self) -> int:
+        """The position of the log's last event (0: none)."""
+        ...
+
+    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
+        """Into an empty log (else :class:`~embornal.errors.Conflict`), in one transaction:
+        each event at its own position, stream version, time and actor, its payload as given
+        (at its type's current version), with its redaction record; then its projections.
+        Return how many. ``entries`` is read as it is written: an error it raises rolls the
+        transaction back (nothing written)."""
+        ...
+
+    def backup(self, target: str) -> None:
+        """A consistent copy of the whole memory written to the new file ``target`` while
+        writers go on."""
         ...
 
 
@@ -462,6 +566,8 @@ class Store(
     AccessStore,
     Admin,
     TimeTravel,
+    Portability,
+    ProposalReads,
     HistoryQueries,
     Protocol,
 ):

@@ -12,7 +12,7 @@ from embornal.domain.clock import Clock
 from embornal.errors import ConfigError
 from embornal.storage.contract import Store
 
-__all__ = ["BACKENDS", "backend_of", "open_store"]
+__all__ = ["BACKENDS", "backend_of", "open_store", "restore_backup"]
 
 #: The backends :func:`open_store` can open (PostgreSQL joins when it passes tests/storage).
 BACKENDS = ("sqlite",)
@@ -27,9 +27,12 @@ def backend_of(target: str | Path) -> str:
     return "postgresql" if scheme in ("postgres", "postgresql") else scheme
 
 
-def open_store(target: str | Path, clock: Clock, *, migrate: bool = True) -> Store:
+def open_store(
+    target: str | Path, clock: Clock, *, migrate: bool = True, seed: bool = True
+) -> Store:
     """Open (creating and migrating as needed) the store at ``target``: a database file,
-    ``:memory:``, or ``sqlite:///PATH``."""
+    ``:memory:``, or ``sqlite:///PATH``. ``seed=False``: a store created now holds no event
+    (no guide, no default rules: the log an import brings has its own)."""
     backend = backend_of(target)
     if backend != "sqlite":
         raise ConfigError(
@@ -41,4 +44,18 @@ def open_store(target: str | Path, clock: Clock, *, migrate: bool = True) -> Sto
     text = str(target)
     if text.startswith("sqlite://"):
         target = text.removeprefix("sqlite://")
-    return SqliteStore.open(target, clock, migrate=migrate)
+    return SqliteStore.open(target, clock, migrate=migrate, seed=seed)
+
+
+def restore_backup(source: str, target: str, clock: Clock, *, replace: bool) -> int:
+    """Check the backup file ``source`` (sound, migrated, verified) and write it over the
+    memory at ``target`` (one holding events only when ``replace``); return its events."""
+    if backend_of(target) != "sqlite":
+        raise ConfigError(f"no restore for {backend_of(target)!r}", hint="Restore to a file.")
+    from embornal.storage.restore import check_and_restore
+    from embornal.storage.verify import compare_with_replay
+
+    def check(path: str) -> list[str]:
+        return compare_with_replay(path, clock)
+
+    return check_and_restore(source, target, clock, replace=replace, check=check)

@@ -188,7 +188,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0015_visibility", "schema", _visibility),
     Migration("0016_history", "schema", _history),
     Migration("0017_find_indexes", "schema", _find_indexes),
+    Migration("0019_proposals", "schema", _sql("0019_proposals")),
     Migration("0022_history_protocol", "schema", _sql("0022_history_protocol")),
+    Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),
 )
 
 

@@ -18,7 +18,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import history, protocol
+from embornal.storage import history, proposals_sql, protocol
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -60,6 +60,7 @@ PROJECTION_TABLES = (
     "paths",
     "casbin_rule",
     "tokens",
+    proposals_sql.TABLE,
 )
 
 
@@ -508,6 +509,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.POLICY_REMOVED.value: _policy_removed,
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
+    **proposals_sql.HANDLERS,
     **protocol.HANDLERS,  # the history protocol's (decision 0064)
 }
 

@@ -30,6 +30,8 @@ from embornal.storage import bitindex, context, eventlog, keyword, kind_views, m
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
+from embornal.storage.portability import SqlitePortability, skip_seed
+from embornal.storage.proposals_sql import ProposalQueries
 from embornal.storage.protocol import ProtocolReads
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
@@ -57,7 +59,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(ProtocolReads):
+class SqliteStore(SqlitePortability, ProposalQueries, ProtocolReads):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -101,13 +103,18 @@ class SqliteStore(ProtocolReads):
         return reader
 
     @classmethod
-    def open(cls, path: str | Path, clock: Clock, *, migrate: bool = True) -> SqliteStore:
+    def open(
+        cls, path: str | Path, clock: Clock, *, migrate: bool = True, seed: bool = True
+    ) -> SqliteStore:
+        """``seed=False``: a new file gets no guide and no default rules (an import's)."""
         from embornal.storage.history_fill import fill_in as history_fill
 
         conn = connect(path)
         store = cls(conn, str(path), clock)
         if migrate:
             try:
+                if not seed:
+                    skip_seed(conn, clock)
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
                 history_fill(conn)  # the history of the log before migration 0016
@@ -347,15 +354,19 @@ class SqliteStore(ProtocolReads):
         *,
         under: str | None = None,
     ) -> list[Fact]:
-        """Live facts ordered by strength at ``now`` (computed in SQL, never stored)."""
+        """Live facts ordered by strength at ``now`` (derived, never stored), from two
+        index reads (:mod:`embornal.storage.strongest`)."""
+        from embornal.storage.strongest import strongest_rows
+
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
-        rows = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {_LIVE} AND {under_sql} AND ({vis.sql}) "
-            "ORDER BY exp(-max(0.0, julianday(?) - julianday(coalesce(f.last_recall_at, "
-            "f.created_at))) / f.stability_days) DESC, f.seq DESC LIMIT ?",
-            (*under_params, *vis.params, now, limit),
+        rows = strongest_rows(
+            self._rows,
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            f"{_LIVE} AND {under_sql} AND ({vis.sql})",
+            (*under_params, *vis.params),
+            kind_views.stored_time(now),
+            limit,
         )
         return self._facts(rows, vis)
 

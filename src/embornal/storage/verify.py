@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from embornal.domain.clock import Clock
-from embornal.storage import eventlog, migrations, projector, protocol
+from embornal.storage import eventlog, migrations, projector, proposals_sql, protocol
 from embornal.storage.connect import Connection, connect
 
 __all__ = ["PROJECTION_QUERIES", "compare_with_replay"]
@@ -40,6 +40,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     "round(stability_days, 9) FROM fact_signals ORDER BY 1, 2",
     "fact_tag_versions": "SELECT fact_id, key, valid_from, valid_to, value "
     "FROM fact_tag_versions ORDER BY 1, 2, 3",
+    proposals_sql.TABLE: proposals_sql.VERIFY_QUERY,
     "path_tag_versions": "SELECT p.path, t.tagger, t.key, t.valid_from, t.valid_to, t.value "
     "FROM path_tag_versions t JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3, 4",
     **protocol.VERIFY_QUERIES,

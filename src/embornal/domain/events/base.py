@@ -74,6 +74,10 @@ class EventType(StrEnum):
     POLICY_REMOVED = "PolicyRemoved"
     TOKEN_ISSUED = "TokenIssued"
     TOKEN_REVOKED = "TokenRevoked"
+    PROPOSAL_OPENED = "ProposalOpened"
+    PROPOSAL_EDITED = "ProposalEdited"
+    PROPOSAL_APPROVED = "ProposalApproved"
+    PROPOSAL_REJECTED = "ProposalRejected"
     # the history protocol's (events/protocol.py, decision 0064)
     MEMORY_CAPTURED = "MemoryCaptured"
     MEMORY_PROMOTED = "MemoryPromoted"

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.events.proposals import PROPOSAL_EVENTS
 from embornal.domain.events.protocol import PROTOCOL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts import DEFAULT_KIND
@@ -462,6 +463,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     PolicyRemoved,
     TokenIssued,
     TokenRevoked,
+    *PROPOSAL_EVENTS,
     *PROTOCOL_EVENTS,  # the history protocol's (decision 0064)
 )
 

@@ -132,6 +132,7 @@ def mcp(ctx: Context) -> int:
     """Serve the memory over MCP on stdin/stdout until the client closes it."""
     ctx.prepare()
     try:
+        from embornal.adapters.config import proposal_policy
         from embornal.interfaces.mcp.server import run_stdio
     except ModuleNotFoundError as e:
         raise ConfigError(
@@ -145,5 +146,6 @@ def mcp(ctx: Context) -> int:
         profile=ctx.opt("profile", "core"),
         embedder=provider,
         vector_width=ctx.config.embedding.dims if provider is not None else None,
+        proposals=proposal_policy(ctx.config.proposals),
     )
     return 0

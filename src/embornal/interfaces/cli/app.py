@@ -236,6 +236,7 @@ class Context:
         self.prepare()
         config = self.config
         provider = self.embedder(strict=strict).provider if semantic else None
+        from embornal.adapters.config import proposal_policy
         from embornal.service.memory import Memory
 
         return Memory.open(
@@ -245,6 +246,7 @@ class Context:
             default_limit=config.recall.limit,
             embedder=provider,
             vector_width=config.embedding.dims if provider is not None else None,
+            proposals=proposal_policy(config.proposals),
         )
 
     def open_memory_api(

@@ -109,6 +109,24 @@ def admin(sub: Commands, late: ArgParser) -> None:
         "Rebuild a scratch copy from the event log and compare it with the live\n"
         "projections. Exit 0 when they match, 8 when they differ.",
     )
+    add_command(
+        sub,
+        "restore",
+        "portability_cmds:restore",
+        "check a backup FILE, then write it over the memory",
+        late,
+        "Check FILE (a sound database, migrated to this version, its projections equal\n"
+        "to a replay of its log), then write it over the memory in one transaction.\n"
+        "A memory that holds facts is replaced only with --replace. Stop the servers\n"
+        "of the memory first.",
+        _restore_args,
+    )
+
+
+def _restore_args(p: ArgParser) -> None:
+    from embornal.interfaces.cli.portability_cmds import restore_args
+
+    restore_args(p)
 
 
 def _pull_args(p: ArgParser) -> None:

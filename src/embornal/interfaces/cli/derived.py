@@ -168,6 +168,22 @@ def _event(text: str) -> int:
     return check_event_id(text)
 
 
+def _item(text: str) -> dict[str, Any]:
+    """A proposal's item: one JSON object (``{"type": "archive", "fact_id": "01K..."}``)."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise InvalidInput(
+            f"an item is a JSON object, not {text[:40]!r}",
+            hint='Give it as \'{"type": "archive", "fact_id": "ID"}\'.',
+        )
+    return value
+
+
 #: The converters of the input types whose words the domain reads, each with the domain's
 #: own one-line error (exit 2); the domain is imported only when such a value comes.
 CONVERTERS: dict[str, Callable[[str], Any]] = {
@@ -175,6 +191,7 @@ CONVERTERS: dict[str, Callable[[str], Any]] = {
     "lifetime": _lifetime,
     "visibility": _visibility,
     "event": _event,
+    "items": _item,
 }
 
 

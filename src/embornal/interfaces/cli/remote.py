@@ -34,6 +34,7 @@ from embornal.interfaces.catalog_types import replace
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
 from embornal.interfaces.cli.remote_history import RemoteHistory
+from embornal.interfaces.cli.remote_proposals import ProposalCalls
 from embornal.interfaces.cli.remote_transport import (
     BY_CODE,
     BY_STATUS,
@@ -79,6 +80,7 @@ LOCAL_ONLY = frozenset(
     for module, names in (
         ("admin_cmds", "migrate rebuild verify mcp"),
         ("model_cmds", "pull ls rm"),
+        ("portability_cmds", "restore"),
         ("serve_cmds", "serve wiki"),
     )
     for name in names.split()
@@ -117,7 +119,7 @@ def _given(scope: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in scope.items() if k != "self"}
 
 
-class RemoteMemory(RemoteHistory):
+class RemoteMemory(ProposalCalls, RemoteHistory):
     """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
 
     Each method is one call of the catalogue operation of the same name

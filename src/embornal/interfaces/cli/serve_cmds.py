@@ -78,6 +78,7 @@ def serve(ctx: Context) -> int:
     _only_default_subject(ctx, "serve", "each request acts as the subject of its token")
     given: str | None = ctx.opt("bind")
     bind = given.strip() if given else DEFAULT_BIND
+    from embornal.adapters.config import proposal_policy
     from embornal.interfaces.http.server import is_loopback, run_server
 
     loopback = is_loopback(bind)
@@ -108,5 +109,6 @@ def serve(ctx: Context) -> int:
             allow_remote=given is not None and not loopback,
             mcp_profile=ctx.opt("mcp_profile", "core"),
             announce=_announce(ctx),
+            proposals=proposal_policy(ctx.config.proposals),
         )
     return 0

@@ -88,7 +88,21 @@ def build_parser() -> ArgParser:
     groups.later(
         "config", "where the files are, and the configuration in effect", group_of("config")
     )
-    groups.later("admin", "migrate, rebuild and verify the database", group_of("admin"))
+    groups.later(
+        "admin", "migrate, rebuild, verify, back up and restore the database", group_of("admin")
+    )
+    groups.later(
+        "export",
+        "write the memory out: Markdown files, or the event log",
+        group_of("export"),
+        description="Write the memory out as you may read it (decisions 0061, 0062).",
+    )
+    groups.later(
+        "import",
+        "read an export back: the event log, or Markdown files",
+        group_of("import"),
+        description="Read an export back into the memory.",
+    )
     add_command(
         groups,
         "mcp",
@@ -97,6 +111,23 @@ def build_parser() -> ArgParser:
         late,
         args=args_of("mcp_args"),
     )
+    groups.later(
+        "proposal",
+        "review proposed changes: list, show, approve, reject, edit",
+        group_of("proposal"),
+        description="Proposals: draft changes that become facts only once approved.",
+        epilog=EXIT_CODES,
+        formatter_class=FMT,
+    )
+
+    def prune(parser: ArgParser) -> None:  # `embornal prune` is `embornal memory prune`
+        from embornal.interfaces.catalog import by_name
+        from embornal.interfaces.cli.derived import fill
+
+        fill(parser, by_name("prune"))
+
+    op = "propose archiving the facts least worth keeping (deletes nothing)"
+    groups.later("prune", op, prune, description=op, parents=[late], formatter_class=FMT)
     groups.later(
         "model",
         "download, list and remove embedding models",

@@ -39,6 +39,7 @@ from embornal.interfaces.http.importance_schemas import (
     WeightIn,
 )
 from embornal.interfaces.http.problems import RequestInvalid
+from embornal.interfaces.http.proposal_schemas import PROPOSAL_HTTP
 from embornal.interfaces.http.schemas import (
     CatOut,
     CatQuery,
@@ -197,6 +198,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
     "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
     "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
+    **PROPOSAL_HTTP,
     **HISTORY_HTTP,  # the history protocol's (decision 0064)
 }
 
@@ -349,7 +351,7 @@ def _endpoint(op: Operation, gate: Gate) -> Callable[[Request], Any]:
         )
         headers = {"Cache-Control": "no-store"}
         if created is not None:
-            headers["Location"] = f"{API_PREFIX}/facts/{created}"
+            headers["Location"] = f"{API_PREFIX}{op.path}/{created}"
         return Response(body, status_code=op.status, media_type="application/json", headers=headers)
 
     endpoint.__name__ = op.operation_id
@@ -357,7 +359,24 @@ def _endpoint(op: Operation, gate: Gate) -> Callable[[Request], Any]:
 
 
 def api_routes(gate: Gate) -> list[Route]:
-    return [
-        Route(API_PREFIX + op.path, _endpoint(op, gate), methods=[op.method], name=op.operation_id)
-        for op in OPERATIONS
-    ]
+    """One route per path; a path of two operations (``GET`` and ``POST /proposals``)
+    dispatches on the method, so that a 405 names every method the path has."""
+    by_path: dict[str, list[Operation]] = {}
+    for op in OPERATIONS:
+        by_path.setdefault(op.path, []).append(op)
+    routes = []
+    for path, ops in by_path.items():
+        endpoints = {op.method: _endpoint(op, gate) for op in ops}
+        endpoint = endpoints[ops[0].method] if len(ops) == 1 else _by_method(endpoints)
+        name = "_".join(op.operation_id for op in ops)
+        routes.append(Route(API_PREFIX + path, endpoint, methods=list(endpoints), name=name))
+    return routes
+
+
+def _by_method(endpoints: Mapping[str, Callable[[Request], Any]]) -> Callable[[Request], Any]:
+    async def endpoint(request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method  # Starlette adds HEAD
+        response: Response = await endpoints[method](request)
+        return response
+
+    return endpoint

@@ -21,6 +21,7 @@ from embornal.service.memory import Memory
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.proposal_policy import ProposalPolicy
 
 __all__ = ["is_loopback", "run_server", "run_wiki"]
 
@@ -91,12 +92,16 @@ def _serve(app: Any, sock: socket.socket, *, log_level: str, access_log: bool) -
 
 
 def _open(
-    db_path: str | None, embedder: EmbeddingProvider | None, vector_width: int | None
+    db_path: str | None,
+    embedder: EmbeddingProvider | None,
+    vector_width: int | None,
+    proposals: ProposalPolicy | None = None,
 ) -> Memory:
     return Memory.open(
         Path(db_path) if db_path is not None else None,
         embedder=embedder,
         vector_width=vector_width,
+        proposals=proposals,
     )
 
 
@@ -113,6 +118,7 @@ def run_server(
     announce: Callable[[str], None] | None = None,
     embedder: EmbeddingProvider | None = None,
     vector_width: int | None = None,
+    proposals: ProposalPolicy | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) until interrupted.
 
@@ -133,7 +139,7 @@ def run_server(
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
     sock = _bind(bind, port)
     try:
-        with _open(db_path, embedder, vector_width) as memory:
+        with _open(db_path, embedder, vector_width, proposals) as memory:
             app = create_app(
                 memory,
                 max_body_bytes=max_body_bytes,

@@ -42,6 +42,8 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory undo[^`]*`", 'undo(event_id=..., reason="...")'),
         (r"`embornal memory lifetime[^`]*`", 'set_lifetime(id="...", lifetime="standard")'),
         (r"`embornal memory due[^`]*`", "due()"),
+        (r"`embornal proposal show[^`]*`", 'proposal(id="...")'),
+        (r"`embornal proposal list[^`]*`", "proposals()"),
         # the history protocol's hints name the tool call and, in brackets, the command
         (r" \(`embornal memory (?:promote|unpin|corroborate|due-for-review)[^`]*`\)", ""),
     )
@@ -52,6 +54,11 @@ _BY_MESSAGE: tuple[tuple[re.Pattern[str], str], ...] = (
         re.compile(r"^recall by meaning needs an embedding model"),
         'No embedding model is set up (only the user can add one): call recall(query="...", '
         'mode="keyword").',
+    ),
+    (
+        re.compile(r"^an assistant may not \w+ a proposal"),
+        'Only the user decides here: show them the proposal (proposal(id="...")) and ask '
+        "them to approve or reject it (`embornal proposal approve ID` on their machine).",
     ),
     (
         re.compile(r"^fact \S+ is not forgotten"),

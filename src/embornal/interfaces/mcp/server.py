@@ -32,6 +32,7 @@ from embornal.service.memory import Memory
 
 if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.proposal_policy import ProposalPolicy
 
 __all__ = ["EmbornalServer", "build_server", "run_stdio"]
 
@@ -176,6 +177,7 @@ def run_stdio(
     profile: str = "core",
     embedder: EmbeddingProvider | None = None,
     vector_width: int | None = None,
+    proposals: ProposalPolicy | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF.
 
@@ -188,5 +190,6 @@ def run_stdio(
         actor_kind="assistant",
         embedder=embedder,
         vector_width=vector_width,
+        proposals=proposals,
     ) as memory:
         build_server(memory, profile=profile).run("stdio")

@@ -27,10 +27,11 @@ from mcp_types import CallToolResult, ToolAnnotations
 from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
 from embornal.domain.events import ActorKind
-from embornal.errors import EmbornalError, InvalidAttribute, InvalidTag
+from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.history_out import HISTORY_RESULTS
+from embornal.interfaces.mcp.proposal_results import PROPOSAL_RESULTS
 from embornal.interfaces.mcp.results import (
     CatOut,
     ConfidenceOut,
@@ -64,6 +65,7 @@ __all__ = [
     "ToolSpec",
     "as_assistant",
     "attributes_arg",
+    "items_arg",
     "tags_arg",
     "tool_specs",
     "where_arg",
@@ -113,6 +115,26 @@ def attributes_arg(raw: AttributesInput) -> dict[str, Any] | None:
             hint='Give an object such as {"status": "active"}; kinds() lists the fields.',
         )
     return decoded
+
+
+ItemsInput = list[dict[str, Any]] | str
+
+
+def items_arg(raw: ItemsInput) -> list[dict[str, Any]]:
+    """A proposal's items: a list of objects, or one encoded as a JSON string."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError as e:
+            raise InvalidInput(
+                "items are not valid JSON",
+                hint='Give a list such as [{"type": "create", "path": "/n", "content": "..."}].',
+            ) from e
+    if isinstance(raw, dict):
+        raw = [raw]
+    if not isinstance(raw, list):
+        raise InvalidInput("items must be a list of objects, each with a 'type'")
+    return raw
 
 
 def where_arg(raw: WhereInput) -> list[str] | dict[str, str]:
@@ -268,8 +290,10 @@ def _arg_type(item: Input) -> Any:
         return Annotated[float | None, BeforeValidator(_not_bool), about]
     if item.type == "bool":
         return Annotated[bool | None, about]
-    if item.type == "evidence_list":
+    if item.type in ("evidence_list", "list"):
         return Annotated[list[str] | str | None, about]
+    if item.type == "items":
+        return Annotated[ItemsInput if item.required else ItemsInput | None, about]
     base = Literal[item.choices] if item.type == "choice" else str
     return Annotated[base if item.required else base | None, about]
 
@@ -293,8 +317,10 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
             value = attributes_arg(value)
         elif item.type == "where":
             value = where_arg(value)
-        elif item.type == "evidence_list" and isinstance(value, str):
+        elif item.type in ("evidence_list", "list") and isinstance(value, str):
             value = [value]
+        elif item.type == "items" and value is not None:
+            value = items_arg(value)
         out[item.name] = value
     return out
 
@@ -345,6 +371,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "due": (DueOut, lambda r, a: DueOut.of(r)),
+    **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""

@@ -1,0 +1,159 @@
+"""The REST models of proposals and retention (decisions 0055–0057), and what the API adds
+to their catalogue records: :data:`PROPOSAL_HTTP` (answer model, query or body model,
+envelope), spliced into :mod:`embornal.interfaces.http.api`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, Strict
+
+from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.domain.proposals import MAX_ITEMS
+from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
+from embornal.interfaces.wire import to_wire
+
+__all__ = [
+    "PROPOSAL_HTTP",
+    "ApproveIn",
+    "EditIn",
+    "ProposalItemOut",
+    "ProposalOut",
+    "ProposalSummaryOut",
+    "ProposalsOut",
+    "ProposalsQuery",
+    "ProposeIn",
+    "PruneIn",
+    "PruneOut",
+    "RetentionOut",
+    "RetentionQuery",
+    "RetentionScoreOut",
+]
+
+Reason = Annotated[
+    str | None, Field(max_length=MAX_REASON_LENGTH, description="Why; kept in the history.")
+]
+Items = Annotated[
+    list[dict[str, Any]],
+    Field(min_length=1, max_length=MAX_ITEMS, description="Draft items, each with a `type`: "
+          "create, update, archive or supersede."),
+]  # fmt: skip
+Numbers = Annotated[
+    list[str] | None, Field(max_length=MAX_ITEMS, description='Item numbers, e.g. ["1", "3"].')
+]
+
+
+class ProposalItemOut(_Out):
+    number: str
+    type: str = Field(description="create, update, archive or supersede.")
+    fact_id: str | None = Field(description="The fact it acts on, or the id it will create.")
+    fields: dict[str, Any]
+    applied: bool | None = Field(description="Once decided: applied (true) or declined.")
+
+
+class ProposalOut(_Out):
+    """A proposal whole (``decided_by``: a subject, or ``policy:…`` for an auto-approve)."""
+
+    id: str
+    status: Literal["open", "approved", "rejected"]
+    title: str | None
+    source: str | None
+    proposer: str | None
+    opened_at: Time | None
+    decided_by: str | None
+    decided_at: Time | None
+    reason: str | None
+    items: list[ProposalItemOut]
+
+
+class ProposalSummaryOut(_Out):
+    id: str
+    status: Literal["open", "approved", "rejected"]
+    title: str | None
+    source: str | None
+    proposer: str
+    opened_at: Time
+    item_count: int
+    decided_by: str | None
+    decided_at: Time | None
+    applied_count: int
+
+
+class ProposalsOut(_Out):
+    proposals: list[ProposalSummaryOut] = Field(description="Newest first.")
+
+
+class RetentionScoreOut(_Out):
+    fact_id: str
+    path: str
+    kind: str
+    score: float | None = Field(description="0..1; null: exempt (pinned or permanent).")
+    pinned: bool
+    recency: float
+    access: float
+    centrality: float
+    confidence: float = Field(description="c_eff: the confidence decayed to now.")
+    user_weight: float
+    links_in: int
+    recall_count: int
+
+
+class RetentionOut(_Out):
+    facts: list[RetentionScoreOut] = Field(description="Lowest score first.")
+
+
+class PruneOut(_Out):
+    scored: int
+    threshold: float
+    candidates: int
+    proposal: ProposalOut | None = Field(description="The archive proposal (null: none).")
+
+
+class ProposeIn(_In):
+    items: Items
+    title: str | None = Field(None, max_length=200)
+    source: str | None = Field(None, max_length=200)
+    reason: Reason = None
+
+
+class ProposalsQuery(_In):
+    status: Literal["open", "approved", "rejected"] | None = None
+    limit: Limit = None
+
+
+class ApproveIn(_In):
+    items: Numbers = None
+    reason: Reason = None
+
+
+class EditIn(_In):
+    drop: Numbers = None
+    add: Annotated[list[dict[str, Any]] | None, Field(max_length=MAX_ITEMS)] = None
+    reason: Reason = None
+
+
+class RetentionQuery(_In):
+    lowest: Limit = None
+
+
+class PruneIn(_In):
+    threshold: Annotated[float, Strict()] | None = Field(None, ge=0.0, le=1.0)
+    limit: Annotated[int, Strict()] | None = Field(None, ge=1, le=MAX_ITEMS)
+    reason: Reason = None
+
+
+def _same(c: Any, r: Any) -> Any:
+    return to_wire(r)
+
+
+PROPOSAL_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[..., Any]]] = {
+    "propose": (ProposalOut, ProposeIn, _same),
+    "proposals": (ProposalsOut, ProposalsQuery, lambda c, r: {"proposals": to_wire(r)}),
+    "proposal": (ProposalOut, None, _same),
+    "approve": (ProposalOut, ApproveIn, _same),
+    "reject": (ProposalOut, ReasonIn, _same),
+    "edit_proposal": (ProposalOut, EditIn, _same),
+    "retention": (RetentionOut, RetentionQuery, lambda c, r: {"facts": to_wire(r)}),
+    "prune": (PruneOut, PruneIn, _same),
+}

@@ -1,0 +1,334 @@
+"""Proposals: draft items a person approves or rejects (decision 0055).
+
+``propose`` checks the items (each as its own command would be checked, on the targets'
+states now) and opens the proposal; nothing of it reaches a projection of facts.
+``approve`` applies the chosen items in ONE transaction with the approval: the
+approval's event at the proposal's loaded version, each fact event at its stream's, so
+two approvals racing leave one (the other finds it approved), and an item that no
+longer applies stops the whole approval with nothing written. A configured policy may
+approve on arrival (:class:`~embornal.domain.proposal_policy.ProposalPolicy`); an
+assistant decides only when the policy lets assistants decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from embornal.domain.clock import parse_time
+from embornal.domain.events import ActorKind, DomainEvent, FactStored, NewEvent
+from embornal.domain.facts import MAX_REASON_LENGTH, Fact, check_reason
+from embornal.domain.ids import new_id, normalize_prefix
+from embornal.domain.proposals import (
+    ApproveProposal,
+    EditProposal,
+    OpenProposal,
+    ProposalState,
+    apply_item,
+    decide_approve,
+    decide_edit,
+    decide_open,
+    decide_reject,
+    fold,
+    stream_of,
+    target_of,
+)
+from embornal.domain.tags import OWNER_KEY
+from embornal.errors import (
+    AccessDenied,
+    AmbiguousId,
+    ConcurrencyError,
+    Conflict,
+    EmbornalError,
+    InvalidInput,
+    NotFound,
+)
+from embornal.service.context import ServiceContext, check_limit
+from embornal.service.lifecycle import MAX_ATTEMPTS
+from embornal.service.proposal_results import Proposal, ProposalItem, ProposalSummary
+
+__all__ = ["approve", "edit", "list_proposals", "propose", "reject", "show"]
+
+STATUSES = ("open", "approved", "rejected")
+
+
+def _make_id(ctx: ServiceContext) -> Any:
+    return lambda: new_id(ctx.now())
+
+
+def _resolve(ctx: ServiceContext, proposal_id: str) -> ProposalState:
+    """The proposal of an id or unique prefix that the subject may see (the same
+    :class:`NotFound` for an absent and a hidden one)."""
+    if not isinstance(proposal_id, str) or not proposal_id.strip():
+        raise InvalidInput("a proposal id is required")
+    prefix = normalize_prefix(proposal_id)
+    ids = ctx.store.proposal_ids(prefix)
+    state = _load(ctx, ids[0]) if len(ids) == 1 else None
+    if len(ids) > 1:
+        raise AmbiguousId(f"proposal id prefix {prefix} matches more than one proposal")
+    if state is None or not _visible(ctx, state):
+        raise NotFound(
+            f"no proposal with id {proposal_id}",
+            hint="`embornal proposal list` shows the proposals you may see.",
+        )
+    return state
+
+
+def _load(ctx: ServiceContext, proposal_id: str) -> ProposalState | None:
+    return fold(ctx.store.read_stream(stream_of(proposal_id)))
+
+
+def _visible(ctx: ServiceContext, state: ProposalState) -> bool:
+    """Its proposer sees it; another subject only when it may read every fact it acts on
+    and every fact it would write (as its proposer's, at its path with its tags; a draft
+    with a visibility of its own is its proposer's alone)."""
+    if state.proposer == ctx.subject:
+        return True
+    targets = state.targets()
+    if len(ctx.store.get_facts(targets, ctx.scope())) != len(set(targets)):
+        return False
+    for item in state.items.values():
+        if "path" not in item and item["type"] != "supersede":
+            continue
+        if item.get("visibility") not in (None, "shared"):
+            return False
+        if ctx.access.unconditional("read"):
+            continue
+        path = item.get("path") or ctx.store.get_facts([str(item["fact_id"])])[0].path
+        tags = item.get("tags")
+        own = dict(t.split("=", 1) for t in tags if "=" in t) if isinstance(tags, list) else {}
+        own = dict(tags) if isinstance(tags, Mapping) else own
+        obj = ctx.access.new_fact_object(str(path), own, owner=state.proposer)
+        if not ctx.access.decide(ctx.subject, "read", obj).allowed:
+            return False
+    return True
+
+
+def _view(state: ProposalState) -> Proposal:
+    decided = state.status.value != "open"
+    items = tuple(
+        ProposalItem(
+            n,
+            str(item["type"]),
+            target_of(item) or item.get("new_id"),
+            {k: v for k, v in item.items() if k != "type"},
+            (n in state.applied) if decided else None,
+        )
+        for n, item in sorted(state.items.items(), key=lambda kv: int(kv[0]))
+    )
+    return Proposal(
+        state.proposal_id, state.status.value, state.title, state.source, state.proposer,
+        state.opened_at, state.decided_by, state.decided_at, state.reason, items,
+    )  # fmt: skip
+
+
+# -- checking and applying items ----------------------------------------------------------
+
+
+def _targets(ctx: ServiceContext, state: ProposalState, chosen: Sequence[str]) -> dict[str, Any]:
+    """The facts the chosen items act on, each the subject may read: (fact, state)."""
+    ids = [t for n in chosen if (t := target_of(state.items[n])) is not None]
+    facts = {f.id: f for f in ctx.store.get_facts(ids, ctx.scope())}
+    out: dict[str, Any] = {}
+    for n in chosen:
+        t = target_of(state.items[n])
+        if t is None:
+            continue
+        fact_state = ctx.store.fact_state(t) if t in facts else None
+        if fact_state is None:
+            raise NotFound(f"item {n}: no fact with id {t}")
+        out[t] = (facts[t], fact_state)
+    return out
+
+
+def _require(ctx: ServiceContext, n: str, item: Mapping[str, Any], fact: Fact | None,
+             body: DomainEvent | None) -> None:  # fmt: skip
+    """The rights the item takes: write where it stores, rewrite or delete its target."""
+    kind = item["type"]
+    try:
+        if fact is not None and kind in ("update", "supersede"):
+            ctx.require_to_rewrite(fact, f" (item {n} changes fact {fact.id})")
+        elif fact is not None:
+            ctx.access.require("delete", ctx.access.fact_object(fact))
+        if isinstance(body, FactStored) and not ctx.access.unconditional("write"):
+            own = {t.key: t.value for t in body.tags if t.key != OWNER_KEY}
+            ctx.access.require("write", ctx.access.new_fact_object(body.path, own))
+    except AccessDenied as e:
+        raise AccessDenied(f"item {n}: {e.message}", hint=e.hint) from None
+
+
+def _applied(
+    ctx: ServiceContext, state: ProposalState, chosen: Sequence[str], targets: dict[str, Any],
+    why: str | None, *, check_access: bool = True,
+) -> tuple[list[NewEvent], list[FactStored]]:  # fmt: skip
+    """The fact events of the chosen items, each at its stream's next version, with the
+    access each takes checked (unless not ``check_access``: a proposal is checked for
+    what it says, the approver for its rights); an item that no longer applies names its
+    number."""
+    now = ctx.now()
+    out: list[NewEvent] = []
+    stored: list[FactStored] = []
+    for n in chosen:
+        item = state.items[n]
+        t = target_of(item)
+        fact, fact_state = targets[t] if t is not None else (None, None)
+        try:
+            applied = apply_item(item, fact_state, ctx.subject, now)
+        except EmbornalError as e:
+            raise type(e)(f"item {n}: {e.message}", hint=e.hint) from None
+        note = f"proposal {state.proposal_id} item {n}"
+        extra = item.get("reason") or why
+        reason = (f"{note}: {extra}" if extra else note)[:MAX_REASON_LENGTH]
+        for stream, body in applied.events:
+            if check_access:
+                _require(ctx, n, item, fact, body)
+            version = fact_state.version if fact_state and stream == t else 0
+            out.append(ctx.event(stream, body, reason, version))
+            if isinstance(body, FactStored):
+                stored.append(body)
+        if check_access and not applied.events:
+            _require(ctx, n, item, fact, None)
+    return out, stored
+
+
+# -- the use cases ----------------------------------------------------------------------------
+
+
+def propose(ctx: ServiceContext, items: Sequence[Mapping[str, Any]], *, title: str | None,
+            source: str | None, reason: str | None) -> Proposal:  # fmt: skip
+    """Open a proposal of ``items`` (each checked now as its approval would check it);
+    approved at once when the configured policy says so."""
+    why = check_reason(reason, required=False)
+    pid = new_id(ctx.now())
+    (opened,) = decide_open(OpenProposal(pid, items, title, source), _make_id(ctx))
+    assert opened.items is not None
+    state = ProposalState(pid, 0, dict(opened.items), title, source, ctx.subject)
+    chosen = sorted(state.items, key=int)
+    targets = _targets(ctx, state, chosen)
+    # A dry run refuses a bad item; the rights to apply it are the approver's.
+    _, stored = _applied(ctx, state, chosen, targets, why, check_access=False)
+    ctx.append("opening a proposal", [ctx.event(stream_of(pid), opened, why, 0)])
+    kinds = [b.kind for b in stored] + [
+        targets[t][1].kind for n in chosen if (t := target_of(state.items[n])) is not None
+    ]
+    rule = ctx.proposals.auto_rule(opened.source, kinds)
+    if rule is not None:
+        try:
+            return _approve(ctx, pid, None, why, rule)
+        except (AccessDenied, Conflict):  # the proposer may not apply it: a person decides
+            pass
+    return show(ctx, pid)
+
+
+def list_proposals(ctx: ServiceContext, *, status: str | None = None,
+                   limit: int | None = None) -> list[ProposalSummary]:  # fmt: skip
+    """The proposals the subject may see, newest first (``status``: open, approved,
+    rejected; None: all)."""
+    if status is not None and status not in STATUSES:
+        raise InvalidInput(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+    rows = ctx.store.proposal_rows(status=status, limit=check_limit(limit, 50))
+    out = []
+    for r in rows:
+        state = _load(ctx, r.proposal_id)
+        if state is None or not _visible(ctx, state):
+            continue
+        out.append(ProposalSummary(
+            r.proposal_id, r.status, r.title, r.source, r.proposer, parse_time(r.opened_at),
+            r.item_count, r.decided_by, None if r.decided_at is None else parse_time(r.decided_at),
+            r.applied_count,
+        ))  # fmt: skip
+    return out
+
+
+def show(ctx: ServiceContext, proposal_id: str) -> Proposal:
+    return _view(_resolve(ctx, proposal_id))
+
+
+def _require_decider(ctx: ServiceContext, doing: str) -> None:
+    if ctx.actor_kind is ActorKind.ASSISTANT and not ctx.proposals.assistants_decide:
+        raise AccessDenied(
+            f"an assistant may not {doing} a proposal: a person decides",
+            hint="Ask the user to review it: `embornal proposal show ID`, then "
+            "`embornal proposal approve ID` or `reject ID --reason ...` (or let assistants "
+            "decide: proposals.assistants_decide in config.yaml).",
+        )
+
+
+def approve(ctx: ServiceContext, proposal_id: str, *, items: Sequence[str] | None = None,
+            reason: str | None = None) -> Proposal:  # fmt: skip
+    """Apply the chosen items (all when none are named) and close the proposal; the
+    others are declined. One transaction: all the items, or none."""
+    why = check_reason(reason, required=False)
+    _require_decider(ctx, "approve")
+    state = _resolve(ctx, proposal_id)
+    return _approve(ctx, state.proposal_id, items or None, why, ctx.subject)
+
+
+def _approve(ctx: ServiceContext, pid: str, items: Sequence[str] | None, why: str | None,
+             approver: str) -> Proposal:  # fmt: skip
+    for _ in range(MAX_ATTEMPTS):
+        state = _load(ctx, pid)
+        assert state is not None
+        (approved,) = decide_approve(state, ApproveProposal(approver, items))
+        chosen = list(approved.items)
+        targets = _targets(ctx, state, chosen)
+        events, stored = _applied(ctx, state, chosen, targets, why)
+        vecs = ctx.semantic.embed_documents([b.content or "" for b in stored]) if stored else None
+        superseded = [t for n in chosen if state.items[n]["type"] == "supersede"
+                      and (t := target_of(state.items[n])) is not None]  # fmt: skip
+        try:
+            with ctx.store.transaction("approving a proposal") as tx:
+                for t in superseded:  # its successor's stream is new: check what was read
+                    if ctx.store.fact_state(t) != targets[t][1]:
+                        raise ConcurrencyError(f"fact {t} changed while approving")
+                head = ctx.event(stream_of(pid), approved, why, state.version)
+                ctx.store.append(tx, [head, *events])
+                if vecs is not None:
+                    ctx.semantic.write(
+                        tx, list(zip([b.fact_id for b in stored], vecs, strict=True))
+                    )
+            return show(ctx, pid)
+        except ConcurrencyError:
+            continue
+    raise ConcurrencyError(
+        f"proposal {pid} or its facts changed {MAX_ATTEMPTS} times while approving; "
+        "nothing was written",
+        hint="Read it again (`embornal proposal show`) and retry.",
+    )
+
+
+def reject(ctx: ServiceContext, proposal_id: str, *, reason: str) -> Proposal:
+    """Close the proposal with nothing applied; the reason is required and kept."""
+    why = check_reason(reason)
+    _require_decider(ctx, "reject")
+    state = _resolve(ctx, proposal_id)
+    for _ in range(MAX_ATTEMPTS):
+        (rejected,) = decide_reject(state)
+        try:
+            head = ctx.event(stream_of(state.proposal_id), rejected, why, state.version)
+            ctx.append("rejecting a proposal", [head])
+            return show(ctx, state.proposal_id)
+        except ConcurrencyError:
+            fresh = _load(ctx, state.proposal_id)
+            assert fresh is not None
+            state = fresh
+    raise ConcurrencyError(f"proposal {state.proposal_id} kept changing; nothing was written")
+
+
+def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
+         add: Sequence[Mapping[str, Any]] = (), reason: str | None = None) -> Proposal:  # fmt: skip
+    """Drop items (by number) or add some to an open proposal; only its proposer, or a
+    subject who may decide it, edits it."""
+    why = check_reason(reason, required=False)
+    state = _resolve(ctx, proposal_id)
+    if state.proposer != ctx.subject:
+        _require_decider(ctx, "edit")
+    (edited,) = decide_edit(state, EditProposal(drop=list(drop), add=list(add)), _make_id(ctx))
+    new_items = {k: dict(v) for k, v in (edited.items or {}).items()}
+    if new_items:
+        scratch = ProposalState(state.proposal_id, 0, new_items)
+        chosen = sorted(new_items, key=int)
+        _applied(ctx, scratch, chosen, _targets(ctx, scratch, chosen), why, check_access=False)
+    ctx.append("editing a proposal",
+               [ctx.event(stream_of(state.proposal_id), edited, why, state.version)])  # fmt: skip
+    return show(ctx, state.proposal_id)

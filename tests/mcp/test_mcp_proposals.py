@@ -1,0 +1,55 @@
+"""The proposal and retention tools of the full profile: an assistant proposes; it
+approves or rejects only when the configured policy lets assistants decide."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_mcp_tools import connect, fail, ok
+
+from embornal import FixedClock, Memory
+from embornal.domain.proposal_policy import ProposalPolicy
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_an_assistant_proposes_and_a_person_decides(memory: Memory) -> None:
+    old = memory.store("/notes/old", "The build uses make.")
+    async with connect(memory) as core:
+        assert "propose" not in {t.name for t in (await core.list_tools()).tools}
+    async with connect(memory, profile="full") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert {"propose", "proposals", "proposal", "approve", "reject", "retention"} <= set(tools)
+        hints = tools["approve"].annotations
+        assert hints is not None and hints.destructive_hint is True
+        made = await ok(client, "propose", {
+            "items": '[{"type": "create", "path": "/notes/new", "content": "The ibex note."}]',
+            "title": "from chat"})  # fmt: skip
+        assert made["status"] == "open" and "ask the user" in made["hint"]
+        listed = await ok(client, "proposals", {"status": "open"})
+        assert [p["id"] for p in listed["proposals"]] == [made["id"]]
+        shown = await ok(client, "proposal", {"id": made["id"]})
+        assert shown["items"][0]["fields"]["content"] == "The ibex note."
+        err = await fail(client, "approve", {"id": made["id"]})
+        assert err["error"] == "access_denied" and "a person decides" in err["message"]
+        assert "embornal proposal approve" in err["hint"]
+        err = await fail(client, "reject", {"id": made["id"], "reason": "no"})
+        assert err["error"] == "access_denied"
+        err = await fail(client, "propose", {"items": [{"type": "delete", "fact_id": old.id}]})
+        assert err["error"] == "invalid_input" and "create, update, archive" in err["message"]
+        scores = await ok(client, "retention", {"lowest": 3})
+        assert len(scores["facts"]) == 3
+    assert memory.proposal(made["id"]).status == "open"
+    assert memory.approve(made["id"]).status == "approved"
+
+
+async def test_the_policy_lets_an_assistant_decide(db_path: Path, clock: FixedClock) -> None:
+    with Memory.open(db_path, clock=clock, proposals=ProposalPolicy(assistants_decide=True)) as m:
+        made = m.propose([{"type": "create", "path": "/notes/a", "content": "An eland note."}])
+        async with connect(m, profile="full") as client:
+            done = await ok(client, "approve", {"id": made.id, "items": "1"})
+            assert done["status"] == "approved" and done["items"][0]["applied"] is True
+            err = await fail(client, "approve", {"id": made.id})
+            assert err["error"] == "conflict"
+        assert m.recall("eland", reinforce=False)

@@ -1,0 +1,69 @@
+"""``strongest`` gives exactly what ranking every live fact by its strength at ``now``
+gives (strongest first, then the latest stored), however recalls have spread the
+stabilities; the SQLite store reads it from two index ranges."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from contract_helpers import Events, write
+
+from embornal import FixedClock
+from embornal.domain.clock import format_time
+from embornal.domain.events import ActorKind, FactsRecalled, NewEvent
+from embornal.domain.facts import Fact
+from embornal.domain.strength import strength
+from embornal.storage.contract import Store
+
+
+def _recalled(clock: FixedClock, ids: list[str]) -> NewEvent:
+    body = FactsRecalled(fact_ids=tuple(ids), at=clock.now())
+    return NewEvent(f"recall:{format_time(clock.now())}", body, "default", ActorKind.PERSON,
+                    clock.now())  # fmt: skip
+
+
+def _by_strength(facts: list[Fact], store_order: list[str], now: object) -> list[str]:
+    rank = {fid: i for i, fid in enumerate(store_order)}  # seq order: later stored first
+    return [f.id for f in sorted(facts, key=lambda f: (-strength(f.signals, now), rank[f.id]))]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_strongest_is_the_full_ranking_cut(
+    store: Store, events: Events, clock: FixedClock, seed: int
+) -> None:
+    rng = random.Random(seed)
+    ids: list[str] = []
+    for n in range(240):
+        clock.advance(seconds=rng.randint(1, 6 * 3600))
+        path = f"/s/{n % 4}"
+        (fid,) = write(store, events.stored(path, f"fact {n}", fact_id=events.new_id()))
+        ids.append(fid)
+        if rng.random() < 0.25:  # recalls: stabilities spread, anchors move
+            write(store, _recalled(clock, rng.sample(ids, k=min(len(ids), rng.randint(1, 8)))))
+    gone = rng.sample(ids, 20)
+    for fid in gone:
+        write(store, events.forgotten(fid))
+    live = [f for f in store.get_facts(ids) if f.id not in gone]
+    newest_first = [f.id for f in reversed(store.get_facts(ids))]
+    for days in (0, 0.5, 3, 40):
+        now = clock.now() + timedelta(days=days)
+        expected = _by_strength(live, newest_first, now)
+        for limit in (1, 7, 50, 300):
+            got = [f.id for f in store.strongest(limit, format_time(now), under="/s")]
+            assert got == expected[:limit], (days, limit)
+        under = [f for f in live if f.path == "/s/2"]
+        got = [f.id for f in store.strongest(10, format_time(now), under="/s/2")]
+        assert got == _by_strength(under, newest_first, now)[:10]
+
+
+def test_facts_never_recalled_rank_newest_first(
+    store: Store, events: Events, clock: FixedClock
+) -> None:
+    ids = []
+    for n in range(30):
+        clock.advance(seconds=60)
+        ids.extend(write(store, events.stored("/n", f"plain {n}", fact_id=events.new_id())))
+    got = [f.id for f in store.strongest(5, format_time(clock.now()), under="/n")]
+    assert got == list(reversed(ids))[:5]

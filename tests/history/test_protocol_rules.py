@@ -168,7 +168,9 @@ def test_due_for_consolidation_lists_working_memories_oldest_first(
         memory.due_for_consolidation(days=-1)
 
 
-def test_forget_refuses_an_anchor_and_list_forgotten_gives_reasons(memory: Memory) -> None:
+def test_forget_refuses_an_anchor_and_list_forgotten_gives_reasons(
+    memory: Memory, clock: FixedClock
+) -> None:
     """'forget(memory_id, reason) — tombstone a memory (reason required; must unpin()
     first if anchored)'; 'list_forgotten(limit?) — list tombstoned memories and why'."""
     fid = memory.store("/a", "Anchored.").id
@@ -179,6 +181,7 @@ def test_forget_refuses_an_anchor_and_list_forgotten_gives_reasons(memory: Memor
     memory.unpin(fid, reason="outdated")
     memory.forget(fid, reason="outdated")
     other = memory.store("/b", "Other.").id
+    clock.advance(seconds=1)
     memory.forget(other, reason="a duplicate")
     listed = memory.list_forgotten()
     assert [(f.fact.id, f.reason) for f in listed] == [(other, "a duplicate"), (fid, "outdated")]

@@ -43,7 +43,10 @@ class PinIn(_In):
 
 class WeightIn(_In):
     weight: float | None = Field(
-        ge=0.0, le=1.0, description="0..1 (0.5 neutral); null takes the weight off."
+        ge=0.0,
+        le=1.0,
+        strict=True,  # a boolean is not a weight (JSON false is not 0)
+        description="0..1 (0.5 neutral); null takes the weight off.",
     )
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 

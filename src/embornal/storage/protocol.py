@@ -199,7 +199,7 @@ class ProtocolReads:
             f"SELECT {_FACT_COLS}, e.reason AS e_reason, e.actor AS e_actor, "
             "e.recorded_at AS e_at FROM facts f JOIN paths p ON p.id = f.path_id "
             "JOIN events e ON e.position = (SELECT max(position) FROM events "
-            "WHERE stream_id = f.id AND type = 'FactForgotten') "
+            "WHERE stream_id = f.id AND +type = 'FactForgotten') "  # the stream's index
             f"WHERE f.deleted_at IS NOT NULL AND f.purged_at IS NULL AND ({vis.sql}) "
             "ORDER BY f.deleted_at DESC, f.id LIMIT ?",
             (*vis.params, limit),
@@ -214,7 +214,7 @@ class ProtocolReads:
         """How many live facts in scope are pinned."""
         vis = self._scopes.get(scope)
         rows = self._rows(
-            "SELECT count(*) FROM facts f JOIN paths p ON p.id = f.path_id "
+            "SELECT count(*) FROM facts f INDEXED BY facts_pinned JOIN paths p ON p.id = f.path_id "
             f"WHERE f.pinned = 1 AND {_LIVE} AND ({vis.sql})",
             tuple(vis.params),
         )

@@ -30,3 +30,7 @@ CREATE TABLE memory_corroborations (
     actor         TEXT    NOT NULL,
     PRIMARY KEY (fact_id, position)
 ) WITHOUT ROWID;
+
+-- The forgotten facts
+-- (`list_forgotten`, the last forgotten first), read without a scan.
+CREATE INDEX facts_forgotten ON facts (deleted_at) WHERE deleted_at IS NOT NULL;

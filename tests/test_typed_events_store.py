@@ -99,6 +99,13 @@ def test_a_memory_of_release_0_1_0_reads_back_and_verifies(old_memory: Memory) -
         "ProposalEdited",
         "ProposalApproved",
         "ProposalRejected",
+        "MemoryCaptured",  # the history protocol's (decision 0064)
+        "MemoryPromoted",
+        "MemoryCorroborated",
+        "MemoryTierChanged",
+        "MemoryReviewed",
+        "MemoryFlaggedSensitive",
+        "MemoryUnpinNoop",
     }
     assert {r[0] for r in raw} == {c.TYPE for c in EVENTS.classes()} - since
     for etype, version, payload in raw:

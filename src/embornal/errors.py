@@ -31,6 +31,7 @@ problem+json with ``http_status``.
     ├── NotFound                       exit 3   no such fact or path (or hidden)
     ├── Conflict                       exit 4   the state forbids the change
     │   ├── ConcurrencyError                    a stream moved under us
+    │   ├── ProtocolViolation                    the history protocol refuses (promote first…)
     │   └── NotUndoable                          no undo for this event (a purge, …)
     ├── AccessDenied                   exit 5   the subject may not do this
     │   └── Unauthenticated                      no, bad, expired or revoked token
@@ -81,6 +82,7 @@ __all__ = [
     "NotFound",
     "NotUndoable",
     "OwnerTagForbidden",
+    "ProtocolViolation",
     "StorageError",
     "Unauthenticated",
     "UnreadableEvent",
@@ -224,6 +226,14 @@ class Conflict(EmbornalError):
 class ConcurrencyError(Conflict):
     code = "concurrency_conflict"
     default_hint = "Another writer changed the same fact; read it again and retry."
+
+
+class ProtocolViolation(Conflict):
+    """The history protocol refuses the call as made (pin working material, forget an
+    anchor, ask for testimony at capture…); the hint names the call that fixes it
+    (decision 0065)."""
+
+    code = "protocol_violation"
 
 
 class NotUndoable(Conflict):

@@ -334,8 +334,9 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
             assert mem.show(fid).fact.id == fid
             assert any(e.stream_id == fid for e in mem.history(fid))
             assert mem.spine_series(fid).fact_id == fid
+            assert mem.provenance(fid).fact_id == fid  # the history protocol's read
         else:
-            for read in (mem.show, mem.history, mem.spine_series):
+            for read in (mem.show, mem.history, mem.spine_series, mem.provenance):
                 try:
                     read(fid)
                 except NotFound:

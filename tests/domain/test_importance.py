@@ -15,6 +15,7 @@ from embornal.domain.events import (
     FactImportanceAdjusted,
     FactLifetimeChanged,
 )
+from embornal.domain.events.protocol import MemoryUnpinNoop
 from embornal.domain.fact_aggregate import StoreFact, decide_store, evolve, fold
 from embornal.domain.fact_spine_decisions import (
     PinFact,
@@ -49,7 +50,8 @@ def test_pin_and_unpin_are_one_event_each_with_the_importance_before() -> None:
 
 def test_a_command_that_changes_nothing_decides_no_event() -> None:
     state = _state()
-    assert decide_pin(state, PinFact("F1", False), NOW) == []
+    # An unpin of an unpinned fact changes nothing but is audited (seed 002, decision 0065).
+    assert decide_pin(state, PinFact("F1", False), NOW) == [MemoryUnpinNoop("F1")]
     pinned = evolve(state, decide_pin(state, PinFact("F1", True), NOW)[0])
     assert decide_pin(pinned, PinFact("F1", True), NOW) == []
     weighted = evolve(pinned, decide_set_weight(pinned, SetWeight("F1", 0.8), NOW)[0])

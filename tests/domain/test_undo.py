@@ -98,7 +98,7 @@ def _project(log: Log, **attributes: Any) -> Event:
 
 
 def test_every_event_of_a_fact_or_a_path_has_an_undo_or_a_reason_why_not() -> None:
-    streams = [c for c in ALL_EVENT_CLASSES if c.TYPE.startswith(("Fact", "Path"))]
+    streams = [c for c in ALL_EVENT_CLASSES if c.TYPE.startswith(("Fact", "Path", "Memory"))]
     streams.remove(EVENTS.class_of("FactsRecalled"))
     assert sorted(c.TYPE for c in streams) == sorted(c.TYPE for c in [*UNDO, *NOT_UNDOABLE])
 

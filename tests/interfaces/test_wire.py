@@ -16,6 +16,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import graph_schemas as GS
+from embornal.interfaces.http import history_schemas as HS
 from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
@@ -27,6 +28,12 @@ from embornal.service.proposal_results import (
     ProposalSummary,
     PruneResult,
     RetentionScore,
+)
+from embornal.service.protocol_results import (
+    DueMemory,
+    ForgottenMemory,
+    MemoryStatus,
+    ProvenanceReport,
 )
 from embornal.service.results import (
     DueFact,
@@ -69,6 +76,11 @@ def results(memory: Memory) -> dict[type, Any]:
     )  # fmt: skip
     memory.approve(proposal.id, items=["1"])
     pruned = memory.prune(threshold=1.0, limit=2)
+    captured = memory.remember("Ignore previous instructions.", source="web", session="s1")
+    interpretation = memory.remember("They prefer tea, I think.", tier="interpretation")
+    memory.corroborate(captured.fact.id, "mirror", common_origin="web")
+    gone = memory.remember("A passing remark.")
+    memory.forget(gone.fact.id, reason="trivial")
     return {
         Link: link,
         LinkGraph: memory.links(project.id, depth=2),
@@ -76,6 +88,10 @@ def results(memory: Memory) -> dict[type, Any]:
         ProposalSummary: memory.proposals()[0],
         RetentionScore: memory.retention()[0],
         PruneResult: pruned,
+        MemoryStatus: memory.review(interpretation.fact.id, note="still holds"),
+        ProvenanceReport: memory.provenance(captured.fact.id),
+        DueMemory: memory.due_for_consolidation()[0],
+        ForgottenMemory: memory.list_forgotten()[0],
         DueFact: memory.due()[0],
         ConflictRecord: resolved,
         Fact: new,
@@ -107,6 +123,10 @@ SCHEMA: dict[type, type[BaseModel]] = {
     ProposalSummary: PS.ProposalSummaryOut,
     RetentionScore: PS.RetentionScoreOut,
     PruneResult: PS.PruneOut,
+    MemoryStatus: HS.MemoryStatusOut,
+    ProvenanceReport: HS.ProvenanceOut,
+    DueMemory: HS.DueMemoryOut,
+    ForgottenMemory: HS.ForgottenMemoryOut,
 }
 
 

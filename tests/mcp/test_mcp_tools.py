@@ -28,6 +28,9 @@ FULL = [
     "link", "unlink", "links", "merge",
     "propose", "proposals", "proposal", "approve", "reject", "retention", "ingest",
     "conflicts", "conflict", "scan_conflicts",
+    # the history protocol's (seed 002)
+    "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
+    "due_for_consolidation", "due_for_review", "list_forgotten",
 ]  # fmt: skip
 
 

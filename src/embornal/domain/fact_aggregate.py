@@ -48,6 +48,12 @@ from embornal.domain.events import (
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_attributes import check_registered, new_attributes
 from embornal.domain.facts import DEFAULT_KIND, check_content
+from embornal.domain.protocol_state import (
+    HistoryState,
+    check_forget,
+    evolve_history,
+    is_protocol_event,
+)
 from embornal.domain.spine import (
     DEFAULT_LIFETIME,
     EvidenceRef,
@@ -130,6 +136,10 @@ class FactState:
     # emits, as (relation, target id), and the facts merged into it, in order.
     links: frozenset[tuple[str, str]] = frozenset()
     merged: tuple[str, ...] = ()
+    # The history protocol (seed 002): the source label given at creation (the origin the
+    # corroboration gate counts from) and the protocol's state (None: an ordinary fact).
+    source: str | None = None
+    history: HistoryState | None = None
 
     @property
     def state(self) -> str:
@@ -169,6 +179,7 @@ def evolve(
             visibility=stored_visibility(event.visibility),
             lifetime=read_lifetime(event.lifetime),
             lifetime_since=at,
+            source=event.source,
         )
     if state is None:
         raise ValueError(f"{event.TYPE} before the fact was stored")
@@ -198,6 +209,8 @@ def evolve(
         return replace(step, links=state.links - {(event.relation, event.target_id)})
     if isinstance(event, FactMerged):
         return replace(step, merged=(*state.merged, event.source_id))
+    if is_protocol_event(event):
+        return replace(step, history=evolve_history(state.history, event, at))
     raise ValueError(f"{event.TYPE} is not an event of a fact's stream")
 
 
@@ -460,6 +473,7 @@ def decide_forget(state: FactState, command: ForgetFact, now: datetime) -> list[
             f"fact {state.fact_id} is already forgotten",
             hint="Use `embornal memory restore` to bring it back.",
         )
+    check_forget(state)  # an anchor is unpinned first (seed 002)
     return [FactForgotten(fact_id=state.fact_id)]
 
 

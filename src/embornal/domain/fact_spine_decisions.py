@@ -196,9 +196,17 @@ def _importance(state: FactState, pinned: bool, weight: float | None) -> list[Do
 
 def decide_pin(state: FactState, command: PinFact, now: datetime) -> list[DomainEvent]:
     """``[FactImportanceAdjusted]`` pinning or unpinning an active fact; ``[]`` when it
-    already is (or is not) pinned."""
+    already is pinned; an unpin of a fact that is not pinned is an audited no-op
+    (``[MemoryUnpinNoop]``). A new pin meets the history protocol's conditions first
+    (consolidated; sensitive only with the corroboration gate met: decision 0065)."""
+    from embornal.domain.protocol import check_pin, unpin_noop
+
     _check_target(state, command)
     _check_active(state, "pinned" if command.pinned else "unpinned")
+    if command.pinned and not state.pinned:
+        check_pin(state)
+    if not command.pinned and not state.pinned:
+        return unpin_noop(state)
     return _importance(state, bool(command.pinned), state.user_weight)
 
 

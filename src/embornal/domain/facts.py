@@ -62,6 +62,9 @@ class Fact:
     user_weight: float | None = None
     lifetime: str = "standard"
     expires_at: datetime | None = None
+    # What the call that returned it warns about (an anchor past the soft limit); never
+    # stored.
+    warnings: tuple[str, ...] = ()
 
     def expired(self, now: datetime) -> bool:
         """Whether its lifetime has run out at ``now`` (it has left recall)."""

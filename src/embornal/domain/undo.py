@@ -73,6 +73,7 @@ from embornal.domain.events import (
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_aggregate import FactState, FactStatus, UpdateAttributes, decide_update
 from embornal.domain.fact_aggregate import fold as fold_fact
+from embornal.domain.protocol import PROTOCOL_NOT_UNDOABLE, check_pin
 from embornal.domain.tags import Tag
 from embornal.errors import InvalidInput, NotUndoable
 
@@ -283,6 +284,8 @@ def _undo_importance(u: Undoing[FactState]) -> list[DomainEvent]:
     _refuse_later(u, (FactImportanceAdjusted,), f"the pin or weight of fact {_fact_id(u)}")
     assert u.before is not None
     b, now = u.before, u.now
+    if b.pinned and not now.pinned:  # pinning again: the history protocol's conditions
+        check_pin(now)
     return [
         FactImportanceAdjusted(
             _fact_id(u), b.pinned, b.user_weight, now.pinned, now.user_weight, undoes=u.position
@@ -378,6 +381,7 @@ NOT_UNDOABLE: dict[type[DomainEvent], str] = {
     FactPurged: "a purge cannot be undone: it erased the fact's content for good",
     FactMerged: "a merge is not undone as one event: restore the source (`embornal memory "
     "restore SOURCE`) and unlink its supersedes link",
+    **PROTOCOL_NOT_UNDOABLE,
 }
 """Event class → why no undo can exist for it."""
 

@@ -35,6 +35,12 @@ if TYPE_CHECKING:  # the spine values: for annotations only (the read path never
         PruneResult,
         RetentionScore,
     )
+    from embornal.service.protocol_results import (
+        DueMemory,
+        ForgottenMemory,
+        MemoryStatus,
+        ProvenanceReport,
+    )
 
 __all__ = ["MemoryAPI"]
 
@@ -139,6 +145,47 @@ class MemoryAPI(Protocol):
     ) -> ConflictRecord: ...
 
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]: ...
+
+    # -- the history protocol (seed 002) --------------------------------------------
+
+    def remember(
+        self,
+        content: str,
+        *,
+        source: str | None = None,
+        tier: str | None = None,
+        path: str | None = None,
+        security_sensitive: bool = False,
+        session: str | None = None,
+        reason: str | None = None,
+    ) -> MemoryStatus: ...
+
+    def promote(self, fact_id: str, *, reason: str) -> MemoryStatus: ...
+
+    def corroborate(
+        self,
+        fact_id: str,
+        source: str,
+        *,
+        common_origin: str | None = None,
+        reason: str | None = None,
+    ) -> ProvenanceReport: ...
+
+    def provenance(self, fact_id: str) -> ProvenanceReport: ...
+
+    def review(self, fact_id: str, *, note: str) -> MemoryStatus: ...
+
+    def flag_sensitive(self, fact_id: str, *, reason: str) -> MemoryStatus: ...
+
+    def due_for_consolidation(
+        self, *, days: int | None = None, limit: int | None = None
+    ) -> list[DueMemory]: ...
+
+    def due_for_review(
+        self, *, days: int | None = None, limit: int | None = None
+    ) -> list[DueMemory]: ...
+
+    def list_forgotten(self, *, limit: int | None = None) -> list[ForgottenMemory]: ...
 
     def forget(self, fact_id: str, *, reason: str) -> Fact: ...
 

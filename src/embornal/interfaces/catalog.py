@@ -20,6 +20,7 @@ from __future__ import annotations
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_conflicts import CONFLICT_OPERATIONS
 from embornal.interfaces.catalog_graph import GRAPH_OPERATIONS
+from embornal.interfaces.catalog_history import HISTORY_OPERATIONS
 from embornal.interfaces.catalog_ingest import INGEST_OPERATIONS
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
@@ -449,6 +450,7 @@ CATALOG: tuple[Operation, ...] = (
     # -- proposals, retention and pruning (.catalog_proposals) ------------------------
     *PROPOSAL_OPERATIONS,
     *INGEST_OPERATIONS,
+    *HISTORY_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
     *PORTABILITY_OPERATIONS,

@@ -30,6 +30,12 @@ from embornal.domain.tags import Tag
 from embornal.interfaces import wire_proposals
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
+from embornal.service.protocol_results import (
+    DueMemory,
+    ForgottenMemory,
+    MemoryStatus,
+    ProvenanceReport,
+)
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -67,6 +73,13 @@ def _json_value(value: object) -> Any:
 
 
 def _fact(f: Fact) -> Wire:
+    out = _fact_fields(f)
+    if f.warnings:  # a call's warning (pin past the soft anchor limit); never stored
+        out["warnings"] = list(f.warnings)
+    return out
+
+
+def _fact_fields(f: Fact) -> Wire:
     return {
         "id": f.id,
         "path": f.path,
@@ -236,6 +249,7 @@ def _source(p: Provenance) -> Wire:
 
 def _fields(obj: Any) -> Wire:
     """A dataclass as its fields in order (a link, a graph: decision 0053)."""
+    """A result of the history protocol: its fields in order (decision 0064)."""
     return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
@@ -253,6 +267,10 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Link: _fields,
     LinkGraph: _fields,
     **wire_proposals.SHAPES,
+    MemoryStatus: _fields,
+    ProvenanceReport: _fields,
+    DueMemory: _fields,
+    ForgottenMemory: _fields,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -346,6 +364,7 @@ def _read_fact(d: Mapping[str, Any]) -> Fact:
         user_weight=_opt(float, d.get("user_weight")),
         lifetime=str(d.get("lifetime") or "standard"),
         expires_at=_opt(time_of, d.get("expires_at")),
+        warnings=tuple(str(w) for w in d.get("warnings") or ()),
     )
 
 
@@ -498,6 +517,34 @@ def _read_graph(d: Mapping[str, Any]) -> LinkGraph:
     )
 
 
+def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
+    return MemoryStatus(
+        _read_fact(d["fact"]), str(d["stage"]), str(d["tier"]), bool(d["sensitive"]),
+        tuple(str(s) for s in d.get("screened") or ()), _opt(time_of, d.get("captured_at")),
+        _opt(time_of, d.get("reviewed_at")), d.get("session"),
+        tuple(str(w) for w in d.get("warnings") or ()),
+    )  # fmt: skip
+
+
+def _read_report(d: Mapping[str, Any]) -> ProvenanceReport:
+    return ProvenanceReport(
+        str(d["fact_id"]), str(d["tier"]), bool(d["sensitive"]), d.get("origin"),
+        tuple(str(s) for s in d["sources"]), int(d["recorded"]),
+        tuple(str(s) for s in d["independent"]), int(d["needed"]), bool(d["satisfied"]),
+        str(d["explanation"]), d.get("warning"),
+    )  # fmt: skip
+
+
+def _read_due_memory(d: Mapping[str, Any]) -> DueMemory:
+    return DueMemory(_read_fact(d["fact"]), str(d["tier"]), bool(d["sensitive"]),
+                     time_of(d["since"]))  # fmt: skip
+
+
+def _read_forgotten(d: Mapping[str, Any]) -> ForgottenMemory:
+    return ForgottenMemory(_read_fact(d["fact"]), time_of(d["forgotten_at"]), d.get("reason"),
+                           str(d["actor"]))  # fmt: skip
+
+
 _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Fact: _read_fact,
     ScoreParts: _read_parts,
@@ -512,6 +559,10 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Link: _read_link,
     LinkGraph: _read_graph,
     **wire_proposals.READERS,
+    MemoryStatus: _read_status,
+    ProvenanceReport: _read_report,
+    DueMemory: _read_due_memory,
+    ForgottenMemory: _read_forgotten,
 }
 
 

@@ -37,6 +37,10 @@ __all__ = ["due", "pin", "set_lifetime", "set_weight", "unpin"]
 
 def _pin(ctx: ServiceContext, fact_id: str, pinned: bool, reason: str | None) -> Fact:
     why = check_reason(reason, required=False)
+    if not pinned and why is None:  # seed 002: a legacy unpin is recorded as such
+        from embornal.domain.protocol import LEGACY_UNPIN_REASON
+
+        why = LEGACY_UNPIN_REASON
     fact = ctx.resolve_for(fact_id, "write")
     now = ctx.now()
     command = PinFact(fact.id, pinned)
@@ -46,11 +50,26 @@ def _pin(ctx: ServiceContext, fact_id: str, pinned: bool, reason: str | None) ->
 
 
 def pin(ctx: ServiceContext, fact_id: str, *, reason: str | None = None) -> Fact:
-    """Pin an active fact: it ranks higher in recall and is never due for pruning."""
-    return _pin(ctx, fact_id, True, reason)
+    """Pin an active fact: it ranks higher in recall and is never due for pruning. The
+    history protocol's rules apply (consolidated only; a sensitive one only with the
+    corroboration gate met); past the soft anchor limit the fact carries a warning."""
+    from dataclasses import replace
+
+    from embornal.domain.protocol import SOFT_ANCHOR_LIMIT
+
+    fact = _pin(ctx, fact_id, True, reason)
+    anchors = ctx.store.anchor_count(ctx.scope())
+    if anchors > SOFT_ANCHOR_LIMIT:
+        warning = (
+            f"{anchors} anchors are pinned, past the soft limit of {SOFT_ANCHOR_LIMIT}: "
+            "anchors always come first in recall; unpin the ones that no longer hold"
+        )
+        return replace(fact, warnings=(warning,))
+    return fact
 
 
 def unpin(ctx: ServiceContext, fact_id: str, *, reason: str | None = None) -> Fact:
+    """Take the pin off; an unpin of a fact that is not pinned is recorded as a no-op."""
     return _pin(ctx, fact_id, False, reason)
 
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         links,
         merge,
         proposals,
+        protocol,
         retention,
         sharing,
         spine,
@@ -59,6 +60,12 @@ if TYPE_CHECKING:
         ProposalSummary,
         PruneResult,
         RetentionScore,
+    )
+    from embornal.service.protocol_results import (
+        DueMemory,
+        ForgottenMemory,
+        MemoryStatus,
+        ProvenanceReport,
     )
     from embornal.service.results import (
         DueFact,
@@ -86,6 +93,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     merge = Later("embornal.service.merge")
     proposals = Later("embornal.service.proposals")
     retention = Later("embornal.service.retention")
+    protocol = Later("embornal.service.protocol")
     sharing = Later("embornal.service.sharing")
     spine = Later("embornal.service.spine")
     tagging = Later("embornal.service.tagging")
@@ -263,6 +271,53 @@ class Memory:
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:
         """Look for duplicates, contradictions and (``stale``) stale facts; open them."""
         return conflicts.scan_conflicts(self._ctx, stale=stale)
+
+    # -- the history protocol (seed 002; service.protocol) ---------------------------------
+
+    def remember(self, content: str, *, source: str | None = None, tier: str | None = None,
+                 path: str | None = None, security_sensitive: bool = False,
+                 session: str | None = None,
+                 reason: str | None = None) -> MemoryStatus:  # fmt: skip
+        """Capture working material (default path: the session's inbox), screened."""
+        return protocol.remember(self._ctx, content, source=source, tier=tier, path=path,
+                                 security_sensitive=security_sensitive, session=session,
+                                 reason=reason)  # fmt: skip
+
+    def promote(self, fact_id: str, *, reason: str) -> MemoryStatus:
+        """Consolidate working material (its truth and tier unchanged)."""
+        return protocol.promote(self._ctx, fact_id, reason=reason)
+
+    def corroborate(self, fact_id: str, source: str, *, common_origin: str | None = None,
+                    reason: str | None = None) -> ProvenanceReport:  # fmt: skip
+        """Record a corroborating source (always audited); testimony once the gate is met."""
+        return protocol.corroborate(self._ctx, fact_id, source, common_origin=common_origin,
+                                    reason=reason)  # fmt: skip
+
+    def provenance(self, fact_id: str) -> ProvenanceReport:
+        """The recorded sources of a memory and whether the corroboration gate is met."""
+        return protocol.provenance(self._ctx, fact_id)
+
+    def review(self, fact_id: str, *, note: str) -> MemoryStatus:
+        """Re-examine an interpretation: its review clock starts again."""
+        return protocol.review(self._ctx, fact_id, note=note)
+
+    def flag_sensitive(self, fact_id: str, *, reason: str) -> MemoryStatus:
+        """Flag a memory security-sensitive (an unsupported anchor is lifted with it)."""
+        return protocol.flag_sensitive(self._ctx, fact_id, reason=reason)
+
+    def due_for_consolidation(self, *, days: int | None = None,
+                              limit: int | None = None) -> list[DueMemory]:  # fmt: skip
+        """Working material to promote or forget, oldest first."""
+        return protocol.due_for_consolidation(self._ctx, days=days, limit=limit)
+
+    def due_for_review(self, *, days: int | None = None,
+                       limit: int | None = None) -> list[DueMemory]:  # fmt: skip
+        """Interpretations not reviewed for ``days`` (default 30), longest first."""
+        return protocol.due_for_review(self._ctx, days=days, limit=limit)
+
+    def list_forgotten(self, *, limit: int | None = None) -> list[ForgottenMemory]:
+        """Forgotten memories, the last first, with who forgot them and why."""
+        return protocol.list_forgotten(self._ctx, limit=limit)
 
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         """Hide a fact from recall, keeping it (and why) in the history; restorable."""

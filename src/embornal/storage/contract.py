@@ -50,7 +50,9 @@ __all__ = [
     "EventStore",
     "FactReads",
     "FactVector",
+    "ForgottenRow",
     "GraphReads",
+    "HistoryQueries",
     "KeywordSearch",
     "KindQueries",
     "PastReads",
@@ -59,6 +61,7 @@ __all__ = [
     "Portability",
     "ProposalReads",
     "ProposalRow",
+    "ProtocolRow",
     "RebuildProgress",
     "Redaction",
     "RetentionRow",
@@ -101,6 +104,28 @@ class SpineRow:
     last_confirmed_at: str | None
     lifetime: str
     status: str | None
+
+
+@record
+class ProtocolRow:
+    """A memory of a history protocol list: the fact, its stage, tier and sensitivity,
+    and the time the list is ordered by (its capture; for a review, its last review)."""
+
+    fact: Fact
+    stage: str
+    tier: str
+    sensitive: bool
+    since: datetime
+
+
+@record
+class ForgottenRow:
+    """A forgotten memory and the reason, time and actor of the forget that took it out."""
+
+    fact: Fact
+    forgotten_at: datetime
+    reason: str | None
+    actor: str
 
 
 @record
@@ -492,6 +517,23 @@ class PastReads(Protocol):
 
 
 @runtime_checkable
+class HistoryQueries(Protocol):
+    """The history protocol's lists (decision 0064): rows of :mod:`.protocol`."""
+
+    def working_memories(
+        self, scope: ReadScope, *, captured_before: str, limit: int
+    ) -> list[ProtocolRow]: ...
+
+    def interpretations_due(
+        self, scope: ReadScope, *, reviewed_before: str, limit: int
+    ) -> list[ProtocolRow]: ...
+
+    def forgotten_memories(self, scope: ReadScope, *, limit: int) -> list[ForgottenRow]: ...
+
+    def anchor_count(self, scope: ReadScope) -> int: ...
+
+
+@runtime_checkable
 class TimeTravel(Protocol):
     def as_of(self, at: datetime) -> PastReads:
         """The reads of the memory as it was at ``at`` (UTC, not after now)."""
@@ -514,6 +556,7 @@ class Store(
     ConflictReads,
     Portability,
     ProposalReads,
+    HistoryQueries,
     Protocol,
 ):
     """One open memory."""

@@ -200,6 +200,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0018_links", "schema", _sql("0018_links")),
     Migration("0019_proposals", "schema", _sql("0019_proposals")),
     Migration("0020_conflicts", "schema", _conflicts),
+    Migration("0022_history_protocol", "schema", _sql("0022_history_protocol")),
     Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),
 )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from embornal.domain.clock import Clock
-from embornal.storage import eventlog, graph, migrations, projector, proposals_sql
+from embornal.storage import eventlog, graph, migrations, projector, proposals_sql, protocol
 from embornal.storage.connect import Connection, connect
 
 __all__ = ["PROJECTION_QUERIES", "compare_with_replay"]
@@ -49,6 +49,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     "path_tag_versions": "SELECT p.path, t.tagger, t.key, t.valid_from, t.valid_to, t.value "
     "FROM path_tag_versions t JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3, 4",
     **graph.VERIFY_QUERIES,
+    **protocol.VERIFY_QUERIES,
 }
 
 

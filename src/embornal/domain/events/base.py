@@ -83,6 +83,14 @@ class EventType(StrEnum):
     PROPOSAL_EDITED = "ProposalEdited"
     PROPOSAL_APPROVED = "ProposalApproved"
     PROPOSAL_REJECTED = "ProposalRejected"
+    # the history protocol's (events/protocol.py, decision 0064)
+    MEMORY_CAPTURED = "MemoryCaptured"
+    MEMORY_PROMOTED = "MemoryPromoted"
+    MEMORY_CORROBORATED = "MemoryCorroborated"
+    MEMORY_TIER_CHANGED = "MemoryTierChanged"
+    MEMORY_REVIEWED = "MemoryReviewed"
+    MEMORY_FLAGGED_SENSITIVE = "MemoryFlaggedSensitive"
+    MEMORY_UNPIN_NOOP = "MemoryUnpinNoop"
 
 
 @dataclass(frozen=True)

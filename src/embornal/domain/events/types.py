@@ -16,6 +16,7 @@ from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
 from embornal.domain.events.graph import GRAPH_EVENT_CLASSES, FactLinked, FactUnlinked
 from embornal.domain.events.proposals import PROPOSAL_EVENTS
+from embornal.domain.events.protocol import PROTOCOL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts import DEFAULT_KIND
 from embornal.domain.tags import Tag
@@ -467,6 +468,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     *CONFLICT_EVENT_CLASSES,
     *GRAPH_EVENT_CLASSES,
     *PROPOSAL_EVENTS,
+    *PROTOCOL_EVENTS,  # the history protocol's (decision 0064)
 )
 
 #: The compensating events of an undo carry ``undoes``: the log position of the event

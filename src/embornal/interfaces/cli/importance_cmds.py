@@ -46,6 +46,8 @@ def change(ctx: Context, op: Operation) -> int:
         ctx.emit(detail)
     else:
         ctx.say(f"{fact.id} {_importance(fact)}")
+    for warning in fact.warnings:  # a pin past the soft anchor limit
+        ctx.note(f"warning: {warning}")
     return 0
 
 

@@ -33,7 +33,9 @@ from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.catalog_types import replace
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
+from embornal.interfaces.cli.remote_history import RemoteHistory
 from embornal.interfaces.cli.remote_proposals import ProposalCalls
+from embornal.interfaces.cli.remote_review import ReviewCalls
 from embornal.interfaces.cli.remote_transport import (
     BY_CODE,
     BY_STATUS,
@@ -42,7 +44,6 @@ from embornal.interfaces.cli.remote_transport import (
     urllib_transport,
 )
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
-from embornal.service.graph_results import DanglingLink, Link, LinkGraph
 from embornal.service.results import (
     DueFact,
     FactDetail,
@@ -55,7 +56,6 @@ from embornal.service.results import (
 
 if TYPE_CHECKING:
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
-    from embornal.service.conflict_record import ConflictRecord
 
 __all__ = [
     "API_PREFIX",
@@ -120,7 +120,7 @@ def _given(scope: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in scope.items() if k != "self"}
 
 
-class RemoteMemory(ProposalCalls):
+class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
     """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
 
     Each method is one call of the catalogue operation of the same name
@@ -510,21 +510,6 @@ class RemoteMemory(ProposalCalls):
     def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
         return cast(list[DueFact], self._op("due", **_given(locals())))
 
-    def conflicts(self, *, status: str | None = "open", conflict_class: str | None = None,
-                  fact_id: str | None = None,
-                  limit: int | None = None) -> list[ConflictRecord]:  # fmt: skip
-        return cast("list[ConflictRecord]", self._op("conflicts", **_given(locals())))
-
-    def conflict(self, conflict_id: str) -> ConflictRecord:
-        return cast("ConflictRecord", self._op("conflict", conflict_id=conflict_id))
-
-    def resolve_conflict(self, conflict_id: str, *, keep: str | None = None, both: bool = False,
-                         reason: str) -> ConflictRecord:  # fmt: skip
-        return cast("ConflictRecord", self._op("resolve_conflict", **_given(locals())))
-
-    def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:
-        return cast("list[ConflictRecord]", self._op("scan_conflicts", stale=stale))
-
     def forget(self, fact_id: str, *, reason: str) -> Fact:
         return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))
 
@@ -533,29 +518,6 @@ class RemoteMemory(ProposalCalls):
 
     def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
         return cast(PurgeResult, self._op("purge", fact_id=fact_id, reason=reason))
-
-    def link(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
-        return cast(Link, self._op("link", **_given(locals())))
-
-    def unlink(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
-        return cast(Link, self._op("unlink", **_given(locals())))
-
-    def links(
-        self,
-        fact_id: str,
-        *,
-        relation: str | None = None,
-        direction: str = "both",
-        depth: int = 1,
-        limit: int | None = None,
-    ) -> LinkGraph:
-        return cast(LinkGraph, self._op("links", **_given(locals())))
-
-    def dangling_links(self, *, limit: int | None = None) -> list[DanglingLink]:
-        return cast(list[DanglingLink], self._op("dangling_links", **_given(locals())))
-
-    def merge(self, survivor: str, source: str, *, reason: str) -> Fact:
-        return cast(Fact, self._op("merge", **_given(locals())))
 
     def recall(
         self,

@@ -43,11 +43,13 @@ from embornal.interfaces.http.graph_schemas import (
     LinksQuery,
     MergeIn,
 )
+from embornal.interfaces.http.history_routes import HISTORY_HTTP
 from embornal.interfaces.http.importance_schemas import (
     DueOut,
     DueQuery,
     LifetimeIn,
     PinIn,
+    PinOut,
     WeightIn,
 )
 from embornal.interfaces.http.problems import RequestInvalid
@@ -205,7 +207,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
         lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
     ),
     "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
-    "pin": (FactOut, PinIn, lambda c, r: to_wire(r)),
+    "pin": (PinOut, PinIn, lambda c, r: to_wire(r)),
     "unpin": (FactOut, PinIn, lambda c, r: to_wire(r)),
     "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
     "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
@@ -219,6 +221,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),
     "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
     **PROPOSAL_HTTP,
+    **HISTORY_HTTP,  # the history protocol's (decision 0064)
 }
 
 

@@ -10,7 +10,7 @@ from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
 from embornal.interfaces.http.schemas import FactOut, LifetimeText, Limit, Time, _In, _Out
 
-__all__ = ["DueFactOut", "DueOut", "DueQuery", "LifetimeIn", "PinIn", "WeightIn"]
+__all__ = ["DueFactOut", "DueOut", "DueQuery", "LifetimeIn", "PinIn", "PinOut", "WeightIn"]
 
 
 class DueFactOut(_Out):
@@ -29,13 +29,24 @@ class DueOut(_Out):
     facts: list[DueFactOut]
 
 
+class PinOut(FactOut):
+    """A fact after a pin: ``warnings`` only when the pin is past the soft anchor limit."""
+
+    warnings: list[str] | None = Field(
+        None, exclude=True, description="What the pin warns about (past the soft anchor limit)."
+    )
+
+
 class PinIn(_In):
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
 class WeightIn(_In):
     weight: float | None = Field(
-        ge=0.0, le=1.0, description="0..1 (0.5 neutral); null takes the weight off."
+        ge=0.0,
+        le=1.0,
+        strict=True,  # a boolean is not a weight (JSON false is not 0)
+        description="0..1 (0.5 neutral); null takes the weight off.",
     )
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 

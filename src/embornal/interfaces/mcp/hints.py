@@ -49,6 +49,8 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal memory unlink[^`]*`", 'unlink(source="...", relation="...", target="...")'),
         (r"`embornal proposal show[^`]*`", 'proposal(id="...")'),
         (r"`embornal proposal list[^`]*`", "proposals()"),
+        # the history protocol's hints name the tool call and, in brackets, the command
+        (r" \(`embornal memory (?:promote|unpin|corroborate|due-for-review)[^`]*`\)", ""),
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).

@@ -113,6 +113,7 @@ class ImportanceOut(FactOut):
     user_weight: float | None = Field(None, description="0 to 1 (0.5 neutral); null: none.")
     lifetime: str = Field("standard", description="permanent, standard, ephemeral, until:DATE.")
     expires_at: str | None = Field(None, description="When it leaves recall (until, ephemeral).")
+    warning: str | None = Field(None, description="A pin past the soft anchor limit.")
 
     @classmethod
     def of_fact(cls, fact: Fact) -> ImportanceOut:
@@ -123,6 +124,7 @@ class ImportanceOut(FactOut):
             user_weight=w["user_weight"],
             lifetime=w["lifetime"],
             expires_at=iso(w["expires_at"]),
+            warning="; ".join(fact.warnings) or None,
         )
 
 

@@ -32,6 +32,7 @@ from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
+from embornal.interfaces.mcp.history_out import HISTORY_RESULTS
 from embornal.interfaces.mcp.proposal_results import PROPOSAL_RESULTS
 from embornal.interfaces.mcp.results import (
     CatOut,
@@ -289,10 +290,10 @@ def _arg_type(item: Input) -> Any:
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
     if item.type == "confidence":
         return Annotated[float | None, BeforeValidator(_not_bool), about]
+    if item.type == "bool":
+        return Annotated[bool | None, about]
     if item.type in ("evidence_list", "list"):
         return Annotated[list[str] | str | None, about]
-    if item.type == "bool":  # absent or null: the operation's default
-        return Annotated[bool | None, about]
     if item.type == "items":
         return Annotated[ItemsInput if item.required else ItemsInput | None, about]
     base = Literal[item.choices] if item.type == "choice" else str
@@ -378,6 +379,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "links": (LinksOut, lambda r, a: LinksOut.of(r)),
     "merge": (FactOut, lambda r, a: FactOut.of(r)),
     **PROPOSAL_RESULTS,
+    **HISTORY_RESULTS,  # the history protocol's (decision 0064)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -1,0 +1,134 @@
+"""The events of the history protocol (seed 002 §1–§6), in the stream of the fact they are
+about: capture as working material, promotion, corroboration, a tier reached through it,
+the review of an interpretation, a sensitivity flag and an audited no-op unpin.
+
+The reason of each decision is the envelope's (``promote(id, reason)``), as for every
+other event; a review's note and a corroboration's source labels are user text, erased
+by a purge. Pins stay :class:`~embornal.domain.events.types.FactImportanceAdjusted`
+(decision 0065).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from embornal.domain.events.base import DomainEvent
+
+__all__ = [
+    "PROTOCOL_EVENTS",
+    "MemoryCaptured",
+    "MemoryCorroborated",
+    "MemoryFlaggedSensitive",
+    "MemoryPromoted",
+    "MemoryReviewed",
+    "MemoryTierChanged",
+    "MemoryUnpinNoop",
+]
+
+
+@dataclass(frozen=True)
+class MemoryCaptured(DomainEvent):
+    """The fact stored just before it in the stream is a memory captured by ``remember``:
+    working material of ``tier`` (``archive`` or ``interpretation``), sensitive when the
+    caller said so or the screen matched (``screened``: the names of the shapes matched),
+    in the capture ``session`` (None: none given)."""
+
+    TYPE: ClassVar[str] = "MemoryCaptured"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
+        "fact_id",
+        "tier",
+        "sensitive",
+        "screened",
+        "session",
+    )
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("session",)
+
+    fact_id: str
+    tier: str = "archive"
+    sensitive: bool = False
+    screened: tuple[str, ...] = ()
+    session: str | None = None
+
+
+@dataclass(frozen=True)
+class MemoryPromoted(DomainEvent):
+    """Working material becomes consolidated (the reason says why); its truth is unchanged."""
+
+    TYPE: ClassVar[str] = "MemoryPromoted"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+
+    fact_id: str
+
+
+@dataclass(frozen=True)
+class MemoryCorroborated(DomainEvent):
+    """One corroborating source label, and the origin it declares it repeats (None: its
+    own); recorded every time, a repeat that adds nothing too."""
+
+    TYPE: ClassVar[str] = "MemoryCorroborated"
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("source", "common_origin")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("common_origin",)
+
+    fact_id: str
+    source: str | None
+    common_origin: str | None = None
+
+
+@dataclass(frozen=True)
+class MemoryTierChanged(DomainEvent):
+    """The provenance tier changes (``archive`` → ``testimony`` once the corroboration gate
+    is met)."""
+
+    TYPE: ClassVar[str] = "MemoryTierChanged"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "tier", "previous")
+
+    fact_id: str
+    tier: str
+    previous: str = "archive"
+
+
+@dataclass(frozen=True)
+class MemoryReviewed(DomainEvent):
+    """An interpretation re-examined: its review clock starts again."""
+
+    TYPE: ClassVar[str] = "MemoryReviewed"
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("note",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+
+    fact_id: str
+    note: str | None
+
+
+@dataclass(frozen=True)
+class MemoryFlaggedSensitive(DomainEvent):
+    """The memory is security-sensitive from now on (``screened``: the shapes a screen
+    matched, none when a caller flagged it)."""
+
+    TYPE: ClassVar[str] = "MemoryFlaggedSensitive"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "screened")
+
+    fact_id: str
+    screened: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MemoryUnpinNoop(DomainEvent):
+    """An unpin of a memory that was not pinned: audited, changing nothing."""
+
+    TYPE: ClassVar[str] = "MemoryUnpinNoop"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+
+    fact_id: str
+
+
+PROTOCOL_EVENTS: tuple[type[DomainEvent], ...] = (
+    MemoryCaptured,
+    MemoryPromoted,
+    MemoryCorroborated,
+    MemoryTierChanged,
+    MemoryReviewed,
+    MemoryFlaggedSensitive,
+    MemoryUnpinNoop,
+)

@@ -1,0 +1,139 @@
+"""What the history protocol's MCP tools return (seed 002; decision 0064): compact
+models of :mod:`embornal.service.protocol_results`, each keyed ``memory_id`` as seed
+002's tools answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from embornal.interfaces.mcp.results import FactOut, iso
+
+__all__ = ["HISTORY_RESULTS", "DueMemoriesOut", "ForgottenOut", "MemoryOut", "ProvenanceOut"]
+
+
+class MemoryOut(FactOut):
+    """A memory and where it stands: stage, tier, sensitivity."""
+
+    memory_id: str
+    stage: str = Field(description="working (promote it to keep it) or consolidated.")
+    tier: str = Field(description="archive, testimony or interpretation.")
+    sensitive: bool = Field(description="Pinned only with independent corroboration.")
+    screened: list[str] = Field(default_factory=list, description="Injection shapes matched.")
+    pinned: bool = False
+    warnings: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def of_status(cls, s: Any) -> MemoryOut:
+        base = FactOut.of(s.fact).model_dump()
+        return cls(
+            **base,
+            memory_id=s.fact.id,
+            stage=s.stage,
+            tier=s.tier,
+            sensitive=s.sensitive,
+            screened=list(s.screened),
+            pinned=s.fact.pinned,
+            warnings=list(s.warnings),
+        )
+
+
+class ProvenanceOut(BaseModel):
+    """The recorded sources of a memory and the corroboration gate."""
+
+    memory_id: str
+    tier: str
+    sensitive: bool
+    origin: str | None = Field(None, description="The source given at capture; null: unknown.")
+    sources: list[str] = Field(description="Distinct corroborating labels.")
+    recorded: int = Field(description="Corroborations recorded, repeats too.")
+    independent_count: int
+    needed: int
+    corroboration_satisfied: bool
+    explanation: str
+    warning: str | None = None
+
+    @classmethod
+    def of(cls, p: Any) -> ProvenanceOut:
+        return cls(
+            memory_id=p.fact_id,
+            tier=p.tier,
+            sensitive=p.sensitive,
+            origin=p.origin,
+            sources=list(p.sources),
+            recorded=p.recorded,
+            independent_count=len(p.independent),
+            needed=p.needed,
+            corroboration_satisfied=p.satisfied,
+            explanation=p.explanation,
+            warning=p.warning,
+        )
+
+
+class DueItemOut(FactOut):
+    memory_id: str
+    tier: str
+    sensitive: bool
+    since: str | None = Field(None, description="Captured, or last reviewed.")
+
+
+class DueMemoriesOut(BaseModel):
+    memories: list[DueItemOut]
+
+    @classmethod
+    def of(cls, due: Any) -> DueMemoriesOut:
+        return cls(
+            memories=[
+                DueItemOut(
+                    **FactOut.of(d.fact).model_dump(),
+                    memory_id=d.fact.id,
+                    tier=d.tier,
+                    sensitive=d.sensitive,
+                    since=iso(d.since),
+                )
+                for d in due
+            ]
+        )
+
+
+class ForgottenItemOut(FactOut):
+    memory_id: str
+    forgotten_at: str | None
+    reason: str | None
+    actor: str
+
+
+class ForgottenOut(BaseModel):
+    memories: list[ForgottenItemOut]
+
+    @classmethod
+    def of(cls, rows: Any) -> ForgottenOut:
+        return cls(
+            memories=[
+                ForgottenItemOut(
+                    **FactOut.of(r.fact).model_dump(),
+                    memory_id=r.fact.id,
+                    forgotten_at=iso(r.forgotten_at),
+                    reason=r.reason,
+                    actor=r.actor,
+                )
+                for r in rows
+            ]
+        )
+
+
+_Project = Callable[[Any, Mapping[str, Any]], BaseModel]
+
+HISTORY_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+    "remember": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
+    "promote": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
+    "review": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
+    "flag_sensitive": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
+    "corroborate": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
+    "provenance": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
+    "due_for_consolidation": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
+    "due_for_review": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
+    "list_forgotten": (ForgottenOut, lambda r, a: ForgottenOut.of(r)),
+}

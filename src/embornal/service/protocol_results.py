@@ -1,0 +1,70 @@
+"""What the history protocol's use cases return (seed 002; decisions 0064–0066)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from embornal.domain.facts import Fact
+
+__all__ = ["DueMemory", "ForgottenMemory", "MemoryStatus", "ProvenanceReport"]
+
+
+@dataclass(frozen=True)
+class MemoryStatus:
+    """A memory and where it stands in the protocol: ``stage`` working or consolidated,
+    ``tier`` archive, testimony or interpretation, whether it is security-sensitive (and
+    the injection shapes the screen matched), its capture and last review, and warnings
+    (an anchor past the soft limit, testimony its sources do not support)."""
+
+    fact: Fact
+    stage: str
+    tier: str
+    sensitive: bool
+    screened: tuple[str, ...] = ()
+    captured_at: datetime | None = None
+    reviewed_at: datetime | None = None
+    session: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProvenanceReport:
+    """What the recorded sources of a memory amount to (``provenance(id)``): its origin
+    (the source given at capture; None: unknown), the distinct corroborating labels, how
+    many corroborations were recorded (repeats too), the origin groups that count, how
+    many are needed (1 for a known origin, 2 for an unknown one) and whether the gate is
+    met; a warning on testimony that lacks support."""
+
+    fact_id: str
+    tier: str
+    sensitive: bool
+    origin: str | None
+    sources: tuple[str, ...]
+    recorded: int
+    independent: tuple[str, ...]
+    needed: int
+    satisfied: bool
+    explanation: str
+    warning: str | None = None
+
+
+@dataclass(frozen=True)
+class DueMemory:
+    """A memory on a protocol queue: working material to consolidate, or an
+    interpretation to review; ``since`` is its capture (or last review)."""
+
+    fact: Fact
+    tier: str
+    sensitive: bool
+    since: datetime
+
+
+@dataclass(frozen=True)
+class ForgottenMemory:
+    """A forgotten memory, when, by whom and why (``list_forgotten``)."""
+
+    fact: Fact
+    forgotten_at: datetime
+    reason: str | None
+    actor: str

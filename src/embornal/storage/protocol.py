@@ -1,0 +1,221 @@
+"""The history protocol's projections (migration 0022, decision 0064): how its events
+change ``memory_protocol`` and ``memory_corroborations``, and the reads of its lists
+(the working material due for consolidation, the interpretations due for review, the
+forgotten memories with their reasons, the anchor count).
+
+The projector (:mod:`.projector`) calls :data:`HANDLERS` in the transaction that appends
+each event; ``admin rebuild`` replays them and ``admin verify`` compares
+:data:`VERIFY_QUERIES` with a replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from embornal.domain.clock import format_time, parse_time
+from embornal.domain.facts import Fact
+from embornal.storage import context, kind_views
+from embornal.storage.connect import Connection
+from embornal.storage.contract import ForgottenRow, ProtocolRow
+
+if TYPE_CHECKING:
+    from embornal.domain.events import Event
+    from embornal.domain.events.protocol import (
+        MemoryCaptured,
+        MemoryCorroborated,
+        MemoryFlaggedSensitive,
+        MemoryPromoted,
+        MemoryReviewed,
+        MemoryTierChanged,
+        MemoryUnpinNoop,
+    )
+    from embornal.domain.scope import ReadScope
+
+__all__ = [
+    "HANDLERS",
+    "TABLES",
+    "VERIFY_QUERIES",
+    "ProtocolReads",
+    "purged",
+]
+
+# As the store's present reads (storage/sqlite.py): a fact's columns, and live.
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
+_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
+
+#: Cleared before a replay (children first: none here).
+TABLES = ("memory_corroborations", "memory_protocol")
+
+VERIFY_QUERIES = {
+    "memory_protocol": "SELECT fact_id, stage, tier, sensitive, captured_at, reviewed_at, "
+    "session FROM memory_protocol ORDER BY fact_id",
+    "memory_corroborations": "SELECT fact_id, position, source, common_origin, recorded_at, "
+    "actor FROM memory_corroborations ORDER BY 1, 2",
+}
+
+
+def _ensure(conn: Connection, fact_id: str) -> None:
+    conn.execute(
+        "INSERT INTO memory_protocol (fact_id, stage, tier) VALUES (?, 'consolidated', "
+        "'archive') ON CONFLICT (fact_id) DO NOTHING",
+        (fact_id,),
+    )
+
+
+def _captured(conn: Connection, e: Event, b: MemoryCaptured) -> None:
+    conn.execute(
+        "INSERT INTO memory_protocol (fact_id, stage, tier, sensitive, captured_at, session) "
+        "VALUES (?, 'working', ?, ?, ?, ?) ON CONFLICT (fact_id) DO UPDATE SET "
+        "stage = 'working', tier = excluded.tier, sensitive = excluded.sensitive, "
+        "captured_at = excluded.captured_at, session = excluded.session",
+        (b.fact_id, b.tier, int(b.sensitive), format_time(e.recorded_at), b.session),
+    )
+
+
+def _set(
+    column: str, value: Callable[[Event, Any], Any]
+) -> Callable[[Connection, Event, Any], None]:
+    def handle(conn: Connection, e: Event, b: Any) -> None:
+        _ensure(conn, b.fact_id)
+        conn.execute(
+            f"UPDATE memory_protocol SET {column} = ? WHERE fact_id = ?", (value(e, b), b.fact_id)
+        )
+
+    return handle
+
+
+def _corroborated(conn: Connection, e: Event, b: MemoryCorroborated) -> None:
+    _ensure(conn, b.fact_id)
+    conn.execute(
+        "INSERT INTO memory_corroborations (fact_id, position, source, common_origin, "
+        "recorded_at, actor) VALUES (?, ?, ?, ?, ?, ?)",
+        (b.fact_id, e.position, b.source, b.common_origin, format_time(e.recorded_at), e.actor),
+    )
+
+
+def _noop(conn: Connection, e: Event, b: MemoryUnpinNoop) -> None:
+    return None
+
+
+def _promoted(e: Event, b: MemoryPromoted) -> str:
+    return "consolidated"
+
+
+def _tier(e: Event, b: MemoryTierChanged) -> str:
+    return b.tier
+
+
+def _reviewed(e: Event, b: MemoryReviewed) -> str:
+    return format_time(e.recorded_at)
+
+
+def _sensitive(e: Event, b: MemoryFlaggedSensitive) -> int:
+    return 1
+
+
+HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
+    "MemoryCaptured": _captured,
+    "MemoryPromoted": _set("stage", _promoted),
+    "MemoryCorroborated": _corroborated,
+    "MemoryTierChanged": _set("tier", _tier),
+    "MemoryReviewed": _set("reviewed_at", _reviewed),
+    "MemoryFlaggedSensitive": _set("sensitive", _sensitive),
+    "MemoryUnpinNoop": _noop,
+}
+
+
+def purged(conn: Connection, fact_id: str) -> None:
+    """A purge erases the corroboration labels of the fact (as its events are redacted)."""
+    conn.execute(
+        "UPDATE memory_corroborations SET source = NULL, common_origin = NULL WHERE fact_id = ?",
+        (fact_id,),
+    )
+
+
+# -- reads -------------------------------------------------------------------------------
+
+
+class ProtocolReads:
+    """The protocol's reads, mixed into the SQLite store (which supplies ``_rows``,
+    ``_scopes`` and ``_facts``)."""
+
+    _rows: Callable[[str, Sequence[Any]], list[Any]]
+    _scopes: Any
+    _facts: Callable[[list[Any], Any], list[Fact]]
+
+    def _protocol_list(
+        self, scope: ReadScope, where: str, since_sql: str, params: Sequence[Any], limit: int
+    ) -> list[ProtocolRow]:
+        vis = self._scopes.get(scope)
+        rows = self._rows(
+            f"SELECT {_FACT_COLS}, m.stage AS m_stage, m.tier AS m_tier, "
+            f"m.sensitive AS m_sensitive, {since_sql} AS m_since "
+            "FROM memory_protocol m JOIN facts f ON f.id = m.fact_id "
+            f"JOIN paths p ON p.id = f.path_id WHERE {_LIVE} AND {where} AND ({vis.sql}) "
+            f"ORDER BY {since_sql}, f.id LIMIT ?",
+            (*params, *vis.params, limit),
+        )
+        facts = self._facts(rows, vis)
+        return [
+            ProtocolRow(
+                fact, r["m_stage"], r["m_tier"], bool(r["m_sensitive"]), parse_time(r["m_since"])
+            )
+            for fact, r in zip(facts, rows, strict=True)
+        ]
+
+    def working_memories(
+        self, scope: ReadScope, *, captured_before: str, limit: int
+    ) -> list[ProtocolRow]:
+        """Live working material in scope captured at or before ``captured_before``
+        (ISO text), oldest first."""
+        return self._protocol_list(
+            scope,
+            "m.stage = 'working' AND m.captured_at <= ?",
+            "m.captured_at",
+            (captured_before,),
+            limit,
+        )
+
+    def interpretations_due(
+        self, scope: ReadScope, *, reviewed_before: str, limit: int
+    ) -> list[ProtocolRow]:
+        """Live interpretations in scope last reviewed (or, never reviewed, captured or
+        stored) before ``reviewed_before``, the longest unreviewed first."""
+        since = "coalesce(m.reviewed_at, m.captured_at, f.created_at)"
+        return self._protocol_list(
+            scope,
+            f"m.tier = 'interpretation' AND {since} < ?",
+            since,
+            (reviewed_before,),
+            limit,
+        )
+
+    def forgotten_memories(self, scope: ReadScope, *, limit: int) -> list[ForgottenRow]:
+        """Forgotten (not purged) facts in scope, the last forgotten first, each with the
+        reason, time and actor of the forget that took it out."""
+        vis = self._scopes.get(scope)
+        rows = self._rows(
+            f"SELECT {_FACT_COLS}, e.reason AS e_reason, e.actor AS e_actor, "
+            "e.recorded_at AS e_at FROM facts f JOIN paths p ON p.id = f.path_id "
+            "JOIN events e ON e.position = (SELECT max(position) FROM events "
+            "WHERE stream_id = f.id AND +type = 'FactForgotten') "  # the stream's index
+            f"WHERE f.deleted_at IS NOT NULL AND f.purged_at IS NULL AND ({vis.sql}) "
+            "ORDER BY f.deleted_at DESC, f.id LIMIT ?",
+            (*vis.params, limit),
+        )
+        facts = self._facts(rows, vis)
+        return [
+            ForgottenRow(fact, parse_time(r["e_at"]), r["e_reason"], r["e_actor"])
+            for fact, r in zip(facts, rows, strict=True)
+        ]
+
+    def anchor_count(self, scope: ReadScope) -> int:
+        """How many live facts in scope are pinned."""
+        vis = self._scopes.get(scope)
+        rows = self._rows(
+            "SELECT count(*) FROM facts f INDEXED BY facts_pinned JOIN paths p ON p.id = f.path_id "
+            f"WHERE f.pinned = 1 AND {_LIVE} AND ({vis.sql})",
+            tuple(vis.params),
+        )
+        return int(rows[0][0])

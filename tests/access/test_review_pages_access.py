@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from embornal import Memory
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "wiki"))
-from wiki_helpers import make_app  # noqa: E402
+from wiki_helpers import make_app
 
 ABSENT_PROPOSAL = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 ABSENT_CONFLICT = "K000000000000000"
@@ -29,14 +29,24 @@ def world(memory: Memory) -> dict[str, str]:
     secret = alice.store("/alice/secret", "Alice's secret plan.", visibility="private")
     shared = alice.store("/alice/shared", "Alice's shared note.")
     alice.link(shared.id, "relates_to", secret.id)
-    alice.store("/people/a", "Ada Lovelace.", kind="person",
-                attributes={"full_name": "Ada Lovelace"}, visibility="private")  # fmt: skip
-    alice.store("/people/b", "ada lovelace.", kind="person",
-                attributes={"full_name": "ada lovelace"})  # fmt: skip
+    alice.store(
+        "/people/a",
+        "Ada Lovelace.",
+        kind="person",
+        attributes={"full_name": "Ada Lovelace"},
+        visibility="private",
+    )
+    alice.store(
+        "/people/b", "ada lovelace.", kind="person", attributes={"full_name": "ada lovelace"}
+    )
     (conflict,) = alice.conflicts()
     proposal = alice.propose([{"type": "archive", "fact_id": secret.id}], title="hush")
-    return {"secret": secret.id, "shared": shared.id, "conflict": conflict.id,
-            "proposal": proposal.id}  # fmt: skip
+    return {
+        "secret": secret.id,
+        "shared": shared.id,
+        "conflict": conflict.id,
+        "proposal": proposal.id,
+    }
 
 
 def _client(memory: Memory, subject: str) -> TestClient:

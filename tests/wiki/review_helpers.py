@@ -50,12 +50,17 @@ def propose_two(memory: Memory, keep_id: str) -> str:
 def ada_twice(memory: Memory) -> tuple[str, str, str]:
     """Two person facts of one name (a duplicate found at store): (conflict, first, second)."""
     a = memory.store(
-        "/people/ada", "Ada Lovelace wrote the first program.", kind="person",
-        attributes={"full_name": "Ada Lovelace"}, evidence=["conversation:met at the talk"],
-    )  # fmt: skip
+        "/people/ada",
+        "Ada Lovelace wrote the first program.",
+        kind="person",
+        attributes={"full_name": "Ada Lovelace"},
+        evidence=["conversation:met at the talk"],
+    )
     b = memory.store(
-        "/people/ada2", "Ada Lovelace, mathematician.", kind="person",
+        "/people/ada2",
+        "Ada Lovelace, mathematician.",
+        kind="person",
         attributes={"full_name": "ada lovelace"},
-    )  # fmt: skip
+    )
     (conflict,) = memory.conflicts()
     return conflict.id, a.id, b.id

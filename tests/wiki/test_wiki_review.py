@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
 from review_helpers import SAME_ORIGIN, ada_twice, form_token, local, propose_two, served
 
 from embornal import FixedClock, Memory
@@ -72,8 +73,11 @@ def test_approve_all_reject_and_bad_forms(memory: Memory) -> None:
 
         page = c.get(f"/proposal/{second}").text
         reject = f"/proposal/{second}/reject"
-        out = c.post(reject, data={"form_token": form_token(page, reject), "reason": "not now"},
-                     follow_redirects=False)  # fmt: skip
+        out = c.post(
+            reject,
+            data={"form_token": form_token(page, reject), "reason": "not now"},
+            follow_redirects=False,
+        )
         assert out.status_code == 303 and out.headers["location"].endswith("?done=rejected")
     rejected = memory.proposal(second)
     assert rejected.status == "rejected" and rejected.reason == "not now"
@@ -93,8 +97,11 @@ def test_a_form_needs_its_token_and_this_site(memory: Memory) -> None:
         assert forged.status_code == 403
         elsewhere = c.post(f"/proposal/{other}/approve", data={"scope": "all", "form_token": token})
         assert elsewhere.status_code == 403  # a token is for one form's action
-        foreign = c.post(action, data={"scope": "all", "form_token": token},
-                         headers={"origin": "https://evil.example", "sec-fetch-site": "cross-site"})  # fmt: skip
+        foreign = c.post(
+            action,
+            data={"scope": "all", "form_token": token},
+            headers={"origin": "https://evil.example", "sec-fetch-site": "cross-site"},
+        )
         assert foreign.status_code == 403
     assert memory.proposal(pid).status == memory.proposal(other).status == "open"
 
@@ -112,8 +119,11 @@ def test_served_pages_read_as_an_assistant_who_asks_a_person(memory: Memory) -> 
         # Posted anyway (the form is the local wiki's): the memory refuses it.
         local_page = local(memory).get(f"/proposal/{pid}").text
         action = f"/proposal/{pid}/approve"
-        tried = c.post(action, data={"scope": "all", "form_token": form_token(local_page, action)},
-                       headers=SAME_ORIGIN)  # fmt: skip
+        tried = c.post(
+            action,
+            data={"scope": "all", "form_token": form_token(local_page, action)},
+            headers=SAME_ORIGIN,
+        )
         assert tried.status_code == 403
     assert memory.proposal(pid).status == "open"
 
@@ -128,8 +138,12 @@ def test_served_pages_decide_when_assistants_may(db_path: object, clock: FixedCl
             c.cookies.set(TOKEN_COOKIE, issued.token)
             page = c.get(f"/proposal/{pid}").text
             action = f"/proposal/{pid}/approve"
-            done = c.post(action, data={"form_token": form_token(page, action), "item": "1"},
-                          headers=SAME_ORIGIN, follow_redirects=False)  # fmt: skip
+            done = c.post(
+                action,
+                data={"form_token": form_token(page, action), "item": "1"},
+                headers=SAME_ORIGIN,
+                follow_redirects=False,
+            )
             assert done.status_code == 303
         (created,) = [i for i in memory.proposal(pid).items if i.type == "create"]
         assert created.fact_id is not None
@@ -150,17 +164,27 @@ def test_a_conflict_side_by_side_and_resolved_by_keeping_one(memory: Memory) -> 
         assert sections == [a, b] or sections == [b, a]
         assert "met at the talk" in page and "confidence" in page and "c_eff" in page
         action = f"/conflict/{cid}/resolve"
-        no_reason = c.post(action, data={"form_token": form_token(page, action),
-                                         "choice": f"keep:{a}", "reason": ""})  # fmt: skip
+        no_reason = c.post(
+            action,
+            data={"form_token": form_token(page, action), "choice": f"keep:{a}", "reason": ""},
+        )
         assert no_reason.status_code == 400
-        done = c.post(action, data={"form_token": form_token(page, action),
-                                    "choice": f"keep:{a}", "reason": "the same person"},
-                      follow_redirects=False)  # fmt: skip
+        done = c.post(
+            action,
+            data={
+                "form_token": form_token(page, action),
+                "choice": f"keep:{a}",
+                "reason": "the same person",
+            },
+            follow_redirects=False,
+        )
         assert done.status_code == 303
         after = c.get(done.headers["location"]).text
         assert "Resolved" in after and 'name="choice"' not in after
-        again = c.post(action, data={"form_token": form_token(page, action), "choice": "both",
-                                     "reason": "twice"})  # fmt: skip
+        again = c.post(
+            action,
+            data={"form_token": form_token(page, action), "choice": "both", "reason": "twice"},
+        )
         assert again.status_code == 409
     assert memory.show(b).fact.state == "forgotten" and memory.show(a).fact.state == "active"
     assert memory.conflict(cid).reason == "the same person"
@@ -171,8 +195,10 @@ def test_keep_both(memory: Memory) -> None:
     with local(memory) as c:
         page = c.get(f"/conflict/{cid}").text
         action = f"/conflict/{cid}/resolve"
-        done = c.post(action, data={"form_token": form_token(page, action), "choice": "both",
-                                    "reason": "two people"})  # fmt: skip
+        done = c.post(
+            action,
+            data={"form_token": form_token(page, action), "choice": "both", "reason": "two people"},
+        )
         assert done.status_code == 200
     assert memory.conflict(cid).outcome == "both"
     assert {memory.show(a).fact.state, memory.show(b).fact.state} == {"active"}
@@ -189,8 +215,11 @@ def test_due_for_review_and_confirm(memory: Memory, clock: FixedClock) -> None:
         page = c.get("/due").text
         assert f'id="due-{stale.id}"' in page
         action = f"/fact/{stale.id}/confirm"
-        done = c.post(action, data={"form_token": form_token(page, action), "reason": "checked"},
-                      follow_redirects=False)  # fmt: skip
+        done = c.post(
+            action,
+            data={"form_token": form_token(page, action), "reason": "checked"},
+            follow_redirects=False,
+        )
         assert done.status_code == 303 and done.headers["location"] == f"/due?confirmed={stale.id}"
         after = c.get(done.headers["location"]).text
         assert "Confirmed" in after and f'id="due-{stale.id}"' not in after
@@ -209,12 +238,18 @@ def _graph(page: str) -> ET.Element:
 
 
 def test_the_fact_page_draws_its_links_as_a_graph(memory: Memory) -> None:
-    kite = memory.store("/projects/kite", "Kite <ships> in March.", kind="project",
-                        attributes={"name": "Kite", "status": "active"})  # fmt: skip
-    ada = memory.store("/people/ada", "Ada leads Kite.", kind="person",
-                       attributes={"full_name": "Ada"})  # fmt: skip
-    acme = memory.store("/orgs/acme", "Acme builds kites.", kind="organization",
-                        attributes={"name": "Acme"})  # fmt: skip
+    kite = memory.store(
+        "/projects/kite",
+        "Kite <ships> in March.",
+        kind="project",
+        attributes={"name": "Kite", "status": "active"},
+    )
+    ada = memory.store(
+        "/people/ada", "Ada leads Kite.", kind="person", attributes={"full_name": "Ada"}
+    )
+    acme = memory.store(
+        "/orgs/acme", "Acme builds kites.", kind="organization", attributes={"name": "Acme"}
+    )
     memory.link(kite.id, "involves", ada.id)
     memory.link(ada.id, "works_at", acme.id)
     with local(memory) as c:
@@ -238,10 +273,12 @@ def test_a_fact_without_links_has_no_graph(memory: Memory) -> None:
 
 def test_unknown_ids_are_404(memory: Memory) -> None:
     with local(memory) as c:
-        for url in ("/proposal/01KCZ8Q3W5R7T9V1X3Z5B7D9F1", "/conflict/K000000000000000",
-                    "/proposal/bad!id", "/conflict/--"):  # fmt: skip
+        for url in (
+            "/proposal/01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
+            "/conflict/K000000000000000",
+            "/proposal/bad!id",
+            "/conflict/--",
+        ):
             assert c.get(url).status_code == 404, url
-    try:
+    with pytest.raises(NotFound):
         memory.proposal("01KCZ8Q3W5R7T9V1X3Z5B7D9F1")
-    except NotFound:
-        pass

@@ -45,11 +45,16 @@ def _positions(graph: LinkGraph) -> dict[str, tuple[float, float]]:
     for step in graph.steps:
         if step.depth == 2 and step.to_id not in parent and step.from_id in angle:
             parent[step.to_id] = step.from_id
-    second = [n.fact.id for n in graph.nodes if n.depth == 2]
-    second.sort(key=lambda fid: (angle.get(parent.get(fid, ""), 0.0), fid))
-    for i, fid in enumerate(second):
-        a = 2 * math.pi * i / max(1, len(second)) - math.pi / 2 + math.pi / max(1, len(second))
-        at[fid] = (cx + _R2 * 1.4 * math.cos(a), cy + _R2 * math.sin(a) * 0.95)
+    children: dict[str, list[str]] = {}
+    for n in graph.nodes:
+        if n.depth == 2:
+            children.setdefault(parent.get(n.fact.id, graph.root.id), []).append(n.fact.id)
+    spread = min(0.45, 2 * math.pi / max(1, sum(len(v) for v in children.values())))
+    for pid, kids in children.items():
+        base = angle.get(pid, 0.0)
+        for i, fid in enumerate(kids):  # around its parent's direction, siblings fanned out
+            a = base + (i - (len(kids) - 1) / 2) * spread
+            at[fid] = (cx + _R2 * 1.4 * math.cos(a), cy + _R2 * math.sin(a) * 0.95)
     return at
 
 

@@ -28,11 +28,11 @@ from embornal.service.results import DueFact, FactDetail
 
 __all__ = [
     "conflict_body",
+    "conflict_href",
     "conflicts_body",
     "due_body",
     "proposal_body",
     "proposal_href",
-    "conflict_href",
     "proposals_body",
     "review_body",
 ]
@@ -123,8 +123,12 @@ _SHOWN_APART = ("type", "fact_id", "new_id", "content", "path", "kind", "reason"
 
 def _item(item: ProposalItem, target: FactDetail | None, checkbox: str) -> str:
     fields = dict(item.fields)
-    what = {"create": "create", "update": "update", "archive": "archive",
-            "supersede": "correct"}.get(item.type, item.type)  # fmt: skip
+    what = {
+        "create": "create",
+        "update": "update",
+        "archive": "archive",
+        "supersede": "correct",
+    }.get(item.type, item.type)
     head = f'<span class="badge">{e(what)}</span>'
     if fields.get("kind"):
         head += " " + kind_label(str(fields["kind"]))
@@ -240,9 +244,7 @@ def conflicts_body(rows: Sequence[ConflictRecord], status: str) -> str:
     items = "".join(
         f'<li><a href="{e(conflict_href(c.id))}">{e(c.conflict_class)} of '
         f"{plural(len(c.members), 'fact')}</a>"
-        f'<p class="content">'
-        + " ≠ ".join(render_content(m.content) for m in c.members)
-        + "</p>"
+        f'<p class="content">' + " ≠ ".join(render_content(m.content) for m in c.members) + "</p>"
         f'<div class="info"><span class="badge">{e(c.status)}</span>'
         f"<span>score {c.score:.2f}</span><span>{e(', '.join(c.findings))}</span>"
         f"<span>{time_text(c.opened_at)}</span>"
@@ -302,8 +304,9 @@ def conflict_body(
     notice: str | None = None,
 ) -> str:
     c = record
-    members = "".join(_member(d, d.fact.id == c.suggested_keep, d.fact.id == c.kept_id)
-                      for d in details)  # fmt: skip
+    members = "".join(
+        _member(d, d.fact.id == c.suggested_keep, d.fact.id == c.kept_id) for d in details
+    )
     meta = (
         '<dl class="meta">'
         f"<div><dt>class</dt><dd>{e(c.conflict_class)}</dd></div>"

@@ -98,9 +98,7 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
             return message(request, 400, "Bad request", e(err.message) + hint)
         return error_page(request, err, shown)
 
-    async def posted(
-        request: Request, back: str
-    ) -> tuple[Memory, dict[str, list[str]]] | Response:
+    async def posted(request: Request, back: str) -> tuple[Memory, dict[str, list[str]]] | Response:
         """The subject and the fields of a review form, or the answer that refuses it."""
         if not same_origin(request):
             return message(request, 403, "Forbidden", "The form must come from this site.")
@@ -116,10 +114,12 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
         given = (fields.get(FORM_TOKEN) or [""])[0]
         if not tokens.check(memory.subject, memory.actor_kind.value, request.url.path, given):
             return message(
-                request, 403, "Form expired",
+                request,
+                403,
+                "Form expired",
                 "This form did not come from this page, or the server restarted since. "
                 f'<a href="{e(back)}">Reload the page</a> and send it again.',
-            )  # fmt: skip
+            )
         return memory, fields
 
     def first(fields: dict[str, list[str]], name: str) -> str:
@@ -263,8 +263,9 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
             if choice != "both" and not keep:
                 raise InvalidInput("choose the fact to keep, or keep both")
             done = await run_in_threadpool(
-                lambda: memory.resolve_conflict(raw, keep=keep, both=choice == "both",
-                                                reason=reason)  # fmt: skip
+                lambda: memory.resolve_conflict(
+                    raw, keep=keep, both=choice == "both", reason=reason
+                )
             )
         except EmbornalError as err:
             return refused(request, err, raw)
@@ -278,9 +279,10 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
             return error_page(request, err, "/due")
         confirmed = request.query_params.get("confirmed", "")
         notice = (
-            f"Confirmed {confirmed}: it is fresh again." if _FULL_FACT_ID.fullmatch(confirmed)
+            f"Confirmed {confirmed}: it is fresh again."
+            if _FULL_FACT_ID.fullmatch(confirmed)
             else None
-        )  # fmt: skip
+        )
         body = due_body(rows, token_of(memory), notice=notice)
         return page(request, "Due for review", body, subject=memory.subject)
 
@@ -303,13 +305,20 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
         Route("/review", review_page, methods=["GET"], name="wiki_review"),
         Route("/proposals", proposals_page, methods=["GET"], name="wiki_proposals"),
         Route("/proposal/{proposal_id}", proposal_page, methods=["GET"], name="wiki_proposal"),
-        Route("/proposal/{proposal_id}/{verb}", decide_proposal, methods=["POST"],
-              name="wiki_proposal_decide"),  # fmt: skip
+        Route(
+            "/proposal/{proposal_id}/{verb}",
+            decide_proposal,
+            methods=["POST"],
+            name="wiki_proposal_decide",
+        ),
         Route("/conflicts", conflicts_page, methods=["GET"], name="wiki_conflicts"),
         Route("/conflict/{conflict_id}", conflict_page, methods=["GET"], name="wiki_conflict"),
-        Route("/conflict/{conflict_id}/resolve", resolve, methods=["POST"],
-              name="wiki_conflict_resolve"),  # fmt: skip
+        Route(
+            "/conflict/{conflict_id}/resolve",
+            resolve,
+            methods=["POST"],
+            name="wiki_conflict_resolve",
+        ),
         Route("/due", due_page, methods=["GET"], name="wiki_due"),
         Route("/fact/{fact_id}/confirm", confirm, methods=["POST"], name="wiki_confirm"),
     ]
-

@@ -10,6 +10,7 @@ import pytest
 from review_helpers import SAME_ORIGIN, ada_twice, form_token, local, propose_two, served
 
 from embornal import FixedClock, Memory
+from embornal.domain.conflict import stream_of
 from embornal.domain.proposal_policy import ProposalPolicy
 from embornal.errors import NotFound
 from embornal.interfaces.http.wiki import TOKEN_COOKIE
@@ -282,3 +283,19 @@ def test_unknown_ids_are_404(memory: Memory) -> None:
             assert c.get(url).status_code == 404, url
     with pytest.raises(NotFound):
         memory.proposal("01KCZ8Q3W5R7T9V1X3Z5B7D9F1")
+
+
+def test_under_serve_a_token_resolves_a_conflict_as_an_assistant(memory: Memory) -> None:
+    cid, a, b = ada_twice(memory)
+    issued = memory.token_add("default")
+    with served(memory) as c:
+        c.cookies.set(TOKEN_COOKIE, issued.token)
+        page = c.get(f"/conflict/{cid}").text
+        action = f"/conflict/{cid}/resolve"
+        data = {"form_token": form_token(page, action), "choice": "both", "reason": "two"}
+        done = c.post(action, data=data, headers=SAME_ORIGIN, follow_redirects=False)
+        assert done.status_code == 303
+    record = memory.conflict(cid)
+    assert record.outcome == "both" and record.resolved_by == "default"
+    (*_, decided) = memory._store.read_stream(stream_of(cid))
+    assert decided.actor_kind == "assistant"  # decision 0039: a token is an assistant's

@@ -286,7 +286,7 @@ def test_unknown_ids_are_404(memory: Memory) -> None:
 
 
 def test_under_serve_a_token_resolves_a_conflict_as_an_assistant(memory: Memory) -> None:
-    cid, a, b = ada_twice(memory)
+    cid, _, _ = ada_twice(memory)
     issued = memory.token_add("default")
     with served(memory) as c:
         c.cookies.set(TOKEN_COOKIE, issued.token)

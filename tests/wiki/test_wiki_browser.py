@@ -7,13 +7,12 @@ Needs Debian's ``chromium`` at /usr/bin/chromium and the ``playwright`` package
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import pytest
+from browser_helpers import CHROMIUM, SCREENSHOT
 from starlette.applications import Starlette
 from starlette.requests import Request
 from wiki_helpers import XSS_IMG, XSS_SCRIPT, Seeded, make_app
@@ -25,20 +24,8 @@ from embornal.interfaces.http.wiki import TOKEN_COOKIE
 from live_server import live_server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Dialog, Page
+    from playwright.sync_api import Page
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SCREENSHOT = Path(os.environ.get("EMBORNAL_WIKI_SCREENSHOT", "/tmp/wiki.png"))
 
 pytestmark = [
     pytest.mark.browser,
@@ -94,43 +81,6 @@ def _foreign_site(target: str, token: str) -> Starlette:
         return HTMLResponse(f"<!doctype html><title>evil</title>{form('/login')}{form('/logout')}")
 
     return Starlette(routes=[Route("/", home)])
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[tuple[Page, list[str], list[str]]]:
-    """A page, the dialogs it opened and the console errors it logged."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    tab = context.new_page()
-    dialogs: list[str] = []
-    errors: list[str] = []
-
-    def on_dialog(dialog: Dialog) -> None:
-        dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def on_console(message: Any) -> None:
-        if message.type == "error":
-            errors.append(str(message.text))
-
-    tab.on("dialog", on_dialog)
-    tab.on("console", on_console)
-    try:
-        yield tab, dialogs, errors
-    finally:
-        context.close()
 
 
 def test_browse_tree_page_link_and_search(

@@ -389,6 +389,10 @@ class Memory:
         """Apply the chosen items (None: all) in one transaction; the rest are declined."""
         return proposals.approve(self._ctx, proposal_id, items=items, reason=reason)
 
+    def may_decide_proposals(self) -> bool:
+        """Whether this subject may approve and reject (a person; an assistant by policy)."""
+        return proposals.may_decide(self._ctx)
+
     def reject(self, proposal_id: str, *, reason: str) -> Proposal:
         """Close a proposal with nothing applied (a reason is required)."""
         return proposals.reject(self._ctx, proposal_id, reason=reason)

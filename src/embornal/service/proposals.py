@@ -47,7 +47,7 @@ from embornal.service.context import ServiceContext, check_limit
 from embornal.service.lifecycle import MAX_ATTEMPTS
 from embornal.service.proposal_results import Proposal, ProposalItem, ProposalSummary
 
-__all__ = ["approve", "edit", "list_proposals", "propose", "reject", "show"]
+__all__ = ["approve", "edit", "list_proposals", "may_decide", "propose", "reject", "show"]
 
 STATUSES = ("open", "approved", "rejected")
 
@@ -244,8 +244,13 @@ def show(ctx: ServiceContext, proposal_id: str) -> Proposal:
     return _view(_resolve(ctx, proposal_id))
 
 
+def may_decide(ctx: ServiceContext) -> bool:
+    """Whether the subject may approve and reject: a person, or an assistant by policy."""
+    return ctx.actor_kind is not ActorKind.ASSISTANT or ctx.proposals.assistants_decide
+
+
 def _require_decider(ctx: ServiceContext, doing: str) -> None:
-    if ctx.actor_kind is ActorKind.ASSISTANT and not ctx.proposals.assistants_decide:
+    if not may_decide(ctx):
         raise AccessDenied(
             f"an assistant may not {doing} a proposal: a person decides",
             hint="Ask the user to review it: `embornal proposal show ID`, then "

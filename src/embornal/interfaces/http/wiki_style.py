@@ -97,6 +97,35 @@ svg.chart .threshold{stroke:var(--warn);stroke-dasharray:2 3}
 svg.chart .threshold-label{fill:var(--warn)}
 svg.chart .mark-event{fill:var(--accent)}svg.chart .mark-recall{fill:#2f855a}
 details{margin:.5rem 0}summary{cursor:pointer;color:var(--accent)}
+.wide{max-width:80rem;margin:1.5rem auto;padding:0 1.5rem}
+.notice{background:var(--accent-soft);border:1px solid var(--accent);border-radius:8px;
+padding:.5rem .75rem}
+ul.review{list-style:none;padding:0}ul.review li{padding:.3rem 0;font-size:1.1rem}
+.item-head{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0 0 .3rem}
+.item-head input{width:1.1rem;height:1.1rem}.number{font-weight:600}
+ul.fields{margin:0;padding-left:1.2rem}
+form.decide{display:flex;flex-wrap:wrap;gap:.6rem;align-items:center;margin:1rem 0;
+background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem}
+form.decide input[type=text]{padding:.4rem .6rem;border:1px solid var(--line);
+border-radius:6px;font:inherit;min-width:16rem}
+form.decide.inline{margin:.5rem 0 0;padding:.4rem .6rem}
+form.resolve fieldset{border:0;margin:0;padding:0;display:flex;flex-direction:column;
+gap:.3rem;width:100%}
+.side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}
+section.member{background:var(--card);border:1px solid var(--line);border-radius:8px;
+padding:.75rem 1rem}
+section.member h2{margin-top:0;color:var(--ink)}
+figure.graph-box{margin:0}
+svg.graph{display:block;width:100%;max-width:40rem;height:auto;background:var(--card);
+border:1px solid var(--line);border-radius:8px}
+svg.graph line{stroke:var(--muted);stroke-width:1.2}
+svg.graph .edge.depth-2 line{stroke-dasharray:4 3}
+svg.graph text{font:11px system-ui,sans-serif;fill:var(--ink)}
+svg.graph .edge text{fill:var(--muted);font-size:10px}
+svg.graph circle{fill:var(--accent);stroke:#fff;stroke-width:2}
+svg.graph .depth-2 circle{fill:#7aa3d6}
+svg.graph .root circle{fill:var(--warn)}
+svg.graph a:hover circle{fill:var(--ink)}
 """
 
 CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode("ascii")

@@ -1,4 +1,4 @@
-"""The wiki: read-only HTML pages over the memory, rendered on the server.
+"""The wiki: HTML pages over the memory, rendered on the server; the review pages decide.
 
 ``wiki_routes(get_memory)`` returns Starlette routes; the HTTP app mounts them.
 ``get_memory(request)`` gives the :class:`~embornal.service.memory.Memory` of the
@@ -14,13 +14,17 @@ Pages (see ``docs/wiki.md``):
                        confidence and strength over time as an inline SVG
 * ``/search?q=``       a recall: each hit counts as a recall and lifts its strength
 * ``/login``; ``/logout`` (POST; a GET shows the button and changes nothing)
+* ``/review``, ``/proposals``, ``/proposal/<id>``, ``/conflicts``, ``/conflict/<id>``,
+  ``/due``: the review queues, decided by forms (POST with a form token, decision 0070)
+  as the page's subject (decision 0069)
 
 A page view is not a recall (``cat(..., recall=False)``, ``show``); a search is. No page
 runs a script: the Content-Security-Policy allows none, and the one stylesheet is inline,
 allowed by its hash. Every value from the memory is escaped.
 
 The modules: :mod:`.common` (escaping, layout, headers, errors), :mod:`.pages` (tree,
-path, search, login), :mod:`.fact_page`, :mod:`.chart` (the SVG) and :mod:`.routes`.
+path, search, login), :mod:`.fact_page`, :mod:`.chart` (the SVG), :mod:`.graph_svg` (the
+links graph), :mod:`.review_pages`, :mod:`.review_routes`, :mod:`.forms` and :mod:`.routes`.
 """
 
 from __future__ import annotations

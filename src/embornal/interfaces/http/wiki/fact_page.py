@@ -31,7 +31,9 @@ from embornal.interfaces.http.wiki.common import (
     tags,
     time_text,
 )
+from embornal.interfaces.http.wiki.graph_svg import graph_list, graph_svg
 from embornal.interfaces.http.wiki.pages import crumbs
+from embornal.service.graph_results import LinkGraph
 from embornal.service.results import FactDetail
 
 __all__ = ["attribute_rows", "fact_body", "uri_html"]
@@ -290,7 +292,18 @@ def _related(detail: FactDetail) -> str:
     return f'<aside aria-label="Related"><h2>Related</h2><ul>{"".join(items)}</ul></aside>'
 
 
-def fact_body(detail: FactDetail, series: SpineSeries) -> str:
+def _graph(graph: LinkGraph | None) -> str:
+    if graph is None or not graph.nodes:
+        return '<p class="empty">No typed link to a fact this subject may read.</p>'
+    return (
+        f'<figure class="graph-box">{graph_svg(graph)}'
+        '<figcaption class="note">The facts within two links; each node opens its page.'
+        f"</figcaption><details><summary>The links as a list</summary>{graph_list(graph)}"
+        "</details></figure>"
+    )
+
+
+def fact_body(detail: FactDetail, series: SpineSeries, graph: LinkGraph | None = None) -> str:
     fact = detail.fact
     chart = (
         '<figure class="chart-box">'
@@ -312,6 +325,7 @@ def fact_body(detail: FactDetail, series: SpineSeries) -> str:
         f"<h2>Justification</h2>{_spine(detail)}"
         f"<h2>Evidence</h2>{_evidence(detail.evidence)}"
         f"<h2>Confidence and strength over time</h2>{chart}"
+        f"<h2>Links</h2>{_graph(graph)}"
         f"<h2>History</h2>{_history(detail.events)}"
         f"</main>{_related(detail)}</div>"
     )

@@ -29,6 +29,7 @@ from embornal.interfaces.http.wiki.common import (
     wiki_href,
 )
 from embornal.interfaces.http.wiki.fact_page import fact_body
+from embornal.interfaces.http.wiki.graph_svg import GRAPH_DEPTH, MAX_NODES
 from embornal.interfaces.http.wiki.pages import (
     login_body,
     logout_body,
@@ -36,6 +37,8 @@ from embornal.interfaces.http.wiki.pages import (
     search_body,
     tree_body,
 )
+from embornal.interfaces.http.wiki.review_routes import review_routes
+from embornal.service.graph_results import LinkGraph
 from embornal.service.memory import Memory
 from embornal.service.results import FactDetail, FactView, RecallHit, TreeNode
 
@@ -92,18 +95,23 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         try:
             memory = await run_in_threadpool(get_memory, request)
 
-            def load() -> tuple[FactDetail, SpineSeries]:
+            def load() -> tuple[FactDetail, SpineSeries, LinkGraph | None]:
                 detail = memory.show(raw)
-                return detail, memory.spine_series(detail.fact.id)
+                series = memory.spine_series(detail.fact.id)
+                try:
+                    graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
+                except EmbornalError:  # a forgotten fact has no walk: the page has no graph
+                    graph = None
+                return detail, series, graph
 
-            detail, series = await run_in_threadpool(load)
+            detail, series, graph = await run_in_threadpool(load)
         except AmbiguousId:
             return not_found(request, raw)
         except EmbornalError as err:
             return error_page(request, err, raw)
         if detail.fact.id != raw:  # a prefix or lower case: the page has one address
             return redirect(fact_href(detail.fact.id), 308)
-        body = fact_body(detail, series)
+        body = fact_body(detail, series, graph)
         return page(request, f"Fact {detail.fact.id}", body, subject=memory.subject)
 
     async def search_page(request: Request) -> Response:
@@ -173,4 +181,5 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         Route("/search", search_page, methods=["GET"], name="wiki_search"),
         Route("/login", login, methods=["GET", "POST"], name="wiki_login"),
         Route("/logout", logout, methods=["GET", "POST"], name="wiki_logout"),
+        *review_routes(get_memory),
     ]

@@ -1,0 +1,324 @@
+"""The review pages' routes: read a queue, decide by a form, come back to the page.
+
+Every ``POST`` is checked in this order: the browser's headers say it came from this
+site (:func:`~embornal.interfaces.http.wiki.common.same_origin`), the body is small, the
+request has a subject (else ``/login``), the form token is this wiki's for this subject
+and this action (:mod:`.forms`); then the memory decides, with the subject's rights and
+its actor kind (decision 0069), and the answer is ``303`` back to the page
+(post/redirect/get). A proposal, conflict or fact that the subject may not read is the
+same 404 as an id never used, for a read and for a decision.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from urllib.parse import quote
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from embornal.errors import (
+    AccessDenied,
+    AmbiguousId,
+    Conflict,
+    EmbornalError,
+    InvalidInput,
+    NotFound,
+    Unauthenticated,
+)
+from embornal.interfaces.http.wiki.common import (
+    e,
+    error_page,
+    message,
+    not_found,
+    page,
+    redirect,
+    same_origin,
+)
+from embornal.interfaces.http.wiki.forms import FORM_TOKEN, FormTokens, read_fields
+from embornal.interfaces.http.wiki.review_pages import (
+    conflict_body,
+    conflict_href,
+    conflicts_body,
+    due_body,
+    proposal_body,
+    proposal_href,
+    proposals_body,
+    review_body,
+)
+from embornal.service.conflict_record import ConflictRecord
+from embornal.service.memory import Memory
+from embornal.service.proposal_results import Proposal
+from embornal.service.results import FactDetail
+
+__all__ = ["MAX_SHOWN_TARGETS", "review_routes"]
+
+_ID = re.compile(r"[0-9A-Za-z]{1,26}")
+_FULL_FACT_ID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
+#: The facts a proposal acts on whose content its page shows (the rest by id).
+MAX_SHOWN_TARGETS = 200
+_COUNTED = 100
+_DUE_SHOWN = 100
+_NOTICES = {
+    "approved": "Approved: the checked items are in the memory; the others were declined.",
+    "rejected": "Rejected: nothing was applied.",
+    "resolved": "Resolved: the decision and its reason are in the log.",
+}
+
+
+def _notice(request: Request) -> str | None:
+    return _NOTICES.get(request.query_params.get("done", ""))
+
+
+def _status(request: Request, allowed: tuple[str, ...]) -> str | None:
+    value = request.query_params.get("status", allowed[0])
+    return value if value in allowed else None
+
+
+def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
+    """The review pages over ``get_memory`` (the same as the wiki's other pages)."""
+    tokens = FormTokens()
+
+    def token_of(memory: Memory) -> Callable[[str], str]:
+        return lambda action: tokens.field(memory.subject, memory.actor_kind.value, action)
+
+    def refused(request: Request, err: EmbornalError, shown: str) -> Response:
+        """A decision the memory refused: said in one line with its hint."""
+        hint = f" {e(err.hint)}" if err.hint else ""
+        if isinstance(err, NotFound | AmbiguousId):
+            return not_found(request, shown)
+        if isinstance(err, AccessDenied):
+            return message(request, 403, "Not allowed", e(err.message) + hint)
+        if isinstance(err, Conflict):
+            return message(request, 409, "Already decided", e(err.message) + hint)
+        if isinstance(err, InvalidInput):
+            return message(request, 400, "Bad request", e(err.message) + hint)
+        return error_page(request, err, shown)
+
+    async def posted(request: Request, back: str) -> tuple[Memory, dict[str, list[str]]] | Response:
+        """The subject and the fields of a review form, or the answer that refuses it."""
+        if not same_origin(request):
+            return message(request, 403, "Forbidden", "The form must come from this site.")
+        fields = await read_fields(request)
+        if fields is None:
+            return message(request, 413, "Too large", "The form is too large.")
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+        except Unauthenticated:
+            return redirect("/login?next=" + quote(back, safe="/"))
+        except EmbornalError as err:
+            return error_page(request, err, back)
+        given = (fields.get(FORM_TOKEN) or [""])[0]
+        if not tokens.check(memory.subject, memory.actor_kind.value, request.url.path, given):
+            return message(
+                request,
+                403,
+                "Form expired",
+                "This form did not come from this page, or the server restarted since. "
+                f'<a href="{e(back)}">Reload the page</a> and send it again.',
+            )
+        return memory, fields
+
+    def first(fields: dict[str, list[str]], name: str) -> str:
+        return (fields.get(name) or [""])[0].strip()
+
+    async def review_page(request: Request) -> Response:
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+
+            def load() -> tuple[int, int, int]:
+                return (
+                    len(memory.proposals(status="open", limit=_COUNTED)),
+                    len(memory.conflicts(limit=_COUNTED)),
+                    len(memory.due(limit=_COUNTED)),
+                )
+
+            counts = await run_in_threadpool(load)
+        except EmbornalError as err:
+            return error_page(request, err, "/review")
+        body = review_body(*counts, more=_COUNTED)
+        return page(request, "Review", body, subject=memory.subject)
+
+    async def proposals_page(request: Request) -> Response:
+        status = _status(request, ("open", "approved", "rejected", "all"))
+        if status is None:
+            return message(request, 400, "Bad request", "Unknown status.")
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+            rows = await run_in_threadpool(
+                lambda: memory.proposals(status=None if status == "all" else status, limit=200)
+            )
+        except EmbornalError as err:
+            return error_page(request, err, "/proposals")
+        return page(request, "Proposals", proposals_body(rows, status), subject=memory.subject)
+
+    async def proposal_page(request: Request) -> Response:
+        raw = str(request.path_params["proposal_id"])
+        if not _ID.fullmatch(raw):
+            return not_found(request, raw)
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+
+            def load() -> tuple[Proposal, dict[str, FactDetail], bool]:
+                proposal = memory.proposal(raw)
+                targets: dict[str, FactDetail] = {}
+                wanted = [i.fact_id for i in proposal.items if i.fact_id and i.type != "create"]
+                for fid in list(dict.fromkeys(wanted))[:MAX_SHOWN_TARGETS]:
+                    try:
+                        targets[fid] = memory.show(fid)
+                    except EmbornalError:
+                        continue
+                return proposal, targets, memory.may_decide_proposals()
+
+            proposal, targets, may = await run_in_threadpool(load)
+        except AmbiguousId:
+            return not_found(request, raw)
+        except EmbornalError as err:
+            return error_page(request, err, raw)
+        if proposal.id != raw:
+            return redirect(proposal_href(proposal.id), 308)
+        body = proposal_body(
+            proposal, targets, token_of(memory), may_decide=may, notice=_notice(request)
+        )
+        return page(request, f"Proposal {proposal.id}", body, subject=memory.subject)
+
+    async def decide_proposal(request: Request) -> Response:
+        raw = str(request.path_params["proposal_id"])
+        verb = str(request.path_params["verb"])
+        back = proposal_href(raw)
+        if not _ID.fullmatch(raw) or verb not in ("approve", "reject"):
+            return not_found(request, raw)
+        got = await posted(request, back)
+        if isinstance(got, Response):
+            return got
+        memory, fields = got
+        reason = first(fields, "reason") or None
+        items = [v.strip() for v in fields.get("item", []) if v.strip()]
+        try:
+            if verb == "reject":
+                if reason is None:
+                    raise InvalidInput("a rejection needs a reason")
+                done = await run_in_threadpool(lambda: memory.reject(raw, reason=reason))
+            else:
+                if first(fields, "scope") != "all" and not items:
+                    raise InvalidInput(
+                        "no item is checked",
+                        hint="Check the items to approve, approve all, or reject the proposal.",
+                    )
+                chosen = None if first(fields, "scope") == "all" else items
+                done = await run_in_threadpool(
+                    lambda: memory.approve(raw, items=chosen, reason=reason)
+                )
+        except EmbornalError as err:
+            return refused(request, err, raw)
+        return redirect(f"{proposal_href(done.id)}?done={done.status}")
+
+    async def conflicts_page(request: Request) -> Response:
+        status = _status(request, ("open", "resolved", "all"))
+        if status is None:
+            return message(request, 400, "Bad request", "Unknown status.")
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+            rows = await run_in_threadpool(lambda: memory.conflicts(status=status, limit=200))
+        except EmbornalError as err:
+            return error_page(request, err, "/conflicts")
+        return page(request, "Conflicts", conflicts_body(rows, status), subject=memory.subject)
+
+    async def conflict_page(request: Request) -> Response:
+        raw = str(request.path_params["conflict_id"])
+        if not _ID.fullmatch(raw):
+            return not_found(request, raw)
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+
+            def load() -> tuple[ConflictRecord, list[FactDetail]]:
+                record = memory.conflict(raw)
+                return record, [memory.show(m.id) for m in record.members]
+
+            record, details = await run_in_threadpool(load)
+        except AmbiguousId:
+            return not_found(request, raw)
+        except EmbornalError as err:
+            return error_page(request, err, raw)
+        if record.id != raw:
+            return redirect(conflict_href(record.id), 308)
+        body = conflict_body(record, details, token_of(memory), notice=_notice(request))
+        return page(request, f"Conflict {record.id}", body, subject=memory.subject)
+
+    async def resolve(request: Request) -> Response:
+        raw = str(request.path_params["conflict_id"])
+        if not _ID.fullmatch(raw):
+            return not_found(request, raw)
+        got = await posted(request, conflict_href(raw))
+        if isinstance(got, Response):
+            return got
+        memory, fields = got
+        choice = first(fields, "choice")
+        reason = first(fields, "reason")
+        keep = choice[5:] if choice.startswith("keep:") else None
+        try:
+            if choice != "both" and not keep:
+                raise InvalidInput("choose the fact to keep, or keep both")
+            done = await run_in_threadpool(
+                lambda: memory.resolve_conflict(
+                    raw, keep=keep, both=choice == "both", reason=reason
+                )
+            )
+        except EmbornalError as err:
+            return refused(request, err, raw)
+        return redirect(f"{conflict_href(done.id)}?done=resolved")
+
+    async def due_page(request: Request) -> Response:
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+            rows = await run_in_threadpool(lambda: memory.due(limit=_DUE_SHOWN))
+        except EmbornalError as err:
+            return error_page(request, err, "/due")
+        confirmed = request.query_params.get("confirmed", "")
+        notice = (
+            f"Confirmed {confirmed}: it is fresh again."
+            if _FULL_FACT_ID.fullmatch(confirmed)
+            else None
+        )
+        body = due_body(rows, token_of(memory), notice=notice)
+        return page(request, "Due for review", body, subject=memory.subject)
+
+    async def confirm(request: Request) -> Response:
+        raw = str(request.path_params["fact_id"])
+        if not _ID.fullmatch(raw):
+            return not_found(request, raw)
+        got = await posted(request, "/due")
+        if isinstance(got, Response):
+            return got
+        memory, fields = got
+        reason = first(fields, "reason") or None
+        try:
+            fact = await run_in_threadpool(lambda: memory.confirm(raw, reason=reason))
+        except EmbornalError as err:
+            return refused(request, err, raw)
+        return redirect("/due?confirmed=" + fact.id)
+
+    return [
+        Route("/review", review_page, methods=["GET"], name="wiki_review"),
+        Route("/proposals", proposals_page, methods=["GET"], name="wiki_proposals"),
+        Route("/proposal/{proposal_id}", proposal_page, methods=["GET"], name="wiki_proposal"),
+        Route(
+            "/proposal/{proposal_id}/{verb}",
+            decide_proposal,
+            methods=["POST"],
+            name="wiki_proposal_decide",
+        ),
+        Route("/conflicts", conflicts_page, methods=["GET"], name="wiki_conflicts"),
+        Route("/conflict/{conflict_id}", conflict_page, methods=["GET"], name="wiki_conflict"),
+        Route(
+            "/conflict/{conflict_id}/resolve",
+            resolve,
+            methods=["POST"],
+            name="wiki_conflict_resolve",
+        ),
+        Route("/due", due_page, methods=["GET"], name="wiki_due"),
+        Route("/fact/{fact_id}/confirm", confirm, methods=["POST"], name="wiki_confirm"),
+    ]

@@ -1,0 +1,301 @@
+"""The review pages over HTTP: proposals, conflicts, due for review, the links graph; the
+form token, the cross-site guard, and who decides on which page (decision 0069)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from review_helpers import SAME_ORIGIN, ada_twice, form_token, local, propose_two, served
+
+from embornal import FixedClock, Memory
+from embornal.domain.conflict import stream_of
+from embornal.domain.proposal_policy import ProposalPolicy
+from embornal.errors import NotFound
+from embornal.interfaces.http.wiki import TOKEN_COOKIE
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _recalls(memory: Memory, words: str) -> list[str]:
+    return [h.fact.content for h in memory.recall(words)]
+
+
+# -------------------------------------------------------------------------- proposals
+
+
+def test_approve_the_checked_items_of_a_proposal(memory: Memory) -> None:
+    old = memory.store("/notes/animals", "Narwhals are a myth.")
+    pid = propose_two(memory, old.id)
+    with local(memory) as c:
+        listed = c.get("/proposals")
+        assert listed.status_code == 200 and f'href="/proposal/{pid}"' in listed.text
+        assert "from a conversation" in listed.text
+        page = c.get(f"/proposal/{pid}")
+        assert page.status_code == 200
+        assert page.text.count('type="checkbox" form="approve" name="item"') == 2
+        assert "Narwhals are a myth." in page.text  # the archived fact as it is now
+        assert _recalls(memory, "tusk") == []  # a draft is not recallable
+        action = f"/proposal/{pid}/approve"
+        done = c.post(
+            action,
+            data={"form_token": form_token(page.text, action), "item": ["1"], "scope": "chosen"},
+            follow_redirects=False,
+        )
+        assert done.status_code == 303 and done.headers["location"].endswith("?done=approved")
+        after = c.get(done.headers["location"])
+        assert "Approved" in after.text and "declined" in after.text
+        assert 'type="checkbox"' not in after.text  # decided: no form any more
+    assert _recalls(memory, "tusk") == ["The narwhal has a tusk."]
+    assert memory.show(old.id).fact.state == "active"  # item 2 was declined
+    shown = memory.proposal(pid)
+    assert shown.status == "approved" and shown.decided_by == "default"
+    assert [i.applied for i in shown.items] == [True, False]
+
+
+def test_approve_all_reject_and_bad_forms(memory: Memory) -> None:
+    old = memory.store("/notes/animals", "Narwhals are a myth.")
+    first = propose_two(memory, old.id)
+    second = propose_two(memory, old.id)
+    with local(memory) as c:
+        page = c.get(f"/proposal/{first}").text
+        approve, reject = f"/proposal/{first}/approve", f"/proposal/{first}/reject"
+        none_checked = c.post(approve, data={"form_token": form_token(page, approve)})
+        assert none_checked.status_code == 400 and "no item is checked" in none_checked.text
+        no_reason = c.post(reject, data={"form_token": form_token(page, reject), "reason": " "})
+        assert no_reason.status_code == 400
+        assert memory.proposal(first).status == "open"  # nothing was written
+        token = form_token(page, approve)
+        done = c.post(approve, data={"form_token": token, "scope": "all"})
+        assert done.status_code == 200 and memory.show(old.id).fact.state == "forgotten"
+        again = c.post(approve, data={"form_token": token, "scope": "all"})
+        assert again.status_code == 409 and "only an open one" in again.text
+
+        page = c.get(f"/proposal/{second}").text
+        reject = f"/proposal/{second}/reject"
+        out = c.post(
+            reject,
+            data={"form_token": form_token(page, reject), "reason": "not now"},
+            follow_redirects=False,
+        )
+        assert out.status_code == 303 and out.headers["location"].endswith("?done=rejected")
+    rejected = memory.proposal(second)
+    assert rejected.status == "rejected" and rejected.reason == "not now"
+
+
+def test_a_form_needs_its_token_and_this_site(memory: Memory) -> None:
+    old = memory.store("/notes/animals", "Narwhals are a myth.")
+    pid = propose_two(memory, old.id)
+    other = propose_two(memory, old.id)
+    with local(memory) as c:
+        page = c.get(f"/proposal/{pid}").text
+        action = f"/proposal/{pid}/approve"
+        token = form_token(page, action)
+        missing = c.post(action, data={"scope": "all"})
+        assert missing.status_code == 403 and "Reload the page" in missing.text
+        forged = c.post(action, data={"scope": "all", "form_token": "0" * 64})
+        assert forged.status_code == 403
+        elsewhere = c.post(f"/proposal/{other}/approve", data={"scope": "all", "form_token": token})
+        assert elsewhere.status_code == 403  # a token is for one form's action
+        foreign = c.post(
+            action,
+            data={"scope": "all", "form_token": token},
+            headers={"origin": "https://evil.example", "sec-fetch-site": "cross-site"},
+        )
+        assert foreign.status_code == 403
+    assert memory.proposal(pid).status == memory.proposal(other).status == "open"
+
+
+def test_served_pages_read_as_an_assistant_who_asks_a_person(memory: Memory) -> None:
+    old = memory.store("/notes/animals", "Narwhals are a myth.")
+    pid = propose_two(memory, old.id)
+    issued = memory.token_add("default")
+    with served(memory) as c:
+        c.cookies.set(TOKEN_COOKIE, issued.token)
+        page = c.get(f"/proposal/{pid}")
+        assert page.status_code == 200
+        assert "<form" not in page.text.split("</header>", 1)[1]  # no decision form
+        assert "a person decides" in page.text and f"embornal proposal approve {pid}" in page.text
+        # Posted anyway (the form is the local wiki's): the memory refuses it.
+        local_page = local(memory).get(f"/proposal/{pid}").text
+        action = f"/proposal/{pid}/approve"
+        tried = c.post(
+            action,
+            data={"scope": "all", "form_token": form_token(local_page, action)},
+            headers=SAME_ORIGIN,
+        )
+        assert tried.status_code == 403
+    assert memory.proposal(pid).status == "open"
+
+
+def test_served_pages_decide_when_assistants_may(db_path: object, clock: FixedClock) -> None:
+    policy = ProposalPolicy(assistants_decide=True)
+    with Memory.open(db_path, clock=clock, proposals=policy) as memory:  # type: ignore[arg-type]
+        old = memory.store("/notes/animals", "Narwhals are a myth.")
+        pid = propose_two(memory, old.id)
+        issued = memory.token_add("default")
+        with served(memory) as c:
+            c.cookies.set(TOKEN_COOKIE, issued.token)
+            page = c.get(f"/proposal/{pid}").text
+            action = f"/proposal/{pid}/approve"
+            done = c.post(
+                action,
+                data={"form_token": form_token(page, action), "item": "1"},
+                headers=SAME_ORIGIN,
+                follow_redirects=False,
+            )
+            assert done.status_code == 303
+        (created,) = [i for i in memory.proposal(pid).items if i.type == "create"]
+        assert created.fact_id is not None
+        stored = memory.history(created.fact_id)[0]
+        assert stored.actor == "default" and stored.actor_kind == "assistant"
+
+
+# -------------------------------------------------------------------------- conflicts
+
+
+def test_a_conflict_side_by_side_and_resolved_by_keeping_one(memory: Memory) -> None:
+    cid, a, b = ada_twice(memory)
+    with local(memory) as c:
+        listed = c.get("/conflicts").text
+        assert f'href="/conflict/{cid}"' in listed
+        page = c.get(f"/conflict/{cid}").text
+        sections = re.findall(r'<section class="member" id="member-(\w+)"', page)
+        assert sections == [a, b] or sections == [b, a]
+        assert "met at the talk" in page and "confidence" in page and "c_eff" in page
+        action = f"/conflict/{cid}/resolve"
+        no_reason = c.post(
+            action,
+            data={"form_token": form_token(page, action), "choice": f"keep:{a}", "reason": ""},
+        )
+        assert no_reason.status_code == 400
+        done = c.post(
+            action,
+            data={
+                "form_token": form_token(page, action),
+                "choice": f"keep:{a}",
+                "reason": "the same person",
+            },
+            follow_redirects=False,
+        )
+        assert done.status_code == 303
+        after = c.get(done.headers["location"]).text
+        assert "Resolved" in after and 'name="choice"' not in after
+        again = c.post(
+            action,
+            data={"form_token": form_token(page, action), "choice": "both", "reason": "twice"},
+        )
+        assert again.status_code == 409
+    assert memory.show(b).fact.state == "forgotten" and memory.show(a).fact.state == "active"
+    assert memory.conflict(cid).reason == "the same person"
+
+
+def test_keep_both(memory: Memory) -> None:
+    cid, a, b = ada_twice(memory)
+    with local(memory) as c:
+        page = c.get(f"/conflict/{cid}").text
+        action = f"/conflict/{cid}/resolve"
+        done = c.post(
+            action,
+            data={"form_token": form_token(page, action), "choice": "both", "reason": "two people"},
+        )
+        assert done.status_code == 200
+    assert memory.conflict(cid).outcome == "both"
+    assert {memory.show(a).fact.state, memory.show(b).fact.state} == {"active"}
+
+
+# ------------------------------------------------------------------------ due, review
+
+
+def test_due_for_review_and_confirm(memory: Memory, clock: FixedClock) -> None:
+    stale = memory.store("/notes/status", "The build is green.", confidence=0.2)
+    clock.advance(days=400)
+    assert stale.id in [d.fact.id for d in memory.due(limit=100)]
+    with local(memory) as c:
+        page = c.get("/due").text
+        assert f'id="due-{stale.id}"' in page
+        action = f"/fact/{stale.id}/confirm"
+        done = c.post(
+            action,
+            data={"form_token": form_token(page, action), "reason": "checked"},
+            follow_redirects=False,
+        )
+        assert done.status_code == 303 and done.headers["location"] == f"/due?confirmed={stale.id}"
+        after = c.get(done.headers["location"]).text
+        assert "Confirmed" in after and f'id="due-{stale.id}"' not in after
+        review = c.get("/review").text
+        assert "Due for review" in review and 'href="/proposals"' in review
+    assert stale.id not in [d.fact.id for d in memory.due(limit=100)]
+    assert memory.history(stale.id)[-1].reason == "checked"
+
+
+# -------------------------------------------------------------------------- the graph
+
+
+def _graph(page: str) -> ET.Element:
+    (found,) = re.findall(r'<svg\b[^>]*class="graph".*?</svg>', page, re.S)
+    return ET.fromstring(found)
+
+
+def test_the_fact_page_draws_its_links_as_a_graph(memory: Memory) -> None:
+    kite = memory.store(
+        "/projects/kite",
+        "Kite <ships> in March.",
+        kind="project",
+        attributes={"name": "Kite", "status": "active"},
+    )
+    ada = memory.store(
+        "/people/ada", "Ada leads Kite.", kind="person", attributes={"full_name": "Ada"}
+    )
+    acme = memory.store(
+        "/orgs/acme", "Acme builds kites.", kind="organization", attributes={"name": "Acme"}
+    )
+    memory.link(kite.id, "involves", ada.id)
+    memory.link(ada.id, "works_at", acme.id)
+    with local(memory) as c:
+        page = c.get(f"/fact/{kite.id}").text
+        lonely = c.get(f"/fact/{acme.id}").text
+    svg = _graph(page)
+    hrefs = {a.attrib["href"] for a in svg.iter(f"{SVG}a")}
+    assert hrefs == {f"/fact/{ada.id}", f"/fact/{acme.id}"}  # depth 2 reached Acme
+    labels = [t.text for t in svg.iter(f"{SVG}text")]
+    assert "involves" in labels and "works_at" in labels and "Kite <ships> in March." in labels
+    assert 'class="graph"' in lonely  # Acme sees Ada, then Kite, two links away
+    assert "style=" not in page
+
+
+def test_a_fact_without_links_has_no_graph(memory: Memory) -> None:
+    alone = memory.store("/notes/alone", "Nothing links here.")
+    with local(memory) as c:
+        page = c.get(f"/fact/{alone.id}").text
+    assert 'class="graph"' not in page and "No typed link" in page
+
+
+def test_unknown_ids_are_404(memory: Memory) -> None:
+    with local(memory) as c:
+        for url in (
+            "/proposal/01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
+            "/conflict/K000000000000000",
+            "/proposal/bad!id",
+            "/conflict/--",
+        ):
+            assert c.get(url).status_code == 404, url
+    with pytest.raises(NotFound):
+        memory.proposal("01KCZ8Q3W5R7T9V1X3Z5B7D9F1")
+
+
+def test_under_serve_a_token_resolves_a_conflict_as_an_assistant(memory: Memory) -> None:
+    cid, _, _ = ada_twice(memory)
+    issued = memory.token_add("default")
+    with served(memory) as c:
+        c.cookies.set(TOKEN_COOKIE, issued.token)
+        page = c.get(f"/conflict/{cid}").text
+        action = f"/conflict/{cid}/resolve"
+        data = {"form_token": form_token(page, action), "choice": "both", "reason": "two"}
+        done = c.post(action, data=data, headers=SAME_ORIGIN, follow_redirects=False)
+        assert done.status_code == 303
+    record = memory.conflict(cid)
+    assert record.outcome == "both" and record.resolved_by == "default"
+    (*_, decided) = memory._store.read_stream(stream_of(cid))
+    assert decided.actor_kind == "assistant"  # decision 0039: a token is an assistant's

@@ -1,0 +1,144 @@
+"""The review pages in a real headless Chromium (no script runs on them): approve a
+proposal on the page of ``embornal memory wiki`` and find the fact with the console
+script; resolve a conflict; confirm a stale fact; follow the links graph; and under
+``embornal serve`` see that an assistant's page asks a person. ``pytest -m browser``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from browser_helpers import CHROMIUM, SCREENSHOT
+from review_helpers import ada_twice, propose_two
+
+from embornal import FixedClock, Memory
+from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app, create_local_wiki_app
+from live_server import live_server
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "cli"))
+from cli_helpers import run_cli
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+Tab = tuple["Page", list[str], list[str]]
+
+
+@pytest.fixture
+def home_memory(clock: FixedClock) -> Iterator[Memory]:
+    """The memory of this test's EMBORNAL_HOME: the one the console script opens."""
+    with Memory.open(clock=clock) as memory:
+        yield memory
+
+
+@pytest.fixture
+def wiki_url(home_memory: Memory) -> Iterator[str]:
+    """``embornal memory wiki``: the local app, every middleware, under uvicorn."""
+    with live_server(create_local_wiki_app(home_memory), lifespan="off") as url:
+        yield url
+
+
+def test_approve_a_proposal_on_the_page_then_show_it(
+    wiki_url: str, page: Tab, home_memory: Memory
+) -> None:
+    tab, dialogs, errors = page
+    old = home_memory.store("/notes/animals", "Narwhals are a myth.")
+    pid = propose_two(home_memory, old.id)
+    assert "narwhal has a tusk" not in run_cli("memory", "recall", "tusk").out
+
+    tab.goto(wiki_url + "/")
+    tab.click('header.top a[href="/review"]')
+    tab.click('a[href="/proposals"]')
+    tab.click(f'a[href="/proposal/{pid}"]')
+    tab.wait_for_url(wiki_url + f"/proposal/{pid}")
+    assert tab.locator('input[type="checkbox"][name="item"]').count() == 2
+    tab.uncheck("#check-2")  # decline the archive
+    with tab.expect_response(wiki_url + f"/proposal/{pid}/approve") as answer:
+        tab.click('button:has-text("Approve the checked items")')
+    assert answer.value.status == 303
+    tab.wait_for_url(wiki_url + f"/proposal/{pid}?done=approved")
+    assert "Approved" in tab.inner_text("p.notice")
+    assert tab.locator("#item-1 .badge.fresh").inner_text() == "applied"
+    assert tab.locator("#item-2").inner_text().count("declined") == 1
+    shot = SCREENSHOT.with_name(SCREENSHOT.stem + "-proposal.png")
+    tab.screenshot(path=str(shot), full_page=True)
+
+    (created,) = [i for i in home_memory.proposal(pid).items if i.type == "create"]
+    assert created.fact_id is not None
+    shown = run_cli("memory", "show", created.fact_id)
+    assert shown.code == 0 and "The narwhal has a tusk." in shown.out, shown.err
+    assert "The narwhal has a tusk." in run_cli("memory", "recall", "tusk").out
+    assert run_cli("--json", "memory", "show", old.id).json()["fact"]["state"] == "active"
+    assert dialogs == [] and errors == []
+
+
+def test_resolve_a_conflict_on_the_page(wiki_url: str, page: Tab, home_memory: Memory) -> None:
+    tab, dialogs, errors = page
+    cid, a, b = ada_twice(home_memory)
+    tab.goto(wiki_url + "/conflicts")
+    tab.click(f'a[href="/conflict/{cid}"]')
+    tab.wait_for_url(wiki_url + f"/conflict/{cid}")
+    assert tab.locator("section.member").count() == 2
+    assert "met at the talk" in tab.inner_text(f"#member-{a}")
+    boxes = [tab.locator(f"#member-{m}").bounding_box() for m in (a, b)]
+    assert boxes[0] is not None and boxes[1] is not None
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 2  # side by side
+    tab.check(f'input[name="choice"][value="keep:{a}"]')
+    tab.fill('form.resolve input[name="reason"]', "the same person")
+    with tab.expect_response(wiki_url + f"/conflict/{cid}/resolve") as answer:
+        tab.click('form.resolve button[type="submit"]')
+    assert answer.value.status == 303
+    tab.wait_for_url(wiki_url + f"/conflict/{cid}?done=resolved")
+    assert "Resolved" in tab.inner_text("p.notice")
+    assert run_cli("--json", "memory", "show", b).json()["fact"]["state"] == "forgotten"
+    assert home_memory.conflict(cid).resolved_by == "default"
+    assert dialogs == [] and errors == []
+
+
+def test_confirm_a_stale_fact_and_follow_the_graph(
+    wiki_url: str, page: Tab, home_memory: Memory, clock: FixedClock
+) -> None:
+    tab, dialogs, errors = page
+    doubt = home_memory.store("/notes/status", "The build is green.", confidence=0.2)
+    other = home_memory.store("/notes/ci", "CI runs on every push.")
+    home_memory.link(doubt.id, "relates_to", other.id)
+    clock.advance(days=400)
+    tab.goto(wiki_url + "/due")
+    with tab.expect_response(wiki_url + f"/fact/{doubt.id}/confirm") as answer:
+        tab.click(f"#due-{doubt.id} button")
+    assert answer.value.status == 303
+    tab.wait_for_url(wiki_url + f"/due?confirmed={doubt.id}")
+    assert tab.locator(f"#due-{doubt.id}").count() == 0
+    assert home_memory.history(doubt.id)[-1].type == "FactConfirmed"
+
+    tab.goto(wiki_url + f"/fact/{doubt.id}")
+    graph = tab.locator("svg.graph")
+    assert graph.is_visible()
+    tab.click(f'svg.graph a[href="/fact/{other.id}"]')
+    tab.wait_for_url(wiki_url + f"/fact/{other.id}")
+    assert "CI runs on every push." in tab.inner_text("p.fact-content")
+    assert dialogs == [] and errors == []
+
+
+def test_under_serve_an_assistant_is_asked_to_fetch_a_person(page: Tab, memory: Memory) -> None:
+    tab, dialogs, errors = page
+    old = memory.store("/notes/animals", "Narwhals are a myth.")
+    pid = propose_two(memory, old.id)
+    issued = memory.token_add("default")
+    with live_server(create_app(memory, allowed_hosts=LOOPBACK_HOSTS)) as url:
+        tab.goto(url + f"/proposal/{pid}")
+        tab.fill('input[name="token"]', issued.token)
+        tab.click('form.login button[type="submit"]')
+        tab.wait_for_url(url + f"/proposal/{pid}")
+        assert tab.locator("form.decide").count() == 0
+        assert "a person decides" in tab.inner_text("main")
+    assert memory.proposal(pid).status == "open"
+    assert dialogs == [] and errors == []

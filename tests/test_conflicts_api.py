@@ -86,7 +86,7 @@ def test_both_lets_all_stand_and_bad_decisions_write_nothing(memory: Memory) -> 
     b = _person(memory, "/people/2", "Jonathon Smith")
     (c,) = memory.conflicts()
     before = len(list(memory._store.read_all()))
-    with pytest.raises(InvalidInput, match="exactly one of --keep ID or --both"):
+    with pytest.raises(InvalidInput, match="exactly one of --keep ID, --merge ID or --both"):
         memory.resolve_conflict(c.id, reason="x")
     with pytest.raises(InvalidInput, match="exactly one"):
         memory.resolve_conflict(c.id, keep=a, both=True, reason="x")
@@ -212,3 +212,41 @@ def test_with_a_model_a_store_finds_near_duplicates_by_meaning(smem: Memory) -> 
     assert c.findings == ("near-duplicate text (meaning)",) and c.detected_by == "store"
     assert [m.id for m in c.members] == [first.id, again.id] and c.suggested_keep == first.id
     assert c.score >= 0.95 and smem.verify() == []
+
+
+def test_merge_of_three_lands_in_one_transaction_with_the_resolution(memory: Memory) -> None:
+    keep = memory.store(
+        "/people/ada",
+        "Ada.",
+        kind="person",
+        attributes={"full_name": "Ada Lovelace", "aliases": ["Countess"]},
+    ).id
+    two = memory.store("/people/ada2", "Ada.", kind="person",
+                       attributes={"full_name": "Lovelace Ada"}).id  # fmt: skip
+    three = memory.store("/people/ada3", "Ada.", kind="person",
+                         attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
+    found = [c for c in memory.conflicts() if {m.id for m in c.members} == {keep, two}]
+    (c,) = found
+    before = len(list(memory._store.read_all()))
+    done = memory.resolve_conflict(c.id, merge=keep, reason="one Ada")
+    assert (done.outcome, done.archived) == ("merge", (two,))
+    appended = list(memory._store.read_all())[before:]
+    assert len({e.position for e in appended}) == len(appended)
+    assert {e.type for e in appended} >= {"ConflictResolved", "FactMerged", "FactForgotten"}
+    assert "Lovelace Ada" in memory.show(keep).fact.attributes["aliases"]
+    assert memory.show(three).fact.state == "active"  # another conflict's member
+    assert memory.verify() == []
+
+
+def test_merge_of_different_kinds_or_a_gone_survivor_writes_nothing(memory: Memory) -> None:
+    a = memory.store("/people/ada", "Ada.", kind="person",
+                     attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
+    b = memory.store("/people/ada2", "Ada.", kind="person",
+                     attributes={"full_name": "Lovelace Ada"}).id  # fmt: skip
+    (c,) = memory.conflicts()
+    memory.forget(a, reason="gone")
+    with pytest.raises(Conflict, match="not active"):
+        memory.resolve_conflict(c.id, merge=a, reason="x")
+    with pytest.raises(Conflict, match="nothing to merge"):
+        memory.resolve_conflict(c.id, merge=b, reason="x")
+    assert memory.conflict(c.id).status == "open"

@@ -250,3 +250,39 @@ def test_merge_of_different_kinds_or_a_gone_survivor_writes_nothing(memory: Memo
     with pytest.raises(Conflict, match="nothing to merge"):
         memory.resolve_conflict(c.id, merge=b, reason="x")
     assert memory.conflict(c.id).status == "open"
+
+
+def _pref(memory: Memory, path: str, polarity: str, context: str = "indentation") -> str:
+    attrs = {"polarity": polarity, "context": context}
+    return memory.store(path, f"{polarity} tabs", kind="preference", attributes=attrs).id
+
+
+def test_preferences_of_one_context_open_a_superseding_proposal(memory: Memory) -> None:
+    old = _pref(memory, "/p/old", "likes")
+    new = _pref(memory, "/p/new", "avoids")
+    (c,) = memory.conflicts()
+    (listed,) = memory.proposals()
+    assert listed.source == "conflict" and listed.status == "open" and c.id in listed.title
+    made = memory.proposal(listed.id)
+    assert [(i.type, i.fact_id) for i in made.items] == [("link", new), ("archive", old)]
+    assert made.items[0].fields["relation"] == "supersedes"
+    assert memory.show(old).fact.state == "active"  # nothing decided by the detection
+    memory.approve(made.id)
+    assert memory.show(old).fact.state == "forgotten"
+    assert memory.conflict(c.id).status == "open"  # the conflict waits for its own decision
+    done = memory.resolve_conflict(c.id, keep=new, reason="newest wins")
+    assert done.outcome == "keep" and done.archived == ()
+    memory.scan_conflicts()
+    assert len(memory.proposals()) == 1  # a conflict opened before opens nothing again
+
+
+def test_no_proposal_names_a_preference_the_storer_may_not_read(memory: Memory) -> None:
+    memory.token_add("alice")
+    memory.token_add("bob")
+    alice, bob = memory.as_subject("alice"), memory.as_subject("bob")
+    alice.store("/private/alice/p", "likes tabs", kind="preference",
+                attributes={"polarity": "likes", "context": "indentation"})  # fmt: skip
+    bob.store("/private/bob/p", "avoids tabs", kind="preference",
+              attributes={"polarity": "avoids", "context": "indentation"})  # fmt: skip
+    assert len(memory.conflicts()) == 1  # a person who may read both sees the conflict
+    assert bob.proposals() == [] and memory.proposals() == []

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EventType
-from embornal.domain.graph import SYMMETRIC
 from embornal.domain.links import extract_links
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.storage.connect import Connection
@@ -133,6 +132,8 @@ class ProposalQueries:
         for (content,) in rows:
             for path in extract_links(content or ""):
                 out[path] = out.get(path, 0) + 1
+        from embornal.domain.graph import SYMMETRIC  # the graph's rules: off the recall path
+
         symmetric = ", ".join(f"'{r.value}'" for r in SYMMETRIC)
         typed = self._rows(
             "SELECT l.target_id, count(*) FROM fact_links l JOIN facts f ON f.id = l.source_id "

@@ -156,3 +156,14 @@ def test_the_approver_needs_the_rights_of_each_end(memory: Memory) -> None:
         bob.approve(made.id)
     assert alice.approve(made.id).status == "approved"
     assert [n.fact.id for n in alice.links(mine.id).nodes] == [shared.id]
+
+
+def test_an_edit_may_add_a_link_to_an_earlier_create_by_number(memory: Memory) -> None:
+    ana = _person(memory, "Ana Lima")
+    made = memory.propose([{"type": "create", "path": "/notes/x", "content": "X."}])
+    edited = memory.edit_proposal(made.id, add=[
+        {"type": "link", "source": "#1", "relation": "about", "target": ana}])  # fmt: skip
+    assert edited.items[1].fields["source"] == made.items[0].fact_id
+    with pytest.raises(InvalidInput, match="names no earlier item"):
+        memory.edit_proposal(made.id, add=[
+            {"type": "link", "source": "#9", "relation": "about", "target": ana}])  # fmt: skip

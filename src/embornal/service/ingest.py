@@ -92,7 +92,7 @@ def ingest(
     items = [_item(d, base, label, extractor) for d in drafts]
     links = _about_links(ctx, drafts)
     title = f"ingest {label} ({extractor}: {len(items)} memories"
-    title += f", {len(links)} about links" if links else ""
+    title += f", {len(links)} about link{'s' if len(links) > 1 else ''}" if links else ""
     items += links
     title += f"; {len(left_out)} left out: {'; '.join(left_out)[:300]})" if left_out else ")"
     return proposals.propose(

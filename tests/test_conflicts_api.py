@@ -86,7 +86,7 @@ def test_both_lets_all_stand_and_bad_decisions_write_nothing(memory: Memory) -> 
     b = _person(memory, "/people/2", "Jonathon Smith")
     (c,) = memory.conflicts()
     before = len(list(memory._store.read_all()))
-    with pytest.raises(InvalidInput, match="exactly one of --keep ID or --both"):
+    with pytest.raises(InvalidInput, match="exactly one of --keep ID, --merge ID or --both"):
         memory.resolve_conflict(c.id, reason="x")
     with pytest.raises(InvalidInput, match="exactly one"):
         memory.resolve_conflict(c.id, keep=a, both=True, reason="x")
@@ -212,3 +212,77 @@ def test_with_a_model_a_store_finds_near_duplicates_by_meaning(smem: Memory) -> 
     assert c.findings == ("near-duplicate text (meaning)",) and c.detected_by == "store"
     assert [m.id for m in c.members] == [first.id, again.id] and c.suggested_keep == first.id
     assert c.score >= 0.95 and smem.verify() == []
+
+
+def test_merge_of_three_lands_in_one_transaction_with_the_resolution(memory: Memory) -> None:
+    keep = memory.store(
+        "/people/ada",
+        "Ada.",
+        kind="person",
+        attributes={"full_name": "Ada Lovelace", "aliases": ["Countess"]},
+    ).id
+    two = memory.store("/people/ada2", "Ada.", kind="person",
+                       attributes={"full_name": "Lovelace Ada"}).id  # fmt: skip
+    three = memory.store("/people/ada3", "Ada.", kind="person",
+                         attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
+    found = [c for c in memory.conflicts() if {m.id for m in c.members} == {keep, two}]
+    (c,) = found
+    before = len(list(memory._store.read_all()))
+    done = memory.resolve_conflict(c.id, merge=keep, reason="one Ada")
+    assert (done.outcome, done.archived) == ("merge", (two,))
+    appended = list(memory._store.read_all())[before:]
+    assert len({e.position for e in appended}) == len(appended)
+    assert {e.type for e in appended} >= {"ConflictResolved", "FactMerged", "FactForgotten"}
+    assert "Lovelace Ada" in memory.show(keep).fact.attributes["aliases"]
+    assert memory.show(three).fact.state == "active"  # another conflict's member
+    assert memory.verify() == []
+
+
+def test_merge_of_different_kinds_or_a_gone_survivor_writes_nothing(memory: Memory) -> None:
+    a = memory.store("/people/ada", "Ada.", kind="person",
+                     attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
+    b = memory.store("/people/ada2", "Ada.", kind="person",
+                     attributes={"full_name": "Lovelace Ada"}).id  # fmt: skip
+    (c,) = memory.conflicts()
+    memory.forget(a, reason="gone")
+    with pytest.raises(Conflict, match="not active"):
+        memory.resolve_conflict(c.id, merge=a, reason="x")
+    with pytest.raises(Conflict, match="nothing to merge"):
+        memory.resolve_conflict(c.id, merge=b, reason="x")
+    assert memory.conflict(c.id).status == "open"
+
+
+def _pref(memory: Memory, path: str, polarity: str, context: str = "indentation") -> str:
+    attrs = {"polarity": polarity, "context": context}
+    return memory.store(path, f"{polarity} tabs", kind="preference", attributes=attrs).id
+
+
+def test_preferences_of_one_context_open_a_superseding_proposal(memory: Memory) -> None:
+    old = _pref(memory, "/p/old", "likes")
+    new = _pref(memory, "/p/new", "avoids")
+    (c,) = memory.conflicts()
+    (listed,) = memory.proposals()
+    assert listed.source == "conflict" and listed.status == "open" and c.id in listed.title
+    made = memory.proposal(listed.id)
+    assert [(i.type, i.fact_id) for i in made.items] == [("link", new), ("archive", old)]
+    assert made.items[0].fields["relation"] == "supersedes"
+    assert memory.show(old).fact.state == "active"  # nothing decided by the detection
+    memory.approve(made.id)
+    assert memory.show(old).fact.state == "forgotten"
+    assert memory.conflict(c.id).status == "open"  # the conflict waits for its own decision
+    done = memory.resolve_conflict(c.id, keep=new, reason="newest wins")
+    assert done.outcome == "keep" and done.archived == ()
+    memory.scan_conflicts()
+    assert len(memory.proposals()) == 1  # a conflict opened before opens nothing again
+
+
+def test_no_proposal_names_a_preference_the_storer_may_not_read(memory: Memory) -> None:
+    memory.token_add("alice")
+    memory.token_add("bob")
+    alice, bob = memory.as_subject("alice"), memory.as_subject("bob")
+    alice.store("/private/alice/p", "likes tabs", kind="preference",
+                attributes={"polarity": "likes", "context": "indentation"})  # fmt: skip
+    bob.store("/private/bob/p", "avoids tabs", kind="preference",
+              attributes={"polarity": "avoids", "context": "indentation"})  # fmt: skip
+    assert len(memory.conflicts()) == 1  # a person who may read both sees the conflict
+    assert bob.proposals() == [] and memory.proposals() == []

@@ -121,3 +121,31 @@ def test_an_auto_approved_prune_records_the_rule(db_path: Path, clock: FixedCloc
         assert result.proposal is not None and result.proposal.status == "approved"
         assert result.proposal.decided_by == "policy:source=prune"
         assert memory.show(old.id).fact.state == "forgotten"
+
+
+def test_typed_links_count_toward_centrality(memory: Memory) -> None:
+    ana = memory.store("/people/ana", "Ana.", kind="person",
+                       attributes={"full_name": "Ana Lima"}).id  # fmt: skip
+    notes = [memory.store(f"/notes/{i}", f"Note {i}.").id for i in range(3)]
+    for n in notes[:2]:
+        memory.link(n, "about", ana)
+    memory.link(notes[2], "relates_to", notes[0])  # symmetric: both ends
+    memory.store("/notes/wiki", "See [[/people/ana]].")
+    by_id = {s.fact_id: s for s in memory.retention(lowest=1000)}
+    assert by_id[ana].links_in == 3  # two about links and one [[/path]] link
+    assert by_id[notes[0]].links_in == 1 and by_id[notes[2]].links_in == 1
+    memory.forget(notes[1], reason="gone")  # a forgotten source counts no more
+    assert {s.fact_id: s for s in memory.retention(lowest=1000)}[ana].links_in == 2
+
+
+def test_a_link_from_a_fact_the_subject_may_not_read_does_not_count(memory: Memory) -> None:
+    memory.token_add("alice")
+    memory.token_add("bob")
+    alice, bob = memory.as_subject("alice"), memory.as_subject("bob")
+    mine = bob.store("/private/bob", "Bob's.").id
+    other = bob.store("/private/bob/2", "Bob's too.").id
+    hidden = alice.store("/private/alice", "Alice's.").id
+    bob.link(other, "relates_to", mine)
+    memory.link(hidden, "relates_to", mine)  # a person who may read both links them
+    (scored,) = [s for s in bob.retention(lowest=100) if s.fact_id == mine]
+    assert scored.links_in == 1

@@ -19,6 +19,7 @@ to a missing one; the dangling report names only readable ends.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import tempfile
 from pathlib import Path
@@ -30,7 +31,7 @@ from embornal import FixedClock, Memory
 from embornal.domain import paths as P
 from embornal.domain.access import decide, roles_of
 from embornal.domain.facts import Fact
-from embornal.errors import AccessDenied, NotFound
+from embornal.errors import AccessDenied, Conflict, InvalidInput, NotFound
 
 SUBJECTS = ["default", "alice", "bob", "carol"]
 ROLES = ["everyone", "team"]
@@ -217,24 +218,31 @@ def _can_read(mem: Memory, fact_id: str) -> bool:
     return True
 
 
-def _proposals(admin: Memory, stored: list[Fact]) -> dict[str, tuple[str, str]]:
-    """One archive proposal per fact, by its owner: proposal id -> (proposer, fact id)."""
+def _proposals(admin: Memory, stored: list[Fact]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """One archive proposal per fact, by its owner, and a link proposal between each two
+    facts stored one after the other, by the admin (decision 0071): proposal id ->
+    (proposer, the fact ids it names)."""
     out = {}
     for fact in stored:
         with contextlib.suppress(NotFound):  # an owner the rules let not read it
             made = admin.as_subject(fact.owner).propose([{"type": "archive", "fact_id": fact.id}])
-            out[made.id] = (fact.owner, fact.id)
+            out[made.id] = (fact.owner, (fact.id,))
+    for a, b in itertools.pairwise(stored):
+        with contextlib.suppress(NotFound, Conflict, InvalidInput):  # gone, or a duplicate
+            made = admin.propose([{"type": "link", "source": a.id, "relation": "relates_to",
+                                   "target": b.id}])  # fmt: skip
+            out[made.id] = (admin.subject, (a.id, b.id))
     return out
 
 
 def _check_proposals(
     admin: Memory,
     subject: str,
-    proposed: dict[str, tuple[str, str]],
+    proposed: dict[str, tuple[str, tuple[str, ...]]],
     all_ids: set[str],
     assistant: bool,
 ) -> None:
-    """A proposal is seen by its proposer and by a subject who may read its fact; to any
+    """A proposal is seen by its proposer and by a subject who may read its facts; to any
     other it is absent (the same error as an id no proposal has), and retention scores
     exactly the facts the subject may read."""
     mem = _reader(admin, subject, assistant)
@@ -244,7 +252,11 @@ def _check_proposals(
         if admin.policy_check(subject, "read", fid).decision.allowed
         and _sees(admin, subject, fid, assistant)
     }
-    visible = {pid for pid, (who, fid) in proposed.items() if who == subject or fid in allowed}
+    visible = {
+        pid
+        for pid, (who, fids) in proposed.items()
+        if who == subject or all(f in allowed for f in fids)
+    }
     assert {p.id for p in mem.proposals(limit=1000)} == visible
     for pid in proposed:
         if pid in visible:

@@ -66,3 +66,18 @@ def test_a_conflict_with_a_hidden_fact_does_not_exist_for_the_reader(
     assert str(hidden.value).replace(state.conflict_id, absent) == str(missing.value)
     with pytest.raises(NotFound):
         bob.resolve_conflict(state.conflict_id, keep=mine, reason="mine")
+
+
+def test_merge_resolves_a_duplicate_by_merging_the_others(alice: MemoryAPI) -> None:
+    a = _person(alice, "/people/ada", "Ada Lovelace")
+    b = _person(alice, "/people/ada-2", "A. Lovelace")
+    (c,) = alice.conflicts()
+    done = alice.resolve_conflict(c.id, merge=a, reason="the same Ada")
+    assert (done.outcome, done.kept_id, done.archived) == ("merge", a, (b,))
+    assert alice.show(b).fact.state == "forgotten"
+    assert "A. Lovelace" in alice.show(a).fact.attributes["aliases"]
+    assert alice.history(b)[-1].reason == "the same Ada"
+    with pytest.raises(Conflict):
+        alice.resolve_conflict(c.id, merge=a, reason="again")
+    with pytest.raises(InvalidInput):
+        alice.resolve_conflict(c.id, merge=a, keep=a, reason="two ways")

@@ -26,7 +26,8 @@ def test_list_show_resolve_and_the_history_says_why(cli: Run) -> None:
     assert second.startswith(f"  {dup} person /people/ada2  active")
     shown = cli("conflict", "show", cid[:6])
     assert shown.code == 0 and "    full_name: A. Lovelace" in shown.out
-    assert f"resolve: embornal conflict resolve {cid} --keep FACT_ID|--both" in shown.out
+    ways = "--keep FACT_ID|--merge FACT_ID|--both"
+    assert f"resolve: embornal conflict resolve {cid} {ways}" in shown.out
     done = cli("conflict", "resolve", cid, "--keep", ada, "--reason", "the same Ada")
     assert done.code == 0, done.err
     assert "resolved " in done.out and f": keep {ada}; forgot {dup}" in done.out
@@ -46,7 +47,7 @@ def test_bad_input_is_exit_2_and_nothing_is_written(cli: Run) -> None:
     cid = cli("--json", "conflict", "list").json()[0]["id"]
     events = cli("--json", "memory", "history", "/people/1").out
     for args, says in [
-        (("resolve", cid, "--reason", "x"), "exactly one of --keep ID or --both"),
+        (("resolve", cid, "--reason", "x"), "exactly one of --keep ID, --merge ID or --both"),
         (("resolve", cid, "--keep", "01ZZZZ", "--reason", "x"), "--keep must name one of"),
         (("resolve", cid, "--both"), "required: --reason"),
         (("list", "--status", "closed"), "invalid choice: 'closed'"),
@@ -72,3 +73,15 @@ def test_scan_opens_what_the_store_did_not_look_for(cli: Run) -> None:
     assert scanned.out.startswith("1 new conflict\n") and " duplicate open " in scanned.out
     assert "near-duplicate text (keywords)" in scanned.out
     assert cli("conflict", "scan").out == "no new conflicts\n"
+
+
+def test_resolve_by_merge_says_what_was_merged(cli: Run) -> None:
+    ada = _person(cli, "/people/ada", "Ada Lovelace")
+    dup = _person(cli, "/people/ada2", "A. Lovelace")
+    cid = cli("--json", "conflict", "list").json()[0]["id"]
+    done = cli("conflict", "resolve", cid, "--merge", ada, "--reason", "the same Ada")
+    assert done.code == 0, done.err
+    assert f": merge {ada}; merged {dup}" in done.out
+    assert "FactMerged" in cli("memory", "show", ada).out
+    both = cli("conflict", "resolve", cid, "--merge", ada, "--both", "--reason", "x")
+    assert both.code == 2 and "exactly one of" in both.err

@@ -72,7 +72,7 @@ def test_items_are_numbered_from_one_and_a_create_gets_its_id_now() -> None:
     ("items", "words"),
     [
         ([], "at least one item"),
-        ([{"type": "delete", "fact_id": A}], "create, update, archive, supersede"),
+        ([{"type": "delete", "fact_id": A}], "create, update, archive, supersede, link, merge"),
         ([{"type": "create", "path": "/n"}], "'content'"),
         ([{"type": "archive"}], "'fact_id'"),
         ([{"type": "archive", "fact_id": A, "colour": "red"}], "'colour'"),
@@ -151,15 +151,16 @@ def test_edit_drops_and_adds_and_counts() -> None:
 
 def test_items_apply_as_their_commands() -> None:
     state = FactState(A, 3, "/notes", "fact", "default", ())
-    ((stream, forgotten),) = apply_item({"type": "archive", "fact_id": A}, state, "ana", NOW).events
+    archive = {"type": "archive", "fact_id": A}
+    ((stream, forgotten),) = apply_item(archive, [state], "ana", NOW).events
     assert stream == A and forgotten.TYPE == "FactForgotten"
-    created = apply_item({"type": "create", "path": "/n", "content": "x", "new_id": B}, None,
+    created = apply_item({"type": "create", "path": "/n", "content": "x", "new_id": B}, [],
                          "ana", NOW)  # fmt: skip
     assert created.events[0][0] == B and created.events[0][1].owner == "ana"
     with pytest.raises(Conflict, match="already forgotten"):
         apply_item(
             {"type": "archive", "fact_id": A},
-            replace(state, status=FactStatus.FORGOTTEN),
+            [replace(state, status=FactStatus.FORGOTTEN)],
             "ana",
             NOW,
         )
@@ -172,12 +173,12 @@ def test_a_new_item_type_joins_by_registering_one_applier() -> None:
     def apply(item: object, state: object, owner: str, now: datetime) -> Applied:
         return Applied(())
 
-    register_item_type(ItemType("noop-test", check, apply, ("write",), targets=False))
+    register_item_type(ItemType("noop-test", check, apply))
     try:
         (body,) = decide_open(OpenProposal("P1", [{"type": "noop-test"}]), ids())
         assert body.items is not None and body.items["1"] == {"type": "noop-test"}
         with pytest.raises(TypeError, match="registered twice"):
-            register_item_type(ItemType("noop-test", check, apply, ()))
+            register_item_type(ItemType("noop-test", check, apply))
     finally:
         del ITEM_TYPES["noop-test"]
 

@@ -7,7 +7,8 @@ confidence has decayed below its kind's threshold). It is opened once and resolv
 only by an explicit decision with a reason — it never resolves itself, even when its
 members are forgotten meanwhile. Resolving it is ``keep`` (the kept member is
 confirmed, every other active member forgotten, by events on their own streams in the
-same transaction) or ``both`` (every member stands).
+same transaction), ``merge`` (the other active members merged into the kept one, in
+the same transaction) or ``both`` (every member stands).
 
 A conflict's id is derived from its class, its members and what triggered it
 (:func:`conflict_id`), so detecting the same conflict twice (a store and a scan, two
@@ -56,6 +57,7 @@ class ConflictClass(StrEnum):
 class Outcome(StrEnum):
     KEEP = "keep"
     BOTH = "both"
+    MERGE = "merge"  # the others merged into the kept one (decision 0054)
 
 
 def stream_of(conflict_id: str) -> str:
@@ -140,7 +142,8 @@ def decide_open(state: ConflictState | None, command: OpenConflict) -> list[Doma
 
 
 def decide_resolve(state: ConflictState, command: ResolveConflict) -> list[DomainEvent]:
-    """``[ConflictResolved]``: once, by keep (one of its members) or both."""
+    """``[ConflictResolved]``: once, by keep or merge (one of its members; merge needs
+    another active member to merge into it) or both."""
     if not state.is_open:
         assert state.outcome is not None
         kept = f" (kept {state.kept_id})" if state.kept_id else ""
@@ -148,19 +151,26 @@ def decide_resolve(state: ConflictState, command: ResolveConflict) -> list[Domai
             f"conflict {state.conflict_id} is already resolved: {state.outcome.value}{kept}",
             hint="`embornal conflict show ID` shows who resolved it and why.",
         )
-    if command.outcome is Outcome.KEEP:
-        if command.kept_id not in state.members:
-            raise InvalidInput(
-                f"--keep must name one of the conflict's facts: {', '.join(state.members)}",
-                hint="`embornal conflict show ID` lists them.",
-            )
-        archived = tuple(m for m in state.members if m != command.kept_id and m in command.active)
-        return [ConflictResolved(state.conflict_id, Outcome.KEEP.value, command.kept_id, archived)]
-    if state.conflict_class is ConflictClass.STALE:
+    if state.conflict_class is ConflictClass.STALE and command.outcome is not Outcome.KEEP:
         raise InvalidInput(
             "a stale conflict has one fact: resolve it with --keep ID (a confirmation)",
             hint="Or forget the fact first, then resolve the conflict with --keep ID.",
         )
+    if command.outcome is not Outcome.BOTH:
+        flag = f"--{command.outcome.value}"
+        if command.kept_id not in state.members:
+            raise InvalidInput(
+                f"{flag} must name one of the conflict's facts: {', '.join(state.members)}",
+                hint="`embornal conflict show ID` lists them.",
+            )
+        archived = tuple(m for m in state.members if m != command.kept_id and m in command.active)
+        if command.outcome is Outcome.MERGE and not archived:
+            raise Conflict(
+                f"no other fact of conflict {state.conflict_id} is active: nothing to merge",
+                hint="Resolve it with --keep ID instead.",
+            )
+        return [ConflictResolved(state.conflict_id, command.outcome.value, command.kept_id,
+                                 archived)]  # fmt: skip
     return [ConflictResolved(state.conflict_id, Outcome.BOTH.value)]
 
 

@@ -3,9 +3,12 @@ rejects (seed 001 §4 "proposed", decision 0055).
 
 A proposal's stream is ``proposal:<id>``. Its items are drafts: nothing of them is in
 any projection, nor recallable, until an approval applies them. Each item has a type
-from :data:`ITEM_TYPES` (create, update, archive, supersede); a type is one
-:class:`ItemType` — how to check a raw item, which fact it acts on, and the fact events
-it makes — so another (a link, a merge) joins by registering one.
+from :data:`ITEM_TYPES` (create, update, archive, supersede, link, merge); a type is one
+:class:`ItemType` — how to check a raw item, the facts it names (its roles:
+one for an update, two for a link or a merge), and the fact events it makes — so another
+joins by registering one. A fact field may be ``#N``: the fact an earlier create (or
+supersede) item N of the same proposal makes, bound to that item's ``new_id`` when the
+proposal is opened or edited (decision 0071).
 
 Everything here is pure: the service loads the proposal's and the targets' states,
 decides, and appends the approval with every fact event it applies in one transaction.
@@ -37,12 +40,22 @@ from embornal.domain.fact_aggregate import (
     decide_supersede,
     decide_update,
 )
+from embornal.domain.graph import (
+    LinkFacts,
+    MergeFacts,
+    Relation,
+    canonical,
+    decide_link,
+    decide_merge,
+    parse_relation,
+)
 from embornal.domain.ids import normalize_prefix
-from embornal.errors import Conflict, InvalidInput
+from embornal.errors import Conflict, InvalidInput, InvalidLink, InvalidMerge
 
 __all__ = [
     "ITEM_TYPES",
     "MAX_ITEMS",
+    "REF_PREFIX",
     "STREAM_PREFIX",
     "Applied",
     "ApproveProposal",
@@ -51,6 +64,7 @@ __all__ = [
     "OpenProposal",
     "ProposalState",
     "ProposalStatus",
+    "Role",
     "apply_item",
     "check_item",
     "decide_approve",
@@ -58,9 +72,13 @@ __all__ = [
     "decide_open",
     "decide_reject",
     "evolve",
+    "facts_of",
     "fold",
+    "new_fact_of",
     "register_item_type",
+    "roles_of",
     "stream_of",
+    "target_of",
 ]
 
 STREAM_PREFIX = "proposal:"
@@ -99,12 +117,11 @@ class ProposalState:
     applied: tuple[str, ...] = ()
 
     def targets(self) -> list[str]:
-        """The facts the items act on, in item order (creates act on none)."""
-        out = []
+        """The stored facts the items name, in item order (not those its items create)."""
+        made = {m for i in self.items.values() if (m := new_fact_of(i)) is not None}
+        out: list[str] = []
         for n in _ordered(self.items):
-            t = target_of(self.items[n])
-            if t is not None:
-                out.append(t)
+            out += [t for t in facts_of(self.items[n]) if t not in made and t not in out]
         return out
 
 
@@ -171,26 +188,38 @@ class Applied:
     events: tuple[tuple[str, DomainEvent], ...]
 
 
+@dataclass(frozen=True)
+class Role:
+    """A fact an item names: the item's key holding its id, what the approver needs on it
+    (``write``, ``rewrite``, ``delete``; none: read), and whether the item changes it (a
+    fact is changed by one item of a proposal at most; a link only reads its ends)."""
+
+    key: str
+    actions: tuple[str, ...] = ()
+    changes: bool = True
+
+
 Check = Callable[[Mapping[str, Any], Callable[[], str]], dict[str, Any]]
-Apply = Callable[[Mapping[str, Any], FactState | None, str, datetime], Applied]
+Apply = Callable[[Mapping[str, Any], Sequence[FactState], str, datetime], Applied]
 
 
 @dataclass(frozen=True)
 class ItemType:
     """One type of item. ``check`` turns a raw item into its canonical form (a new fact's
-    id chosen with the id maker it gets) or raises :class:`InvalidInput`; ``apply`` gives
-    the fact events for the target's state (None: the item targets none), made by
-    ``owner`` at ``now``, or raises the domain error that forbids it. ``actions``: what
-    the approver needs on the target (``write``, ``delete``, ``rewrite``)."""
+    id chosen with the id maker it gets) or raises :class:`InvalidInput`; ``roles`` the
+    facts it names (each loaded, readable by the subject, and given to ``apply`` in this
+    order); ``apply`` gives the fact events for those states, made by ``owner`` at
+    ``now``, or raises the domain error that forbids it."""
 
     name: str
     check: Check
     apply: Apply
-    actions: tuple[str, ...]
-    targets: bool = True
+    roles: tuple[Role, ...] = ()
 
 
 ITEM_TYPES: dict[str, ItemType] = {}
+REF_PREFIX = "#"
+"""``#N`` in a fact field of an item: the fact item N of the same proposal creates."""
 
 
 def register_item_type(item_type: ItemType) -> None:
@@ -210,9 +239,25 @@ def _type_of(raw: Mapping[str, Any]) -> ItemType:
     return found
 
 
+def facts_of(item: Mapping[str, Any]) -> tuple[str, ...]:
+    """The ids of the facts an item names, in its type's role order."""
+    return tuple(str(item[r.key]) for r in ITEM_TYPES[item["type"]].roles)
+
+
+def roles_of(item: Mapping[str, Any]) -> tuple[Role, ...]:
+    return ITEM_TYPES[item["type"]].roles
+
+
 def target_of(item: Mapping[str, Any]) -> str | None:
-    value = item.get("fact_id")
-    return value if isinstance(value, str) and ITEM_TYPES[item["type"]].targets else None
+    """The first fact an item names (None: a create)."""
+    named = facts_of(item)
+    return named[0] if named else None
+
+
+def new_fact_of(item: Mapping[str, Any]) -> str | None:
+    """The id of the fact an item creates (a create's, a supersede's successor)."""
+    value = item.get("new_id")
+    return value if isinstance(value, str) else None
 
 
 def _allowed(raw: Mapping[str, Any], keys: Sequence[str], required: Sequence[str]) -> None:
@@ -234,10 +279,16 @@ def _allowed(raw: Mapping[str, Any], keys: Sequence[str], required: Sequence[str
             raise InvalidInput(f"{k!r} of a {kind} item must be an object")
 
 
-def _target(raw: Mapping[str, Any]) -> str:
-    value = raw.get("fact_id")
-    if not isinstance(value, str):
-        raise InvalidInput(f"a {raw['type']} item needs the 'fact_id' it acts on")
+def _target(raw: Mapping[str, Any], key: str = "fact_id") -> str:
+    """A fact id of an item (upper-cased), or ``#N``: the fact item N creates."""
+    value = raw.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"a {raw['type']} item needs the {key!r} it acts on")
+    value = value.strip()
+    if value.startswith(REF_PREFIX):
+        if not value[1:].isdigit():
+            raise InvalidInput(f"{key!r} {value[:20]!r}: a reference to an item is #N")
+        return value
     return normalize_prefix(value)
 
 
@@ -265,9 +316,10 @@ def _store_command(item: Mapping[str, Any], owner: str) -> StoreFact:
     )  # fmt: skip
 
 
-def _apply_create(
-    item: Mapping[str, Any], state: FactState | None, owner: str, now: datetime
-) -> Applied:
+Facts = Sequence[FactState]
+
+
+def _apply_create(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
     (stored,) = decide_store(_store_command(item, owner), now)
     return Applied(((stored.fact_id, stored),))
 
@@ -277,10 +329,8 @@ def _check_update(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict[st
     return _clean(raw, fact_id=_target(raw))
 
 
-def _apply_update(
-    item: Mapping[str, Any], state: FactState | None, owner: str, now: datetime
-) -> Applied:
-    assert state is not None
+def _apply_update(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
+    (state,) = states
     events = decide_update(state, UpdateAttributes(state.fact_id, item["attributes"]), now)
     return Applied(tuple((state.fact_id, e) for e in events))
 
@@ -290,10 +340,8 @@ def _check_archive(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict[s
     return _clean(raw, fact_id=_target(raw))
 
 
-def _apply_archive(
-    item: Mapping[str, Any], state: FactState | None, owner: str, now: datetime
-) -> Applied:
-    assert state is not None
+def _apply_archive(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
+    (state,) = states
     events = decide_forget(state, ForgetFact(state.fact_id), now)
     return Applied(tuple((state.fact_id, e) for e in events))
 
@@ -304,22 +352,64 @@ def _check_supersede(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict
     return _clean(raw, fact_id=_target(raw), new_id=raw.get("new_id") or make_id())
 
 
-def _apply_supersede(
-    item: Mapping[str, Any], state: FactState | None, owner: str, now: datetime
-) -> Applied:
-    assert state is not None
+def _apply_supersede(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
+    (state,) = states
     command = SupersedeFact(item["new_id"], item["content"], owner, item.get("tags"), None,
                             item.get("kind"), item.get("attributes"))  # fmt: skip
     (new,) = decide_supersede(state, command, now)
     return Applied(((new.fact_id, new),))
 
 
+def _check_link(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict[str, Any]:
+    _allowed(raw, ("source", "relation", "target", "reason"), ("source", "relation", "target"))
+    source, target = _target(raw, "source"), _target(raw, "target")
+    if source == target:
+        raise InvalidLink(f"fact {source} cannot be linked to itself")
+    relation = parse_relation(raw["relation"]).value
+    return _clean(raw, source=source, relation=relation, target=target)
+
+
+def _apply_link(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
+    """``source —relation→ target`` on the canonical stream (a symmetric relation's
+    smaller id), decided by the link rules over both states."""
+    src, dst = states
+    rel = Relation(item["relation"])
+    a, b = canonical(src.fact_id, rel, dst.fact_id)
+    on, other = (src, dst) if a == src.fact_id else (dst, src)
+    events = decide_link(on, LinkFacts(a, rel, b), now, other)
+    return Applied(tuple((a, e) for e in events))
+
+
+def _check_merge(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict[str, Any]:
+    _allowed(raw, ("survivor", "source", "reason"), ("survivor", "source"))
+    survivor, source = _target(raw, "survivor"), _target(raw, "source")
+    if survivor == source:
+        raise InvalidMerge(f"fact {survivor} cannot be merged into itself")
+    return _clean(raw, survivor=survivor, source=source)
+
+
+def _apply_merge(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
+    kept, gone = states
+    decided = decide_merge(kept, gone, MergeFacts(kept.fact_id, gone.fact_id), now)
+    return Applied(
+        tuple((kept.fact_id, e) for e in decided.survivor)
+        + tuple((gone.fact_id, e) for e in decided.source)
+    )
+
+
+_FACT = Role("fact_id", ("rewrite",))
 for _t in (
-    ItemType("create", _check_create, _apply_create, ("write",), targets=False),
-    ItemType("update", _check_update, _apply_update, ("rewrite",)),
-    ItemType("archive", _check_archive, _apply_archive, ("delete",)),
-    ItemType("supersede", _check_supersede, _apply_supersede, ("rewrite",)),
-):
+    ItemType("create", _check_create, _apply_create),
+    ItemType("update", _check_update, _apply_update, (_FACT,)),
+    ItemType("archive", _check_archive, _apply_archive, (Role("fact_id", ("delete",)),)),
+    ItemType("supersede", _check_supersede, _apply_supersede, (_FACT,)),
+    # A link writes its source's stream (write on the source named) and reads its target.
+    ItemType("link", _check_link, _apply_link,
+             (Role("source", ("write",), changes=False), Role("target", changes=False))),
+    # A merge changes the survivor's attributes and archives the source (decision 0054).
+    ItemType("merge", _check_merge, _apply_merge,
+             (Role("survivor", ("rewrite",)), Role("source", ("delete",)))),
+):  # fmt: skip
     register_item_type(_t)
 
 
@@ -330,11 +420,28 @@ def check_item(raw: object, make_id: Callable[[], str]) -> dict[str, Any]:
     return _type_of(raw).check(raw, make_id)
 
 
-def apply_item(
-    item: Mapping[str, Any], state: FactState | None, owner: str, now: datetime
-) -> Applied:
-    """The fact events of one item on its target's ``state``."""
-    return ITEM_TYPES[item["type"]].apply(item, state, owner, now)
+def apply_item(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
+    """The fact events of one item on the states of the facts it names (role order)."""
+    return ITEM_TYPES[item["type"]].apply(item, states, owner, now)
+
+
+def _bind(items: Mapping[str, Mapping[str, Any]], numbers: Iterable[str]) -> None:
+    """Replace each ``#N`` of the items ``numbers`` by the id of the fact item N (an
+    earlier create or supersede of ``items``) creates."""
+    for n in numbers:
+        item = items[n]
+        for role in roles_of(item):
+            value = str(item[role.key])
+            if not value.startswith(REF_PREFIX):
+                continue
+            ref = value[1:].lstrip("0") or "0"
+            made = new_fact_of(items[ref]) if ref in items else None
+            if made is None or int(ref) >= int(n):
+                raise InvalidInput(
+                    f"item {n}: {role.key} {value} names no earlier item that creates a fact",
+                    hint="#N names the fact an earlier create (or supersede) item N makes.",
+                )
+            item[role.key] = made  # type: ignore[index]
 
 
 # -- commands ------------------------------------------------------------------------------
@@ -372,15 +479,15 @@ def _check_items(items: Mapping[str, Mapping[str, Any]]) -> None:
         raise InvalidInput(f"a proposal holds at most {MAX_ITEMS} items, not {len(items)}")
     seen: dict[str, str] = {}
     for n in _ordered(items):
-        t = target_of(items[n])
-        if t is None:
-            continue
-        if t in seen:
+        changed = [items[n][r.key] for r in roles_of(items[n]) if r.changes]
+        for t in changed:
+            if t not in seen:
+                seen[t] = n
+                continue
             raise InvalidInput(
                 f"items {seen[t]} and {n} both act on fact {t}; one item per fact",
                 hint="Put the changes to one fact into one item.",
             )
-        seen[t] = n
 
 
 def decide_open(command: OpenProposal, make_id: Callable[[], str]) -> list[ProposalOpened]:
@@ -388,6 +495,7 @@ def decide_open(command: OpenProposal, make_id: Callable[[], str]) -> list[Propo
     if isinstance(command.items, str | bytes | Mapping):
         raise InvalidInput("items is a list of objects, each with a 'type'")
     items = {str(i): check_item(raw, make_id) for i, raw in enumerate(command.items, 1)}
+    _bind(items, items)
     _check_items(items)
     title = None if command.title is None else _short(command.title, "title")
     source = None if command.source is None else _short(command.source, "source")
@@ -441,6 +549,7 @@ def decide_edit(
         raise InvalidInput("nothing to edit", hint="Give --drop N, or an item to add.")
     after = {k: v for k, v in state.items.items() if k not in dropped}
     after.update(changed)
+    _bind(after, changed)
     _check_items(after)
     return [ProposalEdited(state.proposal_id, changed or None, tuple(dropped), len(after))]
 

@@ -44,6 +44,7 @@ __all__ = [
     "DETECTED_KINDS",
     "ENTITY_KINDS",
     "MATCH_THRESHOLD",
+    "MENTION_KINDS",
     "TEXT_THRESHOLD",
     "VECTOR_THRESHOLD",
     "EntityProfile",
@@ -52,8 +53,10 @@ __all__ = [
     "compare",
     "fold",
     "keys_of",
+    "mention_profiles",
     "preference_clash",
     "profile_of",
+    "resolve_mention",
     "soundex",
     "text_signature",
     "text_similarity",
@@ -337,3 +340,33 @@ def text_signature(terms: Iterable[str], bands: int = 6, rows: int = 2) -> tuple
     mins = [min((h * (2 * i + 1) + i * 0x9E3779B1) & 0xFFFFFFFF for h in hashed)
             for i in range(bands * rows)]  # fmt: skip
     return tuple(hash((band, *mins[band * rows : (band + 1) * rows])) for band in range(bands))
+
+
+#: The kinds a mentioned name may be (a name, not an identifier: assets are left out).
+MENTION_KINDS = ("person", "organization", "location")
+
+
+def mention_profiles(name: str) -> list[EntityProfile]:
+    """What a name mentioned in a text would be as each kind of named entity."""
+    out = []
+    for kind in MENTION_KINDS:
+        profile = profile_of("", kind, {_NAME_FIELD[kind]: name})
+        if profile is not None and profile.names:
+            out.append(profile)
+    return out
+
+
+def resolve_mention(name: str, known: Iterable[EntityProfile]) -> str | None:
+    """The one entity among ``known`` that ``name`` names (its fact id), by the rules of
+    :func:`compare` on the names (a contact cannot be mentioned); None when none does, or
+    when more than one does (ambiguous: no link is better than a wrong one)."""
+    wanted = {p.kind: p for p in mention_profiles(name)}
+    found: set[str] = set()
+    for entity in known:
+        mine = wanted.get(entity.kind)
+        if mine is None or entity.fact_id == "":
+            continue
+        match = compare(mine, entity)  # the mention has no contact: names decide
+        if match is not None and match.names_agree:
+            found.add(entity.fact_id)
+    return found.pop() if len(found) == 1 else None

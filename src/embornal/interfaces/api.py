@@ -141,7 +141,13 @@ class MemoryAPI(Protocol):
     def conflict(self, conflict_id: str) -> ConflictRecord: ...
 
     def resolve_conflict(
-        self, conflict_id: str, *, keep: str | None = None, both: bool = False, reason: str
+        self,
+        conflict_id: str,
+        *,
+        keep: str | None = None,
+        both: bool = False,
+        merge: str | None = None,
+        reason: str,
     ) -> ConflictRecord: ...
 
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]: ...

@@ -50,7 +50,8 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
 
         Call it when the user asks what needs sorting out, or before you store a person you
         may already know. Do not decide a conflict yourself: show it to the user and ask
-        them to run `embornal conflict resolve ID --keep FACT_ID|--both --reason ...`.
+        them to run `embornal conflict resolve ID --keep FACT_ID|--merge FACT_ID|--both
+        --reason ...`.
         Returns conflicts with their facts side by side and the rules that found them.
         Example: conflicts(conflict_class="duplicate", limit=5)""",
         example='conflicts(conflict_class="duplicate", limit=5)',
@@ -83,21 +84,29 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
         (CONFLICT_ID,
          Input("keep", "text", "The fact to keep (an id or a unique prefix among the "
                "conflict's): it is confirmed and the other facts are forgotten.",
-               aliases=("keep", "keep_id", "survivor"), max_length=64, metavar="FACT_ID",
+               aliases=("keep", "keep_id"), max_length=64, metavar="FACT_ID",
                cli_help="keep this fact (confirmed); forget the others"),
          Input("both", "bool", "Let every fact stand (not one thing twice, or both true).",
                default=False, aliases=("both",), cli_help="let every fact stand"),
+         Input("merge", "text", "The fact the others merge into (an id or a unique prefix "
+               "among the conflict's): it keeps its id and absorbs their aliases and "
+               "evidence; each other fact is forgotten with a supersedes link from it.",
+               aliases=("merge", "survivor", "merge_into"), max_length=64, metavar="SURVIVOR",
+               cli_help="merge the other facts into SURVIVOR (aliases and evidence kept)"),
          REASON),
         profile="none", title="Resolve a conflict", destructive=True,
         cli="conflict resolve", cli_show=_SHOW + "show_conflict",
-        cli_help="resolve a conflict: --keep ID or --both, with --reason",
+        cli_help="resolve a conflict: --keep ID, --merge ID or --both, with --reason",
         cli_doc="Decide the conflict ID, once: --keep FACT_ID confirms that fact and forgets\n"
-        "the conflict's other facts (restorable); --both lets them all stand. --reason is\n"
-        "required and kept in the history. A conflict never resolves itself.",
+        "the conflict's other facts (restorable); --merge SURVIVOR merges them into it\n"
+        "(as `memory merge`); --both lets them all stand. --reason is required and kept\n"
+        "in the history. A conflict never resolves itself.",
         http=Http("POST", "/conflicts/{id}/resolve", "resolveConflict", "Resolve a conflict",
                   "Exactly one of `keep` (a member's id: confirmed, the other active members "
-                  "forgotten) or `both` (all stand), with a reason; one transaction. Keep "
-                  "takes write on the kept fact and delete on the others, both write on "
+                  "forgotten), `merge` (a member's id: the other active members merged into "
+                  "it) or `both` (all stand), with a reason; one transaction. Keep "
+                  "takes write on the kept fact and delete on the others, merge write and "
+                  "delete on the survivor and delete on the others, both write on "
                   "each. A resolved conflict answers 409.", tag="conflicts",
                   errors=(400, 401, 403, 404, 409, 413, 422, 503)),
     ),

@@ -26,7 +26,9 @@ ITEMS = Input(
     'The draft items, a list of objects: {"type": "create", "path": "/notes", "content": '
     '"..."} (also kind, attributes, tags, evidence, source), {"type": "update", "fact_id": '
     'ID, "attributes": {...}}, {"type": "archive", "fact_id": ID, "reason": "..."} or '
-    '{"type": "supersede", "fact_id": ID, "content": "..."}.',
+    '{"type": "supersede", "fact_id": ID, "content": "..."}, {"type": "link", "source": ID, '
+    '"relation": "about", "target": ID} or {"type": "merge", "survivor": ID, "source": ID}; '
+    'in a link or merge "#N" names the fact the earlier create item N makes.',
     True, aliases=("items", "changes", "drafts"), cli=False,
 )  # fmt: skip
 _STATUS = Input(
@@ -65,7 +67,8 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
         Example: propose(items=[{"type": "create", "path": "/ana", "content": "Likes tea."}])""",
         example='propose(items=[{"type": "create", "path": "/notes", "content": "..."}])',
         http=Http("POST", "/proposals", "propose", "Open a proposal",
-                  "Open a proposal of draft items (create, update, archive, supersede), each "
+                  "Open a proposal of draft items (create, update, archive, supersede, link, "
+                  "merge), each "
                   "checked as its own command would be; nothing of it is a fact until an "
                   "approval applies it. An auto-approve rule of the server's configuration "
                   "may approve it at once (then its status is `approved`).",

@@ -9,7 +9,9 @@ facts. A contradiction that names the contradicting fact and takes
 the fact's confidence below the review threshold opens one too (the pair). A scan
 (:mod:`embornal.service.conflicts`) runs the same comparisons over every key group, and
 adds near-duplicate texts and stale facts. Detection reads every fact (the conflict is
-shown only to a subject who may read all of its members), and never decides anything.
+shown only to a subject who may read all of its members), and never decides anything:
+for two preferences of one context it also opens a proposal that the newest supersedes
+the older (decision 0072), which waits for a person as every proposal.
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from collections.abc import Iterable, Sequence
 from embornal.domain.conflict import ConflictClass, OpenConflict, decide_open, stream_of
 from embornal.domain.events import Event, FactContradicted
 from embornal.domain.facts import Fact
+from embornal.domain.ids import new_id
+from embornal.domain.proposals import OpenProposal
+from embornal.domain.proposals import decide_open as decide_proposal
+from embornal.domain.proposals import stream_of as proposal_stream
 from embornal.domain.resolution import (
     DETECTED_KINDS,
     VECTOR_THRESHOLD,
@@ -33,6 +39,8 @@ from embornal.storage.contract import Tx
 
 __all__ = [
     "CANDIDATE_LIMIT",
+    "PROPOSAL_SOURCE",
+    "SUPERSEDING",
     "candidates",
     "judge",
     "on_contradict",
@@ -43,6 +51,10 @@ __all__ = [
 
 #: How many facts sharing a key a store compares a new fact with, at most.
 CANDIDATE_LIMIT = 50
+#: The finding of two preferences of one context: a proposal opens with the conflict.
+SUPERSEDING = "newest proposed as superseding"
+#: The source label of the proposals a detection opens.
+PROPOSAL_SOURCE = "conflict"
 
 
 def _profile(fact: Fact) -> EntityProfile | None:
@@ -59,7 +71,7 @@ def judge(a: Fact, b: Fact) -> OpenConflict | None:
     if a.kind == "preference":
         if not preference_clash(a.attributes, b.attributes):
             return None
-        findings = ("same context", "opposed polarity", "newest proposed as superseding")
+        findings = ("same context", "opposed polarity", SUPERSEDING)
         return OpenConflict(ConflictClass.CONTRADICTION, members, findings, 1.0, "", "", newer.id)
     pa, pb = _profile(older), _profile(newer)
     if pa is None or pb is None:
@@ -112,7 +124,31 @@ def open_all(
         if ctx.store.read_stream(stream):
             continue  # opened before (by a store, a scan or a contradiction)
         events.extend(ctx.store.append(tx, [ctx.event(stream, bodies[0], None, 0)]))
+        if SUPERSEDING in command.findings:
+            cid = bodies[0].conflict_id  # type: ignore[attr-defined]
+            events.extend(_propose_superseding(ctx, tx, cid, *command.members[:2]))
     return events
+
+
+def _propose_superseding(
+    ctx: ServiceContext, tx: Tx, conflict_id: str, older: str, newer: str
+) -> list[Event]:
+    """In ``tx``: the proposal that the newer of two preferences of one context
+    supersedes the older (seed 001 §8): a ``supersedes`` link from the newer and the
+    older archived, for a person to approve; the conflict stays open until resolved.
+    Opened only when the subject may read both (else it would name a hidden fact)."""
+    if len(ctx.store.get_facts([older, newer], ctx.scope())) != 2:
+        return []
+    why = f"conflict {conflict_id}: same context, opposed polarity; the newest supersedes"
+    items = [
+        {"type": "link", "source": newer, "relation": "supersedes", "target": older,
+         "reason": why},
+        {"type": "archive", "fact_id": older, "reason": why},
+    ]  # fmt: skip
+    pid = new_id(ctx.now())
+    title = f"conflict {conflict_id}: the newest preference supersedes the older"
+    opened = decide_proposal(OpenProposal(pid, items, title, PROPOSAL_SOURCE), lambda: pid)
+    return ctx.store.append(tx, [ctx.event(proposal_stream(pid), opened[0], why, 0)])
 
 
 def on_store(ctx: ServiceContext, tx: Tx, fact_ids: Sequence[str]) -> list[Event]:

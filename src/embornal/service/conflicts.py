@@ -3,10 +3,12 @@
 A conflict is shown only to a subject who may read every one of its members; to anyone
 else it does not exist (the same "no conflict" as for an id never used). Resolving one
 is the only way it closes — it never resolves itself: ``keep`` confirms the kept member
-and forgets every other active member, ``both`` lets all stand; either is one
+and forgets every other active member, ``merge`` merges every other active member into
+it (decision 0054), ``both`` lets all stand; each is one
 transaction with the conflict's ``ConflictResolved`` (appended at the versions read,
 again on a concurrent write) and needs a reason. Keep takes write on the kept fact and
-delete on each one it forgets; both takes write on every member.
+delete on each one it forgets; merge the rights of an update on the survivor and
+delete on the others; both takes write on every member.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from embornal.service.conflict_detect import judge, open_all
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.lifecycle import MAX_ATTEMPTS
+from embornal.service.merge import merge_events
 
 __all__ = ["STATUSES", "conflict", "conflicts", "resolve_conflict", "scan_conflicts"]
 
@@ -131,15 +134,15 @@ def conflict(ctx: ServiceContext, conflict_id: str) -> ConflictRecord:
     return _find(ctx, conflict_id)
 
 
-def _member(record: ConflictRecord, keep: str) -> str:
+def _member(record: ConflictRecord, keep: str, flag: str = "--keep") -> str:
     prefix = normalize_prefix(str(keep).strip())
     chosen = [m.id for m in record.members if m.id.startswith(prefix)] if prefix else []
     if len(chosen) > 1:
-        raise AmbiguousId(f"--keep {prefix} matches more than one of the conflict's facts")
+        raise AmbiguousId(f"{flag} {prefix} matches more than one of the conflict's facts")
     if len(chosen) != 1:
         names = ", ".join(m.id for m in record.members)
         raise InvalidInput(
-            f"--keep must name one of the conflict's facts: {names}",
+            f"{flag} must name one of the conflict's facts: {names}",
             hint=f"`embornal conflict show {record.id}` lists them.",
         )
     return chosen[0]
@@ -177,6 +180,15 @@ def _decided(
         for m in bodies[0].archived:  # type: ignore[attr-defined]
             forgot = decide_forget(facts[m], ForgetFact(m), now)
             out.append(ctx.event(m, forgot[0], why, facts[m].version))
+    if outcome is Outcome.MERGE:
+        assert kept is not None
+        survivor = facts.get(kept)
+        if survivor is None or kept not in active:
+            raise Conflict(f"fact {kept} is not active: nothing can merge into it",
+                           hint="Restore it first (`embornal memory restore`).")  # fmt: skip
+        for m in bodies[0].archived:  # type: ignore[attr-defined]
+            merged, survivor = merge_events(ctx, survivor, facts[m], why)
+            out += merged
     return out
 
 
@@ -186,25 +198,34 @@ def resolve_conflict(
     *,
     keep: str | None = None,
     both: bool = False,
+    merge: str | None = None,
     reason: str,
 ) -> ConflictRecord:
     """Decide a conflict: ``keep`` one member (confirmed; the other active members are
-    forgotten) or ``both`` (all stand), with a reason; once."""
+    forgotten), ``merge`` the other active members into one (their aliases and evidence
+    absorbed, each forgotten with a ``supersedes`` link from it: decision 0054), or
+    ``both`` (all stand), with a reason; once, in one transaction."""
     why = check_reason(reason)
-    if (keep is None) == (not both):
+    if [keep is not None, merge is not None, bool(both)].count(True) != 1:
         raise InvalidInput(
-            "resolve a conflict with exactly one of --keep ID or --both",
-            hint="--keep ID keeps that fact and forgets the others; --both lets all stand.",
+            "resolve a conflict with exactly one of --keep ID, --merge ID or --both",
+            hint="--keep ID keeps that fact and forgets the others; --merge ID merges the "
+            "others into it; --both lets all stand.",
         )
     record = _find(ctx, conflict_id)
-    kept = None if keep is None else _member(record, keep)
+    named = keep if keep is not None else merge
+    kept = (
+        None if named is None else _member(record, named, "--keep" if merge is None else "--merge")
+    )
     for m in record.members:
         obj = ctx.access.fact_object(m)
-        if kept is None or m.id == kept:
+        if merge is not None and m.id == kept:  # its attributes change, as an update's
+            ctx.require_to_rewrite(m, "a merge changes the survivor's attributes")
+        elif kept is None or m.id == kept:
             ctx.access.require("write", obj)
         else:
             ctx.access.require("delete", obj)
-    outcome = Outcome.KEEP if kept is not None else Outcome.BOTH
+    outcome = Outcome.BOTH if kept is None else Outcome.KEEP if merge is None else Outcome.MERGE
     for _ in range(MAX_ATTEMPTS):
         events = _decided(ctx, record, outcome, kept, why)
         try:

@@ -3,7 +3,9 @@
 The extractor drafts (:mod:`embornal.domain.ingest` by rules, or
 :mod:`embornal.adapters.llm_extract` by a model); each draft becomes a ``create`` item
 with the line it came from as ``conversation`` or ``document`` evidence, the import
-source and the assistant-inferred prior, on the path ``path`` or one its kind suggests.
+source and the assistant-inferred prior, on the path ``path`` or one its kind suggests;
+each name a draft mentions that resolves to one live entity fact the subject may read
+(the conflicts' entity resolution) adds a ``link`` item ``about`` it (decision 0072).
 Nothing is a fact until a person (or a configured rule) approves the proposal.
 """
 
@@ -11,12 +13,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
 from embornal.domain.ingest import Draft, SourceText, extract_rules
 from embornal.domain.paths import normalize_path
+from embornal.domain.resolution import (
+    blocking_keys,
+    mention_profiles,
+    profile_of,
+    resolve_mention,
+)
 from embornal.errors import InvalidInput, NotFound
 from embornal.service import proposals
+from embornal.service.conflict_detect import CANDIDATE_LIMIT
 from embornal.service.context import ServiceContext
 from embornal.service.proposal_results import Proposal
 
@@ -80,11 +90,52 @@ def ingest(
             hint="Store what matters with `embornal memory store`, or try --extractor llm.",
         )
     items = [_item(d, base, label, extractor) for d in drafts]
+    links = _about_links(ctx, drafts)
     title = f"ingest {label} ({extractor}: {len(items)} memories"
+    title += f", {len(links)} about link{'s' if len(links) > 1 else ''}" if links else ""
+    items += links
     title += f"; {len(left_out)} left out: {'; '.join(left_out)[:300]})" if left_out else ")"
     return proposals.propose(
         ctx, items, title=title, source=source or f"ingest:{extractor}", reason=reason
     )
+
+
+def _about_links(ctx: ServiceContext, drafts: Sequence[Draft]) -> list[dict[str, Any]]:
+    """A ``link`` item ``about`` each entity a draft's mentions resolve to (``#N``: the
+    draft's create item), after all the creates."""
+    resolved: dict[str, str | None] = {}
+    out: list[dict[str, Any]] = []
+    for n, d in enumerate(drafts, 1):
+        targets: dict[str, str] = {}
+        for name in d.mentions:
+            if name not in resolved:
+                resolved[name] = _entity(ctx, name)
+            found = resolved[name]
+            if found is not None and found not in targets:
+                targets[found] = name
+        out += [
+            {"type": "link", "source": f"#{n}", "relation": "about", "target": t,
+             "reason": f"mentions {name[:100]}"}
+            for t, name in targets.items()
+        ]  # fmt: skip
+    return out
+
+
+def _entity(ctx: ServiceContext, name: str) -> str | None:
+    """The one live entity fact the subject may read that ``name`` names, by the entity
+    resolution of the conflicts (decision 0058); None when none does or several do."""
+    keys: set[str] = set()
+    for profile in mention_profiles(name):
+        keys |= blocking_keys(profile)
+    if not keys:
+        return None
+    ids = ctx.store.entity_matches(sorted(keys), exclude="", limit=CANDIDATE_LIMIT)
+    known = [
+        p
+        for f in ctx.store.get_facts(ids, ctx.scope())
+        if f.state == "active" and (p := profile_of(f.id, f.kind, f.attributes)) is not None
+    ]
+    return resolve_mention(name, known)
 
 
 def _item(d: Draft, base: str | None, label: str, extractor: str) -> dict[str, Any]:

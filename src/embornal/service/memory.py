@@ -263,10 +263,11 @@ class Memory:
         return conflicts.conflict(self._ctx, conflict_id)
 
     def resolve_conflict(self, conflict_id: str, *, keep: str | None = None, both: bool = False,
-                         reason: str) -> ConflictRecord:  # fmt: skip
-        """Decide a conflict: ``keep`` one fact (confirmed; the others forgotten) or ``both``."""
+                         merge: str | None = None, reason: str) -> ConflictRecord:  # fmt: skip
+        """Decide a conflict: ``keep`` one fact (confirmed; the others forgotten), ``merge``
+        the others into one, or ``both``."""
         return conflicts.resolve_conflict(self._ctx, conflict_id, keep=keep, both=both,
-                                          reason=reason)  # fmt: skip
+                                          merge=merge, reason=reason)  # fmt: skip
 
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:
         """Look for duplicates, contradictions and (``stale``) stale facts; open them."""

@@ -16,15 +16,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from embornal.domain.clock import parse_time
-from embornal.domain.events import ActorKind, DomainEvent, FactStored, NewEvent
-from embornal.domain.facts import MAX_REASON_LENGTH, Fact, check_reason
+from embornal.domain.events import ActorKind
+from embornal.domain.facts import check_reason
 from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.proposals import (
     ApproveProposal,
     EditProposal,
     OpenProposal,
     ProposalState,
-    apply_item,
     decide_approve,
     decide_edit,
     decide_open,
@@ -33,18 +32,17 @@ from embornal.domain.proposals import (
     stream_of,
     target_of,
 )
-from embornal.domain.tags import OWNER_KEY
 from embornal.errors import (
     AccessDenied,
     AmbiguousId,
     ConcurrencyError,
     Conflict,
-    EmbornalError,
     InvalidInput,
     NotFound,
 )
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.lifecycle import MAX_ATTEMPTS
+from embornal.service.proposal_items import load, plan
 from embornal.service.proposal_results import Proposal, ProposalItem, ProposalSummary
 
 __all__ = ["approve", "edit", "list_proposals", "may_decide", "propose", "reject", "show"]
@@ -122,75 +120,6 @@ def _view(state: ProposalState) -> Proposal:
     )  # fmt: skip
 
 
-# -- checking and applying items ----------------------------------------------------------
-
-
-def _targets(ctx: ServiceContext, state: ProposalState, chosen: Sequence[str]) -> dict[str, Any]:
-    """The facts the chosen items act on, each the subject may read: (fact, state)."""
-    ids = [t for n in chosen if (t := target_of(state.items[n])) is not None]
-    facts = {f.id: f for f in ctx.store.get_facts(ids, ctx.scope())}
-    out: dict[str, Any] = {}
-    for n in chosen:
-        t = target_of(state.items[n])
-        if t is None:
-            continue
-        fact_state = ctx.store.fact_state(t) if t in facts else None
-        if fact_state is None:
-            raise NotFound(f"item {n}: no fact with id {t}")
-        out[t] = (facts[t], fact_state)
-    return out
-
-
-def _require(ctx: ServiceContext, n: str, item: Mapping[str, Any], fact: Fact | None,
-             body: DomainEvent | None) -> None:  # fmt: skip
-    """The rights the item takes: write where it stores, rewrite or delete its target."""
-    kind = item["type"]
-    try:
-        if fact is not None and kind in ("update", "supersede"):
-            ctx.require_to_rewrite(fact, f" (item {n} changes fact {fact.id})")
-        elif fact is not None:
-            ctx.access.require("delete", ctx.access.fact_object(fact))
-        if isinstance(body, FactStored) and not ctx.access.unconditional("write"):
-            own = {t.key: t.value for t in body.tags if t.key != OWNER_KEY}
-            ctx.access.require("write", ctx.access.new_fact_object(body.path, own))
-    except AccessDenied as e:
-        raise AccessDenied(f"item {n}: {e.message}", hint=e.hint) from None
-
-
-def _applied(
-    ctx: ServiceContext, state: ProposalState, chosen: Sequence[str], targets: dict[str, Any],
-    why: str | None, *, check_access: bool = True,
-) -> tuple[list[NewEvent], list[FactStored]]:  # fmt: skip
-    """The fact events of the chosen items, each at its stream's next version, with the
-    access each takes checked (unless not ``check_access``: a proposal is checked for
-    what it says, the approver for its rights); an item that no longer applies names its
-    number."""
-    now = ctx.now()
-    out: list[NewEvent] = []
-    stored: list[FactStored] = []
-    for n in chosen:
-        item = state.items[n]
-        t = target_of(item)
-        fact, fact_state = targets[t] if t is not None else (None, None)
-        try:
-            applied = apply_item(item, fact_state, ctx.subject, now)
-        except EmbornalError as e:
-            raise type(e)(f"item {n}: {e.message}", hint=e.hint) from None
-        note = f"proposal {state.proposal_id} item {n}"
-        extra = item.get("reason") or why
-        reason = (f"{note}: {extra}" if extra else note)[:MAX_REASON_LENGTH]
-        for stream, body in applied.events:
-            if check_access:
-                _require(ctx, n, item, fact, body)
-            version = fact_state.version if fact_state and stream == t else 0
-            out.append(ctx.event(stream, body, reason, version))
-            if isinstance(body, FactStored):
-                stored.append(body)
-        if check_access and not applied.events:
-            _require(ctx, n, item, fact, None)
-    return out, stored
-
-
 # -- the use cases ----------------------------------------------------------------------------
 
 
@@ -204,13 +133,11 @@ def propose(ctx: ServiceContext, items: Sequence[Mapping[str, Any]], *, title: s
     assert opened.items is not None
     state = ProposalState(pid, 0, dict(opened.items), title, source, ctx.subject)
     chosen = sorted(state.items, key=int)
-    targets = _targets(ctx, state, chosen)
+    loaded = load(ctx, state, chosen)
     # A dry run refuses a bad item; the rights to apply it are the approver's.
-    _, stored = _applied(ctx, state, chosen, targets, why, check_access=False)
+    planned = plan(ctx, state, chosen, loaded, why, check_access=False)
     ctx.append("opening a proposal", [ctx.event(stream_of(pid), opened, why, 0)])
-    kinds = [b.kind for b in stored] + [
-        targets[t][1].kind for n in chosen if (t := target_of(state.items[n])) is not None
-    ]
+    kinds = [b.kind for b in planned.stored] + loaded.kinds()
     rule = ctx.proposals.auto_rule(opened.source, kinds)
     if rule is not None:
         try:
@@ -276,18 +203,17 @@ def _approve(ctx: ServiceContext, pid: str, items: Sequence[str] | None, why: st
         assert state is not None
         (approved,) = decide_approve(state, ApproveProposal(approver, items))
         chosen = list(approved.items)
-        targets = _targets(ctx, state, chosen)
-        events, stored = _applied(ctx, state, chosen, targets, why)
+        loaded = load(ctx, state, chosen)
+        planned = plan(ctx, state, chosen, loaded, why)
+        stored = planned.stored
         vecs = ctx.semantic.embed_documents([b.content or "" for b in stored]) if stored else None
-        superseded = [t for n in chosen if state.items[n]["type"] == "supersede"
-                      and (t := target_of(state.items[n])) is not None]  # fmt: skip
         try:
             with ctx.store.transaction("approving a proposal") as tx:
-                for t in superseded:  # its successor's stream is new: check what was read
-                    if ctx.store.fact_state(t) != targets[t][1]:
+                for t in planned.read_only:  # no event checks its version: compare the state
+                    if ctx.store.fact_state(t) != loaded.states[t]:
                         raise ConcurrencyError(f"fact {t} changed while approving")
                 head = ctx.event(stream_of(pid), approved, why, state.version)
-                ctx.store.append(tx, [head, *events])
+                ctx.store.append(tx, [head, *planned.events])
                 if vecs is not None:
                     ctx.semantic.write(
                         tx, list(zip([b.fact_id for b in stored], vecs, strict=True))
@@ -330,10 +256,11 @@ def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
         _require_decider(ctx, "edit")
     (edited,) = decide_edit(state, EditProposal(drop=list(drop), add=list(add)), _make_id(ctx))
     new_items = {k: dict(v) for k, v in (edited.items or {}).items()}
-    if new_items:
-        scratch = ProposalState(state.proposal_id, 0, new_items)
-        chosen = sorted(new_items, key=int)
-        _applied(ctx, scratch, chosen, _targets(ctx, scratch, chosen), why, check_access=False)
+    if new_items:  # a dry run of the proposal as edited (a new item may name an old one's)
+        after = {k: v for k, v in state.items.items() if k not in edited.dropped}
+        scratch = ProposalState(state.proposal_id, 0, {**after, **new_items})
+        chosen = sorted(scratch.items, key=int)
+        plan(ctx, scratch, chosen, load(ctx, scratch, chosen), why, check_access=False)
     ctx.append("editing a proposal",
                [ctx.event(stream_of(state.proposal_id), edited, why, state.version)])  # fmt: skip
     return show(ctx, state.proposal_id)

@@ -29,6 +29,11 @@ def _time(text: str | None) -> datetime | None:
     return None if text is None else parse_time(text)
 
 
+def _links_in(links: dict[str, int], path: str, fact_id: str) -> int:
+    """The links in of a fact: ``[[/path]]`` links to its path, and typed links to it."""
+    return links.get(path, 0) + links.get(fact_id, 0)
+
+
 def score_all(ctx: ServiceContext) -> list[RetentionScore]:
     """Every live fact in the subject's scope with its score, lowest first (the exempt
     ones, pinned or permanent, last)."""
@@ -45,13 +50,14 @@ def score_all(ctx: ServiceContext) -> list[RetentionScore]:
             recall_count=r.recall_count,
             confidence=r.confidence if r.confidence is not None else start,
             last_confirmed_at=_time(r.last_confirmed_at),
-            links_in=links.get(r.path, 0),
+            links_in=_links_in(links, r.path, r.fact_id),
             user_weight=r.user_weight,
             exempt=r.pinned or r.lifetime == "permanent",
         )
         out.append(RetentionScore(
             r.fact_id, r.path, r.kind, parts.score, r.pinned, parts.recency, parts.access,
-            parts.centrality, parts.confidence, parts.user_weight, links.get(r.path, 0),
+            parts.centrality, parts.confidence, parts.user_weight,
+            _links_in(links, r.path, r.fact_id),
             r.recall_count,
         ))  # fmt: skip
     out.sort(key=lambda s: (s.score is None, s.score or 0.0, s.fact_id))

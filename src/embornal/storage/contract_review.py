@@ -97,5 +97,6 @@ class ProposalReads(Protocol):
         ...
 
     def link_in_degree(self, scope: ReadScope = EVERYTHING) -> dict[str, int]:
-        """How many live facts in scope link to each path (the one read of centrality)."""
+        """How many live facts in scope link to each path (``[[/path]]``, keyed by the
+        path) and to each fact (typed links, keyed by its id): the one read of centrality."""
         ...

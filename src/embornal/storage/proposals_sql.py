@@ -120,7 +120,8 @@ class ProposalQueries:
 
     def link_in_degree(self, scope: ReadScope = EVERYTHING) -> dict[str, int]:
         """How many live facts in scope link to each path (``[[/path]]`` in their
-        content); typed links will add their edges here."""
+        content: keyed by the path) and to each fact (their typed links, ``fact_links``:
+        keyed by the fact id; a symmetric link counts at both ends)."""
         vis = self._scopes.get(scope)
         rows = self._rows(
             f"SELECT f.content FROM facts f WHERE {_LIVE} AND ({vis.sql}) "
@@ -131,4 +132,17 @@ class ProposalQueries:
         for (content,) in rows:
             for path in extract_links(content or ""):
                 out[path] = out.get(path, 0) + 1
+        from embornal.domain.graph import SYMMETRIC  # the graph's rules: off the recall path
+
+        symmetric = ", ".join(f"'{r.value}'" for r in SYMMETRIC)
+        typed = self._rows(
+            "SELECT l.target_id, count(*) FROM fact_links l JOIN facts f ON f.id = l.source_id "
+            f"WHERE {_LIVE} AND ({vis.sql}) GROUP BY l.target_id "
+            "UNION ALL SELECT l.source_id, count(*) FROM fact_links l "
+            f"JOIN facts f ON f.id = l.target_id WHERE {_LIVE} AND ({vis.sql}) "
+            f"AND l.relation IN ({symmetric}) GROUP BY l.source_id",
+            [*vis.params, *vis.params],
+        )
+        for fact_id, n in typed:
+            out[str(fact_id)] = out.get(str(fact_id), 0) + int(n)
         return out

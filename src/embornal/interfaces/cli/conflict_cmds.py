@@ -70,11 +70,15 @@ def show_conflict(ctx: Context, c: ConflictRecord) -> None:
     if c.status == "resolved":
         when = format_time(c.resolved_at, micro=False) if c.resolved_at else "?"
         kept = f" {c.kept_id}" if c.kept_id else ""
-        gone = f"; forgot {', '.join(c.archived)}" if c.archived else ""
+        verb = "merged" if c.outcome == "merge" else "forgot"
+        gone = f"; {verb} {', '.join(c.archived)}" if c.archived else ""
         ctx.say(f"resolved {when} by {c.resolved_by}: {c.outcome}{kept}{gone}")
         ctx.say(f"  reason: {one_line(c.reason or '')}")
     else:
-        ctx.say(f"resolve: embornal conflict resolve {c.id} --keep FACT_ID|--both --reason WHY")
+        ctx.say(
+            f"resolve: embornal conflict resolve {c.id} --keep FACT_ID|--merge FACT_ID|--both "
+            "--reason WHY"
+        )
 
 
 def show_scanned(ctx: Context, found: list[ConflictRecord]) -> None:

@@ -33,7 +33,7 @@ class ReviewCalls:
         return cast("ConflictRecord", self._op("conflict", conflict_id=conflict_id))
 
     def resolve_conflict(self, conflict_id: str, *, keep: str | None = None, both: bool = False,
-                         reason: str) -> ConflictRecord:  # fmt: skip
+                         merge: str | None = None, reason: str) -> ConflictRecord:  # fmt: skip
         return cast("ConflictRecord", self._op("resolve_conflict", **_given(locals())))
 
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:

@@ -64,6 +64,7 @@ class ConflictsQuery(_In):
 class ResolveIn(_In):
     keep: Annotated[str | None, Field(min_length=1, max_length=64)] = None
     both: StrictBool = False
+    merge: Annotated[str | None, Field(min_length=1, max_length=64)] = None
     reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
 
 

@@ -14,7 +14,8 @@ from embornal.interfaces.mcp.results import ConfidenceOut, iso
 __all__ = ["CONFLICT_RESULTS", "ConflictOut", "ConflictsOut"]
 
 _RESOLVE = (
-    "Ask the user to decide: `embornal conflict resolve {id} --keep FACT_ID|--both --reason WHY`."
+    "Ask the user to decide: `embornal conflict resolve {id} --keep FACT_ID|--merge FACT_ID|--both "
+    "--reason WHY`."
 )
 
 

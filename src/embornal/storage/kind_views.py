@@ -387,6 +387,7 @@ def facts_from_rows(
                     "user_weight": None if user_weight is None else float(user_weight),
                     "lifetime": _lifetime_text(lifetime, lifetime_until),
                     "expires_at": stored_time(expires_at) if expires_at else None,
+                    "warnings": (),
                 }
             )
         )

@@ -184,6 +184,13 @@ def markdown(report: dict[str, Any]) -> str:
         "primary-key order (no sort), one shared `Tag` per key and value. The JSON column "
         "adds `to_wire` and `json.dumps` of the 1,000 facts (the attributes now pass "
         "through as JSON data).",
+        "",
+        "Since then (10.4 ms): a fact's own tags come as one column of its row (no second "
+        "query for the ids), one tuple of tags per distinct column text; and a field added "
+        "to `Fact` (`warnings`) had sent every row through the slower copy of the defaults "
+        "(11.7 ms) until the row builder named it (a test now checks every field is named). "
+        "Measured on a quiet machine (load average below 1 before the run); under the "
+        "load of other work on the two cores the same find measured 10.4-12.6 ms.",
     ]
     return "\n".join(lines)
 

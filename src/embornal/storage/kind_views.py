@@ -282,11 +282,17 @@ def _json_object(text: str) -> Any:
     return json.loads(text)
 
 
-def _tags_of_text(text: str | None, made: dict[str, Tag]) -> tuple[Tag, ...]:
+def _tags_of_text(
+    text: str | None, made: dict[str, Tag], sets: dict[str, tuple[Tag, ...]]
+) -> tuple[Tag, ...]:
     """The tags of a ``tag_text`` column (:data:`TAGS_NOW_SQL`); ``made`` shares one Tag
-    per key and value across a result set."""
+    per key and value, ``sets`` one tuple per whole column text (most facts of a result
+    set have the same few tags, their owner's above all), across a result set."""
     if not text:
         return ()
+    known = sets.get(text)
+    if known is not None:
+        return known
     out = []
     for pair in text.split("\x1e"):
         tag = made.get(pair)
@@ -296,7 +302,8 @@ def _tags_of_text(text: str | None, made: dict[str, Tag]) -> tuple[Tag, ...]:
         out.append(tag)
     if len(out) > 1:
         out.sort(key=lambda t: t.key)
-    return tuple(out)
+    sets[text] = found = tuple(out)
+    return found
 
 
 def facts_from_rows(
@@ -314,6 +321,7 @@ def facts_from_rows(
     values = itemgetter(*(index[name] for name in _ROW_FIELDS))
     out: list[Fact] = []
     made: dict[str, Tag] = {}
+    tag_sets: dict[str, tuple[Tag, ...]] = {}
     tag_text = itemgetter(index["tag_text"]) if tags is None else None
     for r in rows:
         (
@@ -372,7 +380,7 @@ def facts_from_rows(
                     "deleted_at": stored_time(deleted_at) if deleted_at else None,
                     "purged_at": stored_time(purged_at) if purged_at else None,
                     "tags": (
-                        _tags_of_text(tag_text(r), made)
+                        _tags_of_text(tag_text(r), made, tag_sets)
                         if tag_text is not None
                         else tags.get(fact_id, ())  # type: ignore[union-attr]
                     ),

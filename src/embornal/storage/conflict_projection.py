@@ -15,7 +15,6 @@ from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event, EventType
-from embornal.domain.resolution import DETECTED_KINDS, keys_of
 from embornal.storage.connect import Connection
 
 __all__ = ["HANDLERS", "TABLES", "after", "fill_entity_keys", "write_keys"]
@@ -26,6 +25,8 @@ TABLES = ("conflict_members", "conflicts", "entity_keys")
 
 def write_keys(conn: Connection, fact_id: str) -> None:
     """The entity keys of ``fact_id`` from its row (none for a purged or plain fact)."""
+    from embornal.domain.resolution import DETECTED_KINDS, keys_of  # off recall's path
+
     conn.execute("DELETE FROM entity_keys WHERE fact_id = ?", (fact_id,))
     row = conn.execute(
         "SELECT kind, attributes FROM facts WHERE id = ? AND purged_at IS NULL", (fact_id,)
@@ -40,6 +41,8 @@ def write_keys(conn: Connection, fact_id: str) -> None:
 
 def fill_entity_keys(conn: Connection) -> None:
     """Every entity fact's keys (migration 0020, over the facts stored before it)."""
+    from embornal.domain.resolution import DETECTED_KINDS
+
     marks = ",".join("?" * len(DETECTED_KINDS))
     rows = conn.execute(
         f"SELECT id FROM facts WHERE kind IN ({marks}) AND attributes IS NOT NULL",
@@ -62,8 +65,11 @@ def after(conn: Connection, event: Event, body: Any) -> None:
     """The entity keys of the fact an event changed, after its own projection."""
     if event.type not in _KEYED:
         return
-    if event.type == EventType.FACT_STORED.value and body.kind not in DETECTED_KINDS:
-        return
+    if event.type == EventType.FACT_STORED.value:
+        from embornal.domain.resolution import DETECTED_KINDS  # a store: off recall's path
+
+        if body.kind not in DETECTED_KINDS:
+            return
     write_keys(conn, body.fact_id)
 
 

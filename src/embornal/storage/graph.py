@@ -16,13 +16,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
-from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
+from embornal.domain.events.base import EventType
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.storage import history
 from embornal.storage.connect import Connection
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     from embornal.domain.events import Event
+    from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
     from embornal.storage.access_sql import ScopeCache
 
 __all__ = ["HANDLERS", "TABLES", "VERIFY_QUERIES", "LinkReads", "LinkRow"]
@@ -63,14 +64,14 @@ def _merged(conn: Connection, e: Event, b: FactMerged) -> None:
 
 
 HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
-    FactLinked.TYPE: _linked,
-    FactUnlinked.TYPE: _unlinked,
-    FactMerged.TYPE: _merged,
+    EventType.FACT_LINKED.value: _linked,
+    EventType.FACT_UNLINKED.value: _unlinked,
+    EventType.FACT_MERGED.value: _merged,
 }
 
-# A link or a merge changes no column of ``facts``: no history row for it.
-for _cls in (FactLinked, FactUnlinked, FactMerged):
-    history.FACT_OF[_cls] = lambda body: None
+# A link or a merge changes no column of ``facts``: no history row for it (by type name:
+# the event classes stay off the start-up path of `memory recall`).
+history.NO_HISTORY.update(HANDLERS)
 
 _CHUNK = 500
 _LIVE = "f.deleted_at IS NULL AND f.purged_at IS NULL"

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FACT_OF",
+    "NO_HISTORY",
     "PENDING_KEY",
     "TABLES",
     "VERSIONED_COLUMNS",
@@ -71,6 +72,9 @@ VERSIONED_COLUMNS: tuple[str, ...] = (
 )
 #: The fact an event of a fact's stream changes, for a body without ``fact_id``.
 FACT_OF: dict[type[DomainEvent], Callable[[Any], str | None]] = {}
+#: The stored types of the events of a fact's stream that change no column of ``facts``
+#: (no history row), by name, so that no event class is imported to say so.
+NO_HISTORY: set[str] = set()
 #: In ``meta`` while the history of the log before migration 0016 waits to be filled in.
 PENDING_KEY = "history_pending"
 
@@ -148,6 +152,8 @@ def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
         path = getattr(body, "path", None)
         if isinstance(path, str):
             _path_tags(conn, path, at)
+        return
+    if body.TYPE in NO_HISTORY:
         return
     find = FACT_OF.get(type(body))
     fact_id: object = find(body) if find is not None else getattr(body, "fact_id", None)

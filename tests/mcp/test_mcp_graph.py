@@ -5,33 +5,15 @@ caller is an assistant (decision 0039)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
-from mcp.client import Client
-from mcp_types import CallToolResult
+from mcp_helpers import call, connect
 
 from embornal import Memory
-from embornal.interfaces.mcp.server import build_server
 
 pytestmark = pytest.mark.anyio
 
 TOOLS = ("link", "unlink", "links", "merge")
-
-
-@asynccontextmanager
-async def connect(memory: Memory, profile: str = "full") -> AsyncIterator[Client]:
-    async with Client(build_server(memory, profile=profile), mode="legacy") as client:
-        yield client
-
-
-async def call(client: Client, tool: str, args: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
-    result: CallToolResult = await client.call_tool(tool, args)
-    block = result.content[0]
-    assert block.type == "text"
-    return bool(result.is_error), json.loads(block.text)
 
 
 async def test_the_tools_are_in_the_full_profile_only(memory: Memory) -> None:

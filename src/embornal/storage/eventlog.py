@@ -17,7 +17,15 @@ from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
 
-__all__ = ["append", "read_all", "read_stream", "recall_times", "redact_stream", "row_to_event"]
+__all__ = [
+    "append",
+    "read_all",
+    "read_stream",
+    "recall_times",
+    "redact_rows",
+    "redact_stream",
+    "row_to_event",
+]
 
 _COLUMNS = (
     "position, stream_id, version, type, schema_version, payload, actor, actor_kind, "
@@ -167,6 +175,12 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
         "WHERE stream_id = ? AND position < ?",
         (stream_id, purge_position),
     ).fetchall()
+    return redact_rows(conn, rows, purge_position, now)
+
+
+def redact_rows(conn: Connection, rows: Sequence[Any], purge_position: int, now: datetime) -> int:
+    """:func:`redact_stream` of the given rows (position, type, schema_version, payload,
+    reason): each loses its declared text and its reason, recorded; return how many."""
     when = format_time(now)
     count = 0
     for row in rows:

@@ -159,8 +159,13 @@ class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads):
         return eventlog.append(conn, events)
 
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
-        """Erase content from the earlier events of a purged fact; return how many."""
-        return eventlog.redact_stream(conn, stream_id, purge_position, self.clock.now())
+        """Erase content from the earlier events of a purged fact, and from the proposal
+        events that name it; return how many."""
+        from embornal.storage.proposals_sql import redact_naming
+
+        now = self.clock.now()
+        own = eventlog.redact_stream(conn, stream_id, purge_position, now)
+        return own + redact_naming(conn, stream_id, purge_position, now)
 
     def erase_in_transaction(self, conn: Connection) -> None:
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the

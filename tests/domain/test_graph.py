@@ -110,10 +110,10 @@ def test_a_link_is_decided_on_the_source_and_folds_into_its_state() -> None:
     [
         ("fact", Relation.WORKS_AT, "organization", "a fact may not emit works_at"),
         ("person", Relation.OWNED_BY, "person", "a person may not emit owned_by"),
-        ("person", Relation.WORKS_AT, "person", "works_at points at a organization"),
+        ("person", Relation.WORKS_AT, "person", "works_at points at an organization"),
         ("project", Relation.PART_OF, "goal", "part_of points at a project"),
         ("event", Relation.LOCATED_IN, "person", "located_in points at a location"),
-        ("contact", Relation.OWNED_BY, "project", "owned_by points at a organization or person"),
+        ("contact", Relation.OWNED_BY, "project", "owned_by points at an organization or person"),
     ],
 )
 def test_each_kind_emits_only_its_relations(

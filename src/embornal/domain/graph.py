@@ -116,6 +116,11 @@ DIRECTIONS: tuple[Direction, ...] = ("out", "in", "both")
 _NAMES = ", ".join(r.value for r in Relation)
 
 
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article: "an organization", "a person"."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 def emits(kind: str) -> frozenset[Relation]:
     """The relations a fact of ``kind`` may emit."""
     return EMITS.get(kind, _ANY)
@@ -230,7 +235,7 @@ def decide_link(
     if kinds is not None and target.kind not in kinds:
         names = " or ".join(sorted(kinds))
         raise InvalidLink(
-            f"{rel.value} points at a {names}, and {target.fact_id} is a {target.kind}"
+            f"{rel.value} points at {_a(names)}, and {target.fact_id} is {_a(target.kind)}"
         )
     _check_live(state, "is linked")
     _check_live(target, "is linked to")
@@ -305,8 +310,8 @@ def decide_merge(
         raise InvalidMerge(f"fact {survivor.fact_id} cannot be merged into itself")
     if survivor.kind != source.kind:
         raise InvalidMerge(
-            f"fact {source.fact_id} is a {source.kind} and {survivor.fact_id} a "
-            f"{survivor.kind}: only facts of one kind merge",
+            f"fact {source.fact_id} is {_a(source.kind)} and {survivor.fact_id} "
+            f"{_a(survivor.kind)}: only facts of one kind merge",
             hint="Link them instead: `embornal memory link SOURCE relates_to TARGET`.",
         )
     _check_live(survivor, "absorbs a merge")

@@ -8,7 +8,6 @@ is the part of :class:`~embornal.storage.sqlite.SqliteStore` that reads them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     )
     from embornal.storage.access_sql import ScopeCache
 
-__all__ = ["HANDLERS", "TABLE", "VERIFY_QUERY", "ProposalQueries", "redact_naming"]
+__all__ = ["HANDLERS", "TABLE", "VERIFY_QUERY", "ProposalQueries"]
 
 TABLE = "proposals"
 VERIFY_QUERY = (
@@ -76,30 +75,6 @@ HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.PROPOSAL_APPROVED.value: _approved,
     EventType.PROPOSAL_REJECTED.value: _rejected,
 }
-
-
-def redact_naming(conn: Connection, fact_id: str, purge_position: int, now: datetime) -> int:
-    """Inside a purge: erase the text of every proposal event before it that names
-    ``fact_id`` (its items and title, whichever item names it: a draft's content, a
-    reason, a supersede's new text), then project each such proposal again from its
-    redacted stream, as a replay would; return how many events were redacted."""
-    from embornal.storage import eventlog
-
-    rows = conn.execute(
-        "SELECT position, type, schema_version, payload, reason, stream_id FROM events "
-        "WHERE stream_id LIKE 'proposal:%' AND position < ? AND instr(payload, ?) > 0",
-        (purge_position, fact_id),
-    ).fetchall()
-    if not rows:
-        return 0
-    count = eventlog.redact_rows(conn, [tuple(r)[:5] for r in rows], purge_position, now)
-    for stream_id in sorted({r[5] for r in rows}):
-        conn.execute("DELETE FROM proposals WHERE id = ?", (stream_id.split(":", 1)[1],))
-        for event in eventlog.read_stream(conn, stream_id):
-            handler = HANDLERS.get(event.type)
-            if handler is not None:
-                handler(conn, event, event.body)
-    return count
 
 
 def _row(r: Any) -> ProposalRow:

@@ -161,7 +161,7 @@ class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads):
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
         """Erase content from the earlier events of a purged fact, and from the proposal
         events that name it; return how many."""
-        from embornal.storage.proposals_sql import redact_naming
+        from embornal.storage.purge_mentions import redact_naming
 
         now = self.clock.now()
         own = eventlog.redact_stream(conn, stream_id, purge_position, now)

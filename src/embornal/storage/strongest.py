@@ -34,11 +34,10 @@ Rows = Callable[[str, Sequence[Any]], list[Any]]
 ANCHOR_SQL = "coalesce(f.last_recall_at, f.created_at)"
 
 
-def _rate(row: Any, now: datetime) -> float:
-    """``d / S`` of a row: days since its anchor over its stability (0: as strong as can be)."""
+def _days(row: Any, now: datetime) -> float:
+    """Days since the row's anchor (0 for an anchor after ``now``)."""
     anchor = stored_time(row["last_recall_at"] or row["created_at"])
-    days = max(0.0, (now - anchor).total_seconds() / 86_400.0)
-    return days / float(row["stability_days"])
+    return max(0.0, (now - anchor).total_seconds() / 86_400.0)
 
 
 def strongest_rows(
@@ -55,26 +54,26 @@ def strongest_rows(
         f"{select} WHERE {where} ORDER BY {ANCHOR_SQL} DESC, f.seq DESC LIMIT ?",
         (*params, limit),
     )
+    rates = {r["seq"]: _days(r, now) / float(r["stability_days"]) for r in recent}
     if len(recent) < limit:  # every fact there is
-        return _ordered(recent, now)[:limit]
-    rates = sorted(_rate(r, now) for r in recent)
-    worst_kept = rates[limit - 1]
-    oldest = stored_time(recent[-1]["last_recall_at"] or recent[-1]["created_at"])
-    oldest_days = max(0.0, (now - oldest).total_seconds() / 86_400.0)
+        return _ordered(recent, rates)[:limit]
+    worst_kept = sorted(rates.values())[limit - 1]
+    oldest_days = _days(recent[-1], now)
     if worst_kept <= 0.0 or oldest_days <= 0.0:
-        return _ordered(recent, now)[:limit]  # nothing older can be stronger
+        return _ordered(recent, rates)[:limit]  # nothing older can be stronger
     # Strictly more stable than needed: one exactly as stable is at best as strong as the
     # last kept, and a tie goes to the newer, which the first read has (within 1e-9).
     need = oldest_days / worst_kept
-    seen = {r["seq"] for r in recent}
     stable = rows_of(
         f"{select} WHERE {where} AND f.stability_days > ? ORDER BY f.stability_days DESC",
         (*params, need * (1.0 + 1e-9)),
     )
-    more = [r for r in stable if r["seq"] not in seen]
-    return _ordered([*recent, *more], now)[:limit]
+    more = [r for r in stable if r["seq"] not in rates]
+    for r in more:
+        rates[r["seq"]] = _days(r, now) / float(r["stability_days"])
+    return _ordered([*recent, *more], rates)[:limit]
 
 
-def _ordered(rows: list[Any], now: datetime) -> list[Any]:
-    """By strength at ``now``, then the latest stored first (as the full scan orders)."""
-    return sorted(rows, key=lambda r: (-math.exp(-_rate(r, now)), -int(r["seq"])))
+def _ordered(rows: list[Any], rates: dict[Any, float]) -> list[Any]:
+    """By strength (``exp(-rate)``), then the latest stored first (as the full scan orders)."""
+    return sorted(rows, key=lambda r: (-math.exp(-rates[r["seq"]]), -int(r["seq"])))

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import EMBORNAL, Run
 
+from embornal.interfaces.catalog import PARTS
 from embornal.interfaces.cli.tree import build_parser
 
 #: Libraries (and our modules over them) that a memory command on a local memory with
@@ -66,6 +67,10 @@ OFF_THE_RECALL_PATH = (
     "embornal.domain.events.protocol",
     "embornal.service.protocol",
     "sqlite3",
+    # the catalogue's other parts (decision 0092): recall is one of its core operations
+    *(f"embornal.interfaces.{module}" for module, _ in PARTS),
+    "embornal.service.tokens",
+    "embornal.service.reindex_result",
 )
 
 

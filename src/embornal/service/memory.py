@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         details,
         export,
         facts,
+        import_tools,
         importance,
         importing,
         ingest,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
+    from embornal.service.import_tools import ToolImport
     from embornal.service.importing import EventsImport, MarkdownImport
     from embornal.service.proposal_results import (
         Proposal,
@@ -84,6 +86,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     backup = Later("embornal.service.backup")
     export = Later("embornal.service.export")
     importing = Later("embornal.service.importing")
+    import_tools = Later("embornal.service.import_tools")
     facts = Later("embornal.service.facts")
     importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
@@ -536,6 +539,14 @@ class Memory:
     def import_markdown(self, directory: str, *, dry_run: bool = False) -> MarkdownImport:
         """Read an (edited) Markdown export back: supersede, forget, store; reason "import"."""
         return importing.import_markdown(self._ctx, directory, dry_run=dry_run)
+
+    def import_tool(self, format: str, source: str, *, apply: bool = False,
+                    under: str | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> ToolImport:  # fmt: skip
+        """Read another memory tool's data (memory-as-history, basic-memory, mem0,
+        mcp-memory) into ONE proposal of import facts (``apply``: approved at once)."""
+        return import_tools.import_tool(self._ctx, format, source, apply=apply, under=under,
+                                        progress=progress)  # fmt: skip
 
     def backup(self, file: str) -> Backup:
         """A consistent copy of the whole memory in the new file ``file``, writers going on."""

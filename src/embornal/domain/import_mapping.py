@@ -69,7 +69,7 @@ def refuse(where: str, what: str) -> InvalidImport:
     """The one error of a bad source: where (a line, a file, a record) and what."""
     return InvalidImport(
         f"{where}: {what}; {NOTHING}",
-        hint="Fix the source (or import another one); nothing was written.",
+        hint="docs/importing.md says what each tool's source must hold.",
     )
 
 
@@ -309,7 +309,7 @@ class Graph:
 
 def _observation(obs: Observation) -> tuple[str, list[str]]:
     tags = [tag("category", obs.category)] if obs.category else []
-    tags += [tag("tag", t) for t in obs.tags[:8]]
+    tags += [tag("tags", " ".join(obs.tags))] if obs.tags else []
     text = obs.text if obs.context is None else f"{obs.text} ({obs.context})"
     return text, tags
 
@@ -330,7 +330,7 @@ def map_graph(graph: Graph, under: str | None) -> Planned:
                      segment(e.name, f"{e.where}: entity name")]  # fmt: skip
         path = join(base, parts, e.where)
         content = e.name if not e.body else f"{e.name}\n\n{e.body}"
-        tags = [tag("type", e.type)] + [tag("tag", t) for t in e.tags[:8]]
+        tags = [tag("type", e.type)] + ([tag("tags", " ".join(e.tags))] if e.tags else [])
         ref = made.create(path, content, kind=kind, attributes=attributes, tags=tags,
                           evidence=[origin(tool, e.key, e.times)],
                           reason=f"{tool} entity {e.name[:80]}")  # fmt: skip

@@ -7,7 +7,9 @@ import json
 import sqlite3
 from pathlib import Path
 
-__all__ = ["make_history_db"]
+__all__ = ["FIXTURES", "make_history_db"]
+
+FIXTURES = Path(__file__).parent / "fixtures" / "importers"
 
 _TABLES = """
 CREATE TABLE memories (

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 from cli_helpers import Run
-from import_fixtures import FIXTURES, make_history_db
 
 from embornal import Memory
+from import_fixtures import FIXTURES, make_history_db
 
 IMPORT_CONFIDENCE = 0.70
 

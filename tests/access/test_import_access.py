@@ -32,9 +32,7 @@ def test_no_write_right_on_the_target_is_the_usual_error(
     assert all(c.path != "/imported" for c in memory.tree("/").children)
 
 
-def test_elsewhere_the_same_subject_may_propose_but_not_apply(
-    memory: Memory, bob: Memory
-) -> None:
+def test_elsewhere_the_same_subject_may_propose_but_not_apply(memory: Memory, bob: Memory) -> None:
     made = bob.import_tool("mem0", str(FIXTURES / "mem0.json"), under="/bob/mem0")
     assert made.status == "open" and made.facts == 3
     assert [p.id for p in memory.proposals()] == [made.proposal_id]
@@ -48,9 +46,7 @@ def test_elsewhere_the_same_subject_may_propose_but_not_apply(
     }
 
 
-def test_another_subject_neither_sees_nor_approves_an_import(
-    memory: Memory, bob: Memory
-) -> None:
+def test_another_subject_neither_sees_nor_approves_an_import(memory: Memory, bob: Memory) -> None:
     made = memory.import_tool("mcp-memory", str(FIXTURES / "memory.jsonl"))
     assert made.status == "open"
     person = memory.as_subject("bob", "person")  # may not read what it would write

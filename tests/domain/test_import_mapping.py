@@ -74,8 +74,13 @@ def test_a_graph_becomes_creates_then_links() -> None:
     first = plan.items[0]
     assert first["confidence"] == IMPORT_CONFIDENCE and first["source"] == "import:mcp-memory"
     assert first["evidence"] == [{"type": "uri", "value": "import:mcp-memory/A"}]
-    assert plan.items[2] == {"type": "link", "source": "#2", "relation": "about",
-                             "target": "#1", "reason": "mcp-memory: an observation of A"}
+    assert plan.items[2] == {
+        "type": "link",
+        "source": "#2",
+        "relation": "about",
+        "target": "#1",
+        "reason": "mcp-memory: an observation of A",
+    }
     assert plan.items[4]["relation"] == "works_at"
 
 

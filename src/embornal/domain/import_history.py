@@ -8,7 +8,8 @@ entry about it (``observation``: the action and its reason, at its time). A forg
 memory is imported and then archived, with the reason it was forgotten. A narrative
 becomes a fact at ``UNDER/narratives`` linked ``derived_from`` the memories it draws
 on; a superseded one is linked from the one that replaced it (``supersedes``) and
-archived. Pure.
+archived. A memory link is a typed link where the vocabulary has its relation
+(``updates``: ``supersedes``), ``relates_to`` otherwise. Pure.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from embornal.domain.import_mapping import (
     Items,
     Planned,
     join,
+    link_relation,
     note,
     origin,
     planned,
@@ -54,6 +56,8 @@ class HistoryMemory:
     forgotten_reason: str | None = None
     pin_reason: str | None = None
     pinned_at: str | None = None
+    event_at: str | None = None
+    session_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,10 +80,13 @@ class HistoryData:
     audit: Mapping[str, tuple[tuple[str, str, str], ...]] = field(default_factory=dict)
     """Each memory's audit entries: (action, reason, at), oldest first."""
     narratives: tuple[HistoryNarrative, ...] = ()
+    links: tuple[tuple[str, str, str, str], ...] = ()
+    """Its active memory links: (from, to, relation, reason)."""
 
 
 def _evidence(m: HistoryMemory, data: HistoryData) -> list[dict[str, object]]:
-    times = {"created_at": m.created_at, "consolidated_at": m.consolidated_at,
+    times = {"created_at": m.created_at, "event_at": m.event_at, "session_id": m.session_id,
+             "consolidated_at": m.consolidated_at,
              "consolidation_reason": m.consolidation_reason, "pinned_at": m.pinned_at,
              "pin_reason": m.pin_reason, "forgotten_at": m.forgotten_at}  # fmt: skip
     out: list[dict[str, object]] = [origin(TOOL, f"memories/{m.id}", times)]
@@ -127,7 +134,10 @@ def map_history(data: HistoryData, under: str | None) -> Planned:
     narratives: dict[str, str] = {}
     for n in data.narratives:
         where = f"narrative {n.id}"
-        parts = ["narratives"] + ([make_segment(n.scope, f"{where}: scope")] if n.scope else [])
+        scoped = n.scope and n.scope != "global"
+        parts = ["narratives"] + (
+            [make_segment(n.scope or "", f"{where}: scope")] if scoped else []
+        )
         times = {"created_at": n.created_at, "reason": n.reason,
                  "superseded_at": n.superseded_at}  # fmt: skip
         narratives[n.id] = made.create(
@@ -148,6 +158,12 @@ def map_history(data: HistoryData, under: str | None) -> Planned:
         if newer is not None:
             made.link(newer, Relation.SUPERSEDES, narratives[n.id],
                       f"{TOOL}: narrative {n.superseded_by} replaced {n.id}"[:500])  # fmt: skip
+    for a, b, verb, reason in data.links:
+        if a not in refs or b not in refs:
+            made.skipped.append(f"memory link {a[:40]} {verb[:40]} {b[:40]}: no such memory")
+            continue
+        made.link(refs[a], link_relation(verb, "fact", "fact"), refs[b],
+                  f"{TOOL} link {verb[:40]}: {reason}"[:500])  # fmt: skip
     for ref, why in forgotten:
         made.archive(ref, why)
     for n in data.narratives:

@@ -247,6 +247,7 @@ _VERBS: Mapping[str, Relation] = {
     "based_in": Relation.LOCATED_IN, "relates_to": Relation.RELATES_TO,
     "related_to": Relation.RELATES_TO, "links_to": Relation.RELATES_TO,
     "derived_from": Relation.DERIVED_FROM, "contradicts": Relation.CONTRADICTS,
+    "supersedes": Relation.SUPERSEDES, "updates": Relation.SUPERSEDES,
 }  # fmt: skip
 
 

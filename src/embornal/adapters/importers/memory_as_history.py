@@ -1,8 +1,8 @@
 """memory-as-history's SQLite database, read only: its ``memories`` (content, source,
 status, tier, frame, sensitivity, consolidation and forgetting with their reasons),
 ``anchors`` (pins and their reasons), ``corroborations`` (sources), ``audit_log``
-(every decision and its reason) and ``narratives`` (versions, the memories they draw
-on). Columns added in later versions are read when present. A file that is not a
+(every decision and its reason), ``narratives`` (versions, the memories they draw
+on) and ``memory_links`` (the active ones). Columns added in later versions are read when present. A file that is not a
 SQLite database, or one without the ``memories`` and ``audit_log`` tables, or a row
 without an id or content, stops the read naming it."""
 
@@ -31,10 +31,15 @@ def _columns(db: sqlite3.Connection, table: str) -> set[str]:
 
 
 def _rows(db: sqlite3.Connection, table: str, wanted: tuple[str, ...], order: str,
-          tables: set[str]) -> list[dict[str, Any]]:  # fmt: skip
+          tables: set[str], required: int = 2) -> list[dict[str, Any]]:  # fmt: skip
+    """The rows of ``table`` (none when it is absent), its ``required`` first columns
+    required, the others read when present."""
     if table not in tables:
         return []
     have = _columns(db, table)
+    lacking = [c for c in (*wanted[:required], order.split(",")[0]) if c not in have]
+    if lacking:
+        raise refuse(f"the {table} table", f"it has no {lacking[0]} column")
     picked = [c for c in wanted if c in have]
     sql = f"SELECT {', '.join(picked)} FROM {table} ORDER BY {order}"
     return [dict(zip(picked, row, strict=True)) for row in db.execute(sql)]
@@ -71,11 +76,11 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
         raise refuse(where, f"the memories table has no {sorted(need)[0]} column")
     cols = ("id", "content", "created_at", "source", "status", "tier", "frame",
             "security_sensitive", "consolidated_at", "consolidation_reason", "forgotten_at",
-            "forgotten_reason")  # fmt: skip
+            "forgotten_reason", "event_at", "session_id")  # fmt: skip
     pins = {str(r["memory_id"]): r for r in _rows(
         db, "anchors", ("memory_id", "reason", "pinned_at"), "pinned_at", tables)}  # fmt: skip
     memories: list[HistoryMemory] = []
-    for n, r in enumerate(_rows(db, "memories", cols, "created_at, id", tables), 1):
+    for n, r in enumerate(_rows(db, "memories", cols, "created_at, id", tables, 3), 1):
         mid, content = _text(r, "id"), _text(r, "content")
         if not mid or not mid.strip():
             raise refuse(f"memories row {n}", "the memory has no id")
@@ -88,12 +93,13 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
             bool(r.get("security_sensitive")), _text(r, "consolidated_at"),
             _text(r, "consolidation_reason"), _text(r, "forgotten_at"),
             _text(r, "forgotten_reason"), _text(pin, "reason"), _text(pin, "pinned_at"),
+            _text(r, "event_at"), _text(r, "session_id"),
         ))  # fmt: skip
     corroborations: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for r in _rows(db, "corroborations", ("memory_id", "source", "at"), "at", tables):
         corroborations[str(r["memory_id"])].append((str(r["source"]), _text(r, "at") or ""))
     audit: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
-    for r in _rows(db, "audit_log", ("memory_id", "action", "reason", "at"), "at", tables):
+    for r in _rows(db, "audit_log", ("memory_id", "action", "reason", "at"), "at", tables, 3):
         audit[str(r["memory_id"])].append(
             (str(r["action"]), _text(r, "reason") or "", _text(r, "at") or "")
         )
@@ -109,9 +115,16 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
             memory_ids(r.get("memory_ids"), f"narrative {nid}"), _text(r, "superseded_at"),
             _text(r, "superseded_by"), _text(r, "scope"),
         ))  # fmt: skip
+    links = [
+        (str(r["from_id"]), str(r["to_id"]), str(r["relation"]), _text(r, "reason") or "")
+        for r in _rows(db, "memory_links", ("from_id", "to_id", "relation", "reason",
+                                            "created_at", "retired_at"), "created_at", tables, 3)
+        if r.get("retired_at") is None
+    ]  # fmt: skip
     return HistoryData(
         tuple(memories),
         {k: tuple(v) for k, v in corroborations.items()},
         {k: tuple(v) for k, v in audit.items()},
         tuple(narratives),
+        tuple(links),
     )

@@ -5,10 +5,10 @@ assistant may propose an import but not apply it (a person decides)."""
 from __future__ import annotations
 
 import pytest
-from import_fixtures import FIXTURES
 
 from embornal import Memory
 from embornal.errors import AccessDenied, NotFound
+from import_fixtures import FIXTURES
 
 
 @pytest.fixture

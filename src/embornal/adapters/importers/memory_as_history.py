@@ -1,10 +1,11 @@
 """memory-as-history's SQLite database, read only: its ``memories`` (content, source,
 status, tier, frame, sensitivity, consolidation and forgetting with their reasons),
 ``anchors`` (pins and their reasons), ``corroborations`` (sources), ``audit_log``
-(every decision and its reason), ``narratives`` (versions, the memories they draw
-on) and ``memory_links`` (the active ones). Columns added in later versions are read when present. A file that is not a
-SQLite database, or one without the ``memories`` and ``audit_log`` tables, or a row
-without an id or content, stops the read naming it."""
+(every decision and its reason), ``narratives`` (versions, the memories they draw on)
+and the active ``memory_links``. Columns added in later versions are read when present.
+A file that is not a SQLite database, one without the ``memories`` and ``audit_log``
+tables, a table without a column it needs, or a row without an id or content, stops
+the read naming it."""
 
 from __future__ import annotations
 

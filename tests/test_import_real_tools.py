@@ -59,7 +59,7 @@ def test_a_database_memory_as_history_wrote(tool: Path, tmp_path: Path, memory: 
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert ran.returncode == 0, ran.stderr
     tea_id = ran.stdout.split()[0]
-    made = memory.import_tool("memory-as-history", str(db), apply=True)
+    made = memory.import_memory_as_history(str(db), apply=True)
     assert (made.status, made.facts, made.links, made.archived) == ("approved", 5, 5, 2)
     items = memory.proposal(made.proposal_id).items
     created = {i.fields["content"]: i.fact_id for i in items if i.type == "create"}

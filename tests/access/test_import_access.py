@@ -27,17 +27,17 @@ def test_no_write_right_on_the_target_is_the_usual_error(
     memory: Memory, bob: Memory, fmt: str, source: str
 ) -> None:
     with pytest.raises(AccessDenied, match="bob"):
-        bob.import_tool(fmt, str(FIXTURES / source))
+        getattr(bob, "import_" + fmt.replace("-", "_"))(str(FIXTURES / source))
     assert memory.proposals() == [] and bob.proposals() == []
     assert all(c.path != "/imported" for c in memory.tree("/").children)
 
 
 def test_elsewhere_the_same_subject_may_propose_but_not_apply(memory: Memory, bob: Memory) -> None:
-    made = bob.import_tool("mem0", str(FIXTURES / "mem0.json"), under="/bob/mem0")
+    made = bob.import_mem0(str(FIXTURES / "mem0.json"), under="/bob/mem0")
     assert made.status == "open" and made.facts == 3
     assert [p.id for p in memory.proposals()] == [made.proposal_id]
     with pytest.raises(AccessDenied, match="a person decides"):
-        bob.import_tool("mem0", str(FIXTURES / "mem0.json"), under="/bob/again", apply=True)
+        bob.import_mem0(str(FIXTURES / "mem0.json"), under="/bob/again", apply=True)
     assert len(memory.proposals()) == 1
     done = memory.approve(made.proposal_id)
     assert done.status == "approved"
@@ -47,7 +47,7 @@ def test_elsewhere_the_same_subject_may_propose_but_not_apply(memory: Memory, bo
 
 
 def test_another_subject_neither_sees_nor_approves_an_import(memory: Memory, bob: Memory) -> None:
-    made = memory.import_tool("mcp-memory", str(FIXTURES / "memory.jsonl"))
+    made = memory.import_mcp_memory(str(FIXTURES / "memory.jsonl"))
     assert made.status == "open"
     person = memory.as_subject("bob", "person")  # may not read what it would write
     assert person.proposals() == []

@@ -32,7 +32,7 @@ _TOOLS = (
 def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
     """``import FORMAT SOURCE``: another memory tool's data as one proposal (decision 0076)."""
     return Operation(
-        "import_" + fmt.replace("-", "_"), "import_tool", "ToolImport",
+        "import_" + fmt.replace("-", "_"), "import_" + fmt.replace("-", "_"), "ToolImport",
         (_place("source", f"The source: {what}.", metavar),
          Input("apply", "bool", "Approve the proposal at once.", default=False,
                cli_help="approve the proposal at once (a person's right)"),
@@ -47,7 +47,6 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
         "stores them;\n--apply approves at once. A bad source stops with the line or "
         "record it names,\nand nothing is imported. See docs/importing.md.",
         cli_run=_RUN + "import_tool", cli_show=_RUN + "show_tool_import",
-        extra={"format": fmt},
     )  # fmt: skip
 
 

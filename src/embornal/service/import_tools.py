@@ -31,9 +31,10 @@ from embornal.errors import AccessDenied, InvalidInput
 from embornal.service import proposals
 from embornal.service.context import ServiceContext
 
-__all__ = ["ToolImport", "import_tool"]
+__all__ = ["Progress", "ToolImport", "import_tool"]
 
 REASON = "import"
+Progress = Callable[[int, int], None] | None
 
 
 @record
@@ -52,8 +53,7 @@ class ToolImport:
     skipped: tuple[str, ...]
 
 
-def _plan(fmt: str, source: str, under: str | None,
-          progress: Callable[[int, int], None] | None) -> Planned:  # fmt: skip
+def _plan(fmt: str, source: str, under: str | None, progress: Progress) -> Planned:
     data = read_source(fmt, source, progress)
     if isinstance(data, Graph):
         return map_graph(data, under)
@@ -87,8 +87,7 @@ def _title(fmt: str, source: str) -> str:
 
 
 def import_tool(ctx: ServiceContext, fmt: str, source: str, *, apply: bool = False,
-                under: str | None = None,
-                progress: Callable[[int, int], None] | None = None) -> ToolImport:  # fmt: skip
+                under: str | None = None, progress: Progress = None) -> ToolImport:  # fmt: skip
     if fmt not in FORMATS:
         raise InvalidInput(f"the formats are {', '.join(FORMATS)}, not {fmt!r}")
     if apply and not proposals.may_decide(ctx):

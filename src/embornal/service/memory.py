@@ -55,7 +55,7 @@ if TYPE_CHECKING:
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
-    from embornal.service.import_tools import ToolImport
+    from embornal.service.import_tools import Progress, ToolImport
     from embornal.service.importing import EventsImport, MarkdownImport
     from embornal.service.proposal_results import (
         Proposal,
@@ -540,13 +540,34 @@ class Memory:
         """Read an (edited) Markdown export back: supersede, forget, store; reason "import"."""
         return importing.import_markdown(self._ctx, directory, dry_run=dry_run)
 
-    def import_tool(self, format: str, source: str, *, apply: bool = False,
-                    under: str | None = None,
-                    progress: Callable[[int, int], None] | None = None) -> ToolImport:  # fmt: skip
-        """Read another memory tool's data (memory-as-history, basic-memory, mem0,
-        mcp-memory) into ONE proposal of import facts (``apply``: approved at once)."""
-        return import_tools.import_tool(self._ctx, format, source, apply=apply, under=under,
+    # Another memory tool's data into ONE proposal of import facts (``apply``: approved at
+    # once as the subject); ``progress(done, total)`` while the source is read.
+    def import_memory_as_history(self, source: str, *, apply: bool = False,
+                                 under: str | None = None, progress: Progress = None,
+                                 ) -> ToolImport:  # fmt: skip
+        """memory-as-history's SQLite database: memories, tiers, pins, audit, narratives."""
+        return import_tools.import_tool(self._ctx, "memory-as-history", source, apply=apply,
+                                        under=under, progress=progress)  # fmt: skip
+
+    def import_basic_memory(self, source: str, *, apply: bool = False,
+                            under: str | None = None, progress: Progress = None,
+                            ) -> ToolImport:  # fmt: skip
+        """A basic-memory project: entities, observations and relations."""
+        return import_tools.import_tool(self._ctx, "basic-memory", source, apply=apply,
+                                        under=under, progress=progress)  # fmt: skip
+
+    def import_mem0(self, source: str, *, apply: bool = False, under: str | None = None,
+                    progress: Progress = None) -> ToolImport:  # fmt: skip
+        """A mem0 export (the JSON of get_all): one path per user."""
+        return import_tools.import_tool(self._ctx, "mem0", source, apply=apply, under=under,
                                         progress=progress)  # fmt: skip
+
+    def import_mcp_memory(self, source: str, *, apply: bool = False,
+                          under: str | None = None, progress: Progress = None,
+                          ) -> ToolImport:  # fmt: skip
+        """The MCP reference memory server's JSONL: entities, relations, observations."""
+        return import_tools.import_tool(self._ctx, "mcp-memory", source, apply=apply,
+                                        under=under, progress=progress)  # fmt: skip
 
     def backup(self, file: str) -> Backup:
         """A consistent copy of the whole memory in the new file ``file``, writers going on."""

@@ -109,7 +109,8 @@ def import_tool(ctx: Context, op: Operation) -> int:
 
     with ctx.open_memory(semantic=True) as mem:
         try:
-            result = mem.import_tool(op.extra["format"], **given, progress=progress)
+            assert op.call is not None
+            result = getattr(mem, op.call)(**given, progress=progress)
         finally:
             line.finish()
     return show(ctx, op, result)

@@ -189,6 +189,10 @@ def _nothing_written(cli: Run) -> None:
          "memory 2 (id 1): the id is also that of memory 1"),
         ("mem0", '[{"id": "1", "memory": "a"}, {"memory": "b"}]', "memory 2: the memory has no"),
         ("mem0", '{"results": [', "line 1: not valid JSON"),
+        ("mem0", json.dumps([{"id": "big", "memory": "x" * 70_000}]),
+         "mem0 memory big: the text is over 65536 bytes"),
+        ("mcp-memory", '{"type":"entity","name":"Ann\\nBee","entityType":"person"}\n',
+         "mcp-memory entity Ann\\x0aBee: person.full_name holds a line break"),
     ],
 )  # fmt: skip
 def test_a_bad_file_is_one_line_and_imports_nothing(

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from embornal.domain.bounds import MAX_CONTENT_BYTES
 from embornal.domain.confidence import prior
 from embornal.domain.events import ActorKind
 from embornal.domain.graph import SYMMETRIC, Relation, emits
@@ -116,7 +117,8 @@ def join(base: str, parts: Sequence[str], where: str) -> str:
 
 def tag(key: str, value: object) -> str:
     """``key=value`` with the value made one line without commas, cut to the limit."""
-    text = re.sub(r"[,\n\r\t\x00]+", " ", str(value)).strip()[:MAX_VALUE_LENGTH]
+    flat = "".join(ch if ch.isprintable() and ch != "," else " " for ch in str(value))
+    text = " ".join(flat.split())[:MAX_VALUE_LENGTH]
     return f"{key}={text or '-'}"
 
 
@@ -156,6 +158,8 @@ class Items:
                attributes: Mapping[str, object] | None = None, tags: Sequence[str] = (),
                evidence: Sequence[Mapping[str, Any]] = (), reason: str | None = None,
                ) -> str:  # fmt: skip
+        if len(content.encode("utf-8")) > MAX_CONTENT_BYTES:
+            raise refuse(reason or path, f"the text is over {MAX_CONTENT_BYTES} bytes")
         item: dict[str, Any] = {"type": "create", "path": path, "content": content,
                                 "kind": kind, "confidence": IMPORT_CONFIDENCE,
                                 "source": source_label(self.tool)}  # fmt: skip

@@ -12,6 +12,7 @@ writes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from embornal.domain.import_mapping import (
     Planned,
     map_graph,
     map_mem0,
+    refuse,
     source_label,
 )
 from embornal.domain.records import record
@@ -80,6 +82,15 @@ def _require_write(ctx: ServiceContext, items: list[dict[str, Any]]) -> None:
         ctx.access.require("write", ctx.access.new_fact_object(item["path"], own))
 
 
+def _named(error: InvalidInput, items: list[dict[str, Any]]) -> InvalidInput:
+    """The error of a refused item, naming the source record the item was made from."""
+    found = re.match(r"item (\d+): (.*)", error.message, re.S)
+    if found is None or not 0 < int(found.group(1)) <= len(items):
+        return refuse("the source", error.message)
+    item = items[int(found.group(1)) - 1]
+    return refuse(str(item.get("reason") or f"item {found.group(1)}"), found.group(2))
+
+
 def _title(fmt: str, source: str) -> str:
     name = source.rstrip("/").rsplit("/", 1)[-1]
     clean = "".join(ch if ch.isprintable() else "?" for ch in name)[:120]
@@ -97,9 +108,12 @@ def import_tool(ctx: ServiceContext, fmt: str, source: str, *, apply: bool = Fal
         )
     plan = _plan(fmt, source, under, progress)
     _require_write(ctx, plan.items)
-    opened = proposals.propose(
-        ctx, plan.items, title=_title(fmt, source), source=source_label(fmt), reason=REASON
-    )
+    try:
+        opened = proposals.propose(
+            ctx, plan.items, title=_title(fmt, source), source=source_label(fmt), reason=REASON
+        )
+    except InvalidInput as e:  # an item the checks refuse: name the record it came from
+        raise _named(e, plan.items) from None
     done = opened
     if apply and opened.status == "open":
         done = proposals.approve(ctx, opened.id, reason=f"{REASON} --apply")

@@ -2,7 +2,7 @@
 matter (``title``, ``type``, ``permalink``, ``tags``), then its text, where a list item
 ``- [category] content #tag (context)`` is an observation and ``- relation_type
 [[Target]] (context)`` a relation; any other ``[[Target]]`` is a ``links_to`` relation.
-Hidden directories (``.basic-memory``, ``.git``…) are left out. A file that is not UTF-8,
+Hidden directories (``.basic-memory``, ``.git``…) and symbolic links are left out. A file that is not UTF-8,
 front matter that is not a YAML mapping, or two files of one title or permalink stop the
 read naming the file."""
 
@@ -118,7 +118,8 @@ def read_project(source: str, progress: Any = None) -> Graph:
     root = existing(source, directory=True, what="the directory of a basic-memory project")
     files = sorted(
         f for f in root.rglob("*.md")
-        if f.is_file() and not any(p.startswith(".") for p in f.relative_to(root).parts)
+        if f.is_file() and not f.is_symlink()
+        and not any(p.startswith(".") for p in f.relative_to(root).parts)
     )  # fmt: skip
     entities: list[Entity] = []
     raw: list[tuple[Entity, list[tuple[str, str, str | None]]]] = []

@@ -15,7 +15,7 @@ from embornal.domain.import_mapping import Mem0Memory, refuse
 
 __all__ = ["MAX_BYTES", "read_export"]
 
-MAX_BYTES = 512 * 1024 * 1024
+MAX_BYTES = 128 * 1024 * 1024
 
 
 def _optional_text(obj: dict[str, Any], key: str, where: str) -> str | None:

@@ -2,9 +2,9 @@
 matter (``title``, ``type``, ``permalink``, ``tags``), then its text, where a list item
 ``- [category] content #tag (context)`` is an observation and ``- relation_type
 [[Target]] (context)`` a relation; any other ``[[Target]]`` is a ``links_to`` relation.
-Hidden directories (``.basic-memory``, ``.git``…) and symbolic links are left out. A file that is not UTF-8,
-front matter that is not a YAML mapping, or two files of one title or permalink stop the
-read naming the file."""
+Hidden directories (``.basic-memory``, ``.git``…) and symbolic links are left out. A
+file that is not UTF-8, front matter that is not a YAML mapping, or two files of one
+title or permalink stop the read naming the file."""
 
 from __future__ import annotations
 

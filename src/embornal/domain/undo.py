@@ -73,6 +73,7 @@ from embornal.domain.events import (
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_aggregate import FactState, FactStatus, UpdateAttributes, decide_update
 from embornal.domain.fact_aggregate import fold as fold_fact
+from embornal.domain.canon import CANON_NOT_UNDOABLE
 from embornal.domain.protocol import PROTOCOL_NOT_UNDOABLE, check_pin
 from embornal.domain.tags import Tag
 from embornal.errors import InvalidInput, NotUndoable
@@ -382,6 +383,7 @@ NOT_UNDOABLE: dict[type[DomainEvent], str] = {
     FactMerged: "a merge is not undone as one event: restore the source (`embornal memory "
     "restore SOURCE`) and unlink its supersedes link",
     **PROTOCOL_NOT_UNDOABLE,
+    **CANON_NOT_UNDOABLE,
 }
 """Event class → why no undo can exist for it."""
 

@@ -238,6 +238,7 @@ def _conflict(c: ConflictRecord) -> Wire:
         "suggested_keep": c.suggested_keep,
         "opened_at": _time(c.opened_at),
         "opened_by": c.opened_by,
+        "opened_reason": c.opened_reason,
         "members": [_fact(f) for f in c.members],
         "resolution": resolution,
     }
@@ -486,6 +487,7 @@ def _read_conflict(d: Mapping[str, Any]) -> ConflictRecord:
         resolved_at=_opt(time_of, r.get("at")),
         resolved_by=r.get("by"),
         reason=r.get("reason"),
+        opened_reason=d.get("opened_reason"),
     )
 
 
@@ -522,7 +524,8 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
         _read_fact(d["fact"]), str(d["stage"]), str(d["tier"]), bool(d["sensitive"]),
         tuple(str(s) for s in d.get("screened") or ()), _opt(time_of, d.get("captured_at")),
         _opt(time_of, d.get("reviewed_at")), d.get("session"),
-        tuple(str(w) for w in d.get("warnings") or ()),
+        tuple(str(w) for w in d.get("warnings") or ()), d.get("frame"),
+        tuple(str(s) for s in d.get("canon") or ()),
     )  # fmt: skip
 
 

@@ -33,6 +33,7 @@ from embornal.storage.contract import FactVector, PathRow, SpineRow
 from embornal.storage.graph import LinkReads
 from embornal.storage.portability import SqlitePortability, skip_seed
 from embornal.storage.proposals_sql import ProposalQueries
+from embornal.storage.canon import CanonQueries
 from embornal.storage.protocol import ProtocolReads
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
@@ -61,7 +62,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads):
+class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads, CanonQueries):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.

@@ -32,7 +32,7 @@ async def test_list_show_and_scan(memory: Memory) -> None:
         assert not err
         (c,) = out["conflicts"]
         assert c["conflict_class"] == "duplicate" and len(c["facts"]) == 2
-        assert c["next_step"].startswith("Ask the user to decide: `embornal conflict resolve")
+        assert c["next_step"].startswith("Settle it with the user: resolve_conflict(")
         err, shown = await call(client, "conflict", {"id": c["id"][:6]})
         assert not err and shown["id"] == c["id"]
         err, scanned = await call(client, "scan_conflicts", {"stale": False})

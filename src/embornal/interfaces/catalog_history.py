@@ -61,6 +61,9 @@ HISTORY_OPERATIONS: tuple[Operation, ...] = (
          Input("session", "text", "The session or conversation it was captured in.",
                aliases=("session", "session_id"), max_length=200, metavar="LABEL",
                cli_help="the capture session (names its inbox)"),
+         Input("frame", "text", "Whose account it is, e.g. 'team-a' (a label to filter by, "
+               "not an access boundary).", aliases=("frame", "social_frame"), max_length=200,
+               metavar="FRAME", full_only=True, cli_help="the frame it is filed under"),
          OPTIONAL_REASON),
         tool_order=40, profile="full", title="Capture working material", cli="memory remember",
         cli_show=_SHOW + "show_status",

@@ -27,7 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.interfaces import wire_proposals
+from embornal.interfaces import wire_canon, wire_proposals
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.protocol_results import (
@@ -254,6 +254,7 @@ def _fields(obj: Any) -> Wire:
     return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
+_CANON, _CANON_READERS = wire_canon.shapes(_fact, lambda d: _read_fact(d))
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Fact: _fact,
     ScoreParts: _parts,
@@ -272,6 +273,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     ProvenanceReport: _fields,
     DueMemory: _fields,
     ForgottenMemory: _fields,
+    **_CANON,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -566,6 +568,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     ProvenanceReport: _read_report,
     DueMemory: _read_due_memory,
     ForgottenMemory: _read_forgotten,
+    **_CANON_READERS,
 }
 
 

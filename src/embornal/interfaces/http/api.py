@@ -43,6 +43,7 @@ from embornal.interfaces.http.graph_schemas import (
     LinksQuery,
     MergeIn,
 )
+from embornal.interfaces.http.canon_routes import CANON_HTTP
 from embornal.interfaces.http.history_routes import HISTORY_HTTP
 from embornal.interfaces.http.importance_schemas import (
     DueOut,
@@ -222,6 +223,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
     **PROPOSAL_HTTP,
     **HISTORY_HTTP,  # the history protocol's (decision 0064)
+    **CANON_HTTP,  # canon, frames and declared conflicts (decisions 0078-0080)
 }
 
 

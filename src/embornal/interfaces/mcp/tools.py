@@ -29,6 +29,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
+from embornal.interfaces.mcp.canon_out import CANON_RESULTS
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
@@ -380,6 +381,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "merge": (FactOut, lambda r, a: FactOut.of(r)),
     **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
+    **CANON_RESULTS,  # canon, frames and declared conflicts (decisions 0078-0080)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -249,4 +249,4 @@ def test_canon_events_are_not_undoable(memory: Memory) -> None:
     fid = memory.store("/x", "Keep.").id
     memory.chronicle.canonize(fid, "r", reason="one")
     with pytest.raises(NotUndoable, match="decanonize"):
-        memory.undo(memory.history(fid)[-1].position)
+        memory.undo(memory.history(fid)[-1].position, reason="oops")

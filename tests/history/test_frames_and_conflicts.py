@@ -52,8 +52,9 @@ def test_list_frames_counts_the_live_memories_of_each_frame(memory: Memory) -> N
     ]
     memory.forget(a, reason="wrong")
     assert ("team-a", 1) in [(f.frame, f.memories) for f in memory.chronicle.list_frames()]
-    with pytest.raises(ProtocolViolation, match="restore"):
+    with pytest.raises(ProtocolViolation, match="forgotten") as refused:
         memory.chronicle.set_frame(a, "team-b", reason="x")
+    assert "restore(memory_id, reason)" in (refused.value.hint or "")
 
 
 def test_frames_are_filters_not_access_boundaries(memory: Memory) -> None:

@@ -62,7 +62,7 @@ CANON_OPERATIONS: tuple[Operation, ...] = (
                   errors=WRITE_ERRORS, tag="history"),
     ),
     Operation(
-        "decanonize", "chronicle.decanonize", "CanonRemoval", (_MEMORY, _SOME_SCOPE, REASON),
+        "decanonize", "chronicle.decanonize", "CanonRemoval", (_MEMORY, REASON, _SOME_SCOPE),
         tool_order=51, profile="full", title="Take a memory out of the canon",
         cli="canon remove", cli_show=_SHOW + "show_removal",
         cli_help="take a memory out of the active canon (one scope, or every one)",

@@ -79,7 +79,7 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "resolve_conflict", "resolve_conflict", "ConflictRecord",
-        (CONFLICT_ID,
+        (CONFLICT_ID, REASON,
          Input("keep", "text", "The version adopted (an id among the conflict's): it is "
                "confirmed; on a detected conflict the other facts are forgotten, on a "
                "declared one they stand. None: both stand.",
@@ -93,8 +93,7 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
                "evidence; each other fact is forgotten with a supersedes link from it.",
                aliases=("merge", "survivor", "merge_into"), max_length=64, metavar="SURVIVOR",
                mcp=False,
-               cli_help="merge the other facts into SURVIVOR (aliases and evidence kept)"),
-         REASON),
+               cli_help="merge the other facts into SURVIVOR (aliases and evidence kept)")),
         tool_order=59, profile="full", title="Resolve a conflict", destructive=True,
         cli="conflict resolve", cli_show=_SHOW + "show_conflict",
         cli_help="resolve a conflict: --keep ID, --merge ID or --both, with --reason",

@@ -10,7 +10,7 @@ from typing import Any
 from embornal.domain.clock import format_time, parse_time
 from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
 
-__all__ = ["READERS", "SHAPES", "shapes"]
+__all__ = ["shapes"]
 
 Wire = dict[str, Any]
 

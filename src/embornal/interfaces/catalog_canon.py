@@ -118,7 +118,9 @@ CANON_OPERATIONS: tuple[Operation, ...] = (
         cli="canon scopes", cli_show=_SHOW + "show_scopes",
         cli_help="list the task scopes with an active canon, and their sizes",
         guide="""List the task scopes that have an active canon, with how many entries
-        each has. Example: active_scopes()""",
+        each has.
+
+        Example: active_scopes()""",
         example="active_scopes()",
         http=Http("GET", "/canon/scopes", "activeScopes", "List the active scopes",
                   "The canon scopes with memberships of memories the subject may read.",
@@ -172,8 +174,7 @@ CANON_OPERATIONS: tuple[Operation, ...] = (
         accounts of a deadline). Neither is deleted; the conflict waits in the queue
         until resolve_conflict settles it.
 
-        Example: mark_conflict(a="01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
-        b="01KCZ8Q3W5R7T9V1X3Z5B7D9F2", reason="two dates for the launch")""",
+        Example: mark_conflict(a=ID_A, b=ID_B, reason="two dates for the launch")""",
         example=f'mark_conflict(a="{EXAMPLE_ID}", b="01KCZ8Q3W5R7T9V1X3Z5B7D9F2", '
         'reason="two dates")',
         http=Http("POST", "/conflicts", "markConflict", "Declare a conflict",

@@ -107,8 +107,8 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
         stand. On a declared conflict the other version stays; on a detected duplicate or
         contradiction the other facts are forgotten (restorable), so ask the user first.
 
-        Example: resolve_conflict(conflict_id="K3FDA30B5A0A0D19", reason="the plan says
-        July", adopted_memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
+        Example: resolve_conflict(conflict_id="K3FDA30B5A0A0D19", adopted_memory_id=ID,
+        reason="the plan says July")""",
         example=f'resolve_conflict(conflict_id="{_EXAMPLE}", reason="the plan says July")',
         http=Http("POST", "/conflicts/{id}/resolve", "resolveConflict", "Resolve a conflict",
                   "One of `keep` (a member's id: confirmed, the other active members "

@@ -9,11 +9,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from tests.race_helpers import after_first_load
 
 from embornal import Memory
 from embornal.domain.clock import FixedClock
 from embornal.errors import EmbornalError, ProtocolViolation
-from tests.race_helpers import after_first_load
 
 
 def _race(db_path: Path, clock: FixedClock, one: object, two: object) -> list[object]:

@@ -206,7 +206,9 @@ def test_a_legacy_unsupported_entry_stays_inspectable_not_eligible(
     state = memory._store.fact_state(fid)
     assert state is not None
     ctx = memory._ctx
-    ctx.append("an older release", [ctx.event(fid, MemoryFlaggedSensitive(fid), "old", state.version)])
+    ctx.append(
+        "an older release", [ctx.event(fid, MemoryFlaggedSensitive(fid), "old", state.version)]
+    )
     (entry,) = memory.chronicle.list_canon()
     assert entry.eligible_for_recall is False
     assert any("corroborate(memory_id, source)" in w for w in entry.warnings)

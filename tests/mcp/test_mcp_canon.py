@@ -33,7 +33,7 @@ async def test_the_tools_are_in_the_full_profile_only(memory: Memory) -> None:
         assert not SEED_TOOLS & {t.name for t in (await core.list_tools()).tools}
     async with Client(build_server(memory, profile="full"), mode="auto") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert SEED_TOOLS <= set(tools)
+        assert set(tools) >= SEED_TOOLS
         for name in SEED_TOOLS:
             assert tools[name].annotations is not None
         assert "frame" in tools["remember"].input_schema["properties"]
@@ -97,7 +97,9 @@ async def test_seed_002s_conflict_calls_over_mcp(memory: Memory) -> None:
         assert bad and err["error"] == "conflict"
         # a second declaration, settled without an adopted id: both stand
         _, c2 = await _call(client, "mark_conflict", {"a": a, "b": b, "reason": "again"})
-        _, both = await _call(client, "resolve_conflict", {"conflict_id": c2["id"], "reason": "defer"})
+        _, both = await _call(
+            client, "resolve_conflict", {"conflict_id": c2["id"], "reason": "defer"}
+        )
         assert both["resolution"].startswith("both")
         _, everything = await _call(client, "list_conflicts", {})
         assert len(everything["conflicts"]) == 2

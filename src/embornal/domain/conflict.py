@@ -9,8 +9,9 @@ members are forgotten meanwhile. Resolving it is ``keep`` (the kept member is
 confirmed, every other active member forgotten, by events on their own streams in the
 same transaction; of a ``declared`` conflict — two framed versions a caller set against
 each other — the adopted member is confirmed and neither is forgotten: "declare and
-settle conflicting framed versions without deleting either", decision 0080), ``merge`` (the other active members merged into the kept one, in
-the same transaction) or ``both`` (every member stands).
+settle conflicting framed versions without deleting either", decision 0080), ``merge``
+(the other active members merged into the kept one, in the same transaction) or
+``both`` (every member stands).
 
 A conflict's id is derived from its class, its members and what triggered it
 (:func:`conflict_id`), so detecting the same conflict twice (a store and a scan, two

@@ -225,7 +225,9 @@ def decide_flag_sensitive(state: FactState, screened: tuple[str, ...] = ()) -> l
             FactImportanceAdjusted(state.fact_id, False, state.user_weight, True, state.user_weight)
         )
     if not gate_of(state).satisfied:
-        out += [MemoryDecanonized(state.fact_id, s, "sensitivity") for s in history_of(state).scopes]
+        out += [
+            MemoryDecanonized(state.fact_id, s, "sensitivity") for s in history_of(state).scopes
+        ]
     return out
 
 

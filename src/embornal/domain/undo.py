@@ -52,6 +52,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
 
+from embornal.domain.canon import CANON_NOT_UNDOABLE
 from embornal.domain.events import (
     DomainEvent,
     Event,
@@ -73,7 +74,6 @@ from embornal.domain.events import (
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_aggregate import FactState, FactStatus, UpdateAttributes, decide_update
 from embornal.domain.fact_aggregate import fold as fold_fact
-from embornal.domain.canon import CANON_NOT_UNDOABLE
 from embornal.domain.protocol import PROTOCOL_NOT_UNDOABLE, check_pin
 from embornal.domain.tags import Tag
 from embornal.errors import InvalidInput, NotUndoable

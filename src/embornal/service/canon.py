@@ -71,7 +71,7 @@ def canonize(ctx: ServiceContext, fact_id: str, scope: str, *, reason: str) -> C
     mine = [r for r in rows if r.fact.id == fact.id and r.scope == label]
     if not mine:  # pragma: no cover - appended just now
         raise NotFound(f"no canon entry of {fact.id} in {label!r}")
-    warned = ()
+    warned: tuple[str, ...] = ()
     if len(rows) > SOFT_CANON_LIMIT:
         warned = (
             f"{len(rows)} active canon entries, past the soft limit of {SOFT_CANON_LIMIT}: "

@@ -151,8 +151,11 @@ def remember(
             [
                 ctx.event(stored.fact_id, stored, why, 0),
                 ctx.event(stored.fact_id, captured, why, 1),
-                *([ctx.event(stored.fact_id, MemoryFramed(stored.fact_id, framed), why, 2)]
-                  if framed is not None else []),
+                *(
+                    [ctx.event(stored.fact_id, MemoryFramed(stored.fact_id, framed), why, 2)]
+                    if framed is not None
+                    else []
+                ),
             ],
         )
         if vecs is not None:

@@ -49,9 +49,7 @@ def _canonized(conn: Connection, e: Event, b: MemoryCanonized) -> None:
 
 
 def _decanonized(conn: Connection, e: Event, b: MemoryDecanonized) -> None:
-    conn.execute(
-        "DELETE FROM canon_entries WHERE fact_id = ? AND scope = ?", (b.fact_id, b.scope)
-    )
+    conn.execute("DELETE FROM canon_entries WHERE fact_id = ? AND scope = ?", (b.fact_id, b.scope))
 
 
 def _framed(conn: Connection, e: Event, b: MemoryFramed) -> None:

@@ -1,6 +1,7 @@
 """The storage contract's part for review: proposals, retention signals, conflicts
-(decisions 0055-0059), and the canon and frames of the history protocol (decision 0078). :mod:`embornal.storage.contract` re-exports every name here and
-makes :class:`~embornal.storage.contract.Store` of them."""
+(decisions 0055-0059), and the canon and frames of the history protocol (decision 0078).
+:mod:`embornal.storage.contract` re-exports every name here and makes
+:class:`~embornal.storage.contract.Store` of them."""
 
 from __future__ import annotations
 

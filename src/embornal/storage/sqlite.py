@@ -28,12 +28,12 @@ from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import access_reads as access
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
+from embornal.storage.canon import CanonQueries
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
 from embornal.storage.graph import LinkReads
 from embornal.storage.portability import SqlitePortability, skip_seed
 from embornal.storage.proposals_sql import ProposalQueries
-from embornal.storage.canon import CanonQueries
 from embornal.storage.protocol import ProtocolReads
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows

@@ -30,6 +30,7 @@ from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.catalog_types import resolve_call
 from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.canon_routes import CANON_HTTP
 from embornal.interfaces.http.chronicle_routes import CHRONICLE_HTTP
 from embornal.interfaces.http.conflict_schemas import (
     ConflictOut,
@@ -45,7 +46,6 @@ from embornal.interfaces.http.graph_schemas import (
     LinksQuery,
     MergeIn,
 )
-from embornal.interfaces.http.canon_routes import CANON_HTTP
 from embornal.interfaces.http.history_routes import HISTORY_HTTP
 from embornal.interfaces.http.importance_schemas import (
     DueOut,

@@ -40,7 +40,9 @@ class MemoryStatusOut(_Out):
     reviewed_at: Time | None
     session: str | None
     warnings: list[str]
-    frame: str | None = Field(description="Its frame: a label to filter by, not an access boundary.")
+    frame: str | None = Field(
+        description="Its frame: a label to filter by, not an access boundary."
+    )
     canon: list[str] = Field(description="The canon scopes it is in.")
 
 

@@ -128,11 +128,6 @@ def test_reads_return_exactly_what_enforce_allows(
                     )
                 )
             _link(admin, stored, links)
-            for fact in stored:  # canon and frames (decision 0078): each by its owner
-                with contextlib.suppress(EmbornalError):
-                    mine = admin.as_subject(fact.owner).chronicle
-                    mine.canonize(fact.id, "all", reason="focus")
-                    mine.set_frame(fact.id, "f", reason="filed")
             for index, visibility in changes:
                 if index < len(stored):
                     fact = stored[index]
@@ -159,6 +154,11 @@ def test_reads_return_exactly_what_enforce_allows(
             all_ids = {row[0] for row in admin._store.conn.execute("SELECT id FROM facts")}
             assert {f.id for f in stored} <= all_ids
             proposed = _proposals(admin, stored)
+            for fact in stored:  # canon and frames (decision 0078): each by its owner
+                with contextlib.suppress(EmbornalError):
+                    mine = admin.as_subject(fact.owner).chronicle
+                    mine.canonize(fact.id, "all", reason="focus")
+                    mine.set_frame(fact.id, "f", reason="filed")
             for subject in SUBJECTS:
                 for assistant in (False, True):
                     _check_subject(admin, subject, all_ids, assistant)

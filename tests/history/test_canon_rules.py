@@ -252,3 +252,12 @@ def test_canon_events_are_not_undoable(memory: Memory) -> None:
     memory.chronicle.canonize(fid, "r", reason="one")
     with pytest.raises(NotUndoable, match="decanonize"):
         memory.undo(memory.history(fid)[-1].position, reason="oops")
+
+
+def test_an_undo_that_would_forget_meets_the_canon_guard(memory: Memory) -> None:
+    """The guard holds for every way a memory leaves recall, an undo too."""
+    fid = memory.store("/x", "Focus.").id
+    memory.chronicle.canonize(fid, "r", reason="one")
+    with pytest.raises(ProtocolViolation, match="active canon"):
+        memory.undo(memory.history(fid)[0].position, reason="never stored")
+    assert memory.show(fid).fact.state == "active"

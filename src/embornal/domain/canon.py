@@ -117,8 +117,8 @@ def decide_canonize(state: FactState, scope: str) -> list[DomainEvent]:
     if scope in h.scopes:
         raise ProtocolViolation(
             f"memory {state.fact_id} is already in the active canon of scope {scope!r}",
-            hint=f"Call list_canon(scope={scope!r}) to see the scope's entries "
-            "(`embornal canon list --scope SCOPE`).",
+            hint=f"Call list_canon(scope={scope!r}) (`embornal canon list --scope SCOPE`) to "
+            "see the scope's entries.",
         )
     return [MemoryCanonized(state.fact_id, scope)]
 
@@ -134,7 +134,7 @@ def decide_decanonize(
         where = f" of scope {scope!r}" if scope is not None else ""
         raise ProtocolViolation(
             f"memory {state.fact_id} is not in the active canon{where}",
-            hint="Call list_canon() to see the active canon (`embornal canon list`).",
+            hint="Call list_canon() (`embornal canon list`) to see the active canon.",
         )
     return [MemoryDecanonized(state.fact_id, s, cause) for s in chosen]
 

@@ -140,6 +140,6 @@ def check_forget(state: Any) -> None:
         raise ProtocolViolation(
             f"memory {state.fact_id} is in the active canon ({named}): it cannot be forgotten",
             hint="Decanonize it first: decanonize(memory_id, reason) (`embornal canon remove "
-            f"ID --reason '...'`), or end_scope(scope, reason) for {scopes[0]!r} (`embornal "
-            "canon end SCOPE --reason '...'`), then forget it.",
+            "ID --reason '...'`), or end_scope(scope, reason) (`embornal canon end SCOPE "
+            f"--reason '...'`) for {scopes[0]!r}, then forget it.",
         )

@@ -176,8 +176,9 @@ HISTORY_OPERATIONS: tuple[Operation, ...] = (
         cli="memory flag-sensitive", cli_show=_SHOW + "show_status",
         cli_help="mark a memory security-sensitive (lifts an unsupported anchor)",
         guide="""Mark a memory security-sensitive: identity, permissions, instructions.
-        A sensitive memory is pinned only with independent corroboration; an anchor
-        without it is lifted now, in the same step (recorded, reversible).
+        A sensitive memory is pinned or canonized only with independent corroboration;
+        an anchor or canon entry without it is lifted now, in the same step (recorded,
+        reversible).
 
         Call it when you notice such content that screening missed.
         Example: flag_sensitive(memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="claims admin")""",

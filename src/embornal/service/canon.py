@@ -41,7 +41,7 @@ __all__ = [
     "set_frame",
 ]
 
-_SCOPES_HINT = "Call active_scopes() to see the scopes in use (`embornal canon scopes`)."
+_SCOPES_HINT = "Call active_scopes() (`embornal canon scopes`) to see the scopes in use."
 _UNSUPPORTED = (
     "sensitive without the corroboration gate met: inspectable, but it takes no priority "
     "slot in recall; corroborate(memory_id, source) with actual independent sources"

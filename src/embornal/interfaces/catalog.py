@@ -17,13 +17,9 @@ ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
-from embornal.interfaces.catalog_canon import CANON_OPERATIONS
-from embornal.interfaces.catalog_chronicle import CHRONICLE_OPERATIONS
-from embornal.interfaces.catalog_conflicts import CONFLICT_OPERATIONS
-from embornal.interfaces.catalog_graph import GRAPH_OPERATIONS
-from embornal.interfaces.catalog_history import HISTORY_OPERATIONS
-from embornal.interfaces.catalog_ingest import INGEST_OPERATIONS
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_TYPES,
@@ -36,10 +32,6 @@ from embornal.interfaces.catalog_inputs import (
     VISIBILITY,
     WRITE_ERRORS,
 )
-from embornal.interfaces.catalog_local import LOCAL_OPERATIONS
-from embornal.interfaces.catalog_portability import PORTABILITY_OPERATIONS
-from embornal.interfaces.catalog_proposals import PROPOSAL_OPERATIONS
-from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
 from embornal.interfaces.catalog_types import (
     Http,
     Input,
@@ -51,7 +43,9 @@ from embornal.interfaces.catalog_types import (
 
 __all__ = [
     "CATALOG",
+    "CORE_OPERATIONS",
     "EXAMPLE_ID",
+    "PARTS",
     "Http",
     "Input",
     "InputType",
@@ -60,6 +54,7 @@ __all__ = [
     "by_name",
     "mcp_tools",
     "routed",
+    "whole",
 ]
 
 # -- the inputs ------------------------------------------------------------------------------
@@ -133,7 +128,7 @@ _META = "meta"
 
 # -- the operations ---------------------------------------------------------------------------
 
-CATALOG: tuple[Operation, ...] = (
+CORE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "health", None, "Health",
         http=Http("GET", "/health", "health", "Is the server up",
@@ -155,6 +150,8 @@ CATALOG: tuple[Operation, ...] = (
         cli_help="store one fact on a path",
         cli_doc="Store one fact on PATH and print its id and path. CONTENT omitted or '-' "
         "reads\nstandard input (UTF-8; trailing line breaks are dropped).",
+        brief=('Save one small fact on a topic path as soon as you learn it. Example: '
+               'store(path="/projects/x", content="The build uses uv.")'),
         guide="""Save one small fact to long-term memory, on a topic path.
 
         Call it as soon as you learn something worth keeping: a decision, a preference,
@@ -175,7 +172,7 @@ CATALOG: tuple[Operation, ...] = (
     ),
     Operation(
         "ls", "ls", "list[PathEntry]", (_path(False, "/", flag=""), _AS_OF),
-        tool_order=3, profile="core", title="List topics", read_only=True, cli="memory ls",
+        tool_order=3, profile="full", title="List topics", read_only=True, cli="memory ls",
         cli_help="list the paths one level below PATH", cli_show="memory_cmds:show_ls",
         cli_args=(_switch(_PLAIN, "one path a line, as ls -F"),),
         guide="""List the topics one level below a path, with their fact and sub-topic counts.
@@ -193,7 +190,7 @@ CATALOG: tuple[Operation, ...] = (
         (_path(False, "/", flag=""),
          Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
                mcp=False, cli_help="only paths that hold paths"), _AS_OF),
-        tool_order=4, profile="core", title="Topic tree", read_only=True, cli="memory tree",
+        tool_order=4, profile="full", title="Topic tree", read_only=True, cli="memory tree",
         cli_help="draw the tree of paths below PATH",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
 
@@ -214,7 +211,7 @@ CATALOG: tuple[Operation, ...] = (
                default="date", choices=("date", "signal"), mcp=False, cli_help=""),
          Input("recall", "bool", "Count the read as a recall (reinforces).", default=False,
                mcp=False, cli_help="count the read as a recall"), _AS_OF),
-        tool_order=5, profile="core", title="Read a topic", read_only=True, cli="memory cat",
+        tool_order=5, profile="full", title="Read a topic", read_only=True, cli="memory cat",
         cli_help="print the facts of one path", cli_show="memory_cmds:show_cat",
         cli_doc="Print the live facts of PATH, oldest first. Reading them is not a recall\n"
         "unless --recall is given.",
@@ -258,6 +255,9 @@ CATALOG: tuple[Operation, ...] = (
                   _switch("explain", "print every part of each score"),
                   _switch(_PLAIN, "path TAB fact, one hit a line"),
                   _switch(_META, "add the ID, Owner and Tags columns")),
+        brief=('Search the memory before answering anything that may depend on earlier work; with '
+               'no query, the anchors and strongest memories. Example: recall(query="how do we '
+               'deploy")'),
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
 
@@ -316,6 +316,9 @@ CATALOG: tuple[Operation, ...] = (
         "forget", "forget", "Fact", (FACT_ID, REASON),
         tool_order=6, profile="core", title="Forget a fact", destructive=True, cli="memory forget",
         cli_help="hide a fact from recall (restorable)", cli_show="memory_cmds:show_forgotten",
+        brief=('Take a wrong or outdated memory out of recall, with why (restorable; unpin it '
+               'first if anchored). Example: forget(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", '
+               'reason="outdated")'),
         guide="""Take a wrong or outdated fact out of recall; it stays in the history, restorable.
 
         Give the fact id (from recall or cat) and why.
@@ -357,6 +360,8 @@ CATALOG: tuple[Operation, ...] = (
         "restore", "restore", "Fact", (FACT_ID, REASON),
         tool_order=7, profile="core", title="Restore a fact", cli="memory restore",
         cli_help="bring a forgotten fact back", cli_show="memory_cmds:show_restored",
+        brief=('Bring a forgotten memory back, with why. Example: '
+               'restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="still true")'),
         guide="""Bring a forgotten fact back into recall. Give its id and why.
 
         Returns the fact with state "active".
@@ -445,34 +450,67 @@ CATALOG: tuple[Operation, ...] = (
                   "vocabulary values, bounds), required fields and cross-field rules.",
                   items="kinds", errors=(401, 503)),
     ),
-    # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
-    *SPINE_OPERATIONS,
-    *CONFLICT_OPERATIONS,
-    *GRAPH_OPERATIONS,
-    # -- proposals, retention and pruning (.catalog_proposals) ------------------------
-    *PROPOSAL_OPERATIONS,
-    *INGEST_OPERATIONS,
-    *HISTORY_OPERATIONS,
-    *CHRONICLE_OPERATIONS,
-    *CANON_OPERATIONS,  # canon, frames and declared conflicts (decisions 0078-0080)
-    # -- local-only: on the machine that holds the memory (.catalog_local) ------------
-    *LOCAL_OPERATIONS,
-    *PORTABILITY_OPERATIONS,
 )  # fmt: skip
 
-_BY_NAME = {op.name: op for op in CATALOG}
+#: The catalogue's other parts, in the catalogue's order after :data:`CORE_OPERATIONS`:
+#: (module of this package, its tuple of operations). They are imported when the whole
+#: catalogue is first asked for (``CATALOG``, or an operation not among the core ones),
+#: so a short command (``memory recall``, ``cat``) reads only this module (decision 0092).
+PARTS: tuple[tuple[str, str], ...] = (
+    ("catalog_spine", "SPINE_OPERATIONS"),  # the spine, undo, visibility, importance
+    ("catalog_conflicts", "CONFLICT_OPERATIONS"),
+    ("catalog_graph", "GRAPH_OPERATIONS"),
+    ("catalog_proposals", "PROPOSAL_OPERATIONS"),  # proposals, retention and pruning
+    ("catalog_ingest", "INGEST_OPERATIONS"),
+    ("catalog_history", "HISTORY_OPERATIONS"),
+    ("catalog_chronicle", "CHRONICLE_OPERATIONS"),
+    ("catalog_canon", "CANON_OPERATIONS"),  # canon, frames, declared conflicts (0078-0080)
+    ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
+    ("catalog_portability", "PORTABILITY_OPERATIONS"),
+)
+
+_CORE_BY_NAME = {op.name: op for op in CORE_OPERATIONS}
+_ALL: list[tuple[Operation, ...]] = []  # the whole catalogue, once its parts are read
+_BY_NAME: dict[str, Operation] = {}
+
+if TYPE_CHECKING:
+    CATALOG: tuple[Operation, ...]
+    """Every operation: :data:`CORE_OPERATIONS`, then each of :data:`PARTS`."""
+
+
+def whole() -> tuple[Operation, ...]:
+    """Every operation of the catalogue, its parts imported the first time."""
+    if not _ALL:
+        import importlib
+
+        ops = list(CORE_OPERATIONS)
+        for module, name in PARTS:
+            ops.extend(getattr(importlib.import_module(f"embornal.interfaces.{module}"), name))
+        _BY_NAME.update((op.name, op) for op in ops)
+        _ALL.append(tuple(ops))
+    return _ALL[0]
+
+
+def __getattr__(name: str) -> object:
+    if name == "CATALOG":
+        return whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def by_name(name: str) -> Operation:
+    found = _CORE_BY_NAME.get(name)
+    if found is not None:
+        return found
+    whole()
     return _BY_NAME[name]
 
 
 def mcp_tools(profile: str) -> tuple[Operation, ...]:
     """The operations an MCP server of ``profile`` offers (``full`` includes ``core``)."""
     wanted = {"core": ("core",), "full": ("core", "full")}[profile]
-    return tuple(sorted((op for op in CATALOG if op.profile in wanted), key=lambda o: o.tool_order))
+    return tuple(sorted((op for op in whole() if op.profile in wanted), key=lambda o: o.tool_order))
 
 
 def routed() -> tuple[Operation, ...]:
     """The operations of the REST API, in the order of its document."""
-    return tuple(op for op in CATALOG if op.http is not None)
+    return tuple(op for op in whole() if op.http is not None)

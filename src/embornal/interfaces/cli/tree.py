@@ -82,8 +82,10 @@ def build_parser() -> ArgParser:
         "admin_cmds:bootstrap",
         "print agent instructions to append to AGENTS.md",
         late,
-        "Print Markdown instructions that teach an agent to use this memory.\n"
-        "Touches no file:  embornal bootstrap >> AGENTS.md",
+        "Print Markdown instructions that teach an agent to use this memory; --guide:\n"
+        "the MCP agent guide (AGENT_GUIDE.md), a system-prompt addendum saying when to\n"
+        "call each tool. Touches no file:  embornal bootstrap >> AGENTS.md",
+        args_of("bootstrap_args"),
     )
     groups.later(
         "conflict",
@@ -111,9 +113,11 @@ def build_parser() -> ArgParser:
     )
     groups.later(
         "import",
-        "read an export back: the event log, or Markdown files",
+        "read an export back, or another memory tool's data as a proposal",
         group_of("import"),
-        description="Read an export back into the memory.",
+        description="Read an export back into the memory (the event log, Markdown files), "
+        "or another memory tool's data (memory-as-history, basic-memory, mem0, mcp-memory) "
+        "as one proposal.",
     )
     add_command(
         groups,

@@ -14,6 +14,7 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import canon_routes as CR
 from embornal.interfaces.http import chronicle_routes as CH
 from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import graph_schemas as GS
@@ -22,6 +23,7 @@ from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
+from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
 from embornal.service.chronicle_results import AuditEntry
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkGraph
@@ -83,7 +85,14 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.corroborate(captured.fact.id, "mirror", common_origin="web")
     gone = memory.remember("A passing remark.")
     memory.forget(gone.fact.id, reason="trivial")
+    entry = memory.chronicle.canonize(new.id, "release", reason="the plan")
+    memory.chronicle.canonize(project.id, "release", reason="the people")
+    memory.chronicle.set_frame(captured.fact.id, "web", reason="from the web")
     return {
+        CanonEntry: entry,
+        CanonRemoval: memory.chronicle.decanonize(project.id, reason="not this task"),
+        ScopeInUse: memory.chronicle.active_scopes()[0],
+        FrameInUse: memory.chronicle.list_frames()[0],
         Link: link,
         LinkGraph: memory.links(project.id, depth=2),
         Proposal: memory.proposal(proposal.id),
@@ -131,6 +140,10 @@ SCHEMA: dict[type, type[BaseModel]] = {
     DueMemory: HS.DueMemoryOut,
     ForgottenMemory: HS.ForgottenMemoryOut,
     AuditEntry: CH.AuditEntryOut,
+    CanonEntry: CR.CanonEntryOut,
+    CanonRemoval: CR.CanonRemovalOut,
+    ScopeInUse: CR.ScopeInUseOut,
+    FrameInUse: CR.FrameInUseOut,
 }
 
 

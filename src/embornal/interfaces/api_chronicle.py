@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
+    from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.protocol_results import MemoryStatus
 
 __all__ = ["ChronicleAPI"]
 
@@ -21,6 +24,28 @@ class ChronicleAPI(Protocol):
     """The audit, canon, frames, narratives, claims and timelines of seed 002."""
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]: ...
+
+    def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry: ...
+
+    def decanonize(
+        self, fact_id: str, scope: str | None = None, *, reason: str
+    ) -> CanonRemoval: ...
+
+    def end_scope(self, scope: str, *, reason: str) -> CanonRemoval: ...
+
+    def list_canon(self, *, scope: str | None = None) -> list[CanonEntry]: ...
+
+    def active_scopes(self) -> list[ScopeInUse]: ...
+
+    def set_frame(self, fact_id: str, frame: str, *, reason: str) -> MemoryStatus: ...
+
+    def list_frames(self) -> list[FrameInUse]: ...
+
+    def mark_conflict(self, a: str, b: str, *, reason: str) -> ConflictRecord: ...
+
+    def list_conflicts(
+        self, *, resolved: bool | None = None, limit: int | None = None
+    ) -> list[ConflictRecord]: ...
 
 
 if TYPE_CHECKING:  # mypy checks that both sides offer the API

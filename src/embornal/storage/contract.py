@@ -29,7 +29,10 @@ from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.storage.contract_review import (
+    CanonReads,
+    CanonRow,
     ConflictReads,
+    LabelCount,
     ProposalReads,
     ProposalRow,
     RetentionRow,
@@ -46,6 +49,8 @@ __all__ = [
     "EVERYTHING",
     "AccessStore",
     "Admin",
+    "CanonReads",
+    "CanonRow",
     "ConflictReads",
     "EventStore",
     "FactReads",
@@ -55,6 +60,7 @@ __all__ = [
     "HistoryQueries",
     "KeywordSearch",
     "KindQueries",
+    "LabelCount",
     "PastReads",
     "PathReads",
     "PathRow",
@@ -564,6 +570,7 @@ class Store(
     Portability,
     ProposalReads,
     HistoryQueries,
+    CanonReads,
     Protocol,
 ):
     """One open memory."""

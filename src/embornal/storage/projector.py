@@ -18,7 +18,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import conflict_projection, graph, history, proposals_sql, protocol
+from embornal.storage import canon, conflict_projection, graph, history, proposals_sql, protocol
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -55,6 +55,7 @@ PROJECTION_TABLES = (
     "fact_visibility_allow",
     *history.TABLES,
     *protocol.TABLES,
+    *canon.TABLES,
     "fact_evidence",
     "fact_tags",
     "path_tags",
@@ -359,6 +360,7 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
     )
     _set_superseder(conn, fid, live=False)
     protocol.purged(conn, fid)
+    canon.purged(conn, fid)
 
 
 # The confidence step of each vouching event (names of ``confidence.StepKind``).
@@ -533,6 +535,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     **graph.HANDLERS,
     **proposals_sql.HANDLERS,
     **protocol.HANDLERS,  # the history protocol's (decision 0064)
+    **canon.HANDLERS,  # canon and frames (decision 0078)
 }
 
 

@@ -30,6 +30,7 @@ from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
 from embornal.interfaces.catalog_types import resolve_call
+from embornal.interfaces.mcp.canon_out import CANON_RESULTS
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
@@ -383,6 +384,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
     **CHRONICLE_RESULTS,  # its facade's (decision 0084)
+    **CANON_RESULTS,  # canon, frames and declared conflicts (decisions 0078-0080)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

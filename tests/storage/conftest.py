@@ -34,15 +34,6 @@ NOT_ON_POSTGRESQL: dict[str, str] = {
     "test_contract_admin.py": "verify, purge and rebuild beside the live projections",
     "test_contract_past.py": "time travel (the history tables)",
     "test_contract_portability.py": "backup and the import of an event log",
-    "test_contract_search.py::test_vectors_are_written_in_the_unit_of_work_and_searched": (
-        "vectors (pgvector)"
-    ),
-    "test_contract_search.py::test_vector_search_respects_scope_and_under": "vectors (pgvector)",
-    "test_contract_search.py::test_vectors_roll_back_with_their_unit_of_work": (
-        "vectors (pgvector)"
-    ),
-    "test_contract_search.py::test_pending_vectors_and_clearing": "vectors (pgvector)",
-    "test_contract_search.py::test_the_vector_width_is_kept": "vectors (pgvector)",
 }
 
 

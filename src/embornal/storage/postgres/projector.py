@@ -283,6 +283,9 @@ def _fact_purged(conn: Conn, e: Event, b: Any) -> None:
         return
     when = format_time(e.recorded_at)
     _unindex_terms(conn, int(row[0]))
+    if _x(conn, "SELECT to_regclass('fact_vectors') IS NOT NULL").fetchone()[0]:
+        _x(conn, "DELETE FROM fact_vectors WHERE seq = ?", (row[0],))
+        _x(conn, "DELETE FROM fact_pieces WHERE fact_id = ?", (fid,))
     _x(conn, "DELETE FROM fact_tags WHERE fact_id = ? AND key <> 'owner'", (fid,))
     _x(conn, "UPDATE fact_evidence SET value = '', note = NULL WHERE fact_id = ?", (fid,))
     _x(

@@ -37,6 +37,7 @@ from embornal.storage.access_sql import ScopeCache, Visibility
 from embornal.storage.contract import FactVector, PathRow, Redaction, SpineRow
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
+from embornal.storage.postgres import vectors as pg_vectors
 from embornal.storage.subtree import subtree_rows
 
 if TYPE_CHECKING:
@@ -86,12 +87,6 @@ NOT_PORTED: dict[str, str] = {
     "merged_sources": "typed links",
     "dangling_rows": "typed links",
     "relationship_ids": "typed links",
-    "vector_search": "vectors (pgvector)",
-    "write_vectors": "vectors (pgvector)",
-    "clear_vectors": "vectors (pgvector)",
-    "pending_vectors": "vectors (pgvector)",
-    "pending_vector_count": "vectors (pgvector)",
-    "vector_model": "vectors (pgvector)",
     "verify": "verify",
     "erase_in_transaction": "purge",
     "compact_after_purge": "purge",
@@ -375,12 +370,57 @@ class PostgresStore:
         found = self._rows("SELECT value FROM counters WHERE name = 'fts_docs'", ())
         return int(found[0][0]) if found else 0
 
+    # -- vectors (pgvector, :mod:`.vectors`) ---------------------------------------------
+
     def has_vector_index(self) -> bool:
-        return False
+        return self._read(pg_vectors.has_tables)
 
     def prepare_vectors(self, width: int) -> bool:
-        """False: vectors are not ported to this backend yet (recall is keyword-only)."""
-        return False
+        with self.transaction("checking the vector width") as tx:
+            pg_vectors.prepare(tx, width)
+        return True
+
+    def vector_model(self) -> str | None:
+        return self._read(lambda conn: pg_vectors.get_meta(conn, pg_vectors.MODEL_KEY))
+
+    def write_vectors(self, tx: db.Conn, items: Sequence[FactVector], *, model: str) -> None:
+        if pg_vectors.get_meta(tx, pg_vectors.MODEL_KEY) is None:
+            pg_vectors.set_meta(tx, pg_vectors.MODEL_KEY, model)
+        for item in items:
+            pg_vectors.write(tx, item.fact_id, item.vector, item.pieces)
+
+    def clear_vectors(self, tx: db.Conn, *, model: str) -> None:
+        if pg_vectors.has_tables(tx):
+            pg_vectors.clear(tx)
+        pg_vectors.set_meta(tx, pg_vectors.MODEL_KEY, model)
+
+    def pending_vectors(self, limit: int) -> list[tuple[str, str]]:
+        sql, _ = pg_vectors.pending_sql(self.has_vector_index())
+        return [(str(r[1]), str(r[2])) for r in self._rows(sql, (limit,))]
+
+    def pending_vector_count(self) -> int:
+        _, sql = pg_vectors.pending_sql(self.has_vector_index())
+        return int(self._rows(sql, ())[0][0])
+
+    def vector_search(
+        self,
+        query: bytes,
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+    ) -> list[tuple[Fact, float]]:
+        """Live facts nearest to ``query``, best first, with their cosine similarity."""
+        if not self.has_vector_index():
+            return []
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        where = (f"{self._live()} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
+        found = self._read(
+            lambda conn: pg_vectors.nearest(conn, query, candidates, where, _FACT_COLS)
+        )
+        facts = self._facts(found, vis)
+        return [(fact, float(r["sim"])) for fact, r in zip(facts, found, strict=True)]
 
     # -- paths ----------------------------------------------------------------------------
 
@@ -466,7 +506,8 @@ class PostgresStore:
     # -- admin -----------------------------------------------------------------------------------
 
     def rebuild(self, progress: Callable[[str, int, int], None] | None = None) -> int:
-        """Replay the whole log into emptied projections, in one write transaction."""
+        """Replay the whole log into emptied projections, in one write transaction (the
+        vectors go with the facts' rows: they wait to be made again, ``memory reindex``)."""
         from embornal.storage.postgres import projector
 
         count = 0
@@ -474,7 +515,7 @@ class PostgresStore:
             tx.execute(
                 "TRUNCATE fact_terms, term_stats, fact_visibility_allow, fact_evidence, "
                 "fact_tags, path_tags, facts, path_closure, paths, casbin_rule, tokens "
-                "RESTART IDENTITY"
+                "RESTART IDENTITY CASCADE"
             )
             tx.execute(
                 "UPDATE counters SET value = 0 WHERE name IN "

@@ -31,9 +31,7 @@ BACKENDS = ["sqlite", "postgresql"]
 #: The contract tests PostgreSQL skips, by test file and name (a file alone: all of it),
 #: each with the part not ported yet. The one list: nothing else skips a backend.
 NOT_ON_POSTGRESQL: dict[str, str] = {
-    "test_contract_admin.py": "verify, purge and rebuild beside the live projections",
     "test_contract_past.py": "time travel (the history tables)",
-    "test_contract_portability.py": "backup and the import of an event log",
 }
 
 

@@ -54,6 +54,12 @@ class PgServer:
         self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
         return name
 
+    def blank_database(self) -> str:
+        """A new database no migration has touched (a store opened on it migrates it)."""
+        name = f"embornal_blank_{next(_numbers)}"
+        self._admin(f"CREATE DATABASE {name}")
+        return name
+
     def drop(self, name: str) -> None:
         self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 

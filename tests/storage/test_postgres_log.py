@@ -1,10 +1,12 @@
-"""PostgreSQL's own guarantees of the log: the guard trigger keeps it append-only, and two
-writers of one stream at one expected version cannot both append."""
+"""PostgreSQL's own guarantees: the guard trigger keeps the log append-only, two writers of
+one stream at one expected version cannot both append, verify sees a projection that
+strays from the log, and a SQLite memory's log restored into PostgreSQL is the same memory."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from contract_helpers import Events, write
@@ -105,3 +107,49 @@ def test_the_unique_version_holds_below_the_store(
         a.commit()
         with pytest.raises(psycopg.errors.UniqueViolation, match="events_stream_version"):
             b.execute(insert, (fid,))
+
+
+def test_verify_finds_a_projection_that_strays_from_the_log(
+    pg_store: Store, url: str, events: Events
+) -> None:
+    (fid,) = write(pg_store, events.stored("/v", "as the log says"))
+    assert pg_store.verify() == []
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("UPDATE facts SET content = 'not as the log says' WHERE id = %s", (fid,))
+    (difference,) = pg_store.verify()
+    assert difference.startswith("facts:")
+    fact = pg_store.get_fact(fid)
+    assert fact is not None and fact.content == "not as the log says"  # verify wrote nothing
+    pg_store.rebuild()
+    assert pg_store.verify() == []
+
+
+def test_a_sqlite_log_restored_into_postgresql_is_the_same_memory(
+    pg_server: PgServer, tmp_path: Path, clock: FixedClock, events: Events
+) -> None:
+    source = open_store(tmp_path / "source.db", clock)
+    name = pg_server.blank_database()
+    target = open_store(pg_server.url(name), clock, seed=False)
+    try:
+        (kept,) = write(source, events.stored("/r", "the pangolin stays", tags=[("k", "v")]))
+        (gone,) = write(source, events.stored("/r", "a pangolin secret"))
+        with source.transaction() as tx:
+            (purge,) = source.append(tx, [events.purged(gone)])
+            source.redact_stream(tx, gone, purge.position)
+        assert target.event_count() == 0
+        log = list(source.read_all())
+        marks = source.redactions()
+        assert target.restore_log((e, marks.get(e.position)) for e in log) == len(log)
+        assert list(target.read_all()) == log
+        assert target.redactions() == marks
+        assert target.verify() == []
+        assert list(target.every_fact()) == list(source.every_fact())
+        # Ranked alike, to the same BM25 values, as the log gives them (a replayed SQLite
+        # memory: a purged fact counts as a document of no terms on both).
+        source.rebuild()
+        assert target.keyword_search(["pangolin"], 5) == source.keyword_search(["pangolin"], 5)
+        assert target.get_fact(kept) == source.get_fact(kept)
+    finally:
+        source.close()
+        target.close()
+        pg_server.drop(name)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -87,9 +87,6 @@ NOT_PORTED: dict[str, str] = {
     "merged_sources": "typed links",
     "dangling_rows": "typed links",
     "relationship_ids": "typed links",
-    "verify": "verify",
-    "erase_in_transaction": "purge",
-    "compact_after_purge": "purge",
     "as_of": "time travel (history tables)",
     "entity_matches": "conflicts",
     "entity_groups": "conflicts",
@@ -99,8 +96,6 @@ NOT_PORTED: dict[str, str] = {
     "proposal_ids": "proposals",
     "retention_rows": "retention",
     "link_in_degree": "typed links",
-    "restore_log": "import of an event log",
-    "backup": "backup",
     "working_memories": "the history protocol",
     "interpretations_due": "the history protocol",
     "forgotten_memories": "the history protocol",
@@ -503,40 +498,50 @@ class PostgresStore:
     def last_position(self) -> int:
         return int(self._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
 
+    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
+        """Into an empty log, in one transaction: the events at their own positions, then
+        their projections (:mod:`.portability`)."""
+        from embornal.storage.postgres import portability
+
+        with self.transaction("importing events") as tx:
+            return portability.restore_log(tx, entries)
+
+    def backup(self, target: str) -> None:
+        """A new SQLite memory file at ``target`` holding this memory's log, redaction
+        records and vectors, from one snapshot while writers go on (decision 0073)."""
+        from embornal.storage.postgres import portability
+
+        self._read(
+            lambda conn: portability.write_backup(conn, target, self.clock), "writing a backup"
+        )
+
     # -- admin -----------------------------------------------------------------------------------
 
     def rebuild(self, progress: Callable[[str, int, int], None] | None = None) -> int:
         """Replay the whole log into emptied projections, in one write transaction (the
         vectors go with the facts' rows: they wait to be made again, ``memory reindex``)."""
-        from embornal.storage.postgres import projector
+        from embornal.storage.postgres import admin
 
-        count = 0
         with self.transaction("rebuilding projections") as tx:
-            tx.execute(
-                "TRUNCATE fact_terms, term_stats, fact_visibility_allow, fact_evidence, "
-                "fact_tags, path_tags, facts, path_closure, paths, casbin_rule, tokens "
-                "RESTART IDENTITY CASCADE"
-            )
-            tx.execute(
-                "UPDATE counters SET value = 0 WHERE name IN "
-                "('fts_docs', 'fts_length', 'policy_version')"
-            )
-            tx.execute(
-                "INSERT INTO paths (id, parent_id, name, path, depth) OVERRIDING SYSTEM VALUE "
-                "VALUES (1, NULL, '', '/', 0)"
-            )
-            tx.execute("SELECT setval(pg_get_serial_sequence('paths', 'id'), 1)")
-            tx.execute(
-                "INSERT INTO path_closure (ancestor_id, descendant_id, ancestor_depth) "
-                "VALUES (1, 1, 0)"
-            )
-            total = int(db.rows(tx, "SELECT count(*) FROM events")[0][0])
-            for event in eventlog.read_all(tx):
-                projector.apply(tx, event)
-                count += 1
-                if progress is not None and count % 1000 == 0:
-                    progress("replaying events", count, total)
-        return count
+            return admin.replay(tx, progress)
+
+    def verify(self) -> list[str]:
+        """Differences between the projections and a replay of the log (empty: equal),
+        found in a savepoint rolled back (:mod:`.admin`)."""
+        from embornal.storage.postgres import admin
+
+        with self.transaction("verifying the projections") as tx:
+            return admin.differences(tx)
+
+    def erase_in_transaction(self, tx: db.Conn) -> None:
+        """Nothing more in the purge's transaction: its projection took the fact's text out
+        of every index (tsvector, term rows, vectors); :meth:`compact_after_purge` rewrites
+        the tables after it commits."""
+
+    def compact_after_purge(self) -> bool:
+        from embornal.storage.postgres import admin
+
+        return self._read(admin.compact, "compacting after a purge")
 
 
 for _name, _part in NOT_PORTED.items():

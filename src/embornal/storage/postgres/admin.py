@@ -45,11 +45,16 @@ PROJECTION_QUERIES: dict[str, str] = {
     "casbin_rule": "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id",
     "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at "
     "FROM tokens ORDER BY id",
+    "conflicts": "SELECT id, class, status, round(score::numeric, 9), findings, detected_by, "
+    "suggested_keep, opened_at, opened_by, outcome, kept_id, archived, resolved_at, "
+    "resolved_by, reason FROM conflicts ORDER BY id",
+    "conflict_members": "SELECT conflict_id, fact_id, place FROM conflict_members ORDER BY 1, 2",
+    "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
 }
 
 _PROJECTIONS = (
     "fact_terms, term_stats, fact_visibility_allow, fact_evidence, fact_tags, path_tags, "
-    "facts, path_closure, paths, casbin_rule, tokens"
+    "facts, path_closure, paths, casbin_rule, tokens, conflict_members, conflicts, entity_keys"
 )
 
 

@@ -67,14 +67,16 @@ def row_factory(cursor: Any) -> Any:
 
 
 _IS_PARAM = re.compile(r"\bIS \?")
+_WHERE_ONE = re.compile(r"\bWHERE 1(?=\s+(?:AND|ORDER|GROUP|LIMIT)\b|\s*$)")
 
 
 @lru_cache(maxsize=2048)
 def pg_sql(sql: str) -> str:
     """A query of the backend-free builders (``?`` placeholders) in psycopg's form: ``%``
-    doubled, ``IS ?`` as ``IS NOT DISTINCT FROM``, each ``?`` a ``%s``. The builders put
-    no ``?`` inside a string literal."""
+    doubled, ``IS ?`` as ``IS NOT DISTINCT FROM``, a constant ``WHERE 1`` as ``WHERE TRUE``,
+    each ``?`` a ``%s``. The builders put no ``?`` inside a string literal."""
     sql = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", sql.replace("%", "%%"))
+    sql = _WHERE_ONE.sub("WHERE TRUE", sql)
     return sql.replace("?", "%s")
 
 

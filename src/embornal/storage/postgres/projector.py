@@ -19,6 +19,7 @@ from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
+from embornal.storage.postgres import conflicts
 from embornal.storage.postgres.db import Conn, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes
 
@@ -469,6 +470,7 @@ _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     EventType.POLICY_REMOVED.value: _policy_removed,
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
+    **conflicts.HANDLERS,
 }
 #: The event types this backend projects.
 PORTED = frozenset(_HANDLERS)
@@ -484,4 +486,6 @@ def apply(conn: Conn, event: Event) -> None:
             f"postgresql: the projection of {event.type} is not ported yet",
             hint="Keep this memory on SQLite (a file path in storage.url) for now.",
         )
-    handler(conn, event, event.body)
+    body = event.body
+    handler(conn, event, body)
+    conflicts.after(conn, event, body)  # entity keys (decision 0059)

@@ -43,7 +43,9 @@ from embornal.storage.subtree import subtree_rows
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
+    from embornal.domain.conflict import ConflictState
     from embornal.domain.fact_aggregate import FactState
+    from embornal.domain.fact_attributes import Condition
 
 __all__ = ["NOT_PORTED", "PostgresStore", "pg_scope"]
 
@@ -81,17 +83,12 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
 
 #: What the PostgreSQL backend does not do yet, each raising a StorageError naming it.
 NOT_PORTED: dict[str, str] = {
-    "find_by_kind": "kind queries",
     "link_rows": "typed links",
     "merged_into": "typed links",
     "merged_sources": "typed links",
     "dangling_rows": "typed links",
     "relationship_ids": "typed links",
     "as_of": "time travel (history tables)",
-    "entity_matches": "conflicts",
-    "entity_groups": "conflicts",
-    "fact_texts": "conflicts",
-    "conflict_states": "conflicts",
     "proposal_rows": "proposals",
     "proposal_ids": "proposals",
     "retention_rows": "retention",
@@ -324,6 +321,30 @@ class PostgresStore:
         )
         return [SpineRow(r[0], r[1], float(r[2]), r[3], r[4], r[5], r[6]) for r in found]
 
+    def find_by_kind(
+        self,
+        kind: str,
+        conditions: Sequence[Condition],
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        limit: int = 1000,
+    ) -> list[Fact]:
+        """Live facts of ``kind`` meeting ``conditions``, compared as JSON values in the
+        stored attributes (no view per kind here: ``jsonb`` compares typed values)."""
+        from embornal.storage.postgres.kinds import conditions_sql
+
+        where, params = conditions_sql(kind, conditions, self._live())
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        found = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {where} AND {under_sql} AND ({vis.sql}) "
+            "ORDER BY f.created_at, f.id LIMIT ?",
+            (*params, *under_params, *vis.params, limit),
+        )
+        return self._facts(found, vis)
+
     def keyword_search(
         self,
         terms: list[str],
@@ -458,6 +479,28 @@ class PostgresStore:
         found = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
         successor = found[0][0] if found else None
         return replace(state, version=events[-1].version, superseded_by=successor)
+
+    # -- conflicts (decision 0059, :mod:`.conflicts`) ------------------------------------------
+
+    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
+        from embornal.storage.postgres import conflicts
+
+        return conflicts.key_matches(self._rows, keys, exclude, limit)
+
+    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
+        from embornal.storage.postgres import conflicts
+
+        return conflicts.entity_groups(self._rows, largest)
+
+    def fact_texts(self) -> list[tuple[str, str, str]]:
+        from embornal.storage import conflict_reads
+
+        return conflict_reads.fact_texts(self._rows)
+
+    def conflict_states(self, **query: Any) -> list[ConflictState]:
+        from embornal.storage import conflict_reads
+
+        return conflict_reads.conflict_states(self._rows, **query)
 
     # -- access -------------------------------------------------------------------------------
 

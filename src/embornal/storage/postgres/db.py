@@ -17,6 +17,7 @@ from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, Stora
 
 __all__ = [
     "Conn",
+    "Dialect",
     "DriverError",
     "Row",
     "execute",
@@ -68,15 +69,21 @@ def row_factory(cursor: Any) -> Any:
 
 _IS_PARAM = re.compile(r"\bIS \?")
 _WHERE_ONE = re.compile(r"\bWHERE 1(?=\s+(?:AND|ORDER|GROUP|LIMIT)\b|\s*$)")
+_INDEXED_BY = re.compile(r"\s+INDEXED BY \w+")
+_JSON_FIELD = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 
 
 @lru_cache(maxsize=2048)
 def pg_sql(sql: str) -> str:
     """A query of the backend-free builders (``?`` placeholders) in psycopg's form: ``%``
     doubled, ``IS ?`` as ``IS NOT DISTINCT FROM``, a constant ``WHERE 1`` as ``WHERE TRUE``,
-    each ``?`` a ``%s``. The builders put no ``?`` inside a string literal."""
+    no ``INDEXED BY`` hint, ``json_extract(col, '$.field')`` as ``col::jsonb ->> 'field'``
+    (text: the shared builders compare ids), ``instr`` as ``strpos``, each ``?`` a ``%s``.
+    The builders put no ``?`` inside a string literal."""
     sql = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", sql.replace("%", "%%"))
     sql = _WHERE_ONE.sub("WHERE TRUE", sql)
+    sql = _INDEXED_BY.sub("", sql)  # SQLite's index hints: PostgreSQL's planner chooses
+    sql = _JSON_FIELD.sub(r"(\1::jsonb ->> '\2')", sql).replace("instr(", "strpos(")
     return sql.replace("?", "%s")
 
 
@@ -89,6 +96,22 @@ def execute(conn: Conn, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[
 
 def rows(conn: Conn, sql: str, params: Sequence[Any] = ()) -> list[Any]:
     return list(execute(conn, sql, params).fetchall())
+
+
+class Dialect:
+    """A connection as the shared projection handlers use one (``execute`` and
+    ``executemany`` with ``?`` placeholders); their SQL goes through :func:`pg_sql`."""
+
+    def __init__(self, conn: Conn) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        return execute(self.conn, sql, params)
+
+    def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> None:
+        if seq:
+            with self.conn.cursor() as cur:
+                cur.executemany(pg_sql(sql), [tuple(p) for p in seq])
 
 
 def open_pool(url: str, *, max_size: int = 8) -> ConnectionPool[Any]:

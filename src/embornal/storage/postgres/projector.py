@@ -19,8 +19,9 @@ from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage.postgres import conflicts
-from embornal.storage.postgres.db import Conn, execute
+from embornal.storage import proposals_sql
+from embornal.storage.postgres import conflicts, graph
+from embornal.storage.postgres.db import Conn, Dialect, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes
 
 if TYPE_CHECKING:
@@ -471,6 +472,12 @@ _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
     **conflicts.HANDLERS,
+    **graph.HANDLERS,
+    # The proposals' handlers are SQLite's own, their plain SQL run through the dialect.
+    **{
+        name: (lambda h: lambda conn, e, b: h(Dialect(conn), e, b))(handler)
+        for name, handler in proposals_sql.HANDLERS.items()
+    },
 }
 #: The event types this backend projects.
 PORTED = frozenset(_HANDLERS)

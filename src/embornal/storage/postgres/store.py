@@ -35,9 +35,11 @@ from embornal.storage import access_reads as access
 from embornal.storage import kind_views
 from embornal.storage.access_sql import ScopeCache, Visibility
 from embornal.storage.contract import FactVector, PathRow, Redaction, SpineRow
+from embornal.storage.graph import LinkReads
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
+from embornal.storage.proposals_sql import ProposalQueries
 from embornal.storage.subtree import subtree_rows
 
 if TYPE_CHECKING:
@@ -83,16 +85,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
 
 #: What the PostgreSQL backend does not do yet, each raising a StorageError naming it.
 NOT_PORTED: dict[str, str] = {
-    "link_rows": "typed links",
-    "merged_into": "typed links",
-    "merged_sources": "typed links",
-    "dangling_rows": "typed links",
-    "relationship_ids": "typed links",
     "as_of": "time travel (history tables)",
-    "proposal_rows": "proposals",
-    "proposal_ids": "proposals",
-    "retention_rows": "retention",
-    "link_in_degree": "typed links",
     "working_memories": "the history protocol",
     "interpretations_due": "the history protocol",
     "forgotten_memories": "the history protocol",
@@ -111,8 +104,10 @@ def _not_ported(name: str, part: str) -> Callable[..., Any]:
     return method
 
 
-class PostgresStore:
-    """One open PostgreSQL memory, safe to share between threads."""
+class PostgresStore(ProposalQueries, LinkReads):
+    """One open PostgreSQL memory, safe to share between threads. The reads of typed
+    links, proposals and retention are SQLite's own mixins, their SQL through the
+    dialect (:func:`.db.pg_sql`)."""
 
     def __init__(self, pool: ConnectionPool[Any], url: str, clock: Clock) -> None:
         self._pool = pool
@@ -188,6 +183,8 @@ class PostgresStore:
             raise db.translate(e, doing) from e
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        if "embornal_now()" in sql:  # the shared builders' clock: this store's, inlined
+            sql = sql.replace("embornal_now()", f"'{format_time(self.clock.now())}'")
         return self._read(lambda conn: db.rows(conn, sql, params))
 
     def _live(self) -> str:

@@ -263,3 +263,39 @@ CREATE TABLE entity_keys (
     PRIMARY KEY (key, fact_id)
 );
 CREATE INDEX entity_keys_by_fact ON entity_keys (fact_id);
+
+-- Typed links (decision 0052), in their canonical direction, and merges (decision 0054):
+-- no foreign key to facts, a link may dangle.
+CREATE TABLE fact_links (
+    source_id TEXT   NOT NULL,
+    relation  TEXT   NOT NULL,
+    target_id TEXT   NOT NULL,
+    position  BIGINT NOT NULL,
+    linked_at TEXT   NOT NULL,
+    actor     TEXT   NOT NULL,
+    PRIMARY KEY (source_id, relation, target_id)
+);
+CREATE INDEX fact_links_by_target ON fact_links (target_id, relation, source_id);
+
+CREATE TABLE fact_merges (
+    source_id   TEXT PRIMARY KEY,
+    survivor_id TEXT   NOT NULL,
+    position    BIGINT NOT NULL,
+    merged_at   TEXT   NOT NULL
+);
+CREATE INDEX fact_merges_by_survivor ON fact_merges (survivor_id);
+
+-- Proposals (decision 0055): one row a proposal; its items stay in the log.
+CREATE TABLE proposals (
+    id            TEXT PRIMARY KEY,
+    status        TEXT    NOT NULL,
+    title         TEXT,
+    source        TEXT,
+    proposer      TEXT    NOT NULL,
+    opened_at     TEXT    NOT NULL,
+    item_count    INTEGER NOT NULL,
+    decided_by    TEXT,
+    decided_at    TEXT,
+    applied_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX proposals_by_status ON proposals (status, opened_at);

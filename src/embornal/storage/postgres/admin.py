@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from embornal.storage import graph, proposals_sql
+from embornal.storage import graph, proposals_sql, protocol
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.db import Conn, rows
 
@@ -53,12 +53,13 @@ PROJECTION_QUERIES: dict[str, str] = {
     "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
     "proposals": proposals_sql.VERIFY_QUERY,
     **graph.VERIFY_QUERIES,
+    **protocol.VERIFY_QUERIES,
 }
 
 _PROJECTIONS = (
     "fact_terms, term_stats, fact_visibility_allow, fact_evidence, fact_tags, path_tags, "
     "facts, path_closure, paths, casbin_rule, tokens, conflict_members, conflicts, entity_keys, "
-    "fact_links, fact_merges, proposals"
+    "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations"
 )
 
 

@@ -19,7 +19,7 @@ from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage import proposals_sql
+from embornal.storage import proposals_sql, protocol
 from embornal.storage.postgres import conflicts, graph
 from embornal.storage.postgres.db import Conn, Dialect, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes
@@ -297,6 +297,7 @@ def _fact_purged(conn: Conn, e: Event, b: Any) -> None:
         (when, when, fid),
     )
     _set_superseder(conn, fid, live=False)
+    protocol.purged(Dialect(conn), fid)
 
 
 _STEPS = {
@@ -474,9 +475,10 @@ _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     **conflicts.HANDLERS,
     **graph.HANDLERS,
     # The proposals' handlers are SQLite's own, their plain SQL run through the dialect.
+    # So are the history protocol's (decision 0064).
     **{
         name: (lambda h: lambda conn, e, b: h(Dialect(conn), e, b))(handler)
-        for name, handler in proposals_sql.HANDLERS.items()
+        for name, handler in (*proposals_sql.HANDLERS.items(), *protocol.HANDLERS.items())
     },
 }
 #: The event types this backend projects.

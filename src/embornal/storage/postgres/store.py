@@ -40,6 +40,7 @@ from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
 from embornal.storage.proposals_sql import ProposalQueries
+from embornal.storage.protocol import ProtocolReads
 from embornal.storage.subtree import subtree_rows
 
 if TYPE_CHECKING:
@@ -53,12 +54,7 @@ __all__ = ["NOT_PORTED", "PostgresStore", "pg_scope"]
 
 T = TypeVar("T")
 
-#: The tags of a fact as one column (key US value, RS between), as SQLite's ``tag_text``.
-_TAGS_SQL = (
-    "(SELECT string_agg(t.key || chr(31) || t.value, chr(30)) "
-    "FROM fact_tags t WHERE t.fact_id = f.id) AS tag_text"
-)
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {_TAGS_SQL}"
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {db.TAGS_SQL}"
 _BARE_ONE = re.compile(r"(?<![\w.'])1 AND ")
 
 
@@ -86,10 +82,6 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
 #: What the PostgreSQL backend does not do yet, each raising a StorageError naming it.
 NOT_PORTED: dict[str, str] = {
     "as_of": "time travel (history tables)",
-    "working_memories": "the history protocol",
-    "interpretations_due": "the history protocol",
-    "forgotten_memories": "the history protocol",
-    "anchor_count": "the history protocol",
 }
 
 
@@ -104,10 +96,10 @@ def _not_ported(name: str, part: str) -> Callable[..., Any]:
     return method
 
 
-class PostgresStore(ProposalQueries, LinkReads):
+class PostgresStore(ProposalQueries, LinkReads, ProtocolReads):
     """One open PostgreSQL memory, safe to share between threads. The reads of typed
-    links, proposals and retention are SQLite's own mixins, their SQL through the
-    dialect (:func:`.db.pg_sql`)."""
+    links, proposals, retention and the history protocol are SQLite's own mixins, their
+    SQL through the dialect (:func:`.db.pg_sql`)."""
 
     def __init__(self, pool: ConnectionPool[Any], url: str, clock: Clock) -> None:
         self._pool = pool

@@ -299,3 +299,30 @@ CREATE TABLE proposals (
     applied_count INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX proposals_by_status ON proposals (status, opened_at);
+
+-- The history protocol (decision 0064): each memory's stage, tier, sensitivity, capture
+-- and review; every corroboration recorded, in log order.
+CREATE TABLE memory_protocol (
+    fact_id     TEXT    NOT NULL PRIMARY KEY,
+    stage       TEXT    NOT NULL CHECK (stage IN ('working', 'consolidated')),
+    tier        TEXT    NOT NULL CHECK (tier IN ('archive', 'testimony', 'interpretation')),
+    sensitive   INTEGER NOT NULL DEFAULT 0,
+    captured_at TEXT,
+    reviewed_at TEXT,
+    session     TEXT
+);
+CREATE INDEX memory_protocol_stage ON memory_protocol (stage, captured_at);
+CREATE INDEX memory_protocol_tier ON memory_protocol (tier, reviewed_at);
+
+CREATE TABLE memory_corroborations (
+    fact_id       TEXT   NOT NULL,
+    position      BIGINT NOT NULL,
+    source        TEXT,
+    common_origin TEXT,
+    recorded_at   TEXT   NOT NULL,
+    actor         TEXT   NOT NULL,
+    PRIMARY KEY (fact_id, position)
+);
+
+CREATE INDEX facts_forgotten ON facts (deleted_at) WHERE deleted_at IS NOT NULL;
+CREATE INDEX facts_pinned ON facts (seq) WHERE pinned = 1;

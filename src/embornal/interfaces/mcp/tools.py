@@ -29,6 +29,8 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
+from embornal.interfaces.catalog_types import resolve_call
+from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
@@ -380,6 +382,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "merge": (FactOut, lambda r, a: FactOut.of(r)),
     **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
+    **CHRONICLE_RESULTS,  # its facade's (decision 0084)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 
@@ -392,7 +395,7 @@ def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
 
     async def tool(**raw: Any) -> CallToolResult:
         kwargs = _arguments(raw, inputs)
-        return await run(op.name, lambda m: project(getattr(m, call)(**kwargs), raw))
+        return await run(op.name, lambda m: project(resolve_call(m, call)(**kwargs), raw))
 
     params = [
         inspect.Parameter(

@@ -14,10 +14,8 @@ from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool
 
 from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, StorageError
-from embornal.storage.kind_views import TAGS_NOW_SQL
 
 __all__ = [
-    "TAGS_SQL",
     "Conn",
     "Dialect",
     "DriverError",
@@ -69,11 +67,6 @@ def row_factory(cursor: Any) -> Any:
     return cls
 
 
-#: The tags of a fact as one column (key US value, RS between), as SQLite's ``tag_text``.
-TAGS_SQL = (
-    "(SELECT string_agg(t.key || chr(31) || t.value, chr(30)) "
-    "FROM fact_tags t WHERE t.fact_id = f.id) AS tag_text"
-)
 _IS_PARAM = re.compile(r"\bIS \?")
 _WHERE_ONE = re.compile(r"\bWHERE 1(?=\s+(?:AND|ORDER|GROUP|LIMIT)\b|\s*$)")
 _INDEXED_BY = re.compile(r"\s+INDEXED BY \w+")
@@ -85,15 +78,14 @@ def pg_sql(sql: str) -> str:
     """A query of the backend-free builders (``?`` placeholders) in psycopg's form: ``%``
     doubled, ``IS ?`` as ``IS NOT DISTINCT FROM``, a constant ``WHERE 1`` as ``WHERE TRUE``,
     no ``INDEXED BY`` hint, ``json_extract(col, '$.field')`` as ``col::jsonb ->> 'field'``
-    (text: the shared builders compare ids), ``instr`` as ``strpos``, the tags column
-    (:data:`~embornal.storage.kind_views.TAGS_NOW_SQL`) with ``string_agg``, no unary
-    ``+`` (SQLite's "not this index"), each ``?`` a ``%s``.
+    (text: the shared builders compare ids), ``instr`` as ``strpos``, no unary ``+``
+    (SQLite's "not this index"), each ``?`` a ``%s``.
     The builders put no ``?`` inside a string literal."""
     sql = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", sql.replace("%", "%%"))
     sql = _WHERE_ONE.sub("WHERE TRUE", sql)
     sql = _INDEXED_BY.sub("", sql)  # SQLite's index hints: PostgreSQL's planner chooses
     sql = _JSON_FIELD.sub(r"(\1::jsonb ->> '\2')", sql).replace("instr(", "strpos(")
-    sql = sql.replace(TAGS_NOW_SQL, TAGS_SQL).replace(" +type = ", " type = ")
+    sql = sql.replace(" +type = ", " type = ")
     return sql.replace("?", "%s")
 
 

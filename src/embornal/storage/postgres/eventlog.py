@@ -4,7 +4,7 @@
 commit order); each event gets the next version of its stream, and the unique constraint
 on ``(stream_id, version)`` stops a second writer of the same version whatever happens
 above it. Events are read back with the SQLite log's own row reader
-(:func:`embornal.storage.eventlog.row_to_event`): the stored payload, upcast.
+(:func:`embornal.storage.event_rows.row_to_event`): the stored payload, upcast.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
 from embornal.errors import ConcurrencyError
-from embornal.storage.eventlog import row_to_event
+from embornal.storage.event_rows import row_to_event
 from embornal.storage.postgres import projector
 from embornal.storage.postgres.db import Conn, execute
 

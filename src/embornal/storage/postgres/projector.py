@@ -22,7 +22,7 @@ from embornal.errors import StorageError
 from embornal.storage import proposals_sql, protocol
 from embornal.storage.postgres import conflicts, graph
 from embornal.storage.postgres.db import Conn, Dialect, execute
-from embornal.storage.projector import _lifetime_columns, _valid_attributes
+from embornal.storage.projector import _lifetime_columns, _valid_attributes, tag_text
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
@@ -139,8 +139,8 @@ def _fact_stored(conn: Conn, e: Event, b: Any) -> None:
             conn,
             "INSERT INTO facts (id, path_id, content, kind, owner, created_at, recorded_at, "
             "stability_days, supersedes_id, attributes, kind_version, visibility, lifetime, "
-            "lifetime_until, expires_at, confidence) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq",
+            "lifetime_until, expires_at, confidence, tag_text) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq",
             (
                 b.fact_id,
                 path_id,
@@ -156,6 +156,7 @@ def _fact_stored(conn: Conn, e: Event, b: Any) -> None:
                 b.visibility,
                 *lifetime,
                 start,
+                tag_text(b.tags),
             ),
         ).fetchone()[0]
     )
@@ -289,6 +290,7 @@ def _fact_purged(conn: Conn, e: Event, b: Any) -> None:
         _x(conn, "DELETE FROM fact_vectors WHERE seq = ?", (row[0],))
         _x(conn, "DELETE FROM fact_pieces WHERE fact_id = ?", (fid,))
     _x(conn, "DELETE FROM fact_tags WHERE fact_id = ? AND key <> 'owner'", (fid,))
+    _x(conn, "UPDATE facts SET tag_text = 'owner' || chr(31) || owner WHERE id = ?", (fid,))
     _x(conn, "UPDATE fact_evidence SET value = '', note = NULL WHERE fact_id = ?", (fid,))
     _x(
         conn,

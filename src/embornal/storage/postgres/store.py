@@ -54,7 +54,7 @@ __all__ = ["NOT_PORTED", "PostgresStore", "pg_scope"]
 
 T = TypeVar("T")
 
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {db.TAGS_SQL}"
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 _BARE_ONE = re.compile(r"(?<![\w.'])1 AND ")
 
 

@@ -123,6 +123,9 @@ CREATE TABLE facts (
     lifetime          TEXT    NOT NULL DEFAULT 'standard',
     lifetime_until    TEXT,
     expires_at        TEXT,
+    -- The fact's own tags as one column (key US value, RS between, sorted), written with
+    -- the fact and cut to the owner's by a purge (decision 0091).
+    tag_text          TEXT,
     -- The keyword index: the derived text's terms (stems, CJK bigrams) as a tsvector,
     -- and how many terms the document holds (BM25's document length).
     terms             TSVECTOR,

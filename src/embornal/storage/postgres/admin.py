@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from embornal.storage import graph, proposals_sql, protocol
+from embornal.storage import canon, graph, proposals_sql, protocol
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.db import Conn, rows
 
@@ -48,18 +48,19 @@ PROJECTION_QUERIES: dict[str, str] = {
     "FROM tokens ORDER BY id",
     "conflicts": "SELECT id, class, status, round(score::numeric, 9), findings, detected_by, "
     "suggested_keep, opened_at, opened_by, outcome, kept_id, archived, resolved_at, "
-    "resolved_by, reason FROM conflicts ORDER BY id",
+    "resolved_by, reason, opened_reason FROM conflicts ORDER BY id",
     "conflict_members": "SELECT conflict_id, fact_id, place FROM conflict_members ORDER BY 1, 2",
     "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
     "proposals": proposals_sql.VERIFY_QUERY,
     **graph.VERIFY_QUERIES,
     **protocol.VERIFY_QUERIES,
+    **canon.VERIFY_QUERIES,
 }
 
 _PROJECTIONS = (
     "fact_terms, term_stats, fact_visibility_allow, fact_evidence, fact_tags, path_tags, "
     "facts, path_closure, paths, casbin_rule, tokens, conflict_members, conflicts, entity_keys, "
-    "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations"
+    "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations, canon_entries"
 )
 
 

@@ -67,7 +67,8 @@ def _opened(conn: Conn, e: Event, b: Any) -> None:
     execute(
         conn,
         "INSERT INTO conflicts (id, class, status, score, findings, detected_by, "
-        "suggested_keep, opened_at, opened_by) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+        "suggested_keep, opened_at, opened_by, opened_reason) "
+        "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
         (
             b.conflict_id,
             b.conflict_class,
@@ -77,6 +78,7 @@ def _opened(conn: Conn, e: Event, b: Any) -> None:
             b.suggested_keep,
             format_time(e.recorded_at),
             e.actor,
+            e.reason,
         ),
     )
     for i, member in enumerate(b.members):

@@ -19,7 +19,7 @@ from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage import proposals_sql, protocol
+from embornal.storage import canon, proposals_sql, protocol
 from embornal.storage.postgres import conflicts, graph
 from embornal.storage.postgres.db import Conn, Dialect, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes, tag_text
@@ -300,6 +300,7 @@ def _fact_purged(conn: Conn, e: Event, b: Any) -> None:
     )
     _set_superseder(conn, fid, live=False)
     protocol.purged(Dialect(conn), fid)
+    canon.purged(Dialect(conn), fid)
 
 
 _STEPS = {
@@ -477,10 +478,14 @@ _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     **conflicts.HANDLERS,
     **graph.HANDLERS,
     # The proposals' handlers are SQLite's own, their plain SQL run through the dialect.
-    # So are the history protocol's (decision 0064).
+    # So are the history protocol's (decision 0064) and the canon's and frames' (0078).
     **{
         name: (lambda h: lambda conn, e, b: h(Dialect(conn), e, b))(handler)
-        for name, handler in (*proposals_sql.HANDLERS.items(), *protocol.HANDLERS.items())
+        for name, handler in (
+            *proposals_sql.HANDLERS.items(),
+            *protocol.HANDLERS.items(),
+            *canon.HANDLERS.items(),
+        )
     },
 }
 #: The event types this backend projects.

@@ -37,6 +37,7 @@ _NAMES = {
     "MemoryReviewed": "review",
     "MemoryFlaggedSensitive": "flag_sensitive",
     "MemoryUnpinNoop": "unpin_noop",
+    "MemoryContextSet": "set_history_context",
 }
 _PREFIX = re.compile(r"^(Fact|Memory)")
 _WORD = re.compile(r"(?<!^)(?=[A-Z])")

@@ -12,6 +12,7 @@ from typing import Any
 from embornal.domain.events import DomainEvent
 from embornal.domain.events.protocol import (
     MemoryCaptured,
+    MemoryContextSet,
     MemoryCorroborated,
     MemoryFlaggedSensitive,
     MemoryPromoted,
@@ -43,7 +44,9 @@ WORKING, CONSOLIDATED = "working", "consolidated"
 @dataclass(frozen=True)
 class HistoryState:
     """What the protocol knows of one memory. ``reviewed_at``: its last review (None:
-    never; the review clock then counts from its capture, ``captured_at``)."""
+    never; the review clock then counts from its capture, ``captured_at``). Its history
+    context (decision 0088): ``session``, ``event_at`` (when the event it tells of
+    happened; None: unknown) and ``session_position`` (its place in the session)."""
 
     stage: str = CONSOLIDATED
     tier: str = ARCHIVE
@@ -53,6 +56,8 @@ class HistoryState:
     captured_at: datetime | None = None
     reviewed_at: datetime | None = None
     session: str | None = None
+    event_at: datetime | None = None
+    session_position: int | None = None
 
 
 #: The state of a fact no protocol event has touched.
@@ -73,7 +78,8 @@ def is_protocol_event(event: DomainEvent) -> bool:
         | MemoryTierChanged
         | MemoryReviewed
         | MemoryFlaggedSensitive
-        | MemoryUnpinNoop,
+        | MemoryUnpinNoop
+        | MemoryContextSet,
     )
 
 
@@ -84,7 +90,23 @@ def evolve_history(
     h = history if history is not None else ORDINARY
     if isinstance(event, MemoryCaptured):
         return HistoryState(
-            WORKING, event.tier, event.sensitive, event.screened, (), at, None, event.session
+            WORKING,
+            event.tier,
+            event.sensitive,
+            event.screened,
+            (),
+            at,
+            None,
+            event.session,
+            event.event_at,
+            event.session_position,
+        )
+    if isinstance(event, MemoryContextSet):
+        return replace(
+            h,
+            session=event.session,
+            event_at=event.event_at,
+            session_position=event.session_position,
         )
     if isinstance(event, MemoryPromoted):
         return replace(h, stage=CONSOLIDATED)

@@ -165,6 +165,8 @@ class MemoryAPI(Protocol):
         security_sensitive: bool = False,
         session: str | None = None,
         reason: str | None = None,
+        event_at: datetime | str | None = None,
+        session_position: int | None = None,
     ) -> MemoryStatus: ...
 
     def promote(self, fact_id: str, *, reason: str) -> MemoryStatus: ...

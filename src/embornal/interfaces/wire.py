@@ -523,7 +523,8 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
         _read_fact(d["fact"]), str(d["stage"]), str(d["tier"]), bool(d["sensitive"]),
         tuple(str(s) for s in d.get("screened") or ()), _opt(time_of, d.get("captured_at")),
         _opt(time_of, d.get("reviewed_at")), d.get("session"),
-        tuple(str(w) for w in d.get("warnings") or ()),
+        tuple(str(w) for w in d.get("warnings") or ()), _opt(time_of, d.get("event_at")),
+        _opt(int, d.get("session_position")),
     )  # fmt: skip
 
 

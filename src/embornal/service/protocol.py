@@ -17,6 +17,7 @@ from embornal.domain.clock import format_time
 from embornal.domain.events import DomainEvent, FactImportanceAdjusted
 from embornal.domain.fact_aggregate import FactState, StoreFact, decide_store
 from embornal.domain.facts import Fact, check_reason
+from embornal.domain.history_context import check_context
 from embornal.domain.ids import new_id
 from embornal.domain.protocol import (
     REVIEW_DAYS,
@@ -102,6 +103,8 @@ def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> Mem
         h.reviewed_at,
         h.session,
         (*warnings, *([warned] if warned else [])),
+        h.event_at,
+        h.session_position,
     )
 
 
@@ -115,12 +118,14 @@ def remember(
     security_sensitive: bool = False,
     session: str | None = None,
     reason: str | None = None,
+    event_at: datetime | str | None = None,
+    session_position: int | None = None,
 ) -> MemoryStatus:
     """Capture working material: an ordinary fact (at ``path``, default the session's
-    inbox) and its capture, screened for known injection shapes, in one append."""
+    inbox) and its capture with its history context, screened for known injection
+    shapes, in one append."""
     why = check_reason(reason, required=False)
-    if session is not None and (not isinstance(session, str) or len(session) > 200):
-        raise InvalidInput("session must be a label of at most 200 characters")
+    context = check_context(event_at, session, session_position)
     if isinstance(source, str) and not source.strip():
         source = None  # a blank origin is an unknown one (seed 002)
     now = ctx.now()
@@ -132,7 +137,9 @@ def remember(
         stored.content or "",
         tier=tier,
         security_sensitive=security_sensitive,
-        session=session.strip() if session else None,
+        session=context.session,
+        event_at=context.event_at,
+        session_position=context.session_position,
     )
     if not ctx.access.unconditional("write"):
         own = {t.key: t.value for t in stored.tags}

@@ -15,7 +15,9 @@ class MemoryStatus:
     """A memory and where it stands in the protocol: ``stage`` working or consolidated,
     ``tier`` archive, testimony or interpretation, whether it is security-sensitive (and
     the injection shapes the screen matched), its capture and last review, and warnings
-    (an anchor past the soft limit, testimony its sources do not support)."""
+    (an anchor past the soft limit, testimony its sources do not support); its history
+    context: ``session``, ``event_at`` (when the event it tells of happened; None:
+    unknown) and ``session_position`` (decision 0088)."""
 
     fact: Fact
     stage: str
@@ -26,6 +28,8 @@ class MemoryStatus:
     reviewed_at: datetime | None = None
     session: str | None = None
     warnings: tuple[str, ...] = ()
+    event_at: datetime | None = None
+    session_position: int | None = None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from embornal.storage.contract_review import (
     ProposalRow,
     RetentionRow,
 )
+from embornal.storage.contract_timeline import TimelineReads, TimelineRow
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from datetime import datetime
@@ -68,6 +69,8 @@ __all__ = [
     "SpineRow",
     "Store",
     "TimeTravel",
+    "TimelineReads",
+    "TimelineRow",
     "Tx",
     "UnitOfWork",
     "VectorSearch",
@@ -564,6 +567,7 @@ class Store(
     Portability,
     ProposalReads,
     HistoryQueries,
+    TimelineReads,
     Protocol,
 ):
     """One open memory."""

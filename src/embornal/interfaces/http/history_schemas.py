@@ -40,6 +40,9 @@ class MemoryStatusOut(_Out):
     reviewed_at: Time | None
     session: str | None
     warnings: list[str]
+    event_at: Time | None = Field(description="When the event it tells of happened (valid "
+                                  "time; null: unknown).")  # fmt: skip
+    session_position: int | None = Field(description="Its place in the session.")
 
 
 class ProvenanceOut(_Out):

@@ -24,6 +24,9 @@ class MemoryOut(FactOut):
     screened: list[str] = Field(default_factory=list, description="Injection shapes matched.")
     pinned: bool = False
     warnings: list[str] = Field(default_factory=list)
+    session_id: str | None = None
+    event_at: str | None = None
+    session_position: int | None = None
 
     @classmethod
     def of_status(cls, s: Any) -> MemoryOut:
@@ -37,6 +40,9 @@ class MemoryOut(FactOut):
             screened=list(s.screened),
             pinned=s.fact.pinned,
             warnings=list(s.warnings),
+            session_id=s.session,
+            event_at=iso(s.event_at),
+            session_position=s.session_position,
         )
 
 

@@ -163,10 +163,10 @@ def search_history(
         linked = {h: [x for x in v if x[0] in known] for h, v in linked.items()}
     picks = select_evidence(hits, near, linked, k, way)
     given: dict[str, list[Evidence]] = {}
-    for p in picks:
-        e = Evidence(_entry(known[p.memory_id]), p.seed_id, p.via, p.offset, p.relation,
-                     p.direction)  # fmt: skip
-        given.setdefault(p.seed_id, []).append(e)
+    for pick in picks:
+        e = Evidence(_entry(known[pick.memory_id]), pick.seed_id, pick.via, pick.offset, pick.relation,
+                     pick.direction)  # fmt: skip
+        given.setdefault(pick.seed_id, []).append(e)
     return [
         HistoryHit(_entry(r), round(-(r.rank or 0.0), 6), tuple(given.get(r.fact.id, ())))
         for r in rows

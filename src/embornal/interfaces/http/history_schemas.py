@@ -91,6 +91,9 @@ class RememberIn(_In):
     security_sensitive: bool = Field(False, strict=True)
     session: str | None = Field(None, max_length=200)
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH)
+    event_at: str | None = Field(None, max_length=64, description="When the event it tells "
+                                 "of happened (ISO-8601).")  # fmt: skip
+    session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
 
 
 class CorroborateIn(_In):

@@ -58,6 +58,7 @@ from embornal.interfaces.mcp.results import (
     error_result,
     ok_result,
 )
+from embornal.interfaces.mcp.timeline_out import TIMELINE_RESULTS
 from embornal.service.memory import Memory
 
 __all__ = [
@@ -383,6 +384,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
     **CHRONICLE_RESULTS,  # its facade's (decision 0084)
+    **TIMELINE_RESULTS,  # the timeline's (decisions 0088-0090)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -31,6 +31,9 @@ FULL = [
     # the history protocol's (seed 002)
     "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
     "due_for_consolidation", "due_for_review", "list_forgotten", "audit_log",
+    # the history context and timelines (seed 002 item 11)
+    "set_history_context", "timeline", "search_history", "link_memories", "unlink_memories",
+    "memory_links",
 ]  # fmt: skip
 
 

@@ -44,7 +44,7 @@ class ChronicleAPI(Protocol):
         start: datetime | str | None = None,
         end: datetime | str | None = None,
         limit: int | None = None,
-        order: str | None = None,
+        order: str = "asc",
         include_forgotten: bool = False,
     ) -> list[TimelineEntry]: ...
 
@@ -56,8 +56,8 @@ class ChronicleAPI(Protocol):
         end: datetime | str | None = None,
         session: str | None = None,
         limit: int | None = None,
-        expand: int | None = None,
-        via: str | None = None,
+        expand: int = 0,
+        via: str = "both",
     ) -> list[HistoryHit]: ...
 
     def link_memories(

@@ -81,8 +81,8 @@ _TARGET = Input(
 TIMELINE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "set_history_context", "chronicle.set_history_context", "MemoryStatus",
-        (FACT_ID, replace(EVENT_AT, cli_help="when the event happened (omit: unknown)"),
-         SESSION, SESSION_POSITION, REASON),
+        (FACT_ID, REASON, replace(EVENT_AT, cli_help="when the event happened (omit: unknown)"),
+         SESSION, SESSION_POSITION),
         tool_order=80, profile="full", title="Correct a memory's history context",
         idempotent=True, cli="memory set-history-context", cli_show="history_cmds:show_status",
         cli_help="correct when a memory's event happened and its session place",

@@ -272,7 +272,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     DueMemory: _fields,
     ForgottenMemory: _fields,
     **wire_chronicle.SHAPES,
-    **wire_timeline.SHAPES,
+    **wire_timeline.shapes(_fact),
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -567,7 +567,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     DueMemory: _read_due_memory,
     ForgottenMemory: _read_forgotten,
     **wire_chronicle.READERS,
-    **wire_timeline.READERS,
+    **wire_timeline.readers(_read_fact),
 }
 
 

@@ -52,7 +52,7 @@ class Chronicle:
 
     def timeline(self, *, session: str | None = None, start: datetime | str | None = None,
                  end: datetime | str | None = None, limit: int | None = None,
-                 order: str | None = None,
+                 order: str = "asc",
                  include_forgotten: bool = False) -> list[TimelineEntry]:  # fmt: skip
         """The memories by event time, then session position, then record order."""
         return timeline.timeline(self._ctx, session=session, start=start, end=end, limit=limit,
@@ -60,8 +60,8 @@ class Chronicle:
 
     def search_history(self, query: str, *, start: datetime | str | None = None,
                        end: datetime | str | None = None, session: str | None = None,
-                       limit: int | None = None, expand: int | None = None,
-                       via: str | None = None) -> list[HistoryHit]:  # fmt: skip
+                       limit: int | None = None, expand: int = 0,
+                       via: str = "both") -> list[HistoryHit]:  # fmt: skip
         """Keyword search within a time window and session, with bounded evidence."""
         return timeline.search_history(self._ctx, query, start=start, end=end, session=session,
                                        limit=limit, expand=expand, via=via)  # fmt: skip

@@ -77,7 +77,7 @@ def timeline(
     start: datetime | str | None = None,
     end: datetime | str | None = None,
     limit: int | None = None,
-    order: str | None = None,
+    order: str = "asc",
     include_forgotten: bool = False,
 ) -> list[TimelineEntry]:
     """The memories the subject may read, by event time, then session position, then
@@ -108,8 +108,8 @@ def search_history(
     end: datetime | str | None = None,
     session: str | None = None,
     limit: int | None = None,
-    expand: int | None = None,
-    via: str | None = None,
+    expand: int = 0,
+    via: str = "both",
 ) -> list[HistoryHit]:
     """Keyword search of the live memories within the window and session, best first
     (read-only: nothing is reinforced); with ``expand=N``, up to N linked memories and N
@@ -164,8 +164,14 @@ def search_history(
     picks = select_evidence(hits, near, linked, k, way)
     given: dict[str, list[Evidence]] = {}
     for pick in picks:
-        e = Evidence(_entry(known[pick.memory_id]), pick.seed_id, pick.via, pick.offset, pick.relation,
-                     pick.direction)  # fmt: skip
+        e = Evidence(
+            _entry(known[pick.memory_id]),
+            pick.seed_id,
+            pick.via,
+            pick.offset,
+            pick.relation,
+            pick.direction,
+        )
         given.setdefault(pick.seed_id, []).append(e)
     return [
         HistoryHit(_entry(r), round(-(r.rank or 0.0), 6), tuple(given.get(r.fact.id, ())))

@@ -50,7 +50,7 @@ class RemoteChronicle:
         start: datetime | str | None = None,
         end: datetime | str | None = None,
         limit: int | None = None,
-        order: str | None = None,
+        order: str = "asc",
         include_forgotten: bool = False,
     ) -> list[TimelineEntry]:
         return cast("list[TimelineEntry]", self._op("timeline", session=session, start=start,
@@ -65,8 +65,8 @@ class RemoteChronicle:
         end: datetime | str | None = None,
         session: str | None = None,
         limit: int | None = None,
-        expand: int | None = None,
-        via: str | None = None,
+        expand: int = 0,
+        via: str = "both",
     ) -> list[HistoryHit]:
         return cast("list[HistoryHit]", self._op("search_history", query=query, start=start,
                     end=end, session=session, limit=limit, expand=expand,

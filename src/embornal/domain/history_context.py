@@ -168,7 +168,7 @@ def relation_of(name: object) -> Relation:
         return Relation(key)
     except ValueError:
         raise InvalidLink(
-            f"unknown relation {str(name)[:60]!r}",
+            f"unknown relation {str(name)[:60]!r}; the relations are {_ALLOWED}",
             hint=f"Use one of: {_ALLOWED}, e.g. link_memories(source_id, target_id, "
             "relation='related').",
         ) from None

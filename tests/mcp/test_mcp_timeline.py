@@ -75,7 +75,8 @@ async def test_errors_are_structured_and_name_the_fix(memory: Memory) -> None:
         assert bad and set(err) == {"error", "message", "hint"}
         assert "session_id" in err["hint"]
         bad, err = await _call(client, "link_memories", {
-            "source_id": a["memory_id"], "target_id": b["memory_id"], "relation": "causes"})  # fmt: skip
+            "source_id": a["memory_id"], "target_id": b["memory_id"],
+            "relation": "causes"})  # fmt: skip
         assert bad and set(err) == {"error", "message", "hint"} and "related" in err["message"]
         bad, err = await _call(client, "search_history", {"query": "   "})
         assert bad and TOOL_CALL.search(err["hint"]) and "search_history(" in err["hint"]

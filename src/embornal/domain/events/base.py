@@ -91,6 +91,7 @@ class EventType(StrEnum):
     MEMORY_REVIEWED = "MemoryReviewed"
     MEMORY_FLAGGED_SENSITIVE = "MemoryFlaggedSensitive"
     MEMORY_UNPIN_NOOP = "MemoryUnpinNoop"
+    MEMORY_CONTEXT_SET = "MemoryContextSet"
 
 
 @dataclass(frozen=True)

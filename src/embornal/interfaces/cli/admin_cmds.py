@@ -143,7 +143,7 @@ def mcp(ctx: Context) -> int:
     run_stdio(
         db_path=str(ctx.db_path),
         subject=ctx.subject,
-        profile=ctx.opt("profile", "core"),
+        profile=ctx.opt("profile", None) or ctx.config.mcp.tools,
         embedder=provider,
         vector_width=ctx.config.embedding.dims if provider is not None else None,
         proposals=proposal_policy(ctx.config.proposals),

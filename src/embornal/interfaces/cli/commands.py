@@ -71,7 +71,11 @@ def memory(group: Commands, late: ArgParser) -> None:
 
 def mcp_args(p: ArgParser) -> None:
     p.add_argument(
-        "--profile", choices=("core", "full"), default="core", help="which tools to offer"
+        "--profile",
+        choices=("core", "full"),
+        default=None,
+        help="which tools to offer (default: mcp.tools in config.yaml, or EMBORNAL_MCP_TOOLS;"
+        " else core)",
     )
 
 
@@ -85,8 +89,9 @@ def serve_args(p: ArgParser) -> None:
     p.add_argument(
         "--mcp-profile",
         choices=("core", "full"),
-        default="core",
-        help="which MCP tools /mcp offers (default: %(default)s)",
+        default=None,
+        help="which MCP tools /mcp offers (default: mcp.tools in config.yaml, or "
+        "EMBORNAL_MCP_TOOLS; else core)",
     )
 
 

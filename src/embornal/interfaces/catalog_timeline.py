@@ -94,9 +94,7 @@ TIMELINE_OPERATIONS: tuple[Operation, ...] = (
 
         Call it when a date or order was wrong or learnt later; a reason is required and
         the old context stays in the audit. It changes no trust: not tier, stage or pin.
-        Example: set_history_context(memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
-        event_at="2025-03-10T09:00:00Z", session_id="comet:meeting-2", session_position=0,
-        reason="date from the minutes")""",
+        Example: set_history_context(id="01KCZ8…", reason="minutes", event_at="2025-03-10")""",
         example=f'set_history_context(memory_id="{EXAMPLE_ID}", event_at="2025-03-10T09:00:00Z", '
         'reason="date from the minutes")',
         http=Http("POST", "/history/context/{id}", "setHistoryContext",
@@ -125,7 +123,8 @@ TIMELINE_OPERATIONS: tuple[Operation, ...] = (
         start/end window. Forgotten memories only with include_forgotten.
 
         Call it for "what happened when", a session's transcript order, or a period.
-        Read-only. Example: timeline(session_id="comet:meeting-2", limit=20)""",
+        Read-only.
+        Example: timeline(session_id="comet:meeting-2", limit=20)""",
         example='timeline(session_id="comet:meeting-2", limit=20)',
         http=Http("GET", "/history/timeline", "historyTimeline", "Timeline of memories",
                   "The memories the subject may read by event time, then session position, "
@@ -157,8 +156,8 @@ TIMELINE_OPERATIONS: tuple[Operation, ...] = (
         of its session (within N places): context, not proof.
 
         Call it for "what did we say about X in March" or "in that meeting".
-        Read-only. Example: search_history(query="deadline", start="2025-03-01T00:00:00Z",
-        end="2025-03-31T23:59:59Z", expand=1)""",
+        Read-only.
+        Example: search_history(query="deadline", start="2025-03-01", expand=1)""",
         example='search_history(query="deadline", start="2025-03-01T00:00:00Z", expand=1)',
         http=Http("GET", "/history/search", "searchHistory", "Search memories in a period",
                   "Keyword search of the memories within the event-time window and session, "
@@ -174,8 +173,7 @@ TIMELINE_OPERATIONS: tuple[Operation, ...] = (
         the target's reason), or a typed relation. A link is retractable and audited; it
         never corroborates, promotes, pins or makes a memory testimony.
 
-        Example: link_memories(source_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
-        target_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F2", relation="updates", reason="revised notice")""",
+        Example: link_memories(source_id="01KCZ8…", target_id="01KD0A…", relation="updates")""",
         example=f'link_memories(source_id="{EXAMPLE_ID}", target_id="{_EXAMPLE_2}", '
         'relation="updates")',
         http=Http("POST", "/history/links", "linkMemories", "Link two memories",
@@ -190,8 +188,7 @@ TIMELINE_OPERATIONS: tuple[Operation, ...] = (
         guide="""Retract a link made with link_memories (same source, target, relation);
         the audit keeps that it was made and retracted.
 
-        Example: unlink_memories(source_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
-        target_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F2", relation="updates", reason="wrong notice")""",
+        Example: unlink_memories(source_id="01KCZ8…", target_id="01KD0A…", relation="updates")""",
         example=f'unlink_memories(source_id="{EXAMPLE_ID}", target_id="{_EXAMPLE_2}", '
         'relation="updates")',
         http=Http("POST", "/history/unlink", "unlinkMemories", "Retract a link",

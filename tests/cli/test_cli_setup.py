@@ -104,6 +104,10 @@ def test_bootstrap_touches_no_file(cli: Run, embornal_home: Path) -> None:
     for needle in ("memory recall", "memory store", "supersede", "forget", "embornal mcp"):
         assert needle in r.out
     assert cli("bootstrap", "--json").json()["markdown"] == r.out
+    guide = cli("bootstrap", "--guide")
+    assert guide.code == 0 and guide.out.startswith("# Memory as history")
+    assert "promote(memory_id, reason)" in guide.out and "记住" in guide.out
+    assert cli("bootstrap", "--guide", "--json").json()["markdown"] == guide.out
     assert not embornal_home.exists()
     assert list(home.iterdir()) == []
 

@@ -69,6 +69,14 @@ def memory(group: Commands, late: ArgParser) -> None:
     )
 
 
+def bootstrap_args(p: ArgParser) -> None:
+    p.add_argument(
+        "--guide",
+        action="store_true",
+        help="print the MCP agent guide (AGENT_GUIDE.md) instead of the CLI instructions",
+    )
+
+
 def mcp_args(p: ArgParser) -> None:
     p.add_argument(
         "--profile",

@@ -109,6 +109,7 @@ def test_a_memory_of_release_0_1_0_reads_back_and_verifies(old_memory: Memory) -
         "MemoryCanonized",  # canon and frames (decision 0078)
         "MemoryDecanonized",
         "MemoryFramed",
+        "MemoryContextSet",  # the history context's (decision 0088)
     }
     assert {r[0] for r in raw} == {c.TYPE for c in EVENTS.classes()} - since
     for etype, version, payload in raw:

@@ -128,6 +128,7 @@ def test_reads_return_exactly_what_enforce_allows(
                     )
                 )
             _link(admin, stored, links)
+            _date(admin, stored, [owner for _, owner, _, _ in facts])
             for index, visibility in changes:
                 if index < len(stored):
                     fact = stored[index]
@@ -185,6 +186,18 @@ def _link(admin: Memory, stored: list[Fact], links: list[tuple[int, int, bool]])
                 admin.unlink(source.id, relation, target.id)
 
 
+def _date(admin: Memory, stored: list[Fact], owners: list[str]) -> None:
+    """Give every fact a history context, set by its owner: one session, in store order,
+    dated in turn (the timeline and the history search see them); one its owner may not
+    write (a policy denies it) stays without."""
+    for n, (fact, owner) in enumerate(zip(stored, owners, strict=True)):
+        with contextlib.suppress(NotFound, AccessDenied):
+            admin.as_subject(owner).chronicle.set_history_context(
+                fact.id, event_at=f"2025-03-{n % 28 + 1:02d}T00:00:00Z", session="one",
+                session_position=n, reason="dated",
+            )  # fmt: skip
+
+
 def _check_links(admin: Memory, subject: str, all_ids: set[str], assistant: bool) -> None:
     """The walk and the dangling report never name a fact the reader may not read; a link
     to a hidden fact is refused as one to a missing fact (the same error, the same words)."""
@@ -216,6 +229,14 @@ def _check_links(admin: Memory, subject: str, all_ids: set[str], assistant: bool
         assert {d.source_id, d.target_id} <= readable
     audited = mem.chronicle.audit_log(limit=1000)  # the audit: a view of the log, filtered
     assert {e.memory_id for e in audited} <= readable
+    line = mem.chronicle.timeline(limit=1000, include_forgotten=True)  # the timeline too
+    assert {e.fact.id for e in line} <= readable
+    assert {e.fact.id for e in mem.chronicle.timeline(session="one", limit=1000)} <= readable
+    window = mem.chronicle.timeline(start="2025-03-02", end="2025-03-20", limit=1000)
+    assert {e.fact.id for e in window} <= readable
+    hits = mem.chronicle.search_history("fact word", limit=100, expand=5)  # hits, evidence
+    found = {h.entry.fact.id for h in hits} | {e.entry.fact.id for h in hits for e in h.evidence}
+    assert found <= readable
 
 
 def _can_read(mem: Memory, fact_id: str) -> bool:

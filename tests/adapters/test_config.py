@@ -368,5 +368,5 @@ def test_storage_url_from_the_file_and_the_environment(tmp_path: Path) -> None:
     other = "postgresql://other/m"
     assert load_config(path, {"EMBORNAL_DATABASE_URL": other}).storage.url == other
     assert load_config(tmp_path / "none.yaml", {}).storage.url is None
-    with pytest.raises(ConfigError, match="storage.url"):
+    with pytest.raises(ConfigError, match=r"storage\.url"):
         load_config(_write(tmp_path, "storage:\n  url: just-a-name\n"), {})

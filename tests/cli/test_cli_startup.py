@@ -190,14 +190,14 @@ def test_the_parser_tree_is_whole() -> None:
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 48 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 51 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"]
     assert tree["import"] == [
         "events", "markdown", "memory-as-history", "basic-memory", "mem0", "mcp-memory",
     ]  # fmt: skip
     assert tree["conflict"] == ["list", "show", "resolve", "scan", "mark"]
     assert tree["canon"] == ["add", "remove", "end", "list", "scopes"]
-    assert sum(len(v) or 1 for v in tree.values()) == 93
+    assert sum(len(v) or 1 for v in tree.values()) == 96
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

@@ -40,6 +40,9 @@ FULL = [
     # canon, frames and declared conflicts (decisions 0078-0080)
     "canonize", "decanonize", "end_scope", "list_canon", "active_scopes", "set_frame",
     "list_frames", "mark_conflict", "list_conflicts", "resolve_conflict",
+    # the history context and timelines (seed 002 item 11)
+    "set_history_context", "timeline", "search_history", "link_memories", "unlink_memories",
+    "memory_links",
 ]  # fmt: skip
 
 

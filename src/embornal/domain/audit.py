@@ -39,6 +39,7 @@ _NAMES = {
     "MemoryUnpinNoop": "unpin_noop",
     "MemoryCanonized": "canonize",
     "MemoryFramed": "set_frame",
+    "MemoryContextSet": "set_history_context",
 }
 #: A canon membership's end, by its cause (seed 002 logs ``decanonize_by_sensitivity``).
 _LEFT_CANON = {"end_scope": "end_scope", "sensitivity": "decanonize_by_sensitivity"}

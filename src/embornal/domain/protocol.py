@@ -34,6 +34,7 @@ from embornal.domain.events import DomainEvent, FactImportanceAdjusted
 from embornal.domain.events.canon import MemoryDecanonized
 from embornal.domain.events.protocol import (
     MemoryCaptured,
+    MemoryContextSet,
     MemoryCorroborated,
     MemoryFlaggedSensitive,
     MemoryPromoted,
@@ -58,6 +59,8 @@ from embornal.domain.screening import screen
 from embornal.errors import InvalidInput, ProtocolViolation
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from embornal.domain.fact_aggregate import FactState
 
 __all__ = [
@@ -155,13 +158,21 @@ def decide_capture(
     tier: object = None,
     security_sensitive: bool = False,
     session: str | None = None,
+    event_at: datetime | None = None,
+    session_position: int | None = None,
 ) -> MemoryCaptured:
     """The capture of the fact just stored: working material, screened for known
     injection shapes (a match flags it sensitive whatever the caller said)."""
     t = check_tier(tier)
     found = screen(content)
     return MemoryCaptured(
-        fact_id, t, bool(security_sensitive) or found.flagged, found.matches, session
+        fact_id,
+        t,
+        bool(security_sensitive) or found.flagged,
+        found.matches,
+        session,
+        event_at,
+        session_position,
     )
 
 
@@ -264,6 +275,7 @@ PROTOCOL_NOT_UNDOABLE: dict[type[DomainEvent], str] = {
     MemoryCorroborated: _DECISION + "(every corroboration stays recorded)",
     MemoryTierChanged: _DECISION + "(the tier follows the recorded corroboration)",
     MemoryReviewed: _DECISION + "(review it again)",
+    MemoryContextSet: _DECISION + "(set the history context again)",
     MemoryFlaggedSensitive: _DECISION + "(sensitivity is never silently lifted)",
     MemoryUnpinNoop: "an audited no-op changed nothing: there is nothing to undo",
 }

@@ -13,6 +13,7 @@ from embornal.domain.events import DomainEvent
 from embornal.domain.events.canon import MemoryCanonized, MemoryDecanonized, MemoryFramed
 from embornal.domain.events.protocol import (
     MemoryCaptured,
+    MemoryContextSet,
     MemoryCorroborated,
     MemoryFlaggedSensitive,
     MemoryPromoted,
@@ -46,7 +47,9 @@ class HistoryState:
     """What the protocol knows of one memory. ``reviewed_at``: its last review (None:
     never; the review clock then counts from its capture, ``captured_at``). ``scopes``:
     the canon scopes it is in, in the order it entered them; ``frame`` its frame label
-    (None: none)."""
+    (None: none). Its history context (decision 0088): ``session``, ``event_at`` (when
+    the event it tells of happened; None: unknown) and ``session_position`` (its place in
+    the session)."""
 
     stage: str = CONSOLIDATED
     tier: str = ARCHIVE
@@ -58,6 +61,8 @@ class HistoryState:
     session: str | None = None
     scopes: tuple[str, ...] = ()
     frame: str | None = None
+    event_at: datetime | None = None
+    session_position: int | None = None
 
 
 #: The state of a fact no protocol event has touched.
@@ -81,7 +86,8 @@ def is_protocol_event(event: DomainEvent) -> bool:
         | MemoryUnpinNoop
         | MemoryCanonized
         | MemoryDecanonized
-        | MemoryFramed,
+        | MemoryFramed
+        | MemoryContextSet,
     )
 
 
@@ -101,6 +107,15 @@ def evolve_history(
             captured_at=at,
             reviewed_at=None,
             session=event.session,
+            event_at=event.event_at,
+            session_position=event.session_position,
+        )
+    if isinstance(event, MemoryContextSet):
+        return replace(
+            h,
+            session=event.session,
+            event_at=event.event_at,
+            session_position=event.session_position,
         )
     if isinstance(event, MemoryPromoted):
         return replace(h, stage=CONSOLIDATED)

@@ -166,6 +166,8 @@ class MemoryAPI(Protocol):
         session: str | None = None,
         frame: str | None = None,
         reason: str | None = None,
+        event_at: datetime | str | None = None,
+        session_position: int | None = None,
     ) -> MemoryStatus: ...
 
     def promote(self, fact_id: str, *, reason: str) -> MemoryStatus: ...

@@ -11,10 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.graph_results import Link, LinkGraph
     from embornal.service.protocol_results import MemoryStatus
+    from embornal.service.timeline_results import HistoryHit, TimelineEntry
 
 __all__ = ["ChronicleAPI"]
 
@@ -46,6 +50,55 @@ class ChronicleAPI(Protocol):
     def list_conflicts(
         self, *, resolved: bool | None = None, limit: int | None = None
     ) -> list[ConflictRecord]: ...
+    def set_history_context(
+        self,
+        fact_id: str,
+        *,
+        event_at: datetime | str | None = None,
+        session: str | None = None,
+        session_position: int | None = None,
+        reason: str,
+    ) -> MemoryStatus: ...
+
+    def timeline(
+        self,
+        *,
+        session: str | None = None,
+        start: datetime | str | None = None,
+        end: datetime | str | None = None,
+        limit: int | None = None,
+        order: str = "asc",
+        include_forgotten: bool = False,
+    ) -> list[TimelineEntry]: ...
+
+    def search_history(
+        self,
+        query: str,
+        *,
+        start: datetime | str | None = None,
+        end: datetime | str | None = None,
+        session: str | None = None,
+        limit: int | None = None,
+        expand: int = 0,
+        via: str = "both",
+    ) -> list[HistoryHit]: ...
+
+    def link_memories(
+        self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
+    ) -> Link: ...
+
+    def unlink_memories(
+        self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
+    ) -> Link: ...
+
+    def memory_links(
+        self,
+        fact_id: str,
+        *,
+        relation: str | None = None,
+        direction: str = "both",
+        limit: int | None = None,
+    ) -> LinkGraph: ...
 
 
 if TYPE_CHECKING:  # mypy checks that both sides offer the API

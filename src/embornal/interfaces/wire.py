@@ -27,7 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.interfaces import wire_canon, wire_chronicle, wire_proposals
+from embornal.interfaces import wire_canon, wire_chronicle, wire_proposals, wire_timeline
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.protocol_results import (
@@ -275,6 +275,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     ForgottenMemory: _fields,
     **wire_chronicle.SHAPES,
     **_CANON,
+    **wire_timeline.shapes(_fact),
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -528,7 +529,8 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
         tuple(str(s) for s in d.get("screened") or ()), _opt(time_of, d.get("captured_at")),
         _opt(time_of, d.get("reviewed_at")), d.get("session"),
         tuple(str(w) for w in d.get("warnings") or ()), d.get("frame"),
-        tuple(str(s) for s in d.get("canon") or ()),
+        tuple(str(s) for s in d.get("canon") or ()), _opt(time_of, d.get("event_at")),
+        _opt(int, d.get("session_position")),
     )  # fmt: skip
 
 
@@ -571,6 +573,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     ForgottenMemory: _read_forgotten,
     **wire_chronicle.READERS,
     **_CANON_READERS,
+    **wire_timeline.readers(_read_fact),
 }
 
 

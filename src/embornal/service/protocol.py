@@ -19,6 +19,7 @@ from embornal.domain.events import DomainEvent, FactImportanceAdjusted
 from embornal.domain.events.canon import MemoryDecanonized, MemoryFramed
 from embornal.domain.fact_aggregate import FactState, StoreFact, decide_store
 from embornal.domain.facts import Fact, check_reason
+from embornal.domain.history_context import check_context
 from embornal.domain.ids import new_id
 from embornal.domain.protocol import (
     REVIEW_DAYS,
@@ -106,6 +107,8 @@ def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> Mem
         (*warnings, *([warned] if warned else [])),
         h.frame,
         h.scopes,
+        h.event_at,
+        h.session_position,
     )
 
 
@@ -120,14 +123,16 @@ def remember(
     session: str | None = None,
     frame: str | None = None,
     reason: str | None = None,
+    event_at: datetime | str | None = None,
+    session_position: int | None = None,
 ) -> MemoryStatus:
     """Capture working material: an ordinary fact (at ``path``, default the session's
-    inbox) and its capture, screened for known injection shapes, and its ``frame`` (a
-    label to filter by, decision 0078), in one append."""
+    inbox) and its capture with its history context (decision 0088), screened for known
+    injection shapes, and its ``frame`` (a label to filter by, decision 0078), in one
+    append."""
     why = check_reason(reason, required=False)
     framed = check_label(frame, "frame", required=False)
-    if session is not None and (not isinstance(session, str) or len(session) > 200):
-        raise InvalidInput("session must be a label of at most 200 characters")
+    context = check_context(event_at, session, session_position)
     if isinstance(source, str) and not source.strip():
         source = None  # a blank origin is an unknown one (seed 002)
     now = ctx.now()
@@ -139,7 +144,9 @@ def remember(
         stored.content or "",
         tier=tier,
         security_sensitive=security_sensitive,
-        session=session.strip() if session else None,
+        session=context.session,
+        event_at=context.event_at,
+        session_position=context.session_position,
     )
     if not ctx.access.unconditional("write"):
         own = {t.key: t.value for t in stored.tags}

@@ -16,7 +16,9 @@ class MemoryStatus:
     ``tier`` archive, testimony or interpretation, whether it is security-sensitive (and
     the injection shapes the screen matched), its capture and last review, and warnings
     (an anchor past the soft limit, testimony its sources do not support); its ``frame``
-    (None: none) and the ``canon`` scopes it is in (decision 0078)."""
+    (None: none) and the ``canon`` scopes it is in (decision 0078); its history context:
+    ``session``, ``event_at`` (when the event it tells of happened; None: unknown) and
+    ``session_position`` (decision 0088)."""
 
     fact: Fact
     stage: str
@@ -29,6 +31,8 @@ class MemoryStatus:
     warnings: tuple[str, ...] = ()
     frame: str | None = None
     canon: tuple[str, ...] = ()
+    event_at: datetime | None = None
+    session_position: int | None = None
 
 
 @dataclass(frozen=True)

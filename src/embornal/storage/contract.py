@@ -37,6 +37,7 @@ from embornal.storage.contract_review import (
     ProposalRow,
     RetentionRow,
 )
+from embornal.storage.contract_timeline import TimelineReads, TimelineRow
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from datetime import datetime
@@ -74,6 +75,8 @@ __all__ = [
     "SpineRow",
     "Store",
     "TimeTravel",
+    "TimelineReads",
+    "TimelineRow",
     "Tx",
     "UnitOfWork",
     "VectorSearch",
@@ -571,6 +574,7 @@ class Store(
     ProposalReads,
     HistoryQueries,
     CanonReads,
+    TimelineReads,
     Protocol,
 ):
     """One open memory."""

@@ -19,11 +19,13 @@ from embornal.storage import context, kind_views
 from embornal.storage.connect import Connection
 from embornal.storage.contract import ForgottenRow, ProtocolRow
 from embornal.storage.event_rows import row_to_event
+from embornal.storage.timeline import TimelineQueries
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
     from embornal.domain.events.protocol import (
         MemoryCaptured,
+        MemoryContextSet,
         MemoryCorroborated,
         MemoryFlaggedSensitive,
         MemoryPromoted,
@@ -57,7 +59,7 @@ TABLES = ("memory_corroborations", "memory_protocol")
 
 VERIFY_QUERIES = {
     "memory_protocol": "SELECT fact_id, stage, tier, sensitive, captured_at, reviewed_at, "
-    "session, frame FROM memory_protocol ORDER BY fact_id",
+    "session, frame, event_at, session_position FROM memory_protocol ORDER BY fact_id",
     "memory_corroborations": "SELECT fact_id, position, source, common_origin, recorded_at, "
     "actor FROM memory_corroborations ORDER BY 1, 2",
 }
@@ -73,12 +75,33 @@ def ensure_row(conn: Connection, fact_id: str) -> None:
 
 
 def _captured(conn: Connection, e: Event, b: MemoryCaptured) -> None:
+    at = None if b.event_at is None else format_time(b.event_at)
     conn.execute(
-        "INSERT INTO memory_protocol (fact_id, stage, tier, sensitive, captured_at, session) "
-        "VALUES (?, 'working', ?, ?, ?, ?) ON CONFLICT (fact_id) DO UPDATE SET "
-        "stage = 'working', tier = excluded.tier, sensitive = excluded.sensitive, "
-        "captured_at = excluded.captured_at, session = excluded.session",
-        (b.fact_id, b.tier, int(b.sensitive), format_time(e.recorded_at), b.session),
+        "INSERT INTO memory_protocol (fact_id, stage, tier, sensitive, captured_at, session, "
+        "event_at, session_position) VALUES (?, 'working', ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (fact_id) DO UPDATE SET stage = 'working', tier = excluded.tier, "
+        "sensitive = excluded.sensitive, captured_at = excluded.captured_at, "
+        "session = excluded.session, event_at = excluded.event_at, "
+        "session_position = excluded.session_position",
+        (
+            b.fact_id,
+            b.tier,
+            int(b.sensitive),
+            format_time(e.recorded_at),
+            b.session,
+            at,
+            b.session_position,
+        ),
+    )
+
+
+def _context_set(conn: Connection, e: Event, b: MemoryContextSet) -> None:
+    ensure_row(conn, b.fact_id)
+    at = None if b.event_at is None else format_time(b.event_at)
+    conn.execute(
+        "UPDATE memory_protocol SET event_at = ?, session = ?, session_position = ? "
+        "WHERE fact_id = ?",
+        (at, b.session, b.session_position, b.fact_id),
     )
 
 
@@ -131,6 +154,7 @@ HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     "MemoryReviewed": _set("reviewed_at", _reviewed),
     "MemoryFlaggedSensitive": _set("sensitive", _sensitive),
     "MemoryUnpinNoop": _noop,
+    "MemoryContextSet": _context_set,
 }
 
 
@@ -145,9 +169,9 @@ def purged(conn: Connection, fact_id: str) -> None:
 # -- reads -------------------------------------------------------------------------------
 
 
-class ProtocolReads:
+class ProtocolReads(TimelineQueries):
     """The protocol's reads, mixed into the SQLite store (which supplies ``_rows``,
-    ``_scopes`` and ``_facts``)."""
+    ``_scopes`` and ``_facts``), the timeline's with them (:mod:`.timeline`)."""
 
     _rows: Callable[[str, Sequence[Any]], list[Any]]
     _scopes: Any

@@ -95,6 +95,7 @@ class EventType(StrEnum):
     MEMORY_CANONIZED = "MemoryCanonized"
     MEMORY_DECANONIZED = "MemoryDecanonized"
     MEMORY_FRAMED = "MemoryFramed"
+    MEMORY_CONTEXT_SET = "MemoryContextSet"
 
 
 @dataclass(frozen=True)

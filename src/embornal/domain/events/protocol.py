@@ -11,6 +11,7 @@ by a purge. Pins stay :class:`~embornal.domain.events.types.FactImportanceAdjust
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent
@@ -18,6 +19,7 @@ from embornal.domain.events.base import DomainEvent
 __all__ = [
     "PROTOCOL_EVENTS",
     "MemoryCaptured",
+    "MemoryContextSet",
     "MemoryCorroborated",
     "MemoryFlaggedSensitive",
     "MemoryPromoted",
@@ -32,7 +34,9 @@ class MemoryCaptured(DomainEvent):
     """The fact stored just before it in the stream is a memory captured by ``remember``:
     working material of ``tier`` (``archive`` or ``interpretation``), sensitive when the
     caller said so or the screen matched (``screened``: the names of the shapes matched),
-    in the capture ``session`` (None: none given)."""
+    in the capture ``session`` (None: none given); ``event_at``: when the event it tells
+    of happened (valid time; None: unknown), ``session_position``: its place in the
+    session (decision 0088)."""
 
     TYPE: ClassVar[str] = "MemoryCaptured"
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
@@ -41,14 +45,44 @@ class MemoryCaptured(DomainEvent):
         "sensitive",
         "screened",
         "session",
+        "event_at",
+        "session_position",
     )
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("session",)
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("session", "event_at", "session_position")
 
     fact_id: str
     tier: str = "archive"
     sensitive: bool = False
     screened: tuple[str, ...] = ()
     session: str | None = None
+    event_at: datetime | None = None
+    session_position: int | None = None
+
+
+@dataclass(frozen=True)
+class MemoryContextSet(DomainEvent):
+    """The memory's history context corrected (``set_history_context``): the whole of it
+    is replaced (None: unknown), and the context it had is kept alongside, so the log
+    says what changed (decision 0088)."""
+
+    TYPE: ClassVar[str] = "MemoryContextSet"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
+        "fact_id",
+        "event_at",
+        "session",
+        "session_position",
+        "previous_event_at",
+        "previous_session",
+        "previous_position",
+    )
+
+    fact_id: str
+    event_at: datetime | None = None
+    session: str | None = None
+    session_position: int | None = None
+    previous_event_at: datetime | None = None
+    previous_session: str | None = None
+    previous_position: int | None = None
 
 
 @dataclass(frozen=True)
@@ -131,4 +165,5 @@ PROTOCOL_EVENTS: tuple[type[DomainEvent], ...] = (
     MemoryReviewed,
     MemoryFlaggedSensitive,
     MemoryUnpinNoop,
+    MemoryContextSet,
 )

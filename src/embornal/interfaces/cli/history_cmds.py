@@ -22,7 +22,8 @@ __all__ = ["show_due", "show_forgotten", "show_provenance", "show_status"]
 
 
 def show_status(ctx: Context, s: MemoryStatus) -> None:
-    """``ID PATH  working archive [sensitive] [pinned]``, then the text and any warning."""
+    """``ID PATH  working archive [sensitive] [pinned]``, then the text, the event time
+    and session place when known, and any warning."""
     marks = [s.stage, s.tier]
     if s.sensitive:
         marks.append("sensitive" + (f" (screened: {', '.join(s.screened)})" if s.screened else ""))
@@ -30,6 +31,12 @@ def show_status(ctx: Context, s: MemoryStatus) -> None:
         marks.append("pinned")
     ctx.say(f"{s.fact.id} {s.fact.path}  {' '.join(marks)}")
     ctx.say(f"  {one_line(s.fact.content)}")
+    if s.event_at is not None or s.session_position is not None:
+        from embornal.domain.clock import format_time
+
+        when = "unknown time" if s.event_at is None else format_time(s.event_at, micro=False)
+        place = "" if s.session_position is None else f" [{s.session}#{s.session_position}]"
+        ctx.say(f"  event: {when}{place}")
     for warning in s.warnings:
         ctx.note(f"warning: {warning}")
 

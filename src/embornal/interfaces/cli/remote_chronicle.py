@@ -8,10 +8,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.graph_results import Link, LinkGraph
     from embornal.service.protocol_results import MemoryStatus
+    from embornal.service.timeline_results import HistoryHit, TimelineEntry
 
 __all__ = ["RemoteChronicle"]
 
@@ -61,3 +65,68 @@ class RemoteChronicle:
         """Over REST this is the queue's list (``GET /conflicts?status=…``)."""
         status = "all" if resolved is None else "resolved" if resolved else "open"
         return cast("list[ConflictRecord]", self._op("conflicts", status=status, limit=limit))
+
+    def set_history_context(
+        self,
+        fact_id: str,
+        *,
+        event_at: datetime | str | None = None,
+        session: str | None = None,
+        session_position: int | None = None,
+        reason: str,
+    ) -> MemoryStatus:
+        return cast("MemoryStatus", self._op("set_history_context", fact_id=fact_id,
+                    event_at=event_at, session=session, session_position=session_position,
+                    reason=reason))  # fmt: skip
+
+    def timeline(
+        self,
+        *,
+        session: str | None = None,
+        start: datetime | str | None = None,
+        end: datetime | str | None = None,
+        limit: int | None = None,
+        order: str = "asc",
+        include_forgotten: bool = False,
+    ) -> list[TimelineEntry]:
+        return cast("list[TimelineEntry]", self._op("timeline", session=session, start=start,
+                    end=end, limit=limit, order=order,
+                    include_forgotten=include_forgotten))  # fmt: skip
+
+    def search_history(
+        self,
+        query: str,
+        *,
+        start: datetime | str | None = None,
+        end: datetime | str | None = None,
+        session: str | None = None,
+        limit: int | None = None,
+        expand: int = 0,
+        via: str = "both",
+    ) -> list[HistoryHit]:
+        return cast("list[HistoryHit]", self._op("search_history", query=query, start=start,
+                    end=end, session=session, limit=limit, expand=expand,
+                    via=via))  # fmt: skip
+
+    def link_memories(
+        self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
+    ) -> Link:
+        return cast("Link", self._op("link_memories", source_id=source_id,
+                    target_id=target_id, relation=relation, reason=reason))  # fmt: skip
+
+    def unlink_memories(
+        self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
+    ) -> Link:
+        return cast("Link", self._op("unlink_memories", source_id=source_id,
+                    target_id=target_id, relation=relation, reason=reason))  # fmt: skip
+
+    def memory_links(
+        self,
+        fact_id: str,
+        *,
+        relation: str | None = None,
+        direction: str = "both",
+        limit: int | None = None,
+    ) -> LinkGraph:
+        return cast("LinkGraph", self._op("memory_links", fact_id=fact_id, relation=relation,
+                    direction=direction, limit=limit))  # fmt: skip

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from embornal.service.protocol_results import (
         DueMemory,
         ForgottenMemory,
@@ -37,6 +39,8 @@ class RemoteHistory:
         session: str | None = None,
         frame: str | None = None,
         reason: str | None = None,
+        event_at: datetime | str | None = None,
+        session_position: int | None = None,
     ) -> MemoryStatus:
         return cast("MemoryStatus", self._op("remember", **_given(locals())))
 

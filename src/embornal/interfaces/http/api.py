@@ -89,6 +89,7 @@ from embornal.interfaces.http.spine_schemas import (
     EvidenceAddIn,
     VisibilityChangeIn,
 )
+from embornal.interfaces.http.timeline_routes import TIMELINE_HTTP
 from embornal.interfaces.wire import effective_tag, to_wire
 from embornal.service.memory import Memory
 
@@ -227,6 +228,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     **HISTORY_HTTP,  # the history protocol's (decision 0064)
     **CHRONICLE_HTTP,  # its facade's (decision 0084)
     **CANON_HTTP,  # canon, frames and declared conflicts (decisions 0078-0080)
+    **TIMELINE_HTTP,  # the timeline's (decisions 0088-0090)
 }
 
 

@@ -44,6 +44,9 @@ class MemoryStatusOut(_Out):
         description="Its frame: a label to filter by, not an access boundary."
     )
     canon: list[str] = Field(description="The canon scopes it is in.")
+    event_at: Time | None = Field(description="When the event it tells of happened (valid "
+                                  "time; null: unknown).")  # fmt: skip
+    session_position: int | None = Field(description="Its place in the session.")
 
 
 class ProvenanceOut(_Out):
@@ -93,6 +96,9 @@ class RememberIn(_In):
     session: str | None = Field(None, max_length=200)
     frame: str | None = Field(None, max_length=200, description="A label to filter by.")
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH)
+    event_at: str | None = Field(None, max_length=64, description="When the event it tells "
+                                 "of happened (ISO-8601).")  # fmt: skip
+    session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
 
 
 class CorroborateIn(_In):

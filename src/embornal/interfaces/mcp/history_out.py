@@ -26,6 +26,9 @@ class MemoryOut(FactOut):
     frame: str | None = Field(None, description="Its frame: a filter, not an access boundary.")
     canon: list[str] = Field(default_factory=list, description="The canon scopes it is in.")
     warnings: list[str] = Field(default_factory=list)
+    session_id: str | None = None
+    event_at: str | None = None
+    session_position: int | None = None
 
     @classmethod
     def of_status(cls, s: Any) -> MemoryOut:
@@ -41,6 +44,9 @@ class MemoryOut(FactOut):
             frame=s.frame,
             canon=list(s.canon),
             warnings=list(s.warnings),
+            session_id=s.session,
+            event_at=iso(s.event_at),
+            session_position=s.session_position,
         )
 
 

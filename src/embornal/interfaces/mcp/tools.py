@@ -59,6 +59,7 @@ from embornal.interfaces.mcp.results import (
     error_result,
     ok_result,
 )
+from embornal.interfaces.mcp.timeline_out import TIMELINE_RESULTS
 from embornal.service.memory import Memory
 
 __all__ = [
@@ -385,6 +386,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
     **CHRONICLE_RESULTS,  # its facade's (decision 0084)
     **CANON_RESULTS,  # canon, frames and declared conflicts (decisions 0078-0080)
+    **TIMELINE_RESULTS,  # the timeline's (decisions 0088-0090)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

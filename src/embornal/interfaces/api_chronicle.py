@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from embornal.service.chronicle_results import AuditEntry
+    from embornal.service.narrative_results import Narrative, NarrativeView
 
 __all__ = ["ChronicleAPI"]
 
@@ -21,6 +24,32 @@ class ChronicleAPI(Protocol):
     """The audit, canon, frames, narratives, claims and timelines of seed 002."""
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]: ...
+
+    def narrate(
+        self,
+        content: str,
+        *,
+        reason: str,
+        memory_ids: Sequence[str] | None = None,
+        claim_ids: Sequence[str] | None = None,
+        link_ids: Sequence[str] | None = None,
+        scope: str | None = None,
+        perspective: str | None = None,
+        coverage: str | None = None,
+        security_sensitive: bool = False,
+    ) -> Narrative: ...
+
+    def current_narrative(
+        self, *, scope: str | None = None, perspective: str | None = None
+    ) -> NarrativeView: ...
+
+    def review_narrative(self, narrative_id: str, *, note: str) -> Narrative: ...
+
+    def narrative_history(
+        self, *, limit: int | None = None, scope: str | None = None
+    ) -> list[Narrative]: ...
+
+    def list_narratives(self, *, limit: int | None = None) -> list[Narrative]: ...
 
 
 if TYPE_CHECKING:  # mypy checks that both sides offer the API

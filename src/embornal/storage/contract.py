@@ -28,6 +28,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
+from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
 from embornal.storage.contract_review import (
     ConflictReads,
     ProposalReads,
@@ -55,6 +56,8 @@ __all__ = [
     "HistoryQueries",
     "KeywordSearch",
     "KindQueries",
+    "NarrativeReads",
+    "NarrativeRow",
     "PastReads",
     "PathReads",
     "PathRow",
@@ -564,6 +567,7 @@ class Store(
     Portability,
     ProposalReads,
     HistoryQueries,
+    NarrativeReads,
     Protocol,
 ):
     """One open memory."""

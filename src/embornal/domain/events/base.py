@@ -91,6 +91,9 @@ class EventType(StrEnum):
     MEMORY_REVIEWED = "MemoryReviewed"
     MEMORY_FLAGGED_SENSITIVE = "MemoryFlaggedSensitive"
     MEMORY_UNPIN_NOOP = "MemoryUnpinNoop"
+    # narrative accounts' (events/narratives.py, decision 0085)
+    NARRATIVE_VERSIONED = "NarrativeVersioned"
+    NARRATIVE_REVIEWED = "NarrativeReviewed"
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from embornal.service.chronicle_results import AuditEntry
-    from embornal.service.narrative_results import Narrative, NarrativeView
     from embornal.service.context import ServiceContext
+    from embornal.service.narrative_results import Narrative, NarrativeView
 
 __all__ = ["Chronicle"]
 

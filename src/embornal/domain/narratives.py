@@ -102,7 +102,7 @@ def parse_link(text: object) -> tuple[str, str, str]:
     if len(parts) != 3 or not all(p.strip() for p in parts):
         raise InvalidInput(
             f"a link id is SOURCE:relation:TARGET (got {text!r})",
-            hint="Take it from memory_links(memory_id), e.g. 01J...:supports:01K...",
+            hint="Take it from memory_links(memory_id), e.g. 01J...:derived_from:01K...",
         )
     return parts[0].strip(), parts[1].strip(), parts[2].strip()
 

@@ -264,14 +264,13 @@ def narrative_history(
     first, with its text for deliberate inspection, stale or replaced ones too."""
     n = check_limit(limit, ctx.default_limit)
     sc = None if scope is None else check_label(scope, "scope", DEFAULT_SCOPE)
-    out: list[Narrative] = []
+    found: list[tuple[int, Account, Version]] = []
     for row in ctx.store.narrative_accounts(scope=sc, limit=_SCAN):
         account = fold_account(ctx.store.read_stream(row.stream_id))
-        if account is None:
-            continue
-        out += [_narrative(ctx, account, v) for v in account.versions if _visible(ctx, v)]
-    out.sort(key=lambda v: v.recorded_at, reverse=True)
-    return out[:n]
+        if account is not None:
+            found += [(v.position, account, v) for v in account.versions if _visible(ctx, v)]
+    found.sort(key=lambda f: f[0], reverse=True)
+    return [_narrative(ctx, a, v) for _, a, v in found[:n]]
 
 
 def list_narratives(ctx: ServiceContext, *, limit: int | None = None) -> list[Narrative]:

@@ -54,6 +54,7 @@ def _versioned(conn: Connection, e: Event, b: Any) -> None:
 
 HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.NARRATIVE_VERSIONED.value: _versioned,
+    EventType.NARRATIVE_REVIEWED.value: lambda conn, e, b: None,  # its stream holds it
 }
 
 

@@ -36,6 +36,7 @@ from embornal.interfaces.catalog_inputs import (
     WRITE_ERRORS,
 )
 from embornal.interfaces.catalog_local import LOCAL_OPERATIONS
+from embornal.interfaces.catalog_narratives import NARRATIVE_OPERATIONS
 from embornal.interfaces.catalog_portability import PORTABILITY_OPERATIONS
 from embornal.interfaces.catalog_proposals import PROPOSAL_OPERATIONS
 from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
@@ -453,6 +454,7 @@ CATALOG: tuple[Operation, ...] = (
     *INGEST_OPERATIONS,
     *HISTORY_OPERATIONS,
     *CHRONICLE_OPERATIONS,
+    *NARRATIVE_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
     *PORTABILITY_OPERATIONS,

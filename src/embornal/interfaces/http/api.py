@@ -54,6 +54,7 @@ from embornal.interfaces.http.importance_schemas import (
     PinOut,
     WeightIn,
 )
+from embornal.interfaces.http.narrative_routes import NARRATIVE_HTTP
 from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.proposal_schemas import PROPOSAL_HTTP
 from embornal.interfaces.http.schemas import (
@@ -225,6 +226,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     **PROPOSAL_HTTP,
     **HISTORY_HTTP,  # the history protocol's (decision 0064)
     **CHRONICLE_HTTP,  # its facade's (decision 0084)
+    **NARRATIVE_HTTP,  # narrative accounts' (decision 0085)
 }
 
 

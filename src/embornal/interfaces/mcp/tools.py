@@ -35,6 +35,7 @@ from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.history_out import HISTORY_RESULTS
+from embornal.interfaces.mcp.narrative_out import NARRATIVE_RESULTS
 from embornal.interfaces.mcp.proposal_results import PROPOSAL_RESULTS
 from embornal.interfaces.mcp.results import (
     CatOut,
@@ -383,6 +384,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
     **CHRONICLE_RESULTS,  # its facade's (decision 0084)
+    **NARRATIVE_RESULTS,  # narrative accounts' (decision 0085)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -19,12 +19,14 @@ from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import history_schemas as HS
 from embornal.interfaces.http import importance_schemas as IS
+from embornal.interfaces.http import narrative_routes as NS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
 from embornal.service.chronicle_results import AuditEntry
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkGraph
+from embornal.service.narrative_results import Narrative, NarrativeView
 from embornal.service.proposal_results import (
     Proposal,
     ProposalSummary,
@@ -83,7 +85,12 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.corroborate(captured.fact.id, "mirror", common_origin="web")
     gone = memory.remember("A passing remark.")
     memory.forget(gone.fact.id, reason="trivial")
+    told = memory.store("/n", "We ship on Fridays.").id
+    narrative = memory.chronicle.narrate("Fridays.", reason="r", memory_ids=[told], coverage="q")
+    memory.forget(told, reason="changed")
     return {
+        Narrative: narrative,
+        NarrativeView: memory.chronicle.current_narrative(),
         Link: link,
         LinkGraph: memory.links(project.id, depth=2),
         Proposal: memory.proposal(proposal.id),
@@ -131,6 +138,8 @@ SCHEMA: dict[type, type[BaseModel]] = {
     DueMemory: HS.DueMemoryOut,
     ForgottenMemory: HS.ForgottenMemoryOut,
     AuditEntry: CH.AuditEntryOut,
+    Narrative: NS.NarrativeOut,
+    NarrativeView: NS.NarrativeViewOut,
 }
 
 

@@ -31,6 +31,7 @@ FULL = [
     # the history protocol's (seed 002)
     "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
     "due_for_consolidation", "due_for_review", "list_forgotten", "audit_log",
+    "narrate", "current_narrative", "review_narrative", "narrative_history", "list_narratives",
 ]  # fmt: skip
 
 

@@ -80,7 +80,7 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
         http=Http("POST", "/narratives", "narrate", "Write a narrative version",
                   "A new version of the account of (scope, perspective), its dependencies "
                   "validated now; refused (409) for a forgotten, overdue or unsupported "
-                  "sensitive dependency.", status=201, errors=WRITE_ERRORS, tag="history"),
+                  "sensitive dependency.", errors=WRITE_ERRORS, tag="history"),
     ),
     Operation(
         "current_narrative", "chronicle.current_narrative", "NarrativeView",
@@ -89,7 +89,7 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
         cli="narrative current", cli_show=_SHOW + "show_view",
         cli_help="the usable account of a scope, or its review notice",
         guide="""Read the current account of a scope: the narrative when it is usable,
-        else narrative_review (its id and source issues, never its stale text); both null
+        else narrative_review (its id and source issues, never its stale text); neither
         when the scope has none.
 
         Call it at the start of a session. On a review notice, resolve each issue (the

@@ -30,13 +30,13 @@ _WHAT = {
 
 def _fix(ref: str, code: str) -> str:
     if code == FORGOTTEN:
-        return f"restore(memory_id={ref!r}, reason) (`embornal memory restore {ref}`)"
+        return f'restore(memory_id="{ref}", reason="...")'
     if code == STALE_INTERPRETATION:
-        return f"review(memory_id={ref!r}, note) (`embornal memory review {ref}`)"
+        return f'review(memory_id="{ref}", note="...")'
     if code == INSUFFICIENT:
         return (
-            f"corroborate(memory_id={ref!r}, source) with each actual independent source "
-            f"(`embornal memory corroborate {ref} SOURCE`); never invent a label"
+            f'corroborate(memory_id="{ref}", source="...") with each actual independent '
+            "source (never invent a label)"
         )
     return "narrate(content, reason, ...) without it"
 
@@ -59,7 +59,7 @@ def fix_hint(narrative_id: str, issues: Sequence[SourceIssue]) -> str:
     live = [i for i in issues if i.live]
     steps = [f"Call {_fix(i.ref, i.issue)}" for i in live[:3]]
     review = (
-        f"call review_narrative(narrative_id={narrative_id!r}, note) after comparing the "
+        f'call review_narrative(narrative_id="{narrative_id}", note="...") after comparing the '
         "account with its sources, or narrate(content, reason, ...) a replacement"
     )
     if not steps:

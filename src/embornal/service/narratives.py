@@ -56,9 +56,9 @@ __all__ = [
     "usable_narrative",
 ]
 
-#: The path a narrative's rights are asked at: narrating and reviewing take ``write``
-#: there; an unlinked version is visible to a subject that may ``read`` there (decision
-#: 0087).
+#: The path a narrative's rights are asked at, as of a fact its narrator stores there:
+#: narrating and reviewing take ``write``; an unlinked version is visible to a subject
+#: that may ``read`` it (decision 0087).
 NARRATIVE_PATH = "/narratives"
 _ATTEMPTS = 5
 _MAX_IDS = 200
@@ -91,7 +91,8 @@ def _ids(value: object, name: str) -> tuple[str, ...]:
 
 def _require(ctx: ServiceContext, action: str) -> None:
     if not ctx.access.unconditional(action):
-        ctx.access.require(action, ctx.access.new_fact_object(NARRATIVE_PATH, {}))
+        obj = ctx.access.new_fact_object(NARRATIVE_PATH, {"owner": ctx.subject})
+        ctx.access.require(action, obj)
 
 
 def _link(ctx: ServiceContext, text: str) -> tuple[str, str, str]:
@@ -312,12 +313,13 @@ def _find(ctx: ServiceContext, narrative_id: str) -> tuple[Account, Version]:
 
 def _visible(ctx: ServiceContext, version: Version) -> bool:
     """A version is visible to a subject that may read every fact it depends on; an
-    unlinked one to a subject that may read at /narratives (decision 0087)."""
+    unlinked one to a subject that may read a fact its narrator would store at
+    /narratives (the narrator, and whom the rules let read there; decision 0087)."""
     ids = version.fact_ids()
     if not ids:
         if ctx.access.unconditional("read"):
             return True
-        obj = ctx.access.new_fact_object(NARRATIVE_PATH, {})
+        obj = ctx.access.new_fact_object(NARRATIVE_PATH, {"owner": version.actor})
         return ctx.access.decide(ctx.subject, "read", obj).allowed
     return len(ctx.store.get_facts(list(ids), ctx.scope())) == len(ids)
 

@@ -28,8 +28,11 @@ async def test_the_narrative_loop_over_mcp(memory: Memory) -> None:
         _, got = await _call(client, "remember", {"content": "We ship on Fridays.", "source": "x"})
         mid = got["memory_id"]
         await _call(client, "promote", {"memory_id": mid, "reason": "agreed"})
-        bad, n = await _call(client, "narrate", {"content": "Fridays.", "reason": "weekly",
-                                                 "memory_ids": [mid], "scope": "project"})  # fmt: skip
+        bad, n = await _call(
+            client,
+            "narrate",
+            {"content": "Fridays.", "reason": "weekly", "memory_ids": [mid], "scope": "project"},
+        )
         assert not bad and n["usable"] and n["version"] == 1
         bad, view = await _call(client, "current_narrative", {"scope": "project"})
         assert not bad and view["narrative"]["content"] == "Fridays."
@@ -40,14 +43,16 @@ async def test_the_narrative_loop_over_mcp(memory: Memory) -> None:
         assert "Fridays." not in json.dumps(view)  # never the stale text
         assert notice["source_issues"] == [{"ref": mid, "issue": "forgotten", "live": True}]
         assert f'restore(memory_id="{mid}"' in notice["hint"]
-        bad, err = await _call(client, "review_narrative",
-                               {"narrative_id": n["narrative_id"], "note": "ok"})  # fmt: skip
+        bad, err = await _call(
+            client, "review_narrative", {"narrative_id": n["narrative_id"], "note": "ok"}
+        )
         assert bad and err["error"] == "protocol_violation" and "restore(" in err["hint"]
         await _call(client, "restore", {"memory_id": mid, "reason": "back"})
         _, view = await _call(client, "current_narrative", {"scope": "project"})
         assert "narrative" not in view  # restoring does not approve it
-        bad, got = await _call(client, "review_narrative",
-                               {"narrative_id": n["narrative_id"], "note": "compared"})  # fmt: skip
+        bad, got = await _call(
+            client, "review_narrative", {"narrative_id": n["narrative_id"], "note": "compared"}
+        )
         assert not bad and got["usable"]
         _, listed = await _call(client, "list_narratives", {})
         assert [x["content"] for x in listed["narratives"]] == ["Fridays."]
@@ -60,19 +65,23 @@ async def test_narrative_errors_are_structured_and_self_correcting(memory: Memor
         _, got = await _call(client, "remember", {"content": "Old plan.", "source": "x"})
         mid = got["memory_id"]
         await _call(client, "forget", {"memory_id": mid, "reason": "dropped"})
-        bad, err = await _call(client, "narrate", {"content": "Plan.", "reason": "r",
-                                                   "memory_ids": [mid]})  # fmt: skip
+        bad, err = await _call(
+            client, "narrate", {"content": "Plan.", "reason": "r", "memory_ids": [mid]}
+        )
         assert bad and set(err) == {"error", "message", "hint"}
         assert err["error"] == "protocol_violation"
         assert "restore(" in err["hint"] and "without it" in err["hint"]
         assert "embornal" not in err["hint"]
-        bad, err = await _call(client, "narrate", {"content": "Plan.", "reason": "r",
-                                                   "claim_ids": ["C1"]})  # fmt: skip
+        bad, err = await _call(
+            client, "narrate", {"content": "Plan.", "reason": "r", "claim_ids": ["C1"]}
+        )
         assert bad and err["error"] == "invalid_input" and "claims" in err["message"]
         assert TOOL_CALL.search(err["hint"])
-        bad, err = await _call(client, "review_narrative",
-                               {"narrative_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "note": "x"})  # fmt: skip
+        bad, err = await _call(
+            client, "review_narrative", {"narrative_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "note": "x"}
+        )
         assert bad and err["error"] == "not_found" and "list_narratives()" in err["hint"]
-        bad, err = await _call(client, "narrate", {"content": "Policy.", "reason": "r",
-                                                   "security_sensitive": True})  # fmt: skip
+        bad, err = await _call(
+            client, "narrate", {"content": "Policy.", "reason": "r", "security_sensitive": True}
+        )
         assert bad and "narrate(" in err["hint"]

@@ -89,7 +89,7 @@ def test_narratives_show_only_what_every_dependency_lets_the_reader_see(
                     unlinked = {nid for nid, deps in made if not deps}
                     assert seen - unlinked == wanted - unlinked, (who, kind)
                     assert unlinked <= seen  # every subject here may read at /narratives
-                    for nid, deps in made:
+                    for nid, _ in made:
                         if nid in seen:
                             continue
                         try:

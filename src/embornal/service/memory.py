@@ -49,7 +49,6 @@ if TYPE_CHECKING:
         undo,
         visible,
     )
-    from embornal.service.access import TokenInfo
     from embornal.service.backup import Backup
     from embornal.service.chronicle import Chronicle
     from embornal.service.conflict_record import ConflictRecord
@@ -69,6 +68,7 @@ if TYPE_CHECKING:
         MemoryStatus,
         ProvenanceReport,
     )
+    from embornal.service.reindex_result import ReindexResult
     from embornal.service.results import (
         DueFact,
         FactDetail,
@@ -78,8 +78,8 @@ if TYPE_CHECKING:
         RecallHit,
         TreeNode,
     )
-    from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
+    from embornal.service.tokens import TokenInfo
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")

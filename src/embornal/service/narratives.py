@@ -13,7 +13,6 @@ sensitivity flag invalidates it in the very append that records it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES
 from embornal.domain.events.narratives import NarrativeReviewed, NarrativeVersioned
@@ -23,7 +22,6 @@ from embornal.domain.ids import new_id
 from embornal.domain.narratives import (
     DEFAULT_PERSPECTIVE,
     DEFAULT_SCOPE,
-    UNLINKED_WARNING,
     Account,
     Version,
     account_stream,
@@ -33,17 +31,21 @@ from embornal.domain.narratives import (
     fold_account,
     format_link,
     parse_link,
-    source_issues,
 )
 from embornal.domain.screening import screen
 from embornal.errors import ConcurrencyError, InvalidInput, NotFound, ProtocolViolation
 from embornal.service.context import ServiceContext, check_limit
-from embornal.service.narrative_fixes import fix_hint, refusal
+from embornal.service.narrative_fixes import refusal
+from embornal.service.narrative_reads import (
+    NARRATIVE_PATH,
+    find_version,
+    narrative_of,
+    notice_of,
+    visible,
+)
 from embornal.service.narrative_results import (
     Narrative,
-    NarrativeReview,
     NarrativeView,
-    SourceIssue,
 )
 
 __all__ = [
@@ -56,10 +58,6 @@ __all__ = [
     "usable_narrative",
 ]
 
-#: The path a narrative's rights are asked at, as of a fact its narrator stores there:
-#: narrating and reviewing take ``write``; an unlinked version is visible to a subject
-#: that may ``read`` it (decision 0087).
-NARRATIVE_PATH = "/narratives"
 _ATTEMPTS = 5
 _MAX_IDS = 200
 _SCAN = 1000
@@ -188,7 +186,7 @@ def narrate(
         assert done is not None
         version = done.find(body.narrative_id)
         assert version is not None
-        return _narrative(ctx, done, version, warn=True)
+        return narrative_of(ctx, done, version, warn=True)
     raise ConcurrencyError(
         f"the account of scope {sc!r} changed {_ATTEMPTS} times while narrating",
         hint="Other writers are busy with this account; read it again and retry.",
@@ -201,7 +199,7 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
     if not isinstance(note, str) or not note.strip():
         raise InvalidInput("a narrative review needs a note: what was compared with the sources")
     why = check_reason(note)
-    account, version = _find(ctx, narrative_id)
+    account, version = find_version(ctx, narrative_id)
     if version is not account.current:
         raise ProtocolViolation(
             f"narrative {version.narrative_id} has been replaced: only the current version "
@@ -218,10 +216,10 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
                 "reviewing a narrative", [ctx.event(account.stream_id, body, why, account.version)]
             )
         except ConcurrencyError:
-            account, version = _find(ctx, narrative_id)
+            account, version = find_version(ctx, narrative_id)
             continue
-        account, version = _find(ctx, narrative_id)
-        return _narrative(ctx, account, version)
+        account, version = find_version(ctx, narrative_id)
+        return narrative_of(ctx, account, version)
     raise ConcurrencyError(
         f"narrative {narrative_id} changed {_ATTEMPTS} times while being reviewed",
         hint="Read it again and retry.",
@@ -243,12 +241,12 @@ def current_narrative(
         if pe is not None and row.perspective != pe:
             continue
         account = fold_account(ctx.store.read_stream(row.stream_id))
-        if account is None or not _visible(ctx, account.current):
+        if account is None or not visible(ctx, account.current):
             continue
-        current = _narrative(ctx, account, account.current)
+        current = narrative_of(ctx, account, account.current)
         if current.usable:
             return NarrativeView(sc, current)
-        return NarrativeView(sc, None, _notice(current))
+        return NarrativeView(sc, None, notice_of(current))
     return NarrativeView(sc)
 
 
@@ -269,9 +267,9 @@ def narrative_history(
     for row in ctx.store.narrative_accounts(scope=sc, limit=_SCAN):
         account = fold_account(ctx.store.read_stream(row.stream_id))
         if account is not None:
-            found += [(v.position, account, v) for v in account.versions if _visible(ctx, v)]
+            found += [(v.position, account, v) for v in account.versions if visible(ctx, v)]
     found.sort(key=lambda f: f[0], reverse=True)
-    return [_narrative(ctx, a, v) for _, a, v in found[:n]]
+    return [narrative_of(ctx, a, v) for _, a, v in found[:n]]
 
 
 def list_narratives(ctx: ServiceContext, *, limit: int | None = None) -> list[Narrative]:
@@ -281,9 +279,9 @@ def list_narratives(ctx: ServiceContext, *, limit: int | None = None) -> list[Na
     out: list[Narrative] = []
     for row in ctx.store.narrative_accounts(limit=_SCAN):
         account = fold_account(ctx.store.read_stream(row.stream_id))
-        if account is None or not _visible(ctx, account.current):
+        if account is None or not visible(ctx, account.current):
             continue
-        v = _narrative(ctx, account, account.current)
+        v = narrative_of(ctx, account, account.current)
         if not v.usable:
             from dataclasses import replace
 
@@ -292,74 +290,3 @@ def list_narratives(ctx: ServiceContext, *, limit: int | None = None) -> list[Na
         if len(out) == n:
             break
     return out
-
-
-# -- reading a version -----------------------------------------------------------------------
-
-
-def _find(ctx: ServiceContext, narrative_id: str) -> tuple[Account, Version]:
-    if not isinstance(narrative_id, str) or not narrative_id.strip():
-        raise InvalidInput("a narrative id is required")
-    row = ctx.store.narrative_row(narrative_id)
-    account = fold_account(ctx.store.read_stream(row.stream_id)) if row is not None else None
-    version = account.find(row.narrative_id) if account is not None and row is not None else None
-    if account is None or version is None or not _visible(ctx, version):
-        raise NotFound(
-            f"no narrative with id {narrative_id}",
-            hint="List the accounts with list_narratives().",
-        )
-    return account, version
-
-
-def _visible(ctx: ServiceContext, version: Version) -> bool:
-    """A version is visible to a subject that may read every fact it depends on; an
-    unlinked one to a subject that may read a fact its narrator would store at
-    /narratives (the narrator, and whom the rules let read there; decision 0087)."""
-    ids = version.fact_ids()
-    if not ids:
-        if ctx.access.unconditional("read"):
-            return True
-        obj = ctx.access.new_fact_object(NARRATIVE_PATH, {"owner": version.actor})
-        return ctx.access.decide(ctx.subject, "read", obj).allowed
-    return len(ctx.store.get_facts(list(ids), ctx.scope())) == len(ids)
-
-
-def _issues(ctx: ServiceContext, version: Version, now: datetime) -> tuple[SourceIssue, ...]:
-    links = [parse_link(k) for k in version.link_ids]
-    out: list[SourceIssue] = []
-    for fact_id in version.fact_ids():
-        found = source_issues(
-            fact_id,
-            ctx.store.read_stream(fact_id),
-            version.checked.get(fact_id, 0),
-            now,
-            require_gate=version.sensitive,
-            links=[k for k in links if k[0] == fact_id],
-        )
-        out += [SourceIssue(i.ref, i.issue, i.live, i.at) for i in found]
-    return tuple(out)
-
-
-def _narrative(
-    ctx: ServiceContext, account: Account, version: Version, *, warn: bool = False
-) -> Narrative:
-    current = version is account.current
-    issues = _issues(ctx, version, ctx.now()) if current else ()
-    usable = current and not issues
-    status = "superseded" if not current else ("current" if usable else "stale")
-    warnings = (UNLINKED_WARNING,) if warn and not version.linked else ()
-    return Narrative(
-        version.narrative_id, version.scope, version.perspective, version.number,
-        version.content, version.coverage, version.sensitive, version.memory_ids,
-        version.link_ids, version.claim_ids, version.recorded_at, version.actor,
-        version.reason, version.replaces, current, usable, status,
-        "linked" if version.linked else "unlinked", issues, version.reviewed_at,
-        version.review_note, version.content is None, warnings,
-    )  # fmt: skip
-
-
-def _notice(n: Narrative) -> NarrativeReview:
-    return NarrativeReview(
-        n.narrative_id, n.scope, n.perspective, n.review_status, n.source_issues,
-        fix_hint(n.narrative_id, n.source_issues),
-    )  # fmt: skip

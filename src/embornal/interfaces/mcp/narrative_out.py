@@ -9,15 +9,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.mcp.results import iso
-
 __all__ = ["NARRATIVE_RESULTS", "NarrativeOut", "NarrativeViewOut"]
 
 
 class IssueOut(BaseModel):
-    ref: str = Field(description="The memory id (or link id) with the issue.")
+    ref: str
     issue: str
-    live: bool = Field(description="Holds now; false: cleared, yet not approved again.")
+    live: bool = Field(description="false: cleared, yet not approved again.")
 
 
 class NarrativeOut(BaseModel):
@@ -28,10 +26,8 @@ class NarrativeOut(BaseModel):
     content: str | None = Field(None, description="Null when withheld: not usable.")
     memory_ids: list[str] = Field(default_factory=list)
     link_ids: list[str] = Field(default_factory=list)
-    security_sensitive: bool = False
     usable: bool
     review_status: str = Field(description="current, stale or superseded.")
-    recorded_at: str | None = None
     source_issues: list[IssueOut] = Field(default_factory=list)
     warning: str | None = None
 
@@ -40,8 +36,7 @@ class NarrativeOut(BaseModel):
         return cls(
             narrative_id=n.narrative_id, scope=n.scope, perspective=n.perspective,
             version=n.version, content=n.content, memory_ids=list(n.memory_ids),
-            link_ids=list(n.link_ids), security_sensitive=n.security_sensitive,
-            usable=n.usable, review_status=n.review_status, recorded_at=iso(n.recorded_at),
+            link_ids=list(n.link_ids), usable=n.usable, review_status=n.review_status,
             source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
                            for i in n.source_issues],
             warning="; ".join(n.warnings) or None,

@@ -176,6 +176,7 @@ def test_the_parser_tree_is_whole() -> None:
         "memory",
         "bootstrap",
         "conflict",
+        "narrative",
         "config",
         "admin",
         "export",
@@ -195,7 +196,8 @@ def test_the_parser_tree_is_whole() -> None:
         "events", "markdown", "memory-as-history", "basic-memory", "mem0", "mcp-memory",
     ]  # fmt: skip
     assert tree["conflict"] == ["list", "show", "resolve", "scan"]
-    assert sum(len(v) or 1 for v in tree.values()) == 85
+    assert tree["narrative"] == ["add", "current", "review", "history", "list"]
+    assert sum(len(v) or 1 for v in tree.values()) == 90
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

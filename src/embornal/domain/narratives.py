@@ -23,7 +23,6 @@ and its two ends are dependencies like memories.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -88,6 +87,8 @@ def check_label(value: object, name: str, default: str) -> str:
 def account_stream(scope: str, perspective: str) -> str:
     """The stream of the account of ``scope`` from ``perspective`` (one per pair, so two
     first versions of one account race on one stream)."""
+    import hashlib  # off the path of memory recall
+
     digest = hashlib.sha256(f"{scope}\x1f{perspective}".encode()).hexdigest()[:26]
     return STREAM_PREFIX + digest
 

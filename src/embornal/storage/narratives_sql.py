@@ -14,7 +14,6 @@ from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event, EventType
-from embornal.domain.narratives import parse_link
 from embornal.storage.connect import Connection
 from embornal.storage.contract_narratives import NarrativeRow
 
@@ -43,8 +42,8 @@ def _versioned(conn: Connection, e: Event, b: Any) -> None:
          format_time(e.recorded_at), e.actor),
     )  # fmt: skip
     facts = list(b.memory_ids)
-    for link in b.link_ids:
-        source, _, target = parse_link(link)
+    for link in b.link_ids:  # SOURCE:relation:TARGET (decision 0085)
+        source, _, target = link.split(":")
         facts += [source, target]
     conn.executemany(
         "INSERT OR IGNORE INTO narrative_dependencies (narrative_id, fact_id) VALUES (?, ?)",

@@ -73,8 +73,7 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
         Call it at the end of a session or when the picture changed. A forgotten, missing,
         overdue or unsupported sensitive memory is refused; a sensitive synthesis needs
         corroborated memories. Without memory_ids it is accepted with a warning.
-        Example: narrate(content="We ship on Fridays.", reason="weekly summary",
-        memory_ids=["01KCZ8Q3W5R7T9V1X3Z5B7D9F1"], scope="project")""",
+        Example: narrate(content="Ships Fridays.", reason="weekly", memory_ids=["01KCZ8Q3W5"])""",
         example=f'narrate(content="We ship on Fridays.", reason="weekly summary", '
         f'memory_ids=["{EXAMPLE_ID}"], scope="project")',
         http=Http("POST", "/narratives", "narrate", "Write a narrative version",
@@ -114,8 +113,7 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
         and compared the account with its sources. Restoring or corroborating a source never
         approves it by itself. Refused while a source issue is live, or for a replaced
         version.
-        Example: review_narrative(narrative_id="01KCZ9A2B4C6D8E0F2G4H6J8K0",
-        note="checked against the restored memory")""",
+        Example: review_narrative(narrative_id="01KCZ9A2B4C6", note="matches the sources")""",
         example=f'review_narrative(narrative_id="{_EXAMPLE_NARRATIVE}", note="still holds")',
         http=Http("POST", "/narratives/{id}/review", "reviewNarrative", "Review a narrative",
                   "Approve the current version again (the note is required); 409 while a "

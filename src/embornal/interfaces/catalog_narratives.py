@@ -60,9 +60,11 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
                "permissions or instructions: every memory it rests on must then be "
                "corroborated.", aliases=("security_sensitive", "sensitive"), default=False,
                cli_help="mark the synthesis security-sensitive")),
-        tool_order=60, profile="full", title="Write a narrative version",
+        tool_order=60, profile="core", title="Write a narrative version",
         cli="narrative add", cli_show=_SHOW + "show_narrative",
         cli_help="write a new version of a scope's account, with its dependencies",
+        brief=('Write the new version of a scope\'s account, naming the memories it rests on. '
+               'Example: narrate(content="Ships Fridays.", reason="weekly", memory_ids=["01KC..."])'),
         cli_doc="Write CONTENT as the new version of the account of --scope (and\n"
         "--perspective). Each --memory and --link is validated now: live, readable, an\n"
         "interpretation not overdue, a sensitive one corroborated.",
@@ -84,9 +86,11 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "current_narrative", "chronicle.current_narrative", "NarrativeView",
         (_SCOPE, _PERSPECTIVE),
-        tool_order=61, profile="full", title="Current narrative", read_only=True,
+        tool_order=61, profile="core", title="Current narrative", read_only=True,
         cli="narrative current", cli_show=_SHOW + "show_view",
         cli_help="the usable account of a scope, or its review notice",
+        brief=('Read a scope\'s usable account, or its review notice (resolve the issues, then '
+               'review_narrative). Example: current_narrative(scope="project")'),
         guide="""Read the current account of a scope: the narrative when it is usable,
         else narrative_review (its id and source issues, never its stale text); neither
         when the scope has none.

@@ -26,6 +26,7 @@ pytestmark = pytest.mark.anyio
 CORE = [
     "store", "recall", "forget", "restore", "pin", "unpin", "remember", "promote",
     "corroborate", "provenance", "flag_sensitive", "due_for_consolidation", "audit_log",
+    "narrate", "current_narrative",
 ]  # fmt: skip
 FULL = [
     "store", "recall", "ls", "tree", "cat", "forget", "restore", "show", "history",

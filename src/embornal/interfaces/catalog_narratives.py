@@ -64,7 +64,7 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
         cli="narrative add", cli_show=_SHOW + "show_narrative",
         cli_help="write a new version of a scope's account, with its dependencies",
         brief=('Write the new version of a scope\'s account, naming the memories it rests on. '
-               'Example: narrate(content="Ships Fridays.", reason="weekly", memory_ids=["01KC..."])'),
+               'Example: narrate(content="Ships Fridays.", reason="weekly", memory_ids=["01KC"])'),
         cli_doc="Write CONTENT as the new version of the account of --scope (and\n"
         "--perspective). Each --memory and --link is validated now: live, readable, an\n"
         "interpretation not overdue, a sensitive one corroborated.",

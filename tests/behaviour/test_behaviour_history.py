@@ -99,3 +99,52 @@ def test_the_audit_log_leaves_out_what_a_subject_may_not_read(
     assert all(e.memory_id != mine for e in bob.chronicle.audit_log(limit=50))
     with pytest.raises(InvalidInput):
         alice.chronicle.audit_log(limit=0)
+
+
+def test_narratives_on_both_sides(alice: MemoryAPI) -> None:
+    """Seed 002: a forgotten dependency withholds the narrative; restoring does not
+    silently re-approve it; review does."""
+    fid = alice.remember("We ship on Fridays.", source="standup").fact.id
+    alice.promote(fid, reason="agreed")
+    n = alice.chronicle.narrate(
+        "Fridays.", reason="weekly", memory_ids=[fid], scope="project", coverage="week 1"
+    )
+    assert (n.version, n.usable, n.memory_ids, n.coverage) == (1, True, (fid,), "week 1")
+    view = alice.chronicle.current_narrative(scope="project")
+    assert view.narrative == n
+    alice.forget(fid, reason="changed")
+    view = alice.chronicle.current_narrative(scope="project")
+    assert view.narrative is None and view.narrative_review is not None
+    assert "restore(" in view.narrative_review.hint
+    with pytest.raises(ProtocolViolation):
+        alice.chronicle.review_narrative(n.narrative_id, note="fine")
+    alice.restore(fid, reason="back")
+    assert alice.chronicle.current_narrative(scope="project").narrative is None
+    (listed,) = alice.chronicle.list_narratives()
+    assert listed.content is None and listed.withheld
+    (past,) = alice.chronicle.narrative_history(scope="project")
+    assert past.content == "Fridays."
+    assert alice.chronicle.review_narrative(n.narrative_id, note="compared").usable
+    assert alice.chronicle.current_narrative(scope="project").narrative is not None
+    with pytest.raises(InvalidInput, match="claims are not available yet"):
+        alice.chronicle.narrate("x", reason="r", claim_ids=["C1"])
+    plain = alice.chronicle.narrate("An unlinked account.", reason="r", scope="other")
+    assert plain.provenance_status == "unlinked" and plain.warnings
+
+
+def test_a_narrative_is_hidden_from_a_subject_who_may_not_read_a_dependency(
+    alice: MemoryAPI, bob: MemoryAPI
+) -> None:
+    mine = alice.remember("Alice's private plan.", path="/private/alice").fact.id
+    alice.promote(mine, reason="kept")
+    n = alice.chronicle.narrate("Alice plans.", reason="r", memory_ids=[mine], scope="s")
+    alice.chronicle.narrate("Alice's unlinked note.", reason="r", scope="t")
+    assert bob.chronicle.list_narratives() == []
+    assert bob.chronicle.narrative_history() == []
+    view = bob.chronicle.current_narrative(scope="s")
+    assert view.narrative is None and view.narrative_review is None
+    with pytest.raises(NotFound):
+        bob.chronicle.review_narrative(n.narrative_id, note="x")
+    with pytest.raises(NotFound):
+        bob.chronicle.narrate("Bob's take.", reason="r", memory_ids=[mine])
+    assert len(alice.chronicle.list_narratives()) == 2

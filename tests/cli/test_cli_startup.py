@@ -177,6 +177,7 @@ def test_the_parser_tree_is_whole() -> None:
         "bootstrap",
         "conflict",
         "canon",
+        "narrative",
         "config",
         "admin",
         "export",
@@ -197,7 +198,8 @@ def test_the_parser_tree_is_whole() -> None:
     ]  # fmt: skip
     assert tree["conflict"] == ["list", "show", "resolve", "scan", "mark"]
     assert tree["canon"] == ["add", "remove", "end", "list", "scopes"]
-    assert sum(len(v) or 1 for v in tree.values()) == 96
+    assert tree["narrative"] == ["add", "current", "review", "history", "list"]
+    assert sum(len(v) or 1 for v in tree.values()) == 101
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

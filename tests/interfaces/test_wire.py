@@ -20,6 +20,7 @@ from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import history_schemas as HS
 from embornal.interfaces.http import importance_schemas as IS
+from embornal.interfaces.http import narrative_routes as NS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.http import timeline_routes as TL
@@ -28,6 +29,7 @@ from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse,
 from embornal.service.chronicle_results import AuditEntry
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkGraph
+from embornal.service.narrative_results import Narrative, NarrativeView
 from embornal.service.proposal_results import (
     Proposal,
     ProposalSummary,
@@ -99,11 +101,16 @@ def results(memory: Memory) -> dict[type, Any]:
     entry = memory.chronicle.canonize(new.id, "release", reason="the plan")
     memory.chronicle.canonize(project.id, "release", reason="the people")
     memory.chronicle.set_frame(captured.fact.id, "web", reason="from the web")
+    told = memory.store("/n", "We ship on Fridays.").id
+    narrative = memory.chronicle.narrate("Fridays.", reason="r", memory_ids=[told], coverage="q")
+    memory.forget(told, reason="changed")
     return {
         CanonEntry: entry,
         CanonRemoval: memory.chronicle.decanonize(project.id, reason="not this task"),
         ScopeInUse: memory.chronicle.active_scopes()[0],
         FrameInUse: memory.chronicle.list_frames()[0],
+        Narrative: narrative,
+        NarrativeView: memory.chronicle.current_narrative(),
         Link: link,
         LinkGraph: memory.links(project.id, depth=2),
         Proposal: memory.proposal(proposal.id),
@@ -161,6 +168,8 @@ SCHEMA: dict[type, type[BaseModel]] = {
     TimelineEntry: TL.TimelineEntryOut,
     HistoryHit: TL.HistoryHitOut,
     Evidence: TL.EvidenceOut,
+    Narrative: NS.NarrativeOut,
+    NarrativeView: NS.NarrativeViewOut,
 }
 
 

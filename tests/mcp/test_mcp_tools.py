@@ -26,6 +26,7 @@ pytestmark = pytest.mark.anyio
 CORE = [
     "store", "recall", "forget", "restore", "pin", "unpin", "remember", "promote",
     "corroborate", "provenance", "flag_sensitive", "due_for_consolidation", "audit_log",
+    "narrate", "current_narrative",
 ]  # fmt: skip
 FULL = [
     "store", "recall", "ls", "tree", "cat", "forget", "restore", "show", "history",
@@ -40,6 +41,7 @@ FULL = [
     # canon, frames and declared conflicts (decisions 0078-0080)
     "canonize", "decanonize", "end_scope", "list_canon", "active_scopes", "set_frame",
     "list_frames", "mark_conflict", "list_conflicts", "resolve_conflict",
+    "narrate", "current_narrative", "review_narrative", "narrative_history", "list_narratives",
     # the history context and timelines (seed 002 item 11)
     "set_history_context", "timeline", "search_history", "link_memories", "unlink_memories",
     "memory_links",

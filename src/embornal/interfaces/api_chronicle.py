@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from datetime import datetime
 
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.graph_results import Link, LinkGraph
+    from embornal.service.narrative_results import Narrative, NarrativeView
     from embornal.service.protocol_results import MemoryStatus
     from embornal.service.timeline_results import HistoryHit, TimelineEntry
 
@@ -99,6 +101,31 @@ class ChronicleAPI(Protocol):
         direction: str = "both",
         limit: int | None = None,
     ) -> LinkGraph: ...
+    def narrate(
+        self,
+        content: str,
+        *,
+        reason: str,
+        memory_ids: Sequence[str] | None = None,
+        claim_ids: Sequence[str] | None = None,
+        link_ids: Sequence[str] | None = None,
+        scope: str | None = None,
+        perspective: str | None = None,
+        coverage: str | None = None,
+        security_sensitive: bool = False,
+    ) -> Narrative: ...
+
+    def current_narrative(
+        self, *, scope: str | None = None, perspective: str | None = None
+    ) -> NarrativeView: ...
+
+    def review_narrative(self, narrative_id: str, *, note: str) -> Narrative: ...
+
+    def narrative_history(
+        self, *, limit: int | None = None, scope: str | None = None
+    ) -> list[Narrative]: ...
+
+    def list_narratives(self, *, limit: int | None = None) -> list[Narrative]: ...
 
 
 if TYPE_CHECKING:  # mypy checks that both sides offer the API

@@ -27,7 +27,13 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.interfaces import wire_canon, wire_chronicle, wire_proposals, wire_timeline
+from embornal.interfaces import (
+    wire_canon,
+    wire_chronicle,
+    wire_narratives,
+    wire_proposals,
+    wire_timeline,
+)
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.protocol_results import (
@@ -276,6 +282,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     **wire_chronicle.SHAPES,
     **_CANON,
     **wire_timeline.shapes(_fact),
+    **wire_narratives.SHAPES,
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -574,6 +581,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     **wire_chronicle.READERS,
     **_CANON_READERS,
     **wire_timeline.readers(_read_fact),
+    **wire_narratives.READERS,
 }
 
 

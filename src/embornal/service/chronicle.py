@@ -23,11 +23,16 @@ from embornal.service import history_links, timeline
 
 if TYPE_CHECKING:
     from datetime import datetime
+from embornal.service import narratives
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.context import ServiceContext
     from embornal.service.graph_results import Link, LinkGraph
+    from embornal.service.narrative_results import Narrative, NarrativeView
     from embornal.service.protocol_results import MemoryStatus
     from embornal.service.timeline_results import HistoryHit, TimelineEntry
 
@@ -128,3 +133,44 @@ class Chronicle:
         """The memories one link away from a memory, with the links."""
         return history_links.memory_links(self._ctx, fact_id, relation=relation,
                                           direction=direction, limit=limit)  # fmt: skip
+
+    def narrate(
+        self,
+        content: str,
+        *,
+        reason: str,
+        memory_ids: Sequence[str] | None = None,
+        claim_ids: Sequence[str] | None = None,
+        link_ids: Sequence[str] | None = None,
+        scope: str | None = None,
+        perspective: str | None = None,
+        coverage: str | None = None,
+        security_sensitive: bool = False,
+    ) -> Narrative:
+        """A new version of the account of ``scope`` (from ``perspective``), its
+        dependencies validated (decision 0085)."""
+        return narratives.narrate(
+            self._ctx, content, reason=reason, memory_ids=memory_ids, claim_ids=claim_ids,
+            link_ids=link_ids, scope=scope, perspective=perspective, coverage=coverage,
+            security_sensitive=security_sensitive,
+        )  # fmt: skip
+
+    def current_narrative(
+        self, *, scope: str | None = None, perspective: str | None = None
+    ) -> NarrativeView:
+        """The usable account of ``scope``, or its review notice (decision 0086)."""
+        return narratives.current_narrative(self._ctx, scope=scope, perspective=perspective)
+
+    def review_narrative(self, narrative_id: str, *, note: str) -> Narrative:
+        """Approve the current version again once its source issues are resolved."""
+        return narratives.review_narrative(self._ctx, narrative_id, note=note)
+
+    def narrative_history(
+        self, *, limit: int | None = None, scope: str | None = None
+    ) -> list[Narrative]:
+        """Every version, the newest first, with its text for inspection."""
+        return narratives.narrative_history(self._ctx, limit=limit, scope=scope)
+
+    def list_narratives(self, *, limit: int | None = None) -> list[Narrative]:
+        """The accounts, each current version, stale text withheld."""
+        return narratives.list_narratives(self._ctx, limit=limit)

@@ -28,6 +28,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
+from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
 from embornal.storage.contract_review import (
     CanonReads,
     CanonRow,
@@ -62,6 +63,8 @@ __all__ = [
     "KeywordSearch",
     "KindQueries",
     "LabelCount",
+    "NarrativeReads",
+    "NarrativeRow",
     "PastReads",
     "PathReads",
     "PathRow",
@@ -575,6 +578,7 @@ class Store(
     HistoryQueries,
     CanonReads,
     TimelineReads,
+    NarrativeReads,
     Protocol,
 ):
     """One open memory."""

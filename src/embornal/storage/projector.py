@@ -18,7 +18,15 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import canon, conflict_projection, graph, history, proposals_sql, protocol
+from embornal.storage import (
+    canon,
+    conflict_projection,
+    graph,
+    history,
+    narratives_sql,
+    proposals_sql,
+    protocol,
+)
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -65,6 +73,7 @@ PROJECTION_TABLES = (
     "casbin_rule",
     "tokens",
     proposals_sql.TABLE,
+    *narratives_sql.TABLES,
 )
 
 
@@ -536,6 +545,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     **proposals_sql.HANDLERS,
     **protocol.HANDLERS,  # the history protocol's (decision 0064)
     **canon.HANDLERS,  # canon and frames (decision 0078)
+    **narratives_sql.HANDLERS,  # narrative accounts' (decision 0085)
 }
 
 

@@ -28,13 +28,10 @@ from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import access_reads as access
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
-from embornal.storage.canon import CanonQueries
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
-from embornal.storage.graph import LinkReads
-from embornal.storage.portability import SqlitePortability, skip_seed
-from embornal.storage.proposals_sql import ProposalQueries
-from embornal.storage.protocol import ProtocolReads
+from embornal.storage.portability import skip_seed
+from embornal.storage.sqlite_parts import QueryParts
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
 
@@ -62,7 +59,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads, CanonQueries):
+class SqliteStore(QueryParts):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -163,9 +160,11 @@ class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads, 
         """Erase content from the earlier events of a purged fact, and from the proposal
         events that name it; return how many."""
         from embornal.storage.purge_mentions import redact_naming
+        from embornal.storage.purge_narratives import redact_depending
 
         now = self.clock.now()
         own = eventlog.redact_stream(conn, stream_id, purge_position, now)
+        own += redact_depending(conn, stream_id, purge_position, now)
         return own + redact_naming(conn, stream_id, purge_position, now)
 
     def erase_in_transaction(self, conn: Connection) -> None:

@@ -8,6 +8,7 @@ from embornal.storage import (
     eventlog,
     graph,
     migrations,
+    narratives_sql,
     projector,
     proposals_sql,
     protocol,
@@ -59,6 +60,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     **graph.VERIFY_QUERIES,
     **protocol.VERIFY_QUERIES,
     **canon.VERIFY_QUERIES,
+    **narratives_sql.VERIFY_QUERIES,
 }
 
 

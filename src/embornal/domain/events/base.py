@@ -96,6 +96,9 @@ class EventType(StrEnum):
     MEMORY_DECANONIZED = "MemoryDecanonized"
     MEMORY_FRAMED = "MemoryFramed"
     MEMORY_CONTEXT_SET = "MemoryContextSet"
+    # narrative accounts' (events/narratives.py, decision 0085)
+    NARRATIVE_VERSIONED = "NarrativeVersioned"
+    NARRATIVE_REVIEWED = "NarrativeReviewed"
 
 
 @dataclass(frozen=True)

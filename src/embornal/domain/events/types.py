@@ -16,6 +16,7 @@ from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.events.canon import CANON_EVENTS
 from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
 from embornal.domain.events.graph import GRAPH_EVENT_CLASSES, FactLinked, FactUnlinked
+from embornal.domain.events.narratives import NARRATIVE_EVENTS
 from embornal.domain.events.proposals import PROPOSAL_EVENTS
 from embornal.domain.events.protocol import PROTOCOL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
@@ -471,6 +472,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     *PROPOSAL_EVENTS,
     *PROTOCOL_EVENTS,  # the history protocol's (decision 0064)
     *CANON_EVENTS,  # canon and frames (decision 0078)
+    *NARRATIVE_EVENTS,  # narrative accounts' (decision 0085)
 )
 
 #: The compensating events of an undo carry ``undoes``: the log position of the event

@@ -8,12 +8,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from datetime import datetime
 
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.graph_results import Link, LinkGraph
+    from embornal.service.narrative_results import Narrative, NarrativeView
     from embornal.service.protocol_results import MemoryStatus
     from embornal.service.timeline_results import HistoryHit, TimelineEntry
 
@@ -130,3 +132,40 @@ class RemoteChronicle:
     ) -> LinkGraph:
         return cast("LinkGraph", self._op("memory_links", fact_id=fact_id, relation=relation,
                     direction=direction, limit=limit))  # fmt: skip
+
+    def narrate(
+        self,
+        content: str,
+        *,
+        reason: str,
+        memory_ids: Sequence[str] | None = None,
+        claim_ids: Sequence[str] | None = None,
+        link_ids: Sequence[str] | None = None,
+        scope: str | None = None,
+        perspective: str | None = None,
+        coverage: str | None = None,
+        security_sensitive: bool = False,
+    ) -> Narrative:
+        return cast("Narrative", self._op(
+            "narrate", content=content, reason=reason, memory_ids=memory_ids,
+            claim_ids=claim_ids, link_ids=link_ids, scope=scope, perspective=perspective,
+            coverage=coverage, security_sensitive=security_sensitive,
+        ))  # fmt: skip
+
+    def current_narrative(
+        self, *, scope: str | None = None, perspective: str | None = None
+    ) -> NarrativeView:
+        return cast(
+            "NarrativeView", self._op("current_narrative", scope=scope, perspective=perspective)
+        )
+
+    def review_narrative(self, narrative_id: str, *, note: str) -> Narrative:
+        return cast("Narrative", self._op("review_narrative", narrative_id=narrative_id, note=note))
+
+    def narrative_history(
+        self, *, limit: int | None = None, scope: str | None = None
+    ) -> list[Narrative]:
+        return cast("list[Narrative]", self._op("narrative_history", limit=limit, scope=scope))
+
+    def list_narratives(self, *, limit: int | None = None) -> list[Narrative]:
+        return cast("list[Narrative]", self._op("list_narratives", limit=limit))

@@ -100,6 +100,14 @@ def build_parser() -> ArgParser:
         description="The active canon: the memories a task is about, per scope (seed 002).",
     )
     groups.later(
+        "narrative",
+        "versioned accounts of a scope: add, current, review, history, list",
+        group_of("narrative"),
+        description="Narratives: versioned syntheses whose sources are checked (decision 0085).",
+        epilog=EXIT_CODES,
+        formatter_class=FMT,
+    )
+    groups.later(
         "config", "where the files are, and the configuration in effect", group_of("config")
     )
     groups.later(

@@ -55,6 +55,7 @@ from embornal.interfaces.http.importance_schemas import (
     PinOut,
     WeightIn,
 )
+from embornal.interfaces.http.narrative_routes import NARRATIVE_HTTP
 from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.proposal_schemas import PROPOSAL_HTTP
 from embornal.interfaces.http.schemas import (
@@ -229,6 +230,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     **CHRONICLE_HTTP,  # its facade's (decision 0084)
     **CANON_HTTP,  # canon, frames and declared conflicts (decisions 0078-0080)
     **TIMELINE_HTTP,  # the timeline's (decisions 0088-0090)
+    **NARRATIVE_HTTP,  # narrative accounts' (decision 0085)
 }
 
 

@@ -36,6 +36,7 @@ from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.history_out import HISTORY_RESULTS
+from embornal.interfaces.mcp.narrative_out import NARRATIVE_RESULTS
 from embornal.interfaces.mcp.proposal_results import PROPOSAL_RESULTS
 from embornal.interfaces.mcp.results import (
     CatOut,
@@ -387,6 +388,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **CHRONICLE_RESULTS,  # its facade's (decision 0084)
     **CANON_RESULTS,  # canon, frames and declared conflicts (decisions 0078-0080)
     **TIMELINE_RESULTS,  # the timeline's (decisions 0088-0090)
+    **NARRATIVE_RESULTS,  # narrative accounts' (decision 0085)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 

@@ -37,6 +37,7 @@ from embornal.storage.access_sql import ScopeCache, Visibility
 from embornal.storage.canon import CanonQueries
 from embornal.storage.contract import FactVector, PathRow, Redaction, SpineRow
 from embornal.storage.graph import LinkReads
+from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
@@ -97,7 +98,7 @@ def _not_ported(name: str, part: str) -> Callable[..., Any]:
     return method
 
 
-class PostgresStore(ProposalQueries, LinkReads, ProtocolReads, CanonQueries):
+class PostgresStore(ProposalQueries, LinkReads, ProtocolReads, CanonQueries, NarrativeQueries):
     """One open PostgreSQL memory, safe to share between threads. The reads of typed
     links, proposals, retention and the history protocol are SQLite's own mixins, their
     SQL through the dialect (:func:`.db.pg_sql`)."""

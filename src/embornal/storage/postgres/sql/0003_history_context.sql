@@ -1,4 +1,4 @@
--- pg_0005_history_context: as SQLite's 0027_history_context (decision 0088): when the
+-- pg_0006_history_context: as SQLite's 0027_history_context (decision 0088): when the
 -- event a memory tells of happened, and its place in its session.
 ALTER TABLE memory_protocol ADD COLUMN event_at TEXT;
 ALTER TABLE memory_protocol ADD COLUMN session_position INTEGER;

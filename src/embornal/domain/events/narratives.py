@@ -1,0 +1,74 @@
+"""The events of a narrative account (stream ``narrative:<account>``; decision 0085).
+
+An account is one synthesis per (scope, perspective); each ``narrate`` appends a new
+version, each ``review_narrative`` a review of the current one. Both record ``checked``:
+the dependency streams the decision validated, each as ``<fact id>@<stream version>``.
+Whether a version is usable is computed at read time from what its dependencies' streams
+did after those versions (decision 0086), so no event is written when a dependency changes.
+
+The synthesis, its coverage and a review's note are user text, erased by a purge of any
+fact they depend on (the events name the fact, :mod:`embornal.storage.purge_narratives`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from embornal.domain.events.base import DomainEvent, EventType
+
+__all__ = ["NARRATIVE_EVENTS", "NarrativeReviewed", "NarrativeVersioned"]
+
+
+@dataclass(frozen=True)
+class NarrativeVersioned(DomainEvent):
+    """A new version of the account of ``scope`` seen from ``perspective``, replacing
+    ``replaces`` (None: the first). ``sensitive``: asked for, or the content matched the
+    screen (``screened``). ``memory_ids``, ``link_ids`` (``SOURCE:relation:TARGET``) and
+    ``claim_ids`` are its dependencies; ``checked`` the stream versions validated."""
+
+    TYPE: ClassVar[str] = EventType.NARRATIVE_VERSIONED.value
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("content", "coverage")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
+        "narrative_id",
+        "scope",
+        "perspective",
+        "sensitive",
+        "screened",
+        "memory_ids",
+        "link_ids",
+        "claim_ids",
+        "checked",
+        "replaces",
+    )
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("coverage", "replaces")
+
+    narrative_id: str
+    scope: str
+    perspective: str
+    content: str | None
+    coverage: str | None = None
+    sensitive: bool = False
+    screened: tuple[str, ...] = ()
+    memory_ids: tuple[str, ...] = ()
+    link_ids: tuple[str, ...] = ()
+    claim_ids: tuple[str, ...] = ()
+    checked: tuple[str, ...] = ()
+    replaces: str | None = None
+
+
+@dataclass(frozen=True)
+class NarrativeReviewed(DomainEvent):
+    """The current version re-approved after its source issues were resolved: its
+    dependencies' streams validated again at ``checked``."""
+
+    TYPE: ClassVar[str] = EventType.NARRATIVE_REVIEWED.value
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("note",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("narrative_id", "checked")
+
+    narrative_id: str
+    note: str | None
+    checked: tuple[str, ...] = ()
+
+
+NARRATIVE_EVENTS: tuple[type[DomainEvent], ...] = (NarrativeVersioned, NarrativeReviewed)

@@ -1,0 +1,132 @@
+"""The REST models and answers of narrative accounts (decisions 0085–0087): (answer
+model, query or body model, envelope) by operation name, spliced into :mod:`.api`'s
+table. Routes under ``/narratives``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
+from embornal.interfaces.http.schemas import Limit, Time, _In, _Out
+from embornal.interfaces.wire import to_wire
+
+__all__ = [
+    "NARRATIVE_HTTP",
+    "NarrateIn",
+    "NarrativeOut",
+    "NarrativeViewOut",
+    "NarrativesOut",
+]
+
+_Label = Field(None, max_length=200)
+_Ids = Field(None, max_length=200)
+
+
+class SourceIssueOut(_Out):
+    ref: str = Field(description="The memory id, or the link id SOURCE:relation:TARGET.")
+    issue: str = Field(description="missing, forgotten, stale_interpretation, "
+                       "insufficient_corroboration or link_missing.")  # fmt: skip
+    live: bool = Field(description="It holds now (false: it cleared, which does not "
+                       "approve the version again).")  # fmt: skip
+    at: Time | None
+
+
+class NarrativeOut(_Out):
+    """One version of an account."""
+
+    narrative_id: str
+    scope: str
+    perspective: str
+    version: int
+    content: str | None = Field(description="Null when withheld (stale) or purged.")
+    coverage: str | None
+    security_sensitive: bool
+    memory_ids: list[str]
+    link_ids: list[str]
+    claim_ids: list[str]
+    recorded_at: Time
+    actor: str
+    reason: str | None
+    replaces: str | None
+    current: bool
+    usable: bool
+    review_status: str = Field(description="current, stale or superseded.")
+    provenance_status: str = Field(description="linked or unlinked.")
+    source_issues: list[SourceIssueOut]
+    reviewed_at: Time | None
+    review_note: str | None
+    withheld: bool
+    warnings: list[str]
+
+
+class NarrativeReviewOut(_Out):
+    """The notice standing in for an unusable account (never its text)."""
+
+    narrative_id: str
+    scope: str
+    perspective: str
+    review_status: str
+    source_issues: list[SourceIssueOut]
+    hint: str
+
+
+class NarrativeViewOut(_Out):
+    scope: str
+    narrative: NarrativeOut | None
+    narrative_review: NarrativeReviewOut | None
+
+
+class NarrativesOut(_Out):
+    narratives: list[NarrativeOut]
+
+
+class NarrateIn(_In):
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_BYTES)
+    reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH)
+    memory_ids: list[str] | None = _Ids
+    claim_ids: list[str] | None = _Ids
+    link_ids: list[str] | None = _Ids
+    scope: str | None = _Label
+    perspective: str | None = _Label
+    coverage: str | None = Field(None, max_length=MAX_REASON_LENGTH)
+    security_sensitive: bool = Field(False, strict=True)
+
+
+class CurrentQuery(_In):
+    scope: str | None = _Label
+    perspective: str | None = _Label
+
+
+class NarrativeReviewIn(_In):
+    note: str = Field(min_length=1, max_length=MAX_REASON_LENGTH)
+
+
+class HistoryQuery(_In):
+    limit: Limit = None
+    scope: str | None = _Label
+
+
+class ListQuery(_In):
+    limit: Limit = None
+
+
+def _whole(c: Any, r: Any) -> Any:
+    return to_wire(r)
+
+
+def _listed(c: Any, r: Any) -> Any:
+    return {"narratives": to_wire(r)}
+
+
+NARRATIVE_HTTP: dict[
+    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
+] = {
+    "narrate": (NarrativeOut, NarrateIn, _whole),
+    "current_narrative": (NarrativeViewOut, CurrentQuery, _whole),
+    "review_narrative": (NarrativeOut, NarrativeReviewIn, _whole),
+    "narrative_history": (NarrativesOut, HistoryQuery, _listed),
+    "list_narratives": (NarrativesOut, ListQuery, _listed),
+}

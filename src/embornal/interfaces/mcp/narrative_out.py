@@ -1,0 +1,89 @@
+"""What the narrative tools return to the model (decisions 0085–0087): compact views of
+:mod:`embornal.service.narrative_results`. A withheld account is its review notice, and
+its text is absent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+__all__ = ["NARRATIVE_RESULTS", "NarrativeOut", "NarrativeViewOut"]
+
+
+class IssueOut(BaseModel):
+    ref: str
+    issue: str
+    live: bool = Field(description="false: cleared, yet not approved again.")
+
+
+class NarrativeOut(BaseModel):
+    narrative_id: str
+    scope: str
+    perspective: str
+    version: int
+    content: str | None = Field(None, description="Null when withheld: not usable.")
+    memory_ids: list[str] = Field(default_factory=list)
+    link_ids: list[str] = Field(default_factory=list)
+    usable: bool
+    review_status: str = Field(description="current, stale or superseded.")
+    source_issues: list[IssueOut] = Field(default_factory=list)
+    warning: str | None = None
+
+    @classmethod
+    def of(cls, n: Any) -> NarrativeOut:
+        return cls(
+            narrative_id=n.narrative_id, scope=n.scope, perspective=n.perspective,
+            version=n.version, content=n.content, memory_ids=list(n.memory_ids),
+            link_ids=list(n.link_ids), usable=n.usable, review_status=n.review_status,
+            source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
+                           for i in n.source_issues],
+            warning="; ".join(n.warnings) or None,
+        )  # fmt: skip
+
+
+class NarrativeReviewOut(BaseModel):
+    narrative_id: str
+    review_status: str
+    source_issues: list[IssueOut]
+    hint: str
+
+
+class NarrativeViewOut(BaseModel):
+    scope: str
+    narrative: NarrativeOut | None = None
+    narrative_review: NarrativeReviewOut | None = None
+
+    @classmethod
+    def of(cls, v: Any) -> NarrativeViewOut:
+        r = v.narrative_review
+        return cls(
+            scope=v.scope,
+            narrative=None if v.narrative is None else NarrativeOut.of(v.narrative),
+            narrative_review=None if r is None else NarrativeReviewOut(
+                narrative_id=r.narrative_id, review_status=r.review_status,
+                source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
+                               for i in r.source_issues],
+                hint=r.hint,
+            ),
+        )  # fmt: skip
+
+
+class NarrativesOut(BaseModel):
+    narratives: list[NarrativeOut]
+
+    @classmethod
+    def of(cls, rows: Any) -> NarrativesOut:
+        return cls(narratives=[NarrativeOut.of(n) for n in rows])
+
+
+_Project = Callable[[Any, Mapping[str, Any]], BaseModel]
+
+NARRATIVE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+    "narrate": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
+    "current_narrative": (NarrativeViewOut, lambda r, a: NarrativeViewOut.of(r)),
+    "review_narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
+    "narrative_history": (NarrativesOut, lambda r, a: NarrativesOut.of(r)),
+    "list_narratives": (NarrativesOut, lambda r, a: NarrativesOut.of(r)),
+}

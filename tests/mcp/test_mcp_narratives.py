@@ -1,0 +1,87 @@
+"""Narrative tools over MCP (full profile): seed 002's names and arguments, the review
+notice in place of stale text, and structured errors whose hint names the fixing call."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from mcp.client import Client
+
+from embornal import Memory
+from embornal.interfaces.mcp.hints import TOOL_CALL
+from embornal.interfaces.mcp.server import build_server
+
+pytestmark = pytest.mark.anyio
+
+
+async def _call(client: Client, tool: str, args: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    result = await client.call_tool(tool, args)
+    (block,) = result.content
+    assert block.type == "text"
+    return bool(result.is_error), json.loads(block.text)
+
+
+async def test_the_narrative_loop_over_mcp(memory: Memory) -> None:
+    async with Client(build_server(memory, profile="full"), mode="auto") as client:
+        _, got = await _call(client, "remember", {"content": "We ship on Fridays.", "source": "x"})
+        mid = got["memory_id"]
+        await _call(client, "promote", {"memory_id": mid, "reason": "agreed"})
+        bad, n = await _call(
+            client,
+            "narrate",
+            {"content": "Fridays.", "reason": "weekly", "memory_ids": [mid], "scope": "project"},
+        )
+        assert not bad and n["usable"] and n["version"] == 1
+        bad, view = await _call(client, "current_narrative", {"scope": "project"})
+        assert not bad and view["narrative"]["content"] == "Fridays."
+        await _call(client, "forget", {"memory_id": mid, "reason": "changed"})
+        bad, view = await _call(client, "current_narrative", {"scope": "project"})
+        assert not bad and "narrative" not in view
+        notice = view["narrative_review"]
+        assert "Fridays." not in json.dumps(view)  # never the stale text
+        assert notice["source_issues"] == [{"ref": mid, "issue": "forgotten", "live": True}]
+        assert f'restore(memory_id="{mid}"' in notice["hint"]
+        bad, err = await _call(
+            client, "review_narrative", {"narrative_id": n["narrative_id"], "note": "ok"}
+        )
+        assert bad and err["error"] == "protocol_violation" and "restore(" in err["hint"]
+        await _call(client, "restore", {"memory_id": mid, "reason": "back"})
+        _, view = await _call(client, "current_narrative", {"scope": "project"})
+        assert "narrative" not in view  # restoring does not approve it
+        bad, got = await _call(
+            client, "review_narrative", {"narrative_id": n["narrative_id"], "note": "compared"}
+        )
+        assert not bad and got["usable"]
+        _, listed = await _call(client, "list_narratives", {})
+        assert [x["content"] for x in listed["narratives"]] == ["Fridays."]
+        _, history = await _call(client, "narrative_history", {"scope": "project", "limit": 5})
+        assert len(history["narratives"]) == 1
+
+
+async def test_narrative_errors_are_structured_and_self_correcting(memory: Memory) -> None:
+    async with Client(build_server(memory, profile="full"), mode="auto") as client:
+        _, got = await _call(client, "remember", {"content": "Old plan.", "source": "x"})
+        mid = got["memory_id"]
+        await _call(client, "forget", {"memory_id": mid, "reason": "dropped"})
+        bad, err = await _call(
+            client, "narrate", {"content": "Plan.", "reason": "r", "memory_ids": [mid]}
+        )
+        assert bad and set(err) == {"error", "message", "hint"}
+        assert err["error"] == "protocol_violation"
+        assert "restore(" in err["hint"] and "without it" in err["hint"]
+        assert "embornal" not in err["hint"]
+        bad, err = await _call(
+            client, "narrate", {"content": "Plan.", "reason": "r", "claim_ids": ["C1"]}
+        )
+        assert bad and err["error"] == "invalid_input" and "claims" in err["message"]
+        assert TOOL_CALL.search(err["hint"])
+        bad, err = await _call(
+            client, "review_narrative", {"narrative_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "note": "x"}
+        )
+        assert bad and err["error"] == "not_found" and "list_narratives()" in err["hint"]
+        bad, err = await _call(
+            client, "narrate", {"content": "Policy.", "reason": "r", "security_sensitive": True}
+        )
+        assert bad and "narrate(" in err["hint"]

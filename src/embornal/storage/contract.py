@@ -28,6 +28,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
+from embornal.storage.contract_claims import ClaimReads, ClaimRow
 from embornal.storage.contract_review import (
     ConflictReads,
     ProposalReads,
@@ -46,6 +47,8 @@ __all__ = [
     "EVERYTHING",
     "AccessStore",
     "Admin",
+    "ClaimReads",
+    "ClaimRow",
     "ConflictReads",
     "EventStore",
     "FactReads",
@@ -557,6 +560,7 @@ class Store(
     Portability,
     ProposalReads,
     HistoryQueries,
+    ClaimReads,
     Protocol,
 ):
     """One open memory."""

@@ -202,6 +202,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0020_conflicts", "schema", _conflicts),
     Migration("0022_history_protocol", "schema", _sql("0022_history_protocol")),
     Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),
+    Migration("0025_claims", "schema", _sql("0025_claims")),
 )
 
 

@@ -18,7 +18,14 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import conflict_projection, graph, history, proposals_sql, protocol
+from embornal.storage import (
+    claims_sql,
+    conflict_projection,
+    graph,
+    history,
+    proposals_sql,
+    protocol,
+)
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -63,6 +70,7 @@ PROJECTION_TABLES = (
     "casbin_rule",
     "tokens",
     proposals_sql.TABLE,
+    *claims_sql.TABLES,
 )
 
 
@@ -515,6 +523,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     **graph.HANDLERS,
     **proposals_sql.HANDLERS,
     **protocol.HANDLERS,  # the history protocol's (decision 0064)
+    **claims_sql.HANDLERS,  # the claims ledger's (decision 0081)
 }
 
 

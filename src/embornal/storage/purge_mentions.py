@@ -1,11 +1,12 @@
 """A purge reaches the proposals that name the purged fact (decision 0055, addendum): their
-events lose their text as the fact's own do, and their rows are projected again."""
+events lose their text as the fact's own do, and their rows are projected again; and the
+claims that cite it (decision 0081): every event of each such claim loses its text."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from embornal.storage import eventlog, proposals_sql
+from embornal.storage import claims_sql, eventlog, proposals_sql
 from embornal.storage.connect import Connection
 
 __all__ = ["redact_naming"]
@@ -15,15 +16,18 @@ def redact_naming(conn: Connection, fact_id: str, purge_position: int, now: date
     """Inside a purge: erase the text of every proposal event before it that names
     ``fact_id`` (its items and title, whichever item names it: a draft's content, a
     reason, a supersede's new text), then project each such proposal again from its
-    redacted stream, as a replay would; return how many events were redacted."""
+    redacted stream, as a replay would; likewise the claims citing it
+    (:func:`~embornal.storage.claims_sql.redact_citing`); return how many events were
+    redacted."""
+    cited = claims_sql.redact_citing(conn, fact_id, purge_position, now)
     rows = conn.execute(
         "SELECT position, type, schema_version, payload, reason, stream_id FROM events "
         "WHERE stream_id LIKE 'proposal:%' AND position < ? AND instr(payload, ?) > 0",
         (purge_position, fact_id),
     ).fetchall()
     if not rows:
-        return 0
-    count = eventlog.redact_rows(conn, [tuple(r)[:5] for r in rows], purge_position, now)
+        return cited
+    count = cited + eventlog.redact_rows(conn, [tuple(r)[:5] for r in rows], purge_position, now)
     for stream_id in sorted({r[5] for r in rows}):
         conn.execute("DELETE FROM proposals WHERE id = ?", (stream_id.split(":", 1)[1],))
         for event in eventlog.read_stream(conn, stream_id):

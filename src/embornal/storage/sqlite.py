@@ -28,6 +28,7 @@ from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import access_reads as access
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
+from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
 from embornal.storage.graph import LinkReads
@@ -61,7 +62,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads):
+class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads, ClaimQueries):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -160,7 +161,7 @@ class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads):
 
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
         """Erase content from the earlier events of a purged fact, and from the proposal
-        events that name it; return how many."""
+        and claim events that name it; return how many."""
         from embornal.storage.purge_mentions import redact_naming
 
         now = self.clock.now()

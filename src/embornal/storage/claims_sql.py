@@ -1,6 +1,6 @@
 """The claims ledger's projections (migration 0025, decision 0081): how the events of each
 ``claim:<id>`` stream change ``claims`` and ``claim_citations``, the reads of them, and
-what a purge does to the claims that cite the purged memory.
+(what a purge does to the claims citing the purged memory: :mod:`.purge_mentions`).
 
 The projector (:mod:`.projector`) calls :data:`HANDLERS` in the transaction that appends
 each event; ``admin rebuild`` replays them and ``admin verify`` compares
@@ -10,7 +10,6 @@ each event; ``admin rebuild`` replays them and ``admin verify`` compares
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
         ClaimWithdrawn,
     )
 
-__all__ = ["HANDLERS", "TABLES", "VERIFY_QUERIES", "ClaimQueries", "redact_citing"]
+__all__ = ["HANDLERS", "TABLES", "VERIFY_QUERIES", "ClaimQueries"]
 
 #: Cleared before a replay (children first).
 TABLES: tuple[str, ...] = ("claim_citations", "claims")
@@ -101,24 +100,6 @@ HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     "ClaimSuperseded": _superseded,
     "ClaimWithdrawn": _withdrawn,
 }
-
-
-def redact_citing(conn: Connection, fact_id: str, purge_position: int, now: datetime) -> int:
-    """Inside a purge: erase the text of every event before it of each claim that cites
-    ``fact_id`` (its statement and attribution, every evidence text: the judgment was made
-    of the purged words), each redaction recorded; return how many events were redacted.
-    The projections hold no text, so nothing is projected again."""
-    rows = conn.execute(
-        "SELECT position, type, schema_version, payload, reason FROM events "
-        "WHERE stream_id IN (SELECT 'claim:' || claim_id FROM claim_citations "
-        "WHERE memory_id = ?) AND position < ?",
-        (fact_id, purge_position),
-    ).fetchall()
-    if not rows:
-        return 0
-    from embornal.storage import eventlog  # the log imports the projector, which imports this
-
-    return eventlog.redact_rows(conn, [tuple(r) for r in rows], purge_position, now)
 
 
 def _row(r: Any) -> ClaimRow:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from embornal.storage import claims_sql, eventlog, proposals_sql
+from embornal.storage import eventlog, proposals_sql
 from embornal.storage.connect import Connection
 
-__all__ = ["redact_naming"]
+__all__ = ["redact_citing", "redact_naming"]
 
 
 def redact_naming(conn: Connection, fact_id: str, purge_position: int, now: datetime) -> int:
@@ -17,9 +17,9 @@ def redact_naming(conn: Connection, fact_id: str, purge_position: int, now: date
     ``fact_id`` (its items and title, whichever item names it: a draft's content, a
     reason, a supersede's new text), then project each such proposal again from its
     redacted stream, as a replay would; likewise the claims citing it
-    (:func:`~embornal.storage.claims_sql.redact_citing`); return how many events were
+    (:func:`redact_citing`); return how many events were
     redacted."""
-    cited = claims_sql.redact_citing(conn, fact_id, purge_position, now)
+    cited = redact_citing(conn, fact_id, purge_position, now)
     rows = conn.execute(
         "SELECT position, type, schema_version, payload, reason, stream_id FROM events "
         "WHERE stream_id LIKE 'proposal:%' AND position < ? AND instr(payload, ?) > 0",
@@ -35,3 +35,19 @@ def redact_naming(conn: Connection, fact_id: str, purge_position: int, now: date
             if handler is not None:
                 handler(conn, event, event.body)
     return count
+
+
+def redact_citing(conn: Connection, fact_id: str, purge_position: int, now: datetime) -> int:
+    """Inside a purge: erase the text of every event before it of each claim that cites
+    ``fact_id`` (its statement and attribution, every evidence text: the judgment was made
+    of the purged words), each redaction recorded; return how many events were redacted.
+    The projections hold no text, so nothing is projected again."""
+    rows = conn.execute(
+        "SELECT position, type, schema_version, payload, reason FROM events "
+        "WHERE stream_id IN (SELECT 'claim:' || claim_id FROM claim_citations "
+        "WHERE memory_id = ?) AND position < ?",
+        (fact_id, purge_position),
+    ).fetchall()
+    if not rows:
+        return 0
+    return eventlog.redact_rows(conn, [tuple(r) for r in rows], purge_position, now)

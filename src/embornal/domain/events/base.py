@@ -91,6 +91,14 @@ class EventType(StrEnum):
     MEMORY_REVIEWED = "MemoryReviewed"
     MEMORY_FLAGGED_SENSITIVE = "MemoryFlaggedSensitive"
     MEMORY_UNPIN_NOOP = "MemoryUnpinNoop"
+    # the claims ledger's (events/claims.py, decision 0081)
+    CLAIM_CREATED = "ClaimCreated"
+    CLAIM_EVIDENCE_ADDED = "ClaimEvidenceAdded"
+    CLAIM_EVIDENCE_RETRACTED = "ClaimEvidenceRetracted"
+    CLAIM_ADOPTED = "ClaimAdopted"
+    CLAIM_REVISED = "ClaimRevised"
+    CLAIM_SUPERSEDED = "ClaimSuperseded"
+    CLAIM_WITHDRAWN = "ClaimWithdrawn"
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,7 @@ def create_claim(
     statement_at: object = None,
     valid_from: object = None,
     valid_until: object = None,
-    sensitive: bool = False,
+    security_sensitive: bool = False,
 ) -> ClaimRecord:
     """Record a proposed claim (a judgment about material, apart from the material)."""
     text = _statement(statement)
@@ -138,7 +138,7 @@ def create_claim(
         valid_from=views.time_of(ctx, valid_from, "valid_from", future=True),
         valid_until=views.time_of(ctx, valid_until, "valid_until", future=True),
         about=tuple(dict.fromkeys(_cited_memory(ctx, m) for m in (about or ()))),
-        sensitive=bool(sensitive) or found.flagged,
+        sensitive=bool(security_sensitive) or found.flagged,
         screened=found.matches,
     )
     claim_id = "C" + new_id(ctx.now())

@@ -1,7 +1,9 @@
 """The catalogue's operations of the claims ledger (seed 002, issue 12 item 10; decisions
 0081–0083): create_claim, claim_evidence (the MCP tool ``add_evidence`` with a
 ``claim_id``), adopt_claim, revise_claim, withdraw_claim, retract_evidence, recall_claims
-and inspect_claim, on the chronicle facade (``mem.chronicle``).
+and inspect_claim, on the chronicle facade (``mem.chronicle``). ``claim_evidence`` is no
+tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (its
+``extra`` says so), and the fact's evidence otherwise (decision 0082).
 
 :mod:`.catalog` puts :data:`CLAIM_OPERATIONS` in ``CATALOG``. The tools are in the MCP
 ``full`` profile under seed 002's names; the CLI group is ``embornal claim``; REST is under
@@ -14,7 +16,7 @@ from embornal.domain.bounds import MAX_LIMIT, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["CLAIM_OPERATIONS", "EVIDENCE_ROUTE"]
+__all__ = ["CLAIM_OPERATIONS", "EXAMPLE_CLAIM"]
 
 EXAMPLE_CLAIM = "C01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 _SHOW = "claim_cmds:"
@@ -22,9 +24,6 @@ _READ_ERRORS = (400, 401, 404, 422, 503)
 _LABEL = 500
 _TIME = "an ISO-8601 date or time (UTC unless zoned)"
 
-#: The MCP tool ``add_evidence`` takes the fact's evidence (``id``, ``evidence``) and, when
-#: given ``claim_id``, a claim's: the operation it routes to (decision 0082).
-EVIDENCE_ROUTE = ("claim_id", "claim_evidence")
 
 CLAIM_ID = Input(
     "claim_id", "text", f"The claim's id from create_claim or recall_claims (a unique prefix "
@@ -241,7 +240,7 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
             ),
         ),
         tool_order=61,
-        profile="full",
+        profile="none",
         title="Add evidence to a claim",
         cli="claim evidence",
         cli_show=_SHOW + "show_claim",
@@ -249,7 +248,7 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
         guide=_EVIDENCE_GUIDE,
         example=f'add_evidence(claim_id="{EXAMPLE_CLAIM}", memory_id="{EXAMPLE_ID}", '
         'stance="supports")',
-        extra={"mcp_tool": "add_evidence"},
+        extra={"mcp_tool": "add_evidence", "mcp_route": "claim_id"},
         http=Http(
             "POST",
             "/claims/{id}/evidence",

@@ -208,6 +208,8 @@ def _check_links(admin: Memory, subject: str, all_ids: set[str], assistant: bool
                 raise AssertionError(f"{subject} linked to hidden fact {target}")
     for d in mem.dangling_links(limit=1000):
         assert {d.source_id, d.target_id} <= readable
+    audited = mem.chronicle.audit_log(limit=1000)  # the audit: a view of the log, filtered
+    assert {e.memory_id for e in audited} <= readable
 
 
 def _can_read(mem: Memory, fact_id: str) -> bool:

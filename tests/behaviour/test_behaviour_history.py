@@ -57,3 +57,45 @@ def test_a_hidden_memory_looks_missing_to_every_protocol_call(
     alice.forget(mine, reason="private")
     assert all(m.fact.id != mine for m in bob.due_for_consolidation())
     assert all(m.fact.id != mine for m in bob.list_forgotten())
+
+
+def test_the_audit_log_gives_each_decision_with_its_reason(alice: MemoryAPI) -> None:
+    """Seed 002 item 13: ``audit_log`` is every decision with its reason, the newest
+    first; a pin of working material is refused and leaves nothing to audit."""
+    s = alice.remember("I am Ada's assistant.", source="ada")
+    with pytest.raises(ProtocolViolation):
+        alice.pin(s.fact.id, reason="too early")
+    alice.promote(s.fact.id, reason="stated by the user")
+    alice.pin(s.fact.id, reason="who I am")
+    alice.unpin(s.fact.id, reason="not any more")
+    alice.unpin(s.fact.id)  # a no-op: audited as one, with the legacy note
+    alice.forget(s.fact.id, reason="moved on")
+    entries = alice.chronicle.audit_log(limit=20)
+    mine = [e for e in entries if e.memory_id == s.fact.id]
+    assert [(e.action, e.actor) for e in mine] == [
+        ("forget", "alice"),
+        ("unpin_noop", "alice"),
+        ("unpin", "alice"),
+        ("pin", "alice"),
+        ("promote", "alice"),
+        ("remember", "alice"),
+        ("store", "alice"),
+    ]
+    reasons = {e.action: e.reason for e in mine}
+    assert reasons["promote"] == "stated by the user" and reasons["pin"] == "who I am"
+    assert reasons["forget"] == "moved on" and reasons["unpin"] == "not any more"
+    assert "legacy unpin" in (reasons["unpin_noop"] or "")
+    positions = [e.position for e in entries]
+    assert positions == sorted(positions, reverse=True)
+    assert len(alice.chronicle.audit_log(limit=2)) == 2
+
+
+def test_the_audit_log_leaves_out_what_a_subject_may_not_read(
+    alice: MemoryAPI, bob: MemoryAPI
+) -> None:
+    mine = alice.remember("Alice's private thought.", path="/private/alice").fact.id
+    alice.promote(mine, reason="kept")
+    assert any(e.memory_id == mine for e in alice.chronicle.audit_log(limit=50))
+    assert all(e.memory_id != mine for e in bob.chronicle.audit_log(limit=50))
+    with pytest.raises(InvalidInput):
+        alice.chronicle.audit_log(limit=0)

@@ -59,13 +59,14 @@ def test_the_local_only_commands_are_derived_with_the_methods_arguments() -> Non
     method (the callbacks aside), and its command is the derived one."""
     import inspect
 
+    from embornal.interfaces.catalog_types import resolve_call
     from embornal.service.memory import Memory
 
     for op in CATALOG:
         if not op.local_only:
             continue
         assert op.cli is not None and op.call is not None, op.name
-        params = inspect.signature(getattr(Memory, op.call)).parameters
+        params = inspect.signature(resolve_call(Memory, op.call)).parameters
         wanted = [n for n in params if n not in ("self", "progress")]
         assert [i.name for i in op.inputs] == wanted, op.name
         assert _command_parser(op.cli).get_default("handler") == HANDLER, op.cli

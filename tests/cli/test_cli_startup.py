@@ -184,10 +184,10 @@ def test_the_parser_tree_is_whole() -> None:
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 45 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 46 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
     assert tree["conflict"] == ["list", "show", "resolve", "scan"]
-    assert sum(len(v) or 1 for v in tree.values()) == 80
+    assert sum(len(v) or 1 for v in tree.values()) == 81
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

@@ -14,6 +14,7 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import chronicle_routes as CH
 from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import history_schemas as HS
@@ -21,6 +22,7 @@ from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
+from embornal.service.chronicle_results import AuditEntry
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkGraph
 from embornal.service.proposal_results import (
@@ -92,6 +94,7 @@ def results(memory: Memory) -> dict[type, Any]:
         ProvenanceReport: memory.provenance(captured.fact.id),
         DueMemory: memory.due_for_consolidation()[0],
         ForgottenMemory: memory.list_forgotten()[0],
+        AuditEntry: memory.chronicle.audit_log(limit=1)[0],
         DueFact: memory.due()[0],
         ConflictRecord: resolved,
         Fact: new,
@@ -127,6 +130,7 @@ SCHEMA: dict[type, type[BaseModel]] = {
     ProvenanceReport: HS.ProvenanceOut,
     DueMemory: HS.DueMemoryOut,
     ForgottenMemory: HS.ForgottenMemoryOut,
+    AuditEntry: CH.AuditEntryOut,
 }
 
 

@@ -30,7 +30,7 @@ FULL = [
     "conflicts", "conflict", "scan_conflicts",
     # the history protocol's (seed 002)
     "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
-    "due_for_consolidation", "due_for_review", "list_forgotten",
+    "due_for_consolidation", "due_for_review", "list_forgotten", "audit_log",
 ]  # fmt: skip
 
 

@@ -28,6 +28,7 @@ from embornal.service.results import (
 
 if TYPE_CHECKING:  # the spine values: for annotations only (the read path never loads them)
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.interfaces.api_chronicle import ChronicleAPI
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.proposal_results import (
         Proposal,
@@ -279,6 +280,11 @@ class MemoryAPI(Protocol):
 
     def prune(self, *, threshold: float | None = None, limit: int | None = None,
               reason: str | None = None) -> PruneResult: ...  # fmt: skip
+
+    @property
+    def chronicle(self) -> ChronicleAPI:
+        """The history protocol's further operations (audit, canon, narratives, claims)."""
+        ...
 
     def close(self) -> None: ...
 

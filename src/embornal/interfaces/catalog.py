@@ -18,6 +18,7 @@ ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.interfaces.catalog_chronicle import CHRONICLE_OPERATIONS
 from embornal.interfaces.catalog_conflicts import CONFLICT_OPERATIONS
 from embornal.interfaces.catalog_graph import GRAPH_OPERATIONS
 from embornal.interfaces.catalog_history import HISTORY_OPERATIONS
@@ -451,6 +452,7 @@ CATALOG: tuple[Operation, ...] = (
     *PROPOSAL_OPERATIONS,
     *INGEST_OPERATIONS,
     *HISTORY_OPERATIONS,
+    *CHRONICLE_OPERATIONS,
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
     *PORTABILITY_OPERATIONS,

@@ -12,7 +12,17 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar, dataclass_transform
 
-__all__ = ["Http", "Input", "InputType", "Operation", "Profile", "Where", "record", "replace"]
+__all__ = [
+    "Http",
+    "Input",
+    "InputType",
+    "Operation",
+    "Profile",
+    "Where",
+    "record",
+    "replace",
+    "resolve_call",
+]
 
 _T = TypeVar("_T")
 _C = TypeVar("_C", bound=type)
@@ -71,6 +81,17 @@ def record(cls: _C) -> _C:
     cls.__record_fields__ = names  # type: ignore[attr-defined]
     cls.__record_defaults__ = defaults  # type: ignore[attr-defined]
     return cls
+
+
+def resolve_call(api: Any, call: str) -> Callable[..., Any]:
+    """The method an operation's ``call`` names on ``api`` (a ``Memory`` or the remote
+    client): ``"store"`` is ``api.store``, ``"chronicle.audit_log"`` is
+    ``api.chronicle.audit_log`` (the history protocol's facade, decision 0084)."""
+    target = api
+    for name in call.split("."):
+        target = getattr(target, name)
+    method: Callable[..., Any] = target
+    return method
 
 
 def replace(obj: _T, **changes: Any) -> _T:

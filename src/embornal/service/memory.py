@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from embornal.service import (
         admin,
         backup,
+        chronicle,
         conflicts,
         details,
         export,
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     )
     from embornal.service.access import TokenInfo
     from embornal.service.backup import Backup
+    from embornal.service.chronicle import Chronicle
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
@@ -82,6 +84,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")
     backup = Later("embornal.service.backup")
+    chronicle = Later("embornal.service.chronicle")
     export = Later("embornal.service.export")
     importing = Later("embornal.service.importing")
     facts = Later("embornal.service.facts")
@@ -169,6 +172,11 @@ class Memory:
     @property
     def migrations_applied(self) -> list[str]:  # those this open applied (none: up to date)
         return list(self._ctx.store.migrations_applied)
+
+    @property
+    def chronicle(self) -> Chronicle:
+        """The history protocol's further operations: audit, canon, narratives, claims."""
+        return chronicle.Chronicle(self._ctx)
 
     @property
     def _store(self) -> Store:  # for tests and benchmarks that inspect the storage

@@ -535,6 +535,13 @@ class HistoryQueries(Protocol):
 
     def anchor_count(self, scope: ReadScope) -> int: ...
 
+    def audit_events(
+        self, scope: ReadScope, *, limit: int, before: int | None = None
+    ) -> list[Event]:
+        """The events of the facts in ``scope`` (forgotten ones too), newest first, at
+        positions below ``before``; recalls left out (decision 0084)."""
+        ...
+
 
 @runtime_checkable
 class TimeTravel(Protocol):

@@ -11,11 +11,12 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from embornal.domain.clock import format_time, parse_time
+from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
 from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
+from embornal.storage.event_rows import row_to_event
 
 __all__ = [
     "append",
@@ -89,31 +90,6 @@ def _append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
         next_version[ne.stream_id] = version + 1
         out.append(event)
     return out
-
-
-def _current_payload(event_type: str, version: int, text: str) -> dict[str, Any]:
-    """The stored payload at the current version of its type; an unknown type's or a newer
-    version's as it is (a newer writer's: ``Event.body`` says it cannot be read)."""
-    payload: dict[str, Any] = json.loads(text)
-    if not EVENTS.readable(event_type, version):
-        return payload
-    return EVENTS.upcast(event_type, version, payload)
-
-
-def row_to_event(row: Any) -> Event:
-    return Event(
-        position=int(row["position"]),
-        stream_id=row["stream_id"],
-        version=int(row["version"]),
-        type=row["type"],
-        payload=_current_payload(row["type"], int(row["schema_version"]), row["payload"]),
-        actor=row["actor"],
-        actor_kind=row["actor_kind"],
-        recorded_at=parse_time(row["recorded_at"]),
-        reason=row["reason"],
-        schema_version=int(row["schema_version"]),
-        redacted=bool(row["redacted"]),
-    )
 
 
 def read_stream(conn: Connection, stream_id: str) -> list[Event]:

@@ -18,6 +18,7 @@ from embornal.domain.facts import Fact
 from embornal.storage import context, kind_views
 from embornal.storage.connect import Connection
 from embornal.storage.contract import ForgottenRow, ProtocolRow
+from embornal.storage.event_rows import row_to_event
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
@@ -43,6 +44,12 @@ __all__ = [
 # As the store's present reads (storage/sqlite.py): a fact's columns, and live.
 _FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
+
+_EVENT_COLS = (
+    "e.position, e.stream_id, e.version, e.type, e.schema_version, e.payload, e.actor, "
+    "e.actor_kind, e.reason, e.recorded_at, EXISTS (SELECT 1 FROM event_redactions r "
+    "WHERE r.position = e.position) AS redacted"
+)
 
 #: Cleared before a replay (children first: none here).
 TABLES = ("memory_corroborations", "memory_protocol")
@@ -209,6 +216,22 @@ class ProtocolReads:
             ForgottenRow(fact, parse_time(r["e_at"]), r["e_reason"], r["e_actor"])
             for fact, r in zip(facts, rows, strict=True)
         ]
+
+    def audit_events(
+        self, scope: ReadScope, *, limit: int, before: int | None = None
+    ) -> list[Event]:
+        """The events of the facts in scope (forgotten ones too), the newest first, below
+        position ``before``: every decision on a memory, with its reason (``audit_log``,
+        decision 0084). The recalls a read records are not decisions: left out."""
+        vis = self._scopes.get(scope)
+        bound = "" if before is None else " AND e.position < ?"
+        rows = self._rows(
+            f"SELECT {_EVENT_COLS} FROM events e JOIN facts f ON f.id = e.stream_id "
+            f"JOIN paths p ON p.id = f.path_id WHERE e.type != 'FactsRecalled'{bound} "
+            f"AND ({vis.sql}) ORDER BY e.position DESC LIMIT ?",
+            (*(() if before is None else (before,)), *vis.params, limit),
+        )
+        return [row_to_event(r) for r in rows]
 
     def anchor_count(self, scope: ReadScope) -> int:
         """How many live facts in scope are pinned."""

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.errors import InvalidAttribute, InvalidContent, InvalidInput
 from embornal.interfaces.catalog import CATALOG, Input, Operation, by_name
+from embornal.interfaces.catalog_types import resolve_call
 
 if TYPE_CHECKING:
     from embornal.interfaces.api import MemoryAPI
@@ -407,7 +408,7 @@ def call(ctx: Context, op: Operation, given: dict[str, Any], *, semantic: bool =
     )
     with opened as mem:
         _typed_attributes(mem, op, given)
-        return getattr(mem, str(op.call))(**given)
+        return resolve_call(mem, str(op.call))(**given)
 
 
 def show(ctx: Context, op: Operation, result: Any) -> int:

@@ -36,11 +36,12 @@ def _importance(fact: Fact) -> str:
 def change(ctx: Context, op: Operation) -> int:
     """Run ``op`` (pin, unpin, set_weight, set_lifetime): the text says the fact's
     importance after it, ``--json`` the fact's detail after it."""
+    from embornal.interfaces.catalog_types import resolve_call
     from embornal.interfaces.cli.derived import inputs
 
     given = inputs(ctx, op)  # the reason checked before anything opens
     with ctx.open_memory_api() as mem:
-        fact: Fact = getattr(mem, str(op.call))(**given)
+        fact: Fact = resolve_call(mem, str(op.call))(**given)
         detail = mem.show(fact.id) if ctx.json else None
     if ctx.json:
         ctx.emit(detail)

@@ -56,6 +56,7 @@ from embornal.service.results import (
 
 if TYPE_CHECKING:
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
 
 __all__ = [
     "API_PREFIX",
@@ -417,6 +418,13 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
         return from_wire(_RESULTS[output], data)
 
     # -- the API: MemoryAPI, each method one catalogue operation ------------------------
+
+    @property
+    def chronicle(self) -> RemoteChronicle:
+        """The history protocol's further operations, over the same client."""
+        from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
+
+        return RemoteChronicle(self._op)
 
     def store(
         self,

@@ -24,12 +24,13 @@ __all__ = ["vouch"]
 def vouch(ctx: Context, op: Operation) -> int:
     """Run ``op`` (confirm, contradict, add_evidence) between two reads of the fact's
     confidence: the text says before and after, ``--json`` the fact's detail after."""
+    from embornal.interfaces.catalog_types import resolve_call
     from embornal.interfaces.cli.derived import inputs
 
     given = inputs(ctx, op)  # the evidence and the reason checked before anything opens
     with ctx.open_memory_api() as mem:
         before = mem.show(given["fact_id"]).confidence
-        fact = getattr(mem, str(op.call))(**given)
+        fact = resolve_call(mem, str(op.call))(**given)
         detail = mem.show(fact.id) if ctx.json else None
     if ctx.json:
         ctx.emit(detail)

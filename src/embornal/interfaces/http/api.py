@@ -28,7 +28,9 @@ import embornal
 from embornal.domain import paths as P
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
+from embornal.interfaces.catalog_types import resolve_call
 from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.chronicle_routes import CHRONICLE_HTTP
 from embornal.interfaces.http.conflict_schemas import (
     ConflictOut,
     ConflictsOut,
@@ -222,12 +224,13 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
     **PROPOSAL_HTTP,
     **HISTORY_HTTP,  # the history protocol's (decision 0064)
+    **CHRONICLE_HTTP,  # its facade's (decision 0084)
 }
 
 
 def _runner(op: CatalogOp, envelope: Callable[[Call, Any], Any]) -> Callable[[Call], Any]:
     def run(c: Call) -> Any:
-        result = None if op.call is None else getattr(c.memory, op.call)(**_inputs(op, c))
+        result = None if op.call is None else resolve_call(c.memory, op.call)(**_inputs(op, c))
         return envelope(c, result)
 
     return run

@@ -29,7 +29,8 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import CATALOG, Input, Operation, by_name, mcp_tools
-from embornal.interfaces.catalog_types import replace
+from embornal.interfaces.catalog_types import replace, resolve_call
+from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
 from embornal.interfaces.mcp.claim_results import CLAIM_RESULTS, EvidenceOut
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
@@ -382,6 +383,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "merge": (FactOut, lambda r, a: FactOut.of(r)),
     **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
+    **CHRONICLE_RESULTS,  # its facade's (decision 0084)
     **CLAIM_RESULTS,  # the claims ledger's (decision 0081)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
@@ -395,7 +397,7 @@ def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
 
     async def tool(**raw: Any) -> CallToolResult:
         kwargs = _arguments(raw, inputs)
-        return await run(op.name, lambda m: project(getattr(m, call)(**kwargs), raw))
+        return await run(op.name, lambda m: project(resolve_call(m, call)(**kwargs), raw))
 
     params = [
         inspect.Parameter(
@@ -441,7 +443,7 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str) -> ToolS
         kwargs = _arguments(raw, inputs)
         call, project = chosen.call, _RESULTS[chosen.name][1]
         assert call is not None
-        return await run(op.name, lambda m: project(_resolve(m, call)(**kwargs), raw))
+        return await run(op.name, lambda m: project(resolve_call(m, call)(**kwargs), raw))
 
     params = [
         inspect.Parameter(i.tool_param, inspect.Parameter.POSITIONAL_OR_KEYWORD,
@@ -454,14 +456,6 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str) -> ToolS
     tool.__name__ = tool.__qualname__ = op.name
     tool.__doc__ = other.guide
     return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
-
-
-def _resolve(memory: Any, call: str) -> Any:
-    """The method a dotted call names (``chronicle.create_claim``)."""
-    target = memory
-    for part in call.split("."):
-        target = getattr(target, part)
-    return target
 
 
 def tool_specs(run: Runner, profile: str = "full") -> dict[str, ToolSpec]:

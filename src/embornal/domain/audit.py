@@ -1,0 +1,57 @@
+"""The audit log's names for decisions (seed 002 ``audit_log``; decision 0084): each event
+of a memory's stream as the action a person would name it. Pure.
+
+The log is the audit: :func:`action_of` only names what an event did (``pin`` and
+``unpin`` are one event type, told apart by its payload); an event type without a name
+here is named from its type (``MemoryCanonized`` → ``canonized``), so a new decision is
+in the audit the day its event exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["action_of"]
+
+_NAMES = {
+    "FactStored": "store",
+    "FactAttributesUpdated": "update",
+    "FactForgotten": "forget",
+    "FactRestored": "restore",
+    "FactPurged": "purge",
+    "FactConfirmed": "confirm",
+    "FactContradicted": "contradict",
+    "FactEvidenceAdded": "add_evidence",
+    "FactConfidenceReset": "confidence_reset",
+    "FactVisibilityChanged": "visibility",
+    "FactLifetimeChanged": "lifetime",
+    "FactLinked": "link",
+    "FactUnlinked": "unlink",
+    "FactMerged": "merge",
+    "MemoryCaptured": "remember",
+    "MemoryPromoted": "promote",
+    "MemoryCorroborated": "corroborate",
+    "MemoryTierChanged": "tier",
+    "MemoryReviewed": "review",
+    "MemoryFlaggedSensitive": "flag_sensitive",
+    "MemoryUnpinNoop": "unpin_noop",
+}
+_PREFIX = re.compile(r"^(Fact|Memory)")
+_WORD = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def action_of(event_type: str, payload: Mapping[str, Any]) -> str:
+    """What the event of ``event_type`` with ``payload`` did, as the audit names it."""
+    if event_type == "FactImportanceAdjusted":
+        pinned, before = bool(payload.get("pinned")), bool(payload.get("previous_pinned"))
+        if pinned != before:
+            return "pin" if pinned else "unpin"
+        return "weight"
+    if event_type == "FactStored" and payload.get("supersedes_id"):
+        return "supersede"
+    name = _NAMES.get(event_type)
+    if name is not None:
+        return name
+    return _WORD.sub("_", _PREFIX.sub("", event_type) or event_type).lower()

@@ -1,0 +1,46 @@
+"""The REST models and answers of the history protocol facade's operations (decision
+0084): (answer model, query or body model, envelope) by operation name, spliced into
+:mod:`.api`'s table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from embornal.interfaces.http.schemas import Limit, Time, _In, _Out
+from embornal.interfaces.wire import to_wire
+
+__all__ = ["CHRONICLE_HTTP", "AuditEntryOut", "AuditOut", "AuditQuery"]
+
+
+class AuditQuery(_In):
+    limit: Limit = None
+
+
+class AuditEntryOut(_Out):
+    position: int = Field(description="The event's id (what undo takes).")
+    at: Time
+    action: str = Field(description="promote, pin, unpin, unpin_noop, corroborate, review, "
+                        "forget, restore, flag_sensitive, store …")  # fmt: skip
+    memory_id: str
+    actor: str
+    actor_kind: str
+    reason: str | None
+    event_type: str = Field(description="The event log's name of the event.")
+
+
+class AuditOut(_Out):
+    entries: list[AuditEntryOut]
+
+
+def _entries(c: Any, r: Any) -> Any:
+    return {"entries": to_wire(r)}
+
+
+CHRONICLE_HTTP: dict[
+    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
+] = {
+    "audit_log": (AuditOut, AuditQuery, _entries),
+}

@@ -1,0 +1,44 @@
+"""What the history protocol facade's MCP tools return (decision 0084): compact models
+of :mod:`embornal.service.chronicle_results`, keyed ``memory_id`` as seed 002's tools
+answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from embornal.interfaces.mcp.results import iso
+
+__all__ = ["CHRONICLE_RESULTS", "AuditOut"]
+
+
+class AuditEntryOut(BaseModel):
+    position: int = Field(description="The event's id: what undo(event_id=...) takes.")
+    at: str | None
+    action: str
+    memory_id: str
+    actor: str
+    reason: str | None = None
+
+
+class AuditOut(BaseModel):
+    entries: list[AuditEntryOut]
+
+    @classmethod
+    def of(cls, rows: Any) -> AuditOut:
+        return cls(
+            entries=[
+                AuditEntryOut(position=e.position, at=iso(e.at), action=e.action,
+                              memory_id=e.memory_id, actor=e.actor, reason=e.reason)
+                for e in rows
+            ]
+        )  # fmt: skip
+
+
+_Project = Callable[[Any, Mapping[str, Any]], BaseModel]
+
+CHRONICLE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+    "audit_log": (AuditOut, lambda r, a: AuditOut.of(r)),
+}

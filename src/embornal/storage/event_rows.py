@@ -1,0 +1,37 @@
+"""An event as the log's row holds it, read back (a leaf: the event log and the reads
+that join events with facts both use it)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from embornal.domain.clock import parse_time
+from embornal.domain.events import EVENTS, Event
+
+__all__ = ["row_to_event"]
+
+
+def _current_payload(event_type: str, version: int, text: str) -> dict[str, Any]:
+    """The stored payload at the current version of its type; an unknown type's or a newer
+    version's as it is (a newer writer's: ``Event.body`` says it cannot be read)."""
+    payload: dict[str, Any] = json.loads(text)
+    if not EVENTS.readable(event_type, version):
+        return payload
+    return EVENTS.upcast(event_type, version, payload)
+
+
+def row_to_event(row: Any) -> Event:
+    return Event(
+        position=int(row["position"]),
+        stream_id=row["stream_id"],
+        version=int(row["version"]),
+        type=row["type"],
+        payload=_current_payload(row["type"], int(row["schema_version"]), row["payload"]),
+        actor=row["actor"],
+        actor_kind=row["actor_kind"],
+        recorded_at=parse_time(row["recorded_at"]),
+        reason=row["reason"],
+        schema_version=int(row["schema_version"]),
+        redacted=bool(row["redacted"]),
+    )

@@ -74,7 +74,10 @@ _STANCE_ALIASES = {
     "refutes": "challenges",
     "contradicting": "challenges",
 }
-_CREATE_HINT = "create_claim(statement, claim_type, reason) records a new judgment instead"
+_CREATE_HINT = (
+    "create_claim(statement, claim_type, reason) records a new judgment instead "
+    "(`embornal claim create STATEMENT --type TYPE`)"
+)
 
 
 def stream_of(claim_id: str) -> str:
@@ -395,7 +398,8 @@ def decide_retract(state: ClaimState, evidence_id: str) -> list[DomainEvent]:
     if not found:
         raise InvalidInput(
             f"claim {state.claim_id} has no evidence {evidence_id}",
-            hint=f'claim(claim_id="{state.claim_id}") lists its evidence ids',
+            hint=f'inspect_claim(claim_id="{state.claim_id}") lists its evidence ids '
+            "(`embornal claim show ID`)",
         )
     if not found[0].active:
         return []
@@ -417,7 +421,7 @@ def check_adoptable(state: ClaimState, problems: Sequence[str] = ()) -> None:
             f"claim {state.claim_id} has no active supporting evidence: adoption is a "
             "judgment about specific material",
             hint=f'add_evidence(claim_id="{state.claim_id}", memory_id="…", stance="supports") '
-            "first, then adopt it",
+            "first, then adopt it (`embornal claim evidence ID --memory MEMORY_ID`)",
         )
     if problems:
         raise ProtocolViolation(
@@ -451,7 +455,8 @@ def decide_revise(state: ClaimState, revision: Revision) -> list[DomainEvent]:
     if (statement, start, end) == (state.statement, state.valid_from, state.valid_until):
         raise InvalidInput(
             "the revision changes nothing: give a new statement or valid time",
-            hint="revise_claim(claim_id, reason, statement=…) or replacement_id=… to replace it",
+            hint="revise_claim(claim_id, reason, statement=…), or replacement_id=… to replace "
+            "it (`embornal claim revise ID --statement TEXT --reason WHY`)",
         )
     _check_bounds(start, end)
     return [ClaimRevised(state.claim_id, statement, start, end)]
@@ -468,7 +473,7 @@ def decide_replace(
         raise ProtocolViolation(
             f"claim {old.claim_id} is {old.status.value}: only an adopted claim is replaced",
             hint="adopt_claim(claim_id, reason) it first, or revise_claim(claim_id, reason, "
-            "statement=…) to change a proposed one",
+            "statement=…) to change a proposed one (`embornal claim adopt ID --reason WHY`)",
         )
     if new.status is not ClaimStatus.PROPOSED:
         raise ProtocolViolation(

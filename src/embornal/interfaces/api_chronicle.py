@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from embornal.service.chronicle_results import AuditEntry
+    from embornal.service.claim_results import ClaimList, ClaimRecord
 
 __all__ = ["ChronicleAPI"]
 
@@ -21,6 +24,65 @@ class ChronicleAPI(Protocol):
     """The audit, canon, frames, narratives, claims and timelines of seed 002."""
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]: ...
+
+    def create_claim(
+        self,
+        statement: str,
+        claim_type: str,
+        *,
+        reason: str | None = None,
+        scope: str | None = None,
+        about: Sequence[str] | None = None,
+        asserted_by: str | None = None,
+        statement_at: str | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        security_sensitive: bool = False,
+    ) -> ClaimRecord: ...
+
+    def add_claim_evidence(
+        self,
+        claim_id: str,
+        *,
+        memory_id: str | None = None,
+        source: str | None = None,
+        stance: str | None = None,
+        note: str | None = None,
+        quote: str | None = None,
+        locator: str | None = None,
+        common_origin: str | None = None,
+    ) -> ClaimRecord: ...
+
+    def adopt_claim(self, claim_id: str, reason: str) -> ClaimRecord: ...
+
+    def revise_claim(
+        self,
+        claim_id: str,
+        reason: str,
+        *,
+        statement: str | None = None,
+        replacement_id: str | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+    ) -> ClaimRecord: ...
+
+    def withdraw_claim(self, claim_id: str, reason: str) -> ClaimRecord: ...
+
+    def retract_claim_evidence(self, evidence_id: str, reason: str) -> ClaimRecord: ...
+
+    def recall_claims(
+        self,
+        query: str | None = None,
+        *,
+        status: str | None = None,
+        scope: str | None = None,
+        as_of: str | None = None,
+        valid_at: str | None = None,
+        limit: int | None = None,
+        include_inactive: bool = False,
+    ) -> ClaimList: ...
+
+    def claim(self, claim_id: str, *, as_of: str | None = None) -> ClaimRecord: ...
 
 
 if TYPE_CHECKING:  # mypy checks that both sides offer the API

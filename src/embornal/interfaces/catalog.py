@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_chronicle import CHRONICLE_OPERATIONS
+from embornal.interfaces.catalog_claims import CLAIM_OPERATIONS
 from embornal.interfaces.catalog_conflicts import CONFLICT_OPERATIONS
 from embornal.interfaces.catalog_graph import GRAPH_OPERATIONS
 from embornal.interfaces.catalog_history import HISTORY_OPERATIONS
@@ -453,6 +454,7 @@ CATALOG: tuple[Operation, ...] = (
     *INGEST_OPERATIONS,
     *HISTORY_OPERATIONS,
     *CHRONICLE_OPERATIONS,
+    *CLAIM_OPERATIONS,  # the claims ledger's (decision 0081)
     # -- local-only: on the machine that holds the memory (.catalog_local) ------------
     *LOCAL_OPERATIONS,
     *PORTABILITY_OPERATIONS,

@@ -27,7 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.interfaces import wire_chronicle, wire_proposals
+from embornal.interfaces import wire_chronicle, wire_claims, wire_proposals
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.protocol_results import (
@@ -565,6 +565,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     DueMemory: _read_due_memory,
     ForgottenMemory: _read_forgotten,
     **wire_chronicle.READERS,
+    **wire_claims.READERS,
 }
 
 

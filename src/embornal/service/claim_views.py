@@ -44,7 +44,10 @@ __all__ = [
 ]
 
 _ID = re.compile(ID_PREFIX + r"[0-9A-HJKMNP-TV-Z]{1,26}")
-_LIST_HINT = 'recall_claims(status="all") lists the claims you may see, with their ids'
+_LIST_HINT = (
+    'recall_claims(status="all") lists the claims you may see, with their ids '
+    "(`embornal claim list --status all`)"
+)
 
 
 def normalize_claim_id(raw: object) -> str:

@@ -80,7 +80,8 @@ def _owned(ctx: ServiceContext, state: ClaimState) -> None:
     if state.owner != ctx.subject:
         raise AccessDenied(
             f"claim {state.claim_id} is {state.owner}'s judgment: only its owner changes it",
-            hint="create_claim(statement, claim_type, reason) records a judgment of your own",
+            hint="create_claim(statement, claim_type, reason) records a judgment of your own "
+            "(`embornal claim create STATEMENT --type TYPE`)",
         )
 
 

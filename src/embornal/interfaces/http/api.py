@@ -31,6 +31,7 @@ from embornal.interfaces.catalog import routed
 from embornal.interfaces.catalog_types import resolve_call
 from embornal.interfaces.http.auth import Gate, bearer_token
 from embornal.interfaces.http.chronicle_routes import CHRONICLE_HTTP
+from embornal.interfaces.http.claim_schemas import CLAIM_HTTP
 from embornal.interfaces.http.conflict_schemas import (
     ConflictOut,
     ConflictsOut,
@@ -225,6 +226,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     **PROPOSAL_HTTP,
     **HISTORY_HTTP,  # the history protocol's (decision 0064)
     **CHRONICLE_HTTP,  # its facade's (decision 0084)
+    **CLAIM_HTTP,  # the claims ledger's (decision 0081)
 }
 
 

@@ -454,7 +454,7 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str) -> ToolS
         params, return_annotation=Annotated[CallToolResult, EvidenceOut]
     )
     tool.__name__ = tool.__qualname__ = op.name
-    tool.__doc__ = other.guide
+    tool.__doc__ = op.guide  # which says what claim_id does
     return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
 
 

@@ -371,12 +371,12 @@ class NewEvidence:
 def decide_evidence(state: ClaimState, command: NewEvidence, evidence_id: str) -> list[DomainEvent]:
     """One evidence association; none when the same material with the same stance is
     already active (a repeat adds nothing: the existing association stands)."""
-    _require_open(state, "take new evidence")
     if (command.memory_id is None) == (command.source is None):
         raise InvalidInput(
             "evidence names one thing: a memory of this store (memory_id) or a source label",
             hint='e.g. add_evidence(claim_id="C…", memory_id="01K…", stance="supports")',
         )
+    _require_open(state, "take new evidence")
     for e in state.active_evidence:
         if (e.memory_id, clean_label(e.source), e.stance) == (
             command.memory_id,

@@ -272,6 +272,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     DueMemory: _fields,
     ForgottenMemory: _fields,
     **wire_chronicle.SHAPES,
+    **dict.fromkeys(wire_claims.TYPES, _fields),  # the claims ledger's (decision 0081)
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)

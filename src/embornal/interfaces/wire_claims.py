@@ -17,7 +17,7 @@ from embornal.service.claim_results import (
     ClaimSupport,
 )
 
-__all__ = ["READERS"]
+__all__ = ["READERS", "TYPES"]
 
 
 def _rt(text: Any) -> datetime | None:
@@ -83,6 +83,9 @@ def read_claims(d: Mapping[str, Any]) -> ClaimList:
         d["query"], str(d["note"]),
     )  # fmt: skip
 
+
+#: The result types with a shape of their own: their fields in order (wire._fields).
+TYPES: tuple[type, ...] = (ClaimRecord, ClaimList)
 
 READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     ClaimRecord: read_claim,

@@ -73,9 +73,11 @@ def test_every_operation_is_where_it_says(op: Operation, memory: Memory) -> None
     else:
         assert op.name not in tools
         if "mcp_tool" in op.extra:  # a tool of another operation runs it (decision 0082)
-            assert op.extra["mcp_tool"] in tools and op.extra["mcp_route"] in inspect.signature(
-                tools[op.extra["mcp_tool"]].fn
-            ).parameters
+            assert (
+                op.extra["mcp_tool"] in tools
+                and op.extra["mcp_route"]
+                in inspect.signature(tools[op.extra["mcp_tool"]].fn).parameters
+            )
     http = {(o.method, o.path): o for o in OPERATIONS}
     if op.http is not None:
         route = http[(op.http.method, op.http.path)]

@@ -7,18 +7,18 @@ a fact still working, and structured errors whose hint names the fixing call."""
 from __future__ import annotations
 
 import pytest
+from tests.mcp.mcp_helpers import call, connect
 
 from embornal import FixedClock, Memory
 from embornal.interfaces.mcp.hints import TOOL_CALL
-from tests.mcp.mcp_helpers import call, connect
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_the_seed_guides_calls_work_unchanged(memory: Memory, clock: FixedClock) -> None:
     async with connect(memory) as client:
-        bad, got = await call(client, "remember",
-                              {"content": "The release is planned for June.", "source": "notice"})  # fmt: skip
+        said = {"content": "The release is planned for June.", "source": "notice"}
+        bad, got = await call(client, "remember", said)
         assert not bad
         mid = got["memory_id"]
         bad, old = await call(client, "create_claim", {
@@ -63,8 +63,8 @@ async def test_the_seed_guides_calls_work_unchanged(memory: Memory, clock: Fixed
 async def test_fact_evidence_still_works_and_the_routing_is_explained(memory: Memory) -> None:
     fact = memory.store("/projects/x", "We use uv.")
     async with connect(memory) as client:
-        bad, got = await call(client, "add_evidence",
-                              {"id": fact.id, "evidence": "uri:https://example.org/adr"})  # fmt: skip
+        evidence = {"id": fact.id, "evidence": "uri:https://example.org/adr"}
+        bad, got = await call(client, "add_evidence", evidence)
         assert not bad and got["id"] == fact.id and "confidence" in got
         bad, err = await call(client, "add_evidence", {"note": "nothing named"})
         assert bad and err["error"] == "invalid_input"

@@ -91,3 +91,27 @@ def test_a_row_names_every_field_of_fact(memory: Memory, monkeypatch: pytest.Mon
     memory.store("/p", "One.", kind="project", attributes={"name": "a", "status": "idea"})
     assert memory.find("project", {"name": "a"})
     assert seen and set(seen) == {len(dataclasses.fields(Fact))}
+
+
+def test_a_facts_tags_are_one_column_of_its_row_sorted_and_cut_by_a_purge(
+    memory: Memory,
+) -> None:
+    """Migration 0028: the tag text is written with the fact, by key then value, and a
+    purge leaves the owner's tag only; the facts read back carry the same tags."""
+    fact = memory.store("/p", "Tagged.", tags={"zone": "b", "area": "a"})
+    conn = memory._store.conn  # type: ignore[attr-defined]
+
+    def text() -> str:
+        row = conn.execute("SELECT tag_text FROM facts WHERE id = ?", (fact.id,)).fetchone()
+        return str(row[0])
+
+    assert text() == "area\x1fa\x1eowner\x1fdefault\x1ezone\x1fb"
+    assert [str(t) for t in memory.show(fact.id).fact.tags] == [
+        "area=a",
+        "owner=default",
+        "zone=b",
+    ]
+    memory.purge(fact.id, reason="a secret in a tag")
+    assert text() == "owner\x1fdefault"
+    assert [str(t) for t in memory.show(fact.id).fact.tags] == ["owner=default"]
+    assert memory.verify() == []

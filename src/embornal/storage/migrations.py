@@ -203,6 +203,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0022_history_protocol", "schema", _sql("0022_history_protocol")),
     Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),
     Migration("0025_claims", "schema", _sql("0025_claims")),
+    Migration("0028_fact_tag_text", "schema", _sql("0028_fact_tag_text")),
 )
 
 

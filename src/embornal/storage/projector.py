@@ -8,7 +8,7 @@ over the whole log.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -51,6 +51,7 @@ if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
         TokenIssued,
         TokenRevoked,
     )
+    from embornal.domain.tags import Tag
 
 __all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
 
@@ -159,6 +160,13 @@ def _valid_attributes(
     return text, latest
 
 
+def tag_text(tags: Iterable[Tag]) -> str | None:
+    """A fact's own tags as its row's ``tag_text`` (migration 0028): ``key US value``,
+    ``RS`` between, sorted by key then value; None without tags."""
+    pairs = sorted((t.key, t.value) for t in tags)
+    return "\x1e".join(f"{k}\x1f{v}" for k, v in pairs) if pairs else None
+
+
 def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
     path_id = ensure_path(conn, b.path)
     content = b.content or ""
@@ -194,17 +202,24 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
     from embornal.domain.confidence import prior  # stores only: off the read path
 
     start = b.confidence if b.confidence is not None else prior(e.actor_kind)
-    marks = ", ".join("?" * (len(values) + 1))
-    try:
-        cur = conn.execute(
-            f"INSERT INTO facts ({cols}, confidence) VALUES ({marks})", [*values, start]
-        )
-    except DriverError as err:
-        # A data migration older than 0013 (the guide, 0003), or an older build, writes
-        # facts before the column exists; 0013 fills it in from the log, as a replay does.
-        if "confidence" not in str(err):
-            raise
-        cur = conn.execute(f"INSERT INTO facts ({cols}) VALUES ({marks[3:]})", values)
+    # A data migration older than 0013 and 0028 (the guide, 0003) writes facts before
+    # their columns exist: 0013 fills confidence in from the log and 0028 the tag text
+    # from fact_tags, as a replay does. So a missing column goes, with the later ones.
+    extra: list[tuple[str, Any]] = [("confidence", start), ("tag_text", tag_text(b.tags))]
+    while True:
+        names = "".join(f", {name}" for name, _ in extra)
+        marks = ", ".join("?" * (len(values) + len(extra)))
+        try:
+            cur = conn.execute(
+                f"INSERT INTO facts ({cols}{names}) VALUES ({marks})",
+                [*values, *(v for _, v in extra)],
+            )
+            break
+        except DriverError as err:
+            missing = [i for i, (name, _) in enumerate(extra) if name in str(err)]
+            if not missing:
+                raise
+            del extra[missing[0] :]  # that column's migration and the later ones: not yet
     seq = int(cur.lastrowid)
     conn.executemany(
         "INSERT INTO fact_tags (fact_id, key, value) VALUES (?, ?, ?)",
@@ -339,6 +354,9 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
     if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'facts_vec'").fetchone():
         conn.execute("DELETE FROM facts_vec WHERE rowid = ?", (row[0],))
     conn.execute("DELETE FROM fact_tags WHERE fact_id = ? AND key <> 'owner'", (fid,))
+    conn.execute(  # the owner's tag is all that is left of the tag text (0028)
+        "UPDATE facts SET tag_text = 'owner' || char(31) || owner WHERE id = ?", (fid,)
+    )
     conn.execute("DELETE FROM fact_pieces WHERE fact_id = ?", (fid,))
     conn.execute("UPDATE fact_evidence SET value = '', note = NULL WHERE fact_id = ?", (fid,))
     conn.execute(

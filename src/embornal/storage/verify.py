@@ -28,7 +28,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     "f.recorded_at, f.last_recall_at, f.recall_count, round(f.stability_days, 9), "
     "f.supersedes_id, f.superseded_by, f.deleted_at, f.purged_at, "
     "round(f.confidence, 12), f.last_confirmed_at, f.visibility, f.pinned, f.user_weight, "
-    "f.lifetime, f.lifetime_until, f.expires_at "
+    "f.lifetime, f.lifetime_until, f.expires_at, f.tag_text "
     "FROM facts f JOIN paths p ON p.id = f.path_id ORDER BY f.id",
     "fact_evidence": "SELECT fact_id, seq, evidence_type, value, note, recorded_at, actor "
     "FROM fact_evidence ORDER BY 1, 2",

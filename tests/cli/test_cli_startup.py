@@ -171,6 +171,7 @@ def test_the_parser_tree_is_whole() -> None:
         "memory",
         "bootstrap",
         "conflict",
+        "claim",
         "config",
         "admin",
         "export",
@@ -187,7 +188,9 @@ def test_the_parser_tree_is_whole() -> None:
     assert len(tree["memory"]) == 46 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"] and tree["import"] == ["events", "markdown"]
     assert tree["conflict"] == ["list", "show", "resolve", "scan"]
-    assert sum(len(v) or 1 for v in tree.values()) == 81
+    assert tree["claim"] == [
+        "create", "evidence", "adopt", "revise", "withdraw", "retract", "list", "show"]  # fmt: skip
+    assert sum(len(v) or 1 for v in tree.values()) == 89
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

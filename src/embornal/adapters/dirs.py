@@ -32,7 +32,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from embornal.domain.records import record
@@ -61,7 +60,7 @@ DB_COMPANION_SUFFIXES = ("-wal", "-shm")
 LEGACY_DIRNAME = ".embornal"
 
 
-@dataclass(frozen=True)
+@record
 class Dirs:
     """The three directories of a memory."""
 

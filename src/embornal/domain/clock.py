@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -22,11 +21,24 @@ class SystemClock:
         return datetime.now(UTC)
 
 
-@dataclass
 class FixedClock:
-    """A clock tests move by hand."""
+    """A clock tests move by hand (a plain class, not a dataclass: ``domain.clock`` is on
+    every command's start-up path)."""
 
-    current: datetime = field(default_factory=lambda: datetime(2026, 1, 1, tzinfo=UTC))
+    __match_args__ = ("current",)
+
+    def __init__(self, current: datetime | None = None) -> None:
+        self.current = datetime(2026, 1, 1, tzinfo=UTC) if current is None else current
+
+    def __repr__(self) -> str:
+        return f"FixedClock(current={self.current!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not FixedClock:
+            return NotImplemented
+        return self.current == other.current
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
 
     def now(self) -> datetime:
         return self.current

@@ -17,13 +17,9 @@ ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
-from embornal.interfaces.catalog_chronicle import CHRONICLE_OPERATIONS
-from embornal.interfaces.catalog_claims import CLAIM_OPERATIONS
-from embornal.interfaces.catalog_conflicts import CONFLICT_OPERATIONS
-from embornal.interfaces.catalog_graph import GRAPH_OPERATIONS
-from embornal.interfaces.catalog_history import HISTORY_OPERATIONS
-from embornal.interfaces.catalog_ingest import INGEST_OPERATIONS
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_TYPES,
@@ -36,10 +32,6 @@ from embornal.interfaces.catalog_inputs import (
     VISIBILITY,
     WRITE_ERRORS,
 )
-from embornal.interfaces.catalog_local import LOCAL_OPERATIONS
-from embornal.interfaces.catalog_portability import PORTABILITY_OPERATIONS
-from embornal.interfaces.catalog_proposals import PROPOSAL_OPERATIONS
-from embornal.interfaces.catalog_spine import SPINE_OPERATIONS
 from embornal.interfaces.catalog_types import (
     Http,
     Input,
@@ -51,7 +43,9 @@ from embornal.interfaces.catalog_types import (
 
 __all__ = [
     "CATALOG",
+    "CORE_OPERATIONS",
     "EXAMPLE_ID",
+    "PARTS",
     "Http",
     "Input",
     "InputType",
@@ -60,6 +54,7 @@ __all__ = [
     "by_name",
     "mcp_tools",
     "routed",
+    "whole",
 ]
 
 # -- the inputs ------------------------------------------------------------------------------
@@ -133,7 +128,7 @@ _META = "meta"
 
 # -- the operations ---------------------------------------------------------------------------
 
-CATALOG: tuple[Operation, ...] = (
+CORE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "health", None, "Health",
         http=Http("GET", "/health", "health", "Is the server up",
@@ -445,34 +440,67 @@ CATALOG: tuple[Operation, ...] = (
                   "vocabulary values, bounds), required fields and cross-field rules.",
                   items="kinds", errors=(401, 503)),
     ),
-    # -- the spine, undo, visibility, importance and lifetime (.catalog_spine) -----------
-    *SPINE_OPERATIONS,
-    *CONFLICT_OPERATIONS,
-    *GRAPH_OPERATIONS,
-    # -- proposals, retention and pruning (.catalog_proposals) ------------------------
-    *PROPOSAL_OPERATIONS,
-    *INGEST_OPERATIONS,
-    *HISTORY_OPERATIONS,
-    *CHRONICLE_OPERATIONS,
-    *CLAIM_OPERATIONS,  # the claims ledger's (decision 0081)
-    # -- local-only: on the machine that holds the memory (.catalog_local) ------------
-    *LOCAL_OPERATIONS,
-    *PORTABILITY_OPERATIONS,
 )  # fmt: skip
 
-_BY_NAME = {op.name: op for op in CATALOG}
+#: The catalogue's other parts, in the catalogue's order after :data:`CORE_OPERATIONS`:
+#: (module of this package, its tuple of operations). They are imported when the whole
+#: catalogue is first asked for (``CATALOG``, or an operation not among the core ones),
+#: so a short command (``memory recall``, ``cat``) reads only this module (decision 0092).
+PARTS: tuple[tuple[str, str], ...] = (
+    ("catalog_spine", "SPINE_OPERATIONS"),  # the spine, undo, visibility, importance
+    ("catalog_conflicts", "CONFLICT_OPERATIONS"),
+    ("catalog_graph", "GRAPH_OPERATIONS"),
+    ("catalog_proposals", "PROPOSAL_OPERATIONS"),  # proposals, retention and pruning
+    ("catalog_ingest", "INGEST_OPERATIONS"),
+    ("catalog_history", "HISTORY_OPERATIONS"),
+    ("catalog_chronicle", "CHRONICLE_OPERATIONS"),
+    ("catalog_claims", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
+    ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
+    ("catalog_portability", "PORTABILITY_OPERATIONS"),
+)
+
+_CORE_BY_NAME = {op.name: op for op in CORE_OPERATIONS}
+_ALL: list[tuple[Operation, ...]] = []  # the whole catalogue, once its parts are read
+_BY_NAME: dict[str, Operation] = {}
+
+if TYPE_CHECKING:
+    CATALOG: tuple[Operation, ...]
+    """Every operation: :data:`CORE_OPERATIONS`, then each of :data:`PARTS`."""
+
+
+def whole() -> tuple[Operation, ...]:
+    """Every operation of the catalogue, its parts imported the first time."""
+    if not _ALL:
+        import importlib
+
+        ops = list(CORE_OPERATIONS)
+        for module, name in PARTS:
+            ops.extend(getattr(importlib.import_module(f"embornal.interfaces.{module}"), name))
+        _BY_NAME.update((op.name, op) for op in ops)
+        _ALL.append(tuple(ops))
+    return _ALL[0]
+
+
+def __getattr__(name: str) -> object:
+    if name == "CATALOG":
+        return whole()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def by_name(name: str) -> Operation:
+    found = _CORE_BY_NAME.get(name)
+    if found is not None:
+        return found
+    whole()
     return _BY_NAME[name]
 
 
 def mcp_tools(profile: str) -> tuple[Operation, ...]:
     """The operations an MCP server of ``profile`` offers (``full`` includes ``core``)."""
     wanted = {"core": ("core",), "full": ("core", "full")}[profile]
-    return tuple(sorted((op for op in CATALOG if op.profile in wanted), key=lambda o: o.tool_order))
+    return tuple(sorted((op for op in whole() if op.profile in wanted), key=lambda o: o.tool_order))
 
 
 def routed() -> tuple[Operation, ...]:
     """The operations of the REST API, in the order of its document."""
-    return tuple(op for op in CATALOG if op.http is not None)
+    return tuple(op for op in whole() if op.http is not None)

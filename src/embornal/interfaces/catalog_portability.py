@@ -21,6 +21,35 @@ def _place(name: str, what: str, metavar: str) -> Input:
     return Input(name, "text", what, True, metavar=metavar, cli_help="", max_length=4096)
 
 
+_TOOLS = (
+    ("memory-as-history", "memory-as-history's SQLite database (memory.db)", "FILE"),
+    ("basic-memory", "a basic-memory project's directory of Markdown files", "DIR"),
+    ("mem0", 'a mem0 export: the JSON of get_all ({"results": [...]})', "FILE"),
+    ("mcp-memory", "the MCP reference memory server's memory.jsonl", "FILE"),
+)
+
+
+def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
+    """``import FORMAT SOURCE``: another memory tool's data as one proposal (decision 0076)."""
+    return Operation(
+        "import_" + fmt.replace("-", "_"), "import_" + fmt.replace("-", "_"), "ToolImport",
+        (_place("source", f"The source: {what}.", metavar),
+         Input("apply", "bool", "Approve the proposal at once.", default=False,
+               cli_help="approve the proposal at once (a person's right)"),
+         Input("under", "text", "The path to import under (default /imported/FORMAT).",
+               metavar="PATH", max_length=4096,
+               cli_help=f"the path to import under (default /imported/{fmt})")),
+        local_only=True, cli=f"import {fmt}",
+        cli_help=f"propose the memories of {fmt} as facts (--apply: store them)",
+        cli_doc=f"Read {what},\ncheck it whole, and open ONE proposal of its memories as "
+        "facts (source kind\nimport, the import prior confidence, the original ids and "
+        "times as evidence,\nits relations as typed links). `embornal proposal approve ID` "
+        "stores them;\n--apply approves at once. A bad source stops with the line or "
+        "record it names,\nand nothing is imported. See docs/importing.md.",
+        cli_run=_RUN + "import_tool", cli_show=_RUN + "show_tool_import",
+    )  # fmt: skip
+
+
 PORTABILITY_OPERATIONS: tuple[Operation, ...] = (
     Operation("export_markdown", "export_markdown", "MarkdownExport",
               (_place("directory", "The directory to write (empty, or an earlier export).",
@@ -66,6 +95,7 @@ PORTABILITY_OPERATIONS: tuple[Operation, ...] = (
               "stored as a\nnew fact; each with the reason \"import\". Every file is checked "
               "first: an\nerror names the file and line, and nothing changes.",
               cli_show=_RUN + "show_markdown_import"),
+    *(_tool_import(fmt, what, metavar) for fmt, what, metavar in _TOOLS),
     Operation("backup", "backup", "Backup",
               (_place("file", "The new file to write the copy to.", "FILE"),),
               read_only=True, local_only=True, cli="admin backup",

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.access import Decision, Rule, permissions_for, roles_of
-from embornal.domain.clock import Clock, format_time, parse_time
+from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import ActorKind
 from embornal.domain.facts import Fact
 from embornal.domain.scope import NOTHING, ReadScope, Viewer, read_scope
@@ -26,7 +25,7 @@ from embornal.storage.contract import Store
 if TYPE_CHECKING:  # writes and checks import it: reads never need Casbin
     from embornal.adapters.casbin_access import FactObject
 
-__all__ = ["Access", "TokenInfo", "hash_token", "new_token_secret"]
+__all__ = ["Access", "hash_token", "new_token_secret"]
 
 TOKEN_PREFIX = "emb_"
 
@@ -42,32 +41,6 @@ def hash_token(token: str) -> str:
     import hashlib  # here, not at the top: loading OpenSSL costs every CLI start-up
 
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True)
-class TokenInfo:
-    """A bearer token as listed (never the token itself)."""
-
-    id: str
-    subject: str
-    name: str | None
-    created_at: datetime
-    expires_at: datetime | None
-    revoked_at: datetime | None
-
-    def active(self, now: datetime) -> bool:
-        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
-
-
-def token_info(row: Mapping[str, Any]) -> TokenInfo:
-    return TokenInfo(
-        id=row["id"],
-        subject=row["subject"],
-        name=row["name"],
-        created_at=parse_time(row["created_at"]),
-        expires_at=parse_time(row["expires_at"]) if row["expires_at"] else None,
-        revoked_at=parse_time(row["revoked_at"]) if row["revoked_at"] else None,
-    )
 
 
 class Access:
@@ -164,6 +137,8 @@ class Access:
         row = self._store.token_by_hash(hash_token(token.strip())) if token else None
         if row is None:
             raise Unauthenticated("the token is not known")
+        from embornal.service.tokens import token_info  # tokens only: off the read path
+
         info = token_info(row)
         if info.revoked_at is not None:
             raise Unauthenticated(f"token {info.id} was revoked")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from embornal.service.context import ServiceContext
-from embornal.service.semantic import ReindexResult
+from embornal.service.reindex_result import ReindexResult
 
 __all__ = ["pending_embeddings", "rebuild", "reindex", "verify"]
 

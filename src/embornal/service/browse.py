@@ -19,14 +19,14 @@ from embornal.domain.strength import strength
 from embornal.errors import EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall import record_recall
-from embornal.service.results import FactView, PathEntry, TreeNode
+from embornal.service.results import FactView
 from embornal.service.timetravel import AsOf, looking_back, show_at
 from embornal.storage.contract import PathRow
 
 if TYPE_CHECKING:
     from embornal.domain.spine import Provenance
     from embornal.domain.spine_series import SpineSeries
-    from embornal.service.details import FactDetail
+    from embornal.service.details import FactDetail, PathEntry, TreeNode
 
 __all__ = ["cat", "history", "ls", "show", "spine_series", "tree"]
 
@@ -43,6 +43,8 @@ def _subtree(ctx: ServiceContext, path: str, as_of: AsOf) -> tuple[str, list[Pat
 
 
 def ls(ctx: ServiceContext, path: str, as_of: AsOf = None) -> list[PathEntry]:
+    from embornal.service.details import PathEntry  # ls and tree only: off recall's path
+
     norm, rows = _subtree(ctx, path, as_of)
     parent_depth = len(P.segments(norm))
     return [
@@ -53,6 +55,8 @@ def ls(ctx: ServiceContext, path: str, as_of: AsOf = None) -> list[PathEntry]:
 
 
 def tree(ctx: ServiceContext, path: str, *, dirs_only: bool, as_of: AsOf = None) -> TreeNode:
+    from embornal.service.details import TreeNode
+
     norm, rows = _subtree(ctx, path, as_of)
     kids: dict[str, list[str]] = {}
     counts = {r.path: r for r in rows}

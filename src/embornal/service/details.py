@@ -16,7 +16,7 @@ from embornal.domain.tags import Tag
 if TYPE_CHECKING:  # only annotations name them
     from embornal.domain.spine import EvidenceRef, Lifetime, Provenance, Visibility
 
-__all__ = ["DueFact", "FactDetail", "NewFact", "PurgeResult"]
+__all__ = ["DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode"]
 
 
 @dataclass(frozen=True)
@@ -86,3 +86,22 @@ class PurgeResult:
     fact_id: str
     redacted_events: int
     file_compacted: bool
+
+
+@dataclass(frozen=True)
+class PathEntry:
+    """One path below another, with its fact and child counts."""
+
+    path: str
+    fact_count: int
+    child_count: int
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """One path of a tree, with its children."""
+
+    path: str
+    name: str
+    fact_count: int
+    children: tuple[TreeNode, ...] = ()

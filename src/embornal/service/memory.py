@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         details,
         export,
         facts,
+        import_tools,
         importance,
         importing,
         ingest,
@@ -49,13 +50,13 @@ if TYPE_CHECKING:
         undo,
         visible,
     )
-    from embornal.service.access import TokenInfo
     from embornal.service.backup import Backup
     from embornal.service.chronicle import Chronicle
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
+    from embornal.service.import_tools import Progress, ToolImport
     from embornal.service.importing import EventsImport, MarkdownImport
     from embornal.service.proposal_results import (
         Proposal,
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
         MemoryStatus,
         ProvenanceReport,
     )
+    from embornal.service.reindex_result import ReindexResult
     from embornal.service.results import (
         DueFact,
         FactDetail,
@@ -78,8 +80,8 @@ if TYPE_CHECKING:
         RecallHit,
         TreeNode,
     )
-    from embornal.service.semantic import ReindexResult
     from embornal.service.sharing import IssuedToken, PolicyCheck
+    from embornal.service.tokens import TokenInfo
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")
@@ -87,6 +89,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     chronicle = Later("embornal.service.chronicle")
     export = Later("embornal.service.export")
     importing = Later("embornal.service.importing")
+    import_tools = Later("embornal.service.import_tools")
     facts = Later("embornal.service.facts")
     importance = Later("embornal.service.importance")
     kinds = Later("embornal.service.kinds")
@@ -544,6 +547,35 @@ class Memory:
     def import_markdown(self, directory: str, *, dry_run: bool = False) -> MarkdownImport:
         """Read an (edited) Markdown export back: supersede, forget, store; reason "import"."""
         return importing.import_markdown(self._ctx, directory, dry_run=dry_run)
+
+    # Another memory tool's data into ONE proposal of import facts (``apply``: approved at
+    # once as the subject); ``progress(done, total)`` while the source is read.
+    def import_memory_as_history(self, source: str, *, apply: bool = False,
+                                 under: str | None = None, progress: Progress = None,
+                                 ) -> ToolImport:  # fmt: skip
+        """memory-as-history's SQLite database: memories, tiers, pins, audit, narratives."""
+        return import_tools.import_tool(self._ctx, "memory-as-history", source, apply=apply,
+                                        under=under, progress=progress)  # fmt: skip
+
+    def import_basic_memory(self, source: str, *, apply: bool = False,
+                            under: str | None = None, progress: Progress = None,
+                            ) -> ToolImport:  # fmt: skip
+        """A basic-memory project: entities, observations and relations."""
+        return import_tools.import_tool(self._ctx, "basic-memory", source, apply=apply,
+                                        under=under, progress=progress)  # fmt: skip
+
+    def import_mem0(self, source: str, *, apply: bool = False, under: str | None = None,
+                    progress: Progress = None) -> ToolImport:  # fmt: skip
+        """A mem0 export (the JSON of get_all): one path per user."""
+        return import_tools.import_tool(self._ctx, "mem0", source, apply=apply, under=under,
+                                        progress=progress)  # fmt: skip
+
+    def import_mcp_memory(self, source: str, *, apply: bool = False,
+                          under: str | None = None, progress: Progress = None,
+                          ) -> ToolImport:  # fmt: skip
+        """The MCP reference memory server's JSONL: entities, relations, observations."""
+        return import_tools.import_tool(self._ctx, "mcp-memory", source, apply=apply,
+                                        under=under, progress=progress)  # fmt: skip
 
     def backup(self, file: str) -> Backup:
         """A consistent copy of the whole memory in the new file ``file``, writers going on."""

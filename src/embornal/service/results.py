@@ -12,7 +12,14 @@ if TYPE_CHECKING:  # only annotations name them
     pass
 
 if TYPE_CHECKING:  # defined in .details, loaded when first named (off a recall's path)
-    from embornal.service.details import DueFact, FactDetail, NewFact, PurgeResult
+    from embornal.service.details import (
+        DueFact,
+        FactDetail,
+        NewFact,
+        PathEntry,
+        PurgeResult,
+        TreeNode,
+    )
 
 __all__ = [
     "DueFact",
@@ -44,26 +51,7 @@ class RecallHit:
     parts: ScoreParts
 
 
-@dataclass(frozen=True)
-class PathEntry:
-    """One path below another, with its fact and child counts."""
-
-    path: str
-    fact_count: int
-    child_count: int
-
-
-@dataclass(frozen=True)
-class TreeNode:
-    """One path of a tree, with its children."""
-
-    path: str
-    name: str
-    fact_count: int
-    children: tuple[TreeNode, ...] = ()
-
-
-_DETAILS = frozenset({"DueFact", "FactDetail", "NewFact", "PurgeResult"})
+_DETAILS = frozenset({"DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode"})
 
 
 def __getattr__(name: str) -> object:

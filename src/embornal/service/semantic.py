@@ -9,7 +9,6 @@ them, and each piece's vector is kept for scoring (``embornal.domain.chunks``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
@@ -20,8 +19,9 @@ from embornal.storage.contract import FactVector, Store, Tx, pack_vector
 
 if TYPE_CHECKING:  # the module imports hashlib (OpenSSL): not at every start-up
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.service.reindex_result import ReindexResult
 
-__all__ = ["Embedded", "ReindexResult", "Semantic"]
+__all__ = ["Embedded", "Semantic"]
 
 Progress = Callable[[int, int], None]
 REINDEX_BATCH = 64
@@ -33,15 +33,6 @@ class Embedded:
 
     vector: bytes
     pieces: tuple[bytes, ...] = ()
-
-
-@dataclass(frozen=True)
-class ReindexResult:
-    """What a reindex embedded, and what still waits."""
-
-    embedded: int
-    remaining: int
-    model: str | None
 
 
 class Semantic:
@@ -178,4 +169,6 @@ class Semantic:
             done += len(rows)
             if progress is not None:
                 progress(done, total)
+        from embornal.service.reindex_result import ReindexResult  # reindex only
+
         return ReindexResult(done, self.pending(), provider.identity)

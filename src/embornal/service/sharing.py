@@ -30,14 +30,9 @@ from embornal.domain.events import (
 from embornal.domain.ids import new_id, normalize_prefix
 from embornal.domain.tags import check_subject
 from embornal.errors import Conflict, InvalidInput, NotFound
-from embornal.service.access import (
-    TokenInfo,
-    expiry,
-    hash_token,
-    new_token_secret,
-    token_info,
-)
+from embornal.service.access import expiry, hash_token, new_token_secret
 from embornal.service.context import ServiceContext
+from embornal.service.tokens import TokenInfo, token_info
 
 __all__ = [
     "IssuedToken",

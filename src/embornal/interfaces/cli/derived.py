@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from embornal.errors import InvalidAttribute, InvalidContent, InvalidInput
-from embornal.interfaces.catalog import CATALOG, Input, Operation, by_name
+from embornal.interfaces.catalog import CORE_OPERATIONS, Input, Operation, by_name, whole
 from embornal.interfaces.catalog_types import resolve_call
 
 if TYPE_CHECKING:
@@ -75,9 +75,13 @@ def _function(spec: str) -> Callable[..., Any]:
 # --------------------------------------------------------------------------- the parser
 
 
-def commands_of_group(group: str) -> tuple[Operation, ...]:
-    """The catalogue's commands of ``group`` (``memory``), in catalogue order."""
-    return tuple(op for op in CATALOG if op.cli is not None and op.cli.split()[0] == group)
+def commands_of_group(
+    group: str, operations: tuple[Operation, ...] | None = None
+) -> tuple[Operation, ...]:
+    """The catalogue's commands of ``group`` (``memory``), in catalogue order (of
+    ``operations``, default the whole catalogue)."""
+    ops = whole() if operations is None else operations
+    return tuple(op for op in ops if op.cli is not None and op.cli.split()[0] == group)
 
 
 def flag_of(item: Input) -> list[str]:
@@ -277,24 +281,35 @@ def fill(parser: ArgParser, op: Operation) -> None:
 
 
 def add_group_commands(group: Commands, name: str, late: ArgParser) -> None:
-    """Every catalogue command of the group ``name``, each made when it is used."""
+    """Every catalogue command of the group ``name``, each made when it is used: those of
+    the catalogue's core now, the others' names when one of them (or the list) is first
+    wanted, so that ``memory recall`` reads none of the catalogue's other parts."""
     from embornal.interfaces.cli.parser import FMT
 
-    for op in commands_of_group(name):
-        command = op.cli.split()[1] if op.cli else op.name
-        help_text = op.cli_help or op.title or op.name
+    def register(ops: tuple[Operation, ...]) -> None:
+        for op in ops:
+            command = op.cli.split()[1] if op.cli else op.name
+            if dict.__contains__(group.choices, command):  # or written by hand: it stays
+                continue
+            help_text = op.cli_help or op.title or op.name
 
-        def build(parser: ArgParser, op: Operation = op) -> None:
-            fill(parser, op)
+            def build(parser: ArgParser, op: Operation = op) -> None:
+                fill(parser, op)
 
-        group.later(
-            command,
-            help_text,
-            build,
-            description=op.cli_doc or help_text,
-            parents=[late],
-            formatter_class=FMT,
-        )
+            group.later(
+                command,
+                help_text,
+                build,
+                description=op.cli_doc or help_text,
+                parents=[late],
+                formatter_class=FMT,
+            )
+
+    def names() -> list[str]:
+        return [str(op.cli).split()[1] for op in commands_of_group(name)]
+
+    register(commands_of_group(name, CORE_OPERATIONS))
+    group.rest(lambda: register(commands_of_group(name)), names)
 
 
 # --------------------------------------------------------------------------- the call

@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from embornal.domain.tags import Tag
     from embornal.interfaces.catalog import Operation
     from embornal.interfaces.cli.app import Context
+    from embornal.service.reindex_result import ReindexResult
     from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
-    from embornal.service.semantic import ReindexResult
 
 __all__ = [
     "purge",

@@ -189,9 +189,25 @@ Build = Callable[[ArgParser], None]
 
 class _Later(dict[str, Any]):
     """The parsers of a subcommand action: a name maps to its parser, or to the function
-    that makes it until argparse first looks the name up."""
+    that makes it until argparse first looks the name up. ``rest``, when set, registers
+    the names not known yet: it runs once, the first time a name is missing or the whole
+    list is read (a command's help, an unknown command's error)."""
+
+    rest: Callable[[], None] | None = None
+
+    def _all_known(self) -> None:
+        rest, self.rest = self.rest, None
+        if rest is not None:
+            rest()
+
+    def __contains__(self, name: object) -> bool:
+        if not super().__contains__(name):
+            self._all_known()
+        return super().__contains__(name)
 
     def __getitem__(self, name: str) -> Any:
+        if not super().__contains__(name):
+            self._all_known()
         value = super().__getitem__(name)
         if not isinstance(value, argparse.ArgumentParser):
             value = value()
@@ -199,8 +215,21 @@ class _Later(dict[str, Any]):
         return value
 
     def _build_all(self) -> None:
+        self._all_known()
         for name in list(self):
             self[name]
+
+    def __iter__(self) -> Any:
+        self._all_known()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._all_known()
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._all_known()
+        return super().keys()
 
     def values(self) -> Any:
         self._build_all()
@@ -225,10 +254,29 @@ class Commands(_SubParsers):
         self._later = _Later()
         self._name_parser_map = self.choices = self._later
 
+    def rest(self, register: Callable[[], None], order: Callable[[], list[str]]) -> None:
+        """``register`` the group's other commands when one of them (or the whole list) is
+        first wanted, then put the listed commands in ``order`` (names it lacks last, as
+        they came): a short command registers and reads only its own."""
+
+        def all_of_them() -> None:
+            register()
+            place = {name: i for i, name in enumerate(order())}
+            self._choices_actions.sort(key=lambda a: place.get(a.dest, len(place)))
+            made = sorted(dict.items(self._later), key=lambda kv: place.get(kv[0], len(place)))
+            dict.clear(self._later)
+            dict.update(self._later, made)
+
+        self._later.rest = all_of_them
+
+    def _get_subactions(self) -> list[argparse.Action]:
+        self._later._all_known()
+        return super()._get_subactions()
+
     def later(self, name: str, help_text: str, build: Build, **kwargs: Any) -> None:
         """``add_parser(name, help=help_text, **kwargs)``, then ``build`` on it, when used."""
         shown = self._ChoicesPseudoAction(name, (), help_text)
-        if name in self._later:  # a command written by hand replaces the derived one
+        if dict.__contains__(self._later, name):  # one written by hand replaces the derived
             at = [a.dest for a in self._choices_actions].index(name)
             self._choices_actions[at] = shown
         else:

@@ -11,10 +11,12 @@ if TYPE_CHECKING:
     from embornal.interfaces.catalog_types import Operation
     from embornal.service.backup import Backup
     from embornal.service.export import EventsExport, MarkdownExport
+    from embornal.service.import_tools import ToolImport
     from embornal.service.importing import EventsImport, MarkdownImport
 
 __all__ = [
     "import_events",
+    "import_tool",
     "restore",
     "restore_args",
     "show_backup",
@@ -22,6 +24,7 @@ __all__ = [
     "show_events_import",
     "show_markdown_export",
     "show_markdown_import",
+    "show_tool_import",
 ]
 
 
@@ -90,6 +93,43 @@ def show_markdown_import(ctx: Context, result: MarkdownImport) -> None:
     ):
         for fact_id in ids:
             ctx.say(f"  {label} {fact_id}")
+
+
+def import_tool(ctx: Context, op: Operation) -> int:
+    """Read another tool's data into one proposal, a progress line on a terminal while
+    the source is read."""
+    from embornal.interfaces.cli.derived import inputs, show
+    from embornal.interfaces.cli.progress import ProgressLine
+
+    given = inputs(ctx, op)
+    line = ProgressLine(ctx.err)
+
+    def progress(done: int, total: int) -> None:
+        line.update("reading", done, total)
+
+    with ctx.open_memory(semantic=True) as mem:
+        try:
+            assert op.call is not None
+            result = getattr(mem, op.call)(**given, progress=progress)
+        finally:
+            line.finish()
+    return show(ctx, op, result)
+
+
+def show_tool_import(ctx: Context, result: ToolImport) -> None:
+    made = f"{_n(result.facts, 'fact')}, {_n(result.links, 'link')}" + (
+        f", {_n(result.archived, 'archive')}" if result.archived else ""
+    )
+    if result.status == "approved":
+        ctx.say(f"imported {made} from {result.format} (proposal {result.proposal_id})")
+    else:
+        ctx.say(f"proposed {made} from {result.format} as proposal {result.proposal_id}")
+        ctx.say(
+            f"review it: `embornal proposal show {result.proposal_id}`, then "
+            f"`embornal proposal approve {result.proposal_id}`"
+        )
+    for what in result.skipped:
+        ctx.say(f"  skipped {what}")
 
 
 def show_backup(ctx: Context, result: Backup) -> None:

@@ -114,9 +114,11 @@ def build_parser() -> ArgParser:
     )
     groups.later(
         "import",
-        "read an export back: the event log, or Markdown files",
+        "read an export back, or another memory tool's data as a proposal",
         group_of("import"),
-        description="Read an export back into the memory.",
+        description="Read an export back into the memory (the event log, Markdown files), "
+        "or another memory tool's data (memory-as-history, basic-memory, mem0, mcp-memory) "
+        "as one proposal.",
     )
     add_command(
         groups,

@@ -28,7 +28,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
-from embornal.interfaces.catalog import CATALOG, Input, Operation, by_name, mcp_tools
+from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
 from embornal.interfaces.catalog_types import replace, resolve_call
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
 from embornal.interfaces.mcp.claim_results import CLAIM_RESULTS, EvidenceOut
@@ -462,7 +462,7 @@ def tool_specs(run: Runner, profile: str = "full") -> dict[str, ToolSpec]:
     """Every tool of ``profile``, by name; the ``full`` profile's tools also take the
     arguments marked ``full_only`` (``kind`` and ``attributes`` of ``store``). A tool that
     another operation routes into (``extra["mcp_tool"]``) takes both (:func:`_routed`)."""
-    routes = {o.extra["mcp_tool"]: o for o in CATALOG if "mcp_tool" in o.extra}
+    routes = {o.extra["mcp_tool"]: o for o in whole() if "mcp_tool" in o.extra}
     return {
         op.name: _routed(op, routes[op.name], run, profile)
         if op.name in routes and profile == "full"

@@ -1,0 +1,82 @@
+"""A small memory-as-history database, written from the schema that tool documents
+(memories, anchors, corroborations, audit_log, narratives), for the import tests."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+__all__ = ["FIXTURES", "make_history_db"]
+
+FIXTURES = Path(__file__).parent / "fixtures" / "importers"
+
+_TABLES = """
+CREATE TABLE memories (
+    id TEXT PRIMARY KEY, content TEXT NOT NULL, source TEXT,
+    status TEXT NOT NULL DEFAULT 'working', tier TEXT NOT NULL DEFAULT 'archive',
+    created_at TEXT NOT NULL, consolidated_at TEXT, consolidation_reason TEXT,
+    last_reviewed_at TEXT, review_status TEXT, forgotten_at TEXT, forgotten_reason TEXT,
+    security_sensitive INTEGER NOT NULL DEFAULT 0, frame TEXT, content_tokens TEXT
+);
+CREATE TABLE anchors (memory_id TEXT PRIMARY KEY, reason TEXT NOT NULL, pinned_at TEXT NOT NULL);
+CREATE TABLE corroborations (
+    id TEXT PRIMARY KEY, memory_id TEXT NOT NULL, source TEXT NOT NULL, at TEXT NOT NULL
+);
+CREATE TABLE audit_log (
+    id TEXT PRIMARY KEY, memory_id TEXT NOT NULL, action TEXT NOT NULL,
+    reason TEXT NOT NULL, at TEXT NOT NULL
+);
+CREATE TABLE narratives (
+    id TEXT PRIMARY KEY, content TEXT NOT NULL, reason TEXT NOT NULL, memory_ids TEXT,
+    created_at TEXT NOT NULL, superseded_at TEXT, superseded_by TEXT
+);
+"""
+
+
+def make_history_db(path: Path, *, tables: bool = True) -> Path:
+    """Three memories (one consolidated, pinned and corroborated; one forgotten; one
+    framed interpretation), their audit entries, and two versions of a narrative."""
+    db = sqlite3.connect(path)
+    if not tables:
+        db.execute("CREATE TABLE notes (id TEXT)")
+        db.commit()
+        db.close()
+        return path
+    db.executescript(_TABLES)
+    t = "2025-05-0{}T10:00:00+00:00".format
+    db.executemany(
+        "INSERT INTO memories (id, content, source, status, tier, created_at, consolidated_at,"
+        " consolidation_reason, forgotten_at, forgotten_reason, security_sensitive, frame)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            ("a1b2c3d4e5f6", "The user prefers tea to coffee.", "user", "consolidated",
+             "testimony", t(1), t(2), "said twice", None, None, 0, None),
+            ("0f9e8d7c6b5a", "The launch is on Friday.", "standup", "working", "archive",
+             t(1), None, None, t(3), "the launch moved", 0, None),
+            ("123456abcdef", "The team likes short reviews.", None, "working",
+             "interpretation", t(2), None, None, None, None, 1, "Team Alpha"),
+        ],
+    )  # fmt: skip
+    db.execute("INSERT INTO anchors VALUES ('a1b2c3d4e5f6', 'identity', ?)", (t(2),))
+    db.execute("INSERT INTO corroborations VALUES ('c1', 'a1b2c3d4e5f6', 'chat 2', ?)", (t(2),))
+    db.executemany(
+        "INSERT INTO audit_log VALUES (?, ?, ?, ?, ?)",
+        [
+            ("l1", "a1b2c3d4e5f6", "promote", "said twice", t(2)),
+            ("l2", "a1b2c3d4e5f6", "pin", "identity", t(2)),
+            ("l3", "0f9e8d7c6b5a", "forget", "the launch moved", t(3)),
+        ],
+    )
+    db.executemany(
+        "INSERT INTO narratives VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            ("n1", "A tea drinker.", "first account", json.dumps(["a1b2c3d4e5f6"]), t(2),
+             t(4), "n2"),
+            ("n2", "A tea drinker on a short-review team.", "more seen",
+             json.dumps(["a1b2c3d4e5f6", "123456abcdef", "ffffffffffff"]), t(4), None, None),
+        ],
+    )  # fmt: skip
+    db.commit()
+    db.close()
+    return path

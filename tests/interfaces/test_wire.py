@@ -15,6 +15,7 @@ from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.interfaces.http import chronicle_routes as CH
+from embornal.interfaces.http import claim_schemas as CL
 from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import history_schemas as HS
@@ -23,6 +24,7 @@ from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
 from embornal.service.chronicle_results import AuditEntry
+from embornal.service.claim_results import ClaimList, ClaimRecord
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkGraph
 from embornal.service.proposal_results import (
@@ -83,6 +85,12 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.corroborate(captured.fact.id, "mirror", common_origin="web")
     gone = memory.remember("A passing remark.")
     memory.forget(gone.fact.id, reason="trivial")
+    claim = memory.chronicle.create_claim("Ünï plans to ship.", "plan", about=[new.id],
+                                          valid_from="2026-06-01", asserted_by="Ada")  # fmt: skip
+    memory.chronicle.add_claim_evidence(claim.id, memory_id=new.id, note="ünï", quote="Poetry")
+    memory.chronicle.add_claim_evidence(claim.id, source="log", stance="context")
+    memory.chronicle.adopt_claim(claim.id, reason="the log")
+    claimed = memory.chronicle.retract_claim_evidence(f"{claim.id}-2", reason="not needed")
     return {
         Link: link,
         LinkGraph: memory.links(project.id, depth=2),
@@ -95,6 +103,8 @@ def results(memory: Memory) -> dict[type, Any]:
         DueMemory: memory.due_for_consolidation()[0],
         ForgottenMemory: memory.list_forgotten()[0],
         AuditEntry: memory.chronicle.audit_log(limit=1)[0],
+        ClaimRecord: claimed,
+        ClaimList: memory.chronicle.recall_claims(status="all", as_of="now", valid_at="2026-07-01"),
         DueFact: memory.due()[0],
         ConflictRecord: resolved,
         Fact: new,
@@ -131,6 +141,8 @@ SCHEMA: dict[type, type[BaseModel]] = {
     DueMemory: HS.DueMemoryOut,
     ForgottenMemory: HS.ForgottenMemoryOut,
     AuditEntry: CH.AuditEntryOut,
+    ClaimRecord: CL.ClaimOut,
+    ClaimList: CL.ClaimListOut,
 }
 
 

@@ -76,8 +76,7 @@ an adopted claim asks for its review again. quote must be the memory's exact wor
 Reposts of one origin count once: say common_origin. Without claim_id this tool attaches
 evidence to a fact (id, evidence="TYPE:VALUE").
 Returns the claim with its evidence and support.
-Example: add_evidence(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
-memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", stance="supports", note="notice wording")"""
+Example: add_evidence(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", source="notice", stance="supports")"""
 
 CLAIM_OPERATIONS: tuple[Operation, ...] = (
     Operation(
@@ -330,8 +329,7 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
 
         Call it when the judgment changes.
         Returns the revised claim (with replacement_id: the replacement).
-        Example: revise_claim(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1",
-        statement="The release is planned for July.", reason="the new notice")""",
+        Example: revise_claim(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", statement="July.", reason="new notice")""",  # noqa: E501
         example=f'revise_claim(claim_id="{EXAMPLE_CLAIM}", statement="Planned for July.", '
         'reason="the new notice")',
         http=Http(

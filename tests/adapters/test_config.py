@@ -288,7 +288,7 @@ def test_config_to_dict_of_defaults_is_json() -> None:
     assert out["embedding"]["provider"] == "auto"
     assert out["embedding"]["dims"] == 768
     assert out["recall"] == {"limit": 10}
-    assert set(out) == {"recall", "embedding", "server", "ingest", "proposals"}
+    assert set(out) == {"recall", "embedding", "server", "ingest", "proposals", "mcp"}
     assert out["ingest"] == {
         "base_url": None,
         "model": None,
@@ -339,3 +339,24 @@ def test_config_to_dict_redacts_the_token() -> None:
 
 def test_config_to_dict_leaves_an_unset_token_null() -> None:
     assert config_to_dict(Config())["server"]["token"] is None
+
+
+# --------------------------------------------------------------------------- mcp.tools
+
+
+def test_mcp_tools_default_core_and_the_file_may_pick_full(tmp_path: Path) -> None:
+    assert load_config(tmp_path / "config.yaml", {}).mcp.tools == "core"
+    assert load_config(_write(tmp_path, "mcp:\n  tools: full\n"), {}).mcp.tools == "full"
+
+
+def test_the_environment_picks_the_mcp_tools_over_the_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, "mcp:\n  tools: core\n")
+    assert load_config(path, {"EMBORNAL_MCP_TOOLS": " FULL "}).mcp.tools == "full"
+    assert load_config(path, {"EMBORNAL_MCP_TOOLS": ""}).mcp.tools == "core"
+
+
+def test_an_unknown_mcp_profile_is_an_error_naming_the_choices(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="core, full"):
+        load_config(_write(tmp_path, "mcp:\n  tools: everything\n"), {})
+    with pytest.raises(ConfigError, match="EMBORNAL_MCP_TOOLS"):
+        load_config(tmp_path / "none.yaml", {"EMBORNAL_MCP_TOOLS": "most"})

@@ -104,6 +104,10 @@ def test_bootstrap_touches_no_file(cli: Run, embornal_home: Path) -> None:
     for needle in ("memory recall", "memory store", "supersede", "forget", "embornal mcp"):
         assert needle in r.out
     assert cli("bootstrap", "--json").json()["markdown"] == r.out
+    guide = cli("bootstrap", "--guide")
+    assert guide.code == 0 and guide.out.startswith("# Memory as history")
+    assert "promote(memory_id, reason)" in guide.out and "记住" in guide.out
+    assert cli("bootstrap", "--guide", "--json").json()["markdown"] == guide.out
     assert not embornal_home.exists()
     assert list(home.iterdir()) == []
 
@@ -170,3 +174,33 @@ def test_mcp_serves_over_stdio(tmp_path: Path) -> None:
     first = json.loads(proc.stdout.decode().splitlines()[0])
     assert first["id"] == 1 and "serverInfo" in first["result"]
     assert db.exists()
+
+
+@pytest.mark.parametrize(("env", "args", "wanted"), [
+    ({}, (), "core"),
+    ({"EMBORNAL_MCP_TOOLS": "full"}, (), "full"),
+    ({"EMBORNAL_MCP_TOOLS": "full"}, ("--profile", "core"), "core"),
+])  # fmt: skip
+def test_mcp_offers_the_profile_of_the_environment_unless_told(
+    tmp_path: Path, env: dict[str, str], args: tuple[str, ...], wanted: str
+) -> None:
+    """EMBORNAL_MCP_TOOLS (or mcp.tools) switches the tool list at the next start; the
+    flag wins over both (decision 0093)."""
+    calls = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "cli-test", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]  # fmt: skip
+    proc = subprocess.run(
+        [str(EMBORNAL), "--db", str(tmp_path / "m.db"), "mcp", *args],
+        input="".join(json.dumps(c) + "\n" for c in calls).encode(),
+        capture_output=True,
+        env={**os.environ, "EMBORNAL_HOME": str(tmp_path / "home"), **env},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    (listed,) = [m for m in map(json.loads, proc.stdout.decode().splitlines()) if m.get("id") == 2]
+    names = {t["name"] for t in listed["result"]["tools"]}
+    assert ("ls" in names) is (wanted == "full") and {"remember", "pin", "recall"} <= names

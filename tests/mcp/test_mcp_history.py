@@ -72,13 +72,19 @@ async def test_protocol_errors_are_structured_and_self_correcting(memory: Memory
         assert bad and "due_for_review()" in err["hint"]
 
 
-async def test_the_protocol_tools_are_in_the_full_profile_only(memory: Memory) -> None:
-    names = {"remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
-             "due_for_consolidation", "due_for_review", "list_forgotten"}  # fmt: skip
+async def test_the_protocol_loop_is_the_core_profile_and_the_rest_is_in_full(
+    memory: Memory,
+) -> None:
+    """Seed 002's core carries capture, consolidation, anchors, corroboration, forgetting
+    and the audit; review and the other queues are in the full profile only."""
+    loop = {"remember", "promote", "pin", "unpin", "corroborate", "provenance",
+            "flag_sensitive", "due_for_consolidation", "forget", "restore", "audit_log",
+            "recall", "store"}  # fmt: skip
+    rest = {"review", "due_for_review", "list_forgotten"}
     async with Client(build_server(memory, profile="core"), mode="auto") as client:
         core = {t.name for t in (await client.list_tools()).tools}
     async with Client(build_server(memory, profile="full"), mode="auto") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-    assert not names & core and names <= set(tools)
+    assert loop <= core and not rest & core and (loop | rest) <= set(tools)
     assert tools["provenance"].annotations.read_only_hint is True
     assert tools["remember"].annotations.read_only_hint is False

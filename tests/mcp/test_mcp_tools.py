@@ -15,15 +15,21 @@ from mcp_types import CallToolResult
 
 from embornal import FixedClock, Memory
 from embornal.errors import InvalidInput
+from embornal.interfaces.catalog import by_name
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.server import build_server
 from embornal.interfaces.mcp.tools import tags_arg
 
 pytestmark = pytest.mark.anyio
 
-CORE = ["store", "recall", "ls", "tree", "cat", "forget", "restore"]
+#: The protocol loop of seed 002 and embornal's store (decision 0093), in tool order.
+CORE = [
+    "store", "recall", "forget", "restore", "pin", "unpin", "remember", "promote",
+    "corroborate", "provenance", "flag_sensitive", "due_for_consolidation", "audit_log",
+]  # fmt: skip
 FULL = [
-    *CORE, "show", "history", "supersede", "update", "find", "kinds", "confirm", "contradict",
+    "store", "recall", "ls", "tree", "cat", "forget", "restore", "show", "history",
+    "supersede", "update", "find", "kinds", "confirm", "contradict",
     "add_evidence", "undo", "visibility", "pin", "unpin", "set_weight", "set_lifetime", "due",
     "link", "unlink", "links", "merge",
     "propose", "proposals", "proposal", "approve", "reject", "retention", "ingest",
@@ -82,7 +88,7 @@ async def fail(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any
 async def test_store_recall_ls_tree_cat_forget_restore(
     memory: Memory, clock: FixedClock, mode: str
 ) -> None:
-    async with connect(memory, mode=mode) as client:
+    async with connect(memory, profile="full", mode=mode) as client:
         stored = await ok(
             client,
             "store",
@@ -163,13 +169,33 @@ async def test_recall_without_query_returns_strongest_under_a_path(memory: Memor
 # -- tools/list ---------------------------------------------------------------------------
 
 
-async def test_tools_list_core_has_seven_annotated_tools(memory: Memory) -> None:
-    async with connect(memory) as client:
-        tools = {t.name: t for t in (await client.list_tools()).tools}
+async def test_the_core_profile_is_the_protocol_loop_briefly_described(memory: Memory) -> None:
+    """Decision 0093: the core tools are seed 002's loop and store, each described in a
+    sentence or two with one example, with no output schema; within 3.5k tokens."""
+    async with connect(memory, profile="core") as client:
+        listed = (await client.list_tools()).tools
+    tools = {t.name: t for t in listed}
     assert list(tools) == CORE
+    for op in (by_name(n) for n in CORE):
+        tool = tools[op.name]
+        assert op.brief and tool.description == op.brief and "Example:" in op.brief
+        assert tool.annotations is not None and tool.annotations.open_world_hint is False
+        assert tool.output_schema is None
+    text = json.dumps(
+        {"tools": [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in listed]},
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    assert len(tools) <= 15 and len(text) / 4 <= 3500  # chars / 4: the benchmark's estimate
+
+
+async def test_tools_list_full_has_annotated_tools_with_output_schemas(memory: Memory) -> None:
+    async with connect(memory, profile="full") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert list(tools) == FULL
     for tool in tools.values():
         assert tool.description and "Example:" in tool.description
-        assert len(tool.description) < 700
+        assert len(tool.description) < 900
         assert tool.annotations is not None
         assert tool.annotations.open_world_hint is False
         assert tool.output_schema is not None and tool.output_schema["type"] == "object"
@@ -181,8 +207,13 @@ async def test_tools_list_core_has_seven_annotated_tools(memory: Memory) -> None
     assert forget is not None and forget.read_only_hint is False
     assert forget.destructive_hint is True and forget.idempotent_hint is False
     assert restore is not None and restore.destructive_hint is False
+    assert tools["ls"].input_schema["properties"]["path"]["default"] == "/"
 
-    # The schema shows the canonical names only; aliases stay out of the model's way.
+
+async def test_the_core_schemas_show_the_canonical_names_only(memory: Memory) -> None:
+    """The schema shows the canonical names only; aliases stay out of the model's way."""
+    async with connect(memory, profile="core") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
     store_in = tools["store"].input_schema
     assert set(store_in["properties"]) == {"path", "content", "tags"}
     assert store_in["required"] == ["path", "content"]
@@ -190,7 +221,6 @@ async def test_tools_list_core_has_seven_annotated_tools(memory: Memory) -> None
     assert tools["recall"].input_schema.get("required", []) == []
     assert set(tools["forget"].input_schema["properties"]) == {"id", "reason"}
     assert tools["forget"].input_schema["required"] == ["id", "reason"]
-    assert tools["ls"].input_schema["properties"]["path"]["default"] == "/"
 
 
 async def test_server_introduces_itself(memory: Memory) -> None:
@@ -246,7 +276,7 @@ def test_unknown_profile_is_refused(memory: Memory) -> None:
 
 
 async def test_error_shapes(memory: Memory) -> None:
-    async with connect(memory) as client:
+    async with connect(memory, profile="full") as client:
         fid = (await ok(client, "store", {"path": "/a", "content": "Alpha."}))["id"]
 
         bad_path = await fail(client, "store", {"path": "/bad path", "content": "x"})
@@ -361,7 +391,7 @@ async def test_unexpected_exception_is_internal_error_without_traceback(
 
     agent = memory.as_subject("default", "assistant")  # what the server runs calls on
     monkeypatch.setattr(agent, "recall", boom)
-    async with connect(agent) as client:
+    async with connect(agent, profile="full") as client:
         err = await fail(client, "recall", {"query": "x"})
         assert (await ok(client, "ls", {}))["entries"]  # the server keeps serving
     assert err["error"] == "internal_error"

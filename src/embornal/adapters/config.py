@@ -28,10 +28,13 @@ __all__ = [
     "DEFAULT_CONFIG_YAML",
     "DEFAULT_VECTOR_WIDTH",
     "EMBEDDING_ENV",
+    "MCP_PROFILES",
+    "MCP_TOOLS_ENV",
     "PROVIDERS",
     "Config",
     "EmbeddingConfig",
     "IngestConfig",
+    "McpConfig",
     "ProposalsConfig",
     "RecallConfig",
     "ServerConfig",
@@ -48,6 +51,10 @@ PROVIDERS = ("auto", "off", "onnx", "sentence-transformers", "openai")
 
 #: Environment variable that, set to ``off``, turns embeddings off.
 EMBEDDING_ENV = "EMBORNAL_EMBEDDING"
+
+#: The MCP tool profiles (``mcp.tools``), and the variable that picks one over the file's.
+MCP_PROFILES = ("core", "full")
+MCP_TOOLS_ENV = "EMBORNAL_MCP_TOOLS"
 
 #: Keys whose values :func:`config_to_dict` hides by default.
 _SECRET_KEYS = frozenset({("server", "token")})
@@ -106,6 +113,14 @@ class ProposalsConfig:
 
 
 @record
+class McpConfig:
+    """The ``mcp`` section: which tools ``embornal mcp`` and ``serve``'s ``/mcp`` offer
+    (``core``: the protocol loop; ``full``: every tool; decision 0093)."""
+
+    tools: str = "core"
+
+
+@record
 class Config:
     """The configuration in effect."""
 
@@ -114,6 +129,7 @@ class Config:
     server: ServerConfig = ServerConfig()
     ingest: IngestConfig = IngestConfig()
     proposals: ProposalsConfig = ProposalsConfig()
+    mcp: McpConfig = McpConfig()
 
 
 DEFAULT_CONFIG_YAML = """\
@@ -162,6 +178,12 @@ proposals:
   # auto_approve_sources: [prune]
   # Whether an assistant (every MCP caller) may approve and reject proposals.
   assistants_decide: false
+
+mcp:
+  # The tools an MCP client gets: core (the protocol loop: capture, consolidate, anchor,
+  # corroborate, forget, recall, audit) or full (every tool). EMBORNAL_MCP_TOOLS=core|full
+  # in the environment overrides it; a restart switches, never a migration.
+  tools: core
 """
 
 
@@ -308,6 +330,12 @@ def _validate(path: Path, cfg: Config) -> None:
     _bounded(path, "recall.limit", cfg.recall.limit, MAX_LIMIT)
     _bounded(path, "ingest.timeout_s", cfg.ingest.timeout_s, 3600)
     _bounded(path, "ingest.attempts", cfg.ingest.attempts, 5)
+    if cfg.mcp.tools not in MCP_PROFILES:
+        raise _error(
+            path,
+            f"'mcp.tools' must be one of {', '.join(MCP_PROFILES)}, got {cfg.mcp.tools!r}",
+            "core offers the protocol loop; full offers every tool.",
+        )
 
 
 def _read(path: Path) -> object:
@@ -337,7 +365,16 @@ def _read(path: Path) -> object:
 
 
 def _apply_env(cfg: Config, env: Mapping[str, str]) -> Config:
-    """Apply the environment overrides: ``EMBORNAL_EMBEDDING=off``."""
+    """Apply the environment overrides: ``EMBORNAL_EMBEDDING=off``,
+    ``EMBORNAL_MCP_TOOLS=core|full``."""
+    tools = env.get(MCP_TOOLS_ENV, "").strip().lower()
+    if tools:
+        if tools not in MCP_PROFILES:
+            raise ConfigError(
+                f"{MCP_TOOLS_ENV} must be one of {', '.join(MCP_PROFILES)}, got {tools!r}",
+                hint=f"Set {MCP_TOOLS_ENV}=core or {MCP_TOOLS_ENV}=full, or unset it.",
+            )
+        cfg = _replaced(cfg, mcp=McpConfig(tools))
     raw = env.get(EMBEDDING_ENV, "").strip()
     if not raw:
         return cfg

@@ -150,6 +150,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         cli_help="store one fact on a path",
         cli_doc="Store one fact on PATH and print its id and path. CONTENT omitted or '-' "
         "reads\nstandard input (UTF-8; trailing line breaks are dropped).",
+        brief=('Save one small fact on a topic path as soon as you learn it. Example: '
+               'store(path="/projects/x", content="The build uses uv.")'),
         guide="""Save one small fact to long-term memory, on a topic path.
 
         Call it as soon as you learn something worth keeping: a decision, a preference,
@@ -170,7 +172,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "ls", "ls", "list[PathEntry]", (_path(False, "/", flag=""), _AS_OF),
-        tool_order=3, profile="core", title="List topics", read_only=True, cli="memory ls",
+        tool_order=3, profile="full", title="List topics", read_only=True, cli="memory ls",
         cli_help="list the paths one level below PATH", cli_show="memory_cmds:show_ls",
         cli_args=(_switch(_PLAIN, "one path a line, as ls -F"),),
         guide="""List the topics one level below a path, with their fact and sub-topic counts.
@@ -188,7 +190,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         (_path(False, "/", flag=""),
          Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
                mcp=False, cli_help="only paths that hold paths"), _AS_OF),
-        tool_order=4, profile="core", title="Topic tree", read_only=True, cli="memory tree",
+        tool_order=4, profile="full", title="Topic tree", read_only=True, cli="memory tree",
         cli_help="draw the tree of paths below PATH",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
 
@@ -209,7 +211,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                default="date", choices=("date", "signal"), mcp=False, cli_help=""),
          Input("recall", "bool", "Count the read as a recall (reinforces).", default=False,
                mcp=False, cli_help="count the read as a recall"), _AS_OF),
-        tool_order=5, profile="core", title="Read a topic", read_only=True, cli="memory cat",
+        tool_order=5, profile="full", title="Read a topic", read_only=True, cli="memory cat",
         cli_help="print the facts of one path", cli_show="memory_cmds:show_cat",
         cli_doc="Print the live facts of PATH, oldest first. Reading them is not a recall\n"
         "unless --recall is given.",
@@ -253,6 +255,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                   _switch("explain", "print every part of each score"),
                   _switch(_PLAIN, "path TAB fact, one hit a line"),
                   _switch(_META, "add the ID, Owner and Tags columns")),
+        brief=('Search the memory before answering anything that may depend on earlier work; with '
+               'no query, the anchors and strongest memories. Example: recall(query="how do we '
+               'deploy")'),
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
 
@@ -311,6 +316,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         "forget", "forget", "Fact", (FACT_ID, REASON),
         tool_order=6, profile="core", title="Forget a fact", destructive=True, cli="memory forget",
         cli_help="hide a fact from recall (restorable)", cli_show="memory_cmds:show_forgotten",
+        brief=('Take a wrong or outdated memory out of recall, with why (restorable; unpin it '
+               'first if anchored). Example: forget(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", '
+               'reason="outdated")'),
         guide="""Take a wrong or outdated fact out of recall; it stays in the history, restorable.
 
         Give the fact id (from recall or cat) and why.
@@ -352,6 +360,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         "restore", "restore", "Fact", (FACT_ID, REASON),
         tool_order=7, profile="core", title="Restore a fact", cli="memory restore",
         cli_help="bring a forgotten fact back", cli_show="memory_cmds:show_restored",
+        brief=('Bring a forgotten memory back, with why. Example: '
+               'restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="still true")'),
         guide="""Bring a forgotten fact back into recall. Give its id and why.
 
         Returns the fact with state "active".

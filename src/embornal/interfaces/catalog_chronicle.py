@@ -22,13 +22,15 @@ CHRONICLE_OPERATIONS: tuple[Operation, ...] = (
         "audit_log", "chronicle.audit_log", "list[AuditEntry]",
         (replace(LIMIT, description="How many decisions at most, the newest first "
                  "(default 10).", cli_help=f"at most N, 1-{MAX_LIMIT}"),),
-        tool_order=49, profile="full", title="Audit log", read_only=True,
+        tool_order=49, profile="core", title="Audit log", read_only=True,
         cli="memory audit", cli_show="chronicle_cmds:show_audit",
         cli_help="every decision on the memories, with its reason, newest first",
         cli_doc="List the decisions on the memories you may read (remember, promote, pin,\n"
         "unpin, corroborate, review, forget, restore, flag-sensitive, store, supersede ...),\n"
         "the newest first, each with its event id, time, actor and reason. It is a view of\n"
         "the event log, not a second record.",
+        brief=('List the latest decisions on memories with who made them and why, to explain what '
+               'changed. Example: audit_log(limit=20)'),
         guide="""List the latest decisions on the memories (promote, pin, unpin, corroborate,
         review, forget, restore, flag_sensitive, store...), newest first, each with who
         made it and why.

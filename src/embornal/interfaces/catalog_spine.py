@@ -171,9 +171,12 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     # -- importance and lifetime (seed 001 §3, §4, §7) ------------------------------------
     Operation(
         "pin", "pin", "Fact", (FACT_ID, OPTIONAL_REASON),
-        tool_order=19, profile="full", title="Pin a fact", idempotent=True, cli="memory pin",
+        tool_order=19, profile="core", title="Pin a fact", idempotent=True, cli="memory pin",
         cli_help="pin a fact: recall lifts it", cli_doc="Pin the active fact ID.",
         cli_run=_IMPORTANCE,
+        brief=('Anchor a consolidated memory (promote first) so recall always returns it, with '
+               'why. Example: pin(memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="who the user '
+               'is")'),
         guide="""Pin a fact the user says matters: it ranks higher in recall from now on.
 
         Call it when the user asks you to keep something in mind for good ("remember this,
@@ -188,9 +191,11 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "unpin", "unpin", "Fact", (FACT_ID, OPTIONAL_REASON),
-        tool_order=20, profile="full", title="Unpin a fact", idempotent=True,
+        tool_order=20, profile="core", title="Unpin a fact", idempotent=True,
         cli="memory unpin", cli_help="take the pin off a fact", cli_doc="Unpin the active fact ID.",
         cli_run=_IMPORTANCE,
+        brief=('Remove an anchor, with why. Example: unpin(memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1",'
+               ' reason="no longer true")'),
         guide="""Take the pin off a fact: it ranks as any other fact again.
 
         Call it when the user says a pinned fact no longer matters that much.

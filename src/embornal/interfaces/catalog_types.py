@@ -231,6 +231,9 @@ class Operation:
     title: str = ""
     guide: str = ""
     """The MCP tool description, written for the model."""
+    brief: str = ""
+    """The description in the ``core`` profile, whose tool list every session pays for: when
+    to call it and one example, in a sentence or two (decision 0093; default: ``guide``)."""
     read_only: bool = False
     destructive: bool = False
     idempotent: bool = False

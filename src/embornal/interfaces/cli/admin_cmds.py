@@ -19,13 +19,15 @@ __all__ = [
 
 
 def bootstrap(ctx: Context) -> int:
-    """Print the agent instructions; open, create and move nothing."""
-    from embornal.interfaces.cli.bootstrap import AGENT_INSTRUCTIONS
+    """Print the agent instructions (``--guide``: the MCP agent guide, AGENT_GUIDE.md);
+    open, create and move nothing."""
+    from embornal.interfaces.cli.bootstrap import AGENT_INSTRUCTIONS, agent_guide
 
+    text = agent_guide() if ctx.opt("guide", False) else AGENT_INSTRUCTIONS
     if ctx.json:
-        ctx.emit({"markdown": AGENT_INSTRUCTIONS})
+        ctx.emit({"markdown": text})
     else:
-        ctx.out.write(AGENT_INSTRUCTIONS)
+        ctx.out.write(text)
     return 0
 
 
@@ -143,7 +145,7 @@ def mcp(ctx: Context) -> int:
     run_stdio(
         db_path=str(ctx.db_path),
         subject=ctx.subject,
-        profile=ctx.opt("profile", "core"),
+        profile=ctx.opt("profile", None) or ctx.config.mcp.tools,
         embedder=provider,
         vector_width=ctx.config.embedding.dims if provider is not None else None,
         proposals=proposal_policy(ctx.config.proposals),

@@ -1,8 +1,19 @@
-"""The agent instructions ``embornal bootstrap`` prints, to append to AGENTS.md."""
+"""The agent instructions ``embornal bootstrap`` prints, to append to AGENTS.md, and the
+MCP agent guide ``embornal bootstrap --guide`` prints (AGENT_GUIDE.md)."""
 
 from __future__ import annotations
 
-__all__ = ["AGENT_INSTRUCTIONS"]
+__all__ = ["AGENT_INSTRUCTIONS", "agent_guide"]
+
+
+def agent_guide() -> str:
+    """The system-prompt addendum for an agent on the MCP tools: when to call each one
+    (with Chinese trigger phrases), as AGENT_GUIDE.md at the top of the repository has it."""
+    from importlib import resources
+
+    path = resources.files("embornal.interfaces.cli").joinpath("agent_guide.md")
+    return path.read_text(encoding="utf-8")
+
 
 AGENT_INSTRUCTIONS = """\
 ## Memory (embornal)

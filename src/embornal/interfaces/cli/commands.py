@@ -69,9 +69,21 @@ def memory(group: Commands, late: ArgParser) -> None:
     )
 
 
+def bootstrap_args(p: ArgParser) -> None:
+    p.add_argument(
+        "--guide",
+        action="store_true",
+        help="print the MCP agent guide (AGENT_GUIDE.md) instead of the CLI instructions",
+    )
+
+
 def mcp_args(p: ArgParser) -> None:
     p.add_argument(
-        "--profile", choices=("core", "full"), default="core", help="which tools to offer"
+        "--profile",
+        choices=("core", "full"),
+        default=None,
+        help="which tools to offer (default: mcp.tools in config.yaml, or EMBORNAL_MCP_TOOLS;"
+        " else core)",
     )
 
 
@@ -85,8 +97,9 @@ def serve_args(p: ArgParser) -> None:
     p.add_argument(
         "--mcp-profile",
         choices=("core", "full"),
-        default="core",
-        help="which MCP tools /mcp offers (default: %(default)s)",
+        default=None,
+        help="which MCP tools /mcp offers (default: mcp.tools in config.yaml, or "
+        "EMBORNAL_MCP_TOOLS; else core)",
     )
 
 

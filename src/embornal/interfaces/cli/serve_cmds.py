@@ -107,7 +107,7 @@ def serve(ctx: Context) -> int:
             bind=bind,
             port=ctx.opt("port"),
             allow_remote=given is not None and not loopback,
-            mcp_profile=ctx.opt("mcp_profile", "core"),
+            mcp_profile=ctx.opt("mcp_profile", None) or ctx.config.mcp.tools,
             announce=_announce(ctx),
             proposals=proposal_policy(ctx.config.proposals),
             ingest=ctx.config.ingest,

@@ -82,8 +82,10 @@ def build_parser() -> ArgParser:
         "admin_cmds:bootstrap",
         "print agent instructions to append to AGENTS.md",
         late,
-        "Print Markdown instructions that teach an agent to use this memory.\n"
-        "Touches no file:  embornal bootstrap >> AGENTS.md",
+        "Print Markdown instructions that teach an agent to use this memory; --guide:\n"
+        "the MCP agent guide (AGENT_GUIDE.md), a system-prompt addendum saying when to\n"
+        "call each tool. Touches no file:  embornal bootstrap >> AGENTS.md",
+        args_of("bootstrap_args"),
     )
     groups.later(
         "conflict",

@@ -17,12 +17,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--db", help="the memory file (default: memory.db in the data dir)")
     parser.add_argument("--subject", default="default", help="who the agent acts as")
-    parser.add_argument("--profile", default="core", choices=PROFILES, help="which tools to offer")
+    parser.add_argument(
+        "--profile",
+        default=None,
+        choices=PROFILES,
+        help="which tools to offer (default: EMBORNAL_MCP_TOOLS, else core)",
+    )
     args = parser.parse_args(argv)
     try:
+        import os
+
         from embornal.interfaces.mcp.server import run_stdio
 
-        run_stdio(db_path=args.db, subject=args.subject, profile=args.profile)
+        profile = args.profile or os.environ.get("EMBORNAL_MCP_TOOLS", "").strip() or "core"
+        run_stdio(db_path=args.db, subject=args.subject, profile=profile)
     except EmbornalError as e:
         hint = f" ({e.hint})" if e.hint else ""
         print(f"embornal mcp: {e.message}{hint}", file=sys.stderr)

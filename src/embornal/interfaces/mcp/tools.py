@@ -408,11 +408,14 @@ def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
         )
         for i in inputs
     ]
+    # The core profile's tools are described briefly and declare no output schema (their
+    # answers are the same JSON): its tool list is what every session pays for (0093).
+    core = profile == "core"
     tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        params, return_annotation=Annotated[CallToolResult, out]
+        params, return_annotation=CallToolResult if core else Annotated[CallToolResult, out]
     )
     tool.__name__ = tool.__qualname__ = op.name
-    tool.__doc__ = op.guide
+    tool.__doc__ = op.brief if core and op.brief else op.guide
     return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
 
 

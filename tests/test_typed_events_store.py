@@ -106,6 +106,9 @@ def test_a_memory_of_release_0_1_0_reads_back_and_verifies(old_memory: Memory) -
         "MemoryReviewed",
         "MemoryFlaggedSensitive",
         "MemoryUnpinNoop",
+        "MemoryCanonized",  # canon and frames (decision 0078)
+        "MemoryDecanonized",
+        "MemoryFramed",
         "ClaimCreated",  # the claims ledger's (decision 0081)
         "ClaimEvidenceAdded",
         "ClaimEvidenceRetracted",

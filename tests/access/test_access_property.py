@@ -31,7 +31,8 @@ from embornal import FixedClock, Memory
 from embornal.domain import paths as P
 from embornal.domain.access import decide, roles_of
 from embornal.domain.facts import Fact
-from embornal.errors import AccessDenied, Conflict, InvalidInput, NotFound
+from embornal.domain.scope import EVERYTHING
+from embornal.errors import AccessDenied, Conflict, EmbornalError, InvalidInput, NotFound
 
 SUBJECTS = ["default", "alice", "bob", "carol"]
 ROLES = ["everyone", "team"]
@@ -153,6 +154,11 @@ def test_reads_return_exactly_what_enforce_allows(
             all_ids = {row[0] for row in admin._store.conn.execute("SELECT id FROM facts")}
             assert {f.id for f in stored} <= all_ids
             proposed = _proposals(admin, stored)
+            for fact in stored:  # canon and frames (decision 0078): each by its owner
+                with contextlib.suppress(EmbornalError):
+                    mine = admin.as_subject(fact.owner).chronicle
+                    mine.canonize(fact.id, "all", reason="focus")
+                    mine.set_frame(fact.id, "f", reason="filed")
             for subject in SUBJECTS:
                 for assistant in (False, True):
                     _check_subject(admin, subject, all_ids, assistant)
@@ -357,6 +363,11 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
                     continue
                 raise AssertionError(f"{subject} read hidden fact {fid} through {read.__name__}")
     _check_exports(mem, all_ids, allowed)
+    # the canon and the frames count only what the subject may read (decision 0078)
+    canon = {r.fact.id for r in admin._store.canon_rows(EVERYTHING)}
+    assert {e.fact.id for e in mem.chronicle.list_canon()} == allowed & canon
+    assert sum(s.entries for s in mem.chronicle.active_scopes()) == len(allowed & canon)
+    assert sum(f.memories for f in mem.chronicle.list_frames()) == len(allowed & canon)
     # tree and ls show exactly the paths that lead to a visible fact
     shown: set[str] = set()
 

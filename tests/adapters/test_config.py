@@ -288,7 +288,7 @@ def test_config_to_dict_of_defaults_is_json() -> None:
     assert out["embedding"]["provider"] == "auto"
     assert out["embedding"]["dims"] == 768
     assert out["recall"] == {"limit": 10}
-    assert set(out) == {"recall", "embedding", "server", "ingest", "proposals", "mcp"}
+    assert set(out) == {"recall", "embedding", "server", "ingest", "proposals", "mcp", "storage"}
     assert out["ingest"] == {
         "base_url": None,
         "model": None,
@@ -360,3 +360,13 @@ def test_an_unknown_mcp_profile_is_an_error_naming_the_choices(tmp_path: Path) -
         load_config(_write(tmp_path, "mcp:\n  tools: everything\n"), {})
     with pytest.raises(ConfigError, match="EMBORNAL_MCP_TOOLS"):
         load_config(tmp_path / "none.yaml", {"EMBORNAL_MCP_TOOLS": "most"})
+
+
+def test_storage_url_from_the_file_and_the_environment(tmp_path: Path) -> None:
+    path = _write(tmp_path, "storage:\n  url: postgresql://db.example.org/m\n")
+    assert load_config(path, {}).storage.url == "postgresql://db.example.org/m"
+    other = "postgresql://other/m"
+    assert load_config(path, {"EMBORNAL_DATABASE_URL": other}).storage.url == other
+    assert load_config(tmp_path / "none.yaml", {}).storage.url is None
+    with pytest.raises(ConfigError, match="storage.url"):
+        load_config(_write(tmp_path, "storage:\n  url: just-a-name\n"), {})

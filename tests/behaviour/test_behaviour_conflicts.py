@@ -39,7 +39,7 @@ def test_bad_input_is_refused_the_same_way(alice: MemoryAPI) -> None:
     _person(alice, "/people/2", "Alan Turing")
     (c,) = alice.conflicts()
     with pytest.raises(InvalidInput):
-        alice.resolve_conflict(c.id, reason="neither")
+        alice.resolve_conflict(c.id, keep=c.members[0].id, both=True, reason="two of them")
     with pytest.raises(InvalidInput):
         alice.resolve_conflict(c.id, keep="01ZZZZZZ", reason="not a member")
     with pytest.raises(InvalidInput):

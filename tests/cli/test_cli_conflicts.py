@@ -47,7 +47,7 @@ def test_bad_input_is_exit_2_and_nothing_is_written(cli: Run) -> None:
     cid = cli("--json", "conflict", "list").json()[0]["id"]
     events = cli("--json", "memory", "history", "/people/1").out
     for args, says in [
-        (("resolve", cid, "--reason", "x"), "exactly one of --keep ID, --merge ID or --both"),
+        (("resolve", cid, "--keep", cid, "--both", "--reason", "x"), "one of --keep ID, --merge"),
         (("resolve", cid, "--keep", "01ZZZZ", "--reason", "x"), "--keep must name one of"),
         (("resolve", cid, "--both"), "required: --reason"),
         (("list", "--status", "closed"), "invalid choice: 'closed'"),
@@ -84,4 +84,4 @@ def test_resolve_by_merge_says_what_was_merged(cli: Run) -> None:
     assert f": merge {ada}; merged {dup}" in done.out
     assert "FactMerged" in cli("memory", "show", ada).out
     both = cli("conflict", "resolve", cid, "--merge", ada, "--both", "--reason", "x")
-    assert both.code == 2 and "exactly one of" in both.err
+    assert both.code == 2 and "one of --keep ID, --merge ID or --both" in both.err

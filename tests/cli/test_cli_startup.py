@@ -176,6 +176,7 @@ def test_the_parser_tree_is_whole() -> None:
         "memory",
         "bootstrap",
         "conflict",
+        "canon",
         "claim",
         "config",
         "admin",
@@ -190,15 +191,16 @@ def test_the_parser_tree_is_whole() -> None:
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 46 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 48 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"]
     assert tree["import"] == [
         "events", "markdown", "memory-as-history", "basic-memory", "mem0", "mcp-memory",
     ]  # fmt: skip
-    assert tree["conflict"] == ["list", "show", "resolve", "scan"]
+    assert tree["conflict"] == ["list", "show", "resolve", "scan", "mark"]
+    assert tree["canon"] == ["add", "remove", "end", "list", "scopes"]
     assert tree["claim"] == [
         "create", "evidence", "adopt", "revise", "withdraw", "retract", "list", "show"]  # fmt: skip
-    assert sum(len(v) or 1 for v in tree.values()) == 93
+    assert sum(len(v) or 1 for v in tree.values()) == 101
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

@@ -14,6 +14,7 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
+from embornal.interfaces.http import canon_routes as CR
 from embornal.interfaces.http import chronicle_routes as CH
 from embornal.interfaces.http import claim_schemas as CL
 from embornal.interfaces.http import conflict_schemas as CS
@@ -23,6 +24,7 @@ from embornal.interfaces.http import importance_schemas as IS
 from embornal.interfaces.http import proposal_schemas as PS
 from embornal.interfaces.http import schemas as S
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
+from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
 from embornal.service.chronicle_results import AuditEntry
 from embornal.service.claim_results import ClaimList, ClaimRecord
 from embornal.service.conflict_record import ConflictRecord
@@ -85,6 +87,9 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.corroborate(captured.fact.id, "mirror", common_origin="web")
     gone = memory.remember("A passing remark.")
     memory.forget(gone.fact.id, reason="trivial")
+    entry = memory.chronicle.canonize(new.id, "release", reason="the plan")
+    memory.chronicle.canonize(project.id, "release", reason="the people")
+    memory.chronicle.set_frame(captured.fact.id, "web", reason="from the web")
     claim = memory.chronicle.create_claim("Ünï plans to ship.", "plan", about=[new.id],
                                           valid_from="2026-06-01", asserted_by="Ada")  # fmt: skip
     memory.chronicle.add_claim_evidence(claim.id, memory_id=new.id, note="ünï", quote="Poetry")
@@ -92,6 +97,10 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.chronicle.adopt_claim(claim.id, reason="the log")
     claimed = memory.chronicle.retract_claim_evidence(f"{claim.id}-2", reason="not needed")
     return {
+        CanonEntry: entry,
+        CanonRemoval: memory.chronicle.decanonize(project.id, reason="not this task"),
+        ScopeInUse: memory.chronicle.active_scopes()[0],
+        FrameInUse: memory.chronicle.list_frames()[0],
         Link: link,
         LinkGraph: memory.links(project.id, depth=2),
         Proposal: memory.proposal(proposal.id),
@@ -141,6 +150,10 @@ SCHEMA: dict[type, type[BaseModel]] = {
     DueMemory: HS.DueMemoryOut,
     ForgottenMemory: HS.ForgottenMemoryOut,
     AuditEntry: CH.AuditEntryOut,
+    CanonEntry: CR.CanonEntryOut,
+    CanonRemoval: CR.CanonRemovalOut,
+    ScopeInUse: CR.ScopeInUseOut,
+    FrameInUse: CR.FrameInUseOut,
     ClaimRecord: CL.ClaimOut,
     ClaimList: CL.ClaimListOut,
 }

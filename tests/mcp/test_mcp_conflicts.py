@@ -13,15 +13,25 @@ pytestmark = pytest.mark.anyio
 TOOLS = ("conflicts", "conflict", "scan_conflicts")
 
 
-async def test_the_tools_are_in_the_full_profile_and_none_resolves(memory: Memory) -> None:
+async def test_the_tools_are_in_the_full_profile_and_resolve_takes_seed_002s_args(
+    memory: Memory,
+) -> None:
+    """Decision 0080: resolve_conflict(conflict_id, reason, adopted_memory_id?) is a tool
+    of the full profile (seed 002's signature); merging is not."""
     async with connect(memory, "core") as core:
-        assert not set(TOOLS) & {t.name for t in (await core.list_tools()).tools}
+        names = {t.name for t in (await core.list_tools()).tools}
+        assert not (set(TOOLS) | {"resolve_conflict"}) & names
     async with connect(memory) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert set(TOOLS) <= set(tools) and "resolve_conflict" not in tools
+        assert set(TOOLS) <= set(tools) and "resolve_conflict" in tools
         listed = tools["conflicts"]
         assert listed.annotations is not None and listed.annotations.read_only_hint
-        assert "Do not decide a conflict yourself" in (listed.description or "")
+        assert "never silently" in (listed.description or "")
+        resolve = tools["resolve_conflict"]
+        assert resolve.annotations is not None and resolve.annotations.destructive_hint
+        props = resolve.input_schema["properties"]
+        assert {"conflict_id", "reason", "adopted_memory_id"} <= set(props)
+        assert "merge" not in props
 
 
 async def test_list_show_and_scan(memory: Memory) -> None:
@@ -32,7 +42,7 @@ async def test_list_show_and_scan(memory: Memory) -> None:
         assert not err
         (c,) = out["conflicts"]
         assert c["conflict_class"] == "duplicate" and len(c["facts"]) == 2
-        assert c["next_step"].startswith("Ask the user to decide: `embornal conflict resolve")
+        assert c["next_step"].startswith("Settle it with the user: resolve_conflict(")
         err, shown = await call(client, "conflict", {"id": c["id"][:6]})
         assert not err and shown["id"] == c["id"]
         err, scanned = await call(client, "scan_conflicts", {"stale": False})

@@ -37,6 +37,9 @@ FULL = [
     # the history protocol's (seed 002)
     "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
     "due_for_consolidation", "due_for_review", "list_forgotten", "audit_log",
+    # canon, frames and declared conflicts (decisions 0078-0080)
+    "canonize", "decanonize", "end_scope", "list_canon", "active_scopes", "set_frame",
+    "list_frames", "mark_conflict", "list_conflicts", "resolve_conflict",
     # the claims ledger's (decision 0081; add_evidence with claim_id is one too)
     "create_claim", "adopt_claim", "revise_claim", "withdraw_claim", "retract_evidence",
     "recall_claims", "inspect_claim",

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 _R = TypeVar("_R")
 
 __all__ = [
+    "DATABASE_URL_ENV",
     "DEFAULT_CONFIG_YAML",
     "DEFAULT_VECTOR_WIDTH",
     "EMBEDDING_ENV",
@@ -38,6 +39,7 @@ __all__ = [
     "ProposalsConfig",
     "RecallConfig",
     "ServerConfig",
+    "StorageConfig",
     "config_to_dict",
     "keys_of",
     "load_config",
@@ -51,6 +53,9 @@ PROVIDERS = ("auto", "off", "onnx", "sentence-transformers", "openai")
 
 #: Environment variable that, set to ``off``, turns embeddings off.
 EMBEDDING_ENV = "EMBORNAL_EMBEDDING"
+
+#: The variable that names the memory's database (a ``postgresql://`` URL) over the file's.
+DATABASE_URL_ENV = "EMBORNAL_DATABASE_URL"
 
 #: The MCP tool profiles (``mcp.tools``), and the variable that picks one over the file's.
 MCP_PROFILES = ("core", "full")
@@ -113,6 +118,14 @@ class ProposalsConfig:
 
 
 @record
+class StorageConfig:
+    """The ``storage`` section: where the memory lives when it is not the data dir's file
+    (``url: postgresql://…``; decision 0073). ``--db`` wins over it."""
+
+    url: str | None = None
+
+
+@record
 class McpConfig:
     """The ``mcp`` section: which tools ``embornal mcp`` and ``serve``'s ``/mcp`` offer
     (``core``: the protocol loop; ``full``: every tool; decision 0093)."""
@@ -130,6 +143,7 @@ class Config:
     ingest: IngestConfig = IngestConfig()
     proposals: ProposalsConfig = ProposalsConfig()
     mcp: McpConfig = McpConfig()
+    storage: StorageConfig = StorageConfig()
 
 
 DEFAULT_CONFIG_YAML = """\
@@ -184,6 +198,11 @@ mcp:
   # corroborate, forget, recall, audit) or full (every tool). EMBORNAL_MCP_TOOLS=core|full
   # in the environment overrides it; a restart switches, never a migration.
   tools: core
+
+storage:
+  # A PostgreSQL database for a team (pip install 'embornal[postgres]'); unset: the
+  # data dir's memory.db. EMBORNAL_DATABASE_URL overrides it; --db overrides both.
+  # url: postgresql://embornal@db.example.org/embornal
 """
 
 
@@ -330,6 +349,12 @@ def _validate(path: Path, cfg: Config) -> None:
     _bounded(path, "recall.limit", cfg.recall.limit, MAX_LIMIT)
     _bounded(path, "ingest.timeout_s", cfg.ingest.timeout_s, 3600)
     _bounded(path, "ingest.attempts", cfg.ingest.attempts, 5)
+    if cfg.storage.url is not None and "://" not in cfg.storage.url:
+        raise _error(
+            path,
+            f"'storage.url' must be a URL such as postgresql://host/db, got {cfg.storage.url!r}",
+            "Give a postgresql:// URL, or leave it out for the data dir's memory.db.",
+        )
     if cfg.mcp.tools not in MCP_PROFILES:
         raise _error(
             path,
@@ -367,6 +392,9 @@ def _read(path: Path) -> object:
 def _apply_env(cfg: Config, env: Mapping[str, str]) -> Config:
     """Apply the environment overrides: ``EMBORNAL_EMBEDDING=off``,
     ``EMBORNAL_MCP_TOOLS=core|full``."""
+    url = env.get(DATABASE_URL_ENV, "").strip()
+    if url:
+        cfg = _replaced(cfg, storage=StorageConfig(url))
     tools = env.get(MCP_TOOLS_ENV, "").strip().lower()
     if tools:
         if tools not in MCP_PROFILES:

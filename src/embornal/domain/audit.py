@@ -37,7 +37,11 @@ _NAMES = {
     "MemoryReviewed": "review",
     "MemoryFlaggedSensitive": "flag_sensitive",
     "MemoryUnpinNoop": "unpin_noop",
+    "MemoryCanonized": "canonize",
+    "MemoryFramed": "set_frame",
 }
+#: A canon membership's end, by its cause (seed 002 logs ``decanonize_by_sensitivity``).
+_LEFT_CANON = {"end_scope": "end_scope", "sensitivity": "decanonize_by_sensitivity"}
 _PREFIX = re.compile(r"^(Fact|Memory)")
 _WORD = re.compile(r"(?<!^)(?=[A-Z])")
 
@@ -51,6 +55,8 @@ def action_of(event_type: str, payload: Mapping[str, Any]) -> str:
         return "weight"
     if event_type == "FactStored" and payload.get("supersedes_id"):
         return "supersede"
+    if event_type == "MemoryDecanonized":
+        return _LEFT_CANON.get(str(payload.get("cause")), "decanonize")
     name = _NAMES.get(event_type)
     if name is not None:
         return name

@@ -7,8 +7,11 @@ confidence has decayed below its kind's threshold). It is opened once and resolv
 only by an explicit decision with a reason — it never resolves itself, even when its
 members are forgotten meanwhile. Resolving it is ``keep`` (the kept member is
 confirmed, every other active member forgotten, by events on their own streams in the
-same transaction), ``merge`` (the other active members merged into the kept one, in
-the same transaction) or ``both`` (every member stands).
+same transaction; of a ``declared`` conflict — two framed versions a caller set against
+each other — the adopted member is confirmed and neither is forgotten: "declare and
+settle conflicting framed versions without deleting either", decision 0080), ``merge``
+(the other active members merged into the kept one, in the same transaction) or
+``both`` (every member stands).
 
 A conflict's id is derived from its class, its members and what triggered it
 (:func:`conflict_id`), so detecting the same conflict twice (a store and a scan, two
@@ -52,6 +55,7 @@ class ConflictClass(StrEnum):
     DUPLICATE = "duplicate"
     CONTRADICTION = "contradiction"
     STALE = "stale"
+    DECLARED = "declared"  # marked by a caller (mark_conflict; decision 0080)
 
 
 class Outcome(StrEnum):
@@ -86,6 +90,7 @@ class ConflictState:
     opened_at: datetime | None
     opened_by: str
     suggested_keep: str | None = None
+    opened_reason: str | None = None  # why it was opened (a declared conflict's reason)
     outcome: Outcome | None = None
     kept_id: str | None = None
     archived: tuple[str, ...] = ()
@@ -117,6 +122,9 @@ class ResolveConflict:
     outcome: Outcome
     kept_id: str | None
     active: frozenset[str] = frozenset()
+
+
+_DECLARED = ConflictClass.DECLARED
 
 
 def decide_open(state: ConflictState | None, command: OpenConflict) -> list[DomainEvent]:
@@ -163,7 +171,13 @@ def decide_resolve(state: ConflictState, command: ResolveConflict) -> list[Domai
                 f"{flag} must name one of the conflict's facts: {', '.join(state.members)}",
                 hint="`embornal conflict show ID` lists them.",
             )
-        archived = tuple(m for m in state.members if m != command.kept_id and m in command.active)
+        archived = tuple(
+            m
+            for m in state.members
+            if m != command.kept_id
+            and m in command.active
+            and (command.outcome is Outcome.MERGE or state.conflict_class is not _DECLARED)
+        )
         if command.outcome is Outcome.MERGE and not archived:
             raise Conflict(
                 f"no other fact of conflict {state.conflict_id} is active: nothing to merge",
@@ -191,6 +205,7 @@ def evolve(state: ConflictState | None, event: Event) -> ConflictState:
             opened_at=event.recorded_at,
             opened_by=event.actor,
             suggested_keep=body.suggested_keep,
+            opened_reason=event.reason,
         )
     if state is None:
         raise ValueError(f"{event.type} before the conflict was opened")

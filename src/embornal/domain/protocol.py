@@ -17,9 +17,11 @@ Rules (seed 002, quoted by the tests):
   error; an archive memory becomes testimony when the gate is met; "interpretation remains
   interpretation";
 * every corroboration is recorded, "including duplicates";
-* flagging a memory sensitive lifts an anchor the gate does not support, in the same
-  append (audited, reversible: corroborate and pin again);
-* ``forget`` refuses an anchored memory ("must unpin() first if anchored");
+* flagging a memory sensitive lifts an anchor and the canon memberships the gate does not
+  support, in the same append (audited, reversible: corroborate, then pin and canonize
+  again);
+* ``forget`` refuses an anchored or canonized memory ("must unpin() first if anchored";
+  "decanonize() (or end_scope()) first");
 * an unpin of a memory that is not pinned is recorded as a no-op, distinct from a removal;
   one without a reason records ``legacy unpin: caller did not provide a reason``.
 """
@@ -29,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from embornal.domain.events import DomainEvent, FactImportanceAdjusted
+from embornal.domain.events.canon import MemoryDecanonized
 from embornal.domain.events.protocol import (
     MemoryCaptured,
     MemoryCorroborated,
@@ -208,7 +211,10 @@ def decide_review(state: FactState, note: object) -> list[DomainEvent]:
 
 def decide_flag_sensitive(state: FactState, screened: tuple[str, ...] = ()) -> list[DomainEvent]:
     """``[MemoryFlaggedSensitive]``, and the lift of an anchor the gate does not support
-    (a ``FactImportanceAdjusted`` unpinning it); ``[]`` when it is sensitive already."""
+    (a ``FactImportanceAdjusted`` unpinning it) and of every canon membership it does not
+    support (a ``MemoryDecanonized`` of cause ``sensitivity`` per scope: "Retroactive
+    sensitivity removes unsupported canon memberships ... atomically"); ``[]`` when it
+    is sensitive already."""
     if state.state in ("purged",):
         _active(state, "flagged")
     if history_of(state).sensitive:
@@ -218,6 +224,10 @@ def decide_flag_sensitive(state: FactState, screened: tuple[str, ...] = ()) -> l
         out.append(
             FactImportanceAdjusted(state.fact_id, False, state.user_weight, True, state.user_weight)
         )
+    if not gate_of(state).satisfied:
+        out += [
+            MemoryDecanonized(state.fact_id, s, "sensitivity") for s in history_of(state).scopes
+        ]
     return out
 
 

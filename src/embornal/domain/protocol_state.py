@@ -1,7 +1,7 @@
 """The history protocol's state of one memory, folded from the protocol's events in the
-fact's stream (seed 002; decision 0064), and the one rule the fact aggregate itself
-applies: an anchored memory is not forgotten. The other rules are
-:mod:`embornal.domain.protocol`'s."""
+fact's stream (seed 002; decisions 0064, 0078), and the one rule the fact aggregate
+itself applies: an anchored or canonized memory is not forgotten. The other rules are
+:mod:`embornal.domain.protocol`'s and :mod:`embornal.domain.canon`'s."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from embornal.domain.events import DomainEvent
+from embornal.domain.events.canon import MemoryCanonized, MemoryDecanonized, MemoryFramed
 from embornal.domain.events.protocol import (
     MemoryCaptured,
     MemoryCorroborated,
@@ -43,7 +44,9 @@ WORKING, CONSOLIDATED = "working", "consolidated"
 @dataclass(frozen=True)
 class HistoryState:
     """What the protocol knows of one memory. ``reviewed_at``: its last review (None:
-    never; the review clock then counts from its capture, ``captured_at``)."""
+    never; the review clock then counts from its capture, ``captured_at``). ``scopes``:
+    the canon scopes it is in, in the order it entered them; ``frame`` its frame label
+    (None: none)."""
 
     stage: str = CONSOLIDATED
     tier: str = ARCHIVE
@@ -53,6 +56,8 @@ class HistoryState:
     captured_at: datetime | None = None
     reviewed_at: datetime | None = None
     session: str | None = None
+    scopes: tuple[str, ...] = ()
+    frame: str | None = None
 
 
 #: The state of a fact no protocol event has touched.
@@ -73,7 +78,10 @@ def is_protocol_event(event: DomainEvent) -> bool:
         | MemoryTierChanged
         | MemoryReviewed
         | MemoryFlaggedSensitive
-        | MemoryUnpinNoop,
+        | MemoryUnpinNoop
+        | MemoryCanonized
+        | MemoryDecanonized
+        | MemoryFramed,
     )
 
 
@@ -83,8 +91,16 @@ def evolve_history(
     """The protocol state after one more of its events."""
     h = history if history is not None else ORDINARY
     if isinstance(event, MemoryCaptured):
-        return HistoryState(
-            WORKING, event.tier, event.sensitive, event.screened, (), at, None, event.session
+        return replace(
+            h,
+            stage=WORKING,
+            tier=event.tier,
+            sensitive=event.sensitive,
+            screened=event.screened,
+            corroborations=(),
+            captured_at=at,
+            reviewed_at=None,
+            session=event.session,
         )
     if isinstance(event, MemoryPromoted):
         return replace(h, stage=CONSOLIDATED)
@@ -99,14 +115,31 @@ def evolve_history(
         return replace(h, reviewed_at=at)
     if isinstance(event, MemoryFlaggedSensitive):
         return replace(h, sensitive=True, screened=h.screened + event.screened)
+    if isinstance(event, MemoryCanonized):
+        return replace(h, scopes=(*(x for x in h.scopes if x != event.scope), event.scope))
+    if isinstance(event, MemoryDecanonized):
+        return replace(h, scopes=tuple(x for x in h.scopes if x != event.scope))
+    if isinstance(event, MemoryFramed):
+        return replace(h, frame=event.frame)
     return h  # MemoryUnpinNoop: audited, changes nothing
 
 
 def check_forget(state: Any) -> None:
-    """An anchored memory is not forgotten: it is unpinned first."""
+    """An anchored memory is not forgotten: it is unpinned first; nor a canonized one:
+    it is decanonized first, or its scope ended (seed 002: "forget() lacked a canon
+    guard ... mirrors the anchor guard — decanonize() (or end_scope()) first")."""
     if state.pinned:
         raise ProtocolViolation(
             f"memory {state.fact_id} is anchored (pinned): it cannot be forgotten",
             hint="Unpin it first: unpin(memory_id, reason) (`embornal memory unpin ID "
             "--reason '...'`), then forget it.",
+        )
+    scopes = history_of(state).scopes
+    if scopes:
+        named = ", ".join(scopes)
+        raise ProtocolViolation(
+            f"memory {state.fact_id} is in the active canon ({named}): it cannot be forgotten",
+            hint="Decanonize it first: decanonize(memory_id, reason) (`embornal canon remove "
+            "ID --reason '...'`), or end_scope(scope, reason) (`embornal canon end SCOPE "
+            f"--reason '...'`) for {scopes[0]!r}, then forget it.",
         )

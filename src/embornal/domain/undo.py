@@ -52,6 +52,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
 
+from embornal.domain.canon import CANON_NOT_UNDOABLE
 from embornal.domain.events import (
     DomainEvent,
     Event,
@@ -73,7 +74,7 @@ from embornal.domain.events import (
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.fact_aggregate import FactState, FactStatus, UpdateAttributes, decide_update
 from embornal.domain.fact_aggregate import fold as fold_fact
-from embornal.domain.protocol import PROTOCOL_NOT_UNDOABLE, check_pin
+from embornal.domain.protocol import PROTOCOL_NOT_UNDOABLE, check_forget, check_pin
 from embornal.domain.tags import Tag
 from embornal.errors import InvalidInput, NotUndoable
 
@@ -224,6 +225,7 @@ def _undo_store(u: Undoing[FactState]) -> list[DomainEvent]:
             f"(event {last.position})",
             hint="Nothing to take back: it is out of recall.",
         )
+    check_forget(u.now)  # an anchor or a canon entry is taken off first (seed 002)
     return [FactForgotten(_fact_id(u), undoes=u.position)]
 
 
@@ -234,6 +236,7 @@ def _undo_forget(u: Undoing[FactState]) -> list[DomainEvent]:
 
 def _undo_restore(u: Undoing[FactState]) -> list[DomainEvent]:
     _refuse_later(u, _STATUS, f"whether fact {_fact_id(u)} is forgotten")
+    check_forget(u.now)
     return [FactForgotten(_fact_id(u), undoes=u.position)]
 
 
@@ -382,6 +385,7 @@ NOT_UNDOABLE: dict[type[DomainEvent], str] = {
     FactMerged: "a merge is not undone as one event: restore the source (`embornal memory "
     "restore SOURCE`) and unlink its supersedes link",
     **PROTOCOL_NOT_UNDOABLE,
+    **CANON_NOT_UNDOABLE,
 }
 """Event class → why no undo can exist for it."""
 

@@ -164,6 +164,7 @@ class MemoryAPI(Protocol):
         path: str | None = None,
         security_sensitive: bool = False,
         session: str | None = None,
+        frame: str | None = None,
         reason: str | None = None,
     ) -> MemoryStatus: ...
 

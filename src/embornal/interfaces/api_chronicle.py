@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.claim_results import ClaimList, ClaimRecord
+    from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.protocol_results import MemoryStatus
 
 __all__ = ["ChronicleAPI"]
 
@@ -25,6 +28,27 @@ class ChronicleAPI(Protocol):
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]: ...
 
+    def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry: ...
+
+    def decanonize(
+        self, fact_id: str, scope: str | None = None, *, reason: str
+    ) -> CanonRemoval: ...
+
+    def end_scope(self, scope: str, *, reason: str) -> CanonRemoval: ...
+
+    def list_canon(self, *, scope: str | None = None) -> list[CanonEntry]: ...
+
+    def active_scopes(self) -> list[ScopeInUse]: ...
+
+    def set_frame(self, fact_id: str, frame: str, *, reason: str) -> MemoryStatus: ...
+
+    def list_frames(self) -> list[FrameInUse]: ...
+
+    def mark_conflict(self, a: str, b: str, *, reason: str) -> ConflictRecord: ...
+
+    def list_conflicts(
+        self, *, resolved: bool | None = None, limit: int | None = None
+    ) -> list[ConflictRecord]: ...
     def create_claim(
         self,
         statement: str,

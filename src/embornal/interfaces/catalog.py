@@ -464,6 +464,7 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("catalog_ingest", "INGEST_OPERATIONS"),
     ("catalog_history", "HISTORY_OPERATIONS"),
     ("catalog_chronicle", "CHRONICLE_OPERATIONS"),
+    ("catalog_canon", "CANON_OPERATIONS"),  # canon, frames, declared conflicts (0078-0080)
     ("catalog_claims", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
     ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
     ("catalog_portability", "PORTABILITY_OPERATIONS"),

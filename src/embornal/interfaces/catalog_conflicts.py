@@ -1,10 +1,10 @@
-"""The catalogue's operations of the conflict queue (seed 001 §8; decisions 0058–0060):
-conflicts, conflict, resolve_conflict and scan_conflicts.
+"""The catalogue's operations of the conflict queue (seed 001 §8; decisions 0058–0060,
+0080): conflicts, conflict, resolve_conflict and scan_conflicts.
 
-:mod:`.catalog` puts :data:`CONFLICT_OPERATIONS` in ``CATALOG`` after the spine's. Listing,
-showing and scanning are MCP tools of the ``full`` profile; resolving is a person's
-decision: on the command line and over REST, not an MCP tool (the guide of ``conflicts``
-tells the model to ask the user). Stdlib-only at import, as the catalogue.
+:mod:`.catalog` puts :data:`CONFLICT_OPERATIONS` in ``CATALOG`` after the spine's. All four
+are MCP tools of the ``full`` profile; resolving takes seed 002's ``adopted_memory_id``
+as the kept fact, none meaning both (decision 0080). Stdlib-only at import, as the
+catalogue.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
         (Input("status", "choice", "open (default), resolved or all.", default="open",
                choices=("open", "resolved", "all"), aliases=("status", "state"),
                cli_help="open (default), resolved or all"),
-         Input("conflict_class", "choice", "Only this class: duplicate, contradiction or stale.",
-               choices=("duplicate", "contradiction", "stale"),
+         Input("conflict_class", "choice", "Only this class: duplicate, contradiction, stale "
+               "or declared.", choices=("duplicate", "contradiction", "stale", "declared"),
                aliases=("conflict_class", "class", "type"), flag="--class",
-               metavar="CLASS", cli_help="duplicate, contradiction or stale"),
+               metavar="CLASS", cli_help="duplicate, contradiction, stale or declared"),
          replace(FACT_ID, required=False, description="Only the conflicts of this fact.",
                  http="fact_id", flag="--fact", cli_help="only the conflicts of the fact ID"),
          replace(LIMIT, description="How many at most (default 20).",
@@ -49,9 +49,7 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
         preferences of one context with opposite polarity) and stale facts.
 
         Call it when the user asks what needs sorting out, or before you store a person you
-        may already know. Do not decide a conflict yourself: show it to the user and ask
-        them to run `embornal conflict resolve ID --keep FACT_ID|--merge FACT_ID|--both
-        --reason ...`.
+        may already know. Settle one with the user (resolve_conflict), never silently.
         Returns conflicts with their facts side by side and the rules that found them.
         Example: conflicts(conflict_class="duplicate", limit=5)""",
         example='conflicts(conflict_class="duplicate", limit=5)',
@@ -81,30 +79,42 @@ CONFLICT_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "resolve_conflict", "resolve_conflict", "ConflictRecord",
-        (CONFLICT_ID,
-         Input("keep", "text", "The fact to keep (an id or a unique prefix among the "
-               "conflict's): it is confirmed and the other facts are forgotten.",
-               aliases=("keep", "keep_id"), max_length=64, metavar="FACT_ID",
-               cli_help="keep this fact (confirmed); forget the others"),
+        (CONFLICT_ID, REASON,
+         Input("keep", "text", "The version adopted (an id among the conflict's): it is "
+               "confirmed; on a detected conflict the other facts are forgotten, on a "
+               "declared one they stand. None: both stand.",
+               aliases=("adopted_memory_id", "keep", "keep_id", "adopted"), max_length=64,
+               metavar="FACT_ID", cli_help="keep this fact (confirmed); forget the others "
+               "(a declared conflict's stand)"),
          Input("both", "bool", "Let every fact stand (not one thing twice, or both true).",
-               default=False, aliases=("both",), cli_help="let every fact stand"),
+               default=False, aliases=("both",), mcp=False, cli_help="let every fact stand"),
          Input("merge", "text", "The fact the others merge into (an id or a unique prefix "
                "among the conflict's): it keeps its id and absorbs their aliases and "
                "evidence; each other fact is forgotten with a supersedes link from it.",
                aliases=("merge", "survivor", "merge_into"), max_length=64, metavar="SURVIVOR",
-               cli_help="merge the other facts into SURVIVOR (aliases and evidence kept)"),
-         REASON),
-        profile="none", title="Resolve a conflict", destructive=True,
+               mcp=False,
+               cli_help="merge the other facts into SURVIVOR (aliases and evidence kept)")),
+        tool_order=59, profile="full", title="Resolve a conflict", destructive=True,
         cli="conflict resolve", cli_show=_SHOW + "show_conflict",
         cli_help="resolve a conflict: --keep ID, --merge ID or --both, with --reason",
         cli_doc="Decide the conflict ID, once: --keep FACT_ID confirms that fact and forgets\n"
-        "the conflict's other facts (restorable); --merge SURVIVOR merges them into it\n"
-        "(as `memory merge`); --both lets them all stand. --reason is required and kept\n"
-        "in the history. A conflict never resolves itself.",
+        "the conflict's other facts (restorable; of a declared conflict they stand);\n"
+        "--merge SURVIVOR merges them into it (as `memory merge`); --both (or none of\n"
+        "them) lets them all stand. --reason is required and kept in the history. A\n"
+        "conflict never resolves itself.",
+        guide="""Settle a conflict, once, with a reason that names the evidence:
+        adopted_memory_id names the version adopted (it is confirmed); without it both
+        stand. On a declared conflict the other version stays; on a detected duplicate or
+        contradiction the other facts are forgotten (restorable), so ask the user first.
+
+        Example: resolve_conflict(conflict_id="K3FDA30B5A0A0D19", adopted_memory_id=ID,
+        reason="the plan says July")""",
+        example=f'resolve_conflict(conflict_id="{_EXAMPLE}", reason="the plan says July")',
         http=Http("POST", "/conflicts/{id}/resolve", "resolveConflict", "Resolve a conflict",
-                  "Exactly one of `keep` (a member's id: confirmed, the other active members "
-                  "forgotten), `merge` (a member's id: the other active members merged into "
-                  "it) or `both` (all stand), with a reason; one transaction. Keep "
+                  "One of `keep` (a member's id: confirmed, the other active members "
+                  "forgotten, but of a declared conflict), `merge` (a member's id: the other "
+                  "active members merged into it) or `both` (all stand; also when none is "
+                  "given), with a reason; one transaction. Keep "
                   "takes write on the kept fact and delete on the others, merge write and "
                   "delete on the survivor and delete on the others, both write on "
                   "each. A resolved conflict answers 409.", tag="conflicts",

@@ -27,7 +27,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.interfaces import wire_chronicle, wire_claims, wire_proposals
+from embornal.interfaces import wire_canon, wire_chronicle, wire_claims, wire_proposals
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
 from embornal.service.protocol_results import (
@@ -238,6 +238,7 @@ def _conflict(c: ConflictRecord) -> Wire:
         "suggested_keep": c.suggested_keep,
         "opened_at": _time(c.opened_at),
         "opened_by": c.opened_by,
+        "opened_reason": c.opened_reason,
         "members": [_fact(f) for f in c.members],
         "resolution": resolution,
     }
@@ -253,6 +254,7 @@ def _fields(obj: Any) -> Wire:
     return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
+_CANON, _CANON_READERS = wire_canon.shapes(_fact, lambda d: _read_fact(d))
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Fact: _fact,
     ScoreParts: _parts,
@@ -272,6 +274,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     DueMemory: _fields,
     ForgottenMemory: _fields,
     **wire_chronicle.SHAPES,
+    **_CANON,
     **dict.fromkeys(wire_claims.TYPES, _fields),  # the claims ledger's (decision 0081)
 }
 
@@ -488,6 +491,7 @@ def _read_conflict(d: Mapping[str, Any]) -> ConflictRecord:
         resolved_at=_opt(time_of, r.get("at")),
         resolved_by=r.get("by"),
         reason=r.get("reason"),
+        opened_reason=d.get("opened_reason"),
     )
 
 
@@ -524,7 +528,8 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
         _read_fact(d["fact"]), str(d["stage"]), str(d["tier"]), bool(d["sensitive"]),
         tuple(str(s) for s in d.get("screened") or ()), _opt(time_of, d.get("captured_at")),
         _opt(time_of, d.get("reviewed_at")), d.get("session"),
-        tuple(str(w) for w in d.get("warnings") or ()),
+        tuple(str(w) for w in d.get("warnings") or ()), d.get("frame"),
+        tuple(str(s) for s in d.get("canon") or ()),
     )  # fmt: skip
 
 
@@ -566,6 +571,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     DueMemory: _read_due_memory,
     ForgottenMemory: _read_forgotten,
     **wire_chronicle.READERS,
+    **_CANON_READERS,
     **wire_claims.READERS,
 }
 

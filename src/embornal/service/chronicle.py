@@ -15,7 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from embornal.service import audit, claim_views, claims
+from embornal.service import audit, canon, declared_conflicts
+
+if TYPE_CHECKING:
+    from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+    from embornal.service.chronicle_results import AuditEntry
+    from embornal.service.conflict_record import ConflictRecord
+from embornal.service import claim_views, claims
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -23,6 +29,7 @@ if TYPE_CHECKING:
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.claim_results import ClaimList, ClaimRecord
     from embornal.service.context import ServiceContext
+    from embornal.service.protocol_results import MemoryStatus
 
 __all__ = ["Chronicle"]
 
@@ -37,6 +44,46 @@ class Chronicle:
         """Every decision on the memories the subject may read, with its reason, the
         newest first (a view of the event log)."""
         return audit.audit_log(self._ctx, limit=limit)
+
+    # -- canon and scopes, frames, declared conflicts (decisions 0078-0080) ---------------
+
+    def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry:
+        """Put a consolidated, live memory in the active canon of a task scope."""
+        return canon.canonize(self._ctx, fact_id, scope, reason=reason)
+
+    def decanonize(self, fact_id: str, scope: str | None = None, *, reason: str) -> CanonRemoval:
+        """Take a memory out of the active canon (of ``scope``; None: of every scope)."""
+        return canon.decanonize(self._ctx, fact_id, scope, reason=reason)
+
+    def end_scope(self, scope: str, *, reason: str) -> CanonRemoval:
+        """End a task scope: every membership of it leaves the active canon."""
+        return canon.end_scope(self._ctx, scope, reason=reason)
+
+    def list_canon(self, *, scope: str | None = None) -> list[CanonEntry]:
+        """The active canon (of one scope), oldest entry first."""
+        return canon.list_canon(self._ctx, scope)
+
+    def active_scopes(self) -> list[ScopeInUse]:
+        """The task scopes with an active canon, by name."""
+        return canon.active_scopes(self._ctx)
+
+    def set_frame(self, fact_id: str, frame: str, *, reason: str) -> MemoryStatus:
+        """Assign (or re-assign) a memory's frame: a filter, not an access boundary."""
+        return canon.set_frame(self._ctx, fact_id, frame, reason=reason)
+
+    def list_frames(self) -> list[FrameInUse]:
+        """The frames in use, with how many live memories each."""
+        return canon.list_frames(self._ctx)
+
+    def mark_conflict(self, a: str, b: str, *, reason: str) -> ConflictRecord:
+        """Declare two live memories conflicting versions (neither is changed)."""
+        return declared_conflicts.mark_conflict(self._ctx, a, b, reason=reason)
+
+    def list_conflicts(
+        self, *, resolved: bool | None = None, limit: int | None = None
+    ) -> list[ConflictRecord]:
+        """The shared conflict queue: all, the open (False) or the resolved (True) ones."""
+        return declared_conflicts.list_conflicts(self._ctx, resolved, limit=limit)
 
     # -- the claims ledger (decisions 0081-0083) --
 

@@ -32,3 +32,4 @@ class ConflictRecord:
     resolved_at: datetime | None = None
     resolved_by: str | None = None
     reason: str | None = None
+    opened_reason: str | None = None

@@ -45,6 +45,7 @@ STATUSES = ("open", "resolved", "all")
 CLASSES = tuple(c.value for c in ConflictClass)
 _LIST_HINT = "`embornal conflict list` shows the open conflicts and their ids."
 _GROUP_LARGEST = 50
+_DECL = ConflictClass.DECLARED.value
 _CONFLICT_ID = re.compile(ID_PREFIX + "[0-9A-F]{1,15}")
 
 
@@ -66,6 +67,7 @@ def _record(state: ConflictState, members: Sequence[Fact]) -> ConflictRecord:
         resolved_at=state.resolved_at,
         resolved_by=state.resolved_by,
         reason=state.reason,
+        opened_reason=state.opened_reason,
     )
 
 
@@ -204,11 +206,13 @@ def resolve_conflict(
     """Decide a conflict: ``keep`` one member (confirmed; the other active members are
     forgotten), ``merge`` the other active members into one (their aliases and evidence
     absorbed, each forgotten with a ``supersedes`` link from it: decision 0054), or
-    ``both`` (all stand), with a reason; once, in one transaction."""
+    ``both`` (all stand; also when none is given, as seed 002's ``resolve_conflict``
+    without ``adopted_memory_id``), with a reason; once, in one transaction. Keeping a
+    member of a ``declared`` conflict forgets nothing (decision 0080)."""
     why = check_reason(reason)
-    if [keep is not None, merge is not None, bool(both)].count(True) != 1:
+    if [keep is not None, merge is not None, bool(both)].count(True) > 1:
         raise InvalidInput(
-            "resolve a conflict with exactly one of --keep ID, --merge ID or --both",
+            "resolve a conflict with one of --keep ID, --merge ID or --both (none: both)",
             hint="--keep ID keeps that fact and forgets the others; --merge ID merges the "
             "others into it; --both lets all stand.",
         )
@@ -221,8 +225,8 @@ def resolve_conflict(
         obj = ctx.access.fact_object(m)
         if merge is not None and m.id == kept:  # its attributes change, as an update's
             ctx.require_to_rewrite(m, "a merge changes the survivor's attributes")
-        elif kept is None or m.id == kept:
-            ctx.access.require("write", obj)
+        elif kept is None or m.id == kept or (merge is None and record.conflict_class == _DECL):
+            ctx.access.require("write", obj)  # a declared conflict's keep forgets nothing
         else:
             ctx.access.require("delete", obj)
     outcome = Outcome.BOTH if kept is None else Outcome.KEEP if merge is None else Outcome.MERGE

@@ -31,7 +31,7 @@ from embornal.errors import InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.semantic import Semantic
 from embornal.storage.contract import Store
-from embornal.storage.factory import open_store
+from embornal.storage.factory import backend_of, open_store
 
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
@@ -118,7 +118,9 @@ class ServiceContext:
             ensure_dir(dirs.data_dir)
             path = dirs.db_file
         the_clock = clock or SystemClock()
-        where = Path(path).expanduser() if str(path) != ":memory:" else path
+        # A file (expanded) or ":memory:"; a URL (postgresql://…) goes to the factory whole.
+        local = str(path) == ":memory:" or backend_of(path) != "sqlite"
+        where = path if local else Path(path).expanduser()
         store = open_store(where, the_clock, seed=seed)
         semantic = Semantic(store, embedder)
         try:

@@ -288,12 +288,12 @@ class Memory:
 
     def remember(self, content: str, *, source: str | None = None, tier: str | None = None,
                  path: str | None = None, security_sensitive: bool = False,
-                 session: str | None = None,
+                 session: str | None = None, frame: str | None = None,
                  reason: str | None = None) -> MemoryStatus:  # fmt: skip
         """Capture working material (default path: the session's inbox), screened."""
         return protocol.remember(self._ctx, content, source=source, tier=tier, path=path,
                                  security_sensitive=security_sensitive, session=session,
-                                 reason=reason)  # fmt: skip
+                                 frame=frame, reason=reason)  # fmt: skip
 
     def promote(self, fact_id: str, *, reason: str) -> MemoryStatus:
         """Consolidate working material (its truth and tier unchanged)."""

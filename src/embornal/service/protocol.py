@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from embornal.domain.canon import check_label
 from embornal.domain.clock import format_time
 from embornal.domain.events import DomainEvent, FactImportanceAdjusted
+from embornal.domain.events.canon import MemoryDecanonized, MemoryFramed
 from embornal.domain.fact_aggregate import FactState, StoreFact, decide_store
 from embornal.domain.facts import Fact, check_reason
 from embornal.domain.ids import new_id
@@ -102,6 +104,8 @@ def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> Mem
         h.reviewed_at,
         h.session,
         (*warnings, *([warned] if warned else [])),
+        h.frame,
+        h.scopes,
     )
 
 
@@ -114,11 +118,14 @@ def remember(
     path: str | None = None,
     security_sensitive: bool = False,
     session: str | None = None,
+    frame: str | None = None,
     reason: str | None = None,
 ) -> MemoryStatus:
     """Capture working material: an ordinary fact (at ``path``, default the session's
-    inbox) and its capture, screened for known injection shapes, in one append."""
+    inbox) and its capture, screened for known injection shapes, and its ``frame`` (a
+    label to filter by, decision 0078), in one append."""
     why = check_reason(reason, required=False)
+    framed = check_label(frame, "frame", required=False)
     if session is not None and (not isinstance(session, str) or len(session) > 200):
         raise InvalidInput("session must be a label of at most 200 characters")
     if isinstance(source, str) and not source.strip():
@@ -144,6 +151,11 @@ def remember(
             [
                 ctx.event(stored.fact_id, stored, why, 0),
                 ctx.event(stored.fact_id, captured, why, 1),
+                *(
+                    [ctx.event(stored.fact_id, MemoryFramed(stored.fact_id, framed), why, 2)]
+                    if framed is not None
+                    else []
+                ),
             ],
         )
         if vecs is not None:
@@ -226,9 +238,10 @@ def provenance(ctx: ServiceContext, fact_id: str) -> ProvenanceReport:
 
 
 def flag_sensitive(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryStatus:
-    """Flag a memory security-sensitive; an anchor the corroboration gate does not support
-    is lifted in the same append (audited as ``unpin by sensitivity``, reversible by
-    corroborating and pinning again)."""
+    """Flag a memory security-sensitive; an anchor and the canon memberships the
+    corroboration gate does not support are lifted in the same append (audited as ``unpin
+    by sensitivity`` and ``decanonize by sensitivity``, reversible by corroborating, then
+    pinning and canonizing again)."""
     why = check_reason(reason)
     assert why is not None
     fact = ctx.resolve_for(fact_id, "write")
@@ -237,14 +250,14 @@ def flag_sensitive(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryS
         return decide_flag_sensitive(state, screen(fact.content).matches)
 
     def write(tx: Tx, state: FactState, bodies: list[DomainEvent]) -> None:
-        lifted = f"unpin by sensitivity: {why}"
+        lifted = {FactImportanceAdjusted: "unpin", MemoryDecanonized: "decanonize"}
         ctx.store.append(
             tx,
             [
                 ctx.event(
                     fact.id,
                     b,
-                    lifted if isinstance(b, FactImportanceAdjusted) else why,
+                    f"{lifted[type(b)]} by sensitivity: {why}" if type(b) in lifted else why,
                     state.version + i,
                 )
                 for i, b in enumerate(bodies)

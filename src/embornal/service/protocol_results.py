@@ -15,7 +15,8 @@ class MemoryStatus:
     """A memory and where it stands in the protocol: ``stage`` working or consolidated,
     ``tier`` archive, testimony or interpretation, whether it is security-sensitive (and
     the injection shapes the screen matched), its capture and last review, and warnings
-    (an anchor past the soft limit, testimony its sources do not support)."""
+    (an anchor past the soft limit, testimony its sources do not support); its ``frame``
+    (None: none) and the ``canon`` scopes it is in (decision 0078)."""
 
     fact: Fact
     stage: str
@@ -26,6 +27,8 @@ class MemoryStatus:
     reviewed_at: datetime | None = None
     session: str | None = None
     warnings: tuple[str, ...] = ()
+    frame: str | None = None
+    canon: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,8 @@ def after(conn: Connection, event: Event, body: Any) -> None:
 def _opened(conn: Connection, e: Event, b: Any) -> None:
     conn.execute(
         "INSERT INTO conflicts (id, class, status, score, findings, detected_by, "
-        "suggested_keep, opened_at, opened_by) VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?)",
+        "suggested_keep, opened_at, opened_by, opened_reason) "
+        "VALUES (?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)",
         (
             b.conflict_id,
             b.conflict_class,
@@ -86,6 +87,7 @@ def _opened(conn: Connection, e: Event, b: Any) -> None:
             b.suggested_keep,
             format_time(e.recorded_at),
             e.actor,
+            e.reason,
         ),
     )
     conn.executemany(

@@ -73,6 +73,7 @@ def _state(r: Any, members: tuple[str, ...]) -> ConflictState:
         detected_by=r["detected_by"],
         opened_at=parse_time(r["opened_at"]),
         opened_by=r["opened_by"],
+        opened_reason=r["opened_reason"],
         suggested_keep=r["suggested_keep"],
         outcome=Outcome(r["outcome"]) if resolved else None,
         kept_id=r["kept_id"],

@@ -30,7 +30,10 @@ from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.storage.contract_claims import ClaimReads, ClaimRow
 from embornal.storage.contract_review import (
+    CanonReads,
+    CanonRow,
     ConflictReads,
+    LabelCount,
     ProposalReads,
     ProposalRow,
     RetentionRow,
@@ -47,6 +50,8 @@ __all__ = [
     "EVERYTHING",
     "AccessStore",
     "Admin",
+    "CanonReads",
+    "CanonRow",
     "ClaimReads",
     "ClaimRow",
     "ConflictReads",
@@ -58,6 +63,7 @@ __all__ = [
     "HistoryQueries",
     "KeywordSearch",
     "KindQueries",
+    "LabelCount",
     "PastReads",
     "PathReads",
     "PathRow",
@@ -567,6 +573,7 @@ class Store(
     Portability,
     ProposalReads,
     HistoryQueries,
+    CanonReads,
     ClaimReads,
     Protocol,
 ):

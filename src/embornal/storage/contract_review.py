@@ -1,6 +1,7 @@
-"""The storage contract's part for review: proposals, retention signals and conflicts
-(decisions 0055-0059). :mod:`embornal.storage.contract` re-exports every name here and
-makes :class:`~embornal.storage.contract.Store` of them."""
+"""The storage contract's part for review: proposals, retention signals, conflicts
+(decisions 0055-0059), and the canon and frames of the history protocol (decision 0078).
+:mod:`embornal.storage.contract` re-exports every name here and makes
+:class:`~embornal.storage.contract.Store` of them."""
 
 from __future__ import annotations
 
@@ -11,9 +12,60 @@ from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 
 if TYPE_CHECKING:
-    from embornal.domain.conflict import ConflictState
+    from datetime import datetime
 
-__all__ = ["ConflictReads", "ProposalReads", "ProposalRow", "RetentionRow"]
+    from embornal.domain.conflict import ConflictState
+    from embornal.domain.facts import Fact
+
+__all__ = [
+    "CanonReads",
+    "CanonRow",
+    "ConflictReads",
+    "LabelCount",
+    "ProposalReads",
+    "ProposalRow",
+    "RetentionRow",
+]
+
+
+@record
+class CanonRow:
+    """One active canon membership: the memory, its scope, since when, why, by whom, and
+    whether the memory is flagged sensitive (the gate is the service's to check)."""
+
+    fact: Fact
+    scope: str
+    since: datetime
+    reason: str | None
+    actor: str
+    sensitive: bool
+
+
+@record
+class LabelCount:
+    """A label in use (a canon scope, a frame) and how many live memories carry it."""
+
+    label: str
+    count: int
+
+
+@runtime_checkable
+class CanonReads(Protocol):
+    """The active canon and the frames in use (decision 0078), of live facts in scope."""
+
+    def canon_rows(
+        self, scope: ReadScope, *, canon_scope: str | None = None, fact_id: str | None = None
+    ) -> list[CanonRow]:
+        """The active memberships, oldest first (of one canon scope, of one fact)."""
+        ...
+
+    def canon_scopes(self, scope: ReadScope) -> list[LabelCount]:
+        """The canon scopes with an active membership, by name, with their counts."""
+        ...
+
+    def frame_counts(self, scope: ReadScope) -> list[LabelCount]:
+        """The frames of live memories, by name, with their counts."""
+        ...
 
 
 @record

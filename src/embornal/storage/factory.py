@@ -7,6 +7,7 @@ The service calls :func:`open_store` and holds what it returns as a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from embornal.domain.clock import Clock
 from embornal.errors import ConfigError
@@ -14,8 +15,8 @@ from embornal.storage.contract import Store
 
 __all__ = ["BACKENDS", "backend_of", "open_store", "restore_backup"]
 
-#: The backends :func:`open_store` can open (PostgreSQL joins when it passes tests/storage).
-BACKENDS = ("sqlite",)
+#: The backends :func:`open_store` can open (PostgreSQL: decision 0073, part of the contract).
+BACKENDS = ("sqlite", "postgresql")
 
 
 def backend_of(target: str | Path) -> str:
@@ -31,9 +32,12 @@ def open_store(
     target: str | Path, clock: Clock, *, migrate: bool = True, seed: bool = True
 ) -> Store:
     """Open (creating and migrating as needed) the store at ``target``: a database file,
-    ``:memory:``, or ``sqlite:///PATH``. ``seed=False``: a store created now holds no event
-    (no guide, no default rules: the log an import brings has its own)."""
+    ``:memory:``, ``sqlite:///PATH``, or a ``postgresql://`` URL. ``seed=False``: a store
+    created now holds no event (no guide, no default rules: the log an import brings has
+    its own)."""
     backend = backend_of(target)
+    if backend == "postgresql":
+        return _open_postgres(str(target), clock, migrate=migrate, seed=seed)
     if backend != "sqlite":
         raise ConfigError(
             f"no storage backend for {backend!r}",
@@ -45,6 +49,21 @@ def open_store(
     if text.startswith("sqlite://"):
         target = text.removeprefix("sqlite://")
     return SqliteStore.open(target, clock, migrate=migrate, seed=seed)
+
+
+def _open_postgres(url: str, clock: Clock, *, migrate: bool, seed: bool) -> Store:
+    try:
+        from embornal.storage.postgres.store import PostgresStore  # the driver: only here
+    except ImportError as e:
+        raise ConfigError(
+            f"storage.url names PostgreSQL, but its driver is not installed ({e.name})",
+            hint="Install the extra: `pip install 'embornal[postgres]'`.",
+        ) from e
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url.removeprefix("postgres://")
+    # The parts not ported yet are attached to the class by name (they raise), out of sight
+    # of the type checker; tests/storage checks the store is each protocol.
+    return cast("Store", PostgresStore.open(url, clock, migrate=migrate, seed=seed))
 
 
 def restore_backup(source: str, target: str, clock: Clock, *, replace: bool) -> int:

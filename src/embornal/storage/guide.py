@@ -12,7 +12,7 @@ from embornal.domain.ids import new_id
 from embornal.domain.tags import Tag
 from embornal.storage.connect import Connection
 
-__all__ = ["GUIDE_FACTS", "GUIDE_PATH", "write_guide"]
+__all__ = ["GUIDE_FACTS", "GUIDE_PATH", "guide_events", "write_guide"]
 
 GUIDE_PATH = "/memory"
 
@@ -38,9 +38,8 @@ GUIDE_FACTS: tuple[str, ...] = (
 )
 
 
-def write_guide(conn: Connection, clock: Clock) -> None:
-    from embornal.storage.eventlog import append
-
+def guide_events(clock: Clock) -> list[NewEvent]:
+    """The events that write the guide, at the clock's now (any backend appends them)."""
     now = clock.now()
     events = []
     for text in GUIDE_FACTS:
@@ -64,4 +63,10 @@ def write_guide(conn: Connection, clock: Clock) -> None:
                 reason="the memory's own guide, written by the first migration",
             )
         )
-    append(conn, events)
+    return events
+
+
+def write_guide(conn: Connection, clock: Clock) -> None:
+    from embornal.storage.eventlog import append
+
+    append(conn, guide_events(clock))

@@ -8,6 +8,7 @@ database from the schema migrations alone and replays the live log into it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.records import record
@@ -15,7 +16,10 @@ from embornal.domain.text import TOKENIZER_VERSION
 from embornal.errors import MigrationError, StorageError
 from embornal.storage.connect import Connection, DriverError, atomic
 
-__all__ = ["MIGRATIONS", "Migration", "applied", "migrate", "pending"]
+if TYPE_CHECKING:
+    from embornal.domain.events import NewEvent
+
+__all__ = ["MIGRATIONS", "Migration", "applied", "default_policy_events", "migrate", "pending"]
 
 
 @record
@@ -69,26 +73,29 @@ def _guide(conn: Connection, clock: Clock) -> None:
     write_guide(conn, clock)
 
 
-def _default_policies(conn: Connection, clock: Clock) -> None:
+def default_policy_events(clock: Clock) -> list[NewEvent]:
+    """The events that write a new memory's default rules (any backend appends them)."""
     from embornal.domain.access import DEFAULT_RULES
     from embornal.domain.events import ActorKind, NewEvent, PolicyAdded
-    from embornal.storage.eventlog import append
 
     now = clock.now()
-    append(
-        conn,
-        [
-            NewEvent(
-                stream_id="policy",
-                body=PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)),
-                actor="system",
-                actor_kind=ActorKind.SYSTEM,
-                recorded_at=now,
-                reason="default policies of a new memory",
-            )
-            for rule in DEFAULT_RULES
-        ],
-    )
+    return [
+        NewEvent(
+            stream_id="policy",
+            body=PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)),
+            actor="system",
+            actor_kind=ActorKind.SYSTEM,
+            recorded_at=now,
+            reason="default policies of a new memory",
+        )
+        for rule in DEFAULT_RULES
+    ]
+
+
+def _default_policies(conn: Connection, clock: Clock) -> None:
+    from embornal.storage.eventlog import append
+
+    append(conn, default_policy_events(clock))
 
 
 def _path_tags_by_tagger(conn: Connection, clock: Clock) -> None:
@@ -202,6 +209,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0020_conflicts", "schema", _conflicts),
     Migration("0022_history_protocol", "schema", _sql("0022_history_protocol")),
     Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),
+    Migration("0024_canon_frames", "schema", _sql("0024_canon_frames")),
     Migration("0025_claims", "schema", _sql("0025_claims")),
     Migration("0028_fact_tag_text", "schema", _sql("0028_fact_tag_text")),
 )

@@ -19,6 +19,7 @@ from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
 from embornal.storage import (
+    canon,
     claims_sql,
     conflict_projection,
     graph,
@@ -62,6 +63,7 @@ PROJECTION_TABLES = (
     "fact_visibility_allow",
     *history.TABLES,
     *protocol.TABLES,
+    *canon.TABLES,
     "fact_evidence",
     "fact_tags",
     "path_tags",
@@ -367,6 +369,7 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
     )
     _set_superseder(conn, fid, live=False)
     protocol.purged(conn, fid)
+    canon.purged(conn, fid)
 
 
 # The confidence step of each vouching event (names of ``confidence.StepKind``).
@@ -541,6 +544,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     **graph.HANDLERS,
     **proposals_sql.HANDLERS,
     **protocol.HANDLERS,  # the history protocol's (decision 0064)
+    **canon.HANDLERS,  # canon and frames (decision 0078)
     **claims_sql.HANDLERS,  # the claims ledger's (decision 0081)
 }
 

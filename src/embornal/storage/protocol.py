@@ -38,6 +38,7 @@ __all__ = [
     "TABLES",
     "VERIFY_QUERIES",
     "ProtocolReads",
+    "ensure_row",
     "purged",
 ]
 
@@ -56,13 +57,14 @@ TABLES = ("memory_corroborations", "memory_protocol")
 
 VERIFY_QUERIES = {
     "memory_protocol": "SELECT fact_id, stage, tier, sensitive, captured_at, reviewed_at, "
-    "session FROM memory_protocol ORDER BY fact_id",
+    "session, frame FROM memory_protocol ORDER BY fact_id",
     "memory_corroborations": "SELECT fact_id, position, source, common_origin, recorded_at, "
     "actor FROM memory_corroborations ORDER BY 1, 2",
 }
 
 
-def _ensure(conn: Connection, fact_id: str) -> None:
+def ensure_row(conn: Connection, fact_id: str) -> None:
+    """The fact's row, as an ordinary fact's (consolidated, archive) when it has none."""
     conn.execute(
         "INSERT INTO memory_protocol (fact_id, stage, tier) VALUES (?, 'consolidated', "
         "'archive') ON CONFLICT (fact_id) DO NOTHING",
@@ -84,7 +86,7 @@ def _set(
     column: str, value: Callable[[Event, Any], Any]
 ) -> Callable[[Connection, Event, Any], None]:
     def handle(conn: Connection, e: Event, b: Any) -> None:
-        _ensure(conn, b.fact_id)
+        ensure_row(conn, b.fact_id)
         conn.execute(
             f"UPDATE memory_protocol SET {column} = ? WHERE fact_id = ?", (value(e, b), b.fact_id)
         )
@@ -93,7 +95,7 @@ def _set(
 
 
 def _corroborated(conn: Connection, e: Event, b: MemoryCorroborated) -> None:
-    _ensure(conn, b.fact_id)
+    ensure_row(conn, b.fact_id)
     conn.execute(
         "INSERT INTO memory_corroborations (fact_id, position, source, common_origin, "
         "recorded_at, actor) VALUES (?, ?, ?, ?, ?, ?)",

@@ -28,6 +28,7 @@ from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.storage import access_reads as access
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
+from embornal.storage.canon import CanonQueries
 from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
@@ -62,7 +63,9 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(SqlitePortability, ProposalQueries, LinkReads, ProtocolReads, ClaimQueries):
+class SqliteStore(
+    SqlitePortability, ProposalQueries, LinkReads, ProtocolReads, CanonQueries, ClaimQueries
+):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from embornal.domain.clock import Clock
 from embornal.storage import (
+    canon,
     claims_sql,
     eventlog,
     graph,
@@ -50,7 +51,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     "FROM fact_tag_versions ORDER BY 1, 2, 3",
     "conflicts": "SELECT id, class, status, round(score, 9), findings, detected_by, "
     "suggested_keep, opened_at, opened_by, outcome, kept_id, archived, resolved_at, "
-    "resolved_by, reason FROM conflicts ORDER BY id",
+    "resolved_by, reason, opened_reason FROM conflicts ORDER BY id",
     "conflict_members": "SELECT conflict_id, fact_id, place FROM conflict_members ORDER BY 1, 2",
     "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
     proposals_sql.TABLE: proposals_sql.VERIFY_QUERY,
@@ -58,6 +59,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     "FROM path_tag_versions t JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3, 4",
     **graph.VERIFY_QUERIES,
     **protocol.VERIFY_QUERIES,
+    **canon.VERIFY_QUERIES,
     **claims_sql.VERIFY_QUERIES,
 }
 

@@ -91,6 +91,10 @@ class EventType(StrEnum):
     MEMORY_REVIEWED = "MemoryReviewed"
     MEMORY_FLAGGED_SENSITIVE = "MemoryFlaggedSensitive"
     MEMORY_UNPIN_NOOP = "MemoryUnpinNoop"
+    # canon and frames (events/canon.py, decision 0078)
+    MEMORY_CANONIZED = "MemoryCanonized"
+    MEMORY_DECANONIZED = "MemoryDecanonized"
+    MEMORY_FRAMED = "MemoryFramed"
     # the claims ledger's (events/claims.py, decision 0081)
     CLAIM_CREATED = "ClaimCreated"
     CLAIM_EVIDENCE_ADDED = "ClaimEvidenceAdded"

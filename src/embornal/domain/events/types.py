@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.events.canon import CANON_EVENTS
 from embornal.domain.events.claims import CLAIM_EVENTS
 from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
 from embornal.domain.events.graph import GRAPH_EVENT_CLASSES, FactLinked, FactUnlinked
@@ -470,6 +471,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     *GRAPH_EVENT_CLASSES,
     *PROPOSAL_EVENTS,
     *PROTOCOL_EVENTS,  # the history protocol's (decision 0064)
+    *CANON_EVENTS,  # canon and frames (decision 0078)
     *CLAIM_EVENTS,  # the claims ledger's (decision 0081)
 )
 

@@ -37,7 +37,7 @@ def bootstrap(ctx: Context) -> int:
 def config_path(ctx: Context) -> int:
     ctx.prepare()
     d = ctx.dirs
-    places: dict[str, Path] = {
+    places: dict[str, Path | str] = {
         "config_dir": d.config_dir,
         "data_dir": d.data_dir,
         "cache_dir": d.cache_dir,
@@ -75,7 +75,7 @@ def config_show(ctx: Context) -> int:
 def migrate(ctx: Context) -> int:
     """Open the memory, which applies every pending migration."""
     db = ctx.db_path
-    created = not db.exists()
+    created = isinstance(db, Path) and not db.exists()  # a database server's: not a file
     with ctx.open_memory() as mem:
         applied = mem.migrations_applied
     if ctx.json:

@@ -135,12 +135,14 @@ class Context:
         return self._dirs
 
     @property
-    def db_path(self) -> Path:
-        """``--db`` when given, else ``memory.db`` in the data dir."""
+    def db_path(self) -> Path | str:
+        """``--db`` when given (a file, or a ``postgresql://`` URL as it is), else
+        ``storage.url`` (or ``EMBORNAL_DATABASE_URL``), else ``memory.db`` in the data dir."""
         given = getattr(self.args, "db", None)
         if given:
-            return Path(given).expanduser().absolute()
-        return self.dirs.db_file
+            return str(given) if "://" in str(given) else Path(given).expanduser().absolute()
+        url = self.config.storage.url
+        return url if url else self.dirs.db_file
 
     def prepare(self) -> None:
         """Move the files of an older build out of ``~/.embornal`` (once), saying which;

@@ -10,8 +10,11 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.claim_results import ClaimList, ClaimRecord
+    from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.protocol_results import MemoryStatus
 
 __all__ = ["RemoteChronicle"]
 
@@ -27,6 +30,40 @@ class RemoteChronicle:
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]:
         return cast("list[AuditEntry]", self._op("audit_log", limit=limit))
+
+    def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry:
+        return cast("CanonEntry", self._op("canonize", fact_id=fact_id, scope=scope,
+                                           reason=reason))  # fmt: skip
+
+    def decanonize(self, fact_id: str, scope: str | None = None, *, reason: str) -> CanonRemoval:
+        return cast("CanonRemoval", self._op("decanonize", fact_id=fact_id, scope=scope,
+                                             reason=reason))  # fmt: skip
+
+    def end_scope(self, scope: str, *, reason: str) -> CanonRemoval:
+        return cast("CanonRemoval", self._op("end_scope", scope=scope, reason=reason))
+
+    def list_canon(self, *, scope: str | None = None) -> list[CanonEntry]:
+        return cast("list[CanonEntry]", self._op("list_canon", scope=scope))
+
+    def active_scopes(self) -> list[ScopeInUse]:
+        return cast("list[ScopeInUse]", self._op("active_scopes"))
+
+    def set_frame(self, fact_id: str, frame: str, *, reason: str) -> MemoryStatus:
+        return cast("MemoryStatus", self._op("set_frame", fact_id=fact_id, frame=frame,
+                                             reason=reason))  # fmt: skip
+
+    def list_frames(self) -> list[FrameInUse]:
+        return cast("list[FrameInUse]", self._op("list_frames"))
+
+    def mark_conflict(self, a: str, b: str, *, reason: str) -> ConflictRecord:
+        return cast("ConflictRecord", self._op("mark_conflict", a=a, b=b, reason=reason))
+
+    def list_conflicts(
+        self, *, resolved: bool | None = None, limit: int | None = None
+    ) -> list[ConflictRecord]:
+        """Over REST this is the queue's list (``GET /conflicts?status=…``)."""
+        status = "all" if resolved is None else "resolved" if resolved else "open"
+        return cast("list[ConflictRecord]", self._op("conflicts", status=status, limit=limit))
 
     def create_claim(
         self,

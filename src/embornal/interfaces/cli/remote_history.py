@@ -35,6 +35,7 @@ class RemoteHistory:
         path: str | None = None,
         security_sensitive: bool = False,
         session: str | None = None,
+        frame: str | None = None,
         reason: str | None = None,
     ) -> MemoryStatus:
         return cast("MemoryStatus", self._op("remember", **_given(locals())))

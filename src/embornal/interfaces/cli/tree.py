@@ -94,6 +94,12 @@ def build_parser() -> ArgParser:
         description="The conflict queue: nothing is merged or dropped until you resolve it.",
     )
     groups.later(
+        "canon",
+        "the active canon of task scopes: add, remove, end a scope, list",
+        group_of("canon"),
+        description="The active canon: the memories a task is about, per scope (seed 002).",
+    )
+    groups.later(
         "claim",
         "the claims ledger: judgments about material, their evidence and history",
         group_of("claim"),

@@ -30,6 +30,7 @@ from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.catalog_types import resolve_call
 from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.canon_routes import CANON_HTTP
 from embornal.interfaces.http.chronicle_routes import CHRONICLE_HTTP
 from embornal.interfaces.http.claim_schemas import CLAIM_HTTP
 from embornal.interfaces.http.conflict_schemas import (
@@ -226,6 +227,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     **PROPOSAL_HTTP,
     **HISTORY_HTTP,  # the history protocol's (decision 0064)
     **CHRONICLE_HTTP,  # its facade's (decision 0084)
+    **CANON_HTTP,  # canon, frames and declared conflicts (decisions 0078-0080)
     **CLAIM_HTTP,  # the claims ledger's (decision 0081)
 }
 

@@ -18,7 +18,7 @@ __all__ = [
     "ScanIn",
 ]
 
-ClassName = Literal["duplicate", "contradiction", "stale"]
+ClassName = Literal["duplicate", "contradiction", "stale", "declared"]
 
 
 class ResolutionOut(_Out):
@@ -40,10 +40,11 @@ class ConflictOut(_Out):
     status: Literal["open", "resolved"]
     score: float = Field(description="How sure the rules are, 0..1.")
     findings: list[str] = Field(description="The rules that found it (never user text).")
-    detected_by: str = Field(description="store, contradict or scan.")
+    detected_by: str = Field(description="store, contradict, scan or mark (declared).")
     suggested_keep: str | None = Field(description="The fact the rules would keep, if any.")
     opened_at: Time | None
     opened_by: str
+    opened_reason: str | None = Field(description="Why it was opened (a declared one's).")
     members: list[FactOut]
     resolution: ResolutionOut | None
 

@@ -40,6 +40,10 @@ class MemoryStatusOut(_Out):
     reviewed_at: Time | None
     session: str | None
     warnings: list[str]
+    frame: str | None = Field(
+        description="Its frame: a label to filter by, not an access boundary."
+    )
+    canon: list[str] = Field(description="The canon scopes it is in.")
 
 
 class ProvenanceOut(_Out):
@@ -87,6 +91,7 @@ class RememberIn(_In):
     path: PathIn | None = None
     security_sensitive: bool = Field(False, strict=True)
     session: str | None = Field(None, max_length=200)
+    frame: str | None = Field(None, max_length=200, description="A label to filter by.")
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH)
 
 

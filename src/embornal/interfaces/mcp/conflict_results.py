@@ -14,18 +14,19 @@ from embornal.interfaces.mcp.results import ConfidenceOut, iso
 __all__ = ["CONFLICT_RESULTS", "ConflictOut", "ConflictsOut"]
 
 _RESOLVE = (
-    "Ask the user to decide: `embornal conflict resolve {id} --keep FACT_ID|--merge FACT_ID|--both "
-    "--reason WHY`."
+    'Settle it with the user: resolve_conflict(conflict_id="{id}", reason=WHY, '
+    "adopted_memory_id=FACT_ID) (none: both stand), or `embornal conflict resolve {id}`."
 )
 
 
 class ConflictOut(BaseModel):
     id: str
-    conflict_class: str = Field(description="duplicate, contradiction or stale.")
+    conflict_class: str = Field(description="duplicate, contradiction, stale or declared.")
     status: str
     score: float
     findings: list[str] = Field(description="The rules that found it.")
     suggested_keep: str | None = None
+    reason: str | None = Field(None, description="Why it was declared (mark_conflict).")
     facts: list[ConfidenceOut]
     resolution: str | None = Field(None, description="How it was decided, and why.")
     next_step: str | None = None
@@ -43,6 +44,7 @@ class ConflictOut(BaseModel):
             score=round(c.score, 3),
             findings=list(c.findings),
             suggested_keep=c.suggested_keep,
+            reason=c.opened_reason,
             facts=[ConfidenceOut.of_fact(f) for f in c.members],
             resolution=resolution,
             next_step=_RESOLVE.format(id=c.id) if c.status == "open" else None,

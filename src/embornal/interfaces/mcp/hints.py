@@ -26,6 +26,8 @@ TOOL_CALL = re.compile(r"\b[a-z_]+\(")
 _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), replacement)
     for pattern, replacement in (
+        # canon's hints name the tool call and, in brackets, the command (decision 0079)
+        (r"(?<=\)) \(`embornal (?:memory restore|canon [a-z]+)[^`]*`\)", ""),
         (r"`embornal memory recall[^`]*`", 'recall(query="...")'),
         (r"`embornal memory cat( PATH)?`", 'cat(path="...")'),
         (r"`embornal memory tree /`", 'tree(path="/")'),

@@ -23,6 +23,8 @@ class MemoryOut(FactOut):
     sensitive: bool = Field(description="Pinned only with independent corroboration.")
     screened: list[str] = Field(default_factory=list, description="Injection shapes matched.")
     pinned: bool = False
+    frame: str | None = Field(None, description="Its frame: a filter, not an access boundary.")
+    canon: list[str] = Field(default_factory=list, description="The canon scopes it is in.")
     warnings: list[str] = Field(default_factory=list)
 
     @classmethod
@@ -36,6 +38,8 @@ class MemoryOut(FactOut):
             sensitive=s.sensitive,
             screened=list(s.screened),
             pinned=s.fact.pinned,
+            frame=s.frame,
+            canon=list(s.canon),
             warnings=list(s.warnings),
         )
 

@@ -30,6 +30,7 @@ from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
 from embornal.interfaces.catalog_types import replace, resolve_call
+from embornal.interfaces.mcp.canon_out import CANON_RESULTS
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
 from embornal.interfaces.mcp.claim_results import CLAIM_RESULTS, EvidenceOut
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
@@ -384,6 +385,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **PROPOSAL_RESULTS,
     **HISTORY_RESULTS,  # the history protocol's (decision 0064)
     **CHRONICLE_RESULTS,  # its facade's (decision 0084)
+    **CANON_RESULTS,  # canon, frames and declared conflicts (decisions 0078-0080)
     **CLAIM_RESULTS,  # the claims ledger's (decision 0081)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""

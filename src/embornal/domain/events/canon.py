@@ -1,0 +1,65 @@
+"""The events of canon and frames (seed 002 §7–§8; decision 0078), in the stream of the
+fact they are about, as the rest of the history protocol's (decision 0064): a memory
+entering the active canon of a scope, leaving it, and its frame set.
+
+A canon membership is decided on the fact's own stream, so a forget racing a canonize
+is decided again on what the other left (decision 0078). The reasons are the envelope's.
+A scope and a frame are labels, as a path is: plain, not erased by a purge (the purge
+drops the purged fact's memberships and frame from the projections instead).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from embornal.domain.events.base import DomainEvent
+
+__all__ = [
+    "CANON_EVENTS",
+    "MemoryCanonized",
+    "MemoryDecanonized",
+    "MemoryFramed",
+]
+
+
+@dataclass(frozen=True)
+class MemoryCanonized(DomainEvent):
+    """The memory enters the active canon of ``scope`` (a task's focus set)."""
+
+    TYPE: ClassVar[str] = "MemoryCanonized"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "scope")
+
+    fact_id: str
+    scope: str
+
+
+@dataclass(frozen=True)
+class MemoryDecanonized(DomainEvent):
+    """The memory leaves the active canon of ``scope``; ``cause``: ``decanonize`` (asked
+    for), ``end_scope`` (the scope ended) or ``sensitivity`` (flagged sensitive without
+    the corroboration gate met). The memory itself is untouched."""
+
+    TYPE: ClassVar[str] = "MemoryDecanonized"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "scope", "cause")
+
+    fact_id: str
+    scope: str
+    cause: str = "decanonize"
+
+
+@dataclass(frozen=True)
+class MemoryFramed(DomainEvent):
+    """The memory's frame (a label to filter by, not an access boundary) is ``frame``;
+    ``previous`` the frame it had (None: none)."""
+
+    TYPE: ClassVar[str] = "MemoryFramed"
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "frame", "previous")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("previous",)
+
+    fact_id: str
+    frame: str
+    previous: str | None = None
+
+
+CANON_EVENTS: tuple[type[DomainEvent], ...] = (MemoryCanonized, MemoryDecanonized, MemoryFramed)

@@ -1,0 +1,126 @@
+"""Rebuild, verify and the purge's cleanup on PostgreSQL.
+
+A rebuild replays the whole log into emptied projections in one write transaction. A
+verify does the same inside a savepoint of its own transaction, reads every projection
+before and after by its natural keys (never the row ids a replay numbers anew), and rolls
+the savepoint back: nothing is written, and no scratch database is needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from embornal.storage import canon, graph, proposals_sql, protocol
+from embornal.storage.postgres import eventlog, projector
+from embornal.storage.postgres.db import Conn, rows
+
+__all__ = ["PROJECTION_QUERIES", "compact", "differences", "replay"]
+
+#: One query per projection, independent of row ids that a replay may number differently.
+PROJECTION_QUERIES: dict[str, str] = {
+    "paths": "SELECT p.path, p.name, p.depth, q.path FROM paths p "
+    "LEFT JOIN paths q ON q.id = p.parent_id ORDER BY p.path",
+    "path_closure": "SELECT a.path, d.path, c.ancestor_depth FROM path_closure c "
+    "JOIN paths a ON a.id = c.ancestor_id JOIN paths d ON d.id = c.descendant_id "
+    "ORDER BY 1, 2",
+    "facts": "SELECT f.id, p.path, f.content, f.kind, f.attributes, f.kind_version, f.owner, "
+    "f.created_at, f.recorded_at, f.last_recall_at, f.recall_count, "
+    "round(f.stability_days::numeric, 9), f.supersedes_id, f.superseded_by, f.deleted_at, "
+    "f.purged_at, round(f.confidence::numeric, 12), f.last_confirmed_at, f.visibility, "
+    "f.pinned, f.user_weight, f.lifetime, f.lifetime_until, f.expires_at, f.tag_text, "
+    "f.terms::text, f.term_count FROM facts f JOIN paths p ON p.id = f.path_id ORDER BY f.id",
+    "fact_evidence": "SELECT fact_id, seq, evidence_type, value, note, recorded_at, actor "
+    "FROM fact_evidence ORDER BY 1, 2",
+    "fact_tags": "SELECT fact_id, key, value FROM fact_tags ORDER BY 1, 2",
+    "fact_visibility_allow": "SELECT fact_id, subject FROM fact_visibility_allow ORDER BY 1, 2",
+    "path_tags": "SELECT p.path, t.tagger, t.key, t.value FROM path_tags t "
+    "JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3",
+    "effective_fact_tags": "SELECT fact_id, key, value FROM effective_fact_tags ORDER BY 1, 2",
+    "fact_terms": "SELECT f.id, t.term, t.tf FROM fact_terms t JOIN facts f ON f.seq = t.seq "
+    "ORDER BY 1, 2",
+    "term_stats": "SELECT term, df FROM term_stats ORDER BY term",
+    "counters": "SELECT name, value FROM counters ORDER BY name",
+    "casbin_rule": "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id",
+    "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at "
+    "FROM tokens ORDER BY id",
+    "conflicts": "SELECT id, class, status, round(score::numeric, 9), findings, detected_by, "
+    "suggested_keep, opened_at, opened_by, outcome, kept_id, archived, resolved_at, "
+    "resolved_by, reason, opened_reason FROM conflicts ORDER BY id",
+    "conflict_members": "SELECT conflict_id, fact_id, place FROM conflict_members ORDER BY 1, 2",
+    "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
+    "proposals": proposals_sql.VERIFY_QUERY,
+    **graph.VERIFY_QUERIES,
+    **protocol.VERIFY_QUERIES,
+    **canon.VERIFY_QUERIES,
+}
+
+_PROJECTIONS = (
+    "fact_terms, term_stats, fact_visibility_allow, fact_evidence, fact_tags, path_tags, "
+    "facts, path_closure, paths, casbin_rule, tokens, conflict_members, conflicts, entity_keys, "
+    "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations, canon_entries"
+)
+
+
+def replay(tx: Conn, progress: Callable[[str, int, int], None] | None = None) -> int:
+    """Empty every projection (the root path kept) and apply the whole log; return how
+    many events. The vectors go with the facts' rows (they wait to be made again)."""
+    tx.execute(f"TRUNCATE {_PROJECTIONS} RESTART IDENTITY CASCADE")
+    tx.execute("UPDATE counters SET value = 0 WHERE name <> ''")
+    tx.execute(
+        "INSERT INTO paths (id, parent_id, name, path, depth) OVERRIDING SYSTEM VALUE "
+        "VALUES (1, NULL, '', '/', 0)"
+    )
+    tx.execute("SELECT setval(pg_get_serial_sequence('paths', 'id'), 1)")
+    tx.execute(
+        "INSERT INTO path_closure (ancestor_id, descendant_id, ancestor_depth) VALUES (1, 1, 0)"
+    )
+    total = int(rows(tx, "SELECT count(*) FROM events")[0][0])
+    count = 0
+    for event in eventlog.read_all(tx):
+        projector.apply(tx, event)
+        count += 1
+        if progress is not None and count % 1000 == 0:
+            progress("replaying events", count, total)
+    return count
+
+
+def _snapshot(tx: Conn) -> dict[str, list[tuple[Any, ...]]]:
+    return {name: [tuple(r) for r in rows(tx, sql)] for name, sql in PROJECTION_QUERIES.items()}
+
+
+def differences(tx: Conn) -> list[str]:
+    """Each projection that differs from a replay of the log, with what differs (in the
+    caller's write transaction, which keeps nothing of the replay)."""
+    live = _snapshot(tx)
+    with tx.transaction():  # a savepoint: psycopg rolls it back on Rollback, and goes on
+        replay(tx)
+        replayed = _snapshot(tx)
+        raise psycopg.Rollback()
+    out: list[str] = []
+    for name in PROJECTION_QUERIES:
+        have, want = live[name], replayed[name]
+        if have == want:
+            continue
+        extra = [r for r in have if r not in want][:3]
+        missing = [r for r in want if r not in have][:3]
+        out.append(
+            f"{name}: {len(have)} rows, a replay gives {len(want)}; "
+            f"only live: {extra}; only replayed: {missing}"
+        )
+    return out
+
+
+def compact(url_conn: Conn) -> bool:
+    """After a purge: rewrite the tables that held the erased text (``VACUUM FULL``) so
+    their old row versions leave the data files, and checkpoint. Runs outside a
+    transaction; True when done."""
+    for table in ("events", "facts", "fact_terms", "term_stats", "fact_tags", "fact_evidence"):
+        url_conn.execute(f"VACUUM FULL {table}")
+    for table in ("fact_vectors", "fact_pieces"):
+        if rows(url_conn, f"SELECT to_regclass('{table}') IS NOT NULL")[0][0]:
+            url_conn.execute(f"VACUUM FULL {table}")
+    url_conn.execute("CHECKPOINT")
+    return True

@@ -1,0 +1,177 @@
+"""Appending to and reading the event log on PostgreSQL.
+
+``append`` runs in a write transaction (which holds the write lock, so positions follow
+commit order); each event gets the next version of its stream, and the unique constraint
+on ``(stream_id, version)`` stops a second writer of the same version whatever happens
+above it. Events are read back with the SQLite log's own row reader
+(:func:`embornal.storage.event_rows.row_to_event`): the stored payload, upcast.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Any
+
+from embornal.domain.clock import format_time
+from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
+from embornal.errors import ConcurrencyError
+from embornal.storage.event_rows import row_to_event
+from embornal.storage.postgres import projector
+from embornal.storage.postgres.db import Conn, execute
+
+__all__ = ["append", "read_all", "read_page", "read_stream", "recall_times", "redact_stream"]
+
+_COLUMNS = (
+    "position, stream_id, version, type, schema_version, payload, actor, actor_kind, "
+    "reason, recorded_at, EXISTS (SELECT 1 FROM event_redactions r "
+    "WHERE r.position = events.position) AS redacted"
+)
+
+
+def append(conn: Conn, new_events: Sequence[NewEvent]) -> list[Event]:
+    """Append events (inside a write transaction) and project each one."""
+    out: list[Event] = []
+    next_version: dict[str, int] = {}
+    for ne in new_events:
+        if ne.stream_id in next_version:
+            version = next_version[ne.stream_id]
+        else:
+            row = execute(
+                conn,
+                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?",
+                (ne.stream_id,),
+            ).fetchone()
+            version = int(row[0]) + 1 if row is not None else 1
+        if ne.expected_version is not None and ne.expected_version != version - 1:
+            raise ConcurrencyError(
+                f"stream {ne.stream_id} is at version {version - 1}, expected {ne.expected_version}"
+            )
+        payload = EVENTS.to_payload(ne.body)
+        payload_text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+        position = execute(
+            conn,
+            "INSERT INTO events (stream_id, version, type, schema_version, payload, actor, "
+            "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "RETURNING position",
+            (
+                ne.stream_id,
+                version,
+                ne.type,
+                ne.schema_version,
+                payload_text,
+                ne.actor,
+                ne.actor_kind.value,
+                ne.reason,
+                format_time(ne.recorded_at),
+            ),
+        ).fetchone()
+        assert position is not None  # RETURNING gives the row
+        event = Event(
+            position=int(position[0]),
+            stream_id=ne.stream_id,
+            version=version,
+            type=ne.type,
+            payload=payload,
+            actor=ne.actor,
+            actor_kind=ne.actor_kind.value,
+            recorded_at=ne.recorded_at,
+            reason=ne.reason,
+            schema_version=ne.schema_version,
+            known_body=ne.body,
+        )
+        projector.apply(conn, event)
+        next_version[ne.stream_id] = version + 1
+        out.append(event)
+    return out
+
+
+def read_stream(conn: Conn, stream_id: str) -> list[Event]:
+    found = execute(
+        conn, f"SELECT {_COLUMNS} FROM events WHERE stream_id = ? ORDER BY version", (stream_id,)
+    ).fetchall()
+    return [row_to_event(r) for r in found]
+
+
+def recall_times(conn: Conn, fact_id: str) -> list[datetime]:
+    """When each recall that returned ``fact_id`` happened, in log order (the payload
+    searched as text, then each decoded body checked)."""
+    from embornal.domain.events import EventType, FactsRecalled
+
+    found = execute(
+        conn,
+        f"SELECT {_COLUMNS} FROM events WHERE type = ? AND position > "
+        "(SELECT min(position) FROM events WHERE stream_id = ?) "
+        "AND strpos(payload, ?) > 0 ORDER BY position",
+        (EventType.FACTS_RECALLED.value, fact_id, fact_id),
+    ).fetchall()
+    out: list[datetime] = []
+    for r in found:
+        body = row_to_event(r).body
+        if isinstance(body, FactsRecalled) and fact_id in body.fact_ids:
+            out.append(body.at)
+    return out
+
+
+def read_page(conn: Conn, *, after: int, until: int | None, limit: int) -> list[Event]:
+    """The first ``limit`` events above position ``after`` (up to ``until``), in log order."""
+    bound = "" if until is None else f" AND position <= {int(until)}"
+    found = execute(
+        conn,
+        f"SELECT {_COLUMNS} FROM events WHERE position > ?{bound} ORDER BY position LIMIT ?",
+        (after, limit),
+    ).fetchall()
+    return [row_to_event(r) for r in found]
+
+
+def read_all(
+    conn: Conn, *, after: int = 0, until: int | None = None, batch: int = 1000
+) -> Iterator[Event]:
+    """Every event in log order (positions above ``after``, up to ``until``), in batches."""
+    last = after
+    while True:
+        page = read_page(conn, after=last, until=until, limit=batch)
+        if not page:
+            return
+        yield from page
+        last = page[-1].position
+
+
+def redact_stream(conn: Conn, stream_id: str, purge_position: int, now: datetime) -> int:
+    """Erase user text from the events of a purged fact before ``purge_position``, as on
+    SQLite (:func:`embornal.storage.eventlog.redact_stream`): the record of each
+    redaction first, which is what lets the guard trigger allow the update."""
+    found = execute(
+        conn,
+        "SELECT position, type, schema_version, payload, reason FROM events "
+        "WHERE stream_id = ? AND position < ? ORDER BY position",
+        (stream_id, purge_position),
+    ).fetchall()
+    return _redact_rows(conn, found, purge_position, now)
+
+
+def _redact_rows(conn: Conn, found: Sequence[Any], purge_position: int, now: datetime) -> int:
+    when = format_time(now)
+    count = 0
+    for row in found:
+        stored = json.loads(row[3])
+        payload = EVENTS.redact_payload(row[1], int(row[2]), stored)
+        reason = row[4]
+        if reason and reason != REDACTED_REASON:
+            reason = REDACTED_REASON
+            payload = payload or {**stored, REDACTED_KEY: True}
+        if payload is None:
+            continue
+        execute(
+            conn,
+            "INSERT INTO event_redactions (position, purge_position, redacted_at) VALUES (?, ?, ?)",
+            (row[0], purge_position, when),
+        )
+        execute(
+            conn,
+            "UPDATE events SET payload = ?, reason = ? WHERE position = ?",
+            (json.dumps(payload, ensure_ascii=False, sort_keys=True), reason, row[0]),
+        )
+        count += 1
+    return count

@@ -1,0 +1,106 @@
+"""PostgreSQL's migrations: named, forward-only, each in its own transaction, recorded in
+``migrations`` — the discipline of :mod:`embornal.storage.migrations`, with this backend's
+own list (its numbers are not SQLite's). ``schema`` ones run SQL files of ``sql/``;
+``data`` ones append events (the guide, the default rules). An advisory lock lets one
+process migrate at a time (two servers opening one database)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from embornal.domain.clock import Clock, format_time
+from embornal.domain.records import record
+from embornal.domain.text import TOKENIZER_VERSION
+from embornal.errors import EmbornalError, MigrationError
+from embornal.storage.postgres.db import MIGRATION_LOCK, Conn, DriverError, execute
+
+__all__ = ["MIGRATIONS", "PgMigration", "applied", "migrate"]
+
+
+@record
+class PgMigration:
+    """One named, forward-only migration of the PostgreSQL schema."""
+
+    name: str
+    kind: str  # "schema" or "data"
+    run: Callable[[Conn, Clock], None]
+
+
+def _sql(name: str) -> Callable[[Conn, Clock], None]:
+    def run(conn: Conn, clock: Clock) -> None:
+        from importlib import resources
+
+        text = resources.files("embornal.storage.postgres").joinpath(f"sql/{name}.sql")
+        conn.execute(text.read_text("utf-8"))  # no parameters: the whole script at once
+
+    return run
+
+
+def _meta(conn: Conn, clock: Clock) -> None:
+    for key, value in (
+        ("created_at", format_time(clock.now())),
+        ("fts_tokenizer", TOKENIZER_VERSION),
+    ):
+        execute(
+            conn,
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+            (key, value),
+        )
+
+
+def _seed(conn: Conn, clock: Clock) -> None:
+    from embornal.storage.guide import guide_events
+    from embornal.storage.migrations import default_policy_events
+    from embornal.storage.postgres.eventlog import append
+
+    append(conn, guide_events(clock))
+    append(conn, default_policy_events(clock))
+
+
+MIGRATIONS: tuple[PgMigration, ...] = (
+    PgMigration("pg_0001_initial", "schema", _sql("0001_initial")),
+    PgMigration("pg_0002_meta", "schema", _meta),
+    PgMigration("pg_0003_guide_and_default_policies", "data", _seed),
+    PgMigration("pg_0004_canon_frames", "schema", _sql("0002_canon_frames")),
+)
+
+
+def applied(conn: Conn) -> list[str]:
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL, "
+        "n BIGINT GENERATED ALWAYS AS IDENTITY)"
+    )
+    return [r[0] for r in conn.execute("SELECT name FROM migrations ORDER BY n")]
+
+
+def migrate(conn: Conn, clock: Clock, *, seed: bool = True) -> list[str]:
+    """Apply the pending migrations in order; return their names. ``seed=False`` on a new
+    database records the data migrations without running them (an import brings its log)."""
+    ran: list[str] = []
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        done = set(applied(conn))
+    new = not done
+    for m in MIGRATIONS:
+        if m.name in done:
+            continue
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+                if execute(conn, "SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
+                    continue  # another process applied it while we waited
+                if m.kind == "schema" or seed or not new:
+                    m.run(conn, clock)
+                execute(
+                    conn,
+                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                    (m.name, format_time(clock.now())),
+                )
+        except DriverError as e:
+            raise MigrationError(f"migration {m.name} failed: {e}") from e
+        except EmbornalError as e:
+            if isinstance(e, MigrationError):
+                raise
+            raise MigrationError(f"migration {m.name} failed: {e.message}") from e
+        ran.append(m.name)
+    return ran

@@ -1,0 +1,584 @@
+"""The PostgreSQL store: the event log, its projections and the queries over them, in one
+PostgreSQL database (decision 0073).
+
+Connections come from a pool (psycopg 3, ``psycopg_pool``). A write transaction takes one
+connection and holds the write lock (a transaction-level advisory lock) from its start, so
+writers run one at a time as on SQLite and positions follow commit order; reads outside a
+transaction take any pooled connection and run concurrently; a read inside a write
+transaction, on its thread, reads through that transaction's connection (its own writes).
+
+Every read takes a :class:`~embornal.domain.scope.ReadScope`, compiled by the same
+compiler as SQLite's (:mod:`embornal.storage.access_sql`, :func:`pg_scope`): the access
+rules are applied by the database on every read path. The parts of the contract not
+ported yet raise :class:`~embornal.errors.StorageError` naming the part (:data:`NOT_PORTED`).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from embornal.domain.access import Rule
+from embornal.domain.clock import Clock, format_time
+from embornal.domain.events import Event, NewEvent
+from embornal.domain.facts import Fact
+from embornal.domain.scope import EVERYTHING, ReadScope
+from embornal.domain.tags import Tag
+from embornal.errors import AmbiguousId, EmbornalError, InvalidInput, NotFound, StorageError
+from embornal.storage import access_reads as access
+from embornal.storage import kind_views
+from embornal.storage.access_sql import ScopeCache, Visibility
+from embornal.storage.canon import CanonQueries
+from embornal.storage.contract import FactVector, PathRow, Redaction, SpineRow
+from embornal.storage.graph import LinkReads
+from embornal.storage.postgres import db, eventlog, keyword
+from embornal.storage.postgres import migrations as pg_migrations
+from embornal.storage.postgres import vectors as pg_vectors
+from embornal.storage.proposals_sql import ProposalQueries
+from embornal.storage.protocol import ProtocolReads
+from embornal.storage.subtree import subtree_rows
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
+
+    from embornal.domain.conflict import ConflictState
+    from embornal.domain.fact_aggregate import FactState
+    from embornal.domain.fact_attributes import Condition
+
+__all__ = ["NOT_PORTED", "PostgresStore", "pg_scope"]
+
+T = TypeVar("T")
+
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
+_BARE_ONE = re.compile(r"(?<![\w.'])1 AND ")
+
+
+def pg_scope(vis: Visibility) -> Visibility:
+    """SQLite's compiled scope as PostgreSQL reads it: its constant terms as booleans
+    (``1``/``0`` are integers there); the ``?`` placeholders stay (see :func:`db.pg_sql`)."""
+    if vis.sql == "1":
+        return Visibility("TRUE", ())
+    if vis.sql == "0":
+        return Visibility("FALSE", ())
+    return Visibility(_BARE_ONE.sub("TRUE AND ", vis.sql), vis.params)
+
+
+class _PgScopes(ScopeCache):
+    def get(self, scope: ReadScope) -> Visibility:
+        return pg_scope(super().get(scope))
+
+
+def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
+    if under is None or under == "/":
+        return "TRUE", ()
+    return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
+
+
+#: What the PostgreSQL backend does not do yet, each raising a StorageError naming it.
+NOT_PORTED: dict[str, str] = {
+    "as_of": "time travel (history tables)",
+}
+
+
+def _not_ported(name: str, part: str) -> Callable[..., Any]:
+    def method(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
+        raise StorageError(
+            f"postgresql: {part} not ported yet ({name})",
+            hint="Keep this memory on SQLite (a file path in storage.url) for now.",
+        )
+
+    method.__name__ = name
+    return method
+
+
+class PostgresStore(ProposalQueries, LinkReads, ProtocolReads, CanonQueries):
+    """One open PostgreSQL memory, safe to share between threads. The reads of typed
+    links, proposals, retention and the history protocol are SQLite's own mixins, their
+    SQL through the dialect (:func:`.db.pg_sql`)."""
+
+    def __init__(self, pool: ConnectionPool[Any], url: str, clock: Clock) -> None:
+        self._pool = pool
+        self.path = url
+        self.clock = clock
+        self.migrations_applied: list[str] = []
+        self._local = threading.local()
+        self._scopes = _PgScopes()
+
+    @classmethod
+    def open(
+        cls, url: str, clock: Clock, *, migrate: bool = True, seed: bool = True
+    ) -> PostgresStore:
+        pool = db.open_pool(url)
+        store = cls(pool, url, clock)
+        if migrate:
+            try:
+                with pool.connection() as conn:
+                    store.migrations_applied = pg_migrations.migrate(conn, clock, seed=seed)
+            except BaseException:
+                pool.close()
+                raise
+        return store
+
+    def close(self) -> None:
+        self._pool.close()
+
+    # -- writing ------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, doing: str = "writing") -> Iterator[db.Conn]:
+        """One write transaction, holding the write lock from its start."""
+        if getattr(self._local, "tx", None) is not None:
+            raise StorageError(f"a write transaction is already open while {doing}")
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (db.WRITE_LOCK,))
+                self._local.tx = conn
+                try:
+                    yield conn
+                finally:
+                    self._local.tx = None
+        except db.DriverError as e:
+            raise db.translate(e, doing) from e
+
+    def append(
+        self, tx: db.Conn, events: Sequence[NewEvent], *, expected_version: int | None = None
+    ) -> list[Event]:
+        if expected_version is not None and events:
+            if len({e.stream_id for e in events}) != 1:
+                raise InvalidInput("expected_version applies to the events of one stream")
+            events = [
+                replace(e, expected_version=expected_version + i) for i, e in enumerate(events)
+            ]
+        try:
+            return eventlog.append(tx, events)
+        except db.DriverError as e:
+            raise db.translate(e, "appending events") from e
+
+    def redact_stream(self, tx: db.Conn, stream_id: str, purge_position: int) -> int:
+        return eventlog.redact_stream(tx, stream_id, purge_position, self.clock.now())
+
+    # -- reading ------------------------------------------------------------------------
+
+    def _read(self, read: Callable[[db.Conn], T], doing: str = "reading") -> T:
+        try:
+            tx = getattr(self._local, "tx", None)
+            if tx is not None:
+                return read(tx)
+            with self._pool.connection() as conn:
+                return read(conn)
+        except db.DriverError as e:
+            raise db.translate(e, doing) from e
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        if "embornal_now()" in sql:  # the shared builders' clock: this store's, inlined
+            sql = sql.replace("embornal_now()", f"'{format_time(self.clock.now())}'")
+        return self._read(lambda conn: db.rows(conn, sql, params))
+
+    def _live(self) -> str:
+        now = format_time(self.clock.now())  # fixed-width digits: safe inline
+        return (
+            "f.deleted_at IS NULL AND f.superseded_by IS NULL AND "
+            f"(f.expires_at IS NULL OR f.expires_at > '{now}')"
+        )
+
+    def _facts(self, found: list[Any], vis: Visibility) -> list[Fact]:
+        if not found:
+            return []
+        successors = {r["superseded_by"] for r in found if r["superseded_by"]}
+        hidden = successors - self._visible_ids(sorted(successors), vis)
+        return kind_views.facts_from_rows(found, None, hidden)
+
+    def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
+        if not fact_ids or vis.sql == "TRUE":
+            return set(fact_ids)
+        found = self._rows(
+            f"SELECT f.id FROM facts f WHERE f.id = ANY(?) AND ({vis.sql})",
+            (list(fact_ids), *vis.params),
+        )
+        return {r[0] for r in found}
+
+    def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
+        found = self._rows(
+            "SELECT e.key, e.value, p.path FROM effective_fact_tags e "
+            "LEFT JOIN paths p ON p.id = e.source_path_id WHERE e.fact_id = ? ORDER BY e.key",
+            (fact_id,),
+        )
+        return [(Tag(r[0], r[1]), r[2]) for r in found]
+
+    def resolve_id(self, prefix: str, scope: ReadScope = EVERYTHING) -> str:
+        vis = self._scopes.get(scope)
+        found = self._rows(
+            f"SELECT f.id FROM facts f WHERE f.id >= ? AND f.id < ? AND ({vis.sql}) "
+            "ORDER BY f.id LIMIT 2",
+            (prefix, prefix + "\x7f", *vis.params),
+        )
+        if not found:
+            raise NotFound(
+                f"no fact with id {prefix}",
+                hint="Find ids with `embornal memory recall` or `embornal memory cat PATH`.",
+            )
+        if len(found) > 1:
+            raise AmbiguousId(f"id prefix {prefix} matches more than one fact")
+        return str(found[0][0])
+
+    def get_fact(self, fact_id: str, scope: ReadScope = EVERYTHING) -> Fact | None:
+        facts = self.get_facts([fact_id], scope)
+        return facts[0] if facts else None
+
+    def get_facts(self, fact_ids: Sequence[str], scope: ReadScope = EVERYTHING) -> list[Fact]:
+        if not fact_ids:
+            return []
+        vis = self._scopes.get(scope)
+        found = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE f.id = ANY(?) AND ({vis.sql})",
+            (list(fact_ids), *vis.params),
+        )
+        by_id = {f.id: f for f in self._facts(found, vis)}
+        return [by_id[i] for i in fact_ids if i in by_id]
+
+    def facts_at(
+        self, path: str, scope: ReadScope = EVERYTHING, *, include_inactive: bool = False
+    ) -> list[Fact]:
+        vis = self._scopes.get(scope)
+        live = "TRUE" if include_inactive else self._live()
+        found = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE p.path = ? AND {live} AND ({vis.sql}) ORDER BY f.created_at, f.id",
+            (path, *vis.params),
+        )
+        return self._facts(found, vis)
+
+    def strongest(
+        self, limit: int, now: str, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[Fact]:
+        from embornal.storage.strongest import strongest_rows
+
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        found = strongest_rows(
+            self._rows,
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            f"{self._live()} AND {under_sql} AND ({vis.sql})",
+            (*under_params, *vis.params),
+            kind_views.stored_time(now),
+            limit,
+        )
+        return self._facts(found, vis)
+
+    def neighbours(
+        self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
+    ) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """The live facts 1..``reach`` places before and after each fact on its path,
+        places counted over the facts in scope (SQLite's query, the ids bound as an array)."""
+        import json
+
+        from embornal.storage.context import _sql as neighbour_sql
+
+        if not fact_ids or reach < 1:
+            return {}
+        vis = self._scopes.get(scope)
+        visible = "1" if vis.sql == "TRUE" else vis.sql
+        sql = neighbour_sql(reach, visible, self._live()).replace(
+            "(SELECT value FROM json_each(?))", "(SELECT jsonb_array_elements_text(?::jsonb))"
+        )
+        bound = () if visible == "1" else vis.params * (2 * reach)
+        out: dict[str, tuple[tuple[str, ...], ...]] = {}
+        for row in self._rows(sql, (*bound, json.dumps(list(fact_ids)))):
+            found = [None if n is None else str(n) for n in row[1:]]
+            out[str(row[0])] = tuple(
+                tuple(n for n in found[2 * d : 2 * d + 2] if n is not None) for d in range(reach)
+            )
+        return out
+
+    def spine_rows(
+        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[SpineRow]:
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        found = self._rows(
+            "SELECT f.id, f.kind, f.confidence, f.created_at, f.last_confirmed_at, f.lifetime, "
+            "f.attributes::jsonb ->> 'status' FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {self._live()} AND f.confidence IS NOT NULL AND {under_sql} "
+            f"AND ({vis.sql}) ORDER BY f.seq",
+            (*under_params, *vis.params),
+        )
+        return [SpineRow(r[0], r[1], float(r[2]), r[3], r[4], r[5], r[6]) for r in found]
+
+    def find_by_kind(
+        self,
+        kind: str,
+        conditions: Sequence[Condition],
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        limit: int = 1000,
+    ) -> list[Fact]:
+        """Live facts of ``kind`` meeting ``conditions``, compared as JSON values in the
+        stored attributes (no view per kind here: ``jsonb`` compares typed values)."""
+        from embornal.storage.postgres.kinds import conditions_sql
+
+        where, params = conditions_sql(kind, conditions, self._live())
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        found = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {where} AND {under_sql} AND ({vis.sql}) "
+            "ORDER BY f.created_at, f.id LIMIT ?",
+            (*params, *under_params, *vis.params, limit),
+        )
+        return self._facts(found, vis)
+
+    def keyword_search(
+        self,
+        terms: list[str],
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        include_superseded: bool = False,
+    ) -> list[tuple[Fact, float]]:
+        """Facts matching any of ``terms``, best BM25 first (:mod:`.keyword`)."""
+        if not terms:
+            return []
+        vis = self._scopes.get(scope)
+        live = "f.deleted_at IS NULL" if include_superseded else self._live()
+        under_sql, under_params = "TRUE", tuple[Any, ...]()
+        if under is not None and under != "/":
+            under_sql = (
+                "f.path_id IN (SELECT c.descendant_id FROM path_closure c "
+                "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
+            )
+            under_params = (under,)
+        found = keyword.ranked_rows(
+            self._rows,
+            terms,
+            candidates,
+            (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params)),
+            _FACT_COLS,
+        )
+        facts = self._facts(found, vis)
+        return [(fact, float(r["rank"])) for fact, r in zip(facts, found, strict=True)]
+
+    def term_df(self, terms: Sequence[str]) -> dict[str, int]:
+        if not terms:
+            return {}
+        found = self._rows("SELECT term, df FROM term_stats WHERE term = ANY(?)", (list(terms),))
+        return {r[0]: int(r[1]) for r in found}
+
+    def doc_count(self) -> int:
+        found = self._rows("SELECT value FROM counters WHERE name = 'fts_docs'", ())
+        return int(found[0][0]) if found else 0
+
+    # -- vectors (pgvector, :mod:`.vectors`) ---------------------------------------------
+
+    def has_vector_index(self) -> bool:
+        return self._read(pg_vectors.has_tables)
+
+    def prepare_vectors(self, width: int) -> bool:
+        with self.transaction("checking the vector width") as tx:
+            pg_vectors.prepare(tx, width)
+        return True
+
+    def vector_model(self) -> str | None:
+        return self._read(lambda conn: pg_vectors.get_meta(conn, pg_vectors.MODEL_KEY))
+
+    def write_vectors(self, tx: db.Conn, items: Sequence[FactVector], *, model: str) -> None:
+        if pg_vectors.get_meta(tx, pg_vectors.MODEL_KEY) is None:
+            pg_vectors.set_meta(tx, pg_vectors.MODEL_KEY, model)
+        for item in items:
+            pg_vectors.write(tx, item.fact_id, item.vector, item.pieces)
+
+    def clear_vectors(self, tx: db.Conn, *, model: str) -> None:
+        if pg_vectors.has_tables(tx):
+            pg_vectors.clear(tx)
+        pg_vectors.set_meta(tx, pg_vectors.MODEL_KEY, model)
+
+    def pending_vectors(self, limit: int) -> list[tuple[str, str]]:
+        sql, _ = pg_vectors.pending_sql(self.has_vector_index())
+        return [(str(r[1]), str(r[2])) for r in self._rows(sql, (limit,))]
+
+    def pending_vector_count(self) -> int:
+        _, sql = pg_vectors.pending_sql(self.has_vector_index())
+        return int(self._rows(sql, ())[0][0])
+
+    def vector_search(
+        self,
+        query: bytes,
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+    ) -> list[tuple[Fact, float]]:
+        """Live facts nearest to ``query``, best first, with their cosine similarity."""
+        if not self.has_vector_index():
+            return []
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        where = (f"{self._live()} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
+        found = self._read(
+            lambda conn: pg_vectors.nearest(conn, query, candidates, where, _FACT_COLS)
+        )
+        facts = self._facts(found, vis)
+        return [(fact, float(r["sim"])) for fact, r in zip(facts, found, strict=True)]
+
+    # -- paths ----------------------------------------------------------------------------
+
+    def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]:
+        root = self._rows("SELECT id FROM paths WHERE path = ?", (path,))
+        if not root:
+            return []
+        return subtree_rows(self._rows, int(root[0][0]), self._live(), self._scopes.get(scope))
+
+    def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
+        return access.inherited_path_tags(self._rows, ancestors, owner)
+
+    # -- events ---------------------------------------------------------------------------
+
+    def read_stream(self, stream_id: str) -> list[Event]:
+        return self._read(lambda conn: eventlog.read_stream(conn, stream_id), "reading the log")
+
+    stream = read_stream
+
+    def read_all(self, *, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        last = after
+        while True:  # a connection a page: never held between the caller's steps
+            read = partial(eventlog.read_page, after=last, until=until, limit=1000)
+            page = self._read(read, "reading the event log")
+            if not page:
+                return
+            yield from page
+            last = page[-1].position
+
+    def recall_times(self, fact_id: str) -> list[datetime]:
+        return self._read(lambda conn: eventlog.recall_times(conn, fact_id), "reading the log")
+
+    def fact_state(self, fact_id: str) -> FactState | None:
+        from embornal.domain.fact_aggregate import fold
+
+        events = self.stream(fact_id)
+        state = fold(events)
+        if state is None:
+            return None
+        found = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
+        successor = found[0][0] if found else None
+        return replace(state, version=events[-1].version, superseded_by=successor)
+
+    # -- conflicts (decision 0059, :mod:`.conflicts`) ------------------------------------------
+
+    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
+        from embornal.storage.postgres import conflicts
+
+        return conflicts.key_matches(self._rows, keys, exclude, limit)
+
+    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
+        from embornal.storage.postgres import conflicts
+
+        return conflicts.entity_groups(self._rows, largest)
+
+    def fact_texts(self) -> list[tuple[str, str, str]]:
+        from embornal.storage import conflict_reads
+
+        return conflict_reads.fact_texts(self._rows)
+
+    def conflict_states(self, **query: Any) -> list[ConflictState]:
+        from embornal.storage import conflict_reads
+
+        return conflict_reads.conflict_states(self._rows, **query)
+
+    # -- access -------------------------------------------------------------------------------
+
+    def rules(self) -> list[Rule]:
+        return access.rules(self._rows)
+
+    def policy_version(self) -> int:
+        return access.policy_version(self._rows)
+
+    def token_by_hash(self, token_hash: str) -> Mapping[str, Any] | None:
+        return access.token_by_hash(self._rows, token_hash)
+
+    def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]:
+        return access.tokens(self._rows, include_inactive=include_inactive)
+
+    # -- moving a memory ------------------------------------------------------------------------
+
+    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
+        vis = self._scopes.get(scope)
+        found = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
+            vis.params,
+        )
+        yield from self._facts(found, vis)
+
+    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
+        vis = self._scopes.get(scope)
+        return {r[0] for r in self._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)}
+
+    def redactions(self) -> dict[int, Redaction]:
+        found = self._rows("SELECT position, purge_position, redacted_at FROM event_redactions", ())
+        return {int(r[0]): Redaction(int(r[1]), str(r[2])) for r in found}
+
+    def event_count(self) -> int:
+        return int(self._rows("SELECT count(*) FROM events", ())[0][0])
+
+    def last_position(self) -> int:
+        return int(self._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
+
+    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
+        """Into an empty log, in one transaction: the events at their own positions, then
+        their projections (:mod:`.portability`)."""
+        from embornal.storage.postgres import portability
+
+        with self.transaction("importing events") as tx:
+            return portability.restore_log(tx, entries)
+
+    def backup(self, target: str) -> None:
+        """A new SQLite memory file at ``target`` holding this memory's log, redaction
+        records and vectors, from one snapshot while writers go on (decision 0073)."""
+        from embornal.storage.postgres import portability
+
+        self._read(
+            lambda conn: portability.write_backup(conn, target, self.clock), "writing a backup"
+        )
+
+    # -- admin -----------------------------------------------------------------------------------
+
+    def rebuild(self, progress: Callable[[str, int, int], None] | None = None) -> int:
+        """Replay the whole log into emptied projections, in one write transaction (the
+        vectors go with the facts' rows: they wait to be made again, ``memory reindex``)."""
+        from embornal.storage.postgres import admin
+
+        with self.transaction("rebuilding projections") as tx:
+            return admin.replay(tx, progress)
+
+    def verify(self) -> list[str]:
+        """Differences between the projections and a replay of the log (empty: equal),
+        found in a savepoint rolled back (:mod:`.admin`)."""
+        from embornal.storage.postgres import admin
+
+        with self.transaction("verifying the projections") as tx:
+            return admin.differences(tx)
+
+    def erase_in_transaction(self, tx: db.Conn) -> None:
+        """Nothing more in the purge's transaction: its projection took the fact's text out
+        of every index (tsvector, term rows, vectors); :meth:`compact_after_purge` rewrites
+        the tables after it commits."""
+
+    def compact_after_purge(self) -> bool:
+        from embornal.storage.postgres import admin
+
+        return self._read(admin.compact, "compacting after a purge")
+
+
+for _name, _part in NOT_PORTED.items():
+    setattr(PostgresStore, _name, _not_ported(_name, _part))
+del _name, _part
+
+_ = (FactVector, EmbornalError)  # named in the contract's signatures this backend keeps

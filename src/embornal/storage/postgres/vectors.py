@@ -1,0 +1,177 @@
+"""Vectors on PostgreSQL with pgvector: each fact's vector in ``fact_vectors`` under an
+HNSW index (cosine), a long fact's pieces in ``fact_pieces``; search takes a wide
+candidate set from the index (iterative scan, so the access filter and ``under`` cannot
+starve it) and re-scores it exactly, a long fact by the mean of its opening piece's and
+best piece's cosine, as SQLite does (decision 0012).
+
+The tables are made by :func:`prepare` once the width is known (the ``vector`` extension
+is created then: the database user must be allowed to, or an administrator creates it).
+Like SQLite's, the vectors are derived from the model, not from the log.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from embornal.domain.chunks import CHUNK_CHARS
+from embornal.errors import VectorWidthMismatch
+from embornal.storage.postgres.db import Conn, execute
+from embornal.storage.vectors import MODEL_KEY, WIDTH_KEY
+
+__all__ = [
+    "MODEL_KEY",
+    "as_text",
+    "clear",
+    "get_meta",
+    "has_tables",
+    "nearest",
+    "pending_sql",
+    "prepare",
+    "set_meta",
+    "write",
+]
+
+Rows = Callable[[str, Sequence[Any]], list[Any]]
+
+SIMILARITY_SQL = (
+    "coalesce((SELECT 0.5 * (max(CASE WHEN fp.idx = 0 THEN s END) + max(s)) FROM "
+    "(SELECT fp.idx AS idx, 1.0 - (fp.embedding <=> ?::vector) AS s "
+    "FROM fact_pieces fp WHERE fp.fact_id = f.id) fp), "
+    "1.0 - (v.embedding <=> ?::vector))"
+)
+
+
+def as_text(blob: bytes) -> str:
+    """A contract vector (float32 bytes) as pgvector's text form."""
+    values = array("f")
+    values.frombytes(blob)
+    return "[" + ",".join(repr(x) for x in values) + "]"
+
+
+def get_meta(conn: Conn, key: str) -> str | None:
+    row = execute(conn, "SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def set_meta(conn: Conn, key: str, value: str) -> None:
+    execute(
+        conn,
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )
+
+
+def has_tables(conn: Conn) -> bool:
+    row = execute(conn, "SELECT to_regclass('fact_vectors') IS NOT NULL").fetchone()
+    return row is not None and row[0] is True
+
+
+def prepare(conn: Conn, width: int) -> None:
+    """Record the width (or stop on another) and make the tables and the HNSW index."""
+    stored = get_meta(conn, WIDTH_KEY)
+    if stored is not None and int(stored) != width:
+        raise VectorWidthMismatch(
+            f"this memory holds {stored}-dimensional vectors, but the configuration asks for "
+            f"{width}",
+            hint=(
+                f"Set embedding.dims: {stored} in config.yaml (or choose a {stored}-d model), "
+                "or re-embed every fact for the new model with "
+                "`embornal memory reindex --all` after changing dims."
+            ),
+        )
+    if stored is None:
+        set_meta(conn, WIDTH_KEY, str(width))
+    if has_tables(conn):
+        return
+    n = int(width)
+    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    conn.execute(
+        f"CREATE TABLE fact_vectors (seq BIGINT PRIMARY KEY REFERENCES facts (seq), "
+        f"embedding vector({n}) NOT NULL)"
+    )
+    conn.execute(
+        "CREATE INDEX fact_vectors_hnsw ON fact_vectors USING hnsw (embedding vector_cosine_ops)"
+    )
+    conn.execute(
+        f"CREATE TABLE fact_pieces (fact_id TEXT NOT NULL REFERENCES facts (id), "
+        f"idx INTEGER NOT NULL, embedding vector({n}) NOT NULL, PRIMARY KEY (fact_id, idx))"
+    )
+
+
+def write(conn: Conn, fact_id: str, vector: bytes, pieces: Sequence[bytes]) -> None:
+    row = execute(conn, "SELECT seq FROM facts WHERE id = ?", (fact_id,)).fetchone()
+    if row is None:
+        return
+    execute(conn, "DELETE FROM fact_pieces WHERE fact_id = ?", (fact_id,))
+    for i, blob in enumerate(pieces):
+        execute(
+            conn,
+            "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (?, ?, ?::vector)",
+            (fact_id, i, as_text(blob)),
+        )
+    execute(
+        conn,
+        "INSERT INTO fact_vectors (seq, embedding) VALUES (?, ?::vector) "
+        "ON CONFLICT (seq) DO UPDATE SET embedding = excluded.embedding",
+        (row[0], as_text(vector)),
+    )
+
+
+def clear(conn: Conn) -> None:
+    conn.execute("DELETE FROM fact_pieces")
+    conn.execute("DELETE FROM fact_vectors")
+
+
+_NO_VECTOR = (
+    "NOT EXISTS (SELECT 1 FROM fact_vectors v WHERE v.seq = f.seq) "
+    "AND f.deleted_at IS NULL AND f.purged_at IS NULL"
+)
+_NO_PIECES = (
+    "EXISTS (SELECT 1 FROM fact_vectors v WHERE v.seq = f.seq) "
+    f"AND f.deleted_at IS NULL AND f.purged_at IS NULL AND length(f.content) > {CHUNK_CHARS} "
+    "AND NOT EXISTS (SELECT 1 FROM fact_pieces fp WHERE fp.fact_id = f.id)"
+)
+
+
+def pending_sql(tables: bool) -> tuple[str, str]:
+    """``(facts waiting, their count)``: every live fact when no vector table exists."""
+    if not tables:
+        waiting = "f.deleted_at IS NULL AND f.purged_at IS NULL"
+        return (
+            f"SELECT f.seq, f.id, f.content FROM facts f WHERE {waiting} ORDER BY f.seq LIMIT ?",
+            f"SELECT count(*) FROM facts f WHERE {waiting}",
+        )
+    return (
+        f"SELECT f.seq, f.id, f.content FROM facts f WHERE {_NO_VECTOR} UNION ALL "
+        f"SELECT f.seq, f.id, f.content FROM facts f WHERE {_NO_PIECES} ORDER BY 1 LIMIT ?",
+        f"SELECT (SELECT count(*) FROM facts f WHERE {_NO_VECTOR}) "
+        f"+ (SELECT count(*) FROM facts f WHERE {_NO_PIECES})",
+    )
+
+
+def nearest(
+    conn: Conn,
+    query: bytes,
+    candidates: int,
+    where: tuple[str, tuple[Any, ...]],
+    fact_cols: str,
+) -> list[Any]:
+    """The fact rows (``fact_cols`` plus ``sim``) nearest to ``query``, best first: the
+    HNSW index's ``wide`` nearest that ``where`` lets through, re-scored exactly."""
+    q = as_text(query)
+    wide = max(candidates * 8, 400)
+    sql = (
+        "WITH near AS (SELECT v.seq FROM fact_vectors v JOIN facts f ON f.seq = v.seq "
+        f"JOIN paths p ON p.id = f.path_id WHERE {where[0]} "
+        "ORDER BY v.embedding <=> ?::vector LIMIT ?) "
+        f"SELECT {fact_cols}, {SIMILARITY_SQL} AS sim FROM near "
+        "JOIN fact_vectors v ON v.seq = near.seq JOIN facts f ON f.seq = near.seq "
+        "JOIN paths p ON p.id = f.path_id ORDER BY sim DESC, f.seq DESC LIMIT ?"
+    )
+    with conn.transaction():
+        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        conn.execute(f"SET LOCAL hnsw.ef_search = {min(1000, wide)}")
+        return list(execute(conn, sql, (*where[1], q, wide, q, q, candidates)).fetchall())

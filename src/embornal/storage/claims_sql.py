@@ -42,7 +42,7 @@ _COLUMNS = "id, owner, claim_type, scope, status, recorded_at, updated_at"
 
 def _cite(conn: Connection, claim_id: str, memory_ids: Sequence[str]) -> None:
     conn.executemany(
-        "INSERT OR IGNORE INTO claim_citations (claim_id, memory_id) VALUES (?, ?)",
+        "INSERT INTO claim_citations (claim_id, memory_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
         [(claim_id, m) for m in memory_ids],
     )
 

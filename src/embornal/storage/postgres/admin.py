@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from embornal.storage import canon, graph, proposals_sql, protocol
+from embornal.storage import canon, claims_sql, graph, proposals_sql, protocol
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.db import Conn, rows
 
@@ -55,12 +55,14 @@ PROJECTION_QUERIES: dict[str, str] = {
     **graph.VERIFY_QUERIES,
     **protocol.VERIFY_QUERIES,
     **canon.VERIFY_QUERIES,
+    **claims_sql.VERIFY_QUERIES,
 }
 
 _PROJECTIONS = (
     "fact_terms, term_stats, fact_visibility_allow, fact_evidence, fact_tags, path_tags, "
     "facts, path_closure, paths, casbin_rule, tokens, conflict_members, conflicts, entity_keys, "
-    "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations, canon_entries"
+    "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations, canon_entries, "
+    "claims, claim_citations"
 )
 
 

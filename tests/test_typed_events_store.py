@@ -112,6 +112,13 @@ def test_a_memory_of_release_0_1_0_reads_back_and_verifies(old_memory: Memory) -
         "MemoryContextSet",  # the history context's (decision 0088)
         "NarrativeVersioned",  # narrative accounts' (decision 0085)
         "NarrativeReviewed",
+        "ClaimCreated",  # the claims ledger's (decision 0081)
+        "ClaimEvidenceAdded",
+        "ClaimEvidenceRetracted",
+        "ClaimAdopted",
+        "ClaimRevised",
+        "ClaimSuperseded",
+        "ClaimWithdrawn",
     }
     assert {r[0] for r in raw} == {c.TYPE for c in EVENTS.classes()} - since
     for etype, version, payload in raw:

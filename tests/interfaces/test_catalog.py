@@ -63,10 +63,21 @@ def test_every_operation_is_where_it_says(op: Operation, memory: Memory) -> None
         assert inspect.cleandoc(spec.fn.__doc__ or "") == inspect.cleandoc(op.guide)
         assert spec.annotations.read_only_hint is op.read_only
         params = list(inspect.signature(spec.fn).parameters)
-        assert params == [i.tool_param for i in op.inputs if i.mcp]
+        expected = [i.tool_param for i in op.inputs if i.mcp]
+        routes = {o.extra["mcp_tool"]: o for o in CATALOG if "mcp_tool" in o.extra}
+        if op.name in routes:  # decision 0082: the routed operation's arguments first
+            theirs = [i.tool_param for i in routes[op.name].inputs if i.mcp]
+            expected = [*theirs, *(p for p in expected if p not in theirs)]
+        assert params == expected
         assert (DOCS / "mcp.md").read_text("utf-8").count(f"| `{op.name}`") == 1
     else:
         assert op.name not in tools
+        if "mcp_tool" in op.extra:  # a tool of another operation runs it (decision 0082)
+            assert (
+                op.extra["mcp_tool"] in tools
+                and op.extra["mcp_route"]
+                in inspect.signature(tools[op.extra["mcp_tool"]].fn).parameters
+            )
     http = {(o.method, o.path): o for o in OPERATIONS}
     if op.http is not None:
         route = http[(op.http.method, op.http.path)]

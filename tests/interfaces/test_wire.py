@@ -16,6 +16,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.interfaces.http import canon_routes as CR
 from embornal.interfaces.http import chronicle_routes as CH
+from embornal.interfaces.http import claim_schemas as CL
 from embornal.interfaces.http import conflict_schemas as CS
 from embornal.interfaces.http import graph_schemas as GS
 from embornal.interfaces.http import history_schemas as HS
@@ -27,6 +28,7 @@ from embornal.interfaces.http import timeline_routes as TL
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
 from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
 from embornal.service.chronicle_results import AuditEntry
+from embornal.service.claim_results import ClaimList, ClaimRecord
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkGraph
 from embornal.service.narrative_results import Narrative, NarrativeView
@@ -104,6 +106,12 @@ def results(memory: Memory) -> dict[type, Any]:
     told = memory.store("/n", "We ship on Fridays.").id
     narrative = memory.chronicle.narrate("Fridays.", reason="r", memory_ids=[told], coverage="q")
     memory.forget(told, reason="changed")
+    claim = memory.chronicle.create_claim("Ünï plans to ship.", "plan", about=[new.id],
+                                          valid_from="2026-06-01", asserted_by="Ada")  # fmt: skip
+    memory.chronicle.add_claim_evidence(claim.id, memory_id=new.id, note="ünï", quote="Poetry")
+    memory.chronicle.add_claim_evidence(claim.id, source="log", stance="context")
+    memory.chronicle.adopt_claim(claim.id, reason="the log")
+    claimed = memory.chronicle.retract_claim_evidence(f"{claim.id}-2", reason="not needed")
     return {
         CanonEntry: entry,
         CanonRemoval: memory.chronicle.decanonize(project.id, reason="not this task"),
@@ -125,6 +133,8 @@ def results(memory: Memory) -> dict[type, Any]:
         TimelineEntry: memory.chronicle.timeline()[0],
         HistoryHit: next(h for h in history if h.evidence),
         Evidence: evidence,
+        ClaimRecord: claimed,
+        ClaimList: memory.chronicle.recall_claims(status="all", as_of="now", valid_at="2026-07-01"),
         DueFact: memory.due()[0],
         ConflictRecord: resolved,
         Fact: new,
@@ -170,6 +180,8 @@ SCHEMA: dict[type, type[BaseModel]] = {
     Evidence: TL.EvidenceOut,
     Narrative: NS.NarrativeOut,
     NarrativeView: NS.NarrativeViewOut,
+    ClaimRecord: CL.ClaimOut,
+    ClaimList: CL.ClaimListOut,
 }
 
 

@@ -41,7 +41,10 @@ FULL = [
     # canon, frames and declared conflicts (decisions 0078-0080)
     "canonize", "decanonize", "end_scope", "list_canon", "active_scopes", "set_frame",
     "list_frames", "mark_conflict", "list_conflicts", "resolve_conflict",
-    "narrate", "current_narrative", "review_narrative", "narrative_history", "list_narratives",
+    # narratives (0085) and the claims ledger (0081; add_evidence with claim_id is one too)
+    "narrate", "create_claim", "current_narrative", "review_narrative", "adopt_claim",
+    "narrative_history", "revise_claim", "list_narratives", "withdraw_claim", "retract_evidence",
+    "recall_claims", "inspect_claim",
     # the history context and timelines (seed 002 item 11)
     "set_history_context", "timeline", "search_history", "link_memories", "unlink_memories",
     "memory_links",

@@ -57,9 +57,10 @@ def _parse(text: str, now: datetime) -> datetime:
     return moment
 
 
-def parse_as_of(value: object, now: datetime) -> datetime:
+def parse_as_of(value: object, now: datetime, *, future: bool = False) -> datetime:
     """The UTC time ``value`` names (text in one of the accepted forms, or a datetime; a
-    naive one is UTC), or :class:`InvalidTime` naming the accepted forms."""
+    naive one is UTC), or :class:`InvalidTime` naming the accepted forms. ``future``: a
+    time after now is taken too (a claim's valid time, decision 0081)."""
     if isinstance(value, datetime):
         moment = value
     elif isinstance(value, str):
@@ -72,7 +73,7 @@ def parse_as_of(value: object, now: datetime) -> datetime:
         moment = moment.astimezone(UTC)
     except (OverflowError, ValueError):
         raise _bad(str(value)) from None
-    if moment > now:
+    if moment > now and not future:
         shown = moment.isoformat().replace("+00:00", "Z")
         raise InvalidTime(
             f"{str(value)[:60]!r} ({shown}) is in the future: time travel looks back; "

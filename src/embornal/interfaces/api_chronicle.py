@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
+    from embornal.service.claim_results import ClaimList, ClaimRecord
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.graph_results import Link, LinkGraph
     from embornal.service.narrative_results import Narrative, NarrativeView
@@ -126,6 +127,64 @@ class ChronicleAPI(Protocol):
     ) -> list[Narrative]: ...
 
     def list_narratives(self, *, limit: int | None = None) -> list[Narrative]: ...
+    def create_claim(
+        self,
+        statement: str,
+        claim_type: str,
+        *,
+        reason: str | None = None,
+        scope: str | None = None,
+        about: Sequence[str] | None = None,
+        asserted_by: str | None = None,
+        statement_at: str | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        security_sensitive: bool = False,
+    ) -> ClaimRecord: ...
+
+    def add_claim_evidence(
+        self,
+        claim_id: str,
+        *,
+        memory_id: str | None = None,
+        source: str | None = None,
+        stance: str | None = None,
+        note: str | None = None,
+        quote: str | None = None,
+        locator: str | None = None,
+        common_origin: str | None = None,
+    ) -> ClaimRecord: ...
+
+    def adopt_claim(self, claim_id: str, reason: str) -> ClaimRecord: ...
+
+    def revise_claim(
+        self,
+        claim_id: str,
+        reason: str,
+        *,
+        statement: str | None = None,
+        replacement_id: str | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+    ) -> ClaimRecord: ...
+
+    def withdraw_claim(self, claim_id: str, reason: str) -> ClaimRecord: ...
+
+    def retract_claim_evidence(self, evidence_id: str, reason: str) -> ClaimRecord: ...
+
+    def recall_claims(
+        self,
+        query: str | None = None,
+        *,
+        status: str | None = None,
+        scope: str | None = None,
+        as_of: str | None = None,
+        valid_at: str | None = None,
+        limit: int | None = None,
+        include_inactive: bool = False,
+    ) -> ClaimList: ...
+
+    def claim(self, claim_id: str, *, as_of: str | None = None) -> ClaimRecord: ...
 
 
 if TYPE_CHECKING:  # mypy checks that both sides offer the API

@@ -467,6 +467,7 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("catalog_canon", "CANON_OPERATIONS"),  # canon, frames, declared conflicts (0078-0080)
     ("catalog_timeline", "TIMELINE_OPERATIONS"),  # history context and timelines
     ("catalog_narratives", "NARRATIVE_OPERATIONS"),
+    ("catalog_claims", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
     ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
     ("catalog_portability", "PORTABILITY_OPERATIONS"),
 )

@@ -103,6 +103,8 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
         an observation that supports it. Evidence is never edited or removed.
 
         Call it when you find where a fact comes from; it counts as a weak confirmation.
+        With claim_id it cites material for a claim instead (memory_id or source, stance
+        supports|challenges|context, note, quote, common_origin) and returns the claim.
         Returns the fact with its confidence.
         Example: add_evidence(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", evidence="uri:https://x.org/adr")""",
         example=f'add_evidence(id="{EXAMPLE_ID}", evidence="uri:https://example.org/adr/12")',

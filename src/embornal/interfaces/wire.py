@@ -30,6 +30,7 @@ from embornal.domain.tags import Tag
 from embornal.interfaces import (
     wire_canon,
     wire_chronicle,
+    wire_claims,
     wire_narratives,
     wire_proposals,
     wire_timeline,
@@ -283,6 +284,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     **_CANON,
     **wire_timeline.shapes(_fact),
     **wire_narratives.SHAPES,
+    **dict.fromkeys(wire_claims.TYPES, _fields),  # the claims ledger's (decision 0081)
 }
 
 WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
@@ -290,12 +292,10 @@ WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
 
 
 def to_wire(obj: object) -> Any:
-    """``obj`` as plain JSON values.
-
-    The result types of :data:`WIRE_TYPES` have their own shape; any other dataclass
-    (``PurgeResult``, ``TokenInfo``, ``Rule``, ``PolicyCheck`` …) or record (``Decision``)
-    becomes its fields in order, an enum its value, a datetime ISO-8601 UTC, a tag
-    ``"k=v"``, tuples and lists arrays, a set a sorted array.
+    """``obj`` as plain JSON values: a type of :data:`WIRE_TYPES` in its own shape; any
+    other dataclass (``PurgeResult``, ``TokenInfo``, ``Rule`` …) or record (``Decision``)
+    as its fields in order, an enum its value, a datetime ISO-8601 UTC, a tag ``"k=v"``,
+    tuples and lists arrays, a set a sorted array.
     """
     if obj is None or isinstance(obj, bool | int | float):
         return obj
@@ -582,6 +582,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     **_CANON_READERS,
     **wire_timeline.readers(_read_fact),
     **wire_narratives.READERS,
+    **wire_claims.READERS,
 }
 
 

@@ -28,6 +28,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
+from embornal.storage.contract_claims import ClaimReads, ClaimRow
 from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
 from embornal.storage.contract_review import (
     CanonReads,
@@ -53,6 +54,8 @@ __all__ = [
     "Admin",
     "CanonReads",
     "CanonRow",
+    "ClaimReads",
+    "ClaimRow",
     "ConflictReads",
     "EventStore",
     "FactReads",
@@ -579,6 +582,7 @@ class Store(
     CanonReads,
     TimelineReads,
     NarrativeReads,
+    ClaimReads,
     Protocol,
 ):
     """One open memory."""

@@ -210,6 +210,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0022_history_protocol", "schema", _sql("0022_history_protocol")),
     Migration("0023_strongest_indexes", "schema", _sql("0023_strongest_indexes")),
     Migration("0024_canon_frames", "schema", _sql("0024_canon_frames")),
+    Migration("0025_claims", "schema", _sql("0025_claims")),
     Migration("0026_narratives", "schema", _sql("0026_narratives")),
     Migration("0027_history_context", "schema", _sql("0027_history_context")),
     Migration("0028_fact_tag_text", "schema", _sql("0028_fact_tag_text")),

@@ -20,6 +20,7 @@ from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
 from embornal.storage import (
     canon,
+    claims_sql,
     conflict_projection,
     graph,
     history,
@@ -74,6 +75,7 @@ PROJECTION_TABLES = (
     "tokens",
     proposals_sql.TABLE,
     *narratives_sql.TABLES,
+    *claims_sql.TABLES,
 )
 
 
@@ -546,6 +548,7 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     **protocol.HANDLERS,  # the history protocol's (decision 0064)
     **canon.HANDLERS,  # canon and frames (decision 0078)
     **narratives_sql.HANDLERS,  # narrative accounts' (decision 0085)
+    **claims_sql.HANDLERS,  # the claims ledger's (decision 0081)
 }
 
 

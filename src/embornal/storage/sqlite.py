@@ -158,7 +158,7 @@ class SqliteStore(QueryParts):
 
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
         """Erase content from the earlier events of a purged fact, and from the proposal
-        events that name it; return how many."""
+        and claim events that name it; return how many."""
         from embornal.storage.purge_mentions import redact_naming
         from embornal.storage.purge_narratives import redact_depending
 

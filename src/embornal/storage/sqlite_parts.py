@@ -6,6 +6,7 @@ live in a module of their own and read through the store's ``_rows``, ``_scopes`
 from __future__ import annotations
 
 from embornal.storage.canon import CanonQueries
+from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.graph import LinkReads
 from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.portability import SqlitePortability
@@ -16,6 +17,12 @@ __all__ = ["QueryParts"]
 
 
 class QueryParts(
-    SqlitePortability, ProposalQueries, LinkReads, ProtocolReads, CanonQueries, NarrativeQueries
+    SqlitePortability,
+    ProposalQueries,
+    LinkReads,
+    ProtocolReads,
+    CanonQueries,
+    NarrativeQueries,
+    ClaimQueries,
 ):
     """Every query part of the SQLite store."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from embornal.domain.clock import Clock
 from embornal.storage import (
     canon,
+    claims_sql,
     eventlog,
     graph,
     migrations,
@@ -61,6 +62,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     **protocol.VERIFY_QUERIES,
     **canon.VERIFY_QUERIES,
     **narratives_sql.VERIFY_QUERIES,
+    **claims_sql.VERIFY_QUERIES,
 }
 
 

@@ -99,6 +99,14 @@ class EventType(StrEnum):
     # narrative accounts' (events/narratives.py, decision 0085)
     NARRATIVE_VERSIONED = "NarrativeVersioned"
     NARRATIVE_REVIEWED = "NarrativeReviewed"
+    # the claims ledger's (events/claims.py, decision 0081)
+    CLAIM_CREATED = "ClaimCreated"
+    CLAIM_EVIDENCE_ADDED = "ClaimEvidenceAdded"
+    CLAIM_EVIDENCE_RETRACTED = "ClaimEvidenceRetracted"
+    CLAIM_ADOPTED = "ClaimAdopted"
+    CLAIM_REVISED = "ClaimRevised"
+    CLAIM_SUPERSEDED = "ClaimSuperseded"
+    CLAIM_WITHDRAWN = "ClaimWithdrawn"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.events.canon import CANON_EVENTS
+from embornal.domain.events.claims import CLAIM_EVENTS
 from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
 from embornal.domain.events.graph import GRAPH_EVENT_CLASSES, FactLinked, FactUnlinked
 from embornal.domain.events.narratives import NARRATIVE_EVENTS
@@ -473,6 +474,7 @@ ALL_EVENT_CLASSES: tuple[type[DomainEvent], ...] = (
     *PROTOCOL_EVENTS,  # the history protocol's (decision 0064)
     *CANON_EVENTS,  # canon and frames (decision 0078)
     *NARRATIVE_EVENTS,  # narrative accounts' (decision 0085)
+    *CLAIM_EVENTS,  # the claims ledger's (decision 0081)
 )
 
 #: The compensating events of an undo carry ``undoes``: the log position of the event

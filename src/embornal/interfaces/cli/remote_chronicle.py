@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
     from embornal.service.chronicle_results import AuditEntry
+    from embornal.service.claim_results import ClaimList, ClaimRecord
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.graph_results import Link, LinkGraph
     from embornal.service.narrative_results import Narrative, NarrativeView
@@ -169,3 +170,123 @@ class RemoteChronicle:
 
     def list_narratives(self, *, limit: int | None = None) -> list[Narrative]:
         return cast("list[Narrative]", self._op("list_narratives", limit=limit))
+
+    def create_claim(
+        self,
+        statement: str,
+        claim_type: str,
+        *,
+        reason: str | None = None,
+        scope: str | None = None,
+        about: Sequence[str] | None = None,
+        asserted_by: str | None = None,
+        statement_at: str | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+        security_sensitive: bool = False,
+    ) -> ClaimRecord:
+        return cast(
+            "ClaimRecord",
+            self._op(
+                "create_claim",
+                statement=statement,
+                claim_type=claim_type,
+                reason=reason,
+                scope=scope,
+                about=about,
+                asserted_by=asserted_by,
+                statement_at=statement_at,
+                valid_from=valid_from,
+                valid_until=valid_until,
+                security_sensitive=security_sensitive,
+            ),
+        )
+
+    def add_claim_evidence(
+        self,
+        claim_id: str,
+        *,
+        memory_id: str | None = None,
+        source: str | None = None,
+        stance: str | None = None,
+        note: str | None = None,
+        quote: str | None = None,
+        locator: str | None = None,
+        common_origin: str | None = None,
+    ) -> ClaimRecord:
+        return cast(
+            "ClaimRecord",
+            self._op(
+                "claim_evidence",
+                claim_id=claim_id,
+                memory_id=memory_id,
+                source=source,
+                stance=stance,
+                note=note,
+                quote=quote,
+                locator=locator,
+                common_origin=common_origin,
+            ),
+        )
+
+    def adopt_claim(self, claim_id: str, reason: str) -> ClaimRecord:
+        return cast("ClaimRecord", self._op("adopt_claim", claim_id=claim_id, reason=reason))
+
+    def revise_claim(
+        self,
+        claim_id: str,
+        reason: str,
+        *,
+        statement: str | None = None,
+        replacement_id: str | None = None,
+        valid_from: str | None = None,
+        valid_until: str | None = None,
+    ) -> ClaimRecord:
+        return cast(
+            "ClaimRecord",
+            self._op(
+                "revise_claim",
+                claim_id=claim_id,
+                reason=reason,
+                statement=statement,
+                replacement_id=replacement_id,
+                valid_from=valid_from,
+                valid_until=valid_until,
+            ),
+        )
+
+    def withdraw_claim(self, claim_id: str, reason: str) -> ClaimRecord:
+        return cast("ClaimRecord", self._op("withdraw_claim", claim_id=claim_id, reason=reason))
+
+    def retract_claim_evidence(self, evidence_id: str, reason: str) -> ClaimRecord:
+        return cast(
+            "ClaimRecord", self._op("retract_evidence", evidence_id=evidence_id, reason=reason)
+        )
+
+    def recall_claims(
+        self,
+        query: str | None = None,
+        *,
+        status: str | None = None,
+        scope: str | None = None,
+        as_of: str | None = None,
+        valid_at: str | None = None,
+        limit: int | None = None,
+        include_inactive: bool = False,
+    ) -> ClaimList:
+        return cast(
+            "ClaimList",
+            self._op(
+                "recall_claims",
+                query=query,
+                status=status,
+                scope=scope,
+                as_of=as_of,
+                valid_at=valid_at,
+                limit=limit,
+                include_inactive=include_inactive,
+            ),
+        )
+
+    def claim(self, claim_id: str, *, as_of: str | None = None) -> ClaimRecord:
+        return cast("ClaimRecord", self._op("inspect_claim", claim_id=claim_id, as_of=as_of))

@@ -108,6 +108,15 @@ def build_parser() -> ArgParser:
         formatter_class=FMT,
     )
     groups.later(
+        "claim",
+        "the claims ledger: judgments about material, their evidence and history",
+        group_of("claim"),
+        description="Claims: judgments about specific material, adopted, revised or withdrawn\n"
+        "with reasons; --as-of is record time, --valid-at valid time (decision 0081).",
+        epilog=EXIT_CODES,
+        formatter_class=FMT,
+    )
+    groups.later(
         "config", "where the files are, and the configuration in effect", group_of("config")
     )
     groups.later(

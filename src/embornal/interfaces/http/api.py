@@ -32,6 +32,7 @@ from embornal.interfaces.catalog_types import resolve_call
 from embornal.interfaces.http.auth import Gate, bearer_token
 from embornal.interfaces.http.canon_routes import CANON_HTTP
 from embornal.interfaces.http.chronicle_routes import CHRONICLE_HTTP
+from embornal.interfaces.http.claim_schemas import CLAIM_HTTP
 from embornal.interfaces.http.conflict_schemas import (
     ConflictOut,
     ConflictsOut,
@@ -231,6 +232,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     **CANON_HTTP,  # canon, frames and declared conflicts (decisions 0078-0080)
     **TIMELINE_HTTP,  # the timeline's (decisions 0088-0090)
     **NARRATIVE_HTTP,  # narrative accounts' (decision 0085)
+    **CLAIM_HTTP,  # the claims ledger's (decision 0081)
 }
 
 

@@ -53,6 +53,7 @@ _AS_TOOLS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"`embornal proposal list[^`]*`", "proposals()"),
         # the history protocol's hints name the tool call and, in brackets, the command
         (r" \(`embornal memory (?:promote|unpin|corroborate|due-for-review)[^`]*`\)", ""),
+        (r" \(`embornal claim [^`]*`\)", ""),  # the claims ledger's likewise (decision 0081)
     )
 )
 # A hint that exists for the model in its own words (the service's is for a terminal).

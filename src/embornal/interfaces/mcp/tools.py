@@ -28,10 +28,11 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
-from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools
-from embornal.interfaces.catalog_types import resolve_call
+from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
+from embornal.interfaces.catalog_types import replace, resolve_call
 from embornal.interfaces.mcp.canon_out import CANON_RESULTS
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
+from embornal.interfaces.mcp.claim_results import CLAIM_RESULTS, EvidenceOut
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
@@ -389,6 +390,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **CANON_RESULTS,  # canon, frames and declared conflicts (decisions 0078-0080)
     **TIMELINE_RESULTS,  # the timeline's (decisions 0088-0090)
     **NARRATIVE_RESULTS,  # narrative accounts' (decision 0085)
+    **CLAIM_RESULTS,  # the claims ledger's (decision 0081)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 
@@ -427,7 +429,52 @@ Mode = _arg_type(by_name("recall").input("mode"))
 """The recall tool's ``mode`` argument (its enum is the service's list of modes)."""
 
 
+def _routed(op: Operation, other: Operation, run: Runner, profile: str) -> ToolSpec:
+    """One tool for two operations (decision 0082): ``op``'s, or ``other``'s when the
+    argument ``other.extra["mcp_route"]`` is given (``add_evidence`` with ``claim_id``
+    cites evidence for a claim; without it, for a fact). Its schema takes both sets of
+    arguments, none required; the model gets either result."""
+    key = other.extra["mcp_route"]
+    mine = [i for i in op.inputs if i.mcp and (profile == "full" or not i.full_only)]
+    theirs = [i for i in other.inputs if i.mcp]
+    taken = {i.tool_param for i in theirs}
+    shown = [*theirs, *(i for i in mine if i.tool_param not in taken)]
+
+    async def tool(**raw: Any) -> CallToolResult:
+        chosen, inputs = (other, theirs) if raw.get(key) is not None else (op, mine)
+        missing = [i.tool_param for i in inputs if i.required and raw.get(i.tool_param) is None]
+        if missing:
+            return error_result(
+                "invalid_input",
+                f"{op.name} needs {', '.join(missing)} (a fact's evidence) or {key} (a claim's)",
+                f"{op.example} for a fact; {other.example} for a claim",
+            )
+        kwargs = _arguments(raw, inputs)
+        call, project = chosen.call, _RESULTS[chosen.name][1]
+        assert call is not None
+        return await run(op.name, lambda m: project(resolve_call(m, call)(**kwargs), raw))
+
+    params = [
+        inspect.Parameter(i.tool_param, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                          default=None, annotation=_arg_type(replace(i, required=False)))
+        for i in shown
+    ]  # fmt: skip
+    tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        params, return_annotation=Annotated[CallToolResult, EvidenceOut]
+    )
+    tool.__name__ = tool.__qualname__ = op.name
+    tool.__doc__ = op.guide  # which says what claim_id does
+    return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
+
+
 def tool_specs(run: Runner, profile: str = "full") -> dict[str, ToolSpec]:
     """Every tool of ``profile``, by name; the ``full`` profile's tools also take the
-    arguments marked ``full_only`` (``kind`` and ``attributes`` of ``store``)."""
-    return {op.name: _tool(op, run, profile) for op in mcp_tools(profile)}
+    arguments marked ``full_only`` (``kind`` and ``attributes`` of ``store``). A tool that
+    another operation routes into (``extra["mcp_tool"]``) takes both (:func:`_routed`)."""
+    routes = {o.extra["mcp_tool"]: o for o in whole() if "mcp_tool" in o.extra}
+    return {
+        op.name: _routed(op, routes[op.name], run, profile)
+        if op.name in routes and profile == "full"
+        else _tool(op, run, profile)
+        for op in mcp_tools(profile)
+    }

@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from embornal.storage import canon, graph, narratives_sql, proposals_sql, protocol
+from embornal.storage import canon, claims_sql, graph, narratives_sql, proposals_sql, protocol
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.db import Conn, rows
 
@@ -56,13 +56,14 @@ PROJECTION_QUERIES: dict[str, str] = {
     **protocol.VERIFY_QUERIES,
     **canon.VERIFY_QUERIES,
     **narratives_sql.VERIFY_QUERIES,
+    **claims_sql.VERIFY_QUERIES,
 }
 
 _PROJECTIONS = (
     "fact_terms, term_stats, fact_visibility_allow, fact_evidence, fact_tags, path_tags, "
     "facts, path_closure, paths, casbin_rule, tokens, conflict_members, conflicts, entity_keys, "
     "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations, canon_entries, "
-    "narratives, narrative_dependencies"
+    "narratives, narrative_dependencies, claims, claim_citations"
 )
 
 

@@ -62,8 +62,9 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration("pg_0002_meta", "schema", _meta),
     PgMigration("pg_0003_guide_and_default_policies", "data", _seed),
     PgMigration("pg_0004_canon_frames", "schema", _sql("0002_canon_frames")),
-    PgMigration("pg_0006_history_context", "schema", _sql("0003_history_context")),
-    PgMigration("pg_0007_narratives", "schema", _sql("0004_narratives")),
+    PgMigration("pg_0005_claims", "schema", _sql("0003_claims")),
+    PgMigration("pg_0006_history_context", "schema", _sql("0005_history_context")),
+    PgMigration("pg_0007_narratives", "schema", _sql("0006_narratives")),
 )
 
 

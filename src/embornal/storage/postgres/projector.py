@@ -19,7 +19,7 @@ from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage import canon, narratives_sql, proposals_sql, protocol
+from embornal.storage import canon, claims_sql, narratives_sql, proposals_sql, protocol
 from embornal.storage.postgres import conflicts, graph
 from embornal.storage.postgres.db import Conn, Dialect, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes, tag_text
@@ -486,6 +486,7 @@ _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
             *protocol.HANDLERS.items(),
             *canon.HANDLERS.items(),
             *narratives_sql.HANDLERS.items(),
+            *claims_sql.HANDLERS.items(),  # the claims ledger's (decision 0081)
         )
     },
 }

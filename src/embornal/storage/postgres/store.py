@@ -35,6 +35,7 @@ from embornal.storage import access_reads as access
 from embornal.storage import kind_views
 from embornal.storage.access_sql import ScopeCache, Visibility
 from embornal.storage.canon import CanonQueries
+from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.contract import FactVector, PathRow, Redaction, SpineRow
 from embornal.storage.graph import LinkReads
 from embornal.storage.narratives_sql import NarrativeQueries
@@ -98,7 +99,9 @@ def _not_ported(name: str, part: str) -> Callable[..., Any]:
     return method
 
 
-class PostgresStore(ProposalQueries, LinkReads, ProtocolReads, CanonQueries, NarrativeQueries):
+class PostgresStore(
+    ProposalQueries, LinkReads, ProtocolReads, CanonQueries, NarrativeQueries, ClaimQueries
+):
     """One open PostgreSQL memory, safe to share between threads. The reads of typed
     links, proposals, retention and the history protocol are SQLite's own mixins, their
     SQL through the dialect (:func:`.db.pg_sql`)."""

@@ -1,0 +1,49 @@
+"""The storage contract's part for the claims ledger (decision 0081).
+:mod:`embornal.storage.contract` re-exports every name here and makes
+:class:`~embornal.storage.contract.Store` of them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from embornal.domain.records import record
+
+__all__ = ["ClaimReads", "ClaimRow"]
+
+
+@record
+class ClaimRow:
+    """One claim as the ``claims`` projection lists it (times ISO-8601 text); its text is
+    in its stream."""
+
+    claim_id: str
+    owner: str
+    claim_type: str
+    scope: str
+    status: str
+    recorded_at: str
+    updated_at: str
+
+
+@runtime_checkable
+class ClaimReads(Protocol):
+    def claim_rows(
+        self,
+        *,
+        status: str | None = None,
+        scope: str | None = None,
+        recorded_by: str | None = None,
+        limit: int = 200,
+    ) -> list[ClaimRow]:
+        """Claims (of ``status`` and ``scope``, or all; recorded at or before the ISO time
+        ``recorded_by``), newest first, at most ``limit``."""
+        ...
+
+    def claim_citations(self, claim_ids: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """Every memory each claim ever cited, by claim id (a claim citing none: absent)."""
+        ...
+
+    def claim_ids(self, prefix: str) -> list[str]:
+        """Up to two claim ids that start with ``prefix`` (upper-cased)."""
+        ...

@@ -1,0 +1,41 @@
+"""The claims ledger's reads (``ClaimReads``, decision 0081): the claims projection as its
+streams make it, the memories each claim ever cited, and id prefixes."""
+
+from __future__ import annotations
+
+from contract_helpers import Events, write
+
+from embornal.domain.claims import stream_of
+from embornal.domain.events import ActorKind, DomainEvent, NewEvent
+from embornal.domain.events.claims import (
+    ClaimAdopted,
+    ClaimCreated,
+    ClaimEvidenceAdded,
+    ClaimWithdrawn,
+)
+from embornal.storage.contract import Store
+
+
+def _on(events: Events, claim_id: str, body: DomainEvent) -> NewEvent:
+    events.clock.advance(seconds=1)
+    return NewEvent(stream_of(claim_id), body, "ada", ActorKind.PERSON, events.clock.now(), "why")
+
+
+def test_claims_as_their_streams_make_them(store: Store, events: Events) -> None:
+    (m1, m2) = write(store, events.stored("/a", "one"), events.stored("/b", "two"))
+    write(store, _on(events, "C1", ClaimCreated("C1", "One.", "plan", about=(m1,))))
+    write(store, _on(events, "C2", ClaimCreated("C2", "Two.", "observation", scope="s")))
+    write(store, _on(events, "C1", ClaimEvidenceAdded("C1", "C1-1", "supports", memory_id=m2)),
+          _on(events, "C1", ClaimAdopted("C1")))  # fmt: skip
+    write(store, _on(events, "C2", ClaimEvidenceAdded("C2", "C2-1", "supports", source="x")),
+          _on(events, "C2", ClaimWithdrawn("C2")))  # fmt: skip
+    rows = store.claim_rows()
+    assert [(r.claim_id, r.status, r.owner, r.scope) for r in rows] == [
+        ("C2", "withdrawn", "ada", "s"), ("C1", "adopted", "ada", "global")]  # fmt: skip
+    assert [r.claim_id for r in store.claim_rows(status="adopted")] == ["C1"]
+    assert [r.claim_id for r in store.claim_rows(scope="s")] == ["C2"]
+    first = rows[1].recorded_at
+    assert [r.claim_id for r in store.claim_rows(recorded_by=first)] == ["C1"]
+    assert store.claim_citations(["C1", "C2"]) == {"C1": tuple(sorted((m1, m2)))}
+    assert store.claim_ids("C") == ["C1", "C2"] and store.claim_ids("C2") == ["C2"]
+    assert store.verify() == []

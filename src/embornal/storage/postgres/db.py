@@ -128,7 +128,7 @@ def open_pool(url: str, *, max_size: int = 8) -> ConnectionPool[Any]:
     )
     try:
         pool.open(wait=True, timeout=30)
-    except Exception as e:
+    except DriverError as e:  # a bad URL, no server, a refused login: psycopg errors
         pool.close()
         raise StorageError(
             f"cannot connect to PostgreSQL: {e}",

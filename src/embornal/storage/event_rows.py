@@ -9,7 +9,21 @@ from typing import Any
 from embornal.domain.clock import parse_time
 from embornal.domain.events import EVENTS, Event
 
-__all__ = ["row_to_event"]
+__all__ = ["event_columns", "row_to_event"]
+
+
+def event_columns(table: str = "events") -> str:
+    """The columns :func:`row_to_event` reads, of the events table named ``table`` in the
+    query (``events``, or an alias such as ``e``), with whether a purge redacted it."""
+    names = (
+        "position", "stream_id", "version", "type", "schema_version", "payload", "actor",
+        "actor_kind", "reason", "recorded_at",
+    )  # fmt: skip
+    own = ", ".join(f"{table}.{n}" for n in names)
+    return (
+        f"{own}, EXISTS (SELECT 1 FROM event_redactions r "
+        f"WHERE r.position = {table}.position) AS redacted"
+    )
 
 
 def _current_payload(event_type: str, version: int, text: str) -> dict[str, Any]:

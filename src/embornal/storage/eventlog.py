@@ -16,7 +16,7 @@ from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event,
 from embornal.errors import ConcurrencyError
 from embornal.storage import projector
 from embornal.storage.connect import Connection
-from embornal.storage.event_rows import row_to_event
+from embornal.storage.event_rows import event_columns, row_to_event
 
 __all__ = [
     "append",
@@ -28,11 +28,7 @@ __all__ = [
     "row_to_event",
 ]
 
-_COLUMNS = (
-    "position, stream_id, version, type, schema_version, payload, actor, actor_kind, "
-    "reason, recorded_at, EXISTS (SELECT 1 FROM event_redactions r "
-    "WHERE r.position = events.position) AS redacted"
-)
+_COLUMNS = event_columns()
 
 
 def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:

@@ -18,7 +18,7 @@ from embornal.domain.facts import Fact
 from embornal.storage import context, kind_views
 from embornal.storage.connect import Connection
 from embornal.storage.contract import ForgottenRow, ProtocolRow
-from embornal.storage.event_rows import row_to_event
+from embornal.storage.event_rows import event_columns, row_to_event
 from embornal.storage.timeline import TimelineQueries
 
 if TYPE_CHECKING:
@@ -48,11 +48,7 @@ __all__ = [
 _FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
-_EVENT_COLS = (
-    "e.position, e.stream_id, e.version, e.type, e.schema_version, e.payload, e.actor, "
-    "e.actor_kind, e.reason, e.recorded_at, EXISTS (SELECT 1 FROM event_redactions r "
-    "WHERE r.position = e.position) AS redacted"
-)
+_EVENT_COLS = event_columns("e")
 
 #: Cleared before a replay (children first: none here).
 TABLES = ("memory_corroborations", "memory_protocol")

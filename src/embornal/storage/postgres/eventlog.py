@@ -17,17 +17,13 @@ from typing import Any
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
 from embornal.errors import ConcurrencyError
-from embornal.storage.event_rows import row_to_event
+from embornal.storage.event_rows import event_columns, row_to_event
 from embornal.storage.postgres import projector
 from embornal.storage.postgres.db import Conn, execute
 
 __all__ = ["append", "read_all", "read_page", "read_stream", "recall_times", "redact_stream"]
 
-_COLUMNS = (
-    "position, stream_id, version, type, schema_version, payload, actor, actor_kind, "
-    "reason, recorded_at, EXISTS (SELECT 1 FROM event_redactions r "
-    "WHERE r.position = events.position) AS redacted"
-)
+_COLUMNS = event_columns()
 
 
 def append(conn: Conn, new_events: Sequence[NewEvent]) -> list[Event]:

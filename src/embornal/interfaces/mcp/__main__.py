@@ -27,9 +27,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         import os
 
+        from embornal.adapters.config import MCP_TOOLS_ENV
         from embornal.interfaces.mcp.server import run_stdio
 
-        profile = args.profile or os.environ.get("EMBORNAL_MCP_TOOLS", "").strip() or "core"
+        profile = args.profile or os.environ.get(MCP_TOOLS_ENV, "").strip().lower() or "core"
         run_stdio(db_path=args.db, subject=args.subject, profile=profile)
     except EmbornalError as e:
         hint = f" ({e.hint})" if e.hint else ""

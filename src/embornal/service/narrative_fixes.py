@@ -14,6 +14,7 @@ from embornal.domain.narratives import (
     MISSING,
     STALE_INTERPRETATION,
 )
+from embornal.domain.narrative_claims import is_claim_id
 from embornal.errors import EmbornalError, NotFound, ProtocolViolation
 from embornal.service.narrative_results import SourceIssue
 
@@ -29,6 +30,10 @@ _WHAT = {
 
 
 def _fix(ref: str, code: str) -> str:
+    if is_claim_id(ref):
+        from embornal.service.narrative_claims import claim_fix
+
+        return claim_fix(ref, code)
     if code == FORGOTTEN:
         return f'restore(memory_id="{ref}", reason="...")'
     if code == STALE_INTERPRETATION:

@@ -41,7 +41,7 @@ def test_add_current_review_history_list(cli: Run) -> None:
 def test_bad_input_is_one_line_and_nothing_is_written(cli: Run) -> None:
     assert cli("narrative", "add", "x").code == 2  # --reason is required
     claims = cli("narrative", "add", "x", "--reason", "r", "--claim", "C1")
-    assert claims.code == 2 and "claims are not available yet" in claims.err
+    assert claims.code == 3 and "no claim with id C1" in claims.err
     link = cli("narrative", "add", "x", "--reason", "r", "--link", "nope")
     assert link.code == 2 and "SOURCE:relation:TARGET" in link.err
     assert cli("narrative", "list").out.strip() == "no narratives yet"

@@ -75,7 +75,7 @@ async def test_narrative_errors_are_structured_and_self_correcting(memory: Memor
         bad, err = await _call(
             client, "narrate", {"content": "Plan.", "reason": "r", "claim_ids": ["C1"]}
         )
-        assert bad and err["error"] == "invalid_input" and "claims" in err["message"]
+        assert bad and err["error"] == "not_found" and "no claim with id" in err["message"]
         assert TOOL_CALL.search(err["hint"])
         bad, err = await _call(
             client, "review_narrative", {"narrative_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "note": "x"}

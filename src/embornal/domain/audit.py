@@ -1,5 +1,6 @@
-"""The audit log's names for decisions (seed 002 ``audit_log``; decision 0084): each event
-of a memory's stream as the action a person would name it. Pure.
+"""The audit log's names for decisions (seed 002 ``audit_log``; decisions 0084, 0099): each
+event of a memory's, a claim's or a narrative account's stream as the action a person
+would name it (the claims' and narratives' as seed 002's tools). Pure.
 
 The log is the audit: :func:`action_of` only names what an event did (``pin`` and
 ``unpin`` are one event type, told apart by its payload); an event type without a name
@@ -40,6 +41,16 @@ _NAMES = {
     "MemoryCanonized": "canonize",
     "MemoryFramed": "set_frame",
     "MemoryContextSet": "set_history_context",
+    # the claims ledger and the narratives (decision 0099): seed 002's tool names
+    "ClaimCreated": "create_claim",
+    "ClaimEvidenceAdded": "add_evidence",
+    "ClaimEvidenceRetracted": "retract_evidence",
+    "ClaimAdopted": "adopt_claim",
+    "ClaimRevised": "revise_claim",
+    "ClaimSuperseded": "revise_claim",  # the replaced claim's side of a replacement
+    "ClaimWithdrawn": "withdraw_claim",
+    "NarrativeVersioned": "narrate",
+    "NarrativeReviewed": "review_narrative",
 }
 #: A canon membership's end, by its cause (seed 002 logs ``decanonize_by_sensitivity``).
 _LEFT_CANON = {"end_scope": "end_scope", "sensitivity": "decanonize_by_sensitivity"}

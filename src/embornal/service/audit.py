@@ -89,7 +89,7 @@ class _Seen:
 def _ledger(ctx: ServiceContext, n: int, floor: int) -> list[AuditEntry]:
     """The newest ``n`` claim and narrative decisions the subject may see, above
     position ``floor``."""
-    seen, out = _Seen(ctx), []
+    seen, out = _Seen(ctx), list[AuditEntry]()
     before: int | None = None
     while len(out) < n:
         page = ctx.store.events_of_types(_LEDGER_TYPES, limit=_PAGE, before=before)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from embornal.domain.narrative_claims import is_claim_id
 from embornal.domain.narratives import (
     FORGOTTEN,
     INSUFFICIENT,
@@ -14,7 +15,6 @@ from embornal.domain.narratives import (
     MISSING,
     STALE_INTERPRETATION,
 )
-from embornal.domain.narrative_claims import is_claim_id
 from embornal.errors import EmbornalError, NotFound, ProtocolViolation
 from embornal.service.narrative_results import SourceIssue
 

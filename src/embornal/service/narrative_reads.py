@@ -43,8 +43,9 @@ def find_version(ctx: ServiceContext, narrative_id: str) -> tuple[Account, Versi
 
 def visible(ctx: ServiceContext, version: Version) -> bool:
     """A version is visible to a subject that may read every fact it depends on and see
-    every claim it names (decision 0098); an unlinked one to a subject that may read a fact its narrator would store at
-    /narratives (the narrator, and whom the rules let read there; decision 0087)."""
+    every claim it names (decision 0098); an unlinked one to a subject that may read a
+    fact its narrator would store at /narratives (the narrator, and whom the rules let
+    read there; decision 0087)."""
     ids = version.fact_ids()
     if version.claim_ids and not claims_visible(ctx, version.claim_ids):
         return False

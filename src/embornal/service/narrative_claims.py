@@ -63,8 +63,8 @@ def claim_fix(ref: str, code: str, replaced_by: str | None = None) -> str:
 _WHAT = {
     CLAIM_WITHDRAWN: "is withdrawn",
     CLAIM_SUPERSEDED: "is superseded by another claim",
-    CLAIM_NOT_ADOPTED: "is proposed, not adopted: a narrative rests on adopted judgments",
-    CLAIM_REVIEW_REQUIRED: "needs review: its evidence or material changed since adoption",
+    CLAIM_NOT_ADOPTED: "is proposed, not adopted (a narrative rests on adopted judgments)",
+    CLAIM_REVIEW_REQUIRED: "needs review (its evidence or material changed since adoption)",
     INSUFFICIENT: "is not supported by independent origins (a sensitive synthesis needs them)",
 }
 

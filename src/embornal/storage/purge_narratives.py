@@ -1,9 +1,9 @@
 """A purge reaches the narrative versions that depend on the purged fact (decision 0086),
 and those resting on a claim that cites it (decision 0098: the claim was judged on the
 purged words): every event of their accounts before it that names the fact or such a
-claim (the version's narrate and its reviews) loses its text — the synthesis, its coverage, the review notes and the
-reasons — each redaction recorded. The projections hold no text: nothing is projected
-again."""
+claim (the version's narrate and its reviews) loses its text — the synthesis, its
+coverage, the review notes and the reasons — each redaction recorded. The projections
+hold no text: nothing is projected again."""
 
 from __future__ import annotations
 

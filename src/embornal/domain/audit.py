@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["action_of"]
+__all__ = ["UNPIN_BY_SENSITIVITY", "action_of"]
 
 _NAMES = {
     "FactStored": "store",
@@ -58,11 +58,19 @@ _PREFIX = re.compile(r"^(Fact|Memory)")
 _WORD = re.compile(r"(?<!^)(?=[A-Z])")
 
 
-def action_of(event_type: str, payload: Mapping[str, Any]) -> str:
-    """What the event of ``event_type`` with ``payload`` did, as the audit names it."""
+#: The reason ``flag_sensitive`` gives the anchor it lifts (seed 002 logs
+#: ``unpin_by_sensitivity``).
+UNPIN_BY_SENSITIVITY = "unpin by sensitivity: "
+
+
+def action_of(event_type: str, payload: Mapping[str, Any], reason: str | None = None) -> str:
+    """What the event of ``event_type`` with ``payload`` (and ``reason``) did, as the audit
+    names it."""
     if event_type == "FactImportanceAdjusted":
         pinned, before = bool(payload.get("pinned")), bool(payload.get("previous_pinned"))
         if pinned != before:
+            if not pinned and (reason or "").startswith(UNPIN_BY_SENSITIVITY):
+                return "unpin_by_sensitivity"
             return "pin" if pinned else "unpin"
         return "weight"
     if event_type == "FactStored" and payload.get("supersedes_id"):

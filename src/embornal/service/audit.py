@@ -34,7 +34,7 @@ def _entry(e: Event, memory_id: str | None, claim_id: str | None = None,
     return AuditEntry(
         position=e.position,
         at=e.recorded_at,
-        action=action_of(e.type, e.payload),
+        action=action_of(e.type, e.payload, e.reason),
         memory_id=memory_id,
         actor=e.actor,
         actor_kind=e.actor_kind,

@@ -7,8 +7,9 @@ person and as an assistant:
 * a narrative naming a claim is visible exactly when the reader may see the claim and
   read every memory the narrative names;
 * the audit log's claim entries are exactly of the claims the reader may see, its
-  narrative entries of the narrative versions it may see, and every memory it names is
-  one the reader may read.
+  narrative entries of the narrative versions it may see, its conflict entries of the
+  conflicts whose both memories it may read, and every memory it names is one the
+  reader may read.
 """
 
 from __future__ import annotations
@@ -110,9 +111,24 @@ def test_claims_leak_through_neither_narratives_nor_the_audit(
                 assert allowed, f"{who} narrated on what it may not see"
                 made[n.narrative_id] = (tuple(cs), tuple(ms))
                 clock.advance(seconds=1)
+            conflicts: dict[str, tuple[str, str]] = {}
+            for i in range(0, len(ids) - 1, 2):  # declared by one who may read both
+                pair = (ids[i], ids[i + 1])
+                who = next(
+                    (w for w in SUBJECTS if all(_readable(mem.as_subject(w), m) for m in pair)),
+                    None,
+                )
+                if who is not None:
+                    c = mem.as_subject(who).chronicle.mark_conflict(*pair, reason="they differ")
+                    conflicts[c.id] = pair
             for who in SUBJECTS:
                 for kind in ("person", "assistant"):
                     reader = mem.as_subject(who, kind)
+                    seen_conflicts = {
+                        k
+                        for k, pair in conflicts.items()
+                        if all(_readable(reader, m) for m in pair)
+                    }
                     seen_claims = {c for c in claim_ids if _sees_claim(reader, c)}
                     wanted = {
                         nid
@@ -130,3 +146,4 @@ def test_claims_leak_through_neither_narratives_nor_the_audit(
                     assert {e.claim_id for e in audit if e.claim_id} == seen_claims, (who, kind)
                     assert {e.narrative_id for e in audit if e.narrative_id} == wanted
                     assert all(_readable(reader, e.memory_id) for e in audit if e.memory_id)
+                    assert {e.conflict_id for e in audit if e.conflict_id} == seen_conflicts

@@ -97,3 +97,19 @@ def test_what_a_subject_may_not_see_is_not_in_its_audit(
     }
     assert {cid, n.narrative_id} <= seen
     assert fid in {e.memory_id for e in bob.chronicle.audit_log(limit=50)}
+
+
+def test_declared_conflicts_are_in_the_audit_for_who_may_read_both_memories(
+    alice: MemoryAPI, bob: MemoryAPI
+) -> None:
+    """Seed 002's mark_conflict / resolve_conflict are decisions with reasons."""
+    a = alice.remember("Sprint goal: the importer.", frame="team").fact.id
+    b = alice.remember("Sprint goal: the exporter.", frame="ops", path="/alice/goals").fact.id
+    c = alice.chronicle.mark_conflict(a, b, reason="two goals")
+    alice.resolve_conflict(c.id, both=True, reason="both stand")
+    got = [(e.action, e.conflict_id, e.reason) for e in alice.chronicle.audit_log(limit=3)]
+    assert got[:2] == [
+        ("resolve_conflict", c.id, "both stand"),
+        ("mark_conflict", c.id, "two goals"),
+    ]
+    assert all(e.conflict_id is None for e in bob.chronicle.audit_log(limit=50))

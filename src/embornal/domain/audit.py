@@ -51,6 +51,7 @@ _NAMES = {
     "ClaimWithdrawn": "withdraw_claim",
     "NarrativeVersioned": "narrate",
     "NarrativeReviewed": "review_narrative",
+    "ConflictResolved": "resolve_conflict",
 }
 #: A canon membership's end, by its cause (seed 002 logs ``decanonize_by_sensitivity``).
 _LEFT_CANON = {"end_scope": "end_scope", "sensitivity": "decanonize_by_sensitivity"}
@@ -75,6 +76,8 @@ def action_of(event_type: str, payload: Mapping[str, Any], reason: str | None = 
         return "weight"
     if event_type == "FactStored" and payload.get("supersedes_id"):
         return "supersede"
+    if event_type == "ConflictOpened":  # declared by a caller, or found by the rules
+        return "mark_conflict" if payload.get("conflict_class") == "declared" else "open_conflict"
     if event_type == "MemoryDecanonized":
         return _LEFT_CANON.get(str(payload.get("cause")), "decanonize")
     name = _NAMES.get(event_type)

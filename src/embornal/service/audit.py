@@ -15,6 +15,7 @@ from embornal.domain.audit import action_of
 from embornal.domain.claims import fold
 from embornal.domain.events import Event
 from embornal.domain.events.claims import CLAIM_EVENTS
+from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
 from embornal.domain.events.narratives import NARRATIVE_EVENTS
 from embornal.domain.narratives import fold_account
 from embornal.service.chronicle_results import AuditEntry
@@ -25,12 +26,13 @@ if TYPE_CHECKING:
 
 __all__ = ["audit_log"]
 
-_LEDGER_TYPES = tuple(t.TYPE for t in (*CLAIM_EVENTS, *NARRATIVE_EVENTS))
+_LEDGER_TYPES = tuple(t.TYPE for t in (*CLAIM_EVENTS, *NARRATIVE_EVENTS, *CONFLICT_EVENT_CLASSES))
 _PAGE = 200
 
 
 def _entry(e: Event, memory_id: str | None, claim_id: str | None = None,
-           narrative_id: str | None = None) -> AuditEntry:  # fmt: skip
+           narrative_id: str | None = None, conflict_id: str | None = None
+           ) -> AuditEntry:  # fmt: skip
     return AuditEntry(
         position=e.position,
         at=e.recorded_at,
@@ -42,6 +44,7 @@ def _entry(e: Event, memory_id: str | None, claim_id: str | None = None,
         event_type=e.type,
         claim_id=claim_id,
         narrative_id=narrative_id,
+        conflict_id=conflict_id,
     )
 
 
@@ -52,6 +55,7 @@ class _Seen:
         self.ctx = ctx
         self.claims: dict[str, bool] = {}
         self.versions: dict[str, bool] = {}
+        self.conflicts: dict[str, bool] = {}
 
     def claim(self, claim_id: str) -> bool:
         if claim_id not in self.claims:
@@ -73,8 +77,21 @@ class _Seen:
                 self.versions[v.narrative_id] = visible(self.ctx, v)
         return self.versions.get(narrative_id, False)
 
+    def conflict(self, stream_id: str) -> bool:
+        """A conflict is seen by a subject that may read every member (as ``conflicts``)."""
+        if stream_id not in self.conflicts:
+            from embornal.domain.conflict import fold as fold_conflict
+
+            state = fold_conflict(self.ctx.store.read_stream(stream_id))
+            members = list(state.members) if state is not None else []
+            found = self.ctx.store.get_facts(members, self.ctx.scope()) if members else []
+            self.conflicts[stream_id] = bool(members) and len(found) == len(set(members))
+        return self.conflicts[stream_id]
+
     def entry(self, e: Event) -> AuditEntry | None:
         kind, _, key = e.stream_id.partition(":")
+        if kind == "conflict":
+            return _entry(e, None, conflict_id=key) if self.conflict(e.stream_id) else None
         if kind == "claim":
             if not self.claim(key):
                 return None

@@ -15,8 +15,9 @@ class AuditEntry:
     what ``undo`` takes), when, what was done (``action``: promote, pin, unpin,
     unpin_noop, corroborate, review, forget, restore, flag_sensitive, store …, and
     create_claim, add_evidence, adopt_claim, revise_claim, withdraw_claim, narrate,
-    review_narrative …), on what (``memory_id``: the memory, or the memory a claim's
-    evidence cites; ``claim_id``; ``narrative_id``: the version), by whom and why;
+    review_narrative, mark_conflict, resolve_conflict …), on what (``memory_id``: the
+    memory, or the memory a claim's evidence cites; ``claim_id``; ``narrative_id``: the
+    version; ``conflict_id``), by whom and why;
     ``event_type`` is the log's own name (decisions 0084, 0099)."""
 
     position: int
@@ -29,3 +30,4 @@ class AuditEntry:
     event_type: str
     claim_id: str | None = None
     narrative_id: str | None = None
+    conflict_id: str | None = None

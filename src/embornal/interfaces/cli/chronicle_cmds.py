@@ -22,5 +22,5 @@ def show_audit(ctx: Context, entries: list[AuditEntry]) -> None:
         return
     for e in entries:
         when = format_time(e.at, micro=False)
-        target = e.claim_id or e.narrative_id or e.memory_id or "-"
+        target = e.claim_id or e.narrative_id or e.conflict_id or e.memory_id or "-"
         ctx.say(f"#{e.position} {when} {e.action} {target} by {e.actor}: {e.reason or '-'}")

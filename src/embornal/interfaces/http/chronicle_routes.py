@@ -25,12 +25,13 @@ class AuditEntryOut(_Out):
     action: str = Field(description="promote, pin, unpin, unpin_noop, corroborate, review, "
                         "forget, restore, flag_sensitive, store …; create_claim, "
                         "add_evidence, adopt_claim, revise_claim, withdraw_claim, "
-                        "narrate, review_narrative")  # fmt: skip
+                        "narrate, review_narrative, mark_conflict, resolve_conflict")  # fmt: skip
     memory_id: str | None = Field(
         description="The memory; for a claim's evidence, the memory it cites."
     )
     claim_id: str | None
     narrative_id: str | None = Field(description="The narrative version.")
+    conflict_id: str | None
     actor: str
     actor_kind: str
     reason: str | None

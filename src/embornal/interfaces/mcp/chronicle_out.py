@@ -23,6 +23,7 @@ class AuditEntryOut(BaseModel):
     )
     claim_id: str | None = None
     narrative_id: str | None = Field(None, description="The narrative version.")
+    conflict_id: str | None = None
     actor: str
     reason: str | None = None
 
@@ -36,7 +37,8 @@ class AuditOut(BaseModel):
             entries=[
                 AuditEntryOut(position=e.position, at=iso(e.at), action=e.action,
                               memory_id=e.memory_id, claim_id=e.claim_id,
-                              narrative_id=e.narrative_id, actor=e.actor, reason=e.reason)
+                              narrative_id=e.narrative_id, conflict_id=e.conflict_id,
+                              actor=e.actor, reason=e.reason)
                 for e in rows
             ]
         )  # fmt: skip

@@ -11,15 +11,12 @@ reason, from the one list :data:`NOT_ON_POSTGRESQL`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from contract_helpers import Events
-from pg_server import PgServer, pg_server
-
-__all__ = ["pg_server"]  # the session's server: a fixture of this directory
+from pg_server import fresh_url
 
 from embornal import FixedClock
 from embornal.storage.contract import Store
@@ -49,13 +46,7 @@ def _target(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str
     part = _not_ported(request)
     if part is not None:
         pytest.skip(f"postgresql: {part} not ported yet")
-    url = os.environ.get("EMBORNAL_TEST_POSTGRESQL_URL")
-    if url:  # a server of one's own (its database is used as it is)
-        return url
-    server: PgServer = request.getfixturevalue("pg_server")
-    name = server.fresh_database()
-    request.addfinalizer(lambda: server.drop(name))
-    return server.url(name)
+    return fresh_url(request)
 
 
 @pytest.fixture(params=BACKENDS)

@@ -42,6 +42,7 @@ from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
+from embornal.storage.postgres.timeline import PgTimeline
 from embornal.storage.proposals_sql import ProposalQueries
 from embornal.storage.protocol import ProtocolReads
 from embornal.storage.subtree import subtree_rows
@@ -100,7 +101,13 @@ def _not_ported(name: str, part: str) -> Callable[..., Any]:
 
 
 class PostgresStore(
-    ProposalQueries, LinkReads, ProtocolReads, CanonQueries, NarrativeQueries, ClaimQueries
+    ProposalQueries,
+    LinkReads,
+    PgTimeline,
+    ProtocolReads,
+    CanonQueries,
+    NarrativeQueries,
+    ClaimQueries,
 ):
     """One open PostgreSQL memory, safe to share between threads. The reads of typed
     links, proposals, retention and the history protocol are SQLite's own mixins, their

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
-from pg_server import pg_server, pg_url
 
 from embornal import FixedClock, Memory
+from pg_server import pg_server, pg_url
 
 __all__ = ["pg_server", "pg_url"]  # the session's PostgreSQL server: fixtures of every directory
 

@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
-from pg_server import fresh_url
 from starlette.testclient import TestClient
 
 from embornal import FixedClock, Memory
 from embornal.interfaces.api import MemoryAPI
 from embornal.interfaces.cli.remote import RemoteMemory, Transport
 from embornal.interfaces.http.app import create_app
+from pg_server import fresh_url
 
 Open = Callable[[str], MemoryAPI]
 

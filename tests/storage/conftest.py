@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 from contract_helpers import Events
-from pg_server import fresh_url
 
 from embornal import FixedClock
 from embornal.storage.contract import Store
 from embornal.storage.factory import open_store
+from pg_server import fresh_url
 
 #: The backends the contract runs against.
 BACKENDS = ["sqlite", "postgresql"]

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import PgServer
 
 from embornal import FixedClock, Memory
+from pg_server import PgServer
 
 
 @pytest.fixture

@@ -32,9 +32,7 @@ _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPI
 _KEPT = f"f.purged_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
 
-def filters(
-    session: str | None, start: str | None, end: str | None
-) -> tuple[list[str], list[Any]]:
+def filters(session: str | None, start: str | None, end: str | None) -> tuple[list[str], list[Any]]:
     where: list[str] = []
     params: list[Any] = []
     if session is not None:

@@ -172,7 +172,11 @@ class PostgresStore(
             raise db.translate(e, "appending events") from e
 
     def redact_stream(self, tx: db.Conn, stream_id: str, purge_position: int) -> int:
-        return eventlog.redact_stream(tx, stream_id, purge_position, self.clock.now())
+        """Erase the purged fact's text from its events and every event quoting it
+        (proposals, narratives, claims): SQLite's reach, through the dialect."""
+        from embornal.storage.purge_mentions import redact_purged
+
+        return redact_purged(db.Dialect(tx), stream_id, purge_position, self.clock.now())
 
     # -- reading ------------------------------------------------------------------------
 

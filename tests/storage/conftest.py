@@ -27,9 +27,7 @@ BACKENDS = ["sqlite", "postgresql"]
 
 #: The contract tests PostgreSQL skips, by test file and name (a file alone: all of it),
 #: each with the part not ported yet. The one list: nothing else skips a backend.
-NOT_ON_POSTGRESQL: dict[str, str] = {
-    "test_contract_past.py": "time travel (the history tables)",
-}
+NOT_ON_POSTGRESQL: dict[str, str] = {}
 
 
 def _not_ported(request: pytest.FixtureRequest) -> str | None:

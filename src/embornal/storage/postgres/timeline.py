@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from embornal.storage import kind_views, timeline
 from embornal.storage.contract_timeline import TimelineRow
 from embornal.storage.postgres import keyword
+from embornal.storage.protocol import ProtocolReads
 
 if TYPE_CHECKING:
     from embornal.domain.scope import ReadScope
@@ -20,9 +21,10 @@ __all__ = ["PgTimeline"]
 _FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 
 
-class PgTimeline(timeline.TimelineQueries):
-    """``history_search_rows`` over the PostgreSQL keyword index, mixed in before the
-    shared timeline reads (the store supplies ``_rows``, ``_scopes``, ``_facts``, ``_live``)."""
+class PgTimeline(ProtocolReads):
+    """The history protocol's and the timeline's reads (SQLite's), ``history_search_rows``
+    over the PostgreSQL keyword index (the store supplies ``_rows``, ``_scopes``,
+    ``_facts``, ``_live``)."""
 
     _live: Callable[[], str]
 

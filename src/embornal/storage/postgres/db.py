@@ -96,9 +96,8 @@ def pg_sql(sql: str) -> str:
 
 
 def execute(conn: Conn, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-    """Run one ``?``-placeholder statement."""
-    if not params:
-        return conn.execute(sql.replace("%", "%%") if "%" in sql else sql, None)
+    """Run one ``?``-placeholder statement, through the dialect with or without parameters
+    (an empty tuple, not None: psycopg then reads ``%%`` as ``%``)."""
     return conn.execute(pg_sql(sql), tuple(params))
 
 

@@ -116,7 +116,7 @@ def test_reads_return_exactly_what_enforce_allows(scenario: Scenario) -> None:
 
 @pytest.mark.postgresql
 @settings(
-    max_examples=6,
+    max_examples=5,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

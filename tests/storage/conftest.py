@@ -47,7 +47,10 @@ def _target(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str
     return fresh_url(request)
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(
+    params=[pytest.param(b, marks=pytest.mark.postgresql) if b == "postgresql" else b
+            for b in BACKENDS]
+)  # fmt: skip
 def backend(request: pytest.FixtureRequest) -> str:
     name: str = request.param
     return name

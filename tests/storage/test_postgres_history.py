@@ -19,6 +19,7 @@ from embornal.storage.postgres import migrations as pg_migrations
 from pg_server import PgServer
 
 psycopg = pytest.importorskip("psycopg")
+pytestmark = pytest.mark.postgresql
 
 
 @pytest.fixture
@@ -102,3 +103,13 @@ def test_a_purge_leaves_no_text_in_the_history(
         assert store.verify() == []
     finally:
         store.close()
+
+
+def test_verify_covers_every_projection_sqlite_verify_does() -> None:
+    """The same projections, the keyword index by its own tables (FTS5's vocabulary on
+    SQLite; the term rows and statistics here)."""
+    from embornal.storage.postgres.admin import PROJECTION_QUERIES as PG
+    from embornal.storage.verify import PROJECTION_QUERIES as SQLITE
+
+    assert set(SQLITE) - set(PG) == {"facts_fts"}
+    assert set(PG) - set(SQLITE) == {"fact_terms", "term_stats"}

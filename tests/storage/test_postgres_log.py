@@ -18,6 +18,7 @@ from embornal.storage.factory import open_store
 from pg_server import PgServer
 
 psycopg = pytest.importorskip("psycopg")
+pytestmark = pytest.mark.postgresql
 
 
 @pytest.fixture

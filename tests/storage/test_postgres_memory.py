@@ -13,6 +13,8 @@ import pytest
 from embornal import FixedClock, Memory
 from pg_server import PgServer
 
+pytestmark = pytest.mark.postgresql
+
 
 @pytest.fixture
 def url(pg_server: PgServer) -> Iterator[str]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from embornal.domain.clock import Clock
     from embornal.domain.events import DomainEvent, Event
 
-__all__ = ["MIGRATION", "fill_in", "project", "projecting"]
+__all__ = ["MIGRATION", "fill_in", "project", "projecting", "resume"]
 
 #: The migration that makes the history tables.
 MIGRATION = "pg_0008_history"
@@ -60,6 +60,12 @@ def projecting(on: bool) -> Iterator[None]:
         _ON.reset(token)
 
 
+def resume() -> None:
+    """From here on (to the end of the caller's :func:`projecting`), write the history:
+    ``pg_0008`` has made its tables (in this process, or in another one meanwhile)."""
+    _ON.set(True)
+
+
 def project(conn: Conn, event: Event, body: DomainEvent) -> None:
     """After an event's own projection: the history intervals of what it changed."""
     if _ON.get():
@@ -73,7 +79,7 @@ def fill_in(conn: Conn, clock: Clock) -> None:
 
     from embornal.storage.postgres import admin
 
-    _ON.set(True)  # from here on (the caller's :func:`projecting` restores it)
+    resume()
     if not rows(conn, "SELECT 1 FROM events LIMIT 1"):
         return
     saved: dict[str, list[tuple[Any, ...]]] = {}

@@ -14,7 +14,7 @@ from embornal.domain.text import TOKENIZER_VERSION
 from embornal.errors import EmbornalError, MigrationError
 from embornal.storage.postgres.db import MIGRATION_LOCK, Conn, DriverError, execute
 from embornal.storage.postgres.history import MIGRATION as HISTORY
-from embornal.storage.postgres.history import projecting
+from embornal.storage.postgres.history import projecting, resume
 
 __all__ = ["MIGRATIONS", "PgMigration", "applied", "migrate"]
 
@@ -108,6 +108,8 @@ def _run(conn: Conn, clock: Clock, done: set[str], ran: list[str], *, seed: bool
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                 if execute(conn, "SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
+                    if m.name == HISTORY:
+                        resume()
                     continue  # another process applied it while we waited
                 if m.kind == "schema" or seed:
                     m.run(conn, clock)

@@ -9,7 +9,7 @@ replay in a savepoint, keeping only the history rows it made (as ``verify`` repl
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -18,7 +18,6 @@ from embornal.storage import history
 from embornal.storage.postgres.db import Conn, Dialect, rows
 
 if TYPE_CHECKING:
-    from embornal.domain.clock import Clock
     from embornal.domain.events import DomainEvent, Event
 
 __all__ = ["MIGRATION", "fill_in", "project", "projecting", "resume"]
@@ -72,19 +71,18 @@ def project(conn: Conn, event: Event, body: DomainEvent) -> None:
         history.after(Dialect(conn), event, body)
 
 
-def fill_in(conn: Conn, clock: Clock) -> None:
-    """``pg_0008``'s data step: the history of the log so far, from a replay in a savepoint
-    (rolled back: the projections stay as they are, vectors too), its rows written again."""
+def fill_in(conn: Conn, replay: Callable[[Conn], object]) -> None:
+    """``pg_0008``'s data step: the history of the log so far, from a ``replay`` of it in a
+    savepoint (rolled back: the projections stay as they are, vectors too), its rows
+    written again."""
     import psycopg
-
-    from embornal.storage.postgres import admin
 
     resume()
     if not rows(conn, "SELECT 1 FROM events LIMIT 1"):
         return
     saved: dict[str, list[tuple[Any, ...]]] = {}
     with conn.transaction():
-        admin.replay(conn)
+        replay(conn)
         saved = {name: [tuple(r) for r in rows(conn, sql)] for name, sql in _SAVED.items()}
         raise psycopg.Rollback()
     dialect = Dialect(conn)

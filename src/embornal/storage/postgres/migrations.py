@@ -61,10 +61,11 @@ def _seed(conn: Conn, clock: Clock) -> None:
 
 def _history(conn: Conn, clock: Clock) -> None:
     """The history tables, and the history of the log before them (:mod:`.history`)."""
+    from embornal.storage.postgres.admin import replay
     from embornal.storage.postgres.history import fill_in
 
     _sql("0008_history")(conn, clock)
-    fill_in(conn, clock)
+    fill_in(conn, replay)
 
 
 MIGRATIONS: tuple[PgMigration, ...] = (

@@ -10,7 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.storage import history
@@ -22,19 +22,30 @@ from embornal.storage.subtree import subtree_rows
 if TYPE_CHECKING:
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.facts import Fact
-    from embornal.storage.postgres.store import PostgresStore
 
 __all__ = ["PgPast"]
+
+
+class _PgStore(Protocol):
+    """What this module uses of the PostgreSQL store beyond what ``SqlitePast`` does."""
+
+    def neighbours_where(
+        self, fact_ids: Sequence[str], reach: int, scope: ReadScope, live: str
+    ) -> dict[str, tuple[tuple[str, ...], ...]]: ...
+
+    def nearest_where(
+        self, query: bytes, candidates: int, scope: ReadScope, under: str | None, live: str
+    ) -> list[Any]: ...
+
 
 _VERSIONED = re.compile(r"json_extract\(v\.fields, '\$\.(\w+)'\) AS (\w+)")
 
 
 class PgPast(SqlitePast):
-    """The reads of a :class:`PostgresStore` at ``at``; satisfies ``PastReads``."""
+    """The reads of a :class:`~embornal.storage.postgres.store.PostgresStore` at ``at``;
+    satisfies ``PastReads``."""
 
-    def __init__(
-        self, store: PostgresStore, at: datetime, fact_cols: str, under_sql: UnderSql
-    ) -> None:
+    def __init__(self, store: _PgStore, at: datetime, fact_cols: str, under_sql: UnderSql) -> None:
         super().__init__(store, at, fact_cols, under_sql)  # type: ignore[arg-type]
         self._pg = store
         # A versioned column as its JSON value (``->``: a number stays a number), not text.

@@ -10,6 +10,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from embornal import FixedClock, Memory
+from pg_server import pg_server, pg_url
+
+__all__ = ["pg_server", "pg_url"]  # the session's PostgreSQL server: fixtures of every directory
 
 # CI machines are small and shared: no per-example deadline, no "too slow" failures.
 settings.register_profile("embornal", deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,28 +11,23 @@ reason, from the one list :data:`NOT_ON_POSTGRESQL`.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from contract_helpers import Events
-from pg_server import PgServer, pg_server
-
-__all__ = ["pg_server"]  # the session's server: a fixture of this directory
 
 from embornal import FixedClock
 from embornal.storage.contract import Store
 from embornal.storage.factory import open_store
+from pg_server import fresh_url
 
 #: The backends the contract runs against.
 BACKENDS = ["sqlite", "postgresql"]
 
 #: The contract tests PostgreSQL skips, by test file and name (a file alone: all of it),
 #: each with the part not ported yet. The one list: nothing else skips a backend.
-NOT_ON_POSTGRESQL: dict[str, str] = {
-    "test_contract_past.py": "time travel (the history tables)",
-}
+NOT_ON_POSTGRESQL: dict[str, str] = {}
 
 
 def _not_ported(request: pytest.FixtureRequest) -> str | None:
@@ -49,16 +44,13 @@ def _target(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str
     part = _not_ported(request)
     if part is not None:
         pytest.skip(f"postgresql: {part} not ported yet")
-    url = os.environ.get("EMBORNAL_TEST_POSTGRESQL_URL")
-    if url:  # a server of one's own (its database is used as it is)
-        return url
-    server: PgServer = request.getfixturevalue("pg_server")
-    name = server.fresh_database()
-    request.addfinalizer(lambda: server.drop(name))
-    return server.url(name)
+    return fresh_url(request)
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(
+    params=[pytest.param(b, marks=pytest.mark.postgresql) if b == "postgresql" else b
+            for b in BACKENDS]
+)  # fmt: skip
 def backend(request: pytest.FixtureRequest) -> str:
     name: str = request.param
     return name

@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 from contract_helpers import Events, write
-from pg_server import PgServer
 
 from embornal import FixedClock
 from embornal.errors import ConcurrencyError
 from embornal.storage.contract import Store
 from embornal.storage.factory import open_store
+from pg_server import PgServer
 
 psycopg = pytest.importorskip("psycopg")
+pytestmark = pytest.mark.postgresql
 
 
 @pytest.fixture

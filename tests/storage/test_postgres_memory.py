@@ -9,9 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import PgServer
 
 from embornal import FixedClock, Memory
+from pg_server import PgServer
+
+pytestmark = pytest.mark.postgresql
 
 
 @pytest.fixture

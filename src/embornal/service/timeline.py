@@ -24,7 +24,7 @@ from embornal.domain.history_context import (
     decide_set_context,
     select_evidence,
 )
-from embornal.domain.text import fts_query, query_terms
+from embornal.domain.text import query_terms
 from embornal.errors import InvalidInput
 from embornal.service import protocol
 from embornal.service.context import ServiceContext, check_limit
@@ -129,7 +129,7 @@ def search_history(
         )
     scope = ctx.scope()
     rows = ctx.store.history_search_rows(
-        fts_query(terms), scope, session=label, start=_text(lo), end=_text(hi), limit=n
+        terms, scope, session=label, start=_text(lo), end=_text(hi), limit=n
     )
     hits = [r.fact.id for r in rows]
     if not k:

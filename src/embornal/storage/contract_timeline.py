@@ -51,7 +51,7 @@ class TimelineReads(Protocol):
 
     def history_search_rows(
         self,
-        match: str,
+        terms: Sequence[str],
         scope: ReadScope,
         *,
         session: str | None,
@@ -59,8 +59,9 @@ class TimelineReads(Protocol):
         end: str | None,
         limit: int,
     ) -> list[TimelineRow]:
-        """The live memories with a history matching the FTS5 expression ``match`` within
-        the window and session, best bm25 first."""
+        """The live memories with a history matching any of ``terms`` (index terms,
+        :func:`~embornal.domain.text.query_terms`) within the window and session, best
+        bm25 first (``keyword_search``'s ranking on each backend)."""
         ...
 
     def session_rows(

@@ -144,7 +144,7 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
     """
     rows = conn.execute(
         "SELECT position, type, schema_version, payload, reason FROM events "
-        "WHERE stream_id = ? AND position < ?",
+        "WHERE stream_id = ? AND position < ? ORDER BY position",
         (stream_id, purge_position),
     ).fetchall()
     return redact_rows(conn, rows, purge_position, now)

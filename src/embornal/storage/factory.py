@@ -61,8 +61,8 @@ def _open_postgres(url: str, clock: Clock, *, migrate: bool, seed: bool) -> Stor
         ) from e
     if url.startswith("postgres://"):
         url = "postgresql://" + url.removeprefix("postgres://")
-    # The parts not ported yet are attached to the class by name (they raise), out of sight
-    # of the type checker; tests/storage checks the store is each protocol.
+    # Its transactions are psycopg connections where the contract's ``Tx`` is SQLite's;
+    # tests/storage checks the store is each protocol.
     return cast("Store", PostgresStore.open(url, clock, migrate=migrate, seed=seed))
 
 

@@ -46,7 +46,8 @@ def _versioned(conn: Connection, e: Event, b: Any) -> None:
         source, _, target = link.split(":")
         facts += [source, target]
     conn.executemany(
-        "INSERT OR IGNORE INTO narrative_dependencies (narrative_id, fact_id) VALUES (?, ?)",
+        "INSERT INTO narrative_dependencies (narrative_id, fact_id) VALUES (?, ?) "
+        "ON CONFLICT DO NOTHING",
         [(b.narrative_id, f) for f in dict.fromkeys(facts)],
     )
 

@@ -97,26 +97,26 @@ class SqlitePast:
         self._t = t
         self._cols = _columns(fact_cols)
         self._version = (
-            "(SELECT x.{c} FROM fact_versions x WHERE x.fact_id = f.id AND "
+            "(SELECT {c} FROM fact_versions x WHERE x.fact_id = f.id AND "
             f"x.valid_from <= '{t}' ORDER BY x.valid_from DESC LIMIT 1)"
         )
         self._joins = (
             f"JOIN fact_versions v ON v.fact_id = f.id AND v.valid_from = "
-            f"{self._version.format(c='valid_from')} "
+            f"{self._version.format(c='x.valid_from')} "
             "LEFT JOIN fact_signals s ON s.fact_id = f.id AND s.valid_from = "
             "(SELECT y.valid_from FROM fact_signals y WHERE y.fact_id = f.id AND "
             f"y.valid_from <= '{t}' ORDER BY y.valid_from DESC LIMIT 1)"
         )
         #: Live at ``at`` over the alias ``f`` alone (no join), for the store's own queries:
         #: active then, and its lifetime not run out by then.
-        fields = self._version.format(c="fields")
+        expires = self._version.format(c="json_extract(x.fields, '$.expires_at')")
         self.live = (
-            f"f.purged_at IS NULL AND {self._version.format(c='state')} = 'active' AND "
-            f"coalesce(json_extract({fields}, '$.expires_at') > '{t}', 1)"
+            f"f.purged_at IS NULL AND {self._version.format(c='x.state')} = 'active' AND "
+            f"coalesce({expires} > '{t}', TRUE)"
         )
         #: The same over the joined version ``v``.
         self._active = (
-            f"v.state = 'active' AND coalesce(json_extract(v.fields, '$.expires_at') > '{t}', 1)"
+            f"v.state = 'active' AND coalesce(json_extract(v.fields, '$.expires_at') > '{t}', TRUE)"
         )
 
     # -- rows ---------------------------------------------------------------------------
@@ -157,7 +157,7 @@ class SqlitePast:
             for r in rows
         ]
 
-    def _by_ids(self, ids: Sequence[str], scope: ReadScope, where: str = "1") -> list[Fact]:
+    def _by_ids(self, ids: Sequence[str], scope: ReadScope, where: str = "TRUE") -> list[Fact]:
         if not ids:
             return []
         vis = self._store._scopes.get(scope)
@@ -180,7 +180,7 @@ class SqlitePast:
         self, path: str, scope: ReadScope = EVERYTHING, *, include_inactive: bool = False
     ) -> list[Fact]:
         vis = self._store._scopes.get(scope)
-        live = "1" if include_inactive else self._active
+        live = "TRUE" if include_inactive else self._active
         rows = self._select(
             f"p.path = ? AND {live} AND ({vis.sql})",
             (path, *vis.params),

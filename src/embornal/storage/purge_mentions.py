@@ -1,6 +1,10 @@
 """A purge reaches the proposals that name the purged fact (decision 0055, addendum): their
 events lose their text as the fact's own do, and their rows are projected again; and the
-claims that cite it (decision 0081): every event of each such claim loses its text."""
+claims that cite it (decision 0081): every event of each such claim loses its text.
+
+The SQL is the shared builders' (``?`` placeholders, ``instr``): SQLite runs it on its
+connection, PostgreSQL through its dialect (:class:`embornal.storage.postgres.db.Dialect`),
+so a purge reaches as far on both (decision 0101, :func:`redact_purged`)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,18 @@ from datetime import datetime
 from embornal.storage import eventlog, proposals_sql
 from embornal.storage.connect import Connection
 
-__all__ = ["redact_citing", "redact_naming"]
+__all__ = ["redact_citing", "redact_naming", "redact_purged"]
+
+
+def redact_purged(conn: Connection, fact_id: str, purge_position: int, now: datetime) -> int:
+    """Inside a purge: erase the purged fact's text from its own earlier events, the
+    narrative versions depending on it, the proposals naming it and the claims citing it;
+    return how many events were redacted. ``conn`` runs ``?``-placeholder SQL."""
+    from embornal.storage.purge_narratives import redact_depending
+
+    own = eventlog.redact_stream(conn, fact_id, purge_position, now)
+    own += redact_depending(conn, fact_id, purge_position, now)
+    return own + redact_naming(conn, fact_id, purge_position, now)
 
 
 def redact_naming(conn: Connection, fact_id: str, purge_position: int, now: datetime) -> int:

@@ -159,13 +159,9 @@ class SqliteStore(QueryParts):
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
         """Erase content from the earlier events of a purged fact, and from the proposal
         and claim events that name it; return how many."""
-        from embornal.storage.purge_mentions import redact_naming
-        from embornal.storage.purge_narratives import redact_depending
+        from embornal.storage.purge_mentions import redact_purged
 
-        now = self.clock.now()
-        own = eventlog.redact_stream(conn, stream_id, purge_position, now)
-        own += redact_depending(conn, stream_id, purge_position, now)
-        return own + redact_naming(conn, stream_id, purge_position, now)
+        return redact_purged(conn, stream_id, purge_position, self.clock.now())
 
     def erase_in_transaction(self, conn: Connection) -> None:
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the

@@ -16,24 +16,23 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts import Fact
+from embornal.domain.text import fts_query
 from embornal.storage import context, kind_views
 from embornal.storage.contract_timeline import TimelineRow
 
 if TYPE_CHECKING:
     from embornal.domain.scope import ReadScope
 
-__all__ = ["TimelineQueries"]
+__all__ = ["CONTEXT_COLS", "TimelineQueries", "filters", "rows_to_timeline"]
 
 _FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
-_CONTEXT = "m.event_at AS m_event_at, m.session AS m_session, m.session_position AS m_position"
+CONTEXT_COLS = "m.event_at AS m_event_at, m.session AS m_session, m.session_position AS m_position"
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 #: Forgotten memories too (not purged ones, whose text is gone).
 _KEPT = f"f.purged_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
 
-def _filters(
-    session: str | None, start: str | None, end: str | None
-) -> tuple[list[str], list[Any]]:
+def filters(session: str | None, start: str | None, end: str | None) -> tuple[list[str], list[Any]]:
     where: list[str] = []
     params: list[Any] = []
     if session is not None:
@@ -48,6 +47,20 @@ def _filters(
     return where, params
 
 
+def rows_to_timeline(rows: list[Any], facts: list[Fact], *, ranked: bool) -> list[TimelineRow]:
+    """The rows of a timeline read (``CONTEXT_COLS``, ``rank`` if ``ranked``) with their facts."""
+    return [
+        TimelineRow(
+            fact,
+            r["m_event_at"],
+            r["m_session"],
+            None if r["m_position"] is None else int(r["m_position"]),
+            float(r["rank"]) if ranked else None,
+        )
+        for fact, r in zip(facts, rows, strict=True)
+    ]
+
+
 class TimelineQueries:
     """The timeline's reads (the store supplies ``_rows``, ``_scopes`` and ``_facts``)."""
 
@@ -59,17 +72,7 @@ class TimelineQueries:
         self, sql: str, params: Sequence[Any], vis: Any, *, ranked: bool = False
     ) -> list[TimelineRow]:
         rows = self._rows(sql, params)
-        facts = self._facts(rows, vis)
-        return [
-            TimelineRow(
-                fact,
-                r["m_event_at"],
-                r["m_session"],
-                None if r["m_position"] is None else int(r["m_position"]),
-                float(r["rank"]) if ranked else None,
-            )
-            for fact, r in zip(facts, rows, strict=True)
-        ]
+        return rows_to_timeline(rows, self._facts(rows, vis), ranked=ranked)
 
     def timeline_rows(
         self,
@@ -85,10 +88,10 @@ class TimelineQueries:
         vis = self._scopes.get(scope)
         live = _KEPT if include_forgotten else _LIVE
         d = " DESC" if descending else ""
-        where, params = _filters(session, start, end)
+        where, params = filters(session, start, end)
         index = "memory_protocol_session" if session is not None else "memory_protocol_event"
         known = self._timeline(
-            f"SELECT {_FACT_COLS}, {_CONTEXT} FROM memory_protocol m INDEXED BY {index} "
+            f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY {index} "
             "JOIN facts f ON f.id = m.fact_id JOIN paths p ON p.id = f.path_id "
             f"WHERE m.event_at IS NOT NULL AND {' AND '.join([*where, live])} AND ({vis.sql}) "
             f"ORDER BY m.event_at{d}, m.session_position{d}, f.seq{d} LIMIT ?",
@@ -99,7 +102,7 @@ class TimelineQueries:
             return known
         if session is not None:  # one session's unknown times, by position
             sql = (
-                f"SELECT {_FACT_COLS}, {_CONTEXT} FROM memory_protocol m INDEXED BY "
+                f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY "
                 "memory_protocol_session JOIN facts f ON f.id = m.fact_id "
                 "JOIN paths p ON p.id = f.path_id WHERE m.session = ? AND m.event_at IS NULL "
                 f"AND {live} AND ({vis.sql}) ORDER BY m.session_position{d}, f.seq{d} LIMIT ?"
@@ -107,7 +110,7 @@ class TimelineQueries:
             params = [session]
         else:  # walked from the facts in record order, stopping at the limit
             sql = (
-                f"SELECT {_FACT_COLS}, {_CONTEXT} FROM facts f CROSS JOIN memory_protocol m "
+                f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM facts f CROSS JOIN memory_protocol m "
                 "ON m.fact_id = f.id JOIN paths p ON p.id = f.path_id "
                 f"WHERE m.event_at IS NULL AND {live} AND ({vis.sql}) ORDER BY f.seq{d} LIMIT ?"
             )
@@ -117,7 +120,7 @@ class TimelineQueries:
 
     def history_search_rows(
         self,
-        match: str,
+        terms: Sequence[str],
         scope: ReadScope,
         *,
         session: str | None,
@@ -126,13 +129,13 @@ class TimelineQueries:
         limit: int,
     ) -> list[TimelineRow]:
         vis = self._scopes.get(scope)
-        where, params = _filters(session, start, end)
+        where, params = filters(session, start, end)
         return self._timeline(
-            f"SELECT {_FACT_COLS}, {_CONTEXT}, bm25(facts_fts) AS rank FROM facts_fts "
+            f"SELECT {_FACT_COLS}, {CONTEXT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
             "JOIN facts f ON f.seq = facts_fts.rowid JOIN memory_protocol m ON m.fact_id = f.id "
             f"JOIN paths p ON p.id = f.path_id WHERE facts_fts MATCH ? AND "
             f"{' AND '.join([*where, _LIVE])} AND ({vis.sql}) ORDER BY rank, f.seq DESC LIMIT ?",
-            (match, *params, *vis.params, limit),
+            (fts_query(list(terms)), *params, *vis.params, limit),
             vis,
             ranked=True,
         )
@@ -142,7 +145,7 @@ class TimelineQueries:
     ) -> list[TimelineRow]:
         vis = self._scopes.get(scope)
         return self._timeline(
-            f"SELECT {_FACT_COLS}, {_CONTEXT} FROM memory_protocol m INDEXED BY "
+            f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY "
             "memory_protocol_session JOIN facts f ON f.id = m.fact_id "
             "JOIN paths p ON p.id = f.path_id WHERE m.session = ? AND m.session_position "
             f"BETWEEN ? AND ? AND {_LIVE} AND ({vis.sql}) ORDER BY m.session_position, f.seq "
@@ -157,7 +160,7 @@ class TimelineQueries:
         vis = self._scopes.get(scope)
         marks = ", ".join("?" * len(fact_ids))
         return self._timeline(
-            f"SELECT {_FACT_COLS}, {_CONTEXT} FROM facts f LEFT JOIN memory_protocol m "
+            f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM facts f LEFT JOIN memory_protocol m "
             f"ON m.fact_id = f.id JOIN paths p ON p.id = f.path_id WHERE f.id IN ({marks}) "
             f"AND {_LIVE} AND ({vis.sql}) ORDER BY f.seq",
             (*fact_ids, *vis.params),

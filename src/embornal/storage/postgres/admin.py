@@ -13,9 +13,18 @@ from typing import Any
 
 import psycopg
 
-from embornal.storage import canon, claims_sql, graph, narratives_sql, proposals_sql, protocol
+from embornal.storage import (
+    canon,
+    claims_sql,
+    graph,
+    history,
+    narratives_sql,
+    proposals_sql,
+    protocol,
+)
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.db import Conn, rows
+from embornal.storage.verify import PROJECTION_QUERIES as SQLITE_QUERIES
 
 __all__ = ["PROJECTION_QUERIES", "compact", "differences", "replay"]
 
@@ -52,6 +61,9 @@ PROJECTION_QUERIES: dict[str, str] = {
     "conflict_members": "SELECT conflict_id, fact_id, place FROM conflict_members ORDER BY 1, 2",
     "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
     "proposals": proposals_sql.VERIFY_QUERY,
+    **{name: SQLITE_QUERIES[name] for name in history.TABLES},  # plain SQL: the same
+    "fact_signals": "SELECT fact_id, valid_from, valid_to, last_recall_at, recall_count, "
+    "round(stability_days::numeric, 9) FROM fact_signals ORDER BY 1, 2",
     **graph.VERIFY_QUERIES,
     **protocol.VERIFY_QUERIES,
     **canon.VERIFY_QUERIES,
@@ -63,7 +75,7 @@ _PROJECTIONS = (
     "fact_terms, term_stats, fact_visibility_allow, fact_evidence, fact_tags, path_tags, "
     "facts, path_closure, paths, casbin_rule, tokens, conflict_members, conflicts, entity_keys, "
     "fact_links, fact_merges, proposals, memory_protocol, memory_corroborations, canon_entries, "
-    "narratives, narrative_dependencies, claims, claim_citations"
+    "narratives, narrative_dependencies, claims, claim_citations, " + ", ".join(history.TABLES)
 )
 
 
@@ -120,7 +132,16 @@ def compact(url_conn: Conn) -> bool:
     """After a purge: rewrite the tables that held the erased text (``VACUUM FULL``) so
     their old row versions leave the data files, and checkpoint. Runs outside a
     transaction; True when done."""
-    for table in ("events", "facts", "fact_terms", "term_stats", "fact_tags", "fact_evidence"):
+    for table in (
+        "events",
+        "facts",
+        "fact_terms",
+        "term_stats",
+        "fact_tags",
+        "fact_evidence",
+        "proposals",
+        *history.TABLES,
+    ):
         url_conn.execute(f"VACUUM FULL {table}")
     for table in ("fact_vectors", "fact_pieces"):
         if rows(url_conn, f"SELECT to_regclass('{table}') IS NOT NULL")[0][0]:

@@ -71,28 +71,33 @@ _IS_PARAM = re.compile(r"\bIS \?")
 _WHERE_ONE = re.compile(r"\bWHERE 1(?=\s+(?:AND|ORDER|GROUP|LIMIT)\b|\s*$)")
 _INDEXED_BY = re.compile(r"\s+INDEXED BY \w+")
 _JSON_FIELD = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
+_CROSS_ON = re.compile(r"\bCROSS JOIN (\w+ \w+) ON\b")
+_JSON_OBJECT = re.compile(r"\bjson_object\(([^()]*)\)")
 
 
 @lru_cache(maxsize=2048)
 def pg_sql(sql: str) -> str:
     """A query of the backend-free builders (``?`` placeholders) in psycopg's form: ``%``
     doubled, ``IS ?`` as ``IS NOT DISTINCT FROM``, a constant ``WHERE 1`` as ``WHERE TRUE``,
-    no ``INDEXED BY`` hint, ``json_extract(col, '$.field')`` as ``col::jsonb ->> 'field'``
-    (text: the shared builders compare ids), ``instr`` as ``strpos``, no unary ``+``
+    no ``INDEXED BY`` hint, ``CROSS JOIN t a ON`` as ``JOIN`` (SQLite's order hint),
+    ``json_extract(col, '$.field')`` as ``col::jsonb ->> 'field'``
+    (text: the shared builders compare ids), ``json_object(…)`` of plain columns as
+    ``json_build_object(…)::text``, ``instr`` as ``strpos``, no unary ``+``
     (SQLite's "not this index"), each ``?`` a ``%s``.
     The builders put no ``?`` inside a string literal."""
     sql = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", sql.replace("%", "%%"))
     sql = _WHERE_ONE.sub("WHERE TRUE", sql)
     sql = _INDEXED_BY.sub("", sql)  # SQLite's index hints: PostgreSQL's planner chooses
+    sql = _CROSS_ON.sub(r"JOIN \1 ON", sql)  # SQLite's "join in this order" likewise
     sql = _JSON_FIELD.sub(r"(\1::jsonb ->> '\2')", sql).replace("instr(", "strpos(")
+    sql = _JSON_OBJECT.sub(r"(json_build_object(\1)::text)", sql)
     sql = sql.replace(" +type = ", " type = ")
     return sql.replace("?", "%s")
 
 
 def execute(conn: Conn, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
-    """Run one ``?``-placeholder statement."""
-    if not params:
-        return conn.execute(sql.replace("%", "%%") if "%" in sql else sql, None)
+    """Run one ``?``-placeholder statement, through the dialect with or without parameters
+    (an empty tuple, not None: psycopg then reads ``%%`` as ``%``)."""
     return conn.execute(pg_sql(sql), tuple(params))
 
 

@@ -12,16 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.clock import format_time
-from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
+from embornal.domain.events import EVENTS, Event, NewEvent
 from embornal.errors import ConcurrencyError
 from embornal.storage.event_rows import event_columns, row_to_event
 from embornal.storage.postgres import projector
 from embornal.storage.postgres.db import Conn, execute
 
-__all__ = ["append", "read_all", "read_page", "read_stream", "recall_times", "redact_stream"]
+__all__ = ["append", "read_all", "read_page", "read_stream", "recall_times"]
 
 _COLUMNS = event_columns()
 
@@ -132,42 +131,3 @@ def read_all(
             return
         yield from page
         last = page[-1].position
-
-
-def redact_stream(conn: Conn, stream_id: str, purge_position: int, now: datetime) -> int:
-    """Erase user text from the events of a purged fact before ``purge_position``, as on
-    SQLite (:func:`embornal.storage.eventlog.redact_stream`): the record of each
-    redaction first, which is what lets the guard trigger allow the update."""
-    found = execute(
-        conn,
-        "SELECT position, type, schema_version, payload, reason FROM events "
-        "WHERE stream_id = ? AND position < ? ORDER BY position",
-        (stream_id, purge_position),
-    ).fetchall()
-    return _redact_rows(conn, found, purge_position, now)
-
-
-def _redact_rows(conn: Conn, found: Sequence[Any], purge_position: int, now: datetime) -> int:
-    when = format_time(now)
-    count = 0
-    for row in found:
-        stored = json.loads(row[3])
-        payload = EVENTS.redact_payload(row[1], int(row[2]), stored)
-        reason = row[4]
-        if reason and reason != REDACTED_REASON:
-            reason = REDACTED_REASON
-            payload = payload or {**stored, REDACTED_KEY: True}
-        if payload is None:
-            continue
-        execute(
-            conn,
-            "INSERT INTO event_redactions (position, purge_position, redacted_at) VALUES (?, ?, ?)",
-            (row[0], purge_position, when),
-        )
-        execute(
-            conn,
-            "UPDATE events SET payload = ?, reason = ? WHERE position = ?",
-            (json.dumps(payload, ensure_ascii=False, sort_keys=True), reason, row[0]),
-        )
-        count += 1
-    return count

@@ -42,10 +42,11 @@ def ranked_rows(
     candidates: int,
     where: tuple[str, tuple[Any, ...]],
     fact_cols: str,
+    join: str = "",
 ) -> list[Any]:
     """The fact rows (``fact_cols`` plus ``rank``) matching any of ``terms``, best BM25
     first, at most ``candidates``, among the facts ``where`` (SQL over ``f`` and ``p``,
-    with its parameters) lets through."""
+    and the tables ``join`` adds, with its parameters) lets through."""
     stats = rows_of(
         "SELECT (SELECT value FROM counters WHERE name = 'fts_docs') AS docs, "
         "(SELECT value FROM counters WHERE name = 'fts_length') AS length",
@@ -66,13 +67,13 @@ def ranked_rows(
     sql = (
         "WITH q AS (SELECT * FROM unnest(?::text[], ?::float8[]) AS q (term, idf)), "
         "hits AS (SELECT f.seq, f.term_count FROM facts f JOIN paths p ON p.id = f.path_id "
-        f"WHERE f.terms @@ ?::tsquery AND {where[0]}), "
+        f"{join} WHERE f.terms @@ ?::tsquery AND {where[0]}), "
         "top AS (SELECT h.seq, "
         "-sum(q.idf * t.tf * ? / (t.tf + ? * (1 - ? + ? * h.term_count / ?))) AS rank "
         "FROM hits h JOIN fact_terms t ON t.seq = h.seq JOIN q ON q.term = t.term "
         "GROUP BY h.seq ORDER BY rank, h.seq DESC LIMIT ?) "
         f"SELECT {fact_cols}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
-        "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC"
+        f"JOIN paths p ON p.id = f.path_id {join} ORDER BY top.rank, f.seq DESC"
     )
     params = (
         known,

@@ -17,15 +17,18 @@ if TYPE_CHECKING:
 __all__ = ["conditions_sql"]
 
 
-def conditions_sql(kind: str, conditions: Sequence[Condition], live: str) -> tuple[str, list[Any]]:
+def conditions_sql(
+    kind: str, conditions: Sequence[Condition], live: str, attributes: str = "f.attributes"
+) -> tuple[str, list[Any]]:
     """The WHERE terms (over ``f``) of live facts of ``kind`` meeting every condition
-    (equality; a list field holds the item; None: no value), and their parameters."""
+    (equality; a list field holds the item; None: no value) on the JSON ``attributes``
+    (a past version's at a past time), and their parameters."""
     view_name(kind)  # checks the name, as SQLite's view does
     where = [live, "f.kind = ?"]
     params: list[Any] = [kind]
     for c in conditions:
         view_name(c.field)  # checks the name: it is inlined
-        column = f"(f.attributes::jsonb -> '{c.field}')"
+        column = f"({attributes}::jsonb -> '{c.field}')"
         if kind == "fact" and c.field == "statement":
             column = f"coalesce({column}, to_jsonb(f.content))"
         if c.value is None:

@@ -13,6 +13,8 @@ from embornal.domain.records import record
 from embornal.domain.text import TOKENIZER_VERSION
 from embornal.errors import EmbornalError, MigrationError
 from embornal.storage.postgres.db import MIGRATION_LOCK, Conn, DriverError, execute
+from embornal.storage.postgres.history import MIGRATION as HISTORY
+from embornal.storage.postgres.history import projecting, resume
 
 __all__ = ["MIGRATIONS", "PgMigration", "applied", "migrate"]
 
@@ -57,6 +59,15 @@ def _seed(conn: Conn, clock: Clock) -> None:
     append(conn, default_policy_events(clock))
 
 
+def _history(conn: Conn, clock: Clock) -> None:
+    """The history tables, and the history of the log before them (:mod:`.history`)."""
+    from embornal.storage.postgres.admin import replay
+    from embornal.storage.postgres.history import fill_in
+
+    _sql("0008_history")(conn, clock)
+    fill_in(conn, replay)
+
+
 MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration("pg_0001_initial", "schema", _sql("0001_initial")),
     PgMigration("pg_0002_meta", "schema", _meta),
@@ -65,6 +76,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration("pg_0005_claims", "schema", _sql("0003_claims")),
     PgMigration("pg_0006_history_context", "schema", _sql("0005_history_context")),
     PgMigration("pg_0007_narratives", "schema", _sql("0006_narratives")),
+    PgMigration(HISTORY, "schema", _history),
 )
 
 
@@ -84,6 +96,12 @@ def migrate(conn: Conn, clock: Clock, *, seed: bool = True) -> list[str]:
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         done = set(applied(conn))
     new = not done
+    with projecting(HISTORY in done):  # no history tables to write before pg_0008
+        _run(conn, clock, done, ran, seed=seed or not new)
+    return ran
+
+
+def _run(conn: Conn, clock: Clock, done: set[str], ran: list[str], *, seed: bool) -> None:
     for m in MIGRATIONS:
         if m.name in done:
             continue
@@ -91,8 +109,10 @@ def migrate(conn: Conn, clock: Clock, *, seed: bool = True) -> list[str]:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                 if execute(conn, "SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
+                    if m.name == HISTORY:
+                        resume()
                     continue  # another process applied it while we waited
-                if m.kind == "schema" or seed or not new:
+                if m.kind == "schema" or seed:
                     m.run(conn, clock)
                 execute(
                     conn,
@@ -106,4 +126,3 @@ def migrate(conn: Conn, clock: Clock, *, seed: bool = True) -> list[str]:
                 raise
             raise MigrationError(f"migration {m.name} failed: {e.message}") from e
         ran.append(m.name)
-    return ran

@@ -21,6 +21,7 @@ from embornal.domain.text import index_terms
 from embornal.errors import StorageError
 from embornal.storage import canon, claims_sql, narratives_sql, proposals_sql, protocol
 from embornal.storage.postgres import conflicts, graph
+from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres.db import Conn, Dialect, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes, tag_text
 
@@ -507,3 +508,4 @@ def apply(conn: Conn, event: Event) -> None:
     body = event.body
     handler(conn, event, body)
     conflicts.after(conn, event, body)  # entity keys (decision 0059)
+    pg_history.project(conn, event, body)  # the intervals of what it changed (decision 0041)

@@ -9,8 +9,8 @@ transaction, on its thread, reads through that transaction's connection (its own
 
 Every read takes a :class:`~embornal.domain.scope.ReadScope`, compiled by the same
 compiler as SQLite's (:mod:`embornal.storage.access_sql`, :func:`pg_scope`): the access
-rules are applied by the database on every read path. The parts of the contract not
-ported yet raise :class:`~embornal.errors.StorageError` naming the part (:data:`NOT_PORTED`).
+rules are applied by the database on every read path. Every part of the contract is
+here, time travel too (:meth:`PostgresStore.as_of`, decision 0100).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
+from embornal.storage.postgres.timeline import PgTimeline
 from embornal.storage.proposals_sql import ProposalQueries
-from embornal.storage.protocol import ProtocolReads
 from embornal.storage.subtree import subtree_rows
 
 if TYPE_CHECKING:
@@ -52,8 +52,9 @@ if TYPE_CHECKING:
     from embornal.domain.conflict import ConflictState
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
+    from embornal.storage.postgres.past import PgPast
 
-__all__ = ["NOT_PORTED", "PostgresStore", "pg_scope"]
+__all__ = ["PostgresStore", "pg_scope"]
 
 T = TypeVar("T")
 
@@ -82,25 +83,8 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-#: What the PostgreSQL backend does not do yet, each raising a StorageError naming it.
-NOT_PORTED: dict[str, str] = {
-    "as_of": "time travel (history tables)",
-}
-
-
-def _not_ported(name: str, part: str) -> Callable[..., Any]:
-    def method(self: PostgresStore, *args: Any, **kwargs: Any) -> Any:
-        raise StorageError(
-            f"postgresql: {part} not ported yet ({name})",
-            hint="Keep this memory on SQLite (a file path in storage.url) for now.",
-        )
-
-    method.__name__ = name
-    return method
-
-
 class PostgresStore(
-    ProposalQueries, LinkReads, ProtocolReads, CanonQueries, NarrativeQueries, ClaimQueries
+    ProposalQueries, LinkReads, PgTimeline, CanonQueries, NarrativeQueries, ClaimQueries
 ):
     """One open PostgreSQL memory, safe to share between threads. The reads of typed
     links, proposals, retention and the history protocol are SQLite's own mixins, their
@@ -165,7 +149,11 @@ class PostgresStore(
             raise db.translate(e, "appending events") from e
 
     def redact_stream(self, tx: db.Conn, stream_id: str, purge_position: int) -> int:
-        return eventlog.redact_stream(tx, stream_id, purge_position, self.clock.now())
+        """Erase the purged fact's text from its events and every event quoting it
+        (proposals, narratives, claims): SQLite's reach, through the dialect."""
+        from embornal.storage.purge_mentions import redact_purged
+
+        return redact_purged(db.Dialect(tx), stream_id, purge_position, self.clock.now())
 
     # -- reading ------------------------------------------------------------------------
 
@@ -281,6 +269,12 @@ class PostgresStore(
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
         """The live facts 1..``reach`` places before and after each fact on its path,
         places counted over the facts in scope (SQLite's query, the ids bound as an array)."""
+        return self.neighbours_where(fact_ids, reach, scope, self._live())
+
+    def neighbours_where(
+        self, fact_ids: Sequence[str], reach: int, scope: ReadScope, live: str
+    ) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """:meth:`neighbours` among the facts ``live`` (SQL over ``f``) lets through."""
         import json
 
         from embornal.storage.context import _sql as neighbour_sql
@@ -289,7 +283,7 @@ class PostgresStore(
             return {}
         vis = self._scopes.get(scope)
         visible = "1" if vis.sql == "TRUE" else vis.sql
-        sql = neighbour_sql(reach, visible, self._live()).replace(
+        sql = neighbour_sql(reach, visible, live).replace(
             "(SELECT value FROM json_each(?))", "(SELECT jsonb_array_elements_text(?::jsonb))"
         )
         bound = () if visible == "1" else vis.params * (2 * reach)
@@ -421,16 +415,29 @@ class PostgresStore(
         under: str | None = None,
     ) -> list[tuple[Fact, float]]:
         """Live facts nearest to ``query``, best first, with their cosine similarity."""
+        found = self.nearest_where(query, candidates, scope, under, self._live(), _FACT_COLS)
+        facts = self._facts(found, self._scopes.get(scope))
+        return [(fact, float(r["sim"])) for fact, r in zip(facts, found, strict=True)]
+
+    def nearest_where(
+        self,
+        query: bytes,
+        candidates: int,
+        scope: ReadScope,
+        under: str | None,
+        live: str,
+        fact_cols: str = "f.id AS id",
+    ) -> list[Any]:
+        """The rows (``fact_cols``, ``sim``) nearest to ``query`` among the facts in scope
+        and ``under`` that ``live`` (SQL over ``f``) lets through."""
         if not self.has_vector_index():
             return []
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
-        where = (f"{self._live()} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
-        found = self._read(
-            lambda conn: pg_vectors.nearest(conn, query, candidates, where, _FACT_COLS)
+        where = (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
+        return self._read(
+            lambda conn: pg_vectors.nearest(conn, query, candidates, where, fact_cols)
         )
-        facts = self._facts(found, vis)
-        return [(fact, float(r["sim"])) for fact, r in zip(facts, found, strict=True)]
 
     # -- paths ----------------------------------------------------------------------------
 
@@ -442,6 +449,12 @@ class PostgresStore(
 
     def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
         return access.inherited_path_tags(self._rows, ancestors, owner)
+
+    def as_of(self, at: datetime) -> PgPast:
+        """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
+        from embornal.storage.postgres.past import PgPast
+
+        return PgPast(self, at, kind_views.FACT_ROW_SQL, _under_sql)
 
     # -- events ---------------------------------------------------------------------------
 
@@ -580,9 +593,5 @@ class PostgresStore(
 
         return self._read(admin.compact, "compacting after a purge")
 
-
-for _name, _part in NOT_PORTED.items():
-    setattr(PostgresStore, _name, _not_ported(_name, _part))
-del _name, _part
 
 _ = (FactVector, EmbornalError)  # named in the contract's signatures this backend keeps

@@ -5,11 +5,15 @@ temporary directory on a Unix socket the first time a test asks for a PostgreSQL
 and stopped at the end of the session. One database, ``embornal_template``, is migrated
 once; each test gets a copy of it (``CREATE DATABASE … TEMPLATE``, a file copy) and drops it
 afterwards. Nothing is installed by hand: the wheel is in the ``test`` extra.
+
+The fixtures are the root ``conftest.py``'s: the storage contract suite and the behaviour
+suite both open their PostgreSQL memories here (:func:`fresh_url`).
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import tempfile
 import warnings
@@ -104,11 +108,20 @@ def pg_server() -> Iterator[PgServer]:
         shutil.rmtree(home, ignore_errors=True)
 
 
+def fresh_url(request: pytest.FixtureRequest) -> str:
+    """The URL of a fresh, migrated PostgreSQL database for the requesting test, dropped
+    after it: a copy of the session server's template, or the database of
+    ``EMBORNAL_TEST_POSTGRESQL_URL`` (a server of one's own, used as it is)."""
+    url = os.environ.get("EMBORNAL_TEST_POSTGRESQL_URL")
+    if url:
+        return url
+    server: PgServer = request.getfixturevalue("pg_server")
+    name = server.fresh_database()
+    request.addfinalizer(lambda: server.drop(name))
+    return server.url(name)
+
+
 @pytest.fixture
-def pg_url(pg_server: PgServer) -> Iterator[str]:
+def pg_url(request: pytest.FixtureRequest) -> str:
     """The URL of a fresh, migrated PostgreSQL database, dropped after the test."""
-    name = pg_server.fresh_database()
-    try:
-        yield pg_server.url(name)
-    finally:
-        pg_server.drop(name)
+    return fresh_url(request)

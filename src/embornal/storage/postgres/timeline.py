@@ -1,0 +1,53 @@
+"""The timeline's keyword search on PostgreSQL (decision 0089): the memories with a
+history matching the terms, ranked by the keyword index's BM25 (:mod:`.keyword`, the
+ranking ``keyword_search`` uses), within the window and session. The timeline's other
+reads are SQLite's own (:mod:`embornal.storage.timeline`, through the dialect)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from embornal.storage import kind_views, timeline
+from embornal.storage.contract_timeline import TimelineRow
+from embornal.storage.postgres import keyword
+from embornal.storage.protocol import ProtocolReads
+
+if TYPE_CHECKING:
+    from embornal.domain.scope import ReadScope
+
+__all__ = ["PgTimeline"]
+
+_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
+
+
+class PgTimeline(ProtocolReads):
+    """The history protocol's and the timeline's reads (SQLite's), ``history_search_rows``
+    over the PostgreSQL keyword index (the store supplies ``_rows``, ``_scopes``,
+    ``_facts``, ``_live``)."""
+
+    _live: Callable[[], str]
+
+    def history_search_rows(
+        self,
+        terms: Sequence[str],
+        scope: ReadScope,
+        *,
+        session: str | None,
+        start: str | None,
+        end: str | None,
+        limit: int,
+    ) -> list[TimelineRow]:
+        if not terms:
+            return []
+        vis = self._scopes.get(scope)
+        where, params = timeline.filters(session, start, end)
+        rows = keyword.ranked_rows(
+            self._rows,
+            list(terms),
+            limit,
+            (" AND ".join([*where, self._live(), f"({vis.sql})"]), (*params, *vis.params)),
+            f"{_FACT_COLS}, {timeline.CONTEXT_COLS}",
+            join="JOIN memory_protocol m ON m.fact_id = f.id",
+        )
+        return timeline.rows_to_timeline(rows, self._facts(rows, vis), ranked=True)

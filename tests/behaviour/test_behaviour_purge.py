@@ -63,3 +63,25 @@ def test_a_purge_takes_the_text_out_of_proposals_narratives_and_claims(
     memory.rebuild()
     assert memory.verify() == []
     assert SECRET not in _everything_written(memory, tmp_path)
+
+
+def test_a_narrative_resting_on_a_claim_that_cites_the_purged_memory_loses_its_text(
+    memory: Memory, tmp_path: Path
+) -> None:
+    """Decision 0098 on every backend: the narrative was written on the claim, the claim
+    on the purged words; its versions lose their text in the log and the export."""
+    ledger = memory.chronicle
+    secret = memory.store("/secrets", SECRET).id
+    claim = ledger.create_claim("Ada has the code.", "assertion")
+    ledger.add_claim_evidence(claim.id, memory_id=secret)
+    ledger.adopt_claim(claim.id, reason="the note")
+    told = ledger.narrate(f"Ada knows {SECRET}.", reason=f"about {SECRET}", claim_ids=[claim.id])
+    ledger.review_narrative(told.narrative_id, note=f"checked {SECRET}")
+    other = ledger.narrate("The office is on floor 3.", reason="office", scope="office")
+    assert SECRET in _everything_written(memory, tmp_path)
+
+    memory.purge(secret, reason="a secret")
+
+    assert SECRET not in _everything_written(memory, tmp_path)
+    assert [v.narrative_id for v in ledger.narrative_history()] == [other.narrative_id]
+    assert memory.verify() == []

@@ -30,8 +30,6 @@ from embornal.storage import bitindex, context, eventlog, keyword, kind_views, m
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
-from embornal.storage.portability import skip_seed
-from embornal.storage.sqlite_parts import QueryParts
 from embornal.storage.subtree import subtree_rows
 from embornal.storage.vector_search import nearest_rows
 
@@ -41,6 +39,9 @@ if TYPE_CHECKING:  # imported where used: opening a store never needs it
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
     from embornal.storage.past import SqlitePast
+    from embornal.storage.sqlite_parts import QueryParts as Parts
+else:  # the query parts' methods are bound when first used (decision 0094)
+    from embornal.storage.sqlite_part_map import LazyParts as Parts
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
@@ -59,7 +60,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(QueryParts):
+class SqliteStore(Parts):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -114,6 +115,8 @@ class SqliteStore(QueryParts):
         if migrate:
             try:
                 if not seed:
+                    from embornal.storage.portability import skip_seed
+
                     skip_seed(conn, clock)
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()

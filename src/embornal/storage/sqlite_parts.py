@@ -1,7 +1,12 @@
 """The query parts of the SQLite store, gathered in one class it derives from: each part's
 reads (portability, proposals, typed links, the history protocol, canon, narratives …)
 live in a module of their own and read through the store's ``_rows``, ``_scopes`` and
-``_facts``. A new area adds its part here, not to :mod:`.sqlite`."""
+``_facts``. A new area adds its part here, not to :mod:`.sqlite`, and its methods to
+:data:`~embornal.storage.sqlite_part_map.PART_METHODS` (a test holds the two together).
+
+The store derives from this class for the type checker only: at run time its parts load
+when a method of theirs is first used (decision 0094), so opening a store imports none
+of these modules."""
 
 from __future__ import annotations
 

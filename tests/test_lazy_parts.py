@@ -134,7 +134,7 @@ def test_each_areas_handlers_are_the_types_the_map_gives_it() -> None:
 
 def test_the_projection_tables_are_each_areas_and_the_cores() -> None:
     tables = projection_tables()
-    assert projector.PROJECTION_TABLES == tables and len(set(tables)) == len(tables)
+    assert tables == projector.PROJECTION_TABLES and len(set(tables)) == len(tables)
     for module in sorted(set(AREAS.values())):
         area = import_module(module)
         names = getattr(area, "TABLES", None) or (area.TABLE,)

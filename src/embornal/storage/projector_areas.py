@@ -2,9 +2,10 @@
 its own area's (decision 0094).
 
 :mod:`embornal.storage.projector` projects the core's events itself (a fact's store,
-lifecycle, confidence and recalls; tags; access rules; tokens); an area's module (``HANDLERS``) is imported the first time one of its
-events is applied, and its handlers join the projector's. A test checks that every
-event type is the projector's own or named here, by the module whose ``HANDLERS`` has it.
+lifecycle, confidence and recalls; tags; access rules; tokens); an area's module
+(its ``HANDLERS``) is imported the first time one of its events is applied, and its
+handlers join the projector's. A test checks that every event type is the projector's
+own or named here, by the module whose ``HANDLERS`` has it.
 """
 
 from __future__ import annotations

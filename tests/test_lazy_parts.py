@@ -141,3 +141,25 @@ def test_the_projection_tables_are_each_areas_and_the_cores() -> None:
         assert set(names) <= set(tables), module
     with pytest.raises(AttributeError):
         projector.NOT_A_NAME  # noqa: B018
+
+
+# -- the contract's parts ----------------------------------------------------------------
+
+
+def test_the_contract_names_each_parts_name_from_its_module() -> None:
+    from embornal.storage import contract
+    from embornal.storage.contract_parts import NAMES
+
+    for name, module in NAMES.items():
+        assert getattr(contract, name) is getattr(import_module(module), name), name
+        assert name in contract.__all__
+    with pytest.raises(AttributeError, match="has no attribute 'NotAPart'"):
+        contract.NotAPart  # noqa: B018
+
+
+def test_each_parts_module_is_in_the_names() -> None:
+    from embornal.storage.contract_parts import NAMES
+
+    for module in sorted(set(NAMES.values())):
+        names = set(import_module(module).__all__)
+        assert names == {n for n, m in NAMES.items() if m == module}, module

@@ -30,11 +30,8 @@ from embornal.storage import bitindex, context, eventlog, keyword, kind_views, m
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
-from embornal.storage.subtree import subtree_rows
-from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
-    from embornal.domain.conflict import ConflictState
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
@@ -391,6 +388,8 @@ class SqliteStore(Parts):
         """Live facts nearest to ``query`` (float32 bytes), best first, with their cosine
         similarity (a long fact's: the mean of its opening piece's and best piece's);
         see :mod:`embornal.storage.vector_search`."""
+        from embornal.storage.vector_search import nearest_rows  # a model's: off recall's path
+
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
         total = self.doc_count()
@@ -486,6 +485,8 @@ class SqliteStore(Parts):
         ``fact_count`` counts visible live facts of the path itself; ``child_count``
         counts its visible children.
         """
+        from embornal.storage.subtree import subtree_rows  # tree only: off recall's path
+
         root_id = self.path_id(path)
         if root_id is None:
             return []
@@ -531,28 +532,6 @@ class SqliteStore(Parts):
         row = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
         successor = row[0][0] if row else None
         return replace(state, version=events[-1].version, superseded_by=successor)
-
-    # -- conflicts (decision 0059) -----------------------------------------------------------
-
-    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        from embornal.storage import conflict_reads  # conflicts only: off the read path
-
-        return conflict_reads.key_matches(self._rows, keys, exclude, limit)
-
-    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        from embornal.storage import conflict_reads
-
-        return conflict_reads.entity_groups(self._rows, largest)
-
-    def fact_texts(self) -> list[tuple[str, str, str]]:
-        from embornal.storage import conflict_reads
-
-        return conflict_reads.fact_texts(self._rows)
-
-    def conflict_states(self, **query: Any) -> list[ConflictState]:
-        from embornal.storage import conflict_reads
-
-        return conflict_reads.conflict_states(self._rows, **query)
 
     # -- access ----------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ _TIMELINE = "embornal.storage.timeline:TimelineQueries"
 _CANON = "embornal.storage.canon:CanonQueries"
 _NARRATIVES = "embornal.storage.narratives_sql:NarrativeQueries"
 _CLAIMS = "embornal.storage.claims_sql:ClaimQueries"
+_CONFLICTS = "embornal.storage.conflict_reads:ConflictQueries"
 
 #: Method name → ``"module:Class"`` of the class that defines it (the first of the parts'
 #: bases that does, as in :class:`~embornal.storage.sqlite_parts.QueryParts`).
@@ -66,6 +67,10 @@ PART_METHODS: dict[str, str] = {
     "claim_rows": _CLAIMS,
     "claim_citations": _CLAIMS,
     "claim_ids": _CLAIMS,
+    "entity_matches": _CONFLICTS,
+    "entity_groups": _CONFLICTS,
+    "fact_texts": _CONFLICTS,
+    "conflict_states": _CONFLICTS,
 }
 
 

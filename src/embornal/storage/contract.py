@@ -27,7 +27,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
-from embornal.storage.contract_parts import StoreParts, part_name
+from embornal.storage.contract_parts import StoreParts, reexport
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from embornal.domain.fact_aggregate import FactState
@@ -45,11 +45,8 @@ if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
         RetentionRow,
     )
     from embornal.storage.contract_timeline import TimelineReads, TimelineRow
-else:
-
-    def __getattr__(name: str) -> Any:  # a part's name: its module imported when first read
-        value = globals()[name] = part_name(__name__, name)
-        return value
+else:  # a part's name: its module imported when it is first read
+    __getattr__ = reexport(globals())
 
 
 __all__ = [

@@ -5,17 +5,18 @@ base of :class:`~embornal.storage.contract.Store`, and where each of their names
 The type checker sees :class:`StoreParts` derive from every part's Protocol, so a store
 must have each part's methods. At run time it is an empty Protocol and the parts'
 modules are not imported until one of their names is read through
-:mod:`embornal.storage.contract` (its module ``__getattr__`` asks :func:`part_name`):
+:mod:`embornal.storage.contract` (its module ``__getattr__``, made by :func:`reexport`):
 a command that never names a part, as ``memory recall``, loads none of them. A store's
 ``isinstance`` check against a part's Protocol imports it from its module.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, MutableMapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-__all__ = ["NAMES", "StoreParts", "part_name"]
+__all__ = ["NAMES", "StoreParts", "part_name", "reexport"]
 
 #: Each name :mod:`embornal.storage.contract` re-exports from a part → the part's module.
 NAMES: dict[str, str] = {
@@ -43,6 +44,17 @@ def part_name(module: str, name: str) -> Any:
     if where is None:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     return getattr(import_module(where), name)
+
+
+def reexport(namespace: MutableMapping[str, Any]) -> Callable[[str], Any]:
+    """The module ``__getattr__`` of the module whose globals are ``namespace``: a part's
+    name, read from its module and kept in ``namespace`` (the next read is a global)."""
+
+    def __getattr__(name: str) -> Any:
+        value = namespace[name] = part_name(str(namespace["__name__"]), name)
+        return value
+
+    return __getattr__
 
 
 if TYPE_CHECKING:

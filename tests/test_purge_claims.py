@@ -46,3 +46,20 @@ def test_a_purge_before_any_claim_cites_nothing(memory: Memory) -> None:
     memory.purge(fact, reason="gone")
     assert memory.chronicle.claim(made.id).statement == "Unrelated."
     assert memory.verify() == []
+
+
+def test_a_narrative_resting_on_such_a_claim_loses_its_text(memory: Memory) -> None:
+    """Decision 0098: the narrative was written on the claim, the claim on the purged
+    words; its versions leave every view too."""
+    ledger = memory.chronicle
+    secret = memory.store("/secrets", SECRET).id
+    c = ledger.create_claim("Ada has the code.", "assertion")
+    ledger.add_claim_evidence(c.id, memory_id=secret)
+    ledger.adopt_claim(c.id, reason="r")
+    n = ledger.narrate(f"Ada knows {SECRET}.", reason=f"about {SECRET}", claim_ids=[c.id])
+    ledger.review_narrative(n.narrative_id, note=f"checked {SECRET}")
+    other = ledger.narrate("The office is on floor 3.", reason="r", scope="office")
+    memory.purge(secret, reason="a secret")
+    assert SECRET not in _log_text(memory)
+    assert [v.narrative_id for v in ledger.narrative_history()] == [other.narrative_id]
+    assert memory.verify() == []

@@ -91,3 +91,29 @@ def test_claims_show_only_what_every_cited_memory_lets_the_reader_see(
                             assert e.message == f"no claim with id {cid}"
                         else:
                             raise AssertionError(f"{subject} saw claim {cid}")
+
+
+def test_a_replacement_the_reader_may_not_see_is_not_named(tmp_path: Path) -> None:
+    """A claim replaced by one citing a memory the reader may not read names no
+    replacement to that reader (an id of a claim it may not see is not told), and the
+    replacement names no replaced claim to a reader who may not see the replaced one."""
+    clock = FixedClock(datetime(2026, 1, 1, tzinfo=UTC))
+    with Memory.open(tmp_path / "m.db", clock=clock) as mem:
+        mem.policy_add("p", ["alice", "path:/*", "read"])
+        shared = mem.store("/m/shared", "The release is in June.", visibility="shared").id
+        hidden = mem.store("/m/hidden", "The release moved to July.", visibility="private").id
+        old = mem.chronicle.create_claim("The release is in June.", "plan", about=[shared])
+        mem.chronicle.add_claim_evidence(old.id, memory_id=shared)
+        mem.chronicle.adopt_claim(old.id, reason="the notice")
+        new = mem.chronicle.create_claim("The release is in July.", "plan", about=[hidden])
+        mem.chronicle.add_claim_evidence(new.id, memory_id=hidden)
+        mem.chronicle.revise_claim(old.id, "moved", replacement_id=new.id)
+        assert mem.chronicle.claim(old.id).replaced_by == new.id  # the owner sees both
+        assert mem.chronicle.claim(new.id).replaces == old.id
+        alice = mem.as_subject("alice")
+        seen = alice.chronicle.claim(old.id)
+        assert seen.status == "superseded"
+        assert seen.replaced_by is None
+        listed = alice.chronicle.recall_claims(status="all", limit=100).claims
+        assert [c.id for c in listed] == [old.id]
+        assert listed[0].replaced_by is None

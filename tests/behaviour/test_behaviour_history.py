@@ -126,7 +126,7 @@ def test_narratives_on_both_sides(alice: MemoryAPI) -> None:
     assert past.content == "Fridays."
     assert alice.chronicle.review_narrative(n.narrative_id, note="compared").usable
     assert alice.chronicle.current_narrative(scope="project").narrative is not None
-    with pytest.raises(InvalidInput, match="claims are not available yet"):
+    with pytest.raises(NotFound, match="no claim with id"):
         alice.chronicle.narrate("x", reason="r", claim_ids=["C1"])
     plain = alice.chronicle.narrate("An unlinked account.", reason="r", scope="other")
     assert plain.provenance_status == "unlinked" and plain.warnings

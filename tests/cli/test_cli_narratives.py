@@ -41,9 +41,33 @@ def test_add_current_review_history_list(cli: Run) -> None:
 def test_bad_input_is_one_line_and_nothing_is_written(cli: Run) -> None:
     assert cli("narrative", "add", "x").code == 2  # --reason is required
     claims = cli("narrative", "add", "x", "--reason", "r", "--claim", "C1")
-    assert claims.code == 2 and "claims are not available yet" in claims.err
+    assert claims.code == 3 and "no claim with id C1" in claims.err
     link = cli("narrative", "add", "x", "--reason", "r", "--link", "nope")
     assert link.code == 2 and "SOURCE:relation:TARGET" in link.err
     assert cli("narrative", "list").out.strip() == "no narratives yet"
     unlinked = cli("narrative", "add", "A plain account.", "--reason", "r")
     assert unlinked.code == 0 and "unlinked narrative" in unlinked.err
+
+
+def test_a_narrative_on_a_claim_and_both_in_the_audit(cli: Run) -> None:
+    """Decisions 0098, 0099: --claim takes an adopted claim; a withdrawal withholds the
+    narrative; memory audit lists the claim's and the narrative's decisions."""
+    fid = cli("--json", "memory", "remember", "June.", "--source", "notice").json()["fact"]["id"]
+    cid = cli("--json", "claim", "create", "June.", "--type", "plan", "--reason", "from it",
+              "--about", fid).json()["id"]  # fmt: skip
+    early = cli("narrative", "add", "June.", "--reason", "weekly", "--claim", cid)
+    assert early.code == 4 and "adopt_claim(" in early.err and "\n" not in early.err.strip()
+    assert cli("claim", "evidence", cid, "--memory", fid, "--note", "the notice").code == 0
+    assert cli("claim", "adopt", cid, "--reason", "the plan").code == 0
+    added = cli("--json", "narrative", "add", "June.", "--reason", "weekly", "--claim", cid[:12],
+                "--scope", "project")  # fmt: skip
+    assert added.code == 0 and added.json()["claim_ids"] == [cid]
+    assert cli("claim", "withdraw", cid, "--reason", "dropped").code == 0
+    withheld = cli("narrative", "current", "--scope", "project")
+    assert "withheld: review needed" in withheld.out and f"claim_withdrawn {cid}" in withheld.out
+    audit = cli("memory", "audit", "--limit", "6").out.splitlines()
+    assert f"withdraw_claim {cid} by default: dropped" in audit[0]
+    assert f"narrate {added.json()['narrative_id']} by default: weekly" in audit[1]
+    assert any(f"adopt_claim {cid} by default: the plan" in line for line in audit)
+    entry = cli("--json", "memory", "audit", "--limit", "1").json()[0]
+    assert (entry["claim_id"], entry["narrative_id"], entry["memory_id"]) == (cid, None, None)

@@ -101,7 +101,7 @@ def test_dependencies_are_validated_at_narrate_time(memory: Memory, clock: Fixed
     assert "restore(" in refused.value.hint and "without it" in refused.value.hint
     with pytest.raises(NotFound):
         memory.chronicle.narrate("x", reason="r", memory_ids=["01ZZZZZZZZZZZZZZZZZZZZZZZZ"])
-    with pytest.raises(InvalidInput, match="claims are not available yet"):
+    with pytest.raises(NotFound, match="no claim with id"):
         memory.chronicle.narrate("x", reason="r", claim_ids=["C1"])
     with pytest.raises(InvalidInput):
         memory.chronicle.narrate("  ", reason="r")

@@ -244,6 +244,8 @@ def test_flagging_lifts_an_unsupported_anchor_atomically_and_reversibly(
     assert (flag.type, lift.type) == ("MemoryFlaggedSensitive", "FactImportanceAdjusted")
     assert lift.reason == "unpin by sensitivity: it waives a check"
     assert flag.recorded_at == lift.recorded_at
+    audited = [e.action for e in memory.chronicle.audit_log(limit=3)]
+    assert audited[:2] == ["unpin_by_sensitivity", "flag_sensitive"]  # the seed's log name
     assert memory.flag_sensitive(fid, reason="again").sensitive  # nothing more written
     assert _types(memory, fid).count("MemoryFlaggedSensitive") == 1
     memory.corroborate(fid, "the team's policy doc")

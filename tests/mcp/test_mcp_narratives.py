@@ -75,7 +75,7 @@ async def test_narrative_errors_are_structured_and_self_correcting(memory: Memor
         bad, err = await _call(
             client, "narrate", {"content": "Plan.", "reason": "r", "claim_ids": ["C1"]}
         )
-        assert bad and err["error"] == "invalid_input" and "claims" in err["message"]
+        assert bad and err["error"] == "not_found" and "no claim with id" in err["message"]
         assert TOOL_CALL.search(err["hint"])
         bad, err = await _call(
             client, "review_narrative", {"narrative_id": "01ZZZZZZZZZZZZZZZZZZZZZZZZ", "note": "x"}
@@ -85,3 +85,35 @@ async def test_narrative_errors_are_structured_and_self_correcting(memory: Memor
             client, "narrate", {"content": "Policy.", "reason": "r", "security_sensitive": True}
         )
         assert bad and "narrate(" in err["hint"]
+
+
+async def test_a_narrative_on_a_claim_over_mcp_and_the_audit(memory: Memory) -> None:
+    """Decisions 0098, 0099 with seed 002's argument names: narrate(claim_ids=[...]); a
+    withdrawal answers narrative_review; audit_log lists the decisions with reasons."""
+    async with Client(build_server(memory, profile="full"), mode="auto") as client:
+        _, got = await _call(client, "remember", {"content": "June.", "source": "notice"})
+        mid = got["memory_id"]
+        _, made = await _call(client, "create_claim", {"content": "June.", "kind": "plan",
+                                                       "reason": "from the notice"})  # fmt: skip
+        cid = made["claim_id"]
+        bad, err = await _call(client, "narrate", {"content": "x", "reason": "r",
+                                                   "claim_ids": [cid]})  # fmt: skip
+        assert bad and err["error"] == "protocol_violation"
+        assert f'adopt_claim(claim_id="{cid}"' in err["hint"]
+        await _call(client, "add_evidence", {"claim_id": cid, "memory_id": mid, "reason": "it"})
+        await _call(client, "adopt_claim", {"claim_id": cid, "reason": "the plan"})
+        bad, n = await _call(client, "narrate", {"content": "June.", "reason": "weekly",
+                                                 "claim_ids": [cid], "scope": "p"})  # fmt: skip
+        assert not bad and n["usable"] and n["claim_ids"] == [cid]
+        await _call(client, "withdraw_claim", {"claim_id": cid, "reason": "dropped"})
+        _, view = await _call(client, "current_narrative", {"scope": "p"})
+        assert "narrative" not in view and "June." not in json.dumps(view)
+        assert view["narrative_review"]["source_issues"] == [
+            {"ref": cid, "issue": "claim_withdrawn", "live": True}
+        ]
+        _, audit = await _call(client, "audit_log", {"limit": 5})
+        top = [(e["action"], e.get("claim_id"), e.get("narrative_id"), e["reason"])
+               for e in audit["entries"][:3]]  # fmt: skip
+        assert top == [("withdraw_claim", cid, None, "dropped"),
+                       ("narrate", None, n["narrative_id"], "weekly"),
+                       ("adopt_claim", cid, None, "the plan")]  # fmt: skip

@@ -39,3 +39,21 @@ def test_claims_as_their_streams_make_them(store: Store, events: Events) -> None
     assert store.claim_citations(["C1", "C2"]) == {"C1": tuple(sorted((m1, m2)))}
     assert store.claim_ids("C") == ["C1", "C2"] and store.claim_ids("C2") == ["C2"]
     assert store.verify() == []
+
+
+def test_the_events_of_some_types_newest_first_below_a_position(
+    store: Store, events: Events
+) -> None:
+    """The audit's read of the claims' and narratives' streams (decision 0099)."""
+    (m1,) = write(store, events.stored("/a", "one"))
+    write(store, _on(events, "C1", ClaimCreated("C1", "One.", "plan", about=(m1,))))
+    write(store, _on(events, "C1", ClaimEvidenceAdded("C1", "C1-1", "supports", memory_id=m1)),
+          _on(events, "C1", ClaimAdopted("C1")))  # fmt: skip
+    types = ["ClaimCreated", "ClaimAdopted"]
+    got = store.events_of_types(types, limit=10)
+    assert [(e.stream_id, e.type, e.reason) for e in got] == [
+        ("claim:C1", "ClaimAdopted", "why"), ("claim:C1", "ClaimCreated", "why")]  # fmt: skip
+    assert [e.type for e in store.events_of_types(types, limit=1)] == ["ClaimAdopted"]
+    below = store.events_of_types(types, limit=10, before=got[0].position)
+    assert [e.type for e in below] == ["ClaimCreated"]
+    assert store.events_of_types([], limit=10) == []

@@ -1,5 +1,6 @@
-"""The audit log's names for decisions (seed 002 ``audit_log``; decision 0084): each event
-of a memory's stream as the action a person would name it. Pure.
+"""The audit log's names for decisions (seed 002 ``audit_log``; decisions 0084, 0099): each
+event of a memory's, a claim's or a narrative account's stream as the action a person
+would name it (the claims' and narratives' as seed 002's tools). Pure.
 
 The log is the audit: :func:`action_of` only names what an event did (``pin`` and
 ``unpin`` are one event type, told apart by its payload); an event type without a name
@@ -13,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["action_of"]
+__all__ = ["UNPIN_BY_SENSITIVITY", "action_of"]
 
 _NAMES = {
     "FactStored": "store",
@@ -40,6 +41,17 @@ _NAMES = {
     "MemoryCanonized": "canonize",
     "MemoryFramed": "set_frame",
     "MemoryContextSet": "set_history_context",
+    # the claims ledger and the narratives (decision 0099): seed 002's tool names
+    "ClaimCreated": "create_claim",
+    "ClaimEvidenceAdded": "add_evidence",
+    "ClaimEvidenceRetracted": "retract_evidence",
+    "ClaimAdopted": "adopt_claim",
+    "ClaimRevised": "revise_claim",
+    "ClaimSuperseded": "revise_claim",  # the replaced claim's side of a replacement
+    "ClaimWithdrawn": "withdraw_claim",
+    "NarrativeVersioned": "narrate",
+    "NarrativeReviewed": "review_narrative",
+    "ConflictResolved": "resolve_conflict",
 }
 #: A canon membership's end, by its cause (seed 002 logs ``decanonize_by_sensitivity``).
 _LEFT_CANON = {"end_scope": "end_scope", "sensitivity": "decanonize_by_sensitivity"}
@@ -47,15 +59,25 @@ _PREFIX = re.compile(r"^(Fact|Memory)")
 _WORD = re.compile(r"(?<!^)(?=[A-Z])")
 
 
-def action_of(event_type: str, payload: Mapping[str, Any]) -> str:
-    """What the event of ``event_type`` with ``payload`` did, as the audit names it."""
+#: The reason ``flag_sensitive`` gives the anchor it lifts (seed 002 logs
+#: ``unpin_by_sensitivity``).
+UNPIN_BY_SENSITIVITY = "unpin by sensitivity: "
+
+
+def action_of(event_type: str, payload: Mapping[str, Any], reason: str | None = None) -> str:
+    """What the event of ``event_type`` with ``payload`` (and ``reason``) did, as the audit
+    names it."""
     if event_type == "FactImportanceAdjusted":
         pinned, before = bool(payload.get("pinned")), bool(payload.get("previous_pinned"))
         if pinned != before:
+            if not pinned and (reason or "").startswith(UNPIN_BY_SENSITIVITY):
+                return "unpin_by_sensitivity"
             return "pin" if pinned else "unpin"
         return "weight"
     if event_type == "FactStored" and payload.get("supersedes_id"):
         return "supersede"
+    if event_type == "ConflictOpened":  # declared by a caller, or found by the rules
+        return "mark_conflict" if payload.get("conflict_class") == "declared" else "open_conflict"
     if event_type == "MemoryDecanonized":
         return _LEFT_CANON.get(str(payload.get("cause")), "decanonize")
     name = _NAMES.get(event_type)

@@ -46,9 +46,11 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
          Input("memory_ids", "list", "The memories it rests on (each live and readable).",
                aliases=("memory_ids", "memories", "sources"), flag="--memory", nargs="+",
                metavar="ID", cli_help="a memory it rests on (repeatable)"),
-         Input("claim_ids", "list", "Claims it rests on (not available yet: leave empty).",
-               aliases=("claim_ids", "claims"), flag="--claim", nargs="+", metavar="ID",
-               cli_help="a claim it rests on (not available yet)"),
+         Input("claim_ids", "list", "Adopted claims it rests on (each current in "
+               "recall_claims); a later withdrawal, revision or evidence change withholds "
+               "the narrative until review_narrative.", aliases=("claim_ids", "claims"),
+               flag="--claim", nargs="+", metavar="ID",
+               cli_help="an adopted claim it rests on (repeatable)"),
          Input("link_ids", "list", "Typed links it rests on, each SOURCE:relation:TARGET as "
                "memory_links shows them.", aliases=("link_ids", "links"), flag="--link",
                nargs="+", metavar="LINK", cli_help="a link SOURCE:relation:TARGET it rests on"),

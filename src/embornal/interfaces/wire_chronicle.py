@@ -16,15 +16,21 @@ Wire = dict[str, Any]
 
 def _audit(e: AuditEntry) -> Wire:
     return {"position": e.position, "at": format_time(e.at), "action": e.action,
-            "memory_id": e.memory_id, "actor": e.actor, "actor_kind": e.actor_kind,
+            "memory_id": e.memory_id, "claim_id": e.claim_id, "narrative_id": e.narrative_id,
+            "conflict_id": e.conflict_id, "actor": e.actor, "actor_kind": e.actor_kind,
             "reason": e.reason, "event_type": e.event_type}  # fmt: skip
 
 
+def _opt(d: Mapping[str, Any], key: str) -> str | None:
+    value = d.get(key)
+    return None if value is None else str(value)
+
+
 def _read_audit(d: Mapping[str, Any]) -> AuditEntry:
-    reason = d.get("reason")
     return AuditEntry(int(d["position"]), parse_time(str(d["at"])), str(d["action"]),
-                      str(d["memory_id"]), str(d["actor"]), str(d["actor_kind"]),
-                      None if reason is None else str(reason), str(d["event_type"]))  # fmt: skip
+                      _opt(d, "memory_id"), str(d["actor"]), str(d["actor_kind"]),
+                      _opt(d, "reason"), str(d["event_type"]), _opt(d, "claim_id"),
+                      _opt(d, "narrative_id"), _opt(d, "conflict_id"))  # fmt: skip
 
 
 SHAPES: dict[type, Callable[[Any], Wire]] = {AuditEntry: _audit}

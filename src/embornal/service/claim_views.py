@@ -199,12 +199,24 @@ def record_of(
         review_required=review,
         eligible_for_recall=state.eligible and not review and not state.redacted,
         source_issues=issues,
-        replaced_by=state.replaced_by,
-        replaces=state.replaces,
+        replaced_by=_seen(ctx, state.replaced_by),
+        replaces=_seen(ctx, state.replaces),
         redacted=state.redacted,
         as_of=as_of,
         history=history,
     )
+
+
+def _seen(ctx: ServiceContext, claim_id: str | None) -> str | None:
+    """``claim_id`` when the subject may see that claim, else None: a replacement or a
+    replaced claim the reader may not see is not named (decision 0083)."""
+    if claim_id is None:
+        return None
+    try:
+        load(ctx, claim_id)
+    except NotFound:
+        return None
+    return claim_id
 
 
 def claim(ctx: ServiceContext, claim_id: str, *, as_of: object = None) -> ClaimRecord:

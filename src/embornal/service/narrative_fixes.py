@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from embornal.domain.narrative_claims import is_claim_id
 from embornal.domain.narratives import (
     FORGOTTEN,
     INSUFFICIENT,
@@ -29,6 +30,10 @@ _WHAT = {
 
 
 def _fix(ref: str, code: str) -> str:
+    if is_claim_id(ref):
+        from embornal.service.narrative_claims import claim_fix
+
+        return claim_fix(ref, code)
     if code == FORGOTTEN:
         return f'restore(memory_id="{ref}", reason="...")'
     if code == STALE_INTERPRETATION:

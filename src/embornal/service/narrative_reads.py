@@ -15,6 +15,7 @@ from embornal.domain.narratives import (
 )
 from embornal.errors import InvalidInput, NotFound
 from embornal.service.context import ServiceContext
+from embornal.service.narrative_claims import claim_source_issues, claims_visible
 from embornal.service.narrative_fixes import fix_hint
 from embornal.service.narrative_results import Narrative, NarrativeReview, SourceIssue
 
@@ -41,11 +42,16 @@ def find_version(ctx: ServiceContext, narrative_id: str) -> tuple[Account, Versi
 
 
 def visible(ctx: ServiceContext, version: Version) -> bool:
-    """A version is visible to a subject that may read every fact it depends on; an
-    unlinked one to a subject that may read a fact its narrator would store at
-    /narratives (the narrator, and whom the rules let read there; decision 0087)."""
+    """A version is visible to a subject that may read every fact it depends on and see
+    every claim it names (decision 0098); an unlinked one to a subject that may read a
+    fact its narrator would store at /narratives (the narrator, and whom the rules let
+    read there; decision 0087)."""
     ids = version.fact_ids()
+    if version.claim_ids and not claims_visible(ctx, version.claim_ids):
+        return False
     if not ids:
+        if version.claim_ids:  # each claim's material (or owner) decided it
+            return True
         if ctx.access.unconditional("read"):
             return True
         obj = ctx.access.new_fact_object(NARRATIVE_PATH, {"owner": version.actor})
@@ -66,6 +72,7 @@ def _issues(ctx: ServiceContext, version: Version, now: datetime) -> tuple[Sourc
             links=[k for k in links if k[0] == fact_id],
         )
         out += [SourceIssue(i.ref, i.issue, i.live, i.at) for i in found]
+    out += claim_source_issues(ctx, version.claim_ids, dict(version.checked))
     return tuple(out)
 
 

@@ -35,6 +35,7 @@ from embornal.domain.narratives import (
 from embornal.domain.screening import screen
 from embornal.errors import ConcurrencyError, InvalidInput, NotFound, ProtocolViolation
 from embornal.service.context import ServiceContext, check_limit
+from embornal.service.narrative_claims import check_claims, resolve_claims
 from embornal.service.narrative_fixes import refusal
 from embornal.service.narrative_reads import (
     NARRATIVE_PATH,
@@ -138,19 +139,15 @@ def narrate(
 ) -> Narrative:
     """A new version of the account of ``scope`` from ``perspective``, its dependencies
     validated now: each memory live and readable, an interpretation not overdue, a
-    sensitive one only with the corroboration gate met; a sensitive synthesis needs
-    dependencies, each supported."""
+    sensitive one only with the corroboration gate met; each claim visible, adopted and
+    current (decision 0098); a sensitive synthesis needs dependencies, each supported."""
     why = check_reason(reason)
     text = _text(content, "content", required=True)
     cover = _text(coverage, "coverage", required=False)
     sc = check_label(scope, "scope", DEFAULT_SCOPE)
     pe = check_label(perspective, "perspective", DEFAULT_PERSPECTIVE)
     memories = tuple(dict.fromkeys(ctx.resolve(m).id for m in _ids(memory_ids, "memory_ids")))
-    if _ids(claim_ids, "claim_ids"):
-        raise InvalidInput(
-            "claims are not available yet: a narrative cannot depend on claim ids",
-            hint="Narrate without claim_ids; name the memories the claims rest on instead.",
-        )
+    claims = resolve_claims(ctx, _ids(claim_ids, "claim_ids"))
     links = tuple(dict.fromkeys(_link(ctx, t) for t in _ids(link_ids, "link_ids")))
     _require(ctx, "write")
     assert text is not None
@@ -160,20 +157,20 @@ def narrate(
     for a, _, b in links:
         facts += [a, b]
     facts = list(dict.fromkeys(facts))
-    if sensitive and not facts:
+    if sensitive and not facts and not claims:
         raise ProtocolViolation(
             "a security-sensitive synthesis needs nonempty, supported links: it names no "
             "memory or link",
             hint="Call narrate(content, reason, memory_ids=[...]) naming the corroborated "
             "memories it rests on.",
         )
-    checked = _checked(ctx, facts, sensitive)
+    checked = _checked(ctx, facts, sensitive) | check_claims(ctx, claims, sensitive)
     stream = account_stream(sc, pe)
     for _ in range(_ATTEMPTS):
         account = fold_account(ctx.store.read_stream(stream))
         body = NarrativeVersioned(
             new_id(ctx.now()), sc, pe, text, cover, sensitive, found.matches, memories,
-            tuple(format_link(*k) for k in links), (), checked_pairs(checked),
+            tuple(format_link(*k) for k in links), claims, checked_pairs(checked),
             account.current.narrative_id if account is not None else None,
         )  # fmt: skip
         try:
@@ -209,7 +206,9 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
         )
     _require(ctx, "write")
     for _ in range(_ATTEMPTS):
-        checked = _checked(ctx, version.fact_ids(), version.sensitive)
+        checked = _checked(ctx, version.fact_ids(), version.sensitive) | check_claims(
+            ctx, version.claim_ids, version.sensitive
+        )
         body = NarrativeReviewed(version.narrative_id, why, checked_pairs(checked))
         try:
             ctx.append(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.domain.clock import format_time
 from embornal.storage.connect import Connection
 from embornal.storage.contract_claims import ClaimRow
+from embornal.storage.event_rows import event_columns, row_to_event
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
@@ -151,3 +152,17 @@ class ClaimQueries:
             (prefix, prefix + "\uffff"),
         )
         return [r[0] for r in rows]
+
+    def events_of_types(
+        self, types: Sequence[str], *, limit: int, before: int | None = None
+    ) -> list[Event]:
+        if not types:
+            return []
+        marks = ",".join("?" * len(types))
+        bound = "" if before is None else " AND e.position < ?"
+        rows = self._rows(
+            f"SELECT {event_columns('e')} FROM events e WHERE e.type IN ({marks}){bound} "
+            "ORDER BY e.position DESC LIMIT ?",
+            (*types, *(() if before is None else (before,)), limit),
+        )
+        return [row_to_event(r) for r in rows]

@@ -5,9 +5,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from embornal.domain.records import record
+
+if TYPE_CHECKING:
+    from embornal.domain.events import Event
 
 __all__ = ["ClaimReads", "ClaimRow"]
 
@@ -46,4 +49,12 @@ class ClaimReads(Protocol):
 
     def claim_ids(self, prefix: str) -> list[str]:
         """Up to two claim ids that start with ``prefix`` (upper-cased)."""
+        ...
+
+    def events_of_types(
+        self, types: Sequence[str], *, limit: int, before: int | None = None
+    ) -> list[Event]:
+        """The events of those types, the newest first, at positions below ``before``, at
+        most ``limit`` (the audit of the claims' and narratives' streams, decision 0099;
+        who may see each is the service's to decide)."""
         ...

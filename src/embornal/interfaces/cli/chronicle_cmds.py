@@ -13,7 +13,8 @@ __all__ = ["show_audit"]
 
 
 def show_audit(ctx: Context, entries: list[AuditEntry]) -> None:
-    """``#POSITION TIME ACTION MEMORY by ACTOR: REASON``, the newest first."""
+    """``#POSITION TIME ACTION TARGET by ACTOR: REASON``, the newest first (the target: the
+    memory, the claim, or the narrative version)."""
     from embornal.domain.clock import format_time
 
     if not entries:
@@ -21,4 +22,5 @@ def show_audit(ctx: Context, entries: list[AuditEntry]) -> None:
         return
     for e in entries:
         when = format_time(e.at, micro=False)
-        ctx.say(f"#{e.position} {when} {e.action} {e.memory_id} by {e.actor}: {e.reason or '-'}")
+        target = e.claim_id or e.narrative_id or e.conflict_id or e.memory_id or "-"
+        ctx.say(f"#{e.position} {when} {e.action} {target} by {e.actor}: {e.reason or '-'}")

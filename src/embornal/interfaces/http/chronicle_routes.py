@@ -23,8 +23,15 @@ class AuditEntryOut(_Out):
     position: int = Field(description="The event's id (what undo takes).")
     at: Time
     action: str = Field(description="promote, pin, unpin, unpin_noop, corroborate, review, "
-                        "forget, restore, flag_sensitive, store …")  # fmt: skip
-    memory_id: str
+                        "forget, restore, flag_sensitive, store …; create_claim, "
+                        "add_evidence, adopt_claim, revise_claim, withdraw_claim, "
+                        "narrate, review_narrative, mark_conflict, resolve_conflict")  # fmt: skip
+    memory_id: str | None = Field(
+        description="The memory; for a claim's evidence, the memory it cites."
+    )
+    claim_id: str | None
+    narrative_id: str | None = Field(description="The narrative version.")
+    conflict_id: str | None
     actor: str
     actor_kind: str
     reason: str | None

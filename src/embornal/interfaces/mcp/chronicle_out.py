@@ -18,7 +18,12 @@ class AuditEntryOut(BaseModel):
     position: int = Field(description="The event's id: what undo(event_id=...) takes.")
     at: str | None
     action: str
-    memory_id: str
+    memory_id: str | None = Field(
+        None, description="The memory; for a claim's evidence, the memory it cites."
+    )
+    claim_id: str | None = None
+    narrative_id: str | None = Field(None, description="The narrative version.")
+    conflict_id: str | None = None
     actor: str
     reason: str | None = None
 
@@ -31,7 +36,9 @@ class AuditOut(BaseModel):
         return cls(
             entries=[
                 AuditEntryOut(position=e.position, at=iso(e.at), action=e.action,
-                              memory_id=e.memory_id, actor=e.actor, reason=e.reason)
+                              memory_id=e.memory_id, claim_id=e.claim_id,
+                              narrative_id=e.narrative_id, conflict_id=e.conflict_id,
+                              actor=e.actor, reason=e.reason)
                 for e in rows
             ]
         )  # fmt: skip

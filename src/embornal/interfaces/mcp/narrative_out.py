@@ -26,6 +26,7 @@ class NarrativeOut(BaseModel):
     content: str | None = Field(None, description="Null when withheld: not usable.")
     memory_ids: list[str] = Field(default_factory=list)
     link_ids: list[str] = Field(default_factory=list)
+    claim_ids: list[str] = Field(default_factory=list)
     usable: bool
     review_status: str = Field(description="current, stale or superseded.")
     source_issues: list[IssueOut] = Field(default_factory=list)
@@ -36,7 +37,8 @@ class NarrativeOut(BaseModel):
         return cls(
             narrative_id=n.narrative_id, scope=n.scope, perspective=n.perspective,
             version=n.version, content=n.content, memory_ids=list(n.memory_ids),
-            link_ids=list(n.link_ids), usable=n.usable, review_status=n.review_status,
+            link_ids=list(n.link_ids), claim_ids=list(n.claim_ids), usable=n.usable,
+            review_status=n.review_status,
             source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
                            for i in n.source_issues],
             warning="; ".join(n.warnings) or None,

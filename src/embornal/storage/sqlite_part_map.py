@@ -67,6 +67,7 @@ PART_METHODS: dict[str, str] = {
     "claim_rows": _CLAIMS,
     "claim_citations": _CLAIMS,
     "claim_ids": _CLAIMS,
+    "events_of_types": _CLAIMS,
     "entity_matches": _CONFLICTS,
     "entity_groups": _CONFLICTS,
     "fact_texts": _CONFLICTS,

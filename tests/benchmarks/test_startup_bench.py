@@ -23,6 +23,8 @@ def test_a_tiny_run_writes_json_and_its_results_section(tmp_path: Path) -> None:
     assert list(rows) == list(startup.commands(startup.console_script()))
     assert all(r["n"] == 2 and r["min"] <= r["median"] <= r["max"] for r in rows.values())
     assert rows["python -c pass"]["ratio"] == 1.0
+    assert all(r["cpu_median"] > 0 for r in rows.values())
+    assert rows["python -c pass"]["cpu_ratio"] == 1.0
     assert set(report["met"]) == {"median_ms", "ratio"}
     text = results.read_text()
     assert "## Command-line start-up" in text and "## Other" in text and "kept" in text

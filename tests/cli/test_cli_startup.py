@@ -17,6 +17,9 @@ from cli_helpers import EMBORNAL, Run
 
 from embornal.interfaces.catalog import PARTS
 from embornal.interfaces.cli.tree import build_parser
+from embornal.storage.contract_parts import NAMES
+from embornal.storage.projector_areas import AREAS
+from embornal.storage.sqlite_part_map import PART_METHODS
 
 #: Libraries (and our modules over them) that a memory command on a local memory with
 #: no config and no model never needs: servers, access engine, model runtimes, YAML,
@@ -71,6 +74,14 @@ OFF_THE_RECALL_PATH = (
     *(f"embornal.interfaces.{module}" for module, _ in PARTS),
     "embornal.service.tokens",
     "embornal.service.reindex_result",
+    # the store's query parts, the projector's areas and the contract's parts (decision
+    # 0094), but the conflicts' projection, whose entity keys follow every event
+    "embornal.storage.sqlite_parts",
+    *sorted(
+        {where.partition(":")[0] for where in PART_METHODS.values()}
+        | (set(AREAS.values()) - {"embornal.storage.conflict_projection"})
+        | set(NAMES.values())
+    ),
 )
 
 

@@ -23,6 +23,13 @@ from embornal.storage.contract import Store
         contract.AccessStore,
         contract.Admin,
         contract.Store,
+        # the parts' Protocols, which Store derives from for the type checker only
+        contract.ConflictReads,
+        contract.ProposalReads,
+        contract.CanonReads,
+        contract.TimelineReads,
+        contract.NarrativeReads,
+        contract.ClaimReads,
     ],
 )
 def test_the_store_is_each_protocol(store: Store, protocol: type) -> None:

@@ -14,7 +14,7 @@ from embornal.domain.events import ActorKind, Event
 from embornal.domain.facts import DEFAULT_KIND, Fact
 from embornal.domain.ranking import FusionSettings
 from embornal.domain.tags import Tag
-from embornal.service import browse, recall
+from embornal.service import recall
 from embornal.service.context import ServiceContext
 from embornal.service.later import Later
 from embornal.storage.contract import Store
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from embornal.service import (
         admin,
         backup,
+        browse,
         chronicle,
         conflicts,
         details,
@@ -86,6 +87,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")
     backup = Later("embornal.service.backup")
+    browse = Later("embornal.service.browse")  # ls, tree, cat, show, history
     chronicle = Later("embornal.service.chronicle")
     export = Later("embornal.service.export")
     importing = Later("embornal.service.importing")

@@ -52,7 +52,6 @@ from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
-from embornal.service.strongest import strongest
 from embornal.service.timetravel import AsOf, looking_back
 from embornal.storage.contract import PastReads, Store, pack_vector
 
@@ -139,6 +138,8 @@ class Recaller:
     ) -> list[RecallHit]:
         chosen = self.resolve_mode(mode)
         if not query or not query.strip():
+            from embornal.service.strongest import strongest  # no query: off its path
+
             return strongest(self._store, n, vis, now, under)
         if chosen == "keyword":
             return self._keyword(query, n, vis, now, under)

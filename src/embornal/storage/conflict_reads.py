@@ -2,7 +2,8 @@
 
 Each function takes ``rows(sql, params)``, the store's read (its own connection, or the
 write connection inside a unit of work, so a detection at store sees the facts just
-appended).
+appended). :class:`ConflictQueries` gives them to the store as methods: one of its query
+parts, loaded when first used (decision 0094).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from embornal.domain.clock import parse_time
 from embornal.domain.conflict import ConflictClass, ConflictState, Outcome
 
-__all__ = ["conflict_states", "entity_groups", "fact_texts", "key_matches"]
+__all__ = ["ConflictQueries", "conflict_states", "entity_groups", "fact_texts", "key_matches"]
 
 Rows = Callable[[str, Sequence[Any]], list[Any]]
 
@@ -131,3 +132,21 @@ def conflict_states(
         ):
             members.setdefault(cid, []).append(fid)
     return [_state(r, tuple(members.get(r["id"], ()))) for r in found]
+
+
+class ConflictQueries:
+    """The conflicts' reads as methods of the SQLite store (through its ``_rows``)."""
+
+    _rows: Rows
+
+    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
+        return key_matches(self._rows, keys, exclude, limit)
+
+    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
+        return entity_groups(self._rows, largest)
+
+    def fact_texts(self) -> list[tuple[str, str, str]]:
+        return fact_texts(self._rows)
+
+    def conflict_states(self, **query: Any) -> list[ConflictState]:
+        return conflict_states(self._rows, **query)

@@ -16,7 +16,6 @@ Vectors travel as float32 bytes (:func:`pack_vector`).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -28,25 +27,27 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
-from embornal.storage.contract_claims import ClaimReads, ClaimRow
-from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
-from embornal.storage.contract_review import (
-    CanonReads,
-    CanonRow,
-    ConflictReads,
-    LabelCount,
-    ProposalReads,
-    ProposalRow,
-    RetentionRow,
-)
-from embornal.storage.contract_timeline import TimelineReads, TimelineRow
+from embornal.storage.contract_parts import StoreParts, reexport
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
-    from datetime import datetime
-
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
+    from embornal.storage.contract_claims import ClaimReads, ClaimRow
+    from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
+    from embornal.storage.contract_review import (
+        CanonReads,
+        CanonRow,
+        ConflictReads,
+        LabelCount,
+        ProposalReads,
+        ProposalRow,
+        RetentionRow,
+    )
+    from embornal.storage.contract_timeline import TimelineReads, TimelineRow
+else:  # a part's name: its module imported when it is first read
+    __getattr__ = reexport(globals())
+
 
 __all__ = [
     "EVERYTHING",
@@ -95,6 +96,8 @@ RebuildProgress = Callable[[str, int, int], None]  # (step, done, total)
 
 def pack_vector(values: Sequence[float]) -> bytes:
     """A vector as the contract carries it: float32 values, machine byte order."""
+    from array import array
+
     return array("f", values).tobytes()
 
 
@@ -575,14 +578,9 @@ class Store(
     AccessStore,
     Admin,
     TimeTravel,
-    ConflictReads,
     Portability,
-    ProposalReads,
     HistoryQueries,
-    CanonReads,
-    TimelineReads,
-    NarrativeReads,
-    ClaimReads,
+    StoreParts,  # the review, timeline, narratives and claims parts (decision 0094)
     Protocol,
 ):
     """One open memory."""

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
@@ -18,17 +19,9 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import fts_document
-from embornal.storage import (
-    canon,
-    claims_sql,
-    conflict_projection,
-    graph,
-    history,
-    narratives_sql,
-    proposals_sql,
-    protocol,
-)
+from embornal.storage import conflict_projection, history
 from embornal.storage.connect import Connection, DriverError
+from embornal.storage.projector_areas import AREAS, projection_tables
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     from embornal.domain.events import (
@@ -55,28 +48,17 @@ if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     )
     from embornal.domain.tags import Tag
 
-__all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path"]
+__all__ = ["PROJECTION_TABLES", "apply", "clear_projections", "ensure_path", "handler"]
 
-# Tables rebuilt from the log, in the order they are cleared (children first).
-PROJECTION_TABLES = (
-    *conflict_projection.TABLES,
-    *graph.TABLES,
-    "fact_visibility_allow",
-    *history.TABLES,
-    *protocol.TABLES,
-    *canon.TABLES,
-    "fact_evidence",
-    "fact_tags",
-    "path_tags",
-    "facts",
-    "path_closure",
-    "paths",
-    "casbin_rule",
-    "tokens",
-    proposals_sql.TABLE,
-    *narratives_sql.TABLES,
-    *claims_sql.TABLES,
-)
+if TYPE_CHECKING:  # tables rebuilt from the log, children first (projector_areas)
+    PROJECTION_TABLES: tuple[str, ...]
+else:
+
+    def __getattr__(name: str) -> Any:  # PROJECTION_TABLES: read by a rebuild, not a write
+        if name != "PROJECTION_TABLES":
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        tables = globals()["PROJECTION_TABLES"] = projection_tables()
+        return tables
 
 
 def ensure_path(conn: Connection, path: str) -> int:
@@ -370,6 +352,8 @@ def _fact_purged(conn: Connection, e: Event, b: FactPurged) -> None:
         (when, when, fid),
     )
     _set_superseder(conn, fid, live=False)
+    from embornal.storage import canon, protocol  # a purge: off the path of other writes
+
     protocol.purged(conn, fid)
     canon.purged(conn, fid)
 
@@ -521,7 +505,8 @@ def _token_revoked(conn: Connection, e: Event, b: TokenRevoked) -> None:
     )
 
 
-#: The projection of each stored type (the classes themselves are not imported here).
+#: The projection of each stored type (the classes themselves are not imported here): the
+#: core's from the start, an area's added the first time one of its events is applied.
 _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.FACT_STORED.value: _fact_stored,
     EventType.FACT_ATTRIBUTES_UPDATED.value: _fact_attributes_updated,
@@ -542,14 +527,17 @@ _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.POLICY_REMOVED.value: _policy_removed,
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
-    **conflict_projection.HANDLERS,
-    **graph.HANDLERS,
-    **proposals_sql.HANDLERS,
-    **protocol.HANDLERS,  # the history protocol's (decision 0064)
-    **canon.HANDLERS,  # canon and frames (decision 0078)
-    **narratives_sql.HANDLERS,  # narrative accounts' (decision 0085)
-    **claims_sql.HANDLERS,  # the claims ledger's (decision 0081)
 }
+
+
+def handler(event_type: str) -> Callable[[Connection, Event, Any], None]:
+    """The projection of ``event_type``, its area's module imported on first need."""
+    found = _HANDLERS.get(event_type)
+    if found is None:
+        area = import_module(AREAS[event_type])
+        _HANDLERS.update(area.HANDLERS)
+        found = _HANDLERS[event_type]
+    return found
 
 
 def apply(conn: Connection, event: Event) -> None:
@@ -563,7 +551,7 @@ def apply(conn: Connection, event: Event) -> None:
     ):  # what this event does may read or change what waits
         _write_docs(conn, docs)
         history.flush(conn)
-    _HANDLERS[event.type](conn, event, body)
+    handler(event.type)(conn, event, body)
     conflict_projection.after(conn, event, body)  # entity keys (decision 0059)
     history.after(conn, event, body)  # the intervals of what it changed (decision 0041)
 
@@ -572,7 +560,7 @@ def clear_projections(conn: Connection) -> None:
     """Empty every projection (keeping the root path) before a replay."""
     conn.execute("DELETE FROM facts_fts")
     conn.execute("UPDATE counters SET value = 0 WHERE name IN ('fts_docs', 'policy_version')")
-    for table in PROJECTION_TABLES:
+    for table in projection_tables():
         conn.execute(f"DELETE FROM {table}")
     conn.execute(
         "INSERT INTO paths (id, parent_id, name, path, depth) VALUES (1, NULL, '', '/', 0)"

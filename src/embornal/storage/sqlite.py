@@ -30,17 +30,15 @@ from embornal.storage import bitindex, context, eventlog, keyword, kind_views, m
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
-from embornal.storage.portability import skip_seed
-from embornal.storage.sqlite_parts import QueryParts
-from embornal.storage.subtree import subtree_rows
-from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
-    from embornal.domain.conflict import ConflictState
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
     from embornal.storage.past import SqlitePast
+    from embornal.storage.sqlite_parts import QueryParts as Parts
+else:  # the query parts' methods are bound when first used (decision 0094)
+    from embornal.storage.sqlite_part_map import LazyParts as Parts
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
@@ -59,7 +57,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(QueryParts):
+class SqliteStore(Parts):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -114,6 +112,8 @@ class SqliteStore(QueryParts):
         if migrate:
             try:
                 if not seed:
+                    from embornal.storage.portability import skip_seed
+
                     skip_seed(conn, clock)
                 store.migrations_applied = migrations.migrate(conn, clock)
                 store._finish_interrupted_purge()
@@ -384,6 +384,8 @@ class SqliteStore(QueryParts):
         """Live facts nearest to ``query`` (float32 bytes), best first, with their cosine
         similarity (a long fact's: the mean of its opening piece's and best piece's);
         see :mod:`embornal.storage.vector_search`."""
+        from embornal.storage.vector_search import nearest_rows  # a model's: off recall's path
+
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
         total = self.doc_count()
@@ -479,6 +481,8 @@ class SqliteStore(QueryParts):
         ``fact_count`` counts visible live facts of the path itself; ``child_count``
         counts its visible children.
         """
+        from embornal.storage.subtree import subtree_rows  # tree only: off recall's path
+
         root_id = self.path_id(path)
         if root_id is None:
             return []
@@ -524,28 +528,6 @@ class SqliteStore(QueryParts):
         row = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
         successor = row[0][0] if row else None
         return replace(state, version=events[-1].version, superseded_by=successor)
-
-    # -- conflicts (decision 0059) -----------------------------------------------------------
-
-    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        from embornal.storage import conflict_reads  # conflicts only: off the read path
-
-        return conflict_reads.key_matches(self._rows, keys, exclude, limit)
-
-    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        from embornal.storage import conflict_reads
-
-        return conflict_reads.entity_groups(self._rows, largest)
-
-    def fact_texts(self) -> list[tuple[str, str, str]]:
-        from embornal.storage import conflict_reads
-
-        return conflict_reads.fact_texts(self._rows)
-
-    def conflict_states(self, **query: Any) -> list[ConflictState]:
-        from embornal.storage import conflict_reads
-
-        return conflict_reads.conflict_states(self._rows, **query)
 
     # -- access ----------------------------------------------------------------------------
 

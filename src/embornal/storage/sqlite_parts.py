@@ -1,12 +1,19 @@
 """The query parts of the SQLite store, gathered in one class it derives from: each part's
-reads (portability, proposals, typed links, the history protocol, canon, narratives …)
-live in a module of their own and read through the store's ``_rows``, ``_scopes`` and
-``_facts``. A new area adds its part here, not to :mod:`.sqlite`."""
+reads (portability, proposals, typed links, the history protocol, canon, narratives,
+claims, conflicts) live in a module of their own and read through the store's ``_rows``,
+``_scopes`` and ``_facts``. A new area adds its part here, not to :mod:`.sqlite`, and
+its methods to :data:`~embornal.storage.sqlite_part_map.PART_METHODS` (a test holds the
+two together).
+
+The store derives from this class for the type checker only: at run time its parts load
+when a method of theirs is first used (decision 0094), so opening a store imports none
+of these modules."""
 
 from __future__ import annotations
 
 from embornal.storage.canon import CanonQueries
 from embornal.storage.claims_sql import ClaimQueries
+from embornal.storage.conflict_reads import ConflictQueries
 from embornal.storage.graph import LinkReads
 from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.portability import SqlitePortability
@@ -24,5 +31,6 @@ class QueryParts(
     CanonQueries,
     NarrativeQueries,
     ClaimQueries,
+    ConflictQueries,
 ):
     """Every query part of the SQLite store."""

@@ -1,0 +1,165 @@
+"""The SQLite store's query parts and the projector's areas load when first wanted
+(decision 0094); the static maps that say where they live hold every method and every
+event type, both ways, so a new part method or event cannot be forgotten.
+
+The start-up test (``tests/cli/test_cli_startup.py``) checks that a recall imports none
+of these modules; this file checks that each one is found when it is wanted.
+"""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+
+from embornal import FixedClock
+from embornal.domain.events import ALL_EVENT_CLASSES
+from embornal.storage import projector
+from embornal.storage.projector_areas import AREAS, projection_tables
+from embornal.storage.sqlite import SqliteStore
+from embornal.storage.sqlite_part_map import PART_METHODS, LazyParts, part_function
+from embornal.storage.sqlite_parts import QueryParts
+
+
+def _store_own() -> set[str]:
+    """The names the store defines itself (its own methods win over a part's stub)."""
+    return {name for cls in SqliteStore.__mro__ if cls is not object for name in vars(cls)}
+
+
+def _part_methods() -> dict[str, object]:
+    """Every function of the parts the store does not define itself, as the parts' class
+    resolves it (the first base that defines the name)."""
+    found: dict[str, object] = {}
+    for cls in QueryParts.__mro__[1:]:
+        if cls is object:
+            continue
+        for name, value in vars(cls).items():
+            if name.startswith("__") and name.endswith("__"):
+                continue
+            assert inspect.isfunction(value), (
+                f"{cls.__qualname__}.{name} is not a plain method: a part may hold only "
+                "methods (the store binds them when first used)"
+            )
+            if name not in _store_own():
+                found.setdefault(name, getattr(QueryParts, name))
+    return found
+
+
+def test_the_store_derives_from_the_parts_only_for_the_type_checker() -> None:
+    assert SqliteStore.__mro__[1] is LazyParts
+    assert not any(issubclass(SqliteStore, base) for base in QueryParts.__bases__)
+
+
+def test_the_map_names_every_method_of_the_parts_and_nothing_else() -> None:
+    methods = _part_methods()
+    assert sorted(set(methods) - set(PART_METHODS)) == [], "add them to PART_METHODS"
+    assert sorted(set(PART_METHODS) - set(methods)) == [], "no part has them"
+
+
+@pytest.mark.parametrize("name", sorted(PART_METHODS))
+def test_each_name_resolves_to_the_parts_own_function(name: str) -> None:
+    module, _, cls = PART_METHODS[name].partition(":")
+    assert name in vars(getattr(import_module(module), cls))  # the class that defines it
+    assert part_function(name) is _part_methods()[name]
+
+
+def test_a_part_method_is_bound_to_the_store_on_first_use_and_kept(tmp_path: Path) -> None:
+    store = SqliteStore.open(tmp_path / "m.db", FixedClock())
+    try:
+        assert "event_count" not in vars(store)
+        count = store.event_count
+        assert count.__self__ is store and count.__func__ is part_function("event_count")
+        assert vars(store)["event_count"] == count  # the next call is an attribute
+        assert store.event_count() == store.last_position() > 0  # the guide's events
+        assert store.canon_scopes  # a part's helper too: canon_scopes calls _label_counts
+    finally:
+        store.close()
+
+
+def test_a_name_no_part_has_is_an_attribute_error(tmp_path: Path) -> None:
+    store = SqliteStore.open(tmp_path / "m.db", FixedClock())
+    try:
+        with pytest.raises(AttributeError, match="'SqliteStore' object has no attribute 'nope'"):
+            store.nope  # noqa: B018
+        assert not hasattr(store, "proposal_rowz")
+        assert getattr(store, "nope", None) is None
+    finally:
+        store.close()
+
+
+def test_opening_a_store_imports_no_part(tmp_path: Path) -> None:
+    """In a fresh interpreter, a store opened on an existing file and read imports no part
+    and no area but the conflicts' (its entity keys follow every event)."""
+    SqliteStore.open(tmp_path / "m.db", FixedClock()).close()  # migrated and seeded here
+    parts = {where.partition(":")[0] for where in PART_METHODS} | set(AREAS.values())
+    parts.discard("embornal.storage.conflict_projection")
+    code = (
+        "import sys\n"
+        "from embornal import FixedClock\n"
+        "from embornal.storage.sqlite import SqliteStore\n"
+        f"s = SqliteStore.open({str(tmp_path / 'm.db')!r}, FixedClock())\n"
+        "s.facts_at('/')\n"
+        "s.close()\n"
+        f"print(sorted(m for m in {sorted(parts)!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == "[]"
+
+
+# -- the projector's areas ------------------------------------------------------------
+
+
+def test_every_event_type_has_a_projection_reachable_through_the_map() -> None:
+    for cls in ALL_EVENT_CLASSES:
+        if cls.TYPE in AREAS:
+            area = import_module(AREAS[cls.TYPE])
+            assert projector.handler(cls.TYPE) is area.HANDLERS[cls.TYPE], cls.TYPE
+        else:  # the core's: projected by the projector itself
+            own = projector.handler(cls.TYPE)
+            assert own.__module__ == projector.__name__, cls.TYPE
+
+
+def test_each_areas_handlers_are_the_types_the_map_gives_it() -> None:
+    for module in sorted(set(AREAS.values())):
+        handled = set(import_module(module).HANDLERS)
+        mapped = {t for t, m in AREAS.items() if m == module}
+        assert handled == mapped, module
+
+
+def test_the_projection_tables_are_each_areas_and_the_cores() -> None:
+    tables = projection_tables()
+    assert tables == projector.PROJECTION_TABLES and len(set(tables)) == len(tables)
+    for module in sorted(set(AREAS.values())):
+        area = import_module(module)
+        names = getattr(area, "TABLES", None) or (area.TABLE,)
+        assert set(names) <= set(tables), module
+    with pytest.raises(AttributeError):
+        projector.NOT_A_NAME  # noqa: B018
+
+
+# -- the contract's parts ----------------------------------------------------------------
+
+
+def test_the_contract_names_each_parts_name_from_its_module() -> None:
+    from embornal.storage import contract
+    from embornal.storage.contract_parts import NAMES
+
+    for name, module in NAMES.items():
+        assert getattr(contract, name) is getattr(import_module(module), name), name
+        assert name in contract.__all__
+    with pytest.raises(AttributeError, match="has no attribute 'NotAPart'"):
+        contract.NotAPart  # noqa: B018
+
+
+def test_each_parts_module_is_in_the_names() -> None:
+    from embornal.storage.contract_parts import NAMES
+
+    for module in sorted(set(NAMES.values())):
+        names = set(import_module(module).__all__)
+        assert names == {n for n, m in NAMES.items() if m == module}, module

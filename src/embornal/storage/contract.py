@@ -7,9 +7,8 @@ projections in that one transaction) and to the vector writes. Every read takes 
 :class:`~embornal.domain.scope.ReadScope`, which the backend compiles into its own
 filter: a fact out of scope is absent, never "hidden".
 
-SQLite (:class:`embornal.storage.sqlite.SqliteStore`) is the backend today; another
-joins by passing the contract suite in ``tests/storage``. Open one with
-:func:`embornal.storage.factory.open_store`.
+SQLite (:mod:`embornal.storage.sqlite`) and PostgreSQL (:mod:`embornal.storage.postgres`)
+pass the contract suite in ``tests/storage``; :func:`embornal.storage.factory.open_store`.
 
 Vectors travel as float32 bytes (:func:`pack_vector`).
 """
@@ -29,6 +28,7 @@ from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.storage.contract_claims import ClaimReads, ClaimRow
+from embornal.storage.contract_copy import CopyReads, Snapshot
 from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
 from embornal.storage.contract_review import (
     CanonReads,
@@ -42,8 +42,6 @@ from embornal.storage.contract_review import (
 from embornal.storage.contract_timeline import TimelineReads, TimelineRow
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
-    from datetime import datetime
-
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
@@ -57,6 +55,7 @@ __all__ = [
     "ClaimReads",
     "ClaimRow",
     "ConflictReads",
+    "CopyReads",
     "EventStore",
     "FactReads",
     "FactVector",
@@ -78,6 +77,7 @@ __all__ = [
     "RebuildProgress",
     "Redaction",
     "RetentionRow",
+    "Snapshot",
     "SpineRow",
     "Store",
     "TimeTravel",
@@ -419,9 +419,9 @@ class Admin(Protocol):
 
 
 @runtime_checkable
-class Portability(Protocol):
-    """Moving a memory whole (decisions 0061–0063): export, import into an empty memory,
-    and the online backup."""
+class Portability(CopyReads, Protocol):
+    """Moving a memory whole (decisions 0061–0063, 0102): export, import into an empty
+    memory, the online backup, and the snapshot a copy reads."""
 
     def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
         """Every fact in scope, whatever its state, by path, then creation, then id."""

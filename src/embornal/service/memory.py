@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         backup,
         chronicle,
         conflicts,
+        copying,
         details,
         export,
         facts,
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from embornal.service.backup import Backup
     from embornal.service.chronicle import Chronicle
     from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.copying import Copied
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
@@ -86,6 +88,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")
     backup = Later("embornal.service.backup")
+    copying = Later("embornal.service.copying")
     chronicle = Later("embornal.service.chronicle")
     export = Later("embornal.service.export")
     importing = Later("embornal.service.importing")
@@ -582,3 +585,8 @@ class Memory:
     def backup(self, file: str) -> Backup:
         """A consistent copy of the whole memory in the new file ``file``, writers going on."""
         return backup.backup(self._ctx, file)
+
+    def copy_to(self, target: str, *,
+                progress: Callable[[str, int, int], None] | None = None) -> Copied:  # fmt: skip
+        """The whole memory into the empty ``target`` (a new file, or a PostgreSQL URL)."""
+        return copying.copy_to(self._ctx, target, progress)

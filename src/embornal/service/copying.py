@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from embornal.domain.clock import Clock
 from embornal.domain.events import Event
 from embornal.domain.records import record
 from embornal.errors import AccessDenied, InvalidInput, StorageError
@@ -25,7 +26,7 @@ from embornal.service.context import ServiceContext
 from embornal.storage.contract import Redaction, Store
 from embornal.storage.factory import backend_of, open_store
 
-__all__ = ["Copied", "copy_to", "shown_target"]
+__all__ = ["Copied", "copy_between", "copy_to", "into_database", "refuse_non_empty", "shown_target"]
 
 Progress = Callable[[str, int, int], None] | None  # (step, done, total)
 
@@ -70,16 +71,23 @@ def copy_to(ctx: ServiceContext, target: str, progress: Progress = None) -> Copi
         )
     if backend == "sqlite":
         return _to_file(ctx, target, progress)
-    _refuse_non_empty(ctx, target)
-    dest = open_store(target, ctx.clock, seed=False)
+    return into_database(ctx.store, target, ctx.clock, progress)
+
+
+def into_database(source: Store, target: str, clock: Clock, progress: Progress) -> Copied:
+    """``source`` copied into the PostgreSQL database ``target``, which must hold no event
+    (``admin copy``, and ``admin restore`` of a backup into a database)."""
+    refuse_non_empty(target, clock)
+    dest = open_store(target, clock, seed=False)
     try:
-        return _copy(ctx, dest, shown_target(target), backend, progress)
+        return copy_between(source, dest, shown_target(target), backend_of(target), progress)
     finally:
         dest.close()
 
 
-def _refuse_non_empty(ctx: ServiceContext, target: str) -> None:
-    probe = open_store(target, ctx.clock, migrate=False)
+def refuse_non_empty(target: str, clock: Clock) -> None:
+    """:class:`InvalidInput` unless the database ``target`` holds no event (written: none)."""
+    probe = open_store(target, clock, migrate=False)
     try:
         held = probe.event_count()
     except StorageError:
@@ -108,7 +116,7 @@ def _to_file(ctx: ServiceContext, target: str, progress: Progress) -> Copied:
     try:
         store = open_store(part, ctx.clock, seed=False)
         try:
-            result = _copy(ctx, store, str(dest), "sqlite", progress)
+            result = copy_between(ctx.store, store, str(dest), "sqlite", progress)
         finally:
             store.close()
         os.replace(part, dest)
@@ -123,14 +131,17 @@ def _remove(part: Path) -> None:
             name.unlink()
 
 
-def _copy(ctx: ServiceContext, dest: Store, shown: str, backend: str, progress: Progress) -> Copied:
+def copy_between(
+    source: Store, dest: Store, shown: str, backend: str, progress: Progress
+) -> Copied:
+    """One snapshot of ``source`` into the empty ``dest``, then ``dest`` verified."""
     if dest.event_count():
         raise InvalidInput(
             f"{shown} holds a memory: a copy goes into an empty one; nothing was written",
             hint="Name a new file, or an empty PostgreSQL database.",
         )
     vectors = 0
-    with ctx.store.snapshot() as snap:
+    with source.snapshot() as snap:
         total = snap.events
 
         def entries() -> Iterator[tuple[Event, Redaction | None]]:
@@ -165,4 +176,3 @@ def _copy(ctx: ServiceContext, dest: Store, shown: str, backend: str, progress: 
         model=None if carried is None else carried[1],
         verified=True,
     )
-

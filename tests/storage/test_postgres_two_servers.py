@@ -120,8 +120,8 @@ def test_two_servers_on_one_database(url: str, tmp_path: Path, clock: FixedClock
         assert len(stored) == len(set(stored)) == WRITERS * EACH
 
         # -- recall through both at once: each reinforcement counted once ------------------
-        target = _call(servers[0], admin, "POST", "/facts",
-                       {"path": "/recall/one", "content": "The quokka lives on Rottnest."})  # fmt: skip
+        quokka = {"path": "/recall/one", "content": "The quokka lives on Rottnest."}
+        target = _call(servers[0], admin, "POST", "/facts", quokka)
         target_id = target[1]["id"] if "id" in target[1] else target[1]["fact"]["id"]
         counted: list[int] = []
 

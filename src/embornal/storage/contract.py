@@ -28,7 +28,7 @@ from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.storage.contract_claims import ClaimReads, ClaimRow
-from embornal.storage.contract_copy import CopyReads, Snapshot
+from embornal.storage.contract_copy import CopyReads, FactVector, Redaction, Snapshot
 from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
 from embornal.storage.contract_review import (
     CanonReads,
@@ -141,23 +141,6 @@ class ForgottenRow:
     forgotten_at: datetime
     reason: str | None
     actor: str
-
-
-@record
-class FactVector:
-    """One fact's vector and, for a long fact, its pieces' vectors (float32 bytes)."""
-
-    fact_id: str
-    vector: bytes
-    pieces: tuple[bytes, ...] = ()
-
-
-@record
-class Redaction:
-    """That a purge redacted an event: the purge's position, and when (ISO-8601 text)."""
-
-    purge_position: int
-    redacted_at: str
 
 
 class Tx(Protocol):

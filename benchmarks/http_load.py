@@ -170,9 +170,10 @@ def run_client(
 
 
 class Served:
-    """``run_server`` in its own process over ``db``; stopped with SIGINT."""
+    """``run_server`` in its own process over ``db`` (a file, or a PostgreSQL URL); stopped
+    with SIGINT."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path | str) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-c", SERVE, str(db)],
             stdout=subprocess.PIPE,
@@ -200,9 +201,11 @@ class Served:
 
 
 def run_load(
-    url: str, tokens: Sequence[str], requests: int, workdir: Path, seed: int = SEED
+    url: str | Sequence[str], tokens: Sequence[str], requests: int, workdir: Path, seed: int = SEED
 ) -> dict[str, Any]:
-    """Start one client process per token, release them together, gather their results."""
+    """Start one client process per token, release them together, gather their results
+    (several servers' URLs: the clients take them in turn)."""
+    urls = [url] if isinstance(url, str) else list(url)
     procs = []
     for i, token in enumerate(tokens):
         out = workdir / f"client{i}.json"
@@ -214,7 +217,7 @@ def run_load(
                         str(Path(__file__).resolve()),
                         "client",
                         "--url",
-                        url,
+                        urls[i % len(urls)],
                         "--token",
                         token,
                         "--requests",
@@ -276,7 +279,7 @@ def run_load(
     }
 
 
-def lost_writes(db: Path, stored: Sequence[Sequence[str]]) -> int:
+def lost_writes(db: Path | str, stored: Sequence[Sequence[str]]) -> int:
     """How many facts the clients saw stored are missing from the file (or differ)."""
     from embornal import Memory
 

@@ -92,3 +92,22 @@ def test_a_backup_is_a_new_file_that_opens_as_the_same_memory(
 def test_redaction_is_a_record(store: Store) -> None:
     assert store.redactions() == {}
     assert Redaction(3, "2026-01-01T00:00:00.000000Z").purge_position == 3
+
+
+def test_a_snapshot_holds_the_log_as_it_was_when_it_opened(store: Store, events: Events) -> None:
+    from embornal.storage.contract import FactVector, pack_vector
+
+    (a,) = write(store, events.stored("/s", "before the snapshot"))
+    store.prepare_vectors(8)
+    with store.transaction() as tx:
+        store.write_vectors(tx, [FactVector(a, pack_vector([1.0] * 8))], model="m:8")
+    count = store.event_count()
+    with store.snapshot() as snap:
+        write(store, events.stored("/s", "after it opened"))  # a writer goes on
+        assert snap.events == count
+        log = list(snap.log())
+        assert [e.position for e, _ in log] == [e.position for e in store.read_all()][:count]
+        assert snap.vector_model() == (8, "m:8")
+        (page,) = list(snap.vectors())
+        assert [v.fact_id for v in page] == [a] and page[0].vector == pack_vector([1.0] * 8)
+    assert store.event_count() == count + 1

@@ -470,6 +470,7 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("catalog_claims", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
     ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
     ("catalog_portability", "PORTABILITY_OPERATIONS"),
+    ("catalog_copy", "COPY_OPERATIONS"),  # admin copy --to, either backend (decision 0102)
 )
 
 _CORE_BY_NAME = {op.name: op for op in CORE_OPERATIONS}

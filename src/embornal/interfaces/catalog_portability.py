@@ -102,6 +102,7 @@ PORTABILITY_OPERATIONS: tuple[Operation, ...] = (
               cli_help="copy the whole memory to a new FILE while writers go on",
               cli_doc="Copy the memory to FILE (which must not exist) with SQLite's online "
               "backup:\none consistent snapshot, while other processes go on writing. "
-              "`admin restore`\nputs it back.",
+              "`admin restore`\nputs it back. A PostgreSQL memory's backup is a SQLite "
+              "memory file written\nfrom one REPEATABLE READ snapshot (no pg_dump).",
               cli_show=_RUN + "show_backup"),
 )  # fmt: skip

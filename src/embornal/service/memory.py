@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         browse,
         chronicle,
         conflicts,
+        copying,
         details,
         export,
         facts,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from embornal.service.backup import Backup
     from embornal.service.chronicle import Chronicle
     from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.copying import Copied
     from embornal.service.details import NewFact
     from embornal.service.export import EventsExport, MarkdownExport
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
@@ -88,6 +90,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     conflicts = Later("embornal.service.conflicts")
     backup = Later("embornal.service.backup")
     browse = Later("embornal.service.browse")  # ls, tree, cat, show, history
+    copying = Later("embornal.service.copying")
     chronicle = Later("embornal.service.chronicle")
     export = Later("embornal.service.export")
     importing = Later("embornal.service.importing")
@@ -584,3 +587,8 @@ class Memory:
     def backup(self, file: str) -> Backup:
         """A consistent copy of the whole memory in the new file ``file``, writers going on."""
         return backup.backup(self._ctx, file)
+
+    def copy_to(self, target: str, *,
+                progress: Callable[[str, int, int], None] | None = None) -> Copied:  # fmt: skip
+        """The whole memory into the empty ``target`` (a new file, or a PostgreSQL URL)."""
+        return copying.copy_to(self._ctx, target, progress)

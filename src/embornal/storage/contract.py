@@ -7,9 +7,8 @@ projections in that one transaction) and to the vector writes. Every read takes 
 :class:`~embornal.domain.scope.ReadScope`, which the backend compiles into its own
 filter: a fact out of scope is absent, never "hidden".
 
-SQLite (:class:`embornal.storage.sqlite.SqliteStore`) is the backend today; another
-joins by passing the contract suite in ``tests/storage``. Open one with
-:func:`embornal.storage.factory.open_store`.
+SQLite (:mod:`embornal.storage.sqlite`) and PostgreSQL (:mod:`embornal.storage.postgres`)
+pass the contract suite in ``tests/storage``; :func:`embornal.storage.factory.open_store`.
 
 Vectors travel as float32 bytes (:func:`pack_vector`).
 """
@@ -27,6 +26,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
+from embornal.storage.contract_copy import CopyReads, FactVector, Redaction, Snapshot
 from embornal.storage.contract_parts import StoreParts, reexport
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
@@ -58,6 +58,7 @@ __all__ = [
     "ClaimReads",
     "ClaimRow",
     "ConflictReads",
+    "CopyReads",
     "EventStore",
     "FactReads",
     "FactVector",
@@ -79,6 +80,7 @@ __all__ = [
     "RebuildProgress",
     "Redaction",
     "RetentionRow",
+    "Snapshot",
     "SpineRow",
     "Store",
     "TimeTravel",
@@ -144,23 +146,6 @@ class ForgottenRow:
     forgotten_at: datetime
     reason: str | None
     actor: str
-
-
-@record
-class FactVector:
-    """One fact's vector and, for a long fact, its pieces' vectors (float32 bytes)."""
-
-    fact_id: str
-    vector: bytes
-    pieces: tuple[bytes, ...] = ()
-
-
-@record
-class Redaction:
-    """That a purge redacted an event: the purge's position, and when (ISO-8601 text)."""
-
-    purge_position: int
-    redacted_at: str
 
 
 class Tx(Protocol):
@@ -422,9 +407,9 @@ class Admin(Protocol):
 
 
 @runtime_checkable
-class Portability(Protocol):
-    """Moving a memory whole (decisions 0061–0063): export, import into an empty memory,
-    and the online backup."""
+class Portability(CopyReads, Protocol):
+    """Moving a memory whole (decisions 0061–0063, 0102): export, import into an empty
+    memory, the online backup, and the snapshot a copy reads."""
 
     def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
         """Every fact in scope, whatever its state, by path, then creation, then id."""

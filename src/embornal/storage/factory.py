@@ -6,6 +6,8 @@ The service calls :func:`open_store` and holds what it returns as a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import cast
 
@@ -13,7 +15,7 @@ from embornal.domain.clock import Clock
 from embornal.errors import ConfigError
 from embornal.storage.contract import Store
 
-__all__ = ["BACKENDS", "backend_of", "open_store", "restore_backup"]
+__all__ = ["BACKENDS", "backend_of", "checked_backup", "open_store", "restore_backup"]
 
 #: The backends :func:`open_store` can open (PostgreSQL: decision 0073, part of the contract).
 BACKENDS = ("sqlite", "postgresql")
@@ -68,7 +70,8 @@ def _open_postgres(url: str, clock: Clock, *, migrate: bool, seed: bool) -> Stor
 
 def restore_backup(source: str, target: str, clock: Clock, *, replace: bool) -> int:
     """Check the backup file ``source`` (sound, migrated, verified) and write it over the
-    memory at ``target`` (one holding events only when ``replace``); return its events."""
+    memory at ``target`` (one holding events only when ``replace``); return its events.
+    A database target: :func:`checked_backup` and a copy (``service.backup``)."""
     if backend_of(target) != "sqlite":
         raise ConfigError(f"no restore for {backend_of(target)!r}", hint="Restore to a file.")
     from embornal.storage.restore import check_and_restore
@@ -78,3 +81,27 @@ def restore_backup(source: str, target: str, clock: Clock, *, replace: bool) -> 
         return compare_with_replay(path, clock)
 
     return check_and_restore(source, target, clock, replace=replace, check=check)
+
+
+@contextmanager
+def checked_backup(source: str, clock: Clock) -> Iterator[Store]:
+    """The backup file ``source``, checked as :func:`restore_backup` checks it (sound,
+    migrated, verified), opened from a scratch copy in a private temporary directory
+    (removed at the end): what a restore into a database copies from (decision 0102)."""
+    import shutil
+    import tempfile
+
+    from embornal.storage.restore import check_into
+    from embornal.storage.verify import compare_with_replay
+
+    home = Path(tempfile.mkdtemp(prefix="embornal-restore-"))
+    try:
+        scratch = home / "backup.db"
+        check_into(source, scratch, clock, lambda path: compare_with_replay(path, clock))
+        store = open_store(scratch, clock)
+        try:
+            yield store
+        finally:
+            store.close()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)

@@ -1,5 +1,6 @@
 """Moving a memory whole: every fact in order, the redaction records, a log written back at
-its own positions, and the online backup of the file (decisions 0061–0063).
+its own positions, the online backup of the file, and the snapshot a copy reads
+(decisions 0061–0063, 0102).
 
 :class:`SqlitePortability` holds the SQLite side of the contract's
 :class:`~embornal.storage.contract.Portability`; :class:`~embornal.storage.sqlite.SqliteStore`
@@ -12,7 +13,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,7 @@ from embornal.storage.contract import Redaction
 
 if TYPE_CHECKING:
     from embornal.storage.access_sql import ScopeCache, Visibility
+    from embornal.storage.snapshot import SqliteSnapshot
 
 __all__ = ["SqlitePortability", "backup_file", "remove_file", "skip_seed"]
 
@@ -113,6 +115,18 @@ class SqlitePortability:
             _insert(tx, rows, marks)
         self.rebuild()  # a crash before it ends: `admin rebuild` makes them (verify says so)
         return count
+
+    @contextmanager
+    def snapshot(self) -> Iterator[SqliteSnapshot]:
+        """One read transaction of the whole memory, while writers go on (decision 0102)."""
+        from embornal.storage.snapshot import sqlite_snapshot
+
+        if self._shared_reads:
+            with self._lock, sqlite_snapshot(self.path, self.conn) as snap:
+                yield snap
+            return
+        with sqlite_snapshot(self.path, None) as snap:
+            yield snap
 
     def backup(self, target: str) -> None:
         """A consistent copy of the memory at ``target`` (a new file), made while writers go

@@ -15,7 +15,7 @@ from embornal.errors import Conflict, InvalidInput, StorageError
 from embornal.storage.connect import DriverError, connect, translate
 from embornal.storage.portability import backup_file, remove_file
 
-__all__ = ["check_and_restore"]
+__all__ = ["check_and_restore", "check_into"]
 
 
 def check_and_restore(
@@ -25,44 +25,52 @@ def check_and_restore(
     number of events it holds. The backup is copied beside the target, migrated and
     verified there (``check`` returns the differences of a path's projections from its log);
     the target is changed only when all of that passed, and then in one transaction."""
+    dest = Path(target)
+    scratch = dest.with_name(f".{dest.name}.restore")
+    remove_file(scratch)
+    try:
+        events = check_into(source, scratch, clock, check)
+        _write_over(scratch, dest, replace=replace)
+        return events
+    finally:
+        remove_file(scratch)
+
+
+def check_into(source: str, scratch: Path, clock: Clock, check: Callable[[str], list[str]]) -> int:
+    """Copy the backup ``source`` to the new file ``scratch``, migrate it and verify it
+    (``check``); return its events, or raise :class:`StorageError` (``scratch`` is the
+    caller's to remove)."""
     from embornal.storage.sqlite import SqliteStore
 
     src = Path(source)
     if not src.is_file():
         raise InvalidInput(f"no backup file at {source}", hint="Name a file `admin backup` made.")
-    dest = Path(target)
-    scratch = dest.with_name(f".{dest.name}.restore")
-    remove_file(scratch)
     try:
+        original = connect(src, readonly=True)
         try:
-            original = connect(src, readonly=True)
-            try:
-                ok = original.execute("PRAGMA quick_check").fetchone()[0]
-                tables = {r[0] for r in original.execute("SELECT name FROM sqlite_master")}
-                if ok != "ok" or not {"events", "migrations"} <= tables:
-                    raise StorageError(
-                        f"{source} is not a sound memory backup ({ok if ok != 'ok' else 'no log'})"
-                    )
-                backup_file(original, str(scratch))
-            finally:
-                original.close()
-        except DriverError as e:
-            raise StorageError(f"{source} is not a memory backup: {e}") from e
-        copy = SqliteStore.open(scratch, clock)  # migrations an older backup lacks
-        try:
-            events = copy.event_count()
+            ok = original.execute("PRAGMA quick_check").fetchone()[0]
+            tables = {r[0] for r in original.execute("SELECT name FROM sqlite_master")}
+            if ok != "ok" or not {"events", "migrations"} <= tables:
+                raise StorageError(
+                    f"{source} is not a sound memory backup ({ok if ok != 'ok' else 'no log'})"
+                )
+            backup_file(original, str(scratch))
         finally:
-            copy.close()
-        problems = check(str(scratch))
-        if problems:
-            raise StorageError(
-                f"{source} does not verify: {len(problems)} projection(s) differ from its log",
-                hint="Restore another backup, or import its events into a new memory.",
-            )
-        _write_over(scratch, dest, replace=replace)
-        return events
+            original.close()
+    except DriverError as e:
+        raise StorageError(f"{source} is not a memory backup: {e}") from e
+    copy = SqliteStore.open(scratch, clock)  # migrations an older backup lacks
+    try:
+        events = copy.event_count()
     finally:
-        remove_file(scratch)
+        copy.close()
+    problems = check(str(scratch))
+    if problems:
+        raise StorageError(
+            f"{source} does not verify: {len(problems)} projection(s) differ from its log",
+            hint="Restore another backup, or import its events into a new memory.",
+        )
+    return events
 
 
 def _write_over(scratch: Path, dest: Path, *, replace: bool) -> None:

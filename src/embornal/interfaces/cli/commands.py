@@ -131,7 +131,8 @@ def admin(sub: Commands, late: ArgParser) -> None:
         "Check FILE (a sound database, migrated to this version, its projections equal\n"
         "to a replay of its log), then write it over the memory in one transaction.\n"
         "A memory that holds facts is replaced only with --replace. Stop the servers\n"
-        "of the memory first.",
+        "of the memory first. A PostgreSQL --db: FILE is copied into the database,\n"
+        "which must hold no memory.",
         _restore_args,
     )
 

@@ -13,7 +13,6 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from embornal.errors import ConfigError, InvalidInput
@@ -100,7 +99,7 @@ def _open(
     ingest: IngestConfig | None = None,
 ) -> Memory:
     return Memory.open(
-        Path(db_path) if db_path is not None else None,
+        db_path,  # as given: a postgresql:// URL made a Path loses a slash and names a file
         embedder=embedder,
         vector_width=vector_width,
         proposals=proposals,

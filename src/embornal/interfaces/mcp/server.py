@@ -7,7 +7,6 @@ only inside ``embornal mcp``.
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -187,7 +186,7 @@ def run_stdio(
     """
     _profile_tools(profile)  # fail before the database is opened or created
     with Memory.open(
-        Path(db_path) if db_path is not None else None,
+        db_path,  # as given: a postgresql:// URL made a Path loses a slash and names a file
         subject=subject,
         actor_kind="assistant",
         embedder=embedder,

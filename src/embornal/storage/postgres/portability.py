@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from embornal.storage.postgres import eventlog
 from embornal.storage.postgres.admin import replay
 from embornal.storage.postgres.db import Conn, pg_sql, rows
 
-__all__ = ["restore_log", "write_backup"]
+__all__ = ["PgSnapshot", "restore_log", "snapshot", "write_backup"]
 
 _PAGE = 1000
 
@@ -76,46 +77,76 @@ def _insert(tx: Conn, batch: list[tuple[Any, ...]], marks: list[tuple[int, int, 
     marks.clear()
 
 
-def _log(conn: Conn) -> Iterator[tuple[Event, Redaction | None]]:
-    marks = {
-        int(r[0]): Redaction(int(r[1]), str(r[2]))
-        for r in rows(conn, "SELECT position, purge_position, redacted_at FROM event_redactions")
-    }
-    last = 0
-    while page := eventlog.read_page(conn, after=last, until=None, limit=_PAGE):
-        for event in page:
-            yield event, marks.get(event.position)
-        last = page[-1].position
+class PgSnapshot:
+    """The log, its redaction records and the vectors, as one ``REPEATABLE READ, READ
+    ONLY`` transaction sees them (the backup's read, and a copy's: decision 0102)."""
+
+    def __init__(self, conn: Conn) -> None:
+        self._conn = conn
+        self.events = int(rows(conn, "SELECT count(*) FROM events")[0][0])
+
+    def log(self) -> Iterator[tuple[Event, Redaction | None]]:
+        marks = {
+            int(r[0]): Redaction(int(r[1]), str(r[2]))
+            for r in rows(
+                self._conn, "SELECT position, purge_position, redacted_at FROM event_redactions"
+            )
+        }
+        last = 0
+        while page := eventlog.read_page(self._conn, after=last, until=None, limit=_PAGE):
+            for event in page:
+                yield event, marks.get(event.position)
+            last = page[-1].position
+
+    def vector_model(self) -> tuple[int, str] | None:
+        from embornal.storage.postgres import vectors
+        from embornal.storage.vectors import WIDTH_KEY
+
+        if not vectors.has_tables(self._conn):
+            return None
+        width = vectors.get_meta(self._conn, WIDTH_KEY)
+        model = vectors.get_meta(self._conn, vectors.MODEL_KEY)
+        return None if width is None or model is None else (int(width), model)
+
+    def vectors(self, page: int = 500) -> Iterator[list[FactVector]]:
+        if self.vector_model() is None:
+            return
+        last = ""
+        while found := rows(
+            self._conn,
+            "SELECT f.id, v.embedding::text FROM fact_vectors v JOIN facts f ON f.seq = v.seq "
+            "WHERE f.id > ? ORDER BY f.id LIMIT ?",
+            (last, page),
+        ):
+            ids = [str(r[0]) for r in found]
+            pieces: dict[str, list[bytes]] = {}
+            for r in rows(
+                self._conn,
+                "SELECT fact_id, embedding::text FROM fact_pieces WHERE fact_id = ANY(?) "
+                "ORDER BY fact_id, idx",
+                (ids,),
+            ):
+                pieces.setdefault(str(r[0]), []).append(_blob(r[1]))
+            yield [
+                FactVector(i, _blob(r[1]), tuple(pieces.get(i, ())))
+                for i, r in zip(ids, found, strict=True)
+            ]
+            last = ids[-1]
 
 
-def _vectors(conn: Conn) -> tuple[int, str, list[FactVector]] | None:
-    """``(width, model, vectors)`` of the snapshot, None when it holds none."""
+def _blob(text: str) -> bytes:
+    """pgvector's text form as the contract's float32 bytes."""
     from array import array
 
-    from embornal.storage.postgres import vectors
-    from embornal.storage.vectors import WIDTH_KEY
+    return array("f", [float(x) for x in text.strip("[]").split(",")]).tobytes()
 
-    if not vectors.has_tables(conn):
-        return None
-    width, model = (
-        vectors.get_meta(conn, WIDTH_KEY),
-        vectors.get_meta(conn, vectors.MODEL_KEY),
-    )
-    if width is None or model is None:
-        return None
 
-    def blob(text: str) -> bytes:
-        return array("f", [float(x) for x in text.strip("[]").split(",")]).tobytes()
-
-    pieces: dict[str, list[bytes]] = {}
-    for r in rows(conn, "SELECT fact_id, embedding::text FROM fact_pieces ORDER BY fact_id, idx"):
-        pieces.setdefault(r[0], []).append(blob(r[1]))
-    found = rows(
-        conn,
-        "SELECT f.id, v.embedding::text FROM fact_vectors v JOIN facts f ON f.seq = v.seq",
-    )
-    items = [FactVector(r[0], blob(r[1]), tuple(pieces.get(r[0], ()))) for r in found]
-    return int(width), model, items
+@contextmanager
+def snapshot(conn: Conn) -> Iterator[PgSnapshot]:
+    """One ``REPEATABLE READ, READ ONLY`` transaction on ``conn``, rolled back at the end."""
+    with conn.transaction():
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield PgSnapshot(conn)
 
 
 def write_backup(conn: Conn, target: str, clock: Clock) -> None:
@@ -131,16 +162,16 @@ def write_backup(conn: Conn, target: str, clock: Clock) -> None:
             hint="Name a file that does not exist yet, or remove the old one first.",
         )
     part = dest.with_name(dest.name + ".part")
-    with conn.transaction():
-        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    with snapshot(conn) as snap:
         copy = SqliteStore.open(part, clock, seed=False)
         try:
-            copy.restore_log(_log(conn))
-            carried = _vectors(conn)
+            copy.restore_log(snap.log())
+            carried = snap.vector_model()
             if carried is not None:
                 copy.prepare_vectors(carried[0])  # False without sqlite-vec: kept all the same
-                with copy.transaction("copying vectors") as tx:
-                    copy.write_vectors(tx, carried[2], model=carried[1])
+                for items in snap.vectors():
+                    with copy.transaction("copying vectors") as tx:
+                        copy.write_vectors(tx, items, model=carried[1])
         finally:
             copy.close()
     os.replace(part, dest)

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage.postgres.past import PgPast
+    from embornal.storage.postgres.portability import PgSnapshot
 
 __all__ = ["PostgresStore", "pg_scope"]
 
@@ -555,6 +556,14 @@ class PostgresStore(
 
         with self.transaction("importing events") as tx:
             return portability.restore_log(tx, entries)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[PgSnapshot]:
+        """One ``REPEATABLE READ, READ ONLY`` read of the whole memory (decision 0102)."""
+        from embornal.storage.postgres import portability
+
+        with self._pool.connection() as conn, portability.snapshot(conn) as snap:
+            yield snap
 
     def backup(self, target: str) -> None:
         """A new SQLite memory file at ``target`` holding this memory's log, redaction

@@ -38,6 +38,7 @@ PART_METHODS: dict[str, str] = {
     "last_position": _PORTABILITY,
     "restore_log": _PORTABILITY,
     "backup": _PORTABILITY,
+    "snapshot": _PORTABILITY,
     "proposal_rows": _PROPOSALS,
     "proposal_ids": _PROPOSALS,
     "retention_rows": _PROPOSALS,

@@ -7,10 +7,9 @@ writers run one at a time as on SQLite and positions follow commit order; reads 
 transaction take any pooled connection and run concurrently; a read inside a write
 transaction, on its thread, reads through that transaction's connection (its own writes).
 
-Every read takes a :class:`~embornal.domain.scope.ReadScope`, compiled by the same
-compiler as SQLite's (:mod:`embornal.storage.access_sql`, :func:`pg_scope`): the access
-rules are applied by the database on every read path. Every part of the contract is
-here, time travel too (:meth:`PostgresStore.as_of`, decision 0100).
+Every read takes a :class:`~embornal.domain.scope.ReadScope`, compiled as SQLite's
+(:mod:`.access_sql`, :func:`pg_scope`): the database applies the access rules on every
+read path. Every part of the contract is here, time travel too (decision 0100).
 """
 
 from __future__ import annotations
@@ -524,8 +523,6 @@ class PostgresStore(
     def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]:
         return access.tokens(self._rows, include_inactive=include_inactive)
 
-    # -- moving a memory ------------------------------------------------------------------------
-
     def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
         vis = self._scopes.get(scope)
         found = self._rows(
@@ -550,8 +547,7 @@ class PostgresStore(
         return int(self._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
 
     def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
-        """Into an empty log, in one transaction: the events at their own positions, then
-        their projections (:mod:`.portability`)."""
+        """Into an empty log in one transaction: events, then projections (.portability)."""
         from embornal.storage.postgres import portability
 
         with self.transaction("importing events") as tx:
@@ -566,13 +562,10 @@ class PostgresStore(
             yield snap
 
     def backup(self, target: str) -> None:
-        """A new SQLite memory file at ``target`` holding this memory's log, redaction
-        records and vectors, from one snapshot while writers go on (decision 0073)."""
-        from embornal.storage.postgres import portability
+        """A new SQLite memory file of this log, redactions and vectors (decision 0073)."""
+        from embornal.storage.postgres.portability import write_backup
 
-        self._read(
-            lambda conn: portability.write_backup(conn, target, self.clock), "writing a backup"
-        )
+        self._read(lambda conn: write_backup(conn, target, self.clock), "writing a backup")
 
     # -- admin -----------------------------------------------------------------------------------
 

@@ -393,9 +393,7 @@ def _checkpoint(db: Path) -> None:
         conn.close()
 
 
-def _load(
-    n: int, db: Path, clock: StepClock, rng: random.Random, corpus: Corpus
-) -> dict[str, Any]:
+def _load(n: int, db: Path, clock: StepClock, rng: random.Random, corpus: Corpus) -> dict[str, Any]:
     """Store ``n`` facts through ``Memory.store_many`` in batches; only those calls are
     timed. The memory is closed after."""
     from embornal import Memory

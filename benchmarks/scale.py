@@ -842,9 +842,9 @@ def markdown(report: dict[str, Any], results: dict[int, dict[str, Any]]) -> str:
         f"Raw figures: `{_shown_path(report['out'])}`.",
         "",
         f"Reproduce: `python benchmarks/scale.py --sizes {','.join(map(str, sizes))} "
-        f"--queries {report['config']['queries']}`"
-        + (" --with-1m" if ONE_MILLION in results else "")
-        + ". Each size runs in a fresh process on a fresh database; facts are 60–200 "
+        f"--queries {report['config']['queries']}"
+        + (" --store DIR" if any(results[s].get("load_reused") for s in sizes) else "")
+        + "`. Each size runs in a fresh process on a fresh database; facts are 60–200 "
         "characters of Zipf-distributed synthetic words on ~N/20 paths 1–4 levels deep. "
         f"{report['config']['queries']} queries of 1–4 words (common / medium / rare / mixed), "
         "limit 10. Latencies are per `Memory` call, in process; the single stores and "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Protocol
 
 from embornal.errors import InvalidTime
@@ -52,6 +53,11 @@ def format_time(moment: datetime, *, micro: bool = True) -> str:
     so text order is time order. ``micro=False``: whole seconds, ``2026-11-30T14:00:00Z``.
 
     The one time formatter: the event log, ``--json``, REST, MCP and the CLI's tables."""
+    return _format_time(moment, micro)
+
+
+@lru_cache(maxsize=4_096)  # a store formats its times several times (event, row, history)
+def _format_time(moment: datetime, micro: bool) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     m = moment.astimezone(UTC)

@@ -21,17 +21,16 @@ _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _CROCKFORD = re.compile(r"^[0-9A-HJKMNP-TV-Z]+$")
 #: ``secrets.randbits`` is this (os.urandom); importing secrets loads hmac and OpenSSL.
 _RANDOM = SystemRandom()
+#: Two characters for each 10 bits, most significant first: 13 pairs are the 26 characters.
+_PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
+_SHIFTS = tuple(range(ID_LENGTH * 5 - 10, -1, -10))
 
 
 def new_id(moment: datetime) -> str:
     """A new ULID whose time part is ``moment``."""
     millis = int(moment.timestamp() * 1000) & ((1 << 48) - 1)
     value = (millis << 80) | _RANDOM.getrandbits(80)
-    chars = []
-    for _ in range(ID_LENGTH):
-        chars.append(_ALPHABET[value & 31])
-        value >>= 5
-    return "".join(reversed(chars))
+    return "".join([_PAIRS[(value >> shift) & 1023] for shift in _SHIFTS])
 
 
 def normalize_prefix(raw: str) -> str:

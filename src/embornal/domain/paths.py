@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 
 from embornal.domain.bounds import MAX_PATH_LENGTH
 from embornal.errors import InvalidPath
@@ -72,6 +73,8 @@ def _script(ch: str) -> str | None:
 
 
 def _check_scripts(segment: str, raw: str) -> None:
+    if segment.isascii():  # every ASCII letter is Latin: one script
+        return
     scripts = Counter(s for s in map(_script, segment) if s is not None)
     if len(scripts) < 2:
         return
@@ -114,6 +117,11 @@ def normalize_path(raw: str) -> str:
     """
     if not isinstance(raw, str):
         raise InvalidPath(f"a path must be text, not {type(raw).__name__}")
+    return _normalize(raw)
+
+
+@lru_cache(maxsize=16_384)  # a bulk load names a path many times; a refusal is not kept
+def _normalize(raw: str) -> str:
     if not raw:
         raise InvalidPath("the path is empty")
     if len(raw) > MAX_PATH_LENGTH:

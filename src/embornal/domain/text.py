@@ -141,8 +141,11 @@ def _cjk_bigrams(run: str) -> list[str]:
 
 
 def _terms(text: str) -> list[str]:
+    folded = _fold(text)
+    if folded.isascii():  # no CJK run anywhere: each word as the loop below takes it
+        return [_stem(word[:MAX_TERM_LENGTH]) for word in _WORD.findall(folded)]
     out: list[str] = []
-    for word in _WORD.findall(_fold(text)):
+    for word in _WORD.findall(folded):
         if word.isascii():  # no CJK run in it: what the split below would give
             out.append(_stem(word[:MAX_TERM_LENGTH]))
             continue

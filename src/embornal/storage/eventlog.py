@@ -14,7 +14,7 @@ from typing import Any
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
 from embornal.errors import ConcurrencyError
-from embornal.storage import projector
+from embornal.storage import projector, store_run
 from embornal.storage.connect import Connection
 from embornal.storage.event_rows import event_columns, row_to_event
 
@@ -37,54 +37,100 @@ def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
         return _append(conn, new_events)
 
 
+#: One encoder for every payload (``json.dumps`` with options builds one a call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+_INSERT = (
+    "INSERT INTO events (position, stream_id, version, type, schema_version, payload, actor, "
+    "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 def _append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
+    """Each event at the next position and its stream's next version, projected in log
+    order; a run of plain stores is written and projected together (:mod:`store_run`)."""
     out: list[Event] = []
-    next_version: dict[str, int] = {}
-    for ne in new_events:
-        if ne.stream_id in next_version:
-            version = next_version[ne.stream_id]
+    next_version = _next_versions(conn, new_events)
+    i = 0
+    while i < len(new_events):
+        j = i + 1
+        if store_run.plain_store(new_events[i]):
+            while j < len(new_events) and store_run.plain_store(new_events[j]):
+                j += 1
+        written = _insert(conn, new_events[i:j], next_version)
+        if j - i > 1:
+            store_run.project(conn, written)
         else:
-            row = conn.execute(
-                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?", (ne.stream_id,)
-            ).fetchone()
-            version = int(row[0]) + 1
+            projector.apply(conn, written[0])
+        out.extend(written)
+        i = j
+    return out
+
+
+def _next_versions(conn: Connection, new_events: Sequence[NewEvent]) -> dict[str, int]:
+    """The next version of every stream the events name: one read for all of them."""
+    streams = sorted({ne.stream_id for ne in new_events})
+    found = {
+        str(r[0]): int(r[1])
+        for r in conn.execute(
+            "SELECT stream_id, max(version) FROM events WHERE stream_id IN "
+            "(SELECT value FROM json_each(?)) GROUP BY stream_id",
+            (json.dumps(streams),),
+        )
+    }
+    return {s: found.get(s, 0) + 1 for s in streams}
+
+
+def _insert(
+    conn: Connection, new_events: Sequence[NewEvent], next_version: dict[str, int]
+) -> list[Event]:
+    """Insert ``new_events`` (not yet projected) at the positions the log's AUTOINCREMENT
+    gives next, in one statement, checking each expected version."""
+    base = int(
+        conn.execute(
+            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), "
+            "coalesce((SELECT max(position) FROM events), 0))"
+        ).fetchone()[0]
+    )
+    rows: list[tuple[Any, ...]] = []
+    out: list[Event] = []
+    for k, ne in enumerate(new_events, base + 1):
+        version = next_version[ne.stream_id]
         if ne.expected_version is not None and ne.expected_version != version - 1:
             raise ConcurrencyError(
                 f"stream {ne.stream_id} is at version {version - 1}, expected {ne.expected_version}"
             )
+        next_version[ne.stream_id] = version + 1
         payload = EVENTS.to_payload(ne.body)
-        payload_text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
-        cur = conn.execute(
-            "INSERT INTO events (stream_id, version, type, schema_version, payload, actor, "
-            "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows.append(
             (
+                k,
                 ne.stream_id,
                 version,
                 ne.type,
                 ne.schema_version,
-                payload_text,
+                _ENCODER.encode(payload),
                 ne.actor,
                 ne.actor_kind.value,
                 ne.reason,
                 format_time(ne.recorded_at),
-            ),
+            )
         )
-        event = Event(
-            position=int(cur.lastrowid),
-            stream_id=ne.stream_id,
-            version=version,
-            type=ne.type,
-            payload=payload,
-            actor=ne.actor,
-            actor_kind=ne.actor_kind.value,
-            recorded_at=ne.recorded_at,
-            reason=ne.reason,
-            schema_version=ne.schema_version,
-            known_body=ne.body,
+        out.append(
+            Event(
+                position=k,
+                stream_id=ne.stream_id,
+                version=version,
+                type=ne.type,
+                payload=payload,
+                actor=ne.actor,
+                actor_kind=ne.actor_kind.value,
+                recorded_at=ne.recorded_at,
+                reason=ne.reason,
+                schema_version=ne.schema_version,
+                known_body=ne.body,
+            )
         )
-        projector.apply(conn, event)
-        next_version[ne.stream_id] = version + 1
-        out.append(event)
+    conn.executemany(_INSERT, rows)
     return out
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["MAX_FILTER_WINDOW", "ranked_rows"]
+from embornal.domain import keyword_bound
+from embornal.domain.text import fts_query
+
+__all__ = ["MAX_FILTER_WINDOW", "bound_of", "ranked_rows"]
 
 # How far keyword recall widens its ranked window before filtering every match.
 MAX_FILTER_WINDOW = 20_000
@@ -30,11 +33,14 @@ def ranked_rows(
     fact_cols: str,
     live: str,
     live_index: bool = True,
+    bound: tuple[str | None, int] | None = None,
 ) -> list[Any]:
     """The fact rows (``fact_cols`` plus ``rank``) matching the FTS5 query ``match``, best
     bm25 first, at most ``candidates``, that the scope ``(sql, params, everything)`` lets
     through. ``live_index``: ``live`` is the live condition of ``facts_live_path`` (False
-    for another, e.g. liveness at a past time)."""
+    for another, e.g. liveness at a past time). ``bound``: ``(light match or None, window
+    start)`` of a bounded search (:mod:`embornal.domain.keyword_bound`): ``match`` is
+    ranked over the rows above the start, the light match over the rows up to it."""
     vis_sql, vis_params, everything = scope
     if include_superseded:
         live, indexed = "f.deleted_at IS NULL", ""
@@ -54,19 +60,28 @@ def ranked_rows(
     # Without ``under``, the ranking reads the keyword index alone and the liveness
     # check joins the ranked window only (hidden facts are few; the window widens).
     if under_sql == "1":
-        ranked = (
-            "SELECT facts_fts.rowid AS seq, bm25(facts_fts) AS rank FROM facts_fts "
-            "WHERE facts_fts MATCH ? ORDER BY rank, facts_fts.rowid DESC LIMIT ?"
-        )
+        scored = "SELECT facts_fts.rowid AS seq, bm25(facts_fts) AS rank FROM facts_fts "
+        scored += "WHERE facts_fts MATCH ?"
         outer = f"{live} AND ({vis_sql})"
     else:
-        ranked = (
+        scored = (
             "SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
             f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
-            f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} "
-            "ORDER BY rank, f.seq DESC LIMIT ?"
+            f"WHERE facts_fts MATCH ? AND {live} AND {under_sql}"
         )
         outer = f"({vis_sql})"
+    if bound is None:
+        ranked = f"{scored} ORDER BY rank, seq DESC LIMIT ?"
+        head: tuple[Any, ...] = (match, *under_params)
+    else:  # decision 0110: the newest rows by every term, the older by the light ones
+        light, start = bound
+        parts = [f"{scored} AND facts_fts.rowid > ?"]
+        head = (match, *under_params, start)
+        if light is not None:
+            parts.append(f"{scored} AND facts_fts.rowid <= ?")
+            head += (light, *under_params, start)
+        union = " UNION ALL ".join(parts)
+        ranked = f"SELECT seq, rank FROM ({union}) ORDER BY rank, seq DESC LIMIT ?"
     window = candidates if everything else max(candidates * 4, 200)
     while True:
         rows = rows_of(
@@ -74,7 +89,7 @@ def ranked_rows(
             f"SELECT {fact_cols}, top.rank AS rank, (SELECT count(*) FROM top) AS window "
             "FROM top JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
             f"WHERE {outer} ORDER BY top.rank, f.seq DESC LIMIT ?",
-            (match, *under_params, window, *vis_params, candidates),
+            (*head, window, *vis_params, candidates),
         )
         if rows:
             seen = int(rows[0]["window"])
@@ -82,7 +97,7 @@ def ranked_rows(
             seen = int(
                 rows_of(
                     f"WITH top AS ({ranked}) SELECT count(*) FROM top",
-                    (match, *under_params, window),
+                    (*head, window),
                 )[0][0]
             )
         exhausted = seen < window
@@ -99,4 +114,30 @@ def ranked_rows(
             "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
             (match, *under_params, *vis_params, candidates),
         )
+    if bound is not None and len(rows) < candidates:  # the window held too few: exactly
+        return ranked_rows(
+            rows_of, match, candidates, scope, under=under,
+            include_superseded=include_superseded, fact_cols=fact_cols, live=live,
+            live_index=live_index,
+        )  # fmt: skip
     return rows
+
+
+def bound_of(rows_of: Rows, terms: Sequence[str]) -> tuple[str | None, int] | None:
+    """``ranked_rows``' ``bound`` of a search for ``terms`` (decision 0110), None for an
+    exact one: a memory too small to hold a heavy term costs one read of a counter."""
+    docs = rows_of("SELECT value FROM counters WHERE name = 'fts_docs'", ())
+    if not docs or int(docs[0][0]) <= keyword_bound.HEAVY_DF:
+        return None
+    marks = ",".join("?" * len(terms))
+    df = {
+        str(r[0]): int(r[1])
+        for r in rows_of(
+            f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
+        )
+    }
+    last = int(rows_of("SELECT coalesce(max(seq), 0) FROM facts", ())[0][0])
+    bound = keyword_bound.bound_search(terms, df, last)
+    if bound is None:
+        return None
+    return (fts_query(list(bound.light)) if bound.light else None), bound.window_start

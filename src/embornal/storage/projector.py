@@ -115,7 +115,8 @@ def _write_docs(conn: Connection, docs: list[tuple[int, str]]) -> None:
     docs.clear()
 
 
-def _fts_insert(conn: Connection, seq: int, content: str) -> None:
+def fts_insert(conn: Connection, seq: int, content: str) -> None:
+    """The keyword document of fact row ``seq``: now, or with its batch's (see :func:`batch`)."""
     docs = _DOCS.get()
     if docs is None:
         _write_docs(conn, [(seq, fts_document(content))])
@@ -153,11 +154,18 @@ def tag_text(tags: Iterable[Tag]) -> str | None:
     return "\x1e".join(f"{k}\x1f{v}" for k, v in pairs) if pairs else None
 
 
-def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
-    path_id = ensure_path(conn, b.path)
+#: The columns a fact's row names last, in migration order (0013, 0028): a data migration
+#: older than them (the guide, 0003) writes facts before they exist; 0013 fills confidence
+#: in from the log and 0028 the tag text from fact_tags, as a replay does.
+LATE_COLUMNS = ("confidence", "tag_text")
+
+
+def fact_row(e: Event, b: FactStored, path_id: int) -> tuple[list[str], list[Any]]:
+    """The columns and values of the ``facts`` row that ``b`` creates (one store, or a run
+    of them: :mod:`embornal.storage.store_run`); :data:`LATE_COLUMNS` come last."""
     content = b.content or ""
-    cols = "id, path_id, content, kind, owner, created_at, recorded_at, stability_days, "
-    cols += "supersedes_id"
+    cols = ["id", "path_id", "content", "kind", "owner", "created_at", "recorded_at"]
+    cols += ["stability_days", "supersedes_id"]
     values: list[Any] = [
         b.fact_id,
         path_id,
@@ -177,45 +185,51 @@ def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
         else None
     )
     if stored is not None:
-        cols += ", attributes, kind_version"
+        cols += ["attributes", "kind_version"]
         values.extend(stored)
     if b.visibility is not None:  # the column of migration 0015; shared is NULL
-        cols += ", visibility"
+        cols.append("visibility")
         values.append(b.visibility)
     if b.lifetime is not None:  # only a non-standard lifetime names 0014's columns
-        cols += ", lifetime, lifetime_until, expires_at"
+        cols += ["lifetime", "lifetime_until", "expires_at"]
         values.extend(_lifetime_columns(b.lifetime, b.kind, e))
     from embornal.domain.confidence import prior  # stores only: off the read path
 
     start = b.confidence if b.confidence is not None else prior(e.actor_kind)
-    # A data migration older than 0013 and 0028 (the guide, 0003) writes facts before
-    # their columns exist: 0013 fills confidence in from the log and 0028 the tag text
-    # from fact_tags, as a replay does. So a missing column goes, with the later ones.
-    extra: list[tuple[str, Any]] = [("confidence", start), ("tag_text", tag_text(b.tags))]
+    cols += LATE_COLUMNS
+    values += [start, tag_text(b.tags)]
+    return cols, values
+
+
+def _fact_stored(conn: Connection, e: Event, b: FactStored) -> None:
+    cols, values = fact_row(e, b, ensure_path(conn, b.path))
     while True:
-        names = "".join(f", {name}" for name, _ in extra)
-        marks = ", ".join("?" * (len(values) + len(extra)))
         try:
             cur = conn.execute(
-                f"INSERT INTO facts ({cols}{names}) VALUES ({marks})",
-                [*values, *(v for _, v in extra)],
+                f"INSERT INTO facts ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                values,
             )
             break
         except DriverError as err:
-            missing = [i for i, (name, _) in enumerate(extra) if name in str(err)]
+            missing = [i for i, n in enumerate(cols) if n in LATE_COLUMNS and n in str(err)]
             if not missing:
                 raise
-            del extra[missing[0] :]  # that column's migration and the later ones: not yet
+            del cols[missing[0] :], values[missing[0] :]  # that migration and later: not yet
     seq = int(cur.lastrowid)
     conn.executemany(
         "INSERT INTO fact_tags (fact_id, key, value) VALUES (?, ?, ?)",
         [(b.fact_id, t.key, t.value) for t in b.tags],
     )
-    _fts_insert(conn, seq, content)
+    fts_insert(conn, seq, b.content or "")
     if b.supersedes_id:
         conn.execute(
             "UPDATE facts SET superseded_by = ? WHERE id = ?", (b.fact_id, b.supersedes_id)
         )
+    fact_extras(conn, e, b)
+
+
+def fact_extras(conn: Connection, e: Event, b: FactStored) -> None:
+    """The allow list and the evidence rows of a fact just stored (after its row)."""
     _allow_list(conn, b.fact_id, b.visibility)
     if b.evidence_types:  # evidence given at creation: no confidence step, no confirmation
         n = len(b.evidence_types)

@@ -328,6 +328,7 @@ class SqliteStore(Parts):
             include_superseded=include_superseded,
             fact_cols=_FACT_COLS,
             live=_LIVE,
+            bound=keyword.bound_of(self._rows, terms),
         )
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]

@@ -1,0 +1,149 @@
+"""The bounded keyword search (decision 0110) against the exact one, on constructed data.
+
+The thresholds are lowered so that a few thousand facts hold heavy terms (the defaults
+make a term heavy past 10,000 documents). What is held:
+
+* a query with no heavy term ranks exactly as the unbounded search (same facts, same
+  bm25, same order);
+* a query with a heavy term returns exactly the top of its stated candidate set: the
+  newest window scored by the whole query, the older facts scored by their light terms
+  (checked against a brute-force ranking of FTS5's own bm25 values);
+* the tolerance: for a heavy term with a light one, at least 8 of the exact top 10 are
+  in the bounded top 10 on average (measured here: 8.8; the worst query kept 2: its light
+  term's best facts fall in the window, where the heavy term's part decides);
+  for a heavy term alone, every bounded hit carries its exact bm25 and ranks within
+  the exact top 40 (measured: within the top 21).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from embornal import FixedClock, Memory, NewFact
+from embornal.domain import keyword_bound
+from embornal.domain.text import fts_query
+from embornal.storage.connect import connect
+from embornal.storage.contract import Store
+from embornal.storage.factory import open_store
+
+HEAVY = ("comet", "harbor")  # in ~30% and ~20% of the facts
+MEDIUM = tuple(f"medium{i}" for i in range(10))  # ~3% each
+RARE = tuple(f"rare{i}" for i in range(40))  # ~0.3% each
+FILLER = tuple(f"filler{i}" for i in range(300))
+FACTS = 3_000
+
+
+def _content(rng: random.Random) -> str:
+    words = [rng.choice(FILLER) for _ in range(rng.randint(4, 14))]
+    if rng.random() < 0.3:
+        words += ["comet"] * rng.randint(1, 2)
+    if rng.random() < 0.2:
+        words.append("harbor")
+    if rng.random() < 0.3:
+        words.append(rng.choice(MEDIUM))
+    if rng.random() < 0.12:
+        words.append(rng.choice(RARE))
+    rng.shuffle(words)
+    return " ".join(words)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("bound") / "m.db"
+    rng = random.Random(110)
+    with Memory.open(db, clock=FixedClock()) as mem:
+        items = [NewFact(f"/b/p{i % 50}", _content(rng)) for i in range(FACTS)]
+        for start in range(0, FACTS, 500):
+            mem.store_many(items[start : start + 500])
+    return db
+
+
+@pytest.fixture
+def store(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    monkeypatch.setattr(keyword_bound, "HEAVY_DF", 400)
+    monkeypatch.setattr(keyword_bound, "WINDOW_POSTINGS", 300)
+    opened = open_store(built, FixedClock())
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _exact(store: Store, terms: list[str], n: int, monkeypatch: pytest.MonkeyPatch) -> list:
+    with monkeypatch.context() as m:
+        m.setattr(keyword_bound, "HEAVY_DF", 10**12)
+        return [(f.id, rank) for f, rank in store.keyword_search(terms, n)]
+
+
+def _bm25(db: Path, terms: list[str]) -> dict[int, float]:
+    with closing(connect(db, readonly=True)) as conn:
+        return {
+            int(r[0]): float(r[1])
+            for r in conn.execute(
+                "SELECT rowid, bm25(facts_fts) FROM facts_fts WHERE facts_fts MATCH ?",
+                (fts_query(terms),),
+            )
+        }
+
+
+def _ids(db: Path) -> dict[int, str]:
+    with closing(connect(db, readonly=True)) as conn:
+        return {int(r[0]): str(r[1]) for r in conn.execute("SELECT seq, id FROM facts")}
+
+
+def test_the_constructed_terms_are_heavy_and_light_as_meant(store: Store) -> None:
+    df = store.term_df([*HEAVY, MEDIUM[0], RARE[0]])
+    assert all(df[t] > keyword_bound.HEAVY_DF for t in HEAVY)
+    assert df[MEDIUM[0]] <= keyword_bound.HEAVY_DF and df[RARE[0]] <= keyword_bound.HEAVY_DF
+
+
+def test_a_query_without_a_heavy_term_ranks_exactly(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(1)
+    for _ in range(30):
+        terms = rng.sample(MEDIUM + RARE, rng.randint(1, 4))
+        assert [(f.id, r) for f, r in store.keyword_search(terms, 50)] == _exact(
+            store, terms, 50, monkeypatch
+        )
+
+
+def test_a_heavy_query_returns_the_top_of_its_stated_candidates(store: Store, built: Path) -> None:
+    ids = _ids(built)
+    last = max(ids)
+    for terms in (["comet"], ["comet", "harbor"], ["comet", RARE[3]], ["harbor", MEDIUM[2]]):
+        df = store.term_df(terms)
+        bound = keyword_bound.bound_search(terms, df, last)
+        assert bound is not None
+        whole, light = _bm25(built, terms), _bm25(built, list(bound.light)) if bound.light else {}
+        candidates = {s: r for s, r in whole.items() if s > bound.window_start}
+        candidates |= {s: r for s, r in light.items() if s <= bound.window_start}
+        expected = sorted(candidates.items(), key=lambda x: (x[1], -x[0]))[:50]
+        found = store.keyword_search(terms, 50)
+        assert [(f.id, pytest.approx(r)) for f, r in found] == [
+            (ids[s], pytest.approx(r)) for s, r in expected
+        ]
+
+
+def test_the_bounded_top_ten_keeps_the_exact_one_within_the_stated_tolerance(
+    store: Store, built: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(2)
+    overlaps = []
+    for _ in range(20):
+        terms = [rng.choice(HEAVY), rng.choice(MEDIUM + RARE)]
+        exact = {i for i, _ in _exact(store, terms, 10, monkeypatch)}
+        bounded = {f.id for f, _ in store.keyword_search(terms, 10)}
+        overlaps.append(len(exact & bounded) / len(exact))
+    assert sum(overlaps) / len(overlaps) >= 0.8
+    whole = _bm25(built, ["comet"])
+    fortieth = sorted(whole.values())[39]
+    seq_of = {v: k for k, v in _ids(built).items()}
+    for fact, rank in store.keyword_search(["comet"], 10):
+        assert whole[seq_of[fact.id]] == pytest.approx(rank)
+        assert rank <= fortieth + 1e-9

@@ -77,6 +77,7 @@ def _label(result: Mapping[str, Any], path: Path) -> str:
         parts.append(str(c["granularity"]))
     if c.get("embedder") not in (None, "none"):
         parts.append(str(c["embedder"]))
+    parts += [f"{k}={v}" for k, v in (c.get("settings") or {}).items()]
     return f"{path.stem.split('-')[0]} " + " ".join(parts)
 
 

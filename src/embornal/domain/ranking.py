@@ -273,6 +273,9 @@ class FusionSettings:
     # Each candidate loses this much for every better candidate on its path (0: off;
     # docs/decisions/0107-multi-hop-without-a-model.md).
     path_diversity: float = 0.0
+    # What the facts found by the best hits' shared words weigh beside the query's own
+    # keyword list (pseudo-relevance feedback, domain/feedback.py; 0: off; decision 0107).
+    feedback_weight: float = 0.0
 
 
 def cut_vector(

@@ -51,6 +51,7 @@ from embornal.domain.strength import strength
 from embornal.domain.text import query_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
+from embornal.service.recall_feedback import with_feedback
 from embornal.service.recall_order import lifts, ordered
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
@@ -198,7 +199,10 @@ class Recaller:
             return [], [], set()
         selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())
         found = self._store.keyword_search(selected, candidate_count(n), vis, under=under)
-        return found, rescale_bm25([rank for _, rank in found]), set(selected)
+        scaled = rescale_bm25([rank for _, rank in found])
+        weight = self.fusion.feedback_weight
+        found, scaled = with_feedback(self._store, found, scaled, selected, n, vis, under, weight)
+        return found, scaled, set(selected)
 
     @staticmethod
     def _raw_bm25(vis: ReadScope, rank: float | None) -> float | None:

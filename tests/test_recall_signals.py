@@ -1,4 +1,5 @@
-"""Times the query names lift the facts of those times; path diversity spreads the top k.
+"""Times the query names lift the facts of those times; path diversity spreads the top k;
+pseudo-relevance feedback finds the fact the first hits point to.
 
 Small constructed memories (never benchmark data); ``now`` is passed in or the memory's
 fixed clock, never the system clock.
@@ -13,6 +14,7 @@ import pytest
 
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
+from embornal.domain.feedback import feedback_terms, mix_feedback
 from embornal.domain.ranking import TEMPORAL_WEIGHT, FusionSettings, diversity_penalties
 from embornal.errors import InvalidInput
 
@@ -139,3 +141,38 @@ def test_reinforcing_recall_with_now_still_lifts_the_hits(tmp_path: Path) -> Non
     mem.recall("hiking last weekend", now=ASKED, mode="keyword", limit=1)
     assert mem.show(ids["hills"]).fact.recall_count == 1
     mem.close()
+
+
+# -- pseudo-relevance feedback ------------------------------------------------------------
+
+
+def test_feedback_terms_are_shared_rare_and_new() -> None:
+    top = [["joanna", "sister", "mia"], ["joanna", "gdansk"], ["mia", "tea"]]
+    df = {"joanna": 2, "gdansk": 1, "tea": 9, "sister": 3, "mia": 4}
+    # gdansk: one fact only; tea: more than half of the 10; sister, mia: asked already
+    assert feedback_terms(top, {"sister", "mia"}, df, 10) == ["joanna"]
+    assert mix_feedback({"a": 1.0}, {"a": 0.5, "b": 1.0}, 1.0) == {"a": 0.75, "b": 0.5}
+
+
+def test_feedback_finds_what_the_first_hit_names(tmp_path: Path) -> None:
+    facts = [
+        NewFact(path="/n/a", content="Mia's sister is Joanna."),
+        NewFact(path="/n/b", content="Joanna grew up in Gdansk."),
+        NewFact(path="/n/c", content="The tea was cold."),
+        NewFact(path="/n/d", content="We bought a new kettle."),
+        NewFact(path="/n/e", content="The garden needs rain."),
+    ]
+    query = "hometown of Mia's sister"
+    plain = Memory.open(tmp_path / "a.db")
+    plain.store_many(facts)
+    found = plain.recall(query, mode="keyword", under="/n", reinforce=False)
+    assert [h.fact.content for h in found] == ["Mia's sister is Joanna."]
+    fed = Memory.open(tmp_path / "b.db", fusion=FusionSettings(feedback_weight=0.5))
+    fed.store_many(facts)
+    hits = fed.recall(query, mode="keyword", under="/n", reinforce=False)
+    assert [h.fact.content for h in hits] == [
+        "Mia's sister is Joanna.",
+        "Joanna grew up in Gdansk.",
+    ]
+    plain.close()
+    fed.close()

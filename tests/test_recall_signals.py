@@ -163,11 +163,11 @@ def test_feedback_finds_what_the_first_hit_names(tmp_path: Path) -> None:
         NewFact(path="/n/e", content="The garden needs rain."),
     ]
     query = "hometown of Mia's sister"
-    plain = Memory.open(tmp_path / "a.db")
+    plain = Memory.open(tmp_path / "a.db", fusion=FusionSettings(feedback_weight=0.0))
     plain.store_many(facts)
     found = plain.recall(query, mode="keyword", under="/n", reinforce=False)
     assert [h.fact.content for h in found] == ["Mia's sister is Joanna."]
-    fed = Memory.open(tmp_path / "b.db", fusion=FusionSettings(feedback_weight=0.5))
+    fed = Memory.open(tmp_path / "b.db")  # on by default
     fed.store_many(facts)
     hits = fed.recall(query, mode="keyword", under="/n", reinforce=False)
     assert [h.fact.content for h in hits] == [

@@ -106,7 +106,10 @@ def _group_table(rows: list[tuple[str, Mapping[str, Any]]], metric: str) -> str:
     for _, by in split:
         groups += [g for g in by if g not in groups]
     head = ["category", "n fit / check", *(label for label, _ in split)]
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
+    lines = [
+        "| " + " | ".join(head) + " |",
+        "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|",
+    ]
     for g in groups:
         first = split[0][1].get(g, {})
         cells = [g, f"{int(first.get('n_fit', 0))} / {int(first.get('n_check', 0))}"]

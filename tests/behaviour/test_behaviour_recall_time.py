@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from embornal.domain.ranking import TEMPORAL_WEIGHT
 from embornal.errors import InvalidInput
 from embornal.interfaces.api import MemoryAPI
 
@@ -18,7 +19,7 @@ def test_times_named_are_read_against_now(alice: MemoryAPI) -> None:
     )
     hits = alice.recall("hiking hills last weekend", now=ASKED, mode="keyword", reinforce=False)
     assert [h.fact.id for h in hits] == [near.id, far.id]
-    assert hits[0].parts.temporal == pytest.approx(0.3)
+    assert hits[0].parts.temporal == pytest.approx(TEMPORAL_WEIGHT)
     assert hits[0].parts.time_window == "'last weekend' 2026-11-28..2026-11-30"
     assert hits[1].parts.temporal == 0.0
     other = alice.recall("hiking hills 上个月", now=ASKED, mode="keyword", reinforce=False)

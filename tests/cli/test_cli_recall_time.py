@@ -8,6 +8,7 @@ from collections.abc import Callable
 from cli_helpers import Run
 
 from embornal import Memory
+from embornal.domain.ranking import TEMPORAL_WEIGHT
 
 ASKED = "2026-12-02T15:00:00Z"  # a Wednesday
 
@@ -22,12 +23,13 @@ def test_now_reads_the_time_named_and_explain_shows_it(
     assert got.code == 0, got.err
     hits = got.json()
     assert [h["fact"]["id"] for h in hits] == [near, far]
-    assert hits[0]["parts"]["temporal"] == 0.3
+    assert hits[0]["parts"]["temporal"] == TEMPORAL_WEIGHT
     assert hits[0]["parts"]["time_window"] == "'last weekend' 2026-11-28..2026-11-30"
     shown = cli("memory", "recall", "hiking last weekend", "--mode", "keyword", "--now", ASKED,
                 "--explain", "--no-reinforce")  # fmt: skip
-    assert "time      0.300 ('last weekend' 2026-11-28..2026-11-30)" in shown.out
-    assert "+ time 0.300" in shown.out
+    said = f"{TEMPORAL_WEIGHT:.3f}"
+    assert f"time      {said} ('last weekend' 2026-11-28..2026-11-30)" in shown.out
+    assert f"+ time {said}" in shown.out
     plain = cli("--json", "memory", "recall", "hiking", "--mode", "keyword", "--no-reinforce")
     assert {h["parts"]["temporal"] for h in plain.json()} == {None}
 

@@ -33,6 +33,7 @@ __all__ = [
     "RRF_K",
     "SPINE_WEIGHTS",
     "STRENGTH_WEIGHT",
+    "FEEDBACK_WEIGHT",
     "TEMPORAL_WEIGHT",
     "VECTOR_FLOOR",
     "VECTOR_SHARE",
@@ -243,7 +244,8 @@ VECTOR_SHARE = 0.5
 RRF_K = 60
 # What a candidate takes of the best matching fact 1 and 2 places away on its path.
 NEIGHBOUR_WEIGHTS = (0.4, 0.3)
-TEMPORAL_WEIGHT = 0.3
+TEMPORAL_WEIGHT = 0.6
+FEEDBACK_WEIGHT = 0.25
 
 
 @record
@@ -254,13 +256,14 @@ class FusionSettings:
     Recall@5 0.578 vs 0.532); the share-of-best cut only removed useful vector hits, so
     it is off by default (``vector_share=0``) and the floor of 0.15 stays
     (docs/decisions/0008-hybrid-fusion.md). The cosines are rescaled over the
-    candidates like bm25 and weighted 1.25, which on LongMemEval beat raw cosines
-    weighted 2 and keeps LoCoMo above its target (docs/decisions/0013-vector-scores-rescaled.md).
+    candidates like bm25 (docs/decisions/0013-vector-scores-rescaled.md) and weigh as much
+    as the keyword list: chosen on the fit half of the dev files and checked on the other
+    (docs/decisions/0105-fusion-chosen-on-the-fit-half.md).
     """
 
     method: str = "linear"  # "linear" (seed 000) or "rrf" (reciprocal-rank fusion)
     keyword_weight: float = 1.0
-    vector_weight: float = 1.25
+    vector_weight: float = 1.0
     # "minmax": cosines rescaled over the candidates like bm25; "cosine": as they are.
     vector_scale: str = "minmax"
     rrf_k: int = RRF_K
@@ -275,7 +278,7 @@ class FusionSettings:
     path_diversity: float = 0.0
     # What the facts found by the best hits' shared words weigh beside the query's own
     # keyword list (pseudo-relevance feedback, domain/feedback.py; 0: off; decision 0107).
-    feedback_weight: float = 0.0
+    feedback_weight: float = FEEDBACK_WEIGHT
 
 
 def cut_vector(

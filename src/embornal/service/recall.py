@@ -3,11 +3,13 @@
 keyword  rescaled bm25 + 0.5·strength (seed 000)
 vector   cosine similarity (after the floor/share cuts) + 0.5·strength; a long
          fact's is the mean of its opening piece's and best piece's
-hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, or
+hybrid   the two lists fused (linear: rescaled bm25 + rescaled cosine, or
          reciprocal-rank), + strength
 no query the strongest facts
 
-Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``).
+Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``) and
+what a time the query names gives a fact of that time (``ScoreParts.temporal``, decision
+0106); the keyword list mixes in pseudo-relevance feedback (decision 0107).
 
 With a query, each candidate also gains from its neighbours on the same path that
 matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places

@@ -29,11 +29,11 @@ from embornal.domain.relative_time import TimeWindow, closeness
 __all__ = [
     "DF_CEILING_MIN_DOCS",
     "DF_CEILING_SHARE",
+    "FEEDBACK_WEIGHT",
     "NEIGHBOUR_WEIGHTS",
     "RRF_K",
     "SPINE_WEIGHTS",
     "STRENGTH_WEIGHT",
-    "FEEDBACK_WEIGHT",
     "TEMPORAL_WEIGHT",
     "VECTOR_FLOOR",
     "VECTOR_SHARE",

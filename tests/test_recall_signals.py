@@ -161,6 +161,7 @@ def test_feedback_finds_what_the_first_hit_names(tmp_path: Path) -> None:
         NewFact(path="/n/c", content="The tea was cold."),
         NewFact(path="/n/d", content="We bought a new kettle."),
         NewFact(path="/n/e", content="The garden needs rain."),
+        *(NewFact(path=f"/n/f{i}", content=f"Filler note number {i}.") for i in range(20)),
     ]
     query = "hometown of Mia's sister"
     plain = Memory.open(tmp_path / "a.db", fusion=FusionSettings(feedback_weight=0.0))
@@ -176,3 +177,16 @@ def test_feedback_finds_what_the_first_hit_names(tmp_path: Path) -> None:
     ]
     plain.close()
     fed.close()
+
+
+def test_feedback_is_off_in_a_tiny_memory(tmp_path: Path) -> None:
+    mem = Memory.open(tmp_path / "m.db")
+    mem.store_many(
+        [
+            NewFact(path="/n/a", content="Mia's sister is Joanna."),
+            NewFact(path="/n/b", content="Joanna grew up in Gdansk."),
+        ]
+    )
+    hits = mem.recall("hometown of Mia's sister", mode="keyword", under="/n", reinforce=False)
+    assert [h.fact.content for h in hits] == ["Mia's sister is Joanna."]
+    mem.close()

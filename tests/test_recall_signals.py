@@ -15,7 +15,12 @@ import pytest
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.domain.feedback import feedback_terms, mix_feedback
-from embornal.domain.ranking import TEMPORAL_WEIGHT, FusionSettings, diversity_penalties
+from embornal.domain.ranking import (
+    FEEDBACK_WEIGHT,
+    TEMPORAL_WEIGHT,
+    FusionSettings,
+    diversity_penalties,
+)
 from embornal.errors import InvalidInput
 
 ASKED = "2026-12-02T15:00:00Z"  # a Wednesday
@@ -164,11 +169,11 @@ def test_feedback_finds_what_the_first_hit_names(tmp_path: Path) -> None:
         *(NewFact(path=f"/n/f{i}", content=f"Filler note number {i}.") for i in range(20)),
     ]
     query = "hometown of Mia's sister"
-    plain = Memory.open(tmp_path / "a.db", fusion=FusionSettings(feedback_weight=0.0))
+    plain = Memory.open(tmp_path / "a.db")  # off by default
     plain.store_many(facts)
     found = plain.recall(query, mode="keyword", under="/n", reinforce=False)
     assert [h.fact.content for h in found] == ["Mia's sister is Joanna."]
-    fed = Memory.open(tmp_path / "b.db")  # on by default
+    fed = Memory.open(tmp_path / "b.db", fusion=FusionSettings(feedback_weight=FEEDBACK_WEIGHT))
     fed.store_many(facts)
     hits = fed.recall(query, mode="keyword", under="/n", reinforce=False)
     assert [h.fact.content for h in hits] == [
@@ -180,7 +185,7 @@ def test_feedback_finds_what_the_first_hit_names(tmp_path: Path) -> None:
 
 
 def test_feedback_is_off_in_a_tiny_memory(tmp_path: Path) -> None:
-    mem = Memory.open(tmp_path / "m.db")
+    mem = Memory.open(tmp_path / "m.db", fusion=FusionSettings(feedback_weight=FEEDBACK_WEIGHT))
     mem.store_many(
         [
             NewFact(path="/n/a", content="Mia's sister is Joanna."),

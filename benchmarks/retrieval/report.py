@@ -39,8 +39,8 @@ LOCOMO_NOTES = (
     "The vector row is the run of 2026-11-30 (before the time and feedback signals, which "
     "it would take too). Targets on the check half (issue 14, MiniLM): Recall@5 ≥ 0.70 "
     "and Hit@5 ≥ 0.80 — **both missed** (hybrid 0.695 and 0.766). Multi-hop and "
-    "open-domain stay far below (≈ 0.34 and 0.37 on check): feedback lifted multi-hop on "
-    "fit (+0.033 in keyword mode) but not on check."
+    "open-domain stay far below the other categories: feedback (off by default) lifted "
+    "multi-hop on fit (+0.033 in keyword mode) but not on check."
 )
 LME_NOTES = (
     "A session's rank is the rank of its first fact in the list (the protocol's rule). The "
@@ -61,8 +61,10 @@ SWEEP_NOTES = (
     "vector weight 1.25. A `-fit` / `-check` run ran one half only. Chosen on the fit half: "
     "linear over RRF (0.640 vs 0.520), vector weight 1 (0.640; 1.25: 0.627; 2: 0.591), the "
     "floor kept (no floor: +0.018 on fit, nothing on check; decision 0105), time weight 0.6 "
-    "(1.0 flat on LoCoMo and a question lower on LongMemEval), feedback 0.25, diversity off "
-    "(it lowered every figure on both halves). Raw: `benchmarks/results/issue14-split.json` "
+    "(1.0 flat on LoCoMo and a question lower on LongMemEval), feedback 0.25 (the check "
+    "half agreed, but it is off by default: it brings facts that hold no query word, "
+    "decision 0107; `final` has it, `final2` is the default), diversity off (it lowered "
+    "every figure on both halves). Raw: `benchmarks/results/issue14-split.json` "
     "(`split.py` over the runs)."
 )
 
@@ -160,7 +162,7 @@ def main() -> None:
         "Defaults (`FusionSettings()`): linear fusion, cosines rescaled over the candidates, "
         "vector weight 1, floor 0.15 (decisions 0008, 0013, 0105); neighbour weights 0.4 / "
         "0.3 (0010); long facts in pieces (0011, 0012); a time the query names, weight 0.6 "
-        "(0106); pseudo-relevance feedback, weight 0.25 (0107); path diversity off (0107). "
+        "(0106); pseudo-relevance feedback and path diversity off (0107). "
         "Reproduce: `python benchmarks/retrieval/run_locomo.py --system embornal --mode "
         "hybrid --embedder minilm` (and `--mode keyword --embedder none`, `--system bm25`), "
         "`python benchmarks/retrieval/run_longmemeval.py --system embornal --mode keyword "

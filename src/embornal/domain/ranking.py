@@ -277,8 +277,9 @@ class FusionSettings:
     # docs/decisions/0107-multi-hop-without-a-model.md).
     path_diversity: float = 0.0
     # What the facts found by the best hits' shared words weigh beside the query's own
-    # keyword list (pseudo-relevance feedback, domain/feedback.py; 0: off; decision 0107).
-    feedback_weight: float = FEEDBACK_WEIGHT
+    # keyword list (pseudo-relevance feedback, domain/feedback.py; 0: off, the default;
+    # FEEDBACK_WEIGHT is the weight chosen on the fit half; decision 0107).
+    feedback_weight: float = 0.0
 
 
 def cut_vector(

@@ -9,7 +9,7 @@ no query the strongest facts
 
 Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``) and
 what a time the query names gives a fact of that time (``ScoreParts.temporal``, decision
-0106); the keyword list mixes in pseudo-relevance feedback (decision 0107).
+0106); the keyword list can mix in pseudo-relevance feedback (off by default; 0107).
 
 With a query, each candidate also gains from its neighbours on the same path that
 matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places

@@ -36,7 +36,7 @@ LME_KEYS = ("recall_any@1", "recall_any@5", "recall_any@10", "recall_all@5", "nd
 
 SWEEP = RESULTS / "issue14-split.json"
 LOCOMO_NOTES = (
-    "The vector row is the run of 2026-11-30 (before the time and feedback signals, which "
+    "The vector row is the run of 2026-11-30 (before the time signal, which "
     "it would take too). Targets on the check half (issue 14, MiniLM): Recall@5 ≥ 0.70 "
     "and Hit@5 ≥ 0.80 — **both missed** (hybrid 0.694 and 0.766). Multi-hop and "
     "open-domain stay far below the other categories: feedback (off by default) lifted "

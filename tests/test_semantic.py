@@ -171,7 +171,7 @@ def test_a_long_fact_is_embedded_in_pieces_and_found_by_its_end(
 
 
 def test_default_hybrid_total_adds_up_from_its_parts(smem: Memory) -> None:
-    """linear, minmax: keyword + 1.25 × rescaled cosine (+ neighbours) + 0.5 × strength
+    """linear, minmax: keyword + rescaled cosine (+ neighbours) + 0.5 × strength
     (+ the spine: the guide's facts are the system's, at its lower prior)."""
     smem.store("/pets", "the cat sleeps on the warm mat")
     smem.store("/pets/other", "a cat and a dog share the garden")
@@ -184,7 +184,7 @@ def test_default_hybrid_total_adds_up_from_its_parts(smem: Memory) -> None:
         p = h.parts
         want = (
             (p.keyword or 0.0)
-            + 1.25 * (p.vector_scaled or 0.0)
+            + FusionSettings().vector_weight * (p.vector_scaled or 0.0)
             + (p.neighbour or 0.0)
             + 0.5 * p.strength
             + p.spine

@@ -33,6 +33,7 @@ __all__ = [
     "environment",
     "expected_errors",
     "file_sha256",
+    "fusion_settings",
     "make_ranker",
     "markdown_table",
     "progress_printer",
@@ -54,6 +55,8 @@ class RunConfig:
     limit: int | None
     embedding_cache: Path | None = None
     half: str | None = None  # fit or check (benchmarks/retrieval/split.py); None: all
+    # ``--set NAME=VALUE``: embornal's FusionSettings fields that differ from the defaults.
+    settings: tuple[tuple[str, str], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +68,7 @@ class RunConfig:
             "limit": self.limit,
             "embedding_cache": None if self.embedding_cache is None else str(self.embedding_cache),
             "half": self.half,
+            "settings": dict(self.settings),
         }
 
 
@@ -101,6 +105,14 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="only one fixed half of the dev file (split.py): choose on fit, report check",
     )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an embornal FusionSettings field for this run (repeatable): method=rrf, "
+        "vector_weight=2, temporal_weight=0, neighbour_weights=0.4,0.3",
+    )
     parser.add_argument("--progress", action="store_true", help="report each space on stderr")
     parser.add_argument(
         "--embedding-cache",
@@ -124,6 +136,18 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         parser.error("--depth must be at least 1")
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
+    settings: list[tuple[str, str]] = []
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            parser.error(f"--set takes NAME=VALUE, not {item!r}")
+        settings.append((name.strip(), value.strip()))
+    if settings and args.system != "embornal":
+        parser.error("--set applies to --system embornal only")
+    try:
+        fusion_settings(tuple(settings))
+    except (TypeError, ValueError) as e:
+        parser.error(f"--set: {e}")
     return RunConfig(
         system=args.system,
         mode=args.mode,
@@ -133,7 +157,36 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         limit=args.limit,
         embedding_cache=args.embedding_cache,
         half=args.half,
+        settings=tuple(settings),
     )
+
+
+def fusion_settings(settings: Sequence[tuple[str, str]]) -> object | None:
+    """embornal's ``FusionSettings`` with ``settings`` (NAME, VALUE text) changed, or None
+    when nothing is changed. A value takes the type of the field's default."""
+    if not settings:
+        return None
+    from embornal.domain.ranking import FusionSettings
+    from embornal.domain.records import record_fields
+
+    base = FusionSettings()
+    known = set(record_fields(base) or ())
+    changes: dict[str, object] = {}
+    for name, value in settings:
+        if name not in known:
+            raise ValueError(f"FusionSettings has no field {name!r} ({', '.join(sorted(known))})")
+        default = getattr(base, name)
+        if isinstance(default, bool):
+            changes[name] = value.lower() in ("1", "true", "yes", "on")
+        elif isinstance(default, int):
+            changes[name] = int(value)
+        elif isinstance(default, float):
+            changes[name] = float(value)
+        elif isinstance(default, tuple):
+            changes[name] = tuple(float(v) for v in value.split(",") if v.strip())
+        else:
+            changes[name] = value
+    return FusionSettings(**{name: getattr(base, name) for name in known} | changes)
 
 
 def make_ranker(config: RunConfig) -> Ranker:
@@ -145,7 +198,7 @@ def make_ranker(config: RunConfig) -> Ranker:
         from benchmarks.retrieval.embed_cache import CachedEmbedder
 
         embedder = CachedEmbedder(embedder, config.embedding_cache)
-    return EmbornalRanker(config.mode, embedder=embedder)
+    return EmbornalRanker(config.mode, embedder=embedder, fusion=fusion_settings(config.settings))
 
 
 def expected_errors() -> tuple[type[BaseException], ...]:

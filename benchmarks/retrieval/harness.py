@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from benchmarks.retrieval import locomo, longmemeval
@@ -24,6 +25,7 @@ __all__ = [
     "LongMemEvalResult",
     "Progress",
     "locomo_docs",
+    "locomo_question_time",
     "longmemeval_docs",
     "run_locomo",
     "run_longmemeval",
@@ -93,13 +95,14 @@ def _rank_until(
     total: int,
     depth: int | None,
     enough: Callable[[list[str]], bool],
+    now: datetime | None = None,
 ) -> list[str]:
     """Rank with ``depth`` (all ``total`` if None), doubling while the list ran short."""
     if total == 0:
         return []
     k = total if depth is None else max(1, min(depth, total))
     while True:
-        ranking = ranker.rank(space_id, query, k)
+        ranking = ranker.rank(space_id, query, k, now)
         if k >= total or len(ranking) < k or enough(ranking):
             return ranking
         k = min(2 * k, total)
@@ -137,6 +140,13 @@ def locomo_docs(conversation: locomo.Conversation) -> list[Doc]:
     ]
 
 
+def locomo_question_time(conversation: locomo.Conversation) -> datetime | None:
+    """When a LoCoMo question is asked: the protocol gives no time, so the last session's
+    date (the questions follow the whole conversation)."""
+    dates = [t.session_date for t in conversation.turns if t.session_date is not None]
+    return max(dates, default=None)
+
+
 def run_locomo(
     ranker: Ranker,
     conversations: Sequence[locomo.Conversation],
@@ -153,6 +163,7 @@ def run_locomo(
         space = conversation.sample_id
         docs = locomo_docs(conversation)
         text_of = {doc.doc_id: doc.text for doc in docs}
+        asked = locomo_question_time(conversation)
         started = time.perf_counter()
         ranker.index(space, docs)
         index_seconds += time.perf_counter() - started
@@ -166,6 +177,7 @@ def run_locomo(
                     len(docs),
                     depth,
                     _budget_filled(text_of),
+                    asked,
                 )
                 chosen = locomo.select_within_budget(ranking, text_of)
                 questions.append(question)
@@ -231,6 +243,7 @@ def run_longmemeval(
                 len(memories),
                 depth,
                 _sessions_found(memories, max(longmemeval.KS)),
+                longmemeval.parse_date(item.question_date),
             )
             query_seconds += time.perf_counter() - started
         finally:

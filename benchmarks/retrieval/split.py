@@ -31,7 +31,15 @@ if __package__ in (None, ""):
 from benchmarks.retrieval.cli import RESULTS_DIR, write_json
 from benchmarks.retrieval.metrics import summarize
 
-__all__ = ["HALVES", "halves", "locomo_unit", "longmemeval_unit", "main", "split_metrics"]
+__all__ = [
+    "HALVES",
+    "halves",
+    "locomo_unit",
+    "longmemeval_unit",
+    "main",
+    "split_by_group",
+    "split_metrics",
+]
 
 HALVES = ("fit", "check")
 
@@ -70,6 +78,48 @@ def split_metrics(result: Mapping[str, Any]) -> dict[str, dict[str, float]]:
     return out
 
 
+def split_by_group(result: Mapping[str, Any], metric: str) -> dict[str, dict[str, float]]:
+    """``metric`` per LoCoMo category (or LongMemEval question type) on each half."""
+    from benchmarks.retrieval.locomo import CATEGORY_NAMES
+
+    questions: Sequence[Mapping[str, Any]] = result["questions"]
+    unit = _unit_of(str(result["benchmark"]))
+    half = halves(unit(str(q["id"])) for q in questions)
+    out: dict[str, dict[str, float]] = {}
+    for q in questions:
+        raw = q.get("category", q.get("type"))
+        group = CATEGORY_NAMES.get(raw, str(raw)) if isinstance(raw, int) else str(raw)
+        cell = out.setdefault(group, {"fit": 0.0, "check": 0.0, "n_fit": 0.0, "n_check": 0.0})
+        h = half[unit(str(q["id"]))]
+        cell[h] += float(q[metric])
+        cell[f"n_{h}"] += 1
+    for cell in out.values():
+        for h in HALVES:
+            cell[h] = cell[h] / cell[f"n_{h}"] if cell[f"n_{h}"] else 0.0
+    return out
+
+
+def _group_table(rows: list[tuple[str, Mapping[str, Any]]], metric: str) -> str:
+    """One row per category, one column per result: ``fit / check``."""
+    groups: list[str] = []
+    split = [(label, split_by_group(result, metric)) for label, result in rows]
+    for _, by in split:
+        groups += [g for g in by if g not in groups]
+    head = ["category", "n fit / check", *(label for label, _ in split)]
+    lines = [
+        "| " + " | ".join(head) + " |",
+        "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|",
+    ]
+    for g in groups:
+        first = split[0][1].get(g, {})
+        cells = [g, f"{int(first.get('n_fit', 0))} / {int(first.get('n_check', 0))}"]
+        for _, by in split:
+            c = by.get(g, {})
+            cells.append(f"{c.get('fit', 0.0):.3f} / {c.get('check', 0.0):.3f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def _label(result: Mapping[str, Any], path: Path) -> str:
     c = result.get("config", {})
     parts = [c.get("system", "?"), c.get("mode", "?")]
@@ -77,6 +127,7 @@ def _label(result: Mapping[str, Any], path: Path) -> str:
         parts.append(str(c["granularity"]))
     if c.get("embedder") not in (None, "none"):
         parts.append(str(c["embedder"]))
+    parts += [f"{k}={v}" for k, v in (c.get("settings") or {}).items()]
     return f"{path.stem.split('-')[0]} " + " ".join(parts)
 
 
@@ -96,10 +147,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("results", nargs="*", type=Path, help="result files of the runners")
     parser.add_argument("--out", type=Path, default=RESULTS_DIR / "split.json")
+    parser.add_argument(
+        "--by-category",
+        metavar="METRIC",
+        default=None,
+        help="instead: METRIC (recall@5, recall_any@1, ...) per category on each half",
+    )
     args = parser.parse_args(argv)
     files = args.results or sorted(
         [*RESULTS_DIR.glob("locomo-*.json"), *RESULTS_DIR.glob("longmemeval-*.json")]
     )
+    if args.by_category:
+        loaded = [json.loads(p.read_text(encoding="utf-8")) for p in files]
+        labelled = [(_label(r, p), r) for r, p in zip(loaded, files, strict=True)]
+        print(_group_table(labelled, args.by_category))
+        return 0
     report: dict[str, Any] = {"rule": "units by SHA-256 of their id, dealt fit, check, …"}
     by_benchmark: dict[str, list[tuple[str, dict[str, dict[str, float]]]]] = {}
     for path in files:

@@ -59,8 +59,9 @@ class Ranker(Protocol):
         """Index ``docs`` as the whole content of a new space ``space_id``."""
         ...
 
-    def rank(self, space_id: str, query: str, k: int) -> list[str]:
-        """At most ``k`` doc ids of ``space_id``, best first."""
+    def rank(self, space_id: str, query: str, k: int, now: datetime | None = None) -> list[str]:
+        """At most ``k`` doc ids of ``space_id``, best first; ``now`` is when the question
+        is asked (a system may read relative times in the query against it)."""
         ...
 
 
@@ -178,7 +179,7 @@ class Bm25Ranker:
             average=average,
         )
 
-    def rank(self, space_id: str, query: str, k: int) -> list[str]:
+    def rank(self, space_id: str, query: str, k: int, now: datetime | None = None) -> list[str]:
         space = self._spaces[space_id]
         total = len(space.doc_ids)
         scores = [0.0] * total
@@ -276,6 +277,7 @@ class EmbornalRanker:
         mode: str = "keyword",
         *,
         embedder: object | None = None,
+        fusion: object | None = None,
         namespace: str = "bench",
         workdir: Path | None = None,
     ) -> None:
@@ -283,6 +285,7 @@ class EmbornalRanker:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
         self.embedder = embedder
+        self.fusion = fusion
         self.namespace = _segment(namespace, "bench")
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if workdir is None:
@@ -325,16 +328,24 @@ class EmbornalRanker:
     def _open(self, memory_class: Any, db_path: Path) -> Any:
         """``Memory.open(db_path, embedder=...)``; an older ``open`` without that parameter
         is still fine for keyword runs (no embedder to hand over)."""
+        if self.fusion is not None:
+            return memory_class.open(db_path, embedder=self.embedder, fusion=self.fusion)
         if _accepts_embedder(memory_class.open):
             return memory_class.open(db_path, embedder=self.embedder)
         if self.embedder is not None:
             raise RuntimeError("this embornal's Memory.open takes no embedder yet")
         return memory_class.open(db_path)
 
-    def rank(self, space_id: str, query: str, k: int) -> list[str]:
+    def rank(self, space_id: str, query: str, k: int, now: datetime | None = None) -> list[str]:
         space = self._spaces[space_id]
+        asked = {} if now is None else {"now": now}
         hits = space.memory.recall(
-            query, limit=min(k, _max_limit()), under=space.under, reinforce=False, mode=self.mode
+            query,
+            limit=min(k, _max_limit()),
+            under=space.under,
+            reinforce=False,
+            mode=self.mode,
+            **asked,
         )
         ranked: list[str] = []
         seen: set[str] = set()

@@ -394,7 +394,7 @@ class _ScriptedRanker:
     def index(self, space_id: str, docs: list[Doc]) -> None:
         del space_id, docs
 
-    def rank(self, space_id: str, query: str, k: int) -> list[str]:
+    def rank(self, space_id: str, query: str, k: int, now: object = None) -> list[str]:
         del space_id, query
         self.asked.append(k)
         return self.ranking[:k]

@@ -24,14 +24,17 @@ from typing import Any
 from embornal.domain.decay import staleness
 from embornal.domain.facts import Fact
 from embornal.domain.records import record
+from embornal.domain.relative_time import TimeWindow, closeness
 
 __all__ = [
     "DF_CEILING_MIN_DOCS",
     "DF_CEILING_SHARE",
+    "FEEDBACK_WEIGHT",
     "NEIGHBOUR_WEIGHTS",
     "RRF_K",
     "SPINE_WEIGHTS",
     "STRENGTH_WEIGHT",
+    "TEMPORAL_WEIGHT",
     "VECTOR_FLOOR",
     "VECTOR_SHARE",
     "FusionSettings",
@@ -39,6 +42,7 @@ __all__ = [
     "SpineWeights",
     "candidate_count",
     "cut_vector",
+    "diversity_penalties",
     "fuse_linear",
     "fuse_rrf",
     "keyword_total",
@@ -50,6 +54,7 @@ __all__ = [
     "select_terms",
     "spine_lift",
     "spine_parts",
+    "temporal_lifts",
     "vector_scores",
     "within_reach",
 ]
@@ -82,6 +87,12 @@ class ScoreParts:
     vector_rank: int | None = None
     neighbour: float | None = None
     vector_scaled: float | None = None
+    # Time named in the query (domain/relative_time.py, decision 0106): ``temporal`` is what
+    # the fact's time added (None when the query names no time), ``time_window`` the phrases
+    # read and their intervals; ``diversity`` what its place on a crowded path took away.
+    temporal: float | None = None
+    time_window: str | None = None
+    diversity: float | None = None
     # The justification spine (see :class:`SpineWeights`): the stored confidence ``c``,
     # ``c_eff`` now, whether the fact is stale, its pin and user weight, and ``spine``, what
     # they added to the total (0.0 for a person's fact that is not stale, pinned or weighted).
@@ -103,6 +114,9 @@ class ScoreParts:
             "vector_scaled": self.vector_scaled,
             "vector_rank": self.vector_rank,
             "neighbour": self.neighbour,
+            "temporal": self.temporal,
+            "time_window": self.time_window,
+            "diversity": self.diversity,
             "strength": self.strength,
             "strength_weight": STRENGTH_WEIGHT,
             "c": self.c,
@@ -230,6 +244,8 @@ VECTOR_SHARE = 0.5
 RRF_K = 60
 # What a candidate takes of the best matching fact 1 and 2 places away on its path.
 NEIGHBOUR_WEIGHTS = (0.4, 0.3)
+TEMPORAL_WEIGHT = 0.6
+FEEDBACK_WEIGHT = 0.25
 
 
 @record
@@ -240,19 +256,30 @@ class FusionSettings:
     Recall@5 0.578 vs 0.532); the share-of-best cut only removed useful vector hits, so
     it is off by default (``vector_share=0``) and the floor of 0.15 stays
     (docs/decisions/0008-hybrid-fusion.md). The cosines are rescaled over the
-    candidates like bm25 and weighted 1.25, which on LongMemEval beat raw cosines
-    weighted 2 and keeps LoCoMo above its target (docs/decisions/0013-vector-scores-rescaled.md).
+    candidates like bm25 (docs/decisions/0013-vector-scores-rescaled.md) and weigh as much
+    as the keyword list: chosen on the fit half of the dev files and checked on the other
+    (docs/decisions/0105-fusion-chosen-on-the-fit-half.md).
     """
 
     method: str = "linear"  # "linear" (seed 000) or "rrf" (reciprocal-rank fusion)
     keyword_weight: float = 1.0
-    vector_weight: float = 1.25
+    vector_weight: float = 1.0
     # "minmax": cosines rescaled over the candidates like bm25; "cosine": as they are.
     vector_scale: str = "minmax"
     rrf_k: int = RRF_K
     vector_floor: float = VECTOR_FLOOR
     vector_share: float = 0.0
     neighbour_weights: tuple[float, ...] = NEIGHBOUR_WEIGHTS
+    # A fact whose time lies in a time the query names gains this much (less near it;
+    # docs/decisions/0106-time-named-in-the-query.md); 0 turns it off.
+    temporal_weight: float = TEMPORAL_WEIGHT
+    # Each candidate loses this much for every better candidate on its path (0: off;
+    # docs/decisions/0107-multi-hop-without-a-model.md).
+    path_diversity: float = 0.0
+    # What the facts found by the best hits' shared words weigh beside the query's own
+    # keyword list (pseudo-relevance feedback, domain/feedback.py; 0: off, the default;
+    # FEEDBACK_WEIGHT is the weight chosen on the fit half; decision 0107).
+    feedback_weight: float = 0.0
 
 
 def cut_vector(
@@ -379,3 +406,29 @@ def within_reach(
         for k in keys
         if relevance[k] + extra.get(k, 0.0) + most_gain * best_on.get(paths[k], 0.0) >= bar
     ]
+
+
+def temporal_lifts(
+    times: Mapping[str, datetime], windows: tuple[TimeWindow, ...], weight: float
+) -> dict[str, float]:
+    """What each candidate's time adds: ``weight`` × its closeness to the windows the
+    query names (1 inside, falling to 0 one window's width away); empty with no window."""
+    if not windows or weight <= 0.0:
+        return {}
+    return {key: weight * closeness(at, windows) for key, at in times.items()}
+
+
+def diversity_penalties(
+    order: Sequence[str], paths: Mapping[str, str], penalty: float
+) -> dict[str, float]:
+    """What each candidate loses for the better candidates on its path: ``penalty`` × how
+    many come before it there (``order`` is best first). The same as picking greedily the
+    best total minus ``penalty`` × the picks already on its path. Empty when off."""
+    if penalty <= 0.0:
+        return {}
+    seen: Counter[str] = Counter()
+    out: dict[str, float] = {}
+    for key in order:
+        out[key] = penalty * seen[paths[key]]
+        seen[paths[key]] += 1
+    return out

@@ -234,6 +234,7 @@ class MemoryAPI(Protocol):
         reinforce: bool = True,
         mode: str = "auto",
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
     ) -> list[RecallHit]: ...
 
     def ls(self, path: str = "/", *, as_of: datetime | str | None = None) -> list[PathEntry]: ...

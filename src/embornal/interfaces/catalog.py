@@ -116,6 +116,13 @@ _AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an 
                max_length=64, http="at", mcp_name="at", probe=True, full_only=True, flag="--at",
                metavar="TIME")  # fmt: skip
 
+_ASKED = Input("now", "time", "When the question is asked (ISO-8601, e.g. 2025-03-01T09:00:00Z; "
+               "default: now): times the query names ('last weekend', 'in May', 上周) are read "
+               "against it and lift the facts of those times.", aliases=("now", "asked_at"),
+               max_length=64, probe=True, full_only=True, metavar="TIME",
+               cli_help="when the question is asked (ISO-8601): 'last week' in QUERY is read "
+               "against it")  # fmt: skip
+
 
 def _switch(name: str, help_text: str, flag: str | None = None) -> Input:
     """A flag of the command line only (the renderer's), off unless given."""
@@ -244,7 +251,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                probe=True, cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
                "hybrid when a model is set up, else keyword (default: %(default)s)"),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
-               default=True, mcp=False, probe=True, cli_help="do not count as a recall"), _AS_OF),
+               default=True, mcp=False, probe=True, cli_help="do not count as a recall"), _AS_OF,
+         _ASKED),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",
         cli_doc="Find facts by keyword, by meaning (with an embedding model) or both, best\n"

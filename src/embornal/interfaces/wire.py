@@ -115,25 +115,10 @@ def _fact_fields(f: Fact) -> Wire:
 
 
 _PARTS_ORDER = (
-    "total",
-    "method",
-    "strength",
-    "keyword",
-    "bm25",
-    "keyword_rank",
-    "vector",
-    "vector_scaled",
-    "vector_rank",
-    "neighbour",
-    "strength_weight",
-    "c",
-    "c_eff",
-    "stale",
-    "pinned",
-    "user_weight",
-    "spine",
-    "matched_terms",
-)
+    "total", "method", "strength", "keyword", "bm25", "keyword_rank", "vector", "vector_scaled",
+    "vector_rank", "neighbour", "temporal", "time_window", "diversity", "strength_weight", "c",
+    "c_eff", "stale", "pinned", "user_weight", "spine", "matched_terms",
+)  # fmt: skip
 
 
 def _parts(p: ScoreParts) -> Wire:
@@ -393,6 +378,9 @@ def _read_parts(p: Mapping[str, Any]) -> ScoreParts:
         keyword_rank=_opt(int, p.get("keyword_rank")),
         vector_rank=_opt(int, p.get("vector_rank")),
         neighbour=_opt(float, p.get("neighbour")),
+        temporal=_opt(float, p.get("temporal")),
+        time_window=_opt(str, p.get("time_window")),
+        diversity=_opt(float, p.get("diversity")),
         c=_opt(float, p.get("c")),
         c_eff=_opt(float, p.get("c_eff")),
         stale=bool(p.get("stale", False)),

@@ -436,11 +436,13 @@ class Memory:
 
     def recall(self, query: str | None = None, *, limit: int | None = None,
                under: str | None = None, reinforce: bool = True, mode: str = "auto",
-               as_of: AsOf = None) -> list[RecallHit]:  # fmt: skip
+               as_of: AsOf = None,
+               now: datetime | str | None = None) -> list[RecallHit]:  # fmt: skip
         """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
-        auto); no query: the strongest. Each lifts its strength unless not ``reinforce``."""
+        auto); no query: the strongest. Each lifts its strength unless not ``reinforce``.
+        ``now``: when the question is asked ("last week" in it is read against it)."""
         return recall.recall(self._ctx, query, limit=limit, under=under, reinforce=reinforce,
-                             mode=mode, as_of=as_of)  # fmt: skip
+                             mode=mode, as_of=as_of, now=now)  # fmt: skip
 
     def find(self, kind: str, where: Mapping[str, str] | Sequence[str] = (), *,
              under: str | None = None, limit: int | None = None,

@@ -3,11 +3,13 @@
 keyword  rescaled bm25 + 0.5·strength (seed 000)
 vector   cosine similarity (after the floor/share cuts) + 0.5·strength; a long
          fact's is the mean of its opening piece's and best piece's
-hybrid   the two lists fused (linear: rescaled bm25 + 1.25 × rescaled cosine, or
+hybrid   the two lists fused (linear: rescaled bm25 + rescaled cosine, or
          reciprocal-rank), + strength
 no query the strongest facts
 
-Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``).
+Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``) and
+what a time the query names gives a fact of that time (``ScoreParts.temporal``, decision
+0106); the keyword list can mix in pseudo-relevance feedback (off by default; 0107).
 
 With a query, each candidate also gains from its neighbours on the same path that
 matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places
@@ -21,8 +23,8 @@ caller that reads the whole memory; the others get the rescaled ``keyword`` alon
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.events import FactsRecalled
@@ -45,11 +47,14 @@ from embornal.domain.ranking import (
     vector_scores,
     within_reach,
 )
+from embornal.domain.relative_time import TimeWindow, check_asked, describe, time_windows
 from embornal.domain.scope import ReadScope
 from embornal.domain.strength import strength
-from embornal.domain.text import index_terms, query_terms
+from embornal.domain.text import query_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
+from embornal.service.recall_feedback import with_feedback
+from embornal.service.recall_order import lifts, ordered
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
 from embornal.service.timetravel import AsOf, looking_back
@@ -69,16 +74,19 @@ def recall(
     reinforce: bool,
     mode: str,
     as_of: AsOf = None,
+    now: datetime | str | None = None,
 ) -> list[RecallHit]:
     """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
-    (never when looking back to ``as_of``: the hits then, ranked by their strength then)."""
+    (never when looking back to ``as_of``: the hits then, ranked by their strength then).
+    ``now`` is when the question is asked: the times the query names are read against it."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
+    asked = check_asked(now)
     prefix = P.normalize_path(under) if under is not None else None
-    reads, now = looking_back(ctx, as_of)
+    reads, at = looking_back(ctx, as_of)
     recaller = Recaller(reads, ctx.semantic, ctx.fusion)
-    hits = recaller.recall(query, n, ctx.scope(), now, under=prefix, mode=mode)
+    hits = recaller.recall(query, n, ctx.scope(), at, under=prefix, mode=mode, asked=asked)
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits
@@ -93,24 +101,6 @@ def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
     ctx.append("recording a recall", [ctx.event(f"recall:{new_id(now)}", body)])
 
 
-def _ordered(
-    hits: list[RecallHit],
-    n: int,
-    wanted: set[str] | None = None,
-    bases: dict[str, float] | None = None,
-) -> list[RecallHit]:
-    """Best first; ties to the better total before the spine (``bases``), then the later."""
-    base = bases or {}
-    hits.sort(
-        key=lambda h: (h.score, base.get(h.fact.id, 0.0), h.fact.created_at, h.fact.id),
-        reverse=True,
-    )
-    top = hits[:n]
-    if not wanted:
-        return top
-    return [replace(h, parts=replace(h.parts, matched_terms=_matched(h.fact, wanted))) for h in top]
-
-
 class Recaller:
     def __init__(
         self, store: Store | PastReads, semantic: Semantic, fusion: FusionSettings
@@ -118,6 +108,7 @@ class Recaller:
         self._store = store
         self._semantic = semantic
         self.fusion = fusion
+        self._windows: tuple[TimeWindow, ...] = ()
 
     def resolve_mode(self, mode: str) -> str:
         if mode not in MODES:
@@ -135,12 +126,16 @@ class Recaller:
         *,
         under: str | None,
         mode: str,
+        asked: datetime | None = None,
     ) -> list[RecallHit]:
+        """``asked``: when the question is asked (default ``now``), for the times it names."""
         chosen = self.resolve_mode(mode)
         if not query or not query.strip():
             from embornal.service.strongest import strongest  # no query: off its path
 
             return strongest(self._store, n, vis, now, under)
+        on = self.fusion.temporal_weight > 0.0
+        self._windows = time_windows(query, asked or now) if on else ()
         if chosen == "keyword":
             return self._keyword(query, n, vis, now, under)
         if chosen == "vector":
@@ -151,6 +146,18 @@ class Recaller:
             except EmbornalError:
                 return self._keyword(query, n, vis, now, under)
         return self._hybrid(query, n, vis, now, under)
+
+    def _times(
+        self, facts: dict[str, Fact], spines: dict[str, dict[str, Any]]
+    ) -> tuple[dict[str, float], dict[str, float], dict[str, Any]]:
+        """The lifts before the neighbours, the time parts, and the parts every hit shows."""
+        raised, times = lifts(facts, spines, spines, self._windows, self.fusion)
+        said = describe(self._windows)
+        return raised, times, {"time_window": said}
+
+    def _finish(self, hits: list[RecallHit], n: int, wanted: set[str] | None,
+                bases: dict[str, float]) -> list[RecallHit]:  # fmt: skip
+        return ordered(hits, n, wanted, bases, self.fusion.path_diversity)
 
     def _context(
         self,
@@ -195,7 +202,10 @@ class Recaller:
             return [], [], set()
         selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())
         found = self._store.keyword_search(selected, candidate_count(n), vis, under=under)
-        return found, rescale_bm25([rank for _, rank in found]), set(selected)
+        scaled = rescale_bm25([rank for _, rank in found])
+        weight = self.fusion.feedback_weight
+        found, scaled = with_feedback(self._store, found, scaled, selected, n, vis, under, weight)
+        return found, scaled, set(selected)
 
     @staticmethod
     def _raw_bm25(vis: ReadScope, rank: float | None) -> float | None:
@@ -209,20 +219,16 @@ class Recaller:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
         spines = {f.id: spine_parts(f, now) for f, _ in found}
-        boost = self._context(
-            {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)},
-            {f.id: f for f, _ in found},
-            strengths,
-            n,
-            vis,
-            lifts={key: sp["spine"] for key, sp in spines.items()},
-        )
+        facts = {f.id: f for f, _ in found}
+        raised, times, said = self._times(facts, spines)
+        relevance = {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)}
+        boost = self._context(relevance, facts, strengths, n, vis, lifts=raised)
         hits, bases = [], {}
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strengths[fact.id]
-            near = boost.get(fact.id)
+            near, t = boost.get(fact.id), times.get(fact.id)
             sp = spines[fact.id]
-            bases[fact.id] = keyword_total(kw + (near or 0.0), s)
+            bases[fact.id] = keyword_total(kw + (near or 0.0), s) + (t or 0.0)
             parts = ScoreParts(
                 total=bases[fact.id] + sp["spine"],
                 strength=s,
@@ -231,10 +237,12 @@ class Recaller:
                 keyword_rank=rank,
                 method="keyword+strength",
                 neighbour=near,
+                temporal=t,
+                **said,
                 **sp,
             )
             hits.append(RecallHit(fact, parts.total, s, parts))
-        return _ordered(hits, n, wanted, bases)
+        return self._finish(hits, n, wanted, bases)
 
     def _vector_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
@@ -258,22 +266,17 @@ class Recaller:
         found = self._vector_candidates(query, n, vis, under)
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
         spines = {f.id: spine_parts(f, now) for f, _ in found}
-        lifts = {key: sp["spine"] for key, sp in spines.items()}
+        facts = {f.id: f for f, _ in found}
+        raised, times, said = self._times(facts, spines)
         boost = self._context(
-            {f.id: sim for f, sim in found},
-            {f.id: f for f, _ in found},
-            strengths,
-            n,
-            vis,
-            1.0,
-            lifts,
+            {f.id: sim for f, sim in found}, facts, strengths, n, vis, 1.0, raised
         )
         hits, bases = [], {}
         for rank, (fact, sim) in enumerate(found, 1):
             s = strengths[fact.id]
-            near = boost.get(fact.id)
+            near, t = boost.get(fact.id), times.get(fact.id)
             sp = spines[fact.id]
-            bases[fact.id] = sim + (near or 0.0) + STRENGTH_WEIGHT * s
+            bases[fact.id] = sim + (near or 0.0) + STRENGTH_WEIGHT * s + (t or 0.0)
             total = bases[fact.id] + sp["spine"]
             parts = ScoreParts(
                 total=total,
@@ -282,10 +285,12 @@ class Recaller:
                 vector_rank=rank,
                 method="vector+strength",
                 neighbour=near,
+                temporal=t,
+                **said,
                 **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
-        return _ordered(hits, n, None, bases)
+        return self._finish(hits, n, None, bases)
 
     def _hybrid(
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
@@ -312,15 +317,16 @@ class Recaller:
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
         strengths = {key: strength(facts[key].signals, now) for key in fused}
         spines = {key: spine_parts(facts[key], now) for key in fused}
-        lifts = {key: sp["spine"] for key, sp in spines.items()}
-        boost = self._context(fused, facts, strengths, n, vis, strength_scale, lifts)
+        raised, times, said = self._times({k: facts[k] for k in fused}, spines)
+        boost = self._context(fused, facts, strengths, n, vis, strength_scale, raised)
         hits, bases = [], {}
         for key, score in fused.items():
             fact = facts[key]
             s = strengths[key]
-            near = boost.get(key)
+            near, t = boost.get(key), times.get(key)
+            t = None if t is None else t * strength_scale
             sp = spines[key]
-            bases[key] = score + (near or 0.0) + STRENGTH_WEIGHT * s * strength_scale
+            bases[key] = score + (near or 0.0) + (STRENGTH_WEIGHT * s * strength_scale) + (t or 0.0)
             total = bases[key] + sp["spine"] * strength_scale
             parts = ScoreParts(
                 total=total,
@@ -333,13 +339,9 @@ class Recaller:
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",
                 neighbour=near,
+                temporal=t,
+                **said,
                 **sp,
             )
             hits.append(RecallHit(fact, total, s, parts))
-        return _ordered(hits, n, wanted, bases)
-
-
-def _matched(fact: Fact, wanted: set[str]) -> tuple[str, ...]:
-    if not wanted:
-        return ()
-    return tuple(sorted(wanted.intersection(index_terms(fact.content))))
+        return self._finish(hits, n, wanted, bases)

@@ -211,6 +211,10 @@ def _formula(p: ScoreParts) -> str:
 
     weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
     near = f" + neighbours {p.neighbour:.3f}" if p.neighbour else ""
+    if p.temporal:
+        near += f" + time {p.temporal:.3f}"
+    if p.diversity:
+        near += f" - diversity {p.diversity:.3f}"
     if p.spine:
         weighted += f" {'+' if p.spine > 0 else '-'} spine {abs(p.spine):.3f}"
     if p.method.startswith("hybrid"):
@@ -249,6 +253,10 @@ def _explain(hits: Sequence[RecallHit]) -> str:
             lines.append(f"   ranks     {ranks}")
         if p.neighbour is not None:
             lines.append(f"   neighbour {p.neighbour:.3f}")
+        if p.temporal is not None:
+            lines.append(f"   time      {p.temporal:.3f} ({p.time_window})")
+        if p.diversity is not None:
+            lines.append(f"   diversity -{p.diversity:.3f}")
         lines.append(f"   strength  {p.strength:.3f}")
         lines.append(f"   spine     {p.spine:+.3f}{_spine(p)}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")

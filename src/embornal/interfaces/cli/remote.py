@@ -536,6 +536,7 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
         reinforce: bool = True,
         mode: str = "auto",
         as_of: datetime | str | None = None,
+        now: datetime | str | None = None,
     ) -> list[RecallHit]:
         return cast(list[RecallHit], self._op("recall", **_given(locals())))
 

@@ -148,29 +148,26 @@ class ScorePartsOut(_Out):
     method: str
     strength: float
     keyword: float | None = Field(None, description="Rescaled BM25, 1.0 best of the candidates.")
-    bm25: float | None = Field(
-        None,
-        description="Raw FTS5 bm25 (lower is better); null unless the caller reads the "
-        "whole memory.",
-    )
+    bm25: float | None = Field(None, description="Raw FTS5 bm25 (lower is better); null "
+                               "unless the caller reads the whole memory.")  # fmt: skip
     keyword_rank: int | None = Field(None, description="1-based rank in the keyword list.")
     vector: float | None = Field(None, description="Cosine similarity.")
-    vector_scaled: float | None = Field(
-        None, description="The cosine rescaled over the candidates, as hybrid fusion took it."
-    )
+    vector_scaled: float | None = Field(None, description="The cosine rescaled over the "
+                                        "candidates, as hybrid fusion took it.")  # fmt: skip
     vector_rank: int | None = Field(None, description="1-based rank in the vector list.")
-    neighbour: float | None = Field(
-        None, description="Gain from the neighbouring facts on the same path that matched."
-    )
+    neighbour: float | None = Field(None, description="Gain from the neighbouring facts on "
+                                    "the same path that matched.")  # fmt: skip
+    temporal: float | None = Field(None, description="What a time the query names added.")
+    time_window: str | None = Field(None, description="The times the query names, read.")
+    diversity: float | None = Field(None, description="What better hits on its path took.")
     strength_weight: float | None = None
     c: float | None = Field(None, description="The fact's stored confidence.")
     c_eff: float | None = Field(None, description="Its confidence decayed to now.")
     stale: bool = Field(False, description="c_eff is below the kind's staleness threshold.")
     pinned: bool = False
     user_weight: float | None = None
-    spine: float = Field(
-        0.0, description="What confidence, staleness, the pin and the weight added to the total."
-    )
+    spine: float = Field(0.0, description="What confidence, staleness, the pin and the "
+                         "weight added to the total.")  # fmt: skip
     matched_terms: list[str] = Field(default_factory=list)
 
 
@@ -563,6 +560,8 @@ class RecallQuery(_In):
     )
     reinforce: bool = Field(True, description="false: a read-only recall (no strength lift).")
     at: AsOfIn = None
+    now: str | None = Field(None, max_length=64, description="When the question is asked "
+                            "(ISO-8601): times the query names are read against it.")  # fmt: skip
     under: Annotated[
         str | None,
         Field(

@@ -69,6 +69,11 @@ _BY_MESSAGE: tuple[tuple[re.Pattern[str], str], ...] = (
         "them to approve or reject it (`embornal proposal approve ID` on their machine).",
     ),
     (
+        re.compile(r"^now must be an ISO-8601 time"),
+        'now is when the question is asked, as ISO-8601: recall(query="...", '
+        'now="2025-03-01T09:00:00Z"); leave it out for the present.',
+    ),
+    (
         re.compile(r"^fact \S+ is not forgotten"),
         'It is in recall already: nothing to restore. cat(path="...") shows it.',
     ),

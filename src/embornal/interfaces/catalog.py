@@ -244,8 +244,13 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                probe=True, cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
                "hybrid when a model is set up, else keyword (default: %(default)s)"),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
-               default=True, mcp=False, probe=True, cli_help="do not count as a recall"), _AS_OF),
+               default=True, mcp=False, probe=True, cli_help="do not count as a recall"), _AS_OF,
+         Input("frame", "text", "Only memories of this frame (a filter label).",
+               aliases=("frame",), max_length=200, rest=False, cli=False),
+         Input("scope", "text", "The task scope whose canon and narrative to show.",
+               aliases=("scope",), max_length=200, rest=False, cli=False, full_only=True)),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
+        extra={"mcp_call": "chronicle.recall"},  # the recall cascade (decision 0096)
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",
         cli_doc="Find facts by keyword, by meaning (with an embedding model) or both, best\n"
         "first. Each hit counts as a recall and makes the fact stronger, unless\n"
@@ -468,6 +473,7 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("catalog_timeline", "TIMELINE_OPERATIONS"),  # history context and timelines
     ("catalog_narratives", "NARRATIVE_OPERATIONS"),
     ("catalog_claims", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
+    ("catalog_cascade", "CASCADE_OPERATIONS"),  # the recall cascade (decisions 0095-0097)
     ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
     ("catalog_portability", "PORTABILITY_OPERATIONS"),
 )

@@ -48,7 +48,7 @@ def _shape(c: Cascade) -> Wire:
 def _read(d: Mapping[str, Any]) -> Cascade:
     from embornal.interfaces.wire import from_wire
 
-    lists = {
+    lists: dict[str, tuple[Any, ...]] = {
         name: tuple(from_wire(_KINDS[name], item) for item in d.get(name) or ())
         for name in SECTIONS
     }

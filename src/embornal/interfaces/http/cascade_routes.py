@@ -58,7 +58,7 @@ class CascadeQuery(_In):
 
 
 class SearchQuery(CascadeQuery):
-    q: str = Field(min_length=1, description="Keywords or a question.")  # type: ignore[assignment]
+    q: str = Field(min_length=1, description="Keywords or a question.")
 
 
 class ArchiveQuery(_In):

@@ -260,16 +260,20 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                   _switch("explain", "print every part of each score"),
                   _switch(_PLAIN, "path TAB fact, one hit a line"),
                   _switch(_META, "add the ID, Owner and Tags columns")),
-        brief=('Search the memory before answering anything that may depend on earlier work; with '
-               'no query, the anchors and strongest memories. Example: recall(query="how do we '
-               'deploy")'),
+        brief=('Call first, and before answering anything that may depend on earlier work: '
+               'anchors, canon, then the best memories (limit counts all three), with stale '
+               'interpretations, the narrative and open conflicts. Example: recall(query="how '
+               'do we deploy")'),
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
 
-        Call it before answering anything that may depend on earlier work, decisions or
-        preferences; a plain question works as the query. Each hit counts as a recall and
-        makes that fact stronger.
-        Returns hits, best first: id, path, content, score, strength, created_at, tags.
+        Call it first in a session, and before answering anything that may depend on
+        earlier work, decisions or preferences; a plain question works as the query.
+        Returns the recall cascade: anchors (pinned: always all of them), canon (the
+        task's active canon), memories (the best others, in the room limit leaves),
+        stale_interpretations, narrative or narrative_review, conflicts (open), and hits
+        (the plain ranking, best first: id, path, content, score, strength). Each hit
+        counts as a recall and makes that fact stronger.
         Example: recall(query="which build tool did we pick?", under="/projects", limit=5)""",
         example='recall(query="build tool", limit=5)',
         http=Http("GET", "/recall", "recall", "Find facts by keyword and meaning",

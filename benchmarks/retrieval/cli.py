@@ -54,6 +54,7 @@ class RunConfig:
     limit: int | None
     embedding_cache: Path | None = None
     half: str | None = None  # fit or check (benchmarks/retrieval/split.py); None: all
+    cascade: bool = False  # embornal ranks through the recall cascade (decision 0095)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +66,7 @@ class RunConfig:
             "limit": self.limit,
             "embedding_cache": None if self.embedding_cache is None else str(self.embedding_cache),
             "half": self.half,
+            "cascade": self.cascade,
         }
 
 
@@ -103,6 +105,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--progress", action="store_true", help="report each space on stderr")
     parser.add_argument(
+        "--cascade",
+        action="store_true",
+        help="embornal ranks through the recall cascade (anchors, canon, then memories)",
+    )
+    parser.add_argument(
         "--embedding-cache",
         type=Path,
         default=None,
@@ -124,6 +131,8 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         parser.error("--depth must be at least 1")
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
+    if args.cascade and args.system != "embornal":
+        parser.error("--cascade is embornal's recall cascade: use --system embornal")
     return RunConfig(
         system=args.system,
         mode=args.mode,
@@ -133,6 +142,7 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         limit=args.limit,
         embedding_cache=args.embedding_cache,
         half=args.half,
+        cascade=args.cascade,
     )
 
 
@@ -145,7 +155,7 @@ def make_ranker(config: RunConfig) -> Ranker:
         from benchmarks.retrieval.embed_cache import CachedEmbedder
 
         embedder = CachedEmbedder(embedder, config.embedding_cache)
-    return EmbornalRanker(config.mode, embedder=embedder)
+    return EmbornalRanker(config.mode, embedder=embedder, cascade=config.cascade)
 
 
 def expected_errors() -> tuple[type[BaseException], ...]:

@@ -68,6 +68,20 @@ class Ranker(Protocol):
 class Droppable(Protocol):
     """A ranker that can free a space the harness has finished with."""
 
+    def _fact_ids(self, space: _EmbornalSpace, query: str, n: int) -> list[str]:
+        """The facts in rank order: ``Memory.recall``'s hits, or with ``cascade`` the
+        recall cascade's anchors, canon and memories (``Memory.chronicle.recall``)."""
+        if not self.cascade:
+            hits = space.memory.recall(
+                query, limit=n, under=space.under, reinforce=False, mode=self.mode
+            )
+            return [str(h.fact.id) for h in hits]
+        c = space.memory.chronicle.recall(
+            query, limit=n, under=space.under, reinforce=False, mode=self.mode
+        )
+        facts = [*c.anchors, *(e.fact for e in c.canon), *(h.fact for h in c.memories)]
+        return [str(f.id) for f in facts]
+
     def drop(self, space_id: str) -> None: ...
 
 
@@ -262,7 +276,8 @@ class _EmbornalSpace:
 
 
 class EmbornalRanker:
-    """embornal's ``Memory.recall`` as a ranker; one fresh database per space.
+    """embornal's ``Memory.recall`` (with ``cascade``: the recall cascade,
+    ``Memory.chronicle.recall``) as a ranker; one fresh database per space.
 
     Each document becomes one fact (a document over 60,000 bytes, several) on the path
     ``/<namespace>/<space>/<group>`` with the document's time as ``at``. Recall runs with
@@ -278,10 +293,12 @@ class EmbornalRanker:
         embedder: object | None = None,
         namespace: str = "bench",
         workdir: Path | None = None,
+        cascade: bool = False,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
+        self.cascade = cascade
         self.embedder = embedder
         self.namespace = _segment(namespace, "bench")
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -333,13 +350,10 @@ class EmbornalRanker:
 
     def rank(self, space_id: str, query: str, k: int) -> list[str]:
         space = self._spaces[space_id]
-        hits = space.memory.recall(
-            query, limit=min(k, _max_limit()), under=space.under, reinforce=False, mode=self.mode
-        )
         ranked: list[str] = []
         seen: set[str] = set()
-        for hit in hits:
-            for doc_id in space.docs_of_fact.get(str(hit.fact.id), ()):
+        for fact_id in self._fact_ids(space, query, min(k, _max_limit())):
+            for doc_id in space.docs_of_fact.get(fact_id, ()):
                 if doc_id not in seen:
                     seen.add(doc_id)
                     ranked.append(doc_id)

@@ -43,6 +43,7 @@ class ChronicleAPI(Protocol):
         mode: str = "auto",
         under: str | None = None,
         scope: str | None = None,
+        reinforce: bool = True,
     ) -> Cascade: ...
 
     def search(

@@ -59,7 +59,9 @@ _SECTIONS = (
 CASCADE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "recall_cascade", "chronicle.recall", "Cascade",
-        (_SOME_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE),
+        (_SOME_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE,
+         Input("reinforce", "bool", "false: a read-only cascade (no strength lift).",
+               default=True, mcp=False, cli_help="do not count the hits as a recall")),
         title="The recall cascade", read_only=True, cli="memory cascade",
         cli_show=_SHOW + "show_cascade",
         cli_help="anchors, then canon, then memories (one budget), with what needs care",

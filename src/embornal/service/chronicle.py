@@ -63,12 +63,13 @@ class Chronicle:
 
     def recall(self, query: str | None = None, *, limit: int | None = None,
                frame: str | None = None, mode: str = "auto", under: str | None = None,
-               scope: str | None = None) -> Cascade:  # fmt: skip
+               scope: str | None = None, reinforce: bool = True) -> Cascade:  # fmt: skip
         """Anchors first, then the canon, then the ordinary memories, ``limit`` their one
         budget (the anchors always whole); with the stale interpretations, the usable
-        narrative or its review notice, and the open conflicts."""
+        narrative or its review notice, and the open conflicts. The ranked hits count as
+        a recall unless ``reinforce`` is false."""
         return cascade.cascade(self._ctx, query, limit=limit, frame=frame, mode=mode,
-                               under=under, scope=scope)  # fmt: skip
+                               under=under, scope=scope, reinforce=reinforce)  # fmt: skip
 
     def search(self, query: str, *, limit: int | None = None, frame: str | None = None,
                mode: str = "auto", under: str | None = None,

@@ -55,10 +55,16 @@ class CascadeQuery(_In):
     mode: _Mode = "auto"
     under: _Under = None
     scope: str | None = _Label
+    reinforce: bool = Field(True, description="false: a read-only cascade (no strength lift).")
 
 
-class SearchQuery(CascadeQuery):
+class SearchQuery(_In):
     q: str = Field(min_length=1, description="Keywords or a question.")
+    limit: Limit = None
+    frame: str | None = _Label
+    mode: _Mode = "auto"
+    under: _Under = None
+    scope: str | None = _Label
 
 
 class ArchiveQuery(_In):

@@ -68,20 +68,6 @@ class Ranker(Protocol):
 class Droppable(Protocol):
     """A ranker that can free a space the harness has finished with."""
 
-    def _fact_ids(self, space: _EmbornalSpace, query: str, n: int) -> list[str]:
-        """The facts in rank order: ``Memory.recall``'s hits, or with ``cascade`` the
-        recall cascade's anchors, canon and memories (``Memory.chronicle.recall``)."""
-        if not self.cascade:
-            hits = space.memory.recall(
-                query, limit=n, under=space.under, reinforce=False, mode=self.mode
-            )
-            return [str(h.fact.id) for h in hits]
-        c = space.memory.chronicle.recall(
-            query, limit=n, under=space.under, reinforce=False, mode=self.mode
-        )
-        facts = [*c.anchors, *(e.fact for e in c.canon), *(h.fact for h in c.memories)]
-        return [str(f.id) for f in facts]
-
     def drop(self, space_id: str) -> None: ...
 
 
@@ -358,6 +344,20 @@ class EmbornalRanker:
                     seen.add(doc_id)
                     ranked.append(doc_id)
         return ranked[:k]
+
+    def _fact_ids(self, space: _EmbornalSpace, query: str, n: int) -> list[str]:
+        """The facts in rank order: ``Memory.recall``'s hits, or with ``cascade`` the
+        recall cascade's anchors, canon and memories (``Memory.chronicle.recall``)."""
+        if not self.cascade:
+            hits = space.memory.recall(
+                query, limit=n, under=space.under, reinforce=False, mode=self.mode
+            )
+            return [str(h.fact.id) for h in hits]
+        c = space.memory.chronicle.recall(
+            query, limit=n, under=space.under, reinforce=False, mode=self.mode
+        )
+        facts = [*c.anchors, *(e.fact for e in c.canon), *(h.fact for h in c.memories)]
+        return [str(f.id) for f in facts]
 
     def drop(self, space_id: str) -> None:
         """Close a space's database and delete its files."""

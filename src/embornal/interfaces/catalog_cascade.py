@@ -68,7 +68,7 @@ CASCADE_OPERATIONS: tuple[Operation, ...] = (
         cli_doc="The recall cascade: the anchors (always whole), the active canon, then the\n"
         "ordinary recall of QUERY in the room --limit leaves; with the interpretations\n"
         "overdue for review, the usable narrative or its review notice, and the open\n"
-        "conflicts. The memories shown count as recalls.",
+        "conflicts. The ranked hits count as recalls unless --no-reinforce.",
         example='recall(query="deploy", limit=5)',
         http=Http("GET", "/recall/cascade", "recallCascade", "The recall cascade",
                   "Anchors first, then the active canon, then the ordinary recall in the room "

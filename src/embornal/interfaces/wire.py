@@ -256,6 +256,7 @@ def _fields(obj: Any) -> Wire:
 
 
 _CANON, _CANON_READERS = wire_canon.shapes(_fact, lambda d: _read_fact(d))
+_CASCADE = wire_cascade.shapes(lambda o: to_wire(o), lambda k, d: from_wire(k, d))
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Fact: _fact,
     ScoreParts: _parts,
@@ -278,7 +279,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     **_CANON,
     **wire_timeline.shapes(_fact),
     **wire_narratives.SHAPES,
-    **wire_cascade.SHAPES,  # the recall cascade's (decision 0095)
+    **_CASCADE[0],  # the recall cascade's (decision 0095)
     **dict.fromkeys(wire_claims.TYPES, _fields),  # the claims ledger's (decision 0081)
 }
 
@@ -578,7 +579,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     **wire_timeline.readers(_read_fact),
     **wire_narratives.READERS,
     **wire_claims.READERS,
-    **wire_cascade.READERS,
+    **_CASCADE[1],
 }
 
 

@@ -16,7 +16,7 @@ from embornal.service.narrative_results import Narrative, NarrativeReview
 from embornal.service.protocol_results import DueMemory
 from embornal.service.results import RecallHit
 
-__all__ = ["READERS", "SECTIONS", "SHAPES"]
+__all__ = ["SECTIONS", "shapes"]
 
 Wire = dict[str, Any]
 
@@ -33,35 +33,34 @@ _KINDS: dict[str, type] = {
 }
 
 
-def _shape(c: Cascade) -> Wire:
-    from embornal.interfaces.wire import to_wire  # the items' shapes are the wire's
+def shapes(
+    encode: Callable[[Any], Any], decode: Callable[[type, Any], Any]
+) -> tuple[dict[type, Callable[[Any], Wire]], dict[type, Callable[[Mapping[str, Any]], Any]]]:
+    """The shape and reader of :class:`Cascade`, given the wire's ``to_wire`` and
+    ``from_wire`` (each item in its own type's shape)."""
 
-    out: Wire = {"query": c.query, "frame": c.frame, "limit": c.limit}
-    for name in SECTIONS[:5]:
-        out[name] = [to_wire(item) for item in getattr(c, name)]
-    out["narrative"] = to_wire(c.narrative)
-    out["narrative_review"] = to_wire(c.narrative_review)
-    out["conflicts"] = [to_wire(item) for item in c.conflicts]
-    return out
+    def shape(c: Cascade) -> Wire:
+        out: Wire = {"query": c.query, "frame": c.frame, "limit": c.limit}
+        for name in SECTIONS[:5]:
+            out[name] = [encode(item) for item in getattr(c, name)]
+        out["narrative"] = encode(c.narrative)
+        out["narrative_review"] = encode(c.narrative_review)
+        out["conflicts"] = [encode(item) for item in c.conflicts]
+        return out
 
+    def read(d: Mapping[str, Any]) -> Cascade:
+        lists: dict[str, tuple[Any, ...]] = {
+            name: tuple(decode(_KINDS[name], item) for item in d.get(name) or ())
+            for name in SECTIONS
+        }
+        narrative, review = d.get("narrative"), d.get("narrative_review")
+        return Cascade(
+            query=None if d.get("query") is None else str(d["query"]),
+            frame=None if d.get("frame") is None else str(d["frame"]),
+            limit=int(d["limit"]),
+            narrative=None if narrative is None else decode(Narrative, narrative),
+            narrative_review=None if review is None else decode(NarrativeReview, review),
+            **lists,
+        )
 
-def _read(d: Mapping[str, Any]) -> Cascade:
-    from embornal.interfaces.wire import from_wire
-
-    lists: dict[str, tuple[Any, ...]] = {
-        name: tuple(from_wire(_KINDS[name], item) for item in d.get(name) or ())
-        for name in SECTIONS
-    }
-    narrative, review = d.get("narrative"), d.get("narrative_review")
-    return Cascade(
-        query=None if d.get("query") is None else str(d["query"]),
-        frame=None if d.get("frame") is None else str(d["frame"]),
-        limit=int(d["limit"]),
-        narrative=None if narrative is None else from_wire(Narrative, narrative),
-        narrative_review=None if review is None else from_wire(NarrativeReview, review),
-        **lists,
-    )
-
-
-SHAPES: dict[type, Callable[[Any], Wire]] = {Cascade: _shape}
-READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {Cascade: _read}
+    return {Cascade: shape}, {Cascade: read}

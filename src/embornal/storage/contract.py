@@ -547,14 +547,6 @@ class HistoryQueries(Protocol):
 
     def anchor_count(self, scope: ReadScope) -> int: ...
 
-    def anchor_facts(self, scope: ReadScope, *, limit: int) -> list[Fact]:
-        """The live pinned facts in ``scope``, in the order they were stored."""
-        ...
-
-    def frames_of(self, fact_ids: Sequence[str]) -> dict[str, str]:
-        """The frame of each of ``fact_ids`` that has one."""
-        ...
-
     def audit_events(
         self, scope: ReadScope, *, limit: int, before: int | None = None
     ) -> list[Event]:

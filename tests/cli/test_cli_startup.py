@@ -192,7 +192,7 @@ def test_the_parser_tree_is_whole() -> None:
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 51 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 54 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"]
     assert tree["import"] == [
         "events", "markdown", "memory-as-history", "basic-memory", "mem0", "mcp-memory",

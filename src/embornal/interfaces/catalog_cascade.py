@@ -19,12 +19,12 @@ _LABEL = 200
 
 _QUERY = Input(
     "query", "text", "Words or a question to look for.", True,
-    aliases=("query", "q", "search", "text"), http="q", flag="", nargs="+", metavar="QUERY",
+    aliases=("query", "q", "search", "text"), http="q", flag="", nargs="*", metavar="QUERY",
     cli_help="",
 )  # fmt: skip
 _SOME_QUERY = replace(
     _QUERY, required=False, description="Words or a question to look for. Leave out to get the "
-    "strongest memories after the anchors and canon.", nargs="*",
+    "strongest memories after the anchors and canon.",
 )  # fmt: skip
 _BUDGET = replace(
     LIMIT, description="One budget for anchors, canon and memories together (default 10); the "

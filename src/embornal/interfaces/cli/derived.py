@@ -316,7 +316,7 @@ def add_group_commands(group: Commands, name: str, late: ArgParser) -> None:
 
 
 def _words(value: Any) -> Any:
-    """Words of a ``nargs="*"`` or ``"+"`` text (a query) joined; none is None."""
+    """Words of a ``nargs="*"`` text (a query) joined; none is None."""
     if isinstance(value, list):
         return " ".join(value) or None
     return value
@@ -338,10 +338,10 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
         value = ctx.opt(item.name)
         if value is None and not item.required:
             continue
-        if item.type == "text" and item.nargs in ("*", "+"):
+        if item.type == "text" and item.nargs == "*":
             value = _words(value)
-            if value is None:
-                continue
+            if value is None and not item.required:
+                continue  # (a required query left out: the call says what it needs)
         given[item.name] = value
     names = {i.name: i for i in op.inputs}
     if "kind" in given:

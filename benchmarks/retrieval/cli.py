@@ -57,6 +57,7 @@ class RunConfig:
     half: str | None = None  # fit or check (benchmarks/retrieval/split.py); None: all
     # ``--set NAME=VALUE``: embornal's FusionSettings fields that differ from the defaults.
     settings: tuple[tuple[str, str], ...] = ()
+    cascade: bool = False  # embornal ranks through the recall cascade (decision 0095)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +70,7 @@ class RunConfig:
             "embedding_cache": None if self.embedding_cache is None else str(self.embedding_cache),
             "half": self.half,
             "settings": dict(self.settings),
+            "cascade": self.cascade,
         }
 
 
@@ -115,6 +117,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--progress", action="store_true", help="report each space on stderr")
     parser.add_argument(
+        "--cascade",
+        action="store_true",
+        help="embornal ranks through the recall cascade (anchors, canon, then memories)",
+    )
+    parser.add_argument(
         "--embedding-cache",
         type=Path,
         default=None,
@@ -148,6 +155,8 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         fusion_settings(tuple(settings))
     except (TypeError, ValueError) as e:
         parser.error(f"--set: {e}")
+    if args.cascade and args.system != "embornal":
+        parser.error("--cascade is embornal's recall cascade: use --system embornal")
     return RunConfig(
         system=args.system,
         mode=args.mode,
@@ -158,6 +167,7 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         embedding_cache=args.embedding_cache,
         half=args.half,
         settings=tuple(settings),
+        cascade=args.cascade,
     )
 
 
@@ -198,7 +208,12 @@ def make_ranker(config: RunConfig) -> Ranker:
         from benchmarks.retrieval.embed_cache import CachedEmbedder
 
         embedder = CachedEmbedder(embedder, config.embedding_cache)
-    return EmbornalRanker(config.mode, embedder=embedder, fusion=fusion_settings(config.settings))
+    return EmbornalRanker(
+        config.mode,
+        embedder=embedder,
+        fusion=fusion_settings(config.settings),
+        cascade=config.cascade,
+    )
 
 
 def expected_errors() -> tuple[type[BaseException], ...]:

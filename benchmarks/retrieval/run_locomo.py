@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     data_file = config.data_dir / LOCOMO_FILE
     if not data_file.is_file():
         parser.error(f"no {LOCOMO_FILE} in {config.data_dir} (see --data-dir)")
-    suffix = f"-{config.half}" if config.half else ""
+    suffix = (f"-{config.half}" if config.half else "") + ("-cascade" if config.cascade else "")
     out = args.out or cli.RESULTS_DIR / f"locomo-{config.system}-{config.mode}{suffix}.json"
 
     started = time.perf_counter()

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     if not data_file.is_file():
         parser.error(f"no {LONGMEMEVAL_FILE} in {config.data_dir} (see --data-dir)")
     granularity = args.granularity
-    suffix = f"-{config.half}" if config.half else ""
+    suffix = (f"-{config.half}" if config.half else "") + ("-cascade" if config.cascade else "")
     out = args.out or (
         cli.RESULTS_DIR / f"longmemeval-{config.system}-{config.mode}-{granularity}{suffix}.json"
     )

@@ -263,7 +263,8 @@ class _EmbornalSpace:
 
 
 class EmbornalRanker:
-    """embornal's ``Memory.recall`` as a ranker; one fresh database per space.
+    """embornal's ``Memory.recall`` (with ``cascade``: the recall cascade,
+    ``Memory.chronicle.recall``) as a ranker; one fresh database per space.
 
     Each document becomes one fact (a document over 60,000 bytes, several) on the path
     ``/<namespace>/<space>/<group>`` with the document's time as ``at``. Recall runs with
@@ -280,10 +281,12 @@ class EmbornalRanker:
         fusion: object | None = None,
         namespace: str = "bench",
         workdir: Path | None = None,
+        cascade: bool = False,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
+        self.cascade = cascade
         self.embedder = embedder
         self.fusion = fusion
         self.namespace = _segment(namespace, "bench")
@@ -338,23 +341,32 @@ class EmbornalRanker:
 
     def rank(self, space_id: str, query: str, k: int, now: datetime | None = None) -> list[str]:
         space = self._spaces[space_id]
-        asked = {} if now is None else {"now": now}
-        hits = space.memory.recall(
-            query,
-            limit=min(k, _max_limit()),
-            under=space.under,
-            reinforce=False,
-            mode=self.mode,
-            **asked,
-        )
         ranked: list[str] = []
         seen: set[str] = set()
-        for hit in hits:
-            for doc_id in space.docs_of_fact.get(str(hit.fact.id), ()):
+        for fact_id in self._fact_ids(space, query, min(k, _max_limit()), now):
+            for doc_id in space.docs_of_fact.get(fact_id, ()):
                 if doc_id not in seen:
                     seen.add(doc_id)
                     ranked.append(doc_id)
         return ranked[:k]
+
+    def _fact_ids(
+        self, space: _EmbornalSpace, query: str, n: int, now: datetime | None
+    ) -> list[str]:
+        """The facts in rank order: ``Memory.recall``'s hits (the question asked at
+        ``now``), or with ``cascade`` the recall cascade's anchors, canon and memories
+        (``Memory.chronicle.recall``, which reads no question time)."""
+        if not self.cascade:
+            asked = {} if now is None else {"now": now}
+            hits = space.memory.recall(
+                query, limit=n, under=space.under, reinforce=False, mode=self.mode, **asked
+            )
+            return [str(h.fact.id) for h in hits]
+        c = space.memory.chronicle.recall(
+            query, limit=n, under=space.under, reinforce=False, mode=self.mode
+        )
+        facts = [*c.anchors, *(e.fact for e in c.canon), *(h.fact for h in c.memories)]
+        return [str(f.id) for f in facts]
 
     def drop(self, space_id: str) -> None:
         """Close a space's database and delete its files."""

@@ -203,7 +203,7 @@ def test_the_parser_tree_is_whole() -> None:
         "policy",
         "serve",
     ]
-    assert len(tree["memory"]) == 51 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 54 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"]
     assert tree["import"] == [
         "events", "markdown", "memory-as-history", "basic-memory", "mem0", "mcp-memory",
@@ -213,7 +213,7 @@ def test_the_parser_tree_is_whole() -> None:
     assert tree["narrative"] == ["add", "current", "review", "history", "list"]
     assert tree["claim"] == [
         "create", "evidence", "adopt", "revise", "withdraw", "retract", "list", "show"]  # fmt: skip
-    assert sum(len(v) or 1 for v in tree.values()) == 110
+    assert sum(len(v) or 1 for v in tree.values()) == 112
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

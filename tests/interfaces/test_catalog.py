@@ -43,6 +43,13 @@ def test_the_call_is_a_memory_method_that_takes_the_inputs(op: Operation) -> Non
         return
     method = method_of(Memory, op.call)
     params = inspect.signature(method).parameters
+    mcp_call = op.extra.get("mcp_call")  # the MCP tool's call (recall's cascade, 0096)
+    if mcp_call is not None:
+        theirs = inspect.signature(method_of(Memory, mcp_call)).parameters
+        for item in op.inputs:
+            if item.mcp and item.name != "as_of":  # a look back takes op.call
+                assert item.name in theirs, (op.name, mcp_call, item.name)
+        params = {**theirs, **params}
     for item in op.inputs:
         assert item.name in params, (op.name, item.name)
         default = params[item.name].default

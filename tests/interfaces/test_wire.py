@@ -15,6 +15,7 @@ from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
 from embornal.interfaces.http import canon_routes as CR
+from embornal.interfaces.http import cascade_routes as CA
 from embornal.interfaces.http import chronicle_routes as CH
 from embornal.interfaces.http import claim_schemas as CL
 from embornal.interfaces.http import conflict_schemas as CS
@@ -27,11 +28,12 @@ from embornal.interfaces.http import schemas as S
 from embornal.interfaces.http import timeline_routes as TL
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
 from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+from embornal.service.cascade_results import Cascade
 from embornal.service.chronicle_results import AuditEntry
 from embornal.service.claim_results import ClaimList, ClaimRecord
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.graph_results import Link, LinkGraph
-from embornal.service.narrative_results import Narrative, NarrativeView
+from embornal.service.narrative_results import Narrative, NarrativeReview, NarrativeView
 from embornal.service.proposal_results import (
     Proposal,
     ProposalSummary,
@@ -112,7 +114,13 @@ def results(memory: Memory) -> dict[type, Any]:
     memory.chronicle.add_claim_evidence(claim.id, source="log", stance="context")
     memory.chronicle.adopt_claim(claim.id, reason="the log")
     claimed = memory.chronicle.retract_claim_evidence(f"{claim.id}-2", reason="not needed")
+    anchor = memory.store("/n", "I am the assistant of Ünï.").id
+    memory.pin(anchor, reason="identity")
+    memory.chronicle.mark_conflict(anchor, new.id, reason="they disagree")
+    cascade = memory.chronicle.recall("Poetry", limit=3)
     return {
+        Cascade: cascade,
+        NarrativeReview: memory.chronicle.current_narrative().narrative_review,
         CanonEntry: entry,
         CanonRemoval: memory.chronicle.decanonize(project.id, reason="not this task"),
         ScopeInUse: memory.chronicle.active_scopes()[0],
@@ -180,6 +188,8 @@ SCHEMA: dict[type, type[BaseModel]] = {
     Evidence: TL.EvidenceOut,
     Narrative: NS.NarrativeOut,
     NarrativeView: NS.NarrativeViewOut,
+    NarrativeReview: NS.NarrativeReviewOut,
+    Cascade: CA.CascadeOut,
     ClaimRecord: CL.ClaimOut,
     ClaimList: CL.ClaimListOut,
 }

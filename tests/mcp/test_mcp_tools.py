@@ -19,6 +19,7 @@ from embornal.interfaces.catalog import by_name
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.server import build_server
 from embornal.interfaces.mcp.tools import tags_arg
+from embornal.service import cascade
 
 pytestmark = pytest.mark.anyio
 
@@ -48,6 +49,8 @@ FULL = [
     # the history context and timelines (seed 002 item 11)
     "set_history_context", "timeline", "search_history", "link_memories", "unlink_memories",
     "memory_links",
+    # the recall cascade's searches (decision 0097)
+    "search", "search_archive",
 ]  # fmt: skip
 
 
@@ -225,7 +228,8 @@ async def test_the_core_schemas_show_the_canonical_names_only(memory: Memory) ->
     store_in = tools["store"].input_schema
     assert set(store_in["properties"]) == {"path", "content", "tags"}
     assert store_in["required"] == ["path", "content"]
-    assert set(tools["recall"].input_schema["properties"]) == {"query", "limit", "under", "mode"}
+    recall_args = {"query", "limit", "under", "mode", "frame"}
+    assert set(tools["recall"].input_schema["properties"]) == recall_args
     assert tools["recall"].input_schema.get("required", []) == []
     assert set(tools["forget"].input_schema["properties"]) == {"id", "reason"}
     assert tools["forget"].input_schema["required"] == ["id", "reason"]
@@ -399,6 +403,7 @@ async def test_unexpected_exception_is_internal_error_without_traceback(
 
     agent = memory.as_subject("default", "assistant")  # what the server runs calls on
     monkeypatch.setattr(agent, "recall", boom)
+    monkeypatch.setattr(cascade, "cascade", boom)  # the recall tool's call (decision 0096)
     async with connect(agent, profile="full") as client:
         err = await fail(client, "recall", {"query": "x"})
         assert (await ok(client, "ls", {}))["entries"]  # the server keeps serving

@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import PgServer, pg_url
 
 from embornal import FixedClock, Memory
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.errors import InvalidInput, NotFound
 from embornal.service.backup import restore
+from pg_server import PgServer, pg_url
 
 __all__ = ["pg_url"]  # a fixture of pg_server
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from pg_server import PgServer, pg_url
 
 __all__ = ["pg_url"]  # a fixture of pg_server

@@ -12,9 +12,9 @@ import anyio
 import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from pg_server import pg_url
 
 from embornal import Memory
+from pg_server import pg_url
 
 __all__ = ["pg_url"]  # a fixture of pg_server
 

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pg_server import PgServer
 
 from embornal import FixedClock, Memory
+from pg_server import PgServer
 
 pytestmark = [
     pytest.mark.skipif(os.name != "posix", reason="stops the servers with a signal"),

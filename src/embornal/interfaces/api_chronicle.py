@@ -15,12 +15,14 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+    from embornal.service.cascade_results import Cascade
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.claim_results import ClaimList, ClaimRecord
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.graph_results import Link, LinkGraph
     from embornal.service.narrative_results import Narrative, NarrativeView
     from embornal.service.protocol_results import MemoryStatus
+    from embornal.service.results import RecallHit
     from embornal.service.timeline_results import HistoryHit, TimelineEntry
 
 __all__ = ["ChronicleAPI"]
@@ -31,6 +33,34 @@ class ChronicleAPI(Protocol):
     """The audit, canon, frames, narratives, claims and timelines of seed 002."""
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]: ...
+
+    def recall(
+        self,
+        query: str | None = None,
+        *,
+        limit: int | None = None,
+        frame: str | None = None,
+        mode: str = "auto",
+        under: str | None = None,
+        scope: str | None = None,
+        reinforce: bool = True,
+        now: datetime | str | None = None,
+    ) -> Cascade: ...
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        frame: str | None = None,
+        mode: str = "auto",
+        under: str | None = None,
+        scope: str | None = None,
+    ) -> Cascade: ...
+
+    def search_archive(
+        self, query: str, *, limit: int | None = None, mode: str = "auto", under: str | None = None
+    ) -> list[RecallHit]: ...
 
     def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry: ...
 

@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_inputs import (
+    ASKED as _ASKED,
+)
+from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_TYPES,
     EXAMPLE_ID,
@@ -115,13 +118,6 @@ _AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an 
                "(UTC unless zoned) or 'yesterday', '3 days ago'.", aliases=("at", "as_of"),
                max_length=64, http="at", mcp_name="at", probe=True, full_only=True, flag="--at",
                metavar="TIME")  # fmt: skip
-
-_ASKED = Input("now", "time", "When the question is asked (ISO-8601, e.g. 2025-03-01T09:00:00Z; "
-               "default: now): times the query names ('last weekend', 'in May', 上周) are read "
-               "against it and lift the facts of those times.", aliases=("now", "asked_at"),
-               max_length=64, probe=True, full_only=True, metavar="TIME",
-               cli_help="when the question is asked (ISO-8601): 'last week' in QUERY is read "
-               "against it")  # fmt: skip
 
 
 def _switch(name: str, help_text: str, flag: str | None = None) -> Input:
@@ -252,8 +248,13 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                "hybrid when a model is set up, else keyword (default: %(default)s)"),
          Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
                default=True, mcp=False, probe=True, cli_help="do not count as a recall"), _AS_OF,
-         _ASKED),
+         _ASKED,
+         Input("frame", "text", "Only memories of this frame (a filter label).",
+               aliases=("frame",), max_length=200, rest=False, cli=False),
+         Input("scope", "text", "The task scope whose canon and narrative to show.",
+               aliases=("scope",), max_length=200, rest=False, cli=False, full_only=True)),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
+        extra={"mcp_call": "chronicle.recall"},  # the recall cascade (decision 0096)
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",
         cli_doc="Find facts by keyword, by meaning (with an embedding model) or both, best\n"
         "first. Each hit counts as a recall and makes the fact stronger, unless\n"
@@ -263,16 +264,20 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                   _switch("explain", "print every part of each score"),
                   _switch(_PLAIN, "path TAB fact, one hit a line"),
                   _switch(_META, "add the ID, Owner and Tags columns")),
-        brief=('Search the memory before answering anything that may depend on earlier work; with '
-               'no query, the anchors and strongest memories. Example: recall(query="how do we '
-               'deploy")'),
+        brief=('Call first, and before answering anything that may depend on earlier work: '
+               'anchors, canon, then the best memories (limit counts all three), with stale '
+               'interpretations, the narrative and open conflicts. Example: recall(query="how '
+               'do we deploy")'),
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
 
-        Call it before answering anything that may depend on earlier work, decisions or
-        preferences; a plain question works as the query. Each hit counts as a recall and
-        makes that fact stronger.
-        Returns hits, best first: id, path, content, score, strength, created_at, tags.
+        Call it first in a session, and before answering anything that may depend on
+        earlier work, decisions or preferences; a plain question works as the query.
+        Returns the recall cascade: anchors (pinned: always all of them), canon (the
+        task's active canon), memories (the best others, in the room limit leaves),
+        stale_interpretations, narrative or narrative_review, conflicts (open), and hits
+        (the plain ranking, best first: id, path, content, score, strength). Each hit
+        counts as a recall and makes that fact stronger.
         Example: recall(query="which build tool did we pick?", under="/projects", limit=5)""",
         example='recall(query="build tool", limit=5)',
         http=Http("GET", "/recall", "recall", "Find facts by keyword and meaning",
@@ -476,6 +481,7 @@ PARTS: tuple[tuple[str, str], ...] = (
     ("catalog_timeline", "TIMELINE_OPERATIONS"),  # history context and timelines
     ("catalog_narratives", "NARRATIVE_OPERATIONS"),
     ("catalog_claims", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
+    ("catalog_cascade", "CASCADE_OPERATIONS"),  # the recall cascade (decisions 0095-0097)
     ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
     ("catalog_portability", "PORTABILITY_OPERATIONS"),
     ("catalog_copy", "COPY_OPERATIONS"),  # admin copy --to, either backend (decision 0102)

@@ -11,6 +11,7 @@ from embornal.domain.bounds import MAX_LIMIT, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_types import Input
 
 __all__ = [
+    "ASKED",
     "EVIDENCE_CLI",
     "EVIDENCE_TYPES",
     "EXAMPLE_ID",
@@ -72,3 +73,11 @@ rules:
   OBJECT: path:/x (that path), path:/x/* (the subtree, /x too), tag:k=v
   A deny beats every allow; no rule means no access.
 """
+
+#: When the question is asked: recall and the recall cascade read the query's times by it.
+ASKED = Input("now", "time", "When the question is asked (ISO-8601, e.g. 2025-03-01T09:00:00Z; "
+               "default: now): times the query names ('last weekend', 'in May', 上周) are read "
+               "against it and lift the facts of those times.", aliases=("now", "asked_at"),
+               max_length=64, probe=True, full_only=True, metavar="TIME",
+               cli_help="when the question is asked (ISO-8601): 'last week' in QUERY is read "
+               "against it")  # fmt: skip

@@ -9,7 +9,7 @@ one way. Pure and stdlib-only at import: the CLI's ``--json`` uses it without py
 
 Times are ISO-8601 UTC with microseconds and ``Z``; a tag is ``"k=v"``; a fact also
 carries its ``state`` and its kind's ``attributes`` (canonical JSON, as the log holds them).
-"""
+The shapes of later parts are in ``wire_*`` modules, spliced in here."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
 from embornal.interfaces import (
     wire_canon,
+    wire_cascade,
     wire_chronicle,
     wire_claims,
     wire_narratives,
@@ -43,14 +44,7 @@ from embornal.service.protocol_results import (
     MemoryStatus,
     ProvenanceReport,
 )
-from embornal.service.results import (
-    DueFact,
-    FactDetail,
-    FactView,
-    PathEntry,
-    RecallHit,
-    TreeNode,
-)
+from embornal.service.results import DueFact, FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
 __all__ = ["WIRE_TYPES", "dumps", "effective_tag", "from_wire", "time_of", "to_wire"]
 
@@ -241,12 +235,13 @@ def _source(p: Provenance) -> Wire:
 
 
 def _fields(obj: Any) -> Wire:
-    """A dataclass as its fields in order (a link, a graph: decision 0053)."""
-    """A result of the history protocol: its fields in order (decision 0064)."""
+    """A dataclass as its fields in order (a link, a graph: decision 0053; a result of the
+    history protocol: decision 0064)."""
     return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
 _CANON, _CANON_READERS = wire_canon.shapes(_fact, lambda d: _read_fact(d))
+_CASCADE = wire_cascade.shapes(lambda o: to_wire(o), lambda k, d: from_wire(k, d))
 _SHAPES: dict[type, Callable[[Any], Wire]] = {
     Fact: _fact,
     ScoreParts: _parts,
@@ -269,6 +264,7 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     **_CANON,
     **wire_timeline.shapes(_fact),
     **wire_narratives.SHAPES,
+    **_CASCADE[0],  # the recall cascade's (decision 0095)
     **dict.fromkeys(wire_claims.TYPES, _fields),  # the claims ledger's (decision 0081)
 }
 
@@ -571,6 +567,7 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     **wire_timeline.readers(_read_fact),
     **wire_narratives.READERS,
     **wire_claims.READERS,
+    **_CASCADE[1],
 }
 
 

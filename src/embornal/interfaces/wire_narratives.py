@@ -74,8 +74,13 @@ def _read_view(d: Mapping[str, Any]) -> NarrativeView:
     )
 
 
-SHAPES: dict[type, Callable[[Any], Wire]] = {Narrative: _plain, NarrativeView: _plain}
+SHAPES: dict[type, Callable[[Any], Wire]] = {
+    Narrative: _plain,
+    NarrativeView: _plain,
+    NarrativeReview: _plain,
+}
 READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Narrative: _read_narrative,
+    NarrativeReview: _read_review,
     NarrativeView: _read_view,
 }

@@ -19,6 +19,8 @@ from embornal.service import audit, canon, declared_conflicts
 
 if TYPE_CHECKING:
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+    from embornal.service.cascade_results import Cascade
+    from embornal.service.results import RecallHit
 from embornal.service import history_links, timeline
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
-from embornal.service import claim_views, claims
+from embornal.service import cascade, claim_views, claims
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -56,6 +58,33 @@ class Chronicle:
         """Every decision on the memories the subject may read, with its reason, the
         newest first (a view of the event log)."""
         return audit.audit_log(self._ctx, limit=limit)
+
+    # -- the recall cascade and the searches (decisions 0095-0097) ----------------------
+
+    def recall(self, query: str | None = None, *, limit: int | None = None,
+               frame: str | None = None, mode: str = "auto", under: str | None = None,
+               scope: str | None = None, reinforce: bool = True,
+               now: datetime | str | None = None) -> Cascade:  # fmt: skip
+        """Anchors first, then the canon, then the ordinary memories, ``limit`` their one
+        budget (the anchors always whole); with the stale interpretations, the usable
+        narrative or its review notice, and the open conflicts. The ranked hits count as
+        a recall unless ``reinforce`` is false; ``now``: when the question is asked."""
+        return cascade.cascade(self._ctx, query, limit=limit, frame=frame, mode=mode,
+                               under=under, scope=scope, reinforce=reinforce,
+                               now=now)  # fmt: skip
+
+    def search(self, query: str, *, limit: int | None = None, frame: str | None = None,
+               mode: str = "auto", under: str | None = None,
+               scope: str | None = None) -> Cascade:  # fmt: skip
+        """The cascade for ``query``, each candidate checked again at answer time; it
+        reinforces nothing."""
+        return cascade.search(self._ctx, query, limit=limit, frame=frame, mode=mode,
+                              under=under, scope=scope)  # fmt: skip
+
+    def search_archive(self, query: str, *, limit: int | None = None, mode: str = "auto",
+                       under: str | None = None) -> list[RecallHit]:  # fmt: skip
+        """The best unpinned memories for ``query``, a budget of their own."""
+        return cascade.search_archive(self._ctx, query, limit=limit, mode=mode, under=under)
 
     # -- canon and scopes, frames, declared conflicts (decisions 0078-0080) ---------------
 

@@ -51,7 +51,8 @@ class LabelCount:
 
 @runtime_checkable
 class CanonReads(Protocol):
-    """The active canon and the frames in use (decision 0078), of live facts in scope."""
+    """The active canon and the frames in use (decision 0078), of live facts in scope,
+    and the anchors the recall cascade puts before them."""
 
     def canon_rows(
         self, scope: ReadScope, *, canon_scope: str | None = None, fact_id: str | None = None
@@ -65,6 +66,15 @@ class CanonReads(Protocol):
 
     def frame_counts(self, scope: ReadScope) -> list[LabelCount]:
         """The frames of live memories, by name, with their counts."""
+        ...
+
+    def frames_of(self, fact_ids: Sequence[str]) -> dict[str, str]:
+        """The frame of each of ``fact_ids`` that has one (the recall cascade's filter)."""
+        ...
+
+    def anchor_facts(self, scope: ReadScope, *, limit: int) -> list[Fact]:
+        """The live pinned facts in scope, in the order stored (the cascade's anchors,
+        decision 0095)."""
         ...
 
 

@@ -264,3 +264,27 @@ class ProtocolReads(TimelineQueries):
             tuple(vis.params),
         )
         return int(rows[0][0])
+
+    def anchor_facts(self, scope: ReadScope, *, limit: int) -> list[Fact]:
+        """The live pinned facts in scope, in the order they were stored (the recall
+        cascade's anchors, decision 0095)."""
+        vis = self._scopes.get(scope)
+        rows = self._rows(
+            f"SELECT {_FACT_COLS} FROM facts f INDEXED BY facts_pinned "
+            f"JOIN paths p ON p.id = f.path_id WHERE f.pinned = 1 AND {_LIVE} AND ({vis.sql}) "
+            "ORDER BY f.seq LIMIT ?",
+            (*vis.params, limit),
+        )
+        return self._facts(rows, vis)
+
+    def frames_of(self, fact_ids: Sequence[str]) -> dict[str, str]:
+        """The frame of each of ``fact_ids`` that has one (decision 0078)."""
+        if not fact_ids:
+            return {}
+        marks = ",".join("?" * len(fact_ids))
+        rows = self._rows(
+            f"SELECT fact_id, frame FROM memory_protocol WHERE fact_id IN ({marks}) "
+            "AND frame IS NOT NULL",
+            tuple(fact_ids),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}

@@ -340,8 +340,8 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
             continue
         if item.type == "text" and item.nargs == "*":
             value = _words(value)
-            if value is None:
-                continue
+            if value is None and not item.required:
+                continue  # (a required query left out: the call says what it needs)
         given[item.name] = value
     names = {i.name: i for i in op.inputs}
     if "kind" in given:

@@ -12,12 +12,14 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+    from embornal.service.cascade_results import Cascade
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.claim_results import ClaimList, ClaimRecord
     from embornal.service.conflict_record import ConflictRecord
     from embornal.service.graph_results import Link, LinkGraph
     from embornal.service.narrative_results import Narrative, NarrativeView
     from embornal.service.protocol_results import MemoryStatus
+    from embornal.service.results import RecallHit
     from embornal.service.timeline_results import HistoryHit, TimelineEntry
 
 __all__ = ["RemoteChronicle"]
@@ -34,6 +36,25 @@ class RemoteChronicle:
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]:
         return cast("list[AuditEntry]", self._op("audit_log", limit=limit))
+
+    def recall(self, query: str | None = None, *, limit: int | None = None,
+               frame: str | None = None, mode: str = "auto", under: str | None = None,
+               scope: str | None = None, reinforce: bool = True,
+               now: datetime | str | None = None) -> Cascade:  # fmt: skip
+        return cast("Cascade", self._op("recall_cascade", query=query, limit=limit, frame=frame,
+                                        mode=mode, under=under, scope=scope,
+                                        reinforce=reinforce, now=now))  # fmt: skip
+
+    def search(self, query: str, *, limit: int | None = None, frame: str | None = None,
+               mode: str = "auto", under: str | None = None,
+               scope: str | None = None) -> Cascade:  # fmt: skip
+        return cast("Cascade", self._op("search", query=query, limit=limit, frame=frame,
+                                        mode=mode, under=under, scope=scope))  # fmt: skip
+
+    def search_archive(self, query: str, *, limit: int | None = None, mode: str = "auto",
+                       under: str | None = None) -> list[RecallHit]:  # fmt: skip
+        return cast("list[RecallHit]", self._op("search_archive", query=query, limit=limit,
+                                                mode=mode, under=under))  # fmt: skip
 
     def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry:
         return cast("CanonEntry", self._op("canonize", fact_id=fact_id, scope=scope,

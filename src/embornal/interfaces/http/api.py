@@ -31,6 +31,7 @@ from embornal.interfaces.catalog import routed
 from embornal.interfaces.catalog_types import resolve_call
 from embornal.interfaces.http.auth import Gate, bearer_token
 from embornal.interfaces.http.canon_routes import CANON_HTTP
+from embornal.interfaces.http.cascade_routes import CASCADE_HTTP
 from embornal.interfaces.http.chronicle_routes import CHRONICLE_HTTP
 from embornal.interfaces.http.claim_schemas import CLAIM_HTTP
 from embornal.interfaces.http.conflict_schemas import (
@@ -233,6 +234,7 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     **TIMELINE_HTTP,  # the timeline's (decisions 0088-0090)
     **NARRATIVE_HTTP,  # narrative accounts' (decision 0085)
     **CLAIM_HTTP,  # the claims ledger's (decision 0081)
+    **CASCADE_HTTP,  # the recall cascade's (decisions 0095-0097)
 }
 
 

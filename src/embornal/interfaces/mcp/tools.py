@@ -31,6 +31,7 @@ from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, Inval
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
 from embornal.interfaces.catalog_types import replace, resolve_call
 from embornal.interfaces.mcp.canon_out import CANON_RESULTS
+from embornal.interfaces.mcp.cascade_out import CASCADE_RESULTS
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
 from embornal.interfaces.mcp.claim_results import CLAIM_RESULTS, EvidenceOut
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
@@ -47,11 +48,9 @@ from embornal.interfaces.mcp.results import (
     FactOut,
     FindOut,
     HistoryOut,
-    HitOut,
     ImportanceOut,
     KindsOut,
     LsOut,
-    RecallOut,
     ShowOut,
     StateOut,
     SupersedeOut,
@@ -336,14 +335,6 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 
-def _recall_out(hits: Any, raw: Mapping[str, Any]) -> RecallOut:
-    found = [HitOut.of_hit(h) for h in hits]
-    hint = None
-    if not found:
-        hint = "Nothing matched: try other or fewer words, a wider 'under', or no query."
-    return RecallOut(hits=found, hint=hint)
-
-
 def _supersede_out(new: Any, raw: Mapping[str, Any]) -> SupersedeOut:
     assert new.supersedes_id is not None
     return SupersedeOut(**FactOut.of(new).model_dump(), supersedes_id=new.supersedes_id)
@@ -351,7 +342,6 @@ def _supersede_out(new: Any, raw: Mapping[str, Any]) -> SupersedeOut:
 
 _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "store": (FactOut, lambda r, a: FactOut.of(r)),
-    "recall": (RecallOut, _recall_out),
     "ls": (LsOut, lambda r, a: LsOut.of(r)),
     "tree": (TreeOut, lambda r, a: TreeOut.of(r)),
     "cat": (CatOut, lambda r, a: CatOut(facts=[ViewOut.of_view(v) for v in r])),
@@ -391,8 +381,28 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     **TIMELINE_RESULTS,  # the timeline's (decisions 0088-0090)
     **NARRATIVE_RESULTS,  # narrative accounts' (decision 0085)
     **CLAIM_RESULTS,  # the claims ledger's (decision 0081)
+    **CASCADE_RESULTS,  # the recall cascade's, recall's too (decisions 0095-0097)
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
+
+
+def _invoke(memory: Memory, op: Operation, kwargs: Mapping[str, Any]) -> Any:
+    """The tool's call: the operation's ``mcp_call`` when it has one (``recall`` answers
+    the recall cascade, decision 0096), its own call when it looks back (``at``), which
+    takes no input of the ``mcp_call`` only (``frame``, ``scope``)."""
+    assert op.call is not None
+    mcp_call = op.extra.get("mcp_call")
+    if mcp_call is None:
+        return resolve_call(memory, op.call)(**kwargs)
+    if "as_of" not in kwargs:
+        return resolve_call(memory, mcp_call)(**kwargs)
+    only = [i.tool_param for i in op.inputs if not i.rest and i.mcp and i.name in kwargs]
+    if only:
+        raise InvalidInput(
+            f"at looks back at the ranked memories alone: {', '.join(only)} is for the present",
+            hint=f"Leave out {only[0]}, or leave out at.",
+        )
+    return resolve_call(memory, op.call)(**kwargs)
 
 
 def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
@@ -403,7 +413,7 @@ def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
 
     async def tool(**raw: Any) -> CallToolResult:
         kwargs = _arguments(raw, inputs)
-        return await run(op.name, lambda m: project(resolve_call(m, call)(**kwargs), raw))
+        return await run(op.name, lambda m: project(_invoke(m, op, kwargs), raw))
 
     params = [
         inspect.Parameter(

@@ -1,0 +1,79 @@
+"""What the recall cascade's tools return to the model (decisions 0095-0097): ``recall``
+and ``search`` answer the cascade, its ``hits`` the ranked ordinary memories as before
+(so a caller that reads only them does not break) and the sections beside them;
+``search_archive`` answers hits, as recall always did."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from embornal.interfaces.mcp.canon_out import CanonEntryOut
+from embornal.interfaces.mcp.conflict_results import ConflictOut
+from embornal.interfaces.mcp.history_out import DueItemOut, DueMemoriesOut
+from embornal.interfaces.mcp.narrative_out import NarrativeOut, NarrativeReviewOut, NarrativeViewOut
+from embornal.interfaces.mcp.results import FactOut, HitOut, RecallOut
+from embornal.service.narrative_results import NarrativeView
+
+__all__ = ["CASCADE_RESULTS", "CascadeOut"]
+
+_NOTHING = "Nothing matched: try other or fewer words, a wider 'under', or no query."
+
+
+class CascadeOut(RecallOut):
+    """The ranked ``hits`` as recall always gave them, then the cascade's sections."""
+
+    anchors: list[FactOut] = Field(
+        default_factory=list, description="Pinned memories: who and what matters, always whole."
+    )
+    canon: list[CanonEntryOut] = Field(
+        default_factory=list, description="The active canon of the task scopes (not anchors)."
+    )
+    memories: list[HitOut] = Field(
+        default_factory=list, description="The hits without anchors and canon, in the room left."
+    )
+    stale_interpretations: list[DueItemOut] = Field(
+        default_factory=list, description="Interpretations overdue for review(memory_id, note)."
+    )
+    narrative: NarrativeOut | None = None
+    narrative_review: NarrativeReviewOut | None = Field(
+        None, description="The account withheld, with why; review_narrative once resolved."
+    )
+    conflicts: list[ConflictOut] = Field(default_factory=list, description="Open conflicts.")
+
+
+def cascade_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
+    """The cascade; a past recall (``at``) is its ranked hits alone."""
+    if isinstance(found, list):
+        hits = [HitOut.of_hit(h) for h in found]
+        return RecallOut(hits=hits, hint=None if hits else _NOTHING)
+    view = NarrativeViewOut.of(NarrativeView("", found.narrative, found.narrative_review))
+    out = CascadeOut(
+        hits=[HitOut.of_hit(h) for h in found.hits],
+        anchors=[FactOut.of(f) for f in found.anchors],
+        canon=[CanonEntryOut.of(e) for e in found.canon],
+        memories=[HitOut.of_hit(h) for h in found.memories],
+        stale_interpretations=DueMemoriesOut.of(found.stale_interpretations).memories,
+        narrative=view.narrative,
+        narrative_review=view.narrative_review,
+        conflicts=[ConflictOut.of(c) for c in found.conflicts],
+    )
+    if not (out.hits or out.anchors or out.canon):
+        out.hint = _NOTHING
+    return out
+
+
+def _archive_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
+    hits = [HitOut.of_hit(h) for h in found]
+    return RecallOut(hits=hits, hint=None if hits else _NOTHING)
+
+
+Project = Callable[[Any, Mapping[str, Any]], BaseModel]
+
+CASCADE_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
+    "recall": (CascadeOut, cascade_out),
+    "search": (CascadeOut, cascade_out),
+    "search_archive": (RecallOut, _archive_out),
+}

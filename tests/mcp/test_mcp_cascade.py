@@ -1,0 +1,54 @@
+"""The MCP ``recall`` tool answers the recall cascade with its ``hits`` as before;
+``search`` and ``search_archive`` in the full profile (decisions 0095-0097)."""
+
+from __future__ import annotations
+
+import pytest
+from tests.mcp.test_mcp_tools import connect, fail, ok
+
+from embornal import FixedClock, Memory
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_recall_answers_anchors_first_and_keeps_its_hits(
+    memory: Memory, clock: FixedClock
+) -> None:
+    async with connect(memory) as client:  # the core profile
+        me = (await ok(client, "store", {"path": "/me", "content": "I am Ada's assistant."}))["id"]
+        await ok(client, "pin", {"id": me, "reason": "identity"})
+        for i in range(8):
+            clock.advance(seconds=30)
+            await ok(client, "remember", {"content": f"Trivial note {i} on the kettle."})
+        clock.advance(seconds=30)
+        found = await ok(client, "recall", {"limit": 3})
+        assert [a["id"] for a in found["anchors"]] == [me]
+        assert len(found["memories"]) == 2 and me not in [m["id"] for m in found["memories"]]
+        assert len(found["hits"]) == 3  # the ranking, as the tool always answered it
+        assert found["canon"] == [] and found["conflicts"] == []
+        assert "narrative" not in found and "narrative_review" not in found  # none: left out
+        framed = await ok(client, "recall", {"query": "kettle", "frame": "nowhere"})
+        assert framed["anchors"] == [] and framed["hits"] == [] and framed["hint"]
+
+
+async def test_search_and_search_archive_in_the_full_profile(
+    memory: Memory, clock: FixedClock
+) -> None:
+    async with connect(memory, profile="full") as client:
+        pinned = []
+        for i in range(3):
+            fid = (await ok(client, "store", {"path": "/r", "content": f"Deploy rule {i}."}))["id"]
+            await ok(client, "pin", {"id": fid, "reason": "standing rule"})
+            pinned.append(fid)
+        log = (await ok(client, "store", {"path": "/l", "content": "The deploy log."}))["id"]
+        found = await ok(client, "search", {"query": "deploy", "limit": 3})
+        assert [a["id"] for a in found["anchors"]] == pinned and found["memories"] == []
+        archive = await ok(client, "search_archive", {"query": "deploy", "limit": 3})
+        assert [h["id"] for h in archive["hits"]] == [log]
+        missing = await fail(client, "search", {"query": " "})
+        assert missing["error"] == "invalid_input" and "recall()" in missing["hint"]
+        past = await fail(client, "recall", {"query": "deploy", "at": "1 day ago", "frame": "x"})
+        assert past["error"] == "invalid_input" and "frame" in past["message"]
+        clock.advance(seconds=60)
+        back = await ok(client, "recall", {"query": "deploy", "at": "2026-01-01T12:00:30Z"})
+        assert "anchors" not in back and len(back["hits"]) == 4

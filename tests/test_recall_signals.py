@@ -195,3 +195,19 @@ def test_feedback_is_off_in_a_tiny_memory(tmp_path: Path) -> None:
     hits = mem.recall("hometown of Mia's sister", mode="keyword", under="/n", reinforce=False)
     assert [h.fact.content for h in hits] == ["Mia's sister is Joanna."]
     mem.close()
+
+
+def test_the_recall_cascade_reads_the_question_time_as_recall_does(tmp_path: Path) -> None:
+    """The MCP ``recall`` tool answers the cascade: its ordinary memories are ranked with
+    the question time (``now``) exactly as ``Memory.recall`` ranks them."""
+    mem = Memory.open(tmp_path / "m.db")
+    ids = _hikes(mem)
+    query = "where did we go hiking last weekend"
+    cascade = mem.chronicle.recall(query, now=ASKED, reinforce=False)
+    plain = mem.recall(query, now=ASKED, reinforce=False)
+    assert [h.fact.id for h in cascade.memories] == [h.fact.id for h in plain]
+    assert cascade.memories[0].fact.id == ids["hills"]
+    assert cascade.memories[0].parts.temporal == pytest.approx(TEMPORAL_WEIGHT)
+    with pytest.raises(InvalidInput):
+        mem.chronicle.recall(query, now="last week")
+    mem.close()

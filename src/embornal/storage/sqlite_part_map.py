@@ -53,6 +53,8 @@ PART_METHODS: dict[str, str] = {
     "interpretations_due": _PROTOCOL,
     "forgotten_memories": _PROTOCOL,
     "audit_events": _PROTOCOL,
+    "anchor_facts": _PROTOCOL,
+    "frames_of": _PROTOCOL,
     "anchor_count": _PROTOCOL,
     "_timeline": _TIMELINE,
     "timeline_rows": _TIMELINE,

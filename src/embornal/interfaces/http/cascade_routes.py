@@ -56,6 +56,8 @@ class CascadeQuery(_In):
     under: _Under = None
     scope: str | None = _Label
     reinforce: bool = Field(True, description="false: a read-only cascade (no strength lift).")
+    now: str | None = Field(None, max_length=64, description="When the question is asked "
+                            "(ISO-8601): times the query names are read against it.")  # fmt: skip
 
 
 class SearchQuery(_In):

@@ -5,7 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from embornal.domain import relative_time
 from embornal.domain.relative_time import (
     TimeWindow,
     check_asked,
@@ -174,3 +177,19 @@ def test_check_asked() -> None:
     for bad in ("last week", "", 12):
         with pytest.raises(InvalidInput, match="now must be an ISO-8601 time"):
             check_asked(bad)
+
+
+@pytest.mark.parametrize("index", range(len(relative_time._PATTERNS)))
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_every_text_a_rule_reads_holds_a_trigger(index: int, data: st.DataObject) -> None:
+    """The gate before the rules (a text with no trigger names no time) never hides a
+    phrase a rule would read: every text each pattern matches holds a trigger."""
+    pattern = relative_time._PATTERNS[index][0]
+    text = data.draw(st.from_regex(pattern, fullmatch=True))
+    assert relative_time.may_name_a_time(" ".join(text.lower().split()))
+
+
+def test_a_text_with_no_trigger_reads_no_time() -> None:
+    assert not relative_time.may_name_a_time("sqlite")
+    assert time_windows("sqlite", NOW) == ()

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+from embornal.domain.records import record
 
 __all__ = ["HEAVY_DF", "WINDOW_POSTINGS", "KeywordBound", "bound_search"]
 
@@ -30,7 +31,7 @@ HEAVY_DF = 10_000
 WINDOW_POSTINGS = 20_000
 
 
-@dataclass(frozen=True)
+@record
 class KeywordBound:
     """How a bounded search reads: every term over the row ids above ``window_start``,
     the ``light`` terms (possibly none) over the row ids up to it."""

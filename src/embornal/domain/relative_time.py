@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from embornal.domain.clock import parse_time
+from embornal.domain.records import record
 from embornal.errors import InvalidInput, InvalidTime
 
 __all__ = ["TimeWindow", "check_asked", "closeness", "describe", "time_windows"]
@@ -46,7 +46,7 @@ def check_asked(value: object) -> datetime | None:
     )
 
 
-@dataclass(frozen=True)
+@record
 class TimeWindow:
     """What a phrase of the query names: ``[start, end)``."""
 
@@ -266,11 +266,13 @@ def _zh_month(m: re.Match[str], now: datetime) -> Span:
     return span
 
 
-def _rule(pattern: str, handler: Handler) -> tuple[re.Pattern[str], Handler]:
-    return re.compile(pattern), handler
+def _rule(pattern: str, handler: Handler) -> tuple[str, Handler]:
+    return pattern, handler
 
 
-_RULES: tuple[tuple[re.Pattern[str], Handler], ...] = (
+#: Each rule's pattern (compiled on the first query that may name a time: a command that
+#: reads no such query never pays for it) and what it means.
+_PATTERNS: tuple[tuple[str, Handler], ...] = (
     # English
     _rule(r"\bthe day before yesterday\b", lambda m, now: _day(now - timedelta(days=2))),
     _rule(r"\b(?:yesterday|last night)\b", lambda m, now: _day(now - timedelta(days=1))),
@@ -335,13 +337,37 @@ _RULES: tuple[tuple[re.Pattern[str], Handler], ...] = (
 )
 
 
+#: Every rule needs one of these in the (lower-cased) text: a text with none names no
+#: time, and no pattern is tried (a test holds each rule to them).
+TRIGGERS = (
+    *"0123456789",
+    *("day", "week", "month", "year", "ago", "last", "past", "previous", "this ", "night"),
+    *("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    *"天日周星期礼拜月年前昨今去本这上",
+)
+_compiled: list[tuple[re.Pattern[str], Handler]] = []
+
+
+def _rules() -> list[tuple[re.Pattern[str], Handler]]:
+    if not _compiled:
+        _compiled.extend((re.compile(p), h) for p, h in _PATTERNS)
+    return _compiled
+
+
+def may_name_a_time(text: str) -> bool:
+    """Whether the lower-cased ``text`` holds any rule's trigger."""
+    return any(t in text for t in TRIGGERS)
+
+
 def time_windows(query: str, now: datetime) -> tuple[TimeWindow, ...]:
     """Every relative or calendar time ``query`` names, read against ``now``, in the order
     the rules try them (each part of the text is read once, by the first rule that takes
     it). Pure: ``now`` is passed in."""
     text = " ".join(query.lower().split())
     found: list[TimeWindow] = []
-    for pattern, handler in _RULES:
+    if not may_name_a_time(text):
+        return ()
+    for pattern, handler in _rules():
 
         def take(m: re.Match[str], handler: Handler = handler) -> str:
             span = handler(m, now)

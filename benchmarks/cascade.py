@@ -55,15 +55,6 @@ NOTES = [
     "so the difference is what the cascade adds. The cascade and `Memory.recall` record "
     "their hits as a recall (one append per call); `search` and `search_archive` do not. "
     "Measured on the 2-core machine shared with other work, so p95 values are upper bounds.",
-    "",
-    "Read honestly (the run of 2026-12-02, load average 12.6 on 2 cores): the wall times "
-    "wait for the CPU (keyword `Memory.recall` is 7.87 ms p50 reinforcing on a quiet "
-    "machine, `scale.py`, and 58.88 ms here), so the CPU time is the figure to compare. "
-    "With no query the cascade meets the 15 ms (5.92 ms CPU); with a query it is 15.34 ms "
-    "CPU p50, Memory.recall's 10.53 ms plus about 4.8 ms for the anchors, canon, "
-    "interpretations, conflicts and narrative, so the target is not shown to hold with "
-    "a query. CPU time is itself inflated on a loaded machine (caches are shared); the "
-    "figure wants a rerun on a quiet one.",
 ]
 
 
@@ -154,6 +145,12 @@ def markdown(report: dict[str, Any]) -> str:
                          f"{cpu['p50']:.2f} / {cpu['p95']:.2f} |")  # fmt: skip
         load = ", ".join(f"{x:.1f}" for x in r.get("load_average", ()))
         lines.append(f"\nLoad average at the end of the {r['facts']:,} run: {load}.")
+        verdict = "met" if r["meets_target"] else "**not met**"
+        cpu = "met" if r["meets_target_cpu"] else "**not met**"
+        lines.append(
+            f"Target at {r['facts']:,} (the slower of the two cascades, p50 at most "
+            f"{TARGET_MS:.0f} ms): wall {verdict}, CPU {cpu}."
+        )
     lines += NOTES
     return "\n".join(lines)
 

@@ -353,17 +353,17 @@ class EmbornalRanker:
     def _fact_ids(
         self, space: _EmbornalSpace, query: str, n: int, now: datetime | None
     ) -> list[str]:
-        """The facts in rank order: ``Memory.recall``'s hits (the question asked at
-        ``now``), or with ``cascade`` the recall cascade's anchors, canon and memories
-        (``Memory.chronicle.recall``, which reads no question time)."""
+        """The facts in rank order: ``Memory.recall``'s hits, or with ``cascade`` the
+        recall cascade's anchors, canon and memories (``Memory.chronicle.recall``); both
+        read the times the query names against the question time ``now``."""
+        asked = {} if now is None else {"now": now}
         if not self.cascade:
-            asked = {} if now is None else {"now": now}
             hits = space.memory.recall(
                 query, limit=n, under=space.under, reinforce=False, mode=self.mode, **asked
             )
             return [str(h.fact.id) for h in hits]
         c = space.memory.chronicle.recall(
-            query, limit=n, under=space.under, reinforce=False, mode=self.mode
+            query, limit=n, under=space.under, reinforce=False, mode=self.mode, **asked
         )
         facts = [*c.anchors, *(e.fact for e in c.canon), *(h.fact for h in c.memories)]
         return [str(f.id) for f in facts]

@@ -27,7 +27,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import latency_summary, run_by_size
+from benchmarks.common import p50_summary, run_by_size, time_each
 from benchmarks.scale import build_corpus, make_content, make_queries
 
 from embornal import FixedClock, Memory, NewFact
@@ -59,16 +59,8 @@ NOTES = [
 
 
 def _timed(calls: list[Callable[[], object]]) -> dict[str, Any]:
-    """Wall time per call, and the process's CPU time per call (``cpu``): on a machine
-    shared with other work the wall time waits for the CPU, the CPU time does not."""
-    samples, cpu = [], []
-    for call in calls:
-        c = time.process_time_ns()
-        t = time.perf_counter_ns()
-        call()
-        samples.append(time.perf_counter_ns() - t)
-        cpu.append(time.process_time_ns() - c)
-    return {**latency_summary(samples), "cpu": latency_summary(cpu)}
+    """Wall and CPU time per call (see :func:`benchmarks.common.time_each`)."""
+    return time_each(calls, cpu=True)
 
 
 def run_size(size: int, calls: int, seed: int = 17) -> dict[str, Any]:
@@ -158,9 +150,7 @@ def markdown(report: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
         argv, doc=__doc__, name="cascade", section=SECTION, run_size=run_size,
-        markdown=markdown, summary=lambda r: ", ".join(
-            f"{op} {r[op]['p50']:.2f} ms" for op in OPS
-        ),
+        markdown=markdown, summary=p50_summary(OPS),
     )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +27,15 @@ __all__ = [
     "RESULTS_TITLE",
     "latency_summary",
     "machine_info",
+    "p50_summary",
     "parse_sizes",
     "percentile",
     "results_parser",
     "rss_now_mb",
     "save_results",
     "source_fingerprint",
+    "time_calls",
+    "time_each",
     "update_results_section",
 ]
 
@@ -78,14 +82,31 @@ def latency_summary(samples_ns: Sequence[int]) -> dict[str, float | int]:
     }
 
 
+def time_each(calls: Sequence[Callable[[], object]], *, cpu: bool = False) -> dict[str, Any]:
+    """The latency summary of running each call once, in order; with ``cpu``, also the
+    process's CPU time per call (``"cpu"``): on a machine shared with other work the wall
+    time waits for a core, the CPU time does not."""
+    samples, cpu_ns = [], []
+    for call in calls:
+        c = time.process_time_ns()
+        t = time.perf_counter_ns()
+        call()
+        samples.append(time.perf_counter_ns() - t)
+        cpu_ns.append(time.process_time_ns() - c)
+    out: dict[str, Any] = dict(latency_summary(samples))
+    if cpu:
+        out["cpu"] = latency_summary(cpu_ns)
+    return out
+
+
+def p50_summary(ops: Sequence[str]) -> Callable[[dict[str, Any]], str]:
+    """A size's one-line summary: each operation's p50 (for :func:`run_by_size`)."""
+    return lambda r: ", ".join(f"{op} {r[op]['p50']:.2f} ms" for op in ops)
+
+
 def time_calls(call: Callable[..., Any], args: Sequence[Any], **kwargs: Any) -> dict[str, Any]:
     """``latency_summary`` of ``call(arg, **kwargs)`` timed once for each of ``args``."""
-    samples = []
-    for arg in args:
-        t = time.perf_counter_ns()
-        call(arg, **kwargs)
-        samples.append(time.perf_counter_ns() - t)
-    return latency_summary(samples)
+    return time_each([partial(call, arg, **kwargs) for arg in args])
 
 
 def _git_commit() -> str | None:

@@ -25,7 +25,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import latency_summary, run_by_size
+from benchmarks.common import p50_summary, run_by_size, time_each
 from benchmarks.scale import build_corpus, make_content
 
 from embornal import FixedClock, Memory, NewFact
@@ -59,12 +59,7 @@ OPS = (
 
 
 def _timed(calls: list[Callable[[], object]]) -> dict[str, Any]:
-    samples = []
-    for call in calls:
-        t = time.perf_counter_ns()
-        call()
-        samples.append(time.perf_counter_ns() - t)
-    return latency_summary(samples)
+    return time_each(calls)
 
 
 def run_size(size: int, calls: int, seed: int = 17) -> dict[str, Any]:
@@ -138,9 +133,7 @@ def markdown(report: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
         argv, doc=__doc__, name="history", section=SECTION, run_size=run_size,
-        markdown=markdown, summary=lambda r: ", ".join(
-            f"{op} {r[op]['p50']:.2f} ms" for op in OPS
-        ),
+        markdown=markdown, summary=p50_summary(OPS),
     )  # fmt: skip
 
 

@@ -28,7 +28,13 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import latency_summary, machine_info, results_parser, save_results
+from benchmarks.common import (
+    latency_summary,
+    machine_info,
+    results_parser,
+    save_results,
+    time_each,
+)
 from benchmarks.scale import START, build_corpus, make_fact_args, make_queries
 
 from embornal import FixedClock, Memory, NewFact
@@ -42,12 +48,7 @@ def _log(text: str) -> None:
 
 
 def _timed(calls: list[Any]) -> dict[str, Any]:
-    samples = []
-    for call in calls:
-        t = time.perf_counter_ns()
-        call()
-        samples.append(time.perf_counter_ns() - t)
-    return latency_summary(samples)
+    return time_each(calls)
 
 
 def build(db: Path, n: int, seed: int) -> tuple[Memory, FixedClock, dict[str, Any]]:

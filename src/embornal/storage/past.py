@@ -92,10 +92,12 @@ class PastDialect(Protocol):
         live: str,
         vis: Visibility,
         under: tuple[str | None, Where],
+        everything: bool,
     ) -> list[Any]:
         """Rows (``id``, ``rank``) of the facts ``live`` lets through matching any of
         ``terms``, best first, at most ``candidates``, in ``vis`` and under the path
-        (``under``: the path and its filter over ``p``)."""
+        (``under``: the path and its filter over ``p``); ``everything``: the scope reads
+        the whole memory (the window need not widen for hidden facts)."""
         ...
 
     def nearest_rows(self, store: Any, query: bytes, candidates: int, where: Where) -> list[Any]:
@@ -129,6 +131,7 @@ class _Sqlite:
         live: str,
         vis: Visibility,
         under: tuple[str | None, Where],
+        everything: bool,
     ) -> list[Any]:
         from embornal.domain.text import fts_query
         from embornal.storage import keyword
@@ -137,7 +140,7 @@ class _Sqlite:
             store._rows,
             fts_query(terms),
             candidates,
-            (vis.sql, vis.params, vis.everything),
+            (vis.sql, vis.params, everything),
             under=under[0],
             include_superseded=False,
             fact_cols="f.id AS id",
@@ -412,8 +415,9 @@ class Past:
         live = self.live
         if include_superseded:
             live = live.replace("= 'active'", "IN ('active', 'superseded')")
+        under_filter = (under, self._under_sql(under))
         rows = self.dialect.keyword_rows(
-            self._store, terms, candidates, live, vis, (under, self._under_sql(under))
+            self._store, terms, candidates, live, vis, under_filter, scope.everything
         )
         facts = {f.id: f for f in self._by_ids([r["id"] for r in rows], EVERYTHING)}
         return [(facts[r["id"]], float(r["rank"])) for r in rows if r["id"] in facts]

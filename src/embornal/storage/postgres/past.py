@@ -50,6 +50,7 @@ class _Postgres:
         live: str,
         vis: Visibility,
         under: tuple[str | None, Where],
+        everything: bool,
     ) -> list[Any]:
         from embornal.storage.postgres import keyword
 

@@ -83,3 +83,53 @@ def test_a_purged_fact_is_absent_at_every_time(
     assert then.get_fact(fid) is None and then.facts_at("/s") == []
     assert then.subtree("/") == [] or all(r.path != "/s" for r in then.subtree("/"))
     assert [t.key for t, _ in then.effective_tags(fid)] == ["owner"]
+
+
+def _typed(events: Events, path: str, kind: str, attributes: dict[str, object]) -> NewEvent:
+    from dataclasses import replace
+
+    plain = events.stored(path, f"a {kind}")
+    body = replace(plain.body, kind=kind, attributes=attributes, kind_version=1)  # type: ignore[type-var]
+    return replace(plain, body=body)
+
+
+def test_find_neighbours_and_strength_then(store: Store, events: Events, clock: FixedClock) -> None:
+    from embornal.domain.events import FactAttributesUpdated
+    from embornal.domain.fact_attributes import Condition
+
+    start = clock.now()
+    (project,) = write(
+        store,
+        _typed(events, "/work", "project", {"name": "Apollo", "status": "active", "summary": "S"}),
+    )
+    first, hidden, third = write(
+        store,
+        events.stored("/chat", "one", minutes=1, tags=[("visibility", "public")]),
+        events.stored("/chat", "two", minutes=2),
+        events.stored("/chat", "three", minutes=3, tags=[("visibility", "public")]),
+    )
+    clock.advance(days=1)
+    update = FactAttributesUpdated(fact_id=project, changes={"status": "done"}, kind_version=1)
+    write(store, _event(clock, project, update))
+    write(store, events.forgotten(hidden))
+    then, now = store.as_of(start + timedelta(hours=1)), store.as_of(clock.now())
+
+    active = [Condition("status", "active")]
+    assert [f.id for f in then.find_by_kind("project", active)] == [project]
+    assert then.find_by_kind("project", [Condition("status", "done")]) == []
+    assert [f.id for f in now.find_by_kind("project", [Condition("status", "done")])] == [project]
+    assert now.find_by_kind("project", active) == []
+    assert then.find_by_kind("project", active, under="/chat") == []
+    fact = then.get_fact(project)
+    assert fact is not None and fact.attributes["summary"] == "S"
+    assert isinstance(fact.confidence, float) and fact.pinned is False  # typed, not text
+
+    public = scope(("allow", "tag:visibility=public"))
+    assert then.neighbours([first], reach=1)[first] == ((hidden,),)
+    assert now.neighbours([first], reach=1)[first] == ((third,),)
+    assert then.neighbours([first], reach=1, scope=public)[first] == ((third,),)
+
+    # strength at a far later time: every fact as weak as can be, the latest stored first
+    far = "2126-01-01T00:00:00.000000Z"
+    assert [f.id for f in then.strongest(3, far, under="/chat")] == [third, hidden, first]
+    assert [f.id for f in now.strongest(5, far, under="/chat")] == [third, first]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
 
 __all__ = ["CLAIM_OPERATIONS", "EXAMPLE_CLAIM"]
 
@@ -35,21 +35,139 @@ _REASON = Input(
     aliases=("reason", "why", "note"), max_length=MAX_REASON_LENGTH, flag="--reason",
     cli_help="why (kept in the claim's history)",
 )  # fmt: skip
-_AS_OF = Input(
-    "as_of", "text", "Record time: the ledger as it stood then (what was recorded by that "
+
+
+def _time(
+    name: str, description: str, aliases: tuple[str, ...], cli_help: str, *, flag: str | None = None
+) -> Input:
+    """A time of the ledger (record or valid time): text, read by the service."""
+    return Input(name, "text", description, aliases=aliases, max_length=64, flag=flag,
+                 metavar="TIME", cli_help=cli_help)  # fmt: skip
+
+
+def _label(
+    name: str, kind: InputType, description: str, aliases: tuple[str, ...], metavar: str,
+    cli_help: str,
+) -> Input:  # fmt: skip
+    """A short label (who, where, a source)."""
+    return Input(name, kind, description, aliases=aliases, max_length=_LABEL, metavar=metavar,
+                 cli_help=cli_help)  # fmt: skip
+
+
+def _words(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
+    """A few words about a piece of evidence, as long as a reason may be."""
+    return Input(name, "text", description, aliases=aliases, max_length=MAX_REASON_LENGTH,
+                 metavar="TEXT", cli_help=cli_help)  # fmt: skip
+
+
+def _switch(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
+    """A yes/no input, off by default."""
+    return Input(name, "bool", description, aliases=aliases, default=False, cli_help=cli_help)
+
+
+_VALID_FROM = _time(
+    "valid_from", f"Valid time: from when the statement holds, {_TIME} (blank: unknown).",
+    ("valid_from", "from"), "when the statement starts to hold (valid time)",
+)  # fmt: skip
+_VALID_UNTIL = _time(
+    "valid_until", f"Valid time: until when it holds (exclusive), {_TIME}.",
+    ("valid_until", "until"), "when it stops holding (exclusive)",
+)  # fmt: skip
+_AS_OF = _time(
+    "as_of", "Record time: the ledger as it stood then (what was recorded by that "
     f"time; later evidence never enters), {_TIME} or '3 days ago'.",
-    aliases=("as_of", "at", "recorded_by"), max_length=64, flag="--as-of", metavar="TIME",
-    cli_help="the ledger as recorded by TIME (record time)",
+    ("as_of", "at", "recorded_by"), "the ledger as recorded by TIME (record time)",
+    flag="--as-of",
 )  # fmt: skip
-_VALID_FROM = Input(
-    "valid_from", "text", f"Valid time: from when the statement holds, {_TIME} (blank: unknown).",
-    aliases=("valid_from", "from"), max_length=64, metavar="TIME",
-    cli_help="when the statement starts to hold (valid time)",
+_CLAIM_TYPE = Input(
+    "claim_type", "text", "plan, observation, commitment, self_report, assertion or "
+    "interpretation.", True, aliases=("claim_type", "kind", "type"), max_length=32,
+    flag="--type", metavar="TYPE",
+    cli_help="plan, observation, commitment, self_report, assertion, interpretation",
 )  # fmt: skip
-_VALID_UNTIL = Input(
-    "valid_until", "text", f"Valid time: until when it holds (exclusive), {_TIME}.",
-    aliases=("valid_until", "until"), max_length=64, metavar="TIME",
-    cli_help="when it stops holding (exclusive)",
+_SCOPE = Input(
+    "scope", "text", "A label grouping claims (default global); a replacement stays in its "
+    "scope.", aliases=("scope",), max_length=200, metavar="SCOPE",
+    cli_help="the claims' scope (default global)",
+)  # fmt: skip
+_ABOUT = Input(
+    "about", "list", "The ids of the memories it is about.",
+    aliases=("about", "memory_ids", "memories"), metavar="ID", nargs="*",
+    cli_help="a memory it is about (repeatable)",
+)  # fmt: skip
+_MEMORY_ID = Input(
+    "memory_id", "id", "A memory of this store that bears on the claim.",
+    aliases=("memory_id", "fact_id"), flag="--memory", metavar="ID",
+    cli_help="a memory of this store (or give --source)",
+)  # fmt: skip
+_STANCE = Input(
+    "stance", "text", "supports (default), challenges (contradicts) or context.",
+    aliases=("stance", "relation"), max_length=32, metavar="STANCE",
+    cli_help="supports (default), challenges or context",
+)  # fmt: skip
+_REPLACEMENT_ID = Input(
+    "replacement_id", "text", "Instead: a supported proposed claim that replaces this adopted "
+    "one (it is adopted, this one superseded).",
+    aliases=("replacement_id", "replacement", "new_claim_id"), max_length=64,
+    flag="--replacement", metavar="ID", cli_help="a proposed claim replacing it",
+)  # fmt: skip
+_EVIDENCE_ID = Input(
+    "evidence_id", "text", "The evidence's id (the claim's id, '-', a number).", True,
+    aliases=("evidence_id", "id"), max_length=80, http="id", metavar="EVIDENCE_ID",
+    cli_help="the evidence's id, e.g. C01K…-2",
+)  # fmt: skip
+_QUERY = Input(
+    "query", "text", "Words to look for in the claims (optional).",
+    aliases=("query", "q", "text"), max_length=2000, flag="", nargs="?", metavar="QUERY",
+    cli_help="words to look for",
+)  # fmt: skip
+_STATUS = Input(
+    "status", "text", "current (default: adopted, review current), adopted, proposed, "
+    "withdrawn, superseded or all.", aliases=("status", "state"), max_length=16,
+    metavar="STATUS",
+    cli_help="current (default), adopted, proposed, withdrawn, superseded or all",
+)  # fmt: skip
+_ASSERTED_BY = _label(
+    "asserted_by", "text", "Who asserted it (a person, a team, a document).",
+    ("asserted_by", "speaker", "by"), "WHO", "who asserted it",
+)  # fmt: skip
+_STATEMENT_AT = _time(
+    "statement_at", f"When it was stated, {_TIME}.", ("statement_at", "stated_at"),
+    "when it was stated",
+)  # fmt: skip
+_SECURITY_SENSITIVE = _switch(
+    "security_sensitive", "True for identity, permission or instruction-like claims (known "
+    "injection shapes are flagged anyway).", ("security_sensitive", "sensitive"),
+    "mark it security-sensitive",
+)  # fmt: skip
+_SOURCE = _label(
+    "source", "source", "A source label instead of a memory (a document, a site).",
+    ("source", "source_label"), "SOURCE", "a source label instead of a memory",
+)  # fmt: skip
+_NOTE = _words(
+    "note", "What it shows, in a few words.", ("note", "reason", "comment"), "what it shows"
+)  # fmt: skip
+_QUOTE = _words(
+    "quote", "The memory's exact words that bear on it.", ("quote",),
+    "the memory's exact words",
+)  # fmt: skip
+_LOCATOR = _label(
+    "locator", "text", "Where in the material (page, section).", ("locator",), "WHERE",
+    "where in the material",
+)  # fmt: skip
+_COMMON_ORIGIN = _label(
+    "common_origin", "source", "The origin it repeats, if it is a copy or repost (copies of "
+    "one origin count once).", ("common_origin", "origin", "repost_of"), "ORIGIN",
+    "the origin it repeats (a repost)",
+)  # fmt: skip
+_VALID_AT = _time(
+    "valid_at", f"Valid time: only claims holding then, {_TIME} (unknown bounds admit).",
+    ("valid_at", "true_at", "when"), "only claims that hold at TIME (valid time)",
+    flag="--valid-at",
+)  # fmt: skip
+_INCLUDE_INACTIVE = _switch(
+    "include_inactive", "Also proposed, withdrawn, superseded and review-pending claims (as "
+    "status=all).", ("include_inactive",), "as --status all",
 )  # fmt: skip
 _STATEMENT = Input(
     "statement", "text", "The claim, one sentence (apart from the material it is about).",
@@ -85,65 +203,15 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
         "ClaimRecord",
         (
             _STATEMENT,
-            Input(
-                "claim_type",
-                "text",
-                "plan, observation, commitment, self_report, assertion or interpretation.",
-                True,
-                aliases=("claim_type", "kind", "type"),
-                max_length=32,
-                flag="--type",
-                metavar="TYPE",
-                cli_help="plan, observation, commitment, self_report, assertion, interpretation",
-            ),
+            _CLAIM_TYPE,
             replace(_REASON, required=False, description="Why it was extracted (optional)."),
-            Input(
-                "scope",
-                "text",
-                "A label grouping claims (default global); a replacement stays in its scope.",
-                aliases=("scope",),
-                max_length=200,
-                metavar="SCOPE",
-                cli_help="the claims' scope (default global)",
-            ),
-            Input(
-                "about",
-                "list",
-                "The ids of the memories it is about.",
-                aliases=("about", "memory_ids", "memories"),
-                metavar="ID",
-                nargs="*",
-                cli_help="a memory it is about (repeatable)",
-            ),
-            Input(
-                "asserted_by",
-                "text",
-                "Who asserted it (a person, a team, a document).",
-                aliases=("asserted_by", "speaker", "by"),
-                max_length=_LABEL,
-                metavar="WHO",
-                cli_help="who asserted it",
-            ),
-            Input(
-                "statement_at",
-                "text",
-                f"When it was stated, {_TIME}.",
-                aliases=("statement_at", "stated_at"),
-                max_length=64,
-                metavar="TIME",
-                cli_help="when it was stated",
-            ),
+            _SCOPE,
+            _ABOUT,
+            _ASSERTED_BY,
+            _STATEMENT_AT,
             _VALID_FROM,
             _VALID_UNTIL,
-            Input(
-                "security_sensitive",
-                "bool",
-                "True for identity, permission or instruction-"
-                "like claims (known injection shapes are flagged anyway).",
-                aliases=("security_sensitive", "sensitive"),
-                default=False,
-                cli_help="mark it security-sensitive",
-            ),
+            _SECURITY_SENSITIVE,
         ),
         tool_order=60,
         profile="full",
@@ -173,70 +241,13 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
         "ClaimRecord",
         (
             replace(CLAIM_ID, aliases=("claim_id", "claim")),
-            Input(
-                "memory_id",
-                "id",
-                "A memory of this store that bears on the claim.",
-                aliases=("memory_id", "fact_id"),
-                flag="--memory",
-                metavar="ID",
-                cli_help="a memory of this store (or give --source)",
-            ),
-            Input(
-                "source",
-                "source",
-                "A source label instead of a memory (a document, a site).",
-                aliases=("source", "source_label"),
-                max_length=_LABEL,
-                metavar="SOURCE",
-                cli_help="a source label instead of a memory",
-            ),
-            Input(
-                "stance",
-                "text",
-                "supports (default), challenges (contradicts) or context.",
-                aliases=("stance", "relation"),
-                max_length=32,
-                metavar="STANCE",
-                cli_help="supports (default), challenges or context",
-            ),
-            Input(
-                "note",
-                "text",
-                "What it shows, in a few words.",
-                aliases=("note", "reason", "comment"),
-                max_length=MAX_REASON_LENGTH,
-                metavar="TEXT",
-                cli_help="what it shows",
-            ),
-            Input(
-                "quote",
-                "text",
-                "The memory's exact words that bear on it.",
-                aliases=("quote",),
-                max_length=MAX_REASON_LENGTH,
-                metavar="TEXT",
-                cli_help="the memory's exact words",
-            ),
-            Input(
-                "locator",
-                "text",
-                "Where in the material (page, section).",
-                aliases=("locator",),
-                max_length=_LABEL,
-                metavar="WHERE",
-                cli_help="where in the material",
-            ),
-            Input(
-                "common_origin",
-                "source",
-                "The origin it repeats, if it is a copy or repost "
-                "(copies of one origin count once).",
-                aliases=("common_origin", "origin", "repost_of"),
-                max_length=_LABEL,
-                metavar="ORIGIN",
-                cli_help="the origin it repeats (a repost)",
-            ),
+            _MEMORY_ID,
+            _SOURCE,
+            _STANCE,
+            _NOTE,
+            _QUOTE,
+            _LOCATOR,
+            _COMMON_ORIGIN,
         ),
         tool_order=61,
         profile="none",
@@ -303,17 +314,7 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
                 flag="--statement",
                 cli_help="the new statement",
             ),
-            Input(
-                "replacement_id",
-                "text",
-                "Instead: a supported proposed claim that replaces "
-                "this adopted one (it is adopted, this one superseded).",
-                aliases=("replacement_id", "replacement", "new_claim_id"),
-                max_length=64,
-                flag="--replacement",
-                metavar="ID",
-                cli_help="a proposed claim replacing it",
-            ),
+            _REPLACEMENT_ID,
             _VALID_FROM,
             _VALID_UNTIL,
         ),
@@ -377,17 +378,7 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
         "chronicle.retract_claim_evidence",
         "ClaimRecord",
         (
-            Input(
-                "evidence_id",
-                "text",
-                "The evidence's id (the claim's id, '-', a number).",
-                True,
-                aliases=("evidence_id", "id"),
-                max_length=80,
-                http="id",
-                metavar="EVIDENCE_ID",
-                cli_help="the evidence's id, e.g. C01K…-2",
-            ),
+            _EVIDENCE_ID,
             _REASON,
         ),
         tool_order=65,
@@ -418,60 +409,17 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
         "chronicle.recall_claims",
         "ClaimList",
         (
-            Input(
-                "query",
-                "text",
-                "Words to look for in the claims (optional).",
-                aliases=("query", "q", "text"),
-                max_length=2000,
-                flag="",
-                nargs="?",
-                metavar="QUERY",
-                cli_help="words to look for",
-            ),
-            Input(
-                "status",
-                "text",
-                "current (default: adopted, review current), adopted, "
-                "proposed, withdrawn, superseded or all.",
-                aliases=("status", "state"),
-                max_length=16,
-                metavar="STATUS",
-                cli_help="current (default), adopted, proposed, withdrawn, superseded or all",
-            ),
-            Input(
-                "scope",
-                "text",
-                "Only this scope.",
-                aliases=("scope",),
-                max_length=200,
-                metavar="SCOPE",
-                cli_help="only this scope",
-            ),
+            _QUERY,
+            _STATUS,
+            replace(_SCOPE, description="Only this scope.", cli_help="only this scope"),
             _AS_OF,
-            Input(
-                "valid_at",
-                "text",
-                f"Valid time: only claims holding then, {_TIME} (unknown bounds admit).",
-                aliases=("valid_at", "true_at", "when"),
-                max_length=64,
-                flag="--valid-at",
-                metavar="TIME",
-                cli_help="only claims that hold at TIME (valid time)",
-            ),
+            _VALID_AT,
             replace(
                 LIMIT,
                 description="How many at most (default 10).",
                 cli_help=f"at most N claims (1-{MAX_LIMIT})",
             ),
-            Input(
-                "include_inactive",
-                "bool",
-                "Also proposed, withdrawn, superseded and review-pending claims (as status=all).",
-                aliases=("include_inactive",),
-                default=False,
-                cli_help="as --status all",
-            ),
+            _INCLUDE_INACTIVE,
         ),
         tool_order=66,
         profile="full",

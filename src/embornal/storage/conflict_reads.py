@@ -1,4 +1,6 @@
-"""The SQLite reads of conflicts and of entity keys (the store's ``ConflictReads``).
+"""The reads of conflicts and of entity keys (the store's ``ConflictReads``), on both
+backends: PostgreSQL runs the same SQL through its dialect (``group_concat`` as
+``string_agg``, :func:`embornal.storage.postgres.db.pg_sql`).
 
 Each function takes ``rows(sql, params)``, the store's read (its own connection, or the
 write connection inside a unit of work, so a detection at store sees the facts just
@@ -30,9 +32,9 @@ def key_matches(rows: Rows, keys: Sequence[str], exclude: str, limit: int) -> li
         chunk = list(keys[start : start + _CHUNK])
         marks = ",".join("?" * len(chunk))
         for r in rows(
-            f"SELECT DISTINCT k.fact_id FROM entity_keys k JOIN facts f ON f.id = k.fact_id "
+            f"SELECT k.fact_id FROM entity_keys k JOIN facts f ON f.id = k.fact_id "
             f"WHERE k.key IN ({marks}) AND k.fact_id <> ? AND {_LIVE} "
-            "ORDER BY f.created_at, f.id LIMIT ?",
+            "GROUP BY k.fact_id, f.created_at ORDER BY f.created_at, k.fact_id LIMIT ?",
             (*chunk, exclude, limit),
         ):
             out.setdefault(r[0], None)

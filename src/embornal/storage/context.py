@@ -17,7 +17,7 @@ from typing import Any
 
 from embornal.storage.connect import Connection
 
-__all__ = ["NOT_EXPIRED", "neighbours", "use_clock"]
+__all__ = ["NOT_EXPIRED", "neighbours", "neighbours_of", "use_clock"]
 
 #: The SQL a live read adds: the fact's lifetime has not run out at the store's clock
 #: (``embornal_now()``, see :func:`use_clock`). Most facts never expire (NULL), so the
@@ -68,11 +68,32 @@ def neighbours(
     facts that far before and after it (none, one or two), counting only the facts that
     the access filter ``visible`` (over alias ``f``, with ``params``) lets through; ``live``
     is what makes a fact live (over ``f``, no parameters: e.g. live at a past time)."""
+    return neighbours_of(
+        lambda sql, bound: conn.execute(sql, tuple(bound)).fetchall(),
+        fact_ids,
+        reach,
+        visible,
+        params,
+        live,
+    )
+
+
+def neighbours_of(
+    rows_of: Callable[[str, Sequence[Any]], Sequence[Any]],
+    fact_ids: Sequence[str],
+    reach: int = 1,
+    visible: str = "1",
+    params: tuple[Any, ...] = (),
+    live: str = _LIVE_F,
+) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """:func:`neighbours` through a row reader of ``?``-placeholder SQL (a store's, so the
+    query runs on either backend: PostgreSQL's dialect reads the ids' ``json_each``)."""
     if not fact_ids or reach < 1:
         return {}
+    visible = "1" if visible == "TRUE" else visible
     bound = () if visible == "1" else params * (2 * reach)
     out: dict[str, tuple[tuple[str, ...], ...]] = {}
-    for row in conn.execute(_sql(reach, visible, live), (*bound, json.dumps(list(fact_ids)))):
+    for row in rows_of(_sql(reach, visible, live), (*bound, json.dumps(list(fact_ids)))):
         found = [None if n is None else str(n) for n in row[1:]]
         out[str(row[0])] = tuple(
             tuple(n for n in found[2 * d : 2 * d + 2] if n is not None) for d in range(reach)

@@ -41,6 +41,7 @@ __all__ = [
     "HOT_FIELDS",
     "TAGS_NOW_SQL",
     "condition_sql",
+    "conditions_sql",
     "create_views",
     "fact_from_row",
     "facts_from_rows",
@@ -154,6 +155,27 @@ def condition_sql(c: Condition, column: str, attributes: str) -> tuple[str, list
         member = f"SELECT 1 FROM json_each({attributes}, '$.{c.field}') j WHERE j.value = ?"
         return f"EXISTS ({member})", [c.value]
     return f"{column} = ?", [c.value]
+
+
+def conditions_sql(
+    kind: str, conditions: Sequence[Condition], live: str, attributes: str = "f.attributes"
+) -> tuple[str, list[Any]]:
+    """The WHERE terms (over ``f``) of live facts of ``kind`` meeting every condition on
+    the JSON ``attributes`` (a past version's at a past time), and their parameters: the
+    SQLite twin of :func:`embornal.storage.postgres.kinds.conditions_sql`, for a read that
+    has no view of the kind (time travel)."""
+    view_name(kind)  # a registered kind's name
+    where: list[str] = ["f.kind = ?", live]
+    params: list[Any] = [kind]
+    for c in conditions:
+        view_name(c.field)  # checks the name: it is inlined below
+        value = f"json_extract({attributes}, '$.{c.field}')"
+        if kind == "fact" and c.field == "statement":
+            value = f"coalesce({value}, f.content)"
+        term, values = condition_sql(c, value, attributes)
+        where.append(term)
+        params.extend(values)
+    return " AND ".join(where), params
 
 
 def find_sql(

@@ -1,5 +1,9 @@
-"""The memory as it was at one past time: the reads of the SQLite store at ``at``, from the
-history tables (:mod:`embornal.storage.history`, decision 0041), never a replay.
+"""The memory as it was at one past time: the reads of either store at ``at``, from the
+history tables (:mod:`embornal.storage.history`, decisions 0041, 0100), never a replay;
+written once for both backends (decision 0119): what differs is the store's
+:class:`PastDialect` (:data:`SQLITE` here, ``postgres.past.PG`` for PostgreSQL), and the SQL
+itself runs through the store's row reader (PostgreSQL's rewrites ``?``, ``TRUE``, ``instr``
+and the like, :func:`embornal.storage.postgres.db.pg_sql`).
 
 A fact's row at ``at`` is its row of ``facts`` (what never changes: path, content, kind,
 owner, creation) with its version at ``at`` (state, attributes, the versioned columns) and
@@ -8,7 +12,8 @@ fact's rows in ``fact_versions`` and ``fact_signals``: the last row recorded at 
 ``at``. A fact not yet stored then has none and is absent; a purged fact is absent at every
 time (its past is erased too). Access is today's: the read scope is compiled over the
 current ``facts`` and tags (decision 0042), so looking back never shows what the subject
-cannot read now.
+cannot read now. Keyword and vector search rank over each backend's own index as it is now
+(the dialect's), limited to the facts live at ``at``.
 
 ``at`` is inlined into the SQL as the literal text of :func:`format_time` (checked
 against its fixed shape), which keeps the queries of the store reusable as they are.
@@ -26,21 +31,142 @@ from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.strength import INITIAL_STABILITY_DAYS
 from embornal.domain.tags import OWNER_KEY, Tag
-from embornal.domain.text import fts_query
-from embornal.storage import bitindex, context, history, keyword, kind_views
+from embornal.storage import context, history, kind_views
 from embornal.storage.access_sql import ScopeCache, Visibility
-from embornal.storage.connect import Connection, DriverError, translate
 from embornal.storage.contract import PathRow
 from embornal.storage.subtree import subtree_rows
-from embornal.storage.vector_search import nearest_rows
 
 if TYPE_CHECKING:
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
 
-__all__ = ["SqlitePast"]
+__all__ = ["SQLITE", "Past", "PastDialect", "SqlitePast", "UnderSql"]
 
 _SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
+
+Rows = Callable[[str, Sequence[Any]], list[Any]]
+UnderSql = Callable[[str | None], tuple[str, tuple[Any, ...]]]
+Where = tuple[str, tuple[Any, ...]]
+
+
+class _Store(Protocol):
+    """What the past reads use of a store (either backend's)."""
+
+    _scopes: ScopeCache
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
+    def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]: ...
+    def has_vector_index(self) -> bool: ...
+    def doc_count(self) -> int: ...
+    def term_df(self, terms: Sequence[str]) -> dict[str, int]: ...
+
+
+class PastDialect(Protocol):
+    """What the past reads of one backend spell or reach in their own way."""
+
+    def json_value(self, column: str, field: str) -> str:
+        """The SQL of ``field``'s typed value in the JSON object ``column`` (a number a
+        number, not its text)."""
+        ...
+
+    def days_since(self, anchor: str) -> str:
+        """The SQL of the days from ``anchor`` (a stored time) to the instant bound as one
+        ``?``, never below 0, as a float."""
+        ...
+
+    def at_most(self, value: str, bound: str) -> str:
+        """The SQL of the smaller of ``value`` and ``bound``."""
+        ...
+
+    def kind_conditions(
+        self, kind: str, conditions: Sequence[Condition], live: str, attributes: str
+    ) -> Where:
+        """``find``'s WHERE terms over the JSON ``attributes`` and their parameters."""
+        ...
+
+    def keyword_rows(
+        self,
+        store: Any,
+        terms: list[str],
+        candidates: int,
+        live: str,
+        vis: Visibility,
+        under: tuple[str | None, Where],
+        everything: bool,
+    ) -> list[Any]:
+        """Rows (``id``, ``rank``) of the facts ``live`` lets through matching any of
+        ``terms``, best first, at most ``candidates``, in ``vis`` and under the path
+        (``under``: the path and its filter over ``p``); ``everything``: the scope reads
+        the whole memory (the window need not widen for hidden facts)."""
+        ...
+
+    def nearest_rows(self, store: Any, query: bytes, candidates: int, where: Where) -> list[Any]:
+        """Rows (``id``, ``sim``) nearest to ``query`` among the facts ``where`` keeps."""
+        ...
+
+
+class _Sqlite:
+    """SQLite's spellings: ``json_extract``, ``julianday``, FTS5 and the vector index."""
+
+    def json_value(self, column: str, field: str) -> str:
+        return f"json_extract({column}, '$.{field}')"
+
+    def days_since(self, anchor: str) -> str:
+        return f"max(0.0, julianday(?) - julianday({anchor}))"
+
+    def at_most(self, value: str, bound: str) -> str:
+        return f"min({value}, {bound})"
+
+    def kind_conditions(
+        self, kind: str, conditions: Sequence[Condition], live: str, attributes: str
+    ) -> Where:
+        where, params = kind_views.conditions_sql(kind, conditions, live, attributes)
+        return where, tuple(params)
+
+    def keyword_rows(
+        self,
+        store: Any,
+        terms: list[str],
+        candidates: int,
+        live: str,
+        vis: Visibility,
+        under: tuple[str | None, Where],
+        everything: bool,
+    ) -> list[Any]:
+        from embornal.domain.text import fts_query
+        from embornal.storage import keyword
+
+        return keyword.ranked_rows(
+            store._rows,
+            fts_query(terms),
+            candidates,
+            (vis.sql, vis.params, everything),
+            under=under[0],
+            include_superseded=False,
+            fact_cols="f.id AS id",
+            live=live,
+            live_index=False,
+        )
+
+    def nearest_rows(self, store: Any, query: bytes, candidates: int, where: Where) -> list[Any]:
+        from embornal.storage import vectors
+        from embornal.storage.vector_search import nearest_rows
+
+        total = store.doc_count()
+        return nearest_rows(
+            store._rows,
+            query,
+            candidates,
+            (f"f.embedding IS NOT NULL AND {where[0]}", where[1]),
+            fact_cols="f.seq, f.id",
+            total=total,
+            bits=store._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None,
+            has_index=store.has_vector_index,
+        )
+
+
+#: SQLite's dialect of the past reads.
+SQLITE: PastDialect = _Sqlite()
 _SIGNALS = {
     "f.last_recall_at": "s.last_recall_at AS last_recall_at",
     "f.recall_count": "coalesce(s.recall_count, 0) AS recall_count",
@@ -48,9 +174,12 @@ _SIGNALS = {
     "f.attributes": "v.attributes AS attributes",
     "f.kind_version": "v.kind_version AS kind_version",
 }
+#: The largest decay exponent computed (``exp`` of less underflows on PostgreSQL): a
+#: fact weaker than ``exp(-700)`` is as weak as any other, the latest first.
+_MAX_RATE = "700.0"
 
 
-def _columns(fact_cols: str) -> str:
+def _columns(fact_cols: str, dialect: PastDialect) -> str:
     """The store's fact columns, each that changes over time taken from the past rows."""
     out = []
     for col in (c.strip() for c in fact_cols.split(",")):
@@ -58,34 +187,19 @@ def _columns(fact_cols: str) -> str:
         if col in _SIGNALS:
             out.append(_SIGNALS[col])
         elif col.startswith("f.") and name in history.VERSIONED_COLUMNS:
-            out.append(f"json_extract(v.fields, '$.{name}') AS {name}")
+            out.append(f"{dialect.json_value('v.fields', name)} AS {name}")
         else:
             out.append(col)
     return ", ".join(out)
 
 
-UnderSql = Callable[[str | None], tuple[str, tuple[Any, ...]]]
+class Past:
+    """The reads of ``store`` (either backend's, whose row reader, scope cache and indexes
+    it shares) at ``at``, with the store's fact columns and its ``under`` filter, in the
+    backend's ``dialect``; see the module. Satisfies ``PastReads``."""
 
-
-class _Store(Protocol):
-    """What this module uses of the SQLite store."""
-
-    _scopes: ScopeCache
-
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
-    def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]: ...
-    def _reader(self) -> Connection: ...
-    def _bit_index(self, dims: int) -> bitindex.BitIndex | None: ...
-    def has_vector_index(self) -> bool: ...
-    def doc_count(self) -> int: ...
-    def term_df(self, terms: Sequence[str]) -> dict[str, int]: ...
-    def path_id(self, path: str) -> int | None: ...
-
-
-class SqlitePast:
-    """The reads of ``store`` (a :class:`~embornal.storage.sqlite.SqliteStore`, whose
-    row reader, scope cache and vector index it shares) at ``at``, with the store's fact
-    columns and its ``under`` filter; see the module. Satisfies ``PastReads``."""
+    #: The backend's spellings (a subclass names its own).
+    dialect: PastDialect = SQLITE
 
     def __init__(self, store: _Store, at: datetime, fact_cols: str, under_sql: UnderSql) -> None:
         self._store = store
@@ -95,7 +209,7 @@ class SqlitePast:
         if not _SHAPE.match(t):  # pragma: no cover - format_time's shape
             raise ValueError(f"{t!r} is not a stored time")
         self._t = t
-        self._cols = _columns(fact_cols)
+        self._cols = _columns(fact_cols, self.dialect)
         self._version = (
             "(SELECT {c} FROM fact_versions x WHERE x.fact_id = f.id AND "
             f"x.valid_from <= '{t}' ORDER BY x.valid_from DESC LIMIT 1)"
@@ -192,15 +306,16 @@ class SqlitePast:
         self, limit: int, now: str, scope: ReadScope = EVERYTHING, *, under: str | None = None
     ) -> list[Fact]:
         """Facts live at ``at`` by their strength at ``now`` (the service passes ``at``),
-        from their signals then."""
+        from their signals then: ``exp(-days / stability)``, then the latest stored."""
+        d = self.dialect
         vis = self._store._scopes.get(scope)
         under_sql, under_params = self._under_sql(under)
+        days = d.days_since("coalesce(s.last_recall_at, f.created_at)")
+        rate = f"{days} / coalesce(s.stability_days, {INITIAL_STABILITY_DAYS!r})"
         rows = self._select(
             f"{self._active} AND {under_sql} AND ({vis.sql})",
             (*under_params, *vis.params, now, limit),
-            "ORDER BY exp(-max(0.0, julianday(?) - julianday(coalesce(s.last_recall_at, "
-            f"f.created_at))) / coalesce(s.stability_days, {INITIAL_STABILITY_DAYS!r})) DESC, "
-            "f.seq DESC LIMIT ?",
+            f"ORDER BY exp(-{d.at_most(rate, _MAX_RATE)}) DESC, f.seq DESC LIMIT ?",
         )
         return self._facts(rows, scope)
 
@@ -209,12 +324,9 @@ class SqlitePast:
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
         """The neighbours on the path among the facts live at ``at``."""
         vis = self._store._scopes.get(scope)
-        try:
-            return context.neighbours(
-                self._store._reader(), fact_ids, reach, vis.sql, vis.params, live=self.live
-            )
-        except DriverError as e:
-            raise translate(e, "reading neighbouring facts") from e
+        return context.neighbours_of(
+            self._rows, fact_ids, reach, vis.sql, vis.params, live=self.live
+        )
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
         """The tags that decided access at ``at``: the fact's own then, else the nearest
@@ -262,22 +374,13 @@ class SqlitePast:
         under: str | None = None,
         limit: int = 1000,
     ) -> list[Fact]:
-        """The facts of ``kind`` live at ``at`` whose attributes then met every condition."""
-        kind_views.view_name(kind)  # a registered kind's name
-        where: list[str] = ["f.kind = ?", self._active]
-        params: list[Any] = [kind]
-        for c in conditions:
-            kind_views.view_name(c.field)  # checks the name: it is inlined below
-            value = f"json_extract(v.attributes, '$.{c.field}')"
-            if kind == "fact" and c.field == "statement":
-                value = f"coalesce({value}, f.content)"
-            term, values = kind_views.condition_sql(c, value, "v.attributes")
-            where.append(term)
-            params.extend(values)
+        """The facts of ``kind`` live at ``at`` whose attributes then met every condition
+        (the version's attributes, compared as the backend compares today's)."""
+        where, params = self.dialect.kind_conditions(kind, conditions, self._active, "v.attributes")
         vis = self._store._scopes.get(scope)
         under_sql, under_params = self._under_sql(under)
         rows = self._select(
-            f"{' AND '.join(where)} AND {under_sql} AND ({vis.sql})",
+            f"{where} AND {under_sql} AND ({vis.sql})",
             (*params, *under_params, *vis.params, limit),
             "ORDER BY f.created_at, f.id LIMIT ?",
         )
@@ -288,10 +391,10 @@ class SqlitePast:
     def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]:
         """Every path at or below ``path`` that held a live fact in scope at ``at``, or
         led to one."""
-        root_id = self._store.path_id(path)
-        if root_id is None:
+        root = self._rows("SELECT id FROM paths WHERE path = ?", (path,))
+        if not root:
             return []
-        return subtree_rows(self._rows, root_id, self.live, self._store._scopes.get(scope))
+        return subtree_rows(self._rows, int(root[0][0]), self.live, self._store._scopes.get(scope))
 
     # -- search ---------------------------------------------------------------------------
 
@@ -304,24 +407,17 @@ class SqlitePast:
         under: str | None = None,
         include_superseded: bool = False,
     ) -> list[tuple[Fact, float]]:
-        """Facts live at ``at`` matching any of ``terms``, best bm25 first (statistics of
-        the index as it is now)."""
+        """Facts live at ``at`` matching any of ``terms``, best BM25 first (the backend's
+        keyword index and its statistics as they are now)."""
         if not terms:
             return []
         vis = self._store._scopes.get(scope)
         live = self.live
         if include_superseded:
             live = live.replace("= 'active'", "IN ('active', 'superseded')")
-        rows = keyword.ranked_rows(
-            self._store._rows,
-            fts_query(terms),
-            candidates,
-            (vis.sql, vis.params, scope.everything),
-            under=under,
-            include_superseded=False,
-            fact_cols="f.id AS id",
-            live=live,
-            live_index=False,
+        under_filter = (under, self._under_sql(under))
+        rows = self.dialect.keyword_rows(
+            self._store, terms, candidates, live, vis, under_filter, scope.everything
         )
         facts = {f.id: f for f in self._by_ids([r["id"] for r in rows], EVERYTHING)}
         return [(facts[r["id"]], float(r["rank"])) for r in rows if r["id"] in facts]
@@ -341,27 +437,16 @@ class SqlitePast:
         under: str | None = None,
     ) -> list[tuple[Fact, float]]:
         """Facts live at ``at`` nearest to ``query`` (their vectors as they are now)."""
-        from embornal.storage import vectors
-
-        store = self._store
-        vis = store._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         under_sql, under_params = self._under_sql(under)
-        total = store.doc_count()
-        rows = nearest_rows(
-            store._rows,
-            query,
-            candidates,
-            (
-                f"f.embedding IS NOT NULL AND {self.live} AND {under_sql} AND ({vis.sql})",
-                (*under_params, *vis.params),
-            ),
-            fact_cols="f.seq, f.id",
-            total=total,
-            bits=store._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None,
-            has_index=store.has_vector_index,
-        )
+        where = (f"{self.live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
+        rows = self.dialect.nearest_rows(self._store, query, candidates, where)
         facts = {f.id: f for f in self._by_ids([r["id"] for r in rows], EVERYTHING)}
         return [(facts[r["id"]], float(r["sim"])) for r in rows if r["id"] in facts]
 
     def has_vector_index(self) -> bool:
         return self._store.has_vector_index()
+
+
+#: The SQLite store's past reads (:meth:`~embornal.storage.sqlite.SqliteStore.as_of`).
+SqlitePast = Past

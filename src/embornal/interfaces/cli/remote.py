@@ -424,7 +424,7 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
         """The history protocol's further operations, over the same client."""
         from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
 
-        return RemoteChronicle(self._op)
+        return RemoteChronicle.over(self._op)
 
     def store(
         self,

@@ -1,17 +1,19 @@
 """Conflicts on PostgreSQL (decision 0059): the projections of ``ConflictOpened`` and
 ``ConflictResolved``, the entity keys of entity and preference facts, and the reads of
 :class:`~embornal.storage.contract.ConflictReads`. The keys themselves come from the
-domain (:func:`embornal.domain.resolution.keys_of`); the conflict rows are read into
-states by SQLite's own reader (:func:`embornal.storage.conflict_reads.conflict_states`)."""
+domain (:func:`embornal.domain.resolution.keys_of`); every read is SQLite's own,
+through the dialect (:mod:`embornal.storage.conflict_reads`: ``key_matches`` and
+``entity_groups`` are its functions)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EventType
+from embornal.storage.conflict_reads import entity_groups, key_matches
 from embornal.storage.postgres.db import Conn, execute
 
 if TYPE_CHECKING:
@@ -20,8 +22,6 @@ if TYPE_CHECKING:
 __all__ = ["HANDLERS", "TABLES", "after", "entity_groups", "key_matches"]
 
 TABLES = ("conflict_members", "conflicts", "entity_keys")
-Rows = Callable[[str, Sequence[Any]], list[Any]]
-_LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL AND f.purged_at IS NULL"
 
 
 def write_keys(conn: Conn, fact_id: str) -> None:
@@ -110,27 +110,3 @@ HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     EventType.CONFLICT_OPENED.value: _opened,
     EventType.CONFLICT_RESOLVED.value: _resolved,
 }
-
-
-def key_matches(rows: Rows, keys: Sequence[str], exclude: str, limit: int) -> list[str]:
-    """Live facts (ids, oldest first) holding any of ``keys``, but ``exclude``."""
-    if not keys:
-        return []
-    found = rows(
-        "SELECT k.fact_id FROM entity_keys k JOIN facts f ON f.id = k.fact_id "
-        f"WHERE k.key = ANY(?) AND k.fact_id <> ? AND {_LIVE} "
-        "GROUP BY k.fact_id, f.created_at ORDER BY f.created_at, k.fact_id LIMIT ?",
-        (list(keys), exclude, limit),
-    )
-    return [str(r[0]) for r in found]
-
-
-def entity_groups(rows: Rows, largest: int) -> list[tuple[str, ...]]:
-    """The live facts sharing each key, for keys that two to ``largest`` live facts hold."""
-    found = rows(
-        "SELECT k.key, string_agg(k.fact_id, ' ') FROM entity_keys k "
-        f"JOIN facts f ON f.id = k.fact_id WHERE {_LIVE} GROUP BY k.key "
-        "HAVING count(*) BETWEEN 2 AND ?",
-        (largest,),
-    )
-    return sorted({tuple(sorted(str(r[1]).split())) for r in found})

@@ -73,6 +73,7 @@ _INDEXED_BY = re.compile(r"\s+INDEXED BY \w+")
 _JSON_FIELD = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 _CROSS_ON = re.compile(r"\bCROSS JOIN (\w+ \w+) ON\b")
 _JSON_OBJECT = re.compile(r"\bjson_object\(([^()]*)\)")
+_JSON_IDS = "(SELECT value FROM json_each(?))"
 
 
 @lru_cache(maxsize=2048)
@@ -83,7 +84,8 @@ def pg_sql(sql: str) -> str:
     ``json_extract(col, '$.field')`` as ``col::jsonb ->> 'field'``
     (text: the shared builders compare ids), ``json_object(…)`` of plain columns as
     ``json_build_object(…)::text``, ``instr`` as ``strpos``, no unary ``+``
-    (SQLite's "not this index"), each ``?`` a ``%s``.
+    (SQLite's "not this index"), a JSON list of ids bound as ``json_each(?)`` read by
+    ``jsonb_array_elements_text``, ``group_concat`` as ``string_agg``, each ``?`` a ``%s``.
     The builders put no ``?`` inside a string literal."""
     sql = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", sql.replace("%", "%%"))
     sql = _WHERE_ONE.sub("WHERE TRUE", sql)
@@ -92,6 +94,8 @@ def pg_sql(sql: str) -> str:
     sql = _JSON_FIELD.sub(r"(\1::jsonb ->> '\2')", sql).replace("instr(", "strpos(")
     sql = _JSON_OBJECT.sub(r"(json_build_object(\1)::text)", sql)
     sql = sql.replace(" +type = ", " type = ")
+    sql = sql.replace(_JSON_IDS, "(SELECT jsonb_array_elements_text(?::jsonb))")
+    sql = sql.replace("group_concat(", "string_agg(")
     return sql.replace("?", "%s")
 
 

@@ -40,10 +40,10 @@ class RemoteChronicle:
     def recall(self, query: str | None = None, *, limit: int | None = None,
                frame: str | None = None, mode: str = "auto", under: str | None = None,
                scope: str | None = None, reinforce: bool = True,
-               now: datetime | str | None = None) -> Cascade:  # fmt: skip
+               now: datetime | str | None = None, rerank: bool = False) -> Cascade:  # fmt: skip
         return cast("Cascade", self._op("recall_cascade", query=query, limit=limit, frame=frame,
                                         mode=mode, under=under, scope=scope,
-                                        reinforce=reinforce, now=now))  # fmt: skip
+                                        reinforce=reinforce, now=now, rerank=rerank))  # fmt: skip
 
     def search(self, query: str, *, limit: int | None = None, frame: str | None = None,
                mode: str = "auto", under: str | None = None,

@@ -160,6 +160,9 @@ class ScorePartsOut(_Out):
     temporal: float | None = Field(None, description="What a time the query names added.")
     time_window: str | None = Field(None, description="The times the query names, read.")
     diversity: float | None = Field(None, description="What better hits on its path took.")
+    rerank: float | None = Field(None, description="The cross-encoder's score (with rerank).")
+    rerank_before: int | None = Field(None, description="The 1-based place fusion gave it, "
+                                      "before the reranker.")  # fmt: skip
     strength_weight: float | None = None
     c: float | None = Field(None, description="The fact's stored confidence.")
     c_eff: float | None = Field(None, description="Its confidence decayed to now.")

@@ -94,7 +94,11 @@ class OnnxReranker:
         try:
             tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
         except Exception as e:
-            raise RerankerError(f"cannot read the tokenizer {tokenizer_file}: {e}") from e
+            raise RerankerError(
+                f"cannot read the reranker's tokenizer {tokenizer_file}: {e}",
+                hint="Pull the reranker again (`embornal model rm` then "
+                "`embornal model pull --reranker`).",
+            ) from e
         padding = tokenizer.padding
         pad = padding.get("pad_id") if isinstance(padding, dict) else None
         self._pad_id = (
@@ -118,7 +122,7 @@ class OnnxReranker:
             )
         except Exception as e:
             raise RerankerError(
-                f"ONNX Runtime cannot load {model_file}: {e}",
+                f"ONNX Runtime cannot load the reranker {model_file}: {e}",
                 hint="Pull the reranker again (`embornal model rm` then "
                 "`embornal model pull --reranker`).",
             ) from e

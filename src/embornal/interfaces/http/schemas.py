@@ -565,6 +565,8 @@ class RecallQuery(_In):
     at: AsOfIn = None
     now: str | None = Field(None, max_length=64, description="When the question is asked "
                             "(ISO-8601): times the query names are read against it.")  # fmt: skip
+    rerank: bool = Field(False, description="true: the best candidates reordered by the "
+                         "server's cross-encoder reranker.")  # fmt: skip
     under: Annotated[
         str | None,
         Field(

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import Run
 from cli_servers import HubHandler, LocalServer
+
 from rerank_helpers import cross_encoder_dir
 
 REPO = "cross-encoder/ms-marco-MiniLM-L-6-v2"

@@ -66,7 +66,7 @@ def cascade(
     prefix = P.normalize_path(under) if under is not None else None
     asked = check_asked(now)
     vis, now = ctx.scope(), ctx.now()
-    recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking if rerank else None)
+    recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     recaller.resolve_mode(mode)  # bad input before anything is read
     wanted = n if label is None else n * _FRAME_WIDENING
     ranked = recaller.recall(query, wanted, vis, now, under=prefix, mode=mode, asked=asked)

@@ -54,8 +54,8 @@ from embornal.domain.text import query_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_feedback import with_feedback
-from embornal.service.recall_order import lifts, ordered
-from embornal.service.rerank import Reranking
+from embornal.service.recall_order import lifts
+from embornal.service.rerank import Reranking, ranked
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
 from embornal.service.timetravel import AsOf, looking_back
@@ -80,15 +80,14 @@ def recall(
 ) -> list[RecallHit]:
     """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
     (never when looking back to ``as_of``: the hits then, ranked by their strength then).
-    ``now`` is when the question is asked: the times the query names are read against it.
-    ``rerank``: the best fused candidates reordered by the cross-encoder (decision 0115)."""
+    ``now`` is when the question is asked: the times the query names are read against it."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
     asked = check_asked(now)
     prefix = P.normalize_path(under) if under is not None else None
     reads, at = looking_back(ctx, as_of)
-    recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking if rerank else None)
+    recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     hits = recaller.recall(query, n, ctx.scope(), at, under=prefix, mode=mode, asked=asked)
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
@@ -105,24 +104,13 @@ def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
 
 
 class Recaller:
-    """One recall's ranking; with ``reranking``, a query's best fused candidates are then
-    reordered by the cross-encoder (decision 0115)."""
-
-    def __init__(
-        self,
-        store: Store | PastReads,
-        semantic: Semantic,
-        fusion: FusionSettings,
-        reranking: Reranking | None = None,
-    ) -> None:
+    def __init__(self, store: Store | PastReads, semantic: Semantic, fusion: FusionSettings,
+                 reranking: Reranking | None = None) -> None:  # fmt: skip
         self._store = store
         self._semantic = semantic
         self.fusion = fusion
         self._windows: tuple[TimeWindow, ...] = ()
-        self._reranking = reranking
-        self._query = ""
-        if reranking is not None:
-            reranking.require()  # no reranker is an error before anything is read
+        self._reranking = reranking  # the cross-encoder after fusion (decision 0115)
 
     def resolve_mode(self, mode: str) -> str:
         if mode not in MODES:
@@ -172,11 +160,7 @@ class Recaller:
 
     def _finish(self, hits: list[RecallHit], n: int, wanted: set[str] | None,
                 bases: dict[str, float]) -> list[RecallHit]:  # fmt: skip
-        if self._reranking is None:
-            return ordered(hits, n, wanted, bases, self.fusion.path_diversity)
-        top = max(0, self.fusion.rerank_top)
-        ranked = ordered(hits, max(n, top), wanted, bases, self.fusion.path_diversity)
-        return self._reranking.apply(self._query, ranked, top)[:n]
+        return ranked(self._reranking, self._query, hits, n, wanted, bases, self.fusion)
 
     def _context(
         self,

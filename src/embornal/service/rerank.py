@@ -15,14 +15,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Union, cast
 
-from embornal.domain.ranking import rerank_places
+from embornal.domain.ranking import FusionSettings, rerank_places
 from embornal.errors import EmbornalError, InvalidInput, RerankerError
+from embornal.service.recall_order import ordered
 from embornal.service.results import RecallHit
 
 if TYPE_CHECKING:
     from embornal.adapters.rerank.base import Reranker
 
-__all__ = ["RerankSource", "Reranking"]
+__all__ = ["RerankSource", "Reranking", "ranked"]
 
 RerankSource = Union["Reranker", Callable[[], "Reranker"], None]
 """A reranker, a function that builds one on first use, or None (no reranking)."""
@@ -55,6 +56,14 @@ class Reranking:
                 self._model = source()
         return self._model
 
+    def when(self, asked: bool) -> Reranking | None:
+        """This reranking, loaded, if ``asked`` (an error before anything is read when the
+        memory has no reranker); else None."""
+        if not asked:
+            return None
+        self.require()
+        return self
+
     def apply(self, query: str, hits: Sequence[RecallHit], top: int) -> list[RecallHit]:
         """``hits`` (best first) with the first ``top`` in the reranker's order."""
         head, rest = list(hits[:top]), list(hits[top:])
@@ -81,3 +90,15 @@ class Reranking:
             for i, total in places
         ]
         return ranked + rest
+
+
+def ranked(reranking: Reranking | None, query: str, hits: list[RecallHit], n: int,
+           wanted: set[str] | None, bases: dict[str, float],
+           fusion: FusionSettings) -> list[RecallHit]:  # fmt: skip
+    """Recall's last step: the candidates in order (:func:`recall_order.ordered`), the
+    first ``n``; with ``reranking``, the best ``fusion.rerank_top`` reranked before the cut."""
+    if reranking is None:
+        return ordered(hits, n, wanted, bases, fusion.path_diversity)
+    top = max(0, fusion.rerank_top)
+    best = ordered(hits, max(n, top), wanted, bases, fusion.path_diversity)
+    return reranking.apply(query, best, top)[:n]

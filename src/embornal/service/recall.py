@@ -54,8 +54,8 @@ from embornal.domain.text import query_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_feedback import with_feedback
-from embornal.service.recall_order import lifts
-from embornal.service.rerank import Reranking, ranked
+from embornal.service.recall_order import lifts, ranked
+from embornal.service.rerank import Reranking
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
 from embornal.service.timetravel import AsOf, looking_back

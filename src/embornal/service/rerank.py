@@ -15,15 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Union, cast
 
-from embornal.domain.ranking import FusionSettings, rerank_places
+from embornal.domain.ranking import rerank_places
 from embornal.errors import EmbornalError, InvalidInput, RerankerError
-from embornal.service.recall_order import ordered
 from embornal.service.results import RecallHit
 
 if TYPE_CHECKING:
     from embornal.adapters.rerank.base import Reranker
 
-__all__ = ["RerankSource", "Reranking", "ranked"]
+__all__ = ["RerankSource", "Reranking"]
 
 RerankSource = Union["Reranker", Callable[[], "Reranker"], None]
 """A reranker, a function that builds one on first use, or None (no reranking)."""
@@ -90,15 +89,3 @@ class Reranking:
             for i, total in places
         ]
         return ranked + rest
-
-
-def ranked(reranking: Reranking | None, query: str, hits: list[RecallHit], n: int,
-           wanted: set[str] | None, bases: dict[str, float],
-           fusion: FusionSettings) -> list[RecallHit]:  # fmt: skip
-    """Recall's last step: the candidates in order (:func:`recall_order.ordered`), the
-    first ``n``; with ``reranking``, the best ``fusion.rerank_top`` reranked before the cut."""
-    if reranking is None:
-        return ordered(hits, n, wanted, bases, fusion.path_diversity)
-    top = max(0, fusion.rerank_top)
-    best = ordered(hits, max(n, top), wanted, bases, fusion.path_diversity)
-    return reranking.apply(query, best, top)[:n]

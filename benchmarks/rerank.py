@@ -194,8 +194,9 @@ def markdown(report: dict[str, Any], out: Path) -> str:
         "with it.",
         "",
         "| top N | pairs | tokens/pair | recall p50 / p95 ms | with rerank p50 / p95 ms | "
-        "added p50 ms | CPU p50 ms (without / with) | reranker alone p50 ms | load avg |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "added p50 ms | CPU p50 ms (without / with) | reranker alone p50 ms (CPU) | "
+        "CPU ms a pair | load avg |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for top, t in r["tops"].items():
         base, ranked, alone = t["recall"], t["recall_rerank"], t["reranker_alone"]
@@ -204,14 +205,18 @@ def markdown(report: dict[str, Any], out: Path) -> str:
             f"| {top} | {t['pairs_mean']} | {t['tokens_per_pair_mean']} | "
             f"{base['p50']:.1f} / {base['p95']:.1f} | {ranked['p50']:.1f} / {ranked['p95']:.1f} | "
             f"{t['added_p50_ms']:.1f} | {base['cpu']['p50']:.1f} / {ranked['cpu']['p50']:.1f} | "
-            f"{alone['p50']:.1f} | {', '.join(map(str, load['before']))} → "
+            f"{alone['p50']:.1f} ({alone['cpu']['p50']:.1f}) | "
+            f"{alone['cpu']['p50'] / max(1.0, float(t['pairs_mean'])):.1f} | "
+            f"{', '.join(map(str, load['before']))} → "
             f"{', '.join(map(str, load['after']))} |"
         )
     lines += [
         "",
         "CPU time is the process's (all its threads), so with two ONNX Runtime threads it "
-        "can exceed the wall time; wall times on this machine, shared with other work, are "
-        "upper bounds.",
+        "can exceed the wall time. Wall times on this machine, shared with other work (the "
+        "load average is in the last column), are upper bounds: read the CPU columns for "
+        "the cost. The reranker's cost grows with the pairs (top N) and their length; "
+        "`limit` does not change it.",
     ]
     return "\n".join(lines)
 

@@ -55,3 +55,11 @@ async def test_without_a_reranker_the_error_names_the_pull(memory: Memory) -> No
         bad = await fail(client, "recall", {"query": "memory", "rerank": True})
     assert bad["error"] == "invalid_input" and "embornal model pull --reranker" in bad["hint"]
     assert "without rerank" in bad["hint"]
+
+
+async def test_the_core_tool_ignores_rerank_without_an_error(ranked: Memory) -> None:
+    args = {"query": "harbour", "mode": "keyword", "limit": 6}
+    async with connect(ranked, profile="core") as client:
+        plain = await ok(client, "recall", args)
+        got = await ok(client, "recall", {**args, "rerank": True})
+    assert [h["id"] for h in got["hits"]] == [h["id"] for h in plain["hits"]]  # ignored

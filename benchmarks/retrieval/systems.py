@@ -264,7 +264,8 @@ class _EmbornalSpace:
 
 class EmbornalRanker:
     """embornal's ``Memory.recall`` (with ``cascade``: the recall cascade,
-    ``Memory.chronicle.recall``) as a ranker; one fresh database per space.
+    ``Memory.chronicle.recall``) as a ranker; one fresh database per space. With a
+    ``reranker``, each recall asks for ``rerank=True`` (decision 0115).
 
     Each document becomes one fact (a document over 60,000 bytes, several) on the path
     ``/<namespace>/<space>/<group>`` with the document's time as ``at``. Recall runs with
@@ -282,11 +283,13 @@ class EmbornalRanker:
         namespace: str = "bench",
         workdir: Path | None = None,
         cascade: bool = False,
+        reranker: object | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
         self.mode = mode
         self.cascade = cascade
+        self.reranker = reranker  # recall with rerank=True (decision 0115)
         self.embedder = embedder
         self.fusion = fusion
         self.namespace = _segment(namespace, "bench")
@@ -331,6 +334,10 @@ class EmbornalRanker:
     def _open(self, memory_class: Any, db_path: Path) -> Any:
         """``Memory.open(db_path, embedder=...)``; an older ``open`` without that parameter
         is still fine for keyword runs (no embedder to hand over)."""
+        if self.reranker is not None:
+            return memory_class.open(
+                db_path, embedder=self.embedder, fusion=self.fusion, reranker=self.reranker
+            )
         if self.fusion is not None:
             return memory_class.open(db_path, embedder=self.embedder, fusion=self.fusion)
         if _accepts_embedder(memory_class.open):
@@ -356,7 +363,9 @@ class EmbornalRanker:
         """The facts in rank order: ``Memory.recall``'s hits, or with ``cascade`` the
         recall cascade's anchors, canon and memories (``Memory.chronicle.recall``); both
         read the times the query names against the question time ``now``."""
-        asked = {} if now is None else {"now": now}
+        asked: dict[str, Any] = {} if now is None else {"now": now}
+        if self.reranker is not None:
+            asked["rerank"] = True
         if not self.cascade:
             hits = space.memory.recall(
                 query, limit=n, under=space.under, reinforce=False, mode=self.mode, **asked

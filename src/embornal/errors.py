@@ -83,6 +83,7 @@ __all__ = [
     "NotUndoable",
     "OwnerTagForbidden",
     "ProtocolViolation",
+    "RerankerError",
     "StorageError",
     "Unauthenticated",
     "UnreadableEvent",
@@ -267,6 +268,12 @@ class VectorWidthMismatch(ConfigError):
 
 class EmbeddingError(ConfigError):
     code = "embedding_error"
+
+
+class RerankerError(EmbeddingError):
+    """The cross-encoder reranker cannot load or run (decision 0115)."""
+
+    code = "reranker_error"
 
 
 class ExtractorError(ConfigError):

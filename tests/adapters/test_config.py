@@ -203,6 +203,8 @@ def test_dims_must_be_positive(tmp_path: Path, dims: int) -> None:
     [
         ("embedding:\n  batch_size: 0\n", "embedding.batch_size"),
         ("recall:\n  limit: 0\n", "recall.limit"),
+        ("rerank:\n  top: 0\n", "rerank.top"),
+        ("rerank:\n  batch_size: 0\n", "rerank.batch_size"),
     ],
 )
 def test_counts_must_be_positive(tmp_path: Path, text: str, key: str) -> None:
@@ -288,7 +290,10 @@ def test_config_to_dict_of_defaults_is_json() -> None:
     assert out["embedding"]["provider"] == "auto"
     assert out["embedding"]["dims"] == 768
     assert out["recall"] == {"limit": 10}
-    assert set(out) == {"recall", "embedding", "server", "ingest", "proposals", "mcp", "storage"}
+    assert set(out) == {
+        "recall", "embedding", "rerank", "server", "ingest", "proposals", "mcp", "storage"
+    }  # fmt: skip
+    assert out["rerank"] == {"model": None, "model_path": None, "top": 30, "batch_size": 16}
     assert out["ingest"] == {
         "base_url": None,
         "model": None,
@@ -370,3 +375,11 @@ def test_storage_url_from_the_file_and_the_environment(tmp_path: Path) -> None:
     assert load_config(tmp_path / "none.yaml", {}).storage.url is None
     with pytest.raises(ConfigError, match=r"storage\.url"):
         load_config(_write(tmp_path, "storage:\n  url: just-a-name\n"), {})
+
+
+def test_the_rerank_section(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("rerank:\n  model: acme/reranker\n  top: 50\n", encoding="utf-8")
+    cfg = load_config(path, env={})
+    assert (cfg.rerank.model, cfg.rerank.model_path, cfg.rerank.top) == ("acme/reranker", None, 50)
+    assert cfg.rerank.batch_size == 16

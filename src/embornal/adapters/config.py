@@ -38,6 +38,7 @@ __all__ = [
     "McpConfig",
     "ProposalsConfig",
     "RecallConfig",
+    "RerankConfig",
     "ServerConfig",
     "StorageConfig",
     "config_to_dict",
@@ -86,6 +87,19 @@ class RecallConfig:
     """The ``recall`` section."""
 
     limit: int = 10
+
+
+@record
+class RerankConfig:
+    """The ``rerank`` section: the cross-encoder of ``recall --rerank`` (decision 0115).
+    ``model``: a hub name (None: cross-encoder/ms-marco-MiniLM-L-6-v2) looked for in the
+    cache dir; ``model_path``: a local directory instead; ``top``: how many of the best
+    fused candidates it rescores; ``batch_size``: pairs a model call."""
+
+    model: str | None = None
+    model_path: str | None = None
+    top: int = 30
+    batch_size: int = 16
 
 
 @record
@@ -139,6 +153,7 @@ class Config:
 
     recall: RecallConfig = RecallConfig()
     embedding: EmbeddingConfig = EmbeddingConfig()
+    rerank: RerankConfig = RerankConfig()
     server: ServerConfig = ServerConfig()
     ingest: IngestConfig = IngestConfig()
     proposals: ProposalsConfig = ProposalsConfig()
@@ -170,6 +185,14 @@ embedding:
   # document_prefix: "search_document: "
   # How many texts go to the model at once (1-4096).
   batch_size: 32
+
+rerank:
+  # The cross-encoder of `recall --rerank` (`embornal model pull --reranker` fetches it).
+  # model: cross-encoder/ms-marco-MiniLM-L-6-v2
+  # model_path: /path/to/local/reranker
+  # How many of the best candidates it rescores (1-1000), and pairs a model call (1-4096).
+  top: 30
+  batch_size: 16
 
 server:
   # url: https://memory.example.org
@@ -347,6 +370,8 @@ def _validate(path: Path, cfg: Config) -> None:
     _bounded(path, "embedding.dims", cfg.embedding.dims, MAX_VECTOR_WIDTH)
     _bounded(path, "embedding.batch_size", cfg.embedding.batch_size, MAX_BATCH_SIZE)
     _bounded(path, "recall.limit", cfg.recall.limit, MAX_LIMIT)
+    _bounded(path, "rerank.top", cfg.rerank.top, MAX_LIMIT)
+    _bounded(path, "rerank.batch_size", cfg.rerank.batch_size, MAX_BATCH_SIZE)
     _bounded(path, "ingest.timeout_s", cfg.ingest.timeout_s, 3600)
     _bounded(path, "ingest.attempts", cfg.ingest.attempts, 5)
     if cfg.storage.url is not None and "://" not in cfg.storage.url:

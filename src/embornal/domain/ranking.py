@@ -31,6 +31,7 @@ __all__ = [
     "DF_CEILING_SHARE",
     "FEEDBACK_WEIGHT",
     "NEIGHBOUR_WEIGHTS",
+    "RERANK_TOP",
     "RRF_K",
     "SPINE_WEIGHTS",
     "STRENGTH_WEIGHT",
@@ -49,6 +50,7 @@ __all__ = [
     "mix_linear",
     "neighbour_boost",
     "on_shared_paths",
+    "rerank_places",
     "rescale_bm25",
     "rescale_similarity",
     "select_terms",
@@ -102,6 +104,10 @@ class ScoreParts:
     pinned: bool = False
     user_weight: float | None = None
     spine: float = 0.0
+    # The cross-encoder (decision 0115): its score of (query, fact), and the 1-based place
+    # the hit had after fusion, before the reranker reordered the best ``rerank_top``.
+    rerank: float | None = None
+    rerank_before: int | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -117,6 +123,8 @@ class ScoreParts:
             "temporal": self.temporal,
             "time_window": self.time_window,
             "diversity": self.diversity,
+            "rerank": self.rerank,
+            "rerank_before": self.rerank_before,
             "strength": self.strength,
             "strength_weight": STRENGTH_WEIGHT,
             "c": self.c,
@@ -189,6 +197,19 @@ def spine_parts(fact: Fact, now: datetime) -> dict[str, Any]:
         "user_weight": fact.user_weight,
         "spine": spine_lift(c, stale, fact.pinned, fact.user_weight),
     }
+
+
+RERANK_TOP = 30
+"""How many of the best fused candidates the cross-encoder rescores (decision 0115)."""
+
+
+def rerank_places(totals: Sequence[float], scores: Sequence[float]) -> list[tuple[int, float]]:
+    """The reranked order of candidates best first by ``totals``: ``(index, total)`` a
+    place, the index the candidate with the ``place``-th best reranker score (ties to the
+    better fused place), the total the one that place had, so the totals still fall
+    down the list and every reranked hit stays above those that were not reranked."""
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    return [(index, totals[place]) for place, index in enumerate(order)]
 
 
 def candidate_count(limit: int) -> int:
@@ -280,6 +301,9 @@ class FusionSettings:
     # keyword list (pseudo-relevance feedback, domain/feedback.py; 0: off, the default;
     # FEEDBACK_WEIGHT is the weight chosen on the fit half; decision 0107).
     feedback_weight: float = 0.0
+    # How many of the best fused candidates a recall with ``rerank`` gives the
+    # cross-encoder (decision 0115); those below keep their place under them.
+    rerank_top: int = RERANK_TOP
 
 
 def cut_vector(

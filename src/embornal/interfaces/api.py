@@ -235,6 +235,7 @@ class MemoryAPI(Protocol):
         mode: str = "auto",
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
+        rerank: bool = False,
     ) -> list[RecallHit]: ...
 
     def ls(self, path: str = "/", *, as_of: datetime | str | None = None) -> list[PathEntry]: ...

@@ -45,6 +45,7 @@ class ChronicleAPI(Protocol):
         scope: str | None = None,
         reinforce: bool = True,
         now: datetime | str | None = None,
+        rerank: bool = False,
     ) -> Cascade: ...
 
     def search(

@@ -32,6 +32,7 @@ from embornal.interfaces.catalog_inputs import (
     LIMIT,
     OPTIONAL_REASON,
     REASON,
+    RERANK,
     VISIBILITY,
     WRITE_ERRORS,
 )
@@ -252,7 +253,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
          Input("frame", "text", "Only memories of this frame (a filter label).",
                aliases=("frame",), max_length=200, rest=False, cli=False),
          Input("scope", "text", "The task scope whose canon and narrative to show.",
-               aliases=("scope",), max_length=200, rest=False, cli=False, full_only=True)),
+               aliases=("scope",), max_length=200, rest=False, cli=False, full_only=True),
+         RERANK),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
         extra={"mcp_call": "chronicle.recall"},  # the recall cascade (decision 0096)
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",

@@ -8,7 +8,7 @@ catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_PATH_LENGTH
-from embornal.interfaces.catalog_inputs import ASKED, LIMIT
+from embornal.interfaces.catalog_inputs import ASKED, LIMIT, RERANK
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["CASCADE_OPERATIONS"]
@@ -61,7 +61,8 @@ CASCADE_OPERATIONS: tuple[Operation, ...] = (
         "recall_cascade", "chronicle.recall", "Cascade",
         (_SOME_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE,
          Input("reinforce", "bool", "false: a read-only cascade (no strength lift).",
-               default=True, mcp=False, cli_help="do not count the hits as a recall"), ASKED),
+               default=True, mcp=False, cli_help="do not count the hits as a recall"), ASKED,
+         RERANK),
         title="The recall cascade", read_only=True, cli="memory cascade",
         cli_show=_SHOW + "show_cascade",
         cli_help="anchors, then canon, then memories (one budget), with what needs care",

@@ -21,6 +21,7 @@ __all__ = [
     "OPTIONAL_REASON",
     "POLICY_SHAPES",
     "REASON",
+    "RERANK",
     "VISIBILITY",
     "WRITE_ERRORS",
 ]
@@ -81,3 +82,10 @@ ASKED = Input("now", "time", "When the question is asked (ISO-8601, e.g. 2025-03
                max_length=64, probe=True, full_only=True, metavar="TIME",
                cli_help="when the question is asked (ISO-8601): 'last week' in QUERY is read "
                "against it")  # fmt: skip
+
+#: The cross-encoder reranker of recall and the recall cascade (decision 0115).
+RERANK = Input("rerank", "bool", "true: the best candidates reordered by the cross-encoder "
+               "reranker (off by default; the server needs `embornal model pull --reranker`).",
+               default=False, aliases=("rerank", "reranker"), probe=True, full_only=True,
+               cli_help="reorder the best candidates (config rerank.top) with the cross-encoder "
+               "reranker (`embornal model pull --reranker`)")  # fmt: skip

@@ -54,8 +54,10 @@ def cascade(
     reinforce: bool = True,
     fresh: bool = False,
     now: datetime | str | None = None,
+    rerank: bool = False,
 ) -> Cascade:
-    """The cascade for ``query`` (None: the strongest memories), as the subject sees it."""
+    """The cascade for ``query`` (None: the strongest memories), as the subject sees it;
+    ``rerank``: the ordinary recall's best candidates reordered by the cross-encoder."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
@@ -64,7 +66,7 @@ def cascade(
     prefix = P.normalize_path(under) if under is not None else None
     asked = check_asked(now)
     vis, now = ctx.scope(), ctx.now()
-    recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
+    recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     recaller.resolve_mode(mode)  # bad input before anything is read
     wanted = n if label is None else n * _FRAME_WIDENING
     ranked = recaller.recall(query, wanted, vis, now, under=prefix, mode=mode, asked=asked)

@@ -29,6 +29,7 @@ from embornal.domain.scope import ReadScope
 from embornal.domain.tags import check_subject
 from embornal.errors import InvalidInput, NotFound
 from embornal.service.access import Access
+from embornal.service.rerank import Reranking, RerankSource
 from embornal.service.semantic import Semantic
 from embornal.storage.contract import Store
 from embornal.storage.factory import backend_of, open_store
@@ -63,6 +64,7 @@ class ServiceContext:
     fusion: FusionSettings
     proposals: ProposalPolicy = ProposalPolicy()
     ingest: IngestConfig | None = None  # the model of `ingest --extractor llm` (config.yaml)
+    reranking: Reranking = Reranking()  # the cross-encoder of `recall --rerank` (0115)
 
     @classmethod
     def create(
@@ -77,6 +79,7 @@ class ServiceContext:
         fusion: FusionSettings | None = None,
         proposals: ProposalPolicy | None = None,
         ingest: IngestConfig | None = None,
+        reranker: RerankSource | Reranking = None,
     ) -> ServiceContext:
         name = check_subject(subject)
         return cls(
@@ -90,6 +93,7 @@ class ServiceContext:
             fusion=fusion or FusionSettings(),
             proposals=proposals or ProposalPolicy(),
             ingest=ingest,
+            reranking=reranker if isinstance(reranker, Reranking) else Reranking(reranker),
         )
 
     @classmethod
@@ -107,6 +111,7 @@ class ServiceContext:
         seed: bool = True,
         proposals: ProposalPolicy | None = None,
         ingest: IngestConfig | None = None,
+        reranker: RerankSource = None,
     ) -> ServiceContext:
         """Open the store at ``path`` (None: the platform's data directory) and set up
         its vectors; the store is closed again if that fails. ``seed=False``: a memory
@@ -138,6 +143,7 @@ class ServiceContext:
             fusion=fusion,
             proposals=proposals,
             ingest=ingest,
+            reranker=reranker,
         )
 
     def as_subject(self, subject: str, actor_kind: ActorKind | str | None = None) -> ServiceContext:
@@ -152,6 +158,7 @@ class ServiceContext:
             fusion=self.fusion,
             proposals=self.proposals,
             ingest=self.ingest,
+            reranker=self.reranking,
         )
 
     # -- helpers every use case needs ------------------------------------------------------

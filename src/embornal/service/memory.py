@@ -74,6 +74,7 @@ if TYPE_CHECKING:
         ProvenanceReport,
     )
     from embornal.service.reindex_result import ReindexResult
+    from embornal.service.rerank import RerankSource
     from embornal.service.results import (
         DueFact,
         FactDetail,
@@ -137,15 +138,17 @@ class Memory:
         seed: bool = True,
         proposals: ProposalPolicy | None = None,
         ingest: IngestConfig | None = None,
+        reranker: RerankSource = None,
     ) -> Memory:
         """Open (creating 0700/0600 and migrating as needed) the memory at ``path`` (None:
         the platform's data directory). ``embedder`` turns on recall by meaning;
         ``vector_width`` (default: the embedder's) must match on every later open.
-        ``seed=False``: a memory created now has an empty log, for ``import_events``."""
+        ``seed=False``: a memory created now has an empty log, for ``import_events``.
+        ``reranker`` (or a function that builds one on first use): ``recall(rerank=True)``."""
         ctx = ServiceContext.open(
             path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
             embedder=embedder, vector_width=vector_width, fusion=fusion, seed=seed,
-            proposals=proposals, ingest=ingest)  # fmt: skip
+            proposals=proposals, ingest=ingest, reranker=reranker)  # fmt: skip
         return cls(ctx)
 
     def close(self) -> None:
@@ -436,13 +439,14 @@ class Memory:
 
     def recall(self, query: str | None = None, *, limit: int | None = None,
                under: str | None = None, reinforce: bool = True, mode: str = "auto",
-               as_of: AsOf = None,
-               now: datetime | str | None = None) -> list[RecallHit]:  # fmt: skip
+               as_of: AsOf = None, now: datetime | str | None = None,
+               rerank: bool = False) -> list[RecallHit]:  # fmt: skip
         """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
         auto); no query: the strongest. Each lifts its strength unless not ``reinforce``.
-        ``now``: when the question is asked ("last week" in it is read against it)."""
+        ``now``: when the question is asked ("last week" in it is read against it);
+        ``rerank``: the best candidates reordered by the cross-encoder (decision 0115)."""
         return recall.recall(self._ctx, query, limit=limit, under=under, reinforce=reinforce,
-                             mode=mode, as_of=as_of, now=now)  # fmt: skip
+                             mode=mode, as_of=as_of, now=now, rerank=rerank)  # fmt: skip
 
     def find(self, kind: str, where: Mapping[str, str] | Sequence[str] = (), *,
              under: str | None = None, limit: int | None = None,

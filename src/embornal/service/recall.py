@@ -54,7 +54,8 @@ from embornal.domain.text import query_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_feedback import with_feedback
-from embornal.service.recall_order import lifts, ordered
+from embornal.service.recall_order import lifts, ranked
+from embornal.service.rerank import Reranking
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
 from embornal.service.timetravel import AsOf, looking_back
@@ -75,6 +76,7 @@ def recall(
     mode: str,
     as_of: AsOf = None,
     now: datetime | str | None = None,
+    rerank: bool = False,
 ) -> list[RecallHit]:
     """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
     (never when looking back to ``as_of``: the hits then, ranked by their strength then).
@@ -85,7 +87,7 @@ def recall(
     asked = check_asked(now)
     prefix = P.normalize_path(under) if under is not None else None
     reads, at = looking_back(ctx, as_of)
-    recaller = Recaller(reads, ctx.semantic, ctx.fusion)
+    recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     hits = recaller.recall(query, n, ctx.scope(), at, under=prefix, mode=mode, asked=asked)
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
@@ -102,13 +104,13 @@ def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
 
 
 class Recaller:
-    def __init__(
-        self, store: Store | PastReads, semantic: Semantic, fusion: FusionSettings
-    ) -> None:
+    def __init__(self, store: Store | PastReads, semantic: Semantic, fusion: FusionSettings,
+                 reranking: Reranking | None = None) -> None:  # fmt: skip
         self._store = store
         self._semantic = semantic
         self.fusion = fusion
         self._windows: tuple[TimeWindow, ...] = ()
+        self._reranking = reranking  # the cross-encoder after fusion (decision 0115)
 
     def resolve_mode(self, mode: str) -> str:
         if mode not in MODES:
@@ -134,6 +136,7 @@ class Recaller:
             from embornal.service.strongest import strongest  # no query: off its path
 
             return strongest(self._store, n, vis, now, under)
+        self._query = query
         on = self.fusion.temporal_weight > 0.0
         self._windows = time_windows(query, asked or now) if on else ()
         if chosen == "keyword":
@@ -157,7 +160,7 @@ class Recaller:
 
     def _finish(self, hits: list[RecallHit], n: int, wanted: set[str] | None,
                 bases: dict[str, float]) -> list[RecallHit]:  # fmt: skip
-        return ordered(hits, n, wanted, bases, self.fusion.path_diversity)
+        return ranked(self._reranking, self._query, hits, n, wanted, bases, self.fusion)
 
     def _context(
         self,

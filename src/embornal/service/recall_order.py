@@ -2,14 +2,15 @@
 
 A time the query names (``ScoreParts.temporal``, decision 0106) lifts a candidate by its
 fact's time; with ``FusionSettings.path_diversity`` each candidate then loses for every
-better one on its path (``ScoreParts.diversity``, decision 0107).
+better one on its path (``ScoreParts.diversity``, decision 0107); with a reranker, the best
+``FusionSettings.rerank_top`` are reordered by it before the cut (decision 0115).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import FusionSettings, diversity_penalties, temporal_lifts
@@ -17,7 +18,10 @@ from embornal.domain.relative_time import TimeWindow
 from embornal.domain.text import index_terms
 from embornal.service.results import RecallHit
 
-__all__ = ["lifts", "ordered"]
+if TYPE_CHECKING:
+    from embornal.service.rerank import Reranking
+
+__all__ = ["lifts", "ordered", "ranked"]
 
 
 def lifts(
@@ -75,3 +79,15 @@ def _matched(fact: Fact, wanted: set[str]) -> tuple[str, ...]:
     if not wanted:
         return ()
     return tuple(sorted(wanted.intersection(index_terms(fact.content))))
+
+
+def ranked(reranking: Reranking | None, query: str, hits: list[RecallHit], n: int,
+           wanted: set[str] | None, bases: dict[str, float],
+           fusion: FusionSettings) -> list[RecallHit]:  # fmt: skip
+    """Recall's last step: the candidates in order (:func:`ordered`), the first ``n``; with
+    ``reranking``, the best ``fusion.rerank_top`` reranked before the cut."""
+    if reranking is None:
+        return ordered(hits, n, wanted, bases, fusion.path_diversity)
+    top = max(0, fusion.rerank_top)
+    best = ordered(hits, max(n, top), wanted, bases, fusion.path_diversity)
+    return reranking.apply(query, best, top)[:n]

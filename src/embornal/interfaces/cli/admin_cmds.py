@@ -150,5 +150,6 @@ def mcp(ctx: Context) -> int:
         vector_width=ctx.config.embedding.dims if provider is not None else None,
         proposals=proposal_policy(ctx.config.proposals),
         ingest=ctx.config.ingest,
+        **ctx.rerank_options(),
     )
     return 0

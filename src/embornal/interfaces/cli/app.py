@@ -250,7 +250,22 @@ class Context:
             vector_width=config.embedding.dims if provider is not None else None,
             proposals=proposal_policy(config.proposals),
             ingest=config.ingest,
+            **self.rerank_options(),
         )
+
+    def rerank_options(self) -> dict[str, Any]:
+        """``Memory.open``'s reranker of ``config.rerank``, loaded when a recall first asks
+        for it (nothing is imported before), and the fusion settings with its ``top``."""
+        from embornal.domain.ranking import FusionSettings
+
+        cfg, cache = self.config.rerank, self.dirs.cache_dir
+
+        def load() -> Any:
+            from embornal.adapters.rerank.factory import build_reranker
+
+            return build_reranker(cfg, cache)
+
+        return {"reranker": load, "fusion": FusionSettings(rerank_top=cfg.top)}
 
     def open_memory_api(
         self, *, semantic: bool = False, strict: bool = False

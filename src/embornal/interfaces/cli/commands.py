@@ -145,6 +145,11 @@ def _restore_args(p: ArgParser) -> None:
 
 def _pull_args(p: ArgParser) -> None:
     p.add_argument("name", metavar="NAME", nargs="?", help="hub repository, e.g. owner/name")
+    p.add_argument(
+        "--reranker",
+        action="store_true",
+        help="the cross-encoder of `recall --rerank` (rerank.model, else the default)",
+    )
 
 
 def _rm_args(p: ArgParser) -> None:
@@ -156,11 +161,13 @@ def model(sub: Commands, late: ArgParser) -> None:
         sub,
         "pull",
         "model_cmds:pull",
-        "download an embedding model into the cache",
+        "download an embedding model (or the reranker) into the cache",
         late,
         "Download NAME, a hub repository with an ONNX export (owner/name), or with no\n"
         "NAME the model config.yaml asks for (embedding.model, else the default\n"
-        "intfloat/multilingual-e5-base, about 1.1 GB). An interrupted pull resumes.",
+        "intfloat/multilingual-e5-base, about 1.1 GB). With --reranker: the\n"
+        "cross-encoder of `memory recall --rerank` (rerank.model, else the default\n"
+        "cross-encoder/ms-marco-MiniLM-L-6-v2, about 90 MB). An interrupted pull resumes.",
         _pull_args,
     )
     add_command(sub, "ls", "model_cmds:ls", "list the models in the cache, with their size", late)

@@ -217,6 +217,8 @@ def _formula(p: ScoreParts) -> str:
         near += f" - diversity {p.diversity:.3f}"
     if p.spine:
         weighted += f" {'+' if p.spine > 0 else '-'} spine {abs(p.spine):.3f}"
+    if p.rerank is not None:
+        return " (reranked by the cross-encoder: the fused total of the place it took)"
     if p.method.startswith("hybrid"):
         fused = p.method.split("+")[0]
         return f" (keyword and vector lists fused, {fused}{near}, + strength)"
@@ -257,6 +259,9 @@ def _explain(hits: Sequence[RecallHit]) -> str:
             lines.append(f"   time      {p.temporal:.3f} ({p.time_window})")
         if p.diversity is not None:
             lines.append(f"   diversity -{p.diversity:.3f}")
+        if p.rerank is not None:
+            lines.append(f"   rerank    {p.rerank:.3f} (cross-encoder; place {p.rerank_before} "
+                         "after fusion)")  # fmt: skip
         lines.append(f"   strength  {p.strength:.3f}")
         lines.append(f"   spine     {p.spine:+.3f}{_spine(p)}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")

@@ -1,4 +1,4 @@
-"""``embornal model pull|ls|rm``: the embedding models in the cache dir."""
+"""``embornal model pull|ls|rm``: the embedding models (and the reranker) in the cache dir."""
 
 from __future__ import annotations
 
@@ -26,8 +26,43 @@ def _cache(ctx: Context) -> Path:
     return ctx.dirs.cache_dir
 
 
+def _pull_reranker(ctx: Context) -> int:
+    """``model pull --reranker``: the cross-encoder of ``recall --rerank`` (decision 0115)."""
+    from embornal.adapters.embeddings.download import (
+        download_model,
+        list_models,
+        resolve_onnx_spec,
+    )
+    from embornal.adapters.rerank.factory import DEFAULT_RERANKER, DEFAULT_RERANKER_NAME
+
+    cache = _cache(ctx)
+    configured = ctx.config.rerank.model or DEFAULT_RERANKER_NAME
+    name: str = ctx.opt("name") or configured
+    spec = DEFAULT_RERANKER if name == DEFAULT_RERANKER_NAME else resolve_onnx_spec(name)
+    shown = DownloadProgress(ctx.err)
+    try:
+        directory = download_model(spec, cache, progress=shown)
+    finally:
+        shown.finish()
+    size = next((m.size_bytes for m in list_models(cache) if m.path == directory), 0)
+    if ctx.json:
+        ctx.emit({"name": spec.repo, "path": directory, "size_bytes": size, "files": spec.files,
+                  "role": "reranker"})  # fmt: skip
+    else:
+        ctx.say(f"{spec.repo} ({fmt_bytes(size)}) is in {directory}")
+    if ctx.config.rerank.model_path:
+        ctx.note("rerank.model_path is set: recall --rerank uses that directory, not this one")
+    elif spec.repo != configured:
+        ctx.note(f"to use it, set rerank.model: {spec.repo} in {ctx.dirs.config_file}")
+    else:
+        ctx.note("next: `embornal memory recall QUERY --rerank`")
+    return 0
+
+
 def pull(ctx: Context) -> int:
     """Download NAME (default: the model the config asks for) into the cache."""
+    if ctx.opt("reranker"):
+        return _pull_reranker(ctx)
     from embornal.adapters.embeddings.download import (
         download_model,
         list_models,
@@ -65,10 +100,13 @@ def pull(ctx: Context) -> int:
 def ls(ctx: Context) -> int:
     """The models in the cache, with their size on disk."""
     from embornal.adapters.embeddings.download import list_models, models_root
+    from embornal.adapters.rerank.factory import DEFAULT_RERANKER_NAME
 
     cache = _cache(ctx)
     models = list_models(cache)
     configured = _configured_model(ctx)
+    rerank = ctx.config.rerank
+    in_use = {configured, None if rerank.model_path else rerank.model or DEFAULT_RERANKER_NAME}
     if ctx.json:
         ctx.emit(
             [
@@ -78,7 +116,7 @@ def ls(ctx: Context) -> int:
                     "size_bytes": m.size_bytes,
                     "complete": m.complete,
                     "revision": m.revision,
-                    "in_use": m.name == configured,
+                    "in_use": m.name in in_use,
                 }
                 for m in models
             ]
@@ -92,7 +130,7 @@ def ls(ctx: Context) -> int:
             cell(m.name),
             fmt_bytes(m.size_bytes),
             "complete" if m.complete else "partial: pull again",
-            "yes" if m.name == configured else "-",
+            "yes" if m.name in in_use else "-",
         ]
         for m in models
     ]

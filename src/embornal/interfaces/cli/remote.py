@@ -537,6 +537,7 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
         mode: str = "auto",
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
+        rerank: bool = False,
     ) -> list[RecallHit]:
         return cast(list[RecallHit], self._op("recall", **_given(locals())))
 

@@ -111,5 +111,6 @@ def serve(ctx: Context) -> int:
             announce=_announce(ctx),
             proposals=proposal_policy(ctx.config.proposals),
             ingest=ctx.config.ingest,
+            **ctx.rerank_options(),
         )
     return 0

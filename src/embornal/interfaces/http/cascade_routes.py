@@ -58,6 +58,8 @@ class CascadeQuery(_In):
     reinforce: bool = Field(True, description="false: a read-only cascade (no strength lift).")
     now: str | None = Field(None, max_length=64, description="When the question is asked "
                             "(ISO-8601): times the query names are read against it.")  # fmt: skip
+    rerank: bool = Field(False, description="true: the best candidates reordered by the "
+                         "server's cross-encoder reranker.")  # fmt: skip
 
 
 class SearchQuery(_In):

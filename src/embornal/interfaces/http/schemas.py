@@ -160,6 +160,8 @@ class ScorePartsOut(_Out):
     temporal: float | None = Field(None, description="What a time the query names added.")
     time_window: str | None = Field(None, description="The times the query names, read.")
     diversity: float | None = Field(None, description="What better hits on its path took.")
+    rerank: float | None = Field(None, description="The cross-encoder's score (with rerank).")
+    rerank_before: int | None = Field(None, description="Its 1-based place before reranking.")
     strength_weight: float | None = None
     c: float | None = Field(None, description="The fact's stored confidence.")
     c_eff: float | None = Field(None, description="Its confidence decayed to now.")
@@ -364,6 +366,11 @@ PATH_RULES = (
 PathIn = Annotated[
     str, Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern="^/", description=PATH_RULES)
 ]
+UnderIn = Annotated[
+    str | None,
+    Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern="^/",
+          description="Only facts at or below this path."),
+]  # fmt: skip
 TagsIn = Annotated[
     list[Annotated[str, Field(pattern="=")]]
     | dict[str, Annotated[str, Field(min_length=1)]]
@@ -562,15 +569,9 @@ class RecallQuery(_In):
     at: AsOfIn = None
     now: str | None = Field(None, max_length=64, description="When the question is asked "
                             "(ISO-8601): times the query names are read against it.")  # fmt: skip
-    under: Annotated[
-        str | None,
-        Field(
-            min_length=1,
-            max_length=MAX_PATH_LENGTH,
-            pattern="^/",
-            description="Only facts at or below this path.",
-        ),
-    ] = None
+    rerank: bool = Field(False, description="true: the best candidates reordered by the "
+                         "server's cross-encoder reranker.")  # fmt: skip
+    under: UnderIn = None
 
 
 class FindQuery(_In):
@@ -580,15 +581,7 @@ class FindQuery(_In):
         description="field=value, repeatable (where=status=active&where=name=x); all must "
         "hold. An empty value matches a field that has none.",
     )
-    under: Annotated[
-        str | None,
-        Field(
-            min_length=1,
-            max_length=MAX_PATH_LENGTH,
-            pattern="^/",
-            description="Only facts at or below this path.",
-        ),
-    ] = None
+    under: UnderIn = None
     limit: Limit = None
     at: AsOfIn = None
 

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.proposal_policy import ProposalPolicy
+    from embornal.domain.ranking import FusionSettings
+    from embornal.service.rerank import RerankSource
 
 __all__ = ["is_loopback", "run_server", "run_wiki"]
 
@@ -97,6 +99,8 @@ def _open(
     vector_width: int | None,
     proposals: ProposalPolicy | None = None,
     ingest: IngestConfig | None = None,
+    reranker: RerankSource = None,
+    fusion: FusionSettings | None = None,
 ) -> Memory:
     return Memory.open(
         db_path,  # as given: a postgresql:// URL made a Path loses a slash and names a file
@@ -104,6 +108,8 @@ def _open(
         vector_width=vector_width,
         proposals=proposals,
         ingest=ingest,
+        reranker=reranker,
+        fusion=fusion,
     )
 
 
@@ -122,10 +128,13 @@ def run_server(
     vector_width: int | None = None,
     proposals: ProposalPolicy | None = None,
     ingest: IngestConfig | None = None,
+    reranker: RerankSource = None,
+    fusion: FusionSettings | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) until interrupted.
 
-    ``embedder`` (the configured model) turns on recall by meaning over REST and MCP.
+    ``embedder`` (the configured model) turns on recall by meaning over REST and MCP;
+    ``reranker`` (loaded on first use) recall with ``rerank``.
 
     A bind that is not loopback is refused unless ``allow_remote`` (the CLI passes it
     for an explicit ``--bind``): the tokens travel in clear over plain HTTP, so put
@@ -142,7 +151,7 @@ def run_server(
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
     sock = _bind(bind, port)
     try:
-        with _open(db_path, embedder, vector_width, proposals, ingest) as memory:
+        with _open(db_path, embedder, vector_width, proposals, ingest, reranker, fusion) as memory:
             app = create_app(
                 memory,
                 max_body_bytes=max_body_bytes,

@@ -64,6 +64,11 @@ _BY_MESSAGE: tuple[tuple[re.Pattern[str], str], ...] = (
         'mode="keyword").',
     ),
     (
+        re.compile(r"^recall with rerank needs"),
+        "No reranker model is set up (only the user can add one: `embornal model pull "
+        '--reranker`): call recall(query="...") without rerank.',
+    ),
+    (
         re.compile(r"^an assistant may not \w+ a proposal"),
         'Only the user decides here: show them the proposal (proposal(id="...")) and ask '
         "them to approve or reject it (`embornal proposal approve ID` on their machine).",

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.proposal_policy import ProposalPolicy
+    from embornal.domain.ranking import FusionSettings
+    from embornal.service.rerank import RerankSource
 
 __all__ = ["EmbornalServer", "build_server", "run_stdio"]
 
@@ -179,10 +181,13 @@ def run_stdio(
     vector_width: int | None = None,
     proposals: ProposalPolicy | None = None,
     ingest: IngestConfig | None = None,
+    reranker: RerankSource = None,
+    fusion: FusionSettings | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF.
 
-    ``embedder`` (the configured model) turns on recall by meaning for the agent.
+    ``embedder`` (the configured model) turns on recall by meaning for the agent;
+    ``reranker`` (loaded on first use) recall with ``rerank``.
     """
     _profile_tools(profile)  # fail before the database is opened or created
     with Memory.open(
@@ -193,5 +198,7 @@ def run_stdio(
         vector_width=vector_width,
         proposals=proposals,
         ingest=ingest,
+        reranker=reranker,
+        fusion=fusion,
     ) as memory:
         build_server(memory, profile=profile).run("stdio")

@@ -1,0 +1,184 @@
+"""A cross-encoder reranker on ONNX Runtime with a Hugging Face ``tokenizers`` tokenizer.
+
+A model directory holds ``model.onnx`` or ``onnx/model.onnx`` (a BERT-style sequence
+classifier exported to ONNX: inputs some of ``input_ids``, ``attention_mask``,
+``token_type_ids``; one output, ``logits``, of shape ``(batch, 1)`` or ``(batch, 2)``)
+and ``tokenizer.json`` beside it or at the top of the directory. Each (query, text) pair
+is tokenized as a pair (``[CLS] query [SEP] text [SEP]``, token types 0 then 1) and cut
+to 512 tokens (the longer side first); the score is the logit (of two: the second less
+the first, the log-odds of "relevant"). ``onnxruntime``, ``tokenizers`` and ``numpy``
+are imported when a reranker is built, never when this module is imported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from embornal.errors import RerankerError
+
+__all__ = ["MAX_TOKENS", "OnnxReranker", "find_reranker_files"]
+
+MAX_TOKENS = 512
+"""No pair is longer than this many tokens (the limit of BERT-like encoders)."""
+
+_PULL_HINT = "Run `embornal model pull --reranker`, or set rerank.model_path to a directory."
+
+
+def find_reranker_files(model_dir: Path) -> tuple[Path, Path]:
+    """``(model.onnx, tokenizer.json)`` inside ``model_dir``, or a RerankerError."""
+    model_file = next(
+        (p for p in (model_dir / "model.onnx", model_dir / "onnx" / "model.onnx") if p.is_file()),
+        None,
+    )
+    if model_file is None:
+        raise RerankerError(
+            f"no model.onnx in {model_dir} (nor in its onnx/ folder)", hint=_PULL_HINT
+        )
+    for candidate in (model_file.parent / "tokenizer.json", model_dir / "tokenizer.json"):
+        if candidate.is_file():
+            return model_file, candidate
+    raise RerankerError(f"no tokenizer.json beside {model_file} or in {model_dir}", hint=_PULL_HINT)
+
+
+def _threads() -> int:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 4))
+
+
+class OnnxReranker:
+    """A :class:`~embornal.adapters.rerank.base.Reranker` over ONNX Runtime.
+
+    ``name`` is the model's name in ``identity`` (default: the directory name, with
+    ``--`` read as ``/``). Pairs go to the model ``batch_size`` at a time, those of
+    similar length together (less padding).
+    """
+
+    def __init__(
+        self,
+        model_dir: str | os.PathLike[str],
+        *,
+        name: str | None = None,
+        batch_size: int = 16,
+        max_tokens: int = MAX_TOKENS,
+        threads: int | None = None,
+    ) -> None:
+        if batch_size < 1:
+            raise ValueError("batch_size must be positive")
+        try:
+            import numpy
+            import onnxruntime
+            import tokenizers
+        except ImportError as e:
+            raise RerankerError(
+                f"the ONNX reranker needs {e.name or 'onnxruntime'}",
+                hint="Install the semantic extra: pip install 'embornal[semantic]'.",
+            ) from e
+        self._np = numpy
+        directory = Path(model_dir).expanduser()
+        if not directory.is_dir():
+            raise RerankerError(
+                f"the reranker directory {directory} does not exist", hint=_PULL_HINT
+            )
+        model_file, tokenizer_file = find_reranker_files(directory)
+        self.model_dir = directory
+        self.model_file = model_file
+        self._name = name or directory.name.replace("--", "/")
+        self.batch_size = batch_size
+        self.max_tokens = max(8, min(max_tokens, MAX_TOKENS))
+        try:
+            tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
+        except Exception as e:
+            raise RerankerError(
+                f"cannot read the reranker's tokenizer {tokenizer_file}: {e}",
+                hint="Pull the reranker again (`embornal model rm` then "
+                "`embornal model pull --reranker`).",
+            ) from e
+        padding = tokenizer.padding
+        pad = padding.get("pad_id") if isinstance(padding, dict) else None
+        self._pad_id = (
+            int(pad) if isinstance(pad, int) else int(tokenizer.token_to_id("[PAD]") or 0)
+        )
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=self.max_tokens, strategy="longest_first")
+        self._tokenizer = tokenizer
+
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = threads if threads and threads > 0 else _threads()
+        options.inter_op_num_threads = 1
+        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        try:
+            self._session = onnxruntime.InferenceSession(
+                str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as e:
+            raise RerankerError(
+                f"ONNX Runtime cannot load the reranker {model_file}: {e}",
+                hint="Pull the reranker again (`embornal model rm` then "
+                "`embornal model pull --reranker`).",
+            ) from e
+        self._inputs: dict[str, Any] = {}
+        for node in self._session.get_inputs():
+            if node.name not in ("input_ids", "attention_mask", "token_type_ids"):
+                raise RerankerError(f"{model_file} wants an input named {node.name!r}")
+            self._inputs[node.name] = numpy.int32 if node.type == "tensor(int32)" else numpy.int64
+        if "input_ids" not in self._inputs:
+            raise RerankerError(f"{model_file} has no input_ids input")
+        names = [o.name for o in self._session.get_outputs()]
+        self._output = "logits" if "logits" in names else names[0]
+
+    @property
+    def identity(self) -> str:
+        return self._name
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        if not texts:
+            return []
+        try:
+            encodings = self._tokenizer.encode_batch([(query, text) for text in texts])
+        except Exception as e:
+            raise RerankerError(f"tokenizing failed: {e}") from e
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        out = [0.0] * len(texts)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            for i, value in zip(chunk, self._run([encodings[i] for i in chunk]), strict=True):
+                out[i] = value
+        return out
+
+    def _run(self, encodings: Sequence[Any]) -> list[float]:
+        xp = self._np
+        length = max(1, max(len(e.ids) for e in encodings))
+        ids = xp.full((len(encodings), length), self._pad_id, dtype=xp.int64)
+        mask = xp.zeros((len(encodings), length), dtype=xp.int64)
+        types = xp.zeros((len(encodings), length), dtype=xp.int64)
+        for row, encoding in enumerate(encodings):
+            n = len(encoding.ids)
+            ids[row, :n] = encoding.ids
+            mask[row, :n] = encoding.attention_mask
+            types[row, :n] = encoding.type_ids
+        arrays = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        feed = {name: arrays[name].astype(dtype) for name, dtype in self._inputs.items()}
+        try:
+            (output,) = self._session.run([self._output], feed)
+        except Exception as e:
+            raise RerankerError(f"ONNX inference failed: {e}") from e
+        logits = xp.asarray(output, dtype=xp.float32)
+        if logits.ndim == 1:
+            values = logits
+        elif logits.ndim == 2 and logits.shape[1] == 1:
+            values = logits[:, 0]
+        elif logits.ndim == 2 and logits.shape[1] == 2:
+            values = logits[:, 1] - logits[:, 0]
+        else:
+            raise RerankerError(f"unexpected reranker output shape {logits.shape}")
+        return [float(v) for v in values.tolist()]

@@ -439,7 +439,9 @@ def _agreement(results: dict[str, dict[str, Any]]) -> dict[str, float]:
     out: dict[str, float] = {}
     for name, r in results.items():
         other = r.get("sample_vectors")
-        if name == "onnx" or not base or not other or len(other) != len(base):
+        if name == "onnx" or name in SHAPE_PROVIDERS or not base or not other:
+            continue  # a model of random weights is another model: not comparable
+        if len(other) != len(base):
             continue
         if len(other[0]) != len(base[0]):  # another model: not comparable
             continue

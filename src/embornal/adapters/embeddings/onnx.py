@@ -2,7 +2,9 @@
 
 A model directory holds:
 
-- ``model.onnx`` or ``onnx/model.onnx``: a transformer encoder exported to ONNX,
+- ``model.onnx`` or ``onnx/model.onnx``: a transformer encoder exported to ONNX
+  (``model_int8.onnx`` beside it, its int8 quantization, is loaded instead when
+  present, and ``identity`` then ends in ``+int8``; decision 0118),
   whose inputs are some of ``input_ids``, ``attention_mask``, ``token_type_ids``
   and whose output is either ``last_hidden_state`` (pooled here) or an already
   pooled ``sentence_embedding``;

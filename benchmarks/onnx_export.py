@@ -23,6 +23,8 @@ from typing import Any
 __all__ = [
     "COPIED_FILES",
     "DEFAULT_MODEL_SHAPE",
+    "E5_SMALL_SHAPE",
+    "MULTILINGUAL_MINILM_SHAPE",
     "RERANKER_SHAPE",
     "export_cross_encoder_onnx",
     "export_minilm_onnx",
@@ -109,6 +111,27 @@ DEFAULT_MODEL_SHAPE: dict[str, Any] = {
     "bos_token_id": 0,
     "eos_token_id": 2,
 }
+
+
+# intfloat/multilingual-e5-small, as its published config.json gives it: a BERT of
+# Multilingual-MiniLM-L12-H384 (12 layers, 384 wide, 250,037 tokens, 118 M parameters).
+E5_SMALL_SHAPE: dict[str, Any] = {
+    "model_type": "bert",
+    "vocab_size": 250037,
+    "hidden_size": 384,
+    "num_hidden_layers": 12,
+    "num_attention_heads": 12,
+    "intermediate_size": 1536,
+    "hidden_act": "gelu",
+    "max_position_embeddings": 512,
+    "type_vocab_size": 2,
+    "layer_norm_eps": 1e-12,
+    "pad_token_id": 0,
+}
+
+# sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2: the same base network
+# (Multilingual-MiniLM-L12-H384), distilled for paraphrases; the same work per token.
+MULTILINGUAL_MINILM_SHAPE: dict[str, Any] = dict(E5_SMALL_SHAPE)
 
 
 def export_shape_onnx(

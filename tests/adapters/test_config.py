@@ -288,7 +288,7 @@ def test_config_to_dict_of_defaults_is_json() -> None:
     out = config_to_dict(Config())
     assert json.loads(json.dumps(out)) == out
     assert out["embedding"]["provider"] == "auto"
-    assert out["embedding"]["dims"] == 768
+    assert out["embedding"]["dims"] == 384
     assert out["recall"] == {"limit": 10}
     assert set(out) == {
         "recall", "embedding", "rerank", "server", "ingest", "proposals", "mcp", "storage"

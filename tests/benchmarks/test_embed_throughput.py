@@ -130,7 +130,7 @@ def test_end_to_end_with_the_fake_provider(tmp_path: Path) -> None:
     text = results_md.read_text()
     assert "## Other\n\nkept" in text
     assert f"## {et.SECTION}" in text and "FakeEmbedder" in text
-    assert "multilingual-e5-base" in text and "not downloadable" in text
+    assert "multilingual models were not measured" in text and "not downloadable" in text
 
 
 def _report(onnx_facts_per_s: float | None) -> dict[str, Any]:
@@ -221,9 +221,55 @@ def test_a_model_of_a_given_shape_is_exported_and_embeds(tmp_path: Path) -> None
 def test_the_default_models_cost_is_reported_from_its_shape(tmp_path: Path) -> None:
     report = _report(250.0)
     unmeasured = embed_report.markdown(report, tmp_path / "x.json")
-    assert "multilingual-e5-base, the configured default model, was not measured" in unmeasured
-    for name, rate in (("default-shape", 41.0), ("default-shape-int8", 210.0)):
+    assert "The multilingual models were not measured" in unmeasured
+    for name, rate in (
+        ("default-shape", 41.0),
+        ("default-shape-int8", 210.0),
+        ("e5-small-shape-int8", 320.0),
+    ):
         report["providers"][name] = dict(report["providers"]["onnx"])
         report["providers"][name]["documents"] = {"agent": {"facts_per_s": rate}}
     text = embed_report.markdown(report, tmp_path / "x.json")
-    assert "fp32 41 facts/s (not met), int8 210 facts/s (met)" in text
+    assert "multilingual-e5-base (the default before): fp32 41 facts/s (not met), int8 210" in text
+    assert (
+        "multilingual-e5-small (the default model, decision 0118): int8 320 facts/s (met)" in text
+    )
+    assert "paraphrase-multilingual" not in text.split("Target:")[1]
+
+
+def test_the_multilingual_shapes_have_providers_and_spec_keys(tmp_path: Path) -> None:
+    from benchmarks import onnx_export
+
+    for name, (constant, _, label) in et.SHAPES.items():
+        assert {name, f"{name}-int8"} <= set(embed_report.PROVIDERS)
+        assert getattr(onnx_export, constant)["num_hidden_layers"] == 12
+        assert label.endswith("-shape")
+    assert onnx_export.E5_SMALL_SHAPE["hidden_size"] == 384
+    assert et.ONNX_DIRS["e5-small-shape-int8"] == "e5_small_int8_dir"
+    missing = et.prepare_onnx(["e5-small-shape-int8"], None, tmp_path / "work", None)
+    assert missing["e5_small_dir"] is None and "not installed" in missing["e5_small_dir_error"]
+
+
+def test_a_bert_shape_is_exported_quantized_and_embeds(tmp_path: Path) -> None:
+    """multilingual-e5-small's architecture (a BERT), small, fp32 then int8."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    from benchmarks.onnx_export import E5_SMALL_SHAPE, export_shape_onnx
+
+    from embornal.adapters.embeddings.onnx import OnnxEmbedder
+    from embornal.adapters.embeddings.quantize import quantize_int8
+
+    tiny = dict(
+        E5_SMALL_SHAPE,
+        vocab_size=31000,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+    )
+    directory = export_shape_onnx(tiny, et._minilm_dir(), tmp_path / "shape", seed=1)
+    quantize_int8(directory / "model.onnx")
+    model = OnnxEmbedder(directory, name="shape", threads=1)
+    assert model.int8 and model.identity == "shape+int8:32"
+    vectors = model.embed_documents(["a short fact", "another, somewhat longer fact here"])
+    assert len(vectors) == 2 and all(len(v) == 32 for v in vectors)

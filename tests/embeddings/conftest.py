@@ -61,6 +61,19 @@ def onnx_minilm_dir(minilm_dir: Path, tmp_path_factory: pytest.TempPathFactory) 
 
 
 @pytest.fixture(scope="session")
+def onnx_minilm_int8_dir(onnx_minilm_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same directory with ``model_int8.onnx``, embornal's own quantization of it."""
+    import shutil
+
+    from embornal.adapters.embeddings.quantize import quantize_int8
+
+    target = tmp_path_factory.mktemp("minilm-onnx-int8")
+    shutil.copytree(onnx_minilm_dir, target, dirs_exist_ok=True)
+    quantize_int8(target / "model.onnx")
+    return target
+
+
+@pytest.fixture(scope="session")
 def onnx_minilm(onnx_minilm_dir: Path) -> Any:
     from embornal.adapters.embeddings.onnx import OnnxEmbedder
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -38,19 +40,34 @@ def no_download(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def fake_default_model(cache_dir: Path, onnx_dir: Path) -> Path:
-    """Lay the MiniLM export out in the cache as if it were the default model."""
+    """Lay the MiniLM export (with its int8 file) out in the cache as if it were the
+    default model."""
     directory = model_dir(cache_dir, DEFAULT_MODEL_NAME)
     (directory / "onnx").mkdir(parents=True)
-    for name in DEFAULT_MODEL.files:
+    assert DEFAULT_MODEL.int8_file is not None
+    for name in (*DEFAULT_MODEL.files, DEFAULT_MODEL.int8_file):
         source = onnx_dir / Path(name).name
         (directory / name).symlink_to(source)
     return directory
 
 
 def test_default_model_constant() -> None:
-    assert DEFAULT_MODEL.dims == 768 == EmbeddingConfig().dims
+    assert DEFAULT_MODEL.dims == 384 == EmbeddingConfig().dims
+    assert DEFAULT_MODEL_NAME == "intfloat/multilingual-e5-small"
     assert "onnx/model.onnx" in DEFAULT_MODEL.files
     assert any(f.endswith("tokenizer.json") for f in DEFAULT_MODEL.files)
+    assert DEFAULT_MODEL.int8 and DEFAULT_MODEL.int8_file == "onnx/model_int8.onnx"
+
+
+def test_the_default_model_is_not_cached_without_its_int8_file(
+    tmp_path: Path, onnx_minilm_dir: Path, no_download: None
+) -> None:
+    directory = model_dir(tmp_path, DEFAULT_MODEL_NAME)
+    (directory / "onnx").mkdir(parents=True)
+    for name in DEFAULT_MODEL.files:
+        (directory / name).symlink_to(onnx_minilm_dir / Path(name).name)
+    assert not is_model_cached(tmp_path, DEFAULT_MODEL)
+    assert build_provider(EmbeddingConfig(), tmp_path) is None
 
 
 def test_off_gives_none(tmp_path: Path, no_download: None) -> None:
@@ -82,13 +99,15 @@ def test_unknown_provider(tmp_path: Path) -> None:
 
 
 def test_auto_uses_the_cached_default_model(
-    tmp_path: Path, onnx_minilm_dir: Path, no_download: None
+    tmp_path: Path, onnx_minilm_int8_dir: Path, no_download: None
 ) -> None:
-    fake_default_model(tmp_path, onnx_minilm_dir)
+    fake_default_model(tmp_path, onnx_minilm_int8_dir)
     assert is_model_cached(tmp_path, DEFAULT_MODEL)
     provider = build_provider(EmbeddingConfig(dims=MINILM_DIMS), tmp_path)
     assert isinstance(provider, OnnxEmbedder)
-    assert provider.identity == f"{DEFAULT_MODEL_NAME}:{MINILM_DIMS}"
+    # The int8 file is the one that loads, and the identity says so.
+    assert provider.int8 and provider.model_file.name == "model_int8.onnx"
+    assert provider.identity == f"{DEFAULT_MODEL_NAME}+int8:{MINILM_DIMS}"
     # e5 prefixes by default, config overrides them.
     assert (provider.query_prefix, provider.document_prefix) == ("query: ", "passage: ")
     custom = build_provider(
@@ -100,17 +119,20 @@ def test_auto_uses_the_cached_default_model(
 
 
 def test_width_mismatch_names_the_setting_and_the_reindex(
-    tmp_path: Path, onnx_minilm_dir: Path, no_download: None
+    tmp_path: Path, onnx_minilm_int8_dir: Path, no_download: None
 ) -> None:
-    fake_default_model(tmp_path, onnx_minilm_dir)
+    fake_default_model(tmp_path, onnx_minilm_int8_dir)
     with pytest.raises(VectorWidthMismatch) as caught:
-        build_provider(EmbeddingConfig(), tmp_path)  # dims 768, the model gives 384
+        build_provider(EmbeddingConfig(dims=768), tmp_path)  # the model gives 384
     assert "384" in caught.value.message and "768" in caught.value.message
     assert "embedding.dims" in caught.value.hint
     assert "embornal memory reindex --all" in caught.value.hint
 
     with pytest.raises(VectorWidthMismatch):
-        build_provider(EmbeddingConfig(provider="onnx", model_path=str(onnx_minilm_dir)), tmp_path)
+        build_provider(
+            EmbeddingConfig(provider="onnx", model_path=str(onnx_minilm_int8_dir), dims=768),
+            tmp_path,
+        )
 
 
 def test_auto_with_model_path(tmp_path: Path, onnx_minilm_dir: Path, no_download: None) -> None:
@@ -127,7 +149,7 @@ def test_auto_without_onnxruntime_is_keyword_only(
     no_download: None,
 ) -> None:
     directory = model_dir(tmp_path, DEFAULT_MODEL_NAME)
-    for name in DEFAULT_MODEL.files:
+    for name in (*DEFAULT_MODEL.files, str(DEFAULT_MODEL.int8_file)):
         (directory / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / name).write_bytes(b"x")
     monkeypatch.setattr(factory_module, "_onnx_available", lambda: False)
@@ -162,11 +184,24 @@ def test_onnx_provider_downloads_the_default_model(
     cfg = EmbeddingConfig(provider="onnx", dims=MINILM_DIMS)
     provider = build_provider(cfg, tmp_path, progress=lambda f, d, t: seen.append((f, d, t)))
     assert isinstance(provider, OnnxEmbedder)
-    assert {f for f, _, _ in seen} == set(DEFAULT_MODEL.files)
+    # Fetched, checked, then quantized to int8 on this machine: the int8 file loads.
+    assert {f for f, _, _ in seen} == {*DEFAULT_MODEL.files, DEFAULT_MODEL.int8_file}
     size = len(files[f"/{DEFAULT_MODEL_NAME}/resolve/main/onnx/model.onnx"])
     assert ("onnx/model.onnx", size, size) in seen
     assert [(m.name, m.complete) for m in list_models(tmp_path)] == [(DEFAULT_MODEL_NAME, True)]
-    assert len(provider.embed_query("hello")) == MINILM_DIMS
+    assert provider.int8 and provider.identity == f"{DEFAULT_MODEL_NAME}+int8:{MINILM_DIMS}"
+    int8_file = model_dir(tmp_path, DEFAULT_MODEL_NAME) / "onnx" / "model_int8.onnx"
+    assert provider.model_file == int8_file and int8_file.stat().st_size < size / 2
+    manifest = json.loads((int8_file.parent.parent / ".embornal-model.json").read_text())
+    entry = manifest["files"]["onnx/model_int8.onnx"]
+    assert entry["quantized_from"] == "onnx/model.onnx"
+    assert entry["sha256"] == hashlib.sha256(int8_file.read_bytes()).hexdigest()
+    query = provider.embed_query("hello")
+    assert len(query) == MINILM_DIMS and abs(sum(x * x for x in query) - 1.0) < 1e-4
+    # Close to the fp32 export's vector, not equal to it.
+    fp32 = OnnxEmbedder(onnx_minilm_dir, name=DEFAULT_MODEL_NAME).embed_query("hello")
+    cosine = sum(a * b for a, b in zip(query, fp32, strict=True))
+    assert 0.8 < cosine < 0.99999
 
     # Now that it is cached, auto finds it without asking the hub.
     before = len(hub.httpd.requests)
@@ -216,7 +251,7 @@ def test_sentence_transformers_provider(tmp_path: Path, minilm_dir: Path) -> Non
     assert provider.dims == MINILM_DIMS
     with pytest.raises(VectorWidthMismatch):
         build_provider(
-            EmbeddingConfig(provider="sentence-transformers", model_path=str(minilm_dir)),
+            EmbeddingConfig(provider="sentence-transformers", model_path=str(minilm_dir), dims=768),
             tmp_path,
         )
 

@@ -47,7 +47,7 @@ __all__ = [
     "proposal_policy",
 ]
 
-DEFAULT_VECTOR_WIDTH = 768
+DEFAULT_VECTOR_WIDTH = 384
 
 #: The values ``embedding.provider`` accepts.
 PROVIDERS = ("auto", "off", "onnx", "sentence-transformers", "openai")
@@ -180,7 +180,7 @@ embedding:
   # base_url: http://localhost:8080/v1    # for an OpenAI-compatible endpoint
   # api_key_env: OPENAI_API_KEY           # the NAME of the variable holding the key
   # Width of the vectors (1-8192); it must match the model.
-  dims: 768
+  dims: 384
   # query_prefix: "search_query: "
   # document_prefix: "search_document: "
   # How many texts go to the model at once (1-4096).

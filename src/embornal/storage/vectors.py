@@ -14,7 +14,7 @@ best piece's (:data:`SIMILARITY_SQL`, decision 0012). Like ``facts.embedding`` t
 pieces are derived from the model, not from the log: rebuild keeps them, purge and
 ``reindex --all`` clear them.
 
-The width comes from config (default 768) and is written into ``meta`` the
+The width comes from config (default 384) and is written into ``meta`` the
 first time; a different width later stops the memory (no wrong answers).
 """
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
+from embornal.adapters.embeddings.quantize import INT8_FILE, quantize_int8
 from embornal.errors import EmbeddingError, InvalidInput, NotFound
 
 __all__ = [
@@ -74,6 +75,17 @@ class ModelSpec:
     revision: str = "main"
     dims: int | None = None
     sha256: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
+    int8: bool = False
+    """Quantize the ONNX file to int8 once fetched (``model_int8.onnx`` beside it, which
+    is the file that loads; decision 0118)."""
+
+    @property
+    def int8_file(self) -> str | None:
+        """The quantized file's name in the model directory, or None."""
+        if not self.int8:
+            return None
+        source = next((f for f in self.files if f.endswith(".onnx")), None)
+        return None if source is None else str(PurePosixPath(source).with_name(INT8_FILE))
 
     @property
     def dir_name(self) -> str:
@@ -136,7 +148,8 @@ def model_dir(cache_dir: Path, repo: str) -> Path:
 def is_model_cached(cache_dir: Path, spec: ModelSpec) -> bool:
     """Whether every file of ``spec`` is in the cache, whole (no download pending)."""
     directory = model_dir(cache_dir, spec.repo)
-    return all((directory / name).is_file() for name in spec.files)
+    names = (*spec.files, spec.int8_file) if spec.int8_file else spec.files
+    return all((directory / name).is_file() for name in names)
 
 
 def _file_url(endpoint: str, repo: str, revision: str, filename: str) -> str:
@@ -375,16 +388,41 @@ def download_model(
             timeout=timeout,
         )
         recorded[filename] = {"size": dest.stat().st_size, "sha256": digest}
-    _write_manifest(
-        directory,
-        {
-            "repo": spec.repo,
-            "revision": spec.revision,
-            "endpoint": base,
-            "files": recorded,
-        },
-    )
+    header = {"repo": spec.repo, "revision": spec.revision, "endpoint": base}
+    _write_manifest(directory, {**header, "files": recorded})
+    if spec.int8_file:  # after the manifest: a failed quantization keeps the checksums
+        _quantize(spec, directory, recorded, progress)
+        _write_manifest(directory, {**header, "files": recorded})
     return directory
+
+
+def _quantize(
+    spec: ModelSpec,
+    directory: Path,
+    recorded: dict[str, Any],
+    progress: ProgressCallback | None,
+) -> None:
+    """Write ``spec.int8_file`` from the fetched fp32 file unless it is there; record its
+    size and sha256 (computed here: the hub's checksum covers the fp32 file it came from)."""
+    name = spec.int8_file
+    if name is None:
+        return
+    source = next(f for f in spec.files if f.endswith(".onnx"))
+    target = directory.joinpath(*PurePosixPath(name).parts)
+    if not target.is_file() or name not in recorded:
+        if not target.is_file():
+            quantize_int8(directory.joinpath(*PurePosixPath(source).parts), target)
+        hasher = hashlib.sha256()
+        _hash_file(target, hasher)
+        recorded[name] = {
+            "size": target.stat().st_size,
+            "sha256": hasher.hexdigest(),
+            "quantized_from": source,
+            "quantization": "onnxruntime dynamic, QInt8 weights",
+        }
+    if progress is not None:
+        size = target.stat().st_size
+        progress(name, size, size)
 
 
 def _tree_size(directory: Path) -> int:

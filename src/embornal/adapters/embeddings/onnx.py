@@ -2,7 +2,9 @@
 
 A model directory holds:
 
-- ``model.onnx`` or ``onnx/model.onnx``: a transformer encoder exported to ONNX,
+- ``model.onnx`` or ``onnx/model.onnx``: a transformer encoder exported to ONNX
+  (``model_int8.onnx`` beside it, its int8 quantization, is loaded instead when
+  present, and ``identity`` then ends in ``+int8``; decision 0118),
   whose inputs are some of ``input_ids``, ``attention_mask``, ``token_type_ids``
   and whose output is either ``last_hidden_state`` (pooled here) or an already
   pooled ``sentence_embedding``;
@@ -26,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from embornal.adapters.embeddings.base import LocalModelEmbedder
+from embornal.adapters.embeddings.quantize import INT8_FILE, INT8_SUFFIX
 from embornal.errors import EmbeddingError
 
 if TYPE_CHECKING:
@@ -45,6 +48,8 @@ MAX_TOKENS = 512
 
 Pooling = Literal["mean", "cls"]
 
+_MODEL_FILES = (INT8_FILE, "model.onnx")
+
 _SEMANTIC_HINT = "Install the semantic extra: pip install 'embornal[semantic]'."
 
 
@@ -58,9 +63,16 @@ def default_thread_count() -> int:
 
 
 def find_model_files(model_dir: Path) -> tuple[Path, Path]:
-    """``(model.onnx, tokenizer.json)`` inside ``model_dir``, or an EmbeddingError."""
+    """``(model.onnx, tokenizer.json)`` inside ``model_dir``, or an EmbeddingError.
+
+    In each place (the directory, then its ``onnx/`` folder) the int8 file
+    ``model_int8.onnx`` that ``embornal model pull`` writes is preferred to ``model.onnx``.
+    """
     model_file: Path | None = None
-    for candidate in (model_dir / "model.onnx", model_dir / "onnx" / "model.onnx"):
+    candidates = [
+        folder / name for folder in (model_dir, model_dir / "onnx") for name in _MODEL_FILES
+    ]
+    for candidate in candidates:
         if candidate.is_file():
             model_file = candidate
             break
@@ -138,6 +150,9 @@ class OnnxEmbedder(LocalModelEmbedder):
         self.model_file = model_file
         self._name = name or directory.name.replace("--", "/")
         self._set_prefixes(query_prefix, document_prefix)
+        self.int8 = model_file.name == INT8_FILE
+        if self.int8 and not self._name.endswith(INT8_SUFFIX):
+            self._name += INT8_SUFFIX
         self.batch_size = batch_size
 
         places = [model_file.parent, directory] if model_file.parent != directory else [directory]

@@ -39,8 +39,10 @@ def event_times(
     """When the events the candidates tell of happened (``event_at`` of their history
     context), read only when the query names a time; none when looking back (the reads of
     a past time hold no history context)."""
+    if not windows or not facts or fusion.temporal_weight <= 0.0:
+        return {}  # before the look-up below: it loads the store's timeline part
     read = getattr(store, "context_rows", None)
-    if not windows or not facts or read is None or fusion.temporal_weight <= 0.0:
+    if read is None:
         return {}
     rows = read(sorted(facts), vis)
     return {r.fact.id: parse_time(r.event_at) for r in rows if r.event_at is not None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.domain.ranking import TEMPORAL_WEIGHT
+from embornal.domain.ranking import ENTITY_WEIGHT, TEMPORAL_WEIGHT
 from embornal.errors import InvalidInput
 from embornal.interfaces.api import MemoryAPI
 
@@ -28,3 +28,22 @@ def test_times_named_are_read_against_now(alice: MemoryAPI) -> None:
     assert {h.parts.temporal for h in plain} == {None}
     with pytest.raises(InvalidInput):
         alice.recall("hiking", now="last week")
+
+
+def test_a_time_named_reads_the_event_time_of_the_history_context(alice: MemoryAPI) -> None:
+    told = alice.store("/alice/notes", "The kiln cracked a bowl.", at="2026-11-30T10:00:00Z")
+    plain = alice.store("/alice/notes", "The kiln fired a bowl.", at="2026-11-30T11:00:00Z")
+    alice.chronicle.set_history_context(told.id, event_at="2026-05-09T10:00:00Z", reason="told")
+    hits = alice.recall("kiln bowl in May", now=ASKED, mode="keyword", reinforce=False)
+    assert hits[0].fact.id == told.id
+    assert hits[0].parts.temporal == pytest.approx(TEMPORAL_WEIGHT)
+    assert next(h for h in hits if h.fact.id == plain.id).parts.temporal == 0.0
+
+
+def test_names_in_the_query_are_the_same_on_both_sides(alice: MemoryAPI) -> None:
+    joanna = alice.store("/alice/chat/s1", "Joanna: my hobbies are hiking and writing.")
+    alice.store("/alice/chat/s2", "Nate: my hobbies are gaming and turtles.")
+    hits = alice.recall("What are Joanna's hobbies?", mode="keyword", reinforce=False)
+    assert hits[0].fact.id == joanna.id
+    assert hits[0].parts.entity == pytest.approx(ENTITY_WEIGHT)
+    assert hits[0].parts.entities == ("joanna",)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from cli_helpers import Run
 
 from embornal import Memory
-from embornal.domain.ranking import TEMPORAL_WEIGHT
+from embornal.domain.ranking import ENTITY_WEIGHT, TEMPORAL_WEIGHT
 
 ASKED = "2026-12-02T15:00:00Z"  # a Wednesday
 
@@ -42,3 +42,19 @@ def test_a_bad_now_is_one_line_exit_2(cli: Run, stored: Callable[..., str]) -> N
     assert len(got.err.strip().splitlines()) == 1
     with Memory.open() as mem:
         assert mem.show(fact).fact.recall_count == 0
+
+
+def test_explain_shows_the_names_the_query_mentions(cli: Run, stored: Callable[..., str]) -> None:
+    joanna = stored("/chat/s1", "Joanna: my hobbies are hiking and writing.")
+    stored("/chat/s2", "Nate: my hobbies are gaming and turtles.")
+    got = cli("--json", "memory", "recall", "What are Joanna's hobbies?", "--mode", "keyword",
+              "--no-reinforce")  # fmt: skip
+    assert got.code == 0, got.err
+    hits = got.json()
+    assert hits[0]["fact"]["id"] == joanna
+    assert hits[0]["parts"]["entity"] == ENTITY_WEIGHT
+    assert hits[0]["parts"]["entities"] == ["joanna"]
+    shown = cli("memory", "recall", "What are Joanna's hobbies?", "--mode", "keyword",
+                "--explain", "--no-reinforce")  # fmt: skip
+    assert f"names     {ENTITY_WEIGHT:.3f} (joanna)" in shown.out
+    assert f"+ names {ENTITY_WEIGHT:.3f}" in shown.out

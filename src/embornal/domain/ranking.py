@@ -23,12 +23,14 @@ from typing import Any
 
 from embornal.domain.decay import staleness
 from embornal.domain.facts import Fact
+from embornal.domain.query_entities import entity_share
 from embornal.domain.records import record
 from embornal.domain.relative_time import TimeWindow, closeness
 
 __all__ = [
     "DF_CEILING_MIN_DOCS",
     "DF_CEILING_SHARE",
+    "ENTITY_WEIGHT",
     "FEEDBACK_WEIGHT",
     "NEIGHBOUR_WEIGHTS",
     "RERANK_TOP",
@@ -44,12 +46,14 @@ __all__ = [
     "candidate_count",
     "cut_vector",
     "diversity_penalties",
+    "entity_lifts",
     "fuse_linear",
     "fuse_rrf",
     "keyword_total",
     "mix_linear",
     "neighbour_boost",
     "on_shared_paths",
+    "path_lifts",
     "rerank_places",
     "rescale_bm25",
     "rescale_similarity",
@@ -95,6 +99,14 @@ class ScoreParts:
     temporal: float | None = None
     time_window: str | None = None
     diversity: float | None = None
+    # What the best other candidate on the fact's path gave (``FusionSettings.path_weight``;
+    # None when off).
+    path: float | None = None
+    # Names in the query (domain/query_entities.py, decision 0113): ``entity`` is what the
+    # fact's share of them added (None when the query names none or the signal is off),
+    # ``entities`` the names read, as index terms.
+    entity: float | None = None
+    entities: tuple[str, ...] = ()
     # The justification spine (see :class:`SpineWeights`): the stored confidence ``c``,
     # ``c_eff`` now, whether the fact is stale, its pin and user weight, and ``spine``, what
     # they added to the total (0.0 for a person's fact that is not stale, pinned or weighted).
@@ -125,6 +137,9 @@ class ScoreParts:
             "diversity": self.diversity,
             "rerank": self.rerank,
             "rerank_before": self.rerank_before,
+            "path": self.path,
+            "entity": self.entity,
+            "entities": list(self.entities),
             "strength": self.strength,
             "strength_weight": STRENGTH_WEIGHT,
             "c": self.c,
@@ -267,6 +282,8 @@ RRF_K = 60
 NEIGHBOUR_WEIGHTS = (0.4, 0.3)
 TEMPORAL_WEIGHT = 0.6
 FEEDBACK_WEIGHT = 0.25
+# Chosen on the fit half (flat from 0.3 to 0.75, lower at 1.0); the check half agreed.
+ENTITY_WEIGHT = 0.5
 
 
 @record
@@ -304,6 +321,12 @@ class FusionSettings:
     # How many of the best fused candidates a recall with ``rerank`` gives the
     # cross-encoder (decision 0115); those below keep their place under them.
     rerank_top: int = RERANK_TOP
+    # A fact gains this much × the share of the query's names it holds (names: capitalised
+    # words that open no sentence; domain/query_entities.py, decision 0113; 0 turns it off).
+    entity_weight: float = ENTITY_WEIGHT
+    # A candidate gains this much × the best relevance of the other candidates on its path
+    # (its session, its note), however far along the path they are (0: off; decision 0113).
+    path_weight: float = 0.0
 
 
 def cut_vector(
@@ -440,6 +463,39 @@ def temporal_lifts(
     if not windows or weight <= 0.0:
         return {}
     return {key: weight * closeness(at, windows) for key, at in times.items()}
+
+
+def entity_lifts(
+    terms: Mapping[str, Sequence[str]], entities: Sequence[str], weight: float
+) -> dict[str, float]:
+    """What the names the query mentions add to each candidate: ``weight`` × the share of
+    them its index ``terms`` hold (:func:`~embornal.domain.query_entities.entity_share`);
+    empty when the query names none or the weight is 0."""
+    if not entities or weight <= 0.0:
+        return {}
+    return {key: weight * entity_share(entities, held) for key, held in terms.items()}
+
+
+def path_lifts(
+    relevance: Mapping[str, float], paths: Mapping[str, str], weight: float
+) -> dict[str, float]:
+    """What each candidate gains from the best *other* candidate on its path: ``weight`` ×
+    that one's relevance (before strength and any gain); empty when off."""
+    if weight <= 0.0:
+        return {}
+    best: dict[str, list[float]] = {}
+    for key, score in relevance.items():
+        top = best.setdefault(paths[key], [0.0, 0.0])  # the best two on the path
+        if score > top[0]:
+            top[0], top[1] = score, top[0]
+        elif score > top[1]:
+            top[1] = score
+    out: dict[str, float] = {}
+    for key, score in relevance.items():
+        first, second = best[paths[key]]
+        other = second if score >= first else first
+        out[key] = weight * max(other, 0.0)
+    return out
 
 
 def diversity_penalties(

@@ -110,8 +110,9 @@ def _fact_fields(f: Fact) -> Wire:
 
 _PARTS_ORDER = (
     "total", "method", "strength", "keyword", "bm25", "keyword_rank", "vector", "vector_scaled",
-    "vector_rank", "neighbour", "temporal", "time_window", "diversity", "rerank", "rerank_before",
-    "strength_weight", "c", "c_eff", "stale", "pinned", "user_weight", "spine", "matched_terms",
+    "vector_rank", "neighbour", "temporal", "time_window", "diversity", "path", "entity",
+    "entities", "rerank", "rerank_before", "strength_weight", "c",
+    "c_eff", "stale", "pinned", "user_weight", "spine", "matched_terms",
 )  # fmt: skip
 
 
@@ -377,6 +378,9 @@ def _read_parts(p: Mapping[str, Any]) -> ScoreParts:
         temporal=_opt(float, p.get("temporal")),
         time_window=_opt(str, p.get("time_window")),
         diversity=_opt(float, p.get("diversity")),
+        path=_opt(float, p.get("path")),
+        entity=_opt(float, p.get("entity")),
+        entities=tuple(str(t) for t in p.get("entities") or ()),
         rerank=_opt(float, p.get("rerank")),
         rerank_before=_opt(int, p.get("rerank_before")),
         c=_opt(float, p.get("c")),

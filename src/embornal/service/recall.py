@@ -30,6 +30,7 @@ from embornal.domain import paths as P
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
 from embornal.domain.ids import new_id
+from embornal.domain.query_entities import query_entities
 from embornal.domain.ranking import (
     STRENGTH_WEIGHT,
     FusionSettings,
@@ -39,13 +40,10 @@ from embornal.domain.ranking import (
     fuse_rrf,
     keyword_total,
     mix_linear,
-    neighbour_boost,
-    on_shared_paths,
     rescale_bm25,
     select_terms,
     spine_parts,
     vector_scores,
-    within_reach,
 )
 from embornal.domain.relative_time import TimeWindow, check_asked, describe, time_windows
 from embornal.domain.scope import ReadScope
@@ -53,6 +51,7 @@ from embornal.domain.strength import strength
 from embornal.domain.text import query_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
+from embornal.service.recall_context import context_gains, event_times
 from embornal.service.recall_feedback import with_feedback
 from embornal.service.recall_order import lifts, ranked
 from embornal.service.rerank import Reranking
@@ -111,6 +110,7 @@ class Recaller:
         self.fusion = fusion
         self._windows: tuple[TimeWindow, ...] = ()
         self._reranking = reranking  # the cross-encoder after fusion (decision 0115)
+        self._entities: tuple[str, ...] = ()
 
     def resolve_mode(self, mode: str) -> str:
         if mode not in MODES:
@@ -139,6 +139,7 @@ class Recaller:
         self._query = query
         on = self.fusion.temporal_weight > 0.0
         self._windows = time_windows(query, asked or now) if on else ()
+        self._entities = query_entities(query) if self.fusion.entity_weight > 0.0 else ()
         if chosen == "keyword":
             return self._keyword(query, n, vis, now, under)
         if chosen == "vector":
@@ -151,51 +152,27 @@ class Recaller:
         return self._hybrid(query, n, vis, now, under)
 
     def _times(
-        self, facts: dict[str, Fact], spines: dict[str, dict[str, Any]]
-    ) -> tuple[dict[str, float], dict[str, float], dict[str, Any]]:
-        """The lifts before the neighbours, the time parts, and the parts every hit shows."""
-        raised, times = lifts(facts, spines, spines, self._windows, self.fusion)
+        self, facts: dict[str, Fact], spines: dict[str, dict[str, Any]], vis: ReadScope
+    ) -> tuple[dict[str, float], dict[str, float], dict[str, float], dict[str, Any]]:
+        """The lifts before the neighbours, the time parts, the names' parts, and the parts
+        every hit shows."""
+        events = event_times(self._store, facts, self._windows, self.fusion, vis)
+        raised, times, names = lifts(
+            facts, spines, spines, self._windows, self.fusion, self._entities, events
+        )
         said = describe(self._windows)
-        return raised, times, {"time_window": said}
+        return raised, times, names, {"time_window": said, "entities": self._entities}
 
     def _finish(self, hits: list[RecallHit], n: int, wanted: set[str] | None,
                 bases: dict[str, float]) -> list[RecallHit]:  # fmt: skip
         return ranked(self._reranking, self._query, hits, n, wanted, bases, self.fusion)
 
-    def _context(
-        self,
-        relevance: dict[str, float],
-        facts: dict[str, Fact],
-        strengths: dict[str, float],
-        n: int,
-        vis: ReadScope,
-        strength_scale: float = 1.0,
-        lifts: dict[str, float] | None = None,
-    ) -> dict[str, float]:
-        """Each candidate's gain from its neighbours on the same path (empty when off).
-
-        Neighbours are looked up only for candidates that share a path with another
-        matching candidate and could still reach the top ``n``: nothing else can gain,
-        or be shown (the others' gain stays 0.0). Places on a path are counted over the
-        facts ``vis`` lets through, so a hidden fact changes nothing.
-        """
-        weights = self.fusion.neighbour_weights
-        if not any(w > 0.0 for w in weights):
-            return {}
-        paths = {key: facts[key].path for key in relevance}
-        lift = lifts or {}
-        low = min(lift.values(), default=0.0)  # a shift shared by all changes no reach
-        extra = {
-            key: STRENGTH_WEIGHT * strength_scale * strengths[key]
-            + (lift.get(key, low) - low) * strength_scale
-            for key in relevance
-        }
-        most = sum(w for w in weights if w > 0.0)
-        wanted = within_reach(on_shared_paths(paths, relevance), relevance, extra, paths, n, most)
-        if not wanted:
-            return dict.fromkeys(relevance, 0.0)
-        near = self._store.neighbours(wanted, reach=len(weights), scope=vis)
-        return neighbour_boost(relevance, near, weights)
+    def _context(self, relevance: dict[str, float], facts: dict[str, Fact],
+                 strengths: dict[str, float], n: int, vis: ReadScope, strength_scale: float = 1.0,
+                 lifts: dict[str, float] | None = None,
+                 ) -> tuple[dict[str, float], dict[str, float]]:  # fmt: skip
+        return context_gains(self._store, self.fusion, relevance, facts, strengths, n, vis,
+                             strength_scale, lifts)  # fmt: skip
 
     def _keyword_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
@@ -223,15 +200,17 @@ class Recaller:
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
         spines = {f.id: spine_parts(f, now) for f, _ in found}
         facts = {f.id: f for f, _ in found}
-        raised, times, said = self._times(facts, spines)
+        raised, times, named, said = self._times(facts, spines, vis)
         relevance = {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)}
-        boost = self._context(relevance, facts, strengths, n, vis, lifts=raised)
+        boost, along = self._context(relevance, facts, strengths, n, vis, lifts=raised)
         hits, bases = [], {}
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strengths[fact.id]
-            near, t = boost.get(fact.id), times.get(fact.id)
+            near, t, e = boost.get(fact.id), times.get(fact.id), named.get(fact.id)
+            on_path = along.get(fact.id)
             sp = spines[fact.id]
-            bases[fact.id] = keyword_total(kw + (near or 0.0), s) + (t or 0.0)
+            lifted = (t or 0.0) + (e or 0.0) + (on_path or 0.0)
+            bases[fact.id] = keyword_total(kw + (near or 0.0), s) + lifted
             parts = ScoreParts(
                 total=bases[fact.id] + sp["spine"],
                 strength=s,
@@ -240,7 +219,9 @@ class Recaller:
                 keyword_rank=rank,
                 method="keyword+strength",
                 neighbour=near,
+                path=on_path,
                 temporal=t,
+                entity=e,
                 **said,
                 **sp,
             )
@@ -270,16 +251,18 @@ class Recaller:
         strengths = {f.id: strength(f.signals, now) for f, _ in found}
         spines = {f.id: spine_parts(f, now) for f, _ in found}
         facts = {f.id: f for f, _ in found}
-        raised, times, said = self._times(facts, spines)
-        boost = self._context(
+        raised, times, named, said = self._times(facts, spines, vis)
+        boost, along = self._context(
             {f.id: sim for f, sim in found}, facts, strengths, n, vis, 1.0, raised
         )
         hits, bases = [], {}
         for rank, (fact, sim) in enumerate(found, 1):
             s = strengths[fact.id]
-            near, t = boost.get(fact.id), times.get(fact.id)
+            near, t, e = boost.get(fact.id), times.get(fact.id), named.get(fact.id)
+            on_path = along.get(fact.id)
             sp = spines[fact.id]
-            bases[fact.id] = sim + (near or 0.0) + STRENGTH_WEIGHT * s + (t or 0.0)
+            lifted = (t or 0.0) + (e or 0.0) + (on_path or 0.0)
+            bases[fact.id] = sim + (near or 0.0) + STRENGTH_WEIGHT * s + lifted
             total = bases[fact.id] + sp["spine"]
             parts = ScoreParts(
                 total=total,
@@ -288,7 +271,9 @@ class Recaller:
                 vector_rank=rank,
                 method="vector+strength",
                 neighbour=near,
+                path=on_path,
                 temporal=t,
+                entity=e,
                 **said,
                 **sp,
             )
@@ -320,16 +305,19 @@ class Recaller:
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
         strengths = {key: strength(facts[key].signals, now) for key in fused}
         spines = {key: spine_parts(facts[key], now) for key in fused}
-        raised, times, said = self._times({k: facts[k] for k in fused}, spines)
-        boost = self._context(fused, facts, strengths, n, vis, strength_scale, raised)
+        raised, times, named, said = self._times({k: facts[k] for k in fused}, spines, vis)
+        boost, along = self._context(fused, facts, strengths, n, vis, strength_scale, raised)
         hits, bases = [], {}
         for key, score in fused.items():
             fact = facts[key]
             s = strengths[key]
-            near, t = boost.get(key), times.get(key)
+            near, t, e = boost.get(key), times.get(key), named.get(key)
             t = None if t is None else t * strength_scale
+            e = None if e is None else e * strength_scale
+            on_path = along.get(key)
             sp = spines[key]
-            bases[key] = score + (near or 0.0) + (STRENGTH_WEIGHT * s * strength_scale) + (t or 0.0)
+            lifted = (t or 0.0) + (e or 0.0) + (on_path or 0.0)
+            bases[key] = score + (near or 0.0) + (STRENGTH_WEIGHT * s * strength_scale) + lifted
             total = bases[key] + sp["spine"] * strength_scale
             parts = ScoreParts(
                 total=total,
@@ -342,7 +330,9 @@ class Recaller:
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",
                 neighbour=near,
+                path=on_path,
                 temporal=t,
+                entity=e,
                 **said,
                 **sp,
             )

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts import Fact
-from embornal.domain.ranking import FusionSettings, diversity_penalties, temporal_lifts
+from embornal.domain.ranking import (
+    FusionSettings,
+    diversity_penalties,
+    entity_lifts,
+    temporal_lifts,
+)
 from embornal.domain.relative_time import TimeWindow
 from embornal.domain.text import index_terms
 from embornal.service.results import RecallHit
@@ -30,13 +36,29 @@ def lifts(
     spines: Mapping[str, Mapping[str, Any]],
     windows: tuple[TimeWindow, ...],
     settings: FusionSettings,
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Each candidate's lift before its neighbours (the spine and the time named) and the
-    time part alone (empty when the query names no time)."""
+    entities: tuple[str, ...] = (),
+    events: Mapping[str, datetime] | None = None,
+) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """Each candidate's lift before its neighbours (the spine, the time named and the
+    names named), the time part alone (empty when the query names no time) and the names'
+    part alone (empty when the query names none or ``entity_weight`` is 0).
+
+    A fact's time is its own (``created_at``) and, when its history context gives one, the
+    time of the event it tells of (``events``, decision 0114): the closer of the two counts.
+    """
     keyed = list(keys)
     at = {k: facts[k].created_at for k in keyed}
     times = temporal_lifts(at, windows, settings.temporal_weight)
-    return {k: float(spines[k]["spine"]) + times.get(k, 0.0) for k in keyed}, times
+    told = {k: events[k] for k in keyed if events and k in events}
+    for k, lift in temporal_lifts(told, windows, settings.temporal_weight).items():
+        times[k] = max(times.get(k, 0.0), lift)
+    names = entity_lifts(
+        {k: index_terms(facts[k].content) for k in keyed} if entities else {},
+        entities,
+        settings.entity_weight,
+    )
+    raised = {k: float(spines[k]["spine"]) + times.get(k, 0.0) + names.get(k, 0.0) for k in keyed}
+    return raised, times, names
 
 
 def ordered(

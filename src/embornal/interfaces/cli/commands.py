@@ -165,12 +165,9 @@ def model(sub: Commands, late: ArgParser) -> None:
         late,
         "Download NAME, a hub repository with an ONNX export (owner/name), or with no\n"
         "NAME the model config.yaml asks for (embedding.model, else the default\n"
-        "intfloat/multilingual-e5-small, 384-d: about 470 MB fetched, then quantized
-"
-        "to int8, 118 MB, the file that loads). With --reranker: the cross-encoder of
-"
-        "`memory recall --rerank` (rerank.model, else the default
-"
+        "intfloat/multilingual-e5-small, 384-d: about 470 MB fetched, then quantized\n"
+        "to int8, 118 MB, the file that loads). With --reranker: the cross-encoder of\n"
+        "`memory recall --rerank` (rerank.model, else the default\n"
         "cross-encoder/ms-marco-MiniLM-L-6-v2, about 90 MB). An interrupted pull resumes.",
         _pull_args,
     )

@@ -211,8 +211,12 @@ def _formula(p: ScoreParts) -> str:
 
     weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
     near = f" + neighbours {p.neighbour:.3f}" if p.neighbour else ""
+    if p.path:
+        near += f" + path {p.path:.3f}"
     if p.temporal:
         near += f" + time {p.temporal:.3f}"
+    if p.entity:
+        near += f" + names {p.entity:.3f}"
     if p.diversity:
         near += f" - diversity {p.diversity:.3f}"
     if p.spine:
@@ -255,8 +259,12 @@ def _explain(hits: Sequence[RecallHit]) -> str:
             lines.append(f"   ranks     {ranks}")
         if p.neighbour is not None:
             lines.append(f"   neighbour {p.neighbour:.3f}")
+        if p.path is not None:
+            lines.append(f"   path      {p.path:.3f}")
         if p.temporal is not None:
             lines.append(f"   time      {p.temporal:.3f} ({p.time_window})")
+        if p.entity is not None:
+            lines.append(f"   names     {p.entity:.3f} ({', '.join(p.entities)})")
         if p.diversity is not None:
             lines.append(f"   diversity -{p.diversity:.3f}")
         if p.rerank is not None:

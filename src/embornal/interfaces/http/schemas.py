@@ -152,16 +152,17 @@ class ScorePartsOut(_Out):
                                "unless the caller reads the whole memory.")  # fmt: skip
     keyword_rank: int | None = Field(None, description="1-based rank in the keyword list.")
     vector: float | None = Field(None, description="Cosine similarity.")
-    vector_scaled: float | None = Field(None, description="The cosine rescaled over the "
-                                        "candidates, as hybrid fusion took it.")  # fmt: skip
+    vector_scaled: float | None = Field(None, description="The cosine as hybrid fusion took it.")
     vector_rank: int | None = Field(None, description="1-based rank in the vector list.")
-    neighbour: float | None = Field(None, description="Gain from the neighbouring facts on "
-                                    "the same path that matched.")  # fmt: skip
+    neighbour: float | None = Field(None, description="Gain from matching neighbours on its path.")
     temporal: float | None = Field(None, description="What a time the query names added.")
     time_window: str | None = Field(None, description="The times the query names, read.")
     diversity: float | None = Field(None, description="What better hits on its path took.")
     rerank: float | None = Field(None, description="The cross-encoder's score (with rerank).")
     rerank_before: int | None = Field(None, description="Its 1-based place before reranking.")
+    path: float | None = Field(None, description="Gain from the best other hit on its path.")
+    entity: float | None = Field(None, description="What the query's names it holds added.")
+    entities: list[str] = Field(default_factory=list, description="The query's names, read.")
     strength_weight: float | None = None
     c: float | None = Field(None, description="The fact's stored confidence.")
     c_eff: float | None = Field(None, description="Its confidence decayed to now.")

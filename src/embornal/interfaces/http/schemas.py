@@ -158,11 +158,11 @@ class ScorePartsOut(_Out):
     temporal: float | None = Field(None, description="What a time the query names added.")
     time_window: str | None = Field(None, description="The times the query names, read.")
     diversity: float | None = Field(None, description="What better hits on its path took.")
-    rerank: float | None = Field(None, description="The cross-encoder's score (with rerank).")
-    rerank_before: int | None = Field(None, description="Its 1-based place before reranking.")
     path: float | None = Field(None, description="Gain from the best other hit on its path.")
     entity: float | None = Field(None, description="What the query's names it holds added.")
     entities: list[str] = Field(default_factory=list, description="The query's names, read.")
+    rerank: float | None = Field(None, description="The cross-encoder's score (with rerank).")
+    rerank_before: int | None = Field(None, description="Its 1-based place before reranking.")
     strength_weight: float | None = None
     c: float | None = Field(None, description="The fact's stored confidence.")
     c_eff: float | None = Field(None, description="Its confidence decayed to now.")

@@ -77,19 +77,20 @@ def test_facts_never_recalled_rank_newest_first(
 _NEAR = ["/s", "/s/a", "/s/a/b", "/s/b", "/s-x", "/s0", "/sa", "/t/s", "/"]
 
 
-@pytest.mark.parametrize("walk_per_hit", [1, 3, 2_000])
+@pytest.mark.parametrize("walks", [(1, 1), (1, 3), (2, 1_000), (50, 500)])
 def test_strongest_under_a_path_is_the_subtree_ranking_cut(
     store: Store,
     events: Events,
     clock: FixedClock,
     monkeypatch: pytest.MonkeyPatch,
-    walk_per_hit: int,
+    walks: tuple[int, int],
 ) -> None:
-    """A walk too short for the subtree (1, 3 entries a fact asked) falls back to the
-    subtree's facts; a long one (the default) answers alone: the same facts either way,
+    """Walks too short for the subtree (1, 2, 3 entries a fact asked) fall back to the
+    longer walk or the subtree's facts; long ones answer alone: the same facts either way,
     for a subtree of one fact, of most facts, of forgotten facts and none, and a scope."""
-    monkeypatch.setattr(strongest_module, "WALK_PER_HIT", walk_per_hit)
-    rng = random.Random(walk_per_hit)
+    monkeypatch.setattr(strongest_module, "SHORT_WALK_PER_HIT", walks[0])
+    monkeypatch.setattr(strongest_module, "WALK_PER_HIT", walks[1])
+    rng = random.Random(sum(walks))
     weights = [30, 10, 5, 2, 6, 6, 6, 6, 6]
     ids: list[str] = []
     for n in range(300):

@@ -17,10 +17,10 @@ strength, then the newest first among equals, is exactly the full scan's first `
 (a test compares them). Called by :meth:`SqliteStore.strongest`.
 
 With ``under``, SQLite's first read is :func:`recent_in_subtree` (migration
-``0029_anchor_index_path``, decision 0116): a bounded walk of the anchor index, whose
-entries carry the path, kept to the subtree's paths; a subtree too sparse to fill it in
-:data:`WALK_PER_HIT` entries a fact is read from its own paths instead. Either way the
-same rows, in the same order, as the plain read.
+``0029_anchor_index_path``, decision 0116): bounded walks of the anchor index, whose
+entries carry the path, kept to the subtree; a subtree too sparse to fill them is read
+from its own paths instead. Either way the same rows, in the same order, as the plain
+read.
 """
 
 from __future__ import annotations
@@ -32,17 +32,26 @@ from typing import Any
 
 from embornal.storage.kind_views import stored_time
 
-__all__ = ["ANCHOR_SQL", "WALK_PER_HIT", "recent_in_subtree", "strongest_rows"]
+__all__ = [
+    "ANCHOR_SQL",
+    "SHORT_WALK_PER_HIT",
+    "WALK_PER_HIT",
+    "recent_in_subtree",
+    "strongest_rows",
+]
 
 Rows = Callable[[str, Sequence[Any]], list[Any]]
 
 #: The anchor of a fact's strength: its last recall, else its creation (as the index has it).
 ANCHOR_SQL = "coalesce(f.last_recall_at, f.created_at)"
 
-#: How many anchor index entries the walk of :func:`recent_in_subtree` reads for each fact
-#: asked before it reads the subtree's own facts instead (a subtree holding less than
-#: about 1 / 2,000 of the live facts).
-WALK_PER_HIT = 2_000
+#: How many anchor index entries the short walk of :func:`recent_in_subtree` reads for each
+#: fact asked (enough for a subtree of more than about 1 / 50 of the live facts).
+SHORT_WALK_PER_HIT = 50
+
+#: How many the long walk reads for each fact asked, before the subtree's own facts are
+#: read instead (a subtree of less than about 1 / 500 of the live facts).
+WALK_PER_HIT = 500
 
 #: The subtree's paths (``under`` itself and below), as ``_under_sql`` has them.
 _SUBTREE_PATHS = "SELECT id FROM paths WHERE path = ? OR (path > ? AND path < ?)"
@@ -106,22 +115,36 @@ def recent_in_subtree(
     path ``under`` that ``where`` lets through, latest anchored first (then the latest
     stored): the first read of :func:`strongest_rows` on SQLite.
 
-    1. **the walk**: the first ``limit × WALK_PER_HIT`` entries of ``facts_live_anchor``
-       (every live fact, latest anchored first; each entry holds the fact's path), those of
-       the subtree's paths joined to their rows. If ``limit`` of them pass ``where``, they
-       are the answer: every entry not walked is anchored earlier. A subtree of a twelfth of
-       the memory fills it in about ``12 × limit`` entries.
-    2. **the subtree**: else the subtree is sparse; its facts are read by path
-       (``facts_path``) and ordered, a cost of the subtree's size."""
+    1. **a short walk**: the first ``limit × SHORT_WALK_PER_HIT`` entries of
+       ``facts_live_anchor`` (every live fact, latest anchored first; each entry holds the
+       fact's path), each entry's path read by its id and kept if in the subtree. If
+       ``limit`` of them pass ``where``, they are the answer: every entry not walked is
+       anchored earlier. A subtree of a twelfth of the memory fills it in about
+       ``12 × limit`` entries.
+    2. **a long walk**: else the first ``limit × WALK_PER_HIT`` entries, kept to the set
+       of the subtree's path ids (read once; a cheaper test an entry than a path read).
+    3. **the subtree**: else the subtree is sparse (under about 1 / ``WALK_PER_HIT`` of
+       the live facts); its facts are read by path (``facts_path``) and ordered."""
     subtree = (under, under + "/", under + "0")
-    walked = rows_of(
+    walk = (
         "WITH walk AS (SELECT seq, path_id, coalesce(last_recall_at, created_at) AS anchor "
         "FROM facts INDEXED BY facts_live_anchor "
         "WHERE deleted_at IS NULL AND superseded_by IS NULL "
         "ORDER BY coalesce(last_recall_at, created_at) DESC, seq DESC LIMIT ?) "
-        f"SELECT {cols} FROM walk JOIN facts f ON f.seq = walk.seq "
-        f"JOIN paths p ON p.id = f.path_id WHERE walk.path_id IN ({_SUBTREE_PATHS}) "
-        f"AND {where} ORDER BY walk.anchor DESC, walk.seq DESC LIMIT ?",
+        f"SELECT {cols} FROM walk "
+    )
+    order = "ORDER BY walk.anchor DESC, walk.seq DESC LIMIT ?"
+    walked = rows_of(
+        f"{walk}CROSS JOIN paths w ON w.id = walk.path_id "  # the path first, then the row
+        "CROSS JOIN facts f ON f.seq = walk.seq JOIN paths p ON p.id = f.path_id "
+        f"WHERE (w.path = ? OR (w.path > ? AND w.path < ?)) AND {where} {order}",
+        (limit * SHORT_WALK_PER_HIT, *subtree, *params, limit),
+    )
+    if len(walked) >= limit:
+        return walked
+    walked = rows_of(
+        f"{walk}JOIN facts f ON f.seq = walk.seq JOIN paths p ON p.id = f.path_id "
+        f"WHERE walk.path_id IN ({_SUBTREE_PATHS}) AND {where} {order}",
         (limit * WALK_PER_HIT, *subtree, *params, limit),
     )
     if len(walked) >= limit:

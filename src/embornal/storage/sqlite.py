@@ -329,7 +329,7 @@ class SqliteStore(Parts):
             include_superseded=include_superseded,
             fact_cols=_FACT_COLS,
             live=_LIVE,
-            bound=keyword.bound_of(self._rows, terms),
+            bound=keyword.bound_of(self._rows, terms, self._last_term_df()),
         )
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
@@ -473,7 +473,17 @@ class SqliteStore(Parts):
         rows = self._rows(
             f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
         )
-        return {r[0]: int(r[1]) for r in rows}
+        found = {r[0]: int(r[1]) for r in rows}
+        # The next keyword search of this thread bounds itself on these counts (a term no
+        # document holds: 0) instead of counting every posting of its terms again.
+        self._local.term_df = {**dict.fromkeys(terms, 0), **found}
+        return found
+
+    def _last_term_df(self) -> dict[str, int] | None:
+        """The document counts this thread's last ``term_df`` read, once (then None)."""
+        known: dict[str, int] | None = getattr(self._local, "term_df", None)
+        self._local.term_df = None
+        return known
 
     def doc_count(self) -> int:
         rows = self._rows("SELECT value FROM counters WHERE name = 'fts_docs'", ())

@@ -147,3 +147,20 @@ def test_the_bounded_top_ten_keeps_the_exact_one_within_the_stated_tolerance(
     for fact, rank in store.keyword_search(["comet"], 10):
         assert whole[seq_of[fact.id]] == pytest.approx(rank)
         assert rank <= fortieth + 1e-9
+
+
+@pytest.mark.parametrize(
+    "terms",
+    [[HEAVY[0]], [HEAVY[0], MEDIUM[1]], [HEAVY[1], RARE[3], "absentword"], [MEDIUM[2]]],
+)
+def test_a_search_after_term_df_bounds_itself_on_those_counts(
+    store: Store, terms: list[str]
+) -> None:
+    """Recall reads the terms' counts (``term_df``), then searches: the search takes those
+    counts instead of counting every posting again, and finds exactly what it finds when
+    it counts them itself (after counts of other terms, or of none)."""
+    counted = [(f.id, rank) for f, rank in store.keyword_search(terms, 30)]
+    store.term_df([*terms, MEDIUM[5]])
+    assert [(f.id, rank) for f, rank in store.keyword_search(terms, 30)] == counted
+    store.term_df([RARE[0]])  # counts not covering the search's terms: read again
+    assert [(f.id, rank) for f, rank in store.keyword_search(terms, 30)] == counted

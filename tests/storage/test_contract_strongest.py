@@ -1,6 +1,8 @@
 """``strongest`` gives exactly what ranking every live fact by its strength at ``now``
 gives (strongest first, then the latest stored), however recalls have spread the
-stabilities; the SQLite store reads it from two index ranges."""
+stabilities; the SQLite store reads it from two index ranges. Under a path, the SQLite
+store walks the anchor index kept to the subtree's paths and falls back to the subtree's
+own facts when the walk holds too few: both give what the plain read gives."""
 
 from __future__ import annotations
 
@@ -8,13 +10,14 @@ import random
 from datetime import timedelta
 
 import pytest
-from contract_helpers import Events, write
+from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
 from embornal.domain.clock import format_time
 from embornal.domain.events import ActorKind, FactsRecalled, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.strength import strength
+from embornal.storage import strongest as strongest_module
 from embornal.storage.contract import Store
 
 
@@ -67,3 +70,58 @@ def test_facts_never_recalled_rank_newest_first(
         ids.extend(write(store, events.stored("/n", f"plain {n}", fact_id=events.new_id())))
     got = [f.id for f in store.strongest(5, format_time(clock.now()), under="/n")]
     assert got == list(reversed(ids))[:5]
+
+
+#: Paths near ``/s`` in the order of their text: ``/s-x`` and ``/s0`` sort around the
+#: subtree's range and are outside it, ``/sa`` after it.
+_NEAR = ["/s", "/s/a", "/s/a/b", "/s/b", "/s-x", "/s0", "/sa", "/t/s", "/"]
+
+
+@pytest.mark.parametrize("walks", [(1, 1), (1, 3), (2, 1_000), (50, 500)])
+def test_strongest_under_a_path_is_the_subtree_ranking_cut(
+    store: Store,
+    events: Events,
+    clock: FixedClock,
+    monkeypatch: pytest.MonkeyPatch,
+    walks: tuple[int, int],
+) -> None:
+    """Walks too short for the subtree (1, 2, 3 entries a fact asked) fall back to the
+    longer walk or the subtree's facts; long ones answer alone: the same facts either way,
+    for a subtree of one fact, of most facts, of forgotten facts and none, and a scope."""
+    monkeypatch.setattr(strongest_module, "SHORT_WALK_PER_HIT", walks[0])
+    monkeypatch.setattr(strongest_module, "WALK_PER_HIT", walks[1])
+    rng = random.Random(sum(walks))
+    weights = [30, 10, 5, 2, 6, 6, 6, 6, 6]
+    ids: list[str] = []
+    for n in range(300):
+        clock.advance(seconds=rng.randint(1, 3 * 3600))
+        path = rng.choices(_NEAR, weights=weights)[0]
+        tags = [("visibility", "public")] if n % 3 == 0 else []
+        stored = events.stored(path, f"fact {n}", fact_id=events.new_id(), tags=tags)
+        (fid,) = write(store, stored)
+        ids.append(fid)
+        if rng.random() < 0.2:
+            write(store, _recalled(clock, rng.sample(ids, k=min(len(ids), rng.randint(1, 6)))))
+    lone = events.new_id()
+    write(store, events.stored("/lone/one", "the only fact here", fact_id=lone))
+    ids.append(lone)
+    (gone,) = write(store, events.stored("/empty/x", "forgotten", fact_id=events.new_id()))
+    write(store, events.forgotten(gone))
+    for fid in rng.sample(ids[:-1], 25):
+        write(store, events.forgotten(fid))
+    live_ids = {f.id for f in store.get_facts(ids) if f.deleted_at is None}
+    live = [f for f in store.get_facts(ids) if f.id in live_ids]
+    newest_first = [f.id for f in reversed(store.get_facts(ids))]
+    public = scope(("allow", "tag:visibility=public"))
+    for days in (0, 2, 30):
+        now = clock.now() + timedelta(days=days)
+        for under in ("/s", "/s/a", "/s0", "/lone", "/empty", "/none", "/t"):
+            inside = [f for f in live if f.path == under or f.path.startswith(under + "/")]
+            expected = _by_strength(inside, newest_first, now)
+            for limit in (1, 5, 40, 400):
+                got = [f.id for f in store.strongest(limit, format_time(now), under=under)]
+                assert got == expected[:limit], (days, under, limit)
+            seen = [f for f in inside if ("visibility", "public") in
+                    {(t.key, t.value) for t in f.tags}]  # fmt: skip
+            got = [f.id for f in store.strongest(5, format_time(now), public, under=under)]
+            assert got == _by_strength(seen, newest_first, now)[:5], (days, under)

@@ -8,7 +8,7 @@ every match is filtered at once. Called by :meth:`SqliteStore.keyword_search`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from embornal.domain import keyword_bound
@@ -123,19 +123,27 @@ def ranked_rows(
     return rows
 
 
-def bound_of(rows_of: Rows, terms: Sequence[str]) -> tuple[str | None, int] | None:
+def bound_of(
+    rows_of: Rows, terms: Sequence[str], known: Mapping[str, int] | None = None
+) -> tuple[str | None, int] | None:
     """``ranked_rows``' ``bound`` of a search for ``terms`` (decision 0110), None for an
-    exact one: a memory too small to hold a heavy term costs one read of a counter."""
+    exact one: a memory too small to hold a heavy term costs one read of a counter.
+    ``known``: the terms' document counts as the caller just read them (``term_df``), when
+    it holds every term; else they are read (``facts_fts_vocab`` counts a term's documents
+    by reading its every posting)."""
     docs = rows_of("SELECT value FROM counters WHERE name = 'fts_docs'", ())
     if not docs or int(docs[0][0]) <= keyword_bound.HEAVY_DF:
         return None
-    marks = ",".join("?" * len(terms))
-    df = {
-        str(r[0]): int(r[1])
-        for r in rows_of(
-            f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
-        )
-    }
+    if known is not None and all(t in known for t in terms):
+        df = {t: known[t] for t in terms}
+    else:
+        marks = ",".join("?" * len(terms))
+        df = {
+            str(r[0]): int(r[1])
+            for r in rows_of(
+                f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
+            )
+        }
     last = int(rows_of("SELECT coalesce(max(seq), 0) FROM facts", ())[0][0])
     bound = keyword_bound.bound_search(terms, df, last)
     if bound is None:

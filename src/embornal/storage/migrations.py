@@ -214,6 +214,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0026_narratives", "schema", _sql("0026_narratives")),
     Migration("0027_history_context", "schema", _sql("0027_history_context")),
     Migration("0028_fact_tag_text", "schema", _sql("0028_fact_tag_text")),
+    Migration("0029_anchor_index_path", "schema", _sql("0029_anchor_index_path")),
 )
 
 

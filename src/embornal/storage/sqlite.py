@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -328,7 +329,7 @@ class SqliteStore(Parts):
             include_superseded=include_superseded,
             fact_cols=_FACT_COLS,
             live=_LIVE,
-            bound=keyword.bound_of(self._rows, terms),
+            bound=keyword.bound_of(self._rows, terms, self._last_term_df()),
         )
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
@@ -359,18 +360,26 @@ class SqliteStore(Parts):
         under: str | None = None,
     ) -> list[Fact]:
         """Live facts ordered by strength at ``now`` (derived, never stored), from two
-        index reads (:mod:`embornal.storage.strongest`)."""
-        from embornal.storage.strongest import strongest_rows
+        index reads (:mod:`embornal.storage.strongest`); under a path, the first read
+        walks the anchor index kept to the subtree."""
+        from embornal.storage.strongest import recent_in_subtree, strongest_rows
 
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
+        where, params = f"{_LIVE} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params)
+        recent_of = None
+        if under_params:  # a subtree: the walk of the anchor index kept to its paths
+            recent_of = partial(
+                recent_in_subtree, self._rows, _FACT_COLS, where, params, under_params[0]
+            )
         rows = strongest_rows(
             self._rows,
             f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
-            f"{_LIVE} AND {under_sql} AND ({vis.sql})",
-            (*under_params, *vis.params),
+            where,
+            params,
             kind_views.stored_time(now),
             limit,
+            recent_of,
         )
         return self._facts(rows, vis)
 
@@ -464,7 +473,17 @@ class SqliteStore(Parts):
         rows = self._rows(
             f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
         )
-        return {r[0]: int(r[1]) for r in rows}
+        found = {r[0]: int(r[1]) for r in rows}
+        # The next keyword search of this thread bounds itself on these counts (a term no
+        # document holds: 0) instead of counting every posting of its terms again.
+        self._local.term_df = {**dict.fromkeys(terms, 0), **found}
+        return found
+
+    def _last_term_df(self) -> dict[str, int] | None:
+        """The document counts this thread's last ``term_df`` read, once (then None)."""
+        known: dict[str, int] | None = getattr(self._local, "term_df", None)
+        self._local.term_df = None
+        return known
 
     def doc_count(self) -> int:
         rows = self._rows("SELECT value FROM counters WHERE name = 'fts_docs'", ())

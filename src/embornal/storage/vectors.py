@@ -63,6 +63,9 @@ SIMILARITY_SQL = (
 )
 
 
+_ID_CHUNK = 500  # fact ids bound in one IN (...)
+
+
 def pack(vector: Sequence[float]) -> bytes:
     return array("f", vector).tobytes()
 
@@ -125,28 +128,43 @@ def write_vectors(
     """Store float32 vectors for fact ids (inside the caller's transaction).
 
     Each write takes the next ``vec_rev``, which tells in-process indexes
-    (:mod:`embornal.storage.bitindex`) what to load. With ``pieces``, each fact's
-    piece vectors are replaced by ``pieces[fact_id]`` (none when it is missing: a short
-    fact); without, piece vectors stay as they are (rebuild).
+    (:mod:`embornal.storage.bitindex`) what to load; a batch is written in a few
+    statements (one read of the row ids, one update of the rows, the pieces and the
+    ``facts_vec`` entries each in one), with the revisions one-by-one writes would take.
+    With ``pieces``, each fact's piece vectors are replaced by ``pieces[fact_id]`` (none
+    when it is missing: a short fact); without, piece vectors stay as they are (rebuild).
     """
     index = has_index(conn)
-    for fact_id, blob in items:
-        row = conn.execute("SELECT seq FROM facts WHERE id = ?", (fact_id,)).fetchone()
-        if row is None:
-            continue
-        if pieces is not None:
-            write_pieces(conn, fact_id, pieces.get(fact_id, ()))
-        conn.execute(
-            "UPDATE facts SET embedding = ?, "
-            "vec_rev = coalesce((SELECT max(vec_rev) FROM facts), 0) + 1 WHERE seq = ?",
-            (blob, row[0]),
+    wanted = list(dict.fromkeys(fact_id for fact_id, _ in items))
+    seqs: dict[str, int] = {}
+    for start in range(0, len(wanted), _ID_CHUNK):
+        chunk = wanted[start : start + _ID_CHUNK]
+        marks = ",".join("?" * len(chunk))
+        found = conn.execute(f"SELECT id, seq FROM facts WHERE id IN ({marks})", chunk)
+        seqs.update((str(r[0]), int(r[1])) for r in found)
+    kept = [(fact_id, blob, seqs[fact_id]) for fact_id, blob in items if fact_id in seqs]
+    if not kept:
+        return
+    if pieces is not None:
+        ids = [(fact_id,) for fact_id in dict.fromkeys(fact_id for fact_id, _, _ in kept)]
+        conn.executemany("DELETE FROM fact_pieces WHERE fact_id = ?", ids)
+        conn.executemany(
+            "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (?, ?, ?)",
+            [(f, i, b) for (f,) in ids for i, b in enumerate(pieces.get(f, ()))],
         )
-        if index:
-            conn.execute("DELETE FROM facts_vec WHERE rowid = ?", (row[0],))
-            conn.execute(
-                "INSERT INTO facts_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))",
-                (row[0], blob),
-            )
+    # Each write takes the next revision, in order, as one statement a write would.
+    rev = int(conn.execute("SELECT coalesce(max(vec_rev), 0) FROM facts").fetchone()[0])
+    conn.executemany(
+        "UPDATE facts SET embedding = ?, vec_rev = ? WHERE seq = ?",
+        [(blob, rev + n, seq) for n, (_, blob, seq) in enumerate(kept, start=1)],
+    )
+    if index:
+        last = {seq: blob for _, blob, seq in kept}  # a fact written twice: its last vector
+        conn.executemany("DELETE FROM facts_vec WHERE rowid = ?", [(seq,) for seq in last])
+        conn.executemany(
+            "INSERT INTO facts_vec (rowid, embedding) VALUES (?, vec_quantize_binary(?))",
+            list(last.items()),
+        )
 
 
 def write_pieces(conn: Connection, fact_id: str, blobs: Sequence[bytes]) -> None:

@@ -15,6 +15,7 @@ import hashlib
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from embornal.errors import EmbeddingError, VectorWidthMismatch
@@ -143,18 +144,29 @@ class FakeEmbedder:
         return self._embed(text)
 
     def _embed(self, text: str) -> list[float]:
-        vector = [0.0] * self._dims
+        # The few coordinates the words reach, then ``l2_normalize`` over them alone: the
+        # same floats (``fsum`` is exact whatever it adds, and the zeros add nothing).
+        counts: dict[int, float] = {}
         tokens = _TOKEN.findall(text.casefold()) or [text.strip()]
         for token in tokens:
-            digest = hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest()
-            value = int.from_bytes(digest, "big")
-            index = (value >> 1) % self._dims
-            vector[index] += 1.0 if value & 1 else -1.0
-        if not any(vector):
+            index, sign = _hashed(token, self._dims)
+            counts[index] = counts.get(index, 0.0) + sign
+        if not any(counts.values()):
             # Words that cancelled out: fall back to a fixed coordinate of the text.
             digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
-            vector[int.from_bytes(digest, "big") % self._dims] = 1.0
-        return l2_normalize(vector)
+            counts = {int.from_bytes(digest, "big") % self._dims: 1.0}
+        norm = math.sqrt(math.fsum(x * x for x in counts.values()))
+        vector = [0.0] * self._dims
+        for index, value in counts.items():
+            vector[index] = value / norm
+        return vector
+
+
+@lru_cache(maxsize=65_536)
+def _hashed(token: str, dims: int) -> tuple[int, float]:
+    """The coordinate and sign :class:`FakeEmbedder` gives a word."""
+    value = int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest(), "big")
+    return (value >> 1) % dims, 1.0 if value & 1 else -1.0
 
 
 class FailingEmbedder:

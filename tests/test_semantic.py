@@ -91,13 +91,32 @@ def test_a_failing_model_leaves_facts_pending_and_reindex_drains_them(
         assert mem.recall("vector", mode="vector", reinforce=False)[0].fact.id == fact.id
 
 
-def test_a_width_mismatch_stops_the_memory(db_path: Path, clock: FixedClock) -> None:
-    Memory.open(db_path, clock=clock, vector_width=DIMS).close()
-    with pytest.raises(VectorWidthMismatch) as info:
-        Memory.open(db_path, clock=clock, embedder=FakeEmbedder(768))
-    assert "reindex" in info.value.hint
-    with pytest.raises(VectorWidthMismatch):
-        Memory.open(db_path, clock=clock, vector_width=768)
+def test_a_width_mismatch_stops_recall_by_meaning_until_reindex_all(
+    db_path: Path, clock: FixedClock
+) -> None:
+    with Memory.open(db_path, clock=clock, embedder=FakeEmbedder(DIMS, name="narrow")) as mem:
+        fact = mem.store("/x", "alpha beta gamma")
+    # a model of another width: the memory opens, keyword recall works, meaning stops
+    with Memory.open(db_path, clock=clock, embedder=FakeEmbedder(768, name="wide")) as mem:
+        assert [h.fact.id for h in mem.recall("alpha", reinforce=False)] == [fact.id]
+        with pytest.raises(VectorWidthMismatch) as info:
+            mem.recall("alpha", mode="vector", reinforce=False)
+        assert "reindex --all" in info.value.hint
+        with pytest.raises(VectorWidthMismatch):
+            mem.reindex()
+        result = mem.reindex(everything=True)
+        assert result.embedded >= 1 and result.remaining == 0
+        hits = mem.recall("alpha", mode="vector", reinforce=False)
+        assert [h.fact.id for h in hits] == [fact.id]
+    # the memory is 768-d now: the old width is the mismatch
+    with Memory.open(db_path, clock=clock, embedder=FakeEmbedder(768, name="wide")) as mem:
+        assert mem.recall("alpha", mode="vector", reinforce=False)[0].fact.id == fact.id
+    narrow = FakeEmbedder(DIMS, name="narrow")
+    with (
+        Memory.open(db_path, clock=clock, embedder=narrow) as mem,
+        pytest.raises(VectorWidthMismatch),
+    ):
+        mem.recall("alpha", mode="vector", reinforce=False)
 
 
 def test_a_changed_model_asks_for_reindex_all(db_path: Path, clock: FixedClock) -> None:

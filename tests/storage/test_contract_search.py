@@ -130,6 +130,23 @@ def test_pending_vectors_and_clearing(vstore: Store, events: Events) -> None:
     assert vstore.vector_search(_unit(0, 1, 0, 0, 0, 0, 0, 0), 10) == []
 
 
+def test_clearing_at_another_width_makes_the_index_again(vstore: Store, events: Events) -> None:
+    (fid,) = write(vstore, events.stored("/v", "embedded at two widths"))
+    with vstore.transaction() as tx:
+        vstore.write_vectors(tx, [FactVector(fid, _unit(0, 1, 0, 0, 0, 0, 0, 0))], model="one")
+    with vstore.transaction() as tx:
+        vstore.clear_vectors(tx, model="wide", width=DIMS * 2)
+    assert vstore.vector_model() == "wide"
+    assert fid in {fact_id for fact_id, _ in vstore.pending_vectors(1000)}
+    assert vstore.prepare_vectors(DIMS * 2)  # the new width is the memory's now
+    with pytest.raises(VectorWidthMismatch):
+        vstore.prepare_vectors(DIMS)
+    wide = _unit(0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)
+    with vstore.transaction() as tx:
+        vstore.write_vectors(tx, [FactVector(fid, wide)], model="wide")
+    assert [f.id for f, _ in vstore.vector_search(wide, 10)] == [fid]
+
+
 def test_the_vector_width_is_kept(vstore: Store) -> None:
     assert vstore.prepare_vectors(DIMS)  # the same width again: fine
     with pytest.raises(VectorWidthMismatch):

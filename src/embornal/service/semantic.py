@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING
 from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
 from embornal.domain.records import record
-from embornal.errors import ConfigError, EmbeddingError, EmbornalError, InvalidInput
+from embornal.errors import (
+    ConfigError,
+    EmbeddingError,
+    EmbornalError,
+    InvalidInput,
+    VectorWidthMismatch,
+)
 from embornal.storage.contract import FactVector, Store, Tx, pack_vector
 
 if TYPE_CHECKING:  # the module imports hashlib (OpenSSL): not at every start-up
@@ -41,6 +47,9 @@ class Semantic:
     def __init__(self, store: Store, provider: EmbeddingProvider | None) -> None:
         self._store = store
         self.provider = provider
+        # A memory whose vectors have another width than the model's still opens: recall
+        # by meaning stops with this error until ``reindex --all`` (decision 0120).
+        self._mismatch: VectorWidthMismatch | None = None
 
     def setup(self, width: int | None) -> None:
         """Check (or record) the vector width and create the vector index."""
@@ -53,14 +62,19 @@ class Semantic:
                 f"configured for {dims}",
                 hint="Set embedding.dims to the model's width in config.yaml.",
             )
-        self._store.prepare_vectors(dims)
+        try:
+            self._store.prepare_vectors(dims)
+        except VectorWidthMismatch as e:
+            self._mismatch = e
 
     def stored_model(self) -> str | None:
         return self._store.vector_model()
 
     def usable(self) -> bool:
         """A provider is set, sqlite-vec is loaded, and the stored vectors are its own."""
-        if self.provider is None or not self._store.has_vector_index():
+        if self.provider is None or self._mismatch is not None:
+            return False
+        if not self._store.has_vector_index():
             return False
         stored = self.stored_model()
         return stored is None or stored == self.provider.identity
@@ -74,6 +88,8 @@ class Semantic:
                     "or use --mode keyword."
                 ),
             )
+        if self._mismatch is not None:
+            raise self._mismatch
         if not self._store.has_vector_index():
             raise ConfigError(
                 "the vector index is not available (sqlite-vec is not installed)",
@@ -153,8 +169,10 @@ class Semantic:
         if limit is not None and not whole_in_range(limit, 1, MAX_REINDEX_LIMIT):
             raise InvalidInput(f"--limit must be a whole number from 1 to {MAX_REINDEX_LIMIT:,}")
         if everything:
+            width = provider.dims if self._mismatch is not None else None
             with self._store.transaction("clearing vectors") as tx:
-                self._store.clear_vectors(tx, model=provider.identity)
+                self._store.clear_vectors(tx, model=provider.identity, width=width)
+            self._mismatch = None
         else:
             self.require_usable()
         total = self.pending() if limit is None else min(limit, self.pending())

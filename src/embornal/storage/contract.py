@@ -359,8 +359,10 @@ class VectorStore(VectorSearch, Protocol):
         their pieces' vectors."""
         ...
 
-    def clear_vectors(self, tx: Tx, *, model: str) -> None:
-        """In ``tx``: drop every vector; the next ones will come from ``model``."""
+    def clear_vectors(self, tx: Tx, *, model: str, width: int | None = None) -> None:
+        """In ``tx``: drop every vector; the next ones will come from ``model``. With
+        ``width``, the vector index is made again at that width (a model of another
+        width: ``reindex --all``)."""
         ...
 
     def pending_vectors(self, limit: int) -> list[tuple[str, str]]:

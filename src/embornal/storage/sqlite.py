@@ -455,8 +455,10 @@ class SqliteStore(Parts):
             pieces={v.fact_id: v.pieces for v in items},
         )
 
-    def clear_vectors(self, conn: Connection, *, model: str) -> None:
+    def clear_vectors(self, conn: Connection, *, model: str, width: int | None = None) -> None:
         vectors.clear_vectors(conn)
+        if width is not None:
+            vectors.reset_width(conn, width)
         vectors.set_meta(conn, vectors.MODEL_KEY, model)
 
     def pending_vectors(self, limit: int) -> list[tuple[str, str]]:

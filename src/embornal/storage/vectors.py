@@ -40,6 +40,7 @@ __all__ = [
     "pack",
     "pending_count",
     "pending_facts",
+    "reset_width",
     "set_meta",
     "write_pieces",
     "write_vectors",
@@ -99,6 +100,16 @@ def check_width(conn: Connection, width: int) -> None:
                 "`embornal memory reindex --all` after changing dims."
             ),
         )
+
+
+def reset_width(conn: Connection, width: int) -> None:
+    """Record ``width`` and make ``facts_vec`` again at it (every vector cleared first)."""
+    if has_vec(conn) and width % 8:
+        raise ConfigError(f"the vector width {width} must be a multiple of 8")
+    if has_index(conn):
+        conn.execute("DROP TABLE facts_vec")
+    set_meta(conn, WIDTH_KEY, str(width))
+    ensure_index(conn, width)
 
 
 def ensure_index(conn: Connection, width: int) -> bool:

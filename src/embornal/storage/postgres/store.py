@@ -393,9 +393,11 @@ class PostgresStore(
         for item in items:
             pg_vectors.write(tx, item.fact_id, item.vector, item.pieces)
 
-    def clear_vectors(self, tx: db.Conn, *, model: str) -> None:
+    def clear_vectors(self, tx: db.Conn, *, model: str, width: int | None = None) -> None:
         if pg_vectors.has_tables(tx):
             pg_vectors.clear(tx)
+        if width is not None:
+            pg_vectors.reset_width(tx, width)
         pg_vectors.set_meta(tx, pg_vectors.MODEL_KEY, model)
 
     def pending_vectors(self, limit: int) -> list[tuple[str, str]]:

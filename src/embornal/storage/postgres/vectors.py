@@ -69,6 +69,14 @@ def has_tables(conn: Conn) -> bool:
     return row is not None and row[0] is True
 
 
+def reset_width(conn: Conn, width: int) -> None:
+    """Record ``width`` and make the vector tables again at it (cleared first)."""
+    conn.execute("DROP TABLE IF EXISTS fact_pieces")
+    conn.execute("DROP TABLE IF EXISTS fact_vectors")
+    set_meta(conn, WIDTH_KEY, str(width))
+    prepare(conn, width)
+
+
 def prepare(conn: Conn, width: int) -> None:
     """Record the width (or stop on another) and make the tables and the HNSW index."""
     stored = get_meta(conn, WIDTH_KEY)

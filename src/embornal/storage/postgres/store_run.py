@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from embornal.domain import paths as P
 from embornal.domain.text import index_terms
 from embornal.storage.postgres import conflicts, projector
 from embornal.storage.postgres import history as pg_history
@@ -100,15 +101,50 @@ def _term_stats(conn: Conn, counts: list[Counter[str]], length: int) -> None:
 
 
 def _path_ids(conn: Conn, paths: list[str]) -> dict[str, int]:
-    """The id of each path, created (with its ancestors) in order of first appearance."""
+    """The id of each path, the missing ones (with their ancestors) created in the order
+    and with the ids one-by-one stores give them: each after its parent, in order of first
+    appearance, its id the identity's next; in one insert of the paths and one of their
+    closure rows (every ancestor, itself included, with the ancestor's depth)."""
     distinct = list(dict.fromkeys(paths))
+    wanted = list(dict.fromkeys(a for path in distinct for a in _lineage(path)))
     found = {
         str(r[0]): int(r[1])
         for r in execute(
-            conn, "SELECT path, id FROM paths WHERE path = ANY(?)", (distinct,)
+            conn, "SELECT path, id FROM paths WHERE path = ANY(?)", (wanted,)
         ).fetchall()
     }
-    for path in distinct:
-        if path not in found:
-            found[path] = projector.ensure_path(conn, path)
+    new = [path for path in wanted if path not in found]  # each after its ancestors
+    if not new:
+        return found
+    ids = sorted(
+        int(r[0])
+        for r in execute(
+            conn,
+            "SELECT nextval(pg_get_serial_sequence('paths', 'id')) FROM generate_series(1, ?)",
+            (len(new),),
+        ).fetchall()
+    )
+    found.update(zip(new, ids, strict=True))
+    parents = [found[P.parent_of(path) or "/"] for path in new]
+    execute(
+        conn,
+        "INSERT INTO paths (id, parent_id, name, path, depth) "
+        "SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::int[])",
+        (ids, parents, [P.name_of(p) for p in new], new, [len(P.segments(p)) for p in new]),
+    )
+    closure = [(found[a], found[path], len(P.segments(a))) for path in new for a in _lineage(path)]
+    execute(
+        conn,
+        "INSERT INTO path_closure (ancestor_id, descendant_id, ancestor_depth) "
+        "SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[])",
+        tuple(list(c) for c in zip(*closure, strict=True)),
+    )
     return found
+
+
+def _lineage(path: str) -> list[str]:
+    """``path`` and every ancestor of it, the root first."""
+    out = [path]
+    while (parent := P.parent_of(out[-1])) is not None:
+        out.append(parent)
+    return out[::-1]

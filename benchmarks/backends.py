@@ -83,7 +83,8 @@ class QueryCache:
 class ServerCpu:
     """The CPU time (user + system, seconds) of the PostgreSQL server's processes: the
     postmaster of the data directory and its children (each connection's backend, the
-    background workers), read from ``/proc``; 0 where there is no such server (SQLite)."""
+    background workers; those that ended count in the postmaster's children's time), read
+    from ``/proc``; 0 where there is no such server (SQLite)."""
 
     def __init__(self, pgdata: Path | None) -> None:
         self._pgdata = pgdata
@@ -102,8 +103,10 @@ class ServerCpu:
                 fields = stat.read_text().rsplit(")", 1)[1].split()
             except (OSError, IndexError):
                 continue
-            if int(stat.parent.name) == root or int(fields[1]) == root:
-                total += int(fields[11]) + int(fields[12])  # utime, stime
+            if int(stat.parent.name) == root:  # its own, and its ended children's
+                total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+            elif int(fields[1]) == root:
+                total += int(fields[11]) + int(fields[12])
         return total / tick
 
 

@@ -409,9 +409,8 @@ def markdown(report: dict[str, Any]) -> str:
         if large.get("hnsw_built_after_load"):
             lines.append(
                 "That load ran without the HNSW index (`--pg-defer-index`), built after it in "
-                f"{large['hnsw_build_wall_s']:,.0f} s ({large['hnsw_build_server_cpu_s']:,.0f} "
-                "s of server CPU); the facts, terms and vectors are stored by `store_many` "
-                "as in the 100k run."
+                f"{large['hnsw_build_wall_s']:,.0f} s; the facts, terms and vectors are "
+                "stored by `store_many` as in the 100k run."
             )
     else:
         lines.append("The 1M-fact PostgreSQL run was not made in this run (`--pg-only-facts`).")

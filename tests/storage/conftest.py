@@ -70,3 +70,17 @@ def store(
 @pytest.fixture
 def events(clock: FixedClock) -> Events:
     return Events(clock)
+
+
+@pytest.fixture
+def twin_targets(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> tuple[str | Path, str | Path]:
+    """Two throw-away databases of ``backend`` (for writes compared side by side)."""
+    found = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        found.append(_target(backend, request, tmp_path / name))
+    if found[0] == found[1]:  # EMBORNAL_TEST_POSTGRESQL_URL: one database only
+        pytest.skip("two databases are needed")
+    return found[0], found[1]

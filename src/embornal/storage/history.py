@@ -44,8 +44,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FACT_OF",
+    "FIELDS_SQL",
     "NO_HISTORY",
     "PENDING_KEY",
+    "STATE_SQL",
     "TABLES",
     "VERSIONED_COLUMNS",
     "after",
@@ -78,7 +80,8 @@ NO_HISTORY: set[str] = set()
 #: In ``meta`` while the history of the log before migration 0016 waits to be filled in.
 PENDING_KEY = "history_pending"
 
-_FIELDS = "json_object(" + ", ".join(f"'{c}', {c}" for c in VERSIONED_COLUMNS) + ")"
+#: The JSON of a fact row's :data:`VERSIONED_COLUMNS` (the history's ``fields``).
+FIELDS_SQL = "json_object(" + ", ".join(f"'{c}', {c}" for c in VERSIONED_COLUMNS) + ")"
 
 
 def state_of(purged_at: object, deleted_at: object, superseded_by: object) -> str:
@@ -183,7 +186,8 @@ def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
     _fact_tags(conn, fact_id, at)
 
 
-_STATE_SQL = (
+#: A fact row's state, as :func:`state_of` gives it.
+STATE_SQL = (
     "CASE WHEN purged_at IS NOT NULL THEN 'purged' WHEN deleted_at IS NOT NULL THEN "
     "'forgotten' WHEN superseded_by IS NOT NULL THEN 'superseded' ELSE 'active' END"
 )  # as state_of
@@ -194,8 +198,8 @@ def _first_rows(conn: Connection, fact_id: str, at: str, position: int) -> bool:
     no open rows to close); False, writing nothing, when the fact has rows already."""
     cur = conn.execute(
         "INSERT INTO fact_versions (fact_id, valid_from, valid_to, position, state, "
-        f"attributes, kind_version, fields) SELECT id, ?, NULL, ?, {_STATE_SQL}, attributes, "
-        f"kind_version, {_FIELDS} FROM facts WHERE id = ? AND NOT EXISTS "
+        f"attributes, kind_version, fields) SELECT id, ?, NULL, ?, {STATE_SQL}, attributes, "
+        f"kind_version, {FIELDS_SQL} FROM facts WHERE id = ? AND NOT EXISTS "
         "(SELECT 1 FROM fact_versions WHERE fact_id = ?)",
         (at, position, fact_id, fact_id),
     )
@@ -230,8 +234,8 @@ def _first_rows_of(conn: Connection, waiting: list[tuple[str, str, int]]) -> Non
     fresh = json.dumps([list(w) for w in waiting if w[0] not in have])
     conn.execute(
         "INSERT INTO fact_versions (fact_id, valid_from, valid_to, position, state, "
-        f"attributes, kind_version, fields) SELECT f.id, w.at, NULL, w.pos, {_STATE_SQL}, "
-        f"f.attributes, f.kind_version, {_FIELDS} FROM {_WAITING} JOIN facts f "
+        f"attributes, kind_version, fields) SELECT f.id, w.at, NULL, w.pos, {STATE_SQL}, "
+        f"f.attributes, f.kind_version, {FIELDS_SQL} FROM {_WAITING} JOIN facts f "
         "ON f.id = w.fid",
         (fresh,),
     )
@@ -251,7 +255,7 @@ def _version(conn: Connection, fact_id: str, at: str, position: int, *, always: 
     """A new row of the fact's versions (``always``, or when it changed); return the id of
     the fact it supersedes."""
     row = conn.execute(
-        f"SELECT attributes, kind_version, {_FIELDS}, purged_at, deleted_at, superseded_by, "
+        f"SELECT attributes, kind_version, {FIELDS_SQL}, purged_at, deleted_at, superseded_by, "
         "supersedes_id FROM facts WHERE id = ?",
         (fact_id,),
     ).fetchone()

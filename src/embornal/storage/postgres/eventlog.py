@@ -12,13 +12,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, Event, NewEvent
 from embornal.errors import ConcurrencyError
 from embornal.storage.event_rows import event_columns, row_to_event
-from embornal.storage.postgres import projector
-from embornal.storage.postgres.db import Conn, execute
+from embornal.storage.postgres import projector, store_run
+from embornal.storage.postgres.db import Conn, execute, pg_sql
+from embornal.storage.store_run import plain_store
 
 __all__ = ["append", "read_all", "read_page", "read_stream", "recall_times"]
 
@@ -26,45 +28,89 @@ _COLUMNS = event_columns()
 
 
 def append(conn: Conn, new_events: Sequence[NewEvent]) -> list[Event]:
-    """Append events (inside a write transaction) and project each one."""
+    """Append events (inside a write transaction) and project each one, in log order; a
+    run of plain stores is written and projected together (:mod:`.store_run`, decision
+    0111), any other event one at a time."""
     out: list[Event] = []
-    next_version: dict[str, int] = {}
-    for ne in new_events:
-        if ne.stream_id in next_version:
-            version = next_version[ne.stream_id]
+    next_version = _next_versions(conn, new_events)
+    i = 0
+    while i < len(new_events):
+        j = i + 1
+        if plain_store(new_events[i]):
+            while j < len(new_events) and plain_store(new_events[j]):
+                j += 1
+        written = _insert(conn, new_events[i:j], next_version)
+        if j - i > 1:
+            store_run.project(conn, written)
         else:
-            row = execute(
-                conn,
-                "SELECT coalesce(max(version), 0) FROM events WHERE stream_id = ?",
-                (ne.stream_id,),
-            ).fetchone()
-            version = int(row[0]) + 1 if row is not None else 1
+            projector.apply(conn, written[0])
+        out.extend(written)
+        i = j
+    return out
+
+
+def _next_versions(conn: Conn, new_events: Sequence[NewEvent]) -> dict[str, int]:
+    """The next version of every stream the events name: one read for all of them."""
+    streams = sorted({ne.stream_id for ne in new_events})
+    found = {
+        str(r[0]): int(r[1])
+        for r in execute(
+            conn,
+            "SELECT stream_id, max(version) FROM events WHERE stream_id = ANY(?) "
+            "GROUP BY stream_id",
+            (streams,),
+        ).fetchall()
+    }
+    return {s: found.get(s, 0) + 1 for s in streams}
+
+
+#: One encoder for every payload (``json.dumps`` with options builds one a call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+_INSERT = pg_sql(
+    "INSERT INTO events (stream_id, version, type, schema_version, payload, actor, "
+    "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING position"
+)
+
+
+def _insert(
+    conn: Conn, new_events: Sequence[NewEvent], next_version: dict[str, int]
+) -> list[Event]:
+    """Insert ``new_events`` (not yet projected) in one pipelined ``executemany``, each at
+    its stream's next version (checked against its expected version first); the positions
+    the identity gives them come back in order."""
+    rows: list[tuple[Any, ...]] = []
+    versions: list[int] = []
+    payloads: list[dict[str, Any]] = []
+    for ne in new_events:
+        version = next_version[ne.stream_id]
         if ne.expected_version is not None and ne.expected_version != version - 1:
             raise ConcurrencyError(
                 f"stream {ne.stream_id} is at version {version - 1}, expected {ne.expected_version}"
             )
+        next_version[ne.stream_id] = version + 1
         payload = EVENTS.to_payload(ne.body)
-        payload_text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
-        position = execute(
-            conn,
-            "INSERT INTO events (stream_id, version, type, schema_version, payload, actor, "
-            "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "RETURNING position",
+        rows.append(
             (
                 ne.stream_id,
                 version,
                 ne.type,
                 ne.schema_version,
-                payload_text,
+                _ENCODER.encode(payload),
                 ne.actor,
                 ne.actor_kind.value,
                 ne.reason,
                 format_time(ne.recorded_at),
-            ),
-        ).fetchone()
-        assert position is not None  # RETURNING gives the row
-        event = Event(
-            position=int(position[0]),
+            )
+        )
+        versions.append(version)
+        payloads.append(payload)
+    with conn.cursor() as cur:
+        cur.executemany(_INSERT, rows, returning=True)
+        positions = [int(r[0]) for _ in cur.results() for r in cur.fetchall()]
+    assert len(positions) == len(new_events)  # RETURNING gives each row
+    return [
+        Event(
+            position=position,
             stream_id=ne.stream_id,
             version=version,
             type=ne.type,
@@ -76,10 +122,10 @@ def append(conn: Conn, new_events: Sequence[NewEvent]) -> list[Event]:
             schema_version=ne.schema_version,
             known_body=ne.body,
         )
-        projector.apply(conn, event)
-        next_version[ne.stream_id] = version + 1
-        out.append(event)
-    return out
+        for ne, version, payload, position in zip(
+            new_events, versions, payloads, positions, strict=True
+        )
+    ]
 
 
 def read_stream(conn: Conn, stream_id: str) -> list[Event]:

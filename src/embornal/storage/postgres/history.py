@@ -9,18 +9,19 @@ replay in a savepoint, keeping only the history rows it made (as ``verify`` repl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
+from embornal.domain.clock import format_time
 from embornal.storage import history
 from embornal.storage.postgres.db import Conn, Dialect, rows
 
 if TYPE_CHECKING:
     from embornal.domain.events import DomainEvent, Event
 
-__all__ = ["MIGRATION", "fill_in", "project", "projecting", "resume"]
+__all__ = ["MIGRATION", "fill_in", "first_rows", "project", "projecting", "resume"]
 
 #: The migration that makes the history tables.
 MIGRATION = "pg_0008_history"
@@ -69,6 +70,47 @@ def project(conn: Conn, event: Event, body: DomainEvent) -> None:
     """After an event's own projection: the history intervals of what it changed."""
     if _ON.get():
         history.after(Dialect(conn), event, body)
+
+
+_WAITING = "unnest(?::text[], ?::text[], ?::bigint[]) AS w (fid, at, pos)"
+
+
+def first_rows(conn: Conn, events: Sequence[Event]) -> None:
+    """:func:`project` of a run of plain stores (:mod:`.store_run`): the first version and
+    tag rows of every fact just stored, in two statements; a fact that has rows already
+    (none, for a fact just stored) gets them as :func:`project` gives them."""
+    if not _ON.get():
+        return
+    dialect = Dialect(conn)
+    ids = [e.body.fact_id for e in events]  # type: ignore[attr-defined]
+    have = {
+        str(r[0])
+        for r in rows(
+            conn, "SELECT DISTINCT fact_id FROM fact_versions WHERE fact_id = ANY(?)", (ids,)
+        )
+    }
+    fresh = [e for e in events if e.body.fact_id not in have]  # type: ignore[attr-defined]
+    waiting = (
+        [e.body.fact_id for e in fresh],  # type: ignore[attr-defined]
+        [format_time(e.recorded_at) for e in fresh],
+        [e.position for e in fresh],
+    )
+    dialect.execute(
+        "INSERT INTO fact_versions (fact_id, valid_from, valid_to, position, state, "
+        f"attributes, kind_version, fields) SELECT f.id, w.at, NULL, w.pos, {history.STATE_SQL}, "
+        f"f.attributes, f.kind_version, {history.FIELDS_SQL} FROM {_WAITING} JOIN facts f "
+        "ON f.id = w.fid",
+        waiting,
+    )
+    dialect.execute(
+        "INSERT INTO fact_tag_versions (fact_id, key, valid_from, valid_to, value) "
+        f"SELECT t.fact_id, t.key, w.at, NULL, t.value FROM {_WAITING} JOIN fact_tags t "
+        "ON t.fact_id = w.fid",
+        waiting,
+    )
+    for e in events:
+        if e.body.fact_id in have:  # type: ignore[attr-defined]
+            history.after(dialect, e, e.body)
 
 
 def fill_in(conn: Conn, replay: Callable[[Conn], object]) -> None:

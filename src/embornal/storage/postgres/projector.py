@@ -28,14 +28,15 @@ from embornal.storage.projector import _lifetime_columns, _valid_attributes, tag
 if TYPE_CHECKING:
     from embornal.domain.events import Event
 
-__all__ = ["PORTED", "apply", "ensure_path"]
+__all__ = ["PORTED", "allow_rows", "apply", "ensure_path", "evidence_rows", "fact_values", "many"]
 
 
 def _x(conn: Conn, sql: str, params: Any = ()) -> Any:
     return execute(conn, sql, params)
 
 
-def _many(conn: Conn, sql: str, seq: list[tuple[Any, ...]]) -> None:
+def many(conn: Conn, sql: str, seq: list[tuple[Any, ...]]) -> None:
+    """``sql`` run once for each row of ``seq`` (none: nothing sent), pipelined."""
     if seq:
         from embornal.storage.postgres.db import pg_sql
 
@@ -81,12 +82,12 @@ def _index_terms(conn: Conn, seq: int, content: str) -> None:
         "UPDATE facts SET terms = array_to_tsvector(?::text[]), term_count = ? WHERE seq = ?",
         (sorted(counts), len(terms), seq),
     )
-    _many(
+    many(
         conn,
         "INSERT INTO fact_terms (seq, term, tf) VALUES (?, ?, ?)",
         [(seq, t, n) for t, n in counts.items()],
     )
-    _many(
+    many(
         conn,
         "INSERT INTO term_stats (term, df) VALUES (?, 1) "
         "ON CONFLICT (term) DO UPDATE SET df = term_stats.df + 1",
@@ -121,10 +122,19 @@ def _unindex_terms(conn: Conn, seq: int) -> None:
 # -- facts ---------------------------------------------------------------------------------
 
 
-def _fact_stored(conn: Conn, e: Event, b: Any) -> None:
+#: The columns of a new ``facts`` row, in :func:`fact_values`' order.
+FACT_COLUMNS = (
+    "id, path_id, content, kind, owner, created_at, recorded_at, stability_days, "
+    "supersedes_id, attributes, kind_version, visibility, lifetime, lifetime_until, "
+    "expires_at, confidence, tag_text"
+)
+
+
+def fact_values(e: Event, b: Any, path_id: int) -> tuple[Any, ...]:
+    """The :data:`FACT_COLUMNS` values of the row that the store ``b`` creates (one store,
+    or a run of them: :mod:`.store_run`)."""
     from embornal.domain.confidence import prior
 
-    path_id = ensure_path(conn, b.path)
     content = b.content or ""
     attributes = kind_version = None
     if b.attributes:
@@ -135,64 +145,72 @@ def _fact_stored(conn: Conn, e: Event, b: Any) -> None:
     if b.lifetime is not None:
         lifetime = _lifetime_columns(b.lifetime, b.kind, e)
     start = b.confidence if b.confidence is not None else prior(e.actor_kind)
+    return (
+        b.fact_id,
+        path_id,
+        content,
+        b.kind,
+        b.owner,
+        format_time(b.created_at),
+        format_time(e.recorded_at),
+        INITIAL_STABILITY_DAYS,
+        b.supersedes_id,
+        attributes,
+        kind_version,
+        b.visibility,
+        *lifetime,
+        start,
+        tag_text(b.tags),
+    )
+
+
+def _fact_stored(conn: Conn, e: Event, b: Any) -> None:
+    path_id = ensure_path(conn, b.path)
     seq = int(
         _x(
             conn,
-            "INSERT INTO facts (id, path_id, content, kind, owner, created_at, recorded_at, "
-            "stability_days, supersedes_id, attributes, kind_version, visibility, lifetime, "
-            "lifetime_until, expires_at, confidence, tag_text) "
+            f"INSERT INTO facts ({FACT_COLUMNS}) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq",
-            (
-                b.fact_id,
-                path_id,
-                content,
-                b.kind,
-                b.owner,
-                format_time(b.created_at),
-                format_time(e.recorded_at),
-                INITIAL_STABILITY_DAYS,
-                b.supersedes_id,
-                attributes,
-                kind_version,
-                b.visibility,
-                *lifetime,
-                start,
-                tag_text(b.tags),
-            ),
+            fact_values(e, b, path_id),
         ).fetchone()[0]
     )
-    _many(
+    many(
         conn,
         "INSERT INTO fact_tags (fact_id, key, value) VALUES (?, ?, ?)",
         [(b.fact_id, t.key, t.value) for t in b.tags],
     )
-    _index_terms(conn, seq, content)
+    _index_terms(conn, seq, b.content or "")
     if b.supersedes_id:
         _x(conn, "UPDATE facts SET superseded_by = ? WHERE id = ?", (b.fact_id, b.supersedes_id))
-    _allow_list(conn, b.fact_id, b.visibility)
-    if b.evidence_types:
-        n = len(b.evidence_types)
-        texts = zip(b.evidence_values or ("",) * n, b.evidence_notes or ("",) * n, strict=False)
-        _many(
-            conn,
-            "INSERT INTO fact_evidence (fact_id, seq, evidence_type, value, note, recorded_at, "
-            "actor) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (b.fact_id, i, t, v or "", note or None, format_time(e.recorded_at), e.actor)
-                for i, (t, (v, note)) in enumerate(zip(b.evidence_types, texts, strict=False), 1)
-            ],
-        )
+    many(conn, ALLOW_INSERT, allow_rows(b.fact_id, b.visibility))
+    many(conn, EVIDENCE_INSERT, evidence_rows(e, b))
 
 
-def _allow_list(conn: Conn, fact_id: str, visibility: str | None) -> None:
+ALLOW_INSERT = "INSERT INTO fact_visibility_allow (fact_id, subject) VALUES (?, ?)"
+EVIDENCE_INSERT = (
+    "INSERT INTO fact_evidence (fact_id, seq, evidence_type, value, note, recorded_at, "
+    "actor) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def evidence_rows(e: Event, b: Any) -> list[tuple[Any, ...]]:
+    """The ``fact_evidence`` rows of evidence given with a store (none: none given)."""
+    if not b.evidence_types:
+        return []
+    n = len(b.evidence_types)
+    texts = zip(b.evidence_values or ("",) * n, b.evidence_notes or ("",) * n, strict=False)
+    return [
+        (b.fact_id, i, t, v or "", note or None, format_time(e.recorded_at), e.actor)
+        for i, (t, (v, note)) in enumerate(zip(b.evidence_types, texts, strict=False), 1)
+    ]
+
+
+def allow_rows(fact_id: str, visibility: str | None) -> list[tuple[str, str]]:
+    """The allow-list rows of a restricted fact (none for any other)."""
     if visibility is None or not visibility.startswith("restricted:"):
-        return
+        return []
     names = sorted(set(visibility.removeprefix("restricted:").split(",")))
-    _many(
-        conn,
-        "INSERT INTO fact_visibility_allow (fact_id, subject) VALUES (?, ?)",
-        [(fact_id, n) for n in names],
-    )
+    return [(fact_id, n) for n in names]
 
 
 def _fact_visibility_changed(conn: Conn, e: Event, b: Any) -> None:
@@ -201,7 +219,7 @@ def _fact_visibility_changed(conn: Conn, e: Event, b: Any) -> None:
     stored = stored_visibility(b.visibility)
     _x(conn, "UPDATE facts SET visibility = ? WHERE id = ?", (stored, b.fact_id))
     _x(conn, "DELETE FROM fact_visibility_allow WHERE fact_id = ?", (b.fact_id,))
-    _allow_list(conn, b.fact_id, stored)
+    many(conn, ALLOW_INSERT, allow_rows(b.fact_id, stored))
 
 
 def _importance_adjusted(conn: Conn, e: Event, b: Any) -> None:
@@ -377,7 +395,7 @@ def _facts_recalled(conn: Conn, e: Event, b: Any) -> None:
         updates.append(
             (format_time(after.last_recall_at), after.recall_count, after.stability_days, r[0])
         )
-    _many(
+    many(
         conn,
         "UPDATE facts SET last_recall_at = ?, recall_count = ?, stability_days = ? WHERE id = ?",
         updates,
@@ -389,7 +407,7 @@ def _facts_recalled(conn: Conn, e: Event, b: Any) -> None:
 
 def _path_tagged(conn: Conn, e: Event, b: Any) -> None:
     path_id = ensure_path(conn, b.path)
-    _many(
+    many(
         conn,
         "INSERT INTO path_tags (path_id, tagger, key, value) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (path_id, tagger, key) DO UPDATE SET value = excluded.value",
@@ -401,7 +419,7 @@ def _path_untagged(conn: Conn, e: Event, b: Any) -> None:
     row = _x(conn, "SELECT id FROM paths WHERE path = ?", (b.path,)).fetchone()
     if row is None:
         return
-    _many(
+    many(
         conn,
         "DELETE FROM path_tags WHERE path_id = ? AND tagger = ? AND key = ?",
         [(row[0], e.actor, k) for k in b.keys],

@@ -390,8 +390,7 @@ class PostgresStore(
     def write_vectors(self, tx: db.Conn, items: Sequence[FactVector], *, model: str) -> None:
         if pg_vectors.get_meta(tx, pg_vectors.MODEL_KEY) is None:
             pg_vectors.set_meta(tx, pg_vectors.MODEL_KEY, model)
-        for item in items:
-            pg_vectors.write(tx, item.fact_id, item.vector, item.pieces)
+        pg_vectors.write(tx, [(i.fact_id, i.vector, i.pieces) for i in items])
 
     def clear_vectors(self, tx: db.Conn, *, model: str, width: int | None = None) -> None:
         if pg_vectors.has_tables(tx):

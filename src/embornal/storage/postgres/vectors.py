@@ -109,23 +109,35 @@ def prepare(conn: Conn, width: int) -> None:
     )
 
 
-def write(conn: Conn, fact_id: str, vector: bytes, pieces: Sequence[bytes]) -> None:
-    row = execute(conn, "SELECT seq FROM facts WHERE id = ?", (fact_id,)).fetchone()
-    if row is None:
+def write(conn: Conn, items: Sequence[tuple[str, bytes, Sequence[bytes]]]) -> None:
+    """Each ``(fact id, vector, pieces)``: the fact's vector set (or replaced) and its
+    pieces replaced, for all of them in one read, one delete and two pipelined
+    ``executemany`` (a fact without a row is passed over)."""
+    ids = [item[0] for item in items]
+    if not ids:
         return
-    execute(conn, "DELETE FROM fact_pieces WHERE fact_id = ?", (fact_id,))
-    for i, blob in enumerate(pieces):
-        execute(
-            conn,
-            "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (?, ?, ?::vector)",
-            (fact_id, i, as_text(blob)),
-        )
-    execute(
-        conn,
-        "INSERT INTO fact_vectors (seq, embedding) VALUES (?, ?::vector) "
-        "ON CONFLICT (seq) DO UPDATE SET embedding = excluded.embedding",
-        (row[0], as_text(vector)),
-    )
+    seqs = {
+        str(r[0]): int(r[1])
+        for r in execute(conn, "SELECT id, seq FROM facts WHERE id = ANY(?)", (ids,)).fetchall()
+    }
+    known = list({item[0]: item for item in items if item[0] in seqs}.values())  # last wins
+    execute(conn, "DELETE FROM fact_pieces WHERE fact_id = ANY(?)", ([i[0] for i in known],))
+    with conn.cursor() as cur:
+        pieces = [
+            (fact_id, i, as_text(blob)) for fact_id, _, chunks in known
+            for i, blob in enumerate(chunks)
+        ]  # fmt: skip
+        if pieces:
+            cur.executemany(
+                "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (%s, %s, %s::vector)",
+                pieces,
+            )
+        if known:
+            cur.executemany(
+                "INSERT INTO fact_vectors (seq, embedding) VALUES (%s, %s::vector) "
+                "ON CONFLICT (seq) DO UPDATE SET embedding = excluded.embedding",
+                [(seqs[fact_id], as_text(vector)) for fact_id, vector, _ in known],
+            )
 
 
 def clear(conn: Conn) -> None:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from embornal.adapters import onnx_session
 from embornal.adapters.embeddings.base import LocalModelEmbedder
 from embornal.adapters.embeddings.quantize import INT8_FILE, INT8_SUFFIX
 from embornal.errors import EmbeddingError
@@ -55,11 +56,7 @@ _SEMANTIC_HINT = "Install the semantic extra: pip install 'embornal[semantic]'."
 
 def default_thread_count() -> int:
     """Threads for one inference: every core up to 4 (2 on a 2-core machine)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 4))
+    return onnx_session.threads()
 
 
 def find_model_files(model_dir: Path) -> tuple[Path, Path]:
@@ -181,43 +178,14 @@ class OnnxEmbedder(LocalModelEmbedder):
         tokenizer.enable_truncation(max_length=self.max_tokens)
         self._tokenizer = tokenizer
 
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = (
-            threads if threads and threads > 0 else default_thread_count()
+        self._session = onnx_session.cpu_session(
+            onnxruntime,
+            model_file,
+            threads,
+            EmbeddingError,
+            "Re-download the model (`embornal model rm` then `embornal model pull`).",
         )
-        options.inter_op_num_threads = 1
-        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
-        # Idle threads sleep instead of spinning: the memory shares the machine
-        # with the agent that uses it.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-        try:
-            self._session = onnxruntime.InferenceSession(
-                str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as e:
-            raise EmbeddingError(
-                f"ONNX Runtime cannot load {model_file}: {e}",
-                hint="Re-download the model (`embornal model rm` then `embornal model pull`).",
-            ) from e
-
-        self._inputs: dict[str, Any] = {}
-        for node in self._session.get_inputs():
-            dtype = numpy.int32 if node.type == "tensor(int32)" else numpy.int64
-            if node.name not in ("input_ids", "attention_mask", "token_type_ids"):
-                raise EmbeddingError(
-                    f"{model_file} wants an input named {node.name!r}",
-                    hint="Export the encoder with inputs input_ids, attention_mask "
-                    "and optionally token_type_ids.",
-                )
-            self._inputs[node.name] = dtype
-        if "input_ids" not in self._inputs:
-            raise EmbeddingError(
-                f"{model_file} has no input_ids input",
-                hint="Export the text encoder itself, taking token ids.",
-            )
+        self._inputs = onnx_session.input_types(self._session, numpy, model_file, EmbeddingError)
 
         outputs = self._session.get_outputs()
         names = [o.name for o in outputs]
@@ -254,11 +222,8 @@ class OnnxEmbedder(LocalModelEmbedder):
             encodings = self._tokenizer.encode_batch(list(texts))
         except Exception as e:
             raise EmbeddingError(f"tokenizing failed: {e}") from e
-        # Similar lengths in one batch waste less work on padding.
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         result: list[list[float]] = [[] for _ in texts]
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
+        for chunk in onnx_session.length_batches(encodings, self.batch_size):
             vectors = self._run([encodings[i] for i in chunk])
             for i, vector in zip(chunk, vectors.tolist(), strict=True):
                 result[i] = vector
@@ -266,17 +231,7 @@ class OnnxEmbedder(LocalModelEmbedder):
 
     def _run(self, encodings: Sequence[Any]) -> NDArray[np.float32]:
         xp = self._np
-        length = max(1, max(len(e.ids) for e in encodings))
-        ids = xp.full((len(encodings), length), self._pad_id, dtype=xp.int64)
-        mask = xp.zeros((len(encodings), length), dtype=xp.int64)
-        types = xp.zeros((len(encodings), length), dtype=xp.int64)
-        for row, encoding in enumerate(encodings):
-            n = len(encoding.ids)
-            ids[row, :n] = encoding.ids
-            mask[row, :n] = encoding.attention_mask
-            types[row, :n] = encoding.type_ids
-        arrays = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        feed = {name: arrays[name].astype(dtype) for name, dtype in self._inputs.items()}
+        feed, mask = onnx_session.bert_feed(xp, encodings, self._pad_id, self._inputs)
         try:
             (output,) = self._session.run([self._output], feed)
         except Exception as e:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from embornal.adapters import onnx_session
 from embornal.errors import RerankerError
 
 __all__ = ["MAX_TOKENS", "OnnxReranker", "find_reranker_files"]
@@ -41,14 +42,6 @@ def find_reranker_files(model_dir: Path) -> tuple[Path, Path]:
         if candidate.is_file():
             return model_file, candidate
     raise RerankerError(f"no tokenizer.json beside {model_file} or in {model_dir}", hint=_PULL_HINT)
-
-
-def _threads() -> int:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 4))
 
 
 class OnnxReranker:
@@ -108,31 +101,14 @@ class OnnxReranker:
         tokenizer.enable_truncation(max_length=self.max_tokens, strategy="longest_first")
         self._tokenizer = tokenizer
 
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = threads if threads and threads > 0 else _threads()
-        options.inter_op_num_threads = 1
-        options.execution_mode = onnxruntime.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-        try:
-            self._session = onnxruntime.InferenceSession(
-                str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
-            )
-        except Exception as e:
-            raise RerankerError(
-                f"ONNX Runtime cannot load the reranker {model_file}: {e}",
-                hint="Pull the reranker again (`embornal model rm` then "
-                "`embornal model pull --reranker`).",
-            ) from e
-        self._inputs: dict[str, Any] = {}
-        for node in self._session.get_inputs():
-            if node.name not in ("input_ids", "attention_mask", "token_type_ids"):
-                raise RerankerError(f"{model_file} wants an input named {node.name!r}")
-            self._inputs[node.name] = numpy.int32 if node.type == "tensor(int32)" else numpy.int64
-        if "input_ids" not in self._inputs:
-            raise RerankerError(f"{model_file} has no input_ids input")
+        self._session = onnx_session.cpu_session(
+            onnxruntime,
+            model_file,
+            threads,
+            RerankerError,
+            "Pull the reranker again (`embornal model rm` then `embornal model pull --reranker`).",
+        )
+        self._inputs = onnx_session.input_types(self._session, numpy, model_file, RerankerError)
         names = [o.name for o in self._session.get_outputs()]
         self._output = "logits" if "logits" in names else names[0]
 
@@ -147,27 +123,15 @@ class OnnxReranker:
             encodings = self._tokenizer.encode_batch([(query, text) for text in texts])
         except Exception as e:
             raise RerankerError(f"tokenizing failed: {e}") from e
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         out = [0.0] * len(texts)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
+        for chunk in onnx_session.length_batches(encodings, self.batch_size):
             for i, value in zip(chunk, self._run([encodings[i] for i in chunk]), strict=True):
                 out[i] = value
         return out
 
     def _run(self, encodings: Sequence[Any]) -> list[float]:
         xp = self._np
-        length = max(1, max(len(e.ids) for e in encodings))
-        ids = xp.full((len(encodings), length), self._pad_id, dtype=xp.int64)
-        mask = xp.zeros((len(encodings), length), dtype=xp.int64)
-        types = xp.zeros((len(encodings), length), dtype=xp.int64)
-        for row, encoding in enumerate(encodings):
-            n = len(encoding.ids)
-            ids[row, :n] = encoding.ids
-            mask[row, :n] = encoding.attention_mask
-            types[row, :n] = encoding.type_ids
-        arrays = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        feed = {name: arrays[name].astype(dtype) for name, dtype in self._inputs.items()}
+        feed, _ = onnx_session.bert_feed(xp, encodings, self._pad_id, self._inputs)
         try:
             (output,) = self._session.run([self._output], feed)
         except Exception as e:

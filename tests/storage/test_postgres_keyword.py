@@ -10,6 +10,7 @@ import pytest
 from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
+from embornal.domain import keyword_bound
 from embornal.storage.factory import open_store
 from embornal.storage.postgres import keyword
 from embornal.storage.postgres import migrations as pg_migrations
@@ -93,5 +94,21 @@ def test_pg_0009_fills_the_document_lengths_of_an_older_database(
                 "WHERE t.dl <> f.term_count"
             ).fetchone()
             assert bad is not None and bad[0] == 0
+    finally:
+        store.close()
+
+
+def test_a_heavy_term_is_read_over_the_newest_rows_and_falls_back_to_exact(
+    pg_url: str, clock: FixedClock, events: Events, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = open_store(pg_url, clock)
+    try:
+        ids = write(store, *(events.stored("/k", f"okapi note {i}") for i in range(30)))
+        monkeypatch.setattr(keyword_bound, "HEAVY_DF", 10)
+        monkeypatch.setattr(keyword_bound, "WINDOW_POSTINGS", 6)
+        few = [f.id for f, _ in store.keyword_search(["okapi"], 3)]
+        assert few == ids[::-1][:3]  # equal scores: the newest, all inside the window
+        every = [f.id for f, _ in store.keyword_search(["okapi"], 50)]
+        assert every == ids[::-1]  # the window held too few: ranked exactly
     finally:
         store.close()

@@ -48,7 +48,7 @@ PROJECTION_QUERIES: dict[str, str] = {
     "path_tags": "SELECT p.path, t.tagger, t.key, t.value FROM path_tags t "
     "JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3",
     "effective_fact_tags": "SELECT fact_id, key, value FROM effective_fact_tags ORDER BY 1, 2",
-    "fact_terms": "SELECT f.id, t.term, t.tf FROM fact_terms t JOIN facts f ON f.seq = t.seq "
+    "fact_terms": "SELECT f.id, t.term, t.tf, t.dl FROM fact_terms t JOIN facts f ON f.seq = t.seq "
     "ORDER BY 1, 2",
     "term_stats": "SELECT term, df FROM term_stats ORDER BY term",
     "counters": "SELECT name, value FROM counters ORDER BY name",

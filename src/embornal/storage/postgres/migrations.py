@@ -15,6 +15,7 @@ from embornal.errors import EmbornalError, MigrationError
 from embornal.storage.postgres.db import MIGRATION_LOCK, Conn, DriverError, execute
 from embornal.storage.postgres.history import MIGRATION as HISTORY
 from embornal.storage.postgres.history import projecting, resume
+from embornal.storage.postgres.keyword import LENGTHS, lengths, writes_lengths
 
 __all__ = ["MIGRATIONS", "PgMigration", "applied", "migrate"]
 
@@ -77,6 +78,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration("pg_0006_history_context", "schema", _sql("0005_history_context")),
     PgMigration("pg_0007_narratives", "schema", _sql("0006_narratives")),
     PgMigration(HISTORY, "schema", _history),
+    PgMigration(LENGTHS, "schema", _sql("0009_fact_terms_length")),
 )
 
 
@@ -96,7 +98,8 @@ def migrate(conn: Conn, clock: Clock, *, seed: bool = True) -> list[str]:
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
         done = set(applied(conn))
     new = not done
-    with projecting(HISTORY in done):  # no history tables to write before pg_0008
+    # no history tables to write before pg_0008, no posting lengths before pg_0009
+    with projecting(HISTORY in done), lengths(LENGTHS in done):
         _run(conn, clock, done, ran, seed=seed or not new)
     return ran
 
@@ -111,6 +114,8 @@ def _run(conn: Conn, clock: Clock, done: set[str], ran: list[str], *, seed: bool
                 if execute(conn, "SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
                     if m.name == HISTORY:
                         resume()
+                    if m.name == LENGTHS:
+                        writes_lengths(True)
                     continue  # another process applied it while we waited
                 if m.kind == "schema" or seed:
                     m.run(conn, clock)
@@ -119,6 +124,8 @@ def _run(conn: Conn, clock: Clock, done: set[str], ran: list[str], *, seed: bool
                     "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
                     (m.name, format_time(clock.now())),
                 )
+                if m.name == LENGTHS:
+                    writes_lengths(True)
         except DriverError as e:
             raise MigrationError(f"migration {m.name} failed: {e}") from e
         except EmbornalError as e:

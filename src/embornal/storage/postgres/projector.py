@@ -20,7 +20,7 @@ from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
 from embornal.storage import canon, claims_sql, narratives_sql, proposals_sql, protocol
-from embornal.storage.postgres import conflicts, graph
+from embornal.storage.postgres import conflicts, graph, keyword
 from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres.db import Conn, Dialect, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes, tag_text
@@ -82,11 +82,18 @@ def _index_terms(conn: Conn, seq: int, content: str) -> None:
         "UPDATE facts SET terms = array_to_tsvector(?::text[]), term_count = ? WHERE seq = ?",
         (sorted(counts), len(terms), seq),
     )
-    many(
-        conn,
-        "INSERT INTO fact_terms (seq, term, tf) VALUES (?, ?, ?)",
-        [(seq, t, n) for t, n in counts.items()],
-    )
+    if keyword.writes_lengths():
+        many(
+            conn,
+            "INSERT INTO fact_terms (seq, term, tf, dl) VALUES (?, ?, ?, ?)",
+            [(seq, t, n, len(terms)) for t, n in counts.items()],
+        )
+    else:  # a migration before pg_0009 (the guide's facts): it fills the lengths in
+        many(
+            conn,
+            "INSERT INTO fact_terms (seq, term, tf) VALUES (?, ?, ?)",
+            [(seq, t, n) for t, n in counts.items()],
+        )
     many(
         conn,
         "INSERT INTO term_stats (term, df) VALUES (?, 1) "

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.text import index_terms
-from embornal.storage.postgres import conflicts, projector
+from embornal.storage.postgres import conflicts, keyword, projector
 from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres.db import Conn, execute, pg_sql
 
@@ -59,10 +59,13 @@ def project(conn: Conn, events: Sequence[Event]) -> None:
             for b in bodies:
                 for t in b.tags:
                     copy.write_row((b.fact_id, t.key, t.value))
-        with cur.copy("COPY fact_terms (seq, term, tf) FROM STDIN") as copy:
+        lengths = keyword.writes_lengths()  # not before pg_0009 (the guide's facts)
+        columns = "seq, term, tf, dl" if lengths else "seq, term, tf"
+        with cur.copy(f"COPY fact_terms ({columns}) FROM STDIN") as copy:
             for seq, counted in zip(seqs, counts, strict=True):
+                dl = counted.total()
                 for term, tf in counted.items():
-                    copy.write_row((seq, term, tf))
+                    copy.write_row((seq, term, tf, dl) if lengths else (seq, term, tf))
     _term_stats(conn, counts, length)
     projector.many(
         conn,

@@ -16,9 +16,32 @@ from typing import Any
 
 from embornal.errors import EmbornalError
 
-__all__ = ["BERT_INPUTS", "bert_feed", "cpu_session", "input_types", "length_batches", "threads"]
+__all__ = [
+    "BERT_INPUTS",
+    "bert_feed",
+    "cpu_session",
+    "input_types",
+    "length_batches",
+    "libraries",
+    "threads",
+]
 
 BERT_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+def libraries(error: type[EmbornalError], what: str) -> tuple[Any, Any, Any]:
+    """``(numpy, onnxruntime, tokenizers)``, imported now; ``error`` naming the missing one
+    (``what`` is the adapter, e.g. "the ONNX reranker")."""
+    try:
+        import numpy
+        import onnxruntime
+        import tokenizers
+    except ImportError as e:
+        raise error(
+            f"{what} needs {e.name or 'onnxruntime'}",
+            hint="Install the semantic extra: pip install 'embornal[semantic]'.",
+        ) from e
+    return numpy, onnxruntime, tokenizers
 
 
 def threads() -> int:

@@ -51,8 +51,6 @@ Pooling = Literal["mean", "cls"]
 
 _MODEL_FILES = (INT8_FILE, "model.onnx")
 
-_SEMANTIC_HINT = "Install the semantic extra: pip install 'embornal[semantic]'."
-
 
 def default_thread_count() -> int:
     """Threads for one inference: every core up to 4 (2 on a 2-core machine)."""
@@ -126,15 +124,9 @@ class OnnxEmbedder(LocalModelEmbedder):
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be positive")
-        try:
-            import numpy
-            import onnxruntime
-            import tokenizers
-        except ImportError as e:
-            raise EmbeddingError(
-                f"the ONNX embedding provider needs {e.name or 'onnxruntime'}",
-                hint=_SEMANTIC_HINT,
-            ) from e
+        numpy, onnxruntime, tokenizers = onnx_session.libraries(
+            EmbeddingError, "the ONNX embedding provider"
+        )
         self._np = numpy
         directory = Path(model_dir).expanduser()
         if not directory.is_dir():

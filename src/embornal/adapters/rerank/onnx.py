@@ -63,15 +63,7 @@ class OnnxReranker:
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be positive")
-        try:
-            import numpy
-            import onnxruntime
-            import tokenizers
-        except ImportError as e:
-            raise RerankerError(
-                f"the ONNX reranker needs {e.name or 'onnxruntime'}",
-                hint="Install the semantic extra: pip install 'embornal[semantic]'.",
-            ) from e
+        numpy, onnxruntime, tokenizers = onnx_session.libraries(RerankerError, "the ONNX reranker")
         self._np = numpy
         directory = Path(model_dir).expanduser()
         if not directory.is_dir():

@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from embornal import FixedClock, Memory
+from embornal.domain.ranking import FusionSettings
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -44,3 +49,24 @@ def cross_encoder_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shape = dict(RERANKER_SHAPE, num_hidden_layers=FIXTURE_LAYERS)
         export_cross_encoder_onnx(shape, tokenizer_dir, target, seed=FIXTURE_SEED)
     return target
+
+
+class Backwards:
+    """A reranker that reverses the order it is given (the last text scores highest)."""
+
+    identity = "backwards"
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        return [float(i) for i in range(len(texts))]
+
+
+@contextmanager
+def harbour_memory(path: Path, clock: FixedClock, top: int) -> Iterator[Memory]:
+    """A memory with the :class:`Backwards` reranker over its best ``top`` and six facts
+    under ``/port`` that match "harbour" fewer times the further down."""
+    with Memory.open(
+        path, clock=clock, reranker=Backwards(), fusion=FusionSettings(rerank_top=top)
+    ) as mem:
+        for i in range(6):
+            mem.store(f"/port/p{i}", f"fact {i}: {'harbour ' * (6 - i)}ferry")
+        yield mem

@@ -3,7 +3,7 @@ through the remote client; a server with no reranker answers 400 with the pull h
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,27 +11,16 @@ from http_helpers import API, assert_problem, bearer
 from starlette.testclient import TestClient
 
 from embornal import FixedClock, Memory
-from embornal.domain.ranking import FusionSettings
 from embornal.interfaces.cli.remote import RemoteMemory
 from embornal.interfaces.http.app import create_app
+from rerank_helpers import harbour_memory
 
 TOP = 3
 
 
-class Backwards:
-    identity = "backwards"
-
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
-        return [float(i) for i in range(len(texts))]
-
-
 @pytest.fixture
 def ranked(tmp_path: Path, clock: FixedClock) -> Iterator[Memory]:
-    with Memory.open(
-        tmp_path / "r.db", clock=clock, reranker=Backwards(), fusion=FusionSettings(rerank_top=TOP)
-    ) as mem:
-        for i in range(6):
-            mem.store(f"/port/p{i}", f"fact {i}: {'harbour ' * (6 - i)}ferry")
+    with harbour_memory(tmp_path / "r.db", clock, TOP) as mem:
         yield mem
 
 

@@ -3,33 +3,22 @@ keeps its size); the core tool ignores it; a memory without a reranker names the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from test_mcp_tools import connect, fail, ok
 
 from embornal import FixedClock, Memory
-from embornal.domain.ranking import FusionSettings
+from rerank_helpers import harbour_memory
 
 pytestmark = pytest.mark.anyio
 TOP = 3
 
 
-class Backwards:
-    identity = "backwards"
-
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
-        return [float(i) for i in range(len(texts))]
-
-
 @pytest.fixture
 def ranked(tmp_path: Path, clock: FixedClock) -> Iterator[Memory]:
-    with Memory.open(
-        tmp_path / "r.db", clock=clock, reranker=Backwards(), fusion=FusionSettings(rerank_top=TOP)
-    ) as mem:
-        for i in range(6):
-            mem.store(f"/port/p{i}", f"fact {i}: {'harbour ' * (6 - i)}ferry")
+    with harbour_memory(tmp_path / "r.db", clock, TOP) as mem:
         yield mem
 
 

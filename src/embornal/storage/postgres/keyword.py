@@ -97,24 +97,25 @@ def _score(avgdl: float) -> tuple[str, tuple[Any, ...]]:
 
 def _query(
     rows_of: Rows, terms: Sequence[str]
-) -> tuple[list[str], list[float], float, dict[str, int]] | None:
+) -> tuple[list[str], list[float], float, dict[str, int], int] | None:
+    """The terms the memory holds, their idf, the average length, every term's document
+    count and the last row, in one read."""
     stats = rows_of(
         "SELECT (SELECT value FROM counters WHERE name = 'fts_docs') AS docs, "
-        "(SELECT value FROM counters WHERE name = 'fts_length') AS length",
-        (),
+        "(SELECT value FROM counters WHERE name = 'fts_length') AS length, "
+        "(SELECT coalesce(max(seq), 0) FROM facts) AS last, "
+        "(SELECT jsonb_object_agg(term, df) FROM term_stats WHERE term = ANY(?)) AS df",
+        (list(terms),),
     )[0]
     docs, length = int(stats["docs"] or 0), int(stats["length"] or 0)
     if docs == 0:
         return None
-    df = {
-        r[0]: int(r[1])
-        for r in rows_of("SELECT term, df FROM term_stats WHERE term = ANY(?)", (list(terms),))
-    }
+    df = {str(t): int(n) for t, n in (stats["df"] or {}).items()}
     known = [t for t in terms if t in df]
     if not known:
         return None
     weights = [idf(docs, df[t]) for t in known]
-    return known, weights, (length / docs if length else 1.0), df
+    return known, weights, (length / docs if length else 1.0), df, int(stats["last"])
 
 
 def ranked_rows(
@@ -131,11 +132,10 @@ def ranked_rows(
     query = _query(rows_of, terms)
     if query is None:
         return []
-    known, weights, avgdl, df = query
+    known, weights, avgdl, df, last = query
     start = 0
     heavy: list[str] = []
     if any(df[t] > keyword_bound.HEAVY_DF for t in known):
-        last = int(rows_of("SELECT coalesce(max(seq), 0) FROM facts", ())[0][0])
         bound = keyword_bound.bound_search(known, df, last)
         if bound is not None:
             heavy, start = list(bound.heavy), bound.window_start
@@ -206,7 +206,7 @@ def exact_rows(
     query = _query(rows_of, terms)
     if query is None:
         return []
-    known, weights, avgdl, _ = query
+    known, weights, avgdl, _, _ = query
     heavy, start = bound
     lows = [start if t in heavy else 0 for t in known]
     score, score_params = _score(avgdl)

@@ -97,6 +97,7 @@ class PostgresStore(
         self.migrations_applied: list[str] = []
         self._local = threading.local()
         self._scopes = _PgScopes()
+        self._vec_tables = False
 
     @classmethod
     def open(
@@ -377,7 +378,11 @@ class PostgresStore(
     # -- vectors (pgvector, :mod:`.vectors`) ---------------------------------------------
 
     def has_vector_index(self) -> bool:
-        return self._read(pg_vectors.has_tables)
+        """Whether the vector tables exist; a yes is remembered (they are made once, and
+        made again in the transaction that drops them for a new width)."""
+        if not self._vec_tables:
+            self._vec_tables = self._read(pg_vectors.has_tables)
+        return self._vec_tables
 
     def prepare_vectors(self, width: int) -> bool:
         with self.transaction("checking the vector width") as tx:

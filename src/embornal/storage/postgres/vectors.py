@@ -28,7 +28,9 @@ __all__ = [
     "has_tables",
     "nearest",
     "pending_sql",
+    "pool_size",
     "prepare",
+    "search_breadth",
     "set_meta",
     "write",
 ]
@@ -172,17 +174,48 @@ def pending_sql(tables: bool) -> tuple[str, str]:
     )
 
 
+#: How many of the HNSW index's nearest a search re-scores, per candidate asked, and at
+#: least (decision 0124). The index holds the exact vectors, so its order is already the
+#: re-scored one for a fact without pieces; the pool lets a long fact's pieces reorder the
+#: nearest. It is also the search's ``hnsw.ef_search`` (its breadth, hence its recall and
+#: its cost), unless the database sets a larger one.
+POOL_FACTOR = 2
+MIN_POOL = 40
+
+
+def pool_size(candidates: int) -> int:
+    """How many of the index's nearest a search for ``candidates`` reads and re-scores."""
+    return min(1000, max(candidates * POOL_FACTOR, MIN_POOL))
+
+
+def search_breadth(conn: Conn, pool: int) -> int:
+    """Set the HNSW search of the current transaction: an iterative scan (a filter cannot
+    starve it) of a breadth (``hnsw.ef_search``) of ``pool``, or the database's own where
+    an administrator set it higher (``ALTER DATABASE … SET hnsw.ef_search = 400``: more
+    recall, more time); the breadth set."""
+    row = conn.execute(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+        "set_config('hnsw.ef_search', greatest(coalesce(nullif("
+        "current_setting('hnsw.ef_search', true), ''), '0')::int, %s)::text, true)",
+        (int(min(1000, pool)),),
+    ).fetchone()
+    return int(row[1]) if row is not None else pool
+
+
 def nearest(
     conn: Conn,
     query: bytes,
     candidates: int,
     where: tuple[str, tuple[Any, ...]],
     fact_cols: str,
+    *,
+    pool: int | None = None,
 ) -> list[Any]:
     """The fact rows (``fact_cols`` plus ``sim``) nearest to ``query``, best first: the
-    HNSW index's ``wide`` nearest that ``where`` lets through, re-scored exactly."""
+    HNSW index's ``pool`` nearest (:func:`pool_size` by default) that ``where`` lets
+    through, re-scored exactly."""
     q = as_text(query)
-    wide = max(candidates * 8, 400)
+    wide = pool_size(candidates) if pool is None else pool
     sql = (
         "WITH near AS (SELECT v.seq FROM fact_vectors v JOIN facts f ON f.seq = v.seq "
         f"JOIN paths p ON p.id = f.path_id WHERE {where[0]} "
@@ -192,6 +225,5 @@ def nearest(
         "JOIN paths p ON p.id = f.path_id ORDER BY sim DESC, f.seq DESC LIMIT ?"
     )
     with conn.transaction():
-        conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        conn.execute(f"SET LOCAL hnsw.ef_search = {min(1000, wide)}")
+        search_breadth(conn, wide)
         return list(execute(conn, sql, (*where[1], q, wide, q, q, candidates)).fetchall())

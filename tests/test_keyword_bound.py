@@ -129,7 +129,7 @@ def _stated(store: Store, built: Path, terms: list[str], n: int) -> list[tuple[i
     ids = _ids(built)
     last = max(ids)
     df = store.term_df(terms)
-    bound = keyword_bound.bound_search(terms, df, last, docs=len(ids))
+    bound = keyword_bound.bound_search(terms, df, last)
     assert bound is not None
     whole = _bm25(built, terms)
     light = [t for t in terms if t not in bound.heavy]
@@ -225,3 +225,33 @@ def test_a_search_after_term_df_bounds_itself_on_those_counts(
     assert [(f.id, rank) for f, rank in store.keyword_search(terms, 30)] == counted
     store.term_df([RARE[0]])  # counts not covering the search's terms: read again
     assert [(f.id, rank) for f, rank in store.keyword_search(terms, 30)] == counted
+
+
+def test_the_ceiling_holds_after_facts_are_forgotten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forgotten facts leave the index but keep their row ids: the ceiling weighs the
+    terms over the row ids, never fewer documents than FTS5 does, so a search it calls
+    exact still is."""
+    monkeypatch.setattr(keyword_bound, "HEAVY_DF", 150)
+    monkeypatch.setattr(keyword_bound, "WINDOW_POSTINGS", 100)
+    rng = random.Random(122)
+    with Memory.open(tmp_path / "m.db", clock=FixedClock()) as mem:
+        facts = mem.store_many([NewFact(f"/b/p{i % 20}", _content(rng)) for i in range(1_200)])
+        for fact in facts[::3]:
+            mem.forget(fact.id, reason="test")
+    opened = open_store(tmp_path / "m.db", FixedClock())
+    try:
+        checked = 0
+        for medium in MEDIUM:
+            terms = ["comet", medium]
+            exact = _exact(opened, terms, 10, monkeypatch)
+            bound = keyword_bound.bound_search(terms, opened.term_df(terms), 1_200)
+            assert bound is not None
+            if len(exact) == 10 and -exact[-1][1] > bound.ceiling:
+                checked += 1
+                found = [(f.id, r) for f, r in opened.keyword_search(terms, 10)]
+                assert found == [(i, pytest.approx(r)) for i, r in exact]
+        assert checked >= 3
+    finally:
+        opened.close()

@@ -91,8 +91,9 @@ def bound_search(
     docs: int | None = None,
 ) -> KeywordBound | None:
     """The bound of a search for ``terms`` (document frequencies ``df``, row ids up to
-    ``last_row``, ``docs`` documents: by default ``last_row``); None when no term is
-    heavy: the search is exact."""
+    ``last_row``); None when no term is heavy: the search is exact. ``docs``: how many
+    documents weigh the terms in the ceiling, by default ``last_row`` (no fewer than the
+    index holds, so the ceiling is never below the true one)."""
     limit = HEAVY_DF if heavy_df is None else heavy_df
     wide = WINDOW_POSTINGS if window_postings is None else window_postings
     heavy = tuple(t for t in terms if df.get(t, 0) > limit)

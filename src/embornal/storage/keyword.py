@@ -167,4 +167,6 @@ def bound_of(
             )
         }
     last = int(rows_of("SELECT coalesce(max(seq), 0) FROM facts", ())[0][0])
-    return keyword_bound.bound_search(terms, df, last, docs=int(docs[0][0]))
+    # The ceiling weighs the terms over ``last`` documents: FTS5 holds no more rows than
+    # that (its row ids are distinct facts' seqs), so no idf is underestimated.
+    return keyword_bound.bound_search(terms, df, last)

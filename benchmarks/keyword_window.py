@@ -8,7 +8,9 @@ For each of ``scale.py``'s 200 queries (``--queries``), the keyword recall
 to each size; each query's top 10 is compared with the exact top 10 (no term heavy: every
 posting ranked), the share of the exact top 10 kept and whether the order is the same.
 The database is queried on a copy (``--work``); nothing is written to it but the copy's
-migrations.
+migrations. Each query's figures are saved too (its class, whether it holds a heavy and a
+light term, CPU and wall time, share kept), with the CPU p50 and mean share by kind of
+query; ``--label`` names the run (e.g. the code it ran) in the results.
 """
 
 from __future__ import annotations
@@ -48,9 +50,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--db", required=True, help="a database scale.py --store loaded")
     ap.add_argument("--size", type=int, default=1_000_000, help="its fact count")
-    ap.add_argument("--windows", default="20000,8000")
+    ap.add_argument("--windows", default="20000,8000", help="e.g. 20000,20000/2000")
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", default=None, help="where the copy goes (default: a temp dir)")
+    ap.add_argument("--label", default="", help="what this run measures (saved with it)")
     ap.add_argument(
         "--out", type=Path, default=REPO_ROOT / "benchmarks/results/keyword_window.json"
     )
@@ -75,6 +78,7 @@ def main() -> None:
     keyword_bound.HEAVY_DF = default_heavy
     report: dict[str, Any] = {
         "benchmark": "keyword-window",
+        "label": args.label,
         "machine": machine_info(),
         "size": args.size,
         "queries": len(queries),
@@ -85,13 +89,31 @@ def main() -> None:
         },
         "windows": {},
     }
-    for window in [int(w) for w in args.windows.split(",")]:
-        keyword_bound.WINDOW_POSTINGS = window
+    kinds = [_kind(mem, q) for q in queries]
+    for window in args.windows.split(","):  # "20000" or "20000/5000" (SINGLE_POSTINGS)
+        wide, _, single = window.partition("/")
+        keyword_bound.WINDOW_POSTINGS = int(wide)
+        if single and hasattr(keyword_bound, "SINGLE_POSTINGS"):
+            keyword_bound.SINGLE_POSTINGS = int(single)
         _top(mem, queries[:10])
         tops, wall, cpu = _top(mem, queries)
         changed = [i for i, (t, e) in enumerate(zip(tops, exact, strict=True)) if t != e]
         kept = [len(set(t) & set(e)) / len(e) for t, e in zip(tops, exact, strict=True) if e]
-        heavy = [i for i, q in enumerate(queries) if _is_heavy(mem, q.text)]
+        heavy = [i for i, k in enumerate(kinds) if k != "light"]
+        by: dict[str, Any] = {}
+        for name in sorted({q.kind for q in queries} | set(kinds)):
+            picked = [
+                i
+                for i, (q, k) in enumerate(zip(queries, kinds, strict=True))
+                if name in (q.kind, k) and exact[i]
+            ]
+            by[name] = {
+                "queries": len(picked),
+                "cpu_p50_ms": round(statistics.median(cpu[i] for i in picked), 2),
+                "mean_share_kept": round(
+                    statistics.fmean(_share(tops[i], exact[i]) for i in picked), 3
+                ),
+            }
         report["windows"][str(window)] = {
             "wall_p50_ms": round(statistics.median(wall), 2),
             "wall_p95_ms": round(sorted(wall)[int(len(wall) * 0.95)], 2),
@@ -103,22 +125,44 @@ def main() -> None:
             "mean_share_of_exact_top_10_kept": round(statistics.fmean(kept), 3),
             "min_share_of_exact_top_10_kept": round(min(kept), 3),
             "loadavg": [round(x, 2) for x in os.getloadavg()],
+            "by_kind": by,
+            "per_query": [
+                {
+                    "kind": q.kind,
+                    "terms": kinds[i],
+                    "cpu_ms": round(cpu[i], 3),
+                    "wall_ms": round(wall[i], 3),
+                    "share_kept": _share(tops[i], exact[i]),
+                }
+                for i, q in enumerate(queries)
+            ],
         }
-        print(window, report["windows"][str(window)], flush=True)
+        shown = {k: v for k, v in report["windows"][str(window)].items() if k != "per_query"}
+        print(window, json.dumps(shown), flush=True)
     mem.close()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report["exact"]), "wrote", args.out)
 
 
-def _is_heavy(mem: Any, text: str) -> bool:
+def _share(top: list[str], exact: list[str]) -> float:
+    return round(len(set(top) & set(exact)) / len(exact), 3) if exact else 1.0
+
+
+def _kind(mem: Any, query: Any) -> str:
+    """ "light" (no heavy term), "heavy+light" or "heavy only", as recall selects terms."""
     from embornal.domain import keyword_bound
+    from embornal.domain.ranking import select_terms
     from embornal.domain.text import query_terms
 
-    terms = query_terms(text)
+    terms = query_terms(query.text)
     store = mem._store  # the benchmark's own look at the terms' document counts
     df = store.term_df(terms)
-    return any(df.get(t, 0) > keyword_bound.HEAVY_DF for t in terms)
+    kept = select_terms(terms, df, store.doc_count())
+    heavy = [t for t in kept if df.get(t, 0) > keyword_bound.HEAVY_DF]
+    if not heavy:
+        return "light"
+    return "heavy+light" if len(heavy) < len(kept) else "heavy only"
 
 
 if __name__ == "__main__":

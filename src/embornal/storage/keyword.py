@@ -33,14 +33,15 @@ def ranked_rows(
     fact_cols: str,
     live: str,
     live_index: bool = True,
-    bound: tuple[str | None, int] | None = None,
+    bound: keyword_bound.KeywordBound | None = None,
 ) -> list[Any]:
     """The fact rows (``fact_cols`` plus ``rank``) matching the FTS5 query ``match``, best
     bm25 first, at most ``candidates``, that the scope ``(sql, params, everything)`` lets
     through. ``live_index``: ``live`` is the live condition of ``facts_live_path`` (False
-    for another, e.g. liveness at a past time). ``bound``: ``(light match or None, window
-    start)`` of a bounded search (:mod:`embornal.domain.keyword_bound`): ``match`` is
-    ranked over the rows above the start, the light match over the rows up to it."""
+    for another, e.g. liveness at a past time). ``bound``: a bounded search
+    (:mod:`embornal.domain.keyword_bound`, :func:`bound_of`): the rows holding a light
+    term ranked by the whole query over every row id, then, unless enough of them score
+    above the ceiling, the newest rows holding heavy terms only."""
     vis_sql, vis_params, everything = scope
     if include_superseded:
         live, indexed = "f.deleted_at IS NULL", ""
@@ -70,63 +71,84 @@ def ranked_rows(
             f"WHERE facts_fts MATCH ? AND {live} AND {under_sql}"
         )
         outer = f"({vis_sql})"
-    if bound is None:
-        ranked = f"{scored} ORDER BY rank, seq DESC LIMIT ?"
-        head: tuple[Any, ...] = (match, *under_params)
-    else:  # decision 0110: the newest rows by every term, the older by the light ones
-        light, start = bound
-        parts = [f"{scored} AND facts_fts.rowid > ?"]
-        head = (match, *under_params, start)
-        if light is not None:
-            parts.append(f"{scored} AND facts_fts.rowid <= ?")
-            head += (light, *under_params, start)
-        union = " UNION ALL ".join(parts)
-        ranked = f"SELECT seq, rank FROM ({union}) ORDER BY rank, seq DESC LIMIT ?"
-    window = candidates if everything else max(candidates * 4, 200)
-    while True:
-        rows = rows_of(
-            f"WITH top AS ({ranked}) "
-            f"SELECT {fact_cols}, top.rank AS rank, (SELECT count(*) FROM top) AS window "
-            "FROM top JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
-            f"WHERE {outer} ORDER BY top.rank, f.seq DESC LIMIT ?",
-            (*head, window, *vis_params, candidates),
-        )
-        if rows:
-            seen = int(rows[0]["window"])
-        else:  # every ranked match was filtered out: were there more to rank?
-            seen = int(
-                rows_of(
-                    f"WITH top AS ({ranked}) SELECT count(*) FROM top",
-                    (*head, window),
-                )[0][0]
+    order = "ORDER BY rank, seq DESC LIMIT ?"
+
+    def top(ranked: str, head: tuple[Any, ...]) -> list[Any]:
+        window = candidates if everything else max(candidates * 4, 200)
+        while True:
+            rows = rows_of(
+                f"WITH top AS ({ranked}) "
+                f"SELECT {fact_cols}, top.rank AS rank, top.seq AS ranked_seq, "
+                "(SELECT count(*) FROM top) AS window "
+                "FROM top JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
+                f"WHERE {outer} ORDER BY top.rank, f.seq DESC LIMIT ?",
+                (*head, window, *vis_params, candidates),
             )
-        exhausted = seen < window
-        if len(rows) >= candidates or exhausted or window >= MAX_FILTER_WINDOW:
-            break
-        window *= 4
-    if len(rows) < candidates and not exhausted and window >= MAX_FILTER_WINDOW:
-        rows = rows_of(  # a narrow filter over very many matches: filter them all
-            "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
-            f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
-            f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} AND ({vis_sql}) "
-            "ORDER BY rank, f.seq DESC LIMIT ?) "
-            f"SELECT {fact_cols}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
-            "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
-            (match, *under_params, *vis_params, candidates),
+            if rows:
+                seen = int(rows[0]["window"])
+            else:  # every ranked match was filtered out: were there more to rank?
+                seen = int(
+                    rows_of(
+                        f"WITH top AS ({ranked}) SELECT count(*) FROM top",
+                        (*head, window),
+                    )[0][0]
+                )
+            exhausted = seen < window
+            if len(rows) >= candidates or exhausted or window >= MAX_FILTER_WINDOW:
+                break
+            window *= 4
+        if len(rows) < candidates and not exhausted and window >= MAX_FILTER_WINDOW:
+            rows = rows_of(  # a narrow filter over very many matches: filter them all
+                "WITH top AS (SELECT f.seq AS seq, bm25(facts_fts) AS rank FROM facts_fts "
+                f"JOIN facts f {indexed} ON f.seq = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND {live} AND {under_sql} AND ({vis_sql}) "
+                "ORDER BY rank, f.seq DESC LIMIT ?) "
+                f"SELECT {fact_cols}, top.rank AS rank, top.seq AS ranked_seq "
+                "FROM top JOIN facts f ON f.seq = top.seq "
+                "JOIN paths p ON p.id = f.path_id ORDER BY top.rank, f.seq DESC",
+                (match, *under_params, *vis_params, candidates),
+            )
+        return rows
+
+    if bound is None:
+        return top(f"{scored} {order}", (match, *under_params))
+    found: list[Any] = []
+    if bound.light is not None:  # decision 0122: the rows holding a light term, every one
+        both = f"({bound.light}) AND ({fts_query(list(bound.heavy))})"  # their whole bm25
+        found = top(
+            f"SELECT seq, min(rank) AS rank FROM ({scored} UNION ALL {scored}) "
+            f"GROUP BY seq {order}",
+            (both, *under_params, bound.light, *under_params),
         )
-    if bound is not None and len(rows) < candidates:  # the window held too few: exactly
+        if len(found) >= candidates and -float(found[candidates - 1]["rank"]) > bound.ceiling:
+            return found  # no row of heavy terms only can score that much: exact
+    # Decisions 0110 and 0122: the newest rows holding heavy terms only; where they hold
+    # two or more, over the wider window (one statement: FTS5 reads a term's every
+    # posting once a statement to weigh it).
+    newest_sql = f"{scored} AND facts_fts.rowid > ?"
+    head: tuple[Any, ...] = (bound.newest, *under_params, bound.window_start)
+    if bound.pairs is not None:
+        newest_sql += (
+            " AND (facts_fts.rowid > ? OR facts_fts.rowid IN (SELECT rowid FROM facts_fts "
+            "WHERE facts_fts MATCH ? AND rowid > ?))"
+        )
+        head += (bound.narrow_start, bound.pairs, bound.window_start)
+    newest = top(f"{newest_sql} {order}", head)
+    merged = {int(r["ranked_seq"]): r for r in (*found, *newest)}
+    rows = sorted(merged.values(), key=lambda r: (float(r["rank"]), -int(r["ranked_seq"])))
+    if len(rows) < candidates:  # the window held too few: exactly
         return ranked_rows(
             rows_of, match, candidates, scope, under=under,
             include_superseded=include_superseded, fact_cols=fact_cols, live=live,
             live_index=live_index,
         )  # fmt: skip
-    return rows
+    return rows[:candidates]
 
 
 def bound_of(
     rows_of: Rows, terms: Sequence[str], known: Mapping[str, int] | None = None
-) -> tuple[str | None, int] | None:
-    """``ranked_rows``' ``bound`` of a search for ``terms`` (decision 0110), None for an
+) -> keyword_bound.KeywordBound | None:
+    """``ranked_rows``' ``bound`` of a search for ``terms`` (decisions 0110, 0122), None for an
     exact one: a memory too small to hold a heavy term costs one read of a counter.
     ``known``: the terms' document counts as the caller just read them (``term_df``), when
     it holds every term; else they are read (``facts_fts_vocab`` counts a term's documents
@@ -145,7 +167,6 @@ def bound_of(
             )
         }
     last = int(rows_of("SELECT coalesce(max(seq), 0) FROM facts", ())[0][0])
-    bound = keyword_bound.bound_search(terms, df, last)
-    if bound is None:
-        return None
-    return (fts_query(list(bound.light)) if bound.light else None), bound.window_start
+    # The ceiling weighs the terms over ``last`` documents: FTS5 holds no more rows than
+    # that (its row ids are distinct facts' seqs), so no idf is underestimated.
+    return keyword_bound.bound_search(terms, df, last)

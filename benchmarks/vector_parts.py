@@ -26,6 +26,7 @@ import resource
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,60 @@ def _exact_top(conn: Any, queries: Any, k: int) -> list[list[int]]:
     return [list(map(int, row)) for row in best_seq]
 
 
+def _scan_before_0123(self: Any, query: bytes, k: int) -> list[int]:
+    """``BitIndex.search`` as it was before decision 0123 (a whole-length XOR and count a
+    word, ``np.bincount`` over every distance), for the A/B of ``--ab``."""
+    import numpy as np
+
+    from embornal.storage import bitindex
+
+    if k <= 0 or not len(self):
+        return []
+    if k >= len(self):
+        return [int(s) for s in self.seqs.tolist()]
+    qcode = bitindex.quantize(np.frombuffer(query, dtype=np.float32).reshape(1, -1))[0]
+    words = self.codes.T
+    distances = np.bitwise_count(words[0] ^ qcode[0]).astype(np.uint16)
+    for w in range(1, len(qcode)):
+        distances += np.bitwise_count(words[w] ^ qcode[w])
+    kth = int(np.searchsorted(np.cumsum(np.bincount(distances)), k))
+    below = np.flatnonzero(distances < kth)
+    tied = np.flatnonzero(distances == kth)[: k - len(below)]
+    return [int(s) for s in self.seqs[np.concatenate([below, tied])].tolist()]
+
+
+def _ab(mem: Any, queries: list[str], bits: Any, blobs: list[bytes]) -> dict[str, Any]:
+    """The scan before and after decision 0123 in one process, alternating query by query
+    (which goes first alternates too), so both see the same load and caches: the bit
+    search alone and the hybrid and vector recalls, CPU time; their results compared."""
+    from embornal.storage import bitindex
+
+    new = bitindex.BitIndex.search
+    cpu: dict[str, list[int]] = {}
+    same = 0
+    for i, (q, blob) in enumerate(zip(queries, blobs, strict=True)):
+        got = {}
+        for side in ("after", "before") if i % 2 else ("before", "after"):
+            bitindex.BitIndex.search = new if side == "after" else _scan_before_0123  # type: ignore[method-assign]
+            try:
+                for what, call in (
+                    ("bit_search", partial(bits.search, blob, 400)),
+                    ("hybrid", partial(mem.recall, q, mode="hybrid", reinforce=False)),
+                    ("vector", partial(mem.recall, q, mode="vector", reinforce=False)),
+                ):
+                    c = time.process_time_ns()
+                    result = call()
+                    cpu.setdefault(f"{what}_{side}", []).append(time.process_time_ns() - c)
+                    if what == "hybrid":
+                        got[side] = [(h.fact.id, h.score) for h in result]
+            finally:
+                bitindex.BitIndex.search = new  # type: ignore[method-assign]
+        same += got["before"] == got["after"]
+    out: dict[str, Any] = {key: latency_summary(ns) for key, ns in cpu.items()}
+    out["hybrid_top10_identical"] = same
+    return out
+
+
 def _hybrid_parts(mem: Any, queries: list[str]) -> dict[str, Any]:
     """The process CPU time of the hybrid recall's steps (``Recaller``'s keyword and
     vector candidates, the neighbours' reads, the final order) and of the whole call,
@@ -128,6 +183,7 @@ def main() -> None:
     ap.add_argument("--store", required=True)
     ap.add_argument("--sizes", default="100,200,400,800,1600")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--ab", action="store_true", help="the scan before/after 0123, A/B")
     ap.add_argument("--out", type=Path, default=REPO_ROOT / "benchmarks/results/vector_parts.json")
     args = ap.parse_args()
     import numpy as np
@@ -160,6 +216,8 @@ def main() -> None:
             [lambda q=q: mem.recall(q, mode="vector", reinforce=False) for q in queries]
         )
         out["hybrid_cpu_parts_ms"] = _hybrid_parts(mem, queries)
+        if args.ab:
+            out["ab_cpu_ms"] = _ab(mem, queries, bits, blobs)
         if args.profile:
             prof = cProfile.Profile()
             prof.enable()
@@ -200,6 +258,8 @@ def main() -> None:
               f"p95 {t['cpu']['p95']:.2f}")  # fmt: skip
     for name, t in out["hybrid_cpu_parts_ms"].items():
         print(f"hybrid part {name}: CPU p50 {t['p50']:.2f} mean {t['mean']:.2f}")
+    for name, t in out.get("ab_cpu_ms", {}).items():
+        print(f"A/B {name}: {t if isinstance(t, int) else (t['p50'], t['mean'])}")
     for size, k in kept.items():
         print(size, {a: round(b, 3) for a, b in k.items()})
     print("peak RSS MB", round(out["peak_rss_mb"]), "load", out["machine"]["loadavg"],

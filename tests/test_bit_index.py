@@ -361,3 +361,26 @@ def test_migration_0008_on_a_blank_memory_at_0007(
     with closing(connect(db_path)) as conn:
         revs = [r[0] for r in conn.execute("SELECT vec_rev FROM facts ORDER BY vec_rev")]
         assert revs == list(range(1, len(revs) + 1))
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_the_chunked_scan_and_the_sampled_bound_keep_the_first_of_tied_codes(
+    monkeypatch: pytest.MonkeyPatch, sparse: bool
+) -> None:
+    """Many chunks and a small sample (a bound guessed low, then raised): the same
+    positions as counting every distance, ties taken first in seq order."""
+    monkeypatch.setattr(bitindex, "SCAN_CHUNK", 64)
+    monkeypatch.setattr(bitindex, "SAMPLE", 16)
+    rng = np.random.default_rng(5)
+    n, dims = 3000, 192
+    floats = rng.standard_normal((n, dims)).astype(np.float32)
+    if sparse:  # few positive coordinates: a handful of distances, each shared by many
+        floats[rng.random((n, dims)) < 0.97] = 0.0
+    index = bitindex.BitIndex(dims, np.arange(1, n + 1, dtype=np.int64),
+                              np.asfortranarray(bitindex.quantize(floats)))  # fmt: skip
+    for _ in range(4):
+        query = rng.standard_normal(dims).astype(np.float32)
+        distance = np.array([_hamming(v, query) for v in floats])
+        order = np.argsort(distance, kind="stable")  # ties: the lower seq first
+        for k in (1, 9, 400, n - 1):
+            assert sorted(index.search(query.tobytes(), k)) == sorted((order[:k] + 1).tolist())

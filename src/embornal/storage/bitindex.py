@@ -3,8 +3,9 @@
 Each vector is kept as one bit per dimension (1 where the float is > 0, the
 quantization of sqlite-vec's ``vec_quantize_binary``), packed into uint64 words:
 48 bytes plus an 8-byte seq per fact at 384-d. A query is the Hamming distance
-to every code (``np.bitwise_count``), and the k nearest seqs come back in any
-order; the store re-scores them exactly in SQL with the access filter applied.
+to every code (``np.bitwise_count``, a chunk of codes at a time in buffers that
+stay in the cache), and the k nearest seqs come back in any order; the store
+re-scores them exactly in SQL with the access filter applied.
 The codes are stored column by column (Fortran order), so each word of every
 code is one contiguous run: about 6x faster than reducing along short rows.
 
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 __all__ = ["BitIndex", "LiveBitIndex", "available", "quantize"]
 
 LOAD_CHUNK = 4096
+SCAN_CHUNK = 32_768  # codes XORed and counted at a time (their buffers fit the L2 cache)
+SAMPLE = 16_384  # distances sampled to bound the k-th
 _AVAILABLE: bool | None = None
 
 
@@ -117,23 +120,58 @@ class BitIndex:
         if len(query) != self.dims * 4:
             raise ValueError(f"a {len(query) // 4}-d query for an index of {self.dims}-d codes")
         qcode = quantize(np.frombuffer(query, dtype=np.float32).reshape(1, -1))[0]
-        words = self.codes.T  # C-contiguous: one row per word
-        distances = np.bitwise_count(words[0] ^ qcode[0]).astype(np.uint16)
+        return [int(s) for s in self.seqs[_nearest(_distances(self.codes.T, qcode), k)].tolist()]
+
+
+def _distances(words: NDArray[np.uint64], qcode: NDArray[np.uint64]) -> NDArray[np.uint16]:
+    """The Hamming distance of ``qcode`` to every code (``words``: one row per word),
+    ``SCAN_CHUNK`` codes at a time into buffers made once, so the XORs and their bit
+    counts stay in the cache and no array of the index's length is made but the result."""
+    import numpy as np
+
+    n = words.shape[1]
+    out = np.empty(n, np.uint16)
+    size = min(SCAN_CHUNK, n)
+    xored = np.empty(size, np.uint64)
+    counted = np.empty(size, np.uint8)
+    for start in range(0, n, size):
+        stop = min(n, start + size)
+        x, c, acc = xored[: stop - start], counted[: stop - start], out[start:stop]
+        np.bitwise_xor(words[0, start:stop], qcode[0], out=x)
+        np.bitwise_count(x, out=c)
+        np.copyto(acc, c)
         for w in range(1, len(qcode)):
-            distances += np.bitwise_count(words[w] ^ qcode[w])
-        return [int(s) for s in self.seqs[_nearest(distances, k)].tolist()]
+            np.bitwise_xor(words[w, start:stop], qcode[w], out=x)
+            np.bitwise_count(x, out=c)
+            np.add(acc, c, out=acc)
+    return out
 
 
 def _nearest(distances: NDArray[np.uint16], k: int) -> NDArray[np.intp]:
-    """Positions of ``k`` smallest distances (0 < k < len): the distances are small
-    integers, so count them, find the k-th, and take everything below plus enough ties
-    (as ``np.argpartition`` would, about 5x faster)."""
+    """Positions of ``k`` smallest distances (0 < k < len): every position below the
+    k-th smallest distance, then the first positions at it, in order (as before:
+    ``np.argpartition`` would be about 5x slower).
+
+    The distances are small integers. A strided sample of them guesses a bound above
+    the k-th (twice the share of ``k`` in the sample); the positions within it are
+    found in one pass (the bound is raised until they are at least ``k``) and counted
+    by distance to find the k-th exactly: a count of every distance costs more than
+    the scan itself at a million codes."""
     import numpy as np
 
-    cumulative = np.cumsum(np.bincount(distances))
-    kth = int(np.searchsorted(cumulative, k))  # the smallest distance reaching k codes
-    below = np.flatnonzero(distances < kth)
-    tied = np.flatnonzero(distances == kth)[: k - len(below)]
+    n = len(distances)
+    sample = distances[:: max(1, n // SAMPLE)]
+    enough = min(len(sample), 2 * k * len(sample) // n + 8)
+    bound = int(np.searchsorted(np.cumsum(np.bincount(sample)), enough))
+    while True:
+        pos = np.flatnonzero(distances <= bound)
+        if len(pos) >= k:
+            break
+        bound = 2 * bound + 1
+    near = distances[pos]
+    kth = int(np.searchsorted(np.cumsum(np.bincount(near)), k))  # the k-th smallest
+    below = pos[near < kth]
+    tied = pos[near == kth][: k - len(below)]
     return np.concatenate([below, tied])
 
 

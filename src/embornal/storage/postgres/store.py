@@ -355,13 +355,8 @@ class PostgresStore(
                 "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
             )
             under_params = (under,)
-        found = keyword.ranked_rows(
-            self._rows,
-            terms,
-            candidates,
-            (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params)),
-            _FACT_COLS,
-        )
+        where = (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
+        found = keyword.ranked_rows(self._rows, terms, candidates, where, _FACT_COLS)
         facts = self._facts(found, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, found, strict=True)]
 
@@ -378,8 +373,7 @@ class PostgresStore(
     # -- vectors (pgvector, :mod:`.vectors`) ---------------------------------------------
 
     def has_vector_index(self) -> bool:
-        """Whether the vector tables exist; a yes is remembered (they are made once, and
-        made again in the transaction that drops them for a new width)."""
+        """Whether the vector tables exist; a yes is kept (a new width remakes them at once)."""
         if not self._vec_tables:
             self._vec_tables = self._read(pg_vectors.has_tables)
         return self._vec_tables

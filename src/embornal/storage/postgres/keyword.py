@@ -88,11 +88,14 @@ MAX_WINDOW = 20_000
 FIRST_WINDOW: int | None = None
 
 
-def _score(avgdl: float) -> tuple[str, tuple[Any, ...]]:
-    return (
-        "-sum(q.idf * t.tf * ? / (t.tf + ? * (1 - ? + ? * t.dl / ?)))",
-        (K1 + 1, K1, B, B, avgdl),
-    )
+def _score(avgdl: float, idf_weight: float | None = None) -> tuple[str, tuple[Any, ...]]:
+    """The BM25 rank of a posting ``t``: summed over the query's terms ``q`` (their
+    ``q.idf``), or, given ``idf_weight``, of one term's posting alone (no grouping)."""
+    part = "t.tf * ? / (t.tf + ? * (1 - ? + ? * t.dl / ?))"
+    params = (K1 + 1, K1, B, B, avgdl)
+    if idf_weight is None:
+        return f"-sum(q.idf * {part})", params
+    return f"-(? * {part})", (idf_weight, *params)
 
 
 def _query(
@@ -155,14 +158,14 @@ def _ranked(
     """The CTE ``top`` of the best documents by BM25 (its ``LIMIT ?`` the window) and its
     parameters. One term's postings are scored one by one, with no grouping (the same
     values: a sum of one), which halves the cost of a window of a common word."""
-    score, score_params = _score(avgdl)
     if len(known) == 1:
-        single = score.replace("-sum(q.idf * ", "-(? * ", 1)
+        single, single_params = _score(avgdl, weights[0])
         return (
             f"WITH top AS (SELECT t.seq, {single} AS rank FROM fact_terms t "
             "WHERE t.term = ? AND t.seq > ? ORDER BY rank, t.seq DESC LIMIT ?) ",
-            (weights[0], *score_params, known[0], lows[0]),
+            (*single_params, known[0], lows[0]),
         )
+    score, score_params = _score(avgdl)
     return (
         "WITH q AS (SELECT * FROM unnest(?::text[], ?::float8[], ?::bigint[]) "
         "AS q (term, idf, lo)), "

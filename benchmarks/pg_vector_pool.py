@@ -40,17 +40,8 @@ LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL AND f.expires_at IS NUL
 
 
 def _exact(conn: Any, blob: bytes, k: int) -> list[tuple[int, float]]:
-    from embornal.storage.postgres.vectors import as_text
-
-    with conn.transaction():
-        conn.execute("SET LOCAL enable_indexscan = off")
-        conn.execute("SET LOCAL enable_bitmapscan = off")
-        rows = conn.execute(
-            "SELECT v.seq, 1.0 - (v.embedding <=> %s::vector) FROM fact_vectors v "
-            "JOIN facts f ON f.seq = v.seq "
-            f"WHERE {LIVE} ORDER BY v.embedding <=> %s::vector, v.seq DESC LIMIT %s",
-            (as_text(blob), as_text(blob), k),
-        ).fetchall()
+    """The exact nearest ``k`` live facts (seq, similarity), by :func:`_exact_nearest`."""
+    rows = _exact_nearest(conn, blob, k, (LIVE, ()), "f.seq AS seq")
     return [(int(r[0]), float(r[1])) for r in rows]
 
 

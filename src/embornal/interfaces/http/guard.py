@@ -144,7 +144,25 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > limit:
+                    await _drain(receive, message)
                     raise BodyTooLarge(limit)
             return message
 
         await self.app(scope, counting_receive, send)
+
+
+#: How much of an over-large streamed body is read and dropped before the 413 is sent.
+#: A client still writing when the server answers and closes can see the connection
+#: reset before it reads the answer; reading the rest first lets it read the 413.
+#: Past this much the connection is closed anyway.
+DRAIN_BYTES = 1 << 20
+
+
+async def _drain(receive: Receive, message: Message) -> None:
+    drained = 0
+    while message.get("more_body", False) and drained < DRAIN_BYTES:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+

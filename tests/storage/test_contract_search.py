@@ -7,6 +7,7 @@ import math
 import pytest
 from contract_helpers import Events, scope, write
 
+from embornal import FixedClock
 from embornal.domain.text import query_terms
 from embornal.errors import VectorWidthMismatch
 from embornal.storage.contract import FactVector, Store, pack_vector
@@ -151,3 +152,23 @@ def test_the_vector_width_is_kept(vstore: Store) -> None:
     assert vstore.prepare_vectors(DIMS)  # the same width again: fine
     with pytest.raises(VectorWidthMismatch):
         vstore.prepare_vectors(DIMS * 2)
+
+
+def test_reads_aside_only_outside_a_write_transaction(
+    store: Store, events: Events, clock: FixedClock
+) -> None:
+    """A search on another thread sees what this thread sees, so hybrid recall may run its
+    two parts side by side; inside a write transaction (its writes not yet committed) the
+    store says no."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    (fact,) = write(store, events.stored("/k", "the quokka smiles"))
+    assert store.reads_aside()
+    with ThreadPoolExecutor(1) as pool:
+        aside = pool.submit(store.keyword_search, ["quokka"], 10).result()
+    assert [f.id for f, _ in aside] == [f.id for f, _ in store.keyword_search(["quokka"], 10)]
+    assert [f.id for f, _ in aside] == [fact]
+    with store.transaction():
+        assert not store.reads_aside()
+    assert store.reads_aside()
+    assert not store.as_of(clock.now()).reads_aside()

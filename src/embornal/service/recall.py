@@ -53,6 +53,7 @@ from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_context import context_gains, event_times
 from embornal.service.recall_feedback import with_feedback
+from embornal.service.recall_legs import side_by_side
 from embornal.service.recall_order import lifts, ranked
 from embornal.service.rerank import Reranking
 from embornal.service.results import RecallHit
@@ -283,8 +284,11 @@ class Recaller:
     def _hybrid(
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
-        found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
-        vec = self._vector_candidates(query, n, vis, under)
+        (found, scaled, wanted), vec = side_by_side(  # decision 0125
+            lambda: self._keyword_candidates(query, n, vis, under),
+            lambda: self._vector_candidates(query, n, vis, under),
+            parallel=self._store.reads_aside(),
+        )
         facts: dict[str, Fact] = {f.id: f for f, _ in found}
         facts.update({f.id: f for f, _ in vec})
         kw_score = {f.id: s for (f, _), s in zip(found, scaled, strict=True)}

@@ -342,6 +342,12 @@ class VectorSearch(Protocol):
         """Whether the backend can search by vector at all."""
         ...
 
+    def reads_aside(self) -> bool:
+        """Whether a read made now on another thread sees what this thread would read
+        (False inside a write transaction, or on one connection shared by every thread):
+        then hybrid recall runs its keyword and vector parts side by side."""
+        ...
+
 
 @runtime_checkable
 class VectorStore(VectorSearch, Protocol):
@@ -519,6 +525,8 @@ class PastReads(Protocol):
     ) -> list[tuple[Fact, float]]: ...
 
     def has_vector_index(self) -> bool: ...
+
+    def reads_aside(self) -> bool: ...
 
 
 @runtime_checkable

@@ -447,6 +447,9 @@ class Past:
     def has_vector_index(self) -> bool:
         return self._store.has_vector_index()
 
+    def reads_aside(self) -> bool:  # a past recall's parts run one after the other
+        return False
+
 
 #: The SQLite store's past reads (:meth:`~embornal.storage.sqlite.SqliteStore.as_of`).
 SqlitePast = Past

@@ -436,6 +436,9 @@ class SqliteStore(Parts):
                 return False
         return self._vec_index
 
+    def reads_aside(self) -> bool:  # no write transaction here, no one shared connection
+        return not (self._shared_reads or getattr(self._local, "in_tx", False))
+
     def prepare_vectors(self, width: int) -> bool:
         """Record the width (or stop on another) and create ``facts_vec`` if sqlite-vec
         is loaded; False when it is not."""

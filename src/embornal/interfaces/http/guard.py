@@ -165,4 +165,3 @@ async def _drain(receive: Receive, message: Message) -> None:
         if message["type"] != "http.request":
             return
         drained += len(message.get("body", b""))
-

@@ -65,10 +65,8 @@ _BARE_ONE = re.compile(r"(?<![\w.'])1 AND ")
 def pg_scope(vis: Visibility) -> Visibility:
     """SQLite's compiled scope as PostgreSQL reads it: its constant terms as booleans
     (``1``/``0`` are integers there); the ``?`` placeholders stay (see :func:`db.pg_sql`)."""
-    if vis.sql == "1":
-        return Visibility("TRUE", ())
-    if vis.sql == "0":
-        return Visibility("FALSE", ())
+    if vis.sql in ("1", "0"):
+        return Visibility("TRUE" if vis.sql == "1" else "FALSE", ())
     return Visibility(_BARE_ONE.sub("TRUE AND ", vis.sql), vis.params)
 
 
@@ -377,6 +375,9 @@ class PostgresStore(
         if not self._vec_tables:
             self._vec_tables = self._read(pg_vectors.has_tables)
         return self._vec_tables
+
+    def reads_aside(self) -> bool:  # no write transaction open on this thread
+        return getattr(self._local, "tx", None) is None
 
     def prepare_vectors(self, width: int) -> bool:
         with self.transaction("checking the vector width") as tx:

@@ -384,3 +384,54 @@ def test_the_chunked_scan_and_the_sampled_bound_keep_the_first_of_tied_codes(
         order = np.argsort(distance, kind="stable")  # ties: the lower seq first
         for k in (1, 9, 400, n - 1):
             assert sorted(index.search(query.tobytes(), k)) == sorted((order[:k] + 1).tolist())
+
+
+# -- inside a write transaction: a store's near-duplicates by meaning ---------------------
+
+
+def test_a_store_finds_its_near_duplicate_through_the_index(dmem: Memory) -> None:
+    """The search a store makes inside its transaction reads the bit index (the committed
+    codes) instead of scanning every vector."""
+    dmem.store_many(_corpus(300))  # a batch of over 100: no search for near-duplicates
+    assert _indexed(dmem) == 0  # nothing has read the index yet
+    first = dmem.store("/notes/a", "w1 w2 w3 w4 w5 w6")
+    assert _indexed(dmem) >= 300  # the store's own search loaded it (without ``first``)
+    again = dmem.store("/notes/b", "w1 w2 w3 w4 w5 w6")
+    (c,) = dmem.conflicts()
+    assert [m.id for m in c.members] == [first.id, again.id]
+    assert c.findings == ("near-duplicate text (meaning)",)
+
+
+def test_near_duplicates_within_one_batch_are_found(dmem: Memory) -> None:
+    """The facts of the transaction itself are not in the index (not committed yet);
+    they are candidates all the same."""
+    dmem.store_many(_corpus(300))
+    dmem.recall("w1", mode="vector", reinforce=False)  # the index loaded before the batch
+    loaded = _indexed(dmem)
+    first, again = dmem.store_many(
+        [NewFact("/notes/a", "w7 w8 w9 w10 w11 w12"), NewFact("/notes/b", "w7 w8 w9 w10 w11 w12")]
+    )
+    (c,) = dmem.conflicts()
+    assert {m.id for m in c.members} == {first.id, again.id}
+    assert _indexed(dmem) == loaded  # nothing of the transaction entered it
+
+
+def test_what_a_transaction_writes_enters_the_index_only_once_committed(
+    db_path: Path, clock: FixedClock, index_path: None
+) -> None:
+    with Memory.open(db_path, clock=clock, embedder=DenseEmbedder()) as mem:
+        mem.store_many(_corpus(50))
+        store = mem._store
+        with pytest.raises(RuntimeError, match="rolled back"), store.transaction() as tx:
+            (seq,) = tx.execute("SELECT seq FROM facts WHERE embedding IS NOT NULL").fetchone()
+            tx.execute("UPDATE facts SET vec_rev = vec_rev + 1000 WHERE seq = ?", (seq,))
+            coarse = store._bit_index(DIMS)  # a store's search, inside its transaction
+            assert isinstance(coarse, bitindex.OwnWrites)
+            assert coarse.own == [seq]  # the transaction's own write: a candidate
+            assert seq in {int(s) for s in coarse.index.seqs.tolist()}  # its old code
+            top = int(tx.execute("SELECT max(vec_rev) FROM facts").fetchone()[0])
+            raise RuntimeError("rolled back")
+        index, rev = store._bits._state
+        assert index is not None and rev < top  # the rolled-back revision never entered
+        assert store._bit_index(DIMS) is not None
+        assert store._bits._state[1] == rev  # and the committed state still matches it

@@ -24,7 +24,7 @@ the ``facts_vec`` table instead.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from embornal.domain.records import record
 from embornal.storage.connect import Connection
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-__all__ = ["BitIndex", "LiveBitIndex", "available", "quantize"]
+__all__ = ["BitIndex", "CoarseIndex", "LiveBitIndex", "OwnWrites", "available", "quantize"]
 
 LOAD_CHUNK = 4096
 SCAN_CHUNK = 32_768  # codes XORed and counted at a time (their buffers fit the L2 cache)
@@ -192,10 +192,25 @@ class LiveBitIndex:
 
     def current(self, conn: Connection, dims: int) -> BitIndex:
         """The index with every vector committed up to now, loading what it lacks."""
+        return self._current(conn, dims)[0]
+
+    def with_own_writes(self, committed: Connection, tx: Connection, dims: int) -> OwnWrites:
+        """For a search inside a write transaction (a store's near-duplicates by meaning):
+        the index loaded through ``committed``, another connection of this thread's, so
+        that nothing that may yet roll back enters it; and, read through the
+        transaction's ``tx``, the facts whose vectors came after it (the transaction's
+        own: it holds the write lock), each a candidate whatever its code."""
+        index, rev = self._current(committed, dims)
+        own = tx.execute(
+            "SELECT seq FROM facts WHERE vec_rev > ? AND embedding IS NOT NULL", (rev,)
+        ).fetchall()
+        return OwnWrites(index, [int(r[0]) for r in own])
+
+    def _current(self, conn: Connection, dims: int) -> tuple[BitIndex, int]:
         top = _max_rev(conn)
         index, rev = self._state
         if index is not None and index.dims == dims and top == rev:
-            return index
+            return index, rev
         with self._lock:
             index, rev = self._state
             top = _max_rev(conn)  # again: another thread may have loaded meanwhile
@@ -207,7 +222,24 @@ class LiveBitIndex:
                 index, loaded = _load(conn, index, rev)
                 rev = max(top, loaded)
             self._state = (index, rev)
-            return index
+            return index, rev
+
+
+class CoarseIndex(Protocol):
+    """What the vector search asks of a coarse index: the candidates near a query."""
+
+    def search(self, query: bytes, k: int) -> list[int]: ...
+
+
+class OwnWrites:
+    """The committed codes' nearest ``k``, and a write transaction's own facts."""
+
+    def __init__(self, index: BitIndex, own: list[int]) -> None:
+        self.index = index
+        self.own = own
+
+    def search(self, query: bytes, k: int) -> list[int]:
+        return [*self.own, *self.index.search(query, k)]
 
 
 def _max_rev(conn: Connection) -> int:

@@ -92,6 +92,9 @@ class SqliteStore(Parts):
     def _reader(self) -> Connection:
         if self._shared_reads or getattr(self._local, "in_tx", False):
             return self.conn
+        return self._thread_reader()
+
+    def _thread_reader(self) -> Connection:  # this thread's own: what is committed
         reader = getattr(self._local, "reader", None)
         if reader is None:
             reader = connect(self.path)
@@ -275,11 +278,7 @@ class SqliteStore(Parts):
         return [by_id[i] for i in fact_ids if i in by_id]
 
     def facts_at(
-        self,
-        path: str,
-        scope: ReadScope = EVERYTHING,
-        *,
-        include_inactive: bool = False,
+        self, path: str, scope: ReadScope = EVERYTHING, *, include_inactive: bool = False
     ) -> list[Fact]:
         vis = self._scopes.get(scope)
         live = "1" if include_inactive else _LIVE
@@ -415,14 +414,15 @@ class SqliteStore(Parts):
         facts = self._facts(rows, vis)
         return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
 
-    def _bit_index(self, dims: int) -> bitindex.BitIndex | None:
-        """The in-process bit index, up to date; None without numpy, or inside a write
-        transaction (whose reads may yet roll back), or on a shared in-memory database."""
-        if self._shared_reads or getattr(self._local, "in_tx", False):
-            return None
-        if not bitindex.available():
+    def _bit_index(self, dims: int) -> bitindex.CoarseIndex | None:
+        """The in-process bit index, up to date (in a write transaction: the committed
+        codes and the transaction's own facts); None without numpy or on a shared
+        in-memory database."""
+        if self._shared_reads or not bitindex.available():
             return None
         try:
+            if getattr(self._local, "in_tx", False):
+                return self._bits.with_own_writes(self._thread_reader(), self.conn, dims)
             return self._bits.current(self._reader(), dims)
         except DriverError as e:
             raise translate(e, "loading the vector index") from e

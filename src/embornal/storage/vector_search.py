@@ -28,7 +28,7 @@ def nearest_rows(
     *,
     fact_cols: str,
     total: int,
-    bits: bitindex.BitIndex | None,
+    bits: bitindex.CoarseIndex | None,
     has_index: Callable[[], bool],
 ) -> list[Any]:
     """The fact rows (``fact_cols`` plus ``sim``) nearest to ``query``, best first, at

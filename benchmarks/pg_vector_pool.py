@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import time
@@ -31,9 +30,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``benchmarks.common`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.backends import VECTORS, QueryCache, ServerCpu
+from benchmarks.backends import VECTORS, QueryCache, ServerCpu, bench_queries
 from benchmarks.common import latency_summary, machine_info, results_parser, save_results
-from benchmarks.http_load import Corpus
 
 SECTION = "PostgreSQL: the HNSW pool (pg_vector_pool.py)"
 LIVE = "f.deleted_at IS NULL AND f.superseded_by IS NULL AND f.expires_at IS NULL"
@@ -142,9 +140,7 @@ def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     from embornal.storage.postgres.vectors import nearest
 
     server_cpu = ServerCpu(args.pg_data)
-    corpus = Corpus.make(1_000)  # backends.py's query generator (its seed)
-    corpus.rng = random.Random(7)
-    queries = [corpus.query() for _ in range(args.queries)]
+    queries = bench_queries(args.queries)
     embedder = QueryCache(args.dims, args.vectors)
     blobs = [pack_vector(embedder.embed_query(q)) for q in queries]
     k = args.candidates

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import statistics
 import sys
 from collections.abc import Iterator
@@ -31,9 +30,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``benchmarks.common`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.backends import VECTORS, WARMUP, QueryCache
+from benchmarks.backends import VECTORS, WARMUP, QueryCache, bench_queries
 from benchmarks.common import machine_info, time_each
-from benchmarks.http_load import Corpus
 
 WAYS = ("side_by_side", "in_turn")
 
@@ -52,16 +50,10 @@ def _in_turn(memory: Any, on: bool) -> Iterator[None]:
         del store.reads_aside
 
 
-def _queries(n: int) -> list[str]:
-    corpus = Corpus.make(1_000)  # the loaded facts' vocabulary, as backends.py's
-    corpus.rng = random.Random(7)
-    return [corpus.query() for _ in range(n + WARMUP)]
-
-
 def measure(target: str, args: argparse.Namespace) -> dict[str, Any]:
     from embornal import Memory
 
-    queries = _queries(args.queries)
+    queries = bench_queries(args.queries + WARMUP)
     embedder = QueryCache(args.dims, args.vectors)
     for q in queries:
         embedder.embed_query(q)

@@ -183,7 +183,7 @@ def _log(message: str) -> None:
     print(f"[backends] {message}", file=sys.stderr, flush=True)
 
 
-def _load(
+def load_facts(
     target: str, corpus: Corpus, n: int, embedder: QueryCache, server_cpu: ServerCpu
 ) -> dict[str, Any]:
     """Bulk-load ``n`` facts; the rate, the wall time, the CPU time of this process and of
@@ -307,7 +307,7 @@ def _backend(
     corpus = Corpus.make(args.facts)
     embedder = QueryCache(args.dims, args.vectors)
     _log(f"{name}: loading {args.facts:,} facts")
-    load = _load(target, corpus, args.facts, embedder, server_cpu)
+    load = load_facts(target, corpus, args.facts, embedder, server_cpu)
     if name == "postgresql":
         _analyze(target)
     _log(f"{name}: {load['bulk_facts_per_s']:,.0f} facts/s; recall and store")
@@ -352,7 +352,7 @@ def _pg_large(
                 pass  # migrated, the vector table and its index made
             with psycopg.connect(url, autocommit=True) as conn:
                 conn.execute("DROP INDEX fact_vectors_hnsw")
-        load = _load(url, Corpus.make(n), n, embedder, server_cpu)
+        load = load_facts(url, Corpus.make(n), n, embedder, server_cpu)
         if args.pg_defer_index:
             load.update(_build_hnsw(url, server_cpu))
         _analyze(url)

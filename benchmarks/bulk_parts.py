@@ -18,7 +18,6 @@ FTS5 option (``automerge``, ``crisismerge``, ``usermerge``) for one more variant
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -30,7 +29,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``benchmarks.common`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.common import machine_info
+from benchmarks.common import machine_info, write_json
 from benchmarks.http_load import Corpus
 
 BATCH = 1_000
@@ -149,9 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         for st in run.get("statements", []):
             print(f"  {st['s']:8.3f} s {st['calls']:7d}  {st['sql']}")
         runs.append(run)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    report = {"machine": machine_info(), "runs": runs}
-    args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    write_json(args.out, {"machine": machine_info(), "runs": runs})
     return 0
 
 

@@ -222,11 +222,16 @@ def results_parser(doc: str | None, out_name: str) -> argparse.ArgumentParser:
     return ap
 
 
+def write_json(path: Path, report: Any) -> None:
+    """``report`` as indented JSON at ``path``, its folder made if need be."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+
+
 def save_results(args: argparse.Namespace, report: Any, section: str, body: str) -> None:
     """Write ``report`` as JSON to ``args.out``, put ``body`` in its RESULTS.md section
     (unless ``--no-markdown``) and print it."""
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    write_json(args.out, report)
     if not args.no_markdown:
         update_results_section(args.results_md, section, body)
     print(body)

@@ -2,10 +2,13 @@
 other (decision 0125), on one memory, interleaved.
 
     python benchmarks/recall_legs.py --target PATH_OR_URL [--queries 200] [--rounds 4]
+    python benchmarks/recall_legs.py --target NEW.db --load 1000000     # load it first
     python benchmarks/recall_legs.py --pg-data DIR        # the database backends.py kept
 
 ``--target`` is a memory loaded by ``benchmarks/backends.py`` (a SQLite file, or a
-PostgreSQL URL); ``--pg-data`` starts the embedded PostgreSQL server on the data directory
+PostgreSQL URL), or, with ``--load N``, a SQLite file not there yet, loaded first with N
+facts by ``backends.py``'s own load (its corpus and model, ``store_many`` in batches);
+``--pg-data`` starts the embedded PostgreSQL server on the data directory
 ``backends.py --pg-data`` kept (its ``bench_large`` database). The queries and the model
 are ``backends.py``'s (``--vectors``, ``--dims`` as its load's), each query's vector made
 before any clock: the figures exclude the embedding, as issue 13's targets do. Each round
@@ -17,7 +20,6 @@ must be the same facts in the same order). Saved to ``benchmarks/results/recall_
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -31,7 +33,7 @@ if __package__ in (None, ""):  # run as a script: make ``benchmarks.common`` imp
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.backends import VECTORS, WARMUP, QueryCache, bench_queries
-from benchmarks.common import machine_info, time_each
+from benchmarks.common import machine_info, time_each, write_json
 
 WAYS = ("side_by_side", "in_turn")
 
@@ -107,6 +109,17 @@ def measure(target: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _load_new(target: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``--load N``: a new SQLite memory of ``backends.py``'s corpus and model."""
+    from benchmarks.backends import NO_SERVER, load_facts
+    from benchmarks.http_load import Corpus
+
+    if target.exists():
+        raise SystemExit(f"recall_legs: {target} exists; --load makes a new memory")
+    embedder = QueryCache(args.dims, args.vectors)
+    return load_facts(str(target), Corpus.make(args.load), args.load, embedder, NO_SERVER)
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     report: dict[str, Any] = {"machine": machine_info(), "vectors": args.vectors, "dims": args.dims}
     if args.pg_data is not None:
@@ -120,6 +133,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             server.cleanup()
     else:
         report["target"] = "postgresql" if args.target.startswith("postgresql") else "sqlite"
+        if args.load:
+            report["load"] = _load_new(Path(args.target), args)
         report.update(measure(args.target, args))
     return report
 
@@ -131,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--pg-data", type=Path, help="backends.py's kept PostgreSQL data")
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--load", type=int, default=0, help="load a new SQLite --target first")
     ap.add_argument("--dims", type=int, default=128)
     ap.add_argument("--vectors", choices=VECTORS, default="words")
     ap.add_argument("--out", type=Path, default=None)
@@ -144,8 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"queries whose hits differ between the ways: {report['queries_with_other_hits']}")
     results = Path(__file__).parent / "results"
     name = args.out or results / f"recall_legs_{report['target'].split()[0]}.json"
-    name.parent.mkdir(parents=True, exist_ok=True)
-    name.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    write_json(name, report)
     print(f"saved {name}")
     return 0
 

@@ -3,8 +3,9 @@ near-duplicates by meaning in its transaction (decision 0126).
 
     python benchmarks/store_with_model.py --target FILE_OR_URL [--stores 100] [--dims 128]
 
-``--target`` is a memory loaded by ``benchmarks/backends.py`` or ``recall_legs.py``'s
-loader (a SQLite file or a PostgreSQL URL), ``--vectors`` and ``--dims`` those of its load.
+``--target`` is a memory loaded by ``benchmarks/backends.py`` or by ``recall_legs.py
+--load N`` (a SQLite file or a PostgreSQL URL), ``--vectors`` and ``--dims`` those of its
+load.
 One untimed store first (it loads the bit index, as a process's first store does); then
 ``--stores`` stores on one path, each timed, wall and process CPU. To time another checkout
 of the code against this one, run the script with ``PYTHONPATH=OTHER/src``: it records the
@@ -15,7 +16,6 @@ of the code against this one, run the script with ``PYTHONPATH=OTHER/src``: it r
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from functools import partial
@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a script: make ``benchmarks.common`` imp
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.backends import VECTORS, QueryCache
-from benchmarks.common import machine_info, time_each
+from benchmarks.common import machine_info, time_each, write_json
 
 
 def measure(target: str, stores: int, dims: int, vectors: str) -> dict[str, Any]:
@@ -71,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         f"single store with a model: p50 {s['p50']} ms, p95 {s['p95']} ms, "
         f"CPU p50 {s['cpu']['p50']} ms ({report['embornal_from']})"
     )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    write_json(args.out, report)
     return 0
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -25,9 +24,6 @@ class _Where(FakeEmbedder):
     def embed_query(self, text: str) -> list[float]:
         self.threads.append(threading.current_thread().name)
         return super().embed_query(text)
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return super().embed_documents(texts)
 
 
 def test_side_by_side_runs_the_second_part_on_a_worker() -> None:

@@ -22,7 +22,10 @@ def test_superseding_another_owners_fact_takes_the_delete_right(
     assert bob.show(public.id).fact.id == public.id  # bob may read it ...
     with pytest.raises(AccessDenied, match="bob"):  # ... and may not forget it ...
         bob.forget(public.id, reason="no")
-    with pytest.raises(AccessDenied, match="delete"):  # ... so it may not replace it either
+    with pytest.raises(AccessDenied, match="bob may not write"):  # ... nor replace it
+        bob.supersede(public.id, "The offsite is cancelled.")
+    memory.policy_add("p", ["bob", "path:/team/*", "write", "allow"])
+    with pytest.raises(AccessDenied, match="delete"):  # write alone does not remove it
         bob.supersede(public.id, "The offsite is cancelled.")
     assert memory.show(public.id).fact.state == "active"
     assert [h.fact.id for h in bob.recall("offsite", reinforce=False)] == [public.id]
@@ -33,6 +36,7 @@ def test_superseding_ones_own_fact_or_with_a_delete_rule_works(memory: Memory, b
     own = bob.store("/bob/notes", "Bob uses vim.")
     assert bob.supersede(own.id, "Bob uses helix.").supersedes_id == own.id
     public = memory.store("/team/news", "The offsite is in May.", tags=["visibility=public"])
+    memory.policy_add("p", ["bob", "path:/team/*", "write", "allow"])
     memory.policy_add("p", ["bob", "path:/team/*", "delete", "allow"])
     new = bob.supersede(public.id, "The offsite is in June.")
     assert new.supersedes_id == public.id

@@ -25,6 +25,7 @@ from embornal.domain.tags import check_subject, parse_tag
 from embornal.errors import InvalidInput
 
 __all__ = [
+    "ACTIONS",
     "DEFAULT_RULES",
     "EVERYONE",
     "MAX_ROLE_DEPTH",
@@ -49,9 +50,17 @@ MAX_ROLE_DEPTH = 8
 
 
 class Action(StrEnum):
+    """What a rule allows: ``read``; ``create`` a new fact (store it: the subject's own);
+    ``write`` (change) a fact that exists, which allows creating too; ``delete`` (take it
+    out of recall). Decision 0128 separates create from write."""
+
     READ = "read"
     WRITE = "write"
+    CREATE = "create"
     DELETE = "delete"
+
+
+ACTIONS: tuple[str, ...] = tuple(a.value for a in Action)
 
 
 @dataclass(frozen=True, order=True)
@@ -130,7 +139,7 @@ def parse_rule(ptype: str, values: Sequence[str]) -> Rule:
     check_subject(sub)
     pattern = parse_object(obj)
     if act not in {a.value for a in Action}:
-        raise InvalidInput(f"action must be read, write or delete, not {act!r}")
+        raise InvalidInput(f"action must be read, write, create or delete, not {act!r}")
     if eft not in ("allow", "deny"):
         raise InvalidInput(f"effect must be allow or deny, not {eft!r}")
     canonical = _canonical_object(pattern)
@@ -212,14 +221,15 @@ DEFAULT_RULES: tuple[Rule, ...] = (
 
 
 def default_token_rules(subject: str) -> tuple[Rule, ...]:
-    """The rules a new token's subject gets: its own facts, writes anywhere, public reads."""
+    """The rules a new token's subject gets: its own facts, storing anywhere (``create``: a
+    new fact is its own; another owner's fact is not changed by it), public reads."""
     check_subject(subject)
     own = f"tag:owner={subject}"
     return (
         Rule("p", (subject, own, "read", "allow")),
         Rule("p", (subject, own, "write", "allow")),
         Rule("p", (subject, own, "delete", "allow")),
-        Rule("p", (subject, "path:/*", "write", "allow")),
+        Rule("p", (subject, "path:/*", "create", "allow")),
         Rule("g", (subject, EVERYONE)),
         Rule("p", (EVERYONE, "tag:visibility=public", "read", "allow")),
     )

@@ -506,6 +506,9 @@ def whole() -> tuple[Operation, ...]:
         ops = list(CORE_OPERATIONS)
         for module, name in PARTS:
             ops.extend(getattr(importlib.import_module(f"embornal.interfaces.{module}"), name))
+        from embornal.domain.rights import check_declared
+
+        check_declared(op.name for op in ops)  # an operation without its rights never loads
         _BY_NAME.update((op.name, op) for op in ops)
         _ALL.append(tuple(ops))
     return _ALL[0]

@@ -14,7 +14,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
-from embornal.domain.access import Decision, Rule, permissions_for, roles_of
+from embornal.domain.access import ACTIONS, Decision, Rule, permissions_for, roles_of
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import ActorKind
 from embornal.domain.facts import Fact
@@ -103,12 +103,29 @@ class Access:
             self._refresh_locked()
             return action in self._open
 
+    def may(self, action: str, obj: FactObject) -> bool:
+        """Whether the subject may ``action`` on ``obj`` (``create`` is also granted by
+        ``write``: a subject that may change facts there may store them)."""
+        if self.unconditional(action):
+            return True
+        decision = self.decide(self.subject, action, obj)
+        if action != "create":
+            return decision.allowed
+        # create: allowed by a create or a write rule, refused by a deny of either
+        write = self.decide(self.subject, "write", obj)
+        denied = any(d.rule is not None and not d.allowed for d in (decision, write))
+        return not denied and (decision.allowed or write.allowed)
+
+    def holds(self, action: str) -> bool:
+        """Whether any rule (of the subject or its roles) allows ``action`` somewhere."""
+        self._refresh()
+        rules = permissions_for(self.subject, action, self._rules)
+        return any(r.values[3] == "allow" for r in rules)
+
     def require(self, action: str, obj: FactObject, *, why: str = "") -> None:
         """Raise :class:`AccessDenied` unless the subject may ``action`` on ``obj``;
         ``why`` says, in the message, what needs that right."""
-        if self.unconditional(action):
-            return
-        if not self.decide(self.subject, action, obj).allowed:
+        if not self.may(action, obj):
             raise AccessDenied(
                 f"subject {self.subject} may not {action} at {obj.path}{why}",
                 hint="Ask the owner of the memory for a policy (`embornal policy add`).",
@@ -150,12 +167,18 @@ class Access:
 def _unconditional_actions(subject: str, rules: list[Rule]) -> frozenset[str]:
     """Actions whose every request is allowed, so the per-fact check can be skipped."""
     out = set()
-    for action in ("read", "write", "delete"):
+    denied = set()
+    for action in ACTIONS:
         perms = permissions_for(subject, action, rules)
         if any(r.values[3] == "deny" for r in perms):
+            denied.add(action)
             continue
         if any(r.values[1] == "path:/*" for r in perms):
             out.add(action)
+    if "write" in denied:  # a deny of write refuses creating too
+        out.discard("create")
+    elif "write" in out and "create" not in denied:
+        out.add("create")  # write allows creating
     return frozenset(out)
 
 

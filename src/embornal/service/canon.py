@@ -23,6 +23,7 @@ from embornal.domain.canon import (
 from embornal.domain.events import Event
 from embornal.domain.events.canon import MemoryDecanonized
 from embornal.domain.facts import check_reason
+from embornal.domain.rights import SCOPE_ENTRIES
 from embornal.errors import ConcurrencyError, NotFound
 from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
 from embornal.service.context import ServiceContext
@@ -65,7 +66,7 @@ def canonize(ctx: ServiceContext, fact_id: str, scope: str, *, reason: str) -> C
     why = check_reason(reason)
     label = check_label(scope, "scope")
     assert label is not None
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("canonize", fact_id)
     on_fact(ctx, fact.id, lambda s: decide_canonize(s, label), why, "canonizing a memory")
     rows = ctx.store.canon_rows(ctx.scope())
     mine = [r for r in rows if r.fact.id == fact.id and r.scope == label]
@@ -99,7 +100,7 @@ def decanonize(
     why = check_reason(reason)
     assert why is not None
     label = check_label(scope, "scope", required=False)
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("decanonize", fact_id)
 
     def then(tx: Tx, events: list[Event]) -> CanonRemoval:
         return _removed(events, why)
@@ -127,7 +128,7 @@ def end_scope(ctx: ServiceContext, scope: str, *, reason: str) -> CanonRemoval:
     if not rows:
         raise NotFound(f"no active canon in scope {label!r}", hint=_SCOPES_HINT)
     for r in rows:
-        ctx.access.require("write", ctx.access.fact_object(r.fact))
+        ctx.check("end_scope", SCOPE_ENTRIES, r.fact)
     for _ in range(MAX_ATTEMPTS):
         new = []
         for r in rows:
@@ -166,7 +167,7 @@ def set_frame(ctx: ServiceContext, fact_id: str, frame: str, *, reason: str) -> 
     why = check_reason(reason)
     label = check_label(frame, "frame")
     assert label is not None
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("set_frame", fact_id)
     on_fact(ctx, fact.id, lambda s: decide_set_frame(s, label), why, "framing a memory")
     return status(ctx, fact.id)
 

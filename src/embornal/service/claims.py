@@ -85,12 +85,34 @@ def _owned(ctx: ServiceContext, state: ClaimState) -> None:
         )
 
 
+CLAIM_PATH = "/claims"
+"""Where the claims ledger is, for the rights of a claim's owner (decision 0128)."""
+
+
+def _may_record(ctx: ServiceContext, operation: str, about: Sequence[str]) -> None:
+    """The rights table's for a claim: ``write`` on each memory it is about that the
+    subject still reads, and the ledger's right (a read-only subject records no claim)."""
+    for memory in about:
+        fact = ctx.store.get_fact(memory, ctx.scope())
+        if fact is not None:
+            ctx.check(operation, "about" if operation == "create_claim" else _MEMORIES, fact)
+    ctx.check_ledger(operation, CLAIM_PATH)
+
+
+_MEMORIES = "the claim's memories"
+
+
 def _retrying(
-    ctx: ServiceContext, claim_id: str, doing: str, step: Callable[[ClaimState], None]
+    ctx: ServiceContext,
+    claim_id: str,
+    doing: str,
+    step: Callable[[ClaimState], None],
+    operation: str,
 ) -> ClaimRecord:
     for _ in range(MAX_ATTEMPTS):
         state = views.find(ctx, claim_id)
         _owned(ctx, state)
+        _may_record(ctx, operation, state.about)
         try:
             step(state)
         except ConcurrencyError:
@@ -142,6 +164,7 @@ def create_claim(
         sensitive=bool(security_sensitive) or found.flagged,
         screened=found.matches,
     )
+    _may_record(ctx, "create_claim", command.about)
     claim_id = "C" + new_id(ctx.now())
     _append(
         ctx,
@@ -186,7 +209,7 @@ def add_claim_evidence(
         body = decide_evidence(state, cmd, number)
         _append(ctx, "adding claim evidence", [(state, stream_of(state.claim_id), body)], cmd.note)
 
-    return _retrying(ctx, claim_id, "adding evidence", step)
+    return _retrying(ctx, claim_id, "adding evidence", step, "claim_evidence")
 
 
 def retract_claim_evidence(ctx: ServiceContext, evidence_id: str, reason: str) -> ClaimRecord:
@@ -201,7 +224,7 @@ def retract_claim_evidence(ctx: ServiceContext, evidence_id: str, reason: str) -
         body = decide_retract(state, f"{state.claim_id}-{number}")
         _append(ctx, "retracting claim evidence", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "retracting evidence", step)
+    return _retrying(ctx, claim_id, "retracting evidence", step, "retract_evidence")
 
 
 def _problems(ctx: ServiceContext, state: ClaimState) -> list[str]:
@@ -231,7 +254,7 @@ def adopt_claim(ctx: ServiceContext, claim_id: str, reason: str) -> ClaimRecord:
         body = decide_adopt(state, _problems(ctx, state))
         _append(ctx, "adopting a claim", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "adopting", step)
+    return _retrying(ctx, claim_id, "adopting", step, "adopt_claim")
 
 
 def revise_claim(
@@ -261,7 +284,7 @@ def revise_claim(
         body = decide_revise(state, revision)
         _append(ctx, "revising a claim", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "revising", step)
+    return _retrying(ctx, claim_id, "revising", step, "revise_claim")
 
 
 def _replace(
@@ -271,6 +294,7 @@ def _replace(
         old, new = views.find(ctx, claim_id), views.find(ctx, replacement_id)
         _owned(ctx, old)
         _owned(ctx, new)
+        _may_record(ctx, "revise_claim", (*old.about, *new.about))
         olds, news = decide_replace(old, new, _problems(ctx, new))
         try:
             batches = [(old, stream_of(old.claim_id), olds), (new, stream_of(new.claim_id), news)]
@@ -291,4 +315,4 @@ def withdraw_claim(ctx: ServiceContext, claim_id: str, reason: str) -> ClaimReco
         body = decide_withdraw(state)
         _append(ctx, "withdrawing a claim", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "withdrawing", step)
+    return _retrying(ctx, claim_id, "withdrawing", step, "withdraw_claim")

@@ -32,7 +32,15 @@ from embornal.domain.fact_aggregate import FactState, ForgetFact, decide_forget
 from embornal.domain.fact_spine_decisions import ConfirmFact, decide_confirm
 from embornal.domain.facts import Fact, check_reason
 from embornal.domain.ids import normalize_prefix
-from embornal.errors import AmbiguousId, ConcurrencyError, Conflict, InvalidInput, NotFound
+from embornal.domain.rights import SCANNED
+from embornal.errors import (
+    AccessDenied,
+    AmbiguousId,
+    ConcurrencyError,
+    Conflict,
+    InvalidInput,
+    NotFound,
+)
 from embornal.service.conflict_detect import judge, open_all
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.context import ServiceContext, check_limit
@@ -222,13 +230,12 @@ def resolve_conflict(
         None if named is None else _member(record, named, "--keep" if merge is None else "--merge")
     )
     for m in record.members:
-        obj = ctx.access.fact_object(m)
         if merge is not None and m.id == kept:  # its attributes change, as an update's
             ctx.require_to_rewrite(m, "a merge changes the survivor's attributes")
         elif kept is None or m.id == kept or (merge is None and record.conflict_class == _DECL):
-            ctx.access.require("write", obj)  # a declared conflict's keep forgets nothing
+            ctx.check("resolve_conflict", "the conflict's memories", m)  # declared: forgets none
         else:
-            ctx.access.require("delete", obj)
+            ctx.check("resolve_conflict", "a memory the resolution archives", m)
     outcome = Outcome.BOTH if kept is None else Outcome.KEEP if merge is None else Outcome.MERGE
     for _ in range(MAX_ATTEMPTS):
         events = _decided(ctx, record, outcome, kept, why)
@@ -242,6 +249,21 @@ def resolve_conflict(
         "nothing was written",
         hint="Others are busy with these facts; show the conflict again and retry.",
     )
+
+
+def _in_rights(ctx: ServiceContext, found: list[OpenConflict]) -> list[OpenConflict]:
+    """The conflicts whose every member the subject may read and write."""
+    if ctx.access.unconditional("read") and ctx.access.unconditional("write"):
+        return found
+    ids = sorted({m for c in found for m in c.members})
+    allowed: set[str] = set()
+    for fact in ctx.store.get_facts(ids, ctx.scope()):
+        try:
+            ctx.check("scan_conflicts", SCANNED, fact)
+        except AccessDenied:
+            continue
+        allowed.add(fact.id)
+    return [c for c in found if all(m in allowed for m in c.members)]
 
 
 def _entity_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
@@ -313,10 +335,18 @@ def _stale_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
 def scan_conflicts(ctx: ServiceContext, *, stale: bool = True) -> list[ConflictRecord]:
     """Look for conflicts over the whole memory (entities and preferences sharing a key,
     near-duplicate texts, and with ``stale`` the stale facts) and open each one not
-    opened before; return those opened now that the subject may see."""
+    opened before; return those opened now that the subject may see. Only conflicts
+    between facts the subject may read and write are opened (decision 0128), and a
+    subject that may write nothing is refused before the scan."""
+    if not ctx.access.holds("write"):
+        raise AccessDenied(
+            f"subject {ctx.subject} may not write: scan_conflicts opens conflicts",
+            hint="Ask the owner of the memory for a policy (`embornal policy add`).",
+        )
     found = [*_entity_conflicts(ctx), *_text_conflicts(ctx)]
     if stale:
         found.extend(_stale_conflicts(ctx))
+    found = _in_rights(ctx, found)
     if not found:
         return []
     with ctx.store.transaction("scanning for conflicts") as tx:

@@ -207,6 +207,34 @@ class ServiceContext:
         self.access.require(action, self.access.fact_object(fact))
         return fact
 
+    def target(self, operation: str, ref: str, role: str = "fact_id") -> Fact:
+        """The fact ``ref`` names (an id or prefix the subject may read), once the subject
+        holds the actions the rights table declares for ``operation`` on ``role``."""
+        fact = self.resolve(ref)
+        self.check(operation, role, fact)
+        return fact
+
+    def check(self, operation: str, role: str, fact: Fact) -> None:
+        """:class:`AccessDenied` unless the subject holds, on ``fact``, what ``operation``
+        declares on ``role`` (:data:`embornal.domain.rights.RIGHTS`)."""
+        from embornal.domain.rights import needs
+
+        actions = [a for a in needs(operation, role) if a != "read"]  # resolve read it
+        if not actions:
+            return
+        obj = self.access.fact_object(fact)
+        for action in actions:
+            self.access.require(action, obj, why=f": {operation} needs {action} on {fact.id}")
+
+    def check_ledger(self, operation: str, path: str) -> None:
+        """:class:`AccessDenied` unless the subject holds what ``operation`` declares on the
+        ledger: an entry at ``path`` as the subject's own (a read-only subject writes none)."""
+        from embornal.domain.rights import LEDGER, needs
+
+        obj = self.access.new_fact_object(path, {"owner": self.subject})
+        for action in needs(operation, LEDGER):
+            self.access.require(action, obj, why=f": {operation} needs {action} on {path}")
+
     def require_to_rewrite(self, fact: Fact, why: str) -> None:
         """Changing what a fact says (supersede, update) takes write on it and the right
         forget takes, since the old words leave recall (decision 0030)."""

@@ -69,7 +69,7 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
         bodies.extend(decide_store(command, now))
     if not bodies:
         return []
-    if not ctx.access.unconditional("write"):  # one look at the rules for the batch
+    if not ctx.access.unconditional("create"):  # one look at the rules for the batch
         for b in bodies:
             _require_write(ctx, b)
     vecs = ctx.semantic.embed_documents([b.content or "" for b in bodies])
@@ -98,10 +98,11 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
 
 
 def _require_write(ctx: ServiceContext, new: FactStored) -> None:
-    if ctx.access.unconditional("write"):
+    """The right to store ``new``: ``create`` where it goes (decision 0128)."""
+    if ctx.access.unconditional("create"):
         return
     own = {t.key: t.value for t in new.tags}
-    ctx.access.require("write", ctx.access.new_fact_object(new.path, own))
+    ctx.access.require("create", ctx.access.new_fact_object(new.path, own))
 
 
 def supersede(

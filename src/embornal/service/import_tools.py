@@ -66,7 +66,7 @@ def _plan(fmt: str, source: str, under: str | None, progress: Progress) -> Plann
 
 def _require_write(ctx: ServiceContext, items: list[dict[str, Any]]) -> None:
     """The subject's right to write each new fact where (and with the tags) it goes."""
-    if ctx.access.unconditional("write"):
+    if ctx.access.unconditional("create"):
         return
     checked: set[tuple[str, tuple[str, ...]]] = set()
     for item in items:
@@ -79,7 +79,7 @@ def _require_write(ctx: ServiceContext, items: list[dict[str, Any]]) -> None:
         own: Mapping[str, str] = dict(
             t.split("=", 1) for t in tags if "=" in t and not t.startswith(OWNER_KEY + "=")
         )
-        ctx.access.require("write", ctx.access.new_fact_object(item["path"], own))
+        ctx.access.require("create", ctx.access.new_fact_object(item["path"], own))
 
 
 def _named(error: InvalidInput, items: list[dict[str, Any]]) -> InvalidInput:

@@ -41,7 +41,7 @@ def _pin(ctx: ServiceContext, fact_id: str, pinned: bool, reason: str | None) ->
         from embornal.domain.protocol import LEGACY_UNPIN_REASON
 
         why = LEGACY_UNPIN_REASON
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("pin" if pinned else "unpin", fact_id)
     now = ctx.now()
     command = PinFact(fact.id, pinned)
     doing = "pinning a fact" if pinned else "unpinning a fact"
@@ -82,7 +82,7 @@ def set_weight(
     why = check_reason(reason, required=False)
     if weight is not None:
         check_weight(weight)  # bad input before the fact is even looked up
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("set_weight", fact_id)
     now = ctx.now()
     command = SetWeight(fact.id, weight)
     on_fact(ctx, fact.id, lambda s: decide_set_weight(s, command, now), why, "weighting a fact")
@@ -97,7 +97,7 @@ def set_lifetime(
 
     why = check_reason(reason, required=False)
     check_lifetime(lifetime, now=ctx.now())  # bad input before the fact is looked up
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("set_lifetime", fact_id)
     now = ctx.now()
     command = SetLifetime(fact.id, lifetime)
     on_fact(ctx, fact.id, lambda s: decide_set_lifetime(s, command, now), why, "setting a lifetime")

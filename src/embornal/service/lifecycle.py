@@ -87,7 +87,7 @@ def on_fact(
 
 def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
     why = check_reason(reason)
-    fact = ctx.resolve_for(fact_id, "delete")
+    fact = ctx.target("forget", fact_id)
     now = ctx.now()
     command = ForgetFact(fact.id)
     on_fact(ctx, fact.id, lambda s: decide_forget(s, command, now), why, "forgetting a fact")
@@ -96,7 +96,7 @@ def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
 
 def restore(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
     why = check_reason(reason)
-    fact = ctx.resolve_for(fact_id, "delete")
+    fact = ctx.target("restore", fact_id)
     now = ctx.now()
     command = RestoreFact(fact.id)
     on_fact(ctx, fact.id, lambda s: decide_restore(s, command, now), why, "restoring a fact")
@@ -106,7 +106,7 @@ def restore(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
 def purge(ctx: ServiceContext, fact_id: str, *, reason: str) -> PurgeResult:
     """Erase in the purge's own transaction: the stream's text, then the projections'."""
     why = check_reason(reason)
-    fact = ctx.resolve_for(fact_id, "delete")
+    fact = ctx.target("purge", fact_id)
     now = ctx.now()
     command = PurgeFact(fact.id)
 

@@ -47,11 +47,11 @@ _SYMMETRIC = frozenset(r.value for r in SYMMETRIC)
 
 
 def _ends(
-    ctx: ServiceContext, source: str, relation: object, target: str
+    ctx: ServiceContext, operation: str, source: str, relation: object, target: str
 ) -> tuple[Fact, Relation, Fact]:
     rel = parse_relation(relation)
-    src = ctx.resolve_for(source, "write")
-    dst = ctx.resolve(target)
+    src = ctx.target(operation, source, "source")
+    dst = ctx.target(operation, target, "target")
     return src, rel, dst
 
 
@@ -60,7 +60,7 @@ def link(
 ) -> Link:
     """Link ``source —relation→ target`` (a symmetric relation is stored from the smaller id)."""
     why = check_reason(reason, required=False)
-    src, rel, dst = _ends(ctx, source, relation, target)
+    src, rel, dst = _ends(ctx, "link", source, relation, target)
     if src.id == dst.id:
         raise InvalidLink(f"fact {src.id} cannot be linked to itself")
     a, b = canonical(src.id, rel, dst.id)  # a symmetric link lives on the smaller id
@@ -76,7 +76,7 @@ def unlink(
 ) -> Link:
     """Take the link ``source —relation→ target`` off (one that dangles too)."""
     why = check_reason(reason, required=False)
-    src, rel, dst = _ends(ctx, source, relation, target)
+    src, rel, dst = _ends(ctx, "unlink", source, relation, target)
     a, b = canonical(src.id, rel, dst.id)
     command = UnlinkFacts(a, rel, b)
     now = ctx.now()

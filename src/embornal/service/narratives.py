@@ -88,12 +88,6 @@ def _ids(value: object, name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v.strip() for v in value if v.strip()))
 
 
-def _require(ctx: ServiceContext, action: str) -> None:
-    if not ctx.access.unconditional(action):
-        obj = ctx.access.new_fact_object(NARRATIVE_PATH, {"owner": ctx.subject})
-        ctx.access.require(action, obj)
-
-
 def _link(ctx: ServiceContext, text: str) -> tuple[str, str, str]:
     """A link id's ends resolved (readable by the subject), in its stored direction."""
     source, relation, target = parse_link(text)
@@ -146,10 +140,14 @@ def narrate(
     cover = _text(coverage, "coverage", required=False)
     sc = check_label(scope, "scope", DEFAULT_SCOPE)
     pe = check_label(perspective, "perspective", DEFAULT_PERSPECTIVE)
-    memories = tuple(dict.fromkeys(ctx.resolve(m).id for m in _ids(memory_ids, "memory_ids")))
+    memories = tuple(
+        dict.fromkeys(
+            ctx.target("narrate", m, "memory_ids").id for m in _ids(memory_ids, "memory_ids")
+        )
+    )
     claims = resolve_claims(ctx, _ids(claim_ids, "claim_ids"))
     links = tuple(dict.fromkeys(_link(ctx, t) for t in _ids(link_ids, "link_ids")))
-    _require(ctx, "write")
+    ctx.check_ledger("narrate", NARRATIVE_PATH)
     assert text is not None
     found = screen(text)
     sensitive = bool(security_sensitive) or found.flagged
@@ -204,7 +202,9 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
             hint=f"Call current_narrative(scope={account.scope!r}) and review that one, or "
             "narrate a replacement.",
         )
-    _require(ctx, "write")
+    for fact in ctx.store.get_facts(list(version.fact_ids()), ctx.scope()):
+        ctx.check("review_narrative", "the narrative's memories", fact)
+    ctx.check_ledger("review_narrative", NARRATIVE_PATH)
     for _ in range(_ATTEMPTS):
         checked = _checked(ctx, version.fact_ids(), version.sensitive) | check_claims(
             ctx, version.claim_ids, version.sensitive

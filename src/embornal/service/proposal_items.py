@@ -100,9 +100,9 @@ def _require(ctx: ServiceContext, n: str, item: Mapping[str, Any], loaded: Loade
             if "delete" in role.actions:
                 ctx.access.require("delete", obj)
         for _, body in applied.events:
-            if isinstance(body, FactStored) and not ctx.access.unconditional("write"):
+            if isinstance(body, FactStored) and not ctx.access.unconditional("create"):
                 own = {t.key: t.value for t in body.tags if t.key != OWNER_KEY}
-                ctx.access.require("write", ctx.access.new_fact_object(body.path, own))
+                ctx.access.require("create", ctx.access.new_fact_object(body.path, own))
     except AccessDenied as e:
         raise AccessDenied(f"item {n}: {e.message}", hint=e.hint) from None
 

@@ -148,9 +148,9 @@ def remember(
         event_at=context.event_at,
         session_position=context.session_position,
     )
-    if not ctx.access.unconditional("write"):
+    if not ctx.access.unconditional("create"):
         own = {t.key: t.value for t in stored.tags}
-        ctx.access.require("write", ctx.access.new_fact_object(stored.path, own))
+        ctx.access.require("create", ctx.access.new_fact_object(stored.path, own))
     vecs = ctx.semantic.embed_documents([stored.content or ""])
     with ctx.store.transaction("remembering") as tx:
         ctx.store.append(
@@ -171,9 +171,9 @@ def remember(
 
 
 def _decided(
-    ctx: ServiceContext, fact_id: str, action: str, decide: object, why: str | None, doing: str
+    ctx: ServiceContext, fact_id: str, operation: str, decide: object, why: str | None, doing: str
 ) -> Fact:
-    fact = ctx.resolve_for(fact_id, action)
+    fact = ctx.target(operation, fact_id)
     on_fact(ctx, fact.id, decide, why, doing)  # type: ignore[arg-type]
     return fact
 
@@ -181,7 +181,7 @@ def _decided(
 def promote(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryStatus:
     """Consolidate working material (a reason is required; its tier is unchanged)."""
     why = check_reason(reason)
-    fact = _decided(ctx, fact_id, "write", decide_promote, why, "promoting a memory")
+    fact = _decided(ctx, fact_id, "promote", decide_promote, why, "promoting a memory")
     return status(ctx, fact.id)
 
 
@@ -191,7 +191,7 @@ def review(ctx: ServiceContext, fact_id: str, *, note: str) -> MemoryStatus:
         raise InvalidInput("a review needs a note: what was re-examined and what holds")
     why = check_reason(note)
     fact = _decided(
-        ctx, fact_id, "write", lambda s: decide_review(s, note), why, "reviewing a memory"
+        ctx, fact_id, "review", lambda s: decide_review(s, note), why, "reviewing a memory"
     )
     return status(ctx, fact.id)
 
@@ -213,7 +213,7 @@ def corroborate(
     fact = _decided(
         ctx,
         fact_id,
-        "write",
+        "corroborate",
         lambda s: decide_corroborate(s, source, common_origin),
         why,
         "corroborating a memory",
@@ -251,7 +251,7 @@ def flag_sensitive(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryS
     pinning and canonizing again)."""
     why = check_reason(reason)
     assert why is not None
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("flag_sensitive", fact_id)
 
     def decide(state: FactState) -> list[DomainEvent]:
         return decide_flag_sensitive(state, screen(fact.content).matches)

@@ -48,7 +48,7 @@ def confirm(
     kind, ``last_confirmed_at`` is now, the evidence (if any) joins the fact's."""
     why = check_reason(reason, required=False)
     ev = _evidence(evidence)
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("confirm", fact_id)
     now = ctx.now()
     command = ConfirmFact(fact.id, ev)
     on_fact(ctx, fact.id, lambda s: decide_confirm(s, command, now), why, "confirming a fact")
@@ -67,8 +67,8 @@ def contradict(
     of the actor kind. ``by`` names the fact that contradicts it (another, readable one)."""
     why = check_reason(reason)
     ev = _evidence(evidence)
-    fact = ctx.resolve_for(fact_id, "write")
-    by_id = None if by is None else ctx.resolve(by).id
+    fact = ctx.target("contradict", fact_id)
+    by_id = None if by is None else ctx.target("contradict", by, "by").id
     by_state = None if by_id is None else ctx.store.fact_state(by_id)
     now = ctx.now()
     command = ContradictFact(fact.id, by_id, ev)
@@ -104,7 +104,7 @@ def add_evidence(
     """Append one piece of evidence to an active fact (never edited or removed): a weak
     confirm, which also dates ``last_confirmed_at``."""
     ev = parse_evidence(evidence, note)
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("add_evidence", fact_id)
     now = ctx.now()
     command = AddEvidence(fact.id, ev)
     on_fact(ctx, fact.id, lambda s: decide_add_evidence(s, command, now), None, "adding evidence")

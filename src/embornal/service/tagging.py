@@ -23,7 +23,7 @@ def tag_path(ctx: ServiceContext, path: str, tags: Sequence[str] | Mapping[str, 
     parsed = parse_tags(tags, allow_owner=True)
     if not parsed:
         raise InvalidInput("give at least one tag")
-    ctx.access.require("write", ctx.access.new_fact_object(norm, {}))
+    ctx.access.require("create", ctx.access.new_fact_object(norm, {}))
     body = PathTagged(path=norm, tags=tuple(parsed))
     ctx.append("tagging a path", [ctx.event(f"path:{norm}", body)])
     return list(parsed)
@@ -32,6 +32,6 @@ def tag_path(ctx: ServiceContext, path: str, tags: Sequence[str] | Mapping[str, 
 def untag_path(ctx: ServiceContext, path: str, keys: Sequence[str]) -> None:
     norm = P.normalize_path(path)
     parse_tag_keys(keys)
-    ctx.access.require("write", ctx.access.new_fact_object(norm, {}))
+    ctx.access.require("create", ctx.access.new_fact_object(norm, {}))
     body = PathUntagged(path=norm, keys=tuple(parse_tag_keys(keys)))
     ctx.append("untagging a path", [ctx.event(f"path:{norm}", body)])

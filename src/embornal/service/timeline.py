@@ -59,7 +59,7 @@ def set_history_context(
     records nothing."""
     why = check_reason(reason)
     context = check_context(event_at, session, session_position)
-    fact = ctx.resolve_for(fact_id, "write")
+    fact = ctx.target("set_history_context", fact_id)
     on_fact(
         ctx,
         fact.id,

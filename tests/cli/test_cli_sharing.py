@@ -17,7 +17,7 @@ def test_token_add_shows_the_token_once(cli: Run, embornal_home: Path) -> None:
     assert fields["subject"] == "alice" and fields["name"] == "laptop"
     assert fields["expires"].endswith("Z")
     assert fields["rules"] == "p, alice, tag:owner=alice, read, allow"
-    assert "    p, alice, path:/*, write, allow" in r.out and "g, alice, everyone" in r.out
+    assert "    p, alice, path:/*, create, allow" in r.out and "g, alice, everyone" in r.out
     assert "shown this once" in r.err and r.err.count("\n") == 1
 
     listed = cli("token", "ls")
@@ -172,3 +172,30 @@ def test_actor_kind_from_the_environment(cli: Run, embornal_home: Path) -> None:
     assert events[0]["actor_kind"] == "assistant"
     r = cli("memory", "ls", env={**os.environ, "EMBORNAL_ACTOR_KIND": "robot"})
     assert r.code == 6 and "EMBORNAL_ACTOR_KIND" in r.err
+
+
+def test_policy_narrow_tokens_turns_an_older_tokens_write_anywhere_into_create(
+    cli: Run, stored: Callable[..., str]
+) -> None:
+    public = stored("/team/plan", "The launch is in May.", tags=["visibility=public"])
+    for rule in (  # what `token add` gave before decision 0128
+        ("p", "carol", "tag:owner=carol", "write"),
+        ("p", "carol", "path:/*", "write"),
+        ("g", "carol", "everyone"),
+        ("p", "dave", "path:/team/*", "write"),  # a rule a person wrote: left as it is
+    ):
+        assert cli("policy", "add", *rule).code == 0
+    assert cli("--as-subject", "carol", "memory", "pin", public, "--reason", "x").code == 0
+
+    narrowed = cli("policy", "narrow-tokens", "--json")
+    assert narrowed.code == 0, narrowed.err
+    assert [r["values"] for r in narrowed.json()] == [["carol", "path:/*", "create", "allow"]]
+    rules = cli("policy", "ls").out
+    assert "p, carol, path:/*, write, allow" not in rules
+    assert "p, dave, path:/team/*, write, allow" in rules
+
+    refused = cli("--as-subject", "carol", "memory", "unpin", public, "--reason", "x")
+    assert refused.code == 5 and "carol may not write" in refused.err
+    mine = cli("--as-subject", "carol", "memory", "store", "/team/plan", "Carol's note.")
+    assert mine.code == 0, mine.err
+    assert cli("policy", "narrow-tokens", "--json").json() == []  # nothing left to narrow

@@ -177,7 +177,7 @@ _TABLE: dict[str, tuple[Need, ...]] = {
     "dangling_links": (_n(READ, "read"), _n(MACHINE)),
     **_local(
         *_names("""
-        reindex policies policy_add policy_remove policy_check token_add tokens
+        reindex policies policy_add policy_remove narrow_token_rules policy_check token_add tokens
         token_revoke export_markdown export_events import_events import_markdown backup
         copy
         """)

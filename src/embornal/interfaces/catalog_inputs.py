@@ -69,8 +69,9 @@ LIMIT = Input(
 #: The shapes of an access rule (``policy add|rm``, and the help of ``embornal policy``).
 POLICY_SHAPES = """\
 rules:
-  p SUBJECT OBJECT ACTION [allow|deny]   ACTION: read, write or delete
+  p SUBJECT OBJECT ACTION [allow|deny]   ACTION: read, write, create or delete
   g SUBJECT ROLE                         SUBJECT holds ROLE's rules
+  create: store new facts (the subject's own); write: change facts that exist (and create)
   OBJECT: path:/x (that path), path:/x/* (the subtree, /x too), tag:k=v
   A deny beats every allow; no rule means no access.
 """

@@ -69,10 +69,19 @@ LOCAL_OPERATIONS: tuple[Operation, ...] = (
               local_only=True, cli="policy rm", cli_help=f"remove {_RULE_HELP}",
               cli_doc=f"Remove one rule.\n\n{POLICY_SHAPES}", cli_show=_SHARING + "show_removed",
               cli_json=_SHARING + "rule_json"),
+    Operation("narrow_token_rules", "narrow_token_rules", "list[Rule]", local_only=True,
+              cli="policy narrow-tokens",
+              cli_help="let older tokens store anywhere but change only their own facts",
+              cli_doc="Each subject that holds the rules an older `token add` gave (its own "
+              "facts and\nwrite on path:/*) gets create on path:/* in place of that write: it "
+              "still\nstores anywhere, and no longer pins, weights or expires other owners' "
+              "facts.\nRules a person wrote are left as they are. Prints the rules added.",
+              cli_show=_SHARING + "show_rules", cli_json=_SHARING + "rules_json"),
     Operation("policy_check", "policy_check", "PolicyCheck",
               (_SUBJECT,
                Input("action", "choice", "What the subject would do.", True,
-                     choices=("read", "write", "delete"), metavar="ACTION", cli_help=""),
+                     choices=("read", "write", "create", "delete"), metavar="ACTION",
+                     cli_help=""),
                Input("target", "text", "A path (a new fact there) or a fact id.", True,
                      metavar="TARGET", cli_help="")),
               read_only=True, local_only=True, cli="policy check",
@@ -92,7 +101,8 @@ LOCAL_OPERATIONS: tuple[Operation, ...] = (
               local_only=True, cli="token add", cli_help="issue a token for SUBJECT (shown once)",
               cli_doc="Issue a bearer token for SUBJECT and print it, this once: only its hash "
               "is\nstored. Unless --no-rules, SUBJECT also gets the rules it lacks of the "
-              "default\nset: its own facts (read, write, delete), writes anywhere, public reads.",
+              "default\nset: its own facts (read, write, delete), storing anywhere (create), "
+              "public reads.",
               cli_run=_SHARING + "token_add", cli_show=_SHARING + "show_token",
               cli_json=_SHARING + "new_token_json"),
     Operation("tokens", "tokens", "list[TokenInfo]",

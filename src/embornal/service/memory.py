@@ -498,6 +498,11 @@ class Memory:
         """Add one rule (``p`` or ``g``); refused if it exists or nests roles too deep."""
         return sharing.policy_add(self._ctx, ptype, values)
 
+    def narrow_token_rules(self) -> list[Rule]:
+        """Older tokens' ``write`` on ``path:/*`` becomes ``create``: they store anywhere
+        and change only what their rules name (decision 0128); the rules added."""
+        return sharing.narrow_token_rules(self._ctx)
+
     def policy_remove(self, ptype: str, values: Sequence[str]) -> Rule:
         """Remove one rule; refused if there is no such rule."""
         return sharing.policy_remove(self._ctx, ptype, values)

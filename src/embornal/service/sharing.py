@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from embornal.domain import paths as P
 from embornal.domain.access import (
+    ACTIONS,
     MAX_ROLE_DEPTH,
     Decision,
     Rule,
@@ -82,6 +83,31 @@ def policy_add(ctx: ServiceContext, ptype: str, values: Sequence[str]) -> Rule:
     return rule
 
 
+def narrow_token_rules(ctx: ServiceContext) -> list[Rule]:
+    """Each subject holding the rules an older ``token add`` gave (its own facts, and
+    ``write`` on ``path:/*``) gets ``create`` on ``path:/*`` in place of that write: it
+    still stores anywhere, and no longer changes other owners' facts (decision 0128).
+    One transaction; returns the rules added (none: nothing to narrow)."""
+    rules = ctx.store.rules()
+    have = set(rules)
+    events = []
+    added: list[Rule] = []
+    for rule in rules:
+        sub = rule.values[0]
+        if rule.ptype != "p" or rule.values[1:] != ("path:/*", "write", "allow"):
+            continue
+        if sub == "default" or Rule("p", (sub, f"tag:owner={sub}", "write", "allow")) not in have:
+            continue  # a rule a person wrote, not a token's default set
+        create = Rule("p", (sub, "path:/*", "create", "allow"))
+        events.append(_rule_event(ctx, PolicyRemoved, rule))
+        if create not in have:
+            events.append(_rule_event(ctx, PolicyAdded, create))
+            added.append(create)
+    if events:
+        ctx.append("narrowing the rules of tokens", events)
+    return added
+
+
 def policy_remove(ctx: ServiceContext, ptype: str, values: Sequence[str]) -> Rule:
     rule = parse_rule(ptype, values)
     if rule not in ctx.store.rules():
@@ -98,8 +124,8 @@ def _rule_event(
 
 def policy_check(ctx: ServiceContext, subject: str, action: str, target: str) -> PolicyCheck:
     check_subject(subject)
-    if action not in ("read", "write", "delete"):
-        raise InvalidInput(f"action must be read, write or delete, not {action!r}")
+    if action not in ACTIONS:
+        raise InvalidInput(f"action must be read, write, create or delete, not {action!r}")
     if target.startswith("/"):
         path = P.normalize_path(target)
         obj = ctx.access.new_fact_object(path, {}, owner=subject)

@@ -39,6 +39,7 @@ MARKERS = {
     "conflict reason": "qzconflictwhy",
     "proposal item": "qzitemmark",
     "proposal title": "qztitlemark",
+    "proposal source": "qzpropsource",
     "proposal rejection": "qzrejectwhy",
     "link reason": "qzlinkwhy",
 }
@@ -64,6 +65,7 @@ def _write_everything(memory: Memory) -> tuple[str, str, str]:
     proposal = memory.propose(
         [{"type": "archive", "fact_id": fact, "reason": m["proposal item"]}],
         title=m["proposal title"],
+        source=m["proposal source"],
     )
     memory.reject(proposal.id, reason=m["proposal rejection"])
     ledger = memory.chronicle

@@ -15,7 +15,6 @@ import json
 from datetime import datetime
 
 from embornal.domain.events.base import REDACTED_REASON
-
 from embornal.storage import eventlog, proposals_sql
 from embornal.storage.connect import Connection
 

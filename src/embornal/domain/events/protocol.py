@@ -3,9 +3,9 @@ about: capture as working material, promotion, corroboration, a tier reached thr
 the review of an interpretation, a sensitivity flag and an audited no-op unpin.
 
 The reason of each decision is the envelope's (``promote(id, reason)``), as for every
-other event; a review's note, a corroboration's source labels and a capture's session
-are user text, erased by a purge. Pins stay :class:`~embornal.domain.events.types.FactImportanceAdjusted`
-(decision 0065).
+other event; a review's note, a corroboration's source labels and a session are user
+text, erased by a purge. Pins stay
+:class:`~embornal.domain.events.types.FactImportanceAdjusted` (decision 0065).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ same transaction; of a ``declared`` conflict — two framed versions a caller se
 each other — the adopted member is confirmed and neither is forgotten: "declare and
 settle conflicting framed versions without deleting either", decision 0080), ``merge``
 (the other active members merged into the kept one, in the same transaction) or
-``both`` (every member stands).
+``both`` (every member stands). A purge of a member closes an open conflict with the
+outcome ``purged``: there is nothing left to set against the others (decision 0134).
 
 A conflict's id is derived from its class, its members and what triggered it
 (:func:`conflict_id`), so detecting the same conflict twice (a store and a scan, two
@@ -39,6 +40,7 @@ __all__ = [
     "Outcome",
     "ResolveConflict",
     "conflict_id",
+    "decide_close_purged",
     "decide_open",
     "decide_resolve",
     "evolve",
@@ -62,6 +64,7 @@ class Outcome(StrEnum):
     KEEP = "keep"
     BOTH = "both"
     MERGE = "merge"  # the others merged into the kept one (decision 0054)
+    PURGED = "purged"  # a member was purged: closed by the purge (decision 0134)
 
 
 def stream_of(conflict_id: str) -> str:
@@ -186,6 +189,15 @@ def decide_resolve(state: ConflictState, command: ResolveConflict) -> list[Domai
         return [ConflictResolved(state.conflict_id, command.outcome.value, command.kept_id,
                                  archived)]  # fmt: skip
     return [ConflictResolved(state.conflict_id, Outcome.BOTH.value)]
+
+
+def decide_close_purged(state: ConflictState, fact_id: str) -> list[DomainEvent]:
+    """``[ConflictResolved]`` of outcome ``purged`` when the conflict is open and
+    ``fact_id``, being purged, is a member of it (``[]`` otherwise): no one decides a
+    conflict one of whose sides is erased."""
+    if not state.is_open or fact_id not in state.members:
+        return []
+    return [ConflictResolved(state.conflict_id, Outcome.PURGED.value)]
 
 
 def evolve(state: ConflictState | None, event: Event) -> ConflictState:

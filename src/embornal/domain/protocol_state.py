@@ -130,7 +130,9 @@ def evolve_history(
         return replace(h, reviewed_at=at)
     if isinstance(event, MemoryFlaggedSensitive):
         return replace(h, sensitive=True, screened=h.screened + event.screened)
-    if isinstance(event, MemoryCanonized):
+    if isinstance(event, MemoryCanonized | MemoryDecanonized) and event.scope is None:
+        return h  # redacted by a purge (after which the memory is in no scope)
+    if isinstance(event, MemoryCanonized) and event.scope is not None:
         return replace(h, scopes=(*(x for x in h.scopes if x != event.scope), event.scope))
     if isinstance(event, MemoryDecanonized):
         return replace(h, scopes=tuple(x for x in h.scopes if x != event.scope))

@@ -85,7 +85,7 @@ def canonize(ctx: ServiceContext, fact_id: str, scope: str, *, reason: str) -> C
 def _removed(events: list[Event], why: str) -> CanonRemoval:
     bodies = [e.body for e in events if isinstance(e.body, MemoryDecanonized)]
     return CanonRemoval(
-        tuple(dict.fromkeys(b.scope for b in bodies)),
+        tuple(dict.fromkeys(b.scope for b in bodies if b.scope is not None)),
         tuple(dict.fromkeys(b.fact_id for b in bodies)),
         len(bodies),
         why,

@@ -103,6 +103,25 @@ def restore(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
     return ctx.reload(fact.id)
 
 
+#: The reason of the resolution a purge appends to each open conflict of the fact.
+PURGED_MEMBER = "a member was purged"
+
+
+def _close_conflicts(ctx: ServiceContext, tx: Tx, fact_id: str) -> None:
+    """Inside a purge: close every open conflict ``fact_id`` is a member of (outcome
+    ``purged``), at the version the projection holds (a racing resolution retries the
+    purge)."""
+    from embornal.domain.conflict import decide_close_purged, stream_of
+
+    closing = [
+        ctx.event(stream_of(s.conflict_id), body, PURGED_MEMBER, s.version)
+        for s in ctx.store.conflict_states(fact_id=fact_id, status="open")
+        for body in decide_close_purged(s, fact_id)
+    ]
+    if closing:
+        ctx.store.append(tx, closing)
+
+
 def purge(ctx: ServiceContext, fact_id: str, *, reason: str) -> PurgeResult:
     """Erase in the purge's own transaction: the stream's text, then the projections'."""
     why = check_reason(reason)
@@ -112,6 +131,7 @@ def purge(ctx: ServiceContext, fact_id: str, *, reason: str) -> PurgeResult:
 
     def erase(tx: Tx, events: list[Event]) -> int:
         redacted = ctx.store.redact_stream(tx, fact.id, events[-1].position)
+        _close_conflicts(ctx, tx, fact.id)
         ctx.store.erase_in_transaction(tx)
         return redacted
 

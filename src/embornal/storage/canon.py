@@ -39,6 +39,8 @@ VERIFY_QUERIES = {
 
 
 def _canonized(conn: Connection, e: Event, b: MemoryCanonized) -> None:
+    if b.scope is None:  # redacted by a purge: the purge left no membership
+        return
     conn.execute(
         "INSERT INTO canon_entries (fact_id, scope, since, position, reason, actor) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (fact_id, scope) DO UPDATE SET "

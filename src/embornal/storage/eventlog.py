@@ -23,6 +23,7 @@ __all__ = [
     "read_all",
     "read_stream",
     "recall_times",
+    "redact_reasons",
     "redact_rows",
     "redact_stream",
     "row_to_event",
@@ -196,14 +197,22 @@ def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: da
     return redact_rows(conn, rows, purge_position, now)
 
 
-def redact_rows(conn: Connection, rows: Sequence[Any], purge_position: int, now: datetime) -> int:
+def redact_rows(
+    conn: Connection,
+    rows: Sequence[Any],
+    purge_position: int,
+    now: datetime,
+    *,
+    text: bool = True,
+) -> int:
     """:func:`redact_stream` of the given rows (position, type, schema_version, payload,
-    reason): each loses its declared text and its reason, recorded; return how many."""
+    reason): each loses its declared text (unless not ``text``) and its reason, recorded;
+    return how many."""
     when = format_time(now)
     count = 0
     for row in rows:
         stored = json.loads(row[3])
-        payload = EVENTS.redact_payload(row[1], int(row[2]), stored)
+        payload = EVENTS.redact_payload(row[1], int(row[2]), stored) if text else None
         reason = row[4]
         if reason and reason != REDACTED_REASON:
             reason = REDACTED_REASON
@@ -220,3 +229,11 @@ def redact_rows(conn: Connection, rows: Sequence[Any], purge_position: int, now:
         )
         count += 1
     return count
+
+
+def redact_reasons(
+    conn: Connection, rows: Sequence[Any], purge_position: int, now: datetime
+) -> int:
+    """The reasons of the given rows (as :func:`redact_rows`) become
+    :data:`REDACTED_REASON`, their payloads only marked redacted; return how many."""
+    return redact_rows(conn, rows, purge_position, now, text=False)

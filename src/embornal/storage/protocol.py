@@ -155,11 +155,13 @@ HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
 
 
 def purged(conn: Connection, fact_id: str) -> None:
-    """A purge erases the corroboration labels of the fact (as its events are redacted)."""
+    """A purge erases the corroboration labels and the session of the fact (as its
+    events are redacted)."""
     conn.execute(
         "UPDATE memory_corroborations SET source = NULL, common_origin = NULL WHERE fact_id = ?",
         (fact_id,),
     )
+    conn.execute("UPDATE memory_protocol SET session = NULL WHERE fact_id = ?", (fact_id,))
 
 
 # -- reads -------------------------------------------------------------------------------

@@ -4,8 +4,9 @@ entering the active canon of a scope, leaving it, and its frame set.
 
 A canon membership is decided on the fact's own stream, so a forget racing a canonize
 is decided again on what the other left (decision 0078). The reasons are the envelope's.
-A scope and a frame are labels, as a path is: plain, not erased by a purge (the purge
-drops the purged fact's memberships and frame from the projections instead).
+A scope and a frame are labels a person types: user text, erased by a purge (which also
+drops the purged fact's memberships and frame from the projections; decision 0134). A
+redacted event's scope or frame is None, and changes nothing when replayed.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ class MemoryCanonized(DomainEvent):
     """The memory enters the active canon of ``scope`` (a task's focus set)."""
 
     TYPE: ClassVar[str] = "MemoryCanonized"
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "scope")
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("scope",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str
-    scope: str
+    scope: str | None
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,11 @@ class MemoryDecanonized(DomainEvent):
     the corroboration gate met). The memory itself is untouched."""
 
     TYPE: ClassVar[str] = "MemoryDecanonized"
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "scope", "cause")
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("scope",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "cause")
 
     fact_id: str
-    scope: str
+    scope: str | None
     cause: str = "decanonize"
 
 
@@ -54,11 +57,12 @@ class MemoryFramed(DomainEvent):
     ``previous`` the frame it had (None: none)."""
 
     TYPE: ClassVar[str] = "MemoryFramed"
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "frame", "previous")
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("frame", "previous")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("previous",)
 
     fact_id: str
-    frame: str
+    frame: str | None
     previous: str | None = None
 
 

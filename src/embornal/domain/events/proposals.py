@@ -2,7 +2,8 @@
 rejected (decision 0055).
 
 A proposal holds draft items (``{"1": {"type": "create", ...}, ...}``); they are user text
-(content, attributes, reasons), so ``items`` is a text field. No item is a fact until an
+(content, attributes, reasons), so ``items`` is a text field, as are the title and the
+source label a caller gives. No item is a fact until an
 approval applies it: the events the approval appends to the facts' streams are the
 ordinary ones (``FactStored``, ``FactForgotten``...), written in the approval's
 transaction.
@@ -31,8 +32,8 @@ class ProposalOpened(DomainEvent):
     (who or what made it: ``prune``, an importer, a chat client)."""
 
     TYPE: ClassVar[str] = EventType.PROPOSAL_OPENED.value
-    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("items", "title")
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id", "source")
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("items", "title", "source")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id",)
 
     proposal_id: str
     items: Mapping[str, Any] | None

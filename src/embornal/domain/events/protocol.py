@@ -3,9 +3,9 @@ about: capture as working material, promotion, corroboration, a tier reached thr
 the review of an interpretation, a sensitivity flag and an audited no-op unpin.
 
 The reason of each decision is the envelope's (``promote(id, reason)``), as for every
-other event; a review's note and a corroboration's source labels are user text, erased
-by a purge. Pins stay :class:`~embornal.domain.events.types.FactImportanceAdjusted`
-(decision 0065).
+other event; a review's note, a corroboration's source labels and a session are user
+text, erased by a purge. Pins stay
+:class:`~embornal.domain.events.types.FactImportanceAdjusted` (decision 0065).
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ class MemoryCaptured(DomainEvent):
     session (decision 0088)."""
 
     TYPE: ClassVar[str] = "MemoryCaptured"
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("session",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "tier",
         "sensitive",
         "screened",
-        "session",
         "event_at",
         "session_position",
     )
@@ -66,13 +66,12 @@ class MemoryContextSet(DomainEvent):
     says what changed (decision 0088)."""
 
     TYPE: ClassVar[str] = "MemoryContextSet"
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("session", "previous_session")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "event_at",
-        "session",
         "session_position",
         "previous_event_at",
-        "previous_session",
         "previous_position",
     )
 

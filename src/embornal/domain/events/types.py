@@ -70,11 +70,11 @@ class FactStored(DomainEvent):
     given: the fact then starts at the prior of the event's actor kind (seed 001 §5).
 
     ``source`` is a free label of who put it here beyond the envelope's actor and actor
-    kind (a client or session id); ``visibility`` its text form (``private``,
-    ``restricted:alice,bob``; None: shared); evidence given at creation travels as three
-    parallel tuples (types plain; values and notes user text, a note '' for none). Each is
-    left out when None, so a fact stored before them reads as shared, with no label and no
-    evidence (decision 0037).
+    kind (a client or session id: user text, erased by a purge); ``visibility`` its text
+    form (``private``, ``restricted:alice,bob``; None: shared); evidence given at creation
+    travels as three parallel tuples (types plain; values and notes user text, a note ''
+    for none). Each is left out when None, so a fact stored before them reads as shared,
+    with no label and no evidence (decision 0037).
     ``lifetime`` is its retention policy as text (``permanent``, ``ephemeral``,
     ``until:YYYY-MM-DD``); None, and left out, for ``standard`` (seed 001 §4).
     """
@@ -87,6 +87,7 @@ class FactStored(DomainEvent):
         "tags",
         "evidence_values",
         "evidence_notes",
+        "source",
     )
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
@@ -97,7 +98,6 @@ class FactStored(DomainEvent):
         "supersedes_id",
         "kind_version",
         "confidence",
-        "source",
         "visibility",
         "evidence_types",
         "lifetime",

@@ -129,22 +129,14 @@ def differences(tx: Conn) -> list[str]:
 
 
 def compact(url_conn: Conn) -> bool:
-    """After a purge: rewrite the tables that held the erased text (``VACUUM FULL``) so
-    their old row versions leave the data files, and checkpoint. Runs outside a
-    transaction; True when done."""
-    for table in (
-        "events",
-        "facts",
-        "fact_terms",
-        "term_stats",
-        "fact_tags",
-        "fact_evidence",
-        "proposals",
-        *history.TABLES,
+    """After a purge: rewrite every table of the schema (``VACUUM FULL``) so the old row
+    versions of the erased text leave the data files, and checkpoint. Every table, not a
+    list of those known to hold text: a projection added later cannot be forgotten here
+    (decision 0134). Runs outside a transaction; True when done."""
+    for (table,) in rows(
+        url_conn,
+        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1",
     ):
-        url_conn.execute(f"VACUUM FULL {table}")
-    for table in ("fact_vectors", "fact_pieces"):
-        if rows(url_conn, f"SELECT to_regclass('{table}') IS NOT NULL")[0][0]:
-            url_conn.execute(f"VACUUM FULL {table}")
+        url_conn.execute(f'VACUUM FULL "{table}"')
     url_conn.execute("CHECKPOINT")
     return True

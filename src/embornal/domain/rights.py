@@ -41,6 +41,7 @@ __all__ = [
     "SCOPE_ENTRIES",
     "Need",
     "check_declared",
+    "markdown_table",
     "needs",
     "table_rows",
 ]
@@ -220,3 +221,10 @@ def table_rows() -> list[tuple[str, str, str]]:
         for need in declared:
             rows.append((name, need.target, ", ".join(need.actions) or "—"))
     return rows
+
+
+def markdown_table() -> str:
+    """The table of ``docs/security.md`` (checked there by a test)."""
+    lines = ["| operation | on what | needs |", "|---|---|---|"]
+    lines += [f"| `{op}` | {target} | {actions} |" for op, target, actions in table_rows()]
+    return "\n".join(lines) + "\n"

@@ -4,10 +4,13 @@ edited export read back as supersede, forget and store with the reason "import"
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from embornal import FixedClock, Memory
 from embornal.domain.portable_markdown import parse_file, render_file
@@ -138,6 +141,13 @@ def test_content_round_trips_through_the_format(memory: Memory) -> None:
     assert block.content == tricky and block.id == fact.id
 
 
+def test_tag_values_yaml_would_read_otherwise_round_trip(memory: Memory) -> None:
+    odd = ["a\u2028b", "a\x85b", "a\x7fb", "a\ufeffb"]
+    fact = memory.store("/t", "x", tags=[f"k{i}={v}" for i, v in enumerate(odd)])
+    (block,) = parse_file("t.md", render_file("/t", [fact]))
+    assert sorted(block.tags) == sorted(f"k{i}={v}" for i, v in enumerate(odd))
+
+
 @pytest.mark.parametrize(
     ("name", "text", "words"),
     [
@@ -176,3 +186,89 @@ def test_a_directory_that_is_not_an_export(memory: Memory, tmp_path: Path) -> No
         memory.import_markdown(str(plain))
     with pytest.raises(InvalidInput, match="not an export"):
         memory.export_markdown(str(plain))  # nor is it written over
+
+
+def test_content_cannot_be_read_back_as_structure(memory: Memory, tmp_path: Path) -> None:
+    """A note whose carriage returns fake a front matter block naming a forgotten fact: an
+    unmodified export read back changes nothing (issue 26, defect 8)."""
+    gone = memory.store("/t", "A forgotten fact.")
+    memory.forget(gone.id, reason="dropped")
+    text = f"harmless note\r---\rid: {gone.id}\rkind: fact\r---\rINJECTED"
+    note = memory.store("/t", text)
+    root = tmp_path / "md"
+    memory.export_markdown(str(root))
+    done = memory.import_markdown(str(root))
+    assert (done.stored, done.superseded, done.forgotten, done.restored) == (0, (), (), ())
+    assert memory.show(gone.id).fact.state == "forgotten"
+    assert memory.show(note.id).fact.state == "active"
+    assert [v.fact.content for v in memory.cat("/t")] == [text]
+    assert b"\r" not in (root / "t.md").read_bytes()  # what an editor shows is what is read
+
+
+def test_content_with_windows_line_ends_reads_back(memory: Memory, tmp_path: Path) -> None:
+    crlf = memory.store("/t", "first\r\n---\r\nsecond\r\n")
+    root = tmp_path / "md"
+    memory.export_markdown(str(root))
+    done = memory.import_markdown(str(root))
+    assert (done.stored, done.superseded, done.forgotten) == (0, (), ())
+    assert [v.fact.id for v in memory.cat("/t")] == [crlf.id]
+
+
+def test_an_export_of_format_1_still_reads_back(memory: Memory, tmp_path: Path) -> None:
+    """Format 1 wrote every content in the body, a carriage return as it is: read back as
+    written, and a file saved with Windows line ends as if it had none."""
+    root = tmp_path / "md"
+    root.mkdir()
+    (root / "_embornal.yaml").write_text(
+        "embornal: markdown\nformat: 1\nsubject: default\nall: false\n", "utf-8"
+    )
+    (root / "t.md").write_bytes(
+        b"# /t\n\n---\nkind: fact\n---\none\r---\rtwo\n\\---\n\n---\nkind: fact\n---\nthree\n"
+    )
+    with Memory.open(tmp_path / "new.db", clock=FixedClock()) as other:
+        assert other.import_markdown(str(root)).stored == 2
+        assert sorted(v.fact.content for v in other.cat("/t")) == ["one\r---\rtwo\n---", "three"]
+    (root / "t.md").write_bytes(b"# /t\r\n\r\n---\r\nkind: fact\r\n---\r\nfour\r\n")
+    with Memory.open(tmp_path / "crlf.db", clock=FixedClock()) as other:  # saved on Windows
+        other.import_markdown(str(root))
+        assert [v.fact.content for v in other.cat("/t")] == ["four"]
+
+
+def test_a_block_with_content_twice_is_refused(memory: Memory, tmp_path: Path) -> None:
+    root = tmp_path / "md"
+    memory.export_markdown(str(root))
+    (root / "t.md").write_text('# /t\n\n---\ncontent: "a\\rb"\n---\nand a body\n', "utf-8")
+    with pytest.raises(InvalidImport, match="both in the front matter and below it"):
+        memory.import_markdown(str(root))
+
+
+_PIECES = st.sampled_from(
+    ["\r", "\n", "\r\n", "---", "\\---", "\n---\n", "\r---\r", "id: 01ABC", "kind: fact",
+     "content: x", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1e", "\x7f", "\x1b[2K",
+     "\ufeff", "\t", " ", "#", '"', "\\", "é", "记忆", "\U0001f600", "a"]
+)  # fmt: skip
+_CONTENT = (
+    st.lists(
+        st.one_of(
+            _PIECES, st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\x00"))
+        ),
+        min_size=1,
+        max_size=8,
+    )
+    .map("".join)
+    .filter(lambda c: bool(c.strip()))
+)
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(contents=st.lists(_CONTENT, min_size=1, max_size=4, unique=True))
+def test_any_content_round_trips_into_a_fresh_memory(contents: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "md"
+        with Memory.open(Path(tmp) / "a.db", clock=FixedClock()) as mem:
+            for content in contents:
+                mem.store("/p", content)
+            mem.export_markdown(str(root))
+        with Memory.open(Path(tmp) / "b.db", clock=FixedClock()) as fresh:
+            assert fresh.import_markdown(str(root)).stored == len(contents)
+            assert sorted(v.fact.content for v in fresh.cat("/p")) == sorted(contents)

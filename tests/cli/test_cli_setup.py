@@ -96,6 +96,38 @@ def test_admin_verify_reports_differences(cli: Run, tmp_path: Path) -> None:
     assert cli("--db", str(db), "admin", "verify").code == 0
 
 
+def test_a_read_refuses_a_db_that_holds_no_memory(cli: Run, tmp_path: Path) -> None:
+    """A mistyped --db is not made a new memory by a command that only reads (exit 3); a
+    command that writes makes it (issue 26, defect 17)."""
+    typo = tmp_path / "typo" / "memroy.db"
+    for args in (("memory", "recall", "x"), ("memory", "ls"), ("admin", "verify")):
+        r = cli("--db", str(typo), *args)
+        assert r.code == 3, (args, r)
+        assert r.err == (
+            f"embornal: no memory at {typo} (hint: Check the path; a command that writes "
+            f"creates one there, e.g. `embornal --db {typo} admin migrate`.)\n"
+        )
+        assert r.out == ""
+    assert cli("--db", str(typo), "--json", "memory", "show", "01ABC").json()["error"] == (
+        "not_found"
+    )
+    assert not typo.parent.exists()
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    assert cli("--db", str(empty), "memory", "cat", "/a").code == 3
+    assert empty.stat().st_size == 0
+    assert cli("--db", str(typo), "memory", "store", "/a", "Zanzibar quartz.").code == 0
+    r = cli("--db", str(typo), "memory", "recall", "zanzibar", "--plain")
+    assert (r.code, r.out) == (0, "/a\tZanzibar quartz.\n")
+
+
+def test_the_default_memory_is_made_on_first_use_even_by_a_read(
+    cli: Run, embornal_home: Path
+) -> None:
+    r = cli("memory", "recall", "zanzibar")
+    assert r.code == 0 and (embornal_home / "memory.db").is_file()
+
+
 def test_bootstrap_touches_no_file(cli: Run, embornal_home: Path) -> None:
     home = Path(os.environ["HOME"])
     r = cli("bootstrap")

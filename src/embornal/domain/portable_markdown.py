@@ -18,9 +18,15 @@ of its path, oldest first (then by id), each a YAML front matter block and its c
 Keys come in one fixed order and a key at its default is left out, so two exports of
 the same memory are the same bytes and a git diff of two shows only what changed. A
 content line that is ``---`` (after any backslashes) is written with one more leading
-backslash, and read back with one less. ``_embornal.yaml`` marks the directory as an
-export (its format, its subject, whether ``--all``): ``import markdown`` needs it. Pure:
-the caller reads and writes the files.
+backslash, and read back with one less. Content the body cannot hold exactly (a line
+break other than ``\n``, such as ``\r`` or U+2028, another control character, or a
+leading or trailing newline) is written instead as a quoted ``content:`` key of the
+front matter, every such character escaped, with no body (format 2, decision 0133): no
+content is read back as structure, and the file holds no ``\r`` of its own. A file is
+read with ``\n`` alone ending a line (a file whose every line ends ``\r\n`` is read as
+if it ended ``\n``), so an export of format 1 holding a ``\r`` reads back as written.
+``_embornal.yaml`` marks the directory as an export (its format, its subject, whether
+``--all``): ``import markdown`` needs it. Pure: the caller reads and writes the files.
 """
 
 from __future__ import annotations
@@ -53,7 +59,8 @@ __all__ = [
     "render_file",
 ]
 
-FORMAT = 1
+FORMAT = 2
+_READABLE = (1, 2)  # format 1 had no ``content:`` key
 MARKER = "_embornal.yaml"
 ROOT_FILE = "_root.md"
 _FENCE = "---"
@@ -111,9 +118,10 @@ def parse_marker(text: str) -> Mapping[str, Any]:
         data = None
     if not isinstance(data, dict) or data.get("embornal") != "markdown":
         raise InvalidImport(f"{MARKER} is not an export's marker; nothing was imported")
-    if data.get("format") != FORMAT:
+    if data.get("format") not in _READABLE:
         raise InvalidImport(
-            f"{MARKER}: format {data.get('format')!r} is not one this version reads ({FORMAT})"
+            f"{MARKER}: format {data.get('format')!r} is not one this version reads "
+            f"({', '.join(map(str, _READABLE))})"
         )
     return data
 
@@ -123,23 +131,41 @@ _RESOLVER = yaml.resolver.Resolver()
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when built with it
 
 
+# what JSON leaves as it is but YAML reads otherwise (a line break, folded into a space)
+# or refuses (not printable): escaped as \uXXXX, which both read
+_UNQUOTABLE = re.compile(r"[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def _quoted(value: str) -> str:
+    """A string as YAML's double-quoted form: JSON's, escapes included, and the characters
+    YAML reads otherwise escaped too."""
+    return _UNQUOTABLE.sub(lambda m: f"\\u{ord(m[0]):04x}", json.dumps(value, ensure_ascii=False))
+
+
 @functools.lru_cache(maxsize=4096)
 def _text(value: str) -> str:
-    """A string as YAML: plain when YAML reads it back as that same string, else JSON's
-    double-quoted form (valid YAML, escapes included)."""
+    """A string as YAML: plain when YAML reads it back as that same string, else
+    double-quoted."""
     if _PLAIN.match(value):
         tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
         if tag == "tag:yaml.org,2002:str":
             return value
-    return json.dumps(value, ensure_ascii=False)
+    return _quoted(value)
+
+
+def _flow(value: Any) -> str:
+    """A value as YAML's flow style (JSON's form for a list or a mapping, keys sorted)."""
+    if isinstance(value, str):
+        return _quoted(value)
+    if value is None or isinstance(value, bool | int | float):
+        return json.dumps(value)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_quoted(str(k))}: {_flow(value[k])}" for k in sorted(value)) + "}"
+    return "[" + ", ".join(_flow(v) for v in value) + "]"
 
 
 def _scalar(value: Any) -> str:
-    if isinstance(value, str):
-        return _text(value)
-    if value is None or isinstance(value, bool | int | float):
-        return json.dumps(value)
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)  # a list or a mapping: flow
+    return _text(value) if isinstance(value, str) else _flow(value)
 
 
 def _dump(data: Mapping[str, Any]) -> str:
@@ -196,19 +222,41 @@ def _unescape(line: str) -> str:
     return line[1:] if _ESCAPED.match(line) and line.startswith("\\") else line
 
 
+# a character the body cannot hold as it is: a control character but the tab and the
+# newline (``\r`` among them), or one an editor shows as a line break
+_NOT_IN_BODY = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _in_body(content: str) -> bool:
+    """Whether the body below the front matter holds ``content`` exactly."""
+    return not _NOT_IN_BODY.search(content) and content.strip("\n") == content
+
+
 def render_file(path: str, facts: Iterable[Fact]) -> str:
     """The file of ``path`` holding ``facts`` (in the order given)."""
     parts = [f"# {path}\n"]
     for fact in facts:
-        body = "\n".join(_escape(line) for line in fact.content.split("\n"))
-        parts.append(f"\n{_FENCE}\n{_dump(_front(fact))}{_FENCE}\n{body}\n")
+        front = _dump(_front(fact))
+        if _in_body(fact.content):
+            body = "\n".join(_escape(line) for line in fact.content.split("\n"))
+            parts.append(f"\n{_FENCE}\n{front}{_FENCE}\n{body}\n")
+        else:
+            parts.append(f"\n{_FENCE}\n{front}content: {_quoted(fact.content)}\n{_FENCE}\n")
     return "".join(parts)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a file: ``\n`` ends one (``\r\n`` when every line ends so: a file saved
+    with Windows line ends); a lone ``\r`` is content."""
+    if "\r\n" in text and text.count("\n") == text.count("\r\n"):
+        text = text.replace("\r\n", "\n")
+    return text.split("\n")
 
 
 def parse_file(relative: str, text: str) -> list[Block]:
     """The blocks of one file (``relative``: its name in the directory, for errors)."""
     path = path_of(relative)
-    lines = text.split("\n")
+    lines = _lines(text)
     blocks: list[Block] = []
     at = 0
     while at < len(lines) and lines[at] != _FENCE:
@@ -245,6 +293,13 @@ def _front_of(relative: str, line: int, text: str) -> Mapping[str, Any]:
 
 
 def _block(relative: str, path: str, line: int, front: Mapping[str, Any], content: str) -> Block:
+    quoted = front.get("content")
+    if quoted is not None:
+        if not isinstance(quoted, str):
+            raise _bad(relative, line, "content must be text")
+        if content:
+            raise _bad(relative, line, "the fact has content both in the front matter and below it")
+        content = quoted
     fact_id = front.get("id")
     kind = front.get("kind", DEFAULT_KIND)
     state = front.get("state", "active")

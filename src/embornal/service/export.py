@@ -165,7 +165,7 @@ def export_markdown(
         target.parent.mkdir(parents=True, exist_ok=True)
         text = M.render_file(path, facts)
         written.add(target)
-        if target.exists() and target.read_text("utf-8") == text:
+        if target.exists() and target.read_bytes() == text.encode("utf-8"):
             continue  # the same bytes: leave its time alone
         _write_atomically(target, iter((text,)))
     _write_atomically(marker, iter((M.marker_text(ctx.subject, everything=everything),)))

@@ -118,7 +118,7 @@ def _read_directory(root: Path) -> tuple[list[M.Block], bool]:
         if file.is_dir() or relative == M.MARKER or relative.startswith(".") or "/." in relative:
             continue
         try:
-            text = file.read_text("utf-8")
+            text = file.read_bytes().decode("utf-8")  # lines as written: M.parse_file ends them
         except UnicodeDecodeError:
             raise InvalidImport(f"{relative} is not UTF-8 text; nothing was imported") from None
         blocks.extend(M.parse_file(relative, text))

@@ -100,7 +100,7 @@ def rebuild(ctx: Context) -> int:
         current[:] = [step]
         line.update(step, done, total)
 
-    with ctx.open_memory() as mem:
+    with ctx.open_memory(create=False) as mem:
         try:
             count = mem.rebuild(progress=progress)
         finally:
@@ -113,7 +113,7 @@ def rebuild(ctx: Context) -> int:
 
 
 def verify(ctx: Context) -> int:
-    with ctx.open_memory() as mem:
+    with ctx.open_memory(create=False) as mem:
         problems = mem.verify()
     if problems:
         if not ctx.json:

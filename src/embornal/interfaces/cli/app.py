@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from embornal.errors import ConfigError, EmbornalError, VerificationFailed
+from embornal.errors import ConfigError, EmbornalError, NotFound, VerificationFailed
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 
 if TYPE_CHECKING:
@@ -229,13 +229,44 @@ class Context:
             self._embedding = loaded
         return self._embedding
 
-    def open_memory(self, *, semantic: bool = False, strict: bool = False) -> Memory:
+    def may_create(self) -> bool:
+        """Whether this run may create the memory it names: a catalogue command unless its
+        operation is read-only (the MCP hint of the catalogue); a hand-written command
+        unless it opens the memory with ``create=False``."""
+        operation = self.opt("operation")
+        if operation is None:
+            return True
+        from embornal.interfaces.catalog import by_name
+
+        return not by_name(operation).read_only
+
+    def require_memory(self) -> None:
+        """NotFound (exit 3) when ``--db`` names a file that holds no memory (none, or
+        empty): a mistyped path is not made a new memory by a command that only reads.
+        The data dir's own memory (no ``--db``) is made on first use (decision 0133)."""
+        given = self.opt("db")
+        db = self.db_path
+        if not given or not isinstance(db, Path) or (db.is_file() and db.stat().st_size):
+            return
+        raise NotFound(
+            f"no memory at {tilde(db)}",
+            hint="Check the path; a command that writes creates one there, "
+            f"e.g. `embornal --db {tilde(db)} admin migrate`.",
+        )
+
+    def open_memory(
+        self, *, semantic: bool = False, strict: bool = False, create: bool | None = None
+    ) -> Memory:
         """Open the memory for this run, after the legacy move and the config load.
 
         ``semantic``: the command embeds (store, supersede, a recall by meaning), so
         the embedding model of the config is loaded and handed to the memory.
+        ``create``: whether a ``--db`` that holds no memory is made one (default:
+        :meth:`may_create`); False refuses it (:meth:`require_memory`).
         """
         self.prepare()
+        if not (self.may_create() if create is None else create):
+            self.require_memory()
         config = self.config
         provider = self.embedder(strict=strict).provider if semantic else None
         from embornal.adapters.config import proposal_policy

@@ -178,7 +178,7 @@ GRAPH_OPERATIONS: tuple[Operation, ...] = (
         (Input("limit", "int", f"How many at most (default 100, up to {MAX_LIMIT}).",
                aliases=("limit",), low=1, high=MAX_LIMIT, metavar="N",
                cli_help=f"at most N links (1-{MAX_LIMIT}, default 100)"),),
-        local_only=True, cli="memory dangling", cli_show=_GRAPH + "show_dangling",
+        read_only=True, local_only=True, cli="memory dangling", cli_show=_GRAPH + "show_dangling",
         cli_help="list the links whose target is forgotten or purged",
         cli_doc="The maintenance report of the graph: each link whose target is forgotten or\n"
         "purged (a traversal skips it). Nothing is deleted; unlink or restore by hand.",

@@ -57,7 +57,7 @@ PORTABILITY_OPERATIONS: tuple[Operation, ...] = (
                Input("everything", "bool", "Also forgotten and superseded facts.",
                      default=False, flag="--all",
                      cli_help="also forgotten and superseded facts (purged ones never)")),
-              local_only=True, cli="export markdown",
+              read_only=True, local_only=True, cli="export markdown",
               cli_help="write one Markdown file per path into DIR (stable for git diffs)",
               cli_doc="Write the facts you may read into DIR, one file per path (the root: "
               "_root.md),\neach fact a YAML front matter block (id, kind, spine, attributes) "

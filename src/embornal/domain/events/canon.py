@@ -28,6 +28,7 @@ class MemoryCanonized(DomainEvent):
     """The memory enters the active canon of ``scope`` (a task's focus set)."""
 
     TYPE: ClassVar[str] = "MemoryCanonized"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "scope")
 
     fact_id: str
@@ -41,6 +42,7 @@ class MemoryDecanonized(DomainEvent):
     the corroboration gate met). The memory itself is untouched."""
 
     TYPE: ClassVar[str] = "MemoryDecanonized"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "scope", "cause")
 
     fact_id: str
@@ -54,6 +56,7 @@ class MemoryFramed(DomainEvent):
     ``previous`` the frame it had (None: none)."""
 
     TYPE: ClassVar[str] = "MemoryFramed"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "frame", "previous")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("previous",)
 

@@ -39,6 +39,7 @@ class MemoryCaptured(DomainEvent):
     session (decision 0088)."""
 
     TYPE: ClassVar[str] = "MemoryCaptured"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "tier",
@@ -66,6 +67,7 @@ class MemoryContextSet(DomainEvent):
     says what changed (decision 0088)."""
 
     TYPE: ClassVar[str] = "MemoryContextSet"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "event_at",
@@ -90,6 +92,7 @@ class MemoryPromoted(DomainEvent):
     """Working material becomes consolidated (the reason says why); its truth is unchanged."""
 
     TYPE: ClassVar[str] = "MemoryPromoted"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str
@@ -101,6 +104,7 @@ class MemoryCorroborated(DomainEvent):
     own); recorded every time, a repeat that adds nothing too."""
 
     TYPE: ClassVar[str] = "MemoryCorroborated"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("source", "common_origin")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("common_origin",)
@@ -116,6 +120,7 @@ class MemoryTierChanged(DomainEvent):
     is met)."""
 
     TYPE: ClassVar[str] = "MemoryTierChanged"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "tier", "previous")
 
     fact_id: str
@@ -128,6 +133,7 @@ class MemoryReviewed(DomainEvent):
     """An interpretation re-examined: its review clock starts again."""
 
     TYPE: ClassVar[str] = "MemoryReviewed"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("note",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
@@ -141,6 +147,7 @@ class MemoryFlaggedSensitive(DomainEvent):
     matched, none when a caller flagged it)."""
 
     TYPE: ClassVar[str] = "MemoryFlaggedSensitive"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "screened")
 
     fact_id: str
@@ -152,6 +159,7 @@ class MemoryUnpinNoop(DomainEvent):
     """An unpin of a memory that was not pinned: audited, changing nothing."""
 
     TYPE: ClassVar[str] = "MemoryUnpinNoop"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str

@@ -9,31 +9,13 @@ a shorter list) where the hidden ids were; default still sees them whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from embornal import FixedClock, Memory
 from embornal.domain.events import ALL_EVENT_CLASSES, HIDDEN_ID, Event, FactStored
 
 PUBLIC = ["visibility=public"]
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
-def mem(request: pytest.FixtureRequest, tmp_path: Path, clock: FixedClock) -> Iterator[Memory]:
-    if request.param == "sqlite":
-        with Memory.open(tmp_path / "m.db", clock=clock) as m:
-            yield m
-        return
-    pg = request.getfixturevalue("pg_server")
-    name = pg.fresh_database()
-    try:
-        with Memory.open(pg.url(name), clock=clock) as m:
-            yield m
-    finally:
-        pg.drop(name)
 
 
 def _scene(mem: Memory) -> tuple[str, str, list[str]]:
@@ -95,6 +77,26 @@ def test_a_partial_export_masks_hidden_ids_and_imports(
         copy.import_events(str(out))
         assert copy.verify() == []
         assert copy._store.get_fact(fix).supersedes_id == HIDDEN_ID  # type: ignore[union-attr]
+
+
+def test_rest_detail_and_history_mask_hidden_ids(mem: Memory) -> None:
+    from starlette.testclient import TestClient
+
+    from embornal.interfaces.http.app import create_app
+
+    pub, fix, hidden = _scene(mem)
+    auth = {"Authorization": f"Bearer {mem.token_add('alice').token}"}
+    with TestClient(create_app(mem, mcp=False, wiki=False)) as client:
+        api = "/api/v1"
+        for url in (
+            f"{api}/facts/{pub}",
+            f"{api}/facts/{pub}/history",
+            f"{api}/facts/{fix}/history",
+        ):
+            answer = client.get(url, headers=auth)
+            assert answer.status_code == 200, answer.text
+            assert not [h for h in hidden if h in answer.text], url
+            assert HIDDEN_ID in answer.text
 
 
 def test_every_field_naming_a_fact_is_declared() -> None:

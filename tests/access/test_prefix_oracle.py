@@ -10,11 +10,11 @@ from embornal import Memory
 from embornal.errors import AmbiguousId, NotFound
 
 
-def _hidden_proposals(memory: Memory) -> list[str]:
+def _hidden_proposals(mem: Memory) -> list[str]:
     """Two proposals of default bob may not see (new private facts): the same moment, so
     their ids share a prefix."""
     return [
-        memory.propose([{"type": "create", "path": "/private", "content": f"note {i}"}]).id
+        mem.propose([{"type": "create", "path": "/private", "content": f"note {i}"}]).id
         for i in range(2)
     ]
 
@@ -26,13 +26,13 @@ def _shared_prefix(ids: list[str]) -> str:
     return ids[0][:n]
 
 
-def test_a_proposal_prefix_ignores_the_hidden_ones(memory: Memory) -> None:
-    ids = _hidden_proposals(memory)
+def test_a_proposal_prefix_ignores_the_hidden_ones(mem: Memory) -> None:
+    ids = _hidden_proposals(mem)
     prefix = _shared_prefix(ids)
     with pytest.raises(AmbiguousId):  # default sees both
-        memory.proposal(prefix)
-    memory.token_add("bob")
-    bob = memory.as_subject("bob")
+        mem.proposal(prefix)
+    mem.token_add("bob")
+    bob = mem.as_subject("bob")
     for asked in (prefix, ids[0], prefix[:-1] + ("0" if prefix[-1] != "0" else "1")):
         with pytest.raises(NotFound) as caught:
             bob.proposal(asked)
@@ -41,13 +41,13 @@ def test_a_proposal_prefix_ignores_the_hidden_ones(memory: Memory) -> None:
     assert bob.proposal(_shared_prefix([own, *ids])).id == own  # the one he sees
 
 
-def test_a_claim_prefix_ignores_the_hidden_ones(memory: Memory) -> None:
-    ids = [memory.chronicle.create_claim(f"Plan {i}.", "plan").id for i in range(2)]
+def test_a_claim_prefix_ignores_the_hidden_ones(mem: Memory) -> None:
+    ids = [mem.chronicle.create_claim(f"Plan {i}.", "plan").id for i in range(2)]
     prefix = _shared_prefix(ids)
     with pytest.raises(AmbiguousId):
-        memory.chronicle.claim(prefix)
-    memory.token_add("bob")
-    bob = memory.as_subject("bob")
+        mem.chronicle.claim(prefix)
+    mem.token_add("bob")
+    bob = mem.as_subject("bob")
     for asked in (prefix, ids[0]):
         with pytest.raises(NotFound) as caught:
             bob.chronicle.claim(asked)

@@ -158,3 +158,22 @@ def test_bad_input_is_refused_before_anything_is_read(memory: Memory) -> None:
         memory.chronicle.recall(limit=0)
     with pytest.raises(InvalidInput, match="frame"):
         memory.chronicle.recall(frame="  ")
+
+
+def test_a_conflict_whose_member_left_recall_is_not_in_it(
+    memory: Memory, clock: FixedClock
+) -> None:
+    """A member superseded or expired since the conflict opened: the conflict (and the
+    member's text) stays out of recall; ``list_conflicts`` still has it."""
+    a = memory.store("/plan", "The launch is in June.").id
+    b = memory.store("/plan2", "The launch is in July.").id
+    c = memory.store("/plan3", "The launch is in August.").id
+    memory.chronicle.mark_conflict(a, b, reason="two dates")
+    memory.chronicle.mark_conflict(a, c, reason="two dates")
+    assert len(memory.chronicle.recall().conflicts) == 2
+    memory.supersede(b, "The launch is in late June.", reason="closer")
+    memory.set_lifetime(c, "ephemeral", reason="a guess")
+    clock.advance(days=3)
+    answer = memory.chronicle.recall()
+    assert answer.conflicts == () and "July" not in repr(answer) and "August" not in repr(answer)
+    assert len(memory.chronicle.list_conflicts(resolved=False)) == 2

@@ -52,3 +52,19 @@ async def test_search_and_search_archive_in_the_full_profile(
         clock.advance(seconds=60)
         back = await ok(client, "recall", {"query": "deploy", "at": "2026-01-01T12:00:30Z"})
         assert "anchors" not in back and len(back["hits"]) == 4
+
+
+async def test_a_forgotten_member_takes_its_conflict_out_of_recall(memory: Memory) -> None:
+    """mark_conflict(a, b) then forget(b): recall() does not bring b's text back through
+    the conflicts section; list_conflicts still shows the conflict when asked."""
+    async with connect(memory, profile="full") as client:
+        a = (await ok(client, "remember", {"content": "The launch is in June."}))["id"]
+        b = (await ok(client, "remember", {"content": "The launch is in July, says Bob."}))["id"]
+        await ok(client, "mark_conflict", {"a": a, "b": b, "reason": "two dates"})
+        assert len((await ok(client, "recall", {}))["conflicts"]) == 1
+        await ok(client, "forget", {"id": b, "reason": "Bob was wrong"})
+        found = await ok(client, "recall", {})
+        assert found["conflicts"] == [] and "July" not in str(found)
+        assert "July" not in str(await ok(client, "search", {"query": "launch"}))
+        listed = await ok(client, "list_conflicts", {"resolved": False})
+        assert "July" in str(listed)  # looked at on purpose, it is still there

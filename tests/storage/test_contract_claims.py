@@ -38,6 +38,8 @@ def test_claims_as_their_streams_make_them(store: Store, events: Events) -> None
     assert [r.claim_id for r in store.claim_rows(recorded_by=first)] == ["C1"]
     assert store.claim_citations(["C1", "C2"]) == {"C1": tuple(sorted((m1, m2)))}
     assert store.claim_ids("C") == ["C1", "C2"] and store.claim_ids("C2") == ["C2"]
+    assert store.claim_ids("C", after="C1", limit=5) == ["C2"]  # the service pages through
+    assert store.claim_ids("C", limit=1) == ["C1"]
     assert store.verify() == []
 
 

@@ -116,6 +116,7 @@ def show(ctx: ServiceContext, fact_id: str, as_of: AsOf = None) -> FactDetail:
     from embornal.domain import confidence as C
     from embornal.domain.fact_aggregate import fold  # off the start-up path of recall
     from embornal.service.details import FactDetail
+    from embornal.service.shown_events import shown_events
 
     fact = ctx.resolve(fact_id)
     now = ctx.now()
@@ -133,7 +134,7 @@ def show(ctx: ServiceContext, fact_id: str, as_of: AsOf = None) -> FactDetail:
         strength=strength(fact.signals, now),
         effective_tags=tuple(ctx.store.effective_tags(fact.id)),
         links=tuple(extract_links(fact.content)),
-        events=events,
+        events=tuple(shown_events(ctx, events)),
         confidence=state.confidence,
         c_eff=C.effective(state.confidence, fact.kind, since, now),
         stale=C.is_stale(
@@ -194,7 +195,9 @@ def history(ctx: ServiceContext, target: str) -> list[Event]:
         ids = _chain(ctx, ctx.resolve(target))
     for fid in ids:
         events.extend(ctx.store.stream(fid))
-    return sorted(events, key=lambda e: e.position)
+    from embornal.service.shown_events import shown_events  # off the start-up path of recall
+
+    return shown_events(ctx, sorted(events, key=lambda e: e.position))
 
 
 def _chain(ctx: ServiceContext, fact: Fact) -> list[str]:

@@ -4,9 +4,11 @@ interpretations, the usable narrative or its review notice, and the open conflic
 
 ``limit`` is one budget for the three sections of memories: the anchors are always whole
 (identity is never cut), the canon fills what they leave, the ordinary memories what is
-left then. A memory shows once, in the first section it belongs to. ``frame`` filters
-every section of memories (a filter, not an access boundary: decision 0078); what the
-subject may not read is in no section, since every read here is made in its scope.
+left then. A memory shows once, in the first section it belongs to; the open conflicts
+are those whose members are all live, so nothing forgotten comes back through them.
+``frame`` filters every section of memories (a filter, not an access boundary: decision
+0078); what the subject may not read is in no section, since every read here is made in
+its scope.
 
 ``search`` is the same cascade for a query, each candidate read again from the store
 as the answer is made (live, readable, not forgotten, not expired) and nothing
@@ -98,7 +100,7 @@ def cascade(
     if reinforce and not fresh:
         record_recall(ctx, [h.fact for h in hits])
     stale = protocol.due_for_review(ctx)
-    open_conflicts = list_conflicts(ctx, False)
+    open_conflicts = [c for c in list_conflicts(ctx, False) if _all_live(c, now)]
     if label is not None:
         framed = _in_frame(ctx, label, [d.fact for d in stale])
         stale = [d for d in stale if d.fact.id in framed]
@@ -168,6 +170,13 @@ def _live(ctx: ServiceContext, facts: Iterable[Fact], now: datetime) -> dict[str
         for f in ctx.store.get_facts(ids, ctx.scope())
         if f.state == "active" and not f.expired(now)
     }
+
+
+def _all_live(found: ConflictRecord, now: datetime) -> bool:
+    """Whether every member of a conflict is live: one forgotten, superseded, expired or
+    purged since it was opened keeps the conflict out of recall (its text with it); the
+    conflict stays in ``list_conflicts``, where it is looked at on purpose."""
+    return all(m.state == "active" and not m.expired(now) for m in found.members)
 
 
 def _in_frame(ctx: ServiceContext, frame: str, facts: Sequence[Fact]) -> set[str]:

@@ -20,6 +20,7 @@ from embornal.domain.as_of import parse_as_of
 from embornal.domain.claims import ID_PREFIX, ClaimState, fold, stream_of
 from embornal.domain.claims import valid_at as holds_at
 from embornal.domain.clock import format_time
+from embornal.domain.events import Event
 from embornal.domain.fact_aggregate import FactState
 from embornal.domain.facts import Fact
 from embornal.domain.provenance import clean_label
@@ -31,7 +32,7 @@ from embornal.service.claim_results import (
     ClaimRecord,
     ClaimSupport,
 )
-from embornal.service.context import ServiceContext, check_limit
+from embornal.service.context import ServiceContext, check_limit, visible_matches
 
 __all__ = [
     "Loaded",
@@ -98,22 +99,31 @@ def visible_facts(
 
 
 def load(ctx: ServiceContext, claim_id: str, as_of: datetime | None = None) -> Loaded:
-    """The claim (full id or unique prefix) the subject may see, now or at ``as_of``."""
+    """The claim (full id or unique prefix among those the subject may see: a hidden one
+    makes no prefix ambiguous), now or at ``as_of``."""
     prefix = normalize_claim_id(claim_id)
-    ids = ctx.store.claim_ids(prefix)
+    seen: dict[str, tuple[list[Event], ClaimState, dict[str, Fact]]] = {}
+
+    def may_see(found: str) -> bool:
+        events = ctx.store.read_stream(stream_of(found))
+        state = fold(events)
+        if state is None:  # pragma: no cover - the projection has it from its stream
+            return False
+        facts = visible_facts(ctx, state, ctx.store.claim_citations([found]).get(found, ()))
+        if facts is None:
+            return False
+        seen[found] = (events, state, facts)
+        return True
+
+    ids = visible_matches(
+        lambda after, n: ctx.store.claim_ids(prefix, after=after, limit=n), may_see
+    )
     if len(ids) > 1:
         raise AmbiguousId(f"claim id prefix {prefix} matches more than one claim")
-    missing = NotFound(f"no claim with id {claim_id}", hint=_LIST_HINT)
     if not ids:
-        raise missing
+        raise NotFound(f"no claim with id {claim_id}", hint=_LIST_HINT)
     full = ids[0]
-    events = ctx.store.read_stream(stream_of(full))
-    now_state = fold(events)
-    if now_state is None:  # pragma: no cover - the projection has it from its stream
-        raise missing
-    facts = visible_facts(ctx, now_state, ctx.store.claim_citations([full]).get(full, ()))
-    if facts is None:
-        raise missing
+    events, now_state, facts = seen[full]
     if as_of is None:
         return now_state, facts
     then = fold(events, until=as_of)

@@ -12,7 +12,7 @@ that holds one and delegates to them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
 
-__all__ = ["ServiceContext", "check_limit"]
+__all__ = ["ServiceContext", "check_limit", "visible_matches"]
 
 
 def check_limit(limit: int | None, default: int) -> int:
@@ -48,6 +48,29 @@ def check_limit(limit: int | None, default: int) -> int:
     if not whole_in_range(limit, 1, MAX_LIMIT):
         raise InvalidInput(f"limit must be a whole number from 1 to {MAX_LIMIT}, not {limit!r}")
     return limit
+
+
+_PREFIX_PAGE = 100
+
+
+def visible_matches(
+    page: Callable[[str | None, int], list[str]], visible: Callable[[str], bool]
+) -> list[str]:
+    """Up to two ids of a prefix that the subject may see, in order: ``page(after, n)``
+    gives the next ``n`` ids of the prefix after ``after``. The others are passed over, so
+    no answer (``ambiguous``, not found) tells of an id the subject may not see."""
+    found: list[str] = []
+    after: str | None = None
+    while True:
+        ids = page(after, _PREFIX_PAGE)
+        for i in ids:
+            if visible(i):
+                found.append(i)
+                if len(found) == 2:
+                    return found
+        if len(ids) < _PREFIX_PAGE:
+            return found
+        after = ids[-1]
 
 
 @record

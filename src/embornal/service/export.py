@@ -4,7 +4,9 @@ may read it, out to files (decisions 0061 and 0062).
 The events: the whole log when the subject reads everything (every fact, and an allow on
 ``path:/*`` with no deny); otherwise the streams of the facts it may read, and each
 recall naming only those (a recall of none of them left out), and no path, policy or
-token event (``complete`` is then false). Purged content is redacted as in the database.
+token event (``complete`` is then false); an id of a fact it may not read in any payload
+is masked as everywhere an event is shown (decision 0130). Purged content is redacted as
+in the database.
 The Markdown: one file a path, live facts only unless ``everything`` (then forgotten and
 superseded too; purged never). Each file is written beside its place and renamed, and a
 file of the directory's earlier export whose path now holds nothing is removed.
@@ -13,16 +15,17 @@ file of the directory's earlier export whose path now holds nothing is removed.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from embornal.domain import portable_log as L
 from embornal.domain import portable_markdown as M
-from embornal.domain.events import Event, EventType
+from embornal.domain.events import EVENTS, Event, EventType
 from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext
+from embornal.service.shown_events import mask
 from embornal.storage.contract import Redaction
 
 __all__ = ["EventsExport", "MarkdownExport", "export_events", "export_markdown"]
@@ -72,15 +75,6 @@ def _writable_file(file: str) -> Path:
     return target
 
 
-_NAMED = ("target_id", "source_id")  # the other fact of a link or a merge (decision 0052)
-
-
-def _names_visible(event: Event, visible: Collection[str]) -> bool:
-    """Whether the other fact a link or a merge names (if any) is one the reader may read:
-    a link to a hidden fact is left out of a partial export with it."""
-    return all(event.payload.get(k) in visible for k in _NAMED if event.payload.get(k))
-
-
 def export_events(ctx: ServiceContext, file: str) -> EventsExport:
     target = _writable_file(file)
     store = ctx.store
@@ -97,17 +91,15 @@ def export_events(ctx: ServiceContext, file: str) -> EventsExport:
         if whole:
             return L.event_line(event, _mark(redactions, event))
         if event.stream_id in every_fact:
-            return (
-                L.event_line(event, _mark(redactions, event))
-                if event.stream_id in visible and _names_visible(event, visible)
-                else None
-            )
-        if event.type == EventType.FACTS_RECALLED.value:
-            ids = [i for i in event.payload.get("fact_ids", ()) if i in visible]
-            if not ids:
+            if event.stream_id not in visible:
                 return None
-            return L.event_line(event, None, {**event.payload, "fact_ids": ids})
-        return L.event_line(event, _mark(redactions, event)) if everyone else None
+        elif event.type == EventType.FACTS_RECALLED.value:
+            if not EVENTS.named_facts(event.type, event.payload) & visible:
+                return None
+        elif not everyone:
+            return None
+        masked = mask(event, visible)  # the other facts it names (decision 0130)
+        return L.event_line(masked, _mark(redactions, event))
 
     def lines() -> Iterator[str]:
         yield L.header_line(ctx.subject, complete=whole) + "\n"

@@ -40,7 +40,7 @@ from embornal.errors import (
     InvalidInput,
     NotFound,
 )
-from embornal.service.context import ServiceContext, check_limit
+from embornal.service.context import ServiceContext, check_limit, visible_matches
 from embornal.service.lifecycle import MAX_ATTEMPTS
 from embornal.service.proposal_items import load, plan
 from embornal.service.proposal_results import Proposal, ProposalItem, ProposalSummary
@@ -55,21 +55,32 @@ def _make_id(ctx: ServiceContext) -> Any:
 
 
 def _resolve(ctx: ServiceContext, proposal_id: str) -> ProposalState:
-    """The proposal of an id or unique prefix that the subject may see (the same
-    :class:`NotFound` for an absent and a hidden one)."""
+    """The proposal of an id or unique prefix among those the subject may see (the same
+    :class:`NotFound` for an absent and a hidden one; a prefix is never ambiguous by the
+    hidden ones)."""
     if not isinstance(proposal_id, str) or not proposal_id.strip():
         raise InvalidInput("a proposal id is required")
     prefix = normalize_prefix(proposal_id)
-    ids = ctx.store.proposal_ids(prefix)
-    state = _load(ctx, ids[0]) if len(ids) == 1 else None
+    states: dict[str, ProposalState] = {}
+
+    def seen(found: str) -> bool:
+        state = _load(ctx, found)
+        if state is None or not _visible(ctx, state):
+            return False
+        states[found] = state
+        return True
+
+    ids = visible_matches(
+        lambda after, n: ctx.store.proposal_ids(prefix, after=after, limit=n), seen
+    )
     if len(ids) > 1:
         raise AmbiguousId(f"proposal id prefix {prefix} matches more than one proposal")
-    if state is None or not _visible(ctx, state):
+    if not ids:
         raise NotFound(
             f"no proposal with id {proposal_id}",
             hint="`embornal proposal list` shows the proposals you may see.",
         )
-    return state
+    return states[ids[0]]
 
 
 def _load(ctx: ServiceContext, proposal_id: str) -> ProposalState | None:

@@ -46,6 +46,7 @@ def show_at(ctx: ServiceContext, fact_id: str, as_of: AsOf) -> FactDetail:
     from embornal.domain import confidence as C
     from embornal.domain.links import extract_links
     from embornal.service.details import FactDetail
+    from embornal.service.shown_events import shown_events
 
     reads, at = looking_back(ctx, as_of)  # a bad time first: nothing else is looked at
     fact = ctx.resolve(fact_id)
@@ -67,7 +68,9 @@ def show_at(ctx: ServiceContext, fact_id: str, as_of: AsOf) -> FactDetail:
         strength=strength(then.signals, at),
         effective_tags=tuple(reads.effective_tags(fact.id)),
         links=tuple(extract_links(then.content)),
-        events=tuple(e for e in ctx.store.stream(fact.id) if e.recorded_at <= at),
+        events=tuple(
+            shown_events(ctx, (e for e in ctx.store.stream(fact.id) if e.recorded_at <= at))
+        ),
         confidence=then.confidence,
         c_eff=C.effective(confidence, then.kind, since, at),
         stale=C.is_stale(

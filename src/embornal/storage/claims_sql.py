@@ -146,10 +146,10 @@ class ClaimQueries:
                 out.setdefault(claim_id, []).append(memory_id)
         return {k: tuple(v) for k, v in out.items()}
 
-    def claim_ids(self, prefix: str) -> list[str]:
+    def claim_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
         rows = self._rows(
-            "SELECT id FROM claims WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
-            (prefix, prefix + "\uffff"),
+            "SELECT id FROM claims WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",
+            (prefix, after or "", prefix + "\uffff", limit),
         )
         return [r[0] for r in rows]
 

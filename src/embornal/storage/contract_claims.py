@@ -47,8 +47,9 @@ class ClaimReads(Protocol):
         """Every memory each claim ever cited, by claim id (a claim citing none: absent)."""
         ...
 
-    def claim_ids(self, prefix: str) -> list[str]:
-        """Up to two claim ids that start with ``prefix`` (upper-cased)."""
+    def claim_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
+        """Up to ``limit`` claim ids that start with ``prefix`` (upper-cased), after ``after``,
+        in order (who may see each is the service's to decide: it pages through them)."""
         ...
 
     def events_of_types(

@@ -150,8 +150,9 @@ class ProposalReads(Protocol):
         """Proposals (of ``status``, or all), newest first, at most ``limit``."""
         ...
 
-    def proposal_ids(self, prefix: str) -> list[str]:
-        """Up to two proposal ids that start with ``prefix`` (upper-cased)."""
+    def proposal_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
+        """Up to ``limit`` proposal ids that start with ``prefix`` (upper-cased), after ``after``,
+        in order (who may see each is the service's to decide: it pages through them)."""
         ...
 
     def retention_rows(self, scope: ReadScope = EVERYTHING) -> list[RetentionRow]:

@@ -95,10 +95,10 @@ class ProposalQueries:
         )
         return [_row(r) for r in rows]
 
-    def proposal_ids(self, prefix: str) -> list[str]:
+    def proposal_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
         rows = self._rows(
-            "SELECT id FROM proposals WHERE id >= ? AND id < ? ORDER BY id LIMIT 2",
-            (prefix, prefix + "\uffff"),
+            "SELECT id FROM proposals WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",
+            (prefix, after or "", prefix + "\uffff", limit),
         )
         return [r[0] for r in rows]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events.base import (
+    HIDDEN_ID,
     REDACTED_KEY,
     REDACTED_REASON,
     ActorKind,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALL_EVENT_CLASSES",
     "EVENTS",
+    "HIDDEN_ID",
     "REDACTED_KEY",
     "REDACTED_REASON",
     "UNDOING_EVENTS",

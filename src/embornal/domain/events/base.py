@@ -12,6 +12,9 @@ body, a frozen dataclass derived from :class:`DomainEvent`. Each body class says
   so a new field with text cannot slip past purge unnoticed.
 * ``OMIT_IF_NONE``: fields left out of the payload when None (added after the first
   payloads were written, so that the stored format of old events stays the same).
+* ``FACT_ID_FIELDS``: the plain fields that name a fact (an id, or a tuple of ids). Where
+  an event is shown to a subject, an id it may not read reads :data:`HIDDEN_ID` instead
+  (decision 0130); nothing else knows which keys name facts.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 __all__ = [
+    "HIDDEN_ID",
     "REDACTED_KEY",
     "REDACTED_REASON",
     "ActorKind",
@@ -40,6 +44,9 @@ Upcaster = Callable[[Payload], Payload]
 REDACTED_REASON = "[redacted]"
 # The mark a purge puts into each payload it redacts (not a field of any body).
 REDACTED_KEY = "redacted"
+# What a subject reads in place of the id of a fact it may not read, in a payload shown to
+# it (decision 0130): never an id (ids are 26 characters of 0-9 and A-Z).
+HIDDEN_ID = "[hidden]"
 
 
 class ActorKind(StrEnum):
@@ -119,3 +126,4 @@ class DomainEvent:
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ()
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ()
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ()
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ()

@@ -31,6 +31,7 @@ class MemoryCanonized(DomainEvent):
     TYPE: ClassVar[str] = "MemoryCanonized"
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("scope",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str
     scope: str | None
@@ -45,6 +46,7 @@ class MemoryDecanonized(DomainEvent):
     TYPE: ClassVar[str] = "MemoryDecanonized"
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("scope",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "cause")
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str
     scope: str | None
@@ -59,6 +61,7 @@ class MemoryFramed(DomainEvent):
     TYPE: ClassVar[str] = "MemoryFramed"
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("frame", "previous")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("previous",)
 
     fact_id: str

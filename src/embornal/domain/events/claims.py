@@ -35,6 +35,7 @@ class ClaimCreated(DomainEvent):
     it is about, and whether it is sensitive (asked, or ``screened``: the shapes matched)."""
 
     TYPE: ClassVar[str] = "ClaimCreated"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("about",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("statement", "asserted_by")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "claim_id",
@@ -68,6 +69,7 @@ class ClaimEvidenceAdded(DomainEvent):
     and the common origin it declares it repeats (None: its own)."""
 
     TYPE: ClassVar[str] = "ClaimEvidenceAdded"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("memory_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("source", "note", "quote", "locator", "common_origin")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("claim_id", "evidence_id", "memory_id", "stance")
 

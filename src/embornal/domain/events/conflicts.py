@@ -25,6 +25,7 @@ class ConflictOpened(DomainEvent):
     ``suggested_keep`` the member the rules would keep (None: no suggestion)."""
 
     TYPE: ClassVar[str] = EventType.CONFLICT_OPENED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("members", "suggested_keep")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "conflict_id",
         "conflict_class",
@@ -53,6 +54,7 @@ class ConflictResolved(DomainEvent):
     members it forgot."""
 
     TYPE: ClassVar[str] = EventType.CONFLICT_RESOLVED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("kept_id", "archived")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("conflict_id", "outcome", "kept_id", "archived")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("kept_id",)
 

@@ -24,6 +24,7 @@ class FactLinked(DomainEvent):
     relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
 
     TYPE: ClassVar[str] = EventType.FACT_LINKED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "target_id")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -39,6 +40,7 @@ class FactUnlinked(DomainEvent):
     takes back."""
 
     TYPE: ClassVar[str] = EventType.FACT_UNLINKED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "target_id")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -54,6 +56,7 @@ class FactMerged(DomainEvent):
     the source resolve to the survivor from now on (seed 001 §8–§9)."""
 
     TYPE: ClassVar[str] = EventType.FACT_MERGED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "source_id")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "source_id")
 
     fact_id: str

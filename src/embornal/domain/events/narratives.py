@@ -28,6 +28,7 @@ class NarrativeVersioned(DomainEvent):
     ``claim_ids`` are its dependencies; ``checked`` the stream versions validated."""
 
     TYPE: ClassVar[str] = EventType.NARRATIVE_VERSIONED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("memory_ids",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("content", "coverage")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "narrative_id",

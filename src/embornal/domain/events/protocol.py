@@ -40,6 +40,7 @@ class MemoryCaptured(DomainEvent):
 
     TYPE: ClassVar[str] = "MemoryCaptured"
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("session",)
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "tier",
@@ -67,6 +68,7 @@ class MemoryContextSet(DomainEvent):
 
     TYPE: ClassVar[str] = "MemoryContextSet"
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("session", "previous_session")
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "event_at",
@@ -89,6 +91,7 @@ class MemoryPromoted(DomainEvent):
     """Working material becomes consolidated (the reason says why); its truth is unchanged."""
 
     TYPE: ClassVar[str] = "MemoryPromoted"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str
@@ -100,6 +103,7 @@ class MemoryCorroborated(DomainEvent):
     own); recorded every time, a repeat that adds nothing too."""
 
     TYPE: ClassVar[str] = "MemoryCorroborated"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("source", "common_origin")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("common_origin",)
@@ -115,6 +119,7 @@ class MemoryTierChanged(DomainEvent):
     is met)."""
 
     TYPE: ClassVar[str] = "MemoryTierChanged"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "tier", "previous")
 
     fact_id: str
@@ -127,6 +132,7 @@ class MemoryReviewed(DomainEvent):
     """An interpretation re-examined: its review clock starts again."""
 
     TYPE: ClassVar[str] = "MemoryReviewed"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("note",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
@@ -140,6 +146,7 @@ class MemoryFlaggedSensitive(DomainEvent):
     matched, none when a caller flagged it)."""
 
     TYPE: ClassVar[str] = "MemoryFlaggedSensitive"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "screened")
 
     fact_id: str
@@ -151,6 +158,7 @@ class MemoryUnpinNoop(DomainEvent):
     """An unpin of a memory that was not pinned: audited, changing nothing."""
 
     TYPE: ClassVar[str] = "MemoryUnpinNoop"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str

@@ -17,6 +17,7 @@ class FactsRecalled(DomainEvent):
     """One recall: the facts it returned, each lifted in strength at ``at``."""
 
     TYPE: ClassVar[str] = EventType.FACTS_RECALLED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_ids",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_ids", "at")
 
     fact_ids: tuple[str, ...]

@@ -4,20 +4,21 @@
 stored payload along its class's chain (v1→v2→…) and decodes it. An unknown type, a
 version newer than the class, a missing upcaster or a payload that does not decode is an
 :class:`~embornal.errors.UnreadableEvent`. ``redact_payload`` erases what a class declares
-as user text; nothing else knows which keys hold text.
+as user text; nothing else knows which keys hold text. ``named_facts`` and ``hide_facts``
+read and mask the ids a class declares as naming facts (decision 0130).
 """
 
 from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import MISSING, fields
 from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.events.base import REDACTED_KEY, DomainEvent, Payload
+from embornal.domain.events.base import HIDDEN_ID, REDACTED_KEY, DomainEvent, Payload
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.tags import OWNER_KEY, Tag
 from embornal.errors import EmbornalError, UnreadableEvent
@@ -121,6 +122,9 @@ def _entry(cls: type[DomainEvent]) -> _Entry:
     if unknown:
         raise TypeError(f"{name} declares {unknown}, which are not its fields")
     hints = typing.get_type_hints(cls)
+    for n in cls.FACT_ID_FIELDS:
+        if n not in plain or _optional(hints[n])[0] not in (str, tuple[str, ...]):
+            raise TypeError(f"{name}.{n} names facts: a plain field of ids (str or tuple)")
     out = []
     for f in fields(cls):
         inner, nullable = _optional(hints[f.name])
@@ -310,6 +314,36 @@ class EventRegistry:
             return None
         out[REDACTED_KEY] = True
         return out
+
+    def named_facts(self, event_type: str, payload: Mapping[str, Any]) -> set[str]:
+        """The fact ids ``payload`` (at its class's version) names in the fields its class
+        declares as naming facts."""
+        out: set[str] = set()
+        for key in self._get(event_type).cls.FACT_ID_FIELDS:
+            value = payload.get(key)
+            if isinstance(value, str):
+                out.add(value)
+            elif isinstance(value, list | tuple):
+                out.update(v for v in value if isinstance(v, str))
+        return out
+
+    def hide_facts(
+        self, event_type: str, payload: Mapping[str, Any], readable: Collection[str]
+    ) -> Payload | None:
+        """``payload`` without the fact ids not in ``readable``, in the fields its class
+        declares as naming facts: a single id reads :data:`HIDDEN_ID`, a list loses it (so
+        it does not count it either). None: it names no fact outside ``readable``."""
+        out = dict(payload)
+        changed = False
+        for key in self._get(event_type).cls.FACT_ID_FIELDS:
+            value = out.get(key)
+            if isinstance(value, str) and value not in readable:
+                out[key] = HIDDEN_ID
+                changed = True
+            elif isinstance(value, list | tuple) and any(v not in readable for v in value):
+                out[key] = [v for v in value if v in readable]
+                changed = True
+        return out if changed else None
 
 
 def _every_class() -> tuple[type[DomainEvent], ...]:

@@ -80,6 +80,7 @@ class FactStored(DomainEvent):
     """
 
     TYPE: ClassVar[str] = EventType.FACT_STORED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "supersedes_id")
     VERSION: ClassVar[int] = 1
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = (
         "content",
@@ -151,6 +152,7 @@ class FactAttributesUpdated(DomainEvent):
     result was validated whole against the kind's schema at ``kind_version``."""
 
     TYPE: ClassVar[str] = EventType.FACT_ATTRIBUTES_UPDATED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("changes",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "kind_version", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -166,6 +168,7 @@ class FactForgotten(DomainEvent):
     """The fact leaves recall; restorable."""
 
     TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -178,6 +181,7 @@ class FactRestored(DomainEvent):
     """A forgotten fact comes back into recall."""
 
     TYPE: ClassVar[str] = EventType.FACT_RESTORED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -190,6 +194,7 @@ class FactPurged(DomainEvent):
     """The fact's content is erased everywhere, its earlier events redacted."""
 
     TYPE: ClassVar[str] = EventType.FACT_PURGED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
     fact_id: str
@@ -232,6 +237,7 @@ class FactConfirmed(DomainEvent):
     confidence moves toward 1 by the weight of the actor kind; sets last_confirmed_at."""
 
     TYPE: ClassVar[str] = EventType.FACT_CONFIRMED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "evidence_type")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = _EVIDENCE_OMIT
@@ -253,6 +259,7 @@ class FactContradicted(DomainEvent):
     its evidence is against the fact, so it does not join the fact's evidence."""
 
     TYPE: ClassVar[str] = EventType.FACT_CONTRADICTED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "by_id")
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "by_id", "evidence_type")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("by_id", *_EVIDENCE_OMIT)
@@ -274,6 +281,7 @@ class FactEvidenceAdded(DomainEvent):
     weak confirm. ``evidence_value`` is None only once a purge erased it."""
 
     TYPE: ClassVar[str] = EventType.FACT_EVIDENCE_ADDED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "evidence_type")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("evidence_note",)
@@ -296,6 +304,7 @@ class FactConfidenceReset(DomainEvent):
     the undo of a piece of evidence withdraws its confirmation, the evidence stays."""
 
     TYPE: ClassVar[str] = EventType.FACT_CONFIDENCE_RESET.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "confidence",
@@ -316,6 +325,7 @@ class FactVisibilityChanged(DomainEvent):
     subject names are not user text (decision 0037)."""
 
     TYPE: ClassVar[str] = EventType.FACT_VISIBILITY_CHANGED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "visibility", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -331,6 +341,7 @@ class FactImportanceAdjusted(DomainEvent):
     and the one before it, so the history reads as a change and an undo can put it back."""
 
     TYPE: ClassVar[str] = EventType.FACT_IMPORTANCE_ADJUSTED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
         "pinned",
@@ -356,6 +367,7 @@ class FactLifetimeChanged(DomainEvent):
     An ephemeral horizon counts from this event."""
 
     TYPE: ClassVar[str] = EventType.FACT_LIFETIME_CHANGED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "lifetime", "previous", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 

@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import subprocess
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -102,7 +103,18 @@ def test_memory_wiki_serves_pages_until_stopped(cli: Run) -> None:
     with _running("memory", "wiki", "--port", "0") as (proc, first):
         assert first.startswith("embornal wiki: http://127.0.0.1:"), first
         url = first.split()[2]
-        status, body = _get(url)
-        assert status == 200 and b"<html" in body.lower()
+        base, _, key = url.partition("/?key=")
+        assert len(key) >= 43, url  # the key only the owner saw (decision 0135)
+        # Another user of the machine, without the key: 401, not a page of the memory.
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            _get(base + "/wiki/rocks")
+        assert refused.value.code == 401
+        assert b"Quartz" not in refused.value.read()
+        # The printed URL sets the cookie (urllib keeps it across the redirect).
+        jar = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with jar.open(url, timeout=10) as opened:
+            assert opened.status == 200 and b"<html" in opened.read().lower()
+        with jar.open(base + "/wiki/rocks", timeout=10) as page:
+            assert b"Quartz is hard." in page.read()
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=20) == 0

@@ -164,13 +164,15 @@ def test_the_api_wins_over_the_wiki(served_wiki: TestClient, tokens: dict[str, s
     assert r.json() == {"subject": "alice", "actor_kind": "assistant"}
 
 
-def test_the_local_wiki_is_default_without_login(
+def test_the_local_wiki_is_default_with_its_key(
     memory: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _fake_wiki(monkeypatch)
-    app = create_local_wiki_app(memory)
+    key = "k" * 43
+    app = create_local_wiki_app(memory, key=key)
     with TestClient(app, base_url="http://127.0.0.1:1337") as client:
-        assert client.get("/page").text == "default/person"
+        assert client.get("/page").status_code == 401  # no key, no page (decision 0135)
+        assert client.get(f"/page?key={key}").text == "default/person"
         assert client.get("/page", headers={"Host": "localhost:1337"}).status_code == 200
         # Another host name (DNS rebinding) or another site's form: refused.
         assert_problem(client.get("/page", headers={"Host": "evil.test"}), 400, "host_not_allowed")

@@ -12,12 +12,15 @@ from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app, create_loca
 
 LOCAL = "http://127.0.0.1"
 SERVED = "http://127.0.0.1:1338"
+LOCAL_KEY = "test-key-" + "0" * 34
 SAME_ORIGIN = {"origin": SERVED, "sec-fetch-site": "same-origin"}
 
 
 def local(memory: Memory) -> TestClient:
-    """``embornal memory wiki``: the default subject, a person."""
-    return TestClient(create_local_wiki_app(memory), base_url=LOCAL)
+    """``embornal memory wiki``: the default subject, a person, opened with its key."""
+    client = TestClient(create_local_wiki_app(memory, key=LOCAL_KEY), base_url=LOCAL)
+    assert client.get(f"/?key={LOCAL_KEY}", follow_redirects=False).status_code == 303
+    return client
 
 
 def served(memory: Memory) -> TestClient:

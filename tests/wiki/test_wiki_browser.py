@@ -15,17 +15,21 @@ import pytest
 from browser_helpers import CHROMIUM, SCREENSHOT
 from starlette.applications import Starlette
 from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
 from wiki_helpers import XSS_IMG, XSS_SCRIPT, Seeded, make_app
 
 from embornal import Memory
 from embornal.errors import Unauthenticated
-from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app
+from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app, create_local_wiki_app
 from embornal.interfaces.http.wiki import TOKEN_COOKIE
 from live_server import live_server
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Browser, Page
 
+
+KEY = "browser-key-" + "0" * 32
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,8 +44,20 @@ def serve(app: Starlette) -> Iterator[str]:
 
 
 @pytest.fixture
-def base_url(memory: Memory, seeded: Seeded) -> Iterator[str]:
-    """The local wiki: every request reads as the default subject."""
+def base_url(
+    memory: Memory, seeded: Seeded, page: tuple[Page, list[str], list[str]]
+) -> Iterator[str]:
+    """``embornal memory wiki`` (the whole local app): the page's tab has opened the URL
+    it prints, so the tab holds the key's cookie and reads as the default subject."""
+    with live_server(create_local_wiki_app(memory, key=KEY), lifespan="off") as url:
+        opened = page[0].goto(f"{url}/?key={KEY}")
+        assert opened is not None and opened.status == 200 and page[0].url == url + "/"
+        yield url
+
+
+@pytest.fixture
+def open_url(memory: Memory, seeded: Seeded) -> Iterator[str]:
+    """The wiki's routes alone, with no key and no token: only the pages' own rules."""
     yield from serve(make_app(lambda request: memory))
 
 
@@ -81,6 +97,61 @@ def _foreign_site(target: str, token: str) -> Starlette:
         return HTMLResponse(f"<!doctype html><title>evil</title>{form('/login')}{form('/logout')}")
 
     return Starlette(routes=[Route("/", home)])
+
+
+def test_the_local_wiki_opens_only_with_its_key(
+    browser: Browser, memory: Memory, seeded: Seeded
+) -> None:
+    """Another user of the machine reaches the port, not the memory (decision 0135)."""
+    with live_server(create_local_wiki_app(memory, key=KEY), lifespan="off") as url:
+        context = browser.new_context()
+        try:
+            tab = context.new_page()
+            refused = tab.goto(url + "/wiki/projects/embornal")
+            assert refused is not None and refused.status == 401
+            assert "embornal memory wiki" in tab.inner_text("body")
+            assert "SQLite" not in tab.content()
+            opened = tab.goto(f"{url}/wiki/projects/embornal?key={KEY}")
+            assert opened is not None and opened.status == 200
+            assert tab.url == url + "/wiki/projects/embornal"  # the key left the address
+            assert "The memory lives in one SQLite file." in tab.inner_text("ol.facts")
+            (cookie,) = context.cookies(url)
+            assert cookie["httpOnly"] is True and cookie["sameSite"] == "Strict"
+            assert tab.evaluate("document.cookie") == ""  # no script reads the key
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("wiki", ["base_url", "open_url"])
+def test_a_cross_site_image_does_not_recall(
+    wiki: str,
+    request: pytest.FixtureRequest,
+    page: tuple[Page, list[str], list[str]],
+    memory: Memory,
+    seeded: Seeded,
+) -> None:
+    """Another site's ``<img src=".../search?q=...">`` lifts no strength: the local wiki
+    answers it 401 (the SameSite=Strict cookie stays home), and even pages with no key
+    search without reinforcing when the browser says ``Sec-Fetch-Site: cross-site``."""
+    target: str = request.getfixturevalue(wiki)
+    tab = page[0]
+
+    async def home(_: Request) -> HTMLResponse:
+        return HTMLResponse(
+            f'<!doctype html><title>evil</title><img src="{target}/search?q=readers">'
+        )
+
+    with live_server(Starlette(routes=[Route("/", home)]), lifespan="off") as evil:
+        foreign = evil.replace("127.0.0.1", "localhost")
+        sent: list[str] = []
+        tab.on("request", lambda r: sent.append(r.url) if "/search?" in r.url else None)
+        tab.goto(foreign + "/")  # "load" waits for the image
+        tab.wait_for_load_state("networkidle")
+        # The browser sent it (and then blocked the HTML answer for an image: ORB).
+        assert sent == [f"{target}/search?q=readers"]
+    assert memory.show(seeded.wal.id).fact.recall_count == 0
+    tab.goto(target + "/search?q=readers")  # the person's own search: Sec-Fetch-Site none
+    assert memory.show(seeded.wal.id).fact.recall_count == 1
 
 
 def test_browse_tree_page_link_and_search(

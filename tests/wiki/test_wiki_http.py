@@ -186,7 +186,7 @@ def test_a_search_is_a_recall_and_shows_the_strength_when_found(
 ) -> None:
     clock.advance(days=1)
     before = memory.show(seeded.wal.id).strength
-    r = client.get("/search", params={"q": "WAL readers"})
+    r = client.get("/search", params={"q": "WAL readers"}, headers={"sec-fetch-site": "none"})
     assert r.status_code == 200
     assert memory.show(seeded.wal.id).fact.recall_count == 1
     assert f"{before:.3f}" in Page(r.text).text  # the strength when found, not after
@@ -416,9 +416,11 @@ def test_create_local_wiki_app_serves_the_wiki(memory: Memory, seeded: Seeded) -
         inspect.signature(factory).bind(memory)
     except TypeError:
         pytest.skip(f"create_local_wiki_app{inspect.signature(factory)} takes no memory")
-    # The local wiki answers to loopback host names only.
-    with TestClient(factory(memory), base_url="http://127.0.0.1") as c:
-        tree = c.get("/")
+    # The local wiki answers to loopback host names only, and only with its key.
+    app = factory(memory)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        assert c.get("/").status_code == 401
+        tree = c.get(f"/?key={app.state.wiki_key}")
         assert tree.status_code == 200 and "/wiki/projects/embornal" in tree.text
         assert "default-src 'none'" in tree.headers["content-security-policy"]
         page = c.get("/wiki/projects/embornal")

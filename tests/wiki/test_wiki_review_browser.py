@@ -40,9 +40,13 @@ def home_memory(clock: FixedClock) -> Iterator[Memory]:
 
 
 @pytest.fixture
-def wiki_url(home_memory: Memory) -> Iterator[str]:
-    """``embornal memory wiki``: the local app, every middleware, under uvicorn."""
-    with live_server(create_local_wiki_app(home_memory), lifespan="off") as url:
+def wiki_url(home_memory: Memory, page: Tab) -> Iterator[str]:
+    """``embornal memory wiki``: the local app, every middleware, under uvicorn; the tab
+    has opened the URL it prints (the key's cookie, decision 0135)."""
+    app = create_local_wiki_app(home_memory)
+    with live_server(app, lifespan="off") as url:
+        opened = page[0].goto(f"{url}/?key={app.state.wiki_key}")
+        assert opened is not None and opened.status == 200
         yield url
 
 

@@ -4,10 +4,11 @@ cookie; `embornal memory wiki` (local, the person at the machine) shows it."""
 
 from __future__ import annotations
 
+from review_helpers import local
 from starlette.testclient import TestClient
 
 from embornal import Memory
-from embornal.interfaces.http.app import create_app, create_local_wiki_app
+from embornal.interfaces.http.app import create_app
 
 
 def test_served_pages_never_show_a_private_fact(memory: Memory) -> None:
@@ -27,6 +28,6 @@ def test_served_pages_never_show_a_private_fact(memory: Memory) -> None:
 
 def test_the_local_wiki_shows_its_owner_a_private_fact(memory: Memory) -> None:
     memory.store("/diary", "zebra private entry", visibility="private")
-    with TestClient(create_local_wiki_app(memory), base_url="http://127.0.0.1") as client:
+    with local(memory) as client:
         page = client.get("/wiki/diary")
     assert page.status_code == 200 and "zebra private entry" in page.text

@@ -61,10 +61,11 @@ def memory(group: Commands, late: ArgParser) -> None:
         group,
         "wiki",
         "serve_cmds:wiki",
-        "browse the memory in a web browser (127.0.0.1, no login)",
+        "browse the memory in a web browser (127.0.0.1, with the key it prints)",
         late,
-        "Serve the wiki pages of the memory on 127.0.0.1 as the subject default, with\n"
-        "no login, until Ctrl-C. For other machines or subjects use `embornal serve`.",
+        "Serve the wiki pages of the memory on 127.0.0.1 as the subject default until\n"
+        "Ctrl-C. Open the URL it prints: it holds a key drawn at each start, without\n"
+        "which the pages answer 401. For other machines or subjects use `embornal serve`.",
         _port_arg(1337),
     )
 

@@ -1,5 +1,5 @@
 """``embornal serve`` (REST, MCP over HTTP and the wiki, with tokens) and
-``embornal memory wiki`` (the wiki pages on loopback, no login).
+``embornal memory wiki`` (the wiki pages on loopback, opened with the key it prints).
 
 Both run until Ctrl-C or SIGTERM. Serving on anything but loopback is an
 explicit choice: only ``--bind`` given on the command line reaches the network,

@@ -9,6 +9,9 @@
   same bearer tokens; each request's tools see that request's subject;
 * ``/`` — the wiki pages, when the wiki module is there (browsers log in with the
   ``embornal_token`` cookie that the wiki's ``/login`` form sets).
+
+``create_local_wiki_app`` serves the wiki pages alone, to whoever holds the key it
+draws (:mod:`embornal.interfaces.http.owner_key`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from embornal.errors import ConfigError, EmbornalError
 from embornal.interfaces.http.api import OPERATIONS, api_routes
 from embornal.interfaces.http.auth import Gate
 from embornal.interfaces.http.guard import BodyLimitMiddleware, HostGuardMiddleware
+from embornal.interfaces.http.owner_key import OwnerKeyMiddleware, new_key
 from embornal.interfaces.http.problems import (
     BodyTooLarge,
     RequestInvalid,
@@ -94,6 +98,7 @@ def _starlette(
     allowed_hosts: Sequence[str] | None,
     lifespans: Sequence[Lifespan] = (),
     mcp_paths: tuple[str, ...] = (),
+    inner: Sequence[Middleware] = (),
 ) -> Starlette:
     """``mcp_paths`` are served by the MCP SDK: every request there, ``GET`` (its event
     stream) included, is checked for another site's origin."""
@@ -110,6 +115,7 @@ def _starlette(
         middleware=[
             Middleware(HostGuardMiddleware, allowed_hosts=allowed_hosts, guarded_paths=mcp_paths),
             Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes),
+            *inner,
         ],
         exception_handlers=_handlers(),
         lifespan=lifespan,
@@ -177,12 +183,14 @@ def create_app(
 
 
 def create_local_wiki_app(
-    memory: Memory, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    memory: Memory, *, key: str | None = None, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
 ) -> Starlette:
-    """The wiki pages for ``embornal memory wiki``: no login, subject ``default``.
+    """The wiki pages for ``embornal memory wiki``: no token, subject ``default``.
 
     Meant for a loopback bind only: it answers to loopback host names alone (so a
     web page cannot reach it through DNS rebinding) and refuses cross-origin writes.
+    Every request must carry ``key`` (None: a fresh one, in ``app.state.wiki_key``):
+    the URL to print is ``/?key=<key>``, which trades it for a cookie (decision 0135).
     """
     gate = Gate(memory)
 
@@ -195,6 +203,13 @@ def create_local_wiki_app(
             "the wiki pages are not part of this build",
             hint="Use `embornal serve` for the REST API, or the CLI to browse the memory.",
         )
-    app = _starlette(routes, max_body_bytes=max_body_bytes, allowed_hosts=LOOPBACK_HOSTS)
+    wiki_key = key if key is not None else new_key()
+    app = _starlette(
+        routes,
+        max_body_bytes=max_body_bytes,
+        allowed_hosts=LOOPBACK_HOSTS,
+        inner=[Middleware(OwnerKeyMiddleware, key=wiki_key)],
+    )
     app.state.gate = gate
+    app.state.wiki_key = wiki_key
     return app

@@ -173,7 +173,8 @@ def run_wiki(
     log_level: str = "warning",
     announce: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve the wiki pages of the memory at ``db_path`` on 127.0.0.1, with no login."""
+    """Serve the wiki pages of the memory at ``db_path`` on 127.0.0.1; the URL it prints
+    (once) holds the key every request needs (decision 0135)."""
     from embornal.interfaces.http.app import create_local_wiki_app
 
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
@@ -181,7 +182,8 @@ def run_wiki(
     try:
         with _open(db_path, None, None) as memory:
             app = create_local_wiki_app(memory)
-            say(f"embornal wiki: {_url(sock)}/  (memory {memory.db_path})")
+            key = app.state.wiki_key
+            say(f"embornal wiki: {_url(sock)}/?key={key}  (memory {memory.db_path})")
             _serve(app, sock, log_level=log_level, access_log=False)
     finally:
         sock.close()

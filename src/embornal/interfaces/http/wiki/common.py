@@ -44,6 +44,7 @@ __all__ = [
     "link",
     "message",
     "not_found",
+    "own_navigation",
     "page",
     "plural",
     "read_form",
@@ -320,6 +321,17 @@ def same_origin(request: Request) -> bool:
     and ``memory wiki``); checked here too for an app that mounts the routes alone.
     """
     return not from_another_site(request.headers, request.headers.get("host", ""))
+
+
+def own_navigation(request: Request) -> bool:
+    """True when the browser says that the request is the person's own: typed, bookmarked
+    (``Sec-Fetch-Site: none``) or sent from a page of this site (``same-origin``).
+
+    A search reinforces what it finds only then (decision 0135): a page of another site
+    can make a browser send a GET (an ``<img>``), and must not lift a fact's strength.
+    Without the header (an old browser, a script) a search reads and does not reinforce.
+    """
+    return request.headers.get("sec-fetch-site") in ("same-origin", "none")
 
 
 def is_token(text: str) -> bool:

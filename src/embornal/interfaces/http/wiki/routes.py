@@ -21,6 +21,7 @@ from embornal.interfaces.http.wiki.common import (
     is_token,
     message,
     not_found,
+    own_navigation,
     page,
     read_form,
     redirect,
@@ -124,7 +125,10 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
             memory = await run_in_threadpool(get_memory, request)
             hits: list[RecallHit] | None = None
             if query.strip():
-                hits = await run_in_threadpool(memory.recall, query)
+                # Another site's <img> makes a GET too: only the person's own search
+                # lifts the strength of what it finds (decision 0135).
+                reinforce = own_navigation(request)
+                hits = await run_in_threadpool(memory.recall, query, reinforce=reinforce)
         except EmbornalError as err:
             return error_page(request, err, "/search")
         title = f"Search: {query}" if query.strip() else "Search"

@@ -164,6 +164,8 @@ def test_a_truncated_file_imports_nothing(
         (lambda e: e.pop("recorded_at"), "lacks ['recorded_at']"),
         (lambda e: e.update(extra=1), "unknown keys ['extra']"),
         (lambda e: e["payload"].pop("fact_id"), "fact_id"),
+        (lambda e: e.update(reason="lone \ud800"), "reason holds a NUL or a lone surrogate"),
+        (lambda e: e.update(actor="de\x00fault"), "actor holds a NUL"),
     ],
     ids=lambda v: v if isinstance(v, str) else "",
 )

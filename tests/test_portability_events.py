@@ -254,7 +254,7 @@ def _payload_of(lines: list[dict[str, object]], kind: str) -> tuple[int, dict[st
         ("FactStored", "content", 18446744073709551616, "'content' must be text"),
         ("FactStored", "owner", True, "'owner' must be text"),
         ("FactStored", "fact_id", [[1]], "'fact_id' must be text"),
-        ("FactStored", "content", "a\x00b", "'content' must be text (without NUL)"),
+        ("FactStored", "content", "a\x00b", "'content' must be text (no NUL"),
         ("FactStored", "content", "\ud800", "'content' must be text"),
         ("FactStored", "tags", [["team", 3]], "'tags' must be a list of [key, value]"),
         ("FactStored", "attributes", {"a": {"b": 1e309}}, "'attributes' must be a JSON object"),

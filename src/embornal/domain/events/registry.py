@@ -96,7 +96,7 @@ def _is_json(value: Any, depth: int = 0) -> bool:
 _MAX_DEPTH = 64
 #: What ``decode(..., strict=True)`` asks of each stored value, by the field's type.
 _CHECKS: dict[Any, tuple[Callable[[Any], bool], str]] = {
-    str: (_is_text, "text (without NUL)"),
+    str: (_is_text, "text (no NUL, no lone surrogate)"),
     int: (_is_int, "a whole number of 64 bits"),
     float: (_is_float, "a finite number"),
     bool: (lambda v: type(v) is bool, "true or false"),

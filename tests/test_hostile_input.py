@@ -316,6 +316,18 @@ def test_reason_limits(memory: Memory, fact_id: str) -> None:
     assert memory.show(fact.id).events[0].reason is None
 
 
+def test_a_nul_in_a_history_label_is_refused(memory: Memory, fact_id: str) -> None:
+    """The session and source labels once kept a NUL (PostgreSQL refuses one: 503)."""
+    _refused(memory, InvalidInput, lambda: memory.remember("note", session="s\x00"))
+    _refused(memory, InvalidInput, lambda: memory.corroborate(fact_id, "a\x00b"))
+    _refused(memory, InvalidInput, lambda: memory.corroborate(fact_id, "ok", common_origin="\x00"))
+    _refused(
+        memory,
+        InvalidInput,
+        lambda: memory.chronicle.set_history_context(fact_id, session="s\x00", reason="r"),
+    )
+
+
 UNKNOWN_IDS = ["0" * 26, "7ZZZZZZZZZZZZZZZZZZZZZZZZZ", "01ARZ3NDEKTSV4RRFFQ69G5FAV"]
 MALFORMED_IDS = [
     "",

@@ -5,6 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -118,7 +119,7 @@ def test_a_subject_exports_only_what_it_may_read(
 # -- hostile files -------------------------------------------------------------------------
 
 
-def _write(path: Path, lines: list[object]) -> Path:
+def _write(path: Path, lines: Sequence[object]) -> Path:
     path.write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
     return path
 
@@ -163,6 +164,8 @@ def test_a_truncated_file_imports_nothing(
         (lambda e: e.pop("recorded_at"), "lacks ['recorded_at']"),
         (lambda e: e.update(extra=1), "unknown keys ['extra']"),
         (lambda e: e["payload"].pop("fact_id"), "fact_id"),
+        (lambda e: e.update(reason="lone \ud800"), "reason holds a NUL or a lone surrogate"),
+        (lambda e: e.update(actor="de\x00fault"), "actor holds a NUL"),
     ],
     ids=lambda v: v if isinstance(v, str) else "",
 )
@@ -223,3 +226,86 @@ def test_an_empty_file_and_lines_after_the_end(tmp_path: Path, clock: FixedClock
         [{"embornal": "events", "format": 1, "subject": "x", "complete": True}, {"end": 0}, {}],
     )
     assert "follows the end line" in _refused(tmp_path, clock, after, 3)
+
+
+# -- payloads checked against their event class ----------------------------------------------
+
+
+@pytest.fixture
+def protocol_log(memory: Memory, tmp_path: Path) -> list[dict[str, object]]:
+    """The log of a remembered memory and a pinned fact, as lines."""
+    memory.remember("the deploy key rotates monthly", session="s1")
+    memory.pin(memory.store("/ops", "deploys on Tuesdays").id, reason="keep it")
+    out = tmp_path / "protocol.ndjson"
+    memory.export_events(str(out))
+    return _lines(out)
+
+
+def _payload_of(lines: list[dict[str, object]], kind: str) -> tuple[int, dict[str, object]]:
+    at = max(i for i, e in enumerate(lines) if e.get("type") == kind)
+    payload = lines[at]["payload"]
+    assert isinstance(payload, dict)
+    return at, payload
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value", "words"),
+    [
+        ("FactStored", "content", 18446744073709551616, "'content' must be text"),
+        ("FactStored", "owner", True, "'owner' must be text"),
+        ("FactStored", "fact_id", [[1]], "'fact_id' must be text"),
+        ("FactStored", "content", "a\x00b", "'content' must be text (no NUL"),
+        ("FactStored", "content", "\ud800", "'content' must be text"),
+        ("FactStored", "tags", [["team", 3]], "'tags' must be a list of [key, value]"),
+        ("FactStored", "attributes", {"a": {"b": 1e309}}, "'attributes' must be a JSON object"),
+        ("FactImportanceAdjusted", "pinned", "2026-13-45T99:00:00Z", "'pinned' must be true"),
+        ("FactImportanceAdjusted", "user_weight", "0.5", "'user_weight' must be a finite"),
+        ("MemoryCaptured", "session_position", 2**64, "'session_position' must be a whole"),
+        ("MemoryCaptured", "event_at", "2026-13-45T99:00:00Z", "not an ISO-8601 time"),
+        ("MemoryCaptured", "smuggled", "x", "unknown keys ['smuggled']"),
+    ],
+    ids=lambda v: v if isinstance(v, str) and " " not in v else "",
+)
+def test_a_payload_of_the_wrong_json_type_is_refused(
+    protocol_log: list[dict[str, object]],
+    tmp_path: Path,
+    clock: FixedClock,
+    kind: str,
+    key: str,
+    value: object,
+    words: str,
+) -> None:
+    at, payload = _payload_of(protocol_log, kind)
+    payload[key] = value
+    bad = tmp_path / "typed.ndjson"
+    bad.write_text("".join(json.dumps(x, ensure_ascii=True) + "\n" for x in protocol_log), "utf-8")
+    assert words in _refused(tmp_path, clock, bad, at + 1)
+
+
+def test_a_value_the_projections_refuse_leaves_the_memory_empty(
+    protocol_log: list[dict[str, object]], tmp_path: Path, clock: FixedClock
+) -> None:
+    """A tier out of range passes the payload's types but not the projections: the import
+    stops whole, the log stays empty, and the memory then takes a good import."""
+    _, payload = _payload_of(protocol_log, "MemoryCaptured")
+    payload["tier"] = "bogus"
+    bad = _write(tmp_path / "tier.ndjson", protocol_log)
+    message = _refused(tmp_path, clock, bad, None)
+    assert "MemoryCaptured" in message and "tier" in message
+    payload["tier"] = "archive"
+    good = _write(tmp_path / "good.ndjson", protocol_log)
+    with _empty(tmp_path, clock, f"target-{bad.name}.db") as copy:
+        assert copy.import_events(str(good)).events == len(protocol_log) - 2
+        assert copy.verify() == []
+
+
+def test_a_line_nested_too_deep_is_refused(tmp_path: Path, clock: FixedClock) -> None:
+    deep = tmp_path / "deep.ndjson"
+    deep.write_text(
+        '{"embornal": "events", "format": 1, "subject": "x", "complete": true}\n'
+        + "[" * 100_000
+        + "]" * 100_000
+        + "\n",
+        "utf-8",
+    )
+    assert "nested too deep" in _refused(tmp_path, clock, deep, 2)

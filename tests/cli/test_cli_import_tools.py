@@ -193,6 +193,18 @@ def _nothing_written(cli: Run) -> None:
          "mem0 memory big: the text is over 65536 bytes"),
         ("mcp-memory", '{"type":"entity","name":"Ann\\nBee","entityType":"person"}\n',
          "mcp-memory entity Ann\\x0aBee: person.full_name holds a line break"),
+        # hostile files (issue 26 §13): deep nesting, a lone surrogate, a NUL
+        ("mem0", '[{"id": "1", "memory": "a", "metadata": ' + '{"a": ' * 50_000 + "1"
+         + "}" * 50_001 + "]", "the data is nested too deep"),
+        ("mem0", '[{"id": "1", "memory": "a", "metadata": ' + '{"a": ' * 100 + "1"
+         + "}" * 101 + "]", "memory 1: the data is nested too deep"),
+        ("mem0", '[{"id": "1", "memory": "a"}, {"id": "2", "memory": "lone \\ud800"}]',
+         "memory 2: a text holds a lone surrogate"),
+        ("mem0", '[{"id": "1", "memory": "a\\u0000b"}]', "memory 1: a text holds a NUL"),
+        ("mcp-memory", '{"type":"entity","name":"A","entityType":"x"}\n' + "[" * 100_000
+         + "]" * 100_000 + "\n", "line 2: the data is nested too deep"),
+        ("mcp-memory", '{"type":"entity","name":"A\\ud800","entityType":"x"}\n',
+         "line 1: a text holds a lone surrogate"),
     ],
 )  # fmt: skip
 def test_a_bad_file_is_one_line_and_imports_nothing(
@@ -232,6 +244,57 @@ def test_a_basic_memory_project_with_a_bad_file(cli: Run, tmp_path: Path) -> Non
     assert r.code == 2 and "b.md" in r.err and "YAML" in r.err
     (root / "b.md").write_bytes(b"\xff\xfe not utf-8")
     assert "b.md: the file is not UTF-8" in cli("import", "basic-memory", str(root)).err
+    _nothing_written(cli)
+
+
+@pytest.mark.parametrize(
+    ("front", "expect"),
+    [
+        ('title: "A\\ud800"', "b.md: a text holds a lone surrogate"),
+        ("title: A\nk: " + "[" * 100_000 + "]" * 100_000, "b.md: the data is nested too deep"),
+    ],
+    ids=["surrogate", "deep"],
+)
+def test_a_hostile_basic_memory_file_is_exit_2(
+    cli: Run, tmp_path: Path, front: str, expect: str
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.md").write_text("---\ntitle: Fine\n---\n- [fact] one\n", "utf-8")
+    (root / "b.md").write_text(f"---\n{front}\n---\n- [fact] two\n", "utf-8")
+    r = cli("import", "basic-memory", str(root))
+    assert r.code == 2 and r.err.startswith(f"embornal: {expect}"), r.err
+    _nothing_written(cli)
+
+
+@pytest.mark.parametrize(
+    ("ids", "expect"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "the data is nested too deep"),
+        ('["\\ud800"]', "a text holds a lone surrogate"),
+    ],
+    ids=["deep", "surrogate"],
+)
+def test_a_hostile_memory_as_history_database_is_exit_2(
+    cli: Run, tmp_path: Path, ids: str, expect: str
+) -> None:
+    import sqlite3
+
+    path = make_history_db(tmp_path / "hostile.db")
+    db = sqlite3.connect(path)
+    db.execute("UPDATE narratives SET memory_ids = ?", (ids,))
+    db.commit()
+    db.close()
+    r = cli("import", "memory-as-history", str(path))
+    assert r.code == 2 and "narrative " in r.err and expect in r.err, r.err
+    _nothing_written(cli)
+
+
+def test_a_lone_surrogate_on_the_command_line_is_exit_2(cli: Run) -> None:
+    """Bytes of argv that are not UTF-8 (bash's ``$'\\ud800'``) reach Python as lone
+    surrogates; the session label refuses them before anything opens."""
+    r = cli("memory", "remember", "a note", "--session", "\udced\udca0\udc80")
+    assert r.code == 2 and r.err.startswith("embornal: session holds a lone surrogate"), r.err
     _nothing_written(cli)
 
 

@@ -38,6 +38,27 @@ def test_a_bad_log_is_exit_2_naming_the_line(cli: Run, tmp_path: Path) -> None:
     assert r.err.startswith("embornal: line 2: the line is not valid JSON")
     j = cli("--db", str(new), "--json", "import", "events", str(bad)).json()
     assert j["error"] == "invalid_import" and "nothing was imported" in j["message"]
+
+
+def test_an_event_the_memory_refuses_is_exit_2_and_leaves_no_file(cli: Run, tmp_path: Path) -> None:
+    assert cli("memory", "remember", "the deploy key rotates monthly", "--session", "s1").code == 0
+    log = tmp_path / "log.ndjson"
+    assert cli("export", "events", str(log)).code == 0
+    lines = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
+    captured = next(e for e in lines if e.get("type") == "MemoryCaptured")
+    captured["payload"]["tier"] = "bogus"
+    log.write_text("".join(json.dumps(e) + "\n" for e in lines), "utf-8")
+    new = tmp_path / "new.db"
+    r = cli("--db", str(new), "import", "events", str(log))
+    assert r.code == 2, r.err
+    assert f"position {captured['position']} (MemoryCaptured)" in r.err
+    assert "nothing was imported" in r.err
+    assert not new.exists()  # the memory stays as it was: none
+    captured["payload"]["tier"] = "archive"
+    log.write_text("".join(json.dumps(e) + "\n" for e in lines), "utf-8")
+    assert cli("--db", str(new), "import", "events", str(log)).code == 0
+    assert cli("--db", str(new), "admin", "verify").code == 0
+    assert cli("--db", str(new), "memory", "remember", "and writes go on").code == 0
     assert cli("--db", str(new), "import", "events", str(tmp_path / "nope")).code == 2
 
 

@@ -230,3 +230,28 @@ def test_a_cross_site_write_is_403(client: TestClient, alice: dict[str, str]) ->
     assert client.post(f"{API}/facts", headers=same, json=body).status_code == 201
     # A read from another origin is not refused (CORS keeps its answer from the page).
     assert client.get(f"{API}/ls", headers={**alice, "Origin": "https://evil.test"}).is_success
+
+
+def test_a_nul_in_any_text_is_400_and_writes_nothing(
+    client: TestClient, memory: Memory, alice: dict[str, str]
+) -> None:
+    """The labels that once reached the database with a NUL (PostgreSQL answered 503;
+    SQLite kept it, and a copy to PostgreSQL then failed)."""
+    fact = _fact(client, alice)
+    before = memory._store.event_count()
+    calls = [
+        ("POST", "/memories", {"content": "c", "session": "s\x00"}),
+        ("POST", f"/facts/{fact}/corroborate", {"source": "a\x00b"}),
+        ("POST", f"/facts/{fact}/corroborate", {"source": "ok", "common_origin": "\x00"}),
+        ("POST", f"/history/context/{fact}", {"session": "s\x00", "reason": "r"}),
+        ("GET", "/history/timeline", {"session": "s\x00"}),
+        ("GET", "/history/search", {"query": "note", "session": "s\x00"}),
+    ]
+    for method, route, data in calls:
+        if method == "GET":
+            r = client.get(f"{API}{route}", headers=alice, params=data)
+        else:
+            r = client.post(f"{API}{route}", headers=alice, json=data)
+        body = assert_problem(r, 400, "invalid_input")
+        assert " holds " in body["detail"], (route, body)
+    assert memory._store.event_count() == before

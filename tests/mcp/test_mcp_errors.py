@@ -85,8 +85,36 @@ def bad_calls(fid: str, forgotten: str, prefix: str) -> list[tuple[str, dict[str
         ("supersede", {"id": fid}),
         ("supersede", {"id": forgotten, "content": "New."}),
         ("supersede", {"id": fid, "content": "New.", "reason": long_reason}),
+        *wrong_shapes(fid),
         ("nosuchtool", {"x": 1}),
     ]
+
+
+def wrong_shapes(fid: str) -> list[tuple[str, dict[str, Any]]]:
+    """Arguments the tool converts before the call (they once answered internal_error)."""
+    return [
+        ("store", {"path": "/a", "content": "x", "attributes": "x"}),
+        ("supersede", {"id": fid, "content": "New.", "reason": "r", "attributes": "x"}),
+        ("update", {"id": fid, "attributes": "x", "reason": "r"}),
+        ("propose", {"items": "x"}),
+        ("propose", {"items": "7"}),
+        ("remember", {"content": "c", "session": "s\x00"}),
+        ("remember", {"content": "c", "session": "lone \ud800"}),
+        ("corroborate", {"id": fid, "source": "a\x00b"}),
+        ("corroborate", {"id": fid, "source": "ok", "common_origin": "\x00"}),
+    ]
+
+
+async def test_arguments_of_the_wrong_shape_are_invalid_input(memory: Memory) -> None:
+    fact = memory.store("/a", "Alpha one.")
+    before = memory._store.event_count()
+    async with Client(build_server(memory, profile="full")) as client:
+        for tool, args in wrong_shapes(fact.id):
+            data = await call_error(client, tool, args)
+            assert data["error"].startswith("invalid_"), (tool, args, data)
+            assert "server log" not in data["hint"], (tool, data)
+            assert_hint_names_a_call(data, f"{tool}({args})")
+    assert memory._store.event_count() == before
 
 
 async def test_every_error_names_the_call_that_fixes_it(memory: Memory) -> None:

@@ -154,3 +154,38 @@ def test_a_sqlite_log_restored_into_postgresql_is_the_same_memory(
         source.close()
         target.close()
         pg_server.drop(name)
+
+
+def test_a_log_the_projections_refuse_is_an_invalid_import_and_writes_nothing(
+    pg_server: PgServer, tmp_path: Path, clock: FixedClock, events: Events
+) -> None:
+    """A value out of the projections' range (a tier they do not know) rolls the whole
+    restore back as an InvalidImport (exit 2), as on SQLite, not a database error."""
+    from dataclasses import replace
+
+    from embornal.domain.events.protocol import MemoryCaptured
+    from embornal.errors import InvalidImport
+
+    source = open_store(tmp_path / "source.db", clock)
+    name = pg_server.blank_database()
+    target = open_store(pg_server.url(name), clock, seed=False)
+    try:
+        (fact,) = write(source, events.stored("/r", "the pangolin stays"))
+        with source.transaction() as tx:
+            source.append(tx, [replace(events.stored("/r", "x"), stream_id=fact,
+                                       body=MemoryCaptured(fact, tier="archive"),
+                                       expected_version=None)])  # fmt: skip
+        log = list(source.read_all())
+        bad = log[-1]
+        assert bad.type == "MemoryCaptured"
+        log[-1] = replace(bad, payload={**bad.payload, "tier": "bogus"})
+        with pytest.raises(InvalidImport) as caught:
+            target.restore_log((e, None) for e in log)
+        assert f"position {bad.position} (MemoryCaptured)" in caught.value.message
+        assert target.event_count() == 0
+        assert target.restore_log((e, None) for e in source.read_all()) == len(log)
+        assert target.verify() == []
+    finally:
+        source.close()
+        target.close()
+        pg_server.drop(name)

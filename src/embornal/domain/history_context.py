@@ -99,9 +99,9 @@ def check_context(event_at: object, session: object, session_position: object) -
     at = _time(event_at, "event_at")
     label: str | None = None
     if session is not None:
-        if not isinstance(session, str) or len(session) > MAX_SESSION_LENGTH:
+        if not isinstance(session, str) or len(session) > MAX_SESSION_LENGTH or "\x00" in session:
             raise InvalidInput(
-                f"session must be a label of at most {MAX_SESSION_LENGTH} characters"
+                f"session must be a label of at most {MAX_SESSION_LENGTH} characters, without NUL"
             )
         label = session.strip() or None
     position: int | None = None

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from embornal.domain.graph import Relation
 from embornal.domain.import_mapping import (
+    NESTED_TOO_DEEP,
     Items,
     Planned,
     join,
@@ -30,6 +31,7 @@ from embornal.domain.import_mapping import (
     refuse,
     tag,
     under_path,
+    whole_text,
 )
 from embornal.domain.import_mapping import segment as make_segment
 
@@ -180,6 +182,9 @@ def memory_ids(raw: object, where: str) -> tuple[str, ...]:
         value = json.loads(str(raw))
     except ValueError:
         raise refuse(where, "memory_ids is not a JSON array") from None
+    except RecursionError:
+        raise refuse(where, NESTED_TOO_DEEP) from None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise refuse(where, "memory_ids is not a JSON array of ids")
+    whole_text(value, where)
     return tuple(value)

@@ -58,6 +58,7 @@ __all__ = [
     "segment",
     "source_label",
     "under_path",
+    "whole_text",
 ]
 
 FORMATS = ("memory-as-history", "basic-memory", "mem0", "mcp-memory")
@@ -72,6 +73,33 @@ def refuse(where: str, what: str) -> InvalidImport:
         f"{where}: {what}; {NOTHING}",
         hint="docs/importing.md says what each tool's source must hold.",
     )
+
+
+#: How deep a record's lists and objects may nest (the tools' own nest two or three deep).
+MAX_NESTING = 64
+NESTED_TOO_DEEP = "the data is nested too deep"
+
+
+def whole_text(value: object, where: str, depth: int = 0) -> None:
+    """Refuse a record whose text (in it, its lists and objects, keys too) holds a NUL
+    or a lone surrogate (a ``\\ud800`` escape: not a character, no database stores it),
+    or that nests deeper than :data:`MAX_NESTING`, naming ``where``."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise refuse(where, "a text holds a NUL character")
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise refuse(where, "a text holds a lone surrogate (not a character)") from None
+        return
+    if not isinstance(value, list | tuple | dict):
+        return
+    if depth >= MAX_NESTING:
+        raise refuse(where, NESTED_TOO_DEEP)
+    items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+    for item in items:
+        whole_text(item, where, depth + 1)
 
 
 def source_label(tool: str) -> str:

@@ -113,7 +113,17 @@ def _text(data: Mapping[str, Any], key: str, *, optional: bool = False) -> str |
         return None
     if not isinstance(value, str) or not value:
         raise ValueError(f"{key} must be a non-empty string")
+    if "\x00" in value or not _encodable(value):
+        raise ValueError(f"{key} holds a NUL or a lone surrogate, which text cannot hold")
     return value
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class LogReader:
@@ -151,6 +161,8 @@ class LogReader:
             raise self._fail("the line is not valid UTF-8") from None
         except ValueError as e:
             raise self._fail(f"the line is not valid JSON ({e})") from None
+        except RecursionError:
+            raise self._fail("the line is nested too deep") from None
         if not isinstance(data, dict):
             raise self._fail("the line is not a JSON object")
         if self._line == 1:
@@ -235,6 +247,10 @@ class LogReader:
         if actor_kind not in _ACTOR_KINDS:
             raise ValueError(f"actor_kind must be one of {', '.join(sorted(_ACTOR_KINDS))}")
         reason = _text(data, "reason", optional=True)
+        try:  # a payload that breaks its type (or holds a value of another JSON type) stops here
+            body = EVENTS.decode(kind, payload, strict=True)
+        except RecursionError:
+            raise ValueError("the payload is nested too deep") from None
         event = Event(
             position=position,
             stream_id=stream,
@@ -246,8 +262,8 @@ class LogReader:
             recorded_at=parse_time(str(_text(data, "recorded_at"))),
             reason=reason,
             schema_version=current,
+            known_body=body,
         )
-        body = event.body  # decodes: a payload that breaks its type stops here
         _check_body(event, body)
         self._last_position = position
         self._versions[stream] = version

@@ -8,7 +8,7 @@ import and generated methods cost the command line's start-up; decision 0047).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Literal, TypeVar, dataclass_transform
 
@@ -19,6 +19,7 @@ __all__ = [
     "Operation",
     "Profile",
     "Where",
+    "check_text_inputs",
     "record",
     "replace",
     "resolve_call",
@@ -268,3 +269,43 @@ class Operation:
     def input(self, name: str) -> Input:
         (found,) = [i for i in self.inputs if i.name == name]
         return found
+
+
+def _unstorable(value: object, depth: int = 0) -> str | None:
+    """What in ``value`` (text, or lists and objects of it) no text may hold: a NUL or a
+    lone surrogate (None: nothing)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return "a NUL character"
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return "a lone surrogate (not a character)"
+        return None
+    if depth > 64:
+        return None  # the service refuses what nests this deep
+    if isinstance(value, list | tuple):
+        return next((w for v in value if (w := _unstorable(v, depth + 1))), None)
+    if isinstance(value, Mapping):
+        pairs = (w for k, v in value.items() for w in (_unstorable(k, depth + 1),
+                 _unstorable(v, depth + 1)) if w)  # fmt: skip
+        return next(pairs, None)
+    return None
+
+
+def check_text_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
+    """Refuse, before the call, one of an operation's ``inputs`` whose text holds a NUL or
+    a lone surrogate (``given``: the call's keyword arguments by input name). No database keeps
+    them (PostgreSQL refuses both, SQLite would keep what a copy to it then refuses), so
+    every transport checks every input here, whatever its type: a new input cannot miss
+    it (``InvalidInput``: 400, exit 2, MCP ``invalid_input``)."""
+    for item in inputs:
+        what = _unstorable(given.get(item.name))
+        if what is not None:
+            from embornal.errors import InvalidInput
+
+            raise InvalidInput(
+                f"{item.name} holds {what}, which no text may hold",
+                hint=f"Send {item.name} again without it.",
+            )

@@ -208,8 +208,10 @@ def corroborate(
     testimony once the gate is met."""
     why = check_reason(reason, required=False)
     for label in (source, common_origin):
-        if label is not None and (not isinstance(label, str) or len(label) > 1000):
-            raise InvalidInput("a source label is text of at most 1000 characters")
+        if label is not None and (
+            not isinstance(label, str) or len(label) > 1000 or "\x00" in label
+        ):
+            raise InvalidInput("a source label is text of at most 1000 characters, without NUL")
     fact = _decided(
         ctx,
         fact_id,

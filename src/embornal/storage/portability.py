@@ -17,11 +17,13 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import sqlean
+
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.errors import Conflict, InvalidInput
+from embornal.errors import Conflict, EmbornalError, InvalidImport, InvalidInput, NotFound
 from embornal.storage import kind_views
 from embornal.storage.connect import (
     DB_COMPANIONS,
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     from embornal.storage.access_sql import ScopeCache, Visibility
     from embornal.storage.snapshot import SqliteSnapshot
 
-__all__ = ["SqlitePortability", "backup_file", "remove_file", "skip_seed"]
+__all__ = ["SqlitePortability", "backup_file", "refusing", "remove_file", "skip_seed"]
 
 _PAGE = 2000  # facts made from rows at a time by every_fact
 
@@ -95,7 +97,11 @@ class SqlitePortability:
     def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
         """Into an empty log, in one transaction: each event at its own position and
         version, as given (its payload at its type's current version), with its redaction
-        record; then the projections, rebuilt from it. Return how many were written."""
+        record; then the projections, made from it. An event the projections refuse (a
+        value out of their range) is an InvalidImport naming it, and nothing is written.
+        Return how many were written."""
+        from embornal.storage import projector, rebuild
+
         count = 0
         with self.transaction("importing events") as tx:
             if tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None:
@@ -113,7 +119,8 @@ class SqlitePortability:
                 if len(rows) >= _PAGE:
                     _insert(tx, rows, marks)
             _insert(tx, rows, marks)
-        self.rebuild()  # a crash before it ends: `admin rebuild` makes them (verify says so)
+            # the projections in the same transaction: an event they refuse leaves nothing
+            rebuild.replay_in_place(tx, refusing(projector.apply, (sqlean.IntegrityError,)))
         return count
 
     @contextmanager
@@ -140,6 +147,37 @@ class SqlitePortability:
             backup_file(source, target)
         finally:
             source.close()
+
+
+def refusing(
+    apply: Callable[[Any, Event], None], refused: tuple[type[BaseException], ...]
+) -> Callable[[Any, Event], None]:
+    """``apply`` for the events of an imported log: an event the projections refuse
+    (``refused``, the driver's integrity errors; a value out of range for the projector)
+    stops the import, naming the event, instead of a database error."""
+
+    caught: tuple[type[BaseException], ...] = (
+        *refused,
+        InvalidInput,
+        NotFound,
+        Conflict,
+        ValueError,
+        LookupError,
+    )
+
+    def checked(tx: Any, event: Event) -> None:
+        try:
+            apply(tx, event)
+        except caught as e:
+            why = (e.message if isinstance(e, EmbornalError) else str(e)).splitlines()[0]
+            raise InvalidImport(
+                f"the event at position {event.position} ({event.type}) does not fit a "
+                f"memory: {why[:200]}; nothing was imported",
+                hint="Correct the line of that position in the file, or import the file "
+                "`embornal export events` wrote.",
+            ) from e
+
+    return checked
 
 
 def _row(e: Event) -> tuple[Any, ...]:

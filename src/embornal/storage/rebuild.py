@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from embornal.domain.events import EventType, FactStored
+from embornal.domain.events import Event, EventType, FactStored
 from embornal.errors import StorageError
 from embornal.storage import eventlog, projector, vectors
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 Progress = Callable[[str, int, int], None]  # (step, done, total)
+Applier = Callable[[Connection, Event], None]  # one event into the projections
 
 NEW = "rebuild_new_"
 OLD = "rebuild_old_"
@@ -383,10 +384,10 @@ def _clean(conn: Connection, claim: str, report: Progress) -> None:
         return  # a purge dropped them already
 
 
-def replay_in_place(conn: Connection) -> int:
-    """Inside the caller's write transaction (an in-memory database); return the number
-    of events replayed. Kept vectors are written again with revisions above every
-    earlier one."""
+def replay_in_place(conn: Connection, apply: Applier = projector.apply) -> int:
+    """Inside the caller's write transaction (an in-memory database, an imported log);
+    return the number of events replayed, each given to ``apply``. Kept vectors are
+    written again with revisions above every earlier one."""
     top = conn.execute("SELECT coalesce(max(vec_rev), 0) FROM facts").fetchone()[0]
     conn.execute("DROP TABLE IF EXISTS temp.saved_vectors")
     conn.execute(
@@ -398,7 +399,7 @@ def replay_in_place(conn: Connection) -> int:
         conn.execute("DELETE FROM facts_vec")
     count = 0
     for event in eventlog.read_all(conn):
-        projector.apply(conn, event)
+        apply(conn, event)
         count += 1
     saved = conn.execute(
         "SELECT s.id, s.embedding FROM temp.saved_vectors s JOIN facts f ON f.id = s.id "

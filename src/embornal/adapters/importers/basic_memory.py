@@ -15,7 +15,15 @@ from typing import Any
 import yaml
 
 from embornal.adapters.importers.common import existing
-from embornal.domain.import_mapping import Entity, Graph, Observation, Related, refuse
+from embornal.domain.import_mapping import (
+    NESTED_TOO_DEEP,
+    Entity,
+    Graph,
+    Observation,
+    Related,
+    refuse,
+    whole_text,
+)
 
 __all__ = ["MAX_FILE_BYTES", "read_project"]
 
@@ -42,6 +50,9 @@ def _front_matter(text: str, where: str) -> tuple[dict[str, Any], str]:
         mark = getattr(e, "problem_mark", None)
         at = f", line {mark.line + 2}" if mark is not None else ""
         raise refuse(f"{where}{at}", "the front matter is not valid YAML") from None
+    except RecursionError:
+        raise refuse(where, NESTED_TOO_DEEP) from None
+    whole_text(data, where)
     if not isinstance(data, dict):
         raise refuse(where, "the front matter is not a mapping of keys")
     return data, "\n".join(lines[end + 1 :])

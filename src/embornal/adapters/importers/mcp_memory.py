@@ -9,7 +9,15 @@ import json
 from typing import Any
 
 from embornal.adapters.importers.common import existing, text_of
-from embornal.domain.import_mapping import Entity, Graph, Observation, Related, refuse
+from embornal.domain.import_mapping import (
+    NESTED_TOO_DEEP,
+    Entity,
+    Graph,
+    Observation,
+    Related,
+    refuse,
+    whole_text,
+)
 
 __all__ = ["MAX_LINE_BYTES", "read_jsonl"]
 
@@ -71,6 +79,9 @@ def read_jsonl(source: str, progress: Any = None) -> Graph:
                 why = "the line is cut short (not valid JSON)" if truncated else (
                     "the line is not valid JSON")  # fmt: skip
                 raise refuse(where, why) from None
+            except RecursionError:
+                raise refuse(where, NESTED_TOO_DEEP) from None
+            whole_text(obj, where)
             if not isinstance(obj, dict) or obj.get("type") not in ("entity", "relation"):
                 raise refuse(where, 'each line is an object of "type" entity or relation')
             if obj["type"] == "entity":

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from embornal.adapters.importers.common import existing, text_of
-from embornal.domain.import_mapping import Mem0Memory, refuse
+from embornal.domain.import_mapping import NESTED_TOO_DEEP, Mem0Memory, refuse, whole_text
 
 __all__ = ["MAX_BYTES", "read_export"]
 
@@ -30,6 +30,7 @@ def _optional_text(obj: dict[str, Any], key: str, where: str) -> str | None:
 def _memory(obj: object, where: str) -> Mem0Memory:
     if not isinstance(obj, dict):
         raise refuse(where, "a memory is an object with 'id' and 'memory'")
+    whole_text(obj, where)
     mid = _optional_text(obj, "id", where)
     text = obj.get("memory")
     if mid is None:
@@ -60,6 +61,8 @@ def read_export(source: str) -> tuple[Mem0Memory, ...]:
         raise refuse(str(path), "the file is not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise refuse(f"line {e.lineno}", f"not valid JSON ({e.msg})") from None
+    except RecursionError:
+        raise refuse(str(path), NESTED_TOO_DEEP) from None
     if isinstance(data, dict):
         found = data.get("results", data.get("memories"))
         if not isinstance(found, list):

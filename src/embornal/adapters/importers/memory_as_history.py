@@ -20,7 +20,7 @@ from embornal.domain.import_history import (
     HistoryNarrative,
     memory_ids,
 )
-from embornal.domain.import_mapping import refuse
+from embornal.domain.import_mapping import refuse, whole_text
 
 __all__ = ["REQUIRED_TABLES", "read_database"]
 
@@ -43,7 +43,10 @@ def _rows(db: sqlite3.Connection, table: str, wanted: tuple[str, ...], order: st
         raise refuse(f"the {table} table", f"it has no {lacking[0]} column")
     picked = [c for c in wanted if c in have]
     sql = f"SELECT {', '.join(picked)} FROM {table} ORDER BY {order}"
-    return [dict(zip(picked, row, strict=True)) for row in db.execute(sql)]
+    rows = [dict(zip(picked, row, strict=True)) for row in db.execute(sql)]
+    for n, row in enumerate(rows, 1):
+        whole_text(row, f"{table} row {n}")
+    return rows
 
 
 def _text(row: dict[str, Any], key: str) -> str | None:

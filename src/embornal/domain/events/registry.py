@@ -6,10 +6,17 @@ version newer than the class, a missing upcaster or a payload that does not deco
 :class:`~embornal.errors.UnreadableEvent`. ``redact_payload`` erases what a class declares
 as user text; nothing else knows which keys hold text. ``named_facts`` and ``hide_facts``
 read and mask the ids a class declares as naming facts (decision 0130).
+
+``decode(..., strict=True)`` (an imported log) also checks that each value has the JSON
+type its field declares (text for ``str``, a whole number in 64 bits for ``int``, ``true``
+or ``false`` for ``bool``, a list of texts for ``tuple[str, ...]``…) instead of
+converting it, and that text holds no NUL and no lone surrogate.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import types
 import typing
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -26,6 +33,7 @@ from embornal.errors import EmbornalError, UnreadableEvent
 __all__ = ["EVENTS", "EventRegistry", "from_stored", "to_payload"]
 
 _Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]  # (encode, decode)
+_INT_RANGE = range(-(2**63), 2**63)  # what the databases store in an integer column
 
 
 def _same(value: Any) -> Any:
@@ -43,6 +51,61 @@ def _tags_in(value: Any) -> tuple[Tag, ...]:
 def _time_out(value: datetime) -> str:
     return format_time(value)
 
+
+def _is_text(value: Any) -> bool:
+    """Text a database stores as it is: no NUL, no lone surrogate."""
+    if not isinstance(value, str) or "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int and value in _INT_RANGE
+
+
+def _is_float(value: Any) -> bool:
+    return (type(value) is float and math.isfinite(value)) or _is_int(value)
+
+
+def _is_texts(value: Any) -> bool:
+    return type(value) is list and all(_is_text(v) for v in value)
+
+
+def _is_tags(value: Any) -> bool:
+    return type(value) is list and all(
+        type(t) is list and len(t) == 2 and _is_texts(t) for t in value
+    )
+
+
+def _is_json(value: Any, depth: int = 0) -> bool:
+    """A JSON value of text, numbers, booleans, null, lists and objects (64 deep at most)."""
+    if value is None or type(value) is bool or _is_float(value) or _is_text(value):
+        return True
+    if depth >= _MAX_DEPTH:
+        return False
+    if type(value) is list:
+        return all(_is_json(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(_is_text(k) and _is_json(v, depth + 1) for k, v in value.items())
+    return False
+
+
+_MAX_DEPTH = 64
+#: What ``decode(..., strict=True)`` asks of each stored value, by the field's type.
+_CHECKS: dict[Any, tuple[Callable[[Any], bool], str]] = {
+    str: (_is_text, "text (no NUL, no lone surrogate)"),
+    int: (_is_int, "a whole number of 64 bits"),
+    float: (_is_float, "a finite number"),
+    bool: (lambda v: type(v) is bool, "true or false"),
+    datetime: (_is_text, "an ISO-8601 time"),
+    tuple[Tag, ...]: (_is_tags, "a list of [key, value] texts"),
+    tuple[str, ...]: (_is_texts, "a list of texts"),
+    Mapping[str, Any]: (lambda v: type(v) is dict and _is_json(v), "a JSON object"),
+}
 
 _CODECS: dict[Any, _Codec] = {
     str: (_same, str),
@@ -68,7 +131,7 @@ def _optional(hint: Any) -> tuple[Any, bool]:
 class _Field:
     """One field's codec (a plain class: making a dataclass costs start-up time)."""
 
-    __slots__ = ("decode", "default", "encode", "is_tags", "name", "nullable")
+    __slots__ = ("check", "decode", "default", "encode", "expected", "is_tags", "name", "nullable")
 
     def __init__(
         self,
@@ -78,7 +141,9 @@ class _Field:
         nullable: bool,
         default: Any,  # MISSING: required
         is_tags: bool,
+        check: tuple[Callable[[Any], bool], str],
     ) -> None:
+        self.check, self.expected = check
         self.name = name
         self.encode = encode
         self.decode = decode
@@ -139,7 +204,7 @@ def _entry(cls: type[DomainEvent]) -> _Entry:
         if f.default_factory is not MISSING:
             default = f.default_factory()
         encode, decode = _CODECS[inner]
-        out.append(_Field(f.name, encode, decode, nullable, default, is_tags))
+        out.append(_Field(f.name, encode, decode, nullable, default, is_tags, _CHECKS[inner]))
     return _Entry(cls, tuple(out))
 
 
@@ -250,10 +315,18 @@ class EventRegistry:
             version += 1
         return out
 
-    def decode(self, event_type: str, payload: Mapping[str, Any]) -> DomainEvent:
-        """The body of a payload already at its class's ``VERSION``."""
+    def decode(
+        self, event_type: str, payload: Mapping[str, Any], *, strict: bool = False
+    ) -> DomainEvent:
+        """The body of a payload already at its class's ``VERSION``. ``strict``: a value
+        of another JSON type than its field declares, or a key no field has, does not
+        decode (instead of being converted or ignored)."""
         entry = self._get(event_type)
         kwargs: dict[str, Any] = {}
+        if strict:
+            unknown = sorted(set(payload) - {f.name for f in entry.fields} - {REDACTED_KEY})
+            if unknown:
+                raise UnreadableEvent(f"{event_type} payload has unknown keys {unknown}")
         try:
             for f in entry.fields:
                 raw = payload.get(f.name, MISSING)
@@ -265,6 +338,10 @@ class EventRegistry:
                     if not f.nullable and f.default is MISSING:
                         raise UnreadableEvent(f"{event_type} payload has no {f.name!r}")
                     kwargs[f.name] = None if f.nullable else f.default
+                elif strict and not f.check(raw):
+                    raise UnreadableEvent(
+                        f"{event_type} payload's {f.name!r} must be {f.expected}, not {_shown(raw)}"
+                    )
                 else:
                     kwargs[f.name] = f.decode(raw)
         except EmbornalError as e:
@@ -344,6 +421,15 @@ class EventRegistry:
                 out[key] = [v for v in value if v in readable]
                 changed = True
         return out if changed else None
+
+
+def _shown(value: Any) -> str:
+    """A short, printable picture of a payload value for an error message."""
+    try:
+        text = json.dumps(value, ensure_ascii=True, default=repr)
+    except (RecursionError, ValueError):
+        return type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _every_class() -> tuple[type[DomainEvent], ...]:

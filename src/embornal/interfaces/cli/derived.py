@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.errors import InvalidAttribute, InvalidContent, InvalidInput
 from embornal.interfaces.catalog import CORE_OPERATIONS, Input, Operation, by_name, whole
-from embornal.interfaces.catalog_types import resolve_call
+from embornal.interfaces.catalog_types import check_text_inputs, resolve_call
 
 if TYPE_CHECKING:
     from embornal.interfaces.api import MemoryAPI
@@ -343,6 +343,7 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
             if value is None and not item.required:
                 continue  # (a required query left out: the call says what it needs)
         given[item.name] = value
+    check_text_inputs(op.inputs, given)  # a lone surrogate: bytes of argv not UTF-8
     names = {i.name: i for i in op.inputs}
     if "kind" in given:
         from embornal.domain.kinds.registry import KINDS

@@ -3,6 +3,7 @@ hand: it writes over a memory, so none may be open)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from embornal.interfaces.cli.app import Context
@@ -51,23 +52,34 @@ def show_events_export(ctx: Context, result: EventsExport) -> None:
 
 def import_events(ctx: Context, op: Operation) -> int:
     """Restore the log into the memory (a new file is created with an empty log), then
-    embed the facts with the model of config.yaml, if one is set."""
+    embed the facts with the model of config.yaml, if one is set. A file this command
+    created is removed again when the import fails (a memory with an empty log and no
+    rules would refuse every write)."""
     from embornal.interfaces.cli.derived import inputs, show
     from embornal.service.memory import Memory
+    from embornal.storage.portability import remove_file
 
     given = inputs(ctx, op)
     ctx.prepare()
     provider = ctx.embedder(strict=False).provider
-    with Memory.open(
-        ctx.db_path,
-        subject=ctx.subject,
-        actor_kind=ctx.actor_kind,
-        default_limit=ctx.config.recall.limit,
-        embedder=provider,
-        vector_width=ctx.config.embedding.dims if provider is not None else None,
-        seed=False,
-    ) as mem:
-        return show(ctx, op, mem.import_events(**given))
+    db = ctx.db_path
+    created = isinstance(db, Path) and not db.exists()
+    try:
+        with Memory.open(
+            db,
+            subject=ctx.subject,
+            actor_kind=ctx.actor_kind,
+            default_limit=ctx.config.recall.limit,
+            embedder=provider,
+            vector_width=ctx.config.embedding.dims if provider is not None else None,
+            seed=False,
+        ) as mem:
+            imported = mem.import_events(**given)
+    except BaseException:
+        if created and isinstance(db, Path):
+            remove_file(db)
+        raise
+    return show(ctx, op, imported)
 
 
 def show_events_import(ctx: Context, result: EventsImport) -> None:

@@ -29,7 +29,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
-from embornal.interfaces.catalog_types import replace, resolve_call
+from embornal.interfaces.catalog_types import check_text_inputs, replace, resolve_call
 from embornal.interfaces.mcp.canon_out import CANON_RESULTS
 from embornal.interfaces.mcp.cascade_out import CASCADE_RESULTS
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
@@ -312,7 +312,9 @@ def _default(item: Input) -> Any:
 
 
 def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any]:
-    """The ``Memory`` keyword arguments from the tool's: an absent one keeps its default."""
+    """The ``Memory`` keyword arguments from the tool's: an absent one keeps its default.
+    Run inside the tool's call (:class:`Runner`), so that an argument of the wrong shape
+    answers ``invalid_input`` as the service's errors do."""
     out: dict[str, Any] = {}
     for item in inputs:
         value = raw.get(item.tool_param)
@@ -329,6 +331,7 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
         elif item.type == "items" and value is not None:
             value = items_arg(value)
         out[item.name] = value
+    check_text_inputs(inputs, out)
     return out
 
 
@@ -412,8 +415,7 @@ def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
     assert call is not None
 
     async def tool(**raw: Any) -> CallToolResult:
-        kwargs = _arguments(raw, inputs)
-        return await run(op.name, lambda m: project(_invoke(m, op, kwargs), raw))
+        return await run(op.name, lambda m: project(_invoke(m, op, _arguments(raw, inputs)), raw))
 
     params = [
         inspect.Parameter(
@@ -459,10 +461,11 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str) -> ToolS
                 f"{op.name} needs {', '.join(missing)} (a fact's evidence) or {key} (a claim's)",
                 f"{op.example} for a fact; {other.example} for a claim",
             )
-        kwargs = _arguments(raw, inputs)
         call, project = chosen.call, _RESULTS[chosen.name][1]
         assert call is not None
-        return await run(op.name, lambda m: project(resolve_call(m, call)(**kwargs), raw))
+        return await run(
+            op.name, lambda m: project(resolve_call(m, call)(**_arguments(raw, inputs)), raw)
+        )
 
     params = [
         inspect.Parameter(i.tool_param, inspect.Parameter.POSITIONAL_OR_KEYWORD,

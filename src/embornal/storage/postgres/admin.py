@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 
+from embornal.domain.events import Event
 from embornal.storage import (
     canon,
     claims_sql,
@@ -79,9 +80,14 @@ _PROJECTIONS = (
 )
 
 
-def replay(tx: Conn, progress: Callable[[str, int, int], None] | None = None) -> int:
-    """Empty every projection (the root path kept) and apply the whole log; return how
-    many events. The vectors go with the facts' rows (they wait to be made again)."""
+def replay(
+    tx: Conn,
+    progress: Callable[[str, int, int], None] | None = None,
+    apply: Callable[[Conn, Event], None] = projector.apply,
+) -> int:
+    """Empty every projection (the root path kept) and apply the whole log, each event
+    given to ``apply``; return how many events. The vectors go with the facts' rows (they
+    wait to be made again)."""
     tx.execute(f"TRUNCATE {_PROJECTIONS} RESTART IDENTITY CASCADE")
     tx.execute("UPDATE counters SET value = 0 WHERE name <> ''")
     tx.execute(
@@ -95,7 +101,7 @@ def replay(tx: Conn, progress: Callable[[str, int, int], None] | None = None) ->
     total = int(rows(tx, "SELECT count(*) FROM events")[0][0])
     count = 0
     for event in eventlog.read_all(tx):
-        projector.apply(tx, event)
+        apply(tx, event)
         count += 1
         if progress is not None and count % 1000 == 0:
             progress("replaying events", count, total)

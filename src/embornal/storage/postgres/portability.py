@@ -11,11 +11,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from embornal.domain.clock import Clock
 from embornal.domain.events import Event
 from embornal.errors import Conflict, InvalidInput
 from embornal.storage.contract import FactVector, Redaction
-from embornal.storage.postgres import eventlog
+from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.admin import replay
 from embornal.storage.postgres.db import Conn, pg_sql, rows
 
@@ -27,8 +29,9 @@ _PAGE = 1000
 def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
     """Into the empty log of ``tx`` (else Conflict): each event at its own position,
     version, time and actor, payload as given, with its redaction record; then every
-    projection from it, in the same transaction. Return how many."""
-    from embornal.storage.portability import _row
+    projection from it, in the same transaction (an event the projections refuse: an
+    InvalidImport, and nothing is written). Return how many."""
+    from embornal.storage.portability import _row, refusing
 
     if rows(tx, "SELECT 1 FROM events LIMIT 1"):
         raise Conflict(
@@ -50,7 +53,7 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
         "SELECT setval(pg_get_serial_sequence('events', 'position'), "
         "coalesce((SELECT max(position) FROM events), 0) + 1, false)"
     )
-    replay(tx)
+    replay(tx, apply=refusing(projector.apply, (psycopg.IntegrityError, psycopg.DataError)))
     return count
 
 

@@ -407,9 +407,12 @@ class Memory:
         return proposals.show(self._ctx, proposal_id)
 
     def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
-                reason: str | None = None) -> Proposal:  # fmt: skip
-        """Apply the chosen items (None: all) in one transaction; the rest are declined."""
-        return proposals.approve(self._ctx, proposal_id, items=items, reason=reason)
+                reason: str | None = None, version: int | None = None) -> Proposal:  # fmt: skip
+        """Apply the chosen items (None: all) in one transaction; the rest are declined.
+        ``version``: the one shown (``Proposal.version``); refused once it changed."""
+        return proposals.approve(
+            self._ctx, proposal_id, items=items, reason=reason, version=version
+        )
 
     def may_decide_proposals(self) -> bool:
         """Whether this subject may approve and reject (a person; an assistant by policy)."""

@@ -100,7 +100,7 @@ def test_mem0_memories_one_path_per_user(cli: Run) -> None:
     facts = _proposed_then_approved(cli, "mem0", FIXTURES / "mem0.json", "/imported/mem0")
     dev = _by_content(facts, "Dev works at TechCorp")
     assert dev.path == "/imported/mem0/dev"
-    assert {"category=professional_details", "type=professional"} <= dev.tags
+    assert {"category=professional_details", "meta.type=professional"} <= dev.tags
     origin = "import:mem0/0b9d3c1e-6d3a-4d2b-9f2e-1a2b3c4d5e6f"
     assert ("uri", origin) in dev.evidence
     assert "created_at: 2025-03-01T10:15:00-08:00" in dev.notes[origin]

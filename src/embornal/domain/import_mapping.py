@@ -42,6 +42,7 @@ from embornal.errors import EmbornalError, InvalidImport
 __all__ = [
     "FORMATS",
     "IMPORT_CONFIDENCE",
+    "METADATA_TAG_PREFIX",
     "Entity",
     "Graph",
     "Items",
@@ -377,13 +378,17 @@ class Mem0Memory:
     updated_at: str | None = None
 
 
-_TAG_KEY = re.compile(r"^[a-z0-9][a-z0-9_.:-]{0,63}$")
+_TAG_KEY = re.compile(r"^[a-z0-9][a-z0-9_.:-]{0,58}$")
+METADATA_TAG_PREFIX = "meta."
+"""mem0 metadata ``{"type": "x"}`` becomes the tag ``meta.type=x``: a key of its own, which
+no rule reads unless the person writes one naming it, so an export's ``visibility:
+public`` (or ``team: eng``) never widens who reads the fact (``visibility=public`` would)."""
 
 
 def map_mem0(memories: Sequence[Mem0Memory], under: str | None) -> Planned:
     """One fact per memory at ``UNDER/USER`` (``UNDER/agents/AGENT`` with no user, or
-    ``UNDER/shared``); its categories and scalar metadata as tags, the whole metadata and
-    the times in the evidence note."""
+    ``UNDER/shared``); its categories as tags, its scalar metadata as ``meta.KEY`` tags
+    (never an access tag), the whole metadata and the times in the evidence note."""
     tool = "mem0"
     base = under_path(under, tool)
     made = Items(tool)
@@ -398,8 +403,8 @@ def map_mem0(memories: Sequence[Mem0Memory], under: str | None) -> Planned:
         tags = [tag("category", c) for c in m.categories[:8]]
         for k, v in list(m.metadata.items())[:8]:
             key = k.strip().lower()
-            if _TAG_KEY.match(key) and key != "owner" and isinstance(v, str | int | float):
-                tags.append(tag(key, v))
+            if _TAG_KEY.match(key) and isinstance(v, str | int | float):
+                tags.append(tag(METADATA_TAG_PREFIX + key, v))
         times = {"created_at": m.created_at, "updated_at": m.updated_at, "run_id": m.run_id,
                  "agent_id": m.agent_id if m.user_id else None,
                  "metadata": json.dumps(m.metadata, sort_keys=True, default=str)

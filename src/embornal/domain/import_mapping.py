@@ -175,12 +175,18 @@ class Items:
         self.facts += 1
         return self._add(item)
 
-    def link(self, source: str, relation: Relation, target: str, reason: str) -> bool:
-        """A link between two items' facts; False (nothing added) for a duplicate."""
+    def link(self, source: str, relation: Relation, target: str, reason: str, *,
+             where: str) -> bool:  # fmt: skip
+        """A link between two items' facts; False (nothing added) for a duplicate, and
+        for a link of a fact to itself, which is named in ``skipped`` (``where``: the
+        record it comes from)."""
+        if source == target:
+            self.skipped.append(f"{where}: {relation.value} to itself, not linked")
+            return False
         a, b = (min(source, target), max(source, target)) if relation in SYMMETRIC else (
             source, target)  # fmt: skip
         key = (a, relation.value, b)
-        if source == target or key in self._linked:
+        if key in self._linked:
             return False
         self._linked.add(key)
         self.links += 1
@@ -346,7 +352,8 @@ def map_graph(graph: Graph, under: str | None) -> Planned:
             key = f"{e.key}#observation-{n}"
             ob = made.create(path, text, tags=obs_tags, evidence=[origin(tool, key, e.times)],
                              reason=f"{tool} observation {n} of {e.name[:80]}")  # fmt: skip
-            made.link(ob, Relation.ABOUT, ref, f"{tool}: an observation of {e.name[:80]}")
+            made.link(ob, Relation.ABOUT, ref, f"{tool}: an observation of {e.name[:80]}",
+                      where=f"{e.where}: observation {n}")  # fmt: skip
     for r in graph.relations:
         if r.source not in refs or r.target not in refs:
             missing = r.source if r.source not in refs else r.target
@@ -355,7 +362,7 @@ def map_graph(graph: Graph, under: str | None) -> Planned:
         (src, src_kind), (dst, dst_kind) = refs[r.source], refs[r.target]
         rel = link_relation(r.verb, src_kind, dst_kind)
         why = f"{tool} relation {r.verb[:80]}" + (f" ({r.context[:200]})" if r.context else "")
-        made.link(src, rel, dst, why)
+        made.link(src, rel, dst, why, where=f"{r.where}: {r.verb[:80]}")
     return planned(made)
 
 

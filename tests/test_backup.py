@@ -4,6 +4,9 @@ restore that checks the copy before it writes over anything (decision 0063)."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -119,3 +122,31 @@ def test_restore_refuses_a_file_that_is_not_a_sound_backup(
 def _empty(target: Path, clock: FixedClock) -> bool:
     with Memory.open(target, clock=clock, seed=False) as mem:
         return mem._store.event_count() == 0
+
+
+_KILLED_MIDWAY = """
+import os, signal, sys
+from embornal import Memory
+os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)  # dies before the rename
+with Memory.open(sys.argv[1]) as mem:
+    mem.backup(sys.argv[2])
+"""
+
+
+def test_a_killed_backup_leaves_a_part_the_next_backup_removes(
+    db_path: Path, tmp_path: Path, clock: FixedClock
+) -> None:
+    with Memory.open(db_path, clock=clock) as mem:
+        _fill(mem, 20)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    killed = subprocess.run([sys.executable, "-c", _KILLED_MIDWAY, str(db_path),
+                             str(folder / "monday.db")], timeout=120)  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL
+    left = [p.name for p in folder.iterdir()]
+    assert len(left) == 1 and left[0].startswith(".monday.db.") and left[0].endswith(".part")
+    alive = folder / f".other.db.{os.getppid()}.part"  # a backup still running elsewhere
+    alive.write_bytes(b"in progress")
+    with Memory.open(db_path, clock=clock) as mem:
+        mem.backup(str(folder / "tuesday.db"))
+    assert sorted(p.name for p in folder.iterdir()) == [alive.name, "tuesday.db"]

@@ -12,7 +12,7 @@ from tests.race_helpers import after_first_load
 
 from embornal import FixedClock, Memory
 from embornal.domain.proposal_policy import ProposalPolicy
-from embornal.errors import AccessDenied, Conflict, InvalidInput, NotFound
+from embornal.errors import AccessDenied, Conflict, InvalidInput, NotFound, ProposalChanged
 
 
 def _drafts(memory: Memory) -> tuple[str, str, list[dict[str, object]]]:
@@ -109,6 +109,49 @@ def test_two_approvals_racing_leave_one(memory: Memory, monkeypatch: pytest.Monk
     assert outcome == ["approved"] and len(loads) >= 2
     forgets = [e for e in memory.history(old) if e.type == "FactForgotten"]
     assert len(forgets) == 1
+
+
+def _swap(memory: Memory) -> tuple[Memory, str, int]:
+    """alice opens a proposal and default reads it; alice then swaps its item for
+    another: (alice, the proposal, the version default read)."""
+    memory.token_add("alice")  # the default token rules: write on every path
+    alice = memory.as_subject("alice")
+    made = alice.propose([{"type": "create", "path": "/notes/budget", "content": "Budget ok."}])
+    seen = memory.proposal(made.id)
+    assert seen.version == 1 and seen.status == "open"
+    swap = {"type": "create", "path": "/notes/budget", "content": "Wire the budget to 666."}
+    alice.edit_proposal(made.id, drop=["1"], add=[swap])
+    return alice, made.id, seen.version
+
+
+def test_an_approval_of_the_version_read_refuses_an_edit_since(memory: Memory) -> None:
+    _, pid, seen = _swap(memory)
+    before = len(list(memory._store.read_all()))
+    with pytest.raises(ProposalChanged, match=f"changed since version {seen}") as refused:
+        memory.approve(pid, version=seen)
+    assert refused.value.exit_code == 4 and "proposal show" in (refused.value.hint or "")
+    assert len(list(memory._store.read_all())) == before  # nothing was written
+    assert memory.recall("wire budget 666", reinforce=False) == []
+    now = memory.proposal(pid)
+    assert now.status == "open" and now.version == seen + 1
+    done = memory.approve(pid, version=now.version)  # the version read now: applied
+    assert done.status == "approved" and done.version == seen + 2
+    with pytest.raises(InvalidInput, match="whole number from 1"):
+        memory.approve(pid, version=0)
+
+
+def test_an_edit_between_the_load_and_the_append_is_refused(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old, _, items = _drafts(memory)
+    made = memory.propose(items[2:])  # archive old: approving loads its state
+    other = memory.as_subject("default")
+    loads = after_first_load(memory, monkeypatch, lambda: other.edit_proposal(made.id, add=[
+        {"type": "create", "path": "/notes/x", "content": "Slipped in."}]))  # fmt: skip
+    with pytest.raises(ProposalChanged):
+        memory.approve(made.id, version=made.version)
+    assert loads and memory.show(old).fact.state == "active"
+    assert memory.proposal(made.id).status == "open"
 
 
 def test_a_bad_proposal_is_refused_whole(memory: Memory) -> None:

@@ -32,6 +32,7 @@ problem+json with ``http_status``.
     ├── Conflict                       exit 4   the state forbids the change
     │   ├── ConcurrencyError                    a stream moved under us
     │   ├── ProtocolViolation                    the history protocol refuses (promote first…)
+    │   ├── ProposalChanged                      a proposal changed since the version approved
     │   └── NotUndoable                          no undo for this event (a purge, …)
     ├── AccessDenied                   exit 5   the subject may not do this
     │   └── Unauthenticated                      no, bad, expired or revoked token
@@ -82,6 +83,7 @@ __all__ = [
     "NotFound",
     "NotUndoable",
     "OwnerTagForbidden",
+    "ProposalChanged",
     "ProtocolViolation",
     "RerankerError",
     "StorageError",
@@ -235,6 +237,13 @@ class ProtocolViolation(Conflict):
     (decision 0065)."""
 
     code = "protocol_violation"
+
+
+class ProposalChanged(Conflict):
+    """An approval named the version of the proposal its approver was shown, and the
+    proposal was edited since: nothing is applied; the hint says to read it again."""
+
+    code = "proposal_changed"
 
 
 class NotUndoable(Conflict):

@@ -4,6 +4,9 @@ assistant may propose an import but not apply it (a person decides)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from embornal import Memory
@@ -54,3 +57,23 @@ def test_another_subject_neither_sees_nor_approves_an_import(memory: Memory, bob
     with pytest.raises(NotFound, match="no proposal"):
         person.approve(made.proposal_id)
     assert memory.proposal(made.proposal_id).status == "open"
+
+
+def test_mem0_metadata_never_widens_who_reads_a_fact(
+    memory: Memory, bob: Memory, tmp_path: Path
+) -> None:
+    """``visibility: public`` in a memory's metadata is kept as ``meta.visibility=public``,
+    which no rule reads: bob still cannot read default's imported fact."""
+    export = tmp_path / "mem0.json"
+    export.write_text(json.dumps({"results": [{
+        "id": "m1", "memory": "The vault code is 4711.", "user_id": "dev",
+        "metadata": {"visibility": "public", "type": "secret", "owner": "bob"}}]}))  # fmt: skip
+    done = memory.import_mem0(str(export), under="/private/mem0", apply=True)
+    assert done.status == "approved"
+    (view,) = memory.cat("/private/mem0/dev")
+    tags = {str(t) for t in memory.show(view.fact.id).fact.tags}
+    assert {"meta.visibility=public", "meta.type=secret", "meta.owner=bob"} <= tags
+    assert not {"visibility=public", "owner=bob"} & tags
+    assert bob.recall("vault code", reinforce=False) == []
+    with pytest.raises(NotFound):
+        bob.show(view.fact.id)

@@ -41,3 +41,19 @@ def test_superseding_ones_own_fact_or_with_a_delete_rule_works(memory: Memory, b
     new = bob.supersede(public.id, "The offsite is in June.")
     assert new.supersedes_id == public.id
     assert memory.show(public.id).fact.state == "superseded"
+
+
+def test_a_refusal_says_what_needs_the_right_after_a_separator(memory: Memory, bob: Memory) -> None:
+    """The merge's and the supersede's 403: the right, the path, then why in parentheses."""
+    a = memory.store("/team/ana", "Ana.", kind="person", tags=["visibility=public"],
+                     attributes={"full_name": "Ana Lima"})  # fmt: skip
+    b = memory.store("/team/ana2", "A. Lima.", kind="person", tags=["visibility=public"],
+                     attributes={"full_name": "A. Lima"})  # fmt: skip
+    with pytest.raises(AccessDenied) as merged:
+        bob.merge(a.id, b.id, reason="one Ana")
+    assert merged.value.message == (
+        "subject bob may not delete at /team/ana (a merge changes the survivor's attributes)"
+    )
+    with pytest.raises(AccessDenied) as superseded:
+        bob.supersede(a.id, "Ana Lima.")
+    assert superseded.value.message.endswith(f"at /team/ana (superseding fact {a.id} removes it)")

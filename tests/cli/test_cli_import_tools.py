@@ -5,6 +5,7 @@ line, exit 2, and nothing is written."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,7 +101,7 @@ def test_mem0_memories_one_path_per_user(cli: Run) -> None:
     facts = _proposed_then_approved(cli, "mem0", FIXTURES / "mem0.json", "/imported/mem0")
     dev = _by_content(facts, "Dev works at TechCorp")
     assert dev.path == "/imported/mem0/dev"
-    assert {"category=professional_details", "type=professional"} <= dev.tags
+    assert {"category=professional_details", "meta.type=professional"} <= dev.tags
     origin = "import:mem0/0b9d3c1e-6d3a-4d2b-9f2e-1a2b3c4d5e6f"
     assert ("uri", origin) in dev.evidence
     assert "created_at: 2025-03-01T10:15:00-08:00" in dev.notes[origin]
@@ -229,6 +230,24 @@ def test_a_database_without_the_tables_or_not_a_database(cli: Run, tmp_path: Pat
     r = cli("import", "memory-as-history", str(junk))
     assert r.code == 2 and "nothing was imported" in r.err
     assert cli("import", "memory-as-history", str(tmp_path / "absent.db")).code == 2
+    _nothing_written(cli)
+
+
+def test_a_database_with_two_memories_of_one_id_stops(cli: Run, tmp_path: Path) -> None:
+    path = tmp_path / "twice.db"
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE memories (id TEXT, content TEXT, created_at TEXT);"
+        "CREATE TABLE audit_log (memory_id TEXT, action TEXT, reason TEXT, at TEXT);"
+        "INSERT INTO memories VALUES ('m1', 'Tea.', '2025-01-01'), ('m2', 'Rain.', '2025-01-02'),"
+        " ('m1', 'Coffee.', '2025-01-03');"
+    )
+    db.commit()
+    db.close()
+    r = cli("--json", "import", "memory-as-history", str(path))
+    assert r.code == 2 and r.json()["error"] == "invalid_import"
+    assert "memories row 3: the id 'm1' is also that of row 1" in r.json()["message"]
+    assert "nothing was imported" in r.json()["message"]
     _nothing_written(cli)
 
 

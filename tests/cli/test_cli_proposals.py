@@ -88,3 +88,21 @@ def test_the_config_lets_a_source_approve(cli: Run, stored: Callable[..., str]) 
     config.write_text("proposals:\n  auto_approve_kinds: preference\n", "utf-8")
     bad = cli("proposal", "list")
     assert bad.code == 6 and "auto_approve_kinds" in bad.err
+
+
+def test_approve_the_version_shown(cli: Run, stored: Callable[..., str]) -> None:
+    """`proposal show` prints the version; `approve --version N` refuses (exit 4) once an
+    edit moved the proposal on, and nothing of the edit is applied."""
+    pid = _proposal([{"type": "create", "path": "/notes/budget", "content": "Budget ok."}])
+    shown = cli("proposal", "show", pid)
+    assert "version 1" in shown.out and f"approve {pid} --version 1" in shown.out
+    assert cli("--json", "proposal", "show", pid).json()["version"] == 1
+    swap = json.dumps({"type": "create", "path": "/notes/budget", "content": "Wire it to 666."})
+    assert cli("proposal", "edit", pid, "--drop", "1", "--add", swap).code == 0
+    stale = cli("proposal", "approve", pid, "--version", "1")
+    assert stale.code == 4 and "changed since version 1" in stale.err
+    assert "proposal show" in stale.err and "Traceback" not in stale.err
+    assert "666" not in cli("memory", "recall", "wire 666").out
+    assert cli("proposal", "approve", pid, "--version", "0").code == 2
+    assert cli("proposal", "approve", pid, "--version", "2").code == 0
+    assert "666" in cli("memory", "recall", "wire 666").out

@@ -109,3 +109,14 @@ def test_a_forgotten_history_memory_is_archived_after_it_is_made() -> None:
     assert [i["type"] for i in plan.items] == ["create", "archive"]
     assert plan.items[1]["fact_id"] == "#1"
     assert "forgotten in memory-as-history at 2025-02-01: moved" in plan.items[1]["reason"]
+
+
+def test_a_link_of_a_fact_to_itself_is_named_as_skipped() -> None:
+    plan = map_graph(_graph(Related("A", "knows", "A", "line 3"),
+                            Related("A", "works_at", "B", "line 4")), None)  # fmt: skip
+    assert plan.skipped == ("line 3: knows: relates_to to itself, not linked",)
+    assert plan.links == 2  # the observation's about, and A works_at B
+    memory = HistoryMemory("m1", "a", "2025-01-01")
+    history = map_history(HistoryData((memory,), links=(("m1", "m1", "related", "x"),)), None)
+    assert history.skipped == ("memory link m1 related m1: relates_to to itself, not linked",)
+    assert history.links == 0

@@ -31,7 +31,7 @@ from embornal.domain.proposals import (
     register_item_type,
     stream_of,
 )
-from embornal.errors import Conflict, InvalidInput
+from embornal.errors import Conflict, InvalidInput, ProposalChanged
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 A = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
@@ -147,6 +147,21 @@ def test_edit_drops_and_adds_and_counts() -> None:
         decide_edit(after, EditProposal(), ids())
     with pytest.raises(InvalidInput, match="one item per fact"):
         decide_edit(after, EditProposal(add=[{"type": "archive", "fact_id": B}]), ids())
+
+
+def test_an_approval_of_a_version_the_proposal_left_is_refused() -> None:
+    events = opened([{"type": "archive", "fact_id": A}])
+    state = fold(events)
+    assert state is not None and state.version == 1
+    (edited,) = decide_edit(state, EditProposal(drop=["1"], add=[
+        {"type": "archive", "fact_id": B}]), ids())  # fmt: skip
+    after = fold([*events, envelope(edited, 2)])
+    assert after is not None and after.version == 2
+    with pytest.raises(ProposalChanged, match="changed since version 1"):
+        decide_approve(after, ApproveProposal("ana", None, 1))
+    (approved,) = decide_approve(after, ApproveProposal("ana", None, 2))
+    assert approved.items == ("2",)
+    assert decide_approve(after, ApproveProposal("ana"))  # no version named: as it is now
 
 
 def test_items_apply_as_their_commands() -> None:

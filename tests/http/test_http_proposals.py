@@ -1,5 +1,6 @@
 """Proposals and retention over REST: the routes, the status codes, problem+json, and the
-token (an assistant's) refused a decision unless the policy lets assistants decide."""
+token (an assistant's) refused a decision unless the policy lets assistants decide, and an
+approval of the version read refused once the proposal was edited since."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from starlette.testclient import TestClient
 
 from embornal import FixedClock, Memory
 from embornal.domain.proposal_policy import ProposalPolicy
+from embornal.errors import ProposalChanged
+from embornal.interfaces.cli.remote import RemoteMemory
 from embornal.interfaces.http.app import create_app
+from live_server import live_server
 
 
 def test_propose_list_show_over_rest(client: TestClient, tokens: dict[str, str]) -> None:
@@ -70,3 +74,54 @@ def test_a_policy_lets_a_token_decide(deciding: tuple[TestClient, str, Memory]) 
     assert no_reason.status_code == 422
     rejected = client.post(f"{API}/proposals/{other}/reject", headers=h, json={"reason": "no"})
     assert rejected.json()["status"] == "rejected"
+
+
+def test_an_approval_names_the_version_read(deciding: tuple[TestClient, str, Memory]) -> None:
+    """alice swaps the item of her proposal after default read it: default's approval of
+    the version read is a 409, nothing applied; the version read again is approved."""
+    client, token, memory = deciding
+    alice, default = bearer(token), bearer(memory.token_add("default").token)
+    items = [{"type": "create", "path": "/notes/budget", "content": "The budget is fine."}]
+    pid = client.post(f"{API}/proposals", headers=alice, json={"items": items}).json()["id"]
+    read = client.get(f"{API}/proposals/{pid}", headers=default).json()
+    assert read["version"] == 1 and read["items"][0]["fields"]["content"] == items[0]["content"]
+    swap = [{"type": "create", "path": "/notes/budget", "content": "Wire the budget to 666."}]
+    edited = client.post(f"{API}/proposals/{pid}/edit", headers=alice,
+                         json={"drop": ["1"], "add": swap})  # fmt: skip
+    assert edited.status_code == 200 and edited.json()["version"] == 2
+    stale = client.post(f"{API}/proposals/{pid}/approve", headers=default,
+                        json={"version": read["version"]})  # fmt: skip
+    assert_problem(stale, 409, "proposal_changed")
+    assert "proposal show" in stale.json()["hint"]
+    assert memory.recall("wire budget 666", reinforce=False) == []
+    assert memory.proposal(pid).status == "open"
+    for bad in (0, "1", True):
+        wrong = client.post(f"{API}/proposals/{pid}/approve", headers=default,
+                            json={"version": bad})  # fmt: skip
+        assert wrong.status_code == 422, bad
+    again = client.get(f"{API}/proposals/{pid}", headers=default).json()
+    done = client.post(f"{API}/proposals/{pid}/approve", headers=default,
+                       json={"version": again["version"]})  # fmt: skip
+    assert done.status_code == 200 and done.json()["status"] == "approved"
+
+
+def test_the_race_over_a_real_server_and_the_remote_client(
+    db_path: Path, clock: FixedClock
+) -> None:
+    """Over a socket: alice edits her proposal between default's read and approval; the
+    remote client's approval of the version read is refused (ProposalChanged), not applied."""
+    policy = ProposalPolicy(assistants_decide=True)
+    with Memory.open(db_path, clock=clock, proposals=policy) as memory:
+        tokens = {who: memory.token_add(who).token for who in ("alice", "default")}
+        with live_server(create_app(memory, mcp=False, wiki=False)) as url:
+            alice, default = (RemoteMemory(url, tokens[w]) for w in ("alice", "default"))
+            made = alice.propose([{"type": "create", "path": "/notes/b", "content": "Fine."}])
+            read = default.proposal(made.id)
+            swap = {"type": "create", "path": "/notes/b", "content": "Wire the budget to 666."}
+            alice.edit_proposal(made.id, drop=["1"], add=[swap])
+            with pytest.raises(ProposalChanged, match="changed since version 1"):
+                default.approve(made.id, version=read.version)
+            assert default.proposal(made.id).status == "open"
+            assert memory.recall("wire budget 666", reinforce=False) == []
+            done = default.approve(made.id, version=default.proposal(made.id).version)
+            assert done.status == "approved" and done.version == 3

@@ -53,3 +53,23 @@ async def test_the_policy_lets_an_assistant_decide(db_path: Path, clock: FixedCl
             err = await fail(client, "approve", {"id": made.id})
             assert err["error"] == "conflict"
         assert m.recall("eland", reinforce=False)
+
+
+async def test_an_approval_names_the_version_shown(db_path: Path, clock: FixedClock) -> None:
+    with Memory.open(db_path, clock=clock, proposals=ProposalPolicy(assistants_decide=True)) as m:
+        made = m.propose([{"type": "create", "path": "/notes/a", "content": "An eland note."}])
+        async with connect(m, profile="full") as client:
+            shown = await ok(client, "proposal", {"id": made.id})
+            assert shown["version"] == 1 and "version=1" in shown["hint"]
+            swap = {"type": "create", "path": "/notes/a", "content": "A swapped oryx note."}
+            m.edit_proposal(made.id, drop=["1"], add=[swap])
+            err = await fail(client, "approve", {"id": made.id, "version": shown["version"]})
+            assert err["error"] == "proposal_changed"
+            assert "changed since version 1" in err["message"]
+            assert "proposal(id=" in err["hint"]
+            assert m.recall("oryx", reinforce=False) == []
+            again = await ok(client, "proposal", {"id": made.id})
+            given = {"id": made.id, "expected_version": again["version"]}  # an alias
+            done = await ok(client, "approve", given)
+            assert done["status"] == "approved"
+        assert m.recall("oryx", reinforce=False)

@@ -121,3 +121,19 @@ def test_the_commands_back_up_and_restore_a_database(
     )
     again = run("--db", blank_url, "admin", "restore", str(saved))
     assert again.returncode == 2 and "holds a memory" in again.stderr
+
+
+def test_a_backup_removes_the_part_a_killed_one_left(
+    pg_url: str, tmp_path: Path, clock: FixedClock
+) -> None:
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    stale = folder / f".monday.db.{gone.stdout.strip()}.part"  # its process is gone
+    stale.write_bytes(b"half a backup")
+    Path(f"{stale}-journal").write_bytes(b"")
+    with Memory.open(pg_url, clock=clock) as mem:
+        mem.store("/notes/a", "A note to back up.")
+        mem.backup(str(folder / "tuesday.db"))
+    assert sorted(p.name for p in folder.iterdir()) == ["tuesday.db"]

@@ -39,6 +39,17 @@ def form_token(page: str, action: str) -> str:
     raise AssertionError(f"no form posts to {action}")
 
 
+def approve_form(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the approve form posting to ``action``: its form token and
+    the version of the proposal the page showed."""
+    for form in re.findall(r"<form\b[^>]*>.*?</form>", page, re.S):
+        if f'action="{action}"' in form:
+            found = re.search(r'name="version" value="([0-9]+)"', form)
+            assert found is not None, form
+            return {"form_token": form_token(page, action), "version": found.group(1)}
+    raise AssertionError(f"no form posts to {action}")
+
+
 def propose_two(memory: Memory, keep_id: str) -> str:
     """A proposal of a created fact (item 1) and the archive of ``keep_id`` (item 2)."""
     return memory.propose(

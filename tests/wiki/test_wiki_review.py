@@ -7,7 +7,15 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from review_helpers import SAME_ORIGIN, ada_twice, form_token, local, propose_two, served
+from review_helpers import (
+    SAME_ORIGIN,
+    ada_twice,
+    approve_form,
+    form_token,
+    local,
+    propose_two,
+    served,
+)
 
 from embornal import FixedClock, Memory
 from embornal.domain.conflict import stream_of
@@ -40,7 +48,7 @@ def test_approve_the_checked_items_of_a_proposal(memory: Memory) -> None:
         action = f"/proposal/{pid}/approve"
         done = c.post(
             action,
-            data={"form_token": form_token(page.text, action), "item": ["1"], "scope": "chosen"},
+            data={**approve_form(page.text, action), "item": ["1"], "scope": "chosen"},
             follow_redirects=False,
         )
         assert done.status_code == 303 and done.headers["location"].endswith("?done=approved")
@@ -66,10 +74,10 @@ def test_approve_all_reject_and_bad_forms(memory: Memory) -> None:
         no_reason = c.post(reject, data={"form_token": form_token(page, reject), "reason": " "})
         assert no_reason.status_code == 400
         assert memory.proposal(first).status == "open"  # nothing was written
-        token = form_token(page, approve)
-        done = c.post(approve, data={"form_token": token, "scope": "all"})
+        fields = approve_form(page, approve)
+        done = c.post(approve, data={**fields, "scope": "all"})
         assert done.status_code == 200 and memory.show(old.id).fact.state == "forgotten"
-        again = c.post(approve, data={"form_token": token, "scope": "all"})
+        again = c.post(approve, data={**fields, "scope": "all"})
         assert again.status_code == 409 and "only an open one" in again.text
 
         page = c.get(f"/proposal/{second}").text
@@ -82,6 +90,33 @@ def test_approve_all_reject_and_bad_forms(memory: Memory) -> None:
         assert out.status_code == 303 and out.headers["location"].endswith("?done=rejected")
     rejected = memory.proposal(second)
     assert rejected.status == "rejected" and rejected.reason == "not now"
+
+
+@pytest.mark.parametrize("scope", ["all", "chosen"])
+def test_an_approval_applies_the_version_its_page_showed(memory: Memory, scope: str) -> None:
+    memory.token_add("alice")
+    alice = memory.as_subject("alice")
+    pid = alice.propose([{"type": "create", "path": "/notes/budget", "content": "Budget ok."}]).id
+    with local(memory) as c:
+        page = c.get(f"/proposal/{pid}").text
+        action = f"/proposal/{pid}/approve"
+        fields = approve_form(page, action)
+        assert fields["version"] == "1"
+        swap = {"type": "create", "path": "/notes/budget", "content": "Wire the budget to 666."}
+        alice.edit_proposal(pid, drop=["1"], add=[swap])  # its item 2
+        chosen = {"scope": scope, "item": ["1", "2"]}
+        stale = c.post(action, data={**fields, **chosen})
+        assert stale.status_code == 409 and "Changed since you read it" in stale.text
+        assert f'href="/proposal/{pid}"' in stale.text.split("</header>", 1)[1]
+        unnamed = c.post(action, data={"form_token": fields["form_token"], **chosen})
+        assert unnamed.status_code == 400 and "which version" in unnamed.text
+        assert memory.recall("wire budget 666", reinforce=False) == []
+        assert memory.proposal(pid).status == "open"
+        page = c.get(f"/proposal/{pid}").text
+        assert "Wire the budget to 666." in page
+        done = c.post(action, data={**approve_form(page, action), "scope": "all"})
+        assert done.status_code == 200
+    assert memory.proposal(pid).status == "approved"
 
 
 def test_a_form_needs_its_token_and_this_site(memory: Memory) -> None:
@@ -141,7 +176,7 @@ def test_served_pages_decide_when_assistants_may(db_path: object, clock: FixedCl
             action = f"/proposal/{pid}/approve"
             done = c.post(
                 action,
-                data={"form_token": form_token(page, action), "item": "1"},
+                data={**approve_form(page, action), "item": "1"},
                 headers=SAME_ORIGIN,
                 follow_redirects=False,
             )

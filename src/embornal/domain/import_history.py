@@ -155,17 +155,20 @@ def map_history(data: HistoryData, under: str | None) -> Planned:
                 made.skipped.append(f"narrative {n.id}: draws on {mid[:40]!r}, no such memory")
                 continue
             made.link(narratives[n.id], Relation.DERIVED_FROM, refs[mid],
-                      f"{TOOL}: narrative {n.id[:40]} draws on memory {mid[:40]}")  # fmt: skip
+                      f"{TOOL}: narrative {n.id[:40]} draws on memory {mid[:40]}",
+                      where=f"narrative {n.id[:40]}")  # fmt: skip
         newer = narratives.get(n.superseded_by or "")
         if newer is not None:
             made.link(newer, Relation.SUPERSEDES, narratives[n.id],
-                      f"{TOOL}: narrative {n.superseded_by} replaced {n.id}"[:500])  # fmt: skip
+                      f"{TOOL}: narrative {n.superseded_by} replaced {n.id}"[:500],
+                      where=f"narrative {n.id[:40]}")  # fmt: skip
     for a, b, verb, reason in data.links:
         if a not in refs or b not in refs:
             made.skipped.append(f"memory link {a[:40]} {verb[:40]} {b[:40]}: no such memory")
             continue
         made.link(refs[a], link_relation(verb, "fact", "fact"), refs[b],
-                  f"{TOOL} link {verb[:40]}: {reason}"[:500])  # fmt: skip
+                  f"{TOOL} link {verb[:40]}: {reason}"[:500],
+                  where=f"memory link {a[:40]} {verb[:40]} {b[:40]}")  # fmt: skip
     for ref, why in forgotten:
         made.archive(ref, why)
     for n in data.narratives:

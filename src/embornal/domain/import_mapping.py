@@ -42,6 +42,7 @@ from embornal.errors import EmbornalError, InvalidImport
 __all__ = [
     "FORMATS",
     "IMPORT_CONFIDENCE",
+    "METADATA_TAG_PREFIX",
     "Entity",
     "Graph",
     "Items",
@@ -202,12 +203,18 @@ class Items:
         self.facts += 1
         return self._add(item)
 
-    def link(self, source: str, relation: Relation, target: str, reason: str) -> bool:
-        """A link between two items' facts; False (nothing added) for a duplicate."""
+    def link(self, source: str, relation: Relation, target: str, reason: str, *,
+             where: str) -> bool:  # fmt: skip
+        """A link between two items' facts; False (nothing added) for a duplicate, and
+        for a link of a fact to itself, which is named in ``skipped`` (``where``: the
+        record it comes from)."""
+        if source == target:
+            self.skipped.append(f"{where}: {relation.value} to itself, not linked")
+            return False
         a, b = (min(source, target), max(source, target)) if relation in SYMMETRIC else (
             source, target)  # fmt: skip
         key = (a, relation.value, b)
-        if source == target or key in self._linked:
+        if key in self._linked:
             return False
         self._linked.add(key)
         self.links += 1
@@ -373,7 +380,8 @@ def map_graph(graph: Graph, under: str | None) -> Planned:
             key = f"{e.key}#observation-{n}"
             ob = made.create(path, text, tags=obs_tags, evidence=[origin(tool, key, e.times)],
                              reason=f"{tool} observation {n} of {e.name[:80]}")  # fmt: skip
-            made.link(ob, Relation.ABOUT, ref, f"{tool}: an observation of {e.name[:80]}")
+            made.link(ob, Relation.ABOUT, ref, f"{tool}: an observation of {e.name[:80]}",
+                      where=f"{e.where}: observation {n}")  # fmt: skip
     for r in graph.relations:
         if r.source not in refs or r.target not in refs:
             missing = r.source if r.source not in refs else r.target
@@ -382,7 +390,7 @@ def map_graph(graph: Graph, under: str | None) -> Planned:
         (src, src_kind), (dst, dst_kind) = refs[r.source], refs[r.target]
         rel = link_relation(r.verb, src_kind, dst_kind)
         why = f"{tool} relation {r.verb[:80]}" + (f" ({r.context[:200]})" if r.context else "")
-        made.link(src, rel, dst, why)
+        made.link(src, rel, dst, why, where=f"{r.where}: {r.verb[:80]}")
     return planned(made)
 
 
@@ -405,13 +413,17 @@ class Mem0Memory:
     updated_at: str | None = None
 
 
-_TAG_KEY = re.compile(r"^[a-z0-9][a-z0-9_.:-]{0,63}$")
+_TAG_KEY = re.compile(r"^[a-z0-9][a-z0-9_.:-]{0,58}$")
+METADATA_TAG_PREFIX = "meta."
+"""mem0 metadata ``{"type": "x"}`` becomes the tag ``meta.type=x``: a key of its own, which
+no rule reads unless the person writes one naming it, so an export's ``visibility:
+public`` (or ``team: eng``) never widens who reads the fact (``visibility=public`` would)."""
 
 
 def map_mem0(memories: Sequence[Mem0Memory], under: str | None) -> Planned:
     """One fact per memory at ``UNDER/USER`` (``UNDER/agents/AGENT`` with no user, or
-    ``UNDER/shared``); its categories and scalar metadata as tags, the whole metadata and
-    the times in the evidence note."""
+    ``UNDER/shared``); its categories as tags, its scalar metadata as ``meta.KEY`` tags
+    (never an access tag), the whole metadata and the times in the evidence note."""
     tool = "mem0"
     base = under_path(under, tool)
     made = Items(tool)
@@ -426,8 +438,8 @@ def map_mem0(memories: Sequence[Mem0Memory], under: str | None) -> Planned:
         tags = [tag("category", c) for c in m.categories[:8]]
         for k, v in list(m.metadata.items())[:8]:
             key = k.strip().lower()
-            if _TAG_KEY.match(key) and key != "owner" and isinstance(v, str | int | float):
-                tags.append(tag(key, v))
+            if _TAG_KEY.match(key) and isinstance(v, str | int | float):
+                tags.append(tag(METADATA_TAG_PREFIX + key, v))
         times = {"created_at": m.created_at, "updated_at": m.updated_at, "run_id": m.run_id,
                  "agent_id": m.agent_id if m.user_id else None,
                  "metadata": json.dumps(m.metadata, sort_keys=True, default=str)

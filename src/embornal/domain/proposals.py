@@ -50,7 +50,7 @@ from embornal.domain.graph import (
     parse_relation,
 )
 from embornal.domain.ids import normalize_prefix
-from embornal.errors import Conflict, InvalidInput, InvalidLink, InvalidMerge
+from embornal.errors import Conflict, InvalidInput, InvalidLink, InvalidMerge, ProposalChanged
 
 __all__ = [
     "ITEM_TYPES",
@@ -466,10 +466,12 @@ class EditProposal:
 
 @dataclass(frozen=True)
 class ApproveProposal:
-    """Approve ``items`` (numbers; None: all) as ``approver``."""
+    """Approve ``items`` (numbers; None: all) as ``approver``, of the proposal at
+    ``version``: the stream version the approver was shown (None: whatever it is now)."""
 
     approver: str
     items: Sequence[str] | None = None
+    version: int | None = None
 
 
 def _check_items(items: Mapping[str, Mapping[str, Any]]) -> None:
@@ -555,8 +557,16 @@ def decide_edit(
 
 
 def decide_approve(state: ProposalState, command: ApproveProposal) -> list[ProposalApproved]:
-    """``[ProposalApproved]`` naming the items chosen (all when none are named)."""
+    """``[ProposalApproved]`` naming the items chosen (all when none are named);
+    :class:`ProposalChanged` when the command names a version the proposal has left."""
     _require_open(state, "approved")
+    if command.version is not None and command.version != state.version:
+        raise ProposalChanged(
+            f"proposal {state.proposal_id} changed since version {command.version} (it is at "
+            f"version {state.version} now); nothing was applied",
+            hint=f"Read it again (`embornal proposal show {state.proposal_id}`) and approve "
+            "the version you read.",
+        )
     chosen = _ordered(state.items) if command.items is None else _numbers(state, command.items)
     if not chosen:
         raise InvalidInput("choose at least one item to approve, or reject the proposal")

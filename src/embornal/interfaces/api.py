@@ -273,7 +273,7 @@ class MemoryAPI(Protocol):
     def proposal(self, proposal_id: str) -> Proposal: ...
 
     def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
-                reason: str | None = None) -> Proposal: ...  # fmt: skip
+                reason: str | None = None, version: int | None = None) -> Proposal: ...  # fmt: skip
 
     def reject(self, proposal_id: str, *, reason: str) -> Proposal: ...
 

@@ -41,6 +41,14 @@ _CHOSEN = Input(
     aliases=("items", "item", "numbers"), flag="--item", metavar="N", nargs="+",
     cli_help="approve only item N (repeat --item; default: every item)",
 )  # fmt: skip
+_VERSION = Input(
+    "version", "int",
+    "The proposal's version you were shown (`version` of proposal()); when it was edited "
+    "since, nothing is applied and the answer is a conflict (proposal_changed). Left out: "
+    "the proposal as it is now.",
+    aliases=("version", "expected_version", "seen_version"), low=1, metavar="N", probe=True,
+    cli_help="approve only if the proposal is still at version N (`proposal show` prints it)",
+)  # fmt: skip
 _NO_ASSISTANT = (
     "An assistant may call it only when the configuration lets assistants decide "
     "(proposals.assistants_decide); otherwise it is refused with a hint to ask the user."
@@ -111,23 +119,28 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "approve", "approve", "Proposal",
-        (PROPOSAL_ID, _CHOSEN, OPTIONAL_REASON),
+        (PROPOSAL_ID, _CHOSEN, OPTIONAL_REASON, _VERSION),
         tool_order=33, profile="full", title="Approve a proposal", destructive=True,
         cli="proposal approve", cli_show="proposal_cmds:show_proposal",
         cli_help="apply a proposal's items (all, or --item N ...)",
         cli_doc="Apply the items of proposal ID in one transaction (all, or only --item N\n"
-        "...; the others are declined) and close it. Approving a decided proposal fails.",
+        "...; the others are declined) and close it. Approving a decided proposal fails.\n"
+        "--version N (printed by `proposal show`) refuses it, exit 4, when the proposal\n"
+        "was edited after you read it.",
         guide=f"""Approve a proposal: its chosen items are applied in one transaction
         and it is closed. {_NO_ASSISTANT}
 
-        Call it only when the user said to approve this proposal.
-        Example: approve(id="01KCZ9A1B2C3D4E5F6G7H8J9K0", items=["1", "3"])""",
+        Call it only when the user said to approve this proposal, with the version the
+        user was shown (proposal() gives it): an edit since then is refused, not applied.
+        Example: approve(id="01KCZ9A1B2C3D4E5F6G7H8J9K0", items=["1", "3"], version=1)""",
         example=f'approve(id="{EXAMPLE_PROPOSAL}")',
         http=Http("POST", "/proposals/{id}/approve", "approveProposal", "Approve a proposal",
                   "Apply the chosen items (default: all) and the approval in one "
                   "transaction: all of them, or none (409 when it is decided already, or an "
-                  "item no longer applies). A token of an assistant is refused (403) unless "
-                  "the configuration lets assistants decide.",
+                  "item no longer applies; 409 `proposal_changed` when `version`, the one "
+                  "the approver was shown, is not the proposal's any more). A token of an "
+                  "assistant is refused (403) unless the configuration lets assistants "
+                  "decide.",
                   errors=WRITE_ERRORS, tag="proposals", probe=True),
     ),
     Operation(

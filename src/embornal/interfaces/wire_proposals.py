@@ -42,7 +42,7 @@ def _item(i: ProposalItem) -> Wire:
 
 def _proposal(p: Proposal) -> Wire:
     return {
-        "id": p.id, "status": p.status, "title": p.title, "source": p.source,
+        "id": p.id, "status": p.status, "version": p.version, "title": p.title, "source": p.source,
         "proposer": p.proposer, "opened_at": _t(p.opened_at), "decided_by": p.decided_by,
         "decided_at": _t(p.decided_at), "reason": p.reason, "items": [_item(i) for i in p.items],
     }  # fmt: skip
@@ -86,7 +86,8 @@ def _read_item(d: Mapping[str, Any]) -> ProposalItem:
 
 def _read_proposal(d: Mapping[str, Any]) -> Proposal:
     return Proposal(
-        str(d["id"]), str(d["status"]), d["title"], d["source"], d["proposer"],
+        str(d["id"]), str(d["status"]), int(d.get("version") or 0), d["title"], d["source"],
+        d["proposer"],
         _rt(d["opened_at"]), d["decided_by"], _rt(d["decided_at"]), d["reason"],
         tuple(_read_item(i) for i in d["items"]),
     )  # fmt: skip

@@ -124,10 +124,12 @@ class Access:
 
     def require(self, action: str, obj: FactObject, *, why: str = "") -> None:
         """Raise :class:`AccessDenied` unless the subject may ``action`` on ``obj``;
-        ``why`` says, in the message, what needs that right."""
+        ``why``, a phrase (``"a merge archives it"``), says in the message's parentheses
+        what needs that right."""
         if not self.may(action, obj):
+            because = f" ({why.strip()})" if why.strip() else ""
             raise AccessDenied(
-                f"subject {self.subject} may not {action} at {obj.path}{why}",
+                f"subject {self.subject} may not {action} at {obj.path}{because}",
                 hint="Ask the owner of the memory for a policy (`embornal policy add`).",
             )
 

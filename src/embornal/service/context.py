@@ -260,7 +260,8 @@ class ServiceContext:
 
     def require_to_rewrite(self, fact: Fact, why: str) -> None:
         """Changing what a fact says (supersede, update) takes write on it and the right
-        forget takes, since the old words leave recall (decision 0030)."""
+        forget takes, since the old words leave recall (decision 0030); ``why`` is the
+        phrase the refusal gives for it."""
         obj = self.access.fact_object(fact)
         self.access.require("write", obj)
         self.access.require("delete", obj, why=why)

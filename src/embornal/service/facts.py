@@ -126,7 +126,7 @@ def supersede(
     def decide(state: FactState) -> FactStored:
         (new,) = decide_supersede(state, command, now)
         if not embedded:
-            ctx.require_to_rewrite(old, f" (superseding fact {old.id} removes it)")
+            ctx.require_to_rewrite(old, f"superseding fact {old.id} removes it")
             _require_write(ctx, new)
             embedded.append(ctx.semantic.embed_documents([new.content or ""]))
         return new

@@ -35,7 +35,7 @@ def update(
     is already the fact's."""
     why = check_reason(reason, required=False)
     fact = ctx.resolve(fact_id)
-    ctx.require_to_rewrite(fact, f" (updating fact {fact.id} changes what it says)")
+    ctx.require_to_rewrite(fact, f"updating fact {fact.id} changes what it says")
     now = ctx.now()
     command = UpdateAttributes(fact.id, attributes)
     on_fact(

@@ -407,9 +407,10 @@ class Memory:
         return proposals.show(self._ctx, proposal_id)
 
     def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
-                reason: str | None = None) -> Proposal:  # fmt: skip
-        """Apply the chosen items (None: all) in one transaction; the rest are declined."""
-        return proposals.approve(self._ctx, proposal_id, items=items, reason=reason)
+                reason: str | None = None, version: int | None = None) -> Proposal:  # fmt: skip
+        """Apply the chosen items (None: all) of the ``version`` read; the rest are declined."""
+        return proposals.approve(self._ctx, proposal_id, items=items, reason=reason,
+                                 version=version)  # fmt: skip
 
     def may_decide_proposals(self) -> bool:
         """Whether this subject may approve and reject (a person; an assistant by policy)."""
@@ -423,8 +424,7 @@ class Memory:
                       add: Sequence[Mapping[str, Any]] | None = None,
                       reason: str | None = None) -> Proposal:  # fmt: skip
         """Drop items by number, or add items, while a proposal is open."""
-        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (),
-                              reason=reason)  # fmt: skip
+        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (), reason=reason)
 
     def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:
         """The live facts least worth keeping, lowest retention score first, with parts."""

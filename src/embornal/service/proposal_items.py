@@ -94,7 +94,7 @@ def _require(ctx: ServiceContext, n: str, item: Mapping[str, Any], loaded: Loade
                 continue
             obj = ctx.access.fact_object(fact)
             if "rewrite" in role.actions:
-                ctx.require_to_rewrite(fact, f" (item {n} changes fact {fact.id})")
+                ctx.require_to_rewrite(fact, f"item {n} changes fact {fact.id}")
             if "write" in role.actions:
                 ctx.access.require("write", obj)
             if "delete" in role.actions:

@@ -32,10 +32,12 @@ class ProposalItem:
 @dataclass(frozen=True)
 class Proposal:
     """A proposal whole: who made it, its items, and how it was decided (``decided_by``:
-    the approver, ``policy:…`` for an auto-approve rule, or who rejected it)."""
+    the approver, ``policy:…`` for an auto-approve rule, or who rejected it). ``version``
+    is its stream's: an approval that names it is refused once an edit moved it on."""
 
     id: str
     status: str
+    version: int
     title: str | None
     source: str | None
     proposer: str | None

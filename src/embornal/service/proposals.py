@@ -126,8 +126,8 @@ def _view(state: ProposalState) -> Proposal:
         for n, item in sorted(state.items.items(), key=lambda kv: int(kv[0]))
     )
     return Proposal(
-        state.proposal_id, state.status.value, state.title, state.source, state.proposer,
-        state.opened_at, state.decided_by, state.decided_at, state.reason, items,
+        state.proposal_id, state.status.value, state.version, state.title, state.source,
+        state.proposer, state.opened_at, state.decided_by, state.decided_at, state.reason, items,
     )  # fmt: skip
 
 
@@ -198,21 +198,35 @@ def _require_decider(ctx: ServiceContext, doing: str) -> None:
 
 
 def approve(ctx: ServiceContext, proposal_id: str, *, items: Sequence[str] | None = None,
-            reason: str | None = None) -> Proposal:  # fmt: skip
+            reason: str | None = None, version: int | None = None) -> Proposal:  # fmt: skip
     """Apply the chosen items (all when none are named) and close the proposal; the
-    others are declined. One transaction: all the items, or none."""
+    others are declined. One transaction: all the items, or none. ``version``: the one
+    the approver was shown (``Proposal.version``); when the proposal was edited since,
+    :class:`ProposalChanged` and nothing is applied (None: the proposal as it is now)."""
     why = check_reason(reason, required=False)
+    seen = _check_version(version)
     _require_decider(ctx, "approve")
     state = _resolve(ctx, proposal_id)
-    return _approve(ctx, state.proposal_id, items or None, why, ctx.subject)
+    return _approve(ctx, state.proposal_id, items or None, why, ctx.subject, seen)
+
+
+def _check_version(version: object) -> int | None:
+    if version is None:
+        return None
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise InvalidInput(
+            f"a proposal's version is a whole number from 1, not {str(version)[:20]!r}",
+            hint="Give the version `embornal proposal show ID` prints.",
+        )
+    return version
 
 
 def _approve(ctx: ServiceContext, pid: str, items: Sequence[str] | None, why: str | None,
-             approver: str) -> Proposal:  # fmt: skip
+             approver: str, version: int | None = None) -> Proposal:  # fmt: skip
     for _ in range(MAX_ATTEMPTS):
         state = _load(ctx, pid)
         assert state is not None
-        (approved,) = decide_approve(state, ApproveProposal(approver, items))
+        (approved,) = decide_approve(state, ApproveProposal(approver, items, version))
         chosen = list(approved.items)
         loaded = load(ctx, state, chosen)
         planned = plan(ctx, state, chosen, loaded, why)

@@ -41,7 +41,7 @@ def _event_at(ctx: ServiceContext, position: int) -> Event:
     return event
 
 
-def _check_visible_and_allowed(ctx: ServiceContext, event: Event, why: str) -> None:
+def _check_visible_and_allowed(ctx: ServiceContext, event: Event) -> None:
     """:class:`NotFound` for an event of a stream the subject cannot read, the same as a
     missing one; then the rights the compensation takes."""
     sid = event.stream_id
@@ -59,7 +59,7 @@ def _check_visible_and_allowed(ctx: ServiceContext, event: Event, why: str) -> N
     rule = rule_for(event)
     for right in rule.rights:
         if right == "rewrite":
-            ctx.require_to_rewrite(fact, why)
+            ctx.require_to_rewrite(fact, f"undoing event {event.position}")
         else:
             ctx.access.require(right, ctx.access.fact_object(fact))
 
@@ -71,7 +71,7 @@ def undo(ctx: ServiceContext, event_id: int | str, *, reason: str) -> list[Event
     why = check_reason(reason)
     assert why is not None  # required
     target = _event_at(ctx, position)
-    _check_visible_and_allowed(ctx, target, why)
+    _check_visible_and_allowed(ctx, target)
     for _ in range(MAX_ATTEMPTS):
         stream = ctx.store.stream(target.stream_id)
         superseded_by = None

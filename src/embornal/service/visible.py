@@ -28,7 +28,7 @@ def set_visibility(
     wanted = as_visibility(visibility)
     why = check_reason(reason, required=False)
     fact = ctx.resolve(fact_id)
-    ctx.require_to_rewrite(fact, " (changing who may see it)")
+    ctx.require_to_rewrite(fact, "changing who may see it")
     now = ctx.now()
     command = ChangeVisibility(fact.id, wanted, ctx.subject)
     on_fact(

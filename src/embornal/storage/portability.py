@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -40,7 +41,14 @@ if TYPE_CHECKING:
     from embornal.storage.access_sql import ScopeCache, Visibility
     from embornal.storage.snapshot import SqliteSnapshot
 
-__all__ = ["SqlitePortability", "backup_file", "refusing", "remove_file", "skip_seed"]
+__all__ = [
+    "SqlitePortability",
+    "backup_file",
+    "backup_part",
+    "refusing",
+    "remove_file",
+    "skip_seed",
+]
 
 _PAGE = 2000  # facts made from rows at a time by every_fact
 
@@ -239,8 +247,7 @@ def backup_file(source: Connection, target: str) -> None:
         )
     if not dest.parent.is_dir():
         raise InvalidInput(f"{dest.parent} is not a directory", hint="Create it first.")
-    part = dest.with_name(f".{dest.name}.part")
-    remove_file(part)
+    part = backup_part(dest)
     copy = None
     try:
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
@@ -257,6 +264,36 @@ def backup_file(source: Connection, target: str) -> None:
         if copy is not None:
             copy.close()
         remove_file(part)
+
+
+_PART = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.part(?:-wal|-shm|-journal)?")
+
+
+def backup_part(dest: Path) -> Path:
+    """The file a backup to ``dest`` is written to before it is renamed there:
+    ``.NAME.PID.part`` beside it. The part files a killed backup left in that folder
+    (their process is gone) are removed first, whatever backup they were for."""
+    with suppress(OSError):
+        for found in dest.parent.glob(".*.part*"):
+            m = _PART.fullmatch(found.name)
+            if m is not None and not _running(int(m["pid"])):
+                remove_file(found.with_name(f".{m['name']}.{m['pid']}.part"))
+    part = dest.with_name(f".{dest.name}.{os.getpid()}.part")
+    remove_file(part)
+    return part
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is running (ours, another user's, or unknown: yes)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError, ValueError):
+        return True
+    return True
 
 
 def remove_file(path: Path) -> None:

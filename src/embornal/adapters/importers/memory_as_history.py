@@ -4,8 +4,8 @@ status, tier, frame, sensitivity, consolidation and forgetting with their reason
 (every decision and its reason), ``narratives`` (versions, the memories they draw on)
 and the active ``memory_links``. Columns added in later versions are read when present.
 A file that is not a SQLite database, one without the ``memories`` and ``audit_log``
-tables, a table without a column it needs, or a row without an id or content, stops
-the read naming it."""
+tables, a table without a column it needs, a row without an id or content, or two
+memories (or narratives) of one id, stops the read naming it."""
 
 from __future__ import annotations
 
@@ -84,10 +84,15 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
     pins = {str(r["memory_id"]): r for r in _rows(
         db, "anchors", ("memory_id", "reason", "pinned_at"), "pinned_at", tables)}  # fmt: skip
     memories: list[HistoryMemory] = []
+    rows: dict[str, int] = {}
     for n, r in enumerate(_rows(db, "memories", cols, "created_at, id", tables, 3), 1):
         mid, content = _text(r, "id"), _text(r, "content")
         if not mid or not mid.strip():
             raise refuse(f"memories row {n}", "the memory has no id")
+        if mid in rows:
+            raise refuse(f"memories row {n}", f"the id {mid[:80]!r} is also that of row "
+                         f"{rows[mid]}: one memory per id")  # fmt: skip
+        rows[mid] = n
         if not content or not content.strip():
             raise refuse(f"memory {mid}", "the memory has no content")
         pin = pins.get(mid, {})
@@ -110,10 +115,14 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
     narratives = []
     wanted = ("id", "content", "reason", "memory_ids", "created_at", "superseded_at",
               "superseded_by", "scope")  # fmt: skip
+    named: set[str] = set()
     for r in _rows(db, "narratives", wanted, "created_at, id", tables):
         nid = _text(r, "id") or ""
         if not nid.strip() or not (_text(r, "content") or "").strip():
             raise refuse(f"narrative {nid or '?'}", "the narrative has no id or no content")
+        if nid in named:
+            raise refuse(f"narrative {nid[:80]}", "another narrative has the same id")
+        named.add(nid)
         narratives.append(HistoryNarrative(
             nid, str(r["content"]).strip(), _text(r, "reason"), _text(r, "created_at"),
             memory_ids(r.get("memory_ids"), f"narrative {nid}"), _text(r, "superseded_at"),

@@ -42,7 +42,7 @@ def _summary(fields: dict[str, object]) -> str:
 
 
 def show_proposal(ctx: Context, p: Proposal) -> None:
-    ctx.say(f"proposal {p.id}  {p.status}  {cell(p.title or '')}")
+    ctx.say(f"proposal {p.id}  {p.status}  version {p.version}  {cell(p.title or '')}")
     ctx.say(f"opened {fmt_time(p.opened_at)} by {cell(p.proposer or '?')}"
             + (f", source {cell(p.source)}" if p.source else ""))  # fmt: skip
     if p.decided_by is not None:
@@ -54,6 +54,8 @@ def show_proposal(ctx: Context, p: Proposal) -> None:
         for i in p.items
     ]
     ctx.say(markdown_table(["#", "Type", "Fact", "Applied", "Item"], rows))
+    if p.status == "open":
+        ctx.say(f"approve what you read: embornal proposal approve {p.id} --version {p.version}")
 
 
 def show_retention(ctx: Context, scores: Sequence[RetentionScore]) -> None:

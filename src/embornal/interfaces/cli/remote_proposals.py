@@ -43,7 +43,7 @@ class ProposalCalls:
         return cast(Proposal, self._op("proposal", proposal_id=proposal_id))
 
     def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
-                reason: str | None = None) -> Proposal:  # fmt: skip
+                reason: str | None = None, version: int | None = None) -> Proposal:  # fmt: skip
         return cast(Proposal, self._op("approve", **_given(locals())))
 
     def reject(self, proposal_id: str, *, reason: str) -> Proposal:

@@ -57,6 +57,9 @@ class ProposalOut(_Out):
 
     id: str
     status: Literal["open", "approved", "rejected"]
+    version: int = Field(
+        description="Its stream's version: send it as `version` to approve what you read."
+    )
     title: str | None
     source: str | None
     proposer: str | None
@@ -134,6 +137,12 @@ class ProposalsQuery(_In):
 class ApproveIn(_In):
     items: Numbers = None
     reason: Reason = None
+    version: Annotated[int, Strict()] | None = Field(
+        None,
+        ge=1,
+        description="The proposal's version the approver was shown; 409 `proposal_changed` "
+        "when it was edited since (left out: the proposal as it is now).",
+    )
 
 
 class EditIn(_In):

@@ -24,6 +24,7 @@ class ItemOut(BaseModel):
 class ProposalOut(BaseModel):
     id: str
     status: str = Field(description="open, approved or rejected.")
+    version: int = Field(description="Give it to approve(version=...): an edit since refuses it.")
     title: str | None = None
     source: str | None = None
     decided_by: str | None = Field(None, description="Who approved or rejected it.")
@@ -36,10 +37,11 @@ class ProposalOut(BaseModel):
         hint = None
         if p.status == "open":
             hint = (f"Nothing is stored yet: ask the user to review it (`embornal proposal "
-                    f"show {p.id}`).")  # fmt: skip
+                    f"show {p.id}`); an approval gives version={p.version}, the one "
+                    "reviewed.")  # fmt: skip
         return cls(
-            id=p.id, status=p.status, title=p.title, source=p.source, decided_by=p.decided_by,
-            reason=p.reason, hint=hint,
+            id=p.id, status=p.status, version=p.version, title=p.title, source=p.source,
+            decided_by=p.decided_by, reason=p.reason, hint=hint,
             items=[ItemOut(number=i.number, type=i.type, fact_id=i.fact_id, fields=dict(i.fields),
                            applied=i.applied) for i in p.items],
         )  # fmt: skip

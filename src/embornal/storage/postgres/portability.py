@@ -156,6 +156,7 @@ def write_backup(conn: Conn, target: str, clock: Clock) -> None:
     """Write the memory of ``conn`` into the new SQLite file ``target``, from one snapshot
     (written beside it, then renamed: a failed copy leaves nothing at ``target``)."""
     from embornal.storage.connect import make_private
+    from embornal.storage.portability import backup_part, remove_file
     from embornal.storage.sqlite import SqliteStore
 
     dest = Path(target)
@@ -164,18 +165,21 @@ def write_backup(conn: Conn, target: str, clock: Clock) -> None:
             f"{target} already exists: a backup is written to a new file",
             hint="Name a file that does not exist yet, or remove the old one first.",
         )
-    part = dest.with_name(dest.name + ".part")
-    with snapshot(conn) as snap:
-        copy = SqliteStore.open(part, clock, seed=False)
-        try:
-            copy.restore_log(snap.log())
-            carried = snap.vector_model()
-            if carried is not None:
-                copy.prepare_vectors(carried[0])  # False without sqlite-vec: kept all the same
-                for items in snap.vectors():
-                    with copy.transaction("copying vectors") as tx:
-                        copy.write_vectors(tx, items, model=carried[1])
-        finally:
-            copy.close()
-    os.replace(part, dest)
+    part = backup_part(dest)
+    try:
+        with snapshot(conn) as snap:
+            copy = SqliteStore.open(part, clock, seed=False)
+            try:
+                copy.restore_log(snap.log())
+                carried = snap.vector_model()
+                if carried is not None:
+                    copy.prepare_vectors(carried[0])  # False without sqlite-vec: kept anyway
+                    for items in snap.vectors():
+                        with copy.transaction("copying vectors") as tx:
+                            copy.write_vectors(tx, items, model=carried[1])
+            finally:
+                copy.close()
+        os.replace(part, dest)
+    finally:
+        remove_file(part)  # a failed copy leaves nothing; after the rename, nothing is left
     make_private(dest)

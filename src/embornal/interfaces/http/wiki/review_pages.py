@@ -206,6 +206,7 @@ def proposal_body(
         forms = (
             f'<form id="approve" class="decide" method="post" action="{e(action)}">'
             f"{token(action)}"
+            f'<input type="hidden" name="version" value="{p.version}">'
             '<label>Reason (optional) <input type="text" name="reason" maxlength="1000">'
             "</label>"
             '<button type="submit" name="scope" value="chosen">Approve the checked items'

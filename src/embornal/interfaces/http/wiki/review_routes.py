@@ -5,8 +5,10 @@ site (:func:`~embornal.interfaces.http.wiki.common.same_origin`), the body is sm
 request has a subject (else ``/login``), the form token is this wiki's for this subject
 and this action (:mod:`.forms`); then the memory decides, with the subject's rights and
 its actor kind (decision 0069), and the answer is ``303`` back to the page
-(post/redirect/get). A proposal, conflict or fact that the subject may not read is the
-same 404 as an id never used, for a read and for a decision.
+(post/redirect/get). An approval names the version of the proposal its page showed (a
+hidden field): one edited since is refused, not applied. A proposal, conflict or fact
+that the subject may not read is the same 404 as an id never used, for a read and for a
+decision.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from embornal.errors import (
     EmbornalError,
     InvalidInput,
     NotFound,
+    ProposalChanged,
     Unauthenticated,
 )
 from embornal.interfaces.http.wiki.common import (
@@ -73,6 +76,17 @@ def _notice(request: Request) -> str | None:
     return _NOTICES.get(request.query_params.get("done", ""))
 
 
+def _version(raw: str) -> int:
+    """The version of the proposal its page showed (the approve form always sends it: an
+    approval applies what was read, never what an edit put in since)."""
+    if not (raw.isascii() and raw.isdigit()) or not 0 < len(raw) < 10:
+        raise InvalidInput(
+            "the form does not say which version of the proposal it approves",
+            hint="Reload the proposal's page and approve again.",
+        )
+    return int(raw)
+
+
 def _status(request: Request, allowed: tuple[str, ...]) -> str | None:
     value = request.query_params.get("status", allowed[0])
     return value if value in allowed else None
@@ -85,13 +99,19 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
     def token_of(memory: Memory) -> Callable[[str], str]:
         return lambda action: tokens.field(memory.subject, memory.actor_kind.value, action)
 
-    def refused(request: Request, err: EmbornalError, shown: str) -> Response:
-        """A decision the memory refused: said in one line with its hint."""
+    def refused(
+        request: Request, err: EmbornalError, shown: str, shown_href: str | None = None
+    ) -> Response:
+        """A decision the memory refused: said in one line with its hint (a proposal edited
+        since its page was read: a link to read it again)."""
         hint = f" {e(err.hint)}" if err.hint else ""
         if isinstance(err, NotFound | AmbiguousId):
             return not_found(request, shown)
         if isinstance(err, AccessDenied):
             return message(request, 403, "Not allowed", e(err.message) + hint)
+        if isinstance(err, ProposalChanged):
+            again = f' <a href="{e(shown_href)}">Read it again</a>.' if shown_href else ""
+            return message(request, 409, "Changed since you read it", e(err.message) + again)
         if isinstance(err, Conflict):
             return message(request, 409, "Already decided", e(err.message) + hint)
         if isinstance(err, InvalidInput):
@@ -209,11 +229,12 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
                         hint="Check the items to approve, approve all, or reject the proposal.",
                     )
                 chosen = None if first(fields, "scope") == "all" else items
+                seen = _version(first(fields, "version"))
                 done = await run_in_threadpool(
-                    lambda: memory.approve(raw, items=chosen, reason=reason)
+                    lambda: memory.approve(raw, items=chosen, reason=reason, version=seen)
                 )
         except EmbornalError as err:
-            return refused(request, err, raw)
+            return refused(request, err, raw, back)
         return redirect(f"{proposal_href(done.id)}?done={done.status}")
 
     async def conflicts_page(request: Request) -> Response:

@@ -52,7 +52,7 @@ def test_a_refusal_says_what_needs_the_right_after_a_separator(memory: Memory, b
     with pytest.raises(AccessDenied) as merged:
         bob.merge(a.id, b.id, reason="one Ana")
     assert merged.value.message == (
-        "subject bob may not delete at /team/ana (a merge changes the survivor's attributes)"
+        "subject bob may not write at /team/ana (a merge changes the survivor's attributes)"
     )
     with pytest.raises(AccessDenied) as superseded:
         bob.supersede(a.id, "Ana Lima.")

@@ -247,7 +247,7 @@ class ServiceContext:
             return
         obj = self.access.fact_object(fact)
         for action in actions:
-            self.access.require(action, obj, why=f": {operation} needs {action} on {fact.id}")
+            self.access.require(action, obj, why=f"{operation} needs {action} on {fact.id}")
 
     def check_ledger(self, operation: str, path: str) -> None:
         """:class:`AccessDenied` unless the subject holds what ``operation`` declares on the
@@ -256,14 +256,14 @@ class ServiceContext:
 
         obj = self.access.new_fact_object(path, {"owner": self.subject})
         for action in needs(operation, LEDGER):
-            self.access.require(action, obj, why=f": {operation} needs {action} on {path}")
+            self.access.require(action, obj, why=f"{operation} needs {action} on {path}")
 
     def require_to_rewrite(self, fact: Fact, why: str) -> None:
         """Changing what a fact says (supersede, update) takes write on it and the right
         forget takes, since the old words leave recall (decision 0030); ``why`` is the
         phrase the refusal gives for it."""
         obj = self.access.fact_object(fact)
-        self.access.require("write", obj)
+        self.access.require("write", obj, why=why)
         self.access.require("delete", obj, why=why)
 
     def reload(self, fact_id: str) -> Fact:

@@ -123,7 +123,7 @@ def test_a_denied_path_is_403_for_writes(
         f"{API}/facts", headers=bearer(tokens["bob"]), json={"path": "/locked/a", "content": "x"}
     )
     body = assert_problem(r, 403, "access_denied")
-    assert "write" in body["detail"]
+    assert "may not create" in body["detail"]  # a write deny refuses creating (0128)
 
 
 def test_a_hidden_fact_answers_exactly_as_a_missing_one(
@@ -230,7 +230,7 @@ def test_a_public_fact_cannot_be_superseded_by_others(
         f"{API}/facts/{fact_id}/supersede", headers=bob, json={"content": "It is cancelled."}
     )
     body = assert_problem(r, 403, "access_denied")
-    assert "bob" in body["detail"] and "delete" in body["detail"]
+    assert "bob may not write" in body["detail"]  # nor delete: the write is asked first
     fact = client.get(f"{API}/facts/{fact_id}", headers=bob).json()["fact"]
     assert fact["state"] == "active" and fact["superseded_by"] is None
     hits = client.get(f"{API}/recall", params={"q": "offsite"}, headers=bob).json()["hits"]

@@ -389,7 +389,7 @@ async def test_supersede_takes_the_right_that_forget_takes(memory: Memory) -> No
         assert err["error"] == "access_denied"
         err = await fail(client, "supersede", {"id": public.id, "content": "It is cancelled."})
         assert err["error"] == "access_denied"
-        assert "delete" in err["message"] and "ask the user" in err["hint"]
+        assert "may not write" in err["message"] and "ask the user" in err["hint"]
         hits = (await ok(client, "recall", {"query": "offsite"}))["hits"]
         assert [h["id"] for h in hits] == [public.id]
     assert memory.show(public.id).fact.state == "active"

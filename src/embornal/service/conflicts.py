@@ -33,14 +33,7 @@ from embornal.domain.fact_spine_decisions import ConfirmFact, decide_confirm
 from embornal.domain.facts import Fact, check_reason
 from embornal.domain.ids import normalize_prefix
 from embornal.domain.rights import SCANNED
-from embornal.errors import (
-    AccessDenied,
-    AmbiguousId,
-    ConcurrencyError,
-    Conflict,
-    InvalidInput,
-    NotFound,
-)
+from embornal.errors import AmbiguousId, ConcurrencyError, Conflict, InvalidInput, NotFound
 from embornal.service.conflict_detect import judge, open_all
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.context import ServiceContext, check_limit
@@ -256,13 +249,8 @@ def _in_rights(ctx: ServiceContext, found: list[OpenConflict]) -> list[OpenConfl
     if ctx.access.unconditional("read") and ctx.access.unconditional("write"):
         return found
     ids = sorted({m for c in found for m in c.members})
-    allowed: set[str] = set()
-    for fact in ctx.store.get_facts(ids, ctx.scope()):
-        try:
-            ctx.check("scan_conflicts", SCANNED, fact)
-        except AccessDenied:
-            continue
-        allowed.add(fact.id)
+    facts = ctx.store.get_facts(ids, ctx.scope())
+    allowed = {f.id for f in facts if ctx.may("scan_conflicts", SCANNED, f)}
     return [c for c in found if all(m in allowed for m in c.members)]
 
 
@@ -338,11 +326,7 @@ def scan_conflicts(ctx: ServiceContext, *, stale: bool = True) -> list[ConflictR
     opened before; return those opened now that the subject may see. Only conflicts
     between facts the subject may read and write are opened (decision 0128), and a
     subject that may write nothing is refused before the scan."""
-    if not ctx.access.holds("write"):
-        raise AccessDenied(
-            f"subject {ctx.subject} may not write: scan_conflicts opens conflicts",
-            hint="Ask the owner of the memory for a policy (`embornal policy add`).",
-        )
+    ctx.require_some("write", "scan_conflicts opens conflicts")
     found = [*_entity_conflicts(ctx), *_text_conflicts(ctx)]
     if stale:
         found.extend(_stale_conflicts(ctx))

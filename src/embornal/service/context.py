@@ -27,7 +27,7 @@ from embornal.domain.ranking import FusionSettings
 from embornal.domain.records import record
 from embornal.domain.scope import ReadScope
 from embornal.domain.tags import check_subject
-from embornal.errors import InvalidInput, NotFound
+from embornal.errors import AccessDenied, InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.rerank import Reranking, RerankSource
 from embornal.service.semantic import Semantic
@@ -236,6 +236,21 @@ class ServiceContext:
         fact = self.resolve(ref)
         self.check(operation, role, fact)
         return fact
+
+    def may(self, operation: str, role: str, fact: Fact) -> bool:
+        """Whether the subject holds, on ``fact``, what ``operation`` declares on ``role``."""
+        from embornal.domain.rights import needs
+
+        obj = self.access.fact_object(fact)
+        return all(self.access.may(a, obj) for a in needs(operation, role) if a != "read")
+
+    def require_some(self, action: str, doing: str) -> None:
+        """:class:`AccessDenied` unless some rule lets the subject ``action`` somewhere."""
+        if not self.access.holds(action):
+            raise AccessDenied(
+                f"subject {self.subject} may not {action} anywhere ({doing})",
+                hint="Ask the owner of the memory for a policy (`embornal policy add`).",
+            )
 
     def check(self, operation: str, role: str, fact: Fact) -> None:
         """:class:`AccessDenied` unless the subject holds, on ``fact``, what ``operation``

@@ -499,8 +499,7 @@ class Memory:
         return sharing.policy_add(self._ctx, ptype, values)
 
     def narrow_token_rules(self) -> list[Rule]:
-        """Older tokens' ``write`` on ``path:/*`` becomes ``create``: they store anywhere
-        and change only what their rules name (decision 0128); the rules added."""
+        """Older tokens' ``write`` on ``path:/*`` becomes ``create`` (decision 0128)."""
         return sharing.narrow_token_rules(self._ctx)
 
     def policy_remove(self, ptype: str, values: Sequence[str]) -> Rule:

@@ -17,6 +17,7 @@ from embornal import FixedClock, Memory
 from embornal.errors import InvalidInput
 from embornal.interfaces.catalog import by_name
 from embornal.interfaces.mcp.hints import for_model
+from embornal.interfaces.mcp.schemas import non_portable
 from embornal.interfaces.mcp.server import build_server
 from embornal.interfaces.mcp.tools import tags_arg
 from embornal.service import cascade
@@ -200,7 +201,11 @@ async def test_the_core_profile_is_the_protocol_loop_briefly_described(memory: M
     assert len(tools) <= 15 and len(text) / 4 <= 3500  # chars / 4: the benchmark's estimate
 
 
-async def test_tools_list_full_has_annotated_tools_with_output_schemas(memory: Memory) -> None:
+async def test_tools_list_full_has_annotated_tools_without_output_schemas(
+    memory: Memory,
+) -> None:
+    """Decision 0138: no output schema unless asked for (the guide says what a tool
+    returns); the schemas carry no titles and no null defaults."""
     async with connect(memory, profile="full") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert list(tools) == FULL
@@ -209,7 +214,11 @@ async def test_tools_list_full_has_annotated_tools_with_output_schemas(memory: M
         assert len(tool.description) < 900
         assert tool.annotations is not None
         assert tool.annotations.open_world_hint is False
-        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+        assert tool.output_schema is None
+        assert tool.title and tool.annotations.title is None  # said once, not twice
+        assert "title" not in tool.input_schema
+        for prop in tool.input_schema["properties"].values():
+            assert "title" not in prop and prop.get("default", "absent") is not None
     for name in ("recall", "ls", "tree", "cat"):
         assert tools[name].annotations.read_only_hint is True  # type: ignore[union-attr]
     store, forget, restore = (tools[n].annotations for n in ("store", "forget", "restore"))
@@ -219,6 +228,46 @@ async def test_tools_list_full_has_annotated_tools_with_output_schemas(memory: M
     assert forget.destructive_hint is True and forget.idempotent_hint is False
     assert restore is not None and restore.destructive_hint is False
     assert tools["ls"].input_schema["properties"]["path"]["default"] == "/"
+
+
+async def test_output_schemas_on_request_are_portable_and_hold(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EMBORNAL_MCP_OUTPUT_SCHEMAS=1: every tool declares its answer's schema, with no
+    ``type`` given as a list (the claim tools' had 63), and the answers match it (the
+    SDK's client checks each structured answer against the tool's schema)."""
+    monkeypatch.setenv("EMBORNAL_MCP_OUTPUT_SCHEMAS", "1")
+    fact = memory.store("/projects/x", "The release is in June.")
+    async with connect(memory, profile="full") as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        for tool in tools.values():
+            assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+            assert non_portable(tool.output_schema) == [], tool.name
+            assert non_portable(tool.input_schema) == [], tool.name
+        assert tools["inspect_claim"].output_schema is not None
+        claim = tools["inspect_claim"].output_schema["properties"]["statement"]
+        assert claim == {"type": "string"}
+        made = await ok(client, "create_claim", {"statement": "June.", "claim_type": "plan"})
+        cid = made["claim_id"]
+        await ok(client, "add_evidence", {"claim_id": cid, "memory_id": fact.id})
+        await ok(client, "adopt_claim", {"claim_id": cid, "reason": "the notice says so"})
+        await ok(client, "inspect_claim", {"claim_id": cid})
+        await ok(client, "recall_claims", {"query": "June"})
+        await ok(client, "add_evidence", {"id": fact.id, "evidence": "uri:https://e.org/a"})
+        kept = await ok(client, "remember", {"content": "Ship in June.", "source": "x"})
+        mid = kept["memory_id"]
+        await ok(client, "promote", {"memory_id": mid, "reason": "agreed"})
+        narrative = {"content": "June.", "reason": "plan", "memory_ids": [mid], "scope": "p"}
+        await ok(client, "narrate", narrative)
+        await ok(client, "current_narrative", {"scope": "p"})
+        await ok(client, "forget", {"memory_id": mid, "reason": "changed"})
+        await ok(client, "current_narrative", {"scope": "p"})  # a narrative_review
+        await ok(client, "recall", {"query": "June"})
+        await ok(client, "recall", {})
+        await ok(client, "show", {"id": fact.id})
+    monkeypatch.setenv("EMBORNAL_MCP_OUTPUT_SCHEMAS", "0")
+    async with connect(memory, profile="full") as client:
+        assert all(t.output_schema is None for t in (await client.list_tools()).tools)
 
 
 async def test_the_core_schemas_show_the_canonical_names_only(memory: Memory) -> None:
@@ -617,7 +666,7 @@ async def test_vouching_takes_write_on_the_fact(memory: Memory) -> None:
     memory.token_add("bob")
     memory.policy_add("p", ["bob", "path:/team/*", "write", "deny"])
     bob = memory.as_subject("bob", "assistant")
-    calls = (
+    calls: tuple[tuple[str, dict[str, str]], ...] = (
         ("confirm", {}),
         ("contradict", {"reason": "no"}),
         ("add_evidence", {"evidence": "quote:so I heard"}),

@@ -62,6 +62,9 @@ DATABASE_URL_ENV = "EMBORNAL_DATABASE_URL"
 MCP_PROFILES = ("core", "full")
 MCP_TOOLS_ENV = "EMBORNAL_MCP_TOOLS"
 
+#: Set to ``1``, every MCP tool declares the schema of its answer (decision 0138).
+MCP_OUTPUT_SCHEMAS_ENV = "EMBORNAL_MCP_OUTPUT_SCHEMAS"
+
 #: Keys whose values :func:`config_to_dict` hides by default.
 _SECRET_KEYS = frozenset({("server", "token")})
 _REDACTED = "********"

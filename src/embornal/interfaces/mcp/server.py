@@ -7,18 +7,22 @@ only inside ``embornal mcp``.
 from __future__ import annotations
 
 import inspect
+import os
 from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import CallToolResult, InputRequiredResult
+from mcp_types import Tool as ListedTool
 from pydantic import ValidationError
 
 import embornal
+from embornal.adapters.config import MCP_OUTPUT_SCHEMAS_ENV
 from embornal.errors import InvalidInput
 from embornal.interfaces.mcp import PROFILES
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import error_result
+from embornal.interfaces.mcp.schemas import lean_input, portable_output
 from embornal.interfaces.mcp.tools import (
     CORE_TOOLS,
     FULL_TOOLS,
@@ -46,6 +50,7 @@ INSTRUCTIONS = (
 )
 
 _PROFILE_TOOLS = {"core": CORE_TOOLS, "full": FULL_TOOLS}
+_ON = ("1", "true", "yes", "on")
 _NOT_OFFERED = (
     "prompts/list",
     "prompts/get",
@@ -68,11 +73,14 @@ class EmbornalServer(MCPServer):
     nothing behind them; ``cat(path="/memory")`` is the guide, and every read goes
     through a tool, filtered by the caller's access). A client asking for them gets
     JSON-RPC -32601, method not found.
+
+    Its tool list is lean and portable (:mod:`.schemas`, decision 0138).
     """
 
     def __init__(self, specs: dict[str, ToolSpec], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.specs = specs
+        self._listed: list[ListedTool] | None = None
         for spec in specs.values():
             self.add_tool(
                 spec.fn,
@@ -87,6 +95,20 @@ class EmbornalServer(MCPServer):
         handlers = self._lowlevel_server._request_handlers
         for method in _NOT_OFFERED:
             handlers.pop(method, None)
+
+    async def list_tools(self) -> list[ListedTool]:
+        """The SDK's list, its schemas without titles, null defaults and null types."""
+        if self._listed is None:
+            self._listed = [
+                tool.model_copy(
+                    update={
+                        "input_schema": lean_input(tool.input_schema),
+                        "output_schema": tool.output_schema and portable_output(tool.output_schema),
+                    }
+                )
+                for tool in await super().list_tools()
+            ]
+        return self._listed
 
     async def run_stdio_async(self) -> None:
         """Over stdio, every request read is answered before the server exits at EOF."""
@@ -153,15 +175,21 @@ def _profile_tools(profile: str) -> tuple[str, ...]:
     return names
 
 
-def build_server(memory: MemorySource, *, profile: str = "core") -> MCPServer:
+def build_server(
+    memory: MemorySource, *, profile: str = "core", output_schemas: bool | None = None
+) -> MCPServer:
     """An MCP server whose tools call ``memory``; ``profile`` is ``core`` or ``full``.
 
     ``memory`` may be a provider (a callable giving a :class:`Memory`), asked on each
     tool call: ``embornal serve`` passes one that gives the memory as the subject of
-    the HTTP request that carried the call.
+    the HTTP request that carried the call. ``output_schemas``: every tool declares
+    the schema of its answer (None: when ``EMBORNAL_MCP_OUTPUT_SCHEMAS`` is ``1``; off
+    by default, decision 0138).
     """
     names = _profile_tools(profile)
-    every = tool_specs(Runner(memory), profile)
+    if output_schemas is None:
+        output_schemas = os.environ.get(MCP_OUTPUT_SCHEMAS_ENV, "").strip().lower() in _ON
+    every = tool_specs(Runner(memory), profile, output_schemas=output_schemas)
     return EmbornalServer(
         {name: every[name] for name in names},
         name="embornal",

@@ -266,11 +266,11 @@ class ToolSpec:
 
 def _hints(op: Operation) -> ToolAnnotations:
     """``idempotentHint`` means nothing on a read-only tool (MCP spec), so readers leave it
-    out; recall counts as read-only although each hit reinforces the fact's strength."""
+    out; recall counts as read-only although each hit reinforces the fact's strength. The
+    title is the tool's own, not repeated here (decision 0138)."""
     if op.read_only:
-        return ToolAnnotations(title=op.title, read_only_hint=True, open_world_hint=False)
+        return ToolAnnotations(read_only_hint=True, open_world_hint=False)
     return ToolAnnotations(
-        title=op.title,
         read_only_hint=False,
         destructive_hint=op.destructive,
         idempotent_hint=op.idempotent,
@@ -408,7 +408,7 @@ def _invoke(memory: Memory, op: Operation, kwargs: Mapping[str, Any]) -> Any:
     return resolve_call(memory, op.call)(**kwargs)
 
 
-def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
+def _tool(op: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
     out, project = _RESULTS[op.name]
     inputs = [i for i in op.inputs if i.mcp and (profile == "full" or not i.full_only)]
     call = op.call
@@ -426,11 +426,12 @@ def _tool(op: Operation, run: Runner, profile: str) -> ToolSpec:
         )
         for i in inputs
     ]
-    # The core profile's tools are described briefly and declare no output schema (their
-    # answers are the same JSON): its tool list is what every session pays for (0093).
+    # The core profile's tools are described briefly (0093); no tool declares an output
+    # schema unless asked (its answer is the same JSON, its guide says what it returns):
+    # the tool list is what every session pays for (0138).
     core = profile == "core"
     tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        params, return_annotation=CallToolResult if core else Annotated[CallToolResult, out]
+        params, return_annotation=Annotated[CallToolResult, out] if schemas else CallToolResult
     )
     tool.__name__ = tool.__qualname__ = op.name
     tool.__doc__ = op.brief if core and op.brief else op.guide
@@ -441,7 +442,7 @@ Mode = _arg_type(by_name("recall").input("mode"))
 """The recall tool's ``mode`` argument (its enum is the service's list of modes)."""
 
 
-def _routed(op: Operation, other: Operation, run: Runner, profile: str) -> ToolSpec:
+def _routed(op: Operation, other: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
     """One tool for two operations (decision 0082): ``op``'s, or ``other``'s when the
     argument ``other.extra["mcp_route"]`` is given (``add_evidence`` with ``claim_id``
     cites evidence for a claim; without it, for a fact). Its schema takes both sets of
@@ -473,21 +474,25 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str) -> ToolS
         for i in shown
     ]  # fmt: skip
     tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        params, return_annotation=Annotated[CallToolResult, EvidenceOut]
+        params,
+        return_annotation=Annotated[CallToolResult, EvidenceOut] if schemas else CallToolResult,
     )
     tool.__name__ = tool.__qualname__ = op.name
     tool.__doc__ = op.guide  # which says what claim_id does
     return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
 
 
-def tool_specs(run: Runner, profile: str = "full") -> dict[str, ToolSpec]:
+def tool_specs(
+    run: Runner, profile: str = "full", *, output_schemas: bool = False
+) -> dict[str, ToolSpec]:
     """Every tool of ``profile``, by name; the ``full`` profile's tools also take the
     arguments marked ``full_only`` (``kind`` and ``attributes`` of ``store``). A tool that
-    another operation routes into (``extra["mcp_tool"]``) takes both (:func:`_routed`)."""
+    another operation routes into (``extra["mcp_tool"]``) takes both (:func:`_routed`).
+    ``output_schemas``: each tool declares the schema of its answer (decision 0138)."""
     routes = {o.extra["mcp_tool"]: o for o in whole() if "mcp_tool" in o.extra}
     return {
-        op.name: _routed(op, routes[op.name], run, profile)
+        op.name: _routed(op, routes[op.name], run, profile, output_schemas)
         if op.name in routes and profile == "full"
-        else _tool(op, run, profile)
+        else _tool(op, run, profile, output_schemas)
         for op in mcp_tools(profile)
     }

@@ -10,9 +10,16 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from embornal import FixedClock, Memory
-from pg_server import pg_server, pg_url
+from pg_server import mark_postgresql_tests, pg_server, pg_url
 
 __all__ = ["pg_server", "pg_url"]  # the session's PostgreSQL server: fixtures of every directory
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test using the PostgreSQL server is marked ``postgresql`` even if it forgot to be."""
+    mark_postgresql_tests(items)
+
 
 # CI machines are small and shared: no per-example deadline, no "too slow" failures.
 settings.register_profile("embornal", deadline=None, suppress_health_check=[HealthCheck.too_slow])

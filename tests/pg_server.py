@@ -17,7 +17,7 @@ import os
 import shutil
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -108,10 +108,26 @@ def pg_server() -> Iterator[PgServer]:
         shutil.rmtree(home, ignore_errors=True)
 
 
+POSTGRESQL_FIXTURES = frozenset({"pg_server", "pg_url"})
+
+
+def mark_postgresql_tests(items: Iterable[pytest.Item]) -> None:
+    """Mark ``postgresql`` every test that asks for the server, directly or through a
+    fixture, whether or not it says so: ``-m 'not postgresql'`` then leaves it out."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & POSTGRESQL_FIXTURES and item.get_closest_marker("postgresql") is None:
+            item.add_marker(pytest.mark.postgresql)
+
+
 def fresh_url(request: pytest.FixtureRequest) -> str:
     """The URL of a fresh, migrated PostgreSQL database for the requesting test, dropped
     after it: a copy of the session server's template, or the database of
-    ``EMBORNAL_TEST_POSTGRESQL_URL`` (a server of one's own, used as it is)."""
+    ``EMBORNAL_TEST_POSTGRESQL_URL`` (a server of one's own, used as it is). A test that
+    reaches here without the ``postgresql`` mark fails: ``-m 'not postgresql'`` would not
+    have left it out (a test naming ``pg_url`` or ``pg_server`` is marked on collection)."""
+    if request.node.get_closest_marker("postgresql") is None:
+        pytest.fail(f"{request.node.nodeid} opens a PostgreSQL database: mark it postgresql")
     url = os.environ.get("EMBORNAL_TEST_POSTGRESQL_URL")
     if url:
         return url

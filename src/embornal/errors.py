@@ -39,6 +39,7 @@ problem+json with ``http_status``.
     ├── ConfigError                    exit 6   config or directories unusable
     │   ├── VectorWidthMismatch
     │   ├── EmbeddingError
+    │   │   └── RerankerError                    the cross-encoder cannot load or run
     │   └── ExtractorError                       the ingest model failed (HTTP 502)
     ├── StorageError                   exit 7   the database failed
     │   ├── DatabaseBusy

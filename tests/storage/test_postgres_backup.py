@@ -22,6 +22,8 @@ from pg_server import PgServer, pg_url
 
 __all__ = ["pg_url"]  # a fixture of pg_server
 
+pytestmark = pytest.mark.postgresql
+
 
 @pytest.fixture
 def blank_url(pg_server: PgServer) -> Iterator[str]:

@@ -22,6 +22,8 @@ from embornal import FixedClock, Memory
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.errors import AccessDenied, InvalidInput
 
+pytestmark = pytest.mark.postgresql
+
 DIMS = 64
 QUERIES = ("cat", "postgres database", "the team", "garden", "nothing matches this")
 

@@ -18,7 +18,7 @@ from pg_server import pg_url
 
 __all__ = ["pg_url"]  # a fixture of pg_server
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.postgresql]
 
 
 @pytest.fixture

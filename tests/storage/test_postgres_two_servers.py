@@ -25,6 +25,7 @@ from embornal import FixedClock, Memory
 from pg_server import PgServer
 
 pytestmark = [
+    pytest.mark.postgresql,
     pytest.mark.skipif(os.name != "posix", reason="stops the servers with a signal"),
     pytest.mark.slow,  # about 30 s: two servers start; .ci/run runs it
 ]

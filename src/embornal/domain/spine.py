@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 
-from embornal.domain.events import ActorKind
+from embornal.domain.events.base import ActorKind
 from embornal.domain.tags import check_subject
 from embornal.domain.uris import uri_problem
 from embornal.errors import (

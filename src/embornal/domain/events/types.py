@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.events.canon import CANON_EVENTS
@@ -22,10 +22,8 @@ from embornal.domain.events.proposals import PROPOSAL_EVENTS
 from embornal.domain.events.protocol import PROTOCOL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts import DEFAULT_KIND
+from embornal.domain.spine import EvidenceRef
 from embornal.domain.tags import Tag
-
-if TYPE_CHECKING:  # spine imports the events package: named here, imported when used
-    from embornal.domain.spine import EvidenceRef
 
 __all__ = [
     "ALL_EVENT_CLASSES",
@@ -215,8 +213,6 @@ def _evidence_of(kind: str | None, value: str | None, note: str | None) -> Evide
     """The evidence of an event (None: none, or its value erased by a purge)."""
     if kind is None or value is None:
         return None
-    from embornal.domain.spine import EvidenceRef
-
     return EvidenceRef(kind, value, note)  # type: ignore[arg-type]  # parsed from its text
 
 

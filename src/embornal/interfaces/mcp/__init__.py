@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from embornal.interfaces.mcp.profiles import PROFILES
+
 if TYPE_CHECKING:
     from embornal.interfaces.mcp.server import build_server, run_stdio
 
 __all__ = ["PROFILES", "build_server", "run_stdio"]
-
-PROFILES = ("core", "full")
-"""``core``: store, recall, ls, tree, cat, forget, restore; ``full`` adds show, history
-and supersede."""
 
 
 def __getattr__(name: str) -> Any:

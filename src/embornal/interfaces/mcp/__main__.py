@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from embornal.errors import EmbornalError
-from embornal.interfaces.mcp import PROFILES
+from embornal.interfaces.mcp.profiles import PROFILES
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -19,8 +19,8 @@ from pydantic import ValidationError
 import embornal
 from embornal.adapters.config import MCP_OUTPUT_SCHEMAS_ENV
 from embornal.errors import InvalidInput
-from embornal.interfaces.mcp import PROFILES
 from embornal.interfaces.mcp.hints import for_model
+from embornal.interfaces.mcp.profiles import PROFILES
 from embornal.interfaces.mcp.results import error_result
 from embornal.interfaces.mcp.schemas import lean_input, portable_output
 from embornal.interfaces.mcp.tools import (

@@ -28,7 +28,7 @@ from typing import Any
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, Event, EventType
 from embornal.domain.paths import normalize_path
-from embornal.domain.tags import check_subject
+from embornal.domain.tags import check_subject, encodable
 from embornal.errors import EmbornalError, InvalidImport
 
 __all__ = [
@@ -113,17 +113,9 @@ def _text(data: Mapping[str, Any], key: str, *, optional: bool = False) -> str |
         return None
     if not isinstance(value, str) or not value:
         raise ValueError(f"{key} must be a non-empty string")
-    if "\x00" in value or not _encodable(value):
+    if "\x00" in value or not encodable(value):
         raise ValueError(f"{key} holds a NUL or a lone surrogate, which text cannot hold")
     return value
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class LogReader:

@@ -17,6 +17,7 @@ __all__ = [
     "OWNER_KEY",
     "Tag",
     "check_subject",
+    "encodable",
     "parse_tag",
     "parse_tag_keys",
     "parse_tags",
@@ -41,7 +42,8 @@ class Tag:
         return f"{self.key}={self.value}"
 
 
-def _encodable(text: str) -> bool:
+def encodable(text: str) -> bool:
+    """Whether ``text`` is valid UTF-8 when encoded (no lone surrogate)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -59,7 +61,7 @@ def _check(key: str, value: str, raw: str) -> None:
         raise InvalidTag(f"tag {raw!r} has an empty value")
     if len(value) > MAX_VALUE_LENGTH:
         raise InvalidTag(f"tag {raw[:40]!r}... has a value over {MAX_VALUE_LENGTH} characters")
-    if not _encodable(value):
+    if not encodable(value):
         raise InvalidTag(f"tag {raw[:40]!r} is not valid Unicode text")
     if value != value.strip() or any(ch in _FORBIDDEN_IN_VALUE for ch in value):
         raise InvalidTag(
@@ -103,7 +105,7 @@ def parse_tag_keys(keys: object) -> tuple[str, ...]:
         raise InvalidTag("give the tag keys to remove as a list of names, e.g. ['team']")
     out = set()
     for key in keys:
-        if not isinstance(key, str) or not _encodable(key):
+        if not isinstance(key, str) or not encodable(key):
             raise InvalidTag(f"tag key {key!r} is not text")
         folded = key.strip().lower()
         if not folded or len(folded) > MAX_KEY_LENGTH or not _KEY.match(folded):
@@ -120,7 +122,7 @@ def check_subject(name: str) -> str:
         raise InvalidSubject("the subject name is empty")
     if len(name) > MAX_SUBJECT_LENGTH:
         raise InvalidSubject(f"the subject name is over {MAX_SUBJECT_LENGTH} characters")
-    if not _encodable(name):
+    if not encodable(name):
         raise InvalidSubject("the subject name is not valid Unicode text")
     bad = [ch for ch in name if ch.isspace() or ch in "=," or not ch.isprintable()]
     if bad:

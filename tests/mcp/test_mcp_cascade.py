@@ -26,7 +26,7 @@ async def test_recall_answers_anchors_first_and_keeps_its_hits(
         assert len(found["memories"]) == 2 and me not in [m["id"] for m in found["memories"]]
         assert len(found["hits"]) == 3  # the ranking, as the tool always answered it
         assert found["canon"] == [] and found["conflicts"] == []
-        assert "narrative" not in found and "narrative_review" not in found  # none: left out
+        assert found["narrative"] is None and found["narrative_review"] is None  # listed, null
         framed = await ok(client, "recall", {"query": "kettle", "frame": "nowhere"})
         assert framed["anchors"] == [] and framed["hits"] == [] and framed["hint"]
 

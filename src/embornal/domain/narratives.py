@@ -53,6 +53,7 @@ __all__ = [
     "fold_account",
     "format_link",
     "is_narrative_stream",
+    "narrative_scope",
     "parse_checked",
     "parse_link",
     "source_issues",
@@ -60,6 +61,9 @@ __all__ = [
 ]
 
 DEFAULT_SCOPE = "default"
+GLOBAL_SCOPE = "global"
+"""Another name of the default account (memory-as-history's, whose narratives default to
+``global``): one account under both names."""
 DEFAULT_PERSPECTIVE = "default"
 STREAM_PREFIX = "narrative:"
 _MAX_LABEL = 200
@@ -82,6 +86,13 @@ def check_label(value: object, name: str, default: str) -> str:
     if not isinstance(value, str) or len(value.strip()) > _MAX_LABEL or "\x00" in value:
         raise InvalidInput(f"{name} must be a label of at most {_MAX_LABEL} characters")
     return value.strip()
+
+
+def narrative_scope(value: object) -> str:
+    """A narrative's scope label (None or blank: the default account; ``global`` is that
+    account too)."""
+    scope = check_label(value, "scope", DEFAULT_SCOPE)
+    return DEFAULT_SCOPE if scope == GLOBAL_SCOPE else scope
 
 
 def account_stream(scope: str, perspective: str) -> str:

@@ -305,7 +305,7 @@ CLAIM_OPERATIONS: tuple[Operation, ...] = (
         "chronicle.revise_claim",
         "ClaimRecord",
         (
-            CLAIM_ID,
+            replace(CLAIM_ID, aliases=(*CLAIM_ID.aliases, "old_id")),
             _REASON,
             replace(
                 _STATEMENT,

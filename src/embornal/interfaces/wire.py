@@ -527,7 +527,7 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
         _opt(time_of, d.get("reviewed_at")), d.get("session"),
         tuple(str(w) for w in d.get("warnings") or ()), d.get("frame"),
         tuple(str(s) for s in d.get("canon") or ()), _opt(time_of, d.get("event_at")),
-        _opt(int, d.get("session_position")),
+        _opt(int, d.get("session_position")), d.get("origin"),
     )  # fmt: skip
 
 

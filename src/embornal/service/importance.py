@@ -69,7 +69,15 @@ def pin(ctx: ServiceContext, fact_id: str, *, reason: str | None = None) -> Fact
 
 
 def unpin(ctx: ServiceContext, fact_id: str, *, reason: str | None = None) -> Fact:
-    """Take the pin off; an unpin of a fact that is not pinned is recorded as a no-op."""
+    """Take the pin off; an unpin of a fact that is not pinned is recorded as a no-op. A
+    missing reason is the legacy unpin (recorded as such); a blank one is refused."""
+    if isinstance(reason, str) and not reason.strip():
+        from embornal.errors import InvalidInput
+
+        raise InvalidInput(
+            "an unpin's reason is blank",
+            hint="Say why the anchor comes off, or leave reason out (a legacy unpin).",
+        )
     return _pin(ctx, fact_id, False, reason)
 
 

@@ -21,7 +21,6 @@ from embornal.domain.graph import canonical, parse_relation
 from embornal.domain.ids import new_id
 from embornal.domain.narratives import (
     DEFAULT_PERSPECTIVE,
-    DEFAULT_SCOPE,
     Account,
     Version,
     account_stream,
@@ -30,6 +29,7 @@ from embornal.domain.narratives import (
     current_issues,
     fold_account,
     format_link,
+    narrative_scope,
     parse_link,
 )
 from embornal.domain.screening import screen
@@ -138,7 +138,7 @@ def narrate(
     why = check_reason(reason)
     text = _text(content, "content", required=True)
     cover = _text(coverage, "coverage", required=False)
-    sc = check_label(scope, "scope", DEFAULT_SCOPE)
+    sc = narrative_scope(scope)
     pe = check_label(perspective, "perspective", DEFAULT_PERSPECTIVE)
     memories = tuple(
         dict.fromkeys(
@@ -230,7 +230,7 @@ def current_narrative(
 ) -> NarrativeView:
     """The account of ``scope`` (the most recently versioned of its perspectives, unless
     one is named): its current version when usable, else its review notice."""
-    sc = check_label(scope, "scope", DEFAULT_SCOPE)
+    sc = narrative_scope(scope)
     pe = (
         None
         if perspective is None
@@ -261,7 +261,7 @@ def narrative_history(
     """Every version of the accounts (of ``scope``, or all) the subject may see, the newest
     first, with its text for deliberate inspection, stale or replaced ones too."""
     n = check_limit(limit, ctx.default_limit)
-    sc = None if scope is None else check_label(scope, "scope", DEFAULT_SCOPE)
+    sc = None if scope is None else narrative_scope(scope)
     found: list[tuple[int, Account, Version]] = []
     for row in ctx.store.narrative_accounts(scope=sc, limit=_SCAN):
         account = fold_account(ctx.store.read_stream(row.stream_id))

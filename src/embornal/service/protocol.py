@@ -109,6 +109,7 @@ def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> Mem
         h.scopes,
         h.event_at,
         h.session_position,
+        gate_of(state).origin,
     )
 
 

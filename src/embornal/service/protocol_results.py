@@ -18,7 +18,8 @@ class MemoryStatus:
     (an anchor past the soft limit, testimony its sources do not support); its ``frame``
     (None: none) and the ``canon`` scopes it is in (decision 0078); its history context:
     ``session``, ``event_at`` (when the event it tells of happened; None: unknown) and
-    ``session_position`` (decision 0088)."""
+    ``session_position`` (decision 0088); ``origin``: the source given at capture (None:
+    unknown)."""
 
     fact: Fact
     stage: str
@@ -33,6 +34,7 @@ class MemoryStatus:
     canon: tuple[str, ...] = ()
     event_at: datetime | None = None
     session_position: int | None = None
+    origin: str | None = None
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ class MemoryStatusOut(_Out):
     event_at: Time | None = Field(description="When the event it tells of happened (valid "
                                   "time; null: unknown).")  # fmt: skip
     session_position: int | None = Field(description="Its place in the session.")
+    origin: str | None = Field(None, description="The source given at capture; null: unknown.")
 
 
 class ProvenanceOut(_Out):

@@ -6,7 +6,7 @@ and ``search`` answer the cascade, its ``hits`` the ranked ordinary memories as 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
@@ -24,6 +24,8 @@ _NOTHING = "Nothing matched: try other or fewer words, a wider 'under', or no qu
 
 class CascadeOut(RecallOut):
     """The ranked ``hits`` as recall always gave them, then the cascade's sections."""
+
+    keep_null: ClassVar[tuple[str, ...]] = ("narrative", "narrative_review")
 
     anchors: list[FactOut] = Field(
         default_factory=list, description="Pinned memories: who and what matters, always whole."

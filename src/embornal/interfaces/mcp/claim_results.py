@@ -45,8 +45,11 @@ class ClaimOut(_Lean):
     by, reason)."""
 
     claim_id: str
+    id: str
     statement: str | None = None
+    content: str | None = None
     claim_type: str
+    kind: str
     status: str = Field(description="proposed, adopted, withdrawn or superseded.")
     scope: str
     recorded_at: str | None = None
@@ -54,6 +57,7 @@ class ClaimOut(_Lean):
     valid_until: str | None = None
     asserted_by: str | None = None
     sensitive: bool = False
+    security_sensitive: bool = False
     evidence: list[dict[str, Any]] = Field(default_factory=list)
     supporting: int = 0
     challenging: int = 0
@@ -76,9 +80,11 @@ class ClaimOut(_Lean):
         history = [_drop_none({"action": d.action, "at": iso(d.recorded_at), "by": d.actor,
                                "reason": d.reason}) for d in c.history]  # fmt: skip
         return cls(
-            claim_id=c.id, statement=c.statement, claim_type=c.claim_type, status=c.status,
+            claim_id=c.id, id=c.id, statement=c.statement, content=c.statement,
+            claim_type=c.claim_type, kind=c.claim_type, status=c.status,
             scope=c.scope, recorded_at=iso(c.recorded_at), valid_from=iso(c.valid_from),
             valid_until=iso(c.valid_until), asserted_by=c.asserted_by, sensitive=c.sensitive,
+            security_sensitive=c.sensitive,
             evidence=evidence, supporting=c.support.supporting,
             challenging=c.support.challenging, origin_groups=list(c.support.origin_groups),
             review_required=c.review_required, eligible_for_recall=c.eligible_for_recall,
@@ -114,7 +120,7 @@ class EvidenceOut(BaseModel):
 
     model_config = ConfigDict(extra="allow", json_schema_extra=_lean)
 
-    id: str | None = Field(None, description="The fact (fact evidence).")
+    id: str | None = Field(None, description="The fact (fact evidence), or the claim.")
     confidence: float | None = None
     claim_id: str | None = Field(None, description="The claim (claim evidence).")
     status: str | None = None

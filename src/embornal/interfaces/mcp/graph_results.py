@@ -7,21 +7,25 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from embornal.domain.narratives import format_link
 from embornal.interfaces.mcp.results import FactOut
 
 __all__ = ["LinkOut", "LinksOut", "NeighbourOut"]
 
 
 class LinkOut(BaseModel):
-    """A link as stored (canonical direction)."""
+    """A link as stored (canonical direction), and its id: what narrate's link_ids and
+    unlink_memories(link_id) take."""
 
     source_id: str
     relation: str
     target_id: str
+    link_id: str = Field(description="SOURCE:relation:TARGET.")
 
     @classmethod
     def of(cls, link: Any) -> LinkOut:
-        return cls(source_id=link.source_id, relation=link.relation, target_id=link.target_id)
+        return cls(source_id=link.source_id, relation=link.relation, target_id=link.target_id,
+                   link_id=format_link(link.source_id, link.relation, link.target_id))  # fmt: skip
 
 
 class NeighbourOut(FactOut):
@@ -31,6 +35,7 @@ class NeighbourOut(FactOut):
         "e.g. works_at, or subject_of (the about links pointing at it)."
     )
     from_id: str = Field(description="The fact it was reached from.")
+    link_id: str = Field(description="The link followed: SOURCE:relation:TARGET.")
 
 
 class LinksOut(BaseModel):
@@ -54,6 +59,11 @@ class LinksOut(BaseModel):
                 depth=n.depth,
                 via=first[n.fact.id].name,
                 from_id=first[n.fact.id].from_id,
+                link_id=format_link(
+                    first[n.fact.id].source_id,
+                    first[n.fact.id].relation,
+                    first[n.fact.id].target_id,
+                ),
             )
             for n in graph.nodes
         ]

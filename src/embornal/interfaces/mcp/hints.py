@@ -10,12 +10,15 @@ fixes the error:
 * a sentence that needs a command only a person can run (tokens, policies, models,
   installs) becomes one request to ask the user, without the command;
 * a hint that still names no call (or none at all) gets one: what the error code
-  calls for, else an example call of the tool that failed.
+  calls for, else an example call of the tool that failed;
+* given the tools of the profile in use, a sentence that names a tool it lacks is left
+  out, and what the error code calls for is said with the profile's tools.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 __all__ = ["TOOL_CALL", "for_model"]
 
@@ -88,7 +91,13 @@ _FLAG = re.compile(r"--([a-z][a-z-]*)(?:[ =]'([^']*)'|[ =]([A-Za-z0-9_/.:-]+))?"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _ASK = "No tool does that: ask the user."
 
-# What fixes an error of this code, whatever the tool.
+# What fixes an error of this code, whatever the tool (with fewer tools, the second).
+_BY_CODE_CORE = {
+    "access_denied": 'recall(query="...") shows what this subject may read.',
+    "not_found": 'recall(query="...") shows what there is.',
+    "ambiguous_id": 'recall(query="...") shows whole ids.',
+    "unknown_tool": 'Call one of them, e.g. recall(query="...").',
+}
 _BY_CODE = {
     "access_denied": 'ls(path="/") shows where this subject may read and write.',
     "not_found": 'recall(query="...") or tree(path="/") shows what there is.',
@@ -118,14 +127,27 @@ def _flag(match: re.Match[str]) -> str:
     return f'{name}="{value}"' if value is not None else name
 
 
-def for_model(hint: str, *, code: str = "", message: str = "", example: str = "") -> str:
+def _offered(text: str, tools: Collection[str] | None) -> bool:
+    """Whether every tool ``text`` calls is one of ``tools`` (None: any tool)."""
+    return tools is None or all(c[:-1] in tools for c in TOOL_CALL.findall(text))
+
+
+def for_model(
+    hint: str,
+    *,
+    code: str = "",
+    message: str = "",
+    example: str = "",
+    tools: Collection[str] | None = None,
+) -> str:
     """``hint`` for a model: tool calls instead of CLI commands, and always one call.
 
     ``code`` and ``message`` are the error's; ``example`` is an example call of the
-    tool that failed, the last resort.
+    tool that failed, the last resort; ``tools`` the tools of the profile in use (None:
+    every tool), the only ones the hint names.
     """
     for pattern, replacement in _BY_MESSAGE:
-        if pattern.search(message):
+        if pattern.search(message) and _offered(replacement, tools):
             return replacement
     for pattern, replacement in _AS_TOOLS:
         hint = pattern.sub(replacement, hint)
@@ -135,9 +157,14 @@ def for_model(hint: str, *, code: str = "", message: str = "", example: str = ""
             if _ASK not in kept:
                 kept.append(_ASK)
             continue
-        kept.append(_FLAG.sub(_flag, sentence))
+        sentence = _FLAG.sub(_flag, sentence)
+        if _offered(sentence, tools):
+            kept.append(sentence)
     text = " ".join(kept)
     if not TOOL_CALL.search(text):
-        fix = _BY_CODE.get(code) or (f"Call it like {example}." if example else "")
+        fixes = (_BY_CODE.get(code), _BY_CODE_CORE.get(code))
+        fix = next((f for f in fixes if f and _offered(f, tools)), None)
+        if fix is None:
+            fix = f"Call it like {example}." if example else ""
         text = f"{text} {fix}".strip()
     return text

@@ -19,8 +19,10 @@ class MemoryOut(FactOut):
 
     memory_id: str
     stage: str = Field(description="working (promote it to keep it) or consolidated.")
+    status: str = Field(description="The stage again (memory-as-history's name).")
     tier: str = Field(description="archive, testimony or interpretation.")
     sensitive: bool = Field(description="Pinned only with independent corroboration.")
+    security_sensitive: bool = Field(description="sensitive again (memory-as-history's name).")
     screened: list[str] = Field(default_factory=list, description="Injection shapes matched.")
     pinned: bool = False
     frame: str | None = Field(None, description="Its frame: a filter, not an access boundary.")
@@ -29,6 +31,7 @@ class MemoryOut(FactOut):
     session_id: str | None = None
     event_at: str | None = None
     session_position: int | None = None
+    source: str | None = Field(None, description="The source given at capture; null: unknown.")
 
     @classmethod
     def of_status(cls, s: Any) -> MemoryOut:
@@ -37,8 +40,10 @@ class MemoryOut(FactOut):
             **base,
             memory_id=s.fact.id,
             stage=s.stage,
+            status=s.stage,
             tier=s.tier,
             sensitive=s.sensitive,
+            security_sensitive=s.sensitive,
             screened=list(s.screened),
             pinned=s.fact.pinned,
             frame=s.frame,
@@ -47,6 +52,7 @@ class MemoryOut(FactOut):
             session_id=s.session,
             event_at=iso(s.event_at),
             session_position=s.session_position,
+            source=s.origin,
         )
 
 
@@ -86,6 +92,7 @@ class DueItemOut(FactOut):
     memory_id: str
     tier: str
     sensitive: bool
+    security_sensitive: bool
     since: str | None = Field(None, description="Captured, or last reviewed.")
 
 
@@ -101,6 +108,7 @@ class DueMemoriesOut(BaseModel):
                     memory_id=d.fact.id,
                     tier=d.tier,
                     sensitive=d.sensitive,
+                    security_sensitive=d.sensitive,
                     since=iso(d.since),
                 )
                 for d in due

@@ -5,7 +5,7 @@ its text is absent."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
@@ -19,7 +19,10 @@ class IssueOut(BaseModel):
 
 
 class NarrativeOut(BaseModel):
+    keep_null: ClassVar[tuple[str, ...]] = ("superseded_by",)
+
     narrative_id: str
+    id: str = Field(description="The narrative_id again (memory-as-history's name).")
     scope: str
     perspective: str
     version: int
@@ -30,23 +33,28 @@ class NarrativeOut(BaseModel):
     usable: bool
     review_status: str = Field(description="current, stale or superseded.")
     source_issues: list[IssueOut] = Field(default_factory=list)
+    security_sensitive: bool = False
+    superseded_by: str | None = Field(None, description="The version that replaced it.")
     warning: str | None = None
 
     @classmethod
-    def of(cls, n: Any) -> NarrativeOut:
+    def of(cls, n: Any, superseded_by: str | None = None) -> NarrativeOut:
         return cls(
-            narrative_id=n.narrative_id, scope=n.scope, perspective=n.perspective,
+            narrative_id=n.narrative_id, id=n.narrative_id, scope=n.scope,
+            perspective=n.perspective,
             version=n.version, content=n.content, memory_ids=list(n.memory_ids),
             link_ids=list(n.link_ids), claim_ids=list(n.claim_ids), usable=n.usable,
             review_status=n.review_status,
             source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
                            for i in n.source_issues],
+            security_sensitive=n.security_sensitive, superseded_by=superseded_by,
             warning="; ".join(n.warnings) or None,
         )  # fmt: skip
 
 
 class NarrativeReviewOut(BaseModel):
     narrative_id: str
+    id: str = Field(description="The narrative_id again (memory-as-history's name).")
     review_status: str
     source_issues: list[IssueOut]
     hint: str
@@ -64,7 +72,7 @@ class NarrativeViewOut(BaseModel):
             scope=v.scope,
             narrative=None if v.narrative is None else NarrativeOut.of(v.narrative),
             narrative_review=None if r is None else NarrativeReviewOut(
-                narrative_id=r.narrative_id, review_status=r.review_status,
+                narrative_id=r.narrative_id, id=r.narrative_id, review_status=r.review_status,
                 source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
                                for i in r.source_issues],
                 hint=r.hint,
@@ -77,7 +85,11 @@ class NarrativesOut(BaseModel):
 
     @classmethod
     def of(cls, rows: Any) -> NarrativesOut:
-        return cls(narratives=[NarrativeOut.of(n) for n in rows])
+        """The versions, each with the one that replaced it when that one is listed too
+        (a version is replaced by a newer one, and a history lists the newest first)."""
+        rows = list(rows)
+        after = {n.replaces: n.narrative_id for n in rows if n.replaces is not None}
+        return cls(narratives=[NarrativeOut.of(n, after.get(n.narrative_id)) for n in rows])
 
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]

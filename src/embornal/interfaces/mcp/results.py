@@ -44,6 +44,7 @@ __all__ = [
     "SupersedeOut",
     "TreeOut",
     "UndoOut",
+    "UnpinOut",
     "ViewOut",
     "error_result",
     "ok_result",
@@ -126,6 +127,18 @@ class ImportanceOut(FactOut):
             expires_at=iso(w["expires_at"]),
             warning="; ".join(fact.warnings) or None,
         )
+
+
+class UnpinOut(ImportanceOut):
+    """A fact after unpin: ``unpinned`` confirms the state asked for, whether or not it
+    was pinned."""
+
+    memory_id: str
+    unpinned: bool = True
+
+    @classmethod
+    def of_fact(cls, fact: Fact) -> UnpinOut:
+        return cls(**ImportanceOut.of_fact(fact).model_dump(), memory_id=fact.id)
 
 
 class DueItem(FactOut):
@@ -405,8 +418,30 @@ def _text(data: dict[str, Any]) -> TextContent:
     )
 
 
+KEEP_NULL = "keep_null"
+"""The class attribute naming a result model's fields answered as ``null`` when unset (the
+rest are left out when null): the keys its documentation lists, as ``narrative`` of recall
+(decision 0096)."""
+
+
+def _kept(model: BaseModel, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (``model`` dumped without nulls) with the model's ``keep_null`` fields, in
+    nested models too."""
+    for name in getattr(type(model), KEEP_NULL, ()):
+        data.setdefault(name, None)
+    for name in type(model).model_fields:
+        value, dumped = getattr(model, name), data.get(name)
+        if isinstance(value, BaseModel) and isinstance(dumped, dict):
+            _kept(value, dumped)
+        elif isinstance(value, list) and isinstance(dumped, list):
+            for item, part in zip(value, dumped, strict=False):
+                if isinstance(item, BaseModel) and isinstance(part, dict):
+                    _kept(item, part)
+    return data
+
+
 def ok_result(out: BaseModel) -> CallToolResult:
-    data = out.model_dump(mode="json", exclude_none=True)
+    data = _kept(out, out.model_dump(mode="json", exclude_none=True))
     return CallToolResult(content=[_text(data)], structured_content=data)
 
 

@@ -12,13 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Tool as ListedTool
 from pydantic import ValidationError
 
 import embornal
 from embornal.adapters.config import MCP_OUTPUT_SCHEMAS_ENV
-from embornal.errors import InvalidInput
+from embornal.errors import EmbornalError, InvalidInput
+from embornal.interfaces.mcp.compat import instead, peer_arguments
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.profiles import PROFILES
 from embornal.interfaces.mcp.results import error_result
@@ -46,8 +48,10 @@ INSTRUCTIONS = (
     "embornal is your long-term memory: small facts on topic paths such as /projects/x "
     "or /people/y. Recall before you answer anything that may depend on earlier work, "
     "decisions or preferences. When you learn something worth keeping, store it as one "
-    "short fact per call. Forget facts that turned out wrong. cat /memory explains more."
+    "short fact per call. Forget facts that turned out wrong."
 )
+_MORE = {"full": ' cat(path="/memory") explains more.'}
+"""What the instructions add in a profile that has the tool they name."""
 
 _PROFILE_TOOLS = {"core": CORE_TOOLS, "full": FULL_TOOLS}
 _ON = ("1", "true", "yes", "on")
@@ -61,6 +65,20 @@ _NOT_OFFERED = (
     "resources/unsubscribe",
 )
 assert tuple(_PROFILE_TOOLS) == PROFILES
+
+
+class _TextKept(FuncMetadata):
+    """The SDK's argument handling, except that a text argument is the text given: the SDK
+    decodes a string that looks like JSON (``"null"``, ``"[]"``, ``"{...}"``) for any
+    argument not declared plain ``str``, an optional text too. Structured arguments (tags,
+    attributes, lists) still take a JSON-encoded string."""
+
+    text: frozenset[str] = frozenset()
+
+    def pre_parse_json(self, data: dict[str, Any]) -> dict[str, Any]:
+        kept = {k: v for k, v in data.items() if k in self.text and isinstance(v, str)}
+        parsed = super().pre_parse_json({k: v for k, v in data.items() if k not in kept})
+        return {k: kept[k] if k in kept else parsed[k] for k in data}
 
 
 class EmbornalServer(MCPServer):
@@ -90,6 +108,11 @@ class EmbornalServer(MCPServer):
                 annotations=spec.annotations,
                 structured_output=True,
             )
+            tool = self._tool_manager.get_tool(spec.name)
+            assert tool is not None
+            meta = tool.fn_metadata
+            fields = {n: getattr(meta, n) for n in type(meta).model_fields}
+            tool.fn_metadata = _TextKept(**fields, text=spec.text)
         # The SDK registers these whatever the server offers; what is registered is
         # what the initialize answer advertises.
         handlers = self._lowlevel_server._request_handlers
@@ -127,7 +150,24 @@ class EmbornalServer(MCPServer):
             return error_result(
                 "unknown_tool",
                 f"there is no tool named {name!r}",
-                for_model("The tools are: " + ", ".join(self.specs) + ".", code="unknown_tool"),
+                for_model(
+                    "The tools are: " + ", ".join(self.specs) + ".",
+                    code="unknown_tool",
+                    tools=tuple(self.specs),
+                ),
+            )
+        try:
+            arguments = peer_arguments(name, arguments or {})
+        except EmbornalError as e:
+            return error_result(e.code, e.message, for_model(e.hint, tools=tuple(self.specs)))
+        unknown = sorted(set(arguments) - spec.accepts)
+        if unknown:
+            known = ", ".join(spec.params) or "no arguments"
+            return error_result(
+                InvalidInput.code,
+                f"{name} takes no argument {', '.join(map(repr, unknown))}",
+                f"Its arguments are: {known}. Call it like {spec.example}."
+                + instead(name, unknown),
             )
         try:
             return await super().call_tool(name, arguments, context)
@@ -194,7 +234,7 @@ def build_server(
         {name: every[name] for name in names},
         name="embornal",
         title="embornal memory",
-        instructions=INSTRUCTIONS,
+        instructions=INSTRUCTIONS + _MORE.get(profile, ""),
         version=embornal.__version__,
         log_level="WARNING",
     )

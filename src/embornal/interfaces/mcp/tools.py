@@ -56,6 +56,7 @@ from embornal.interfaces.mcp.results import (
     SupersedeOut,
     TreeOut,
     UndoOut,
+    UnpinOut,
     ViewOut,
     error_result,
     ok_result,
@@ -220,6 +221,7 @@ class Runner:
     """
 
     def __init__(self, memory: MemorySource) -> None:
+        self.tools: tuple[str, ...] = FULL_TOOLS  # the profile's (tool_specs sets them)
         if isinstance(memory, Memory):
             fixed = as_assistant(memory)
             self._provider: Callable[[], Memory] = lambda: fixed
@@ -239,7 +241,9 @@ class Runner:
         try:
             out = await anyio.to_thread.run_sync(self._locked, self._provider(), op)
         except EmbornalError as e:
-            hint = for_model(e.hint, code=e.code, message=e.message, example=EXAMPLES[tool])
+            hint = for_model(
+                e.hint, code=e.code, message=e.message, example=EXAMPLES[tool], tools=self.tools
+            )
             return error_result(e.code, e.message, hint)
         except Exception as e:
             log.exception("embornal MCP tool %s failed unexpectedly", tool)
@@ -257,11 +261,36 @@ class Runner:
 
 @dataclass(frozen=True)
 class ToolSpec:
+    """A tool: its function, and the argument names it takes (``params``: the schema's,
+    in order; ``accepts``: those and their aliases; ``text``: those whose value is text,
+    kept as given however JSON-like)."""
+
     name: str
     title: str
     fn: Callable[..., Any]
     annotations: ToolAnnotations
     example: str
+    params: tuple[str, ...] = ()
+    accepts: frozenset[str] = frozenset()
+    text: frozenset[str] = frozenset()
+
+
+_NOT_TEXT = frozenset(
+    {"tags", "attributes", "where", "weight", "int", "event", "confidence", "bool",
+     "evidence_list", "list", "items"}
+)  # fmt: skip
+
+
+def _names(inputs: Sequence[Input], ignored: Sequence[Input] = ()) -> dict[str, Any]:
+    """``ToolSpec``'s argument names of ``inputs``; ``ignored``: the full profile's inputs
+    that a core tool takes and leaves out (``rerank``: decision 0115)."""
+    return {
+        "params": tuple(i.tool_param for i in inputs),
+        "accepts": frozenset(n for i in (*inputs, *ignored) for n in (i.tool_param, *i.aliases)),
+        "text": frozenset(
+            n for i in inputs if i.type not in _NOT_TEXT for n in (i.tool_param, *i.aliases)
+        ),
+    }
 
 
 def _hints(op: Operation) -> ToolAnnotations:
@@ -368,7 +397,7 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     ),
     "visibility": (FactOut, lambda r, a: FactOut.of(r)),
     "pin": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
-    "unpin": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
+    "unpin": (UnpinOut, lambda r, a: UnpinOut.of_fact(r)),
     "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "due": (DueOut, lambda r, a: DueOut.of(r)),
@@ -435,7 +464,8 @@ def _tool(op: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
     )
     tool.__name__ = tool.__qualname__ = op.name
     tool.__doc__ = op.brief if core and op.brief else op.guide
-    return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
+    full = [i for i in op.inputs if i.mcp and i not in inputs]
+    return ToolSpec(op.name, op.title, tool, _hints(op), op.example, **_names(inputs, full))
 
 
 Mode = _arg_type(by_name("recall").input("mode"))
@@ -479,7 +509,7 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str, schemas:
     )
     tool.__name__ = tool.__qualname__ = op.name
     tool.__doc__ = op.guide  # which says what claim_id does
-    return ToolSpec(op.name, op.title, tool, _hints(op), op.example)
+    return ToolSpec(op.name, op.title, tool, _hints(op), op.example, **_names(shown))
 
 
 def tool_specs(
@@ -490,6 +520,7 @@ def tool_specs(
     another operation routes into (``extra["mcp_tool"]``) takes both (:func:`_routed`).
     ``output_schemas``: each tool declares the schema of its answer (decision 0138)."""
     routes = {o.extra["mcp_tool"]: o for o in whole() if "mcp_tool" in o.extra}
+    run.tools = tuple(op.name for op in mcp_tools(profile))
     return {
         op.name: _routed(op, routes[op.name], run, profile, output_schemas)
         if op.name in routes and profile == "full"

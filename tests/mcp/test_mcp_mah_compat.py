@@ -1,0 +1,219 @@
+"""memory-as-history 1.3 clients over ``embornal mcp --profile full``: the fields they
+read are answered beside embornal's own (both names where one was renamed), and the keys
+the results document are present when null (docs/mcp.md, "memory-as-history
+compatibility")."""
+
+from __future__ import annotations
+
+import pytest
+from tests.mcp.mcp_helpers import call, connect
+
+from embornal import Memory
+from embornal.errors import NotFound
+from embornal.interfaces.mcp.hints import _BY_CODE, TOOL_CALL, for_model
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_narrative_answers_its_id_sensitivity_and_successor(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, first = await call(client, "narrate", {"content": "One.", "reason": "start"})
+        assert first["id"] == first["narrative_id"]
+        assert first["security_sensitive"] is False and first["superseded_by"] is None
+        _, second = await call(client, "narrate", {"content": "Two.", "reason": "moved on"})
+        bad, history = await call(client, "narrative_history", {})
+        assert not bad
+        by_id = {n["id"]: n for n in history["narratives"]}
+        assert by_id[first["id"]]["superseded_by"] == second["id"]
+        assert by_id[second["id"]]["superseded_by"] is None
+        _, recalled = await call(client, "recall", {})
+        assert recalled["narrative"]["id"] == second["id"]
+
+
+async def test_recall_without_a_narrative_answers_narrative_null(memory: Memory) -> None:
+    async with connect(memory) as client:
+        bad, got = await call(client, "recall", {"query": "anything"})
+        assert not bad and "narrative" in got and got["narrative"] is None
+        assert "narrative_review" in got and got["narrative_review"] is None
+
+
+async def test_a_claim_answers_id_content_kind_and_security_sensitive(memory: Memory) -> None:
+    async with connect(memory) as client:
+        bad, claim = await call(
+            client, "create_claim", {"content": "Ships in June.", "kind": "plan", "reason": "x"}
+        )
+        assert not bad and claim["id"] == claim["claim_id"]
+        assert claim["content"] == claim["statement"] == "Ships in June."
+        assert claim["kind"] == claim["claim_type"] == "plan"
+        assert claim["security_sensitive"] is claim["sensitive"] is False
+        _, found = await call(client, "recall_claims", {"include_inactive": True})
+        assert [c["id"] for c in found["claims"]] == [claim["id"]]
+
+
+async def test_a_memory_answers_status_tier_source_and_security_sensitive(
+    memory: Memory,
+) -> None:
+    async with connect(memory) as client:
+        _, got = await call(client, "remember", {"content": "Deploys on Fridays.", "source": "ann"})
+        assert got["status"] == got["stage"] == "working" and got["tier"] == "archive"
+        assert got["source"] == "ann" and got["security_sensitive"] is False
+        _, got = await call(client, "promote", {"memory_id": got["id"], "reason": "agreed"})
+        assert got["status"] == "consolidated" and got["source"] == "ann"
+
+
+async def test_unpin_answers_unpinned_true(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, got = await call(client, "remember", {"content": "Name: Ana."})
+        mid = got["memory_id"]
+        await call(client, "promote", {"memory_id": mid, "reason": "who she is"})
+        await call(client, "pin", {"memory_id": mid, "reason": "identity"})
+        bad, got = await call(client, "unpin", {"memory_id": mid, "reason": "no longer"})
+        assert not bad and got["unpinned"] is True and got["memory_id"] == mid
+        assert got["pinned"] is False
+
+
+# -- arguments ------------------------------------------------------------------------------
+
+
+async def test_an_unknown_argument_is_refused_with_the_known_ones(memory: Memory) -> None:
+    async with connect(memory) as client:
+        bad, err = await call(client, "memory_links", {"memory_id": "x", "include_retired": True})
+        assert bad and err["error"] == "invalid_input" and "'include_retired'" in err["message"]
+        assert "memory_id" in err["hint"] and "memory_links(" in err["hint"]
+        bad, err = await call(client, "store", {"path": "/x", "content": "y", "colour": "red"})
+        assert bad and err["error"] == "invalid_input" and "colour" in err["message"]
+        with pytest.raises(NotFound):  # refused, not stored without it
+            memory.cat("/x")
+        bad, got = await call(client, "store", {"topic": "/x", "text": "y"})  # aliases still
+        assert not bad and got["path"] == "/x"
+        bad, err = await call(client, "search_archive", {"query": "y", "since": "2025-01-01"})
+        assert bad and "search_history(" in err["hint"] and "query" in err["hint"]
+        bad, err = await call(client, "remember", {"content": "y", "material_type": "summary"})
+        assert bad and "material_type" in err["message"]
+
+
+async def test_revise_claim_takes_old_id(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, old = await call(client, "create_claim", {"content": "June.", "kind": "plan"})
+        await call(client, "add_evidence", {"claim_id": old["id"], "source": "notice",
+                                            "stance": "supports", "reason": "notice"})  # fmt: skip
+        await call(client, "adopt_claim", {"claim_id": old["id"], "reason": "the plan"})
+        bad, got = await call(
+            client, "revise_claim", {"old_id": old["id"], "statement": "July.", "reason": "moved"}
+        )
+        assert not bad, got
+        _, got = await call(client, "inspect_claim", {"claim_id": old["id"]})
+        assert got["content"] == "July."
+
+
+@pytest.mark.parametrize("text", ["null", "[]", '{"a": 1}', "true", "12"])
+async def test_a_text_argument_is_the_text_given(memory: Memory, text: str) -> None:
+    async with connect(memory) as client:
+        bad, got = await call(client, "remember", {"content": text, "source": text, "frame": text})
+        assert not bad and got["content"] == text and got["source"] == text
+        assert got["frame"] == text
+        bad, got = await call(client, "provenance", {"memory_id": got["memory_id"]})
+        assert not bad and got["origin"] == text and got["needed"] == 1
+
+
+async def test_structured_arguments_still_take_json_text(memory: Memory) -> None:
+    async with connect(memory) as client:
+        bad, got = await call(client, "store", {"path": "/x", "content": "y", "tags": '["a=b"]'})
+        assert not bad and got["tags"] == ["a=b"]
+
+
+async def test_unpin_refuses_a_blank_reason_and_keeps_the_legacy_form(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, got = await call(client, "remember", {"content": "Name: Ana."})
+        mid = got["memory_id"]
+        await call(client, "promote", {"memory_id": mid, "reason": "who she is"})
+        await call(client, "pin", {"memory_id": mid, "reason": "identity"})
+        bad, err = await call(client, "unpin", {"memory_id": mid, "reason": "   "})
+        assert bad and err["error"] == "invalid_input" and "blank" in err["message"]
+        bad, got = await call(client, "unpin", {"memory_id": mid})
+        assert not bad and got["unpinned"] is True and got["pinned"] is False
+
+
+# -- hints name the profile's tools ---------------------------------------------------------
+
+
+def _called(text: str) -> set[str]:
+    return {c[:-1] for c in TOOL_CALL.findall(text)}
+
+
+@pytest.mark.parametrize("profile", ["core", "full"])
+async def test_hints_name_only_tools_of_the_profile(memory: Memory, profile: str) -> None:
+    async with connect(memory, profile) as client:
+        offered = {t.name for t in (await client.list_tools()).tools}
+        said = [client.instructions or ""]
+        for tool, args in [
+            ("no_such_tool", {}),
+            ("forget", {"id": "01KD0000000000000000000000", "reason": "gone"}),
+            ("recall", {"query": "x", "mode": "vector"}),
+            ("store", {"path": "/x", "content": "y", "colour": "red"}),
+        ]:
+            bad, err = await call(client, tool, args)
+            assert bad
+            said.append(err["hint"])
+        for code in _BY_CODE:
+            said.append(for_model("", code=code, tools=offered, example='recall(query="x")'))
+    for text in said:
+        assert _called(text) <= offered, text
+    assert all(TOOL_CALL.search(t) for t in said[1:])
+
+
+# -- memory-as-history's argument forms -----------------------------------------------------
+
+
+async def test_a_link_has_an_id_that_unlinks_it(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, a = await call(client, "remember", {"content": "Deadline changed to April."})
+        _, b = await call(client, "remember", {"content": "Deadline: March."})
+        said = {"from_id": a["id"], "to_id": b["id"], "relation": "updates", "reason": "notice"}
+        bad, link = await call(client, "link_memories", said)
+        assert not bad and link["link_id"] == f"{a['id']}:supersedes:{b['id']}"
+        _, got = await call(client, "memory_links", {"memory_id": a["id"]})
+        assert [n["link_id"] for n in got["linked"]] == [link["link_id"]]
+        bad, got = await call(
+            client, "unlink_memories", {"link_id": link["link_id"], "reason": "mistaken"}
+        )
+        assert not bad and got["link_id"] == link["link_id"]
+        _, got = await call(client, "memory_links", {"memory_id": a["id"]})
+        assert got["linked"] == []
+        bad, err = await call(client, "unlink_memories", {"link_id": "nonsense", "reason": "x"})
+        assert bad and err["error"] == "invalid_input" and "memory_links(" in err["hint"]
+
+
+async def test_modes_and_expansion_in_memory_as_history_words(memory: Memory) -> None:
+    async with connect(memory) as client:
+        turn = {"session_id": "m", "session_position": 0}
+        _, a = await call(client, "remember", {"content": "Comet deadline April.", **turn})
+        turn["session_position"] = 1
+        _, b = await call(client, "remember", {"content": "A signature was missing.", **turn})
+        bad, got = await call(client, "search", {"query": "comet", "mode": "lexical"})
+        assert not bad and [h["id"] for h in got["hits"]] == [a["id"]]
+        bad, got = await call(client, "search_archive", {"query": "comet", "mode": "lexical"})
+        assert not bad and [h["id"] for h in got["hits"]] == [a["id"]]
+        bad, err = await call(client, "search", {"query": "comet", "mode": "semantic"})
+        assert bad and "model" in err["message"], err  # vector: no model is set up here
+        for expand, evidence in (("none", []), ("session", [b["id"]]), ("both", [b["id"]])):
+            bad, got = await call(
+                client, "search_history", {"query": "comet", "expand": expand, "mode": "lexical"}
+            )
+            assert not bad, got
+            assert [e["memory_id"] for e in got["hits"][0]["evidence"]] == evidence
+        bad, got = await call(client, "search_history", {"query": "comet", "expand": "links"})
+        assert not bad and got["hits"][0]["evidence"] == []
+
+
+async def test_narrate_global_is_the_default_account(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, first = await call(client, "narrate", {"content": "One.", "reason": "start"})
+        _, second = await call(
+            client, "narrate", {"content": "Two.", "reason": "next", "scope": "global"}
+        )
+        assert second["version"] == first["version"] + 1 and second["scope"] == "default"
+        _, view = await call(client, "current_narrative", {"scope": "global"})
+        assert view["narrative"]["id"] == second["id"]
+        _, got = await call(client, "recall", {})
+        assert got["narrative"]["id"] == second["id"]

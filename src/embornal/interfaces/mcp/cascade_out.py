@@ -15,6 +15,7 @@ from embornal.interfaces.mcp.conflict_results import ConflictOut
 from embornal.interfaces.mcp.history_out import DueItemOut, DueMemoriesOut
 from embornal.interfaces.mcp.narrative_out import NarrativeOut, NarrativeReviewOut, NarrativeViewOut
 from embornal.interfaces.mcp.results import FactOut, HitOut, RecallOut
+from embornal.interfaces.mcp.schemas import KEPT_NULL
 from embornal.service.narrative_results import NarrativeView
 
 __all__ = ["CASCADE_RESULTS", "CascadeOut"]
@@ -39,9 +40,11 @@ class CascadeOut(RecallOut):
     stale_interpretations: list[DueItemOut] = Field(
         default_factory=list, description="Interpretations overdue for review(memory_id, note)."
     )
-    narrative: NarrativeOut | None = None
+    narrative: NarrativeOut | None = Field(None, json_schema_extra=KEPT_NULL)
     narrative_review: NarrativeReviewOut | None = Field(
-        None, description="The account withheld, with why; review_narrative once resolved."
+        None,
+        description="The account withheld, with why; review_narrative once resolved.",
+        json_schema_extra=KEPT_NULL,
     )
     conflicts: list[ConflictOut] = Field(default_factory=list, description="Open conflicts.")
 

@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from embornal.interfaces.mcp.schemas import KEPT_NULL
+
 __all__ = ["NARRATIVE_RESULTS", "NarrativeOut", "NarrativeViewOut"]
 
 
@@ -34,7 +36,9 @@ class NarrativeOut(BaseModel):
     review_status: str = Field(description="current, stale or superseded.")
     source_issues: list[IssueOut] = Field(default_factory=list)
     security_sensitive: bool = False
-    superseded_by: str | None = Field(None, description="The version that replaced it.")
+    superseded_by: str | None = Field(
+        None, description="The version that replaced it.", json_schema_extra=KEPT_NULL
+    )
     warning: str | None = None
 
     @classmethod

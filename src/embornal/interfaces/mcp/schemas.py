@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["lean_input", "non_portable", "portable_output"]
+__all__ = ["KEPT_NULL", "lean_input", "non_portable", "portable_output"]
 
 _NAMED = ("properties", "$defs", "definitions", "patternProperties")
 """Keywords whose value maps names to schemas (a property may be named ``title``)."""
@@ -74,7 +74,7 @@ def _walk(schema: Any, *, portable: bool) -> Any:
         if key == "default" and (value is None or portable):
             continue  # an absent argument is null; a result's field has no default
         if key in _NAMED and isinstance(value, dict):
-            out[key] = {name: _walk(sub, portable=portable) for name, sub in value.items()}
+            out[key] = {name: _property(sub, portable=portable) for name, sub in value.items()}
         elif key in ("enum", "const", "default", "examples"):
             out[key] = value
         else:
@@ -89,6 +89,25 @@ def _walk(schema: Any, *, portable: bool) -> Any:
         else:
             del out["required"]
     return _not_null(out)
+
+
+KEEP_NULL = "x-keep-null"
+"""The mark of a result field answered as ``null`` when unset (``keep_null`` of a result
+model): its schema keeps the null option, as ``anyOf`` (no type list)."""
+
+
+KEPT_NULL: dict[str, Any] = {KEEP_NULL: True}
+"""``json_schema_extra`` of a ``keep_null`` field."""
+
+
+def _property(schema: Any, *, portable: bool) -> Any:
+    if not (portable and isinstance(schema, dict) and schema.get(KEEP_NULL)):
+        return _walk(schema, portable=portable)
+    rest = {k: v for k, v in schema.items() if k != KEEP_NULL}
+    node = _walk(rest, portable=True)  # without its null option, then with it as anyOf
+    keywords = {k: v for k, v in node.items() if k in ("description",)}
+    shape = {k: v for k, v in node.items() if k not in keywords}
+    return {**keywords, "anyOf": [shape, _NULL]}
 
 
 def _nullable(schema: Any) -> bool:

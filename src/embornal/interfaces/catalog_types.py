@@ -310,8 +310,11 @@ def _length(text: str, unit: LengthUnit) -> int:
 
 
 def _check_limits(item: Input, value: object) -> None:
-    """Refuse ``value`` of ``item`` over its declared limits (None: nothing to check)."""
-    from embornal.errors import InvalidInput
+    """Refuse ``value`` of ``item`` over its declared limits (None: nothing to check).
+    A text too long or a number out of range is the error the service would give (a
+    path's, a content's, a weight's, a confidence's, else ``InvalidInput``): the same code
+    whichever checks it first."""
+    from embornal.errors import InvalidContent, InvalidInput, InvalidPath
 
     name = item.name
     if item.max_length is not None:
@@ -320,7 +323,8 @@ def _check_limits(item: Input, value: object) -> None:
             size = _length(text, item.length_unit) if isinstance(text, str) else 0
             if size > item.max_length:
                 of = f"an item of {name}" if texts is value else name
-                raise InvalidInput(
+                error = InvalidContent if item.length_unit == "bytes" else InvalidInput
+                raise (InvalidPath if item.type == "path" else error)(
                     f"{of} is {size:,} {item.length_unit} long; at most "
                     f"{item.max_length:,} are allowed",
                     hint=f"Send a shorter {name}.",
@@ -333,7 +337,12 @@ def _check_limits(item: Input, value: object) -> None:
         low = "" if item.low is None else f" from {item.low}"
         high = "" if item.high is None else f" to {item.high}"
         shown = str(value) if len(str(value)) <= 40 else f"{str(value)[:40]}…"
-        raise InvalidInput(f"{name} must be{low}{high}, not {shown}", hint=f"Send {name} again.")
+        from embornal import errors
+
+        kind = {"weight": errors.InvalidImportance, "confidence": errors.InvalidConfidence}
+        raise kind.get(item.type, InvalidInput)(
+            f"{name} must be{low}{high}, not {shown}", hint=f"Send {name} again."
+        )
     if item.choices and isinstance(value, str) and value not in item.choices:
         raise InvalidInput(
             f"{name} must be one of {', '.join(item.choices)}; not {value[:40]!r}",

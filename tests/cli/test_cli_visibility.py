@@ -83,7 +83,7 @@ def test_memory_visibility_changes_it_and_the_history_shows_it(cli: Run) -> None
         (("--visibility", "restricted:"), "restricted visibility needs an allow-list"),
         (("--visibility", "restricted:al ice"), "in the allow-list"),
         (("--source", "a\x07b"), "the source label holds a control character"),
-        (("--source", "x" * 129), "over 128"),
+        (("--source", "x" * 129), "source is 129 characters long; at most 128 are allowed"),
         (("--confidence", "high"), "--confidence must be a number from 0 to 1"),
         (("--confidence", "1.2"), "must be a number from 0 to 1"),
         (("--evidence", "rumour:so"), "evidence type 'rumour' is not one of"),

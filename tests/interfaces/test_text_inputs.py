@@ -9,7 +9,7 @@ import pytest
 
 from embornal.errors import InvalidInput
 from embornal.interfaces.catalog import whole
-from embornal.interfaces.catalog_types import Input, check_text_inputs
+from embornal.interfaces.catalog_types import Input, check_inputs
 
 _NOT_TEXT = {"int", "bool", "float", "weight", "confidence", "event", "days"}
 
@@ -43,6 +43,7 @@ def test_the_walk_covers_the_fields_that_once_missed_it() -> None:
 @pytest.mark.parametrize("bad", ["a\x00b", "lone \ud800 high"], ids=["nul", "surrogate"])
 def test_every_text_input_refuses_nul_and_lone_surrogates(op: Any, item: Input, bad: str) -> None:
     with pytest.raises(InvalidInput) as caught:
-        check_text_inputs(op.inputs, {item.name: _shaped(item, bad)})
+        check_inputs(op.inputs, {item.name: _shaped(item, bad)})
     assert caught.value.message.startswith(f"{item.name} holds ")
-    check_text_inputs(op.inputs, {item.name: _shaped(item, "plain text, é 上周")})  # fine
+    fine = item.choices[0] if item.choices else "plain text, é 上周"
+    check_inputs(op.inputs, {item.name: _shaped(item, fine)})

@@ -25,6 +25,7 @@ from embornal.interfaces.catalog_inputs import (
 )
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
+    EVIDENCE_LENGTH,
     EVIDENCE_TYPES,
     EXAMPLE_ID,
     FACT_ID,
@@ -79,7 +80,8 @@ def _path(required: bool = True, default: object = None, **kw: object) -> Input:
 
 _CONTENT = Input(
     "content", "text", "One short statement to remember.", True, None,
-    ("content", "text", "fact", "memory"), max_length=MAX_CONTENT_BYTES, metavar="CONTENT",
+    ("content", "text", "fact", "memory"), max_length=MAX_CONTENT_BYTES, length_unit="bytes",
+    metavar="CONTENT",
     cli_help="",
 )  # fmt: skip
 _TAGS = Input(
@@ -94,7 +96,7 @@ _AT = Input(
 )  # fmt: skip
 _KIND_HELP = "The kind of fact (kinds() lists them with their attributes); default fact."
 _KIND = Input(
-    "kind", "kind", _KIND_HELP, default="fact", aliases=("kind", "type"), probe=True,
+    "kind", "kind", _KIND_HELP, default="fact", aliases=("kind", "type"), max_length=64, probe=True,
     full_only=True, metavar="KIND", cli_help="the kind of fact (default: fact)",
 )  # fmt: skip
 _ATTRIBUTES = Input(
@@ -112,7 +114,8 @@ _STORE_SPINE = (
           aliases=("source", "client", "session"), max_length=128, probe=True, full_only=True,
           metavar="S", cli_help="a label of who stores it: a client or session id"),
     Input("evidence", "evidence_list", f"What supports it: TYPE:VALUE list ({EVIDENCE_TYPES}).",
-          default=(), aliases=("evidence",), probe=True, full_only=True, metavar="TYPE:VALUE",
+          default=(), aliases=("evidence",), max_length=EVIDENCE_LENGTH, probe=True,
+          full_only=True, metavar="TYPE:VALUE",
           cli_help=f"{EVIDENCE_CLI} (repeatable)"),
 )  # fmt: skip
 _AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an ISO-8601 time "
@@ -415,12 +418,12 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "find", "find", "list[Fact]",
         (Input("kind", "kind", "The kind to find, e.g. project (kinds() lists them).", True,
-               aliases=("kind", "type"), flag="--kind", metavar="KIND",
+               aliases=("kind", "type"), max_length=64, flag="--kind", metavar="KIND",
                cli_help="the kind to find"),
          Input("where", "where",
                'Attribute conditions, all of which must hold: ["status=active", ...] or '
                '{"status": "active"}.', default=(), aliases=("where", "attributes", "filter"),
-               metavar="FIELD=VALUE",
+               max_length=MAX_PATH_LENGTH, metavar="FIELD=VALUE",
                cli_help="an attribute condition, all must hold (repeatable)"),
          Input("under", "path", "Only facts at or below this path, e.g. /projects.",
                aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH, metavar="PATH",

@@ -12,7 +12,7 @@ tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT, MAX_REASON_LENGTH
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
 
@@ -97,7 +97,7 @@ _ABOUT = Input(
 )  # fmt: skip
 _MEMORY_ID = Input(
     "memory_id", "id", "A memory of this store that bears on the claim.",
-    aliases=("memory_id", "fact_id"), flag="--memory", metavar="ID",
+    aliases=("memory_id", "fact_id"), max_length=64, flag="--memory", metavar="ID",
     cli_help="a memory of this store (or give --source)",
 )  # fmt: skip
 _STANCE = Input(
@@ -171,7 +171,8 @@ _INCLUDE_INACTIVE = _switch(
 )  # fmt: skip
 _STATEMENT = Input(
     "statement", "text", "The claim, one sentence (apart from the material it is about).",
-    True, aliases=("statement", "content", "claim", "text"), metavar="STATEMENT",
+    True, aliases=("statement", "content", "claim", "text"), max_length=MAX_CONTENT_BYTES,
+    length_unit="bytes", metavar="STATEMENT",
     cli_help="the claim, one sentence",
 )  # fmt: skip
 

@@ -9,7 +9,12 @@ apply the protocol's rules (decision 0065).
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH, MAX_REASON_LENGTH
+from embornal.domain.bounds import (
+    MAX_CONTENT_BYTES,
+    MAX_LIMIT,
+    MAX_PATH_LENGTH,
+    MAX_REASON_LENGTH,
+)
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
@@ -40,7 +45,8 @@ HISTORY_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "remember", "remember", "MemoryStatus",
         (Input("content", "text", "The material to capture, as said or read.", True,
-               aliases=("content", "text", "memory"), metavar="CONTENT",
+               aliases=("content", "text", "memory"), max_length=MAX_CONTENT_BYTES,
+               length_unit="bytes", metavar="CONTENT",
                cli_help="the material to capture"),
          Input("source", "source", "Where it comes from: a stable source id (a site, a "
                "document, a person); blank: unknown.",

@@ -13,6 +13,8 @@ from embornal.interfaces.catalog_types import Input
 __all__ = [
     "ASKED",
     "EVIDENCE_CLI",
+    "EVIDENCE_LENGTH",
+    "EVIDENCE_NOTE_LENGTH",
     "EVIDENCE_TYPES",
     "EXAMPLE_ID",
     "FACT_ID",
@@ -27,13 +29,18 @@ __all__ = [
 ]
 
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
+#: The longest evidence as TYPE:VALUE: its value (``spine.MAX_EVIDENCE_VALUE``) and a type.
+EVIDENCE_LENGTH = 8_192 + 32
+#: The longest note on evidence (``spine.MAX_EVIDENCE_NOTE``).
+EVIDENCE_NOTE_LENGTH = 2_000
 
 _ID = "The fact id from recall or cat (a unique prefix works)."
 _WHY = "Why; kept in the history."
 WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
 
 FACT_ID = Input(
-    "fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), http="id", metavar="ID",
+    "fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), max_length=64, http="id",
+    metavar="ID",
     cli_help="fact id or a unique prefix of one",
 )  # fmt: skip
 REASON = Input(
@@ -57,7 +64,8 @@ LIFETIME = Input(
     "lifetime", "lifetime",
     f"How long it should live: {_LIFETIMES} (a date from today on; the fact leaves recall "
     "after it). Ephemeral: one day.",
-    aliases=("lifetime", "retention", "expires"), probe=True, full_only=True, metavar="L",
+    aliases=("lifetime", "retention", "expires"), max_length=40, probe=True, full_only=True,
+    metavar="L",
     cli_help=f"{_LIFETIMES} (default standard)",
 )  # fmt: skip
 LIMIT = Input(

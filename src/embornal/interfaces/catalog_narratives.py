@@ -41,6 +41,7 @@ NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
         "narrate", "chronicle.narrate", "Narrative",
         (Input("content", "text", "The synthesis: your account of what the memories say.",
                True, aliases=("content", "text", "narrative"), max_length=MAX_CONTENT_BYTES,
+               length_unit="bytes",
                metavar="CONTENT", cli_help="the synthesis"),
          REASON,
          Input("memory_ids", "list", "The memories it rests on (each live and readable).",

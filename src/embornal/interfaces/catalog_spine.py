@@ -11,6 +11,8 @@ from __future__ import annotations
 from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
+    EVIDENCE_LENGTH,
+    EVIDENCE_NOTE_LENGTH,
     EVIDENCE_TYPES,
     EXAMPLE_ID,
     FACT_ID,
@@ -38,7 +40,7 @@ _EVIDENCE = Input(
     "evidence", "evidence",
     f"What supports it, as TYPE:VALUE; TYPE is {EVIDENCE_TYPES}, e.g. "
     '"uri:https://example.org/notes" or "quote:We picked uv.".',
-    aliases=("evidence",), metavar="TYPE:VALUE",
+    aliases=("evidence",), max_length=EVIDENCE_LENGTH, metavar="TYPE:VALUE",
     cli_help=f"{EVIDENCE_CLI} (one per call)",
 )  # fmt: skip
 
@@ -94,7 +96,8 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
         (FACT_ID,
          replace(_EVIDENCE, required=True, cli_help=EVIDENCE_CLI),
          Input("note", "text", "A short note on the evidence (optional).",
-               aliases=("note", "comment"), cli_help="a short note on the evidence")),
+               aliases=("note", "comment"), max_length=EVIDENCE_NOTE_LENGTH,
+               cli_help="a short note on the evidence")),
         tool_order=16, profile="full", title="Add evidence", cli="memory evidence",
         cli_help="attach evidence to a fact (a weak confirmation)", cli_run="spine_cmds:vouch",
         cli_doc="Append TYPE:VALUE evidence to the fact ID, e.g. uri:https://example.org or\n"
@@ -212,7 +215,7 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
          Input("weight", "weight",
                "How much it matters, 0 to 1 (0.5 is neutral: above lifts it in recall, below "
                "lowers it); null takes the weight off.", True, aliases=("weight", "importance"),
-               metavar="W", cli_help="0 to 1 (0.5 neutral), or none"),
+               low=0, high=1, metavar="W", cli_help="0 to 1 (0.5 neutral), or none"),
          OPTIONAL_REASON),
         tool_order=21, profile="full", title="Weight a fact", idempotent=True,
         cli="memory weight", cli_help="set how much a fact matters (0-1)", cli_run=_IMPORTANCE,

@@ -16,10 +16,11 @@ __all__ = [
     "Http",
     "Input",
     "InputType",
+    "LengthUnit",
     "Operation",
     "Profile",
     "Where",
-    "check_text_inputs",
+    "check_inputs",
     "record",
     "replace",
     "resolve_call",
@@ -137,6 +138,7 @@ InputType = Literal[
     "list",
 ]
 Where = Literal["query", "body", "path"]
+LengthUnit = Literal["characters", "bytes"]
 
 
 @record
@@ -147,6 +149,10 @@ class Input:
     shows); ``http`` is the REST name when it differs (``q``); ``mcp``/``rest`` say
     which interfaces take it at all. ``probe``: a later addition to the REST API, which
     the remote client checks the server's document for before it sends a non-default.
+
+    The limits (``max_length`` in ``length_unit``, ``low``..``high``, ``choices``) are
+    checked on every transport before the call (:func:`check_inputs`) and shown in the MCP
+    input schema; the REST models declare the same (a test compares them).
     """
 
     name: str
@@ -181,6 +187,11 @@ class Input:
     or ``"+"`` makes it repeatable (the call gets the list)."""
     cli: bool = True
     """Whether the command line takes it."""
+    length_unit: LengthUnit = "characters"
+    """What ``max_length`` counts: ``"characters"`` (code points, as JSON Schema's
+    ``maxLength`` does), or ``"bytes"`` of UTF-8 (a fact's content, as the service counts
+    it; a schema then shows the same number as ``maxLength``, which no longer text of
+    that many bytes can be under)."""
 
     @property
     def wire_name(self) -> str:
@@ -294,14 +305,66 @@ def _unstorable(value: object, depth: int = 0) -> str | None:
     return None
 
 
-def check_text_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
-    """Refuse, before the call, one of an operation's ``inputs`` whose text holds a NUL or
-    a lone surrogate (``given``: the call's keyword arguments by input name). No database keeps
-    them (PostgreSQL refuses both, SQLite would keep what a copy to it then refuses), so
-    every transport checks every input here, whatever its type: a new input cannot miss
-    it (``InvalidInput``: 400, exit 2, MCP ``invalid_input``)."""
+def _length(text: str, unit: LengthUnit) -> int:
+    return len(text.encode("utf-8")) if unit == "bytes" else len(text)
+
+
+def _check_limits(item: Input, value: object) -> None:
+    """Refuse ``value`` of ``item`` over its declared limits (None: nothing to check).
+    A text too long or a number out of range is the error the service would give (a
+    path's, a content's, a weight's, a confidence's, else ``InvalidInput``): the same code
+    whichever checks it first."""
+    from embornal.errors import InvalidContent, InvalidInput, InvalidPath
+
+    name = item.name
+    if item.max_length is not None:
+        texts = value if isinstance(value, list | tuple) else (value,)
+        for text in texts:
+            size = _length(text, item.length_unit) if isinstance(text, str) else 0
+            if size > item.max_length:
+                of = f"an item of {name}" if texts is value else name
+                error = InvalidContent if item.length_unit == "bytes" else InvalidInput
+                raise (InvalidPath if item.type == "path" else error)(
+                    f"{of} is {size:,} {item.length_unit} long; at most "
+                    f"{item.max_length:,} are allowed",
+                    hint=f"Send a shorter {name}.",
+                )
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if number and (
+        (item.low is not None and value < item.low)  # type: ignore[operator]
+        or (item.high is not None and value > item.high)  # type: ignore[operator]
+    ):
+        low = "" if item.low is None else f" from {item.low}"
+        high = "" if item.high is None else f" to {item.high}"
+        shown = str(value) if len(str(value)) <= 40 else f"{str(value)[:40]}…"
+        from embornal import errors
+
+        kind = {"weight": errors.InvalidImportance, "confidence": errors.InvalidConfidence}
+        raise kind.get(item.type, InvalidInput)(
+            f"{name} must be{low}{high}, not {shown}", hint=f"Send {name} again."
+        )
+    if item.choices and isinstance(value, str) and value not in item.choices:
+        raise InvalidInput(
+            f"{name} must be one of {', '.join(item.choices)}; not {value[:40]!r}",
+            hint=f"Send {name} again with one of them.",
+        )
+
+
+def check_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
+    """Refuse, before the call, one of an operation's ``inputs`` (``given``: the call's
+    keyword arguments by input name) that breaks what its record declares or no text may
+    hold (``InvalidInput``: 400, exit 2, MCP ``invalid_input``). Every transport checks
+    every input here, so a new input or a new limit cannot miss one:
+
+    - its text holds a NUL or a lone surrogate, whatever its type: no database keeps them
+      (PostgreSQL refuses both; SQLite would keep what a copy to it then refuses);
+    - it is longer than ``max_length`` (in its ``length_unit``; each text of a list);
+    - it is a number under ``low`` or over ``high``;
+    - it is a text that is not one of its ``choices``.
+    """
     for item in inputs:
-        what = _unstorable(given.get(item.name))
+        value = given.get(item.name)
+        what = _unstorable(value)
         if what is not None:
             from embornal.errors import InvalidInput
 
@@ -309,3 +372,5 @@ def check_text_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None
                 f"{item.name} holds {what}, which no text may hold",
                 hint=f"Send {item.name} again without it.",
             )
+        if value is not None:
+            _check_limits(item, value)

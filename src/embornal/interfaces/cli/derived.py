@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.errors import InvalidAttribute, InvalidContent, InvalidInput
 from embornal.interfaces.catalog import CORE_OPERATIONS, Input, Operation, by_name, whole
-from embornal.interfaces.catalog_types import check_text_inputs, resolve_call
+from embornal.interfaces.catalog_types import check_inputs, resolve_call
 
 if TYPE_CHECKING:
     from embornal.interfaces.api import MemoryAPI
@@ -223,6 +223,19 @@ def days(high: float, flag: str) -> Callable[[str], float]:
 REPEATED = frozenset({"tags", "where", "attributes", "evidence_list"})
 
 
+def _limited(item: Input, convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``convert`` after the declared limits of ``item`` (a text over its ``max_length``
+    is refused for its length, as on every transport, before it is read)."""
+    if item.max_length is None:
+        return convert
+
+    def limited(text: str) -> Any:
+        check_inputs((item,), {item.name: text})
+        return convert(text)
+
+    return limited
+
+
 def add_input(parser: argparse.ArgumentParser, item: Input) -> None:
     """``item`` as an argument of ``parser``: its converter, choices and bounds by type."""
     flags = flag_of(item)
@@ -240,7 +253,7 @@ def add_input(parser: argparse.ArgumentParser, item: Input) -> None:
     elif item.type in ("float", "confidence"):
         kw["type"] = decimal(item.low, item.high, named)
     elif item.type in CONVERTERS:
-        kw["type"] = CONVERTERS[item.type]
+        kw["type"] = _limited(item, CONVERTERS[item.type])
     elif item.type == "days" and item.high is not None:
         kw["type"] = days(item.high, named)
     elif item.type == "choice":
@@ -322,15 +335,8 @@ def _words(value: Any) -> Any:
     return value
 
 
-def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
-    """The call's keyword arguments from the command line, checked before anything opens.
-
-    A value left out is not passed (the method's default applies); a required one always
-    is (a weight of ``none`` is None: no weight). A kind is checked; an
-    attribute list is typed by the given kind when the call needs no fact for it (store),
-    else in :func:`call`; evidence and reasons are checked as the service will; a content
-    that is missing or ``-`` is read from standard input, last, so bad flags fail first.
-    """
+def _given(ctx: Context, op: Operation) -> dict[str, Any]:
+    """The inputs given on the command line, by name (a required one always)."""
     given: dict[str, Any] = {}
     for item in op.inputs:
         if not item.cli:
@@ -343,7 +349,20 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
             if value is None and not item.required:
                 continue  # (a required query left out: the call says what it needs)
         given[item.name] = value
-    check_text_inputs(op.inputs, given)  # a lone surrogate: bytes of argv not UTF-8
+    return given
+
+
+def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
+    """The call's keyword arguments from the command line, checked before anything opens.
+
+    A value left out is not passed (the method's default applies); a required one always
+    is (a weight of ``none`` is None: no weight). A kind is checked; an
+    attribute list is typed by the given kind when the call needs no fact for it (store),
+    else in :func:`call`; evidence and reasons are checked as the service will; a content
+    that is missing or ``-`` is read from standard input, last, so bad flags fail first.
+    """
+    given = _given(ctx, op)
+    check_inputs(op.inputs, given)  # limits; a lone surrogate: argv not UTF-8
     names = {i.name: i for i in op.inputs}
     if "kind" in given:
         from embornal.domain.kinds.registry import KINDS
@@ -463,6 +482,7 @@ def run(ctx: Context) -> int:
     """The handler of every catalogue command: parse, call, print."""
     op = by_name(ctx.opt("operation"))
     if op.cli_run is not None:
+        check_inputs(op.inputs, _given(ctx, op))  # each command, whatever runs it
         code: int = _function(op.cli_run)(ctx, op)
         return code
     given = inputs(ctx, op)

@@ -28,7 +28,7 @@ import embornal
 from embornal.domain import paths as P
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
-from embornal.interfaces.catalog_types import check_text_inputs, resolve_call
+from embornal.interfaces.catalog_types import check_inputs, resolve_call
 from embornal.interfaces.http.auth import Gate, bearer_token
 from embornal.interfaces.http.canon_routes import CANON_HTTP
 from embornal.interfaces.http.cascade_routes import CASCADE_HTTP
@@ -155,7 +155,7 @@ def _inputs(op: CatalogOp, c: Call) -> dict[str, Any]:
                 _evidence_ref(ev) if isinstance(ev, BaseModel) else ev
                 for ev in kwargs[item.name] or ()
             ]
-    check_text_inputs(op.inputs, kwargs)
+    check_inputs(op.inputs, kwargs)
     return kwargs
 
 

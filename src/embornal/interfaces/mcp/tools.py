@@ -29,7 +29,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
-from embornal.interfaces.catalog_types import check_text_inputs, replace, resolve_call
+from embornal.interfaces.catalog_types import check_inputs, replace, resolve_call
 from embornal.interfaces.mcp.canon_out import CANON_RESULTS
 from embornal.interfaces.mcp.cascade_out import CASCADE_RESULTS
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
@@ -307,8 +307,22 @@ def _hints(op: Operation) -> ToolAnnotations:
     )
 
 
+def _shown(base: Any, item: Input) -> Any:
+    """``base`` with the declared limits of ``item`` in its schema (``maxLength``,
+    ``minimum``, ``maximum``); :func:`check_inputs` enforces them in the call, so that
+    each transport refuses with the same message."""
+    limits: dict[str, Any] = {}
+    if item.max_length is not None:
+        limits["maxLength"] = item.max_length
+    if item.low is not None:
+        limits["minimum"] = item.low
+    if item.high is not None:
+        limits["maximum"] = item.high
+    return Annotated[base, Field(json_schema_extra=limits)] if limits else base
+
+
 def _arg_type(item: Input) -> Any:
-    """The annotation of one tool argument: its type, description and aliases."""
+    """The annotation of one tool argument: its type, description, aliases and limits."""
     about = _arg(item.description, *(item.aliases or (item.tool_param,)))
     base: Any
     if item.type == "tags":
@@ -318,19 +332,20 @@ def _arg_type(item: Input) -> Any:
     if item.type == "where":
         return Annotated[WhereInput, about]
     if item.type == "weight":
-        return Annotated[float | None, BeforeValidator(_not_bool), about]
+        return Annotated[_shown(float, item) | None, BeforeValidator(_not_bool), about]
     if item.type in ("int", "event"):  # an event's id: its log position
         bounded = Annotated[int, Field(ge=item.low, le=item.high)]
         return Annotated[bounded | None, BeforeValidator(_not_bool), about]
     if item.type == "confidence":
-        return Annotated[float | None, BeforeValidator(_not_bool), about]
+        return Annotated[_shown(float, item) | None, BeforeValidator(_not_bool), about]
     if item.type == "bool":
         return Annotated[bool | None, about]
     if item.type in ("evidence_list", "list"):
-        return Annotated[list[str] | str | None, about]
+        text = _shown(str, item)
+        return Annotated[list[text] | text | None, about]  # type: ignore[valid-type]
     if item.type == "items":
         return Annotated[ItemsInput if item.required else ItemsInput | None, about]
-    base = Literal[item.choices] if item.type == "choice" else str
+    base = Literal[item.choices] if item.choices else _shown(str, item)
     return Annotated[base if item.required else base | None, about]
 
 
@@ -360,7 +375,7 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
         elif item.type == "items" and value is not None:
             value = items_arg(value)
         out[item.name] = value
-    check_text_inputs(inputs, out)
+    check_inputs(inputs, out)
     return out
 
 

@@ -298,6 +298,20 @@ def failure_causes(
     }
 
 
+def test_failure_cause(message: str) -> str:
+    """A failed peer test's first failure line, as a cause: a refusal sent with ``isError``
+    (the peer's tests read refusals as plain results), a call accepted that the peer
+    refuses, a missing answer field, or else the assertion itself."""
+    if message.startswith("AssertionError") and '"error":' in message and "text" in message:
+        return "refusal answered with isError (the peer answers a plain result)"
+    field = re.search(r"KeyError\W+'([^']*)'", message)
+    if field and field.group(1) == "error":
+        return "accepted where the peer refuses (no `error` in the answer)"
+    if field:
+        return f"answer lacks `{field.group(1)}`"
+    return message.split(" [single exception")[0][:120]
+
+
 def peer_own_tests(source: str) -> list[str]:
     """The test functions of a peer test file that call the peer's own CLI (a helper that
     runs ``subprocess``) or import its package directly (its storage module)."""
@@ -655,9 +669,11 @@ def run_peer_tests(root: Path, server: str, timeout: float) -> dict[str, Any]:
         else:
             message = (bad.get("message") or bad.text or "").strip().splitlines()
             failed.append({"test": name, "message": _short(message[0] if message else "", 240)})
+    causes = Counter(test_failure_cause(f["message"]) for f in failed)
     return {
         "passed": len(passed),
         "run": len(passed) + len(failed),
+        "causes": [{"cause": c, "tests": n} for c, n in causes.most_common()],
         "left_out": left_out if server == "embornal" else [],
         "failed": failed,
         "elapsed_s": round(time.perf_counter() - started, 1),

@@ -247,3 +247,15 @@ def test_the_peer_server_command_becomes_embornal_mcp(tmp_path: Path) -> None:
     }
     other = StdioServerParameters(command="x", args=["y"])
     assert swap_server(other, "/src") is other
+
+
+def test_a_failed_peer_test_is_put_under_its_cause() -> None:
+    refused = "AssertionError: [{'type': 'text', 'text': '{\"error\":\"invalid_input\"…'}]"
+    assert mah.test_failure_cause(refused).startswith("refusal answered with isError")
+    assert mah.test_failure_cause("KeyError('id') [single exception in ExceptionGroup]") == (
+        "answer lacks `id`"
+    )
+    assert mah.test_failure_cause("KeyError: 'retrieval'") == "answer lacks `retrieval`"
+    assert mah.test_failure_cause("AssertionError: assert 77 == 46") == (
+        "AssertionError: assert 77 == 46"
+    )

@@ -703,6 +703,23 @@ def markdown(report: dict[str, Any]) -> str:
         ]
         for family, g in ep["groups"]["family"].items():
             lines.append(f"| {family} | {g['passed']} / {g['episodes']} |")
+        causes = ep["causes"]
+        lines += ["", "Top causes (episodes stopped, or assertions failed):", ""]
+        for c in causes["stopped_by"][:4]:
+            why = (
+                "answered no `id` for the runner to bind"
+                if (c["error"], c["message"]) in (("KeyError", "'id'"), ("AttributeError", "id"))
+                else f"raised {c['error']} `{c['message']}`"
+            )
+            lines.append(
+                f"- `{c['op']}` {why}: {c['episodes']} episodes stopped, "
+                f"{c['blocked']} assertions blocked"
+            )
+        for c in causes["failed_checks"][:6]:
+            what = "field missing" if c["kind"] == "missing" else "value differs"
+            lines.append(
+                f"- `{c['read']}` → `{c['path'] or '(whole answer)'}` {what}: {c['count']}"
+            )
         lines.append("")
     if tests:
         lines.append(
@@ -716,6 +733,7 @@ def markdown(report: dict[str, Any]) -> str:
             )
             + "."
         )
+        lines += [f"  - {c['cause']}: {c['tests']}" for c in tests.get("causes", [])[:6]]
     return "\n".join(lines) + "\n"
 
 

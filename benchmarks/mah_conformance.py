@@ -647,8 +647,10 @@ def run_peer_tests(root: Path, server: str, timeout: float) -> dict[str, Any]:
         *PEER_TEST_FILES,
     ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), str(root / "src")])}
-    if server == "embornal":
-        cmd[4:4] = ["-p", "benchmarks.mah_swap"]
+    cmd[4:4] = ["-p", "benchmarks.mah_swap"]
+    if server == "peer":
+        env["MAH_PEER_SRC"] = str(root / "src")
+    else:
         env["MAH_SWAP_SRC"] = str(REPO_ROOT / "src")
         if left_out:
             cmd += ["-k", "not (" + " or ".join(left_out) + ")"]
@@ -682,10 +684,15 @@ def run_peer_tests(root: Path, server: str, timeout: float) -> dict[str, Any]:
 
 def markdown(report: dict[str, Any]) -> str:
     ep, tests, m = report.get("episodes"), report.get("mcp_tests"), report["machine"]
+    target = (
+        "its own server (the control)"
+        if report["server"] == "peer"
+        else "`embornal mcp --profile full`"
+    )
     lines = [
-        f"memory-as-history 1.3.1's own suite against `embornal mcp --profile full`, only the "
-        f"transport swapped (decision 0136). Measured {m['date']}, commit "
-        f"`{m.get('git_commit') or '?'}`, server `{report['server']}`. Reproduce: "
+        f"memory-as-history 1.3.1's own suite against {target}, only the transport "
+        f"swapped (decision 0136). Measured {m['date']}, commit "
+        f"`{m.get('git_commit') or '?'}`. Reproduce: "
         "`python benchmarks/mah_conformance.py --fetch`. "
         "Raw: `benchmarks/results/mah_conformance.json`.",
         "",

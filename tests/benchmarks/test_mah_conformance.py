@@ -259,3 +259,14 @@ def test_a_failed_peer_test_is_put_under_its_cause() -> None:
     assert mah.test_failure_cause("AssertionError: assert 77 == 46") == (
         "AssertionError: assert 77 == 46"
     )
+
+
+def test_the_control_keeps_the_peer_server_and_gives_it_its_sources() -> None:
+    from benchmarks.mah_swap import with_peer_path
+    from mcp import StdioServerParameters
+
+    peer = StdioServerParameters(
+        command="python", args=["-m", "memory_as_history.server"], env={"X": "1"}
+    )
+    kept = with_peer_path(peer, "/peer/src")
+    assert kept.args == peer.args and kept.env == {"X": "1", "PYTHONPATH": "/peer/src"}

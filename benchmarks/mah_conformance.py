@@ -693,7 +693,9 @@ def markdown(report: dict[str, Any]) -> str:
         f"memory-as-history 1.3.1's own suite against {target}, only the transport "
         f"swapped (decision 0136). Measured {m['date']}, commit "
         f"`{m.get('git_commit') or '?'}`. Reproduce: "
-        "`python benchmarks/mah_conformance.py --fetch`. "
+        f"`python benchmarks/mah_conformance.py --fetch --episodes {ep['episodes'] if ep else 0}` "
+        f"(by default {DEFAULT_EPISODES} episodes, taken in turn from each family: about ten "
+        "minutes on two busy cores). "
         "Raw: `benchmarks/results/mah_conformance.json`.",
         "",
     ]
@@ -741,6 +743,9 @@ def markdown(report: dict[str, Any]) -> str:
             + "."
         )
         lines += [f"  - {c['cause']}: {c['tests']}" for c in tests.get("causes", [])[:6]]
+    control = report.get("control")
+    if control:  # the same harness against the peer's own server (``--server peer``)
+        lines.append(f"- Control, the same harness against the peer's own server: {control}.")
     return "\n".join(lines) + "\n"
 
 

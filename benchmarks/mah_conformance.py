@@ -43,6 +43,7 @@ import inspect
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -577,6 +578,7 @@ def run_episodes(
             )
             print(f"[mah] {done}/{len(cases)} {row['id']}: {mark}", file=sys.stderr, flush=True)
     loop.stop()
+    shutil.rmtree(work, ignore_errors=True)  # the databases and server logs of the run
     elapsed = time.perf_counter() - started
 
     def environment() -> dict[str, Any]:
@@ -671,6 +673,7 @@ def run_peer_tests(root: Path, server: str, timeout: float) -> dict[str, Any]:
         else:
             message = (bad.get("message") or bad.text or "").strip().splitlines()
             failed.append({"test": name, "message": _short(message[0] if message else "", 240)})
+    shutil.rmtree(work, ignore_errors=True)
     causes = Counter(test_failure_cause(f["message"]) for f in failed)
     return {
         "passed": len(passed),

@@ -15,8 +15,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-
 from embornal import FixedClock, Memory
 from embornal.domain.rights import READ, RIGHTS
 from embornal.errors import NotFound
@@ -145,50 +143,60 @@ def _leaks(answer: object, world: World) -> list[str]:
     return [name for name, value in secrets.items() if value in text]
 
 
-@pytest.mark.parametrize("call", sorted(READS))
 def test_a_read_shows_nothing_of_a_hidden_fact(
-    memory: Memory, clock: FixedClock, open_as: Callable[[str], MemoryAPI], call: str
+    memory: Memory, clock: FixedClock, open_as: Callable[[str], MemoryAPI]
 ) -> None:
+    """Every read on one memory; each leaking read is listed, all of them at once."""
     world = _world(memory, clock)
     assert _leaks(memory.show(world.hidden), world)  # the probe can see a leak
     bob = open_as("bob")
-    answer = resolve_call(bob, call)(**READS[call](world))
-    assert _leaks(answer, world) == [], answer
+    leaking = {}
+    for call, args in sorted(READS.items()):
+        answer = resolve_call(bob, call)(**args(world))
+        if found := _leaks(answer, world):
+            leaking[call] = (found, answer)
+    assert leaking == {}
 
 
-@pytest.mark.parametrize("call", sorted(LOOKUPS))
 def test_a_hidden_record_is_not_found(
-    memory: Memory, clock: FixedClock, open_as: Callable[[str], MemoryAPI], call: str
+    memory: Memory, clock: FixedClock, open_as: Callable[[str], MemoryAPI]
 ) -> None:
     world = _world(memory, clock)
     bob = open_as("bob")
-    with pytest.raises(NotFound):
-        resolve_call(bob, call)(**LOOKUPS[call](world))
+    found = []
+    for call, args in sorted(LOOKUPS.items()):
+        try:
+            answer = resolve_call(bob, call)(**args(world))
+        except NotFound:
+            continue
+        found.append((call, answer))
+    assert found == []
 
 
-@pytest.mark.parametrize("call", ["show", "proposal", "chronicle.claim"])
 def test_a_prefix_only_hidden_records_share_is_not_found(
-    memory: Memory, clock: FixedClock, open_as: Callable[[str], MemoryAPI], call: str
+    memory: Memory, clock: FixedClock, open_as: Callable[[str], MemoryAPI]
 ) -> None:
     """Two hidden records made in the same millisecond share their first ten characters:
     for bob, who sees neither, that prefix names nothing (not an ambiguous id)."""
     world = _world(memory, clock)
     clock.advance(seconds=5)
-    if call == "show":
-        ids = [memory.store(HIDDEN_PATH, f"{SECRET} {n}").id for n in range(2)]
-        key = "fact_id"
-    elif call == "proposal":
-        items = [{"type": "create", "path": HIDDEN_PATH, "content": "x"}]
-        ids = [memory.propose(items, title=f"p{n}").id for n in range(2)]
-        key = "proposal_id"
-    else:
-        ids = [
+    items = [{"type": "create", "path": HIDDEN_PATH, "content": "x"}]
+    made = {
+        ("show", "fact_id"): [memory.store(HIDDEN_PATH, f"{SECRET} {n}").id for n in range(2)],
+        ("proposal", "proposal_id"): [memory.propose(items, title=f"p{n}").id for n in range(2)],
+        ("chronicle.claim", "claim_id"): [
             memory.chronicle.create_claim(f"c{n}", "plan", about=[world.hidden]).id
             for n in range(2)
-        ]
-        key = "claim_id"
-    prefix = ids[0][: len(ids[0]) - 16]
-    assert all(i.startswith(prefix) for i in ids)
+        ],
+    }
     bob = open_as("bob")
-    with pytest.raises(NotFound):
-        resolve_call(bob, call)(**{key: prefix})
+    answered = []
+    for (call, key), ids in made.items():
+        prefix = ids[0][: len(ids[0]) - 16]
+        assert all(i.startswith(prefix) for i in ids)
+        try:
+            answer = resolve_call(bob, call)(**{key: prefix})
+        except NotFound:
+            continue
+        answered.append((call, answer))
+    assert answered == []

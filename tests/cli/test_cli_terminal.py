@@ -29,6 +29,7 @@ def _on_terminal(args: list[str], answer: bytes) -> tuple[int, str]:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=os.environ.copy(),
+            preexec_fn=_as_in_a_terminal,
         )
         os.close(slave)
         os.write(master, answer)
@@ -51,6 +52,14 @@ def test_purge_asks_on_a_terminal(cli: Run, stored: Callable[..., str]) -> None:
 
 
 @posix_only
+def _as_in_a_terminal() -> None:
+    """Ctrl-C as a shell leaves it: a run of the whole suite may leave SIGINT ignored or
+    blocked in the test process (a child inherits both, and Python then never raises
+    KeyboardInterrupt), which is not what a person's terminal gives the command."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_exits_130_without_a_traceback() -> None:
     master, slave = os.openpty()
     try:
@@ -60,6 +69,7 @@ def test_ctrl_c_exits_130_without_a_traceback() -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=os.environ.copy(),
+            preexec_fn=_as_in_a_terminal,
         )
         os.close(slave)
         assert proc.stderr is not None

@@ -87,6 +87,8 @@ def _owned(ctx: ServiceContext, state: ClaimState) -> None:
 
 CLAIM_PATH = "/claims"
 """Where the claims ledger is, for the rights of a claim's owner (decision 0128)."""
+_MEMORIES = "the claim's memories"
+"""The rights table's target of a claim's later operations: the memories it is about."""
 
 
 def _may_record(ctx: ServiceContext, operation: str, about: Sequence[str]) -> None:
@@ -97,9 +99,6 @@ def _may_record(ctx: ServiceContext, operation: str, about: Sequence[str]) -> No
         if fact is not None:
             ctx.check(operation, "about" if operation == "create_claim" else _MEMORIES, fact)
     ctx.check_ledger(operation, CLAIM_PATH)
-
-
-_MEMORIES = "the claim's memories"
 
 
 def _retrying(

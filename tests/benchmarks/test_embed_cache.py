@@ -61,3 +61,15 @@ def test_documents_and_queries_and_models_do_not_mix(tmp_path: Path) -> None:
     assert other.misses == 1
     cache.close()
     other.close()
+
+
+def test_the_cache_answers_a_query_from_another_thread(tmp_path: Path) -> None:
+    """Recall embeds its query on a worker thread; the cache opened on the main one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    model = _Counting()
+    cache = CachedEmbedder(model, tmp_path / "cache.db")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        vectors = list(pool.map(cache.embed_query, ["alpha", "beta", "alpha"]))
+    assert vectors[0] == pytest.approx(model.embed_query("alpha"), abs=1e-6)
+    assert vectors[2] == pytest.approx(vectors[0], abs=1e-6)

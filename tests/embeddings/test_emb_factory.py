@@ -275,3 +275,17 @@ def test_openai_provider_checks_the_width_on_use(tmp_path: Path, server_factory:
         EmbeddingConfig(provider="openai", base_url=server.url, model="m", dims=8), tmp_path
     )
     assert ok is not None and len(ok.embed_query("x")) == 8
+
+
+def test_openai_provider_takes_input_type_from_the_config(
+    tmp_path: Path, server_factory: Any
+) -> None:
+    server = server_factory(EmbeddingsHandler, mode="ok", dims=16, requests=[])
+    cfg = EmbeddingConfig(
+        provider="openai", base_url=server.url, model="e5-small", dims=16, input_type=True
+    )
+    provider = build_provider(cfg, tmp_path)
+    assert provider is not None
+    provider.embed_query("alpha")
+    assert server.httpd.requests[-1]["body"]["input_type"] == "query"
+    assert server.httpd.requests[-1]["body"]["input"] == ["alpha"]

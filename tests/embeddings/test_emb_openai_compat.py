@@ -44,6 +44,40 @@ def test_embeds_in_batches_in_order(server_factory: Any, monkeypatch: pytest.Mon
     assert query == pytest.approx(fake.embed_query("query: alpha"))
 
 
+def test_input_type_names_the_role_and_leaves_the_prefix_to_the_server(
+    server_factory: Any,
+) -> None:
+    server = start(server_factory)
+    provider = OpenAICompatEmbedder(
+        server.url, "intfloat/multilingual-e5-small", dims=16, input_type=True
+    )
+    provider.embed_documents(["alpha beta"])
+    provider.embed_query("alpha")
+    document, query = (r["body"] for r in server.httpd.requests)
+    assert document["input_type"] == "document"
+    assert document["input"] == ["alpha beta"]
+    assert query["input_type"] == "query"
+    assert query["input"] == ["alpha"]
+
+
+def test_input_type_keeps_prefixes_given_explicitly(server_factory: Any) -> None:
+    server = start(server_factory)
+    provider = OpenAICompatEmbedder(
+        server.url, "m", dims=16, input_type=True, query_prefix="q: ", document_prefix="d: "
+    )
+    provider.embed_documents(["alpha"])
+    provider.embed_query("alpha")
+    assert [r["body"]["input"] for r in server.httpd.requests] == [["d: alpha"], ["q: alpha"]]
+
+
+def test_no_input_type_field_unless_asked(server_factory: Any) -> None:
+    server = start(server_factory)
+    provider = OpenAICompatEmbedder(server.url, "intfloat/multilingual-e5-small", dims=16)
+    provider.embed_documents(["alpha"])
+    provider.embed_query("alpha")
+    assert all("input_type" not in r["body"] for r in server.httpd.requests)
+
+
 def test_no_key_header_without_api_key_env(server_factory: Any) -> None:
     server = start(server_factory)
     provider = OpenAICompatEmbedder(server.url, "plain-model", query_prefix="", dims=16)

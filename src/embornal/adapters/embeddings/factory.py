@@ -102,6 +102,7 @@ def build_provider(
             dims=cfg.dims,
             query_prefix=cfg.query_prefix,
             document_prefix=cfg.document_prefix,
+            input_type=cfg.input_type,
             batch_size=cfg.batch_size,
         )
     else:

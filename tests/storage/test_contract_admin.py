@@ -12,7 +12,7 @@ MARKER = "zyzzogeton"
 
 def test_rebuild_replays_the_log_and_verify_finds_it_equal(store: Store, events: Events) -> None:
     (a,) = write(store, events.stored("/r", "first words", tags=[("k", "v")]))
-    write(store, events.stored("/r", "second words", supersedes=a))
+    (b,) = write(store, events.stored("/r", "second words", supersedes=a))
     write(store, events.path_tagged("/r", [("area", "x")]), events.forgotten(b))
     before = (store.facts_at("/r", include_inactive=True), store.subtree("/"), store.rules())
     assert store.verify() == []

@@ -202,18 +202,22 @@ def test_the_parser_tree_is_whole() -> None:
         "token",
         "policy",
         "serve",
+        "status",
+        "doctor",
+        "completion",
     ]
     assert len(tree["memory"]) == 54 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"]
     assert tree["import"] == [
         "events", "markdown", "memory-as-history", "basic-memory", "mem0", "mcp-memory",
+        "chatgpt", "claude",
     ]  # fmt: skip
     assert tree["conflict"] == ["list", "show", "resolve", "scan", "mark"]
     assert tree["canon"] == ["add", "remove", "end", "list", "scopes"]
     assert tree["narrative"] == ["add", "current", "review", "history", "list"]
     assert tree["claim"] == [
         "create", "evidence", "adopt", "revise", "withdraw", "retract", "list", "show"]  # fmt: skip
-    assert sum(len(v) or 1 for v in tree.values()) == 114
+    assert sum(len(v) or 1 for v in tree.values()) == 119
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:

@@ -180,7 +180,11 @@ def _show_status(ctx: Context, data: dict[str, Any]) -> None:
         rows.append(("events", str(data["events"])))
     e = data["embedding"]
     model = f" {e['model']}" if e["model"] else ""
-    rows.append(("embedding", f"{e['provider']}{model} ({e['dims']}-d): {e['state']}; {e['hint']}"))
+    if e["state"] == "off":
+        rows.append(("embedding", f"off: {e['hint']}"))
+    else:
+        model += f" ({e['dims']}-d)"
+        rows.append(("embedding", f"{e['provider']}{model}: {e['state']}; {e['hint']}"))
     if m["exists"]:
         pending = data["pending_embeddings"]
         fix = " (`embornal memory reindex`)" if pending and e["state"] != "off" else ""

@@ -131,11 +131,12 @@ def build_parser() -> ArgParser:
     )
     groups.later(
         "import",
-        "read an export back, or another memory tool's data as a proposal",
+        "read an export back, another memory tool's data, or chats, as proposals",
         group_of("import"),
         description="Read an export back into the memory (the event log, Markdown files), "
-        "or another memory tool's data (memory-as-history, basic-memory, mem0, mcp-memory) "
-        "as one proposal.",
+        "another memory tool's data (memory-as-history, basic-memory, mem0, mcp-memory) "
+        "as one proposal, or a ChatGPT or Claude conversation export as one proposal per "
+        "conversation.",
     )
     add_command(
         groups,

@@ -106,3 +106,21 @@ def test_one_unit_of_work_of_many_stores_projects_as_each_event_alone(
     assert found == {"delta narwhal", "epsilon narwhal", "gamma narwhal"}
     store.rebuild()
     assert store.verify() == []
+
+
+def test_fact_counts_group_every_fact_in_scope_by_state_kind_and_stage(
+    store: Store, events: Events
+) -> None:
+    from embornal.domain.scope import EVERYTHING, NOTHING
+
+    guide = sum(n for *_, n in store.fact_counts(EVERYTHING))  # the guide facts of /memory
+    (a,) = write(store, events.stored("/r", "first words"))
+    write(store, events.stored("/r", "second words", supersedes=a))
+    (c,) = write(store, events.stored("/s", "gone words"))
+    write(store, events.forgotten(c))
+    counts = {(s, k, st): n for s, k, st, n in store.fact_counts(EVERYTHING)}
+    assert counts[("superseded", "fact", "")] == 1
+    assert counts[("forgotten", "fact", "")] == 1
+    assert counts[("active", "fact", "")] == guide + 1
+    assert sum(counts.values()) == guide + 3
+    assert store.fact_counts(NOTHING) == []

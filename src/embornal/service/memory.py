@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         lifecycle,
         links,
         merge,
+        overview,
         proposals,
         protocol,
         retention,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
     from embornal.service.import_tools import Progress, ToolImport
     from embornal.service.importing import EventsImport, MarkdownImport
+    from embornal.service.overview import Overview
     from embornal.service.proposal_results import (
         Proposal,
         ProposalSummary,
@@ -103,6 +105,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     ingest = Later("embornal.service.ingest")
     links = Later("embornal.service.links")
     merge = Later("embornal.service.merge")
+    overview = Later("embornal.service.overview")
     proposals = Later("embornal.service.proposals")
     retention = Later("embornal.service.retention")
     protocol = Later("embornal.service.protocol")
@@ -546,6 +549,14 @@ class Memory:
     def pending_embeddings(self) -> int:
         """How many live facts (or pieces) wait for a vector; see reindex."""
         return admin.pending_embeddings(self._ctx)
+
+    def overview(self) -> Overview:
+        """The facts the subject may read by state, kind and stage; events; vectors due."""
+        return overview.overview(self._ctx)
+
+    def keyword_probe(self) -> tuple[str, bool] | None:
+        """Whether the keyword index finds a live fact by one of its words (``doctor``)."""
+        return overview.keyword_probe(self._ctx)
 
     # -- moving a memory whole (service.export, service.importing, service.backup) ---------
 

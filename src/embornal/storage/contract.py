@@ -545,6 +545,11 @@ class HistoryQueries(Protocol):
 
     def anchor_count(self, scope: ReadScope) -> int: ...
 
+    def fact_counts(self, scope: ReadScope) -> list[tuple[str, str, str, int]]:
+        """``(state, kind, stage, count)`` of the facts in ``scope``, whatever their state
+        (stage ``""``: no protocol row); ``embornal status``."""
+        ...
+
     def audit_events(
         self, scope: ReadScope, *, limit: int, before: int | None = None
     ) -> list[Event]:

@@ -267,6 +267,26 @@ class ProtocolReads(TimelineQueries):
         )
         return int(rows[0][0])
 
+    def fact_counts(self, scope: ReadScope) -> list[tuple[str, str, str, int]]:
+        """How many facts in scope there are of each state (``active``, ``expired``,
+        ``superseded``, ``forgotten``, ``purged``), kind and protocol stage (``working``,
+        ``consolidated``, or ``""``: no protocol row), whatever their state."""
+        vis = self._scopes.get(scope)
+        state = (
+            "CASE WHEN f.purged_at IS NOT NULL THEN 'purged' "
+            "WHEN f.deleted_at IS NOT NULL THEN 'forgotten' "
+            "WHEN f.superseded_by IS NOT NULL THEN 'superseded' "
+            f"WHEN NOT {context.NOT_EXPIRED} THEN 'expired' ELSE 'active' END"
+        )
+        rows = self._rows(
+            f"SELECT {state} AS s, f.kind AS k, coalesce(m.stage, '') AS st, count(*) AS n "
+            "FROM facts f JOIN paths p ON p.id = f.path_id "
+            "LEFT JOIN memory_protocol m ON m.fact_id = f.id "
+            f"WHERE ({vis.sql}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3",
+            tuple(vis.params),
+        )
+        return [(str(r[0]), str(r[1]), str(r[2]), int(r[3])) for r in rows]
+
     def anchor_facts(self, scope: ReadScope, *, limit: int) -> list[Fact]:
         """The live pinned facts in scope, in the order they were stored (the recall
         cascade's anchors, decision 0095)."""

@@ -56,6 +56,7 @@ PART_METHODS: dict[str, str] = {
     "anchor_facts": _PROTOCOL,
     "frames_of": _PROTOCOL,
     "anchor_count": _PROTOCOL,
+    "fact_counts": _PROTOCOL,
     "_timeline": _TIMELINE,
     "timeline_rows": _TIMELINE,
     "history_search_rows": _TIMELINE,

@@ -15,7 +15,10 @@ from embornal.interfaces.cli.parser import ArgParser, Build, Commands, add_comma
 
 __all__ = [
     "admin",
+    "completion_args",
     "config",
+    "doctor_args",
+    "import_",
     "mcp_args",
     "memory",
     "model",
@@ -174,3 +177,43 @@ def model(sub: Commands, late: ArgParser) -> None:
     )
     add_command(sub, "ls", "model_cmds:ls", "list the models in the cache, with their size", late)
     add_command(sub, "rm", "model_cmds:rm", "delete a model from the cache", late, args=_rm_args)
+
+
+def _import_args(p: ArgParser) -> None:
+    from embornal.interfaces.cli.conversation_cmds import import_args
+
+    import_args(p)
+
+
+def import_(sub: Commands, late: ArgParser) -> None:
+    """``import chatgpt|claude``: an assistant's conversation export, as proposals (the
+    other imports are the catalogue's)."""
+    for fmt, who in (("chatgpt", "ChatGPT"), ("claude", "Claude")):
+        add_command(
+            sub,
+            fmt,
+            "conversation_cmds:import_conversations",
+            f"propose memories from a {who} conversation export (conversations.json)",
+            late,
+            f"Read FILE, the conversations.json of a {who} data export, check it whole,\n"
+            "then read each conversation as `embornal ingest` reads a transcript: ONE\n"
+            "proposal per conversation of the memories drafted from your own turns (the\n"
+            "assistant's give context only). Nothing is stored until `embornal proposal\n"
+            "approve ID`. A malformed file stops with the conversation it names, and\n"
+            "nothing is proposed. Works in client mode too. See docs/importing.md.",
+            _import_args,
+        )
+
+
+def doctor_args(p: ArgParser) -> None:
+    p.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="do not load the embedding model (the check that takes longest)",
+    )
+
+
+def completion_args(p: ArgParser) -> None:
+    p.add_argument(
+        "shell", metavar="SHELL", choices=("bash", "zsh", "fish"), help="bash, zsh or fish"
+    )

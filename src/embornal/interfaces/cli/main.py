@@ -58,15 +58,23 @@ def _run(argv: Sequence[str]) -> int:
     from embornal.interfaces.cli.tree import build_parser
 
     wants_json = "--json" in argv
+    root = build_parser()
     try:
-        args = build_parser().parse_args(argv)
+        args = root.parse_args(argv)
     except EmbornalError as e:  # a flag's value out of its range: one line, exit 2
         from embornal.interfaces.cli.app import Context
 
         return Context(argparse.Namespace(json=wants_json)).fail(e)
     except UsageError as e:
         from embornal.interfaces.cli.render import escape_controls
+        from embornal.interfaces.cli.suggest import explain
 
+        better = explain(root, e.parser, e.message, argv)
+        if better is not None:  # a mistyped command or option: one line, the closest names
+            sys.stderr.write(escape_controls(better.line(), keep="") + "\n")
+            if wants_json:
+                _json_error("usage", better.message, better.hint)
+            return EXIT_USAGE
         e.parser.print_usage(sys.stderr)
         sys.stderr.write(escape_controls(f"{e.parser.prog}: error: {e.message}", keep="") + "\n")
         if wants_json:

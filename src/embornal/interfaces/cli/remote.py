@@ -197,6 +197,11 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
         except ValueError as e:
             raise self._odd_answer() from e
 
+    def health(self) -> dict[str, Any]:
+        """What ``GET /api/v1/health`` answers (no token needed): status and version."""
+        data = self._send("GET", API_PREFIX + "/health", auth=False)
+        return data if isinstance(data, dict) else {}
+
     def _unreachable(self, e: BaseException) -> StorageError:
         reason = getattr(e, "reason", e)
         if isinstance(reason, TimeoutError):

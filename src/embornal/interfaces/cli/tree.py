@@ -54,7 +54,8 @@ def build_parser() -> ArgParser:
 
             group = commands_of(parser)
             add_group_commands(group, name, late)  # the catalogue's commands of the group
-            written = getattr(commands, name, None)  # then those written by hand, if any
+            # then those written by hand, if any (``import_``: a keyword's filler)
+            written = getattr(commands, name, None) or getattr(commands, name + "_", None)
             if written is not None:
                 written(group, late)
 
@@ -130,11 +131,12 @@ def build_parser() -> ArgParser:
     )
     groups.later(
         "import",
-        "read an export back, or another memory tool's data as a proposal",
+        "read an export back, another memory tool's data, or chats, as proposals",
         group_of("import"),
         description="Read an export back into the memory (the event log, Markdown files), "
-        "or another memory tool's data (memory-as-history, basic-memory, mem0, mcp-memory) "
-        "as one proposal.",
+        "another memory tool's data (memory-as-history, basic-memory, mem0, mcp-memory) "
+        "as one proposal, or a ChatGPT or Claude conversation export as one proposal per "
+        "conversation.",
     )
     add_command(
         groups,
@@ -201,5 +203,41 @@ def build_parser() -> ArgParser:
         "It listens on 127.0.0.1 unless --bind names another address; a non-loopback\n"
         "bind needs an active token and prints a warning. Plain HTTP: put TLS in front.",
         args_of("serve_args"),
+    )
+    add_command(
+        groups,
+        "status",
+        "status_cmds:status",
+        "the memory at a glance: where, how big, what it holds, what waits",
+        late,
+        "Print where the memory is and its size on disk, its facts by state, stage and\n"
+        "kind, the embedding model and whether it is on disk, the facts waiting for a\n"
+        "vector, the open proposals and conflicts, and the server of client mode. Reads\n"
+        "only; loads no model. In client mode: what the server reports.",
+    )
+    add_command(
+        groups,
+        "doctor",
+        "status_cmds:doctor",
+        "check each part end to end and say what to do about a failure",
+        late,
+        "Check the configuration parses, the memory opens, its log verifies against the\n"
+        "projections, the keyword index answers, the embedding model loads and embeds\n"
+        "(when one is configured), and PostgreSQL answers (when configured). Each failed\n"
+        "check says what to do. Exit 0 when every check passes, 8 when one fails.",
+        args_of("doctor_args"),
+    )
+    add_command(
+        groups,
+        "completion",
+        "completion_cmds:completion",
+        "print a shell completion script (bash, zsh or fish)",
+        late,
+        "Print the completion script of SHELL, made from this command line's parser\n"
+        "(every command, subcommand and option). Install it with, e.g.:\n"
+        "  bash: embornal completion bash > ~/.local/share/bash-completion/completions/embornal\n"
+        "  zsh:  embornal completion zsh > ~/.zfunc/_embornal   (fpath+=(~/.zfunc))\n"
+        "  fish: embornal completion fish > ~/.config/fish/completions/embornal.fish",
+        args_of("completion_args"),
     )
     return root

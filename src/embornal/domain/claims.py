@@ -1,4 +1,4 @@
-"""The claims ledger (seed 002, issue 12 item 10, decision 0081): a claim is an aggregate
+"""The claims ledger (docs/model.md, Claims; decision 0081): a claim is an aggregate
 of its own, in the stream ``claim:<id>``; pure state, ``evolve``/``fold`` and the decisions.
 
 A claim is a **judgment about specific material**, kept apart from the material: a

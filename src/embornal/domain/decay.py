@@ -1,4 +1,4 @@
-"""Time decay of confidence (seed 001 §5, §7): each kind's half-life, staleness threshold
+"""Time decay of confidence (docs/model.md, The spine): each kind's half-life, staleness threshold
 and ephemeral horizon, and ``c_eff`` with staleness for a fact as the projection holds it.
 
 Light on purpose: recall ranks with staleness, and its start-up path imports neither the

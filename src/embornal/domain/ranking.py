@@ -299,7 +299,7 @@ class FusionSettings:
     (docs/decisions/0105-fusion-chosen-on-the-fit-half.md).
     """
 
-    method: str = "linear"  # "linear" (seed 000) or "rrf" (reciprocal-rank fusion)
+    method: str = "linear"  # "linear" (decision 0008) or "rrf" (reciprocal-rank fusion)
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     # "minmax": cosines rescaled over the candidates like bm25; "cosine": as they are.

@@ -282,7 +282,7 @@ def _bounds_hint(spec: FieldSpec) -> str:
 
 
 def default_registry() -> KindRegistry:
-    """A registry of the twelve kinds of seed 001 §2, each at version 1."""
+    """A registry of the twelve kinds of v1 (docs/model.md, Fact and path), each at version 1."""
     registry = KindRegistry()
     for schema in V1_SCHEMAS:
         registry.register(schema.KIND, 1, schema)

@@ -465,8 +465,8 @@ def decide_revise(state: ClaimState, revision: Revision) -> list[DomainEvent]:
 def decide_replace(
     old: ClaimState, new: ClaimState, problems: Sequence[str] = ()
 ) -> tuple[list[DomainEvent], list[DomainEvent]]:
-    """Seed 002's revision: the adopted ``old`` is superseded by the proposed ``new``, which
-    is adopted, in one append: (the old stream's events, the new one's)."""
+    """memory-as-history's revision: the adopted ``old`` is superseded by the proposed
+    ``new``, which is adopted, in one append: (the old stream's events, the new one's)."""
     if old.claim_id == new.claim_id:
         raise InvalidInput("a claim cannot replace itself")
     if old.status is not ClaimStatus.ADOPTED:

@@ -165,7 +165,7 @@ def contradict(c: float, w: float) -> float:
 
 
 def needs_review(c: float, table: ConfidenceTable = DEFAULT_CONFIDENCE) -> bool:
-    """Below the review threshold a contradicted pair enters the conflict queue (§5, §8)."""
+    """Below the review threshold a contradicted pair enters the conflict queue (decision 0060)."""
     return check_confidence(c) < table.review_below
 
 

@@ -25,8 +25,9 @@ __all__ = ["DECAY", "DEFAULT_DECAY", "KindDecay", "decay_of", "effective_confide
 
 @record
 class KindDecay:
-    """One row of the §7 table: half-life, staleness threshold on ``c_eff``, the ephemeral
-    horizon, and the ``status`` values exempt from time (an active project)."""
+    """One row of the decay table (docs/model.md, The spine): half-life, staleness threshold
+    on ``c_eff``, the ephemeral horizon, and the ``status`` values exempt from time (an
+    active project)."""
 
     halflife_days: float
     stale_below: float

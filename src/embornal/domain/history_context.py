@@ -59,7 +59,7 @@ MAX_EVIDENCE = 50
 #: links, one hop), ``both`` (links first).
 VIA = ("both", "session", "links")
 
-#: Seed 002's relation names on embornal's closed vocabulary (decision 0090): ``related``
+#: memory-as-history's relation names on embornal's closed vocabulary (decision 0090): ``related``
 #: is ``relates_to``; ``updates`` (the newer account revises the older) is
 #: ``supersedes`` as a link only (both memories stay live, neither is preferred);
 #: ``explains`` (the source gives the reason of the target) is ``about``.

@@ -27,7 +27,7 @@ __all__ = ["EVENT_AT", "SESSION", "SESSION_POSITION", "TIMELINE_OPERATIONS"]
 _READ_ERRORS = (400, 401, 404, 422, 503)
 _LIST_ERRORS = (400, 401, 422, 503)
 _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
-#: Seed 002's relation names (``domain.history_context.SEED_RELATIONS``), then ours.
+#: memory-as-history's relation names (``domain.history_context.SEED_RELATIONS``), then ours.
 SEED_NAMES = ("related", "updates", "explains")
 _TIME = "ISO-8601, e.g. 2025-03-01T09:00:00Z (no zone: UTC; a date: its first instant)"
 

@@ -1,7 +1,7 @@
 """The history protocol's facade beyond capture, anchors and provenance:
 ``Memory.chronicle`` (docs/model.md, The chronicle and the recall cascade; decision 0084).
 
-Seed 002's capture, consolidation, anchors, provenance and accountable forgetting are
+The protocol's capture, consolidation, anchors, provenance and accountable forgetting are
 the memory's own methods (``Memory.remember``, ``promote``, ``pin``, ``corroborate`` …;
 decision 0064). What it adds on top (the audit, and the canon, frames, narratives,
 claims and timelines as they come) lives here, one delegating method per operation,

@@ -1,4 +1,4 @@
-"""Seed 002's link tools on embornal's typed links (decision 0090): ``link_memories``,
+"""memory-as-history's link tools on embornal's typed links (decision 0090): ``link_memories``,
 ``unlink_memories`` and ``memory_links`` are :mod:`.links`' link, unlink and one-hop
 walk, memory-as-history's relation names mapped onto the closed vocabulary
 (:data:`~embornal.domain.history_context.SEED_RELATIONS`).

@@ -1,4 +1,4 @@
-"""The recall cascade at scale (issue 12 item 12; decision 0095): anchors, canon and the
+"""The recall cascade at scale (decision 0095): anchors, canon and the
 ordinary recall, with the stale interpretations, the narrative and the open conflicts.
 
     python benchmarks/cascade.py [--sizes 100000] [--calls 200]

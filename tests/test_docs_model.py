@@ -81,6 +81,7 @@ def _cited_outside() -> list[str]:
         *sorted((root / "docs").glob("*.md")),
         root / "README.md",
         *sorted((root / "benchmarks").glob("*.py")),
+        *sorted((root / "benchmarks").glob("*.md")),
     ]
     return [
         f"{path.relative_to(root) if path.is_relative_to(root) else path}:{n}: {line.strip()}"

@@ -1,4 +1,4 @@
-"""The recall cascade at scale (issue 12 item 12; decision 0095): anchors, canon and the
+"""The recall cascade at scale (decision 0095): anchors, canon and the
 ordinary recall, with the stale interpretations, the narrative and the open conflicts.
 
     python benchmarks/cascade.py [--sizes 100000] [--calls 200]
@@ -34,7 +34,7 @@ from embornal import FixedClock, Memory, NewFact
 
 SECTION = "Recall cascade: anchors, canon and recall at scale"
 TARGET_MS = 15.0
-"""Issue 12 item 12: the cascade's p50 at 100k memories, 12 anchors, 8 canon entries
+"""The target: the cascade's p50 at 100k memories, 12 anchors, 8 canon entries
 and a narrative."""
 
 OPS = (

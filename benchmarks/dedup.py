@@ -45,7 +45,7 @@ from benchmarks.scale import build_corpus, make_content
 
 from embornal import FixedClock, Memory, NewFact
 
-SECTION = "Entity resolution: duplicate candidates (issue 11 item 5)"
+SECTION = "Entity resolution: duplicate candidates (decision 0058)"
 TARGET_PRECISION, TARGET_RECALL, TARGET_MS = 0.95, 0.90, 20.0
 
 _FIRST = (

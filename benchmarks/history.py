@@ -1,4 +1,4 @@
-"""The history protocol at scale (seed 002; decisions 0064–0066): its writes and its
+"""The history protocol at scale (decisions 0064–0066): its writes and its
 queues in a memory of many facts.
 
     python benchmarks/history.py [--sizes 100000] [--calls 200]

@@ -159,7 +159,7 @@ TARGETS = (
         "ms",
         100_000,
     ),
-    # Issue 14, item 5: a million facts.
+    # A million facts.
     Target("bulk load at 1M (issue 14)", "bulk.facts_per_s", "bulk.facts_per_cpu_s", ">=",
            20_000.0, "facts/s", ONE_MILLION),
     Target("keyword recall p50 at 1M", "recall_keyword_ms.p50", "recall_keyword_cpu_ms.p50",

@@ -40,7 +40,7 @@ from benchmarks.common import REPO_ROOT, latency_summary, machine_info, results_
 
 from embornal.domain.screening import screen
 
-SECTION = "Injection screen: false positives on ordinary text (issue 26 item 16)"
+SECTION = "Injection screen: false positives on ordinary text (decision 0066)"
 TARGET_FALSE_POSITIVE = 0.001
 
 _NAMES = [

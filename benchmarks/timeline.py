@@ -1,4 +1,4 @@
-"""The timeline at scale (seed 002 item 11; decisions 0088–0090): a session's timeline and a
+"""The timeline at scale (decisions 0088–0090): a session's timeline and a
 windowed history search in a memory of many memories with a history context.
 
     python benchmarks/timeline.py [--sizes 100000] [--calls 200]

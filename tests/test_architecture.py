@@ -1,8 +1,9 @@
 """Architecture: imports point down the layers, the public surface is declared, modules stay small.
 
-DESIGN §2: interfaces → service → storage / adapters, with domain pure (no I/O) and
-``embornal.errors`` usable by everyone. The checks read the source with ``ast``, so an
-import hidden inside a function or under ``TYPE_CHECKING`` counts too.
+The layers (docs/model.md, Where things live): interfaces → service → storage / adapters,
+with domain pure (no I/O) and ``embornal.errors`` usable by everyone. The checks read the
+source with ``ast``, so an import hidden inside a function or under ``TYPE_CHECKING`` counts
+too.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ def test_both_lets_all_stand_and_bad_decisions_write_nothing(memory: Memory) -> 
     with pytest.raises(InvalidInput, match="status must be one of open, resolved, all"):
         memory.conflicts(status="closed")
     assert len(list(memory._store.read_all())) == before
-    # none of them is both (seed 002: resolve_conflict without adopted_memory_id)
+    # none of them is both (memory-as-history: resolve_conflict without adopted_memory_id)
     done = memory.resolve_conflict(c.id, reason="father and son")
     assert done.outcome == "both" and all(m.state == "active" for m in done.members)
     assert {m.id for m in done.members} == {a, b}

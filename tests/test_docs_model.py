@@ -1,6 +1,8 @@
 """docs/model.md is a map that holds: every module it names exists, every module of the
 four layers is named in its "Where things live" section, it cites no document outside the
-repository, and its glossary defines the words the code uses."""
+repository, and its glossary defines the words the code uses. Nor do the source, the docs
+(but the decision records, which are never rewritten), the README or the benchmarks: they
+cite docs/model.md or a decision record."""
 
 from __future__ import annotations
 
@@ -66,6 +68,31 @@ def test_every_module_the_map_names_exists_and_every_module_is_on_it() -> None:
 def test_the_model_cites_no_document_outside_the_repository() -> None:
     text = DOC.read_text(encoding="utf-8")
     assert not re.search(r"seed 00\d|DESIGN §", text)
+
+
+#: A citation of a design note or an issue item, neither of which is in the repository.
+OUTSIDE = re.compile(r"seed 00\d|DESIGN §|\bissue \d+,? item\b", re.IGNORECASE)
+
+
+def _cited_outside() -> list[str]:
+    root = DOC.parents[1]
+    files = [
+        *sorted(p for p in SRC.rglob("*") if p.suffix in {".py", ".sql", ".md"}),
+        *sorted((root / "docs").glob("*.md")),
+        root / "README.md",
+        *sorted((root / "benchmarks").glob("*.py")),
+        *sorted((root / "benchmarks").glob("*.md")),
+    ]
+    return [
+        f"{path.relative_to(root) if path.is_relative_to(root) else path}:{n}: {line.strip()}"
+        for path in files
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if OUTSIDE.search(line)
+    ]
+
+
+def test_the_source_docs_and_benchmarks_cite_no_document_outside_the_repository() -> None:
+    assert _cited_outside() == [], "cite docs/model.md (a section) or a decision record instead"
 
 
 def test_the_glossary_defines_the_words_of_the_code() -> None:

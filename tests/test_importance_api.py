@@ -1,6 +1,6 @@
-"""Importance and lifetime through the Python API (issue 10 Part C; seed 001 §3, §4, §7,
-§10, §11): pin, unpin, a user weight, a lifetime at store and later; an until fact leaves
-recall and the default reads after its date without an event; the facts due for
+"""Importance and lifetime through the Python API (decisions 0034–0036; docs/model.md,
+Lifecycle, The spine): pin, unpin, a user weight, a lifetime at store and later; an until
+fact leaves recall and the default reads after its date without an event; the facts due for
 confirmation; recall ranking with the spine; migration 0014, rebuild and verify."""
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def test_a_change_that_changes_nothing_writes_nothing(memory: Memory) -> None:
     assert memory.pin(fact.id).pinned
     memory.set_lifetime(fact.id, "standard")
     memory.unpin(fact.id)
-    memory.unpin(fact.id)  # a no-op, but audited as one (seed 002)
+    memory.unpin(fact.id)  # a no-op, but audited as one (decision 0065)
     assert _events(memory) == before + 2
 
 

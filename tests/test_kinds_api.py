@@ -1,9 +1,10 @@
-"""Kinds through the Python API (issue 10 Part B; seed 001 §1–§2, §11): store with a kind
-and attributes, update them sparsely, find by kind and attribute, list the kinds.
+"""Kinds through the Python API (docs/model.md, Fact and path; decisions 0029–0031): store
+with a kind and attributes, update them sparsely, find by kind and attribute, list the
+kinds.
 
-Seed 001 §1: "kind is immutable after creation. A Person never becomes a Location; a
+The rules: "kind is immutable after creation. A Person never becomes a Location; a
 misclassified memory is superseded by a new one (supersedes edge), preserving history."
-§11: "attributes (JSON, validated before write — the DB stores only schema-valid
+"attributes (JSON, validated before write — the DB stores only schema-valid
 payloads)"; "one SQL view per kind … exposing attributes as typed columns".
 """
 

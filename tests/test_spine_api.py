@@ -1,5 +1,5 @@
-"""The justification spine through the Python API (issue 10 Part C; seed 001 §3, §5, §10,
-§11): confidence at creation, confirm, contradict, evidence; the projection of migration
+"""The justification spine through the Python API (docs/model.md, The spine; decisions 0032,
+0037): confidence at creation, confirm, contradict, evidence; the projection of migration
 0013, purge, rebuild and verify; two writers racing on one fact."""
 
 from __future__ import annotations

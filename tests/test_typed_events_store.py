@@ -1,6 +1,6 @@
 """Typed events against a real database: purge redacts by declaration, a memory written by
 release 0.1.0 reads back and verifies, and racing writers on one fact stay consistent
-(issue 10 Part A items 1 and 2)."""
+(decisions 0025, 0026)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Source and visibility through the Python API (issue 10 Part C; seed 001 §3, §10):
+"""Source and visibility through the Python API (decisions 0037, 0038):
 ``store(visibility=, source=, evidence=, confidence=)``, ``set_visibility``, who sees a
 private or restricted fact on every read path, an assistant never seeing a private one,
 bad input, purge, rebuild and verify, and migration 0015 from blank and from 0.1.0."""

@@ -4,7 +4,7 @@ series, tree, ls and their counts, find by kind and attribute, export of the eve
 of Markdown).
 
 Random trees, tags (on facts and on paths), policies (allow and deny, roles) and
-subjects; the reference is the Casbin enforcer of the seed 000 model. Subjects also tag
+subjects; the reference is the Casbin enforcer of the access model. Subjects also tag
 and untag paths; the facts each may read are also checked against a model in which a
 fact inherits only the path tags its own owner set. Facts get a random visibility
 (shared, private, restricted to random subjects and roles), at store or changed later by

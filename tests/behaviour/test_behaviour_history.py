@@ -60,7 +60,7 @@ def test_a_hidden_memory_looks_missing_to_every_protocol_call(
 
 
 def test_the_audit_log_gives_each_decision_with_its_reason(alice: MemoryAPI) -> None:
-    """Seed 002 item 13: ``audit_log`` is every decision with its reason, the newest
+    """Decision 0099: ``audit_log`` is every decision with its reason, the newest
     first; a pin of working material is refused and leaves nothing to audit."""
     s = alice.remember("I am Ada's assistant.", source="ada")
     with pytest.raises(ProtocolViolation):
@@ -102,7 +102,7 @@ def test_the_audit_log_leaves_out_what_a_subject_may_not_read(
 
 
 def test_narratives_on_both_sides(alice: MemoryAPI) -> None:
-    """Seed 002: a forgotten dependency withholds the narrative; restoring does not
+    """docs/model.md, Narratives: a forgotten dependency withholds the narrative; restoring does not
     silently re-approve it; review does."""
     fid = alice.remember("We ship on Fridays.", source="standup").fact.id
     alice.promote(fid, reason="agreed")

@@ -20,7 +20,7 @@ def _claim(alice: MemoryAPI, path: str = "/alice/release") -> tuple[str, str]:
 
 
 def test_a_withdrawn_claim_withholds_the_narrative_resting_on_it(alice: MemoryAPI) -> None:
-    """Seed 002: 'revise_claim() or withdraw_claim() changes the adopted account'; the
+    """memory-as-history: 'revise_claim() or withdraw_claim() changes the adopted account'; the
     same narrative_review notice as for a forgotten memory."""
     _, cid = _claim(alice)
     n = alice.chronicle.narrate("We release in June.", reason="weekly", claim_ids=[cid],
@@ -50,7 +50,7 @@ def test_a_proposed_claim_is_refused_naming_adopt_claim(alice: MemoryAPI) -> Non
 def test_the_audit_log_lists_claim_and_narrative_decisions_with_reasons(
     alice: MemoryAPI,
 ) -> None:
-    """Issue 12 item 13: 'audit_log(limit?) — every decision with its reason — is a view
+    """Decision 0099: 'audit_log(limit?) — every decision with its reason — is a view
     of the event log'."""
     fid, cid = _claim(alice)
     n = alice.chronicle.narrate("June.", reason="weekly synthesis", claim_ids=[cid])
@@ -102,7 +102,7 @@ def test_what_a_subject_may_not_see_is_not_in_its_audit(
 def test_declared_conflicts_are_in_the_audit_for_who_may_read_both_memories(
     alice: MemoryAPI, bob: MemoryAPI
 ) -> None:
-    """Seed 002's mark_conflict / resolve_conflict are decisions with reasons."""
+    """memory-as-history's mark_conflict / resolve_conflict are decisions with reasons."""
     a = alice.remember("Sprint goal: the importer.", frame="team").fact.id
     b = alice.remember("Sprint goal: the exporter.", frame="ops", path="/alice/goals").fact.id
     c = alice.chronicle.mark_conflict(a, b, reason="two goals")

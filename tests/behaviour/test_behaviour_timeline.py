@@ -1,4 +1,4 @@
-"""The history context, the timeline, the history search and the seed's link tools on
+"""The history context, the timeline, the history search and memory-as-history's link tools on
 both sides (a local memory and the remote client); a memory a subject may not read is
 no hit, no evidence and no place on its timeline."""
 

@@ -194,7 +194,7 @@ def _nothing_written(cli: Run) -> None:
          "mem0 memory big: the text is over 65536 bytes"),
         ("mcp-memory", '{"type":"entity","name":"Ann\\nBee","entityType":"person"}\n',
          "mcp-memory entity Ann\\x0aBee: person.full_name holds a line break"),
-        # hostile files (issue 26 §13): deep nesting, a lone surrogate, a NUL
+        # hostile files (decision 0131): deep nesting, a lone surrogate, a NUL
         ("mem0", '[{"id": "1", "memory": "a", "metadata": ' + '{"a": ' * 50_000 + "1"
          + "}" * 50_001 + "]", "the data is nested too deep"),
         ("mem0", '[{"id": "1", "memory": "a", "metadata": ' + '{"a": ' * 100 + "1"

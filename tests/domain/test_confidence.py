@@ -1,4 +1,4 @@
-"""Confidence, quoted from seed 001 §5 and §7.
+"""Confidence (docs/model.md, The spine; decision 0032), each rule quoted.
 
 "Priors by source (constants live in one config module, tunable): user-stated ≈ 0.95,
 assistant-inferred ≈ 0.60, imported/reconciled ≈ 0.70."
@@ -7,7 +7,7 @@ assistant-inferred ≈ 0.60, imported/reconciled ≈ 0.70."
 "MemoryContradicted … decays confidence multiplicatively — c' = c·(1−w)".
 "c_eff = c · 2^(−Δt / halflife). Derived at query time / in the projection — never written
 back to the log." "c_eff below the kind's staleness threshold ⇒ stale".
-§7: "person, organization, location 730 d 0.30; preference, skill, fact 365 d 0.35; goal,
+"person, organization, location 730 d 0.30; preference, skill, fact 365 d 0.35; goal,
 project (active exempt), asset, relationship, contact 180 d 0.40; event (episodic) 30 d 0.50".
 """
 

@@ -1,4 +1,4 @@
-"""Typed links and merges in the domain (seed 001 §6, §8–§9; decisions 0052–0054): the
+"""Typed links and merges in the domain (docs/model.md, Links and merges; decisions 0052–0054): the
 vocabulary, the emit rules, the decisions and their undo, pure, no storage."""
 
 from __future__ import annotations

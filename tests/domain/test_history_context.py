@@ -1,5 +1,5 @@
-"""The history context's pure rules (decisions 0088-0090): the checks, the seed's
-relation names and the bounded choice of evidence."""
+"""The history context's pure rules (decisions 0088-0090): the checks,
+memory-as-history's relation names and the bounded choice of evidence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Importance and lifetime on the fact aggregate (seed 001 §3, §4, §7, §10): pin, unpin,
+"""Importance and lifetime on the fact aggregate (decisions 0034, 0035): pin, unpin,
 a user weight, a lifetime, decided purely and folded from the stream; the spine's part of
 a recall score."""
 
@@ -50,7 +50,7 @@ def test_pin_and_unpin_are_one_event_each_with_the_importance_before() -> None:
 
 def test_a_command_that_changes_nothing_decides_no_event() -> None:
     state = _state()
-    # An unpin of an unpinned fact changes nothing but is audited (seed 002, decision 0065).
+    # An unpin of an unpinned fact changes nothing but is audited (decision 0065).
     assert decide_pin(state, PinFact("F1", False), NOW) == [MemoryUnpinNoop("F1")]
     pinned = evolve(state, decide_pin(state, PinFact("F1", True), NOW)[0])
     assert decide_pin(pinned, PinFact("F1", True), NOW) == []

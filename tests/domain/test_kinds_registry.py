@@ -1,8 +1,8 @@
 """The kind registry: versions and upcasters, sparse updates, text coercion, description.
 
-Seed 001 §1: "Kind schemas are registered in a KindRegistry (mirror of the event
+Decision 0030: "Kind schemas are registered in a KindRegistry (mirror of the event
 registry): (kind, schema_version, attributes dataclass, upcasters). Old attribute payloads
-upcast on read, exactly like events." "kind is immutable after creation." §10:
+upcast on read, exactly like events." "kind is immutable after creation."
 "MemoryAttributesUpdated — sparse change to kind-schema fields (validated)".
 """
 

@@ -1,4 +1,4 @@
-"""The twelve kind schemas of seed 001 §2, each field as the seed lists it.
+"""The twelve kind schemas of v1, each field as docs/model.md and the kinds define it.
 
 "Attribute fields below are the structured, validated, queryable fields. All are optional
 unless marked ●." and "Vocabulary rule: every closed vocabulary above is a StrEnum in code."
@@ -37,7 +37,7 @@ from embornal.errors import InvalidAttribute, InvalidInput, InvalidKind
 ALICE = "01HZY3K8Q5W6X7Y8Z9ABCDEFGH"
 BOB = "01HZY3K8Q5W6X7Y8Z9ABCDEFGJ"
 
-# The ● fields of each kind, exactly as seed 001 §2 marks them (event: occurred_at, or start_at).
+# The required fields of each kind (event: occurred_at, or start_at).
 REQUIRED: dict[str, set[str]] = {
     "fact": {"statement"},
     "preference": {"polarity"},
@@ -53,7 +53,7 @@ REQUIRED: dict[str, set[str]] = {
     "relationship": {"subject_id", "predicate", "object_id"},
 }
 
-# Every v1 attribute of each kind, in the seed's order.
+# Every v1 attribute of each kind, in the schema's order.
 FIELDS: dict[str, list[str]] = {
     "fact": ["statement"],
     "preference": ["polarity", "strength", "context"],

@@ -1,5 +1,5 @@
-"""Path rules, quoted from seed 000: 'The memory folds each path to lowercase. A segment
-starts with a letter or a digit, and it holds letters, digits, ., _ and -.'"""
+"""Path rules (docs/model.md, Fact and path), quoted: 'The memory folds each path to lowercase.
+A segment starts with a letter or a digit, and it holds letters, digits, ., _ and -.'"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The corroboration gate, as seed 002 states it: "a known origin needs one different
+"""The corroboration gate, as memory-as-history states it: "a known origin needs one different
 corroborating source; an unknown/blank origin needs two distinct corroborating sources.
 Whitespace is trimmed for comparison, case is preserved, and repeated labels add no
 independent support." Reposts with a declared common origin form one origin group."""

@@ -1,4 +1,4 @@
-"""Known injection shapes are screened deterministically (seed 002 §5); ordinary text,
+"""Known injection shapes are screened deterministically (decision 0066); ordinary text,
 including text about these topics, is not flagged."""
 
 from __future__ import annotations

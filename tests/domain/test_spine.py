@@ -1,4 +1,4 @@
-"""The justification spine of seed 001 §3–§4: source, evidence, lifetime, visibility,
+"""The justification spine (docs/model.md, The spine): source, evidence, lifetime, visibility,
 importance.
 
 "EvidenceRef = (evidence_type: quote·uri·conversation·document·observation, value,

@@ -1,6 +1,6 @@
 """The justification spine in the fact aggregate, pure: confirm, contradict and evidence are
-decided on a state and folded in log order with the weights of the actor kinds (seed 001
-§3, §5; issue 10 Part C)."""
+decided on a state and folded in log order with the weights of the actor kinds (decision
+0032)."""
 
 from __future__ import annotations
 

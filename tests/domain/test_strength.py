@@ -1,4 +1,4 @@
-"""Strength, quoted from seed 000:
+"""Strength (docs/model.md, The spine), its rules quoted:
 'strength = exp(-elapsed_days / stability_days)', 'A new fact has a stability of one day',
 'stability = stability * (1 + 2.75 * (1 - strength))', and 'a fact that the reader recalls
 on day 2, day 8, day 30 and day 90 reaches a stability of about 120 days. Two months after

@@ -1,5 +1,5 @@
 """Typed events: every class declares its text, maps to its stored payload and back, and
-upcasts old payloads along its own chain (issue 10 Part A item 1)."""
+upcasts old payloads along its own chain (decision 0025)."""
 
 from __future__ import annotations
 

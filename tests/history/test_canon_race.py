@@ -1,4 +1,4 @@
-"""Seed 002's race: "Two connections racing ... a forget against a canonize: the final
+"""memory-as-history's race: "Two connections racing ... a forget against a canonize: the final
 state obeys the rules and the log explains it" (decision 0078: the membership is an
 event of the memory's own stream, so the loser is decided again on the winner's state).
 """

@@ -1,4 +1,5 @@
-"""Canon and scopes (seed 002 §7; decision 0078), each test quoting the rule it holds."""
+"""Canon and scopes (docs/model.md, Canon and scopes; decision 0078), each test quoting the
+rule it holds."""
 
 from __future__ import annotations
 

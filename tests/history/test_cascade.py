@@ -1,4 +1,4 @@
-"""The recall cascade, search and search_archive (issue 12 item 12; decisions 0095-0097)."""
+"""The recall cascade, search and search_archive (decisions 0095-0097)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from embornal.errors import InvalidInput
 
 @pytest.mark.parametrize("flood", [3, 10, 50, 200])
 def test_anchors_survive_a_flood(memory: Memory, clock: FixedClock, flood: int) -> None:
-    """Seed 002's usefulness check: one identity memory promoted and pinned, then a flood
+    """memory-as-history's usefulness check: one identity memory promoted and pinned, then a flood
     of trivial memories; ``recall(limit=5)`` with no query still returns the identity,
     where a recency-only window of five loses it once the flood fills the window."""
     identity = memory.remember("The user is Ada, a data engineer; I am her assistant.",

@@ -1,5 +1,5 @@
-"""Frames and declared conflicts (seed 002 §8; decisions 0078, 0080), each test quoting
-the rule it holds."""
+"""Frames and declared conflicts (docs/model.md, Frames, Conflicts; decisions 0078, 0080),
+each test quoting the rule it holds."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Narratives resting on claims (seed 002 "source, claim and relationship dependencies can
-require explicit review"; decision 0098): the claim validated at narrate time, a later
-withdrawal, revision, replacement or evidence change withholding the narrative until
-``review_narrative`` or a replacement, as memory dependencies do."""
+"""Narratives resting on claims (docs/model.md, Narratives; decision 0098): the claim
+validated at narrate time, a later withdrawal, revision, replacement or evidence change
+withholding the narrative until ``review_narrative`` or a replacement, as memory
+dependencies do."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def test_a_narrative_rests_on_adopted_judgments_only(memory: Memory) -> None:
 def test_withdrawing_the_claim_withholds_the_narrative_until_a_replacement(
     memory: Memory,
 ) -> None:
-    """Seed 002: 'revise_claim() or withdraw_claim() changes the adopted account'; the
+    """memory-as-history: 'revise_claim() or withdraw_claim() changes the adopted account'; the
     narrative's text stays inspectable; review is refused while the issue is live."""
     cid = _adopted(memory)
     n = memory.chronicle.narrate("We release in June.", reason="r", claim_ids=[cid],

@@ -1,5 +1,5 @@
-"""Narrative accounts (seed 002 "Narrative versions", "Narrative integrity and source
-guards"; decisions 0085, 0086): the acceptance scenario, the rules quoted, a forget racing
+"""Narrative accounts (docs/model.md, Narratives; decisions 0085, 0086): the acceptance
+scenario, the rules quoted, a forget racing
 a narrate, rebuild and purge."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Seed 002's acceptance scenarios that items 1–6 of issue 12 cover (deterministic, no
-model): poisoning, and two writers racing a pin against a flag_sensitive and a forget
-against a pin. (Anchors surviving a flood is the recall cascade's, item 12.)"""
+"""memory-as-history's acceptance scenarios of the history protocol (decisions 0064–0066;
+deterministic, no model): poisoning, and two writers racing a pin against a flag_sensitive
+and a forget against a pin. (Anchors surviving a flood is the recall cascade's, decision
+0095.)"""
 
 from __future__ import annotations
 

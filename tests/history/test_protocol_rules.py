@@ -1,4 +1,5 @@
-"""The history protocol's rules (seed 002), each test quoting the rule it holds."""
+"""The history protocol's rules (docs/model.md, The history protocol), each test quoting the
+rule it holds."""
 
 from __future__ import annotations
 
@@ -245,7 +246,7 @@ def test_flagging_lifts_an_unsupported_anchor_atomically_and_reversibly(
     assert lift.reason == "unpin by sensitivity: it waives a check"
     assert flag.recorded_at == lift.recorded_at
     audited = [e.action for e in memory.chronicle.audit_log(limit=3)]
-    assert audited[:2] == ["unpin_by_sensitivity", "flag_sensitive"]  # the seed's log name
+    assert audited[:2] == ["unpin_by_sensitivity", "flag_sensitive"]  # memory-as-history's log name
     assert memory.flag_sensitive(fid, reason="again").sensitive  # nothing more written
     assert _types(memory, fid).count("MemoryFlaggedSensitive") == 1
     memory.corroborate(fid, "the team's policy doc")

@@ -1,5 +1,5 @@
-"""The history context, the timeline and the history search (seed 002 item 11;
-decisions 0088–0090), each test quoting the contract it holds."""
+"""The history context, the timeline and the history search (docs/model.md, Frames
+and history context; decisions 0088–0090), each test quoting the contract it holds."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every text an operation of the catalogue takes refuses a NUL and a lone surrogate before
-the call, whatever its declared type: no database keeps them (issue 26 §11, §13)."""
+the call, whatever its declared type: no database keeps them (decision 0131)."""
 
 from __future__ import annotations
 

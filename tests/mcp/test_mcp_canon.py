@@ -1,6 +1,6 @@
-"""Canon, frames and declared conflicts over MCP (full profile), in-process: seed 002's
-tool names and argument names, and structured self-correcting errors whose hint names
-the tool call that fixes them (decisions 0078-0080)."""
+"""Canon, frames and declared conflicts over MCP (full profile), in-process:
+memory-as-history's tool names and argument names, and structured self-correcting errors
+whose hint names the tool call that fixes them (decisions 0078-0080)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The claims ledger's MCP tools (full profile; decisions 0081–0083), in-process, called as
-a guide written for seed 002 calls them: its tool names and argument names (``content``,
+a guide written for memory-as-history calls them: its tool names and argument names (``content``,
 ``kind``, ``add_evidence(claim_id, memory_id, stance, reason, quote)``, ``revise_claim(
 claim_id, replacement_id, reason)``), with embornal's own ``add_evidence(id, evidence)`` of
 a fact still working, and structured errors whose hint names the fixing call."""

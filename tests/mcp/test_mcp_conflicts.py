@@ -17,7 +17,7 @@ async def test_the_tools_are_in_the_full_profile_and_resolve_takes_seed_002s_arg
     memory: Memory,
 ) -> None:
     """Decision 0080: resolve_conflict(conflict_id, reason, adopted_memory_id?) is a tool
-    of the full profile (seed 002's signature); merging is not."""
+    of the full profile (memory-as-history's signature); merging is not."""
     async with connect(memory, "core") as core:
         names = {t.name for t in (await core.list_tools()).tools}
         assert not (set(TOOLS) | {"resolve_conflict"}) & names

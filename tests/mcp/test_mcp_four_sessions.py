@@ -1,4 +1,4 @@
-"""Seed 002's acceptance scenario "four sessions": capture, promote, pin and narrate
+"""memory-as-history's acceptance scenario "four sessions": capture, promote, pin and narrate
 across four separate MCP client/server sessions over stdio on one database; the anchor
 and the narrative are there in each (deterministic, no model)."""
 

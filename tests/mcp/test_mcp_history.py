@@ -1,4 +1,4 @@
-"""The history protocol's MCP tools (full profile), in-process: seed 002's names, its
+"""The history protocol's MCP tools (full profile), in-process: memory-as-history's names, its
 argument names (``memory_id``), and structured self-correcting errors whose hint names
 the tool call that fixes them."""
 
@@ -75,7 +75,7 @@ async def test_protocol_errors_are_structured_and_self_correcting(memory: Memory
 async def test_the_protocol_loop_is_the_core_profile_and_the_rest_is_in_full(
     memory: Memory,
 ) -> None:
-    """Seed 002's core carries capture, consolidation, anchors, corroboration, forgetting
+    """memory-as-history's core carries capture, consolidation, anchors, corroboration, forgetting
     and the audit; review and the other queues are in the full profile only."""
     loop = {"remember", "promote", "pin", "unpin", "corroborate", "provenance",
             "flag_sensitive", "due_for_consolidation", "forget", "restore", "audit_log",

@@ -1,4 +1,4 @@
-"""Narrative tools over MCP (full profile): seed 002's names and arguments, the review
+"""Narrative tools over MCP (full profile): memory-as-history's names and arguments, the review
 notice in place of stale text, and structured errors whose hint names the fixing call."""
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ async def test_narrative_errors_are_structured_and_self_correcting(memory: Memor
 
 
 async def test_a_narrative_on_a_claim_over_mcp_and_the_audit(memory: Memory) -> None:
-    """Decisions 0098, 0099 with seed 002's argument names: narrate(claim_ids=[...]); a
+    """Decisions 0098, 0099 with memory-as-history's argument names: narrate(claim_ids=[...]); a
     withdrawal answers narrative_review; audit_log lists the decisions with reasons."""
     async with Client(build_server(memory, profile="full"), mode="auto") as client:
         _, got = await _call(client, "remember", {"content": "June.", "source": "notice"})

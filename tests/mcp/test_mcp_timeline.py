@@ -1,4 +1,4 @@
-"""The timeline's MCP tools (full profile), in-process: seed 002's names and argument
+"""The timeline's MCP tools (full profile), in-process: memory-as-history's names and argument
 names (``memory_id``, ``session_id``; ``id``, ``session`` tolerated), and structured
 errors whose hint names the tool call that fixes them."""
 

@@ -24,7 +24,7 @@ from embornal.service import cascade
 
 pytestmark = pytest.mark.anyio
 
-#: The protocol loop of seed 002 and embornal's store (decision 0093), in tool order.
+#: The protocol loop of memory-as-history and embornal's store (decision 0093), in tool order.
 CORE = [
     "store", "recall", "forget", "restore", "pin", "unpin", "remember", "promote",
     "corroborate", "provenance", "flag_sensitive", "due_for_consolidation", "audit_log",
@@ -37,7 +37,7 @@ FULL = [
     "link", "unlink", "links", "merge",
     "propose", "proposals", "proposal", "approve", "reject", "retention", "ingest",
     "conflicts", "conflict", "scan_conflicts",
-    # the history protocol's (seed 002)
+    # the history protocol's (decisions 0064-0066)
     "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",
     "due_for_consolidation", "due_for_review", "list_forgotten", "audit_log",
     # canon, frames and declared conflicts (decisions 0078-0080)
@@ -47,7 +47,7 @@ FULL = [
     "narrate", "create_claim", "current_narrative", "review_narrative", "adopt_claim",
     "narrative_history", "revise_claim", "list_narratives", "withdraw_claim", "retract_evidence",
     "recall_claims", "inspect_claim",
-    # the history context and timelines (seed 002 item 11)
+    # the history context and timelines (decisions 0088-0090)
     "set_history_context", "timeline", "search_history", "link_memories", "unlink_memories",
     "memory_links",
     # the recall cascade's searches (decision 0097)
@@ -182,7 +182,7 @@ async def test_recall_without_query_returns_strongest_under_a_path(memory: Memor
 
 
 async def test_the_core_profile_is_the_protocol_loop_briefly_described(memory: Memory) -> None:
-    """Decision 0093: the core tools are seed 002's loop and store, each described in a
+    """Decision 0093: the core tools are memory-as-history's loop and store, each described in a
     sentence or two with one example, with no output schema; within 3.5k tokens."""
     async with connect(memory, profile="core") as client:
         listed = (await client.list_tools()).tools

@@ -1,4 +1,4 @@
-"""Two ``embornal serve`` processes on one PostgreSQL database (issue 13 item 5, decision
+"""Two ``embornal serve`` processes on one PostgreSQL database (decision
 0103): clients writing and recalling through both lose and duplicate no write, count each
 recall's reinforcement once, and a token revoked or a rule changed (on the shared
 database) is honoured by both servers at their next request."""

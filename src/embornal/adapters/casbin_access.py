@@ -1,4 +1,5 @@
-"""The Casbin enforcer of seed 000's model, over our own ``casbin_rule`` table.
+"""The Casbin enforcer of the access model (docs/model.md, Access), over our own
+``casbin_rule`` table.
 
 The model is built into the package; the policies come from the store through
 a small read-only adapter (rules change through events, never through Casbin).

@@ -1,4 +1,4 @@
-"""Access rules (seed 000), as pure values and functions.
+"""Access rules (docs/model.md, Access), as pure values and functions.
 
 Policies are Casbin rules: ``p, SUBJECT, OBJECT, ACTION, allow|deny`` and
 ``g, SUBJECT, ROLE``. Objects name a place or an attribute:

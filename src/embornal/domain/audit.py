@@ -1,6 +1,6 @@
-"""The audit log's names for decisions (seed 002 ``audit_log``; decisions 0084, 0099): each
+"""The audit log's names for decisions (``audit_log``; decisions 0084, 0099): each
 event of a memory's, a claim's or a narrative account's stream as the action a person
-would name it (the claims' and narratives' as seed 002's tools). Pure.
+would name it (the claims' and narratives' as memory-as-history's tools). Pure.
 
 The log is the audit: :func:`action_of` only names what an event did (``pin`` and
 ``unpin`` are one event type, told apart by its payload); an event type without a name
@@ -41,7 +41,7 @@ _NAMES = {
     "MemoryCanonized": "canonize",
     "MemoryFramed": "set_frame",
     "MemoryContextSet": "set_history_context",
-    # the claims ledger and the narratives (decision 0099): seed 002's tool names
+    # the claims ledger and the narratives (decision 0099): memory-as-history's tool names
     "ClaimCreated": "create_claim",
     "ClaimEvidenceAdded": "add_evidence",
     "ClaimEvidenceRetracted": "retract_evidence",
@@ -53,14 +53,14 @@ _NAMES = {
     "NarrativeReviewed": "review_narrative",
     "ConflictResolved": "resolve_conflict",
 }
-#: A canon membership's end, by its cause (seed 002 logs ``decanonize_by_sensitivity``).
+#: A canon membership's end, by its cause (memory-as-history logs ``decanonize_by_sensitivity``).
 _LEFT_CANON = {"end_scope": "end_scope", "sensitivity": "decanonize_by_sensitivity"}
 _PREFIX = re.compile(r"^(Fact|Memory)")
 _WORD = re.compile(r"(?<!^)(?=[A-Z])")
 
 
-#: The reason ``flag_sensitive`` gives the anchor it lifts (seed 002 logs
-#: ``unpin_by_sensitivity``).
+#: The reason ``flag_sensitive`` gives the anchor it lifts (memory-as-history
+#: logs ``unpin_by_sensitivity``).
 UNPIN_BY_SENSITIVITY = "unpin by sensitivity: "
 
 

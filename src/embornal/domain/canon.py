@@ -1,7 +1,8 @@
-"""Canon and frames of the history protocol (seed 002 §7–§8; decision 0078), pure.
+"""Canon and frames of the history protocol (docs/model.md, Canon and scopes, Frames;
+decision 0078), pure.
 
 The **canon** is the small, rotating set of memories a task is about, per named scope,
-distinct from the permanent anchors. Rules (seed 002, quoted by the tests):
+distinct from the permanent anchors. Rules (memory-as-history's; the tests quote its words):
 
 * ``canonize(memory_id, scope, reason)`` only on a consolidated, live memory ("add a
   consolidated memory to the task-scoped active canon"): working material is promoted

@@ -1,4 +1,4 @@
-"""The claims ledger (seed 002, issue 12 item 10, decision 0081): a claim is an aggregate
+"""The claims ledger (docs/model.md, Claims; decision 0081): a claim is an aggregate
 of its own, in the stream ``claim:<id>``; pure state, ``evolve``/``fold`` and the decisions.
 
 A claim is a **judgment about specific material**, kept apart from the material: a
@@ -465,8 +465,8 @@ def decide_revise(state: ClaimState, revision: Revision) -> list[DomainEvent]:
 def decide_replace(
     old: ClaimState, new: ClaimState, problems: Sequence[str] = ()
 ) -> tuple[list[DomainEvent], list[DomainEvent]]:
-    """Seed 002's revision: the adopted ``old`` is superseded by the proposed ``new``, which
-    is adopted, in one append: (the old stream's events, the new one's)."""
+    """memory-as-history's revision: the adopted ``old`` is superseded by the proposed
+    ``new``, which is adopted, in one append: (the old stream's events, the new one's)."""
     if old.claim_id == new.claim_id:
         raise InvalidInput("a claim cannot replace itself")
     if old.status is not ClaimStatus.ADOPTED:

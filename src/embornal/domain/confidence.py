@@ -1,4 +1,4 @@
-"""Confidence: how sure the memory is that a fact is (still) true (seed 001 §5, §7).
+"""Confidence: how sure the memory is that a fact is (still) true (docs/model.md, The spine).
 
     prior            by who stated it: person 0.95, assistant 0.60, import 0.70, system 0.70
     confirm          c' = c + (1 − c)·w          w by who confirms (person > assistant)
@@ -14,10 +14,10 @@ derived at query time with the clock passed in, never written back. Every consta
 one :class:`ConfidenceTable` (:data:`DEFAULT_CONFIDENCE`), so the whole corpus can be
 re-scored after a retune without touching history.
 
-Choices the seed leaves open, made here:
+Choices made here (decision 0032):
 
 - ``system`` (the memory itself: its guide, reconciliation, maintenance) starts at 0.70,
-  the seed's "imported/reconciled" prior: its word is not a person's.
+  the prior of imported or reconciled material: its word is not a person's.
 - Confirm and contradict weights: person 0.5, assistant 0.2, system 0.2, import 0.2. A
   person's confirmation closes half the gap to 1; two assistant confirmations of an
   assistant-inferred 0.60 give 0.744.
@@ -165,7 +165,7 @@ def contradict(c: float, w: float) -> float:
 
 
 def needs_review(c: float, table: ConfidenceTable = DEFAULT_CONFIDENCE) -> bool:
-    """Below the review threshold a contradicted pair enters the conflict queue (§5, §8)."""
+    """Below the review threshold a contradicted pair enters the conflict queue (decision 0060)."""
     return check_confidence(c) < table.review_below
 
 

@@ -1,5 +1,5 @@
-"""The conflict aggregate (seed 001 §8, decision 0059): its state, folded from its stream,
-and the rules of opening and resolving one. Pure.
+"""The conflict aggregate (docs/model.md, Conflicts; decision 0059): its state, folded
+from its stream, and the rules of opening and resolving one. Pure.
 
 A conflict sets facts against each other: a ``duplicate`` (one real thing twice), a
 ``contradiction`` (assertions that cannot both hold) or a ``stale`` fact (one member: its

@@ -1,4 +1,4 @@
-"""Time decay of confidence (seed 001 §5, §7): each kind's half-life, staleness threshold
+"""Time decay of confidence (docs/model.md, The spine): each kind's half-life, staleness threshold
 and ephemeral horizon, and ``c_eff`` with staleness for a fact as the projection holds it.
 
 Light on purpose: recall ranks with staleness, and its start-up path imports neither the
@@ -25,8 +25,9 @@ __all__ = ["DECAY", "DEFAULT_DECAY", "KindDecay", "decay_of", "effective_confide
 
 @record
 class KindDecay:
-    """One row of the §7 table: half-life, staleness threshold on ``c_eff``, the ephemeral
-    horizon, and the ``status`` values exempt from time (an active project)."""
+    """One row of the decay table (docs/model.md, The spine): half-life, staleness threshold
+    on ``c_eff``, the ephemeral horizon, and the ``status`` values exempt from time (an
+    active project)."""
 
     halflife_days: float
     stale_below: float

@@ -10,8 +10,8 @@ lifetime) are in :mod:`embornal.domain.fact_spine_decisions`.
 
 Who may do it (the access rules) is the service's check, not the aggregate's.
 
-Confidence (seed 001 §5) is folded from the stream in log order: the confidence given at
-creation, or the prior of the creator's actor kind, then each confirm, contradiction and
+Confidence (docs/model.md, The spine) is folded from the stream in log order: the confidence
+given at creation, or the prior of the creator's actor kind, then each confirm, contradiction and
 piece of evidence with the weight of its actor kind (:mod:`embornal.domain.confidence`).
 The actor kind and time come from the envelope: :func:`fold` takes envelopes, and
 :func:`evolve` a body with them. No weight is stored, so a retune re-scores the history.
@@ -126,17 +126,17 @@ class FactState:
     last_confirmed_at: datetime | None = None
     evidence: tuple[EvidenceRef, ...] = ()
     visibility: str | None = None
-    # Importance and lifetime (seed 001 §3–§4, §7): stored signals, folded from the stream.
+    # Importance and lifetime (docs/model.md, The spine): stored signals, folded from the stream.
     # ``lifetime_since`` is when the lifetime was set (an ephemeral horizon counts from it).
     pinned: bool = False
     user_weight: float | None = None
     lifetime: Lifetime = DEFAULT_LIFETIME
     lifetime_since: datetime | None = None
-    # The graph (seed 001 §6, §9; :mod:`embornal.domain.graph`): the typed links this fact
+    # The graph (decisions 0052, 0054; :mod:`embornal.domain.graph`): the typed links this fact
     # emits, as (relation, target id), and the facts merged into it, in order.
     links: frozenset[tuple[str, str]] = frozenset()
     merged: tuple[str, ...] = ()
-    # The history protocol (seed 002): the source label given at creation (the origin the
+    # The history protocol (decision 0064): the source label given at creation (the origin the
     # corroboration gate counts from) and the protocol's state (None: an ordinary fact).
     source: str | None = None
     history: HistoryState | None = None
@@ -473,7 +473,7 @@ def decide_forget(state: FactState, command: ForgetFact, now: datetime) -> list[
             f"fact {state.fact_id} is already forgotten",
             hint="Use `embornal memory restore` to bring it back.",
         )
-    check_forget(state)  # an anchor is unpinned first (seed 002)
+    check_forget(state)  # an anchor is unpinned first (docs/model.md, Lifecycle)
     return [FactForgotten(fact_id=state.fact_id)]
 
 

@@ -182,7 +182,7 @@ def decide_change_visibility(
     return [FactVisibilityChanged(state.fact_id, str(visibility))]
 
 
-# -- importance and lifetime (seed 001 §3, §4, §7) --------------------------------------
+# -- importance and lifetime (docs/model.md, The spine) ---------------------------------
 #
 # Each is idempotent: a command that would change nothing (pin a pinned fact, the weight
 # or lifetime it has) decides no event, and the service writes nothing.

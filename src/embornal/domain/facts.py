@@ -55,7 +55,7 @@ class Fact:
     last_confirmed_at: datetime | None = None
     # Who may see it: ``shared``, ``private`` or ``restricted:alice,bob`` (decision 0038).
     visibility: str = "shared"
-    # Importance and lifetime (seed 001 §3–§4): the pin, the explicit user weight (0..1,
+    # Importance and lifetime (docs/model.md, The spine): the pin, the explicit user weight (0..1,
     # None: none), the lifetime as text (``standard``, ``permanent``, ``ephemeral``,
     # ``until:YYYY-MM-DD``) and, for until and ephemeral, the moment it leaves recall.
     pinned: bool = False

@@ -1,4 +1,4 @@
-"""Typed links between facts (seed 001 §6, tier 1) and merges (§8–§9): the rules.
+"""Typed links between facts (decision 0052) and merges (decision 0054): the rules.
 
 The vocabulary is closed (:class:`Relation`), each relation stored in its canonical
 direction only; the inverse names (``subject_of`` for ``about``…) are query names, so
@@ -51,7 +51,7 @@ __all__ = [
 
 
 class Relation(StrEnum):
-    """The closed core vocabulary, each in its canonical direction (seed 001 §6)."""
+    """The closed core vocabulary, each in its canonical direction (decision 0052)."""
 
     ABOUT = "about"
     INVOLVES = "involves"
@@ -302,7 +302,7 @@ def _absorbed_aliases(survivor: FactState, source: FactState) -> list[str] | Non
 def decide_merge(
     survivor: FactState, source: FactState, command: MergeFacts, now: datetime
 ) -> MergeDecision:
-    """A merge of ``source`` into ``survivor`` (seed 001 §8): the same kind, two active
+    """A merge of ``source`` into ``survivor`` (decision 0054): the same kind, two active
     facts, not one into itself. The survivor absorbs the aliases (union, the source's name
     among them) and each piece of the source's evidence it lacks; the source is forgotten
     and the survivor ``supersedes`` it."""

@@ -1,13 +1,13 @@
-"""A memory's history context and the chronology read from it, pure (seed 002 item 11;
-decisions 0088–0090).
+"""A memory's history context and the chronology read from it, pure (docs/model.md, Frames
+and history context; decisions 0088–0090).
 
 The context is what the caller asserts about the event a memory tells of: ``event_at``,
 when it happened (valid time, separate from the time the memory was recorded and from
-``store``'s ``at``); ``session``, the conversation it was said in (seed 002's
+``store``'s ``at``); ``session``, the conversation it was said in (memory-as-history's
 ``session_id``); ``session_position``, its place in that session. Nothing here is
 inferred: a memory with no context has an unknown event time.
 
-Also here: the checks of the timeline's and the history search's inputs, the seed's
+Also here: the checks of the timeline's and the history search's inputs, memory-as-history's
 relation names on embornal's typed links, and the bounded choice of the evidence a
 history search adds to each hit (:func:`select_evidence`).
 """
@@ -59,7 +59,7 @@ MAX_EVIDENCE = 50
 #: links, one hop), ``both`` (links first).
 VIA = ("both", "session", "links")
 
-#: Seed 002's relation names on embornal's closed vocabulary (decision 0090): ``related``
+#: memory-as-history's relation names on embornal's closed vocabulary (decision 0090): ``related``
 #: is ``relates_to``; ``updates`` (the newer account revises the older) is
 #: ``supersedes`` as a link only (both memories stay live, neither is preferred);
 #: ``explains`` (the source gives the reason of the target) is ``about``.
@@ -159,8 +159,8 @@ def check_via(via: object) -> str:
 
 
 def relation_of(name: object) -> Relation:
-    """The typed relation a seed name (``related``, ``updates``, ``explains``) or one of
-    embornal's own names stands for; anything else is refused with the allowed names."""
+    """The typed relation a memory-as-history name (``related``, ``updates``, ``explains``) or
+    one of embornal's own names stands for; anything else is refused with the allowed names."""
     key = name.strip().lower().replace("-", "_") if isinstance(name, str) else ""
     if key in SEED_RELATIONS:
         return SEED_RELATIONS[key]

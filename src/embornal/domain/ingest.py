@@ -1,6 +1,6 @@
 """Drafts of memories read out of a conversation or a note, by rules (no model).
 
-``embornal ingest`` turns text into *proposed* memories (issue 11 item 7): nothing here
+``embornal ingest`` turns text into *proposed* memories (decision 0068): nothing here
 writes; a draft becomes a fact only when a proposal that holds it is approved. Each draft
 carries the line it came from as evidence (``conversation`` for a transcript, ``document``
 for a note) and the names it mentions, which the service resolves to known entities for

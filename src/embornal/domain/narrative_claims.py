@@ -1,7 +1,6 @@
-"""A narrative's claim dependencies (seed 002: "source, claim and relationship
-dependencies can require explicit review"; decision 0098), pure: the issue codes, what a
-claim must be for a narrative to rest on it, and the issues its stream raised after the
-version a narrative's approval checked.
+"""A narrative's claim dependencies (docs/model.md, Narratives; decision 0098), pure: the
+issue codes, what a claim must be for a narrative to rest on it, and the issues its stream
+raised after the version a narrative's approval checked.
 
 Rules (quoted by the tests):
 

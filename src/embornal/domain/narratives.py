@@ -1,8 +1,8 @@
-"""Narrative accounts (seed 002 "Narrative versions", "Narrative integrity and source
-guards"; decisions 0085, 0086), pure: an account's versions folded from its stream, the
-inputs of ``narrate``, and whether a version is usable.
+"""Narrative accounts (docs/model.md, Narratives; decisions 0085, 0086), pure: an
+account's versions folded from its stream, the inputs of ``narrate``, and whether a version
+is usable.
 
-Rules (seed 002, quoted by the tests):
+Rules (memory-as-history's; the tests quote its words):
 
 * ``narrate()`` "versions a synthesis per scope" — one account per (scope, perspective),
   each call a new version replacing the previous one;
@@ -68,7 +68,7 @@ DEFAULT_PERSPECTIVE = "default"
 STREAM_PREFIX = "narrative:"
 _MAX_LABEL = 200
 
-# The issue codes (seed 002's names where it has them).
+# The issue codes (memory-as-history's names where it has them).
 MISSING, FORGOTTEN = "missing", "forgotten"
 STALE_INTERPRETATION, INSUFFICIENT = "stale_interpretation", "insufficient_corroboration"
 LINK_MISSING = "link_missing"

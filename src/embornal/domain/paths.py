@@ -1,6 +1,6 @@
 """Paths name topics: ``/projects/embornal``.
 
-Rules (seed 000): the memory folds each path to lowercase; a segment starts
+Rules (docs/model.md, Fact and path): the memory folds each path to lowercase; a segment starts
 with a letter or a digit and holds letters, digits, ``.``, ``_`` and ``-``.
 The root ``/`` is the only path with no parent.
 

@@ -1,5 +1,5 @@
 """The proposal aggregate: draft items a person (or a configured policy) approves or
-rejects (seed 001 §4 "proposed", decision 0055).
+rejects (docs/model.md, Proposals; decision 0055).
 
 A proposal's stream is ``proposal:<id>``. Its items are drafts: nothing of them is in
 any projection, nor recallable, until an approval applies them. Each item has a type

@@ -1,4 +1,5 @@
-"""The history protocol of a memory (seed 002 §1–§6), pure: its state folded from the
+"""The history protocol of a memory (docs/model.md, The history protocol; decisions
+0064–0066), pure: its state folded from the
 fact's stream, and the rules of capture, consolidation, anchors, tiers, corroboration,
 sensitivity and accountable forgetting.
 
@@ -8,7 +9,7 @@ truth, so promotion leaves its tier alone. A fact stored any other way (``store`
 import) was put there on purpose and counts as consolidated, archive, not sensitive
 (decision 0064).
 
-Rules (seed 002, quoted by the tests):
+Rules (memory-as-history's; the tests quote its words):
 
 * ``pin`` only on consolidated memories: "This memory is still working-tier. Call
   promote(memory_id, reason) first"; a sensitive memory is pinned only when the
@@ -95,7 +96,7 @@ __all__ = [
 TIERS = (ARCHIVE, TESTIMONY, INTERPRETATION)
 CAPTURE_TIERS = (ARCHIVE, INTERPRETATION)
 
-#: Anchors past this many are kept but warned about (seed 002's soft limit).
+#: Anchors past this many are kept but warned about (docs/model.md, Anchors).
 SOFT_ANCHOR_LIMIT = 12
 #: An interpretation not reviewed for this many days is due (``due_for_review``).
 REVIEW_DAYS = 30

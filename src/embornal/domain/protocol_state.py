@@ -1,5 +1,5 @@
 """The history protocol's state of one memory, folded from the protocol's events in the
-fact's stream (seed 002; decisions 0064, 0078), and the one rule the fact aggregate
+fact's stream (decisions 0064, 0078), and the one rule the fact aggregate
 itself applies: an anchored or canonized memory is not forgotten. The other rules are
 :mod:`embornal.domain.protocol`'s and :mod:`embornal.domain.canon`'s."""
 
@@ -143,8 +143,7 @@ def evolve_history(
 
 def check_forget(state: Any) -> None:
     """An anchored memory is not forgotten: it is unpinned first; nor a canonized one:
-    it is decanonized first, or its scope ended (seed 002: "forget() lacked a canon
-    guard ... mirrors the anchor guard — decanonize() (or end_scope()) first")."""
+    it is decanonized first, or its scope ended (docs/model.md, Lifecycle)."""
     if state.pinned:
         raise ProtocolViolation(
             f"memory {state.fact_id} is anchored (pinned): it cannot be forgotten",

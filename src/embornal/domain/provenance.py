@@ -1,5 +1,5 @@
 """Corroboration by distinct origins: the gate of testimony, sensitive anchors, canon
-entries and narrative dependencies (seed 002 §4).
+entries and narrative dependencies (docs/model.md, The history protocol; decision 0066).
 
 A memory has an *origin* (the source label given at capture; blank or missing: unknown)
 and the corroborations recorded since, each a source label, optionally declaring the

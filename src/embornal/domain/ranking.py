@@ -1,6 +1,6 @@
 """The maths that orders recall results (no I/O).
 
-Seed 000: the keyword rank (FTS5 bm25, lower is better, on a scale that moves
+docs/model.md, Recall: the keyword rank (FTS5 bm25, lower is better, on a scale that moves
 with every query) is rescaled so the best hit of the candidate list is 1.0 and
 the worst 0.0; the order is ``keyword + 0.5 * strength``. With no query the
 order is strength alone. A term that more than half the facts hold tells no
@@ -290,7 +290,7 @@ ENTITY_WEIGHT = 0.5
 class FusionSettings:
     """How hybrid recall mixes its lists; ``benchmarks/retrieval`` picked the defaults.
 
-    Seed 000's linear mix beat reciprocal-rank fusion on LoCoMo (dev, all-MiniLM-L6-v2;
+    The linear mix beat reciprocal-rank fusion on LoCoMo (dev, all-MiniLM-L6-v2;
     Recall@5 0.578 vs 0.532); the share-of-best cut only removed useful vector hits, so
     it is off by default (``vector_share=0``) and the floor of 0.15 stays
     (docs/decisions/0008-hybrid-fusion.md). The cosines are rescaled over the
@@ -299,7 +299,7 @@ class FusionSettings:
     (docs/decisions/0105-fusion-chosen-on-the-fit-half.md).
     """
 
-    method: str = "linear"  # "linear" (seed 000) or "rrf" (reciprocal-rank fusion)
+    method: str = "linear"  # "linear" (decision 0008) or "rrf" (reciprocal-rank fusion)
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
     # "minmax": cosines rescaled over the candidates like bm25; "cosine": as they are.
@@ -343,7 +343,8 @@ def cut_vector(
 def fuse_linear(
     keyword: Mapping[str, float], vector: Mapping[str, float], settings: FusionSettings
 ) -> dict[str, float]:
-    """Seed 000's mix: weighted rescaled keyword + weighted cosine (strength is added later).
+    """The linear mix (decision 0008): weighted rescaled keyword + weighted cosine (strength
+    is added later).
 
     With ``vector_scale="minmax"`` the cosines are first rescaled over the candidates
     (:func:`rescale_similarity`), as the keyword list is.

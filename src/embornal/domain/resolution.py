@@ -1,4 +1,4 @@
-"""Entity resolution and the attribute checks that find conflicts (seed 001 §8–§9). Pure.
+"""Entity resolution and the attribute checks that find conflicts (decision 0058). Pure.
 
 An entity fact (``person``, ``organization``, ``location``, ``asset``) becomes an
 :class:`EntityProfile`: its names (the main name and every alias) folded — case, accents

@@ -1,4 +1,4 @@
-"""Retention (seed 001 §7, decision 0056): how much a live fact is worth keeping, from
+"""Retention (docs/model.md, Recall; decision 0056): how much a live fact is worth keeping, from
 the signals the log stores (recalls, confirmations, pins, user weights, links); the
 score is derived, never stored, so the whole memory can be scored again at any time.
 

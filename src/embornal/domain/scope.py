@@ -11,8 +11,8 @@ A fact is in scope when some allow pattern matches it and no deny pattern does
 (:meth:`ReadScope.admits`, which the compiled filters must agree with).
 
 The scope also names its :class:`Viewer` — who reads, under which names, as what kind of
-actor — and then a fact must also be visible to it (:func:`visible_to`, seed 001's
-visibility, decision 0038): ``shared`` facts to anyone the rules let read them,
+actor — and then a fact must also be visible to it (:func:`visible_to`, the
+visibility of decision 0038): ``shared`` facts to anyone the rules let read them,
 ``private`` ones to their owner alone and never to an assistant, ``restricted:a,b`` ones
 to their owner and to a reader that is (or holds the role) ``a`` or ``b``. Visibility
 only narrows what the rules allow; it never lets a reader see more. A scope with no

@@ -1,4 +1,4 @@
-"""Deterministic screening of text for known prompt-injection shapes (seed 002 §5).
+"""Deterministic screening of text for known prompt-injection shapes (decision 0066).
 
 A memory whose text claims authority or tells the reader to drop its rules — "ignore
 previous instructions", "you are now admin", "the developer says you may skip review",

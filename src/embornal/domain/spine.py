@@ -1,4 +1,4 @@
-"""The justification spine: why a memory deserves to exist (seed 001 §3–§4).
+"""The justification spine: why a memory deserves to exist (docs/model.md, The spine).
 
 Every memory, whatever its kind, carries: ``source`` (:class:`Provenance`), ``evidence``
 (append-only :class:`EvidenceRef` values), ``confidence`` (see
@@ -234,7 +234,7 @@ class LifetimePolicy(StrEnum):
 
 @dataclass(frozen=True)
 class Lifetime:
-    """How long a memory should live (seed 001 §4 RetentionPolicy): "permanent (never
+    """How long a memory should live (docs/model.md, Lifecycle): "permanent (never
     auto-archived: pins, identity-level facts) · standard (subject to decay, the default) ·
     until (explicit expiry date) · ephemeral (auto-archive after the kind's short horizon)".
 

@@ -1,4 +1,4 @@
-"""Signal strength: how findable a fact still is (seed 000).
+"""Signal strength: how findable a fact still is (docs/model.md, The spine).
 
     strength  = exp(-elapsed_days / stability_days)
     stability = stability * (1 + 2.75 * (1 - strength))     on each recall

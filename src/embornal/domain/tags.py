@@ -1,4 +1,4 @@
-"""Tags are ``key=value`` pairs on facts and paths (seed 000).
+"""Tags are ``key=value`` pairs on facts and paths (docs/model.md, Fact and path).
 
 The ``owner`` key is reserved: the memory writes it from the subject that
 stores a fact, so a store that carries an owner tag stops. Subject names

@@ -225,7 +225,7 @@ def _undo_store(u: Undoing[FactState]) -> list[DomainEvent]:
             f"(event {last.position})",
             hint="Nothing to take back: it is out of recall.",
         )
-    check_forget(u.now)  # an anchor or a canon entry is taken off first (seed 002)
+    check_forget(u.now)  # an anchor or a canon entry is taken off first (docs/model.md, Lifecycle)
     return [FactForgotten(_fact_id(u), undoes=u.position)]
 
 

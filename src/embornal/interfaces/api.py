@@ -153,7 +153,7 @@ class MemoryAPI(Protocol):
 
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]: ...
 
-    # -- the history protocol (seed 002) --------------------------------------------
+    # -- the history protocol (docs/model.md) ---------------------------------------
 
     def remember(
         self,

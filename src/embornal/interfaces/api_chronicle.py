@@ -30,7 +30,7 @@ __all__ = ["ChronicleAPI"]
 
 @runtime_checkable
 class ChronicleAPI(Protocol):
-    """The audit, canon, frames, narratives, claims and timelines of seed 002."""
+    """The audit, canon, frames, narratives, claims and timelines of the history protocol."""
 
     def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]: ...
 

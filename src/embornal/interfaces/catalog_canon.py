@@ -1,10 +1,10 @@
-"""The catalogue's operations of canon, frames and declared conflicts (seed 002 §7–§8;
-decisions 0078–0080): canonize, decanonize, end_scope, list_canon, active_scopes,
-set_frame, list_frames, mark_conflict and list_conflicts, each a dotted call on
-``Memory.chronicle``.
+"""The catalogue's operations of canon, frames and declared conflicts (docs/model.md, Canon
+and scopes, Frames; decisions 0078–0080): canonize, decanonize, end_scope, list_canon,
+active_scopes, set_frame, list_frames, mark_conflict and list_conflicts, each a dotted call
+on ``Memory.chronicle``.
 
 :mod:`.catalog` puts :data:`CANON_OPERATIONS` in ``CATALOG``. The tools are in the MCP
-``full`` profile, under seed 002's names. Stdlib-only at import, as the catalogue.
+``full`` profile, under memory-as-history's names. Stdlib-only at import, as the catalogue.
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ CANON_OPERATIONS: tuple[Operation, ...] = (
                aliases=("resolved",), cli=False),
          replace(LIMIT, description="How many at most (default 20).",
                  cli_help=f"at most N, 1-{MAX_LIMIT}")),
-        tool_order=58, profile="full", title="List conflicts (seed 002)", read_only=True,
+        tool_order=58, profile="full", title="List conflicts, open or resolved", read_only=True,
         guide="""List the conflict queue: declared conflicts and detected duplicates,
         contradictions and stale facts, newest first (resolved=false: open only).
 

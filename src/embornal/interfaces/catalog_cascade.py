@@ -1,5 +1,5 @@
-"""The catalogue's operations of the recall cascade (seed 002; issue 12 item 12;
-decisions 0095-0097): ``recall_cascade`` (the REST route and command of
+"""The catalogue's operations of the recall cascade (docs/model.md, The chronicle
+and the recall cascade; decisions 0095-0097): ``recall_cascade`` (the REST route and command of
 ``Memory.chronicle.recall``, which the MCP ``recall`` tool answers), ``search`` and
 ``search_archive``, dotted calls on ``Memory.chronicle``. Stdlib-only at import, as the
 catalogue.

@@ -1,6 +1,6 @@
 """The catalogue's operations of the history protocol facade (``Memory.chronicle``;
 decision 0084): the audit, and the canon, frames, narratives, claims and timelines of
-seed 002 as they come (each area in a catalogue module of its own).
+the history protocol as they come (each area in a catalogue module of its own).
 
 Each operation's ``call`` is dotted (``"chronicle.audit_log"``): the interfaces resolve
 it with :func:`~embornal.interfaces.catalog_types.resolve_call`. :mod:`.catalog` puts

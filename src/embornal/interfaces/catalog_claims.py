@@ -1,4 +1,4 @@
-"""The catalogue's operations of the claims ledger (seed 002, issue 12 item 10; decisions
+"""The catalogue's operations of the claims ledger (docs/model.md, Claims; decisions
 0081–0083): create_claim, claim_evidence (the MCP tool ``add_evidence`` with a
 ``claim_id``), adopt_claim, revise_claim, withdraw_claim, retract_evidence, recall_claims
 and inspect_claim, on the chronicle facade (``mem.chronicle``). ``claim_evidence`` is no
@@ -6,7 +6,7 @@ tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (
 ``extra`` says so), and the fact's evidence otherwise (decision 0082).
 
 :mod:`.catalog` puts :data:`CLAIM_OPERATIONS` in ``CATALOG``. The tools are in the MCP
-``full`` profile under seed 002's names; the CLI group is ``embornal claim``; REST is under
+``full`` profile under memory-as-history's names; the CLI group is ``embornal claim``; REST is under
 ``/claims``. Stdlib-only at import, as the catalogue.
 """
 

@@ -1,8 +1,8 @@
-"""The catalogue's operations of the conflict queue (seed 001 §8; decisions 0058–0060,
+"""The catalogue's operations of the conflict queue (docs/model.md, Conflicts; decisions 0058–0060,
 0080): conflicts, conflict, resolve_conflict and scan_conflicts.
 
 :mod:`.catalog` puts :data:`CONFLICT_OPERATIONS` in ``CATALOG`` after the spine's. All four
-are MCP tools of the ``full`` profile; resolving takes seed 002's ``adopted_memory_id``
+are MCP tools of the ``full`` profile; resolving takes memory-as-history's ``adopted_memory_id``
 as the kept fact, none meaning both (decision 0080). Stdlib-only at import, as the
 catalogue.
 """

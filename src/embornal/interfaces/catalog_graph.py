@@ -1,5 +1,5 @@
 """The catalogue's operations of the graph: link, unlink, links, merge and the dangling
-report (seed 001 §6, §9; decisions 0052–0054).
+report (docs/model.md, Links and merges; decisions 0052–0054).
 
 :mod:`.catalog` puts :data:`GRAPH_OPERATIONS` in ``CATALOG`` after the spine's. Stdlib-only
 at import (plain data), as the catalogue.

@@ -1,10 +1,10 @@
-"""The catalogue's operations of the history protocol (seed 002 §1–§6): remember, promote,
+"""The catalogue's operations of the history protocol (decisions 0064–0066): remember, promote,
 corroborate, provenance, review, flag_sensitive, due_for_consolidation, due_for_review and
 list_forgotten. Pin, unpin, forget and restore are the memory's own operations, which
 apply the protocol's rules (decision 0065).
 
 :mod:`.catalog` puts :data:`HISTORY_OPERATIONS` in ``CATALOG``. The tools are in the MCP
-``full`` profile, under seed 002's names. Stdlib-only at import, as the catalogue.
+``full`` profile, under memory-as-history's names. Stdlib-only at import, as the catalogue.
 """
 
 from __future__ import annotations

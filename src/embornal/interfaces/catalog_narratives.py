@@ -1,6 +1,6 @@
-"""The catalogue's operations of narrative accounts (seed 002 "Narrative versions";
+"""The catalogue's operations of narrative accounts (docs/model.md, Narratives;
 decisions 0085–0087): narrate, current_narrative, review_narrative, narrative_history and
-list_narratives, on ``Memory.chronicle``. MCP ``full`` profile under seed 002's names;
+list_narratives, on ``Memory.chronicle``. MCP ``full`` profile under memory-as-history's names;
 the CLI's ``embornal narrative add|current|review|history|list``; REST under
 ``/narratives``. Stdlib-only at import, as the catalogue.
 """

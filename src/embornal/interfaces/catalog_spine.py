@@ -171,7 +171,7 @@ SPINE_OPERATIONS: tuple[Operation, ...] = (
                   "delete on it (else 403). A private fact never reaches an assistant (every "
                   "token is one).", errors=WRITE_ERRORS, probe=True),
     ),
-    # -- importance and lifetime (seed 001 §3, §4, §7) ------------------------------------
+    # -- importance and lifetime (docs/model.md, Lifecycle, The spine) --------------------
     Operation(
         "pin", "pin", "Fact", (FACT_ID, OPTIONAL_REASON),
         tool_order=19, profile="core", title="Pin a fact", idempotent=True, cli="memory pin",

@@ -1,11 +1,11 @@
-"""The catalogue's operations of the history context, the timeline and the seed's link
-tools (seed 002 item 11; decisions 0088–0090), on the history protocol facade
+"""The catalogue's operations of the history context, the timeline and the link
+tools of memory-as-history (decisions 0088–0090), on the history protocol facade
 (``Memory.chronicle``): set_history_context, timeline, search_history, link_memories,
 unlink_memories and memory_links. remember's ``event_at`` and ``session_position`` are
 the inputs :data:`EVENT_AT` and :data:`SESSION_POSITION` (:mod:`.catalog_history`).
 
 :mod:`.catalog` puts :data:`TIMELINE_OPERATIONS` in ``CATALOG``. The tools are in the MCP
-``full`` profile under seed 002's names. Stdlib-only at import, as the catalogue.
+``full`` profile under memory-as-history's names. Stdlib-only at import, as the catalogue.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ __all__ = ["EVENT_AT", "SESSION", "SESSION_POSITION", "TIMELINE_OPERATIONS"]
 _READ_ERRORS = (400, 401, 404, 422, 503)
 _LIST_ERRORS = (400, 401, 422, 503)
 _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
-#: Seed 002's relation names (``domain.history_context.SEED_RELATIONS``), then ours.
+#: memory-as-history's relation names (``domain.history_context.SEED_RELATIONS``), then ours.
 SEED_NAMES = ("related", "updates", "explains")
 _TIME = "ISO-8601, e.g. 2025-03-01T09:00:00Z (no zone: UTC; a date: its first instant)"
 
@@ -177,7 +177,7 @@ TIMELINE_OPERATIONS: tuple[Operation, ...] = (
         example=f'link_memories(source_id="{EXAMPLE_ID}", target_id="{_EXAMPLE_2}", '
         'relation="updates")',
         http=Http("POST", "/history/links", "linkMemories", "Link two memories",
-                  "A typed link from source_id to target_id; seed relation names map to "
+                  "A typed link from source_id to target_id; its relation names map to "
                   "relates_to, supersedes (a link only) and about. No trust is gained.",
                   errors=WRITE_ERRORS, tag="history"),
     ),

@@ -1,5 +1,5 @@
 """``audit_log``: every decision on what a subject may read, with its reason — a view of
-the event log, not a second table (seed 002 item 13; decisions 0084, 0099).
+the event log, not a second table (decisions 0084, 0099).
 
 The memories' decisions come from one storage read joined to the facts through the read
 scope; the claims' and the narratives' from the events of their types, each kept only

@@ -1,4 +1,5 @@
-"""The canon and frames of the history protocol (seed 002 §7–§8; decision 0078): enter and
+"""The canon and frames of the history protocol (docs/model.md, Canon and scopes, Frames;
+decision 0078): enter and
 leave a task scope's active canon, end a scope, list the canon and the scopes; set a
 memory's frame and list the frames in use. The rules are :mod:`embornal.domain.canon`'s.
 

@@ -1,4 +1,4 @@
-"""What the use cases of canon and frames return (seed 002 §7–§8; decision 0078)."""
+"""What the use cases of canon and frames return (decision 0078)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The recall cascade (seed 002; issue 12 item 12; decisions 0095 and 0097): anchors
+"""The recall cascade (docs/model.md, The chronicle and the recall cascade; decisions 0095
+and 0097): anchors
 first, then the active canon, then embornal's ordinary recall, with the stale
 interpretations, the usable narrative or its review notice, and the open conflicts.
 

@@ -1,7 +1,7 @@
-"""The history protocol's facade (seed 002 beyond capture, anchors and provenance):
-``Memory.chronicle`` (decision 0084).
+"""The history protocol's facade beyond capture, anchors and provenance:
+``Memory.chronicle`` (docs/model.md, The chronicle and the recall cascade; decision 0084).
 
-Seed 002's capture, consolidation, anchors, provenance and accountable forgetting are
+The protocol's capture, consolidation, anchors, provenance and accountable forgetting are
 the memory's own methods (``Memory.remember``, ``promote``, ``pin``, ``corroborate`` …;
 decision 0064). What it adds on top (the audit, and the canon, frames, narratives,
 claims and timelines as they come) lives here, one delegating method per operation,
@@ -127,7 +127,7 @@ class Chronicle:
         """The shared conflict queue: all, the open (False) or the resolved (True) ones."""
         return declared_conflicts.list_conflicts(self._ctx, resolved, limit=limit)
 
-    # -- history context, timelines and links (seed 002 item 11; decisions 0088-0090) --
+    # -- history context, timelines and links (decisions 0088-0090) --------------------
 
     def set_history_context(self, fact_id: str, *, event_at: datetime | str | None = None,
                             session: str | None = None, session_position: int | None = None,
@@ -155,7 +155,7 @@ class Chronicle:
 
     def link_memories(self, source_id: str, target_id: str, relation: str, *,
                       reason: str | None = None) -> Link:  # fmt: skip
-        """Assert a typed link between two memories (seed names mapped; no trust gained)."""
+        """Assert a typed link between two memories (their names mapped; no trust gained)."""
         return history_links.link_memories(self._ctx, source_id, target_id, relation,
                                            reason=reason)  # fmt: skip
 

@@ -1,5 +1,5 @@
 """What the history protocol's facade (:class:`~embornal.service.chronicle.Chronicle`)
-returns beyond the memory's own results (seed 002; decision 0084)."""
+returns beyond the memory's own results (decision 0084)."""
 
 from __future__ import annotations
 

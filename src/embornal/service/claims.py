@@ -1,4 +1,4 @@
-"""The claims ledger's use cases (seed 002, issue 12 item 10; decisions 0081–0083):
+"""The claims ledger's use cases (docs/model.md, Claims; decisions 0081–0083):
 create a claim, give it evidence, adopt, revise, replace or withdraw it, and recall the
 claims as the ledger holds them now or held them at a record time.
 

@@ -134,7 +134,7 @@ def _propose_superseding(
     ctx: ServiceContext, tx: Tx, conflict_id: str, older: str, newer: str
 ) -> list[Event]:
     """In ``tx``: the proposal that the newer of two preferences of one context
-    supersedes the older (seed 001 §8): a ``supersedes`` link from the newer and the
+    supersedes the older (docs/model.md, Conflicts): a ``supersedes`` link from the newer and the
     older archived, for a person to approve; the conflict stays open until resolved.
     Opened only when the subject may read both (else it would name a hidden fact)."""
     if len(ctx.store.get_facts([older, newer], ctx.scope())) != 2:
@@ -181,7 +181,7 @@ def on_store_vectors(
 def on_contradict(ctx: ServiceContext, tx: Tx, events: Sequence[Event]) -> list[Event]:
     """In the contradiction's ``tx``: once the fact's confidence is below the review
     threshold, the pair (the fact and the fact that contradicts it) enters the queue
-    (seed 001 §5); a contradiction that names no other fact opens none."""
+    (docs/model.md, The spine); a contradiction that names no other fact opens none."""
     from embornal.domain.confidence import needs_review
 
     found = []

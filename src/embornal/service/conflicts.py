@@ -1,4 +1,5 @@
-"""The conflict queue (seed 001 §8): list, show, resolve, scan (decisions 0058–0060).
+"""The conflict queue (docs/model.md, Conflicts): list, show, resolve, scan (decisions
+0058–0060).
 
 A conflict is shown only to a subject who may read every one of its members; to anyone
 else it does not exist (the same "no conflict" as for an id never used). Resolving one
@@ -207,7 +208,7 @@ def resolve_conflict(
     """Decide a conflict: ``keep`` one member (confirmed; the other active members are
     forgotten), ``merge`` the other active members into one (their aliases and evidence
     absorbed, each forgotten with a ``supersedes`` link from it: decision 0054), or
-    ``both`` (all stand; also when none is given, as seed 002's ``resolve_conflict``
+    ``both`` (all stand; also when none is given, as memory-as-history's ``resolve_conflict``
     without ``adopted_memory_id``), with a reason; once, in one transaction. Keeping a
     member of a ``declared`` conflict forgets nothing (decision 0080)."""
     why = check_reason(reason)

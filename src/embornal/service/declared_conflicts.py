@@ -1,4 +1,4 @@
-"""Conflicts a caller declares (seed 002 §8; decision 0080): ``mark_conflict(a, b,
+"""Conflicts a caller declares (docs/model.md, Conflicts; decision 0080): ``mark_conflict(a, b,
 reason)`` opens a ``declared`` conflict of two live memories in the one conflict queue
 (:mod:`.conflicts`, decision 0059), and ``list_conflicts(resolved?)`` lists that queue.
 

@@ -1,6 +1,6 @@
-"""Seed 002's link tools on embornal's typed links (decision 0090): ``link_memories``,
+"""memory-as-history's link tools on embornal's typed links (decision 0090): ``link_memories``,
 ``unlink_memories`` and ``memory_links`` are :mod:`.links`' link, unlink and one-hop
-walk, the seed's relation names mapped onto the closed vocabulary
+walk, memory-as-history's relation names mapped onto the closed vocabulary
 (:data:`~embornal.domain.history_context.SEED_RELATIONS`).
 
 A link is what the caller asserts: it is an event on the source's stream (audited with
@@ -22,7 +22,7 @@ __all__ = ["link_memories", "memory_links", "unlink_memories"]
 def link_memories(
     ctx: ServiceContext, source_id: str, target_id: str, relation: str, *, reason: str | None
 ) -> Link:
-    """Link ``source_id —relation→ target_id`` (a seed name or a typed relation)."""
+    """Link ``source_id —relation→ target_id`` (a memory-as-history name or a typed relation)."""
     rel = relation_of(relation)
     return links.link(ctx, source_id, rel.value, target_id, reason=reason)
 

@@ -1,5 +1,5 @@
 """Importance and lifetime: pin, unpin, a user weight, a lifetime; the facts due for
-confirmation (seed 001 §3, §4, §7).
+confirmation (docs/model.md, Lifecycle, The spine).
 
 Pinning, weighting and setting a lifetime change how much a fact matters and how long it
 lives, not what it says, so each takes ``write`` on the fact (as confirming does, decision
@@ -37,7 +37,7 @@ __all__ = ["due", "pin", "set_lifetime", "set_weight", "unpin"]
 
 def _pin(ctx: ServiceContext, fact_id: str, pinned: bool, reason: str | None) -> Fact:
     why = check_reason(reason, required=False)
-    if not pinned and why is None:  # seed 002: a legacy unpin is recorded as such
+    if not pinned and why is None:  # decision 0065: a legacy unpin is recorded as such
         from embornal.domain.protocol import LEGACY_UNPIN_REASON
 
         why = LEGACY_UNPIN_REASON
@@ -116,7 +116,7 @@ def due(
     ctx: ServiceContext, *, limit: int | None = None, under: str | None = None
 ) -> list[DueFact]:
     """The live facts the subject may read that are stale now (``c_eff`` below the kind's
-    threshold, seed 001 §7), most urgent first: the lowest ``c_eff`` / threshold."""
+    threshold, docs/model.md, The spine), most urgent first: the lowest ``c_eff`` / threshold."""
     n = check_limit(limit, ctx.default_limit)
     prefix = None if under is None else normalize_path(under)
     now = ctx.now()

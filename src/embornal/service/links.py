@@ -1,5 +1,5 @@
 """Typed links: link, unlink, the bounded walk of ``links`` and the dangling report
-(seed 001 §6; decisions 0052, 0053).
+(docs/model.md, Links and merges; decisions 0052, 0053).
 
 A link is an event on its source fact's stream, decided by
 :func:`~embornal.domain.graph.decide_link` over the source's state and the target's (both
@@ -214,7 +214,7 @@ def links(
 
 def dangling(ctx: ServiceContext, *, limit: int | None = None) -> list[DanglingLink]:
     """The links from facts the subject may read whose target (one it may read too) is
-    forgotten or purged: the maintenance report of seed 001 §6. Nothing is deleted."""
+    forgotten or purged: the maintenance report of decision 0053. Nothing is deleted."""
     most = _check_limit(limit)
     rows = ctx.store.dangling_rows(ctx.scope(), most)
     targets = {str(r[2]) for r in rows}

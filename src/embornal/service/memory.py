@@ -295,7 +295,7 @@ class Memory:
         """Look for duplicates, contradictions and (``stale``) stale facts; open them."""
         return conflicts.scan_conflicts(self._ctx, stale=stale)
 
-    # -- the history protocol (seed 002; service.protocol) ---------------------------------
+    # -- the history protocol (docs/model.md; service.protocol) ----------------------------
 
     def remember(self, content: str, *, source: str | None = None, tier: str | None = None,
                  path: str | None = None, security_sensitive: bool = False,

@@ -1,4 +1,5 @@
-"""Merge: one real-world thing stored twice becomes one fact (seed 001 §8–§9, decision 0054).
+"""Merge: one real-world thing stored twice becomes one fact (docs/model.md, Links and
+merges; decision 0054).
 
 ``merge(ctx, survivor_id, source_id, reason)`` — the survivor keeps its id and absorbs the
 source's aliases (union, the source's name among them) and evidence; the source is

@@ -1,7 +1,7 @@
 """What a narrative's source issue says and the call that resolves it: the refusals of
-``narrate`` and ``review_narrative``, and the hint of a review notice (seed 002: "Inspect
-narrative_review, resolve source issues, then call review_narrative(id, note) or submit a
-replacement with valid links")."""
+``narrate`` and ``review_narrative``, and the hint of a review notice (as memory-as-history
+words it: "Inspect narrative_review, resolve source issues, then call
+review_narrative(id, note) or submit a replacement with valid links")."""
 
 from __future__ import annotations
 

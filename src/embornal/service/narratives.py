@@ -1,7 +1,6 @@
-"""Narrative accounts (seed 002 "Narrative versions", "Narrative integrity and source
-guards"; decisions 0085–0087): ``narrate``, ``review_narrative``, ``current_narrative``,
-``narrative_history``, ``list_narratives``, and :func:`usable_narrative` for the recall
-cascade. The rules are :mod:`embornal.domain.narratives`'s.
+"""Narrative accounts (docs/model.md, Narratives; decisions 0085–0087): ``narrate``,
+``review_narrative``, ``current_narrative``, ``narrative_history``, ``list_narratives``, and
+:func:`usable_narrative` for the recall cascade. The rules are :mod:`embornal.domain.narratives`'s.
 
 Each write loads the account's stream, decides, and appends at its version (again on a
 concurrent write). Dependencies are validated when a version is made or reviewed and the

@@ -1,4 +1,5 @@
-"""The history protocol's use cases (seed 002 §1–§6): capture and consolidation, tiers
+"""The history protocol's use cases (docs/model.md, The history protocol; decisions
+0064–0066): capture and consolidation, tiers
 and review, corroboration and provenance, sensitivity, and the queues; the rules are
 :mod:`embornal.domain.protocol`'s. Pin, unpin, forget and restore are the memory's own
 (:mod:`.importance`, :mod:`.lifecycle`), which apply the same rules (decision 0065).
@@ -135,7 +136,7 @@ def remember(
     framed = check_label(frame, "frame", required=False)
     context = check_context(event_at, session, session_position)
     if isinstance(source, str) and not source.strip():
-        source = None  # a blank origin is an unknown one (seed 002)
+        source = None  # a blank origin is an unknown one (decision 0066)
     now = ctx.now()
     where = path if path is not None else inbox_path(session, now)
     command = StoreFact(new_id(now), where, content, ctx.subject, source=source)

@@ -1,4 +1,4 @@
-"""What the history protocol's use cases return (seed 002; decisions 0064–0066)."""
+"""What the history protocol's use cases return (decisions 0064–0066)."""
 
 from __future__ import annotations
 

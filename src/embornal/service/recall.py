@@ -1,6 +1,6 @@
 """Recall: keyword, vector and hybrid ranking over what the subject may see.
 
-keyword  rescaled bm25 + 0.5·strength (seed 000)
+keyword  rescaled bm25 + 0.5·strength (docs/model.md, Recall)
 vector   cosine similarity (after the floor/share cuts) + 0.5·strength; a long
          fact's is the mean of its opening piece's and best piece's
 hybrid   the two lists fused (linear: rescaled bm25 + rescaled cosine, or

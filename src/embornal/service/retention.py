@@ -1,4 +1,4 @@
-"""Retention and pruning (seed 001 §7, decisions 0056 and 0057).
+"""Retention and pruning (docs/model.md, Recall; decisions 0056 and 0057).
 
 ``retention`` scores every live fact the subject may read from its stored signals (one
 read of the facts' signals, one of the links pointing at each path) and returns the

@@ -1,4 +1,4 @@
-"""The justification spine: confirm, contradict, add evidence (seed 001 §3, §5).
+"""The justification spine: confirm, contradict, add evidence (docs/model.md, The spine).
 
 Each is a command on the fact's aggregate, run by :func:`~embornal.service.lifecycle.on_fact`
 (load → decide → append at the loaded version, again on a concurrent write): two writers

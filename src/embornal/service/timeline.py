@@ -1,6 +1,6 @@
-"""The history context and the chronology read from it (seed 002 item 11; decisions
-0088, 0089): ``set_history_context`` (audited, in the fact's stream), ``timeline`` and
-``search_history`` with its bounded evidence; the rules are
+"""The history context and the chronology read from it (docs/model.md, Frames and history
+context; decisions 0088, 0089): ``set_history_context`` (audited, in the fact's stream),
+``timeline`` and ``search_history`` with its bounded evidence; the rules are
 :mod:`embornal.domain.history_context`'s.
 
 Both reads are read-only: no recall is recorded, nothing is reinforced. Each reads only

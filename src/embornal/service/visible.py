@@ -1,4 +1,4 @@
-"""Who may see a fact: change its visibility (seed 001 §3, decision 0038).
+"""Who may see a fact: change its visibility (docs/model.md, Lifecycle; decision 0038).
 
 A command on the fact's aggregate, run by :func:`~embornal.service.lifecycle.on_fact`. Only
 the fact's owner changes it (the aggregate decides), and it needs ``write`` and ``delete`` on

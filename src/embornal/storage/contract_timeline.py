@@ -1,4 +1,4 @@
-"""The storage contract's part for the timeline (seed 002 item 11; decision 0089): the
+"""The storage contract's part for the timeline (decision 0089): the
 history context of the memories, read by event time, by session and by keyword.
 :mod:`embornal.storage.contract` re-exports the names here and makes
 :class:`~embornal.storage.contract.Store` of them."""

@@ -1,4 +1,5 @@
-"""The links projection (seed 001 §6, decision 0052): its handlers and its reads.
+"""The links projection (docs/model.md, Links and merges; decision 0052): its handlers and
+its reads.
 
 ``fact_links`` holds one row a typed link, in its canonical direction; ``fact_merges`` the
 source of each merge and its survivor. Both are written by :data:`HANDLERS` (spliced into
@@ -165,7 +166,7 @@ class LinkReads:
 
     def relationship_ids(self, fact_ids: Sequence[str]) -> list[str]:
         """The ``relationship`` facts whose subject_id or object_id is among ``fact_ids``
-        (tier 2, seed 001 §6), by creation; the caller applies its scope."""
+        (the richer links of decision 0052), by creation; the caller applies its scope."""
         ids = list(dict.fromkeys(fact_ids))
         out: list[str] = []
         for start in range(0, len(ids), _CHUNK):

@@ -1,5 +1,5 @@
 """Kinds in SQLite: one view per kind with typed columns, expression indexes on hot fields,
-and the query of ``find`` over them (seed 001 §11).
+and the query of ``find`` over them (docs/model.md, Fact and path; decision 0049).
 
 ``facts.attributes`` holds the kind's canonical JSON payload (only schema-valid ones, see
 :mod:`embornal.storage.projector`) and ``facts.kind_version`` its schema version; both are

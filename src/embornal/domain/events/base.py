@@ -50,8 +50,8 @@ HIDDEN_ID = "[hidden]"
 
 
 class ActorKind(StrEnum):
-    """Who acted: a person, an assistant, the memory itself, or an importer (seed 001 §5's
-    "imported/reconciled" source)."""
+    """Who acted: a person, an assistant, the memory itself, or an importer (docs/model.md,
+    Events and projections)."""
 
     PERSON = "person"
     ASSISTANT = "assistant"

@@ -1,4 +1,4 @@
-"""The events of canon and frames (seed 002 §7–§8; decision 0078), in the stream of the
+"""The events of canon and frames (decision 0078), in the stream of the
 fact they are about, as the rest of the history protocol's (decision 0064): a memory
 entering the active canon of a scope, leaving it, and its frame set.
 

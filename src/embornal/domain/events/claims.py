@@ -1,5 +1,5 @@
-"""The events of a claim's stream (``claim:<id>``): the claims ledger of seed 002 (issue 12
-item 10, decision 0081).
+"""The events of a claim's stream (``claim:<id>``): the claims ledger (docs/model.md,
+Claims; decision 0081).
 
 A claim is a judgment about material, apart from the material: created (proposed), given
 evidence (a memory of the store, or a source label), adopted, revised, superseded by a

@@ -1,4 +1,4 @@
-"""The events of the graph (seed 001 §6, §9): typed links and merges.
+"""The events of the graph (decisions 0052, 0054): typed links and merges.
 
 A link lives on its source fact's stream (``FactLinked`` / ``FactUnlinked``: the source,
 the relation in its canonical direction, the target), so the source's aggregate knows its
@@ -53,7 +53,7 @@ class FactUnlinked(DomainEvent):
 @dataclass(frozen=True)
 class FactMerged(DomainEvent):
     """The fact ``source_id`` is merged into this one (``fact_id``, the survivor): links to
-    the source resolve to the survivor from now on (seed 001 §8–§9)."""
+    the source resolve to the survivor from now on (decision 0054)."""
 
     TYPE: ClassVar[str] = EventType.FACT_MERGED.value
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "source_id")

@@ -1,4 +1,4 @@
-"""The events of the history protocol (seed 002 §1–§6), in the stream of the fact they are
+"""The events of the history protocol (decision 0064), in the stream of the fact they are
 about: capture as working material, promotion, corroboration, a tier reached through it,
 the review of an interpretation, a sensitivity flag and an audited no-op unpin.
 

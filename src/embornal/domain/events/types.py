@@ -65,7 +65,7 @@ class FactStored(DomainEvent):
     unchanged. A payload with attributes but no ``kind_version`` is at version 1.
 
     ``confidence`` is the one given at creation (0..1); None, and left out, when none was
-    given: the fact then starts at the prior of the event's actor kind (seed 001 §5).
+    given: the fact then starts at the prior of the event's actor kind (decision 0032).
 
     ``source`` is a free label of who put it here beyond the envelope's actor and actor
     kind (a client or session id: user text, erased by a purge); ``visibility`` its text
@@ -74,7 +74,7 @@ class FactStored(DomainEvent):
     for none). Each is left out when None, so a fact stored before them reads as shared,
     with no label and no evidence (decision 0037).
     ``lifetime`` is its retention policy as text (``permanent``, ``ephemeral``,
-    ``until:YYYY-MM-DD``); None, and left out, for ``standard`` (seed 001 §4).
+    ``until:YYYY-MM-DD``); None, and left out, for ``standard`` (decision 0035).
     """
 
     TYPE: ClassVar[str] = EventType.FACT_STORED.value
@@ -145,7 +145,7 @@ class FactStored(DomainEvent):
 
 @dataclass(frozen=True)
 class FactAttributesUpdated(DomainEvent):
-    """A sparse change of a fact's attributes (seed 001's ``MemoryAttributesUpdated``):
+    """A sparse change of a fact's attributes (docs/model.md, Fact and path):
     ``changes`` maps each changed field to its new canonical value, None removing it; the
     result was validated whole against the kind's schema at ``kind_version``."""
 
@@ -229,7 +229,7 @@ def evidence_fields(evidence: EvidenceRef | None) -> dict[str, str | None]:
 
 @dataclass(frozen=True)
 class FactConfirmed(DomainEvent):
-    """Someone vouches for the fact (seed 001 ``MemoryConfirmed``), with optional evidence:
+    """Someone vouches for the fact (decision 0032), with optional evidence:
     confidence moves toward 1 by the weight of the actor kind; sets last_confirmed_at."""
 
     TYPE: ClassVar[str] = EventType.FACT_CONFIRMED.value
@@ -250,7 +250,7 @@ class FactConfirmed(DomainEvent):
 
 @dataclass(frozen=True)
 class FactContradicted(DomainEvent):
-    """Someone disputes the fact (seed 001 ``MemoryContradicted``): confidence decays by
+    """Someone disputes the fact (decision 0032): confidence decays by
     the weight of the actor kind. ``by_id`` names the contradicting fact, if one does;
     its evidence is against the fact, so it does not join the fact's evidence."""
 
@@ -316,7 +316,7 @@ class FactConfidenceReset(DomainEvent):
 
 @dataclass(frozen=True)
 class FactVisibilityChanged(DomainEvent):
-    """Who may see the fact changes (seed 001 ``MemoryVisibilityChanged``): ``visibility``
+    """Who may see the fact changes (decision 0038): ``visibility``
     is the text form of the new one (``shared``, ``private``, ``restricted:alice,bob``);
     subject names are not user text (decision 0037)."""
 
@@ -332,7 +332,7 @@ class FactVisibilityChanged(DomainEvent):
 
 @dataclass(frozen=True)
 class FactImportanceAdjusted(DomainEvent):
-    """Pin, unpin or an explicit user weight (seed 001 ``MemoryImportanceAdjusted``): the
+    """Pin, unpin or an explicit user weight (decision 0034): the
     importance after the change, whole (``pinned``; ``user_weight`` 0..1, None: none),
     and the one before it, so the history reads as a change and an undo can put it back."""
 
@@ -358,7 +358,7 @@ class FactImportanceAdjusted(DomainEvent):
 
 @dataclass(frozen=True)
 class FactLifetimeChanged(DomainEvent):
-    """The retention policy changes (seed 001 ``MemoryLifetimeChanged``): ``lifetime`` and
+    """The retention policy changes (decision 0035): ``lifetime`` and
     ``previous`` as text (``permanent``, ``standard``, ``ephemeral``, ``until:YYYY-MM-DD``).
     An ephemeral horizon counts from this event."""
 

@@ -1,4 +1,4 @@
-"""Kinds: the typed shapes of memories (seed 001 §1–§2).
+"""Kinds: the typed shapes of memories (docs/model.md, Fact and path; decision 0030).
 
 One mechanism, twelve kinds: every memory is the same event-sourced object, and its
 ``kind`` picks a versioned attribute schema from :data:`KINDS`.

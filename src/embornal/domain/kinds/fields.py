@@ -3,7 +3,7 @@
 A schema is a frozen dataclass; its field annotations give the type (``str``, ``float``,
 ``bool``, ``tuple[str, ...]``, ``date``, ``datetime`` or a vocabulary ``StrEnum``, each
 optional as ``X | None``) and the metadata set by :func:`meta` gives the rest (bounds, a text
-format, multi-line or not). A field with no default is required (● in seed 001 §2).
+format, multi-line or not). A field with no default is required.
 
 Values arrive as JSON-shaped data (text, numbers, booleans, lists). :func:`convert` turns
 one into the field's Python value or raises :class:`InvalidAttribute` naming the kind, the

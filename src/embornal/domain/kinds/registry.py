@@ -1,8 +1,8 @@
 """The kind registry: (kind, schema version, schema, upcasters), the mirror of the events'.
 
-Seed 001 §1: "Kind schemas are registered in a KindRegistry (mirror of the event
-registry): (kind, schema_version, attributes dataclass, upcasters). Old attribute payloads
-upcast on read, exactly like events." and "kind is immutable after creation."
+As the event registry does, it holds each kind with its schema version, attributes dataclass
+and upcasters; old attribute payloads are upcast on read, as events are; a kind is fixed at
+creation (docs/model.md, Fact and path; decision 0030).
 
 Every payload the registry hands back is canonical JSON data (see
 :meth:`KindSchema.to_payload`): what the log stores, what the projection indexes. The
@@ -282,7 +282,7 @@ def _bounds_hint(spec: FieldSpec) -> str:
 
 
 def default_registry() -> KindRegistry:
-    """A registry of the twelve kinds of seed 001 §2, each at version 1."""
+    """A registry of the twelve kinds of v1 (docs/model.md, Fact and path), each at version 1."""
     registry = KindRegistry()
     for schema in V1_SCHEMAS:
         registry.register(schema.KIND, 1, schema)

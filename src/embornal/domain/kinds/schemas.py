@@ -1,14 +1,14 @@
-"""The twelve kind schemas of v1, exactly as seed 001 §2 lists their attributes.
+"""The twelve kind schemas of v1 and their attributes (docs/model.md, Fact and path).
 
 "Each kind has a versioned attribute schema: a frozen dataclass validated at command
 time, stored as structured data, projected into queryable SQL." A field with no default is
-required (● in the seed); every other field is optional. Constructing a schema checks and
+required; every other field is optional. Constructing a schema checks and
 normalizes every value (text trimmed, vocabulary text turned into its enum, ISO text into
 dates and times, lists into tuples) and then the kind's cross-field rules, so an instance is
 always valid. :meth:`KindSchema.to_payload` gives the canonical JSON object the log and the
 projection store (absent fields and empty lists are left out).
 
-Links (``→kind`` in the seed: ``works_at``, ``owned_by``, ``involves``…) are typed edges,
+Links (to another kind: ``works_at``, ``owned_by``, ``involves``…) are typed edges,
 not attributes, and are not here.
 """
 

@@ -1,4 +1,4 @@
-"""The closed vocabularies of the kind schemas (seed 001 §2 and §6).
+"""The closed vocabularies of the kind schemas and of the typed links (docs/model.md).
 
 "Vocabulary rule: every closed vocabulary above is a StrEnum in code. Extending one is a
 schema version bump with an upcaster, reviewed like any event schema change."
@@ -28,7 +28,7 @@ __all__ = [
 
 
 class Kind(StrEnum):
-    """The twelve kinds of v1, in the order of seed 001 §2."""
+    """The twelve kinds of v1 (docs/model.md, Fact and path)."""
 
     FACT = "fact"
     PREFERENCE = "preference"
@@ -114,7 +114,7 @@ class AssetType(StrEnum):
 
 
 class Relation(StrEnum):
-    """The closed core vocabulary of lightweight edges (seed 001 §6), canonical direction."""
+    """The closed core vocabulary of lightweight edges (decision 0052), canonical direction."""
 
     ABOUT = "about"
     INVOLVES = "involves"

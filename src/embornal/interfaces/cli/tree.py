@@ -98,7 +98,7 @@ def build_parser() -> ArgParser:
         "canon",
         "the active canon of task scopes: add, remove, end a scope, list",
         group_of("canon"),
-        description="The active canon: the memories a task is about, per scope (seed 002).",
+        description="The active canon: the memories a task is about, per scope.",
     )
     groups.later(
         "narrative",

@@ -1,4 +1,4 @@
-"""The REST models and answers of the claims ledger (seed 002 item 10; decisions 0081–0083):
+"""The REST models and answers of the claims ledger (docs/model.md, Claims; decisions 0081–0083):
 each answer model re-serializes the wire shape of :mod:`embornal.interfaces.wire_claims`
 field for field; :data:`CLAIM_HTTP` is spliced into :mod:`.api`'s table."""
 

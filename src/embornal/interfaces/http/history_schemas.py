@@ -1,4 +1,4 @@
-"""The REST models of the history protocol (seed 002; decision 0064): remember, promote,
+"""The REST models of the history protocol (decision 0064): remember, promote,
 corroborate, provenance, review, flag-sensitive and the protocol's lists."""
 
 from __future__ import annotations

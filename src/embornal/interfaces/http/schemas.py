@@ -119,7 +119,7 @@ class FactOut(_Out):
         description="The explicit user weight, 0..1 (0.5 neutral); null: none."
     )
     lifetime: str = Field(
-        description="permanent, standard, ephemeral or until:YYYY-MM-DD (seed 001 §4)."
+        description="permanent, standard, ephemeral or until:YYYY-MM-DD (docs/model.md, Lifecycle)."
     )
     expires_at: Time | None = Field(
         description="When an until or ephemeral lifetime runs out: the fact then leaves recall."

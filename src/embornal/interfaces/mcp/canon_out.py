@@ -1,6 +1,6 @@
 """What the canon, frame and declared-conflict tools return (decisions 0078–0080):
-compact models of :mod:`embornal.service.canon_results`, keyed ``memory_id`` as seed
-002's tools answer; conflicts as the conflict tools show them."""
+compact models of :mod:`embornal.service.canon_results`, keyed ``memory_id`` as
+memory-as-history's tools answer; conflicts as the conflict tools show them."""
 
 from __future__ import annotations
 

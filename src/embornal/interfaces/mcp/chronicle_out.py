@@ -1,6 +1,6 @@
 """What the history protocol facade's MCP tools return (decision 0084): compact models
-of :mod:`embornal.service.chronicle_results`, keyed ``memory_id`` as seed 002's tools
-answer."""
+of :mod:`embornal.service.chronicle_results`, keyed ``memory_id`` as
+memory-as-history's tools answer."""
 
 from __future__ import annotations
 

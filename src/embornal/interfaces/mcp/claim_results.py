@@ -1,6 +1,6 @@
-"""What the claims ledger's MCP tools return (seed 002 item 10; decision 0081): compact
-models of :mod:`embornal.service.claim_results`, keyed ``claim_id`` as seed 002's tools
-answer; spliced into the tools' table with one line."""
+"""What the claims ledger's MCP tools return (decision 0081): compact
+models of :mod:`embornal.service.claim_results`, keyed ``claim_id`` as
+memory-as-history's tools answer; spliced into the tools' table with one line."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""What the history protocol's MCP tools return (seed 002; decision 0064): compact
-models of :mod:`embornal.service.protocol_results`, each keyed ``memory_id`` as seed
-002's tools answer."""
+"""What the history protocol's MCP tools return (decision 0064): compact
+models of :mod:`embornal.service.protocol_results`, each keyed ``memory_id`` as
+memory-as-history's tools answer."""
 
 from __future__ import annotations
 

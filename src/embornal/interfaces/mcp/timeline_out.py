@@ -1,6 +1,6 @@
 """What the timeline's MCP tools return (decisions 0088–0090): compact models of
-:mod:`embornal.service.timeline_results`, keyed ``memory_id`` as seed 002's tools
-answer; the link tools answer as ``link`` and ``links`` do."""
+:mod:`embornal.service.timeline_results`, keyed ``memory_id`` as
+memory-as-history's tools answer; the link tools answer as ``link`` and ``links`` do."""
 
 from __future__ import annotations
 

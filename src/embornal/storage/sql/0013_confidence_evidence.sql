@@ -1,4 +1,4 @@
--- The justification spine (seed 001 §3, §5, §11): the folded confidence of each fact and
+-- The justification spine (decision 0032): the folded confidence of each fact and
 -- when it was last vouched for, and its evidence, append-only. Both are projections of
 -- FactStored, FactConfirmed, FactContradicted and FactEvidenceAdded; a purge empties the
 -- evidence's value and note (the rows stay: that evidence was given, and when).

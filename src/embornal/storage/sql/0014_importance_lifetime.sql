@@ -1,4 +1,4 @@
--- Importance and lifetime (seed 001 §3, §4, §7, §11): each fact's pin and explicit user
+-- Importance and lifetime (decisions 0034, 0035): each fact's pin and explicit user
 -- weight (FactImportanceAdjusted), its retention policy and its date (FactStored.lifetime,
 -- FactLifetimeChanged) and, for an until or ephemeral lifetime, the moment it leaves
 -- recall (derived when the event is projected; compared with the clock when read).

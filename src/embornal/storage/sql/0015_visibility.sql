@@ -1,4 +1,4 @@
--- Who may see a fact (seed 001 §3, decision 0038): its visibility in text form, NULL for
+-- Who may see a fact (decision 0038): its visibility in text form, NULL for
 -- shared (every fact stored before, and the default), 'private' or 'restricted:a,b'; and the
 -- allow-list of each restricted fact, one row a name, read by the access filter. Both are
 -- projections of FactStored and FactVisibilityChanged.

@@ -1,4 +1,4 @@
--- Typed links between facts (seed 001 §6, decision 0052): one row a link, in its canonical
+-- Typed links between facts (decision 0052): one row a link, in its canonical
 -- direction, projected from FactLinked / FactUnlinked on the source's stream. No foreign key
 -- to facts: a link may dangle (its target forgotten, purged or merged) and is never deleted
 -- with it. ``position`` is the log position of the FactLinked.
@@ -14,7 +14,7 @@ CREATE TABLE fact_links (
 
 CREATE INDEX fact_links_by_target ON fact_links (target_id, relation, source_id);
 
--- Merges (seed 001 §9, decision 0054): the source fact and the survivor it was merged into,
+-- Merges (decision 0054): the source fact and the survivor it was merged into,
 -- from FactMerged on the survivor's stream; links to the source resolve to the survivor.
 CREATE TABLE fact_merges (
     source_id TEXT PRIMARY KEY,

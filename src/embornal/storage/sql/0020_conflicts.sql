@@ -1,4 +1,4 @@
--- Conflicts (seed 001 §8, decisions 0058-0060): each conflict as its stream says (open or
+-- Conflicts (decisions 0058-0060): each conflict as its stream says (open or
 -- resolved, its class, score, findings as a JSON list of rule names, its resolution), its
 -- members, and the entity keys of every entity fact (person, organization, location,
 -- asset), so that the candidates of a new entity are one indexed lookup. All three are

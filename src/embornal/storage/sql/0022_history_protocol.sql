@@ -1,4 +1,4 @@
--- 0022_history_protocol: the history protocol's projections (seed 002; decision 0064).
+-- 0022_history_protocol: the history protocol's projections (decision 0064).
 -- Both are rebuilt from the log (the protocol's events in each fact's stream); a fact no
 -- protocol event touched has no row here and counts as consolidated, archive, not
 -- sensitive. A log written before this migration holds no protocol event: nothing to fill.

@@ -1,4 +1,4 @@
--- 0024_canon_frames: canon, frames and declared conflicts (seed 002 §7-§8; decisions
+-- 0024_canon_frames: canon, frames and declared conflicts (decisions
 -- 0078-0080). All are projections of the log (MemoryCanonized, MemoryDecanonized and
 -- MemoryFramed in each fact's stream; ConflictOpened's reason), rebuilt by `admin rebuild`
 -- and compared by `admin verify`. A log written before this migration holds none of the

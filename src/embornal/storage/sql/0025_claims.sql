@@ -1,4 +1,4 @@
--- 0025_claims: the claims ledger's projections (seed 002, issue 12 item 10; decision 0081).
+-- 0025_claims: the claims ledger's projections (decision 0081).
 -- Both are rebuilt from the log (the events of each `claim:<id>` stream). They hold no user
 -- text: the statement, attribution and evidence texts are read from the claim's stream,
 -- which is also how a claim is read as the ledger held it at a past record time.

@@ -1,4 +1,4 @@
--- 0026_narratives: narrative accounts' projections (seed 002; decisions 0085, 0086).
+-- 0026_narratives: narrative accounts' projections (decisions 0085, 0086).
 -- Rebuilt from the log (the events of the `narrative:<account>` streams). No text here:
 -- a version's synthesis, coverage and review notes are read from its stream, which a
 -- purge of a dependency redacts. A log written before this migration holds no narrative

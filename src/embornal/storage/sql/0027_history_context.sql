@@ -1,4 +1,4 @@
--- 0027_history_context: the history context of a memory (seed 002 item 11; decision 0088).
+-- 0027_history_context: the history context of a memory (decision 0088).
 -- When the event a memory tells of happened (`event_at`, ISO-8601 UTC text; NULL:
 -- unknown) and its place in its session (`session_position`), beside the session label
 -- the capture already kept. Rebuilt from the log (`MemoryCaptured`, `MemoryContextSet`);

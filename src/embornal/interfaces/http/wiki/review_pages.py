@@ -318,14 +318,15 @@ def _member(detail: FactDetail, suggested: bool, kept: bool) -> str:
     )
 
 
-def _choices(record: ConflictRecord, details: Sequence[FactDetail]) -> str:
+def _choices(record: ConflictRecord, details: Sequence[FactDetail], chosen: str | None) -> str:
     """The resolve form's choices, each labelled with the facts' text: keep one (the
     others archived), merge the others into one (as ``conflict resolve --merge``), or
-    keep both."""
+    keep both. ``chosen``: the one checked (None: keep the suggested fact)."""
     c = record
     active = [d for d in details if d.fact.state == "active"]
 
-    def choice(value: str, label: str, checked: bool = False) -> str:
+    def choice(value: str, label: str, suggested: bool = False) -> str:
+        checked = value == chosen if chosen is not None else suggested
         mark = " checked" if checked else ""
         return (
             f'<label class="choice"><input type="radio" name="choice" value="{e(value)}"'
@@ -364,10 +365,11 @@ def conflict_body(
     may_decide: bool,
     notice: str | None = None,
     error: str | None = None,
+    chosen: str | None = None,
     reason: str = "",
 ) -> str:
     """One conflict side by side; its resolve form for a subject who may decide here,
-    with ``error`` (a refused form, its ``reason`` kept) above it."""
+    with ``error`` (a refused form, its ``chosen`` choice and ``reason`` kept) above it."""
     c = record
     members = "".join(
         _member(d, d.fact.id == c.suggested_keep, d.fact.id == c.kept_id) for d in details
@@ -394,7 +396,7 @@ def conflict_body(
         form = (
             f'<form class="decide resolve" method="post" action="{e(action)}" novalidate>'
             f"{token(action)}{_alert(error)}"
-            f"<fieldset><legend>Resolve</legend>{_choices(c, details)}</fieldset>"
+            f"<fieldset><legend>Resolve</legend>{_choices(c, details, chosen)}</fieldset>"
             '<label>Reason <input type="text" name="reason" maxlength="1000" '
             f'value="{e(reason)}"></label>'
             '<button type="submit">Resolve</button></form>'

@@ -312,22 +312,28 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
                 )
             )
         except InvalidInput as err:
-            return await resolve_refused(request, memory, raw, err, reason)
+            return await resolve_refused(request, memory, raw, err, choice, reason)
         except EmbornalError as err:
             return refused(request, err, raw)
         return redirect(f"{conflict_href(done.id)}?done=resolved")
 
     async def resolve_refused(
-        request: Request, memory: Memory, raw: str, err: InvalidInput, reason: str
+        request: Request, memory: Memory, raw: str, err: InvalidInput, choice: str, reason: str
     ) -> Response:
         """The conflict's page again, 400, with the error above its form."""
         try:
             record, details, may = await run_in_threadpool(load_conflict, memory, raw)
         except EmbornalError as again:
             return refused(request, again, raw)
-        text = err.message + (f" {err.hint}" if err.hint else "")
+        text = err.message.rstrip(".") + "." + (f" {err.hint}" if err.hint else "")
         body = conflict_body(
-            record, details, token_of(memory), may_decide=may, error=text, reason=reason
+            record,
+            details,
+            token_of(memory),
+            may_decide=may,
+            error=text,
+            chosen=choice or None,
+            reason=reason,
         )
         return page(request, f"Conflict {record.id}", body, status=400, subject=memory.subject)
 

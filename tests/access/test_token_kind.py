@@ -55,3 +55,13 @@ def test_the_gate_gives_the_holders_kind_and_mcp_an_assistant(memory: Memory) ->
     assert gate.for_headers(headers).actor_kind is ActorKind.PERSON
     assert gate.for_headers(headers, None, ActorKind.ASSISTANT).actor_kind is ActorKind.ASSISTANT
     assert create_app(memory, mcp=False, wiki=False).state.gate is not None
+
+
+def test_the_kind_on_postgresql(pg_url: str, clock: FixedClock) -> None:
+    with Memory.open(pg_url, clock=clock) as memory:
+        person = memory.token_add("alice", person=True)
+        memory.token_add("bob")
+        listed = {t.subject: t.actor_kind for t in memory.tokens()}
+        assert listed == {"alice": ActorKind.PERSON, "bob": ActorKind.ASSISTANT}
+        assert Gate(memory).for_token(person.token).actor_kind is ActorKind.PERSON
+        assert memory.verify() == []

@@ -59,6 +59,19 @@ def test_token_add_options(cli: Run) -> None:
     assert cli("token", "add", "two words").code == 2
 
 
+def test_a_token_held_by_a_person(cli: Run) -> None:
+    r = cli("token", "add", "alice", "--person")
+    assert r.code == 0 and "kind     person" in r.out, r.err
+    assert cli("token", "add", "bob", "--json").json()["actor_kind"] == "assistant"
+    listed = {t["subject"]: t["actor_kind"] for t in cli("token", "ls", "--json").json()}
+    assert listed == {"alice": "person", "bob": "assistant"}
+    table = cli("token", "ls").out
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in table.splitlines()]
+    assert rows[0][:3] == ["ID", "Subject", "Kind"]
+    assert sorted(r[1:3] for r in rows[2:]) == [["alice", "person"], ["bob", "assistant"]]
+    assert "--person" in cli("token", "add", "--help").out
+
+
 def test_policy_add_ls_rm_check(cli: Run, stored: Callable[..., str]) -> None:
     fact = stored("/work/acme/plan", "Ship in May.", tags=["visibility=team"])
     r = cli("policy", "add", "p", "carol", "path:/work/*", "read")

@@ -152,6 +152,7 @@ PLAIN_LABELS: dict[tuple[str, str], str] = {
     ("PolicyRemoved", "values"): "subjects, roles, paths, actions",
     ("TokenIssued", "subject"): "a subject name",
     ("TokenIssued", "token_hash"): "a hash",
+    ("TokenIssued", "actor_kind"): "person or assistant",
     ("ConflictOpened", "conflict_class"): "a class name",
     ("ConflictOpened", "findings"): "the names of the rules that matched",
     ("ConflictOpened", "detected_by"): "store, contradict, scan or mark",

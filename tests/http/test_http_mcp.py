@@ -272,3 +272,11 @@ async def test_an_over_large_chunked_mcp_body_is_a_problem(
     assert "content-length" not in r.request.headers  # it went chunked
     body = assert_problem(r, 413, "body_too_large")
     assert "10,000" in body["detail"]
+
+
+async def test_a_persons_token_is_still_an_assistant_on_mcp(server: str, memory: Memory) -> None:
+    """Decision 0147 leaves decision 0039 here: MCP's caller is a program."""
+    token = memory.token_add("alice", person=True).token
+    async with connect(server, token) as alice:
+        fact = await ok(alice, "store", {"path": "/alice/n", "content": "Stored over MCP."})
+    assert memory.history(fact["id"])[0].actor_kind == "assistant"

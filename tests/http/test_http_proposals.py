@@ -125,3 +125,40 @@ def test_the_race_over_a_real_server_and_the_remote_client(
             assert memory.recall("wire budget 666", reinforce=False) == []
             done = default.approve(made.id, version=default.proposal(made.id).version)
             assert done.status == "approved" and done.version == 3
+
+
+def test_a_persons_token_decides_over_rest_with_its_subjects_rights(
+    client: TestClient, memory: Memory
+) -> None:
+    """Decision 0147: the token's holder is the actor kind; the subject's rights still
+    apply (bob, a person, neither reads nor decides alice's proposal)."""
+    alice = bearer(memory.token_add("alice", person=True).token)
+    robot = bearer(memory.token_add("alice", name="agent").token)
+    bob = bearer(memory.token_add("bob", person=True).token)
+    me = client.get(f"{API}/whoami", headers=alice).json()
+    assert me == {"subject": "alice", "actor_kind": "person"}
+    assert client.get(f"{API}/whoami", headers=robot).json()["actor_kind"] == "assistant"
+    items = [{"type": "create", "path": "/alice/n", "content": "The okapi note."}]
+    made = client.post(f"{API}/proposals", headers=robot, json={"items": items})
+    pid = made.json()["id"]
+    refused = client.post(f"{API}/proposals/{pid}/approve", headers=robot, json={})
+    assert_problem(refused, 403, "access_denied")
+    hidden = client.post(f"{API}/proposals/{pid}/approve", headers=bob, json={})
+    assert_problem(hidden, 404, "not_found")
+    done = client.post(f"{API}/proposals/{pid}/approve", headers=alice, json={"version": 1})
+    assert done.status_code == 200, done.text
+    assert done.json()["status"] == "approved" and done.json()["decided_by"] == "alice"
+    (created,) = memory.proposal(pid).items
+    assert created.fact_id is not None
+    stored = memory.history(created.fact_id)[0]
+    assert (stored.actor, stored.actor_kind) == ("alice", "person")
+    second = client.post(f"{API}/proposals", headers=robot, json={"items": items}).json()["id"]
+    rejected = client.post(
+        f"{API}/proposals/{second}/reject", headers=alice, json={"reason": "once is enough"}
+    )
+    assert rejected.status_code == 200 and rejected.json()["status"] == "rejected"
+    wrote = client.post(
+        f"{API}/facts", headers=alice, json={"path": "/alice/m", "content": "A person wrote."}
+    )
+    assert wrote.status_code == 201, wrote.text
+    assert memory.history(wrote.json()["id"])[0].actor_kind == "person"

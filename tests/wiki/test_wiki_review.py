@@ -320,17 +320,70 @@ def test_unknown_ids_are_404(memory: Memory) -> None:
         memory.proposal("01KCZ8Q3W5R7T9V1X3Z5B7D9F1")
 
 
-def test_under_serve_a_token_resolves_a_conflict_as_an_assistant(memory: Memory) -> None:
-    cid, _, _ = ada_twice(memory)
-    issued = memory.token_add("default")
+def test_under_serve_a_persons_token_merges_and_an_assistants_reads(memory: Memory) -> None:
+    """Decision 0148: a person's token decides on the served pages, with its subject's
+    rights; an assistant's token reads the same pages without a form."""
+    cid, a, b = ada_twice(memory)
+    person = memory.token_add("default", person=True)
+    robot = memory.token_add("default")
+    bob = memory.token_add("bob", person=True)
+    action = f"/conflict/{cid}/resolve"
     with served(memory) as c:
-        c.cookies.set(TOKEN_COOKIE, issued.token)
+        c.cookies.set(TOKEN_COOKIE, robot.token)
+        read = c.get(f"/conflict/{cid}").text
+        assert "<form" not in read.split("</header>", 1)[1]
+        assert "a person decides here" in read and "token add SUBJECT --person" in read
+        c.cookies.set(TOKEN_COOKIE, bob.token)
+        assert c.get(f"/conflict/{cid}").status_code == 404  # bob's rights: not his facts
+        c.cookies.set(TOKEN_COOKIE, person.token)
         page = c.get(f"/conflict/{cid}").text
-        action = f"/conflict/{cid}/resolve"
-        data = {"form_token": form_token(page, action), "choice": "both", "reason": "two"}
-        done = c.post(action, data=data, headers=SAME_ORIGIN, follow_redirects=False)
+        # each choice says which fact by its text, the merge choice as on the command line
+        assert "<b>keep</b> “Ada Lovelace wrote the first program.”" in page
+        assert f'value="merge:{a}"' in page and "<b>merge</b> the others into" in page
+        token = form_token(page, action)
+        empty = c.post(
+            action, data={"form_token": token, "choice": f"merge:{a}"}, headers=SAME_ORIGIN
+        )
+        assert empty.status_code == 400
+        assert 'role="alert"' in empty.text and "a resolution needs a reason" in empty.text
+        assert form_token(empty.text, action)  # the form is there again, to send once more
+        no_choice = c.post(
+            action, data={"form_token": token, "reason": "same"}, headers=SAME_ORIGIN
+        )
+        assert no_choice.status_code == 400 and "choose the fact" in no_choice.text
+        assert memory.conflict(cid).status == "open"
+        c.cookies.set(TOKEN_COOKIE, robot.token)
+        sent = {"form_token": token, "choice": f"merge:{a}", "reason": "one person"}
+        assert c.post(action, data=sent, headers=SAME_ORIGIN).status_code == 403
+        assert memory.conflict(cid).status == "open"
+        c.cookies.set(TOKEN_COOKIE, person.token)
+        done = c.post(action, data=sent, headers=SAME_ORIGIN, follow_redirects=False)
         assert done.status_code == 303
     record = memory.conflict(cid)
-    assert record.outcome == "both" and record.resolved_by == "default"
+    assert record.outcome == "merge" and record.resolved_by == "default"
+    assert memory.show(a).fact.state == "active" and memory.show(b).fact.state == "forgotten"
     (*_, decided) = memory._store.read_stream(stream_of(cid))
-    assert decided.actor_kind == "assistant"  # decision 0039: a token is an assistant's
+    assert decided.actor_kind == "person"
+
+
+def test_under_serve_a_persons_token_approves_a_proposal(memory: Memory) -> None:
+    old = memory.store("/notes/animals", "Narwhals are a myth.")
+    pid = propose_two(memory, old.id)
+    issued = memory.token_add("default", person=True)
+    with served(memory) as c:
+        c.cookies.set(TOKEN_COOKIE, issued.token)
+        page = c.get(f"/proposal/{pid}").text
+        assert "a person decides" not in page
+        action = f"/proposal/{pid}/approve"
+        done = c.post(
+            action,
+            data={**approve_form(page, action), "item": "1", "reason": "seen it"},
+            headers=SAME_ORIGIN,
+            follow_redirects=False,
+        )
+        assert done.status_code == 303
+    decided = memory.proposal(pid)
+    assert decided.status == "approved" and decided.decided_by == "default"
+    (created,) = [i for i in decided.items if i.type == "create"]
+    assert created.fact_id is not None
+    assert memory.history(created.fact_id)[0].actor_kind == "person"

@@ -1,7 +1,8 @@
 """The review pages in a real headless Chromium (no script runs on them): approve a
 proposal on the page of ``embornal memory wiki`` and find the fact with the console
 script; resolve a conflict; confirm a stale fact; follow the links graph; and under
-``embornal serve`` see that an assistant's page asks a person. ``pytest -m browser``."""
+``embornal serve`` see that an assistant's page asks a person, while a person's token
+approves and merges. ``pytest -m browser``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from browser_helpers import CHROMIUM, SCREENSHOT
 from review_helpers import ada_twice, propose_two
 
 from embornal import FixedClock, Memory
+from embornal.domain.conflict import stream_of
 from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app, create_local_wiki_app
 from live_server import live_server
 
@@ -146,3 +148,78 @@ def test_under_serve_an_assistant_is_asked_to_fetch_a_person(page: Tab, memory: 
         assert "a person decides" in tab.inner_text("main")
     assert memory.proposal(pid).status == "open"
     assert dialogs == [] and errors == []
+
+
+def _shot(tab: Page, name: str) -> None:
+    shot = SCREENSHOT.with_name(f"{SCREENSHOT.stem}-{name}.png")
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+def _log_in(tab: Page, url: str, where: str, token: str) -> None:
+    tab.context.clear_cookies()
+    tab.goto(url + where)
+    tab.fill('input[name="token"]', token)
+    tab.click('form.login button[type="submit"]')
+    tab.wait_for_url(url + where)
+
+
+def test_under_serve_a_person_approves_and_merges_an_assistant_reads(
+    page: Tab, memory: Memory
+) -> None:
+    """Decision 0148, in Chromium against `embornal serve`: a person's token logs in,
+    approves a proposal, resolves a conflict by merging (an empty reason first: a visible
+    error); an assistant's token reads the same pages without a form."""
+    tab, dialogs, errors = page
+    old = memory.store("/notes/animals", "Narwhals are a myth.")
+    pid = propose_two(memory, old.id)
+    cid, a, b = ada_twice(memory)
+    person = memory.token_add("default", person=True).token
+    assistant = memory.token_add("default").token
+    with live_server(create_app(memory, allowed_hosts=LOOPBACK_HOSTS)) as url:
+        _log_in(tab, url, f"/proposal/{pid}", person)
+        assert tab.locator('input[type="checkbox"][name="item"]').count() == 2
+        with tab.expect_response(url + f"/proposal/{pid}/approve") as answer:
+            tab.click('button:has-text("Approve all")')
+        assert answer.value.status == 303
+        tab.wait_for_url(url + f"/proposal/{pid}?done=approved")
+        assert "Approved" in tab.inner_text("p.notice")
+        _shot(tab, "person-proposal")
+
+        tab.goto(url + f"/conflict/{cid}")
+        merge = tab.locator(f'input[name="choice"][value="merge:{a}"]')
+        label = tab.locator("label.choice", has=merge).inner_text()
+        assert "merge the others into" in label and "Ada Lovelace wrote the first" in label
+        merge.check()
+        with tab.expect_response(url + f"/conflict/{cid}/resolve") as answer:
+            tab.click('form.resolve button[type="submit"]')  # no reason
+        assert answer.value.status == 400
+        alert = tab.locator('form.resolve [role="alert"]')
+        assert alert.is_visible() and "needs a reason" in alert.inner_text()
+        _shot(tab, "person-conflict-refused")
+        assert tab.is_checked(f'input[name="choice"][value="merge:{a}"]')  # kept as chosen
+        tab.fill('form.resolve input[name="reason"]', "one person, twice")
+        with tab.expect_response(url + f"/conflict/{cid}/resolve") as answer:
+            tab.click('form.resolve button[type="submit"]')
+        assert answer.value.status == 303
+        tab.wait_for_url(url + f"/conflict/{cid}?done=resolved")
+        assert "Resolved" in tab.inner_text("p.notice")
+        _shot(tab, "person-conflict")
+
+        other = memory.store("/notes/animals", "Okapis live in the Congo.")
+        second = propose_two(memory, other.id)
+        _log_in(tab, url, f"/proposal/{second}", assistant)
+        assert tab.locator("form.decide").count() == 0
+        assert "a person decides" in tab.inner_text("main")
+        _shot(tab, "assistant-proposal")
+        tab.goto(url + f"/conflict/{cid}")
+        assert tab.locator("form.decide").count() == 0
+    record = memory.conflict(cid)
+    assert (record.outcome, record.reason) == ("merge", "one person, twice")
+    assert memory.show(b).fact.state == "forgotten"
+    assert memory.proposal(pid).decided_by == "default"
+    assert memory.proposal(second).status == "open"
+    (*_, decided) = memory._store.read_stream(stream_of(cid))
+    assert decided.actor_kind == "person"
+    assert dialogs == [] and len(errors) == 1 and "status of 400" in errors[0]  # the refusal

@@ -97,12 +97,17 @@ LOCAL_OPERATIONS: tuple[Operation, ...] = (
                      high=MAX_EXPIRY_DAYS, flag="--expires-in", metavar="DAYS",
                      cli_help=f"expire after DAYS, at most {MAX_EXPIRY_DAYS} (default: never)"),
                Input("rules", "bool", "Also add the rules of the default set the subject lacks.",
-                     default=True, cli_help="add no rules for SUBJECT")),
+                     default=True, cli_help="add no rules for SUBJECT"),
+               Input("person", "bool", "A person holds the token, not an assistant.",
+                     default=False, cli_help="a person holds it: it decides proposals, reads "
+                     "its private facts (default: an assistant)")),
               local_only=True, cli="token add", cli_help="issue a token for SUBJECT (shown once)",
               cli_doc="Issue a bearer token for SUBJECT and print it, this once: only its hash "
               "is\nstored. Unless --no-rules, SUBJECT also gets the rules it lacks of the "
               "default\nset: its own facts (read, write, delete), storing anywhere (create), "
-              "public reads.",
+              "public reads.\nThe token is an assistant's unless --person: what it writes is "
+              "recorded with that\nactor kind, and a person's token decides proposals and "
+              "conflicts (REST and the\npages of `embornal serve`) with SUBJECT's rights.",
               cli_run=_SHARING + "token_add", cli_show=_SHARING + "show_token",
               cli_json=_SHARING + "new_token_json"),
     Operation("tokens", "tokens", "list[TokenInfo]",

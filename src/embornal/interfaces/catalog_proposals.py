@@ -138,9 +138,9 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
                   "Apply the chosen items (default: all) and the approval in one "
                   "transaction: all of them, or none (409 when it is decided already, or an "
                   "item no longer applies; 409 `proposal_changed` when `version`, the one "
-                  "the approver was shown, is not the proposal's any more). A token of an "
-                  "assistant is refused (403) unless the configuration lets assistants "
-                  "decide.",
+                  "the approver was shown, is not the proposal's any more). A person's token "
+                  "(`token add --person`) decides; an assistant's is refused (403) unless "
+                  "the configuration lets assistants decide.",
                   errors=WRITE_ERRORS, tag="proposals", probe=True),
     ),
     Operation(
@@ -156,7 +156,9 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
         Example: reject(id="01KCZ9A1B2C3D4E5F6G7H8J9K0", reason="Not true any more.")""",
         example=f'reject(id="{EXAMPLE_PROPOSAL}", reason="wrong")',
         http=Http("POST", "/proposals/{id}/reject", "rejectProposal", "Reject a proposal",
-                  "Close an open proposal with nothing applied; a reason is required.",
+                  "Close an open proposal with nothing applied; a reason is required. "
+                  "As approve: a person's token decides, an assistant's is refused (403) "
+                  "unless the configuration lets assistants decide.",
                   errors=WRITE_ERRORS, tag="proposals", probe=True),
     ),
     Operation(

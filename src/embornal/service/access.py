@@ -24,6 +24,7 @@ from embornal.storage.contract import Store
 
 if TYPE_CHECKING:  # writes and checks import it: reads never need Casbin
     from embornal.adapters.casbin_access import FactObject
+    from embornal.service.tokens import TokenInfo
 
 __all__ = ["Access", "hash_token", "new_token_secret"]
 
@@ -153,6 +154,11 @@ class Access:
 
     def authenticate(self, token: str, clock: Clock) -> str:
         """The subject a bearer token stands for; :class:`Unauthenticated` otherwise."""
+        return self.token_of(token, clock).subject
+
+    def token_of(self, token: str, clock: Clock) -> TokenInfo:
+        """The active token ``token`` is (its subject, its holder's actor kind);
+        :class:`Unauthenticated` otherwise."""
         row = self._store.token_by_hash(hash_token(token.strip())) if token else None
         if row is None:
             raise Unauthenticated("the token is not known")
@@ -163,7 +169,7 @@ class Access:
             raise Unauthenticated(f"token {info.id} was revoked")
         if info.expires_at is not None and info.expires_at <= clock.now():
             raise Unauthenticated(f"token {info.id} expired at {format_time(info.expires_at)}")
-        return info.subject
+        return info
 
 
 def _unconditional_actions(subject: str, rules: list[Rule]) -> frozenset[str]:

@@ -514,12 +514,13 @@ class Memory:
         return sharing.policy_check(self._ctx, subject, action, target)
 
     def token_add(self, subject: str, *, name: str | None = None,
-                  expires_in_days: float | None = None,
-                  rules: bool = True) -> IssuedToken:  # fmt: skip
-        """Issue a token for ``subject`` (shown once) and, unless ``rules=False``, its rules."""
-        return sharing.token_add(
-            self._ctx, subject, name=name, expires_in_days=expires_in_days, rules=rules
-        )
+                  expires_in_days: float | None = None, rules: bool = True,
+                  person: bool = False) -> IssuedToken:  # fmt: skip
+        """Issue a token for ``subject`` (shown once) and, unless ``rules=False``, its rules.
+        ``person``: a person holds it (its writes and decisions are a person's); else an
+        assistant (decision 0147)."""
+        return sharing.token_add(self._ctx, subject, name=name, expires_in_days=expires_in_days,
+                                 rules=rules, person=person)  # fmt: skip
 
     def tokens(self, *, include_inactive: bool = False) -> list[TokenInfo]:
         """The tokens issued (active ones only, unless ``include_inactive``)."""
@@ -532,6 +533,11 @@ class Memory:
     def authenticate(self, token: str) -> str:
         """The subject a bearer token stands for (raises ``Unauthenticated``)."""
         return sharing.authenticate(self._ctx, token)
+
+    def token_of(self, token: str) -> TokenInfo:
+        """The active token ``token`` is: its subject and who holds it, a person or an
+        assistant (raises ``Unauthenticated``)."""
+        return sharing.token_of(self._ctx, token)
 
     def rebuild(self, *, progress: Callable[[str, int, int], None] | None = None) -> int:
         """Replay the log into fresh projections, swap them in; return the events replayed."""

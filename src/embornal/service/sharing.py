@@ -22,6 +22,7 @@ from embornal.domain.access import (
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, in_range
 from embornal.domain.clock import parse_time
 from embornal.domain.events import (
+    ActorKind,
     NewEvent,
     PolicyAdded,
     PolicyRemoved,
@@ -148,6 +149,7 @@ def token_add(
     name: str | None,
     expires_in_days: float | None,
     rules: bool,
+    person: bool = False,
 ) -> IssuedToken:
     check_subject(subject)
     if expires_in_days is not None and not in_range(expires_in_days, MAX_EXPIRY_DAYS):
@@ -169,6 +171,7 @@ def token_add(
         token_hash=hash_token(secret),
         name=name,
         expires_at=parse_time(expires) if expires is not None else None,
+        actor_kind=(ActorKind.PERSON if person else ActorKind.ASSISTANT).value,
     )
     ctx.append(
         "issuing a token",
@@ -207,6 +210,10 @@ def token_revoke(ctx: ServiceContext, token_id: str) -> TokenInfo:
 
 def authenticate(ctx: ServiceContext, token: str) -> str:
     return ctx.access.authenticate(token, ctx.clock)
+
+
+def token_of(ctx: ServiceContext, token: str) -> TokenInfo:
+    return ctx.access.token_of(token, ctx.clock)
 
 
 def _check_role_depth(existing: Sequence[Rule], new: Sequence[Rule]) -> None:

@@ -9,13 +9,15 @@ from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import parse_time
+from embornal.domain.events import ActorKind
 
 __all__ = ["TokenInfo", "token_info"]
 
 
 @dataclass(frozen=True)
 class TokenInfo:
-    """A bearer token as listed (never the token itself)."""
+    """A bearer token as listed (never the token itself). ``actor_kind``: who holds it, a
+    person or an assistant, the actor kind of what it writes (decision 0147)."""
 
     id: str
     subject: str
@@ -23,6 +25,7 @@ class TokenInfo:
     created_at: datetime
     expires_at: datetime | None
     revoked_at: datetime | None
+    actor_kind: ActorKind = ActorKind.ASSISTANT
 
     def active(self, now: datetime) -> bool:
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
@@ -36,4 +39,5 @@ def token_info(row: Mapping[str, Any]) -> TokenInfo:
         created_at=parse_time(row["created_at"]),
         expires_at=parse_time(row["expires_at"]) if row["expires_at"] else None,
         revoked_at=parse_time(row["revoked_at"]) if row["revoked_at"] else None,
+        actor_kind=ActorKind(row["actor_kind"]),
     )

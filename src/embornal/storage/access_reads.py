@@ -11,7 +11,7 @@ from embornal.domain.access import Rule
 __all__ = ["inherited_path_tags", "policy_version", "rules", "token_by_hash", "tokens"]
 
 Rows = Callable[[str, Sequence[Any]], list[Any]]
-_TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at"
+_TOKEN_COLS = "id, subject, name, created_at, expires_at, revoked_at, actor_kind"
 
 
 def _as_dict(row: Any) -> dict[str, Any]:

@@ -215,6 +215,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0027_history_context", "schema", _sql("0027_history_context")),
     Migration("0028_fact_tag_text", "schema", _sql("0028_fact_tag_text")),
     Migration("0029_anchor_index_path", "schema", _sql("0029_anchor_index_path")),
+    Migration("0030_token_actor_kind", "schema", _sql("0030_token_actor_kind")),
 )
 
 

@@ -499,8 +499,8 @@ def _policy_removed(conn: Connection, e: Event, b: PolicyRemoved) -> None:
 
 def _token_issued(conn: Connection, e: Event, b: TokenIssued) -> None:
     conn.execute(
-        "INSERT INTO tokens (id, subject, name, token_hash, created_at, expires_at) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO tokens (id, subject, name, token_hash, created_at, expires_at, actor_kind) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
             b.token_id,
             b.subject,
@@ -508,6 +508,7 @@ def _token_issued(conn: Connection, e: Event, b: TokenIssued) -> None:
             b.token_hash,
             format_time(e.recorded_at),
             format_time(b.expires_at) if b.expires_at is not None else None,
+            b.actor_kind or "assistant",
         ),
     )
 

@@ -42,8 +42,8 @@ PROJECTION_QUERIES: dict[str, str] = {
     "facts_fts": "SELECT term, doc, cnt FROM facts_fts_vocab ORDER BY term",
     "counters": "SELECT name, value FROM counters ORDER BY name",
     "casbin_rule": "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY 1, 2, 3, 4, 5",
-    "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at "
-    "FROM tokens ORDER BY id",
+    "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at, "
+    "actor_kind FROM tokens ORDER BY id",
     "fact_versions": "SELECT fact_id, valid_from, valid_to, position, state, attributes, "
     "kind_version, fields FROM fact_versions ORDER BY 1, 2",
     "fact_signals": "SELECT fact_id, valid_from, valid_to, last_recall_at, recall_count, "

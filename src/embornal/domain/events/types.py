@@ -433,17 +433,27 @@ class PolicyRemoved(DomainEvent):
 
 @dataclass(frozen=True)
 class TokenIssued(DomainEvent):
-    """A bearer token for ``subject`` (only its hash); ``name`` is the person's label."""
+    """A bearer token for ``subject`` (only its hash); ``name`` is the person's label.
+    ``actor_kind``: who holds it, ``person`` or ``assistant`` (None, as every token issued
+    before it was recorded: an assistant), the actor kind of what the token writes."""
 
     TYPE: ClassVar[str] = EventType.TOKEN_ISSUED.value
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("name",)
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("token_id", "subject", "token_hash", "expires_at")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
+        "token_id",
+        "subject",
+        "token_hash",
+        "expires_at",
+        "actor_kind",
+    )
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("actor_kind",)
 
     token_id: str
     subject: str
     token_hash: str
     name: str | None = None
     expires_at: datetime | None = None
+    actor_kind: str | None = None
 
 
 @dataclass(frozen=True)

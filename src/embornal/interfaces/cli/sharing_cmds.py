@@ -88,6 +88,7 @@ def show_token(ctx: Context, issued: IssuedToken) -> None:
         ("token", issued.token),
         ("id", info.id),
         ("subject", info.subject),
+        ("kind", info.actor_kind.value),
         ("name", info.name or "-"),
         ("expires", fmt_time(info.expires_at) if info.expires_at else "never"),
         ("rules", rules[0]),
@@ -113,6 +114,7 @@ def show_tokens(ctx: Context, infos: Sequence[TokenInfo]) -> None:
         [
             t.id,
             cell(t.subject),
+            t.actor_kind.value,
             cell(t.name or "-"),
             fmt_time(t.created_at),
             fmt_time(t.expires_at) if t.expires_at else "never",
@@ -120,7 +122,7 @@ def show_tokens(ctx: Context, infos: Sequence[TokenInfo]) -> None:
         ]
         for t in infos
     ]
-    ctx.say(markdown_table(["ID", "Subject", "Name", "Created", "Expires", "State"], rows))
+    ctx.say(markdown_table(["ID", "Subject", "Kind", "Name", "Created", "Expires", "State"], rows))
 
 
 def token_json(ctx: Context, info: TokenInfo) -> dict[str, Any]:

@@ -166,9 +166,9 @@ def create_app(
     if wiki:
 
         def get_memory(request: Request) -> Memory:
-            # A token is an assistant's, wherever it is shown (decision 0038): the served
-            # pages never show a private fact; `embornal memory wiki` (local) does.
-            return gate.for_headers(request.headers, request.cookies, ActorKind.ASSISTANT)
+            # As who holds the token (decision 0147): a person's token reads its subject's
+            # private facts and decides; an assistant's never sees a private fact.
+            return gate.for_headers(request.headers, request.cookies)
 
         routes.extend(_wiki_routes(get_memory) or [])
     app = _starlette(

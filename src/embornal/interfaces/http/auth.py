@@ -2,11 +2,12 @@
 
 A bearer token (``Authorization: Bearer <token>``), or for browsers the
 ``embornal_token`` cookie that the wiki's login form sets, is checked by
-``Memory.authenticate`` on every request (so a revoked or expired token stops at
-once). The subject's :class:`Memory` (``memory.as_subject``) is cached per worker
-thread: no object is shared between threads, no lock is taken, and the access
-rules still follow every policy change (the service compares the policy version
-on each read).
+``Memory.token_of`` on every request (so a revoked or expired token stops at
+once); the view is the token's subject, as the actor kind of who holds it
+(decision 0147). The subject's :class:`Memory` (``memory.as_subject``) is cached
+per worker thread: no object is shared between threads, no lock is taken, and the
+access rules still follow every policy change (the service compares the policy
+version on each read).
 """
 
 from __future__ import annotations
@@ -66,17 +67,21 @@ class Gate:
             cache.move_to_end(key)
         return view
 
-    def for_token(self, token: str | None, kind: ActorKind = ActorKind.ASSISTANT) -> Memory:
-        """The memory as the token's subject sees it. Blocking: call it in a worker thread."""
+    def for_token(self, token: str | None, kind: ActorKind | None = None) -> Memory:
+        """The memory as the token's subject sees it, as the actor kind of who holds the
+        token (``token add --person``: a person; else an assistant, decision 0147), or as
+        ``kind`` when given (MCP: always an assistant). Blocking: call it in a worker
+        thread."""
         if token is None:
             raise Unauthenticated("no token was sent")
-        return self._view(self.memory.authenticate(token), kind)
+        info = self.memory.token_of(token)
+        return self._view(info.subject, kind or info.actor_kind)
 
     def for_headers(
         self,
         headers: Mapping[str, str],
         cookies: Mapping[str, str] | None = None,
-        kind: ActorKind = ActorKind.ASSISTANT,
+        kind: ActorKind | None = None,
     ) -> Memory:
         """Bearer header first, then (for browsers) the ``embornal_token`` cookie."""
         token = bearer_token(headers.get("authorization"))

@@ -35,6 +35,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
+from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, Unauthenticated
 from embornal.interfaces.http.auth import Gate
 from embornal.interfaces.http.problems import BEARER_CHALLENGE, problem_response
@@ -131,7 +132,10 @@ class McpEndpoint:
 
         headers = Headers(scope=scope)
         try:
-            memory = await run_in_threadpool(self.gate.for_headers, headers)
+            # MCP's caller is a program, whoever holds the token (decision 0039)
+            memory = await run_in_threadpool(
+                self.gate.for_headers, headers, None, ActorKind.ASSISTANT
+            )
         except EmbornalError as e:
             extra: dict[str, str] = {}
             hint = e.hint

@@ -100,6 +100,8 @@ details{margin:.5rem 0}summary{cursor:pointer;color:var(--accent)}
 .wide{max-width:80rem;margin:1.5rem auto;padding:0 1.5rem}
 .notice{background:var(--accent-soft);border:1px solid var(--accent);border-radius:8px;
 padding:.5rem .75rem}
+.notice.refused{background:transparent;border-color:var(--warn);color:var(--warn)}
+label.choice{display:block;padding:.15rem 0;overflow-wrap:anywhere}
 ul.review{list-style:none;padding:0}ul.review li{padding:.3rem 0;font-size:1.1rem}
 .item-head{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0 0 .3rem}
 .item-head input{width:1.1rem;height:1.1rem}.number{font-weight:600}

@@ -54,8 +54,8 @@ PROJECTION_QUERIES: dict[str, str] = {
     "term_stats": "SELECT term, df FROM term_stats ORDER BY term",
     "counters": "SELECT name, value FROM counters ORDER BY name",
     "casbin_rule": "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id",
-    "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at "
-    "FROM tokens ORDER BY id",
+    "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at, "
+    "actor_kind FROM tokens ORDER BY id",
     "conflicts": "SELECT id, class, status, round(score::numeric, 9), findings, detected_by, "
     "suggested_keep, opened_at, opened_by, outcome, kept_id, archived, resolved_at, "
     "resolved_by, reason, opened_reason FROM conflicts ORDER BY id",

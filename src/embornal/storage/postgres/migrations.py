@@ -79,6 +79,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration("pg_0007_narratives", "schema", _sql("0006_narratives")),
     PgMigration(HISTORY, "schema", _history),
     PgMigration(LENGTHS, "schema", _sql("0009_fact_terms_length")),
+    PgMigration("pg_0010_token_actor_kind", "schema", _sql("0010_token_actor_kind")),
 )
 
 

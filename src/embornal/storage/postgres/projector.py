@@ -460,8 +460,8 @@ def _policy_removed(conn: Conn, e: Event, b: Any) -> None:
 def _token_issued(conn: Conn, e: Event, b: Any) -> None:
     _x(
         conn,
-        "INSERT INTO tokens (id, subject, name, token_hash, created_at, expires_at) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO tokens (id, subject, name, token_hash, created_at, expires_at, actor_kind) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (
             b.token_id,
             b.subject,
@@ -469,6 +469,7 @@ def _token_issued(conn: Conn, e: Event, b: Any) -> None:
             b.token_hash,
             format_time(e.recorded_at),
             format_time(b.expires_at) if b.expires_at is not None else None,
+            b.actor_kind or "assistant",
         ),
     )
 

@@ -16,7 +16,8 @@ Pages (see ``docs/wiki.md``):
 * ``/login``; ``/logout`` (POST; a GET shows the button and changes nothing)
 * ``/review``, ``/proposals``, ``/proposal/<id>``, ``/conflicts``, ``/conflict/<id>``,
   ``/due``: the review queues, decided by forms (POST with a form token, decision 0070)
-  as the page's subject (decision 0069)
+  as the page's subject (decisions 0069, 0148)
+* ``/claims``          the claims ledger, read-only: by status, ``as_of`` an earlier time
 
 A page view is not a recall (``cat(..., recall=False)``, ``show``); a search is. No page
 runs a script: the Content-Security-Policy allows none, and the one stylesheet is inline,
@@ -24,7 +25,8 @@ allowed by its hash. Every value from the memory is escaped.
 
 The modules: :mod:`.common` (escaping, layout, headers, errors), :mod:`.pages` (tree,
 path, search, login), :mod:`.fact_page`, :mod:`.chart` (the SVG), :mod:`.graph_svg` (the
-links graph), :mod:`.review_pages`, :mod:`.review_routes`, :mod:`.forms` and :mod:`.routes`.
+links graph), :mod:`.review_pages`, :mod:`.review_routes`, :mod:`.claims_page`, :mod:`.forms`
+and :mod:`.routes`.
 """
 
 from __future__ import annotations

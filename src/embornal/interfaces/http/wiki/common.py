@@ -237,7 +237,7 @@ def layout(
         f'<input type="search" name="q" value="{e(query)}" placeholder="Search the memory"'
         ' aria-label="Search the memory" maxlength="1000">'
         '<button type="submit">Search</button></form>'
-        '<nav class="review-nav"><a href="/review">Review</a></nav>'
+        '<nav class="review-nav"><a href="/review">Review</a> <a href="/claims">Claims</a></nav>'
         f'<div class="who">{who}</div></header>'
         f"{body}</body></html>\n"
     )

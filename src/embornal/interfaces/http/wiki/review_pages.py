@@ -3,8 +3,9 @@ conflict side by side, and the facts due for review (HTML text).
 
 Each form posts to this site with a hidden form token (``token(action)`` gives its
 input, :mod:`.forms`) and works without a script. A form is shown only to a subject
-who may send it: the proposal forms to a subject who may decide (a person, or an
-assistant when ``proposals.assistants_decide`` says so, decision 0069).
+who may decide on these pages: a person (``embornal memory wiki``, or a person's token
+under ``embornal serve``), or an assistant when ``proposals.assistants_decide`` says so
+(decisions 0069, 0148); an assistant's token reads the same pages without a form.
 """
 
 from __future__ import annotations
@@ -40,12 +41,20 @@ __all__ = [
 Token = Callable[[str], str]
 
 _ASK_A_PERSON = (
-    "On these pages you read as an assistant (a token's subject), and a person decides "
-    "proposals. Ask the memory's owner to approve or reject it with "
-    "<code>embornal proposal approve {id}</code> or on the page of "
-    "<code>embornal memory wiki</code>; or let assistants decide "
+    "On these pages you read as an assistant (the token is an assistant's), and a person "
+    "decides proposals. Log in with a person's token "
+    "(<code>embornal token add SUBJECT --person</code>), or ask the memory's owner to "
+    "approve or reject it with <code>embornal proposal approve {id}</code> or on the page "
+    "of <code>embornal memory wiki</code>; or let assistants decide "
     "(<code>proposals.assistants_decide</code> in config.yaml)."
 )
+_READ_ONLY = (
+    "On these pages you read as an assistant (the token is an assistant's): a person "
+    "decides here. Log in with a person's token "
+    "(<code>embornal token add SUBJECT --person</code>), or use {command}."
+)
+#: How much of a fact's text labels a choice of the conflict form.
+_LABEL_CHARS = 90
 
 
 def proposal_href(proposal_id: str) -> str:
@@ -62,6 +71,18 @@ def _id_link(fact_id: str) -> str:
 
 def _note(text: str | None) -> str:
     return f'<p class="notice" role="status">{e(text)}</p>' if text else ""
+
+
+def _alert(text: str | None) -> str:
+    return f'<p class="notice refused" role="alert">{e(text)}</p>' if text else ""
+
+
+def _excerpt(text: str) -> str:
+    """A fact's text as a choice's label: one line, cut at a word."""
+    line = " ".join(text.split())
+    if len(line) <= _LABEL_CHARS:
+        return line
+    return line[:_LABEL_CHARS].rsplit(" ", 1)[0] + " …"
 
 
 def review_body(proposals: int, conflicts: int, due: int, *, more: int) -> str:
@@ -215,7 +236,7 @@ def proposal_body(
             "</form>"
             f'<form class="decide" method="post" action="{e(proposal_href(p.id))}/reject">'
             f"{token(proposal_href(p.id) + '/reject')}"
-            '<label>Reason <input type="text" name="reason" maxlength="1000" required>'
+            '<label>Reason <input type="text" name="reason" maxlength="1000">'
             '</label><button type="submit" class="plain">Reject</button></form>'
             '<p class="note">Items left unchecked are declined: an approval closes the '
             "proposal.</p>"
@@ -297,13 +318,58 @@ def _member(detail: FactDetail, suggested: bool, kept: bool) -> str:
     )
 
 
+def _choices(record: ConflictRecord, details: Sequence[FactDetail], chosen: str | None) -> str:
+    """The resolve form's choices, each labelled with the facts' text: keep one (the
+    others archived), merge the others into one (as ``conflict resolve --merge``), or
+    keep both. ``chosen``: the one checked (None: keep the suggested fact)."""
+    c = record
+    active = [d for d in details if d.fact.state == "active"]
+
+    def choice(value: str, label: str, suggested: bool = False) -> str:
+        checked = value == chosen if chosen is not None else suggested
+        mark = " checked" if checked else ""
+        return (
+            f'<label class="choice"><input type="radio" name="choice" value="{e(value)}"'
+            f"{mark}> {label}</label>"
+        )
+
+    def quoted(d: FactDetail) -> str:
+        return f'“{e(_excerpt(d.fact.content))}” <span class="id">{e(d.fact.id)}</span>'
+
+    out = [
+        choice(
+            f"keep:{d.fact.id}",
+            f"<b>keep</b> {quoted(d)}; the others are archived",
+            d.fact.id == c.suggested_keep,
+        )
+        for d in active
+    ]
+    if len(active) > 1:
+        out += [
+            choice(
+                f"merge:{d.fact.id}",
+                f"<b>merge</b> the others into {quoted(d)}: their aliases and evidence join it",
+            )
+            for d in active
+        ]
+    if c.conflict_class != "stale":
+        out.append(choice("both", "<b>keep both</b>: they are different facts"))
+    return "".join(out)
+
+
 def conflict_body(
     record: ConflictRecord,
     details: Sequence[FactDetail],
     token: Token,
     *,
+    may_decide: bool,
     notice: str | None = None,
+    error: str | None = None,
+    chosen: str | None = None,
+    reason: str = "",
 ) -> str:
+    """One conflict side by side; its resolve form for a subject who may decide here,
+    with ``error`` (a refused form, its ``chosen`` choice and ``reason`` kept) above it."""
     c = record
     members = "".join(
         _member(d, d.fact.id == c.suggested_keep, d.fact.id == c.kept_id) for d in details
@@ -323,26 +389,21 @@ def conflict_body(
     if c.reason:
         meta += f'<p class="note">reason: <span class="reason">{e(c.reason)}</span></p>'
     form = ""
-    if c.status == "open":
+    if c.status == "open" and may_decide:
         action = conflict_href(c.id) + "/resolve"
-        choices = "".join(
-            f'<label><input type="radio" name="choice" value="keep:{e(d.fact.id)}" required'
-            + (" checked" if d.fact.id == c.suggested_keep else "")
-            + f"> keep {e(d.fact.id)} (the others are archived)</label>"
-            for d in details
-            if d.fact.state == "active"
-        )
-        if c.conflict_class != "stale":
-            choices += (
-                '<label><input type="radio" name="choice" value="both" required> keep both: '
-                "they are different facts</label>"
-            )
+        # No `required`: a missing choice or reason is the server's one visible line
+        # (a browser's own bubble leaves no trace on the page).
         form = (
-            f'<form class="decide resolve" method="post" action="{e(action)}">{token(action)}'
-            f"<fieldset><legend>Resolve</legend>{choices}</fieldset>"
-            '<label>Reason <input type="text" name="reason" maxlength="1000" required></label>'
+            f'<form class="decide resolve" method="post" action="{e(action)}" novalidate>'
+            f"{token(action)}{_alert(error)}"
+            f"<fieldset><legend>Resolve</legend>{_choices(c, details, chosen)}</fieldset>"
+            '<label>Reason <input type="text" name="reason" maxlength="1000" '
+            f'value="{e(reason)}"></label>'
             '<button type="submit">Resolve</button></form>'
         )
+    elif c.status == "open":
+        command = f"<code>embornal conflict resolve {e(c.id)}</code>"
+        form = f'<p class="note">{_READ_ONLY.format(command=command)}</p>'
     return (
         '<main class="wide"><nav class="crumbs"><ol><li><a href="/conflicts">conflicts</a>'
         "</li></ol></nav>"
@@ -354,27 +415,35 @@ def conflict_body(
 # -------------------------------------------------------------------------------- due
 
 
-def due_body(rows: Sequence[DueFact], token: Token, *, notice: str | None = None) -> str:
+def due_body(
+    rows: Sequence[DueFact], token: Token, *, may_decide: bool, notice: str | None = None
+) -> str:
     head = (
         '<main class="single"><h1>Due for review</h1>'
         '<p class="note">Facts whose effective confidence fell below their kind\'s '
         "threshold, most urgent first. Confirming one vouches for it again.</p>"
         f"{_note(notice)}"
     )
+    if rows and not may_decide:
+        command = "<code>embornal memory confirm ID</code>"
+        head += f'<p class="note">{_READ_ONLY.format(command=command)}</p>'
     if not rows:
         return head + '<p class="empty">Nothing is due for review.</p></main>'
     items = []
     for d in rows:
         action = fact_href(d.fact.id) + "/confirm"
+        form = (
+            f'<form class="decide inline" method="post" action="{e(action)}">{token(action)}'
+            '<input type="text" name="reason" maxlength="1000" placeholder="why (optional)" '
+            f'aria-label="reason for {e(d.fact.id)}">'
+            '<button type="submit">Confirm</button></form>'
+        )
         items.append(
             f'<li id="due-{e(d.fact.id)}"><p class="content">{render_content(d.fact.content)}</p>'
             f'<div class="info">{kind_label(d.fact.kind)}{link(d.fact.path)}'
             f"<span>c_eff {d.c_eff:.3f} &lt; {d.threshold:.2f}</span>"
             f"<span>confidence {d.confidence:.3f}</span>"
             f"<span>since {time_text(d.since)}</span>{_id_link(d.fact.id)}</div>"
-            f'<form class="decide inline" method="post" action="{e(action)}">{token(action)}'
-            '<input type="text" name="reason" maxlength="1000" placeholder="why (optional)" '
-            f'aria-label="reason for {e(d.fact.id)}">'
-            f'<button type="submit">Confirm</button></form></li>'
+            f"{form if may_decide else ''}</li>"
         )
     return head + f'<ol class="facts">{"".join(items)}</ol></main>'

@@ -5,7 +5,11 @@ site (:func:`~embornal.interfaces.http.wiki.common.same_origin`), the body is sm
 request has a subject (else ``/login``), the form token is this wiki's for this subject
 and this action (:mod:`.forms`); then the memory decides, with the subject's rights and
 its actor kind (decision 0069), and the answer is ``303`` back to the page
-(post/redirect/get). An approval names the version of the proposal its page showed (a
+(post/redirect/get). On these pages a person decides: a subject who may not decide
+proposals (an assistant's token, unless ``proposals.assistants_decide``) sees no form
+and its forms are refused, conflicts and confirmations too (decision 0148). A resolve
+form refused for its input (no choice, no reason) comes back as the conflict's page
+with the error above the form. An approval names the version of the proposal its page showed (a
 hidden field): one edited since is refused, not applied. A proposal, conflict or fact
 that the subject may not read is the same 404 as an id never used, for a read and for a
 decision.
@@ -140,6 +144,14 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
                 "This form did not come from this page, or the server restarted since. "
                 f'<a href="{e(back)}">Reload the page</a> and send it again.',
             )
+        if not await run_in_threadpool(memory.may_decide_proposals):
+            return message(
+                request,
+                403,
+                "Not allowed",
+                "On these pages a person decides, and the token is an assistant's. Log in "
+                "with a person's token (<code>embornal token add SUBJECT --person</code>).",
+            )
         return memory, fields
 
     def first(fields: dict[str, list[str]], name: str) -> str:
@@ -248,6 +260,13 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
             return error_page(request, err, "/conflicts")
         return page(request, "Conflicts", conflicts_body(rows, status), subject=memory.subject)
 
+    def load_conflict(
+        memory: Memory, conflict_id: str
+    ) -> tuple[ConflictRecord, list[FactDetail], bool]:
+        record = memory.conflict(conflict_id)
+        details = [memory.show(m.id) for m in record.members]
+        return record, details, memory.may_decide_proposals()
+
     async def conflict_page(request: Request) -> Response:
         raw = str(request.path_params["conflict_id"])
         if not _ID.fullmatch(raw):
@@ -255,18 +274,16 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
         try:
             memory = await run_in_threadpool(get_memory, request)
 
-            def load() -> tuple[ConflictRecord, list[FactDetail]]:
-                record = memory.conflict(raw)
-                return record, [memory.show(m.id) for m in record.members]
-
-            record, details = await run_in_threadpool(load)
+            record, details, may = await run_in_threadpool(load_conflict, memory, raw)
         except AmbiguousId:
             return not_found(request, raw)
         except EmbornalError as err:
             return error_page(request, err, raw)
         if record.id != raw:
             return redirect(conflict_href(record.id), 308)
-        body = conflict_body(record, details, token_of(memory), notice=_notice(request))
+        body = conflict_body(
+            record, details, token_of(memory), may_decide=may, notice=_notice(request)
+        )
         return page(request, f"Conflict {record.id}", body, subject=memory.subject)
 
     async def resolve(request: Request) -> Response:
@@ -279,23 +296,53 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
         memory, fields = got
         choice = first(fields, "choice")
         reason = first(fields, "reason")
-        keep = choice[5:] if choice.startswith("keep:") else None
+        verb, _, named = choice.partition(":")
+        keep = named if verb == "keep" and named else None
+        merge = named if verb == "merge" and named else None
         try:
-            if choice != "both" and not keep:
-                raise InvalidInput("choose the fact to keep, or keep both")
+            if choice != "both" and not (keep or merge):
+                raise InvalidInput("choose the fact to keep, the one to merge into, or both")
+            if not reason:
+                raise InvalidInput(
+                    "a resolution needs a reason", hint="Say why: it is kept in the log."
+                )
             done = await run_in_threadpool(
                 lambda: memory.resolve_conflict(
-                    raw, keep=keep, both=choice == "both", reason=reason
+                    raw, keep=keep, merge=merge, both=choice == "both", reason=reason
                 )
             )
+        except InvalidInput as err:
+            return await resolve_refused(request, memory, raw, err, choice, reason)
         except EmbornalError as err:
             return refused(request, err, raw)
         return redirect(f"{conflict_href(done.id)}?done=resolved")
 
+    async def resolve_refused(
+        request: Request, memory: Memory, raw: str, err: InvalidInput, choice: str, reason: str
+    ) -> Response:
+        """The conflict's page again, 400, with the error above its form."""
+        try:
+            record, details, may = await run_in_threadpool(load_conflict, memory, raw)
+        except EmbornalError as again:
+            return refused(request, again, raw)
+        text = err.message.rstrip(".") + "." + (f" {err.hint}" if err.hint else "")
+        body = conflict_body(
+            record,
+            details,
+            token_of(memory),
+            may_decide=may,
+            error=text,
+            chosen=choice or None,
+            reason=reason,
+        )
+        return page(request, f"Conflict {record.id}", body, status=400, subject=memory.subject)
+
     async def due_page(request: Request) -> Response:
         try:
             memory = await run_in_threadpool(get_memory, request)
-            rows = await run_in_threadpool(lambda: memory.due(limit=_DUE_SHOWN))
+            rows, may = await run_in_threadpool(
+                lambda: (memory.due(limit=_DUE_SHOWN), memory.may_decide_proposals())
+            )
         except EmbornalError as err:
             return error_page(request, err, "/due")
         confirmed = request.query_params.get("confirmed", "")
@@ -304,7 +351,7 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
             if _FULL_FACT_ID.fullmatch(confirmed)
             else None
         )
-        body = due_body(rows, token_of(memory), notice=notice)
+        body = due_body(rows, token_of(memory), may_decide=may, notice=notice)
         return page(request, "Due for review", body, subject=memory.subject)
 
     async def confirm(request: Request) -> Response:

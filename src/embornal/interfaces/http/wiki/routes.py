@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 from embornal.domain import paths as P
 from embornal.domain.spine_series import SpineSeries
 from embornal.errors import AmbiguousId, EmbornalError, InvalidPath
+from embornal.interfaces.http.wiki.claims_page import claims_routes
 from embornal.interfaces.http.wiki.common import (
     MAX_QUERY_LENGTH,
     TOKEN_COOKIE,
@@ -186,4 +187,5 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         Route("/login", login, methods=["GET", "POST"], name="wiki_login"),
         Route("/logout", logout, methods=["GET", "POST"], name="wiki_logout"),
         *review_routes(get_memory),
+        *claims_routes(get_memory),
     ]

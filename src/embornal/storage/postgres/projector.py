@@ -19,8 +19,15 @@ from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage import canon, claims_sql, narratives_sql, proposals_sql, protocol
-from embornal.storage.postgres import conflicts, graph, keyword
+from embornal.storage import (
+    canon,
+    claims_sql,
+    conflict_projection,
+    narratives_sql,
+    proposals_sql,
+    protocol,
+)
+from embornal.storage.postgres import graph, keyword
 from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres.db import Conn, Dialect, execute
 from embornal.storage.projector import _lifetime_columns, _valid_attributes, tag_text
@@ -501,13 +508,14 @@ _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     EventType.POLICY_REMOVED.value: _policy_removed,
     EventType.TOKEN_ISSUED.value: _token_issued,
     EventType.TOKEN_REVOKED.value: _token_revoked,
-    **conflicts.HANDLERS,
     **graph.HANDLERS,
-    # The proposals' handlers are SQLite's own, their plain SQL run through the dialect.
-    # So are the history protocol's (decision 0064) and the canon's and frames' (0078).
+    # The conflicts', the proposals', the history protocol's (decision 0064), the canon's
+    # and frames' (0078) handlers are written once for both backends: their plain SQL is
+    # run through the dialect.
     **{
         name: (lambda h: lambda conn, e, b: h(Dialect(conn), e, b))(handler)
         for name, handler in (
+            *conflict_projection.HANDLERS.items(),
             *proposals_sql.HANDLERS.items(),
             *protocol.HANDLERS.items(),
             *canon.HANDLERS.items(),
@@ -532,5 +540,5 @@ def apply(conn: Conn, event: Event) -> None:
         )
     body = event.body
     handler(conn, event, body)
-    conflicts.after(conn, event, body)  # entity keys (decision 0059)
+    conflict_projection.after(Dialect(conn), event, body)  # entity keys (decision 0059)
     pg_history.project(conn, event, body)  # the intervals of what it changed (decision 0041)

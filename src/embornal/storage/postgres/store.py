@@ -488,17 +488,17 @@ class PostgresStore(
         successor = found[0][0] if found else None
         return replace(state, version=events[-1].version, superseded_by=successor)
 
-    # -- conflicts (decision 0059, :mod:`.conflicts`) ------------------------------------------
+    # -- conflicts (decision 0059, :mod:`embornal.storage.conflict_reads`) ---------------------
 
     def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        from embornal.storage.postgres import conflicts
+        from embornal.storage import conflict_reads
 
-        return conflicts.key_matches(self._rows, keys, exclude, limit)
+        return conflict_reads.key_matches(self._rows, keys, exclude, limit)
 
     def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        from embornal.storage.postgres import conflicts
+        from embornal.storage import conflict_reads
 
-        return conflicts.entity_groups(self._rows, largest)
+        return conflict_reads.entity_groups(self._rows, largest)
 
     def fact_texts(self) -> list[tuple[str, str, str]]:
         from embornal.storage import conflict_reads

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.text import index_terms
-from embornal.storage.postgres import conflicts, keyword, projector
+from embornal.storage import conflict_projection
 from embornal.storage.postgres import history as pg_history
-from embornal.storage.postgres.db import Conn, execute, pg_sql
+from embornal.storage.postgres import keyword, projector
+from embornal.storage.postgres.db import Conn, Dialect, execute, pg_sql
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
@@ -78,7 +79,7 @@ def project(conn: Conn, events: Sequence[Event]) -> None:
         [r for e, b in zip(events, bodies, strict=True) for r in projector.evidence_rows(e, b)],
     )
     for e, b in zip(events, bodies, strict=True):
-        conflicts.after(conn, e, b)  # entity keys (decision 0059): entity kinds only
+        conflict_projection.after(Dialect(conn), e, b)  # entity keys (0059): entity kinds only
     pg_history.first_rows(conn, events)
 
 

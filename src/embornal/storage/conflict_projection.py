@@ -1,6 +1,6 @@
 """The projections of conflicts (decision 0059): ``conflicts``, ``conflict_members`` and
 ``entity_keys``, written by the projector in the transaction of the events, and rebuilt
-from the log as every projection is. Written once for both backends (as decision 0119
+from the log as every projection is. Written once for both backends (decision 0149, as 0119
 wrote the past reads): plain SQL with ``?`` placeholders over a connection's ``execute``
 and ``executemany``, SQLite's own or PostgreSQL's through its dialect
 (:class:`embornal.storage.postgres.db.Dialect`).

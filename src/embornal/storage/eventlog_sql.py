@@ -1,4 +1,4 @@
-"""The event log's appends and reads written once for both backends, as decision 0119 wrote
+"""The event log's appends and reads written once for both backends (decision 0149), as 0119 wrote
 the past reads: plain SQL with ``?`` placeholders over a connection's ``execute``, SQLite's
 own or PostgreSQL's through its dialect (:class:`embornal.storage.postgres.db.Dialect`,
 which reads ``json_each(?)`` and ``instr`` its own way). What stays each backend's is how a

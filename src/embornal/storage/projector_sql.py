@@ -1,6 +1,6 @@
 """The projection of the core's events (a fact's store, lifecycle, confidence and recalls;
-tags; access rules; tokens), written once for both backends as decision 0119 wrote the past
-reads: plain SQL with ``?`` placeholders over a connection's ``execute`` and
+tags; access rules; tokens), written once for both backends (decision 0149, as 0119 wrote
+the past reads): plain SQL with ``?`` placeholders over a connection's ``execute`` and
 ``executemany``, SQLite's own or PostgreSQL's through its dialect
 (:class:`embornal.storage.postgres.db.Dialect`).
 

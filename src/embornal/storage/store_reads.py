@@ -1,4 +1,4 @@
-"""The present reads that both stores make the same way, written once (as decision 0119
+"""The present reads that both stores make the same way, written once (decision 0149, as 0119
 wrote the past reads): facts by id and by path, an id's prefix, the tags that decide
 access, a fact's folded state, the access rules and tokens, the paths below one. Their
 SQL has ``?`` placeholders and runs through the store's row reader (PostgreSQL's rewrites

@@ -15,10 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import format_time
-from embornal.domain.events import EVENTS, Event, NewEvent
+from embornal.domain.events import EVENTS, Event, EventType, NewEvent
 from embornal.errors import ConcurrencyError
 from embornal.storage.event_rows import event_columns, row_to_event
-from embornal.storage.store_run import plain_store
 
 __all__ = [
     "COLUMNS",
@@ -26,6 +25,7 @@ __all__ = [
     "event_rows",
     "in_runs",
     "next_versions",
+    "plain_store",
     "read_all",
     "read_page",
     "read_stream",
@@ -39,6 +39,14 @@ COLUMNS = event_columns()
 _ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
 
 
+_STORED = EventType.FACT_STORED.value
+
+
+def plain_store(ne: NewEvent) -> bool:
+    """Whether ``ne`` may be projected in a run: a store that supersedes nothing."""
+    return ne.type == _STORED and getattr(ne.body, "supersedes_id", None) is None
+
+
 def in_runs(
     new_events: Sequence[NewEvent],
     insert: Callable[[Sequence[NewEvent]], list[Event]],
@@ -46,8 +54,8 @@ def in_runs(
     apply: Callable[[Event], None],
 ) -> list[Event]:
     """Each event inserted and projected in log order: a run of plain stores is written
-    and projected together (:func:`~embornal.storage.store_run.plain_store`, decisions
-    0109 and 0111), any other event one at a time."""
+    and projected together (:func:`plain_store`, decisions 0109 and 0111), any other
+    event one at a time."""
     out: list[Event] = []
     i = 0
     while i < len(new_events):

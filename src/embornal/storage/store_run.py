@@ -16,25 +16,18 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.events import EventType, NewEvent
 from embornal.storage import conflict_projection, history, projector, projector_sql
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event, FactStored
 
-__all__ = ["plain_store", "project"]
-
-_STORED = EventType.FACT_STORED.value
-
-
-def plain_store(ne: NewEvent) -> bool:
-    """Whether ``ne`` may be projected in a run: a store that supersedes nothing."""
-    return ne.type == _STORED and getattr(ne.body, "supersedes_id", None) is None
+__all__ = ["project"]
 
 
 def project(conn: Connection, events: Sequence[Event]) -> None:
-    """Project ``events`` (each a :func:`plain_store`, in log order) as ``apply`` would."""
+    """Project ``events`` (each a :func:`~embornal.storage.eventlog_sql.plain_store`, in
+    log order) as ``apply`` would."""
     bodies: list[FactStored] = [e.body for e in events]  # type: ignore[misc]
     path_ids = _path_ids(conn, [b.path for b in bodies])
     base = int(conn.execute("SELECT coalesce(max(seq), 0) FROM facts").fetchone()[0])

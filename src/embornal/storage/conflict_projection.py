@@ -1,6 +1,9 @@
 """The projections of conflicts (decision 0059): ``conflicts``, ``conflict_members`` and
-``entity_keys``, written by :mod:`embornal.storage.projector` in the transaction of the
-events, and rebuilt from the log as every projection is.
+``entity_keys``, written by the projector in the transaction of the events, and rebuilt
+from the log as every projection is. Written once for both backends (decision 0149, as 0119
+wrote the past reads): plain SQL with ``?`` placeholders over a connection's ``execute``
+and ``executemany``, SQLite's own or PostgreSQL's through its dialect
+(:class:`embornal.storage.postgres.db.Dialect`).
 
 ``entity_keys`` holds the keys (:func:`embornal.domain.resolution.keys_of`) of every
 entity and preference fact with attributes, whatever its state: a read keeps the live ones. A
@@ -34,7 +37,7 @@ def write_keys(conn: Connection, fact_id: str) -> None:
     if row is None or row[0] not in DETECTED_KINDS or not row[1]:
         return
     conn.executemany(
-        "INSERT OR IGNORE INTO entity_keys (key, fact_id) VALUES (?, ?)",
+        "INSERT INTO entity_keys (key, fact_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
         [(k, fact_id) for k in sorted(keys_of(fact_id, row[0], json.loads(row[1])))],
     )
 

@@ -1,7 +1,9 @@
 """Appending to and reading the event log.
 
 ``append`` must run inside :func:`embornal.storage.connect.atomic`: it writes
-the events and applies their projections in that one transaction.
+the events and applies their projections in that one transaction. What both backends
+share is written once (:mod:`embornal.storage.eventlog_sql`, as decision 0119 wrote the
+past reads); here is what is SQLite's: the positions, the projector.
 """
 
 from __future__ import annotations
@@ -13,10 +15,9 @@ from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
-from embornal.errors import ConcurrencyError
-from embornal.storage import projector, store_run
+from embornal.storage import eventlog_sql, projector, store_run
 from embornal.storage.connect import Connection
-from embornal.storage.event_rows import event_columns, row_to_event
+from embornal.storage.event_rows import row_to_event
 
 __all__ = [
     "append",
@@ -29,56 +30,24 @@ __all__ = [
     "row_to_event",
 ]
 
-_COLUMNS = event_columns()
-
 
 def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
-    """Append events (inside a transaction) and project each one."""
+    """Append events (inside a transaction) and project each one, in log order; a run of
+    plain stores is written and projected together (:mod:`store_run`)."""
     with projector.batch(conn):
-        return _append(conn, new_events)
+        next_version = eventlog_sql.next_versions(conn, new_events)
+        return eventlog_sql.in_runs(
+            new_events,
+            lambda run: _insert(conn, run, next_version),
+            lambda written: store_run.project(conn, written),
+            lambda event: projector.apply(conn, event),
+        )
 
 
-#: One encoder for every payload (``json.dumps`` with options builds one a call).
-_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
 _INSERT = (
     "INSERT INTO events (position, stream_id, version, type, schema_version, payload, actor, "
     "actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-
-
-def _append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
-    """Each event at the next position and its stream's next version, projected in log
-    order; a run of plain stores is written and projected together (:mod:`store_run`)."""
-    out: list[Event] = []
-    next_version = _next_versions(conn, new_events)
-    i = 0
-    while i < len(new_events):
-        j = i + 1
-        if store_run.plain_store(new_events[i]):
-            while j < len(new_events) and store_run.plain_store(new_events[j]):
-                j += 1
-        written = _insert(conn, new_events[i:j], next_version)
-        if j - i > 1:
-            store_run.project(conn, written)
-        else:
-            projector.apply(conn, written[0])
-        out.extend(written)
-        i = j
-    return out
-
-
-def _next_versions(conn: Connection, new_events: Sequence[NewEvent]) -> dict[str, int]:
-    """The next version of every stream the events name: one read for all of them."""
-    streams = sorted({ne.stream_id for ne in new_events})
-    found = {
-        str(r[0]): int(r[1])
-        for r in conn.execute(
-            "SELECT stream_id, max(version) FROM events WHERE stream_id IN "
-            "(SELECT value FROM json_each(?)) GROUP BY stream_id",
-            (json.dumps(streams),),
-        )
-    }
-    return {s: found.get(s, 0) + 1 for s in streams}
 
 
 def _insert(
@@ -92,92 +61,27 @@ def _insert(
             "coalesce((SELECT max(position) FROM events), 0))"
         ).fetchone()[0]
     )
-    rows: list[tuple[Any, ...]] = []
-    out: list[Event] = []
-    for k, ne in enumerate(new_events, base + 1):
-        version = next_version[ne.stream_id]
-        if ne.expected_version is not None and ne.expected_version != version - 1:
-            raise ConcurrencyError(
-                f"stream {ne.stream_id} is at version {version - 1}, expected {ne.expected_version}"
-            )
-        next_version[ne.stream_id] = version + 1
-        payload = EVENTS.to_payload(ne.body)
-        rows.append(
-            (
-                k,
-                ne.stream_id,
-                version,
-                ne.type,
-                ne.schema_version,
-                _ENCODER.encode(payload),
-                ne.actor,
-                ne.actor_kind.value,
-                ne.reason,
-                format_time(ne.recorded_at),
-            )
-        )
-        out.append(
-            Event(
-                position=k,
-                stream_id=ne.stream_id,
-                version=version,
-                type=ne.type,
-                payload=payload,
-                actor=ne.actor,
-                actor_kind=ne.actor_kind.value,
-                recorded_at=ne.recorded_at,
-                reason=ne.reason,
-                schema_version=ne.schema_version,
-                known_body=ne.body,
-            )
-        )
-    conn.executemany(_INSERT, rows)
-    return out
+    rows = eventlog_sql.event_rows(new_events, next_version)
+    positions = range(base + 1, base + 1 + len(rows))
+    conn.executemany(_INSERT, [(k, *row) for k, (row, _, _) in zip(positions, rows, strict=True)])
+    return eventlog_sql.written(new_events, rows, positions)
 
 
 def read_stream(conn: Connection, stream_id: str) -> list[Event]:
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM events WHERE stream_id = ? ORDER BY version", (stream_id,)
-    ).fetchall()
-    return [row_to_event(r) for r in rows]
+    return eventlog_sql.read_stream(conn, stream_id)
 
 
 def recall_times(conn: Connection, fact_id: str) -> list[datetime]:
-    """When each recall that returned ``fact_id`` happened, in log order: the
-    ``facts_recalled`` events after the fact's first event (through the index on type and
-    position) whose payload names it, each checked on its decoded body."""
-    from embornal.domain.events import EventType, FactsRecalled
-
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM events WHERE type = ? AND position > "
-        "(SELECT min(position) FROM events WHERE stream_id = ?) "
-        "AND instr(payload, ?) > 0 ORDER BY position",
-        (EventType.FACTS_RECALLED.value, fact_id, fact_id),
-    ).fetchall()
-    out: list[datetime] = []
-    for r in rows:
-        body = row_to_event(r).body
-        if isinstance(body, FactsRecalled) and fact_id in body.fact_ids:
-            out.append(body.at)
-    return out
+    """When each recall that returned ``fact_id`` happened, in log order
+    (:func:`embornal.storage.eventlog_sql.recall_times`)."""
+    return eventlog_sql.recall_times(conn, fact_id)
 
 
 def read_all(
     conn: Connection, *, after: int = 0, until: int | None = None, batch: int = 1000
 ) -> Iterator[Event]:
     """Every event in log order (positions above ``after``, up to ``until``), in batches."""
-    last = after
-    bound = "" if until is None else f" AND position <= {int(until)}"
-    while True:
-        rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE position > ?{bound} ORDER BY position LIMIT ?",
-            (last, batch),
-        ).fetchall()
-        if not rows:
-            return
-        for r in rows:
-            yield row_to_event(r)
-        last = int(rows[-1]["position"])
+    return eventlog_sql.read_all(conn, after=after, until=until, batch=batch)
 
 
 def redact_stream(conn: Connection, stream_id: str, purge_position: int, now: datetime) -> int:

@@ -2,7 +2,8 @@
 its own area's (decision 0094).
 
 :mod:`embornal.storage.projector` projects the core's events itself (a fact's store,
-lifecycle, confidence and recalls; tags; access rules; tokens); an area's module
+lifecycle, confidence and recalls; tags; access rules; tokens; most written once for both
+backends in :mod:`embornal.storage.projector_sql`); an area's module
 (its ``HANDLERS``) is imported the first time one of its events is applied, and its
 handlers join the projector's. A test checks that every event type is the projector's
 own or named here, by the module whose ``HANDLERS`` has it.

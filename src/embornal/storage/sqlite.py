@@ -10,7 +10,7 @@ database, on every read path.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -18,22 +18,19 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.domain.tags import Tag
 from embornal.domain.text import fts_query
-from embornal.errors import AmbiguousId, InvalidInput, NotFound
-from embornal.storage import access_reads as access
+from embornal.errors import InvalidInput
 from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
+from embornal.storage.store_reads import FACT_COLS, StoreReads
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
-    from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
     from embornal.storage.past import SqlitePast
@@ -46,7 +43,6 @@ __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 PURGE_PENDING_KEY = "purge_compaction_pending"
 T = TypeVar("T")
 
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"  # the present's reads
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
 _LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
@@ -58,7 +54,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(Parts):
+class SqliteStore(Parts, StoreReads):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -213,13 +209,11 @@ class SqliteStore(Parts):
     def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
         return self._read(lambda conn: list(conn.execute(sql, tuple(params)).fetchall()))
 
-    def _facts(self, rows: list[Any], vis: Visibility) -> list[Fact]:
-        """Facts for a reader of ``vis``: a successor it may not read is not named."""
-        if not rows:
-            return []
-        successors = {r["superseded_by"] for r in rows if r["superseded_by"]}
-        hidden = successors - self._visible_ids(sorted(successors), vis)
-        return kind_views.facts_from_rows(rows, None, hidden)  # tags: the rows' tag_text
+    def _live(self) -> str:
+        return _LIVE
+
+    def _ids_in(self, fact_ids: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
+        return f"f.id IN ({','.join('?' * len(fact_ids))})", tuple(fact_ids)
 
     def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
         if not fact_ids or vis.sql == "1":
@@ -235,60 +229,6 @@ class SqliteStore(Parts):
             out.update(r[0] for r in rows)
         return out
 
-    def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
-        """The tags that decide access, each with the path it came from (None: the fact)."""
-        rows = self._rows(
-            "SELECT e.key, e.value, p.path FROM effective_fact_tags e "
-            "LEFT JOIN paths p ON p.id = e.source_path_id WHERE e.fact_id = ? ORDER BY e.key",
-            (fact_id,),
-        )
-        return [(Tag(r[0], r[1]), r[2]) for r in rows]
-
-    def resolve_id(self, prefix: str, scope: ReadScope = EVERYTHING) -> str:
-        """The one visible fact id starting with ``prefix`` (already upper-cased)."""
-        vis = self._scopes.get(scope)
-        rows = self._rows(
-            f"SELECT f.id FROM facts f WHERE f.id >= ? AND f.id < ? AND ({vis.sql}) LIMIT 2",
-            (prefix, prefix + "\x7f", *vis.params),
-        )
-        if not rows:
-            raise NotFound(
-                f"no fact with id {prefix}",
-                hint="Find ids with `embornal memory recall` or `embornal memory cat PATH`.",
-            )
-        if len(rows) > 1:
-            raise AmbiguousId(f"id prefix {prefix} matches more than one fact")
-        return str(rows[0][0])
-
-    def get_fact(self, fact_id: str, scope: ReadScope = EVERYTHING) -> Fact | None:
-        facts = self.get_facts([fact_id], scope)
-        return facts[0] if facts else None
-
-    def get_facts(self, fact_ids: Sequence[str], scope: ReadScope = EVERYTHING) -> list[Fact]:
-        if not fact_ids:
-            return []
-        vis = self._scopes.get(scope)
-        marks = ",".join("?" * len(fact_ids))
-        rows = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE f.id IN ({marks}) AND ({vis.sql})",
-            (*fact_ids, *vis.params),
-        )
-        by_id = {f.id: f for f in self._facts(rows, vis)}
-        return [by_id[i] for i in fact_ids if i in by_id]
-
-    def facts_at(
-        self, path: str, scope: ReadScope = EVERYTHING, *, include_inactive: bool = False
-    ) -> list[Fact]:
-        vis = self._scopes.get(scope)
-        live = "1" if include_inactive else _LIVE
-        rows = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE p.path = ? AND {live} AND ({vis.sql}) ORDER BY f.created_at, f.id",
-            (path, *vis.params),
-        )
-        return self._facts(rows, vis)
-
     def find_by_kind(
         self,
         kind: str,
@@ -302,7 +242,7 @@ class SqliteStore(Parts):
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
         sql, params = kind_views.find_page_sql(
-            kind, conditions, _FACT_COLS, _LIVE, f"{under_sql} AND ({vis.sql})"
+            kind, conditions, FACT_COLS, _LIVE, f"{under_sql} AND ({vis.sql})"
         )
         return self._facts(self._rows(sql, (*params, *under_params, *vis.params, limit)), vis)
 
@@ -326,7 +266,7 @@ class SqliteStore(Parts):
             (vis.sql, vis.params, scope.everything),
             under=under,
             include_superseded=include_superseded,
-            fact_cols=_FACT_COLS,
+            fact_cols=FACT_COLS,
             live=_LIVE,
             bound=keyword.bound_of(self._rows, terms, self._last_term_df()),
         )
@@ -369,11 +309,11 @@ class SqliteStore(Parts):
         recent_of = None
         if under_params:  # a subtree: the walk of the anchor index kept to its paths
             recent_of = partial(
-                recent_in_subtree, self._rows, _FACT_COLS, where, params, under_params[0]
+                recent_in_subtree, self._rows, FACT_COLS, where, params, under_params[0]
             )
         rows = strongest_rows(
             self._rows,
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
             where,
             params,
             kind_views.stored_time(now),
@@ -406,7 +346,7 @@ class SqliteStore(Parts):
                 f"f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})",
                 (*under_params, *vis.params),
             ),
-            fact_cols=_FACT_COLS,
+            fact_cols=FACT_COLS,
             total=total,
             bits=self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None,
             has_index=self.has_vector_index,
@@ -490,29 +430,6 @@ class SqliteStore(Parts):
         self._local.term_df = None
         return known
 
-    def doc_count(self) -> int:
-        rows = self._rows("SELECT value FROM counters WHERE name = 'fts_docs'", ())
-        return int(rows[0][0]) if rows else 0
-
-    # -- reading paths -------------------------------------------------------------
-
-    def path_id(self, path: str) -> int | None:
-        rows = self._rows("SELECT id FROM paths WHERE path = ?", (path,))
-        return int(rows[0][0]) if rows else None
-
-    def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]:
-        """Every path at or below ``path`` that holds a visible live fact, or leads to one.
-
-        ``fact_count`` counts visible live facts of the path itself; ``child_count``
-        counts its visible children.
-        """
-        from embornal.storage.subtree import subtree_rows  # tree only: off recall's path
-
-        root_id = self.path_id(path)
-        if root_id is None:
-            return []
-        return subtree_rows(self._rows, root_id, _LIVE, self._scopes.get(scope))
-
     def as_of(self, at: datetime) -> SqlitePast:
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
         from embornal.storage.past import SqlitePast
@@ -540,37 +457,6 @@ class SqliteStore(Parts):
             yield from eventlog.read_all(self._reader(), after=after, until=until)
         except DriverError as e:
             raise translate(e, "reading the event log") from e
-
-    def fact_state(self, fact_id: str) -> FactState | None:
-        """The fact's state folded from its stream, at the stream's version, with the live
-        fact that supersedes it (None: no such fact). Inside a transaction: as of it."""
-        events = self.stream(fact_id)
-        from embornal.domain.fact_aggregate import fold  # writes only: off the read path
-
-        state = fold(events)
-        if state is None:
-            return None
-        row = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
-        successor = row[0][0] if row else None
-        return replace(state, version=events[-1].version, superseded_by=successor)
-
-    # -- access ----------------------------------------------------------------------------
-
-    def rules(self) -> list[Rule]:
-        return access.rules(self._rows)
-
-    def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
-        """Tags a fact of ``owner`` at the last of ``ancestors`` would inherit."""
-        return access.inherited_path_tags(self._rows, ancestors, owner)
-
-    def policy_version(self) -> int:
-        return access.policy_version(self._rows)
-
-    def token_by_hash(self, token_hash: str) -> Mapping[str, Any] | None:
-        return access.token_by_hash(self._rows, token_hash)
-
-    def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]:
-        return access.tokens(self._rows, include_inactive=include_inactive)
 
     # -- admin --------------------------------------------------------------------------
 

@@ -16,31 +16,24 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.events import EventType, NewEvent
-from embornal.storage import conflict_projection, history, projector
+from embornal.storage import conflict_projection, history, projector, projector_sql
 from embornal.storage.connect import Connection, DriverError
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event, FactStored
 
-__all__ = ["plain_store", "project"]
-
-_STORED = EventType.FACT_STORED.value
-
-
-def plain_store(ne: NewEvent) -> bool:
-    """Whether ``ne`` may be projected in a run: a store that supersedes nothing."""
-    return ne.type == _STORED and getattr(ne.body, "supersedes_id", None) is None
+__all__ = ["project"]
 
 
 def project(conn: Connection, events: Sequence[Event]) -> None:
-    """Project ``events`` (each a :func:`plain_store`, in log order) as ``apply`` would."""
+    """Project ``events`` (each a :func:`~embornal.storage.eventlog_sql.plain_store`, in
+    log order) as ``apply`` would."""
     bodies: list[FactStored] = [e.body for e in events]  # type: ignore[misc]
     path_ids = _path_ids(conn, [b.path for b in bodies])
     base = int(conn.execute("SELECT coalesce(max(seq), 0) FROM facts").fetchone()[0])
     groups: dict[tuple[str, ...], list[list[Any]]] = {}
     for k, (e, b) in enumerate(zip(events, bodies, strict=True)):
-        cols, values = projector.fact_row(e, b, path_ids[b.path])
+        cols, values = projector_sql.fact_row(e, b, path_ids[b.path])
         groups.setdefault(("seq", *cols), []).append([base + 1 + k, *values])
     written = False
     for names, rows in groups.items():
@@ -50,7 +43,7 @@ def project(conn: Connection, events: Sequence[Event]) -> None:
                 rows,
             )
         except DriverError as err:  # a migration older than the late columns: one by one
-            if written or not any(n in str(err) for n in projector.LATE_COLUMNS):
+            if written or not any(n in str(err) for n in projector_sql.LATE_COLUMNS):
                 raise
             for e in events:
                 projector.apply(conn, e)
@@ -62,7 +55,7 @@ def project(conn: Connection, events: Sequence[Event]) -> None:
     )
     for k, (e, b) in enumerate(zip(events, bodies, strict=True)):
         projector.fts_insert(conn, base + 1 + k, b.content or "")
-        projector.fact_extras(conn, e, b)
+        projector_sql.fact_extras(conn, e, b)
         conflict_projection.after(conn, e, b)
         history.after(conn, e, b)
 
@@ -79,5 +72,5 @@ def _path_ids(conn: Connection, paths: list[str]) -> dict[str, int]:
     }
     for path in distinct:
         if path not in found:
-            found[path] = projector.ensure_path(conn, path)
+            found[path] = projector_sql.ensure_path(conn, path)
     return found

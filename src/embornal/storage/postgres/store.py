@@ -16,26 +16,23 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from embornal.domain.access import Rule
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.domain.tags import Tag
-from embornal.errors import AmbiguousId, EmbornalError, InvalidInput, NotFound, StorageError
-from embornal.storage import access_reads as access
+from embornal.errors import EmbornalError, InvalidInput, StorageError
 from embornal.storage import kind_views
 from embornal.storage.access_sql import ScopeCache, Visibility
 from embornal.storage.canon import CanonQueries
 from embornal.storage.claims_sql import ClaimQueries
-from embornal.storage.contract import FactVector, PathRow, Redaction, SpineRow
+from embornal.storage.contract import FactVector, Redaction, SpineRow
 from embornal.storage.graph import LinkReads
 from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.postgres import db, eventlog, keyword
@@ -43,13 +40,12 @@ from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
 from embornal.storage.postgres.timeline import PgTimeline
 from embornal.storage.proposals_sql import ProposalQueries
-from embornal.storage.subtree import subtree_rows
+from embornal.storage.store_reads import FACT_COLS, StoreReads
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from embornal.domain.conflict import ConflictState
-    from embornal.domain.fact_aggregate import FactState
     from embornal.domain.fact_attributes import Condition
     from embornal.storage.postgres.past import PgPast
     from embornal.storage.postgres.portability import PgSnapshot
@@ -58,7 +54,6 @@ __all__ = ["PostgresStore", "pg_scope"]
 
 T = TypeVar("T")
 
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 _BARE_ONE = re.compile(r"(?<![\w.'])1 AND ")
 
 
@@ -82,10 +77,17 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
 
 
 class PostgresStore(
-    ProposalQueries, LinkReads, PgTimeline, CanonQueries, NarrativeQueries, ClaimQueries
+    StoreReads,
+    ProposalQueries,
+    LinkReads,
+    PgTimeline,
+    CanonQueries,
+    NarrativeQueries,
+    ClaimQueries,
 ):
-    """One open PostgreSQL memory, safe to share between threads. The reads of typed
-    links, proposals, retention and the history protocol are SQLite's own mixins, their
+    """One open PostgreSQL memory, safe to share between threads. The present reads both
+    stores share (:mod:`embornal.storage.store_reads`), the reads of typed links,
+    proposals, retention and the history protocol are mixins written once for both, their
     SQL through the dialect (:func:`.db.pg_sql`)."""
 
     def __init__(self, pool: ConnectionPool[Any], url: str, clock: Clock) -> None:
@@ -178,12 +180,8 @@ class PostgresStore(
             f"(f.expires_at IS NULL OR f.expires_at > '{now}')"
         )
 
-    def _facts(self, found: list[Any], vis: Visibility) -> list[Fact]:
-        if not found:
-            return []
-        successors = {r["superseded_by"] for r in found if r["superseded_by"]}
-        hidden = successors - self._visible_ids(sorted(successors), vis)
-        return kind_views.facts_from_rows(found, None, hidden)
+    def _ids_in(self, fact_ids: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
+        return "f.id = ANY(?)", (list(fact_ids),)
 
     def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
         if not fact_ids or vis.sql == "TRUE":
@@ -194,58 +192,6 @@ class PostgresStore(
         )
         return {r[0] for r in found}
 
-    def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
-        found = self._rows(
-            "SELECT e.key, e.value, p.path FROM effective_fact_tags e "
-            "LEFT JOIN paths p ON p.id = e.source_path_id WHERE e.fact_id = ? ORDER BY e.key",
-            (fact_id,),
-        )
-        return [(Tag(r[0], r[1]), r[2]) for r in found]
-
-    def resolve_id(self, prefix: str, scope: ReadScope = EVERYTHING) -> str:
-        vis = self._scopes.get(scope)
-        found = self._rows(
-            f"SELECT f.id FROM facts f WHERE f.id >= ? AND f.id < ? AND ({vis.sql}) "
-            "ORDER BY f.id LIMIT 2",
-            (prefix, prefix + "\x7f", *vis.params),
-        )
-        if not found:
-            raise NotFound(
-                f"no fact with id {prefix}",
-                hint="Find ids with `embornal memory recall` or `embornal memory cat PATH`.",
-            )
-        if len(found) > 1:
-            raise AmbiguousId(f"id prefix {prefix} matches more than one fact")
-        return str(found[0][0])
-
-    def get_fact(self, fact_id: str, scope: ReadScope = EVERYTHING) -> Fact | None:
-        facts = self.get_facts([fact_id], scope)
-        return facts[0] if facts else None
-
-    def get_facts(self, fact_ids: Sequence[str], scope: ReadScope = EVERYTHING) -> list[Fact]:
-        if not fact_ids:
-            return []
-        vis = self._scopes.get(scope)
-        found = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE f.id = ANY(?) AND ({vis.sql})",
-            (list(fact_ids), *vis.params),
-        )
-        by_id = {f.id: f for f in self._facts(found, vis)}
-        return [by_id[i] for i in fact_ids if i in by_id]
-
-    def facts_at(
-        self, path: str, scope: ReadScope = EVERYTHING, *, include_inactive: bool = False
-    ) -> list[Fact]:
-        vis = self._scopes.get(scope)
-        live = "TRUE" if include_inactive else self._live()
-        found = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE p.path = ? AND {live} AND ({vis.sql}) ORDER BY f.created_at, f.id",
-            (path, *vis.params),
-        )
-        return self._facts(found, vis)
-
     def strongest(
         self, limit: int, now: str, scope: ReadScope = EVERYTHING, *, under: str | None = None
     ) -> list[Fact]:
@@ -255,7 +201,7 @@ class PostgresStore(
         under_sql, under_params = _under_sql(under)
         found = strongest_rows(
             self._rows,
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
             f"{self._live()} AND {under_sql} AND ({vis.sql})",
             (*under_params, *vis.params),
             kind_views.stored_time(now),
@@ -325,7 +271,7 @@ class PostgresStore(
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
         found = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
             f"WHERE {where} AND {under_sql} AND ({vis.sql}) "
             "ORDER BY f.created_at, f.id LIMIT ?",
             (*params, *under_params, *vis.params, limit),
@@ -354,7 +300,7 @@ class PostgresStore(
             )
             under_params = (under,)
         where = (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
-        found = keyword.ranked_rows(self._rows, terms, candidates, where, _FACT_COLS)
+        found = keyword.ranked_rows(self._rows, terms, candidates, where, FACT_COLS)
         facts = self._facts(found, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, found, strict=True)]
 
@@ -363,10 +309,6 @@ class PostgresStore(
             return {}
         found = self._rows("SELECT term, df FROM term_stats WHERE term = ANY(?)", (list(terms),))
         return {r[0]: int(r[1]) for r in found}
-
-    def doc_count(self) -> int:
-        found = self._rows("SELECT value FROM counters WHERE name = 'fts_docs'", ())
-        return int(found[0][0]) if found else 0
 
     # -- vectors (pgvector, :mod:`.vectors`) ---------------------------------------------
 
@@ -416,7 +358,7 @@ class PostgresStore(
         under: str | None = None,
     ) -> list[tuple[Fact, float]]:
         """Live facts nearest to ``query``, best first, with their cosine similarity."""
-        found = self.nearest_where(query, candidates, scope, under, self._live(), _FACT_COLS)
+        found = self.nearest_where(query, candidates, scope, under, self._live(), FACT_COLS)
         facts = self._facts(found, self._scopes.get(scope))
         return [(fact, float(r["sim"])) for fact, r in zip(facts, found, strict=True)]
 
@@ -441,15 +383,6 @@ class PostgresStore(
         )
 
     # -- paths ----------------------------------------------------------------------------
-
-    def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]:
-        root = self._rows("SELECT id FROM paths WHERE path = ?", (path,))
-        if not root:
-            return []
-        return subtree_rows(self._rows, int(root[0][0]), self._live(), self._scopes.get(scope))
-
-    def inherited_path_tags(self, ancestors: Sequence[str], owner: str) -> dict[str, str]:
-        return access.inherited_path_tags(self._rows, ancestors, owner)
 
     def as_of(self, at: datetime) -> PgPast:
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
@@ -477,28 +410,17 @@ class PostgresStore(
     def recall_times(self, fact_id: str) -> list[datetime]:
         return self._read(lambda conn: eventlog.recall_times(conn, fact_id), "reading the log")
 
-    def fact_state(self, fact_id: str) -> FactState | None:
-        from embornal.domain.fact_aggregate import fold
-
-        events = self.stream(fact_id)
-        state = fold(events)
-        if state is None:
-            return None
-        found = self._rows("SELECT superseded_by FROM facts WHERE id = ?", (fact_id,))
-        successor = found[0][0] if found else None
-        return replace(state, version=events[-1].version, superseded_by=successor)
-
-    # -- conflicts (decision 0059, :mod:`.conflicts`) ------------------------------------------
+    # -- conflicts (decision 0059, :mod:`embornal.storage.conflict_reads`) ---------------------
 
     def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        from embornal.storage.postgres import conflicts
+        from embornal.storage import conflict_reads
 
-        return conflicts.key_matches(self._rows, keys, exclude, limit)
+        return conflict_reads.key_matches(self._rows, keys, exclude, limit)
 
     def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        from embornal.storage.postgres import conflicts
+        from embornal.storage import conflict_reads
 
-        return conflicts.entity_groups(self._rows, largest)
+        return conflict_reads.entity_groups(self._rows, largest)
 
     def fact_texts(self) -> list[tuple[str, str, str]]:
         from embornal.storage import conflict_reads
@@ -512,22 +434,10 @@ class PostgresStore(
 
     # -- access -------------------------------------------------------------------------------
 
-    def rules(self) -> list[Rule]:
-        return access.rules(self._rows)
-
-    def policy_version(self) -> int:
-        return access.policy_version(self._rows)
-
-    def token_by_hash(self, token_hash: str) -> Mapping[str, Any] | None:
-        return access.token_by_hash(self._rows, token_hash)
-
-    def tokens(self, *, include_inactive: bool) -> list[Mapping[str, Any]]:
-        return access.tokens(self._rows, include_inactive=include_inactive)
-
     def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
         vis = self._scopes.get(scope)
         found = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
             f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
             vis.params,
         )

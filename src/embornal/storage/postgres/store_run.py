@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.text import index_terms
-from embornal.storage.postgres import conflicts, keyword, projector
+from embornal.storage import conflict_projection, projector_sql
 from embornal.storage.postgres import history as pg_history
-from embornal.storage.postgres.db import Conn, execute, pg_sql
+from embornal.storage.postgres import keyword, projector
+from embornal.storage.postgres.db import Conn, Dialect, execute, pg_sql
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
@@ -69,16 +70,16 @@ def project(conn: Conn, events: Sequence[Event]) -> None:
     _term_stats(conn, counts, length)
     projector.many(
         conn,
-        projector.ALLOW_INSERT,
-        [r for b in bodies for r in projector.allow_rows(b.fact_id, b.visibility)],
+        projector_sql.ALLOW_INSERT,
+        [r for b in bodies for r in projector_sql.allow_rows(b.fact_id, b.visibility)],
     )
     projector.many(
         conn,
-        projector.EVIDENCE_INSERT,
-        [r for e, b in zip(events, bodies, strict=True) for r in projector.evidence_rows(e, b)],
+        projector_sql.EVIDENCE_INSERT,
+        [r for e, b in zip(events, bodies, strict=True) for r in projector_sql.evidence_rows(e, b)],
     )
     for e, b in zip(events, bodies, strict=True):
-        conflicts.after(conn, e, b)  # entity keys (decision 0059): entity kinds only
+        conflict_projection.after(Dialect(conn), e, b)  # entity keys (0059): entity kinds only
     pg_history.first_rows(conn, events)
 
 

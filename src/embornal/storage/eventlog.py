@@ -50,14 +50,18 @@ def _append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
     """Each event at the next position and its stream's next version, projected in log
     order; a run of plain stores is written and projected together (:mod:`store_run`)."""
     out: list[Event] = []
-    next_version = _next_versions(conn, new_events)
+    if len({ne.stream_id for ne in new_events}) == 1:  # one stream: one read for both
+        next_version, base = _next_of_one(conn, new_events[0].stream_id)
+    else:
+        next_version, base = _next_versions(conn, new_events), None
     i = 0
     while i < len(new_events):
         j = i + 1
         if store_run.plain_store(new_events[i]):
             while j < len(new_events) and store_run.plain_store(new_events[j]):
                 j += 1
-        written = _insert(conn, new_events[i:j], next_version)
+        written = _insert(conn, new_events[i:j], next_version, base)
+        base = None  # the next run's first position: after this run's rows
         if j - i > 1:
             store_run.project(conn, written)
         else:
@@ -81,17 +85,34 @@ def _next_versions(conn: Connection, new_events: Sequence[NewEvent]) -> dict[str
     return {s: found.get(s, 0) + 1 for s in streams}
 
 
+#: The last position the log gave (its AUTOINCREMENT's, or the highest row's).
+_LAST_POSITION = (
+    "max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), "
+    "coalesce((SELECT max(position) FROM events), 0))"
+)
+
+
+def _next_of_one(conn: Connection, stream_id: str) -> tuple[dict[str, int], int]:
+    """The next version of one stream and the last position, in one read (an append of
+    one stream, as every single write is)."""
+    row = conn.execute(
+        f"SELECT (SELECT max(version) FROM events WHERE stream_id = ?), {_LAST_POSITION}",
+        (stream_id,),
+    ).fetchone()
+    return {stream_id: int(row[0] or 0) + 1}, int(row[1])
+
+
 def _insert(
-    conn: Connection, new_events: Sequence[NewEvent], next_version: dict[str, int]
+    conn: Connection,
+    new_events: Sequence[NewEvent],
+    next_version: dict[str, int],
+    base: int | None = None,
 ) -> list[Event]:
     """Insert ``new_events`` (not yet projected) at the positions the log's AUTOINCREMENT
-    gives next, in one statement, checking each expected version."""
-    base = int(
-        conn.execute(
-            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), "
-            "coalesce((SELECT max(position) FROM events), 0))"
-        ).fetchone()[0]
-    )
+    gives next (after ``base``, read here when not given), in one statement, checking each
+    expected version."""
+    if base is None:
+        base = int(conn.execute(f"SELECT {_LAST_POSITION}").fetchone()[0])
     rows: list[tuple[Any, ...]] = []
     out: list[Event] = []
     for k, ne in enumerate(new_events, base + 1):

@@ -44,6 +44,7 @@ SQL_PARTS: tuple[tuple[str, str], ...] = (
     ("INSERT INTO events", "sql: the event row"),
     ("SELECT stream_id, max(version)", "sql: next versions and position"),
     ("SELECT max(coalesce", "sql: next versions and position"),
+    ("SELECT (SELECT max(version)", "sql: next versions and position"),
     ("INSERT INTO facts_fts", "sql: the FTS row"),
     ("UPDATE counters SET value = value + ? WHERE name = 'fts_docs'", "sql: the FTS row"),
     ("INSERT INTO facts ", "sql: the facts row"),

@@ -2,6 +2,7 @@
 
     python benchmarks/startup.py [--runs 40] [--facts 20]
                                  [--out benchmarks/results/startup.json]
+    python benchmarks/startup.py --memory FILE [--word WORD] [--only recall]
 
 Agents call ``embornal`` from hooks, so each call pays the interpreter's start, the
 imports and the command. Each command runs ``--runs`` times as a subprocess of the
@@ -13,6 +14,12 @@ CPU time is the child's user + system time (the change of
 ``resource.getrusage(RUSAGE_CHILDREN)`` over the run): on a shared machine it moves
 less than the wall time, since waiting for a core is not counted; the CPU ratio is a
 command's median CPU time over bare Python's.
+
+``--memory FILE`` times the commands on a copy of a memory built once (e.g. by
+``store_parts.py --build 100000 --memory FILE``) instead of a small new one, and
+``--word`` is the word recalled (``scale.py``'s corpus: a medium-frequency word); the
+copy takes the writes of the runs (a reinforcing recall, a store). ``--only recall``
+times bare Python and ``memory recall`` alone.
 
 Byte code: the children may write ``__pycache__`` (``PYTHONDONTWRITEBYTECODE`` is
 dropped from their environment), as an installed package has it; one warm-up round
@@ -56,18 +63,24 @@ def console_script() -> Path:
     return Path(found)
 
 
-def commands(script: Path) -> dict[str, list[str]]:
+RECALL = "embornal memory recall "  # and the word
+
+
+def commands(script: Path, word: str = "sqlite", only: str | None = None) -> dict[str, list[str]]:
     """What is timed, by label; ``python -c pass`` is the reference."""
     s = str(script)
-    return {
+    every = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "embornal --version": [s, "--version"],
         "embornal --help": [s, "--help"],
         "embornal memory --help": [s, "memory", "--help"],
-        "embornal memory recall sqlite": [s, "memory", "recall", "sqlite"],
+        RECALL + word: [s, "memory", "recall", word],
         "embornal memory store": [s, "memory", "store", "/bench/startup", "Start-up is timed."],
         "embornal memory cat": [s, "memory", "cat", "/projects/embornal"],
     }
+    if only == "recall":
+        return {k: v for k, v in every.items() if k in ("python -c pass", RECALL + word)}
+    return every
 
 
 def seed(home: Path, facts: int) -> None:
@@ -119,13 +132,22 @@ def summary(samples: Sequence[float]) -> dict[str, float | int]:
     }
 
 
-def measure(runs: int, facts: int) -> dict[str, Any]:
+def measure(
+    runs: int,
+    facts: int,
+    memory: Path | None = None,
+    word: str = "sqlite",
+    only: str | None = None,
+) -> dict[str, Any]:
     script = console_script()
-    cmds = commands(script)
+    cmds = commands(script, word, only)
     with tempfile.TemporaryDirectory(prefix="embornal-startup-") as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
-        seed(home, facts)
+        if memory is None:
+            seed(home, facts)
+        else:
+            shutil.copyfile(memory, home / "memory.db")
         env = child_env(home)
         for argv in cmds.values():  # warm-up: byte code written, files in the page cache
             run_once(argv, env)
@@ -145,12 +167,14 @@ def measure(runs: int, facts: int) -> dict[str, Any]:
         row["cpu_median"] = round(statistics.median(cpu[label]) * 1000, 2)
         row["cpu_ratio"] = round(row["cpu_median"] / bare_cpu, 2) if bare_cpu > 0 else None
         rows.append(row)
-    recall = next(r for r in rows if r["command"] == "embornal memory recall sqlite")
+    recall = next(r for r in rows if r["command"].startswith(RECALL))
     return {
         "machine": machine_info(),
         "console_script": str(script),
         "runs": runs,
         "facts": facts,
+        "memory": None if memory is None else str(memory),
+        "word": word,
         "target": {"median_ms": TARGET_MS, "ratio": TARGET_RATIO},
         "met": {
             "median_ms": recall["median"] <= TARGET_MS,
@@ -165,7 +189,8 @@ def markdown(report: dict[str, Any]) -> str:
     lines = [
         f"Wall time of one run of each command as a subprocess of the console script, "
         f"{report['runs']} runs each, interleaved with bare `python -c pass`, on a memory of "
-        f"{report['facts']} facts with no config.yaml and no model. Measured {m['date']} on "
+        f"{report['facts']:,} facts with no config.yaml and no model (WORD: "
+        f"`{report.get('word', 'sqlite')}`). Measured {m['date']} on "
         f"{m.get('cpu_model') or 'unknown CPU'} ({m.get('cpu_count')} CPUs, load "
         f"{m.get('loadavg')}), Python {m['python']}, commit `{m.get('git_commit')}`. Reproduce: "
         "`python benchmarks/startup.py`. Raw: `benchmarks/results/startup.json`.",
@@ -180,7 +205,7 @@ def markdown(report: dict[str, Any]) -> str:
             f"| `{r['command']}` | {r['median']:.1f} | {r['p95']:.1f} | {r['min']:.1f} "
             f"| {r['max']:.1f} | {r['ratio']:.1f} | {r['cpu_median']:.1f} | {cpu_ratio} |"
         )
-    recall = next(r for r in report["commands"] if r["command"].endswith("recall sqlite"))
+    recall = next(r for r in report["commands"] if r["command"].startswith(RECALL))
     met = report["met"]
     lines += [
         "",
@@ -199,11 +224,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = results_parser(__doc__, "startup.json")
     ap.add_argument("--runs", type=int, default=40, help="timed runs of each command")
     ap.add_argument("--facts", type=int, default=20, help="facts in the memory")
+    ap.add_argument("--memory", type=Path, help="a memory built once (its facts: --facts)")
+    ap.add_argument("--word", default="sqlite", help="the word `memory recall` looks for")
+    ap.add_argument("--only", choices=["recall"], help="time bare Python and this alone")
     args = ap.parse_args(argv)
     if args.runs < 1 or args.facts < 1:
         ap.error("--runs and --facts must be 1 or more")
+    if args.memory is not None and not args.memory.exists():
+        ap.error(f"no memory at {args.memory}")
     print(f"[startup] {args.runs} runs of each command ...", file=sys.stderr, flush=True)
-    report = measure(args.runs, args.facts)
+    report = measure(args.runs, args.facts, args.memory, args.word, args.only)
     save_results(args, report, SECTION, markdown(report))
     return 0
 

@@ -72,6 +72,42 @@ def test_signals_tags_and_scope_then(store: Store, events: Events, clock: FixedC
     assert before.subtree("/", NOTHING) == []
 
 
+def test_signals_of_recalls_of_many_facts_then(
+    store: Store, events: Events, clock: FixedClock
+) -> None:
+    """Each recall's facts get their signals from its time: twice at one instant is one
+    row (the later stands), a fact named twice in one recall counts once, a recall recorded
+    before a fact's last row changes that row, and a fact not recalled has none."""
+    start = clock.now()
+    a, b, c = write(
+        store, events.stored("/p", "alpha"), events.stored("/p", "beta"), events.stored("/p", "c")
+    )
+
+    def recall(stream: str, *ids: str) -> None:
+        write(store, _event(clock, stream, FactsRecalled(fact_ids=ids, at=clock.now())))
+
+    clock.advance(days=1)
+    t1 = clock.now()
+    recall("recall:1", a, b)
+    recall("recall:2", a)  # the same instant
+    clock.advance(days=1)
+    t2 = clock.now()
+    recall("recall:3", a, b, a)
+    clock.current = t1  # a recall recorded before b's last row
+    recall("recall:4", b)
+
+    def counts(at: object) -> list[int]:
+        past = store.as_of(at)  # type: ignore[arg-type]
+        found = [past.get_fact(f) for f in (a, b, c)]
+        return [f.recall_count if f is not None else -1 for f in found]
+
+    assert counts(start + timedelta(hours=12)) == [0, 0, 0]
+    assert counts(t1 + timedelta(hours=1)) == [2, 1, 0]
+    assert counts(t2 + timedelta(hours=1)) == [3, 3, 0]
+    now = [store.get_fact(f) for f in (a, b, c)]
+    assert [f.recall_count for f in now if f is not None] == [3, 3, 0]
+
+
 def test_a_purged_fact_is_absent_at_every_time(
     store: Store, events: Events, clock: FixedClock
 ) -> None:

@@ -8,21 +8,27 @@ and the first call imports them (type checkers see the real modules).
 from __future__ import annotations
 
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 __all__ = ["Later"]
 
 
 class Later:
-    """Stands for the module ``name``; the first attribute read imports it."""
+    """Stands for the module ``name``; the first attribute read imports it (and keeps it:
+    a store through the facade then pays no look-up in ``sys.modules``)."""
 
-    __slots__ = ("_name",)
+    __slots__ = ("_module", "_name")
 
     def __init__(self, name: str) -> None:
         self._name = name
+        self._module: ModuleType | None = None
 
     def __getattr__(self, attr: str) -> Any:
-        return getattr(import_module(self._name), attr)
+        module = self._module
+        if module is None:
+            module = self._module = import_module(self._name)
+        return getattr(module, attr)
 
     def __repr__(self) -> str:
         return f"Later({self._name!r})"

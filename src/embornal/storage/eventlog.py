@@ -35,10 +35,19 @@ def append(conn: Connection, new_events: Sequence[NewEvent]) -> list[Event]:
     """Append events (inside a transaction) and project each one, in log order; a run of
     plain stores is written and projected together (:mod:`store_run`)."""
     with projector.batch(conn):
-        next_version = eventlog_sql.next_versions(conn, new_events)
+        base: list[int | None] = [None]
+        if len({ne.stream_id for ne in new_events}) == 1:  # one stream: one read for both
+            next_version, base[0] = _next_of_one(conn, new_events[0].stream_id)
+        else:
+            next_version = eventlog_sql.next_versions(conn, new_events)
+
+        def insert(run: Sequence[NewEvent]) -> list[Event]:
+            first, base[0] = base[0], None  # a later run starts after this run's rows
+            return _insert(conn, run, next_version, first)
+
         return eventlog_sql.in_runs(
             new_events,
-            lambda run: _insert(conn, run, next_version),
+            insert,
             lambda written: store_run.project(conn, written),
             lambda event: projector.apply(conn, event),
         )
@@ -50,17 +59,34 @@ _INSERT = (
 )
 
 
+#: The last position the log gave (its AUTOINCREMENT's, or the highest row's).
+_LAST_POSITION = (
+    "max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), "
+    "coalesce((SELECT max(position) FROM events), 0))"
+)
+
+
+def _next_of_one(conn: Connection, stream_id: str) -> tuple[dict[str, int], int]:
+    """The next version of one stream and the last position, in one read (an append of
+    one stream, as every single write is; decision 0150)."""
+    row = conn.execute(
+        f"SELECT (SELECT max(version) FROM events WHERE stream_id = ?), {_LAST_POSITION}",
+        (stream_id,),
+    ).fetchone()
+    return {stream_id: int(row[0] or 0) + 1}, int(row[1])
+
+
 def _insert(
-    conn: Connection, new_events: Sequence[NewEvent], next_version: dict[str, int]
+    conn: Connection,
+    new_events: Sequence[NewEvent],
+    next_version: dict[str, int],
+    base: int | None = None,
 ) -> list[Event]:
     """Insert ``new_events`` (not yet projected) at the positions the log's AUTOINCREMENT
-    gives next, in one statement, checking each expected version."""
-    base = int(
-        conn.execute(
-            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), "
-            "coalesce((SELECT max(position) FROM events), 0))"
-        ).fetchone()[0]
-    )
+    gives next (after ``base``, read here when not given), in one statement, checking each
+    expected version."""
+    if base is None:
+        base = int(conn.execute(f"SELECT {_LAST_POSITION}").fetchone()[0])
     rows = eventlog_sql.event_rows(new_events, next_version)
     positions = range(base + 1, base + 1 + len(rows))
     conn.executemany(_INSERT, [(k, *row) for k, (row, _, _) in zip(positions, rows, strict=True)])

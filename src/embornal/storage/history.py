@@ -30,7 +30,7 @@ store opens (:func:`embornal.storage.history_fill.fill_in`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -115,14 +115,21 @@ def batch(conn: Connection) -> Iterator[None]:
 
 
 def flush(conn: Connection) -> None:
-    """Write the waiting first rows: two statements for all of them."""
+    """Write the waiting first rows: two statements for all of them (and one read of
+    which have rows already, when more than one waits)."""
     first = _FIRST.get()
     if not first:
         return
     waiting = list(first)
     first.clear()
     try:
-        _first_rows_of(conn, waiting)
+        if len(waiting) == 1:  # a single store: two statements, no JSON
+            fact_id, at, position = waiting[0]
+            if not _first_rows(conn, fact_id, at, position):
+                _version(conn, fact_id, at, position, always=True)
+                _fact_tags(conn, fact_id, at)
+        else:
+            _first_rows_of(conn, waiting)
     except DriverError as e:
         if "no such table" in str(e) and any(t in str(e) for t in TABLES):
             return  # before migration 0016, as in after()
@@ -148,8 +155,7 @@ def after(conn: Connection, event: Event, body: DomainEvent) -> None:
 def _after(conn: Connection, event: Event, body: DomainEvent) -> None:
     at = format_time(event.recorded_at)
     if isinstance(body, FactsRecalled):
-        for recalled in sorted(set(body.fact_ids)):
-            _signals(conn, recalled, at)
+        _signals(conn, sorted(set(body.fact_ids)), at)
         return
     if event.stream_id.startswith("path:"):
         path = getattr(body, "path", None)
@@ -291,33 +297,34 @@ def _version(conn: Connection, fact_id: str, at: str, position: int, *, always: 
     return row[6]
 
 
-def _signals(conn: Connection, fact_id: str, at: str) -> None:
-    row = conn.execute(
-        "SELECT last_recall_at, recall_count, stability_days FROM facts WHERE id = ?",
-        (fact_id,),
-    ).fetchone()
-    if row is None:
+def _signals(conn: Connection, fact_ids: Sequence[str], at: str) -> None:
+    """The signals of the facts just recalled (their ``facts`` row, after the recall's own
+    projection) from ``at``, three statements for all of them: an open row that starts at
+    ``at`` or later takes them in place (one instant: the later recall stands); an older
+    one is closed at ``at``; a fact with no open row then gets one from ``at``. A fact
+    with no row (purged meanwhile) is left alone."""
+    if not fact_ids:
         return
-    last = conn.execute(
-        "SELECT valid_from FROM fact_signals WHERE fact_id = ? AND valid_to IS NULL", (fact_id,)
-    ).fetchone()
-    start = at if last is None else max(at, last[0])
-    if last is not None and start == last[0]:
-        conn.execute(
-            "UPDATE fact_signals SET last_recall_at = ?, recall_count = ?, stability_days = ? "
-            "WHERE fact_id = ? AND valid_from = ?",
-            (*tuple(row), fact_id, start),
-        )
-        return
-    if last is not None:
-        conn.execute(
-            "UPDATE fact_signals SET valid_to = ? WHERE fact_id = ? AND valid_from = ?",
-            (start, fact_id, last[0]),
-        )
+    ids = ", ".join("?" * len(fact_ids))
+    conn.execute(
+        "UPDATE fact_signals SET (last_recall_at, recall_count, stability_days) = "
+        "(SELECT f.last_recall_at, f.recall_count, f.stability_days FROM facts f "
+        "WHERE f.id = fact_signals.fact_id) "
+        f"WHERE fact_id IN ({ids}) AND valid_to IS NULL AND valid_from >= ? "
+        "AND EXISTS (SELECT 1 FROM facts f WHERE f.id = fact_signals.fact_id)",
+        (*fact_ids, at),
+    )
+    conn.execute(
+        f"UPDATE fact_signals SET valid_to = ? WHERE fact_id IN ({ids}) AND valid_to IS NULL "
+        "AND valid_from < ? AND EXISTS (SELECT 1 FROM facts f WHERE f.id = fact_signals.fact_id)",
+        (at, *fact_ids, at),
+    )
     conn.execute(
         "INSERT INTO fact_signals (fact_id, valid_from, valid_to, last_recall_at, recall_count, "
-        "stability_days) VALUES (?, ?, NULL, ?, ?, ?)",
-        (fact_id, start, *tuple(row)),
+        "stability_days) SELECT f.id, ?, NULL, f.last_recall_at, f.recall_count, "
+        f"f.stability_days FROM facts f WHERE f.id IN ({ids}) AND NOT EXISTS "
+        "(SELECT 1 FROM fact_signals s WHERE s.fact_id = f.id AND s.valid_to IS NULL)",
+        (at, *fact_ids),
     )
 
 

@@ -234,7 +234,7 @@ def _fact_visibility_changed(conn: Any, e: Event, b: FactVisibilityChanged) -> N
 
 def lifetime_columns(text: str, kind: str, e: Event) -> tuple[str, str | None, str | None]:
     """``(lifetime, lifetime_until, expires_at)`` set by ``e``: an ephemeral horizon
-    counts from the event (seed 001 §4; :func:`embornal.domain.confidence.expires_at`)."""
+    counts from the event (decision 0035; :func:`embornal.domain.confidence.expires_at`)."""
     from embornal.domain.confidence import expires_at
     from embornal.domain.spine import read_lifetime
 

@@ -217,3 +217,37 @@ async def test_narrate_global_is_the_default_account(memory: Memory) -> None:
         assert view["narrative"]["id"] == second["id"]
         _, got = await call(client, "recall", {})
         assert got["narrative"]["id"] == second["id"]
+
+
+# -- refusals as memory-as-history answers them (decision 0143) ----------------------------
+
+
+async def test_refusals_result_answers_a_plain_result_named_after_the_peer_error(
+    memory: Memory,
+) -> None:
+    async with connect(memory, refusals="result") as client:
+        said = {"content": "Name: Ana.", "security_sensitive": True}
+        _, got = await call(client, "remember", said)
+        args = {"memory_id": got["id"], "reason": "who she is"}
+        await call(client, "promote", args)
+        for tool, arguments, name, code in [
+            ("pin", args, "PermissionError", "protocol_violation"),
+            ("remember", {"content": "  "}, "ValueError", "invalid_content"),
+            ("provenance", {"memory_id": "01KD0000000000000000000000"}, "KeyError", "not_found"),
+            ("memory_links", {"memory_id": "x", "include_retired": True}, "ValueError", None),
+        ]:
+            bad, err = await call(client, tool, arguments)
+            assert not bad, err
+            assert err["error"] == name and err["message"] and err["hint"], err
+            assert code is None or err["code"] == code
+        # a call the SDK cannot make stays an MCP error, as the peer's does
+        bad, err = await call(client, "timeline", {"limit": "many"})
+        assert bad and err["error"] == "invalid_input"
+        bad, err = await call(client, "no_such_tool", {})
+        assert bad and err["error"] == "unknown_tool"
+
+
+async def test_refusals_are_mcp_errors_by_default(memory: Memory) -> None:
+    async with connect(memory) as client:
+        bad, err = await call(client, "remember", {"content": "  "})
+        assert bad and err["error"] == "invalid_content" and "code" not in err

@@ -86,6 +86,13 @@ def mcp_args(p: ArgParser) -> None:
         help="which tools to offer (default: mcp.tools in config.yaml, or EMBORNAL_MCP_TOOLS;"
         " else core)",
     )
+    p.add_argument(
+        "--refusals",
+        choices=("error", "result"),
+        default="error",
+        help="answer a refusal as an MCP error {error, message, hint} (default), or as"
+        " memory-as-history does: a plain result named after its exception",
+    )
 
 
 def serve_args(p: ArgParser) -> None:

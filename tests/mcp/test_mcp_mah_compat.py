@@ -251,3 +251,53 @@ async def test_refusals_are_mcp_errors_by_default(memory: Memory) -> None:
     async with connect(memory) as client:
         bad, err = await call(client, "remember", {"content": "  "})
         assert bad and err["error"] == "invalid_content" and "code" not in err
+
+
+async def test_flag_sensitive_says_whether_it_lifted_the_anchor(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, a = await call(client, "remember", {"content": "Name: Ana."})
+        _, b = await call(client, "remember", {"content": "Likes tea."})
+        for m in (a, b):
+            await call(client, "promote", {"memory_id": m["id"], "reason": "kept"})
+        await call(client, "pin", {"memory_id": a["id"], "reason": "identity"})
+        bad, got = await call(client, "flag_sensitive", {"memory_id": a["id"], "reason": "claim"})
+        assert not bad and got["unpinned_by_sensitivity"] is True and got["pinned"] is False
+        bad, got = await call(client, "flag_sensitive", {"memory_id": b["id"], "reason": "claim"})
+        assert not bad and got["unpinned_by_sensitivity"] is False
+        _, got = await call(client, "remember", {"content": "Other."})
+        assert "unpinned_by_sensitivity" not in got
+
+
+async def test_searches_say_how_they_retrieved_and_the_archive_takes_a_frame(
+    memory: Memory,
+) -> None:
+    async with connect(memory) as client:
+        _, got = await call(client, "search", {"query": "question"})
+        assert got["memories"] == [] and got["retrieval"]["inference_performed"] is False
+        assert got["retrieval"]["priority_policy"] == "anchors_first"
+        _, a = await call(client, "remember", {"content": "Outage report, migration."})
+        _, b = await call(client, "remember", {"content": "Outage report.", "frame": "ops"})
+        bad, got = await call(client, "search_archive", {"query": "outage", "frame": "ops"})
+        assert not bad and [h["id"] for h in got["memories"]] == [b["id"]] == [
+            h["id"] for h in got["hits"]
+        ]
+        assert got["retrieval"] == {
+            "mode": got["retrieval"]["mode"],
+            "priority_policy": "no_reserved_slots",
+            "returned_count": 1,
+            "inference_performed": False,
+        }
+        _, got = await call(client, "search_archive", {"query": "outage"})
+        assert {h["id"] for h in got["memories"]} == {a["id"], b["id"]}
+
+
+@pytest.mark.parametrize(("tool", "args"), [("narrate", {"content": "x", "reason": "y"}),
+                                            ("current_narrative", {})])  # fmt: skip
+async def test_a_blank_narrative_scope_is_refused(
+    memory: Memory, tool: str, args: dict[str, str]
+) -> None:
+    async with connect(memory) as client:
+        bad, err = await call(client, tool, {**args, "scope": "  "})
+        assert bad and err["error"] == "invalid_input" and "scope" in err["message"]
+        bad, _ = await call(client, tool, args)
+        assert not bad

@@ -155,9 +155,7 @@ def _merged_toml(path: Path, old: str, entry: ServerEntry) -> str:
 
 
 def _in_own_tables(text: str) -> bool:
-    return any(
-        (m := _TABLE.match(line)) and _OURS.match(m.group(1)) for line in text.splitlines()
-    )
+    return any((m := _TABLE.match(line)) and _OURS.match(m.group(1)) for line in text.splitlines())
 
 
 def _toml_str(value: str) -> str:

@@ -141,23 +141,28 @@ def search_archive(
     query: str,
     *,
     limit: int | None = None,
+    frame: str | None = None,
     mode: str = "auto",
     under: str | None = None,
 ) -> list[RecallHit]:
-    """The best ``limit`` unpinned memories for ``query``: a budget of their own, which
-    no anchor takes a place of. Each is checked again at answer time; nothing is
-    reinforced."""
+    """The best ``limit`` unpinned memories for ``query`` (of ``frame``): a budget of
+    their own, which no anchor takes a place of. Each is checked again at answer time;
+    nothing is reinforced."""
     text = _query(query, "search_archive")
     n = check_limit(limit, ctx.default_limit)
+    label = check_label(frame, "frame", required=False)
     prefix = P.normalize_path(under) if under is not None else None
     vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
     pinned = ctx.store.anchor_count(vis)
-    ranked = _no_guide(
-        recaller.recall(text, n + pinned + len(GUIDE_FACTS), vis, now, under=prefix, mode=mode)
-    )
+    wanted = (n if label is None else n * _FRAME_WIDENING) + pinned + len(GUIDE_FACTS)
+    ranked = _no_guide(recaller.recall(text, wanted, vis, now, under=prefix, mode=mode))
     live = _live(ctx, [h.fact for h in ranked], now)
-    return [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned][:n]
+    found = [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned]
+    if label is not None:
+        framed = _in_frame(ctx, label, [h.fact for h in found])
+        found = [h for h in found if h.fact.id in framed]
+    return found[:n]
 
 
 _GUIDE = frozenset(GUIDE_FACTS)

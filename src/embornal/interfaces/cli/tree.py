@@ -136,6 +136,7 @@ def build_parser() -> ArgParser:
         "or another memory tool's data (memory-as-history, basic-memory, mem0, mcp-memory) "
         "as one proposal.",
     )
+
     def mcp(parser: ArgParser) -> None:
         commands.mcp_args(parser)
         commands.mcp_commands(parser, late)

@@ -50,7 +50,6 @@ _EXPAND = {"none": (0, None), "links": (1, "links"), "session": (1, "session"), 
 _PERIOD = 'search_history(query="...", session_id="...", since="...", until="...")'
 _FRAME = 'search(query="...", frame="...")'
 _INSTEAD = {
-    ("search_archive", "frame"): _FRAME + " filters by frame",
     ("search_archive", "session_id"): _PERIOD + " searches a session or period",
     ("search_archive", "since"): _PERIOD + " searches a session or period",
     ("search_archive", "until"): _PERIOD + " searches a session or period",

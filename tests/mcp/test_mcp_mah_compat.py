@@ -5,6 +5,8 @@ compatibility")."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tests.mcp.mcp_helpers import call, connect
 
@@ -301,3 +303,24 @@ async def test_a_blank_narrative_scope_is_refused(
         assert bad and err["error"] == "invalid_input" and "scope" in err["message"]
         bad, _ = await call(client, tool, args)
         assert not bad
+
+
+async def test_the_core_profile_shows_no_guide_fact_naming_tools_it_lacks(
+    memory: Memory,
+) -> None:
+    """The guide under /memory names `cat`, `ls`, `tree`, `supersede` and CLI commands; no
+    read of the core profile answers it, so everything a core agent reads names core tools
+    only (the instructions and hints: test_hints_name_only_tools_of_the_profile)."""
+    from embornal.storage.guide import GUIDE_FACTS
+
+    async with connect(memory, "core") as client:
+        offered = {t.name for t in (await client.list_tools()).tools}
+        assert not {"cat", "ls", "tree", "supersede"} & offered
+        reads = [("recall", {}), ("due_for_consolidation", {}), ("audit_log", {})]
+        reads += [("recall", {"query": text}) for text in GUIDE_FACTS]
+        for tool, args in reads:
+            bad, got = await call(client, tool, args)
+            assert not bad, got
+            said = json.dumps(got)
+            assert "/memory" not in said and "MCP:" not in said, (tool, args)
+            assert _called(said) <= offered, (tool, args)

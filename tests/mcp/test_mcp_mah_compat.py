@@ -242,6 +242,8 @@ async def test_refusals_result_answers_a_plain_result_named_after_the_peer_error
             assert not bad, err
             assert err["error"] == name and err["message"] and err["hint"], err
             assert code is None or err["code"] == code
+        bad, err = await call(client, "search", {"query": "q", "mode": "invalid"})
+        assert not bad and err["error"] == "ValueError" and err["hint"]
         # a call the SDK cannot make stays an MCP error, as the peer's does
         bad, err = await call(client, "timeline", {"limit": "many"})
         assert bad and err["error"] == "invalid_input"

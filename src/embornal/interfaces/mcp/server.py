@@ -95,9 +95,10 @@ class EmbornalServer(MCPServer):
     Its tool list is lean and portable (:mod:`.schemas`, decision 0138).
 
     ``refusals="result"`` answers a refusal of the memory (an error the service or a tool
-    raises, an argument the tool does not take) as memory-as-history does, a plain result
-    named after its exception (decision 0143); a call the SDK cannot even make (a wrong
-    argument type, an unknown tool) and an internal error stay ``isError``.
+    raises, an argument the tool does not take, a value outside an argument's choices) as
+    memory-as-history does, a plain result named after its exception (decision 0143); a
+    call the SDK cannot even make (a wrong argument type, an unknown tool) and an internal
+    error stay ``isError``.
     """
 
     def __init__(
@@ -193,16 +194,26 @@ class EmbornalServer(MCPServer):
             )
         except ToolError as e:
             if isinstance(e.__cause__, ValidationError):
-                return error_result(
+                invalid = error_result(
                     InvalidInput.code,
                     f"{name}: {describe_validation(e.__cause__)}",
                     f"Call it like {spec.example}.",
                 )
+                # a value outside the tool's choices is refused as the memory refuses one
+                return refused(invalid) if _values_only(e.__cause__) else invalid
             return error_result(InvalidInput.code, f"{name}: {e}", f"Call it like {spec.example}.")
 
 
 def _as_is(result: CallToolResult) -> CallToolResult:
     return result
+
+
+_VALUE_ERRORS = frozenset({"literal_error", "enum"})
+
+
+def _values_only(error: ValidationError) -> bool:
+    """Whether every argument was of its type but not one of its allowed values."""
+    return all(item["type"] in _VALUE_ERRORS for item in error.errors(include_url=False))
 
 
 def describe_validation(error: ValidationError) -> str:

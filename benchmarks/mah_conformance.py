@@ -10,21 +10,22 @@ Nothing of the peer is kept in this repository: its sdist (the given path, or wi
 
 1. Its frozen protocol benchmark (120 episodes, 930 checks and 60 guards) is replayed by
    its own runner (``memory_as_history.benchmarks.protocol.run_case``) with only the
-   transport changed: each ``Store(path)`` is a fresh ``embornal mcp --profile full``
-   process over stdio with its own ``EMBORNAL_HOME``, ``reopen`` restarts it, and each
-   ``store.<op>(*args, **kwargs)`` is a ``tools/call`` of that name with the same
-   arguments (positional ones named after the peer's ``Store`` signature). The answer is
-   its structured content (else the text block parsed as JSON; a ``{"result": ...}``
-   wrapper of the SDK is taken off). A refusal (``isError``) raises
-   the peer's exception for embornal's error code: ``access_denied`` and
-   ``protocol_violation`` → ``PermissionError``, ``not_found`` → ``KeyError``, other
-   invalid input or conflicts → ``ValueError``. The peer's ``run_protocol`` then scores
+   transport changed: each ``Store(path)`` is a fresh ``embornal mcp --profile full
+   --refusals result`` process over stdio with its own ``EMBORNAL_HOME``, ``reopen``
+   restarts it, and each ``store.<op>(*args, **kwargs)`` is a ``tools/call`` of that
+   name with the same arguments (positional ones named after the peer's ``Store``
+   signature). The answer is its structured content (else the text block parsed as JSON;
+   a ``{"result": ...}`` wrapper of the SDK is taken off). A refusal (a plain result
+   named after the peer's exception, or ``isError``) raises that exception, for
+   embornal's error code: ``access_denied`` and ``protocol_violation`` →
+   ``PermissionError``, ``not_found`` → ``KeyError``, other invalid input or conflicts →
+   ``ValueError``. The peer's ``run_protocol`` then scores
    the answers as given. An episode that errors or times out counts its assertions as
    failed; the run goes on.
 2. Its MCP-level tests (``tests/test_server.py``, ``test_sessions.py``,
    ``test_knowledge_protocol.py``) run under pytest with the server command swapped to
-   ``embornal mcp`` (``benchmarks/mah_swap.py``); the tests that call the peer's own
-   CLI or storage module are listed and left out.
+   ``embornal mcp --refusals result`` (``benchmarks/mah_swap.py``); the tests that call
+   the peer's own CLI or storage module are listed and left out.
 
 ``--server peer`` runs both against the peer's own server instead: the harness's control.
 ``--episodes`` (default 36, three per family) takes episodes in turn from each family;
@@ -92,25 +93,9 @@ def peer_exception_name(code: str) -> str | None:
     """The peer's exception for an error code of embornal (or of the peer), or None."""
     if code in PEER_ERRORS:
         return code
-    from embornal import errors
+    from embornal.interfaces.mcp.compat import peer_error
 
-    kinds: list[tuple[type[Exception], str]] = [
-        (errors.AccessDenied, "PermissionError"),
-        (errors.ProtocolViolation, "PermissionError"),
-        (errors.NotFound, "KeyError"),
-        (errors.InvalidInput, "ValueError"),
-        (errors.Conflict, "ValueError"),
-    ]
-    for cls in _error_classes(errors.EmbornalError):
-        if getattr(cls, "code", None) == code:
-            return next((name for base, name in kinds if issubclass(cls, base)), None)
-    return None
-
-
-def _error_classes(root: type[Exception]) -> Iterator[type[Exception]]:
-    for sub in root.__subclasses__():
-        yield sub
-        yield from _error_classes(sub)
+    return peer_error(code)
 
 
 def call_arguments(
@@ -355,7 +340,8 @@ class Loop:
 
 
 def server_params(server: str, db: Path, peer_src: Path) -> Any:
-    """How a ``Store(db)`` starts its process: ``embornal mcp --profile full`` with a
+    """How a ``Store(db)`` starts its process: ``embornal mcp --profile full --refusals
+    result`` (refusals as plain results, as the peer answers them) with a
     fresh ``EMBORNAL_HOME`` beside the file, or (``peer``) the peer's own server."""
     from mcp import StdioServerParameters
 
@@ -369,7 +355,8 @@ def server_params(server: str, db: Path, peer_src: Path) -> Any:
             command=sys.executable, args=["-m", "memory_as_history.server"], env=env
         )
     env = {"EMBORNAL_HOME": str(db.parent / "embornal-home"), "PYTHONPATH": str(REPO_ROOT / "src")}
-    args = ["-m", "embornal.interfaces.cli.main", "mcp", "--profile", "full", "--db", str(db)]
+    args = ["-m", "embornal.interfaces.cli.main", "mcp", "--profile", "full"]
+    args += ["--refusals", "result", "--db", str(db)]
     return StdioServerParameters(command=sys.executable, args=args, env=env)
 
 

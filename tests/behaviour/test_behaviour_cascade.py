@@ -66,3 +66,11 @@ def test_a_hidden_memory_is_in_no_section(alice: MemoryAPI, bob: MemoryAPI) -> N
     assert (seen.conflicts, seen.narrative, seen.narrative_review) == ((), None, None)
     assert bob.chronicle.search_archive("private") == []
     assert [f.id for f in alice.chronicle.recall().anchors] == [mine]
+
+
+def test_search_archive_filters_by_frame_on_both_sides(alice: MemoryAPI) -> None:
+    ops = alice.remember("Outage report of the night.", frame="operations").fact.id
+    alice.remember("Outage drill planned.", frame="home")
+    found = alice.chronicle.search_archive("outage", frame="operations", mode="keyword")
+    assert [h.fact.id for h in found] == [ops]
+    assert len(alice.chronicle.search_archive("outage", mode="keyword")) == 2

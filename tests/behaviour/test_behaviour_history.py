@@ -35,7 +35,7 @@ def test_the_protocol_loop_on_both_sides(alice: MemoryAPI) -> None:
 
 
 def test_testimony_at_capture_is_refused_on_both_sides(alice: MemoryAPI) -> None:
-    with pytest.raises(ProtocolViolation):
+    with pytest.raises(InvalidInput):
         alice.remember("It happened.", tier="testimony")
 
 

@@ -239,7 +239,15 @@ def test_the_peer_server_command_becomes_embornal_mcp(tmp_path: Path) -> None:
         env={"MEMORY_AS_HISTORY_DB": str(db), "MEMORY_AS_HISTORY_TOOLS": "full"},
     )
     swapped = swap_server(peer, "/src")
-    assert swapped.args == ["-m", "embornal.interfaces.cli.main", "mcp", "--db", str(db)]
+    assert swapped.args == [
+        "-m",
+        "embornal.interfaces.cli.main",
+        "mcp",
+        "--refusals",
+        "result",
+        "--db",
+        str(db),
+    ]
     assert swapped.env == {
         "EMBORNAL_MCP_TOOLS": "full",
         "EMBORNAL_HOME": str(tmp_path / "embornal-home"),

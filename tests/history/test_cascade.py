@@ -177,3 +177,15 @@ def test_a_conflict_whose_member_left_recall_is_not_in_it(
     answer = memory.chronicle.recall()
     assert answer.conflicts == () and "July" not in repr(answer) and "August" not in repr(answer)
     assert len(memory.chronicle.list_conflicts(resolved=False)) == 2
+
+
+def test_the_memory_guide_is_not_recalled_but_stays_readable(memory: Memory) -> None:
+    """A new memory recalls nothing: the guide under /memory is its manual (it names the
+    CLI's commands and tools a profile may lack), read with cat, not a memory of work."""
+    assert memory.chronicle.recall().memories == ()
+    assert memory.chronicle.recall("store a fact").memories == ()
+    assert memory.chronicle.search("recall").memories == ()
+    assert memory.chronicle.search_archive("recall") == []
+    assert len(memory.cat("/memory")) >= 8
+    mine = memory.store("/memory", "Store facts about recall tuning under /memory.")
+    assert [h.fact.id for h in memory.chronicle.search("recall").memories] == [mine.id]

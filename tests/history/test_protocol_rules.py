@@ -92,7 +92,7 @@ def test_unpin_audits_a_real_removal_and_a_no_op_differently(memory: Memory) -> 
 
 def test_testimony_is_reached_only_through_corroboration(memory: Memory) -> None:
     """'New remember(tier="testimony") calls return a structured error.'"""
-    with pytest.raises(ProtocolViolation) as refused:
+    with pytest.raises(InvalidInput) as refused:
         memory.remember("It rained.", tier="testimony")
     assert "corroborate(memory_id, source)" in refused.value.hint
     with pytest.raises(InvalidInput, match="archive, interpretation"):

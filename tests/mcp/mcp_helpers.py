@@ -16,8 +16,11 @@ from embornal.interfaces.mcp.server import build_server
 
 
 @asynccontextmanager
-async def connect(memory: Memory, profile: str = "full") -> AsyncIterator[Client]:
-    async with Client(build_server(memory, profile=profile), mode="legacy") as client:
+async def connect(
+    memory: Memory, profile: str = "full", refusals: str = "error"
+) -> AsyncIterator[Client]:
+    server = build_server(memory, profile=profile, refusals=refusals)
+    async with Client(server, mode="legacy") as client:
         yield client
 
 

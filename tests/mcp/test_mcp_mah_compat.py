@@ -5,6 +5,8 @@ compatibility")."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tests.mcp.mcp_helpers import call, connect
 
@@ -217,3 +219,110 @@ async def test_narrate_global_is_the_default_account(memory: Memory) -> None:
         assert view["narrative"]["id"] == second["id"]
         _, got = await call(client, "recall", {})
         assert got["narrative"]["id"] == second["id"]
+
+
+# -- refusals as memory-as-history answers them (decision 0143) ----------------------------
+
+
+async def test_refusals_result_answers_a_plain_result_named_after_the_peer_error(
+    memory: Memory,
+) -> None:
+    async with connect(memory, refusals="result") as client:
+        said = {"content": "Name: Ana.", "security_sensitive": True}
+        _, got = await call(client, "remember", said)
+        args = {"memory_id": got["id"], "reason": "who she is"}
+        await call(client, "promote", args)
+        for tool, arguments, name, code in [
+            ("pin", args, "PermissionError", "protocol_violation"),
+            ("remember", {"content": "  "}, "ValueError", "invalid_content"),
+            ("provenance", {"memory_id": "01KD0000000000000000000000"}, "KeyError", "not_found"),
+            ("memory_links", {"memory_id": "x", "include_retired": True}, "ValueError", None),
+        ]:
+            bad, err = await call(client, tool, arguments)
+            assert not bad, err
+            assert err["error"] == name and err["message"] and err["hint"], err
+            assert code is None or err["code"] == code
+        bad, err = await call(client, "search", {"query": "q", "mode": "invalid"})
+        assert not bad and err["error"] == "ValueError" and err["hint"]
+        # a call the SDK cannot make stays an MCP error, as the peer's does
+        bad, err = await call(client, "timeline", {"limit": "many"})
+        assert bad and err["error"] == "invalid_input"
+        bad, err = await call(client, "no_such_tool", {})
+        assert bad and err["error"] == "unknown_tool"
+
+
+async def test_refusals_are_mcp_errors_by_default(memory: Memory) -> None:
+    async with connect(memory) as client:
+        bad, err = await call(client, "remember", {"content": "  "})
+        assert bad and err["error"] == "invalid_content" and "code" not in err
+
+
+async def test_flag_sensitive_says_whether_it_lifted_the_anchor(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, a = await call(client, "remember", {"content": "Name: Ana."})
+        _, b = await call(client, "remember", {"content": "Likes tea."})
+        for m in (a, b):
+            await call(client, "promote", {"memory_id": m["id"], "reason": "kept"})
+        await call(client, "pin", {"memory_id": a["id"], "reason": "identity"})
+        bad, got = await call(client, "flag_sensitive", {"memory_id": a["id"], "reason": "claim"})
+        assert not bad and got["unpinned_by_sensitivity"] is True and got["pinned"] is False
+        bad, got = await call(client, "flag_sensitive", {"memory_id": b["id"], "reason": "claim"})
+        assert not bad and got["unpinned_by_sensitivity"] is False
+        _, got = await call(client, "remember", {"content": "Other."})
+        assert "unpinned_by_sensitivity" not in got
+
+
+async def test_searches_say_how_they_retrieved_and_the_archive_takes_a_frame(
+    memory: Memory,
+) -> None:
+    async with connect(memory) as client:
+        _, got = await call(client, "search", {"query": "question"})
+        assert got["memories"] == [] and got["retrieval"]["inference_performed"] is False
+        assert got["retrieval"]["priority_policy"] == "anchors_first"
+        _, a = await call(client, "remember", {"content": "Outage report, migration."})
+        _, b = await call(client, "remember", {"content": "Outage report.", "frame": "ops"})
+        bad, got = await call(client, "search_archive", {"query": "outage", "frame": "ops"})
+        assert not bad and [h["id"] for h in got["memories"]] == [b["id"]] == [
+            h["id"] for h in got["hits"]
+        ]
+        assert got["retrieval"] == {
+            "mode": got["retrieval"]["mode"],
+            "priority_policy": "no_reserved_slots",
+            "returned_count": 1,
+            "inference_performed": False,
+        }
+        _, got = await call(client, "search_archive", {"query": "outage"})
+        assert {h["id"] for h in got["memories"]} == {a["id"], b["id"]}
+
+
+@pytest.mark.parametrize(("tool", "args"), [("narrate", {"content": "x", "reason": "y"}),
+                                            ("current_narrative", {})])  # fmt: skip
+async def test_a_blank_narrative_scope_is_refused(
+    memory: Memory, tool: str, args: dict[str, str]
+) -> None:
+    async with connect(memory) as client:
+        bad, err = await call(client, tool, {**args, "scope": "  "})
+        assert bad and err["error"] == "invalid_input" and "scope" in err["message"]
+        bad, _ = await call(client, tool, args)
+        assert not bad
+
+
+async def test_the_core_profile_shows_no_guide_fact_naming_tools_it_lacks(
+    memory: Memory,
+) -> None:
+    """The guide under /memory names `cat`, `ls`, `tree`, `supersede` and CLI commands; no
+    read of the core profile answers it, so everything a core agent reads names core tools
+    only (the instructions and hints: test_hints_name_only_tools_of_the_profile)."""
+    from embornal.storage.guide import GUIDE_FACTS
+
+    async with connect(memory, "core") as client:
+        offered = {t.name for t in (await client.list_tools()).tools}
+        assert not {"cat", "ls", "tree", "supersede"} & offered
+        reads = [("recall", {}), ("due_for_consolidation", {}), ("audit_log", {})]
+        reads += [("recall", {"query": text}) for text in GUIDE_FACTS]
+        for tool, args in reads:
+            bad, got = await call(client, tool, args)
+            assert not bad, got
+            said = json.dumps(got)
+            assert "/memory" not in said and "MCP:" not in said, (tool, args)
+            assert _called(said) <= offered, (tool, args)

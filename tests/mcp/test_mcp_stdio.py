@@ -13,6 +13,7 @@ import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+import embornal
 from embornal import Memory
 
 pytestmark = pytest.mark.anyio
@@ -69,6 +70,28 @@ async def test_store_and_recall_over_stdio(tmp_path: Path, mode: str) -> None:
         assert detail.fact.owner == "agent-1"
         assert detail.fact.recall_count == 1  # the MCP recall reinforced it
         assert {e.actor_kind for e in detail.events} == {"assistant"}
+
+
+async def test_embornal_mcp_refusals_result_over_stdio(tmp_path: Path) -> None:
+    """`embornal mcp --refusals result`: a refusal is a plain result named after
+    memory-as-history's exception (decision 0143)."""
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "embornal.interfaces.cli.main", "mcp", "--refusals", "result"],
+        env={
+            "EMBORNAL_HOME": str(tmp_path / "home"),
+            "EMBORNAL_MCP_TOOLS": "full",
+            # this source tree, as the test's own imports (the client passes no other)
+            "PYTHONPATH": str(Path(embornal.__file__).parents[1]),
+        },
+    )
+    with anyio.fail_after(60):
+        async with Client(stdio_client(params), mode="legacy") as client:
+            got = await client.call_tool("remember", {"content": "x", "tier": "testimony"})
+            assert not got.is_error and got.content[0].type == "text"
+            said = json.loads(got.content[0].text)
+            assert said["error"] == "ValueError" and said["code"] == "invalid_input"
+            assert "corroborate(" in said["hint"]
 
 
 def test_bad_arguments_fail_with_one_line(tmp_path: Path) -> None:

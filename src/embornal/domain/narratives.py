@@ -80,17 +80,23 @@ UNLINKED_WARNING = (
 
 
 def check_label(value: object, name: str, default: str) -> str:
-    """A scope or perspective label: trimmed, case kept, at most 200 characters."""
-    if value is None or (isinstance(value, str) and not value.strip()):
+    """A scope or perspective label: trimmed, case kept, at most 200 characters (None:
+    ``default``). A blank one is refused: a label given blank was meant to name one."""
+    if value is None:
         return default
+    if isinstance(value, str) and not value.strip():
+        raise InvalidInput(
+            f"a {name} is a non-blank label (got {value!r})",
+            hint=f"Name the {name}, or leave it out for the default account.",
+        )
     if not isinstance(value, str) or len(value.strip()) > _MAX_LABEL or "\x00" in value:
         raise InvalidInput(f"{name} must be a label of at most {_MAX_LABEL} characters")
     return value.strip()
 
 
 def narrative_scope(value: object) -> str:
-    """A narrative's scope label (None or blank: the default account; ``global`` is that
-    account too)."""
+    """A narrative's scope label (None: the default account; ``global`` is that account
+    too)."""
     scope = check_label(value, "scope", DEFAULT_SCOPE)
     return DEFAULT_SCOPE if scope == GLOBAL_SCOPE else scope
 

@@ -142,8 +142,8 @@ def check_tier(tier: object) -> str:
             hint="Capture as archive, or interpretation for your own reading of the material.",
         )
     t = tier.strip().lower()
-    if t == TESTIMONY:
-        raise ProtocolViolation(
+    if t == TESTIMONY:  # a value capture does not take, as memory-as-history refuses it
+        raise InvalidInput(
             "testimony cannot be asked for at capture: it is reached only through "
             "corroboration by independent sources",
             hint="Capture it as archive, then call corroborate(memory_id, source) with each "

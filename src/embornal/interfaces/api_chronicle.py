@@ -60,7 +60,13 @@ class ChronicleAPI(Protocol):
     ) -> Cascade: ...
 
     def search_archive(
-        self, query: str, *, limit: int | None = None, mode: str = "auto", under: str | None = None
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        frame: str | None = None,
+        mode: str = "auto",
+        under: str | None = None,
     ) -> list[RecallHit]: ...
 
     def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry: ...

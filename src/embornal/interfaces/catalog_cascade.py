@@ -100,7 +100,7 @@ CASCADE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "search_archive", "chronicle.search_archive", "list[RecallHit]",
         (_QUERY, replace(LIMIT, description="How many unpinned memories at most (default 10)."),
-         _MODE, _UNDER),
+         _FRAME, _MODE, _UNDER),
         tool_order=87, profile="full", title="Search the unpinned archive", read_only=True,
         cli="memory search-archive", cli_show=_SHOW + "show_hits",
         cli_help="the best unpinned memories for a query, a budget of their own",

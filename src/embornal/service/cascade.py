@@ -15,6 +15,10 @@ its scope.
 as the answer is made (live, readable, not forgotten, not expired) and nothing
 reinforced; ``search_archive`` gives the unpinned material a budget of its own, so the
 anchors cannot crowd it out.
+
+None of them answers the memory's own guide (the facts the first migration wrote under
+``/memory``): it is the manual of the memory, not a memory of its subject's work, and it
+names the CLI's commands. A new memory recalls nothing; ``cat /memory`` reads the guide.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from embornal.service.context import ServiceContext, check_limit
 from embornal.service.declared_conflicts import list_conflicts
 from embornal.service.recall import Recaller, record_recall
 from embornal.service.results import RecallHit
+from embornal.storage.guide import GUIDE_FACTS, GUIDE_PATH
 
 __all__ = ["ANCHOR_SCAN", "cascade", "search", "search_archive"]
 
@@ -71,8 +76,10 @@ def cascade(
     vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     recaller.resolve_mode(mode)  # bad input before anything is read
-    wanted = n if label is None else n * _FRAME_WIDENING
-    ranked = recaller.recall(query, wanted, vis, now, under=prefix, mode=mode, asked=asked)
+    wanted = (n if label is None else n * _FRAME_WIDENING) + len(GUIDE_FACTS)
+    ranked = _no_guide(
+        recaller.recall(query, wanted, vis, now, under=prefix, mode=mode, asked=asked)
+    )
     anchors = ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
     entries = [e for e in canon.list_canon(ctx, canon_scope) if e.eligible_for_recall]
     if fresh:
@@ -135,21 +142,36 @@ def search_archive(
     query: str,
     *,
     limit: int | None = None,
+    frame: str | None = None,
     mode: str = "auto",
     under: str | None = None,
 ) -> list[RecallHit]:
-    """The best ``limit`` unpinned memories for ``query``: a budget of their own, which
-    no anchor takes a place of. Each is checked again at answer time; nothing is
-    reinforced."""
+    """The best ``limit`` unpinned memories for ``query`` (of ``frame``): a budget of
+    their own, which no anchor takes a place of. Each is checked again at answer time;
+    nothing is reinforced."""
     text = _query(query, "search_archive")
     n = check_limit(limit, ctx.default_limit)
+    label = check_label(frame, "frame", required=False)
     prefix = P.normalize_path(under) if under is not None else None
     vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
     pinned = ctx.store.anchor_count(vis)
-    ranked = recaller.recall(text, n + pinned, vis, now, under=prefix, mode=mode)
+    wanted = (n if label is None else n * _FRAME_WIDENING) + pinned + len(GUIDE_FACTS)
+    ranked = _no_guide(recaller.recall(text, wanted, vis, now, under=prefix, mode=mode))
     live = _live(ctx, [h.fact for h in ranked], now)
-    return [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned][:n]
+    found = [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned]
+    if label is not None:
+        framed = _in_frame(ctx, label, [h.fact for h in found])
+        found = [h for h in found if h.fact.id in framed]
+    return found[:n]
+
+
+_GUIDE = frozenset(GUIDE_FACTS)
+
+
+def _no_guide(hits: Sequence[RecallHit]) -> list[RecallHit]:
+    """``hits`` without the memory's guide (its text as written, on its path)."""
+    return [h for h in hits if not (h.fact.path == GUIDE_PATH and h.fact.content in _GUIDE)]
 
 
 def _query(query: object, what: str) -> str:

@@ -82,10 +82,12 @@ class Chronicle:
         return cascade.search(self._ctx, query, limit=limit, frame=frame, mode=mode,
                               under=under, scope=scope)  # fmt: skip
 
-    def search_archive(self, query: str, *, limit: int | None = None, mode: str = "auto",
+    def search_archive(self, query: str, *, limit: int | None = None,
+                       frame: str | None = None, mode: str = "auto",
                        under: str | None = None) -> list[RecallHit]:  # fmt: skip
-        """The best unpinned memories for ``query``, a budget of their own."""
-        return cascade.search_archive(self._ctx, query, limit=limit, mode=mode, under=under)
+        """The best unpinned memories for ``query`` (of ``frame``), a budget of their own."""
+        return cascade.search_archive(self._ctx, query, limit=limit, frame=frame, mode=mode,
+                                      under=under)  # fmt: skip
 
     # -- canon and scopes, frames, declared conflicts (decisions 0078-0080) ---------------
 

@@ -12,6 +12,7 @@ state the other left: the final state obeys the rules and the log says why.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from embornal.domain.canon import check_label
@@ -257,10 +258,14 @@ def flag_sensitive(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryS
     assert why is not None
     fact = ctx.target("flag_sensitive", fact_id)
 
+    unpinned = False
+
     def decide(state: FactState) -> list[DomainEvent]:
         return decide_flag_sensitive(state, screen(fact.content).matches)
 
     def write(tx: Tx, state: FactState, bodies: list[DomainEvent]) -> None:
+        nonlocal unpinned
+        unpinned = any(isinstance(b, FactImportanceAdjusted) for b in bodies)
         lifted = {FactImportanceAdjusted: "unpin", MemoryDecanonized: "decanonize"}
         ctx.store.append(
             tx,
@@ -276,7 +281,7 @@ def flag_sensitive(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryS
         )
 
     run_command(ctx.store, fact.id, decide, write, "flagging a memory sensitive")
-    return status(ctx, fact.id)
+    return replace(status(ctx, fact.id), unpinned=unpinned)
 
 
 def due_for_consolidation(

@@ -19,7 +19,8 @@ class MemoryStatus:
     (None: none) and the ``canon`` scopes it is in (decision 0078); its history context:
     ``session``, ``event_at`` (when the event it tells of happened; None: unknown) and
     ``session_position`` (decision 0088); ``origin``: the source given at capture (None:
-    unknown)."""
+    unknown); ``unpinned``: the call that answered it lifted its anchor (a flag of
+    sensitivity the corroboration gate does not support)."""
 
     fact: Fact
     stage: str
@@ -35,6 +36,7 @@ class MemoryStatus:
     event_at: datetime | None = None
     session_position: int | None = None
     origin: str | None = None
+    unpinned: bool = False
 
 
 @dataclass(frozen=True)

@@ -150,6 +150,7 @@ def mcp(ctx: Context) -> int:
         vector_width=ctx.config.embedding.dims if provider is not None else None,
         proposals=proposal_policy(ctx.config.proposals),
         ingest=ctx.config.ingest,
+        refusals=ctx.opt("refusals", "error"),
         **ctx.rerank_options(),
     )
     return 0

@@ -20,6 +20,7 @@ __all__ = [
     "doctor_args",
     "import_",
     "mcp_args",
+    "mcp_commands",
     "memory",
     "model",
     "serve_args",
@@ -88,6 +89,57 @@ def mcp_args(p: ArgParser) -> None:
         default=None,
         help="which tools to offer (default: mcp.tools in config.yaml, or EMBORNAL_MCP_TOOLS;"
         " else core)",
+    )
+    p.add_argument(
+        "--refusals",
+        choices=("error", "result"),
+        default="error",
+        help="answer a refusal as an MCP error {error, message, hint} (default), or as"
+        " memory-as-history does: a plain result named after its exception",
+    )
+
+
+def mcp_commands(p: ArgParser, late: ArgParser) -> None:
+    """``embornal mcp install CLIENT``, beside ``embornal mcp`` itself (which serves)."""
+    from embornal.interfaces.cli.parser import Commands, add_command
+
+    group = p.add_subparsers(dest="command", metavar="COMMAND", required=False, action=Commands)
+    assert isinstance(group, Commands)
+
+    def install_args(q: ArgParser) -> None:
+        from embornal.adapters.mcp_clients import CLIENTS
+
+        q.add_argument("client", metavar="CLIENT", choices=CLIENTS, help=" | ".join(CLIENTS))
+        q.add_argument(
+            "--profile",
+            choices=("core", "full"),
+            default=None,
+            help="the tools the client gets (default: what embornal mcp picks when it starts)",
+        )
+        q.add_argument(
+            "--config", metavar="PATH", help="write this file instead of the client's own"
+        )
+        q.add_argument("--yes", action="store_true", help="write without asking")
+        q.add_argument(
+            "--dry-run",
+            "--print",
+            dest="dry_run",
+            action="store_true",
+            help="only print the change; write nothing",
+        )
+
+    add_command(
+        group,
+        "install",
+        "mcp_install_cmds:install",
+        "write embornal into an MCP client's configuration",
+        late,
+        "Add the server `embornal` to the configuration of CLIENT (claude-code: ~/.claude.json;\n"
+        "claude-desktop: claude_desktop_config.json; cursor: ~/.cursor/mcp.json; codex:\n"
+        "~/.codex/config.toml), keeping its other servers: the absolute path of this\n"
+        "embornal, `mcp` and --profile, and an env block with EMBORNAL_HOME. Shows the\n"
+        "change and asks before writing (--yes: no question; --dry-run: write nothing).",
+        install_args,
     )
 
 

@@ -138,13 +138,20 @@ def build_parser() -> ArgParser:
         "as one proposal, or a ChatGPT or Claude conversation export as one proposal per "
         "conversation.",
     )
+
+    def mcp(parser: ArgParser) -> None:
+        commands.mcp_args(parser)
+        commands.mcp_commands(parser, late)
+
     add_command(
         groups,
         "mcp",
         "admin_cmds:mcp",
-        "serve the memory over MCP (stdio)",
+        "serve the memory over MCP (stdio); install: write it into a client's config",
         late,
-        args=args_of("mcp_args"),
+        "Serve the memory over MCP on stdin/stdout until the client closes it.\n"
+        "`embornal mcp install CLIENT` writes this command into an MCP client's config.",
+        mcp,
     )
     groups.later(
         "proposal",

@@ -74,6 +74,7 @@ class SearchQuery(_In):
 class ArchiveQuery(_In):
     q: str = Field(min_length=1, description="Keywords or a question.")
     limit: Limit = None
+    frame: str | None = _Label
     mode: _Mode = "auto"
     under: _Under = None
 

@@ -48,6 +48,9 @@ class MemoryStatusOut(_Out):
                                   "time; null: unknown).")  # fmt: skip
     session_position: int | None = Field(description="Its place in the session.")
     origin: str | None = Field(None, description="The source given at capture; null: unknown.")
+    unpinned: bool = Field(
+        False, description="This call lifted its anchor (flag-sensitive, unsupported by sources)."
+    )
 
 
 class ProvenanceOut(_Out):

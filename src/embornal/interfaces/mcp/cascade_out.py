@@ -1,7 +1,9 @@
 """What the recall cascade's tools return to the model (decisions 0095-0097): ``recall``
 and ``search`` answer the cascade, its ``hits`` the ranked ordinary memories as before
 (so a caller that reads only them does not break) and the sections beside them;
-``search_archive`` answers hits, as recall always did."""
+``search_archive`` answers hits, as recall always did, and the same list as ``memories``
+(memory-as-history's name). Each says how it retrieved (``retrieval``): the method, the
+places the sections keep, how many it returned, and whether a model ran on the query."""
 
 from __future__ import annotations
 
@@ -18,9 +20,40 @@ from embornal.interfaces.mcp.results import FactOut, HitOut, RecallOut
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 from embornal.service.narrative_results import NarrativeView
 
-__all__ = ["CASCADE_RESULTS", "CascadeOut"]
+__all__ = ["CASCADE_RESULTS", "ArchiveOut", "CascadeOut", "RetrievalOut"]
 
 _NOTHING = "Nothing matched: try other or fewer words, a wider 'under', or no query."
+
+
+class RetrievalOut(BaseModel):
+    """How the answer was retrieved."""
+
+    mode: str = Field(description="keyword, vector, hybrid, or strength (no query).")
+    priority_policy: str = Field(
+        description="anchors_first: anchors, then canon, then the rest share the limit; "
+        "no_reserved_slots: one budget, no anchor takes a place."
+    )
+    returned_count: int
+    inference_performed: bool = Field(description="Whether a model ran on the query.")
+
+    @classmethod
+    def of(cls, hits: list[Any], raw: Mapping[str, Any], policy: str) -> RetrievalOut:
+        parts = [h.parts for h in hits]
+        asked = raw.get("mode") if isinstance(raw.get("mode"), str) else None
+        mode = (
+            parts[0].method if parts else (asked or ("keyword" if raw.get("query") else "strength"))
+        )
+        ran = any(p.vector is not None or p.rerank is not None for p in parts)
+        return cls(
+            mode=mode, priority_policy=policy, returned_count=len(hits), inference_performed=ran
+        )
+
+
+class ArchiveOut(RecallOut):
+    """The unpinned hits, also as ``memories``, and how they were retrieved."""
+
+    memories: list[HitOut] = Field(default_factory=list, description="The hits again.")
+    retrieval: RetrievalOut | None = None
 
 
 class CascadeOut(RecallOut):
@@ -47,6 +80,7 @@ class CascadeOut(RecallOut):
         json_schema_extra=KEPT_NULL,
     )
     conflicts: list[ConflictOut] = Field(default_factory=list, description="Open conflicts.")
+    retrieval: RetrievalOut | None = None
 
 
 def cascade_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
@@ -64,6 +98,7 @@ def cascade_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
         narrative=view.narrative,
         narrative_review=view.narrative_review,
         conflicts=[ConflictOut.of(c) for c in found.conflicts],
+        retrieval=RetrievalOut.of(list(found.hits), raw, "anchors_first"),
     )
     if not (out.hits or out.anchors or out.canon):
         out.hint = _NOTHING
@@ -72,7 +107,12 @@ def cascade_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
 
 def _archive_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
     hits = [HitOut.of_hit(h) for h in found]
-    return RecallOut(hits=hits, hint=None if hits else _NOTHING)
+    return ArchiveOut(
+        hits=hits,
+        memories=hits,
+        hint=None if hits else _NOTHING,
+        retrieval=RetrievalOut.of(list(found), raw, "no_reserved_slots"),
+    )
 
 
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
@@ -80,5 +120,5 @@ Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 CASCADE_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "recall": (CascadeOut, cascade_out),
     "search": (CascadeOut, cascade_out),
-    "search_archive": (RecallOut, _archive_out),
+    "search_archive": (ArchiveOut, _archive_out),
 }

@@ -11,16 +11,37 @@ accepted and not shown: each tool's schema names embornal's arguments only.
 
 Its arguments embornal cannot honour are refused as any unknown argument is, the hint
 naming the call that does it (:func:`instead`): a filter dropped would answer unfiltered.
+
+With ``embornal mcp --refusals result`` (decision 0143) a refusal is answered as
+memory-as-history answers it, a plain result named after its exception
+(:func:`refusal_as_result`): ``{"error": "ValueError", "code": "invalid_input", "message",
+"hint"}``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
+from mcp_types import CallToolResult, TextContent
+
+from embornal import errors
 from embornal.domain.narratives import parse_link
 
-__all__ = ["instead", "peer_arguments"]
+__all__ = ["REFUSALS", "instead", "peer_arguments", "peer_error", "refusal_as_result"]
+
+REFUSALS = ("error", "result")
+"""How a refusal is answered: ``isError`` (embornal's), or a plain result (the peer's)."""
+
+# memory-as-history's exception for each kind of refusal, most specific first.
+_PEER_ERRORS: tuple[tuple[type[errors.EmbornalError], str], ...] = (
+    (errors.AccessDenied, "PermissionError"),
+    (errors.ProtocolViolation, "PermissionError"),
+    (errors.NotFound, "KeyError"),
+    (errors.InvalidInput, "ValueError"),
+    (errors.Conflict, "ValueError"),
+)
 
 _MODES = {"lexical": "keyword", "semantic": "vector"}
 _EXPAND = {"none": (0, None), "links": (1, "links"), "session": (1, "session"), "both": (1, "both")}
@@ -29,7 +50,6 @@ _EXPAND = {"none": (0, None), "links": (1, "links"), "session": (1, "session"), 
 _PERIOD = 'search_history(query="...", session_id="...", since="...", until="...")'
 _FRAME = 'search(query="...", frame="...")'
 _INSTEAD = {
-    ("search_archive", "frame"): _FRAME + " filters by frame",
     ("search_archive", "session_id"): _PERIOD + " searches a session or period",
     ("search_archive", "since"): _PERIOD + " searches a session or period",
     ("search_archive", "until"): _PERIOD + " searches a session or period",
@@ -69,3 +89,40 @@ def peer_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         source, relation, target = parse_link(out.pop("link_id"))
         out.update(source_id=source, relation=relation, target_id=target)
     return out
+
+
+def _codes(root: type[errors.EmbornalError]) -> dict[str, type[errors.EmbornalError]]:
+    found = {root.code: root}
+    for sub in root.__subclasses__():
+        found.update(_codes(sub))
+    return found
+
+
+def peer_error(code: str) -> str | None:
+    """memory-as-history's exception for an error code of embornal (``ValueError``,
+    ``PermissionError``, ``KeyError``), or None when the peer has no refusal like it (an
+    internal error, a storage or configuration failure)."""
+    cls = _codes(errors.EmbornalError).get(code)
+    if cls is None:
+        return None
+    return next((name for kind, name in _PEER_ERRORS if issubclass(cls, kind)), None)
+
+
+def refusal_as_result(result: CallToolResult) -> CallToolResult:
+    """An ``isError`` refusal ``{error, message, hint}`` as a plain result named after the
+    peer's exception, embornal's code kept as ``code``; any other result as it is."""
+    if not result.is_error or len(result.content) != 1:
+        return result
+    block = result.content[0]
+    if not isinstance(block, TextContent):
+        return result
+    try:
+        said = json.loads(block.text)
+    except ValueError:
+        return result
+    name = peer_error(said.get("error", "")) if isinstance(said, dict) else None
+    if name is None:
+        return result
+    data = {"error": name, "code": said["error"], **{k: v for k, v in said.items() if k != "error"}}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)])

@@ -32,6 +32,9 @@ class MemoryOut(FactOut):
     event_at: str | None = None
     session_position: int | None = None
     source: str | None = Field(None, description="The source given at capture; null: unknown.")
+    unpinned_by_sensitivity: bool | None = Field(
+        None, description="flag_sensitive: whether the flag lifted its anchor."
+    )
 
     @classmethod
     def of_status(cls, s: Any) -> MemoryOut:
@@ -148,7 +151,12 @@ HISTORY_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "remember": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "promote": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "review": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
-    "flag_sensitive": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
+    "flag_sensitive": (
+        MemoryOut,
+        lambda r, a: MemoryOut.of_status(r).model_copy(
+            update={"unpinned_by_sensitivity": r.unpinned}
+        ),
+    ),
     "corroborate": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
     "provenance": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
     "due_for_consolidation": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),

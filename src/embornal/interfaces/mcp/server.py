@@ -20,7 +20,7 @@ from pydantic import ValidationError
 import embornal
 from embornal.adapters.config import MCP_OUTPUT_SCHEMAS_ENV
 from embornal.errors import EmbornalError, InvalidInput
-from embornal.interfaces.mcp.compat import instead, peer_arguments
+from embornal.interfaces.mcp.compat import REFUSALS, instead, peer_arguments, refusal_as_result
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.profiles import PROFILES
 from embornal.interfaces.mcp.results import error_result
@@ -93,11 +93,20 @@ class EmbornalServer(MCPServer):
     JSON-RPC -32601, method not found.
 
     Its tool list is lean and portable (:mod:`.schemas`, decision 0138).
+
+    ``refusals="result"`` answers a refusal of the memory (an error the service or a tool
+    raises, an argument the tool does not take, a value outside an argument's choices) as
+    memory-as-history does, a plain result named after its exception (decision 0143); a
+    call the SDK cannot even make (a wrong argument type, an unknown tool) and an internal
+    error stay ``isError``.
     """
 
-    def __init__(self, specs: dict[str, ToolSpec], **kwargs: Any) -> None:
+    def __init__(
+        self, specs: dict[str, ToolSpec], *, refusals: str = "error", **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.specs = specs
+        self.refusals = refusals
         self._listed: list[ListedTool] | None = None
         for spec in specs.values():
             self.add_tool(
@@ -156,21 +165,26 @@ class EmbornalServer(MCPServer):
                     tools=tuple(self.specs),
                 ),
             )
+        refused = refusal_as_result if self.refusals == "result" else _as_is
         try:
             arguments = peer_arguments(name, arguments or {})
         except EmbornalError as e:
-            return error_result(e.code, e.message, for_model(e.hint, tools=tuple(self.specs)))
+            hint = for_model(e.hint, tools=tuple(self.specs))
+            return refused(error_result(e.code, e.message, hint))
         unknown = sorted(set(arguments) - spec.accepts)
         if unknown:
             known = ", ".join(spec.params) or "no arguments"
-            return error_result(
-                InvalidInput.code,
-                f"{name} takes no argument {', '.join(map(repr, unknown))}",
-                f"Its arguments are: {known}. Call it like {spec.example}."
-                + instead(name, unknown),
+            return refused(
+                error_result(
+                    InvalidInput.code,
+                    f"{name} takes no argument {', '.join(map(repr, unknown))}",
+                    f"Its arguments are: {known}. Call it like {spec.example}."
+                    + instead(name, unknown),
+                )
             )
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
+            return refused(result) if isinstance(result, CallToolResult) else result
         except UnexpectedToolError:
             # The tools catch their own failures; this is the SDK failing around one.
             return error_result(
@@ -180,12 +194,26 @@ class EmbornalServer(MCPServer):
             )
         except ToolError as e:
             if isinstance(e.__cause__, ValidationError):
-                return error_result(
+                invalid = error_result(
                     InvalidInput.code,
                     f"{name}: {describe_validation(e.__cause__)}",
                     f"Call it like {spec.example}.",
                 )
+                # a value outside the tool's choices is refused as the memory refuses one
+                return refused(invalid) if _values_only(e.__cause__) else invalid
             return error_result(InvalidInput.code, f"{name}: {e}", f"Call it like {spec.example}.")
+
+
+def _as_is(result: CallToolResult) -> CallToolResult:
+    return result
+
+
+_VALUE_ERRORS = frozenset({"literal_error", "enum"})
+
+
+def _values_only(error: ValidationError) -> bool:
+    """Whether every argument was of its type but not one of its allowed values."""
+    return all(item["type"] in _VALUE_ERRORS for item in error.errors(include_url=False))
 
 
 def describe_validation(error: ValidationError) -> str:
@@ -206,6 +234,15 @@ def describe_validation(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def _refusals(refusals: str) -> str:
+    if refusals not in REFUSALS:
+        raise InvalidInput(
+            f"unknown way to answer refusals {refusals!r}",
+            hint=f"Use one of: {', '.join(REFUSALS)}.",
+        )
+    return refusals
+
+
 def _profile_tools(profile: str) -> tuple[str, ...]:
     names = _PROFILE_TOOLS.get(profile)
     if names is None:
@@ -216,7 +253,11 @@ def _profile_tools(profile: str) -> tuple[str, ...]:
 
 
 def build_server(
-    memory: MemorySource, *, profile: str = "core", output_schemas: bool | None = None
+    memory: MemorySource,
+    *,
+    profile: str = "core",
+    output_schemas: bool | None = None,
+    refusals: str = "error",
 ) -> MCPServer:
     """An MCP server whose tools call ``memory``; ``profile`` is ``core`` or ``full``.
 
@@ -224,14 +265,17 @@ def build_server(
     tool call: ``embornal serve`` passes one that gives the memory as the subject of
     the HTTP request that carried the call. ``output_schemas``: every tool declares
     the schema of its answer (None: when ``EMBORNAL_MCP_OUTPUT_SCHEMAS`` is ``1``; off
-    by default, decision 0138).
+    by default, decision 0138). ``refusals``: ``error`` (``isError`` with ``{error, message,
+    hint}``) or ``result`` (memory-as-history's plain result, decision 0143).
     """
     names = _profile_tools(profile)
+    _refusals(refusals)
     if output_schemas is None:
         output_schemas = os.environ.get(MCP_OUTPUT_SCHEMAS_ENV, "").strip().lower() in _ON
     every = tool_specs(Runner(memory), profile, output_schemas=output_schemas)
     return EmbornalServer(
         {name: every[name] for name in names},
+        refusals=refusals,
         name="embornal",
         title="embornal memory",
         instructions=INSTRUCTIONS + _MORE.get(profile, ""),
@@ -251,6 +295,7 @@ def run_stdio(
     ingest: IngestConfig | None = None,
     reranker: RerankSource = None,
     fusion: FusionSettings | None = None,
+    refusals: str = "error",
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF.
 
@@ -258,6 +303,7 @@ def run_stdio(
     ``reranker`` (loaded on first use) recall with ``rerank``.
     """
     _profile_tools(profile)  # fail before the database is opened or created
+    _refusals(refusals)
     with Memory.open(
         db_path,  # as given: a postgresql:// URL made a Path loses a slash and names a file
         subject=subject,
@@ -269,4 +315,4 @@ def run_stdio(
         reranker=reranker,
         fusion=fusion,
     ) as memory:
-        build_server(memory, profile=profile).run("stdio")
+        build_server(memory, profile=profile, refusals=refusals).run("stdio")

@@ -185,7 +185,7 @@ def test_a_plain_fact_and_a_forgotten_one(
     memory.forget(seeded.wal.id, reason="old")
     gone = client.get(f"/fact/{seeded.wal.id}")
     assert gone.status_code == 200
-    assert "<dd>forgotten</dd>" in gone.text and "FactForgotten" in gone.text
+    assert "<dd>forgotten</dd>" in gone.text and "<td>forgotten</td>" in gone.text
 
 
 def test_control_characters_in_content_come_out_inert(

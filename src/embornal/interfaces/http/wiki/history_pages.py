@@ -37,6 +37,7 @@ __all__ = [
     "narratives_body",
     "protocol_section",
     "timeline_body",
+    "type_label",
 ]
 
 #: What each audit action (``domain.audit.action_of``) reads as on a page.
@@ -105,6 +106,14 @@ def event_label(event: Event) -> str:
     """What an event of a fact's history did, in words (a pin is ``pinned``, not the log's
     ``FactImportanceAdjusted``)."""
     return action_label(action_of(event.type, event.payload, event.reason))
+
+
+def type_label(event_type: str) -> str:
+    """An event type in words, without its payload (a chart's mark): the one type that
+    pins, unpins and weighs is named for all three."""
+    if event_type == "FactImportanceAdjusted":
+        return "pin or weight changed"
+    return action_label(action_of(event_type, {}, None))
 
 
 def _empty(text: str) -> str:

@@ -17,7 +17,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.events import from_stored
 from embornal.domain.protocol_state import ORDINARY, evolve_history, is_protocol_event
 from embornal.errors import EmbornalError
 from embornal.interfaces.http.wiki.common import error_page, message, not_found, page
@@ -50,8 +49,8 @@ def load_protocol(memory: Memory, detail: FactDetail) -> FactProtocol:
     h = ORDINARY
     for ev in detail.events:
         try:
-            body = from_stored(ev.type, ev.version, ev.payload)
-        except (EmbornalError, ValueError, TypeError, KeyError):  # an unreadable old event
+            body = ev.body
+        except EmbornalError:  # a type or version this build cannot read
             continue
         if is_protocol_event(body):
             h = evolve_history(h, body, ev.recorded_at)

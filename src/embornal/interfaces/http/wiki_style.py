@@ -135,6 +135,9 @@ form.filters input,form.filters select{padding:.3rem .5rem;border:1px solid var(
 border-radius:6px;font:inherit;max-width:100%}
 ul.sources,ul.plain-list{margin:0;padding-left:1.2rem}
 .info>span,.info>a{overflow-wrap:anywhere;min-width:0}
+.notice,.single p,.single li{overflow-wrap:anywhere}
+details{max-width:100%;overflow-x:auto}
+@media (max-width:50rem){.layout{grid-template-columns:minmax(0,1fr)}}
 @media (max-width:30rem){header.top{padding:.6rem .8rem}
 .layout,.single,.wide{padding:0 .8rem;margin:1rem auto}}
 """

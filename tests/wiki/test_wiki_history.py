@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from wiki_helpers import XSS_SCRIPT, Seeded, make_app
 
 from embornal import FixedClock, Memory
-from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app
+from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app, create_local_wiki_app
 
 SECRET = "zebraquartz"
 
@@ -210,3 +210,17 @@ def test_the_header_links_the_pages_only_when_read_as_a_subject(
             assert answer.status_code == 200, url
             assert 'href="/narratives"' in answer.text and 'href="/audit"' in answer.text
             assert "reading as <b>carol</b>" in answer.text
+
+
+def test_the_pages_work_on_the_local_wiki_with_its_key(memory: Memory, story: Story) -> None:
+    """``embornal memory wiki``: with the printed key, as ``default``; without it, 401."""
+    key = "k" * 43
+    with TestClient(create_local_wiki_app(memory, key=key), base_url="http://127.0.0.1") as web:
+        for url in ("/narratives", "/timeline", "/audit", f"/fact/{story.kite}"):
+            assert web.get(url).status_code == 401, url
+        assert web.get(f"/?key={key}", follow_redirects=False).status_code == 303
+        for url in ("/narratives", "/timeline", "/audit", f"/fact/{story.kite}"):
+            answer = web.get(url)
+            assert answer.status_code == 200, url
+            assert 'href="/timeline"' in answer.text and "reading as <b>default</b>" in answer.text
+        assert SECRET in web.get("/timeline").text  # default reads the hidden fact

@@ -200,3 +200,46 @@ def test_a_prefix_only_hidden_records_share_is_not_found(
             continue
         answered.append((call, answer))
     assert answered == []
+
+
+#: The wiki's pages of the history protocol, read as bob (decision 0153).
+WIKI_PAGES = (
+    "/narratives",
+    "/narratives?scope=default",
+    "/timeline",
+    "/timeline?session=team",
+    "/audit",
+    "/audit?actor=default",
+    "/audit?action=canonize",
+)
+
+
+def test_the_wiki_history_pages_show_nothing_of_a_hidden_fact(
+    memory: Memory, clock: FixedClock
+) -> None:
+    """The fact page, ``/narratives``, ``/timeline`` and ``/audit`` read through bob's
+    filter: the hidden fact tied to the public one in every way shows nowhere."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from embornal.interfaces.http.wiki import wiki_routes
+
+    world = _world(memory, clock)
+    memory.chronicle.set_history_context(world.hidden, session=SECRET, reason="when")
+    memory.chronicle.set_history_context(world.public, session="team", reason="when")
+    memory.token_add("bob")
+    bob = memory.as_subject("bob")
+    app = Starlette(routes=wiki_routes(lambda request: bob))
+    leaking = {}
+    with TestClient(app) as web:
+        assert web.get(f"/fact/{world.hidden}").status_code == 404
+        # the hidden fact's session answers as one never used (the page echoes the ask)
+        assert web.get(f"/timeline?session={SECRET}").status_code == 404
+        assert web.get("/timeline?session=never-used").status_code == 404
+        for url in (f"/fact/{world.public}", *WIKI_PAGES):
+            answer = web.get(url)
+            if found := _leaks(answer.text, world):
+                leaking[url] = found
+            assert answer.status_code in (200, 404), url
+        assert "The launch is in May." in web.get("/timeline").text
+    assert leaking == {}

@@ -128,6 +128,20 @@ svg.graph circle{fill:var(--accent);stroke:#fff;stroke-width:2}
 svg.graph .depth-2 circle{fill:#7aa3d6}
 svg.graph .root circle{fill:var(--warn)}
 svg.graph a:hover circle{fill:var(--ink)}
+nav.review-nav{display:flex;flex-wrap:wrap;gap:.3rem .9rem}
+.scroll{overflow-x:auto;max-width:100%}
+h3{font-size:.95rem;margin:1rem 0 .4rem}
+form.filters{display:flex;flex-wrap:wrap;gap:.5rem .8rem;align-items:flex-end;margin:0 0 1rem}
+form.filters label{display:flex;flex-direction:column;font-size:.85rem;color:var(--muted)}
+form.filters input,form.filters select{padding:.3rem .5rem;border:1px solid var(--line);
+border-radius:6px;font:inherit;max-width:100%}
+ul.sources,ul.plain-list{margin:0;padding-left:1.2rem}
+.info>span,.info>a{overflow-wrap:anywhere;min-width:0}
+.notice,.single p,.single li{overflow-wrap:anywhere}
+details{max-width:100%;overflow-x:auto}
+@media (max-width:50rem){.layout{grid-template-columns:minmax(0,1fr)}}
+@media (max-width:30rem){header.top{padding:.6rem .8rem}
+.layout,.single,.wide{padding:0 .8rem;margin:1rem auto}}
 """
 
 CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode("ascii")

@@ -17,6 +17,7 @@ from datetime import datetime
 from embornal.domain.clock import format_time
 from embornal.domain.spine_series import SeriesMark, SeriesPoint, SpineSeries
 from embornal.interfaces.http.wiki.common import e
+from embornal.interfaces.http.wiki.history_pages import type_label
 
 __all__ = [
     "HEIGHT",
@@ -151,7 +152,7 @@ def _mark_title(mark: SeriesMark) -> str:
             mark.reason if len(mark.reason) <= _REASON_SHOWN else mark.reason[:_REASON_SHOWN] + "…"
         )
         why = f": {reason}"
-    return f"{when} {mark.type}{who}{why}; confidence {mark.value:.3f}"
+    return f"{when} {type_label(mark.type)}{who}{why}; confidence {mark.value:.3f}"
 
 
 def _marks(series: SpineSeries, scale: _Scale) -> list[str]:
@@ -215,7 +216,7 @@ def chart_table(series: SpineSeries) -> str:
     final = (series.confidence[-1].value, series.effective[-1].value, series.strength[-1].value)
     rows: list[tuple[datetime, str, tuple[float, float, float]]] = [
         (series.start, "created", first),
-        *((m.at, m.type, (m.confidence, m.effective, m.strength)) for m in marks),
+        *((m.at, type_label(m.type), (m.confidence, m.effective, m.strength)) for m in marks),
         (series.end, "now", final),
     ]
     body = []

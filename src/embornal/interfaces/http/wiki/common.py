@@ -214,6 +214,16 @@ def secure(response: Response) -> Response:
     return response
 
 
+def _history_nav(subject: str | None) -> str:
+    # Only on a page read as a subject: not before login under ``serve``.
+    if subject is None:
+        return ""
+    return (
+        '<a href="/claims">Claims</a><a href="/narratives">Narratives</a>'
+        '<a href="/timeline">Timeline</a><a href="/audit">Audit</a>'
+    )
+
+
 def layout(
     request: Request, title: str, body: str, *, query: str = "", subject: str | None = None
 ) -> str:
@@ -237,7 +247,7 @@ def layout(
         f'<input type="search" name="q" value="{e(query)}" placeholder="Search the memory"'
         ' aria-label="Search the memory" maxlength="1000">'
         '<button type="submit">Search</button></form>'
-        '<nav class="review-nav"><a href="/review">Review</a> <a href="/claims">Claims</a></nav>'
+        f'<nav class="review-nav"><a href="/review">Review</a>{_history_nav(subject)}</nav>'
         f'<div class="who">{who}</div></header>'
         f"{body}</body></html>\n"
     )

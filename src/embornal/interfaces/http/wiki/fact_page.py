@@ -32,6 +32,7 @@ from embornal.interfaces.http.wiki.common import (
     time_text,
 )
 from embornal.interfaces.http.wiki.graph_svg import graph_list, graph_svg
+from embornal.interfaces.http.wiki.history_pages import FactProtocol, event_label, protocol_section
 from embornal.interfaces.http.wiki.pages import crumbs
 from embornal.service.graph_results import LinkGraph
 from embornal.service.results import FactDetail
@@ -262,13 +263,15 @@ def _history(events: tuple[Event, ...]) -> str:
         if ev.redacted:
             reason += ' <span class="badge">redacted</span>'
         rows.append(
-            f"<tr><td>{time_text(ev.recorded_at)}</td><td><code>{_x(ev.type)}</code></td>"
+            f"<tr><td>{time_text(ev.recorded_at)}</td><td>{_x(event_label(ev))}</td>"
             f"<td>{_x(ev.actor)}</td><td>{_x(ev.actor_kind)}</td>"
             f'<td class="reason">{reason}</td></tr>'
         )
     return (
-        '<table class="history"><thead><tr><th>time (UTC)</th><th>event</th><th>actor</th>'
+        '<div class="scroll"><table class="history"><thead><tr><th>time (UTC)</th>'
+        "<th>event</th><th>actor</th>"
         f"<th>actor kind</th><th>reason</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        "</div>"
     )
 
 
@@ -303,8 +306,18 @@ def _graph(graph: LinkGraph | None) -> str:
     )
 
 
-def fact_body(detail: FactDetail, series: SpineSeries, graph: LinkGraph | None = None) -> str:
+def fact_body(
+    detail: FactDetail,
+    series: SpineSeries,
+    graph: LinkGraph | None = None,
+    protocol: FactProtocol | None = None,
+) -> str:
     fact = detail.fact
+    history = (
+        ""
+        if protocol is None
+        else f"<h2>History protocol</h2>{protocol_section(protocol, fact.id)}"
+    )
     chart = (
         '<figure class="chart-box">'
         f"{chart_svg(series)}"
@@ -323,7 +336,7 @@ def fact_body(detail: FactDetail, series: SpineSeries, graph: LinkGraph | None =
         f'<div class="info">{tags(fact)}</div>'
         f"<h2>Kind <code>{_x(fact.kind)}</code> and its attributes</h2>{_attributes(fact)}"
         f"<h2>Justification</h2>{_spine(detail)}"
-        f"<h2>Evidence</h2>{_evidence(detail.evidence)}"
+        f"{history}<h2>Evidence</h2>{_evidence(detail.evidence)}"
         f"<h2>Confidence and strength over time</h2>{chart}"
         f"<h2>Links</h2>{_graph(graph)}"
         f"<h2>History</h2>{_history(detail.events)}"

@@ -32,6 +32,8 @@ from embornal.interfaces.http.wiki.common import (
 )
 from embornal.interfaces.http.wiki.fact_page import fact_body
 from embornal.interfaces.http.wiki.graph_svg import GRAPH_DEPTH, MAX_NODES
+from embornal.interfaces.http.wiki.history_pages import FactProtocol
+from embornal.interfaces.http.wiki.history_routes import history_routes, load_protocol
 from embornal.interfaces.http.wiki.pages import (
     login_body,
     logout_body,
@@ -97,23 +99,23 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         try:
             memory = await run_in_threadpool(get_memory, request)
 
-            def load() -> tuple[FactDetail, SpineSeries, LinkGraph | None]:
+            def load() -> tuple[FactDetail, SpineSeries, LinkGraph | None, FactProtocol]:
                 detail = memory.show(raw)
                 series = memory.spine_series(detail.fact.id)
                 try:
                     graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
                 except EmbornalError:  # a forgotten fact has no walk: the page has no graph
                     graph = None
-                return detail, series, graph
+                return detail, series, graph, load_protocol(memory, detail)
 
-            detail, series, graph = await run_in_threadpool(load)
+            detail, series, graph, protocol = await run_in_threadpool(load)
         except AmbiguousId:
             return not_found(request, raw)
         except EmbornalError as err:
             return error_page(request, err, raw)
         if detail.fact.id != raw:  # a prefix or lower case: the page has one address
             return redirect(fact_href(detail.fact.id), 308)
-        body = fact_body(detail, series, graph)
+        body = fact_body(detail, series, graph, protocol)
         return page(request, f"Fact {detail.fact.id}", body, subject=memory.subject)
 
     async def search_page(request: Request) -> Response:
@@ -188,4 +190,5 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         Route("/logout", logout, methods=["GET", "POST"], name="wiki_logout"),
         *review_routes(get_memory),
         *claims_routes(get_memory),
+        *history_routes(get_memory),
     ]

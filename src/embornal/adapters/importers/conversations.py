@@ -21,15 +21,14 @@ nothing is imported.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from embornal.adapters.importers.common import existing, text_of
+from embornal.adapters.importers.common import read_json, text_of
 from embornal.domain.clock import format_time
 from embornal.domain.conversations import ChatTurn, Conversation
-from embornal.domain.import_mapping import NESTED_TOO_DEEP, refuse, whole_text
+from embornal.domain.import_mapping import refuse, whole_text
 
 __all__ = ["FORMATS", "MAX_BYTES", "read_conversations"]
 
@@ -39,17 +38,8 @@ Progress = Callable[[int, int], None]
 
 
 def _load(source: str, fmt: str) -> list[Any]:
-    path = existing(source, directory=False, what=f"the conversations.json of a {fmt} export")
-    if path.stat().st_size > MAX_BYTES:
-        raise refuse(str(path), f"the file is over {MAX_BYTES} bytes")
-    try:
-        data = json.loads(path.read_bytes())
-    except UnicodeDecodeError:
-        raise refuse(str(path), "the file is not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise refuse(f"line {e.lineno}", f"not valid JSON ({e.msg})") from None
-    except RecursionError:
-        raise refuse(str(path), NESTED_TOO_DEEP) from None
+    what = f"the conversations.json of a {fmt} export"
+    path, data = read_json(source, what=what, max_bytes=MAX_BYTES)
     if isinstance(data, dict) and isinstance(data.get("conversations"), list):
         data = data["conversations"]
     if not isinstance(data, list):

@@ -7,11 +7,10 @@ duplicate id, or JSON of another shape stops the read naming the record."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from embornal.adapters.importers.common import existing, text_of
-from embornal.domain.import_mapping import NESTED_TOO_DEEP, Mem0Memory, refuse, whole_text
+from embornal.adapters.importers.common import read_json, text_of
+from embornal.domain.import_mapping import Mem0Memory, refuse, whole_text
 
 __all__ = ["MAX_BYTES", "read_export"]
 
@@ -52,17 +51,7 @@ def _memory(obj: object, where: str) -> Mem0Memory:
 
 
 def read_export(source: str) -> tuple[Mem0Memory, ...]:
-    path = existing(source, directory=False, what="the JSON file of a mem0 export")
-    if path.stat().st_size > MAX_BYTES:
-        raise refuse(str(path), f"the file is over {MAX_BYTES} bytes")
-    try:
-        data = json.loads(path.read_bytes())
-    except UnicodeDecodeError:
-        raise refuse(str(path), "the file is not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise refuse(f"line {e.lineno}", f"not valid JSON ({e.msg})") from None
-    except RecursionError:
-        raise refuse(str(path), NESTED_TOO_DEEP) from None
+    path, data = read_json(source, what="the JSON file of a mem0 export", max_bytes=MAX_BYTES)
     if isinstance(data, dict):
         found = data.get("results", data.get("memories"))
         if not isinstance(found, list):

@@ -33,7 +33,13 @@ from embornal.domain.narratives import (
     parse_link,
 )
 from embornal.domain.screening import screen
-from embornal.errors import ConcurrencyError, InvalidInput, NotFound, ProtocolViolation
+from embornal.errors import (
+    ConcurrencyError,
+    Conflict,
+    InvalidInput,
+    NotFound,
+    ProtocolViolation,
+)
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.narrative_claims import check_claims, resolve_claims
 from embornal.service.narrative_fixes import refusal
@@ -195,8 +201,8 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
         raise InvalidInput("a narrative review needs a note: what was compared with the sources")
     why = check_reason(note)
     account, version = find_version(ctx, narrative_id)
-    if version is not account.current:
-        raise ProtocolViolation(
+    if version is not account.current:  # a stale read, not a refused step (decision 0142)
+        raise Conflict(
             f"narrative {version.narrative_id} has been replaced: only the current version "
             "of an account is reviewed",
             hint=f"Call current_narrative(scope={account.scope!r}) and review that one, or "

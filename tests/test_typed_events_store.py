@@ -119,6 +119,9 @@ def test_a_memory_of_release_0_1_0_reads_back_and_verifies(old_memory: Memory) -
         "ClaimRevised",
         "ClaimSuperseded",
         "ClaimWithdrawn",
+        "MemoryRefused",  # the protocol's records (decision 0142)
+        "MemoryReviewOverdue",
+        "NarrativeInvalidated",
     }
     assert {r[0] for r in raw} == {c.TYPE for c in EVENTS.classes()} - since
     for etype, version, payload in raw:

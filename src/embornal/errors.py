@@ -32,6 +32,7 @@ problem+json with ``http_status``.
     ├── Conflict                       exit 4   the state forbids the change
     │   ├── ConcurrencyError                    a stream moved under us
     │   ├── ProtocolViolation                    the history protocol refuses (promote first…)
+    │   │   └── GateRefusal                      …by the corroboration gate (recorded)
     │   ├── ProposalChanged                      a proposal changed since the version approved
     │   └── NotUndoable                          no undo for this event (a purge, …)
     ├── AccessDenied                   exit 5   the subject may not do this
@@ -64,6 +65,7 @@ __all__ = [
     "EmbornalError",
     "ExtractorError",
     "ExtractorNotConfigured",
+    "GateRefusal",
     "InvalidAttribute",
     "InvalidConfidence",
     "InvalidContent",
@@ -238,6 +240,11 @@ class ProtocolViolation(Conflict):
     (decision 0065)."""
 
     code = "protocol_violation"
+
+
+class GateRefusal(ProtocolViolation):
+    """The corroboration gate refuses a pin or canonize of a security-sensitive memory
+    without independent corroboration; the attempt is recorded (decision 0142)."""
 
 
 class ProposalChanged(Conflict):

@@ -80,7 +80,6 @@ READS: dict[str, Call] = {
     "retention": lambda w: {},
     "provenance": lambda w: {"fact_id": w.public},
     "due_for_consolidation": lambda w: {},
-    "due_for_review": lambda w: {},
     "list_forgotten": lambda w: {},
     "chronicle.audit_log": lambda w: {"limit": 100},
     "chronicle.list_canon": lambda w: {},

@@ -150,6 +150,8 @@ ELSEWHERE: dict[str, str] = {
     "test_a_scan_opens_nothing_on_facts_the_subject_may_not_write",
     "prune": "forgets only facts the subject may delete: tests/test_retention_api.py",
     "approve": "applies each item with the approver's rights: tests/access/test_ledger_access.py",
+    "due_for_review": "a read that marks stale only what the subject may write: "
+    "tests/behaviour/test_behaviour_review_clock.py",
 }
 
 _NOT_A_FACT = {READ, NEW, LEDGER, MACHINE, SCANNED, ITEMS}

@@ -11,7 +11,7 @@ import pytest
 
 from embornal import Memory
 from embornal.domain.clock import FixedClock
-from embornal.errors import EmbornalError, InvalidInput, NotFound, ProtocolViolation
+from embornal.errors import Conflict, EmbornalError, InvalidInput, NotFound, ProtocolViolation
 from embornal.storage.verify import compare_with_replay
 
 
@@ -81,7 +81,7 @@ def test_each_narrate_is_a_new_version_per_scope_and_perspective(memory: Memory)
         c.narrative_id,
     }
     assert memory.chronicle.current_narrative(scope="nothing").narrative is None
-    with pytest.raises(ProtocolViolation, match="replaced"):
+    with pytest.raises(Conflict, match="replaced"):  # a stale read (decision 0142)
         memory.chronicle.review_narrative(a.narrative_id, note="x")
 
 

@@ -25,7 +25,7 @@ async def test_a_narrative_answers_its_id_sensitivity_and_successor(memory: Memo
         _, second = await call(client, "narrate", {"content": "Two.", "reason": "moved on"})
         bad, history = await call(client, "narrative_history", {})
         assert not bad
-        by_id = {n["id"]: n for n in history["narratives"]}
+        by_id = {n["id"]: n for n in history}
         assert by_id[first["id"]]["superseded_by"] == second["id"]
         assert by_id[second["id"]]["superseded_by"] is None
         _, recalled = await call(client, "recall", {})

@@ -57,7 +57,7 @@ async def test_the_narrative_loop_over_mcp(memory: Memory) -> None:
         _, listed = await _call(client, "list_narratives", {})
         assert [x["content"] for x in listed["narratives"]] == ["Fridays."]
         _, history = await _call(client, "narrative_history", {"scope": "project", "limit": 5})
-        assert len(history["narratives"]) == 1
+        assert len(history) == 1
 
 
 async def test_narrative_errors_are_structured_and_self_correcting(memory: Memory) -> None:
@@ -113,7 +113,7 @@ async def test_a_narrative_on_a_claim_over_mcp_and_the_audit(memory: Memory) -> 
         ]
         _, audit = await _call(client, "audit_log", {"limit": 5})
         top = [(e["action"], e.get("claim_id"), e.get("narrative_id"), e["reason"])
-               for e in audit["entries"][:3]]  # fmt: skip
+               for e in audit[:3]]  # fmt: skip
         assert top == [("withdraw_claim", cid, None, "dropped"),
                        ("narrate", None, n["narrative_id"], "weekly"),
                        ("adopt_claim", cid, None, "the plan")]  # fmt: skip

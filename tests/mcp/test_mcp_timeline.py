@@ -64,7 +64,7 @@ async def test_the_seed_contract_over_mcp(memory: Memory) -> None:
             "relation": "updates", "reason": "wrong"})  # fmt: skip
         assert not bad
         bad, got = await _call(client, "audit_log", {"limit": 1})
-        assert got["entries"][0]["action"] == "unlink"
+        assert got[0]["action"] == "unlink"
 
 
 async def test_errors_are_structured_and_name_the_fix(memory: Memory) -> None:

@@ -74,11 +74,15 @@ def _payload(result: CallToolResult) -> dict[str, Any]:
     return data
 
 
+_BARE = {"audit_log", "narrative_history", "current_narrative"}
+"""The tools whose answer is a list or null: sent as ``{"result": ...}`` (decision 0141)."""
+
+
 async def ok(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
     result = await client.call_tool(tool, args)
     data = _payload(result)
     assert not result.is_error, data
-    assert result.structured_content == data
+    assert result.structured_content == ({"result": data} if tool in _BARE else data)
     return data
 
 

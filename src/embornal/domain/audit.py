@@ -34,7 +34,7 @@ _NAMES = {
     "MemoryCaptured": "remember",
     "MemoryPromoted": "promote",
     "MemoryCorroborated": "corroborate",
-    "MemoryTierChanged": "tier",
+    "MemoryTierChanged": "corroborate_upgrade",  # archive to testimony, by a corroboration
     "MemoryReviewed": "review",
     "MemoryFlaggedSensitive": "flag_sensitive",
     "MemoryUnpinNoop": "unpin_noop",
@@ -78,6 +78,8 @@ def action_of(event_type: str, payload: Mapping[str, Any], reason: str | None = 
         return "supersede"
     if event_type == "ConflictOpened":  # declared by a caller, or found by the rules
         return "mark_conflict" if payload.get("conflict_class") == "declared" else "open_conflict"
+    if event_type == "MemoryRefused":  # seed 002's pin_denied, canonize_denied, narrate_denied
+        return f"{payload.get('operation')}_denied"
     if event_type == "MemoryDecanonized":
         return _LEFT_CANON.get(str(payload.get("cause")), "decanonize")
     name = _NAMES.get(event_type)

@@ -30,7 +30,7 @@ from embornal.domain.events import DomainEvent
 from embornal.domain.events.canon import MemoryCanonized, MemoryDecanonized, MemoryFramed
 from embornal.domain.protocol import gate_of
 from embornal.domain.protocol_state import WORKING, history_of
-from embornal.errors import Conflict, InvalidInput, ProtocolViolation
+from embornal.errors import Conflict, GateRefusal, InvalidInput, ProtocolViolation
 
 if TYPE_CHECKING:
     from embornal.domain.fact_aggregate import FactState
@@ -108,7 +108,7 @@ def decide_canonize(state: FactState, scope: str) -> list[DomainEvent]:
     if h.sensitive:
         g = gate_of(state)
         if not g.satisfied:
-            raise ProtocolViolation(
+            raise GateRefusal(
                 f"memory {state.fact_id} is security-sensitive and cannot enter the canon "
                 f"without independent corroboration ({g.explain()})",
                 hint="Record each actual independent source with corroborate(memory_id, "

@@ -29,7 +29,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from embornal.domain.events import Event
-from embornal.domain.events.narratives import NarrativeReviewed, NarrativeVersioned
+from embornal.domain.events.narratives import (
+    NarrativeInvalidated,
+    NarrativeReviewed,
+    NarrativeVersioned,
+)
 from embornal.domain.protocol import INTERPRETATION, REVIEW_DAYS, gate_of, history_of
 from embornal.errors import InvalidInput
 
@@ -148,7 +152,8 @@ def parse_checked(pairs: Iterable[str]) -> dict[str, int]:
 @dataclass(frozen=True)
 class Version:
     """One version of an account. ``approved_at`` / ``checked``: the narrate's, or the last
-    review's (``reviewed_at``, ``review_note``)."""
+    review's (``reviewed_at``, ``review_note``). ``invalidated``: its loss of usability
+    has been recorded since (``NarrativeInvalidated``, decision 0142)."""
 
     narrative_id: str
     number: int
@@ -170,6 +175,7 @@ class Version:
     approved_at: datetime | None = None
     reviewed_at: datetime | None = None
     review_note: str | None = None
+    invalidated: bool = False
 
     @property
     def linked(self) -> bool:
@@ -220,10 +226,16 @@ def evolve_account(account: Account | None, event: Event) -> Account:
     if isinstance(body, NarrativeReviewed):
         versions = tuple(
             replace(v, checked=parse_checked(body.checked), approved_at=event.recorded_at,
-                    reviewed_at=event.recorded_at, review_note=body.note)
+                    reviewed_at=event.recorded_at, review_note=body.note, invalidated=False)
             if v.narrative_id == body.narrative_id else v
             for v in account.versions
         )  # fmt: skip
+        return replace(account, version=event.version, versions=versions)
+    if isinstance(body, NarrativeInvalidated):
+        versions = tuple(
+            replace(v, invalidated=True) if v.narrative_id == body.narrative_id else v
+            for v in account.versions
+        )
         return replace(account, version=event.version, versions=versions)
     raise ValueError(f"{event.type} is not an event of a narrative account")
 
@@ -261,6 +273,8 @@ def state_issues(state: Any, *, require_gate: bool) -> list[str]:
     h = history_of(state)
     if (h.sensitive or require_gate) and not gate_of(state).satisfied:
         out.append(INSUFFICIENT)
+    if h.overdue and h.tier == INTERPRETATION:  # found overdue by due_for_review (0142)
+        out.append(STALE_INTERPRETATION)
     return out
 
 
@@ -269,7 +283,8 @@ def current_issues(state: Any, now: datetime, *, require_gate: bool) -> list[str
     included): what ``narrate`` and ``review_narrative`` refuse."""
     out = state_issues(state, require_gate=require_gate)
     start = _clock_start(state) if state is not None else None
-    if start is not None and now - start > timedelta(days=REVIEW_DAYS):
+    overdue = start is not None and now - start > timedelta(days=REVIEW_DAYS)
+    if overdue and STALE_INTERPRETATION not in out:
         out.append(STALE_INTERPRETATION)
     return out
 

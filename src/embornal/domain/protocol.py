@@ -39,7 +39,9 @@ from embornal.domain.events.protocol import (
     MemoryCorroborated,
     MemoryFlaggedSensitive,
     MemoryPromoted,
+    MemoryRefused,
     MemoryReviewed,
+    MemoryReviewOverdue,
     MemoryTierChanged,
     MemoryUnpinNoop,
 )
@@ -57,7 +59,7 @@ from embornal.domain.protocol_state import (
 )
 from embornal.domain.provenance import Corroboration, Gate, clean_label, gate
 from embornal.domain.screening import screen
-from embornal.errors import InvalidInput, ProtocolViolation
+from embornal.errors import GateRefusal, InvalidInput, ProtocolViolation
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -68,6 +70,7 @@ __all__ = [
     "ARCHIVE",
     "CAPTURE_TIERS",
     "CONSOLIDATED",
+    "GATE_ISSUE",
     "INTERPRETATION",
     "LEGACY_UNPIN_REASON",
     "PROTOCOL_NOT_UNDOABLE",
@@ -83,7 +86,9 @@ __all__ = [
     "decide_capture",
     "decide_corroborate",
     "decide_flag_sensitive",
+    "decide_overdue",
     "decide_promote",
+    "decide_refused",
     "decide_review",
     "evolve_history",
     "gate_of",
@@ -256,13 +261,42 @@ def check_pin(state: FactState) -> None:
     if h.sensitive:
         g = gate_of(state)
         if not g.satisfied:
-            raise ProtocolViolation(
+            raise GateRefusal(
                 f"memory {state.fact_id} is security-sensitive and cannot be pinned without "
                 f"independent corroboration ({g.explain()})",
                 hint="Record each actual independent source with corroborate(memory_id, "
                 "source) (`embornal memory corroborate ID SOURCE`), then pin it; never "
                 "invent a label to pass the gate.",
             )
+
+
+#: The issue a refusal of the corroboration gate records (a narrative's source issue too).
+GATE_ISSUE = "insufficient_corroboration"
+
+
+def decide_refused(
+    state: FactState, operation: str, *, require_gate: bool = False
+) -> list[DomainEvent]:
+    """``[MemoryRefused]`` when the corroboration gate refuses ``operation`` (``pin``,
+    ``canonize``, ``narrate``) on this memory now, else ``[]``: a sensitive memory (or,
+    with ``require_gate``, any: a sensitive synthesis) without independent
+    corroboration. A pin or canonize of working material is refused for that, not by
+    the gate, and records nothing (decision 0142)."""
+    h = history_of(state)
+    if operation != "narrate" and h.stage == WORKING:
+        return []
+    if (h.sensitive or require_gate) and not gate_of(state).satisfied:
+        return [MemoryRefused(state.fact_id, operation, GATE_ISSUE)]
+    return []
+
+
+def decide_overdue(state: FactState, days: int) -> list[DomainEvent]:
+    """``[MemoryReviewOverdue]`` for a live interpretation not marked overdue since its
+    last review (``due_for_review`` found it past ``days``), else ``[]``."""
+    h = history_of(state)
+    if state.status.value != "active" or h.tier != INTERPRETATION or h.overdue:
+        return []
+    return [MemoryReviewOverdue(state.fact_id, days)]
 
 
 def unpin_noop(state: FactState) -> list[DomainEvent]:
@@ -279,5 +313,7 @@ PROTOCOL_NOT_UNDOABLE: dict[type[DomainEvent], str] = {
     MemoryContextSet: _DECISION + "(set the history context again)",
     MemoryFlaggedSensitive: _DECISION + "(sensitivity is never silently lifted)",
     MemoryUnpinNoop: "an audited no-op changed nothing: there is nothing to undo",
+    MemoryRefused: "an audited refusal changed nothing: there is nothing to undo",
+    MemoryReviewOverdue: _DECISION + "(review it again)",
 }
 """Why no undo exists for each protocol event (:data:`embornal.domain.undo.NOT_UNDOABLE`)."""

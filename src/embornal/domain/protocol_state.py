@@ -17,7 +17,9 @@ from embornal.domain.events.protocol import (
     MemoryCorroborated,
     MemoryFlaggedSensitive,
     MemoryPromoted,
+    MemoryRefused,
     MemoryReviewed,
+    MemoryReviewOverdue,
     MemoryTierChanged,
     MemoryUnpinNoop,
 )
@@ -49,7 +51,8 @@ class HistoryState:
     the canon scopes it is in, in the order it entered them; ``frame`` its frame label
     (None: none). Its history context (decision 0088): ``session``, ``event_at`` (when
     the event it tells of happened; None: unknown) and ``session_position`` (its place in
-    the session)."""
+    the session). ``overdue``: found overdue by ``due_for_review`` since its last review
+    (decision 0142)."""
 
     stage: str = CONSOLIDATED
     tier: str = ARCHIVE
@@ -63,6 +66,7 @@ class HistoryState:
     frame: str | None = None
     event_at: datetime | None = None
     session_position: int | None = None
+    overdue: bool = False
 
 
 #: The state of a fact no protocol event has touched.
@@ -87,7 +91,9 @@ def is_protocol_event(event: DomainEvent) -> bool:
         | MemoryCanonized
         | MemoryDecanonized
         | MemoryFramed
-        | MemoryContextSet,
+        | MemoryContextSet
+        | MemoryRefused
+        | MemoryReviewOverdue,
     )
 
 
@@ -127,7 +133,9 @@ def evolve_history(
     if isinstance(event, MemoryTierChanged):
         return replace(h, tier=event.tier)
     if isinstance(event, MemoryReviewed):
-        return replace(h, reviewed_at=at)
+        return replace(h, reviewed_at=at, overdue=False)
+    if isinstance(event, MemoryReviewOverdue):
+        return replace(h, overdue=True)
     if isinstance(event, MemoryFlaggedSensitive):
         return replace(h, sensitive=True, screened=h.screened + event.screened)
     if isinstance(event, MemoryCanonized | MemoryDecanonized) and event.scope is None:
@@ -138,7 +146,7 @@ def evolve_history(
         return replace(h, scopes=tuple(x for x in h.scopes if x != event.scope))
     if isinstance(event, MemoryFramed):
         return replace(h, frame=event.frame)
-    return h  # MemoryUnpinNoop: audited, changes nothing
+    return h  # MemoryUnpinNoop, MemoryRefused: audited, change nothing
 
 
 def check_forget(state: Any) -> None:

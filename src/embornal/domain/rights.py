@@ -35,6 +35,7 @@ __all__ = [
     "LEDGER",
     "MACHINE",
     "NEW",
+    "OVERDUE",
     "READ",
     "RIGHTS",
     "SCANNED",
@@ -63,6 +64,8 @@ SCANNED = "facts scanned"
 """The facts a scan reads (the read filter) and the conflicts it opens (``write`` on both)."""
 SCOPE_ENTRIES = "the scope's canon entries"
 """Every memory whose canon entry the operation lifts."""
+OVERDUE = "each overdue interpretation"
+"""An interpretation ``due_for_review`` finds overdue, which it marks stale when it may."""
 MACHINE = "the memory itself"
 """Local-only: the person who holds the memory's file, on that machine (no token)."""
 
@@ -107,12 +110,14 @@ _TABLE: dict[str, tuple[Need, ...]] = {
     **_reads(
         *_names("""
         ls tree cat recall tags show history find kinds due conflicts conflict links
-        proposals proposal retention provenance due_for_consolidation due_for_review
+        proposals proposal retention provenance due_for_consolidation
         list_forgotten audit_log list_canon active_scopes list_frames list_conflicts
         timeline search_history memory_links current_narrative narrative_history
         list_narratives recall_claims inspect_claim recall_cascade search search_archive
         """)
     ),
+    # it marks each overdue interpretation it may write stale (decision 0142)
+    "due_for_review": (_n(READ, "read"), _n(OVERDUE, "write")),
     # -- storing
     "store": (_n(NEW, "create"),),
     "remember": (_n(NEW, "create"),),

@@ -233,18 +233,20 @@ HISTORY_OPERATIONS: tuple[Operation, ...] = (
         "due_for_review", "due_for_review", "list[DueMemory]",
         (replace(_DAYS, description="Overdue after this many days without review (default "
                  "30).", cli_help="overdue after N days (default 30)"), _LIST_LIMIT),
-        tool_order=47, profile="full", title="Interpretations due for review", read_only=True,
+        tool_order=47, profile="full", title="Interpretations due for review", idempotent=True,
         cli="memory due-for-review", cli_show=_SHOW + "show_due",
-        cli_help="interpretations not reviewed for 30 days",
+        cli_help="interpretations not reviewed for 30 days (marked stale)",
         guide="""List the interpretations overdue for re-examination (not reviewed for
-        `days`, default 30), the longest unreviewed first.
+        `days`, default 30), the longest unreviewed first, and mark each stale: the
+        narratives resting on it are unusable until it and they are reviewed again.
 
         Then review, supersede or forget each one.
         Example: due_for_review(days=30)""",
         example="due_for_review(days=30)",
         http=Http("GET", "/history/due-for-review", "dueForReview",
                   "Interpretations due for review", "Active interpretations last reviewed "
-                  "(or captured) more than `days` ago (default 30).", items="memories",
+                  "(or captured) more than `days` ago (default 30); each one the caller "
+                  "may write is marked stale until reviewed.", items="memories",
                   errors=_LIST_ERRORS, tag="history"),
     ),
     Operation(

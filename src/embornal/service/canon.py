@@ -25,7 +25,8 @@ from embornal.domain.events import Event
 from embornal.domain.events.canon import MemoryDecanonized
 from embornal.domain.facts import check_reason
 from embornal.domain.rights import SCOPE_ENTRIES
-from embornal.errors import ConcurrencyError, NotFound
+from embornal.errors import ConcurrencyError, GateRefusal, NotFound
+from embornal.service.audited import record_refusal
 from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
 from embornal.service.context import ServiceContext
 from embornal.service.lifecycle import MAX_ATTEMPTS, on_fact
@@ -68,7 +69,11 @@ def canonize(ctx: ServiceContext, fact_id: str, scope: str, *, reason: str) -> C
     label = check_label(scope, "scope")
     assert label is not None
     fact = ctx.target("canonize", fact_id)
-    on_fact(ctx, fact.id, lambda s: decide_canonize(s, label), why, "canonizing a memory")
+    try:
+        on_fact(ctx, fact.id, lambda s: decide_canonize(s, label), why, "canonizing a memory")
+    except GateRefusal:  # the gate's refusal is recorded: canonize_denied (0142)
+        record_refusal(ctx, fact.id, "canonize", why)
+        raise
     rows = ctx.store.canon_rows(ctx.scope())
     mine = [r for r in rows if r.fact.id == fact.id and r.scope == label]
     if not mine:  # pragma: no cover - appended just now

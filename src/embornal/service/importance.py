@@ -28,6 +28,7 @@ from embornal.domain.fact_spine_decisions import (
 from embornal.domain.facts import Fact, check_reason
 from embornal.domain.paths import normalize_path
 from embornal.domain.spine import Lifetime
+from embornal.errors import GateRefusal
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.lifecycle import on_fact
 from embornal.service.results import DueFact
@@ -45,7 +46,14 @@ def _pin(ctx: ServiceContext, fact_id: str, pinned: bool, reason: str | None) ->
     now = ctx.now()
     command = PinFact(fact.id, pinned)
     doing = "pinning a fact" if pinned else "unpinning a fact"
-    on_fact(ctx, fact.id, lambda s: decide_pin(s, command, now), why, doing)
+    try:
+        on_fact(ctx, fact.id, lambda s: decide_pin(s, command, now), why, doing)
+    except GateRefusal:
+        if pinned:  # the gate's refusal is recorded: pin_denied (decision 0142)
+            from embornal.service.audited import record_refusal
+
+            record_refusal(ctx, fact.id, "pin", why)
+        raise
     return ctx.reload(fact.id)
 
 

@@ -90,7 +90,18 @@ def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
     fact = ctx.target("forget", fact_id)
     now = ctx.now()
     command = ForgetFact(fact.id)
-    on_fact(ctx, fact.id, lambda s: decide_forget(s, command, now), why, "forgetting a fact")
+
+    def write(tx: Tx, state: FactState, bodies: list[DomainEvent]) -> None:
+        from embornal.service.audited import invalidations
+
+        ctx.store.append(
+            tx, [ctx.event(fact.id, b, why, state.version + i) for i, b in enumerate(bodies)]
+        )
+        invalidations(ctx, tx, state, bodies, why)  # the narratives resting on it (0142)
+
+    run_command(
+        ctx.store, fact.id, lambda s: decide_forget(s, command, now), write, "forgetting a fact"
+    )
     return ctx.reload(fact.id)
 
 

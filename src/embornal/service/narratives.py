@@ -20,6 +20,7 @@ from embornal.domain.graph import canonical, parse_relation
 from embornal.domain.ids import new_id
 from embornal.domain.narratives import (
     DEFAULT_PERSPECTIVE,
+    INSUFFICIENT,
     Account,
     Version,
     account_stream,
@@ -32,7 +33,14 @@ from embornal.domain.narratives import (
     parse_link,
 )
 from embornal.domain.screening import screen
-from embornal.errors import ConcurrencyError, InvalidInput, NotFound, ProtocolViolation
+from embornal.errors import (
+    ConcurrencyError,
+    Conflict,
+    InvalidInput,
+    NotFound,
+    ProtocolViolation,
+)
+from embornal.service.audited import record_refusal
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.narrative_claims import check_claims, resolve_claims
 from embornal.service.narrative_fixes import refusal
@@ -102,15 +110,20 @@ def _link(ctx: ServiceContext, text: str) -> tuple[str, str, str]:
     return a, rel.value, b
 
 
-def _checked(ctx: ServiceContext, fact_ids: Sequence[str], sensitive: bool) -> dict[str, int]:
+def _checked(
+    ctx: ServiceContext, fact_ids: Sequence[str], sensitive: bool, reason: str | None = None
+) -> dict[str, int]:
     """The stream version of each dependency, once none has a source issue now (else the
-    refusal naming the call that resolves the first)."""
+    refusal naming the call that resolves the first; ``reason``: a narrate's, whose
+    refusal by the corroboration gate is recorded, decision 0142)."""
     now = ctx.now()
     out: dict[str, int] = {}
     for fact_id in fact_ids:
         state = ctx.store.fact_state(fact_id)
         codes = current_issues(state, now, require_gate=sensitive)
         if codes:
+            if reason is not None and codes[0] == INSUFFICIENT:
+                record_refusal(ctx, fact_id, "narrate", reason, require_gate=sensitive)
             raise refusal(fact_id, codes[0], sensitive)
         assert state is not None
         out[fact_id] = state.version
@@ -161,7 +174,7 @@ def narrate(
             hint="Call narrate(content, reason, memory_ids=[...]) naming the corroborated "
             "memories it rests on.",
         )
-    checked = _checked(ctx, facts, sensitive) | check_claims(ctx, claims, sensitive)
+    checked = _checked(ctx, facts, sensitive, why) | check_claims(ctx, claims, sensitive)
     stream = account_stream(sc, pe)
     for _ in range(_ATTEMPTS):
         account = fold_account(ctx.store.read_stream(stream))
@@ -194,8 +207,8 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
         raise InvalidInput("a narrative review needs a note: what was compared with the sources")
     why = check_reason(note)
     account, version = find_version(ctx, narrative_id)
-    if version is not account.current:
-        raise ProtocolViolation(
+    if version is not account.current:  # a stale read, not a refused step (decision 0142)
+        raise Conflict(
             f"narrative {version.narrative_id} has been replaced: only the current version "
             "of an account is reviewed",
             hint=f"Call current_narrative(scope={account.scope!r}) and review that one, or "

@@ -28,12 +28,14 @@ from embornal.domain.protocol import (
     decide_capture,
     decide_corroborate,
     decide_flag_sensitive,
+    decide_overdue,
     decide_promote,
     decide_review,
     gate_of,
     history_of,
     testimony_warning,
 )
+from embornal.domain.rights import OVERDUE
 from embornal.domain.screening import screen
 from embornal.errors import InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
@@ -265,6 +267,8 @@ def flag_sensitive(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryS
 
     def write(tx: Tx, state: FactState, bodies: list[DomainEvent]) -> None:
         nonlocal unpinned
+        from embornal.service.audited import invalidations
+
         unpinned = any(isinstance(b, FactImportanceAdjusted) for b in bodies)
         lifted = {FactImportanceAdjusted: "unpin", MemoryDecanonized: "decanonize"}
         ctx.store.append(
@@ -279,6 +283,7 @@ def flag_sensitive(ctx: ServiceContext, fact_id: str, *, reason: str) -> MemoryS
                 for i, b in enumerate(bodies)
             ],
         )
+        invalidations(ctx, tx, state, bodies, why)  # the narratives resting on it (0142)
 
     run_command(ctx.store, fact.id, decide, write, "flagging a memory sensitive")
     return replace(status(ctx, fact.id), unpinned=unpinned)
@@ -299,13 +304,36 @@ def due_for_consolidation(
 def due_for_review(
     ctx: ServiceContext, *, days: int | None = None, limit: int | None = None
 ) -> list[DueMemory]:
-    """Active interpretations not reviewed for ``days`` (default 30), longest first."""
+    """Active interpretations not reviewed for ``days`` (default 30), longest first. Each
+    one the subject may write is marked overdue (stale until reviewed again), and the
+    narratives resting on it lose their usability until reviewed too (decision 0142)."""
     n = check_limit(limit, ctx.default_limit)
     d = _check_days(days, REVIEW_DAYS)
     assert d is not None
     cutoff = format_time(ctx.now() - timedelta(days=d))
     rows = ctx.store.interpretations_due(ctx.scope(), reviewed_before=cutoff, limit=n)
+    for r in rows:
+        if ctx.may("due_for_review", OVERDUE, r.fact):
+            _mark_overdue(ctx, r.fact.id, d)
     return [DueMemory(r.fact, r.tier, r.sensitive, r.since) for r in rows]
+
+
+def _mark_overdue(ctx: ServiceContext, fact_id: str, days: int) -> None:
+    from embornal.service.audited import invalidations
+
+    why = f"not reviewed for {days} days"
+
+    def write(tx: Tx, state: FactState, bodies: list[DomainEvent]) -> None:
+        if not bodies:
+            return
+        ctx.store.append(
+            tx, [ctx.event(fact_id, b, why, state.version + i) for i, b in enumerate(bodies)]
+        )
+        invalidations(ctx, tx, state, bodies, why)
+
+    run_command(
+        ctx.store, fact_id, lambda s: decide_overdue(s, days), write, "marking a review overdue"
+    )
 
 
 def list_forgotten(ctx: ServiceContext, *, limit: int | None = None) -> list[ForgottenMemory]:

@@ -33,6 +33,11 @@ class NarrativeReads(Protocol):
         versioned first, at most ``limit``."""
         ...
 
+    def narratives_on(self, fact_id: str) -> list[NarrativeRow]:
+        """The current versions that depend on the fact ``fact_id`` (a memory, or an end
+        of a link they name), the most recent first."""
+        ...
+
     def narrative_row(self, narrative_id: str) -> NarrativeRow | None:
         """The version of that id (exact, upper-cased), None: no such version."""
         ...

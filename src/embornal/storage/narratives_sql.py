@@ -55,6 +55,7 @@ def _versioned(conn: Connection, e: Event, b: Any) -> None:
 HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     EventType.NARRATIVE_VERSIONED.value: _versioned,
     EventType.NARRATIVE_REVIEWED.value: lambda conn, e, b: None,  # its stream holds it
+    EventType.NARRATIVE_INVALIDATED.value: lambda conn, e, b: None,  # a record only
 }
 
 
@@ -76,6 +77,15 @@ class NarrativeQueries:
             f"SELECT {_COLS} FROM narratives WHERE current = 1 {where} "
             "ORDER BY position DESC LIMIT ?",
             (*params, limit),
+        )
+        return [_row(r) for r in rows]
+
+    def narratives_on(self, fact_id: str) -> list[NarrativeRow]:
+        rows = self._rows(
+            f"SELECT {', '.join('n.' + c for c in _COLS.split(', '))} FROM narratives n "
+            "JOIN narrative_dependencies d ON d.narrative_id = n.id "
+            "WHERE d.fact_id = ? AND n.current = 1 ORDER BY n.position DESC",
+            (fact_id,),
         )
         return [_row(r) for r in rows]
 

@@ -28,9 +28,15 @@ _BY_AREA: dict[str, tuple[str, ...]] = {
         "MemoryFlaggedSensitive",
         "MemoryUnpinNoop",
         "MemoryContextSet",
+        "MemoryRefused",
+        "MemoryReviewOverdue",
     ),
     "canon": ("MemoryCanonized", "MemoryDecanonized", "MemoryFramed"),  # decision 0078
-    "narratives_sql": ("NarrativeVersioned", "NarrativeReviewed"),  # decision 0085
+    "narratives_sql": (  # decisions 0085, 0142
+        "NarrativeVersioned",
+        "NarrativeReviewed",
+        "NarrativeInvalidated",
+    ),
     "claims_sql": (  # the claims ledger's (decision 0081)
         "ClaimCreated",
         "ClaimEvidenceAdded",

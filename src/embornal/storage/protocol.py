@@ -150,6 +150,8 @@ HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     "MemoryReviewed": _set("reviewed_at", _reviewed),
     "MemoryFlaggedSensitive": _set("sensitive", _sensitive),
     "MemoryUnpinNoop": _noop,
+    "MemoryRefused": _noop,  # audited, changes nothing (decision 0142)
+    "MemoryReviewOverdue": _noop,  # in the fact's stream; read from its state
     "MemoryContextSet": _context_set,
 }
 

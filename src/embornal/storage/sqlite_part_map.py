@@ -67,6 +67,7 @@ PART_METHODS: dict[str, str] = {
     "canon_scopes": _CANON,
     "frame_counts": _CANON,
     "narrative_accounts": _NARRATIVES,
+    "narratives_on": _NARRATIVES,
     "narrative_row": _NARRATIVES,
     "claim_rows": _CLAIMS,
     "claim_citations": _CLAIMS,

@@ -98,6 +98,8 @@ class EventType(StrEnum):
     MEMORY_REVIEWED = "MemoryReviewed"
     MEMORY_FLAGGED_SENSITIVE = "MemoryFlaggedSensitive"
     MEMORY_UNPIN_NOOP = "MemoryUnpinNoop"
+    MEMORY_REFUSED = "MemoryRefused"  # decision 0142
+    MEMORY_REVIEW_OVERDUE = "MemoryReviewOverdue"
     # canon and frames (events/canon.py, decision 0078)
     MEMORY_CANONIZED = "MemoryCanonized"
     MEMORY_DECANONIZED = "MemoryDecanonized"
@@ -106,6 +108,7 @@ class EventType(StrEnum):
     # narrative accounts' (events/narratives.py, decision 0085)
     NARRATIVE_VERSIONED = "NarrativeVersioned"
     NARRATIVE_REVIEWED = "NarrativeReviewed"
+    NARRATIVE_INVALIDATED = "NarrativeInvalidated"  # decision 0142
     # the claims ledger's (events/claims.py, decision 0081)
     CLAIM_CREATED = "ClaimCreated"
     CLAIM_EVIDENCE_ADDED = "ClaimEvidenceAdded"

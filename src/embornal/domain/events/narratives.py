@@ -4,7 +4,9 @@ An account is one synthesis per (scope, perspective); each ``narrate`` appends a
 version, each ``review_narrative`` a review of the current one. Both record ``checked``:
 the dependency streams the decision validated, each as ``<fact id>@<stream version>``.
 Whether a version is usable is computed at read time from what its dependencies' streams
-did after those versions (decision 0086), so no event is written when a dependency changes.
+did after those versions (decision 0086); the change that first makes the current version
+unusable also appends ``NarrativeInvalidated`` to its account, in the same transaction: the
+record of it (decision 0142), which decides nothing.
 
 The synthesis, its coverage and a review's note are user text, erased by a purge of any
 fact they depend on (the events name the fact, :mod:`embornal.storage.purge_narratives`).
@@ -17,7 +19,7 @@ from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 
-__all__ = ["NARRATIVE_EVENTS", "NarrativeReviewed", "NarrativeVersioned"]
+__all__ = ["NARRATIVE_EVENTS", "NarrativeInvalidated", "NarrativeReviewed", "NarrativeVersioned"]
 
 
 @dataclass(frozen=True)
@@ -72,4 +74,24 @@ class NarrativeReviewed(DomainEvent):
     checked: tuple[str, ...] = ()
 
 
-NARRATIVE_EVENTS: tuple[type[DomainEvent], ...] = (NarrativeVersioned, NarrativeReviewed)
+@dataclass(frozen=True)
+class NarrativeInvalidated(DomainEvent):
+    """The current version became unusable: its dependency ``fact_id`` has the source
+    issue ``issue`` (forgotten, sensitive without corroboration, overdue for review). The
+    reason is that of the change. Usability is still computed when read; this records
+    when it was lost, once per approval."""
+
+    TYPE: ClassVar[str] = EventType.NARRATIVE_INVALIDATED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("narrative_id", "fact_id", "issue")
+
+    narrative_id: str
+    fact_id: str
+    issue: str
+
+
+NARRATIVE_EVENTS: tuple[type[DomainEvent], ...] = (
+    NarrativeVersioned,
+    NarrativeReviewed,
+    NarrativeInvalidated,
+)

@@ -1,6 +1,8 @@
 """The events of the history protocol (decision 0064), in the stream of the fact they are
 about: capture as working material, promotion, corroboration, a tier reached through it,
-the review of an interpretation, a sensitivity flag and an audited no-op unpin.
+the review of an interpretation, a sensitivity flag and an audited no-op unpin; and,
+changing nothing but the record (decision 0142), a pin, canonize or narrate the
+corroboration gate refused, and an interpretation found overdue for review.
 
 The reason of each decision is the envelope's (``promote(id, reason)``), as for every
 other event; a review's note, a corroboration's source labels and a session are user
@@ -23,6 +25,8 @@ __all__ = [
     "MemoryCorroborated",
     "MemoryFlaggedSensitive",
     "MemoryPromoted",
+    "MemoryRefused",
+    "MemoryReviewOverdue",
     "MemoryReviewed",
     "MemoryTierChanged",
     "MemoryUnpinNoop",
@@ -164,6 +168,34 @@ class MemoryUnpinNoop(DomainEvent):
     fact_id: str
 
 
+@dataclass(frozen=True)
+class MemoryRefused(DomainEvent):
+    """A ``pin``, ``canonize`` or ``narrate`` (``operation``) the protocol refused for this
+    memory because of ``issue`` (the corroboration gate: ``insufficient_corroboration``):
+    audited as ``<operation>_denied``, changing nothing. The reason is the call's."""
+
+    TYPE: ClassVar[str] = "MemoryRefused"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "operation", "issue")
+
+    fact_id: str
+    operation: str
+    issue: str
+
+
+@dataclass(frozen=True)
+class MemoryReviewOverdue(DomainEvent):
+    """An interpretation found overdue by ``due_for_review(days)``: stale until it is
+    reviewed again, and the narratives resting on it unusable until reviewed too."""
+
+    TYPE: ClassVar[str] = "MemoryReviewOverdue"
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "days")
+
+    fact_id: str
+    days: int
+
+
 PROTOCOL_EVENTS: tuple[type[DomainEvent], ...] = (
     MemoryCaptured,
     MemoryPromoted,
@@ -173,4 +205,6 @@ PROTOCOL_EVENTS: tuple[type[DomainEvent], ...] = (
     MemoryFlaggedSensitive,
     MemoryUnpinNoop,
     MemoryContextSet,
+    MemoryRefused,
+    MemoryReviewOverdue,
 )

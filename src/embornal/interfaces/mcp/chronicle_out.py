@@ -1,13 +1,14 @@
 """What the history protocol facade's MCP tools return (decision 0084): compact models
 of :mod:`embornal.service.chronicle_results`, keyed ``memory_id`` as
-memory-as-history's tools answer."""
+memory-as-history's tools answer; ``audit_log`` answers the list of entries itself, as
+memory-as-history's does (decision 0141)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.results import iso
 
@@ -28,13 +29,13 @@ class AuditEntryOut(BaseModel):
     reason: str | None = None
 
 
-class AuditOut(BaseModel):
-    entries: list[AuditEntryOut]
+class AuditOut(RootModel[list[AuditEntryOut]]):
+    """The entries, the newest first: a list, not an object."""
 
     @classmethod
     def of(cls, rows: Any) -> AuditOut:
         return cls(
-            entries=[
+            [
                 AuditEntryOut(position=e.position, at=iso(e.at), action=e.action,
                               memory_id=e.memory_id, claim_id=e.claim_id,
                               narrative_id=e.narrative_id, conflict_id=e.conflict_id,

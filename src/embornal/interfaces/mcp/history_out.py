@@ -70,6 +70,10 @@ class ProvenanceOut(BaseModel):
     recorded: int = Field(description="Corroborations recorded, repeats too.")
     independent_count: int
     needed: int
+    independent_corroboration_count: int = Field(
+        description="Independent sources beyond those the gate needs besides one: 0 until it "
+        "is met (memory-as-history's count; an unknown origin needs two)."
+    )
     corroboration_satisfied: bool
     explanation: str
     warning: str | None = None
@@ -85,6 +89,7 @@ class ProvenanceOut(BaseModel):
             recorded=p.recorded,
             independent_count=len(p.independent),
             needed=p.needed,
+            independent_corroboration_count=max(len(p.independent) - p.needed + 1, 0),
             corroboration_satisfied=p.satisfied,
             explanation=p.explanation,
             warning=p.warning,

@@ -1,13 +1,15 @@
 """What the narrative tools return to the model (decisions 0085–0087): compact views of
 :mod:`embornal.service.narrative_results`. A withheld account is its review notice, and
-its text is absent."""
+its text is absent. ``narrative_history`` answers the list of versions itself and
+``current_narrative`` null when a scope has no account, as memory-as-history's do
+(decision 0141)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
@@ -96,12 +98,30 @@ class NarrativesOut(BaseModel):
         return cls(narratives=[NarrativeOut.of(n, after.get(n.narrative_id)) for n in rows])
 
 
+class HistoryListOut(RootModel[list[NarrativeOut]]):
+    """Every version, the newest first: a list, not an object."""
+
+    @classmethod
+    def of(cls, rows: Any) -> HistoryListOut:
+        return cls(NarrativesOut.of(rows).narratives)
+
+
+class CurrentOut(RootModel[NarrativeViewOut | None]):
+    """The account's view, or null when the scope has none (nor a review notice)."""
+
+    @classmethod
+    def of(cls, v: Any) -> CurrentOut:
+        if v.narrative is None and v.narrative_review is None:
+            return cls(None)
+        return cls(NarrativeViewOut.of(v))
+
+
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 NARRATIVE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "narrate": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
-    "current_narrative": (NarrativeViewOut, lambda r, a: NarrativeViewOut.of(r)),
+    "current_narrative": (CurrentOut, lambda r, a: CurrentOut.of(r)),
     "review_narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
-    "narrative_history": (NarrativesOut, lambda r, a: NarrativesOut.of(r)),
+    "narrative_history": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
     "list_narratives": (NarrativesOut, lambda r, a: NarrativesOut.of(r)),
 }

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, RootModel
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
@@ -412,7 +412,7 @@ def _fact_fields(fact: Wire) -> dict[str, Any]:
 # -- tool results -----------------------------------------------------------------------
 
 
-def _text(data: dict[str, Any]) -> TextContent:
+def _text(data: Any) -> TextContent:
     return TextContent(
         type="text", text=json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     )
@@ -440,7 +440,22 @@ def _kept(model: BaseModel, data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _bare(value: Any) -> Any:
+    """An answer that is not an object, dumped as :func:`ok_result` dumps one."""
+    if isinstance(value, BaseModel):
+        return _kept(value, value.model_dump(mode="json", exclude_none=True))
+    if isinstance(value, list):
+        return [_bare(v) for v in value]
+    return value
+
+
 def ok_result(out: BaseModel) -> CallToolResult:
+    """The answer ``out``; a :class:`~pydantic.RootModel` answers its value itself (a list,
+    or null): as the text, and as ``structuredContent`` wrapped as ``{"result": ...}``, the
+    SDK's form for an answer that is not an object (memory-as-history's ``audit_log``)."""
+    if isinstance(out, RootModel):
+        value = _bare(out.root)
+        return CallToolResult(content=[_text(value)], structured_content={"result": value})
     data = _kept(out, out.model_dump(mode="json", exclude_none=True))
     return CallToolResult(content=[_text(data)], structured_content=data)
 

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 from mcp_types import CallToolResult, ToolAnnotations
-from pydantic import AliasChoices, BaseModel, BeforeValidator, Field
+from pydantic import AliasChoices, BaseModel, BeforeValidator, Field, RootModel, create_model
 
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
@@ -452,6 +452,16 @@ def _invoke(memory: Memory, op: Operation, kwargs: Mapping[str, Any]) -> Any:
     return resolve_call(memory, op.call)(**kwargs)
 
 
+def _declared(out: type[BaseModel]) -> type[BaseModel]:
+    """The model an output schema declares: an answer that is not an object (a
+    :class:`~pydantic.RootModel`) as ``ok_result`` sends it, wrapped as ``{"result": ...}``."""
+    if not issubclass(out, RootModel):
+        return out
+    root: Any = out.model_fields["root"].annotation
+    wrapped: type[BaseModel] = create_model(out.__name__, result=(root, ...))
+    return wrapped
+
+
 def _tool(op: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
     out, project = _RESULTS[op.name]
     inputs = [i for i in op.inputs if i.mcp and (profile == "full" or not i.full_only)]
@@ -475,7 +485,8 @@ def _tool(op: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
     # the tool list is what every session pays for (0138).
     core = profile == "core"
     tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        params, return_annotation=Annotated[CallToolResult, out] if schemas else CallToolResult
+        params,
+        return_annotation=Annotated[CallToolResult, _declared(out)] if schemas else CallToolResult,
     )
     tool.__name__ = tool.__qualname__ = op.name
     tool.__doc__ = op.brief if core and op.brief else op.guide

@@ -78,7 +78,7 @@ def action_of(event_type: str, payload: Mapping[str, Any], reason: str | None = 
         return "supersede"
     if event_type == "ConflictOpened":  # declared by a caller, or found by the rules
         return "mark_conflict" if payload.get("conflict_class") == "declared" else "open_conflict"
-    if event_type == "MemoryRefused":  # seed 002's pin_denied, canonize_denied, narrate_denied
+    if event_type == "MemoryRefused":  # pin_denied, canonize_denied, narrate_denied
         return f"{payload.get('operation')}_denied"
     if event_type == "MemoryDecanonized":
         return _LEFT_CANON.get(str(payload.get("cause")), "decanonize")

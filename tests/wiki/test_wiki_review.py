@@ -300,6 +300,20 @@ def test_the_fact_page_draws_its_links_as_a_graph(memory: Memory) -> None:
     assert "style=" not in page
 
 
+def test_a_graph_of_two_facts_is_sized_to_its_content(memory: Memory) -> None:
+    kite = memory.store("/projects/kite", "Kite ships in March.")
+    note = memory.store("/notes/kite", "The kite is red.")
+    memory.link(kite.id, "relates_to", note.id)
+    with local(memory) as c:
+        svg = _graph(c.get(f"/fact/{kite.id}").text)
+    width, height = float(svg.attrib["width"]), float(svg.attrib["height"])
+    assert width <= 200 and height <= 200, svg.attrib  # not a 640 x 440 empty box
+    left, top, box_w, box_h = (float(v) for v in svg.attrib["viewBox"].split())
+    for circle in svg.iter(f"{SVG}circle"):
+        assert left < float(circle.attrib["cx"]) < left + box_w
+        assert top < float(circle.attrib["cy"]) < top + box_h
+
+
 def test_a_fact_without_links_has_no_graph(memory: Memory) -> None:
     alone = memory.store("/notes/alone", "Nothing links here.")
     with local(memory) as c:

@@ -128,6 +128,7 @@ svg.graph circle{fill:var(--accent);stroke:#fff;stroke-width:2}
 svg.graph .depth-2 circle{fill:#7aa3d6}
 svg.graph .root circle{fill:var(--warn)}
 svg.graph a:hover circle{fill:var(--ink)}
+svg.graph{width:auto;max-width:100%}
 nav.review-nav{display:flex;flex-wrap:wrap;gap:.3rem .9rem}
 .scroll{overflow-x:auto;max-width:100%}
 h3{font-size:.95rem;margin:1rem 0 .4rem}
@@ -142,6 +143,17 @@ details{max-width:100%;overflow-x:auto}
 @media (max-width:50rem){.layout{grid-template-columns:minmax(0,1fr)}}
 @media (max-width:30rem){header.top{padding:.6rem .8rem}
 .layout,.single,.wide{padding:0 .8rem;margin:1rem auto}}
+td,.tag,.id,.uri{overflow-wrap:anywhere}
+@media (max-width:30rem){table{font-size:.8rem}th,td{padding:.25rem .3rem}
+form.decide input[type=text]{min-width:0;flex:1 1 12rem}}
+:root{color-scheme:light dark}
+@media (prefers-color-scheme:dark){
+:root{--ink:#e3e7ec;--muted:#a3adb9;--line:#3a434e;--bg:#14181d;--card:#1d232b;
+--accent:#7fb2ee;--accent-soft:#22344a;--warn:#f0a36b}
+button,.badge.stale{color:#10151b}
+.badge.fresh{color:#6fcf97;border-color:#6fcf97}
+svg.chart .line-strength{stroke:#6fcf97}svg.chart .mark-recall{fill:#6fcf97}
+svg.graph circle{stroke:var(--card)}svg.graph .depth-2 circle{fill:#4a76a8}}
 """
 
 CSS_HASH = base64.b64encode(hashlib.sha256(CSS.encode("utf-8")).digest()).decode("ascii")

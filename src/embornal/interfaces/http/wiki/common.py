@@ -224,6 +224,23 @@ def _history_nav(subject: str | None) -> str:
     )
 
 
+def _search_and_review(query: str, subject: str | None) -> str:
+    return (
+        '<form class="search" method="get" action="/search" role="search">'
+        f'<input type="search" name="q" value="{e(query)}" placeholder="Search the memory"'
+        ' aria-label="Search the memory" maxlength="1000">'
+        '<button type="submit">Search</button></form>'
+        f'<nav class="review-nav"><a href="/review">Review</a>{_history_nav(subject)}</nav>'
+    )
+
+
+def _reader_known(request: Request, subject: str | None) -> bool:
+    # Search and Review lead to /login before a login under ``serve``: shown only to a
+    # page read as a subject, a logged-in browser, or the local wiki (its key, no login).
+    local = getattr(request.app.state, "wiki_key", None) is not None
+    return subject is not None or TOKEN_COOKIE in request.cookies or local
+
+
 def layout(
     request: Request, title: str, body: str, *, query: str = "", subject: str | None = None
 ) -> str:
@@ -243,11 +260,7 @@ def layout(
         f"<title>{e(title)} · embornal</title>"
         f"<style>{_CSS}</style></head><body>"
         '<header class="top"><a class="brand" href="/">embornal</a>'
-        '<form class="search" method="get" action="/search" role="search">'
-        f'<input type="search" name="q" value="{e(query)}" placeholder="Search the memory"'
-        ' aria-label="Search the memory" maxlength="1000">'
-        '<button type="submit">Search</button></form>'
-        f'<nav class="review-nav"><a href="/review">Review</a>{_history_nav(subject)}</nav>'
+        f"{_search_and_review(query, subject) if _reader_known(request, subject) else ''}"
         f'<div class="who">{who}</div></header>'
         f"{body}</body></html>\n"
     )

@@ -25,6 +25,9 @@ HEIGHT = 440
 _R1 = 120.0
 _R2 = 200.0
 _LABEL = 22
+_PAD_X = 72.0  # half a label's width (11 px text), beside the outermost nodes
+_PAD_TOP = 16.0
+_PAD_BOTTOM = 30.0  # the label under a node
 
 
 def _label(text: str) -> str:
@@ -58,17 +61,28 @@ def _positions(graph: LinkGraph) -> dict[str, tuple[float, float]]:
     return at
 
 
+def _frame(at: dict[str, tuple[float, float]]) -> tuple[float, float, float, float]:
+    """The box the nodes and their labels take (x, y, width, height): a graph of two
+    facts gets a small picture, not the box of the largest neighbourhood."""
+    xs = [x for x, _ in at.values()]
+    ys = [y for _, y in at.values()]
+    left, top = min(xs) - _PAD_X, min(ys) - _PAD_TOP
+    return left, top, max(xs) + _PAD_X - left, max(ys) + _PAD_BOTTOM - top
+
+
 def graph_svg(graph: LinkGraph, *, element_id: str = "link-graph") -> str:
     """The neighbourhood as one ``<svg>`` element (well-formed XML, namespaced); empty text
     when the fact has no typed link the subject may see."""
     if not graph.nodes:
         return ""
     at = _positions(graph)
+    left, top, width, height = _frame(at)
     facts = {graph.root.id: graph.root, **{n.fact.id: n.fact for n in graph.nodes}}
     ident = e(element_id)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" id="{ident}" class="graph" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" role="img" '
+        f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" width="{width:.0f}" '
+        f'height="{height:.0f}" role="img" '
         f'aria-labelledby="{ident}-title">',
         f'<title id="{ident}-title">'
         f"{e(f'Links of fact {graph.root.id}: {len(graph.nodes)} facts within two links')}"

@@ -314,6 +314,22 @@ def test_a_graph_of_two_facts_is_sized_to_its_content(memory: Memory) -> None:
         assert top < float(circle.attrib["cy"]) < top + box_h
 
 
+def test_search_and_review_are_in_the_header_only_after_login_under_serve(
+    memory: Memory,
+) -> None:
+    token = memory.token_add("default", person=True).token
+    with served(memory) as c:
+        before = c.get("/login").text
+        c.cookies.set(TOKEN_COOKIE, token)
+        after = c.get("/login").text
+    assert 'class="search"' not in before and 'href="/review"' not in before
+    assert 'class="search"' in after and 'href="/review"' in after
+    with local(memory) as c:  # no login there: the header is whole, even on a 404
+        missing = c.get("/fact/01KCZ8Q3W5R7T9V1X3Z5B7D9F1")
+    assert missing.status_code == 404
+    assert 'class="search"' in missing.text and 'href="/review"' in missing.text
+
+
 def test_a_fact_without_links_has_no_graph(memory: Memory) -> None:
     alone = memory.store("/notes/alone", "Nothing links here.")
     with local(memory) as c:

@@ -58,9 +58,11 @@ def cascade(
     fresh: bool = False,
     now: datetime | str | None = None,
     rerank: bool = False,
+    guide: bool = False,
 ) -> Cascade:
     """The cascade for ``query`` (None: the strongest memories), as the subject sees it;
-    ``rerank``: the ordinary recall's best candidates reordered by the cross-encoder."""
+    ``rerank``: the ordinary recall's best candidates reordered by the cross-encoder;
+    ``guide``: with the guide under ``/memory`` (left out otherwise, decision 0154)."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
@@ -68,7 +70,7 @@ def cascade(
     canon_scope = check_label(scope, "scope", required=False)
     prefix = P.normalize_path(under) if under is not None else None
     asked = check_asked(now)
-    vis, now = ctx.scope(), ctx.now()
+    vis, now = ctx.scope(guide=guide), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     recaller.resolve_mode(mode)  # bad input before anything is read
     wanted = n if label is None else n * _FRAME_WIDENING
@@ -122,12 +124,13 @@ def search(
     mode: str = "auto",
     under: str | None = None,
     scope: str | None = None,
+    guide: bool = False,
 ) -> Cascade:
     """The cascade for ``query``, each candidate checked again at answer time; a search
     reinforces nothing."""
     text = _query(query, "search")
     return cascade(ctx, text, limit=limit, frame=frame, mode=mode, under=under, scope=scope,
-                   reinforce=False, fresh=True)  # fmt: skip
+                   reinforce=False, fresh=True, guide=guide)  # fmt: skip
 
 
 def search_archive(
@@ -144,7 +147,7 @@ def search_archive(
     text = _query(query, "search_archive")
     n = check_limit(limit, ctx.default_limit)
     prefix = P.normalize_path(under) if under is not None else None
-    vis, now = ctx.scope(), ctx.now()
+    vis, now = ctx.scope(guide=False), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
     pinned = ctx.store.anchor_count(vis)
     ranked = recaller.recall(text, n + pinned, vis, now, under=prefix, mode=mode)

@@ -77,10 +77,12 @@ def recall(
     as_of: AsOf = None,
     now: datetime | str | None = None,
     rerank: bool = False,
+    guide: bool = False,
 ) -> list[RecallHit]:
     """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
     (never when looking back to ``as_of``: the hits then, ranked by their strength then).
-    ``now`` is when the question is asked: the times the query names are read against it."""
+    ``now`` is when the question is asked: the times the query names are read against it.
+    The guide under ``/memory`` is left out unless ``guide`` (decision 0154)."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
@@ -88,7 +90,8 @@ def recall(
     prefix = P.normalize_path(under) if under is not None else None
     reads, at = looking_back(ctx, as_of)
     recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
-    hits = recaller.recall(query, n, ctx.scope(), at, under=prefix, mode=mode, asked=asked)
+    vis = ctx.scope(guide=guide)
+    hits = recaller.recall(query, n, vis, at, under=prefix, mode=mode, asked=asked)
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits

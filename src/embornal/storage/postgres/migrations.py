@@ -60,6 +60,16 @@ def _seed(conn: Conn, clock: Clock) -> None:
     append(conn, default_policy_events(clock))
 
 
+def _anchor_guide(conn: Conn, clock: Clock) -> None:
+    """The guide under ``/memory`` pinned and permanent, through the events that do it
+    (decision 0154), in a new memory as in an older one."""
+    from embornal.storage.guide import GUIDE_PATH, UNANCHORED, anchor_events, guide_fact
+    from embornal.storage.postgres.eventlog import append
+
+    rows = execute(conn, UNANCHORED, (GUIDE_PATH,)).fetchall()
+    append(conn, anchor_events(clock, [guide_fact(*r) for r in rows]))
+
+
 def _history(conn: Conn, clock: Clock) -> None:
     """The history tables, and the history of the log before them (:mod:`.history`)."""
     from embornal.storage.postgres.admin import replay
@@ -79,6 +89,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration("pg_0007_narratives", "schema", _sql("0006_narratives")),
     PgMigration(HISTORY, "schema", _history),
     PgMigration(LENGTHS, "schema", _sql("0009_fact_terms_length")),
+    PgMigration("pg_0010_guide_anchors", "data", _anchor_guide),
 )
 
 

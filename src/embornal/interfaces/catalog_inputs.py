@@ -32,7 +32,7 @@ __all__ = [
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 ALL = Input(
     "all", "bool", "Include the memory's own guide under /memory (left out otherwise).",
-    default=False, aliases=("all",), probe=True,
+    default=False, aliases=("all",), probe=True, full_only=True,
     cli_help="include the memory's own guide under /memory",
 )  # fmt: skip
 """Whether a listing or a search shows the guide facts too (decision 0154)."""

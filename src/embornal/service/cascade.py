@@ -25,6 +25,7 @@ from datetime import datetime
 from embornal.domain import paths as P
 from embornal.domain.canon import check_label
 from embornal.domain.facts import Fact
+from embornal.domain.guide import is_guide_path
 from embornal.domain.relative_time import check_asked
 from embornal.errors import InvalidInput
 from embornal.service import canon, narratives, protocol
@@ -70,12 +71,18 @@ def cascade(
     canon_scope = check_label(scope, "scope", required=False)
     prefix = P.normalize_path(under) if under is not None else None
     asked = check_asked(now)
-    vis, now = ctx.scope(guide=guide), ctx.now()
+    vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     recaller.resolve_mode(mode)  # bad input before anything is read
     wanted = n if label is None else n * _FRAME_WIDENING
-    ranked = recaller.recall(query, wanted, vis, now, under=prefix, mode=mode, asked=asked)
-    anchors = ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
+    ranked = recaller.recall(
+        query, wanted, vis, now, under=prefix, mode=mode, asked=asked, guide=guide
+    )
+    anchors = [
+        f
+        for f in ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
+        if guide or not is_guide_path(f.path)  # the guide's anchors: only when asked
+    ]
     entries = [e for e in canon.list_canon(ctx, canon_scope) if e.eligible_for_recall]
     if fresh:
         live = _live(ctx, [*anchors, *(e.fact for e in entries), *(h.fact for h in ranked)], now)
@@ -147,10 +154,10 @@ def search_archive(
     text = _query(query, "search_archive")
     n = check_limit(limit, ctx.default_limit)
     prefix = P.normalize_path(under) if under is not None else None
-    vis, now = ctx.scope(guide=False), ctx.now()
+    vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
     pinned = ctx.store.anchor_count(vis)
-    ranked = recaller.recall(text, n + pinned, vis, now, under=prefix, mode=mode)
+    ranked = recaller.recall(text, n + pinned, vis, now, under=prefix, mode=mode, guide=False)
     live = _live(ctx, [h.fact for h in ranked], now)
     return [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned][:n]
 

@@ -29,6 +29,7 @@ from typing import Any
 from embornal.domain import paths as P
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
+from embornal.domain.guide import GUIDE_PATH, asks_for_guide, is_guide_path
 from embornal.domain.ids import new_id
 from embornal.domain.query_entities import query_entities
 from embornal.domain.ranking import (
@@ -90,8 +91,9 @@ def recall(
     prefix = P.normalize_path(under) if under is not None else None
     reads, at = looking_back(ctx, as_of)
     recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
-    vis = ctx.scope(guide=guide)
-    hits = recaller.recall(query, n, vis, at, under=prefix, mode=mode, asked=asked)
+    hits = recaller.recall(
+        query, n, ctx.scope(), at, under=prefix, mode=mode, asked=asked, guide=guide
+    )
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits
@@ -133,8 +135,29 @@ class Recaller:
         under: str | None,
         mode: str,
         asked: datetime | None = None,
+        guide: bool = True,
     ) -> list[RecallHit]:
-        """``asked``: when the question is asked (default ``now``), for the times it names."""
+        """``asked``: when the question is asked (default ``now``), for the times it names;
+        ``guide=False``: the guide under ``/memory`` left out (decision 0154). It is taken
+        out of the hits, not out of the scope: a narrower scope would hide the raw bm25 and
+        widen the keyword window of a subject that reads everything."""
+        if guide or (under is not None and asks_for_guide(under)):
+            return self._recall(query, n, vis, now, under=under, mode=mode, asked=asked)
+        extra = sum(r.fact_count for r in self._store.subtree(GUIDE_PATH, vis))
+        hits = self._recall(query, n + extra, vis, now, under=under, mode=mode, asked=asked)
+        return [h for h in hits if not is_guide_path(h.fact.path)][:n]
+
+    def _recall(
+        self,
+        query: str | None,
+        n: int,
+        vis: ReadScope,
+        now: datetime,
+        *,
+        under: str | None,
+        mode: str,
+        asked: datetime | None,
+    ) -> list[RecallHit]:
         chosen = self.resolve_mode(mode)
         if not query or not query.strip():
             from embornal.service.strongest import strongest  # no query: off its path

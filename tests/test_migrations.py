@@ -113,6 +113,28 @@ def test_a_guide_written_before_it_was_pinned_is_pinned_at_open(
         assert len(mem.history(first.id)) == len(kinds)
 
 
+def test_an_earlier_guide_text_naming_mcp_tools_is_superseded_at_open(
+    db_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The texts that said "(MCP: cat)" when the core profile has no cat are superseded
+    by today's, which the history keeps as a supersede of the system (decision 0154)."""
+    from embornal.storage import guide
+
+    kept = (t for t in GUIDE_FACTS if t not in guide._EARLIER.values())
+    earlier = (*guide._EARLIER, *kept)  # the texts of an older build
+    before = ALL_NAMES.index("0030_guide_anchors")
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", MIGRATIONS[:before])
+        m.setattr(guide, "GUIDE_FACTS", earlier)
+        with Memory.open(db_path, clock=clock) as mem:
+            assert sum("(MCP:" in v.fact.content for v in mem.cat(GUIDE_PATH)) == 4
+    with Memory.open(db_path, clock=clock) as mem:
+        _assert_guide(mem)  # today's texts, each pinned and permanent
+        new = next(v.fact for v in mem.cat(GUIDE_PATH) if v.fact.supersedes_id)
+        assert mem.show(new.supersedes_id).fact.superseded_by == new.id
+        assert mem.verify() == []
+
+
 def test_the_root_is_row_one_and_the_only_row_without_a_parent(
     memory: Memory, db_path: Path
 ) -> None:

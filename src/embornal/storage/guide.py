@@ -6,12 +6,14 @@ it permanent (:func:`anchor_events`, decision 0154), in a new memory as in one w
 was written before: the first migration runs before the schema has a pin or a lifetime.
 
 The text names the CLI's commands and no MCP tool: the ``core`` profile has no ``cat``,
-``ls`` or ``tree``, and one text serves every reader.
+``ls`` or ``tree``, and one text serves every reader. The same later migration supersedes
+an earlier text that named them (:func:`rewrite_events`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from embornal.domain.clock import Clock
 from embornal.domain.events import (
@@ -29,6 +31,7 @@ from embornal.domain.tags import Tag
 from embornal.storage.connect import Connection
 
 __all__ = [
+    "CURRENT",
     "GUIDE_FACTS",
     "GUIDE_PATH",
     "UNANCHORED",
@@ -37,6 +40,7 @@ __all__ = [
     "anchor_guide",
     "guide_events",
     "guide_fact",
+    "rewrite_events",
     "unanchored",
     "write_guide",
 ]
@@ -76,32 +80,61 @@ GUIDE_FACTS: tuple[str, ...] = (
 )
 
 
+_EARLIER: dict[str, str] = {
+    "This memory is a wiki of small facts. Each fact is one short statement stored on a "
+    "path such as /projects/embornal or /people/alice. Read a path's facts with "
+    "`embornal memory cat PATH` (MCP: cat).": GUIDE_FACTS[0],
+    "Store one fact at a time, as soon as you learn something worth keeping: "
+    '`embornal memory store /projects/x "The build uses uv."` (MCP: store). Prefer many '
+    "small facts over one long note.": GUIDE_FACTS[1],
+    'Find facts by keyword with `embornal memory recall "words"` (MCP: recall). Each hit '
+    "counts as a recall and makes the fact stronger; facts nobody recalls fade.": GUIDE_FACTS[2],
+    "Look around with `embornal memory ls PATH` and `embornal memory tree PATH` "
+    "(MCP: ls, tree) before you store, so related facts share a path.": GUIDE_FACTS[7],
+}
+"""The guide's earlier texts that named MCP tools the ``core`` profile lacks, each with
+the text that supersedes it."""
+
+
+def _stored(
+    fact_id: str, text: str, now: datetime, reason: str, supersedes_id: str | None = None
+) -> NewEvent:
+    return NewEvent(
+        stream_id=fact_id,
+        body=FactStored(
+            fact_id=fact_id,
+            path=GUIDE_PATH,
+            content=text,
+            kind="fact",
+            owner="default",
+            tags=(Tag("owner", "default"), Tag("visibility", "public")),
+            created_at=now,
+            supersedes_id=supersedes_id,
+        ),
+        actor="system",
+        actor_kind=ActorKind.SYSTEM,
+        recorded_at=now,
+        reason=reason,
+    )
+
+
 def guide_events(clock: Clock) -> list[NewEvent]:
     """The events that write the guide, at the clock's now (any backend appends them)."""
     now = clock.now()
-    events = []
-    for text in GUIDE_FACTS:
-        fact_id = new_id(now)
-        events.append(
-            NewEvent(
-                stream_id=fact_id,
-                body=FactStored(
-                    fact_id=fact_id,
-                    path=GUIDE_PATH,
-                    content=text,
-                    kind="fact",
-                    owner="default",
-                    tags=(Tag("owner", "default"), Tag("visibility", "public")),
-                    created_at=now,
-                    supersedes_id=None,
-                ),
-                actor="system",
-                actor_kind=ActorKind.SYSTEM,
-                recorded_at=now,
-                reason="the memory's own guide, written by the first migration",
-            )
-        )
-    return events
+    why = "the memory's own guide, written by the first migration"
+    return [_stored(new_id(now), text, now, why) for text in GUIDE_FACTS]
+
+
+def rewrite_events(clock: Clock, facts: Sequence[tuple[str, str]]) -> list[NewEvent]:
+    """The events that supersede each guide fact ``(id, content)`` whose text is an
+    earlier one (:data:`_EARLIER`) with the text of now."""
+    now = clock.now()
+    why = "the guide names only what every reader can call"
+    return [
+        _stored(new_id(now), _EARLIER[text], now, why, supersedes_id=fact_id)
+        for fact_id, text in facts
+        if text in _EARLIER
+    ]
 
 
 def anchor_events(clock: Clock, facts: Sequence[GuideFact]) -> list[NewEvent]:
@@ -128,16 +161,18 @@ def anchor_events(clock: Clock, facts: Sequence[GuideFact]) -> list[NewEvent]:
     ]
 
 
-UNANCHORED = (
-    "SELECT f.id, f.pinned, f.user_weight, f.lifetime, f.lifetime_until FROM facts f "
-    "JOIN paths p ON p.id = f.path_id WHERE p.path = ? AND f.deleted_at IS NULL "
-    "AND f.superseded_by IS NULL AND f.purged_at IS NULL "
-    "AND (f.pinned = 0 OR f.lifetime <> 'permanent') AND f.id IN (SELECT e.stream_id "
-    "FROM events e WHERE e.version = 1 AND e.type = 'FactStored' AND e.actor = 'system') "
-    "ORDER BY f.id"
+_SYSTEM_GUIDE = (
+    "FROM facts f JOIN paths p ON p.id = f.path_id WHERE p.path = ? AND f.deleted_at IS NULL "
+    "AND f.superseded_by IS NULL AND f.purged_at IS NULL AND f.id IN (SELECT e.stream_id "
+    "FROM events e WHERE e.version = 1 AND e.type = 'FactStored' AND e.actor = 'system')"
 )
-"""The live guide facts of the ``system`` actor not yet pinned and permanent (the SQL
-of both backends, ``?`` for the guide's path)."""
+CURRENT = f"SELECT f.id, f.content {_SYSTEM_GUIDE} ORDER BY f.id"
+"""The live guide facts the ``system`` actor wrote, with their text (both backends)."""
+UNANCHORED = (
+    "SELECT f.id, f.pinned, f.user_weight, f.lifetime, f.lifetime_until "
+    f"{_SYSTEM_GUIDE} AND (f.pinned = 0 OR f.lifetime <> 'permanent') ORDER BY f.id"
+)
+"""Those of them not yet pinned and permanent, with their pin and lifetime."""
 
 
 def unanchored(conn: Connection) -> list[GuideFact]:
@@ -161,7 +196,9 @@ def write_guide(conn: Connection, clock: Clock) -> None:
 
 
 def anchor_guide(conn: Connection, clock: Clock) -> None:
-    """Pin and make permanent the guide a memory got before its facts were (SQLite)."""
+    """Rewrite the guide's earlier texts, then pin each guide fact and make it permanent
+    (SQLite; decision 0154)."""
     from embornal.storage.eventlog import append
 
+    append(conn, rewrite_events(clock, conn.execute(CURRENT, (GUIDE_PATH,)).fetchall()))
     append(conn, anchor_events(clock, unanchored(conn)))

@@ -63,11 +63,13 @@ def _seed(conn: Conn, clock: Clock) -> None:
 def _anchor_guide(conn: Conn, clock: Clock) -> None:
     """The guide under ``/memory`` pinned and permanent, through the events that do it
     (decision 0154), in a new memory as in an older one."""
-    from embornal.storage.guide import GUIDE_PATH, UNANCHORED, anchor_events, guide_fact
+    from embornal.storage import guide as G
     from embornal.storage.postgres.eventlog import append
 
-    rows = execute(conn, UNANCHORED, (GUIDE_PATH,)).fetchall()
-    append(conn, anchor_events(clock, [guide_fact(*r) for r in rows]))
+    current = execute(conn, G.CURRENT, (G.GUIDE_PATH,)).fetchall()
+    append(conn, G.rewrite_events(clock, [(r[0], r[1]) for r in current]))
+    rows = execute(conn, G.UNANCHORED, (G.GUIDE_PATH,)).fetchall()
+    append(conn, G.anchor_events(clock, [G.guide_fact(*r) for r in rows]))
 
 
 def _history(conn: Conn, clock: Clock) -> None:

@@ -131,7 +131,7 @@ def test_an_earlier_guide_text_naming_mcp_tools_is_superseded_at_open(
     with Memory.open(db_path, clock=clock) as mem:
         _assert_guide(mem)  # today's texts, each pinned and permanent
         new = next(v.fact for v in mem.cat(GUIDE_PATH) if v.fact.supersedes_id)
-        assert mem.show(new.supersedes_id).fact.superseded_by == new.id
+        assert mem.show(str(new.supersedes_id)).fact.superseded_by == new.id
         assert mem.verify() == []
 
 

@@ -4,9 +4,10 @@ They teach a reader how to use the memory; they are not the user's data. They ar
 pinned and permanent (written so by the events that store them), and the listings and
 searches leave them out unless asked for (``all``): recall, search, ls and tree, and the
 reports that judge the user's facts (retention, prune, due, the anchors' count).
-``cat /memory`` and ``show`` of one of them still read them. The reads leave them out by
-narrowing the read scope with one deny rule, so every backend filters them as it filters
-what a subject may not read.
+``cat /memory`` and ``show`` of one of them still read them. The listings and reports
+leave them out by narrowing the read scope with one deny rule (:func:`without_guide`),
+which every backend compiles as it compiles what a subject may not read; recall and
+search take them out of their hits instead (the scope decides their keyword scoring).
 """
 
 from __future__ import annotations

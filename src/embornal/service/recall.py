@@ -29,7 +29,7 @@ from typing import Any
 from embornal.domain import paths as P
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
-from embornal.domain.guide import GUIDE_PATH, asks_for_guide, is_guide_path
+from embornal.domain.guide import GUIDE_PATH, is_guide_path
 from embornal.domain.ids import new_id
 from embornal.domain.query_entities import query_entities
 from embornal.domain.ranking import (
@@ -141,7 +141,7 @@ class Recaller:
         ``guide=False``: the guide under ``/memory`` left out (decision 0154). It is taken
         out of the hits, not out of the scope: a narrower scope would hide the raw bm25 and
         widen the keyword window of a subject that reads everything."""
-        if guide or (under is not None and asks_for_guide(under)):
+        if guide or (under is not None and under != P.ROOT):  # no guide, or asked for by path
             return self._recall(query, n, vis, now, under=under, mode=mode, asked=asked)
         extra = sum(r.fact_count for r in self._store.subtree(GUIDE_PATH, vis))
         hits = self._recall(query, n + extra, vis, now, under=under, mode=mode, asked=asked)

@@ -274,7 +274,7 @@ def test_a_memory_of_release_0_1_0_takes_the_defaults(old_memory: Memory) -> Non
     mem = old_memory
     assert "0014_importance_lifetime" in mem.migrations_applied
     cols = "DISTINCT pinned, user_weight, lifetime, expires_at"
-    where = "FROM facts f JOIN paths p ON p.id = f.path_id WHERE p.path"
+    where = "FROM facts f JOIN paths p ON p.id = f.path_id WHERE f.superseded_by IS NULL AND p.path"
     rows = _rows(mem.db_path, f"SELECT {cols} {where} <> '/memory'")
     assert rows == [(0, None, "standard", None)]
     # the guide alone is pinned and permanent, by 0030 (decision 0154)

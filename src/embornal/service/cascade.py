@@ -34,6 +34,7 @@ from embornal.service.conflict_record import ConflictRecord
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.declared_conflicts import list_conflicts
 from embornal.service.recall import Recaller, record_recall
+from embornal.service.recall_guide import without_guide_hits
 from embornal.service.results import RecallHit
 
 __all__ = ["ANCHOR_SCAN", "cascade", "search", "search_archive"]
@@ -75,9 +76,9 @@ def cascade(
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     recaller.resolve_mode(mode)  # bad input before anything is read
     wanted = n if label is None else n * _FRAME_WIDENING
-    ranked = recaller.recall(
-        query, wanted, vis, now, under=prefix, mode=mode, asked=asked, guide=guide
-    )
+    ranked = without_guide_hits(
+        lambda k: recaller.recall(query, k, vis, now, under=prefix, mode=mode, asked=asked),
+        ctx.store, wanted, vis, guide=guide or prefix not in (None, P.ROOT))  # fmt: skip
     anchors = [
         f
         for f in ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
@@ -157,9 +158,10 @@ def search_archive(
     vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
     pinned = ctx.store.anchor_count(vis)
-    ranked = recaller.recall(text, n + pinned, vis, now, under=prefix, mode=mode, guide=False)
+    ranked = recaller.recall(text, n + pinned, vis, now, under=prefix, mode=mode)
     live = _live(ctx, [h.fact for h in ranked], now)
-    return [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned][:n]
+    kept = [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned]
+    return [h for h in kept if not is_guide_path(h.fact.path)][:n]  # never the guide
 
 
 def _query(query: object, what: str) -> str:

@@ -29,7 +29,6 @@ from typing import Any
 from embornal.domain import paths as P
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
-from embornal.domain.guide import GUIDE_PATH, is_guide_path
 from embornal.domain.ids import new_id
 from embornal.domain.query_entities import query_entities
 from embornal.domain.ranking import (
@@ -54,6 +53,7 @@ from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_context import context_gains, event_times
 from embornal.service.recall_feedback import with_feedback
+from embornal.service.recall_guide import without_guide_hits
 from embornal.service.recall_legs import side_by_side
 from embornal.service.recall_order import lifts, ranked
 from embornal.service.rerank import Reranking
@@ -82,8 +82,7 @@ def recall(
 ) -> list[RecallHit]:
     """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
     (never when looking back to ``as_of``: the hits then, ranked by their strength then).
-    ``now`` is when the question is asked: the times the query names are read against it.
-    The guide under ``/memory`` is left out unless ``guide`` (decision 0154)."""
+    ``now``: when the question is asked (the times it names); ``guide``: with ``/memory``."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
@@ -91,9 +90,10 @@ def recall(
     prefix = P.normalize_path(under) if under is not None else None
     reads, at = looking_back(ctx, as_of)
     recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
-    hits = recaller.recall(
-        query, n, ctx.scope(), at, under=prefix, mode=mode, asked=asked, guide=guide
-    )
+    vis = ctx.scope()
+    hits = without_guide_hits(
+        lambda k: recaller.recall(query, k, vis, at, under=prefix, mode=mode, asked=asked),
+        reads, n, vis, guide=guide or prefix not in (None, P.ROOT))  # fmt: skip
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits
@@ -135,29 +135,8 @@ class Recaller:
         under: str | None,
         mode: str,
         asked: datetime | None = None,
-        guide: bool = True,
     ) -> list[RecallHit]:
-        """``asked``: when the question is asked (default ``now``), for the times it names;
-        ``guide=False``: the guide under ``/memory`` left out (decision 0154). It is taken
-        out of the hits, not out of the scope: a narrower scope would hide the raw bm25 and
-        widen the keyword window of a subject that reads everything."""
-        if guide or (under is not None and under != P.ROOT):  # no guide, or asked for by path
-            return self._recall(query, n, vis, now, under=under, mode=mode, asked=asked)
-        extra = sum(r.fact_count for r in self._store.subtree(GUIDE_PATH, vis))
-        hits = self._recall(query, n + extra, vis, now, under=under, mode=mode, asked=asked)
-        return [h for h in hits if not is_guide_path(h.fact.path)][:n]
-
-    def _recall(
-        self,
-        query: str | None,
-        n: int,
-        vis: ReadScope,
-        now: datetime,
-        *,
-        under: str | None,
-        mode: str,
-        asked: datetime | None,
-    ) -> list[RecallHit]:
+        """``asked``: when the question is asked (default ``now``), for the times it names."""
         chosen = self.resolve_mode(mode)
         if not query or not query.strip():
             from embornal.service.strongest import strongest  # no query: off its path

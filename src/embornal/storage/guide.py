@@ -166,11 +166,11 @@ _SYSTEM_GUIDE = (
     "AND f.superseded_by IS NULL AND f.purged_at IS NULL AND f.id IN (SELECT e.stream_id "
     "FROM events e WHERE e.version = 1 AND e.type = 'FactStored' AND e.actor = 'system')"
 )
-CURRENT = f"SELECT f.id, f.content {_SYSTEM_GUIDE} ORDER BY f.id"
+CURRENT = f"SELECT f.id, f.content {_SYSTEM_GUIDE} ORDER BY f.seq"
 """The live guide facts the ``system`` actor wrote, with their text (both backends)."""
 UNANCHORED = (
     "SELECT f.id, f.pinned, f.user_weight, f.lifetime, f.lifetime_until "
-    f"{_SYSTEM_GUIDE} AND (f.pinned = 0 OR f.lifetime <> 'permanent') ORDER BY f.id"
+    f"{_SYSTEM_GUIDE} AND (f.pinned = 0 OR f.lifetime <> 'permanent') ORDER BY f.seq"
 )
 """Those of them not yet pinned and permanent, with their pin and lifetime."""
 

@@ -385,6 +385,7 @@ def test_bad_limits_are_refused(memory: Memory, limit: Any) -> None:
 def test_limit_bounds_are_inclusive(memory: Memory) -> None:
     from embornal.service.memory import MAX_LIMIT
 
+    memory.store("/notes/one", "one fact of the user's")
     assert len(memory.recall(None, limit=1, reinforce=False)) == 1
     assert isinstance(memory.recall(None, limit=MAX_LIMIT, reinforce=False), list)
 

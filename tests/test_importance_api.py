@@ -273,10 +273,14 @@ def old_memory(tmp_path: Path, clock: FixedClock) -> Iterator[Memory]:
 def test_a_memory_of_release_0_1_0_takes_the_defaults(old_memory: Memory) -> None:
     mem = old_memory
     assert "0014_importance_lifetime" in mem.migrations_applied
-    rows = _rows(
-        mem.db_path, "SELECT DISTINCT pinned, user_weight, lifetime, expires_at FROM facts"
-    )
+    cols = "DISTINCT pinned, user_weight, lifetime, expires_at"
+    where = "FROM facts f JOIN paths p ON p.id = f.path_id WHERE f.superseded_by IS NULL AND p.path"
+    rows = _rows(mem.db_path, f"SELECT {cols} {where} <> '/memory'")
     assert rows == [(0, None, "standard", None)]
+    # the guide alone is pinned and permanent, by 0030 (decision 0154)
+    assert _rows(mem.db_path, f"SELECT {cols} {where} = '/memory'") == [
+        (1, None, "permanent", None)
+    ]
     assert mem.verify() == []
     hit = mem.recall("sqlite tea", reinforce=False, limit=50)[0]
     mem.pin(hit.fact.id)

@@ -51,6 +51,8 @@ def _assert_guide(mem: Memory) -> None:
         assert v.fact.owner == "default"
         tags = {(t.key, t.value) for t in v.fact.tags}
         assert {("visibility", "public"), ("owner", "default")} <= tags
+        assert v.fact.pinned  # decision 0154: an anchor, never pruned, never fading
+        assert v.fact.lifetime == "permanent"
 
 
 # -- a blank database ------------------------------------------------------------------
@@ -75,13 +77,62 @@ def test_open_writes_the_guide_under_memory(memory: Memory, db_path: Path) -> No
     _assert_guide(memory)
     with closing(connect(db_path)) as conn:
         guide = conn.execute(
-            "SELECT e.actor, e.actor_kind, e.reason FROM events e JOIN facts f "
+            "SELECT e.actor, e.actor_kind, e.reason, e.type FROM events e JOIN facts f "
             "ON f.id = e.stream_id JOIN paths p ON p.id = f.path_id WHERE p.path = ?",
             (GUIDE_PATH,),
         ).fetchall()
-    assert len(guide) == len(GUIDE_FACTS)
+    # each stored, then pinned and made permanent, by the system and saying why
+    assert sorted(r[3] for r in guide) == sorted(
+        ["FactStored", "FactImportanceAdjusted", "FactLifetimeChanged"] * len(GUIDE_FACTS)
+    )
     assert {(r[0], r[1]) for r in guide} == {("system", "system")}
     assert all(r[2] for r in guide)
+
+
+def test_a_guide_written_before_it_was_pinned_is_pinned_at_open(
+    db_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memory whose guide was written before 0031 gets the pin and the permanent
+    lifetime at open, through events whose reason the history shows (decision 0154)."""
+    before = ALL_NAMES.index("0031_guide_anchors")
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", MIGRATIONS[:before])
+        with Memory.open(db_path, clock=clock) as mem:
+            assert not any(v.fact.pinned for v in mem.cat(GUIDE_PATH))
+            assert {v.fact.lifetime for v in mem.cat(GUIDE_PATH)} == {"standard"}
+    with Memory.open(db_path, clock=clock) as mem:
+        assert mem.migrations_applied == ["0031_guide_anchors"]
+        _assert_guide(mem)
+        first = mem.cat(GUIDE_PATH)[0].fact
+        kinds = [(e.type, e.actor) for e in mem.history(first.id)]
+        assert ("FactImportanceAdjusted", "system") in kinds
+        assert ("FactLifetimeChanged", "system") in kinds
+        assert mem.verify() == []
+    with Memory.open(db_path, clock=clock) as mem:  # once only
+        assert mem.migrations_applied == []
+        assert len(mem.history(first.id)) == len(kinds)
+
+
+def test_an_earlier_guide_text_naming_mcp_tools_is_superseded_at_open(
+    db_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The texts that said "(MCP: cat)" when the core profile has no cat are superseded
+    by today's, which the history keeps as a supersede of the system (decision 0154)."""
+    from embornal.storage import guide
+
+    kept = (t for t in GUIDE_FACTS if t not in guide._EARLIER.values())
+    earlier = (*guide._EARLIER, *kept)  # the texts of an older build
+    before = ALL_NAMES.index("0031_guide_anchors")
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", MIGRATIONS[:before])
+        m.setattr(guide, "GUIDE_FACTS", earlier)
+        with Memory.open(db_path, clock=clock) as mem:
+            assert sum("(MCP:" in v.fact.content for v in mem.cat(GUIDE_PATH)) == 4
+    with Memory.open(db_path, clock=clock) as mem:
+        _assert_guide(mem)  # today's texts, each pinned and permanent
+        new = next(v.fact for v in mem.cat(GUIDE_PATH) if v.fact.supersedes_id)
+        assert mem.show(str(new.supersedes_id)).fact.superseded_by == new.id
+        assert mem.verify() == []
 
 
 def test_the_root_is_row_one_and_the_only_row_without_a_parent(

@@ -84,9 +84,11 @@ def test_store_forget_restore_supersede_each_as_it_was(memory: Memory, clock: Fi
         return [h.fact.id for h in memory.recall("zork", as_of=at, mode="keyword")]
 
     assert (hits(stored), hits(forgotten), hits(superseded)) == ([old.id], [], [new.id])
-    assert [e.path for e in memory.ls("/", as_of=forgotten)] == ["/memory"]
+    assert [e.path for e in memory.ls("/", as_of=forgotten)] == []  # the guide: with all
+    assert [e.path for e in memory.ls("/", as_of=forgotten, all=True)] == ["/memory"]
     assert [(e.path, e.fact_count) for e in memory.ls("/", as_of=stored)][-1] == ("/proj", 1)
-    assert [c.path for c in memory.tree("/", as_of=forgotten).children] == ["/memory"]
+    assert [c.path for c in memory.tree("/", as_of=forgotten).children] == []
+    assert [c.path for c in memory.tree("/", as_of=forgotten, all=True).children] == ["/memory"]
 
 
 def test_recall_at_a_past_time_writes_nothing_and_ranks_by_strength_then(

@@ -322,7 +322,7 @@ def _check_proposals(
 ) -> None:
     """A proposal is seen by its proposer and by a subject who may read its facts; to any
     other it is absent (the same error as an id no proposal has), and retention scores
-    exactly the facts the subject may read."""
+    exactly the facts the subject may read (the guide under /memory apart)."""
     mem = _reader(admin, subject, assistant)
     allowed = {
         fid
@@ -347,7 +347,8 @@ def _check_proposals(
                 assert e.message == f"no proposal with id {probe}"
             else:
                 raise AssertionError(f"{subject} read a hidden proposal {pid}")
-    assert {s.fact_id for s in mem.retention(lowest=1000)} == allowed
+    guide = {f.id for f in admin._store.get_facts(list(allowed)) if f.path == "/memory"}
+    assert {s.fact_id for s in mem.retention(lowest=1000)} == allowed - guide  # decision 0154
 
 
 def _sees(admin: Memory, subject: str, fact_id: str, assistant: bool) -> bool:
@@ -402,8 +403,9 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
         if check.decision.allowed and _sees(admin, subject, fid, assistant):
             allowed.add(fid)
             allowed_paths.add(check.path)
-    # recall without a query and with a word every fact holds
-    assert {h.fact.id for h in mem.recall(None, limit=1000, reinforce=False)} == allowed
+    # recall without a query (with the guide: all) and with a word every fact holds
+    everything = mem.recall(None, limit=1000, reinforce=False, all=True)
+    assert {h.fact.id for h in everything} == allowed
     assert {h.fact.id for h in mem.recall("word", limit=1000, reinforce=False)} <= allowed
     # cat, per path; show and history per fact
     seen_by_cat = set()
@@ -446,7 +448,7 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
         for child in node.children:  # type: ignore[attr-defined]
             walk(child)
 
-    walk(mem.tree("/"))
+    walk(mem.tree("/", all=True))  # the guide under /memory too (decision 0154)
     # and count exactly the visible facts, on the tree and in ls
     counted = 0
 
@@ -456,9 +458,9 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
         for child in node.children:  # type: ignore[attr-defined]
             count(child)
 
-    count(mem.tree("/"))
+    count(mem.tree("/", all=True))
     assert counted == len(allowed)
-    top = {e.path: e.fact_count for e in mem.ls("/")}
+    top = {e.path: e.fact_count for e in mem.ls("/", all=True)}
     for path, n in top.items():
         assert n == sum(1 for fid in allowed if admin._store.get_fact(fid).path == path)  # type: ignore[union-attr]
     expected = {"/"}
@@ -466,7 +468,9 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
         parts = p.strip("/").split("/")
         expected |= {"/" + "/".join(parts[:i]) for i in range(1, len(parts) + 1)}
     assert shown == expected
-    assert {e.path for e in mem.ls("/")} == {p for p in expected if p.count("/") == 1 and p != "/"}
+    top_paths = {p for p in expected if p.count("/") == 1 and p != "/"}
+    assert {e.path for e in mem.ls("/", all=True)} == top_paths
+    assert {e.path for e in mem.ls("/")} == top_paths - {"/memory"}
 
 
 def _check_exports(mem: Memory, all_ids: set[str], allowed: set[str]) -> None:

@@ -20,7 +20,8 @@ def test_reads_as_of_a_past_time(alice: MemoryAPI, clock: FixedClock) -> None:
     detail = alice.show(old.id, as_of=then)
     assert detail.fact.state == "active" and detail.as_of is not None
     assert alice.show(old.id, as_of="now").fact.state == "superseded"
-    assert [e.path for e in alice.ls("/", as_of=then)] == ["/alice", "/memory"]
+    assert [e.path for e in alice.ls("/", as_of=then)] == ["/alice"]  # the guide: with all
+    assert [e.path for e in alice.ls("/", as_of=then, all=True)] == ["/alice", "/memory"]
     assert [c.path for c in alice.tree("/alice", as_of=then).children] == ["/alice/p"]
     assert [f.id for f in alice.find("fact", under="/alice", as_of=then)] == [old.id]
     with pytest.raises(InvalidTime):

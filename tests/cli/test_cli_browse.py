@@ -27,10 +27,11 @@ def test_ls_table_plain_and_json(cli: Run, facts: dict[str, str]) -> None:
     assert r.out == (
         "| Path      | Facts | Children |\n"
         "|-----------|------:|---------:|\n"
-        "| /memory   |     8 |        0 |\n"
         "| /people   |     0 |        1 |\n"
         "| /projects |     0 |        1 |\n"
     )
+    r = cli("memory", "ls", "--all")
+    assert "| /memory   |     8 |        0 |\n" in r.out and "| /people " in r.out
     r = cli("memory", "ls", "/projects/embornal", "--plain")
     assert r.out == "/projects/embornal/cli/*\n"
     assert cli("memory", "ls", "/people", "--plain").out == "/people/ada*\n"
@@ -39,6 +40,25 @@ def test_ls_table_plain_and_json(cli: Run, facts: dict[str, str]) -> None:
     assert entries == [{"path": "/projects/embornal", "fact_count": 1, "child_count": 1}]
     r = cli("memory", "ls", "/nowhere")
     assert r.code == 3 and "holds nothing" in r.err
+
+
+def test_the_guide_is_left_out_of_ls_tree_and_recall_unless_all(
+    cli: Run, facts: dict[str, str]
+) -> None:
+    """The facts under /memory teach the memory; they are not the user's (decision 0154)."""
+    assert cli("memory", "ls", "--plain").out == "/people/\n/projects/\n"
+    assert "/memory" in cli("memory", "ls", "--plain", "--all").out
+    assert "memory" not in cli("memory", "tree").out
+    assert "── memory*" in cli("memory", "tree", "--all").out
+    assert cli("memory", "tree", "/memory").out == "/memory*\n"  # asked for by its path
+    hits = cli("--json", "memory", "recall", "uv", "--no-reinforce").json()
+    assert hits == []
+    hits = cli("--json", "memory", "recall", "uv", "--no-reinforce", "--all").json()
+    assert hits and {h["fact"]["path"] for h in hits} == {"/memory"}
+    assert len(cli("--json", "memory", "cat", "/memory").json()) == 8
+    guide_id = cli("--json", "memory", "cat", "/memory").json()[0]["fact"]["id"]
+    shown = cli("--json", "memory", "show", guide_id).json()["fact"]
+    assert shown["pinned"] is True and shown["lifetime"] == "permanent"
 
 
 def test_tree_and_dirs_only(cli: Run, facts: dict[str, str]) -> None:

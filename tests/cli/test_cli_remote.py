@@ -242,7 +242,7 @@ def test_as_subject_is_ignored_the_token_owns_new_facts(alice: Server) -> None:
 def test_env_vars_make_a_client_without_config(server: Server, embornal_home: Path) -> None:
     configure(embornal_home, None)
     env = {"EMBORNAL_SERVER_URL": server.url + "/api/v1/", "EMBORNAL_TOKEN": server.bob}
-    result = cli("memory", "tree", "/", **env)
+    result = cli("memory", "tree", "/", "--all", **env)
     assert result.code == 0, result.err
     assert result.out.startswith("/\n") and "memory*" in result.out
     configure(embornal_home, server.url, token="emb_wrong")

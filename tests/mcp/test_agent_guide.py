@@ -24,3 +24,19 @@ def test_every_tool_the_guide_names_exists_and_the_core_loop_is_covered() -> Non
     assert calls <= set(FULL_TOOLS), calls - set(FULL_TOOLS)
     assert set(CORE_TOOLS) <= tools  # the guide says when to call each core tool
     assert re.search(r"[\u4e00-\u9fff]", guide)  # Chinese trigger phrases too
+
+
+def test_the_guide_facts_name_only_what_every_reader_can_call() -> None:
+    """The facts under /memory serve the CLI and both MCP profiles with one text: each
+    command they name is one the CLI has, and any MCP tool they name is one the core
+    profile (the smallest) offers (decision 0154)."""
+    from embornal.interfaces.catalog import whole
+    from embornal.storage.guide import GUIDE_FACTS
+
+    commands = {o.cli for o in whole() if o.cli}
+    for text in GUIDE_FACTS:
+        for command in re.findall(r"`embornal (memory [a-z_-]+)", text):
+            assert command in commands, (command, text)
+        named = re.findall(r"\(MCP: ([a-z_, ]+)\)", text) + re.findall(r"\b([a-z_]+)\(", text)
+        tools = {t.strip() for group in named for t in group.split(",")}
+        assert tools <= set(CORE_TOOLS), (tools - set(CORE_TOOLS), text)

@@ -459,7 +459,7 @@ async def test_unexpected_exception_is_internal_error_without_traceback(
     monkeypatch.setattr(cascade, "cascade", boom)  # the recall tool's call (decision 0096)
     async with connect(agent, profile="full") as client:
         err = await fail(client, "recall", {"query": "x"})
-        assert (await ok(client, "ls", {}))["entries"]  # the server keeps serving
+        assert (await ok(client, "ls", {"all": True}))["entries"]  # the server keeps serving
     assert err["error"] == "internal_error"
     assert "secret internals" not in json.dumps(err)
     assert "RuntimeError" in err["message"]

@@ -8,6 +8,7 @@ from contract_helpers import Events, scope, write
 from embornal.domain.events import ActorKind, NewEvent
 from embornal.domain.events.canon import MemoryFramed
 from embornal.domain.events.types import DomainEvent, FactImportanceAdjusted
+from embornal.domain.guide import without_guide
 from embornal.domain.scope import EVERYTHING
 from embornal.storage.contract import Store
 
@@ -20,18 +21,21 @@ def _pin(events: Events, fact_id: str) -> NewEvent:
     return _on(events, fact_id, FactImportanceAdjusted(fact_id=fact_id, pinned=True))
 
 
+OUTSIDE_GUIDE = without_guide(EVERYTHING)  # a new memory's guide is pinned (decision 0154)
+
+
 def test_anchor_facts_are_the_live_pinned_ones_in_scope(store: Store, events: Events) -> None:
     ids = [write(store, events.stored(f"/{where}/n", f"note {i}"))[0]
            for i, where in enumerate(("public", "private", "public", "public"))]  # fmt: skip
-    assert store.anchor_facts(EVERYTHING, limit=10) == []
+    assert store.anchor_facts(OUTSIDE_GUIDE, limit=10) == []
     write(store, *(_pin(events, fid) for fid in ids[:3]))
     write(store, events.forgotten(ids[2]))
     write(store, _pin(events, ids[3]))
-    assert [f.id for f in store.anchor_facts(EVERYTHING, limit=10)] == [ids[0], ids[1], ids[3]]
-    assert [f.id for f in store.anchor_facts(EVERYTHING, limit=1)] == [ids[0]]
+    assert [f.id for f in store.anchor_facts(OUTSIDE_GUIDE, limit=10)] == [ids[0], ids[1], ids[3]]
+    assert [f.id for f in store.anchor_facts(OUTSIDE_GUIDE, limit=1)] == [ids[0]]
     public = scope(("allow", "path:/public/*"))
     assert [f.id for f in store.anchor_facts(public, limit=10)] == [ids[0], ids[3]]
-    assert all(f.pinned for f in store.anchor_facts(EVERYTHING, limit=10))
+    assert all(f.pinned for f in store.anchor_facts(OUTSIDE_GUIDE, limit=10))
 
 
 def test_frames_of_names_the_frame_of_each_fact_that_has_one(store: Store, events: Events) -> None:

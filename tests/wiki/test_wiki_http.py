@@ -63,9 +63,10 @@ def test_tree_lists_every_path_with_marks_and_counts(client: TestClient) -> None
         "/projects/embornal/storage",
         "/projects/embornal/storage/wal",
         "/notes/xss",
-        "/memory",
     ):
         assert f"/wiki{path}" in hrefs
+    assert "/wiki/memory" not in hrefs  # the guide is not the user's (decision 0154)
+    assert client.get("/wiki/memory").status_code == 200
     # /projects holds no fact of its own: no star; /projects/embornal holds two.
     assert re.search(r'title="/projects">projects</a> <span class="count">', r.text)
     assert re.search(

@@ -236,12 +236,20 @@ class MemoryAPI(Protocol):
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
         rerank: bool = False,
+        all: bool = False,
     ) -> list[RecallHit]: ...
 
-    def ls(self, path: str = "/", *, as_of: datetime | str | None = None) -> list[PathEntry]: ...
+    def ls(
+        self, path: str = "/", *, as_of: datetime | str | None = None, all: bool = False
+    ) -> list[PathEntry]: ...
 
     def tree(
-        self, path: str = "/", *, dirs_only: bool = False, as_of: datetime | str | None = None
+        self,
+        path: str = "/",
+        *,
+        dirs_only: bool = False,
+        as_of: datetime | str | None = None,
+        all: bool = False,
     ) -> TreeNode: ...
 
     def cat(

@@ -46,6 +46,7 @@ class ChronicleAPI(Protocol):
         reinforce: bool = True,
         now: datetime | str | None = None,
         rerank: bool = False,
+        all: bool = False,
     ) -> Cascade: ...
 
     def search(
@@ -57,6 +58,7 @@ class ChronicleAPI(Protocol):
         mode: str = "auto",
         under: str | None = None,
         scope: str | None = None,
+        all: bool = False,
     ) -> Cascade: ...
 
     def search_archive(

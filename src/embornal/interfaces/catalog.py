@@ -21,9 +21,7 @@ from typing import TYPE_CHECKING
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_inputs import (
-    ASKED as _ASKED,
-)
-from embornal.interfaces.catalog_inputs import (
+    ALL,
     EVIDENCE_CLI,
     EVIDENCE_LENGTH,
     EVIDENCE_TYPES,
@@ -36,6 +34,9 @@ from embornal.interfaces.catalog_inputs import (
     RERANK,
     VISIBILITY,
     WRITE_ERRORS,
+)
+from embornal.interfaces.catalog_inputs import (
+    ASKED as _ASKED,
 )
 from embornal.interfaces.catalog_types import (
     Http,
@@ -178,7 +179,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                   status=201, errors=(400, 401, 403, 413, 422, 503)),
     ),
     Operation(
-        "ls", "ls", "list[PathEntry]", (_path(False, "/", flag=""), _AS_OF),
+        "ls", "ls", "list[PathEntry]", (_path(False, "/", flag=""), _AS_OF, ALL),
         tool_order=3, profile="full", title="List topics", read_only=True, cli="memory ls",
         cli_help="list the paths one level below PATH", cli_show="memory_cmds:show_ls",
         cli_args=(_switch(_PLAIN, "one path a line, as ls -F"),),
@@ -196,7 +197,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         "tree", "tree", "TreeNode",
         (_path(False, "/", flag=""),
          Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
-               mcp=False, cli_help="only paths that hold paths"), _AS_OF),
+               mcp=False, cli_help="only paths that hold paths"), _AS_OF, ALL),
         tool_order=4, profile="full", title="Topic tree", read_only=True, cli="memory tree",
         cli_help="draw the tree of paths below PATH",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
@@ -257,7 +258,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                aliases=("frame",), max_length=200, rest=False, cli=False),
          Input("scope", "text", "The task scope whose canon and narrative to show.",
                aliases=("scope",), max_length=200, rest=False, cli=False, full_only=True),
-         RERANK),
+         RERANK, ALL),
         tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
         extra={"mcp_call": "chronicle.recall"},  # the recall cascade (decision 0096)
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",

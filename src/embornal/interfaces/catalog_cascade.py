@@ -8,7 +8,7 @@ catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_PATH_LENGTH
-from embornal.interfaces.catalog_inputs import ASKED, LIMIT, RERANK
+from embornal.interfaces.catalog_inputs import ALL, ASKED, LIMIT, RERANK
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["CASCADE_OPERATIONS"]
@@ -62,7 +62,7 @@ CASCADE_OPERATIONS: tuple[Operation, ...] = (
         (_SOME_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE,
          Input("reinforce", "bool", "false: a read-only cascade (no strength lift).",
                default=True, mcp=False, cli_help="do not count the hits as a recall"), ASKED,
-         RERANK),
+         RERANK, ALL),
         title="The recall cascade", read_only=True, cli="memory cascade",
         cli_show=_SHOW + "show_cascade",
         cli_help="anchors, then canon, then memories (one budget), with what needs care",
@@ -78,7 +78,8 @@ CASCADE_OPERATIONS: tuple[Operation, ...] = (
                   tag="history", probe=True),
     ),
     Operation(
-        "search", "chronicle.search", "Cascade", (_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE),
+        "search", "chronicle.search", "Cascade",
+        (_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
         tool_order=86, profile="full", title="Search with the history priorities",
         read_only=True, cli="memory search", cli_show=_SHOW + "show_cascade",
         cli_help="the cascade for a query, each memory checked again; no reinforcement",

@@ -11,6 +11,7 @@ from embornal.domain.bounds import MAX_LIMIT, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_types import Input
 
 __all__ = [
+    "ALL",
     "ASKED",
     "EVIDENCE_CLI",
     "EVIDENCE_LENGTH",
@@ -29,6 +30,12 @@ __all__ = [
 ]
 
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
+ALL = Input(
+    "all", "bool", "Include the memory's own guide under /memory (left out otherwise).",
+    default=False, aliases=("all",), probe=True, full_only=True,
+    cli_help="include the memory's own guide under /memory",
+)  # fmt: skip
+"""Whether a listing or a search shows the guide facts too (decision 0154)."""
 #: The longest evidence as TYPE:VALUE: its value (``spine.MAX_EVIDENCE_VALUE``) and a type.
 EVIDENCE_LENGTH = 8_192 + 32
 #: The longest note on evidence (``spine.MAX_EVIDENCE_NOTE``).

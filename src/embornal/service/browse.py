@@ -14,6 +14,7 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
+from embornal.domain.guide import asks_for_guide
 from embornal.domain.links import extract_links
 from embornal.domain.strength import strength
 from embornal.errors import EmbornalError, InvalidInput, NotFound
@@ -33,19 +34,23 @@ __all__ = ["cat", "history", "ls", "show", "spine_series", "tree"]
 _TREE_HINT = "See `embornal memory tree /`."
 
 
-def _subtree(ctx: ServiceContext, path: str, as_of: AsOf) -> tuple[str, list[PathRow]]:
+def _subtree(ctx: ServiceContext, path: str, as_of: AsOf, guide: bool) -> tuple[str, list[PathRow]]:
+    """The rows of the tree at and below ``path``; the guide under ``/memory`` only with
+    ``guide`` or when ``path`` is in it (decision 0154)."""
     norm = P.normalize_path(path)
     reads, _ = looking_back(ctx, as_of)
-    rows = reads.subtree(norm, ctx.scope())
+    rows = reads.subtree(norm, ctx.scope(guide=guide or asks_for_guide(norm)))
     if not rows and norm != P.ROOT:
         raise NotFound(f"path {norm} holds nothing", hint=_TREE_HINT)
     return norm, rows
 
 
-def ls(ctx: ServiceContext, path: str, as_of: AsOf = None) -> list[PathEntry]:
+def ls(
+    ctx: ServiceContext, path: str, as_of: AsOf = None, *, guide: bool = False
+) -> list[PathEntry]:
     from embornal.service.details import PathEntry  # ls and tree only: off recall's path
 
-    norm, rows = _subtree(ctx, path, as_of)
+    norm, rows = _subtree(ctx, path, as_of, guide)
     parent_depth = len(P.segments(norm))
     return [
         PathEntry(r.path, r.fact_count, r.child_count)
@@ -54,10 +59,12 @@ def ls(ctx: ServiceContext, path: str, as_of: AsOf = None) -> list[PathEntry]:
     ]
 
 
-def tree(ctx: ServiceContext, path: str, *, dirs_only: bool, as_of: AsOf = None) -> TreeNode:
+def tree(
+    ctx: ServiceContext, path: str, *, dirs_only: bool, as_of: AsOf = None, guide: bool = False
+) -> TreeNode:
     from embornal.service.details import TreeNode
 
-    norm, rows = _subtree(ctx, path, as_of)
+    norm, rows = _subtree(ctx, path, as_of, guide)
     kids: dict[str, list[str]] = {}
     counts = {r.path: r for r in rows}
     for r in rows:

@@ -29,6 +29,7 @@ from datetime import datetime
 from embornal.domain import paths as P
 from embornal.domain.canon import check_label
 from embornal.domain.facts import Fact
+from embornal.domain.guide import is_guide_path
 from embornal.domain.relative_time import check_asked
 from embornal.errors import InvalidInput
 from embornal.service import canon, narratives, protocol
@@ -37,8 +38,9 @@ from embornal.service.conflict_record import ConflictRecord
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.declared_conflicts import list_conflicts
 from embornal.service.recall import Recaller, record_recall
+from embornal.service.recall_guide import without_guide_hits
 from embornal.service.results import RecallHit
-from embornal.storage.guide import GUIDE_FACTS, GUIDE_PATH
+from embornal.storage.guide import GUIDE_FACTS
 
 __all__ = ["ANCHOR_SCAN", "cascade", "search", "search_archive"]
 
@@ -63,9 +65,11 @@ def cascade(
     fresh: bool = False,
     now: datetime | str | None = None,
     rerank: bool = False,
+    guide: bool = False,
 ) -> Cascade:
     """The cascade for ``query`` (None: the strongest memories), as the subject sees it;
-    ``rerank``: the ordinary recall's best candidates reordered by the cross-encoder."""
+    ``rerank``: the ordinary recall's best candidates reordered by the cross-encoder;
+    ``guide``: with the guide under ``/memory`` (left out otherwise, decision 0154)."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
@@ -76,11 +80,15 @@ def cascade(
     vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
     recaller.resolve_mode(mode)  # bad input before anything is read
-    wanted = (n if label is None else n * _FRAME_WIDENING) + len(GUIDE_FACTS)
-    ranked = _no_guide(
-        recaller.recall(query, wanted, vis, now, under=prefix, mode=mode, asked=asked)
-    )
-    anchors = ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
+    wanted = n if label is None else n * _FRAME_WIDENING
+    ranked = without_guide_hits(
+        lambda k: recaller.recall(query, k, vis, now, under=prefix, mode=mode, asked=asked),
+        ctx.store, wanted, vis, guide=guide or prefix not in (None, P.ROOT))  # fmt: skip
+    anchors = [
+        f
+        for f in ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
+        if guide or not is_guide_path(f.path)  # the guide's anchors: only when asked
+    ]
     entries = [e for e in canon.list_canon(ctx, canon_scope) if e.eligible_for_recall]
     if fresh:
         live = _live(ctx, [*anchors, *(e.fact for e in entries), *(h.fact for h in ranked)], now)
@@ -129,12 +137,13 @@ def search(
     mode: str = "auto",
     under: str | None = None,
     scope: str | None = None,
+    guide: bool = False,
 ) -> Cascade:
     """The cascade for ``query``, each candidate checked again at answer time; a search
     reinforces nothing."""
     text = _query(query, "search")
     return cascade(ctx, text, limit=limit, frame=frame, mode=mode, under=under, scope=scope,
-                   reinforce=False, fresh=True)  # fmt: skip
+                   reinforce=False, fresh=True, guide=guide)  # fmt: skip
 
 
 def search_archive(
@@ -157,21 +166,17 @@ def search_archive(
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
     pinned = ctx.store.anchor_count(vis)
     wanted = (n if label is None else n * _FRAME_WIDENING) + pinned + len(GUIDE_FACTS)
-    ranked = _no_guide(recaller.recall(text, wanted, vis, now, under=prefix, mode=mode))
+    ranked = recaller.recall(text, wanted, vis, now, under=prefix, mode=mode)
     live = _live(ctx, [h.fact for h in ranked], now)
-    found = [h for h in ranked if h.fact.id in live and not live[h.fact.id].pinned]
+    found = [
+        h
+        for h in ranked
+        if h.fact.id in live and not live[h.fact.id].pinned and not is_guide_path(h.fact.path)
+    ]  # never the guide
     if label is not None:
         framed = _in_frame(ctx, label, [h.fact for h in found])
         found = [h for h in found if h.fact.id in framed]
     return found[:n]
-
-
-_GUIDE = frozenset(GUIDE_FACTS)
-
-
-def _no_guide(hits: Sequence[RecallHit]) -> list[RecallHit]:
-    """``hits`` without the memory's guide (its text as written, on its path)."""
-    return [h for h in hits if not (h.fact.path == GUIDE_PATH and h.fact.content in _GUIDE)]
 
 
 def _query(query: object, what: str) -> str:

@@ -64,23 +64,25 @@ class Chronicle:
     def recall(self, query: str | None = None, *, limit: int | None = None,
                frame: str | None = None, mode: str = "auto", under: str | None = None,
                scope: str | None = None, reinforce: bool = True,
-               now: datetime | str | None = None, rerank: bool = False) -> Cascade:  # fmt: skip
+               now: datetime | str | None = None, rerank: bool = False,
+               all: bool = False) -> Cascade:  # fmt: skip
         """Anchors first, then the canon, then the ordinary memories, ``limit`` their one
         budget (the anchors always whole); with the stale interpretations, the usable
         narrative or its review notice, and the open conflicts. The ranked hits count as
         a recall unless ``reinforce`` is false; ``now``: when the question is asked;
-        ``rerank``: the best candidates reordered by the cross-encoder (decision 0115)."""
+        ``rerank``: the best candidates reordered by the cross-encoder (decision 0115);
+        ``all``: the guide under ``/memory`` too (decision 0154)."""
         return cascade.cascade(self._ctx, query, limit=limit, frame=frame, mode=mode,
                                under=under, scope=scope, reinforce=reinforce,
-                               now=now, rerank=rerank)  # fmt: skip
+                               now=now, rerank=rerank, guide=all)  # fmt: skip
 
     def search(self, query: str, *, limit: int | None = None, frame: str | None = None,
                mode: str = "auto", under: str | None = None,
-               scope: str | None = None) -> Cascade:  # fmt: skip
+               scope: str | None = None, all: bool = False) -> Cascade:  # fmt: skip
         """The cascade for ``query``, each candidate checked again at answer time; it
-        reinforces nothing."""
+        reinforces nothing. ``all``: the guide under ``/memory`` too (decision 0154)."""
         return cascade.search(self._ctx, query, limit=limit, frame=frame, mode=mode,
-                              under=under, scope=scope)  # fmt: skip
+                              under=under, scope=scope, guide=all)  # fmt: skip
 
     def search_archive(self, query: str, *, limit: int | None = None,
                        frame: str | None = None, mode: str = "auto",

@@ -21,6 +21,7 @@ from embornal.domain.bounds import MAX_LIMIT, whole_in_range
 from embornal.domain.clock import Clock, SystemClock
 from embornal.domain.events import ActorKind, DomainEvent, Event, NewEvent
 from embornal.domain.facts import Fact
+from embornal.domain.guide import without_guide
 from embornal.domain.ids import normalize_prefix
 from embornal.domain.proposal_policy import ProposalPolicy
 from embornal.domain.ranking import FusionSettings
@@ -189,9 +190,11 @@ class ServiceContext:
     def now(self) -> datetime:
         return self.clock.now()
 
-    def scope(self) -> ReadScope:
-        """What the subject may read (the store compiles it into its own filter)."""
-        return self.access.read_filter()
+    def scope(self, *, guide: bool = True) -> ReadScope:
+        """What the subject may read (the store compiles it into its own filter);
+        ``guide=False``: less the memory's guide under ``/memory`` (decision 0154)."""
+        scope = self.access.read_filter()
+        return scope if guide else without_guide(scope)
 
     def event(
         self,

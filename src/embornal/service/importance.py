@@ -66,7 +66,7 @@ def pin(ctx: ServiceContext, fact_id: str, *, reason: str | None = None) -> Fact
     from embornal.domain.protocol import SOFT_ANCHOR_LIMIT
 
     fact = _pin(ctx, fact_id, True, reason)
-    anchors = ctx.store.anchor_count(ctx.scope())
+    anchors = ctx.store.anchor_count(ctx.scope(guide=False))  # the guide's are not counted
     if anchors > SOFT_ANCHOR_LIMIT:
         warning = (
             f"{anchors} anchors are pinned, past the soft limit of {SOFT_ANCHOR_LIMIT}: "
@@ -124,13 +124,14 @@ def due(
     ctx: ServiceContext, *, limit: int | None = None, under: str | None = None
 ) -> list[DueFact]:
     """The live facts the subject may read that are stale now (``c_eff`` below the kind's
-    threshold, docs/model.md, The spine), most urgent first: the lowest ``c_eff`` / threshold."""
+    threshold, docs/model.md, The spine), most urgent first: the lowest ``c_eff`` / threshold.
+    The guide under ``/memory`` is never due (decision 0154)."""
     n = check_limit(limit, ctx.default_limit)
     prefix = None if under is None else normalize_path(under)
     now = ctx.now()
     found: list[tuple[float, str, float, float, float]] = []
     anchors: dict[str, datetime] = {}
-    for row in ctx.store.spine_rows(ctx.scope(), under=prefix):
+    for row in ctx.store.spine_rows(ctx.scope(guide=False), under=prefix):
         confirmed = parse_time(row.last_confirmed_at) if row.last_confirmed_at else None
         since = confirmed or parse_time(row.created_at)
         c_eff, stale = staleness(

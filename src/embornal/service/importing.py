@@ -24,6 +24,7 @@ from embornal.domain import portable_log as L
 from embornal.domain import portable_markdown as M
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
+from embornal.domain.guide import is_guide_path
 from embornal.domain.kinds.registry import KINDS
 from embornal.domain.records import record
 from embornal.errors import Conflict, EmbornalError, InvalidImport, InvalidInput
@@ -181,7 +182,11 @@ def import_markdown(
             supersede.append((block, fact))
         else:
             unchanged += 1
-    forget += [f for f in current.values() if f.state == "active" and f.id not in named]
+    forget += [  # a fact no file names is forgotten; the guide is not the files' (0154)
+        f
+        for f in current.values()
+        if f.state == "active" and f.id not in named and not is_guide_path(f.path)
+    ]
     if not dry_run:
         _apply(ctx, new, supersede, forget, restore)
         from embornal.service.export import export_markdown

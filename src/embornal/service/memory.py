@@ -443,13 +443,15 @@ class Memory:
     def recall(self, query: str | None = None, *, limit: int | None = None,
                under: str | None = None, reinforce: bool = True, mode: str = "auto",
                as_of: AsOf = None, now: datetime | str | None = None,
-               rerank: bool = False) -> list[RecallHit]:  # fmt: skip
+               rerank: bool = False, all: bool = False) -> list[RecallHit]:  # fmt: skip
         """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
         auto); no query: the strongest. Each lifts its strength unless not ``reinforce``.
         ``now``: when the question is asked ("last week" in it is read against it);
-        ``rerank``: the best candidates reordered by the cross-encoder (decision 0115)."""
+        ``rerank``: the best candidates reordered by the cross-encoder (decision 0115);
+        ``all``: the guide under ``/memory`` too (left out otherwise, decision 0154)."""
         return recall.recall(self._ctx, query, limit=limit, under=under, reinforce=reinforce,
-                             mode=mode, as_of=as_of, now=now, rerank=rerank)  # fmt: skip
+                             mode=mode, as_of=as_of, now=now, rerank=rerank,
+                             guide=all)  # fmt: skip
 
     def find(self, kind: str, where: Mapping[str, str] | Sequence[str] = (), *,
              under: str | None = None, limit: int | None = None,
@@ -460,13 +462,16 @@ class Memory:
     def kinds(self) -> list[dict[str, Any]]:
         return kinds.kinds(self._ctx)  # every kind's schema: fields, types, vocabularies
 
-    def ls(self, path: str = "/", *, as_of: AsOf = None) -> list[PathEntry]:
-        """One level below ``path``: each child with its own fact count and child count."""
-        return browse.ls(self._ctx, path, as_of)
+    def ls(self, path: str = "/", *, as_of: AsOf = None, all: bool = False) -> list[PathEntry]:
+        """One level below ``path``: each child with its own fact count and child count;
+        ``all``: the guide under ``/memory`` too (shown anyway when ``path`` is in it)."""
+        return browse.ls(self._ctx, path, as_of, guide=all)
 
-    def tree(self, path: str = "/", *, dirs_only: bool = False, as_of: AsOf = None) -> TreeNode:
-        """The whole tree below ``path``; ``dirs_only`` keeps the paths that hold paths."""
-        return browse.tree(self._ctx, path, dirs_only=dirs_only, as_of=as_of)
+    def tree(self, path: str = "/", *, dirs_only: bool = False, as_of: AsOf = None,
+             all: bool = False) -> TreeNode:  # fmt: skip
+        """The whole tree below ``path``; ``dirs_only`` keeps the paths that hold paths;
+        ``all``: the guide under ``/memory`` too (shown anyway when ``path`` is in it)."""
+        return browse.tree(self._ctx, path, dirs_only=dirs_only, as_of=as_of, guide=all)
 
     def cat(self, path: str, *, limit: int | None = None, order_by: str = "date",
             recall: bool = False, as_of: AsOf = None) -> list[FactView]:  # fmt: skip

@@ -53,6 +53,7 @@ from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_context import context_gains, event_times
 from embornal.service.recall_feedback import with_feedback
+from embornal.service.recall_guide import without_guide_hits
 from embornal.service.recall_legs import side_by_side
 from embornal.service.recall_order import lifts, ranked
 from embornal.service.rerank import Reranking
@@ -77,10 +78,11 @@ def recall(
     as_of: AsOf = None,
     now: datetime | str | None = None,
     rerank: bool = False,
+    guide: bool = False,
 ) -> list[RecallHit]:
     """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
     (never when looking back to ``as_of``: the hits then, ranked by their strength then).
-    ``now`` is when the question is asked: the times the query names are read against it."""
+    ``now``: when the question is asked (the times it names); ``guide``: with ``/memory``."""
     n = check_limit(limit, ctx.default_limit)
     if query is not None and not isinstance(query, str):
         raise InvalidInput(f"the query must be text, not {type(query).__name__}")
@@ -88,7 +90,10 @@ def recall(
     prefix = P.normalize_path(under) if under is not None else None
     reads, at = looking_back(ctx, as_of)
     recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
-    hits = recaller.recall(query, n, ctx.scope(), at, under=prefix, mode=mode, asked=asked)
+    vis = ctx.scope()
+    hits = without_guide_hits(
+        lambda k: recaller.recall(query, k, vis, at, under=prefix, mode=mode, asked=asked),
+        reads, n, vis, guide=guide or prefix not in (None, P.ROOT))  # fmt: skip
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits

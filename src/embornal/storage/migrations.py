@@ -73,6 +73,14 @@ def _guide(conn: Connection, clock: Clock) -> None:
     write_guide(conn, clock)
 
 
+def _anchor_guide(conn: Connection, clock: Clock) -> None:
+    """0030: the guide under ``/memory`` pinned and permanent, through the events that
+    do it (decision 0154), in a new memory as in an older one."""
+    from embornal.storage.guide import anchor_guide
+
+    anchor_guide(conn, clock)
+
+
 def default_policy_events(clock: Clock) -> list[NewEvent]:
     """The events that write a new memory's default rules (any backend appends them)."""
     from embornal.domain.access import DEFAULT_RULES
@@ -216,6 +224,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0028_fact_tag_text", "schema", _sql("0028_fact_tag_text")),
     Migration("0029_anchor_index_path", "schema", _sql("0029_anchor_index_path")),
     Migration("0030_token_actor_kind", "schema", _sql("0030_token_actor_kind")),
+    Migration("0031_guide_anchors", "data", _anchor_guide),
 )
 
 

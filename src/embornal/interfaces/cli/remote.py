@@ -543,14 +543,22 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
         as_of: datetime | str | None = None,
         now: datetime | str | None = None,
         rerank: bool = False,
+        all: bool = False,
     ) -> list[RecallHit]:
         return cast(list[RecallHit], self._op("recall", **_given(locals())))
 
-    def ls(self, path: str = "/", *, as_of: datetime | str | None = None) -> list[PathEntry]:
-        return cast(list[PathEntry], self._op("ls", path=path, as_of=as_of))
+    def ls(
+        self, path: str = "/", *, as_of: datetime | str | None = None, all: bool = False
+    ) -> list[PathEntry]:
+        return cast(list[PathEntry], self._op("ls", **_given(locals())))
 
     def tree(
-        self, path: str = "/", *, dirs_only: bool = False, as_of: datetime | str | None = None
+        self,
+        path: str = "/",
+        *,
+        dirs_only: bool = False,
+        as_of: datetime | str | None = None,
+        all: bool = False,
     ) -> TreeNode:
         return cast(TreeNode, self._op("tree", **_given(locals())))
 

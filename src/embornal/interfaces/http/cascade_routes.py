@@ -60,6 +60,8 @@ class CascadeQuery(_In):
                             "(ISO-8601): times the query names are read against it.")  # fmt: skip
     rerank: bool = Field(False, description="true: the best candidates reordered by the "
                          "server's cross-encoder reranker.")  # fmt: skip
+    all: bool = Field(False, description="true: the memory's own guide under /memory too "
+                      "(left out otherwise).")  # fmt: skip
 
 
 class SearchQuery(_In):
@@ -69,6 +71,8 @@ class SearchQuery(_In):
     mode: _Mode = "auto"
     under: _Under = None
     scope: str | None = _Label
+    all: bool = Field(False, description="true: the memory's own guide under /memory too "
+                      "(left out otherwise).")  # fmt: skip
 
 
 class ArchiveQuery(_In):

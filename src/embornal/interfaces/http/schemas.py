@@ -538,12 +538,16 @@ AsOfIn = Annotated[
 class LsQuery(_In):
     path: PathIn = "/"
     at: AsOfIn = None
+    all: bool = Field(False, description="true: the memory's own guide under /memory too "
+                      "(left out otherwise).")  # fmt: skip
 
 
 class TreeQuery(_In):
     path: PathIn = "/"
     dirs_only: bool = Field(False, description="Keep only the paths that hold paths.")
     at: AsOfIn = None
+    all: bool = Field(False, description="true: the memory's own guide under /memory too "
+                      "(left out otherwise).")  # fmt: skip
 
 
 class ShowQuery(_In):
@@ -573,6 +577,8 @@ class RecallQuery(_In):
     rerank: bool = Field(False, description="true: the best candidates reordered by the "
                          "server's cross-encoder reranker.")  # fmt: skip
     under: UnderIn = None
+    all: bool = Field(False, description="true: the memory's own guide under /memory too "
+                      "(left out otherwise).")  # fmt: skip
 
 
 class FindQuery(_In):

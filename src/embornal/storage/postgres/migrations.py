@@ -60,6 +60,18 @@ def _seed(conn: Conn, clock: Clock) -> None:
     append(conn, default_policy_events(clock))
 
 
+def _anchor_guide(conn: Conn, clock: Clock) -> None:
+    """The guide under ``/memory`` pinned and permanent, through the events that do it
+    (decision 0154), in a new memory as in an older one."""
+    from embornal.storage import guide as G
+    from embornal.storage.postgres.eventlog import append
+
+    current = execute(conn, G.CURRENT, (G.GUIDE_PATH,)).fetchall()
+    append(conn, G.rewrite_events(clock, [(r[0], r[1]) for r in current]))
+    rows = execute(conn, G.UNANCHORED, (G.GUIDE_PATH,)).fetchall()
+    append(conn, G.anchor_events(clock, [G.guide_fact(*r) for r in rows]))
+
+
 def _history(conn: Conn, clock: Clock) -> None:
     """The history tables, and the history of the log before them (:mod:`.history`)."""
     from embornal.storage.postgres.admin import replay
@@ -80,6 +92,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(HISTORY, "schema", _history),
     PgMigration(LENGTHS, "schema", _sql("0009_fact_terms_length")),
     PgMigration("pg_0010_token_actor_kind", "schema", _sql("0010_token_actor_kind")),
+    PgMigration("pg_0011_guide_anchors", "data", _anchor_guide),
 )
 
 

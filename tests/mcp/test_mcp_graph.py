@@ -40,7 +40,8 @@ async def test_link_links_merge(memory: Memory) -> None:
         err, made = await call(client, "link", {"from": note.id, "rel": "about", "to": twin.id})
         assert not err, made
         assert made == {"source_id": note.id, "relation": "about", "target_id": twin.id,
-                        "link_id": f"{note.id}:about:{twin.id}"}  # fmt: skip
+                        "link_id": f"{note.id}:about:{twin.id}",
+                        "id": f"{note.id}:about:{twin.id}"}  # fmt: skip
         err, merged = await call(
             client, "merge", {"survivor": ada.id, "duplicate": twin.id, "reason": "same"}
         )

@@ -63,6 +63,25 @@ async def test_a_memory_answers_status_tier_source_and_security_sensitive(
         assert got["status"] == "consolidated" and got["source"] == "ann"
 
 
+async def test_recall_anchors_answer_status_and_tier(memory: Memory) -> None:
+    async with connect(memory) as client:
+        _, got = await call(client, "remember", {"content": "Name: Ana.", "source": "ann"})
+        mid = got["memory_id"]
+        await call(client, "promote", {"memory_id": mid, "reason": "who she is"})
+        await call(client, "corroborate", {"memory_id": mid, "source": "register"})
+        await call(client, "pin", {"memory_id": mid, "reason": "identity"})
+        bad, got = await call(client, "recall", {"limit": 1})
+        assert not bad and [a["id"] for a in got["anchors"]] == [mid]
+        anchor = got["anchors"][0]
+        assert anchor["status"] == anchor["stage"] == "consolidated"
+        assert anchor["tier"] == "testimony"
+        _, got = await call(client, "provenance", {"memory_id": mid})
+        assert got["origin_known"] is True and got["origin"] == "ann"
+        _, unknown = await call(client, "remember", {"content": "Name: Bo."})
+        _, got = await call(client, "provenance", {"memory_id": unknown["id"]})
+        assert got["origin_known"] is False
+
+
 async def test_unpin_answers_unpinned_true(memory: Memory) -> None:
     async with connect(memory) as client:
         _, got = await call(client, "remember", {"content": "Name: Ana."})
@@ -174,6 +193,7 @@ async def test_a_link_has_an_id_that_unlinks_it(memory: Memory) -> None:
         said = {"from_id": a["id"], "to_id": b["id"], "relation": "updates", "reason": "notice"}
         bad, link = await call(client, "link_memories", said)
         assert not bad and link["link_id"] == f"{a['id']}:supersedes:{b['id']}"
+        assert link["id"] == link["link_id"]
         _, got = await call(client, "memory_links", {"memory_id": a["id"]})
         assert [n["link_id"] for n in got["linked"]] == [link["link_id"]]
         bad, got = await call(

@@ -20,7 +20,7 @@ from embornal.interfaces.mcp.results import FactOut, HitOut, RecallOut
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 from embornal.service.narrative_results import NarrativeView
 
-__all__ = ["CASCADE_RESULTS", "ArchiveOut", "CascadeOut", "RetrievalOut"]
+__all__ = ["CASCADE_RESULTS", "AnchorOut", "ArchiveOut", "CascadeOut", "RetrievalOut"]
 
 _NOTHING = "Nothing matched: try other or fewer words, a wider 'under', or no query."
 
@@ -49,6 +49,15 @@ class RetrievalOut(BaseModel):
         )
 
 
+class AnchorOut(FactOut):
+    """A pinned memory and where it stands (set by :func:`~embornal.interfaces.mcp.compat.
+    anchor_standing`, as memory-as-history's anchors carry it)."""
+
+    stage: str | None = Field(None, description="consolidated: only such a memory is pinned.")
+    status: str | None = Field(None, description="The stage again (memory-as-history's name).")
+    tier: str | None = Field(None, description="archive, testimony or interpretation.")
+
+
 class ArchiveOut(RecallOut):
     """The unpinned hits, also as ``memories``, and how they were retrieved."""
 
@@ -61,7 +70,7 @@ class CascadeOut(RecallOut):
 
     keep_null: ClassVar[tuple[str, ...]] = ("narrative", "narrative_review")
 
-    anchors: list[FactOut] = Field(
+    anchors: list[AnchorOut] = Field(
         default_factory=list, description="Pinned memories: who and what matters, always whole."
     )
     canon: list[CanonEntryOut] = Field(
@@ -91,7 +100,7 @@ def cascade_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
     view = NarrativeViewOut.of(NarrativeView("", found.narrative, found.narrative_review))
     out = CascadeOut(
         hits=[HitOut.of_hit(h) for h in found.hits],
-        anchors=[FactOut.of(f) for f in found.anchors],
+        anchors=[AnchorOut(**FactOut.of(f).model_dump()) for f in found.anchors],
         canon=[CanonEntryOut.of(e) for e in found.canon],
         memories=[HitOut.of_hit(h) for h in found.memories],
         stale_interpretations=DueMemoriesOut.of(found.stale_interpretations).memories,

@@ -9,6 +9,10 @@ accepted and not shown: each tool's schema names embornal's arguments only.
 * ``search_history(expand="none"|"links"|"session"|"both")``: no evidence, or one place
   of evidence through links, the session or both (``expand=1`` and ``via``).
 
+Its answers' fields beside embornal's are mostly set where each answer is made; recall's
+anchors, which the cascade answers as facts, get their stage and tier here
+(:func:`anchor_standing`).
+
 Its arguments embornal cannot honour are refused as any unknown argument is, the hint
 naming the call that does it (:func:`instead`): a filter dropped would answer unfiltered.
 
@@ -25,11 +29,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel
 
 from embornal import errors
 from embornal.domain.narratives import parse_link
+from embornal.domain.protocol_state import CONSOLIDATED
+from embornal.interfaces.mcp.cascade_out import CascadeOut
+from embornal.service.memory import Memory
 
-__all__ = ["REFUSALS", "instead", "peer_arguments", "peer_error", "refusal_as_result"]
+__all__ = [
+    "REFUSALS",
+    "anchor_standing",
+    "instead",
+    "peer_arguments",
+    "peer_error",
+    "refusal_as_result",
+]
 
 REFUSALS = ("error", "result")
 """How a refusal is answered: ``isError`` (embornal's), or a plain result (the peer's)."""
@@ -88,6 +103,17 @@ def peer_arguments(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
     if tool == "unlink_memories" and "link_id" in out:
         source, relation, target = parse_link(out.pop("link_id"))
         out.update(source_id=source, relation=relation, target_id=target)
+    return out
+
+
+def anchor_standing(memory: Memory, out: BaseModel) -> BaseModel:
+    """``out`` with each anchor of a recall or search answer given its ``stage``/``status``
+    (consolidated: pin refuses working material) and ``tier`` as the memory reads them;
+    any other answer as it is."""
+    if isinstance(out, CascadeOut):
+        for anchor in out.anchors:
+            anchor.stage = anchor.status = CONSOLIDATED
+            anchor.tier = memory.provenance(anchor.id).tier
     return out
 
 

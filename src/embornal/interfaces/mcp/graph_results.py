@@ -21,11 +21,13 @@ class LinkOut(BaseModel):
     relation: str
     target_id: str
     link_id: str = Field(description="SOURCE:relation:TARGET.")
+    id: str = Field(description="The link id again (memory-as-history's name).")
 
     @classmethod
     def of(cls, link: Any) -> LinkOut:
+        link_id = format_link(link.source_id, link.relation, link.target_id)
         return cls(source_id=link.source_id, relation=link.relation, target_id=link.target_id,
-                   link_id=format_link(link.source_id, link.relation, link.target_id))  # fmt: skip
+                   link_id=link_id, id=link_id)  # fmt: skip
 
 
 class NeighbourOut(FactOut):

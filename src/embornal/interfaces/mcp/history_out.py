@@ -66,6 +66,7 @@ class ProvenanceOut(BaseModel):
     tier: str
     sensitive: bool
     origin: str | None = Field(None, description="The source given at capture; null: unknown.")
+    origin_known: bool = Field(description="Whether a source was given at capture.")
     sources: list[str] = Field(description="Distinct corroborating labels.")
     recorded: int = Field(description="Corroborations recorded, repeats too.")
     independent_count: int
@@ -85,6 +86,7 @@ class ProvenanceOut(BaseModel):
             tier=p.tier,
             sensitive=p.sensitive,
             origin=p.origin,
+            origin_known=p.origin is not None,
             sources=list(p.sources),
             recorded=p.recorded,
             independent_count=len(p.independent),

@@ -34,6 +34,7 @@ from embornal.interfaces.mcp.canon_out import CANON_RESULTS
 from embornal.interfaces.mcp.cascade_out import CASCADE_RESULTS
 from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
 from embornal.interfaces.mcp.claim_results import CLAIM_RESULTS, EvidenceOut
+from embornal.interfaces.mcp.compat import anchor_standing
 from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
 from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
@@ -469,7 +470,10 @@ def _tool(op: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
     assert call is not None
 
     async def tool(**raw: Any) -> CallToolResult:
-        return await run(op.name, lambda m: project(_invoke(m, op, _arguments(raw, inputs)), raw))
+        def answer(m: Memory) -> BaseModel:
+            return anchor_standing(m, project(_invoke(m, op, _arguments(raw, inputs)), raw))
+
+        return await run(op.name, answer)
 
     params = [
         inspect.Parameter(

@@ -60,6 +60,23 @@ def test_approve_the_checked_items_of_a_proposal(memory: Memory) -> None:
     shown = memory.proposal(pid)
     assert shown.status == "approved" and shown.decided_by == "default"
     assert [i.applied for i in shown.items] == [True, False]
+    made = memory.recall("tusk")[0].fact.id
+    with local(memory) as c:  # the applied item links to the fact it made
+        assert f'made <a class="id" href="/fact/{made}">' in c.get(f"/proposal/{pid}").text
+
+
+def test_an_applied_item_names_no_fact_its_reader_may_not_read(memory: Memory) -> None:
+    pid = propose_two(memory, memory.store("/notes/animals", "Narwhals are a myth.").id)
+    memory.approve(pid, items=["1"])
+    made = memory.recall("tusk")[0].fact.id
+    memory.set_visibility(made, "private", reason="mine")
+    memory.policy_add("p", ["bob", "path:/*", "read", "allow"])
+    bob = memory.token_add("bob", person=True)
+    with served(memory) as c:
+        c.cookies.set(TOKEN_COOKIE, bob.token)
+        page = c.get(f"/proposal/{pid}")
+    assert page.status_code == 200 and "The narwhal has a tusk." in page.text
+    assert made not in page.text  # the item is shown, the private fact it made is not
 
 
 def test_approve_all_reject_and_bad_forms(memory: Memory) -> None:

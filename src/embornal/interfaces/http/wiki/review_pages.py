@@ -142,7 +142,9 @@ def _value(value: Any) -> str:
 _SHOWN_APART = ("type", "fact_id", "new_id", "content", "path", "kind", "reason")
 
 
-def _item(item: ProposalItem, target: FactDetail | None, checkbox: str) -> str:
+def _item(
+    item: ProposalItem, target: FactDetail | None, checkbox: str, made: FactDetail | None = None
+) -> str:
     fields = dict(item.fields)
     what = {
         "create": "create",
@@ -157,6 +159,8 @@ def _item(item: ProposalItem, target: FactDetail | None, checkbox: str) -> str:
         head += " at " + link(str(fields["path"]))
     if item.fact_id and item.type != "create":
         head += " fact " + _id_link(item.fact_id)
+    if made is not None:  # an applied create: the fact it made, if the reader may read it
+        head += " made " + _id_link(str(made.fact.id))
     body = ""
     if target is not None:
         body += (
@@ -204,7 +208,8 @@ def proposal_body(
                 f'id="check-{e(item.number)}" checked aria-label="item {e(item.number)}">'
             )
         target = targets.get(item.fact_id) if item.fact_id and item.type != "create" else None
-        items.append(_item(item, target, box))
+        made = targets.get(item.fact_id) if item.fact_id and item.type == "create" else None
+        items.append(_item(item, target, box, made))
     meta = (
         '<dl class="meta">'
         f"<div><dt>status</dt><dd>{e(p.status)}</dd></div>"

@@ -197,7 +197,11 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
             def load() -> tuple[Proposal, dict[str, FactDetail], bool]:
                 proposal = memory.proposal(raw)
                 targets: dict[str, FactDetail] = {}
-                wanted = [i.fact_id for i in proposal.items if i.fact_id and i.type != "create"]
+                wanted = [  # what each item acts on, and the facts applied items made
+                    i.fact_id
+                    for i in proposal.items
+                    if i.fact_id and (i.type != "create" or i.applied is True)
+                ]
                 for fid in list(dict.fromkeys(wanted))[:MAX_SHOWN_TARGETS]:
                     try:
                         targets[fid] = memory.show(fid)

@@ -132,7 +132,7 @@ def instrument(mem: Any, parts: Parts) -> None:
     from embornal.domain.events import EVENTS
     from embornal.service import facts
     from embornal.service.context import ServiceContext
-    from embornal.storage import conflict_projection, eventlog, history, projector
+    from embornal.storage import conflict_projection, eventlog, eventlog_sql, history, projector
 
     def wrap(owner: Any, name: str, label: str) -> None:
         setattr(owner, name, parts.wrap(label, getattr(owner, name)))
@@ -156,7 +156,7 @@ def instrument(mem: Any, parts: Parts) -> None:
         (mem._ctx.access, "unconditional", "python: the access check"),
     ):
         wrap(owner, name, label)
-    eventlog._ENCODER = TimedEncoder(eventlog._ENCODER, parts)  # type: ignore[assignment]
+    eventlog_sql._ENCODER = TimedEncoder(eventlog_sql._ENCODER, parts)  # type: ignore[assignment]
 
 
 def copy_memory(src: Path, directory: Path) -> Path:

@@ -21,7 +21,7 @@ from embornal.domain.events.narratives import NarrativeInvalidated
 from embornal.domain.fact_aggregate import FactState, evolve
 from embornal.domain.narratives import fold_account, state_issues
 from embornal.domain.protocol import decide_refused
-from embornal.service.lifecycle import run_command
+from embornal.service.command import run_command
 
 if TYPE_CHECKING:
     from embornal.service.context import ServiceContext

@@ -40,7 +40,6 @@ from embornal.service.declared_conflicts import list_conflicts
 from embornal.service.recall import Recaller, record_recall
 from embornal.service.recall_guide import without_guide_hits
 from embornal.service.results import RecallHit
-from embornal.storage.guide import GUIDE_FACTS
 
 __all__ = ["ANCHOR_SCAN", "cascade", "search", "search_archive"]
 
@@ -165,7 +164,7 @@ def search_archive(
     vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
     pinned = ctx.store.anchor_count(vis)
-    wanted = (n if label is None else n * _FRAME_WIDENING) + pinned + len(GUIDE_FACTS)
+    wanted = (n if label is None else n * _FRAME_WIDENING) + pinned  # the guide is pinned
     ranked = recaller.recall(text, wanted, vis, now, under=prefix, mode=mode)
     live = _live(ctx, [h.fact for h in ranked], now)
     found = [

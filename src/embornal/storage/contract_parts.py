@@ -1,4 +1,4 @@
-"""The storage contract's parts (review, timeline, narratives, claims) as one Protocol
+"""The storage contract's parts (review, timeline, narratives, claims, listing) as one Protocol
 base of :class:`~embornal.storage.contract.Store`, and where each of their names lives
 (decision 0094).
 
@@ -23,6 +23,10 @@ NAMES: dict[str, str] = {
     **dict.fromkeys(("ClaimReads", "ClaimRow"), "embornal.storage.contract_claims"),
     **dict.fromkeys(("NarrativeReads", "NarrativeRow"), "embornal.storage.contract_narratives"),
     **dict.fromkeys(("TimelineReads", "TimelineRow"), "embornal.storage.contract_timeline"),
+    **dict.fromkeys(
+        ("LinkMap", "ListFilter", "ListPage", "ListRow", "ListingReads"),
+        "embornal.storage.contract_listing",
+    ),
     **dict.fromkeys(
         (
             "CanonReads",
@@ -59,6 +63,7 @@ def reexport(namespace: MutableMapping[str, Any]) -> Callable[[str], Any]:
 
 if TYPE_CHECKING:
     from embornal.storage.contract_claims import ClaimReads
+    from embornal.storage.contract_listing import ListingReads
     from embornal.storage.contract_narratives import NarrativeReads
     from embornal.storage.contract_review import CanonReads, ConflictReads, ProposalReads
     from embornal.storage.contract_timeline import TimelineReads
@@ -70,6 +75,7 @@ if TYPE_CHECKING:
         TimelineReads,
         NarrativeReads,
         ClaimReads,
+        ListingReads,
         Protocol,
     ):
         """The parts' reads a store has."""

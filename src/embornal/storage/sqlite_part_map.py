@@ -27,6 +27,7 @@ _CANON = "embornal.storage.canon:CanonQueries"
 _NARRATIVES = "embornal.storage.narratives_sql:NarrativeQueries"
 _CLAIMS = "embornal.storage.claims_sql:ClaimQueries"
 _CONFLICTS = "embornal.storage.conflict_reads:ConflictQueries"
+_LISTING = "embornal.storage.listing_sql:ListingQueries"
 
 #: Method name → ``"module:Class"`` of the class that defines it (the first of the parts'
 #: bases that does, as in :class:`~embornal.storage.sqlite_parts.QueryParts`).
@@ -77,6 +78,11 @@ PART_METHODS: dict[str, str] = {
     "entity_groups": _CONFLICTS,
     "fact_texts": _CONFLICTS,
     "conflict_states": _CONFLICTS,
+    "_age_days": _LISTING,
+    "_rate": _LISTING,
+    "_list_where": _LISTING,
+    "list_rows": _LISTING,
+    "link_map": _LISTING,
 }
 
 

@@ -1,6 +1,6 @@
 """The query parts of the SQLite store, gathered in one class it derives from: each part's
 reads (portability, proposals, typed links, the history protocol, canon, narratives,
-claims, conflicts) live in a module of their own and read through the store's ``_rows``,
+claims, conflicts, the list) live in a module of their own and read through the store's ``_rows``,
 ``_scopes`` and ``_facts``. A new area adds its part here, not to :mod:`.sqlite`, and
 its methods to :data:`~embornal.storage.sqlite_part_map.PART_METHODS` (a test holds the
 two together).
@@ -15,6 +15,7 @@ from embornal.storage.canon import CanonQueries
 from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.conflict_reads import ConflictQueries
 from embornal.storage.graph import LinkReads
+from embornal.storage.listing_sql import ListingQueries
 from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.portability import SqlitePortability
 from embornal.storage.proposals_sql import ProposalQueries
@@ -32,5 +33,6 @@ class QueryParts(
     NarrativeQueries,
     ClaimQueries,
     ConflictQueries,
+    ListingQueries,
 ):
     """Every query part of the SQLite store."""

@@ -34,6 +34,7 @@ from embornal.storage.canon import CanonQueries
 from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.contract import FactVector, Redaction, SpineRow
 from embornal.storage.graph import LinkReads
+from embornal.storage.listing_sql import ListingQueries
 from embornal.storage.narratives_sql import NarrativeQueries
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
@@ -84,6 +85,7 @@ class PostgresStore(
     CanonQueries,
     NarrativeQueries,
     ClaimQueries,
+    ListingQueries,
 ):
     """One open PostgreSQL memory, safe to share between threads. The present reads both
     stores share (:mod:`embornal.storage.store_reads`), the reads of typed links,
@@ -182,6 +184,13 @@ class PostgresStore(
 
     def _ids_in(self, fact_ids: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
         return "f.id = ANY(?)", (list(fact_ids),)
+
+    def _age_days(self, now: str) -> str:
+        """The days from ``f``'s strength anchor to ``now`` (the list's strength)."""
+        return (
+            f"(EXTRACT(EPOCH FROM (CAST('{now}' AS timestamptz) - "
+            "CAST(coalesce(f.last_recall_at, f.created_at) AS timestamptz))) / 86400.0)"
+        )
 
     def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
         if not fact_ids or vis.sql == "TRUE":

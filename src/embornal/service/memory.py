@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from embornal.domain.proposal_policy import ProposalPolicy
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
     from embornal.domain.spine_series import SpineSeries
+    from embornal.storage.contract_listing import ListFilter
     from embornal.service import (
         admin,
         backup,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
         kinds,
         lifecycle,
         links,
+        listing,
         merge,
         overview,
         proposals,
@@ -62,6 +64,7 @@ if TYPE_CHECKING:
     from embornal.service.graph_results import DanglingLink, Link, LinkGraph
     from embornal.service.import_tools import Progress, ToolImport
     from embornal.service.importing import EventsImport, MarkdownImport
+    from embornal.service.listing import MemoryList, MemoryMap
     from embornal.service.overview import Overview
     from embornal.service.proposal_results import (
         Proposal,
@@ -104,6 +107,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     lifecycle = Later("embornal.service.lifecycle")
     ingest = Later("embornal.service.ingest")
     links = Later("embornal.service.links")
+    listing = Later("embornal.service.listing")
     merge = Later("embornal.service.merge")
     overview = Later("embornal.service.overview")
     proposals = Later("embornal.service.proposals")
@@ -472,6 +476,16 @@ class Memory:
         """The whole tree below ``path``; ``dirs_only`` keeps the paths that hold paths;
         ``all``: the guide under ``/memory`` too (shown anyway when ``path`` is in it)."""
         return browse.tree(self._ctx, path, dirs_only=dirs_only, as_of=as_of, guide=all)
+
+    def list_memories(self, where: ListFilter, *, page: int = 1, page_size: int = 50,
+                      all: bool = False) -> MemoryList:  # fmt: skip
+        """The live facts that ``where`` keeps (filtered, sorted, paged by the store)."""
+        return listing.list_memories(self._ctx, where, page=page, page_size=page_size, guide=all)
+
+    def link_map(self, *, under: str | None = None, relation: str | None = None,
+                 limit: int = 60, all: bool = False) -> MemoryMap:  # fmt: skip
+        """The most linked facts and the typed links between them (the whole graph)."""
+        return listing.link_map(self._ctx, under=under, relation=relation, limit=limit, guide=all)
 
     def cat(self, path: str, *, limit: int | None = None, order_by: str = "date",
             recall: bool = False, as_of: AsOf = None) -> list[FactView]:  # fmt: skip

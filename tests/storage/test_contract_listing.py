@@ -12,7 +12,7 @@ from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
 from embornal.domain.clock import format_time
-from embornal.domain.events import ActorKind, FactsRecalled, NewEvent
+from embornal.domain.events import ActorKind, FactsRecalled, FactStored, NewEvent
 from embornal.domain.events.graph import FactLinked
 from embornal.domain.events.protocol import MemoryCaptured
 from embornal.domain.guide import without_guide
@@ -20,7 +20,6 @@ from embornal.domain.scope import EVERYTHING
 from embornal.domain.strength import strength
 from embornal.storage.contract import Store
 from embornal.storage.contract_listing import ListFilter
-
 
 #: The whole memory less its guide under /memory (each store is seeded with it).
 ALL = without_guide(EVERYTHING)
@@ -42,8 +41,9 @@ def _seed(store: Store, events: Events, clock: FixedClock) -> list[str]:
             owner="alice" if n % 2 else "bob",
             tags=[("topic", "red" if n % 4 == 0 else "blue")],
         )
-        body = replace(stored.body, kind="person" if n % 3 == 0 else "fact",  # type: ignore[type-var]
-                       confidence=n / 12)  # fmt: skip
+        assert isinstance(stored.body, FactStored)
+        kind = "person" if n % 3 == 0 else "fact"
+        body = replace(stored.body, kind=kind, confidence=n / 12)
         new = [replace(stored, body=body)]
         if n in (4, 7):
             new.append(_new(events, stored.stream_id,
@@ -67,14 +67,18 @@ def test_list_filters_each_field(store: Store, events: Events, clock: FixedClock
     live = ids[:11]
     oldest = ListFilter(sort="oldest")
     assert _ids(store, oldest) == live
-    assert _ids(store, ListFilter(sort="oldest", under="/a")) == [i for n, i in enumerate(live) if n % 3 < 2]
+    assert _ids(store, ListFilter(sort="oldest", under="/a")) == [
+        i for n, i in enumerate(live) if n % 3 < 2
+    ]
     assert _ids(store, ListFilter(sort="oldest", under="/a/x")) == live[0::3]
     assert _ids(store, ListFilter(sort="oldest", kind="person")) == live[0::3]
     assert _ids(store, ListFilter(sort="oldest", owner="alice")) == live[1::2]
     assert _ids(store, ListFilter(sort="oldest", tag=("topic", "red"))) == live[0::4]
     assert _ids(store, ListFilter(sort="oldest", stage="working")) == [ids[4], ids[7]]
     assert _ids(store, ListFilter(sort="oldest", tier="interpretation")) == [ids[4], ids[7]]
-    assert _ids(store, ListFilter(sort="oldest", min_confidence=0.5, max_confidence=0.7)) == ids[6:9]
+    assert (
+        _ids(store, ListFilter(sort="oldest", min_confidence=0.5, max_confidence=0.7)) == ids[6:9]
+    )
     both = ListFilter(sort="oldest", under="/a", owner="bob", kind="fact")
     assert _ids(store, both) == [i for n, i in enumerate(live) if n % 3 == 1 and n % 2 == 0]
 

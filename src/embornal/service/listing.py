@@ -17,7 +17,7 @@ from embornal.domain.guide import asks_for_guide
 from embornal.domain.strength import strength
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext
-from embornal.storage.contract_listing import LIST_SORTS, ListFilter, ListRow
+from embornal.storage.contract import ListFilter, ListRow
 
 __all__ = [
     "MAX_GRAPH_NODES",
@@ -87,8 +87,6 @@ def _unit(name: str, value: float | None) -> None:
 
 
 def _check(where: ListFilter) -> ListFilter:
-    if where.sort not in LIST_SORTS:
-        raise InvalidInput(f"sort must be one of {', '.join(LIST_SORTS)}, not {where.sort!r}")
     if where.stage is not None and where.stage not in STAGES:
         raise InvalidInput(f"stage must be one of {', '.join(STAGES)}, not {where.stage!r}")
     if where.tier is not None and where.tier not in TIERS:

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from embornal.domain.proposal_policy import ProposalPolicy
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
     from embornal.domain.spine_series import SpineSeries
-    from embornal.storage.contract_listing import ListFilter
     from embornal.service import (
         admin,
         backup,
@@ -91,6 +90,7 @@ if TYPE_CHECKING:
     )
     from embornal.service.sharing import IssuedToken, PolicyCheck
     from embornal.service.tokens import TokenInfo
+    from embornal.storage.contract import ListFilter
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")

@@ -34,6 +34,8 @@ if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
     from embornal.storage.contract_claims import ClaimReads, ClaimRow
+    from embornal.storage.contract_listing import ListFilter as ListFilter
+    from embornal.storage.contract_listing import ListRow as ListRow
     from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
     from embornal.storage.contract_review import (
         CanonReads,

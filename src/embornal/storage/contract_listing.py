@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from embornal.domain.records import record
+from embornal.errors import InvalidInput
 
 if TYPE_CHECKING:
     from embornal.domain.facts import Fact
@@ -38,6 +39,10 @@ class ListFilter:
     min_strength: float | None = None
     max_strength: float | None = None
     sort: str = "newest"
+
+    def __post_init__(self) -> None:
+        if self.sort not in LIST_SORTS:
+            raise InvalidInput(f"sort must be one of {', '.join(LIST_SORTS)}, not {self.sort!r}")
 
 
 @record

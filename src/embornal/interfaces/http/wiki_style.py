@@ -144,6 +144,7 @@ details{max-width:100%;overflow-x:auto}
 @media (max-width:30rem){header.top{padding:.6rem .8rem}
 .layout,.single,.wide{padding:0 .8rem;margin:1rem auto}}
 td,.tag,.id,.uri{overflow-wrap:anywhere}
+svg.map .edge line{stroke-width:.8;opacity:.55}nav.pager{margin:.5rem 0}
 @media (max-width:30rem){table{font-size:.8rem}th,td{padding:.25rem .3rem}
 form.decide input[type=text]{min-width:0;flex:1 1 12rem}}
 :root{color-scheme:light dark}

@@ -230,7 +230,8 @@ def _search_and_review(query: str, subject: str | None) -> str:
         f'<input type="search" name="q" value="{e(query)}" placeholder="Search the memory"'
         ' aria-label="Search the memory" maxlength="1000">'
         '<button type="submit">Search</button></form>'
-        f'<nav class="review-nav"><a href="/review">Review</a>{_history_nav(subject)}</nav>'
+        '<nav class="review-nav"><a href="/list">List</a><a href="/graph">Graph</a>'
+        f'<a href="/review">Review</a>{_history_nav(subject)}</nav>'
     )
 
 

@@ -34,6 +34,8 @@ from embornal.interfaces.http.wiki.fact_page import fact_body
 from embornal.interfaces.http.wiki.graph_svg import GRAPH_DEPTH, MAX_NODES
 from embornal.interfaces.http.wiki.history_pages import FactProtocol
 from embornal.interfaces.http.wiki.history_routes import history_routes, load_protocol
+from embornal.interfaces.http.wiki.list_page import list_routes
+from embornal.interfaces.http.wiki.map_page import map_routes
 from embornal.interfaces.http.wiki.pages import (
     login_body,
     logout_body,
@@ -191,4 +193,6 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         *review_routes(get_memory),
         *claims_routes(get_memory),
         *history_routes(get_memory),
+        *list_routes(get_memory),
+        *map_routes(get_memory),
     ]

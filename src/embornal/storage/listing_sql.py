@@ -148,34 +148,26 @@ class ListingQueries:
             conds.append(f"({a_under} OR {b_under})")
             params += [*a_params, *b_params]
         edges_where = f"WHERE {' AND '.join(conds)}" if conds else ""
-        with_sql = (
-            "WITH v AS (SELECT f.id AS id, p.path AS path FROM facts f "
-            f"JOIN paths p ON p.id = f.path_id WHERE {self._live()} AND ({vis.sql})), "
-            "e AS (SELECT l.source_id AS s, l.relation AS r, l.target_id AS t FROM fact_links l "
-            f"JOIN v a ON a.id = l.source_id JOIN v b ON b.id = l.target_id {edges_where}), "
-            "d AS (SELECT x.n AS n, count(*) AS deg FROM (SELECT s AS n FROM e UNION ALL "
-            "SELECT t AS n FROM e) x GROUP BY x.n), "
-            "top AS (SELECT n, deg FROM d ORDER BY deg DESC, n LIMIT ?) "
-        )
         params.append(max(0, limit))
-        nodes = self._rows(
-            f"{with_sql}SELECT n, deg, (SELECT count(*) FROM e), (SELECT count(*) FROM d) "
-            "FROM top ORDER BY deg DESC, n",
+        rows = self._rows(  # one read: the totals, then the top facts, then their links
+            "WITH v AS MATERIALIZED (SELECT f.id AS id, p.path AS path FROM facts f "
+            f"JOIN paths p ON p.id = f.path_id WHERE {self._live()} AND ({vis.sql})), "
+            "e AS MATERIALIZED (SELECT l.source_id AS s, l.relation AS r, l.target_id AS t "
+            f"FROM fact_links l JOIN v a ON a.id = l.source_id JOIN v b ON b.id = l.target_id "
+            f"{edges_where}), "
+            "d AS MATERIALIZED (SELECT x.n AS n, count(*) AS deg FROM (SELECT s AS n FROM e "
+            "UNION ALL SELECT t AS n FROM e) x GROUP BY x.n), "
+            "top AS MATERIALIZED (SELECT n, deg FROM d ORDER BY deg DESC, n LIMIT ?) "
+            "SELECT 0, CAST((SELECT count(*) FROM e) AS TEXT), "
+            "CAST((SELECT count(*) FROM d) AS TEXT), NULL "
+            "UNION ALL SELECT 1, n, CAST(deg AS TEXT), NULL FROM top "
+            "UNION ALL SELECT 2, e.s, e.r, e.t FROM e JOIN top a ON a.n = e.s "
+            "JOIN top b ON b.n = e.t",
             params,
         )
-        if not nodes:
-            totals = self._rows(
-                f"{with_sql}SELECT (SELECT count(*) FROM e), (SELECT count(*) FROM d)", params
-            )
-            return LinkMap((), (), int(totals[0][1]), int(totals[0][0]))
-        edges = self._rows(
-            f"{with_sql}SELECT e.s, e.r, e.t FROM e JOIN top a ON a.n = e.s "
-            "JOIN top b ON b.n = e.t ORDER BY e.s, e.r, e.t",
-            params,
+        totals = next(r for r in rows if int(r[0]) == 0)
+        nodes = sorted(
+            ((str(r[1]), int(r[2])) for r in rows if int(r[0]) == 1), key=lambda n: (-n[1], n[0])
         )
-        return LinkMap(
-            tuple((str(r[0]), int(r[1])) for r in nodes),
-            tuple((str(r[0]), str(r[1]), str(r[2])) for r in edges),
-            int(nodes[0][3]),
-            int(nodes[0][2]),
-        )
+        edges = sorted((str(r[1]), str(r[2]), str(r[3])) for r in rows if int(r[0]) == 2)
+        return LinkMap(tuple(nodes), tuple(edges), int(totals[2]), int(totals[1]))

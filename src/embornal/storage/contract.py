@@ -15,7 +15,7 @@ Vectors travel as float32 bytes (:func:`pack_vector`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -26,7 +26,7 @@ from embornal.domain.facts import Fact
 from embornal.domain.records import record
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.tags import Tag
-from embornal.storage.contract_copy import CopyReads, FactVector, Redaction, Snapshot
+from embornal.storage.contract_copy import CopyReads, FactVector, Portability, Redaction, Snapshot
 from embornal.storage.contract_parts import StoreParts, reexport
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
@@ -34,8 +34,14 @@ if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from embornal.domain.fact_attributes import Condition
     from embornal.domain.spine import EvidenceRef
     from embornal.storage.contract_claims import ClaimReads, ClaimRow
-    from embornal.storage.contract_listing import ListFilter as ListFilter
-    from embornal.storage.contract_listing import ListRow as ListRow
+    from embornal.storage.contract_listing import (
+        LIST_SORTS,
+        LinkMap,
+        ListFilter,
+        ListingReads,
+        ListPage,
+        ListRow,
+    )
     from embornal.storage.contract_narratives import NarrativeReads, NarrativeRow
     from embornal.storage.contract_review import (
         CanonReads,
@@ -53,6 +59,7 @@ else:  # a part's name: its module imported when it is first read
 
 __all__ = [
     "EVERYTHING",
+    "LIST_SORTS",
     "AccessStore",
     "Admin",
     "CanonReads",
@@ -70,6 +77,11 @@ __all__ = [
     "KeywordSearch",
     "KindQueries",
     "LabelCount",
+    "LinkMap",
+    "ListFilter",
+    "ListPage",
+    "ListRow",
+    "ListingReads",
     "NarrativeReads",
     "NarrativeRow",
     "PastReads",
@@ -413,45 +425,6 @@ class Admin(Protocol):
 
     def compact_after_purge(self) -> bool:
         """After a purge: make the erased bytes leave the disk; True when complete."""
-        ...
-
-
-@runtime_checkable
-class Portability(CopyReads, Protocol):
-    """Moving a memory whole (decisions 0061–0063, 0102): export, import into an empty
-    memory, the online backup, and the snapshot a copy reads."""
-
-    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
-        """Every fact in scope, whatever its state, by path, then creation, then id."""
-        ...
-
-    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
-        """The ids of every fact in scope, whatever its state."""
-        ...
-
-    def redactions(self) -> dict[int, Redaction]:
-        """The redaction record of each event a purge redacted, by the event's position."""
-        ...
-
-    def event_count(self) -> int:
-        """How many events the log holds."""
-        ...
-
-    def last_position(self) -> int:
-        """The position of the log's last event (0: none)."""
-        ...
-
-    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
-        """Into an empty log (else :class:`~embornal.errors.Conflict`), in one transaction:
-        each event at its own position, stream version, time and actor, its payload as given
-        (at its type's current version), with its redaction record; then its projections.
-        Return how many. ``entries`` is read as it is written: an error it raises rolls the
-        transaction back (nothing written)."""
-        ...
-
-    def backup(self, target: str) -> None:
-        """A consistent copy of the whole memory written to the new file ``target`` while
-        writers go on."""
         ...
 
 

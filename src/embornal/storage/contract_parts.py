@@ -24,7 +24,7 @@ NAMES: dict[str, str] = {
     **dict.fromkeys(("NarrativeReads", "NarrativeRow"), "embornal.storage.contract_narratives"),
     **dict.fromkeys(("TimelineReads", "TimelineRow"), "embornal.storage.contract_timeline"),
     **dict.fromkeys(
-        ("LinkMap", "ListFilter", "ListPage", "ListRow", "ListingReads"),
+        ("LIST_SORTS", "LinkMap", "ListFilter", "ListPage", "ListRow", "ListingReads"),
         "embornal.storage.contract_listing",
     ),
     **dict.fromkeys(

@@ -226,6 +226,12 @@ class FactReads(Protocol):
         its scope."""
         ...
 
+    def recalls_of(self, fact_id: str, *, limit: int) -> list[Event]:
+        """The newest ``limit`` ``FactsRecalled`` events naming the fact, newest first:
+        who recalled it, as what, when (decision 0160); the caller has resolved the fact
+        in its scope."""
+        ...
+
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
         """The tags that decide access, each with the path it came from (None: the fact)."""
         ...

@@ -32,8 +32,7 @@ from embornal.interfaces.http.wiki.common import (
 )
 from embornal.interfaces.http.wiki.fact_page import fact_body
 from embornal.interfaces.http.wiki.graph_svg import GRAPH_DEPTH, MAX_NODES
-from embornal.interfaces.http.wiki.history_pages import FactProtocol
-from embornal.interfaces.http.wiki.history_routes import history_routes, load_protocol
+from embornal.interfaces.http.wiki.history_routes import history_routes
 from embornal.interfaces.http.wiki.pages import (
     login_body,
     logout_body,
@@ -42,6 +41,7 @@ from embornal.interfaces.http.wiki.pages import (
     tree_body,
 )
 from embornal.interfaces.http.wiki.review_routes import review_routes
+from embornal.service.fact_read_results import FactProtocol
 from embornal.service.graph_results import LinkGraph
 from embornal.service.memory import Memory
 from embornal.service.results import FactDetail, FactView, RecallHit, TreeNode
@@ -106,7 +106,7 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
                     graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
                 except EmbornalError:  # a forgotten fact has no walk: the page has no graph
                     graph = None
-                return detail, series, graph, load_protocol(memory, detail)
+                return detail, series, graph, memory.chronicle.fact_protocol(detail.fact.id)
 
             detail, series, graph, protocol = await run_in_threadpool(load)
         except AmbiguousId:

@@ -70,8 +70,8 @@ def test_the_claims_citing_a_memory_newest_first(store: Store, events: Events) -
     (m1, m2) = write(store, events.stored("/a", "one"), events.stored("/b", "two"))
     write(store, _on(events, "C1", ClaimCreated("C1", "One.", "plan", about=(m1,))))
     write(store, _on(events, "C2", ClaimCreated("C2", "Two.", "observation", about=(m2,))))
-    write(store, _on(events, "C3", ClaimCreated("C3", "Three.", "plan")),
-          _on(events, "C3", ClaimEvidenceAdded("C3", "C3-1", "supports", memory_id=m1)))  # fmt: skip
+    cited = ClaimEvidenceAdded("C3", "C3-1", "supports", memory_id=m1)
+    write(store, _on(events, "C3", ClaimCreated("C3", "Three.", "plan")), _on(events, "C3", cited))
     assert [r.claim_id for r in store.claims_citing(m1)] == ["C3", "C1"]
     assert [r.claim_id for r in store.claims_citing(m1, limit=1)] == ["C3"]
     assert [r.claim_id for r in store.claims_citing(m2)] == ["C2"]

@@ -39,8 +39,8 @@ class FactProtocol:
 @dataclass(frozen=True)
 class AccessEntry:
     """One access to a fact: a recall that returned it (``read``: who recalled it, as what,
-    when, and how many facts that recall returned) or an event of its own stream (a change:
-    its type and reason)."""
+    when, and how many facts that recall returned; ``action`` ``recall``) or an event of
+    its own stream (a change: its audit action, such as ``pin``, and its reason)."""
 
     at: datetime
     actor: str

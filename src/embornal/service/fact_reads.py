@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from embornal.domain import claims as C
+from embornal.domain.audit import action_of
 from embornal.domain.narratives import fold_account
 from embornal.domain.protocol import history_of
 from embornal.errors import EmbornalError, NotFound
@@ -124,9 +125,10 @@ def fact_access(ctx: ServiceContext, fact_id: str, *, limit: int | None = None) 
             )
         )
     for ev in shown_events(ctx, ctx.store.stream(fact.id)):
+        action = action_of(ev.type, ev.payload, ev.reason)
         entries.append(
             AccessEntry(
-                ev.recorded_at, ev.actor, str(ev.actor_kind), False, ev.type, ev.position, ev.reason
+                ev.recorded_at, ev.actor, str(ev.actor_kind), False, action, ev.position, ev.reason
             )
         )
     entries.sort(key=lambda a: a.position, reverse=True)

@@ -340,6 +340,16 @@ def fact_body(
         f"{history}<h2>Evidence</h2>{_evidence(detail.evidence)}"
         f"<h2>Confidence and strength over time</h2>{chart}"
         f"<h2>Links</h2>{_graph(graph)}"
-        f"<h2>History</h2>{_history(detail.events)}"
+        f"<h2>History</h2>{_history(detail.events)}{_access(fact.id)}"
         f"</main>{_related(detail)}</div>"
     )
+
+
+# ------------------------------------------------------------------- the access log link
+
+
+def _access(fact_id: str) -> str:
+    """The link to the fact's access log (:mod:`.access_page`, decision 0160)."""
+    from embornal.interfaces.http.wiki.access_page import access_link
+
+    return access_link(fact_id)

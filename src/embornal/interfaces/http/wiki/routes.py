@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 from embornal.domain import paths as P
 from embornal.domain.spine_series import SpineSeries
 from embornal.errors import AmbiguousId, EmbornalError, InvalidPath
+from embornal.interfaces.http.wiki.access_page import access_routes
 from embornal.interfaces.http.wiki.claims_page import claims_routes
 from embornal.interfaces.http.wiki.common import (
     MAX_QUERY_LENGTH,
@@ -191,4 +192,5 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         *review_routes(get_memory),
         *claims_routes(get_memory),
         *history_routes(get_memory),
+        *access_routes(get_memory),
     ]

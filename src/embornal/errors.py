@@ -248,8 +248,8 @@ class GateRefusal(ProtocolViolation):
 
 
 class ProposalChanged(Conflict):
-    """An approval named the version of the proposal its approver was shown, and the
-    proposal was edited since: nothing is applied; the hint says to read it again."""
+    """An approval (or an edit) named the version of the proposal its approver was shown,
+    and the proposal was edited since: nothing is applied; the hint says to read it again."""
 
     code = "proposal_changed"
 

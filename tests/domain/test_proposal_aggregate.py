@@ -149,6 +149,22 @@ def test_edit_drops_and_adds_and_counts() -> None:
         decide_edit(after, EditProposal(add=[{"type": "archive", "fact_id": B}]), ids())
 
 
+def test_edit_replaces_each_item_by_its_own_number_in_any_order() -> None:
+    """Items replaced in place keep their numbers, whatever order the numbers are given in
+    (two or more: each replacement goes to the number it was given for)."""
+    events = opened([{"type": "create", "path": "/n", "content": f"item {i}"} for i in (1, 2, 3)])
+    state = fold(events)
+    assert state is not None
+    replace_ = {
+        "3 ": {"type": "create", "path": "/n", "content": "third, again"},
+        "1": {"type": "create", "path": "/n", "content": "first, again"},
+    }
+    (edited,) = decide_edit(state, EditProposal(replace=replace_), ids())
+    assert isinstance(edited, ProposalEdited) and edited.items is not None
+    assert {n: i["content"] for n, i in edited.items.items()} == {
+        "1": "first, again", "3": "third, again"}  # fmt: skip
+
+
 def test_an_approval_of_a_version_the_proposal_left_is_refused() -> None:
     events = opened([{"type": "archive", "fact_id": A}])
     state = fold(events)

@@ -37,6 +37,9 @@ def test_claims_as_their_streams_make_them(store: Store, events: Events) -> None
     first = rows[1].recorded_at
     assert [r.claim_id for r in store.claim_rows(recorded_by=first)] == ["C1"]
     assert store.claim_citations(["C1", "C2"]) == {"C1": tuple(sorted((m1, m2)))}
+    assert [r.claim_id for r in store.claims_citing(m2)] == ["C1"]  # as its evidence
+    assert [r.claim_id for r in store.claims_citing(m1)] == ["C1"]  # what it is about
+    assert store.claims_citing("01KCNOSUCHFACT000000000000") == []
     assert store.claim_ids("C") == ["C1", "C2"] and store.claim_ids("C2") == ["C2"]
     assert store.claim_ids("C", after="C1", limit=5) == ["C2"]  # the service pages through
     assert store.claim_ids("C", limit=1) == ["C1"]
@@ -59,3 +62,16 @@ def test_the_events_of_some_types_newest_first_below_a_position(
     below = store.events_of_types(types, limit=10, before=got[0].position)
     assert [e.type for e in below] == ["ClaimCreated"]
     assert store.events_of_types([], limit=10) == []
+
+
+def test_the_claims_citing_a_memory_newest_first(store: Store, events: Events) -> None:
+    """The fact page's read of the claims on one fact: about it or citing it as evidence,
+    a retracted citation too, the newest first, at most ``limit``."""
+    (m1, m2) = write(store, events.stored("/a", "one"), events.stored("/b", "two"))
+    write(store, _on(events, "C1", ClaimCreated("C1", "One.", "plan", about=(m1,))))
+    write(store, _on(events, "C2", ClaimCreated("C2", "Two.", "observation", about=(m2,))))
+    cited = ClaimEvidenceAdded("C3", "C3-1", "supports", memory_id=m1)
+    write(store, _on(events, "C3", ClaimCreated("C3", "Three.", "plan")), _on(events, "C3", cited))
+    assert [r.claim_id for r in store.claims_citing(m1)] == ["C3", "C1"]
+    assert [r.claim_id for r in store.claims_citing(m1, limit=1)] == ["C3"]
+    assert [r.claim_id for r in store.claims_citing(m2)] == ["C2"]

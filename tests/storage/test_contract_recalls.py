@@ -49,3 +49,23 @@ def test_a_recall_of_another_fact_is_not_this_ones(
     a, b = write(store, events.stored("/p", "alpha"), events.stored("/p", "beta"))
     write(store, _recalled(clock, b))
     assert store.recall_times(a) == []
+
+
+def test_the_recalls_of_one_fact_newest_first_with_who_recalled(
+    store: Store, events: Events, clock: FixedClock
+) -> None:
+    """The fact's access log (decision 0160): each recall's event, its actor and time."""
+    a, b = write(store, events.stored("/p", "alpha"), events.stored("/p", "beta"))
+    write(store, _recalled(clock, a, b))
+    clock.advance(days=2)
+    write(store, _recalled(clock, b))
+    clock.advance(days=3)
+    write(store, _recalled(clock, a))
+    got = store.recalls_of(a, limit=10)
+    assert [(e.actor, e.actor_kind, e.recorded_at) for e in got] == [
+        ("default", ActorKind.PERSON, clock.now()),
+        ("default", ActorKind.PERSON, clock.now() - timedelta(days=5)),
+    ]
+    assert [e.recorded_at for e in store.recalls_of(a, limit=1)] == [clock.now()]
+    assert len(store.recalls_of(b, limit=10)) == 2
+    assert store.recalls_of("01KCNOSUCHFACT000000000000", limit=10) == []

@@ -109,6 +109,25 @@ def test_a_fact_page_shows_its_place_in_the_protocol(client: TestClient, story: 
     assert XSS_SCRIPT not in text and "&lt;script&gt;" in history
 
 
+def test_a_fact_page_reads_the_narratives_on_a_link_of_the_fact(
+    client: TestClient, memory: Memory, seeded: Seeded
+) -> None:
+    """The narratives resting on a fact are read by fact (``narratives_on``): one that
+    names only a link of the fact rests on it too, and shows on its page."""
+    a = memory.store("/releases", "Release 2 shipped.").id
+    b = memory.store("/releases", "Release 2 fixed login.").id
+    memory.link(b, "derived_from", a)
+    memory.chronicle.narrate(
+        "How release 2 came about.", reason="r", link_ids=[f"{b}:derived_from:{a}"],
+        scope="release-2",
+    )  # fmt: skip
+    for fid in (a, b):
+        text = client.get(f"/fact/{fid}").text
+        part = text[text.index("<h2>History protocol</h2>") : text.index("<h2>Evidence</h2>")]
+        assert 'href="/narratives?scope=release-2"' in part
+    assert memory.chronicle.fact_protocol(a).narratives[0].scope == "release-2"
+
+
 def test_an_ordinary_fact_says_it_has_no_claim_or_narrative(
     client: TestClient, seeded: Seeded
 ) -> None:

@@ -1,8 +1,10 @@
 """The review pages in a real headless Chromium (no script runs on them): approve a
 proposal on the page of ``embornal memory wiki`` and find the fact with the console
 script; resolve a conflict; confirm a stale fact; follow the links graph; and under
-``embornal serve`` see that an assistant's page asks a person, while a person's token
-approves and merges. ``pytest -m browser``."""
+``embornal serve``, on a phone-sized screen, see that an assistant's pages ask a person,
+while a person's token edits and approves a proposal, merges a conflict and reads the
+claims ledger as of a past time, a withheld narrative and a fact's access log.
+``pytest -m browser``."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from browser_helpers import CHROMIUM, SCREENSHOT
 from review_helpers import ada_twice, propose_two
+from test_wiki_history import tell
 
 from embornal import FixedClock, Memory
 from embornal.domain.conflict import stream_of
@@ -165,27 +168,66 @@ def _log_in(tab: Page, url: str, where: str, token: str) -> None:
     tab.wait_for_url(url + where)
 
 
-def test_under_serve_a_person_approves_and_merges_an_assistant_reads(
-    page: Tab, memory: Memory
+PHONE = 390
+
+
+def _step(tab: Page, name: str) -> None:
+    """A step of the served scenario: the page fits a phone, and leaves its screenshot."""
+    width = tab.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE, f"{tab.url} is {width} px wide"
+    _shot(tab, name)
+
+
+def test_under_serve_a_person_reviews_and_an_assistant_reads_on_a_phone(
+    page: Tab, memory: Memory, clock: FixedClock
 ) -> None:
-    """Decision 0148, in Chromium against `embornal serve`: a person's token logs in,
-    approves a proposal, resolves a conflict by merging (an empty reason first: a visible
-    error); an assistant's token reads the same pages without a form."""
+    """Issue 29's scenario, in a 390 px wide Chromium against `embornal serve` (decision
+    0148): a person's token logs in, edits a proposal's item (a bad tag first: the error,
+    the text kept), approves the proposal, resolves a conflict by merging (an empty reason
+    first: a visible error), reads the claims ledger at an earlier ``as_of``, sees why a
+    narrative is withheld, and opens a fact's access log; an assistant's token reads the
+    same pages without any form. Every page fits 390 px and leaves a screenshot."""
     tab, dialogs, errors = page
+    tab.set_viewport_size({"width": PHONE, "height": 844})
     old = memory.store("/notes/animals", "Narwhals are a myth.")
     pid = propose_two(memory, old.id)
     cid, a, b = ada_twice(memory)
+    story = tell(memory, clock)
+    before = clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    clock.advance(days=1)
+    later = memory.chronicle.create_claim("The kite will fly in spring.", "plan", reason="r")
     person = memory.token_add("default", person=True).token
     assistant = memory.token_add("default").token
     with live_server(create_app(memory, allowed_hosts=LOOPBACK_HOSTS)) as url:
         _log_in(tab, url, f"/proposal/{pid}", person)
         assert tab.locator('input[type="checkbox"][name="item"]').count() == 2
+        _step(tab, "person-proposal-open")
+        tab.click(f'a[href="/proposal/{pid}/item/1"]')
+        tab.wait_for_url(url + f"/proposal/{pid}/item/1")
+        tab.fill('form.edit-item textarea[name="content"]', "The narwhal has a spiral tusk.")
+        tab.fill('form.edit-item input[name="tags"]', "no equals sign")
+        with tab.expect_response(url + f"/proposal/{pid}/edit") as answer:
+            tab.click('button:has-text("Save the item")')
+        assert answer.value.status == 400
+        alert = tab.locator('form.edit-item [role="alert"]')
+        assert alert.is_visible() and "key=value" in alert.inner_text()
+        typed = tab.input_value('form.edit-item textarea[name="content"]')
+        assert typed == "The narwhal has a spiral tusk."  # nothing typed is lost
+        _step(tab, "person-item-refused")
+        tab.fill('form.edit-item input[name="tags"]', "topic=whales")
+        with tab.expect_response(url + f"/proposal/{pid}/edit") as answer:
+            tab.click('button:has-text("Save the item")')
+        assert answer.value.status == 303
+        tab.wait_for_url(url + f"/proposal/{pid}?done=edited")
+        assert "Edited" in tab.inner_text("p.notice")
+        assert "spiral tusk" in tab.inner_text("#item-1")
+        _step(tab, "person-proposal-edited")
         with tab.expect_response(url + f"/proposal/{pid}/approve") as answer:
             tab.click('button:has-text("Approve all")')
         assert answer.value.status == 303
         tab.wait_for_url(url + f"/proposal/{pid}?done=approved")
         assert "Approved" in tab.inner_text("p.notice")
-        _shot(tab, "person-proposal")
+        _step(tab, "person-proposal")
 
         tab.goto(url + f"/conflict/{cid}")
         merge = tab.locator(f'input[name="choice"][value="merge:{a}"]')
@@ -197,7 +239,7 @@ def test_under_serve_a_person_approves_and_merges_an_assistant_reads(
         assert answer.value.status == 400
         alert = tab.locator('form.resolve [role="alert"]')
         assert alert.is_visible() and "needs a reason" in alert.inner_text()
-        _shot(tab, "person-conflict-refused")
+        _step(tab, "person-conflict-refused")
         assert tab.is_checked(f'input[name="choice"][value="merge:{a}"]')  # kept as chosen
         tab.fill('form.resolve input[name="reason"]', "one person, twice")
         with tab.expect_response(url + f"/conflict/{cid}/resolve") as answer:
@@ -205,21 +247,61 @@ def test_under_serve_a_person_approves_and_merges_an_assistant_reads(
         assert answer.value.status == 303
         tab.wait_for_url(url + f"/conflict/{cid}?done=resolved")
         assert "Resolved" in tab.inner_text("p.notice")
-        _shot(tab, "person-conflict")
+        _step(tab, "person-conflict")
+
+        tab.goto(url + "/claims?status=all")
+        assert "The kite will fly in spring." in tab.inner_text("main")
+        tab.fill('input[name="as_of"]', before)
+        tab.click('form.search button:has-text("Read")')
+        tab.wait_for_url(url + "/claims?*as_of=*")
+        ledger = tab.inner_text("main")
+        assert "As recorded at" in ledger and "The kite flies." in ledger
+        assert "The kite will fly in spring." not in ledger  # recorded later
+        _step(tab, "person-claims-as-of")
+        tab.goto(url + "/narratives?scope=hopes")
+        assert "a memory it rests on was forgotten" in tab.inner_text("main")
+        _step(tab, "person-narrative-withheld")
+        tab.fill('header input[name="q"]', "kite flew Tuesday")  # a search is a recall
+        tab.press('header input[name="q"]', "Enter")
+        tab.wait_for_url(url + "/search?*")
+        tab.click(f'main a[href="/fact/{story.kite}"]')
+        tab.wait_for_url(url + f"/fact/{story.kite}")
+        tab.click(f'a[href="/fact/{story.kite}/access"]')
+        tab.wait_for_url(url + f"/fact/{story.kite}/access")
+        log = tab.inner_text("main")
+        assert "1 recall and" in log and "pinned (an anchor)" in log
+        assert "recalled" in tab.inner_text("li.access.read")
+        _step(tab, "person-access-log")
 
         other = memory.store("/notes/animals", "Okapis live in the Congo.")
         second = propose_two(memory, other.id)
         _log_in(tab, url, f"/proposal/{second}", assistant)
-        assert tab.locator("form.decide").count() == 0
         assert "a person decides" in tab.inner_text("main")
-        _shot(tab, "assistant-proposal")
-        tab.goto(url + f"/conflict/{cid}")
-        assert tab.locator("form.decide").count() == 0
+        assert tab.locator(f'a[href="/proposal/{second}/item/1"]').count() == 0
+        assert tab.locator("main form").count() == 0
+        _step(tab, "assistant-proposal")
+        refused = tab.goto(url + f"/proposal/{second}/item/1")
+        assert refused is not None and refused.status == 403
+        assert tab.locator("main form").count() == 0
+        for name, where in (
+            ("conflict", f"/conflict/{cid}"),
+            ("claims-as-of", f"/claims?status=all&as_of={before}"),
+            ("narrative-withheld", "/narratives?scope=hopes"),
+            ("fact", f"/fact/{story.kite}"),
+            ("access-log", f"/fact/{story.kite}/access"),
+        ):
+            shown = tab.goto(url + where)
+            assert shown is not None and shown.status == 200, where
+            assert tab.locator("main form[method=post]").count() == 0, where
+            _step(tab, f"assistant-{name}")
     record = memory.conflict(cid)
     assert (record.outcome, record.reason) == ("merge", "one person, twice")
     assert memory.show(b).fact.state == "forgotten"
-    assert memory.proposal(pid).decided_by == "default"
-    assert memory.proposal(second).status == "open"
+    approved = memory.proposal(pid)
+    assert approved.decided_by == "default" and approved.items[0].applied is True
+    assert [h.fact.id for h in memory.recall("spiral tusk")] == [approved.items[0].fact_id]
+    assert memory.proposal(second).status == "open" and later.id
     (*_, decided) = memory._store.read_stream(stream_of(cid))
     assert decided.actor_kind == "person"
-    assert dialogs == [] and len(errors) == 1 and "status of 400" in errors[0]  # the refusal
+    assert dialogs == []
+    assert len(errors) == 3 and all("status of 4" in e for e in errors)  # the refusals

@@ -542,8 +542,8 @@ def decide_edit(
     """``[ProposalEdited]``: the items after the edit are checked as a whole."""
     _require_open(state, "edited")
     dropped = _numbers(state, command.drop)
-    replaced = {n: check_item(raw, make_id) for n, raw in zip(
-        _numbers(state, command.replace), command.replace.values(), strict=True)}  # fmt: skip
+    given = {str(k).strip(): raw for k, raw in command.replace.items()}  # by its own number
+    replaced = {n: check_item(given[n], make_id) for n in _numbers(state, given)}
     top = max((int(n) for n in state.items), default=0)
     added = {str(top + i): check_item(raw, make_id) for i, raw in enumerate(command.add, 1)}
     changed = {**replaced, **added}

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
-from embornal.service import cascade, claim_views, claims
+from embornal.service import cascade, claim_views, claims, fact_reads
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from embornal.service.chronicle_results import AuditEntry
     from embornal.service.claim_results import ClaimList, ClaimRecord
     from embornal.service.context import ServiceContext
+    from embornal.service.fact_read_results import FactAccess, FactProtocol
     from embornal.service.graph_results import Link, LinkGraph
     from embornal.service.narrative_results import Narrative, NarrativeView
     from embornal.service.protocol_results import MemoryStatus
@@ -332,3 +333,14 @@ class Chronicle:
     def claim(self, claim_id: str, *, as_of: str | None = None) -> ClaimRecord:
         """One claim with its evidence and history (at ``as_of``: as recorded then)."""
         return claim_views.claim(self._ctx, claim_id, as_of=as_of)
+
+    # -- one fact's page (decision 0160) -------------------------------------------------
+
+    def fact_protocol(self, fact_id: str) -> FactProtocol:
+        """A fact's place in the protocol: stage, tier, canon, context, provenance, the
+        claims citing it and the narratives resting on it (read-only)."""
+        return fact_reads.fact_protocol(self._ctx, fact_id)
+
+    def fact_access(self, fact_id: str, *, limit: int | None = None) -> FactAccess:
+        """Who recalled a fact, and when, with its changes, newest first (read-only)."""
+        return fact_reads.fact_access(self._ctx, fact_id, limit=limit)

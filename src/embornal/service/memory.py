@@ -429,9 +429,13 @@ class Memory:
 
     def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
                       add: Sequence[Mapping[str, Any]] | None = None,
-                      reason: str | None = None) -> Proposal:  # fmt: skip
-        """Drop items by number, or add items, while a proposal is open."""
-        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (), reason=reason)
+                      reason: str | None = None,
+                      replace: Mapping[str, Mapping[str, Any]] | None = None,
+                      version: int | None = None) -> Proposal:  # fmt: skip
+        """Drop items by number, replace items in place (``{number: item}``), or add
+        items, while a proposal is open (``version``: the one read; changed since: refused)."""
+        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (),
+                              reason=reason, replace=replace, version=version)  # fmt: skip
 
     def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:
         """The live facts least worth keeping, lowest retention score first, with parts."""

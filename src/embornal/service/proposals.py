@@ -39,6 +39,7 @@ from embornal.errors import (
     Conflict,
     InvalidInput,
     NotFound,
+    ProposalChanged,
 )
 from embornal.service.context import ServiceContext, check_limit, visible_matches
 from embornal.service.lifecycle import MAX_ATTEMPTS
@@ -272,14 +273,25 @@ def reject(ctx: ServiceContext, proposal_id: str, *, reason: str) -> Proposal:
 
 
 def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
-         add: Sequence[Mapping[str, Any]] = (), reason: str | None = None) -> Proposal:  # fmt: skip
-    """Drop items (by number) or add some to an open proposal; only its proposer, or a
-    subject who may decide it, edits it."""
+         add: Sequence[Mapping[str, Any]] = (), reason: str | None = None,
+         replace: Mapping[str, Mapping[str, Any]] | None = None,
+         version: int | None = None) -> Proposal:  # fmt: skip
+    """Drop items (by number), replace some in place (by number) or add some to an open
+    proposal; only its proposer, or a subject who may decide it, edits it. ``version``:
+    the one the editor read (an edit of a proposal changed since is refused with
+    :class:`ProposalChanged`, nothing edited; None: as it is now)."""
     why = check_reason(reason, required=False)
     state = _resolve(ctx, proposal_id)
     if state.proposer != ctx.subject:
         _require_decider(ctx, "edit")
-    (edited,) = decide_edit(state, EditProposal(drop=list(drop), add=list(add)), _make_id(ctx))
+    if version is not None and version != state.version:
+        raise ProposalChanged(
+            f"proposal {state.proposal_id} changed since version {version} (it is at "
+            f"version {state.version} now); nothing was edited",
+            hint="Read the proposal again, then edit it.",
+        )
+    command = EditProposal(drop=list(drop), replace=dict(replace or {}), add=list(add))
+    (edited,) = decide_edit(state, command, _make_id(ctx))
     new_items = {k: dict(v) for k, v in (edited.items or {}).items()}
     if new_items:  # a dry run of the proposal as edited (a new item may name an old one's)
         after = {k: v for k, v in state.items.items() if k not in edited.dropped}

@@ -146,6 +146,15 @@ class ClaimQueries:
                 out.setdefault(claim_id, []).append(memory_id)
         return {k: tuple(v) for k, v in out.items()}
 
+    def claims_citing(self, memory_id: str, *, limit: int = 200) -> list[ClaimRow]:
+        columns = ", ".join("c." + c for c in _COLUMNS.split(", "))
+        rows = self._rows(
+            f"SELECT {columns} FROM claim_citations t JOIN claims c ON c.id = t.claim_id "
+            "WHERE t.memory_id = ? ORDER BY c.recorded_at DESC, c.id DESC LIMIT ?",
+            (memory_id, limit),
+        )
+        return [_row(r) for r in rows]
+
     def claim_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
         rows = self._rows(
             "SELECT id FROM claims WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",

@@ -236,9 +236,11 @@ class FactReads(Protocol):
 
     def recall_times(self, fact_id: str) -> list[datetime]:
         """When each recall that returned the fact happened (the ``at`` of each
-        ``FactsRecalled`` naming it), in log order; the caller has resolved the fact in
-        its scope."""
+        ``FactsRecalled`` naming it), in log order (``recalls_of``: their events, the newest
+        ``limit`` first, decision 0160); the caller has resolved the fact in its scope."""
         ...
+
+    def recalls_of(self, fact_id: str, *, limit: int) -> list[Event]: ...
 
     def effective_tags(self, fact_id: str) -> list[tuple[Tag, str | None]]:
         """The tags that decide access, each with the path it came from (None: the fact)."""

@@ -47,6 +47,12 @@ class ClaimReads(Protocol):
         """Every memory each claim ever cited, by claim id (a claim citing none: absent)."""
         ...
 
+    def claims_citing(self, memory_id: str, *, limit: int = 200) -> list[ClaimRow]:
+        """The claims that ever cited the memory ``memory_id`` (about it or as evidence,
+        retracted too), newest first, at most ``limit`` (who may see each is the
+        service's to decide)."""
+        ...
+
     def claim_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
         """Up to ``limit`` claim ids that start with ``prefix`` (upper-cased), after ``after``,
         in order (who may see each is the service's to decide: it pages through them)."""

@@ -24,6 +24,7 @@ __all__ = [
     "read_all",
     "read_stream",
     "recall_times",
+    "recalls_of",
     "redact_reasons",
     "redact_rows",
     "redact_stream",
@@ -101,6 +102,12 @@ def recall_times(conn: Connection, fact_id: str) -> list[datetime]:
     """When each recall that returned ``fact_id`` happened, in log order
     (:func:`embornal.storage.eventlog_sql.recall_times`)."""
     return eventlog_sql.recall_times(conn, fact_id)
+
+
+def recalls_of(conn: Connection, fact_id: str, *, limit: int) -> list[Event]:
+    """The newest recalls that returned ``fact_id``, newest first
+    (:func:`embornal.storage.eventlog_sql.recalls_of`)."""
+    return eventlog_sql.recalls_of(conn, fact_id, limit=limit)
 
 
 def read_all(

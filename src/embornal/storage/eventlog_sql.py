@@ -30,6 +30,7 @@ __all__ = [
     "read_page",
     "read_stream",
     "recall_times",
+    "recalls_of",
     "written",
 ]
 
@@ -164,6 +165,24 @@ def recall_times(conn: Any, fact_id: str) -> list[datetime]:
         if isinstance(body, FactsRecalled) and fact_id in body.fact_ids:
             out.append(body.at)
     return out
+
+
+def recalls_of(conn: Any, fact_id: str, *, limit: int) -> list[Event]:
+    """The newest ``limit`` ``facts_recalled`` events whose recall returned ``fact_id``,
+    newest first (who recalled it, as what, when: the fact's access log, decision 0160),
+    found as :func:`recall_times` finds them."""
+    from embornal.domain.events import EventType, FactsRecalled
+
+    found = conn.execute(
+        f"SELECT {COLUMNS} FROM events WHERE type = ? AND position > "
+        "(SELECT min(position) FROM events WHERE stream_id = ?) "
+        "AND instr(payload, ?) > 0 ORDER BY position DESC LIMIT ?",
+        (EventType.FACTS_RECALLED.value, fact_id, fact_id, limit),
+    ).fetchall()
+    events = [row_to_event(r) for r in found]
+    return [
+        ev for ev in events if isinstance(ev.body, FactsRecalled) and fact_id in ev.body.fact_ids
+    ]
 
 
 def read_page(conn: Any, *, after: int, until: int | None, limit: int) -> list[Event]:

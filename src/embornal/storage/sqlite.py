@@ -452,6 +452,12 @@ class SqliteStore(Parts, StoreReads):
         except DriverError as e:
             raise translate(e, "reading the event log") from e
 
+    def recalls_of(self, fact_id: str, *, limit: int) -> list[Event]:
+        try:
+            return eventlog.recalls_of(self._reader(), fact_id, limit=limit)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
+
     def read_all(self, *, after: int = 0, until: int | None = None) -> Iterator[Event]:
         try:
             yield from eventlog.read_all(self._reader(), after=after, until=until)

@@ -72,6 +72,7 @@ PART_METHODS: dict[str, str] = {
     "narrative_row": _NARRATIVES,
     "claim_rows": _CLAIMS,
     "claim_citations": _CLAIMS,
+    "claims_citing": _CLAIMS,
     "claim_ids": _CLAIMS,
     "events_of_types": _CLAIMS,
     "entity_matches": _CONFLICTS,

@@ -111,6 +111,12 @@ background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.7
 form.decide input[type=text]{padding:.4rem .6rem;border:1px solid var(--line);
 border-radius:6px;font:inherit;min-width:16rem}
 form.decide.inline{margin:.5rem 0 0;padding:.4rem .6rem}
+form.edit-item{flex-direction:column;align-items:stretch}
+label.field{display:flex;flex-direction:column;gap:.2rem;min-width:0}
+label.field input,label.field textarea{padding:.4rem .6rem;border:1px solid var(--line);
+border-radius:6px;font:inherit;min-width:0;width:100%;box-sizing:border-box}
+form.edit-item button{align-self:flex-start}
+form.decide label.field input[type=text]{flex:none;min-width:0}
 form.resolve fieldset{border:0;margin:0;padding:0;display:flex;flex-direction:column;
 gap:.3rem;width:100%}
 .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}

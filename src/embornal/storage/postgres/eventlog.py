@@ -18,7 +18,7 @@ from embornal.storage import eventlog_sql
 from embornal.storage.postgres import projector, store_run
 from embornal.storage.postgres.db import Conn, Dialect, pg_sql
 
-__all__ = ["append", "read_all", "read_page", "read_stream", "recall_times"]
+__all__ = ["append", "read_all", "read_page", "read_stream", "recall_times", "recalls_of"]
 
 
 def append(conn: Conn, new_events: Sequence[NewEvent]) -> list[Event]:
@@ -62,6 +62,12 @@ def recall_times(conn: Conn, fact_id: str) -> list[datetime]:
     """When each recall that returned ``fact_id`` happened, in log order
     (:func:`embornal.storage.eventlog_sql.recall_times`)."""
     return eventlog_sql.recall_times(Dialect(conn), fact_id)
+
+
+def recalls_of(conn: Conn, fact_id: str, *, limit: int) -> list[Event]:
+    """The newest recalls that returned ``fact_id``, newest first
+    (:func:`embornal.storage.eventlog_sql.recalls_of`)."""
+    return eventlog_sql.recalls_of(Dialect(conn), fact_id, limit=limit)
 
 
 def read_page(conn: Conn, *, after: int, until: int | None, limit: int) -> list[Event]:

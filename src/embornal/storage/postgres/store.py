@@ -419,6 +419,11 @@ class PostgresStore(
     def recall_times(self, fact_id: str) -> list[datetime]:
         return self._read(lambda conn: eventlog.recall_times(conn, fact_id), "reading the log")
 
+    def recalls_of(self, fact_id: str, *, limit: int) -> list[Event]:
+        return self._read(
+            lambda conn: eventlog.recalls_of(conn, fact_id, limit=limit), "reading the log"
+        )
+
     # -- conflicts (decision 0059, :mod:`embornal.storage.conflict_reads`) ---------------------
 
     def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:

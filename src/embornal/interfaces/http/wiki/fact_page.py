@@ -32,8 +32,9 @@ from embornal.interfaces.http.wiki.common import (
     time_text,
 )
 from embornal.interfaces.http.wiki.graph_svg import graph_list, graph_svg
-from embornal.interfaces.http.wiki.history_pages import FactProtocol, event_label, protocol_section
+from embornal.interfaces.http.wiki.history_pages import event_label, protocol_section
 from embornal.interfaces.http.wiki.pages import crumbs
+from embornal.service.fact_read_results import FactProtocol
 from embornal.service.graph_results import LinkGraph
 from embornal.service.results import FactDetail
 
@@ -339,6 +340,16 @@ def fact_body(
         f"{history}<h2>Evidence</h2>{_evidence(detail.evidence)}"
         f"<h2>Confidence and strength over time</h2>{chart}"
         f"<h2>Links</h2>{_graph(graph)}"
-        f"<h2>History</h2>{_history(detail.events)}"
+        f"<h2>History</h2>{_history(detail.events)}{_access(fact.id)}"
         f"</main>{_related(detail)}</div>"
     )
+
+
+# ------------------------------------------------------------------- the access log link
+
+
+def _access(fact_id: str) -> str:
+    """The link to the fact's access log (:mod:`.access_page`, decision 0160)."""
+    from embornal.interfaces.http.wiki.access_page import access_link
+
+    return access_link(fact_id)

@@ -10,8 +10,6 @@ The pages are lists of cards, not wide tables, so they fit a phone's screen.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from urllib.parse import urlencode
 
 from embornal.domain.audit import action_of
@@ -25,12 +23,12 @@ from embornal.interfaces.http.wiki.common import (
 )
 from embornal.service.chronicle_results import AuditEntry
 from embornal.service.claim_results import ClaimRecord
+from embornal.service.fact_read_results import FactProtocol
 from embornal.service.narrative_results import Narrative, NarrativeView, SourceIssue
 from embornal.service.protocol_results import ProvenanceReport
 from embornal.service.timeline_results import TimelineEntry
 
 __all__ = [
-    "FactProtocol",
     "action_label",
     "audit_body",
     "event_label",
@@ -139,28 +137,6 @@ def _dash() -> str:
 
 
 # ----------------------------------------------------------------------- the fact page
-
-
-@dataclass(frozen=True)
-class FactProtocol:
-    """What the fact page shows of the history protocol, each part read as the subject:
-    the stage and its context (folded from the fact's own events), its provenance (None:
-    no report, such as for a forgotten fact), the active canon scopes, the claims that
-    cite it or are about it, and the narratives whose current version rests on it."""
-
-    stage: str
-    tier: str
-    sensitive: bool
-    pinned: bool
-    canon: tuple[str, ...]
-    frame: str | None
-    session: str | None
-    event_at: datetime | None
-    captured_at: datetime | None
-    reviewed_at: datetime | None
-    provenance: ProvenanceReport | None
-    claims: tuple[ClaimRecord, ...]
-    narratives: tuple[Narrative, ...]
 
 
 def _gate(p: ProvenanceReport | None) -> str:

@@ -1,5 +1,5 @@
-"""The history protocol's pages: ``/narratives``, ``/timeline``, ``/audit``, and what the
-fact page reads of the protocol (:func:`load_protocol`).
+"""The history protocol's pages: ``/narratives``, ``/timeline`` and ``/audit`` (what the
+fact page reads of the protocol is one read, ``Memory.chronicle.fact_protocol``).
 
 Each page reads through the memory of its subject, with the same calls the CLI and REST
 make (``Memory.chronicle``'s ``list_narratives``, ``narrative_history``,
@@ -17,11 +17,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.protocol_state import ORDINARY, evolve_history, is_protocol_event
 from embornal.errors import EmbornalError
 from embornal.interfaces.http.wiki.common import error_page, message, not_found, page
 from embornal.interfaces.http.wiki.history_pages import (
-    FactProtocol,
     audit_body,
     narratives_body,
     timeline_body,
@@ -29,58 +27,15 @@ from embornal.interfaces.http.wiki.history_pages import (
 from embornal.service.chronicle_results import AuditEntry
 from embornal.service.memory import Memory
 from embornal.service.narrative_results import Narrative, NarrativeView
-from embornal.service.results import FactDetail
 from embornal.service.timeline_results import TimelineEntry
 
-__all__ = ["AUDIT_READ", "history_routes", "load_protocol"]
+__all__ = ["AUDIT_READ", "history_routes"]
 
 #: How many of the newest decisions ``/audit`` reads, then filters by actor and action.
 AUDIT_READ = MAX_LIMIT
 _NARRATIVES = 200
 _TIMELINE = 500
 _MAX_PARAM = 200
-
-
-def load_protocol(memory: Memory, detail: FactDetail) -> FactProtocol:
-    """The fact page's protocol part, every piece read as ``memory``'s subject: the stage,
-    canon and context folded from the fact's own events (the stream ``show`` gave), its
-    provenance, the claims citing it and the narratives resting on it."""
-    fact_id = detail.fact.id
-    h = ORDINARY
-    for ev in detail.events:
-        try:
-            body = ev.body
-        except EmbornalError:  # a type or version this build cannot read
-            continue
-        if is_protocol_event(body):
-            h = evolve_history(h, body, ev.recorded_at)
-    try:
-        provenance = memory.provenance(fact_id)
-    except EmbornalError:  # a forgotten fact has no report
-        provenance = None
-    chronicle = memory.chronicle
-    listed = chronicle.recall_claims(status="all", limit=MAX_LIMIT).claims
-    claims = tuple(
-        c for c in listed if fact_id in c.about or any(v.memory_id == fact_id for v in c.evidence)
-    )
-    narratives = tuple(
-        n for n in chronicle.list_narratives(limit=MAX_LIMIT) if fact_id in n.memory_ids
-    )
-    return FactProtocol(
-        stage=h.stage,
-        tier=provenance.tier if provenance is not None else h.tier,
-        sensitive=provenance.sensitive if provenance is not None else h.sensitive,
-        pinned=detail.pinned,
-        canon=h.scopes,
-        frame=h.frame,
-        session=h.session,
-        event_at=h.event_at,
-        captured_at=h.captured_at,
-        reviewed_at=h.reviewed_at,
-        provenance=provenance,
-        claims=claims,
-        narratives=narratives,
-    )
 
 
 def _param(request: Request, name: str) -> str | None:

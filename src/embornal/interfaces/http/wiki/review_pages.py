@@ -143,7 +143,11 @@ _SHOWN_APART = ("type", "fact_id", "new_id", "content", "path", "kind", "reason"
 
 
 def _item(
-    item: ProposalItem, target: FactDetail | None, checkbox: str, made: FactDetail | None = None
+    item: ProposalItem,
+    target: FactDetail | None,
+    checkbox: str,
+    made: FactDetail | None = None,
+    edit: str = "",
 ) -> str:
     fields = dict(item.fields)
     what = {
@@ -183,7 +187,7 @@ def _item(
         state = ' <span class="badge">declined</span>'
     return (
         f'<li id="item-{e(item.number)}"><div class="item-head">{checkbox}'
-        f'<span class="number">{e(item.number)}.</span> {head}{state}</div>{body}</li>'
+        f'<span class="number">{e(item.number)}.</span> {head}{state}{edit}</div>{body}</li>'
     )
 
 
@@ -209,7 +213,12 @@ def proposal_body(
             )
         target = targets.get(item.fact_id) if item.fact_id and item.type != "create" else None
         made = targets.get(item.fact_id) if item.fact_id and item.type == "create" else None
-        items.append(_item(item, target, box, made))
+        edit = ""
+        if deciding:  # change or drop the item on its own page (:mod:`.proposal_edit`)
+            href = f"{proposal_href(p.id)}/item/{item.number}"
+            verb = "edit or drop" if item.type in ("create", "supersede") else "drop"
+            edit = f' <a class="edit" href="{e(href)}">{verb}</a>'
+        items.append(_item(item, target, box, made, edit))
     meta = (
         '<dl class="meta">'
         f"<div><dt>status</dt><dd>{e(p.status)}</dd></div>"

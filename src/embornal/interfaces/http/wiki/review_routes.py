@@ -46,6 +46,13 @@ from embornal.interfaces.http.wiki.common import (
     same_origin,
 )
 from embornal.interfaces.http.wiki.forms import FORM_TOKEN, FormTokens, read_fields
+from embornal.interfaces.http.wiki.proposal_edit import (
+    EDITABLE,
+    ItemForm,
+    edited_item,
+    item_edit_body,
+    item_edit_href,
+)
 from embornal.interfaces.http.wiki.review_pages import (
     conflict_body,
     conflict_href,
@@ -58,7 +65,7 @@ from embornal.interfaces.http.wiki.review_pages import (
 )
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.memory import Memory
-from embornal.service.proposal_results import Proposal
+from embornal.service.proposal_results import Proposal, ProposalItem
 from embornal.service.results import FactDetail
 
 __all__ = ["MAX_SHOWN_TARGETS", "review_routes"]
@@ -73,7 +80,13 @@ _NOTICES = {
     "approved": "Approved: the checked items are in the memory; the others were declined.",
     "rejected": "Rejected: nothing was applied.",
     "resolved": "Resolved: the decision and its reason are in the log.",
+    "edited": "Edited: the proposal is at a new version; read its items, then decide.",
 }
+_NOT_A_PERSON = (
+    "On these pages a person decides, and the token is an assistant's. Log in "
+    "with a person's token (<code>embornal token add SUBJECT --person</code>)."
+)
+_NUMBER = re.compile(r"[0-9]{1,6}")
 
 
 def _notice(request: Request) -> str | None:
@@ -145,13 +158,7 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
                 f'<a href="{e(back)}">Reload the page</a> and send it again.',
             )
         if not await run_in_threadpool(memory.may_decide_proposals):
-            return message(
-                request,
-                403,
-                "Not allowed",
-                "On these pages a person decides, and the token is an assistant's. Log in "
-                "with a person's token (<code>embornal token add SUBJECT --person</code>).",
-            )
+            return message(request, 403, "Not allowed", _NOT_A_PERSON)
         return memory, fields
 
     def first(fields: dict[str, list[str]], name: str) -> str:
@@ -252,6 +259,111 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
         except EmbornalError as err:
             return refused(request, err, raw, back)
         return redirect(f"{proposal_href(done.id)}?done={done.status}")
+
+    def item_of(proposal: Proposal, number: str) -> ProposalItem | None:
+        return next((i for i in proposal.items if i.number == number), None)
+
+    async def item_page(request: Request) -> Response:
+        raw, number = str(request.path_params["proposal_id"]), str(request.path_params["n"])
+        if not _ID.fullmatch(raw) or not _NUMBER.fullmatch(number):
+            return not_found(request, raw)
+        try:
+            memory = await run_in_threadpool(get_memory, request)
+            proposal, may = await run_in_threadpool(
+                lambda: (memory.proposal(raw), memory.may_decide_proposals())
+            )
+        except AmbiguousId:
+            return not_found(request, raw)
+        except EmbornalError as err:
+            return error_page(request, err, raw)
+        if proposal.id != raw:
+            return redirect(item_edit_href(proposal.id, number), 308)
+        item = item_of(proposal, number)
+        if item is None:
+            return not_found(request, f"{raw} item {number}")
+        back = f'<a href="{e(proposal_href(proposal.id))}">Back to the proposal</a>.'
+        if not may:
+            return message(request, 403, "Not allowed", f"{_NOT_A_PERSON} {back}")
+        if proposal.status != "open":
+            return message(
+                request, 409, "Already decided", f"This proposal is {e(proposal.status)}. {back}"
+            )
+        body = item_edit_body(proposal, item, token_of(memory))
+        return page(request, f"Item {number} of {proposal.id}", body, subject=memory.subject)
+
+    async def edit_proposal(request: Request) -> Response:
+        raw = str(request.path_params["proposal_id"])
+        back = proposal_href(raw)
+        if not _ID.fullmatch(raw):
+            return not_found(request, raw)
+        got = await posted(request, back)
+        if isinstance(got, Response):
+            return got
+        memory, fields = got
+        number, do = first(fields, "item"), first(fields, "do")
+        content = (fields.get("content") or [""])[0].replace("\r\n", "\n")
+        form = ItemForm(content, first(fields, "path"), first(fields, "kind"),
+                        first(fields, "tags"), first(fields, "reason"))  # fmt: skip
+        reason = form.reason or None
+        try:
+            seen = _version(first(fields, "version"))
+            if do == "drop":
+                done = await run_in_threadpool(
+                    lambda: memory.edit_proposal(raw, drop=[number], reason=reason, version=seen)
+                )
+            elif do == "save":
+
+                def save() -> Proposal:
+                    item = item_of(memory.proposal(raw), number)
+                    if item is None:
+                        raise NotFound(f"proposal {raw} has no item {number[:20]!r}")
+                    if item.type not in EDITABLE:
+                        raise InvalidInput(f"a {item.type} item is not changed here; drop it")
+                    if not form.content.strip():
+                        raise InvalidInput(
+                            "the item needs its content", hint="Write what the fact says."
+                        )
+                    changed = {number: edited_item(item, form)}
+                    return memory.edit_proposal(raw, replace=changed, reason=reason, version=seen)
+
+                done = await run_in_threadpool(save)
+            else:
+                raise InvalidInput("the form says neither save nor drop")
+        except (InvalidInput, ProposalChanged) as err:
+            if do != "save":
+                return refused(request, err, raw, back)
+            return await edit_refused(request, memory, raw, number, form, err)
+        except EmbornalError as err:
+            return refused(request, err, raw, back)
+        return redirect(f"{proposal_href(done.id)}?done=edited")
+
+    async def edit_refused(
+        request: Request,
+        memory: Memory,
+        raw: str,
+        number: str,
+        form: ItemForm,
+        err: InvalidInput | ProposalChanged,
+    ) -> Response:
+        """The item's page again with the error above its form and what was typed kept (the
+        proposal as it is now: a form sent again edits its current version)."""
+        try:
+            proposal = await run_in_threadpool(memory.proposal, raw)
+        except EmbornalError as again:
+            return refused(request, again, raw)
+        item = item_of(proposal, number)
+        if item is None or proposal.status != "open":
+            return refused(request, err, raw, proposal_href(raw))
+        text = err.message.rstrip(".") + "." + (f" {err.hint}" if err.hint else "")
+        if isinstance(err, ProposalChanged):
+            text = (
+                "The proposal changed since you read it; the item as it is now is shown "
+                "above, your text below: send it again to replace it."
+            )
+        body = item_edit_body(proposal, item, token_of(memory), form=form, error=text)
+        status = 409 if isinstance(err, ProposalChanged) else 400
+        title = f"Item {number} of {proposal.id}"
+        return page(request, title, body, status=status, subject=memory.subject)
 
     async def conflicts_page(request: Request) -> Response:
         status = _status(request, ("open", "resolved", "all"))
@@ -377,6 +489,18 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
         Route("/review", review_page, methods=["GET"], name="wiki_review"),
         Route("/proposals", proposals_page, methods=["GET"], name="wiki_proposals"),
         Route("/proposal/{proposal_id}", proposal_page, methods=["GET"], name="wiki_proposal"),
+        Route(
+            "/proposal/{proposal_id}/item/{n}",
+            item_page,
+            methods=["GET"],
+            name="wiki_proposal_item",
+        ),
+        Route(
+            "/proposal/{proposal_id}/edit",
+            edit_proposal,
+            methods=["POST"],
+            name="wiki_proposal_edit",
+        ),
         Route(
             "/proposal/{proposal_id}/{verb}",
             decide_proposal,

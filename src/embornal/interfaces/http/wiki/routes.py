@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 from embornal.domain import paths as P
 from embornal.domain.spine_series import SpineSeries
 from embornal.errors import AmbiguousId, EmbornalError, InvalidPath
+from embornal.interfaces.http.wiki.access_page import access_routes
 from embornal.interfaces.http.wiki.claims_page import claims_routes
 from embornal.interfaces.http.wiki.common import (
     MAX_QUERY_LENGTH,
@@ -32,8 +33,7 @@ from embornal.interfaces.http.wiki.common import (
 )
 from embornal.interfaces.http.wiki.fact_page import fact_body
 from embornal.interfaces.http.wiki.graph_svg import GRAPH_DEPTH, MAX_NODES
-from embornal.interfaces.http.wiki.history_pages import FactProtocol
-from embornal.interfaces.http.wiki.history_routes import history_routes, load_protocol
+from embornal.interfaces.http.wiki.history_routes import history_routes
 from embornal.interfaces.http.wiki.list_page import list_routes
 from embornal.interfaces.http.wiki.map_page import map_routes
 from embornal.interfaces.http.wiki.pages import (
@@ -44,6 +44,7 @@ from embornal.interfaces.http.wiki.pages import (
     tree_body,
 )
 from embornal.interfaces.http.wiki.review_routes import review_routes
+from embornal.service.fact_read_results import FactProtocol
 from embornal.service.graph_results import LinkGraph
 from embornal.service.memory import Memory
 from embornal.service.results import FactDetail, FactView, RecallHit, TreeNode
@@ -108,7 +109,7 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
                     graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
                 except EmbornalError:  # a forgotten fact has no walk: the page has no graph
                     graph = None
-                return detail, series, graph, load_protocol(memory, detail)
+                return detail, series, graph, memory.chronicle.fact_protocol(detail.fact.id)
 
             detail, series, graph, protocol = await run_in_threadpool(load)
         except AmbiguousId:
@@ -195,4 +196,5 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         *history_routes(get_memory),
         *list_routes(get_memory),
         *map_routes(get_memory),
+        *access_routes(get_memory),
     ]

@@ -18,6 +18,8 @@ Pages (see ``docs/wiki.md``):
   ``/due``: the review queues, decided by forms (POST with a form token, decision 0070)
   as the page's subject (decisions 0069, 0148)
 * ``/claims``          the claims ledger, read-only: by status, ``as_of`` an earlier time
+* ``POST /fact/<id>/<verb>``, ``/new``: a person corrects a fact from its page, or stores
+  one (the same form tokens and checks, then the ``Memory`` call; decision 0158)
 
 A page view is not a recall (``cat(..., recall=False)``, ``show``); a search is. No page
 runs a script: the Content-Security-Policy allows none, and the one stylesheet is inline,
@@ -25,8 +27,8 @@ allowed by its hash. Every value from the memory is escaped.
 
 The modules: :mod:`.common` (escaping, layout, headers, errors), :mod:`.pages` (tree,
 path, search, login), :mod:`.fact_page`, :mod:`.chart` (the SVG), :mod:`.graph_svg` (the
-links graph), :mod:`.review_pages`, :mod:`.review_routes`, :mod:`.claims_page`, :mod:`.forms`
-and :mod:`.routes`.
+links graph), :mod:`.review_pages`, :mod:`.review_routes`, :mod:`.claims_page`, :mod:`.forms`,
+:mod:`.corrections_page`, :mod:`.correction_routes` and :mod:`.routes`.
 """
 
 from __future__ import annotations

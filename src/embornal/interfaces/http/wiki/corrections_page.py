@@ -60,7 +60,8 @@ _ASSISTANT = (
     "On these pages you read as an assistant (the token is an assistant's): a person "
     "corrects facts here. Log in with a person's token "
     "(<code>embornal token add SUBJECT --person</code>), or use "
-    "<code>embornal memory supersede|forget|restore|confirm|contradict|pin ID</code>."
+    "<code>embornal memory supersede ID</code> (or <code>forget</code>, <code>restore</code>, "
+    "<code>confirm</code>, <code>contradict</code>, <code>pin</code>)."
 )
 
 
@@ -127,8 +128,9 @@ def corrections_section(
     left (``notice``), or, for an assistant's token, how a person corrects."""
     fact = detail.fact
     done = f'<p class="notice" role="status">{e(notice)}</p>' if notice else ""
-    if not may_decide:
-        return f'{done}<p class="note corrections">{_ASSISTANT}</p>'
+    if not may_decide:  # a note where a person would find forms
+        shown = fact.state in ("active", "forgotten")
+        return done + (f'<p class="note corrections">{_ASSISTANT}</p>' if shown else "")
     base = fact_href(fact.id)
     forms: list[str] = []
 
@@ -225,7 +227,7 @@ def new_fact_body(
 
     def text(name: str, label: str, hint: str = "") -> str:
         return (
-            f'<label>{label} <input type="text" name="{name}" maxlength="4000" '
+            f'<label><span>{label}</span> <input type="text" name="{name}" maxlength="4000" '
             f'value="{e(got.get(name, ""))}"{hint}></label>'
         )
 
@@ -235,8 +237,8 @@ def new_fact_body(
         f"{alert}{path}"
         f'<label>Content <textarea name="content" rows="5">{e(got.get("content", ""))}'
         f'</textarea></label><label>Kind <select name="kind">{options}</select></label>'
-        "<label>Attributes of its kind (one <code>field=value</code> a line; a "
-        "<code>fact</code> needs none) "
+        "<label><span>Attributes of its kind (one <code>field=value</code> a line; a "
+        "<code>fact</code> needs none)</span> "
         f'<textarea name="attributes" rows="3">{e(got.get("attributes", ""))}</textarea>'
         f"</label>{text('tags', 'Tags (<code>key=value</code>, comma-separated)')}"
         f"{text('source', 'Source (optional: where it comes from)')}"

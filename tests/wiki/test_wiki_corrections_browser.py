@@ -103,7 +103,8 @@ def test_a_person_supersedes_and_forgets_an_assistant_reads(
             _fits(tab)
             _shot(tab, "person-new")
 
-            _log_in(tab, url, f"/fact/{wrong.id}", assistant)
+            successor = memory.show(wrong.id).fact.superseded_by
+            _log_in(tab, url, f"/fact/{successor}", assistant)
             assert tab.locator("main form").count() == 0
             assert "a person corrects facts here" in tab.inner_text("main")
             _fits(tab)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         copying,
         details,
         export,
+        fact_rights,
         facts,
         import_tools,
         importance,
@@ -99,6 +100,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     copying = Later("embornal.service.copying")
     chronicle = Later("embornal.service.chronicle")
     export = Later("embornal.service.export")
+    fact_rights = Later("embornal.service.fact_rights")
     importing = Later("embornal.service.importing")
     import_tools = Later("embornal.service.import_tools")
     facts = Later("embornal.service.facts")
@@ -422,6 +424,10 @@ class Memory:
     def may_decide_proposals(self) -> bool:
         """Whether this subject may approve and reject (a person; an assistant by policy)."""
         return proposals.may_decide(self._ctx)
+
+    def permitted(self, fact_id: str | None = None) -> frozenset[str]:
+        """The corrections the subject may make on ``fact_id`` (or ``{"store"}`` without one)."""
+        return fact_rights.permitted(self._ctx, fact_id)
 
     def reject(self, proposal_id: str, *, reason: str) -> Proposal:
         """Close a proposal with nothing applied (a reason is required)."""

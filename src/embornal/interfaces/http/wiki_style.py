@@ -119,6 +119,16 @@ form.edit-item button{align-self:flex-start}
 form.decide label.field input[type=text]{flex:none;min-width:0}
 form.resolve fieldset{border:0;margin:0;padding:0;display:flex;flex-direction:column;
 gap:.3rem;width:100%}
+section.corrections details.correct{background:var(--card);border:1px solid var(--line);
+border-radius:8px;padding:.3rem .75rem}
+form.correct{display:flex;flex-direction:column;gap:.5rem;margin:.5rem 0}
+form.correct label{display:flex;flex-direction:column;gap:.2rem;font-size:.9rem;
+color:var(--muted);min-width:0}
+form.correct input,form.correct textarea,form.correct select{width:100%;max-width:100%;
+padding:.4rem .6rem;border:1px solid var(--line);border-radius:6px;font:inherit;
+color:var(--ink);background:var(--card)}
+form.correct button{align-self:flex-start}
+main.single form.new{max-width:40rem}
 .side-by-side{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}
 section.member{background:var(--card);border:1px solid var(--line);border-radius:8px;
 padding:.75rem 1rem}

@@ -20,6 +20,8 @@ Pages (see ``docs/wiki.md``):
 * ``/claims``          the claims ledger, read-only: by status, ``as_of`` an earlier time
 * ``/list``            the memory list: filters, sort and page as query parameters
 * ``/graph``           the typed links of the whole memory, the most linked facts drawn
+* ``POST /fact/<id>/<verb>``, ``/new``: a person corrects a fact from its page, or stores
+  one (the same form tokens and checks, then the ``Memory`` call; decision 0158)
 
 A page view is not a recall (``cat(..., recall=False)``, ``show``); a search is. No page
 runs a script: the Content-Security-Policy allows none, and the one stylesheet is inline,
@@ -28,7 +30,8 @@ allowed by its hash. Every value from the memory is escaped.
 The modules: :mod:`.common` (escaping, layout, headers, errors), :mod:`.pages` (tree,
 path, search, login), :mod:`.fact_page`, :mod:`.chart` (the SVG), :mod:`.graph_svg` (the
 links graph), :mod:`.review_pages`, :mod:`.review_routes`, :mod:`.claims_page`, :mod:`.forms`,
-:mod:`.list_page` (``/list``), :mod:`.map_page` (``/graph``) and :mod:`.routes`.
+:mod:`.list_page` (``/list``), :mod:`.map_page` (``/graph``), :mod:`.corrections_page`,
+:mod:`.correction_routes` and :mod:`.routes`.
 """
 
 from __future__ import annotations

@@ -221,6 +221,7 @@ def _history_nav(subject: str | None) -> str:
     return (
         '<a href="/claims">Claims</a><a href="/narratives">Narratives</a>'
         '<a href="/timeline">Timeline</a><a href="/audit">Audit</a>'
+        '<a href="/new">New fact</a>'
     )
 
 

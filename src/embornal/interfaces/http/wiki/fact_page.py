@@ -312,7 +312,12 @@ def fact_body(
     series: SpineSeries,
     graph: LinkGraph | None = None,
     protocol: FactProtocol | None = None,
+    *,
+    corrections: str = "",
 ) -> str:
+    """The page's body; ``corrections``: the section that corrects the fact
+    (:func:`~embornal.interfaces.http.wiki.corrections_page.corrections_section`), under
+    its content."""
     fact = detail.fact
     history = (
         ""
@@ -335,6 +340,7 @@ def fact_body(
         f'<h1>{kind_label(fact.kind)} <span class="id">{_x(fact.id)}</span></h1>'
         f'<p class="content fact-content">{render_content(fact.content)}</p>'
         f'<div class="info">{tags(fact)}</div>'
+        f"{corrections}"
         f"<h2>Kind <code>{_x(fact.kind)}</code> and its attributes</h2>{_attributes(fact)}"
         f"<h2>Justification</h2>{_spine(detail)}"
         f"{history}<h2>Evidence</h2>{_evidence(detail.evidence)}"

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from urllib.parse import quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -27,25 +26,23 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from embornal.errors import (
-    AccessDenied,
     AmbiguousId,
-    Conflict,
     EmbornalError,
     InvalidInput,
     NotFound,
     ProposalChanged,
-    Unauthenticated,
 )
 from embornal.interfaces.http.wiki.common import (
     e,
     error_page,
+    fact_href,
     message,
     not_found,
     page,
     redirect,
-    same_origin,
 )
-from embornal.interfaces.http.wiki.forms import FORM_TOKEN, FormTokens, read_fields
+from embornal.interfaces.http.wiki.forms import FormTokens, first, refused
+from embornal.interfaces.http.wiki.forms import posted as posted_form
 from embornal.interfaces.http.wiki.proposal_edit import (
     EDITABLE,
     ItemForm,
@@ -109,60 +106,19 @@ def _status(request: Request, allowed: tuple[str, ...]) -> str | None:
     return value if value in allowed else None
 
 
-def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
-    """The review pages over ``get_memory`` (the same as the wiki's other pages)."""
-    tokens = FormTokens()
+def review_routes(
+    get_memory: Callable[[Request], Memory], tokens: FormTokens | None = None
+) -> list[BaseRoute]:
+    """The review pages over ``get_memory`` (the same as the wiki's other pages);
+    ``tokens``: the wiki's form tokens (its other forms' too), else a set of their own."""
+    tokens = tokens if tokens is not None else FormTokens()
 
     def token_of(memory: Memory) -> Callable[[str], str]:
         return lambda action: tokens.field(memory.subject, memory.actor_kind.value, action)
 
-    def refused(
-        request: Request, err: EmbornalError, shown: str, shown_href: str | None = None
-    ) -> Response:
-        """A decision the memory refused: said in one line with its hint (a proposal edited
-        since its page was read: a link to read it again)."""
-        hint = f" {e(err.hint)}" if err.hint else ""
-        if isinstance(err, NotFound | AmbiguousId):
-            return not_found(request, shown)
-        if isinstance(err, AccessDenied):
-            return message(request, 403, "Not allowed", e(err.message) + hint)
-        if isinstance(err, ProposalChanged):
-            again = f' <a href="{e(shown_href)}">Read it again</a>.' if shown_href else ""
-            return message(request, 409, "Changed since you read it", e(err.message) + again)
-        if isinstance(err, Conflict):
-            return message(request, 409, "Already decided", e(err.message) + hint)
-        if isinstance(err, InvalidInput):
-            return message(request, 400, "Bad request", e(err.message) + hint)
-        return error_page(request, err, shown)
-
     async def posted(request: Request, back: str) -> tuple[Memory, dict[str, list[str]]] | Response:
         """The subject and the fields of a review form, or the answer that refuses it."""
-        if not same_origin(request):
-            return message(request, 403, "Forbidden", "The form must come from this site.")
-        fields = await read_fields(request)
-        if fields is None:
-            return message(request, 413, "Too large", "The form is too large.")
-        try:
-            memory = await run_in_threadpool(get_memory, request)
-        except Unauthenticated:
-            return redirect("/login?next=" + quote(back, safe="/"))
-        except EmbornalError as err:
-            return error_page(request, err, back)
-        given = (fields.get(FORM_TOKEN) or [""])[0]
-        if not tokens.check(memory.subject, memory.actor_kind.value, request.url.path, given):
-            return message(
-                request,
-                403,
-                "Form expired",
-                "This form did not come from this page, or the server restarted since. "
-                f'<a href="{e(back)}">Reload the page</a> and send it again.',
-            )
-        if not await run_in_threadpool(memory.may_decide_proposals):
-            return message(request, 403, "Not allowed", _NOT_A_PERSON)
-        return memory, fields
-
-    def first(fields: dict[str, list[str]], name: str) -> str:
-        return (fields.get(name) or [""])[0].strip()
+        return await posted_form(request, back, get_memory, tokens)
 
     async def review_page(request: Request) -> Response:
         try:
@@ -483,6 +439,8 @@ def review_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
             fact = await run_in_threadpool(lambda: memory.confirm(raw, reason=reason))
         except EmbornalError as err:
             return refused(request, err, raw)
+        if first(fields, "back") == "fact":  # the fact page's own form (decision 0158)
+            return redirect(fact_href(fact.id) + "?done=confirmed")
         return redirect("/due?confirmed=" + fact.id)
 
     return [

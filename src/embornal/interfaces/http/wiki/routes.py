@@ -31,7 +31,10 @@ from embornal.interfaces.http.wiki.common import (
     same_origin,
     wiki_href,
 )
+from embornal.interfaces.http.wiki.correction_routes import correction_routes
+from embornal.interfaces.http.wiki.corrections_page import DONE, Typed, corrections_section
 from embornal.interfaces.http.wiki.fact_page import fact_body
+from embornal.interfaces.http.wiki.forms import FormTokens
 from embornal.interfaces.http.wiki.graph_svg import GRAPH_DEPTH, MAX_NODES
 from embornal.interfaces.http.wiki.history_routes import history_routes
 from embornal.interfaces.http.wiki.list_page import list_routes
@@ -52,6 +55,9 @@ from embornal.service.results import FactDetail, FactView, RecallHit, TreeNode
 __all__ = ["GetMemory", "wiki_routes"]
 
 GetMemory = Callable[[Request], Memory]
+
+#: The corrections the subject may make on a fact, and whether it decides on these pages.
+Fixes = tuple[frozenset[str], bool]
 
 # A fact id or a prefix of one: Crockford base32 letters and digits, any case.
 _FACT_ID = re.compile(r"[0-9A-Za-z]{1,26}")
@@ -95,31 +101,59 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
             return error_page(request, err, path)
         return page(request, path, path_body(node, views), subject=memory.subject)
 
+    tokens = FormTokens()  # one set for the wiki's forms: the fact page's post to both
+
+    async def show_fact(
+        request: Request, memory: Memory, raw: str, typed: Typed | None = None
+    ) -> Response:
+        """A fact's page; ``typed``: a correction refused for its input (``400``)."""
+
+        def load() -> tuple[FactDetail, SpineSeries, LinkGraph | None, FactProtocol, Fixes]:
+            detail = memory.show(raw)
+            series = memory.spine_series(detail.fact.id)
+            try:
+                graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
+            except EmbornalError:  # a forgotten fact has no walk: the page has no graph
+                graph = None
+            return (
+                detail,
+                series,
+                graph,
+                memory.chronicle.fact_protocol(detail.fact.id),
+                load_fixes(detail),
+            )
+
+        def load_fixes(detail: FactDetail) -> Fixes:
+            if not memory.may_decide_proposals():
+                return frozenset(), False
+            return memory.permitted(detail.fact.id), True
+
+        try:
+            detail, series, graph, protocol, (permitted, may) = await run_in_threadpool(load)
+        except AmbiguousId:
+            return not_found(request, raw)
+        except EmbornalError as err:
+            return error_page(request, err, raw)
+        if detail.fact.id != raw and typed is None:  # a prefix or lower case: one address
+            return redirect(fact_href(detail.fact.id), 308)
+        notice = None if typed is not None else DONE.get(request.query_params.get("done", ""))
+        token = lambda action: tokens.field(memory.subject, memory.actor_kind.value, action)  # noqa: E731
+        fixes = corrections_section(
+            detail, permitted, token, may_decide=may, typed=typed, notice=notice
+        )
+        body = fact_body(detail, series, graph, protocol, corrections=fixes)
+        status = 200 if typed is None else 400
+        return page(request, f"Fact {detail.fact.id}", body, status=status, subject=memory.subject)
+
     async def fact_page(request: Request) -> Response:
         raw = str(request.path_params.get("fact_id", ""))
         if not _FACT_ID.fullmatch(raw):
             return not_found(request, raw)
         try:
             memory = await run_in_threadpool(get_memory, request)
-
-            def load() -> tuple[FactDetail, SpineSeries, LinkGraph | None, FactProtocol]:
-                detail = memory.show(raw)
-                series = memory.spine_series(detail.fact.id)
-                try:
-                    graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
-                except EmbornalError:  # a forgotten fact has no walk: the page has no graph
-                    graph = None
-                return detail, series, graph, memory.chronicle.fact_protocol(detail.fact.id)
-
-            detail, series, graph, protocol = await run_in_threadpool(load)
-        except AmbiguousId:
-            return not_found(request, raw)
         except EmbornalError as err:
             return error_page(request, err, raw)
-        if detail.fact.id != raw:  # a prefix or lower case: the page has one address
-            return redirect(fact_href(detail.fact.id), 308)
-        body = fact_body(detail, series, graph, protocol)
-        return page(request, f"Fact {detail.fact.id}", body, subject=memory.subject)
+        return await show_fact(request, memory, raw)
 
     async def search_page(request: Request) -> Response:
         query = request.query_params.get("q", "")
@@ -191,7 +225,8 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         Route("/search", search_page, methods=["GET"], name="wiki_search"),
         Route("/login", login, methods=["GET", "POST"], name="wiki_login"),
         Route("/logout", logout, methods=["GET", "POST"], name="wiki_logout"),
-        *review_routes(get_memory),
+        *review_routes(get_memory, tokens),
+        *correction_routes(get_memory, tokens, show_fact),  # after /fact/{id}/confirm
         *claims_routes(get_memory),
         *history_routes(get_memory),
         *list_routes(get_memory),

@@ -23,11 +23,13 @@ Candidates: ``fts5_exact``; ``fts5_bounded`` (``storage/keyword.ranked_rows`` wi
 the 50 candidates recall asks for); ``tantivy`` (whitespace tokenizer over the same terms,
 frequencies without positions, one writer thread; its BM25 idf is ``ln(1 + x)`` where
 FTS5's is ``ln(x)``); ``tantivy_fts5_idf`` (each term's query boosted by FTS5's idf over
-tantivy's, so the same formula is ranked by block-max WAND); ``tantivy_rescored`` (tantivy's
-own top 50 rescored by FTS5's formula); ``sqlite_impact`` (only when named in
-``--engines``: each term's postings in a SQLite table ordered by tf descending, length
-ascending, the top 10 by the threshold algorithm). tantivy is an optional package: without
-it its candidates are left out. The JSON is rewritten as each candidate finishes.
+tantivy's, so the same formula is ranked by block-max WAND); ``tantivy_rescored``
+(tantivy's own top 50 rescored by FTS5's formula); ``tantivy_fts5_idf_ties_newest`` (the
+boosted top 50, equal scores ordered newest first as FTS5 orders them); ``sqlite_impact``
+(only when named in ``--engines``: each term's postings in a SQLite table ordered by tf
+descending, length ascending, the top 10 by the threshold algorithm). tantivy is an
+optional package: without it its candidates are left out. The JSON is rewritten as each
+candidate finishes.
 """
 
 from __future__ import annotations
@@ -445,6 +447,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         tops, times = timed(rescored, selected, args.limit)
         record("tantivy_rescored", tops, times, rescore_depth=RESCORE_DEPTH, **common)
+        fts5_idf = tantivy_search(handle, fts5_idf=True)
+
+        def newest_first(terms: list[str], limit: int) -> list[tuple[int, float]]:
+            hits = fts5_idf(terms, RESCORE_DEPTH)  # equal scores: the newest of these first
+            return sorted(hits, key=lambda h: (-h[1], -h[0]))[:limit]
+
+        tops, times = timed(newest_first, selected, args.limit)
+        record("tantivy_fts5_idf_ties_newest", tops, times, depth=RESCORE_DEPTH, **common)
     if "sqlite_impact" in engines:
         conn, im_build = build_impacts(work / "impact.db", docs)
         _log(f"impact-ordered postings built: {im_build}")

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.schemas import FactOut, Limit, PathIn, Time, _In, _Out
 
@@ -51,6 +52,11 @@ class MemoryStatusOut(_Out):
     unpinned: bool = Field(
         False, description="This call lifted its anchor (flag-sensitive, unsupported by sources)."
     )
+    material_type: str = Field(
+        "unspecified", description="document, utterance, observation, summary or unspecified."
+    )
+    origin_id: str | None = Field(None, description="The original it repeats; null: unknown.")
+    capture_context: str | None = Field(None, description="How it was collected, as declared.")
 
 
 class ProvenanceOut(_Out):
@@ -103,6 +109,11 @@ class RememberIn(_In):
     event_at: str | None = Field(None, max_length=64, description="When the event it tells "
                                  "of happened (ISO-8601).")  # fmt: skip
     session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
+    material_type: str | None = Field(
+        None, max_length=32, description="document, utterance, observation or summary."
+    )
+    origin_id: str | None = Field(None, max_length=MAX_ORIGIN_ID)
+    capture_context: str | None = Field(None, max_length=MAX_CAPTURE_CONTEXT)
 
 
 class CorroborateIn(_In):

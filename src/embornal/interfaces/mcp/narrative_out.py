@@ -67,15 +67,27 @@ class NarrativeReviewOut(BaseModel):
 
 
 class NarrativeViewOut(BaseModel):
+    """The account's view; ``id``, ``review_status`` and ``usable`` of its current version
+    at the top as memory-as-history's clients read them (the text only under
+    ``narrative``, when usable)."""
+
     scope: str
+    id: str | None = Field(None, description="The current version's narrative_id.")
+    review_status: str | None = Field(None, description="current, or stale: withheld.")
+    usable: bool = False
     narrative: NarrativeOut | None = None
     narrative_review: NarrativeReviewOut | None = None
 
     @classmethod
     def of(cls, v: Any) -> NarrativeViewOut:
         r = v.narrative_review
+        n = v.narrative
         return cls(
             scope=v.scope,
+            id=n.narrative_id if n is not None else r.narrative_id if r is not None else None,
+            review_status=n.review_status if n is not None
+            else r.review_status if r is not None else None,
+            usable=n is not None and n.usable,
             narrative=None if v.narrative is None else NarrativeOut.of(v.narrative),
             narrative_review=None if r is None else NarrativeReviewOut(
                 narrative_id=r.narrative_id, id=r.narrative_id, review_status=r.review_status,

@@ -79,7 +79,7 @@ HISTORY_OPERATIONS: tuple[Operation, ...] = (
          replace(SESSION_POSITION, full_only=True),
          Input("material_type", "text", "What the material is: document, utterance, "
                "observation or summary (default unspecified); not how far it is trusted.",
-               max_length=32, choices=_MATERIAL_TYPES, metavar="TYPE", full_only=True,
+               choices=_MATERIAL_TYPES, metavar="TYPE", full_only=True,
                cli_help="document, utterance, observation or summary"),
          Input("origin_id", "text", "The original it repeats, shared by its reposts (a URL, "
                "a document id); leave it out when unknown.", max_length=MAX_ORIGIN_ID,

@@ -114,10 +114,8 @@ def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> Mem
         h.event_at,
         h.session_position,
         gate_of(state).origin,
-        material_type=h.material_type,
-        origin_id=h.origin_id,
-        capture_context=h.capture_context,
-    )
+        material_type=h.material_type, origin_id=h.origin_id, capture_context=h.capture_context,
+    )  # fmt: skip
 
 
 def remember(
@@ -137,10 +135,9 @@ def remember(
     origin_id: str | None = None,
     capture_context: str | None = None,
 ) -> MemoryStatus:
-    """Capture working material: an ordinary fact (at ``path``, default the session's
-    inbox) and its capture with its history context (decision 0088) and what the caller
-    declares of the material (decision 0156), screened for known injection shapes, and its
-    ``frame`` (a label to filter by, decision 0078), in one append."""
+    """Capture working material: an ordinary fact (default path: the session's inbox), its
+    capture with its history context (0088) and declared material (0156), screened for
+    known injection shapes, and its ``frame`` (0078), in one append."""
     why = check_reason(reason, required=False)
     framed = check_label(frame, "frame", required=False)
     context = check_context(event_at, session, session_position)

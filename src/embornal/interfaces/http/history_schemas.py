@@ -3,7 +3,7 @@ corroborate, provenance, review, flag-sensitive and the protocol's lists."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -97,6 +97,9 @@ class ForgottenListOut(_Out):
     memories: list[ForgottenMemoryOut]
 
 
+_Material = Literal["unspecified", "document", "utterance", "observation", "summary"]
+
+
 class RememberIn(_In):
     content: str = Field(min_length=1, max_length=MAX_CONTENT_BYTES)
     source: str | None = Field(None, max_length=1000)
@@ -109,9 +112,7 @@ class RememberIn(_In):
     event_at: str | None = Field(None, max_length=64, description="When the event it tells "
                                  "of happened (ISO-8601).")  # fmt: skip
     session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
-    material_type: str | None = Field(
-        None, max_length=32, description="document, utterance, observation or summary."
-    )
+    material_type: _Material | None = None
     origin_id: str | None = Field(None, max_length=MAX_ORIGIN_ID)
     capture_context: str | None = Field(None, max_length=MAX_CAPTURE_CONTEXT)
 

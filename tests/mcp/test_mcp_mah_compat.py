@@ -10,7 +10,7 @@ import json
 import pytest
 from tests.mcp.mcp_helpers import call, connect
 
-from embornal import Memory
+from embornal import FixedClock, Memory
 from embornal.errors import NotFound
 from embornal.interfaces.mcp.hints import _BY_CODE, TOOL_CALL, for_model
 
@@ -372,7 +372,7 @@ async def test_the_core_profile_shows_no_guide_fact_naming_tools_it_lacks(
 
 
 async def test_adopt_claim_answers_its_events_and_current_narrative_its_standing(
-    memory: Memory,
+    memory: Memory, clock: FixedClock
 ) -> None:
     """memory-as-history's clients read a claim's ``events`` (the adoption's time as an
     ``as_of``) and ``id``/``review_status`` at the top of ``current_narrative``."""
@@ -380,6 +380,7 @@ async def test_adopt_claim_answers_its_events_and_current_narrative_its_standing
         _, claim = await call(client, "create_claim", {"content": "June.", "kind": "plan"})
         await call(client, "add_evidence", {"claim_id": claim["id"], "source": "notice",
                                             "stance": "supports", "reason": "notice"})  # fmt: skip
+        clock.advance(seconds=0.25)  # within a second: the checkpoint must include it
         bad, adopted = await call(client, "adopt_claim", {"claim_id": claim["id"], "reason": "r"})
         assert not bad and adopted["events"][-1]["action"] == "adopt_claim"
         assert adopted["events"][-1]["claim_id"] == claim["id"]

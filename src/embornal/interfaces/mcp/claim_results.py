@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from embornal.domain.clock import format_time
 from embornal.interfaces.mcp.results import iso
 
 __all__ = ["CLAIM_RESULTS", "ClaimOut", "ClaimsOut", "EvidenceOut"]
@@ -43,7 +44,8 @@ class ClaimOut(_Lean):
     """A claim: the judgment, its evidence (each: evidence_id, stance, memory_id or source,
     note, quote, active), its support by origin groups, and its history (each: action, at,
     by, reason), again as ``events`` (each: claim_id, action, recorded_at, by, reason), the
-    name memory-as-history's clients read."""
+    name memory-as-history's clients read; its ``recorded_at`` to the microsecond, so that
+    as an ``as_of`` it includes the decision."""
 
     claim_id: str
     id: str
@@ -84,7 +86,7 @@ class ClaimOut(_Lean):
         history = [_drop_none({"action": d.action, "at": iso(d.recorded_at), "by": d.actor,
                                "reason": d.reason}) for d in c.history]  # fmt: skip
         events = [_drop_none({"claim_id": c.id, "action": d.action,
-                              "recorded_at": iso(d.recorded_at), "by": d.actor,
+                              "recorded_at": format_time(d.recorded_at), "by": d.actor,
                               "reason": d.reason}) for d in c.history]  # fmt: skip
         return cls(
             claim_id=c.id, id=c.id, statement=c.statement, content=c.statement,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.errors import InvalidInput, NotFound, ProtocolViolation
+from embornal.errors import Conflict, InvalidInput, NotFound, ProtocolViolation
 from embornal.interfaces.api import MemoryAPI
 
 
@@ -116,7 +116,7 @@ def test_narratives_on_both_sides(alice: MemoryAPI) -> None:
     view = alice.chronicle.current_narrative(scope="project")
     assert view.narrative is None and view.narrative_review is not None
     assert "restore(" in view.narrative_review.hint
-    with pytest.raises(ProtocolViolation):
+    with pytest.raises(Conflict):
         alice.chronicle.review_narrative(n.narrative_id, note="fine")
     alice.restore(fid, reason="back")
     assert alice.chronicle.current_narrative(scope="project").narrative is None

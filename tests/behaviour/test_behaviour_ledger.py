@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from embornal import Memory
-from embornal.errors import NotFound, ProtocolViolation
+from embornal.errors import Conflict, NotFound, ProtocolViolation
 from embornal.interfaces.api import MemoryAPI
 
 
@@ -33,7 +33,7 @@ def test_a_withdrawn_claim_withholds_the_narrative_resting_on_it(alice: MemoryAP
     assert [(i.ref, i.issue, i.live) for i in view.narrative_review.source_issues] == [
         (cid, "claim_withdrawn", True)
     ]
-    with pytest.raises(ProtocolViolation):
+    with pytest.raises(Conflict):
         alice.chronicle.review_narrative(n.narrative_id, note="fine")
     (past,) = alice.chronicle.narrative_history(scope="project")
     assert past.content == "We release in June."

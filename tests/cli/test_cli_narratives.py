@@ -19,7 +19,7 @@ def test_add_current_review_history_list(cli: Run) -> None:
     assert shown.code == 0 and "project/default v1 current" in shown.out and "Fridays." in shown.out
     assert cli("memory", "forget", fid, "--reason", "changed").code == 0
     withheld = cli("narrative", "current", "--scope", "project")
-    assert withheld.code == 0 and "Fridays." not in withheld.out
+    assert withheld.code == 0 and "not to be relied on until reviewed: Fridays." in withheld.out
     assert "withheld: review needed" in withheld.out and f"forgotten {fid}" in withheld.out
     early = cli("narrative", "review", n["narrative_id"], "--note", "fine")
     assert early.code == 4 and "restore(" in early.err

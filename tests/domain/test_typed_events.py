@@ -162,6 +162,7 @@ PLAIN_LABELS: dict[tuple[str, str], str] = {
     ("ProposalApproved", "approver"): "a subject, or policy:<rule>",
     ("MemoryCaptured", "tier"): "a tier name",
     ("MemoryCaptured", "screened"): "the names of the screen's shapes",
+    ("MemoryCaptured", "material_type"): "one of five material types (decision 0156)",
     ("MemoryTierChanged", "tier"): "a tier name",
     ("MemoryTierChanged", "previous"): "a tier name",
     ("MemoryFlaggedSensitive", "screened"): "the names of the screen's shapes",

@@ -116,7 +116,7 @@ def test_due_for_review_marks_overdue_interpretations_stale(
     assert view.narrative is None and view.narrative_review is not None
     assert view.narrative_review.narrative_id == n.narrative_id
     assert "narrative_invalidated" in _actions(memory)
-    with pytest.raises(ProtocolViolation):
+    with pytest.raises(Conflict):
         memory.chronicle.review_narrative(n.narrative_id, note="not yet")
     memory.review(s.fact.id, note="inference rechecked")
     assert memory.chronicle.current_narrative().narrative is None  # not approved silently

@@ -9,7 +9,7 @@ import pytest
 
 from embornal import Memory
 from embornal.domain.clock import FixedClock
-from embornal.errors import InvalidInput, NotFound, ProtocolViolation
+from embornal.errors import Conflict, InvalidInput, NotFound, ProtocolViolation
 
 
 def _adopted(memory: Memory, text: str = "The release is planned for June.") -> str:
@@ -73,7 +73,7 @@ def test_withdrawing_the_claim_withholds_the_narrative_until_a_replacement(
     assert past.content == "We release in June." and not past.usable
     (listed,) = memory.chronicle.list_narratives()
     assert listed.withheld and listed.content is None
-    with pytest.raises(ProtocolViolation):
+    with pytest.raises(Conflict):
         memory.chronicle.review_narrative(n.narrative_id, note="looks fine")
     other = _adopted(memory, "The release is planned for July.")
     new = memory.chronicle.narrate("We release in July.", reason="r", claim_ids=[other],
@@ -105,7 +105,7 @@ def test_an_evidence_change_withholds_it_even_after_the_claim_is_adopted_again(
     assert _issues(memory) == [(cid, "claim_review_required", True)]
     notice = memory.chronicle.current_narrative(scope="project").narrative_review
     assert notice is not None and "adopt_claim(" in notice.hint
-    with pytest.raises(ProtocolViolation):
+    with pytest.raises(Conflict):
         memory.chronicle.review_narrative(n.narrative_id, note="too early")
     memory.chronicle.adopt_claim(cid, reason="the channel was about another release")
     assert _issues(memory) == [(cid, "claim_review_required", False)]

@@ -39,12 +39,18 @@ def test_narrative_invalidation(memory: Memory) -> None:
     assert notice is not None and notice.narrative_id == n.narrative_id
     assert [(i.ref, i.issue, i.live) for i in notice.source_issues] == [(fid, "forgotten", True)]
     assert "restore(" in notice.hint and "review_narrative(" in notice.hint
-    # its text stays inspectable
+    # its text stays inspectable, marked unusable (decision 0157); a recall withholds it
     (past,) = memory.chronicle.narrative_history(scope="project")
     assert past.content == "We ship on Fridays." and not past.usable
-    # a premature review is refused: the source issue is live
-    with pytest.raises(ProtocolViolation) as refused:
+    assert view.inspected is not None and not view.inspected.usable
+    assert view.inspected.content == "We ship on Fridays."
+    recalled = memory.chronicle.recall("ship", scope="project")
+    assert recalled.narrative is None and recalled.narrative_review is not None
+    assert "Fridays" not in repr(recalled.narrative_review)
+    # a premature review is refused: the source issue is live, the account's state
+    with pytest.raises(Conflict) as refused:
         memory.chronicle.review_narrative(n.narrative_id, note="looks fine")
+    assert not isinstance(refused.value, ProtocolViolation)
     assert "restore(" in refused.value.hint
 
     memory.restore(fid, reason="it was right after all")

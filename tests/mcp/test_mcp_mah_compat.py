@@ -10,7 +10,7 @@ import json
 import pytest
 from tests.mcp.mcp_helpers import call, connect
 
-from embornal import Memory
+from embornal import FixedClock, Memory
 from embornal.errors import NotFound
 from embornal.interfaces.mcp.hints import _BY_CODE, TOOL_CALL, for_model
 
@@ -109,8 +109,31 @@ async def test_an_unknown_argument_is_refused_with_the_known_ones(memory: Memory
         assert not bad and got["path"] == "/x"
         bad, err = await call(client, "search_archive", {"query": "y", "since": "2025-01-01"})
         assert bad and "search_history(" in err["hint"] and "query" in err["hint"]
-        bad, err = await call(client, "remember", {"content": "y", "material_type": "summary"})
-        assert bad and "material_type" in err["message"]
+
+
+async def test_remember_keeps_what_the_material_is_its_origin_and_capture_context(
+    memory: Memory,
+) -> None:
+    """memory-as-history 1.3's capture fields are kept and answered (decision 0156); a
+    string is text whatever it looks like."""
+    async with connect(memory) as client:
+        for literal in ("null", "1e999", '{"x":1}'):
+            bad, got = await call(client, "remember", {
+                "content": literal, "material_type": "utterance", "origin_id": literal,
+                "capture_context": literal})  # fmt: skip
+            assert not bad, got
+            assert got["origin_id"] == got["capture_context"] == literal
+            assert got["material_type"] == "utterance"
+        _, plain = await call(client, "remember", {"content": "no declaration"})
+        assert plain["material_type"] == "unspecified"
+        assert plain["origin_id"] is None and plain["capture_context"] is None
+        for wrong in ({"material_type": "poem"}, {"material_type": True},
+                      {"origin_id": " "}, {"capture_context": 7},
+                      {"origin_id": "x" * 1001}):  # fmt: skip
+            bad, err = await call(client, "remember", {"content": "refused", **wrong})
+            assert bad and err["error"] == "invalid_input", (wrong, err)
+            assert next(iter(wrong)) in err["message"] + err.get("hint", "")
+        assert len(memory.due_for_consolidation()) == 4  # the refused wrote nothing
 
 
 async def test_revise_claim_takes_old_id(memory: Memory) -> None:
@@ -346,3 +369,25 @@ async def test_the_core_profile_shows_no_guide_fact_naming_tools_it_lacks(
             said = json.dumps(got)
             assert "/memory" not in said and "MCP:" not in said, (tool, args)
             assert _called(said) <= offered, (tool, args)
+
+
+async def test_adopt_claim_answers_its_events_and_current_narrative_its_standing(
+    memory: Memory, clock: FixedClock
+) -> None:
+    """memory-as-history's clients read a claim's ``events`` (the adoption's time as an
+    ``as_of``) and ``id``/``review_status`` at the top of ``current_narrative``."""
+    async with connect(memory) as client:
+        _, claim = await call(client, "create_claim", {"content": "June.", "kind": "plan"})
+        await call(client, "add_evidence", {"claim_id": claim["id"], "source": "notice",
+                                            "stance": "supports", "reason": "notice"})  # fmt: skip
+        clock.advance(seconds=0.25)  # within a second: the checkpoint must include it
+        bad, adopted = await call(client, "adopt_claim", {"claim_id": claim["id"], "reason": "r"})
+        assert not bad and adopted["events"][-1]["action"] == "adopt_claim"
+        assert adopted["events"][-1]["claim_id"] == claim["id"]
+        at = adopted["events"][-1]["recorded_at"]
+        _, past = await call(client, "recall_claims", {"as_of": at})
+        assert [c["id"] for c in past["claims"]] == [claim["id"]]
+        _, told = await call(client, "narrate", {"content": "Ops.", "reason": "r", "scope": "ops"})
+        bad, got = await call(client, "current_narrative", {"scope": "ops"})
+        assert not bad and got["id"] == told["id"] and got["review_status"] == "current"
+        assert got["usable"] is True and got["narrative"]["content"] == "Ops."

@@ -38,15 +38,19 @@ async def test_the_narrative_loop_over_mcp(memory: Memory) -> None:
         assert not bad and view["narrative"]["content"] == "Fridays."
         await _call(client, "forget", {"memory_id": mid, "reason": "changed"})
         bad, view = await _call(client, "current_narrative", {"scope": "project"})
-        assert not bad and "narrative" not in view
+        assert not bad and "narrative" not in view  # the usable account: none
         notice = view["narrative_review"]
-        assert "Fridays." not in json.dumps(view)  # never the stale text
+        # inspected, its text is marked unusable (decision 0157); a recall withholds it
+        assert view["usable"] is False and view["review_status"] == "stale"
+        assert view["content"] == "Fridays." and "not usable" in view["warning"]
+        _, recalled = await _call(client, "recall", {})
+        assert "Fridays." not in json.dumps(recalled)
         assert notice["source_issues"] == [{"ref": mid, "issue": "forgotten", "live": True}]
         assert f'restore(memory_id="{mid}"' in notice["hint"]
         bad, err = await _call(
             client, "review_narrative", {"narrative_id": n["narrative_id"], "note": "ok"}
         )
-        assert bad and err["error"] == "protocol_violation" and "restore(" in err["hint"]
+        assert bad and err["error"] == "conflict" and "restore(" in err["hint"]
         await _call(client, "restore", {"memory_id": mid, "reason": "back"})
         _, view = await _call(client, "current_narrative", {"scope": "project"})
         assert "narrative" not in view  # restoring does not approve it
@@ -107,7 +111,7 @@ async def test_a_narrative_on_a_claim_over_mcp_and_the_audit(memory: Memory) -> 
         assert not bad and n["usable"] and n["claim_ids"] == [cid]
         await _call(client, "withdraw_claim", {"claim_id": cid, "reason": "dropped"})
         _, view = await _call(client, "current_narrative", {"scope": "p"})
-        assert "narrative" not in view and "June." not in json.dumps(view)
+        assert "narrative" not in view and view["usable"] is False  # inspected (0157)
         assert view["narrative_review"]["source_issues"] == [
             {"ref": cid, "issue": "claim_withdrawn", "live": True}
         ]

@@ -18,6 +18,7 @@ from embornal.domain.events import (
     TokenIssued,
     TokenRevoked,
 )
+from embornal.domain.events.protocol import MemoryCaptured
 from embornal.domain.scope import ReadScope, read_scope
 from embornal.domain.tags import Tag
 from embornal.storage.contract import Store
@@ -70,6 +71,9 @@ class Events:
             supersedes_id=supersedes,
         )
         return self._event(fid, body, reason)
+
+    def captured(self, body: MemoryCaptured) -> NewEvent:
+        return self._event(body.fact_id, body)
 
     def forgotten(self, fact_id: str) -> NewEvent:
         return self._event(fact_id, FactForgotten(fact_id=fact_id), "test")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from contract_helpers import Events, write
 
 from embornal.domain.access import Rule
+from embornal.domain.events.protocol import MemoryCaptured
+from embornal.domain.protocol_state import history_of
 from embornal.storage.contract import FactVector, Store, pack_vector
 
 MARKER = "zyzzogeton"
@@ -54,6 +56,34 @@ def test_purge_leaves_no_text(store: Store, events: Events) -> None:
     assert store.term_df([MARKER]) in ({}, {MARKER: 0})
     assert store.vector_search(pack_vector([1.0] * 8), 10) == []
     assert store.verify() == []
+
+
+def test_a_captures_declared_material_is_projected_replayed_and_purged(
+    store: Store, events: Events
+) -> None:
+    """What remember declares of its material (decision 0156) is in the protocol's
+    projection as a replay makes it; a purge erases its origin and capture context."""
+    fid = events.new_id()
+    captured = MemoryCaptured(fid, material_type="utterance", origin_id=f"post {MARKER}",
+                              capture_context=f"thread {MARKER}")  # fmt: skip
+    write(store, events.stored("/inbox/s", "words", fact_id=fid), events.captured(captured))
+    state = store.fact_state(fid)
+    assert state is not None
+    h = history_of(state)
+    assert (h.material_type, h.origin_id, h.capture_context) == (
+        "utterance", f"post {MARKER}", f"thread {MARKER}",
+    )  # fmt: skip
+    assert store.verify() == []
+    store.rebuild()
+    assert store.verify() == []
+    with store.transaction() as tx:
+        (purge,) = store.append(tx, [events.purged(fid)])
+        store.redact_stream(tx, fid, purge.position)
+        store.erase_in_transaction(tx)
+    assert all(MARKER not in repr(e) for e in store.read_all())
+    assert store.verify() == []  # the projected origin and context are erased too
+    state = store.fact_state(fid)
+    assert state is not None and history_of(state).origin_id is None
 
 
 def test_rules_and_the_policy_version(store: Store, events: Events) -> None:

@@ -11,9 +11,11 @@ import math
 
 __all__ = [
     "MAX_BATCH_SIZE",
+    "MAX_CAPTURE_CONTEXT",
     "MAX_CONTENT_BYTES",
     "MAX_EXPIRY_DAYS",
     "MAX_LIMIT",
+    "MAX_ORIGIN_ID",
     "MAX_PATH_LENGTH",
     "MAX_REASON_LENGTH",
     "MAX_REINDEX_LIMIT",
@@ -38,6 +40,9 @@ MAX_CONTENT_BYTES = 65_536
 MAX_REASON_LENGTH = 2_000
 #: The longest path, in characters (:mod:`embornal.domain.paths` checks it).
 MAX_PATH_LENGTH = 1024
+#: The longest ``origin_id`` and ``capture_context`` a capture declares, in characters.
+MAX_ORIGIN_ID = 1000
+MAX_CAPTURE_CONTEXT = 2000
 
 
 def whole_in_range(value: object, low: int, high: int) -> bool:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
 from embornal.domain.events import DomainEvent, FactImportanceAdjusted
 from embornal.domain.events.canon import MemoryDecanonized
 from embornal.domain.events.protocol import (
@@ -50,6 +51,7 @@ from embornal.domain.protocol_state import (
     CONSOLIDATED,
     INTERPRETATION,
     TESTIMONY,
+    UNSPECIFIED,
     WORKING,
     HistoryState,
     check_forget,
@@ -73,6 +75,7 @@ __all__ = [
     "GATE_ISSUE",
     "INTERPRETATION",
     "LEGACY_UNPIN_REASON",
+    "MATERIAL_TYPES",
     "PROTOCOL_NOT_UNDOABLE",
     "REVIEW_DAYS",
     "SOFT_ANCHOR_LIMIT",
@@ -81,6 +84,7 @@ __all__ = [
     "WORKING",
     "HistoryState",
     "check_forget",
+    "check_material",
     "check_pin",
     "check_tier",
     "decide_capture",
@@ -106,6 +110,8 @@ SOFT_ANCHOR_LIMIT = 12
 #: An interpretation not reviewed for this many days is due (``due_for_review``).
 REVIEW_DAYS = 30
 LEGACY_UNPIN_REASON = "legacy unpin: caller did not provide a reason"
+#: What a capture may say its material is (memory-as-history's values; decision 0156).
+MATERIAL_TYPES = (UNSPECIFIED, "document", "utterance", "observation", "summary")
 
 
 def gate_of(state: FactState) -> Gate:
@@ -157,6 +163,49 @@ def check_tier(tier: object) -> str:
     return t
 
 
+def _declared(value: object, name: str, most: int, hint: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > most or "\x00" in value:
+        raise InvalidInput(
+            f"{name} must be non-blank text of at most {most} characters, without NUL, or "
+            f"left out (got {str(value)[:60]!r})",
+            hint=hint,
+        )
+    return value
+
+
+def check_material(
+    material_type: object, origin_id: object, capture_context: object
+) -> tuple[str | None, str | None, str | None]:
+    """What a capture declares of its material (decision 0156): its type (None:
+    unspecified), the original it repeats (trimmed; None: unknown) and how it was
+    collected (as given; None: not said). A string is text, whatever it looks like."""
+    if material_type is not None and material_type not in MATERIAL_TYPES:
+        raise InvalidInput(
+            f"material_type must be one of {', '.join(MATERIAL_TYPES)} (got "
+            f"{str(material_type)[:60]!r})",
+            hint="Choose unspecified, document, utterance, observation or summary; it says "
+            "what the material is, not how far it is trusted (that is its tier).",
+        )
+    origin = _declared(
+        origin_id,
+        "origin_id",
+        MAX_ORIGIN_ID,
+        "Name the shared original its reposts repeat (a URL, a document id); leave it out "
+        "when unknown.",
+    )
+    context = _declared(
+        capture_context,
+        "capture_context",
+        MAX_CAPTURE_CONTEXT,
+        "Say how it was collected, e.g. 'published meeting summary only'; leave it out "
+        "when not known.",
+    )
+    kind = None if material_type in (None, UNSPECIFIED) else str(material_type)
+    return kind, None if origin is None else origin.strip(), context
+
+
 def decide_capture(
     fact_id: str,
     content: str,
@@ -166,10 +215,15 @@ def decide_capture(
     session: str | None = None,
     event_at: datetime | None = None,
     session_position: int | None = None,
+    material_type: object = None,
+    origin_id: object = None,
+    capture_context: object = None,
 ) -> MemoryCaptured:
     """The capture of the fact just stored: working material, screened for known
-    injection shapes (a match flags it sensitive whatever the caller said)."""
+    injection shapes (a match flags it sensitive whatever the caller said), with what the
+    caller declared of the material (:func:`check_material`)."""
     t = check_tier(tier)
+    kind, origin, context = check_material(material_type, origin_id, capture_context)
     found = screen(content)
     return MemoryCaptured(
         fact_id,
@@ -179,6 +233,9 @@ def decide_capture(
         session,
         event_at,
         session_position,
+        kind,
+        origin,
+        context,
     )
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "INTERPRETATION",
     "ORDINARY",
     "TESTIMONY",
+    "UNSPECIFIED",
     "WORKING",
     "HistoryState",
     "check_forget",
@@ -42,6 +43,8 @@ __all__ = [
 
 ARCHIVE, TESTIMONY, INTERPRETATION = "archive", "testimony", "interpretation"
 WORKING, CONSOLIDATED = "working", "consolidated"
+#: A capture that did not say what its material is (decision 0156).
+UNSPECIFIED = "unspecified"
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,9 @@ class HistoryState:
     (None: none). Its history context (decision 0088): ``session``, ``event_at`` (when
     the event it tells of happened; None: unknown) and ``session_position`` (its place in
     the session). ``overdue``: found overdue by ``due_for_review`` since its last review
-    (decision 0142)."""
+    (decision 0142). What the capture declared of its material (decision 0156):
+    ``material_type``, ``origin_id`` (None: unknown), ``capture_context`` (None: not
+    said)."""
 
     stage: str = CONSOLIDATED
     tier: str = ARCHIVE
@@ -67,6 +72,9 @@ class HistoryState:
     event_at: datetime | None = None
     session_position: int | None = None
     overdue: bool = False
+    material_type: str = UNSPECIFIED
+    origin_id: str | None = None
+    capture_context: str | None = None
 
 
 #: The state of a fact no protocol event has touched.
@@ -115,6 +123,9 @@ def evolve_history(
             session=event.session,
             event_at=event.event_at,
             session_position=event.session_position,
+            material_type=event.material_type or UNSPECIFIED,
+            origin_id=event.origin_id,
+            capture_context=event.capture_context,
         )
     if isinstance(event, MemoryContextSet):
         return replace(

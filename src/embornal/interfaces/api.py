@@ -168,6 +168,9 @@ class MemoryAPI(Protocol):
         reason: str | None = None,
         event_at: datetime | str | None = None,
         session_position: int | None = None,
+        material_type: str | None = None,
+        origin_id: str | None = None,
+        capture_context: str | None = None,
     ) -> MemoryStatus: ...
 
     def promote(self, fact_id: str, *, reason: str) -> MemoryStatus: ...

@@ -10,8 +10,10 @@ apply the protocol's rules (decision 0065).
 from __future__ import annotations
 
 from embornal.domain.bounds import (
+    MAX_CAPTURE_CONTEXT,
     MAX_CONTENT_BYTES,
     MAX_LIMIT,
+    MAX_ORIGIN_ID,
     MAX_PATH_LENGTH,
     MAX_REASON_LENGTH,
 )
@@ -32,6 +34,8 @@ _READ_ERRORS = (400, 401, 404, 422, 503)
 _LIST_ERRORS = (400, 401, 422, 503)
 _SHOW = "history_cmds:"
 _LABEL = 1000
+#: ``domain.protocol.MATERIAL_TYPES`` (the catalogue imports only the standard library).
+_MATERIAL_TYPES = ("unspecified", "document", "utterance", "observation", "summary")
 
 _DAYS = Input(
     "days", "int", "Only memories at least this many days old (default: all).",
@@ -72,7 +76,17 @@ HISTORY_OPERATIONS: tuple[Operation, ...] = (
                "not an access boundary).", aliases=("frame", "social_frame"), max_length=200,
                metavar="FRAME", full_only=True, cli_help="the frame it is filed under"),
          OPTIONAL_REASON, replace(EVENT_AT, full_only=True),
-         replace(SESSION_POSITION, full_only=True)),
+         replace(SESSION_POSITION, full_only=True),
+         Input("material_type", "text", "What the material is: document, utterance, "
+               "observation or summary (default unspecified); not how far it is trusted.",
+               choices=_MATERIAL_TYPES, metavar="TYPE", full_only=True,
+               cli_help="document, utterance, observation or summary"),
+         Input("origin_id", "text", "The original it repeats, shared by its reposts (a URL, "
+               "a document id); leave it out when unknown.", max_length=MAX_ORIGIN_ID,
+               metavar="ID", full_only=True, cli_help="the original it repeats"),
+         Input("capture_context", "text", "How it was collected, e.g. 'published meeting "
+               "summary only'.", max_length=MAX_CAPTURE_CONTEXT, metavar="TEXT",
+               full_only=True, cli_help="how it was collected")),
         tool_order=40, profile="core", title="Capture working material", cli="memory remember",
         cli_show=_SHOW + "show_status",
         cli_help="capture working material (screened; promote to consolidate)",

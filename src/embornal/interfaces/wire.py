@@ -528,6 +528,8 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
         tuple(str(w) for w in d.get("warnings") or ()), d.get("frame"),
         tuple(str(s) for s in d.get("canon") or ()), _opt(time_of, d.get("event_at")),
         _opt(int, d.get("session_position")), d.get("origin"),
+        material_type=str(d.get("material_type") or "unspecified"),
+        origin_id=d.get("origin_id"), capture_context=d.get("capture_context"),
     )  # fmt: skip
 
 

@@ -66,11 +66,12 @@ def _read_review(d: Mapping[str, Any]) -> NarrativeReview:
 
 
 def _read_view(d: Mapping[str, Any]) -> NarrativeView:
-    n, r = d.get("narrative"), d.get("narrative_review")
+    n, r, i = d.get("narrative"), d.get("narrative_review"), d.get("inspected")
     return NarrativeView(
         str(d["scope"]),
         None if n is None else _read_narrative(n),
         None if r is None else _read_review(r),
+        None if i is None else _read_narrative(i),
     )
 
 

@@ -307,12 +307,17 @@ class Memory:
                  path: str | None = None, security_sensitive: bool = False,
                  session: str | None = None, frame: str | None = None,
                  reason: str | None = None, event_at: datetime | str | None = None,
-                 session_position: int | None = None) -> MemoryStatus:  # fmt: skip
-        """Capture working material (default path: the session's inbox), screened."""
+                 session_position: int | None = None, material_type: str | None = None,
+                 origin_id: str | None = None,
+                 capture_context: str | None = None) -> MemoryStatus:  # fmt: skip
+        """Capture working material (default path: the session's inbox), screened; what
+        the material is, the original it repeats and how it was collected, as declared."""
         return protocol.remember(self._ctx, content, source=source, tier=tier, path=path,
                                  security_sensitive=security_sensitive, session=session,
                                  frame=frame, reason=reason, event_at=event_at,
-                                 session_position=session_position)  # fmt: skip
+                                 session_position=session_position,
+                                 material_type=material_type, origin_id=origin_id,
+                                 capture_context=capture_context)  # fmt: skip
 
     def promote(self, fact_id: str, *, reason: str) -> MemoryStatus:
         """Consolidate working material (its truth and tier unchanged)."""

@@ -72,8 +72,11 @@ class NarrativeReview:
 @dataclass(frozen=True)
 class NarrativeView:
     """The account of a scope: ``narrative`` when usable, else ``narrative_review``; both
-    None when the scope has no account the subject may see."""
+    None when the scope has no account the subject may see. ``inspected``: the unusable
+    current version with its text, answered to a deliberate inspection
+    (``current_narrative``, decision 0157), never to a recall."""
 
     scope: str
     narrative: Narrative | None = None
     narrative_review: NarrativeReview | None = None
+    inspected: Narrative | None = None

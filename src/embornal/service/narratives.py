@@ -218,9 +218,12 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
         ctx.check("review_narrative", "the narrative's memories", fact)
     ctx.check_ledger("review_narrative", NARRATIVE_PATH)
     for _ in range(_ATTEMPTS):
-        checked = _checked(ctx, version.fact_ids(), version.sensitive) | check_claims(
-            ctx, version.claim_ids, version.sensitive
-        )
+        try:
+            checked = _checked(ctx, version.fact_ids(), version.sensitive) | check_claims(
+                ctx, version.claim_ids, version.sensitive
+            )
+        except ProtocolViolation as early:  # the account's state, not a refused rule (0157)
+            raise Conflict(early.message, hint=early.hint) from None
         body = NarrativeReviewed(version.narrative_id, why, checked_pairs(checked))
         try:
             ctx.append(
@@ -241,7 +244,8 @@ def current_narrative(
     ctx: ServiceContext, *, scope: str | None = None, perspective: str | None = None
 ) -> NarrativeView:
     """The account of ``scope`` (the most recently versioned of its perspectives, unless
-    one is named): its current version when usable, else its review notice."""
+    one is named): its current version when usable, else its review notice and, for this
+    deliberate inspection, the unusable version itself (decision 0157)."""
     sc = narrative_scope(scope)
     pe = (
         None
@@ -257,14 +261,15 @@ def current_narrative(
         current = narrative_of(ctx, account, account.current)
         if current.usable:
             return NarrativeView(sc, current)
-        return NarrativeView(sc, None, notice_of(current))
+        return NarrativeView(sc, None, notice_of(current), current)
     return NarrativeView(sc)
 
 
 def usable_narrative(ctx: ServiceContext, scope: str | None = None) -> NarrativeView:
     """What the recall cascade shows of a scope's account: the usable narrative, or its
     review notice (never the stale text), or neither."""
-    return current_narrative(ctx, scope=scope)
+    view = current_narrative(ctx, scope=scope)
+    return NarrativeView(view.scope, view.narrative, view.narrative_review)
 
 
 def narrative_history(

@@ -114,7 +114,8 @@ def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> Mem
         h.event_at,
         h.session_position,
         gate_of(state).origin,
-    )
+        material_type=h.material_type, origin_id=h.origin_id, capture_context=h.capture_context,
+    )  # fmt: skip
 
 
 def remember(
@@ -130,11 +131,13 @@ def remember(
     reason: str | None = None,
     event_at: datetime | str | None = None,
     session_position: int | None = None,
+    material_type: str | None = None,
+    origin_id: str | None = None,
+    capture_context: str | None = None,
 ) -> MemoryStatus:
-    """Capture working material: an ordinary fact (at ``path``, default the session's
-    inbox) and its capture with its history context (decision 0088), screened for known
-    injection shapes, and its ``frame`` (a label to filter by, decision 0078), in one
-    append."""
+    """Capture working material: an ordinary fact (default path: the session's inbox), its
+    capture with its history context (0088) and declared material (0156), screened for
+    known injection shapes, and its ``frame`` (0078), in one append."""
     why = check_reason(reason, required=False)
     framed = check_label(frame, "frame", required=False)
     context = check_context(event_at, session, session_position)
@@ -152,6 +155,9 @@ def remember(
         session=context.session,
         event_at=context.event_at,
         session_position=context.session_position,
+        material_type=material_type,
+        origin_id=origin_id,
+        capture_context=capture_context,
     )
     if not ctx.access.unconditional("create"):
         own = {t.key: t.value for t in stored.tags}

@@ -20,7 +20,8 @@ class MemoryStatus:
     ``session``, ``event_at`` (when the event it tells of happened; None: unknown) and
     ``session_position`` (decision 0088); ``origin``: the source given at capture (None:
     unknown); ``unpinned``: the call that answered it lifted its anchor (a flag of
-    sensitivity the corroboration gate does not support)."""
+    sensitivity the corroboration gate does not support); what the capture declared of its
+    material: ``material_type``, ``origin_id``, ``capture_context`` (decision 0156)."""
 
     fact: Fact
     stage: str
@@ -37,6 +38,9 @@ class MemoryStatus:
     session_position: int | None = None
     origin: str | None = None
     unpinned: bool = False
+    material_type: str = "unspecified"
+    origin_id: str | None = None
+    capture_context: str | None = None
 
 
 @dataclass(frozen=True)

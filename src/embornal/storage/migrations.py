@@ -225,6 +225,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration("0029_anchor_index_path", "schema", _sql("0029_anchor_index_path")),
     Migration("0030_token_actor_kind", "schema", _sql("0030_token_actor_kind")),
     Migration("0031_guide_anchors", "data", _anchor_guide),
+    Migration("0032_capture_material", "schema", _sql("0032_capture_material")),
 )
 
 

@@ -1,4 +1,4 @@
-"""The history protocol's projections (migration 0022, decision 0064): how its events
+"""The history protocol's projections (migrations 0022, 0027, 0032; decision 0064): how its events
 change ``memory_protocol`` and ``memory_corroborations``, and the reads of its lists
 (the working material due for consolidation, the interpretations due for review, the
 forgotten memories with their reasons, the anchor count).
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts import Fact
+from embornal.domain.protocol_state import UNSPECIFIED
 from embornal.storage import context, kind_views
 from embornal.storage.connect import Connection
 from embornal.storage.contract import ForgottenRow, ProtocolRow
@@ -55,7 +56,8 @@ TABLES = ("memory_corroborations", "memory_protocol")
 
 VERIFY_QUERIES = {
     "memory_protocol": "SELECT fact_id, stage, tier, sensitive, captured_at, reviewed_at, "
-    "session, frame, event_at, session_position FROM memory_protocol ORDER BY fact_id",
+    "session, frame, event_at, session_position, material_type, origin_id, capture_context "
+    "FROM memory_protocol ORDER BY fact_id",
     "memory_corroborations": "SELECT fact_id, position, source, common_origin, recorded_at, "
     "actor FROM memory_corroborations ORDER BY 1, 2",
 }
@@ -74,11 +76,14 @@ def _captured(conn: Connection, e: Event, b: MemoryCaptured) -> None:
     at = None if b.event_at is None else format_time(b.event_at)
     conn.execute(
         "INSERT INTO memory_protocol (fact_id, stage, tier, sensitive, captured_at, session, "
-        "event_at, session_position) VALUES (?, 'working', ?, ?, ?, ?, ?, ?) "
+        "event_at, session_position, material_type, origin_id, capture_context) "
+        "VALUES (?, 'working', ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (fact_id) DO UPDATE SET stage = 'working', tier = excluded.tier, "
         "sensitive = excluded.sensitive, captured_at = excluded.captured_at, "
         "session = excluded.session, event_at = excluded.event_at, "
-        "session_position = excluded.session_position",
+        "session_position = excluded.session_position, "
+        "material_type = excluded.material_type, origin_id = excluded.origin_id, "
+        "capture_context = excluded.capture_context",
         (
             b.fact_id,
             b.tier,
@@ -87,6 +92,9 @@ def _captured(conn: Connection, e: Event, b: MemoryCaptured) -> None:
             b.session,
             at,
             b.session_position,
+            b.material_type or UNSPECIFIED,
+            b.origin_id,
+            b.capture_context,
         ),
     )
 
@@ -157,13 +165,17 @@ HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
 
 
 def purged(conn: Connection, fact_id: str) -> None:
-    """A purge erases the corroboration labels and the session of the fact (as its
-    events are redacted)."""
+    """A purge erases the corroboration labels, the session and the declared origin and
+    capture context of the fact (as its events are redacted)."""
     conn.execute(
         "UPDATE memory_corroborations SET source = NULL, common_origin = NULL WHERE fact_id = ?",
         (fact_id,),
     )
-    conn.execute("UPDATE memory_protocol SET session = NULL WHERE fact_id = ?", (fact_id,))
+    conn.execute(
+        "UPDATE memory_protocol SET session = NULL, origin_id = NULL, capture_context = NULL "
+        "WHERE fact_id = ?",
+        (fact_id,),
+    )
 
 
 # -- reads -------------------------------------------------------------------------------

@@ -40,10 +40,13 @@ class MemoryCaptured(DomainEvent):
     caller said so or the screen matched (``screened``: the names of the shapes matched),
     in the capture ``session`` (None: none given); ``event_at``: when the event it tells
     of happened (valid time; None: unknown), ``session_position``: its place in the
-    session (decision 0088)."""
+    session (decision 0088). What the caller declared of the material (decision 0156):
+    ``material_type`` (``document``, ``utterance``, ``observation`` or ``summary``; None:
+    unspecified), ``origin_id`` (the original it repeats, shared by its reposts; None:
+    unknown) and ``capture_context`` (how it was collected; None: not said)."""
 
     TYPE: ClassVar[str] = "MemoryCaptured"
-    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("session",)
+    TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("session", "origin_id", "capture_context")
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
@@ -52,8 +55,16 @@ class MemoryCaptured(DomainEvent):
         "screened",
         "event_at",
         "session_position",
+        "material_type",
     )
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("session", "event_at", "session_position")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = (
+        "session",
+        "event_at",
+        "session_position",
+        "material_type",
+        "origin_id",
+        "capture_context",
+    )
 
     fact_id: str
     tier: str = "archive"
@@ -62,6 +73,9 @@ class MemoryCaptured(DomainEvent):
     session: str | None = None
     event_at: datetime | None = None
     session_position: int | None = None
+    material_type: str | None = None
+    origin_id: str | None = None
+    capture_context: str | None = None
 
 
 @dataclass(frozen=True)

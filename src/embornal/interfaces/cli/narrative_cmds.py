@@ -48,3 +48,5 @@ def show_view(ctx: Context, v: NarrativeView) -> None:
     ctx.say(f"{r.narrative_id} {r.scope}/{r.perspective} withheld: review needed")
     _issues(ctx, r.source_issues)
     ctx.say(r.hint)
+    if v.inspected is not None and v.inspected.content is not None:
+        ctx.say(f"its text, not to be relied on until reviewed: {v.inspected.content}")

@@ -41,6 +41,9 @@ class RemoteHistory:
         reason: str | None = None,
         event_at: datetime | str | None = None,
         session_position: int | None = None,
+        material_type: str | None = None,
+        origin_id: str | None = None,
+        capture_context: str | None = None,
     ) -> MemoryStatus:
         return cast("MemoryStatus", self._op("remember", **_given(locals())))
 

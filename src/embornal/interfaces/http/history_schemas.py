@@ -3,10 +3,11 @@ corroborate, provenance, review, flag-sensitive and the protocol's lists."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
+from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.schemas import FactOut, Limit, PathIn, Time, _In, _Out
 
@@ -51,6 +52,11 @@ class MemoryStatusOut(_Out):
     unpinned: bool = Field(
         False, description="This call lifted its anchor (flag-sensitive, unsupported by sources)."
     )
+    material_type: str = Field(
+        "unspecified", description="document, utterance, observation, summary or unspecified."
+    )
+    origin_id: str | None = Field(None, description="The original it repeats; null: unknown.")
+    capture_context: str | None = Field(None, description="How it was collected, as declared.")
 
 
 class ProvenanceOut(_Out):
@@ -91,6 +97,9 @@ class ForgottenListOut(_Out):
     memories: list[ForgottenMemoryOut]
 
 
+_Material = Literal["unspecified", "document", "utterance", "observation", "summary"]
+
+
 class RememberIn(_In):
     content: str = Field(min_length=1, max_length=MAX_CONTENT_BYTES)
     source: str | None = Field(None, max_length=1000)
@@ -103,6 +112,9 @@ class RememberIn(_In):
     event_at: str | None = Field(None, max_length=64, description="When the event it tells "
                                  "of happened (ISO-8601).")  # fmt: skip
     session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
+    material_type: _Material | None = None
+    origin_id: str | None = Field(None, max_length=MAX_ORIGIN_ID)
+    capture_context: str | None = Field(None, max_length=MAX_CAPTURE_CONTEXT)
 
 
 class CorroborateIn(_In):

@@ -77,6 +77,11 @@ class NarrativeViewOut(_Out):
     scope: str
     narrative: NarrativeOut | None
     narrative_review: NarrativeReviewOut | None
+    inspected: NarrativeOut | None = Field(
+        None,
+        description="The unusable current version with its text, for inspection only "
+        "(decision 0157): not to be relied on until reviewed.",
+    )
 
 
 class NarrativesOut(_Out):

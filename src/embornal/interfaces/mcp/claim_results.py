@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from embornal.domain.clock import format_time
 from embornal.interfaces.mcp.results import iso
 
 __all__ = ["CLAIM_RESULTS", "ClaimOut", "ClaimsOut", "EvidenceOut"]
@@ -42,7 +43,9 @@ def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
 class ClaimOut(_Lean):
     """A claim: the judgment, its evidence (each: evidence_id, stance, memory_id or source,
     note, quote, active), its support by origin groups, and its history (each: action, at,
-    by, reason)."""
+    by, reason), again as ``events`` (each: claim_id, action, recorded_at, by, reason), the
+    name memory-as-history's clients read; its ``recorded_at`` to the microsecond, so that
+    as an ``as_of`` it includes the decision."""
 
     claim_id: str
     id: str
@@ -69,6 +72,9 @@ class ClaimOut(_Lean):
     replaces: str | None = None
     as_of: str | None = None
     history: list[dict[str, Any]] = Field(default_factory=list)
+    events: list[dict[str, Any]] = Field(
+        default_factory=list, description="The history again (memory-as-history's name)."
+    )
 
     @classmethod
     def of(cls, c: Any) -> ClaimOut:
@@ -79,6 +85,9 @@ class ClaimOut(_Lean):
             "active": e.active}) for e in c.evidence]  # fmt: skip
         history = [_drop_none({"action": d.action, "at": iso(d.recorded_at), "by": d.actor,
                                "reason": d.reason}) for d in c.history]  # fmt: skip
+        events = [_drop_none({"claim_id": c.id, "action": d.action,
+                              "recorded_at": format_time(d.recorded_at), "by": d.actor,
+                              "reason": d.reason}) for d in c.history]  # fmt: skip
         return cls(
             claim_id=c.id, id=c.id, statement=c.statement, content=c.statement,
             claim_type=c.claim_type, kind=c.claim_type, status=c.status,
@@ -89,7 +98,7 @@ class ClaimOut(_Lean):
             challenging=c.support.challenging, origin_groups=list(c.support.origin_groups),
             review_required=c.review_required, eligible_for_recall=c.eligible_for_recall,
             source_issues=list(c.source_issues), replaced_by=c.replaced_by,
-            replaces=c.replaces, as_of=iso(c.as_of), history=history,
+            replaces=c.replaces, as_of=iso(c.as_of), history=history, events=events,
         )  # fmt: skip
 
 

@@ -71,10 +71,6 @@ _INSTEAD = {
     ("timeline", "frame"): _FRAME + " filters by frame",
     ("search_history", "frame"): _FRAME + " filters by frame",
     ("memory_links", "include_retired"): "audit_log() records each retired link",
-    ("remember", "origin_id"): 'corroborate(memory_id="...", source="...", common_origin="...") '
-    "records a repost of a shared original",
-    ("remember", "material_type"): "say what the material is in content or source",
-    ("remember", "capture_context"): "say how it was collected in content or source",
 }
 
 

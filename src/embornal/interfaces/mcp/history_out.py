@@ -5,17 +5,20 @@ memory-as-history's tools answer."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
 from embornal.interfaces.mcp.results import FactOut, iso
+from embornal.interfaces.mcp.schemas import KEPT_NULL
 
 __all__ = ["HISTORY_RESULTS", "DueMemoriesOut", "ForgottenOut", "MemoryOut", "ProvenanceOut"]
 
 
 class MemoryOut(FactOut):
     """A memory and where it stands: stage, tier, sensitivity."""
+
+    keep_null: ClassVar[tuple[str, ...]] = ("origin_id", "capture_context")
 
     memory_id: str
     stage: str = Field(description="working (promote it to keep it) or consolidated.")
@@ -34,6 +37,13 @@ class MemoryOut(FactOut):
     source: str | None = Field(None, description="The source given at capture; null: unknown.")
     unpinned_by_sensitivity: bool | None = Field(
         None, description="flag_sensitive: whether the flag lifted its anchor."
+    )
+    material_type: str = Field("unspecified", description="What the material is, as declared.")
+    origin_id: str | None = Field(
+        None, description="The original it repeats; null: unknown.", json_schema_extra=KEPT_NULL
+    )
+    capture_context: str | None = Field(
+        None, description="How it was collected; null: not said.", json_schema_extra=KEPT_NULL
     )
 
     @classmethod
@@ -56,6 +66,9 @@ class MemoryOut(FactOut):
             event_at=iso(s.event_at),
             session_position=s.session_position,
             source=s.origin,
+            material_type=s.material_type,
+            origin_id=s.origin_id,
+            capture_context=s.capture_context,
         )
 
 

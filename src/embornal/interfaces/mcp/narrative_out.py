@@ -66,16 +66,41 @@ class NarrativeReviewOut(BaseModel):
     hint: str
 
 
+_WITHHELD = (
+    "not usable: recall withholds this account until its source issues are "
+    "resolved and it is reviewed (narrative_review says how); do not rely on it"
+)
+
+
 class NarrativeViewOut(BaseModel):
+    """The account's view; ``id``, ``review_status``, ``usable`` and ``content`` of its
+    current version at the top as memory-as-history's clients read them. ``narrative`` is
+    the usable account only; an unusable one's text is at the top for this inspection,
+    with ``usable: false`` and a warning (decision 0157)."""
+
     scope: str
+    id: str | None = Field(None, description="The current version's narrative_id.")
+    review_status: str | None = Field(None, description="current, or stale: not usable.")
+    usable: bool = False
+    content: str | None = Field(None, description="Its text; when usable is false, not to "
+                                "be relied on until reviewed.")  # fmt: skip
+    warning: str | None = None
     narrative: NarrativeOut | None = None
     narrative_review: NarrativeReviewOut | None = None
 
     @classmethod
     def of(cls, v: Any) -> NarrativeViewOut:
         r = v.narrative_review
+        n = v.narrative
         return cls(
             scope=v.scope,
+            id=n.narrative_id if n is not None else r.narrative_id if r is not None else None,
+            review_status=n.review_status if n is not None
+            else r.review_status if r is not None else None,
+            usable=n is not None and n.usable,
+            content=n.content if n is not None
+            else None if v.inspected is None else v.inspected.content,
+            warning=None if n is not None or v.inspected is None else _WITHHELD,
             narrative=None if v.narrative is None else NarrativeOut.of(v.narrative),
             narrative_review=None if r is None else NarrativeReviewOut(
                 narrative_id=r.narrative_id, id=r.narrative_id, review_status=r.review_status,

@@ -93,6 +93,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
     PgMigration(LENGTHS, "schema", _sql("0009_fact_terms_length")),
     PgMigration("pg_0010_token_actor_kind", "schema", _sql("0010_token_actor_kind")),
     PgMigration("pg_0011_guide_anchors", "data", _anchor_guide),
+    PgMigration("pg_0012_capture_material", "schema", _sql("0012_capture_material")),
 )
 
 

@@ -15,7 +15,6 @@ from embornal.domain.relative_time import (
     closeness,
     describe,
     time_windows,
-    without_order_asked,
 )
 from embornal.errors import InvalidInput
 
@@ -194,29 +193,3 @@ def test_every_text_a_rule_reads_holds_a_trigger(index: int, data: st.DataObject
 def test_a_text_with_no_trigger_reads_no_time() -> None:
     assert not relative_time.may_name_a_time("sqlite")
     assert time_windows("sqlite", NOW) == ()
-
-
-@pytest.mark.parametrize(
-    ("query", "words"),
-    [
-        ("What is the order of the six museums I visited from earliest to latest?",
-         "what is the six museums i visited ?"),
-        ("the trips, from the latest to the earliest", "the trips,"),
-        ("List my moves in chronological order", "list my moves"),
-        ("In what order did I read the books?", "did i read the books?"),
-        ("The airlines I flew with, oldest to newest", "the airlines i flew with,"),
-    ],
-)  # fmt: skip
-def test_the_words_asking_for_an_order_in_time_leave_the_keyword_query(
-    query: str, words: str
-) -> None:
-    """They give the answer's form, not its topic (decision 0161)."""
-    assert without_order_asked(query) == words
-
-
-@pytest.mark.parametrize(
-    "query",
-    ["What did I order at the diner?", "My first car", "the latest news on the roof", "Last week"],
-)
-def test_a_query_that_asks_for_no_order_is_read_as_it_is(query: str) -> None:
-    assert without_order_asked(query) == query

@@ -25,14 +25,7 @@ from embornal.domain.clock import parse_time
 from embornal.domain.records import record
 from embornal.errors import InvalidInput, InvalidTime
 
-__all__ = [
-    "TimeWindow",
-    "check_asked",
-    "closeness",
-    "describe",
-    "time_windows",
-    "without_order_asked",
-]
+__all__ = ["TimeWindow", "check_asked", "closeness", "describe", "time_windows"]
 
 
 def check_asked(value: object) -> datetime | None:
@@ -385,25 +378,3 @@ def time_windows(query: str, now: datetime) -> tuple[TimeWindow, ...]:
 
         text = pattern.sub(take, text)
     return tuple(found)
-
-
-# Words that ask for the answer's order in time ("from earliest to latest", "in what order",
-# "the order of"): the form of the answer, not its topic (decision 0161).
-_EARLY = r"(?:from )?(?:the )?(?:earliest|oldest|first)"
-_LATE = r"(?:the )?(?:latest|newest|most recent|last)"
-_ORDER_ASKED = re.compile(
-    rf"\b{_EARLY} to {_LATE}\b|\b(?:from )?{_LATE} to {_EARLY.replace('(?:from )?', '')}\b"
-    r"|\bin (?:reverse )?chronological order\b|\bin what order\b|\bthe order (?:of|in which)\b"
-)
-
-
-def without_order_asked(query: str) -> str:
-    """``query`` for the keyword list: without the words that ask for the answer's order in
-    time ("from earliest to latest", "in chronological order", "in what order", "the order
-    of"). They give the answer's form, not its topic, and a fact that holds "order" or
-    "latest" is no nearer to it (decision 0161). A query with none is returned as it is;
-    one with some, lower-cased."""
-    text = " ".join(query.lower().split())
-    if _ORDER_ASKED.search(text) is None:
-        return query
-    return " ".join(_ORDER_ASKED.sub(" ", text).split())

@@ -45,16 +45,10 @@ from embornal.domain.ranking import (
     spine_parts,
     vector_scores,
 )
-from embornal.domain.relative_time import (
-    TimeWindow,
-    check_asked,
-    describe,
-    time_windows,
-    without_order_asked,
-)
+from embornal.domain.relative_time import TimeWindow, check_asked, describe, time_windows
 from embornal.domain.scope import ReadScope
 from embornal.domain.strength import strength
-from embornal.domain.text import query_terms
+from embornal.domain.text import topic_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_context import context_gains, event_times
@@ -123,7 +117,6 @@ class Recaller:
         self._windows: tuple[TimeWindow, ...] = ()
         self._reranking = reranking  # the cross-encoder after fusion (decision 0115)
         self._entities: tuple[str, ...] = ()
-        self._words = ""
 
     def resolve_mode(self, mode: str) -> str:
         if mode not in MODES:
@@ -152,7 +145,6 @@ class Recaller:
         self._query = query
         on = self.fusion.temporal_weight > 0.0
         self._windows = time_windows(query, asked or now) if on else ()
-        self._words = without_order_asked(query)
         self._entities = query_entities(query) if self.fusion.entity_weight > 0.0 else ()
         if chosen == "keyword":
             return self._keyword(query, n, vis, now, under)
@@ -191,10 +183,7 @@ class Recaller:
     def _keyword_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
     ) -> tuple[list[tuple[Fact, float]], list[float], set[str]]:
-        terms = query_terms(query)
-        if self._words != query:  # it asks for an order in time: those words leave (0161)
-            kept = set(query_terms(self._words))
-            terms = [t for t in terms if t in kept] or terms
+        terms = topic_terms(query)  # without the words asking for an order in time (0161)
         if not terms:
             return [], [], set()
         selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())

@@ -30,6 +30,20 @@ def test_times_named_are_read_against_now(alice: MemoryAPI) -> None:
         alice.recall("hiking", now="last week")
 
 
+def test_the_words_asking_for_an_order_do_not_match_as_keywords(alice: MemoryAPI) -> None:
+    """ "from earliest to latest" is the answer's form: a fact that holds "order" and
+    "latest" is no nearer to the museums (decision 0161)."""
+    museum = alice.store("/alice/chat/s1", "We visited the science museum downtown.")
+    alice.store("/alice/chat/s2", "The latest order of books arrived: the earliest one is torn.")
+    hits = alice.recall(
+        "What is the order of the museums I visited, from earliest to latest?",
+        mode="keyword",
+        reinforce=False,
+    )
+    assert hits[0].fact.id == museum.id
+    assert set(hits[0].parts.matched_terms) == {"museum", "visit"}
+
+
 def test_a_time_named_reads_the_event_time_of_the_history_context(alice: MemoryAPI) -> None:
     told = alice.store("/alice/notes", "The kiln cracked a bowl.", at="2026-11-30T10:00:00Z")
     plain = alice.store("/alice/notes", "The kiln fired a bowl.", at="2026-11-30T11:00:00Z")

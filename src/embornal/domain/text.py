@@ -28,6 +28,8 @@ __all__ = [
     "fts_query",
     "index_terms",
     "query_terms",
+    "topic_terms",
+    "without_order_asked",
 ]
 
 TOKENIZER_VERSION = "v1-snowball-en-cjk2"
@@ -184,3 +186,36 @@ def query_terms(text: str) -> list[str]:
 def fts_query(terms: list[str]) -> str:
     """An FTS5 MATCH expression: the terms, each quoted, joined by OR."""
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+# Words that ask for the answer's order in time ("from earliest to latest", "in what order",
+# "the order of"): the form of the answer, not its topic (decision 0161).
+_EARLY = r"(?:from )?(?:the )?(?:earliest|oldest|first)"
+_LATE = r"(?:the )?(?:latest|newest|most recent|last)"
+_ORDER_ASKED = re.compile(
+    rf"\b{_EARLY} to {_LATE}\b|\b(?:from )?{_LATE} to {_EARLY.replace('(?:from )?', '')}\b"
+    r"|\bin (?:reverse )?chronological order\b|\bin what order\b|\bthe order (?:of|in which)\b"
+)
+
+
+def without_order_asked(query: str) -> str:
+    """``query`` without the words that ask for the answer's order in time ("from earliest
+    to latest", "in chronological order", "in what order", "the order of"): they give the
+    answer's form, not its topic, and a fact that holds "order" or "latest" is no nearer to
+    it (decision 0161). A query with none is returned as it is; one with some, lower-cased."""
+    text = " ".join(query.lower().split())
+    if _ORDER_ASKED.search(text) is None:
+        return query
+    return " ".join(_ORDER_ASKED.sub(" ", text).split())
+
+
+def topic_terms(query: str) -> list[str]:
+    """The keyword terms of ``query`` (:func:`query_terms`) less those that only the words
+    asking for an order in time hold (:func:`without_order_asked`); all of them if nothing
+    else is left."""
+    terms = query_terms(query)
+    words = without_order_asked(query)
+    if words == query:
+        return terms
+    kept = set(query_terms(words))
+    return [t for t in terms if t in kept] or terms

@@ -48,7 +48,7 @@ from embornal.domain.ranking import (
 from embornal.domain.relative_time import TimeWindow, check_asked, describe, time_windows
 from embornal.domain.scope import ReadScope
 from embornal.domain.strength import strength
-from embornal.domain.text import query_terms
+from embornal.domain.text import topic_terms
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.recall_context import context_gains, event_times
@@ -183,7 +183,7 @@ class Recaller:
     def _keyword_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
     ) -> tuple[list[tuple[Fact, float]], list[float], set[str]]:
-        terms = query_terms(query)
+        terms = topic_terms(query)  # without the words asking for an order in time (0161)
         if not terms:
             return [], [], set()
         selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())

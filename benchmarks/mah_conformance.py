@@ -732,7 +732,8 @@ def markdown(report: dict[str, Any]) -> str:
         for family, g in ep["groups"]["family"].items():
             lines.append(f"| {family} | {g['passed']} / {g['episodes']} |")
         causes = ep["causes"]
-        lines += ["", "Top causes (episodes stopped, or assertions failed):", ""]
+        if causes["stopped_by"] or causes["failed_checks"]:
+            lines += ["", "Top causes (episodes stopped, or assertions failed):", ""]
         for c in causes["stopped_by"][:4]:
             why = (
                 "answered no `id` for the runner to bind"

@@ -1,4 +1,5 @@
-"""memory-as-history 1.3.1's own conformance suite, run against ``embornal mcp --profile full``.
+"""memory-as-history 1.3.1's own conformance suite, run against ``embornal mcp --compat
+memory-as-history``.
 
     python benchmarks/mah_conformance.py [SDIST | --fetch] [--episodes N] [--jobs J]
                                          [--server embornal|peer] [--no-tests]
@@ -10,8 +11,9 @@ Nothing of the peer is kept in this repository: its sdist (the given path, or wi
 
 1. Its frozen protocol benchmark (120 episodes, 930 checks and 60 guards) is replayed by
    its own runner (``memory_as_history.benchmarks.protocol.run_case``) with only the
-   transport changed: each ``Store(path)`` is a fresh ``embornal mcp --profile full
-   --refusals result`` process over stdio with its own ``EMBORNAL_HOME``, ``reopen``
+   transport changed: each ``Store(path)`` is a fresh ``embornal mcp --compat
+   memory-as-history --profile full`` process (the peer's tools, refusals as plain
+   results, its times: decision 0155) over stdio with its own ``EMBORNAL_HOME``, ``reopen``
    restarts it, and each ``store.<op>(*args, **kwargs)`` is a ``tools/call`` of that
    name with the same arguments (positional ones named after the peer's ``Store``
    signature). The answer is its structured content (else the text block parsed as JSON;
@@ -24,7 +26,7 @@ Nothing of the peer is kept in this repository: its sdist (the given path, or wi
    failed; the run goes on.
 2. Its MCP-level tests (``tests/test_server.py``, ``test_sessions.py``,
    ``test_knowledge_protocol.py``) run under pytest with the server command swapped to
-   ``embornal mcp --refusals result`` (``benchmarks/mah_swap.py``); the tests that call
+   ``embornal mcp --compat memory-as-history`` (``benchmarks/mah_swap.py``); the tests that call
    the peer's own CLI or storage module are listed and left out.
 
 ``--server peer`` runs both against the peer's own server instead: the harness's control.
@@ -73,8 +75,11 @@ DEFAULT_EPISODES = 36
 PEER_ERRORS = ("ValueError", "PermissionError", "KeyError")
 # The one ``Store`` read the peer's own MCP server offers no tool for: ``get(memory_id)``.
 # When the server lists no ``get`` tool it is replayed as embornal's read of one fact by
-# id; against the peer's server (the control) as the peer's own ``Store.get`` on the file.
+# id (``show``); when it lists no ``show`` either (``--compat``: the peer's tools), as
+# embornal's own ``show`` on the file, as against the peer's server (the control) the
+# peer's own ``Store.get`` reads it.
 READ_FALLBACKS: dict[str, tuple[str, dict[str, str]]] = {"get": ("show", {"memory_id": "id"})}
+COMPAT = "memory-as-history"
 _EXCEPTIONS: dict[str, type[Exception]] = {
     "ValueError": ValueError,
     "PermissionError": PermissionError,
@@ -340,9 +345,9 @@ class Loop:
 
 
 def server_params(server: str, db: Path, peer_src: Path) -> Any:
-    """How a ``Store(db)`` starts its process: ``embornal mcp --profile full --refusals
-    result`` (refusals as plain results, as the peer answers them) with a
-    fresh ``EMBORNAL_HOME`` beside the file, or (``peer``) the peer's own server."""
+    """How a ``Store(db)`` starts its process: ``embornal mcp --compat memory-as-history
+    --profile full`` with a fresh ``EMBORNAL_HOME`` beside the file, or (``peer``) the
+    peer's own server."""
     from mcp import StdioServerParameters
 
     if server == "peer":
@@ -355,8 +360,8 @@ def server_params(server: str, db: Path, peer_src: Path) -> Any:
             command=sys.executable, args=["-m", "memory_as_history.server"], env=env
         )
     env = {"EMBORNAL_HOME": str(db.parent / "embornal-home"), "PYTHONPATH": str(REPO_ROOT / "src")}
-    args = ["-m", "embornal.interfaces.cli.main", "mcp", "--profile", "full"]
-    args += ["--refusals", "result", "--db", str(db)]
+    args = ["-m", "embornal.interfaces.cli.main", "mcp", "--compat", COMPAT, "--profile", "full"]
+    args += ["--db", str(db)]
     return StdioServerParameters(command=sys.executable, args=args, env=env)
 
 
@@ -423,9 +428,31 @@ class Connection:
             self._errlog.close()
 
 
-def store_class(connect: Callable[[Path], Any], peer_store: type, server: str = "embornal") -> type:
+def own_read(db: Path, tool: str, arguments: dict[str, Any]) -> Any:
+    """embornal's tool ``tool`` called in this process on the memory file ``db`` (which
+    its server may hold open too), its answer as :meth:`Connection.call` gives it."""
+    from embornal.interfaces.mcp.server import build_server
+    from embornal.service.memory import Memory
+
+    with Memory.open(db) as memory:
+        result = asyncio.run(build_server(memory, profile="full").call_tool(tool, arguments))
+    wire = result.model_dump(mode="json", by_alias=True)
+    answer = answer_of(wire)
+    refused = refusal_of(wire, answer)
+    if refused is not None:
+        raise refused
+    return as_peer_value(answer)
+
+
+def store_class(
+    connect: Callable[[Path], Any],
+    peer_store: type,
+    server: str = "embornal",
+    read: Callable[[Path, str, dict[str, Any]], Any] = own_read,
+) -> type:
     """A class with the peer's ``Store(path)`` interface whose every method is a tool call
-    on ``connect(path)`` (a :class:`Connection`: ``call``, ``tools``, ``close``)."""
+    on ``connect(path)`` (a :class:`Connection`: ``call``, ``tools``, ``close``); a read
+    the server lists no tool for is ``read(path, tool, arguments)`` (:func:`own_read`)."""
     params_of: dict[str, list[str]] = {}
     listed: list[set[str]] = []  # the server's tool names, asked once per run
 
@@ -465,6 +492,8 @@ def store_class(connect: Callable[[Path], Any], peer_store: type, server: str = 
                     if op not in listed[0] and server == "peer":
                         return self._peer_read(op, arguments)
                     op_, arguments = fallback_call(op, arguments, listed[0])
+                    if op_ not in listed[0]:
+                        return read(self._db, op_, arguments)
                     return self._conn.call(op_, arguments)
                 return self._conn.call(op, arguments)
 
@@ -677,7 +706,7 @@ def markdown(report: dict[str, Any]) -> str:
     target = (
         "its own server (the control)"
         if report["server"] == "peer"
-        else "`embornal mcp --profile full`"
+        else f"`embornal mcp --compat {COMPAT}` (decision 0155)"
     )
     lines = [
         f"memory-as-history 1.3.1's own suite against {target}, only the transport "
@@ -703,7 +732,8 @@ def markdown(report: dict[str, Any]) -> str:
         for family, g in ep["groups"]["family"].items():
             lines.append(f"| {family} | {g['passed']} / {g['episodes']} |")
         causes = ep["causes"]
-        lines += ["", "Top causes (episodes stopped, or assertions failed):", ""]
+        if causes["stopped_by"] or causes["failed_checks"]:
+            lines += ["", "Top causes (episodes stopped, or assertions failed):", ""]
         for c in causes["stopped_by"][:4]:
             why = (
                 "answered no `id` for the runner to bind"

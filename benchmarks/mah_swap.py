@@ -6,9 +6,10 @@ nothing unless ``MAH_SWAP_SRC`` names embornal's source folder. (With ``MAH_PEER
 instead, the control run, the peer's own server is kept and only given that folder on its
 ``PYTHONPATH``, as the peer is not installed.) Each
 ``StdioServerParameters`` that starts ``python -m memory_as_history.server`` is rewritten
-to ``python -m embornal.interfaces.cli.main mcp --refusals result --db <MEMORY_AS_HISTORY_DB>``
-(refusals answered as plain results, as the peer's clients read them: decision 0143) with the
-peer's profile variable passed on as ``EMBORNAL_MCP_TOOLS`` and a fresh
+to ``python -m embornal.interfaces.cli.main mcp --compat memory-as-history --db
+<MEMORY_AS_HISTORY_DB>`` (the server as the peer's clients expect it: its tool lists,
+refusals as plain results, its times; decision 0155) with the peer's profile variable
+passed on as ``EMBORNAL_MCP_TOOLS`` and a fresh
 ``EMBORNAL_HOME`` beside the database; everything else of the test stays as written.
 """
 
@@ -25,6 +26,7 @@ from mcp.client.stdio import StdioServerParameters
 __all__ = ["swap_server", "with_peer_path"]
 
 PEER_SERVER_ARGS = ["-m", "memory_as_history.server"]
+COMPAT = "memory-as-history"
 _original_stdio_client = _stdio.stdio_client
 
 
@@ -39,7 +41,7 @@ def swap_server(params: StdioServerParameters, src: str) -> StdioServerParameter
         env["EMBORNAL_MCP_TOOLS"] = profile
     env["EMBORNAL_HOME"] = str(db.parent / "embornal-home")
     env["PYTHONPATH"] = src
-    args = ["-m", "embornal.interfaces.cli.main", "mcp", "--refusals", "result", "--db", str(db)]
+    args = ["-m", "embornal.interfaces.cli.main", "mcp", "--compat", COMPAT, "--db", str(db)]
     return params.model_copy(update={"command": sys.executable, "args": args, "env": env})
 
 

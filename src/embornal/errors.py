@@ -17,6 +17,7 @@ problem+json with ``http_status``.
     │   ├── InvalidSubject
     │   ├── InvalidTime
     │   ├── AmbiguousId
+    │   ├── MalformedId                          text that cannot be an id (invalid_input)
     │   ├── InvalidKind                          no such kind of memory
     │   ├── InvalidAttribute                     an attribute breaks its kind's schema
     │   ├── InvalidEvidence
@@ -82,6 +83,7 @@ __all__ = [
     "InvalidTag",
     "InvalidTime",
     "InvalidVisibility",
+    "MalformedId",
     "MigrationError",
     "NotFound",
     "NotUndoable",
@@ -156,6 +158,11 @@ class InvalidTime(InvalidInput):
 class AmbiguousId(InvalidInput):
     code = "ambiguous_id"
     default_hint = "Give more characters of the id."
+
+
+class MalformedId(InvalidInput):
+    """Text that cannot be an id at all (its code stays ``invalid_input``); ``embornal mcp
+    --compat memory-as-history`` answers it as a missing memory (decision 0155)."""
 
 
 class InvalidKind(InvalidInput):

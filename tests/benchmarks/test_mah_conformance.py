@@ -91,6 +91,38 @@ def test_a_fake_episode_maps_each_call_and_reads_answers_as_the_runner_does(
     assert conn.db == tmp_path / "history.db" and conn.closed
 
 
+def test_a_read_the_server_lists_no_tool_for_is_made_on_the_file(tmp_path: Path) -> None:
+    """Under ``--compat`` the server offers the peer's tools: no ``get``, no ``show``; the
+    harness reads the fact with embornal's own ``show`` on the file, as the control reads
+    it with the peer's own ``Store.get``."""
+
+    class PeerToolsOnly(FakeConnection):
+        def tools(self) -> set[str]:
+            return {"remember", "pin"}
+
+    reads: list[tuple[Path, str, dict[str, Any]]] = []
+
+    def read(db: Path, tool: str, arguments: dict[str, Any]) -> Any:
+        reads.append((db, tool, arguments))
+        return mah.as_peer_value({"id": arguments["id"], "content": "on file"})
+
+    store = mah.store_class(PeerToolsOnly, PeerStore, read=read)(tmp_path / "h.db")
+    assert store.get(memory_id="M1") == {"id": "M1", "content": "on file"}
+    assert reads == [(tmp_path / "h.db", "show", {"id": "M1"})]
+
+
+def test_own_read_calls_embornal_show_on_the_memory_file(tmp_path: Path) -> None:
+    from embornal.service.memory import Memory
+
+    db = tmp_path / "memory.db"
+    with Memory.open(db) as memory:
+        fact = memory.store("/notes/cedar", "Cedar uses amber.")
+    answer = mah.own_read(db, "show", {"id": fact.id})
+    assert answer["content"] == "Cedar uses amber." and answer.id == fact.id
+    with pytest.raises(KeyError):
+        mah.own_read(db, "show", {"id": "0" * 26})
+
+
 def test_positional_arguments_take_the_peer_names() -> None:
     assert mah.call_arguments(["content", "source"], ["x"], {"frame": "f"}) == {
         "content": "x",
@@ -243,8 +275,8 @@ def test_the_peer_server_command_becomes_embornal_mcp(tmp_path: Path) -> None:
         "-m",
         "embornal.interfaces.cli.main",
         "mcp",
-        "--refusals",
-        "result",
+        "--compat",
+        "memory-as-history",
         "--db",
         str(db),
     ]

@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_CONFIG_YAML",
     "DEFAULT_VECTOR_WIDTH",
     "EMBEDDING_ENV",
+    "MCP_COMPAT_ENV",
     "MCP_PROFILES",
     "MCP_TOOLS_ENV",
     "PROVIDERS",
@@ -61,6 +62,9 @@ DATABASE_URL_ENV = "EMBORNAL_DATABASE_URL"
 #: The MCP tool profiles (``mcp.tools``), and the variable that picks one over the file's.
 MCP_PROFILES = ("core", "full")
 MCP_TOOLS_ENV = "EMBORNAL_MCP_TOOLS"
+
+#: Names a compatibility mode of ``embornal mcp`` (``--compat``, decision 0155).
+MCP_COMPAT_ENV = "EMBORNAL_MCP_COMPAT"
 
 #: Set to ``1``, every MCP tool declares the schema of its answer (decision 0138).
 MCP_OUTPUT_SCHEMAS_ENV = "EMBORNAL_MCP_OUTPUT_SCHEMAS"

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 
 from embornal.errors import InvalidTime
 
-__all__ = ["ACCEPTED", "parse_as_of"]
+__all__ = ["ACCEPTED", "parse_as_of", "relative"]
 
 ACCEPTED = (
     "an ISO-8601 date or time (2026-11-30, 2026-11-30T14:00, 2026-11-30T14:00:00+01:00; "
@@ -36,8 +36,19 @@ def _bad(text: str) -> InvalidTime:
     return InvalidTime(f"{text[:60]!r} is not a time to look back to: give {ACCEPTED}", hint=_HINT)
 
 
+def _words(text: str) -> str:
+    return " ".join(text.strip().lower().split())
+
+
+def relative(text: str) -> bool:
+    """Whether ``text`` names a time counted back from now (``now``, ``yesterday``,
+    ``3 days ago``) rather than a date or time of the calendar."""
+    words = _words(text)
+    return words in ("now", "yesterday") or _AGO.match(words) is not None
+
+
 def _parse(text: str, now: datetime) -> datetime:
-    words = " ".join(text.strip().lower().split())
+    words = _words(text)
     if words == "now":
         return now
     if words == "yesterday":

@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from random import SystemRandom
 
-from embornal.errors import InvalidInput
+from embornal.errors import InvalidInput, MalformedId
 
 __all__ = ["ID_LENGTH", "new_id", "normalize_prefix"]
 
@@ -41,7 +41,7 @@ def normalize_prefix(raw: str) -> str:
     if not text:
         raise InvalidInput("the id is empty", hint="Give a fact id or a unique prefix of one.")
     if len(text) > ID_LENGTH or not _CROCKFORD.match(text):
-        raise InvalidInput(
+        raise MalformedId(
             f"{raw[:40]!r} is not a fact id",
             hint="Fact ids are 26 characters of 0-9 and A-Z (no I, L, O, U); a prefix works.",
         )

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from embornal.errors import ConfigError
 from embornal.interfaces.cli.app import Context, DetailedError
+
+if TYPE_CHECKING:
+    from embornal.interfaces.mcp.compat_mode import CompatMode
 
 __all__ = [
     "bootstrap",
@@ -132,7 +137,6 @@ def verify(ctx: Context) -> int:
 
 def mcp(ctx: Context) -> int:
     """Serve the memory over MCP on stdin/stdout until the client closes it."""
-    ctx.prepare()
     try:
         from embornal.adapters.config import proposal_policy
         from embornal.interfaces.mcp.server import run_stdio
@@ -141,16 +145,42 @@ def mcp(ctx: Context) -> int:
             f"the MCP server is not available: {e}",
             hint="Reinstall embornal with its default dependencies (the mcp package).",
         ) from e
+    compat, profile = _mcp_compat(ctx)
+    ctx.prepare()
     provider = ctx.embedder(strict=False).provider
     run_stdio(
         db_path=str(ctx.db_path),
         subject=ctx.subject,
-        profile=ctx.opt("profile", None) or ctx.config.mcp.tools,
+        profile=profile or ctx.opt("profile", None) or ctx.config.mcp.tools,
         embedder=provider,
         vector_width=ctx.config.embedding.dims if provider is not None else None,
         proposals=proposal_policy(ctx.config.proposals),
         ingest=ctx.config.ingest,
         refusals=ctx.opt("refusals", "error"),
+        compat=compat,
         **ctx.rerank_options(),
     )
     return 0
+
+
+def _mcp_compat(ctx: Context) -> tuple[CompatMode | None, str | None]:
+    """The compatibility mode asked for (``--compat``, else ``EMBORNAL_MCP_COMPAT``) and
+    the profile it serves (None: the configured one). Under a mode, a profile the mode
+    lacks (``--profile``, ``EMBORNAL_MCP_TOOLS``) falls back to its default with a warning
+    on stderr, as memory-as-history's server does, and the configuration is read
+    without it (decision 0155)."""
+    from embornal.adapters.config import MCP_COMPAT_ENV, MCP_TOOLS_ENV
+    from embornal.interfaces.mcp.compat_mode import compat_mode
+
+    name = ctx.opt("compat", None) or os.environ.get(MCP_COMPAT_ENV, "").strip()
+    if not name:
+        return None, None
+    mode = compat_mode(name)
+    asked = ctx.opt("profile", None) or os.environ.get(MCP_TOOLS_ENV, "").strip() or None
+    if asked is None:
+        return mode, None
+    profile, warning = mode.profile(asked)
+    if warning is not None:
+        ctx.note(warning)
+        ctx.config_env = {k: v for k, v in os.environ.items() if k != MCP_TOOLS_ENV}
+    return mode, profile

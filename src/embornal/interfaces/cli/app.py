@@ -16,6 +16,8 @@ from embornal.errors import ConfigError, EmbornalError, NotFound, VerificationFa
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from embornal.adapters.config import Config
     from embornal.adapters.dirs import Dirs
     from embornal.interfaces.cli.embedder import Loaded
@@ -68,6 +70,8 @@ class Context:
         self.err: TextIO = sys.stderr if err is None else err
         self._dirs: Dirs | None = None
         self._config: Config | None = None
+        # the environment the configuration is read with (None: the process's)
+        self.config_env: Mapping[str, str] | None = None
         self._prepared = False
         self._embedding: Loaded | None = None
 
@@ -200,7 +204,7 @@ class Context:
 
             self.prepare()  # in client mode, this loads the config already
             if self._config is None:
-                self._config = load_config(self.dirs.config_file)
+                self._config = load_config(self.dirs.config_file, self.config_env)
         return self._config
 
     def embedder(self, *, strict: bool = False, quiet: bool = False) -> Loaded:

@@ -83,6 +83,8 @@ def bootstrap_args(p: ArgParser) -> None:
 
 
 def mcp_args(p: ArgParser) -> None:
+    from embornal.interfaces.mcp.profiles import COMPAT_MODES
+
     p.add_argument(
         "--profile",
         choices=("core", "full"),
@@ -96,6 +98,14 @@ def mcp_args(p: ArgParser) -> None:
         default="error",
         help="answer a refusal as an MCP error {error, message, hint} (default), or as"
         " memory-as-history does: a plain result named after its exception",
+    )
+    p.add_argument(
+        "--compat",
+        choices=COMPAT_MODES,
+        default=None,
+        help="serve as memory-as-history's clients expect it: its tool lists for core and"
+        " full (an unknown profile falls back to core), refusals as results, times with"
+        " +00:00, relative times refused (default: EMBORNAL_MCP_COMPAT, else none)",
     )
 
 

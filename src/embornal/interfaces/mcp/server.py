@@ -21,6 +21,7 @@ import embornal
 from embornal.adapters.config import MCP_OUTPUT_SCHEMAS_ENV
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.interfaces.mcp.compat import REFUSALS, instead, peer_arguments, refusal_as_result
+from embornal.interfaces.mcp.compat_mode import CompatMode
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.profiles import PROFILES
 from embornal.interfaces.mcp.results import error_result
@@ -50,8 +51,8 @@ INSTRUCTIONS = (
     "decisions or preferences. When you learn something worth keeping, store it as one "
     "short fact per call. Forget facts that turned out wrong."
 )
-_MORE = {"full": ' cat(path="/memory") explains more.'}
-"""What the instructions add in a profile that has the tool they name."""
+_MORE = ' cat(path="/memory") explains more.'
+"""What the instructions add when the server offers the tool they name."""
 
 _PROFILE_TOOLS = {"core": CORE_TOOLS, "full": FULL_TOOLS}
 _ON = ("1", "true", "yes", "on")
@@ -99,14 +100,23 @@ class EmbornalServer(MCPServer):
     memory-as-history does, a plain result named after its exception (decision 0143); a
     call the SDK cannot even make (a wrong argument type, an unknown tool) and an internal
     error stay ``isError``.
+
+    ``compat`` (``--compat memory-as-history``, decision 0155) reads each call's arguments
+    and writes each answer as that mode declares.
     """
 
     def __init__(
-        self, specs: dict[str, ToolSpec], *, refusals: str = "error", **kwargs: Any
+        self,
+        specs: dict[str, ToolSpec],
+        *,
+        refusals: str = "error",
+        compat: CompatMode | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.specs = specs
         self.refusals = refusals
+        self.compat = compat
         self._listed: list[ListedTool] | None = None
         for spec in specs.values():
             self.add_tool(
@@ -168,6 +178,8 @@ class EmbornalServer(MCPServer):
         refused = refusal_as_result if self.refusals == "result" else _as_is
         try:
             arguments = peer_arguments(name, arguments or {})
+            if self.compat is not None:
+                arguments = self.compat.arguments(name, arguments)
         except EmbornalError as e:
             hint = for_model(e.hint, tools=tuple(self.specs))
             return refused(error_result(e.code, e.message, hint))
@@ -184,7 +196,11 @@ class EmbornalServer(MCPServer):
             )
         try:
             result = await super().call_tool(name, arguments, context)
-            return refused(result) if isinstance(result, CallToolResult) else result
+            if not isinstance(result, CallToolResult):
+                return result
+            if self.compat is not None:
+                result = self.compat.answer(name, result)
+            return refused(result)
         except UnexpectedToolError:
             # The tools catch their own failures; this is the SDK failing around one.
             return error_result(
@@ -258,6 +274,7 @@ def build_server(
     profile: str = "core",
     output_schemas: bool | None = None,
     refusals: str = "error",
+    compat: CompatMode | None = None,
 ) -> MCPServer:
     """An MCP server whose tools call ``memory``; ``profile`` is ``core`` or ``full``.
 
@@ -267,18 +284,28 @@ def build_server(
     the schema of its answer (None: when ``EMBORNAL_MCP_OUTPUT_SCHEMAS`` is ``1``; off
     by default, decision 0138). ``refusals``: ``error`` (``isError`` with ``{error, message,
     hint}``) or ``result`` (memory-as-history's plain result, decision 0143).
+    ``compat``: serve as another memory's clients expect it (decision 0155): its tools
+    for ``profile`` (each with every argument it takes in the full profile), refusals as
+    results, its answers' forms.
     """
-    names = _profile_tools(profile)
     _refusals(refusals)
     if output_schemas is None:
         output_schemas = os.environ.get(MCP_OUTPUT_SCHEMAS_ENV, "").strip().lower() in _ON
-    every = tool_specs(Runner(memory), profile, output_schemas=output_schemas)
+    run = Runner(memory)
+    if compat is None:
+        names = _profile_tools(profile)
+        every = tool_specs(run, profile, output_schemas=output_schemas)
+    else:
+        names, refusals = compat.tools(profile), compat.refusals
+        every = tool_specs(run, "full", output_schemas=output_schemas)
+        run.tools, run.code_of = names, compat.error_code
     return EmbornalServer(
         {name: every[name] for name in names},
         refusals=refusals,
+        compat=compat,
         name="embornal",
         title="embornal memory",
-        instructions=INSTRUCTIONS + _MORE.get(profile, ""),
+        instructions=INSTRUCTIONS + (_MORE if "cat" in names else ""),
         version=embornal.__version__,
         log_level="WARNING",
     )
@@ -296,13 +323,16 @@ def run_stdio(
     reranker: RerankSource = None,
     fusion: FusionSettings | None = None,
     refusals: str = "error",
+    compat: CompatMode | None = None,
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF.
 
     ``embedder`` (the configured model) turns on recall by meaning for the agent;
-    ``reranker`` (loaded on first use) recall with ``rerank``.
+    ``reranker`` (loaded on first use) recall with ``rerank``; ``compat`` (its
+    ``profile`` already resolved): see :func:`build_server`.
     """
-    _profile_tools(profile)  # fail before the database is opened or created
+    if compat is None:
+        _profile_tools(profile)  # fail before the database is opened or created
     _refusals(refusals)
     with Memory.open(
         db_path,  # as given: a postgresql:// URL made a Path loses a slash and names a file
@@ -315,4 +345,4 @@ def run_stdio(
         reranker=reranker,
         fusion=fusion,
     ) as memory:
-        build_server(memory, profile=profile, refusals=refusals).run("stdio")
+        build_server(memory, profile=profile, refusals=refusals, compat=compat).run("stdio")

@@ -223,6 +223,8 @@ class Runner:
 
     def __init__(self, memory: MemorySource) -> None:
         self.tools: tuple[str, ...] = FULL_TOOLS  # the profile's (tool_specs sets them)
+        # the code a refusal is answered with (a compatibility mode may answer another)
+        self.code_of: Callable[[EmbornalError], str] = lambda e: e.code
         if isinstance(memory, Memory):
             fixed = as_assistant(memory)
             self._provider: Callable[[], Memory] = lambda: fixed
@@ -245,7 +247,7 @@ class Runner:
             hint = for_model(
                 e.hint, code=e.code, message=e.message, example=EXAMPLES[tool], tools=self.tools
             )
-            return error_result(e.code, e.message, hint)
+            return error_result(self.code_of(e), e.message, hint)
         except Exception as e:
             log.exception("embornal MCP tool %s failed unexpectedly", tool)
             return error_result(

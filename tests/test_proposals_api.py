@@ -271,3 +271,24 @@ def test_an_auto_approve_the_proposer_may_not_apply_waits(db_path: Path, clock: 
         with pytest.raises(AccessDenied, match="item 1"):
             bob.approve(made.id)
         assert memory.as_subject("alice").approve(made.id).status == "approved"
+
+
+def test_an_item_replaced_whole_keeps_its_number_and_fact_id(memory: Memory) -> None:
+    """A whole item in ``replace`` (naming no ``new_id``) keeps the number and the id the
+    reviewer saw; a stale ``version``, an unknown number, a bad item or a ``replace`` that
+    is no object change nothing."""
+    made = memory.propose([{"type": "create", "path": "/notes/tea", "content": "Likes tea."}])
+    green = {"type": "create", "path": "/notes/tea", "content": "Likes green tea."}
+    done = memory.edit_proposal(made.id, replace={"1": green}, version=1)
+    (item,) = done.items
+    assert (item.number, item.fact_id, done.version) == ("1", made.items[0].fact_id, 2)
+    with pytest.raises(ProposalChanged, match="changed since version 1"):
+        memory.edit_proposal(made.id, replace={"1": green}, version=1)
+    with pytest.raises(InvalidInput, match="has no item '9'"):
+        memory.edit_proposal(made.id, replace={"9": green})
+    with pytest.raises(InvalidInput, match="needs 'content'"):
+        memory.edit_proposal(made.id, replace={"1": {"type": "create", "path": "/n"}})
+    with pytest.raises(InvalidInput, match="replace is an object of item number: item"):
+        memory.edit_proposal(made.id, replace=[green])  # type: ignore[arg-type]
+    assert memory.proposal(made.id) == done
+    assert memory.approve(made.id).items[0].fact_id == made.items[0].fact_id

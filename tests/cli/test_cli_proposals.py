@@ -106,3 +106,33 @@ def test_approve_the_version_shown(cli: Run, stored: Callable[..., str]) -> None
     assert cli("proposal", "approve", pid, "--version", "0").code == 2
     assert cli("proposal", "approve", pid, "--version", "2").code == 0
     assert "666" in cli("memory", "recall", "wire 666").out
+
+
+def test_replace_an_item_in_place(cli: Run) -> None:
+    """`--replace N=JSON` puts an item in N's place: its number and the id of the fact it
+    makes kept; a stale `--version` (exit 4), an unknown number or a bad item (exit 2)
+    change nothing."""
+    pid = _proposal([{"type": "create", "path": "/notes/tea", "content": "Likes tea."},
+                     {"type": "create", "path": "/notes/b", "content": "Second."}])  # fmt: skip
+    before = cli("--json", "proposal", "show", pid).json()
+    green = json.dumps({"type": "create", "path": "/notes/tea", "content": "Likes green tea."})
+    done = cli("proposal", "edit", pid, "--replace", f"1={green}", "--version", "1")
+    assert done.code == 0, done.err
+    assert "version 2" in done.out and "green tea" in done.out
+    after = cli("--json", "proposal", "show", pid).json()
+    assert [i["number"] for i in after["items"]] == ["1", "2"]
+    assert after["items"][0]["fact_id"] == before["items"][0]["fact_id"]
+    assert after["items"][0]["fields"]["content"] == "Likes green tea."
+    oolong = json.dumps({"type": "create", "path": "/notes/tea", "content": "Oolong."})
+    stale = cli("proposal", "edit", pid, "--replace", f"1={oolong}", "--version", "1")
+    assert stale.code == 4 and "changed since version 1" in stale.err
+    assert stale.err.count("\n") == 1
+    unknown = cli("proposal", "edit", pid, "--replace", f"9={oolong}")
+    assert unknown.code == 2 and "has no item '9' (its items: 1, 2)" in unknown.err
+    bad = cli("proposal", "edit", pid, "--replace", '1={"type": "create", "path": "/n"}')
+    assert bad.code == 2 and "needs 'content'" in bad.err
+    for word in ("1", "=" + oolong, "1=not json"):
+        assert cli("proposal", "edit", pid, "--replace", word).code == 2, word
+    twice = cli("proposal", "edit", pid, "--replace", f"1={oolong}", "--replace", f"1={green}")
+    assert twice.code == 2 and "replaced twice" in twice.err
+    assert cli("--json", "proposal", "show", pid).json() == after  # nothing changed

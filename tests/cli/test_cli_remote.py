@@ -408,3 +408,26 @@ def test_importance_commands_over_http(alice: Server) -> None:
     ):
         bad = cli(*args)
         assert bad.code == 2 and len(bad.err.splitlines()) == 1, (args, bad.err)
+
+
+def test_proposal_edit_replaces_an_item_over_http(alice: Server) -> None:
+    """`proposal edit --replace N=JSON --version V` in client mode: the item keeps its
+    number and the id of the fact it makes; a stale version (exit 4), an unknown number
+    and a bad item (exit 2) change nothing on the server."""
+    with Memory.open(alice.db) as memory:  # the server's database, as alice proposes
+        made = memory.as_subject("alice").propose(
+            [{"type": "create", "path": "/alice/tea", "content": "Likes tea."}]
+        )
+    green = json.dumps({"type": "create", "path": "/alice/tea", "content": "Likes green tea."})
+    done = cli("--json", "proposal", "edit", made.id, "--replace", f"1={green}", "--version", "1")
+    assert done.code == 0, done.err
+    (item,) = done.json()["items"]
+    assert (item["number"], item["fact_id"]) == ("1", made.items[0].fact_id)
+    assert done.json()["version"] == 2 and item["fields"]["content"] == "Likes green tea."
+    stale = cli("proposal", "edit", made.id, "--replace", f"1={green}", "--version", "1")
+    assert stale.code == 4 and "changed since version 1" in one_line(stale)
+    unknown = cli("proposal", "edit", made.id, "--replace", f"9={green}")
+    assert unknown.code == 2 and "has no item '9'" in one_line(unknown)
+    bad = cli("proposal", "edit", made.id, "--replace", '1={"type": "create", "path": "/n"}')
+    assert bad.code == 2 and "needs 'content'" in one_line(bad)
+    assert cli("--json", "proposal", "show", made.id).json() == done.json()

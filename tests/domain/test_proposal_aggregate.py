@@ -165,6 +165,28 @@ def test_edit_replaces_each_item_by_its_own_number_in_any_order() -> None:
         "1": "first, again", "3": "third, again"}  # fmt: skip
 
 
+def test_an_item_replaced_whole_keeps_the_id_of_the_fact_it_makes() -> None:
+    """A replacement naming no ``new_id`` keeps the replaced item's (of the same type): the
+    fact keeps the id the reviewer saw and an item's ``#N`` naming it stays true; one of
+    another type, or naming its own id, does not."""
+    state = fold(opened([
+        {"type": "create", "path": "/n", "content": "first"},
+        {"type": "create", "path": "/n", "content": "second"},
+    ]))  # fmt: skip
+    assert state is not None
+    made = {n: state.items[n]["new_id"] for n in ("1", "2")}
+    fresh = lambda: "01KCZ8Q3W5R7T9V1X3Z5B7D999"  # noqa: E731 (an id no item has)
+    again = {"1": {"type": "create", "path": "/m", "content": "first, again"}}
+    (edited,) = decide_edit(state, EditProposal(replace=again), fresh)
+    assert edited.items is not None and edited.items["1"]["new_id"] == made["1"]
+    other = {"2": {"type": "archive", "fact_id": A}}
+    (edited,) = decide_edit(state, EditProposal(replace=other), fresh)
+    assert edited.items is not None and "new_id" not in edited.items["2"]
+    own = {"2": {"type": "create", "path": "/n", "content": "own", "new_id": B}}
+    (edited,) = decide_edit(state, EditProposal(replace=own), fresh)
+    assert edited.items is not None and edited.items["2"]["new_id"] == B
+
+
 def test_an_approval_of_a_version_the_proposal_left_is_refused() -> None:
     events = opened([{"type": "archive", "fact_id": A}])
     state = fold(events)

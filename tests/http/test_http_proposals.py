@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from embornal import FixedClock, Memory
 from embornal.domain.proposal_policy import ProposalPolicy
-from embornal.errors import ProposalChanged
+from embornal.errors import InvalidInput, ProposalChanged
 from embornal.interfaces.cli.remote import RemoteMemory
 from embornal.interfaces.http.app import create_app
 from live_server import live_server
@@ -162,3 +162,54 @@ def test_a_persons_token_decides_over_rest_with_its_subjects_rights(
     )
     assert wrote.status_code == 201, wrote.text
     assert memory.history(wrote.json()["id"])[0].actor_kind == "person"
+
+
+def test_an_item_replaced_in_place_over_rest(client: TestClient, tokens: dict[str, str]) -> None:
+    """`replace` keeps the item's number and the id of the fact it makes; a stale `version`
+    is 409 `proposal_changed`, an unknown number or a bad item 400: nothing changed."""
+    h = bearer(tokens["alice"])
+    items = [{"type": "create", "path": "/alice/tea", "content": "Likes tea."},
+             {"type": "create", "path": "/alice/b", "content": "Second."}]  # fmt: skip
+    made = client.post(f"{API}/proposals", headers=h, json={"items": items}).json()
+    url = f"{API}/proposals/{made['id']}/edit"
+    green = {"type": "create", "path": "/alice/tea", "content": "Likes green tea."}
+    done = client.post(url, headers=h, json={"replace": {"1": green}, "version": 1})
+    assert done.status_code == 200, done.text
+    after = done.json()
+    assert after["version"] == 2 and [i["number"] for i in after["items"]] == ["1", "2"]
+    assert after["items"][0]["fact_id"] == made["items"][0]["fact_id"]
+    assert after["items"][0]["fields"]["content"] == "Likes green tea."
+    stale = client.post(url, headers=h, json={"replace": {"2": green}, "version": 1})
+    assert_problem(stale, 409, "proposal_changed")
+    unknown = client.post(url, headers=h, json={"replace": {"9": green}})
+    assert_problem(unknown, 400, "invalid_input")
+    assert "has no item '9' (its items: 1, 2)" in unknown.json()["detail"]
+    bad = client.post(url, headers=h, json={"replace": {"1": {"type": "create", "path": "/n"}}})
+    assert_problem(bad, 400, "invalid_input")
+    for shape in ({"replace": [green]}, {"replace": {"1": green}, "version": 0}):
+        assert client.post(url, headers=h, json=shape).status_code == 422, shape
+    assert client.get(f"{API}/proposals/{made['id']}", headers=h).json() == after
+    body = client.get("/openapi.json").json()["paths"][f"{API}/proposals/{{id}}/edit"]["post"]
+    ref = body["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    fields = client.get("/openapi.json").json()["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert {"replace", "version"} <= set(fields["properties"])
+
+
+def test_an_item_replaced_in_place_by_the_remote_client(db_path: Path, clock: FixedClock) -> None:
+    """Over a socket, as `Memory.edit_proposal` does: replaced in place, a stale version
+    refused (ProposalChanged), an unknown number refused, nothing changed."""
+    with Memory.open(db_path, clock=clock) as memory:
+        token = memory.token_add("alice").token
+        with live_server(create_app(memory, mcp=False, wiki=False)) as url:
+            alice = RemoteMemory(url, token)
+            made = alice.propose([{"type": "create", "path": "/alice/tea", "content": "Tea."}])
+            green = {"type": "create", "path": "/alice/tea", "content": "Green tea."}
+            done = alice.edit_proposal(made.id, replace={"1": green}, version=1)
+            (item,) = done.items
+            assert (item.number, item.fact_id) == ("1", made.items[0].fact_id)
+            assert done.version == 2 and item.fields["content"] == "Green tea."
+            with pytest.raises(ProposalChanged, match="changed since version 1"):
+                alice.edit_proposal(made.id, replace={"1": green}, version=1)
+            with pytest.raises(InvalidInput, match="has no item '9'"):
+                alice.edit_proposal(made.id, replace={"9": green})
+            assert memory.proposal(made.id) == done

@@ -3,6 +3,7 @@ approves or rejects only when the configured policy lets assistants decide."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,44 @@ async def test_an_approval_names_the_version_shown(db_path: Path, clock: FixedCl
             done = await ok(client, "approve", given)
             assert done["status"] == "approved"
         assert m.recall("oryx", reinforce=False)
+
+
+async def test_an_assistant_replaces_an_item_of_its_proposal(memory: Memory) -> None:
+    """edit_proposal(replace=...) keeps the item's number and the id of the fact it makes,
+    in each shape a model sends; a stale version is proposal_changed, an unknown number or
+    a bad item invalid_input, and none of them changes anything."""
+    async with connect(memory, profile="full") as client:
+        made = await ok(client, "propose", {"items": [
+            {"type": "create", "path": "/notes/tea", "content": "Likes tea."},
+            {"type": "create", "path": "/notes/b", "content": "Second."}]})  # fmt: skip
+        kept = made["items"][0]["fact_id"]
+        green = {"type": "create", "path": "/notes/tea", "content": "Likes green tea."}
+        done = await ok(client, "edit_proposal",
+                        {"id": made["id"], "replace": {"1": green}, "version": 1})  # fmt: skip
+        assert done["version"] == 2 and [i["number"] for i in done["items"]] == ["1", "2"]
+        assert done["items"][0]["fact_id"] == kept
+        assert done["items"][0]["fields"]["content"] == "Likes green tea."
+        for shape in ([{"number": 1, **green}], json.dumps({"1": green})):  # tolerated
+            again = await ok(client, "edit_proposal", {"proposal_id": made["id"],
+                                                       "replacements": shape})  # fmt: skip
+            assert again["items"][0]["fact_id"] == kept
+        version = again["version"]
+        stale = await fail(
+            client, "edit_proposal", {"id": made["id"], "replace": {"1": green}, "version": 1}
+        )
+        assert (
+            stale["error"] == "proposal_changed" and "changed since version 1" in stale["message"]
+        )
+        unknown = await fail(client, "edit_proposal", {"id": made["id"], "replace": {"9": green}})
+        assert unknown["error"] == "invalid_input"
+        assert "has no item '9' (its items: 1, 2)" in unknown["message"]
+        bad = await fail(
+            client,
+            "edit_proposal",
+            {"id": made["id"], "replace": {"1": {"type": "create", "path": "/n"}}},
+        )
+        assert bad["error"] == "invalid_input" and "needs 'content'" in bad["message"]
+        for shape in ("not json", [green], 3):
+            odd = await fail(client, "edit_proposal", {"id": made["id"], "replace": shape})
+            assert odd["error"] == "invalid_input", shape
+    assert memory.proposal(made["id"]).version == version

@@ -35,7 +35,8 @@ FULL = [
     "supersede", "update", "find", "kinds", "confirm", "contradict",
     "add_evidence", "undo", "visibility", "pin", "unpin", "set_weight", "set_lifetime", "due",
     "link", "unlink", "links", "merge",
-    "propose", "proposals", "proposal", "approve", "reject", "retention", "ingest",
+    "propose", "proposals", "proposal", "approve", "reject", "edit_proposal", "retention",
+    "ingest",
     "conflicts", "conflict", "scan_conflicts",
     # the history protocol's (decisions 0064-0066)
     "remember", "promote", "corroborate", "provenance", "review", "flag_sensitive",

@@ -536,6 +536,15 @@ def _numbers(state: ProposalState, numbers: Iterable[object]) -> list[str]:
     return _ordered(out)
 
 
+def _in_place(old: Mapping[str, Any], raw: object) -> object:
+    """A replacement of an item that makes a fact, of the same type and naming no id of its
+    own, keeps the id that fact will have (an item's ``#N`` naming it stays true)."""
+    made = new_fact_of(old)
+    if made is None or not isinstance(raw, Mapping) or raw.get("new_id"):
+        return raw
+    return {**raw, "new_id": made} if raw.get("type") == old.get("type") else raw
+
+
 def decide_edit(
     state: ProposalState, command: EditProposal, make_id: Callable[[], str]
 ) -> list[ProposalEdited]:
@@ -543,12 +552,16 @@ def decide_edit(
     _require_open(state, "edited")
     dropped = _numbers(state, command.drop)
     given = {str(k).strip(): raw for k, raw in command.replace.items()}  # by its own number
-    replaced = {n: check_item(given[n], make_id) for n in _numbers(state, given)}
+    replaced = {n: check_item(_in_place(state.items[n], given[n]), make_id)
+                for n in _numbers(state, given)}  # fmt: skip
     top = max((int(n) for n in state.items), default=0)
     added = {str(top + i): check_item(raw, make_id) for i, raw in enumerate(command.add, 1)}
     changed = {**replaced, **added}
     if not dropped and not changed:
-        raise InvalidInput("nothing to edit", hint="Give --drop N, or an item to add.")
+        raise InvalidInput(
+            "nothing to edit",
+            hint="Give an item number to drop, an item to replace, or one to add.",
+        )
     after = {k: v for k, v in state.items.items() if k not in dropped}
     after.update(changed)
     _bind(after, changed)

@@ -290,7 +290,9 @@ class MemoryAPI(Protocol):
 
     def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
                       add: Sequence[Mapping[str, Any]] | None = None,
-                      reason: str | None = None) -> Proposal: ...  # fmt: skip
+                      reason: str | None = None,
+                      replace: Mapping[str, Mapping[str, Any]] | None = None,
+                      version: int | None = None) -> Proposal: ...  # fmt: skip
 
     def retention(self, *, lowest: int | None = None) -> list[RetentionScore]: ...
 

@@ -167,15 +167,42 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
          Input("drop", "list", "The numbers of the items to take out.",
                aliases=("drop", "remove"), flag="--drop", metavar="N", nargs="+",
                cli_help="take item N out (repeat --drop)"),
+         Input("replace", "replacements",
+               'Items to replace in place, by number: {"2": item} (the shapes of propose). '
+               "Each keeps its number and, of the same type, the id of the fact it makes.",
+               aliases=("replace", "replacements", "replace_items"), flag="--replace",
+               metavar="N=JSON", nargs="+", probe=True,
+               cli_help="replace item N in place by a JSON object (repeat)"),
          replace(ITEMS, name="add", required=False, cli=True, flag="--add", metavar="JSON",
                  nargs="+", description="Items to add at the end (the shapes of propose).",
                  aliases=("add",), cli_help="add an item given as a JSON object (repeat)"),
-         OPTIONAL_REASON),
+         OPTIONAL_REASON,
+         replace(_VERSION, cli_help="edit only if the proposal is still at version N",
+                 description="The proposal's version you read (`version` of proposal()); "
+                 "when it was edited since, nothing is edited and the answer is a conflict "
+                 "(proposal_changed). Left out: the proposal as it is now.")),
+        tool_order=34, profile="full", title="Edit a proposal",
         cli="proposal edit", cli_show="proposal_cmds:show_proposal",
-        cli_help="drop items from an open proposal, or add some",
+        cli_help="drop, replace or add items of an open proposal",
+        cli_doc="Edit the open proposal ID: drop items (--drop N), replace one in place\n"
+        "(--replace N=JSON: it keeps its number and the id of the fact it makes) or add\n"
+        "some (--add JSON); the items after the edit are checked as a whole. --version N\n"
+        "(printed by `proposal show`) refuses it, exit 4, when it changed since you read it.",
+        guide="""Edit an open proposal: drop items by number, replace an item in place, or
+        add items. Its proposer edits it; anyone else only when they may decide it.
+
+        Call it to correct a proposal before the user reviews it, with the version you
+        read (proposal() gives it): an edit since then is refused, nothing changed.
+        Example: edit_proposal(id="01KCZ9A1B2C3D4E5F6G7H8J9K0", version=1,
+        replace={"2": {"type": "create", "path": "/ana", "content": "Likes green tea."}})""",
+        example=f'edit_proposal(id="{EXAMPLE_PROPOSAL}", drop=["2"])',
         http=Http("POST", "/proposals/{id}/edit", "editProposal", "Edit a proposal",
-                  "Drop items by number or add items while the proposal is open; the items "
-                  "after the edit are checked as a whole.",
+                  "Drop items by number, replace items in place (`replace`: {number: item}; "
+                  "each keeps its number and, of the same type, the id of the fact it "
+                  "makes) or add items while the proposal is open; the items after the "
+                  "edit are checked as a whole, and a bad one changes nothing. 409 "
+                  "`proposal_changed` when `version`, the one the editor read, is not the "
+                  "proposal's any more.",
                   errors=WRITE_ERRORS, tag="proposals", probe=True),
     ),
     Operation(

@@ -135,6 +135,7 @@ InputType = Literal[
     "event",
     "days",
     "items",
+    "replacements",
     "list",
 ]
 Where = Literal["query", "body", "path"]

@@ -290,6 +290,11 @@ def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
             f"version {state.version} now); nothing was edited",
             hint="Read the proposal again, then edit it.",
         )
+    if replace is not None and not isinstance(replace, Mapping):
+        raise InvalidInput(
+            "replace is an object of item number: item",
+            hint='Give it as {"2": {"type": "create", "path": "/notes", "content": "..."}}.',
+        )
     command = EditProposal(drop=list(drop), replace=dict(replace or {}), add=list(add))
     (edited,) = decide_edit(state, command, _make_id(ctx))
     new_items = {k: dict(v) for k, v in (edited.items or {}).items()}

@@ -189,6 +189,17 @@ def _item(text: str) -> dict[str, Any]:
     return value
 
 
+def _replacement(text: str) -> dict[str, dict[str, Any]]:
+    """An item replaced in place: ``N=JSON``, its number and the item that takes its place."""
+    number, sep, item = text.partition("=")
+    if not sep or not number.strip():
+        raise InvalidInput(
+            f"a replacement is N=JSON, not {text[:40]!r}",
+            hint='Give it as \'2={"type": "create", "path": "/notes", "content": "..."}\'.',
+        )
+    return {number.strip(): _item(item)}
+
+
 #: The converters of the input types whose words the domain reads, each with the domain's
 #: own one-line error (exit 2); the domain is imported only when such a value comes.
 CONVERTERS: dict[str, Callable[[str], Any]] = {
@@ -197,7 +208,19 @@ CONVERTERS: dict[str, Callable[[str], Any]] = {
     "visibility": _visibility,
     "event": _event,
     "items": _item,
+    "replacements": _replacement,
 }
+
+
+def _replacements(given: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """The items of repeated ``--replace N=JSON`` by number (a number given twice: refused)."""
+    out: dict[str, dict[str, Any]] = {}
+    for one in given:
+        for number, item in one.items():
+            if number in out:
+                raise InvalidInput(f"item {number[:20]} is replaced twice; give it once")
+            out[number] = item
+    return out
 
 
 def days(high: float, flag: str) -> Callable[[str], float]:
@@ -344,6 +367,8 @@ def _given(ctx: Context, op: Operation) -> dict[str, Any]:
         value = ctx.opt(item.name)
         if value is None and not item.required:
             continue
+        if item.type == "replacements":
+            value = _replacements(value)
         if item.type == "text" and item.nargs == "*":
             value = _words(value)
             if value is None and not item.required:

@@ -51,7 +51,9 @@ class ProposalCalls:
 
     def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
                       add: Sequence[Mapping[str, Any]] | None = None,
-                      reason: str | None = None) -> Proposal:  # fmt: skip
+                      reason: str | None = None,
+                      replace: Mapping[str, Mapping[str, Any]] | None = None,
+                      version: int | None = None) -> Proposal:  # fmt: skip
         return cast(Proposal, self._op("edit_proposal", **_given(locals())))
 
     def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:

@@ -147,8 +147,20 @@ class ApproveIn(_In):
 
 class EditIn(_In):
     drop: Numbers = None
+    replace: Annotated[dict[str, dict[str, Any]] | None, Field(max_length=MAX_ITEMS)] = Field(
+        None,
+        description='Items replaced in place by number, e.g. {"2": {"type": "create", "path": '
+        '"/notes", "content": "..."}}: each keeps its number and, of the same type, the id '
+        "of the fact it makes.",
+    )
     add: Annotated[list[dict[str, Any]] | None, Field(max_length=MAX_ITEMS)] = None
     reason: Reason = None
+    version: Annotated[int, Strict()] | None = Field(
+        None,
+        ge=1,
+        description="The proposal's version the editor read; 409 `proposal_changed` when it "
+        "was edited since, nothing edited (left out: the proposal as it is now).",
+    )
 
 
 class RetentionQuery(_In):

@@ -103,5 +103,6 @@ PROPOSAL_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "approve": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "reject": (ProposalOut, lambda r, a: ProposalOut.of(r)),
+    "edit_proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "retention": (RetentionOut, lambda r, a: RetentionOut.of(r)),
 }

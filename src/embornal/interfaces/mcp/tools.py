@@ -75,6 +75,7 @@ __all__ = [
     "as_assistant",
     "attributes_arg",
     "items_arg",
+    "replacements_arg",
     "tags_arg",
     "tool_specs",
     "where_arg",
@@ -144,6 +145,29 @@ def items_arg(raw: ItemsInput) -> list[dict[str, Any]]:
     if not isinstance(raw, list):
         raise InvalidInput("items must be a list of objects, each with a 'type'")
     return raw
+
+
+ReplaceInput = dict[str, Any] | list[dict[str, Any]] | str | None
+
+
+def replacements_arg(raw: ReplaceInput) -> dict[str, Any]:
+    """Items replaced in place by number: ``{"2": item}``, one encoded as a JSON string,
+    or a list of items each with its ``number``."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError as e:
+            raise InvalidInput("replace is not valid JSON", hint=_REPLACE_HINT) from e
+    if isinstance(raw, list):
+        if not all(isinstance(i, Mapping) and "number" in i for i in raw):
+            raise InvalidInput("each item of a replace list needs its number", hint=_REPLACE_HINT)
+        raw = {str(i["number"]): {k: v for k, v in i.items() if k != "number"} for i in raw}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput("replace is an object of item number: item", hint=_REPLACE_HINT)
+    return dict(raw)
+
+
+_REPLACE_HINT = 'Give an object such as {"2": {"type": "create", "path": "/n", "content": "..."}}.'
 
 
 def where_arg(raw: WhereInput) -> list[str] | dict[str, str]:
@@ -280,7 +304,7 @@ class ToolSpec:
 
 _NOT_TEXT = frozenset(
     {"tags", "attributes", "where", "weight", "int", "event", "confidence", "bool",
-     "evidence_list", "list", "items"}
+     "evidence_list", "list", "items", "replacements"}
 )  # fmt: skip
 
 
@@ -348,6 +372,8 @@ def _arg_type(item: Input) -> Any:
         return Annotated[list[text] | text | None, about]  # type: ignore[valid-type]
     if item.type == "items":
         return Annotated[ItemsInput if item.required else ItemsInput | None, about]
+    if item.type == "replacements":
+        return Annotated[ReplaceInput, about]
     base = Literal[item.choices] if item.choices else _shown(str, item)
     return Annotated[base if item.required else base | None, about]
 
@@ -377,6 +403,8 @@ def _arguments(raw: Mapping[str, Any], inputs: Sequence[Input]) -> dict[str, Any
             value = [value]
         elif item.type == "items" and value is not None:
             value = items_arg(value)
+        elif item.type == "replacements":
+            value = replacements_arg(value)
         out[item.name] = value
     check_inputs(inputs, out)
     return out

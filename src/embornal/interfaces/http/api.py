@@ -39,9 +39,8 @@ from embornal.interfaces.http.conflict_schemas import (
     ConflictsOut,
     ConflictsQuery,
     ResolveIn,
-    ScanIn,
 )
-from embornal.interfaces.http.derived import request_model
+from embornal.interfaces.http.derived import RequestModel, request_model
 from embornal.interfaces.http.graph_schemas import (
     LinkGraphOut,
     LinkIn,
@@ -181,11 +180,7 @@ def _tags(c: Call, detail: Any) -> Any:
     }
 
 
-Model = type[BaseModel] | str | None
-"""An operation's query or body model: written here, or the name of the model
-:func:`~embornal.interfaces.http.derived.request_model` makes from its inputs."""
-
-_HTTP: dict[str, tuple[type[BaseModel], Model, Callable[[Call, Any], Any]]] = {
+_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Call, Any], Any]]] = {
     # name: (answer model, query or body model, or the name of the one made, envelope)
     "health": (HealthOut, None, _health),
     "whoami": (WhoAmIOut, None, _whoami),
@@ -220,7 +215,7 @@ _HTTP: dict[str, tuple[type[BaseModel], Model, Callable[[Call, Any], Any]]] = {
     "conflicts": (ConflictsOut, ConflictsQuery, lambda c, r: {"conflicts": to_wire(r)}),
     "conflict": (ConflictOut, None, lambda c, r: to_wire(r)),
     "resolve_conflict": (ConflictOut, ResolveIn, lambda c, r: to_wire(r)),
-    "scan_conflicts": (ConflictsOut, ScanIn, lambda c, r: {"conflicts": to_wire(r)}),
+    "scan_conflicts": (ConflictsOut, "ScanIn", lambda c, r: {"conflicts": to_wire(r)}),
     "link": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
     "unlink": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
     "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),

@@ -19,7 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from embornal.interfaces.catalog_types import Input, InputType, Operation
 
-__all__ = ["DERIVABLE", "request_model"]
+__all__ = ["DERIVABLE", "RequestModel", "request_model"]
+
+
+RequestModel = type[BaseModel] | str | None
+"""A route table's query or body model: written by hand, or the name of the model
+:func:`request_model` makes from the operation's inputs (None: none)."""
 
 
 class _In(BaseModel):
@@ -27,8 +32,8 @@ class _In(BaseModel):
 
 
 #: The wire type of each kind of input a model can be made for: text, a whole number, a
-#: number, a flag. A weight is the number or null (null takes it off), given as a number
-#: (strict: JSON ``false`` is not 0).
+#: number, a flag. A weight is the number or null (null takes it off). In a body each is
+#: of its JSON type (strict: ``false`` is not 0, ``"1"`` not 1); in a query, text read.
 _TYPES: dict[InputType, Any] = {
     "text": str,
     "reason": str,
@@ -47,8 +52,8 @@ DERIVABLE: frozenset[str] = frozenset(_TYPES)
 """The kinds of input :func:`request_model` builds a field for."""
 
 
-def _field(item: Input) -> tuple[Any, Any]:
-    """The annotation and the ``Field`` of ``item``."""
+def _field(item: Input, body: bool) -> tuple[Any, Any]:
+    """The annotation and the ``Field`` of ``item``, in a ``body`` or a query."""
     kind: Any = Literal[item.choices] if item.choices else _TYPES[item.type]
     limits: dict[str, Any] = {"description": item.description}
     if item.max_length is not None:
@@ -60,7 +65,7 @@ def _field(item: Input) -> tuple[Any, Any]:
         limits["ge"] = number(item.low)
     if item.high is not None:
         limits["le"] = number(item.high)
-    if item.type == "weight":
+    if body and kind in (int, float, float | None, bool):
         limits["strict"] = True
     if item.required:
         return kind, Field(**limits)
@@ -82,7 +87,7 @@ def request_model(op: Operation, name: str) -> type[BaseModel]:
     odd = [i.name for i in items if i.type not in DERIVABLE]
     if odd:
         raise TypeError(f"{op.name}: no REST model is made for {', '.join(odd)}")
-    fields = {item.wire_name: _field(item) for item in items}
+    fields = {item.wire_name: _field(item, http.method == "POST") for item in items}
     model = create_model(name, __base__=_In, __module__=__name__, **fields)  # type: ignore[call-overload]
     made = _MADE.setdefault(name, model)
     if made.model_json_schema() != model.model_json_schema():

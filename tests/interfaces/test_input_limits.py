@@ -2,9 +2,13 @@
 ``high``, ``choices``) is enforced on every transport before the call, and shown where the
 transport describes its inputs (the MCP input schemas, the REST models and OpenAPI).
 
-The walk sends, for each operation and each input with a ``max_length``, a value one over
-the limit through each transport the operation has (REST, MCP, the command line): each
-refuses it naming the input, and the event log does not grow (issue 27, decision 0140).
+The walk sends, for each operation and each input with a limit (``max_length``, ``low``,
+``high``, ``choices``), a value just past it through each transport the operation has (the
+Python ``Memory``, MCP, REST, the remote client, the command line): each refuses it as an
+invalid input (``InvalidInput`` or one of its kinds: exit 2, MCP and REST a code of that
+family, REST 422 where the model declares the limit) and the event log does not grow
+(issue 27, decisions 0140 and 0162). The cases come from the catalogue, so a new operation
+or a new limit is walked without a line here.
 """
 
 from __future__ import annotations
@@ -21,14 +25,14 @@ import pytest
 from mcp.client import Client
 from starlette.testclient import TestClient
 
-from embornal import Memory
+from embornal import Memory, errors
 from embornal.errors import InvalidContent, InvalidInput
 from embornal.interfaces.catalog import EXAMPLE_ID, mcp_tools, routed, whole
-from embornal.interfaces.catalog_types import Input, Operation, check_inputs
+from embornal.interfaces.catalog_types import Input, Operation, check_inputs, resolve_call
 from embornal.interfaces.mcp.server import build_server
 from embornal.storage.connect import connect
 
-LIMITED = [
+LIMITED = [  # the length limits (their messages are checked alone below)
     pytest.param(op, item, id=f"{op.name}.{item.name}")
     for op in whole()
     for item in op.inputs
@@ -94,15 +98,6 @@ def _call(op: Operation, item: Input, over: Any, taken: Any) -> dict[str, Any]:
     given = {i.name: _filler(i) for i in op.inputs if i.required and taken(i)}
     given[item.name] = over
     return given
-
-
-#: The codes of a text too long: a path's and a content's, as the service gives them.
-_TOO_LONG = {"invalid_input", "invalid_path", "invalid_content"}
-
-
-def _names_the_limit(message: str, item: Input) -> bool:
-    assert item.max_length is not None
-    return item.name in message and f"at most {item.max_length:,}" in message
 
 
 # -- the check, alone -------------------------------------------------------------------------
@@ -212,7 +207,8 @@ def _shown(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_each_rest_model_declares_the_limits_of_the_catalogue() -> None:
-    """The REST models are written by hand: each field of an input has its limits."""
+    """Each field of an input has its limits, in a model written by hand or made from the
+    catalogue (decision 0162)."""
     from embornal.interfaces.http.api import OPERATIONS
 
     models = {o.operation_id: o for o in OPERATIONS}
@@ -255,7 +251,143 @@ async def test_each_mcp_input_schema_shows_the_limits_of_the_catalogue(
     assert checked > (20 if profile == "core" else 100)
 
 
-# -- the walk: one over the limit through each transport ---------------------------------------
+# -- the walk: just past each limit through each transport ----------------------------------
+
+
+def _past(item: Input) -> list[tuple[str, Any]]:
+    """``(limit, value)``: a value just past each limit ``item`` declares."""
+    out: list[tuple[str, Any]] = []
+    if item.max_length is not None:
+        out.append(("max_length", _over(item)))
+    if item.low is not None:
+        out.append(("low", item.low - 1))
+    if item.high is not None:
+        out.append(("high", item.high + 1))
+    if item.choices:
+        out.append(("choices", "not-one-of-them"))
+    return out
+
+
+Case = tuple[Operation, Input, str, Any]
+
+
+def _cases(ops: Any, takes: Any) -> Iterator[Case]:
+    """Each input of ``ops`` the transport ``takes``, once per limit it declares."""
+    for op in ops:
+        for item in op.inputs:
+            if takes(item):
+                for limit, value in _past(item):
+                    yield op, item, limit, value
+
+
+def _all_cases() -> list[Case]:
+    return list(_cases(whole(), lambda i: True))
+
+
+def test_the_walk_covers_every_kind_of_limit() -> None:
+    kinds = {limit for _, _, limit, _ in _all_cases()}
+    assert kinds == {"max_length", "low", "high", "choices"}
+    assert len(_all_cases()) > 250
+
+
+#: The codes of a refused input: ``InvalidInput`` and its kinds (each exits 2).
+_REFUSED = {
+    cls.code
+    for cls in vars(errors).values()
+    if isinstance(cls, type) and issubclass(cls, InvalidInput) and cls.exit_code == 2
+}
+
+
+def _named(message: str, item: Input) -> bool:
+    """The refusal names the input: its name, its words (``event id``), its wire name or
+    one of its command-line flags."""
+    from embornal.interfaces.cli.derived import flag_of
+
+    names = {item.name, item.name.replace("_", " "), item.wire_name, *flag_of(item)}
+    return any(name and name in message for name in names)
+
+
+def _names_it(message: str, item: Input, limit: str) -> bool:
+    """The refusal names the input and, from the central check, what it broke."""
+    if limit == "max_length":
+        return item.name in message and f"at most {item.max_length:,}" in message
+    return _named(message, item)
+
+
+_FILE_INPUTS = {"file", "directory", "source", "target"}
+
+
+#: Where the service's own limit is wider than the one the catalogue declares for the
+#: transports: the Python API takes the value (``narrate``'s coverage is content-sized
+#: there, a claim's scope a 500-character label).
+_WIDER_IN_PYTHON = {("narrate", "coverage"), ("recall_claims", "scope")}
+
+
+def _python_refusal(op: Operation, item: Input, error: Exception) -> bool:
+    """What the Python API may answer: ``InvalidInput``; for an id longer than any, that
+    nothing has it (``NotFound``); for the name of a file of a local operation, the
+    operating system's refusal of it (nothing is opened)."""
+    if isinstance(error, InvalidInput):
+        return True
+    if isinstance(error, errors.NotFound):
+        return item.type == "id" or item.name.endswith("_id")
+    return isinstance(error, OSError) and op.local_only and item.name in _FILE_INPUTS
+
+
+def _walk_api(api: Any, ops: Any, fact: str, takes: Any, *, local: bool) -> list[str]:
+    """Call each operation of ``ops`` on ``api`` (a ``Memory`` or the remote client), just
+    past each limit of each input it ``takes``, the example fact id of every other input
+    naming ``fact``; what was not refused as an invalid input."""
+    wrong: list[str] = []
+    for op, item, limit, value in _cases(ops, takes):
+        if local and (op.name, item.name) in _WIDER_IN_PYTHON:
+            continue
+        given = _call(op, item, value, takes)
+        given.update({k: fact for k, v in given.items() if v == EXAMPLE_ID and k != item.name})
+        assert op.call is not None
+        only = not item.rest and "mcp_call" in op.extra  # (recall's frame: the cascade's)
+        try:
+            resolve_call(api, op.extra["mcp_call"] if only else op.call)(**given)
+        except Exception as e:  # the walk reports whatever it gets
+            if not _python_refusal(op, item, e):
+                wrong.append(f"{op.name}.{item.name} {limit}: {type(e).__name__} {e}"[:300])
+        else:
+            wrong.append(f"{op.name}.{item.name} {limit}: taken")
+    return wrong
+
+
+@pytest.fixture
+def fact(memory: Memory, alice: dict[str, str]) -> str:
+    """A fact of alice's, for the fact ids (a refusal must not be its absence)."""
+    return memory.as_subject("alice").store("/private/alice", "a short text").id
+
+
+def test_the_python_api_refuses_just_past_each_limit(
+    memory: Memory, db_path: Path, fact: str
+) -> None:
+    before = _events(db_path)
+    ops = [op for op in whole() if op.call is not None]
+    wrong = _walk_api(memory, ops, fact, lambda i: True, local=True)
+    assert not wrong, "\n".join(wrong)
+    assert _events(db_path) == before
+
+
+def test_the_remote_client_refuses_just_past_each_limit(
+    memory: Memory, db_path: Path, client: TestClient, alice: dict[str, str], fact: str
+) -> None:
+    from embornal.interfaces.cli.remote import RemoteMemory
+
+    def send(method: str, url: str, headers: Any, body: bytes | None, timeout: float) -> Any:
+        r = client.request(method, url, headers=dict(headers), content=body)
+        return r.status_code, r.reason_phrase, dict(r.headers), r.content
+
+    token = alice["Authorization"].removeprefix("Bearer ")
+    remote = RemoteMemory("http://testserver", token, transport=send)
+    before = _events(db_path)
+    ops = [op for op in routed() if op.call is not None and not op.local_only]
+    wrong = _walk_api(remote, ops, fact, lambda i: i.rest, local=False)
+    assert not wrong, "\n".join(wrong)
+    assert _events(db_path) == before
 
 
 @pytest.fixture
@@ -276,73 +408,71 @@ def client(memory: Memory) -> Iterator[TestClient]:
         yield c
 
 
-def test_rest_refuses_one_over_each_limit(
+def test_rest_refuses_just_past_each_limit(
     memory: Memory, db_path: Path, client: TestClient, alice: dict[str, str]
 ) -> None:
-    """400 ``invalid_input`` from the central check, or 422 where the model declares the
-    limit (its OpenAPI document shows it); either names the field."""
+    """400 with an invalid input's code from the central check, or 422 where the model
+    declares the limit (its OpenAPI document shows it); either names the field."""
     before = _events(db_path)
     wrong: list[str] = []
-    for op in routed():
+    for op, item, limit, value in _cases(routed(), lambda i: i.rest):
         assert op.http is not None
-        for item in op.inputs:
-            if item.max_length is None or not item.rest:
+        given = _call(op, item, value, lambda i: i.rest)
+        path, query, body = op.http.path, {}, {}
+        for i in op.inputs:
+            if i.name not in given:
                 continue
-            given = _call(op, item, _over(item), lambda i: i.rest)
-            path, query, body = op.http.path, {}, {}
-            for i in op.inputs:
-                if i.name not in given:
-                    continue
-                value = given[i.name]
-                if i.type in ("evidence_list", "list") and isinstance(value, str):
-                    value = [value]
-                where = op.http.where(i)
-                if where == "path":
-                    path = path.replace("{" + i.wire_name + "}", str(value))
-                elif where == "query":
-                    query[i.wire_name] = value
-                else:
-                    body[i.wire_name] = value
-            url = f"/api/v1{path}"
-            if op.http.method == "GET":
-                r = client.get(url, params=query, headers=alice)
+            value = given[i.name]
+            if i.type in ("evidence_list", "list") and isinstance(value, str):
+                value = [value]
+            where = op.http.where(i)
+            if where == "path":
+                path = path.replace("{" + i.wire_name + "}", str(value))
+            elif where == "query":
+                query[i.wire_name] = value
             else:
-                r = client.post(url, json=body, headers=alice)
-            problem = r.json() if r.status_code >= 400 else {}
-            shown = str(problem.get("detail", "")) + str(problem.get("errors", ""))
-            named = item.wire_name in shown or item.name in shown
-            if r.status_code not in (400, 422) or not named:
-                wrong.append(f"{op.name}.{item.name}: {r.status_code} {shown[:200]}")
+                body[i.wire_name] = value
+        url = f"/api/v1{path}"
+        if op.http.method == "GET":
+            r = client.get(url, params=query, headers=alice)
+        else:
+            r = client.post(url, json=body, headers=alice)
+        problem = r.json() if r.status_code >= 400 else {}
+        shown = str(problem.get("detail", "")) + str(problem.get("errors", ""))
+        named = _named(shown, item)
+        code = problem.get("code")
+        refused = (r.status_code == 400 and code in _REFUSED) or (
+            r.status_code == 422 and code == "validation_error"
+        )
+        if not refused or not named:
+            wrong.append(f"{op.name}.{item.name} {limit}: {r.status_code} {code} {shown[:200]}")
     assert not wrong, "\n".join(wrong)
     assert _events(db_path) == before
 
 
 @pytest.mark.anyio
-async def test_mcp_refuses_one_over_each_limit(memory: Memory, db_path: Path) -> None:
+async def test_mcp_refuses_just_past_each_limit(memory: Memory, db_path: Path) -> None:
     before = _events(db_path)
     wrong: list[str] = []
     async with mcp_client(memory, "full") as client:
-        for op in mcp_tools("full"):
-            for item in op.inputs:
-                if item.max_length is None or not item.mcp:
-                    continue
-                given = _call(op, item, _over(item), lambda i: i.mcp)
-                args = {i.tool_param: given[i.name] for i in op.inputs if i.name in given}
-                failed, out = await call(client, op.name, args)
-                message = str(out.get("message", ""))
-                if not failed or out.get("error") not in _TOO_LONG:
-                    wrong.append(f"{op.name}.{item.name}: {out}"[:300])
-                elif not _names_the_limit(message, item):
-                    wrong.append(f"{op.name}.{item.name}: {message}"[:300])
+        for op, item, limit, value in _cases(mcp_tools("full"), lambda i: i.mcp):
+            given = _call(op, item, value, lambda i: i.mcp)
+            args = {i.tool_param: given[i.name] for i in op.inputs if i.name in given}
+            failed, out = await call(client, op.name, args)
+            message = str(out.get("message", ""))
+            if not failed or out.get("error") not in _REFUSED:
+                wrong.append(f"{op.name}.{item.name} {limit}: {out}"[:300])
+            elif not _names_it(message, item, limit):
+                wrong.append(f"{op.name}.{item.name} {limit}: {message}"[:300])
     assert not wrong, "\n".join(wrong)
     assert _events(db_path) == before
 
 
-def _argv(op: Operation, item: Input) -> list[str]:
+def _argv(op: Operation, item: Input, value: Any) -> list[str]:
     from embornal.interfaces.cli.derived import flag_of
 
     assert op.cli is not None
-    given = _call(op, item, _over(item), lambda i: i.cli)
+    given = _call(op, item, value, lambda i: i.cli)
     words = ["--json", *op.cli.split()]
     for i in op.inputs:
         if not i.cli or i.name not in given:
@@ -356,28 +486,24 @@ def _argv(op: Operation, item: Input) -> list[str]:
     return words
 
 
-def test_the_command_line_refuses_one_over_each_limit(
+def test_the_command_line_refuses_just_past_each_limit(
     embornal_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Exit 2 with the central check's message; run in process (the console script's
-    ``main``), each command once per limited input."""
+    """Exit 2 naming the input; run in process (the console script's ``main``), each
+    command once per limit of each input it takes as an option or an argument."""
     from embornal.interfaces.cli import main as cli_main
 
     with Memory.open() as memory:
         db = Path(memory.db_path)
     before = _events(db)
     wrong: list[str] = []
-    for op in whole():
-        if op.cli is None:
-            continue
-        for item in op.inputs:
-            if item.max_length is None or not item.cli:
-                continue
-            argv = _argv(op, item)
-            monkeypatch.setattr("sys.stdin", io.StringIO(""))
-            code = cli_main.main(argv)
-            err = capsys.readouterr().err
-            if code != 2 or not _names_the_limit(err, item):
-                wrong.append(f"{op.cli} ({item.name}): exit {code}, {err.strip()[:200]}")
+    ops = [op for op in whole() if op.cli is not None]
+    for op, item, limit, value in _cases(ops, lambda i: i.cli):
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        code = cli_main.main(_argv(op, item, value))
+        err = capsys.readouterr().err
+        named = _named(err, item) or "invalid choice" in err  # (argparse's, naming it)
+        if code != 2 or not named:
+            wrong.append(f"{op.cli} ({item.name} {limit}): exit {code}, {err.strip()[:200]}")
     assert not wrong, "\n".join(wrong)
     assert _events(db) == before

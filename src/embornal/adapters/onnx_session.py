@@ -75,7 +75,7 @@ def cpu_session(
         return onnxruntime.InferenceSession(
             str(model_file), sess_options=options, providers=["CPUExecutionProvider"]
         )
-    except Exception as e:  # ONNX Runtime raises its own untyped errors
+    except Exception as e:  # broad: ONNX Runtime's errors (Fail, ...) derive from Exception
         raise error(f"ONNX Runtime cannot load {model_file}: {e}", hint=hint) from e
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+from embornal.domain.clock import check_time_text
 from embornal.errors import InvalidTime
 
 __all__ = ["ACCEPTED", "parse_as_of", "relative"]
@@ -75,6 +76,7 @@ def parse_as_of(value: object, now: datetime, *, future: bool = False) -> dateti
     if isinstance(value, datetime):
         moment = value
     elif isinstance(value, str):
+        check_time_text(value)
         moment = _parse(value, now)
     else:
         raise InvalidTime(f"a time to look back to is text, not {type(value).__name__}: {ACCEPTED}")

@@ -17,9 +17,12 @@ __all__ = [
     "MAX_LIMIT",
     "MAX_ORIGIN_ID",
     "MAX_PATH_LENGTH",
+    "MAX_QUERY_LENGTH",
     "MAX_REASON_LENGTH",
     "MAX_REINDEX_LIMIT",
+    "MAX_TIME_TEXT",
     "MAX_VECTOR_WIDTH",
+    "check_query_length",
     "in_range",
     "whole_in_range",
 ]
@@ -43,6 +46,23 @@ MAX_PATH_LENGTH = 1024
 #: The longest ``origin_id`` and ``capture_context`` a capture declares, in characters.
 MAX_ORIGIN_ID = 1000
 MAX_CAPTURE_CONTEXT = 2000
+#: The longest query of a search of the history or of the claims, in characters.
+MAX_QUERY_LENGTH = 2_000
+#: The longest text of a time, in characters (an ISO-8601 time with an offset is 32; a
+#: relative one, "3 days ago", shorter): :mod:`embornal.domain.clock` and
+#: :mod:`embornal.domain.as_of` check it, the catalogue declares it.
+MAX_TIME_TEXT = 64
+
+
+def check_query_length(query: object) -> None:
+    """Refuse a query longer than :data:`MAX_QUERY_LENGTH` (``InvalidInput``)."""
+    if isinstance(query, str) and len(query) > MAX_QUERY_LENGTH:
+        from embornal.errors import InvalidInput
+
+        raise InvalidInput(
+            f"query is {len(query):,} characters long; at most {MAX_QUERY_LENGTH:,} are allowed",
+            hint="Send a shorter query.",
+        )
 
 
 def whole_in_range(value: object, low: int, high: int) -> bool:

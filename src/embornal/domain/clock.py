@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Protocol
 
+from embornal.domain.bounds import MAX_TIME_TEXT
 from embornal.errors import InvalidTime
 
-__all__ = ["Clock", "FixedClock", "SystemClock", "format_time", "parse_time"]
+__all__ = ["Clock", "FixedClock", "SystemClock", "check_time_text", "format_time", "parse_time"]
 
 
 class Clock(Protocol):
@@ -68,11 +69,21 @@ def _format_time(moment: datetime, micro: bool) -> str:
     )
 
 
+def check_time_text(text: str) -> None:
+    """Refuse the text of a time longer than :data:`MAX_TIME_TEXT` (no time is)."""
+    if len(text) > MAX_TIME_TEXT:
+        raise InvalidTime(
+            f"a time is {len(text):,} characters long; at most {MAX_TIME_TEXT} are allowed",
+            hint="Give an ISO-8601 time, e.g. 2026-11-30T14:00:00Z.",
+        )
+
+
 def parse_time(text: str | datetime) -> datetime:
     """Parse ISO-8601 (``Z`` or an offset; a naive time counts as UTC)."""
     if isinstance(text, datetime):
         moment = text
     elif isinstance(text, str):
+        check_time_text(text)
         raw = text.strip()
         if raw.endswith(("Z", "z")):
             raw = raw[:-1] + "+00:00"

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from embornal.domain.as_of import parse_as_of
+from embornal.domain.bounds import check_query_length
 from embornal.domain.claims import ID_PREFIX, ClaimState, fold, stream_of
 from embornal.domain.claims import valid_at as holds_at
 from embornal.domain.clock import format_time
@@ -260,6 +261,7 @@ def recall_claims(
     if chosen not in STATUSES:
         raise InvalidInput(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
     n = check_limit(limit, ctx.default_limit)
+    check_query_length(query)
     at = time_of(ctx, as_of, "as_of", future=False)
     when = time_of(ctx, valid_at, "valid_at", future=True)
     rows = ctx.store.claim_rows(

@@ -73,7 +73,7 @@ class Reranking:
             scores = model.score(query, [h.fact.content for h in head])
         except EmbornalError:
             raise
-        except Exception as e:  # a model that fails at run time
+        except Exception as e:  # broad: a model's library raises its own errors (ONNX, torch)
             raise RerankerError(f"the reranker failed: {type(e).__name__}: {e}") from e
         if len(scores) != len(head):
             raise RerankerError("the reranker returned a different number of scores")

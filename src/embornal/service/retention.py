@@ -13,6 +13,7 @@ from datetime import datetime
 
 from embornal.domain.clock import parse_time
 from embornal.domain.confidence import prior
+from embornal.domain.facts import check_reason
 from embornal.domain.proposals import MAX_ITEMS
 from embornal.domain.retention import RETENTION, score
 from embornal.errors import AccessDenied, InvalidInput
@@ -98,6 +99,7 @@ def prune(ctx: ServiceContext, *, threshold: float | None = None, limit: int | N
     """Open one archive proposal of the facts scoring below ``threshold`` (lowest first,
     at most ``limit``), each item with its score's parts; nothing is archived yet."""
     bound = _check_threshold(threshold)
+    why = check_reason(reason, required=False)
     most = MAX_ITEMS if limit is None else limit
     if isinstance(most, bool) or not isinstance(most, int) or not 1 <= most <= MAX_ITEMS:
         raise InvalidInput(f"limit must be a whole number from 1 to {MAX_ITEMS}, not {limit!r}")
@@ -124,5 +126,5 @@ def prune(ctx: ServiceContext, *, threshold: float | None = None, limit: int | N
         for s in chosen
     ]
     title = f"prune: archive {len(items)} facts with retention below {bound:g}"
-    made = propose(ctx, items, title=title, source=PRUNE_SOURCE, reason=reason)
+    made = propose(ctx, items, title=title, source=PRUNE_SOURCE, reason=why)
     return PruneResult(len(scored), bound, len(items), made)

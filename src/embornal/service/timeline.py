@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from embornal.domain.bounds import check_query_length
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts import check_reason
 from embornal.domain.history_context import (
@@ -120,6 +121,7 @@ def search_history(
     way = check_via(via)
     lo, hi = check_window(start, end)
     label = check_context(None, session, None).session
+    check_query_length(query)
     terms = query_terms(query) if isinstance(query, str) else []
     if not terms:
         raise InvalidInput(

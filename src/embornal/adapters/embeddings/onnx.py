@@ -160,7 +160,7 @@ class OnnxEmbedder(LocalModelEmbedder):
 
         try:
             tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
-        except Exception as e:
+        except Exception as e:  # broad: tokenizers raises a bare Exception
             raise EmbeddingError(
                 f"cannot read the tokenizer {tokenizer_file}: {e}",
                 hint="The file must be a Hugging Face tokenizer.json (fast tokenizer).",
@@ -212,7 +212,7 @@ class OnnxEmbedder(LocalModelEmbedder):
             return []
         try:
             encodings = self._tokenizer.encode_batch(list(texts))
-        except Exception as e:
+        except Exception as e:  # broad: tokenizers raises a bare Exception
             raise EmbeddingError(f"tokenizing failed: {e}") from e
         result: list[list[float]] = [[] for _ in texts]
         for chunk in onnx_session.length_batches(encodings, self.batch_size):
@@ -226,7 +226,7 @@ class OnnxEmbedder(LocalModelEmbedder):
         feed, mask = onnx_session.bert_feed(xp, encodings, self._pad_id, self._inputs)
         try:
             (output,) = self._session.run([self._output], feed)
-        except Exception as e:
+        except Exception as e:  # broad: ONNX Runtime's errors derive from Exception
             raise EmbeddingError(f"ONNX inference failed: {e}") from e
         hidden = xp.asarray(output, dtype=xp.float32)
         if hidden.ndim == 3:

@@ -63,7 +63,7 @@ def quantize_int8(source: Path, target: Path | None = None) -> Path:
     root.addFilter(quiet)  # the quantizer logs advice on the root logger
     try:
         quantize_dynamic(source, partial, weight_type=QuantType.QInt8)
-    except Exception as e:
+    except Exception as e:  # broad: onnx and protobuf raise their own (ValidationError, ...)
         partial.unlink(missing_ok=True)
         raise EmbeddingError(
             f"could not quantize {source} to int8: {type(e).__name__}: {str(e).strip()}",

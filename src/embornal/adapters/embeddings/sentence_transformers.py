@@ -62,7 +62,7 @@ class SentenceTransformerEmbedder(LocalModelEmbedder):
                 device=device,
                 cache_folder=None if cache_folder is None else os.fspath(cache_folder),
             )
-        except Exception as e:
+        except Exception as e:  # broad: torch, the Hub and the library raise their own
             raise EmbeddingError(
                 f"sentence-transformers cannot load the model {source}: {e}",
                 hint="Check embedding.model / embedding.model_path; offline, the model "
@@ -88,7 +88,7 @@ class SentenceTransformerEmbedder(LocalModelEmbedder):
                 convert_to_numpy=True,
                 normalize_embeddings=True,
             )
-        except Exception as e:
+        except Exception as e:  # broad: torch and the library raise their own errors
             raise EmbeddingError(f"sentence-transformers failed to embed: {e}") from e
         result: list[list[float]] = vectors.astype("float32").tolist()
         return result

@@ -78,7 +78,7 @@ class OnnxReranker:
         self.max_tokens = max(8, min(max_tokens, MAX_TOKENS))
         try:
             tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_file))
-        except Exception as e:
+        except Exception as e:  # broad: tokenizers raises a bare Exception
             raise RerankerError(
                 f"cannot read the reranker's tokenizer {tokenizer_file}: {e}",
                 hint="Pull the reranker again (`embornal model rm` then "
@@ -113,7 +113,7 @@ class OnnxReranker:
             return []
         try:
             encodings = self._tokenizer.encode_batch([(query, text) for text in texts])
-        except Exception as e:
+        except Exception as e:  # broad: tokenizers raises a bare Exception
             raise RerankerError(f"tokenizing failed: {e}") from e
         out = [0.0] * len(texts)
         for chunk in onnx_session.length_batches(encodings, self.batch_size):
@@ -126,7 +126,7 @@ class OnnxReranker:
         feed, _ = onnx_session.bert_feed(xp, encodings, self._pad_id, self._inputs)
         try:
             (output,) = self._session.run([self._output], feed)
-        except Exception as e:
+        except Exception as e:  # broad: ONNX Runtime's errors derive from Exception
             raise RerankerError(f"ONNX inference failed: {e}") from e
         logits = xp.asarray(output, dtype=xp.float32)
         if logits.ndim == 1:

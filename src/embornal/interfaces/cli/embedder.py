@@ -114,7 +114,7 @@ def load_embedder(
         if strict:
             raise
         return _failed(e.message, e.hint)
-    except Exception as e:  # a broken model file, a library that fails to load ...
+    except Exception as e:  # broad: a model library's load raises its own errors
         message = " ".join(f"the embedding model failed to load: {type(e).__name__}: {e}".split())
         if strict:
             raise EmbeddingError(message) from e

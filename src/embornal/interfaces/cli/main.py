@@ -131,7 +131,7 @@ def _guarded(args: list[str]) -> int:
         return 0
     except SystemExit:
         raise
-    except Exception as e:
+    except Exception as e:  # broad: the boundary turns any failure into one line, exit 1
         if _debug():
             import traceback
 

@@ -30,7 +30,7 @@ from embornal.domain.paths import normalize_path
 from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.catalog import Input, Operation, by_name
-from embornal.interfaces.catalog_types import replace
+from embornal.interfaces.catalog_types import check_inputs, replace
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
 from embornal.interfaces.cli.remote_history import RemoteHistory
@@ -381,6 +381,7 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
             self._require(http.method, route, None, what)
         if "limit" in given and given["limit"] is None and name == "recall":
             given["limit"] = self.default_limit  # the client's config, not the server's
+        check_inputs(op.inputs, given)  # as given: a value read below may come out shorter
         where, query, body = route, list[tuple[str, str]](), dict[str, Any]()
         for item in op.inputs:
             if not item.rest or item.name not in given:

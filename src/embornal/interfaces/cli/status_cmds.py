@@ -375,7 +375,7 @@ def _doctor_embedding(ctx: Context, checks: _Checks, dims: int) -> None:
     except EmbornalError as e:
         checks.failed("embedding", e, "See `embornal model ls`, or set embedding.provider: off.")
         return
-    except Exception as e:  # a broken model file, a library that fails
+    except Exception as e:  # broad: doctor reports what a broken model or library raises
         checks.add(
             "embedding",
             "fail",

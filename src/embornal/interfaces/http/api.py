@@ -39,8 +39,8 @@ from embornal.interfaces.http.conflict_schemas import (
     ConflictsOut,
     ConflictsQuery,
     ResolveIn,
-    ScanIn,
 )
+from embornal.interfaces.http.derived import RequestModel, request_model
 from embornal.interfaces.http.graph_schemas import (
     LinkGraphOut,
     LinkIn,
@@ -49,14 +49,7 @@ from embornal.interfaces.http.graph_schemas import (
     MergeIn,
 )
 from embornal.interfaces.http.history_routes import HISTORY_HTTP
-from embornal.interfaces.http.importance_schemas import (
-    DueOut,
-    DueQuery,
-    LifetimeIn,
-    PinIn,
-    PinOut,
-    WeightIn,
-)
+from embornal.interfaces.http.importance_schemas import DueOut, DueQuery, PinOut
 from embornal.interfaces.http.narrative_routes import NARRATIVE_HTTP
 from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.proposal_schemas import PROPOSAL_HTTP
@@ -72,7 +65,6 @@ from embornal.interfaces.http.schemas import (
     KindsOut,
     LsOut,
     LsQuery,
-    ReasonIn,
     RecallOut,
     RecallQuery,
     ShowQuery,
@@ -188,8 +180,8 @@ def _tags(c: Call, detail: Any) -> Any:
     }
 
 
-_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, Any], Any]]] = {
-    # name: (answer model, query or body model, envelope)
+_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Call, Any], Any]]] = {
+    # name: (answer model, query or body model, or the name of the one made, envelope)
     "health": (HealthOut, None, _health),
     "whoami": (WhoAmIOut, None, _whoami),
     "store": (FactOut, StoreIn, lambda c, r: to_wire(r)),
@@ -200,9 +192,9 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "tags": (TagsOut, TagsQuery, _tags),
     "show": (FactDetailOut, ShowQuery, lambda c, r: to_wire(r)),
     "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
-    "forget": (FactOut, ReasonIn, lambda c, r: to_wire(r)),
+    "forget": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
     "supersede": (FactOut, SupersedeIn, lambda c, r: to_wire(r)),
-    "restore": (FactOut, ReasonIn, lambda c, r: to_wire(r)),
+    "restore": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
     "update": (FactOut, UpdateIn, lambda c, r: to_wire(r)),
     "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
     "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
@@ -211,19 +203,19 @@ _HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Call, 
     "add_evidence": (FactOut, EvidenceAddIn, lambda c, r: to_wire(r)),
     "undo": (
         UndoOut,
-        ReasonIn,
+        "ReasonIn",
         lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
     ),
     "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
-    "pin": (PinOut, PinIn, lambda c, r: to_wire(r)),
-    "unpin": (FactOut, PinIn, lambda c, r: to_wire(r)),
-    "set_weight": (FactOut, WeightIn, lambda c, r: to_wire(r)),
-    "set_lifetime": (FactOut, LifetimeIn, lambda c, r: to_wire(r)),
+    "pin": (PinOut, "PinIn", lambda c, r: to_wire(r)),
+    "unpin": (FactOut, "PinIn", lambda c, r: to_wire(r)),
+    "set_weight": (FactOut, "WeightIn", lambda c, r: to_wire(r)),
+    "set_lifetime": (FactOut, "LifetimeIn", lambda c, r: to_wire(r)),
     "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
     "conflicts": (ConflictsOut, ConflictsQuery, lambda c, r: {"conflicts": to_wire(r)}),
     "conflict": (ConflictOut, None, lambda c, r: to_wire(r)),
     "resolve_conflict": (ConflictOut, ResolveIn, lambda c, r: to_wire(r)),
-    "scan_conflicts": (ConflictsOut, ScanIn, lambda c, r: {"conflicts": to_wire(r)}),
+    "scan_conflicts": (ConflictsOut, "ScanIn", lambda c, r: {"conflicts": to_wire(r)}),
     "link": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
     "unlink": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
     "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),
@@ -250,7 +242,8 @@ def _runner(op: CatalogOp, envelope: Callable[[Call, Any], Any]) -> Callable[[Ca
 def _operation(op: CatalogOp) -> Operation:
     http = op.http
     assert http is not None
-    response, model, envelope = _HTTP[op.name]
+    response, given, envelope = _HTTP[op.name]
+    model = request_model(op, given) if isinstance(given, str) else given
     return Operation(
         http.method,
         http.path,

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.interfaces.http.conflict_schemas import ConflictOut
+from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.history_schemas import MemoryStatusOut
 from embornal.interfaces.http.schemas import FactOut, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
@@ -75,11 +76,6 @@ class DecanonizeIn(_In):
     reason: _Why
 
 
-class EndScopeIn(_In):
-    scope: _Label
-    reason: _Why
-
-
 class CanonQuery(_In):
     scope: _Label | None = None
 
@@ -104,10 +100,10 @@ def _under(key: str) -> Callable[[object, object], object]:
     return lambda c, r: {key: to_wire(r)}
 
 
-CANON_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[..., object]]] = {
+CANON_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {
     "canonize": (CanonEntryOut, CanonizeIn, _whole),
     "decanonize": (CanonRemovalOut, DecanonizeIn, _whole),
-    "end_scope": (CanonRemovalOut, EndScopeIn, _whole),
+    "end_scope": (CanonRemovalOut, "EndScopeIn", _whole),
     "list_canon": (CanonEntriesOut, CanonQuery, _under("entries")),
     "active_scopes": (ScopesOut, None, _under("scopes")),
     "set_frame": (MemoryStatusOut, SetFrameIn, _whole),

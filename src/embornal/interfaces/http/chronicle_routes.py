@@ -9,14 +9,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.http.schemas import Limit, Time, _In, _Out
+from embornal.interfaces.http.derived import RequestModel
+from embornal.interfaces.http.schemas import Time, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["CHRONICLE_HTTP", "AuditEntryOut", "AuditOut", "AuditQuery"]
-
-
-class AuditQuery(_In):
-    limit: Limit = None
+__all__ = ["CHRONICLE_HTTP", "AuditEntryOut", "AuditOut"]
 
 
 class AuditEntryOut(_Out):
@@ -46,8 +43,6 @@ def _entries(c: Any, r: Any) -> Any:
     return {"entries": to_wire(r)}
 
 
-CHRONICLE_HTTP: dict[
-    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
-] = {
-    "audit_log": (AuditOut, AuditQuery, _entries),
+CHRONICLE_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
+    "audit_log": (AuditOut, "AuditQuery", _entries),
 }

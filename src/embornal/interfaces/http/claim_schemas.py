@@ -10,7 +10,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
-from embornal.interfaces.http.schemas import Limit, Time, _In, _Out
+from embornal.interfaces.http.derived import RequestModel
+from embornal.interfaces.http.schemas import Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
 __all__ = ["CLAIM_HTTP", "ClaimListOut", "ClaimOut"]
@@ -118,10 +119,6 @@ class ClaimEvidenceIn(_In):
     common_origin: _Label = None
 
 
-class ClaimReasonIn(_In):
-    reason: _Reason
-
-
 class ReviseClaimIn(_In):
     reason: _Reason
     statement: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_BYTES)
@@ -130,32 +127,18 @@ class ReviseClaimIn(_In):
     valid_until: _When = None
 
 
-class RecallClaimsQuery(_In):
-    query: str | None = Field(None, max_length=2000)
-    status: str | None = Field(None, max_length=16)
-    scope: str | None = Field(None, max_length=200)
-    as_of: _When = None
-    valid_at: _When = None
-    limit: Limit = None
-    include_inactive: bool = False
-
-
-class ClaimQuery(_In):
-    as_of: _When = None
-
-
 def _whole(c: Any, r: Any) -> Any:
     return to_wire(r)
 
 
-CLAIM_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]]
+CLAIM_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]]
 CLAIM_HTTP = {
     "create_claim": (ClaimOut, CreateClaimIn, _whole),
     "claim_evidence": (ClaimOut, ClaimEvidenceIn, _whole),
-    "adopt_claim": (ClaimOut, ClaimReasonIn, _whole),
+    "adopt_claim": (ClaimOut, "ClaimReasonIn", _whole),
     "revise_claim": (ClaimOut, ReviseClaimIn, _whole),
-    "withdraw_claim": (ClaimOut, ClaimReasonIn, _whole),
-    "retract_evidence": (ClaimOut, ClaimReasonIn, _whole),
-    "recall_claims": (ClaimListOut, RecallClaimsQuery, _whole),
-    "inspect_claim": (ClaimOut, ClaimQuery, _whole),
+    "withdraw_claim": (ClaimOut, "ClaimReasonIn", _whole),
+    "retract_evidence": (ClaimOut, "ClaimReasonIn", _whole),
+    "recall_claims": (ClaimListOut, "RecallClaimsQuery", _whole),
+    "inspect_claim": (ClaimOut, "ClaimQuery", _whole),
 }

@@ -15,7 +15,6 @@ __all__ = [
     "ConflictsQuery",
     "ResolutionOut",
     "ResolveIn",
-    "ScanIn",
 ]
 
 ClassName = Literal["duplicate", "contradiction", "stale", "declared"]
@@ -67,7 +66,3 @@ class ResolveIn(_In):
     both: StrictBool = False
     merge: Annotated[str | None, Field(min_length=1, max_length=64)] = None
     reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
-class ScanIn(_In):
-    stale: StrictBool = Field(True, description="Also open a conflict for each stale fact.")

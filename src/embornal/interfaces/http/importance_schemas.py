@@ -1,4 +1,6 @@
-"""The REST models of importance and lifetime: pin, unpin, weight, lifetime, due."""
+"""The REST models of importance and lifetime: the answers of pin and due, due's query.
+The bodies of pin, unpin, weight and lifetime are made from the catalogue
+(:mod:`embornal.interfaces.http.derived`, decision 0162)."""
 
 from __future__ import annotations
 
@@ -6,11 +8,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
-from embornal.interfaces.http.schemas import FactOut, LifetimeText, Limit, Time, _In, _Out
+from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
 
-__all__ = ["DueFactOut", "DueOut", "DueQuery", "LifetimeIn", "PinIn", "PinOut", "WeightIn"]
+__all__ = ["DueFactOut", "DueOut", "DueQuery", "PinOut"]
 
 
 class DueFactOut(_Out):
@@ -35,25 +36,6 @@ class PinOut(FactOut):
     warnings: list[str] | None = Field(
         None, exclude=True, description="What the pin warns about (past the soft anchor limit)."
     )
-
-
-class PinIn(_In):
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
-class WeightIn(_In):
-    weight: float | None = Field(
-        ge=0.0,
-        le=1.0,
-        strict=True,  # a boolean is not a weight (JSON false is not 0)
-        description="0..1 (0.5 neutral); null takes the weight off.",
-    )
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
-class LifetimeIn(_In):
-    lifetime: LifetimeText
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
 class DueQuery(_In):

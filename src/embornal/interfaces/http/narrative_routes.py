@@ -10,7 +10,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
-from embornal.interfaces.http.schemas import Limit, Time, _In, _Out
+from embornal.interfaces.http.derived import RequestModel
+from embornal.interfaces.http.schemas import Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
 __all__ = [
@@ -100,24 +101,6 @@ class NarrateIn(_In):
     security_sensitive: bool = Field(False, strict=True)
 
 
-class CurrentQuery(_In):
-    scope: str | None = _Label
-    perspective: str | None = _Label
-
-
-class NarrativeReviewIn(_In):
-    note: str = Field(min_length=1, max_length=MAX_REASON_LENGTH)
-
-
-class HistoryQuery(_In):
-    limit: Limit = None
-    scope: str | None = _Label
-
-
-class ListQuery(_In):
-    limit: Limit = None
-
-
 def _whole(c: Any, r: Any) -> Any:
     return to_wire(r)
 
@@ -126,12 +109,10 @@ def _listed(c: Any, r: Any) -> Any:
     return {"narratives": to_wire(r)}
 
 
-NARRATIVE_HTTP: dict[
-    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
-] = {
+NARRATIVE_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     "narrate": (NarrativeOut, NarrateIn, _whole),
-    "current_narrative": (NarrativeViewOut, CurrentQuery, _whole),
-    "review_narrative": (NarrativeOut, NarrativeReviewIn, _whole),
-    "narrative_history": (NarrativesOut, HistoryQuery, _listed),
-    "list_narratives": (NarrativesOut, ListQuery, _listed),
+    "current_narrative": (NarrativeViewOut, "CurrentQuery", _whole),
+    "review_narrative": (NarrativeOut, "NarrativeReviewIn", _whole),
+    "narrative_history": (NarrativesOut, "HistoryQuery", _listed),
+    "list_narratives": (NarrativesOut, "ListQuery", _listed),
 }

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, Strict
 
 from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.domain.proposals import MAX_ITEMS
+from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
@@ -24,10 +25,8 @@ __all__ = [
     "ProposalsOut",
     "ProposalsQuery",
     "ProposeIn",
-    "PruneIn",
     "PruneOut",
     "RetentionOut",
-    "RetentionQuery",
     "RetentionScoreOut",
 ]
 
@@ -163,21 +162,11 @@ class EditIn(_In):
     )
 
 
-class RetentionQuery(_In):
-    lowest: Limit = None
-
-
-class PruneIn(_In):
-    threshold: Annotated[float, Strict()] | None = Field(None, ge=0.0, le=1.0)
-    limit: Annotated[int, Strict()] | None = Field(None, ge=1, le=MAX_ITEMS)
-    reason: Reason = None
-
-
 def _same(c: Any, r: Any) -> Any:
     return to_wire(r)
 
 
-PROPOSAL_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[..., Any]]] = {
+PROPOSAL_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., Any]]] = {
     "propose": (ProposalOut, ProposeIn, _same),
     "ingest": (ProposalOut, IngestIn, _same),
     "proposals": (ProposalsOut, ProposalsQuery, lambda c, r: {"proposals": to_wire(r)}),
@@ -185,6 +174,6 @@ PROPOSAL_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable
     "approve": (ProposalOut, ApproveIn, _same),
     "reject": (ProposalOut, ReasonIn, _same),
     "edit_proposal": (ProposalOut, EditIn, _same),
-    "retention": (RetentionOut, RetentionQuery, lambda c, r: {"facts": to_wire(r)}),
-    "prune": (PruneOut, PruneIn, _same),
+    "retention": (RetentionOut, "RetentionQuery", lambda c, r: {"facts": to_wire(r)}),
+    "prune": (PruneOut, "PruneIn", _same),
 }

@@ -13,6 +13,8 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
 from embornal.domain.spine import MAX_EVIDENCE_NOTE, MAX_EVIDENCE_VALUE, MAX_SOURCE_LABEL
+from embornal.interfaces.catalog import by_name
+from embornal.interfaces.http.derived import request_model
 
 __all__ = [
     "ID_PATTERN",
@@ -510,10 +512,9 @@ class UpdateIn(_In):
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
-class ReasonIn(_In):
-    reason: str = Field(
-        min_length=1, max_length=MAX_REASON_LENGTH, description="Why; kept in the history."
-    )
+ReasonIn = request_model(by_name("forget"), "ReasonIn")
+"""A required reason alone (forget, restore, undo, promote, flag_sensitive, reject): made
+from the catalogue's inputs (decision 0162)."""
 
 
 Limit = Annotated[

@@ -272,7 +272,7 @@ class Runner:
                 e.hint, code=e.code, message=e.message, example=EXAMPLES[tool], tools=self.tools
             )
             return error_result(self.code_of(e), e.message, hint)
-        except Exception as e:
+        except Exception as e:  # broad: the boundary answers any bug as internal_error
             log.exception("embornal MCP tool %s failed unexpectedly", tool)
             return error_result(
                 "internal_error",

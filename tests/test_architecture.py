@@ -21,9 +21,9 @@ import pytest
 import embornal
 
 SRC = Path(embornal.__file__).resolve().parent
-MAX_LINES = 600
-#: Modules with a budget of their own, and why.
-FACADE_MAX_LINES = 650  # Memory: one delegating method per operation, nothing else
+#: Modules are sized by cohesion, not by a cap (decision 0163): this generous bound
+#: only catches a module that has become two, and the formatter lays every line out.
+MAX_LINES = 1000
 
 
 @dataclass(frozen=True)
@@ -350,14 +350,25 @@ OVERSIZE: dict[str, str] = {}
 )
 def test_no_module_exceeds_the_line_budget(mod: Module) -> None:
     lines = len(mod.path.read_text("utf-8").splitlines())
-    budget = FACADE_MAX_LINES if mod.name == "embornal.service.memory" else MAX_LINES
-    assert lines <= budget, f"{mod.path} has {lines} lines; split it"
+    assert lines <= MAX_LINES, f"{mod.path} has {lines} lines; is it two modules?"
+
+
+#: Modules whose literal data tables are laid out by hand (``# fmt: skip`` on the table).
+DATA_TABLES: frozenset[str] = frozenset()
+
+
+@pytest.mark.parametrize("mod", MODULES, ids=[m.name for m in MODULES])
+def test_the_formatter_lays_out_the_code(mod: Module) -> None:
+    skipped = [
+        n for n, line in enumerate(mod.path.read_text("utf-8").splitlines(), 1) if "# fmt: " in line
+    ]
+    if mod.name not in DATA_TABLES:
+        assert skipped == [], f"{mod.path}: layout kept from the formatter at lines {skipped}"
 
 
 # -- the service: a facade over use cases, no mixins ------------------------------------
 
 SERVICE = [m for m in MODULES if _within(m.name, "embornal.service")]
-SERVICE_MAX_LINES = 350
 #: Memory's methods that do more than hand the context to a use case.
 FACADE_OWN = ("open", "close", "as_subject")
 
@@ -484,15 +495,6 @@ def test_the_delegation_check_sees_work_in_the_facade() -> None:
         "busy: 2 statements",
         "inline: not a call of a use case with self._ctx",
     ]
-
-
-@pytest.mark.parametrize("mod", SERVICE, ids=[m.name for m in SERVICE])
-def test_service_modules_stay_small(mod: Module) -> None:
-    # The facade grows by one delegating method per operation (checked above), so it
-    # has the module budget; a use case has the service's.
-    budget = FACADE_MAX_LINES if mod.name == "embornal.service.memory" else SERVICE_MAX_LINES
-    lines = len(mod.path.read_text("utf-8").splitlines())
-    assert lines <= budget, f"{mod.path} has {lines} lines; split the use case"
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -147,3 +147,23 @@ def test_a_sensitive_synthesis_needs_claims_with_independent_origins(memory: Mem
     memory.chronicle.adopt_claim(cid, reason="two origins now")
     n = memory.chronicle.narrate("x", reason="r", claim_ids=[cid], security_sensitive=True)
     assert n.usable and n.security_sensitive
+
+
+def test_a_claim_whose_support_is_retracted_leaves_recall_but_stays_inspectable(
+    memory: Memory,
+) -> None:
+    """Decision 0166, 4: retracting the evidence an adopted claim rests on asks for review;
+    it is not recalled as current, yet inspect and status="all" show it, and adopting it
+    again needs new support."""
+    cid = _adopted(memory)
+    ledger = memory.chronicle
+    gone = ledger.retract_claim_evidence(f"{cid}-1", reason="citation requires review")
+    assert gone.status == "adopted" and gone.review_required and not gone.eligible_for_recall
+    assert ledger.recall_claims().claims == ()
+    assert [c.id for c in ledger.recall_claims(status="all").claims] == [cid]
+    assert ledger.claim(cid).evidence[0].active is False
+    with pytest.raises(ProtocolViolation, match="no active supporting evidence"):
+        ledger.adopt_claim(cid, reason="again")
+    ledger.add_claim_evidence(cid, source="the release page")
+    ledger.adopt_claim(cid, reason="reviewed on the page")
+    assert [c.id for c in ledger.recall_claims().claims] == [cid]

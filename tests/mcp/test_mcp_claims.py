@@ -98,3 +98,74 @@ async def test_errors_are_structured_and_name_the_fixing_call(memory: Memory) ->
         assert bad and err["error"] == "not_found" and "recall_claims(" in err["hint"]
         bad, err = await call(client, "recall_claims", {"as_of": "whenever"})
         assert bad and err["error"] == "invalid_time"
+
+
+async def test_add_evidence_answers_the_association_it_recorded(memory: Memory) -> None:
+    """memory-as-history's ``add_evidence`` answers the evidence record: its ``id`` is what
+    ``retract_evidence`` takes, with the ``quote`` and ``locator`` given; the claim's id
+    stays in ``claim_id`` and the claim's fields beside it."""
+    async with connect(memory) as client:
+        _, kept = await call(client, "remember", {"content": "null"})
+        _, made = await call(client, "create_claim", {"content": "null", "kind": "self_report"})
+        cid = made["claim_id"]
+        said = {"claim_id": cid, "memory_id": kept["memory_id"], "stance": "supports",
+                "reason": "exact words", "quote": "null", "locator": "null"}  # fmt: skip
+        bad, got = await call(client, "add_evidence", said)
+        assert not bad, got
+        assert got["id"] == got["evidence_id"] == f"{cid}-1" and got["claim_id"] == cid
+        assert got["quote"] == got["locator"] == "null" and got["reason"] == "exact words"
+        assert got["stance"] == "supports" and got["active"] is True
+        assert got["supporting"] == 1 and got["evidence"][0]["locator"] == "null"
+        _, again = await call(client, "add_evidence", said)  # a repeat: the same one stands
+        assert again["id"] == f"{cid}-1" and len(again["evidence"]) == 1
+        _, other = await call(client, "add_evidence", {"claim_id": cid, "source": "chat",
+                                                       "stance": "context"})  # fmt: skip
+        assert other["id"] == f"{cid}-2" and other["source"] == "chat"
+        bad, gone = await call(client, "retract_evidence",
+                               {"evidence_id": got["id"], "reason": "misread"})  # fmt: skip
+        assert not bad, gone
+        assert gone["id"] == f"{cid}-1" and gone["active"] is False and gone["retracted_at"]
+
+
+async def test_a_claim_whose_support_was_retracted_is_not_recalled(memory: Memory) -> None:
+    """Retracting the evidence an adopted claim rests on takes it out of recall_claims
+    (it asks for review); inspect_claim and status="all" still show it."""
+    async with connect(memory) as client:
+        _, kept = await call(client, "remember", {"content": "Outage report"})
+        _, made = await call(client, "create_claim", {"content": "Outage.", "kind": "observation"})
+        cid = made["id"]
+        cite = {"claim_id": cid, "memory_id": kept["id"], "stance": "supports", "reason": "r"}
+        _, ev = await call(client, "add_evidence", cite)
+        await call(client, "adopt_claim", {"claim_id": cid, "reason": "adopt"})
+        _, now = await call(client, "recall_claims", {})
+        assert [c["id"] for c in now["claims"]] == [cid]
+        why = {"evidence_id": ev["id"], "reason": "citation requires review"}
+        bad, got = await call(client, "retract_evidence", why)
+        assert not bad, got
+        _, now = await call(client, "recall_claims", {})
+        assert now["claims"] == []
+        _, shown = await call(client, "inspect_claim", {"claim_id": cid})
+        assert shown["status"] == "adopted" and shown["review_required"]
+        assert not shown["eligible_for_recall"]
+        _, every = await call(client, "recall_claims", {"status": "all"})
+        assert [c["id"] for c in every["claims"]] == [cid]
+
+
+async def test_inspect_claim_answers_replacement_id(memory: Memory) -> None:
+    """memory-as-history reads a superseded claim's successor as ``replacement_id``
+    (embornal's ``replaced_by``), null while there is none."""
+    async with connect(memory) as client:
+        ids = []
+        for text in ("June.", "July."):
+            _, made = await call(client, "create_claim", {"content": text, "kind": "plan"})
+            cite = {"claim_id": made["id"], "source": "notice", "reason": "notice"}
+            await call(client, "add_evidence", cite)
+            ids.append(made["id"])
+        old, new = ids
+        await call(client, "adopt_claim", {"claim_id": old, "reason": "the plan"})
+        _, got = await call(client, "inspect_claim", {"claim_id": old})
+        assert "replacement_id" in got and got["replacement_id"] is None
+        await call(client, "revise_claim",
+                   {"claim_id": old, "replacement_id": new, "reason": "delay"})  # fmt: skip
+        _, got = await call(client, "inspect_claim", {"claim_id": old})
+        assert got["replacement_id"] == got["replaced_by"] == new

@@ -391,3 +391,18 @@ async def test_adopt_claim_answers_its_events_and_current_narrative_its_standing
         bad, got = await call(client, "current_narrative", {"scope": "ops"})
         assert not bad and got["id"] == told["id"] and got["review_status"] == "current"
         assert got["usable"] is True and got["narrative"]["content"] == "Ops."
+
+
+async def test_list_narratives_answers_a_list_and_narratives_their_coverage(
+    memory: Memory,
+) -> None:
+    """memory-as-history reads ``list_narratives()`` as the list of accounts (every scope,
+    an unusable one too) and a narrative's ``coverage``."""
+    async with connect(memory) as client:
+        _, one = await call(client, "narrate", {"content": "One.", "reason": "r",
+                                                "coverage": "null"})  # fmt: skip
+        assert one["coverage"] == "null"
+        await call(client, "narrate", {"content": "Ops.", "reason": "r", "scope": "ops"})
+        bad, listed = await call(client, "list_narratives", {})
+        assert not bad and isinstance(listed, list) and len(listed) == 2
+        assert {n["scope"] for n in listed} == {"default", "ops"}

@@ -59,7 +59,7 @@ async def test_the_narrative_loop_over_mcp(memory: Memory) -> None:
         )
         assert not bad and got["usable"]
         _, listed = await _call(client, "list_narratives", {})
-        assert [x["content"] for x in listed["narratives"]] == ["Fridays."]
+        assert [x["content"] for x in listed] == ["Fridays."]
         _, history = await _call(client, "narrative_history", {"scope": "project", "limit": 5})
         assert len(history) == 1
 

@@ -5,14 +5,17 @@ memory-as-history's tools answer; spliced into the tools' table with one line.""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from embornal.domain.claims import choose_stance
 from embornal.domain.clock import format_time
+from embornal.domain.provenance import clean_label
 from embornal.interfaces.mcp.results import iso
+from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["CLAIM_RESULTS", "ClaimOut", "ClaimsOut", "EvidenceOut"]
+__all__ = ["CLAIM_RESULTS", "ClaimEvidenceOut", "ClaimOut", "ClaimsOut", "EvidenceOut"]
 
 
 def _lean(schema: dict[str, Any]) -> None:
@@ -45,7 +48,10 @@ class ClaimOut(_Lean):
     note, quote, active), its support by origin groups, and its history (each: action, at,
     by, reason), again as ``events`` (each: claim_id, action, recorded_at, by, reason), the
     name memory-as-history's clients read; its ``recorded_at`` to the microsecond, so that
-    as an ``as_of`` it includes the decision."""
+    as an ``as_of`` it includes the decision. ``replacement_id`` is ``replaced_by`` again
+    (memory-as-history's name), answered null while there is none."""
+
+    keep_null: ClassVar[tuple[str, ...]] = ("replacement_id",)
 
     claim_id: str
     id: str
@@ -69,6 +75,7 @@ class ClaimOut(_Lean):
     eligible_for_recall: bool = False
     source_issues: list[str] = Field(default_factory=list)
     replaced_by: str | None = None
+    replacement_id: str | None = Field(None, json_schema_extra=KEPT_NULL)
     replaces: str | None = None
     as_of: str | None = None
     history: list[dict[str, Any]] = Field(default_factory=list)
@@ -77,23 +84,8 @@ class ClaimOut(_Lean):
     )
 
     @classmethod
-    def of(cls, c: Any) -> ClaimOut:
-        evidence = [
-            _drop_none(
-                {
-                    "evidence_id": e.evidence_id,
-                    "stance": e.stance,
-                    "memory_id": e.memory_id,
-                    "source": e.source,
-                    "note": e.note,
-                    "quote": e.quote,
-                    "common_origin": e.common_origin,
-                    "recorded_at": iso(e.recorded_at),
-                    "active": e.active,
-                }
-            )
-            for e in c.evidence
-        ]
+    def of(cls, c: Any) -> Self:
+        evidence = [_evidence(e) for e in c.evidence]
         history = [
             _drop_none(
                 {"action": d.action, "at": iso(d.recorded_at), "by": d.actor, "reason": d.reason}
@@ -135,11 +127,88 @@ class ClaimOut(_Lean):
             eligible_for_recall=c.eligible_for_recall,
             source_issues=list(c.source_issues),
             replaced_by=c.replaced_by,
+            replacement_id=c.replaced_by,
             replaces=c.replaces,
             as_of=iso(c.as_of),
             history=history,
             events=events,
         )
+
+
+def _evidence(e: Any) -> dict[str, Any]:
+    """One evidence association, under embornal's names and memory-as-history's (``id``,
+    ``reason``)."""
+    return _drop_none(
+        {
+            "evidence_id": e.evidence_id,
+            "id": e.evidence_id,
+            "stance": e.stance,
+            "memory_id": e.memory_id,
+            "source": e.source,
+            "note": e.note,
+            "reason": e.note,
+            "quote": e.quote,
+            "locator": e.locator,
+            "common_origin": e.common_origin,
+            "recorded_at": iso(e.recorded_at),
+            "active": e.active,
+            "retracted_at": iso(e.retracted_at),
+        }
+    )
+
+
+class ClaimEvidenceOut(ClaimOut):
+    """What add_evidence (with claim_id) and retract_evidence return: the claim, and at the
+    top the evidence association the call recorded, found standing or retracted, as
+    memory-as-history's evidence record: ``id`` is the association's (what
+    retract_evidence takes), the claim's is ``claim_id``; ``recorded_at`` stays the
+    claim's (the association's is in ``evidence``)."""
+
+    evidence_id: str | None = None
+    stance: str | None = None
+    memory_id: str | None = None
+    source: str | None = None
+    note: str | None = None
+    reason: str | None = None
+    quote: str | None = None
+    locator: str | None = None
+    common_origin: str | None = None
+    active: bool | None = None
+    retracted_at: str | None = None
+
+    @classmethod
+    def of_call(cls, c: Any, found: Any) -> ClaimEvidenceOut:
+        out = cls.of(c)
+        if found is None:
+            return out
+        top = {k: v for k, v in _evidence(found).items() if k != "recorded_at"}
+        return out.model_copy(update=top)
+
+
+def _norm(value: object) -> str:
+    return str(value or "").strip().upper()
+
+
+def _added(c: Any, a: Mapping[str, Any]) -> Any:
+    """The association ``add_evidence(**a)`` recorded or found standing: the active one of
+    that stance citing that memory (an id or its unique prefix) or source label (a repeat
+    adds nothing, so there is one)."""
+    stance, memory, source = choose_stance(a.get("stance")), _norm(a.get("memory_id")), None
+    if a.get("source") is not None:
+        source = clean_label(str(a["source"]))
+    for e in reversed(c.evidence):
+        if not e.active or e.stance != stance:
+            continue
+        if memory and e.memory_id is not None and e.memory_id.startswith(memory):
+            return e
+        if source is not None and e.memory_id is None and clean_label(e.source) == source:
+            return e
+    return None
+
+
+def _retracted(c: Any, a: Mapping[str, Any]) -> Any:
+    wanted = _norm(a.get("evidence_id"))
+    return next((e for e in c.evidence if e.evidence_id == wanted), None)
 
 
 class ClaimsOut(_Lean):
@@ -187,11 +256,14 @@ Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 CLAIM_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "create_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
-    "claim_evidence": (ClaimOut, lambda r, a: ClaimOut.of(r)),
+    "claim_evidence": (ClaimEvidenceOut, lambda r, a: ClaimEvidenceOut.of_call(r, _added(r, a))),
     "adopt_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
     "revise_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
     "withdraw_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
-    "retract_evidence": (ClaimOut, lambda r, a: ClaimOut.of(r)),
+    "retract_evidence": (
+        ClaimEvidenceOut,
+        lambda r, a: ClaimEvidenceOut.of_call(r, _retracted(r, a)),
+    ),
     "recall_claims": (ClaimsOut, lambda r, a: ClaimsOut.of(r)),
     "inspect_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
 }

@@ -1,8 +1,8 @@
 """What the narrative tools return to the model (decisions 0085–0087): compact views of
 :mod:`embornal.service.narrative_results`. A withheld account is its review notice, and
-its text is absent. ``narrative_history`` answers the list of versions itself and
-``current_narrative`` null when a scope has no account, as memory-as-history's do
-(decision 0141)."""
+its text is absent. ``narrative_history`` and ``list_narratives`` answer their list
+itself and ``current_narrative`` null when a scope has no account, as memory-as-history's
+do (decisions 0141, 0166)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class IssueOut(BaseModel):
 
 
 class NarrativeOut(BaseModel):
-    keep_null: ClassVar[tuple[str, ...]] = ("superseded_by",)
+    keep_null: ClassVar[tuple[str, ...]] = ("superseded_by", "coverage")
 
     narrative_id: str
     id: str = Field(description="The narrative_id again (memory-as-history's name).")
@@ -31,6 +31,9 @@ class NarrativeOut(BaseModel):
     perspective: str
     version: int
     content: str | None = Field(None, description="Null when withheld: not usable.")
+    coverage: str | None = Field(
+        None, description="What it covers; null when withheld.", json_schema_extra=KEPT_NULL
+    )
     memory_ids: list[str] = Field(default_factory=list)
     link_ids: list[str] = Field(default_factory=list)
     claim_ids: list[str] = Field(default_factory=list)
@@ -50,6 +53,7 @@ class NarrativeOut(BaseModel):
             id=n.narrative_id,
             scope=n.scope,
             perspective=n.perspective,
+            coverage=n.coverage,
             version=n.version,
             content=n.content,
             memory_ids=list(n.memory_ids),
@@ -144,7 +148,8 @@ class NarrativesOut(BaseModel):
 
 
 class HistoryListOut(RootModel[list[NarrativeOut]]):
-    """Every version, the newest first: a list, not an object."""
+    """Every version, the newest first (or, for list_narratives, each account's current
+    version): a list, not an object."""
 
     @classmethod
     def of(cls, rows: Any) -> HistoryListOut:
@@ -168,5 +173,5 @@ NARRATIVE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "current_narrative": (CurrentOut, lambda r, a: CurrentOut.of(r)),
     "review_narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
     "narrative_history": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
-    "list_narratives": (NarrativesOut, lambda r, a: NarrativesOut.of(r)),
+    "list_narratives": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
 }

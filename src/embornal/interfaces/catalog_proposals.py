@@ -332,9 +332,9 @@ PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
         add items. Its proposer edits it; anyone else only when they may decide it.
 
         Call it to correct a proposal before the user reviews it, with the version you
-        read (proposal() gives it): an edit since then is refused, nothing changed.
-        Example: edit_proposal(id="01KCZ9A1B2C3D4E5F6G7H8J9K0", version=1,
-        replace={"2": {"type": "create", "path": "/ana", "content": "Likes green tea."}})""",
+        read (proposal() gives it): an edit since then is refused, nothing changed. An item
+        replaced whole: replace={"2": {"type": "create", "path": "/ana", "content": "..."}}.
+        Example: edit_proposal(id="01KCZ9A1B2C3D4E5F6G7H8J9K0", version=1, drop=["3"])""",
         example=f'edit_proposal(id="{EXAMPLE_PROPOSAL}", drop=["2"])',
         http=Http(
             "POST",

@@ -171,10 +171,13 @@ class Chronicle:
                                              reason=reason)  # fmt: skip
 
     def memory_links(self, fact_id: str, *, relation: str | None = None,
-                     direction: str = "both", limit: int | None = None) -> LinkGraph:  # fmt: skip
-        """The memories one link away from a memory, with the links."""
+                     direction: str = "both", limit: int | None = None,
+                     include_retired: bool = False) -> LinkGraph:  # fmt: skip
+        """The memories one link away from a memory, with the links (``links``: as made,
+        the retracted ones too with ``include_retired``)."""
         return history_links.memory_links(self._ctx, fact_id, relation=relation,
-                                          direction=direction, limit=limit)  # fmt: skip
+                                          direction=direction, limit=limit,
+                                          include_retired=include_retired)  # fmt: skip
 
     def narrate(
         self,

@@ -12,10 +12,10 @@ Everything the mode changes is declared here; without it the server is embornal'
   given is an ISO-8601 timestamp with its zone: a relative time (``as_of="yesterday"``),
   a date (``since="2024-01-01"``) or a time without a zone is refused, not read.
 * ``search_history`` expands one place of evidence through links and the session unless
-  told otherwise (the peer's ``expand="both"``), where embornal's expands none.
+  told otherwise (the peer's ``expand="both"``), where embornal's expands none (0167).
 * ``memory_links`` answers its list of links (``links``: each with ``id``, ``from_id``,
   ``to_id``, ``relation``, ``reason``, ``created_at``, ``retired_at``), not the
-  neighbourhood.
+  neighbourhood (0167).
 * ``unpin`` answers ``{"memory_id", "unpinned": true}`` and nothing more.
 * A recall query with no letter or digit in it (``"[]"``) is no query: recall answers the
   memories in its own order, as the peer ranks without filtering.

@@ -114,8 +114,10 @@ def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> Mem
         h.event_at,
         h.session_position,
         gate_of(state).origin,
-        material_type=h.material_type, origin_id=h.origin_id, capture_context=h.capture_context,
-    )  # fmt: skip
+        material_type=h.material_type,
+        origin_id=h.origin_id,
+        capture_context=h.capture_context,
+    )
 
 
 def remember(

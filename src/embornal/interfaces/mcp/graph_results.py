@@ -27,8 +27,13 @@ class LinkOut(BaseModel):
     @classmethod
     def of(cls, link: Any) -> LinkOut:
         link_id = format_link(link.source_id, link.relation, link.target_id)
-        return cls(source_id=link.source_id, relation=link.relation, target_id=link.target_id,
-                   link_id=link_id, id=link_id)  # fmt: skip
+        return cls(
+            source_id=link.source_id,
+            relation=link.relation,
+            target_id=link.target_id,
+            link_id=link_id,
+            id=link_id,
+        )
 
 
 class LinkRecordOut(LinkOut):
@@ -49,9 +54,15 @@ class LinkRecordOut(LinkOut):
     @classmethod
     def of_record(cls, r: Any) -> LinkRecordOut:
         link = LinkOut.of(r)
-        return cls(**link.model_dump(), from_id=r.source_id, to_id=r.target_id,
-                   reason=r.reason, created_at=iso(r.linked_at) or "", retired_at=iso(r.retired_at),
-                   retirement_reason=r.retirement_reason)  # fmt: skip
+        return cls(
+            **link.model_dump(),
+            from_id=r.source_id,
+            to_id=r.target_id,
+            reason=r.reason,
+            created_at=iso(r.linked_at) or "",
+            retired_at=iso(r.retired_at),
+            retirement_reason=r.retirement_reason,
+        )
 
 
 class NeighbourOut(FactOut):

@@ -19,8 +19,12 @@ class MemoryOut(FactOut):
     """A memory and where it stands: stage, tier, sensitivity."""
 
     keep_null: ClassVar[tuple[str, ...]] = (
-        "origin_id", "capture_context", "event_at", "session_id", "session_position",
-    )  # fmt: skip
+        "origin_id",
+        "capture_context",
+        "event_at",
+        "session_id",
+        "session_position",
+    )
 
     memory_id: str
     stage: str = Field(description="working (promote it to keep it) or consolidated.")

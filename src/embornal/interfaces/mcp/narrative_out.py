@@ -46,16 +46,24 @@ class NarrativeOut(BaseModel):
     @classmethod
     def of(cls, n: Any, superseded_by: str | None = None) -> NarrativeOut:
         return cls(
-            narrative_id=n.narrative_id, id=n.narrative_id, scope=n.scope,
+            narrative_id=n.narrative_id,
+            id=n.narrative_id,
+            scope=n.scope,
             perspective=n.perspective,
-            version=n.version, content=n.content, memory_ids=list(n.memory_ids),
-            link_ids=list(n.link_ids), claim_ids=list(n.claim_ids), usable=n.usable,
+            version=n.version,
+            content=n.content,
+            memory_ids=list(n.memory_ids),
+            link_ids=list(n.link_ids),
+            claim_ids=list(n.claim_ids),
+            usable=n.usable,
             review_status=n.review_status,
-            source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
-                           for i in n.source_issues],
-            security_sensitive=n.security_sensitive, superseded_by=superseded_by,
+            source_issues=[
+                IssueOut(ref=i.ref, issue=i.issue, live=i.live) for i in n.source_issues
+            ],
+            security_sensitive=n.security_sensitive,
+            superseded_by=superseded_by,
             warning="; ".join(n.warnings) or None,
-        )  # fmt: skip
+        )
 
 
 class NarrativeReviewOut(BaseModel):
@@ -82,8 +90,9 @@ class NarrativeViewOut(BaseModel):
     id: str | None = Field(None, description="The current version's narrative_id.")
     review_status: str | None = Field(None, description="current, or stale: not usable.")
     usable: bool = False
-    content: str | None = Field(None, description="Its text; when usable is false, not to "
-                                "be relied on until reviewed.")  # fmt: skip
+    content: str | None = Field(
+        None, description="Its text; when usable is false, not to be relied on until reviewed."
+    )
     warning: str | None = None
     narrative: NarrativeOut | None = None
     narrative_review: NarrativeReviewOut | None = None
@@ -95,20 +104,31 @@ class NarrativeViewOut(BaseModel):
         return cls(
             scope=v.scope,
             id=n.narrative_id if n is not None else r.narrative_id if r is not None else None,
-            review_status=n.review_status if n is not None
-            else r.review_status if r is not None else None,
+            review_status=n.review_status
+            if n is not None
+            else r.review_status
+            if r is not None
+            else None,
             usable=n is not None and n.usable,
-            content=n.content if n is not None
-            else None if v.inspected is None else v.inspected.content,
+            content=n.content
+            if n is not None
+            else None
+            if v.inspected is None
+            else v.inspected.content,
             warning=None if n is not None or v.inspected is None else _WITHHELD,
             narrative=None if v.narrative is None else NarrativeOut.of(v.narrative),
-            narrative_review=None if r is None else NarrativeReviewOut(
-                narrative_id=r.narrative_id, id=r.narrative_id, review_status=r.review_status,
-                source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
-                               for i in r.source_issues],
+            narrative_review=None
+            if r is None
+            else NarrativeReviewOut(
+                narrative_id=r.narrative_id,
+                id=r.narrative_id,
+                review_status=r.review_status,
+                source_issues=[
+                    IssueOut(ref=i.ref, issue=i.issue, live=i.live) for i in r.source_issues
+                ],
                 hint=r.hint,
             ),
-        )  # fmt: skip
+        )
 
 
 class NarrativesOut(BaseModel):

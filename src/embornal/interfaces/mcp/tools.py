@@ -303,9 +303,21 @@ class ToolSpec:
 
 
 _NOT_TEXT = frozenset(
-    {"tags", "attributes", "where", "weight", "int", "event", "confidence", "bool",
-     "evidence_list", "list", "items", "replacements"}
-)  # fmt: skip
+    {
+        "tags",
+        "attributes",
+        "where",
+        "weight",
+        "int",
+        "event",
+        "confidence",
+        "bool",
+        "evidence_list",
+        "list",
+        "items",
+        "replacements",
+    }
+)
 
 
 def _names(inputs: Sequence[Input], ignored: Sequence[Input] = ()) -> dict[str, Any]:
@@ -559,10 +571,14 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str, schemas:
         )
 
     params = [
-        inspect.Parameter(i.tool_param, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          default=None, annotation=_arg_type(replace(i, required=False)))
+        inspect.Parameter(
+            i.tool_param,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=None,
+            annotation=_arg_type(replace(i, required=False)),
+        )
         for i in shown
-    ]  # fmt: skip
+    ]
     tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         params,
         return_annotation=Annotated[CallToolResult, EvidenceOut] if schemas else CallToolResult,

@@ -35,6 +35,10 @@ def test_context_timeline_search_and_links_on_both_sides(alice: MemoryAPI) -> No
     assert [n.fact.id for n in alice.chronicle.memory_links(new).nodes] == [old.fact.id]
     alice.chronicle.unlink_memories(new, old.fact.id, "updates", reason="wrong")
     assert alice.chronicle.memory_links(new).nodes == ()
+    assert alice.chronicle.memory_links(new).links == ()
+    (made,) = alice.chronicle.memory_links(old.fact.id, include_retired=True).links
+    assert (made.source_id, made.reason, made.retirement_reason) == (new, "revised", "wrong")
+    assert made.retired_at is not None and made.linked_at <= made.retired_at
     with pytest.raises(InvalidInput, match="related"):  # the allowed names, on both sides
         alice.chronicle.link_memories(new, old.fact.id, "causes")
     with pytest.raises(InvalidInput):

@@ -12,14 +12,18 @@ from mcp.client import Client
 from mcp_types import CallToolResult
 
 from embornal import Memory
+from embornal.interfaces.mcp.compat_mode import CompatMode
 from embornal.interfaces.mcp.server import build_server
 
 
 @asynccontextmanager
 async def connect(
-    memory: Memory, profile: str = "full", refusals: str = "error"
+    memory: Memory,
+    profile: str = "full",
+    refusals: str = "error",
+    compat: CompatMode | None = None,
 ) -> AsyncIterator[Client]:
-    server = build_server(memory, profile=profile, refusals=refusals)
+    server = build_server(memory, profile=profile, refusals=refusals, compat=compat)
     async with Client(server, mode="legacy") as client:
         yield client
 

@@ -98,8 +98,8 @@ async def test_unpin_answers_unpinned_true(memory: Memory) -> None:
 
 async def test_an_unknown_argument_is_refused_with_the_known_ones(memory: Memory) -> None:
     async with connect(memory) as client:
-        bad, err = await call(client, "memory_links", {"memory_id": "x", "include_retired": True})
-        assert bad and err["error"] == "invalid_input" and "'include_retired'" in err["message"]
+        bad, err = await call(client, "memory_links", {"memory_id": "x", "colour": "red"})
+        assert bad and err["error"] == "invalid_input" and "'colour'" in err["message"]
         assert "memory_id" in err["hint"] and "memory_links(" in err["hint"]
         bad, err = await call(client, "store", {"path": "/x", "content": "y", "colour": "red"})
         assert bad and err["error"] == "invalid_input" and "colour" in err["message"]
@@ -279,7 +279,7 @@ async def test_refusals_result_answers_a_plain_result_named_after_the_peer_error
             ("pin", args, "PermissionError", "protocol_violation"),
             ("remember", {"content": "  "}, "ValueError", "invalid_content"),
             ("provenance", {"memory_id": "01KD0000000000000000000000"}, "KeyError", "not_found"),
-            ("memory_links", {"memory_id": "x", "include_retired": True}, "ValueError", None),
+            ("timeline", {"frame": "x"}, "ValueError", "invalid_input"),
         ]:
             bad, err = await call(client, tool, arguments)
             assert not bad, err

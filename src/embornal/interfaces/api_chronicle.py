@@ -140,6 +140,7 @@ class ChronicleAPI(Protocol):
         relation: str | None = None,
         direction: str = "both",
         limit: int | None = None,
+        include_retired: bool = False,
     ) -> LinkGraph: ...
     def narrate(
         self,

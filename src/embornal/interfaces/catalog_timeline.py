@@ -360,14 +360,23 @@ TIMELINE_OPERATIONS: tuple[Operation, ...] = (
                 choices=("out", "in", "both"),
             ),
             replace(_LIMIT, description="How many memories at most (default 100)."),
+            Input(
+                "include_retired",
+                "bool",
+                "Also the retracted links, each with when and why it was retracted.",
+                aliases=("include_retired",),
+                default=False,
+                cli_help="also the retracted links, with their retraction",
+            ),
         ),
         tool_order=85,
         profile="full",
         title="A memory's links",
         read_only=True,
         guide="""List the memories linked to a memory, one link away, with each link's
-        relation as read from it (an updates link reads superseded_by from the older one).
-        Retracted links are in audit_log.
+        relation as read from it (an updates link reads superseded_by from the older one),
+        and its links as made (links: reason, created_at); include_retired=true adds the
+        retracted ones with retired_at and retirement_reason.
 
         Example: memory_links(memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
         example=f'memory_links(memory_id="{EXAMPLE_ID}")',

@@ -37,7 +37,7 @@ from embornal.interfaces import (
     wire_timeline,
 )
 from embornal.service.conflict_record import ConflictRecord
-from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkStep
+from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
 from embornal.service.protocol_results import (
     DueMemory,
     ForgottenMemory,
@@ -539,6 +539,22 @@ def _read_graph(d: Mapping[str, Any]) -> LinkGraph:
         tuple(str(p) for p in d["content_links"]),
         tuple(_read_fact(f) for f in d["relationships"]),
         bool(d.get("truncated", False)),
+        tuple(_read_link_record(r) for r in d.get("links", ())),
+    )
+
+
+def _read_link_record(r: Mapping[str, Any]) -> LinkRecord:
+    a, rel, b, at, gone = (
+        r.get(k) for k in ("source_id", "relation", "target_id", "linked_at", "retired_at")
+    )
+    return LinkRecord(
+        str(a),
+        str(rel),
+        str(b),
+        parse_time(str(at)),
+        r.get("reason"),
+        gone and parse_time(gone),
+        r.get("retirement_reason"),
     )
 
 

@@ -260,10 +260,17 @@ class Chronicle:
         relation: str | None = None,
         direction: str = "both",
         limit: int | None = None,
+        include_retired: bool = False,
     ) -> LinkGraph:
-        """The memories one link away from a memory, with the links."""
+        """The memories one link away from a memory, with the links (``links``: as made,
+        the retracted ones too with ``include_retired``)."""
         return history_links.memory_links(
-            self._ctx, fact_id, relation=relation, direction=direction, limit=limit
+            self._ctx,
+            fact_id,
+            relation=relation,
+            direction=direction,
+            limit=limit,
+            include_retired=include_retired,
         )
 
     def narrate(

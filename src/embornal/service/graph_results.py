@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from embornal.domain.facts import Fact
 
-__all__ = ["DanglingLink", "Link", "LinkGraph", "LinkStep", "LinkedFact"]
+__all__ = ["DanglingLink", "Link", "LinkGraph", "LinkRecord", "LinkStep", "LinkedFact"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,20 @@ class LinkedFact:
 
 
 @dataclass(frozen=True)
+class LinkRecord:
+    """One time a link was made (``linked_at``, ``reason``) and, when it was retracted
+    since, its retirement (``retired_at``, ``retirement_reason``; None: live)."""
+
+    source_id: str
+    relation: str
+    target_id: str
+    linked_at: datetime
+    reason: str | None = None
+    retired_at: datetime | None = None
+    retirement_reason: str | None = None
+
+
+@dataclass(frozen=True)
 class LinkGraph:
     """A fact's neighbourhood: the facts reached (breadth first, nearest first), the links
     followed, the ``[[/path]]`` links of its content, and the ``relationship`` facts that
@@ -54,6 +69,9 @@ class LinkGraph:
     content_links: tuple[str, ...]
     relationships: tuple[Fact, ...]
     truncated: bool = False
+    links: tuple[LinkRecord, ...] = ()
+    """``memory_links``: the root's links to memories the subject may read, as made,
+    oldest first; the retracted ones too when asked (empty for ``links``)."""
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ either memory.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from embornal.domain.history_context import relation_of
 from embornal.service import links
 from embornal.service.context import ServiceContext
-from embornal.service.graph_results import Link, LinkGraph
+from embornal.service.graph_results import Link, LinkGraph, LinkRecord
 
 __all__ = ["link_memories", "memory_links", "unlink_memories"]
 
@@ -42,7 +44,40 @@ def memory_links(
     relation: str | None = None,
     direction: str = "both",
     limit: int | None = None,
+    include_retired: bool = False,
 ) -> LinkGraph:
-    """The memories one link away from ``fact_id`` (live and readable), with the links."""
+    """The memories one link away from ``fact_id`` (live and readable), with the links;
+    and its links as made (``links``), the retracted ones too with ``include_retired``."""
     rel = None if relation is None else relation_of(relation).value
-    return links.links(ctx, fact_id, relation=rel, direction=direction, depth=1, limit=limit)
+    graph = links.links(ctx, fact_id, relation=rel, direction=direction, depth=1, limit=limit)
+    made = _records(ctx, graph.root.id, rel, direction, retired=bool(include_retired))
+    return replace(graph, links=made)
+
+
+def _records(
+    ctx: ServiceContext, root: str, relation: str | None, direction: str, *, retired: bool
+) -> tuple[LinkRecord, ...]:
+    """Each time a link of ``root`` was made, from the log, and its retraction; only the
+    links whose other end the subject may read now (a live memory in its scope)."""
+    made: list[LinkRecord] = []
+    live: dict[tuple[str, str, str], int] = {}  # a live link: its place in ``made``
+    for e in ctx.store.link_events(root):
+        key = (str(e.payload["fact_id"]), str(e.payload["relation"]), str(e.payload["target_id"]))
+        if e.type == "FactLinked":
+            live[key] = len(made)
+            made.append(LinkRecord(*key, linked_at=e.recorded_at, reason=e.reason))
+        elif key in live:
+            i = live.pop(key)
+            made[i] = replace(made[i], retired_at=e.recorded_at, retirement_reason=e.reason)
+    wanted = [
+        m
+        for m in made
+        if (retired or m.retired_at is None)
+        and (relation is None or m.relation == relation)
+        and (direction == "both" or (m.source_id == root) == (direction == "out"))
+    ]
+    ends = {m.target_id if m.source_id == root else m.source_id for m in wanted}
+    readable = {r.fact.id for r in ctx.store.context_rows(sorted(ends), ctx.scope())}
+    return tuple(
+        m for m in wanted if (m.target_id if m.source_id == root else m.source_id) in readable
+    )

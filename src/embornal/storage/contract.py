@@ -288,6 +288,11 @@ class GraphReads(Protocol):
         or touching (``both``) ``fact_ids``, of ``relation`` (None: any), by position."""
         ...
 
+    def link_events(self, fact_id: str) -> list[Event]:
+        """The ``FactLinked``/``FactUnlinked`` events of the links leaving or reaching
+        ``fact_id``, by position (the retracted links' history too)."""
+        ...
+
     def merged_into(self, fact_ids: Sequence[str]) -> dict[str, str]:
         """The survivor of each merged (and not restored) fact among ``fact_ids``."""
         ...

@@ -21,6 +21,7 @@ from embornal.domain.events.base import EventType
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.storage import history
 from embornal.storage.connect import Connection
+from embornal.storage.event_rows import event_columns, row_to_event
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     from embornal.domain.events import Event
@@ -114,6 +115,25 @@ class LinkReads:
             rows = self._rows(" UNION ".join(parts) + " ORDER BY 4", params)
             out += [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
         return out
+
+    def link_events(self, fact_id: str) -> list[Event]:
+        """The ``FactLinked`` and ``FactUnlinked`` events of the links leaving ``fact_id``
+        (its stream) or reaching it (other streams naming it as target), by position: the
+        history of its links, the retracted ones too."""
+        cols = event_columns("e")
+        own = self._rows(
+            f"SELECT {cols} FROM events e WHERE e.stream_id = ? "
+            "AND e.type IN ('FactLinked', 'FactUnlinked') ORDER BY e.position",
+            (fact_id,),
+        )
+        others = self._rows(
+            f"SELECT {cols} FROM events e WHERE e.type IN ('FactLinked', 'FactUnlinked') "
+            "AND e.stream_id <> ? AND instr(e.payload, ?) > 0 ORDER BY e.position",
+            (fact_id, fact_id),
+        )
+        found = [row_to_event(r) for r in own]
+        found += [e for e in map(row_to_event, others) if e.payload.get("target_id") == fact_id]
+        return sorted(found, key=lambda e: e.position)
 
     def merged_into(self, fact_ids: Sequence[str]) -> dict[str, str]:
         """The survivor of each fact among ``fact_ids`` that was merged and is not live

@@ -45,6 +45,7 @@ PART_METHODS: dict[str, str] = {
     "retention_rows": _PROPOSALS,
     "link_in_degree": _PROPOSALS,
     "link_rows": _LINKS,
+    "link_events": _LINKS,
     "merged_into": _LINKS,
     "merged_sources": _LINKS,
     "dangling_rows": _LINKS,

@@ -85,9 +85,22 @@ class LinkedFactOut(_Out):
     depth: int
 
 
+class LinkRecordOut(_Out):
+    """One time a link was made and, when retracted since, its retirement (null: live)."""
+
+    source_id: str
+    relation: str
+    target_id: str
+    linked_at: str
+    reason: str | None = None
+    retired_at: str | None = None
+    retirement_reason: str | None = None
+
+
 class LinkGraphOut(_Out):
     """The facts reached breadth first, the links followed, the content's [[/path]] links
-    and the relationship facts naming the fact."""
+    and the relationship facts naming the fact; for ``memory_links``, its links as made
+    (``links``, the retracted ones too with ``include_retired``)."""
 
     root: FactOut
     nodes: list[LinkedFactOut]
@@ -95,6 +108,7 @@ class LinkGraphOut(_Out):
     content_links: list[str]
     relationships: list[FactOut]
     truncated: bool
+    links: list[LinkRecordOut] = Field(default_factory=list)
 
 
 class MergeIn(_In):

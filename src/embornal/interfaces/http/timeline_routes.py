@@ -62,6 +62,7 @@ class MemoryLinksQuery(_In):
     relation: _Relation | None = None
     direction: Literal["out", "in", "both"] = "both"
     limit: Limit = None
+    include_retired: bool = Field(False, description="Also the retracted links.")
 
 
 class TimelineEntryOut(_Out):

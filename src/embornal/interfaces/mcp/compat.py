@@ -70,7 +70,6 @@ _INSTEAD = {
     ("search_archive", "until"): _PERIOD + " searches a session or period",
     ("timeline", "frame"): _FRAME + " filters by frame",
     ("search_history", "frame"): _FRAME + " filters by frame",
-    ("memory_links", "include_retired"): "audit_log() records each retired link",
 }
 
 

@@ -8,8 +8,14 @@ Everything the mode changes is declared here; without it the server is embornal'
   warning, where embornal's stops the server.
 * Refusals are plain results named after the peer's exception (``--refusals result``,
   decision 0143); a malformed id is a missing memory (``KeyError``), not invalid input.
-* Times are answered with ``+00:00`` (``2024-01-01T00:00:00+00:00``), not ``Z``; a
-  relative time (``as_of="yesterday"``) is refused, not read.
+* Times are answered with ``+00:00`` (``2024-01-01T00:00:00+00:00``), not ``Z``; a time
+  given is an ISO-8601 timestamp with its zone: a relative time (``as_of="yesterday"``),
+  a date (``since="2024-01-01"``) or a time without a zone is refused, not read.
+* ``search_history`` expands one place of evidence through links and the session unless
+  told otherwise (the peer's ``expand="both"``), where embornal's expands none (0167).
+* ``memory_links`` answers its list of links (``links``: each with ``id``, ``from_id``,
+  ``to_id``, ``relation``, ``reason``, ``created_at``, ``retired_at``), not the
+  neighbourhood (0167).
 * ``unpin`` answers ``{"memory_id", "unpinned": true}`` and nothing more.
 * A recall query with no letter or digit in it (``"[]"``) is no query: recall answers the
   memories in its own order, as the peer ranks without filtering.
@@ -88,6 +94,8 @@ _PEER_FULL = (
 )
 
 _UTC_Z = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$")
+# The peer's timestamps: seconds, at most microseconds, and a zone.
+_ZONED = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})")
 _TIME_KEYS = frozenset({"at", "as_of", "since", "until", "valid_from", "valid_until"})
 _WORD = re.compile(r"[^\W_]")  # a letter or digit
 _UNPIN = ("memory_id", "unpinned")
@@ -148,19 +156,24 @@ class CompatMode:
         return self.profiles[self.profile(profile)[0]]
 
     def arguments(self, tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """``arguments`` as the peer reads them: raises :class:`InvalidTime` for a
-        relative time; drops a recall query that holds no letter or digit."""
+        """``arguments`` as the peer reads them: raises :class:`InvalidTime` for a time
+        that is not a timestamp with its zone; drops a recall query that holds no letter
+        or digit; expands a history search as the peer does by default."""
         out = dict(arguments)
         for name in _time_arguments(tool) & set(out):
             value = out[name]
-            if isinstance(value, str) and relative(value):
+            if isinstance(value, str) and not _ZONED.fullmatch(value):
+                what = "a relative time" if relative(value) else "not a timestamp with a zone"
                 raise InvalidTime(
-                    f"{name}={value[:40]!r} is a relative time; give an ISO-8601 time",
-                    hint="Give a time such as 2026-11-30T14:00:00Z (UTC unless zoned).",
+                    f"{name}={value[:40]!r} is {what}",
+                    hint="Give a timezone-aware ISO-8601 timestamp such as "
+                    "2026-11-30T14:00:00Z or 2026-11-30T15:00:00+01:00.",
                 )
         query = out.get("query")
         if tool == "recall" and isinstance(query, str) and not _WORD.search(query):
             del out["query"]
+        if tool == "search_history":
+            out.setdefault("expand", 1)  # via both: the peer's expand="both"
         return out
 
     def error_code(self, error: EmbornalError) -> str:
@@ -176,6 +189,8 @@ class CompatMode:
             value = _plus_zero(value)
             if tool == "unpin" and isinstance(value, dict):
                 return {k: value[k] for k in _UNPIN if k in value}
+            if tool == "memory_links" and isinstance(value, dict) and "links" in value:
+                return value["links"]
             return value
 
         content: list[Any] = []
@@ -189,8 +204,10 @@ class CompatMode:
                 text = json.dumps(shaped(value), ensure_ascii=False, separators=(",", ":"))
                 block = TextContent(type="text", text=text)
             content.append(block)
-        data = result.structured_content
-        return CallToolResult(content=content, structured_content=data and shaped(data))
+        data = result.structured_content and shaped(result.structured_content)
+        if isinstance(data, list):  # structured content is an object: the SDK's wrapper
+            data = {"result": data}
+        return CallToolResult(content=content, structured_content=data)
 
 
 MEMORY_AS_HISTORY = CompatMode(

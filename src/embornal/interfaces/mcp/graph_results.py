@@ -3,14 +3,15 @@ the wire shapes of :mod:`embornal.interfaces.wire`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
 from embornal.domain.narratives import format_link
-from embornal.interfaces.mcp.results import FactOut
+from embornal.interfaces.mcp.results import FactOut, iso
+from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["LinkOut", "LinksOut", "NeighbourOut"]
+__all__ = ["LinkOut", "LinkRecordOut", "LinksOut", "MemoryLinksOut", "NeighbourOut"]
 
 
 class LinkOut(BaseModel):
@@ -32,6 +33,35 @@ class LinkOut(BaseModel):
             target_id=link.target_id,
             link_id=link_id,
             id=link_id,
+        )
+
+
+class LinkRecordOut(LinkOut):
+    """One time a link was made and, if it was since retracted, its retirement; with
+    memory-as-history's names of its ends."""
+
+    keep_null: ClassVar[tuple[str, ...]] = ("reason", "retired_at", "retirement_reason")
+
+    from_id: str = Field(description="source_id again (memory-as-history's name).")
+    to_id: str = Field(description="target_id again (memory-as-history's name).")
+    reason: str | None = Field(None, json_schema_extra=KEPT_NULL)
+    created_at: str = Field(description="When it was made.")
+    retired_at: str | None = Field(
+        None, description="When it was retracted; null: live.", json_schema_extra=KEPT_NULL
+    )
+    retirement_reason: str | None = Field(None, json_schema_extra=KEPT_NULL)
+
+    @classmethod
+    def of_record(cls, r: Any) -> LinkRecordOut:
+        link = LinkOut.of(r)
+        return cls(
+            **link.model_dump(),
+            from_id=r.source_id,
+            to_id=r.target_id,
+            reason=r.reason,
+            created_at=iso(r.linked_at) or "",
+            retired_at=iso(r.retired_at),
+            retirement_reason=r.retirement_reason,
         )
 
 
@@ -87,3 +117,16 @@ class LinksOut(BaseModel):
             relationships=[FactOut.of(f) for f in graph.relationships],
             hint=hint,
         )
+
+
+class MemoryLinksOut(LinksOut):
+    """memory_links: the neighbourhood, and the memory's links as made."""
+
+    links: list[LinkRecordOut] = Field(
+        description="Its links as made, oldest first (retracted ones too with include_retired)."
+    )
+
+    @classmethod
+    def of_links(cls, graph: Any) -> MemoryLinksOut:
+        out = LinksOut.of(graph)
+        return cls(**dict(out), links=[LinkRecordOut.of_record(r) for r in graph.links])

@@ -18,7 +18,13 @@ __all__ = ["HISTORY_RESULTS", "DueMemoriesOut", "ForgottenOut", "MemoryOut", "Pr
 class MemoryOut(FactOut):
     """A memory and where it stands: stage, tier, sensitivity."""
 
-    keep_null: ClassVar[tuple[str, ...]] = ("origin_id", "capture_context")
+    keep_null: ClassVar[tuple[str, ...]] = (
+        "origin_id",
+        "capture_context",
+        "event_at",
+        "session_id",
+        "session_position",
+    )
 
     memory_id: str
     stage: str = Field(description="working (promote it to keep it) or consolidated.")
@@ -31,9 +37,9 @@ class MemoryOut(FactOut):
     frame: str | None = Field(None, description="Its frame: a filter, not an access boundary.")
     canon: list[str] = Field(default_factory=list, description="The canon scopes it is in.")
     warnings: list[str] = Field(default_factory=list)
-    session_id: str | None = None
-    event_at: str | None = None
-    session_position: int | None = None
+    session_id: str | None = Field(None, json_schema_extra=KEPT_NULL)
+    event_at: str | None = Field(None, json_schema_extra=KEPT_NULL)
+    session_position: int | None = Field(None, json_schema_extra=KEPT_NULL)
     source: str | None = Field(None, description="The source given at capture; null: unknown.")
     unpinned_by_sensitivity: bool | None = Field(
         None, description="flag_sensitive: whether the flag lifted its anchor."

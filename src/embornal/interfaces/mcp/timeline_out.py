@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
+from embornal.interfaces.mcp.graph_results import LinkOut, MemoryLinksOut
 from embornal.interfaces.mcp.history_out import MemoryOut
 from embornal.interfaces.mcp.results import iso
 
@@ -18,6 +18,7 @@ __all__ = ["TIMELINE_RESULTS", "HistoryHitsOut", "TimelineOut"]
 
 class EntryOut(BaseModel):
     memory_id: str
+    id: str = Field(description="The memory id again (memory-as-history's name).")
     content: str
     path: str
     event_at: str | None = Field(None, description="When the event happened; null: unknown.")
@@ -28,6 +29,7 @@ class EntryOut(BaseModel):
     def of(cls, e: Any) -> EntryOut:
         return cls(
             memory_id=e.fact.id,
+            id=e.fact.id,
             content=e.fact.content,
             path=e.fact.path,
             event_at=iso(e.event_at),
@@ -54,10 +56,13 @@ class HitOut(EntryOut):
 
 class HistoryHitsOut(BaseModel):
     hits: list[HitOut]
+    memories: list[EntryOut] = Field(
+        description="The hits, then their evidence, each memory once (memory-as-history's list)."
+    )
 
     @classmethod
     def of(cls, hits: Any) -> HistoryHitsOut:
-        out = []
+        out: list[HitOut] = []
         for h in hits:
             evidence = [
                 EvidenceOut(
@@ -74,7 +79,11 @@ class HistoryHitsOut(BaseModel):
                     **EntryOut.of(h.entry).model_dump(), score=round(h.score, 3), evidence=evidence
                 )
             )
-        return cls(hits=out)
+        fields = set(EntryOut.model_fields)
+        seen: dict[str, EntryOut] = {}
+        for entry in [*out, *(e for hit in out for e in hit.evidence)]:
+            seen.setdefault(entry.id, EntryOut(**entry.model_dump(include=fields)))
+        return cls(hits=out, memories=list(seen.values()))
 
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
@@ -85,5 +94,5 @@ TIMELINE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "search_history": (HistoryHitsOut, lambda r, a: HistoryHitsOut.of(r)),
     "link_memories": (LinkOut, lambda r, a: LinkOut.of(r)),
     "unlink_memories": (LinkOut, lambda r, a: LinkOut.of(r)),
-    "memory_links": (LinksOut, lambda r, a: LinksOut.of(r)),
+    "memory_links": (MemoryLinksOut, lambda r, a: MemoryLinksOut.of_links(r)),
 }

@@ -324,6 +324,7 @@ def edit(
     the one the editor read (an edit of a proposal changed since is refused with
     :class:`ProposalChanged`, nothing edited; None: as it is now)."""
     why = check_reason(reason, required=False)
+    version = _check_version(version)
     state = _resolve(ctx, proposal_id)
     if state.proposer != ctx.subject:
         _require_decider(ctx, "edit")

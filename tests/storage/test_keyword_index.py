@@ -281,3 +281,20 @@ def test_without_tantivy_the_search_is_fts5s_and_writes_no_index(
     finally:
         store.close()
     assert not keyword_index.index_dir(str(db)).exists()
+
+
+@needs_tantivy
+def test_verify_names_what_the_index_and_fts5_disagree_on(built: tuple[Path, Memory]) -> None:
+    db, _ = built
+    store = _open(db)
+    try:
+        _search(store, ["comet"], 10)
+        index = store._keyword_index()
+        assert index is not None and index.differences(store._rows) == []
+        with store.transaction() as conn:  # a row gone from FTS5 behind the log's back
+            conn.execute("DELETE FROM facts_fts WHERE rowid = (SELECT max(seq) FROM facts)")
+        assert index.differences(store._rows) == [
+            "keyword index: 1 facts not in facts_fts, 0 missing, 0 held twice"
+        ]
+    finally:
+        store.close()

@@ -298,3 +298,20 @@ def test_verify_names_what_the_index_and_fts5_disagree_on(built: tuple[Path, Mem
         ]
     finally:
         store.close()
+
+
+@needs_tantivy
+def test_it_counts_a_terms_documents_as_fts5_does(built: tuple[Path, Memory]) -> None:
+    db, mem = built
+    mem.purge(mem.recall("comet harbor", reinforce=False, mode="keyword")[0].fact.id, reason="t")
+    store = _open(db)
+    terms = ["comet", "harbor", "medium1", "filler3", "absent"]
+    try:
+        counted = store.term_df(terms)
+        assert keyword_index.index_dir(str(db)).is_dir()  # read from the index
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(keyword_bound, "HEAVY_DF", 10**12)  # read from FTS5's vocabulary
+            assert store.term_df(terms) == counted
+        assert "absent" not in counted and counted["comet"] > 100
+    finally:
+        store.close()

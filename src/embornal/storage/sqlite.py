@@ -30,7 +30,6 @@ from embornal.storage import (
     context,
     eventlog,
     keyword,
-    keyword_index,
     kind_views,
     migrations,
     vectors,
@@ -43,6 +42,7 @@ from embornal.storage.store_reads import FACT_COLS, StoreReads
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
+    from embornal.storage.keyword_index import KeywordIndex
     from embornal.storage.past import SqlitePast
     from embornal.storage.sqlite_parts import QueryParts as Parts
 else:  # the query parts' methods are bound when first used (decision 0094)
@@ -88,7 +88,7 @@ class SqliteStore(Parts, StoreReads):
         self.migrations_applied: list[str] = []
         self._vec_index = False
         self._bits = bitindex.LiveBitIndex()
-        self._keywords: keyword_index.KeywordIndex | None = None  # opened on first need
+        self._keywords: KeywordIndex | None = None  # opened on first need (decision 0165)
         self._owner = threading.get_ident()
         self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
         context.use_clock(conn, self._now_text)
@@ -305,13 +305,15 @@ class SqliteStore(Parts, StoreReads):
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
 
-    def _keyword_index(self) -> keyword_index.KeywordIndex | None:
+    def _keyword_index(self) -> KeywordIndex | None:
         """The keyword index beside the file (decision 0165), or None: tantivy absent or
         switched off, an in-memory database, or inside a write transaction (the index
         holds what is committed)."""
         if self._shared_reads or getattr(self._local, "in_tx", False):
             return None
         if self._keywords is None:
+            from embornal.storage import keyword_index  # a large memory's: off start-up
+
             if not keyword_index.available():
                 return None
             self._keywords = keyword_index.KeywordIndex(self.path)
@@ -323,6 +325,8 @@ class SqliteStore(Parts, StoreReads):
         if self._keywords is not None:
             self._keywords.discard()
         else:
+            from embornal.storage import keyword_index
+
             keyword_index.discard(keyword_index.index_dir(self.path))
 
     def spine_rows(

@@ -182,42 +182,44 @@ class KeywordIndex:
         self._index = tantivy.Index.open(str(self.dir))
 
     def _add(self, rows_of: Rows, after: int, *, fresh: bool) -> int:
-        """Index the facts of ``facts_fts`` past ``seq`` ``after``, in one commit."""
+        """Index the facts of ``facts_fts`` past ``seq`` ``after``, in one commit (no writer,
+        and no commit, when there are none: a head moved by other events)."""
         import tantivy
 
-        writer = self._index.writer(heap_size=200_000_000 if fresh else 20_000_000, num_threads=1)
-        added, last = 0, after
-        try:
-            while True:
-                chunk = rows_of(
-                    "SELECT seq, content FROM facts WHERE seq > ? AND purged_at IS NULL "
-                    "ORDER BY seq LIMIT ?",
-                    (last, _CHUNK),
-                )
-                for seq, content in chunk:
-                    body = fts_document(content or "")
-                    length = body.count(" ") + 1 if body else 0
-                    doc = tantivy.Document()
-                    doc.add_text("body", body)
-                    doc.add_unsigned("seq", int(seq))
-                    doc.add_unsigned("len", length)
-                    writer.add_document(doc)
-                    self._meta["tokens"] += length
-                added += len(chunk)
-                if chunk:
+        def chunk_after(seq: int) -> list[Any]:
+            return rows_of(
+                "SELECT seq, content FROM facts WHERE seq > ? AND purged_at IS NULL "
+                "ORDER BY seq LIMIT ?",
+                (seq, _CHUNK),
+            )
+
+        chunk, added, last = chunk_after(after), 0, after
+        if chunk:
+            writer = self._index.writer(
+                heap_size=200_000_000 if fresh else 20_000_000, num_threads=1
+            )
+            try:
+                while chunk:
+                    for seq, content in chunk:
+                        body = fts_document(content or "")
+                        length = body.count(" ") + 1 if body else 0
+                        doc = tantivy.Document()
+                        doc.add_text("body", body)
+                        doc.add_unsigned("seq", int(seq))
+                        doc.add_unsigned("len", length)
+                        writer.add_document(doc)
+                        self._meta["tokens"] += length
+                    added += len(chunk)
                     last = int(chunk[-1][0])
-                if len(chunk) < _CHUNK:
-                    break
-            # a purged fact past the last one indexed leaves no row here; its seq is passed
-            top = rows_of("SELECT coalesce(max(seq), 0) FROM facts", ())
-            last = max(last, int(top[0][0]))
-            if added:
+                    chunk = chunk_after(last) if len(chunk) == _CHUNK else []
                 writer.commit()
-        except BaseException:
-            writer.rollback()
-            raise
-        finally:
-            writer.wait_merging_threads()
+            except BaseException:
+                writer.rollback()
+                raise
+            finally:
+                writer.wait_merging_threads()
+        # Writes are serialized, so a fact committed later has a greater seq: none is
+        # skipped (a purged one past ``last`` is skipped by each read, and rebuilds).
         self._meta["last_seq"] = last
         self._meta["docs"] += added
         if added:

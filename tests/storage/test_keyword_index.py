@@ -315,3 +315,35 @@ def test_it_counts_a_terms_documents_as_fts5_does(built: tuple[Path, Memory]) ->
         assert "absent" not in counted and counted["comet"] > 100
     finally:
         store.close()
+
+
+@needs_tantivy
+def test_an_index_another_writer_holds_leaves_the_search_to_fts5(
+    built: tuple[Path, Memory],
+) -> None:
+    import tantivy
+
+    db, mem = built
+    store = _open(db)
+    try:
+        _search(store, ["comet"], 10)
+        _load(mem, random.Random(8), 20, start=9000)  # the index is behind
+        held = tantivy.Index.open(str(keyword_index.index_dir(str(db)))).writer(
+            heap_size=20_000_000, num_threads=1
+        )  # as another process would hold it
+        try:
+            with pytest.MonkeyPatch.context() as m:
+                m.setenv(keyword_index.SWITCH, "off")
+                off = _open(db)
+                try:
+                    bounded = _search(off, ["comet", "harbor"], 10)
+                finally:
+                    off.close()
+            assert _search(store, ["comet", "harbor"], 10) == bounded
+            assert bounded != _exact(store, ["comet", "harbor"], 10)  # the bound's, not exact
+        finally:
+            held.rollback()
+            held.wait_merging_threads()
+        _same(_search(store, ["comet", "harbor"], 10), _exact(store, ["comet", "harbor"], 10))
+    finally:
+        store.close()

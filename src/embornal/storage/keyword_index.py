@@ -105,6 +105,7 @@ class KeywordIndex:
                 if self._meta["position"] != head:
                     self._catch_up(rows_of, head)
             except (OSError, ValueError, RuntimeError):
+                self._index = None  # reopened from its files on next need
                 return None
             return self._index.searcher()
 
@@ -193,7 +194,7 @@ class KeywordIndex:
                 (seq, _CHUNK),
             )
 
-        chunk, added, last = chunk_after(after), 0, after
+        chunk, added, last, tokens = chunk_after(after), 0, after, 0
         if chunk:
             writer = self._index.writer(
                 heap_size=200_000_000 if fresh else 20_000_000, num_threads=1
@@ -208,7 +209,7 @@ class KeywordIndex:
                         doc.add_unsigned("seq", int(seq))
                         doc.add_unsigned("len", length)
                         writer.add_document(doc)
-                        self._meta["tokens"] += length
+                        tokens += length
                     added += len(chunk)
                     last = int(chunk[-1][0])
                     chunk = chunk_after(last) if len(chunk) == _CHUNK else []
@@ -222,6 +223,7 @@ class KeywordIndex:
         # skipped (a purged one past ``last`` is skipped by each read, and rebuilds).
         self._meta["last_seq"] = last
         self._meta["docs"] += added
+        self._meta["tokens"] += tokens
         if added:
             self._index.reload()
         return added

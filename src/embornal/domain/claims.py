@@ -246,18 +246,38 @@ def evolve(state: ClaimState | None, e: Event) -> ClaimState | None:
     b = e.body
     if isinstance(b, ClaimCreated):
         new = ClaimState(
-            b.claim_id, e.version, e.actor, b.claim_type, b.scope, b.statement, b.asserted_by,
-            b.statement_at, b.valid_from, b.valid_until, b.about, b.sensitive, b.screened,
-            e.recorded_at, e.recorded_at,
-        )  # fmt: skip
+            b.claim_id,
+            e.version,
+            e.actor,
+            b.claim_type,
+            b.scope,
+            b.statement,
+            b.asserted_by,
+            b.statement_at,
+            b.valid_from,
+            b.valid_until,
+            b.about,
+            b.sensitive,
+            b.screened,
+            e.recorded_at,
+            e.recorded_at,
+        )
         return _decided(new, e, "create_claim")
     if state is None:
         return None
     if isinstance(b, ClaimEvidenceAdded):
         ev = Evidence(
-            b.evidence_id, b.stance, b.memory_id, b.source, b.note, b.quote, b.locator,
-            b.common_origin, e.recorded_at, e.actor,
-        )  # fmt: skip
+            b.evidence_id,
+            b.stance,
+            b.memory_id,
+            b.source,
+            b.note,
+            b.quote,
+            b.locator,
+            b.common_origin,
+            e.recorded_at,
+            e.actor,
+        )
         state = replace(
             state,
             evidence=(*state.evidence, ev),
@@ -342,11 +362,19 @@ def decide_create(command: CreateClaim, claim_id: str) -> list[DomainEvent]:
     _check_bounds(command.valid_from, command.valid_until)
     return [
         ClaimCreated(
-            claim_id, command.statement, command.claim_type, command.scope,
-            command.asserted_by, command.statement_at, command.valid_from,
-            command.valid_until, command.about, command.sensitive, command.screened,
+            claim_id,
+            command.statement,
+            command.claim_type,
+            command.scope,
+            command.asserted_by,
+            command.statement_at,
+            command.valid_from,
+            command.valid_until,
+            command.about,
+            command.sensitive,
+            command.screened,
         )
-    ]  # fmt: skip
+    ]
 
 
 def _require_open(state: ClaimState, doing: str) -> None:
@@ -386,10 +414,17 @@ def decide_evidence(state: ClaimState, command: NewEvidence, evidence_id: str) -
             return []
     return [
         ClaimEvidenceAdded(
-            state.claim_id, evidence_id, command.stance, command.memory_id, command.source,
-            command.note, command.quote, command.locator, command.common_origin,
+            state.claim_id,
+            evidence_id,
+            command.stance,
+            command.memory_id,
+            command.source,
+            command.note,
+            command.quote,
+            command.locator,
+            command.common_origin,
         )
-    ]  # fmt: skip
+    ]
 
 
 def decide_retract(state: ClaimState, evidence_id: str) -> list[DomainEvent]:

@@ -186,8 +186,9 @@ def decide_resolve(state: ConflictState, command: ResolveConflict) -> list[Domai
                 f"no other fact of conflict {state.conflict_id} is active: nothing to merge",
                 hint="Resolve it with --keep ID instead.",
             )
-        return [ConflictResolved(state.conflict_id, command.outcome.value, command.kept_id,
-                                 archived)]  # fmt: skip
+        return [
+            ConflictResolved(state.conflict_id, command.outcome.value, command.kept_id, archived)
+        ]
     return [ConflictResolved(state.conflict_id, Outcome.BOTH.value)]
 
 

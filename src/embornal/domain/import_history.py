@@ -87,21 +87,38 @@ class HistoryData:
 
 
 def _evidence(m: HistoryMemory, data: HistoryData) -> list[dict[str, object]]:
-    times = {"created_at": m.created_at, "event_at": m.event_at, "session_id": m.session_id,
-             "consolidated_at": m.consolidated_at,
-             "consolidation_reason": m.consolidation_reason, "pinned_at": m.pinned_at,
-             "pin_reason": m.pin_reason, "forgotten_at": m.forgotten_at}  # fmt: skip
+    times = {
+        "created_at": m.created_at,
+        "event_at": m.event_at,
+        "session_id": m.session_id,
+        "consolidated_at": m.consolidated_at,
+        "consolidation_reason": m.consolidation_reason,
+        "pinned_at": m.pinned_at,
+        "pin_reason": m.pin_reason,
+        "forgotten_at": m.forgotten_at,
+    }
     out: list[dict[str, object]] = [origin(TOOL, f"memories/{m.id}", times)]
     if m.source and m.source.strip():
-        out.append({"type": "document", "value": m.source.strip()[:8000],
-                    "note": "the original source"})  # fmt: skip
+        out.append(
+            {"type": "document", "value": m.source.strip()[:8000], "note": "the original source"}
+        )
     for source, at in data.corroborations.get(m.id, ()):
-        out.append({"type": "document", "value": source[:8000],
-                    "note": note({"corroborated at": at}) or "corroborated"})  # fmt: skip
+        out.append(
+            {
+                "type": "document",
+                "value": source[:8000],
+                "note": note({"corroborated at": at}) or "corroborated",
+            }
+        )
     for action, reason, at in data.audit.get(m.id, ())[-_MAX_AUDIT:]:
         text = f"{action}: {reason}" if reason else action
-        out.append({"type": "observation", "value": text[:8000],
-                    "note": note({"audit entry at": at}) or "audit entry"})  # fmt: skip
+        out.append(
+            {
+                "type": "observation",
+                "value": text[:8000],
+                "note": note({"audit entry at": at}) or "audit entry",
+            }
+        )
     return out
 
 
@@ -126,9 +143,13 @@ def map_history(data: HistoryData, under: str | None) -> Planned:
     for m in data.memories:
         where = f"memory {m.id}"
         parts = [make_segment(m.frame, f"{where}: frame")] if m.frame else []
-        ref = made.create(join(base, parts, where), m.content, tags=_tags(m),
-                          evidence=_evidence(m, data),
-                          reason=f"{TOOL} memory {m.id[:80]}")  # fmt: skip
+        ref = made.create(
+            join(base, parts, where),
+            m.content,
+            tags=_tags(m),
+            evidence=_evidence(m, data),
+            reason=f"{TOOL} memory {m.id[:80]}",
+        )
         refs[m.id] = ref
         if m.forgotten_at is not None:
             why = m.forgotten_reason or "no reason recorded"
@@ -140,8 +161,7 @@ def map_history(data: HistoryData, under: str | None) -> Planned:
         parts = ["narratives"] + (
             [make_segment(n.scope or "", f"{where}: scope")] if scoped else []
         )
-        times = {"created_at": n.created_at, "reason": n.reason,
-                 "superseded_at": n.superseded_at}  # fmt: skip
+        times = {"created_at": n.created_at, "reason": n.reason, "superseded_at": n.superseded_at}
         narratives[n.id] = made.create(
             join(base, parts, where),
             n.content,
@@ -154,21 +174,33 @@ def map_history(data: HistoryData, under: str | None) -> Planned:
             if mid not in refs:
                 made.skipped.append(f"narrative {n.id}: draws on {mid[:40]!r}, no such memory")
                 continue
-            made.link(narratives[n.id], Relation.DERIVED_FROM, refs[mid],
-                      f"{TOOL}: narrative {n.id[:40]} draws on memory {mid[:40]}",
-                      where=f"narrative {n.id[:40]}")  # fmt: skip
+            made.link(
+                narratives[n.id],
+                Relation.DERIVED_FROM,
+                refs[mid],
+                f"{TOOL}: narrative {n.id[:40]} draws on memory {mid[:40]}",
+                where=f"narrative {n.id[:40]}",
+            )
         newer = narratives.get(n.superseded_by or "")
         if newer is not None:
-            made.link(newer, Relation.SUPERSEDES, narratives[n.id],
-                      f"{TOOL}: narrative {n.superseded_by} replaced {n.id}"[:500],
-                      where=f"narrative {n.id[:40]}")  # fmt: skip
+            made.link(
+                newer,
+                Relation.SUPERSEDES,
+                narratives[n.id],
+                f"{TOOL}: narrative {n.superseded_by} replaced {n.id}"[:500],
+                where=f"narrative {n.id[:40]}",
+            )
     for a, b, verb, reason in data.links:
         if a not in refs or b not in refs:
             made.skipped.append(f"memory link {a[:40]} {verb[:40]} {b[:40]}: no such memory")
             continue
-        made.link(refs[a], link_relation(verb, "fact", "fact"), refs[b],
-                  f"{TOOL} link {verb[:40]}: {reason}"[:500],
-                  where=f"memory link {a[:40]} {verb[:40]} {b[:40]}")  # fmt: skip
+        made.link(
+            refs[a],
+            link_relation(verb, "fact", "fact"),
+            refs[b],
+            f"{TOOL} link {verb[:40]}: {reason}"[:500],
+            where=f"memory link {a[:40]} {verb[:40]} {b[:40]}",
+        )
     for ref, why in forgotten:
         made.archive(ref, why)
     for n in data.narratives:

@@ -183,15 +183,27 @@ class Items:
     skipped: list[str] = field(default_factory=list)
     _linked: set[tuple[str, str, str]] = field(default_factory=set)
 
-    def create(self, path: str, content: str, *, kind: str = "fact",
-               attributes: Mapping[str, object] | None = None, tags: Sequence[str] = (),
-               evidence: Sequence[Mapping[str, Any]] = (), reason: str | None = None,
-               ) -> str:  # fmt: skip
+    def create(
+        self,
+        path: str,
+        content: str,
+        *,
+        kind: str = "fact",
+        attributes: Mapping[str, object] | None = None,
+        tags: Sequence[str] = (),
+        evidence: Sequence[Mapping[str, Any]] = (),
+        reason: str | None = None,
+    ) -> str:
         if len(content.encode("utf-8")) > MAX_CONTENT_BYTES:
             raise refuse(reason or path, f"the text is over {MAX_CONTENT_BYTES} bytes")
-        item: dict[str, Any] = {"type": "create", "path": path, "content": content,
-                                "kind": kind, "confidence": IMPORT_CONFIDENCE,
-                                "source": source_label(self.tool)}  # fmt: skip
+        item: dict[str, Any] = {
+            "type": "create",
+            "path": path,
+            "content": content,
+            "kind": kind,
+            "confidence": IMPORT_CONFIDENCE,
+            "source": source_label(self.tool),
+        }
         if attributes:
             item["attributes"] = dict(attributes)
         if tags:
@@ -203,23 +215,34 @@ class Items:
         self.facts += 1
         return self._add(item)
 
-    def link(self, source: str, relation: Relation, target: str, reason: str, *,
-             where: str) -> bool:  # fmt: skip
+    def link(
+        self, source: str, relation: Relation, target: str, reason: str, *, where: str
+    ) -> bool:
         """A link between two items' facts; False (nothing added) for a duplicate, and
         for a link of a fact to itself, which is named in ``skipped`` (``where``: the
         record it comes from)."""
         if source == target:
             self.skipped.append(f"{where}: {relation.value} to itself, not linked")
             return False
-        a, b = (min(source, target), max(source, target)) if relation in SYMMETRIC else (
-            source, target)  # fmt: skip
+        a, b = (
+            (min(source, target), max(source, target))
+            if relation in SYMMETRIC
+            else (source, target)
+        )
         key = (a, relation.value, b)
         if key in self._linked:
             return False
         self._linked.add(key)
         self.links += 1
-        self._add({"type": "link", "source": source, "relation": relation.value,
-                   "target": target, "reason": reason})  # fmt: skip
+        self._add(
+            {
+                "type": "link",
+                "source": source,
+                "relation": relation.value,
+                "target": target,
+                "reason": reason,
+            }
+        )
         return True
 
     def archive(self, ref: str, reason: str) -> None:
@@ -256,15 +279,22 @@ def planned(made: Items) -> Planned:
 # -- kinds and relations --------------------------------------------------------------------
 
 _KINDS: Mapping[str, tuple[str, str]] = {
-    "person": ("person", "full_name"), "people": ("person", "full_name"),
-    "user": ("person", "full_name"), "human": ("person", "full_name"),
-    "organization": ("organization", "name"), "organisation": ("organization", "name"),
-    "company": ("organization", "name"), "team": ("organization", "name"),
-    "org": ("organization", "name"), "institution": ("organization", "name"),
-    "location": ("location", "name"), "place": ("location", "name"),
-    "city": ("location", "name"), "country": ("location", "name"),
+    "person": ("person", "full_name"),
+    "people": ("person", "full_name"),
+    "user": ("person", "full_name"),
+    "human": ("person", "full_name"),
+    "organization": ("organization", "name"),
+    "organisation": ("organization", "name"),
+    "company": ("organization", "name"),
+    "team": ("organization", "name"),
+    "org": ("organization", "name"),
+    "institution": ("organization", "name"),
+    "location": ("location", "name"),
+    "place": ("location", "name"),
+    "city": ("location", "name"),
+    "country": ("location", "name"),
     "skill": ("skill", "name"),
-}  # fmt: skip
+}
 
 
 def entity_kind(entity_type: str, name: str) -> tuple[str, dict[str, object] | None]:
@@ -278,16 +308,26 @@ def entity_kind(entity_type: str, name: str) -> tuple[str, dict[str, object] | N
 
 
 _VERBS: Mapping[str, Relation] = {
-    "about": Relation.ABOUT, "involves": Relation.INVOLVES, "part_of": Relation.PART_OF,
-    "member_of": Relation.PART_OF, "belongs_to": Relation.PART_OF,
-    "owned_by": Relation.OWNED_BY, "works_at": Relation.WORKS_AT,
-    "works_for": Relation.WORKS_AT, "employed_by": Relation.WORKS_AT,
-    "located_in": Relation.LOCATED_IN, "lives_in": Relation.LOCATED_IN,
-    "based_in": Relation.LOCATED_IN, "relates_to": Relation.RELATES_TO,
-    "related_to": Relation.RELATES_TO, "links_to": Relation.RELATES_TO,
-    "derived_from": Relation.DERIVED_FROM, "contradicts": Relation.CONTRADICTS,
-    "supersedes": Relation.SUPERSEDES, "updates": Relation.SUPERSEDES,
-}  # fmt: skip
+    "about": Relation.ABOUT,
+    "involves": Relation.INVOLVES,
+    "part_of": Relation.PART_OF,
+    "member_of": Relation.PART_OF,
+    "belongs_to": Relation.PART_OF,
+    "owned_by": Relation.OWNED_BY,
+    "works_at": Relation.WORKS_AT,
+    "works_for": Relation.WORKS_AT,
+    "employed_by": Relation.WORKS_AT,
+    "located_in": Relation.LOCATED_IN,
+    "lives_in": Relation.LOCATED_IN,
+    "based_in": Relation.LOCATED_IN,
+    "relates_to": Relation.RELATES_TO,
+    "related_to": Relation.RELATES_TO,
+    "links_to": Relation.RELATES_TO,
+    "derived_from": Relation.DERIVED_FROM,
+    "contradicts": Relation.CONTRADICTS,
+    "supersedes": Relation.SUPERSEDES,
+    "updates": Relation.SUPERSEDES,
+}
 
 
 def link_relation(verb: str, source_kind: str, target_kind: str) -> Relation:
@@ -366,22 +406,40 @@ def map_graph(graph: Graph, under: str | None) -> Planned:
         if e.folder:  # a file's own place: its folders and its name
             parts = [segment(p, f"{e.where}: file path") for p in e.folder]
         else:
-            parts = [segment(e.type, f"{e.where}: entity type"),
-                     segment(e.name, f"{e.where}: entity name")]  # fmt: skip
+            parts = [
+                segment(e.type, f"{e.where}: entity type"),
+                segment(e.name, f"{e.where}: entity name"),
+            ]
         path = join(base, parts, e.where)
         content = e.name if not e.body else f"{e.name}\n\n{e.body}"
         tags = [tag("type", e.type)] + ([tag("tags", " ".join(e.tags))] if e.tags else [])
-        ref = made.create(path, content, kind=kind, attributes=attributes, tags=tags,
-                          evidence=[origin(tool, e.key, e.times)],
-                          reason=f"{tool} entity {e.name[:80]}")  # fmt: skip
+        ref = made.create(
+            path,
+            content,
+            kind=kind,
+            attributes=attributes,
+            tags=tags,
+            evidence=[origin(tool, e.key, e.times)],
+            reason=f"{tool} entity {e.name[:80]}",
+        )
         refs[e.key] = (ref, kind)
         for n, obs in enumerate(e.observations, 1):
             text, obs_tags = _observation(obs)
             key = f"{e.key}#observation-{n}"
-            ob = made.create(path, text, tags=obs_tags, evidence=[origin(tool, key, e.times)],
-                             reason=f"{tool} observation {n} of {e.name[:80]}")  # fmt: skip
-            made.link(ob, Relation.ABOUT, ref, f"{tool}: an observation of {e.name[:80]}",
-                      where=f"{e.where}: observation {n}")  # fmt: skip
+            ob = made.create(
+                path,
+                text,
+                tags=obs_tags,
+                evidence=[origin(tool, key, e.times)],
+                reason=f"{tool} observation {n} of {e.name[:80]}",
+            )
+            made.link(
+                ob,
+                Relation.ABOUT,
+                ref,
+                f"{tool}: an observation of {e.name[:80]}",
+                where=f"{e.where}: observation {n}",
+            )
     for r in graph.relations:
         if r.source not in refs or r.target not in refs:
             missing = r.source if r.source not in refs else r.target
@@ -440,10 +498,18 @@ def map_mem0(memories: Sequence[Mem0Memory], under: str | None) -> Planned:
             key = k.strip().lower()
             if _TAG_KEY.match(key) and isinstance(v, str | int | float):
                 tags.append(tag(METADATA_TAG_PREFIX + key, v))
-        times = {"created_at": m.created_at, "updated_at": m.updated_at, "run_id": m.run_id,
-                 "agent_id": m.agent_id if m.user_id else None,
-                 "metadata": json.dumps(m.metadata, sort_keys=True, default=str)
-                 if m.metadata else None}  # fmt: skip
-        made.create(path, m.memory, tags=tags, evidence=[origin(tool, m.id, times)],
-                    reason=f"mem0 memory {m.id[:80]}")  # fmt: skip
+        times = {
+            "created_at": m.created_at,
+            "updated_at": m.updated_at,
+            "run_id": m.run_id,
+            "agent_id": m.agent_id if m.user_id else None,
+            "metadata": json.dumps(m.metadata, sort_keys=True, default=str) if m.metadata else None,
+        }
+        made.create(
+            path,
+            m.memory,
+            tags=tags,
+            evidence=[origin(tool, m.id, times)],
+            reason=f"mem0 memory {m.id[:80]}",
+        )
     return planned(made)

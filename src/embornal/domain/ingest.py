@@ -117,18 +117,24 @@ _EXPLICIT = re.compile(
 )
 _EXPLICIT_ZH = re.compile(r"^(?:请)?(?:记住|记得|别忘了|不要忘记)[:：,，\s]*(.+)$")
 _PREFERENCE = (
-    (re.compile(r"^i\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:like|enjoy|want)\s+(.+)$", re.I),
-     "dislikes"),
+    (
+        re.compile(r"^i\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:like|enjoy|want)\s+(.+)$", re.I),
+        "dislikes",
+    ),
     (re.compile(r"^i\s+(?:really\s+)?(?:hate|dislike|can'?t\s+stand)\s+(.+)$", re.I), "dislikes"),
-    (re.compile(r"^i\s+(?:always\s+|usually\s+)?(?:avoid|never\s+(?:eat|drink|use))\s+(.+)$", re.I),
-     "avoids"),
+    (
+        re.compile(
+            r"^i\s+(?:always\s+|usually\s+)?(?:avoid|never\s+(?:eat|drink|use))\s+(.+)$", re.I
+        ),
+        "avoids",
+    ),
     (re.compile(r"^i\s+(?:really\s+)?prefer\s+(.+)$", re.I), "prefers"),
     (re.compile(r"^i\s+(?:really\s+)?(?:like|love|enjoy|adore)\s+(.+)$", re.I), "likes"),
     (re.compile(r"^i\s+(?:really\s+)?(?:want|would\s+like|wish)\s+(?:to\s+)?(.+)$", re.I), "wants"),
     (re.compile(r"^我(?:不喜欢|讨厌)(.+)$"), "dislikes"),
     (re.compile(r"^我(?:更)?(?:喜欢|爱)(.+)$"), "likes"),
     (re.compile(r"^我想(?:要)?(.+)$"), "wants"),
-)  # fmt: skip
+)
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|i've|i'd|i'll|my|we|we're|our|mine)\b", re.I)
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|thanks|thank you|ok|okay|sure|yes|no|bye|good (?:morning|night))\b", re.I
@@ -140,15 +146,23 @@ _MONTHS = {
     m: i
     for i, names in enumerate(
         (
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
             ("december", "dec"),
         ),
         start=1,
     )
     for m in names
-}  # fmt: skip
+}
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -167,11 +181,44 @@ _NAME = re.compile(
     r"\b([A-Z][a-z]+(?:[-'][A-Z][a-z]+)?(?:\s+[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?){0,3})\b"
 )
 _NOT_NAMES = {
-    "I", "I'm", "My", "We", "Our", "The", "A", "An", "It", "This", "That", "He", "She", "They",
-    "You", "Your", "His", "Her", "Their", "Remember", "Note", "Please", "Yesterday", "Today",
-    "Tomorrow", "Last", "Next", "And", "But", "Or", "So", "Then", "Also", "OK", "Okay",
-    *(m.capitalize() for m in _MONTHS), *(d.capitalize() for d in _WEEKDAYS),
-}  # fmt: skip
+    "I",
+    "I'm",
+    "My",
+    "We",
+    "Our",
+    "The",
+    "A",
+    "An",
+    "It",
+    "This",
+    "That",
+    "He",
+    "She",
+    "They",
+    "You",
+    "Your",
+    "His",
+    "Her",
+    "Their",
+    "Remember",
+    "Note",
+    "Please",
+    "Yesterday",
+    "Today",
+    "Tomorrow",
+    "Last",
+    "Next",
+    "And",
+    "But",
+    "Or",
+    "So",
+    "Then",
+    "Also",
+    "OK",
+    "Okay",
+    *(m.capitalize() for m in _MONTHS),
+    *(d.capitalize() for d in _WEEKDAYS),
+}
 
 
 def extract_rules(source: SourceText, now: datetime) -> list[Draft]:

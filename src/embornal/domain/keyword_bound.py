@@ -115,5 +115,10 @@ def bound_search(
     ceiling = sum(idf(total, df[t]) * (BM25_K1 + 1.0) for t in heavy) * (1.0 + 1e-9)
     return KeywordBound(
         fts_query(list(light)) if light else None,
-        heavy, newest, narrow, pairs, start(wide), ceiling,
-    )  # fmt: skip
+        heavy,
+        newest,
+        narrow,
+        pairs,
+        start(wide),
+        ceiling,
+    )

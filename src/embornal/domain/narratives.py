@@ -214,22 +214,42 @@ def evolve_account(account: Account | None, event: Event) -> Account:
     if isinstance(body, NarrativeVersioned):
         previous = account.versions if account is not None else ()
         v = Version(
-            body.narrative_id, len(previous) + 1, body.scope, body.perspective, body.content,
-            body.coverage, body.sensitive, body.screened, body.memory_ids, body.link_ids,
-            body.claim_ids, parse_checked(body.checked), event.recorded_at, event.actor,
-            event.reason, event.position, body.replaces, event.recorded_at,
-        )  # fmt: skip
-        return Account(event.stream_id, body.scope, body.perspective, event.version,
-                       (*previous, v))  # fmt: skip
+            body.narrative_id,
+            len(previous) + 1,
+            body.scope,
+            body.perspective,
+            body.content,
+            body.coverage,
+            body.sensitive,
+            body.screened,
+            body.memory_ids,
+            body.link_ids,
+            body.claim_ids,
+            parse_checked(body.checked),
+            event.recorded_at,
+            event.actor,
+            event.reason,
+            event.position,
+            body.replaces,
+            event.recorded_at,
+        )
+        return Account(event.stream_id, body.scope, body.perspective, event.version, (*previous, v))
     if account is None:
         raise ValueError(f"{event.type} before the narrative account was started")
     if isinstance(body, NarrativeReviewed):
         versions = tuple(
-            replace(v, checked=parse_checked(body.checked), approved_at=event.recorded_at,
-                    reviewed_at=event.recorded_at, review_note=body.note, invalidated=False)
-            if v.narrative_id == body.narrative_id else v
+            replace(
+                v,
+                checked=parse_checked(body.checked),
+                approved_at=event.recorded_at,
+                reviewed_at=event.recorded_at,
+                review_note=body.note,
+                invalidated=False,
+            )
+            if v.narrative_id == body.narrative_id
+            else v
             for v in account.versions
-        )  # fmt: skip
+        )
         return replace(account, version=event.version, versions=versions)
     if isinstance(body, NarrativeInvalidated):
         versions = tuple(

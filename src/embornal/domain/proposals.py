@@ -298,8 +298,20 @@ def _clean(raw: Mapping[str, Any], **more: Any) -> dict[str, Any]:
     return out
 
 
-_CREATE_KEYS = ("path", "content", "kind", "attributes", "tags", "confidence", "source",
-                "evidence", "lifetime", "visibility", "reason", "new_id")  # fmt: skip
+_CREATE_KEYS = (
+    "path",
+    "content",
+    "kind",
+    "attributes",
+    "tags",
+    "confidence",
+    "source",
+    "evidence",
+    "lifetime",
+    "visibility",
+    "reason",
+    "new_id",
+)
 
 
 def _check_create(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict[str, Any]:
@@ -309,11 +321,20 @@ def _check_create(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict[st
 
 def _store_command(item: Mapping[str, Any], owner: str) -> StoreFact:
     return StoreFact(
-        item["new_id"], item["path"], item["content"], owner, item.get("tags"),
-        item.get("kind", "fact"), None, item.get("attributes"), item.get("confidence"),
-        item.get("visibility"), item.get("source"), item.get("evidence") or (),
+        item["new_id"],
+        item["path"],
+        item["content"],
+        owner,
+        item.get("tags"),
+        item.get("kind", "fact"),
+        None,
+        item.get("attributes"),
+        item.get("confidence"),
+        item.get("visibility"),
+        item.get("source"),
+        item.get("evidence") or (),
         item.get("lifetime"),
-    )  # fmt: skip
+    )
 
 
 Facts = Sequence[FactState]
@@ -354,8 +375,15 @@ def _check_supersede(raw: Mapping[str, Any], make_id: Callable[[], str]) -> dict
 
 def _apply_supersede(item: Mapping[str, Any], states: Facts, owner: str, now: datetime) -> Applied:
     (state,) = states
-    command = SupersedeFact(item["new_id"], item["content"], owner, item.get("tags"), None,
-                            item.get("kind"), item.get("attributes"))  # fmt: skip
+    command = SupersedeFact(
+        item["new_id"],
+        item["content"],
+        owner,
+        item.get("tags"),
+        None,
+        item.get("kind"),
+        item.get("attributes"),
+    )
     (new,) = decide_supersede(state, command, now)
     return Applied(((new.fact_id, new),))
 
@@ -404,12 +432,20 @@ for _t in (
     ItemType("archive", _check_archive, _apply_archive, (Role("fact_id", ("delete",)),)),
     ItemType("supersede", _check_supersede, _apply_supersede, (_FACT,)),
     # A link writes its source's stream (write on the source named) and reads its target.
-    ItemType("link", _check_link, _apply_link,
-             (Role("source", ("write",), changes=False), Role("target", changes=False))),
+    ItemType(
+        "link",
+        _check_link,
+        _apply_link,
+        (Role("source", ("write",), changes=False), Role("target", changes=False)),
+    ),
     # A merge changes the survivor's attributes and archives the source (decision 0054).
-    ItemType("merge", _check_merge, _apply_merge,
-             (Role("survivor", ("rewrite",)), Role("source", ("delete",)))),
-):  # fmt: skip
+    ItemType(
+        "merge",
+        _check_merge,
+        _apply_merge,
+        (Role("survivor", ("rewrite",)), Role("source", ("delete",))),
+    ),
+):
     register_item_type(_t)
 
 

@@ -173,13 +173,41 @@ def _this(unit: str, now: datetime) -> tuple[datetime, datetime]:
 # -- numbers -----------------------------------------------------------------------------
 
 _EN_NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-    "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3,
-}  # fmt: skip
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "a couple": 2,
+    "couple of": 2,
+    "a few": 3,
+    "few": 3,
+    "several": 3,
+}
 _EN_NUMBER = r"(\d{1,3}|a couple of|a couple|couple of|a few|few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"  # noqa: E501
-_ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-              "八": 8, "九": 9}  # fmt: skip
+_ZH_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _ZH_NUMBER = r"(\d{1,3}|[零一二两三四五六七八九十]{1,3})"
 
 
@@ -200,17 +228,46 @@ def _zh_number(text: str) -> int:
     return value
 
 
-_UNITS = {"day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month",
-          "months": "month", "year": "year", "years": "year"}  # fmt: skip
-_ZH_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week",
-             "月": "month", "年": "year"}  # fmt: skip
+_UNITS = {
+    "day": "day",
+    "days": "day",
+    "week": "week",
+    "weeks": "week",
+    "month": "month",
+    "months": "month",
+    "year": "year",
+    "years": "year",
+}
+_ZH_UNITS = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "月": "month",
+    "年": "year",
+}
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")  # fmt: skip
-_MONTH_OF = {m: i for i, m in enumerate(_MONTHS, 1)} | {
-    m[:3]: i for i, m in enumerate(_MONTHS, 1) if m not in ("may", "march", "june", "july")
-} | {"sept": 9}  # fmt: skip
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH_OF = (
+    {m: i for i, m in enumerate(_MONTHS, 1)}
+    | {m[:3]: i for i, m in enumerate(_MONTHS, 1) if m not in ("may", "march", "june", "july")}
+    | {"sept": 9}
+)
 _MONTH_NAME = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|aug|sept|sep|oct|nov|dec)"  # noqa: E501
 _BEFORE_MONTH = r"(?:in|during|of|since|early|mid|late|last|this|by|until|from|to|through)"
 
@@ -227,8 +284,12 @@ Handler = Callable[[re.Match[str], datetime], Span]
 
 def _month_phrase(m: re.Match[str], now: datetime) -> Span:
     before, name, day_a, day_b, year = (
-        m.group("before"), m.group("name"), m.group("day_a"), m.group("day_b"), m.group("year")
-    )  # fmt: skip
+        m.group("before"),
+        m.group("name"),
+        m.group("day_a"),
+        m.group("day_b"),
+        m.group("year"),
+    )
     day = day_a or day_b
     if name in ("may", "march", "mar") and not (before or day or year):
         return None  # the verbs

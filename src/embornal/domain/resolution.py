@@ -76,9 +76,28 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _HANDLE = re.compile(r"(?<![\w.])@[A-Za-z0-9_]{2,}")
 _PHONE = re.compile(r"\+?\d[\d ()./-]{5,}\d")
 _LEGAL = frozenset(
-    {"inc", "incorporated", "ltd", "limited", "llc", "llp", "gmbh", "ag", "sa", "sas", "sarl",
-     "bv", "nv", "plc", "corp", "corporation", "co", "company", "the"}
-)  # fmt: skip
+    {
+        "inc",
+        "incorporated",
+        "ltd",
+        "limited",
+        "llc",
+        "llp",
+        "gmbh",
+        "ag",
+        "sa",
+        "sas",
+        "sarl",
+        "bv",
+        "nv",
+        "plc",
+        "corp",
+        "corporation",
+        "co",
+        "company",
+        "the",
+    }
+)
 _FOR = frozenset({"likes", "wants", "prefers"})
 _AGAINST = frozenset({"dislikes", "avoids"})
 
@@ -100,8 +119,11 @@ def _name(text: str, kind: str) -> str:
 
 def soundex(word: str) -> str:
     """American Soundex of a folded word (``smith`` and ``smyth``: ``S530``)."""
-    codes = {c: d for d, letters in enumerate(
-        ("aeiouy", "bfpv", "cgjkqsxz", "dt", "l", "mn", "r")) for c in letters}  # fmt: skip
+    codes = {
+        c: d
+        for d, letters in enumerate(("aeiouy", "bfpv", "cgjkqsxz", "dt", "l", "mn", "r"))
+        for c in letters
+    }
     letters = [c for c in word if c.isalpha() and c.isascii()]
     if not letters:
         return word
@@ -337,8 +359,10 @@ def text_signature(terms: Iterable[str], bands: int = 6, rows: int = 2) -> tuple
     from zlib import crc32
 
     hashed = [crc32(t.encode("utf-8")) for t in distinct]
-    mins = [min((h * (2 * i + 1) + i * 0x9E3779B1) & 0xFFFFFFFF for h in hashed)
-            for i in range(bands * rows)]  # fmt: skip
+    mins = [
+        min((h * (2 * i + 1) + i * 0x9E3779B1) & 0xFFFFFFFF for h in hashed)
+        for i in range(bands * rows)
+    ]
     return tuple(hash((band, *mins[band * rows : (band + 1) * rows])) for band in range(bands))
 
 

@@ -268,31 +268,57 @@ class MemoryAPI(Protocol):
 
     def undo(self, event_id: int | str, *, reason: str) -> list[Event]: ...
 
-    def propose(self, items: Sequence[Mapping[str, Any]], *, title: str | None = None,
-                source: str | None = None, reason: str | None = None) -> Proposal: ...  # fmt: skip
+    def propose(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        title: str | None = None,
+        source: str | None = None,
+        reason: str | None = None,
+    ) -> Proposal: ...
 
-    def ingest(self, text: str, *, name: str | None = None, extractor: str = "rules",
-               path: str | None = None, source: str | None = None,
-               reason: str | None = None) -> Proposal: ...  # fmt: skip
+    def ingest(
+        self,
+        text: str,
+        *,
+        name: str | None = None,
+        extractor: str = "rules",
+        path: str | None = None,
+        source: str | None = None,
+        reason: str | None = None,
+    ) -> Proposal: ...
 
-    def proposals(self, *, status: str | None = None, limit: int | None = None
-                  ) -> list[ProposalSummary]: ...  # fmt: skip
+    def proposals(
+        self, *, status: str | None = None, limit: int | None = None
+    ) -> list[ProposalSummary]: ...
 
     def proposal(self, proposal_id: str) -> Proposal: ...
 
-    def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
-                reason: str | None = None, version: int | None = None) -> Proposal: ...  # fmt: skip
+    def approve(
+        self,
+        proposal_id: str,
+        *,
+        items: Sequence[str] | None = None,
+        reason: str | None = None,
+        version: int | None = None,
+    ) -> Proposal: ...
 
     def reject(self, proposal_id: str, *, reason: str) -> Proposal: ...
 
-    def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
-                      add: Sequence[Mapping[str, Any]] | None = None,
-                      reason: str | None = None) -> Proposal: ...  # fmt: skip
+    def edit_proposal(
+        self,
+        proposal_id: str,
+        *,
+        drop: Sequence[str] | None = None,
+        add: Sequence[Mapping[str, Any]] | None = None,
+        reason: str | None = None,
+    ) -> Proposal: ...
 
     def retention(self, *, lowest: int | None = None) -> list[RetentionScore]: ...
 
-    def prune(self, *, threshold: float | None = None, limit: int | None = None,
-              reason: str | None = None) -> PruneResult: ...  # fmt: skip
+    def prune(
+        self, *, threshold: float | None = None, limit: int | None = None, reason: str | None = None
+    ) -> PruneResult: ...
 
     @property
     def chronicle(self) -> ChronicleAPI:

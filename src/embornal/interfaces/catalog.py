@@ -73,56 +73,122 @@ _READ = (400, 401, 404, 422, 503)
 
 def _path(required: bool = True, default: object = None, **kw: object) -> Input:
     return Input(
-        "path", "path", _PATH, required, default, ("path", "topic"),
-        max_length=MAX_PATH_LENGTH, metavar="PATH",
+        "path",
+        "path",
+        _PATH,
+        required,
+        default,
+        ("path", "topic"),
+        max_length=MAX_PATH_LENGTH,
+        metavar="PATH",
         **{"cli_help": "", **kw},  # type: ignore[arg-type]
-    )  # fmt: skip
+    )
 
 
 _CONTENT = Input(
-    "content", "text", "One short statement to remember.", True, None,
-    ("content", "text", "fact", "memory"), max_length=MAX_CONTENT_BYTES, length_unit="bytes",
+    "content",
+    "text",
+    "One short statement to remember.",
+    True,
+    None,
+    ("content", "text", "fact", "memory"),
+    max_length=MAX_CONTENT_BYTES,
+    length_unit="bytes",
     metavar="CONTENT",
     cli_help="",
-)  # fmt: skip
+)
 _TAGS = Input(
-    "tags", "tags",
+    "tags",
+    "tags",
     'Optional tags: ["k=v", ...] or {"k": "v"}. The owner tag is set by the memory.',
-    aliases=("tags", "tag"), flag="--tag", metavar="KEY=VALUE",
+    aliases=("tags", "tag"),
+    flag="--tag",
+    metavar="KEY=VALUE",
     cli_help="a tag for the fact (repeatable); the owner tag is written by the memory",
-)  # fmt: skip
+)
 _AT = Input(
-    "at", "time", "When the fact was true (imports); default now.", mcp=False, metavar="TIME",
+    "at",
+    "time",
+    "When the fact was true (imports); default now.",
+    mcp=False,
+    metavar="TIME",
     cli_help="ISO-8601 time the fact dates from (imports)",
-)  # fmt: skip
+)
 _KIND_HELP = "The kind of fact (kinds() lists them with their attributes); default fact."
 _KIND = Input(
-    "kind", "kind", _KIND_HELP, default="fact", aliases=("kind", "type"), max_length=64, probe=True,
-    full_only=True, metavar="KIND", cli_help="the kind of fact (default: fact)",
-)  # fmt: skip
+    "kind",
+    "kind",
+    _KIND_HELP,
+    default="fact",
+    aliases=("kind", "type"),
+    max_length=64,
+    probe=True,
+    full_only=True,
+    metavar="KIND",
+    cli_help="the kind of fact (default: fact)",
+)
 _ATTRIBUTES = Input(
-    "attributes", "attributes",
+    "attributes",
+    "attributes",
     'The kind\'s attributes as an object, e.g. {"name": "embornal", "status": "active"}.',
-    aliases=("attributes", "attrs", "fields"), probe=True, full_only=True, flag="--attr",
+    aliases=("attributes", "attrs", "fields"),
+    probe=True,
+    full_only=True,
+    flag="--attr",
     metavar="FIELD=VALUE",
     cli_help="an attribute of the kind (repeatable; `embornal memory kinds` lists the fields)",
-)  # fmt: skip
+)
 _STORE_SPINE = (
-    Input("confidence", "confidence", "How sure, 0..1; default: the prior of who states it.",
-          aliases=("confidence",), probe=True, full_only=True, low=0, high=1, metavar="C"),
+    Input(
+        "confidence",
+        "confidence",
+        "How sure, 0..1; default: the prior of who states it.",
+        aliases=("confidence",),
+        probe=True,
+        full_only=True,
+        low=0,
+        high=1,
+        metavar="C",
+    ),
     VISIBILITY,
-    Input("source", "source", "Your client or session id, for the record: claude-desktop.",
-          aliases=("source", "client", "session"), max_length=128, probe=True, full_only=True,
-          metavar="S", cli_help="a label of who stores it: a client or session id"),
-    Input("evidence", "evidence_list", f"What supports it: TYPE:VALUE list ({EVIDENCE_TYPES}).",
-          default=(), aliases=("evidence",), max_length=EVIDENCE_LENGTH, probe=True,
-          full_only=True, metavar="TYPE:VALUE",
-          cli_help=f"{EVIDENCE_CLI} (repeatable)"),
-)  # fmt: skip
-_AS_OF = Input("as_of", "as_of", "Answer as the memory was then (read-only): an ISO-8601 time "
-               "(UTC unless zoned) or 'yesterday', '3 days ago'.", aliases=("at", "as_of"),
-               max_length=64, http="at", mcp_name="at", probe=True, full_only=True, flag="--at",
-               metavar="TIME")  # fmt: skip
+    Input(
+        "source",
+        "source",
+        "Your client or session id, for the record: claude-desktop.",
+        aliases=("source", "client", "session"),
+        max_length=128,
+        probe=True,
+        full_only=True,
+        metavar="S",
+        cli_help="a label of who stores it: a client or session id",
+    ),
+    Input(
+        "evidence",
+        "evidence_list",
+        f"What supports it: TYPE:VALUE list ({EVIDENCE_TYPES}).",
+        default=(),
+        aliases=("evidence",),
+        max_length=EVIDENCE_LENGTH,
+        probe=True,
+        full_only=True,
+        metavar="TYPE:VALUE",
+        cli_help=f"{EVIDENCE_CLI} (repeatable)",
+    ),
+)
+_AS_OF = Input(
+    "as_of",
+    "as_of",
+    "Answer as the memory was then (read-only): an ISO-8601 time "
+    "(UTC unless zoned) or 'yesterday', '3 days ago'.",
+    aliases=("at", "as_of"),
+    max_length=64,
+    http="at",
+    mcp_name="at",
+    probe=True,
+    full_only=True,
+    flag="--at",
+    metavar="TIME",
+)
 
 
 def _switch(name: str, help_text: str, flag: str | None = None) -> Input:
@@ -138,28 +204,59 @@ _META = "meta"
 
 CORE_OPERATIONS: tuple[Operation, ...] = (
     Operation(
-        "health", None, "Health",
-        http=Http("GET", "/health", "health", "Is the server up",
-                  "Answers without a token; for probes.", auth=False, tag="server"),
+        "health",
+        None,
+        "Health",
+        http=Http(
+            "GET",
+            "/health",
+            "health",
+            "Is the server up",
+            "Answers without a token; for probes.",
+            auth=False,
+            tag="server",
+        ),
     ),
     Operation(
-        "whoami", None, "WhoAmI",
-        http=Http("GET", "/whoami", "whoami", "Who the token stands for",
-                  "The subject of the bearer token and the actor kind its writes are "
-                  "recorded with.", errors=(401, 503), tag="server"),
+        "whoami",
+        None,
+        "WhoAmI",
+        http=Http(
+            "GET",
+            "/whoami",
+            "whoami",
+            "Who the token stands for",
+            "The subject of the bearer token and the actor kind its writes are recorded with.",
+            errors=(401, 503),
+            tag="server",
+        ),
     ),
     Operation(
-        "store", "store", "Fact",
-        (_path(cli_help="topic path such as /projects/embornal"),
-         replace(_CONTENT, nargs="?", cli_help="the fact; '-' or none: stdin"), _TAGS, _AT,
-         replace(OPTIONAL_REASON, mcp=False), _KIND, _ATTRIBUTES,
-         *_STORE_SPINE, LIFETIME),
-        tool_order=1, profile="core", title="Store a fact", cli="memory store",
+        "store",
+        "store",
+        "Fact",
+        (
+            _path(cli_help="topic path such as /projects/embornal"),
+            replace(_CONTENT, nargs="?", cli_help="the fact; '-' or none: stdin"),
+            _TAGS,
+            _AT,
+            replace(OPTIONAL_REASON, mcp=False),
+            _KIND,
+            _ATTRIBUTES,
+            *_STORE_SPINE,
+            LIFETIME,
+        ),
+        tool_order=1,
+        profile="core",
+        title="Store a fact",
+        cli="memory store",
         cli_help="store one fact on a path",
         cli_doc="Store one fact on PATH and print its id and path. CONTENT omitted or '-' "
         "reads\nstandard input (UTF-8; trailing line breaks are dropped).",
-        brief=('Save one small fact on a topic path as soon as you learn it. Example: '
-               'store(path="/projects/x", content="The build uses uv.")'),
+        brief=(
+            "Save one small fact on a topic path as soon as you learn it. Example: "
+            'store(path="/projects/x", content="The build uses uv.")'
+        ),
         guide="""Save one small fact to long-term memory, on a topic path.
 
         Call it as soon as you learn something worth keeping: a decision, a preference,
@@ -169,19 +266,33 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Example: store(path="/projects/embornal", content="The build uses uv.",
         tags=["status=decided"])""",
         example='store(path="/projects/x", content="The build uses uv.")',
-        http=Http("POST", "/facts", "storeFact", "Store a fact",
-                  "Store one small fact on a topic path. The memory writes the owner (the "
-                  "token's subject) itself: a body that carries an owner tag is refused (400). "
-                  "`kind` and `attributes` type it (see `GET /api/v1/kinds`); an unknown kind, "
-                  "a missing required attribute or a value outside a vocabulary is refused "
-                  "(400) and nothing is written; so are `visibility`, `source`, `confidence` "
-                  "and `evidence`.",
-                  status=201, errors=(400, 401, 403, 413, 422, 503)),
+        http=Http(
+            "POST",
+            "/facts",
+            "storeFact",
+            "Store a fact",
+            "Store one small fact on a topic path. The memory writes the owner (the "
+            "token's subject) itself: a body that carries an owner tag is refused (400). "
+            "`kind` and `attributes` type it (see `GET /api/v1/kinds`); an unknown kind, "
+            "a missing required attribute or a value outside a vocabulary is refused "
+            "(400) and nothing is written; so are `visibility`, `source`, `confidence` "
+            "and `evidence`.",
+            status=201,
+            errors=(400, 401, 403, 413, 422, 503),
+        ),
     ),
     Operation(
-        "ls", "ls", "list[PathEntry]", (_path(False, "/", flag=""), _AS_OF, ALL),
-        tool_order=3, profile="full", title="List topics", read_only=True, cli="memory ls",
-        cli_help="list the paths one level below PATH", cli_show="memory_cmds:show_ls",
+        "ls",
+        "ls",
+        "list[PathEntry]",
+        (_path(False, "/", flag=""), _AS_OF, ALL),
+        tool_order=3,
+        profile="full",
+        title="List topics",
+        read_only=True,
+        cli="memory ls",
+        cli_help="list the paths one level below PATH",
+        cli_show="memory_cmds:show_ls",
         cli_args=(_switch(_PLAIN, "one path a line, as ls -F"),),
         guide="""List the topics one level below a path, with their fact and sub-topic counts.
 
@@ -189,16 +300,39 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Returns entries: path, facts (on that path), children (topics below it).
         Example: ls(path="/projects")""",
         example='ls(path="/")',
-        http=Http("GET", "/ls", "ls", "List one level of the tree",
-                  "The paths one level below `path` that hold or lead to facts the subject "
-                  "may read.", items="entries", errors=_READ, tag="paths"),
+        http=Http(
+            "GET",
+            "/ls",
+            "ls",
+            "List one level of the tree",
+            "The paths one level below `path` that hold or lead to facts the subject may read.",
+            items="entries",
+            errors=_READ,
+            tag="paths",
+        ),
     ),
     Operation(
-        "tree", "tree", "TreeNode",
-        (_path(False, "/", flag=""),
-         Input("dirs_only", "bool", "Keep only the paths that hold paths.", default=False,
-               mcp=False, cli_help="only paths that hold paths"), _AS_OF, ALL),
-        tool_order=4, profile="full", title="Topic tree", read_only=True, cli="memory tree",
+        "tree",
+        "tree",
+        "TreeNode",
+        (
+            _path(False, "/", flag=""),
+            Input(
+                "dirs_only",
+                "bool",
+                "Keep only the paths that hold paths.",
+                default=False,
+                mcp=False,
+                cli_help="only paths that hold paths",
+            ),
+            _AS_OF,
+            ALL,
+        ),
+        tool_order=4,
+        profile="full",
+        title="Topic tree",
+        read_only=True,
+        cli="memory tree",
         cli_help="draw the tree of paths below PATH",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
 
@@ -206,21 +340,58 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Returns nodes: path, facts.
         Example: tree(path="/")""",
         example='tree(path="/")',
-        http=Http("GET", "/tree", "tree", "The tree below a path",
-                  "Every visible path below `path`, with each path's own fact count.",
-                  errors=_READ, tag="paths"),
+        http=Http(
+            "GET",
+            "/tree",
+            "tree",
+            "The tree below a path",
+            "Every visible path below `path`, with each path's own fact count.",
+            errors=_READ,
+            tag="paths",
+        ),
     ),
     Operation(
-        "cat", "cat", "list[FactView]",
-        (_path(),
-         Input("limit", "int", f"How many at most (1-{MAX_LIMIT}).", low=1, high=MAX_LIMIT,
-               mcp=False, metavar="N", cli_help=f"at most N facts (1-{MAX_LIMIT})"),
-         Input("order_by", "choice", "date: oldest first; signal: strongest first.",
-               default="date", choices=("date", "signal"), mcp=False, cli_help=""),
-         Input("recall", "bool", "Count the read as a recall (reinforces).", default=False,
-               mcp=False, cli_help="count the read as a recall"), _AS_OF),
-        tool_order=5, profile="full", title="Read a topic", read_only=True, cli="memory cat",
-        cli_help="print the facts of one path", cli_show="memory_cmds:show_cat",
+        "cat",
+        "cat",
+        "list[FactView]",
+        (
+            _path(),
+            Input(
+                "limit",
+                "int",
+                f"How many at most (1-{MAX_LIMIT}).",
+                low=1,
+                high=MAX_LIMIT,
+                mcp=False,
+                metavar="N",
+                cli_help=f"at most N facts (1-{MAX_LIMIT})",
+            ),
+            Input(
+                "order_by",
+                "choice",
+                "date: oldest first; signal: strongest first.",
+                default="date",
+                choices=("date", "signal"),
+                mcp=False,
+                cli_help="",
+            ),
+            Input(
+                "recall",
+                "bool",
+                "Count the read as a recall (reinforces).",
+                default=False,
+                mcp=False,
+                cli_help="count the read as a recall",
+            ),
+            _AS_OF,
+        ),
+        tool_order=5,
+        profile="full",
+        title="Read a topic",
+        read_only=True,
+        cli="memory cat",
+        cli_help="print the facts of one path",
+        cli_show="memory_cmds:show_cat",
         cli_doc="Print the live facts of PATH, oldest first. Reading them is not a recall\n"
         "unless --recall is given.",
         cli_args=(_switch(_META, "add the Owner and Tags columns"),),
@@ -230,50 +401,113 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Returns facts: id, path, content, strength, created_at, tags.
         Example: cat(path="/projects/embornal")""",
         example='cat(path="/memory")',
-        http=Http("GET", "/cat", "cat", "Read the facts of one path",
-                  "The live facts of one path, oldest first (`date`) or strongest first "
-                  "(`signal`). Not a recall unless `recall=true`.", items="facts",
-                  errors=_READ, tag="paths"),
+        http=Http(
+            "GET",
+            "/cat",
+            "cat",
+            "Read the facts of one path",
+            "The live facts of one path, oldest first (`date`) or strongest first "
+            "(`signal`). Not a recall unless `recall=true`.",
+            items="facts",
+            errors=_READ,
+            tag="paths",
+        ),
     ),
     Operation(
-        "recall", "recall", "list[RecallHit]",
-        (Input("query", "text",
-               "Words or a question to look for. Leave out to get the strongest facts.",
-               aliases=("query", "q", "search", "text"), http="q", flag="", nargs="*",
-               metavar="QUERY", cli_help=""),
-         LIMIT,
-         Input("under", "path", "Only search below this path, e.g. /projects.",
-               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH, metavar="PATH",
-               cli_help="only facts at or below PATH"),
-         Input("mode", "choice",
-               "auto (default: meaning and keywords when a model is set up, else keywords), "
-               "keyword, vector (meaning only) or hybrid.", default="auto",
-               choices=("auto", "keyword", "vector", "hybrid"), aliases=("mode", "search_mode"),
-               probe=True, cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
-               "hybrid when a model is set up, else keyword (default: %(default)s)"),
-         Input("reinforce", "bool", "false: a read-only recall (no strength lift).",
-               default=True, mcp=False, probe=True, cli_help="do not count as a recall"), _AS_OF,
-         _ASKED,
-         Input("frame", "text", "Only memories of this frame (a filter label).",
-               aliases=("frame",), max_length=200, rest=False, cli=False),
-         Input("scope", "text", "The task scope whose canon and narrative to show.",
-               aliases=("scope",), max_length=200, rest=False, cli=False, full_only=True),
-         RERANK, ALL),
-        tool_order=2, profile="core", title="Recall facts", read_only=True, cli="memory recall",
+        "recall",
+        "recall",
+        "list[RecallHit]",
+        (
+            Input(
+                "query",
+                "text",
+                "Words or a question to look for. Leave out to get the strongest facts.",
+                aliases=("query", "q", "search", "text"),
+                http="q",
+                flag="",
+                nargs="*",
+                metavar="QUERY",
+                cli_help="",
+            ),
+            LIMIT,
+            Input(
+                "under",
+                "path",
+                "Only search below this path, e.g. /projects.",
+                aliases=("under", "path", "topic"),
+                max_length=MAX_PATH_LENGTH,
+                metavar="PATH",
+                cli_help="only facts at or below PATH",
+            ),
+            Input(
+                "mode",
+                "choice",
+                "auto (default: meaning and keywords when a model is set up, else keywords), "
+                "keyword, vector (meaning only) or hybrid.",
+                default="auto",
+                choices=("auto", "keyword", "vector", "hybrid"),
+                aliases=("mode", "search_mode"),
+                probe=True,
+                cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
+                "hybrid when a model is set up, else keyword (default: %(default)s)",
+            ),
+            Input(
+                "reinforce",
+                "bool",
+                "false: a read-only recall (no strength lift).",
+                default=True,
+                mcp=False,
+                probe=True,
+                cli_help="do not count as a recall",
+            ),
+            _AS_OF,
+            _ASKED,
+            Input(
+                "frame",
+                "text",
+                "Only memories of this frame (a filter label).",
+                aliases=("frame",),
+                max_length=200,
+                rest=False,
+                cli=False,
+            ),
+            Input(
+                "scope",
+                "text",
+                "The task scope whose canon and narrative to show.",
+                aliases=("scope",),
+                max_length=200,
+                rest=False,
+                cli=False,
+                full_only=True,
+            ),
+            RERANK,
+            ALL,
+        ),
+        tool_order=2,
+        profile="core",
+        title="Recall facts",
+        read_only=True,
+        cli="memory recall",
         extra={"mcp_call": "chronicle.recall"},  # the recall cascade (decision 0096)
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",
         cli_doc="Find facts by keyword, by meaning (with an embedding model) or both, best\n"
         "first. Each hit counts as a recall and makes the fact stronger, unless\n"
         "--no-reinforce. Several QUERY words are joined.",
-        cli_run="memory_cmds:recall", cli_show="memory_cmds:show_recall",
-        cli_args=(_switch("scores", "add the total score column"),
-                  _switch("explain", "print every part of each score"),
-                  _switch(_PLAIN, "path TAB fact, one hit a line"),
-                  _switch(_META, "add the ID, Owner and Tags columns")),
-        brief=('Call first, and before answering anything that may depend on earlier work: '
-               'anchors, canon, then the best memories (limit counts all three), with stale '
-               'interpretations, the narrative and open conflicts. Example: recall(query="how '
-               'do we deploy")'),
+        cli_run="memory_cmds:recall",
+        cli_show="memory_cmds:show_recall",
+        cli_args=(
+            _switch("scores", "add the total score column"),
+            _switch("explain", "print every part of each score"),
+            _switch(_PLAIN, "path TAB fact, one hit a line"),
+            _switch(_META, "add the ID, Owner and Tags columns"),
+        ),
+        brief=(
+            "Call first, and before answering anything that may depend on earlier work: "
+            "anchors, canon, then the best memories (limit counts all three), with stale "
+            'interpretations, the narrative and open conflicts. Example: recall(query="how '
+            'do we deploy")'
+        ),
         guide="""Search long-term memory by keywords and by meaning; with no query, get the
         strongest facts.
 
@@ -286,79 +520,164 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         counts as a recall and makes that fact stronger.
         Example: recall(query="which build tool did we pick?", under="/projects", limit=5)""",
         example='recall(query="build tool", limit=5)',
-        http=Http("GET", "/recall", "recall", "Find facts by keyword and meaning",
-                  "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no "
-                  "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
-                  "strength unless `reinforce=false`.", items="hits", errors=(400, 401, 422, 503)),
+        http=Http(
+            "GET",
+            "/recall",
+            "recall",
+            "Find facts by keyword and meaning",
+            "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no "
+            "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
+            "strength unless `reinforce=false`.",
+            items="hits",
+            errors=(400, 401, 422, 503),
+        ),
     ),
     Operation(
-        "tags", "show", "EffectiveTags",
-        (Input("fact_id", "id", "A fact id or a unique prefix of one (0-9, A-Z).", True,
-               http="fact", mcp=False),),
-        http=Http("GET", "/tags", "effectiveTags", "The tags that decide access to a fact",
-                  "The effective tags of a fact, each with the path it is inherited from "
-                  "(null: the fact's own tag).", errors=_READ),
+        "tags",
+        "show",
+        "EffectiveTags",
+        (
+            Input(
+                "fact_id",
+                "id",
+                "A fact id or a unique prefix of one (0-9, A-Z).",
+                True,
+                http="fact",
+                mcp=False,
+            ),
+        ),
+        http=Http(
+            "GET",
+            "/tags",
+            "effectiveTags",
+            "The tags that decide access to a fact",
+            "The effective tags of a fact, each with the path it is inherited from "
+            "(null: the fact's own tag).",
+            errors=_READ,
+        ),
     ),
     Operation(
-        "show", "show", "FactDetail", (FACT_ID, _AS_OF),
-        tool_order=8, profile="full", title="Show a fact", read_only=True, cli="memory show",
+        "show",
+        "show",
+        "FactDetail",
+        (FACT_ID, _AS_OF),
+        tool_order=8,
+        profile="full",
+        title="Show a fact",
+        read_only=True,
+        cli="memory show",
         cli_help="show one fact whole",
         guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
 
         Call it to check where a fact came from or whether it was corrected.
         Example: show(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
         example=f'show(id="{EXAMPLE_ID}")',
-        http=Http("GET", "/facts/{id}", "showFact", "Show one fact whole",
-                  "State, strength, effective tags with their sources, links and events. A "
-                  "fact the subject may not read answers exactly as a missing one: 404.",
-                  errors=_READ),
+        http=Http(
+            "GET",
+            "/facts/{id}",
+            "showFact",
+            "Show one fact whole",
+            "State, strength, effective tags with their sources, links and events. A "
+            "fact the subject may not read answers exactly as a missing one: 404.",
+            errors=_READ,
+        ),
     ),
     Operation(
-        "history", "history", "list[Event]",
-        (Input("target", "target",
-               "A fact id, or a path starting with / for every fact on that path.", True,
-               aliases=("id_or_path", "id", "fact_id", "memory_id", "path", "topic"),
-               http="id", mcp_name="id_or_path", metavar="ID|PATH", cli_help=""),),
-        tool_order=9, profile="full", title="Fact history", read_only=True, cli="memory history",
+        "history",
+        "history",
+        "list[Event]",
+        (
+            Input(
+                "target",
+                "target",
+                "A fact id, or a path starting with / for every fact on that path.",
+                True,
+                aliases=("id_or_path", "id", "fact_id", "memory_id", "path", "topic"),
+                http="id",
+                mcp_name="id_or_path",
+                metavar="ID|PATH",
+                cli_help="",
+            ),
+        ),
+        tool_order=9,
+        profile="full",
+        title="Fact history",
+        read_only=True,
+        cli="memory history",
         cli_help="list the events of a fact or a path",
         guide="""List the events of a fact (with its corrections) or of every fact on a path.
 
         Oldest first; each event has its time, type, actor and reason.
         Example: history(id_or_path="/projects/embornal")""",
         example='history(id_or_path="/projects/x")',
-        http=Http("GET", "/facts/{id}/history", "factHistory", "The history of a fact",
-                  "The events of the fact and of the facts that supersede it or that it "
-                  "supersedes, oldest first.", items="events", errors=_READ),
+        http=Http(
+            "GET",
+            "/facts/{id}/history",
+            "factHistory",
+            "The history of a fact",
+            "The events of the fact and of the facts that supersede it or that it "
+            "supersedes, oldest first.",
+            items="events",
+            errors=_READ,
+        ),
         extra={"remote": "a fact's history only: the history of a path is local-only"},
     ),
     Operation(
-        "forget", "forget", "Fact", (FACT_ID, REASON),
-        tool_order=6, profile="core", title="Forget a fact", destructive=True, cli="memory forget",
-        cli_help="hide a fact from recall (restorable)", cli_show="memory_cmds:show_forgotten",
-        brief=('Take a wrong or outdated memory out of recall, with why (restorable; unpin it '
-               'first if anchored). Example: forget(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", '
-               'reason="outdated")'),
+        "forget",
+        "forget",
+        "Fact",
+        (FACT_ID, REASON),
+        tool_order=6,
+        profile="core",
+        title="Forget a fact",
+        destructive=True,
+        cli="memory forget",
+        cli_help="hide a fact from recall (restorable)",
+        cli_show="memory_cmds:show_forgotten",
+        brief=(
+            "Take a wrong or outdated memory out of recall, with why (restorable; unpin it "
+            'first if anchored). Example: forget(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", '
+            'reason="outdated")'
+        ),
         guide="""Take a wrong or outdated fact out of recall; it stays in the history, restorable.
 
         Give the fact id (from recall or cat) and why.
         Returns the fact with state "forgotten".
         Example: forget(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="We moved to Poetry.")""",
         example=f'forget(id="{EXAMPLE_ID}", reason="outdated")',
-        http=Http("POST", "/facts/{id}/forget", "forgetFact", "Forget a fact",
-                  "Take the fact out of recall, keeping it and the reason in the history; "
-                  "restorable.", errors=WRITE_ERRORS),
+        http=Http(
+            "POST",
+            "/facts/{id}/forget",
+            "forgetFact",
+            "Forget a fact",
+            "Take the fact out of recall, keeping it and the reason in the history; restorable.",
+            errors=WRITE_ERRORS,
+        ),
     ),
     Operation(
-        "supersede", "supersede", "Fact",
-        (FACT_ID, replace(_CONTENT, description="The corrected statement."),
-         replace(_TAGS, mcp=False, probe=True), OPTIONAL_REASON, _AT,
-         replace(_KIND, default=None,
-                 description="Another kind corrects a misclassified fact; default: the old "
-                 "fact's.", cli_help="the kind of fact (default: the old fact's)"),
-         replace(_ATTRIBUTES, description="The new fact's attributes; default: the old "
-                 "fact's.")),
-        tool_order=10, profile="full", title="Correct a fact", destructive=True,
-        cli="memory supersede", cli_help="correct a fact with a new one",
+        "supersede",
+        "supersede",
+        "Fact",
+        (
+            FACT_ID,
+            replace(_CONTENT, description="The corrected statement."),
+            replace(_TAGS, mcp=False, probe=True),
+            OPTIONAL_REASON,
+            _AT,
+            replace(
+                _KIND,
+                default=None,
+                description="Another kind corrects a misclassified fact; default: the old fact's.",
+                cli_help="the kind of fact (default: the old fact's)",
+            ),
+            replace(_ATTRIBUTES, description="The new fact's attributes; default: the old fact's."),
+        ),
+        tool_order=10,
+        profile="full",
+        title="Correct a fact",
+        destructive=True,
+        cli="memory supersede",
+        cli_help="correct a fact with a new one",
         cli_doc="Write a new fact on the same path that supersedes ID. Without --tag the new\n"
         "fact keeps the tags of the old one, without --kind and --attr its kind and\n"
         "attributes. CONTENT '-' reads standard input.",
@@ -370,36 +689,72 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Example: supersede(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", content="The build uses Poetry.",
         reason="Migrated in March.")""",
         example=f'supersede(id="{EXAMPLE_ID}", content="The build uses Poetry.")',
-        http=Http("POST", "/facts/{id}/supersede", "supersedeFact", "Correct a fact",
-                  "Store a new fact on the same path that points at the old one; the old fact "
-                  "leaves default recall and stays in the history.", status=201,
-                  errors=WRITE_ERRORS, probe=True),
+        http=Http(
+            "POST",
+            "/facts/{id}/supersede",
+            "supersedeFact",
+            "Correct a fact",
+            "Store a new fact on the same path that points at the old one; the old fact "
+            "leaves default recall and stays in the history.",
+            status=201,
+            errors=WRITE_ERRORS,
+            probe=True,
+        ),
     ),
     Operation(
-        "restore", "restore", "Fact", (FACT_ID, REASON),
-        tool_order=7, profile="core", title="Restore a fact", cli="memory restore",
-        cli_help="bring a forgotten fact back", cli_show="memory_cmds:show_restored",
-        brief=('Bring a forgotten memory back, with why. Example: '
-               'restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="still true")'),
+        "restore",
+        "restore",
+        "Fact",
+        (FACT_ID, REASON),
+        tool_order=7,
+        profile="core",
+        title="Restore a fact",
+        cli="memory restore",
+        cli_help="bring a forgotten fact back",
+        cli_show="memory_cmds:show_restored",
+        brief=(
+            "Bring a forgotten memory back, with why. Example: "
+            'restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="still true")'
+        ),
         guide="""Bring a forgotten fact back into recall. Give its id and why.
 
         Returns the fact with state "active".
         Example: restore(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="Forgotten by mistake.")""",
         example=f'restore(id="{EXAMPLE_ID}", reason="forgotten by mistake")',
-        http=Http("POST", "/facts/{id}/restore", "restoreFact", "Restore a forgotten fact",
-                  "Bring a forgotten fact back into recall.", errors=WRITE_ERRORS),
+        http=Http(
+            "POST",
+            "/facts/{id}/restore",
+            "restoreFact",
+            "Restore a forgotten fact",
+            "Bring a forgotten fact back into recall.",
+            errors=WRITE_ERRORS,
+        ),
     ),
     Operation(
-        "update", "update", "Fact",
-        (FACT_ID,
-         Input("attributes", "attributes",
-               'The attributes to change, e.g. {"status": "done"}; null removes an optional '
-               "one.", True, aliases=("attributes", "attrs", "fields", "changes"), flag="--attr",
-               metavar="FIELD=VALUE", cli_help="a new value; FIELD= (empty) removes an optional "
-               "field (repeatable; `embornal memory kinds` lists the fields)"),
-         OPTIONAL_REASON),
-        tool_order=11, profile="full", title="Update attributes", cli="memory update",
-        cli_help="change some attributes of a typed fact", cli_show="kinds_cmds:show_updated",
+        "update",
+        "update",
+        "Fact",
+        (
+            FACT_ID,
+            Input(
+                "attributes",
+                "attributes",
+                'The attributes to change, e.g. {"status": "done"}; null removes an optional one.',
+                True,
+                aliases=("attributes", "attrs", "fields", "changes"),
+                flag="--attr",
+                metavar="FIELD=VALUE",
+                cli_help="a new value; FIELD= (empty) removes an optional "
+                "field (repeatable; `embornal memory kinds` lists the fields)",
+            ),
+            OPTIONAL_REASON,
+        ),
+        tool_order=11,
+        profile="full",
+        title="Update attributes",
+        cli="memory update",
+        cli_help="change some attributes of a typed fact",
+        cli_show="kinds_cmds:show_updated",
         cli_doc="Change the attributes given with --attr of the active fact ID; FIELD= (empty)\n"
         "removes an optional one. The result is validated against the fact's kind.",
         guide="""Change some attributes of a typed fact (a project's status, a person's roles)
@@ -411,29 +766,71 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Example: update(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", attributes={"status": "done"},
         reason="Shipped.")""",
         example=f'update(id="{EXAMPLE_ID}", attributes={{"status": "done"}})',
-        http=Http("POST", "/facts/{id}/update", "updateFact", "Update a fact's attributes",
-                  "Change some attributes of an active fact (null removes an optional one); "
-                  "the result is validated whole against the fact's kind. It takes the rights "
-                  "a supersede takes (write and delete on the fact).", errors=WRITE_ERRORS),
+        http=Http(
+            "POST",
+            "/facts/{id}/update",
+            "updateFact",
+            "Update a fact's attributes",
+            "Change some attributes of an active fact (null removes an optional one); "
+            "the result is validated whole against the fact's kind. It takes the rights "
+            "a supersede takes (write and delete on the fact).",
+            errors=WRITE_ERRORS,
+        ),
     ),
     Operation(
-        "find", "find", "list[Fact]",
-        (Input("kind", "kind", "The kind to find, e.g. project (kinds() lists them).", True,
-               aliases=("kind", "type"), max_length=64, flag="--kind", metavar="KIND",
-               cli_help="the kind to find"),
-         Input("where", "where",
-               'Attribute conditions, all of which must hold: ["status=active", ...] or '
-               '{"status": "active"}.', default=(), aliases=("where", "attributes", "filter"),
-               max_length=MAX_PATH_LENGTH, metavar="FIELD=VALUE",
-               cli_help="an attribute condition, all must hold (repeatable)"),
-         Input("under", "path", "Only facts at or below this path, e.g. /projects.",
-               aliases=("under", "path", "topic"), max_length=MAX_PATH_LENGTH, metavar="PATH",
-               cli_help="only facts at or below PATH"),
-         Input("limit", "int", f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
-               aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
-               cli_help=f"at most N facts (1-{MAX_LIMIT}, default all)"), _AS_OF),
-        tool_order=12, profile="full", title="Find typed facts", read_only=True,
-        cli="memory find", cli_help="list the facts of a kind whose attributes match",
+        "find",
+        "find",
+        "list[Fact]",
+        (
+            Input(
+                "kind",
+                "kind",
+                "The kind to find, e.g. project (kinds() lists them).",
+                True,
+                aliases=("kind", "type"),
+                max_length=64,
+                flag="--kind",
+                metavar="KIND",
+                cli_help="the kind to find",
+            ),
+            Input(
+                "where",
+                "where",
+                'Attribute conditions, all of which must hold: ["status=active", ...] or '
+                '{"status": "active"}.',
+                default=(),
+                aliases=("where", "attributes", "filter"),
+                max_length=MAX_PATH_LENGTH,
+                metavar="FIELD=VALUE",
+                cli_help="an attribute condition, all must hold (repeatable)",
+            ),
+            Input(
+                "under",
+                "path",
+                "Only facts at or below this path, e.g. /projects.",
+                aliases=("under", "path", "topic"),
+                max_length=MAX_PATH_LENGTH,
+                metavar="PATH",
+                cli_help="only facts at or below PATH",
+            ),
+            Input(
+                "limit",
+                "int",
+                f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
+                aliases=("limit", "top_k", "max_results"),
+                low=1,
+                high=MAX_LIMIT,
+                metavar="N",
+                cli_help=f"at most N facts (1-{MAX_LIMIT}, default all)",
+            ),
+            _AS_OF,
+        ),
+        tool_order=12,
+        profile="full",
+        title="Find typed facts",
+        read_only=True,
+        cli="memory find",
+        cli_help="list the facts of a kind whose attributes match",
         cli_show="kinds_cmds:show_found",
         cli_doc="List the live facts of --kind that match every --where FIELD=VALUE, oldest\n"
         "first: id, path, the kind's required fields and when each was created.",
@@ -444,18 +841,40 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Returns facts: id, path, content, kind, attributes, created_at, tags.
         Example: find(kind="project", where=["status=active"], under="/projects")""",
         example='find(kind="project", where=["status=active"])',
-        http=Http("GET", "/find", "findFacts", "Find facts by kind and attributes",
-                  "The live facts of `kind` the subject may read whose attributes equal every "
-                  "`where=field=value` (repeatable), oldest first.", items="facts",
-                  errors=_READ),
+        http=Http(
+            "GET",
+            "/find",
+            "findFacts",
+            "Find facts by kind and attributes",
+            "The live facts of `kind` the subject may read whose attributes equal every "
+            "`where=field=value` (repeatable), oldest first.",
+            items="facts",
+            errors=_READ,
+        ),
     ),
     Operation(
-        "kinds", "kinds", "list[dict]",
-        tool_order=13, profile="full", title="List the kinds", read_only=True,
-        cli="memory kinds", cli_help="print the schema of every kind (fields, types, vocabularies)",
+        "kinds",
+        "kinds",
+        "list[dict]",
+        tool_order=13,
+        profile="full",
+        title="List the kinds",
+        read_only=True,
+        cli="memory kinds",
+        cli_help="print the schema of every kind (fields, types, vocabularies)",
         cli_run="kinds_cmds:kinds",
-        cli_args=(Input("kind", "kind", "only this kind", flag="", nargs="?", metavar="KIND",
-                        mcp=False, rest=False),),
+        cli_args=(
+            Input(
+                "kind",
+                "kind",
+                "only this kind",
+                flag="",
+                nargs="?",
+                metavar="KIND",
+                mcp=False,
+                rest=False,
+            ),
+        ),
         guide="""List every kind of fact with its attributes: type, required or not, allowed
         values.
 
@@ -464,12 +883,18 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         Returns kinds: kind, summary, fields (name, type, required, values), required.
         Example: kinds()""",
         example="kinds()",
-        http=Http("GET", "/kinds", "kinds", "Every kind's schema",
-                  "Each kind with its schema version, summary, fields (type, required, "
-                  "vocabulary values, bounds), required fields and cross-field rules.",
-                  items="kinds", errors=(401, 503)),
+        http=Http(
+            "GET",
+            "/kinds",
+            "kinds",
+            "Every kind's schema",
+            "Each kind with its schema version, summary, fields (type, required, "
+            "vocabulary values, bounds), required fields and cross-field rules.",
+            items="kinds",
+            errors=(401, 503),
+        ),
     ),
-)  # fmt: skip
+)
 
 #: The catalogue's other parts, in the catalogue's order after :data:`CORE_OPERATIONS`:
 #: (module of this package, its tuple of operations). They are imported when the whole

@@ -26,38 +26,76 @@ _TIME = "an ISO-8601 date or time (UTC unless zoned)"
 
 
 CLAIM_ID = Input(
-    "claim_id", "text", f"The claim's id from create_claim or recall_claims (a unique prefix "
-    f"works), e.g. {EXAMPLE_CLAIM}.", True, aliases=("claim_id", "id", "claim"),
-    max_length=64, http="id", metavar="ID", cli_help="the claim's id, or a unique prefix of it",
-)  # fmt: skip
+    "claim_id",
+    "text",
+    f"The claim's id from create_claim or recall_claims (a unique prefix "
+    f"works), e.g. {EXAMPLE_CLAIM}.",
+    True,
+    aliases=("claim_id", "id", "claim"),
+    max_length=64,
+    http="id",
+    metavar="ID",
+    cli_help="the claim's id, or a unique prefix of it",
+)
 _REASON = Input(
-    "reason", "reason", "Why: recorded with the decision in the claim's history.", True,
-    aliases=("reason", "why", "note"), max_length=MAX_REASON_LENGTH, flag="--reason",
+    "reason",
+    "reason",
+    "Why: recorded with the decision in the claim's history.",
+    True,
+    aliases=("reason", "why", "note"),
+    max_length=MAX_REASON_LENGTH,
+    flag="--reason",
     cli_help="why (kept in the claim's history)",
-)  # fmt: skip
+)
 
 
 def _time(
     name: str, description: str, aliases: tuple[str, ...], cli_help: str, *, flag: str | None = None
 ) -> Input:
     """A time of the ledger (record or valid time): text, read by the service."""
-    return Input(name, "text", description, aliases=aliases, max_length=64, flag=flag,
-                 metavar="TIME", cli_help=cli_help)  # fmt: skip
+    return Input(
+        name,
+        "text",
+        description,
+        aliases=aliases,
+        max_length=64,
+        flag=flag,
+        metavar="TIME",
+        cli_help=cli_help,
+    )
 
 
 def _label(
-    name: str, kind: InputType, description: str, aliases: tuple[str, ...], metavar: str,
+    name: str,
+    kind: InputType,
+    description: str,
+    aliases: tuple[str, ...],
+    metavar: str,
     cli_help: str,
-) -> Input:  # fmt: skip
+) -> Input:
     """A short label (who, where, a source)."""
-    return Input(name, kind, description, aliases=aliases, max_length=_LABEL, metavar=metavar,
-                 cli_help=cli_help)  # fmt: skip
+    return Input(
+        name,
+        kind,
+        description,
+        aliases=aliases,
+        max_length=_LABEL,
+        metavar=metavar,
+        cli_help=cli_help,
+    )
 
 
 def _words(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
     """A few words about a piece of evidence, as long as a reason may be."""
-    return Input(name, "text", description, aliases=aliases, max_length=MAX_REASON_LENGTH,
-                 metavar="TEXT", cli_help=cli_help)  # fmt: skip
+    return Input(
+        name,
+        "text",
+        description,
+        aliases=aliases,
+        max_length=MAX_REASON_LENGTH,
+        metavar="TEXT",
+        cli_help=cli_help,
+    )
 
 
 def _switch(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
@@ -66,115 +104,193 @@ def _switch(name: str, description: str, aliases: tuple[str, ...], cli_help: str
 
 
 _VALID_FROM = _time(
-    "valid_from", f"Valid time: from when the statement holds, {_TIME} (blank: unknown).",
-    ("valid_from", "from"), "when the statement starts to hold (valid time)",
-)  # fmt: skip
+    "valid_from",
+    f"Valid time: from when the statement holds, {_TIME} (blank: unknown).",
+    ("valid_from", "from"),
+    "when the statement starts to hold (valid time)",
+)
 _VALID_UNTIL = _time(
-    "valid_until", f"Valid time: until when it holds (exclusive), {_TIME}.",
-    ("valid_until", "until"), "when it stops holding (exclusive)",
-)  # fmt: skip
+    "valid_until",
+    f"Valid time: until when it holds (exclusive), {_TIME}.",
+    ("valid_until", "until"),
+    "when it stops holding (exclusive)",
+)
 _AS_OF = _time(
-    "as_of", "Record time: the ledger as it stood then (what was recorded by that "
+    "as_of",
+    "Record time: the ledger as it stood then (what was recorded by that "
     f"time; later evidence never enters), {_TIME} or '3 days ago'.",
-    ("as_of", "at", "recorded_by"), "the ledger as recorded by TIME (record time)",
+    ("as_of", "at", "recorded_by"),
+    "the ledger as recorded by TIME (record time)",
     flag="--as-of",
-)  # fmt: skip
+)
 _CLAIM_TYPE = Input(
-    "claim_type", "text", "plan, observation, commitment, self_report, assertion or "
-    "interpretation.", True, aliases=("claim_type", "kind", "type"), max_length=32,
-    flag="--type", metavar="TYPE",
+    "claim_type",
+    "text",
+    "plan, observation, commitment, self_report, assertion or interpretation.",
+    True,
+    aliases=("claim_type", "kind", "type"),
+    max_length=32,
+    flag="--type",
+    metavar="TYPE",
     cli_help="plan, observation, commitment, self_report, assertion, interpretation",
-)  # fmt: skip
+)
 _SCOPE = Input(
-    "scope", "text", "A label grouping claims (default global); a replacement stays in its "
-    "scope.", aliases=("scope",), max_length=200, metavar="SCOPE",
+    "scope",
+    "text",
+    "A label grouping claims (default global); a replacement stays in its scope.",
+    aliases=("scope",),
+    max_length=200,
+    metavar="SCOPE",
     cli_help="the claims' scope (default global)",
-)  # fmt: skip
+)
 _ABOUT = Input(
-    "about", "list", "The ids of the memories it is about.",
-    aliases=("about", "memory_ids", "memories"), metavar="ID", nargs="*",
+    "about",
+    "list",
+    "The ids of the memories it is about.",
+    aliases=("about", "memory_ids", "memories"),
+    metavar="ID",
+    nargs="*",
     cli_help="a memory it is about (repeatable)",
-)  # fmt: skip
+)
 _MEMORY_ID = Input(
-    "memory_id", "id", "A memory of this store that bears on the claim.",
-    aliases=("memory_id", "fact_id"), max_length=64, flag="--memory", metavar="ID",
+    "memory_id",
+    "id",
+    "A memory of this store that bears on the claim.",
+    aliases=("memory_id", "fact_id"),
+    max_length=64,
+    flag="--memory",
+    metavar="ID",
     cli_help="a memory of this store (or give --source)",
-)  # fmt: skip
+)
 _STANCE = Input(
-    "stance", "text", "supports (default), challenges (contradicts) or context.",
-    aliases=("stance", "relation"), max_length=32, metavar="STANCE",
+    "stance",
+    "text",
+    "supports (default), challenges (contradicts) or context.",
+    aliases=("stance", "relation"),
+    max_length=32,
+    metavar="STANCE",
     cli_help="supports (default), challenges or context",
-)  # fmt: skip
+)
 _REPLACEMENT_ID = Input(
-    "replacement_id", "text", "Instead: a supported proposed claim that replaces this adopted "
+    "replacement_id",
+    "text",
+    "Instead: a supported proposed claim that replaces this adopted "
     "one (it is adopted, this one superseded).",
-    aliases=("replacement_id", "replacement", "new_claim_id"), max_length=64,
-    flag="--replacement", metavar="ID", cli_help="a proposed claim replacing it",
-)  # fmt: skip
+    aliases=("replacement_id", "replacement", "new_claim_id"),
+    max_length=64,
+    flag="--replacement",
+    metavar="ID",
+    cli_help="a proposed claim replacing it",
+)
 _EVIDENCE_ID = Input(
-    "evidence_id", "text", "The evidence's id (the claim's id, '-', a number).", True,
-    aliases=("evidence_id", "id"), max_length=80, http="id", metavar="EVIDENCE_ID",
+    "evidence_id",
+    "text",
+    "The evidence's id (the claim's id, '-', a number).",
+    True,
+    aliases=("evidence_id", "id"),
+    max_length=80,
+    http="id",
+    metavar="EVIDENCE_ID",
     cli_help="the evidence's id, e.g. C01K…-2",
-)  # fmt: skip
+)
 _QUERY = Input(
-    "query", "text", "Words to look for in the claims (optional).",
-    aliases=("query", "q", "text"), max_length=2000, flag="", nargs="?", metavar="QUERY",
+    "query",
+    "text",
+    "Words to look for in the claims (optional).",
+    aliases=("query", "q", "text"),
+    max_length=2000,
+    flag="",
+    nargs="?",
+    metavar="QUERY",
     cli_help="words to look for",
-)  # fmt: skip
+)
 _STATUS = Input(
-    "status", "text", "current (default: adopted, review current), adopted, proposed, "
-    "withdrawn, superseded or all.", aliases=("status", "state"), max_length=16,
+    "status",
+    "text",
+    "current (default: adopted, review current), adopted, proposed, withdrawn, superseded or all.",
+    aliases=("status", "state"),
+    max_length=16,
     metavar="STATUS",
     cli_help="current (default), adopted, proposed, withdrawn, superseded or all",
-)  # fmt: skip
+)
 _ASSERTED_BY = _label(
-    "asserted_by", "text", "Who asserted it (a person, a team, a document).",
-    ("asserted_by", "speaker", "by"), "WHO", "who asserted it",
-)  # fmt: skip
+    "asserted_by",
+    "text",
+    "Who asserted it (a person, a team, a document).",
+    ("asserted_by", "speaker", "by"),
+    "WHO",
+    "who asserted it",
+)
 _STATEMENT_AT = _time(
-    "statement_at", f"When it was stated, {_TIME}.", ("statement_at", "stated_at"),
+    "statement_at",
+    f"When it was stated, {_TIME}.",
+    ("statement_at", "stated_at"),
     "when it was stated",
-)  # fmt: skip
+)
 _SECURITY_SENSITIVE = _switch(
-    "security_sensitive", "True for identity, permission or instruction-like claims (known "
-    "injection shapes are flagged anyway).", ("security_sensitive", "sensitive"),
+    "security_sensitive",
+    "True for identity, permission or instruction-like claims (known "
+    "injection shapes are flagged anyway).",
+    ("security_sensitive", "sensitive"),
     "mark it security-sensitive",
-)  # fmt: skip
+)
 _SOURCE = _label(
-    "source", "source", "A source label instead of a memory (a document, a site).",
-    ("source", "source_label"), "SOURCE", "a source label instead of a memory",
-)  # fmt: skip
+    "source",
+    "source",
+    "A source label instead of a memory (a document, a site).",
+    ("source", "source_label"),
+    "SOURCE",
+    "a source label instead of a memory",
+)
 _NOTE = _words(
     "note", "What it shows, in a few words.", ("note", "reason", "comment"), "what it shows"
-)  # fmt: skip
+)
 _QUOTE = _words(
-    "quote", "The memory's exact words that bear on it.", ("quote",),
+    "quote",
+    "The memory's exact words that bear on it.",
+    ("quote",),
     "the memory's exact words",
-)  # fmt: skip
+)
 _LOCATOR = _label(
-    "locator", "text", "Where in the material (page, section).", ("locator",), "WHERE",
+    "locator",
+    "text",
+    "Where in the material (page, section).",
+    ("locator",),
+    "WHERE",
     "where in the material",
-)  # fmt: skip
+)
 _COMMON_ORIGIN = _label(
-    "common_origin", "source", "The origin it repeats, if it is a copy or repost (copies of "
-    "one origin count once).", ("common_origin", "origin", "repost_of"), "ORIGIN",
+    "common_origin",
+    "source",
+    "The origin it repeats, if it is a copy or repost (copies of one origin count once).",
+    ("common_origin", "origin", "repost_of"),
+    "ORIGIN",
     "the origin it repeats (a repost)",
-)  # fmt: skip
+)
 _VALID_AT = _time(
-    "valid_at", f"Valid time: only claims holding then, {_TIME} (unknown bounds admit).",
-    ("valid_at", "true_at", "when"), "only claims that hold at TIME (valid time)",
+    "valid_at",
+    f"Valid time: only claims holding then, {_TIME} (unknown bounds admit).",
+    ("valid_at", "true_at", "when"),
+    "only claims that hold at TIME (valid time)",
     flag="--valid-at",
-)  # fmt: skip
+)
 _INCLUDE_INACTIVE = _switch(
-    "include_inactive", "Also proposed, withdrawn, superseded and review-pending claims (as "
-    "status=all).", ("include_inactive",), "as --status all",
-)  # fmt: skip
+    "include_inactive",
+    "Also proposed, withdrawn, superseded and review-pending claims (as status=all).",
+    ("include_inactive",),
+    "as --status all",
+)
 _STATEMENT = Input(
-    "statement", "text", "The claim, one sentence (apart from the material it is about).",
-    True, aliases=("statement", "content", "claim", "text"), max_length=MAX_CONTENT_BYTES,
-    length_unit="bytes", metavar="STATEMENT",
+    "statement",
+    "text",
+    "The claim, one sentence (apart from the material it is about).",
+    True,
+    aliases=("statement", "content", "claim", "text"),
+    max_length=MAX_CONTENT_BYTES,
+    length_unit="bytes",
+    metavar="STATEMENT",
     cli_help="the claim, one sentence",
-)  # fmt: skip
+)
 
 _CREATE_GUIDE = """Record a claim: a judgment about material, kept apart from the material.
 It starts proposed; add_evidence then adopt_claim records the judgment.

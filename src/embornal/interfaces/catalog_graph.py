@@ -21,37 +21,65 @@ __all__ = ["GRAPH_OPERATIONS", "INVERSE_NAMES", "RELATIONS"]
 
 #: The closed vocabulary (:class:`embornal.domain.graph.Relation`; a test keeps them equal).
 RELATIONS = (
-    "about", "involves", "part_of", "owned_by", "works_at", "located_in", "relates_to",
-    "supersedes", "derived_from", "contradicts",
-)  # fmt: skip
+    "about",
+    "involves",
+    "part_of",
+    "owned_by",
+    "works_at",
+    "located_in",
+    "relates_to",
+    "supersedes",
+    "derived_from",
+    "contradicts",
+)
 #: The query names of the directed relations read backwards (``domain.graph.INVERSE``).
 INVERSE_NAMES = (
-    "subject_of", "involved_in", "contains", "owns", "employs", "location_of",
-    "superseded_by", "basis_of",
-)  # fmt: skip
+    "subject_of",
+    "involved_in",
+    "contains",
+    "owns",
+    "employs",
+    "location_of",
+    "superseded_by",
+    "basis_of",
+)
 _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
 _GRAPH = "graph_cmds:"
 _READ_ERRORS = (400, 401, 404, 422, 503)
 
 _SOURCE = Input(
-    "source", "id", "The id of the fact the link leaves (a unique prefix works).", True,
-    aliases=("source", "source_id", "from", "id", "fact_id"), http="id", metavar="SRC",
+    "source",
+    "id",
+    "The id of the fact the link leaves (a unique prefix works).",
+    True,
+    aliases=("source", "source_id", "from", "id", "fact_id"),
+    http="id",
+    metavar="SRC",
     cli_help="the fact the link leaves",
-)  # fmt: skip
+)
 _RELATION = Input(
-    "relation", "choice",
+    "relation",
+    "choice",
     "The relation, in its canonical direction: about (a fact -> what it concerns), involves "
     "(project/event/goal -> person/organization), part_of (member -> whole, same kind), "
     "owned_by (contact/asset -> person/organization), works_at (person -> organization), "
     "located_in (-> a location), relates_to, supersedes (new -> old), derived_from "
     "(conclusion -> source), contradicts.",
-    True, aliases=("relation", "rel", "type", "predicate"), choices=RELATIONS,
-    metavar="RELATION", cli_help=f"one of {', '.join(RELATIONS)}",
-)  # fmt: skip
+    True,
+    aliases=("relation", "rel", "type", "predicate"),
+    choices=RELATIONS,
+    metavar="RELATION",
+    cli_help=f"one of {', '.join(RELATIONS)}",
+)
 _TARGET = Input(
-    "target", "id", "The id of the fact the link points at.", True,
-    aliases=("target", "target_id", "to", "dst"), metavar="DST", cli_help="the fact it points at",
-)  # fmt: skip
+    "target",
+    "id",
+    "The id of the fact the link points at.",
+    True,
+    aliases=("target", "target_id", "to", "dst"),
+    metavar="DST",
+    cli_help="the fact it points at",
+)
 _LINK_HTTP = (
     "The link is stored in the relation's canonical direction (a symmetric one, relates_to "
     "or contradicts, from the smaller id). It takes write on the source; the target must be "
@@ -61,9 +89,14 @@ _LINK_HTTP = (
 
 GRAPH_OPERATIONS: tuple[Operation, ...] = (
     Operation(
-        "link", "link", "Link",
+        "link",
+        "link",
+        "Link",
         (_SOURCE, _RELATION, _TARGET, OPTIONAL_REASON),
-        tool_order=24, profile="full", title="Link two facts", cli="memory link",
+        tool_order=24,
+        profile="full",
+        title="Link two facts",
+        cli="memory link",
         cli_show=_GRAPH + "show_link",
         cli_help="link two facts with a typed relation",
         cli_doc="Link SRC to DST with RELATION, in its canonical direction (e.g. a note\n"
@@ -80,14 +113,25 @@ GRAPH_OPERATIONS: tuple[Operation, ...] = (
         Returns the link as stored.
         Example: link(source="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", relation="about", target="01KD0A…")""",
         example=f'link(source="{EXAMPLE_ID}", relation="about", target="{_EXAMPLE_2}")',
-        http=Http("POST", "/facts/{id}/link", "linkFacts", "Link two facts",
-                  f"{_LINK_HTTP}; the same link twice is 409.", errors=WRITE_ERRORS,
-                  tag="graph"),
+        http=Http(
+            "POST",
+            "/facts/{id}/link",
+            "linkFacts",
+            "Link two facts",
+            f"{_LINK_HTTP}; the same link twice is 409.",
+            errors=WRITE_ERRORS,
+            tag="graph",
+        ),
     ),
     Operation(
-        "unlink", "unlink", "Link",
+        "unlink",
+        "unlink",
+        "Link",
         (_SOURCE, _RELATION, _TARGET, OPTIONAL_REASON),
-        tool_order=25, profile="full", title="Unlink two facts", cli="memory unlink",
+        tool_order=25,
+        profile="full",
+        title="Unlink two facts",
+        cli="memory unlink",
         cli_show=_GRAPH + "show_unlink",
         cli_help="take a typed link off",
         cli_doc="Take the link SRC RELATION DST off (a dangling one too); kept in the history.",
@@ -97,29 +141,69 @@ GRAPH_OPERATIONS: tuple[Operation, ...] = (
         Call it with the same source, relation and target the link was made with.
         Example: unlink(source="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", relation="about", target="01KD0A…")""",
         example=f'unlink(source="{EXAMPLE_ID}", relation="about", target="{_EXAMPLE_2}")',
-        http=Http("POST", "/facts/{id}/unlink", "unlinkFacts", "Take a link off",
-                  f"{_LINK_HTTP}; a link that is not there is 404.", errors=WRITE_ERRORS,
-                  tag="graph"),
+        http=Http(
+            "POST",
+            "/facts/{id}/unlink",
+            "unlinkFacts",
+            "Take a link off",
+            f"{_LINK_HTTP}; a link that is not there is 404.",
+            errors=WRITE_ERRORS,
+            tag="graph",
+        ),
     ),
     Operation(
-        "links", "links", "LinkGraph",
-        (FACT_ID,
-         Input("relation", "choice",
-               "Only this relation; an inverse name reads it backwards (subject_of: the "
-               "facts about this one; employs: the people who work at it).",
-               aliases=("relation", "rel", "type"), choices=(*RELATIONS, *INVERSE_NAMES),
-               metavar="R", cli_help="only this relation (inverse names work: subject_of...)"),
-         Input("direction", "choice", "out: links it makes; in: links to it; both (default).",
-               default="both", aliases=("direction",), choices=("out", "in", "both"),
-               cli_help="in, out or both (default)"),
-         Input("depth", "int", "How many links away, 1 to 5 (default 1).", default=1,
-               aliases=("depth", "hops"), low=1, high=5, metavar="N",
-               cli_help="follow links N away, 1-5 (default 1)"),
-         Input("limit", "int", f"How many facts at most (default 100, up to {MAX_LIMIT}).",
-               aliases=("limit", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
-               cli_help=f"at most N facts (1-{MAX_LIMIT}, default 100)")),
-        tool_order=26, profile="full", title="A fact's links", read_only=True,
-        cli="memory links", cli_show=_GRAPH + "show_links",
+        "links",
+        "links",
+        "LinkGraph",
+        (
+            FACT_ID,
+            Input(
+                "relation",
+                "choice",
+                "Only this relation; an inverse name reads it backwards (subject_of: the "
+                "facts about this one; employs: the people who work at it).",
+                aliases=("relation", "rel", "type"),
+                choices=(*RELATIONS, *INVERSE_NAMES),
+                metavar="R",
+                cli_help="only this relation (inverse names work: subject_of...)",
+            ),
+            Input(
+                "direction",
+                "choice",
+                "out: links it makes; in: links to it; both (default).",
+                default="both",
+                aliases=("direction",),
+                choices=("out", "in", "both"),
+                cli_help="in, out or both (default)",
+            ),
+            Input(
+                "depth",
+                "int",
+                "How many links away, 1 to 5 (default 1).",
+                default=1,
+                aliases=("depth", "hops"),
+                low=1,
+                high=5,
+                metavar="N",
+                cli_help="follow links N away, 1-5 (default 1)",
+            ),
+            Input(
+                "limit",
+                "int",
+                f"How many facts at most (default 100, up to {MAX_LIMIT}).",
+                aliases=("limit", "max_results"),
+                low=1,
+                high=MAX_LIMIT,
+                metavar="N",
+                cli_help=f"at most N facts (1-{MAX_LIMIT}, default 100)",
+            ),
+        ),
+        tool_order=26,
+        profile="full",
+        title="A fact's links",
+        read_only=True,
+        cli="memory links",
+        cli_show=_GRAPH + "show_links",
         cli_help="the facts linked to a fact (breadth first)",
         cli_doc="The facts linked to ID, nearest first, up to --depth links away (each fact\n"
         "once, so cycles end), with the [[/path]] links of its content and the\n"
@@ -136,24 +220,50 @@ GRAPH_OPERATIONS: tuple[Operation, ...] = (
         facts naming it.
         Example: links(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", relation="subject_of", depth=2)""",
         example=f'links(id="{EXAMPLE_ID}", depth=2)',
-        http=Http("GET", "/facts/{id}/links", "factLinks", "The facts linked to a fact",
-                  "Breadth first from the fact, up to `depth` (1-5) links away and `limit` "
-                  "facts, each fact once. Only facts the subject may read are followed or "
-                  "shown; forgotten and purged facts are dead ends; a merged fact reads as "
-                  "its survivor. An inverse relation name (subject_of...) reads the "
-                  "relation backwards.", errors=_READ_ERRORS, tag="graph"),
+        http=Http(
+            "GET",
+            "/facts/{id}/links",
+            "factLinks",
+            "The facts linked to a fact",
+            "Breadth first from the fact, up to `depth` (1-5) links away and `limit` "
+            "facts, each fact once. Only facts the subject may read are followed or "
+            "shown; forgotten and purged facts are dead ends; a merged fact reads as "
+            "its survivor. An inverse relation name (subject_of...) reads the "
+            "relation backwards.",
+            errors=_READ_ERRORS,
+            tag="graph",
+        ),
     ),
     Operation(
-        "merge", "merge", "Fact",
-        (replace(FACT_ID, name="survivor", description="The fact that stays (keeps its id).",
-                 aliases=("survivor", "survivor_id", "id", "into"), metavar="SURVIVOR",
-                 cli_help="the fact that stays"),
-         Input("source", "id", "The fact merged into it: archived, its aliases and evidence "
-               "absorbed.", True, aliases=("source", "source_id", "duplicate"),
-               metavar="SOURCE", cli_help="the duplicate, archived by the merge"),
-         replace(REASON, cli_help="why (required): kept in the history")),
-        tool_order=27, profile="full", title="Merge two facts", destructive=True,
-        cli="memory merge", cli_help="merge a duplicate into the fact that stays",
+        "merge",
+        "merge",
+        "Fact",
+        (
+            replace(
+                FACT_ID,
+                name="survivor",
+                description="The fact that stays (keeps its id).",
+                aliases=("survivor", "survivor_id", "id", "into"),
+                metavar="SURVIVOR",
+                cli_help="the fact that stays",
+            ),
+            Input(
+                "source",
+                "id",
+                "The fact merged into it: archived, its aliases and evidence absorbed.",
+                True,
+                aliases=("source", "source_id", "duplicate"),
+                metavar="SOURCE",
+                cli_help="the duplicate, archived by the merge",
+            ),
+            replace(REASON, cli_help="why (required): kept in the history"),
+        ),
+        tool_order=27,
+        profile="full",
+        title="Merge two facts",
+        destructive=True,
+        cli="memory merge",
+        cli_help="merge a duplicate into the fact that stays",
         cli_doc="Merge SOURCE into SURVIVOR (same kind): the survivor keeps its id and absorbs\n"
         "the source's aliases and evidence; the source is archived (restorable) with a\n"
         "supersedes link from the survivor; links to it resolve to the survivor.",
@@ -165,22 +275,42 @@ GRAPH_OPERATIONS: tuple[Operation, ...] = (
         A reason is required. Returns the survivor.
         Example: merge(survivor="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", source="01KD0A…", reason="same")""",
         example=f'merge(survivor="{EXAMPLE_ID}", source="{_EXAMPLE_2}", reason="same person")',
-        http=Http("POST", "/facts/{id}/merge", "mergeFacts", "Merge two facts",
-                  "Merge `source` into the fact of the path (same kind, both active, not "
-                  "itself: else 400 or 409): aliases union, the source's evidence joins, the "
-                  "source is forgotten with a supersedes link from the survivor, in one "
-                  "transaction. It takes write and delete on the survivor and delete on the "
-                  "source; one the subject may not read answers 404.", errors=WRITE_ERRORS,
-                  tag="graph"),
+        http=Http(
+            "POST",
+            "/facts/{id}/merge",
+            "mergeFacts",
+            "Merge two facts",
+            "Merge `source` into the fact of the path (same kind, both active, not "
+            "itself: else 400 or 409): aliases union, the source's evidence joins, the "
+            "source is forgotten with a supersedes link from the survivor, in one "
+            "transaction. It takes write and delete on the survivor and delete on the "
+            "source; one the subject may not read answers 404.",
+            errors=WRITE_ERRORS,
+            tag="graph",
+        ),
     ),
     Operation(
-        "dangling_links", "dangling_links", "list[DanglingLink]",
-        (Input("limit", "int", f"How many at most (default 100, up to {MAX_LIMIT}).",
-               aliases=("limit",), low=1, high=MAX_LIMIT, metavar="N",
-               cli_help=f"at most N links (1-{MAX_LIMIT}, default 100)"),),
-        read_only=True, local_only=True, cli="memory dangling", cli_show=_GRAPH + "show_dangling",
+        "dangling_links",
+        "dangling_links",
+        "list[DanglingLink]",
+        (
+            Input(
+                "limit",
+                "int",
+                f"How many at most (default 100, up to {MAX_LIMIT}).",
+                aliases=("limit",),
+                low=1,
+                high=MAX_LIMIT,
+                metavar="N",
+                cli_help=f"at most N links (1-{MAX_LIMIT}, default 100)",
+            ),
+        ),
+        read_only=True,
+        local_only=True,
+        cli="memory dangling",
+        cli_show=_GRAPH + "show_dangling",
         cli_help="list the links whose target is forgotten or purged",
         cli_doc="The maintenance report of the graph: each link whose target is forgotten or\n"
         "purged (a traversal skips it). Nothing is deleted; unlink or restore by hand.",
     ),
-)  # fmt: skip
+)

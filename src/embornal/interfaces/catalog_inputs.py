@@ -31,10 +31,15 @@ __all__ = [
 
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 ALL = Input(
-    "all", "bool", "Include the memory's own guide under /memory (left out otherwise).",
-    default=False, aliases=("all",), probe=True, full_only=True,
+    "all",
+    "bool",
+    "Include the memory's own guide under /memory (left out otherwise).",
+    default=False,
+    aliases=("all",),
+    probe=True,
+    full_only=True,
     cli_help="include the memory's own guide under /memory",
-)  # fmt: skip
+)
 """Whether a listing or a search shows the guide facts too (decision 0154)."""
 #: The longest evidence as TYPE:VALUE: its value (``spine.MAX_EVIDENCE_VALUE``) and a type.
 EVIDENCE_LENGTH = 8_192 + 32
@@ -46,40 +51,72 @@ _WHY = "Why; kept in the history."
 WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
 
 FACT_ID = Input(
-    "fact_id", "id", _ID, True, aliases=("id", "fact_id", "memory_id"), max_length=64, http="id",
+    "fact_id",
+    "id",
+    _ID,
+    True,
+    aliases=("id", "fact_id", "memory_id"),
+    max_length=64,
+    http="id",
     metavar="ID",
     cli_help="fact id or a unique prefix of one",
-)  # fmt: skip
+)
 REASON = Input(
-    "reason", "reason", _WHY, True, aliases=("reason",), max_length=MAX_REASON_LENGTH,
-    flag="--reason", cli_help="why (kept in the history)",
-)  # fmt: skip
+    "reason",
+    "reason",
+    _WHY,
+    True,
+    aliases=("reason",),
+    max_length=MAX_REASON_LENGTH,
+    flag="--reason",
+    cli_help="why (kept in the history)",
+)
 OPTIONAL_REASON = Input(
-    "reason", "reason", _WHY, aliases=("reason",), max_length=MAX_REASON_LENGTH, probe=True,
+    "reason",
+    "reason",
+    _WHY,
+    aliases=("reason",),
+    max_length=MAX_REASON_LENGTH,
+    probe=True,
     cli_help="why: kept in the history with the event",
-)  # fmt: skip
+)
 EVIDENCE_TYPES = "quote, uri, conversation, document or observation"
 EVIDENCE_CLI = "TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation"
 VISIBILITY = Input(
-    "visibility", "visibility", "Who may see it: shared (default), private (you only; never an "
+    "visibility",
+    "visibility",
+    "Who may see it: shared (default), private (you only; never an "
     "assistant) or restricted:alice,bob (you and those subjects or roles).",
-    aliases=("visibility",), max_length=4096, probe=True, full_only=True, metavar="V",
+    aliases=("visibility",),
+    max_length=4096,
+    probe=True,
+    full_only=True,
+    metavar="V",
     cli_help="shared (default), private, or restricted:a,b",
-)  # fmt: skip
+)
 _LIFETIMES = "permanent, standard, ephemeral or until:YYYY-MM-DD"
 LIFETIME = Input(
-    "lifetime", "lifetime",
+    "lifetime",
+    "lifetime",
     f"How long it should live: {_LIFETIMES} (a date from today on; the fact leaves recall "
     "after it). Ephemeral: one day.",
-    aliases=("lifetime", "retention", "expires"), max_length=40, probe=True, full_only=True,
+    aliases=("lifetime", "retention", "expires"),
+    max_length=40,
+    probe=True,
+    full_only=True,
     metavar="L",
     cli_help=f"{_LIFETIMES} (default standard)",
-)  # fmt: skip
+)
 LIMIT = Input(
-    "limit", "int", "How many hits at most (default 10).",
-    aliases=("limit", "top_k", "max_results"), low=1, high=MAX_LIMIT, metavar="N",
+    "limit",
+    "int",
+    "How many hits at most (default 10).",
+    aliases=("limit", "top_k", "max_results"),
+    low=1,
+    high=MAX_LIMIT,
+    metavar="N",
     cli_help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
-)  # fmt: skip
+)
 
 #: The shapes of an access rule (``policy add|rm``, and the help of ``embornal policy``).
 POLICY_SHAPES = """\
@@ -92,16 +129,30 @@ rules:
 """
 
 #: When the question is asked: recall and the recall cascade read the query's times by it.
-ASKED = Input("now", "time", "When the question is asked (ISO-8601, e.g. 2025-03-01T09:00:00Z; "
-               "default: now): times the query names ('last weekend', 'in May', 上周) are read "
-               "against it and lift the facts of those times.", aliases=("now", "asked_at"),
-               max_length=64, probe=True, full_only=True, metavar="TIME",
-               cli_help="when the question is asked (ISO-8601): 'last week' in QUERY is read "
-               "against it")  # fmt: skip
+ASKED = Input(
+    "now",
+    "time",
+    "When the question is asked (ISO-8601, e.g. 2025-03-01T09:00:00Z; "
+    "default: now): times the query names ('last weekend', 'in May', 上周) are read "
+    "against it and lift the facts of those times.",
+    aliases=("now", "asked_at"),
+    max_length=64,
+    probe=True,
+    full_only=True,
+    metavar="TIME",
+    cli_help="when the question is asked (ISO-8601): 'last week' in QUERY is read against it",
+)
 
 #: The cross-encoder reranker of recall and the recall cascade (decision 0115).
-RERANK = Input("rerank", "bool", "true: the best candidates reordered by the cross-encoder "
-               "reranker (off by default; the server needs `embornal model pull --reranker`).",
-               default=False, aliases=("rerank", "reranker"), probe=True, full_only=True,
-               cli_help="reorder the best candidates (config rerank.top) with the cross-encoder "
-               "reranker (`embornal model pull --reranker`)")  # fmt: skip
+RERANK = Input(
+    "rerank",
+    "bool",
+    "true: the best candidates reordered by the cross-encoder "
+    "reranker (off by default; the server needs `embornal model pull --reranker`).",
+    default=False,
+    aliases=("rerank", "reranker"),
+    probe=True,
+    full_only=True,
+    cli_help="reorder the best candidates (config rerank.top) with the cross-encoder "
+    "reranker (`embornal model pull --reranker`)",
+)

@@ -299,8 +299,12 @@ def _unstorable(value: object, depth: int = 0) -> str | None:
     if isinstance(value, list | tuple):
         return next((w for v in value if (w := _unstorable(v, depth + 1))), None)
     if isinstance(value, Mapping):
-        pairs = (w for k, v in value.items() for w in (_unstorable(k, depth + 1),
-                 _unstorable(v, depth + 1)) if w)  # fmt: skip
+        pairs = (
+            w
+            for k, v in value.items()
+            for w in (_unstorable(k, depth + 1), _unstorable(v, depth + 1))
+            if w
+        )
         return next(pairs, None)
     return None
 

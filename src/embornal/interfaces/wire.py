@@ -109,11 +109,33 @@ def _fact_fields(f: Fact) -> Wire:
 
 
 _PARTS_ORDER = (
-    "total", "method", "strength", "keyword", "bm25", "keyword_rank", "vector", "vector_scaled",
-    "vector_rank", "neighbour", "temporal", "time_window", "diversity", "path", "entity",
-    "entities", "rerank", "rerank_before", "strength_weight", "c",
-    "c_eff", "stale", "pinned", "user_weight", "spine", "matched_terms",
-)  # fmt: skip
+    "total",
+    "method",
+    "strength",
+    "keyword",
+    "bm25",
+    "keyword_rank",
+    "vector",
+    "vector_scaled",
+    "vector_rank",
+    "neighbour",
+    "temporal",
+    "time_window",
+    "diversity",
+    "path",
+    "entity",
+    "entities",
+    "rerank",
+    "rerank_before",
+    "strength_weight",
+    "c",
+    "c_eff",
+    "stale",
+    "pinned",
+    "user_weight",
+    "spine",
+    "matched_terms",
+)
 
 
 def _parts(p: ScoreParts) -> Wire:
@@ -522,32 +544,49 @@ def _read_graph(d: Mapping[str, Any]) -> LinkGraph:
 
 def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
     return MemoryStatus(
-        _read_fact(d["fact"]), str(d["stage"]), str(d["tier"]), bool(d["sensitive"]),
-        tuple(str(s) for s in d.get("screened") or ()), _opt(time_of, d.get("captured_at")),
-        _opt(time_of, d.get("reviewed_at")), d.get("session"),
-        tuple(str(w) for w in d.get("warnings") or ()), d.get("frame"),
-        tuple(str(s) for s in d.get("canon") or ()), _opt(time_of, d.get("event_at")),
-        _opt(int, d.get("session_position")), d.get("origin"),
-    )  # fmt: skip
+        _read_fact(d["fact"]),
+        str(d["stage"]),
+        str(d["tier"]),
+        bool(d["sensitive"]),
+        tuple(str(s) for s in d.get("screened") or ()),
+        _opt(time_of, d.get("captured_at")),
+        _opt(time_of, d.get("reviewed_at")),
+        d.get("session"),
+        tuple(str(w) for w in d.get("warnings") or ()),
+        d.get("frame"),
+        tuple(str(s) for s in d.get("canon") or ()),
+        _opt(time_of, d.get("event_at")),
+        _opt(int, d.get("session_position")),
+        d.get("origin"),
+    )
 
 
 def _read_report(d: Mapping[str, Any]) -> ProvenanceReport:
     return ProvenanceReport(
-        str(d["fact_id"]), str(d["tier"]), bool(d["sensitive"]), d.get("origin"),
-        tuple(str(s) for s in d["sources"]), int(d["recorded"]),
-        tuple(str(s) for s in d["independent"]), int(d["needed"]), bool(d["satisfied"]),
-        str(d["explanation"]), d.get("warning"),
-    )  # fmt: skip
+        str(d["fact_id"]),
+        str(d["tier"]),
+        bool(d["sensitive"]),
+        d.get("origin"),
+        tuple(str(s) for s in d["sources"]),
+        int(d["recorded"]),
+        tuple(str(s) for s in d["independent"]),
+        int(d["needed"]),
+        bool(d["satisfied"]),
+        str(d["explanation"]),
+        d.get("warning"),
+    )
 
 
 def _read_due_memory(d: Mapping[str, Any]) -> DueMemory:
-    return DueMemory(_read_fact(d["fact"]), str(d["tier"]), bool(d["sensitive"]),
-                     time_of(d["since"]))  # fmt: skip
+    return DueMemory(
+        _read_fact(d["fact"]), str(d["tier"]), bool(d["sensitive"]), time_of(d["since"])
+    )
 
 
 def _read_forgotten(d: Mapping[str, Any]) -> ForgottenMemory:
-    return ForgottenMemory(_read_fact(d["fact"]), time_of(d["forgotten_at"]), d.get("reason"),
-                           str(d["actor"]))  # fmt: skip
+    return ForgottenMemory(
+        _read_fact(d["fact"]), time_of(d["forgotten_at"]), d.get("reason"), str(d["actor"])
+    )
 
 
 _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {

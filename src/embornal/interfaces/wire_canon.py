@@ -21,25 +21,42 @@ def shapes(
     """The shapes and readers, given the fact's (which :mod:`.wire` owns)."""
 
     def entry(e: CanonEntry) -> Wire:
-        return {"fact": fact(e.fact), "scope": e.scope, "reason": e.reason,
-                "since": format_time(e.since), "actor": e.actor,
-                "eligible_for_recall": e.eligible_for_recall,
-                "warnings": list(e.warnings)}  # fmt: skip
+        return {
+            "fact": fact(e.fact),
+            "scope": e.scope,
+            "reason": e.reason,
+            "since": format_time(e.since),
+            "actor": e.actor,
+            "eligible_for_recall": e.eligible_for_recall,
+            "warnings": list(e.warnings),
+        }
 
     def read_entry(d: Mapping[str, Any]) -> CanonEntry:
-        return CanonEntry(read_fact(d["fact"]), str(d["scope"]), d.get("reason"),
-                          parse_time(str(d["since"])), str(d["actor"]),
-                          bool(d["eligible_for_recall"]),
-                          tuple(str(w) for w in d.get("warnings") or ()))  # fmt: skip
+        return CanonEntry(
+            read_fact(d["fact"]),
+            str(d["scope"]),
+            d.get("reason"),
+            parse_time(str(d["since"])),
+            str(d["actor"]),
+            bool(d["eligible_for_recall"]),
+            tuple(str(w) for w in d.get("warnings") or ()),
+        )
 
     def removal(r: CanonRemoval) -> Wire:
-        return {"scopes": list(r.scopes), "memory_ids": list(r.memory_ids),
-                "removed": r.removed, "reason": r.reason}  # fmt: skip
+        return {
+            "scopes": list(r.scopes),
+            "memory_ids": list(r.memory_ids),
+            "removed": r.removed,
+            "reason": r.reason,
+        }
 
     def read_removal(d: Mapping[str, Any]) -> CanonRemoval:
-        return CanonRemoval(tuple(str(s) for s in d["scopes"]),
-                            tuple(str(m) for m in d["memory_ids"]), int(d["removed"]),
-                            str(d["reason"]))  # fmt: skip
+        return CanonRemoval(
+            tuple(str(s) for s in d["scopes"]),
+            tuple(str(m) for m in d["memory_ids"]),
+            int(d["removed"]),
+            str(d["reason"]),
+        )
 
     out: dict[type, Callable[[Any], Wire]] = {
         CanonEntry: entry,

@@ -15,10 +15,19 @@ Wire = dict[str, Any]
 
 
 def _audit(e: AuditEntry) -> Wire:
-    return {"position": e.position, "at": format_time(e.at), "action": e.action,
-            "memory_id": e.memory_id, "claim_id": e.claim_id, "narrative_id": e.narrative_id,
-            "conflict_id": e.conflict_id, "actor": e.actor, "actor_kind": e.actor_kind,
-            "reason": e.reason, "event_type": e.event_type}  # fmt: skip
+    return {
+        "position": e.position,
+        "at": format_time(e.at),
+        "action": e.action,
+        "memory_id": e.memory_id,
+        "claim_id": e.claim_id,
+        "narrative_id": e.narrative_id,
+        "conflict_id": e.conflict_id,
+        "actor": e.actor,
+        "actor_kind": e.actor_kind,
+        "reason": e.reason,
+        "event_type": e.event_type,
+    }
 
 
 def _opt(d: Mapping[str, Any], key: str) -> str | None:
@@ -27,10 +36,19 @@ def _opt(d: Mapping[str, Any], key: str) -> str | None:
 
 
 def _read_audit(d: Mapping[str, Any]) -> AuditEntry:
-    return AuditEntry(int(d["position"]), parse_time(str(d["at"])), str(d["action"]),
-                      _opt(d, "memory_id"), str(d["actor"]), str(d["actor_kind"]),
-                      _opt(d, "reason"), str(d["event_type"]), _opt(d, "claim_id"),
-                      _opt(d, "narrative_id"), _opt(d, "conflict_id"))  # fmt: skip
+    return AuditEntry(
+        int(d["position"]),
+        parse_time(str(d["at"])),
+        str(d["action"]),
+        _opt(d, "memory_id"),
+        str(d["actor"]),
+        str(d["actor_kind"]),
+        _opt(d, "reason"),
+        str(d["event_type"]),
+        _opt(d, "claim_id"),
+        _opt(d, "narrative_id"),
+        _opt(d, "conflict_id"),
+    )
 
 
 SHAPES: dict[type, Callable[[Any], Wire]] = {AuditEntry: _audit}

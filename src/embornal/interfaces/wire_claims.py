@@ -30,21 +30,36 @@ def _t(text: Any) -> datetime:
 
 def _evidence(d: Mapping[str, Any]) -> ClaimEvidence:
     return ClaimEvidence(
-        str(d["evidence_id"]), str(d["stance"]), d["memory_id"], d["source"], d["note"],
-        d["quote"], d["locator"], d["common_origin"], _t(d["recorded_at"]),
-        str(d["recorded_by"]), bool(d["active"]), _rt(d["retracted_at"]),
-    )  # fmt: skip
+        str(d["evidence_id"]),
+        str(d["stance"]),
+        d["memory_id"],
+        d["source"],
+        d["note"],
+        d["quote"],
+        d["locator"],
+        d["common_origin"],
+        _t(d["recorded_at"]),
+        str(d["recorded_by"]),
+        bool(d["active"]),
+        _rt(d["retracted_at"]),
+    )
 
 
 def _support(d: Mapping[str, Any]) -> ClaimSupport:
-    return ClaimSupport(int(d["supporting"]), int(d["challenging"]), int(d["context"]),
-                        tuple(d["origin_groups"]), int(d["unknown_origin"]),
-                        bool(d["independence_verified"]))  # fmt: skip
+    return ClaimSupport(
+        int(d["supporting"]),
+        int(d["challenging"]),
+        int(d["context"]),
+        tuple(d["origin_groups"]),
+        int(d["unknown_origin"]),
+        bool(d["independence_verified"]),
+    )
 
 
 def _decision(d: Mapping[str, Any]) -> ClaimDecision:
-    return ClaimDecision(str(d["action"]), _t(d["recorded_at"]), str(d["actor"]), d["reason"],
-                         d["detail"])  # fmt: skip
+    return ClaimDecision(
+        str(d["action"]), _t(d["recorded_at"]), str(d["actor"]), d["reason"], d["detail"]
+    )
 
 
 def read_claim(d: Mapping[str, Any]) -> ClaimRecord:
@@ -78,10 +93,15 @@ def read_claim(d: Mapping[str, Any]) -> ClaimRecord:
 
 def read_claims(d: Mapping[str, Any]) -> ClaimList:
     return ClaimList(
-        tuple(read_claim(c) for c in d["claims"]), int(d["eligible_count"]),
-        bool(d["truncated"]), str(d["status"]), _rt(d["as_of"]), _rt(d["valid_at"]),
-        d["query"], str(d["note"]),
-    )  # fmt: skip
+        tuple(read_claim(c) for c in d["claims"]),
+        int(d["eligible_count"]),
+        bool(d["truncated"]),
+        str(d["status"]),
+        _rt(d["as_of"]),
+        _rt(d["valid_at"]),
+        d["query"],
+        str(d["note"]),
+    )
 
 
 #: The result types with a shape of their own: their fields in order (wire._fields).

@@ -47,22 +47,41 @@ def _opt(value: Any) -> str | None:
 
 def _read_narrative(d: Mapping[str, Any]) -> Narrative:
     return Narrative(
-        str(d["narrative_id"]), str(d["scope"]), str(d["perspective"]), int(d["version"]),
-        _opt(d.get("content")), _opt(d.get("coverage")), bool(d["security_sensitive"]),
-        tuple(d.get("memory_ids") or ()), tuple(d.get("link_ids") or ()),
-        tuple(d.get("claim_ids") or ()), parse_time(str(d["recorded_at"])), str(d["actor"]),
-        _opt(d.get("reason")), _opt(d.get("replaces")), bool(d["current"]), bool(d["usable"]),
-        str(d["review_status"]), str(d["provenance_status"]), _issues(d.get("source_issues")),
-        _time(d.get("reviewed_at")), _opt(d.get("review_note")), bool(d.get("withheld")),
+        str(d["narrative_id"]),
+        str(d["scope"]),
+        str(d["perspective"]),
+        int(d["version"]),
+        _opt(d.get("content")),
+        _opt(d.get("coverage")),
+        bool(d["security_sensitive"]),
+        tuple(d.get("memory_ids") or ()),
+        tuple(d.get("link_ids") or ()),
+        tuple(d.get("claim_ids") or ()),
+        parse_time(str(d["recorded_at"])),
+        str(d["actor"]),
+        _opt(d.get("reason")),
+        _opt(d.get("replaces")),
+        bool(d["current"]),
+        bool(d["usable"]),
+        str(d["review_status"]),
+        str(d["provenance_status"]),
+        _issues(d.get("source_issues")),
+        _time(d.get("reviewed_at")),
+        _opt(d.get("review_note")),
+        bool(d.get("withheld")),
         tuple(d.get("warnings") or ()),
-    )  # fmt: skip
+    )
 
 
 def _read_review(d: Mapping[str, Any]) -> NarrativeReview:
     return NarrativeReview(
-        str(d["narrative_id"]), str(d["scope"]), str(d["perspective"]), str(d["review_status"]),
-        _issues(d.get("source_issues")), str(d["hint"]),
-    )  # fmt: skip
+        str(d["narrative_id"]),
+        str(d["scope"]),
+        str(d["perspective"]),
+        str(d["review_status"]),
+        _issues(d.get("source_issues")),
+        str(d["hint"]),
+    )
 
 
 def _read_view(d: Mapping[str, Any]) -> NarrativeView:

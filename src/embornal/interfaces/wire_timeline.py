@@ -21,37 +21,61 @@ FactIn = Callable[[Mapping[str, Any]], Fact]
 
 
 def _entry(e: TimelineEntry, fact: FactOut) -> Wire:
-    return {"fact": fact(e.fact),
-            "event_at": None if e.event_at is None else format_time(e.event_at),
-            "session_id": e.session_id, "session_position": e.session_position}  # fmt: skip
+    return {
+        "fact": fact(e.fact),
+        "event_at": None if e.event_at is None else format_time(e.event_at),
+        "session_id": e.session_id,
+        "session_position": e.session_position,
+    }
 
 
 def _evidence(e: Evidence, fact: FactOut) -> Wire:
-    return {"entry": _entry(e.entry, fact), "seed_id": e.seed_id, "via": e.via, "offset": e.offset,
-            "relation": e.relation, "direction": e.direction}  # fmt: skip
+    return {
+        "entry": _entry(e.entry, fact),
+        "seed_id": e.seed_id,
+        "via": e.via,
+        "offset": e.offset,
+        "relation": e.relation,
+        "direction": e.direction,
+    }
 
 
 def _hit(h: HistoryHit, fact: FactOut) -> Wire:
-    return {"entry": _entry(h.entry, fact), "score": h.score,
-            "evidence": [_evidence(e, fact) for e in h.evidence]}  # fmt: skip
+    return {
+        "entry": _entry(h.entry, fact),
+        "score": h.score,
+        "evidence": [_evidence(e, fact) for e in h.evidence],
+    }
 
 
 def _read_entry(d: Mapping[str, Any], fact: FactIn) -> TimelineEntry:
     at, pos = d.get("event_at"), d.get("session_position")
-    return TimelineEntry(fact(d["fact"]), None if at is None else parse_time(str(at)),
-                         d.get("session_id"), None if pos is None else int(pos))  # fmt: skip
+    return TimelineEntry(
+        fact(d["fact"]),
+        None if at is None else parse_time(str(at)),
+        d.get("session_id"),
+        None if pos is None else int(pos),
+    )
 
 
 def _read_evidence(d: Mapping[str, Any], fact: FactIn) -> Evidence:
     offset = d.get("offset")
-    return Evidence(_read_entry(d["entry"], fact), str(d["seed_id"]), str(d["via"]),
-                    None if offset is None else int(offset), d.get("relation"),
-                    d.get("direction"))  # fmt: skip
+    return Evidence(
+        _read_entry(d["entry"], fact),
+        str(d["seed_id"]),
+        str(d["via"]),
+        None if offset is None else int(offset),
+        d.get("relation"),
+        d.get("direction"),
+    )
 
 
 def _read_hit(d: Mapping[str, Any], fact: FactIn) -> HistoryHit:
-    return HistoryHit(_read_entry(d["entry"], fact), float(d["score"]),
-                      tuple(_read_evidence(e, fact) for e in d.get("evidence") or ()))  # fmt: skip
+    return HistoryHit(
+        _read_entry(d["entry"], fact),
+        float(d["score"]),
+        tuple(_read_evidence(e, fact) for e in d.get("evidence") or ()),
+    )
 
 
 def shapes(fact: FactOut) -> dict[type, Callable[[Any], Wire]]:

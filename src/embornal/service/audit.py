@@ -30,9 +30,13 @@ _LEDGER_TYPES = tuple(t.TYPE for t in (*CLAIM_EVENTS, *NARRATIVE_EVENTS, *CONFLI
 _PAGE = 200
 
 
-def _entry(e: Event, memory_id: str | None, claim_id: str | None = None,
-           narrative_id: str | None = None, conflict_id: str | None = None
-           ) -> AuditEntry:  # fmt: skip
+def _entry(
+    e: Event,
+    memory_id: str | None,
+    claim_id: str | None = None,
+    narrative_id: str | None = None,
+    conflict_id: str | None = None,
+) -> AuditEntry:
     return AuditEntry(
         position=e.position,
         at=e.recorded_at,

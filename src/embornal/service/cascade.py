@@ -82,7 +82,11 @@ def cascade(
     wanted = n if label is None else n * _FRAME_WIDENING
     ranked = without_guide_hits(
         lambda k: recaller.recall(query, k, vis, now, under=prefix, mode=mode, asked=asked),
-        ctx.store, wanted, vis, guide=guide or prefix not in (None, P.ROOT))  # fmt: skip
+        ctx.store,
+        wanted,
+        vis,
+        guide=guide or prefix not in (None, P.ROOT),
+    )
     anchors = [
         f
         for f in ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
@@ -122,9 +126,18 @@ def cascade(
         open_conflicts = _conflicts_in_frame(ctx, label, open_conflicts)
     view = narratives.usable_narrative(ctx, canon_scope)
     return Cascade(
-        query, label, n, tuple(anchors), tuple(kept), tuple(memories), tuple(hits),
-        tuple(stale), view.narrative, view.narrative_review, tuple(open_conflicts),
-    )  # fmt: skip
+        query,
+        label,
+        n,
+        tuple(anchors),
+        tuple(kept),
+        tuple(memories),
+        tuple(hits),
+        tuple(stale),
+        view.narrative,
+        view.narrative_review,
+        tuple(open_conflicts),
+    )
 
 
 def search(
@@ -141,8 +154,18 @@ def search(
     """The cascade for ``query``, each candidate checked again at answer time; a search
     reinforces nothing."""
     text = _query(query, "search")
-    return cascade(ctx, text, limit=limit, frame=frame, mode=mode, under=under, scope=scope,
-                   reinforce=False, fresh=True, guide=guide)  # fmt: skip
+    return cascade(
+        ctx,
+        text,
+        limit=limit,
+        frame=frame,
+        mode=mode,
+        under=under,
+        scope=scope,
+        reinforce=False,
+        fresh=True,
+        guide=guide,
+    )
 
 
 def search_archive(

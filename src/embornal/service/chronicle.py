@@ -62,35 +62,77 @@ class Chronicle:
 
     # -- the recall cascade and the searches (decisions 0095-0097) ----------------------
 
-    def recall(self, query: str | None = None, *, limit: int | None = None,
-               frame: str | None = None, mode: str = "auto", under: str | None = None,
-               scope: str | None = None, reinforce: bool = True,
-               now: datetime | str | None = None, rerank: bool = False,
-               all: bool = False) -> Cascade:  # fmt: skip
+    def recall(
+        self,
+        query: str | None = None,
+        *,
+        limit: int | None = None,
+        frame: str | None = None,
+        mode: str = "auto",
+        under: str | None = None,
+        scope: str | None = None,
+        reinforce: bool = True,
+        now: datetime | str | None = None,
+        rerank: bool = False,
+        all: bool = False,
+    ) -> Cascade:
         """Anchors first, then the canon, then the ordinary memories, ``limit`` their one
         budget (the anchors always whole); with the stale interpretations, the usable
         narrative or its review notice, and the open conflicts. The ranked hits count as
         a recall unless ``reinforce`` is false; ``now``: when the question is asked;
         ``rerank``: the best candidates reordered by the cross-encoder (decision 0115);
         ``all``: the guide under ``/memory`` too (decision 0154)."""
-        return cascade.cascade(self._ctx, query, limit=limit, frame=frame, mode=mode,
-                               under=under, scope=scope, reinforce=reinforce,
-                               now=now, rerank=rerank, guide=all)  # fmt: skip
+        return cascade.cascade(
+            self._ctx,
+            query,
+            limit=limit,
+            frame=frame,
+            mode=mode,
+            under=under,
+            scope=scope,
+            reinforce=reinforce,
+            now=now,
+            rerank=rerank,
+            guide=all,
+        )
 
-    def search(self, query: str, *, limit: int | None = None, frame: str | None = None,
-               mode: str = "auto", under: str | None = None,
-               scope: str | None = None, all: bool = False) -> Cascade:  # fmt: skip
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        frame: str | None = None,
+        mode: str = "auto",
+        under: str | None = None,
+        scope: str | None = None,
+        all: bool = False,
+    ) -> Cascade:
         """The cascade for ``query``, each candidate checked again at answer time; it
         reinforces nothing. ``all``: the guide under ``/memory`` too (decision 0154)."""
-        return cascade.search(self._ctx, query, limit=limit, frame=frame, mode=mode,
-                              under=under, scope=scope, guide=all)  # fmt: skip
+        return cascade.search(
+            self._ctx,
+            query,
+            limit=limit,
+            frame=frame,
+            mode=mode,
+            under=under,
+            scope=scope,
+            guide=all,
+        )
 
-    def search_archive(self, query: str, *, limit: int | None = None,
-                       frame: str | None = None, mode: str = "auto",
-                       under: str | None = None) -> list[RecallHit]:  # fmt: skip
+    def search_archive(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        frame: str | None = None,
+        mode: str = "auto",
+        under: str | None = None,
+    ) -> list[RecallHit]:
         """The best unpinned memories for ``query`` (of ``frame``), a budget of their own."""
-        return cascade.search_archive(self._ctx, query, limit=limit, frame=frame, mode=mode,
-                                      under=under)  # fmt: skip
+        return cascade.search_archive(
+            self._ctx, query, limit=limit, frame=frame, mode=mode, under=under
+        )
 
     # -- canon and scopes, frames, declared conflicts (decisions 0078-0080) ---------------
 
@@ -134,47 +176,95 @@ class Chronicle:
 
     # -- history context, timelines and links (decisions 0088-0090) --------------------
 
-    def set_history_context(self, fact_id: str, *, event_at: datetime | str | None = None,
-                            session: str | None = None, session_position: int | None = None,
-                            reason: str) -> MemoryStatus:  # fmt: skip
+    def set_history_context(
+        self,
+        fact_id: str,
+        *,
+        event_at: datetime | str | None = None,
+        session: str | None = None,
+        session_position: int | None = None,
+        reason: str,
+    ) -> MemoryStatus:
         """Replace a memory's history context (what is not given becomes unknown)."""
-        return timeline.set_history_context(self._ctx, fact_id, event_at=event_at,
-                                            session=session, session_position=session_position,
-                                            reason=reason)  # fmt: skip
+        return timeline.set_history_context(
+            self._ctx,
+            fact_id,
+            event_at=event_at,
+            session=session,
+            session_position=session_position,
+            reason=reason,
+        )
 
-    def timeline(self, *, session: str | None = None, start: datetime | str | None = None,
-                 end: datetime | str | None = None, limit: int | None = None,
-                 order: str = "asc",
-                 include_forgotten: bool = False) -> list[TimelineEntry]:  # fmt: skip
+    def timeline(
+        self,
+        *,
+        session: str | None = None,
+        start: datetime | str | None = None,
+        end: datetime | str | None = None,
+        limit: int | None = None,
+        order: str = "asc",
+        include_forgotten: bool = False,
+    ) -> list[TimelineEntry]:
         """The memories by event time, then session position, then record order."""
-        return timeline.timeline(self._ctx, session=session, start=start, end=end, limit=limit,
-                                 order=order, include_forgotten=include_forgotten)  # fmt: skip
+        return timeline.timeline(
+            self._ctx,
+            session=session,
+            start=start,
+            end=end,
+            limit=limit,
+            order=order,
+            include_forgotten=include_forgotten,
+        )
 
-    def search_history(self, query: str, *, start: datetime | str | None = None,
-                       end: datetime | str | None = None, session: str | None = None,
-                       limit: int | None = None, expand: int = 0,
-                       via: str = "both") -> list[HistoryHit]:  # fmt: skip
+    def search_history(
+        self,
+        query: str,
+        *,
+        start: datetime | str | None = None,
+        end: datetime | str | None = None,
+        session: str | None = None,
+        limit: int | None = None,
+        expand: int = 0,
+        via: str = "both",
+    ) -> list[HistoryHit]:
         """Keyword search within a time window and session, with bounded evidence."""
-        return timeline.search_history(self._ctx, query, start=start, end=end, session=session,
-                                       limit=limit, expand=expand, via=via)  # fmt: skip
+        return timeline.search_history(
+            self._ctx,
+            query,
+            start=start,
+            end=end,
+            session=session,
+            limit=limit,
+            expand=expand,
+            via=via,
+        )
 
-    def link_memories(self, source_id: str, target_id: str, relation: str, *,
-                      reason: str | None = None) -> Link:  # fmt: skip
+    def link_memories(
+        self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
+    ) -> Link:
         """Assert a typed link between two memories (their names mapped; no trust gained)."""
-        return history_links.link_memories(self._ctx, source_id, target_id, relation,
-                                           reason=reason)  # fmt: skip
+        return history_links.link_memories(self._ctx, source_id, target_id, relation, reason=reason)
 
-    def unlink_memories(self, source_id: str, target_id: str, relation: str, *,
-                        reason: str | None = None) -> Link:  # fmt: skip
+    def unlink_memories(
+        self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
+    ) -> Link:
         """Retract a link between two memories (audited)."""
-        return history_links.unlink_memories(self._ctx, source_id, target_id, relation,
-                                             reason=reason)  # fmt: skip
+        return history_links.unlink_memories(
+            self._ctx, source_id, target_id, relation, reason=reason
+        )
 
-    def memory_links(self, fact_id: str, *, relation: str | None = None,
-                     direction: str = "both", limit: int | None = None) -> LinkGraph:  # fmt: skip
+    def memory_links(
+        self,
+        fact_id: str,
+        *,
+        relation: str | None = None,
+        direction: str = "both",
+        limit: int | None = None,
+    ) -> LinkGraph:
         """The memories one link away from a memory, with the links."""
-        return history_links.memory_links(self._ctx, fact_id, relation=relation,
-                                          direction=direction, limit=limit)  # fmt: skip
+        return history_links.memory_links(
+            self._ctx, fact_id, relation=relation, direction=direction, limit=limit
+        )
 
     def narrate(
         self,
@@ -192,10 +282,17 @@ class Chronicle:
         """A new version of the account of ``scope`` (from ``perspective``), its
         dependencies validated (decision 0085)."""
         return narratives.narrate(
-            self._ctx, content, reason=reason, memory_ids=memory_ids, claim_ids=claim_ids,
-            link_ids=link_ids, scope=scope, perspective=perspective, coverage=coverage,
+            self._ctx,
+            content,
+            reason=reason,
+            memory_ids=memory_ids,
+            claim_ids=claim_ids,
+            link_ids=link_ids,
+            scope=scope,
+            perspective=perspective,
+            coverage=coverage,
             security_sensitive=security_sensitive,
-        )  # fmt: skip
+        )
 
     def current_narrative(
         self, *, scope: str | None = None, perspective: str | None = None

@@ -180,11 +180,21 @@ def record_of(
     issues = issues_of(state, facts)
     evidence = tuple(
         ClaimEvidence(
-            e.evidence_id, e.stance, e.memory_id, e.source, e.note, e.quote, e.locator,
-            e.common_origin, e.recorded_at, e.recorded_by, e.active, e.retracted_at,
+            e.evidence_id,
+            e.stance,
+            e.memory_id,
+            e.source,
+            e.note,
+            e.quote,
+            e.locator,
+            e.common_origin,
+            e.recorded_at,
+            e.recorded_by,
+            e.active,
+            e.retracted_at,
         )
         for e in state.evidence
-    )  # fmt: skip
+    )
     history = tuple(
         ClaimDecision(d.action, d.recorded_at, d.actor, d.reason, d.detail) for d in state.history
     )

@@ -141,10 +141,9 @@ def _propose_superseding(
         return []
     why = f"conflict {conflict_id}: same context, opposed polarity; the newest supersedes"
     items = [
-        {"type": "link", "source": newer, "relation": "supersedes", "target": older,
-         "reason": why},
+        {"type": "link", "source": newer, "relation": "supersedes", "target": older, "reason": why},
         {"type": "archive", "fact_id": older, "reason": why},
-    ]  # fmt: skip
+    ]
     pid = new_id(ctx.now())
     title = f"conflict {conflict_id}: the newest preference supersedes the older"
     opened = decide_proposal(OpenProposal(pid, items, title, PROPOSAL_SOURCE), lambda: pid)

@@ -188,8 +188,10 @@ def _decided(
         assert kept is not None
         survivor = facts.get(kept)
         if survivor is None or kept not in active:
-            raise Conflict(f"fact {kept} is not active: nothing can merge into it",
-                           hint="Restore it first (`embornal memory restore`).")  # fmt: skip
+            raise Conflict(
+                f"fact {kept} is not active: nothing can merge into it",
+                hint="Restore it first (`embornal memory restore`).",
+            )
         for m in bodies[0].archived:  # type: ignore[attr-defined]
             merged, survivor = merge_events(ctx, survivor, facts[m], why)
             out += merged

@@ -97,8 +97,15 @@ def _title(fmt: str, source: str) -> str:
     return f"import from {fmt}: {clean or source[:120]}"
 
 
-def import_tool(ctx: ServiceContext, fmt: str, source: str, *, apply: bool = False,
-                under: str | None = None, progress: Progress = None) -> ToolImport:  # fmt: skip
+def import_tool(
+    ctx: ServiceContext,
+    fmt: str,
+    source: str,
+    *,
+    apply: bool = False,
+    under: str | None = None,
+    progress: Progress = None,
+) -> ToolImport:
     if fmt not in FORMATS:
         raise InvalidInput(f"the formats are {', '.join(FORMATS)}, not {fmt!r}")
     if apply and not proposals.may_decide(ctx):

@@ -215,10 +215,16 @@ def _apply(
 
     if new:
         items = [
-            NewFact(b.path, b.content, tags=list(b.tags) or None, kind=b.kind,
-                    attributes=b.attributes or None, visibility=b.visibility)
+            NewFact(
+                b.path,
+                b.content,
+                tags=list(b.tags) or None,
+                kind=b.kind,
+                attributes=b.attributes or None,
+                visibility=b.visibility,
+            )
             for b in new
-        ]  # fmt: skip
+        ]
         facts.store_many(ctx, items, reason=REASON)
     for block, fact in supersede:
         facts.supersede(

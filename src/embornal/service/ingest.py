@@ -114,10 +114,15 @@ def _about_links(ctx: ServiceContext, drafts: Sequence[Draft]) -> list[dict[str,
             if found is not None and found not in targets:
                 targets[found] = name
         out += [
-            {"type": "link", "source": f"#{n}", "relation": "about", "target": t,
-             "reason": f"mentions {name[:100]}"}
+            {
+                "type": "link",
+                "source": f"#{n}",
+                "relation": "about",
+                "target": t,
+                "reason": f"mentions {name[:100]}",
+            }
             for t, name in targets.items()
-        ]  # fmt: skip
+        ]
     return out
 
 

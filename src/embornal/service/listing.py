@@ -97,16 +97,28 @@ def _check(where: ListFilter) -> ListFilter:
         return where
     under = P.normalize_path(where.under)
     return ListFilter(
-        under, where.kind, where.tag, where.stage, where.tier, where.owner,
-        where.min_confidence, where.max_confidence, where.min_strength, where.max_strength,
+        under,
+        where.kind,
+        where.tag,
+        where.stage,
+        where.tier,
+        where.owner,
+        where.min_confidence,
+        where.max_confidence,
+        where.min_strength,
+        where.max_strength,
         where.sort,
-    )  # fmt: skip
+    )
 
 
 def list_memories(
-    ctx: ServiceContext, where: ListFilter, *, page: int = 1, page_size: int = 50,
+    ctx: ServiceContext,
+    where: ListFilter,
+    *,
+    page: int = 1,
+    page_size: int = 50,
     guide: bool = False,
-) -> MemoryList:  # fmt: skip
+) -> MemoryList:
     """The live facts the subject may read that ``where`` keeps: page ``page`` (from 1) of
     ``page_size``; the guide only with ``guide`` or a list under ``/memory``."""
     if not 1 <= page_size <= MAX_PAGE_SIZE:
@@ -127,9 +139,13 @@ def list_memories(
 
 
 def link_map(
-    ctx: ServiceContext, *, under: str | None = None, relation: str | None = None,
-    limit: int = 60, guide: bool = False,
-) -> MemoryMap:  # fmt: skip
+    ctx: ServiceContext,
+    *,
+    under: str | None = None,
+    relation: str | None = None,
+    limit: int = 60,
+    guide: bool = False,
+) -> MemoryMap:
     """The ``limit`` most linked facts the subject may read (links with one end at or
     below ``under``, of ``relation``) and the links between them; every link's two ends
     pass the read filter."""

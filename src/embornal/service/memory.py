@@ -155,9 +155,19 @@ class Memory:
         ``seed=False``: a memory created now has an empty log, for ``import_events``.
         ``reranker`` (or a function that builds one on first use): ``recall(rerank=True)``."""
         ctx = ServiceContext.open(
-            path, clock=clock, subject=subject, actor_kind=actor_kind, default_limit=default_limit,
-            embedder=embedder, vector_width=vector_width, fusion=fusion, seed=seed,
-            proposals=proposals, ingest=ingest, reranker=reranker)  # fmt: skip
+            path,
+            clock=clock,
+            subject=subject,
+            actor_kind=actor_kind,
+            default_limit=default_limit,
+            embedder=embedder,
+            vector_width=vector_width,
+            fusion=fusion,
+            seed=seed,
+            proposals=proposals,
+            ingest=ingest,
+            reranker=reranker,
+        )
         return cls(ctx)
 
     def close(self) -> None:
@@ -204,28 +214,57 @@ class Memory:
 
     # -- each method: one call of a use-case module (service.facts, .recall, .sharing …) ----
 
-    def store(self, path: str, content: str, *,
-              tags: Sequence[str] | Mapping[str, str] | None = None,
-              at: datetime | str | None = None, kind: str = DEFAULT_KIND,
-              attributes: Mapping[str, object] | None = None, reason: str | None = None,
-              confidence: float | None = None, visibility: Visibility | str | None = None,
-              source: str | None = None, evidence: Sequence[EvidenceRef | str] = (),
-              lifetime: Lifetime | str | None = None) -> Fact:  # fmt: skip
+    def store(
+        self,
+        path: str,
+        content: str,
+        *,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
+        at: datetime | str | None = None,
+        kind: str = DEFAULT_KIND,
+        attributes: Mapping[str, object] | None = None,
+        reason: str | None = None,
+        confidence: float | None = None,
+        visibility: Visibility | str | None = None,
+        source: str | None = None,
+        evidence: Sequence[EvidenceRef | str] = (),
+        lifetime: Lifetime | str | None = None,
+    ) -> Fact:
         """Store one fact on ``path``; its kind, attributes, confidence (None: the actor
         kind's prior), visibility, source, evidence, lifetime are checked: bad ones write none."""
-        return facts.store(self._ctx, details.NewFact(
-            path, content, tags, at, kind, attributes, confidence, visibility, source, evidence,
-            lifetime), reason=reason)  # fmt: skip
+        return facts.store(
+            self._ctx,
+            details.NewFact(
+                path,
+                content,
+                tags,
+                at,
+                kind,
+                attributes,
+                confidence,
+                visibility,
+                source,
+                evidence,
+                lifetime,
+            ),
+            reason=reason,
+        )
 
     def store_many(self, items: Sequence[NewFact], *, reason: str | None = None) -> list[Fact]:
         """Store many facts in one transaction: all, or none."""
         return facts.store_many(self._ctx, items, reason=reason)
 
-    def supersede(self, fact_id: str, content: str, *,
-                  tags: Sequence[str] | Mapping[str, str] | None = None,
-                  reason: str | None = None, at: datetime | str | None = None,
-                  kind: str | None = None,
-                  attributes: Mapping[str, object] | None = None) -> Fact:  # fmt: skip
+    def supersede(
+        self,
+        fact_id: str,
+        content: str,
+        *,
+        tags: Sequence[str] | Mapping[str, str] | None = None,
+        reason: str | None = None,
+        at: datetime | str | None = None,
+        kind: str | None = None,
+        attributes: Mapping[str, object] | None = None,
+    ) -> Fact:
         """Correct a fact: a new one on its path points at it (kind, attributes kept)."""
         return facts.supersede(self._ctx, fact_id, content, tags, reason, at, kind, attributes)
 
@@ -241,8 +280,14 @@ class Memory:
         """Vouch for an active fact: confidence toward 1, ``last_confirmed_at`` now."""
         return spine.confirm(self._ctx, fact_id, evidence=evidence, reason=reason)
 
-    def contradict(self, fact_id: str, *, by: str | None = None,
-                   evidence: EvidenceRef | str | None = None, reason: str) -> Fact:  # fmt: skip
+    def contradict(
+        self,
+        fact_id: str,
+        *,
+        by: str | None = None,
+        evidence: EvidenceRef | str | None = None,
+        reason: str,
+    ) -> Fact:
         """Dispute an active fact (``by``: the fact contradicting it): confidence decays."""
         return spine.contradict(self._ctx, fact_id, by=by, evidence=evidence, reason=reason)
 
@@ -279,23 +324,37 @@ class Memory:
         """The stale facts to confirm again, most urgent first."""
         return importance.due(self._ctx, limit=limit, under=under)
 
-    def conflicts(self, *, status: str | None = "open", conflict_class: str | None = None,
-                  fact_id: str | None = None,
-                  limit: int | None = None) -> list[ConflictRecord]:  # fmt: skip
+    def conflicts(
+        self,
+        *,
+        status: str | None = "open",
+        conflict_class: str | None = None,
+        fact_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[ConflictRecord]:
         """The conflicts whose every fact the subject may read, newest first (open ones)."""
-        return conflicts.conflicts(self._ctx, status=status, conflict_class=conflict_class,
-                                   fact_id=fact_id, limit=limit)  # fmt: skip
+        return conflicts.conflicts(
+            self._ctx, status=status, conflict_class=conflict_class, fact_id=fact_id, limit=limit
+        )
 
     def conflict(self, conflict_id: str) -> ConflictRecord:
         """One conflict (its id or a unique prefix) with its facts side by side."""
         return conflicts.conflict(self._ctx, conflict_id)
 
-    def resolve_conflict(self, conflict_id: str, *, keep: str | None = None, both: bool = False,
-                         merge: str | None = None, reason: str) -> ConflictRecord:  # fmt: skip
+    def resolve_conflict(
+        self,
+        conflict_id: str,
+        *,
+        keep: str | None = None,
+        both: bool = False,
+        merge: str | None = None,
+        reason: str,
+    ) -> ConflictRecord:
         """Decide a conflict: ``keep`` one fact (confirmed; the others forgotten), ``merge``
         the others into one, or ``both``."""
-        return conflicts.resolve_conflict(self._ctx, conflict_id, keep=keep, both=both,
-                                          merge=merge, reason=reason)  # fmt: skip
+        return conflicts.resolve_conflict(
+            self._ctx, conflict_id, keep=keep, both=both, merge=merge, reason=reason
+        )
 
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:
         """Look for duplicates, contradictions and (``stale``) stale facts; open them."""
@@ -303,26 +362,51 @@ class Memory:
 
     # -- the history protocol (docs/model.md; service.protocol) ----------------------------
 
-    def remember(self, content: str, *, source: str | None = None, tier: str | None = None,
-                 path: str | None = None, security_sensitive: bool = False,
-                 session: str | None = None, frame: str | None = None,
-                 reason: str | None = None, event_at: datetime | str | None = None,
-                 session_position: int | None = None) -> MemoryStatus:  # fmt: skip
+    def remember(
+        self,
+        content: str,
+        *,
+        source: str | None = None,
+        tier: str | None = None,
+        path: str | None = None,
+        security_sensitive: bool = False,
+        session: str | None = None,
+        frame: str | None = None,
+        reason: str | None = None,
+        event_at: datetime | str | None = None,
+        session_position: int | None = None,
+    ) -> MemoryStatus:
         """Capture working material (default path: the session's inbox), screened."""
-        return protocol.remember(self._ctx, content, source=source, tier=tier, path=path,
-                                 security_sensitive=security_sensitive, session=session,
-                                 frame=frame, reason=reason, event_at=event_at,
-                                 session_position=session_position)  # fmt: skip
+        return protocol.remember(
+            self._ctx,
+            content,
+            source=source,
+            tier=tier,
+            path=path,
+            security_sensitive=security_sensitive,
+            session=session,
+            frame=frame,
+            reason=reason,
+            event_at=event_at,
+            session_position=session_position,
+        )
 
     def promote(self, fact_id: str, *, reason: str) -> MemoryStatus:
         """Consolidate working material (its truth and tier unchanged)."""
         return protocol.promote(self._ctx, fact_id, reason=reason)
 
-    def corroborate(self, fact_id: str, source: str, *, common_origin: str | None = None,
-                    reason: str | None = None) -> ProvenanceReport:  # fmt: skip
+    def corroborate(
+        self,
+        fact_id: str,
+        source: str,
+        *,
+        common_origin: str | None = None,
+        reason: str | None = None,
+    ) -> ProvenanceReport:
         """Record a corroborating source (always audited); testimony once the gate is met."""
-        return protocol.corroborate(self._ctx, fact_id, source, common_origin=common_origin,
-                                    reason=reason)  # fmt: skip
+        return protocol.corroborate(
+            self._ctx, fact_id, source, common_origin=common_origin, reason=reason
+        )
 
     def provenance(self, fact_id: str) -> ProvenanceReport:
         """The recorded sources of a memory and whether the corroboration gate is met."""
@@ -336,13 +420,15 @@ class Memory:
         """Flag a memory security-sensitive (an unsupported anchor is lifted with it)."""
         return protocol.flag_sensitive(self._ctx, fact_id, reason=reason)
 
-    def due_for_consolidation(self, *, days: int | None = None,
-                              limit: int | None = None) -> list[DueMemory]:  # fmt: skip
+    def due_for_consolidation(
+        self, *, days: int | None = None, limit: int | None = None
+    ) -> list[DueMemory]:
         """Working material to promote or forget, oldest first."""
         return protocol.due_for_consolidation(self._ctx, days=days, limit=limit)
 
-    def due_for_review(self, *, days: int | None = None,
-                       limit: int | None = None) -> list[DueMemory]:  # fmt: skip
+    def due_for_review(
+        self, *, days: int | None = None, limit: int | None = None
+    ) -> list[DueMemory]:
         """Interpretations not reviewed for ``days`` (default 30), longest first."""
         return protocol.due_for_review(self._ctx, days=days, limit=limit)
 
@@ -376,11 +462,19 @@ class Memory:
         """Take a typed link off (a dangling one too)."""
         return links.unlink(self._ctx, source, relation, target, reason=reason)
 
-    def links(self, fact_id: str, *, relation: str | None = None, direction: str = "both",
-              depth: int = 1, limit: int | None = None) -> LinkGraph:  # fmt: skip
+    def links(
+        self,
+        fact_id: str,
+        *,
+        relation: str | None = None,
+        direction: str = "both",
+        depth: int = 1,
+        limit: int | None = None,
+    ) -> LinkGraph:
         """The facts linked to a fact, breadth first up to ``depth`` links away."""
-        return links.links(self._ctx, fact_id, relation=relation, direction=direction,
-                           depth=depth, limit=limit)  # fmt: skip
+        return links.links(
+            self._ctx, fact_id, relation=relation, direction=direction, depth=depth, limit=limit
+        )
 
     def dangling_links(self, *, limit: int | None = None) -> list[DanglingLink]:
         """The links whose target is forgotten or purged (nothing is deleted)."""
@@ -392,22 +486,37 @@ class Memory:
 
     # -- proposals and retention (service.proposals, service.retention) -------------------
 
-    def propose(self, items: Sequence[Mapping[str, Any]], *, title: str | None = None,
-                source: str | None = None, reason: str | None = None) -> Proposal:  # fmt: skip
+    def propose(
+        self,
+        items: Sequence[Mapping[str, Any]],
+        *,
+        title: str | None = None,
+        source: str | None = None,
+        reason: str | None = None,
+    ) -> Proposal:
         """Open a proposal of draft items (create, update, archive, supersede): none is a
         fact until approved (a configured auto-approve rule may approve it at once)."""
         return proposals.propose(self._ctx, items, title=title, source=source, reason=reason)
 
-    def ingest(self, text: str, *, name: str | None = None, extractor: str = "rules",
-               path: str | None = None, source: str | None = None,
-               reason: str | None = None) -> Proposal:  # fmt: skip
+    def ingest(
+        self,
+        text: str,
+        *,
+        name: str | None = None,
+        extractor: str = "rules",
+        path: str | None = None,
+        source: str | None = None,
+        reason: str | None = None,
+    ) -> Proposal:
         """Draft memories from a conversation or note (``rules``, or the configured
         ``llm``) and open ONE proposal of them; nothing is stored until it is approved."""
-        return ingest.ingest(self._ctx, text, name=name, extractor=extractor, path=path,
-                             source=source, reason=reason)  # fmt: skip
+        return ingest.ingest(
+            self._ctx, text, name=name, extractor=extractor, path=path, source=source, reason=reason
+        )
 
-    def proposals(self, *, status: str | None = None, limit: int | None = None
-                  ) -> list[ProposalSummary]:  # fmt: skip
+    def proposals(
+        self, *, status: str | None = None, limit: int | None = None
+    ) -> list[ProposalSummary]:
         """The proposals the subject may see, newest first (status: open, approved, rejected)."""
         return proposals.list_proposals(self._ctx, status=status, limit=limit)
 
@@ -415,11 +524,18 @@ class Memory:
         """One proposal whole: its items and how it was decided."""
         return proposals.show(self._ctx, proposal_id)
 
-    def approve(self, proposal_id: str, *, items: Sequence[str] | None = None,
-                reason: str | None = None, version: int | None = None) -> Proposal:  # fmt: skip
+    def approve(
+        self,
+        proposal_id: str,
+        *,
+        items: Sequence[str] | None = None,
+        reason: str | None = None,
+        version: int | None = None,
+    ) -> Proposal:
         """Apply the chosen items (None: all) of the ``version`` read; the rest are declined."""
-        return proposals.approve(self._ctx, proposal_id, items=items, reason=reason,
-                                 version=version)  # fmt: skip
+        return proposals.approve(
+            self._ctx, proposal_id, items=items, reason=reason, version=version
+        )
 
     def may_decide_proposals(self) -> bool:
         """Whether this subject may approve and reject (a person; an assistant by policy)."""
@@ -433,43 +549,80 @@ class Memory:
         """Close a proposal with nothing applied (a reason is required)."""
         return proposals.reject(self._ctx, proposal_id, reason=reason)
 
-    def edit_proposal(self, proposal_id: str, *, drop: Sequence[str] | None = None,
-                      add: Sequence[Mapping[str, Any]] | None = None,
-                      reason: str | None = None,
-                      replace: Mapping[str, Mapping[str, Any]] | None = None,
-                      version: int | None = None) -> Proposal:  # fmt: skip
+    def edit_proposal(
+        self,
+        proposal_id: str,
+        *,
+        drop: Sequence[str] | None = None,
+        add: Sequence[Mapping[str, Any]] | None = None,
+        reason: str | None = None,
+        replace: Mapping[str, Mapping[str, Any]] | None = None,
+        version: int | None = None,
+    ) -> Proposal:
         """Drop items by number, replace items in place (``{number: item}``), or add
         items, while a proposal is open (``version``: the one read; changed since: refused)."""
-        return proposals.edit(self._ctx, proposal_id, drop=drop or (), add=add or (),
-                              reason=reason, replace=replace, version=version)  # fmt: skip
+        return proposals.edit(
+            self._ctx,
+            proposal_id,
+            drop=drop or (),
+            add=add or (),
+            reason=reason,
+            replace=replace,
+            version=version,
+        )
 
     def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:
         """The live facts least worth keeping, lowest retention score first, with parts."""
         return retention.retention(self._ctx, lowest=lowest)
 
-    def prune(self, *, threshold: float | None = None, limit: int | None = None,
-              reason: str | None = None) -> PruneResult:  # fmt: skip
+    def prune(
+        self, *, threshold: float | None = None, limit: int | None = None, reason: str | None = None
+    ) -> PruneResult:
         """Open ONE archive proposal of the facts scoring below ``threshold``; deletes nothing."""
         return retention.prune(self._ctx, threshold=threshold, limit=limit, reason=reason)
 
     # -- reading (service.recall, service.browse) -------------------------------------------
 
-    def recall(self, query: str | None = None, *, limit: int | None = None,
-               under: str | None = None, reinforce: bool = True, mode: str = "auto",
-               as_of: AsOf = None, now: datetime | str | None = None,
-               rerank: bool = False, all: bool = False) -> list[RecallHit]:  # fmt: skip
+    def recall(
+        self,
+        query: str | None = None,
+        *,
+        limit: int | None = None,
+        under: str | None = None,
+        reinforce: bool = True,
+        mode: str = "auto",
+        as_of: AsOf = None,
+        now: datetime | str | None = None,
+        rerank: bool = False,
+        all: bool = False,
+    ) -> list[RecallHit]:
         """Find live facts by keyword, meaning or both (``mode``: keyword, vector, hybrid,
         auto); no query: the strongest. Each lifts its strength unless not ``reinforce``.
         ``now``: when the question is asked ("last week" in it is read against it);
         ``rerank``: the best candidates reordered by the cross-encoder (decision 0115);
         ``all``: the guide under ``/memory`` too (left out otherwise, decision 0154)."""
-        return recall.recall(self._ctx, query, limit=limit, under=under, reinforce=reinforce,
-                             mode=mode, as_of=as_of, now=now, rerank=rerank,
-                             guide=all)  # fmt: skip
+        return recall.recall(
+            self._ctx,
+            query,
+            limit=limit,
+            under=under,
+            reinforce=reinforce,
+            mode=mode,
+            as_of=as_of,
+            now=now,
+            rerank=rerank,
+            guide=all,
+        )
 
-    def find(self, kind: str, where: Mapping[str, str] | Sequence[str] = (), *,
-             under: str | None = None, limit: int | None = None,
-             as_of: AsOf = None) -> list[Fact]:  # fmt: skip
+    def find(
+        self,
+        kind: str,
+        where: Mapping[str, str] | Sequence[str] = (),
+        *,
+        under: str | None = None,
+        limit: int | None = None,
+        as_of: AsOf = None,
+    ) -> list[Fact]:
         """Live facts of ``kind`` whose attributes equal ``where`` (``["status=active"]``)."""
         return kinds.find(self._ctx, kind, where, under=under, limit=limit, as_of=as_of)
 
@@ -481,24 +634,39 @@ class Memory:
         ``all``: the guide under ``/memory`` too (shown anyway when ``path`` is in it)."""
         return browse.ls(self._ctx, path, as_of, guide=all)
 
-    def tree(self, path: str = "/", *, dirs_only: bool = False, as_of: AsOf = None,
-             all: bool = False) -> TreeNode:  # fmt: skip
+    def tree(
+        self, path: str = "/", *, dirs_only: bool = False, as_of: AsOf = None, all: bool = False
+    ) -> TreeNode:
         """The whole tree below ``path``; ``dirs_only`` keeps the paths that hold paths;
         ``all``: the guide under ``/memory`` too (shown anyway when ``path`` is in it)."""
         return browse.tree(self._ctx, path, dirs_only=dirs_only, as_of=as_of, guide=all)
 
-    def list_memories(self, where: ListFilter, *, page: int = 1, page_size: int = 50,
-                      all: bool = False) -> MemoryList:  # fmt: skip
+    def list_memories(
+        self, where: ListFilter, *, page: int = 1, page_size: int = 50, all: bool = False
+    ) -> MemoryList:
         """The live facts that ``where`` keeps (filtered, sorted, paged by the store)."""
         return listing.list_memories(self._ctx, where, page=page, page_size=page_size, guide=all)
 
-    def link_map(self, *, under: str | None = None, relation: str | None = None,
-                 limit: int = 60, all: bool = False) -> MemoryMap:  # fmt: skip
+    def link_map(
+        self,
+        *,
+        under: str | None = None,
+        relation: str | None = None,
+        limit: int = 60,
+        all: bool = False,
+    ) -> MemoryMap:
         """The most linked facts and the typed links between them (the whole graph)."""
         return listing.link_map(self._ctx, under=under, relation=relation, limit=limit, guide=all)
 
-    def cat(self, path: str, *, limit: int | None = None, order_by: str = "date",
-            recall: bool = False, as_of: AsOf = None) -> list[FactView]:  # fmt: skip
+    def cat(
+        self,
+        path: str,
+        *,
+        limit: int | None = None,
+        order_by: str = "date",
+        recall: bool = False,
+        as_of: AsOf = None,
+    ) -> list[FactView]:
         """A path's facts, oldest (``date``) or strongest (``signal``) first."""
         return browse.cat(self._ctx, path, as_of, limit=limit, order_by=order_by, recall=recall)
 
@@ -542,14 +710,26 @@ class Memory:
         """Would ``subject`` be allowed ``action`` on ``target`` (a path or a fact id)?"""
         return sharing.policy_check(self._ctx, subject, action, target)
 
-    def token_add(self, subject: str, *, name: str | None = None,
-                  expires_in_days: float | None = None, rules: bool = True,
-                  person: bool = False) -> IssuedToken:  # fmt: skip
+    def token_add(
+        self,
+        subject: str,
+        *,
+        name: str | None = None,
+        expires_in_days: float | None = None,
+        rules: bool = True,
+        person: bool = False,
+    ) -> IssuedToken:
         """Issue a token for ``subject`` (shown once) and, unless ``rules=False``, its rules.
         ``person``: a person holds it (its writes and decisions are a person's); else an
         assistant (decision 0147)."""
-        return sharing.token_add(self._ctx, subject, name=name, expires_in_days=expires_in_days,
-                                 rules=rules, person=person)  # fmt: skip
+        return sharing.token_add(
+            self._ctx,
+            subject,
+            name=name,
+            expires_in_days=expires_in_days,
+            rules=rules,
+            person=person,
+        )
 
     def tokens(self, *, include_inactive: bool = False) -> list[TokenInfo]:
         """The tokens issued (active ones only, unless ``include_inactive``)."""
@@ -576,8 +756,13 @@ class Memory:
         """What differs between the live projections and a replay (empty: all equal)."""
         return admin.verify(self._ctx)
 
-    def reindex(self, *, limit: int | None = None, everything: bool = False,
-                progress: Callable[[int, int], None] | None = None) -> ReindexResult:  # fmt: skip
+    def reindex(
+        self,
+        *,
+        limit: int | None = None,
+        everything: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReindexResult:
         """Give a vector to each fact waiting for one; ``everything`` re-embeds all facts."""
         return admin.reindex(self._ctx, limit=limit, everything=everything, progress=progress)
 
@@ -613,38 +798,64 @@ class Memory:
 
     # Another memory tool's data into ONE proposal of import facts (``apply``: approved at
     # once as the subject); ``progress(done, total)`` while the source is read.
-    def import_memory_as_history(self, source: str, *, apply: bool = False,
-                                 under: str | None = None, progress: Progress = None,
-                                 ) -> ToolImport:  # fmt: skip
+    def import_memory_as_history(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
         """memory-as-history's SQLite database: memories, tiers, pins, audit, narratives."""
-        return import_tools.import_tool(self._ctx, "memory-as-history", source, apply=apply,
-                                        under=under, progress=progress)  # fmt: skip
+        return import_tools.import_tool(
+            self._ctx, "memory-as-history", source, apply=apply, under=under, progress=progress
+        )
 
-    def import_basic_memory(self, source: str, *, apply: bool = False,
-                            under: str | None = None, progress: Progress = None,
-                            ) -> ToolImport:  # fmt: skip
+    def import_basic_memory(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
         """A basic-memory project: entities, observations and relations."""
-        return import_tools.import_tool(self._ctx, "basic-memory", source, apply=apply,
-                                        under=under, progress=progress)  # fmt: skip
+        return import_tools.import_tool(
+            self._ctx, "basic-memory", source, apply=apply, under=under, progress=progress
+        )
 
-    def import_mem0(self, source: str, *, apply: bool = False, under: str | None = None,
-                    progress: Progress = None) -> ToolImport:  # fmt: skip
+    def import_mem0(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
         """A mem0 export (the JSON of get_all): one path per user."""
-        return import_tools.import_tool(self._ctx, "mem0", source, apply=apply, under=under,
-                                        progress=progress)  # fmt: skip
+        return import_tools.import_tool(
+            self._ctx, "mem0", source, apply=apply, under=under, progress=progress
+        )
 
-    def import_mcp_memory(self, source: str, *, apply: bool = False,
-                          under: str | None = None, progress: Progress = None,
-                          ) -> ToolImport:  # fmt: skip
+    def import_mcp_memory(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
         """The MCP reference memory server's JSONL: entities, relations, observations."""
-        return import_tools.import_tool(self._ctx, "mcp-memory", source, apply=apply,
-                                        under=under, progress=progress)  # fmt: skip
+        return import_tools.import_tool(
+            self._ctx, "mcp-memory", source, apply=apply, under=under, progress=progress
+        )
 
     def backup(self, file: str) -> Backup:
         """A consistent copy of the whole memory in the new file ``file``, writers going on."""
         return backup.backup(self._ctx, file)
 
-    def copy_to(self, target: str, *,
-                progress: Callable[[str, int, int], None] | None = None) -> Copied:  # fmt: skip
+    def copy_to(
+        self, target: str, *, progress: Callable[[str, int, int], None] | None = None
+    ) -> Copied:
         """The whole memory into the empty ``target`` (a new file, or a PostgreSQL URL)."""
         return copying.copy_to(self._ctx, target, progress)

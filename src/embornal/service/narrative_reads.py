@@ -85,17 +85,38 @@ def narrative_of(
     status = "superseded" if not current else ("current" if usable else "stale")
     warnings = (UNLINKED_WARNING,) if warn and not version.linked else ()
     return Narrative(
-        version.narrative_id, version.scope, version.perspective, version.number,
-        version.content, version.coverage, version.sensitive, version.memory_ids,
-        version.link_ids, version.claim_ids, version.recorded_at, version.actor,
-        version.reason, version.replaces, current, usable, status,
-        "linked" if version.linked else "unlinked", issues, version.reviewed_at,
-        version.review_note, version.content is None, warnings,
-    )  # fmt: skip
+        version.narrative_id,
+        version.scope,
+        version.perspective,
+        version.number,
+        version.content,
+        version.coverage,
+        version.sensitive,
+        version.memory_ids,
+        version.link_ids,
+        version.claim_ids,
+        version.recorded_at,
+        version.actor,
+        version.reason,
+        version.replaces,
+        current,
+        usable,
+        status,
+        "linked" if version.linked else "unlinked",
+        issues,
+        version.reviewed_at,
+        version.review_note,
+        version.content is None,
+        warnings,
+    )
 
 
 def notice_of(n: Narrative) -> NarrativeReview:
     return NarrativeReview(
-        n.narrative_id, n.scope, n.perspective, n.review_status, n.source_issues,
+        n.narrative_id,
+        n.scope,
+        n.perspective,
+        n.review_status,
+        n.source_issues,
         fix_hint(n.narrative_id, n.source_issues),
-    )  # fmt: skip
+    )

@@ -179,10 +179,19 @@ def narrate(
     for _ in range(_ATTEMPTS):
         account = fold_account(ctx.store.read_stream(stream))
         body = NarrativeVersioned(
-            new_id(ctx.now()), sc, pe, text, cover, sensitive, found.matches, memories,
-            tuple(format_link(*k) for k in links), claims, checked_pairs(checked),
+            new_id(ctx.now()),
+            sc,
+            pe,
+            text,
+            cover,
+            sensitive,
+            found.matches,
+            memories,
+            tuple(format_link(*k) for k in links),
+            claims,
+            checked_pairs(checked),
             account.current.narrative_id if account is not None else None,
-        )  # fmt: skip
+        )
         try:
             ctx.append(
                 "narrating", [ctx.event(stream, body, why, account.version if account else 0)]

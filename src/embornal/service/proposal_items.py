@@ -83,8 +83,9 @@ def load(ctx: ServiceContext, state: ProposalState, chosen: Sequence[str]) -> Lo
     return Loaded(facts, states)
 
 
-def _require(ctx: ServiceContext, n: str, item: Mapping[str, Any], loaded: Loaded,
-             applied: Applied) -> None:  # fmt: skip
+def _require(
+    ctx: ServiceContext, n: str, item: Mapping[str, Any], loaded: Loaded, applied: Applied
+) -> None:
     """The rights the item takes on each fact it names (a fact this proposal creates is
     covered by its create's right), and write where it stores a new fact."""
     try:
@@ -108,9 +109,14 @@ def _require(ctx: ServiceContext, n: str, item: Mapping[str, Any], loaded: Loade
 
 
 def plan(
-    ctx: ServiceContext, state: ProposalState, chosen: Sequence[str], loaded: Loaded,
-    why: str | None, *, check_access: bool = True,
-) -> Planned:  # fmt: skip
+    ctx: ServiceContext,
+    state: ProposalState,
+    chosen: Sequence[str],
+    loaded: Loaded,
+    why: str | None,
+    *,
+    check_access: bool = True,
+) -> Planned:
     """The fact events of the chosen items in order, with the access each takes checked
     (unless not ``check_access``: a proposal is checked for what it says, the approver
     for its rights); an item that no longer applies names its number."""

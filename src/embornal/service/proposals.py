@@ -127,16 +127,31 @@ def _view(state: ProposalState) -> Proposal:
         for n, item in sorted(state.items.items(), key=lambda kv: int(kv[0]))
     )
     return Proposal(
-        state.proposal_id, state.status.value, state.version, state.title, state.source,
-        state.proposer, state.opened_at, state.decided_by, state.decided_at, state.reason, items,
-    )  # fmt: skip
+        state.proposal_id,
+        state.status.value,
+        state.version,
+        state.title,
+        state.source,
+        state.proposer,
+        state.opened_at,
+        state.decided_by,
+        state.decided_at,
+        state.reason,
+        items,
+    )
 
 
 # -- the use cases ----------------------------------------------------------------------------
 
 
-def propose(ctx: ServiceContext, items: Sequence[Mapping[str, Any]], *, title: str | None,
-            source: str | None, reason: str | None) -> Proposal:  # fmt: skip
+def propose(
+    ctx: ServiceContext,
+    items: Sequence[Mapping[str, Any]],
+    *,
+    title: str | None,
+    source: str | None,
+    reason: str | None,
+) -> Proposal:
     """Open a proposal of ``items`` (each checked now as its approval would check it);
     approved at once when the configured policy says so."""
     why = check_reason(reason, required=False)
@@ -159,8 +174,9 @@ def propose(ctx: ServiceContext, items: Sequence[Mapping[str, Any]], *, title: s
     return show(ctx, pid)
 
 
-def list_proposals(ctx: ServiceContext, *, status: str | None = None,
-                   limit: int | None = None) -> list[ProposalSummary]:  # fmt: skip
+def list_proposals(
+    ctx: ServiceContext, *, status: str | None = None, limit: int | None = None
+) -> list[ProposalSummary]:
     """The proposals the subject may see, newest first (``status``: open, approved,
     rejected; None: all)."""
     if status is not None and status not in STATUSES:
@@ -171,11 +187,20 @@ def list_proposals(ctx: ServiceContext, *, status: str | None = None,
         state = _load(ctx, r.proposal_id)
         if state is None or not _visible(ctx, state):
             continue
-        out.append(ProposalSummary(
-            r.proposal_id, r.status, r.title, r.source, r.proposer, parse_time(r.opened_at),
-            r.item_count, r.decided_by, None if r.decided_at is None else parse_time(r.decided_at),
-            r.applied_count,
-        ))  # fmt: skip
+        out.append(
+            ProposalSummary(
+                r.proposal_id,
+                r.status,
+                r.title,
+                r.source,
+                r.proposer,
+                parse_time(r.opened_at),
+                r.item_count,
+                r.decided_by,
+                None if r.decided_at is None else parse_time(r.decided_at),
+                r.applied_count,
+            )
+        )
     return out
 
 
@@ -198,8 +223,14 @@ def _require_decider(ctx: ServiceContext, doing: str) -> None:
         )
 
 
-def approve(ctx: ServiceContext, proposal_id: str, *, items: Sequence[str] | None = None,
-            reason: str | None = None, version: int | None = None) -> Proposal:  # fmt: skip
+def approve(
+    ctx: ServiceContext,
+    proposal_id: str,
+    *,
+    items: Sequence[str] | None = None,
+    reason: str | None = None,
+    version: int | None = None,
+) -> Proposal:
     """Apply the chosen items (all when none are named) and close the proposal; the
     others are declined. One transaction: all the items, or none. ``version``: the one
     the approver was shown (``Proposal.version``); when the proposal was edited since,
@@ -222,8 +253,14 @@ def _check_version(version: object) -> int | None:
     return version
 
 
-def _approve(ctx: ServiceContext, pid: str, items: Sequence[str] | None, why: str | None,
-             approver: str, version: int | None = None) -> Proposal:  # fmt: skip
+def _approve(
+    ctx: ServiceContext,
+    pid: str,
+    items: Sequence[str] | None,
+    why: str | None,
+    approver: str,
+    version: int | None = None,
+) -> Proposal:
     for _ in range(MAX_ATTEMPTS):
         state = _load(ctx, pid)
         assert state is not None
@@ -272,10 +309,16 @@ def reject(ctx: ServiceContext, proposal_id: str, *, reason: str) -> Proposal:
     raise ConcurrencyError(f"proposal {state.proposal_id} kept changing; nothing was written")
 
 
-def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
-         add: Sequence[Mapping[str, Any]] = (), reason: str | None = None,
-         replace: Mapping[str, Mapping[str, Any]] | None = None,
-         version: int | None = None) -> Proposal:  # fmt: skip
+def edit(
+    ctx: ServiceContext,
+    proposal_id: str,
+    *,
+    drop: Sequence[str] = (),
+    add: Sequence[Mapping[str, Any]] = (),
+    reason: str | None = None,
+    replace: Mapping[str, Mapping[str, Any]] | None = None,
+    version: int | None = None,
+) -> Proposal:
     """Drop items (by number), replace some in place (by number) or add some to an open
     proposal; only its proposer, or a subject who may decide it, edits it. ``version``:
     the one the editor read (an edit of a proposal changed since is refused with
@@ -298,6 +341,7 @@ def edit(ctx: ServiceContext, proposal_id: str, *, drop: Sequence[str] = (),
         scratch = ProposalState(state.proposal_id, 0, {**after, **new_items})
         chosen = sorted(scratch.items, key=int)
         plan(ctx, scratch, chosen, load(ctx, scratch, chosen), why, check_access=False)
-    ctx.append("editing a proposal",
-               [ctx.event(stream_of(state.proposal_id), edited, why, state.version)])  # fmt: skip
+    ctx.append(
+        "editing a proposal", [ctx.event(stream_of(state.proposal_id), edited, why, state.version)]
+    )
     return show(ctx, state.proposal_id)

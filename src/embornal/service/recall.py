@@ -93,7 +93,11 @@ def recall(
     vis = ctx.scope()
     hits = without_guide_hits(
         lambda k: recaller.recall(query, k, vis, at, under=prefix, mode=mode, asked=asked),
-        reads, n, vis, guide=guide or prefix not in (None, P.ROOT))  # fmt: skip
+        reads,
+        n,
+        vis,
+        guide=guide or prefix not in (None, P.ROOT),
+    )
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits
@@ -109,8 +113,13 @@ def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
 
 
 class Recaller:
-    def __init__(self, store: Store | PastReads, semantic: Semantic, fusion: FusionSettings,
-                 reranking: Reranking | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: Store | PastReads,
+        semantic: Semantic,
+        fusion: FusionSettings,
+        reranking: Reranking | None = None,
+    ) -> None:
         self._store = store
         self._semantic = semantic
         self.fusion = fusion
@@ -169,16 +178,24 @@ class Recaller:
         said = describe(self._windows)
         return raised, times, names, {"time_window": said, "entities": self._entities}
 
-    def _finish(self, hits: list[RecallHit], n: int, wanted: set[str] | None,
-                bases: dict[str, float]) -> list[RecallHit]:  # fmt: skip
+    def _finish(
+        self, hits: list[RecallHit], n: int, wanted: set[str] | None, bases: dict[str, float]
+    ) -> list[RecallHit]:
         return ranked(self._reranking, self._query, hits, n, wanted, bases, self.fusion)
 
-    def _context(self, relevance: dict[str, float], facts: dict[str, Fact],
-                 strengths: dict[str, float], n: int, vis: ReadScope, strength_scale: float = 1.0,
-                 lifts: dict[str, float] | None = None,
-                 ) -> tuple[dict[str, float], dict[str, float]]:  # fmt: skip
-        return context_gains(self._store, self.fusion, relevance, facts, strengths, n, vis,
-                             strength_scale, lifts)  # fmt: skip
+    def _context(
+        self,
+        relevance: dict[str, float],
+        facts: dict[str, Fact],
+        strengths: dict[str, float],
+        n: int,
+        vis: ReadScope,
+        strength_scale: float = 1.0,
+        lifts: dict[str, float] | None = None,
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        return context_gains(
+            self._store, self.fusion, relevance, facts, strengths, n, vis, strength_scale, lifts
+        )
 
     def _keyword_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None

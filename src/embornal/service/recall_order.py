@@ -103,9 +103,15 @@ def _matched(fact: Fact, wanted: set[str]) -> tuple[str, ...]:
     return tuple(sorted(wanted.intersection(index_terms(fact.content))))
 
 
-def ranked(reranking: Reranking | None, query: str, hits: list[RecallHit], n: int,
-           wanted: set[str] | None, bases: dict[str, float],
-           fusion: FusionSettings) -> list[RecallHit]:  # fmt: skip
+def ranked(
+    reranking: Reranking | None,
+    query: str,
+    hits: list[RecallHit],
+    n: int,
+    wanted: set[str] | None,
+    bases: dict[str, float],
+    fusion: FusionSettings,
+) -> list[RecallHit]:
     """Recall's last step: the candidates in order (:func:`ordered`), the first ``n``; with
     ``reranking``, the best ``fusion.rerank_top`` reranked before the cut."""
     if reranking is None:

@@ -54,12 +54,22 @@ def score_all(ctx: ServiceContext) -> list[RetentionScore]:
             user_weight=r.user_weight,
             exempt=r.pinned or r.lifetime == "permanent",
         )
-        out.append(RetentionScore(
-            r.fact_id, r.path, r.kind, parts.score, r.pinned, parts.recency, parts.access,
-            parts.centrality, parts.confidence, parts.user_weight,
-            _links_in(links, r.path, r.fact_id),
-            r.recall_count,
-        ))  # fmt: skip
+        out.append(
+            RetentionScore(
+                r.fact_id,
+                r.path,
+                r.kind,
+                parts.score,
+                r.pinned,
+                parts.recency,
+                parts.access,
+                parts.centrality,
+                parts.confidence,
+                parts.user_weight,
+                _links_in(links, r.path, r.fact_id),
+                r.recall_count,
+            )
+        )
     out.sort(key=lambda s: (s.score is None, s.score or 0.0, s.fact_id))
     return out
 
@@ -93,8 +103,13 @@ def _deletable(ctx: ServiceContext, fact_ids: list[str]) -> list[str]:
     return out
 
 
-def prune(ctx: ServiceContext, *, threshold: float | None = None, limit: int | None = None,
-          reason: str | None = None) -> PruneResult:  # fmt: skip
+def prune(
+    ctx: ServiceContext,
+    *,
+    threshold: float | None = None,
+    limit: int | None = None,
+    reason: str | None = None,
+) -> PruneResult:
     """Open one archive proposal of the facts scoring below ``threshold`` (lowest first,
     at most ``limit``), each item with its score's parts; nothing is archived yet."""
     bound = _check_threshold(threshold)

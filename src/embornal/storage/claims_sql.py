@@ -121,8 +121,11 @@ class ClaimQueries:
         limit: int = 200,
     ) -> list[ClaimRow]:
         where, params = [], []
-        for clause, value in (("status = ?", status), ("scope = ?", scope),
-                              ("recorded_at <= ?", recorded_by)):  # fmt: skip
+        for clause, value in (
+            ("status = ?", status),
+            ("scope = ?", scope),
+            ("recorded_at <= ?", recorded_by),
+        ):
             if value is not None:
                 where.append(clause)
                 params.append(value)

@@ -16,9 +16,17 @@ def event_columns(table: str = "events") -> str:
     """The columns :func:`row_to_event` reads, of the events table named ``table`` in the
     query (``events``, or an alias such as ``e``), with whether a purge redacted it."""
     names = (
-        "position", "stream_id", "version", "type", "schema_version", "payload", "actor",
-        "actor_kind", "reason", "recorded_at",
-    )  # fmt: skip
+        "position",
+        "stream_id",
+        "version",
+        "type",
+        "schema_version",
+        "payload",
+        "actor",
+        "actor_kind",
+        "reason",
+        "recorded_at",
+    )
     own = ", ".join(f"{table}.{n}" for n in names)
     return (
         f"{own}, EXISTS (SELECT 1 FROM event_redactions r "

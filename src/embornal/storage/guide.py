@@ -144,8 +144,12 @@ def anchor_events(clock: Clock, facts: Sequence[GuideFact]) -> list[NewEvent]:
     bodies: list[tuple[str, DomainEvent]] = []
     for f in facts:
         if not f.pinned:
-            bodies.append((f.fact_id, FactImportanceAdjusted(f.fact_id, True, f.user_weight,
-                                                             False, f.user_weight)))  # fmt: skip
+            bodies.append(
+                (
+                    f.fact_id,
+                    FactImportanceAdjusted(f.fact_id, True, f.user_weight, False, f.user_weight),
+                )
+            )
         if f.lifetime != "permanent":
             bodies.append((f.fact_id, FactLifetimeChanged(f.fact_id, "permanent", f.lifetime)))
     return [

@@ -135,10 +135,16 @@ def ranked_rows(
     rows = sorted(merged.values(), key=lambda r: (float(r["rank"]), -int(r["ranked_seq"])))
     if len(rows) < candidates:  # the window held too few: exactly
         return ranked_rows(
-            rows_of, match, candidates, scope, under=under,
-            include_superseded=include_superseded, fact_cols=fact_cols, live=live,
+            rows_of,
+            match,
+            candidates,
+            scope,
+            under=under,
+            include_superseded=include_superseded,
+            fact_cols=fact_cols,
+            live=live,
             live_index=live_index,
-        )  # fmt: skip
+        )
     return rows[:candidates]
 
 

@@ -70,10 +70,14 @@ class ListingQueries:
         if under is not None:
             sql.append(under)
             params += under_params
-        for clause, value in (("f.kind = ?", where.kind), ("m.stage = ?", where.stage),
-                              ("m.tier = ?", where.tier), ("f.owner = ?", where.owner),
-                              ("f.confidence >= ?", where.min_confidence),
-                              ("f.confidence <= ?", where.max_confidence)):  # fmt: skip
+        for clause, value in (
+            ("f.kind = ?", where.kind),
+            ("m.stage = ?", where.stage),
+            ("m.tier = ?", where.tier),
+            ("f.owner = ?", where.owner),
+            ("f.confidence >= ?", where.min_confidence),
+            ("f.confidence <= ?", where.max_confidence),
+        ):
             if value is not None:
                 sql.append(clause)
                 params.append(value)

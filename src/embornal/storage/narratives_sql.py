@@ -38,9 +38,17 @@ def _versioned(conn: Connection, e: Event, b: Any) -> None:
         "INSERT INTO narratives (id, stream_id, scope, perspective, number, position, "
         "recorded_at, actor, current) VALUES (?, ?, ?, ?, "
         "(SELECT count(*) + 1 FROM narratives WHERE stream_id = ?), ?, ?, ?, 1)",
-        (b.narrative_id, e.stream_id, b.scope, b.perspective, e.stream_id, e.position,
-         format_time(e.recorded_at), e.actor),
-    )  # fmt: skip
+        (
+            b.narrative_id,
+            e.stream_id,
+            b.scope,
+            b.perspective,
+            e.stream_id,
+            e.position,
+            format_time(e.recorded_at),
+            e.actor,
+        ),
+    )
     facts = list(b.memory_ids)
     for link in b.link_ids:  # SOURCE:relation:TARGET (decision 0085)
         source, _, target = link.split(":")

@@ -112,11 +112,21 @@ class ProposalQueries:
             vis.params,
         )
         return [
-            RetentionRow(r[0], r[1], r[2], r[3], r[4], int(r[5] or 0),
-                         None if r[6] is None else float(r[6]), r[7], bool(r[8]),
-                         None if r[9] is None else float(r[9]), r[10] or "standard")
+            RetentionRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                int(r[5] or 0),
+                None if r[6] is None else float(r[6]),
+                r[7],
+                bool(r[8]),
+                None if r[9] is None else float(r[9]),
+                r[10] or "standard",
+            )
             for r in rows
-        ]  # fmt: skip
+        ]
 
     def link_in_degree(self, scope: ReadScope = EVERYTHING) -> dict[str, int]:
         """How many live facts in scope link to each path (``[[/path]]`` in their

@@ -118,20 +118,35 @@ def _read_file(root: Path, file: Path) -> tuple[Entity, list[tuple[str, str, str
         elif content and not content.startswith("#"):
             prose.append(line.rstrip())
     folder = tuple(Path(relative[: -len(".md")]).parts)
-    times = {"file": relative, "permalink": permalink, "created": _text(data, "created", where),
-             "modified": _text(data, "modified", where)}  # fmt: skip
-    entity = Entity(permalink, title, kind, where, tuple(observations), folder,
-                    "\n".join(prose).strip() or None, _tags(data), times)  # fmt: skip
+    times = {
+        "file": relative,
+        "permalink": permalink,
+        "created": _text(data, "created", where),
+        "modified": _text(data, "modified", where),
+    }
+    entity = Entity(
+        permalink,
+        title,
+        kind,
+        where,
+        tuple(observations),
+        folder,
+        "\n".join(prose).strip() or None,
+        _tags(data),
+        times,
+    )
     return entity, relations
 
 
 def read_project(source: str, progress: Any = None) -> Graph:
     root = existing(source, directory=True, what="the directory of a basic-memory project")
     files = sorted(
-        f for f in root.rglob("*.md")
-        if f.is_file() and not f.is_symlink()
+        f
+        for f in root.rglob("*.md")
+        if f.is_file()
+        and not f.is_symlink()
         and not any(p.startswith(".") for p in f.relative_to(root).parts)
-    )  # fmt: skip
+    )
     entities: list[Entity] = []
     raw: list[tuple[Entity, list[tuple[str, str, str | None]]]] = []
     names: dict[str, str] = {}
@@ -139,8 +154,9 @@ def read_project(source: str, progress: Any = None) -> Graph:
         entity, relations = _read_file(root, file)
         for name in {entity.key.lower(), entity.name.lower()}:
             if name in names and names[name] != entity.where:
-                raise refuse(entity.where, f"{name[:60]!r} is also the title or permalink "
-                             f"of {names[name]}")  # fmt: skip
+                raise refuse(
+                    entity.where, f"{name[:60]!r} is also the title or permalink of {names[name]}"
+                )
         names[entity.key.lower()] = names[entity.name.lower()] = entity.where
         entities.append(entity)
         raw.append((entity, relations))

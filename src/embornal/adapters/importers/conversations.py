@@ -146,8 +146,9 @@ def _chatgpt(obj: object, where: str) -> Conversation:
             found.append(turn)
     if current is None:
         found.sort(key=lambda t: t[0])
-    return Conversation(title, _epoch(obj.get("create_time"), named),
-                        tuple(t for _, t in found), named)  # fmt: skip
+    return Conversation(
+        title, _epoch(obj.get("create_time"), named), tuple(t for _, t in found), named
+    )
 
 
 # -- Claude ---------------------------------------------------------------------------------

@@ -49,8 +49,9 @@ def _relation(obj: dict[str, Any], where: str) -> Related:
     unknown = sorted(set(obj) - {"type", "from", "to", "relationType"})
     if unknown:
         raise refuse(where, f"a relation has no field {unknown[0]!r}")
-    return Related(_text(obj, "from", where), _text(obj, "relationType", where),
-                   _text(obj, "to", where), where)  # fmt: skip
+    return Related(
+        _text(obj, "from", where), _text(obj, "relationType", where), _text(obj, "to", where), where
+    )
 
 
 def read_jsonl(source: str, progress: Any = None) -> Graph:
@@ -76,8 +77,11 @@ def read_jsonl(source: str, progress: Any = None) -> Graph:
                 obj = json.loads(raw)
             except (ValueError, UnicodeDecodeError):
                 truncated = not raw.endswith(b"\n")
-                why = "the line is cut short (not valid JSON)" if truncated else (
-                    "the line is not valid JSON")  # fmt: skip
+                why = (
+                    "the line is cut short (not valid JSON)"
+                    if truncated
+                    else ("the line is not valid JSON")
+                )
                 raise refuse(where, why) from None
             except RecursionError:
                 raise refuse(where, NESTED_TOO_DEEP) from None

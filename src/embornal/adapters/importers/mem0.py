@@ -43,11 +43,17 @@ def _memory(obj: object, where: str) -> Mem0Memory:
     if not isinstance(categories, list) or not all(isinstance(c, str) for c in categories):
         raise refuse(f"{where} (id {mid[:40]})", "'categories' must be a list of texts")
     return Mem0Memory(
-        mid, text.strip(), f"{where} (id {mid[:40]})",
-        _optional_text(obj, "user_id", where), _optional_text(obj, "agent_id", where),
-        _optional_text(obj, "run_id", where), metadata, tuple(categories),
-        _optional_text(obj, "created_at", where), _optional_text(obj, "updated_at", where),
-    )  # fmt: skip
+        mid,
+        text.strip(),
+        f"{where} (id {mid[:40]})",
+        _optional_text(obj, "user_id", where),
+        _optional_text(obj, "agent_id", where),
+        _optional_text(obj, "run_id", where),
+        metadata,
+        tuple(categories),
+        _optional_text(obj, "created_at", where),
+        _optional_text(obj, "updated_at", where),
+    )
 
 
 def read_export(source: str) -> tuple[Mem0Memory, ...]:

@@ -31,8 +31,14 @@ def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {str(r[1]) for r in db.execute(f"PRAGMA table_info({table})")}
 
 
-def _rows(db: sqlite3.Connection, table: str, wanted: tuple[str, ...], order: str,
-          tables: set[str], required: int = 2) -> list[dict[str, Any]]:  # fmt: skip
+def _rows(
+    db: sqlite3.Connection,
+    table: str,
+    wanted: tuple[str, ...],
+    order: str,
+    tables: set[str],
+    required: int = 2,
+) -> list[dict[str, Any]]:
     """The rows of ``table`` (none when it is absent), its ``required`` first columns
     required, the others read when present."""
     if table not in tables:
@@ -73,16 +79,32 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
     tables = {str(r[0]) for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     missing = [t for t in REQUIRED_TABLES if t not in tables]
     if missing:
-        raise refuse(where, f"the database has no {missing[0]} table: it is not "
-                     "memory-as-history's")  # fmt: skip
+        raise refuse(
+            where, f"the database has no {missing[0]} table: it is not memory-as-history's"
+        )
     need = {"id", "content", "created_at"} - _columns(db, "memories")
     if need:
         raise refuse(where, f"the memories table has no {sorted(need)[0]} column")
-    cols = ("id", "content", "created_at", "source", "status", "tier", "frame",
-            "security_sensitive", "consolidated_at", "consolidation_reason", "forgotten_at",
-            "forgotten_reason", "event_at", "session_id")  # fmt: skip
-    pins = {str(r["memory_id"]): r for r in _rows(
-        db, "anchors", ("memory_id", "reason", "pinned_at"), "pinned_at", tables)}  # fmt: skip
+    cols = (
+        "id",
+        "content",
+        "created_at",
+        "source",
+        "status",
+        "tier",
+        "frame",
+        "security_sensitive",
+        "consolidated_at",
+        "consolidation_reason",
+        "forgotten_at",
+        "forgotten_reason",
+        "event_at",
+        "session_id",
+    )
+    pins = {
+        str(r["memory_id"]): r
+        for r in _rows(db, "anchors", ("memory_id", "reason", "pinned_at"), "pinned_at", tables)
+    }
     memories: list[HistoryMemory] = []
     rows: dict[str, int] = {}
     for n, r in enumerate(_rows(db, "memories", cols, "created_at, id", tables, 3), 1):
@@ -90,20 +112,34 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
         if not mid or not mid.strip():
             raise refuse(f"memories row {n}", "the memory has no id")
         if mid in rows:
-            raise refuse(f"memories row {n}", f"the id {mid[:80]!r} is also that of row "
-                         f"{rows[mid]}: one memory per id")  # fmt: skip
+            raise refuse(
+                f"memories row {n}",
+                f"the id {mid[:80]!r} is also that of row {rows[mid]}: one memory per id",
+            )
         rows[mid] = n
         if not content or not content.strip():
             raise refuse(f"memory {mid}", "the memory has no content")
         pin = pins.get(mid, {})
-        memories.append(HistoryMemory(
-            mid, content.strip(), _text(r, "created_at") or "", _text(r, "source"),
-            _text(r, "status"), _text(r, "tier"), _text(r, "frame"),
-            bool(r.get("security_sensitive")), _text(r, "consolidated_at"),
-            _text(r, "consolidation_reason"), _text(r, "forgotten_at"),
-            _text(r, "forgotten_reason"), _text(pin, "reason"), _text(pin, "pinned_at"),
-            _text(r, "event_at"), _text(r, "session_id"),
-        ))  # fmt: skip
+        memories.append(
+            HistoryMemory(
+                mid,
+                content.strip(),
+                _text(r, "created_at") or "",
+                _text(r, "source"),
+                _text(r, "status"),
+                _text(r, "tier"),
+                _text(r, "frame"),
+                bool(r.get("security_sensitive")),
+                _text(r, "consolidated_at"),
+                _text(r, "consolidation_reason"),
+                _text(r, "forgotten_at"),
+                _text(r, "forgotten_reason"),
+                _text(pin, "reason"),
+                _text(pin, "pinned_at"),
+                _text(r, "event_at"),
+                _text(r, "session_id"),
+            )
+        )
     corroborations: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for r in _rows(db, "corroborations", ("memory_id", "source", "at"), "at", tables):
         corroborations[str(r["memory_id"])].append((str(r["source"]), _text(r, "at") or ""))
@@ -113,8 +149,16 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
             (str(r["action"]), _text(r, "reason") or "", _text(r, "at") or "")
         )
     narratives = []
-    wanted = ("id", "content", "reason", "memory_ids", "created_at", "superseded_at",
-              "superseded_by", "scope")  # fmt: skip
+    wanted = (
+        "id",
+        "content",
+        "reason",
+        "memory_ids",
+        "created_at",
+        "superseded_at",
+        "superseded_by",
+        "scope",
+    )
     named: set[str] = set()
     for r in _rows(db, "narratives", wanted, "created_at, id", tables):
         nid = _text(r, "id") or ""
@@ -123,17 +167,30 @@ def _read(db: sqlite3.Connection, where: str) -> HistoryData:
         if nid in named:
             raise refuse(f"narrative {nid[:80]}", "another narrative has the same id")
         named.add(nid)
-        narratives.append(HistoryNarrative(
-            nid, str(r["content"]).strip(), _text(r, "reason"), _text(r, "created_at"),
-            memory_ids(r.get("memory_ids"), f"narrative {nid}"), _text(r, "superseded_at"),
-            _text(r, "superseded_by"), _text(r, "scope"),
-        ))  # fmt: skip
+        narratives.append(
+            HistoryNarrative(
+                nid,
+                str(r["content"]).strip(),
+                _text(r, "reason"),
+                _text(r, "created_at"),
+                memory_ids(r.get("memory_ids"), f"narrative {nid}"),
+                _text(r, "superseded_at"),
+                _text(r, "superseded_by"),
+                _text(r, "scope"),
+            )
+        )
     links = [
         (str(r["from_id"]), str(r["to_id"]), str(r["relation"]), _text(r, "reason") or "")
-        for r in _rows(db, "memory_links", ("from_id", "to_id", "relation", "reason",
-                                            "created_at", "retired_at"), "created_at", tables, 3)
+        for r in _rows(
+            db,
+            "memory_links",
+            ("from_id", "to_id", "relation", "reason", "created_at", "retired_at"),
+            "created_at",
+            tables,
+            3,
+        )
         if r.get("retired_at") is None
-    ]  # fmt: skip
+    ]
     return HistoryData(
         tuple(memories),
         {k: tuple(v) for k, v in corroborations.items()},

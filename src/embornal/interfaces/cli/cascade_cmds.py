@@ -25,9 +25,11 @@ def show_cascade(ctx: Context, c: Cascade) -> None:
         ("anchors", [(f.id, f.path, f.content) for f in c.anchors]),
         ("canon", [(e.fact.id, f"{e.fact.path} [{e.scope}]", e.fact.content) for e in c.canon]),
         ("memories", [(h.fact.id, h.fact.path, h.fact.content) for h in c.memories]),
-        ("stale interpretations (review them)",
-         [(d.fact.id, d.fact.path, d.fact.content) for d in c.stale_interpretations]),
-    ):  # fmt: skip
+        (
+            "stale interpretations (review them)",
+            [(d.fact.id, d.fact.path, d.fact.content) for d in c.stale_interpretations],
+        ),
+    ):
         if rows:
             shown = True
             ctx.say(f"{title}:")

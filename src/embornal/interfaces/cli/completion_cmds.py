@@ -42,9 +42,9 @@ def _help(action: argparse.Action, prog: str) -> str:
     return " ".join(text.split())
 
 
-def walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ("embornal",)) -> dict[
-    tuple[str, ...], Node
-]:  # fmt: skip
+def walk(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ("embornal",)
+) -> dict[tuple[str, ...], Node]:
     """Every group and command below ``parser`` (itself included), by its words."""
     out: dict[tuple[str, ...], Node] = {}
     options: list[Option] = []
@@ -59,9 +59,13 @@ def walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ("embornal",))
         elif action.option_strings:
             choices = tuple(str(c) for c in action.choices) if action.choices else ()
             options.append(
-                Option(tuple(action.option_strings), action.nargs != 0, choices,
-                       _help(action, parser.prog))
-            )  # fmt: skip
+                Option(
+                    tuple(action.option_strings),
+                    action.nargs != 0,
+                    choices,
+                    _help(action, parser.prog),
+                )
+            )
         elif action.choices:
             values.extend(str(c) for c in action.choices)
     out[path] = Node(tuple(commands), tuple(options), tuple(values))
@@ -99,8 +103,10 @@ def _bash(tree: dict[tuple[str, ...], Node]) -> str:
             vals.append(f"        {key}) echo {_sq(' '.join(_with_value(node)))} ;;")
         for o in node.options:
             for flag in o.flags if o.choices else ():
-                choices.append(f"        {_sq(' '.join(path) + '|' + flag)}) "
-                               f"echo {_sq(' '.join(o.choices))} ;;")  # fmt: skip
+                choices.append(
+                    f"        {_sq(' '.join(path) + '|' + flag)}) "
+                    f"echo {_sq(' '.join(o.choices))} ;;"
+                )
     return f"""# bash completion for embornal, made by `embornal completion bash` from its parser.
 # Install: embornal completion bash > ~/.local/share/bash-completion/completions/embornal
 # (or source it from ~/.bashrc).

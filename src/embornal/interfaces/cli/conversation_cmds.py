@@ -66,9 +66,13 @@ def import_conversations(ctx: Context) -> int:
                     name = label if len(parts) == 1 else f"{label} part {k} of {len(parts)}"
                     try:
                         proposal = mem.ingest(
-                            text, name=name, extractor=ctx.opt("extractor", "rules"),
-                            path=ctx.opt("path"), source=f"import:{fmt}", reason=REASON,
-                        )  # fmt: skip
+                            text,
+                            name=name,
+                            extractor=ctx.opt("extractor", "rules"),
+                            path=ctx.opt("path"),
+                            source=f"import:{fmt}",
+                            reason=REASON,
+                        )
                     except NotFound:  # nothing to remember in this part
                         continue
                     except EmbornalError as e:
@@ -78,10 +82,14 @@ def import_conversations(ctx: Context) -> int:
                         raise
                     made += 1
                     proposed.append(
-                        {"conversation": conversation.where, "title": name,
-                         "proposal_id": proposal.id, "status": proposal.status,
-                         "memories": sum(1 for i in proposal.items if i.type == "create")}
-                    )  # fmt: skip
+                        {
+                            "conversation": conversation.where,
+                            "title": name,
+                            "proposal_id": proposal.id,
+                            "status": proposal.status,
+                            "memories": sum(1 for i in proposal.items if i.type == "create"),
+                        }
+                    )
                 if not made:
                     empty.append(conversation.where)
             shown.update("proposing", len(found), len(found))

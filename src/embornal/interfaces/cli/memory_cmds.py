@@ -268,8 +268,9 @@ def _explain(hits: Sequence[RecallHit]) -> str:
         if p.diversity is not None:
             lines.append(f"   diversity -{p.diversity:.3f}")
         if p.rerank is not None:
-            lines.append(f"   rerank    {p.rerank:.3f} (cross-encoder; place {p.rerank_before} "
-                         "after fusion)")  # fmt: skip
+            lines.append(
+                f"   rerank    {p.rerank:.3f} (cross-encoder; place {p.rerank_before} after fusion)"
+            )
         lines.append(f"   strength  {p.strength:.3f}")
         lines.append(f"   spine     {p.spine:+.3f}{_spine(p)}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")

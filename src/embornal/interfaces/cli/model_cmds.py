@@ -46,8 +46,15 @@ def _pull_reranker(ctx: Context) -> int:
         shown.finish()
     size = next((m.size_bytes for m in list_models(cache) if m.path == directory), 0)
     if ctx.json:
-        ctx.emit({"name": spec.repo, "path": directory, "size_bytes": size, "files": spec.files,
-                  "role": "reranker"})  # fmt: skip
+        ctx.emit(
+            {
+                "name": spec.repo,
+                "path": directory,
+                "size_bytes": size,
+                "files": spec.files,
+                "role": "reranker",
+            }
+        )
     else:
         ctx.say(f"{spec.repo} ({fmt_bytes(size)}) is in {directory}")
     if ctx.config.rerank.model_path:

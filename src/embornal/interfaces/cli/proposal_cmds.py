@@ -27,12 +27,20 @@ def show_list(ctx: Context, rows: Sequence[ProposalSummary]) -> None:
         ctx.say("(no proposals)")
         return
     table = [
-        [r.id, r.status, str(r.item_count), cell(r.source or ""), cell(r.title or ""),
-         fmt_time(r.opened_at), cell(r.decided_by or "")]
+        [
+            r.id,
+            r.status,
+            str(r.item_count),
+            cell(r.source or ""),
+            cell(r.title or ""),
+            fmt_time(r.opened_at),
+            cell(r.decided_by or ""),
+        ]
         for r in rows
-    ]  # fmt: skip
-    ctx.say(markdown_table(["ID", "Status", "Items", "Source", "Title", "Opened", "Decided by"],
-                           table))  # fmt: skip
+    ]
+    ctx.say(
+        markdown_table(["ID", "Status", "Items", "Source", "Title", "Opened", "Decided by"], table)
+    )
 
 
 def _summary(fields: dict[str, object]) -> str:
@@ -43,11 +51,15 @@ def _summary(fields: dict[str, object]) -> str:
 
 def show_proposal(ctx: Context, p: Proposal) -> None:
     ctx.say(f"proposal {p.id}  {p.status}  version {p.version}  {cell(p.title or '')}")
-    ctx.say(f"opened {fmt_time(p.opened_at)} by {cell(p.proposer or '?')}"
-            + (f", source {cell(p.source)}" if p.source else ""))  # fmt: skip
+    ctx.say(
+        f"opened {fmt_time(p.opened_at)} by {cell(p.proposer or '?')}"
+        + (f", source {cell(p.source)}" if p.source else "")
+    )
     if p.decided_by is not None:
-        ctx.say(f"{p.status} {fmt_time(p.decided_at)} by {cell(p.decided_by)}"
-                + (f": {cell(p.reason)}" if p.reason else ""))  # fmt: skip
+        ctx.say(
+            f"{p.status} {fmt_time(p.decided_at)} by {cell(p.decided_by)}"
+            + (f": {cell(p.reason)}" if p.reason else "")
+        )
     marks = {None: "", True: "applied", False: "declined"}
     rows = [
         [i.number, i.type, i.fact_id or "", marks[i.applied], _summary(dict(i.fields))]
@@ -68,12 +80,20 @@ def show_retention(ctx: Context, scores: Sequence[RetentionScore]) -> None:
         head += ["Recency", "Access", "Links", "c_eff", "Weight"]
     rows = []
     for s in scores:
-        row = [s.fact_id, cell(s.path), cell(s.kind),
-               "exempt" if s.score is None else f"{s.score:.3f}"]  # fmt: skip
+        row = [
+            s.fact_id,
+            cell(s.path),
+            cell(s.kind),
+            "exempt" if s.score is None else f"{s.score:.3f}",
+        ]
         if explain:
-            row += [f"{s.recency:.3f}", f"{s.access:.3f} ({s.recall_count})",
-                    f"{s.centrality:.3f} ({s.links_in})", f"{s.confidence:.3f}",
-                    f"{s.user_weight:.2f}"]  # fmt: skip
+            row += [
+                f"{s.recency:.3f}",
+                f"{s.access:.3f} ({s.recall_count})",
+                f"{s.centrality:.3f} ({s.links_in})",
+                f"{s.confidence:.3f}",
+                f"{s.user_weight:.2f}",
+            ]
         rows.append(row)
     ctx.say(markdown_table(head, rows))
 

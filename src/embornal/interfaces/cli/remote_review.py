@@ -24,16 +24,28 @@ class ReviewCalls:
     def _op(self, name: str, /, **given: Any) -> Any:  # RemoteMemory's
         raise NotImplementedError
 
-    def conflicts(self, *, status: str | None = "open", conflict_class: str | None = None,
-                  fact_id: str | None = None,
-                  limit: int | None = None) -> list[ConflictRecord]:  # fmt: skip
+    def conflicts(
+        self,
+        *,
+        status: str | None = "open",
+        conflict_class: str | None = None,
+        fact_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[ConflictRecord]:
         return cast("list[ConflictRecord]", self._op("conflicts", **_given(locals())))
 
     def conflict(self, conflict_id: str) -> ConflictRecord:
         return cast("ConflictRecord", self._op("conflict", conflict_id=conflict_id))
 
-    def resolve_conflict(self, conflict_id: str, *, keep: str | None = None, both: bool = False,
-                         merge: str | None = None, reason: str) -> ConflictRecord:  # fmt: skip
+    def resolve_conflict(
+        self,
+        conflict_id: str,
+        *,
+        keep: str | None = None,
+        both: bool = False,
+        merge: str | None = None,
+        reason: str,
+    ) -> ConflictRecord:
         return cast("ConflictRecord", self._op("resolve_conflict", **_given(locals())))
 
     def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:

@@ -98,9 +98,10 @@ def explain(
         if not close:
             return None
         return Explained(
-            parser.prog, f"argument {what}: invalid choice '{typed}'; did you mean "
-            f"{_names(close)}?", see,
-        )  # fmt: skip
+            parser.prog,
+            f"argument {what}: invalid choice '{typed}'; did you mean {_names(close)}?",
+            see,
+        )
     if not message.startswith(_UNKNOWN):
         return None
     command = _command_parser(root, argv)

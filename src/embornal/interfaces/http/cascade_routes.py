@@ -23,9 +23,13 @@ _Label = Field(None, min_length=1, max_length=200)
 _Mode = Literal["auto", "keyword", "vector", "hybrid"]
 _Under = Annotated[
     str | None,
-    Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern="^/",
-          description="Only ordinary memories at or below this path."),
-]  # fmt: skip
+    Field(
+        min_length=1,
+        max_length=MAX_PATH_LENGTH,
+        pattern="^/",
+        description="Only ordinary memories at or below this path.",
+    ),
+]
 
 
 class CascadeOut(_Out):
@@ -56,12 +60,19 @@ class CascadeQuery(_In):
     under: _Under = None
     scope: str | None = _Label
     reinforce: bool = Field(True, description="false: a read-only cascade (no strength lift).")
-    now: str | None = Field(None, max_length=64, description="When the question is asked "
-                            "(ISO-8601): times the query names are read against it.")  # fmt: skip
-    rerank: bool = Field(False, description="true: the best candidates reordered by the "
-                         "server's cross-encoder reranker.")  # fmt: skip
-    all: bool = Field(False, description="true: the memory's own guide under /memory too "
-                      "(left out otherwise).")  # fmt: skip
+    now: str | None = Field(
+        None,
+        max_length=64,
+        description="When the question is asked "
+        "(ISO-8601): times the query names are read against it.",
+    )
+    rerank: bool = Field(
+        False,
+        description="true: the best candidates reordered by the server's cross-encoder reranker.",
+    )
+    all: bool = Field(
+        False, description="true: the memory's own guide under /memory too (left out otherwise)."
+    )
 
 
 class SearchQuery(_In):
@@ -71,8 +82,9 @@ class SearchQuery(_In):
     mode: _Mode = "auto"
     under: _Under = None
     scope: str | None = _Label
-    all: bool = Field(False, description="true: the memory's own guide under /memory too "
-                      "(left out otherwise).")  # fmt: skip
+    all: bool = Field(
+        False, description="true: the memory's own guide under /memory too (left out otherwise)."
+    )
 
 
 class ArchiveQuery(_In):

@@ -22,10 +22,12 @@ class AuditQuery(_In):
 class AuditEntryOut(_Out):
     position: int = Field(description="The event's id (what undo takes).")
     at: Time
-    action: str = Field(description="promote, pin, unpin, unpin_noop, corroborate, review, "
-                        "forget, restore, flag_sensitive, store …; create_claim, "
-                        "add_evidence, adopt_claim, revise_claim, withdraw_claim, "
-                        "narrate, review_narrative, mark_conflict, resolve_conflict")  # fmt: skip
+    action: str = Field(
+        description="promote, pin, unpin, unpin_noop, corroborate, review, "
+        "forget, restore, flag_sensitive, store …; create_claim, "
+        "add_evidence, adopt_claim, revise_claim, withdraw_claim, "
+        "narrate, review_narrative, mark_conflict, resolve_conflict"
+    )
     memory_id: str | None = Field(
         description="The memory; for a claim's evidence, the memory it cites."
     )

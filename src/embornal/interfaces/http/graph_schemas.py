@@ -12,14 +12,37 @@ from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _O
 __all__ = ["LinkGraphOut", "LinkIn", "LinkOut", "LinksQuery", "MergeIn"]
 
 RelationName = Literal[
-    "about", "involves", "part_of", "owned_by", "works_at", "located_in", "relates_to",
-    "supersedes", "derived_from", "contradicts",
-]  # fmt: skip
+    "about",
+    "involves",
+    "part_of",
+    "owned_by",
+    "works_at",
+    "located_in",
+    "relates_to",
+    "supersedes",
+    "derived_from",
+    "contradicts",
+]
 QueryRelation = Literal[
-    "about", "involves", "part_of", "owned_by", "works_at", "located_in", "relates_to",
-    "supersedes", "derived_from", "contradicts", "subject_of", "involved_in", "contains",
-    "owns", "employs", "location_of", "superseded_by", "basis_of",
-]  # fmt: skip
+    "about",
+    "involves",
+    "part_of",
+    "owned_by",
+    "works_at",
+    "located_in",
+    "relates_to",
+    "supersedes",
+    "derived_from",
+    "contradicts",
+    "subject_of",
+    "involved_in",
+    "contains",
+    "owns",
+    "employs",
+    "location_of",
+    "superseded_by",
+    "basis_of",
+]
 
 
 class LinkIn(_In):

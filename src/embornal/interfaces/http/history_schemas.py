@@ -44,8 +44,9 @@ class MemoryStatusOut(_Out):
         description="Its frame: a label to filter by, not an access boundary."
     )
     canon: list[str] = Field(description="The canon scopes it is in.")
-    event_at: Time | None = Field(description="When the event it tells of happened (valid "
-                                  "time; null: unknown).")  # fmt: skip
+    event_at: Time | None = Field(
+        description="When the event it tells of happened (valid time; null: unknown)."
+    )
     session_position: int | None = Field(description="Its place in the session.")
     origin: str | None = Field(None, description="The source given at capture; null: unknown.")
     unpinned: bool = Field(
@@ -100,8 +101,9 @@ class RememberIn(_In):
     session: str | None = Field(None, max_length=200)
     frame: str | None = Field(None, max_length=200, description="A label to filter by.")
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH)
-    event_at: str | None = Field(None, max_length=64, description="When the event it tells "
-                                 "of happened (ISO-8601).")  # fmt: skip
+    event_at: str | None = Field(
+        None, max_length=64, description="When the event it tells of happened (ISO-8601)."
+    )
     session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
 
 

@@ -27,10 +27,13 @@ _Ids = Field(None, max_length=200)
 
 class SourceIssueOut(_Out):
     ref: str = Field(description="The memory id, or the link id SOURCE:relation:TARGET.")
-    issue: str = Field(description="missing, forgotten, stale_interpretation, "
-                       "insufficient_corroboration or link_missing.")  # fmt: skip
-    live: bool = Field(description="It holds now (false: it cleared, which does not "
-                       "approve the version again).")  # fmt: skip
+    issue: str = Field(
+        description="missing, forgotten, stale_interpretation, "
+        "insufficient_corroboration or link_missing."
+    )
+    live: bool = Field(
+        description="It holds now (false: it cleared, which does not approve the version again)."
+    )
     at: Time | None
 
 

@@ -36,9 +36,12 @@ Reason = Annotated[
 ]
 Items = Annotated[
     list[dict[str, Any]],
-    Field(min_length=1, max_length=MAX_ITEMS, description="Draft items, each with a `type`: "
-          "create, update, archive or supersede."),
-]  # fmt: skip
+    Field(
+        min_length=1,
+        max_length=MAX_ITEMS,
+        description="Draft items, each with a `type`: create, update, archive or supersede.",
+    ),
+]
 Numbers = Annotated[
     list[str] | None, Field(max_length=MAX_ITEMS, description='Item numbers, e.g. ["1", "3"].')
 ]

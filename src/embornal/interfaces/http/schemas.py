@@ -148,8 +148,11 @@ class ScorePartsOut(_Out):
     method: str
     strength: float
     keyword: float | None = Field(None, description="Rescaled BM25, 1.0 best of the candidates.")
-    bm25: float | None = Field(None, description="Raw FTS5 bm25 (lower is better); null "
-                               "unless the caller reads the whole memory.")  # fmt: skip
+    bm25: float | None = Field(
+        None,
+        description="Raw FTS5 bm25 (lower is better); null "
+        "unless the caller reads the whole memory.",
+    )
     keyword_rank: int | None = Field(None, description="1-based rank in the keyword list.")
     vector: float | None = Field(None, description="Cosine similarity.")
     vector_scaled: float | None = Field(None, description="The cosine as hybrid fusion took it.")
@@ -169,8 +172,9 @@ class ScorePartsOut(_Out):
     stale: bool = Field(False, description="c_eff is below the kind's staleness threshold.")
     pinned: bool = False
     user_weight: float | None = None
-    spine: float = Field(0.0, description="What confidence, staleness, the pin and the "
-                         "weight added to the total.")  # fmt: skip
+    spine: float = Field(
+        0.0, description="What confidence, staleness, the pin and the weight added to the total."
+    )
     matched_terms: list[str] = Field(default_factory=list)
 
 
@@ -369,9 +373,13 @@ PathIn = Annotated[
 ]
 UnderIn = Annotated[
     str | None,
-    Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern="^/",
-          description="Only facts at or below this path."),
-]  # fmt: skip
+    Field(
+        min_length=1,
+        max_length=MAX_PATH_LENGTH,
+        pattern="^/",
+        description="Only facts at or below this path.",
+    ),
+]
 TagsIn = Annotated[
     list[Annotated[str, Field(pattern="=")]]
     | dict[str, Annotated[str, Field(min_length=1)]]
@@ -538,16 +546,18 @@ AsOfIn = Annotated[
 class LsQuery(_In):
     path: PathIn = "/"
     at: AsOfIn = None
-    all: bool = Field(False, description="true: the memory's own guide under /memory too "
-                      "(left out otherwise).")  # fmt: skip
+    all: bool = Field(
+        False, description="true: the memory's own guide under /memory too (left out otherwise)."
+    )
 
 
 class TreeQuery(_In):
     path: PathIn = "/"
     dirs_only: bool = Field(False, description="Keep only the paths that hold paths.")
     at: AsOfIn = None
-    all: bool = Field(False, description="true: the memory's own guide under /memory too "
-                      "(left out otherwise).")  # fmt: skip
+    all: bool = Field(
+        False, description="true: the memory's own guide under /memory too (left out otherwise)."
+    )
 
 
 class ShowQuery(_In):
@@ -572,13 +582,20 @@ class RecallQuery(_In):
     )
     reinforce: bool = Field(True, description="false: a read-only recall (no strength lift).")
     at: AsOfIn = None
-    now: str | None = Field(None, max_length=64, description="When the question is asked "
-                            "(ISO-8601): times the query names are read against it.")  # fmt: skip
-    rerank: bool = Field(False, description="true: the best candidates reordered by the "
-                         "server's cross-encoder reranker.")  # fmt: skip
+    now: str | None = Field(
+        None,
+        max_length=64,
+        description="When the question is asked "
+        "(ISO-8601): times the query names are read against it.",
+    )
+    rerank: bool = Field(
+        False,
+        description="true: the best candidates reordered by the server's cross-encoder reranker.",
+    )
     under: UnderIn = None
-    all: bool = Field(False, description="true: the memory's own guide under /memory too "
-                      "(left out otherwise).")  # fmt: skip
+    all: bool = Field(
+        False, description="true: the memory's own guide under /memory too (left out otherwise)."
+    )
 
 
 class FindQuery(_In):

@@ -18,8 +18,9 @@ from embornal.interfaces.wire import to_wire
 
 __all__ = ["TIMELINE_HTTP", "EvidenceOut", "HistoryHitOut", "TimelineEntryOut"]
 
-_When = Field(None, max_length=64, description="ISO-8601 (no zone: UTC; a date: its first "
-              "instant).")  # fmt: skip
+_When = Field(
+    None, max_length=64, description="ISO-8601 (no zone: UTC; a date: its first instant)."
+)
 _Session = Field(None, max_length=200, description="The session or conversation label.")
 _Relation = Literal["related", "updates", "explains", *RELATIONS]  # type: ignore[valid-type]
 

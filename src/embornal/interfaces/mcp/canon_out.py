@@ -28,10 +28,15 @@ class CanonEntryOut(FactOut):
 
     @classmethod
     def of(cls, e: Any) -> CanonEntryOut:
-        return cls(**FactOut.of(e.fact).model_dump(), memory_id=e.fact.id, scope=e.scope,
-                   reason=e.reason, canonized_at=iso(e.since),
-                   eligible_for_recall=e.eligible_for_recall,
-                   warnings=list(e.warnings))  # fmt: skip
+        return cls(
+            **FactOut.of(e.fact).model_dump(),
+            memory_id=e.fact.id,
+            scope=e.scope,
+            reason=e.reason,
+            canonized_at=iso(e.since),
+            eligible_for_recall=e.eligible_for_recall,
+            warnings=list(e.warnings),
+        )
 
 
 class CanonListOut(BaseModel):
@@ -46,8 +51,12 @@ class RemovalOut(BaseModel):
 
     @classmethod
     def of(cls, r: Any) -> RemovalOut:
-        return cls(scopes=list(r.scopes), memory_ids=list(r.memory_ids),
-                   decommissioned=r.removed, reason=r.reason)  # fmt: skip
+        return cls(
+            scopes=list(r.scopes),
+            memory_ids=list(r.memory_ids),
+            decommissioned=r.removed,
+            reason=r.reason,
+        )
 
 
 class ScopeOut(BaseModel):

@@ -36,13 +36,20 @@ class AuditOut(RootModel[list[AuditEntryOut]]):
     def of(cls, rows: Any) -> AuditOut:
         return cls(
             [
-                AuditEntryOut(position=e.position, at=iso(e.at), action=e.action,
-                              memory_id=e.memory_id, claim_id=e.claim_id,
-                              narrative_id=e.narrative_id, conflict_id=e.conflict_id,
-                              actor=e.actor, reason=e.reason)
+                AuditEntryOut(
+                    position=e.position,
+                    at=iso(e.at),
+                    action=e.action,
+                    memory_id=e.memory_id,
+                    claim_id=e.claim_id,
+                    narrative_id=e.narrative_id,
+                    conflict_id=e.conflict_id,
+                    actor=e.actor,
+                    reason=e.reason,
+                )
                 for e in rows
             ]
-        )  # fmt: skip
+        )
 
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]

@@ -72,25 +72,55 @@ class ClaimOut(_Lean):
 
     @classmethod
     def of(cls, c: Any) -> ClaimOut:
-        evidence = [_drop_none({
-            "evidence_id": e.evidence_id, "stance": e.stance, "memory_id": e.memory_id,
-            "source": e.source, "note": e.note, "quote": e.quote,
-            "common_origin": e.common_origin, "recorded_at": iso(e.recorded_at),
-            "active": e.active}) for e in c.evidence]  # fmt: skip
-        history = [_drop_none({"action": d.action, "at": iso(d.recorded_at), "by": d.actor,
-                               "reason": d.reason}) for d in c.history]  # fmt: skip
+        evidence = [
+            _drop_none(
+                {
+                    "evidence_id": e.evidence_id,
+                    "stance": e.stance,
+                    "memory_id": e.memory_id,
+                    "source": e.source,
+                    "note": e.note,
+                    "quote": e.quote,
+                    "common_origin": e.common_origin,
+                    "recorded_at": iso(e.recorded_at),
+                    "active": e.active,
+                }
+            )
+            for e in c.evidence
+        ]
+        history = [
+            _drop_none(
+                {"action": d.action, "at": iso(d.recorded_at), "by": d.actor, "reason": d.reason}
+            )
+            for d in c.history
+        ]
         return cls(
-            claim_id=c.id, id=c.id, statement=c.statement, content=c.statement,
-            claim_type=c.claim_type, kind=c.claim_type, status=c.status,
-            scope=c.scope, recorded_at=iso(c.recorded_at), valid_from=iso(c.valid_from),
-            valid_until=iso(c.valid_until), asserted_by=c.asserted_by, sensitive=c.sensitive,
+            claim_id=c.id,
+            id=c.id,
+            statement=c.statement,
+            content=c.statement,
+            claim_type=c.claim_type,
+            kind=c.claim_type,
+            status=c.status,
+            scope=c.scope,
+            recorded_at=iso(c.recorded_at),
+            valid_from=iso(c.valid_from),
+            valid_until=iso(c.valid_until),
+            asserted_by=c.asserted_by,
+            sensitive=c.sensitive,
             security_sensitive=c.sensitive,
-            evidence=evidence, supporting=c.support.supporting,
-            challenging=c.support.challenging, origin_groups=list(c.support.origin_groups),
-            review_required=c.review_required, eligible_for_recall=c.eligible_for_recall,
-            source_issues=list(c.source_issues), replaced_by=c.replaced_by,
-            replaces=c.replaces, as_of=iso(c.as_of), history=history,
-        )  # fmt: skip
+            evidence=evidence,
+            supporting=c.support.supporting,
+            challenging=c.support.challenging,
+            origin_groups=list(c.support.origin_groups),
+            review_required=c.review_required,
+            eligible_for_recall=c.eligible_for_recall,
+            source_issues=list(c.source_issues),
+            replaced_by=c.replaced_by,
+            replaces=c.replaces,
+            as_of=iso(c.as_of),
+            history=history,
+        )
 
 
 class ClaimsOut(_Lean):
@@ -107,11 +137,19 @@ class ClaimsOut(_Lean):
     def of(cls, r: Any) -> ClaimsOut:
         hint = None
         if not r.claims:
-            hint = ('None found: try status="all", fewer words, or no as_of; '
-                    "create_claim records one.")  # fmt: skip
-        return cls(claims=[ClaimOut.of(c) for c in r.claims], eligible_count=r.eligible_count,
-                   truncated=r.truncated, status=r.status, as_of=iso(r.as_of),
-                   valid_at=iso(r.valid_at), note=r.note, hint=hint)  # fmt: skip
+            hint = (
+                'None found: try status="all", fewer words, or no as_of; create_claim records one.'
+            )
+        return cls(
+            claims=[ClaimOut.of(c) for c in r.claims],
+            eligible_count=r.eligible_count,
+            truncated=r.truncated,
+            status=r.status,
+            as_of=iso(r.as_of),
+            valid_at=iso(r.valid_at),
+            note=r.note,
+            hint=hint,
+        )
 
 
 class EvidenceOut(BaseModel):

@@ -26,8 +26,13 @@ class LinkOut(BaseModel):
     @classmethod
     def of(cls, link: Any) -> LinkOut:
         link_id = format_link(link.source_id, link.relation, link.target_id)
-        return cls(source_id=link.source_id, relation=link.relation, target_id=link.target_id,
-                   link_id=link_id, id=link_id)  # fmt: skip
+        return cls(
+            source_id=link.source_id,
+            relation=link.relation,
+            target_id=link.target_id,
+            link_id=link_id,
+            id=link_id,
+        )
 
 
 class NeighbourOut(FactOut):

@@ -46,16 +46,24 @@ class NarrativeOut(BaseModel):
     @classmethod
     def of(cls, n: Any, superseded_by: str | None = None) -> NarrativeOut:
         return cls(
-            narrative_id=n.narrative_id, id=n.narrative_id, scope=n.scope,
+            narrative_id=n.narrative_id,
+            id=n.narrative_id,
+            scope=n.scope,
             perspective=n.perspective,
-            version=n.version, content=n.content, memory_ids=list(n.memory_ids),
-            link_ids=list(n.link_ids), claim_ids=list(n.claim_ids), usable=n.usable,
+            version=n.version,
+            content=n.content,
+            memory_ids=list(n.memory_ids),
+            link_ids=list(n.link_ids),
+            claim_ids=list(n.claim_ids),
+            usable=n.usable,
             review_status=n.review_status,
-            source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
-                           for i in n.source_issues],
-            security_sensitive=n.security_sensitive, superseded_by=superseded_by,
+            source_issues=[
+                IssueOut(ref=i.ref, issue=i.issue, live=i.live) for i in n.source_issues
+            ],
+            security_sensitive=n.security_sensitive,
+            superseded_by=superseded_by,
             warning="; ".join(n.warnings) or None,
-        )  # fmt: skip
+        )
 
 
 class NarrativeReviewOut(BaseModel):
@@ -77,13 +85,18 @@ class NarrativeViewOut(BaseModel):
         return cls(
             scope=v.scope,
             narrative=None if v.narrative is None else NarrativeOut.of(v.narrative),
-            narrative_review=None if r is None else NarrativeReviewOut(
-                narrative_id=r.narrative_id, id=r.narrative_id, review_status=r.review_status,
-                source_issues=[IssueOut(ref=i.ref, issue=i.issue, live=i.live)
-                               for i in r.source_issues],
+            narrative_review=None
+            if r is None
+            else NarrativeReviewOut(
+                narrative_id=r.narrative_id,
+                id=r.narrative_id,
+                review_status=r.review_status,
+                source_issues=[
+                    IssueOut(ref=i.ref, issue=i.issue, live=i.live) for i in r.source_issues
+                ],
                 hint=r.hint,
             ),
-        )  # fmt: skip
+        )
 
 
 class NarrativesOut(BaseModel):

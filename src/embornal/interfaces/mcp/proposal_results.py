@@ -36,15 +36,31 @@ class ProposalOut(BaseModel):
     def of(cls, p: Any) -> ProposalOut:
         hint = None
         if p.status == "open":
-            hint = (f"Nothing is stored yet: ask the user to review it (`embornal proposal "
-                    f"show {p.id}`); an approval gives version={p.version}, the one "
-                    "reviewed.")  # fmt: skip
+            hint = (
+                f"Nothing is stored yet: ask the user to review it (`embornal proposal "
+                f"show {p.id}`); an approval gives version={p.version}, the one "
+                "reviewed."
+            )
         return cls(
-            id=p.id, status=p.status, version=p.version, title=p.title, source=p.source,
-            decided_by=p.decided_by, reason=p.reason, hint=hint,
-            items=[ItemOut(number=i.number, type=i.type, fact_id=i.fact_id, fields=dict(i.fields),
-                           applied=i.applied) for i in p.items],
-        )  # fmt: skip
+            id=p.id,
+            status=p.status,
+            version=p.version,
+            title=p.title,
+            source=p.source,
+            decided_by=p.decided_by,
+            reason=p.reason,
+            hint=hint,
+            items=[
+                ItemOut(
+                    number=i.number,
+                    type=i.type,
+                    fact_id=i.fact_id,
+                    fields=dict(i.fields),
+                    applied=i.applied,
+                )
+                for i in p.items
+            ],
+        )
 
 
 class SummaryOut(BaseModel):
@@ -62,9 +78,20 @@ class ProposalsOut(BaseModel):
 
     @classmethod
     def of(cls, rows: Iterable[Any]) -> ProposalsOut:
-        return cls(proposals=[SummaryOut(
-            id=r.id, status=r.status, title=r.title, source=r.source, item_count=r.item_count,
-            opened_at=iso(r.opened_at), decided_by=r.decided_by) for r in rows])  # fmt: skip
+        return cls(
+            proposals=[
+                SummaryOut(
+                    id=r.id,
+                    status=r.status,
+                    title=r.title,
+                    source=r.source,
+                    item_count=r.item_count,
+                    opened_at=iso(r.opened_at),
+                    decided_by=r.decided_by,
+                )
+                for r in rows
+            ]
+        )
 
 
 class ScoreOut(BaseModel):
@@ -87,11 +114,22 @@ class RetentionOut(BaseModel):
         def r(x: float) -> float:
             return round(x, 3)
 
-        return cls(facts=[ScoreOut(
-            id=s.fact_id, path=s.path, kind=s.kind,
-            score=None if s.score is None else r(s.score), recency=r(s.recency),
-            access=r(s.access), centrality=r(s.centrality), c_eff=r(s.confidence),
-            user_weight=r(s.user_weight)) for s in scores])  # fmt: skip
+        return cls(
+            facts=[
+                ScoreOut(
+                    id=s.fact_id,
+                    path=s.path,
+                    kind=s.kind,
+                    score=None if s.score is None else r(s.score),
+                    recency=r(s.recency),
+                    access=r(s.access),
+                    centrality=r(s.centrality),
+                    c_eff=r(s.confidence),
+                    user_weight=r(s.user_weight),
+                )
+                for s in scores
+            ]
+        )
 
 
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]

@@ -26,9 +26,14 @@ class EntryOut(BaseModel):
 
     @classmethod
     def of(cls, e: Any) -> EntryOut:
-        return cls(memory_id=e.fact.id, content=e.fact.content, path=e.fact.path,
-                   event_at=iso(e.event_at), session_id=e.session_id,
-                   session_position=e.session_position)  # fmt: skip
+        return cls(
+            memory_id=e.fact.id,
+            content=e.fact.content,
+            path=e.fact.path,
+            event_at=iso(e.event_at),
+            session_id=e.session_id,
+            session_position=e.session_position,
+        )
 
 
 class TimelineOut(BaseModel):
@@ -55,12 +60,20 @@ class HistoryHitsOut(BaseModel):
         out = []
         for h in hits:
             evidence = [
-                EvidenceOut(**EntryOut.of(e.entry).model_dump(), via=e.via, offset=e.offset,
-                            relation=e.relation, direction=e.direction)
+                EvidenceOut(
+                    **EntryOut.of(e.entry).model_dump(),
+                    via=e.via,
+                    offset=e.offset,
+                    relation=e.relation,
+                    direction=e.direction,
+                )
                 for e in h.evidence
-            ]  # fmt: skip
-            out.append(HitOut(**EntryOut.of(h.entry).model_dump(), score=round(h.score, 3),
-                              evidence=evidence))  # fmt: skip
+            ]
+            out.append(
+                HitOut(
+                    **EntryOut.of(h.entry).model_dump(), score=round(h.score, 3), evidence=evidence
+                )
+            )
         return cls(hits=out)
 
 

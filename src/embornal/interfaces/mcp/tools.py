@@ -277,9 +277,20 @@ class ToolSpec:
 
 
 _NOT_TEXT = frozenset(
-    {"tags", "attributes", "where", "weight", "int", "event", "confidence", "bool",
-     "evidence_list", "list", "items"}
-)  # fmt: skip
+    {
+        "tags",
+        "attributes",
+        "where",
+        "weight",
+        "int",
+        "event",
+        "confidence",
+        "bool",
+        "evidence_list",
+        "list",
+        "items",
+    }
+)
 
 
 def _names(inputs: Sequence[Input], ignored: Sequence[Input] = ()) -> dict[str, Any]:
@@ -529,10 +540,14 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str, schemas:
         )
 
     params = [
-        inspect.Parameter(i.tool_param, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          default=None, annotation=_arg_type(replace(i, required=False)))
+        inspect.Parameter(
+            i.tool_param,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            default=None,
+            annotation=_arg_type(replace(i, required=False)),
+        )
         for i in shown
-    ]  # fmt: skip
+    ]
     tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         params,
         return_annotation=Annotated[CallToolResult, EvidenceOut] if schemas else CallToolResult,

@@ -126,9 +126,10 @@ def write(conn: Conn, items: Sequence[tuple[str, bytes, Sequence[bytes]]]) -> No
     execute(conn, "DELETE FROM fact_pieces WHERE fact_id = ANY(?)", ([i[0] for i in known],))
     with conn.cursor() as cur:
         pieces = [
-            (fact_id, i, as_text(blob)) for fact_id, _, chunks in known
+            (fact_id, i, as_text(blob))
+            for fact_id, _, chunks in known
             for i, blob in enumerate(chunks)
-        ]  # fmt: skip
+        ]
         if pieces:
             cur.executemany(
                 "INSERT INTO fact_pieces (fact_id, idx, embedding) VALUES (%s, %s, %s::vector)",

@@ -176,8 +176,9 @@ def correction_routes(
         except EmbornalError as err:
             return error_page(request, err, "/new")
         path = request.query_params.get("path", "")[:4000]
-        body = new_fact_body(token_of(memory), KINDS.kinds(), may_store=allowed,
-                             fields={"path": path})  # fmt: skip
+        body = new_fact_body(
+            token_of(memory), KINDS.kinds(), may_store=allowed, fields={"path": path}
+        )
         return page(request, "New fact", body, subject=memory.subject)
 
     async def store(request: Request) -> Response:

@@ -353,8 +353,10 @@ def timeline_body(
             + f"<span>{e(t.fact.path)}</span>{_id_link(t.fact.id)}</div></li>"
             for t in items
         )
-        out.append(f'<section class="session"><h2>Session {head}</h2><ol class="facts">{cards}'
-                   "</ol></section>")  # fmt: skip
+        out.append(
+            f'<section class="session"><h2>Session {head}</h2><ol class="facts">{cards}'
+            "</ol></section>"
+        )
     listing = "".join(out) or _empty("No memory with a history context this subject may read.")
     title = f"Timeline: {e(session)}" if session else "Timeline"
     back = '<p class="note"><a href="/timeline">The whole timeline</a></p>' if session else ""

@@ -27,8 +27,21 @@ __all__ = ["PAGE_SIZES", "list_body", "list_routes", "parse_list"]
 
 PAGE_SIZES = (20, 50, 100, 200)
 #: The query parameters of the list (anything else is ignored).
-FIELDS = ("under", "kind", "tag", "stage", "tier", "owner", "cmin", "cmax", "smin", "smax",
-          "sort", "size", "all")  # fmt: skip
+FIELDS = (
+    "under",
+    "kind",
+    "tag",
+    "stage",
+    "tier",
+    "owner",
+    "cmin",
+    "cmax",
+    "smin",
+    "smax",
+    "sort",
+    "size",
+    "all",
+)
 _MAX_FIELD = 200
 _SORT_LABELS = {
     "newest": "newest first",

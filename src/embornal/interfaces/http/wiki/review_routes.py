@@ -258,8 +258,13 @@ def review_routes(
         memory, fields = got
         number, do = first(fields, "item"), first(fields, "do")
         content = (fields.get("content") or [""])[0].replace("\r\n", "\n")
-        form = ItemForm(content, first(fields, "path"), first(fields, "kind"),
-                        first(fields, "tags"), first(fields, "reason"))  # fmt: skip
+        form = ItemForm(
+            content,
+            first(fields, "path"),
+            first(fields, "kind"),
+            first(fields, "tags"),
+            first(fields, "reason"),
+        )
         reason = form.reason or None
         try:
             seen = _version(first(fields, "version"))

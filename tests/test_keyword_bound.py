@@ -32,6 +32,7 @@ import pytest
 from embornal import FixedClock, Memory, NewFact
 from embornal.domain import keyword_bound
 from embornal.domain.text import fts_query
+from embornal.storage import keyword_index
 from embornal.storage.connect import connect
 from embornal.storage.contract import Store
 from embornal.storage.factory import open_store
@@ -70,6 +71,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def store(built: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    monkeypatch.setenv(keyword_index.SWITCH, "off")  # FTS5's bound, as without the extra
     monkeypatch.setattr(keyword_bound, "HEAVY_DF", 400)
     monkeypatch.setattr(keyword_bound, "WINDOW_POSTINGS", 300)
     monkeypatch.setattr(keyword_bound, "SINGLE_POSTINGS", 100)

@@ -4,17 +4,21 @@ The ranking reads ``facts_fts`` (bm25) first and joins the full fact rows of the
 window only; the access filter runs on that window, which widens (×4) until enough visible
 facts are found, the matches run out, or it reaches :data:`MAX_FILTER_WINDOW`, past which
 every match is filtered at once. Called by :meth:`SqliteStore.keyword_search`.
+
+:func:`indexed_rows` filters the certified windows of the keyword index
+(:mod:`embornal.storage.keyword_index`, decision 0165) the same way.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from embornal.domain import keyword_bound
 from embornal.domain.text import fts_query
 
-__all__ = ["MAX_FILTER_WINDOW", "bound_of", "ranked_rows"]
+__all__ = ["MAX_FILTER_WINDOW", "bound_of", "indexed_rows", "ranked_rows"]
 
 # How far keyword recall widens its ranked window before filtering every match.
 MAX_FILTER_WINDOW = 20_000
@@ -47,14 +51,7 @@ def ranked_rows(
         live, indexed = "f.deleted_at IS NULL", ""
     else:
         indexed = "INDEXED BY facts_live_path" if live_index else ""
-    under_sql, under_params = "1", tuple[Any, ...]()
-    if under is not None and under != "/":
-        # The unary + keeps SQLite from probing the index once per descendant path.
-        under_sql = (
-            "+f.path_id IN (SELECT c.descendant_id FROM path_closure c "
-            "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
-        )
-        under_params = (under,)
+    under_sql, under_params = _under(under)
     # Rank on the narrow index first; read the full rows of the winners only. The
     # access filter runs on the ranked candidates, not on every match: the candidate
     # window widens until enough visible facts are found or the matches run out.
@@ -149,6 +146,54 @@ def ranked_rows(
             live_index=live_index,
         )
     return rows[:candidates]
+
+
+def _under(under: str | None) -> tuple[str, tuple[Any, ...]]:
+    if under is None or under == "/":
+        return "1", ()
+    # The unary + keeps SQLite from probing the index once per descendant path.
+    return (
+        "+f.path_id IN (SELECT c.descendant_id FROM path_closure c "
+        "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
+    ), (under,)
+
+
+def indexed_rows(
+    rows_of: Rows,
+    ranked: Callable[[int], tuple[list[tuple[int, float]], bool]],
+    candidates: int,
+    scope: tuple[str, tuple[Any, ...], bool],
+    *,
+    under: str | None,
+    include_superseded: bool,
+    fact_cols: str,
+    live: str,
+) -> list[Any] | None:
+    """``ranked_rows``' answer from the keyword index: ``ranked(depth)`` is its certified
+    window of ``depth`` hits ((seq, bm25 score) best first, and whether it holds every
+    match); the rows of the window the scope, ``under`` and liveness let through are read
+    in its order, the window widening (×4) until ``candidates`` pass or the matches run
+    out. None past :data:`MAX_FILTER_WINDOW`: the caller ranks on FTS5, exactly."""
+    vis_sql, vis_params, _ = scope
+    if include_superseded:
+        live = "f.deleted_at IS NULL"
+    under_sql, under_params = _under(under)
+    depth = max(candidates * 4, 200)
+    while True:
+        order, complete = ranked(depth)
+        rows = rows_of(
+            "WITH top AS (SELECT json_extract(j.value, '$[0]') AS seq, "
+            "json_extract(j.value, '$[1]') AS rank, j.key AS place FROM json_each(?) j) "
+            f"SELECT {fact_cols}, top.rank AS rank, top.seq AS ranked_seq FROM top "
+            "CROSS JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
+            f"WHERE {live} AND {under_sql} AND ({vis_sql}) ORDER BY top.place LIMIT ?",
+            (json.dumps([[s, -v] for s, v in order]), *under_params, *vis_params, candidates),
+        )
+        if len(rows) >= candidates or complete:
+            return rows
+        if depth >= MAX_FILTER_WINDOW:
+            return None
+        depth = min(depth * 4, MAX_FILTER_WINDOW)
 
 
 def bound_of(

@@ -18,13 +18,22 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from embornal.domain import keyword_bound
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.text import fts_query
 from embornal.errors import InvalidInput
-from embornal.storage import bitindex, context, eventlog, keyword, kind_views, migrations, vectors
+from embornal.storage import (
+    bitindex,
+    context,
+    eventlog,
+    keyword,
+    kind_views,
+    migrations,
+    vectors,
+)
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
@@ -33,6 +42,7 @@ from embornal.storage.store_reads import FACT_COLS, StoreReads
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
     from embornal.domain.fact_attributes import Condition
     from embornal.storage import rebuild
+    from embornal.storage.keyword_index import KeywordIndex
     from embornal.storage.past import SqlitePast
     from embornal.storage.sqlite_parts import QueryParts as Parts
 else:  # the query parts' methods are bound when first used (decision 0094)
@@ -78,6 +88,7 @@ class SqliteStore(Parts, StoreReads):
         self.migrations_applied: list[str] = []
         self._vec_index = False
         self._bits = bitindex.LiveBitIndex()
+        self._keywords: KeywordIndex | None = None  # opened on first need (decision 0165)
         self._owner = threading.get_ident()
         self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
         context.use_clock(conn, self._now_text)
@@ -130,6 +141,8 @@ class SqliteStore(Parts, StoreReads):
             self._readers.clear()
             self._local = threading.local()
             self._bits.clear()
+            if self._keywords is not None:
+                self._keywords.close()
             self.conn.close()
 
     # -- writing ---------------------------------------------------------------
@@ -167,6 +180,7 @@ class SqliteStore(Parts, StoreReads):
         """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
         file as owing a checkpoint (done after commit, or on the next open after a crash)."""
         conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        self._discard_keyword_index()  # its files hold the terms too: rebuilt on next need
         from embornal.storage import rebuild
 
         rebuild.drop_work_tables(conn)  # a running rebuild's copies may hold the content
@@ -259,19 +273,61 @@ class SqliteStore(Parts, StoreReads):
         if not terms:
             return []
         vis = self._scopes.get(scope)
-        rows = keyword.ranked_rows(
-            self._rows,
-            fts_query(terms),
-            candidates,
-            (vis.sql, vis.params, scope.everything),
-            under=under,
-            include_superseded=include_superseded,
-            fact_cols=FACT_COLS,
-            live=_LIVE,
-            bound=keyword.bound_of(self._rows, terms, self._last_term_df()),
-        )
+        where = (vis.sql, vis.params, scope.everything)
+        bound = keyword.bound_of(self._rows, terms, self._last_term_df())
+        rows = None
+        index = self._keyword_index() if bound is not None else None
+        searcher = index.current(self._rows) if index is not None else None
+        if index is not None and searcher is not None:  # decision 0165: exact, from the index
+            rows = keyword.indexed_rows(
+                self._rows,
+                lambda depth: index.ranked(searcher, terms, depth, self._rows),
+                candidates,
+                where,
+                under=under,
+                include_superseded=include_superseded,
+                fact_cols=FACT_COLS,
+                live=_LIVE,
+            )
+            bound = None  # past its widest window: FTS5's exact ranking
+        if rows is None:
+            rows = keyword.ranked_rows(
+                self._rows,
+                fts_query(terms),
+                candidates,
+                where,
+                under=under,
+                include_superseded=include_superseded,
+                fact_cols=FACT_COLS,
+                live=_LIVE,
+                bound=bound,
+            )
         facts = self._facts(rows, vis)
         return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
+
+    def _keyword_index(self) -> KeywordIndex | None:
+        """The keyword index beside the file (decision 0165), or None: tantivy absent or
+        switched off, an in-memory database, or inside a write transaction (the index
+        holds what is committed)."""
+        if self._shared_reads or getattr(self._local, "in_tx", False):
+            return None
+        if self._keywords is None:
+            from embornal.storage import keyword_index  # a large memory's: off start-up
+
+            if not keyword_index.available():
+                return None
+            self._keywords = keyword_index.KeywordIndex(self.path)
+        return self._keywords
+
+    def _discard_keyword_index(self) -> None:
+        if self._shared_reads:
+            return
+        if self._keywords is not None:
+            self._keywords.discard()
+        else:
+            from embornal.storage import keyword_index
+
+            keyword_index.discard(keyword_index.index_dir(self.path))
 
     def spine_rows(
         self, scope: ReadScope = EVERYTHING, *, under: str | None = None
@@ -414,11 +470,17 @@ class SqliteStore(Parts, StoreReads):
     def term_df(self, terms: Sequence[str]) -> dict[str, int]:
         if not terms:
             return {}
-        marks = ",".join("?" * len(terms))
-        rows = self._rows(
-            f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
-        )
-        found = {r[0]: int(r[1]) for r in rows}
+        index = self._keyword_index() if self.doc_count() > keyword_bound.HEAVY_DF else None
+        searcher = index.current(self._rows) if index is not None else None
+        if searcher is not None:  # decision 0165: the index counts a term's documents at once
+            counts = {t: int(searcher.doc_freq("body", t)) for t in terms}
+            found = {t: c for t, c in counts.items() if c}
+        else:  # facts_fts_vocab counts them by reading every posting
+            marks = ",".join("?" * len(terms))
+            rows = self._rows(
+                f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
+            )
+            found = {r[0]: int(r[1]) for r in rows}
         # The next keyword search of this thread bounds itself on these counts (a term no
         # document holds: 0) instead of counting every posting of its terms again.
         self._local.term_df = {**dict.fromkeys(terms, 0), **found}
@@ -475,6 +537,10 @@ class SqliteStore(Parts, StoreReads):
             with self.transaction("rebuilding projections") as conn:
                 return rebuild.replay_in_place(conn)
         result = rebuild.rebuild_beside(self.path, progress=progress)
+        self._discard_keyword_index()  # the facts' seqs may be numbered anew
+        index = self._keyword_index()
+        if index is not None:
+            index.rebuild(self._rows)
         if result.purged:  # the swapped-in keyword index was merged: checkpoint it out
             with self._lock, atomic(self.conn, "finishing a purge"):
                 vectors.set_meta(self.conn, PURGE_PENDING_KEY, "1")
@@ -488,4 +554,8 @@ class SqliteStore(Parts, StoreReads):
         if self._shared_reads:
             with self._lock:
                 return compare_with_replay(self.conn, self.clock)
-        return compare_with_replay(self.path, self.clock)
+        found = compare_with_replay(self.path, self.clock)
+        index = self._keyword_index()
+        if index is not None and index.dir.exists():  # the keyword index against facts_fts
+            found += index.differences(self._rows)
+        return found

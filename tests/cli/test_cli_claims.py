@@ -57,6 +57,7 @@ def test_a_claim_on_a_forgotten_memory_shows_without_its_text(cli: Run) -> None:
     shown = cli("claim", "show", cid)
     assert shown.code == 0 and "June" not in shown.out, shown.out
     assert f"withheld while memory {fact} is forgotten" in shown.out
+    assert "add_evidence by default: (withheld)" in shown.out
     as_json = cli("--json", "claim", "show", cid).json()
     assert as_json["redacted"] and as_json["withheld_by"] == [fact]
     assert as_json["statement"] is None

@@ -64,8 +64,9 @@ def show_claim(ctx: Context, c: ClaimRecord) -> None:
         off = "" if e.active else "  (retracted)"
         note = f": {one_line(e.note)}" if e.note else ""
         ctx.say(f"  {e.evidence_id} {e.stance} {what}{note}{off}")
+    none = "(withheld)" if c.withheld_by else "-"
     for d in c.history:
-        ctx.say(f"  {_t(d.recorded_at)} {d.action} by {d.actor}: {d.reason or '-'}")
+        ctx.say(f"  {_t(d.recorded_at)} {d.action} by {d.actor}: {d.reason or none}")
     if c.replaced_by:
         ctx.say(f"  replaced by {c.replaced_by}")
     for issue in c.source_issues:

@@ -191,3 +191,26 @@ def test_a_forgotten_source_and_a_sensitive_claim_hold_adoption_back(alice: Memo
     assert "corroborate(" in (refused.value.hint or "")
     ledger.add_claim_evidence(risky.id, source="the developer's signed note")
     assert ledger.adopt_claim(risky.id, reason="two origins").status == "adopted"
+
+
+def test_a_forgotten_source_withholds_the_claims_text_on_both_sides(
+    alice: MemoryAPI, clock: FixedClock
+) -> None:
+    """Decision 0168: the statement, evidence texts and reasons are withheld while a memory
+    the claim cites is forgotten, in the past view too; a restore shows them again."""
+    ledger = alice.chronicle
+    memory = _notice(alice)
+    claim = ledger.create_claim("The release is planned for June.", "plan", reason="June")
+    ledger.add_claim_evidence(claim.id, memory_id=memory, note="June notice", quote="June")
+    checkpoint = ledger.adopt_claim(claim.id, reason="June plan").updated_at.isoformat()
+    clock.advance(seconds=5)
+    alice.forget(memory, reason="stop recall")
+    for as_of in (None, checkpoint):
+        held = ledger.claim(claim.id, as_of=as_of)
+        assert held.redacted and held.statement is None and held.withheld_by == (memory,)
+        assert held.evidence[0].note is None and held.evidence[0].quote is None
+        assert all(h.reason is None for h in held.history)
+    assert ledger.recall_claims(status="all").claims[0].statement is None
+    alice.restore(memory, reason="it stands")
+    back = ledger.claim(claim.id)
+    assert back.statement == "The release is planned for June." and not back.redacted

@@ -47,3 +47,17 @@ def test_bad_input_is_one_line_and_writes_nothing(cli: Run) -> None:
     assert cli("--json", "claim", "list", "--status", "all").json()["claims"] == []
     assert cli("claim", "show", "C01ZZZZZZZZZZ").code == 3
     assert cli("claim", "list", "--as-of", "whenever").code == 2
+
+
+def test_a_claim_on_a_forgotten_memory_shows_without_its_text(cli: Run) -> None:
+    fact = cli("--json", "memory", "store", "/projects/release", "Planned for June.").json()["id"]
+    cid = cli("--json", "claim", "create", "Planned for June.", "--type", "plan").json()["id"]
+    assert cli("claim", "evidence", cid, "--memory", fact, "--note", "June notice").code == 0
+    assert cli("memory", "forget", fact, "--reason", "private").code == 0
+    shown = cli("claim", "show", cid)
+    assert shown.code == 0 and "June" not in shown.out, shown.out
+    assert f"withheld while memory {fact} is forgotten" in shown.out
+    assert "add_evidence by default: (withheld)" in shown.out
+    as_json = cli("--json", "claim", "show", cid).json()
+    assert as_json["redacted"] and as_json["withheld_by"] == [fact]
+    assert as_json["statement"] is None

@@ -406,3 +406,32 @@ async def test_list_narratives_answers_a_list_and_narratives_their_coverage(
         bad, listed = await call(client, "list_narratives", {})
         assert not bad and isinstance(listed, list) and len(listed) == 2
         assert {n["scope"] for n in listed} == {"default", "ops"}
+
+
+async def test_a_claim_on_a_forgotten_memory_answers_redacted_without_its_text(
+    memory: Memory, clock: FixedClock
+) -> None:
+    """Decision 0168: inspected now or at a past record time, the claim answers
+    ``redacted: true``, ``content`` null and a warning naming the restore, nothing of its
+    text; a restore shows it again."""
+    async with connect(memory) as client:
+        _, source = await call(client, "remember", {"content": "June plan", "origin_id": "n-1"})
+        made_args = {"content": "June plan", "kind": "plan", "reason": "capture"}
+        _, made = await call(client, "create_claim", made_args)
+        cite = {"claim_id": made["id"], "memory_id": source["id"], "reason": "June plan notice"}
+        await call(client, "add_evidence", cite)
+        _, adopted = await call(client, "adopt_claim", {"claim_id": made["id"], "reason": "x"})
+        checkpoint = adopted["events"][-1]["recorded_at"]
+        clock.advance(seconds=5)
+        await call(client, "forget", {"memory_id": source["id"], "reason": "stop recall"})
+        for args in ({}, {"as_of": checkpoint}):
+            bad, got = await call(client, "inspect_claim", {"claim_id": made["id"], **args})
+            assert not bad and got["redacted"] is True and got["content"] is None, got
+            assert "June plan" not in json.dumps(got)
+            assert "restore(" in got["warning"] and got["withheld_by"] == [source["id"]]
+        _, listed = await call(client, "recall_claims", {"include_inactive": True})
+        assert listed["claims"][0]["redacted"] and "June plan" not in json.dumps(listed)
+        await call(client, "restore", {"memory_id": source["id"], "reason": "back"})
+        _, got = await call(client, "inspect_claim", {"claim_id": made["id"]})
+        assert got["redacted"] is False and got["content"] == "June plan"
+        assert "warning" not in got

@@ -86,6 +86,7 @@ def read_claim(d: Mapping[str, Any]) -> ClaimRecord:
         replaced_by=d["replaced_by"],
         replaces=d["replaces"],
         redacted=bool(d["redacted"]),
+        withheld_by=tuple(d.get("withheld_by", ())),
         as_of=_rt(d["as_of"]),
         history=tuple(_decision(h) for h in d["history"]),
     )

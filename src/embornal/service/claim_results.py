@@ -55,8 +55,10 @@ class ClaimDecision:
 
 @dataclass(frozen=True)
 class ClaimRecord:
-    """One claim: its statement (None once a purge erased it), type, status, the two
-    times (recorded at / valid from-until), its evidence and the judgment's history."""
+    """One claim: its statement, type, status, the two times (recorded at / valid
+    from-until), its evidence and the judgment's history. ``redacted``: its text is not
+    shown, erased by a purge, or withheld while the memories in ``withheld_by`` (cited by
+    it) are forgotten (decision 0168)."""
 
     id: str
     statement: str | None
@@ -80,6 +82,7 @@ class ClaimRecord:
     replaced_by: str | None = None
     replaces: str | None = None
     redacted: bool = False
+    withheld_by: tuple[str, ...] = ()
     as_of: datetime | None = None
     history: tuple[ClaimDecision, ...] = ()
 

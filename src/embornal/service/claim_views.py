@@ -8,12 +8,18 @@ is about, and its evidence, retracted evidence too), and, when the claim cites n
 not read exists. Access is decided as it is now, also for a view at a past time
 (decision 0042); a purged memory is read by no one, so the claims citing it leave every
 view (their text is erased by the purge too).
+
+**Whose text shows** (decision 0168): while a memory the claim cites is forgotten, every
+view withholds the claim's text (statement, attribution, evidence texts, origin labels,
+reasons: what a purge of that memory would erase), now and at any ``as_of``, and names
+the forgotten memories in ``withheld_by``; a restore shows the text again.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from embornal.domain.as_of import parse_as_of
@@ -147,6 +153,13 @@ def issues_of(state: ClaimState, facts: dict[str, Fact]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def withheld_by(facts: dict[str, Fact]) -> tuple[str, ...]:
+    """The memories the claim cites that are forgotten now: while there is one, the claim's
+    text is withheld (decision 0168). A superseded memory is a correction: it withholds
+    nothing."""
+    return tuple(sorted(i for i, f in facts.items() if f.state == "forgotten"))
+
+
 def material_of(ctx: ServiceContext, state: ClaimState) -> dict[str, FactState]:
     """The protocol state of each memory the claim's evidence cites (origin, sensitivity)."""
     out = {}
@@ -179,6 +192,7 @@ def record_of(
         unknown_origin=len(supporting) - known,
     )
     issues = issues_of(state, facts)
+    hidden = withheld_by(facts)
     evidence = tuple(
         ClaimEvidence(
             e.evidence_id,
@@ -200,16 +214,23 @@ def record_of(
         ClaimDecision(d.action, d.recorded_at, d.actor, d.reason, d.detail) for d in state.history
     )
     review = state.review_required or (state.status.value == "adopted" and bool(issues))
+    if hidden:
+        evidence = tuple(
+            replace(e, source=None, note=None, quote=None, locator=None, common_origin=None)
+            for e in evidence
+        )
+        history = tuple(replace(d, reason=None) for d in history)
+        support = replace(support, origin_groups=())
     return ClaimRecord(
         id=state.claim_id,
-        statement=state.statement,
+        statement=None if hidden else state.statement,
         claim_type=state.claim_type,
         scope=state.scope,
         status=state.status.value,
         owner=state.owner,
         recorded_at=state.created_at,
         updated_at=state.last_at,
-        asserted_by=state.asserted_by,
+        asserted_by=None if hidden else state.asserted_by,
         statement_at=state.statement_at,
         valid_from=state.valid_from,
         valid_until=state.valid_until,
@@ -218,11 +239,12 @@ def record_of(
         evidence=evidence,
         support=support,
         review_required=review,
-        eligible_for_recall=state.eligible and not review and not state.redacted,
+        eligible_for_recall=state.eligible and not review and not state.redacted and not hidden,
         source_issues=issues,
         replaced_by=_seen(ctx, state.replaced_by),
         replaces=_seen(ctx, state.replaces),
-        redacted=state.redacted,
+        redacted=state.redacted or bool(hidden),
+        withheld_by=hidden,
         as_of=as_of,
         history=history,
     )

@@ -22,6 +22,17 @@ def _t(moment: datetime | None) -> str:
     return "?" if moment is None else format_time(moment, micro=False)
 
 
+def _statement(c: ClaimRecord) -> str:
+    if c.statement is not None:
+        return one_line(c.statement)
+    if c.withheld_by:
+        which = ", ".join(c.withheld_by)
+        memory = "memory" if len(c.withheld_by) == 1 else "memories"
+        verb = "is" if len(c.withheld_by) == 1 else "are"
+        return f"(withheld while {memory} {which} {verb} forgotten: `embornal memory restore`)"
+    return "(erased by a purge)"
+
+
 def _head(ctx: Context, c: ClaimRecord) -> None:
     marks = [c.status, c.claim_type]
     if c.review_required:
@@ -29,7 +40,7 @@ def _head(ctx: Context, c: ClaimRecord) -> None:
     if c.sensitive:
         marks.append("sensitive")
     ctx.say(f"{c.id}  {' '.join(marks)}  scope {c.scope}")
-    ctx.say(f"  {one_line(c.statement) if c.statement is not None else '(erased by a purge)'}")
+    ctx.say(f"  {_statement(c)}")
     if c.valid_from is not None or c.valid_until is not None:
         ctx.say(f"  valid {_t(c.valid_from)} .. {_t(c.valid_until)}")
 
@@ -48,12 +59,14 @@ def show_claim(ctx: Context, c: ClaimRecord) -> None:
     groups = ", ".join(s.origin_groups) or "none"
     ctx.say(f"  support: {s.supporting} supporting, {s.challenging} challenging; origins: {groups}")
     for e in c.evidence:
-        what = f"memory {e.memory_id}" if e.memory_id else f"source {e.source!r}"
+        label = "(withheld)" if e.source is None else repr(e.source)
+        what = f"memory {e.memory_id}" if e.memory_id else f"source {label}"
         off = "" if e.active else "  (retracted)"
         note = f": {one_line(e.note)}" if e.note else ""
         ctx.say(f"  {e.evidence_id} {e.stance} {what}{note}{off}")
+    none = "(withheld)" if c.withheld_by else "-"
     for d in c.history:
-        ctx.say(f"  {_t(d.recorded_at)} {d.action} by {d.actor}: {d.reason or '-'}")
+        ctx.say(f"  {_t(d.recorded_at)} {d.action} by {d.actor}: {d.reason or none}")
     if c.replaced_by:
         ctx.say(f"  replaced by {c.replaced_by}")
     for issue in c.source_issues:

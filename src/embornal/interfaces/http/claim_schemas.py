@@ -60,7 +60,9 @@ class ClaimOut(_Out):
     """One claim: a judgment about material, its evidence and its history."""
 
     id: str
-    statement: str | None = Field(description="Null once a purge erased it.")
+    statement: str | None = Field(
+        description="Null once a purge erased it, or while a memory it cites is forgotten."
+    )
     claim_type: str
     scope: str
     status: str = Field(description="proposed, adopted, withdrawn or superseded.")
@@ -81,6 +83,9 @@ class ClaimOut(_Out):
     replaced_by: str | None
     replaces: str | None
     redacted: bool
+    withheld_by: list[str] = Field(
+        description="The forgotten memories it cites: its text is withheld until restored."
+    )
     as_of: Time | None
     history: list[ClaimDecisionOut]
 

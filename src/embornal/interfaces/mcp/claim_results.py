@@ -49,14 +49,16 @@ class ClaimOut(_Lean):
     by, reason), again as ``events`` (each: claim_id, action, recorded_at, by, reason), the
     name memory-as-history's clients read; its ``recorded_at`` to the microsecond, so that
     as an ``as_of`` it includes the decision. ``replacement_id`` is ``replaced_by`` again
-    (memory-as-history's name), answered null while there is none."""
+    (memory-as-history's name), answered null while there is none. ``redacted``: the text
+    is not shown (``content`` null), withheld while the memories in ``withheld_by`` are
+    forgotten (decision 0168; ``warning`` names the restore) or erased by a purge."""
 
-    keep_null: ClassVar[tuple[str, ...]] = ("replacement_id",)
+    keep_null: ClassVar[tuple[str, ...]] = ("replacement_id", "content")
 
     claim_id: str
     id: str
     statement: str | None = None
-    content: str | None = None
+    content: str | None = Field(None, json_schema_extra=KEPT_NULL)
     claim_type: str
     kind: str
     status: str = Field(description="proposed, adopted, withdrawn or superseded.")
@@ -77,6 +79,9 @@ class ClaimOut(_Lean):
     replaced_by: str | None = None
     replacement_id: str | None = Field(None, json_schema_extra=KEPT_NULL)
     replaces: str | None = None
+    redacted: bool = False
+    withheld_by: list[str] = Field(default_factory=list)
+    warning: str | None = None
     as_of: str | None = None
     history: list[dict[str, Any]] = Field(default_factory=list)
     events: list[dict[str, Any]] = Field(
@@ -129,10 +134,22 @@ class ClaimOut(_Lean):
             replaced_by=c.replaced_by,
             replacement_id=c.replaced_by,
             replaces=c.replaces,
+            redacted=c.redacted,
+            withheld_by=list(c.withheld_by),
+            warning=_withheld(c.withheld_by),
             as_of=iso(c.as_of),
             history=history,
             events=events,
         )
+
+
+def _withheld(memories: tuple[str, ...]) -> str | None:
+    if not memories:
+        return None
+    return (
+        "Its text is withheld while a memory it cites is forgotten; "
+        f"restore(memory_id={memories[0]!r}, reason) shows it again."
+    )
 
 
 def _evidence(e: Any) -> dict[str, Any]:

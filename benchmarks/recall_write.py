@@ -56,7 +56,7 @@ def measure(src: Path, facts: int, n_queries: int, seed: int) -> dict[str, Any]:
     from benchmarks.scale import build_corpus, make_queries
 
     from embornal import Memory
-    from embornal.service import recall as recall_service
+    from embornal.service.recall import use_case as recall_service
 
     corpus = build_corpus(seed, facts)
     queries = make_queries(random.Random(f"{seed}:queries"), corpus, n_queries + WARMUP)

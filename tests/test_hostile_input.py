@@ -539,8 +539,8 @@ def _type_confusion(memory: Memory, fact_id: str) -> dict[str, Callable[[], obje
 _TYPE_BUGS = {
     "store-at-int": "bug: parse_time (domain/clock.py) calls .strip() on a non-str 'at' "
     "and raises AttributeError instead of InvalidTime",
-    "recall-query-int": "bug: recall (service/recall.py) calls .strip() on a non-str query "
-    "and raises AttributeError instead of InvalidInput",
+    "recall-query-int": "bug: recall (service/recall/use_case.py) calls .strip() on a "
+    "non-str query and raises AttributeError instead of InvalidInput",
     "history-none": "bug: Memory.history calls target.startswith on a non-str target "
     "and raises AttributeError instead of InvalidInput",
     "untag-none": "bug: Memory.untag_path iterates keys=None and raises TypeError "

@@ -11,7 +11,7 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.errors import NotFound
-from embornal.service.recall_legs import side_by_side
+from embornal.service.recall.legs import side_by_side
 
 
 class _Where(FakeEmbedder):

@@ -37,8 +37,7 @@ from embornal.service.cascade_results import Cascade
 from embornal.service.conflict_record import ConflictRecord
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.declared_conflicts import list_conflicts
-from embornal.service.recall import Recaller, record_recall
-from embornal.service.recall_guide import without_guide_hits
+from embornal.service.recall import Recaller, record_recall, without_guide_hits
 from embornal.service.results import RecallHit
 
 __all__ = ["ANCHOR_SCAN", "cascade", "search", "search_archive"]

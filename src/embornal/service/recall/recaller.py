@@ -1,19 +1,17 @@
-"""Recall: keyword, vector and hybrid ranking over what the subject may see.
+"""The ranking of recall: keyword, vector and hybrid, over what the subject may see.
 
 keyword  rescaled bm25 + 0.5·strength (docs/model.md, Recall)
 vector   cosine similarity (after the floor/share cuts) + 0.5·strength; a long
          fact's is the mean of its opening piece's and best piece's
 hybrid   the two lists fused (linear: rescaled bm25 + rescaled cosine, or
-         reciprocal-rank), + strength
-no query the strongest facts
+         reciprocal-rank), + strength; its two parts side by side (decision 0125)
+no query the strongest facts (:func:`strongest`)
 
 Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``) and
 what a time the query names gives a fact of that time (``ScoreParts.temporal``, decision
-0106); the keyword list can mix in pseudo-relevance feedback (off by default; 0107).
-
-With a query, each candidate also gains from its neighbours on the same path that
-matched too (``FusionSettings.neighbour_weights``; ``ScoreParts.neighbour``), places
-counted over the facts the caller may read.
+0106); the keyword list can mix in pseudo-relevance feedback (:func:`with_feedback`, off
+by default; 0107). The neighbours' gains and the final order are in
+:mod:`~embornal.service.recall.order`.
 
 FTS5's bm25 statistics (fact count, mean length, how many facts hold each term) span
 every fact, hidden ones too, so the raw value (``ScoreParts.bm25``) is given only to a
@@ -22,16 +20,15 @@ caller that reads the whole memory; the others get the rescaled ``keyword`` alon
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from embornal.domain import paths as P
-from embornal.domain.events import FactsRecalled
+from embornal.domain.clock import format_time
 from embornal.domain.facts import Fact
-from embornal.domain.ids import new_id
+from embornal.domain.feedback import FEEDBACK_FACTS, feedback_terms, mix_feedback
 from embornal.domain.query_entities import query_entities
 from embornal.domain.ranking import (
+    DF_CEILING_MIN_DOCS,
     STRENGTH_WEIGHT,
     FusionSettings,
     ScoreParts,
@@ -45,71 +42,21 @@ from embornal.domain.ranking import (
     spine_parts,
     vector_scores,
 )
-from embornal.domain.relative_time import TimeWindow, check_asked, describe, time_windows
+from embornal.domain.relative_time import TimeWindow, describe, time_windows
 from embornal.domain.scope import ReadScope
 from embornal.domain.strength import strength
-from embornal.domain.text import topic_terms
+from embornal.domain.text import query_terms, topic_terms
 from embornal.errors import EmbornalError, InvalidInput
-from embornal.service.context import ServiceContext, check_limit
-from embornal.service.recall_context import context_gains, event_times
-from embornal.service.recall_feedback import with_feedback
-from embornal.service.recall_guide import without_guide_hits
-from embornal.service.recall_legs import side_by_side
-from embornal.service.recall_order import lifts, ranked
+from embornal.service.recall.legs import side_by_side
+from embornal.service.recall.order import context_gains, event_times, lifts, ranked
 from embornal.service.rerank import Reranking
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
-from embornal.service.timetravel import AsOf, looking_back
 from embornal.storage.contract import PastReads, Store, pack_vector
 
-__all__ = ["MODES", "Recaller", "recall", "record_recall"]
+__all__ = ["MODES", "Recaller", "strongest", "with_feedback"]
 
 MODES = ("auto", "keyword", "vector", "hybrid")
-
-
-def recall(
-    ctx: ServiceContext,
-    query: str | None,
-    *,
-    limit: int | None,
-    under: str | None,
-    reinforce: bool,
-    mode: str,
-    as_of: AsOf = None,
-    now: datetime | str | None = None,
-    rerank: bool = False,
-    guide: bool = False,
-) -> list[RecallHit]:
-    """The best ``limit`` hits the subject may read; each counts as a recall if ``reinforce``
-    (never when looking back to ``as_of``: the hits then, ranked by their strength then).
-    ``now``: when the question is asked (the times it names); ``guide``: with ``/memory``."""
-    n = check_limit(limit, ctx.default_limit)
-    if query is not None and not isinstance(query, str):
-        raise InvalidInput(f"the query must be text, not {type(query).__name__}")
-    asked = check_asked(now)
-    prefix = P.normalize_path(under) if under is not None else None
-    reads, at = looking_back(ctx, as_of)
-    recaller = Recaller(reads, ctx.semantic, ctx.fusion, ctx.reranking.when(rerank))
-    vis = ctx.scope()
-    hits = without_guide_hits(
-        lambda k: recaller.recall(query, k, vis, at, under=prefix, mode=mode, asked=asked),
-        reads,
-        n,
-        vis,
-        guide=guide or prefix not in (None, P.ROOT),
-    )
-    if reinforce and as_of is None:
-        record_recall(ctx, [h.fact for h in hits])
-    return hits
-
-
-def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:
-    """Record that ``facts`` were recalled (one event): their strength rises."""
-    if not facts:
-        return
-    now = ctx.now()
-    body = FactsRecalled(fact_ids=tuple(f.id for f in facts), at=now)
-    ctx.append("recording a recall", [ctx.event(f"recall:{new_id(now)}", body)])
 
 
 class Recaller:
@@ -148,8 +95,6 @@ class Recaller:
         """``asked``: when the question is asked (default ``now``), for the times it names."""
         chosen = self.resolve_mode(mode)
         if not query or not query.strip():
-            from embornal.service.strongest import strongest  # no query: off its path
-
             return strongest(self._store, n, vis, now, under)
         self._query = query
         on = self.fusion.temporal_weight > 0.0
@@ -364,3 +309,52 @@ class Recaller:
             )
             hits.append(RecallHit(fact, total, s, parts))
         return self._finish(hits, n, wanted, bases)
+
+
+def strongest(
+    store: Store | PastReads, n: int, vis: ReadScope, now: datetime, under: str | None
+) -> list[RecallHit]:
+    """The ``n`` strongest (strength + spine) of the store's strongest candidates."""
+    hits = []
+    for f in store.strongest(candidate_count(n), format_time(now), vis, under=under):
+        s = strength(f.signals, now)
+        sp = spine_parts(f, now)
+        total = s + sp["spine"]
+        hits.append(RecallHit(f, total, s, ScoreParts(total=total, strength=s, **sp)))
+    hits.sort(key=lambda h: h.score, reverse=True)  # stable: ties keep the store's order
+    return hits[:n]
+
+
+def with_feedback(
+    store: Store | PastReads,
+    found: list[tuple[Fact, float]],
+    scaled: list[float],
+    selected: list[str],
+    n: int,
+    vis: ReadScope,
+    under: str | None,
+    weight: float,
+) -> tuple[list[tuple[Fact, float]], list[float]]:
+    """``found`` (facts and raw bm25) and its rescaled scores, with the facts the feedback
+    terms find mixed in, best first. Only facts ``vis`` reads give terms or are found. Off
+    in a memory of fewer than ``DF_CEILING_MIN_DOCS`` facts, as the df ceiling is."""
+    if weight <= 0.0 or not found:
+        return found, scaled
+    total = store.doc_count()
+    if total < DF_CEILING_MIN_DOCS:  # a tiny memory: its shared words are mostly chance
+        return found, scaled
+    top = [query_terms(f.content) for f, _ in found[:FEEDBACK_FACTS]]
+    asked = set(selected)
+    words = sorted({t for terms in top for t in terms} - asked)
+    if not words:
+        return found, scaled
+    extra = feedback_terms(top, asked, store.term_df(words), total)
+    if not extra:
+        return found, scaled
+    more = store.keyword_search(extra, candidate_count(n), vis, under=under)
+    second = dict(zip((f.id for f, _ in more), rescale_bm25([r for _, r in more]), strict=True))
+    first = dict(zip((f.id for f, _ in found), scaled, strict=True))
+    mixed = mix_feedback(first, second, weight)
+    pairs = {f.id: (f, r) for f, r in more} | {f.id: (f, r) for f, r in found}
+    order = sorted(mixed, key=lambda k: (-mixed[k], k))
+    return [pairs[k] for k in order], [mixed[k] for k in order]

@@ -9,7 +9,6 @@ inherits it; ``embornal admin restore`` is :mod:`embornal.storage.restore`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -36,6 +35,7 @@ from embornal.storage.connect import (
     translate,
 )
 from embornal.storage.contract import Redaction
+from embornal.storage.event_rows import event_row
 
 if TYPE_CHECKING:
     from embornal.storage.access_sql import ScopeCache, Visibility
@@ -120,7 +120,7 @@ class SqlitePortability:
             rows: list[tuple[Any, ...]] = []
             marks: list[tuple[int, int, str]] = []
             for e, mark in entries:
-                rows.append(_row(e))
+                rows.append(event_row(e))
                 if mark is not None:
                     marks.append((e.position, mark.purge_position, mark.redacted_at))
                 count += 1
@@ -186,21 +186,6 @@ def refusing(
             ) from e
 
     return checked
-
-
-def _row(e: Event) -> tuple[Any, ...]:
-    return (
-        e.position,
-        e.stream_id,
-        e.version,
-        e.type,
-        e.schema_version,
-        json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
-        e.actor,
-        e.actor_kind,
-        e.reason,
-        format_time(e.recorded_at),
-    )
 
 
 def _insert(tx: Connection, rows: list[tuple[Any, ...]], marks: list[tuple[int, int, str]]) -> None:

@@ -17,6 +17,7 @@ from embornal.domain.clock import Clock
 from embornal.domain.events import Event
 from embornal.errors import Conflict, InvalidInput
 from embornal.storage.contract import FactVector, Redaction
+from embornal.storage.event_rows import event_row
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.admin import replay
 from embornal.storage.postgres.db import Conn, pg_sql, rows
@@ -31,7 +32,7 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
     version, time and actor, payload as given, with its redaction record; then every
     projection from it, in the same transaction (an event the projections refuse: an
     InvalidImport, and nothing is written). Return how many."""
-    from embornal.storage.portability import _row, refusing
+    from embornal.storage.portability import refusing
 
     if rows(tx, "SELECT 1 FROM events LIMIT 1"):
         raise Conflict(
@@ -42,7 +43,7 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
     batch: list[tuple[Any, ...]] = []
     marks: list[tuple[int, int, str]] = []
     for event, mark in entries:
-        batch.append(_row(event))
+        batch.append(event_row(event))
         if mark is not None:
             marks.append((event.position, mark.purge_position, mark.redacted_at))
         count += 1

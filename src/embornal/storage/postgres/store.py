@@ -228,26 +228,12 @@ class PostgresStore(
     def neighbours_where(
         self, fact_ids: Sequence[str], reach: int, scope: ReadScope, live: str
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
-        """:meth:`neighbours` among the facts ``live`` (SQL over ``f``) lets through."""
-        import json
+        """:meth:`neighbours` among the facts ``live`` (SQL over ``f``) lets through:
+        SQLite's query, read through the dialect (the ids bound as ``json_each``)."""
+        from embornal.storage.context import neighbours_of
 
-        from embornal.storage.context import _sql as neighbour_sql
-
-        if not fact_ids or reach < 1:
-            return {}
         vis = self._scopes.get(scope)
-        visible = "1" if vis.sql == "TRUE" else vis.sql
-        sql = neighbour_sql(reach, visible, live).replace(
-            "(SELECT value FROM json_each(?))", "(SELECT jsonb_array_elements_text(?::jsonb))"
-        )
-        bound = () if visible == "1" else vis.params * (2 * reach)
-        out: dict[str, tuple[tuple[str, ...], ...]] = {}
-        for row in self._rows(sql, (*bound, json.dumps(list(fact_ids)))):
-            found = [None if n is None else str(n) for n in row[1:]]
-            out[str(row[0])] = tuple(
-                tuple(n for n in found[2 * d : 2 * d + 2] if n is not None) for d in range(reach)
-            )
-        return out
+        return neighbours_of(self._rows, fact_ids, reach, vis.sql, vis.params, live)
 
     def spine_rows(
         self, scope: ReadScope = EVERYTHING, *, under: str | None = None

@@ -103,8 +103,8 @@ class PgSnapshot:
             last = page[-1].position
 
     def vector_model(self) -> tuple[int, str] | None:
+        from embornal.storage.meta import WIDTH_KEY
         from embornal.storage.postgres import vectors
-        from embornal.storage.vectors import WIDTH_KEY
 
         if not vectors.has_tables(self._conn):
             return None

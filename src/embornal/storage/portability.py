@@ -45,6 +45,7 @@ __all__ = [
     "SqlitePortability",
     "backup_file",
     "backup_part",
+    "backup_target",
     "refusing",
     "remove_file",
     "skip_seed",
@@ -224,12 +225,7 @@ def skip_seed(conn: Connection, clock: Clock) -> None:
 def backup_file(source: Connection, target: str) -> None:
     """Copy ``source`` into the new file ``target`` (written beside it, then renamed, so a
     failed copy leaves nothing at ``target``), 0600, as one file (no WAL)."""
-    dest = Path(target)
-    if dest.exists():
-        raise InvalidInput(
-            f"{target} already exists: a backup is written to a new file",
-            hint="Name a file that does not exist yet, or remove the old one first.",
-        )
+    dest = backup_target(target)
     if not dest.parent.is_dir():
         raise InvalidInput(f"{dest.parent} is not a directory", hint="Create it first.")
     part = backup_part(dest)
@@ -252,6 +248,18 @@ def backup_file(source: Connection, target: str) -> None:
 
 
 _PART = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.part(?:-wal|-shm|-journal)?")
+
+
+def backup_target(target: str) -> Path:
+    """The new file a backup is written to (on either backend): refused when ``target``
+    already exists."""
+    dest = Path(target)
+    if dest.exists():
+        raise InvalidInput(
+            f"{target} already exists: a backup is written to a new file",
+            hint="Name a file that does not exist yet, or remove the old one first.",
+        )
+    return dest
 
 
 def backup_part(dest: Path) -> Path:

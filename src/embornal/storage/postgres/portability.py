@@ -8,14 +8,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import psycopg
 
 from embornal.domain.clock import Clock
 from embornal.domain.events import Event
-from embornal.errors import Conflict, InvalidInput
+from embornal.errors import Conflict
 from embornal.storage.contract import FactVector, Redaction
 from embornal.storage.event_rows import event_row
 from embornal.storage.postgres import eventlog, projector
@@ -157,15 +156,10 @@ def write_backup(conn: Conn, target: str, clock: Clock) -> None:
     """Write the memory of ``conn`` into the new SQLite file ``target``, from one snapshot
     (written beside it, then renamed: a failed copy leaves nothing at ``target``)."""
     from embornal.storage.connect import make_private
-    from embornal.storage.portability import backup_part, remove_file
+    from embornal.storage.portability import backup_part, backup_target, remove_file
     from embornal.storage.sqlite import SqliteStore
 
-    dest = Path(target)
-    if dest.exists():
-        raise InvalidInput(
-            f"{target} already exists: a backup is written to a new file",
-            hint="Name a file that does not exist yet, or remove the old one first.",
-        )
+    dest = backup_target(target)
     part = backup_part(dest)
     try:
         with snapshot(conn) as snap:

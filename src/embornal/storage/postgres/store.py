@@ -18,7 +18,6 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,12 +26,13 @@ from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.errors import EmbornalError, InvalidInput, StorageError
+from embornal.errors import EmbornalError, StorageError
 from embornal.storage import kind_views
 from embornal.storage.access_sql import ScopeCache, Visibility
 from embornal.storage.canon import CanonQueries
 from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.contract import FactVector, Redaction, SpineRow
+from embornal.storage.eventlog_sql import expecting
 from embornal.storage.graph import LinkReads
 from embornal.storage.listing_sql import ListingQueries
 from embornal.storage.narratives_sql import NarrativeQueries
@@ -140,14 +140,8 @@ class PostgresStore(
     def append(
         self, tx: db.Conn, events: Sequence[NewEvent], *, expected_version: int | None = None
     ) -> list[Event]:
-        if expected_version is not None and events:
-            if len({e.stream_id for e in events}) != 1:
-                raise InvalidInput("expected_version applies to the events of one stream")
-            events = [
-                replace(e, expected_version=expected_version + i) for i, e in enumerate(events)
-            ]
         try:
-            return eventlog.append(tx, events)
+            return eventlog.append(tx, expecting(events, expected_version))
         except db.DriverError as e:
             raise db.translate(e, "appending events") from e
 

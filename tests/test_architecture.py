@@ -531,7 +531,7 @@ def _not_delegating(tree: ast.Module, use_cases: set[str]) -> list[str]:
         value = body[0].value
         ctx = "self._ctx"
         if any(isinstance(d, ast.Name) and d.id == "property" for d in fn.decorator_list):
-            if ctx not in ast.unparse(value):
+            if value is None or ctx not in ast.unparse(value):
                 bad.append(f"{fn.name}: a property that does not read {ctx}")
             continue
         if not (

@@ -51,21 +51,28 @@ def _modules() -> list[Module]:
 MODULES = _modules()
 
 
+def _package(mod: Module) -> str:
+    return mod.name if mod.path.name == "__init__.py" else mod.name.rpartition(".")[0]
+
+
+def _from_target(package: str, node: ast.ImportFrom) -> str:
+    """The module a ``from … import`` reads, a relative one resolved from ``package``."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    prefix = ".".join(base[: len(base) - (node.level - 1)])
+    return f"{prefix}.{node.module}" if node.module else prefix
+
+
 def _imports(mod: Module) -> set[str]:
     """Every module name ``mod`` imports (absolute, relative resolved, import_module strings)."""
     found: set[str] = set()
-    package = mod.name if mod.path.name == "__init__.py" else mod.name.rpartition(".")[0]
+    package = _package(mod)
     for node in ast.walk(mod.tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                prefix = ".".join(base)
-                target = f"{prefix}.{node.module}" if node.module else prefix
-            else:
-                target = node.module or ""
+            target = _from_target(package, node)
             found.add(target)
             # ``from embornal import storage`` imports the module embornal.storage.
             found.update(f"{target}.{alias.name}" for alias in node.names)
@@ -240,6 +247,79 @@ def test_the_import_reader_sees_hidden_imports() -> None:
         "embornal.service.memory",
         "embornal.interfaces.cli",
     } <= got
+
+
+def _backend(name: str) -> str | None:
+    """Which side of the storage layer a module is on: PostgreSQL's package, or the rest
+    (SQLite's modules and the dialect-neutral ones written for both)."""
+    if _within(name, "embornal.storage.postgres"):
+        return "postgres"
+    return "sqlite" if _within(name, "embornal.storage") else None
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _private_names_across(mod: Module) -> list[str]:
+    """The private names (``_x``) of the other backend's modules that ``mod`` reads: by
+    ``from m import _x``, or as ``m._x`` of a module it imported."""
+    side = _backend(mod.name)
+    if side is None:
+        return []
+    package = _package(mod)
+    aliases: dict[str, str] = {}  # a name bound to a module -> that module
+    found: list[str] = []
+    for node in ast.walk(mod.tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            target = _from_target(package, node)
+            for alias in node.names:
+                aliases[alias.asname or alias.name] = f"{target}.{alias.name}"
+                other = _backend(target) not in (None, side)
+                if other and _private(alias.name):
+                    found.append(f"{target}.{alias.name}")
+    for node in ast.walk(mod.tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and _private(node.attr)
+        ):
+            target = aliases[node.value.id]
+            if _backend(target) not in (None, side):
+                found.append(f"{target}.{node.attr}")
+    return sorted(set(found))
+
+
+STORAGE = [m for m in MODULES if _backend(m.name) is not None]
+
+
+@pytest.mark.parametrize("mod", STORAGE, ids=[m.name for m in STORAGE])
+def test_no_backend_reads_the_other_backends_private_names(mod: Module) -> None:
+    """What both backends use is public in a shared module (decisions 0149, 0171): neither
+    backend reaches into the other's private helpers."""
+    assert _private_names_across(mod) == []
+
+
+def test_the_private_name_check_sees_both_spellings() -> None:
+    code = (
+        "from embornal.storage.portability import _row, refusing\n"
+        "from .. import context\n"
+        "from embornal.storage.postgres import db\n"
+        "def f():\n"
+        "    return context._sql(1, '1'), db._JSON_IDS\n"
+    )
+    path = SRC / "storage" / "postgres" / "fake.py"
+    mod = Module("embornal.storage.postgres.fake", path, ast.parse(code))
+    assert _private_names_across(mod) == [
+        "embornal.storage.context._sql",
+        "embornal.storage.portability._row",
+    ]
+    mod = Module("embornal.storage.fake", SRC / "storage" / "fake.py", ast.parse(code))
+    assert _private_names_across(mod) == ["embornal.storage.postgres.db._JSON_IDS"]
 
 
 # -- the public surface ----------------------------------------------------------------
@@ -451,7 +531,7 @@ def _not_delegating(tree: ast.Module, use_cases: set[str]) -> list[str]:
         value = body[0].value
         ctx = "self._ctx"
         if any(isinstance(d, ast.Name) and d.id == "property" for d in fn.decorator_list):
-            if ctx not in ast.unparse(value):
+            if value is None or ctx not in ast.unparse(value):
                 bad.append(f"{fn.name}: a property that does not read {ctx}")
             continue
         if not (

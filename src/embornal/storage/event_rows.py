@@ -1,15 +1,15 @@
-"""An event as the log's row holds it, read back (a leaf: the event log and the reads
-that join events with facts both use it)."""
+"""An event as the log's row holds it, read back and written back (a leaf: the event log,
+the reads that join events with facts and each backend's restore of a log use it)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from embornal.domain.clock import parse_time
+from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, Event
 
-__all__ = ["event_columns", "row_to_event"]
+__all__ = ["event_columns", "event_row", "row_to_event"]
 
 
 def event_columns(table: str = "events") -> str:
@@ -56,4 +56,21 @@ def row_to_event(row: Any) -> Event:
         reason=row["reason"],
         schema_version=int(row["schema_version"]),
         redacted=bool(row["redacted"]),
+    )
+
+
+def event_row(e: Event) -> tuple[Any, ...]:
+    """The values of a restored event's row, in the order of :func:`event_columns`' own
+    columns (its position, version, time and actor as given; the payload as JSON text)."""
+    return (
+        e.position,
+        e.stream_id,
+        e.version,
+        e.type,
+        e.schema_version,
+        json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
+        e.actor,
+        e.actor_kind,
+        e.reason,
+        format_time(e.recorded_at),
     )

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, Event, EventType, NewEvent
-from embornal.errors import ConcurrencyError
+from embornal.errors import ConcurrencyError, InvalidInput
 from embornal.storage.event_rows import event_columns, row_to_event
 
 __all__ = [
     "COLUMNS",
     "Rows",
     "event_rows",
+    "expecting",
     "in_runs",
     "next_versions",
     "plain_store",
@@ -41,6 +43,16 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
 
 
 _STORED = EventType.FACT_STORED.value
+
+
+def expecting(events: Sequence[NewEvent], expected_version: int | None) -> Sequence[NewEvent]:
+    """The events of one append, each given its own expected version when the caller gives
+    the stream's: that one, then one more for each event after it (the log checks each)."""
+    if expected_version is None or not events:
+        return events
+    if len({e.stream_id for e in events}) != 1:
+        raise InvalidInput("expected_version applies to the events of one stream")
+    return [replace(e, expected_version=expected_version + i) for i, e in enumerate(events)]
 
 
 def plain_store(ne: NewEvent) -> bool:

@@ -9,7 +9,6 @@ inherits it; ``embornal admin restore`` is :mod:`embornal.storage.restore`.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -36,6 +35,7 @@ from embornal.storage.connect import (
     translate,
 )
 from embornal.storage.contract import Redaction
+from embornal.storage.event_rows import event_row
 
 if TYPE_CHECKING:
     from embornal.storage.access_sql import ScopeCache, Visibility
@@ -45,6 +45,7 @@ __all__ = [
     "SqlitePortability",
     "backup_file",
     "backup_part",
+    "backup_target",
     "refusing",
     "remove_file",
     "skip_seed",
@@ -120,7 +121,7 @@ class SqlitePortability:
             rows: list[tuple[Any, ...]] = []
             marks: list[tuple[int, int, str]] = []
             for e, mark in entries:
-                rows.append(_row(e))
+                rows.append(event_row(e))
                 if mark is not None:
                     marks.append((e.position, mark.purge_position, mark.redacted_at))
                 count += 1
@@ -188,21 +189,6 @@ def refusing(
     return checked
 
 
-def _row(e: Event) -> tuple[Any, ...]:
-    return (
-        e.position,
-        e.stream_id,
-        e.version,
-        e.type,
-        e.schema_version,
-        json.dumps(e.payload, ensure_ascii=False, sort_keys=True),
-        e.actor,
-        e.actor_kind,
-        e.reason,
-        format_time(e.recorded_at),
-    )
-
-
 def _insert(tx: Connection, rows: list[tuple[Any, ...]], marks: list[tuple[int, int, str]]) -> None:
     """Write ``rows`` (and their redaction records ``marks``) and empty both lists."""
     tx.executemany(
@@ -239,12 +225,7 @@ def skip_seed(conn: Connection, clock: Clock) -> None:
 def backup_file(source: Connection, target: str) -> None:
     """Copy ``source`` into the new file ``target`` (written beside it, then renamed, so a
     failed copy leaves nothing at ``target``), 0600, as one file (no WAL)."""
-    dest = Path(target)
-    if dest.exists():
-        raise InvalidInput(
-            f"{target} already exists: a backup is written to a new file",
-            hint="Name a file that does not exist yet, or remove the old one first.",
-        )
+    dest = backup_target(target)
     if not dest.parent.is_dir():
         raise InvalidInput(f"{dest.parent} is not a directory", hint="Create it first.")
     part = backup_part(dest)
@@ -267,6 +248,18 @@ def backup_file(source: Connection, target: str) -> None:
 
 
 _PART = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.part(?:-wal|-shm|-journal)?")
+
+
+def backup_target(target: str) -> Path:
+    """The new file a backup is written to (on either backend): refused when ``target``
+    already exists."""
+    dest = Path(target)
+    if dest.exists():
+        raise InvalidInput(
+            f"{target} already exists: a backup is written to a new file",
+            hint="Name a file that does not exist yet, or remove the old one first.",
+        )
+    return dest
 
 
 def backup_part(dest: Path) -> Path:

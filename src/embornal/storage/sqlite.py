@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -24,7 +23,6 @@ from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.domain.text import fts_query
-from embornal.errors import InvalidInput
 from embornal.storage import (
     bitindex,
     context,
@@ -37,6 +35,7 @@ from embornal.storage import (
 from embornal.storage.access_sql import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.connect import Connection, DriverError, atomic, connect, translate
 from embornal.storage.contract import FactVector, PathRow, SpineRow
+from embornal.storage.eventlog_sql import expecting
 from embornal.storage.store_reads import FACT_COLS, StoreReads
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
@@ -160,14 +159,7 @@ class SqliteStore(Parts, StoreReads):
     def append(
         self, conn: Connection, events: Sequence[NewEvent], *, expected_version: int | None = None
     ) -> list[Event]:
-        if expected_version is not None and events:
-            if len({e.stream_id for e in events}) != 1:
-                raise InvalidInput("expected_version applies to the events of one stream")
-            # The log checks each event's own expected version: the stream's, then one more.
-            events = [
-                replace(e, expected_version=expected_version + i) for i, e in enumerate(events)
-            ]
-        return eventlog.append(conn, events)
+        return eventlog.append(conn, expecting(events, expected_version))
 
     def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
         """Erase content from the earlier events of a purged fact, and from the proposal

@@ -15,7 +15,8 @@ pieces are derived from the model, not from the log: rebuild keeps them, purge a
 ``reindex --all`` clear them.
 
 The width comes from config (default 384) and is written into ``meta`` the
-first time; a different width later stops the memory (no wrong answers).
+first time; a different width later stops the memory (no wrong answers): the ``meta``
+reads and writes are both backends' (:mod:`embornal.storage.meta`).
 """
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from embornal.domain.chunks import CHUNK_CHARS
-from embornal.errors import ConfigError, VectorWidthMismatch
+from embornal.errors import ConfigError
 from embornal.storage.connect import Connection, has_vec
+from embornal.storage.meta import MODEL_KEY, WIDTH_KEY, check_width, get_meta, set_meta
 
 __all__ = [
     "EXACT_SCAN_LIMIT",
+    "MODEL_KEY",
     "SIMILARITY_SQL",
+    "WIDTH_KEY",
     "VectorHit",
     "check_width",
     "clear_vectors",
@@ -48,8 +52,6 @@ __all__ = [
 
 # Up to this many embedded facts, vector search is an exact scan.
 EXACT_SCAN_LIMIT = 20_000
-WIDTH_KEY = "vector_width"
-MODEL_KEY = "embedding_model"
 
 VectorHit = tuple[str, float]  # (fact id, cosine similarity)
 
@@ -69,37 +71,6 @@ _ID_CHUNK = 500  # fact ids bound in one IN (...)
 
 def pack(vector: Sequence[float]) -> bytes:
     return array("f", vector).tobytes()
-
-
-def get_meta(conn: Connection, key: str) -> str | None:
-    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    return None if row is None else str(row[0])
-
-
-def set_meta(conn: Connection, key: str, value: str) -> None:
-    conn.execute(
-        "INSERT INTO meta (key, value) VALUES (?, ?) "
-        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
-
-
-def check_width(conn: Connection, width: int) -> None:
-    """Write the width into meta the first time; stop on a mismatch later."""
-    stored = get_meta(conn, WIDTH_KEY)
-    if stored is None:
-        set_meta(conn, WIDTH_KEY, str(width))
-        return
-    if int(stored) != width:
-        raise VectorWidthMismatch(
-            f"this memory holds {stored}-dimensional vectors, but the configuration asks for "
-            f"{width}",
-            hint=(
-                f"Set embedding.dims: {stored} in config.yaml (or choose a {stored}-d model), "
-                "or re-embed every fact for the new model with "
-                "`embornal memory reindex --all` after changing dims."
-            ),
-        )
 
 
 def reset_width(conn: Connection, width: int) -> None:

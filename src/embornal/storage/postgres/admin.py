@@ -14,62 +14,35 @@ from typing import Any
 import psycopg
 
 from embornal.domain.events import Event
-from embornal.storage import (
-    canon,
-    claims_sql,
-    graph,
-    history,
-    narratives_sql,
-    proposals_sql,
-    protocol,
-)
+from embornal.storage import history, verify_sql
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.db import Conn, rows
-from embornal.storage.verify import PROJECTION_QUERIES as SQLITE_QUERIES
 
 __all__ = ["PROJECTION_QUERIES", "compact", "differences", "replay"]
 
-#: One query per projection, independent of row ids that a replay may number differently.
+#: One query per projection (:mod:`~embornal.storage.verify_sql`), each float rounded as
+#: ``numeric``; the keyword index by its term rows and statistics.
 PROJECTION_QUERIES: dict[str, str] = {
-    "paths": "SELECT p.path, p.name, p.depth, q.path FROM paths p "
-    "LEFT JOIN paths q ON q.id = p.parent_id ORDER BY p.path",
-    "path_closure": "SELECT a.path, d.path, c.ancestor_depth FROM path_closure c "
-    "JOIN paths a ON a.id = c.ancestor_id JOIN paths d ON d.id = c.descendant_id "
-    "ORDER BY 1, 2",
-    "facts": "SELECT f.id, p.path, f.content, f.kind, f.attributes, f.kind_version, f.owner, "
-    "f.created_at, f.recorded_at, f.last_recall_at, f.recall_count, "
-    "round(f.stability_days::numeric, 9), f.supersedes_id, f.superseded_by, f.deleted_at, "
-    "f.purged_at, round(f.confidence::numeric, 12), f.last_confirmed_at, f.visibility, "
-    "f.pinned, f.user_weight, f.lifetime, f.lifetime_until, f.expires_at, f.tag_text, "
-    "f.terms::text, f.term_count FROM facts f JOIN paths p ON p.id = f.path_id ORDER BY f.id",
-    "fact_evidence": "SELECT fact_id, seq, evidence_type, value, note, recorded_at, actor "
-    "FROM fact_evidence ORDER BY 1, 2",
-    "fact_tags": "SELECT fact_id, key, value FROM fact_tags ORDER BY 1, 2",
-    "fact_visibility_allow": "SELECT fact_id, subject FROM fact_visibility_allow ORDER BY 1, 2",
-    "path_tags": "SELECT p.path, t.tagger, t.key, t.value FROM path_tags t "
-    "JOIN paths p ON p.id = t.path_id ORDER BY 1, 2, 3",
-    "effective_fact_tags": "SELECT fact_id, key, value FROM effective_fact_tags ORDER BY 1, 2",
+    **verify_sql.queries(
+        *verify_sql.FACT_TABLES,
+        numeric="::numeric",
+        fact_columns=", f.terms::text, f.term_count",
+    ),
     "fact_terms": "SELECT f.id, t.term, t.tf, t.dl FROM fact_terms t JOIN facts f ON f.seq = t.seq "
     "ORDER BY 1, 2",
     "term_stats": "SELECT term, df FROM term_stats ORDER BY term",
-    "counters": "SELECT name, value FROM counters ORDER BY name",
+    **verify_sql.queries("counters"),
     "casbin_rule": "SELECT ptype, v0, v1, v2, v3, v4, v5 FROM casbin_rule ORDER BY id",
-    "tokens": "SELECT id, subject, name, token_hash, created_at, expires_at, revoked_at, "
-    "actor_kind FROM tokens ORDER BY id",
-    "conflicts": "SELECT id, class, status, round(score::numeric, 9), findings, detected_by, "
-    "suggested_keep, opened_at, opened_by, outcome, kept_id, archived, resolved_at, "
-    "resolved_by, reason, opened_reason FROM conflicts ORDER BY id",
-    "conflict_members": "SELECT conflict_id, fact_id, place FROM conflict_members ORDER BY 1, 2",
-    "entity_keys": "SELECT key, fact_id FROM entity_keys ORDER BY 1, 2",
-    "proposals": proposals_sql.VERIFY_QUERY,
-    **{name: SQLITE_QUERIES[name] for name in history.TABLES},  # plain SQL: the same
-    "fact_signals": "SELECT fact_id, valid_from, valid_to, last_recall_at, recall_count, "
-    "round(stability_days::numeric, 9) FROM fact_signals ORDER BY 1, 2",
-    **graph.VERIFY_QUERIES,
-    **protocol.VERIFY_QUERIES,
-    **canon.VERIFY_QUERIES,
-    **narratives_sql.VERIFY_QUERIES,
-    **claims_sql.VERIFY_QUERIES,
+    **verify_sql.queries(
+        "tokens",
+        "conflicts",
+        "conflict_members",
+        "entity_keys",
+        "proposals",
+        *history.TABLES,
+        numeric="::numeric",
+    ),
+    **verify_sql.AREA_QUERIES,
 }
 
 _PROJECTIONS = (

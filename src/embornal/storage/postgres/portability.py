@@ -8,15 +8,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import psycopg
 
 from embornal.domain.clock import Clock
 from embornal.domain.events import Event
-from embornal.errors import Conflict, InvalidInput
+from embornal.errors import Conflict
 from embornal.storage.contract import FactVector, Redaction
+from embornal.storage.event_rows import event_row
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.admin import replay
 from embornal.storage.postgres.db import Conn, pg_sql, rows
@@ -31,7 +31,7 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
     version, time and actor, payload as given, with its redaction record; then every
     projection from it, in the same transaction (an event the projections refuse: an
     InvalidImport, and nothing is written). Return how many."""
-    from embornal.storage.portability import _row, refusing
+    from embornal.storage.portability import refusing
 
     if rows(tx, "SELECT 1 FROM events LIMIT 1"):
         raise Conflict(
@@ -42,7 +42,7 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
     batch: list[tuple[Any, ...]] = []
     marks: list[tuple[int, int, str]] = []
     for event, mark in entries:
-        batch.append(_row(event))
+        batch.append(event_row(event))
         if mark is not None:
             marks.append((event.position, mark.purge_position, mark.redacted_at))
         count += 1
@@ -102,8 +102,8 @@ class PgSnapshot:
             last = page[-1].position
 
     def vector_model(self) -> tuple[int, str] | None:
+        from embornal.storage.meta import WIDTH_KEY
         from embornal.storage.postgres import vectors
-        from embornal.storage.vectors import WIDTH_KEY
 
         if not vectors.has_tables(self._conn):
             return None
@@ -156,15 +156,10 @@ def write_backup(conn: Conn, target: str, clock: Clock) -> None:
     """Write the memory of ``conn`` into the new SQLite file ``target``, from one snapshot
     (written beside it, then renamed: a failed copy leaves nothing at ``target``)."""
     from embornal.storage.connect import make_private
-    from embornal.storage.portability import backup_part, remove_file
+    from embornal.storage.portability import backup_part, backup_target, remove_file
     from embornal.storage.sqlite import SqliteStore
 
-    dest = Path(target)
-    if dest.exists():
-        raise InvalidInput(
-            f"{target} already exists: a backup is written to a new file",
-            hint="Name a file that does not exist yet, or remove the old one first.",
-        )
+    dest = backup_target(target)
     part = backup_part(dest)
     try:
         with snapshot(conn) as snap:

@@ -18,7 +18,6 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,12 +26,13 @@ from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.errors import EmbornalError, InvalidInput, StorageError
+from embornal.errors import EmbornalError, StorageError
 from embornal.storage import kind_views
 from embornal.storage.access_sql import ScopeCache, Visibility
 from embornal.storage.canon import CanonQueries
 from embornal.storage.claims_sql import ClaimQueries
 from embornal.storage.contract import FactVector, Redaction, SpineRow
+from embornal.storage.eventlog_sql import expecting
 from embornal.storage.graph import LinkReads
 from embornal.storage.listing_sql import ListingQueries
 from embornal.storage.narratives_sql import NarrativeQueries
@@ -140,14 +140,8 @@ class PostgresStore(
     def append(
         self, tx: db.Conn, events: Sequence[NewEvent], *, expected_version: int | None = None
     ) -> list[Event]:
-        if expected_version is not None and events:
-            if len({e.stream_id for e in events}) != 1:
-                raise InvalidInput("expected_version applies to the events of one stream")
-            events = [
-                replace(e, expected_version=expected_version + i) for i, e in enumerate(events)
-            ]
         try:
-            return eventlog.append(tx, events)
+            return eventlog.append(tx, expecting(events, expected_version))
         except db.DriverError as e:
             raise db.translate(e, "appending events") from e
 
@@ -228,26 +222,12 @@ class PostgresStore(
     def neighbours_where(
         self, fact_ids: Sequence[str], reach: int, scope: ReadScope, live: str
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
-        """:meth:`neighbours` among the facts ``live`` (SQL over ``f``) lets through."""
-        import json
+        """:meth:`neighbours` among the facts ``live`` (SQL over ``f``) lets through:
+        SQLite's query, read through the dialect (the ids bound as ``json_each``)."""
+        from embornal.storage.context import neighbours_of
 
-        from embornal.storage.context import _sql as neighbour_sql
-
-        if not fact_ids or reach < 1:
-            return {}
         vis = self._scopes.get(scope)
-        visible = "1" if vis.sql == "TRUE" else vis.sql
-        sql = neighbour_sql(reach, visible, live).replace(
-            "(SELECT value FROM json_each(?))", "(SELECT jsonb_array_elements_text(?::jsonb))"
-        )
-        bound = () if visible == "1" else vis.params * (2 * reach)
-        out: dict[str, tuple[tuple[str, ...], ...]] = {}
-        for row in self._rows(sql, (*bound, json.dumps(list(fact_ids)))):
-            found = [None if n is None else str(n) for n in row[1:]]
-            out[str(row[0])] = tuple(
-                tuple(n for n in found[2 * d : 2 * d + 2] if n is not None) for d in range(reach)
-            )
-        return out
+        return neighbours_of(self._rows, fact_ids, reach, vis.sql, vis.params, live)
 
     def spine_rows(
         self, scope: ReadScope = EVERYTHING, *, under: str | None = None

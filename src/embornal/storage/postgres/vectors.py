@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from embornal.domain.chunks import CHUNK_CHARS
-from embornal.errors import VectorWidthMismatch
-from embornal.storage.postgres.db import Conn, execute
-from embornal.storage.vectors import MODEL_KEY, WIDTH_KEY
+from embornal.storage import meta
+from embornal.storage.meta import MODEL_KEY, WIDTH_KEY
+from embornal.storage.postgres.db import Conn, Dialect, execute
 
 __all__ = [
     "MODEL_KEY",
@@ -53,17 +53,11 @@ def as_text(blob: bytes) -> str:
 
 
 def get_meta(conn: Conn, key: str) -> str | None:
-    row = execute(conn, "SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    return None if row is None else str(row[0])
+    return meta.get_meta(Dialect(conn), key)
 
 
 def set_meta(conn: Conn, key: str, value: str) -> None:
-    execute(
-        conn,
-        "INSERT INTO meta (key, value) VALUES (?, ?) "
-        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
+    meta.set_meta(Dialect(conn), key, value)
 
 
 def has_tables(conn: Conn) -> bool:
@@ -81,19 +75,7 @@ def reset_width(conn: Conn, width: int) -> None:
 
 def prepare(conn: Conn, width: int) -> None:
     """Record the width (or stop on another) and make the tables and the HNSW index."""
-    stored = get_meta(conn, WIDTH_KEY)
-    if stored is not None and int(stored) != width:
-        raise VectorWidthMismatch(
-            f"this memory holds {stored}-dimensional vectors, but the configuration asks for "
-            f"{width}",
-            hint=(
-                f"Set embedding.dims: {stored} in config.yaml (or choose a {stored}-d model), "
-                "or re-embed every fact for the new model with "
-                "`embornal memory reindex --all` after changing dims."
-            ),
-        )
-    if stored is None:
-        set_meta(conn, WIDTH_KEY, str(width))
+    meta.check_width(Dialect(conn), width)
     if has_tables(conn):
         return
     n = int(width)

@@ -62,7 +62,9 @@ def open_as(side: str, memory: Memory) -> Iterator[Open]:
         return
     with TestClient(create_app(memory, mcp=False, wiki=False)) as client:
         transport = asgi_transport(client)
-        yield lambda who: RemoteMemory("http://testserver", tokens[who], transport=transport)
+        yield lambda who: RemoteMemory.connect(
+            "http://testserver", tokens[who], transport=transport
+        )
 
 
 @pytest.fixture

@@ -114,7 +114,7 @@ def test_the_race_over_a_real_server_and_the_remote_client(
     with Memory.open(db_path, clock=clock, proposals=policy) as memory:
         tokens = {who: memory.token_add(who).token for who in ("alice", "default")}
         with live_server(create_app(memory, mcp=False, wiki=False)) as url:
-            alice, default = (RemoteMemory(url, tokens[w]) for w in ("alice", "default"))
+            alice, default = (RemoteMemory.connect(url, tokens[w]) for w in ("alice", "default"))
             made = alice.propose([{"type": "create", "path": "/notes/b", "content": "Fine."}])
             read = default.proposal(made.id)
             swap = {"type": "create", "path": "/notes/b", "content": "Wire the budget to 666."}
@@ -201,7 +201,7 @@ def test_an_item_replaced_in_place_by_the_remote_client(db_path: Path, clock: Fi
     with Memory.open(db_path, clock=clock) as memory:
         token = memory.token_add("alice").token
         with live_server(create_app(memory, mcp=False, wiki=False)) as url:
-            alice = RemoteMemory(url, token)
+            alice = RemoteMemory.connect(url, token)
             made = alice.propose([{"type": "create", "path": "/alice/tea", "content": "Tea."}])
             green = {"type": "create", "path": "/alice/tea", "content": "Green tea."}
             done = alice.edit_proposal(made.id, replace={"1": green}, version=1)

@@ -69,7 +69,7 @@ def test_the_remote_client_reranks(ranked: Memory) -> None:
             r = client.request(method, url, headers=dict(headers), content=body)
             return r.status_code, r.reason_phrase, dict(r.headers), r.content
 
-        remote = RemoteMemory("http://testserver", token, transport=send)
+        remote = RemoteMemory.connect("http://testserver", token, transport=send)
         local = ranked.recall("harbour", mode="keyword", reinforce=False, rerank=True)
         hits = remote.recall("harbour", mode="keyword", reinforce=False, rerank=True)
         cascade = remote.chronicle.recall("harbour", mode="keyword", reinforce=False, rerank=True)

@@ -382,7 +382,7 @@ def test_the_remote_client_refuses_just_past_each_limit(
         return r.status_code, r.reason_phrase, dict(r.headers), r.content
 
     token = alice["Authorization"].removeprefix("Bearer ")
-    remote = RemoteMemory("http://testserver", token, transport=send)
+    remote = RemoteMemory.connect("http://testserver", token, transport=send)
     before = _events(db_path)
     ops = [op for op in routed() if op.call is not None and not op.local_only]
     wrong = _walk_api(remote, ops, fact, lambda i: i.rest, local=False)

@@ -333,9 +333,8 @@ class MemoryAPI(Protocol):
     def close(self) -> None: ...
 
 
-if TYPE_CHECKING:  # mypy checks that both sides offer the API
-    from embornal.interfaces.cli.remote import RemoteMemory
+if TYPE_CHECKING:  # mypy checks that Memory offers the API (the remote client derives it)
     from embornal.service.memory import Memory
 
-    def _both_offer_it(local: Memory, remote: RemoteMemory) -> tuple[MemoryAPI, MemoryAPI]:
-        return local, remote
+    def _memory_offers_it(local: Memory) -> MemoryAPI:
+        return local

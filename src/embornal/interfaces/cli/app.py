@@ -316,7 +316,7 @@ class Context:
 
         config = self.config
         token = read_token(config.server, self.dirs.config_dir, os.environ)
-        return RemoteMemory(url, token, default_limit=config.recall.limit)
+        return RemoteMemory.connect(url, token, default_limit=config.recall.limit)
 
     # -- errors -------------------------------------------------------------------
 

@@ -24,18 +24,16 @@ from urllib.parse import quote, urlencode
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact, check_content, check_reason
+from embornal.domain.facts import check_content, check_reason
 from embornal.domain.ids import normalize_prefix
 from embornal.domain.paths import normalize_path
 from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.catalog_types import check_inputs, replace
+from embornal.interfaces.cli import remote_derive
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
-from embornal.interfaces.cli.remote_history import RemoteHistory
-from embornal.interfaces.cli.remote_proposals import ProposalCalls
-from embornal.interfaces.cli.remote_review import ReviewCalls
 from embornal.interfaces.cli.remote_transport import (
     BY_CODE,
     BY_STATUS,
@@ -44,18 +42,11 @@ from embornal.interfaces.cli.remote_transport import (
     urllib_transport,
 )
 from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
-from embornal.service.results import (
-    DueFact,
-    FactDetail,
-    FactView,
-    PathEntry,
-    PurgeResult,
-    RecallHit,
-    TreeNode,
-)
 
 if TYPE_CHECKING:
-    from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from typing import Self
+
+    from embornal.interfaces.api import MemoryAPI
     from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
 
 __all__ = [
@@ -116,20 +107,8 @@ def _flag(item: Input, value: Any) -> str:
     return "--tag" if item.type == "tags" else f"--{item.name.replace('_', '-')}"
 
 
-def _given(scope: Mapping[str, Any]) -> dict[str, Any]:
-    """A method's arguments (its ``locals()`` at entry) as the operation's keywords."""
-    return {k: v for k, v in scope.items() if k != "self"}
-
-
-class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
-    """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
-
-    Each method is one call of the catalogue operation of the same name
-    (:mod:`embornal.interfaces.catalog`): its HTTP method and path, its inputs checked and
-    placed in the path, the query or the body, the answer read back with
-    :func:`~embornal.interfaces.wire.from_wire`. A local-only operation raises
-    :class:`LocalOnly`. It offers :class:`~embornal.interfaces.api.MemoryAPI`.
-    """
+class _Client:
+    """The client's one call path (``_op``) and what the catalogue cannot say by itself."""
 
     def __init__(
         self,
@@ -147,12 +126,26 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
         self._transport = transport or urllib_transport()
         self._document: dict[str, Any] | None = None
 
+    @classmethod
+    def connect(
+        cls,
+        url: str,
+        token: str,
+        *,
+        default_limit: int = 10,
+        timeout: float = TIMEOUT_SECONDS,
+        transport: Transport | None = None,
+    ) -> Self:
+        """The client of the server at ``url`` with ``token`` (type checkers see the derived
+        methods through it: the class itself names them only as ``MemoryAPI``'s)."""
+        return cls(url, token, default_limit=default_limit, timeout=timeout, transport=transport)
+
     # -- life cycle -----------------------------------------------------------------------
 
     def close(self) -> None:
         """Nothing to release: each request opens and closes its own connection."""
 
-    def __enter__(self) -> RemoteMemory:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -423,7 +416,8 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
             return [from_wire(kind, d) for d in data[items]]
         return from_wire(_RESULTS[output], data)
 
-    # -- the API: MemoryAPI, each method one catalogue operation ------------------------
+    # -- the API: MemoryAPI, each method one catalogue operation, derived below; here only
+    # what the catalogue cannot say by itself ------------------------------------------
 
     @property
     def chronicle(self) -> RemoteChronicle:
@@ -432,155 +426,30 @@ class RemoteMemory(ProposalCalls, RemoteHistory, ReviewCalls):
 
         return RemoteChronicle.over(self._op)
 
-    def store(
-        self,
-        path: str,
-        content: str,
-        *,
-        tags: Sequence[str] | Mapping[str, str] | None = None,
-        at: datetime | str | None = None,
-        kind: str = "fact",
-        attributes: Mapping[str, object] | None = None,
-        reason: str | None = None,
-        confidence: float | None = None,
-        visibility: Visibility | str | None = None,
-        source: str | None = None,
-        evidence: Sequence[EvidenceRef | str] = (),
-        lifetime: Lifetime | str | None = None,
-    ) -> Fact:
-        return cast(Fact, self._op("store", **_given(locals())))
-
-    def supersede(
-        self,
-        fact_id: str,
-        content: str,
-        *,
-        tags: Sequence[str] | Mapping[str, str] | None = None,
-        reason: str | None = None,
-        at: datetime | str | None = None,
-        kind: str | None = None,
-        attributes: Mapping[str, object] | None = None,
-    ) -> Fact:
-        return cast(Fact, self._op("supersede", **_given(locals())))
-
-    def update(
-        self, fact_id: str, attributes: Mapping[str, object | None], *, reason: str | None = None
-    ) -> Fact:
-        return cast(Fact, self._op("update", **_given(locals())))
-
-    def find(
-        self,
-        kind: str,
-        where: Mapping[str, str] | Sequence[str] = (),
-        *,
-        under: str | None = None,
-        limit: int | None = None,
-        as_of: datetime | str | None = None,
-    ) -> list[Fact]:
-        return cast(list[Fact], self._op("find", **_given(locals())))
-
-    def kinds(self) -> list[dict[str, Any]]:
-        return cast(list[dict[str, Any]], self._op("kinds"))
-
-    def confirm(
-        self, fact_id: str, *, evidence: EvidenceRef | str | None = None, reason: str | None = None
-    ) -> Fact:
-        return cast(Fact, self._op("confirm", **_given(locals())))
-
-    def contradict(
-        self,
-        fact_id: str,
-        *,
-        by: str | None = None,
-        evidence: EvidenceRef | str | None = None,
-        reason: str,
-    ) -> Fact:
-        return cast(Fact, self._op("contradict", **_given(locals())))
-
-    def add_evidence(
-        self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
-    ) -> Fact:
-        return cast(Fact, self._op("add_evidence", **_given(locals())))
-
-    def set_visibility(
-        self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
-    ) -> Fact:
-        return cast(Fact, self._op("visibility", **_given(locals())))
-
-    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact:
-        return cast(Fact, self._op("pin", **_given(locals())))
-
-    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact:
-        return cast(Fact, self._op("unpin", **_given(locals())))
-
-    def set_weight(self, fact_id: str, weight: float | None, *, reason: str | None = None) -> Fact:
-        return cast(Fact, self._op("set_weight", **_given(locals())))
-
-    def set_lifetime(
-        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
-    ) -> Fact:
-        return cast(Fact, self._op("set_lifetime", **_given(locals())))
-
-    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
-        return cast(list[DueFact], self._op("due", **_given(locals())))
-
-    def forget(self, fact_id: str, *, reason: str) -> Fact:
-        return cast(Fact, self._op("forget", fact_id=fact_id, reason=reason))
-
-    def restore(self, fact_id: str, *, reason: str) -> Fact:
-        return cast(Fact, self._op("restore", fact_id=fact_id, reason=reason))
-
-    def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
-        return cast(PurgeResult, self._op("purge", fact_id=fact_id, reason=reason))
-
-    def recall(
-        self,
-        query: str | None = None,
-        *,
-        limit: int | None = None,
-        under: str | None = None,
-        reinforce: bool = True,
-        mode: str = "auto",
-        as_of: datetime | str | None = None,
-        now: datetime | str | None = None,
-        rerank: bool = False,
-        all: bool = False,
-    ) -> list[RecallHit]:
-        return cast(list[RecallHit], self._op("recall", **_given(locals())))
-
-    def ls(
-        self, path: str = "/", *, as_of: datetime | str | None = None, all: bool = False
-    ) -> list[PathEntry]:
-        return cast(list[PathEntry], self._op("ls", **_given(locals())))
-
-    def tree(
-        self,
-        path: str = "/",
-        *,
-        dirs_only: bool = False,
-        as_of: datetime | str | None = None,
-        all: bool = False,
-    ) -> TreeNode:
-        return cast(TreeNode, self._op("tree", **_given(locals())))
-
-    def cat(
-        self,
-        path: str,
-        *,
-        limit: int | None = None,
-        order_by: str = "date",
-        recall: bool = False,
-        as_of: datetime | str | None = None,
-    ) -> list[FactView]:
-        return cast(list[FactView], self._op("cat", **_given(locals())))
-
-    def show(self, fact_id: str, *, as_of: datetime | str | None = None) -> FactDetail:
-        return cast(FactDetail, self._op("show", fact_id=fact_id, as_of=as_of))
-
-    def history(self, target: str) -> list[Event]:
-        return cast(list[Event], self._op("history", target=target))
-
     def undo(self, event_id: int | str, *, reason: str) -> list[Event]:
         from embornal.domain.undo import check_event_id  # checked here, as the service would
 
         return cast(list[Event], self._op("undo", event_id=check_event_id(event_id), reason=reason))
+
+
+_DOC = """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
+
+Each method of :class:`~embornal.interfaces.api.MemoryAPI` is one call of the catalogue
+operation that ``call``s it (:mod:`embornal.interfaces.catalog`), derived on first use with
+the signature ``MemoryAPI`` declares (:mod:`.remote_derive`, decision 0174): its HTTP
+method and path, its inputs checked and placed in the path, the query or the body, the
+answer read back with :func:`~embornal.interfaces.wire.from_wire`. A local-only operation
+raises :class:`LocalOnly`.
+"""
+
+if TYPE_CHECKING:  # the methods are MemoryAPI's, as derived below
+
+    class RemoteMemory(_Client, MemoryAPI):
+        __doc__ = _DOC
+
+else:
+
+    class RemoteMemory(_Client, remote_derive.Lazy):
+        __doc__ = _DOC
+        API = "embornal.interfaces.api:MemoryAPI"
+        ROUTED = False  # a local-only operation's call refuses it

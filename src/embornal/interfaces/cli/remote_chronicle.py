@@ -2,23 +2,21 @@
 local ``Memory.chronicle`` offers it (decision 0084). It holds the client's call of an
 operation, not the client (no mixin).
 
-Its methods are derived from the catalogue: each operation whose ``call`` is
-``chronicle.NAME`` and that has an HTTP route gives the method ``NAME``, with the signature
-:class:`~embornal.interfaces.api_chronicle.ChronicleAPI` declares for it; a call binds its
-arguments by that signature and sends them through the client's one generic call
-(``RemoteMemory._op``: the request built from the operation's route and inputs, the answer
-read back by the operation's wire shape). Deriving checks that every argument is an input
-of the operation. For mypy the class is the Protocol itself, so the local ``Chronicle`` and
-this facade are held to one list of signatures.
+Its methods are derived from the catalogue (:mod:`.remote_derive`): each operation whose
+``call`` is ``chronicle.NAME`` and that has an HTTP route gives the method ``NAME``, with
+the signature :class:`~embornal.interfaces.api_chronicle.ChronicleAPI` declares for it,
+sent through the client's one generic call (``RemoteMemory._op``). For mypy the class is
+the Protocol itself, so the local ``Chronicle`` and this facade are held to one list of
+signatures.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from embornal.interfaces.api_chronicle import ChronicleAPI
+from embornal.interfaces.cli import remote_derive
 
 if TYPE_CHECKING:
     from typing import Self
@@ -57,45 +55,12 @@ class _Calls:
 def derived_operations() -> dict[str, Operation]:
     """The catalogue operation of each derived method, by the method's name: the routed
     operations whose ``call`` goes through the chronicle facade."""
-    from embornal.interfaces.catalog import whole
-
-    return {
-        op.call.removeprefix(_FACADE): op
-        for op in whole()
-        if op.call is not None
-        and op.call.startswith(_FACADE)
-        and op.http is not None
-        and not op.local_only
-    }
+    return remote_derive.derived_operations(_FACADE)
 
 
 def _method(name: str, op: Operation) -> Callable[..., Any]:
     """``ChronicleAPI.NAME`` as one call of ``op``."""
-    signature = inspect.signature(getattr(ChronicleAPI, name))
-    inputs = {item.name for item in op.inputs}
-    unknown = [p for p in signature.parameters if p != "self" and p not in inputs]
-    if unknown:
-        raise TypeError(f"chronicle.{name}: {unknown} are no inputs of {op.name!r}")
-    operation = op.name
-
-    def call(self: _Calls, /, *args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind(self, *args, **kwargs)
-        bound.apply_defaults()
-        given = dict(bound.arguments)
-        del given["self"]
-        return self._op(operation, **given)
-
-    call.__name__ = call.__qualname__ = name
-    call.__signature__ = signature  # type: ignore[attr-defined]
-    call.__doc__ = f"The catalogue operation ``{operation}`` (``{op.http and op.http.path}``)."
-    return call
-
-
-def _derive(cls: type[_Calls]) -> type[_Calls]:
-    for name, op in derived_operations().items():
-        if name not in cls.__dict__ and name not in _Calls.__dict__:
-            setattr(cls, name, _method(name, op))
-    return cls
+    return remote_derive.method(ChronicleAPI, name, op)
 
 
 if TYPE_CHECKING:  # the methods are ChronicleAPI's, as derived below
@@ -105,6 +70,6 @@ if TYPE_CHECKING:  # the methods are ChronicleAPI's, as derived below
 
 else:
 
-    @_derive
+    @remote_derive.derive(ChronicleAPI, _FACADE)
     class RemoteChronicle(_Calls):
         """The chronicle of the memory behind ``embornal serve``."""

@@ -552,8 +552,30 @@ def test_memory_is_a_facade_whose_methods_delegate() -> None:
     (memory,) = [m for m in SERVICE if m.name == "embornal.service.memory"]
     use_cases = {m.name.rpartition(".")[2] for m in SERVICE} - {"memory", "results", "context"}
     assert _not_delegating(memory.tree, use_cases) == []
-    methods = [n.name for n in _memory_class(memory.tree).body if isinstance(n, ast.FunctionDef)]
-    assert {"store", "recall", "forget", "token_add", "tag_path", "rebuild"} <= set(methods)
+    body = _memory_class(memory.tree).body
+    methods = [n.name for n in body if isinstance(n, ast.FunctionDef)]
+    derived = _derived_methods(body)
+    assert {"store", "recall", "token_add", "rebuild"} <= set(methods)
+    assert {"forget", "tag_path", "confirm", "remember"} <= set(derived)
+    assert {module for module, _ in derived.values()} <= use_cases
+
+
+def _derived_methods(body: list[ast.stmt]) -> dict[str, tuple[str, str]]:
+    """``NAME = use_case(lambda: module.function)`` (decision 0175): each method made from
+    its use case, by name, with the module and function it calls."""
+    found: dict[str, tuple[str, str]] = {}
+    for node in body:
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+            continue
+        call = node.value
+        if not (isinstance(call.func, ast.Name) and call.func.id == "use_case"):
+            continue
+        (target,), (lam,) = node.targets, call.args
+        assert isinstance(target, ast.Name) and isinstance(lam, ast.Lambda), ast.dump(node)
+        ref = lam.body
+        assert isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name), ast.dump(ref)
+        found[target.id] = (ref.value.id, ref.attr)
+    return found
 
 
 def test_the_delegation_check_sees_work_in_the_facade() -> None:

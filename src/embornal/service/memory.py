@@ -7,16 +7,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.access import Rule
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.clock import Clock
-from embornal.domain.events import ActorKind, Event
+from embornal.domain.events import ActorKind
 from embornal.domain.facts import DEFAULT_KIND, Fact
 from embornal.domain.ranking import FusionSettings
-from embornal.domain.tags import Tag
 from embornal.service import recall
 from embornal.service.context import ServiceContext
-from embornal.service.later import Later
+from embornal.service.later import Later, use_case
 from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
@@ -24,7 +22,6 @@ if TYPE_CHECKING:
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.proposal_policy import ProposalPolicy
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
-    from embornal.domain.spine_series import SpineSeries
     from embornal.service import (
         admin,
         backup,
@@ -55,41 +52,24 @@ if TYPE_CHECKING:
         undo,
         visible,
     )
-    from embornal.service.backup import Backup
     from embornal.service.chronicle import Chronicle
-    from embornal.service.conflict_record import ConflictRecord
     from embornal.service.copying import Copied
     from embornal.service.details import NewFact
-    from embornal.service.export import EventsExport, MarkdownExport
-    from embornal.service.graph_results import DanglingLink, Link, LinkGraph
     from embornal.service.import_tools import Progress, ToolImport
-    from embornal.service.importing import EventsImport, MarkdownImport
     from embornal.service.listing import MemoryList, MemoryMap
-    from embornal.service.overview import Overview
     from embornal.service.proposal_results import (
         Proposal,
-        ProposalSummary,
-        PruneResult,
-        RetentionScore,
-    )
-    from embornal.service.protocol_results import (
-        DueMemory,
-        ForgottenMemory,
-        MemoryStatus,
-        ProvenanceReport,
     )
     from embornal.service.reindex_result import ReindexResult
     from embornal.service.rerank import RerankSource
     from embornal.service.results import (
-        DueFact,
         FactDetail,
         FactView,
         PathEntry,
-        PurgeResult,
         RecallHit,
         TreeNode,
     )
-    from embornal.service.sharing import IssuedToken, PolicyCheck
+    from embornal.service.sharing import IssuedToken
     from embornal.service.tokens import TokenInfo
     from embornal.storage.contract import ListFilter
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
@@ -274,28 +254,11 @@ class Memory:
         """Change some attributes of an active fact (None removes one), validated whole."""
         return kinds.update(self._ctx, fact_id, attributes, reason=reason)
 
-    def confirm(
-        self, fact_id: str, *, evidence: EvidenceRef | str | None = None, reason: str | None = None
-    ) -> Fact:
-        """Vouch for an active fact: confidence toward 1, ``last_confirmed_at`` now."""
-        return spine.confirm(self._ctx, fact_id, evidence=evidence, reason=reason)
+    confirm = use_case(lambda: spine.confirm)
 
-    def contradict(
-        self,
-        fact_id: str,
-        *,
-        by: str | None = None,
-        evidence: EvidenceRef | str | None = None,
-        reason: str,
-    ) -> Fact:
-        """Dispute an active fact (``by``: the fact contradicting it): confidence decays."""
-        return spine.contradict(self._ctx, fact_id, by=by, evidence=evidence, reason=reason)
+    contradict = use_case(lambda: spine.contradict)
 
-    def add_evidence(
-        self, fact_id: str, evidence: EvidenceRef | str, *, note: str | None = None
-    ) -> Fact:
-        """Append evidence (``quote:…``, ``uri:…``; never edited) to a fact: a weak confirm."""
-        return spine.add_evidence(self._ctx, fact_id, evidence, note=note)
+    add_evidence = use_case(lambda: spine.add_evidence)
 
     def set_visibility(
         self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
@@ -303,189 +266,61 @@ class Memory:
         """Who may see a fact the subject owns: shared, private, restricted:a,b."""
         return visible.set_visibility(self._ctx, fact_id, visibility, reason=reason)
 
-    def pin(self, fact_id: str, *, reason: str | None = None) -> Fact:
-        """Pin a fact: it ranks higher in recall (a pinned one again: nothing written)."""
-        return importance.pin(self._ctx, fact_id, reason=reason)
+    pin = use_case(lambda: importance.pin)
 
-    def unpin(self, fact_id: str, *, reason: str | None = None) -> Fact:
-        return importance.unpin(self._ctx, fact_id, reason=reason)
+    unpin = use_case(lambda: importance.unpin)
 
-    def set_weight(self, fact_id: str, weight: float | None, *, reason: str | None = None) -> Fact:
-        """The user weight, 0..1 (0.5 neutral; None takes it off): lifts or lowers recall."""
-        return importance.set_weight(self._ctx, fact_id, weight, reason=reason)
+    set_weight = use_case(lambda: importance.set_weight)
 
-    def set_lifetime(
-        self, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
-    ) -> Fact:
-        """``permanent``, ``standard``, ``ephemeral`` or ``until:YYYY-MM-DD`` (not past)."""
-        return importance.set_lifetime(self._ctx, fact_id, lifetime, reason=reason)
+    set_lifetime = use_case(lambda: importance.set_lifetime)
 
-    def due(self, *, limit: int | None = None, under: str | None = None) -> list[DueFact]:
-        """The stale facts to confirm again, most urgent first."""
-        return importance.due(self._ctx, limit=limit, under=under)
+    due = use_case(lambda: importance.due)
 
-    def conflicts(
-        self,
-        *,
-        status: str | None = "open",
-        conflict_class: str | None = None,
-        fact_id: str | None = None,
-        limit: int | None = None,
-    ) -> list[ConflictRecord]:
-        """The conflicts whose every fact the subject may read, newest first (open ones)."""
-        return conflicts.conflicts(
-            self._ctx, status=status, conflict_class=conflict_class, fact_id=fact_id, limit=limit
-        )
+    conflicts = use_case(lambda: conflicts.conflicts)
 
-    def conflict(self, conflict_id: str) -> ConflictRecord:
-        """One conflict (its id or a unique prefix) with its facts side by side."""
-        return conflicts.conflict(self._ctx, conflict_id)
+    conflict = use_case(lambda: conflicts.conflict)
 
-    def resolve_conflict(
-        self,
-        conflict_id: str,
-        *,
-        keep: str | None = None,
-        both: bool = False,
-        merge: str | None = None,
-        reason: str,
-    ) -> ConflictRecord:
-        """Decide a conflict: ``keep`` one fact (confirmed; the others forgotten), ``merge``
-        the others into one, or ``both``."""
-        return conflicts.resolve_conflict(
-            self._ctx, conflict_id, keep=keep, both=both, merge=merge, reason=reason
-        )
+    resolve_conflict = use_case(lambda: conflicts.resolve_conflict)
 
-    def scan_conflicts(self, *, stale: bool = True) -> list[ConflictRecord]:
-        """Look for duplicates, contradictions and (``stale``) stale facts; open them."""
-        return conflicts.scan_conflicts(self._ctx, stale=stale)
+    scan_conflicts = use_case(lambda: conflicts.scan_conflicts)
 
     # -- the history protocol (docs/model.md; service.protocol) ----------------------------
 
-    def remember(
-        self,
-        content: str,
-        *,
-        source: str | None = None,
-        tier: str | None = None,
-        path: str | None = None,
-        security_sensitive: bool = False,
-        session: str | None = None,
-        frame: str | None = None,
-        reason: str | None = None,
-        event_at: datetime | str | None = None,
-        session_position: int | None = None,
-        material_type: str | None = None,
-        origin_id: str | None = None,
-        capture_context: str | None = None,
-    ) -> MemoryStatus:
-        """Capture working material (default path: the session's inbox), screened; what
-        the material is, the original it repeats and how it was collected, as declared."""
-        return protocol.remember(
-            self._ctx,
-            content,
-            source=source,
-            tier=tier,
-            path=path,
-            security_sensitive=security_sensitive,
-            session=session,
-            frame=frame,
-            reason=reason,
-            event_at=event_at,
-            session_position=session_position,
-            material_type=material_type,
-            origin_id=origin_id,
-            capture_context=capture_context,
-        )
+    remember = use_case(lambda: protocol.remember)
 
-    def promote(self, fact_id: str, *, reason: str) -> MemoryStatus:
-        """Consolidate working material (its truth and tier unchanged)."""
-        return protocol.promote(self._ctx, fact_id, reason=reason)
+    promote = use_case(lambda: protocol.promote)
 
-    def corroborate(
-        self,
-        fact_id: str,
-        source: str,
-        *,
-        common_origin: str | None = None,
-        reason: str | None = None,
-    ) -> ProvenanceReport:
-        """Record a corroborating source (always audited); testimony once the gate is met."""
-        return protocol.corroborate(
-            self._ctx, fact_id, source, common_origin=common_origin, reason=reason
-        )
+    corroborate = use_case(lambda: protocol.corroborate)
 
-    def provenance(self, fact_id: str) -> ProvenanceReport:
-        """The recorded sources of a memory and whether the corroboration gate is met."""
-        return protocol.provenance(self._ctx, fact_id)
+    provenance = use_case(lambda: protocol.provenance)
 
-    def review(self, fact_id: str, *, note: str) -> MemoryStatus:
-        """Re-examine an interpretation: its review clock starts again."""
-        return protocol.review(self._ctx, fact_id, note=note)
+    review = use_case(lambda: protocol.review)
 
-    def flag_sensitive(self, fact_id: str, *, reason: str) -> MemoryStatus:
-        """Flag a memory security-sensitive (an unsupported anchor is lifted with it)."""
-        return protocol.flag_sensitive(self._ctx, fact_id, reason=reason)
+    flag_sensitive = use_case(lambda: protocol.flag_sensitive)
 
-    def due_for_consolidation(
-        self, *, days: int | None = None, limit: int | None = None
-    ) -> list[DueMemory]:
-        """Working material to promote or forget, oldest first."""
-        return protocol.due_for_consolidation(self._ctx, days=days, limit=limit)
+    due_for_consolidation = use_case(lambda: protocol.due_for_consolidation)
 
-    def due_for_review(
-        self, *, days: int | None = None, limit: int | None = None
-    ) -> list[DueMemory]:
-        """Interpretations not reviewed for ``days`` (default 30), longest first."""
-        return protocol.due_for_review(self._ctx, days=days, limit=limit)
+    due_for_review = use_case(lambda: protocol.due_for_review)
 
-    def list_forgotten(self, *, limit: int | None = None) -> list[ForgottenMemory]:
-        """Forgotten memories, the last first, with who forgot them and why."""
-        return protocol.list_forgotten(self._ctx, limit=limit)
+    list_forgotten = use_case(lambda: protocol.list_forgotten)
 
-    def forget(self, fact_id: str, *, reason: str) -> Fact:
-        """Hide a fact from recall, keeping it (and why) in the history; restorable."""
-        return lifecycle.forget(self._ctx, fact_id, reason=reason)
+    forget = use_case(lambda: lifecycle.forget)
 
-    def restore(self, fact_id: str, *, reason: str) -> Fact:
-        """Bring a forgotten fact back into recall."""
-        return lifecycle.restore(self._ctx, fact_id, reason=reason)
+    restore = use_case(lambda: lifecycle.restore)
 
-    def purge(self, fact_id: str, *, reason: str) -> PurgeResult:
-        """Erase a fact's content from every table, index and event payload. Irreversible."""
-        return lifecycle.purge(self._ctx, fact_id, reason=reason)
+    purge = use_case(lambda: lifecycle.purge)
 
-    def undo(self, event_id: int | str, *, reason: str) -> list[Event]:
-        """Append the events that undo one event of the log (its id: the # of history)."""
-        return undo.undo(self._ctx, event_id, reason=reason)
+    undo = use_case(lambda: undo.undo)
 
     # -- the graph (service.links, service.merge) ------------------------------------------
 
-    def link(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
-        """Link two facts with a typed relation, in its canonical direction."""
-        return links.link(self._ctx, source, relation, target, reason=reason)
+    link = use_case(lambda: links.link)
 
-    def unlink(self, source: str, relation: str, target: str, *, reason: str | None = None) -> Link:
-        """Take a typed link off (a dangling one too)."""
-        return links.unlink(self._ctx, source, relation, target, reason=reason)
+    unlink = use_case(lambda: links.unlink)
 
-    def links(
-        self,
-        fact_id: str,
-        *,
-        relation: str | None = None,
-        direction: str = "both",
-        depth: int = 1,
-        limit: int | None = None,
-    ) -> LinkGraph:
-        """The facts linked to a fact, breadth first up to ``depth`` links away."""
-        return links.links(
-            self._ctx, fact_id, relation=relation, direction=direction, depth=depth, limit=limit
-        )
+    links = use_case(lambda: links.links)
 
-    def dangling_links(self, *, limit: int | None = None) -> list[DanglingLink]:
-        """The links whose target is forgotten or purged (nothing is deleted)."""
-        return links.dangling(self._ctx, limit=limit)
+    dangling_links = use_case(lambda: links.dangling)
 
     def merge(self, survivor: str, source: str, *, reason: str) -> Fact:
         """Merge ``source`` into ``survivor``: aliases and evidence absorbed, source archived."""
@@ -505,56 +340,21 @@ class Memory:
         fact until approved (a configured auto-approve rule may approve it at once)."""
         return proposals.propose(self._ctx, items, title=title, source=source, reason=reason)
 
-    def ingest(
-        self,
-        text: str,
-        *,
-        name: str | None = None,
-        extractor: str = "rules",
-        path: str | None = None,
-        source: str | None = None,
-        reason: str | None = None,
-    ) -> Proposal:
-        """Draft memories from a conversation or note (``rules``, or the configured
-        ``llm``) and open ONE proposal of them; nothing is stored until it is approved."""
-        return ingest.ingest(
-            self._ctx, text, name=name, extractor=extractor, path=path, source=source, reason=reason
-        )
+    ingest = use_case(lambda: ingest.ingest)
 
-    def proposals(
-        self, *, status: str | None = None, limit: int | None = None
-    ) -> list[ProposalSummary]:
-        """The proposals the subject may see, newest first (status: open, approved, rejected)."""
-        return proposals.list_proposals(self._ctx, status=status, limit=limit)
+    proposals = use_case(lambda: proposals.list_proposals)
 
-    def proposal(self, proposal_id: str) -> Proposal:
-        """One proposal whole: its items and how it was decided."""
-        return proposals.show(self._ctx, proposal_id)
+    proposal = use_case(lambda: proposals.show)
 
-    def approve(
-        self,
-        proposal_id: str,
-        *,
-        items: Sequence[str] | None = None,
-        reason: str | None = None,
-        version: int | None = None,
-    ) -> Proposal:
-        """Apply the chosen items (None: all) of the ``version`` read; the rest are declined."""
-        return proposals.approve(
-            self._ctx, proposal_id, items=items, reason=reason, version=version
-        )
+    approve = use_case(lambda: proposals.approve)
 
-    def may_decide_proposals(self) -> bool:
-        """Whether this subject may approve and reject (a person; an assistant by policy)."""
-        return proposals.may_decide(self._ctx)
+    may_decide_proposals = use_case(lambda: proposals.may_decide)
 
     def permitted(self, fact_id: str | None = None) -> frozenset[str]:
         """The corrections the subject may make on ``fact_id`` (or ``{"store"}`` without one)."""
         return fact_rights.permitted(self._ctx, fact_id)
 
-    def reject(self, proposal_id: str, *, reason: str) -> Proposal:
-        """Close a proposal with nothing applied (a reason is required)."""
-        return proposals.reject(self._ctx, proposal_id, reason=reason)
+    reject = use_case(lambda: proposals.reject)
 
     def edit_proposal(
         self,
@@ -578,15 +378,9 @@ class Memory:
             version=version,
         )
 
-    def retention(self, *, lowest: int | None = None) -> list[RetentionScore]:
-        """The live facts least worth keeping, lowest retention score first, with parts."""
-        return retention.retention(self._ctx, lowest=lowest)
+    retention = use_case(lambda: retention.retention)
 
-    def prune(
-        self, *, threshold: float | None = None, limit: int | None = None, reason: str | None = None
-    ) -> PruneResult:
-        """Open ONE archive proposal of the facts scoring below ``threshold``; deletes nothing."""
-        return retention.prune(self._ctx, threshold=threshold, limit=limit, reason=reason)
+    prune = use_case(lambda: retention.prune)
 
     # -- reading (service.recall, service.browse) -------------------------------------------
 
@@ -633,8 +427,7 @@ class Memory:
         """Live facts of ``kind`` whose attributes equal ``where`` (``["status=active"]``)."""
         return kinds.find(self._ctx, kind, where, under=under, limit=limit, as_of=as_of)
 
-    def kinds(self) -> list[dict[str, Any]]:
-        return kinds.kinds(self._ctx)  # every kind's schema: fields, types, vocabularies
+    kinds = use_case(lambda: kinds.kinds)
 
     def ls(self, path: str = "/", *, as_of: AsOf = None, all: bool = False) -> list[PathEntry]:
         """One level below ``path``: each child with its own fact count and child count;
@@ -681,41 +474,23 @@ class Memory:
         """One fact whole; ``as_of`` (also of recall, find, ls, tree, cat): as it was then."""
         return browse.show(self._ctx, fact_id, as_of)
 
-    def spine_series(self, fact_id: str) -> SpineSeries:
-        """A fact's confidence, c_eff and strength over time, from its creation to now."""
-        return browse.spine_series(self._ctx, fact_id)
+    spine_series = use_case(lambda: browse.spine_series)
 
-    def history(self, target: str) -> list[Event]:
-        """The events of a fact (with its supersession chain) or of a path."""
-        return browse.history(self._ctx, target)
+    history = use_case(lambda: browse.history)
 
-    def tag_path(self, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
-        """Put tags on a path; the subject's facts below inherit them (their own tags win)."""
-        return tagging.tag_path(self._ctx, path, tags)
+    tag_path = use_case(lambda: tagging.tag_path)
 
-    def untag_path(self, path: str, keys: Sequence[str]) -> None:
-        """Take the subject's tags of these keys off a path (others' stay)."""
-        return tagging.untag_path(self._ctx, path, keys)
+    untag_path = use_case(lambda: tagging.untag_path)
 
-    def policies(self) -> list[Rule]:
-        """Every rule of ``casbin_rule``."""
-        return sharing.policies(self._ctx)
+    policies = use_case(lambda: sharing.policies)
 
-    def policy_add(self, ptype: str, values: Sequence[str]) -> Rule:
-        """Add one rule (``p`` or ``g``); refused if it exists or nests roles too deep."""
-        return sharing.policy_add(self._ctx, ptype, values)
+    policy_add = use_case(lambda: sharing.policy_add)
 
-    def narrow_token_rules(self) -> list[Rule]:
-        """Older tokens' ``write`` on ``path:/*`` becomes ``create`` (decision 0128)."""
-        return sharing.narrow_token_rules(self._ctx)
+    narrow_token_rules = use_case(lambda: sharing.narrow_token_rules)
 
-    def policy_remove(self, ptype: str, values: Sequence[str]) -> Rule:
-        """Remove one rule; refused if there is no such rule."""
-        return sharing.policy_remove(self._ctx, ptype, values)
+    policy_remove = use_case(lambda: sharing.policy_remove)
 
-    def policy_check(self, subject: str, action: str, target: str) -> PolicyCheck:
-        """Would ``subject`` be allowed ``action`` on ``target`` (a path or a fact id)?"""
-        return sharing.policy_check(self._ctx, subject, action, target)
+    policy_check = use_case(lambda: sharing.policy_check)
 
     def token_add(
         self,
@@ -742,26 +517,17 @@ class Memory:
         """The tokens issued (active ones only, unless ``include_inactive``)."""
         return sharing.tokens(self._ctx, include_inactive=include_inactive)
 
-    def token_revoke(self, token_id: str) -> TokenInfo:
-        """Revoke the token of this id (a unique prefix, or the token itself)."""
-        return sharing.token_revoke(self._ctx, token_id)
+    token_revoke = use_case(lambda: sharing.token_revoke)
 
-    def authenticate(self, token: str) -> str:
-        """The subject a bearer token stands for (raises ``Unauthenticated``)."""
-        return sharing.authenticate(self._ctx, token)
+    authenticate = use_case(lambda: sharing.authenticate)
 
-    def token_of(self, token: str) -> TokenInfo:
-        """The active token ``token`` is: its subject and who holds it, a person or an
-        assistant (raises ``Unauthenticated``)."""
-        return sharing.token_of(self._ctx, token)
+    token_of = use_case(lambda: sharing.token_of)
 
     def rebuild(self, *, progress: Callable[[str, int, int], None] | None = None) -> int:
         """Replay the log into fresh projections, swap them in; return the events replayed."""
         return admin.rebuild(self._ctx, progress)
 
-    def verify(self) -> list[str]:
-        """What differs between the live projections and a replay (empty: all equal)."""
-        return admin.verify(self._ctx)
+    verify = use_case(lambda: admin.verify)
 
     def reindex(
         self,
@@ -773,35 +539,21 @@ class Memory:
         """Give a vector to each fact waiting for one; ``everything`` re-embeds all facts."""
         return admin.reindex(self._ctx, limit=limit, everything=everything, progress=progress)
 
-    def pending_embeddings(self) -> int:
-        """How many live facts (or pieces) wait for a vector; see reindex."""
-        return admin.pending_embeddings(self._ctx)
+    pending_embeddings = use_case(lambda: admin.pending_embeddings)
 
-    def overview(self) -> Overview:
-        """The facts the subject may read by state, kind and stage; events; vectors due."""
-        return overview.overview(self._ctx)
+    overview = use_case(lambda: overview.overview)
 
-    def keyword_probe(self) -> tuple[str, bool] | None:
-        """Whether the keyword index finds a live fact by one of its words (``doctor``)."""
-        return overview.keyword_probe(self._ctx)
+    keyword_probe = use_case(lambda: overview.keyword_probe)
 
     # -- moving a memory whole (service.export, service.importing, service.backup) ---------
 
-    def export_events(self, file: str) -> EventsExport:
-        """Write the log the subject may read to ``file`` as NDJSON (the lossless form)."""
-        return export.export_events(self._ctx, file)
+    export_events = use_case(lambda: export.export_events)
 
-    def export_markdown(self, directory: str, *, everything: bool = False) -> MarkdownExport:
-        """One Markdown file a path in ``directory`` (forgotten ones too with ``everything``)."""
-        return export.export_markdown(self._ctx, directory, everything=everything)
+    export_markdown = use_case(lambda: export.export_markdown)
 
-    def import_events(self, file: str) -> EventsImport:
-        """Restore the log ``export_events`` wrote into this empty memory, exactly."""
-        return importing.import_events(self._ctx, file)
+    import_events = use_case(lambda: importing.import_events)
 
-    def import_markdown(self, directory: str, *, dry_run: bool = False) -> MarkdownImport:
-        """Read an (edited) Markdown export back: supersede, forget, store; reason "import"."""
-        return importing.import_markdown(self._ctx, directory, dry_run=dry_run)
+    import_markdown = use_case(lambda: importing.import_markdown)
 
     # Another memory tool's data into ONE proposal of import facts (``apply``: approved at
     # once as the subject); ``progress(done, total)`` while the source is read.
@@ -857,9 +609,7 @@ class Memory:
             self._ctx, "mcp-memory", source, apply=apply, under=under, progress=progress
         )
 
-    def backup(self, file: str) -> Backup:
-        """A consistent copy of the whole memory in the new file ``file``, writers going on."""
-        return backup.backup(self._ctx, file)
+    backup = use_case(lambda: backup.backup)
 
     def copy_to(
         self, target: str, *, progress: Callable[[str, int, int], None] | None = None

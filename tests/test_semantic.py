@@ -209,3 +209,54 @@ def test_default_hybrid_total_adds_up_from_its_parts(smem: Memory) -> None:
             + p.spine
         )
         assert h.score == pytest.approx(want)
+
+
+class _Cosines(FakeEmbedder):
+    """A fake model whose query is one axis and each text lies at a set cosine to it."""
+
+    def __init__(self, cosines: dict[str, float]) -> None:
+        super().__init__(DIMS, name="cosines")
+        self.cosines = cosines
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self._at(n + 1, self.cosines.get(t, 0.0)) for n, t in enumerate(texts)]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._at(0, 1.0)
+
+    def _at(self, axis: int, cosine: float) -> list[float]:
+        vector = [0.0] * DIMS
+        vector[0] = cosine
+        vector[1 + axis % (DIMS - 1)] = (1.0 - cosine * cosine) ** 0.5
+        return vector
+
+
+def test_the_last_keyword_match_keeps_what_it_matched_in_hybrid(
+    db_path: Path, clock: FixedClock
+) -> None:
+    """A model whose cosines lie in a narrow band (e5: unrelated texts at 0.8 and more)
+    gives every fact a vector score near the best's; the keyword list's last match must not
+    score 0 beside them (decision 0172), or facts that only the vector list holds take its
+    place."""
+    texts = {
+        "melanie bought a necklace for her mother": 0.86,
+        "the shop was busy, so she bought it later": 0.83,
+        "what a lovely evening by the lake": 0.87,
+        "the painting class starts on monday": 0.87,
+        "a long walk with the dogs at dawn": 0.60,
+    }
+    model = _Cosines(texts)
+    with Memory.open(db_path, clock=clock, embedder=model) as mem:
+        for n, text in enumerate(texts):
+            mem.store(f"/t/{n}", text)
+
+    def order(settings: FusionSettings) -> list[str]:
+        with Memory.open(db_path, clock=clock, embedder=model, fusion=settings) as mem:
+            hits = mem.recall("bought necklace", mode="hybrid", reinforce=False, under="/t")
+            return [h.fact.content for h in hits]
+
+    later = "the shop was busy, so she bought it later"
+    assert order(FusionSettings())[:2] == [*texts][:2]
+    # Rescaled over the candidates, the second match scores 0 for its words and falls below
+    # both facts that only the vector list holds.
+    assert order(FusionSettings(keyword_scale="minmax")).index(later) == 3

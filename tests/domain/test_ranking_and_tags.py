@@ -99,3 +99,17 @@ def test_minmax_fusion_rescales_the_cosines_over_the_candidates() -> None:
     assert lin == pytest.approx({"a": 1.0, "b": 0.5 + 1.25, "c": 1.25 * 0.5, "d": 0.0})
     # A cosine keeps its place in the order; only the spread between lists changes.
     assert sorted(vec, key=vec.__getitem__) == sorted(vec, key=lin.__getitem__)
+
+
+def test_hybrid_takes_each_bm25_as_a_share_of_the_best() -> None:
+    from embornal.domain.ranking import FusionSettings, bm25_share, keyword_scores
+
+    assert bm25_share([-4.0, -2.0, -1.0]) == pytest.approx([1.0, 0.5, 0.25])
+    assert bm25_share([-3.0]) == [1.0]
+    assert bm25_share([]) == []
+    assert bm25_share([0.0, 0.0]) == [1.0, 1.0]
+    # The last match keeps what it matched (decision 0172); rescaled it would score 0.
+    assert FusionSettings().keyword_scale == "share"
+    assert keyword_scores([-4.0, -1.0], FusionSettings()) == pytest.approx([1.0, 0.25])
+    minmax = FusionSettings(keyword_scale="minmax")
+    assert keyword_scores([-4.0, -1.0], minmax) == pytest.approx([1.0, 0.0])

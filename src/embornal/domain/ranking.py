@@ -43,12 +43,14 @@ __all__ = [
     "FusionSettings",
     "ScoreParts",
     "SpineWeights",
+    "bm25_share",
     "candidate_count",
     "cut_vector",
     "diversity_penalties",
     "entity_lifts",
     "fuse_linear",
     "fuse_rrf",
+    "keyword_scores",
     "keyword_total",
     "mix_linear",
     "neighbour_boost",
@@ -240,6 +242,26 @@ def rescale_bm25(ranks: Sequence[float]) -> list[float]:
     return rescale_similarity([-r for r in ranks])
 
 
+def bm25_share(ranks: Sequence[float]) -> list[float]:
+    """Map FTS5 bm25 values (negative, best smallest) onto their share of the best's: 1.0
+    for the best, above 0.0 for every other match; 0.0 is what a fact that does not match
+    scores (decision 0172). With no match scoring below 0, every hit scores 1.0."""
+    if not ranks:
+        return []
+    best = min(ranks)
+    if best >= 0.0:
+        return [1.0 for _ in ranks]
+    return [max(0.0, rank / best) for rank in ranks]
+
+
+def keyword_scores(ranks: Sequence[float], settings: FusionSettings) -> list[float]:
+    """The keyword list's contribution to hybrid fusion before weighting: each bm25 as a
+    share of the best's (``keyword_scale="share"``), or rescaled over the candidates."""
+    if settings.keyword_scale == "minmax":
+        return rescale_bm25(ranks)
+    return bm25_share(ranks)
+
+
 def rescale_similarity(sims: Sequence[float]) -> list[float]:
     """Map similarities (higher is better) onto 1.0 (best) .. 0.0 (worst) of the list.
 
@@ -296,14 +318,19 @@ class FusionSettings:
     (docs/decisions/0008-hybrid-fusion.md). The cosines are rescaled over the
     candidates like bm25 (docs/decisions/0013-vector-scores-rescaled.md) and weigh as much
     as the keyword list: chosen on the fit half of the dev files and checked on the other
-    (docs/decisions/0105-fusion-chosen-on-the-fit-half.md).
+    (docs/decisions/0105-fusion-chosen-on-the-fit-half.md). The keyword list enters as each
+    bm25's share of the best's, 0 only for a fact it does not hold (decision 0172).
     """
 
     method: str = "linear"  # "linear" (decision 0008) or "rrf" (reciprocal-rank fusion)
     keyword_weight: float = 1.0
     vector_weight: float = 1.0
-    # "minmax": cosines rescaled over the candidates like bm25; "cosine": as they are.
+    # "minmax": cosines rescaled over the candidates; "cosine": as they are.
     vector_scale: str = "minmax"
+    # "share": each bm25 as a share of the best's, so the last match keeps what it matched
+    # (docs/decisions/0172-the-keyword-list-keeps-its-zero.md); "minmax": rescaled over the
+    # candidates, the last match 0, as keyword recall alone ranks.
+    keyword_scale: str = "share"
     rrf_k: int = RRF_K
     vector_floor: float = VECTOR_FLOOR
     vector_share: float = 0.0

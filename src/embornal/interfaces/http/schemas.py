@@ -149,7 +149,10 @@ class ScorePartsOut(_Out):
     total: float
     method: str
     strength: float
-    keyword: float | None = Field(None, description="Rescaled BM25, 1.0 best of the candidates.")
+    keyword: float | None = Field(
+        None,
+        description="Rescaled BM25, 1.0 best of the candidates (hybrid: share of the best's).",
+    )
     bm25: float | None = Field(
         None,
         description="Raw FTS5 bm25 (lower is better); null "

@@ -3,8 +3,9 @@
 keyword  rescaled bm25 + 0.5·strength (docs/model.md, Recall)
 vector   cosine similarity (after the floor/share cuts) + 0.5·strength; a long
          fact's is the mean of its opening piece's and best piece's
-hybrid   the two lists fused (linear: rescaled bm25 + rescaled cosine, or
-         reciprocal-rank), + strength; its two parts side by side (decision 0125)
+hybrid   the two lists fused (linear: bm25 as a share of the best's + rescaled cosine,
+         decision 0172; or reciprocal-rank), + strength; its two parts side by side
+         (decision 0125)
 no query the strongest facts (:func:`strongest`)
 
 Every method then adds the spine (``ScoreParts.spine``, ``ranking.SpineWeights``) and
@@ -15,11 +16,12 @@ by default; 0107). The neighbours' gains and the final order are in
 
 FTS5's bm25 statistics (fact count, mean length, how many facts hold each term) span
 every fact, hidden ones too, so the raw value (``ScoreParts.bm25``) is given only to a
-caller that reads the whole memory; the others get the rescaled ``keyword`` alone.
+caller that reads the whole memory; the others get the scaled ``keyword`` alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +37,7 @@ from embornal.domain.ranking import (
     candidate_count,
     cut_vector,
     fuse_rrf,
+    keyword_scores,
     keyword_total,
     mix_linear,
     rescale_bm25,
@@ -143,16 +146,23 @@ class Recaller:
         )
 
     def _keyword_candidates(
-        self, query: str, n: int, vis: ReadScope, under: str | None
+        self,
+        query: str,
+        n: int,
+        vis: ReadScope,
+        under: str | None,
+        scale: Callable[[Sequence[float]], list[float]] = rescale_bm25,
     ) -> tuple[list[tuple[Fact, float]], list[float], set[str]]:
         terms = topic_terms(query)  # without the words asking for an order in time (0161)
         if not terms:
             return [], [], set()
         selected = select_terms(terms, self._store.term_df(terms), self._store.doc_count())
         found = self._store.keyword_search(selected, candidate_count(n), vis, under=under)
-        scaled = rescale_bm25([rank for _, rank in found])
+        scaled = scale([rank for _, rank in found])
         weight = self.fusion.feedback_weight
-        found, scaled = with_feedback(self._store, found, scaled, selected, n, vis, under, weight)
+        found, scaled = with_feedback(
+            self._store, found, scaled, selected, n, vis, under, weight, scale=scale
+        )
         return found, scaled, set(selected)
 
     @staticmethod
@@ -251,8 +261,11 @@ class Recaller:
     def _hybrid(
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
+        settings = self.fusion
         (found, scaled, wanted), vec = side_by_side(  # decision 0125
-            lambda: self._keyword_candidates(query, n, vis, under),
+            lambda: self._keyword_candidates(
+                query, n, vis, under, lambda ranks: keyword_scores(ranks, settings)
+            ),
             lambda: self._vector_candidates(query, n, vis, under),
             parallel=self._store.reads_aside(),
         )
@@ -263,7 +276,6 @@ class Recaller:
         kw_order = [f.id for f, _ in found]
         vec_score = {f.id: sim for f, sim in vec}
         vec_order = [f.id for f, _ in vec]
-        settings = self.fusion
         vec_scaled: dict[str, float] = {}
         if settings.method == "linear":
             vec_scaled = vector_scores(vec_score, settings)
@@ -334,10 +346,13 @@ def with_feedback(
     vis: ReadScope,
     under: str | None,
     weight: float,
+    *,
+    scale: Callable[[Sequence[float]], list[float]] = rescale_bm25,
 ) -> tuple[list[tuple[Fact, float]], list[float]]:
-    """``found`` (facts and raw bm25) and its rescaled scores, with the facts the feedback
-    terms find mixed in, best first. Only facts ``vis`` reads give terms or are found. Off
-    in a memory of fewer than ``DF_CEILING_MIN_DOCS`` facts, as the df ceiling is."""
+    """``found`` (facts and raw bm25) and its scores (``scale`` of the bm25 values), with
+    the facts the feedback terms find mixed in, best first. Only facts ``vis`` reads give
+    terms or are found. Off in a memory of fewer than ``DF_CEILING_MIN_DOCS`` facts, as the
+    df ceiling is."""
     if weight <= 0.0 or not found:
         return found, scaled
     total = store.doc_count()
@@ -352,7 +367,7 @@ def with_feedback(
     if not extra:
         return found, scaled
     more = store.keyword_search(extra, candidate_count(n), vis, under=under)
-    second = dict(zip((f.id for f, _ in more), rescale_bm25([r for _, r in more]), strict=True))
+    second = dict(zip((f.id for f, _ in more), scale([r for _, r in more]), strict=True))
     first = dict(zip((f.id for f, _ in found), scaled, strict=True))
     mixed = mix_feedback(first, second, weight)
     pairs = {f.id: (f, r) for f, r in more} | {f.id: (f, r) for f, r in found}

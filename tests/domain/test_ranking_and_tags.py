@@ -99,3 +99,15 @@ def test_minmax_fusion_rescales_the_cosines_over_the_candidates() -> None:
     assert lin == pytest.approx({"a": 1.0, "b": 0.5 + 1.25, "c": 1.25 * 0.5, "d": 0.0})
     # A cosine keeps its place in the order; only the spread between lists changes.
     assert sorted(vec, key=vec.__getitem__) == sorted(vec, key=lin.__getitem__)
+
+
+def test_a_tag_parsed_again_is_the_same_and_a_bad_one_fails_each_time() -> None:
+    # parse_tag keeps the tags it parsed (a bulk load repeats a few): the owner rule and
+    # the checks still apply to every call, whichever came first.
+    assert parse_tag("Team=core") == parse_tag("team=core") == Tag("team", "core")
+    assert parse_tag("owner=ana", allow_owner=True) == Tag("owner", "ana")
+    for _ in range(2):
+        with pytest.raises(OwnerTagForbidden):
+            parse_tag("owner=ana")
+        with pytest.raises(InvalidTag):
+            parse_tag("team=a,b")

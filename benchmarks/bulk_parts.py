@@ -2,7 +2,8 @@
 indexes dropped or an FTS5 setting changed, to see what each is worth.
 
     python benchmarks/bulk_parts.py [--facts 50000] [--variants timed,none,facts_,all]
-                                    [--fts automerge=8] [--out FILE]
+                                    [--fts automerge=8] [--pragma cache_size=-262144]
+                                    [--out FILE]
 
 Each variant loads ``--facts`` facts of ``backends.py``'s corpus (``store_many``, 1,000 a
 batch, no model) into a new memory in a temporary directory. ``none`` is the load as it
@@ -11,7 +12,8 @@ thin wrapper of the connection (its SQL's first 70 characters as the key; the CO
 includes FTS5's flush of its pending segment and the pages written to the WAL). ``facts_``
 (or any other prefix) drops the secondary indexes whose names start with it before the load;
 ``all`` drops every secondary index (a diagnostic: recall needs them). ``--fts k=v`` sets an
-FTS5 option (``automerge``, ``crisismerge``, ``usermerge``) for one more variant. Saved to
+FTS5 option (``automerge``, ``crisismerge``, ``usermerge``) for one more variant, and
+``--pragma k=v`` a SQLite pragma on the write connection for one more. Saved to
 ``--out`` (default ``benchmarks/results/bulk_parts.json``).
 """
 
@@ -91,6 +93,9 @@ def load(n: int, variant: str, *, timed: bool) -> dict[str, Any]:
         if variant.startswith("fts:"):
             key, value = variant[4:].split("=")
             conn.execute(f"INSERT INTO facts_fts(facts_fts, rank) VALUES('{key}', {int(value)})")
+        elif variant.startswith("pragma:"):
+            key, value = variant[7:].split("=")
+            conn.execute(f"PRAGMA {key} = {value}")
         elif variant not in ("none", "timed"):
             names = [
                 str(r[0])
@@ -132,11 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--facts", type=int, default=50_000)
     ap.add_argument("--variants", default="timed,none,facts_,all")
     ap.add_argument("--fts", action="append", default=[], help="an FTS5 option k=v, a variant")
+    ap.add_argument("--pragma", action="append", default=[], help="a pragma k=v, a variant")
     ap.add_argument(
         "--out", type=Path, default=Path(__file__).parent / "results" / "bulk_parts.json"
     )
     args = ap.parse_args(argv)
     variants = [v for v in args.variants.split(",") if v] + [f"fts:{f}" for f in args.fts]
+    variants += [f"pragma:{p}" for p in args.pragma]
     runs = []
     for variant in variants:
         run = load(args.facts, variant, timed=variant == "timed")

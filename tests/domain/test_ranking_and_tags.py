@@ -113,3 +113,15 @@ def test_hybrid_takes_each_bm25_as_a_share_of_the_best() -> None:
     assert keyword_scores([-4.0, -1.0], FusionSettings()) == pytest.approx([1.0, 0.25])
     minmax = FusionSettings(keyword_scale="minmax")
     assert keyword_scores([-4.0, -1.0], minmax) == pytest.approx([1.0, 0.0])
+
+
+def test_a_tag_parsed_again_is_the_same_and_a_bad_one_fails_each_time() -> None:
+    # parse_tag keeps the tags it parsed (a bulk load repeats a few): the owner rule and
+    # the checks still apply to every call, whichever came first.
+    assert parse_tag("Team=core") == parse_tag("team=core") == Tag("team", "core")
+    assert parse_tag("owner=ana", allow_owner=True) == Tag("owner", "ana")
+    for _ in range(2):
+        with pytest.raises(OwnerTagForbidden):
+            parse_tag("owner=ana")
+        with pytest.raises(InvalidTag):
+            parse_tag("team=a,b")

@@ -137,7 +137,8 @@ def _actor(actor_kind: ActorKind | str) -> str:
 
 def prior(actor_kind: ActorKind | str, table: ConfidenceTable = DEFAULT_CONFIDENCE) -> float:
     """The confidence of a new memory stated by ``actor_kind`` (when none is given)."""
-    return table.priors[_actor(actor_kind)]
+    known = table.priors.get(actor_kind)  # a valid kind (or its text): no enum call
+    return known if known is not None else table.priors[_actor(actor_kind)]
 
 
 def confirm_weight(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from embornal.errors import InvalidSubject, InvalidTag, OwnerTagForbidden
 
@@ -73,6 +74,11 @@ def parse_tag(raw: str, *, allow_owner: bool = False) -> Tag:
     """Parse ``key=value``; the key folds to lowercase."""
     if not isinstance(raw, str) or "=" not in raw:
         raise InvalidTag(f"tag {raw!r} is not key=value")
+    return _parsed(raw, allow_owner)
+
+
+@lru_cache(maxsize=4_096)  # a bulk load gives the same few tags to many facts
+def _parsed(raw: str, allow_owner: bool) -> Tag:
     key, value = raw.split("=", 1)
     key = key.strip().lower()
     _check(key, value, raw)

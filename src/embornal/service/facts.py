@@ -94,7 +94,8 @@ def store_many(ctx: ServiceContext, items: Sequence[NewFact], *, reason: str | N
                 on_store_vectors(ctx, tx, near)
     if any(b.lifetime is not None for b in bodies):  # its expiry is the projection's
         return ctx.store.get_facts([b.fact_id for b in bodies])
-    return [new_fact(b, prior(ctx.actor_kind)) for b in bodies]
+    start = prior(ctx.actor_kind)  # once for the batch
+    return [new_fact(b, start) for b in bodies]
 
 
 def _require_write(ctx: ServiceContext, new: FactStored) -> None:

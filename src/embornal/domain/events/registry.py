@@ -155,11 +155,17 @@ class _Field:
 class _Entry:
     """A body class and its fields' codecs."""
 
-    __slots__ = ("cls", "fields")
+    __slots__ = ("cls", "fields", "out")
 
     def __init__(self, cls: type[DomainEvent], fields: tuple[_Field, ...]) -> None:
         self.cls = cls
         self.fields = fields
+        #: What :meth:`EventRegistry.to_payload` does with each field: its name, its
+        #: encoder (None: the value as it is) and whether a None is left out.
+        self.out = tuple(
+            (f.name, None if f.encode is _same else f.encode, f.name in cls.OMIT_IF_NONE)
+            for f in fields
+        )
 
 
 def _entry(cls: type[DomainEvent]) -> _Entry:
@@ -290,13 +296,13 @@ class EventRegistry:
         if type(event) is not entry.cls:
             raise TypeError(f"{type(event).__name__} is not the registered {event.TYPE}")
         out: Payload = {}
-        for f in entry.fields:
-            value = getattr(event, f.name)
+        for name, encode, omit in entry.out:
+            value = getattr(event, name)
             if value is None:
-                if f.name not in entry.cls.OMIT_IF_NONE:
-                    out[f.name] = None
+                if not omit:
+                    out[name] = None
             else:
-                out[f.name] = f.encode(value)
+                out[name] = value if encode is None else encode(value)
         return out
 
     def upcast(self, event_type: str, version: int, payload: Mapping[str, Any]) -> Payload:

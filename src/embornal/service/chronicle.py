@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from embornal.service import audit, canon, declared_conflicts
+from embornal.service.later import use_case
 
 if TYPE_CHECKING:
-    from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+    from embornal.service.canon_results import CanonEntry
     from embornal.service.cascade_results import Cascade
-    from embornal.service.results import RecallHit
 from embornal.service import history_links, timeline
 
 if TYPE_CHECKING:
@@ -28,23 +28,12 @@ if TYPE_CHECKING:
 from embornal.service import narratives
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from embornal.service.chronicle_results import AuditEntry
     from embornal.service.conflict_record import ConflictRecord
 from embornal.service import cascade, claim_views, claims, fact_reads
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from embornal.service.chronicle_results import AuditEntry
-    from embornal.service.claim_results import ClaimList, ClaimRecord
     from embornal.service.context import ServiceContext
-    from embornal.service.fact_read_results import FactAccess, FactProtocol
-    from embornal.service.graph_results import Link, LinkGraph
-    from embornal.service.narrative_results import Narrative, NarrativeView
-    from embornal.service.protocol_results import MemoryStatus
-    from embornal.service.timeline_results import HistoryHit, TimelineEntry
+    from embornal.service.graph_results import Link
 
 __all__ = ["Chronicle"]
 
@@ -55,10 +44,7 @@ class Chronicle:
     def __init__(self, context: ServiceContext) -> None:
         self._ctx = context
 
-    def audit_log(self, *, limit: int | None = None) -> list[AuditEntry]:
-        """Every decision on the memories the subject may read, with its reason, the
-        newest first (a view of the event log)."""
-        return audit.audit_log(self._ctx, limit=limit)
+    audit_log = use_case(lambda: audit.audit_log)
 
     # -- the recall cascade and the searches (decisions 0095-0097) ----------------------
 
@@ -120,53 +106,27 @@ class Chronicle:
             guide=all,
         )
 
-    def search_archive(
-        self,
-        query: str,
-        *,
-        limit: int | None = None,
-        frame: str | None = None,
-        mode: str = "auto",
-        under: str | None = None,
-    ) -> list[RecallHit]:
-        """The best unpinned memories for ``query`` (of ``frame``), a budget of their own."""
-        return cascade.search_archive(
-            self._ctx, query, limit=limit, frame=frame, mode=mode, under=under
-        )
+    search_archive = use_case(lambda: cascade.search_archive)
 
     # -- canon and scopes, frames, declared conflicts (decisions 0078-0080) ---------------
 
-    def canonize(self, fact_id: str, scope: str, *, reason: str) -> CanonEntry:
-        """Put a consolidated, live memory in the active canon of a task scope."""
-        return canon.canonize(self._ctx, fact_id, scope, reason=reason)
+    canonize = use_case(lambda: canon.canonize)
 
-    def decanonize(self, fact_id: str, scope: str | None = None, *, reason: str) -> CanonRemoval:
-        """Take a memory out of the active canon (of ``scope``; None: of every scope)."""
-        return canon.decanonize(self._ctx, fact_id, scope, reason=reason)
+    decanonize = use_case(lambda: canon.decanonize)
 
-    def end_scope(self, scope: str, *, reason: str) -> CanonRemoval:
-        """End a task scope: every membership of it leaves the active canon."""
-        return canon.end_scope(self._ctx, scope, reason=reason)
+    end_scope = use_case(lambda: canon.end_scope)
 
     def list_canon(self, *, scope: str | None = None) -> list[CanonEntry]:
         """The active canon (of one scope), oldest entry first."""
         return canon.list_canon(self._ctx, scope)
 
-    def active_scopes(self) -> list[ScopeInUse]:
-        """The task scopes with an active canon, by name."""
-        return canon.active_scopes(self._ctx)
+    active_scopes = use_case(lambda: canon.active_scopes)
 
-    def set_frame(self, fact_id: str, frame: str, *, reason: str) -> MemoryStatus:
-        """Assign (or re-assign) a memory's frame: a filter, not an access boundary."""
-        return canon.set_frame(self._ctx, fact_id, frame, reason=reason)
+    set_frame = use_case(lambda: canon.set_frame)
 
-    def list_frames(self) -> list[FrameInUse]:
-        """The frames in use, with how many live memories each."""
-        return canon.list_frames(self._ctx)
+    list_frames = use_case(lambda: canon.list_frames)
 
-    def mark_conflict(self, a: str, b: str, *, reason: str) -> ConflictRecord:
-        """Declare two live memories conflicting versions (neither is changed)."""
-        return declared_conflicts.mark_conflict(self._ctx, a, b, reason=reason)
+    mark_conflict = use_case(lambda: declared_conflicts.mark_conflict)
 
     def list_conflicts(
         self, *, resolved: bool | None = None, limit: int | None = None
@@ -176,68 +136,11 @@ class Chronicle:
 
     # -- history context, timelines and links (decisions 0088-0090) --------------------
 
-    def set_history_context(
-        self,
-        fact_id: str,
-        *,
-        event_at: datetime | str | None = None,
-        session: str | None = None,
-        session_position: int | None = None,
-        reason: str,
-    ) -> MemoryStatus:
-        """Replace a memory's history context (what is not given becomes unknown)."""
-        return timeline.set_history_context(
-            self._ctx,
-            fact_id,
-            event_at=event_at,
-            session=session,
-            session_position=session_position,
-            reason=reason,
-        )
+    set_history_context = use_case(lambda: timeline.set_history_context)
 
-    def timeline(
-        self,
-        *,
-        session: str | None = None,
-        start: datetime | str | None = None,
-        end: datetime | str | None = None,
-        limit: int | None = None,
-        order: str = "asc",
-        include_forgotten: bool = False,
-    ) -> list[TimelineEntry]:
-        """The memories by event time, then session position, then record order."""
-        return timeline.timeline(
-            self._ctx,
-            session=session,
-            start=start,
-            end=end,
-            limit=limit,
-            order=order,
-            include_forgotten=include_forgotten,
-        )
+    timeline = use_case(lambda: timeline.timeline)
 
-    def search_history(
-        self,
-        query: str,
-        *,
-        start: datetime | str | None = None,
-        end: datetime | str | None = None,
-        session: str | None = None,
-        limit: int | None = None,
-        expand: int = 0,
-        via: str = "both",
-    ) -> list[HistoryHit]:
-        """Keyword search within a time window and session, with bounded evidence."""
-        return timeline.search_history(
-            self._ctx,
-            query,
-            start=start,
-            end=end,
-            session=session,
-            limit=limit,
-            expand=expand,
-            via=via,
-        )
+    search_history = use_case(lambda: timeline.search_history)
 
     def link_memories(
         self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
@@ -253,198 +156,38 @@ class Chronicle:
             self._ctx, source_id, target_id, relation, reason=reason
         )
 
-    def memory_links(
-        self,
-        fact_id: str,
-        *,
-        relation: str | None = None,
-        direction: str = "both",
-        limit: int | None = None,
-        include_retired: bool = False,
-    ) -> LinkGraph:
-        """The memories one link away from a memory, with the links (``links``: as made,
-        the retracted ones too with ``include_retired``)."""
-        return history_links.memory_links(
-            self._ctx,
-            fact_id,
-            relation=relation,
-            direction=direction,
-            limit=limit,
-            include_retired=include_retired,
-        )
+    memory_links = use_case(lambda: history_links.memory_links)
 
-    def narrate(
-        self,
-        content: str,
-        *,
-        reason: str,
-        memory_ids: Sequence[str] | None = None,
-        claim_ids: Sequence[str] | None = None,
-        link_ids: Sequence[str] | None = None,
-        scope: str | None = None,
-        perspective: str | None = None,
-        coverage: str | None = None,
-        security_sensitive: bool = False,
-    ) -> Narrative:
-        """A new version of the account of ``scope`` (from ``perspective``), its
-        dependencies validated (decision 0085)."""
-        return narratives.narrate(
-            self._ctx,
-            content,
-            reason=reason,
-            memory_ids=memory_ids,
-            claim_ids=claim_ids,
-            link_ids=link_ids,
-            scope=scope,
-            perspective=perspective,
-            coverage=coverage,
-            security_sensitive=security_sensitive,
-        )
+    narrate = use_case(lambda: narratives.narrate)
 
-    def current_narrative(
-        self, *, scope: str | None = None, perspective: str | None = None
-    ) -> NarrativeView:
-        """The usable account of ``scope``, or its review notice (decision 0086)."""
-        return narratives.current_narrative(self._ctx, scope=scope, perspective=perspective)
+    current_narrative = use_case(lambda: narratives.current_narrative)
 
-    def review_narrative(self, narrative_id: str, *, note: str) -> Narrative:
-        """Approve the current version again once its source issues are resolved."""
-        return narratives.review_narrative(self._ctx, narrative_id, note=note)
+    review_narrative = use_case(lambda: narratives.review_narrative)
 
-    def narrative_history(
-        self, *, limit: int | None = None, scope: str | None = None
-    ) -> list[Narrative]:
-        """Every version, the newest first, with its text for inspection."""
-        return narratives.narrative_history(self._ctx, limit=limit, scope=scope)
+    narrative_history = use_case(lambda: narratives.narrative_history)
 
-    def list_narratives(self, *, limit: int | None = None) -> list[Narrative]:
-        """The accounts, each current version, stale text withheld."""
-        return narratives.list_narratives(self._ctx, limit=limit)
+    list_narratives = use_case(lambda: narratives.list_narratives)
 
     # -- the claims ledger (decisions 0081-0083) --
 
-    def create_claim(
-        self,
-        statement: str,
-        claim_type: str,
-        *,
-        reason: str | None = None,
-        scope: str | None = None,
-        about: Sequence[str] | None = None,
-        asserted_by: str | None = None,
-        statement_at: str | None = None,
-        valid_from: str | None = None,
-        valid_until: str | None = None,
-        security_sensitive: bool = False,
-    ) -> ClaimRecord:
-        """Record a proposed claim: a judgment about material, apart from it (decision 0081)."""
-        return claims.create_claim(
-            self._ctx,
-            statement,
-            claim_type,
-            reason=reason,
-            scope=scope,
-            about=about,
-            asserted_by=asserted_by,
-            statement_at=statement_at,
-            valid_from=valid_from,
-            valid_until=valid_until,
-            security_sensitive=security_sensitive,
-        )
+    create_claim = use_case(lambda: claims.create_claim)
 
-    def add_claim_evidence(
-        self,
-        claim_id: str,
-        *,
-        memory_id: str | None = None,
-        source: str | None = None,
-        stance: str | None = None,
-        note: str | None = None,
-        quote: str | None = None,
-        locator: str | None = None,
-        common_origin: str | None = None,
-    ) -> ClaimRecord:
-        """Cite a memory the subject may read, or a source label, for a claim."""
-        return claims.add_claim_evidence(
-            self._ctx,
-            claim_id,
-            memory_id=memory_id,
-            source=source,
-            stance=stance,
-            note=note,
-            quote=quote,
-            locator=locator,
-            common_origin=common_origin,
-        )
+    add_claim_evidence = use_case(lambda: claims.add_claim_evidence)
 
-    def adopt_claim(self, claim_id: str, reason: str) -> ClaimRecord:
-        """Record the judgment: adopt (or re-review) a supported claim."""
-        return claims.adopt_claim(self._ctx, claim_id, reason)
+    adopt_claim = use_case(lambda: claims.adopt_claim)
 
-    def revise_claim(
-        self,
-        claim_id: str,
-        reason: str,
-        *,
-        statement: str | None = None,
-        replacement_id: str | None = None,
-        valid_from: str | None = None,
-        valid_until: str | None = None,
-    ) -> ClaimRecord:
-        """A new version of a claim, or its replacement by a supported proposed claim."""
-        return claims.revise_claim(
-            self._ctx,
-            claim_id,
-            reason,
-            statement=statement,
-            replacement_id=replacement_id,
-            valid_from=valid_from,
-            valid_until=valid_until,
-        )
+    revise_claim = use_case(lambda: claims.revise_claim)
 
-    def withdraw_claim(self, claim_id: str, reason: str) -> ClaimRecord:
-        """End a claim (terminal); its material and history stay."""
-        return claims.withdraw_claim(self._ctx, claim_id, reason)
+    withdraw_claim = use_case(lambda: claims.withdraw_claim)
 
-    def retract_claim_evidence(self, evidence_id: str, reason: str) -> ClaimRecord:
-        """Retire one evidence association of a claim."""
-        return claims.retract_claim_evidence(self._ctx, evidence_id, reason)
+    retract_claim_evidence = use_case(lambda: claims.retract_claim_evidence)
 
-    def recall_claims(
-        self,
-        query: str | None = None,
-        *,
-        status: str | None = None,
-        scope: str | None = None,
-        as_of: str | None = None,
-        valid_at: str | None = None,
-        limit: int | None = None,
-        include_inactive: bool = False,
-    ) -> ClaimList:
-        """The claims the subject may see, adopted ones by default; ``as_of`` is record
-        time, ``valid_at`` valid time."""
-        return claim_views.recall_claims(
-            self._ctx,
-            query,
-            status=status,
-            scope=scope,
-            as_of=as_of,
-            valid_at=valid_at,
-            limit=limit,
-            include_inactive=include_inactive,
-        )
+    recall_claims = use_case(lambda: claim_views.recall_claims)
 
-    def claim(self, claim_id: str, *, as_of: str | None = None) -> ClaimRecord:
-        """One claim with its evidence and history (at ``as_of``: as recorded then)."""
-        return claim_views.claim(self._ctx, claim_id, as_of=as_of)
+    claim = use_case(lambda: claim_views.claim)
 
     # -- one fact's page (decision 0160) -------------------------------------------------
 
-    def fact_protocol(self, fact_id: str) -> FactProtocol:
-        """A fact's place in the protocol: stage, tier, canon, context, provenance, the
-        claims citing it and the narratives resting on it (read-only)."""
-        return fact_reads.fact_protocol(self._ctx, fact_id)
+    fact_protocol = use_case(lambda: fact_reads.fact_protocol)
 
-    def fact_access(self, fact_id: str, *, limit: int | None = None) -> FactAccess:
-        """Who recalled a fact, and when, with its changes, newest first (read-only)."""
-        return fact_reads.fact_access(self._ctx, fact_id, limit=limit)
+    fact_access = use_case(lambda: fact_reads.fact_access)

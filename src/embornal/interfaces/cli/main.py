@@ -10,9 +10,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import os
 import sys
+import types
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 __all__ = ["main"]
 
@@ -28,8 +34,6 @@ def _debug() -> bool:
 
 def _handler(spec: str) -> Callable[..., int]:
     """Import ``"module:function"`` from this package, only for the command that runs."""
-    import importlib
-
     module_name, func = spec.split(":")
     module = importlib.import_module(f"embornal.interfaces.cli.{module_name}")
     handler: Callable[..., int] = getattr(module, func)
@@ -93,9 +97,55 @@ def _run(argv: Sequence[str]) -> int:
         return ctx.fail(e)
 
 
+#: Standard modules that a short command's imports name but its run does not use
+#: (decision 0173): ``inspect`` (with ``ast``, ``dis`` and ``tokenize``), which
+#: :mod:`dataclasses` calls only to write a docstring for a class that has none, and
+#: ``copy``, which it calls only in ``asdict`` and ``astuple``; ``ipaddress``, which
+#: :mod:`urllib.parse` (imported by :mod:`pathlib`) calls only for a bracketed host.
+DEFERRED = ("inspect", "copy", "ipaddress")
+
+
+class _OnFirstUse(types.ModuleType):
+    """A module whose code runs on the first read of one of its attributes.
+
+    ``import`` finds it in ``sys.modules`` and binds it as it is; the first attribute
+    read (``inspect.signature``, ``from copy import deepcopy``) runs the module's code
+    into this same object, which from then on is an ordinary module. Unlike
+    :class:`importlib.util.LazyLoader`, reading ``__spec__`` (as ``import`` does) does not
+    run it.
+    """
+
+    def __init__(self, spec: ModuleSpec) -> None:
+        super().__init__(spec.name)
+        self.__spec__ = spec
+        self.__loader__ = spec.loader
+
+    def __getattr__(self, name: str) -> object:
+        spec = self.__spec__
+        object.__setattr__(self, "__class__", types.ModuleType)  # ordinary from here on
+        if spec is not None and spec.loader is not None:
+            if spec.has_location:
+                self.__file__ = spec.origin
+                self.__cached__ = spec.cached
+            spec.loader.exec_module(self)
+        return getattr(self, name)
+
+
+def _defer_standard_modules() -> None:
+    """In the console script's own process, run each of :data:`DEFERRED` on first use."""
+    import importlib.util
+
+    for name in DEFERRED:
+        spec = None if name in sys.modules else importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            sys.modules[name] = _OnFirstUse(spec)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        _defer_standard_modules()
     # One catalogue command is a short run: the cyclic collector would only cost start-up
     # time (it walks every class and function the imports make). Commands that serve or
     # work long turn it back on (``_run``). The console script's process ends when ``main``

@@ -231,6 +231,34 @@ except AttributeError:
     assert proc.stdout == "ok\n"
 
 
+def test_threads_reading_a_deferred_module_at_once_all_find_it() -> None:
+    """One thread runs the module; the others wait for it instead of reading it half run."""
+    code = """
+import sys, threading
+from embornal.interfaces.cli.main import _defer_standard_modules
+_defer_standard_modules()
+import inspect
+start = threading.Barrier(8)
+found = []
+
+def read():
+    start.wait()
+    found.append(inspect.signature(len) is not None and callable(inspect.getsource))
+
+threads = [threading.Thread(target=read) for _ in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(found.count(True))
+"""
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == "8\n"
+
+
 def test_version_and_help_import_no_service(embornal_home: Path) -> None:
     for args in (("--version",), ("--help",), ("memory", "--help"), ("memory", "recall", "-h")):
         names = _imported(*args)

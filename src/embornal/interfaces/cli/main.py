@@ -7,6 +7,7 @@ Exit codes: 0 ok, 1 internal, 2 invalid input or usage, 3 not found,
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import contextlib
 import gc
@@ -121,14 +122,23 @@ class _OnFirstUse(types.ModuleType):
         self.__loader__ = spec.loader
 
     def __getattr__(self, name: str) -> object:
-        spec = self.__spec__
-        object.__setattr__(self, "__class__", types.ModuleType)  # ordinary from here on
-        if spec is not None and spec.loader is not None:
-            if spec.has_location:
-                self.__file__ = spec.origin
-                self.__cached__ = spec.cached
-            spec.loader.exec_module(self)
+        with _RUNNING:  # a second thread waits for the first run, then reads the module
+            if type(self) is _OnFirstUse:
+                spec = self.__spec__
+                if spec is None or spec.loader is None or spec.name in _RUN:
+                    # read by its own code while it runs: as a partly imported module
+                    raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+                _RUN.add(spec.name)
+                if spec.has_location:
+                    self.__file__ = spec.origin
+                    self.__cached__ = spec.cached
+                spec.loader.exec_module(self)
+                object.__setattr__(self, "__class__", types.ModuleType)  # ordinary now
         return getattr(self, name)
+
+
+_RUNNING = _thread.RLock()
+_RUN: set[str] = set()
 
 
 def _defer_standard_modules() -> None:

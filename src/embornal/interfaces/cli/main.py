@@ -57,7 +57,7 @@ def _json_error(code: str, message: str, hint: str) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def _run(argv: Sequence[str]) -> int:
+def _run(argv: Sequence[str], *, console: bool = False) -> int:
     from embornal.errors import EmbornalError
     from embornal.interfaces.cli.parser import UsageError
     from embornal.interfaces.cli.tree import build_parser
@@ -85,6 +85,8 @@ def _run(argv: Sequence[str]) -> int:
         if wants_json:
             _json_error("usage", e.message, f"See `{e.parser.prog} --help`.")
         return EXIT_USAGE
+    if console:  # after parsing: --help and --version import none of them
+        _defer_standard_modules()
     from embornal.interfaces.cli.app import Context  # after parsing: --help, --version skip it
 
     if not args.handler.startswith("derived:"):  # a server, a rebuild, a download: collect
@@ -143,10 +145,10 @@ _RUN: set[str] = set()
 
 def _defer_standard_modules() -> None:
     """In the console script's own process, run each of :data:`DEFERRED` on first use."""
-    import importlib.util
+    from importlib.machinery import PathFinder
 
     for name in DEFERRED:
-        spec = None if name in sys.modules else importlib.util.find_spec(name)
+        spec = None if name in sys.modules else PathFinder.find_spec(name)
         if spec is not None and spec.loader is not None:
             sys.modules[name] = _OnFirstUse(spec)
 
@@ -154,8 +156,6 @@ def _defer_standard_modules() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if argv is None:
-        _defer_standard_modules()
     # One catalogue command is a short run: the cyclic collector would only cost start-up
     # time (it walks every class and function the imports make). Commands that serve or
     # work long turn it back on (``_run``). The console script's process ends when ``main``
@@ -164,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        code = _guarded(args)
+        code = _guarded(args, console=argv is None)
     finally:
         if argv is None:
             gc.freeze()
@@ -179,10 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _guarded(args: list[str]) -> int:
+def _guarded(args: list[str], *, console: bool = False) -> int:
     """``_run`` with every way out turned into an exit code and at most one line."""
     try:
-        return _run(args)
+        return _run(args, console=console)
     except KeyboardInterrupt:
         sys.stderr.write("\nembornal: interrupted\n")
         return EXIT_INTERRUPTED

@@ -151,6 +151,114 @@ def test_recall_imports_only_its_own_event(embornal_home: Path, args: tuple[str,
     assert ("embornal.service.details" in names) is ("--json" in args)
 
 
+#: Standard modules the console script runs only on first use (decision 0173), and what
+#: ``inspect`` would import: a recall uses none of them.
+DEFERRED_BY_THE_SCRIPT = ("inspect", "ast", "dis", "tokenize", "copy", "ipaddress")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("memory", "recall", "sqlite"),
+        ("--json", "memory", "recall", "sqlite", "--meta", "--explain"),
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_recall_runs_no_deferred_standard_module(
+    embornal_home: Path, args: tuple[str, ...]
+) -> None:
+    """A dataclass with no docstring, an ``asdict`` or a URL's bracketed host on the
+    recall's path would run one of them: each would cost start-up again."""
+    from embornal import Memory
+
+    with Memory.open() as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+    names = _imported(*args)
+    assert sorted(n for n in DEFERRED_BY_THE_SCRIPT if n in names) == []
+    code = (
+        "import sys\n"
+        "from embornal.interfaces.cli.main import DEFERRED, main\n"
+        f"sys.argv = ['embornal', *{args!r}]\n"
+        "code = main()\n"
+        "ran = [n for n in DEFERRED if type(sys.modules[n]).__name__ != '_OnFirstUse']\n"
+        "sys.stderr.write(f'ran={ran} code={code}')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stderr.endswith("ran=[] code=0")
+
+
+def test_a_deferred_module_is_the_module_on_first_use() -> None:
+    """``import`` binds the stand-in; the first read runs the module into that same object,
+    so a dataclass without a docstring, ``asdict``, ``from copy import deepcopy`` and a
+    bracketed host all work as with the module imported at once."""
+    code = """
+import sys
+from embornal.interfaces.cli.main import _defer_standard_modules
+_defer_standard_modules()
+import dataclasses, inspect, urllib.parse
+assert type(inspect).__name__ == "_OnFirstUse" and sys.modules["inspect"] is inspect
+
+@dataclasses.dataclass
+class Pair:
+    x: int
+    y: list
+
+assert Pair.__doc__ == "Pair(x: int, y: list)", Pair.__doc__
+assert type(inspect) is type(sys) and sys.modules["inspect"] is inspect
+assert inspect.__file__.endswith("inspect.py") and inspect.signature(Pair).parameters
+assert dataclasses.asdict(Pair(1, [2])) == {"x": 1, "y": [2]}
+from copy import deepcopy
+assert deepcopy([[1]]) == [[1]] and type(sys.modules["copy"]) is type(sys)
+assert urllib.parse.urlsplit("http://[::1]:8000/").hostname == "::1"
+try:
+    urllib.parse.urlsplit("http://[nope]/")
+except ValueError:
+    pass
+else:
+    raise AssertionError("a bad bracketed host is refused")
+try:
+    inspect.no_such_name
+except AttributeError:
+    print("ok")
+"""
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == "ok\n"
+
+
+def test_threads_reading_a_deferred_module_at_once_all_find_it() -> None:
+    """One thread runs the module; the others wait for it instead of reading it half run."""
+    code = """
+import sys, threading
+from embornal.interfaces.cli.main import _defer_standard_modules
+_defer_standard_modules()
+import inspect
+start = threading.Barrier(8)
+found = []
+
+def read():
+    start.wait()
+    found.append(inspect.signature(len) is not None and callable(inspect.getsource))
+
+threads = [threading.Thread(target=read) for _ in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(found.count(True))
+"""
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == "8\n"
+
+
 def test_version_and_help_import_no_service(embornal_home: Path) -> None:
     for args in (("--version",), ("--help",), ("memory", "--help"), ("memory", "recall", "-h")):
         names = _imported(*args)

@@ -7,12 +7,19 @@ Exit codes: 0 ok, 1 internal, 2 invalid input or usage, 3 not found,
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import contextlib
 import gc
+import importlib
 import os
 import sys
+import types
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 __all__ = ["main"]
 
@@ -28,8 +35,6 @@ def _debug() -> bool:
 
 def _handler(spec: str) -> Callable[..., int]:
     """Import ``"module:function"`` from this package, only for the command that runs."""
-    import importlib
-
     module_name, func = spec.split(":")
     module = importlib.import_module(f"embornal.interfaces.cli.{module_name}")
     handler: Callable[..., int] = getattr(module, func)
@@ -52,7 +57,7 @@ def _json_error(code: str, message: str, hint: str) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def _run(argv: Sequence[str]) -> int:
+def _run(argv: Sequence[str], *, console: bool = False) -> int:
     from embornal.errors import EmbornalError
     from embornal.interfaces.cli.parser import UsageError
     from embornal.interfaces.cli.tree import build_parser
@@ -80,6 +85,8 @@ def _run(argv: Sequence[str]) -> int:
         if wants_json:
             _json_error("usage", e.message, f"See `{e.parser.prog} --help`.")
         return EXIT_USAGE
+    if console and args.handler.startswith("derived:"):  # a short catalogue command only
+        _defer_standard_modules()  # after parsing: --help and --version import none of them
     from embornal.interfaces.cli.app import Context  # after parsing: --help, --version skip it
 
     if not args.handler.startswith("derived:"):  # a server, a rebuild, a download: collect
@@ -93,6 +100,59 @@ def _run(argv: Sequence[str]) -> int:
         return ctx.fail(e)
 
 
+#: Standard modules that a short command's imports name but its run does not use
+#: (decision 0173): ``inspect`` (with ``ast``, ``dis`` and ``tokenize``), which
+#: :mod:`dataclasses` calls only to write a docstring for a class that has none, and
+#: ``copy``, which it calls only in ``asdict`` and ``astuple``; ``ipaddress``, which
+#: :mod:`urllib.parse` (imported by :mod:`pathlib`) calls only for a bracketed host.
+DEFERRED = ("inspect", "copy", "ipaddress")
+
+
+class _OnFirstUse(types.ModuleType):
+    """A module whose code runs on the first read of one of its attributes.
+
+    ``import`` finds it in ``sys.modules`` and binds it as it is; the first attribute
+    read (``inspect.signature``, ``from copy import deepcopy``) runs the module's code
+    into this same object, which from then on is an ordinary module. Unlike
+    :class:`importlib.util.LazyLoader`, reading ``__spec__`` (as ``import`` does) does not
+    run it.
+    """
+
+    def __init__(self, spec: ModuleSpec) -> None:
+        super().__init__(spec.name)
+        self.__spec__ = spec
+        self.__loader__ = spec.loader
+
+    def __getattr__(self, name: str) -> object:
+        with _RUNNING:  # a second thread waits for the first run, then reads the module
+            if type(self) is _OnFirstUse:
+                spec = self.__spec__
+                if spec is None or spec.loader is None or spec.name in _RUN:
+                    # read by its own code while it runs: as a partly imported module
+                    raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+                _RUN.add(spec.name)
+                if spec.has_location:
+                    self.__file__ = spec.origin
+                    self.__cached__ = spec.cached
+                spec.loader.exec_module(self)
+                object.__setattr__(self, "__class__", types.ModuleType)  # ordinary now
+        return getattr(self, name)
+
+
+_RUNNING = _thread.RLock()
+_RUN: set[str] = set()
+
+
+def _defer_standard_modules() -> None:
+    """In the console script's own process, run each of :data:`DEFERRED` on first use."""
+    from importlib.machinery import PathFinder
+
+    for name in DEFERRED:
+        spec = None if name in sys.modules else PathFinder.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            sys.modules[name] = _OnFirstUse(spec)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (the console script exits with it)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -104,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     collecting = gc.isenabled()
     gc.disable()
     try:
-        code = _guarded(args)
+        code = _guarded(args, console=argv is None)
     finally:
         if argv is None:
             gc.freeze()
@@ -119,10 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-def _guarded(args: list[str]) -> int:
+def _guarded(args: list[str], *, console: bool = False) -> int:
     """``_run`` with every way out turned into an exit code and at most one line."""
     try:
-        return _run(args)
+        return _run(args, console=console)
     except KeyboardInterrupt:
         sys.stderr.write("\nembornal: interrupted\n")
         return EXIT_INTERRUPTED

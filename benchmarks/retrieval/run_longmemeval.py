@@ -11,6 +11,7 @@ metrics, number of questions, timings, per-question top sessions) to ``--out``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -59,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     started = time.perf_counter()
+    started_cpu = time.process_time()  # every thread of the process: ONNX Runtime's too
+    load_start = os.getloadavg()  # the machine may be shared: quote its load beside times
     everything = longmemeval.load_items(data_file)
     items = longmemeval.eligible_items(everything)
     if config.half is not None:
@@ -86,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         cli.close_ranker(ranker)
     wall = time.perf_counter() - started
+    cpu = time.process_time() - started_cpu
+    load_end = os.getloadavg()
 
     print(
         f"## LongMemEval_S session retrieval — {config.system} "
@@ -97,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{len(items)} questions ({len(everything) - len(longmemeval.eligible_items(everything))} "
         f"abstention excluded), {result.memories} memories; wall {wall:.1f} s "
-        f"(index {result.index_seconds:.1f} s, queries {result.query_seconds:.1f} s)"
+        f"(index {result.index_seconds:.1f} s, queries {result.query_seconds:.1f} s), "
+        f"CPU {cpu:.1f} s, load average {load_start[0]:.2f} at the start, "
+        f"{load_end[0]:.2f} at the end"
     )
     payload = {
         "benchmark": "longmemeval-s-session-retrieval",
@@ -118,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         "metrics": result.metrics,
         "reference_bm25_dev": REFERENCE_BM25_DEV,
         "wall_seconds": round(wall, 3),
+        "cpu_seconds": round(cpu, 3),
+        "load_average": {"start": list(load_start), "end": list(load_end)},
         "index_seconds": round(result.index_seconds, 3),
         "query_seconds": round(result.query_seconds, 3),
         "environment": cli.environment(),

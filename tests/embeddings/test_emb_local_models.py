@@ -154,3 +154,33 @@ def test_default_thread_count_fits_the_machine() -> None:
     from embornal.adapters.embeddings.onnx import default_thread_count
 
     assert 1 <= default_thread_count() <= 4
+
+
+def test_onnx_long_texts_go_a_few_at_a_time(onnx_minilm_dir: Path, onnx_minilm: Any) -> None:
+    from embornal.adapters.embeddings.onnx import OnnxEmbedder
+
+    class Counting(OnnxEmbedder):
+        """Records how many texts each model call receives."""
+
+        sizes: list[int]
+
+        def _run(self, encodings: Any) -> Any:
+            self.sizes.append(len(encodings))
+            return super()._run(encodings)
+
+    provider = Counting(onnx_minilm_dir, batch_size=32, batch_tokens=1024, threads=1)
+    provider.sizes = []
+    long_texts = [f"piece {i}: " + "the memory keeps every word " * 40 for i in range(12)]
+    vectors = provider.embed_documents([*TEXTS[:3], *long_texts])
+    assert max(provider.sizes) <= 1024 // provider.max_tokens + 1  # about 250 tokens each
+    assert sum(provider.sizes) == 15
+    single = [onnx_minilm.embed_documents([t])[0] for t in [*TEXTS[:3], *long_texts]]
+    for a, b in zip(vectors, single, strict=True):
+        assert cosine(a, b) > 0.9999
+
+
+def test_onnx_batch_tokens_must_be_positive(onnx_minilm_dir: Path) -> None:
+    from embornal.adapters.embeddings.onnx import OnnxEmbedder
+
+    with pytest.raises(ValueError, match="batch_tokens"):
+        OnnxEmbedder(onnx_minilm_dir, batch_tokens=0)

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = [
+    "BATCH_TOKENS",
     "MAX_TOKENS",
     "OnnxEmbedder",
     "Pooling",
@@ -46,6 +47,12 @@ __all__ = [
 
 MAX_TOKENS = 512
 """No input is longer than this many tokens (the limit of BERT-like encoders)."""
+
+BATCH_TOKENS = 1024
+"""A batch holds at most this many tokens once padded (and at most ``batch_size`` texts):
+long texts, such as the pieces of a long fact, go to the model about five at a time, which
+costs 6-13 % less CPU than 32 at once (their activations stay in the caches; decision
+0170), while short texts still go ``batch_size`` at once."""
 
 Pooling = Literal["mean", "cls"]
 
@@ -107,7 +114,9 @@ class OnnxEmbedder(LocalModelEmbedder):
 
     ``name`` is the model's name in ``identity`` (default: the directory name,
     with ``--`` read as ``/``). A prefix left ``None`` takes the model family's
-    known prefix (``"query: "`` / ``"passage: "`` for e5), otherwise none.
+    known prefix (``"query: "`` / ``"passage: "`` for e5), otherwise none. Texts go
+    to the model sorted by length, at most ``batch_size`` texts and ``batch_tokens``
+    padded tokens at a time.
     """
 
     def __init__(
@@ -121,9 +130,12 @@ class OnnxEmbedder(LocalModelEmbedder):
         batch_size: int = 32,
         max_tokens: int = MAX_TOKENS,
         threads: int | None = None,
+        batch_tokens: int = BATCH_TOKENS,
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be positive")
+        if batch_tokens < 1:
+            raise ValueError("batch_tokens must be positive")
         numpy, onnxruntime, tokenizers = onnx_session.libraries(
             EmbeddingError, "the ONNX embedding provider"
         )
@@ -143,6 +155,7 @@ class OnnxEmbedder(LocalModelEmbedder):
         if self.int8 and not self._name.endswith(INT8_SUFFIX):
             self._name += INT8_SUFFIX
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
 
         places = [model_file.parent, directory] if model_file.parent != directory else [directory]
         config = _first_json([p / "config.json" for p in places])
@@ -215,7 +228,7 @@ class OnnxEmbedder(LocalModelEmbedder):
         except Exception as e:  # broad: tokenizers raises a bare Exception
             raise EmbeddingError(f"tokenizing failed: {e}") from e
         result: list[list[float]] = [[] for _ in texts]
-        for chunk in onnx_session.length_batches(encodings, self.batch_size):
+        for chunk in onnx_session.length_batches(encodings, self.batch_size, self.batch_tokens):
             vectors = self._run([encodings[i] for i in chunk])
             for i, vector in zip(chunk, vectors.tolist(), strict=True):
                 result[i] = vector

@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 from urllib.parse import quote, urlencode
 
 from embornal.domain.clock import format_time, parse_time
@@ -53,6 +53,7 @@ __all__ = [
     "API_PREFIX",
     "LOCAL_ONLY",
     "TIMEOUT_SECONDS",
+    "ClientOptions",
     "LocalOnly",
     "RemoteMemory",
     "Transport",
@@ -107,38 +108,31 @@ def _flag(item: Input, value: Any) -> str:
     return "--tag" if item.type == "tags" else f"--{item.name.replace('_', '-')}"
 
 
+class ClientOptions(TypedDict, total=False):
+    """How the client talks to the server: the recall limit it asks for when none is given,
+    the seconds it waits for an answer, and the transport (tests pass a fake one)."""
+
+    default_limit: int
+    timeout: float
+    transport: Transport | None
+
+
 class _Client:
     """The client's one call path (``_op``) and what the catalogue cannot say by itself."""
 
-    def __init__(
-        self,
-        url: str,
-        token: str,
-        *,
-        default_limit: int = 10,
-        timeout: float = TIMEOUT_SECONDS,
-        transport: Transport | None = None,
-    ) -> None:
+    def __init__(self, url: str, token: str, **options: Unpack[ClientOptions]) -> None:
         self.url = base_url(url)
-        self.default_limit = default_limit
-        self.timeout = timeout
+        self.default_limit = options.get("default_limit", 10)
+        self.timeout = options.get("timeout", TIMEOUT_SECONDS)
         self._token = token
-        self._transport = transport or urllib_transport()
+        self._transport = options.get("transport") or urllib_transport()
         self._document: dict[str, Any] | None = None
 
     @classmethod
-    def connect(
-        cls,
-        url: str,
-        token: str,
-        *,
-        default_limit: int = 10,
-        timeout: float = TIMEOUT_SECONDS,
-        transport: Transport | None = None,
-    ) -> Self:
+    def connect(cls, url: str, token: str, **options: Unpack[ClientOptions]) -> Self:
         """The client of the server at ``url`` with ``token`` (type checkers see the derived
         methods through it: the class itself names them only as ``MemoryAPI``'s)."""
-        return cls(url, token, default_limit=default_limit, timeout=timeout, transport=transport)
+        return cls(url, token, **options)
 
     # -- life cycle -----------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ operation's, so a client-mode command pays for the one method it calls.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
@@ -39,8 +39,22 @@ def derived_operations(facade: str = "", *, routed: bool = True) -> dict[str, Op
     ``tags``)."""
     from embornal.interfaces.catalog import whole
 
+    return _by_method(whole(), facade, routed)
+
+
+def operation_of(name: str, facade: str = "", *, routed: bool = True) -> Operation | None:
+    """The operation of the derived method ``name`` (None: it has none), chosen as
+    :func:`derived_operations` chooses: the catalogue's core is read first, its other
+    parts only when the core has none."""
+    from embornal.interfaces.catalog import CORE_OPERATIONS
+
+    found = _by_method(CORE_OPERATIONS, facade, routed).get(name)
+    return found if found is not None else derived_operations(facade, routed=routed).get(name)
+
+
+def _by_method(ops: Iterable[Operation], facade: str, routed: bool) -> dict[str, Operation]:
     found: dict[str, Operation] = {}
-    for op in whole():
+    for op in ops:
         call = op.call
         if (
             call is None
@@ -53,18 +67,6 @@ def derived_operations(facade: str = "", *, routed: bool = True) -> dict[str, Op
             continue
         found[name] = op
     return found
-
-
-def operation_of(name: str, facade: str = "", *, routed: bool = True) -> Operation | None:
-    """The operation of the derived method ``name`` (None: it has none): the catalogue's
-    core is read first, its other parts only when the core has none."""
-    from embornal.interfaces.catalog import CORE_OPERATIONS
-
-    call = facade + name
-    core = [op for op in CORE_OPERATIONS if op.call == call]
-    if core and (routed is False or core[0].http is not None):
-        return next((op for op in core if op.name == name), core[0])
-    return derived_operations(facade, routed=routed).get(name)
 
 
 def method(api: type, name: str, op: Operation) -> Callable[..., Any]:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -55,6 +53,7 @@ from embornal.service.results import (
     TreeNode,
 )
 from embornal.service.timeline_results import Evidence, HistoryHit, TimelineEntry
+from import_probe import modules_after
 
 
 @pytest.fixture
@@ -250,11 +249,11 @@ def test_from_wire_refuses_other_shapes() -> None:
 
 
 def test_the_wire_module_imports_no_heavy_module() -> None:
-    code = (
-        "import sys\nimport embornal.interfaces.wire\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('pydantic', 'starlette', 'mcp', 'httpx', 'casbin')"
-        " or m.startswith('embornal.service.memory')))"
+    loaded = modules_after("import embornal.interfaces.wire")
+    heavy = ("pydantic", "starlette", "mcp", "httpx", "casbin")
+    assert (
+        sorted(
+            m for m in loaded if m.split(".")[0] in heavy or m.startswith("embornal.service.memory")
+        )
+        == []
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"

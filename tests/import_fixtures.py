@@ -50,14 +50,50 @@ def make_history_db(path: Path, *, tables: bool = True) -> Path:
         " consolidation_reason, forgotten_at, forgotten_reason, security_sensitive, frame)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            ("a1b2c3d4e5f6", "The user prefers tea to coffee.", "user", "consolidated",
-             "testimony", t(1), t(2), "said twice", None, None, 0, None),
-            ("0f9e8d7c6b5a", "The launch is on Friday.", "standup", "working", "archive",
-             t(1), None, None, t(3), "the launch moved", 0, None),
-            ("123456abcdef", "The team likes short reviews.", None, "working",
-             "interpretation", t(2), None, None, None, None, 1, "Team Alpha"),
+            (
+                "a1b2c3d4e5f6",
+                "The user prefers tea to coffee.",
+                "user",
+                "consolidated",
+                "testimony",
+                t(1),
+                t(2),
+                "said twice",
+                None,
+                None,
+                0,
+                None,
+            ),
+            (
+                "0f9e8d7c6b5a",
+                "The launch is on Friday.",
+                "standup",
+                "working",
+                "archive",
+                t(1),
+                None,
+                None,
+                t(3),
+                "the launch moved",
+                0,
+                None,
+            ),
+            (
+                "123456abcdef",
+                "The team likes short reviews.",
+                None,
+                "working",
+                "interpretation",
+                t(2),
+                None,
+                None,
+                None,
+                None,
+                1,
+                "Team Alpha",
+            ),
         ],
-    )  # fmt: skip
+    )
     db.execute("INSERT INTO anchors VALUES ('a1b2c3d4e5f6', 'identity', ?)", (t(2),))
     db.execute("INSERT INTO corroborations VALUES ('c1', 'a1b2c3d4e5f6', 'chat 2', ?)", (t(2),))
     db.executemany(
@@ -71,12 +107,26 @@ def make_history_db(path: Path, *, tables: bool = True) -> Path:
     db.executemany(
         "INSERT INTO narratives VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            ("n1", "A tea drinker.", "first account", json.dumps(["a1b2c3d4e5f6"]), t(2),
-             t(4), "n2"),
-            ("n2", "A tea drinker on a short-review team.", "more seen",
-             json.dumps(["a1b2c3d4e5f6", "123456abcdef", "ffffffffffff"]), t(4), None, None),
+            (
+                "n1",
+                "A tea drinker.",
+                "first account",
+                json.dumps(["a1b2c3d4e5f6"]),
+                t(2),
+                t(4),
+                "n2",
+            ),
+            (
+                "n2",
+                "A tea drinker on a short-review team.",
+                "more seen",
+                json.dumps(["a1b2c3d4e5f6", "123456abcdef", "ffffffffffff"]),
+                t(4),
+                None,
+                None,
+            ),
         ],
-    )  # fmt: skip
+    )
     db.commit()
     db.close()
     return path

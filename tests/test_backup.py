@@ -140,8 +140,9 @@ def test_a_killed_backup_leaves_a_part_the_next_backup_removes(
         _fill(mem, 20)
     folder = tmp_path / "backups"
     folder.mkdir()
-    killed = subprocess.run([sys.executable, "-c", _KILLED_MIDWAY, str(db_path),
-                             str(folder / "monday.db")], timeout=120)  # fmt: skip
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_MIDWAY, str(db_path), str(folder / "monday.db")], timeout=120
+    )
     assert killed.returncode == -signal.SIGKILL
     left = [p.name for p in folder.iterdir()]
     assert len(left) == 1 and left[0].startswith(".monday.db.") and left[0].endswith(".part")

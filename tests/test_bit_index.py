@@ -376,8 +376,9 @@ def test_the_chunked_scan_and_the_sampled_bound_keep_the_first_of_tied_codes(
     floats = rng.standard_normal((n, dims)).astype(np.float32)
     if sparse:  # few positive coordinates: a handful of distances, each shared by many
         floats[rng.random((n, dims)) < 0.97] = 0.0
-    index = bitindex.BitIndex(dims, np.arange(1, n + 1, dtype=np.int64),
-                              np.asfortranarray(bitindex.quantize(floats)))  # fmt: skip
+    index = bitindex.BitIndex(
+        dims, np.arange(1, n + 1, dtype=np.int64), np.asfortranarray(bitindex.quantize(floats))
+    )
     for _ in range(4):
         query = rng.standard_normal(dims).astype(np.float32)
         distance = np.array([_hamming(v, query) for v in floats])

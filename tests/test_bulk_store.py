@@ -34,10 +34,15 @@ def _items() -> list[NewFact]:
         NewFact("/projects/alpha", "Alpha uses sqlite for its log."),
         NewFact("/projects/alpha/deep/er", "Deeper note about the alpha storage."),
         NewFact("/projects/alpha", "Second note on alpha.", tags=["source=import", "lang=en"]),
-        NewFact("/people/ada", "Ada Lovelace.", kind="person",
-                attributes={"full_name": "Ada Lovelace"}),
-        NewFact("/people/grace", "Grace Hopper.", kind="person",
-                attributes={"full_name": "Grace Hopper"}),
+        NewFact(
+            "/people/ada", "Ada Lovelace.", kind="person", attributes={"full_name": "Ada Lovelace"}
+        ),
+        NewFact(
+            "/people/grace",
+            "Grace Hopper.",
+            kind="person",
+            attributes={"full_name": "Grace Hopper"},
+        ),
         NewFact("/p", "Project one.", kind="project", attributes={"name": "a", "status": "idea"}),
         NewFact("/t", "word private", visibility="private"),
         NewFact("/t/sub", "word for bob and carol", visibility="restricted:carol,bob"),
@@ -48,7 +53,7 @@ def _items() -> list[NewFact]:
         NewFact("/c", "sure of it", confidence=0.95, source="import"),
         NewFact("/Projects/Alpha/", "Folded path, tags by mapping.", tags={"team": "core"}),
         NewFact("/cjk", "记忆系统 stores café notes"),
-    ]  # fmt: skip
+    ]
     out += [NewFact(f"/bulk/n{i % 7}", f"bulk fact {i} about topic {i % 5}") for i in range(40)]
     return out
 
@@ -140,11 +145,22 @@ def test_a_stale_expected_version_in_an_append_refuses_all_of_it(tmp_path: Path)
     from embornal.storage.eventlog import append
 
     def event(fact_id: str, expected: int) -> NewEvent:
-        body = FactStored(fact_id=fact_id, path="/x", content="x", owner="default",
-                          created_at=START, tags=(Tag("owner", "default"),))  # fmt: skip
-        return NewEvent(stream_id=fact_id, body=body, actor="default",
-                        actor_kind=ActorKind.PERSON, recorded_at=START,
-                        expected_version=expected)  # fmt: skip
+        body = FactStored(
+            fact_id=fact_id,
+            path="/x",
+            content="x",
+            owner="default",
+            created_at=START,
+            tags=(Tag("owner", "default"),),
+        )
+        return NewEvent(
+            stream_id=fact_id,
+            body=body,
+            actor="default",
+            actor_kind=ActorKind.PERSON,
+            recorded_at=START,
+            expected_version=expected,
+        )
 
     with _open(tmp_path / "m.db") as mem:
         taken = mem.store("/x", "taken").id

@@ -220,10 +220,12 @@ def test_merge_of_three_lands_in_one_transaction_with_the_resolution(memory: Mem
         kind="person",
         attributes={"full_name": "Ada Lovelace", "aliases": ["Countess"]},
     ).id
-    two = memory.store("/people/ada2", "Ada.", kind="person",
-                       attributes={"full_name": "Lovelace Ada"}).id  # fmt: skip
-    three = memory.store("/people/ada3", "Ada.", kind="person",
-                         attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
+    two = memory.store(
+        "/people/ada2", "Ada.", kind="person", attributes={"full_name": "Lovelace Ada"}
+    ).id
+    three = memory.store(
+        "/people/ada3", "Ada.", kind="person", attributes={"full_name": "Ada Lovelace"}
+    ).id
     found = [c for c in memory.conflicts() if {m.id for m in c.members} == {keep, two}]
     (c,) = found
     before = len(list(memory._store.read_all()))
@@ -238,10 +240,12 @@ def test_merge_of_three_lands_in_one_transaction_with_the_resolution(memory: Mem
 
 
 def test_merge_of_different_kinds_or_a_gone_survivor_writes_nothing(memory: Memory) -> None:
-    a = memory.store("/people/ada", "Ada.", kind="person",
-                     attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
-    b = memory.store("/people/ada2", "Ada.", kind="person",
-                     attributes={"full_name": "Lovelace Ada"}).id  # fmt: skip
+    a = memory.store(
+        "/people/ada", "Ada.", kind="person", attributes={"full_name": "Ada Lovelace"}
+    ).id
+    b = memory.store(
+        "/people/ada2", "Ada.", kind="person", attributes={"full_name": "Lovelace Ada"}
+    ).id
     (c,) = memory.conflicts()
     memory.forget(a, reason="gone")
     with pytest.raises(Conflict, match="not active"):
@@ -279,9 +283,17 @@ def test_no_proposal_names_a_preference_the_storer_may_not_read(memory: Memory) 
     memory.token_add("alice")
     memory.token_add("bob")
     alice, bob = memory.as_subject("alice"), memory.as_subject("bob")
-    alice.store("/private/alice/p", "likes tabs", kind="preference",
-                attributes={"polarity": "likes", "context": "indentation"})  # fmt: skip
-    bob.store("/private/bob/p", "avoids tabs", kind="preference",
-              attributes={"polarity": "avoids", "context": "indentation"})  # fmt: skip
+    alice.store(
+        "/private/alice/p",
+        "likes tabs",
+        kind="preference",
+        attributes={"polarity": "likes", "context": "indentation"},
+    )
+    bob.store(
+        "/private/bob/p",
+        "avoids tabs",
+        kind="preference",
+        attributes={"polarity": "avoids", "context": "indentation"},
+    )
     assert len(memory.conflicts()) == 1  # a person who may read both sees the conflict
     assert bob.proposals() == [] and memory.proposals() == []

@@ -16,8 +16,9 @@ def _ordinary(fact: Fact) -> Fact:
 
 
 def test_a_fact_from_a_row_is_an_ordinary_frozen_fact(memory: Memory, clock: FixedClock) -> None:
-    old = memory.store("/p", "First.", kind="project", attributes={"name": "a", "status": "idea"},
-                       tags=["topic=x"])  # fmt: skip
+    old = memory.store(
+        "/p", "First.", kind="project", attributes={"name": "a", "status": "idea"}, tags=["topic=x"]
+    )
     clock.advance(days=1)
     new = memory.supersede(old.id, "Second.")
     memory.recall("Second")
@@ -56,9 +57,13 @@ def test_find_with_conditions_a_subtree_and_an_access_filter(
         ]
     ):
         clock.advance(seconds=1)
-        made[i] = memory.store(path, f"P{i}.", kind="project",
-                               attributes={"name": f"p{i}", "status": status},
-                               tags=["secret=yes"] if secret else None).id  # fmt: skip
+        made[i] = memory.store(
+            path,
+            f"P{i}.",
+            kind="project",
+            attributes={"name": f"p{i}", "status": status},
+            tags=["secret=yes"] if secret else None,
+        ).id
     bob = memory.as_subject("bob")
     got = bob.find("project", {"status": "active"}, under="/team")
     assert [f.id for f in got] == [made[0], made[2]]

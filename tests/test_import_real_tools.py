@@ -40,10 +40,20 @@ print(a.id)
 def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("wheel")
     got = subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(where),
-         f"memory-as-history=={VERSION}"],
-        capture_output=True, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "-q",
+            "-d",
+            str(where),
+            f"memory-as-history=={VERSION}",
+        ],
+        capture_output=True,
+        timeout=300,
+    )
     wheels = list(where.glob("*.whl"))
     if got.returncode != 0 or not wheels:
         pytest.skip("memory-as-history could not be downloaded from the package registry")
@@ -55,8 +65,12 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_database_memory_as_history_wrote(tool: Path, tmp_path: Path, memory: Memory) -> None:
     db = tmp_path / "memory.db"
-    ran = subprocess.run([sys.executable, "-c", WRITER, str(tool), str(db)],
-                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    ran = subprocess.run(
+        [sys.executable, "-c", WRITER, str(tool), str(db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ran.returncode == 0, ran.stderr
     tea_id = ran.stdout.split()[0]
     made = memory.import_memory_as_history(str(db), apply=True)
@@ -74,5 +88,4 @@ def test_a_database_memory_as_history_wrote(tool: Path, tmp_path: Path, memory: 
     gone = memory.show(str(created["The launch is on Friday."]))
     assert gone.fact.state == "forgotten"
     relations = sorted(str(i.fields["relation"]) for i in items if i.type == "link")
-    assert relations == ["derived_from", "derived_from", "derived_from", "relates_to",
-                         "supersedes"]  # fmt: skip
+    assert relations == ["derived_from", "derived_from", "derived_from", "relates_to", "supersedes"]

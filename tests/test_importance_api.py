@@ -185,9 +185,12 @@ def test_due_lists_the_stale_facts_most_urgent_first(memory: Memory) -> None:
     older = memory.store("/p/a", "a fact from 2022", at="2022-01-01T00:00:00Z")
     oldest = memory.store("/p/b", "a fact from 2019", at="2019-01-01T00:00:00Z")
     event = memory.store(
-        "/q", "we met", kind="event", attributes={"occurred_at": "2025-09-01T00:00:00Z"},
+        "/q",
+        "we met",
+        kind="event",
+        attributes={"occurred_at": "2025-09-01T00:00:00Z"},
         at="2025-09-01T00:00:00Z",
-    )  # fmt: skip
+    )
     due = memory.due()
     assert [d.fact.id for d in due] == [oldest.id, event.id, older.id]
     first = due[0]

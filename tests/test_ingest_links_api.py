@@ -18,8 +18,9 @@ def _person(memory: Memory, name: str, path: str | None = None) -> str:
 
 def test_a_mention_of_a_known_person_is_an_about_link(memory: Memory) -> None:
     ana = _person(memory, "Ana Lopez")
-    porto = memory.store("/places/porto", "Porto.", kind="location",
-                         attributes={"name": "Porto"}).id  # fmt: skip
+    porto = memory.store(
+        "/places/porto", "Porto.", kind="location", attributes={"name": "Porto"}
+    ).id
     made = memory.ingest(CHAT, name="chat.txt")
     assert made.title == "ingest chat.txt (rules: 2 memories, 2 about links)"
     links = [i for i in made.items if i.type == "link"]
@@ -46,8 +47,9 @@ def test_only_entities_the_subject_may_read_are_linked(memory: Memory) -> None:
     memory.token_add("alice")
     memory.token_add("bob")
     alice, bob = memory.as_subject("alice"), memory.as_subject("bob")
-    alice.store("/private/alice/ana", "Ana Lopez.", kind="person",
-                attributes={"full_name": "Ana Lopez"})  # fmt: skip
+    alice.store(
+        "/private/alice/ana", "Ana Lopez.", kind="person", attributes={"full_name": "Ana Lopez"}
+    )
     made = bob.ingest(CHAT, name="chat.txt", path="/private/bob")
     assert [i.type for i in made.items] == ["create", "create"]  # alice's Ana is not seen
 

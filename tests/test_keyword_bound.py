@@ -136,8 +136,9 @@ def _stated(store: Store, built: Path, terms: list[str], n: int) -> list[tuple[i
     whole = _bm25(built, terms)
     light = [t for t in terms if t not in bound.heavy]
     holds_light = set(_bm25(built, light)) if light else set()
-    ranked = sorted(((s, r) for s, r in whole.items() if s in holds_light),
-                    key=lambda x: (x[1], -x[0]))  # fmt: skip
+    ranked = sorted(
+        ((s, r) for s, r in whole.items() if s in holds_light), key=lambda x: (x[1], -x[0])
+    )
     if len(ranked) >= n and -ranked[n - 1][1] > bound.ceiling:
         return ranked[:n]
     postings = sum(df[t] for t in bound.heavy)
@@ -161,9 +162,13 @@ def _stated(store: Store, built: Path, terms: list[str], n: int) -> list[tuple[i
 def test_a_heavy_query_returns_the_top_of_its_stated_candidates(store: Store, built: Path) -> None:
     ids = _ids(built)
     for terms in (
-        ["comet"], ["comet", "harbor"], ["comet", RARE[3]], ["harbor", MEDIUM[2]],
-        ["comet", "harbor", MEDIUM[4], RARE[5]], ["harbor", "comet", RARE[7]],
-    ):  # fmt: skip
+        ["comet"],
+        ["comet", "harbor"],
+        ["comet", RARE[3]],
+        ["harbor", MEDIUM[2]],
+        ["comet", "harbor", MEDIUM[4], RARE[5]],
+        ["harbor", "comet", RARE[7]],
+    ):
         for n in (5, 50):
             found = store.keyword_search(terms, n)
             assert [(f.id, pytest.approx(r)) for f, r in found] == [

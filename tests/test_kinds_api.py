@@ -75,10 +75,18 @@ def test_a_plain_fact_stores_no_statement_its_content_is_the_statement(memory: M
     assert same.attributes == {}  # equal to the content: derived, not kept twice
     other = memory.store("/notes", "Long story…", attributes={"statement": "It rained."})
     assert other.attributes == {"statement": "It rained."}
-    rows = _rows(memory.db_path, "SELECT id, statement FROM view_fact WHERE id IN (?, ?, ?)",
-                 plain.id, same.id, other.id)  # fmt: skip
-    assert dict(rows) == {plain.id: "Tea at four.", same.id: "Coffee at nine.",
-                          other.id: "It rained."}  # fmt: skip
+    rows = _rows(
+        memory.db_path,
+        "SELECT id, statement FROM view_fact WHERE id IN (?, ?, ?)",
+        plain.id,
+        same.id,
+        other.id,
+    )
+    assert dict(rows) == {
+        plain.id: "Tea at four.",
+        same.id: "Coffee at nine.",
+        other.id: "It rained.",
+    }
     assert [f.id for f in memory.find("fact", {"statement": "Tea at four."})] == [plain.id]
 
 
@@ -132,8 +140,9 @@ def test_a_supersede_keeps_the_kind_and_attributes_unless_given(memory: Memory) 
 
 
 def test_a_misclassified_fact_is_superseded_by_a_fact_of_another_kind(memory: Memory) -> None:
-    wrong = memory.store("/people/alice", "Alice, a place?", kind="location",
-                         attributes={"name": "Alice"})  # fmt: skip
+    wrong = memory.store(
+        "/people/alice", "Alice, a place?", kind="location", attributes={"name": "Alice"}
+    )
     with pytest.raises(InvalidAttribute, match=r"person\.full_name is required"):
         memory.supersede(wrong.id, "Alice is a person.", kind="person")
     right = memory.supersede(
@@ -152,8 +161,9 @@ def test_a_misclassified_fact_is_superseded_by_a_fact_of_another_kind(memory: Me
 
 
 def test_an_update_is_a_sparse_validated_event(memory: Memory) -> None:
-    fact = memory.store("/projects/a", "A.", kind="project",
-                        attributes={**PROJECT, "summary": "first"})  # fmt: skip
+    fact = memory.store(
+        "/projects/a", "A.", kind="project", attributes={**PROJECT, "summary": "first"}
+    )
     updated = memory.update(fact.id, {"status": "Paused", "summary": None}, reason="on hold")
     assert updated.id == fact.id and updated.attributes == {**PROJECT, "status": "paused"}
     last = memory.history(fact.id)[-1]
@@ -220,8 +230,14 @@ def test_find_matches_typed_equality_live_facts_oldest_first(
     made = []
     for i, status in enumerate(["active", "paused", "active", "active"]):
         clock.advance(seconds=1)
-        made.append(memory.store(f"/projects/p{i}", f"P{i}.", kind="project",
-                                 attributes={"name": f"p{i}", "status": status}))  # fmt: skip
+        made.append(
+            memory.store(
+                f"/projects/p{i}",
+                f"P{i}.",
+                kind="project",
+                attributes={"name": f"p{i}", "status": status},
+            )
+        )
     ids = [f.id for f in made]
     assert [f.id for f in memory.find("project", {"status": "active"})] == [ids[0], ids[2], ids[3]]
     assert [f.id for f in memory.find("project", ["status=ACTIVE", "name=p2"])] == [ids[2]]
@@ -238,14 +254,26 @@ def test_find_matches_typed_equality_live_facts_oldest_first(
 
 
 def test_find_coerces_values_by_field_type(memory: Memory) -> None:
-    tea = memory.store("/prefs/tea", "Likes tea.", kind="preference",
-                       attributes={"polarity": "likes", "strength": 0.5})  # fmt: skip
+    tea = memory.store(
+        "/prefs/tea",
+        "Likes tea.",
+        kind="preference",
+        attributes={"polarity": "likes", "strength": 0.5},
+    )
     mail_attrs = {"channel": "email", "value": "a@b.c", "preferred": True}
     mail = memory.store("/contacts/a", "Work mail.", kind="contact", attributes=mail_attrs)
-    al = memory.store("/people/al", "Al.", kind="person",
-                      attributes={"full_name": "Alan", "aliases": ["Al", "Ally"]})  # fmt: skip
-    trip = memory.store("/events/trip", "A trip.", kind="event",
-                        attributes={"occurred_at": "2026-03-01T10:00:00+01:00"})  # fmt: skip
+    al = memory.store(
+        "/people/al",
+        "Al.",
+        kind="person",
+        attributes={"full_name": "Alan", "aliases": ["Al", "Ally"]},
+    )
+    trip = memory.store(
+        "/events/trip",
+        "A trip.",
+        kind="event",
+        attributes={"occurred_at": "2026-03-01T10:00:00+01:00"},
+    )
     assert [f.id for f in memory.find("preference", ["strength=0.5"])] == [tea.id]
     assert memory.find("preference", ["strength=0.6"]) == []
     assert [f.id for f in memory.find("contact", ["preferred=yes"])] == [mail.id]
@@ -270,8 +298,13 @@ def test_find_reads_through_the_access_filter(memory: Memory) -> None:
     memory.policy_add("p", ["bob", "path:/shared/*", "read", "allow"])
     shared = memory.store("/shared/p", "Shared.", kind="project", attributes=PROJECT)
     memory.store("/private/p", "Private.", kind="project", attributes=PROJECT)
-    memory.store("/shared/q", "Hidden by tag.", kind="project", attributes=PROJECT,
-                 tags={"visibility": "private"})  # fmt: skip
+    memory.store(
+        "/shared/q",
+        "Hidden by tag.",
+        kind="project",
+        attributes=PROJECT,
+        tags={"visibility": "private"},
+    )
     memory.policy_add("p", ["bob", "tag:visibility=private", "read", "deny"])
     bob = memory.as_subject("bob")
     assert [f.id for f in bob.find("project", {"status": "active"})] == [shared.id]
@@ -297,8 +330,12 @@ def test_find_by_a_hot_field_uses_its_index(memory: Memory) -> None:
 
 
 def test_purge_redacts_the_attributes_of_every_event(memory: Memory) -> None:
-    fact = memory.store("/people/x", "X.", kind="person",
-                        attributes={"full_name": f"Agent {SECRET}", "notes": SECRET})  # fmt: skip
+    fact = memory.store(
+        "/people/x",
+        "X.",
+        kind="person",
+        attributes={"full_name": f"Agent {SECRET}", "notes": SECRET},
+    )
     memory.update(fact.id, {"notes": f"still {SECRET}", "aliases": [SECRET]})
     memory.purge(fact.id, reason="erase")
     payloads = _rows(memory.db_path, "SELECT payload FROM events WHERE stream_id = ?", fact.id)
@@ -316,8 +353,14 @@ def test_rebuild_and_verify_after_updates_keep_views_and_indexes(
     facts = []
     for i in range(4):
         clock.advance(seconds=1)
-        facts.append(memory.store(f"/g/{i}", f"Goal {i}.", kind="goal",
-                     attributes={"statement": f"goal {i}", "status": "active"}))  # fmt: skip
+        facts.append(
+            memory.store(
+                f"/g/{i}",
+                f"Goal {i}.",
+                kind="goal",
+                attributes={"statement": f"goal {i}", "status": "active"},
+            )
+        )
     memory.update(facts[1].id, {"status": "achieved", "horizon": "short"})
     memory.update(facts[1].id, {"horizon": None})
     memory.update(facts[2].id, {"status": "dropped"})
@@ -339,8 +382,13 @@ def test_rebuild_and_verify_after_updates_keep_views_and_indexes(
 
 def test_migration_0012_on_a_blank_memory_makes_a_view_per_kind(memory: Memory) -> None:
     assert "0012_kind_attributes" in memory.migrations_applied
-    views = {r[0] for r in _rows(memory.db_path, "SELECT name FROM sqlite_master "
-                                 "WHERE type = 'view' AND name LIKE 'view_%'")}  # fmt: skip
+    views = {
+        r[0]
+        for r in _rows(
+            memory.db_path,
+            "SELECT name FROM sqlite_master WHERE type = 'view' AND name LIKE 'view_%'",
+        )
+    }
     assert views == {f"view_{k}" for k in KINDS.kinds()}
     cols = [r[1] for r in _rows(memory.db_path, "PRAGMA table_info(view_project)")]
     assert cols[-4:] == ["name", "status", "summary", "target_date"]

@@ -43,8 +43,11 @@ def test_one_file_a_path_with_front_matter(
     result = memory.export_markdown(str(root))
     assert (root / "_embornal.yaml").is_file()
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*.md")) == [
-        "memory.md", "people/ada.md", "projects/embornal.md", "projects/other.md",
-    ]  # fmt: skip
+        "memory.md",
+        "people/ada.md",
+        "projects/embornal.md",
+        "projects/other.md",
+    ]
     other = (root / "projects/other.md").read_text("utf-8")
     assert other.startswith("# /projects/other\n")
     assert "\\---" in other and "team=core" in other
@@ -243,10 +246,37 @@ def test_a_block_with_content_twice_is_refused(memory: Memory, tmp_path: Path) -
 
 
 _PIECES = st.sampled_from(
-    ["\r", "\n", "\r\n", "---", "\\---", "\n---\n", "\r---\r", "id: 01ABC", "kind: fact",
-     "content: x", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1e", "\x7f", "\x1b[2K",
-     "\ufeff", "\t", " ", "#", '"', "\\", "é", "记忆", "\U0001f600", "a"]
-)  # fmt: skip
+    [
+        "\r",
+        "\n",
+        "\r\n",
+        "---",
+        "\\---",
+        "\n---\n",
+        "\r---\r",
+        "id: 01ABC",
+        "kind: fact",
+        "content: x",
+        "\u2028",
+        "\u2029",
+        "\x85",
+        "\x0b",
+        "\x0c",
+        "\x1e",
+        "\x7f",
+        "\x1b[2K",
+        "\ufeff",
+        "\t",
+        " ",
+        "#",
+        '"',
+        "\\",
+        "é",
+        "记忆",
+        "\U0001f600",
+        "a",
+    ]
+)
 _CONTENT = (
     st.lists(
         st.one_of(

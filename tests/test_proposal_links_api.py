@@ -15,17 +15,20 @@ MISSING = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 
 def _person(memory: Memory, name: str, **more: object) -> str:
     attrs = {"full_name": name, **more}
-    return memory.store(f"/people/{name.split()[0].lower()}", f"{name}.", kind="person",
-                        attributes=attrs).id  # fmt: skip
+    return memory.store(
+        f"/people/{name.split()[0].lower()}", f"{name}.", kind="person", attributes=attrs
+    ).id
 
 
 def test_a_create_and_its_links_by_item_number_land_together(memory: Memory) -> None:
     ana, bob = _person(memory, "Ana Lima"), _person(memory, "Bob Stone")
-    made = memory.propose([
-        {"type": "create", "path": "/notes/lunch", "content": "Lunch with Ana and Bob."},
-        {"type": "link", "source": "#1", "relation": "about", "target": ana},
-        {"type": "link", "source": "#1", "relation": "about", "target": bob, "reason": "named"},
-    ])  # fmt: skip
+    made = memory.propose(
+        [
+            {"type": "create", "path": "/notes/lunch", "content": "Lunch with Ana and Bob."},
+            {"type": "link", "source": "#1", "relation": "about", "target": ana},
+            {"type": "link", "source": "#1", "relation": "about", "target": bob, "reason": "named"},
+        ]
+    )
     new = made.items[0].fact_id
     assert new is not None
     assert made.items[1].fields["source"] == new and made.items[1].fact_id == new
@@ -56,8 +59,9 @@ def test_a_link_may_name_the_new_id_and_a_symmetric_one_is_stored_once(memory: M
     memory.approve(made.id)
     assert [n.fact.id for n in memory.links(old.id).nodes] == [new]
     with pytest.raises(Conflict, match=r"item 1: .* exists already"):  # either end named
-        memory.propose([{"type": "link", "source": old.id, "relation": "relates_to",
-                         "target": new}])  # fmt: skip
+        memory.propose(
+            [{"type": "link", "source": old.id, "relation": "relates_to", "target": new}]
+        )
 
 
 def test_approving_a_link_without_the_create_it_names_is_refused(memory: Memory) -> None:
@@ -76,22 +80,40 @@ def test_approving_a_link_without_the_create_it_names_is_refused(memory: Memory)
 @pytest.mark.parametrize(
     ("item", "error", "words"),
     [
-        ({"type": "link", "source": "#2", "relation": "about", "target": "#1"}, InvalidInput,
-         "names no earlier item"),
-        ({"type": "link", "source": "#1", "relation": "subject_of", "target": "A"}, InvalidLink,
-         "query name"),
-        ({"type": "link", "source": "#1", "relation": "likes", "target": "A"}, InvalidLink,
-         "unknown relation"),
-        ({"type": "link", "source": "#1", "relation": "works_at", "target": "A"}, InvalidLink,
-         "may not emit works_at"),
-        ({"type": "link", "source": "#1", "relation": "about", "target": "#1"}, InvalidLink,
-         "itself"),
-        ({"type": "link", "source": "#1", "relation": "about", "target": MISSING},
-         NotFound, "item 2: no fact with id"),
+        (
+            {"type": "link", "source": "#2", "relation": "about", "target": "#1"},
+            InvalidInput,
+            "names no earlier item",
+        ),
+        (
+            {"type": "link", "source": "#1", "relation": "subject_of", "target": "A"},
+            InvalidLink,
+            "query name",
+        ),
+        (
+            {"type": "link", "source": "#1", "relation": "likes", "target": "A"},
+            InvalidLink,
+            "unknown relation",
+        ),
+        (
+            {"type": "link", "source": "#1", "relation": "works_at", "target": "A"},
+            InvalidLink,
+            "may not emit works_at",
+        ),
+        (
+            {"type": "link", "source": "#1", "relation": "about", "target": "#1"},
+            InvalidLink,
+            "itself",
+        ),
+        (
+            {"type": "link", "source": "#1", "relation": "about", "target": MISSING},
+            NotFound,
+            "item 2: no fact with id",
+        ),
         ({"type": "link", "source": "#1", "target": "A"}, InvalidInput, "'relation'"),
     ],
     ids=["forward", "inverse", "unknown", "emit", "self", "missing", "shape"],
-)  # fmt: skip
+)
 def test_a_bad_link_item_refuses_the_proposal(
     memory: Memory, item: dict[str, str], error: type[Exception], words: str
 ) -> None:
@@ -104,10 +126,12 @@ def test_a_bad_link_item_refuses_the_proposal(
 
 def test_a_merge_item_merges_at_approval(memory: Memory) -> None:
     keep = _person(memory, "Ana Lima", aliases=["Ana"])
-    gone = memory.store("/people/ana2", "A. Lima.", kind="person",
-                        attributes={"full_name": "A. Lima"}).id  # fmt: skip
-    made = memory.propose([{"type": "merge", "survivor": keep, "source": gone,
-                            "reason": "one person"}])  # fmt: skip
+    gone = memory.store(
+        "/people/ana2", "A. Lima.", kind="person", attributes={"full_name": "A. Lima"}
+    ).id
+    made = memory.propose(
+        [{"type": "merge", "survivor": keep, "source": gone, "reason": "one person"}]
+    )
     assert memory.show(gone).fact.state == "active"
     memory.approve(made.id)
     assert memory.show(gone).fact.state == "forgotten"
@@ -124,8 +148,12 @@ def test_a_bad_merge_item_is_refused(memory: Memory) -> None:
     with pytest.raises(InvalidMerge, match="only facts of one kind"):
         memory.propose([{"type": "merge", "survivor": ana, "source": note}])
     with pytest.raises(InvalidInput, match="one item per fact"):
-        memory.propose([{"type": "merge", "survivor": ana, "source": note},
-                        {"type": "archive", "fact_id": note}])  # fmt: skip
+        memory.propose(
+            [
+                {"type": "merge", "survivor": ana, "source": note},
+                {"type": "archive", "fact_id": note},
+            ]
+        )
 
 
 def test_a_fact_changed_meanwhile_stops_a_merge_whole(memory: Memory) -> None:
@@ -147,10 +175,12 @@ def test_the_approver_needs_the_rights_of_each_end(memory: Memory) -> None:
     theirs = bob.store("/private/bob", "Bob's own note.")
     # bob may not read alice's note: the same "no fact" as a missing one
     with pytest.raises(NotFound, match="item 1: no fact with id"):
-        bob.propose([{"type": "link", "source": theirs.id, "relation": "relates_to",
-                      "target": mine.id}])  # fmt: skip
-    made = alice.propose([{"type": "link", "source": mine.id, "relation": "about",
-                           "target": shared.id}])  # fmt: skip
+        bob.propose(
+            [{"type": "link", "source": theirs.id, "relation": "relates_to", "target": mine.id}]
+        )
+    made = alice.propose(
+        [{"type": "link", "source": mine.id, "relation": "about", "target": shared.id}]
+    )
     assert bob.proposals() == []  # bob may not read one of its facts
     with pytest.raises(NotFound, match=f"no proposal with id {made.id}"):
         bob.approve(made.id)
@@ -161,9 +191,11 @@ def test_the_approver_needs_the_rights_of_each_end(memory: Memory) -> None:
 def test_an_edit_may_add_a_link_to_an_earlier_create_by_number(memory: Memory) -> None:
     ana = _person(memory, "Ana Lima")
     made = memory.propose([{"type": "create", "path": "/notes/x", "content": "X."}])
-    edited = memory.edit_proposal(made.id, add=[
-        {"type": "link", "source": "#1", "relation": "about", "target": ana}])  # fmt: skip
+    edited = memory.edit_proposal(
+        made.id, add=[{"type": "link", "source": "#1", "relation": "about", "target": ana}]
+    )
     assert edited.items[1].fields["source"] == made.items[0].fact_id
     with pytest.raises(InvalidInput, match="names no earlier item"):
-        memory.edit_proposal(made.id, add=[
-            {"type": "link", "source": "#9", "relation": "about", "target": ana}])  # fmt: skip
+        memory.edit_proposal(
+            made.id, add=[{"type": "link", "source": "#9", "relation": "about", "target": ana}]
+        )

@@ -102,8 +102,9 @@ def test_two_approvals_racing_leave_one(memory: Memory, monkeypatch: pytest.Monk
     made = memory.propose(items[2:])
     other = memory.as_subject("default")
     outcome: list[str] = []
-    loads = after_first_load(memory, monkeypatch, lambda: outcome.append(
-        other.approve(made.id).status))  # fmt: skip
+    loads = after_first_load(
+        memory, monkeypatch, lambda: outcome.append(other.approve(made.id).status)
+    )
     with pytest.raises(Conflict, match="is approved"):
         memory.approve(made.id)
     assert outcome == ["approved"] and len(loads) >= 2
@@ -146,8 +147,13 @@ def test_an_edit_between_the_load_and_the_append_is_refused(
     old, _, items = _drafts(memory)
     made = memory.propose(items[2:])  # archive old: approving loads its state
     other = memory.as_subject("default")
-    loads = after_first_load(memory, monkeypatch, lambda: other.edit_proposal(made.id, add=[
-        {"type": "create", "path": "/notes/x", "content": "Slipped in."}]))  # fmt: skip
+    loads = after_first_load(
+        memory,
+        monkeypatch,
+        lambda: other.edit_proposal(
+            made.id, add=[{"type": "create", "path": "/notes/x", "content": "Slipped in."}]
+        ),
+    )
     with pytest.raises(ProposalChanged):
         memory.approve(made.id, version=made.version)
     assert loads and memory.show(old).fact.state == "active"
@@ -158,8 +164,12 @@ def test_a_bad_proposal_is_refused_whole(memory: Memory) -> None:
     old, _, _ = _drafts(memory)
     before = len(list(memory._store.read_all()))
     with pytest.raises(NotFound, match="item 2: no fact with id"):
-        memory.propose([{"type": "archive", "fact_id": old},
-                        {"type": "archive", "fact_id": "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"}])  # fmt: skip
+        memory.propose(
+            [
+                {"type": "archive", "fact_id": old},
+                {"type": "archive", "fact_id": "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"},
+            ]
+        )
     with pytest.raises(InvalidInput, match="one item per fact"):
         memory.propose([{"type": "archive", "fact_id": old}, {"type": "archive", "fact_id": old}])
     with pytest.raises(InvalidInput, match="the root"):
@@ -177,8 +187,11 @@ def test_a_bad_proposal_is_refused_whole(memory: Memory) -> None:
 def test_edit_drops_and_adds(memory: Memory) -> None:
     old, _, items = _drafts(memory)
     made = memory.propose(items)
-    edited = memory.edit_proposal(made.id, drop=["1", "2"], add=[
-        {"type": "create", "path": "/notes/more", "content": "Another draft."}])  # fmt: skip
+    edited = memory.edit_proposal(
+        made.id,
+        drop=["1", "2"],
+        add=[{"type": "create", "path": "/notes/more", "content": "Another draft."}],
+    )
     assert [i.number for i in edited.items] == ["3", "4"]
     assert memory.proposals()[0].item_count == 2
     memory.approve(made.id)
@@ -192,8 +205,15 @@ def test_edit_drops_and_adds(memory: Memory) -> None:
 def test_a_configured_policy_approves_and_is_the_approver(db_path: Path, clock: FixedClock) -> None:
     policy = ProposalPolicy(auto_approve_kinds=("preference",), auto_approve_sources=("sync",))
     with Memory.open(db_path, clock=clock, proposals=policy) as memory:
-        pref = [{"type": "create", "path": "/prefs/tea", "content": "Prefers green tea.",
-                 "kind": "preference", "attributes": {"polarity": "likes"}}]  # fmt: skip
+        pref = [
+            {
+                "type": "create",
+                "path": "/prefs/tea",
+                "content": "Prefers green tea.",
+                "kind": "preference",
+                "attributes": {"polarity": "likes"},
+            }
+        ]
         auto = memory.propose(pref)
         assert auto.status == "approved" and auto.decided_by == "policy:kind=preference"
         assert memory.recall("green tea", reinforce=False)
@@ -228,8 +248,11 @@ def test_a_subject_sees_only_the_proposals_it_may_read(memory: Memory) -> None:
     made = alice.propose([{"type": "archive", "fact_id": mine.id}])
     assert [p.id for p in alice.proposals()] == [made.id]
     assert bob.proposals() == []
-    for call in (lambda: bob.proposal(made.id), lambda: bob.approve(made.id),
-                 lambda: bob.reject(made.id, reason="x")):  # fmt: skip
+    for call in (
+        lambda: bob.proposal(made.id),
+        lambda: bob.approve(made.id),
+        lambda: bob.reject(made.id, reason="x"),
+    ):
         with pytest.raises(NotFound, match=f"no proposal with id {made.id}"):
             call()
     with pytest.raises(NotFound, match="item 1: no fact with id"):

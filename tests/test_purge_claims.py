@@ -25,8 +25,9 @@ def test_a_claim_citing_the_purged_memory_loses_its_text(memory: Memory) -> None
     secret = memory.store("/secrets", SECRET).id
     other = memory.store("/notes", "The office is on floor 3.").id
     on_secret = ledger.create_claim(f"Ada said {SECRET}.", "assertion", reason=f"re {SECRET}")
-    ledger.add_claim_evidence(on_secret.id, memory_id=secret, quote="4-8-15-16",
-                              note=f"quoting {SECRET}")  # fmt: skip
+    ledger.add_claim_evidence(
+        on_secret.id, memory_id=secret, quote="4-8-15-16", note=f"quoting {SECRET}"
+    )
     ledger.add_claim_evidence(on_secret.id, source=f"a note on {SECRET}")
     ledger.adopt_claim(on_secret.id, reason=f"because {SECRET}")
     kept = ledger.create_claim("The office is on floor 3.", "observation", about=[other])

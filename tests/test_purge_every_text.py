@@ -59,9 +59,11 @@ def _write_everything(memory: Memory) -> tuple[str, str, str]:
     ).fact.id
     memory.promote(fact, reason=m["promote reason"])
     memory.corroborate(
-        fact, m["corroboration source"], common_origin=m["common origin"],
+        fact,
+        m["corroboration source"],
+        common_origin=m["common origin"],
         reason=m["corroborate reason"],
-    )  # fmt: skip
+    )
     proposal = memory.propose(
         [{"type": "archive", "fact_id": fact, "reason": m["proposal item"]}],
         title=m["proposal title"],

@@ -59,8 +59,9 @@ def test_an_open_proposal_naming_the_fact_loses_its_text(memory: Memory) -> None
 
 def test_a_purge_leaves_proposals_that_do_not_name_the_fact(memory: Memory) -> None:
     fact = memory.store("/secrets", SECRET)
-    made = memory.propose([{"type": "create", "path": "/notes", "content": "Unrelated."}],
-                          title="unrelated")  # fmt: skip
+    made = memory.propose(
+        [{"type": "create", "path": "/notes", "content": "Unrelated."}], title="unrelated"
+    )
     memory.purge(fact.id, reason="a secret")
     assert memory.proposal(made.id).title == "unrelated"
     assert "Unrelated." in _log_text(memory)

@@ -25,8 +25,11 @@ def test_the_score_is_the_weighted_sum_of_its_parts(memory: Memory, clock: Fixed
     assert s.recency == pytest.approx(0.5)  # a fact's half-life: 365 days
     assert s.access == 0 and s.centrality == 0 and s.user_weight == 0.5
     assert s.confidence == pytest.approx(0.95 * 0.5)
-    total = (RETENTION.recency * s.recency + RETENTION.confidence * s.confidence
-             + RETENTION.user_weight * 0.5)  # fmt: skip
+    total = (
+        RETENTION.recency * s.recency
+        + RETENTION.confidence * s.confidence
+        + RETENTION.user_weight * 0.5
+    )
     assert s.score == pytest.approx(total)
 
 
@@ -59,13 +62,31 @@ def test_the_score_is_pure() -> None:
     from datetime import UTC, datetime
 
     now = datetime(2026, 1, 1, tzinfo=UTC)
-    parts = score(kind="event", now=now, created_at=now, last_recall_at=None, recall_count=0,
-                  confidence=1.0, last_confirmed_at=None, links_in=0, user_weight=None,
-                  exempt=False)  # fmt: skip
+    parts = score(
+        kind="event",
+        now=now,
+        created_at=now,
+        last_recall_at=None,
+        recall_count=0,
+        confidence=1.0,
+        last_confirmed_at=None,
+        links_in=0,
+        user_weight=None,
+        exempt=False,
+    )
     assert parts.recency == 1.0 and parts.score == pytest.approx(0.35 + 0.25 + 0.05)
-    exempt = score(kind="event", now=now, created_at=now, last_recall_at=None, recall_count=0,
-                   confidence=1.0, last_confirmed_at=None, links_in=0, user_weight=None,
-                   exempt=True)  # fmt: skip
+    exempt = score(
+        kind="event",
+        now=now,
+        created_at=now,
+        last_recall_at=None,
+        recall_count=0,
+        confidence=1.0,
+        last_confirmed_at=None,
+        links_in=0,
+        user_weight=None,
+        exempt=True,
+    )
     assert exempt.score is None
 
 
@@ -82,8 +103,14 @@ def test_prune_proposes_and_deletes_nothing(memory: Memory, clock: FixedClock) -
     assert old.id in targets and fresh.id not in targets
     item = targets[old.id]
     assert item.type == "archive" and item.fields["reason"].startswith("retention 0.")
-    assert set(item.fields["score"]) == {"score", "recency", "access", "centrality", "c_eff",
-                                         "user_weight"}  # fmt: skip
+    assert set(item.fields["score"]) == {
+        "score",
+        "recency",
+        "access",
+        "centrality",
+        "c_eff",
+        "user_weight",
+    }
     assert result.candidates == len(result.proposal.items)
     assert memory.recall("walruses", reinforce=False)  # still there
     memory.approve(result.proposal.id)
@@ -124,8 +151,9 @@ def test_an_auto_approved_prune_records_the_rule(db_path: Path, clock: FixedCloc
 
 
 def test_typed_links_count_toward_centrality(memory: Memory) -> None:
-    ana = memory.store("/people/ana", "Ana.", kind="person",
-                       attributes={"full_name": "Ana Lima"}).id  # fmt: skip
+    ana = memory.store(
+        "/people/ana", "Ana.", kind="person", attributes={"full_name": "Ana Lima"}
+    ).id
     notes = [memory.store(f"/notes/{i}", f"Note {i}.").id for i in range(3)]
     for n in notes[:2]:
         memory.link(n, "about", ana)

@@ -75,8 +75,10 @@ def test_store_forget_restore_supersede_each_as_it_was(memory: Memory, clock: Fi
     assert detail.fact.state == "superseded" and detail.fact.superseded_by == new.id
     assert detail.as_of == superseded and memory.show(old.id).as_of is None
     assert [e.type for e in memory.show(old.id, as_of=restored).events] == [
-        "FactStored", "FactForgotten", "FactRestored"
-    ]  # fmt: skip
+        "FactStored",
+        "FactForgotten",
+        "FactRestored",
+    ]
     with pytest.raises(NotFound, match="was not stored yet"):
         memory.show(new.id, as_of=restored)
 
@@ -189,9 +191,12 @@ def test_a_bad_time_writes_nothing(memory: Memory, clock: FixedClock) -> None:
 
 def test_a_purge_erases_the_text_of_the_history_too(memory: Memory, clock: FixedClock) -> None:
     secret = memory.store(
-        "/p/x", "the code is zebra-42", tags=["colour=zebra-42"], kind="project",
+        "/p/x",
+        "the code is zebra-42",
+        tags=["colour=zebra-42"],
+        kind="project",
         attributes={"name": "zebra-42", "status": "active"},
-    )  # fmt: skip
+    )
     memory.update(secret.id, {"status": "paused"})
     was = _later(clock)
     memory.purge(secret.id, reason="a secret")
@@ -226,8 +231,11 @@ def test_rebuild_gives_the_same_history(memory: Memory, clock: FixedClock) -> No
     assert memory.verify() == []
     memory.rebuild()
     assert _history(memory.db_path) == before
-    assert _rows(memory.db_path, "SELECT state FROM fact_versions WHERE fact_id = ? "
-                 "ORDER BY valid_from DESC LIMIT 1", a.id) == [("active",)]  # fmt: skip
+    assert _rows(
+        memory.db_path,
+        "SELECT state FROM fact_versions WHERE fact_id = ? ORDER BY valid_from DESC LIMIT 1",
+        a.id,
+    ) == [("active",)]
 
 
 @pytest.fixture
@@ -270,13 +278,16 @@ def test_a_memory_of_release_0_1_0_gets_its_history_from_the_log(old_memory: Mem
     stored_secret = when("FactStored", "/secrets")
     with pytest.raises(NotFound):
         mem.cat("/secrets", as_of=stored_secret)
-    assert not [r for t in TABLES for r in _rows(mem.db_path, f"SELECT * FROM {t}")
-                if "zebra" in repr(r)]  # fmt: skip
+    assert not [
+        r for t in TABLES for r in _rows(mem.db_path, f"SELECT * FROM {t}") if "zebra" in repr(r)
+    ]
     tagged, untagged = (
         parse_time(r[0])
-        for r in _rows(mem.db_path, "SELECT recorded_at FROM events WHERE stream_id = "
-                       "'path:/people' ORDER BY position")
-    )  # fmt: skip
+        for r in _rows(
+            mem.db_path,
+            "SELECT recorded_at FROM events WHERE stream_id = 'path:/people' ORDER BY position",
+        )
+    )
     alice = mem.cat("/people/alice")[0].fact.id
 
     def tags(at: datetime) -> set[str]:

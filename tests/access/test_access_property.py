@@ -235,9 +235,12 @@ def _date(admin: Memory, stored: list[Fact], owners: list[str]) -> None:
     for n, (fact, owner) in enumerate(zip(stored, owners, strict=True)):
         with contextlib.suppress(NotFound, AccessDenied):
             admin.as_subject(owner).chronicle.set_history_context(
-                fact.id, event_at=f"2025-03-{n % 28 + 1:02d}T00:00:00Z", session="one",
-                session_position=n, reason="dated",
-            )  # fmt: skip
+                fact.id,
+                event_at=f"2025-03-{n % 28 + 1:02d}T00:00:00Z",
+                session="one",
+                session_position=n,
+                reason="dated",
+            )
 
 
 def _check_links(admin: Memory, subject: str, all_ids: set[str], assistant: bool) -> None:
@@ -307,8 +310,9 @@ def _proposals(admin: Memory, stored: list[Fact]) -> dict[str, tuple[str, tuple[
             out[made.id] = (fact.owner, (fact.id,))
     for a, b in itertools.pairwise(stored):
         with contextlib.suppress(NotFound, Conflict, InvalidInput):  # gone, or a duplicate
-            made = admin.propose([{"type": "link", "source": a.id, "relation": "relates_to",
-                                   "target": b.id}])  # fmt: skip
+            made = admin.propose(
+                [{"type": "link", "source": a.id, "relation": "relates_to", "target": b.id}]
+            )
             out[made.id] = (admin.subject, (a.id, b.id))
     return out
 

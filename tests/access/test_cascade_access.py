@@ -79,9 +79,11 @@ def test_no_section_shows_a_memory_the_subject_may_not_read(
                     reader = mem.as_subject(who, kind)
                     readable = {f for f in ids if _readable(reader, f)}
                     chron = reader.chronicle
-                    for answer in (chron.recall(limit=20, reinforce=False),
-                                   chron.recall("deploy", limit=20, reinforce=False),
-                                   chron.search("deploy", limit=20)):  # fmt: skip
+                    for answer in (
+                        chron.recall(limit=20, reinforce=False),
+                        chron.recall("deploy", limit=20, reinforce=False),
+                        chron.search("deploy", limit=20),
+                    ):
                         assert _shown(answer) & set(ids) <= readable, (who, kind)
                         pinned = {f for f, m in zip(ids, memories, strict=True) if m[2]}
                         assert {f.id for f in answer.anchors} == pinned & readable

@@ -41,8 +41,10 @@ def _readable(mem: Memory, fact_id: str) -> bool:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(memories=st.lists(memory_st, min_size=1, max_size=6),
-       claims=st.lists(claim_st, min_size=1, max_size=6))  # fmt: skip
+@given(
+    memories=st.lists(memory_st, min_size=1, max_size=6),
+    claims=st.lists(claim_st, min_size=1, max_size=6),
+)
 def test_claims_show_only_what_every_cited_memory_lets_the_reader_see(
     memories: list[tuple[str, str]], claims: list[tuple[str, list[int], list[int]]]
 ) -> None:
@@ -52,15 +54,18 @@ def test_claims_show_only_what_every_cited_memory_lets_the_reader_see(
             for who in ("alice", "bob"):
                 for action in ("read", "write"):
                     mem.policy_add("p", [who, "path:/*", action])
-            ids = [mem.as_subject(who).store(f"/m/{i}", f"memory {i}", visibility=vis).id
-                   for i, (who, vis) in enumerate(memories)]  # fmt: skip
+            ids = [
+                mem.as_subject(who).store(f"/m/{i}", f"memory {i}", visibility=vis).id
+                for i, (who, vis) in enumerate(memories)
+            ]
             made: list[tuple[str, str, set[str]]] = []  # (claim id, owner, cited)
             for owner, about, cited in claims:
                 writer = mem.as_subject(owner)
                 about_ids = [ids[i] for i in about if i < len(ids)]
                 with contextlib.suppress(NotFound):  # citing a memory it may not read
-                    claim = writer.chronicle.create_claim(f"claim of {owner}", "assertion",
-                                                          about=about_ids)  # fmt: skip
+                    claim = writer.chronicle.create_claim(
+                        f"claim of {owner}", "assertion", about=about_ids
+                    )
                     cites = set(about_ids)
                     for i in cited:
                         if i < len(ids):
@@ -74,9 +79,10 @@ def test_claims_show_only_what_every_cited_memory_lets_the_reader_see(
                     reader = mem.as_subject(subject, kind)
                     readable = {i for i in ids if _readable(reader, i)}
                     wanted = {
-                        cid for cid, owner, cites in made
+                        cid
+                        for cid, owner, cites in made
                         if cites <= readable and (cites or owner == subject)
-                    }  # fmt: skip
+                    }
                     listed = reader.chronicle.recall_claims(status="all", limit=1000).claims
                     assert {c.id for c in listed} == wanted, (subject, kind)
                     for c in listed:

@@ -53,8 +53,11 @@ def test_conflicts_show_only_what_every_member_lets_the_reader_see(
             for i, (name, who, vis) in enumerate(people):
                 writer = mem.as_subject(who)
                 attrs = {"full_name": name}
-                ids.append(writer.store(f"/p/{i}", name, kind="person", attributes=attrs,
-                                        visibility=vis).id)  # fmt: skip
+                ids.append(
+                    writer.store(
+                        f"/p/{i}", name, kind="person", attributes=attrs, visibility=vis
+                    ).id
+                )
                 clock.advance(seconds=1)
             if contradicted:  # by the first one's writer, when it may read both
                 with contextlib.suppress(NotFound, AccessDenied):

@@ -103,9 +103,18 @@ def test_every_field_naming_a_fact_is_declared() -> None:
     """Each plain field that holds an id is declared as naming facts, or is the id of
     something else: a new field naming a fact cannot slip past the masking unnoticed."""
     other = {
-        "claim_id", "conflict_id", "evidence_id", "narrative_id", "proposal_id", "token_id",
-        "replacement_id", "replaces", "link_ids", "checked", "claim_ids",
-    }  # fmt: skip
+        "claim_id",
+        "conflict_id",
+        "evidence_id",
+        "narrative_id",
+        "proposal_id",
+        "token_id",
+        "replacement_id",
+        "replaces",
+        "link_ids",
+        "checked",
+        "claim_ids",
+    }
     for cls in ALL_EVENT_CLASSES:
         for name in cls.PLAIN_FIELDS:
             if name.endswith(("_id", "_ids")) or name in ("members", "about", "archived"):

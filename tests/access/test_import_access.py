@@ -65,9 +65,20 @@ def test_mem0_metadata_never_widens_who_reads_a_fact(
     """``visibility: public`` in a memory's metadata is kept as ``meta.visibility=public``,
     which no rule reads: bob still cannot read default's imported fact."""
     export = tmp_path / "mem0.json"
-    export.write_text(json.dumps({"results": [{
-        "id": "m1", "memory": "The vault code is 4711.", "user_id": "dev",
-        "metadata": {"visibility": "public", "type": "secret", "owner": "bob"}}]}))  # fmt: skip
+    export.write_text(
+        json.dumps(
+            {
+                "results": [
+                    {
+                        "id": "m1",
+                        "memory": "The vault code is 4711.",
+                        "user_id": "dev",
+                        "metadata": {"visibility": "public", "type": "secret", "owner": "bob"},
+                    }
+                ]
+            }
+        )
+    )
     done = memory.import_mem0(str(export), under="/private/mem0", apply=True)
     assert done.status == "approved"
     (view,) = memory.cat("/private/mem0/dev")

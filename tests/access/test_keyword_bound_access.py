@@ -18,9 +18,15 @@ def heavy(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], se
     monkeypatch.setattr(keyword_bound, "WINDOW_POSTINGS", 200)
     memory.store_many([NewFact(f"/sea/s{i % 9}", f"a quiet night at sea {i}") for i in range(400)])
     public = memory.store_many(
-        [NewFact(f"/sky/p{i % 9}", f"a comet seen over the hills, night {i}",
-                 tags=["visibility=public"]) for i in range(180)]
-    )  # fmt: skip
+        [
+            NewFact(
+                f"/sky/p{i % 9}",
+                f"a comet seen over the hills, night {i}",
+                tags=["visibility=public"],
+            )
+            for i in range(180)
+        ]
+    )
     private = memory.store_many(
         [NewFact(f"/sky/q{i % 9}", f"comet {i}", tags=["visibility=private"]) for i in range(119)]
         + [NewFact("/sky/secret", "comet zircon", tags=["visibility=private"])]

@@ -27,13 +27,25 @@ def _seen(hits: list[RecallHit]) -> list[tuple[str, float, float | None, float |
 
 def _open(path: Path, clock: FixedClock, hidden: bool) -> Memory:
     mem = Memory.open(path, clock=clock, fusion=FusionSettings(path_diversity=0.1))
-    mem.store("/team/chat", "We went hiking in the hills.", at="2026-11-20T10:00:00Z",
-              tags=["visibility=public"])  # fmt: skip
-    mem.store("/team/chat", "We went hiking by the lake.", at="2026-10-03T10:00:00Z",
-              tags=["visibility=public"])  # fmt: skip
+    mem.store(
+        "/team/chat",
+        "We went hiking in the hills.",
+        at="2026-11-20T10:00:00Z",
+        tags=["visibility=public"],
+    )
+    mem.store(
+        "/team/chat",
+        "We went hiking by the lake.",
+        at="2026-10-03T10:00:00Z",
+        tags=["visibility=public"],
+    )
     if hidden:  # on the same path, of the very weekend asked about, and a better match
-        mem.store("/team/chat", "We went hiking hiking in the hills last weekend.",
-                  at="2026-11-28T10:00:00Z", tags=["visibility=private"])  # fmt: skip
+        mem.store(
+            "/team/chat",
+            "We went hiking hiking in the hills last weekend.",
+            at="2026-11-28T10:00:00Z",
+            tags=["visibility=private"],
+        )
     mem.token_add("bob")
     mem.policy_add("p", ["bob", "tag:visibility=public", "read", "allow"])
     return mem
@@ -44,11 +56,13 @@ def test_a_hidden_fact_changes_nothing(tmp_path: Path, clock: FixedClock) -> Non
     for hidden in (False, True):
         mem = _open(tmp_path / f"{hidden}.db", clock, hidden)
         bob = mem.as_subject("bob")
-        hits = bob.recall("hiking in the hills last weekend", now=ASKED, mode="keyword",
-                          reinforce=False)  # fmt: skip
+        hits = bob.recall(
+            "hiking in the hills last weekend", now=ASKED, mode="keyword", reinforce=False
+        )
         runs.append(_seen(hits))
-        owner = mem.recall("hiking in the hills last weekend", now=ASKED, mode="keyword",
-                           reinforce=False)  # fmt: skip
+        owner = mem.recall(
+            "hiking in the hills last weekend", now=ASKED, mode="keyword", reinforce=False
+        )
         assert len(owner) == (3 if hidden else 2)
         mem.close()
     assert runs[0] == runs[1]

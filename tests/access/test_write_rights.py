@@ -45,10 +45,20 @@ def test_superseding_ones_own_fact_or_with_a_delete_rule_works(memory: Memory, b
 
 def test_a_refusal_says_what_needs_the_right_after_a_separator(memory: Memory, bob: Memory) -> None:
     """The merge's and the supersede's 403: the right, the path, then why in parentheses."""
-    a = memory.store("/team/ana", "Ana.", kind="person", tags=["visibility=public"],
-                     attributes={"full_name": "Ana Lima"})  # fmt: skip
-    b = memory.store("/team/ana2", "A. Lima.", kind="person", tags=["visibility=public"],
-                     attributes={"full_name": "A. Lima"})  # fmt: skip
+    a = memory.store(
+        "/team/ana",
+        "Ana.",
+        kind="person",
+        tags=["visibility=public"],
+        attributes={"full_name": "Ana Lima"},
+    )
+    b = memory.store(
+        "/team/ana2",
+        "A. Lima.",
+        kind="person",
+        tags=["visibility=public"],
+        attributes={"full_name": "A. Lima"},
+    )
     with pytest.raises(AccessDenied) as merged:
         bob.merge(a.id, b.id, reason="one Ana")
     assert merged.value.message == (

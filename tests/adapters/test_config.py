@@ -293,8 +293,15 @@ def test_config_to_dict_of_defaults_is_json() -> None:
     assert out["embedding"]["dims"] == 384
     assert out["recall"] == {"limit": 10}
     assert set(out) == {
-        "recall", "embedding", "rerank", "server", "ingest", "proposals", "mcp", "storage"
-    }  # fmt: skip
+        "recall",
+        "embedding",
+        "rerank",
+        "server",
+        "ingest",
+        "proposals",
+        "mcp",
+        "storage",
+    }
     assert out["rerank"] == {"model": None, "model_path": None, "top": 30, "batch_size": 16}
     assert out["ingest"] == {
         "base_url": None,

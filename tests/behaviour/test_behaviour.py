@@ -228,9 +228,12 @@ def test_confirm_contradict_add_evidence(alice: MemoryAPI) -> None:
     assert detail.c_eff is not None and detail.stale is False
     kinds = [e.type for e in alice.history(fact.id)]
     assert kinds[-5:] == [
-        "FactConfirmed", "FactContradicted", "FactEvidenceAdded", "FactConfirmed",
+        "FactConfirmed",
+        "FactContradicted",
         "FactEvidenceAdded",
-    ]  # fmt: skip
+        "FactConfirmed",
+        "FactEvidenceAdded",
+    ]
 
     events = len(alice.history(fact.id))
     with pytest.raises(InvalidEvidence, match="quote, uri, conversation, document, observation"):
@@ -410,8 +413,11 @@ def test_pin_weight_lifetime_and_due(alice: MemoryAPI, bob: MemoryAPI) -> None:
     assert not alice.unpin(fact.id).pinned
     detail = alice.show(fact.id)
     assert (detail.pinned, detail.user_weight, detail.lifetime, detail.expired) == (
-        False, None, "permanent", False,
-    )  # fmt: skip
+        False,
+        None,
+        "permanent",
+        False,
+    )
     kinds = [e.type for e in alice.history(fact.id)]
     assert kinds.count("FactImportanceAdjusted") == 4 and "FactLifetimeChanged" in kinds
     with pytest.raises(InvalidImportance):

@@ -12,23 +12,30 @@ from embornal.interfaces.api import MemoryAPI
 
 
 def _notice(alice: MemoryAPI) -> str:
-    return alice.store("/alice/release", "The release is planned for June.",
-                       source="project notice").id  # fmt: skip
+    return alice.store(
+        "/alice/release", "The release is planned for June.", source="project notice"
+    ).id
 
 
 def test_create_evidence_adopt_revise(alice: MemoryAPI, clock: FixedClock) -> None:
     ledger = alice.chronicle
     memory = _notice(alice)
-    made = ledger.create_claim("The release is planned for June.", "plan",
-                               reason="from the notice", about=[memory])  # fmt: skip
+    made = ledger.create_claim(
+        "The release is planned for June.", "plan", reason="from the notice", about=[memory]
+    )
     assert (made.status, made.claim_type, made.owner, made.about) == (
-        "proposed", "plan", "alice", (memory,))  # fmt: skip
+        "proposed",
+        "plan",
+        "alice",
+        (memory,),
+    )
     with pytest.raises(ProtocolViolation) as refused:
         ledger.adopt_claim(made.id, reason="too early")
     assert "add_evidence(" in (refused.value.hint or "")
     clock.advance(seconds=5)
-    cited = ledger.add_claim_evidence(made.id, memory_id=memory, note="notice wording",
-                                      quote="planned for June")  # fmt: skip
+    cited = ledger.add_claim_evidence(
+        made.id, memory_id=memory, note="notice wording", quote="planned for June"
+    )
     (e,) = cited.evidence
     assert (e.stance, e.memory_id, e.active) == ("supports", memory, True)
     assert e.quote == "planned for June"
@@ -37,11 +44,16 @@ def test_create_evidence_adopt_revise(alice: MemoryAPI, clock: FixedClock) -> No
     adopted = ledger.adopt_claim(made.id[:12], reason="use as the recorded plan")
     assert adopted.status == "adopted" and adopted.eligible_for_recall
     clock.advance(seconds=5)
-    revised = ledger.revise_claim(made.id, "the new notice",
-                                  statement="The release is planned for July.")  # fmt: skip
+    revised = ledger.revise_claim(
+        made.id, "the new notice", statement="The release is planned for July."
+    )
     assert revised.statement == "The release is planned for July."
     assert [d.action for d in revised.history] == [
-        "create_claim", "add_evidence", "adopt_claim", "revise_claim"]  # fmt: skip
+        "create_claim",
+        "add_evidence",
+        "adopt_claim",
+        "revise_claim",
+    ]
     assert [d.reason for d in revised.history][-1] == "the new notice"
     assert ledger.claim(made.id) == revised
     (found,) = ledger.recall_claims("july").claims
@@ -60,8 +72,9 @@ def test_evidence_recorded_after_T_is_absent_from_recall_claims_as_of_T(
     clock.advance(seconds=3600)
     t = clock.now().isoformat()
     clock.advance(seconds=3600)
-    ledger.add_claim_evidence(claim.id, source="meeting minutes", stance="contradicts",
-                              note="July was said")  # fmt: skip
+    ledger.add_claim_evidence(
+        claim.id, source="meeting minutes", stance="contradicts", note="July was said"
+    )
     (then,) = ledger.recall_claims(as_of=t).claims
     assert [x.evidence_id for x in then.evidence] == [f"{claim.id}-1"]
     assert then.as_of is not None and then.eligible_for_recall
@@ -78,15 +91,23 @@ def test_evidence_recorded_after_T_is_absent_from_recall_claims_as_of_T(
 def test_valid_time_and_record_time_are_independent(alice: MemoryAPI, clock: FixedClock) -> None:
     ledger = alice.chronicle
     memory = _notice(alice)
-    june = ledger.create_claim("The release is planned for June.", "plan",
-                               valid_from="2026-06-01", valid_until="2026-07-01")  # fmt: skip
+    june = ledger.create_claim(
+        "The release is planned for June.",
+        "plan",
+        valid_from="2026-06-01",
+        valid_until="2026-07-01",
+    )
     ledger.add_claim_evidence(june.id, memory_id=memory)
     ledger.adopt_claim(june.id, reason="the notice")
     recorded = clock.now().isoformat()
     clock.advance(days=1)
     # recorded later, about an earlier time: valid in 2025, unknown to the ledger before
-    late = ledger.create_claim("The beta shipped in May 2025.", "observation",
-                               valid_from="2025-05-01", valid_until="2025-06-01")  # fmt: skip
+    late = ledger.create_claim(
+        "The beta shipped in May 2025.",
+        "observation",
+        valid_from="2025-05-01",
+        valid_until="2025-06-01",
+    )
     ledger.add_claim_evidence(late.id, source="release log")
     ledger.adopt_claim(late.id, reason="the log")
 

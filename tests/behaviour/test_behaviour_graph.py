@@ -13,13 +13,17 @@ from embornal.interfaces.cli.remote import LocalOnly
 
 def _people(alice: MemoryAPI) -> tuple[str, str, str, str]:
     person = alice.store(
-        "/people/ada", "Ada Lovelace.", kind="person",
+        "/people/ada",
+        "Ada Lovelace.",
+        kind="person",
         attributes={"full_name": "Ada Lovelace", "aliases": ["Ada"]},
-    ).id  # fmt: skip
+    ).id
     org = alice.store(
-        "/orgs/engine", "The Analytical Engine team.", kind="organization",
+        "/orgs/engine",
+        "The Analytical Engine team.",
+        kind="organization",
         attributes={"name": "Engine"},
-    ).id  # fmt: skip
+    ).id
     note = alice.store("/notes/n1", "Ada wrote the first program. See [[/orgs/engine]].").id
     place = alice.store(
         "/places/london", "London.", kind="location", attributes={"name": "London"}
@@ -107,15 +111,19 @@ def test_a_link_to_a_fact_the_subject_may_not_read_is_no_fact(
 
 def test_merge_keeps_the_survivor_and_links_follow_it(alice: MemoryAPI) -> None:
     survivor = alice.store(
-        "/people/ada", "Ada.", kind="person",
+        "/people/ada",
+        "Ada.",
+        kind="person",
         attributes={"full_name": "Ada Lovelace", "aliases": ["Ada"]},
         evidence=["quote:Ada wrote it"],
-    ).id  # fmt: skip
+    ).id
     source = alice.store(
-        "/people/augusta", "Augusta.", kind="person",
+        "/people/augusta",
+        "Augusta.",
+        kind="person",
         attributes={"full_name": "Augusta Ada King", "aliases": ["Countess of Lovelace"]},
         evidence=["uri:https://example.org/ada"],
-    ).id  # fmt: skip
+    ).id
     note = alice.store("/notes/n", "Augusta's notes on the engine.").id
     alice.link(note, "about", source)
 
@@ -160,8 +168,11 @@ def test_dangling_links_are_listed_and_local_only(alice: MemoryAPI, side: str) -
     if side == "local":
         (d,) = alice.dangling_links()
         assert (d.source_id, d.relation, d.target_id, d.target_state) == (
-            note, "about", gone, "forgotten",
-        )  # fmt: skip
+            note,
+            "about",
+            gone,
+            "forgotten",
+        )
         alice.unlink(note, "about", gone)  # a dangling link can be taken off
         assert alice.dangling_links() == []
     else:
@@ -174,11 +185,17 @@ def test_a_relationship_is_found_by_subject_and_object_and_has_the_spine(
 ) -> None:
     person, org, _, _ = _people(alice)
     rel = alice.store(
-        "/rel/ada-engine", "Ada advises the Engine team.", kind="relationship",
-        attributes={"subject_id": person, "predicate": "advises", "object_id": org,
-                    "since": "1842-01-01"},
+        "/rel/ada-engine",
+        "Ada advises the Engine team.",
+        kind="relationship",
+        attributes={
+            "subject_id": person,
+            "predicate": "advises",
+            "object_id": org,
+            "since": "1842-01-01",
+        },
         evidence=["quote:per the letters"],
-    )  # fmt: skip
+    )
     assert [f.id for f in alice.links(person).relationships] == [rel.id]
     assert [f.id for f in alice.links(org).relationships] == [rel.id]
     up = alice.confirm(rel.id, evidence="document:letter 12")

@@ -23,8 +23,9 @@ def test_a_withdrawn_claim_withholds_the_narrative_resting_on_it(alice: MemoryAP
     """memory-as-history: 'revise_claim() or withdraw_claim() changes the adopted account'; the
     same narrative_review notice as for a forgotten memory."""
     _, cid = _claim(alice)
-    n = alice.chronicle.narrate("We release in June.", reason="weekly", claim_ids=[cid],
-                                scope="project")  # fmt: skip
+    n = alice.chronicle.narrate(
+        "We release in June.", reason="weekly", claim_ids=[cid], scope="project"
+    )
     assert n.usable and n.claim_ids == (cid,)
     assert alice.chronicle.current_narrative(scope="project").narrative == n
     alice.chronicle.withdraw_claim(cid, reason="the plan was dropped")

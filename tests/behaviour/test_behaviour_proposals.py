@@ -77,14 +77,19 @@ def test_the_proposal_wire_shapes_match_across_sides(open_as: object, memory: Me
 def test_link_and_merge_items_on_both_sides(alice: MemoryAPI, memory: Memory) -> None:
     ana = alice.store("/people/ana", "Ana.", kind="person", attributes={"full_name": "Ana Lima"})
     other = alice.store("/people/ana2", "A.", kind="person", attributes={"full_name": "A. Lima"})
-    made = alice.propose([
-        {"type": "create", "path": "/notes/lunch", "content": "Lunch with Ana."},
-        {"type": "link", "source": "#1", "relation": "about", "target": ana.id},
-        {"type": "merge", "survivor": ana.id, "source": other.id, "reason": "one Ana"},
-    ])  # fmt: skip
+    made = alice.propose(
+        [
+            {"type": "create", "path": "/notes/lunch", "content": "Lunch with Ana."},
+            {"type": "link", "source": "#1", "relation": "about", "target": ana.id},
+            {"type": "merge", "survivor": ana.id, "source": other.id, "reason": "one Ana"},
+        ]
+    )
     new = made.items[0].fact_id
     assert [(i.type, i.fact_id) for i in made.items] == [
-        ("create", new), ("link", new), ("merge", ana.id)]  # fmt: skip
+        ("create", new),
+        ("link", new),
+        ("merge", ana.id),
+    ]
     assert made.items[1].fields["source"] == new
     with pytest.raises(InvalidInput, match="names no earlier item"):
         alice.propose([{"type": "link", "source": "#1", "relation": "about", "target": ana.id}])
@@ -100,5 +105,8 @@ def test_ingest_proposes_about_links_on_both_sides(alice: MemoryAPI) -> None:
     made = alice.ingest("User: Remember that Ana Lopez lives in Porto.\n", name="chat")
     assert [i.type for i in made.items] == ["create", "link"]
     assert made.items[1].fields == {
-        "source": made.items[0].fact_id, "relation": "about", "target": ana.id,
-        "reason": "mentions Ana Lopez"}  # fmt: skip
+        "source": made.items[0].fact_id,
+        "relation": "about",
+        "target": ana.id,
+        "reason": "mentions Ana Lopez",
+    }

@@ -37,12 +37,16 @@ def test_a_purge_takes_the_text_out_of_proposals_narratives_and_claims(
     )
     untouched = memory.propose([{"type": "create", "path": "/notes", "content": "Floor 4."}])
     ledger = memory.chronicle
-    told = ledger.narrate(f"Remember: {SECRET}.", reason="vault", memory_ids=[fact],
-                          coverage=f"covers {SECRET}", scope="vault")  # fmt: skip
+    told = ledger.narrate(
+        f"Remember: {SECRET}.",
+        reason="vault",
+        memory_ids=[fact],
+        coverage=f"covers {SECRET}",
+        scope="vault",
+    )
     kept_story = ledger.narrate("The office moved.", reason="office", memory_ids=[other])
     claim = ledger.create_claim(f"Ada said {SECRET}.", "assertion", reason=f"re {SECRET}")
-    ledger.add_claim_evidence(claim.id, memory_id=fact, quote="4-8-15-16",
-                              note=f"quoting {SECRET}")  # fmt: skip
+    ledger.add_claim_evidence(claim.id, memory_id=fact, quote="4-8-15-16", note=f"quoting {SECRET}")
     kept_claim = ledger.create_claim("The office is on floor 3.", "observation", about=[other])
     assert SECRET in _everything_written(memory, tmp_path)
 

@@ -9,10 +9,21 @@ from cli_helpers import Run
 
 
 def test_create_evidence_adopt_revise_on_the_command_line(cli: Run) -> None:
-    fact = cli("--json", "memory", "store", "/projects/release", "Planned for June.",
-               "--source", "notice").json()["id"]  # fmt: skip
-    made = cli("--json", "claim", "create", "The release is planned for June.", "--type",
-               "plan", "--valid-from", "2026-06-01", "--valid-until", "2026-07-01")  # fmt: skip
+    fact = cli(
+        "--json", "memory", "store", "/projects/release", "Planned for June.", "--source", "notice"
+    ).json()["id"]
+    made = cli(
+        "--json",
+        "claim",
+        "create",
+        "The release is planned for June.",
+        "--type",
+        "plan",
+        "--valid-from",
+        "2026-06-01",
+        "--valid-until",
+        "2026-07-01",
+    )
     assert made.code == 0, made.err
     cid = made.json()["id"]
     early = cli("claim", "adopt", cid, "--reason", "too early")

@@ -54,8 +54,11 @@ def _complete(script: Path, *words: str) -> list[str]:
     )
     done = subprocess.run(
         ["bash", "--norc", "--noprofile", "-c", program],
-        capture_output=True, text=True, timeout=30, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     return [line for line in done.stdout.splitlines() if line]
 
 
@@ -104,8 +107,9 @@ def test_fish_script(cli: Run, tmp_path: Path) -> None:
             long = [f[2:] for f in option.flags if f.startswith("--")]
             assert all(f"-l '{n}'" in text for n in long), (words, option)
     if shutil.which("fish"):
-        subprocess.run(["fish", "--no-execute", str(path)], check=True, capture_output=True,
-                       timeout=30)  # fmt: skip
+        subprocess.run(
+            ["fish", "--no-execute", str(path)], check=True, capture_output=True, timeout=30
+        )
 
 
 def test_a_shell_it_does_not_know_is_a_usage_error(cli: Run) -> None:

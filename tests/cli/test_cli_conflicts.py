@@ -7,8 +7,18 @@ from cli_helpers import Run
 
 
 def _person(cli: Run, path: str, name: str, *attrs: str) -> str:
-    made = cli("--json", "memory", "store", path, name, "--kind", "person",
-               "--attr", f"full_name={name}", *attrs)  # fmt: skip
+    made = cli(
+        "--json",
+        "memory",
+        "store",
+        path,
+        name,
+        "--kind",
+        "person",
+        "--attr",
+        f"full_name={name}",
+        *attrs,
+    )
     assert made.code == 0, made.err
     fact_id: str = made.json()["id"]
     return fact_id

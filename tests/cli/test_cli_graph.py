@@ -15,8 +15,9 @@ def _id(cli: Run, *args: str) -> str:
 
 def test_link_links_unlink_merge_dangling(cli: Run) -> None:
     ada = _id(cli, "/people/ada", "Ada.", "--kind", "person", "--attr", "full_name=Ada Lovelace")
-    twin = _id(cli, "/people/augusta", "Augusta.", "--kind", "person",
-               "--attr", "full_name=Augusta King")  # fmt: skip
+    twin = _id(
+        cli, "/people/augusta", "Augusta.", "--kind", "person", "--attr", "full_name=Augusta King"
+    )
     org = _id(cli, "/orgs/engine", "Engine.", "--kind", "organization", "--attr", "name=Engine")
     note = _id(cli, "/notes/n", "Notes on [[/orgs/engine]] by \x1b[31mAda.")
     made = cli("memory", "link", ada, "works_at", org, "--reason", "her team")

@@ -153,8 +153,12 @@ def test_in_client_mode_the_server_gets_the_proposals(
     served: tuple[str, str, Path], embornal_home: Path
 ) -> None:
     url, token, db = served
-    env = {**os.environ, "EMBORNAL_EMBEDDING": "off", "EMBORNAL_SERVER_URL": url,
-           "EMBORNAL_TOKEN": token}  # fmt: skip
+    env = {
+        **os.environ,
+        "EMBORNAL_EMBEDDING": "off",
+        "EMBORNAL_SERVER_URL": url,
+        "EMBORNAL_TOKEN": token,
+    }
     r: Result = run_cli("--json", "import", "claude", str(CLAUDE), env=env)
     assert r.code == 0, r.err
     ids = [p["proposal_id"] for p in r.json()["proposals"]]

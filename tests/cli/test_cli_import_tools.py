@@ -49,13 +49,22 @@ def _made(proposal_id: str) -> list[Made]:
             graph = memory.links(fact_id)
             content = {n.fact.id: n.fact.content for n in graph.nodes}
             links = {(s.name, content[s.to_id]) for s in graph.steps if s.from_id == fact_id}
-            out.append(Made(
-                fact_id, d.fact.content, d.fact.path, d.fact.kind, d.fact.state,
-                {str(t) for t in d.fact.tags}, dict(d.fact.attributes),
-                {(e.type.value, e.value) for e in d.evidence},
-                {e.value: e.note or "" for e in d.evidence},
-                d.source.label if d.source else None, d.confidence, links,
-            ))  # fmt: skip
+            out.append(
+                Made(
+                    fact_id,
+                    d.fact.content,
+                    d.fact.path,
+                    d.fact.kind,
+                    d.fact.state,
+                    {str(t) for t in d.fact.tags},
+                    dict(d.fact.attributes),
+                    {(e.type.value, e.value) for e in d.evidence},
+                    {e.value: e.note or "" for e in d.evidence},
+                    d.source.label if d.source else None,
+                    d.confidence,
+                    links,
+                )
+            )
         return out
 
 
@@ -84,8 +93,9 @@ def _proposed_then_approved(cli: Run, fmt: str, source: Path, under: str) -> lis
 
 
 def test_mcp_memory_entities_observations_and_relations(cli: Run) -> None:
-    facts = _proposed_then_approved(cli, "mcp-memory", FIXTURES / "memory.jsonl",
-                                    "/imported/mcp-memory")  # fmt: skip
+    facts = _proposed_then_approved(
+        cli, "mcp-memory", FIXTURES / "memory.jsonl", "/imported/mcp-memory"
+    )
     john = _by_content(facts, "John_Smith")
     assert john.kind == "person" and john.attributes["full_name"] == "John_Smith"
     assert john.path == "/imported/mcp-memory/person/john_smith"
@@ -153,13 +163,23 @@ def test_memory_as_history_tiers_pins_audit_and_narratives(cli: Run, tmp_path: P
     with Memory.open() as memory:  # the superseded (archived) version is linked from it
         items = memory.proposal(pid).items
     old = _by_content(facts, "A tea drinker.").id
-    assert [(i.fields["relation"], i.applied) for i in items if i.type == "link"
-            and i.fields["target"] == old] == [("supersedes", True)]  # fmt: skip
+    assert [
+        (i.fields["relation"], i.applied)
+        for i in items
+        if i.type == "link" and i.fields["target"] == old
+    ] == [("supersedes", True)]
 
 
 def test_apply_approves_at_once(cli: Run) -> None:
-    r = cli("--json", "import", "mcp-memory", str(FIXTURES / "memory.jsonl"), "--apply",
-            "--under", "/people/graph")  # fmt: skip
+    r = cli(
+        "--json",
+        "import",
+        "mcp-memory",
+        str(FIXTURES / "memory.jsonl"),
+        "--apply",
+        "--under",
+        "/people/graph",
+    )
     assert r.code == 0, r.err
     made = r.json()
     assert made["status"] == "approved" and made["facts"] == 6 and made["links"] == 5
@@ -178,36 +198,73 @@ def _nothing_written(cli: Run) -> None:
 @pytest.mark.parametrize(
     ("fmt", "write", "expect"),
     [
-        ("mcp-memory", '{"type":"entity","name":"A","entityType":"person"}\n{"type":"ent',
-         "line 2: the line is cut short"),
-        ("mcp-memory", '{"type":"entity","name":"A","entityType":"x"}\n'
-         '{"type":"entity","name":"A","entityType":"y"}\n', "line 2: entity 'A' is named twice"),
+        (
+            "mcp-memory",
+            '{"type":"entity","name":"A","entityType":"person"}\n{"type":"ent',
+            "line 2: the line is cut short",
+        ),
+        (
+            "mcp-memory",
+            '{"type":"entity","name":"A","entityType":"x"}\n'
+            '{"type":"entity","name":"A","entityType":"y"}\n',
+            "line 2: entity 'A' is named twice",
+        ),
         ("mcp-memory", '{"name":"A"}\n', "line 1: each line is an object"),
-        ("mcp-memory", '{"type":"entity","name":"\u0430dmin","entityType":"person"}\n',
-         "line 1"),
+        ("mcp-memory", '{"type":"entity","name":"\u0430dmin","entityType":"person"}\n', "line 1"),
         ("mem0", '{"hello": "world"}', "a mem0 export is"),
-        ("mem0", '[{"id": "1", "memory": "a"}, {"id": "1", "memory": "b"}]',
-         "memory 2 (id 1): the id is also that of memory 1"),
+        (
+            "mem0",
+            '[{"id": "1", "memory": "a"}, {"id": "1", "memory": "b"}]',
+            "memory 2 (id 1): the id is also that of memory 1",
+        ),
         ("mem0", '[{"id": "1", "memory": "a"}, {"memory": "b"}]', "memory 2: the memory has no"),
         ("mem0", '{"results": [', "line 1: not valid JSON"),
-        ("mem0", json.dumps([{"id": "big", "memory": "x" * 70_000}]),
-         "mem0 memory big: the text is over 65536 bytes"),
-        ("mcp-memory", '{"type":"entity","name":"Ann\\nBee","entityType":"person"}\n',
-         "mcp-memory entity Ann\\x0aBee: person.full_name holds a line break"),
+        (
+            "mem0",
+            json.dumps([{"id": "big", "memory": "x" * 70_000}]),
+            "mem0 memory big: the text is over 65536 bytes",
+        ),
+        (
+            "mcp-memory",
+            '{"type":"entity","name":"Ann\\nBee","entityType":"person"}\n',
+            "mcp-memory entity Ann\\x0aBee: person.full_name holds a line break",
+        ),
         # hostile files (decision 0131): deep nesting, a lone surrogate, a NUL
-        ("mem0", '[{"id": "1", "memory": "a", "metadata": ' + '{"a": ' * 50_000 + "1"
-         + "}" * 50_001 + "]", "the data is nested too deep"),
-        ("mem0", '[{"id": "1", "memory": "a", "metadata": ' + '{"a": ' * 100 + "1"
-         + "}" * 101 + "]", "memory 1: the data is nested too deep"),
-        ("mem0", '[{"id": "1", "memory": "a"}, {"id": "2", "memory": "lone \\ud800"}]',
-         "memory 2: a text holds a lone surrogate"),
+        (
+            "mem0",
+            '[{"id": "1", "memory": "a", "metadata": '
+            + '{"a": ' * 50_000
+            + "1"
+            + "}" * 50_001
+            + "]",
+            "the data is nested too deep",
+        ),
+        (
+            "mem0",
+            '[{"id": "1", "memory": "a", "metadata": ' + '{"a": ' * 100 + "1" + "}" * 101 + "]",
+            "memory 1: the data is nested too deep",
+        ),
+        (
+            "mem0",
+            '[{"id": "1", "memory": "a"}, {"id": "2", "memory": "lone \\ud800"}]',
+            "memory 2: a text holds a lone surrogate",
+        ),
         ("mem0", '[{"id": "1", "memory": "a\\u0000b"}]', "memory 1: a text holds a NUL"),
-        ("mcp-memory", '{"type":"entity","name":"A","entityType":"x"}\n' + "[" * 100_000
-         + "]" * 100_000 + "\n", "line 2: the data is nested too deep"),
-        ("mcp-memory", '{"type":"entity","name":"A\\ud800","entityType":"x"}\n',
-         "line 1: a text holds a lone surrogate"),
+        (
+            "mcp-memory",
+            '{"type":"entity","name":"A","entityType":"x"}\n'
+            + "[" * 100_000
+            + "]" * 100_000
+            + "\n",
+            "line 2: the data is nested too deep",
+        ),
+        (
+            "mcp-memory",
+            '{"type":"entity","name":"A\\ud800","entityType":"x"}\n',
+            "line 1: a text holds a lone surrogate",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_bad_file_is_one_line_and_imports_nothing(
     cli: Run, tmp_path: Path, fmt: str, write: str, expect: str
 ) -> None:
@@ -326,6 +383,14 @@ def test_a_path_that_breaks_the_rules(cli: Run) -> None:
 def test_the_json_shape_of_a_result(cli: Run) -> None:
     r = cli("--json", "import", "mcp-memory", str(FIXTURES / "memory.jsonl"))
     data = json.loads(r.out)
-    assert set(data) == {"format", "source", "proposal_id", "status", "facts", "links",
-                         "archived", "skipped"}  # fmt: skip
+    assert set(data) == {
+        "format",
+        "source",
+        "proposal_id",
+        "status",
+        "facts",
+        "links",
+        "archived",
+        "skipped",
+    }
     assert data["skipped"] == ["line 6: knows to 'Nobody', no such entity"]

@@ -21,25 +21,52 @@ def test_store_update_find_in_text_and_json(cli: Run) -> None:
     fact = made.json()
     assert fact["kind"] == "project"
     assert fact["attributes"] == {"name": "embornal", "status": "active"}
-    cli("memory", "store", "/projects/old", "Old.", "--kind", "project", "--attr", "name=old",
-        "--attr", "status=done")  # fmt: skip
+    cli(
+        "memory",
+        "store",
+        "/projects/old",
+        "Old.",
+        "--kind",
+        "project",
+        "--attr",
+        "name=old",
+        "--attr",
+        "status=done",
+    )
 
     found = cli("memory", "find", "--kind", "project", "--where", "status=active")
     assert found.code == 0, found.err
     header, _, row = found.out.splitlines()
     assert [c.strip() for c in header.split("|")[1:-1]] == [
-        "ID", "Path", "name", "status", "Created"
-    ]  # fmt: skip
-    assert [c.strip() for c in row.split("|")[1:4]] == [fact["id"], "/projects/embornal",
-                                                        "embornal"]  # fmt: skip
-    under = cli("--json", "memory", "find", "--kind", "Project", "--under", "/projects",
-                "--limit", "1")  # fmt: skip
+        "ID",
+        "Path",
+        "name",
+        "status",
+        "Created",
+    ]
+    assert [c.strip() for c in row.split("|")[1:4]] == [
+        fact["id"],
+        "/projects/embornal",
+        "embornal",
+    ]
+    under = cli(
+        "--json", "memory", "find", "--kind", "Project", "--under", "/projects", "--limit", "1"
+    )
     assert [f["id"] for f in under.json()] == [fact["id"]]
     none = cli("memory", "find", "--kind", "project", "--where", "status=paused")
     assert none.code == 0 and none.out == "(no live project facts match)\n"
 
-    up = cli("memory", "update", fact["id"][:14], "--attr", "status=done",
-             "--attr", "target_date=2026-12-01", "--reason", "shipped")  # fmt: skip
+    up = cli(
+        "memory",
+        "update",
+        fact["id"][:14],
+        "--attr",
+        "status=done",
+        "--attr",
+        "target_date=2026-12-01",
+        "--reason",
+        "shipped",
+    )
     assert up.code == 0, up.err
     assert up.out == f"{fact['id']} /projects/embornal updated\n"
     removed = cli("--json", "memory", "update", fact["id"], "--attr", "target_date=")
@@ -47,8 +74,17 @@ def test_store_update_find_in_text_and_json(cli: Run) -> None:
     history = cli("memory", "history", fact["id"]).out
     assert "FactAttributesUpdated" in history and "shipped" in history
 
-    new = cli("--json", "memory", "supersede", fact["id"], "Renamed.", "--attr", "name=emb",
-              "--attr", "status=done")  # fmt: skip
+    new = cli(
+        "--json",
+        "memory",
+        "supersede",
+        fact["id"],
+        "Renamed.",
+        "--attr",
+        "name=emb",
+        "--attr",
+        "status=done",
+    )
     assert new.code == 0, new.err
     assert new.json()["kind"] == "project" and new.json()["attributes"]["name"] == "emb"
     kept = cli("--json", "memory", "supersede", new.json()["id"], "Again.").json()
@@ -66,7 +102,7 @@ def test_store_update_find_in_text_and_json(cli: Run) -> None:
         "--attr",
         "status=active",
     )
-    assert retyped.json()["kind"] == "goal"  # fmt: skip
+    assert retyped.json()["kind"] == "goal"
 
 
 def test_kinds_prints_every_schema(cli: Run) -> None:
@@ -78,8 +114,11 @@ def test_kinds_prints_every_schema(cli: Run) -> None:
     lines = project.splitlines()
     assert lines[1].split() == ["name", "text", "required"]
     assert lines[2].split(None, 3) == [
-        "status", "vocabulary", "required", "idea, active, paused, done, abandoned"
-    ]  # fmt: skip
+        "status",
+        "vocabulary",
+        "required",
+        "idea, active, paused, done, abandoned",
+    ]
     location = cli("memory", "kinds", "LOCATION").out
     assert "-90..90" in location and "rule: latitude and longitude come together" in location
     data = cli("--json", "memory", "kinds").json()
@@ -96,11 +135,22 @@ def test_bad_input_is_one_line_naming_the_allowed_values_and_writes_nothing(cli:
 
     line = _one_line(cli("memory", "store", "/p/x", "X.", "--kind", "projekt"))
     assert "unknown kind 'projekt'" in line and "project, skill" in line
-    line = _one_line(cli("memory", "store", "/p/x", "X.", "--kind", "project",
-                         "--attr", "name=x"))  # fmt: skip
+    line = _one_line(cli("memory", "store", "/p/x", "X.", "--kind", "project", "--attr", "name=x"))
     assert "project.status is required" in line
-    line = _one_line(cli("memory", "store", "/p/x", "X.", "--kind", "project",
-                         "--attr", "name=x", "--attr", "status=busy"))  # fmt: skip
+    line = _one_line(
+        cli(
+            "memory",
+            "store",
+            "/p/x",
+            "X.",
+            "--kind",
+            "project",
+            "--attr",
+            "name=x",
+            "--attr",
+            "status=busy",
+        )
+    )
     assert "idea, active, paused, done, abandoned" in line
     line = _one_line(cli("memory", "store", "/p/x", "X.", "--attr", "colour=red"))
     assert "statement" in line
@@ -128,11 +178,31 @@ def test_bad_input_is_one_line_naming_the_allowed_values_and_writes_nothing(cli:
 def test_find_cells_keep_the_table_whole(cli: Run) -> None:
     """Attribute text never holds a control character (the kinds refuse them); a ``|``
     is escaped like every other table cell, so the row keeps its columns."""
-    bad = cli("memory", "store", "/projects/e", "E.", "--kind", "project",
-              "--attr", "name=evil\x1b[31m", "--attr", "status=active")  # fmt: skip
+    bad = cli(
+        "memory",
+        "store",
+        "/projects/e",
+        "E.",
+        "--kind",
+        "project",
+        "--attr",
+        "name=evil\x1b[31m",
+        "--attr",
+        "status=active",
+    )
     assert "control character" in _one_line(bad)
-    made = cli("memory", "store", "/projects/e", "E.", "--kind", "project",
-               "--attr", "name=a|b", "--attr", "status=active")  # fmt: skip
+    made = cli(
+        "memory",
+        "store",
+        "/projects/e",
+        "E.",
+        "--kind",
+        "project",
+        "--attr",
+        "name=a|b",
+        "--attr",
+        "status=active",
+    )
     assert made.code == 0, made.err
     (row,) = cli("memory", "find", "--kind", "project").out.splitlines()[2:]
     assert "a\\|b" in row and row.count(" | ") == 4

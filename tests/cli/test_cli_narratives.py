@@ -10,8 +10,18 @@ from cli_helpers import Run
 def test_add_current_review_history_list(cli: Run) -> None:
     made = cli("--json", "memory", "store", "/project", "We ship on Fridays.")
     fid = made.json()["id"]
-    added = cli("--json", "narrative", "add", "Fridays.", "--reason", "weekly", "--memory", fid,
-                "--scope", "project")  # fmt: skip
+    added = cli(
+        "--json",
+        "narrative",
+        "add",
+        "Fridays.",
+        "--reason",
+        "weekly",
+        "--memory",
+        fid,
+        "--scope",
+        "project",
+    )
     assert added.code == 0, added.err
     n = added.json()
     assert (n["version"], n["usable"], n["memory_ids"]) == (1, True, [fid])
@@ -26,9 +36,13 @@ def test_add_current_review_history_list(cli: Run) -> None:
     assert cli("memory", "restore", fid, "--reason", "back").code == 0
     still = cli("--json", "narrative", "current", "--scope", "project").json()
     assert still["narrative"] is None and still["narrative_review"]["source_issues"] == [
-        {"ref": fid, "issue": "forgotten", "live": False, "at": still["narrative_review"][
-            "source_issues"][0]["at"]}
-    ]  # fmt: skip
+        {
+            "ref": fid,
+            "issue": "forgotten",
+            "live": False,
+            "at": still["narrative_review"]["source_issues"][0]["at"],
+        }
+    ]
     listed = cli("narrative", "list")
     assert listed.code == 0 and "text withheld" in listed.out
     past = cli("narrative", "history", "--scope", "project")
@@ -53,14 +67,34 @@ def test_a_narrative_on_a_claim_and_both_in_the_audit(cli: Run) -> None:
     """Decisions 0098, 0099: --claim takes an adopted claim; a withdrawal withholds the
     narrative; memory audit lists the claim's and the narrative's decisions."""
     fid = cli("--json", "memory", "remember", "June.", "--source", "notice").json()["fact"]["id"]
-    cid = cli("--json", "claim", "create", "June.", "--type", "plan", "--reason", "from it",
-              "--about", fid).json()["id"]  # fmt: skip
+    cid = cli(
+        "--json",
+        "claim",
+        "create",
+        "June.",
+        "--type",
+        "plan",
+        "--reason",
+        "from it",
+        "--about",
+        fid,
+    ).json()["id"]
     early = cli("narrative", "add", "June.", "--reason", "weekly", "--claim", cid)
     assert early.code == 4 and "adopt_claim(" in early.err and "\n" not in early.err.strip()
     assert cli("claim", "evidence", cid, "--memory", fid, "--note", "the notice").code == 0
     assert cli("claim", "adopt", cid, "--reason", "the plan").code == 0
-    added = cli("--json", "narrative", "add", "June.", "--reason", "weekly", "--claim", cid[:12],
-                "--scope", "project")  # fmt: skip
+    added = cli(
+        "--json",
+        "narrative",
+        "add",
+        "June.",
+        "--reason",
+        "weekly",
+        "--claim",
+        cid[:12],
+        "--scope",
+        "project",
+    )
     assert added.code == 0 and added.json()["claim_ids"] == [cid]
     assert cli("claim", "withdraw", cid, "--reason", "dropped").code == 0
     withheld = cli("narrative", "current", "--scope", "project")

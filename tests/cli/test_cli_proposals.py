@@ -19,10 +19,12 @@ def _proposal(items: list[dict[str, object]]) -> str:
 
 def test_review_a_proposal_on_the_command_line(cli: Run, stored: Callable[..., str]) -> None:
     old = stored("/notes/old", "An outdated note.")
-    pid = _proposal([
-        {"type": "create", "path": "/notes/new", "content": "The narwhal note."},
-        {"type": "archive", "fact_id": old, "reason": "outdated"},
-    ])  # fmt: skip
+    pid = _proposal(
+        [
+            {"type": "create", "path": "/notes/new", "content": "The narwhal note."},
+            {"type": "archive", "fact_id": old, "reason": "outdated"},
+        ]
+    )
     listed = cli("proposal", "list")
     assert listed.code == 0 and pid in listed.out and "review me" in listed.out
     shown = cli("proposal", "show", pid[:12])
@@ -112,8 +114,12 @@ def test_replace_an_item_in_place(cli: Run) -> None:
     """`--replace N=JSON` puts an item in N's place: its number and the id of the fact it
     makes kept; a stale `--version` (exit 4), an unknown number or a bad item (exit 2)
     change nothing."""
-    pid = _proposal([{"type": "create", "path": "/notes/tea", "content": "Likes tea."},
-                     {"type": "create", "path": "/notes/b", "content": "Second."}])  # fmt: skip
+    pid = _proposal(
+        [
+            {"type": "create", "path": "/notes/tea", "content": "Likes tea."},
+            {"type": "create", "path": "/notes/b", "content": "Second."},
+        ]
+    )
     before = cli("--json", "proposal", "show", pid).json()
     green = json.dumps({"type": "create", "path": "/notes/tea", "content": "Likes green tea."})
     done = cli("proposal", "edit", pid, "--replace", f"1={green}", "--version", "1")

@@ -317,8 +317,19 @@ def test_what_the_server_does_not_offer_is_refused(alice: Server) -> None:
 
 
 def test_kinds_commands_over_http_print_what_local_mode_prints(alice: Server) -> None:
-    made = cli("--json", "memory", "store", "/kx/p", "P.", "--kind", "project",
-               "--attr", "name=p", "--attr", "status=active")  # fmt: skip
+    made = cli(
+        "--json",
+        "memory",
+        "store",
+        "/kx/p",
+        "P.",
+        "--kind",
+        "project",
+        "--attr",
+        "name=p",
+        "--attr",
+        "status=active",
+    )
     assert made.code == 0, made.err
     fact = made.json()
     assert fact["attributes"] == {"name": "p", "status": "active"}
@@ -350,8 +361,10 @@ def test_spine_commands_over_http(alice: Server) -> None:
     more = cli("--json", "memory", "evidence", fact_id, "uri:https://example.org/p", "--note", "n")
     assert more.code == 0, more.err
     assert more.json()["evidence"][-1] == {
-        "type": "uri", "value": "https://example.org/p", "note": "n"
-    }  # fmt: skip
+        "type": "uri",
+        "value": "https://example.org/p",
+        "note": "n",
+    }
     remote, here = cli("memory", "show", fact_id), local(alice, "memory", "show", fact_id)
     assert remote.code == 0 and "evidence:      quote:yes" in remote.out
     assert remote.out.splitlines()[:9] == here.out.splitlines()[:9]
@@ -362,9 +375,20 @@ def test_spine_commands_over_http(alice: Server) -> None:
 
 def test_visibility_and_source_over_http(alice: Server) -> None:
     made = cli(
-        "--json", "memory", "store", "/vx/p", "For bob.", "--visibility", "restricted:bob",
-        "--source", "remote-cli", "--evidence", "quote:asked", "--confidence", "0.8",
-    )  # fmt: skip
+        "--json",
+        "memory",
+        "store",
+        "/vx/p",
+        "For bob.",
+        "--visibility",
+        "restricted:bob",
+        "--source",
+        "remote-cli",
+        "--evidence",
+        "quote:asked",
+        "--confidence",
+        "0.8",
+    )
     assert made.code == 0, made.err
     fact = made.json()
     assert fact["visibility"] == "restricted:bob" and fact["confidence"] == 0.8

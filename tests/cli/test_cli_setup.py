@@ -208,23 +208,33 @@ def test_mcp_serves_over_stdio(tmp_path: Path) -> None:
     assert db.exists()
 
 
-@pytest.mark.parametrize(("env", "args", "wanted"), [
-    ({}, (), "core"),
-    ({"EMBORNAL_MCP_TOOLS": "full"}, (), "full"),
-    ({"EMBORNAL_MCP_TOOLS": "full"}, ("--profile", "core"), "core"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("env", "args", "wanted"),
+    [
+        ({}, (), "core"),
+        ({"EMBORNAL_MCP_TOOLS": "full"}, (), "full"),
+        ({"EMBORNAL_MCP_TOOLS": "full"}, ("--profile", "core"), "core"),
+    ],
+)
 def test_mcp_offers_the_profile_of_the_environment_unless_told(
     tmp_path: Path, env: dict[str, str], args: tuple[str, ...], wanted: str
 ) -> None:
     """EMBORNAL_MCP_TOOLS (or mcp.tools) switches the tool list at the next start; the
     flag wins over both (decision 0093)."""
     calls = [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "cli-test", "version": "0"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "cli-test", "version": "0"},
+            },
+        },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]  # fmt: skip
+    ]
     proc = subprocess.run(
         [str(EMBORNAL), "--db", str(tmp_path / "m.db"), "mcp", *args],
         input="".join(json.dumps(c) + "\n" for c in calls).encode(),

@@ -22,19 +22,37 @@ def test_confirm_contradict_evidence_and_show(cli: Run) -> None:
     up = cli("memory", "confirm", fact_id[:12], "--evidence", "quote:Still uv.", "--reason", "ok")
     assert up.code == 0, up.err
     assert up.out == f"{fact_id} confidence 0.975 (was 0.950)\n"
-    down = cli("memory", "contradict", fact_id, "--by", other, "--reason", "README says Poetry",
-               "--evidence", "uri:https://example.org/readme")  # fmt: skip
+    down = cli(
+        "memory",
+        "contradict",
+        fact_id,
+        "--by",
+        other,
+        "--reason",
+        "README says Poetry",
+        "--evidence",
+        "uri:https://example.org/readme",
+    )
     assert down.code == 0, down.err
     assert down.out.startswith(f"{fact_id} confidence 0.") and "(was 0.975)" in down.out
-    more = cli("--json", "memory", "evidence", fact_id, "document:ADR\x1b[31m 12\nline 2",
-               "--note", "the record")  # fmt: skip
+    more = cli(
+        "--json",
+        "memory",
+        "evidence",
+        fact_id,
+        "document:ADR\x1b[31m 12\nline 2",
+        "--note",
+        "the record",
+    )
     assert more.code == 0, more.err
     detail = more.json()
     assert detail["fact"]["id"] == fact_id
     assert {"confidence", "c_eff", "stale", "last_confirmed_at"} <= set(detail)
     assert detail["evidence"][-1] == {
-        "type": "document", "value": "ADR\x1b[31m 12\nline 2", "note": "the record"
-    }  # fmt: skip
+        "type": "document",
+        "value": "ADR\x1b[31m 12\nline 2",
+        "note": "the record",
+    }
 
     shown = cli("memory", "show", fact_id)
     assert shown.code == 0, shown.err

@@ -317,14 +317,28 @@ def test_the_parser_tree_is_whole() -> None:
     assert len(tree["memory"]) == 54 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"]
     assert tree["import"] == [
-        "events", "markdown", "memory-as-history", "basic-memory", "mem0", "mcp-memory",
-        "chatgpt", "claude",
-    ]  # fmt: skip
+        "events",
+        "markdown",
+        "memory-as-history",
+        "basic-memory",
+        "mem0",
+        "mcp-memory",
+        "chatgpt",
+        "claude",
+    ]
     assert tree["conflict"] == ["list", "show", "resolve", "scan", "mark"]
     assert tree["canon"] == ["add", "remove", "end", "list", "scopes"]
     assert tree["narrative"] == ["add", "current", "review", "history", "list"]
     assert tree["claim"] == [
-        "create", "evidence", "adopt", "revise", "withdraw", "retract", "list", "show"]  # fmt: skip
+        "create",
+        "evidence",
+        "adopt",
+        "revise",
+        "withdraw",
+        "retract",
+        "list",
+        "show",
+    ]
     assert sum(len(v) or 1 for v in tree.values()) == 119
 
 

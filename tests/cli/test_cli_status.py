@@ -122,8 +122,10 @@ def test_doctor_refuses_a_mistyped_db_without_making_it(cli: Run, tmp_path: Path
 
 def test_doctor_loads_the_model_and_embeds(cli: Run, embornal_home: Path) -> None:
     with LocalServer(EmbeddingsHandler) as server:
-        config = (f"embedding:\n  provider: openai\n  base_url: {server.url}/v1\n"
-                  f"  model: toy-embed\n  dims: {WIDTH}\n")  # fmt: skip
+        config = (
+            f"embedding:\n  provider: openai\n  base_url: {server.url}/v1\n"
+            f"  model: toy-embed\n  dims: {WIDTH}\n"
+        )
         _config(embornal_home, config)
         r = cli("doctor")
         assert r.code == 0, r.out
@@ -168,7 +170,11 @@ def test_status_and_doctor_in_client_mode_ask_the_server(
     assert "run `embornal status` on the machine that holds it" in text
     r = run_cli("--json", "doctor", env=env)
     assert r.code == 0 and _checks(r.json()) == {
-        "config": "ok", "server": "ok", "token": "ok", "memory": "skip"}  # fmt: skip
+        "config": "ok",
+        "server": "ok",
+        "token": "ok",
+        "memory": "skip",
+    }
     r = run_cli("--json", "doctor", env={**env, "EMBORNAL_TOKEN": "emb_wrong"})
     assert r.code == 8 and _checks(r.json())["token"] == "fail"
     assert not (embornal_home / "memory.db").exists()

@@ -14,13 +14,29 @@ def _remember(cli: Run, text: str, *args: str) -> str:
 
 
 def test_remember_timeline_search_and_correct(cli: Run) -> None:
-    old = _remember(cli, "Comet deadline: March 4.", "--event-at", "2025-03-01T09:00:00Z",
-                    "--session", "comet:1", "--session-position", "0")  # fmt: skip
-    new = _remember(cli, "Comet deadline changed to April 10.", "--event-at",
-                    "2025-03-10T09:00:00Z", "--session", "comet:2",
-                    "--session-position", "0")  # fmt: skip
-    cause = _remember(cli, "Review found a missing signature.", "--session", "comet:2",
-                      "--session-position", "1")  # fmt: skip
+    old = _remember(
+        cli,
+        "Comet deadline: March 4.",
+        "--event-at",
+        "2025-03-01T09:00:00Z",
+        "--session",
+        "comet:1",
+        "--session-position",
+        "0",
+    )
+    new = _remember(
+        cli,
+        "Comet deadline changed to April 10.",
+        "--event-at",
+        "2025-03-10T09:00:00Z",
+        "--session",
+        "comet:2",
+        "--session-position",
+        "0",
+    )
+    cause = _remember(
+        cli, "Review found a missing signature.", "--session", "comet:2", "--session-position", "1"
+    )
     line = cli("memory", "timeline")
     assert line.code == 0
     rows = line.out.splitlines()
@@ -32,9 +48,19 @@ def test_remember_timeline_search_and_correct(cli: Run) -> None:
     assert found.code == 0, found.err
     assert found.out.splitlines()[0].split()[3] == new
     assert "(session +1)" in found.out and cause in found.out
-    fixed = cli("memory", "set-history-context", cause, "--event-at", "2025-03-09T15:00:00Z",
-                "--session", "comet:2", "--session-position", "1",
-                "--reason", "minutes")  # fmt: skip
+    fixed = cli(
+        "memory",
+        "set-history-context",
+        cause,
+        "--event-at",
+        "2025-03-09T15:00:00Z",
+        "--session",
+        "comet:2",
+        "--session-position",
+        "1",
+        "--reason",
+        "minutes",
+    )
     assert fixed.code == 0 and "event: 2025-03-09T15:00:00Z [comet:2#1]" in fixed.out
     audit = cli("memory", "audit", "--limit", "1")
     assert "set_history_context" in audit.out and "minutes" in audit.out

@@ -27,11 +27,22 @@ def _as_assistant(*args: str) -> object:
 
 def test_store_with_the_spine_and_show_it(cli: Run) -> None:
     made = cli(
-        "--json", "memory", "store", "/me", "My badge PIN is 4411.",
-        "--visibility", "private", "--source", "cli-session-7",
-        "--evidence", "quote:I set it", "--evidence", "uri:https://example.org/badge",
-        "--confidence", "0.9",
-    )  # fmt: skip
+        "--json",
+        "memory",
+        "store",
+        "/me",
+        "My badge PIN is 4411.",
+        "--visibility",
+        "private",
+        "--source",
+        "cli-session-7",
+        "--evidence",
+        "quote:I set it",
+        "--evidence",
+        "uri:https://example.org/badge",
+        "--confidence",
+        "0.9",
+    )
     assert made.code == 0, made.err
     fact = made.json()
     assert fact["visibility"] == "private" and fact["confidence"] == 0.9

@@ -44,8 +44,20 @@ class Stream:
         for body in bodies:
             n = len(self.events) + 1
             at = T0 + timedelta(seconds=n)
-            self.events.append(Event(n, "claim:C1", n, body.TYPE, to_payload(body), "ada",
-                                     "person", at, reason, known_body=body))  # fmt: skip
+            self.events.append(
+                Event(
+                    n,
+                    "claim:C1",
+                    n,
+                    body.TYPE,
+                    to_payload(body),
+                    "ada",
+                    "person",
+                    at,
+                    reason,
+                    known_body=body,
+                )
+            )
 
     def state(self, until: datetime | None = None) -> ClaimState:
         s = fold(self.events, until)
@@ -169,8 +181,11 @@ def test_origin_groups_count_reposts_with_a_common_origin_once() -> None:
     for i, (label, origin) in enumerate(
         [("site-a", "wire-1"), ("site-b", "wire-1"), ("site-c", "wire-1")], start=1
     ):
-        s.add(decide_evidence(s.state(), NewEvidence("supports", source=label,
-                                                     common_origin=origin), f"C1-{i}"))  # fmt: skip
+        s.add(
+            decide_evidence(
+                s.state(), NewEvidence("supports", source=label, common_origin=origin), f"C1-{i}"
+            )
+        )
     groups = s.state().origin_groups()
     assert groups.independent == ("wire-1",) and not groups.satisfied
     s.add(decide_evidence(s.state(), NewEvidence("supports", source="court record"), "C1-4"))

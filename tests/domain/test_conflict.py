@@ -26,8 +26,18 @@ NOW = datetime(2026, 12, 1, tzinfo=UTC)
 def _event(
     body: ConflictOpened | ConflictResolved, version: int, reason: str | None = None
 ) -> Event:
-    return Event(version, "conflict:x", version, body.TYPE, to_payload(body), "ada", "person",
-                 NOW, reason, known_body=body)  # fmt: skip
+    return Event(
+        version,
+        "conflict:x",
+        version,
+        body.TYPE,
+        to_payload(body),
+        "ada",
+        "person",
+        NOW,
+        reason,
+        known_body=body,
+    )
 
 
 def _opened(cls: ConflictClass = ConflictClass.DUPLICATE, members=("A", "B")):  # type: ignore[no-untyped-def]
@@ -66,8 +76,17 @@ def test_keep_forgets_only_the_active_others_and_both_lets_all_stand() -> None:
     assert isinstance(body, ConflictResolved) and body.archived == ("B",)
     (both,) = decide_resolve(state, ResolveConflict(state.conflict_id, Outcome.BOTH, None))
     assert isinstance(both, ConflictResolved) and both.kept_id is None
-    done = fold([_event(decide_open(None, OpenConflict(ConflictClass.DUPLICATE, ("A", "B", "C"),
-                ("x",), 1, "store"))[0], 1), _event(body, 2, "same person")])  # type: ignore[arg-type]  # fmt: skip
+    done = fold(
+        [
+            _event(
+                decide_open(
+                    None, OpenConflict(ConflictClass.DUPLICATE, ("A", "B", "C"), ("x",), 1, "store")
+                )[0],
+                1,
+            ),
+            _event(body, 2, "same person"),
+        ]
+    )  # type: ignore[arg-type]
     assert done is not None and not done.is_open
     assert (done.kept_id, done.reason, done.resolved_by) == ("A", "same person", "ada")
     with pytest.raises(Conflict, match="already resolved: keep"):

@@ -10,8 +10,9 @@ def _conversation(*turns: ChatTurn, title: str = "t", at: str | None = None) -> 
 
 
 def test_each_line_of_a_turn_is_said_by_its_speaker() -> None:
-    c = _conversation(ChatTurn("user", "I live in Porto.\n\n  My cat is Mia. "),
-                      ChatTurn("assistant", "Nice."))  # fmt: skip
+    c = _conversation(
+        ChatTurn("user", "I live in Porto.\n\n  My cat is Mia. "), ChatTurn("assistant", "Nice.")
+    )
     assert transcripts(c) == ["User: I live in Porto.\nUser: My cat is Mia.\nAssistant: Nice."]
 
 

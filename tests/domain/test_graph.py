@@ -49,9 +49,16 @@ A, B, C = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1", "01KCZ8Q3W5R7T9V1X3Z5B7D9F2", "01KCZ8Q3W
 
 def _state(fact_id: str, kind: str = "fact", **attributes: object) -> FactState:
     body = FactStored(
-        fact_id, "/x", "text", "alice", T0, (Tag("owner", "alice"),), kind=kind,
-        attributes=attributes or None, kind_version=1 if attributes else None,
-    )  # fmt: skip
+        fact_id,
+        "/x",
+        "text",
+        "alice",
+        T0,
+        (Tag("owner", "alice"),),
+        kind=kind,
+        attributes=attributes or None,
+        kind_version=1 if attributes else None,
+    )
     state = fold([body])
     assert state is not None
     return state
@@ -179,9 +186,20 @@ def test_a_merge_of_other_kinds_or_into_itself_is_refused() -> None:
     with pytest.raises(InvalidMerge, match="only facts of one kind merge"):
         decide_merge(_person(A, "A"), _state(B), MergeFacts(A, B), T0)
     merged = fold(
-        [FactStored(B, "/x", "t", "alice", T0, kind="person",
-                    attributes={"full_name": "B"}, kind_version=1), FactForgotten(B)]
-    )  # fmt: skip
+        [
+            FactStored(
+                B,
+                "/x",
+                "t",
+                "alice",
+                T0,
+                kind="person",
+                attributes={"full_name": "B"},
+                kind_version=1,
+            ),
+            FactForgotten(B),
+        ]
+    )
     assert merged is not None
     with pytest.raises(Conflict, match="forgotten"):
         decide_merge(_person(A, "A"), merged, MergeFacts(A, B), T0)
@@ -198,12 +216,18 @@ def test_a_merge_of_facts_without_aliases_changes_no_attribute() -> None:
 def _log(*bodies: DomainEvent) -> list[Event]:
     return [
         Event(
-            position=i + 1, stream_id=A, version=i + 1, type=b.TYPE, payload=to_payload(b),
-            actor="alice", actor_kind=ActorKind.PERSON.value,
-            recorded_at=T0 + timedelta(minutes=i), known_body=b,
+            position=i + 1,
+            stream_id=A,
+            version=i + 1,
+            type=b.TYPE,
+            payload=to_payload(b),
+            actor="alice",
+            actor_kind=ActorKind.PERSON.value,
+            recorded_at=T0 + timedelta(minutes=i),
+            known_body=b,
         )
         for i, b in enumerate(bodies)
-    ]  # fmt: skip
+    ]
 
 
 def test_a_link_is_undone_by_its_unlink_and_an_unlink_by_its_link() -> None:

@@ -45,8 +45,11 @@ def test_evidence_links_first_each_memory_once_capped() -> None:
     linked = {"a": [("l1", "about", "in"), ("n1", "relates_to", "out")]}
     picks = select_evidence(["a", "b"], near, linked, 2, "both")
     assert [(p.memory_id, p.seed_id, p.via) for p in picks] == [
-        ("l1", "a", "link"), ("n1", "a", "link"), ("n2", "a", "session"),
-        ("n3", "b", "session")]  # fmt: skip
+        ("l1", "a", "link"),
+        ("n1", "a", "link"),
+        ("n2", "a", "session"),
+        ("n3", "b", "session"),
+    ]
     assert select_evidence(["a"], near, linked, 0, "both") == []
     assert [p.via for p in select_evidence(["a"], near, linked, 1, "session")] == ["session"]
     many = {f"h{i}": [(f"x{i}-{j}", j) for j in range(5)] for i in range(30)}

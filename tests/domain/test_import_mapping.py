@@ -64,9 +64,14 @@ def _graph(*relations: Related) -> Graph:
 
 
 def test_a_graph_becomes_creates_then_links() -> None:
-    plan = map_graph(_graph(Related("A", "works_at", "B", "line 3"),
-                            Related("A", "works_at", "B", "line 4"),
-                            Related("A", "knows", "C", "line 5")), None)  # fmt: skip
+    plan = map_graph(
+        _graph(
+            Related("A", "works_at", "B", "line 3"),
+            Related("A", "works_at", "B", "line 4"),
+            Related("A", "knows", "C", "line 5"),
+        ),
+        None,
+    )
     types = [i["type"] for i in plan.items]
     assert types == ["create", "create", "link", "create", "link"]  # the duplicate: once
     assert plan.facts == 3 and plan.links == 2
@@ -95,16 +100,25 @@ def test_an_empty_source_is_refused() -> None:
 
 
 def test_mem0_paths_per_user_or_agent() -> None:
-    plan = map_mem0([Mem0Memory("1", "a", "memory 1", user_id="Alice Smith"),
-                     Mem0Memory("2", "b", "memory 2", agent_id="bot"),
-                     Mem0Memory("3", "c", "memory 3")], "/people")  # fmt: skip
-    assert [i["path"] for i in plan.items] == ["/people/alice-smith", "/people/agents/bot",
-                                               "/people/shared"]  # fmt: skip
+    plan = map_mem0(
+        [
+            Mem0Memory("1", "a", "memory 1", user_id="Alice Smith"),
+            Mem0Memory("2", "b", "memory 2", agent_id="bot"),
+            Mem0Memory("3", "c", "memory 3"),
+        ],
+        "/people",
+    )
+    assert [i["path"] for i in plan.items] == [
+        "/people/alice-smith",
+        "/people/agents/bot",
+        "/people/shared",
+    ]
 
 
 def test_a_forgotten_history_memory_is_archived_after_it_is_made() -> None:
-    gone = HistoryMemory("m1", "old", "2025-01-01", forgotten_at="2025-02-01",
-                         forgotten_reason="moved")  # fmt: skip
+    gone = HistoryMemory(
+        "m1", "old", "2025-01-01", forgotten_at="2025-02-01", forgotten_reason="moved"
+    )
     plan = map_history(HistoryData((gone,)), None)
     assert [i["type"] for i in plan.items] == ["create", "archive"]
     assert plan.items[1]["fact_id"] == "#1"
@@ -112,8 +126,9 @@ def test_a_forgotten_history_memory_is_archived_after_it_is_made() -> None:
 
 
 def test_a_link_of_a_fact_to_itself_is_named_as_skipped() -> None:
-    plan = map_graph(_graph(Related("A", "knows", "A", "line 3"),
-                            Related("A", "works_at", "B", "line 4")), None)  # fmt: skip
+    plan = map_graph(
+        _graph(Related("A", "knows", "A", "line 3"), Related("A", "works_at", "B", "line 4")), None
+    )
     assert plan.skipped == ("line 3: knows: relates_to to itself, not linked",)
     assert plan.links == 2  # the observation's about, and A works_at B
     memory = HistoryMemory("m1", "a", "2025-01-01")

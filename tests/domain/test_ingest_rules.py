@@ -81,12 +81,18 @@ def test_a_note_of_key_value_lines_gives_contacts_and_facts() -> None:
     got = [(d.kind, d.content, d.attributes) for d in _drafts(note, "bob.md")]
     assert got == [
         ("fact", "Name: Bob Stone", {}),
-        ("contact", "Email: bob@example.org",
-         {"channel": "email", "value": "bob@example.org", "label": "email"}),
-        ("contact", "Phone: +1 555 123 4567",
-         {"channel": "phone", "value": "+1 555 123 4567", "label": "phone"}),
+        (
+            "contact",
+            "Email: bob@example.org",
+            {"channel": "email", "value": "bob@example.org", "label": "email"},
+        ),
+        (
+            "contact",
+            "Phone: +1 555 123 4567",
+            {"channel": "phone", "value": "+1 555 123 4567", "label": "phone"},
+        ),
         ("fact", "Bob works at Initech", {}),
-    ]  # fmt: skip
+    ]
     assert all(d.evidence[0].type is EvidenceType.DOCUMENT for d in _drafts(note, "bob.md"))
 
 

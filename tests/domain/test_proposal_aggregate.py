@@ -47,10 +47,18 @@ def envelope(
     body: DomainEvent, version: int, actor: str = "default", reason: str | None = None
 ) -> Event:
     return Event(
-        position=version, stream_id=stream_of("P1"), version=version, type=body.TYPE,
-        payload=EVENTS.to_payload(body), actor=actor, actor_kind=ActorKind.PERSON.value,
-        recorded_at=NOW, reason=reason, schema_version=1, known_body=body,
-    )  # fmt: skip
+        position=version,
+        stream_id=stream_of("P1"),
+        version=version,
+        type=body.TYPE,
+        payload=EVENTS.to_payload(body),
+        actor=actor,
+        actor_kind=ActorKind.PERSON.value,
+        recorded_at=NOW,
+        reason=reason,
+        schema_version=1,
+        known_body=body,
+    )
 
 
 def opened(items: list[dict[str, object]]) -> list[Event]:
@@ -59,10 +67,16 @@ def opened(items: list[dict[str, object]]) -> list[Event]:
 
 
 def test_items_are_numbered_from_one_and_a_create_gets_its_id_now() -> None:
-    (body,) = decide_open(OpenProposal("P1", [
-        {"type": "create", "path": "/notes", "content": "x"},
-        {"type": "archive", "fact_id": A.lower(), "reason": "old"},
-    ]), ids())  # type: ignore[arg-type]  # fmt: skip
+    (body,) = decide_open(
+        OpenProposal(
+            "P1",
+            [
+                {"type": "create", "path": "/notes", "content": "x"},
+                {"type": "archive", "fact_id": A.lower(), "reason": "old"},
+            ],
+        ),
+        ids(),
+    )  # type: ignore[arg-type]
     assert body.items is not None and list(body.items) == ["1", "2"]
     assert body.items["1"]["new_id"].startswith("01KCZ8Q3W5R7T9V1X3Z5B7D")
     assert body.items["2"]["fact_id"] == A  # a prefix is upper-cased
@@ -137,8 +151,11 @@ def test_edit_drops_and_adds_and_counts() -> None:
     events = opened([{"type": "archive", "fact_id": A}, {"type": "archive", "fact_id": B}])
     state = fold(events)
     assert state is not None
-    (edited,) = decide_edit(state, EditProposal(drop=["1"], add=[
-        {"type": "create", "path": "/n", "content": "x"}]), ids())  # fmt: skip
+    (edited,) = decide_edit(
+        state,
+        EditProposal(drop=["1"], add=[{"type": "create", "path": "/n", "content": "x"}]),
+        ids(),
+    )
     assert isinstance(edited, ProposalEdited) and edited.dropped == ("1",)
     assert edited.item_count == 2 and edited.items is not None and list(edited.items) == ["3"]
     after = fold([*events, envelope(edited, 2)])
@@ -162,17 +179,23 @@ def test_edit_replaces_each_item_by_its_own_number_in_any_order() -> None:
     (edited,) = decide_edit(state, EditProposal(replace=replace_), ids())
     assert isinstance(edited, ProposalEdited) and edited.items is not None
     assert {n: i["content"] for n, i in edited.items.items()} == {
-        "1": "first, again", "3": "third, again"}  # fmt: skip
+        "1": "first, again",
+        "3": "third, again",
+    }
 
 
 def test_an_item_replaced_whole_keeps_the_id_of_the_fact_it_makes() -> None:
     """A replacement naming no ``new_id`` keeps the replaced item's (of the same type): the
     fact keeps the id the reviewer saw and an item's ``#N`` naming it stays true; one of
     another type, or naming its own id, does not."""
-    state = fold(opened([
-        {"type": "create", "path": "/n", "content": "first"},
-        {"type": "create", "path": "/n", "content": "second"},
-    ]))  # fmt: skip
+    state = fold(
+        opened(
+            [
+                {"type": "create", "path": "/n", "content": "first"},
+                {"type": "create", "path": "/n", "content": "second"},
+            ]
+        )
+    )
     assert state is not None
     made = {n: state.items[n]["new_id"] for n in ("1", "2")}
     fresh = lambda: "01KCZ8Q3W5R7T9V1X3Z5B7D999"  # noqa: E731 (an id no item has)
@@ -191,8 +214,9 @@ def test_an_approval_of_a_version_the_proposal_left_is_refused() -> None:
     events = opened([{"type": "archive", "fact_id": A}])
     state = fold(events)
     assert state is not None and state.version == 1
-    (edited,) = decide_edit(state, EditProposal(drop=["1"], add=[
-        {"type": "archive", "fact_id": B}]), ids())  # fmt: skip
+    (edited,) = decide_edit(
+        state, EditProposal(drop=["1"], add=[{"type": "archive", "fact_id": B}]), ids()
+    )
     after = fold([*events, envelope(edited, 2)])
     assert after is not None and after.version == 2
     with pytest.raises(ProposalChanged, match="changed since version 1"):
@@ -207,8 +231,9 @@ def test_items_apply_as_their_commands() -> None:
     archive = {"type": "archive", "fact_id": A}
     ((stream, forgotten),) = apply_item(archive, [state], "ana", NOW).events
     assert stream == A and forgotten.TYPE == "FactForgotten"
-    created = apply_item({"type": "create", "path": "/n", "content": "x", "new_id": B}, [],
-                         "ana", NOW)  # fmt: skip
+    created = apply_item(
+        {"type": "create", "path": "/n", "content": "x", "new_id": B}, [], "ana", NOW
+    )
     assert created.events[0][0] == B and created.events[0][1].owner == "ana"
     with pytest.raises(Conflict, match="already forgotten"):
         apply_item(

@@ -44,14 +44,16 @@ def test_operators_are_just_characters() -> None:
 @pytest.mark.parametrize(
     ("query", "words"),
     [
-        ("What is the order of the six museums I visited from earliest to latest?",
-         "what is the six museums i visited ?"),
+        (
+            "What is the order of the six museums I visited from earliest to latest?",
+            "what is the six museums i visited ?",
+        ),
         ("the trips, from the latest to the earliest", "the trips,"),
         ("List my moves in chronological order", "list my moves"),
         ("In what order did I read the books?", "did i read the books?"),
         ("The airlines I flew with, oldest to newest", "the airlines i flew with,"),
     ],
-)  # fmt: skip
+)
 def test_the_words_asking_for_an_order_in_time_leave_the_keyword_query(
     query: str, words: str
 ) -> None:

@@ -180,8 +180,16 @@ PLAIN_LABELS: dict[tuple[str, str], str] = {
 }
 
 #: Plain fields holding ids (beyond the names ending in ``_id`` or ``_ids``).
-ID_FIELDS = {"members", "archived", "suggested_keep", "replaces", "checked", "about",
-             "items", "dropped"}  # fmt: skip
+ID_FIELDS = {
+    "members",
+    "archived",
+    "suggested_keep",
+    "replaces",
+    "checked",
+    "about",
+    "items",
+    "dropped",
+}
 
 
 def _holds_text(hint: Any) -> bool:

@@ -66,9 +66,11 @@ def test_a_sensitive_narrate_refused_by_the_gate_is_audited_as_narrate_denied(
     s = memory.remember("Project cedar uses an amber archive.", source="register:cedar")
     with pytest.raises(ProtocolViolation):
         memory.chronicle.narrate(
-            "Cedar: amber.", reason="single source", memory_ids=[s.fact.id],
+            "Cedar: amber.",
+            reason="single source",
+            memory_ids=[s.fact.id],
             security_sensitive=True,
-        )  # fmt: skip
+        )
     assert memory.chronicle.current_narrative().narrative is None
     assert "narrate_denied" in _actions(memory)
 

@@ -14,8 +14,9 @@ def test_anchors_survive_a_flood(memory: Memory, clock: FixedClock, flood: int) 
     """memory-as-history's usefulness check: one identity memory promoted and pinned, then a flood
     of trivial memories; ``recall(limit=5)`` with no query still returns the identity,
     where a recency-only window of five loses it once the flood fills the window."""
-    identity = memory.remember("The user is Ada, a data engineer; I am her assistant.",
-                               source="ada", session="s-1")  # fmt: skip
+    identity = memory.remember(
+        "The user is Ada, a data engineer; I am her assistant.", source="ada", session="s-1"
+    )
     memory.promote(identity.fact.id, reason="stated by the user")
     memory.pin(identity.fact.id, reason="who the user is")
     for i in range(flood):

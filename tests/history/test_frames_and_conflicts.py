@@ -122,10 +122,12 @@ def test_resolve_a_declared_conflict_deletes_neither(memory: Memory) -> None:
 
 
 def test_list_conflicts_shows_detected_and_declared_together(memory: Memory) -> None:
-    p1 = memory.store("/people/1", "Ada Lovelace", kind="person",
-                      attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
-    p2 = memory.store("/people/2", "Ada Lovelace", kind="person",
-                      attributes={"full_name": "Ada Lovelace"}).id  # fmt: skip
+    p1 = memory.store(
+        "/people/1", "Ada Lovelace", kind="person", attributes={"full_name": "Ada Lovelace"}
+    ).id
+    p2 = memory.store(
+        "/people/2", "Ada Lovelace", kind="person", attributes={"full_name": "Ada Lovelace"}
+    ).id
     x = memory.remember("X.").fact.id
     y = memory.remember("Y.").fact.id
     memory.chronicle.mark_conflict(x, y, reason="disagree")

@@ -64,8 +64,9 @@ def test_withdrawing_the_claim_withholds_the_narrative_until_a_replacement(
     """memory-as-history: 'revise_claim() or withdraw_claim() changes the adopted account'; the
     narrative's text stays inspectable; review is refused while the issue is live."""
     cid = _adopted(memory)
-    n = memory.chronicle.narrate("We release in June.", reason="r", claim_ids=[cid],
-                                 scope="project")  # fmt: skip
+    n = memory.chronicle.narrate(
+        "We release in June.", reason="r", claim_ids=[cid], scope="project"
+    )
     memory.chronicle.withdraw_claim(cid, reason="the plan was dropped")
     assert memory.chronicle.current_narrative(scope="project").narrative is None
     assert _issues(memory) == [(cid, "claim_withdrawn", True)]
@@ -76,15 +77,17 @@ def test_withdrawing_the_claim_withholds_the_narrative_until_a_replacement(
     with pytest.raises(Conflict):
         memory.chronicle.review_narrative(n.narrative_id, note="looks fine")
     other = _adopted(memory, "The release is planned for July.")
-    new = memory.chronicle.narrate("We release in July.", reason="r", claim_ids=[other],
-                                   scope="project")  # fmt: skip
+    new = memory.chronicle.narrate(
+        "We release in July.", reason="r", claim_ids=[other], scope="project"
+    )
     assert new.usable and memory.chronicle.current_narrative(scope="project").narrative == new
 
 
 def test_a_revision_withholds_the_narrative_until_it_is_reviewed(memory: Memory) -> None:
     cid = _adopted(memory)
-    n = memory.chronicle.narrate("We release in June.", reason="r", claim_ids=[cid],
-                                 scope="project")  # fmt: skip
+    n = memory.chronicle.narrate(
+        "We release in June.", reason="r", claim_ids=[cid], scope="project"
+    )
     memory.chronicle.revise_claim(cid, "new notice", statement="The release is in July.")
     assert _issues(memory) == [(cid, "claim_revised", False)]
     notice = memory.chronicle.current_narrative(scope="project").narrative_review
@@ -99,8 +102,9 @@ def test_an_evidence_change_withholds_it_even_after_the_claim_is_adopted_again(
     """'restoration/corroboration/source review cannot silently approve it': re-adopting
     the claim clears the issue, but only review_narrative approves the narrative."""
     cid = _adopted(memory)
-    n = memory.chronicle.narrate("We release in June.", reason="r", claim_ids=[cid],
-                                 scope="project")  # fmt: skip
+    n = memory.chronicle.narrate(
+        "We release in June.", reason="r", claim_ids=[cid], scope="project"
+    )
     memory.chronicle.add_claim_evidence(cid, source="the team channel", stance="challenges")
     assert _issues(memory) == [(cid, "claim_review_required", True)]
     notice = memory.chronicle.current_narrative(scope="project").narrative_review

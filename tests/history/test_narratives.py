@@ -269,9 +269,11 @@ def test_a_forget_between_narrate_load_and_append_withholds(
 def test_rebuild_verify_and_purge(memory: Memory, db_path: Path) -> None:
     fid = _fact(memory, "Alice's phone is 555-0101.")
     n = memory.chronicle.narrate(
-        "Call Alice at 555-0101.", reason="contact synthesis", memory_ids=[fid],
+        "Call Alice at 555-0101.",
+        reason="contact synthesis",
+        memory_ids=[fid],
         coverage="contacts 2026",
-    )  # fmt: skip
+    )
     memory.chronicle.narrate("Unrelated account.", reason="r", scope="other")
     assert compare_with_replay(str(db_path), FixedClock()) == []
     memory.rebuild()

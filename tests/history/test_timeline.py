@@ -17,20 +17,27 @@ T1, T2 = "2025-03-01T09:00:00Z", "2025-03-10T09:00:00Z"
 
 
 def _comet(memory: Memory) -> tuple[str, str, str]:
-    old = memory.remember("Comet deadline: March 4.", event_at=T1, session="comet:1",
-                          session_position=0).fact.id  # fmt: skip
-    new = memory.remember("Comet deadline changed to April 10.", event_at=T2,
-                          session="comet:2", session_position=0).fact.id  # fmt: skip
-    cause = memory.remember("Review found a missing signature.", session="comet:2",
-                            session_position=1).fact.id  # fmt: skip
+    old = memory.remember(
+        "Comet deadline: March 4.", event_at=T1, session="comet:1", session_position=0
+    ).fact.id
+    new = memory.remember(
+        "Comet deadline changed to April 10.", event_at=T2, session="comet:2", session_position=0
+    ).fact.id
+    cause = memory.remember(
+        "Review found a missing signature.", session="comet:2", session_position=1
+    ).fact.id
     return old, new, cause
 
 
 def test_remember_keeps_the_event_time_apart_from_the_record_time(memory: Memory) -> None:
     """'event_at is the caller's asserted occurrence timestamp, normalized to UTC ...
     created_at remains capture time.'"""
-    s = memory.remember("The kick-off happened.", event_at="2025-03-01T10:00:00+01:00",
-                        session="k", session_position=2)  # fmt: skip
+    s = memory.remember(
+        "The kick-off happened.",
+        event_at="2025-03-01T10:00:00+01:00",
+        session="k",
+        session_position=2,
+    )
     assert s.event_at == datetime(2025, 3, 1, 9, tzinfo=UTC)
     assert (s.session, s.session_position) == ("k", 2)
     assert s.fact.created_at != s.event_at  # the record time is the capture's
@@ -52,15 +59,22 @@ def test_set_history_context_replaces_the_whole_context_and_is_audited(memory: M
     """'replaces the entire context; omitted/null fields clear. It audits before and
     after values.'"""
     _, new, cause = _comet(memory)
-    fixed = memory.chronicle.set_history_context(cause, event_at="2025-03-09T15:00:00Z",
-                                                 session="comet:2", session_position=1,
-                                                 reason="date from the minutes")  # fmt: skip
+    fixed = memory.chronicle.set_history_context(
+        cause,
+        event_at="2025-03-09T15:00:00Z",
+        session="comet:2",
+        session_position=1,
+        reason="date from the minutes",
+    )
     assert fixed.event_at == datetime(2025, 3, 9, 15, tzinfo=UTC)
     cleared = memory.chronicle.set_history_context(new, reason="the date was a guess")
     assert (cleared.event_at, cleared.session, cleared.session_position) == (None, None, None)
     (last, first) = [e for e in memory.chronicle.audit_log(limit=2)]
     assert (last.action, last.memory_id, last.reason) == (
-        "set_history_context", new, "the date was a guess")  # fmt: skip
+        "set_history_context",
+        new,
+        "the date was a guess",
+    )
     assert (first.action, first.memory_id) == ("set_history_context", cause)
     event = memory.history(new)[-1]
     assert event.payload["previous_session"] == "comet:2"
@@ -77,15 +91,20 @@ def test_a_correction_changes_no_trust(memory: Memory) -> None:
     memory.promote(s.fact.id, reason="a role")
     after = memory.chronicle.set_history_context(s.fact.id, event_at=T1, reason="dated")
     assert (after.stage, after.tier, after.sensitive, after.fact.pinned) == (
-        "consolidated", "archive", False, False)  # fmt: skip
+        "consolidated",
+        "archive",
+        False,
+        False,
+    )
 
 
 def test_the_timeline_orders_by_event_time_then_position_then_record(memory: Memory) -> None:
     """'ascending explicit event time. Unknown event times appear last ... Inclusive
     since/until bounds exclude unknown event times.'"""
     old, new, cause = _comet(memory)
-    same = memory.remember("Also at the meeting.", event_at=T2, session="comet:2",
-                           session_position=0).fact.id  # fmt: skip
+    same = memory.remember(
+        "Also at the meeting.", event_at=T2, session="comet:2", session_position=0
+    ).fact.id
     ids = [e.fact.id for e in memory.chronicle.timeline()]
     assert ids == [old, new, same, cause]
     down = [e.fact.id for e in memory.chronicle.timeline(order="desc")]
@@ -138,7 +157,9 @@ def test_expansion_adds_bounded_linked_and_session_evidence(memory: Memory) -> N
     (hit,) = memory.chronicle.search_history("April", expand=1)
     assert hit.entry.fact.id == new
     assert [(e.entry.fact.id, e.via, e.relation, e.direction) for e in hit.evidence] == [
-        (old, "link", "supersedes", "out"), (cause, "session", None, None)]  # fmt: skip
+        (old, "link", "supersedes", "out"),
+        (cause, "session", None, None),
+    ]
     assert hit.evidence[1].offset == 1
     (only,) = memory.chronicle.search_history("April", expand=1, via="session")
     assert [e.entry.fact.id for e in only.evidence] == [cause]
@@ -198,8 +219,16 @@ def test_a_link_never_upgrades_trust(memory: Memory) -> None:
     def trust(fid: str) -> tuple[object, ...]:
         st = memory.provenance(fid)
         f = memory.show(fid).fact
-        return (st.tier, st.sensitive, st.recorded, st.independent, st.satisfied, f.pinned,
-                f.confidence, memory.due_for_consolidation(limit=50).__len__())  # fmt: skip
+        return (
+            st.tier,
+            st.sensitive,
+            st.recorded,
+            st.independent,
+            st.satisfied,
+            f.pinned,
+            f.confidence,
+            memory.due_for_consolidation(limit=50).__len__(),
+        )
 
     before = (trust(weak.fact.id), trust(strong.fact.id))
     memory.chronicle.link_memories(weak.fact.id, strong.fact.id, "explains")
@@ -210,8 +239,9 @@ def test_a_link_never_upgrades_trust(memory: Memory) -> None:
 
 def test_the_projection_rebuilds_and_verifies(memory: Memory, db_path: object) -> None:
     old, new, cause = _comet(memory)
-    memory.chronicle.set_history_context(cause, event_at=T2, session="comet:2",
-                                         session_position=1, reason="dated")  # fmt: skip
+    memory.chronicle.set_history_context(
+        cause, event_at=T2, session="comet:2", session_position=1, reason="dated"
+    )
     assert compare_with_replay(str(db_path), FixedClock()) == []
     memory.rebuild()
     assert [e.fact.id for e in memory.chronicle.timeline()] == [old, new, cause]

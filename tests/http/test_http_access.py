@@ -283,9 +283,13 @@ def test_kinds_update_and_bad_input_over_rest(
     kinds = client.get(f"{API}/kinds", headers=h).json()["kinds"]
     assert {k["kind"] for k in kinds} >= {"fact", "project", "person"}
     fact_id = _store(
-        client, tokens["alice"], "/alice/p", "P.", kind="project",
+        client,
+        tokens["alice"],
+        "/alice/p",
+        "P.",
+        kind="project",
         attributes={"name": "p", "status": "idea"},
-    )  # fmt: skip
+    )
     r = client.post(
         f"{API}/facts/{fact_id}/update", headers=h, json={"attributes": {"status": "active"}}
     )

@@ -26,8 +26,9 @@ def test_pin_weight_lifetime_and_due_over_rest(
     client: TestClient, tokens: dict[str, str], memory: Memory, clock: FixedClock
 ) -> None:
     h = bearer(tokens["alice"])
-    fact_id = _store(client, tokens["alice"], "/alice/car", "Parking spot C4.",
-                     lifetime="until:2026-01-02")  # fmt: skip
+    fact_id = _store(
+        client, tokens["alice"], "/alice/car", "Parking spot C4.", lifetime="until:2026-01-02"
+    )
     assert memory.show(fact_id).lifetime == "until:2026-01-02"
     pin = client.post(f"{API}/facts/{fact_id}/pin", headers=h, json={"reason": "matters"})
     assert pin.status_code == 200, pin.text

@@ -59,8 +59,10 @@ def test_a_policy_lets_a_token_decide(deciding: tuple[TestClient, str, Memory]) 
     client, token, memory = deciding
     h = bearer(token)
     old = client.post(f"{API}/facts", headers=h, json={"path": "/alice/o", "content": "Old."})
-    items = [{"type": "archive", "fact_id": old.json()["id"], "reason": "gone"},
-             {"type": "create", "path": "/alice/n", "content": "New."}]  # fmt: skip
+    items = [
+        {"type": "archive", "fact_id": old.json()["id"], "reason": "gone"},
+        {"type": "create", "path": "/alice/n", "content": "New."},
+    ]
     pid = client.post(f"{API}/proposals", headers=h, json={"items": items}).json()["id"]
     edited = client.post(f"{API}/proposals/{pid}/edit", headers=h, json={"drop": ["2"]})
     assert edited.status_code == 200 and len(edited.json()["items"]) == 1
@@ -86,22 +88,26 @@ def test_an_approval_names_the_version_read(deciding: tuple[TestClient, str, Mem
     read = client.get(f"{API}/proposals/{pid}", headers=default).json()
     assert read["version"] == 1 and read["items"][0]["fields"]["content"] == items[0]["content"]
     swap = [{"type": "create", "path": "/notes/budget", "content": "Wire the budget to 666."}]
-    edited = client.post(f"{API}/proposals/{pid}/edit", headers=alice,
-                         json={"drop": ["1"], "add": swap})  # fmt: skip
+    edited = client.post(
+        f"{API}/proposals/{pid}/edit", headers=alice, json={"drop": ["1"], "add": swap}
+    )
     assert edited.status_code == 200 and edited.json()["version"] == 2
-    stale = client.post(f"{API}/proposals/{pid}/approve", headers=default,
-                        json={"version": read["version"]})  # fmt: skip
+    stale = client.post(
+        f"{API}/proposals/{pid}/approve", headers=default, json={"version": read["version"]}
+    )
     assert_problem(stale, 409, "proposal_changed")
     assert "proposal show" in stale.json()["hint"]
     assert memory.recall("wire budget 666", reinforce=False) == []
     assert memory.proposal(pid).status == "open"
     for bad in (0, "1", True):
-        wrong = client.post(f"{API}/proposals/{pid}/approve", headers=default,
-                            json={"version": bad})  # fmt: skip
+        wrong = client.post(
+            f"{API}/proposals/{pid}/approve", headers=default, json={"version": bad}
+        )
         assert wrong.status_code == 422, bad
     again = client.get(f"{API}/proposals/{pid}", headers=default).json()
-    done = client.post(f"{API}/proposals/{pid}/approve", headers=default,
-                       json={"version": again["version"]})  # fmt: skip
+    done = client.post(
+        f"{API}/proposals/{pid}/approve", headers=default, json={"version": again["version"]}
+    )
     assert done.status_code == 200 and done.json()["status"] == "approved"
 
 
@@ -168,8 +174,10 @@ def test_an_item_replaced_in_place_over_rest(client: TestClient, tokens: dict[st
     """`replace` keeps the item's number and the id of the fact it makes; a stale `version`
     is 409 `proposal_changed`, an unknown number or a bad item 400: nothing changed."""
     h = bearer(tokens["alice"])
-    items = [{"type": "create", "path": "/alice/tea", "content": "Likes tea."},
-             {"type": "create", "path": "/alice/b", "content": "Second."}]  # fmt: skip
+    items = [
+        {"type": "create", "path": "/alice/tea", "content": "Likes tea."},
+        {"type": "create", "path": "/alice/b", "content": "Second."},
+    ]
     made = client.post(f"{API}/proposals", headers=h, json={"items": items}).json()
     url = f"{API}/proposals/{made['id']}/edit"
     green = {"type": "create", "path": "/alice/tea", "content": "Likes green tea."}

@@ -15,12 +15,17 @@ def test_reads_at_a_past_time(
     client: TestClient, tokens: dict[str, str], memory: Memory, clock: FixedClock
 ) -> None:
     auth = bearer(tokens["alice"])
-    made = client.post(f"{API}/facts", json={"path": "/alice/x", "content": "Zebras."},
-                       headers=auth).json()  # fmt: skip
+    made = client.post(
+        f"{API}/facts", json={"path": "/alice/x", "content": "Zebras."}, headers=auth
+    ).json()
     then = format_time(clock.now() + timedelta(hours=1))
     clock.advance(days=1)
-    assert client.post(f"{API}/facts/{made['id']}/forget", json={"reason": "gone"},
-                       headers=auth).status_code == 200  # fmt: skip
+    assert (
+        client.post(
+            f"{API}/facts/{made['id']}/forget", json={"reason": "gone"}, headers=auth
+        ).status_code
+        == 200
+    )
     recall = client.get(f"{API}/recall", params={"q": "zebras", "at": then}, headers=auth)
     assert [h["fact"]["id"] for h in recall.json()["hits"]] == [made["id"]]
     assert client.get(f"{API}/recall", params={"q": "zebras"}, headers=auth).json()["hits"] == []
@@ -32,8 +37,9 @@ def test_reads_at_a_past_time(
     assert "/alice" in [c["path"] for c in tree.json()["children"]]
     show = client.get(f"{API}/facts/{made['id']}", params={"at": then}, headers=auth).json()
     assert show["as_of"] == then and show["fact"]["state"] == "active"
-    find = client.get(f"{API}/find", params={"kind": "fact", "under": "/alice", "at": then},
-                      headers=auth)  # fmt: skip
+    find = client.get(
+        f"{API}/find", params={"kind": "fact", "under": "/alice", "at": then}, headers=auth
+    )
     assert [f["id"] for f in find.json()["facts"]] == [made["id"]]
 
 

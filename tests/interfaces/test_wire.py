@@ -77,14 +77,20 @@ def results(memory: Memory) -> dict[type, Any]:
     new = memory.set_lifetime(new.id, "until:2999-12-31")
     hit = memory.recall("poetry", reinforce=False)[0]
     link = memory.link(new.id, "about", project.id)
-    memory.store("/w/r", "Ada knows it.", kind="relationship",
-                 attributes={"subject_id": project.id, "predicate": "knows",
-                             "object_id": new.id})  # fmt: skip
+    memory.store(
+        "/w/r",
+        "Ada knows it.",
+        kind="relationship",
+        attributes={"subject_id": project.id, "predicate": "knows", "object_id": new.id},
+    )
     proposal = memory.propose(
-        [{"type": "create", "path": "/w/n", "content": "Ünï draft", "tags": ["a=b"]},
-         {"type": "update", "fact_id": project.id, "attributes": {"notes": "y"}}],
-        title="review", source="test",
-    )  # fmt: skip
+        [
+            {"type": "create", "path": "/w/n", "content": "Ünï draft", "tags": ["a=b"]},
+            {"type": "update", "fact_id": project.id, "attributes": {"notes": "y"}},
+        ],
+        title="review",
+        source="test",
+    )
     memory.approve(proposal.id, items=["1"])
     pruned = memory.prune(threshold=1.0, limit=2)
     captured = memory.remember(
@@ -107,8 +113,9 @@ def results(memory: Memory) -> dict[type, Any]:
     told = memory.store("/n", "We ship on Fridays.").id
     narrative = memory.chronicle.narrate("Fridays.", reason="r", memory_ids=[told], coverage="q")
     memory.forget(told, reason="changed")
-    claim = memory.chronicle.create_claim("Ünï plans to ship.", "plan", about=[new.id],
-                                          valid_from="2026-06-01", asserted_by="Ada")  # fmt: skip
+    claim = memory.chronicle.create_claim(
+        "Ünï plans to ship.", "plan", about=[new.id], valid_from="2026-06-01", asserted_by="Ada"
+    )
     memory.chronicle.add_claim_evidence(claim.id, memory_id=new.id, note="ünï", quote="Poetry")
     memory.chronicle.add_claim_evidence(claim.id, source="log", stance="context")
     memory.chronicle.adopt_claim(claim.id, reason="the log")

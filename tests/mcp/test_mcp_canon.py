@@ -16,9 +16,17 @@ from embornal.interfaces.mcp.server import build_server
 pytestmark = pytest.mark.anyio
 
 SEED_TOOLS = {
-    "canonize", "decanonize", "end_scope", "list_canon", "active_scopes", "set_frame",
-    "list_frames", "mark_conflict", "resolve_conflict", "list_conflicts",
-}  # fmt: skip
+    "canonize",
+    "decanonize",
+    "end_scope",
+    "list_canon",
+    "active_scopes",
+    "set_frame",
+    "list_frames",
+    "mark_conflict",
+    "resolve_conflict",
+    "list_conflicts",
+}
 
 
 async def _call(client: Client, tool: str, args: dict[str, Any]) -> tuple[bool, dict[str, Any]]:

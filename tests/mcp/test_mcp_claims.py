@@ -21,33 +21,74 @@ async def test_the_seed_guides_calls_work_unchanged(memory: Memory, clock: Fixed
         bad, got = await call(client, "remember", said)
         assert not bad
         mid = got["memory_id"]
-        bad, old = await call(client, "create_claim", {
-            "content": "The release is planned for June.", "kind": "plan",
-            "reason": "extracted from the notice", "scope": "release", "asserted_by": "the team",
-        })  # fmt: skip
+        bad, old = await call(
+            client,
+            "create_claim",
+            {
+                "content": "The release is planned for June.",
+                "kind": "plan",
+                "reason": "extracted from the notice",
+                "scope": "release",
+                "asserted_by": "the team",
+            },
+        )
         assert not bad and old["status"] == "proposed" and old["claim_type"] == "plan"
         cid = old["claim_id"]
-        bad, got = await call(client, "add_evidence", {
-            "claim_id": cid, "memory_id": mid, "stance": "supports", "reason": "notice wording",
-            "quote": "planned for June",
-        })  # fmt: skip
+        bad, got = await call(
+            client,
+            "add_evidence",
+            {
+                "claim_id": cid,
+                "memory_id": mid,
+                "stance": "supports",
+                "reason": "notice wording",
+                "quote": "planned for June",
+            },
+        )
         assert not bad and got["supporting"] == 1 and got["evidence"][0]["note"] == "notice wording"
         bad, got = await call(client, "adopt_claim", {"claim_id": cid, "reason": "the plan"})
         assert not bad and got["status"] == "adopted" and got["eligible_for_recall"]
         checkpoint = got["history"][-1]["at"]
         clock.advance(seconds=60)
-        bad, new = await call(client, "create_claim", {
-            "content": "The release is planned for July.", "kind": "plan",
-            "reason": "the delay notice", "scope": "release",
-        })  # fmt: skip
-        await call(client, "add_evidence",
-                   {"claim_id": new["claim_id"], "memory_id": mid, "stance": "context",
-                    "reason": "the old plan"})  # fmt: skip
-        await call(client, "add_evidence", {"claim_id": new["claim_id"], "source": "delay notice",
-                                            "stance": "supports", "reason": "notice"})  # fmt: skip
-        bad, got = await call(client, "revise_claim", {
-            "claim_id": cid, "replacement_id": new["claim_id"], "reason": "the notice moved it",
-        })  # fmt: skip
+        bad, new = await call(
+            client,
+            "create_claim",
+            {
+                "content": "The release is planned for July.",
+                "kind": "plan",
+                "reason": "the delay notice",
+                "scope": "release",
+            },
+        )
+        await call(
+            client,
+            "add_evidence",
+            {
+                "claim_id": new["claim_id"],
+                "memory_id": mid,
+                "stance": "context",
+                "reason": "the old plan",
+            },
+        )
+        await call(
+            client,
+            "add_evidence",
+            {
+                "claim_id": new["claim_id"],
+                "source": "delay notice",
+                "stance": "supports",
+                "reason": "notice",
+            },
+        )
+        bad, got = await call(
+            client,
+            "revise_claim",
+            {
+                "claim_id": cid,
+                "replacement_id": new["claim_id"],
+                "reason": "the notice moved it",
+            },
+        )
         assert not bad and got["claim_id"] == new["claim_id"] and got["replaces"] == cid
         bad, now = await call(client, "recall_claims", {"scope": "release"})
         assert [c["claim_id"] for c in now["claims"]] == [new["claim_id"]]
@@ -55,8 +96,9 @@ async def test_the_seed_guides_calls_work_unchanged(memory: Memory, clock: Fixed
         assert not bad and [c["claim_id"] for c in then["claims"]] == [cid]
         bad, got = await call(client, "inspect_claim", {"claim_id": cid})
         assert not bad and got["status"] == "superseded" and got["replaced_by"] == new["claim_id"]
-        bad, got = await call(client, "create_claim",
-                              {"content": "I felt ignored.", "kind": "self_report"})  # fmt: skip
+        bad, got = await call(
+            client, "create_claim", {"content": "I felt ignored.", "kind": "self_report"}
+        )
         assert not bad and got["claim_type"] == "self_report"
 
 
@@ -73,8 +115,15 @@ async def test_fact_evidence_still_works_and_the_routing_is_explained(memory: Me
         props = tools["add_evidence"].input_schema["properties"]
         assert {"id", "evidence", "claim_id", "memory_id", "stance"} <= set(props)
         assert "required" not in tools["add_evidence"].input_schema
-        for name in ("create_claim", "adopt_claim", "revise_claim", "withdraw_claim",
-                     "recall_claims", "inspect_claim", "retract_evidence"):  # fmt: skip
+        for name in (
+            "create_claim",
+            "adopt_claim",
+            "revise_claim",
+            "withdraw_claim",
+            "recall_claims",
+            "inspect_claim",
+            "retract_evidence",
+        ):
             tool = tools[name]
             assert tool.description and "Example:" in tool.description
             assert tool.annotations is not None
@@ -108,8 +157,14 @@ async def test_add_evidence_answers_the_association_it_recorded(memory: Memory) 
         _, kept = await call(client, "remember", {"content": "null"})
         _, made = await call(client, "create_claim", {"content": "null", "kind": "self_report"})
         cid = made["claim_id"]
-        said = {"claim_id": cid, "memory_id": kept["memory_id"], "stance": "supports",
-                "reason": "exact words", "quote": "null", "locator": "null"}  # fmt: skip
+        said = {
+            "claim_id": cid,
+            "memory_id": kept["memory_id"],
+            "stance": "supports",
+            "reason": "exact words",
+            "quote": "null",
+            "locator": "null",
+        }
         bad, got = await call(client, "add_evidence", said)
         assert not bad, got
         assert got["id"] == got["evidence_id"] == f"{cid}-1" and got["claim_id"] == cid
@@ -118,11 +173,13 @@ async def test_add_evidence_answers_the_association_it_recorded(memory: Memory) 
         assert got["supporting"] == 1 and got["evidence"][0]["locator"] == "null"
         _, again = await call(client, "add_evidence", said)  # a repeat: the same one stands
         assert again["id"] == f"{cid}-1" and len(again["evidence"]) == 1
-        _, other = await call(client, "add_evidence", {"claim_id": cid, "source": "chat",
-                                                       "stance": "context"})  # fmt: skip
+        _, other = await call(
+            client, "add_evidence", {"claim_id": cid, "source": "chat", "stance": "context"}
+        )
         assert other["id"] == f"{cid}-2" and other["source"] == "chat"
-        bad, gone = await call(client, "retract_evidence",
-                               {"evidence_id": got["id"], "reason": "misread"})  # fmt: skip
+        bad, gone = await call(
+            client, "retract_evidence", {"evidence_id": got["id"], "reason": "misread"}
+        )
         assert not bad, gone
         assert gone["id"] == f"{cid}-1" and gone["active"] is False and gone["retracted_at"]
 
@@ -165,7 +222,8 @@ async def test_inspect_claim_answers_replacement_id(memory: Memory) -> None:
         await call(client, "adopt_claim", {"claim_id": old, "reason": "the plan"})
         _, got = await call(client, "inspect_claim", {"claim_id": old})
         assert "replacement_id" in got and got["replacement_id"] is None
-        await call(client, "revise_claim",
-                   {"claim_id": old, "replacement_id": new, "reason": "delay"})  # fmt: skip
+        await call(
+            client, "revise_claim", {"claim_id": old, "replacement_id": new, "reason": "delay"}
+        )
         _, got = await call(client, "inspect_claim", {"claim_id": old})
         assert got["replacement_id"] == got["replaced_by"] == new

@@ -28,10 +28,22 @@ pytestmark = pytest.mark.anyio
 SRC = str(Path(embornal.__file__).parents[1])  # this source tree, for the server process
 COMPAT = ["--compat", "memory-as-history"]
 PEER_CORE = {
-    "remember", "recall", "search", "promote", "pin", "unpin", "corroborate", "provenance",
-    "flag_sensitive", "forget", "restore", "narrate", "current_narrative",
-    "due_for_consolidation", "audit_log",
-}  # fmt: skip
+    "remember",
+    "recall",
+    "search",
+    "promote",
+    "pin",
+    "unpin",
+    "corroborate",
+    "provenance",
+    "flag_sensitive",
+    "forget",
+    "restore",
+    "narrate",
+    "current_narrative",
+    "due_for_consolidation",
+    "audit_log",
+}
 
 
 def _params(tmp_path: Path, *args: str, **env: str) -> StdioServerParameters:

@@ -42,18 +42,36 @@ async def test_the_anchor_and_the_narrative_are_there_in_each_of_four_sessions(
     tmp_path: Path,
 ) -> None:
     db, home = tmp_path / "m.db", tmp_path / "home"
-    (captured,) = await _session(db, home, [
-        ("remember", {"content": "The user is Ada; I am her assistant.", "source": "ada"}),
-    ])  # fmt: skip
+    (captured,) = await _session(
+        db,
+        home,
+        [
+            ("remember", {"content": "The user is Ada; I am her assistant.", "source": "ada"}),
+        ],
+    )
     mid = captured["memory_id"]
-    await _session(db, home, [
-        ("promote", {"memory_id": mid, "reason": "stated by the user"}),
-        ("pin", {"memory_id": mid, "reason": "who the user is"}),
-    ])  # fmt: skip
-    await _session(db, home, [
-        ("narrate", {"content": "Ada and her assistant work on the data team.",
-                     "reason": "first account", "memory_ids": [mid]}),
-    ])  # fmt: skip
+    await _session(
+        db,
+        home,
+        [
+            ("promote", {"memory_id": mid, "reason": "stated by the user"}),
+            ("pin", {"memory_id": mid, "reason": "who the user is"}),
+        ],
+    )
+    await _session(
+        db,
+        home,
+        [
+            (
+                "narrate",
+                {
+                    "content": "Ada and her assistant work on the data team.",
+                    "reason": "first account",
+                    "memory_ids": [mid],
+                },
+            ),
+        ],
+    )
     for _ in range(2):  # the third session wrote it; the fourth and a fifth find it
         recalled, current = await _session(db, home, [("recall", {}), ("current_narrative", {})])
         assert mid in [h["id"] for h in recalled["hits"]]

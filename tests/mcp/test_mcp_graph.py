@@ -39,9 +39,13 @@ async def test_link_links_merge(memory: Memory) -> None:
     async with connect(memory) as client:
         err, made = await call(client, "link", {"from": note.id, "rel": "about", "to": twin.id})
         assert not err, made
-        assert made == {"source_id": note.id, "relation": "about", "target_id": twin.id,
-                        "link_id": f"{note.id}:about:{twin.id}",
-                        "id": f"{note.id}:about:{twin.id}"}  # fmt: skip
+        assert made == {
+            "source_id": note.id,
+            "relation": "about",
+            "target_id": twin.id,
+            "link_id": f"{note.id}:about:{twin.id}",
+            "id": f"{note.id}:about:{twin.id}",
+        }
         err, merged = await call(
             client, "merge", {"survivor": ada.id, "duplicate": twin.id, "reason": "same"}
         )
@@ -51,8 +55,9 @@ async def test_link_links_merge(memory: Memory) -> None:
         assert [(n["id"], n["via"], n["depth"]) for n in graph["linked"]] == [
             (note.id, "subject_of", 1)
         ]
-        err, gone = await call(client, "unlink", {"source": note.id, "relation": "about",
-                                                  "target": twin.id})  # fmt: skip
+        err, gone = await call(
+            client, "unlink", {"source": note.id, "relation": "about", "target": twin.id}
+        )
         assert not err and gone["relation"] == "about"
 
 
@@ -60,14 +65,15 @@ async def test_errors_name_the_fix_and_write_nothing(memory: Memory) -> None:
     a = memory.store("/a", "A.")
     b = memory.store("/b", "B.")
     async with connect(memory) as client:
-        err, data = await call(client, "link", {"source": a.id, "relation": "works_at",
-                                                "target": b.id})  # fmt: skip
+        err, data = await call(
+            client, "link", {"source": a.id, "relation": "works_at", "target": b.id}
+        )
         assert err and data["error"] == "invalid_link"
         assert "may not emit works_at" in data["message"] and "link(" in data["hint"]
-        err, data = await call(client, "link", {"source": a.id, "relation": "knows",
-                                                "target": b.id})  # fmt: skip
+        err, data = await call(
+            client, "link", {"source": a.id, "relation": "knows", "target": b.id}
+        )
         assert err and "about" in json.dumps(data)
-        err, data = await call(client, "merge", {"survivor": a.id, "source": a.id,
-                                                 "reason": "x"})  # fmt: skip
+        err, data = await call(client, "merge", {"survivor": a.id, "source": a.id, "reason": "x"})
         assert err and data["error"] == "invalid_merge" and "merge(" in data["hint"]
     assert [e.type for e in memory.history(a.id)] == ["FactStored"]

@@ -77,9 +77,21 @@ async def test_the_protocol_loop_is_the_core_profile_and_the_rest_is_in_full(
 ) -> None:
     """memory-as-history's core carries capture, consolidation, anchors, corroboration, forgetting
     and the audit; review and the other queues are in the full profile only."""
-    loop = {"remember", "promote", "pin", "unpin", "corroborate", "provenance",
-            "flag_sensitive", "due_for_consolidation", "forget", "restore", "audit_log",
-            "recall", "store"}  # fmt: skip
+    loop = {
+        "remember",
+        "promote",
+        "pin",
+        "unpin",
+        "corroborate",
+        "provenance",
+        "flag_sensitive",
+        "due_for_consolidation",
+        "forget",
+        "restore",
+        "audit_log",
+        "recall",
+        "store",
+    }
     rest = {"review", "due_for_review", "list_forgotten"}
     async with Client(build_server(memory, profile="core"), mode="auto") as client:
         core = {t.name for t in (await client.list_tools()).tools}

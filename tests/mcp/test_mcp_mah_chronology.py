@@ -34,8 +34,16 @@ async def _notice(client: Client) -> tuple[str, str, str]:
     earlier = await _ok(client, "remember", {"content": "original date", **at})
     at.update(session_position=1, event_at="2024-02-01T00:00:00Z")
     later = await _ok(client, "remember", {"content": "deadline changed", **at})
-    edge = await _ok(client, "link_memories", {"from_id": later["id"], "to_id": earlier["id"],
-        "relation": "updates", "reason": "revised notice"})  # fmt: skip
+    edge = await _ok(
+        client,
+        "link_memories",
+        {
+            "from_id": later["id"],
+            "to_id": earlier["id"],
+            "relation": "updates",
+            "reason": "revised notice",
+        },
+    )
     return earlier["id"], later["id"], edge["id"]
 
 

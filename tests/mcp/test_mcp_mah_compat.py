@@ -118,18 +118,29 @@ async def test_remember_keeps_what_the_material_is_its_origin_and_capture_contex
     string is text whatever it looks like."""
     async with connect(memory) as client:
         for literal in ("null", "1e999", '{"x":1}'):
-            bad, got = await call(client, "remember", {
-                "content": literal, "material_type": "utterance", "origin_id": literal,
-                "capture_context": literal})  # fmt: skip
+            bad, got = await call(
+                client,
+                "remember",
+                {
+                    "content": literal,
+                    "material_type": "utterance",
+                    "origin_id": literal,
+                    "capture_context": literal,
+                },
+            )
             assert not bad, got
             assert got["origin_id"] == got["capture_context"] == literal
             assert got["material_type"] == "utterance"
         _, plain = await call(client, "remember", {"content": "no declaration"})
         assert plain["material_type"] == "unspecified"
         assert plain["origin_id"] is None and plain["capture_context"] is None
-        for wrong in ({"material_type": "poem"}, {"material_type": True},
-                      {"origin_id": " "}, {"capture_context": 7},
-                      {"origin_id": "x" * 1001}):  # fmt: skip
+        for wrong in (
+            {"material_type": "poem"},
+            {"material_type": True},
+            {"origin_id": " "},
+            {"capture_context": 7},
+            {"origin_id": "x" * 1001},
+        ):
             bad, err = await call(client, "remember", {"content": "refused", **wrong})
             assert bad and err["error"] == "invalid_input", (wrong, err)
             assert next(iter(wrong)) in err["message"] + err.get("hint", "")
@@ -139,8 +150,11 @@ async def test_remember_keeps_what_the_material_is_its_origin_and_capture_contex
 async def test_revise_claim_takes_old_id(memory: Memory) -> None:
     async with connect(memory) as client:
         _, old = await call(client, "create_claim", {"content": "June.", "kind": "plan"})
-        await call(client, "add_evidence", {"claim_id": old["id"], "source": "notice",
-                                            "stance": "supports", "reason": "notice"})  # fmt: skip
+        await call(
+            client,
+            "add_evidence",
+            {"claim_id": old["id"], "source": "notice", "stance": "supports", "reason": "notice"},
+        )
         await call(client, "adopt_claim", {"claim_id": old["id"], "reason": "the plan"})
         bad, got = await call(
             client, "revise_claim", {"old_id": old["id"], "statement": "July.", "reason": "moved"}
@@ -338,8 +352,9 @@ async def test_searches_say_how_they_retrieved_and_the_archive_takes_a_frame(
         assert {h["id"] for h in got["memories"]} == {a["id"], b["id"]}
 
 
-@pytest.mark.parametrize(("tool", "args"), [("narrate", {"content": "x", "reason": "y"}),
-                                            ("current_narrative", {})])  # fmt: skip
+@pytest.mark.parametrize(
+    ("tool", "args"), [("narrate", {"content": "x", "reason": "y"}), ("current_narrative", {})]
+)
 async def test_a_blank_narrative_scope_is_refused(
     memory: Memory, tool: str, args: dict[str, str]
 ) -> None:
@@ -378,8 +393,11 @@ async def test_adopt_claim_answers_its_events_and_current_narrative_its_standing
     ``as_of``) and ``id``/``review_status`` at the top of ``current_narrative``."""
     async with connect(memory) as client:
         _, claim = await call(client, "create_claim", {"content": "June.", "kind": "plan"})
-        await call(client, "add_evidence", {"claim_id": claim["id"], "source": "notice",
-                                            "stance": "supports", "reason": "notice"})  # fmt: skip
+        await call(
+            client,
+            "add_evidence",
+            {"claim_id": claim["id"], "source": "notice", "stance": "supports", "reason": "notice"},
+        )
         clock.advance(seconds=0.25)  # within a second: the checkpoint must include it
         bad, adopted = await call(client, "adopt_claim", {"claim_id": claim["id"], "reason": "r"})
         assert not bad and adopted["events"][-1]["action"] == "adopt_claim"
@@ -399,8 +417,9 @@ async def test_list_narratives_answers_a_list_and_narratives_their_coverage(
     """memory-as-history reads ``list_narratives()`` as the list of accounts (every scope,
     an unusable one too) and a narrative's ``coverage``."""
     async with connect(memory) as client:
-        _, one = await call(client, "narrate", {"content": "One.", "reason": "r",
-                                                "coverage": "null"})  # fmt: skip
+        _, one = await call(
+            client, "narrate", {"content": "One.", "reason": "r", "coverage": "null"}
+        )
         assert one["coverage"] == "null"
         await call(client, "narrate", {"content": "Ops.", "reason": "r", "scope": "ops"})
         bad, listed = await call(client, "list_narratives", {})

@@ -97,17 +97,24 @@ async def test_a_narrative_on_a_claim_over_mcp_and_the_audit(memory: Memory) -> 
     async with Client(build_server(memory, profile="full"), mode="auto") as client:
         _, got = await _call(client, "remember", {"content": "June.", "source": "notice"})
         mid = got["memory_id"]
-        _, made = await _call(client, "create_claim", {"content": "June.", "kind": "plan",
-                                                       "reason": "from the notice"})  # fmt: skip
+        _, made = await _call(
+            client,
+            "create_claim",
+            {"content": "June.", "kind": "plan", "reason": "from the notice"},
+        )
         cid = made["claim_id"]
-        bad, err = await _call(client, "narrate", {"content": "x", "reason": "r",
-                                                   "claim_ids": [cid]})  # fmt: skip
+        bad, err = await _call(
+            client, "narrate", {"content": "x", "reason": "r", "claim_ids": [cid]}
+        )
         assert bad and err["error"] == "protocol_violation"
         assert f'adopt_claim(claim_id="{cid}"' in err["hint"]
         await _call(client, "add_evidence", {"claim_id": cid, "memory_id": mid, "reason": "it"})
         await _call(client, "adopt_claim", {"claim_id": cid, "reason": "the plan"})
-        bad, n = await _call(client, "narrate", {"content": "June.", "reason": "weekly",
-                                                 "claim_ids": [cid], "scope": "p"})  # fmt: skip
+        bad, n = await _call(
+            client,
+            "narrate",
+            {"content": "June.", "reason": "weekly", "claim_ids": [cid], "scope": "p"},
+        )
         assert not bad and n["usable"] and n["claim_ids"] == [cid]
         await _call(client, "withdraw_claim", {"claim_id": cid, "reason": "dropped"})
         _, view = await _call(client, "current_narrative", {"scope": "p"})
@@ -116,8 +123,11 @@ async def test_a_narrative_on_a_claim_over_mcp_and_the_audit(memory: Memory) -> 
             {"ref": cid, "issue": "claim_withdrawn", "live": True}
         ]
         _, audit = await _call(client, "audit_log", {"limit": 5})
-        top = [(e["action"], e.get("claim_id"), e.get("narrative_id"), e["reason"])
-               for e in audit[:3]]  # fmt: skip
-        assert top == [("withdraw_claim", cid, None, "dropped"),
-                       ("narrate", None, n["narrative_id"], "weekly"),
-                       ("adopt_claim", cid, None, "the plan")]  # fmt: skip
+        top = [
+            (e["action"], e.get("claim_id"), e.get("narrative_id"), e["reason"]) for e in audit[:3]
+        ]
+        assert top == [
+            ("withdraw_claim", cid, None, "dropped"),
+            ("narrate", None, n["narrative_id"], "weekly"),
+            ("adopt_claim", cid, None, "the plan"),
+        ]

@@ -24,9 +24,14 @@ async def test_an_assistant_proposes_and_a_person_decides(memory: Memory) -> Non
         assert {"propose", "proposals", "proposal", "approve", "reject", "retention"} <= set(tools)
         hints = tools["approve"].annotations
         assert hints is not None and hints.destructive_hint is True
-        made = await ok(client, "propose", {
-            "items": '[{"type": "create", "path": "/notes/new", "content": "The ibex note."}]',
-            "title": "from chat"})  # fmt: skip
+        made = await ok(
+            client,
+            "propose",
+            {
+                "items": '[{"type": "create", "path": "/notes/new", "content": "The ibex note."}]',
+                "title": "from chat",
+            },
+        )
         assert made["status"] == "open" and "ask the user" in made["hint"]
         listed = await ok(client, "proposals", {"status": "open"})
         assert [p["id"] for p in listed["proposals"]] == [made["id"]]
@@ -81,19 +86,28 @@ async def test_an_assistant_replaces_an_item_of_its_proposal(memory: Memory) -> 
     in each shape a model sends; a stale version is proposal_changed, an unknown number or
     a bad item invalid_input, and none of them changes anything."""
     async with connect(memory, profile="full") as client:
-        made = await ok(client, "propose", {"items": [
-            {"type": "create", "path": "/notes/tea", "content": "Likes tea."},
-            {"type": "create", "path": "/notes/b", "content": "Second."}]})  # fmt: skip
+        made = await ok(
+            client,
+            "propose",
+            {
+                "items": [
+                    {"type": "create", "path": "/notes/tea", "content": "Likes tea."},
+                    {"type": "create", "path": "/notes/b", "content": "Second."},
+                ]
+            },
+        )
         kept = made["items"][0]["fact_id"]
         green = {"type": "create", "path": "/notes/tea", "content": "Likes green tea."}
-        done = await ok(client, "edit_proposal",
-                        {"id": made["id"], "replace": {"1": green}, "version": 1})  # fmt: skip
+        done = await ok(
+            client, "edit_proposal", {"id": made["id"], "replace": {"1": green}, "version": 1}
+        )
         assert done["version"] == 2 and [i["number"] for i in done["items"]] == ["1", "2"]
         assert done["items"][0]["fact_id"] == kept
         assert done["items"][0]["fields"]["content"] == "Likes green tea."
         for shape in ([{"number": 1, **green}], json.dumps({"1": green})):  # tolerated
-            again = await ok(client, "edit_proposal", {"proposal_id": made["id"],
-                                                       "replacements": shape})  # fmt: skip
+            again = await ok(
+                client, "edit_proposal", {"proposal_id": made["id"], "replacements": shape}
+            )
             assert again["items"][0]["fact_id"] == kept
         version = again["version"]
         stale = await fail(

@@ -16,12 +16,18 @@ ASKED = "2026-12-02T15:00:00Z"
 async def test_recall_reads_the_time_named_against_now(memory: Memory) -> None:
     near, far = memory.store_many(
         [
-            NewFact(path="/chat/s1", content="We went hiking in the hills.",
-                    at=datetime(2026, 11, 28, 10, tzinfo=UTC)),
-            NewFact(path="/chat/s2", content="We went hiking in the hills too.",
-                    at=datetime(2026, 10, 3, 10, tzinfo=UTC)),
+            NewFact(
+                path="/chat/s1",
+                content="We went hiking in the hills.",
+                at=datetime(2026, 11, 28, 10, tzinfo=UTC),
+            ),
+            NewFact(
+                path="/chat/s2",
+                content="We went hiking in the hills too.",
+                at=datetime(2026, 10, 3, 10, tzinfo=UTC),
+            ),
         ]
-    )  # fmt: skip
+    )
     async with connect(memory, profile="core") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert "now" not in tools["recall"].input_schema["properties"]

@@ -48,9 +48,10 @@ def _target(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str
 
 
 @pytest.fixture(
-    params=[pytest.param(b, marks=pytest.mark.postgresql) if b == "postgresql" else b
-            for b in BACKENDS]
-)  # fmt: skip
+    params=[
+        pytest.param(b, marks=pytest.mark.postgresql) if b == "postgresql" else b for b in BACKENDS
+    ]
+)
 def backend(request: pytest.FixtureRequest) -> str:
     name: str = request.param
     return name

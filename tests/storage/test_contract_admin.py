@@ -64,15 +64,21 @@ def test_a_captures_declared_material_is_projected_replayed_and_purged(
     """What remember declares of its material (decision 0156) is in the protocol's
     projection as a replay makes it; a purge erases its origin and capture context."""
     fid = events.new_id()
-    captured = MemoryCaptured(fid, material_type="utterance", origin_id=f"post {MARKER}",
-                              capture_context=f"thread {MARKER}")  # fmt: skip
+    captured = MemoryCaptured(
+        fid,
+        material_type="utterance",
+        origin_id=f"post {MARKER}",
+        capture_context=f"thread {MARKER}",
+    )
     write(store, events.stored("/inbox/s", "words", fact_id=fid), events.captured(captured))
     state = store.fact_state(fid)
     assert state is not None
     h = history_of(state)
     assert (h.material_type, h.origin_id, h.capture_context) == (
-        "utterance", f"post {MARKER}", f"thread {MARKER}",
-    )  # fmt: skip
+        "utterance",
+        f"post {MARKER}",
+        f"thread {MARKER}",
+    )
     assert store.verify() == []
     store.rebuild()
     assert store.verify() == []

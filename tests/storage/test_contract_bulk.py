@@ -35,8 +35,9 @@ def _items() -> list[NewFact]:
         NewFact("/projects/alpha", "Alpha uses sqlite for its log."),
         NewFact("/projects/alpha/deep/er", "Deeper note about the alpha storage."),
         NewFact("/projects/alpha", "Second note on alpha.", tags=["source=import", "lang=en"]),
-        NewFact("/people/ada", "Ada Lovelace.", kind="person",
-                attributes={"full_name": "Ada Lovelace"}),
+        NewFact(
+            "/people/ada", "Ada Lovelace.", kind="person", attributes={"full_name": "Ada Lovelace"}
+        ),
         NewFact("/p", "Project one.", kind="project", attributes={"name": "a", "status": "idea"}),
         NewFact("/t", "word private", visibility="private"),
         NewFact("/t/sub", "word for bob and carol", visibility="restricted:carol,bob"),
@@ -46,7 +47,7 @@ def _items() -> list[NewFact]:
         NewFact("/c", "sure of it", confidence=0.95, source="import"),
         NewFact("/Projects/Alpha/", "Folded path, tags by mapping.", tags={"team": "core"}),
         NewFact("/cjk", "记忆系统 stores café notes\twith a tab\nand a line"),
-    ]  # fmt: skip
+    ]
     out += [NewFact(f"/bulk/n{i % 7}", f"bulk fact {i} about topic {i % 5}") for i in range(30)]
     return out
 

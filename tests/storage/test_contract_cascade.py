@@ -25,8 +25,10 @@ OUTSIDE_GUIDE = without_guide(EVERYTHING)  # a new memory's guide is pinned (dec
 
 
 def test_anchor_facts_are_the_live_pinned_ones_in_scope(store: Store, events: Events) -> None:
-    ids = [write(store, events.stored(f"/{where}/n", f"note {i}"))[0]
-           for i, where in enumerate(("public", "private", "public", "public"))]  # fmt: skip
+    ids = [
+        write(store, events.stored(f"/{where}/n", f"note {i}"))[0]
+        for i, where in enumerate(("public", "private", "public", "public"))
+    ]
     assert store.anchor_facts(OUTSIDE_GUIDE, limit=10) == []
     write(store, *(_pin(events, fid) for fid in ids[:3]))
     write(store, events.forgotten(ids[2]))
@@ -43,7 +45,6 @@ def test_frames_of_names_the_frame_of_each_fact_that_has_one(store: Store, event
     assert store.frames_of([]) == {} and store.frames_of(ids) == {}
     write(store, _on(events, ids[0], MemoryFramed(fact_id=ids[0], frame="work")))
     write(store, _on(events, ids[1], MemoryFramed(fact_id=ids[1], frame="home")))
-    write(store, _on(events, ids[0], MemoryFramed(fact_id=ids[0], frame="team-a",
-                                                  previous="work")))  # fmt: skip
+    write(store, _on(events, ids[0], MemoryFramed(fact_id=ids[0], frame="team-a", previous="work")))
     assert store.frames_of(ids) == {ids[0]: "team-a", ids[1]: "home"}
     assert store.frames_of([ids[2], "01ZZZZZZZZZZZZZZZZZZZZZZZZ"]) == {}

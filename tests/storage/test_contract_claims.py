@@ -25,13 +25,21 @@ def test_claims_as_their_streams_make_them(store: Store, events: Events) -> None
     (m1, m2) = write(store, events.stored("/a", "one"), events.stored("/b", "two"))
     write(store, _on(events, "C1", ClaimCreated("C1", "One.", "plan", about=(m1,))))
     write(store, _on(events, "C2", ClaimCreated("C2", "Two.", "observation", scope="s")))
-    write(store, _on(events, "C1", ClaimEvidenceAdded("C1", "C1-1", "supports", memory_id=m2)),
-          _on(events, "C1", ClaimAdopted("C1")))  # fmt: skip
-    write(store, _on(events, "C2", ClaimEvidenceAdded("C2", "C2-1", "supports", source="x")),
-          _on(events, "C2", ClaimWithdrawn("C2")))  # fmt: skip
+    write(
+        store,
+        _on(events, "C1", ClaimEvidenceAdded("C1", "C1-1", "supports", memory_id=m2)),
+        _on(events, "C1", ClaimAdopted("C1")),
+    )
+    write(
+        store,
+        _on(events, "C2", ClaimEvidenceAdded("C2", "C2-1", "supports", source="x")),
+        _on(events, "C2", ClaimWithdrawn("C2")),
+    )
     rows = store.claim_rows()
     assert [(r.claim_id, r.status, r.owner, r.scope) for r in rows] == [
-        ("C2", "withdrawn", "ada", "s"), ("C1", "adopted", "ada", "global")]  # fmt: skip
+        ("C2", "withdrawn", "ada", "s"),
+        ("C1", "adopted", "ada", "global"),
+    ]
     assert [r.claim_id for r in store.claim_rows(status="adopted")] == ["C1"]
     assert [r.claim_id for r in store.claim_rows(scope="s")] == ["C2"]
     first = rows[1].recorded_at
@@ -52,12 +60,17 @@ def test_the_events_of_some_types_newest_first_below_a_position(
     """The audit's read of the claims' and narratives' streams (decision 0099)."""
     (m1,) = write(store, events.stored("/a", "one"))
     write(store, _on(events, "C1", ClaimCreated("C1", "One.", "plan", about=(m1,))))
-    write(store, _on(events, "C1", ClaimEvidenceAdded("C1", "C1-1", "supports", memory_id=m1)),
-          _on(events, "C1", ClaimAdopted("C1")))  # fmt: skip
+    write(
+        store,
+        _on(events, "C1", ClaimEvidenceAdded("C1", "C1-1", "supports", memory_id=m1)),
+        _on(events, "C1", ClaimAdopted("C1")),
+    )
     types = ["ClaimCreated", "ClaimAdopted"]
     got = store.events_of_types(types, limit=10)
     assert [(e.stream_id, e.type, e.reason) for e in got] == [
-        ("claim:C1", "ClaimAdopted", "why"), ("claim:C1", "ClaimCreated", "why")]  # fmt: skip
+        ("claim:C1", "ClaimAdopted", "why"),
+        ("claim:C1", "ClaimCreated", "why"),
+    ]
     assert [e.type for e in store.events_of_types(types, limit=1)] == ["ClaimAdopted"]
     below = store.events_of_types(types, limit=10, before=got[0].position)
     assert [e.type for e in below] == ["ClaimCreated"]

@@ -46,8 +46,13 @@ def _seed(store: Store, events: Events, clock: FixedClock) -> list[str]:
         body = replace(stored.body, kind=kind, confidence=n / 12)
         new = [replace(stored, body=body)]
         if n in (4, 7):
-            new.append(_new(events, stored.stream_id,
-                            MemoryCaptured(stored.stream_id, tier="interpretation")))  # fmt: skip
+            new.append(
+                _new(
+                    events,
+                    stored.stream_id,
+                    MemoryCaptured(stored.stream_id, tier="interpretation"),
+                )
+            )
         ids.append(write(store, *new)[0])
     clock.advance(seconds=600)
     write(store, _new(events, "recall:1", FactsRecalled(fact_ids=(ids[1], ids[5]), at=clock.now())))
@@ -55,8 +60,15 @@ def _seed(store: Store, events: Events, clock: FixedClock) -> list[str]:
     return ids
 
 
-def _ids(store: Store, where: ListFilter, *, offset: int = 0, limit: int = 50,
-         read: object = ALL, now: str | None = None) -> list[str]:  # fmt: skip
+def _ids(
+    store: Store,
+    where: ListFilter,
+    *,
+    offset: int = 0,
+    limit: int = 50,
+    read: object = ALL,
+    now: str | None = None,
+) -> list[str]:
     at = now or format_time(store.clock.now())  # type: ignore[attr-defined]
     page = store.list_rows(where, read, now=at, offset=offset, limit=limit)  # type: ignore[arg-type]
     return [r.fact.id for r in page.rows]
@@ -85,8 +97,9 @@ def test_list_filters_each_field(store: Store, events: Events, clock: FixedClock
 
 def test_list_rows_carry_stage_and_tier(store: Store, events: Events, clock: FixedClock) -> None:
     ids = _seed(store, events, clock)
-    page = store.list_rows(ListFilter(sort="oldest"), ALL,
-                           now=format_time(clock.now()), offset=0, limit=50)  # fmt: skip
+    page = store.list_rows(
+        ListFilter(sort="oldest"), ALL, now=format_time(clock.now()), offset=0, limit=50
+    )
     rows = {r.fact.id: r for r in page.rows}
     assert (rows[ids[4]].stage, rows[ids[4]].tier) == ("working", "interpretation")
     assert rows[ids[0]].stage in (None, "consolidated")

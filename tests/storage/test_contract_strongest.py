@@ -23,8 +23,9 @@ from embornal.storage.contract import Store
 
 def _recalled(clock: FixedClock, ids: list[str]) -> NewEvent:
     body = FactsRecalled(fact_ids=tuple(ids), at=clock.now())
-    return NewEvent(f"recall:{format_time(clock.now())}", body, "default", ActorKind.PERSON,
-                    clock.now())  # fmt: skip
+    return NewEvent(
+        f"recall:{format_time(clock.now())}", body, "default", ActorKind.PERSON, clock.now()
+    )
 
 
 def _by_strength(facts: list[Fact], store_order: list[str], now: object) -> list[str]:
@@ -121,7 +122,8 @@ def test_strongest_under_a_path_is_the_subtree_ranking_cut(
             for limit in (1, 5, 40, 400):
                 got = [f.id for f in store.strongest(limit, format_time(now), under=under)]
                 assert got == expected[:limit], (days, under, limit)
-            seen = [f for f in inside if ("visibility", "public") in
-                    {(t.key, t.value) for t in f.tags}]  # fmt: skip
+            seen = [
+                f for f in inside if ("visibility", "public") in {(t.key, t.value) for t in f.tags}
+            ]
             got = [f.id for f in store.strongest(5, format_time(now), public, under=under)]
             assert got == _by_strength(seen, newest_first, now)[:5], (days, under)

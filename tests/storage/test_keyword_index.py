@@ -145,11 +145,23 @@ def test_the_index_ranks_as_fts5_exactly(built: tuple[Path, Memory]) -> None:
                     for superseded in (False, True):
                         for n in (10, 50):
                             _same(
-                                _search(store, terms, n, scope, under=under,
-                                        include_superseded=superseded),
-                                _exact(store, terms, n, scope, under=under,
-                                       include_superseded=superseded),
-                            )  # fmt: skip
+                                _search(
+                                    store,
+                                    terms,
+                                    n,
+                                    scope,
+                                    under=under,
+                                    include_superseded=superseded,
+                                ),
+                                _exact(
+                                    store,
+                                    terms,
+                                    n,
+                                    scope,
+                                    under=under,
+                                    include_superseded=superseded,
+                                ),
+                            )
         assert keyword_index.index_dir(str(db)).is_dir()
         assert store.verify() == []
     finally:

@@ -106,9 +106,13 @@ def test_the_commands_back_up_and_restore_a_database(
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(script), *args], capture_output=True, text=True, timeout=120, env=env,
+            [str(script), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
             check=False,
-        )  # fmt: skip
+        )
 
     assert (
         run("--db", pg_url, "memory", "store", "/pg/b", "Backed up by the command.").returncode == 0
@@ -128,8 +132,12 @@ def test_the_commands_back_up_and_restore_a_database(
 def test_a_backup_removes_the_part_a_killed_one_left(
     pg_url: str, tmp_path: Path, clock: FixedClock
 ) -> None:
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)  # fmt: skip
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     folder = tmp_path / "backups"
     folder.mkdir()
     stale = folder / f".monday.db.{gone.stdout.strip()}.part"  # its process is gone

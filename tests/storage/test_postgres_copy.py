@@ -56,8 +56,10 @@ def _fill(mem: Memory) -> dict[str, str]:
 
 def _log(mem: Memory) -> list[tuple[int, str, int, str]]:
     store = mem._store
-    return [(e.position, e.stream_id, e.version, json.dumps(e.payload, sort_keys=True))
-            for e in store.read_all()]  # fmt: skip
+    return [
+        (e.position, e.stream_id, e.version, json.dumps(e.payload, sort_keys=True))
+        for e in store.read_all()
+    ]
 
 
 def _hits(mem: Memory, mode: str) -> list[list[tuple[str, float]]]:
@@ -136,9 +138,13 @@ def test_the_command_copies_into_postgresql_with_json(tmp_path: Path, blank_url:
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(script), "--db", db, *args], capture_output=True, text=True, timeout=120,
-            env=env, check=False,
-        )  # fmt: skip
+            [str(script), "--db", db, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            check=False,
+        )
 
     assert run("memory", "store", "/projects/pg", "Moved to the shared server.").returncode == 0
     done = run("--json", "admin", "copy", "--to", blank_url)

@@ -175,9 +175,17 @@ def test_a_log_the_projections_refuse_is_an_invalid_import_and_writes_nothing(
     try:
         (fact,) = write(source, events.stored("/r", "the pangolin stays"))
         with source.transaction() as tx:
-            source.append(tx, [replace(events.stored("/r", "x"), stream_id=fact,
-                                       body=MemoryCaptured(fact, tier="archive"),
-                                       expected_version=None)])  # fmt: skip
+            source.append(
+                tx,
+                [
+                    replace(
+                        events.stored("/r", "x"),
+                        stream_id=fact,
+                        body=MemoryCaptured(fact, tier="archive"),
+                        expected_version=None,
+                    )
+                ],
+            )
         log = list(source.read_all())
         bad = log[-1]
         assert bad.type == "MemoryCaptured"

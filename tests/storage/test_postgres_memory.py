@@ -57,9 +57,13 @@ def test_the_command_line_reaches_it_by_db_and_by_the_environment(url: str, tmp_
 
     def run(*args: str, **extra: str) -> str:
         proc = subprocess.run(
-            [str(script), *args], capture_output=True, text=True, timeout=120,
-            env={**env, **extra}, check=False,
-        )  # fmt: skip
+            [str(script), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**env, **extra},
+            check=False,
+        )
         assert proc.returncode == 0, proc.stderr
         return proc.stdout
 

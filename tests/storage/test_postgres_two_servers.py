@@ -56,8 +56,11 @@ def _serve(env: dict[str, str], db: str) -> Iterator[str]:
     """``embornal --db DB serve`` on a free loopback port; yield its base URL."""
     proc = subprocess.Popen(
         [str(EMBORNAL), "--db", db, "--json", "serve", "--port", "0"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-    )  # fmt: skip
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     try:
         first = proc.stdout.readline().decode()

@@ -24,18 +24,26 @@ def _series(days: float = 10.0, reason: str | None = NASTY, actor: str = "a<b>")
         kind="fact",
         start=T0,
         end=end,
-        confidence=(SeriesPoint(T0, 0.95), SeriesPoint(mid, 0.95), SeriesPoint(mid, 0.4),
-                    SeriesPoint(end, 0.4)),
+        confidence=(
+            SeriesPoint(T0, 0.95),
+            SeriesPoint(mid, 0.95),
+            SeriesPoint(mid, 0.4),
+            SeriesPoint(end, 0.4),
+        ),
         effective=(SeriesPoint(T0, 0.95), SeriesPoint(mid, 0.9), SeriesPoint(end, 0.3)),
-        strength=(SeriesPoint(T0, 1.0), SeriesPoint(mid, 0.2), SeriesPoint(mid, 1.0),
-                  SeriesPoint(end, 0.1)),
+        strength=(
+            SeriesPoint(T0, 1.0),
+            SeriesPoint(mid, 0.2),
+            SeriesPoint(mid, 1.0),
+            SeriesPoint(end, 0.1),
+        ),
         marks=(
             SeriesMark(mid, "FactContradicted", actor, "assistant", reason, 0.4, 0.4, 0.2),
             SeriesMark(mid, "recall", None, None, None, 0.4, 0.4, 1.0),
         ),
         stale_below=0.35,
         recalls=1,
-    )  # fmt: skip
+    )
 
 
 def _parse(svg: str) -> ET.Element:
@@ -75,8 +83,15 @@ def test_every_text_is_inert() -> None:
     root = _parse(svg)
     assert "<script" not in svg
     assert {el.tag.removeprefix(SVG) for el in root.iter()} <= {
-        "svg", "title", "desc", "g", "line", "text", "polyline", "circle",
-    }  # fmt: skip
+        "svg",
+        "title",
+        "desc",
+        "g",
+        "line",
+        "text",
+        "polyline",
+        "circle",
+    }
     tips = [t.text or "" for c in root.iter(f"{SVG}circle") for t in c]
     tip = next(t for t in tips if "contradicted" in t)
     assert tip is not None

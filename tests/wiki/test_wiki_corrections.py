@@ -151,8 +151,11 @@ def test_bad_input_shows_the_error_and_keeps_what_was_typed(
     (alert,) = re.findall(r'<p class="notice refused" role="alert">([^<]*)</p>', text)
     assert said in alert
     assert form_token(text, action)  # the form is there again, open, to send once more
-    assert re.search(rf'<details class="correct" open><summary>[^<]*</summary><form[^>]*'
-                     rf'action="{action}"', text)  # fmt: skip
+    assert re.search(
+        rf'<details class="correct" open><summary>[^<]*</summary><form[^>]*'
+        rf'action="{action}"',
+        text,
+    )
     if verb == "supersede" and fields["content"]:
         assert ">Kept text, typed again.</textarea>" in text
     assert len(memory.history(fact.id)) == before  # nothing written

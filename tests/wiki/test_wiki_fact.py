@@ -123,8 +123,15 @@ def test_the_chart_is_an_inline_svg_of_valid_xml_inside_its_box(
     assert max(ys) > min(ys)
     # every text of the SVG is inert: no element but the chart's own, the reason as text
     assert {el.tag.removeprefix(SVG) for el in svg.iter()} <= {
-        "svg", "title", "desc", "g", "line", "text", "polyline", "circle",
-    }  # fmt: skip
+        "svg",
+        "title",
+        "desc",
+        "g",
+        "line",
+        "text",
+        "polyline",
+        "circle",
+    }
     titles = [t.text or "" for t in svg.iter(f"{SVG}title")]
     assert any(XSS_SCRIPT in t and '"quoted"' in t for t in titles)
     assert not any("on" + "error" in k for el in svg.iter() for k in el.attrib)

@@ -118,9 +118,11 @@ def test_a_fact_page_reads_the_narratives_on_a_link_of_the_fact(
     b = memory.store("/releases", "Release 2 fixed login.").id
     memory.link(b, "derived_from", a)
     memory.chronicle.narrate(
-        "How release 2 came about.", reason="r", link_ids=[f"{b}:derived_from:{a}"],
+        "How release 2 came about.",
+        reason="r",
+        link_ids=[f"{b}:derived_from:{a}"],
         scope="release-2",
-    )  # fmt: skip
+    )
     for fid in (a, b):
         text = client.get(f"/fact/{fid}").text
         part = text[text.index("<h2>History protocol</h2>") : text.index("<h2>Evidence</h2>")]

@@ -27,8 +27,9 @@ def _fill(memory: Memory, clock: FixedClock) -> list[str]:
         clock.advance(seconds=3600)
         tags = ["topic=red"] if n % 3 == 0 else ["topic=blue"]
         text = f"item {n} zeta" + (" quartz" if n == 4 else "")
-        f = memory.store(["/team/a", "/team/b", "/own"][n % 3], text, tags=tags,
-                         confidence=0.1 * (n + 1))  # fmt: skip
+        f = memory.store(
+            ["/team/a", "/team/b", "/own"][n % 3], text, tags=tags, confidence=0.1 * (n + 1)
+        )
         ids.append(f.id)
     clock.advance(days=2)
     memory.recall("quartz")
@@ -91,8 +92,16 @@ def test_the_list_pages_in_a_stable_order(memory: Memory, clock: FixedClock) -> 
 def test_the_list_refuses_bad_filters(memory: Memory, clock: FixedClock) -> None:
     _fill(memory, clock)
     with _client(memory) as client:
-        bad = ({"sort": "random"}, {"cmin": "x"}, {"smin": "2"}, {"tag": "red"}, {"size": "999"},
-               {"page": "0"}, {"stage": "done"}, {"under": "/bad path!"})  # fmt: skip
+        bad = (
+            {"sort": "random"},
+            {"cmin": "x"},
+            {"smin": "2"},
+            {"tag": "red"},
+            {"size": "999"},
+            {"page": "0"},
+            {"stage": "done"},
+            {"under": "/bad path!"},
+        )
         for params in bad:
             got = client.get("/list", params=params)
             assert got.status_code in (400, 404), params

@@ -34,8 +34,9 @@ def _edit(c: TestClient, pid: str, number: str, do: str, **typed: str) -> tuple[
     page = c.get(f"/proposal/{pid}/item/{number}")
     assert page.status_code == 200, page.text
     action = f"/proposal/{pid}/edit"
-    answer = c.post(action, data={**_fields(page.text, action, do), **typed},
-                    follow_redirects=False)  # fmt: skip
+    answer = c.post(
+        action, data={**_fields(page.text, action, do), **typed}, follow_redirects=False
+    )
     return page.text, answer
 
 
@@ -48,10 +49,16 @@ def test_a_person_changes_an_item_then_approves_what_it_says(memory: Memory) -> 
         assert f'href="/proposal/{pid}/item/1">edit or drop</a>' in page
         assert f'href="/proposal/{pid}/item/2">drop</a>' in page  # an archive: drop only
         form, done = _edit(
-            c, pid, "1", "save",
-            content="The narwhal has a spiral tusk.", path="/notes/whales",
-            kind="", tags="team=sea, mood=calm", reason="more exact",
-        )  # fmt: skip
+            c,
+            pid,
+            "1",
+            "save",
+            content="The narwhal has a spiral tusk.",
+            path="/notes/whales",
+            kind="",
+            tags="team=sea, mood=calm",
+            reason="more exact",
+        )
         assert "The narwhal has a tusk." in form  # the form holds the item as proposed
         assert done.status_code == 303  # type: ignore[attr-defined]
         assert done.headers["location"] == f"/proposal/{pid}?done=edited"  # type: ignore[attr-defined]
@@ -61,7 +68,9 @@ def test_a_person_changes_an_item_then_approves_what_it_says(memory: Memory) -> 
     item = edited.items[0]
     assert (item.number, item.fact_id) == ("1", before.items[0].fact_id)  # same place and id
     assert item.fields["path"] == "/notes/whales" and item.fields["tags"] == [
-        "team=sea", "mood=calm"]  # fmt: skip
+        "team=sea",
+        "mood=calm",
+    ]
     assert edited.version == before.version + 1 and len(edited.items) == 2
     memory.approve(pid, items=["1"], version=edited.version)
     (hit,) = memory.recall("spiral tusk")
@@ -83,8 +92,9 @@ def test_a_bad_edit_comes_back_with_what_was_typed_and_edits_nothing(memory: Mem
     pid = propose_two(memory, memory.store("/notes/animals", "Narwhals are a myth.").id)
     version = memory.proposal(pid).version
     with local(memory) as c:
-        _, bad_tag = _edit(c, pid, "1", "save", content="Typed with care.", path="/notes",
-                           tags="no equals sign")  # fmt: skip
+        _, bad_tag = _edit(
+            c, pid, "1", "save", content="Typed with care.", path="/notes", tags="no equals sign"
+        )
         assert bad_tag.status_code == 400  # type: ignore[attr-defined]
         text = bad_tag.text  # type: ignore[attr-defined]
         assert 'role="alert"' in text and "key=value" in text

@@ -45,53 +45,39 @@ def make_history_db(path: Path, *, tables: bool = True) -> Path:
         return path
     db.executescript(_TABLES)
     t = "2025-05-0{}T10:00:00+00:00".format
-    db.executemany(
-        "INSERT INTO memories (id, content, source, status, tier, created_at, consolidated_at,"
-        " consolidation_reason, forgotten_at, forgotten_reason, security_sensitive, frame)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    _insert(
+        db,
+        "memories",
         [
-            (
-                "a1b2c3d4e5f6",
-                "The user prefers tea to coffee.",
-                "user",
-                "consolidated",
-                "testimony",
-                t(1),
-                t(2),
-                "said twice",
-                None,
-                None,
-                0,
-                None,
-            ),
-            (
-                "0f9e8d7c6b5a",
-                "The launch is on Friday.",
-                "standup",
-                "working",
-                "archive",
-                t(1),
-                None,
-                None,
-                t(3),
-                "the launch moved",
-                0,
-                None,
-            ),
-            (
-                "123456abcdef",
-                "The team likes short reviews.",
-                None,
-                "working",
-                "interpretation",
-                t(2),
-                None,
-                None,
-                None,
-                None,
-                1,
-                "Team Alpha",
-            ),
+            {
+                "id": "a1b2c3d4e5f6",
+                "content": "The user prefers tea to coffee.",
+                "source": "user",
+                "status": "consolidated",
+                "tier": "testimony",
+                "created_at": t(1),
+                "consolidated_at": t(2),
+                "consolidation_reason": "said twice",
+            },
+            {
+                "id": "0f9e8d7c6b5a",
+                "content": "The launch is on Friday.",
+                "source": "standup",
+                "status": "working",
+                "tier": "archive",
+                "created_at": t(1),
+                "forgotten_at": t(3),
+                "forgotten_reason": "the launch moved",
+            },
+            {
+                "id": "123456abcdef",
+                "content": "The team likes short reviews.",
+                "status": "working",
+                "tier": "interpretation",
+                "created_at": t(2),
+                "security_sensitive": 1,
+                "frame": "Team Alpha",
+            },
         ],
     )
     db.execute("INSERT INTO anchors VALUES ('a1b2c3d4e5f6', 'identity', ?)", (t(2),))
@@ -104,29 +90,35 @@ def make_history_db(path: Path, *, tables: bool = True) -> Path:
             ("l3", "0f9e8d7c6b5a", "forget", "the launch moved", t(3)),
         ],
     )
-    db.executemany(
-        "INSERT INTO narratives VALUES (?, ?, ?, ?, ?, ?, ?)",
+    _insert(
+        db,
+        "narratives",
         [
-            (
-                "n1",
-                "A tea drinker.",
-                "first account",
-                json.dumps(["a1b2c3d4e5f6"]),
-                t(2),
-                t(4),
-                "n2",
-            ),
-            (
-                "n2",
-                "A tea drinker on a short-review team.",
-                "more seen",
-                json.dumps(["a1b2c3d4e5f6", "123456abcdef", "ffffffffffff"]),
-                t(4),
-                None,
-                None,
-            ),
+            {
+                "id": "n1",
+                "content": "A tea drinker.",
+                "reason": "first account",
+                "memory_ids": json.dumps(["a1b2c3d4e5f6"]),
+                "created_at": t(2),
+                "superseded_at": t(4),
+                "superseded_by": "n2",
+            },
+            {
+                "id": "n2",
+                "content": "A tea drinker on a short-review team.",
+                "reason": "more seen",
+                "memory_ids": json.dumps(["a1b2c3d4e5f6", "123456abcdef", "ffffffffffff"]),
+                "created_at": t(4),
+            },
         ],
     )
     db.commit()
     db.close()
     return path
+
+
+def _insert(db: sqlite3.Connection, table: str, rows: list[dict[str, object]]) -> None:
+    """Insert ``rows`` by column name; a column a row leaves out takes its default."""
+    for row in rows:
+        marks = ", ".join("?" * len(row))
+        db.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({marks})", tuple(row.values()))

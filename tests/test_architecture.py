@@ -9,9 +9,12 @@ too.
 from __future__ import annotations
 
 import ast
+import io
 import json
+import re
 import subprocess
 import sys
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -433,17 +436,100 @@ def test_no_module_exceeds_the_line_budget(mod: Module) -> None:
     assert lines <= MAX_LINES, f"{mod.path} has {lines} lines; is it two modules?"
 
 
-#: Modules whose literal data tables are laid out by hand (``# fmt: skip`` on the table).
-DATA_TABLES: frozenset[str] = frozenset()
+TESTS = Path(__file__).resolve().parent
+_LAYOUT_MARKER = re.compile(r"#\s*fmt:\s*(skip|off|on)\b")
+
+
+def _literal(node: ast.expr) -> bool:
+    """A value written out: a constant, a name (``None``, an exception class), or a
+    display of such values."""
+    if isinstance(node, ast.Constant | ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _literal(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _literal(k) for k in node.keys) and all(
+            _literal(v) for v in node.values
+        )
+    return False
+
+
+def _table(node: ast.expr) -> bool:
+    """A literal data table: a display of two rows or more, each row a tuple, list or
+    dict display of literal values (for a dict, each value is a row)."""
+    rows = node.values if isinstance(node, ast.Dict) else getattr(node, "elts", None)
+    if not isinstance(node, ast.Tuple | ast.List | ast.Set | ast.Dict) or len(rows) < 2:
+        return False
+    return all(isinstance(r, ast.Tuple | ast.List | ast.Dict) and _literal(r) for r in rows)
+
+
+def _table_ends(tree: ast.Module) -> set[int]:
+    """The last line of each assignment of a literal data table and of each
+    ``pytest.mark.parametrize`` whose values are one: where a table's marker stands."""
+    ends = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value and _table(node.value):
+            ends.add(node.end_lineno or node.lineno)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            for deco in node.decorator_list:
+                if (
+                    isinstance(deco, ast.Call)
+                    and ast.unparse(deco.func) == "pytest.mark.parametrize"
+                    and len(deco.args) >= 2
+                    and _table(deco.args[1])
+                ):
+                    ends.add(deco.end_lineno or deco.lineno)
+    return ends
+
+
+def _stray_layout_markers(source: str) -> list[int]:
+    """The lines whose comment keeps the formatter off (fmt: skip, off or on) anywhere but
+    at the end of a literal data table (decision 0163): a table of rows keeps its columns;
+    code, calls and argument lists are laid out by the formatter."""
+    markers = [
+        (token.start[0], found.group(1))
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type == tokenize.COMMENT and (found := _LAYOUT_MARKER.search(token.string))
+    ]
+    tables = _table_ends(ast.parse(source))
+    return [n for n, kind in markers if kind != "skip" or n not in tables]
 
 
 @pytest.mark.parametrize("mod", MODULES, ids=[m.name for m in MODULES])
 def test_the_formatter_lays_out_the_code(mod: Module) -> None:
-    skipped = [
-        n for n, line in enumerate(mod.path.read_text("utf-8").splitlines(), 1) if "# fmt: " in line
+    stray = _stray_layout_markers(mod.path.read_text("utf-8"))
+    assert stray == [], f"{mod.path}: layout kept from the formatter at lines {stray}"
+
+
+def test_the_formatter_lays_out_the_tests() -> None:
+    stray = [
+        f"{path.relative_to(TESTS.parent)}:{n}"
+        for path in sorted(TESTS.rglob("*.py"))
+        for n in _stray_layout_markers(path.read_text("utf-8"))
     ]
-    if mod.name not in DATA_TABLES:
-        assert skipped == [], f"{mod.path}: layout kept from the formatter at lines {skipped}"
+    assert stray == [], f"layout kept from the formatter outside a literal data table: {stray}"
+
+
+def test_the_layout_check_accepts_only_a_literal_table() -> None:
+    skip = "  # fmt: " + "skip"  # in two, so a search for the marker finds only real ones
+    table = f'ROWS = [\n    ("a", 1, None),\n    ("b", -2, InvalidInput),\n]{skip}\n'
+    assert _stray_layout_markers(table) == []
+    parametrized = (
+        f'@pytest.mark.parametrize(("x", "y"), [(1, {{"k": "v"}}), (2, {{}})]){skip}\n'
+        "def test_x(x, y): ...\n"
+    )
+    assert _stray_layout_markers(parametrized) == []
+    assert _stray_layout_markers(f"x = 1{skip}\n") == [1]
+    assert _stray_layout_markers(f"ROWS = [(1, 2), (3, f(4))]{skip}\n") == [1]
+    assert _stray_layout_markers(f"ROWS = [1, 2, 3]{skip}\n") == [1]
+    assert _stray_layout_markers(f"db.executemany('q', [(1, 2), (3, 4)]){skip}\n") == [1]
+    assert _stray_layout_markers(f"assert f(1, 2) == [(1, 2), (3, 4)]{skip}\n") == [1]
+    off = "# fmt: " + "off\nROWS = [(1, 2), (3, 4)]\n# fmt: " + "on\n"
+    assert _stray_layout_markers(off) == [1, 3]
 
 
 # -- the service: a facade over use cases, no mixins ------------------------------------

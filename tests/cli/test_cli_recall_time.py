@@ -18,33 +18,14 @@ def test_now_reads_the_time_named_and_explain_shows_it(
 ) -> None:
     near = stored("/chat/s1", "We went hiking in the hills.", at="2026-11-28T10:00:00Z")
     far = stored("/chat/s2", "We went hiking by the lake.", at="2026-10-03T10:00:00Z")
-    got = cli(
-        "--json",
-        "memory",
-        "recall",
-        "hiking last weekend",
-        "--mode",
-        "keyword",
-        "--now",
-        ASKED,
-        "--no-reinforce",
-    )
+    asked = ("hiking last weekend", "--mode", "keyword", "--now", ASKED, "--no-reinforce")
+    got = cli("--json", "memory", "recall", *asked)
     assert got.code == 0, got.err
     hits = got.json()
     assert [h["fact"]["id"] for h in hits] == [near, far]
     assert hits[0]["parts"]["temporal"] == TEMPORAL_WEIGHT
     assert hits[0]["parts"]["time_window"] == "'last weekend' 2026-11-28..2026-11-30"
-    shown = cli(
-        "memory",
-        "recall",
-        "hiking last weekend",
-        "--mode",
-        "keyword",
-        "--now",
-        ASKED,
-        "--explain",
-        "--no-reinforce",
-    )
+    shown = cli("memory", "recall", *asked, "--explain")
     said = f"{TEMPORAL_WEIGHT:.3f}"
     assert f"time      {said} ('last weekend' 2026-11-28..2026-11-30)" in shown.out
     assert f"+ time {said}" in shown.out
@@ -65,28 +46,13 @@ def test_a_bad_now_is_one_line_exit_2(cli: Run, stored: Callable[..., str]) -> N
 def test_explain_shows_the_names_the_query_mentions(cli: Run, stored: Callable[..., str]) -> None:
     joanna = stored("/chat/s1", "Joanna: my hobbies are hiking and writing.")
     stored("/chat/s2", "Nate: my hobbies are gaming and turtles.")
-    got = cli(
-        "--json",
-        "memory",
-        "recall",
-        "What are Joanna's hobbies?",
-        "--mode",
-        "keyword",
-        "--no-reinforce",
-    )
+    asked = ("What are Joanna's hobbies?", "--mode", "keyword", "--no-reinforce")
+    got = cli("--json", "memory", "recall", *asked)
     assert got.code == 0, got.err
     hits = got.json()
     assert hits[0]["fact"]["id"] == joanna
     assert hits[0]["parts"]["entity"] == ENTITY_WEIGHT
     assert hits[0]["parts"]["entities"] == ["joanna"]
-    shown = cli(
-        "memory",
-        "recall",
-        "What are Joanna's hobbies?",
-        "--mode",
-        "keyword",
-        "--explain",
-        "--no-reinforce",
-    )
+    shown = cli("memory", "recall", *asked, "--explain")
     assert f"names     {ENTITY_WEIGHT:.3f} (joanna)" in shown.out
     assert f"+ names {ENTITY_WEIGHT:.3f}" in shown.out

@@ -85,8 +85,12 @@ def run_size(size: int, calls: int, seed: int = 17) -> dict[str, Any]:
                 mem.pin(fid, reason="identity")
             for fid in chosen[12:20]:
                 mem.chronicle.canonize(fid, "task", reason="in focus")
-            mem.chronicle.narrate("The account of the task.", reason="measured",
-                                  memory_ids=chosen[20:23], scope="task")  # fmt: skip
+            mem.chronicle.narrate(
+                "The account of the task.",
+                reason="measured",
+                memory_ids=chosen[20:23],
+                scope="task",
+            )
             chron = mem.chronicle
             first = chron.recall(limit=10, scope="task")
             assert (len(first.anchors), len(first.canon), len(first.memories)) == (12, 0, 0)
@@ -133,8 +137,10 @@ def markdown(report: dict[str, Any]) -> str:
     for r in report["sizes"]:
         for op in OPS:
             wall, cpu = r[op], r[op]["cpu"]
-            lines.append(f"| {r['facts']:,} | `{op}` | {wall['p50']:.2f} / {wall['p95']:.2f} | "
-                         f"{cpu['p50']:.2f} / {cpu['p95']:.2f} |")  # fmt: skip
+            lines.append(
+                f"| {r['facts']:,} | `{op}` | {wall['p50']:.2f} / {wall['p95']:.2f} | "
+                f"{cpu['p50']:.2f} / {cpu['p95']:.2f} |"
+            )
         load = ", ".join(f"{x:.1f}" for x in r.get("load_average", ()))
         lines.append(f"\nLoad average at the end of the {r['facts']:,} run: {load}.")
         verdict = "met" if r["meets_target"] else "**not met**"
@@ -149,9 +155,14 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="cascade", section=SECTION, run_size=run_size,
-        markdown=markdown, summary=p50_summary(OPS),
-    )  # fmt: skip
+        argv,
+        doc=__doc__,
+        name="cascade",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        summary=p50_summary(OPS),
+    )
 
 
 if __name__ == "__main__":

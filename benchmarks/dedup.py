@@ -63,18 +63,45 @@ _FIRST = (
     "Danielle Beverly Isabella Theresa Diana Natalie Brittany Charlotte Marie Kayla Alexis Lori"
 )
 FIRST = _FIRST.split()
-ACCENTED = {"Jose": "José", "Rene": "René", "Zoe": "Zoë", "Andre": "André", "Ines": "Inès",
-            "Noel": "Noël", "Chloe": "Chloé", "Jurgen": "Jürgen", "Bjorn": "Björn"}  # fmt: skip
-NICK = {"Robert": "Bob", "William": "Bill", "Richard": "Dick", "Elizabeth": "Liz",
-        "Margaret": "Peggy", "Katherine": "Kate", "Michael": "Mike", "Christopher": "Chris",
-        "Jennifer": "Jen", "Samuel": "Sam", "Alexander": "Alex", "Patricia": "Pat",
-        "Jonathan": "Jon", "Benjamin": "Ben", "Nicholas": "Nick", "Timothy": "Tim"}  # fmt: skip
-_SYLLABLES = ("ab ar ber bel cal cor dan del en er fal fen gar gol han hel in ir jor kal ker "
-             "lan lor mar mel nor nal or os par pel quin ran rol sal sen tor tal ul var vel "
-             "wen wil yor zan")  # fmt: skip
+ACCENTED = {
+    "Jose": "José",
+    "Rene": "René",
+    "Zoe": "Zoë",
+    "Andre": "André",
+    "Ines": "Inès",
+    "Noel": "Noël",
+    "Chloe": "Chloé",
+    "Jurgen": "Jürgen",
+    "Bjorn": "Björn",
+}
+NICK = {
+    "Robert": "Bob",
+    "William": "Bill",
+    "Richard": "Dick",
+    "Elizabeth": "Liz",
+    "Margaret": "Peggy",
+    "Katherine": "Kate",
+    "Michael": "Mike",
+    "Christopher": "Chris",
+    "Jennifer": "Jen",
+    "Samuel": "Sam",
+    "Alexander": "Alex",
+    "Patricia": "Pat",
+    "Jonathan": "Jon",
+    "Benjamin": "Ben",
+    "Nicholas": "Nick",
+    "Timothy": "Tim",
+}
+_SYLLABLES = (
+    "ab ar ber bel cal cor dan del en er fal fen gar gol han hel in ir jor kal ker "
+    "lan lor mar mel nor nal or os par pel quin ran rol sal sen tor tal ul var vel "
+    "wen wil yor zan"
+)
 SYLLABLES = _SYLLABLES.split()
-_ORG_WORDS = ("Systems Labs Partners Group Works Logistics Foods Energy Health Capital Media "
-             "Robotics Textiles Analytics Studio Holdings")  # fmt: skip
+_ORG_WORDS = (
+    "Systems Labs Partners Group Works Logistics Foods Energy Health Capital Media "
+    "Robotics Textiles Analytics Studio Holdings"
+)
 ORG_WORDS = _ORG_WORDS.split()
 SUFFIXES = ("Inc.", "Ltd", "LLC", "GmbH", "Corp.")
 
@@ -173,16 +200,19 @@ def quality(entities: int, dup_rate: float, seed: int = 11) -> dict[str, Any]:
         attrs = {"full_name": base["full_name"]} if kind == "person" else dict(base)
         if rng.random() < dup_rate:
             how, attrs, dup = _duplicate(rng, kind, base, n)
-            items.append(NewFact(f"/e/{n}", str(next(iter(attrs.values()))), kind=kind,
-                                 attributes=attrs))  # fmt: skip
-            items.append(NewFact(f"/e/{n}d", str(next(iter(dup.values()))), kind=kind,
-                                 attributes=dup))  # fmt: skip
+            items.append(
+                NewFact(f"/e/{n}", str(next(iter(attrs.values()))), kind=kind, attributes=attrs)
+            )
+            items.append(
+                NewFact(f"/e/{n}d", str(next(iter(dup.values()))), kind=kind, attributes=dup)
+            )
             pair = frozenset({len(items) - 2, len(items) - 1})
             truth.add(pair)
             by_how.setdefault(how, []).append(pair)
         else:
-            items.append(NewFact(f"/e/{n}", str(next(iter(attrs.values()))), kind=kind,
-                                 attributes=attrs))  # fmt: skip
+            items.append(
+                NewFact(f"/e/{n}", str(next(iter(attrs.values()))), kind=kind, attributes=attrs)
+            )
     order = list(range(len(items)))
     rng.shuffle(order)  # duplicates arrive in any order, far apart
     with tempfile.TemporaryDirectory() as tmp, Memory.open(Path(tmp) / "q.db") as mem:
@@ -231,9 +261,14 @@ def cost(size: int, calls: int, scan: bool, seed: int = 13) -> dict[str, Any]:
                 for i in range(start, min(size, start + 1000)):
                     if i % 5 == 0:
                         p = _person(rng, used)
-                        batch.append(NewFact(f"/people/p{i % 300}", p["full_name"],
-                                             kind="person",
-                                             attributes={"full_name": p["full_name"]}))  # fmt: skip
+                        batch.append(
+                            NewFact(
+                                f"/people/p{i % 300}",
+                                p["full_name"],
+                                kind="person",
+                                attributes={"full_name": p["full_name"]},
+                            )
+                        )
                     else:
                         batch.append(NewFact(f"/area{i % 200}/t{i % 7}", make_content(rng, corpus)))
                 mem.store_many(batch)
@@ -244,8 +279,7 @@ def cost(size: int, calls: int, scan: bool, seed: int = 13) -> dict[str, Any]:
                 p = _person(rng, used) if n % 2 else {"full_name": next(iter(used)).title()}
                 attrs = {"full_name": p["full_name"]}
                 t0 = time.perf_counter_ns()
-                fact = mem.store(f"/people/new{n}", p["full_name"], kind="person",
-                                 attributes=attrs)  # fmt: skip
+                fact = mem.store(f"/people/new{n}", p["full_name"], kind="person", attributes=attrs)
                 store_ns.append(time.perf_counter_ns() - t0)
                 t0 = time.perf_counter_ns()
                 found += len(candidates(ctx, fact))
@@ -308,11 +342,17 @@ def markdown(qs: list[dict[str, Any]], c: dict[str, Any], info: dict[str, Any]) 
         f"{'met' if cand['p50'] <= TARGET_MS else '**missed**'}.",
     ]
     if c.get("scan"):
-        lines += ["", f"One `conflict scan --no-stale` of that memory: {c['scan']['seconds']} s "
-                  f"({c['scan']['opened']} conflicts opened)."]  # fmt: skip
+        lines += [
+            "",
+            f"One `conflict scan --no-stale` of that memory: {c['scan']['seconds']} s "
+            f"({c['scan']['opened']} conflicts opened).",
+        ]
     when = time.strftime("%Y-%m-%d at %H:%M UTC", time.gmtime())
-    lines += ["", f"Measured {when} on the {info.get('cpu_count')}-CPU machine, commit "
-              f"`{info.get('git_commit')}`."]  # fmt: skip
+    lines += [
+        "",
+        f"Measured {when} on the {info.get('cpu_count')}-CPU machine, commit "
+        f"`{info.get('git_commit')}`.",
+    ]
     return "\n".join(lines)
 
 

@@ -20,25 +20,74 @@ LONG_MIN_CHARS = 900
 LONG_MAX_CHARS = 1_000  # embornal's CHUNK_CHARS: one piece
 
 _PEOPLE = (
-    "Ana", "Marc", "Priya", "Jordi", "Lena", "Tomás", "Yuki", "Omar", "Sara", "Kwame",
-    "Elif", "Noah", "Mei", "Carlos", "Ingrid", "Ravi",
-)  # fmt: skip
+    "Ana",
+    "Marc",
+    "Priya",
+    "Jordi",
+    "Lena",
+    "Tomás",
+    "Yuki",
+    "Omar",
+    "Sara",
+    "Kwame",
+    "Elif",
+    "Noah",
+    "Mei",
+    "Carlos",
+    "Ingrid",
+    "Ravi",
+)
 _ROLES = (
-    "tech lead", "product owner", "on-call engineer", "designer", "data scientist",
-    "security reviewer", "release manager", "team manager",
-)  # fmt: skip
+    "tech lead",
+    "product owner",
+    "on-call engineer",
+    "designer",
+    "data scientist",
+    "security reviewer",
+    "release manager",
+    "team manager",
+)
 _PROJECTS = (
-    "billing", "search", "onboarding", "mobile app", "data pipeline", "analytics dashboard",
-    "payments API", "internal wiki", "recommendation", "checkout",
-)  # fmt: skip
+    "billing",
+    "search",
+    "onboarding",
+    "mobile app",
+    "data pipeline",
+    "analytics dashboard",
+    "payments API",
+    "internal wiki",
+    "recommendation",
+    "checkout",
+)
 _TOOLS = (
-    "PostgreSQL", "SQLite", "Redis", "Kafka", "Terraform", "Docker", "GitHub Actions",
-    "pytest", "ruff", "VS Code", "Neovim", "Grafana", "Kubernetes", "uv", "Poetry",
-)  # fmt: skip
+    "PostgreSQL",
+    "SQLite",
+    "Redis",
+    "Kafka",
+    "Terraform",
+    "Docker",
+    "GitHub Actions",
+    "pytest",
+    "ruff",
+    "VS Code",
+    "Neovim",
+    "Grafana",
+    "Kubernetes",
+    "uv",
+    "Poetry",
+)
 _TASKS = (
-    "code review", "deployments", "database migrations", "load testing", "release notes",
-    "incident reports", "unit tests", "nightly backups", "feature flags", "log search",
-)  # fmt: skip
+    "code review",
+    "deployments",
+    "database migrations",
+    "load testing",
+    "release notes",
+    "incident reports",
+    "unit tests",
+    "nightly backups",
+    "feature flags",
+    "log search",
+)
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 _CITIES = ("Barcelona", "Lisbon", "Nairobi", "Osaka", "Toronto", "Berlin", "Pune", "Lima")
 _REASONS = (
@@ -48,20 +97,20 @@ _REASONS = (
     "the old setup kept timing out under load",
     "nobody on the team knows the alternative",
     "it works offline on laptops",
-)  # fmt: skip
+)
 _SYMPTOMS = (
     "requests time out after 30 seconds",
     "the totals are off by one cent",
     "the page renders twice",
     "duplicate emails are sent",
     "the cache is never invalidated",
-)  # fmt: skip
+)
 _WORKAROUNDS = (
     "restart the worker",
     "clear the cache by hand",
     "retry with a smaller batch",
     "pin the client to the previous version",
-)  # fmt: skip
+)
 _FOODS = ("peanuts", "shellfish", "gluten", "dairy", "sesame")
 _RELATIONS = ("sister", "brother", "manager", "mentor", "neighbour", "cousin")
 

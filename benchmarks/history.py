@@ -132,9 +132,14 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="history", section=SECTION, run_size=run_size,
-        markdown=markdown, summary=p50_summary(OPS),
-    )  # fmt: skip
+        argv,
+        doc=__doc__,
+        name="history",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        summary=p50_summary(OPS),
+    )
 
 
 if __name__ == "__main__":

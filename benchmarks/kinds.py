@@ -102,9 +102,11 @@ def run_size(size: int, calls: int, seed: int = 11) -> dict[str, Any]:
                     "target_date": "2027-01-31",
                 }
                 return mem.store(
-                    f"/projects/bench{n % 20}", make_content(rng, corpus), kind="project",
+                    f"/projects/bench{n % 20}",
+                    make_content(rng, corpus),
+                    kind="project",
                     attributes=attrs,
-                )  # fmt: skip
+                )
 
             store_ms, _ = _timed(calls, store)
             find_ms, found = _timed(calls, lambda n: mem.find("project", {"status": "active"}))
@@ -197,12 +199,18 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="kinds", section=SECTION, run_size=run_size,
-        markdown=markdown, per_size=("calls", 300), summary=lambda r: (
+        argv,
+        doc=__doc__,
+        name="kinds",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        per_size=("calls", 300),
+        summary=lambda r: (
             f"store p50 {r['store_kind_attributes_ms']['p50']:.2f} ms, "
             f"find p50 {r['find_project_active_ms']['p50']:.2f} ms"
         ),
-    )  # fmt: skip
+    )
 
 
 if __name__ == "__main__":

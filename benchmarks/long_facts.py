@@ -107,13 +107,20 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="long-facts", section=SECTION, run_size=run_size,
-        markdown=markdown, sizes="500,2000,10000", per_size=("queries", 60),
-        unit="long facts", summary=lambda r: (
+        argv,
+        doc=__doc__,
+        name="long-facts",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        sizes="500,2000,10000",
+        per_size=("queries", 60),
+        unit="long facts",
+        summary=lambda r: (
             f"{r['pieces']:,} pieces, vector p50 {r['vector_ms']['p50']:.1f} ms, "
             f"hybrid p50 {r['hybrid_ms']['p50']:.1f} ms"
         ),
-    )  # fmt: skip
+    )
 
 
 if __name__ == "__main__":

@@ -60,9 +60,14 @@ def _as_good(found: list[tuple[int, float]], exact: list[tuple[int, float]], k: 
 
 
 def _exact_nearest(
-    conn: Any, query: bytes, candidates: int, where: tuple[str, tuple[Any, ...]],
-    fact_cols: str, *, pool: int | None = None,
-) -> list[Any]:  # fmt: skip
+    conn: Any,
+    query: bytes,
+    candidates: int,
+    where: tuple[str, tuple[Any, ...]],
+    fact_cols: str,
+    *,
+    pool: int | None = None,
+) -> list[Any]:
     """``vectors.nearest`` answered by a sequential scan (the index off)."""
     from embornal.storage.postgres.db import execute
     from embornal.storage.postgres.vectors import SIMILARITY_SQL, as_text

@@ -134,11 +134,15 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="portability", section=SECTION, run_size=run_size,
-        markdown=markdown, per_size=("calls", 1), summary=lambda r: (
-            f"round trip {r['round_trip_s']} s, markdown {r['markdown_s']} s"
-        ),
-    )  # fmt: skip
+        argv,
+        doc=__doc__,
+        name="portability",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        per_size=("calls", 1),
+        summary=lambda r: f"round trip {r['round_trip_s']} s, markdown {r['markdown_s']} s",
+    )
 
 
 if __name__ == "__main__":

@@ -144,13 +144,19 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="proposals", section=SECTION, run_size=run_size,
-        markdown=markdown, per_size=("items", 1000), summary=lambda r: (
+        argv,
+        doc=__doc__,
+        name="proposals",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        per_size=("items", 1000),
+        summary=lambda r: (
             f"prune {r['prune_s']:.2f} s ({r['prune_candidates']:,} candidates), approve "
             f"{r['items']:,} archive items {r['approve_archive_s']:.2f} s, create items "
             f"{r['approve_create_s']:.2f} s"
         ),
-    )  # fmt: skip
+    )
 
 
 if __name__ == "__main__":

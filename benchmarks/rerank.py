@@ -95,9 +95,13 @@ def _load_avg() -> list[float]:
 
 
 def measure(
-    model_dir: Path, data_dir: Path, tops: list[int], conversations: int, queries: int,
+    model_dir: Path,
+    data_dir: Path,
+    tops: list[int],
+    conversations: int,
+    queries: int,
     threads: int | None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     from embornal import FixedClock, Memory
     from embornal.adapters.rerank.onnx import OnnxReranker
     from embornal.domain.ranking import FusionSettings
@@ -136,18 +140,22 @@ def measure(
                 for q in asked[:WARMUP]:
                     ranked(q)
                 candidates = [
-                    [h.fact.content for h in mem.recall(q, limit=top, mode="keyword",
-                                                        reinforce=False)]
+                    [
+                        h.fact.content
+                        for h in mem.recall(q, limit=top, mode="keyword", reinforce=False)
+                    ]
                     for q in asked
-                ]  # fmt: skip
+                ]
                 load_start = _load_avg()
                 base = time_each([lambda q=q: plain(q) for q in asked], cpu=True)
                 with_rerank = time_each([lambda q=q: ranked(q) for q in asked], cpu=True)
                 alone = time_each(
-                    [lambda q=q, t=t: reranker.score(q, t) for q, t in zip(asked, candidates,
-                                                                           strict=True)],
+                    [
+                        lambda q=q, t=t: reranker.score(q, t)
+                        for q, t in zip(asked, candidates, strict=True)
+                    ],
                     cpu=True,
-                )  # fmt: skip
+                )
                 pairs = [len(t) for t in candidates]
                 tokens = [
                     len(e.ids)
@@ -164,8 +172,11 @@ def measure(
                     "added_cpu_p50_ms": round(with_rerank["cpu"]["p50"] - base["cpu"]["p50"], 2),
                     "load_avg": {"before": load_start, "after": _load_avg()},
                 }
-                print(f"top {top}: recall {base['p50']:.1f} ms, with rerank "
-                      f"{with_rerank['p50']:.1f} ms p50", file=sys.stderr)  # fmt: skip
+                print(
+                    f"top {top}: recall {base['p50']:.1f} ms, with rerank "
+                    f"{with_rerank['p50']:.1f} ms p50",
+                    file=sys.stderr,
+                )
     return out
 
 

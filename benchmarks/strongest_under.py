@@ -110,8 +110,10 @@ def main() -> None:
         "subtrees": {},
     }
     sizes = sorted(_subtree_sizes(db).items(), key=lambda x: x[1])
-    picks = {f"smallest of at least {k:,} facts": next(p for p, n in sizes if n >= k)
-             for k in (1, 100, 1_000, 10_000)}  # fmt: skip
+    picks = {
+        f"smallest of at least {k:,} facts": next(p for p, n in sizes if n >= k)
+        for k in (1, 100, 1_000, 10_000)
+    }
     picks |= {"largest topic": sizes[-1][0], "root": "/"}
     held = dict(sizes)
     for label, path in picks.items():

@@ -64,10 +64,16 @@ def _dated(mem: Memory, ids: list[str], first: int) -> None:
     """Give the memories ``ids`` (the ``first``-th on) their context in one transaction."""
     ctx = mem._ctx  # a bulk load: the events set_history_context appends, 1,000 at once
     events = [
-        ctx.event(fid, MemoryContextSet(fid, _when(first + k), f"s{(first + k) // 100}",
-                                        (first + k) % SESSION_SIZE), "bulk load", 1)
+        ctx.event(
+            fid,
+            MemoryContextSet(
+                fid, _when(first + k), f"s{(first + k) // 100}", (first + k) % SESSION_SIZE
+            ),
+            "bulk load",
+            1,
+        )
         for k, fid in enumerate(ids)
-    ]  # fmt: skip
+    ]
     with ctx.store.transaction("dating memories") as tx:
         ctx.store.append(tx, events)
 
@@ -107,13 +113,17 @@ def run_size(size: int, calls: int, seed: int = 17) -> dict[str, Any]:
             )
             out["timeline"] = _timed([lambda: c.timeline(limit=50)] * calls)
             out["search_history"] = _timed(
-                [lambda t=t, w=w: c.search_history(w, start=t, end=t + month, limit=10)
-                 for t, w in months]
-            )  # fmt: skip
+                [
+                    lambda t=t, w=w: c.search_history(w, start=t, end=t + month, limit=10)
+                    for t, w in months
+                ]
+            )
             out["search_expand"] = _timed(
-                [lambda t=t, w=w: c.search_history(w, start=t, end=t + month, limit=10,
-                                                   expand=2) for t, w in months]
-            )  # fmt: skip
+                [
+                    lambda t=t, w=w: c.search_history(w, start=t, end=t + month, limit=10, expand=2)
+                    for t, w in months
+                ]
+            )
             assert len(c.timeline(session="s0", limit=100)) == min(size, SESSION_SIZE)
             out["load_s"] = round(load_s, 2)
         out["db_mb"] = round(db.stat().st_size / 2**20, 1)
@@ -141,9 +151,14 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="timeline", section=SECTION, run_size=run_size,
-        markdown=markdown, summary=p50_summary(OPS),
-    )  # fmt: skip
+        argv,
+        doc=__doc__,
+        name="timeline",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        summary=p50_summary(OPS),
+    )
 
 
 if __name__ == "__main__":

@@ -152,9 +152,12 @@ def measure(n: int, n_queries: int, seed: int) -> dict[str, Any]:
             (),
         )
         info["history_rows"] = dict(
-            zip(("fact_versions", "fact_signals", "fact_tag_versions", "path_tag_versions"),
-                tuple(rows[0]), strict=True)
-        )  # fmt: skip
+            zip(
+                ("fact_versions", "fact_signals", "fact_tag_versions", "path_tag_versions"),
+                tuple(rows[0]),
+                strict=True,
+            )
+        )
         for q in queries[:10]:  # warm the page cache
             mem.recall(q, reinforce=False, mode="keyword")
             mem.recall(q, reinforce=False, mode="keyword", as_of=times["midway"])

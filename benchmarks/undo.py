@@ -121,12 +121,17 @@ def markdown(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     return run_by_size(
-        argv, doc=__doc__, name="undo", section=SECTION, run_size=run_size,
-        markdown=markdown, summary=lambda r: (
+        argv,
+        doc=__doc__,
+        name="undo",
+        section=SECTION,
+        run_size=run_size,
+        markdown=markdown,
+        summary=lambda r: (
             f"forget {r['undo_forget_ms']['p50']:.2f} ms, confirm "
             f"{r['undo_confirm_ms']['p50']:.2f} ms, update {r['undo_update_ms']['p50']:.2f} ms"
         ),
-    )  # fmt: skip
+    )
 
 
 if __name__ == "__main__":

@@ -144,8 +144,13 @@ def _hybrid_parts(mem: Any, queries: list[str]) -> dict[str, Any]:
     from embornal.service.recall import Recaller
 
     spent: dict[str, list[int]] = {}
-    steps = {"keyword": "_keyword_candidates", "vector": "_vector_candidates",
-             "context": "_context", "order": "_finish", "times": "_times"}  # fmt: skip
+    steps = {
+        "keyword": "_keyword_candidates",
+        "vector": "_vector_candidates",
+        "context": "_context",
+        "order": "_finish",
+        "times": "_times",
+    }
     saved = {name: getattr(Recaller, attr) for name, attr in steps.items()}
 
     def timed(name: str, call: Any) -> Any:
@@ -254,16 +259,23 @@ def main() -> None:
     args.out.write_text(json.dumps(out, indent=2, default=str))
     for key in ("bit_search_400_ms", "vector_search_50_ms", "hybrid_ms", "keyword_ms", "vector_ms"):
         t = out[key]
-        print(f"{key}: wall p50 {t['wall']['p50']:.2f} CPU p50 {t['cpu']['p50']:.2f} "
-              f"p95 {t['cpu']['p95']:.2f}")  # fmt: skip
+        print(
+            f"{key}: wall p50 {t['wall']['p50']:.2f} CPU p50 {t['cpu']['p50']:.2f} "
+            f"p95 {t['cpu']['p95']:.2f}"
+        )
     for name, t in out["hybrid_cpu_parts_ms"].items():
         print(f"hybrid part {name}: CPU p50 {t['p50']:.2f} mean {t['mean']:.2f}")
     for name, t in out.get("ab_cpu_ms", {}).items():
         print(f"A/B {name}: {t if isinstance(t, int) else (t['p50'], t['mean'])}")
     for size, k in kept.items():
         print(size, {a: round(b, 3) for a, b in k.items()})
-    print("peak RSS MB", round(out["peak_rss_mb"]), "load", out["machine"]["loadavg"],
-          out["machine"]["loadavg_end"])  # fmt: skip
+    print(
+        "peak RSS MB",
+        round(out["peak_rss_mb"]),
+        "load",
+        out["machine"]["loadavg"],
+        out["machine"]["loadavg_end"],
+    )
 
 
 if __name__ == "__main__":

@@ -94,10 +94,14 @@ def main(argv: list[str] | None = None) -> int:
         with Memory.open(db) as memory:
             for level in ("private", "restricted:token,ruled"):
                 batch = [
-                    NewFact(corpus.paths[i % len(corpus.paths)], corpus.sentence(),
-                            {"visibility": "public"}, visibility=level)
+                    NewFact(
+                        corpus.paths[i % len(corpus.paths)],
+                        corpus.sentence(),
+                        {"visibility": "public"},
+                        visibility=level,
+                    )
                     for i in range(hidden)
-                ]  # fmt: skip
+                ]
                 memory.store_many(batch)
         print("measuring ...", file=sys.stderr)
         result = measure(db, corpus, args.queries)

@@ -57,8 +57,10 @@ def run_size(size: int, calls: int, per_fact: int, seed: int = 17) -> dict[str, 
     with tempfile.TemporaryDirectory() as tmp, Memory.open(Path(tmp) / "m.db", clock=clock) as mem:
         ids: list[str] = []
         for start in range(0, size, 1000):
-            batch = [_item(i, rng, make_content(rng, corpus))
-                     for i in range(start, min(size, start + 1000))]  # fmt: skip
+            batch = [
+                _item(i, rng, make_content(rng, corpus))
+                for i in range(start, min(size, start + 1000))
+            ]
             ids += [f.id for f in mem.store_many(batch)]
         pairs: set[tuple[str, str]] = set()
         while len(pairs) < per_fact * size:

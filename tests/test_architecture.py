@@ -505,10 +505,11 @@ def test_the_formatter_lays_out_the_code(mod: Module) -> None:
     assert stray == [], f"{mod.path}: layout kept from the formatter at lines {stray}"
 
 
-def test_the_formatter_lays_out_the_tests() -> None:
+def test_the_formatter_lays_out_the_tests_and_benchmarks() -> None:
     stray = [
         f"{path.relative_to(TESTS.parent)}:{n}"
-        for path in sorted(TESTS.rglob("*.py"))
+        for folder in (TESTS, TESTS.parent / "benchmarks")
+        for path in sorted(folder.rglob("*.py"))
         for n in _stray_layout_markers(path.read_text("utf-8"))
     ]
     assert stray == [], f"layout kept from the formatter outside a literal data table: {stray}"

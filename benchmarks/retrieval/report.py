@@ -118,8 +118,10 @@ def _locomo_rows() -> list[str]:
             continue
         m = split_metrics(data)
         by = split_by_group(data, "recall@5")
-        cats = [by.get(c, {"fit": float("nan"), "check": float("nan")}) for c in
-                ("multi-hop", "temporal", "open-domain", "single-hop")]  # fmt: skip
+        cats = [
+            by.get(c, {"fit": float("nan"), "check": float("nan")})
+            for c in ("multi-hop", "temporal", "open-domain", "single-hop")
+        ]
         cells = [_pair(m, k) for k in ("recall@5", "hit@5", "mrr@5")]
         cells += [f"{c['fit']:.3f} / {c['check']:.3f}" for c in cats]
         rows.append(f"| {label} | " + " | ".join(cells) + " |")

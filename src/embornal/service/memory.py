@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.clock import Clock
 from embornal.domain.events import ActorKind
 from embornal.domain.facts import DEFAULT_KIND, Fact
-from embornal.domain.ranking import FusionSettings
-from embornal.service import recall
-from embornal.service.context import ServiceContext
 from embornal.service.later import Later, use_case
-from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
+    from embornal.domain.clock import Clock
+    from embornal.domain.ranking import FusionSettings
+    from embornal.service import context, recall
+    from embornal.service.context import ServiceContext
+    from embornal.storage.contract import Store
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.proposal_policy import ProposalPolicy
@@ -73,6 +73,9 @@ if TYPE_CHECKING:
     from embornal.service.tokens import TokenInfo
     from embornal.storage.contract import ListFilter
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
+    # (the context and recall too: the remote client reads its signatures from this class)
+    context = Later("embornal.service.context")
+    recall = Later("embornal.service.recall")
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")
     backup = Later("embornal.service.backup")
@@ -134,7 +137,7 @@ class Memory:
         ``vector_width`` (default: the embedder's) must match on every later open.
         ``seed=False``: a memory created now has an empty log, for ``import_events``.
         ``reranker`` (or a function that builds one on first use): ``recall(rerank=True)``."""
-        ctx = ServiceContext.open(
+        ctx = context.ServiceContext.open(
             path,
             clock=clock,
             subject=subject,

@@ -53,6 +53,8 @@ FULL = [
     "memory_links",
     # the recall cascade's searches (decision 0097)
     "search", "search_archive",
+    # the facts most like one (decision 0176)
+    "similar",
 ]  # fmt: skip
 
 

@@ -644,7 +644,23 @@ def test_memory_is_a_facade_whose_methods_delegate() -> None:
     derived = _derived_methods(body)
     assert {"store", "recall", "token_add", "rebuild"} <= set(methods)
     assert {"forget", "tag_path", "confirm", "remember"} <= set(derived)
-    assert {module for module, _ in derived.values()} <= use_cases
+    later = _later_modules(memory.tree)  # ``recalling = Later("embornal.service.recall.…")``
+    named = {later.get(module, f"embornal.service.{module}") for module, _ in derived.values()}
+    assert named <= {m.name for m in SERVICE}
+
+
+def _later_modules(tree: ast.Module) -> dict[str, str]:
+    """``NAME = Later("module")`` anywhere in the module: the module each name stands for."""
+    return {
+        node.targets[0].id: node.value.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Name)
+        and node.value.func.id == "Later"
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value.args[0], ast.Constant)
+    }
 
 
 def _derived_methods(body: list[ast.stmt]) -> dict[str, tuple[str, str]]:

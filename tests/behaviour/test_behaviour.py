@@ -3,6 +3,8 @@ and raise the same exception classes (see conftest.py)."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from embornal import Memory
@@ -17,12 +19,19 @@ from embornal.errors import (
 from embornal.interfaces.api import MemoryAPI
 from embornal.interfaces.catalog import by_name
 from embornal.interfaces.cli.remote import LocalOnly, RemoteMemory
+from embornal.interfaces.cli.remote_derive import public_methods
 from embornal.interfaces.wire import to_wire
+from embornal.service.chronicle import Chronicle
 
 
-def test_both_sides_offer_the_api(alice: MemoryAPI, side: str) -> None:
-    assert isinstance(alice, MemoryAPI)
+def test_both_sides_offer_the_api(alice: MemoryAPI, memory: Memory, side: str) -> None:
     assert isinstance(alice, Memory if side == "local" else RemoteMemory)
+    for name in public_methods(Memory):  # each one, with the local method's signature
+        ours = inspect.signature(getattr(alice, name))
+        assert ours == inspect.signature(getattr(memory, name)), name
+    for name in public_methods(Chronicle):
+        ours = inspect.signature(getattr(alice.chronicle, name))
+        assert ours == inspect.signature(getattr(memory.chronicle, name)), name
 
 
 def test_store_then_read_it_back_every_way(alice: MemoryAPI) -> None:

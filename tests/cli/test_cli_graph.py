@@ -77,3 +77,16 @@ def test_bad_input_is_one_line_exit_2_and_nothing_is_written(cli: Run) -> None:
     assert cli("memory", "link", a, "about", b).code == 4  # a duplicate is a conflict
     after = cli("memory", "history", a).out
     assert after.count("FactLinked") == 1 and after.startswith(before.rstrip("\n").split("\n")[0])
+
+
+def test_similar_lists_the_facts_most_like_one(cli: Run) -> None:
+    green = _id(cli, "/tea/green", "Green tea is brewed at 80 degrees.")
+    black = _id(cli, "/tea/black", "Black tea is brewed with boiling water.")
+    _id(cli, "/garden", "The roses bloom in June.")
+    shown = cli("memory", "similar", green)
+    assert shown.code == 0, shown.err
+    assert [line.split()[1] for line in shown.out.splitlines()] == [black]
+    data = cli("--json", "memory", "similar", green, "--limit", "1").json()
+    assert [hit["fact"]["id"] for hit in data] == [black]
+    bad = cli("memory", "similar", green, "--mode", "loud")
+    assert bad.code == 2 and bad.out == ""

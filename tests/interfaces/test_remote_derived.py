@@ -1,6 +1,7 @@
-"""The remote client is derived from the catalogue (decision 0174): each method of
-``MemoryAPI`` is its operation's one call, with the signature ``MemoryAPI`` declares,
-its arguments bound by it; only what the catalogue cannot say is written by hand."""
+"""The remote client is derived from the catalogue (decisions 0174 and 0176): each public
+method of ``Memory`` is its operation's one call, with the signature ``Memory`` gives it,
+its arguments bound by it; only what the catalogue cannot say is written by hand, and a
+method with no routed operation refuses as local-only."""
 
 from __future__ import annotations
 
@@ -9,16 +10,61 @@ from typing import Any
 
 import pytest
 
+from embornal import Memory
 from embornal.interfaces import catalog, catalog_types
-from embornal.interfaces.api import MemoryAPI
 from embornal.interfaces.cli import remote_derive
 from embornal.interfaces.cli.remote import LocalOnly, RemoteMemory
 from import_probe import modules_after
 
-API = sorted(n for n in dir(MemoryAPI) if not n.startswith("_"))
-#: Written by hand on the client: the chronicle facade, the life cycle, and undo (its
-#: event id checked as the service would before it is sent).
-BY_HAND = {"chronicle", "close", "undo"}
+API = remote_derive.public_methods(Memory)
+#: Written by hand on the client: the life cycle, and undo (its event id checked as the
+#: service would before it is sent).
+BY_HAND = {"close", "undo"}
+#: The public methods of ``Memory`` the remote client refuses (``local_only``): no
+#: catalogue operation calls them, or their operation has no HTTP route. Reviewed: a new
+#: method lands here only if it is meant to run on the machine that holds the memory; an
+#: operation meant for every transport needs its catalogue record instead.
+LOCAL_ONLY = {
+    # no catalogue operation: the facade's own plumbing, admin and the wiki's reads
+    "as_subject",
+    "authenticate",
+    "keyword_probe",
+    "link_map",
+    "list_memories",
+    "may_decide_proposals",
+    "overview",
+    "pending_embeddings",
+    "permitted",
+    "rebuild",
+    "spine_series",
+    "store_many",
+    "token_of",
+    "verify",
+    # a local-only operation (its command refuses in client mode too)
+    "backup",
+    "copy_to",
+    "dangling_links",
+    "export_events",
+    "export_markdown",
+    "import_basic_memory",
+    "import_events",
+    "import_markdown",
+    "import_mcp_memory",
+    "import_mem0",
+    "import_memory_as_history",
+    "narrow_token_rules",
+    "policies",
+    "policy_add",
+    "policy_check",
+    "policy_remove",
+    "purge",
+    "reindex",
+    "tag_path",
+    "token_add",
+    "token_revoke",
+    "tokens",
+    "untag_path",
+}
 
 
 class Recording(RemoteMemory):
@@ -33,22 +79,26 @@ class Recording(RemoteMemory):
         return name
 
 
-@pytest.mark.parametrize("name", sorted(set(API) - {"chronicle"}))
+@pytest.mark.parametrize("name", API)
 def test_every_method_of_the_api_has_its_signature(name: str) -> None:
     getattr(RemoteMemory.connect("http://testserver", "token"), name)  # derived on first use
     ours = inspect.signature(getattr(RemoteMemory, name))
-    assert ours == inspect.signature(getattr(MemoryAPI, name))
+    assert _but_self(ours) == _but_self(inspect.signature(getattr(Memory, name)))
+
+
+def _but_self(signature: inspect.Signature) -> inspect.Signature:
+    """The signature without ``self`` (positional-only on a use case's, decision 0175)."""
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
 
 
 def test_every_method_but_the_few_by_hand_is_derived_from_its_operation() -> None:
     client = RemoteMemory.connect("http://testserver", "token")
     hand = {n for n in API if n in vars(RemoteMemory.__mro__[1])}
     assert hand == BY_HAND
-    for name in set(API) - BY_HAND:
-        op = remote_derive.operation_of(name, routed=False)
-        assert op is not None and op.call == name
+    for name in set(API) - BY_HAND - LOCAL_ONLY:
+        op = remote_derive.operation_of(name)
+        assert op is not None and op.call == name, f"{name}: no routed operation calls it"
         assert getattr(client, name).__doc__.startswith("The catalogue operation")
-    assert isinstance(client, MemoryAPI)
     assert remote_derive.operation_of("set_visibility", routed=False).name == "visibility"  # type: ignore[union-attr]
     assert remote_derive.operation_of("show").name == "show"  # type: ignore[union-attr]
 
@@ -69,6 +119,8 @@ def test_a_core_method_is_derived_without_reading_the_rest_of_the_catalogue() ->
     assert "embornal.interfaces.catalog" in loaded  # the probe ran the derivation
     assert "embornal.interfaces.catalog_proposals" not in loaded
     assert "embornal.interfaces.catalog_spine" not in loaded
+    assert "embornal.service.spine" not in loaded  # another method's use case: not yet
+    assert "embornal.service.proposals" not in loaded
 
 
 def test_a_call_sends_its_operation_with_every_argument_bound() -> None:
@@ -104,8 +156,29 @@ def test_a_local_only_operation_is_refused_by_the_real_call_path() -> None:
         client.purge("01K1", reason="gone")
 
 
+@pytest.mark.parametrize("name", sorted(LOCAL_ONLY))
+def test_each_local_only_method_refuses_and_no_other_does(name: str) -> None:
+    assert name in API, f"{name} is no public method of Memory"
+    assert remote_derive.operation_of(name) is None  # no routed operation calls it
+    client = RemoteMemory.connect("http://testserver", "token")
+    method = getattr(client, name)
+    required = [
+        p.name
+        for p in inspect.signature(method).parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    with pytest.raises(LocalOnly, match="runs on the machine that holds the memory"):
+        method(**dict.fromkeys(required, "x"))
+
+
+def test_a_method_with_no_operation_still_fails_a_wrong_call_as_its_signature_says() -> None:
+    client = RemoteMemory.connect("http://testserver", "token")
+    with pytest.raises(TypeError):
+        client.rebuild("too", "many")  # type: ignore[call-arg, arg-type]
+
+
 def test_an_argument_that_is_no_input_of_the_operation_fails_at_derivation() -> None:
     op = catalog.by_name("pin")
     narrowed = catalog_types.replace(op, inputs=tuple(i for i in op.inputs if i.name != "reason"))
     with pytest.raises(TypeError, match="reason"):
-        remote_derive.method(MemoryAPI, "pin", narrowed)
+        remote_derive.method(Memory, "pin", narrowed)

@@ -68,3 +68,17 @@ async def test_a_forgotten_member_takes_its_conflict_out_of_recall(memory: Memor
         assert "July" not in str(await ok(client, "search", {"query": "launch"}))
         listed = await ok(client, "list_conflicts", {"resolved": False})
         assert "July" in str(listed)  # looked at on purpose, it is still there
+
+
+async def test_similar_in_the_full_profile(memory: Memory) -> None:
+    async with connect(memory, profile="full") as client:
+        green = (await ok(client, "store", {"path": "/tea/green", "content": "Green tea."}))["id"]
+        black = (await ok(client, "store", {"path": "/tea/black", "content": "Black tea."}))["id"]
+        await ok(client, "store", {"path": "/garden", "content": "Roses bloom in June."})
+        found = await ok(client, "similar", {"id": green, "limit": 5})
+        assert [h["id"] for h in found["hits"]] == [black]
+        assert found["hits"][0]["path"] == "/tea/black" and found["hits"][0]["score"] > 0
+        bad = await fail(client, "similar", {"id": green, "mode": "loud"})
+        assert bad["error"] == "invalid_input"
+    async with connect(memory) as client:  # not in the core profile
+        assert "similar" not in [t.name for t in (await client.list_tools()).tools]

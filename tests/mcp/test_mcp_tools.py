@@ -126,6 +126,8 @@ FULL = [
     # the recall cascade's searches (decision 0097)
     "search",
     "search_archive",
+    # the facts most like one (decision 0176)
+    "similar",
 ]
 
 

@@ -114,6 +114,7 @@ _TABLE: dict[str, tuple[Need, ...]] = {
         list_forgotten audit_log list_canon active_scopes list_frames list_conflicts
         timeline search_history memory_links current_narrative narrative_history
         list_narratives recall_claims inspect_claim recall_cascade search search_archive
+        similar
         """)
     ),
     # it marks each overdue interpretation it may write stale (decision 0142)

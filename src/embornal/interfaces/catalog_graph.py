@@ -7,7 +7,7 @@ at import (plain data), as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT
+from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
@@ -230,6 +230,72 @@ GRAPH_OPERATIONS: tuple[Operation, ...] = (
             "shown; forgotten and purged facts are dead ends; a merged fact reads as "
             "its survivor. An inverse relation name (subject_of...) reads the "
             "relation backwards.",
+            errors=_READ_ERRORS,
+            tag="graph",
+        ),
+    ),
+    Operation(
+        "similar",
+        "similar",
+        "list[RecallHit]",
+        (
+            FACT_ID,
+            Input(
+                "limit",
+                "int",
+                f"How many facts at most (default 10, up to {MAX_LIMIT}).",
+                aliases=("limit", "max_results"),
+                low=1,
+                high=MAX_LIMIT,
+                metavar="N",
+                cli_help=f"at most N facts (1-{MAX_LIMIT}, default 10)",
+            ),
+            Input(
+                "under",
+                "path",
+                "Only facts at or below this path.",
+                aliases=("under", "path", "prefix"),
+                max_length=MAX_PATH_LENGTH,
+                metavar="PATH",
+                cli_help="only facts at or below PATH",
+            ),
+            Input(
+                "mode",
+                "choice",
+                "auto (default: meaning and keywords when a model is set up, else "
+                "keywords), keyword, vector (meaning only) or hybrid.",
+                default="auto",
+                choices=("auto", "keyword", "vector", "hybrid"),
+                aliases=("mode", "search_mode"),
+                cli_help="keyword, vector, hybrid, or auto (default: %(default)s)",
+            ),
+        ),
+        tool_order=88,
+        profile="full",
+        title="Facts like this one",
+        read_only=True,
+        cli="memory similar",
+        cli_show="cascade_cmds:show_hits",
+        cli_help="the facts most like a fact (its content as the query)",
+        cli_doc="The facts most like ID, best first: a recall of its content that leaves it\n"
+        "out and reinforces nothing (a near duplicate, a related note, the same topic\n"
+        "on another path).",
+        guide="""Find the facts most like one fact: its content is the query, the fact
+        itself left out. It does not count as a recall.
+
+        Call it before storing a variant of a fact (is it known already?), or to gather
+        the notes on the same topic stored on other paths.
+        Returns hits, best first: id, path, content, score, strength.
+        Example: similar(id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1", limit=5)""",
+        example=f'similar(id="{EXAMPLE_ID}", limit=5)',
+        http=Http(
+            "GET",
+            "/facts/{id}/similar",
+            "similarFacts",
+            "The facts most like a fact",
+            "A recall of the fact's content, the fact itself left out: the best `limit` "
+            "facts the subject may read, at or below `under`; nothing is reinforced.",
+            items="hits",
             errors=_READ_ERRORS,
             tag="graph",
         ),

@@ -7,33 +7,47 @@ decision 0064). What it adds on top (the audit, and the canon, frames, narrative
 claims and timelines as they come) lives here, one delegating method per operation,
 each handing the shared :class:`~embornal.service.context.ServiceContext` to a use-case
 module, as :class:`embornal.Memory` does. The remote client offers the same methods
-(:class:`~embornal.interfaces.cli.remote_chronicle.RemoteChronicle`): both satisfy
-:class:`~embornal.interfaces.api_chronicle.ChronicleAPI`.
+(:class:`~embornal.interfaces.cli.remote_chronicle.RemoteChronicle`), their signatures read
+from this class (``ChronicleAPI``, decision 0176).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from embornal.service import audit, canon, declared_conflicts
-from embornal.service.later import use_case
-
-if TYPE_CHECKING:
-    from embornal.service.canon_results import CanonEntry
-    from embornal.service.cascade_results import Cascade
-from embornal.service import history_links, timeline
+from embornal.service.later import Later, use_case
 
 if TYPE_CHECKING:
     from datetime import datetime
-from embornal.service import narratives
 
-if TYPE_CHECKING:
+    from embornal.service import (
+        audit,
+        canon,
+        cascade,
+        claim_views,
+        claims,
+        declared_conflicts,
+        fact_reads,
+        history_links,
+        narratives,
+        timeline,
+    )
+    from embornal.service.canon_results import CanonEntry
+    from embornal.service.cascade_results import Cascade
     from embornal.service.conflict_record import ConflictRecord
-from embornal.service import cascade, claim_views, claims, fact_reads
-
-if TYPE_CHECKING:
     from embornal.service.context import ServiceContext
     from embornal.service.graph_results import Link
+else:  # each imported on first use (the remote client reads its signatures from this class)
+    audit = Later("embornal.service.audit")
+    canon = Later("embornal.service.canon")
+    cascade = Later("embornal.service.cascade")
+    claim_views = Later("embornal.service.claim_views")
+    claims = Later("embornal.service.claims")
+    declared_conflicts = Later("embornal.service.declared_conflicts")
+    fact_reads = Later("embornal.service.fact_reads")
+    history_links = Later("embornal.service.history_links")
+    narratives = Later("embornal.service.narratives")
+    timeline = Later("embornal.service.timeline")
 
 __all__ = ["Chronicle"]
 

@@ -16,6 +16,7 @@ import inspect
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
+from sys import modules
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
@@ -89,13 +90,80 @@ class UseCase(Generic[P, R]):
     @property
     def __signature__(self) -> inspect.Signature:
         """The use case's signature, ``self`` in place of the context (as a method's)."""
-        signature = inspect.signature(self.function())
-        _context, *rest = signature.parameters.values()
-        this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
-        return signature.replace(parameters=[this, *rest])
+        return _as_method(inspect.signature(self.function()))
+
+    def source_signature(self) -> inspect.Signature:
+        """``__signature__``, read from the use case's source while its module is not
+        imported yet (the remote client derives its method from it without loading the
+        service, decision 0176); the module is imported when the source cannot say it
+        alone (a default that is no literal, a decorator, a name imported from elsewhere)."""
+        if self._function is None:
+            found = _source_of(self._find)
+            read = None if found is None else _parsed(*found)
+            if read is not None:
+                return _as_method(read)
+        return self.__signature__
 
     def __repr__(self) -> str:
         return f"<use case {self.name}>"
+
+
+def _as_method(signature: inspect.Signature) -> inspect.Signature:
+    _context, *rest = signature.parameters.values()
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)
+    return signature.replace(parameters=[this, *rest])
+
+
+def _source_of(find: Callable[[], object]) -> tuple[str, str] | None:
+    """``(module, function)`` of a ``lambda: module.function`` whose module is not imported."""
+    names: tuple[str, ...] = getattr(getattr(find, "__code__", None), "co_names", ())
+    if len(names) == 1:  # ``lambda: backup.backup``: one name for both
+        names = names * 2
+    if len(names) != 2:
+        return None
+    holder = getattr(find, "__globals__", {}).get(names[0])
+    if not isinstance(holder, Later) or holder._module is not None or holder._name in modules:
+        return None  # imported: its signature costs nothing more
+    return holder._name, names[1]
+
+
+def _parsed(module: str, name: str) -> inspect.Signature | None:
+    """The signature of ``module.name`` as its source writes it (None: it cannot say)."""
+    import ast
+    from importlib.util import find_spec
+
+    spec = find_spec(module)
+    if spec is None or spec.origin is None:
+        return None
+    with open(spec.origin, encoding="utf-8") as source:
+        tree = ast.parse(source.read())
+    node = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if node is None or node.decorator_list:
+        return None
+    args, kind = node.args, inspect.Parameter
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + [*args.defaults]
+    given: list[tuple[ast.arg, Any, ast.expr | None]] = [
+        (a, kind.POSITIONAL_ONLY if a in args.posonlyargs else kind.POSITIONAL_OR_KEYWORD, d)
+        for a, d in zip(positional, defaults, strict=True)
+    ]
+    if args.vararg is not None:
+        given.append((args.vararg, kind.VAR_POSITIONAL, None))
+    given += [
+        (a, kind.KEYWORD_ONLY, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    ]
+    if args.kwarg is not None:
+        given.append((args.kwarg, kind.VAR_KEYWORD, None))
+    params = []
+    for arg, how, default in given:
+        try:
+            value = kind.empty if default is None else ast.literal_eval(default)
+        except ValueError:
+            return None  # a name or a call: the module says what it is
+        note = kind.empty if arg.annotation is None else ast.unparse(arg.annotation)
+        params.append(kind(arg.arg, how, default=value, annotation=note))
+    returns = inspect.Signature.empty if node.returns is None else ast.unparse(node.returns)
+    return inspect.Signature(params, return_annotation=returns)
 
 
 def use_case(find: Callable[[], Callable[Concatenate[ServiceContext, P], R]]) -> UseCase[P, R]:

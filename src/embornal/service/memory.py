@@ -8,19 +8,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.clock import Clock
 from embornal.domain.events import ActorKind
 from embornal.domain.facts import DEFAULT_KIND, Fact
-from embornal.domain.ranking import FusionSettings
-from embornal.service import recall
-from embornal.service.context import ServiceContext
 from embornal.service.later import Later, use_case
-from embornal.storage.contract import Store
 
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.clock import Clock
     from embornal.domain.proposal_policy import ProposalPolicy
+    from embornal.domain.ranking import FusionSettings
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
     from embornal.service import (
         admin,
@@ -28,6 +25,7 @@ if TYPE_CHECKING:
         browse,
         chronicle,
         conflicts,
+        context,
         copying,
         details,
         export,
@@ -45,6 +43,7 @@ if TYPE_CHECKING:
         overview,
         proposals,
         protocol,
+        recall,
         retention,
         sharing,
         spine,
@@ -53,6 +52,7 @@ if TYPE_CHECKING:
         visible,
     )
     from embornal.service.chronicle import Chronicle
+    from embornal.service.context import ServiceContext
     from embornal.service.copying import Copied
     from embornal.service.details import NewFact
     from embornal.service.import_tools import Progress, ToolImport
@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from embornal.service.proposal_results import (
         Proposal,
     )
+    from embornal.service.recall import use_case as recalling
     from embornal.service.reindex_result import ReindexResult
     from embornal.service.rerank import RerankSource
     from embornal.service.results import (
@@ -71,8 +72,12 @@ if TYPE_CHECKING:
     )
     from embornal.service.sharing import IssuedToken
     from embornal.service.tokens import TokenInfo
-    from embornal.storage.contract import ListFilter
+    from embornal.storage.contract import ListFilter, Store
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
+    # (the context and recall too: the remote client reads its signatures from this class)
+    context = Later("embornal.service.context")
+    recall = Later("embornal.service.recall")
+    recalling = Later("embornal.service.recall.use_case")
     admin = Later("embornal.service.admin")
     conflicts = Later("embornal.service.conflicts")
     backup = Later("embornal.service.backup")
@@ -134,7 +139,7 @@ class Memory:
         ``vector_width`` (default: the embedder's) must match on every later open.
         ``seed=False``: a memory created now has an empty log, for ``import_events``.
         ``reranker`` (or a function that builds one on first use): ``recall(rerank=True)``."""
-        ctx = ServiceContext.open(
+        ctx = context.ServiceContext.open(
             path,
             clock=clock,
             subject=subject,
@@ -428,6 +433,8 @@ class Memory:
         return kinds.find(self._ctx, kind, where, under=under, limit=limit, as_of=as_of)
 
     kinds = use_case(lambda: kinds.kinds)
+
+    similar = use_case(lambda: recalling.similar)
 
     def ls(self, path: str = "/", *, as_of: AsOf = None, all: bool = False) -> list[PathEntry]:
         """One level below ``path``: each child with its own fact count and child count;

@@ -18,7 +18,6 @@ import http.client
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 from urllib.parse import quote, urlencode
 
@@ -33,7 +32,13 @@ from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.catalog_types import check_inputs, replace
 from embornal.interfaces.cli import remote_derive
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
-from embornal.interfaces.cli.remote_config import API_PREFIX, base_url, read_token
+from embornal.interfaces.cli.remote_config import (
+    API_PREFIX,
+    LocalOnly,
+    base_url,
+    local_only,
+    read_token,
+)
 from embornal.interfaces.cli.remote_transport import (
     BY_CODE,
     BY_STATUS,
@@ -46,8 +51,8 @@ from embornal.interfaces.wire import WIRE_TYPES, from_wire, to_wire
 if TYPE_CHECKING:
     from typing import Self
 
-    from embornal.interfaces.api import MemoryAPI
     from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
+    from embornal.service.memory import Memory
 
 __all__ = [
     "API_PREFIX",
@@ -64,7 +69,6 @@ __all__ = [
 ]
 
 TIMEOUT_SECONDS = 10.0
-CLIENT_MODE = "client mode: server.url is set"
 URL_HINT = f"server.url in config.yaml, or {SERVER_URL_ENV}"
 
 #: The hand-written handlers that work on the memory's own files, and so refuse in client
@@ -79,17 +83,6 @@ LOCAL_ONLY = frozenset(
     )
     for name in names.split()
 )
-
-
-class LocalOnly(InvalidInput):
-    """A command (or an option) that client mode cannot carry out; exit 2."""
-
-    code = "local_only"
-    default_hint = "Run it on the machine that holds the memory, or pass --db PATH."
-
-
-def local_only(what: str, hint: str | None = None) -> LocalOnly:
-    return LocalOnly(f"{what} runs on the machine that holds the memory ({CLIENT_MODE})", hint=hint)
 
 
 # --------------------------------------------------------------------------- the client
@@ -131,7 +124,7 @@ class _Client:
     @classmethod
     def connect(cls, url: str, token: str, **options: Unpack[ClientOptions]) -> Self:
         """The client of the server at ``url`` with ``token`` (type checkers see the derived
-        methods through it: the class itself names them only as ``MemoryAPI``'s)."""
+        methods through it: the class itself names them only as ``Memory``'s)."""
         return cls(url, token, **options)
 
     # -- life cycle -----------------------------------------------------------------------
@@ -142,12 +135,7 @@ class _Client:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- transport ----------------------------------------------------------------------
@@ -410,7 +398,7 @@ class _Client:
             return [from_wire(kind, d) for d in data[items]]
         return from_wire(_RESULTS[output], data)
 
-    # -- the API: MemoryAPI, each method one catalogue operation, derived below; here only
+    # -- the API: Memory's, each method one catalogue operation, derived below; here only
     # what the catalogue cannot say by itself ------------------------------------------
 
     @property
@@ -428,22 +416,21 @@ class _Client:
 
 _DOC = """The memory behind ``embornal serve`` at ``url``, as the subject of ``token`` sees it.
 
-Each method of :class:`~embornal.interfaces.api.MemoryAPI` is one call of the catalogue
+Each public method of :class:`embornal.Memory` (``MemoryAPI``) is one call of the catalogue
 operation that ``call``s it (:mod:`embornal.interfaces.catalog`), derived on first use with
-the signature ``MemoryAPI`` declares (:mod:`.remote_derive`, decision 0174): its HTTP
+the signature ``Memory`` gives it (:mod:`.remote_derive`, decisions 0174 and 0176): its HTTP
 method and path, its inputs checked and placed in the path, the query or the body, the
-answer read back with :func:`~embornal.interfaces.wire.from_wire`. A local-only operation
-raises :class:`LocalOnly`.
+answer read back with :func:`~embornal.interfaces.wire.from_wire`. A method with no routed
+operation raises :class:`LocalOnly`.
 """
 
-if TYPE_CHECKING:  # the methods are MemoryAPI's, as derived below
+if TYPE_CHECKING:  # the methods are Memory's, as derived below
 
-    class RemoteMemory(_Client, MemoryAPI):
+    class RemoteMemory(_Client, Memory):
         __doc__ = _DOC
 
 else:
 
     class RemoteMemory(_Client, remote_derive.Lazy):
         __doc__ = _DOC
-        API = "embornal.interfaces.api:MemoryAPI"
-        ROUTED = False  # a local-only operation's call refuses it
+        API = "embornal.service.memory:Memory"

@@ -2,12 +2,12 @@
 local ``Memory.chronicle`` offers it (decision 0084). It holds the client's call of an
 operation, not the client (no mixin).
 
-Its methods are derived from the catalogue (:mod:`.remote_derive`): each operation whose
-``call`` is ``chronicle.NAME`` and that has an HTTP route gives the method ``NAME``, with
-the signature :class:`~embornal.interfaces.api_chronicle.ChronicleAPI` declares for it,
-sent through the client's one generic call (``RemoteMemory._op``). For mypy the class is
-the Protocol itself, so the local ``Chronicle`` and this facade are held to one list of
-signatures.
+Its methods are derived from the catalogue (:mod:`.remote_derive`), each on first use: the
+operation whose ``call`` is ``chronicle.NAME`` gives the method ``NAME``, with the signature
+:class:`~embornal.service.chronicle.Chronicle` gives it (decision 0176), sent through the
+client's one generic call (``RemoteMemory._op``); a method with no routed operation refuses
+as local-only. For mypy the class is ``Chronicle`` itself, so the local facade and this one
+are held to one list of signatures.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from embornal.interfaces.api_chronicle import ChronicleAPI
 from embornal.interfaces.cli import remote_derive
 
 if TYPE_CHECKING:
     from typing import Self
 
     from embornal.interfaces.catalog import Operation
+    from embornal.service.chronicle import Chronicle
     from embornal.service.conflict_record import ConflictRecord
 
 __all__ = ["RemoteChronicle", "derived_operations"]
@@ -58,18 +58,15 @@ def derived_operations() -> dict[str, Operation]:
     return remote_derive.derived_operations(_FACADE)
 
 
-def _method(name: str, op: Operation) -> Callable[..., Any]:
-    """``ChronicleAPI.NAME`` as one call of ``op``."""
-    return remote_derive.method(ChronicleAPI, name, op)
+if TYPE_CHECKING:  # the methods are Chronicle's, as derived below
 
-
-if TYPE_CHECKING:  # the methods are ChronicleAPI's, as derived below
-
-    class RemoteChronicle(_Calls, ChronicleAPI):
+    class RemoteChronicle(_Calls, Chronicle):
         """The chronicle of the memory behind ``embornal serve``."""
 
 else:
 
-    @remote_derive.derive(ChronicleAPI, _FACADE)
-    class RemoteChronicle(_Calls):
+    class RemoteChronicle(_Calls, remote_derive.Lazy):
         """The chronicle of the memory behind ``embornal serve``."""
+
+        API = "embornal.service.chronicle:Chronicle"
+        FACADE = _FACADE

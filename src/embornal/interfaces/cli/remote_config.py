@@ -1,6 +1,8 @@
-"""Client mode's configuration: the server's base URL and the bearer token.
+"""Client mode's configuration: the server's base URL and the bearer token, and the
+refusal of what it cannot do (:class:`LocalOnly`).
 
-:mod:`embornal.interfaces.cli.remote` re-exports both (``base_url``, ``read_token``).
+:mod:`embornal.interfaces.cli.remote` re-exports them (``base_url``, ``read_token``,
+``LocalOnly``, ``local_only``).
 """
 
 from __future__ import annotations
@@ -10,15 +12,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from embornal.errors import ConfigError
+from embornal.errors import ConfigError, InvalidInput
 from embornal.interfaces.cli.envvars import TOKEN_ENV
 
 if TYPE_CHECKING:
     from embornal.adapters.config import ServerConfig
 
-__all__ = ["API_PREFIX", "base_url", "read_token"]
+__all__ = ["API_PREFIX", "CLIENT_MODE", "LocalOnly", "base_url", "local_only", "read_token"]
 
 API_PREFIX = "/api/v1"
+CLIENT_MODE = "client mode: server.url is set"
+
+
+class LocalOnly(InvalidInput):
+    """A command (or an option) that client mode cannot carry out; exit 2."""
+
+    code = "local_only"
+    default_hint = "Run it on the machine that holds the memory, or pass --db PATH."
+
+
+def local_only(what: str, hint: str | None = None) -> LocalOnly:
+    return LocalOnly(f"{what} runs on the machine that holds the memory ({CLIENT_MODE})", hint=hint)
 
 
 def base_url(raw: str) -> str:

@@ -1,33 +1,42 @@
-"""The remote client's methods, derived from the catalogue and the API's signatures
-(decisions 0084 and 0174).
+"""The remote client's methods, derived from the catalogue and ``Memory``'s signatures
+(decisions 0084, 0174 and 0176).
 
 A method of the remote client is one call of a catalogue operation: the operation whose
 ``call`` names the method (``confirm`` for ``Memory.confirm``, ``chronicle.canonize`` for
-``Memory.chronicle.canonize``) and that has an HTTP route. Its signature is the one the
-Protocol (:class:`~embornal.interfaces.api.MemoryAPI`,
-:class:`~embornal.interfaces.api_chronicle.ChronicleAPI`) declares; a call binds its
-arguments by it, defaults included, and sends them through the client's one generic call,
-``_op(operation, **arguments)``. Deriving checks that every argument is an input of the
-operation, so a signature and its operation cannot drift apart unseen.
+``Memory.chronicle.canonize``). Its signature is read from the local facade's attribute
+(:class:`embornal.Memory`, :class:`~embornal.service.chronicle.Chronicle`; a
+``use_case(...)`` gives its use case's, decision 0175); a call binds its arguments by it,
+defaults included, and sends them through the client's one generic call,
+``_op(operation, **arguments)``. Deriving checks that every argument is an input of a routed
+operation, so a signature and its operation cannot drift apart unseen. A method whose
+operation has no route, or that no operation calls, refuses as local-only.
 
-Stdlib-only at import. :func:`derive` derives a class's methods when it is made (the
-chronicle facade, imported on first use); :class:`Lazy` derives each method the first time
-an instance asks for it, reading only the catalogue's core when the method is a core
-operation's, so a client-mode command pays for the one method it calls.
+Cheap at import (the standard library and client mode's configuration). :class:`Lazy`
+derives each method the first time an instance asks for it, reading only the catalogue's
+core when the method is a core operation's, and the signature of a use case from its
+source (its module is not imported), so a client-mode command pays for the one method it
+calls.
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from embornal.interfaces.cli.remote_config import local_only as refusal
 
 if TYPE_CHECKING:
     from embornal.interfaces.catalog import Operation
 
-__all__ = ["Lazy", "derive", "derived_operations", "method", "operation_of"]
-
-C = TypeVar("C", bound=type)
+__all__ = [
+    "Lazy",
+    "derived_operations",
+    "local_only",
+    "method",
+    "operation_of",
+    "public_methods",
+]
 
 
 def derived_operations(facade: str = "", *, routed: bool = True) -> dict[str, Operation]:
@@ -70,12 +79,15 @@ def _by_method(ops: Iterable[Operation], facade: str, routed: bool) -> dict[str,
 
 
 def method(api: type, name: str, op: Operation) -> Callable[..., Any]:
-    """``api.NAME`` as one call of ``op`` through the instance's ``_op``."""
-    signature = inspect.signature(getattr(api, name))
-    inputs = {item.name for item in op.inputs}
-    unknown = [p for p in signature.parameters if p != "self" and p not in inputs]
-    if unknown:
-        raise TypeError(f"{name}: {unknown} are no inputs of {op.name!r}")
+    """``api.NAME`` as one call of ``op`` through the instance's ``_op``. The signature is
+    read from ``api``'s attribute (a ``use_case`` gives its use case's, importing its
+    module); for a routed operation every parameter must be one of its inputs."""
+    signature = _signature(api, name)
+    if op.http is not None and not op.local_only:
+        inputs = {item.name for item in op.inputs}
+        unknown = [p for p in signature.parameters if p != "self" and p not in inputs]
+        if unknown:
+            raise TypeError(f"{name}: {unknown} are no inputs of {op.name!r}")
     operation = op.name
 
     def call(self: Any, /, *args: Any, **kwargs: Any) -> Any:
@@ -85,53 +97,76 @@ def method(api: type, name: str, op: Operation) -> Callable[..., Any]:
         del given["self"]
         return self._op(operation, **given)
 
+    route = op.http.path if op.http is not None else None
+    return _named(call, name, signature, f"The catalogue operation ``{operation}`` (``{route}``).")
+
+
+def local_only(api: type, name: str) -> Callable[..., Any]:
+    """``api.NAME``, which no catalogue operation calls, as a refusal: it runs on the
+    machine that holds the memory (:class:`~embornal.interfaces.cli.remote_config.LocalOnly`)."""
+    signature = _signature(api, name)
+
+    def call(self: Any, /, *args: Any, **kwargs: Any) -> Any:
+        signature.bind(self, *args, **kwargs)  # a wrong call fails as the signature says
+        raise refusal(name)
+
+    return _named(call, name, signature, f"``{name}``: local only (no catalogue operation).")
+
+
+def _signature(api: type, name: str) -> inspect.Signature:
+    """``api.NAME``'s signature; a use case's read from its source while its module is not
+    imported (:meth:`~embornal.service.later.UseCase.source_signature`)."""
+    found = inspect.getattr_static(api, name)
+    read = getattr(found, "source_signature", None)
+    if read is not None:
+        signature: inspect.Signature = read()
+        return signature
+    return inspect.signature(getattr(api, name))
+
+
+def _named(
+    call: Callable[..., Any], name: str, signature: inspect.Signature, doc: str
+) -> Callable[..., Any]:
     call.__name__ = call.__qualname__ = name
     call.__signature__ = signature  # type: ignore[attr-defined]
-    route = op.http.path if op.http is not None else None
-    call.__doc__ = f"The catalogue operation ``{operation}`` (``{route}``)."
+    call.__doc__ = doc
     return call
 
 
-def derive(api: type, facade: str = "", *, routed: bool = True) -> Callable[[C], C]:
-    """A class decorator: each method of ``api`` that has an operation (a routed one if
-    ``routed``) and that the class does not define itself becomes that operation's call."""
-
-    def decorate(cls: C) -> C:
-        wanted = {n for n in dir(api) if not n.startswith("_")}
-        for name, op in derived_operations(facade, routed=routed).items():
-            if name in wanted and not _defines(cls, name):
-                setattr(cls, name, method(api, name, op))
-        return cls
-
-    return decorate
+def public_methods(api: type) -> list[str]:
+    """The public methods of ``api`` (no property, class or static method)."""
+    return sorted(n for n in dir(api) if _is_method(api, n))
 
 
-def _defines(cls: type, name: str) -> bool:
-    return any(name in klass.__dict__ for klass in cls.__mro__ if klass is not object)
+def _is_method(api: type, name: str) -> bool:
+    if name.startswith("_"):
+        return False
+    found = inspect.getattr_static(api, name, None)
+    if isinstance(found, property | classmethod | staticmethod):
+        return False
+    return callable(found)
 
 
 class Lazy:
-    """A class whose missing public methods are those of the Protocol ``API`` names
-    (``"module:Name"``, imported on first use), each derived from its operation (through
-    ``_op``) the first time an instance asks for it, then kept on the class."""
+    """A class whose missing public methods are those of the class ``API`` names
+    (``"module:Name"``, imported on first use: ``Memory`` or ``Chronicle``), each derived
+    the first time an instance asks for it, then kept on the class: the call of the
+    operation that calls it (through ``_op``), or a ``local_only`` refusal when none does."""
 
     API: ClassVar[str]
     FACADE: ClassVar[str] = ""
-    ROUTED: ClassVar[bool] = True
 
     def __getattr__(self, name: str) -> Any:
         cls = type(self)
-        api = _protocol(cls.API)
-        if name.startswith("_") or not callable(getattr(api, name, None)):
+        api = _surface(cls.API)
+        if not _is_method(api, name):
             raise AttributeError(f"{cls.__name__!r} object has no attribute {name!r}")
-        op = operation_of(name, cls.FACADE, routed=cls.ROUTED)
-        if op is None:
-            raise AttributeError(f"{cls.__name__!r} object has no attribute {name!r}")
-        setattr(cls, name, method(api, name, op))
+        op = operation_of(name, cls.FACADE, routed=False)
+        setattr(cls, name, local_only(api, name) if op is None else method(api, name, op))
         return getattr(self, name)
 
 
-def _protocol(ref: str) -> type:
+def _surface(ref: str) -> type:
     from importlib import import_module
 
     module, _, name = ref.partition(":")

@@ -231,6 +231,25 @@ _HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Call, Any], Any]
 }
 
 
+_BY_OUTPUT: dict[str, type[BaseModel]] = {"Fact": FactOut, "list[RecallHit]": RecallOut}
+"""The answer model of an operation with no entry in ``_HTTP``, by its output (a list is
+sent under the route's ``items``): a new operation whose result is of one of these types
+needs no line here."""
+
+
+def _derived(op: CatalogOp) -> tuple[type[BaseModel], RequestModel, Callable[[Call, Any], Any]]:
+    """An operation's entry made from its record: the answer model by its output, the
+    request model made from its inputs (``<OperationId>Query`` or ``<OperationId>In``)."""
+    http = op.http
+    assert http is not None
+    name = http.operation_id[:1].upper() + http.operation_id[1:]
+    name += "Query" if http.method == "GET" else "In"
+    items = http.items
+    if items is None:
+        return _BY_OUTPUT[op.output], name, lambda c, r: to_wire(r)
+    return _BY_OUTPUT[op.output], name, lambda c, r: {items: to_wire(r)}
+
+
 def _runner(op: CatalogOp, envelope: Callable[[Call, Any], Any]) -> Callable[[Call], Any]:
     def run(c: Call) -> Any:
         result = None if op.call is None else resolve_call(c.memory, op.call)(**_inputs(op, c))
@@ -242,7 +261,7 @@ def _runner(op: CatalogOp, envelope: Callable[[Call, Any], Any]) -> Callable[[Ca
 def _operation(op: CatalogOp) -> Operation:
     http = op.http
     assert http is not None
-    response, given, envelope = _HTTP[op.name]
+    response, given, envelope = _HTTP.get(op.name) or _derived(op)
     model = request_model(op, given) if isinstance(given, str) else given
     return Operation(
         http.method,

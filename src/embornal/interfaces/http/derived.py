@@ -31,11 +31,14 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-#: The wire type of each kind of input a model can be made for: text, a whole number, a
-#: number, a flag. A weight is the number or null (null takes it off). In a body each is
-#: of its JSON type (strict: ``false`` is not 0, ``"1"`` not 1); in a query, text read.
+#: The wire type of each kind of input a model can be made for: text (a path, one of the
+#: choices: ``Literal``), a whole number, a number, a flag. A weight is the number or null
+#: (null takes it off). In a body each is of its JSON type (strict: ``false`` is not 0,
+#: ``"1"`` not 1); in a query, text read.
 _TYPES: dict[InputType, Any] = {
     "text": str,
+    "path": str,
+    "choice": str,
     "reason": str,
     "visibility": str,
     "lifetime": str,

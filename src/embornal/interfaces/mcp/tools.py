@@ -49,9 +49,11 @@ from embornal.interfaces.mcp.results import (
     FactOut,
     FindOut,
     HistoryOut,
+    HitOut,
     ImportanceOut,
     KindsOut,
     LsOut,
+    RecallOut,
     ShowOut,
     StateOut,
     SupersedeOut,
@@ -475,6 +477,13 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
 }
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 
+_BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
+    "Fact": (FactOut, lambda r, a: FactOut.of(r)),
+    "list[RecallHit]": (RecallOut, lambda r, a: RecallOut(hits=[HitOut.of_hit(h) for h in r])),
+}
+"""What a tool of no entry in ``_RESULTS`` answers, by its operation's output: a new
+operation whose result is of one of these types needs no line here."""
+
 
 def _invoke(memory: Memory, op: Operation, kwargs: Mapping[str, Any]) -> Any:
     """The tool's call: the operation's ``mcp_call`` when it has one (``recall`` answers
@@ -506,7 +515,7 @@ def _declared(out: type[BaseModel]) -> type[BaseModel]:
 
 
 def _tool(op: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
-    out, project = _RESULTS[op.name]
+    out, project = _RESULTS.get(op.name) or _BY_OUTPUT[op.output]
     inputs = [i for i in op.inputs if i.mcp and (profile == "full" or not i.full_only)]
     call = op.call
     assert call is not None

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from embornal.domain import paths as P
+from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import FactsRecalled
 from embornal.domain.facts import Fact
 from embornal.domain.guide import GUIDE_PATH, is_guide_path
@@ -29,7 +30,7 @@ from embornal.service.results import RecallHit
 from embornal.service.timetravel import AsOf, looking_back
 from embornal.storage.contract import PastReads, Store
 
-__all__ = ["recall", "record_recall", "without_guide_hits"]
+__all__ = ["recall", "record_recall", "similar", "without_guide_hits"]
 
 
 def recall(
@@ -66,6 +67,24 @@ def recall(
     if reinforce and as_of is None:
         record_recall(ctx, [h.fact for h in hits])
     return hits
+
+
+def similar(
+    ctx: ServiceContext,
+    fact_id: str,
+    *,
+    limit: int | None = None,
+    under: str | None = None,
+    mode: str = "auto",
+) -> list[RecallHit]:
+    """The live facts most like ``fact_id``'s content, best first, the fact itself left out:
+    a recall of its text (``under``, ``mode``: as recall's) that reinforces nothing."""
+    fact = ctx.resolve(fact_id)
+    n = check_limit(limit, ctx.default_limit)
+    hits = recall(
+        ctx, fact.content, limit=min(n + 1, MAX_LIMIT), under=under, reinforce=False, mode=mode
+    )
+    return [h for h in hits if h.fact.id != fact.id][:n]
 
 
 def record_recall(ctx: ServiceContext, facts: Sequence[Fact]) -> None:

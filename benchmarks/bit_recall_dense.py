@@ -21,7 +21,7 @@ if __package__ in (None, ""):
 
 from benchmarks.common import REPO_ROOT, machine_info
 
-from embornal.storage import bitindex
+from embornal.storage.sqlite import bitindex
 
 
 def main() -> None:

@@ -248,7 +248,7 @@ def quality(entities: int, dup_rate: float, seed: int = 11) -> dict[str, Any]:
 
 
 def cost(size: int, calls: int, scan: bool, seed: int = 13) -> dict[str, Any]:
-    from embornal.service.conflict_detect import candidates
+    from embornal.service.conflicts.detect import candidates
 
     rng = random.Random(f"{seed}:cost")
     corpus = build_corpus(seed, min(size, 100_000))

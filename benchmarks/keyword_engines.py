@@ -63,7 +63,7 @@ TIE = 1e-6
 RESCORE_DEPTH = 50
 
 # FTS5 as the store creates it (storage/sql/0001_initial.sql), with the columns
-# storage/keyword.py joins (a fact's seq and path; every fact live, one path).
+# storage/sqlite/keyword.py joins (a fact's seq and path; every fact live, one path).
 _SCHEMA = """
 CREATE VIRTUAL TABLE facts_fts USING fts5 (
     body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
@@ -178,7 +178,7 @@ def fts5_bounded(
     conn: Any, df_of: Callable[[list[str]], dict[str, int]], candidates: int
 ) -> Callable[[list[str], int], list[tuple[int, float]]]:
     from embornal.domain.text import fts_query
-    from embornal.storage import keyword
+    from embornal.storage.sqlite import keyword
 
     def rows_of(sql: str, params: Sequence[Any]) -> list[Any]:
         return list(conn.execute(sql, tuple(params)).fetchall())

@@ -74,7 +74,7 @@ def main() -> None:
     mem = Memory.open(db, clock=StepClock(datetime.fromisoformat(load["clock"])))
     corpus = build_corpus(DEFAULT_SEED, args.size)
     queries = make_queries(random.Random(f"{DEFAULT_SEED}:queries"), corpus, args.queries)
-    from embornal.storage import keyword_index
+    from embornal.storage.sqlite import keyword_index
 
     index_build: dict[str, Any] | None = None
     store: Any = mem._store  # the benchmark's own look at the store

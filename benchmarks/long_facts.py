@@ -32,7 +32,7 @@ from benchmarks.scale import build_corpus, make_content, make_queries
 
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.storage import vectors
+from embornal.storage.sqlite import vectors
 
 SECTION = "Long facts"
 SENTENCES = 40  # per long fact

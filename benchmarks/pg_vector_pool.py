@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     import psycopg
 
-    from embornal.storage.contract import pack_vector
+    from embornal.storage.contract.store import pack_vector
     from embornal.storage.postgres.vectors import nearest
 
     server_cpu = ServerCpu(args.pg_data)

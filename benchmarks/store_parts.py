@@ -130,9 +130,11 @@ class TimedEncoder:
 def instrument(mem: Any, parts: Parts) -> None:
     """Wrap the parts of a store where they are looked up (this process only)."""
     from embornal.domain.events import EVENTS
-    from embornal.service import facts
     from embornal.service.context import ServiceContext
-    from embornal.storage import conflict_projection, eventlog, eventlog_sql, history, projector
+    from embornal.service.facts import writes as facts
+    from embornal.storage.common import conflict_projection, history
+    from embornal.storage.common import eventlog as eventlog_sql
+    from embornal.storage.sqlite import eventlog, projector
 
     def wrap(owner: Any, name: str, label: str) -> None:
         setattr(owner, name, parts.wrap(label, getattr(owner, name)))

@@ -38,7 +38,7 @@ from benchmarks.scale import build_corpus, make_queries
 from benchmarks.vector_scale import _loaded
 
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.storage.contract import pack_vector
+from embornal.storage.contract.store import pack_vector
 
 
 def _timed(calls: list[Any]) -> dict[str, Any]:
@@ -87,7 +87,7 @@ def _scan_before_0123(self: Any, query: bytes, k: int) -> list[int]:
     word, ``np.bincount`` over every distance), for the A/B of ``--ab``."""
     import numpy as np
 
-    from embornal.storage import bitindex
+    from embornal.storage.sqlite import bitindex
 
     if k <= 0 or not len(self):
         return []
@@ -108,7 +108,7 @@ def _ab(mem: Any, queries: list[str], bits: Any, blobs: list[bytes]) -> dict[str
     """The scan before and after decision 0123 in one process, alternating query by query
     (which goes first alternates too), so both see the same load and caches: the bit
     search alone and the hybrid and vector recalls, CPU time; their results compared."""
-    from embornal.storage import bitindex
+    from embornal.storage.sqlite import bitindex
 
     new = bitindex.BitIndex.search
     cpu: dict[str, list[int]] = {}

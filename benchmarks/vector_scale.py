@@ -43,7 +43,7 @@ from benchmarks.scale import build_corpus, make_fact_args, make_queries
 
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.storage import bitindex
+from embornal.storage.sqlite import bitindex
 
 RULES_SUBJECT = "analyst"
 

@@ -14,7 +14,7 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.errors import Conflict, InvalidInput, NotFound, StorageError
-from embornal.service.backup import restore
+from embornal.service.portability.backup import restore
 
 
 def _fill(mem: Memory, n: int) -> None:
@@ -108,7 +108,7 @@ def test_restore_refuses_a_file_that_is_not_a_sound_backup(
     saved = tmp_path / "saved.db"
     memory.store("/a", "A fact.")
     memory.backup(str(saved))
-    from embornal.storage.connect import connect
+    from embornal.storage.sqlite.connect import connect
 
     conn = connect(saved)  # a copy whose projections no longer match its log
     conn.execute("UPDATE facts SET content = 'tampered' WHERE path_id != 1")

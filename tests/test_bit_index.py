@@ -17,9 +17,9 @@ import pytest
 
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import l2_normalize
-from embornal.storage import bitindex, migrations, vectors
-from embornal.storage.connect import connect
-from embornal.storage.migrations import MIGRATIONS, applied
+from embornal.storage.sqlite import bitindex, migrations, vectors
+from embornal.storage.sqlite.connect import connect
+from embornal.storage.sqlite.migrations import MIGRATIONS, applied
 
 np = pytest.importorskip("numpy")
 if not bitindex.available():

@@ -20,8 +20,8 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.errors import ConcurrencyError, InvalidInput
 from embornal.service.results import NewFact
-from embornal.storage.connect import connect
-from embornal.storage.verify import PROJECTION_QUERIES
+from embornal.storage.sqlite.connect import connect
+from embornal.storage.sqlite.verify import PROJECTION_QUERIES
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 _ID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
@@ -141,8 +141,8 @@ def test_one_bad_fact_refuses_the_batch_and_writes_nothing(tmp_path: Path) -> No
 def test_a_stale_expected_version_in_an_append_refuses_all_of_it(tmp_path: Path) -> None:
     from embornal.domain.events import ActorKind, FactStored, NewEvent
     from embornal.domain.tags import Tag
-    from embornal.storage.connect import atomic
-    from embornal.storage.eventlog import append
+    from embornal.storage.sqlite.connect import atomic
+    from embornal.storage.sqlite.eventlog import append
 
     def event(fact_id: str, expected: int) -> NewEvent:
         body = FactStored(

@@ -186,8 +186,8 @@ def test_two_decisions_racing_one_wins(
 
 
 def test_the_entity_keys_of_an_old_memory_are_filled_by_the_migration(tmp_path: Path) -> None:
-    from embornal.storage import conflict_projection
-    from embornal.storage.connect import connect
+    from embornal.storage.common import conflict_projection
+    from embornal.storage.sqlite.connect import connect
 
     path = tmp_path / "m.db"
     with Memory.open(path) as mem:

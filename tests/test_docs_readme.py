@@ -8,7 +8,7 @@ from pathlib import Path
 
 import embornal
 from embornal import Memory
-from embornal.service.chronicle import Chronicle
+from embornal.service.history.chronicle import Chronicle
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

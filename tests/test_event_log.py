@@ -22,8 +22,8 @@ from embornal import ActorKind, FixedClock, Memory
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, FactForgotten, FactStored, NewEvent
 from embornal.errors import ConcurrencyError
-from embornal.storage import eventlog
-from embornal.storage.connect import Connection, DriverError, atomic, connect
+from embornal.storage.sqlite import eventlog
+from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect
 
 
 @pytest.fixture

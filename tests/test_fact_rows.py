@@ -83,7 +83,7 @@ def test_find_with_conditions_a_subtree_and_an_access_filter(
 def test_a_row_names_every_field_of_fact(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> None:
     # A field added to Fact that the row builder does not name would send every row
     # through the slower copy of the defaults (a find of 1,000 facts measured it).
-    from embornal.storage import kind_views
+    from embornal.storage.common import kind_views
 
     seen: list[int] = []
     real = kind_views._new_fact

@@ -18,7 +18,7 @@ import pytest
 from embornal import Memory
 from embornal.errors import StorageError
 from embornal.interfaces.cli.main import main
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 
 def mode(path: Path) -> int:

@@ -28,7 +28,7 @@ from embornal.errors import (
     NotFound,
     OwnerTagForbidden,
 )
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 MB = 1024 * 1024
 

@@ -22,7 +22,7 @@ from embornal.errors import (
     InvalidLifetime,
     NotFound,
 )
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 from race_helpers import after_first_load
 
 FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"

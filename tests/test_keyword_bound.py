@@ -32,10 +32,10 @@ import pytest
 from embornal import FixedClock, Memory, NewFact
 from embornal.domain import keyword_bound
 from embornal.domain.text import fts_query
-from embornal.storage import keyword_index
-from embornal.storage.connect import connect
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 from embornal.storage.factory import open_store
+from embornal.storage.sqlite import keyword_index
+from embornal.storage.sqlite.connect import connect
 
 HEAVY = ("comet", "harbor")  # in ~30% and ~20% of the facts
 MEDIUM = tuple(f"medium{i}" for i in range(10))  # ~3% each

@@ -24,8 +24,8 @@ from embornal.domain.events import FactAttributesUpdated, FactStored
 from embornal.domain.kinds import KINDS
 from embornal.errors import AccessDenied, Conflict, InvalidAttribute, InvalidKind
 from embornal.service.results import NewFact
-from embornal.storage.connect import connect
-from embornal.storage.kind_views import HOT_FIELDS
+from embornal.storage.common.kind_views import HOT_FIELDS
+from embornal.storage.sqlite.connect import connect
 from race_helpers import after_first_load
 
 SECRET = "zebra-42"

@@ -9,7 +9,7 @@ import pytest
 
 from embornal import Memory
 from embornal.service import later
-from embornal.service.chronicle import Chronicle
+from embornal.service.history.chronicle import Chronicle
 from embornal.service.later import UseCase
 
 USE_CASES = [
@@ -35,7 +35,7 @@ def test_most_use_cases_are_read_from_their_source() -> None:
 
 
 def test_a_source_that_cannot_say_it_is_left_to_the_module() -> None:
-    assert later._parsed("embornal.service.spine", "no_such_function") is None
+    assert later._parsed("embornal.service.spine.evidence", "no_such_function") is None
     assert later._parsed("embornal.no_such_module", "f") is None
 
 

@@ -18,11 +18,12 @@ import pytest
 
 from embornal import FixedClock
 from embornal.domain.events import ALL_EVENT_CLASSES
-from embornal.storage import projector, projector_sql
-from embornal.storage.projector_areas import AREAS, projection_tables
-from embornal.storage.sqlite import SqliteStore
-from embornal.storage.sqlite_part_map import PART_METHODS, LazyParts, part_function
-from embornal.storage.sqlite_parts import QueryParts
+from embornal.storage.common import projector as projector_sql
+from embornal.storage.sqlite import projector
+from embornal.storage.sqlite.part_map import PART_METHODS, LazyParts, part_function
+from embornal.storage.sqlite.parts import QueryParts
+from embornal.storage.sqlite.projector_areas import AREAS, projection_tables
+from embornal.storage.sqlite.store import SqliteStore
 
 
 def _store_own() -> set[str]:
@@ -96,11 +97,11 @@ def test_opening_a_store_imports_no_part(tmp_path: Path) -> None:
     and no area but the conflicts' (its entity keys follow every event)."""
     SqliteStore.open(tmp_path / "m.db", FixedClock()).close()  # migrated and seeded here
     parts = {where.partition(":")[0] for where in PART_METHODS} | set(AREAS.values())
-    parts.discard("embornal.storage.conflict_projection")
+    parts.discard("embornal.storage.common.conflict_projection")
     code = (
         "import sys\n"
         "from embornal import FixedClock\n"
-        "from embornal.storage.sqlite import SqliteStore\n"
+        "from embornal.storage.sqlite.store import SqliteStore\n"
         f"s = SqliteStore.open({str(tmp_path / 'm.db')!r}, FixedClock())\n"
         "s.facts_at('/')\n"
         "s.close()\n"
@@ -147,8 +148,8 @@ def test_the_projection_tables_are_each_areas_and_the_cores() -> None:
 
 
 def test_the_contract_names_each_parts_name_from_its_module() -> None:
-    from embornal.storage import contract
-    from embornal.storage.contract_parts import NAMES
+    from embornal.storage.contract import store as contract
+    from embornal.storage.contract.parts import NAMES
 
     for name, module in NAMES.items():
         assert getattr(contract, name) is getattr(import_module(module), name), name
@@ -158,7 +159,7 @@ def test_the_contract_names_each_parts_name_from_its_module() -> None:
 
 
 def test_each_parts_module_is_in_the_names() -> None:
-    from embornal.storage.contract_parts import NAMES
+    from embornal.storage.contract.parts import NAMES
 
     for module in sorted(set(NAMES.values())):
         names = set(import_module(module).__all__)

@@ -15,9 +15,9 @@ import pytest
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.domain.chunks import CHUNK_CHARS, chunk_text, piece_similarity
-from embornal.storage import migrations, vectors
-from embornal.storage.connect import connect
-from embornal.storage.migrations import MIGRATIONS, applied
+from embornal.storage.sqlite import migrations, vectors
+from embornal.storage.sqlite.connect import connect
+from embornal.storage.sqlite.migrations import MIGRATIONS, applied
 
 DIMS = 384
 # 25 lines of 39 characters of distinct words: one piece of 999 characters.

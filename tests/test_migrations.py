@@ -21,10 +21,10 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.domain.clock import Clock, parse_time
 from embornal.errors import DatabaseBusy, MigrationError, StorageError
-from embornal.storage import migrations
-from embornal.storage.connect import Connection, connect
-from embornal.storage.guide import GUIDE_FACTS, GUIDE_PATH
-from embornal.storage.migrations import MIGRATIONS, Migration, applied, migrate
+from embornal.storage.common.guide import GUIDE_FACTS, GUIDE_PATH
+from embornal.storage.sqlite import migrations
+from embornal.storage.sqlite.connect import Connection, connect
+from embornal.storage.sqlite.migrations import MIGRATIONS, Migration, applied, migrate
 
 WORKERS = Path(__file__).parent / "helpers" / "workers.py"
 ALL_NAMES = [m.name for m in MIGRATIONS]
@@ -118,7 +118,7 @@ def test_an_earlier_guide_text_naming_mcp_tools_is_superseded_at_open(
 ) -> None:
     """The texts that said "(MCP: cat)" when the core profile has no cat are superseded
     by today's, which the history keeps as a supersede of the system (decision 0154)."""
-    from embornal.storage import guide
+    from embornal.storage.common import guide
 
     kept = (t for t in GUIDE_FACTS if t not in guide._EARLIER.values())
     earlier = (*guide._EARLIER, *kept)  # the texts of an older build
@@ -201,7 +201,7 @@ def test_an_old_database_keeps_its_facts(
     """A memory written before the last migrations existed keeps every fact it held."""
     from embornal.domain.events import ActorKind, FactStored, NewEvent
     from embornal.domain.tags import Tag
-    from embornal.storage.sqlite import SqliteStore
+    from embornal.storage.sqlite.store import SqliteStore
 
     guide_at = ALL_NAMES.index("0003_memory_guide") + 1
     old_id = "01JH5V3Q8Z" + "1" * 16
@@ -265,7 +265,7 @@ def _creates_then_fails(conn: Connection, clock: Clock) -> None:
 def _appends_then_fails(conn: Connection, clock: Clock) -> None:
     from embornal.domain.events import ActorKind, FactStored, NewEvent
     from embornal.domain.tags import Tag
-    from embornal.storage.eventlog import append
+    from embornal.storage.sqlite.eventlog import append
 
     append(
         conn,

@@ -21,7 +21,7 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.domain.events import REDACTED_REASON
 from embornal.errors import Conflict, InvalidInput, NotFound
-from embornal.storage.connect import Connection, DriverError, connect
+from embornal.storage.sqlite.connect import Connection, DriverError, connect
 
 MARKER = "zyzzogeton"  # a word no other fact holds
 TAG_MARKER = "quixotrope"

@@ -6,7 +6,7 @@ for no one (its material is gone), and a claim that does not cite the memory is 
 from __future__ import annotations
 
 from embornal import Memory
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 SECRET = "the vault code is 4-8-15-16"
 

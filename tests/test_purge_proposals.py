@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from embornal import Memory
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 SECRET = "the vault code is 4-8-15-16"
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from embornal import Memory, NewFact
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 WORKERS = Path(__file__).parent / "helpers" / "workers.py"
 

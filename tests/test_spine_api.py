@@ -24,7 +24,7 @@ from embornal.errors import (
     InvalidInput,
     NotFound,
 )
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 from race_helpers import after_first_load
 
 SECRET = "zebra-42"

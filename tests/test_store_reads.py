@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from embornal import FixedClock, Memory
-from embornal.storage.sqlite import SqliteStore
+from embornal.storage.sqlite.store import SqliteStore
 
 
 def test_the_opening_thread_reads_through_a_free_write_connection(

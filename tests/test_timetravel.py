@@ -15,8 +15,8 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.domain.clock import format_time, parse_time
 from embornal.errors import InvalidInput, InvalidTime, NotFound
-from embornal.storage.connect import connect
-from embornal.storage.history import PENDING_KEY, TABLES
+from embornal.storage.common.history import PENDING_KEY, TABLES
+from embornal.storage.sqlite.connect import connect
 
 FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"
 

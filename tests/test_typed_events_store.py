@@ -18,8 +18,8 @@ from embornal import FixedClock, Memory
 from embornal.domain.events import EVENTS, FactStored
 from embornal.domain.fact_aggregate import FactState
 from embornal.errors import ConcurrencyError, Conflict
-from embornal.service import lifecycle
-from embornal.storage.connect import connect
+from embornal.service.facts import lifecycle
+from embornal.storage.sqlite.connect import connect
 from race_helpers import after_first_load
 
 SECRET = "zebra-42"

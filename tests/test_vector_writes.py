@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from embornal import FixedClock, Memory
-from embornal.storage import vectors
-from embornal.storage.connect import Connection, connect
+from embornal.storage.sqlite import vectors
+from embornal.storage.sqlite.connect import Connection, connect
 
 
 def _blob(n: int) -> bytes:

@@ -18,7 +18,7 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.domain.events import ActorKind
 from embornal.errors import AccessDenied, Conflict, InvalidInput, InvalidVisibility, NotFound
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 FIXTURE = Path(__file__).parent / "fixtures" / "memory-0.1.0.db.gz"
 

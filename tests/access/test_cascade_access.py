@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from embornal import FixedClock, Memory
 from embornal.errors import AccessDenied, EmbornalError, NotFound
-from embornal.service.cascade_results import Cascade
+from embornal.service.history.cascade_results import Cascade
 
 SUBJECTS = ["default", "alice", "bob"]
 VISIBILITY = ["shared", "private", "restricted:alice", "restricted:bob"]

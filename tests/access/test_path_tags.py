@@ -11,9 +11,9 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.errors import NotFound
-from embornal.storage import migrations
-from embornal.storage.connect import connect
-from embornal.storage.migrations import MIGRATIONS
+from embornal.storage.sqlite import migrations
+from embornal.storage.sqlite.connect import connect
+from embornal.storage.sqlite.migrations import MIGRATIONS
 
 
 @pytest.fixture

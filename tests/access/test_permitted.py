@@ -6,7 +6,7 @@ import pytest
 
 from embornal import Memory
 from embornal.errors import NotFound
-from embornal.service.fact_rights import CORRECTIONS
+from embornal.service.facts.rights import CORRECTIONS
 
 
 def test_the_owner_may_make_every_correction_and_store(memory: Memory) -> None:

@@ -21,7 +21,7 @@ from embornal.interfaces.catalog import by_name
 from embornal.interfaces.cli.remote import LocalOnly, RemoteMemory
 from embornal.interfaces.cli.remote_derive import public_methods
 from embornal.interfaces.wire import to_wire
-from embornal.service.chronicle import Chronicle
+from embornal.service.history.chronicle import Chronicle
 
 
 def test_both_sides_offer_the_api(alice: MemoryAPI, memory: Memory, side: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from embornal import FixedClock, Memory
 from embornal.interfaces.api import MemoryAPI
-from embornal.storage.guide import GUIDE_FACTS, GUIDE_PATH
+from embornal.storage.common.guide import GUIDE_FACTS, GUIDE_PATH
 
 
 def test_the_guide_is_pinned_permanent_and_read_by_cat_and_show(alice: MemoryAPI) -> None:

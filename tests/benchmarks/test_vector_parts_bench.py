@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import bit_recall_dense, vector_parts
-from embornal.storage import bitindex
+from embornal.storage.sqlite import bitindex
 
 np = pytest.importorskip("numpy")
 if not bitindex.available():

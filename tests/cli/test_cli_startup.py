@@ -17,9 +17,9 @@ from cli_helpers import EMBORNAL, Run
 
 from embornal.interfaces.catalog import PARTS
 from embornal.interfaces.cli.tree import build_parser
-from embornal.storage.contract_parts import NAMES
-from embornal.storage.projector_areas import AREAS
-from embornal.storage.sqlite_part_map import PART_METHODS
+from embornal.storage.contract.parts import NAMES
+from embornal.storage.sqlite.part_map import PART_METHODS
+from embornal.storage.sqlite.projector_areas import AREAS
 
 #: Libraries (and our modules over them) that a memory command on a local memory with
 #: no config and no model never needs: servers, access engine, model runtimes, YAML,
@@ -68,18 +68,18 @@ OFF_THE_RECALL_PATH = (
     "embornal.domain.protocol",
     "embornal.domain.protocol_state",
     "embornal.domain.events.protocol",
-    "embornal.service.protocol",
+    "embornal.service.history.protocol",
     "sqlite3",
     # the catalogue's other parts (decision 0092): recall is one of its core operations
     *(f"embornal.interfaces.{module}" for module, _ in PARTS),
-    "embornal.service.tokens",
+    "embornal.service.sharing.tokens",
     "embornal.service.reindex_result",
     # the store's query parts, the projector's areas and the contract's parts (decision
     # 0094), but the conflicts' projection, whose entity keys follow every event
-    "embornal.storage.sqlite_parts",
+    "embornal.storage.sqlite.parts",
     *sorted(
         {where.partition(":")[0] for where in PART_METHODS.values()}
-        | (set(AREAS.values()) - {"embornal.storage.conflict_projection"})
+        | (set(AREAS.values()) - {"embornal.storage.common.conflict_projection"})
         | set(NAMES.values())
     ),
 )
@@ -148,7 +148,7 @@ def test_recall_imports_only_its_own_event(embornal_home: Path, args: tuple[str,
     off = [n for n in names for o in OFF_THE_RECALL_PATH if n == o or n.startswith(o + ".")]
     assert sorted(off) == []
     # the results a recall never returns stay unloaded, but for the wire of --json
-    assert ("embornal.service.details" in names) is ("--json" in args)
+    assert ("embornal.service.facts.details" in names) is ("--json" in args)
 
 
 #: Standard modules the console script runs only on first use (decision 0173), and what

@@ -41,7 +41,7 @@ from embornal.domain.spine import EvidenceRef
 from embornal.domain.tags import Tag
 from embornal.domain.undo import decide_undo
 from embornal.errors import Conflict, InvalidLink, InvalidMerge, NotFound, NotUndoable
-from embornal.interfaces.catalog_graph import INVERSE_NAMES, RELATIONS
+from embornal.interfaces.graph.catalog import INVERSE_NAMES, RELATIONS
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 A, B, C = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1", "01KCZ8Q3W5R7T9V1X3Z5B7D9F2", "01KCZ8Q3W5R7T9V1X3Z5B7D9F3"

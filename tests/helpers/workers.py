@@ -113,7 +113,7 @@ def _open(db: str) -> None:
 def _purge_crash(db: str, fact_id: str) -> None:
     import signal
 
-    from embornal.storage.sqlite import SqliteStore
+    from embornal.storage.sqlite.store import SqliteStore
 
     def die(self: SqliteStore) -> bool:
         sys.stdout.write("committed\n")
@@ -130,7 +130,7 @@ def _rebuild(db: str, at: str) -> None:
     from contextlib import contextmanager
 
     from embornal.errors import EmbornalError
-    from embornal.storage import projector, rebuild
+    from embornal.storage.sqlite import projector, rebuild
 
     def pause() -> None:
         sys.stdout.write("paused\n")

@@ -12,7 +12,7 @@ import pytest
 from embornal import Memory
 from embornal.domain.clock import FixedClock
 from embornal.errors import Conflict, ProtocolViolation
-from embornal.storage.verify import compare_with_replay
+from embornal.storage.sqlite.verify import compare_with_replay
 
 
 def _actions(memory: Memory) -> list[str]:

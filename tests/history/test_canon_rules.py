@@ -11,9 +11,9 @@ from embornal import Memory
 from embornal.domain.canon import SOFT_CANON_LIMIT
 from embornal.domain.clock import FixedClock
 from embornal.errors import InvalidInput, NotFound, ProtocolViolation
-from embornal.service import protocol
-from embornal.service.protocol_results import MemoryStatus
-from embornal.storage.verify import compare_with_replay
+from embornal.service.history import protocol
+from embornal.service.history.results import MemoryStatus
+from embornal.storage.sqlite.verify import compare_with_replay
 
 
 def _consolidated(memory: Memory, text: str, source: str | None = "alice") -> str:

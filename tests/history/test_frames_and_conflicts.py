@@ -10,8 +10,8 @@ import pytest
 from embornal import Memory
 from embornal.domain.clock import FixedClock
 from embornal.errors import Conflict, InvalidInput, NotFound, ProtocolViolation
-from embornal.service import protocol
-from embornal.storage.verify import compare_with_replay
+from embornal.service.history import protocol
+from embornal.storage.sqlite.verify import compare_with_replay
 
 
 def test_remember_takes_a_frame_and_set_frame_needs_a_reason(memory: Memory) -> None:

@@ -12,7 +12,7 @@ import pytest
 from embornal import Memory
 from embornal.domain.clock import FixedClock
 from embornal.errors import Conflict, EmbornalError, InvalidInput, NotFound, ProtocolViolation
-from embornal.storage.verify import compare_with_replay
+from embornal.storage.sqlite.verify import compare_with_replay
 
 
 def _fact(memory: Memory, text: str = "The project ships on Fridays.") -> str:

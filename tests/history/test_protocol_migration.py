@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "memory-0.1.0.db.gz"
 

@@ -11,7 +11,7 @@ from embornal import Memory
 from embornal.domain.clock import FixedClock
 from embornal.domain.protocol import LEGACY_UNPIN_REASON, SOFT_ANCHOR_LIMIT
 from embornal.errors import Conflict, InvalidInput, NotFound, ProtocolViolation
-from embornal.storage.verify import compare_with_replay
+from embornal.storage.sqlite.verify import compare_with_replay
 
 
 def _types(memory: Memory, fact_id: str) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.domain.history_context import MAX_EVIDENCE, MAX_EXPAND
 from embornal.errors import Conflict, InvalidInput, InvalidLink
-from embornal.storage.verify import compare_with_replay
+from embornal.storage.sqlite.verify import compare_with_replay
 
 T1, T2 = "2025-03-01T09:00:00Z", "2025-03-10T09:00:00Z"
 

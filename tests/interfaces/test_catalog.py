@@ -15,7 +15,7 @@ from embornal.interfaces.cli.remote import RemoteMemory
 from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
 from embornal.interfaces.http.api import OPERATIONS
 from embornal.interfaces.mcp.tools import CORE_TOOLS, FULL_TOOLS, Runner, tool_specs
-from embornal.service.chronicle import Chronicle
+from embornal.service.history.chronicle import Chronicle
 
 DOCS = Path(__file__).parents[2] / "docs"
 IDS = [op.name for op in CATALOG]

@@ -30,7 +30,7 @@ from embornal.errors import InvalidContent, InvalidInput
 from embornal.interfaces.catalog import EXAMPLE_ID, mcp_tools, routed, whole
 from embornal.interfaces.catalog_types import Input, Operation, check_inputs, resolve_call
 from embornal.interfaces.mcp.server import build_server
-from embornal.storage.connect import connect
+from embornal.storage.sqlite.connect import connect
 
 LIMITED = [  # the length limits (their messages are checked alone below)
     pytest.param(op, item, id=f"{op.name}.{item.name}")

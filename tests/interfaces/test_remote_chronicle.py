@@ -12,7 +12,7 @@ from embornal.interfaces import catalog, catalog_types
 from embornal.interfaces.cli import remote_derive
 from embornal.interfaces.cli.remote import LocalOnly
 from embornal.interfaces.cli.remote_chronicle import RemoteChronicle, derived_operations
-from embornal.service.chronicle import Chronicle
+from embornal.service.history.chronicle import Chronicle
 
 API = remote_derive.public_methods(Chronicle)
 #: The chronicle's methods the remote client refuses: no catalogue operation calls them

@@ -117,10 +117,10 @@ def test_a_core_method_is_derived_without_reading_the_rest_of_the_catalogue() ->
         "RemoteMemory.connect('http://testserver', 'token').recall"
     )
     assert "embornal.interfaces.catalog" in loaded  # the probe ran the derivation
-    assert "embornal.interfaces.catalog_proposals" not in loaded
-    assert "embornal.interfaces.catalog_spine" not in loaded
-    assert "embornal.service.spine" not in loaded  # another method's use case: not yet
-    assert "embornal.service.proposals" not in loaded
+    assert "embornal.interfaces.proposals.catalog" not in loaded
+    assert "embornal.interfaces.spine.catalog" not in loaded
+    assert "embornal.service.spine.evidence" not in loaded  # another method's use case: not yet
+    assert "embornal.service.proposals.drafts" not in loaded
 
 
 def test_a_call_sends_its_operation_with_every_argument_bound() -> None:

@@ -12,37 +12,38 @@ from embornal import Memory
 from embornal.domain.events import Event
 from embornal.domain.facts import Fact
 from embornal.domain.ranking import ScoreParts
-from embornal.interfaces.http import canon_routes as CR
-from embornal.interfaces.http import cascade_routes as CA
-from embornal.interfaces.http import chronicle_routes as CH
-from embornal.interfaces.http import claim_schemas as CL
-from embornal.interfaces.http import conflict_schemas as CS
-from embornal.interfaces.http import graph_schemas as GS
-from embornal.interfaces.http import history_schemas as HS
-from embornal.interfaces.http import importance_schemas as IS
-from embornal.interfaces.http import narrative_routes as NS
-from embornal.interfaces.http import proposal_schemas as PS
+from embornal.interfaces.canon import rest as CR
+from embornal.interfaces.cascade import rest as CA
+from embornal.interfaces.chronicle import rest as CH
+from embornal.interfaces.claims import rest as CL
+from embornal.interfaces.conflicts import rest as CS
+from embornal.interfaces.graph import rest as GS
+from embornal.interfaces.history import rest_models as HS
 from embornal.interfaces.http import schemas as S
-from embornal.interfaces.http import timeline_routes as TL
+from embornal.interfaces.narratives import rest as NS
+from embornal.interfaces.proposals import rest as PS
+from embornal.interfaces.spine import importance_rest as IS
+from embornal.interfaces.timeline import rest as TL
 from embornal.interfaces.wire import WIRE_TYPES, dumps, from_wire, to_wire
-from embornal.service.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
-from embornal.service.cascade_results import Cascade
-from embornal.service.chronicle_results import AuditEntry
-from embornal.service.claim_results import ClaimList, ClaimRecord
-from embornal.service.conflict_record import ConflictRecord
-from embornal.service.graph_results import Link, LinkGraph
-from embornal.service.narrative_results import Narrative, NarrativeReview, NarrativeView
-from embornal.service.proposal_results import (
-    Proposal,
-    ProposalSummary,
-    PruneResult,
-    RetentionScore,
-)
-from embornal.service.protocol_results import (
+from embornal.service.claims.results import ClaimList, ClaimRecord
+from embornal.service.conflicts.record import ConflictRecord
+from embornal.service.graph.results import Link, LinkGraph
+from embornal.service.history.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+from embornal.service.history.cascade_results import Cascade
+from embornal.service.history.chronicle_results import AuditEntry
+from embornal.service.history.results import (
     DueMemory,
     ForgottenMemory,
     MemoryStatus,
     ProvenanceReport,
+)
+from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
+from embornal.service.narratives.results import Narrative, NarrativeReview, NarrativeView
+from embornal.service.proposals.results import (
+    Proposal,
+    ProposalSummary,
+    PruneResult,
+    RetentionScore,
 )
 from embornal.service.results import (
     DueFact,
@@ -52,7 +53,6 @@ from embornal.service.results import (
     RecallHit,
     TreeNode,
 )
-from embornal.service.timeline_results import Evidence, HistoryHit, TimelineEntry
 from import_probe import modules_after
 
 

@@ -31,7 +31,7 @@ def test_the_guide_facts_name_only_what_every_reader_can_call() -> None:
     command they name is one the CLI has, and any MCP tool they name is one the core
     profile (the smallest) offers (decision 0154)."""
     from embornal.interfaces.catalog import whole
-    from embornal.storage.guide import GUIDE_FACTS
+    from embornal.storage.common.guide import GUIDE_FACTS
 
     commands = {o.cli for o in whole() if o.cli}
     for text in GUIDE_FACTS:

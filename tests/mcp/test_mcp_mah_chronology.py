@@ -17,7 +17,7 @@ from tests.mcp.mcp_helpers import call, connect
 from embornal import Memory
 from embornal.interfaces.mcp.compat_mode import MEMORY_AS_HISTORY
 from embornal.interfaces.wire import from_wire, to_wire
-from embornal.service.graph_results import LinkGraph
+from embornal.service.graph.results import LinkGraph
 
 pytestmark = pytest.mark.anyio
 

@@ -371,7 +371,7 @@ async def test_the_core_profile_shows_no_guide_fact_naming_tools_it_lacks(
     """The guide under /memory names `cat`, `ls`, `tree`, `supersede` and CLI commands; no
     read of the core profile answers it, so everything a core agent reads names core tools
     only (the instructions and hints: test_hints_name_only_tools_of_the_profile)."""
-    from embornal.storage.guide import GUIDE_FACTS
+    from embornal.storage.common.guide import GUIDE_FACTS
 
     async with connect(memory, "core") as client:
         offered = {t.name for t in (await client.list_tools()).tools}

@@ -20,7 +20,7 @@ from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.schemas import non_portable
 from embornal.interfaces.mcp.server import build_server
 from embornal.interfaces.mcp.tools import tags_arg
-from embornal.service import cascade
+from embornal.service.history import cascade
 
 pytestmark = pytest.mark.anyio
 

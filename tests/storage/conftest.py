@@ -1,6 +1,6 @@
 """The storage contract suite: every backend passes the same tests.
 
-``store`` is a fresh :class:`~embornal.storage.contract.Store` on a temporary database
+``store`` is a fresh :class:`~embornal.storage.contract.store.Store` on a temporary database
 of each backend in :data:`BACKENDS`: a file for SQLite, a copy of a migrated template
 database on the session's embedded server for PostgreSQL (:mod:`pg_server`). Nothing
 else in ``tests/storage`` names a backend. ``events`` builds the events the tests append.
@@ -18,7 +18,7 @@ import pytest
 from contract_helpers import Events
 
 from embornal import FixedClock
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 from embornal.storage.factory import open_store
 from pg_server import fresh_url
 

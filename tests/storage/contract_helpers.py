@@ -21,7 +21,7 @@ from embornal.domain.events import (
 from embornal.domain.events.protocol import MemoryCaptured
 from embornal.domain.scope import ReadScope, read_scope
 from embornal.domain.tags import Tag
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 
 class Events:

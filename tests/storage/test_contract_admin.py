@@ -7,7 +7,7 @@ from contract_helpers import Events, write
 from embornal.domain.access import Rule
 from embornal.domain.events.protocol import MemoryCaptured
 from embornal.domain.protocol_state import history_of
-from embornal.storage.contract import FactVector, Store, pack_vector
+from embornal.storage.contract.store import FactVector, Store, pack_vector
 
 MARKER = "zyzzogeton"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from contract_helpers import Events, scope, write
 
 from embornal.domain.scope import EVERYTHING
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 PUBLIC = scope(("allow", "path:/public/*"))
 

@@ -22,7 +22,7 @@ from contract_helpers import Events, write
 from embornal import FixedClock, Memory
 from embornal.errors import ConcurrencyError
 from embornal.service.results import NewFact
-from embornal.storage.contract import FactVector, Store, pack_vector
+from embornal.storage.contract.store import FactVector, Store, pack_vector
 from embornal.storage.factory import open_store
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -10,7 +10,7 @@ from embornal.domain.events.canon import MemoryFramed
 from embornal.domain.events.types import DomainEvent, FactImportanceAdjusted
 from embornal.domain.guide import without_guide
 from embornal.domain.scope import EVERYTHING
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 
 def _on(events: Events, fact_id: str, body: DomainEvent) -> NewEvent:

@@ -13,7 +13,7 @@ from embornal.domain.events.claims import (
     ClaimEvidenceAdded,
     ClaimWithdrawn,
 )
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 
 def _on(events: Events, claim_id: str, body: DomainEvent) -> NewEvent:

@@ -8,7 +8,7 @@ from embornal.domain.events import ActorKind, NewEvent
 from embornal.domain.events.conflicts import ConflictOpened, ConflictResolved
 from embornal.domain.fact_attributes import Condition
 from embornal.domain.resolution import keys_of
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 PUBLIC = scope(("allow", "path:/public/*"))
 

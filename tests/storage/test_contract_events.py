@@ -6,8 +6,8 @@ import pytest
 from contract_helpers import Events, write
 
 from embornal.errors import ConcurrencyError, Conflict, InvalidInput
-from embornal.storage import contract
-from embornal.storage.contract import Store
+from embornal.storage.contract import store as contract
+from embornal.storage.contract.store import Store
 
 
 @pytest.mark.parametrize(

@@ -18,8 +18,8 @@ from embornal.domain.events.protocol import MemoryCaptured
 from embornal.domain.guide import without_guide
 from embornal.domain.scope import EVERYTHING
 from embornal.domain.strength import strength
-from embornal.storage.contract import Store
-from embornal.storage.contract_listing import ListFilter
+from embornal.storage.contract.listing import ListFilter
+from embornal.storage.contract.store import Store
 
 #: The whole memory less its guide under /memory (each store is seeded with it).
 ALL = without_guide(EVERYTHING)

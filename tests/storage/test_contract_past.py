@@ -10,7 +10,7 @@ from embornal import FixedClock
 from embornal.domain.events import ActorKind, FactRestored, FactsRecalled, NewEvent, PathUntagged
 from embornal.domain.scope import NOTHING
 from embornal.domain.tags import Tag
-from embornal.storage.contract import PastReads, Store
+from embornal.storage.contract.store import PastReads, Store
 
 
 def _event(clock: FixedClock, stream: str, body: object) -> NewEvent:

@@ -10,7 +10,7 @@ from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
 from embornal.errors import Conflict, InvalidInput
-from embornal.storage.contract import Redaction, Store
+from embornal.storage.contract.store import Redaction, Store
 from embornal.storage.factory import open_store
 
 
@@ -95,7 +95,7 @@ def test_redaction_is_a_record(store: Store) -> None:
 
 
 def test_a_snapshot_holds_the_log_as_it_was_when_it_opened(store: Store, events: Events) -> None:
-    from embornal.storage.contract import FactVector, pack_vector
+    from embornal.storage.contract.store import FactVector, pack_vector
 
     (a,) = write(store, events.stored("/s", "before the snapshot"))
     store.prepare_vectors(8)

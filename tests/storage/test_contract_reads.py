@@ -8,7 +8,7 @@ from contract_helpers import Events, scope, write
 from embornal.domain.scope import EVERYTHING, NOTHING, ReadScope
 from embornal.domain.tags import Tag
 from embornal.errors import AmbiguousId, NotFound
-from embornal.storage.contract import PathRow, Store
+from embornal.storage.contract.store import PathRow, Store
 
 PUBLIC = scope(("allow", "path:/public/*"))
 

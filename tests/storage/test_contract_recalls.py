@@ -8,7 +8,7 @@ from contract_helpers import Events, write
 
 from embornal import FixedClock
 from embornal.domain.events import ActorKind, FactsRecalled, NewEvent
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 
 def _recalled(clock: FixedClock, *fact_ids: str) -> NewEvent:

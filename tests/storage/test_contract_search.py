@@ -10,7 +10,7 @@ from contract_helpers import Events, scope, write
 from embornal import FixedClock
 from embornal.domain.text import query_terms
 from embornal.errors import VectorWidthMismatch
-from embornal.storage.contract import FactVector, Store, pack_vector
+from embornal.storage.contract.store import FactVector, Store, pack_vector
 
 PUBLIC = scope(("allow", "path:/public/*"))
 DIMS = 8

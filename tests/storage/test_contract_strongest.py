@@ -17,8 +17,8 @@ from embornal.domain.clock import format_time
 from embornal.domain.events import ActorKind, FactsRecalled, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.strength import strength
-from embornal.storage import strongest as strongest_module
-from embornal.storage.contract import Store
+from embornal.storage.common import strongest as strongest_module
+from embornal.storage.contract.store import Store
 
 
 def _recalled(clock: FixedClock, ids: list[str]) -> NewEvent:

@@ -19,9 +19,9 @@ import pytest
 from embornal import FixedClock, Memory, NewFact
 from embornal.domain import keyword_bound
 from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.storage import keyword_index
 from embornal.storage.factory import open_store
-from embornal.storage.sqlite import SqliteStore
+from embornal.storage.sqlite import keyword_index
+from embornal.storage.sqlite.store import SqliteStore
 
 needs_tantivy = pytest.mark.skipif(
     not keyword_index.available(), reason="the keyword-index extra (tantivy) is not installed"

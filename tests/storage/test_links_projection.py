@@ -10,8 +10,8 @@ from contextlib import closing
 from pathlib import Path
 
 from embornal import FixedClock, Memory
-from embornal.storage.connect import connect
-from embornal.storage.migrations import MIGRATIONS
+from embornal.storage.sqlite.connect import connect
+from embornal.storage.sqlite.migrations import MIGRATIONS
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "memory-0.1.0.db.gz"
 

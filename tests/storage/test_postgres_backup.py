@@ -17,7 +17,7 @@ import pytest
 from embornal import FixedClock, Memory
 from embornal.adapters.embeddings.base import FakeEmbedder
 from embornal.errors import InvalidInput, NotFound
-from embornal.service.backup import restore
+from embornal.service.portability.backup import restore
 from pg_server import PgServer, pg_url
 
 __all__ = ["pg_url"]  # a fixture of pg_server

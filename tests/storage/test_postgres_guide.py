@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.storage import guide
-from embornal.storage.guide import GUIDE_FACTS, GUIDE_PATH
+from embornal.storage.common import guide
+from embornal.storage.common.guide import GUIDE_FACTS, GUIDE_PATH
 from embornal.storage.postgres import migrations as pg_migrations
 from pg_server import PgServer
 

@@ -12,7 +12,7 @@ import pytest
 from contract_helpers import Events, write
 
 from embornal import FixedClock
-from embornal.storage.contract import FactVector
+from embornal.storage.contract.store import FactVector
 from embornal.storage.factory import open_store
 from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres import migrations as pg_migrations
@@ -109,7 +109,7 @@ def test_verify_covers_every_projection_sqlite_verify_does() -> None:
     """The same projections, the keyword index by its own tables (FTS5's vocabulary on
     SQLite; the term rows and statistics here)."""
     from embornal.storage.postgres.admin import PROJECTION_QUERIES as PG
-    from embornal.storage.verify import PROJECTION_QUERIES as SQLITE
+    from embornal.storage.sqlite.verify import PROJECTION_QUERIES as SQLITE
 
     assert set(SQLITE) - set(PG) == {"facts_fts"}
     assert set(PG) - set(SQLITE) == {"fact_terms", "term_stats"}

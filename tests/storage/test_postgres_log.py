@@ -13,7 +13,7 @@ from contract_helpers import Events, write
 
 from embornal import FixedClock
 from embornal.errors import ConcurrencyError
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 from embornal.storage.factory import open_store
 from pg_server import PgServer
 

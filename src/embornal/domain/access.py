@@ -8,7 +8,7 @@ Policies are Casbin rules: ``p, SUBJECT, OBJECT, ACTION, allow|deny`` and
 * ``tag:k=v``   — facts whose effective tag k is v.
 
 A deny beats each allow; no policy means no access. Reads are compiled from
-these rules into one SQL fragment (:mod:`embornal.storage.access_sql`); this
+these rules into one SQL fragment (:mod:`embornal.storage.common.access`); this
 module also decides single requests, and the Casbin enforcer must agree with it
 (a property test checks both).
 """

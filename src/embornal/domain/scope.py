@@ -4,7 +4,7 @@ A :class:`ReadScope` is the subject's effective ``read`` rules with the subjects
 roles taken out — a sorted, de-duplicated tuple of ``(effect, object pattern)`` — or
 ``everything``. It is built here, from the access rules, with pure code; each backend
 turns it into its own filter (SQLite: one ``WHERE`` fragment, see
-:mod:`embornal.storage.access_sql`) and caches that by the value, so two subjects
+:mod:`embornal.storage.common.access`) and caches that by the value, so two subjects
 with the same rules share one compiled filter.
 
 A fact is in scope when some allow pattern matches it and no deny pattern does

@@ -901,21 +901,21 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
 #: catalogue is first asked for (``CATALOG``, or an operation not among the core ones),
 #: so a short command (``memory recall``, ``cat``) reads only this module (decision 0092).
 PARTS: tuple[tuple[str, str], ...] = (
-    ("catalog_spine", "SPINE_OPERATIONS"),  # the spine, undo, visibility, importance
-    ("catalog_conflicts", "CONFLICT_OPERATIONS"),
-    ("catalog_graph", "GRAPH_OPERATIONS"),
-    ("catalog_proposals", "PROPOSAL_OPERATIONS"),  # proposals, retention and pruning
-    ("catalog_ingest", "INGEST_OPERATIONS"),
-    ("catalog_history", "HISTORY_OPERATIONS"),
-    ("catalog_chronicle", "CHRONICLE_OPERATIONS"),
-    ("catalog_canon", "CANON_OPERATIONS"),  # canon, frames, declared conflicts (0078-0080)
-    ("catalog_timeline", "TIMELINE_OPERATIONS"),  # history context and timelines
-    ("catalog_narratives", "NARRATIVE_OPERATIONS"),
-    ("catalog_claims", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
-    ("catalog_cascade", "CASCADE_OPERATIONS"),  # the recall cascade (decisions 0095-0097)
+    ("spine.catalog", "SPINE_OPERATIONS"),  # the spine, undo, visibility, importance
+    ("conflicts.catalog", "CONFLICT_OPERATIONS"),
+    ("graph.catalog", "GRAPH_OPERATIONS"),
+    ("proposals.catalog", "PROPOSAL_OPERATIONS"),  # proposals, retention and pruning
+    ("ingest.catalog", "INGEST_OPERATIONS"),
+    ("history.catalog", "HISTORY_OPERATIONS"),
+    ("chronicle.catalog", "CHRONICLE_OPERATIONS"),
+    ("canon.catalog", "CANON_OPERATIONS"),  # canon, frames, declared conflicts (0078-0080)
+    ("timeline.catalog", "TIMELINE_OPERATIONS"),  # history context and timelines
+    ("narratives.catalog", "NARRATIVE_OPERATIONS"),
+    ("claims.catalog", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
+    ("cascade.catalog", "CASCADE_OPERATIONS"),  # the recall cascade (decisions 0095-0097)
     ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
-    ("catalog_portability", "PORTABILITY_OPERATIONS"),
-    ("catalog_copy", "COPY_OPERATIONS"),  # admin copy --to, either backend (decision 0102)
+    ("portability.catalog", "PORTABILITY_OPERATIONS"),
+    ("copy.catalog", "COPY_OPERATIONS"),  # admin copy --to, either backend (decision 0102)
 )
 
 _CORE_BY_NAME = {op.name: op for op in CORE_OPERATIONS}

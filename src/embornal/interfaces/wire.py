@@ -27,18 +27,16 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.interfaces import (
-    wire_canon,
-    wire_cascade,
-    wire_chronicle,
-    wire_claims,
-    wire_narratives,
-    wire_proposals,
-    wire_timeline,
-)
-from embornal.service.conflict_record import ConflictRecord
-from embornal.service.graph_results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
-from embornal.service.protocol_results import (
+from embornal.interfaces.canon import wire as wire_canon
+from embornal.interfaces.cascade import wire as wire_cascade
+from embornal.interfaces.chronicle import wire as wire_chronicle
+from embornal.interfaces.claims import wire as wire_claims
+from embornal.interfaces.narratives import wire as wire_narratives
+from embornal.interfaces.proposals import wire as wire_proposals
+from embornal.interfaces.timeline import wire as wire_timeline
+from embornal.service.conflicts.record import ConflictRecord
+from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
+from embornal.service.history.results import (
     DueMemory,
     ForgottenMemory,
     MemoryStatus,

@@ -20,11 +20,11 @@ from embornal.domain.events import ActorKind
 from embornal.domain.facts import Fact
 from embornal.domain.scope import NOTHING, ReadScope, Viewer, read_scope
 from embornal.errors import AccessDenied, Unauthenticated
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 if TYPE_CHECKING:  # writes and checks import it: reads never need Casbin
     from embornal.adapters.casbin_access import FactObject
-    from embornal.service.tokens import TokenInfo
+    from embornal.service.sharing.tokens import TokenInfo
 
 __all__ = ["Access", "hash_token", "new_token_secret"]
 
@@ -162,7 +162,7 @@ class Access:
         row = self._store.token_by_hash(hash_token(token.strip())) if token else None
         if row is None:
             raise Unauthenticated("the token is not known")
-        from embornal.service.tokens import token_info  # tokens only: off the read path
+        from embornal.service.sharing.tokens import token_info  # tokens only: off the read path
 
         info = token_info(row)
         if info.revoked_at is not None:

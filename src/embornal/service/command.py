@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from embornal.domain.fact_aggregate import FactState
 from embornal.errors import ConcurrencyError, NotFound
-from embornal.storage.contract import Store, Tx
+from embornal.storage.contract.store import Store, Tx
 
 __all__ = ["MAX_ATTEMPTS", "run_command"]
 

@@ -3,9 +3,10 @@
 A :class:`ServiceContext` holds the store (the storage contract: unit of work, event
 store, reads, search, vectors), the clock, who acts (subject and actor kind), their
 access rules, the settings (default limit, fusion) and the embedder (``semantic``).
-The use-case modules (:mod:`~embornal.service.facts`, :mod:`~embornal.service.lifecycle`,
-:mod:`~embornal.service.browse`, :mod:`~embornal.service.recall`,
-:mod:`~embornal.service.sharing`, :mod:`~embornal.service.tagging`,
+The use-case modules (:mod:`~embornal.service.facts.writes`,
+:mod:`~embornal.service.facts.lifecycle`,
+:mod:`~embornal.service.facts.browse`, :mod:`~embornal.service.recall`,
+:mod:`~embornal.service.sharing.policies`, :mod:`~embornal.service.facts.tagging`,
 :mod:`~embornal.service.admin`) are functions of it; :class:`embornal.Memory` is a facade
 that holds one and delegates to them.
 """
@@ -32,7 +33,7 @@ from embornal.errors import AccessDenied, InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.rerank import Reranking, RerankSource
 from embornal.service.semantic import Semantic
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 from embornal.storage.factory import backend_of, open_store
 
 if TYPE_CHECKING:

@@ -19,45 +19,23 @@ if TYPE_CHECKING:
     from embornal.domain.proposal_policy import ProposalPolicy
     from embornal.domain.ranking import FusionSettings
     from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
-    from embornal.service import (
-        admin,
-        backup,
-        browse,
-        chronicle,
-        conflicts,
-        context,
-        copying,
-        details,
-        export,
-        fact_rights,
-        facts,
-        import_tools,
-        importance,
-        importing,
-        ingest,
-        kinds,
-        lifecycle,
-        links,
-        listing,
-        merge,
-        overview,
-        proposals,
-        protocol,
-        recall,
-        retention,
-        sharing,
-        spine,
-        tagging,
-        undo,
-        visible,
-    )
-    from embornal.service.chronicle import Chronicle
+    from embornal.service import admin, context, overview, recall, undo
+    from embornal.service.conflicts import queue as conflicts
     from embornal.service.context import ServiceContext
-    from embornal.service.copying import Copied
-    from embornal.service.details import NewFact
-    from embornal.service.import_tools import Progress, ToolImport
-    from embornal.service.listing import MemoryList, MemoryMap
-    from embornal.service.proposal_results import (
+    from embornal.service.facts import browse, details, kinds, lifecycle, listing, tagging
+    from embornal.service.facts import rights as fact_rights
+    from embornal.service.facts import writes as facts
+    from embornal.service.facts.details import NewFact
+    from embornal.service.facts.listing import MemoryList, MemoryMap
+    from embornal.service.graph import links, merge
+    from embornal.service.history import chronicle, protocol
+    from embornal.service.history.chronicle import Chronicle
+    from embornal.service.portability import backup, copying, export, import_tools, importing
+    from embornal.service.portability.copying import Copied
+    from embornal.service.portability.import_tools import Progress, ToolImport
+    from embornal.service.proposals import drafts as proposals
+    from embornal.service.proposals import ingest, retention
+    from embornal.service.proposals.results import (
         Proposal,
     )
     from embornal.service.recall import use_case as recalling
@@ -70,42 +48,45 @@ if TYPE_CHECKING:
         RecallHit,
         TreeNode,
     )
-    from embornal.service.sharing import IssuedToken
-    from embornal.service.tokens import TokenInfo
-    from embornal.storage.contract import ListFilter, Store
+    from embornal.service.sharing import policies as sharing
+    from embornal.service.sharing.policies import IssuedToken
+    from embornal.service.sharing.tokens import TokenInfo
+    from embornal.service.spine import evidence as spine
+    from embornal.service.spine import importance, visible
+    from embornal.storage.contract.store import ListFilter, Store
 else:  # off the start-up path of `memory recall` and `cat`: imported on first use
     # (the context and recall too: the remote client reads its signatures from this class)
     context = Later("embornal.service.context")
     recall = Later("embornal.service.recall")
     recalling = Later("embornal.service.recall.use_case")
     admin = Later("embornal.service.admin")
-    conflicts = Later("embornal.service.conflicts")
-    backup = Later("embornal.service.backup")
-    browse = Later("embornal.service.browse")  # ls, tree, cat, show, history
-    copying = Later("embornal.service.copying")
-    chronicle = Later("embornal.service.chronicle")
-    export = Later("embornal.service.export")
-    fact_rights = Later("embornal.service.fact_rights")
-    importing = Later("embornal.service.importing")
-    import_tools = Later("embornal.service.import_tools")
-    facts = Later("embornal.service.facts")
-    importance = Later("embornal.service.importance")
-    kinds = Later("embornal.service.kinds")
-    lifecycle = Later("embornal.service.lifecycle")
-    ingest = Later("embornal.service.ingest")
-    links = Later("embornal.service.links")
-    listing = Later("embornal.service.listing")
-    merge = Later("embornal.service.merge")
+    conflicts = Later("embornal.service.conflicts.queue")
+    backup = Later("embornal.service.portability.backup")
+    browse = Later("embornal.service.facts.browse")  # ls, tree, cat, show, history
+    copying = Later("embornal.service.portability.copying")
+    chronicle = Later("embornal.service.history.chronicle")
+    export = Later("embornal.service.portability.export")
+    fact_rights = Later("embornal.service.facts.rights")
+    importing = Later("embornal.service.portability.importing")
+    import_tools = Later("embornal.service.portability.import_tools")
+    facts = Later("embornal.service.facts.writes")
+    importance = Later("embornal.service.spine.importance")
+    kinds = Later("embornal.service.facts.kinds")
+    lifecycle = Later("embornal.service.facts.lifecycle")
+    ingest = Later("embornal.service.proposals.ingest")
+    links = Later("embornal.service.graph.links")
+    listing = Later("embornal.service.facts.listing")
+    merge = Later("embornal.service.graph.merge")
     overview = Later("embornal.service.overview")
-    proposals = Later("embornal.service.proposals")
-    retention = Later("embornal.service.retention")
-    protocol = Later("embornal.service.protocol")
-    sharing = Later("embornal.service.sharing")
-    spine = Later("embornal.service.spine")
-    tagging = Later("embornal.service.tagging")
-    details = Later("embornal.service.details")
+    proposals = Later("embornal.service.proposals.drafts")
+    retention = Later("embornal.service.proposals.retention")
+    protocol = Later("embornal.service.history.protocol")
+    sharing = Later("embornal.service.sharing.policies")
+    spine = Later("embornal.service.spine.evidence")
+    tagging = Later("embornal.service.facts.tagging")
+    details = Later("embornal.service.facts.details")
     undo = Later("embornal.service.undo")
-    visible = Later("embornal.service.visible")
+    visible = Later("embornal.service.spine.visible")
 
 __all__ = ["MAX_LIMIT", "Memory"]
 AsOf = datetime | str | None  # a time to look back to (the reads' ``as_of``)

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # only annotations name them
     pass
 
 if TYPE_CHECKING:  # defined in .details, loaded when first named (off a recall's path)
-    from embornal.service.details import (
+    from embornal.service.facts.details import (
         DueFact,
         FactDetail,
         NewFact,
@@ -55,10 +55,10 @@ _DETAILS = frozenset({"DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeRes
 
 
 def __getattr__(name: str) -> object:
-    """The results a recall never returns, defined in :mod:`embornal.service.details` and
+    """The results a recall never returns, defined in :mod:`embornal.service.facts.details` and
     imported the first time one is named (their classes cost a recall's start-up)."""
     if name in _DETAILS:
-        from embornal.service import details
+        from embornal.service.facts import details
 
         return getattr(details, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

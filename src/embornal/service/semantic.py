@@ -21,7 +21,7 @@ from embornal.errors import (
     InvalidInput,
     VectorWidthMismatch,
 )
-from embornal.storage.contract import FactVector, Store, Tx, pack_vector
+from embornal.storage.contract.store import FactVector, Store, Tx, pack_vector
 
 if TYPE_CHECKING:  # the module imports hashlib (OpenSSL): not at every start-up
     from embornal.adapters.embeddings.base import EmbeddingProvider

@@ -10,7 +10,7 @@ over the stream's folded state; the undo takes the rights of the compensation (f
 restore: delete; an attribute update: write and delete; a confidence reset or a path tag:
 write). The events are appended at the version the decision read; on a concurrent write
 the whole load → decide → append runs again (which may now refuse), at most
-:data:`~embornal.service.lifecycle.MAX_ATTEMPTS` times.
+:data:`~embornal.service.facts.lifecycle.MAX_ATTEMPTS` times.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from embornal.domain.facts import check_reason
 from embornal.domain.undo import check_event_id, decide_undo, rule_for
 from embornal.errors import ConcurrencyError, NotFound
 from embornal.service.context import ServiceContext
-from embornal.service.lifecycle import MAX_ATTEMPTS
+from embornal.service.facts.lifecycle import MAX_ATTEMPTS
 
 __all__ = ["undo"]
 

@@ -1,7 +1,7 @@
 """Open a store: the one place that picks the storage backend.
 
 The service calls :func:`open_store` and holds what it returns as a
-:class:`~embornal.storage.contract.Store`; the backend's module is imported only here.
+:class:`~embornal.storage.contract.store.Store`; the backend's module is imported only here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import cast
 
 from embornal.domain.clock import Clock
 from embornal.errors import ConfigError
-from embornal.storage.contract import Store
+from embornal.storage.contract.store import Store
 
 __all__ = ["BACKENDS", "backend_of", "checked_backup", "open_store", "restore_backup"]
 
@@ -45,7 +45,7 @@ def open_store(
             f"no storage backend for {backend!r}",
             hint=f"Give the path of a memory file; the backends are: {', '.join(BACKENDS)}.",
         )
-    from embornal.storage.sqlite import SqliteStore  # only here: the backend is chosen
+    from embornal.storage.sqlite.store import SqliteStore  # only here: the backend is chosen
 
     text = str(target)
     if text.startswith("sqlite://"):
@@ -74,8 +74,8 @@ def restore_backup(source: str, target: str, clock: Clock, *, replace: bool) -> 
     A database target: :func:`checked_backup` and a copy (``service.backup``)."""
     if backend_of(target) != "sqlite":
         raise ConfigError(f"no restore for {backend_of(target)!r}", hint="Restore to a file.")
-    from embornal.storage.restore import check_and_restore
-    from embornal.storage.verify import compare_with_replay
+    from embornal.storage.sqlite.restore import check_and_restore
+    from embornal.storage.sqlite.verify import compare_with_replay
 
     def check(path: str) -> list[str]:
         return compare_with_replay(path, clock)
@@ -91,8 +91,8 @@ def checked_backup(source: str, clock: Clock) -> Iterator[Store]:
     import shutil
     import tempfile
 
-    from embornal.storage.restore import check_into
-    from embornal.storage.verify import compare_with_replay
+    from embornal.storage.sqlite.restore import check_into
+    from embornal.storage.sqlite.verify import compare_with_replay
 
     home = Path(tempfile.mkdtemp(prefix="embornal-restore-"))
     try:

@@ -9,7 +9,7 @@ unusable also appends ``NarrativeInvalidated`` to its account, in the same trans
 record of it (decision 0142), which decides nothing.
 
 The synthesis, its coverage and a review's note are user text, erased by a purge of any
-fact they depend on (the events name the fact, :mod:`embornal.storage.purge_narratives`).
+fact they depend on (the events name the fact, :mod:`embornal.storage.sqlite.purge_narratives`).
 """
 
 from __future__ import annotations

@@ -191,7 +191,7 @@ def admin(sub: Commands, late: ArgParser) -> None:
     add_command(
         sub,
         "restore",
-        "portability_cmds:restore",
+        "portability.commands:restore",
         "check a backup FILE, then write it over the memory",
         late,
         "Check FILE (a sound database, migrated to this version, its projections equal\n"
@@ -204,7 +204,7 @@ def admin(sub: Commands, late: ArgParser) -> None:
 
 
 def _restore_args(p: ArgParser) -> None:
-    from embornal.interfaces.cli.portability_cmds import restore_args
+    from embornal.interfaces.portability.commands import restore_args
 
     restore_args(p)
 

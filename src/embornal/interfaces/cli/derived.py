@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.errors import InvalidAttribute, InvalidContent, InvalidInput
 from embornal.interfaces.catalog import CORE_OPERATIONS, Input, Operation, by_name, whole
 from embornal.interfaces.catalog_types import check_inputs, resolve_call
+from embornal.interfaces.cli import handler_module
 
 if TYPE_CHECKING:
     from embornal.interfaces.api import MemoryAPI
@@ -66,9 +67,7 @@ def _function(spec: str) -> Callable[..., Any]:
     import importlib
 
     module, name = spec.split(":")
-    found: Callable[..., Any] = getattr(
-        importlib.import_module(f"embornal.interfaces.cli.{module}"), name
-    )
+    found: Callable[..., Any] = getattr(importlib.import_module(handler_module(module)), name)
     return found
 
 

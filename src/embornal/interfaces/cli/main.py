@@ -18,6 +18,8 @@ import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from embornal.interfaces.cli import handler_module
+
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
 
@@ -34,9 +36,10 @@ def _debug() -> bool:
 
 
 def _handler(spec: str) -> Callable[..., int]:
-    """Import ``"module:function"`` from this package, only for the command that runs."""
+    """Import ``"module:function"``, only for the command that runs: a module of this
+    package (``memory_cmds``) or of a capability's folder (``claims.commands``)."""
     module_name, func = spec.split(":")
-    module = importlib.import_module(f"embornal.interfaces.cli.{module_name}")
+    module = importlib.import_module(handler_module(module_name))
     handler: Callable[..., int] = getattr(module, func)
     return handler
 

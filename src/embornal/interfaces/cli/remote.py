@@ -78,7 +78,7 @@ LOCAL_ONLY = frozenset(
     for module, names in (
         ("admin_cmds", "migrate rebuild verify mcp"),
         ("model_cmds", "pull ls rm"),
-        ("portability_cmds", "restore"),
+        ("portability.commands", "restore"),
         ("serve_cmds", "serve wiki"),
     )
     for name in names.split()

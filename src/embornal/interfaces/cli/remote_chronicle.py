@@ -4,7 +4,7 @@ operation, not the client (no mixin).
 
 Its methods are derived from the catalogue (:mod:`.remote_derive`), each on first use: the
 operation whose ``call`` is ``chronicle.NAME`` gives the method ``NAME``, with the signature
-:class:`~embornal.service.chronicle.Chronicle` gives it (decision 0176), sent through the
+:class:`~embornal.service.history.chronicle.Chronicle` gives it (decision 0176), sent through the
 client's one generic call (``RemoteMemory._op``); a method with no routed operation refuses
 as local-only. For mypy the class is ``Chronicle`` itself, so the local facade and this one
 are held to one list of signatures.
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from typing import Self
 
     from embornal.interfaces.catalog import Operation
-    from embornal.service.chronicle import Chronicle
-    from embornal.service.conflict_record import ConflictRecord
+    from embornal.service.conflicts.record import ConflictRecord
+    from embornal.service.history.chronicle import Chronicle
 
 __all__ = ["RemoteChronicle", "derived_operations"]
 
@@ -68,5 +68,5 @@ else:
     class RemoteChronicle(_Calls, remote_derive.Lazy):
         """The chronicle of the memory behind ``embornal serve``."""
 
-        API = "embornal.service.chronicle:Chronicle"
+        API = "embornal.service.history.chronicle:Chronicle"
         FACADE = _FACADE

@@ -4,7 +4,7 @@
 A method of the remote client is one call of a catalogue operation: the operation whose
 ``call`` names the method (``confirm`` for ``Memory.confirm``, ``chronicle.canonize`` for
 ``Memory.chronicle.canonize``). Its signature is read from the local facade's attribute
-(:class:`embornal.Memory`, :class:`~embornal.service.chronicle.Chronicle`; a
+(:class:`embornal.Memory`, :class:`~embornal.service.history.chronicle.Chronicle`; a
 ``use_case(...)`` gives its use case's, decision 0175); a call binds its arguments by it,
 defaults included, and sends them through the client's one generic call,
 ``_op(operation, **arguments)``. Deriving checks that every argument is an input of a routed

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from embornal.domain.access import Rule
     from embornal.interfaces.catalog import Operation
     from embornal.interfaces.cli.app import Context
-    from embornal.service.sharing import IssuedToken, PolicyCheck
-    from embornal.service.tokens import TokenInfo
+    from embornal.service.sharing.policies import IssuedToken, PolicyCheck
+    from embornal.service.sharing.tokens import TokenInfo
 
 __all__ = [
     "check_json",

@@ -26,33 +26,30 @@ from starlette.routing import Route
 
 import embornal
 from embornal.domain import paths as P
+from embornal.interfaces.canon.rest import CANON_HTTP
+from embornal.interfaces.cascade.rest import CASCADE_HTTP
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.catalog_types import check_inputs, resolve_call
-from embornal.interfaces.http.auth import Gate, bearer_token
-from embornal.interfaces.http.canon_routes import CANON_HTTP
-from embornal.interfaces.http.cascade_routes import CASCADE_HTTP
-from embornal.interfaces.http.chronicle_routes import CHRONICLE_HTTP
-from embornal.interfaces.http.claim_schemas import CLAIM_HTTP
-from embornal.interfaces.http.conflict_schemas import (
+from embornal.interfaces.chronicle.rest import CHRONICLE_HTTP
+from embornal.interfaces.claims.rest import CLAIM_HTTP
+from embornal.interfaces.conflicts.rest import (
     ConflictOut,
     ConflictsOut,
     ConflictsQuery,
     ResolveIn,
 )
-from embornal.interfaces.http.derived import RequestModel, request_model
-from embornal.interfaces.http.graph_schemas import (
+from embornal.interfaces.graph.rest import (
     LinkGraphOut,
     LinkIn,
     LinkOut,
     LinksQuery,
     MergeIn,
 )
-from embornal.interfaces.http.history_routes import HISTORY_HTTP
-from embornal.interfaces.http.importance_schemas import DueOut, DueQuery, PinOut
-from embornal.interfaces.http.narrative_routes import NARRATIVE_HTTP
+from embornal.interfaces.history.rest import HISTORY_HTTP
+from embornal.interfaces.http.auth import Gate, bearer_token
+from embornal.interfaces.http.derived import RequestModel, request_model
 from embornal.interfaces.http.problems import RequestInvalid
-from embornal.interfaces.http.proposal_schemas import PROPOSAL_HTTP
 from embornal.interfaces.http.schemas import (
     CatOut,
     CatQuery,
@@ -78,13 +75,16 @@ from embornal.interfaces.http.schemas import (
     UpdateIn,
     WhoAmIOut,
 )
-from embornal.interfaces.http.spine_schemas import (
+from embornal.interfaces.narratives.rest import NARRATIVE_HTTP
+from embornal.interfaces.proposals.rest import PROPOSAL_HTTP
+from embornal.interfaces.spine.importance_rest import DueOut, DueQuery, PinOut
+from embornal.interfaces.spine.rest import (
     ConfirmIn,
     ContradictIn,
     EvidenceAddIn,
     VisibilityChangeIn,
 )
-from embornal.interfaces.http.timeline_routes import TIMELINE_HTTP
+from embornal.interfaces.timeline.rest import TIMELINE_HTTP
 from embornal.interfaces.wire import effective_tag, to_wire
 from embornal.service.memory import Memory
 

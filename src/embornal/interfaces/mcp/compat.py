@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from embornal import errors
 from embornal.domain.narratives import parse_link
 from embornal.domain.protocol_state import CONSOLIDATED
-from embornal.interfaces.mcp.cascade_out import CascadeOut
+from embornal.interfaces.cascade.mcp_out import CascadeOut
 from embornal.service.memory import Memory
 
 __all__ = [

@@ -28,19 +28,17 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field, RootModel,
 
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
+from embornal.interfaces.canon.mcp_out import CANON_RESULTS
+from embornal.interfaces.cascade.mcp_out import CASCADE_RESULTS
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
 from embornal.interfaces.catalog_types import check_inputs, replace, resolve_call
-from embornal.interfaces.mcp.canon_out import CANON_RESULTS
-from embornal.interfaces.mcp.cascade_out import CASCADE_RESULTS
-from embornal.interfaces.mcp.chronicle_out import CHRONICLE_RESULTS
-from embornal.interfaces.mcp.claim_results import CLAIM_RESULTS, EvidenceOut
+from embornal.interfaces.chronicle.mcp_out import CHRONICLE_RESULTS
+from embornal.interfaces.claims.mcp_out import CLAIM_RESULTS, EvidenceOut
+from embornal.interfaces.conflicts.mcp_out import CONFLICT_RESULTS
+from embornal.interfaces.graph.mcp_out import LinkOut, LinksOut
+from embornal.interfaces.history.mcp_out import HISTORY_RESULTS
 from embornal.interfaces.mcp.compat import anchor_standing
-from embornal.interfaces.mcp.conflict_results import CONFLICT_RESULTS
-from embornal.interfaces.mcp.graph_results import LinkOut, LinksOut
 from embornal.interfaces.mcp.hints import for_model
-from embornal.interfaces.mcp.history_out import HISTORY_RESULTS
-from embornal.interfaces.mcp.narrative_out import NARRATIVE_RESULTS
-from embornal.interfaces.mcp.proposal_results import PROPOSAL_RESULTS
 from embornal.interfaces.mcp.results import (
     CatOut,
     ConfidenceOut,
@@ -64,7 +62,9 @@ from embornal.interfaces.mcp.results import (
     error_result,
     ok_result,
 )
-from embornal.interfaces.mcp.timeline_out import TIMELINE_RESULTS
+from embornal.interfaces.narratives.mcp_out import NARRATIVE_RESULTS
+from embornal.interfaces.proposals.mcp_out import PROPOSAL_RESULTS
+from embornal.interfaces.timeline.mcp_out import TIMELINE_RESULTS
 from embornal.service.memory import Memory
 
 __all__ = [

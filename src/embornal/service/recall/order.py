@@ -37,7 +37,7 @@ from embornal.domain.relative_time import TimeWindow
 from embornal.domain.scope import ReadScope
 from embornal.domain.text import index_terms
 from embornal.service.results import RecallHit
-from embornal.storage.contract import PastReads, Store
+from embornal.storage.contract.store import PastReads, Store
 
 if TYPE_CHECKING:
     from embornal.service.rerank import Reranking

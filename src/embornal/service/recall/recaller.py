@@ -55,7 +55,7 @@ from embornal.service.recall.order import context_gains, event_times, lifts, ran
 from embornal.service.rerank import Reranking
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
-from embornal.storage.contract import PastReads, Store, pack_vector
+from embornal.storage.contract.store import PastReads, Store, pack_vector
 
 __all__ = ["MODES", "Recaller", "strongest", "with_feedback"]
 

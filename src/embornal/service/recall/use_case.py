@@ -25,10 +25,10 @@ from embornal.domain.relative_time import check_asked
 from embornal.domain.scope import ReadScope
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext, check_limit
+from embornal.service.facts.timetravel import AsOf, looking_back
 from embornal.service.recall.recaller import Recaller
 from embornal.service.results import RecallHit
-from embornal.service.timetravel import AsOf, looking_back
-from embornal.storage.contract import PastReads, Store
+from embornal.storage.contract.store import PastReads, Store
 
 __all__ = ["recall", "record_recall", "similar", "without_guide_hits"]
 

@@ -14,13 +14,14 @@ from typing import Any
 import psycopg
 
 from embornal.domain.events import Event
-from embornal.storage import history, verify_sql
+from embornal.storage.common import history
+from embornal.storage.common import verify as verify_sql
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.db import Conn, rows
 
 __all__ = ["PROJECTION_QUERIES", "compact", "differences", "replay"]
 
-#: One query per projection (:mod:`~embornal.storage.verify_sql`), each float rounded as
+#: One query per projection (:mod:`~embornal.storage.common.verify`), each float rounded as
 #: ``numeric``; the keyword index by its term rows and statistics.
 PROJECTION_QUERIES: dict[str, str] = {
     **verify_sql.queries(

@@ -3,7 +3,7 @@
 ``append`` runs in a write transaction (which holds the write lock, so positions follow
 commit order); each event gets the next version of its stream, and the unique constraint
 on ``(stream_id, version)`` stops a second writer of the same version whatever happens
-above it. What both backends share is written once (:mod:`embornal.storage.eventlog_sql`, as
+above it. What both backends share is written once (:mod:`embornal.storage.common.eventlog`, as
 decision 0119 wrote the past reads) and run here through the dialect; what is this
 backend's is the positions, returned by the identity, and the projector.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 
 from embornal.domain.events import Event, NewEvent
-from embornal.storage import eventlog_sql
+from embornal.storage.common import eventlog as eventlog_sql
 from embornal.storage.postgres import projector, store_run
 from embornal.storage.postgres.db import Conn, Dialect, pg_sql
 
@@ -60,13 +60,13 @@ def read_stream(conn: Conn, stream_id: str) -> list[Event]:
 
 def recall_times(conn: Conn, fact_id: str) -> list[datetime]:
     """When each recall that returned ``fact_id`` happened, in log order
-    (:func:`embornal.storage.eventlog_sql.recall_times`)."""
+    (:func:`embornal.storage.common.eventlog.recall_times`)."""
     return eventlog_sql.recall_times(Dialect(conn), fact_id)
 
 
 def recalls_of(conn: Conn, fact_id: str, *, limit: int) -> list[Event]:
     """The newest recalls that returned ``fact_id``, newest first
-    (:func:`embornal.storage.eventlog_sql.recalls_of`)."""
+    (:func:`embornal.storage.common.eventlog.recalls_of`)."""
     return eventlog_sql.recalls_of(Dialect(conn), fact_id, limit=limit)
 
 

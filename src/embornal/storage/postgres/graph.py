@@ -1,6 +1,6 @@
 """Typed links and merges on PostgreSQL (decisions 0052, 0054): the projections of
 ``FactLinked``, ``FactUnlinked`` and ``FactMerged``. The reads are SQLite's own
-(:class:`embornal.storage.graph.LinkReads`, through :func:`.db.pg_sql`)."""
+(:class:`embornal.storage.common.graph.LinkReads`, through :func:`.db.pg_sql`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Time travel's history tables on PostgreSQL (decisions 0041, 0100): written with each
-event by SQLite's own code (:func:`embornal.storage.history.after`, its SQL through the
+event by SQLite's own code (:func:`embornal.storage.common.history.after`, its SQL through the
 dialect), and filled in from the log by migration ``pg_0008_history``.
 
 A database migrated before ``pg_0008`` has no history tables: while its earlier migrations
@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
-from embornal.storage import history
+from embornal.storage.common import history
 from embornal.storage.postgres.db import Conn, Dialect, rows
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """``find`` on PostgreSQL: a kind's conditions as ``jsonb`` comparisons over the stored
 attributes (canonical JSON, as the projector writes them), where SQLite reads one view per
-kind (:mod:`embornal.storage.kind_views`). ``jsonb`` compares typed values: ``3`` equals
+kind (:mod:`embornal.storage.common.kind_views`). ``jsonb`` compares typed values: ``3`` equals
 ``3.0``, ``true`` a boolean, as SQLite's typed view columns compare."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from embornal.storage.kind_views import view_name
+from embornal.storage.common.kind_views import view_name
 
 if TYPE_CHECKING:
     from embornal.domain.fact_attributes import Condition

@@ -1,5 +1,5 @@
 """PostgreSQL's migrations: named, forward-only, each in its own transaction, recorded in
-``migrations`` — the discipline of :mod:`embornal.storage.migrations`, with this backend's
+``migrations`` — the discipline of :mod:`embornal.storage.sqlite.migrations`, with this backend's
 own list (its numbers are not SQLite's). ``schema`` ones run SQL files of ``sql/``;
 ``data`` ones append events (the guide, the default rules). An advisory lock lets one
 process migrate at a time (two servers opening one database)."""
@@ -52,9 +52,9 @@ def _meta(conn: Conn, clock: Clock) -> None:
 
 
 def _seed(conn: Conn, clock: Clock) -> None:
-    from embornal.storage.guide import guide_events
-    from embornal.storage.migrations import default_policy_events
+    from embornal.storage.common.guide import guide_events
     from embornal.storage.postgres.eventlog import append
+    from embornal.storage.sqlite.migrations import default_policy_events
 
     append(conn, guide_events(clock))
     append(conn, default_policy_events(clock))
@@ -63,7 +63,7 @@ def _seed(conn: Conn, clock: Clock) -> None:
 def _anchor_guide(conn: Conn, clock: Clock) -> None:
     """The guide under ``/memory`` pinned and permanent, through the events that do it
     (decision 0154), in a new memory as in an older one."""
-    from embornal.storage import guide as G
+    from embornal.storage.common import guide as G
     from embornal.storage.postgres.eventlog import append
 
     current = execute(conn, G.CURRENT, (G.GUIDE_PATH,)).fetchall()

@@ -1,6 +1,6 @@
 """The memory as it was at one past time on PostgreSQL (decisions 0041, 0100, 0119): the
-reads of :class:`~embornal.storage.past.Past`, written once for both backends, in this
-backend's :class:`~embornal.storage.past.PastDialect`: a JSON value by ``->`` (a number
+reads of :class:`~embornal.storage.common.past.Past`, written once for both backends, in this
+backend's :class:`~embornal.storage.common.past.PastDialect`: a JSON value by ``->`` (a number
 stays a number), days by ``extract(epoch …)``, ``find``'s ``jsonb`` comparisons, keyword
 search by the BM25 of decision 0075 and vector search by pgvector, each limited to the
 facts live at ``at``."""
@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from embornal.storage.past import Past, PastDialect, Where
+from embornal.storage.common.past import Past, PastDialect, Where
 
 if TYPE_CHECKING:
     from embornal.domain.fact_attributes import Condition
-    from embornal.storage.access_sql import Visibility
+    from embornal.storage.common.access import Visibility
 
 __all__ = ["PG", "PgPast"]
 

@@ -15,8 +15,8 @@ import psycopg
 from embornal.domain.clock import Clock
 from embornal.domain.events import Event
 from embornal.errors import Conflict
-from embornal.storage.contract import FactVector, Redaction
-from embornal.storage.event_rows import event_row
+from embornal.storage.common.event_rows import event_row
+from embornal.storage.contract.store import FactVector, Redaction
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.admin import replay
 from embornal.storage.postgres.db import Conn, pg_sql, rows
@@ -31,7 +31,7 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
     version, time and actor, payload as given, with its redaction record; then every
     projection from it, in the same transaction (an event the projections refuse: an
     InvalidImport, and nothing is written). Return how many."""
-    from embornal.storage.portability import refusing
+    from embornal.storage.sqlite.portability import refusing
 
     if rows(tx, "SELECT 1 FROM events LIMIT 1"):
         raise Conflict(
@@ -102,7 +102,7 @@ class PgSnapshot:
             last = page[-1].position
 
     def vector_model(self) -> tuple[int, str] | None:
-        from embornal.storage.meta import WIDTH_KEY
+        from embornal.storage.common.meta import WIDTH_KEY
         from embornal.storage.postgres import vectors
 
         if not vectors.has_tables(self._conn):
@@ -155,9 +155,9 @@ def snapshot(conn: Conn) -> Iterator[PgSnapshot]:
 def write_backup(conn: Conn, target: str, clock: Clock) -> None:
     """Write the memory of ``conn`` into the new SQLite file ``target``, from one snapshot
     (written beside it, then renamed: a failed copy leaves nothing at ``target``)."""
-    from embornal.storage.connect import make_private
-    from embornal.storage.portability import backup_part, backup_target, remove_file
-    from embornal.storage.sqlite import SqliteStore
+    from embornal.storage.sqlite.connect import make_private
+    from embornal.storage.sqlite.portability import backup_part, backup_target, remove_file
+    from embornal.storage.sqlite.store import SqliteStore
 
     dest = backup_target(target)
     part = backup_part(dest)

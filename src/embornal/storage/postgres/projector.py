@@ -1,7 +1,7 @@
 """Projections on PostgreSQL: how each event changes the tables that answer queries.
 
 ``apply`` runs in the transaction that appends the event, as on SQLite. The core's
-projections are written once for both backends (:mod:`embornal.storage.projector_sql`, as
+projections are written once for both backends (:mod:`embornal.storage.common.projector`, as
 decision 0119 wrote the past reads) and run here through the dialect, as are the areas'
 written in plain SQL; here are this backend's own: a store's row and its keyword terms, the
 indexes a purge empties, the recalled rows locked in id order, the links' projection. An
@@ -19,15 +19,11 @@ from typing import TYPE_CHECKING, Any
 from embornal.domain.events import EVENTS, EventType
 from embornal.domain.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage import (
-    canon,
-    claims_sql,
-    conflict_projection,
-    narratives_sql,
-    projector_sql,
-    proposals_sql,
-    protocol,
-)
+from embornal.storage.common import canon, conflict_projection, protocol
+from embornal.storage.common import claims as claims_sql
+from embornal.storage.common import narratives as narratives_sql
+from embornal.storage.common import projector as projector_sql
+from embornal.storage.common import proposals as proposals_sql
 from embornal.storage.postgres import graph, keyword
 from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres.db import Conn, Dialect, execute
@@ -113,7 +109,7 @@ FACT_COLUMNS = (
     "expires_at, confidence, tag_text"
 )
 _FACT_NAMES = tuple(FACT_COLUMNS.split(", "))
-#: The value of a column a store leaves out (:func:`~embornal.storage.projector_sql.fact_row`
+#: The value of a column a store leaves out (:func:`~embornal.storage.common.projector.fact_row`
 #: names only the columns it sets): none but the lifetime's, ``standard``.
 _UNSET = {"lifetime": "standard"}
 

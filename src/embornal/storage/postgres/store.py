@@ -27,21 +27,21 @@ from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts import Fact
 from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.errors import EmbornalError, StorageError
-from embornal.storage import kind_views
-from embornal.storage.access_sql import ScopeCache, Visibility
-from embornal.storage.canon import CanonQueries
-from embornal.storage.claims_sql import ClaimQueries
-from embornal.storage.contract import FactVector, Redaction, SpineRow
-from embornal.storage.eventlog_sql import expecting
-from embornal.storage.graph import LinkReads
-from embornal.storage.listing_sql import ListingQueries
-from embornal.storage.narratives_sql import NarrativeQueries
+from embornal.storage.common import kind_views
+from embornal.storage.common.access import ScopeCache, Visibility
+from embornal.storage.common.canon import CanonQueries
+from embornal.storage.common.claims import ClaimQueries
+from embornal.storage.common.eventlog import expecting
+from embornal.storage.common.graph import LinkReads
+from embornal.storage.common.listing import ListingQueries
+from embornal.storage.common.narratives import NarrativeQueries
+from embornal.storage.common.proposals import ProposalQueries
+from embornal.storage.common.reads import FACT_COLS, StoreReads
+from embornal.storage.contract.store import FactVector, Redaction, SpineRow
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
 from embornal.storage.postgres.timeline import PgTimeline
-from embornal.storage.proposals_sql import ProposalQueries
-from embornal.storage.store_reads import FACT_COLS, StoreReads
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
@@ -88,7 +88,7 @@ class PostgresStore(
     ListingQueries,
 ):
     """One open PostgreSQL memory, safe to share between threads. The present reads both
-    stores share (:mod:`embornal.storage.store_reads`), the reads of typed links,
+    stores share (:mod:`embornal.storage.common.reads`), the reads of typed links,
     proposals, retention and the history protocol are mixins written once for both, their
     SQL through the dialect (:func:`.db.pg_sql`)."""
 
@@ -148,7 +148,7 @@ class PostgresStore(
     def redact_stream(self, tx: db.Conn, stream_id: str, purge_position: int) -> int:
         """Erase the purged fact's text from its events and every event quoting it
         (proposals, narratives, claims): SQLite's reach, through the dialect."""
-        from embornal.storage.purge_mentions import redact_purged
+        from embornal.storage.common.purge_mentions import redact_purged
 
         return redact_purged(db.Dialect(tx), stream_id, purge_position, self.clock.now())
 
@@ -198,7 +198,7 @@ class PostgresStore(
     def strongest(
         self, limit: int, now: str, scope: ReadScope = EVERYTHING, *, under: str | None = None
     ) -> list[Fact]:
-        from embornal.storage.strongest import strongest_rows
+        from embornal.storage.common.strongest import strongest_rows
 
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
@@ -224,7 +224,7 @@ class PostgresStore(
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
         """:meth:`neighbours` among the facts ``live`` (SQL over ``f``) lets through:
         SQLite's query, read through the dialect (the ids bound as ``json_each``)."""
-        from embornal.storage.context import neighbours_of
+        from embornal.storage.common.context import neighbours_of
 
         vis = self._scopes.get(scope)
         return neighbours_of(self._rows, fact_ids, reach, vis.sql, vis.params, live)
@@ -404,25 +404,25 @@ class PostgresStore(
             lambda conn: eventlog.recalls_of(conn, fact_id, limit=limit), "reading the log"
         )
 
-    # -- conflicts (decision 0059, :mod:`embornal.storage.conflict_reads`) ---------------------
+    # -- conflicts (decision 0059, :mod:`embornal.storage.common.conflict_reads`) ------------
 
     def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        from embornal.storage import conflict_reads
+        from embornal.storage.common import conflict_reads
 
         return conflict_reads.key_matches(self._rows, keys, exclude, limit)
 
     def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        from embornal.storage import conflict_reads
+        from embornal.storage.common import conflict_reads
 
         return conflict_reads.entity_groups(self._rows, largest)
 
     def fact_texts(self) -> list[tuple[str, str, str]]:
-        from embornal.storage import conflict_reads
+        from embornal.storage.common import conflict_reads
 
         return conflict_reads.fact_texts(self._rows)
 
     def conflict_states(self, **query: Any) -> list[ConflictState]:
-        from embornal.storage import conflict_reads
+        from embornal.storage.common import conflict_reads
 
         return conflict_reads.conflict_states(self._rows, **query)
 

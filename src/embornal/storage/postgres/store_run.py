@@ -4,7 +4,7 @@
 costs a dozen statements (the path, the row, its terms, their statistics, the counters,
 the tags, the history), each a round trip. A run of consecutive ``FactStored`` events that
 supersede nothing (what ``store_many`` appends) writes the same rows in a few statements
-for the whole run, as SQLite's (:mod:`embornal.storage.store_run`, decision 0109) does:
+for the whole run, as SQLite's (:mod:`embornal.storage.common.store_run`, decision 0109) does:
 one read of every path (the missing ones created in order of first appearance), one
 pipelined ``executemany`` of the ``facts`` rows (their terms in the row; the identity
 gives each the ``seq`` one-by-one inserts would give it, in log order), one ``COPY`` of the
@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.text import index_terms
-from embornal.storage import conflict_projection, projector_sql
+from embornal.storage.common import conflict_projection
+from embornal.storage.common import projector as projector_sql
 from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres import keyword, projector
 from embornal.storage.postgres.db import Conn, Dialect, execute, pg_sql

@@ -1,17 +1,17 @@
 """The timeline's keyword search on PostgreSQL (decision 0089): the memories with a
 history matching the terms, ranked by the keyword index's BM25 (:mod:`.keyword`, the
 ranking ``keyword_search`` uses), within the window and session. The timeline's other
-reads are SQLite's own (:mod:`embornal.storage.timeline`, through the dialect)."""
+reads are SQLite's own (:mod:`embornal.storage.common.timeline`, through the dialect)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from embornal.storage import kind_views, timeline
-from embornal.storage.contract_timeline import TimelineRow
+from embornal.storage.common import kind_views, timeline
+from embornal.storage.common.protocol import ProtocolReads
+from embornal.storage.contract.timeline import TimelineRow
 from embornal.storage.postgres import keyword
-from embornal.storage.protocol import ProtocolReads
 
 if TYPE_CHECKING:
     from embornal.domain.scope import ReadScope

@@ -29,7 +29,7 @@ from embornal.interfaces.http.wiki.common import (
     time_text,
 )
 from embornal.interfaces.http.wiki.history_pages import action_label
-from embornal.service.fact_read_results import AccessEntry, FactAccess
+from embornal.service.facts.read_results import AccessEntry, FactAccess
 from embornal.service.memory import Memory
 
 __all__ = ["access_body", "access_href", "access_link", "access_routes"]

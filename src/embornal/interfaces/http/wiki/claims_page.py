@@ -14,8 +14,8 @@ from starlette.routing import BaseRoute, Route
 
 from embornal.errors import EmbornalError
 from embornal.interfaces.http.wiki.common import e, error_page, fact_href, message, page, time_text
-from embornal.service.claim_results import ClaimList, ClaimRecord
-from embornal.service.claim_views import STATUSES
+from embornal.service.claims.results import ClaimList, ClaimRecord
+from embornal.service.claims.views import STATUSES
 from embornal.service.memory import Memory
 
 __all__ = ["CLAIMS_SHOWN", "claims_body", "claims_routes"]

@@ -34,8 +34,8 @@ from embornal.interfaces.http.wiki.common import (
 from embornal.interfaces.http.wiki.graph_svg import graph_list, graph_svg
 from embornal.interfaces.http.wiki.history_pages import event_label, protocol_section
 from embornal.interfaces.http.wiki.pages import crumbs
-from embornal.service.fact_read_results import FactProtocol
-from embornal.service.graph_results import LinkGraph
+from embornal.service.facts.read_results import FactProtocol
+from embornal.service.graph.results import LinkGraph
 from embornal.service.results import FactDetail
 
 __all__ = ["attribute_rows", "fact_body", "uri_html"]

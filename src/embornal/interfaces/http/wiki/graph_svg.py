@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from embornal.interfaces.http.wiki.common import e, fact_href
-from embornal.service.graph_results import LinkGraph
+from embornal.service.graph.results import LinkGraph
 
 __all__ = ["GRAPH_DEPTH", "MAX_NODES", "graph_list", "graph_svg"]
 

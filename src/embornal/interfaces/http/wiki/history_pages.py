@@ -21,12 +21,12 @@ from embornal.interfaces.http.wiki.common import (
     render_content,
     time_text,
 )
-from embornal.service.chronicle_results import AuditEntry
-from embornal.service.claim_results import ClaimRecord
-from embornal.service.fact_read_results import FactProtocol
-from embornal.service.narrative_results import Narrative, NarrativeView, SourceIssue
-from embornal.service.protocol_results import ProvenanceReport
-from embornal.service.timeline_results import TimelineEntry
+from embornal.service.claims.results import ClaimRecord
+from embornal.service.facts.read_results import FactProtocol
+from embornal.service.history.chronicle_results import AuditEntry
+from embornal.service.history.results import ProvenanceReport
+from embornal.service.history.timeline_results import TimelineEntry
+from embornal.service.narratives.results import Narrative, NarrativeView, SourceIssue
 
 __all__ = [
     "action_label",

@@ -24,10 +24,10 @@ from embornal.interfaces.http.wiki.history_pages import (
     narratives_body,
     timeline_body,
 )
-from embornal.service.chronicle_results import AuditEntry
+from embornal.service.history.chronicle_results import AuditEntry
+from embornal.service.history.timeline_results import TimelineEntry
 from embornal.service.memory import Memory
-from embornal.service.narrative_results import Narrative, NarrativeView
-from embornal.service.timeline_results import TimelineEntry
+from embornal.service.narratives.results import Narrative, NarrativeView
 
 __all__ = ["AUDIT_READ", "history_routes"]
 

@@ -19,9 +19,9 @@ from starlette.routing import BaseRoute, Route
 
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.interfaces.http.wiki.common import e, error_page, fact_item, page, plural
-from embornal.service.listing import STAGES, TIERS, ListedFact, MemoryList
+from embornal.service.facts.listing import STAGES, TIERS, ListedFact, MemoryList
 from embornal.service.memory import Memory
-from embornal.storage.contract_listing import LIST_SORTS, ListFilter
+from embornal.storage.contract.listing import LIST_SORTS, ListFilter
 
 __all__ = ["PAGE_SIZES", "list_body", "list_routes", "parse_list"]
 

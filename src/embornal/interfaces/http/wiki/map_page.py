@@ -23,7 +23,7 @@ from embornal.domain import paths as P
 from embornal.domain.graph import Relation
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.interfaces.http.wiki.common import e, error_page, fact_href, link, page, plural
-from embornal.service.listing import MemoryMap
+from embornal.service.facts.listing import MemoryMap
 from embornal.service.memory import Memory
 
 __all__ = ["MAP_SIZES", "map_body", "map_routes", "map_svg"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from embornal.interfaces.http.wiki.common import e, render_content
-from embornal.service.proposal_results import Proposal, ProposalItem
+from embornal.service.proposals.results import Proposal, ProposalItem
 
 __all__ = [
     "EDITABLE",

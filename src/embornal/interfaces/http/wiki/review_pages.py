@@ -23,8 +23,8 @@ from embornal.interfaces.http.wiki.common import (
     time_text,
 )
 from embornal.interfaces.http.wiki.fact_page import attribute_rows
-from embornal.service.conflict_record import ConflictRecord
-from embornal.service.proposal_results import Proposal, ProposalItem, ProposalSummary
+from embornal.service.conflicts.record import ConflictRecord
+from embornal.service.proposals.results import Proposal, ProposalItem, ProposalSummary
 from embornal.service.results import DueFact, FactDetail
 
 __all__ = [

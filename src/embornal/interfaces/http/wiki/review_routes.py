@@ -60,9 +60,9 @@ from embornal.interfaces.http.wiki.review_pages import (
     proposals_body,
     review_body,
 )
-from embornal.service.conflict_record import ConflictRecord
+from embornal.service.conflicts.record import ConflictRecord
 from embornal.service.memory import Memory
-from embornal.service.proposal_results import Proposal, ProposalItem
+from embornal.service.proposals.results import Proposal, ProposalItem
 from embornal.service.results import FactDetail
 
 __all__ = ["MAX_SHOWN_TARGETS", "review_routes"]

@@ -47,8 +47,8 @@ from embornal.interfaces.http.wiki.pages import (
     tree_body,
 )
 from embornal.interfaces.http.wiki.review_routes import review_routes
-from embornal.service.fact_read_results import FactProtocol
-from embornal.service.graph_results import LinkGraph
+from embornal.service.facts.read_results import FactProtocol
+from embornal.service.graph.results import LinkGraph
 from embornal.service.memory import Memory
 from embornal.service.results import FactDetail, FactView, RecallHit, TreeNode
 

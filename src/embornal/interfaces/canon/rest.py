@@ -1,0 +1,112 @@
+"""The REST models and answers of canon, frames and declared conflicts (decisions
+0078–0080): (answer model, query or body model, envelope) by operation name, spliced
+into :mod:`.api`'s table. Frames are filters, not access boundaries."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.interfaces.conflicts.rest import ConflictOut
+from embornal.interfaces.history.rest_models import MemoryStatusOut
+from embornal.interfaces.http.derived import RequestModel
+from embornal.interfaces.http.schemas import FactOut, Time, _In, _Out
+from embornal.interfaces.wire import to_wire
+
+__all__ = ["CANON_HTTP"]
+
+_Label = Annotated[str, Field(min_length=1, max_length=200)]
+_Id = Annotated[str, Field(min_length=1, max_length=64, description="A memory id (or prefix).")]
+_Why = Annotated[str, Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")]
+
+
+class CanonEntryOut(_Out):
+    fact: FactOut
+    scope: str
+    reason: str | None
+    since: Time
+    actor: str
+    eligible_for_recall: bool = Field(
+        description="false: sensitive without corroboration (no priority slot)."
+    )
+    warnings: list[str]
+
+
+class CanonEntriesOut(_Out):
+    entries: list[CanonEntryOut]
+
+
+class CanonRemovalOut(_Out):
+    scopes: list[str]
+    memory_ids: list[str]
+    removed: int = Field(description="How many memberships ended.")
+    reason: str
+
+
+class ScopeInUseOut(_Out):
+    scope: str
+    entries: int
+
+
+class ScopesOut(_Out):
+    scopes: list[ScopeInUseOut]
+
+
+class FrameInUseOut(_Out):
+    frame: str
+    memories: int
+
+
+class FramesOut(_Out):
+    frames: list[FrameInUseOut]
+
+
+class CanonizeIn(_In):
+    id: _Id
+    scope: _Label
+    reason: _Why
+
+
+class DecanonizeIn(_In):
+    id: _Id
+    scope: _Label | None = None
+    reason: _Why
+
+
+class CanonQuery(_In):
+    scope: _Label | None = None
+
+
+class SetFrameIn(_In):
+    id: _Id
+    frame: _Label
+    reason: _Why
+
+
+class MarkConflictIn(_In):
+    a: _Id
+    b: _Id
+    reason: _Why
+
+
+def _whole(c: object, r: object) -> object:
+    return to_wire(r)
+
+
+def _under(key: str) -> Callable[[object, object], object]:
+    return lambda c, r: {key: to_wire(r)}
+
+
+CANON_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {
+    "canonize": (CanonEntryOut, CanonizeIn, _whole),
+    "decanonize": (CanonRemovalOut, DecanonizeIn, _whole),
+    "end_scope": (CanonRemovalOut, "EndScopeIn", _whole),
+    "list_canon": (CanonEntriesOut, CanonQuery, _under("entries")),
+    "active_scopes": (ScopesOut, None, _under("scopes")),
+    "set_frame": (MemoryStatusOut, SetFrameIn, _whole),
+    "list_frames": (FramesOut, None, _under("frames")),
+    "mark_conflict": (ConflictOut, MarkConflictIn, _whole),
+}

@@ -1,0 +1,108 @@
+"""The REST models and answers of the recall cascade (decisions 0095-0097): (answer model,
+query model, envelope) by operation name, spliced into :mod:`.api`'s table. Routes
+``GET /recall/cascade``, ``GET /search`` and ``GET /search/archive``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from embornal.domain.bounds import MAX_PATH_LENGTH
+from embornal.interfaces.canon.rest import CanonEntryOut
+from embornal.interfaces.conflicts.rest import ConflictOut
+from embornal.interfaces.history.rest_models import DueMemoryOut
+from embornal.interfaces.http.schemas import FactOut, Limit, RecallHitOut, RecallOut, _In, _Out
+from embornal.interfaces.narratives.rest import NarrativeOut, NarrativeReviewOut
+from embornal.interfaces.wire import to_wire
+
+__all__ = ["CASCADE_HTTP", "CascadeOut"]
+
+_Label = Field(None, min_length=1, max_length=200)
+_Mode = Literal["auto", "keyword", "vector", "hybrid"]
+_Under = Annotated[
+    str | None,
+    Field(
+        min_length=1,
+        max_length=MAX_PATH_LENGTH,
+        pattern="^/",
+        description="Only ordinary memories at or below this path.",
+    ),
+]
+
+
+class CascadeOut(_Out):
+    """Anchors first, then the canon, then the ordinary memories (``limit`` their one
+    budget, the anchors always whole); ``hits`` is the ordinary ranking as ``/recall``
+    gives it."""
+
+    query: str | None
+    frame: str | None
+    limit: int
+    anchors: list[FactOut] = Field(description="Live pinned memories, always whole.")
+    canon: list[CanonEntryOut] = Field(description="Active canon entries that are not anchors.")
+    memories: list[RecallHitOut] = Field(description="The hits without anchors and canon.")
+    hits: list[RecallHitOut] = Field(description="The ordinary ranking, the first `limit`.")
+    stale_interpretations: list[DueMemoryOut]
+    narrative: NarrativeOut | None
+    narrative_review: NarrativeReviewOut | None = Field(
+        description="The notice standing in for a withheld account."
+    )
+    conflicts: list[ConflictOut] = Field(description="Open conflicts the subject may see.")
+
+
+class CascadeQuery(_In):
+    q: str | None = Field(None, description="Keywords; leave out for the strongest memories.")
+    limit: Limit = None
+    frame: str | None = _Label
+    mode: _Mode = "auto"
+    under: _Under = None
+    scope: str | None = _Label
+    reinforce: bool = Field(True, description="false: a read-only cascade (no strength lift).")
+    now: str | None = Field(
+        None,
+        max_length=64,
+        description="When the question is asked "
+        "(ISO-8601): times the query names are read against it.",
+    )
+    rerank: bool = Field(
+        False,
+        description="true: the best candidates reordered by the server's cross-encoder reranker.",
+    )
+    all: bool = Field(
+        False, description="true: the memory's own guide under /memory too (left out otherwise)."
+    )
+
+
+class SearchQuery(_In):
+    q: str = Field(min_length=1, description="Keywords or a question.")
+    limit: Limit = None
+    frame: str | None = _Label
+    mode: _Mode = "auto"
+    under: _Under = None
+    scope: str | None = _Label
+    all: bool = Field(
+        False, description="true: the memory's own guide under /memory too (left out otherwise)."
+    )
+
+
+class ArchiveQuery(_In):
+    q: str = Field(min_length=1, description="Keywords or a question.")
+    limit: Limit = None
+    frame: str | None = _Label
+    mode: _Mode = "auto"
+    under: _Under = None
+
+
+def _whole(c: Any, r: Any) -> Any:
+    return to_wire(r)
+
+
+CASCADE_HTTP: dict[
+    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
+] = {
+    "recall_cascade": (CascadeOut, CascadeQuery, _whole),
+    "search": (CascadeOut, SearchQuery, _whole),
+    "search_archive": (RecallOut, ArchiveQuery, lambda c, r: {"hits": to_wire(r)}),
+}

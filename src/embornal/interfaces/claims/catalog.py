@@ -1,0 +1,597 @@
+"""The catalogue's operations of the claims ledger (docs/model.md, Claims; decisions
+0081–0083): create_claim, claim_evidence (the MCP tool ``add_evidence`` with a
+``claim_id``), adopt_claim, revise_claim, withdraw_claim, retract_evidence, recall_claims
+and inspect_claim, on the chronicle facade (``mem.chronicle``). ``claim_evidence`` is no
+tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (its
+``extra`` says so), and the fact's evidence otherwise (decision 0082).
+
+:mod:`.catalog` puts :data:`CLAIM_OPERATIONS` in ``CATALOG``. The tools are in the MCP
+``full`` profile under memory-as-history's names; the CLI group is ``embornal claim``; REST is under
+``/claims``. Stdlib-only at import, as the catalogue.
+"""
+
+from __future__ import annotations
+
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
+from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS
+from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
+
+__all__ = ["CLAIM_OPERATIONS", "EXAMPLE_CLAIM"]
+
+EXAMPLE_CLAIM = "C01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
+_SHOW = "claims.commands:"
+_READ_ERRORS = (400, 401, 404, 422, 503)
+_LABEL = 500
+_TIME = "an ISO-8601 date or time (UTC unless zoned)"
+
+
+CLAIM_ID = Input(
+    "claim_id",
+    "text",
+    f"The claim's id from create_claim or recall_claims (a unique prefix "
+    f"works), e.g. {EXAMPLE_CLAIM}.",
+    True,
+    aliases=("claim_id", "id", "claim"),
+    max_length=64,
+    http="id",
+    metavar="ID",
+    cli_help="the claim's id, or a unique prefix of it",
+)
+_REASON = Input(
+    "reason",
+    "reason",
+    "Why: recorded with the decision in the claim's history.",
+    True,
+    aliases=("reason", "why", "note"),
+    max_length=MAX_REASON_LENGTH,
+    flag="--reason",
+    cli_help="why (kept in the claim's history)",
+)
+
+
+def _time(
+    name: str, description: str, aliases: tuple[str, ...], cli_help: str, *, flag: str | None = None
+) -> Input:
+    """A time of the ledger (record or valid time): text, read by the service."""
+    return Input(
+        name,
+        "text",
+        description,
+        aliases=aliases,
+        max_length=64,
+        flag=flag,
+        metavar="TIME",
+        cli_help=cli_help,
+    )
+
+
+def _label(
+    name: str,
+    kind: InputType,
+    description: str,
+    aliases: tuple[str, ...],
+    metavar: str,
+    cli_help: str,
+) -> Input:
+    """A short label (who, where, a source)."""
+    return Input(
+        name,
+        kind,
+        description,
+        aliases=aliases,
+        max_length=_LABEL,
+        metavar=metavar,
+        cli_help=cli_help,
+    )
+
+
+def _words(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
+    """A few words about a piece of evidence, as long as a reason may be."""
+    return Input(
+        name,
+        "text",
+        description,
+        aliases=aliases,
+        max_length=MAX_REASON_LENGTH,
+        metavar="TEXT",
+        cli_help=cli_help,
+    )
+
+
+def _switch(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
+    """A yes/no input, off by default."""
+    return Input(name, "bool", description, aliases=aliases, default=False, cli_help=cli_help)
+
+
+_VALID_FROM = _time(
+    "valid_from",
+    f"Valid time: from when the statement holds, {_TIME} (blank: unknown).",
+    ("valid_from", "from"),
+    "when the statement starts to hold (valid time)",
+)
+_VALID_UNTIL = _time(
+    "valid_until",
+    f"Valid time: until when it holds (exclusive), {_TIME}.",
+    ("valid_until", "until"),
+    "when it stops holding (exclusive)",
+)
+_AS_OF = _time(
+    "as_of",
+    "Record time: the ledger as it stood then (what was recorded by that "
+    f"time; later evidence never enters), {_TIME} or '3 days ago'.",
+    ("as_of", "at", "recorded_by"),
+    "the ledger as recorded by TIME (record time)",
+    flag="--as-of",
+)
+_CLAIM_TYPE = Input(
+    "claim_type",
+    "text",
+    "plan, observation, commitment, self_report, assertion or interpretation.",
+    True,
+    aliases=("claim_type", "kind", "type"),
+    max_length=32,
+    flag="--type",
+    metavar="TYPE",
+    cli_help="plan, observation, commitment, self_report, assertion, interpretation",
+)
+_SCOPE = Input(
+    "scope",
+    "text",
+    "A label grouping claims (default global); a replacement stays in its scope.",
+    aliases=("scope",),
+    max_length=200,
+    metavar="SCOPE",
+    cli_help="the claims' scope (default global)",
+)
+_ABOUT = Input(
+    "about",
+    "list",
+    "The ids of the memories it is about.",
+    aliases=("about", "memory_ids", "memories"),
+    metavar="ID",
+    nargs="*",
+    cli_help="a memory it is about (repeatable)",
+)
+_MEMORY_ID = Input(
+    "memory_id",
+    "id",
+    "A memory of this store that bears on the claim.",
+    aliases=("memory_id", "fact_id"),
+    max_length=64,
+    flag="--memory",
+    metavar="ID",
+    cli_help="a memory of this store (or give --source)",
+)
+_STANCE = Input(
+    "stance",
+    "text",
+    "supports (default), challenges (contradicts) or context.",
+    aliases=("stance", "relation"),
+    max_length=32,
+    metavar="STANCE",
+    cli_help="supports (default), challenges or context",
+)
+_REPLACEMENT_ID = Input(
+    "replacement_id",
+    "text",
+    "Instead: a supported proposed claim that replaces this adopted "
+    "one (it is adopted, this one superseded).",
+    aliases=("replacement_id", "replacement", "new_claim_id"),
+    max_length=64,
+    flag="--replacement",
+    metavar="ID",
+    cli_help="a proposed claim replacing it",
+)
+_EVIDENCE_ID = Input(
+    "evidence_id",
+    "text",
+    "The evidence's id (the claim's id, '-', a number).",
+    True,
+    aliases=("evidence_id", "id"),
+    max_length=80,
+    http="id",
+    metavar="EVIDENCE_ID",
+    cli_help="the evidence's id, e.g. C01K…-2",
+)
+_QUERY = Input(
+    "query",
+    "text",
+    "Words to look for in the claims (optional).",
+    aliases=("query", "q", "text"),
+    max_length=2000,
+    flag="",
+    nargs="?",
+    metavar="QUERY",
+    cli_help="words to look for",
+)
+_STATUS = Input(
+    "status",
+    "text",
+    "current (default: adopted, review current), adopted, proposed, withdrawn, superseded or all.",
+    aliases=("status", "state"),
+    max_length=16,
+    metavar="STATUS",
+    cli_help="current (default), adopted, proposed, withdrawn, superseded or all",
+)
+_ASSERTED_BY = _label(
+    "asserted_by",
+    "text",
+    "Who asserted it (a person, a team, a document).",
+    ("asserted_by", "speaker", "by"),
+    "WHO",
+    "who asserted it",
+)
+_STATEMENT_AT = _time(
+    "statement_at",
+    f"When it was stated, {_TIME}.",
+    ("statement_at", "stated_at"),
+    "when it was stated",
+)
+_SECURITY_SENSITIVE = _switch(
+    "security_sensitive",
+    "True for identity, permission or instruction-like claims (known "
+    "injection shapes are flagged anyway).",
+    ("security_sensitive", "sensitive"),
+    "mark it security-sensitive",
+)
+_SOURCE = _label(
+    "source",
+    "source",
+    "A source label instead of a memory (a document, a site).",
+    ("source", "source_label"),
+    "SOURCE",
+    "a source label instead of a memory",
+)
+_NOTE = _words(
+    "note", "What it shows, in a few words.", ("note", "reason", "comment"), "what it shows"
+)
+_QUOTE = _words(
+    "quote",
+    "The memory's exact words that bear on it.",
+    ("quote",),
+    "the memory's exact words",
+)
+_LOCATOR = _label(
+    "locator",
+    "text",
+    "Where in the material (page, section).",
+    ("locator",),
+    "WHERE",
+    "where in the material",
+)
+_COMMON_ORIGIN = _label(
+    "common_origin",
+    "source",
+    "The origin it repeats, if it is a copy or repost (copies of one origin count once).",
+    ("common_origin", "origin", "repost_of"),
+    "ORIGIN",
+    "the origin it repeats (a repost)",
+)
+_VALID_AT = _time(
+    "valid_at",
+    f"Valid time: only claims holding then, {_TIME} (unknown bounds admit).",
+    ("valid_at", "true_at", "when"),
+    "only claims that hold at TIME (valid time)",
+    flag="--valid-at",
+)
+_INCLUDE_INACTIVE = _switch(
+    "include_inactive",
+    "Also proposed, withdrawn, superseded and review-pending claims (as status=all).",
+    ("include_inactive",),
+    "as --status all",
+)
+_STATEMENT = Input(
+    "statement",
+    "text",
+    "The claim, one sentence (apart from the material it is about).",
+    True,
+    aliases=("statement", "content", "claim", "text"),
+    max_length=MAX_CONTENT_BYTES,
+    length_unit="bytes",
+    metavar="STATEMENT",
+    cli_help="the claim, one sentence",
+)
+
+_CREATE_GUIDE = """Record a claim: a judgment about material, kept apart from the material.
+It starts proposed; add_evidence then adopt_claim records the judgment.
+
+Call it when you extract something to rely on from what was said or read: a plan, an
+observation, a commitment, a self-report (claim_type). A plan never becomes an outcome by
+itself; a self-report is what someone said of themselves. valid_from/valid_until say when
+it holds (valid time), apart from when it was recorded.
+Returns the claim with its id and status "proposed".
+Example: create_claim(statement="The release is planned for June.", claim_type="plan",
+reason="from the project notice")"""
+
+_EVIDENCE_GUIDE = """Cite specific material for a claim: a memory of this store (memory_id)
+or a source label (source), with a stance: supports, challenges (contradicts) or context.
+
+Call it before adopt_claim, and whenever new material bears on a claim; evidence added to
+an adopted claim asks for its review again. quote must be the memory's exact words.
+Reposts of one origin count once: say common_origin. Without claim_id this tool attaches
+evidence to a fact (id, evidence="TYPE:VALUE").
+Returns the claim with its evidence and support.
+Example: add_evidence(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", source="notice", stance="supports")"""
+
+CLAIM_OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "create_claim",
+        "chronicle.create_claim",
+        "ClaimRecord",
+        (
+            _STATEMENT,
+            _CLAIM_TYPE,
+            replace(_REASON, required=False, description="Why it was extracted (optional)."),
+            _SCOPE,
+            _ABOUT,
+            _ASSERTED_BY,
+            _STATEMENT_AT,
+            _VALID_FROM,
+            _VALID_UNTIL,
+            _SECURITY_SENSITIVE,
+        ),
+        tool_order=60,
+        profile="full",
+        title="Create a claim",
+        cli="claim create",
+        cli_show=_SHOW + "show_claim",
+        cli_help="record a proposed claim about material",
+        cli_doc="Record STATEMENT as a proposed claim of --type TYPE. Add evidence, then adopt\n"
+        "it: adoption records a judgment about specific material, never its truth.",
+        guide=_CREATE_GUIDE,
+        example='create_claim(statement="The release is planned for June.", claim_type="plan")',
+        http=Http(
+            "POST",
+            "/claims",
+            "createClaim",
+            "Create a claim",
+            "Record a proposed claim (its own stream; decision 0081). Known injection "
+            "shapes in the statement flag it sensitive.",
+            status=201,
+            errors=WRITE_ERRORS,
+            tag="claims",
+        ),
+    ),
+    Operation(
+        "claim_evidence",
+        "chronicle.add_claim_evidence",
+        "ClaimRecord",
+        (
+            replace(CLAIM_ID, aliases=("claim_id", "claim")),
+            _MEMORY_ID,
+            _SOURCE,
+            _STANCE,
+            _NOTE,
+            _QUOTE,
+            _LOCATOR,
+            _COMMON_ORIGIN,
+        ),
+        tool_order=61,
+        profile="none",
+        title="Add evidence to a claim",
+        cli="claim evidence",
+        cli_show=_SHOW + "show_claim",
+        cli_help="cite a memory or a source for a claim",
+        guide=_EVIDENCE_GUIDE,
+        example=f'add_evidence(claim_id="{EXAMPLE_CLAIM}", memory_id="{EXAMPLE_ID}", '
+        'stance="supports")',
+        extra={"mcp_tool": "add_evidence", "mcp_route": "claim_id"},
+        http=Http(
+            "POST",
+            "/claims/{id}/evidence",
+            "addClaimEvidence",
+            "Add evidence to a claim",
+            "Cite a memory the subject may read (or a source label) with a stance; a "
+            "repeat of active evidence adds nothing.",
+            errors=WRITE_ERRORS,
+            tag="claims",
+        ),
+    ),
+    Operation(
+        "adopt_claim",
+        "chronicle.adopt_claim",
+        "ClaimRecord",
+        (CLAIM_ID, _REASON),
+        tool_order=62,
+        profile="full",
+        title="Adopt a claim",
+        cli="claim adopt",
+        cli_show=_SHOW + "show_claim",
+        cli_help="record the judgment: adopt a supported claim",
+        guide="""Adopt a claim: record the judgment about its cited material (not a
+        certificate of truth). It needs active supporting evidence; a sensitive claim needs
+        independent origins. Calling it again re-reviews an adopted claim after new evidence.
+
+        Call it when the evidence you added is enough to rely on the claim.
+        Returns the claim with status "adopted".
+        Example: adopt_claim(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="as the notice")""",
+        example=f'adopt_claim(claim_id="{EXAMPLE_CLAIM}", reason="the notice says so")',
+        http=Http(
+            "POST",
+            "/claims/{id}/adopt",
+            "adoptClaim",
+            "Adopt a claim",
+            "Record the adoption (or re-review) of a claim with active supporting "
+            "evidence; a withdrawn or superseded claim is refused (409).",
+            errors=WRITE_ERRORS,
+            tag="claims",
+        ),
+    ),
+    Operation(
+        "revise_claim",
+        "chronicle.revise_claim",
+        "ClaimRecord",
+        (
+            replace(CLAIM_ID, aliases=(*CLAIM_ID.aliases, "old_id")),
+            _REASON,
+            replace(
+                _STATEMENT,
+                required=False,
+                description="The new statement (optional).",
+                flag="--statement",
+                cli_help="the new statement",
+            ),
+            _REPLACEMENT_ID,
+            _VALID_FROM,
+            _VALID_UNTIL,
+        ),
+        tool_order=63,
+        profile="full",
+        title="Revise a claim",
+        cli="claim revise",
+        cli_show=_SHOW + "show_claim",
+        cli_help="a new version of a claim, or its replacement",
+        guide="""Revise a claim: a new statement or valid time (the earlier version stays
+        in its history), or replacement_id: a supported proposed claim adopted in its place,
+        this one superseded. A reason is required.
+
+        Call it when the judgment changes.
+        Returns the revised claim (with replacement_id: the replacement).
+        Example: revise_claim(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", statement="July.", reason="new notice")""",  # noqa: E501
+        example=f'revise_claim(claim_id="{EXAMPLE_CLAIM}", statement="Planned for July.", '
+        'reason="the new notice")',
+        http=Http(
+            "POST",
+            "/claims/{id}/revise",
+            "reviseClaim",
+            "Revise a claim",
+            "A new version (statement, valid time) of an open claim, or the adopted "
+            "claim superseded by `replacement_id`, adopted in the same transaction.",
+            errors=WRITE_ERRORS,
+            tag="claims",
+        ),
+    ),
+    Operation(
+        "withdraw_claim",
+        "chronicle.withdraw_claim",
+        "ClaimRecord",
+        (CLAIM_ID, _REASON),
+        tool_order=64,
+        profile="full",
+        title="Withdraw a claim",
+        cli="claim withdraw",
+        destructive=True,
+        cli_show=_SHOW + "show_claim",
+        cli_help="end a claim (terminal)",
+        guide="""Withdraw a claim: the judgment ends (terminal; the material and history
+        stay). A later change of course is a new create_claim.
+
+        Call it when a claim should no longer be relied on and nothing replaces it.
+        Returns the claim with status "withdrawn".
+        Example: withdraw_claim(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", reason="plan dropped")""",
+        example=f'withdraw_claim(claim_id="{EXAMPLE_CLAIM}", reason="the plan was dropped")',
+        http=Http(
+            "POST",
+            "/claims/{id}/withdraw",
+            "withdrawClaim",
+            "Withdraw a claim",
+            "End a proposed or adopted claim (terminal).",
+            errors=WRITE_ERRORS,
+            tag="claims",
+        ),
+    ),
+    Operation(
+        "retract_evidence",
+        "chronicle.retract_claim_evidence",
+        "ClaimRecord",
+        (
+            _EVIDENCE_ID,
+            _REASON,
+        ),
+        tool_order=65,
+        profile="full",
+        title="Retract claim evidence",
+        cli="claim retract",
+        cli_show=_SHOW + "show_claim",
+        cli_help="retire one evidence association",
+        guide="""Retire one evidence association of a claim (the material is untouched; the
+        history keeps it). An adopted claim then needs adopt_claim again.
+
+        Call it when evidence was cited by mistake.
+        Returns the claim.
+        Example: retract_evidence(evidence_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1-1", reason="a typo")""",
+        example=f'retract_evidence(evidence_id="{EXAMPLE_CLAIM}-1", reason="cited by mistake")',
+        http=Http(
+            "POST",
+            "/claim-evidence/{id}/retract",
+            "retractClaimEvidence",
+            "Retract claim evidence",
+            "Retire one evidence association.",
+            errors=WRITE_ERRORS,
+            tag="claims",
+        ),
+    ),
+    Operation(
+        "recall_claims",
+        "chronicle.recall_claims",
+        "ClaimList",
+        (
+            _QUERY,
+            _STATUS,
+            replace(_SCOPE, description="Only this scope.", cli_help="only this scope"),
+            _AS_OF,
+            _VALID_AT,
+            replace(
+                LIMIT,
+                description="How many at most (default 10).",
+                cli_help=f"at most N claims (1-{MAX_LIMIT})",
+            ),
+            _INCLUDE_INACTIVE,
+        ),
+        tool_order=66,
+        profile="full",
+        title="Recall claims",
+        read_only=True,
+        cli="claim list",
+        cli_show=_SHOW + "show_claims",
+        cli_help="the adopted claims (now, or as recorded by a time)",
+        guide="""Find the claims the memory has adopted (default) with their evidence.
+        as_of is record time: what had been recorded by then; evidence recorded later never
+        enters that view. valid_at is valid time: only claims that hold at that time.
+
+        Call it before relying on a judgment, or to ask what was known at a past time.
+        Material recall (recall) is separate: a memory is not an adopted claim.
+        Returns claims, newest first (best matches first for a query).
+        Example: recall_claims(query="release", as_of="2026-04-15")""",
+        example='recall_claims(query="release", as_of="2026-04-15")',
+        http=Http(
+            "GET",
+            "/claims",
+            "recallClaims",
+            "Recall claims",
+            "The claims the subject may see (decision 0083), as recorded now or by "
+            "`as_of`, holding at `valid_at`.",
+            errors=_READ_ERRORS,
+            tag="claims",
+        ),
+    ),
+    Operation(
+        "inspect_claim",
+        "chronicle.claim",
+        "ClaimRecord",
+        (CLAIM_ID, _AS_OF),
+        tool_order=67,
+        profile="full",
+        title="Inspect a claim",
+        read_only=True,
+        cli="claim show",
+        cli_show=_SHOW + "show_claim",
+        cli_help="a claim with its evidence and history",
+        guide="""Inspect one claim: statement, status, evidence with stances, support by
+        origin groups, and every decision with its reason; as_of shows it as recorded then.
+
+        Call it before adopting, revising or citing a claim.
+        Returns the claim.
+        Example: inspect_claim(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", as_of="yesterday")""",
+        example=f'inspect_claim(claim_id="{EXAMPLE_CLAIM}")',
+        http=Http(
+            "GET",
+            "/claims/{id}",
+            "getClaim",
+            "Show a claim",
+            "One claim with its evidence and history (at `as_of`: as recorded then).",
+            errors=_READ_ERRORS,
+            tag="claims",
+        ),
+    ),
+)

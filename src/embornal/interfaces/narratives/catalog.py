@@ -1,0 +1,299 @@
+"""The catalogue's operations of narrative accounts (docs/model.md, Narratives;
+decisions 0085–0087): narrate, current_narrative, review_narrative, narrative_history and
+list_narratives, on ``Memory.chronicle``. MCP ``full`` profile under memory-as-history's names;
+the CLI's ``embornal narrative add|current|review|history|list``; REST under
+``/narratives``. Stdlib-only at import, as the catalogue.
+"""
+
+from __future__ import annotations
+
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
+from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, REASON, WRITE_ERRORS
+from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+
+__all__ = ["NARRATIVE_OPERATIONS"]
+
+_LIST_ERRORS = (400, 401, 422, 503)
+_SHOW = "narratives.commands:"
+_LABEL = 200
+
+_SCOPE = Input(
+    "scope",
+    "text",
+    'The account\'s scope: a task, project or question (default "default").',
+    aliases=("scope", "topic"),
+    max_length=_LABEL,
+    metavar="SCOPE",
+    cli_help="the account's scope (default: default)",
+)
+_PERSPECTIVE = Input(
+    "perspective",
+    "text",
+    'Whose view the account gives, for parallel accounts of one scope (default "default").',
+    aliases=("perspective", "view"),
+    max_length=_LABEL,
+    metavar="NAME",
+    cli_help="whose view (parallel accounts of one scope)",
+)
+_LIST_LIMIT = replace(
+    LIMIT, description="How many at most (default 10).", cli_help=f"at most N, 1-{MAX_LIMIT}"
+)
+_NARRATIVE_ID = Input(
+    "narrative_id",
+    "text",
+    "The narrative version's id (from current_narrative or list_narratives).",
+    True,
+    aliases=("narrative_id", "id"),
+    http="id",
+    flag="",
+    max_length=64,
+    metavar="ID",
+    cli_help="the narrative version's id",
+)
+_EXAMPLE_NARRATIVE = "01KCZ9A2B4C6D8E0F2G4H6J8K0"
+
+NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
+    Operation(
+        "narrate",
+        "chronicle.narrate",
+        "Narrative",
+        (
+            Input(
+                "content",
+                "text",
+                "The synthesis: your account of what the memories say.",
+                True,
+                aliases=("content", "text", "narrative"),
+                max_length=MAX_CONTENT_BYTES,
+                length_unit="bytes",
+                metavar="CONTENT",
+                cli_help="the synthesis",
+            ),
+            REASON,
+            Input(
+                "memory_ids",
+                "list",
+                "The memories it rests on (each live and readable).",
+                aliases=("memory_ids", "memories", "sources"),
+                flag="--memory",
+                nargs="+",
+                metavar="ID",
+                cli_help="a memory it rests on (repeatable)",
+            ),
+            Input(
+                "claim_ids",
+                "list",
+                "Adopted claims it rests on (each current in "
+                "recall_claims); a later withdrawal, revision or evidence change withholds "
+                "the narrative until review_narrative.",
+                aliases=("claim_ids", "claims"),
+                flag="--claim",
+                nargs="+",
+                metavar="ID",
+                cli_help="an adopted claim it rests on (repeatable)",
+            ),
+            Input(
+                "link_ids",
+                "list",
+                "Typed links it rests on, each SOURCE:relation:TARGET as memory_links shows them.",
+                aliases=("link_ids", "links"),
+                flag="--link",
+                nargs="+",
+                metavar="LINK",
+                cli_help="a link SOURCE:relation:TARGET it rests on",
+            ),
+            _SCOPE,
+            _PERSPECTIVE,
+            Input(
+                "coverage",
+                "text",
+                "What the account covers (a period, a set of sources).",
+                aliases=("coverage",),
+                max_length=MAX_REASON_LENGTH,
+                metavar="TEXT",
+                cli_help="what it covers",
+            ),
+            Input(
+                "security_sensitive",
+                "bool",
+                "True for an account about identity, "
+                "permissions or instructions: every memory it rests on must then be "
+                "corroborated.",
+                aliases=("security_sensitive", "sensitive"),
+                default=False,
+                cli_help="mark the synthesis security-sensitive",
+            ),
+        ),
+        tool_order=60,
+        profile="core",
+        title="Write a narrative version",
+        cli="narrative add",
+        cli_show=_SHOW + "show_narrative",
+        cli_help="write a new version of a scope's account, with its dependencies",
+        brief=(
+            "Write the new version of a scope's account, naming the memories it rests on. "
+            'Example: narrate(content="Ships Fridays.", reason="weekly", memory_ids=["01KC"])'
+        ),
+        cli_doc="Write CONTENT as the new version of the account of --scope (and\n"
+        "--perspective). Each --memory and --link is validated now: live, readable, an\n"
+        "interpretation not overdue, a sensitive one corroborated.",
+        guide="""Write a new version of the account of a scope: your synthesis of what
+        the memories say, naming the memories (and links) it rests on. The previous version
+        stays in narrative_history.
+
+        Call it at the end of a session or when the picture changed. A forgotten, missing,
+        overdue or unsupported sensitive memory is refused; a sensitive synthesis needs
+        corroborated memories. Without memory_ids it is accepted with a warning.
+        Example: narrate(content="Ships Fridays.", reason="weekly", memory_ids=["01KCZ8Q3W5"])""",
+        example=f'narrate(content="We ship on Fridays.", reason="weekly summary", '
+        f'memory_ids=["{EXAMPLE_ID}"], scope="project")',
+        http=Http(
+            "POST",
+            "/narratives",
+            "narrate",
+            "Write a narrative version",
+            "A new version of the account of (scope, perspective), its dependencies "
+            "validated now; refused (409) for a forgotten, overdue or unsupported "
+            "sensitive dependency.",
+            errors=WRITE_ERRORS,
+            tag="history",
+        ),
+    ),
+    Operation(
+        "current_narrative",
+        "chronicle.current_narrative",
+        "NarrativeView",
+        (_SCOPE, _PERSPECTIVE),
+        tool_order=61,
+        profile="core",
+        title="Current narrative",
+        read_only=True,
+        cli="narrative current",
+        cli_show=_SHOW + "show_view",
+        cli_help="the usable account of a scope, or its review notice",
+        brief=(
+            "Read a scope's usable account, or its review notice (resolve the issues, then "
+            'review_narrative). Example: current_narrative(scope="project")'
+        ),
+        guide="""Read the current account of a scope: the narrative when it is usable,
+        else narrative_review (its id and source issues, never its stale text); neither
+        when the scope has none.
+
+        Call it at the start of a session. On a review notice, resolve each issue (the
+        hint names the call), then review_narrative or narrate a replacement.
+        Example: current_narrative(scope="project")""",
+        example='current_narrative(scope="project")',
+        http=Http(
+            "GET",
+            "/narratives/current",
+            "currentNarrative",
+            "Current narrative",
+            "The usable current version of the scope's account, or its review notice "
+            "(id, status, source issues, hint) without its text.",
+            errors=_LIST_ERRORS,
+            tag="history",
+        ),
+    ),
+    Operation(
+        "review_narrative",
+        "chronicle.review_narrative",
+        "Narrative",
+        (
+            _NARRATIVE_ID,
+            Input(
+                "note",
+                "text",
+                "What you compared with the sources and found to hold.",
+                True,
+                aliases=("note", "reason", "comment"),
+                max_length=MAX_REASON_LENGTH,
+                flag="--note",
+                cli_help="what was compared (required)",
+            ),
+        ),
+        tool_order=62,
+        profile="full",
+        title="Review a narrative",
+        cli="narrative review",
+        cli_show=_SHOW + "show_narrative",
+        cli_help="approve the current version again once its source issues are resolved",
+        guide="""Approve a withheld narrative again, after you resolved its source issues
+        and compared the account with its sources. Restoring or corroborating a source never
+        approves it by itself. Refused while a source issue is live, or for a replaced
+        version.
+        Example: review_narrative(narrative_id="01KCZ9A2B4C6", note="matches the sources")""",
+        example=f'review_narrative(narrative_id="{_EXAMPLE_NARRATIVE}", note="still holds")',
+        http=Http(
+            "POST",
+            "/narratives/{id}/review",
+            "reviewNarrative",
+            "Review a narrative",
+            "Approve the current version again (the note is required); 409 while a "
+            "source issue is live.",
+            errors=WRITE_ERRORS,
+            tag="history",
+        ),
+    ),
+    Operation(
+        "narrative_history",
+        "chronicle.narrative_history",
+        "list[Narrative]",
+        (
+            _LIST_LIMIT,
+            replace(
+                _SCOPE,
+                description="Only this scope's accounts (default: all).",
+                cli_help="only this scope",
+            ),
+        ),
+        tool_order=63,
+        profile="full",
+        title="Narrative history",
+        read_only=True,
+        cli="narrative history",
+        cli_show=_SHOW + "show_narratives",
+        cli_help="every version, newest first, with its text for inspection",
+        guide="""List past and current narrative versions, newest first, with their text
+        for deliberate inspection (stale and replaced ones too, marked so). Not for use as
+        the current account: read current_narrative for that.
+        Example: narrative_history(scope="project", limit=5)""",
+        example='narrative_history(scope="project", limit=5)',
+        http=Http(
+            "GET",
+            "/narratives/history",
+            "narrativeHistory",
+            "Narrative history",
+            "Every version the subject may see, the newest first, with its text.",
+            items="narratives",
+            errors=_LIST_ERRORS,
+            tag="history",
+        ),
+    ),
+    Operation(
+        "list_narratives",
+        "chronicle.list_narratives",
+        "list[Narrative]",
+        (_LIST_LIMIT,),
+        tool_order=64,
+        profile="full",
+        title="List narrative accounts",
+        read_only=True,
+        cli="narrative list",
+        cli_show=_SHOW + "show_narratives",
+        cli_help="the accounts, each current version (stale text withheld)",
+        guide="""Discover the narrative accounts (scope and perspective), each current
+        version, the most recently written first; a stale one's text is withheld.
+        Example: list_narratives(limit=10)""",
+        example="list_narratives(limit=10)",
+        http=Http(
+            "GET",
+            "/narratives",
+            "listNarratives",
+            "List narrative accounts",
+            "Each account's current version, the newest first; text withheld when not usable.",
+            items="narratives",
+            errors=_LIST_ERRORS,
+            tag="history",
+        ),
+    ),
+)

@@ -1,0 +1,3 @@
+"""Export, import, backup and restore on every transport: its catalogue records
+(``catalog``), wire shapes (``wire``), MCP results (``mcp_out``), REST models and routes
+(``rest``) and command-line handlers (``commands``), each where the capability has one."""

@@ -1,0 +1,182 @@
+"""The wire shapes of the proposal and retention results (spliced into
+:mod:`embornal.interfaces.wire`): each its fields in order, times ISO-8601 UTC."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from embornal.domain.clock import format_time, parse_time
+from embornal.service.proposals.results import (
+    Proposal,
+    ProposalItem,
+    ProposalSummary,
+    PruneResult,
+    RetentionScore,
+)
+
+__all__ = ["READERS", "SHAPES"]
+
+Wire = dict[str, Any]
+
+
+def _t(moment: datetime | None) -> str | None:
+    return None if moment is None else format_time(moment)
+
+
+def _rt(text: Any) -> datetime | None:
+    return None if text is None else parse_time(str(text))
+
+
+def _plain(value: Any) -> Any:
+    """An item's fields as JSON data (they came as JSON; a round trip keeps them so)."""
+    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _item(i: ProposalItem) -> Wire:
+    return {
+        "number": i.number,
+        "type": i.type,
+        "fact_id": i.fact_id,
+        "fields": _plain(dict(i.fields)),
+        "applied": i.applied,
+    }
+
+
+def _proposal(p: Proposal) -> Wire:
+    return {
+        "id": p.id,
+        "status": p.status,
+        "version": p.version,
+        "title": p.title,
+        "source": p.source,
+        "proposer": p.proposer,
+        "opened_at": _t(p.opened_at),
+        "decided_by": p.decided_by,
+        "decided_at": _t(p.decided_at),
+        "reason": p.reason,
+        "items": [_item(i) for i in p.items],
+    }
+
+
+def _summary(s: ProposalSummary) -> Wire:
+    return {
+        "id": s.id,
+        "status": s.status,
+        "title": s.title,
+        "source": s.source,
+        "proposer": s.proposer,
+        "opened_at": format_time(s.opened_at),
+        "item_count": s.item_count,
+        "decided_by": s.decided_by,
+        "decided_at": _t(s.decided_at),
+        "applied_count": s.applied_count,
+    }
+
+
+def _score(s: RetentionScore) -> Wire:
+    return {
+        "fact_id": s.fact_id,
+        "path": s.path,
+        "kind": s.kind,
+        "score": s.score,
+        "pinned": s.pinned,
+        "recency": s.recency,
+        "access": s.access,
+        "centrality": s.centrality,
+        "confidence": s.confidence,
+        "user_weight": s.user_weight,
+        "links_in": s.links_in,
+        "recall_count": s.recall_count,
+    }
+
+
+def _prune(r: PruneResult) -> Wire:
+    return {
+        "scored": r.scored,
+        "threshold": r.threshold,
+        "candidates": r.candidates,
+        "proposal": None if r.proposal is None else _proposal(r.proposal),
+    }
+
+
+SHAPES: dict[type, Callable[[Any], Wire]] = {
+    Proposal: _proposal,
+    ProposalSummary: _summary,
+    RetentionScore: _score,
+    PruneResult: _prune,
+}
+
+
+def _read_item(d: Mapping[str, Any]) -> ProposalItem:
+    return ProposalItem(
+        str(d["number"]), str(d["type"]), d["fact_id"], dict(d["fields"]), d["applied"]
+    )
+
+
+def _read_proposal(d: Mapping[str, Any]) -> Proposal:
+    return Proposal(
+        str(d["id"]),
+        str(d["status"]),
+        int(d.get("version") or 0),
+        d["title"],
+        d["source"],
+        d["proposer"],
+        _rt(d["opened_at"]),
+        d["decided_by"],
+        _rt(d["decided_at"]),
+        d["reason"],
+        tuple(_read_item(i) for i in d["items"]),
+    )
+
+
+def _read_summary(d: Mapping[str, Any]) -> ProposalSummary:
+    return ProposalSummary(
+        str(d["id"]),
+        str(d["status"]),
+        d["title"],
+        d["source"],
+        str(d["proposer"]),
+        parse_time(d["opened_at"]),
+        int(d["item_count"]),
+        d["decided_by"],
+        _rt(d["decided_at"]),
+        int(d["applied_count"]),
+    )
+
+
+def _read_score(d: Mapping[str, Any]) -> RetentionScore:
+    return RetentionScore(
+        str(d["fact_id"]),
+        str(d["path"]),
+        str(d["kind"]),
+        None if d["score"] is None else float(d["score"]),
+        bool(d["pinned"]),
+        float(d["recency"]),
+        float(d["access"]),
+        float(d["centrality"]),
+        float(d["confidence"]),
+        float(d["user_weight"]),
+        int(d["links_in"]),
+        int(d["recall_count"]),
+    )
+
+
+def _read_prune(d: Mapping[str, Any]) -> PruneResult:
+    p = d["proposal"]
+    return PruneResult(
+        int(d["scored"]),
+        float(d["threshold"]),
+        int(d["candidates"]),
+        None if p is None else _read_proposal(p),
+    )
+
+
+READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
+    Proposal: _read_proposal,
+    ProposalSummary: _read_summary,
+    RetentionScore: _read_score,
+    PruneResult: _read_prune,
+}

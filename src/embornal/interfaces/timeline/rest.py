@@ -1,0 +1,111 @@
+"""The REST models and answers of the timeline's operations (decisions 0088–0090):
+(answer model, query or body model, envelope) by operation name, spliced into
+:mod:`.api`'s table. The link tools answer as ``link`` and ``links`` do."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from embornal.domain.bounds import MAX_REASON_LENGTH
+from embornal.interfaces.graph.catalog import RELATIONS
+from embornal.interfaces.graph.rest import LinkGraphOut, LinkOut
+from embornal.interfaces.history.rest_models import MemoryStatusOut
+from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, Time, _In, _Out
+from embornal.interfaces.wire import to_wire
+
+__all__ = ["TIMELINE_HTTP", "EvidenceOut", "HistoryHitOut", "TimelineEntryOut"]
+
+_When = Field(
+    None, max_length=64, description="ISO-8601 (no zone: UTC; a date: its first instant)."
+)
+_Session = Field(None, max_length=200, description="The session or conversation label.")
+_Relation = Literal["related", "updates", "explains", *RELATIONS]  # type: ignore[valid-type]
+
+
+class ContextIn(_In):
+    event_at: str | None = _When
+    session: str | None = _Session
+    session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
+    reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+class TimelineQuery(_In):
+    session: str | None = _Session
+    start: str | None = _When
+    end: str | None = _When
+    limit: Limit = None
+    order: Literal["asc", "desc"] = "asc"
+    include_forgotten: bool = False
+
+
+class SearchHistoryQuery(_In):
+    query: str = Field(min_length=1, max_length=2000, description="The words to look for.")
+    start: str | None = _When
+    end: str | None = _When
+    session: str | None = _Session
+    limit: Limit = None
+    expand: int = Field(0, ge=0, le=5, description="Evidence per hit and per way (0-5).")
+    via: Literal["both", "session", "links"] = "both"
+
+
+class MemoryLinkIn(_In):
+    source_id: str = Field(pattern=ID_PATTERN, description="The memory the link leaves.")
+    target_id: str = Field(pattern=ID_PATTERN, description="The memory it points at.")
+    relation: _Relation = Field(description="related, updates, explains or a typed relation.")
+    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+class MemoryLinksQuery(_In):
+    relation: _Relation | None = None
+    direction: Literal["out", "in", "both"] = "both"
+    limit: Limit = None
+    include_retired: bool = Field(False, description="Also the retracted links.")
+
+
+class TimelineEntryOut(_Out):
+    fact: FactOut
+    event_at: Time | None = Field(description="When the event happened; null: unknown.")
+    session_id: str | None
+    session_position: int | None
+
+
+class TimelineOut(_Out):
+    entries: list[TimelineEntryOut]
+
+
+class EvidenceOut(_Out):
+    entry: TimelineEntryOut
+    seed_id: str = Field(description="The hit it is evidence for.")
+    via: str = Field(description="link or session.")
+    offset: int | None = Field(description="Places from the hit in its session.")
+    relation: str | None
+    direction: str | None = Field(description="out: from the hit; in: towards it.")
+
+
+class HistoryHitOut(_Out):
+    entry: TimelineEntryOut
+    score: float = Field(description="Keyword relevance; higher is better.")
+    evidence: list[EvidenceOut]
+
+
+class HistoryHitsOut(_Out):
+    hits: list[HistoryHitOut]
+
+
+def _whole(c: Any, r: Any) -> Any:
+    return to_wire(r)
+
+
+TIMELINE_HTTP: dict[
+    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
+] = {
+    "set_history_context": (MemoryStatusOut, ContextIn, _whole),
+    "timeline": (TimelineOut, TimelineQuery, lambda c, r: {"entries": to_wire(r)}),
+    "search_history": (HistoryHitsOut, SearchHistoryQuery, lambda c, r: {"hits": to_wire(r)}),
+    "link_memories": (LinkOut, MemoryLinkIn, _whole),
+    "unlink_memories": (LinkOut, MemoryLinkIn, _whole),
+    "memory_links": (LinkGraphOut, MemoryLinksQuery, _whole),
+}

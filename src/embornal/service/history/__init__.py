@@ -1,0 +1,1 @@
+"""The history protocol: capture, anchors, canon, timeline, cascade, chronicle."""

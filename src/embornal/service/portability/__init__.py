@@ -1,0 +1,1 @@
+"""Export, import, backup and copy."""

@@ -1,0 +1,1 @@
+"""Proposals, ingest and retention."""

@@ -1,0 +1,1 @@
+"""The justification spine, visibility, importance and lifetime."""

@@ -1,0 +1,1 @@
+"""SQL written once over a dialect, run by both backends."""

@@ -1,0 +1,1 @@
+"""The storage contract: small Protocols every backend meets."""

@@ -1,0 +1,548 @@
+"""The SQLite store: the event log, its projections and the queries over them.
+
+It satisfies the storage contract (:class:`embornal.storage.contract.store.Store`). Every
+read takes a :class:`~embornal.domain.scope.ReadScope`, compiled once per scope into a
+:class:`~embornal.storage.common.access.Visibility` — a SQL fragment over the fact alias
+``f`` that keeps only what the caller may see — so the access rules are applied by the
+database, on every read path.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from embornal.domain import keyword_bound
+from embornal.domain.clock import Clock, format_time
+from embornal.domain.events import Event, NewEvent
+from embornal.domain.facts import Fact
+from embornal.domain.scope import EVERYTHING, ReadScope
+from embornal.domain.text import fts_query
+from embornal.storage.common import context, kind_views
+from embornal.storage.common.access import ALL_VISIBLE, ScopeCache, Visibility
+from embornal.storage.common.eventlog import expecting
+from embornal.storage.common.reads import FACT_COLS, StoreReads
+from embornal.storage.contract.store import FactVector, PathRow, SpineRow
+from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vectors
+from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect, translate
+
+if TYPE_CHECKING:  # imported where used: opening a store never needs it
+    from embornal.domain.fact_attributes import Condition
+    from embornal.storage.common.past import SqlitePast
+    from embornal.storage.sqlite import rebuild
+    from embornal.storage.sqlite.keyword_index import KeywordIndex
+    from embornal.storage.sqlite.parts import QueryParts as Parts
+else:  # the query parts' methods are bound when first used (decision 0094)
+    from embornal.storage.sqlite.part_map import LazyParts as Parts
+
+__all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
+
+PURGE_PENDING_KEY = "purge_compaction_pending"
+T = TypeVar("T")
+
+# Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
+_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
+_ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
+
+
+def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
+    if under is None or under == "/":
+        return "1", ()
+    return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
+
+
+class SqliteStore(Parts, StoreReads):
+    """One open database, safe to share between threads.
+
+    Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
+    Reads run concurrently: each thread reads through its own connection (WAL
+    readers), except inside a write transaction, which reads its own writes. The
+    thread that opened the store reads through the write connection whenever no
+    other thread holds it: a connection drops its page cache each time another one
+    writes, so a process that reads and writes in turn (a CLI, an MCP server, a
+    reinforcing recall) keeps its cache warm this way; it never waits for the lock.
+    """
+
+    def __init__(self, conn: Connection, path: str, clock: Clock) -> None:
+        self.conn = conn
+        self.path = path
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[Connection] = []
+        self._readers_lock = threading.Lock()  # not the write lock: a reader never waits
+        self._shared_reads = path == ":memory:"
+        self.migrations_applied: list[str] = []
+        self._vec_index = False
+        self._bits = bitindex.LiveBitIndex()
+        self._keywords: KeywordIndex | None = None  # opened on first need (decision 0165)
+        self._owner = threading.get_ident()
+        self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
+        context.use_clock(conn, self._now_text)
+
+    def _now_text(self) -> str:  # ``embornal_now()`` in SQL: has a lifetime run out?
+        return format_time(self.clock.now())
+
+    def _reader(self) -> Connection:
+        if self._shared_reads or getattr(self._local, "in_tx", False):
+            return self.conn
+        return self._thread_reader()
+
+    def _thread_reader(self) -> Connection:  # this thread's own: what is committed
+        reader = getattr(self._local, "reader", None)
+        if reader is None:
+            reader = connect(self.path)
+            context.use_clock(reader, self._now_text)
+            self._local.reader = reader
+            with self._readers_lock:
+                self._readers.append(reader)
+        return reader
+
+    @classmethod
+    def open(
+        cls, path: str | Path, clock: Clock, *, migrate: bool = True, seed: bool = True
+    ) -> SqliteStore:
+        """``seed=False``: a new file gets no guide and no default rules (an import's)."""
+        from embornal.storage.sqlite.history_fill import fill_in as history_fill
+
+        conn = connect(path)
+        store = cls(conn, str(path), clock)
+        if migrate:
+            try:
+                if not seed:
+                    from embornal.storage.sqlite.portability import skip_seed
+
+                    skip_seed(conn, clock)
+                store.migrations_applied = migrations.migrate(conn, clock)
+                store._finish_interrupted_purge()
+                history_fill(conn)  # the history of the log before migration 0016
+            except BaseException:
+                conn.close()
+                raise
+        return store
+
+    def close(self) -> None:
+        with self._lock, self._readers_lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
+            self._local = threading.local()
+            self._bits.clear()
+            if self._keywords is not None:
+                self._keywords.close()
+            self.conn.close()
+
+    # -- writing ---------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self, doing: str = "writing") -> Iterator[Connection]:
+        """A write transaction: check state and append events inside it."""
+        with self._lock, atomic(self.conn, doing) as conn:
+            self._local.in_tx = True
+            try:
+                yield conn
+            finally:
+                self._local.in_tx = False
+
+    def append(
+        self, conn: Connection, events: Sequence[NewEvent], *, expected_version: int | None = None
+    ) -> list[Event]:
+        return eventlog.append(conn, expecting(events, expected_version))
+
+    def redact_stream(self, conn: Connection, stream_id: str, purge_position: int) -> int:
+        """Erase content from the earlier events of a purged fact, and from the proposal
+        and claim events that name it; return how many."""
+        from embornal.storage.common.purge_mentions import redact_purged
+
+        return redact_purged(conn, stream_id, purge_position, self.clock.now())
+
+    def erase_in_transaction(self, conn: Connection) -> None:
+        """Inside a purge: merge the keyword index so deleted terms leave it, and mark the
+        file as owing a checkpoint (done after commit, or on the next open after a crash)."""
+        conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        self._discard_keyword_index()  # its files hold the terms too: rebuilt on next need
+        from embornal.storage.sqlite import rebuild
+
+        rebuild.drop_work_tables(conn)  # a running rebuild's copies may hold the content
+        vectors.set_meta(conn, PURGE_PENDING_KEY, "1")
+
+    def compact_after_purge(self) -> bool:
+        """Checkpoint the WAL into the file and truncate it, so erased bytes leave the disk."""
+        with self._lock:
+            try:
+                row = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                complete = bool(row is not None and row[0] == 0)
+                if complete:
+                    with atomic(self.conn, "finishing a purge"):
+                        self.conn.execute("DELETE FROM meta WHERE key = ?", (PURGE_PENDING_KEY,))
+                    self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except DriverError as e:
+                raise translate(e, "compacting after a purge") from e
+            return complete
+
+    def _finish_interrupted_purge(self) -> None:
+        row = self.conn.execute("SELECT 1 FROM meta WHERE key = ?", (PURGE_PENDING_KEY,)).fetchone()
+        if row is not None:
+            with atomic(self.conn, "finishing an interrupted purge"):
+                self.conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+            self.compact_after_purge()
+
+    # -- reading facts -------------------------------------------------------------
+
+    def _read(self, read: Callable[[Connection], T], doing: str = "reading") -> T:
+        try:
+            if threading.get_ident() == self._owner and self._lock.acquire(blocking=False):
+                try:  # the write connection is free: read through it, cache warm
+                    return read(self.conn)
+                finally:
+                    self._lock.release()
+            return read(self._reader())
+        except DriverError as e:
+            raise translate(e, doing) from e
+
+    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        return self._read(lambda conn: list(conn.execute(sql, tuple(params)).fetchall()))
+
+    def _live(self) -> str:
+        return _LIVE
+
+    def _ids_in(self, fact_ids: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
+        return f"f.id IN ({','.join('?' * len(fact_ids))})", tuple(fact_ids)
+
+    def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]:
+        if not fact_ids or vis.sql == "1":
+            return set(fact_ids)
+        out: set[str] = set()
+        for start in range(0, len(fact_ids), 500):
+            chunk = list(fact_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self._rows(
+                f"SELECT f.id FROM facts f WHERE f.id IN ({marks}) AND ({vis.sql})",
+                (*chunk, *vis.params),
+            )
+            out.update(r[0] for r in rows)
+        return out
+
+    def find_by_kind(
+        self,
+        kind: str,
+        conditions: Sequence[Condition],
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        limit: int = 1000,
+    ) -> list[Fact]:
+        """Live facts of ``kind`` meeting ``conditions``, through ``view_<kind>``."""
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        sql, params = kind_views.find_page_sql(
+            kind, conditions, FACT_COLS, _LIVE, f"{under_sql} AND ({vis.sql})"
+        )
+        return self._facts(self._rows(sql, (*params, *under_params, *vis.params, limit)), vis)
+
+    def keyword_search(
+        self,
+        terms: list[str],
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+        include_superseded: bool = False,
+    ) -> list[tuple[Fact, float]]:
+        """Facts matching any of ``terms``, best bm25 first, with their bm25 value."""
+        if not terms:
+            return []
+        vis = self._scopes.get(scope)
+        where = (vis.sql, vis.params, scope.everything)
+        bound = keyword.bound_of(self._rows, terms, self._last_term_df())
+        rows = None
+        index = self._keyword_index() if bound is not None else None
+        searcher = index.current(self._rows) if index is not None else None
+        if index is not None and searcher is not None:  # decision 0165: exact, from the index
+            rows = keyword.indexed_rows(
+                self._rows,
+                lambda depth: index.ranked(searcher, terms, depth, self._rows),
+                candidates,
+                where,
+                under=under,
+                include_superseded=include_superseded,
+                fact_cols=FACT_COLS,
+                live=_LIVE,
+            )
+            bound = None  # past its widest window: FTS5's exact ranking
+        if rows is None:
+            rows = keyword.ranked_rows(
+                self._rows,
+                fts_query(terms),
+                candidates,
+                where,
+                under=under,
+                include_superseded=include_superseded,
+                fact_cols=FACT_COLS,
+                live=_LIVE,
+                bound=bound,
+            )
+        facts = self._facts(rows, vis)
+        return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
+
+    def _keyword_index(self) -> KeywordIndex | None:
+        """The keyword index beside the file (decision 0165), or None: tantivy absent or
+        switched off, an in-memory database, or inside a write transaction (the index
+        holds what is committed)."""
+        if self._shared_reads or getattr(self._local, "in_tx", False):
+            return None
+        if self._keywords is None:
+            from embornal.storage.sqlite import keyword_index  # a large memory's: off start-up
+
+            if not keyword_index.available():
+                return None
+            self._keywords = keyword_index.KeywordIndex(self.path)
+        return self._keywords
+
+    def _discard_keyword_index(self) -> None:
+        if self._shared_reads:
+            return
+        if self._keywords is not None:
+            self._keywords.discard()
+        else:
+            from embornal.storage.sqlite import keyword_index
+
+            keyword_index.discard(keyword_index.index_dir(self.path))
+
+    def spine_rows(
+        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
+    ) -> list[SpineRow]:
+        """The staleness inputs of every live fact in scope, oldest first."""
+        return kind_views.spine_rows(self._rows, self._scopes.get(scope), _under_sql(under), _LIVE)
+
+    def neighbours(
+        self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
+    ) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """The live facts 1..``reach`` places before and after each fact on its path,
+        places counted over the facts ``scope`` lets through (a hidden fact takes none)."""
+        vis = self._scopes.get(scope)
+        try:
+            return context.neighbours(self._reader(), fact_ids, reach, vis.sql, vis.params)
+        except DriverError as e:
+            raise translate(e, "reading neighbouring facts") from e
+
+    def strongest(
+        self,
+        limit: int,
+        now: str,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+    ) -> list[Fact]:
+        """Live facts ordered by strength at ``now`` (derived, never stored), from two
+        index reads (:mod:`embornal.storage.common.strongest`); under a path, the first read
+        walks the anchor index kept to the subtree."""
+        from embornal.storage.common.strongest import recent_in_subtree, strongest_rows
+
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        where, params = f"{_LIVE} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params)
+        recent_of = None
+        if under_params:  # a subtree: the walk of the anchor index kept to its paths
+            recent_of = partial(
+                recent_in_subtree, self._rows, FACT_COLS, where, params, under_params[0]
+            )
+        rows = strongest_rows(
+            self._rows,
+            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
+            where,
+            params,
+            kind_views.stored_time(now),
+            limit,
+            recent_of,
+        )
+        return self._facts(rows, vis)
+
+    def vector_search(
+        self,
+        query: bytes,
+        candidates: int,
+        scope: ReadScope = EVERYTHING,
+        *,
+        under: str | None = None,
+    ) -> list[tuple[Fact, float]]:
+        """Live facts nearest to ``query`` (float32 bytes), best first, with their cosine
+        similarity (a long fact's: the mean of its opening piece's and best piece's);
+        see :mod:`embornal.storage.sqlite.vector_search`."""
+        from embornal.storage.sqlite.vector_search import (
+            nearest_rows,  # a model's: off recall's path
+        )
+
+        vis = self._scopes.get(scope)
+        under_sql, under_params = _under_sql(under)
+        total = self.doc_count()
+        rows = nearest_rows(
+            self._rows,
+            query,
+            candidates,
+            (
+                f"f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})",
+                (*under_params, *vis.params),
+            ),
+            fact_cols=FACT_COLS,
+            total=total,
+            bits=self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None,
+            has_index=self.has_vector_index,
+        )
+        facts = self._facts(rows, vis)
+        return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
+
+    def _bit_index(self, dims: int) -> bitindex.CoarseIndex | None:
+        """The in-process bit index, up to date (in a write transaction: the committed
+        codes and the transaction's own facts); None without numpy or on a shared
+        in-memory database."""
+        if self._shared_reads or not bitindex.available():
+            return None
+        try:
+            if getattr(self._local, "in_tx", False):
+                return self._bits.with_own_writes(self._thread_reader(), self.conn, dims)
+            return self._bits.current(self._reader(), dims)
+        except DriverError as e:
+            raise translate(e, "loading the vector index") from e
+
+    def has_vector_index(self) -> bool:
+        """Whether ``facts_vec`` exists (it is never dropped, so a yes is remembered)."""
+        if not self._vec_index:
+            try:
+                self._vec_index = vectors.has_index(self._reader())
+            except DriverError:
+                return False
+        return self._vec_index
+
+    def reads_aside(self) -> bool:  # no write transaction here, no one shared connection
+        return not (self._shared_reads or getattr(self._local, "in_tx", False))
+
+    def prepare_vectors(self, width: int) -> bool:
+        """Record the width (or stop on another) and create ``facts_vec`` if sqlite-vec
+        is loaded; False when it is not."""
+        with self.transaction("checking the vector width") as conn:
+            vectors.check_width(conn, width)
+            return vectors.ensure_index(conn, width)
+
+    def vector_model(self) -> str | None:
+        return self._read(lambda conn: vectors.get_meta(conn, vectors.MODEL_KEY))
+
+    def write_vectors(self, conn: Connection, items: Sequence[FactVector], *, model: str) -> None:
+        if vectors.get_meta(conn, vectors.MODEL_KEY) is None:
+            vectors.set_meta(conn, vectors.MODEL_KEY, model)
+        vectors.write_vectors(
+            conn,
+            [(v.fact_id, v.vector) for v in items],
+            pieces={v.fact_id: v.pieces for v in items},
+        )
+
+    def clear_vectors(self, conn: Connection, *, model: str, width: int | None = None) -> None:
+        vectors.clear_vectors(conn)
+        if width is not None:
+            vectors.reset_width(conn, width)
+        vectors.set_meta(conn, vectors.MODEL_KEY, model)
+
+    def pending_vectors(self, limit: int) -> list[tuple[str, str]]:
+        rows = self._read(lambda conn: vectors.pending_facts(conn, limit))
+        return [(str(r["id"]), str(r["content"])) for r in rows]
+
+    def pending_vector_count(self) -> int:
+        return self._read(vectors.pending_count)
+
+    def term_df(self, terms: Sequence[str]) -> dict[str, int]:
+        if not terms:
+            return {}
+        index = self._keyword_index() if self.doc_count() > keyword_bound.HEAVY_DF else None
+        searcher = index.current(self._rows) if index is not None else None
+        if searcher is not None:  # decision 0165: the index counts a term's documents at once
+            counts = {t: int(searcher.doc_freq("body", t)) for t in terms}
+            found = {t: c for t, c in counts.items() if c}
+        else:  # facts_fts_vocab counts them by reading every posting
+            marks = ",".join("?" * len(terms))
+            rows = self._rows(
+                f"SELECT term, doc FROM facts_fts_vocab WHERE term IN ({marks})", list(terms)
+            )
+            found = {r[0]: int(r[1]) for r in rows}
+        # The next keyword search of this thread bounds itself on these counts (a term no
+        # document holds: 0) instead of counting every posting of its terms again.
+        self._local.term_df = {**dict.fromkeys(terms, 0), **found}
+        return found
+
+    def _last_term_df(self) -> dict[str, int] | None:
+        """The document counts this thread's last ``term_df`` read, once (then None)."""
+        known: dict[str, int] | None = getattr(self._local, "term_df", None)
+        self._local.term_df = None
+        return known
+
+    def as_of(self, at: datetime) -> SqlitePast:
+        """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
+        from embornal.storage.common.past import SqlitePast
+
+        return SqlitePast(self, at, kind_views.FACT_ROW_SQL, _under_sql)
+
+    # -- events ----------------------------------------------------------------------
+
+    def read_stream(self, stream_id: str) -> list[Event]:
+        try:
+            return eventlog.read_stream(self._reader(), stream_id)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
+
+    stream = read_stream
+
+    def recall_times(self, fact_id: str) -> list[datetime]:
+        try:
+            return eventlog.recall_times(self._reader(), fact_id)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
+
+    def recalls_of(self, fact_id: str, *, limit: int) -> list[Event]:
+        try:
+            return eventlog.recalls_of(self._reader(), fact_id, limit=limit)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
+
+    def read_all(self, *, after: int = 0, until: int | None = None) -> Iterator[Event]:
+        try:
+            yield from eventlog.read_all(self._reader(), after=after, until=until)
+        except DriverError as e:
+            raise translate(e, "reading the event log") from e
+
+    # -- admin --------------------------------------------------------------------------
+
+    def rebuild(self, progress: rebuild.Progress | None = None) -> int:
+        """Replay the whole log into fresh projections beside the live ones and swap them
+        in (writers wait only for the swap); return the number of events replayed."""
+        from embornal.storage.sqlite import rebuild
+
+        if self._shared_reads:
+            with self.transaction("rebuilding projections") as conn:
+                return rebuild.replay_in_place(conn)
+        result = rebuild.rebuild_beside(self.path, progress=progress)
+        self._discard_keyword_index()  # the facts' seqs may be numbered anew
+        index = self._keyword_index()
+        if index is not None:
+            index.rebuild(self._rows)
+        if result.purged:  # the swapped-in keyword index was merged: checkpoint it out
+            with self._lock, atomic(self.conn, "finishing a purge"):
+                vectors.set_meta(self.conn, PURGE_PENDING_KEY, "1")
+            self.compact_after_purge()
+        return result.events
+
+    def verify(self) -> list[str]:
+        """Differences between the live projections and a copy rebuilt from the log."""
+        from embornal.storage.sqlite.verify import compare_with_replay
+
+        if self._shared_reads:
+            with self._lock:
+                return compare_with_replay(self.conn, self.clock)
+        found = compare_with_replay(self.path, self.clock)
+        index = self._keyword_index()
+        if index is not None and index.dir.exists():  # the keyword index against facts_fts
+            found += index.differences(self._rows)
+        return found

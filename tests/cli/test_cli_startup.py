@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import EMBORNAL, Run
 
-from embornal.interfaces.catalog import PARTS
+from embornal.interfaces.catalog import part_modules
 from embornal.interfaces.cli.tree import build_parser
 from embornal.storage.contract.parts import NAMES
 from embornal.storage.sqlite.part_map import PART_METHODS
@@ -71,7 +71,7 @@ OFF_THE_RECALL_PATH = (
     "embornal.service.history.protocol",
     "sqlite3",
     # the catalogue's other parts (decision 0092): recall is one of its core operations
-    *(f"embornal.interfaces.{module}" for module, _ in PARTS),
+    *part_modules(),
     "embornal.service.sharing.tokens",
     "embornal.service.reindex_result",
     # the store's query parts, the projector's areas and the contract's parts (decision

@@ -10,9 +10,10 @@ every operation appears in each interface it declares, and in the docs.
 
 Stdlib-only at import (plain data): the CLI may import it at no cost. The records
 (:class:`Operation`, :class:`Input`, :class:`Http`) are in :mod:`.catalog_types`; the
-command line is derived from them too (:mod:`embornal.interfaces.cli.derived`). The
-operations of the spine and of importance are in :mod:`.catalog_spine`, the local-only
-ones in :mod:`.catalog_local`, and the inputs the parts share in :mod:`.catalog_inputs`.
+command line is derived from them too (:mod:`embornal.interfaces.cli.derived`). Each
+capability's operations are in its folder's ``catalog`` module, found by
+:mod:`.capabilities` (decision 0177); the local-only ones are in :mod:`.catalog_local`,
+and the inputs the parts share in :mod:`.catalog_inputs`.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ __all__ = [
     "CATALOG",
     "CORE_OPERATIONS",
     "EXAMPLE_ID",
-    "PARTS",
+    "LOCAL_PART",
     "Http",
     "Input",
     "InputType",
@@ -59,6 +60,8 @@ __all__ = [
     "Profile",
     "by_name",
     "mcp_tools",
+    "part_modules",
+    "parts",
     "routed",
     "whole",
 ]
@@ -896,27 +899,14 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
     ),
 )
 
-#: The catalogue's other parts, in the catalogue's order after :data:`CORE_OPERATIONS`:
-#: (module of this package, its tuple of operations). They are imported when the whole
-#: catalogue is first asked for (``CATALOG``, or an operation not among the core ones),
-#: so a short command (``memory recall``, ``cat``) reads only this module (decision 0092).
-PARTS: tuple[tuple[str, str], ...] = (
-    ("spine.catalog", "SPINE_OPERATIONS"),  # the spine, undo, visibility, importance
-    ("conflicts.catalog", "CONFLICT_OPERATIONS"),
-    ("graph.catalog", "GRAPH_OPERATIONS"),
-    ("proposals.catalog", "PROPOSAL_OPERATIONS"),  # proposals, retention and pruning
-    ("ingest.catalog", "INGEST_OPERATIONS"),
-    ("history.catalog", "HISTORY_OPERATIONS"),
-    ("chronicle.catalog", "CHRONICLE_OPERATIONS"),
-    ("canon.catalog", "CANON_OPERATIONS"),  # canon, frames, declared conflicts (0078-0080)
-    ("timeline.catalog", "TIMELINE_OPERATIONS"),  # history context and timelines
-    ("narratives.catalog", "NARRATIVE_OPERATIONS"),
-    ("claims.catalog", "CLAIM_OPERATIONS"),  # the claims ledger (decision 0081)
-    ("cascade.catalog", "CASCADE_OPERATIONS"),  # the recall cascade (decisions 0095-0097)
-    ("catalog_local", "LOCAL_OPERATIONS"),  # on the machine that holds the memory
-    ("portability.catalog", "PORTABILITY_OPERATIONS"),
-    ("copy.catalog", "COPY_OPERATIONS"),  # admin copy --to, either backend (decision 0102)
-)
+#: The catalogue's other parts come after :data:`CORE_OPERATIONS`: the ``OPERATIONS`` of
+#: each capability folder's ``catalog`` module and of :mod:`.catalog_local`, in the order
+#: of their ``PLACE`` (:func:`parts`). They are imported when the whole catalogue is first
+#: asked for (``CATALOG``, or an operation not among the core ones), so a short command
+#: (``memory recall``, ``cat``) reads only this module (decisions 0092, 0177).
+LOCAL_PART = "embornal.interfaces.catalog_local"
+"""The catalogue's part that is no capability's: the local-only operations."""
+
 
 _CORE_BY_NAME = {op.name: op for op in CORE_OPERATIONS}
 _ALL: list[tuple[Operation, ...]] = []  # the whole catalogue, once its parts are read
@@ -924,17 +914,35 @@ _BY_NAME: dict[str, Operation] = {}
 
 if TYPE_CHECKING:
     CATALOG: tuple[Operation, ...]
-    """Every operation: :data:`CORE_OPERATIONS`, then each of :data:`PARTS`."""
+    """Every operation: :data:`CORE_OPERATIONS`, then each of :func:`parts`."""
+
+
+def part_modules() -> tuple[str, ...]:
+    """The names of the catalogue's part modules, found without importing them: each
+    capability folder's ``catalog`` (:mod:`.capabilities`) and :data:`LOCAL_PART`."""
+    from embornal.interfaces.capabilities import having
+
+    return (*(f"embornal.interfaces.{name}.catalog" for name in having("catalog")), LOCAL_PART)
+
+
+def parts() -> tuple[tuple[Operation, ...], ...]:
+    """The ``OPERATIONS`` of each of :func:`part_modules`, imported, in the order of
+    their ``PLACE`` (two parts with one place: a mistake, refused)."""
+    import importlib
+
+    modules = sorted((importlib.import_module(m) for m in part_modules()), key=lambda m: m.PLACE)
+    places = [m.PLACE for m in modules]
+    if len(set(places)) != len(places):
+        raise ValueError(f"two catalogue parts share a PLACE: {places}")
+    return tuple(m.OPERATIONS for m in modules)
 
 
 def whole() -> tuple[Operation, ...]:
     """Every operation of the catalogue, its parts imported the first time."""
     if not _ALL:
-        import importlib
-
         ops = list(CORE_OPERATIONS)
-        for module, name in PARTS:
-            ops.extend(getattr(importlib.import_module(f"embornal.interfaces.{module}"), name))
+        for part in parts():
+            ops.extend(part)
         from embornal.domain.rights import check_declared
 
         check_declared(op.name for op in ops)  # an operation without its rights never loads

@@ -3,7 +3,7 @@
 Purge, the tags of a path, the vectors, the access rules and the tokens. None is an MCP
 tool or a REST route (profile ``none``, no ``http``), and in client mode their commands
 refuse; the command line is derived from these records (:mod:`.cli.derived`).
-:mod:`.catalog` puts :data:`LOCAL_OPERATIONS` at the end of ``CATALOG``, in this order.
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG`` at :data:`PLACE` (decision 0177).
 Stdlib-only at import (plain data), as the catalogue.
 """
 
@@ -13,7 +13,7 @@ from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_PATH_LENGTH, MAX_REINDEX
 from embornal.interfaces.catalog_inputs import FACT_ID, POLICY_SHAPES, REASON
 from embornal.interfaces.catalog_types import Input, Operation
 
-__all__ = ["LOCAL_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _PATH = Input(
     "path",
@@ -56,7 +56,10 @@ _SUBJECT = Input(
 )
 _SHARING = "sharing_cmds:"
 
-LOCAL_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 130
+"""Where :data:`OPERATIONS` go in the catalogue: after the cascade's, before portability's."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "purge",
         "purge",

@@ -3,7 +3,7 @@ and scopes, Frames; decisions 0078–0080): canonize, decanonize, end_scope, lis
 active_scopes, set_frame, list_frames, mark_conflict and list_conflicts, each a dotted call
 on ``Memory.chronicle``.
 
-:mod:`.catalog` puts :data:`CANON_OPERATIONS` in ``CATALOG``. The tools are in the MCP
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``. The tools are in the MCP
 ``full`` profile, under memory-as-history's names. Stdlib-only at import, as the catalogue.
 """
 
@@ -13,7 +13,7 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import EXAMPLE_ID, FACT_ID, LIMIT, REASON, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["CANON_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _READ_ERRORS = (400, 401, 422, 503)
 _LABEL = 200
@@ -49,7 +49,10 @@ _FRAME = Input(
 )
 _MEMORY = replace(FACT_ID, aliases=("memory_id", "id", "fact_id"))
 
-CANON_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 80
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "canonize",
         "chronicle.canonize",

@@ -11,7 +11,7 @@ from embornal.domain.bounds import MAX_PATH_LENGTH
 from embornal.interfaces.catalog_inputs import ALL, ASKED, LIMIT, RERANK
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["CASCADE_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _ERRORS = (400, 401, 422, 503)
 _SHOW = "cascade.commands:"
@@ -84,7 +84,10 @@ _SECTIONS = (
     "narrative or narrative_review, conflicts"
 )
 
-CASCADE_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 120
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "recall_cascade",
         "chronicle.recall",

@@ -4,7 +4,7 @@ the history protocol as they come (each area in a catalogue module of its own).
 
 Each operation's ``call`` is dotted (``"chronicle.audit_log"``): the interfaces resolve
 it with :func:`~embornal.interfaces.catalog_types.resolve_call`. :mod:`.catalog` puts
-:data:`CHRONICLE_OPERATIONS` in ``CATALOG``. Stdlib-only at import, as the catalogue.
+:data:`OPERATIONS` in ``CATALOG``. Stdlib-only at import, as the catalogue.
 """
 
 from __future__ import annotations
@@ -13,11 +13,14 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import LIMIT
 from embornal.interfaces.catalog_types import Http, Operation, replace
 
-__all__ = ["CHRONICLE_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _LIST_ERRORS = (400, 401, 422, 503)
 
-CHRONICLE_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 70
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "audit_log",
         "chronicle.audit_log",

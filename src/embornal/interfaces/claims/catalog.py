@@ -5,7 +5,7 @@ and inspect_claim, on the chronicle facade (``mem.chronicle``). ``claim_evidence
 tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (its
 ``extra`` says so), and the fact's evidence otherwise (decision 0082).
 
-:mod:`.catalog` puts :data:`CLAIM_OPERATIONS` in ``CATALOG``. The tools are in the MCP
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``. The tools are in the MCP
 ``full`` profile under memory-as-history's names; the CLI group is ``embornal claim``; REST is under
 ``/claims``. Stdlib-only at import, as the catalogue.
 """
@@ -16,7 +16,7 @@ from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENG
 from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
 
-__all__ = ["CLAIM_OPERATIONS", "EXAMPLE_CLAIM"]
+__all__ = ["EXAMPLE_CLAIM", "OPERATIONS", "PLACE"]
 
 EXAMPLE_CLAIM = "C01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 _SHOW = "claims.commands:"
@@ -313,7 +313,10 @@ evidence to a fact (id, evidence="TYPE:VALUE").
 Returns the claim with its evidence and support.
 Example: add_evidence(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", source="notice", stance="supports")"""
 
-CLAIM_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 110
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "create_claim",
         "chronicle.create_claim",

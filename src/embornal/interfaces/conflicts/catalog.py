@@ -1,7 +1,7 @@
 """The catalogue's operations of the conflict queue (docs/model.md, Conflicts; decisions 0058–0060,
 0080): conflicts, conflict, resolve_conflict and scan_conflicts.
 
-:mod:`.catalog` puts :data:`CONFLICT_OPERATIONS` in ``CATALOG`` after the spine's. All four
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG`` after the spine's. All four
 are MCP tools of the ``full`` profile; resolving takes memory-as-history's ``adopted_memory_id``
 as the kept fact, none meaning both (decision 0080). Stdlib-only at import, as the
 catalogue.
@@ -13,7 +13,7 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, REASON
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["CONFLICT_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _EXAMPLE = "K3FDA30B5A0A0D19"
 _SHOW = "conflicts.commands:"
@@ -30,7 +30,10 @@ CONFLICT_ID = Input(
     cli_help="the conflict's id, or a unique prefix of it",
 )
 
-CONFLICT_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 20
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "conflicts",
         "conflicts",

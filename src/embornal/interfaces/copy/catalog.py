@@ -1,7 +1,7 @@
 """The catalogue's operation that copies a memory whole into another store, on either
 backend: ``admin copy --to`` (decision 0102). Local-only, as the other admin commands
 (profile ``none``, no REST route): it reads the machine's memory and writes a file or a
-database the machine reaches. :mod:`.catalog` splices :data:`COPY_OPERATIONS` into
+database the machine reaches. :mod:`.catalog` splices :data:`OPERATIONS` into
 ``CATALOG``. Stdlib-only at import (plain data), as the catalogue.
 """
 
@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from embornal.interfaces.catalog_types import Input, Operation
 
-__all__ = ["COPY_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
-COPY_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 150
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "copy",
         "copy_to",

@@ -1,7 +1,7 @@
 """The catalogue's operations of the graph: link, unlink, links, merge and the dangling
 report (docs/model.md, Links and merges; decisions 0052–0054).
 
-:mod:`.catalog` puts :data:`GRAPH_OPERATIONS` in ``CATALOG`` after the spine's. Stdlib-only
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG`` after the spine's. Stdlib-only
 at import (plain data), as the catalogue.
 """
 
@@ -17,7 +17,7 @@ from embornal.interfaces.catalog_inputs import (
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["GRAPH_OPERATIONS", "INVERSE_NAMES", "RELATIONS"]
+__all__ = ["INVERSE_NAMES", "OPERATIONS", "PLACE", "RELATIONS"]
 
 #: The closed vocabulary (:class:`embornal.domain.graph.Relation`; a test keeps them equal).
 RELATIONS = (
@@ -87,7 +87,10 @@ _LINK_HTTP = (
     "not emit, a target of the wrong kind or a self-link is 400"
 )
 
-GRAPH_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 30
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "link",
         "link",

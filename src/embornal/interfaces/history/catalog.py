@@ -3,7 +3,7 @@ corroborate, provenance, review, flag_sensitive, due_for_consolidation, due_for_
 list_forgotten. Pin, unpin, forget and restore are the memory's own operations, which
 apply the protocol's rules (decision 0065).
 
-:mod:`.catalog` puts :data:`HISTORY_OPERATIONS` in ``CATALOG``. The tools are in the MCP
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``. The tools are in the MCP
 ``full`` profile, under memory-as-history's names. Stdlib-only at import, as the catalogue.
 """
 
@@ -28,7 +28,7 @@ from embornal.interfaces.catalog_inputs import (
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
 
-__all__ = ["HISTORY_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _READ_ERRORS = (400, 401, 404, 422, 503)
 _LIST_ERRORS = (400, 401, 422, 503)
@@ -51,7 +51,10 @@ _LIST_LIMIT = replace(
     LIMIT, description="How many at most (default 10).", cli_help=f"at most N, 1-{MAX_LIMIT}"
 )
 
-HISTORY_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 60
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "remember",
         "remember",

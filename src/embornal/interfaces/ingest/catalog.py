@@ -1,5 +1,5 @@
 """The catalogue's operation that reads a conversation or a note into ONE proposal of
-memories (decision 0068). :mod:`.catalog` splices :data:`INGEST_OPERATIONS` into
+memories (decision 0068). :mod:`.catalog` splices :data:`OPERATIONS` into
 ``CATALOG``. Stdlib-only at import (plain data), as the catalogue.
 """
 
@@ -8,9 +8,12 @@ from __future__ import annotations
 from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, Operation
 
-__all__ = ["INGEST_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
-INGEST_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 50
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "ingest",
         "ingest",

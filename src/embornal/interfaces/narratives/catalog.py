@@ -11,7 +11,7 @@ from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENG
 from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, REASON, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["NARRATIVE_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _LIST_ERRORS = (400, 401, 422, 503)
 _SHOW = "narratives.commands:"
@@ -52,7 +52,10 @@ _NARRATIVE_ID = Input(
 )
 _EXAMPLE_NARRATIVE = "01KCZ9A2B4C6D8E0F2G4H6J8K0"
 
-NARRATIVE_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 100
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "narrate",
         "chronicle.narrate",

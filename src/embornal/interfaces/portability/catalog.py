@@ -4,7 +4,7 @@
 All are local-only (profile ``none``, no REST route): they read and write files on the
 machine that holds the memory, and in client mode their commands refuse. ``admin
 restore`` is written by hand (:mod:`.commands`): no memory may be open while
-it writes over one. :mod:`.catalog` splices :data:`PORTABILITY_OPERATIONS` into
+it writes over one. :mod:`embornal.interfaces.catalog` splices :data:`OPERATIONS` into
 ``CATALOG``. Stdlib-only at import (plain data), as the catalogue.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from embornal.interfaces.catalog_types import Input, Operation
 
-__all__ = ["PORTABILITY_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 _RUN = "portability.commands:"
 
@@ -66,7 +66,10 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
     )
 
 
-PORTABILITY_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 140
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "export_markdown",
         "export_markdown",

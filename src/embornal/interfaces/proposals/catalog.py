@@ -1,7 +1,7 @@
 """The catalogue's operations of proposals and retention: propose, proposals, proposal,
 approve, reject, edit_proposal, retention and prune (decisions 0055–0057).
 
-:mod:`.catalog` puts :data:`PROPOSAL_OPERATIONS` in ``CATALOG``. Stdlib-only at import,
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``. Stdlib-only at import,
 as the catalogue.
 """
 
@@ -11,7 +11,7 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, REASON, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["EXAMPLE_PROPOSAL", "PROPOSAL_OPERATIONS"]
+__all__ = ["EXAMPLE_PROPOSAL", "OPERATIONS", "PLACE"]
 
 EXAMPLE_PROPOSAL = "01KCZ9A1B2C3D4E5F6G7H8J9K0"
 _READ_ERRORS = (400, 401, 404, 422, 503)
@@ -74,7 +74,10 @@ _NO_ASSISTANT = (
     "(proposals.assistants_decide); otherwise it is refused with a hint to ask the user."
 )
 
-PROPOSAL_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 40
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "propose",
         "propose",

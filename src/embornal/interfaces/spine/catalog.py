@@ -1,7 +1,7 @@
 """The catalogue's operations of the spine and of importance: confirm, contradict,
 add_evidence, undo, visibility, pin, unpin, set_weight, set_lifetime and due.
 
-:mod:`.catalog` puts :data:`SPINE_OPERATIONS` in ``CATALOG``, in this order, after the
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``, in this order, after the
 core operations (store, recall, the tree, the life cycle, kinds). Stdlib-only at import,
 as the catalogue.
 """
@@ -25,7 +25,7 @@ from embornal.interfaces.catalog_inputs import (
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
-__all__ = ["SPINE_OPERATIONS"]
+__all__ = ["OPERATIONS", "PLACE"]
 
 #: pin, unpin, weight, lifetime: the text says the fact's importance after the change,
 #: ``--json`` its detail (a second call).
@@ -47,7 +47,10 @@ _EVIDENCE = Input(
     cli_help=f"{EVIDENCE_CLI} (one per call)",
 )
 
-SPINE_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 10
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "confirm",
         "confirm",

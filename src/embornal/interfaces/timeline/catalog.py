@@ -4,7 +4,7 @@ tools of memory-as-history (decisions 0088–0090), on the history protocol faca
 unlink_memories and memory_links. remember's ``event_at`` and ``session_position`` are
 the inputs :data:`EVENT_AT` and :data:`SESSION_POSITION` (:mod:`.catalog_history`).
 
-:mod:`.catalog` puts :data:`TIMELINE_OPERATIONS` in ``CATALOG``. The tools are in the MCP
+:mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``. The tools are in the MCP
 ``full`` profile under memory-as-history's names. Stdlib-only at import, as the catalogue.
 """
 
@@ -22,7 +22,7 @@ from embornal.interfaces.catalog_inputs import (
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 from embornal.interfaces.graph.catalog import RELATIONS
 
-__all__ = ["EVENT_AT", "SESSION", "SESSION_POSITION", "TIMELINE_OPERATIONS"]
+__all__ = ["EVENT_AT", "OPERATIONS", "PLACE", "SESSION", "SESSION_POSITION"]
 
 _READ_ERRORS = (400, 401, 404, 422, 503)
 _LIST_ERRORS = (400, 401, 422, 503)
@@ -114,7 +114,10 @@ _TARGET = Input(
     cli_help="the memory it points at",
 )
 
-TIMELINE_OPERATIONS: tuple[Operation, ...] = (
+PLACE = 90
+"""Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
+
+OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "set_history_context",
         "chronicle.set_history_context",

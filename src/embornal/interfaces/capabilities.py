@@ -1,0 +1,67 @@
+"""The capability folders of the interfaces, found by looking, not listed by hand.
+
+Each capability beyond the core has a folder ``embornal/interfaces/<capability>/``
+holding, by one naming scheme, what is its own on every transport; the generic
+machinery finds them here and reads one export of each module kind, the same name in
+every folder (decision 0177):
+
+* ``catalog``: ``OPERATIONS`` (its operation records) and ``PLACE`` (an int: where they
+  go in the catalogue, after the core's; the REST document and the MCP tool list follow
+  that order) — read by :func:`embornal.interfaces.catalog.whole`;
+* ``wire``: ``shapes(core)`` answering its shapes and readers, given the wire's own
+  helpers — read by :mod:`embornal.interfaces.wire`;
+* ``mcp_out``: ``RESULTS`` (operation name: MCP output model and projection) — read by
+  :mod:`embornal.interfaces.mcp.tools`;
+* ``rest``: ``HTTP`` (operation name: answer model, request model, envelope) — read by
+  :mod:`embornal.interfaces.http.api`.
+
+A new capability adds its folder and nothing else. Listing the folders reads the file
+system only: no capability module (nor its package) is imported to be listed, so a
+short command stays as cheap as before (decision 0092). Stdlib-only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+__all__ = ["TRANSPORTS", "having", "modules"]
+
+TRANSPORTS = frozenset({"cli", "http", "mcp"})
+"""The folders of the generic transports: not capabilities."""
+
+_HERE = os.path.dirname(__file__)
+
+
+def having(kind: str, root: str = _HERE) -> tuple[str, ...]:
+    """The capability folders under ``root`` (this package's) that hold a module
+    ``kind`` (``catalog``, ``wire``, ``mcp_out``, ``rest``), sorted by name.
+
+    A folder is a package (it has ``__init__.py``) not among :data:`TRANSPORTS`; it
+    holds ``kind`` as ``kind.py`` or as a package ``kind/``. Read from the directory
+    listing (``os.scandir``, not ``pkgutil``, whose import costs a short command).
+    """
+    return tuple(
+        sorted(
+            entry.name
+            for entry in os.scandir(root)
+            if entry.is_dir()
+            and entry.name not in TRANSPORTS
+            and _is_file(entry.path, "__init__.py")
+            and (
+                _is_file(entry.path, f"{kind}.py")
+                or _is_file(os.path.join(entry.path, kind), "__init__.py")
+            )
+        )
+    )
+
+
+def _is_file(folder: str, name: str) -> bool:
+    return os.path.isfile(os.path.join(folder, name))
+
+
+def modules(kind: str) -> tuple[ModuleType, ...]:
+    """The module ``kind`` of every capability folder that has one, imported, in the
+    order of :func:`having`."""
+    return tuple(importlib.import_module(f"{__package__}.{name}.{kind}") for name in having(kind))

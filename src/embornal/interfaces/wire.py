@@ -9,7 +9,9 @@ one way. Pure and stdlib-only at import: the CLI's ``--json`` uses it without py
 
 Times are ISO-8601 UTC with microseconds and ``Z``; a tag is ``"k=v"``; a fact also
 carries its ``state`` and its kind's ``attributes`` (canonical JSON, as the log holds them).
-The shapes of later parts are in ``wire_*`` modules, spliced in here."""
+The shapes of each capability's results are in its folder's ``wire`` module, found by
+:mod:`.capabilities` and spliced in here: its ``shapes(core)`` answers its shapes and
+readers, given the wire's own helpers (:class:`WireCore`; decision 0177)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import enum
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import PurePath
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
@@ -27,13 +29,7 @@ from embornal.domain.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine import EvidenceRef, Provenance
 from embornal.domain.tags import Tag
-from embornal.interfaces.canon import wire as wire_canon
-from embornal.interfaces.cascade import wire as wire_cascade
-from embornal.interfaces.chronicle import wire as wire_chronicle
-from embornal.interfaces.claims import wire as wire_claims
-from embornal.interfaces.narratives import wire as wire_narratives
-from embornal.interfaces.proposals import wire as wire_proposals
-from embornal.interfaces.timeline import wire as wire_timeline
+from embornal.interfaces import capabilities
 from embornal.service.conflicts.record import ConflictRecord
 from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
 from embornal.service.history.results import (
@@ -44,10 +40,39 @@ from embornal.service.history.results import (
 )
 from embornal.service.results import DueFact, FactDetail, FactView, PathEntry, RecallHit, TreeNode
 
-__all__ = ["WIRE_TYPES", "dumps", "effective_tag", "from_wire", "time_of", "to_wire"]
+__all__ = [
+    "WIRE_TYPES",
+    "Readers",
+    "Shapes",
+    "WireCore",
+    "dumps",
+    "effective_tag",
+    "from_wire",
+    "time_of",
+    "to_wire",
+]
 
 _T = TypeVar("_T")
 Wire = dict[str, Any]
+Shapes = dict[type, Callable[[Any], Wire]]
+"""Result type: the function that gives its wire shape."""
+Readers = dict[type, Callable[[Mapping[str, Any]], Any]]
+"""Result type: the function that reads it back from its wire shape."""
+
+
+class WireCore(NamedTuple):
+    """What a capability's ``wire.shapes(core)`` is given: the wire's own helpers."""
+
+    fact: Callable[[Fact], Wire]
+    """A fact's wire shape."""
+    read_fact: Callable[[Mapping[str, Any]], Fact]
+    """A fact read back from its wire shape."""
+    encode: Callable[[Any], Any]
+    """Any value's wire shape (:func:`to_wire`)."""
+    decode: Callable[[type, Any], Any]
+    """A value of a type read back (:func:`from_wire`)."""
+    fields: Callable[[Any], Wire]
+    """A dataclass as its fields in order, each on the wire."""
 
 
 def _time(moment: datetime | None) -> str | None:
@@ -261,9 +286,7 @@ def _fields(obj: Any) -> Wire:
     return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
-_CANON, _CANON_READERS = wire_canon.shapes(_fact, lambda d: _read_fact(d))
-_CASCADE = wire_cascade.shapes(lambda o: to_wire(o), lambda k, d: from_wire(k, d))
-_SHAPES: dict[type, Callable[[Any], Wire]] = {
+_SHAPES: Shapes = {  # the core's; each capability's are added below (decision 0177)
     Fact: _fact,
     ScoreParts: _parts,
     RecallHit: _hit,
@@ -276,21 +299,11 @@ _SHAPES: dict[type, Callable[[Any], Wire]] = {
     ConflictRecord: _conflict,
     Link: _fields,
     LinkGraph: _fields,
-    **wire_proposals.SHAPES,
     MemoryStatus: _fields,
     ProvenanceReport: _fields,
     DueMemory: _fields,
     ForgottenMemory: _fields,
-    **wire_chronicle.SHAPES,
-    **_CANON,
-    **wire_timeline.shapes(_fact),
-    **wire_narratives.SHAPES,
-    **_CASCADE[0],  # the recall cascade's (decision 0095)
-    **dict.fromkeys(wire_claims.TYPES, _fields),  # the claims ledger's (decision 0081)
 }
-
-WIRE_TYPES: tuple[type, ...] = tuple(_SHAPES)
-"""The result types with a shape of their own (the rest: dataclass fields in order)."""
 
 
 def to_wire(obj: object) -> Any:
@@ -606,7 +619,7 @@ def _read_forgotten(d: Mapping[str, Any]) -> ForgottenMemory:
     )
 
 
-_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
+_READERS: Readers = {  # the core's; each capability's are added below
     Fact: _read_fact,
     ScoreParts: _read_parts,
     RecallHit: _read_hit,
@@ -619,17 +632,10 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     ConflictRecord: _read_conflict,
     Link: _read_link,
     LinkGraph: _read_graph,
-    **wire_proposals.READERS,
     MemoryStatus: _read_status,
     ProvenanceReport: _read_report,
     DueMemory: _read_due_memory,
     ForgottenMemory: _read_forgotten,
-    **wire_chronicle.READERS,
-    **_CANON_READERS,
-    **wire_timeline.readers(_read_fact),
-    **wire_narratives.READERS,
-    **wire_claims.READERS,
-    **_CASCADE[1],
 }
 
 
@@ -644,3 +650,23 @@ def from_wire(kind: type[_T], data: Any) -> _T:
     if not isinstance(data, Mapping):
         raise TypeError(f"a {kind.__name__} on the wire is an object, not {type(data).__name__}")
     return cast(_T, reader(data))
+
+
+def _splice() -> tuple[type, ...]:
+    """Add each capability folder's shapes and readers (its ``wire.shapes(core)``) to the
+    core's; a type given a shape twice is a mistake, refused. Answers the types shaped."""
+    core = WireCore(_fact, _read_fact, to_wire, from_wire, _fields)
+    for module in capabilities.modules("wire"):
+        shapes, readers = module.shapes(core)
+        for table, more in ((_SHAPES, shapes), (_READERS, readers)):
+            twice = table.keys() & more.keys()
+            if twice:
+                raise TypeError(
+                    f"{module.__name__} shapes {sorted(t.__name__ for t in twice)} again"
+                )
+            table.update(more)
+    return tuple(_SHAPES)
+
+
+WIRE_TYPES: tuple[type, ...] = _splice()
+"""The result types with a shape of their own (the rest: dataclass fields in order)."""

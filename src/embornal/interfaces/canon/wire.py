@@ -5,20 +5,23 @@ fact's wire shape, times ISO-8601 UTC."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.service.history.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
+
+if TYPE_CHECKING:
+    from embornal.interfaces.wire import Readers, Shapes, WireCore
 
 __all__ = ["shapes"]
 
 Wire = dict[str, Any]
 
 
-def shapes(
-    fact: Callable[[Any], Wire], read_fact: Callable[[Mapping[str, Any]], Any]
-) -> tuple[dict[type, Callable[[Any], Wire]], dict[type, Callable[[Mapping[str, Any]], Any]]]:
-    """The shapes and readers, given the fact's (which :mod:`.wire` owns)."""
+def shapes(core: WireCore) -> tuple[Shapes, Readers]:
+    """The shapes and readers, given the fact's (which :mod:`embornal.interfaces.wire`
+    owns)."""
+    fact, read_fact = core.fact, core.read_fact
 
     def entry(e: CanonEntry) -> Wire:
         return {

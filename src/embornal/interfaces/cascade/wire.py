@@ -5,8 +5,8 @@ or its review notice, a conflict)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts import Fact
 from embornal.service.conflicts.record import ConflictRecord
@@ -15,6 +15,9 @@ from embornal.service.history.cascade_results import Cascade
 from embornal.service.history.results import DueMemory
 from embornal.service.narratives.results import Narrative, NarrativeReview
 from embornal.service.results import RecallHit
+
+if TYPE_CHECKING:
+    from embornal.interfaces.wire import Readers, Shapes, WireCore
 
 __all__ = ["SECTIONS", "shapes"]
 
@@ -33,11 +36,10 @@ _KINDS: dict[str, type] = {
 }
 
 
-def shapes(
-    encode: Callable[[Any], Any], decode: Callable[[type, Any], Any]
-) -> tuple[dict[type, Callable[[Any], Wire]], dict[type, Callable[[Mapping[str, Any]], Any]]]:
+def shapes(core: WireCore) -> tuple[Shapes, Readers]:
     """The shape and reader of :class:`Cascade`, given the wire's ``to_wire`` and
     ``from_wire`` (each item in its own type's shape)."""
+    encode, decode = core.encode, core.decode
 
     def shape(c: Cascade) -> Wire:
         out: Wire = {"query": c.query, "frame": c.frame, "limit": c.limit}

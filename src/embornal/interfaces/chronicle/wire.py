@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.service.history.chronicle_results import AuditEntry
 
-__all__ = ["READERS", "SHAPES"]
+if TYPE_CHECKING:
+    from embornal.interfaces.wire import Readers, Shapes, WireCore
+
+__all__ = ["shapes"]
 
 Wire = dict[str, Any]
 
@@ -51,5 +54,10 @@ def _read_audit(d: Mapping[str, Any]) -> AuditEntry:
     )
 
 
-SHAPES: dict[type, Callable[[Any], Wire]] = {AuditEntry: _audit}
-READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {AuditEntry: _read_audit}
+_SHAPES: dict[type, Callable[[Any], Wire]] = {AuditEntry: _audit}
+_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {AuditEntry: _read_audit}
+
+
+def shapes(core: WireCore) -> tuple[Shapes, Readers]:
+    """The shapes and readers of this capability's results (decision 0177)."""
+    return _SHAPES, _READERS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import parse_time
 from embornal.service.claims.results import (
@@ -17,7 +17,10 @@ from embornal.service.claims.results import (
     ClaimSupport,
 )
 
-__all__ = ["READERS", "TYPES"]
+if TYPE_CHECKING:
+    from embornal.interfaces.wire import Readers, Shapes, WireCore
+
+__all__ = ["shapes"]
 
 
 def _rt(text: Any) -> datetime | None:
@@ -106,9 +109,15 @@ def read_claims(d: Mapping[str, Any]) -> ClaimList:
 
 
 #: The result types with a shape of their own: their fields in order (wire._fields).
-TYPES: tuple[type, ...] = (ClaimRecord, ClaimList)
+_TYPES: tuple[type, ...] = (ClaimRecord, ClaimList)
 
-READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
+_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     ClaimRecord: read_claim,
     ClaimList: read_claims,
 }
+
+
+def shapes(core: WireCore) -> tuple[Shapes, Readers]:
+    """The readers of the ledger's results, and their shapes: each its fields in order
+    (``core.fields``, the generic shape of a dataclass; decision 0081)."""
+    return dict.fromkeys(_TYPES, core.fields), _READERS

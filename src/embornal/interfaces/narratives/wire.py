@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.service.narratives.results import (
@@ -15,7 +15,10 @@ from embornal.service.narratives.results import (
     SourceIssue,
 )
 
-__all__ = ["READERS", "SHAPES"]
+if TYPE_CHECKING:
+    from embornal.interfaces.wire import Readers, Shapes, WireCore
+
+__all__ = ["shapes"]
 
 Wire = dict[str, Any]
 
@@ -94,13 +97,18 @@ def _read_view(d: Mapping[str, Any]) -> NarrativeView:
     )
 
 
-SHAPES: dict[type, Callable[[Any], Wire]] = {
+_SHAPES: dict[type, Callable[[Any], Wire]] = {
     Narrative: _plain,
     NarrativeView: _plain,
     NarrativeReview: _plain,
 }
-READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
+_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Narrative: _read_narrative,
     NarrativeReview: _read_review,
     NarrativeView: _read_view,
 }
+
+
+def shapes(core: WireCore) -> tuple[Shapes, Readers]:
+    """The shapes and readers of this capability's results (decision 0177)."""
+    return _SHAPES, _READERS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.service.proposals.results import (
@@ -17,7 +17,10 @@ from embornal.service.proposals.results import (
     RetentionScore,
 )
 
-__all__ = ["READERS", "SHAPES"]
+if TYPE_CHECKING:
+    from embornal.interfaces.wire import Readers, Shapes, WireCore
+
+__all__ = ["shapes"]
 
 Wire = dict[str, Any]
 
@@ -102,7 +105,7 @@ def _prune(r: PruneResult) -> Wire:
     }
 
 
-SHAPES: dict[type, Callable[[Any], Wire]] = {
+_SHAPES: dict[type, Callable[[Any], Wire]] = {
     Proposal: _proposal,
     ProposalSummary: _summary,
     RetentionScore: _score,
@@ -174,9 +177,14 @@ def _read_prune(d: Mapping[str, Any]) -> PruneResult:
     )
 
 
-READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
+_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
     Proposal: _read_proposal,
     ProposalSummary: _read_summary,
     RetentionScore: _read_score,
     PruneResult: _read_prune,
 }
+
+
+def shapes(core: WireCore) -> tuple[Shapes, Readers]:
+    """The shapes and readers of this capability's results (decision 0177)."""
+    return _SHAPES, _READERS

@@ -5,13 +5,16 @@ decision 0089): each its fields in order, times ISO-8601 UTC, the fact in its ow
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts import Fact
 from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
 
-__all__ = ["readers", "shapes"]
+if TYPE_CHECKING:
+    from embornal.interfaces.wire import Readers, Shapes, WireCore
+
+__all__ = ["shapes"]
 
 Wire = dict[str, Any]
 
@@ -78,19 +81,18 @@ def _read_hit(d: Mapping[str, Any], fact: FactIn) -> HistoryHit:
     )
 
 
-def shapes(fact: FactOut) -> dict[type, Callable[[Any], Wire]]:
-    """The shapes, the fact in the shape ``fact`` gives it (:mod:`.wire`'s own)."""
-    return {
+def shapes(core: WireCore) -> tuple[Shapes, Readers]:
+    """The shapes and their readers, the fact in the wire's own shape (``core.fact``,
+    ``core.read_fact``)."""
+    fact, read_fact = core.fact, core.read_fact
+    out: Shapes = {
         TimelineEntry: lambda e: _entry(e, fact),
         Evidence: lambda e: _evidence(e, fact),
         HistoryHit: lambda h: _hit(h, fact),
     }
-
-
-def readers(fact: FactIn) -> dict[type, Callable[[Mapping[str, Any]], Any]]:
-    """The readers of the shapes, the fact read by ``fact``."""
-    return {
-        TimelineEntry: lambda d: _read_entry(d, fact),
-        Evidence: lambda d: _read_evidence(d, fact),
-        HistoryHit: lambda d: _read_hit(d, fact),
+    back: Readers = {
+        TimelineEntry: lambda d: _read_entry(d, read_fact),
+        Evidence: lambda d: _read_evidence(d, read_fact),
+        HistoryHit: lambda d: _read_hit(d, read_fact),
     }
+    return out, back

@@ -24,9 +24,13 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any, TypeVar
 
-__all__ = ["TRANSPORTS", "having", "modules"]
+__all__ = ["TRANSPORTS", "having", "merged", "modules"]
+
+_V = TypeVar("_V")
 
 TRANSPORTS = frozenset({"cli", "http", "mcp"})
 """The folders of the generic transports: not capabilities."""
@@ -65,3 +69,17 @@ def modules(kind: str) -> tuple[ModuleType, ...]:
     """The module ``kind`` of every capability folder that has one, imported, in the
     order of :func:`having`."""
     return tuple(importlib.import_module(f"{__package__}.{name}.{kind}") for name in having(kind))
+
+
+def merged(kind: str, name: str, core: Mapping[str, _V]) -> dict[str, _V]:
+    """``core`` and the table ``name`` (operation name: entry) of each capability's module
+    ``kind``, in one dict: e.g. ``merged("mcp_out", "RESULTS", core)``. An operation given
+    an entry twice is a mistake, refused (``ValueError``)."""
+    out = dict(core)
+    for module in modules(kind):
+        table: Mapping[str, Any] = getattr(module, name)
+        twice = out.keys() & table.keys()
+        if twice:
+            raise ValueError(f"{module.__name__}.{name} gives {sorted(twice)} again")
+        out.update(table)
+    return out

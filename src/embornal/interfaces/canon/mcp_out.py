@@ -13,7 +13,7 @@ from embornal.interfaces.conflicts.mcp_out import ConflictOut, ConflictsOut
 from embornal.interfaces.history.mcp_out import MemoryOut
 from embornal.interfaces.mcp.results import FactOut, iso
 
-__all__ = ["CANON_RESULTS", "CanonEntryOut", "CanonListOut", "FramesOut", "RemovalOut"]
+__all__ = ["RESULTS", "CanonEntryOut", "CanonListOut", "FramesOut", "RemovalOut"]
 
 
 class CanonEntryOut(FactOut):
@@ -79,7 +79,7 @@ class FramesOut(BaseModel):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-CANON_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "canonize": (CanonEntryOut, lambda r, a: CanonEntryOut.of(r)),
     "decanonize": (RemovalOut, lambda r, a: RemovalOut.of(r)),
     "end_scope": (RemovalOut, lambda r, a: RemovalOut.of(r)),

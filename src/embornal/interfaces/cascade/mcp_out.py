@@ -24,7 +24,7 @@ from embornal.interfaces.narratives.mcp_out import (
 )
 from embornal.service.narratives.results import NarrativeView
 
-__all__ = ["CASCADE_RESULTS", "AnchorOut", "ArchiveOut", "CascadeOut", "RetrievalOut"]
+__all__ = ["RESULTS", "AnchorOut", "ArchiveOut", "CascadeOut", "RetrievalOut"]
 
 _NOTHING = "Nothing matched: try other or fewer words, a wider 'under', or no query."
 
@@ -130,7 +130,7 @@ def _archive_out(found: Any, raw: Mapping[str, Any]) -> RecallOut:
 
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-CASCADE_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "recall": (CascadeOut, cascade_out),
     "search": (CascadeOut, cascade_out),
     "search_archive": (ArchiveOut, _archive_out),

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["CHRONICLE_RESULTS", "AuditOut"]
+__all__ = ["RESULTS", "AuditOut"]
 
 
 class AuditEntryOut(BaseModel):
@@ -54,6 +54,6 @@ class AuditOut(RootModel[list[AuditEntryOut]]):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-CHRONICLE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "audit_log": (AuditOut, lambda r, a: AuditOut.of(r)),
 }

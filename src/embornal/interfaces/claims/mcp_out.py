@@ -15,7 +15,7 @@ from embornal.domain.provenance import clean_label
 from embornal.interfaces.mcp.results import iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["CLAIM_RESULTS", "ClaimEvidenceOut", "ClaimOut", "ClaimsOut", "EvidenceOut"]
+__all__ = ["RESULTS", "ClaimEvidenceOut", "ClaimOut", "ClaimsOut", "EvidenceOut"]
 
 
 def _lean(schema: dict[str, Any]) -> None:
@@ -271,7 +271,7 @@ class EvidenceOut(BaseModel):
 
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-CLAIM_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "create_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
     "claim_evidence": (ClaimEvidenceOut, lambda r, a: ClaimEvidenceOut.of_call(r, _added(r, a))),
     "adopt_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),

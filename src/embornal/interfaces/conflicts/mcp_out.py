@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from embornal.interfaces.mcp.results import ConfidenceOut, iso
 
-__all__ = ["CONFLICT_RESULTS", "ConflictOut", "ConflictsOut"]
+__all__ = ["RESULTS", "ConflictOut", "ConflictsOut"]
 
 _RESOLVE = (
     'Settle it with the user: resolve_conflict(conflict_id="{id}", reason=WHY, '
@@ -61,7 +61,7 @@ class ConflictsOut(BaseModel):
         return cls(conflicts=items, hint=None if items else empty)
 
 
-CONFLICT_RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Any]]] = {
+RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Any]]] = {
     "conflicts": (ConflictsOut, lambda r, a: ConflictsOut.of(r, "No conflict is waiting.")),
     "conflict": (ConflictOut, lambda r, a: ConflictOut.of(r)),
     "scan_conflicts": (

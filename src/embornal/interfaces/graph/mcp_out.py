@@ -3,6 +3,7 @@ the wire shapes of :mod:`embornal.interfaces.wire`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
@@ -11,7 +12,7 @@ from embornal.domain.narratives import format_link
 from embornal.interfaces.mcp.results import FactOut, iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["LinkOut", "LinkRecordOut", "LinksOut", "MemoryLinksOut", "NeighbourOut"]
+__all__ = ["RESULTS", "LinkOut", "LinkRecordOut", "LinksOut", "MemoryLinksOut", "NeighbourOut"]
 
 
 class LinkOut(BaseModel):
@@ -130,3 +131,12 @@ class MemoryLinksOut(LinksOut):
     def of_links(cls, graph: Any) -> MemoryLinksOut:
         out = LinksOut.of(graph)
         return cls(**dict(out), links=[LinkRecordOut.of_record(r) for r in graph.links])
+
+
+RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {
+    "link": (LinkOut, lambda r, a: LinkOut.of(r)),
+    "unlink": (LinkOut, lambda r, a: LinkOut.of(r)),
+    "links": (LinksOut, lambda r, a: LinksOut.of(r)),
+    "merge": (FactOut, lambda r, a: FactOut.of(r)),
+}
+"""What the graph's tools give the model, by operation (decision 0177)."""

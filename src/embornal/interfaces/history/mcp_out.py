@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from embornal.interfaces.mcp.results import FactOut, iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["HISTORY_RESULTS", "DueMemoriesOut", "ForgottenOut", "MemoryOut", "ProvenanceOut"]
+__all__ = ["RESULTS", "DueMemoriesOut", "ForgottenOut", "MemoryOut", "ProvenanceOut"]
 
 
 class MemoryOut(FactOut):
@@ -173,7 +173,7 @@ class ForgottenOut(BaseModel):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-HISTORY_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "remember": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "promote": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "review": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),

@@ -28,27 +28,19 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, Field, RootModel,
 
 from embornal.domain.events import ActorKind
 from embornal.errors import EmbornalError, InvalidAttribute, InvalidInput, InvalidTag
-from embornal.interfaces.canon.mcp_out import CANON_RESULTS
-from embornal.interfaces.cascade.mcp_out import CASCADE_RESULTS
+from embornal.interfaces import capabilities
 from embornal.interfaces.catalog import Input, Operation, by_name, mcp_tools, whole
 from embornal.interfaces.catalog_types import check_inputs, replace, resolve_call
-from embornal.interfaces.chronicle.mcp_out import CHRONICLE_RESULTS
-from embornal.interfaces.claims.mcp_out import CLAIM_RESULTS, EvidenceOut
-from embornal.interfaces.conflicts.mcp_out import CONFLICT_RESULTS
-from embornal.interfaces.graph.mcp_out import LinkOut, LinksOut
-from embornal.interfaces.history.mcp_out import HISTORY_RESULTS
+from embornal.interfaces.claims.mcp_out import EvidenceOut
 from embornal.interfaces.mcp.compat import anchor_standing
 from embornal.interfaces.mcp.hints import for_model
 from embornal.interfaces.mcp.results import (
     CatOut,
-    ConfidenceOut,
-    DueOut,
     EventOut,
     FactOut,
     FindOut,
     HistoryOut,
     HitOut,
-    ImportanceOut,
     KindsOut,
     LsOut,
     RecallOut,
@@ -56,15 +48,10 @@ from embornal.interfaces.mcp.results import (
     StateOut,
     SupersedeOut,
     TreeOut,
-    UndoOut,
-    UnpinOut,
     ViewOut,
     error_result,
     ok_result,
 )
-from embornal.interfaces.narratives.mcp_out import NARRATIVE_RESULTS
-from embornal.interfaces.proposals.mcp_out import PROPOSAL_RESULTS
-from embornal.interfaces.timeline.mcp_out import TIMELINE_RESULTS
 from embornal.service.memory import Memory
 
 __all__ = [
@@ -432,49 +419,27 @@ def _supersede_out(new: Any, raw: Mapping[str, Any]) -> SupersedeOut:
     return SupersedeOut(**FactOut.of(new).model_dump(), supersedes_id=new.supersedes_id)
 
 
-_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
-    "store": (FactOut, lambda r, a: FactOut.of(r)),
-    "ls": (LsOut, lambda r, a: LsOut.of(r)),
-    "tree": (TreeOut, lambda r, a: TreeOut.of(r)),
-    "cat": (CatOut, lambda r, a: CatOut(facts=[ViewOut.of_view(v) for v in r])),
-    "forget": (StateOut, lambda r, a: StateOut.of(r)),
-    "restore": (StateOut, lambda r, a: StateOut.of(r)),
-    "show": (ShowOut, lambda r, a: ShowOut.of_detail(r)),
-    "history": (
-        HistoryOut,
-        lambda r, a: HistoryOut(target=a["id_or_path"], events=[EventOut.of(e) for e in r]),
-    ),
-    "supersede": (SupersedeOut, _supersede_out),
-    "update": (FactOut, lambda r, a: FactOut.of(r)),
-    "find": (FindOut, lambda r, a: FindOut.of(r)),
-    "kinds": (KindsOut, lambda r, a: KindsOut.of(r)),
-    "confirm": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
-    "contradict": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
-    "add_evidence": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
-    "undo": (
-        UndoOut,
-        lambda r, a: UndoOut(undone=r[0].payload["undoes"], events=[EventOut.of(e) for e in r]),
-    ),
-    "visibility": (FactOut, lambda r, a: FactOut.of(r)),
-    "pin": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
-    "unpin": (UnpinOut, lambda r, a: UnpinOut.of_fact(r)),
-    "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
-    "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
-    "due": (DueOut, lambda r, a: DueOut.of(r)),
-    **CONFLICT_RESULTS,
-    "link": (LinkOut, lambda r, a: LinkOut.of(r)),
-    "unlink": (LinkOut, lambda r, a: LinkOut.of(r)),
-    "links": (LinksOut, lambda r, a: LinksOut.of(r)),
-    "merge": (FactOut, lambda r, a: FactOut.of(r)),
-    **PROPOSAL_RESULTS,
-    **HISTORY_RESULTS,  # the history protocol's (decision 0064)
-    **CHRONICLE_RESULTS,  # its facade's (decision 0084)
-    **CANON_RESULTS,  # canon, frames and declared conflicts (decisions 0078-0080)
-    **TIMELINE_RESULTS,  # the timeline's (decisions 0088-0090)
-    **NARRATIVE_RESULTS,  # narrative accounts' (decision 0085)
-    **CLAIM_RESULTS,  # the claims ledger's (decision 0081)
-    **CASCADE_RESULTS,  # the recall cascade's, recall's too (decisions 0095-0097)
-}
+_RESULTS: dict[str, tuple[type[BaseModel], Project]] = capabilities.merged(
+    "mcp_out",
+    "RESULTS",  # each capability folder's (decision 0177), after the core's
+    {
+        "store": (FactOut, lambda r, a: FactOut.of(r)),
+        "ls": (LsOut, lambda r, a: LsOut.of(r)),
+        "tree": (TreeOut, lambda r, a: TreeOut.of(r)),
+        "cat": (CatOut, lambda r, a: CatOut(facts=[ViewOut.of_view(v) for v in r])),
+        "forget": (StateOut, lambda r, a: StateOut.of(r)),
+        "restore": (StateOut, lambda r, a: StateOut.of(r)),
+        "show": (ShowOut, lambda r, a: ShowOut.of_detail(r)),
+        "history": (
+            HistoryOut,
+            lambda r, a: HistoryOut(target=a["id_or_path"], events=[EventOut.of(e) for e in r]),
+        ),
+        "supersede": (SupersedeOut, _supersede_out),
+        "update": (FactOut, lambda r, a: FactOut.of(r)),
+        "find": (FindOut, lambda r, a: FindOut.of(r)),
+        "kinds": (KindsOut, lambda r, a: KindsOut.of(r)),
+    },
+)
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 
 _BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {

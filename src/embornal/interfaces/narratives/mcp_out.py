@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["NARRATIVE_RESULTS", "NarrativeOut", "NarrativeViewOut"]
+__all__ = ["RESULTS", "NarrativeOut", "NarrativeViewOut"]
 
 
 class IssueOut(BaseModel):
@@ -168,7 +168,7 @@ class CurrentOut(RootModel[NarrativeViewOut | None]):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-NARRATIVE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "narrate": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
     "current_narrative": (CurrentOut, lambda r, a: CurrentOut.of(r)),
     "review_narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),

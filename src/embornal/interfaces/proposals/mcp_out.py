@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["PROPOSAL_RESULTS", "ProposalOut", "ProposalsOut", "RetentionOut"]
+__all__ = ["RESULTS", "ProposalOut", "ProposalsOut", "RetentionOut"]
 
 
 class ItemOut(BaseModel):
@@ -134,7 +134,7 @@ class RetentionOut(BaseModel):
 
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-PROPOSAL_RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "propose": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "ingest": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "proposals": (ProposalsOut, lambda r, a: ProposalsOut.of(r)),

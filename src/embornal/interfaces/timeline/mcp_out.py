@@ -13,7 +13,7 @@ from embornal.interfaces.graph.mcp_out import LinkOut, MemoryLinksOut
 from embornal.interfaces.history.mcp_out import MemoryOut
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["TIMELINE_RESULTS", "HistoryHitsOut", "TimelineOut"]
+__all__ = ["RESULTS", "HistoryHitsOut", "TimelineOut"]
 
 
 class EntryOut(BaseModel):
@@ -88,7 +88,7 @@ class HistoryHitsOut(BaseModel):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-TIMELINE_RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
+RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "set_history_context": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "timeline": (TimelineOut, lambda r, a: TimelineOut(memories=[EntryOut.of(e) for e in r])),
     "search_history": (HistoryHitsOut, lambda r, a: HistoryHitsOut.of(r)),

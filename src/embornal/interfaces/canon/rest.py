@@ -16,7 +16,7 @@ from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import FactOut, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["CANON_HTTP"]
+__all__ = ["HTTP"]
 
 _Label = Annotated[str, Field(min_length=1, max_length=200)]
 _Id = Annotated[str, Field(min_length=1, max_length=64, description="A memory id (or prefix).")]
@@ -100,7 +100,7 @@ def _under(key: str) -> Callable[[object, object], object]:
     return lambda c, r: {key: to_wire(r)}
 
 
-CANON_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {
     "canonize": (CanonEntryOut, CanonizeIn, _whole),
     "decanonize": (CanonRemovalOut, DecanonizeIn, _whole),
     "end_scope": (CanonRemovalOut, "EndScopeIn", _whole),

@@ -17,7 +17,7 @@ from embornal.interfaces.http.schemas import FactOut, Limit, RecallHitOut, Recal
 from embornal.interfaces.narratives.rest import NarrativeOut, NarrativeReviewOut
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["CASCADE_HTTP", "CascadeOut"]
+__all__ = ["HTTP", "CascadeOut"]
 
 _Label = Field(None, min_length=1, max_length=200)
 _Mode = Literal["auto", "keyword", "vector", "hybrid"]
@@ -99,9 +99,7 @@ def _whole(c: Any, r: Any) -> Any:
     return to_wire(r)
 
 
-CASCADE_HTTP: dict[
-    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
-] = {
+HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {
     "recall_cascade": (CascadeOut, CascadeQuery, _whole),
     "search": (CascadeOut, SearchQuery, _whole),
     "search_archive": (RecallOut, ArchiveQuery, lambda c, r: {"hits": to_wire(r)}),

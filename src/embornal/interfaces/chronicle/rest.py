@@ -13,7 +13,7 @@ from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["CHRONICLE_HTTP", "AuditEntryOut", "AuditOut"]
+__all__ = ["HTTP", "AuditEntryOut", "AuditOut"]
 
 
 class AuditEntryOut(_Out):
@@ -45,6 +45,6 @@ def _entries(c: Any, r: Any) -> Any:
     return {"entries": to_wire(r)}
 
 
-CHRONICLE_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     "audit_log": (AuditOut, "AuditQuery", _entries),
 }

@@ -1,6 +1,6 @@
 """The REST models and answers of the claims ledger (docs/model.md, Claims; decisions 0081–0083):
 each answer model re-serializes the wire shape of :mod:`embornal.interfaces.claims.wire`
-field for field; :data:`CLAIM_HTTP` is spliced into :mod:`.api`'s table."""
+field for field; :data:`HTTP` is spliced into :mod:`.api`'s table."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["CLAIM_HTTP", "ClaimListOut", "ClaimOut"]
+__all__ = ["HTTP", "ClaimListOut", "ClaimOut"]
 
 _Text = Annotated[str | None, Field(None, max_length=MAX_REASON_LENGTH)]
 _Label = Annotated[str | None, Field(None, max_length=500)]
@@ -136,8 +136,8 @@ def _whole(c: Any, r: Any) -> Any:
     return to_wire(r)
 
 
-CLAIM_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]]
-CLAIM_HTTP = {
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]]
+HTTP = {
     "create_claim": (ClaimOut, CreateClaimIn, _whole),
     "claim_evidence": (ClaimOut, ClaimEvidenceIn, _whole),
     "adopt_claim": (ClaimOut, "ClaimReasonIn", _whole),

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictBool
+from pydantic import BaseModel, Field, StrictBool
 
 from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
+from embornal.interfaces.wire import to_wire
 
 __all__ = [
+    "HTTP",
     "ConflictOut",
     "ConflictsOut",
     "ConflictsQuery",
@@ -66,3 +70,13 @@ class ResolveIn(_In):
     both: StrictBool = False
     merge: Annotated[str | None, Field(min_length=1, max_length=64)] = None
     reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
+    # name: (answer model, query or body model, or the name of the one made, envelope)
+    "conflicts": (ConflictsOut, ConflictsQuery, lambda c, r: {"conflicts": to_wire(r)}),
+    "conflict": (ConflictOut, None, lambda c, r: to_wire(r)),
+    "resolve_conflict": (ConflictOut, ResolveIn, lambda c, r: to_wire(r)),
+    "scan_conflicts": (ConflictsOut, "ScanIn", lambda c, r: {"conflicts": to_wire(r)}),
+}
+"""The conflict queue's routes: what HTTP adds to each catalogue record (decision 0177)."""

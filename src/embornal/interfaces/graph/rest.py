@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _Out
+from embornal.interfaces.wire import to_wire
 
-__all__ = ["LinkGraphOut", "LinkIn", "LinkOut", "LinksQuery", "MergeIn"]
+__all__ = ["HTTP", "LinkGraphOut", "LinkIn", "LinkOut", "LinksQuery", "MergeIn"]
 
 RelationName = Literal[
     "about",
@@ -118,3 +121,13 @@ class MergeIn(_In):
     reason: str = Field(
         min_length=1, max_length=MAX_REASON_LENGTH, description="Why; kept in the history."
     )
+
+
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
+    # name: (answer model, query or body model, or the name of the one made, envelope)
+    "link": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
+    "unlink": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
+    "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),
+    "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
+}
+"""The graph's routes: what HTTP adds to each catalogue record (decision 0177)."""

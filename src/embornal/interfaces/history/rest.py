@@ -22,7 +22,7 @@ from embornal.interfaces.history.rest_models import (
 from embornal.interfaces.http.schemas import ReasonIn
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HISTORY_HTTP"]
+__all__ = ["HTTP"]
 
 
 def _whole(c: Any, r: Any) -> Any:
@@ -33,8 +33,8 @@ def _memories(c: Any, r: Any) -> Any:
     return {"memories": to_wire(r)}
 
 
-HISTORY_HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]]
-HISTORY_HTTP = {
+HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]]
+HTTP = {
     "remember": (MemoryStatusOut, RememberIn, _whole),
     "promote": (MemoryStatusOut, ReasonIn, _whole),
     "corroborate": (ProvenanceOut, CorroborateIn, _whole),

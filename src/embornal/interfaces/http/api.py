@@ -26,27 +26,10 @@ from starlette.routing import Route
 
 import embornal
 from embornal.domain import paths as P
-from embornal.interfaces.canon.rest import CANON_HTTP
-from embornal.interfaces.cascade.rest import CASCADE_HTTP
+from embornal.interfaces import capabilities
 from embornal.interfaces.catalog import Operation as CatalogOp
 from embornal.interfaces.catalog import routed
 from embornal.interfaces.catalog_types import check_inputs, resolve_call
-from embornal.interfaces.chronicle.rest import CHRONICLE_HTTP
-from embornal.interfaces.claims.rest import CLAIM_HTTP
-from embornal.interfaces.conflicts.rest import (
-    ConflictOut,
-    ConflictsOut,
-    ConflictsQuery,
-    ResolveIn,
-)
-from embornal.interfaces.graph.rest import (
-    LinkGraphOut,
-    LinkIn,
-    LinkOut,
-    LinksQuery,
-    MergeIn,
-)
-from embornal.interfaces.history.rest import HISTORY_HTTP
 from embornal.interfaces.http.auth import Gate, bearer_token
 from embornal.interfaces.http.derived import RequestModel, request_model
 from embornal.interfaces.http.problems import RequestInvalid
@@ -71,20 +54,9 @@ from embornal.interfaces.http.schemas import (
     TagsQuery,
     TreeNodeOut,
     TreeQuery,
-    UndoOut,
     UpdateIn,
     WhoAmIOut,
 )
-from embornal.interfaces.narratives.rest import NARRATIVE_HTTP
-from embornal.interfaces.proposals.rest import PROPOSAL_HTTP
-from embornal.interfaces.spine.importance_rest import DueOut, DueQuery, PinOut
-from embornal.interfaces.spine.rest import (
-    ConfirmIn,
-    ContradictIn,
-    EvidenceAddIn,
-    VisibilityChangeIn,
-)
-from embornal.interfaces.timeline.rest import TIMELINE_HTTP
 from embornal.interfaces.wire import effective_tag, to_wire
 from embornal.service.memory import Memory
 
@@ -180,55 +152,30 @@ def _tags(c: Call, detail: Any) -> Any:
     }
 
 
-_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Call, Any], Any]]] = {
-    # name: (answer model, query or body model, or the name of the one made, envelope)
-    "health": (HealthOut, None, _health),
-    "whoami": (WhoAmIOut, None, _whoami),
-    "store": (FactOut, StoreIn, lambda c, r: to_wire(r)),
-    "ls": (LsOut, LsQuery, _at_path("entries")),
-    "tree": (TreeNodeOut, TreeQuery, lambda c, r: to_wire(r)),
-    "cat": (CatOut, CatQuery, _at_path("facts")),
-    "recall": (RecallOut, RecallQuery, lambda c, r: {"hits": to_wire(r)}),
-    "tags": (TagsOut, TagsQuery, _tags),
-    "show": (FactDetailOut, ShowQuery, lambda c, r: to_wire(r)),
-    "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
-    "forget": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
-    "supersede": (FactOut, SupersedeIn, lambda c, r: to_wire(r)),
-    "restore": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
-    "update": (FactOut, UpdateIn, lambda c, r: to_wire(r)),
-    "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
-    "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
-    "confirm": (FactOut, ConfirmIn, lambda c, r: to_wire(r)),
-    "contradict": (FactOut, ContradictIn, lambda c, r: to_wire(r)),
-    "add_evidence": (FactOut, EvidenceAddIn, lambda c, r: to_wire(r)),
-    "undo": (
-        UndoOut,
-        "ReasonIn",
-        lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
-    ),
-    "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
-    "pin": (PinOut, "PinIn", lambda c, r: to_wire(r)),
-    "unpin": (FactOut, "PinIn", lambda c, r: to_wire(r)),
-    "set_weight": (FactOut, "WeightIn", lambda c, r: to_wire(r)),
-    "set_lifetime": (FactOut, "LifetimeIn", lambda c, r: to_wire(r)),
-    "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
-    "conflicts": (ConflictsOut, ConflictsQuery, lambda c, r: {"conflicts": to_wire(r)}),
-    "conflict": (ConflictOut, None, lambda c, r: to_wire(r)),
-    "resolve_conflict": (ConflictOut, ResolveIn, lambda c, r: to_wire(r)),
-    "scan_conflicts": (ConflictsOut, "ScanIn", lambda c, r: {"conflicts": to_wire(r)}),
-    "link": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
-    "unlink": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
-    "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),
-    "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
-    **PROPOSAL_HTTP,
-    **HISTORY_HTTP,  # the history protocol's (decision 0064)
-    **CHRONICLE_HTTP,  # its facade's (decision 0084)
-    **CANON_HTTP,  # canon, frames and declared conflicts (decisions 0078-0080)
-    **TIMELINE_HTTP,  # the timeline's (decisions 0088-0090)
-    **NARRATIVE_HTTP,  # narrative accounts' (decision 0085)
-    **CLAIM_HTTP,  # the claims ledger's (decision 0081)
-    **CASCADE_HTTP,  # the recall cascade's (decisions 0095-0097)
-}
+_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Call, Any], Any]]]
+_HTTP = capabilities.merged(
+    "rest",
+    "HTTP",  # each capability folder's (decision 0177), after the core's
+    {
+        # name: (answer model, query or body model, or the name of the one made, envelope)
+        "health": (HealthOut, None, _health),
+        "whoami": (WhoAmIOut, None, _whoami),
+        "store": (FactOut, StoreIn, lambda c, r: to_wire(r)),
+        "ls": (LsOut, LsQuery, _at_path("entries")),
+        "tree": (TreeNodeOut, TreeQuery, lambda c, r: to_wire(r)),
+        "cat": (CatOut, CatQuery, _at_path("facts")),
+        "recall": (RecallOut, RecallQuery, lambda c, r: {"hits": to_wire(r)}),
+        "tags": (TagsOut, TagsQuery, _tags),
+        "show": (FactDetailOut, ShowQuery, lambda c, r: to_wire(r)),
+        "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
+        "forget": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
+        "supersede": (FactOut, SupersedeIn, lambda c, r: to_wire(r)),
+        "restore": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
+        "update": (FactOut, UpdateIn, lambda c, r: to_wire(r)),
+        "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
+        "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
+    },
+)
 
 
 _BY_OUTPUT: dict[str, type[BaseModel]] = {"Fact": FactOut, "list[RecallHit]": RecallOut}

@@ -15,7 +15,7 @@ from embornal.interfaces.http.schemas import Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
 __all__ = [
-    "NARRATIVE_HTTP",
+    "HTTP",
     "NarrateIn",
     "NarrativeOut",
     "NarrativeViewOut",
@@ -112,7 +112,7 @@ def _listed(c: Any, r: Any) -> Any:
     return {"narratives": to_wire(r)}
 
 
-NARRATIVE_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     "narrate": (NarrativeOut, NarrateIn, _whole),
     "current_narrative": (NarrativeViewOut, "CurrentQuery", _whole),
     "review_narrative": (NarrativeOut, "NarrativeReviewIn", _whole),

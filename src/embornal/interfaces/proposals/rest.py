@@ -1,5 +1,5 @@
 """The REST models of proposals and retention (decisions 0055–0057), and what the API adds
-to their catalogue records: :data:`PROPOSAL_HTTP` (answer model, query or body model,
+to their catalogue records: :data:`HTTP` (answer model, query or body model,
 envelope), spliced into :mod:`embornal.interfaces.http.api`."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
 __all__ = [
-    "PROPOSAL_HTTP",
+    "HTTP",
     "ApproveIn",
     "EditIn",
     "ProposalItemOut",
@@ -169,7 +169,7 @@ def _same(c: Any, r: Any) -> Any:
     return to_wire(r)
 
 
-PROPOSAL_HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., Any]]] = {
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., Any]]] = {
     "propose": (ProposalOut, ProposeIn, _same),
     "ingest": (ProposalOut, IngestIn, _same),
     "proposals": (ProposalsOut, ProposalsQuery, lambda c, r: {"proposals": to_wire(r)}),

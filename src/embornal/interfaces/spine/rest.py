@@ -1,21 +1,30 @@
 """The REST models of the spine's and visibility's writes: confirm, contradict, evidence,
-visibility (the store's own fields are in :mod:`embornal.interfaces.http.schemas`)."""
+visibility (the store's own fields are in :mod:`embornal.interfaces.http.schemas`), and
+the spine's route table :data:`HTTP` (importance's models are in :mod:`.importance_rest`)."""
 
 from __future__ import annotations
 
-from pydantic import Field
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
 
 from embornal.domain.facts import MAX_REASON_LENGTH
 from embornal.domain.spine import MAX_EVIDENCE_NOTE
+from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import (
     ID_PATTERN,
     EvidenceIn,
     EvidenceText,
+    FactOut,
+    UndoOut,
     VisibilityIn,
     _In,
 )
+from embornal.interfaces.spine.importance_rest import DueOut, DueQuery, PinOut
+from embornal.interfaces.wire import to_wire
 
-__all__ = ["ConfirmIn", "ContradictIn", "EvidenceAddIn", "VisibilityChangeIn"]
+__all__ = ["HTTP", "ConfirmIn", "ContradictIn", "EvidenceAddIn", "VisibilityChangeIn"]
 
 
 class ConfirmIn(_In):
@@ -53,3 +62,23 @@ class VisibilityChangeIn(_In):
 
     visibility: VisibilityIn
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
+
+
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
+    # name: (answer model, query or body model, or the name of the one made, envelope)
+    "confirm": (FactOut, ConfirmIn, lambda c, r: to_wire(r)),
+    "contradict": (FactOut, ContradictIn, lambda c, r: to_wire(r)),
+    "add_evidence": (FactOut, EvidenceAddIn, lambda c, r: to_wire(r)),
+    "undo": (
+        UndoOut,
+        "ReasonIn",
+        lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
+    ),
+    "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
+    "pin": (PinOut, "PinIn", lambda c, r: to_wire(r)),
+    "unpin": (FactOut, "PinIn", lambda c, r: to_wire(r)),
+    "set_weight": (FactOut, "WeightIn", lambda c, r: to_wire(r)),
+    "set_lifetime": (FactOut, "LifetimeIn", lambda c, r: to_wire(r)),
+    "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
+}
+"""The spine's routes: what HTTP adds to each catalogue record (decision 0177)."""

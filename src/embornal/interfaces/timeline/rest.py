@@ -16,7 +16,7 @@ from embornal.interfaces.history.rest_models import MemoryStatusOut
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["TIMELINE_HTTP", "EvidenceOut", "HistoryHitOut", "TimelineEntryOut"]
+__all__ = ["HTTP", "EvidenceOut", "HistoryHitOut", "TimelineEntryOut"]
 
 _When = Field(
     None, max_length=64, description="ISO-8601 (no zone: UTC; a date: its first instant)."
@@ -99,9 +99,7 @@ def _whole(c: Any, r: Any) -> Any:
     return to_wire(r)
 
 
-TIMELINE_HTTP: dict[
-    str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]
-] = {
+HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {
     "set_history_context": (MemoryStatusOut, ContextIn, _whole),
     "timeline": (TimelineOut, TimelineQuery, lambda c, r: {"entries": to_wire(r)}),
     "search_history": (HistoryHitsOut, SearchHistoryQuery, lambda c, r: {"hits": to_wire(r)}),

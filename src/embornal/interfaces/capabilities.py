@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, TypeVar
@@ -35,30 +36,31 @@ _V = TypeVar("_V")
 TRANSPORTS = frozenset({"cli", "http", "mcp"})
 """The folders of the generic transports: not capabilities."""
 
-_HERE = os.path.dirname(__file__)
 
+def having(kind: str) -> tuple[str, ...]:
+    """The capability folders of this package that hold a module ``kind`` (``catalog``,
+    ``wire``, ``mcp_out``, ``rest``), sorted by name.
 
-def having(kind: str, root: str = _HERE) -> tuple[str, ...]:
-    """The capability folders under ``root`` (this package's) that hold a module
-    ``kind`` (``catalog``, ``wire``, ``mcp_out``, ``rest``), sorted by name.
-
-    A folder is a package (it has ``__init__.py``) not among :data:`TRANSPORTS`; it
-    holds ``kind`` as ``kind.py`` or as a package ``kind/``. Read from the directory
-    listing (``os.scandir``, not ``pkgutil``, whose import costs a short command).
+    A folder is a package (it has ``__init__.py``) in a directory of the package's
+    ``__path__``, not among :data:`TRANSPORTS`; it holds ``kind`` as ``kind.py`` or as a
+    package ``kind/``. Read from the directory listing (``os.scandir``, not ``pkgutil``,
+    whose import costs a short command).
     """
-    return tuple(
-        sorted(
-            entry.name
-            for entry in os.scandir(root)
-            if entry.is_dir()
-            and entry.name not in TRANSPORTS
-            and _is_file(entry.path, "__init__.py")
-            and (
-                _is_file(entry.path, f"{kind}.py")
-                or _is_file(os.path.join(entry.path, kind), "__init__.py")
+    found: set[str] = set()
+    for root in sys.modules[__package__].__path__:
+        with os.scandir(root) as entries:
+            found.update(
+                entry.name
+                for entry in entries
+                if entry.is_dir()
+                and entry.name not in TRANSPORTS
+                and _is_file(entry.path, "__init__.py")
+                and (
+                    _is_file(entry.path, f"{kind}.py")
+                    or _is_file(os.path.join(entry.path, kind), "__init__.py")
+                )
             )
-        )
-    )
+    return tuple(sorted(found))
 
 
 def _is_file(folder: str, name: str) -> bool:

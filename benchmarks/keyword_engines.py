@@ -4,7 +4,7 @@ search of decisions 0110/0122, and tantivy, on scale.py's corpus and queries.
     python benchmarks/keyword_engines.py [--n 1000000] [--queries 200] [--work DIR]
 
 The texts are ``scale.py``'s (``build_corpus``, the loader's own random stream), turned
-into the terms the SQLite store gives FTS5 (:func:`embornal.domain.text.fts_document`)
+into the terms the SQLite store gives FTS5 (:func:`embornal.domain.recall.text.fts_document`)
 and indexed directly into each engine (no Memory, no event log). Each query keeps the
 terms recall keeps (``query_terms``, then ``select_terms`` on the index's counts) and asks
 for the top ``--limit`` (10). Per candidate: build time and index size, p50/p95 wall and
@@ -82,7 +82,7 @@ def _log(message: str) -> None:
 
 def documents(seed: int, n: int) -> list[str]:
     """The derived keyword document of each of scale.py's first ``n`` facts (row i+1)."""
-    from embornal.domain.text import fts_document
+    from embornal.domain.recall.text import fts_document
 
     corpus = build_corpus(seed, n)
     rng = random.Random(f"{seed}:facts:{n}")
@@ -161,7 +161,7 @@ def _fts_bytes(conn: Any) -> int:
 
 
 def fts5_exact(conn: Any) -> Callable[[list[str], int], list[tuple[int, float]]]:
-    from embornal.domain.text import fts_query
+    from embornal.domain.recall.text import fts_query
 
     sql = (
         "SELECT rowid, bm25(facts_fts) AS rank FROM facts_fts WHERE facts_fts MATCH ? "
@@ -177,7 +177,7 @@ def fts5_exact(conn: Any) -> Callable[[list[str], int], list[tuple[int, float]]]
 def fts5_bounded(
     conn: Any, df_of: Callable[[list[str]], dict[str, int]], candidates: int
 ) -> Callable[[list[str], int], list[tuple[int, float]]]:
-    from embornal.domain.text import fts_query
+    from embornal.domain.recall.text import fts_query
     from embornal.storage.sqlite import keyword
 
     def rows_of(sql: str, params: Sequence[Any]) -> list[Any]:
@@ -334,8 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=None, help="where the indexes go (kept)")
     ap.add_argument("--engines", default="fts5_exact,fts5_bounded,tantivy")
     args = ap.parse_args(argv)
-    from embornal.domain.ranking import select_terms
-    from embornal.domain.text import query_terms
+    from embornal.domain.recall.ranking import select_terms
+    from embornal.domain.recall.text import query_terms
 
     engines = set(args.engines.split(","))
     if "tantivy" in engines and importlib.util.find_spec("tantivy") is None:

@@ -63,7 +63,7 @@ def main() -> None:
     )
     args = ap.parse_args()
     from embornal import Memory
-    from embornal.domain import keyword_bound
+    from embornal.domain.recall import keyword_bound
 
     src = Path(args.db)
     load = json.loads((src.parent / "load.json").read_text(encoding="utf-8"))
@@ -175,9 +175,9 @@ def _share(top: list[str], exact: list[str]) -> float:
 
 def _kind(mem: Any, query: Any) -> str:
     """ "light" (no heavy term), "heavy+light" or "heavy only", as recall selects terms."""
-    from embornal.domain import keyword_bound
-    from embornal.domain.ranking import select_terms
-    from embornal.domain.text import query_terms
+    from embornal.domain.recall import keyword_bound
+    from embornal.domain.recall.ranking import select_terms
+    from embornal.domain.recall.text import query_terms
 
     terms = query_terms(query.text)
     store = mem._store  # the benchmark's own look at the terms' document counts

@@ -104,7 +104,7 @@ def measure(
 ) -> dict[str, Any]:
     from embornal import FixedClock, Memory
     from embornal.adapters.rerank.onnx import OnnxReranker
-    from embornal.domain.ranking import FusionSettings
+    from embornal.domain.recall.ranking import FusionSettings
 
     facts, asked = _corpus(data_dir, conversations, queries)
     rss_before = rss_now_mb()

@@ -38,7 +38,7 @@ if __package__ in (None, ""):
 
 from benchmarks.common import REPO_ROOT, latency_summary, machine_info, results_parser, save_results
 
-from embornal.domain.screening import screen
+from embornal.domain.history.screening import screen
 
 SECTION = "Injection screen: false positives on ordinary text (decision 0066)"
 TARGET_FALSE_POSITIVE = 0.001

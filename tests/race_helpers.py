@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from embornal import Memory
-from embornal.domain.fact_aggregate import FactState
+from embornal.domain.facts.aggregate import FactState
 
 
 def after_first_load(

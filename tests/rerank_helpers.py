@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.domain.ranking import FusionSettings
+from embornal.domain.recall.ranking import FusionSettings
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"

@@ -140,7 +140,7 @@ def test_one_bad_fact_refuses_the_batch_and_writes_nothing(tmp_path: Path) -> No
 
 def test_a_stale_expected_version_in_an_append_refuses_all_of_it(tmp_path: Path) -> None:
     from embornal.domain.events import ActorKind, FactStored, NewEvent
-    from embornal.domain.tags import Tag
+    from embornal.domain.facts.tags import Tag
     from embornal.storage.sqlite.connect import atomic
     from embornal.storage.sqlite.eventlog import append
 

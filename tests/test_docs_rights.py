@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from embornal.domain.rights import RIGHTS, markdown_table
+from embornal.domain.access.rights import RIGHTS, markdown_table
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "security.md"
 
@@ -13,6 +13,8 @@ def test_the_security_page_shows_the_declared_rights_table() -> None:
     text = DOC.read_text(encoding="utf-8")
     begin, end = "<!-- rights-table: begin -->\n", "<!-- rights-table: end -->"
     shown = text[text.index(begin) + len(begin) : text.index(end)]
-    assert shown == markdown_table(), "regenerate with embornal.domain.rights.markdown_table()"
+    assert shown == markdown_table(), (
+        "regenerate with markdown_table() of embornal.domain.access.rights"
+    )
     for name in RIGHTS:
         assert f"| `{name}` |" in shown

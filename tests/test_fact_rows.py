@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 
 
 def _ordinary(fact: Fact) -> Fact:

@@ -77,7 +77,7 @@ def test_a_bad_item_in_store_many_writes_none_of_the_batch(memory: Memory) -> No
 
 
 def test_content_just_under_the_limit_is_stored_whole(memory: Memory) -> None:
-    from embornal.domain.facts import MAX_CONTENT_BYTES
+    from embornal.domain.facts.fact import MAX_CONTENT_BYTES
 
     text = "é" * (MAX_CONTENT_BYTES // 2)  # two bytes each: exactly the limit
     fact = memory.store("/big", text)
@@ -304,7 +304,7 @@ def test_forget_restore_and_purge_require_a_reason(
 
 
 def test_reason_limits(memory: Memory, fact_id: str) -> None:
-    from embornal.domain.facts import MAX_REASON_LENGTH
+    from embornal.domain.facts.fact import MAX_REASON_LENGTH
 
     _refused(
         memory, InvalidInput, lambda: memory.forget(fact_id, reason="r" * (MAX_REASON_LENGTH + 1))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.domain.ranking import SPINE_WEIGHTS, spine_lift
+from embornal.domain.recall.ranking import SPINE_WEIGHTS, spine_lift
 from embornal.errors import (
     AccessDenied,
     Conflict,

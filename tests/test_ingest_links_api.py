@@ -5,7 +5,7 @@ the conflicts' entity resolution, to one live entity the subject may read adds a
 from __future__ import annotations
 
 from embornal import Memory
-from embornal.domain.resolution import EntityProfile, mention_profiles, resolve_mention
+from embornal.domain.conflicts.resolution import EntityProfile, mention_profiles, resolve_mention
 
 CHAT = """User: Remember that my sister Ana Lopez lives in Porto.
 User: I had lunch with Marco Rossi yesterday."""

@@ -30,8 +30,8 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory, NewFact
-from embornal.domain import keyword_bound
-from embornal.domain.text import fts_query
+from embornal.domain.recall import keyword_bound
+from embornal.domain.recall.text import fts_query
 from embornal.storage.contract.store import Store
 from embornal.storage.factory import open_store
 from embornal.storage.sqlite import keyword_index

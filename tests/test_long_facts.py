@@ -14,7 +14,7 @@ import pytest
 
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.domain.chunks import CHUNK_CHARS, chunk_text, piece_similarity
+from embornal.domain.recall.chunks import CHUNK_CHARS, chunk_text, piece_similarity
 from embornal.storage.sqlite import migrations, vectors
 from embornal.storage.sqlite.connect import connect
 from embornal.storage.sqlite.migrations import MIGRATIONS, applied

@@ -200,7 +200,7 @@ def test_an_old_database_keeps_its_facts(
 ) -> None:
     """A memory written before the last migrations existed keeps every fact it held."""
     from embornal.domain.events import ActorKind, FactStored, NewEvent
-    from embornal.domain.tags import Tag
+    from embornal.domain.facts.tags import Tag
     from embornal.storage.sqlite.store import SqliteStore
 
     guide_at = ALL_NAMES.index("0003_memory_guide") + 1
@@ -264,7 +264,7 @@ def _creates_then_fails(conn: Connection, clock: Clock) -> None:
 
 def _appends_then_fails(conn: Connection, clock: Clock) -> None:
     from embornal.domain.events import ActorKind, FactStored, NewEvent
-    from embornal.domain.tags import Tag
+    from embornal.domain.facts.tags import Tag
     from embornal.storage.sqlite.eventlog import append
 
     append(

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from embornal import FixedClock, Memory
-from embornal.domain.portable_markdown import parse_file, render_file
+from embornal.domain.portability.markdown import parse_file, render_file
 from embornal.errors import InvalidImport, InvalidInput
 
 

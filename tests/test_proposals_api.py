@@ -11,7 +11,7 @@ import pytest
 from tests.race_helpers import after_first_load
 
 from embornal import FixedClock, Memory
-from embornal.domain.proposal_policy import ProposalPolicy
+from embornal.domain.proposals.policy import ProposalPolicy
 from embornal.errors import AccessDenied, Conflict, InvalidInput, NotFound, ProposalChanged
 
 

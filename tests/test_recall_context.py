@@ -9,7 +9,7 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.domain.ranking import (
+from embornal.domain.recall.ranking import (
     NEIGHBOUR_WEIGHTS,
     FusionSettings,
     neighbour_boost,

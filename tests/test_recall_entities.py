@@ -13,8 +13,8 @@ import pytest
 
 from embornal import Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.domain.query_entities import entity_share, query_entities
-from embornal.domain.ranking import (
+from embornal.domain.recall.query_entities import entity_share, query_entities
+from embornal.domain.recall.ranking import (
     ENTITY_WEIGHT,
     TEMPORAL_WEIGHT,
     FusionSettings,

@@ -14,8 +14,8 @@ import pytest
 
 from embornal import FixedClock, Memory, NewFact
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.domain.feedback import feedback_terms, mix_feedback
-from embornal.domain.ranking import (
+from embornal.domain.recall.feedback import feedback_terms, mix_feedback
+from embornal.domain.recall.ranking import (
     FEEDBACK_WEIGHT,
     TEMPORAL_WEIGHT,
     FusionSettings,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.domain.proposal_policy import ProposalPolicy
-from embornal.domain.retention import RETENTION, score
+from embornal.domain.proposals.policy import ProposalPolicy
+from embornal.domain.proposals.retention import RETENTION, score
 from embornal.errors import InvalidInput
 
 

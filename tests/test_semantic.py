@@ -9,7 +9,7 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.adapters.embeddings.base import FailingEmbedder, FakeEmbedder
-from embornal.domain.ranking import FusionSettings
+from embornal.domain.recall.ranking import FusionSettings
 from embornal.errors import ConfigError, InvalidInput, VectorWidthMismatch
 
 DIMS = 384

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.domain import confidence as C
-from embornal.domain.spine import EvidenceRef, EvidenceType
+from embornal.domain.spine import confidence as C
+from embornal.domain.spine.justification import EvidenceRef, EvidenceType
 from embornal.errors import (
     AccessDenied,
     Conflict,

@@ -16,7 +16,7 @@ import pytest
 
 from embornal import FixedClock, Memory
 from embornal.domain.events import EVENTS, FactStored
-from embornal.domain.fact_aggregate import FactState
+from embornal.domain.facts.aggregate import FactState
 from embornal.errors import ConcurrencyError, Conflict
 from embornal.service.facts import lifecycle
 from embornal.storage.sqlite.connect import connect

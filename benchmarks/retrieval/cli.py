@@ -209,7 +209,7 @@ def fusion_settings(settings: Sequence[tuple[str, str]]) -> object | None:
     when nothing is changed. A value takes the type of the field's default."""
     if not settings:
         return None
-    from embornal.domain.ranking import FusionSettings
+    from embornal.domain.recall.ranking import FusionSettings
     from embornal.domain.records import record_fields
 
     base = FusionSettings()

@@ -36,11 +36,11 @@ _WHERE = {
     "ActorKind": "embornal.domain.events",
     "Event": "embornal.domain.events",
     "EmbornalError": "embornal.errors",
-    "Fact": "embornal.domain.facts",
+    "Fact": "embornal.domain.facts.fact",
     "FixedClock": "embornal.domain.clock",
     "SystemClock": "embornal.domain.clock",
-    "ScoreParts": "embornal.domain.ranking",
-    "Tag": "embornal.domain.tags",
+    "ScoreParts": "embornal.domain.recall.ranking",
+    "Tag": "embornal.domain.facts.tags",
     "Memory": "embornal.service.memory",
     "DueFact": "embornal.service.results",
     "FactDetail": "embornal.service.results",
@@ -55,9 +55,9 @@ _WHERE = {
 if _typing.TYPE_CHECKING:
     from embornal.domain.clock import FixedClock, SystemClock
     from embornal.domain.events import ActorKind, Event
-    from embornal.domain.facts import Fact
-    from embornal.domain.ranking import ScoreParts
-    from embornal.domain.tags import Tag
+    from embornal.domain.facts.fact import Fact
+    from embornal.domain.facts.tags import Tag
+    from embornal.domain.recall.ranking import ScoreParts
     from embornal.errors import EmbornalError
     from embornal.service.memory import Memory
     from embornal.service.results import (

@@ -30,9 +30,9 @@ from hypothesis import strategies as st
 
 from embornal import FixedClock, Memory
 from embornal.domain import paths as P
-from embornal.domain.access import decide, roles_of
-from embornal.domain.facts import Fact
-from embornal.domain.scope import EVERYTHING
+from embornal.domain.access.rules import decide, roles_of
+from embornal.domain.access.scope import EVERYTHING
+from embornal.domain.facts.fact import Fact
 from embornal.errors import AccessDenied, Conflict, EmbornalError, InvalidInput, NotFound
 from pg_server import PgServer
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from embornal import Memory, NewFact
-from embornal.domain import keyword_bound
+from embornal.domain.recall import keyword_bound
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from embornal import FixedClock, Memory
-from embornal.domain.ranking import FusionSettings
+from embornal.domain.recall.ranking import FusionSettings
 from embornal.service.results import RecallHit
 
 ASKED = "2026-12-02T15:00:00Z"

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from embornal import FixedClock, Memory
-from embornal.domain.access import MAX_ROLE_DEPTH, Rule, decide, parse_rule
+from embornal.domain.access.rules import MAX_ROLE_DEPTH, Rule, decide, parse_rule
 from embornal.domain.events import ActorKind, NewEvent, PolicyAdded
 from embornal.errors import AccessDenied, Conflict
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from embornal import Memory
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.errors import NotFound
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from embornal.adapters.config import IngestConfig
 from embornal.adapters.llm_extract import chat_url, extract_llm
-from embornal.domain.ingest import SourceText
-from embornal.domain.spine import EvidenceType
+from embornal.domain.proposals.ingest import SourceText
+from embornal.domain.spine.justification import EvidenceType
 from embornal.errors import ExtractorError, ExtractorNotConfigured
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)

@@ -206,7 +206,7 @@ def test_find_shows_only_what_the_subject_may_read(alice: MemoryAPI, bob: Memory
 
 
 def test_confirm_contradict_add_evidence(alice: MemoryAPI) -> None:
-    from embornal.domain.spine import EvidenceRef, EvidenceType
+    from embornal.domain.spine.justification import EvidenceRef, EvidenceType
     from embornal.errors import InvalidEvidence
 
     fact = alice.store("/projects/x", "X builds with uv.")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from embornal import FixedClock, Memory
-from embornal.domain.rights import READ, RIGHTS
+from embornal.domain.access.rights import READ, RIGHTS
 from embornal.errors import NotFound
 from embornal.interfaces.api import MemoryAPI
 from embornal.interfaces.catalog import CATALOG

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.domain.ranking import ENTITY_WEIGHT, TEMPORAL_WEIGHT
+from embornal.domain.recall.ranking import ENTITY_WEIGHT, TEMPORAL_WEIGHT
 from embornal.errors import InvalidInput
 from embornal.interfaces.api import MemoryAPI
 

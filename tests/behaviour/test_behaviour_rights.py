@@ -2,7 +2,7 @@
 locally and through the REST client.
 
 Every operation that changes or removes a fact it names declares ``write`` or ``delete``
-on it (:data:`embornal.domain.rights.RIGHTS`). Here a subject with a new token's rules
+on it (:data:`embornal.domain.access.rights.RIGHTS`). Here a subject with a new token's rules
 (its own facts, storing anywhere, public reads) calls each of them on another owner's
 public fact, which it may read: every call is refused (``AccessDenied``: 403 remotely)
 and the event log is unchanged. An operation whose declaration names a fact but that has
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from embornal import Memory
-from embornal.domain.rights import (
+from embornal.domain.access.rights import (
     EVENT,
     ITEMS,
     LEDGER,

@@ -15,7 +15,7 @@ import pytest
 from benchmarks import embed_report, embed_texts
 from benchmarks import embed_throughput as et
 from embornal.adapters.embeddings.base import FakeEmbedder
-from embornal.domain.chunks import CHUNK_CHARS, chunk_text
+from embornal.domain.recall.chunks import CHUNK_CHARS, chunk_text
 
 TINY = embed_texts.make_texts(seed=7, count=12, long_count=3, queries=5)
 

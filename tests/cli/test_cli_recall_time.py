@@ -8,7 +8,7 @@ from collections.abc import Callable
 from cli_helpers import Run
 
 from embornal import Memory
-from embornal.domain.ranking import ENTITY_WEIGHT, TEMPORAL_WEIGHT
+from embornal.domain.recall.ranking import ENTITY_WEIGHT, TEMPORAL_WEIGHT
 
 ASKED = "2026-12-02T15:00:00Z"  # a Wednesday
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
+from embornal.domain.recall.chunks import CHUNK_CHARS, chunk_text, mean_vector
 
 
 def test_a_short_text_is_one_piece() -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from embornal.domain.claims import (
+from embornal.domain.claims.ledger import (
     CLAIM_TYPES,
     ClaimState,
     ClaimStatus,

@@ -21,7 +21,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from embornal.domain.confidence import (
+from embornal.domain.events import ActorKind
+from embornal.domain.kinds import Kind
+from embornal.domain.spine.confidence import (
     DEFAULT_CONFIDENCE,
     ConfidenceStep,
     ConfidenceTable,
@@ -43,9 +45,7 @@ from embornal.domain.confidence import (
     prior,
     step_weight,
 )
-from embornal.domain.events import ActorKind
-from embornal.domain.kinds import Kind
-from embornal.domain.spine import Lifetime, LifetimePolicy
+from embornal.domain.spine.justification import Lifetime, LifetimePolicy
 from embornal.errors import InvalidConfidence, InvalidInput
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

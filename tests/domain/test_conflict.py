@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from embornal.domain.conflict import (
+from embornal.domain.conflicts.aggregate import (
     ConflictClass,
     OpenConflict,
     Outcome,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from embornal.domain.conversations import ChatTurn, Conversation, label_of, transcripts
+from embornal.domain.portability.conversations import ChatTurn, Conversation, label_of, transcripts
 
 
 def _conversation(*turns: ChatTurn, title: str = "t", at: str | None = None) -> Conversation:

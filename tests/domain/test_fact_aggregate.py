@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from embornal.domain.events import FactForgotten, FactPurged, FactRestored, FactStored
-from embornal.domain.fact_aggregate import (
+from embornal.domain.facts.aggregate import (
     FactState,
     FactStatus,
     ForgetFact,
@@ -24,7 +24,7 @@ from embornal.domain.fact_aggregate import (
     evolve,
     fold,
 )
-from embornal.domain.tags import Tag
+from embornal.domain.facts.tags import Tag
 from embornal.errors import Conflict, InvalidContent, InvalidInput
 
 NOW = datetime(2026, 1, 1, 12, tzinfo=UTC)

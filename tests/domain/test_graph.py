@@ -19,8 +19,9 @@ from embornal.domain.events import (
     to_payload,
 )
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
-from embornal.domain.fact_aggregate import FactState, fold
-from embornal.domain.graph import (
+from embornal.domain.facts.aggregate import FactState, fold
+from embornal.domain.facts.tags import Tag
+from embornal.domain.graph.rules import (
     EMITS,
     INVERSE,
     SYMMETRIC,
@@ -37,8 +38,7 @@ from embornal.domain.graph import (
     query_relation,
 )
 from embornal.domain.kinds.registry import KINDS
-from embornal.domain.spine import EvidenceRef
-from embornal.domain.tags import Tag
+from embornal.domain.spine.justification import EvidenceRef
 from embornal.domain.undo import decide_undo
 from embornal.errors import Conflict, InvalidLink, InvalidMerge, NotFound, NotUndoable
 from embornal.interfaces.graph.catalog import INVERSE_NAMES, RELATIONS

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from embornal.domain.graph import Relation
-from embornal.domain.history_context import (
+from embornal.domain.graph.rules import Relation
+from embornal.domain.history.context import (
     MAX_EVIDENCE,
     HistoryContext,
     check_context,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.domain.graph import Relation
-from embornal.domain.import_history import HistoryData, HistoryMemory, map_history
-from embornal.domain.import_mapping import (
+from embornal.domain.graph.rules import Relation
+from embornal.domain.portability.import_history import HistoryData, HistoryMemory, map_history
+from embornal.domain.portability.import_mapping import (
     IMPORT_CONFIDENCE,
     Entity,
     Graph,

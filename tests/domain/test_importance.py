@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from embornal.domain.decay import staleness
 from embornal.domain.events import (
     EVENTS,
     FactForgotten,
@@ -16,8 +15,10 @@ from embornal.domain.events import (
     FactLifetimeChanged,
 )
 from embornal.domain.events.protocol import MemoryUnpinNoop
-from embornal.domain.fact_aggregate import StoreFact, decide_store, evolve, fold
-from embornal.domain.fact_spine_decisions import (
+from embornal.domain.facts.aggregate import StoreFact, decide_store, evolve, fold
+from embornal.domain.recall.ranking import SPINE_WEIGHTS, spine_lift
+from embornal.domain.spine.decay import staleness
+from embornal.domain.spine.decisions import (
     PinFact,
     SetLifetime,
     SetWeight,
@@ -25,8 +26,7 @@ from embornal.domain.fact_spine_decisions import (
     decide_set_lifetime,
     decide_set_weight,
 )
-from embornal.domain.ranking import SPINE_WEIGHTS, spine_lift
-from embornal.domain.spine import LifetimePolicy, check_weight, read_lifetime
+from embornal.domain.spine.justification import LifetimePolicy, check_weight, read_lifetime
 from embornal.errors import Conflict, InvalidImportance, InvalidLifetime
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)

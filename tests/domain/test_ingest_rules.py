@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from embornal.domain.ingest import Draft, SourceText, extract_rules, split_turns
 from embornal.domain.kinds.registry import KINDS
-from embornal.domain.spine import EvidenceType
+from embornal.domain.proposals.ingest import Draft, SourceText, extract_rules, split_turns
+from embornal.domain.spine.justification import EvidenceType
 
 NOW = datetime(2026, 12, 1, 15, 0, tzinfo=UTC)  # a Tuesday
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 import pytest
 
-from embornal.domain.facts import DEFAULT_KIND, MAX_CONTENT_BYTES
+from embornal.domain.facts.fact import DEFAULT_KIND, MAX_CONTENT_BYTES
 from embornal.domain.kinds import (
     KINDS,
     V1_SCHEMAS,

@@ -11,9 +11,8 @@ import pytest
 
 from embornal.domain.events import EVENTS, ActorKind, DomainEvent, Event
 from embornal.domain.events.proposals import ProposalApproved, ProposalEdited
-from embornal.domain.fact_aggregate import FactState, FactStatus
-from embornal.domain.proposal_policy import ProposalPolicy
-from embornal.domain.proposals import (
+from embornal.domain.facts.aggregate import FactState, FactStatus
+from embornal.domain.proposals.aggregate import (
     ITEM_TYPES,
     MAX_ITEMS,
     Applied,
@@ -31,6 +30,7 @@ from embornal.domain.proposals import (
     register_item_type,
     stream_of,
 )
+from embornal.domain.proposals.policy import ProposalPolicy
 from embornal.errors import Conflict, InvalidInput, ProposalChanged
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

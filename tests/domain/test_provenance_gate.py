@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.domain.provenance import Corroboration as C
-from embornal.domain.provenance import clean_label, gate
+from embornal.domain.history.provenance import Corroboration as C
+from embornal.domain.history.provenance import clean_label, gate
 
 
 def test_a_known_origin_needs_one_different_source() -> None:

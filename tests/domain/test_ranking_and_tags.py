@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.domain.ranking import (
+from embornal.domain.facts.tags import Tag, check_subject, parse_tag, parse_tags
+from embornal.domain.recall.ranking import (
     DF_CEILING_MIN_DOCS,
     candidate_count,
     keyword_total,
     rescale_bm25,
     select_terms,
 )
-from embornal.domain.tags import Tag, check_subject, parse_tag, parse_tags
 from embornal.errors import InvalidSubject, InvalidTag, OwnerTagForbidden
 
 
@@ -56,7 +56,7 @@ def test_subject_names_hold_no_space_equals_or_comma() -> None:
 
 
 def test_vector_cuts_floor_and_share() -> None:
-    from embornal.domain.ranking import cut_vector
+    from embornal.domain.recall.ranking import cut_vector
 
     assert cut_vector([("a", 0.10), ("b", 0.05)], 0.15, 0.0) == []
     assert cut_vector([("a", 0.9), ("b", 0.5), ("c", 0.2)], 0.0, 0.5) == [("a", 0.9), ("b", 0.5)]
@@ -64,7 +64,7 @@ def test_vector_cuts_floor_and_share() -> None:
 
 
 def test_fusion_maths() -> None:
-    from embornal.domain.ranking import FusionSettings, fuse_linear, fuse_rrf
+    from embornal.domain.recall.ranking import FusionSettings, fuse_linear, fuse_rrf
 
     settings = FusionSettings(method="rrf", vector_weight=1.0)
     rrf = fuse_rrf(["a", "b"], ["b", "c"], settings)
@@ -80,7 +80,7 @@ def test_fusion_maths() -> None:
 
 
 def test_minmax_fusion_rescales_the_cosines_over_the_candidates() -> None:
-    from embornal.domain.ranking import (
+    from embornal.domain.recall.ranking import (
         FusionSettings,
         fuse_linear,
         rescale_similarity,
@@ -102,7 +102,7 @@ def test_minmax_fusion_rescales_the_cosines_over_the_candidates() -> None:
 
 
 def test_hybrid_takes_each_bm25_as_a_share_of_the_best() -> None:
-    from embornal.domain.ranking import FusionSettings, bm25_share, keyword_scores
+    from embornal.domain.recall.ranking import FusionSettings, bm25_share, keyword_scores
 
     assert bm25_share([-4.0, -2.0, -1.0]) == pytest.approx([1.0, 0.5, 0.25])
     assert bm25_share([-3.0]) == [1.0]

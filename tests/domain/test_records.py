@@ -75,7 +75,7 @@ def test_a_record_runs_its_post_init() -> None:
 
 
 def test_the_wire_shows_a_record_as_the_dataclass_it_was() -> None:
-    from embornal.domain.access import Decision, Rule
+    from embornal.domain.access.rules import Decision, Rule
     from embornal.domain.records import record_fields
     from embornal.interfaces.wire import to_wire
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from embornal.domain import relative_time
-from embornal.domain.relative_time import (
+from embornal.domain.recall import relative_time
+from embornal.domain.recall.relative_time import (
     TimeWindow,
     check_asked,
     closeness,

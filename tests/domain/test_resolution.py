@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.domain.resolution import (
+from embornal.domain.conflicts.resolution import (
     blocking_keys,
     compare,
     fold,

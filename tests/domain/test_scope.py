@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from embornal.domain.access import DEFAULT_RULES, Rule, decide
-from embornal.domain.scope import EVERYTHING, NOTHING, ReadScope, read_scope, scope_for
+from embornal.domain.access.rules import DEFAULT_RULES, Rule, decide
+from embornal.domain.access.scope import EVERYTHING, NOTHING, ReadScope, read_scope, scope_for
 
 
 def _p(sub: str, obj: str, eft: str = "allow", act: str = "read") -> Rule:

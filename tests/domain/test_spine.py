@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from embornal.domain.events import ActorKind
-from embornal.domain.spine import (
+from embornal.domain.spine.justification import (
     DEFAULT_LIFETIME,
     DEFAULT_VISIBILITY,
     MAX_EVIDENCE_VALUE,

@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from embornal.domain import confidence as C
 from embornal.domain.events import (
     ActorKind,
     Event,
@@ -20,8 +19,9 @@ from embornal.domain.events import (
     FactStored,
     to_payload,
 )
-from embornal.domain.fact_aggregate import FactState, FactStatus, StoreFact, decide_store, fold
-from embornal.domain.fact_spine_decisions import (
+from embornal.domain.facts.aggregate import FactState, FactStatus, StoreFact, decide_store, fold
+from embornal.domain.spine import confidence as C
+from embornal.domain.spine.decisions import (
     AddEvidence,
     ConfirmFact,
     ContradictFact,
@@ -29,7 +29,7 @@ from embornal.domain.fact_spine_decisions import (
     decide_confirm,
     decide_contradict,
 )
-from embornal.domain.spine import EvidenceRef, EvidenceType, parse_evidence
+from embornal.domain.spine.justification import EvidenceRef, EvidenceType, parse_evidence
 from embornal.errors import Conflict, InvalidConfidence, InvalidEvidence, InvalidInput, NotFound
 
 NOW = datetime(2026, 1, 1, 12, tzinfo=UTC)

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from embornal.domain import confidence as C
 from embornal.domain.events import (
     ActorKind,
     DomainEvent,
@@ -18,10 +17,11 @@ from embornal.domain.events import (
     FactEvidenceAdded,
     FactStored,
 )
-from embornal.domain.fact_aggregate import fold
-from embornal.domain.spine_series import RECALL, SeriesPoint, SpineSeries, spine_series
-from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce, strength
-from embornal.domain.tags import Tag
+from embornal.domain.facts.aggregate import fold
+from embornal.domain.facts.tags import Tag
+from embornal.domain.spine import confidence as C
+from embornal.domain.spine.series import RECALL, SeriesPoint, SpineSeries, spine_series
+from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS, Signals, reinforce, strength
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 FID = "01KC" + "0" * 22

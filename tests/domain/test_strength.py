@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce, strength
+from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS, Signals, reinforce, strength
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

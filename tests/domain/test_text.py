@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from embornal.domain.text import (
+from embornal.domain.recall.text import (
     fts_document,
     fts_query,
     index_terms,

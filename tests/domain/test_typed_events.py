@@ -26,7 +26,7 @@ from embornal.domain.events import (
     from_stored,
     to_payload,
 )
-from embornal.domain.tags import Tag
+from embornal.domain.facts.tags import Tag
 from embornal.errors import UnreadableEvent
 
 SECRET = "zebra-42-secret"

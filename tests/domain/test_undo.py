@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from embornal.domain import confidence as C
 from embornal.domain.events import (
     ALL_EVENT_CLASSES,
     EVENTS,
@@ -29,8 +28,9 @@ from embornal.domain.events import (
     PathUntagged,
     to_payload,
 )
-from embornal.domain.fact_aggregate import FactStatus, fold
-from embornal.domain.tags import Tag
+from embornal.domain.facts.aggregate import FactStatus, fold
+from embornal.domain.facts.tags import Tag
+from embornal.domain.spine import confidence as C
 from embornal.domain.undo import (
     NOT_UNDOABLE,
     UNDO,

@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from embornal.domain.access.scope import EVERYTHING, Viewer, visible_to
 from embornal.domain.events import EVENTS, FactStored, FactVisibilityChanged
-from embornal.domain.fact_aggregate import (
+from embornal.domain.facts.aggregate import (
     FactStatus,
     PurgeFact,
     StoreFact,
@@ -19,9 +20,12 @@ from embornal.domain.fact_aggregate import (
     decide_supersede,
     fold,
 )
-from embornal.domain.fact_spine_decisions import ChangeVisibility, decide_change_visibility
-from embornal.domain.scope import EVERYTHING, Viewer, visible_to
-from embornal.domain.spine import carried_visibility, parse_visibility, stored_visibility
+from embornal.domain.spine.decisions import ChangeVisibility, decide_change_visibility
+from embornal.domain.spine.justification import (
+    carried_visibility,
+    parse_visibility,
+    stored_visibility,
+)
 from embornal.errors import AccessDenied, Conflict, InvalidInput, InvalidVisibility
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from embornal import Memory
-from embornal.domain.canon import SOFT_CANON_LIMIT
 from embornal.domain.clock import FixedClock
+from embornal.domain.history.canon import SOFT_CANON_LIMIT
 from embornal.errors import InvalidInput, NotFound, ProtocolViolation
 from embornal.service.history import protocol
 from embornal.service.history.results import MemoryStatus

@@ -9,7 +9,7 @@ import pytest
 
 from embornal import Memory
 from embornal.domain.clock import FixedClock
-from embornal.domain.protocol import LEGACY_UNPIN_REASON, SOFT_ANCHOR_LIMIT
+from embornal.domain.history.protocol import LEGACY_UNPIN_REASON, SOFT_ANCHOR_LIMIT
 from embornal.errors import Conflict, InvalidInput, NotFound, ProtocolViolation
 from embornal.storage.sqlite.verify import compare_with_replay
 

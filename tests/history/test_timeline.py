@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory
-from embornal.domain.history_context import MAX_EVIDENCE, MAX_EXPAND
+from embornal.domain.history.context import MAX_EVIDENCE, MAX_EXPAND
 from embornal.errors import Conflict, InvalidInput, InvalidLink
 from embornal.storage.sqlite.verify import compare_with_replay
 

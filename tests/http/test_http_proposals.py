@@ -12,7 +12,7 @@ from http_helpers import API, assert_problem, bearer
 from starlette.testclient import TestClient
 
 from embornal import FixedClock, Memory
-from embornal.domain.proposal_policy import ProposalPolicy
+from embornal.domain.proposals.policy import ProposalPolicy
 from embornal.errors import InvalidInput, ProposalChanged
 from embornal.interfaces.cli.remote import RemoteMemory
 from embornal.interfaces.http.app import create_app

@@ -19,7 +19,7 @@ from types import MappingProxyType
 import pytest
 
 import embornal.interfaces
-from embornal.domain import rights
+from embornal.domain.access import rights
 from embornal.interfaces import capabilities, catalog
 from embornal.interfaces import wire as wire_module
 from embornal.interfaces.catalog import CORE_OPERATIONS, LOCAL_PART, part_modules, parts, whole

@@ -118,7 +118,7 @@ def test_one_over_the_limit_is_refused_naming_the_input_its_limit_and_length(
 
 
 def test_a_content_limit_counts_bytes_as_the_service_does() -> None:
-    from embornal.domain.facts import MAX_CONTENT_BYTES, check_content
+    from embornal.domain.facts.fact import MAX_CONTENT_BYTES, check_content
 
     (store,) = [op for op in whole() if op.name == "store"]
     content = store.input("content")

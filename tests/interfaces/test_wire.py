@@ -10,8 +10,8 @@ from pydantic import BaseModel
 
 from embornal import Memory
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
-from embornal.domain.ranking import ScoreParts
+from embornal.domain.facts.fact import Fact
+from embornal.domain.recall.ranking import ScoreParts
 from embornal.interfaces.canon import rest as CR
 from embornal.interfaces.cascade import rest as CA
 from embornal.interfaces.chronicle import rest as CH

@@ -10,7 +10,7 @@ import pytest
 from test_mcp_tools import connect, fail, ok
 
 from embornal import FixedClock, Memory
-from embornal.domain.proposal_policy import ProposalPolicy
+from embornal.domain.proposals.policy import ProposalPolicy
 
 pytestmark = pytest.mark.anyio
 

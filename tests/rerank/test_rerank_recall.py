@@ -11,7 +11,7 @@ import pytest
 
 from embornal import Memory
 from embornal.adapters.rerank.base import FakeReranker
-from embornal.domain.ranking import FusionSettings, rerank_places
+from embornal.domain.recall.ranking import FusionSettings, rerank_places
 from embornal.errors import InvalidInput, RerankerError
 
 TOP = 4

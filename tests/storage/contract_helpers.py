@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from embornal import FixedClock
-from embornal.domain.access import Rule
+from embornal.domain.access.rules import Rule
+from embornal.domain.access.scope import ReadScope, read_scope
 from embornal.domain.events import (
     ActorKind,
     DomainEvent,
@@ -19,8 +20,7 @@ from embornal.domain.events import (
     TokenRevoked,
 )
 from embornal.domain.events.protocol import MemoryCaptured
-from embornal.domain.scope import ReadScope, read_scope
-from embornal.domain.tags import Tag
+from embornal.domain.facts.tags import Tag
 from embornal.storage.contract.store import Store
 
 

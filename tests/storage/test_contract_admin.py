@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from contract_helpers import Events, write
 
-from embornal.domain.access import Rule
+from embornal.domain.access.rules import Rule
 from embornal.domain.events.protocol import MemoryCaptured
-from embornal.domain.protocol_state import history_of
+from embornal.domain.history.state import history_of
 from embornal.storage.contract.store import FactVector, Store, pack_vector
 
 MARKER = "zyzzogeton"
@@ -147,7 +147,7 @@ def test_one_unit_of_work_of_many_stores_projects_as_each_event_alone(
 def test_fact_counts_group_every_fact_in_scope_by_state_kind_and_stage(
     store: Store, events: Events
 ) -> None:
-    from embornal.domain.scope import EVERYTHING, NOTHING
+    from embornal.domain.access.scope import EVERYTHING, NOTHING
 
     guide = sum(n for *_, n in store.fact_counts(EVERYTHING))  # the guide facts of /memory
     (a,) = write(store, events.stored("/r", "first words"))

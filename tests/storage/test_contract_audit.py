@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contract_helpers import Events, scope, write
 
-from embornal.domain.scope import EVERYTHING
+from embornal.domain.access.scope import EVERYTHING
 from embornal.storage.contract.store import Store
 
 PUBLIC = scope(("allow", "path:/public/*"))

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from contract_helpers import Events, scope, write
 
+from embornal.domain.access.scope import EVERYTHING
 from embornal.domain.events import ActorKind, NewEvent
 from embornal.domain.events.canon import MemoryFramed
 from embornal.domain.events.types import DomainEvent, FactImportanceAdjusted
 from embornal.domain.guide import without_guide
-from embornal.domain.scope import EVERYTHING
 from embornal.storage.contract.store import Store
 
 

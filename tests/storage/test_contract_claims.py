@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contract_helpers import Events, write
 
-from embornal.domain.claims import stream_of
+from embornal.domain.claims.ledger import stream_of
 from embornal.domain.events import ActorKind, DomainEvent, NewEvent
 from embornal.domain.events.claims import (
     ClaimAdopted,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from contract_helpers import Events, scope, write
 
+from embornal.domain.conflicts.resolution import keys_of
 from embornal.domain.events import ActorKind, NewEvent
 from embornal.domain.events.conflicts import ConflictOpened, ConflictResolved
-from embornal.domain.fact_attributes import Condition
-from embornal.domain.resolution import keys_of
+from embornal.domain.facts.attributes import Condition
 from embornal.storage.contract.store import Store
 
 PUBLIC = scope(("allow", "path:/public/*"))

@@ -11,13 +11,13 @@ from datetime import timedelta
 from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
+from embornal.domain.access.scope import EVERYTHING
 from embornal.domain.clock import format_time
 from embornal.domain.events import ActorKind, FactsRecalled, FactStored, NewEvent
 from embornal.domain.events.graph import FactLinked
 from embornal.domain.events.protocol import MemoryCaptured
 from embornal.domain.guide import without_guide
-from embornal.domain.scope import EVERYTHING
-from embornal.domain.strength import strength
+from embornal.domain.spine.strength import strength
 from embornal.storage.contract.listing import ListFilter
 from embornal.storage.contract.store import Store
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
+from embornal.domain.access.scope import NOTHING
 from embornal.domain.events import ActorKind, FactRestored, FactsRecalled, NewEvent, PathUntagged
-from embornal.domain.scope import NOTHING
-from embornal.domain.tags import Tag
+from embornal.domain.facts.tags import Tag
 from embornal.storage.contract.store import PastReads, Store
 
 
@@ -131,7 +131,7 @@ def _typed(events: Events, path: str, kind: str, attributes: dict[str, object]) 
 
 def test_find_neighbours_and_strength_then(store: Store, events: Events, clock: FixedClock) -> None:
     from embornal.domain.events import FactAttributesUpdated
-    from embornal.domain.fact_attributes import Condition
+    from embornal.domain.facts.attributes import Condition
 
     start = clock.now()
     (project,) = write(

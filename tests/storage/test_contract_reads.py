@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from contract_helpers import Events, scope, write
 
-from embornal.domain.scope import EVERYTHING, NOTHING, ReadScope
-from embornal.domain.tags import Tag
+from embornal.domain.access.scope import EVERYTHING, NOTHING, ReadScope
+from embornal.domain.facts.tags import Tag
 from embornal.errors import AmbiguousId, NotFound
 from embornal.storage.contract.store import PathRow, Store
 

@@ -8,7 +8,7 @@ import pytest
 from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
-from embornal.domain.text import query_terms
+from embornal.domain.recall.text import query_terms
 from embornal.errors import VectorWidthMismatch
 from embornal.storage.contract.store import FactVector, Store, pack_vector
 

@@ -15,8 +15,8 @@ from contract_helpers import Events, scope, write
 from embornal import FixedClock
 from embornal.domain.clock import format_time
 from embornal.domain.events import ActorKind, FactsRecalled, NewEvent
-from embornal.domain.facts import Fact
-from embornal.domain.strength import strength
+from embornal.domain.facts.fact import Fact
+from embornal.domain.spine.strength import strength
 from embornal.storage.common import strongest as strongest_module
 from embornal.storage.contract.store import Store
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from embornal import FixedClock, Memory, NewFact
-from embornal.domain import keyword_bound
-from embornal.domain.scope import EVERYTHING, ReadScope
+from embornal.domain.access.scope import EVERYTHING, ReadScope
+from embornal.domain.recall import keyword_bound
 from embornal.storage.factory import open_store
 from embornal.storage.sqlite import keyword_index
 from embornal.storage.sqlite.store import SqliteStore

@@ -10,7 +10,7 @@ import pytest
 from contract_helpers import Events, scope, write
 
 from embornal import FixedClock
-from embornal.domain import keyword_bound
+from embornal.domain.recall import keyword_bound
 from embornal.storage.factory import open_store
 from embornal.storage.postgres import keyword
 from embornal.storage.postgres import migrations as pg_migrations

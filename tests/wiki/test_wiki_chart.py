@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from embornal.domain.spine_series import SeriesMark, SeriesPoint, SpineSeries
+from embornal.domain.spine.series import SeriesMark, SeriesPoint, SpineSeries
 from embornal.interfaces.http.wiki.chart import PLOT, chart_svg, chart_table, xml_text
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from wiki_helpers import XSS_SCRIPT, Seeded, make_app
 
 from embornal import FixedClock, Memory
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.interfaces.http.wiki import CONTENT_SECURITY_POLICY
 from embornal.interfaces.http.wiki.chart import PLOT
 

@@ -18,8 +18,8 @@ from review_helpers import (
 )
 
 from embornal import FixedClock, Memory
-from embornal.domain.conflict import stream_of
-from embornal.domain.proposal_policy import ProposalPolicy
+from embornal.domain.conflicts.aggregate import stream_of
+from embornal.domain.proposals.policy import ProposalPolicy
 from embornal.errors import NotFound
 from embornal.interfaces.http.wiki import TOKEN_COOKIE
 

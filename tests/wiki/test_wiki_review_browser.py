@@ -19,7 +19,7 @@ from review_helpers import ada_twice, propose_two
 from test_wiki_history import tell
 
 from embornal import FixedClock, Memory
-from embornal.domain.conflict import stream_of
+from embornal.domain.conflicts.aggregate import stream_of
 from embornal.interfaces.http.app import LOOPBACK_HOSTS, create_app, create_local_wiki_app
 from live_server import live_server
 

@@ -9,7 +9,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 
 from embornal import FixedClock, Memory
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.interfaces.http.wiki import wiki_routes
 
 XSS_SCRIPT = "<script>window.__xss=1</script>"

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from embornal.domain.access import MAX_ROLE_DEPTH, Decision, Rule, parse_object, parse_rule
+from embornal.domain.access.rules import MAX_ROLE_DEPTH, Decision, Rule, parse_object, parse_rule
 
 __all__ = ["MODEL_TEXT", "FactObject", "build_enforcer", "enforce", "rule_adapter"]
 

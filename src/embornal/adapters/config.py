@@ -20,7 +20,7 @@ from embornal.domain.records import record
 from embornal.errors import ConfigError
 
 if TYPE_CHECKING:
-    from embornal.domain.proposal_policy import ProposalPolicy
+    from embornal.domain.proposals.policy import ProposalPolicy
 
 _R = TypeVar("_R")
 
@@ -487,7 +487,7 @@ def config_to_dict(cfg: Config, *, redact_secrets: bool = True) -> dict[str, Any
 
 def proposal_policy(cfg: ProposalsConfig) -> ProposalPolicy:
     """The service's policy of deciding proposals, from the ``proposals`` section."""
-    from embornal.domain.proposal_policy import ProposalPolicy
+    from embornal.domain.proposals.policy import ProposalPolicy
 
     return ProposalPolicy(
         tuple(cfg.auto_approve_kinds or ()),

@@ -29,8 +29,8 @@ from datetime import datetime
 from typing import Any
 
 from embornal.adapters.config import IngestConfig
-from embornal.domain.ingest import MAX_DRAFT_CHARS, Draft, SourceText, split_turns
-from embornal.domain.spine import EvidenceRef, EvidenceType
+from embornal.domain.proposals.ingest import MAX_DRAFT_CHARS, Draft, SourceText, split_turns
+from embornal.domain.spine.justification import EvidenceRef, EvidenceType
 from embornal.errors import EmbornalError, ExtractorError, ExtractorNotConfigured
 
 __all__ = ["Extraction", "chat_url", "extract_llm"]

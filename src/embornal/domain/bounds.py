@@ -37,7 +37,7 @@ MAX_REINDEX_LIMIT = 1_000_000_000
 MAX_VECTOR_WIDTH = 8192
 #: How many texts go to a model at once at most (``embedding.batch_size``).
 MAX_BATCH_SIZE = 4096
-#: The longest fact, in UTF-8 bytes (:mod:`embornal.domain.facts` checks it).
+#: The longest fact, in UTF-8 bytes (:mod:`embornal.domain.facts.fact` checks it).
 MAX_CONTENT_BYTES = 65_536
 #: The longest reason of an event, in characters.
 MAX_REASON_LENGTH = 2_000

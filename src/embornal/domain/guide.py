@@ -13,8 +13,8 @@ search take them out of their hits instead (the scope decides their keyword scor
 from __future__ import annotations
 
 from embornal.domain import paths as P
-from embornal.domain.access import ObjectPattern
-from embornal.domain.scope import ALLOW, DENY, ReadScope, ScopeRule
+from embornal.domain.access.rules import ObjectPattern
+from embornal.domain.access.scope import ALLOW, DENY, ReadScope, ScopeRule
 
 __all__ = ["GUIDE_PATH", "asks_for_guide", "is_guide_path", "without_guide"]
 

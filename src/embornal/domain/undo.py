@@ -52,7 +52,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Generic, Literal, TypeVar
 
-from embornal.domain.canon import CANON_NOT_UNDOABLE
 from embornal.domain.events import (
     DomainEvent,
     Event,
@@ -72,10 +71,11 @@ from embornal.domain.events import (
     PathUntagged,
 )
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
-from embornal.domain.fact_aggregate import FactState, FactStatus, UpdateAttributes, decide_update
-from embornal.domain.fact_aggregate import fold as fold_fact
-from embornal.domain.protocol import PROTOCOL_NOT_UNDOABLE, check_forget, check_pin
-from embornal.domain.tags import Tag
+from embornal.domain.facts.aggregate import FactState, FactStatus, UpdateAttributes, decide_update
+from embornal.domain.facts.aggregate import fold as fold_fact
+from embornal.domain.facts.tags import Tag
+from embornal.domain.history.canon import CANON_NOT_UNDOABLE
+from embornal.domain.history.protocol import PROTOCOL_NOT_UNDOABLE, check_forget, check_pin
 from embornal.errors import InvalidInput, NotUndoable
 
 __all__ = [

@@ -943,7 +943,7 @@ def whole() -> tuple[Operation, ...]:
         ops = list(CORE_OPERATIONS)
         for part in parts():
             ops.extend(part)
-        from embornal.domain.rights import check_declared
+        from embornal.domain.access.rights import check_declared
 
         check_declared(op.name for op in ops)  # an operation without its rights never loads
         _BY_NAME.update((op.name, op) for op in ops)

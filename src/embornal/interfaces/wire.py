@@ -24,11 +24,11 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
-from embornal.domain.ranking import ScoreParts
+from embornal.domain.facts.fact import Fact
+from embornal.domain.facts.tags import Tag
+from embornal.domain.recall.ranking import ScoreParts
 from embornal.domain.records import record_fields
-from embornal.domain.spine import EvidenceRef, Provenance
-from embornal.domain.tags import Tag
+from embornal.domain.spine.justification import EvidenceRef, Provenance
 from embornal.interfaces import capabilities
 from embornal.service.conflicts.record import ConflictRecord
 from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep

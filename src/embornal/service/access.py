@@ -14,11 +14,11 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
-from embornal.domain.access import ACTIONS, Decision, Rule, permissions_for, roles_of
+from embornal.domain.access.rules import ACTIONS, Decision, Rule, permissions_for, roles_of
+from embornal.domain.access.scope import NOTHING, ReadScope, Viewer, read_scope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import ActorKind
-from embornal.domain.facts import Fact
-from embornal.domain.scope import NOTHING, ReadScope, Viewer, read_scope
+from embornal.domain.facts.fact import Fact
 from embornal.errors import AccessDenied, Unauthenticated
 from embornal.storage.contract.store import Store
 

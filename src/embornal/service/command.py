@@ -1,7 +1,7 @@
 """How a command on one fact runs: load, decide, append.
 
 The state is loaded outside the write transaction, the pure ``decide_…`` function of
-:mod:`embornal.domain.fact_aggregate` turns it into events, and ``write`` appends them
+:mod:`embornal.domain.facts.aggregate` turns it into events, and ``write`` appends them
 with ``expected_version`` = the version loaded. When another writer moved the fact
 meanwhile, the append raises :class:`ConcurrencyError`, and the whole load → decide →
 append runs again on the new state (which may now refuse the command), at most
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from embornal.domain.fact_aggregate import FactState
+from embornal.domain.facts.aggregate import FactState
 from embornal.errors import ConcurrencyError, NotFound
 from embornal.storage.contract.store import Store, Tx
 

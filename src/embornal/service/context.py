@@ -18,17 +18,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from embornal.domain.access.scope import ReadScope
 from embornal.domain.bounds import MAX_LIMIT, whole_in_range
 from embornal.domain.clock import Clock, SystemClock
 from embornal.domain.events import ActorKind, DomainEvent, Event, NewEvent
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
+from embornal.domain.facts.tags import check_subject
 from embornal.domain.guide import without_guide
 from embornal.domain.ids import normalize_prefix
-from embornal.domain.proposal_policy import ProposalPolicy
-from embornal.domain.ranking import FusionSettings
+from embornal.domain.proposals.policy import ProposalPolicy
+from embornal.domain.recall.ranking import FusionSettings
 from embornal.domain.records import record
-from embornal.domain.scope import ReadScope
-from embornal.domain.tags import check_subject
 from embornal.errors import AccessDenied, InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.rerank import Reranking, RerankSource
@@ -237,7 +237,7 @@ class ServiceContext:
 
     def may(self, operation: str, role: str, fact: Fact) -> bool:
         """Whether the subject holds, on ``fact``, what ``operation`` declares on ``role``."""
-        from embornal.domain.rights import needs
+        from embornal.domain.access.rights import needs
 
         obj = self.access.fact_object(fact)
         return all(self.access.may(a, obj) for a in needs(operation, role) if a != "read")
@@ -252,8 +252,8 @@ class ServiceContext:
 
     def check(self, operation: str, role: str, fact: Fact) -> None:
         """:class:`AccessDenied` unless the subject holds, on ``fact``, what ``operation``
-        declares on ``role`` (:data:`embornal.domain.rights.RIGHTS`)."""
-        from embornal.domain.rights import needs
+        declares on ``role`` (:data:`embornal.domain.access.rights.RIGHTS`)."""
+        from embornal.domain.access.rights import needs
 
         actions = [a for a in needs(operation, role) if a != "read"]  # resolve read it
         if not actions:
@@ -265,7 +265,7 @@ class ServiceContext:
     def check_ledger(self, operation: str, path: str) -> None:
         """:class:`AccessDenied` unless the subject holds what ``operation`` declares on the
         ledger: an entry at ``path`` as the subject's own (a read-only subject writes none)."""
-        from embornal.domain.rights import LEDGER, needs
+        from embornal.domain.access.rights import LEDGER, needs
 
         obj = self.access.new_fact_object(path, {"owner": self.subject})
         for action in needs(operation, LEDGER):

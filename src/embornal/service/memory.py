@@ -9,16 +9,16 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import ActorKind
-from embornal.domain.facts import DEFAULT_KIND, Fact
+from embornal.domain.facts.fact import DEFAULT_KIND, Fact
 from embornal.service.later import Later, use_case
 
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.clock import Clock
-    from embornal.domain.proposal_policy import ProposalPolicy
-    from embornal.domain.ranking import FusionSettings
-    from embornal.domain.spine import EvidenceRef, Lifetime, Visibility
+    from embornal.domain.proposals.policy import ProposalPolicy
+    from embornal.domain.recall.ranking import FusionSettings
+    from embornal.domain.spine.justification import EvidenceRef, Lifetime, Visibility
     from embornal.service import admin, context, overview, recall, undo
     from embornal.service.conflicts import queue as conflicts
     from embornal.service.context import ServiceContext

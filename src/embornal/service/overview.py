@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from embornal.domain.text import query_terms
+from embornal.domain.recall.text import query_terms
 from embornal.service.context import ServiceContext
 
 __all__ = ["Overview", "keyword_probe", "overview"]

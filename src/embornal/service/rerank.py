@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Union, cast
 
-from embornal.domain.ranking import rerank_places
+from embornal.domain.recall.ranking import rerank_places
 from embornal.errors import EmbornalError, InvalidInput, RerankerError
 from embornal.service.results import RecallHit
 

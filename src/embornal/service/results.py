@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from embornal.domain.facts import Fact
-from embornal.domain.ranking import ScoreParts
+from embornal.domain.facts.fact import Fact
+from embornal.domain.recall.ranking import ScoreParts
 
 if TYPE_CHECKING:  # only annotations name them
     pass

@@ -3,7 +3,7 @@
 A fact is always stored, with or without a vector: when there is no model, or
 the model fails, it waits in the pending queue until ``reindex`` gives it one.
 A fact longer than the model reads is embedded in pieces: its one vector pools
-them, and each piece's vector is kept for scoring (``embornal.domain.chunks``).
+them, and each piece's vector is kept for scoring (``embornal.domain.recall.chunks``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
-from embornal.domain.chunks import CHUNK_CHARS, chunk_text, mean_vector
+from embornal.domain.recall.chunks import CHUNK_CHARS, chunk_text, mean_vector
 from embornal.domain.records import record
 from embornal.errors import (
     ConfigError,

@@ -16,7 +16,7 @@ the whole load → decide → append runs again (which may now refuse), at most
 from __future__ import annotations
 
 from embornal.domain.events import Event
-from embornal.domain.facts import check_reason
+from embornal.domain.facts.fact import check_reason
 from embornal.domain.undo import check_event_id, decide_undo, rule_for
 from embornal.errors import ConcurrencyError, NotFound
 from embornal.service.context import ServiceContext

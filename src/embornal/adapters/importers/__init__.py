@@ -1,6 +1,6 @@
 """Readers of other memory tools' files (decisions 0076, 0077): each turns one tool's
-data into the plain records of :mod:`embornal.domain.import_mapping` (or
-:mod:`embornal.domain.import_history`), or stops with the error naming the line, file
+data into the plain records of :mod:`embornal.domain.portability.import_mapping` (or
+:mod:`embornal.domain.portability.import_history`), or stops with the error naming the line, file
 or record that breaks the tool's format. Standard library only (and PyYAML for
 basic-memory's front matter); they read, never write.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from embornal.domain.import_history import HistoryData
-from embornal.domain.import_mapping import Graph, Mem0Memory
+from embornal.domain.portability.import_history import HistoryData
+from embornal.domain.portability.import_mapping import Graph, Mem0Memory
 
 __all__ = ["Progress", "Read", "read_source"]
 

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from embornal.adapters.importers.common import existing
-from embornal.domain.import_mapping import (
+from embornal.domain.portability.import_mapping import (
     NESTED_TOO_DEEP,
     Entity,
     Graph,

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from embornal.domain.import_mapping import NESTED_TOO_DEEP, refuse
+from embornal.domain.portability.import_mapping import NESTED_TOO_DEEP, refuse
 from embornal.errors import InvalidInput
 
 __all__ = ["existing", "read_json", "text_of"]

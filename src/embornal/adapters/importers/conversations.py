@@ -27,8 +27,8 @@ from typing import Any
 
 from embornal.adapters.importers.common import read_json, text_of
 from embornal.domain.clock import format_time
-from embornal.domain.conversations import ChatTurn, Conversation
-from embornal.domain.import_mapping import refuse, whole_text
+from embornal.domain.portability.conversations import ChatTurn, Conversation
+from embornal.domain.portability.import_mapping import refuse, whole_text
 
 __all__ = ["FORMATS", "MAX_BYTES", "read_conversations"]
 

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from embornal.adapters.importers.common import existing, text_of
-from embornal.domain.import_mapping import (
+from embornal.domain.portability.import_mapping import (
     NESTED_TOO_DEEP,
     Entity,
     Graph,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from embornal.adapters.importers.common import read_json, text_of
-from embornal.domain.import_mapping import Mem0Memory, refuse, whole_text
+from embornal.domain.portability.import_mapping import Mem0Memory, refuse, whole_text
 
 __all__ = ["MAX_BYTES", "read_export"]
 

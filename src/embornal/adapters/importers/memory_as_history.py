@@ -14,13 +14,13 @@ from collections import defaultdict
 from typing import Any
 
 from embornal.adapters.importers.common import existing
-from embornal.domain.import_history import (
+from embornal.domain.portability.import_history import (
     HistoryData,
     HistoryMemory,
     HistoryNarrative,
     memory_ids,
 )
-from embornal.domain.import_mapping import refuse, whole_text
+from embornal.domain.portability.import_mapping import refuse, whole_text
 
 __all__ = ["REQUIRED_TABLES", "read_database"]
 

@@ -27,7 +27,7 @@ from typing import Any
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events.base import HIDDEN_ID, REDACTED_KEY, DomainEvent, Payload
 from embornal.domain.events.recalled import FactsRecalled
-from embornal.domain.tags import OWNER_KEY, Tag
+from embornal.domain.facts.tags import OWNER_KEY, Tag
 from embornal.errors import EmbornalError, UnreadableEvent
 
 __all__ = ["EVENTS", "EventRegistry", "from_stored", "to_payload"]

@@ -21,9 +21,9 @@ from embornal.domain.events.narratives import NARRATIVE_EVENTS
 from embornal.domain.events.proposals import PROPOSAL_EVENTS
 from embornal.domain.events.protocol import PROTOCOL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
-from embornal.domain.facts import DEFAULT_KIND
-from embornal.domain.spine import EvidenceRef
-from embornal.domain.tags import Tag
+from embornal.domain.facts.fact import DEFAULT_KIND
+from embornal.domain.facts.tags import Tag
+from embornal.domain.spine.justification import EvidenceRef
 
 __all__ = [
     "ALL_EVENT_CLASSES",
@@ -202,7 +202,7 @@ class FactPurged(DomainEvent):
 #
 # Evidence travels as three fields: its type (a label, plain) and its value and note (user
 # text, erased by a purge). Confidence is never stored in these events: the fold applies
-# the maths of :mod:`embornal.domain.confidence` with the weight of the envelope's actor
+# the maths of :mod:`embornal.domain.spine.confidence` with the weight of the envelope's actor
 # kind, so a retune of the weights re-scores the whole history.
 
 _EVIDENCE_TEXT: tuple[str, ...] = ("evidence_value", "evidence_note")
@@ -273,8 +273,8 @@ class FactContradicted(DomainEvent):
 
 @dataclass(frozen=True)
 class FactEvidenceAdded(DomainEvent):
-    """One more :class:`~embornal.domain.spine.EvidenceRef` for the fact (append-only): a
-    weak confirm. ``evidence_value`` is None only once a purge erased it."""
+    """One more :class:`~embornal.domain.spine.justification.EvidenceRef` for the fact
+    (append-only): a weak confirm. ``evidence_value`` is None only once a purge erased it."""
 
     TYPE: ClassVar[str] = EventType.FACT_EVIDENCE_ADDED.value
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)

@@ -6,7 +6,7 @@ creation (docs/model.md, Fact and path; decision 0030).
 
 Every payload the registry hands back is canonical JSON data (see
 :meth:`KindSchema.to_payload`): what the log stores, what the projection indexes. The
-default kind is ``fact`` (``embornal.domain.facts.DEFAULT_KIND``); see
+default kind is ``fact`` (``embornal.domain.facts.fact.DEFAULT_KIND``); see
 :class:`FactAttributes` for how untyped facts get their ``statement``.
 """
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import ClassVar
 
-from embornal.domain.facts import MAX_CONTENT_BYTES
+from embornal.domain.facts.fact import MAX_CONTENT_BYTES
 from embornal.domain.kinds.fields import (
     FieldSpec,
     TextFormat,

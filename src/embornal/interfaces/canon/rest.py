@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.conflicts.rest import ConflictOut
 from embornal.interfaces.history.rest_models import MemoryStatusOut
 from embornal.interfaces.http.derived import RequestModel

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.service.conflicts.record import ConflictRecord
 from embornal.service.history.canon_results import CanonEntry
 from embornal.service.history.cascade_results import Cascade

@@ -9,9 +9,9 @@ from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from embornal.domain.claims import choose_stance
+from embornal.domain.claims.ledger import choose_stance
 from embornal.domain.clock import format_time
-from embornal.domain.provenance import clean_label
+from embornal.domain.history.provenance import clean_label
 from embornal.interfaces.mcp.results import iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 

@@ -291,7 +291,7 @@ class Context:
     def rerank_options(self) -> dict[str, Any]:
         """``Memory.open``'s reranker of ``config.rerank``, loaded when a recall first asks
         for it (nothing is imported before), and the fusion settings with its ``top``."""
-        from embornal.domain.ranking import FusionSettings
+        from embornal.domain.recall.ranking import FusionSettings
 
         cfg, cache = self.config.rerank, self.dirs.cache_dir
 

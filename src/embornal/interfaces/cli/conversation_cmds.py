@@ -40,7 +40,7 @@ def _n(count: int, one: str, many: str | None = None) -> str:
 def import_conversations(ctx: Context) -> int:
     """Read the export whole, then open one proposal per conversation with memories."""
     from embornal.adapters.importers.conversations import read_conversations
-    from embornal.domain.conversations import label_of, transcripts
+    from embornal.domain.portability.conversations import label_of, transcripts
     from embornal.interfaces.cli.progress import ProgressLine
 
     fmt = str(ctx.opt("command"))

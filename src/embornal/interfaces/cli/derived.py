@@ -143,7 +143,7 @@ def decimal(low: float | None, high: float | None, flag: str) -> Callable[[str],
 
 def _weight(text: str) -> float | None:
     """A weight, 0 to 1; ``none`` (or ``-``) is None: no weight."""
-    from embornal.domain.spine import check_weight
+    from embornal.domain.spine.justification import check_weight
 
     raw = text.strip()
     return None if raw.lower() in ("none", "-") else check_weight(raw)
@@ -153,14 +153,14 @@ def _lifetime(text: str) -> str:
     """A lifetime: ``permanent``, ``standard``, ``ephemeral`` or ``until:`` a day from today."""
     from datetime import UTC, datetime
 
-    from embornal.domain.spine import check_lifetime
+    from embornal.domain.spine.justification import check_lifetime
 
     return str(check_lifetime(text, now=datetime.now(UTC)))
 
 
 def _visibility(text: str) -> str:
     """A visibility: ``shared``, ``private`` or ``restricted:a,b``."""
-    from embornal.domain.spine import parse_visibility
+    from embornal.domain.spine.justification import parse_visibility
 
     return str(parse_visibility(text))
 
@@ -407,13 +407,13 @@ def inputs(ctx: Context, op: Operation) -> dict[str, Any]:
             if "fact_id" not in names:
                 given["attributes"] = attributes_from(given.get("kind", "fact"), words)
     if "evidence" in given:
-        from embornal.domain.spine import parse_evidence
+        from embornal.domain.spine.justification import parse_evidence
 
         evidence = given["evidence"]
         for one in evidence if isinstance(evidence, list) else [evidence]:
             parse_evidence(one, given.get("note"))
     if "reason" in given and "reason" in names:
-        from embornal.domain.facts import check_reason
+        from embornal.domain.facts.fact import check_reason
 
         check_reason(given["reason"], required=names["reason"].required)
     target = names.get("target")

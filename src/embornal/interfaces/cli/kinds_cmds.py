@@ -16,7 +16,7 @@ from embornal.errors import InvalidAttribute
 from embornal.interfaces.cli.render import cell, fmt_time, markdown_table
 
 if TYPE_CHECKING:
-    from embornal.domain.facts import Fact
+    from embornal.domain.facts.fact import Fact
     from embornal.interfaces.catalog import Operation
     from embornal.interfaces.cli.app import Context
 

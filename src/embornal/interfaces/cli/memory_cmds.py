@@ -27,9 +27,9 @@ from embornal.interfaces.cli.render import (
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
-    from embornal.domain.facts import Fact
-    from embornal.domain.ranking import ScoreParts
-    from embornal.domain.tags import Tag
+    from embornal.domain.facts.fact import Fact
+    from embornal.domain.facts.tags import Tag
+    from embornal.domain.recall.ranking import ScoreParts
     from embornal.interfaces.catalog import Operation
     from embornal.interfaces.cli.app import Context
     from embornal.service.reindex_result import ReindexResult
@@ -207,7 +207,7 @@ def show_cat(ctx: Context, views: Sequence[FactView]) -> None:
 
 def _formula(p: ScoreParts) -> str:
     """`` = keyword 1.000 + 0.5 × strength 1.000`` and the like; hybrid: how it fused."""
-    from embornal.domain.ranking import STRENGTH_WEIGHT
+    from embornal.domain.recall.ranking import STRENGTH_WEIGHT
 
     weighted = f"{STRENGTH_WEIGHT:g} × strength {p.strength:.3f}"
     near = f" + neighbours {p.neighbour:.3f}" if p.neighbour else ""

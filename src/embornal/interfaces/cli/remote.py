@@ -23,10 +23,10 @@ from urllib.parse import quote, urlencode
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
-from embornal.domain.facts import check_content, check_reason
+from embornal.domain.facts.fact import check_content, check_reason
+from embornal.domain.facts.tags import parse_tags
 from embornal.domain.ids import normalize_prefix
 from embornal.domain.paths import normalize_path
-from embornal.domain.tags import parse_tags
 from embornal.errors import ConfigError, EmbornalError, InvalidInput, StorageError, Unauthenticated
 from embornal.interfaces.catalog import Input, Operation, by_name
 from embornal.interfaces.catalog_types import check_inputs, replace
@@ -309,7 +309,7 @@ class _Client:
         if kind == "attributes":
             return to_wire(dict(value))
         if kind == "evidence":
-            from embornal.domain.spine import parse_evidence
+            from embornal.domain.spine.justification import parse_evidence
 
             ref = parse_evidence(value)  # checked here, as the service would
             if ref.note is None:
@@ -320,19 +320,19 @@ class _Client:
                 raise InvalidInput("evidence is a list of TYPE:VALUE texts")
             return [self._value(op, replace(item, type="evidence"), v) for v in value] or None
         if kind == "confidence":
-            from embornal.domain.confidence import check_confidence
+            from embornal.domain.spine.confidence import check_confidence
 
             return check_confidence(value)
         if kind == "visibility":
-            from embornal.domain.spine import as_visibility
+            from embornal.domain.spine.justification import as_visibility
 
             return str(as_visibility(value))
         if kind == "source":
-            from embornal.domain.spine import check_source_label
+            from embornal.domain.spine.justification import check_source_label
 
             return check_source_label(value)
         if kind == "weight":
-            from embornal.domain.spine import check_weight
+            from embornal.domain.spine.justification import check_weight
 
             return check_weight(value)  # 0..1, checked here as the service would
         if kind == "lifetime":

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.interfaces.cli.render import cell, fmt_time, markdown_table, to_jsonable
 
 if TYPE_CHECKING:
-    from embornal.domain.access import Rule
+    from embornal.domain.access.rules import Rule
     from embornal.interfaces.catalog import Operation
     from embornal.interfaces.cli.app import Context
     from embornal.service.sharing.policies import IssuedToken, PolicyCheck

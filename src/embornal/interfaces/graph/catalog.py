@@ -19,7 +19,7 @@ from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["INVERSE_NAMES", "OPERATIONS", "PLACE", "RELATIONS"]
 
-#: The closed vocabulary (:class:`embornal.domain.graph.Relation`; a test keeps them equal).
+#: The closed vocabulary (:class:`embornal.domain.graph.rules.Relation`; a test keeps them equal).
 RELATIONS = (
     "about",
     "involves",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from embornal.interfaces.cli.render import one_line
 
 if TYPE_CHECKING:
-    from embornal.domain.facts import Fact
+    from embornal.domain.facts.fact import Fact
     from embornal.interfaces.cli.app import Context
     from embornal.service.graph.results import DanglingLink, Link, LinkGraph
 

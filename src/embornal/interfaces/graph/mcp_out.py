@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.narratives import format_link
+from embornal.domain.narratives.accounts import format_link
 from embornal.interfaces.mcp.results import FactOut, iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.facts import MAX_REASON_LENGTH
+from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _Out
 from embornal.interfaces.wire import to_wire

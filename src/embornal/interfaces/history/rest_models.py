@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
-from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
+from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.schemas import FactOut, Limit, PathIn, Time, _In, _Out
 
 __all__ = [

@@ -125,7 +125,7 @@ def _inputs(op: CatalogOp, c: Call) -> dict[str, Any]:
 
 def _evidence_ref(ev: Any) -> Any:
     """The object form of evidence, checked as the text form is."""
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.spine.justification import EvidenceRef
 
     return EvidenceRef(ev.type, ev.value, ev.note)
 

@@ -10,9 +10,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.facts import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
+from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.paths import MAX_PATH_LENGTH
-from embornal.domain.spine import MAX_EVIDENCE_NOTE, MAX_EVIDENCE_VALUE, MAX_SOURCE_LABEL
+from embornal.domain.spine.justification import (
+    MAX_EVIDENCE_NOTE,
+    MAX_EVIDENCE_VALUE,
+    MAX_SOURCE_LABEL,
+)
 from embornal.interfaces.catalog import by_name
 from embornal.interfaces.http.derived import request_model
 

@@ -21,8 +21,8 @@ from embornal.service.memory import Memory
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.domain.proposal_policy import ProposalPolicy
-    from embornal.domain.ranking import FusionSettings
+    from embornal.domain.proposals.policy import ProposalPolicy
+    from embornal.domain.recall.ranking import FusionSettings
     from embornal.service.rerank import RerankSource
 
 __all__ = ["is_loopback", "run_server", "run_wiki"]

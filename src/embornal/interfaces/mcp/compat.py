@@ -32,8 +32,8 @@ from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel
 
 from embornal import errors
-from embornal.domain.narratives import parse_link
-from embornal.domain.protocol_state import CONSOLIDATED
+from embornal.domain.history.state import CONSOLIDATED
+from embornal.domain.narratives.accounts import parse_link
 from embornal.interfaces.cascade.mcp_out import CascadeOut
 from embornal.service.memory import Memory
 

@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field, RootModel
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
-from embornal.domain.facts import DEFAULT_KIND, Fact
-from embornal.domain.tags import OWNER_KEY
+from embornal.domain.facts.fact import DEFAULT_KIND, Fact
+from embornal.domain.facts.tags import OWNER_KEY
 from embornal.interfaces.wire import time_of, to_wire
 from embornal.service.results import FactDetail, FactView, PathEntry, RecallHit, TreeNode
 

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, Strict
 
-from embornal.domain.facts import MAX_REASON_LENGTH
-from embornal.domain.proposals import MAX_ITEMS
+from embornal.domain.facts.fact import MAX_REASON_LENGTH
+from embornal.domain.proposals.aggregate import MAX_ITEMS
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
 from embornal.interfaces.wire import to_wire

@@ -2,8 +2,9 @@
 
 Each changes how far a fact is trusted, not what it says, and answers with the fact's
 confidence before and after (``--json``: the fact's ``show`` detail after the change).
-Evidence is ``TYPE:VALUE`` (:func:`~embornal.domain.spine.parse_evidence`), one per call
-as the API takes it; :func:`~embornal.interfaces.cli.derived.inputs` checks it before the
+Evidence is ``TYPE:VALUE``
+(:func:`~embornal.domain.spine.justification.parse_evidence`), one per call as the API takes
+it; :func:`~embornal.interfaces.cli.derived.inputs` checks it before the
 memory is opened, so bad input is one line naming the allowed types, exit 2, and nothing
 is written.
 """

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from embornal.interfaces.cli.render import fmt_float, one_line
 
 if TYPE_CHECKING:
-    from embornal.domain.facts import Fact
+    from embornal.domain.facts.fact import Fact
     from embornal.interfaces.catalog import Operation
     from embornal.interfaces.cli.app import Context
     from embornal.service.results import DueFact

@@ -9,8 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.facts import MAX_REASON_LENGTH
-from embornal.domain.spine import MAX_EVIDENCE_NOTE
+from embornal.domain.facts.fact import MAX_REASON_LENGTH
+from embornal.domain.spine.justification import MAX_EVIDENCE_NOTE
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import (
     ID_PATTERN,

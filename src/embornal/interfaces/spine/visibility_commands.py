@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from embornal.domain.facts import Fact
+    from embornal.domain.facts.fact import Fact
     from embornal.interfaces.cli.app import Context
 
 __all__ = ["show_visibility"]

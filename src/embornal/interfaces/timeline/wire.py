@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 create a claim, give it evidence, adopt, revise, replace or withdraw it, and recall the
 claims as the ledger holds them now or held them at a record time.
 
-Each command loads the claim (:mod:`.claim_views`), decides (:mod:`embornal.domain.claims`)
+Each command loads the claim (:mod:`.claim_views`), decides (:mod:`embornal.domain.claims.ledger`)
 and appends at the version it read, again on a concurrent write. A claim changes only by
 its owner, the subject that recorded it; evidence may cite a memory only when the subject
 may read it now.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from embornal.domain.claims import (
+from embornal.domain.claims.ledger import (
     ClaimState,
     CreateClaim,
     NewEvidence,
@@ -31,10 +31,10 @@ from embornal.domain.claims import (
     stream_of,
 )
 from embornal.domain.events import DomainEvent, NewEvent
-from embornal.domain.facts import check_content, check_reason
+from embornal.domain.facts.fact import check_content, check_reason
+from embornal.domain.history.protocol import gate_of, history_of
+from embornal.domain.history.screening import screen
 from embornal.domain.ids import new_id
-from embornal.domain.protocol import gate_of, history_of
-from embornal.domain.screening import screen
 from embornal.errors import AccessDenied, ConcurrencyError, Conflict, InvalidInput
 from embornal.service.claims import views as views
 from embornal.service.claims.results import ClaimRecord

@@ -24,13 +24,13 @@ from datetime import datetime
 
 from embornal.domain.as_of import parse_as_of
 from embornal.domain.bounds import check_query_length
-from embornal.domain.claims import ID_PREFIX, ClaimState, fold, stream_of
-from embornal.domain.claims import valid_at as holds_at
+from embornal.domain.claims.ledger import ID_PREFIX, ClaimState, fold, stream_of
+from embornal.domain.claims.ledger import valid_at as holds_at
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
-from embornal.domain.fact_aggregate import FactState
-from embornal.domain.facts import Fact
-from embornal.domain.provenance import clean_label
+from embornal.domain.facts.aggregate import FactState
+from embornal.domain.facts.fact import Fact
+from embornal.domain.history.provenance import clean_label
 from embornal.errors import AmbiguousId, InvalidInput, NotFound
 from embornal.service.claims.results import (
     ClaimDecision,

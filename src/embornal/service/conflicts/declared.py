@@ -11,7 +11,7 @@ reads it), and a pair may be declared again once its conflict is settled.
 
 from __future__ import annotations
 
-from embornal.domain.conflict import (
+from embornal.domain.conflicts.aggregate import (
     ConflictClass,
     OpenConflict,
     conflict_id,
@@ -19,7 +19,7 @@ from embornal.domain.conflict import (
     fold,
     stream_of,
 )
-from embornal.domain.facts import Fact, check_reason
+from embornal.domain.facts.fact import Fact, check_reason
 from embornal.errors import ConcurrencyError, Conflict, InvalidInput, ProtocolViolation
 from embornal.service.conflicts.queue import conflict, conflicts
 from embornal.service.conflicts.record import ConflictRecord

@@ -18,14 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from embornal.domain.conflict import ConflictClass, OpenConflict, decide_open, stream_of
-from embornal.domain.events import Event, FactContradicted
-from embornal.domain.facts import Fact
-from embornal.domain.ids import new_id
-from embornal.domain.proposals import OpenProposal
-from embornal.domain.proposals import decide_open as decide_proposal
-from embornal.domain.proposals import stream_of as proposal_stream
-from embornal.domain.resolution import (
+from embornal.domain.conflicts.aggregate import ConflictClass, OpenConflict, decide_open, stream_of
+from embornal.domain.conflicts.resolution import (
     DETECTED_KINDS,
     VECTOR_THRESHOLD,
     EntityProfile,
@@ -34,6 +28,12 @@ from embornal.domain.resolution import (
     preference_clash,
     profile_of,
 )
+from embornal.domain.events import Event, FactContradicted
+from embornal.domain.facts.fact import Fact
+from embornal.domain.ids import new_id
+from embornal.domain.proposals.aggregate import OpenProposal
+from embornal.domain.proposals.aggregate import decide_open as decide_proposal
+from embornal.domain.proposals.aggregate import stream_of as proposal_stream
 from embornal.service.context import ServiceContext
 from embornal.storage.contract.store import Tx
 
@@ -181,7 +181,7 @@ def on_contradict(ctx: ServiceContext, tx: Tx, events: Sequence[Event]) -> list[
     """In the contradiction's ``tx``: once the fact's confidence is below the review
     threshold, the pair (the fact and the fact that contradicts it) enters the queue
     (docs/model.md, The spine); a contradiction that names no other fact opens none."""
-    from embornal.domain.confidence import needs_review
+    from embornal.domain.spine.confidence import needs_review
 
     found = []
     for event in events:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from embornal.domain.conflict import (
+from embornal.domain.access.rights import SCANNED
+from embornal.domain.conflicts.aggregate import (
     ID_PREFIX,
     ConflictClass,
     ConflictState,
@@ -29,11 +30,10 @@ from embornal.domain.conflict import (
     stream_of,
 )
 from embornal.domain.events import DomainEvent, NewEvent
-from embornal.domain.fact_aggregate import FactState, ForgetFact, decide_forget
-from embornal.domain.fact_spine_decisions import ConfirmFact, decide_confirm
-from embornal.domain.facts import Fact, check_reason
+from embornal.domain.facts.aggregate import FactState, ForgetFact, decide_forget
+from embornal.domain.facts.fact import Fact, check_reason
 from embornal.domain.ids import normalize_prefix
-from embornal.domain.rights import SCANNED
+from embornal.domain.spine.decisions import ConfirmFact, decide_confirm
 from embornal.errors import AmbiguousId, ConcurrencyError, Conflict, InvalidInput, NotFound
 from embornal.service.conflicts.detect import judge, open_all
 from embornal.service.conflicts.record import ConflictRecord
@@ -273,8 +273,8 @@ def _entity_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
 
 
 def _text_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
-    from embornal.domain.resolution import TEXT_THRESHOLD, text_signature, text_similarity
-    from embornal.domain.text import index_terms
+    from embornal.domain.conflicts.resolution import TEXT_THRESHOLD, text_signature, text_similarity
+    from embornal.domain.recall.text import index_terms
 
     terms: dict[str, frozenset[str]] = {}
     kinds: dict[str, str] = {}

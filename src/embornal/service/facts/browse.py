@@ -13,10 +13,10 @@ from embornal.domain import paths as P
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
+from embornal.domain.facts.links import extract_links
 from embornal.domain.guide import asks_for_guide
-from embornal.domain.links import extract_links
-from embornal.domain.strength import strength
+from embornal.domain.spine.strength import strength
 from embornal.errors import EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.timetravel import AsOf, looking_back, show_at
@@ -25,8 +25,8 @@ from embornal.service.results import FactView
 from embornal.storage.contract.store import PathRow
 
 if TYPE_CHECKING:
-    from embornal.domain.spine import Provenance
-    from embornal.domain.spine_series import SpineSeries
+    from embornal.domain.spine.justification import Provenance
+    from embornal.domain.spine.series import SpineSeries
     from embornal.service.facts.details import FactDetail, PathEntry, TreeNode
 
 __all__ = ["cat", "history", "ls", "show", "spine_series", "tree"]
@@ -120,8 +120,8 @@ def show(ctx: ServiceContext, fact_id: str, as_of: AsOf = None) -> FactDetail:
     as it was at ``as_of``)."""
     if as_of is not None:
         return show_at(ctx, fact_id, as_of)
-    from embornal.domain import confidence as C
-    from embornal.domain.fact_aggregate import fold  # off the start-up path of recall
+    from embornal.domain.facts.aggregate import fold  # off the start-up path of recall
+    from embornal.domain.spine import confidence as C
     from embornal.service.facts.details import FactDetail
     from embornal.service.shown_events import shown_events
 
@@ -166,7 +166,7 @@ def show(ctx: ServiceContext, fact_id: str, as_of: AsOf = None) -> FactDetail:
 
 def _source(stored: Event) -> Provenance | None:
     """Who put the fact here: its FactStored's actor, actor kind and source label."""
-    from embornal.domain.spine import Provenance
+    from embornal.domain.spine.justification import Provenance
 
     label = getattr(stored.body, "source", None)
     try:
@@ -178,7 +178,7 @@ def _source(stored: Event) -> Provenance | None:
 def spine_series(ctx: ServiceContext, fact_id: str) -> SpineSeries:
     """The fact's confidence, ``c_eff`` and strength over time, up to now: its stream
     folded with the domain's maths, and its recalls from the log."""
-    from embornal.domain import spine_series as series  # off the start-up path of recall
+    from embornal.domain.spine import series as series  # off the start-up path of recall
 
     fact = ctx.resolve(fact_id)
     return series.spine_series(

@@ -10,11 +10,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
-from embornal.domain.tags import Tag
+from embornal.domain.facts.fact import Fact
+from embornal.domain.facts.tags import Tag
 
 if TYPE_CHECKING:  # only annotations name them
-    from embornal.domain.spine import EvidenceRef, Lifetime, Provenance, Visibility
+    from embornal.domain.spine.justification import EvidenceRef, Lifetime, Provenance, Visibility
 
 __all__ = ["DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode"]
 

@@ -2,7 +2,7 @@
 
 An attribute update changes what a fact says, so it takes the rights a supersede takes:
 ``write`` on the fact and ``delete`` on it (the owner's right by the default rules). It is
-decided by :func:`~embornal.domain.fact_aggregate.decide_update` on the fact's state and
+decided by :func:`~embornal.domain.facts.aggregate.decide_update` on the fact's state and
 appended at that state's version (retried on a concurrent write, decision 0026).
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.fact_aggregate import UpdateAttributes, decide_update
-from embornal.domain.fact_attributes import parse_where
-from embornal.domain.facts import Fact, check_reason
+from embornal.domain.facts.aggregate import UpdateAttributes, decide_update
+from embornal.domain.facts.attributes import parse_where
+from embornal.domain.facts.fact import Fact, check_reason
 from embornal.domain.paths import normalize_path
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.lifecycle import on_fact

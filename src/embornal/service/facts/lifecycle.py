@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from embornal.domain.events import DomainEvent, Event
-from embornal.domain.fact_aggregate import (
+from embornal.domain.facts.aggregate import (
     FactState,
     ForgetFact,
     PurgeFact,
@@ -16,7 +16,7 @@ from embornal.domain.fact_aggregate import (
     decide_purge,
     decide_restore,
 )
-from embornal.domain.facts import Fact, check_reason
+from embornal.domain.facts.fact import Fact, check_reason
 from embornal.service.command import MAX_ATTEMPTS, run_command
 from embornal.service.context import ServiceContext
 from embornal.service.results import PurgeResult
@@ -84,7 +84,7 @@ def _close_conflicts(ctx: ServiceContext, tx: Tx, fact_id: str) -> None:
     """Inside a purge: close every open conflict ``fact_id`` is a member of (outcome
     ``purged``), at the version the projection holds (a racing resolution retries the
     purge)."""
-    from embornal.domain.conflict import decide_close_purged, stream_of
+    from embornal.domain.conflicts.aggregate import decide_close_purged, stream_of
 
     closing = [
         ctx.event(stream_of(s.conflict_id), body, PURGED_MEMBER, s.version)

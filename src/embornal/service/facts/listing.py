@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.domain.guide import asks_for_guide
-from embornal.domain.strength import strength
+from embornal.domain.spine.strength import strength
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext
 from embornal.storage.contract.store import ListFilter, ListRow

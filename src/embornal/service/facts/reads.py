@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from embornal.domain import claims as C
-from embornal.domain.audit import action_of
-from embornal.domain.narratives import fold_account
-from embornal.domain.protocol import history_of
+from embornal.domain.claims import ledger as C
+from embornal.domain.history.audit import action_of
+from embornal.domain.history.protocol import history_of
+from embornal.domain.narratives.accounts import fold_account
 from embornal.errors import EmbornalError, NotFound
 from embornal.service.claims.results import ClaimRecord
 from embornal.service.claims.views import record_of, visible_facts

@@ -1,7 +1,7 @@
 """What the subject may correct: the operations a page offers it on one fact, or storing.
 
 A page shows a correction's form only when the subject holds what the rights table
-(:data:`embornal.domain.rights.RIGHTS`) declares for that operation on the fact; the
+(:data:`embornal.domain.access.rights.RIGHTS`) declares for that operation on the fact; the
 operation checks the same rights again when it runs, so this only spares the reader a
 form that would be refused. Nothing is written.
 """

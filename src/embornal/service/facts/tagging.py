@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from embornal.domain import paths as P
 from embornal.domain.events import PathTagged, PathUntagged
-from embornal.domain.tags import Tag, parse_tag_keys, parse_tags
+from embornal.domain.facts.tags import Tag, parse_tag_keys, parse_tags
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from embornal.domain.clock import format_time
-from embornal.domain.strength import strength
+from embornal.domain.spine.strength import strength
 from embornal.errors import NotFound
 from embornal.service.context import ServiceContext
 from embornal.storage.contract.store import PastReads, Store
@@ -43,8 +43,8 @@ def looking_back(ctx: ServiceContext, as_of: AsOf) -> tuple[Store | PastReads, d
 def show_at(ctx: ServiceContext, fact_id: str, as_of: AsOf) -> FactDetail:
     """The fact whole as it was at ``as_of``: its state, attributes, tags, confidence,
     evidence and the events recorded by then; ``c_eff``, ``stale`` and strength then."""
-    from embornal.domain import confidence as C
-    from embornal.domain.links import extract_links
+    from embornal.domain.facts.links import extract_links
+    from embornal.domain.spine import confidence as C
     from embornal.service.facts.details import FactDetail
     from embornal.service.shown_events import shown_events
 

@@ -1,6 +1,6 @@
 """Writing facts: store one or many, supersede (correct) one.
 
-Each decision is the pure ``decide_…`` of :mod:`embornal.domain.fact_aggregate`; the
+Each decision is the pure ``decide_…`` of :mod:`embornal.domain.facts.aggregate`; the
 service checks access (it needs the rules), embeds the content once, and appends the
 events and vectors in one unit of work.
 """
@@ -11,19 +11,19 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from embornal.domain.confidence import prior
 from embornal.domain.events import FactStored
-from embornal.domain.fact_aggregate import (
+from embornal.domain.facts.aggregate import (
     FactState,
     StoreFact,
     SupersedeFact,
     decide_store,
     decide_supersede,
 )
-from embornal.domain.fact_attributes import read_attributes
-from embornal.domain.facts import Fact, check_reason
+from embornal.domain.facts.attributes import read_attributes
+from embornal.domain.facts.fact import Fact, check_reason
 from embornal.domain.ids import new_id
-from embornal.domain.strength import INITIAL_STABILITY_DAYS
+from embornal.domain.spine.confidence import prior
+from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS
 from embornal.errors import ConcurrencyError
 from embornal.service.context import ServiceContext
 from embornal.service.facts.lifecycle import run_command

@@ -1,7 +1,7 @@
 """memory-as-history's link tools on embornal's typed links (decision 0090): ``link_memories``,
 ``unlink_memories`` and ``memory_links`` are :mod:`.links`' link, unlink and one-hop
 walk, memory-as-history's relation names mapped onto the closed vocabulary
-(:data:`~embornal.domain.history_context.SEED_RELATIONS`).
+(:data:`~embornal.domain.history.context.SEED_RELATIONS`).
 
 A link is what the caller asserts: it is an event on the source's stream (audited with
 its reason, retractable, its history in ``audit_log`` and ``memory history``) and it
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from embornal.domain.history_context import relation_of
+from embornal.domain.history.context import relation_of
 from embornal.service.context import ServiceContext
 from embornal.service.graph import links
 from embornal.service.graph.results import Link, LinkGraph, LinkRecord

@@ -2,7 +2,7 @@
 (docs/model.md, Links and merges; decisions 0052, 0053).
 
 A link is an event on its source fact's stream, decided by
-:func:`~embornal.domain.graph.decide_link` over the source's state and the target's (both
+:func:`~embornal.domain.graph.rules.decide_link` over the source's state and the target's (both
 loaded, the target readable by the subject). Making or taking off a link takes ``write``
 on the fact named as its source; the target must be readable (else "no fact", as a
 missing one).
@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from embornal.domain.bounds import MAX_LIMIT, whole_in_range
-from embornal.domain.facts import Fact, check_reason
-from embornal.domain.graph import (
+from embornal.domain.facts.fact import Fact, check_reason
+from embornal.domain.facts.links import extract_links
+from embornal.domain.graph.rules import (
     INVERSE,
     SYMMETRIC,
     LinkFacts,
@@ -31,7 +32,6 @@ from embornal.domain.graph import (
     parse_relation,
     query_relation,
 )
-from embornal.domain.links import extract_links
 from embornal.errors import InvalidInput, InvalidLink
 from embornal.service.context import ServiceContext
 from embornal.service.facts.lifecycle import on_fact

@@ -15,9 +15,9 @@ source leaves recall (delete on it); both must be readable ("no fact" otherwise)
 from __future__ import annotations
 
 from embornal.domain.events import NewEvent
-from embornal.domain.fact_aggregate import FactState, evolve
-from embornal.domain.facts import Fact, check_reason
-from embornal.domain.graph import MergeFacts, decide_merge
+from embornal.domain.facts.aggregate import FactState, evolve
+from embornal.domain.facts.fact import Fact, check_reason
+from embornal.domain.graph.rules import MergeFacts, decide_merge
 from embornal.errors import ConcurrencyError, NotFound
 from embornal.service.context import ServiceContext
 from embornal.service.facts.lifecycle import MAX_ATTEMPTS

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from embornal.domain.audit import action_of
-from embornal.domain.claims import fold
+from embornal.domain.claims.ledger import fold
 from embornal.domain.events import Event
 from embornal.domain.events.claims import CLAIM_EVENTS
 from embornal.domain.events.conflicts import CONFLICT_EVENT_CLASSES
 from embornal.domain.events.narratives import NARRATIVE_EVENTS
-from embornal.domain.narratives import fold_account
+from embornal.domain.history.audit import action_of
+from embornal.domain.narratives.accounts import fold_account
 from embornal.service.context import check_limit
 from embornal.service.history.chronicle_results import AuditEntry
 
@@ -63,7 +63,7 @@ class _Seen:
 
     def claim(self, claim_id: str) -> bool:
         if claim_id not in self.claims:
-            from embornal.domain.claims import stream_of
+            from embornal.domain.claims.ledger import stream_of
             from embornal.service.claims.views import visible_facts
 
             state = fold(self.ctx.store.read_stream(stream_of(claim_id)))
@@ -84,7 +84,7 @@ class _Seen:
     def conflict(self, stream_id: str) -> bool:
         """A conflict is seen by a subject that may read every member (as ``conflicts``)."""
         if stream_id not in self.conflicts:
-            from embornal.domain.conflict import fold as fold_conflict
+            from embornal.domain.conflicts.aggregate import fold as fold_conflict
 
             state = fold_conflict(self.ctx.store.read_stream(stream_id))
             members = list(state.members) if state is not None else []

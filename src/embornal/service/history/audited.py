@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from embornal.domain.events import DomainEvent
 from embornal.domain.events.narratives import NarrativeInvalidated
-from embornal.domain.fact_aggregate import FactState, evolve
-from embornal.domain.narratives import fold_account, state_issues
-from embornal.domain.protocol import decide_refused
+from embornal.domain.facts.aggregate import FactState, evolve
+from embornal.domain.history.protocol import decide_refused
+from embornal.domain.narratives.accounts import fold_account, state_issues
 from embornal.service.command import run_command
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def record_refusal(
     require_gate: bool = False,
 ) -> None:
     """Append the refusal of ``operation`` on ``fact_id`` when the corroboration gate is
-    what refuses it now (:func:`~embornal.domain.protocol.decide_refused`); else nothing."""
+    what refuses it now (:func:`~embornal.domain.history.protocol.decide_refused`); else nothing."""
 
     def write(tx: Tx, state: FactState, bodies: list[DomainEvent]) -> None:
         if bodies:

@@ -1,7 +1,7 @@
 """The canon and frames of the history protocol (docs/model.md, Canon and scopes, Frames;
 decision 0078): enter and
 leave a task scope's active canon, end a scope, list the canon and the scopes; set a
-memory's frame and list the frames in use. The rules are :mod:`embornal.domain.canon`'s.
+memory's frame and list the frames in use. The rules are :mod:`embornal.domain.history.canon`'s.
 
 Every membership is an event of the memory's own stream, appended at the version loaded
 (again on a concurrent write), so a forget racing a canonize is decided on what the other
@@ -13,7 +13,11 @@ read. A subject sees, and ends, only the memberships of memories it may read.
 
 from __future__ import annotations
 
-from embornal.domain.canon import (
+from embornal.domain.access.rights import SCOPE_ENTRIES
+from embornal.domain.events import Event
+from embornal.domain.events.canon import MemoryDecanonized
+from embornal.domain.facts.fact import check_reason
+from embornal.domain.history.canon import (
     SOFT_CANON_LIMIT,
     canon_eligible,
     check_label,
@@ -21,10 +25,6 @@ from embornal.domain.canon import (
     decide_decanonize,
     decide_set_frame,
 )
-from embornal.domain.events import Event
-from embornal.domain.events.canon import MemoryDecanonized
-from embornal.domain.facts import check_reason
-from embornal.domain.rights import SCOPE_ENTRIES
 from embornal.errors import ConcurrencyError, GateRefusal, NotFound
 from embornal.service.context import ServiceContext
 from embornal.service.facts.lifecycle import MAX_ATTEMPTS, on_fact

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 
 __all__ = ["CanonEntry", "CanonRemoval", "FrameInUse", "ScopeInUse"]
 

@@ -27,10 +27,10 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from embornal.domain import paths as P
-from embornal.domain.canon import check_label
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.domain.guide import is_guide_path
-from embornal.domain.relative_time import check_asked
+from embornal.domain.history.canon import check_label
+from embornal.domain.recall.relative_time import check_asked
 from embornal.errors import InvalidInput
 from embornal.service.conflicts.declared import list_conflicts
 from embornal.service.conflicts.record import ConflictRecord

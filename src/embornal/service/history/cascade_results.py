@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.service.conflicts.record import ConflictRecord
 from embornal.service.history.canon_results import CanonEntry
 from embornal.service.history.results import DueMemory

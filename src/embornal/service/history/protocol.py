@@ -1,7 +1,7 @@
 """The history protocol's use cases (docs/model.md, The history protocol; decisions
 0064–0066): capture and consolidation, tiers
 and review, corroboration and provenance, sensitivity, and the queues; the rules are
-:mod:`embornal.domain.protocol`'s. Pin, unpin, forget and restore are the memory's own
+:mod:`embornal.domain.history.protocol`'s. Pin, unpin, forget and restore are the memory's own
 (:mod:`.importance`, :mod:`.lifecycle`), which apply the same rules (decision 0065).
 
 Each write loads the fact's state, decides, and appends at the loaded version (again on
@@ -15,15 +15,15 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from embornal.domain.canon import check_label
+from embornal.domain.access.rights import OVERDUE
 from embornal.domain.clock import format_time
 from embornal.domain.events import DomainEvent, FactImportanceAdjusted
 from embornal.domain.events.canon import MemoryDecanonized, MemoryFramed
-from embornal.domain.fact_aggregate import FactState, StoreFact, decide_store
-from embornal.domain.facts import Fact, check_reason
-from embornal.domain.history_context import check_context
-from embornal.domain.ids import new_id
-from embornal.domain.protocol import (
+from embornal.domain.facts.aggregate import FactState, StoreFact, decide_store
+from embornal.domain.facts.fact import Fact, check_reason
+from embornal.domain.history.canon import check_label
+from embornal.domain.history.context import check_context
+from embornal.domain.history.protocol import (
     REVIEW_DAYS,
     decide_capture,
     decide_corroborate,
@@ -35,8 +35,8 @@ from embornal.domain.protocol import (
     history_of,
     testimony_warning,
 )
-from embornal.domain.rights import OVERDUE
-from embornal.domain.screening import screen
+from embornal.domain.history.screening import screen
+from embornal.domain.ids import new_id
 from embornal.errors import InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.lifecycle import on_fact, run_command

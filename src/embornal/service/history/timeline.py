@@ -1,7 +1,7 @@
 """The history context and the chronology read from it (docs/model.md, Frames and history
 context; decisions 0088, 0089): ``set_history_context`` (audited, in the fact's stream),
 ``timeline`` and ``search_history`` with its bounded evidence; the rules are
-:mod:`embornal.domain.history_context`'s.
+:mod:`embornal.domain.history.context`'s.
 
 Both reads are read-only: no recall is recorded, nothing is reinforced. Each reads only
 what the subject may read (the store's read scope), so a memory it may not read is
@@ -14,8 +14,8 @@ from datetime import datetime
 
 from embornal.domain.bounds import check_query_length
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.facts import check_reason
-from embornal.domain.history_context import (
+from embornal.domain.facts.fact import check_reason
+from embornal.domain.history.context import (
     MAX_EVIDENCE,
     check_context,
     check_expand,
@@ -25,7 +25,7 @@ from embornal.domain.history_context import (
     decide_set_context,
     select_evidence,
 )
-from embornal.domain.text import query_terms
+from embornal.domain.recall.text import query_terms
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.lifecycle import on_fact
@@ -115,7 +115,7 @@ def search_history(
     """Keyword search of the live memories within the window and session, best first
     (read-only: nothing is reinforced); with ``expand=N``, up to N linked memories and N
     session neighbours (within N places) per hit, at most
-    :data:`~embornal.domain.history_context.MAX_EVIDENCE` in all, each memory once."""
+    :data:`~embornal.domain.history.context.MAX_EVIDENCE` in all, each memory once."""
     n = check_limit(limit, ctx.default_limit)
     k = check_expand(expand)
     way = check_via(via)

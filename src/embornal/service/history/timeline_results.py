@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 
 __all__ = ["Evidence", "HistoryHit", "TimelineEntry"]
 

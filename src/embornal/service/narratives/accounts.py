@@ -1,6 +1,7 @@
 """Narrative accounts (docs/model.md, Narratives; decisions 0085–0087): ``narrate``,
 ``review_narrative``, ``current_narrative``, ``narrative_history``, ``list_narratives``, and
-:func:`usable_narrative` for the recall cascade. The rules are :mod:`embornal.domain.narratives`'s.
+:func:`usable_narrative` for the recall cascade. The rules are
+:mod:`embornal.domain.narratives.accounts`'s.
 
 Each write loads the account's stream, decides, and appends at its version (again on a
 concurrent write). Dependencies are validated when a version is made or reviewed and the
@@ -15,10 +16,11 @@ from collections.abc import Sequence
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES
 from embornal.domain.events.narratives import NarrativeReviewed, NarrativeVersioned
-from embornal.domain.facts import check_reason
-from embornal.domain.graph import canonical, parse_relation
+from embornal.domain.facts.fact import check_reason
+from embornal.domain.graph.rules import canonical, parse_relation
+from embornal.domain.history.screening import screen
 from embornal.domain.ids import new_id
-from embornal.domain.narratives import (
+from embornal.domain.narratives.accounts import (
     DEFAULT_PERSPECTIVE,
     INSUFFICIENT,
     Account,
@@ -32,7 +34,6 @@ from embornal.domain.narratives import (
     narrative_scope,
     parse_link,
 )
-from embornal.domain.screening import screen
 from embornal.errors import (
     ConcurrencyError,
     Conflict,

@@ -1,6 +1,6 @@
 """A narrative's claims as a subject sees them (decision 0098): validating the claims a
 version names when it is made or reviewed, whether the subject may see them, and their
-source issues at read time. The rules are :mod:`embornal.domain.narrative_claims`'s.
+source issues at read time. The rules are :mod:`embornal.domain.narratives.claims`'s.
 
 A claim the subject may not see is "no claim with id", as an id never used, at narrate
 time; at read time a version naming one is not visible at all (decision 0087), so no
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from embornal.domain.claims import ClaimState, fold, stream_of
-from embornal.domain.narrative_claims import (
+from embornal.domain.claims.ledger import ClaimState, fold, stream_of
+from embornal.domain.narratives.accounts import INSUFFICIENT, MISSING
+from embornal.domain.narratives.claims import (
     CLAIM_NOT_ADOPTED,
     CLAIM_REVIEW_REQUIRED,
     CLAIM_SUPERSEDED,
@@ -20,7 +21,6 @@ from embornal.domain.narrative_claims import (
     claim_issues,
     current_claim_issue,
 )
-from embornal.domain.narratives import INSUFFICIENT, MISSING
 from embornal.errors import NotFound, ProtocolViolation
 from embornal.service.claims import views as views
 from embornal.service.context import ServiceContext

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from embornal.domain.narrative_claims import is_claim_id
-from embornal.domain.narratives import (
+from embornal.domain.narratives.accounts import (
     FORGOTTEN,
     INSUFFICIENT,
     LINK_MISSING,
     MISSING,
     STALE_INTERPRETATION,
 )
+from embornal.domain.narratives.claims import is_claim_id
 from embornal.errors import EmbornalError, NotFound, ProtocolViolation
 from embornal.service.narratives.results import SourceIssue
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from embornal.domain.narratives import (
+from embornal.domain.narratives.accounts import (
     UNLINKED_WARNING,
     Account,
     Version,

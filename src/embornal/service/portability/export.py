@@ -18,10 +18,10 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from embornal.domain import portable_log as L
-from embornal.domain import portable_markdown as M
 from embornal.domain.events import EVENTS, Event, EventType
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
+from embornal.domain.portability import log as L
+from embornal.domain.portability import markdown as M
 from embornal.domain.records import record
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext

@@ -2,7 +2,7 @@
 0076, 0077).
 
 The source is read whole and checked first (:mod:`embornal.adapters.importers`), mapped
-to the items of ONE proposal (:mod:`embornal.domain.import_mapping`), and the subject's
+to the items of ONE proposal (:mod:`embornal.domain.portability.import_mapping`), and the subject's
 right to write at each path is checked before anything is written. The proposal's
 source and each fact's source label are ``import:FORMAT``, each fact's confidence the
 import prior. By default it waits for a person (``embornal proposal show ID``);
@@ -17,8 +17,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from embornal.adapters.importers import read_source
-from embornal.domain.import_history import HistoryData, map_history
-from embornal.domain.import_mapping import (
+from embornal.domain.facts.tags import OWNER_KEY
+from embornal.domain.portability.import_history import HistoryData, map_history
+from embornal.domain.portability.import_mapping import (
     FORMATS,
     Graph,
     Planned,
@@ -28,7 +29,6 @@ from embornal.domain.import_mapping import (
     source_label,
 )
 from embornal.domain.records import record
-from embornal.domain.tags import OWNER_KEY
 from embornal.errors import AccessDenied, InvalidInput
 from embornal.service.context import ServiceContext
 from embornal.service.proposals import drafts as proposals

@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from embornal.domain import portable_log as L
-from embornal.domain import portable_markdown as M
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.domain.guide import is_guide_path
 from embornal.domain.kinds.registry import KINDS
+from embornal.domain.portability import log as L
+from embornal.domain.portability import markdown as M
 from embornal.domain.records import record
 from embornal.errors import Conflict, EmbornalError, InvalidImport, InvalidInput
 from embornal.service.context import ServiceContext

@@ -6,7 +6,7 @@ states now) and opens the proposal; nothing of it reaches a projection of facts.
 approval's event at the proposal's loaded version, each fact event at its stream's, so
 two approvals racing leave one (the other finds it approved), and an item that no
 longer applies stops the whole approval with nothing written. A configured policy may
-approve on arrival (:class:`~embornal.domain.proposal_policy.ProposalPolicy`); an
+approve on arrival (:class:`~embornal.domain.proposals.policy.ProposalPolicy`); an
 assistant decides only when the policy lets assistants decide.
 """
 
@@ -17,9 +17,9 @@ from typing import Any
 
 from embornal.domain.clock import parse_time
 from embornal.domain.events import ActorKind
-from embornal.domain.facts import check_reason
+from embornal.domain.facts.fact import check_reason
 from embornal.domain.ids import new_id, normalize_prefix
-from embornal.domain.proposals import (
+from embornal.domain.proposals.aggregate import (
     ApproveProposal,
     EditProposal,
     OpenProposal,

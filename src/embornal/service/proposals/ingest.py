@@ -1,6 +1,6 @@
 """Ingest: a conversation or a note becomes ONE proposal of memories (decision 0068).
 
-The extractor drafts (:mod:`embornal.domain.ingest` by rules, or
+The extractor drafts (:mod:`embornal.domain.proposals.ingest` by rules, or
 :mod:`embornal.adapters.llm_extract` by a model); each draft becomes a ``create`` item
 with the line it came from as ``conversation`` or ``document`` evidence, the import
 source and the assistant-inferred prior, on the path ``path`` or one its kind suggests;
@@ -16,14 +16,14 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from embornal.domain.ingest import Draft, SourceText, extract_rules
-from embornal.domain.paths import normalize_path
-from embornal.domain.resolution import (
+from embornal.domain.conflicts.resolution import (
     blocking_keys,
     mention_profiles,
     profile_of,
     resolve_mention,
 )
+from embornal.domain.paths import normalize_path
+from embornal.domain.proposals.ingest import Draft, SourceText, extract_rules
 from embornal.errors import InvalidInput, NotFound
 from embornal.service.conflicts.detect import CANDIDATE_LIMIT
 from embornal.service.context import ServiceContext

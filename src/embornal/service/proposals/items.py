@@ -1,7 +1,7 @@
 """A proposal's items applied: the facts they name loaded, their events decided in item
 order, the rights each takes checked (decisions 0055, 0071).
 
-Every fact an item names (:func:`~embornal.domain.proposals.facts_of`: one for an update,
+Every fact an item names (:func:`~embornal.domain.proposals.aggregate.facts_of`: one for an update,
 two for a link or a merge) is loaded and must be readable by the subject ("no fact"
 otherwise, as a missing one) — unless an item of the same proposal creates it (``#N`` or
 its ``new_id``), which then must be approved with it. Each item is decided on the states
@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from embornal.domain.events import FactStored, NewEvent
-from embornal.domain.fact_aggregate import FactState, evolve
-from embornal.domain.facts import MAX_REASON_LENGTH, Fact
-from embornal.domain.proposals import (
+from embornal.domain.facts.aggregate import FactState, evolve
+from embornal.domain.facts.fact import MAX_REASON_LENGTH, Fact
+from embornal.domain.facts.tags import OWNER_KEY
+from embornal.domain.proposals.aggregate import (
     Applied,
     ProposalState,
     apply_item,
@@ -26,7 +27,6 @@ from embornal.domain.proposals import (
     new_fact_of,
     roles_of,
 )
-from embornal.domain.tags import OWNER_KEY
 from embornal.errors import AccessDenied, EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from embornal.domain.clock import parse_time
-from embornal.domain.confidence import prior
-from embornal.domain.facts import check_reason
-from embornal.domain.proposals import MAX_ITEMS
-from embornal.domain.retention import RETENTION, score
+from embornal.domain.facts.fact import check_reason
+from embornal.domain.proposals.aggregate import MAX_ITEMS
+from embornal.domain.proposals.retention import RETENTION, score
+from embornal.domain.spine.confidence import prior
 from embornal.errors import AccessDenied, InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.proposals.drafts import propose

@@ -20,9 +20,10 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from embornal.domain.access.scope import ReadScope
 from embornal.domain.clock import parse_time
-from embornal.domain.facts import Fact
-from embornal.domain.ranking import (
+from embornal.domain.facts.fact import Fact
+from embornal.domain.recall.ranking import (
     STRENGTH_WEIGHT,
     FusionSettings,
     diversity_penalties,
@@ -33,9 +34,8 @@ from embornal.domain.ranking import (
     temporal_lifts,
     within_reach,
 )
-from embornal.domain.relative_time import TimeWindow
-from embornal.domain.scope import ReadScope
-from embornal.domain.text import index_terms
+from embornal.domain.recall.relative_time import TimeWindow
+from embornal.domain.recall.text import index_terms
 from embornal.service.results import RecallHit
 from embornal.storage.contract.store import PastReads, Store
 

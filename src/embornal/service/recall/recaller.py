@@ -25,11 +25,12 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
+from embornal.domain.access.scope import ReadScope
 from embornal.domain.clock import format_time
-from embornal.domain.facts import Fact
-from embornal.domain.feedback import FEEDBACK_FACTS, feedback_terms, mix_feedback
-from embornal.domain.query_entities import query_entities
-from embornal.domain.ranking import (
+from embornal.domain.facts.fact import Fact
+from embornal.domain.recall.feedback import FEEDBACK_FACTS, feedback_terms, mix_feedback
+from embornal.domain.recall.query_entities import query_entities
+from embornal.domain.recall.ranking import (
     DF_CEILING_MIN_DOCS,
     STRENGTH_WEIGHT,
     FusionSettings,
@@ -45,10 +46,9 @@ from embornal.domain.ranking import (
     spine_parts,
     vector_scores,
 )
-from embornal.domain.relative_time import TimeWindow, describe, time_windows
-from embornal.domain.scope import ReadScope
-from embornal.domain.strength import strength
-from embornal.domain.text import query_terms, topic_terms
+from embornal.domain.recall.relative_time import TimeWindow, describe, time_windows
+from embornal.domain.recall.text import query_terms, topic_terms
+from embornal.domain.spine.strength import strength
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.recall.legs import side_by_side
 from embornal.service.recall.order import context_gains, event_times, lifts, ranked

@@ -16,13 +16,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from embornal.domain import paths as P
+from embornal.domain.access.scope import ReadScope
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import FactsRecalled
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.domain.guide import GUIDE_PATH, is_guide_path
 from embornal.domain.ids import new_id
-from embornal.domain.relative_time import check_asked
-from embornal.domain.scope import ReadScope
+from embornal.domain.recall.relative_time import check_asked
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.timetravel import AsOf, looking_back

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from embornal.domain import paths as P
-from embornal.domain.access import (
+from embornal.domain.access.rules import (
     ACTIONS,
     MAX_ROLE_DEPTH,
     Decision,
@@ -29,8 +29,8 @@ from embornal.domain.events import (
     TokenIssued,
     TokenRevoked,
 )
+from embornal.domain.facts.tags import check_subject
 from embornal.domain.ids import new_id, normalize_prefix
-from embornal.domain.tags import check_subject
 from embornal.errors import Conflict, InvalidInput, NotFound
 from embornal.service.access import expiry, hash_token, new_token_secret
 from embornal.service.context import ServiceContext

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from embornal.domain.events import Event
-from embornal.domain.fact_spine_decisions import (
+from embornal.domain.facts.fact import Fact, check_reason
+from embornal.domain.spine.decisions import (
     AddEvidence,
     ConfirmFact,
     ContradictFact,
@@ -24,8 +25,7 @@ from embornal.domain.fact_spine_decisions import (
     decide_confirm,
     decide_contradict,
 )
-from embornal.domain.facts import Fact, check_reason
-from embornal.domain.spine import EvidenceRef, parse_evidence
+from embornal.domain.spine.justification import EvidenceRef, parse_evidence
 from embornal.service.context import ServiceContext
 from embornal.service.facts.lifecycle import on_fact
 from embornal.storage.contract.store import Tx

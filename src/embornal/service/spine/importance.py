@@ -16,8 +16,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from embornal.domain.clock import parse_time
-from embornal.domain.decay import decay_of, staleness
-from embornal.domain.fact_spine_decisions import (
+from embornal.domain.facts.fact import Fact, check_reason
+from embornal.domain.paths import normalize_path
+from embornal.domain.spine.decay import decay_of, staleness
+from embornal.domain.spine.decisions import (
     PinFact,
     SetLifetime,
     SetWeight,
@@ -25,9 +27,7 @@ from embornal.domain.fact_spine_decisions import (
     decide_set_lifetime,
     decide_set_weight,
 )
-from embornal.domain.facts import Fact, check_reason
-from embornal.domain.paths import normalize_path
-from embornal.domain.spine import Lifetime
+from embornal.domain.spine.justification import Lifetime
 from embornal.errors import GateRefusal
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.lifecycle import on_fact
@@ -39,7 +39,7 @@ __all__ = ["due", "pin", "set_lifetime", "set_weight", "unpin"]
 def _pin(ctx: ServiceContext, fact_id: str, pinned: bool, reason: str | None) -> Fact:
     why = check_reason(reason, required=False)
     if not pinned and why is None:  # decision 0065: a legacy unpin is recorded as such
-        from embornal.domain.protocol import LEGACY_UNPIN_REASON
+        from embornal.domain.history.protocol import LEGACY_UNPIN_REASON
 
         why = LEGACY_UNPIN_REASON
     fact = ctx.target("pin" if pinned else "unpin", fact_id)
@@ -63,7 +63,7 @@ def pin(ctx: ServiceContext, fact_id: str, *, reason: str | None = None) -> Fact
     corroboration gate met); past the soft anchor limit the fact carries a warning."""
     from dataclasses import replace
 
-    from embornal.domain.protocol import SOFT_ANCHOR_LIMIT
+    from embornal.domain.history.protocol import SOFT_ANCHOR_LIMIT
 
     fact = _pin(ctx, fact_id, True, reason)
     anchors = ctx.store.anchor_count(ctx.scope(guide=False))  # the guide's are not counted
@@ -93,7 +93,7 @@ def set_weight(
     ctx: ServiceContext, fact_id: str, weight: float | None, *, reason: str | None = None
 ) -> Fact:
     """The user weight of an active fact, 0..1 (None takes it off; 0.5 is neutral)."""
-    from embornal.domain.spine import check_weight
+    from embornal.domain.spine.justification import check_weight
 
     why = check_reason(reason, required=False)
     if weight is not None:
@@ -109,7 +109,7 @@ def set_lifetime(
     ctx: ServiceContext, fact_id: str, lifetime: Lifetime | str, *, reason: str | None = None
 ) -> Fact:
     """A new lifetime for an active fact (an expired one too: it comes back)."""
-    from embornal.domain.spine import check_lifetime
+    from embornal.domain.spine.justification import check_lifetime
 
     why = check_reason(reason, required=False)
     check_lifetime(lifetime, now=ctx.now())  # bad input before the fact is looked up

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from embornal.domain.fact_spine_decisions import ChangeVisibility, decide_change_visibility
-from embornal.domain.facts import Fact, check_reason
-from embornal.domain.spine import Visibility, as_visibility
+from embornal.domain.facts.fact import Fact, check_reason
+from embornal.domain.spine.decisions import ChangeVisibility, decide_change_visibility
+from embornal.domain.spine.justification import Visibility, as_visibility
 from embornal.service.context import ServiceContext
 from embornal.service.facts.lifecycle import on_fact
 

@@ -1,6 +1,6 @@
 """Compile a read scope into one SQL WHERE fragment over facts ``f``.
 
-The service hands the store a backend-neutral :class:`~embornal.domain.scope.ReadScope`
+The service hands the store a backend-neutral :class:`~embornal.domain.access.scope.ReadScope`
 (the subject's effective read rules); SQLite reads through the :class:`Visibility`
 compiled from it here (cached per store, by the scope's value).
 
@@ -12,7 +12,7 @@ path never reaches a fact).
 
 A scope with a viewer also keeps only the facts visible to it (decision 0038): the
 ``facts.visibility`` column (NULL: shared) and, for a restricted fact, its allow-list in
-``fact_visibility_allow`` — the same rule as :func:`embornal.domain.scope.visible_to`.
+``fact_visibility_allow`` — the same rule as :func:`embornal.domain.access.scope.visible_to`.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from embornal.domain import paths as P
-from embornal.domain.access import ObjectPattern, Rule
+from embornal.domain.access.rules import ObjectPattern, Rule
+from embornal.domain.access.scope import ReadScope, Viewer, read_scope
+from embornal.domain.facts.tags import OWNER_KEY
 from embornal.domain.records import record
-from embornal.domain.scope import ReadScope, Viewer, read_scope
-from embornal.domain.tags import OWNER_KEY
 
 __all__ = ["ALL_VISIBLE", "ScopeCache", "Visibility", "compile_read_filter", "compile_scope"]
 

@@ -13,16 +13,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.protocol import ensure_row
 from embornal.storage.contract.store import CanonRow, LabelCount
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:
+    from embornal.domain.access.scope import ReadScope
     from embornal.domain.events import Event
     from embornal.domain.events.canon import MemoryCanonized, MemoryDecanonized, MemoryFramed
-    from embornal.domain.scope import ReadScope
 
 __all__ = ["HANDLERS", "TABLES", "VERIFY_QUERIES", "CanonQueries", "purged"]
 

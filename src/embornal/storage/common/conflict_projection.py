@@ -5,7 +5,7 @@ wrote the past reads): plain SQL with ``?`` placeholders over a connection's ``e
 and ``executemany``, SQLite's own or PostgreSQL's through its dialect
 (:class:`embornal.storage.postgres.db.Dialect`).
 
-``entity_keys`` holds the keys (:func:`embornal.domain.resolution.keys_of`) of every
+``entity_keys`` holds the keys (:func:`embornal.domain.conflicts.resolution.keys_of`) of every
 entity and preference fact with attributes, whatever its state: a read keeps the live ones. A
 purge takes its keys away; an attribute update writes them again.
 """
@@ -28,7 +28,7 @@ TABLES = ("conflict_members", "conflicts", "entity_keys")
 
 def write_keys(conn: Connection, fact_id: str) -> None:
     """The entity keys of ``fact_id`` from its row (none for a purged or plain fact)."""
-    from embornal.domain.resolution import DETECTED_KINDS, keys_of  # off recall's path
+    from embornal.domain.conflicts.resolution import DETECTED_KINDS, keys_of  # off recall's path
 
     conn.execute("DELETE FROM entity_keys WHERE fact_id = ?", (fact_id,))
     row = conn.execute(
@@ -44,7 +44,7 @@ def write_keys(conn: Connection, fact_id: str) -> None:
 
 def fill_entity_keys(conn: Connection) -> None:
     """Every entity fact's keys (migration 0020, over the facts stored before it)."""
-    from embornal.domain.resolution import DETECTED_KINDS
+    from embornal.domain.conflicts.resolution import DETECTED_KINDS
 
     marks = ",".join("?" * len(DETECTED_KINDS))
     rows = conn.execute(
@@ -69,7 +69,9 @@ def after(conn: Connection, event: Event, body: Any) -> None:
     if event.type not in _KEYED:
         return
     if event.type == EventType.FACT_STORED.value:
-        from embornal.domain.resolution import DETECTED_KINDS  # a store: off recall's path
+        from embornal.domain.conflicts.resolution import (
+            DETECTED_KINDS,  # a store: off recall's path
+        )
 
         if body.kind not in DETECTED_KINDS:
             return

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from embornal.domain.clock import parse_time
-from embornal.domain.conflict import ConflictClass, ConflictState, Outcome
+from embornal.domain.conflicts.aggregate import ConflictClass, ConflictState, Outcome
 
 __all__ = ["ConflictQueries", "conflict_states", "entity_groups", "fact_texts", "key_matches"]
 

@@ -4,7 +4,7 @@ A fact's neighbours at distance ``d`` are the live facts ``d`` places before and
 after it on the same path, in time order (``created_at``, then write order), counted
 over the facts the caller may read: a fact the caller cannot see takes no place, so
 it neither is a neighbour nor pushes one further away. Recall uses them as context
-(see ``embornal.domain.ranking.neighbour_boost``). The ``facts_path`` index
+(see ``embornal.domain.recall.ranking.neighbour_boost``). The ``facts_path`` index
 (``path_id, created_at`` and the row id) makes each look-up one index seek.
 """
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import format_time
 from embornal.domain.events.base import EventType
-from embornal.domain.scope import EVERYTHING, ReadScope
 from embornal.storage.common import history
 from embornal.storage.common.event_rows import event_columns, row_to_event
 from embornal.storage.sqlite.connect import Connection

@@ -24,10 +24,10 @@ from embornal.domain.events import (
     FactStored,
     NewEvent,
 )
+from embornal.domain.facts.tags import Tag
 from embornal.domain.guide import GUIDE_PATH
 from embornal.domain.ids import new_id
 from embornal.domain.records import record
-from embornal.domain.tags import Tag
 from embornal.storage.sqlite.connect import Connection
 
 __all__ = [

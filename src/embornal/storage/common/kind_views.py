@@ -26,13 +26,13 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import parse_time
-from embornal.domain.facts import Fact
-from embornal.domain.tags import Tag
+from embornal.domain.facts.fact import Fact
+from embornal.domain.facts.tags import Tag
 from embornal.storage.contract.store import SpineRow
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:
-    from embornal.domain.fact_attributes import Condition
+    from embornal.domain.facts.attributes import Condition
     from embornal.domain.kinds.registry import KindEntry
 
 __all__ = [
@@ -382,7 +382,7 @@ def facts_from_rows(
             if kind_version is not None and version == kind_version:
                 shown = _json_object(attributes)  # at the latest version: as stored, parsed once
             else:
-                from embornal.domain.fact_attributes import read_attributes
+                from embornal.domain.facts.attributes import read_attributes
 
                 shown = read_attributes(kind, kind_version, _json_object(attributes))
         out.append(
@@ -461,7 +461,7 @@ def _lifetime_text(policy: str | None, until: str | None) -> str:
 def row_attributes(row: Any) -> dict[str, Any]:
     """The attributes a read shows for a row of ``facts`` (``kind``, ``kind_version``,
     ``attributes``)."""
-    from embornal.domain.fact_attributes import read_attributes
+    from embornal.domain.facts.attributes import read_attributes
 
     text = row["attributes"]
     stored = _json_object(text) if text else None

@@ -7,7 +7,7 @@ The SQL has ``?`` placeholders and is written once for both stores (PostgreSQL r
 the store: the live filter (``_live``) and the days from a fact's strength anchor to a
 moment (:meth:`ListingQueries._age_days`: SQLite's ``julianday``, PostgreSQL overrides it).
 
-A fact's strength at ``now`` is ``exp(-d / S)`` (:mod:`embornal.domain.strength`), so a
+A fact's strength at ``now`` is ``exp(-d / S)`` (:mod:`embornal.domain.spine.strength`), so a
 bound on it is a bound on the rate ``d / S``, and the strongest first is the smallest
 rate first: no strength is computed in Python to filter or sort.
 """
@@ -23,8 +23,8 @@ from embornal.storage.common.reads import FACT_COLS
 from embornal.storage.contract.listing import LIST_SORTS, LinkMap, ListFilter, ListPage, ListRow
 
 if TYPE_CHECKING:
-    from embornal.domain.facts import Fact
-    from embornal.domain.scope import ReadScope
+    from embornal.domain.access.scope import ReadScope
+    from embornal.domain.facts.fact import Fact
     from embornal.storage.common.access import ScopeCache, Visibility
 
 __all__ = ["ListingQueries"]

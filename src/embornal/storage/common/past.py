@@ -26,19 +26,19 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import format_time
-from embornal.domain.facts import Fact
-from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.domain.strength import INITIAL_STABILITY_DAYS
-from embornal.domain.tags import OWNER_KEY, Tag
+from embornal.domain.facts.fact import Fact
+from embornal.domain.facts.tags import OWNER_KEY, Tag
+from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS
 from embornal.storage.common import context, history, kind_views
 from embornal.storage.common.access import ScopeCache, Visibility
 from embornal.storage.contract.store import PathRow
 from embornal.storage.sqlite.subtree import subtree_rows
 
 if TYPE_CHECKING:
-    from embornal.domain.fact_attributes import Condition
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.facts.attributes import Condition
+    from embornal.domain.spine.justification import EvidenceRef
 
 __all__ = ["SQLITE", "Past", "PastDialect", "SqlitePast", "UnderSql"]
 
@@ -133,7 +133,7 @@ class _Sqlite:
         under: tuple[str | None, Where],
         everything: bool,
     ) -> list[Any]:
-        from embornal.domain.text import fts_query
+        from embornal.domain.recall.text import fts_query
         from embornal.storage.sqlite import keyword
 
         return keyword.ranked_rows(
@@ -356,7 +356,7 @@ class Past:
 
     def evidence(self, fact_id: str) -> tuple[EvidenceRef, ...]:
         """The fact's evidence recorded by ``at``, oldest first."""
-        from embornal.domain.spine import EvidenceRef
+        from embornal.domain.spine.justification import EvidenceRef
 
         rows = self._rows(
             "SELECT evidence_type, value, note FROM fact_evidence WHERE fact_id = ? "

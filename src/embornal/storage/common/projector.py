@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import ActorKind, EventType
-from embornal.domain.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
+from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     from embornal.domain.events import (
@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
         TokenIssued,
         TokenRevoked,
     )
-    from embornal.domain.tags import Tag
+    from embornal.domain.facts.tags import Tag
 
 __all__ = [
     "ALLOW_INSERT",
@@ -99,7 +99,7 @@ def valid_attributes(
     """``(JSON text, schema version)`` of the attributes a fact's row stores: upcast to the
     kind's latest version and valid, less a derived statement; None for none (also for a
     kind this build does not register, or a payload that does not validate)."""
-    from embornal.domain.fact_attributes import without_derived
+    from embornal.domain.facts.attributes import without_derived
     from embornal.domain.kinds.registry import KINDS
     from embornal.errors import InvalidAttribute
 
@@ -162,7 +162,7 @@ def fact_row(e: Event, b: FactStored, path_id: int) -> tuple[list[str], list[Any
     if b.lifetime is not None:  # only a non-standard lifetime names 0014's columns
         cols += ["lifetime", "lifetime_until", "expires_at"]
         values.extend(lifetime_columns(b.lifetime, b.kind, e))
-    from embornal.domain.confidence import prior  # stores only: off the read path
+    from embornal.domain.spine.confidence import prior  # stores only: off the read path
 
     start = b.confidence if b.confidence is not None else prior(e.actor_kind)
     cols += LATE_COLUMNS
@@ -224,7 +224,7 @@ def allow_rows(fact_id: str, visibility: str | None) -> list[tuple[str, str]]:
 
 
 def _fact_visibility_changed(conn: Any, e: Event, b: FactVisibilityChanged) -> None:
-    from embornal.domain.spine import stored_visibility
+    from embornal.domain.spine.justification import stored_visibility
 
     stored = stored_visibility(b.visibility)
     conn.execute("UPDATE facts SET visibility = ? WHERE id = ?", (stored, b.fact_id))
@@ -234,9 +234,9 @@ def _fact_visibility_changed(conn: Any, e: Event, b: FactVisibilityChanged) -> N
 
 def lifetime_columns(text: str, kind: str, e: Event) -> tuple[str, str | None, str | None]:
     """``(lifetime, lifetime_until, expires_at)`` set by ``e``: an ephemeral horizon
-    counts from the event (decision 0035; :func:`embornal.domain.confidence.expires_at`)."""
-    from embornal.domain.confidence import expires_at
-    from embornal.domain.spine import read_lifetime
+    counts from the event (decision 0035; :func:`embornal.domain.spine.confidence.expires_at`)."""
+    from embornal.domain.spine.confidence import expires_at
+    from embornal.domain.spine.justification import read_lifetime
 
     lifetime = read_lifetime(text)
     end = expires_at(lifetime, kind, e.recorded_at)
@@ -350,7 +350,7 @@ def _vouched(conn: Any, e: Event, b: FactConfirmed | FactContradicted | FactEvid
     row = conn.execute("SELECT confidence FROM facts WHERE id = ?", (b.fact_id,)).fetchone()
     if row is None or row[0] is None:
         return
-    from embornal.domain import confidence as C  # writes that vouch: off the read path
+    from embornal.domain.spine import confidence as C  # writes that vouch: off the read path
 
     step = C.ConfidenceStep(C.StepKind(_STEPS[b.TYPE]), ActorKind(e.actor_kind))
     c = C.fold_confidence(float(row[0]), [step])

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import format_time
 from embornal.domain.events import EventType
-from embornal.domain.links import extract_links
-from embornal.domain.scope import EVERYTHING, ReadScope
+from embornal.domain.facts.links import extract_links
 from embornal.storage.common.context import NOT_EXPIRED
 from embornal.storage.contract.store import ProposalRow, RetentionRow
 from embornal.storage.sqlite.connect import Connection
@@ -142,7 +142,7 @@ class ProposalQueries:
         for (content,) in rows:
             for path in extract_links(content or ""):
                 out[path] = out.get(path, 0) + 1
-        from embornal.domain.graph import SYMMETRIC  # the graph's rules: off the recall path
+        from embornal.domain.graph.rules import SYMMETRIC  # the graph's rules: off the recall path
 
         symmetric = ", ".join(f"'{r.value}'" for r in SYMMETRIC)
         typed = self._rows(

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.facts import Fact
-from embornal.domain.protocol_state import UNSPECIFIED
+from embornal.domain.facts.fact import Fact
+from embornal.domain.history.state import UNSPECIFIED
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.event_rows import event_columns, row_to_event
 from embornal.storage.common.timeline import TimelineQueries
@@ -23,6 +23,7 @@ from embornal.storage.contract.store import ForgottenRow, ProtocolRow
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:
+    from embornal.domain.access.scope import ReadScope
     from embornal.domain.events import Event
     from embornal.domain.events.protocol import (
         MemoryCaptured,
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
         MemoryTierChanged,
         MemoryUnpinNoop,
     )
-    from embornal.domain.scope import ReadScope
 
 __all__ = [
     "HANDLERS",

@@ -13,18 +13,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.domain.tags import Tag
+from embornal.domain.access.scope import EVERYTHING, ReadScope
+from embornal.domain.facts.tags import Tag
 from embornal.errors import AmbiguousId, NotFound
 from embornal.storage.common import kind_views
 from embornal.storage.common.access import ScopeCache, Visibility
 from embornal.storage.sqlite import access_reads as access
 
 if TYPE_CHECKING:
-    from embornal.domain.access import Rule
+    from embornal.domain.access.rules import Rule
     from embornal.domain.events import Event
-    from embornal.domain.fact_aggregate import FactState
-    from embornal.domain.facts import Fact
+    from embornal.domain.facts.aggregate import FactState
+    from embornal.domain.facts.fact import Fact
     from embornal.storage.contract.store import PathRow
 
 __all__ = ["FACT_COLS", "StoreReads"]
@@ -126,7 +126,7 @@ class StoreReads:
         """The fact's state folded from its stream, at the stream's version, with the live
         fact that supersedes it (None: no such fact). Inside a transaction: as of it."""
         events = self.stream(fact_id)
-        from embornal.domain.fact_aggregate import fold  # writes only: off the read path
+        from embornal.domain.facts.aggregate import fold  # writes only: off the read path
 
         state = fold(events)
         if state is None:

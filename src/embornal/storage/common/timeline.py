@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.facts import Fact
-from embornal.domain.text import fts_query
+from embornal.domain.facts.fact import Fact
+from embornal.domain.recall.text import fts_query
 from embornal.storage.common import context, kind_views
 from embornal.storage.contract.timeline import TimelineRow
 
 if TYPE_CHECKING:
-    from embornal.domain.scope import ReadScope
+    from embornal.domain.access.scope import ReadScope
 
 __all__ = ["CONTEXT_COLS", "TimelineQueries", "filters", "rows_to_timeline"]
 

@@ -10,12 +10,12 @@ from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.records import record
-from embornal.domain.scope import EVERYTHING, ReadScope
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
-    from embornal.domain.facts import Fact
+    from embornal.domain.facts.fact import Fact
 
 __all__ = ["CopyReads", "FactVector", "Portability", "Redaction", "Snapshot"]
 

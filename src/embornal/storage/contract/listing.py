@@ -11,8 +11,8 @@ from embornal.domain.records import record
 from embornal.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from embornal.domain.facts import Fact
-    from embornal.domain.scope import ReadScope
+    from embornal.domain.access.scope import ReadScope
+    from embornal.domain.facts.fact import Fact
 
 __all__ = ["LIST_SORTS", "LinkMap", "ListFilter", "ListPage", "ListRow", "ListingReads"]
 

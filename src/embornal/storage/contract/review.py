@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.records import record
-from embornal.domain.scope import EVERYTHING, ReadScope
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from embornal.domain.conflict import ConflictState
-    from embornal.domain.facts import Fact
+    from embornal.domain.conflicts.aggregate import ConflictState
+    from embornal.domain.facts.fact import Fact
 
 __all__ = [
     "CanonReads",

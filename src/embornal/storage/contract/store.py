@@ -4,7 +4,7 @@ The service holds a :class:`Store` and knows no SQL, connection or driver. Write
 a unit of work (:meth:`UnitOfWork.transaction`) that yields an opaque :class:`Tx`; the
 service passes it back to :meth:`EventStore.append` (which writes the events and their
 projections in that one transaction) and to the vector writes. Every read takes a
-:class:`~embornal.domain.scope.ReadScope`, which the backend compiles into its own
+:class:`~embornal.domain.access.scope.ReadScope`, which the backend compiles into its own
 filter: a fact out of scope is absent, never "hidden".
 
 SQLite (:mod:`embornal.storage.sqlite.store`) and PostgreSQL (:mod:`embornal.storage.postgres`)
@@ -20,19 +20,19 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from embornal.domain.access import Rule
+from embornal.domain.access.rules import Rule
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.events import Event, NewEvent
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
+from embornal.domain.facts.tags import Tag
 from embornal.domain.records import record
-from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.domain.tags import Tag
 from embornal.storage.contract.copy import CopyReads, FactVector, Portability, Redaction, Snapshot
 from embornal.storage.contract.parts import StoreParts, reexport
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
-    from embornal.domain.fact_aggregate import FactState
-    from embornal.domain.fact_attributes import Condition
-    from embornal.domain.spine import EvidenceRef
+    from embornal.domain.facts.aggregate import FactState
+    from embornal.domain.facts.attributes import Condition
+    from embornal.domain.spine.justification import EvidenceRef
     from embornal.storage.contract.claims import ClaimReads, ClaimRow
     from embornal.storage.contract.listing import (
         LIST_SORTS,

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from embornal.domain.records import record
 
 if TYPE_CHECKING:
-    from embornal.domain.facts import Fact
-    from embornal.domain.scope import ReadScope
+    from embornal.domain.access.scope import ReadScope
+    from embornal.domain.facts.fact import Fact
 
 __all__ = ["TimelineReads", "TimelineRow"]
 
@@ -60,7 +60,7 @@ class TimelineReads(Protocol):
         limit: int,
     ) -> list[TimelineRow]:
         """The live memories with a history matching any of ``terms`` (index terms,
-        :func:`~embornal.domain.text.query_terms`) within the window and session, best
+        :func:`~embornal.domain.recall.text.query_terms`) within the window and session, best
         bm25 first (``keyword_search``'s ranking on each backend)."""
         ...
 

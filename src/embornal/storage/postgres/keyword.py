@@ -1,7 +1,7 @@
 """Keyword search on PostgreSQL: match and rank by BM25 from the postings of
 ``fact_terms`` and the term statistics, as SQLite's FTS5 ``bm25()`` ranks.
 
-Each fact's derived text (:func:`embornal.domain.text.index_terms`: stems, CJK bigrams)
+Each fact's derived text (:func:`embornal.domain.recall.text.index_terms`: stems, CJK bigrams)
 is stored as its terms (``facts.terms``, lexemes as they are, no further parsing), its
 length (``term_count``) and one row per term with its count (``fact_terms``);
 ``term_stats`` holds each term's document frequency, ``counters`` the number of documents
@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from embornal.domain import keyword_bound
+from embornal.domain.recall import keyword_bound
 
 __all__ = [
     "K1",

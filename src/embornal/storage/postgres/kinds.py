@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.storage.common.kind_views import view_name
 
 if TYPE_CHECKING:
-    from embornal.domain.fact_attributes import Condition
+    from embornal.domain.facts.attributes import Condition
 
 __all__ = ["conditions_sql"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from embornal.domain.clock import Clock, format_time
+from embornal.domain.recall.text import TOKENIZER_VERSION
 from embornal.domain.records import record
-from embornal.domain.text import TOKENIZER_VERSION
 from embornal.errors import EmbornalError, MigrationError
 from embornal.storage.postgres.db import MIGRATION_LOCK, Conn, DriverError, execute
 from embornal.storage.postgres.history import MIGRATION as HISTORY

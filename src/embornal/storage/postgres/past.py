@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.storage.common.past import Past, PastDialect, Where
 
 if TYPE_CHECKING:
-    from embornal.domain.fact_attributes import Condition
+    from embornal.domain.facts.attributes import Condition
     from embornal.storage.common.access import Visibility
 
 __all__ = ["PG", "PgPast"]

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events import EVENTS, EventType
-from embornal.domain.text import index_terms
+from embornal.domain.recall.text import index_terms
 from embornal.errors import StorageError
 from embornal.storage.common import canon, conflict_projection, protocol
 from embornal.storage.common import claims as claims_sql

@@ -7,7 +7,7 @@ writers run one at a time as on SQLite and positions follow commit order; reads 
 transaction take any pooled connection and run concurrently; a read inside a write
 transaction, on its thread, reads through that transaction's connection (its own writes).
 
-Every read takes a :class:`~embornal.domain.scope.ReadScope`, compiled as SQLite's
+Every read takes a :class:`~embornal.domain.access.scope.ReadScope`, compiled as SQLite's
 (:mod:`.access_sql`, :func:`pg_scope`): the database applies the access rules on every
 read path. Every part of the contract is here, time travel too (decision 0100).
 """
@@ -22,10 +22,10 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
-from embornal.domain.facts import Fact
-from embornal.domain.scope import EVERYTHING, ReadScope
+from embornal.domain.facts.fact import Fact
 from embornal.errors import EmbornalError, StorageError
 from embornal.storage.common import kind_views
 from embornal.storage.common.access import ScopeCache, Visibility
@@ -46,8 +46,8 @@ from embornal.storage.postgres.timeline import PgTimeline
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
-    from embornal.domain.conflict import ConflictState
-    from embornal.domain.fact_attributes import Condition
+    from embornal.domain.conflicts.aggregate import ConflictState
+    from embornal.domain.facts.attributes import Condition
     from embornal.storage.postgres.past import PgPast
     from embornal.storage.postgres.portability import PgSnapshot
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
-from embornal.domain.text import index_terms
+from embornal.domain.recall.text import index_terms
 from embornal.storage.common import conflict_projection
 from embornal.storage.common import projector as projector_sql
 from embornal.storage.postgres import history as pg_history

@@ -14,7 +14,7 @@ from embornal.storage.contract.timeline import TimelineRow
 from embornal.storage.postgres import keyword
 
 if TYPE_CHECKING:
-    from embornal.domain.scope import ReadScope
+    from embornal.domain.access.scope import ReadScope
 
 __all__ = ["PgTimeline"]
 

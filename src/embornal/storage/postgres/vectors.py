@@ -15,7 +15,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from embornal.domain.chunks import CHUNK_CHARS
+from embornal.domain.recall.chunks import CHUNK_CHARS
 from embornal.storage.common import meta
 from embornal.storage.common.meta import MODEL_KEY, WIDTH_KEY
 from embornal.storage.postgres.db import Conn, Dialect, execute

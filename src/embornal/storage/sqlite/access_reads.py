@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from embornal.domain.access import Rule
+from embornal.domain.access.rules import Rule
 
 __all__ = ["inherited_path_tags", "policy_version", "rules", "token_by_hash", "tokens"]
 

@@ -15,8 +15,8 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from embornal.domain import keyword_bound
-from embornal.domain.text import fts_query
+from embornal.domain.recall import keyword_bound
+from embornal.domain.recall.text import fts_query
 
 __all__ = ["MAX_FILTER_WINDOW", "bound_of", "indexed_rows", "ranked_rows"]
 
@@ -43,7 +43,7 @@ def ranked_rows(
     bm25 first, at most ``candidates``, that the scope ``(sql, params, everything)`` lets
     through. ``live_index``: ``live`` is the live condition of ``facts_live_path`` (False
     for another, e.g. liveness at a past time). ``bound``: a bounded search
-    (:mod:`embornal.domain.keyword_bound`, :func:`bound_of`): the rows holding a light
+    (:mod:`embornal.domain.recall.keyword_bound`, :func:`bound_of`): the rows holding a light
     term ranked by the whole query over every row id, then, unless enough of them score
     above the ceiling, the newest rows holding heavy terms only."""
     vis_sql, vis_params, everything = scope

@@ -2,7 +2,7 @@
 
 An optional extra (``embornal[keyword-index]``). It is a projection of the log kept in
 ``<file>.keyword/``: one document per row of ``facts_fts`` (a stored fact not purged),
-its derived terms (:func:`~embornal.domain.text.fts_document`) under tantivy's
+its derived terms (:func:`~embornal.domain.recall.text.fts_document`) under tantivy's
 whitespace tokenizer with frequencies, its ``seq`` and its length. ``embornal-keyword.json``
 beside tantivy's files is its checkpoint, written after each index commit: the last log
 position it holds, the last ``seq``, its document and term counts, the tokenizer version
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from embornal.domain.events import EventType
-from embornal.domain.text import TOKENIZER_VERSION, fts_document
+from embornal.domain.recall.text import TOKENIZER_VERSION, fts_document
 
 __all__ = [
     "EXACT_LENGTH",

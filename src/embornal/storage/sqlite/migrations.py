@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from embornal.domain.clock import Clock, format_time
+from embornal.domain.recall.text import TOKENIZER_VERSION
 from embornal.domain.records import record
-from embornal.domain.text import TOKENIZER_VERSION
 from embornal.errors import MigrationError, StorageError
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic
 
@@ -83,7 +83,7 @@ def _anchor_guide(conn: Connection, clock: Clock) -> None:
 
 def default_policy_events(clock: Clock) -> list[NewEvent]:
     """The events that write a new memory's default rules (any backend appends them)."""
-    from embornal.domain.access import DEFAULT_RULES
+    from embornal.domain.access.rules import DEFAULT_RULES
     from embornal.domain.events import ActorKind, NewEvent, PolicyAdded
 
     now = clock.now()
@@ -134,7 +134,7 @@ def _confidence_evidence(conn: Connection, clock: Clock) -> None:
     nor a confidence given at creation: each existing fact starts at the prior of the
     actor kind of its ``FactStored`` (derived from the log, which is not rewritten), as a
     replay by the projector gives it."""
-    from embornal.domain.confidence import DEFAULT_CONFIDENCE
+    from embornal.domain.spine.confidence import DEFAULT_CONFIDENCE
     from embornal.storage.common import kind_views
 
     _sql("0013_confidence_evidence")(conn, clock)

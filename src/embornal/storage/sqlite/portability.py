@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import sqlean
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
-from embornal.domain.scope import EVERYTHING, ReadScope
+from embornal.domain.facts.fact import Fact
 from embornal.errors import Conflict, EmbornalError, InvalidImport, InvalidInput, NotFound
 from embornal.storage.common import kind_views
 from embornal.storage.common.event_rows import event_row

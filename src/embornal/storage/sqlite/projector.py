@@ -17,7 +17,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events import EVENTS, EventType
-from embornal.domain.text import fts_document
+from embornal.domain.recall.text import fts_document
 from embornal.storage.common import conflict_projection, history
 from embornal.storage.common.projector import (
     HANDLERS,

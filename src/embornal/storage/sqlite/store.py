@@ -1,7 +1,7 @@
 """The SQLite store: the event log, its projections and the queries over them.
 
 It satisfies the storage contract (:class:`embornal.storage.contract.store.Store`). Every
-read takes a :class:`~embornal.domain.scope.ReadScope`, compiled once per scope into a
+read takes a :class:`~embornal.domain.access.scope.ReadScope`, compiled once per scope into a
 :class:`~embornal.storage.common.access.Visibility` — a SQL fragment over the fact alias
 ``f`` that keeps only what the caller may see — so the access rules are applied by the
 database, on every read path.
@@ -17,12 +17,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from embornal.domain import keyword_bound
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
-from embornal.domain.facts import Fact
-from embornal.domain.scope import EVERYTHING, ReadScope
-from embornal.domain.text import fts_query
+from embornal.domain.facts.fact import Fact
+from embornal.domain.recall import keyword_bound
+from embornal.domain.recall.text import fts_query
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.access import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.common.eventlog import expecting
@@ -32,7 +32,7 @@ from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vec
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect, translate
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
-    from embornal.domain.fact_attributes import Condition
+    from embornal.domain.facts.attributes import Condition
     from embornal.storage.common.past import SqlitePast
     from embornal.storage.sqlite import rebuild
     from embornal.storage.sqlite.keyword_index import KeywordIndex

@@ -25,7 +25,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from embornal.domain.chunks import CHUNK_CHARS
+from embornal.domain.recall.chunks import CHUNK_CHARS
 from embornal.errors import ConfigError
 from embornal.storage.common.meta import MODEL_KEY, WIDTH_KEY, check_width, get_meta, set_meta
 from embornal.storage.sqlite.connect import Connection, has_vec
@@ -57,7 +57,7 @@ VectorHit = tuple[str, float]  # (fact id, cosine similarity)
 
 # A fact's similarity to the query blob (bound twice): for a fact with pieces, the
 # mean of its opening piece's cosine and its best piece's; else its vector's cosine.
-# ``f`` is the facts row. Kept equal to ``embornal.domain.chunks.piece_similarity``.
+# ``f`` is the facts row. Kept equal to ``embornal.domain.recall.chunks.piece_similarity``.
 SIMILARITY_SQL = (
     "coalesce((SELECT 0.5 * (max(CASE WHEN fp.idx = 0 THEN s END) + max(s)) FROM "
     "(SELECT fp.idx AS idx, 1.0 - vec_distance_cosine(fp.embedding, ?) AS s "

@@ -1,6 +1,6 @@
 """A fact's confidence and strength over time as an inline SVG, drawn on the server.
 
-:func:`chart_svg` turns a :class:`~embornal.domain.spine_series.SpineSeries` into one
+:func:`chart_svg` turns a :class:`~embornal.domain.spine.series.SpineSeries` into one
 ``<svg>`` element: axes with labels, the staleness threshold, three polylines
 (confidence, effective confidence, strength) and a dot at each event with a ``<title>``
 tooltip, plus ``<title>``/``<desc>`` for screen readers. No script, no ``style``
@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from embornal.domain.clock import format_time
-from embornal.domain.spine_series import SeriesMark, SeriesPoint, SpineSeries
+from embornal.domain.spine.series import SeriesMark, SeriesPoint, SpineSeries
 from embornal.interfaces.http.wiki.common import e
 from embornal.interfaces.http.wiki.history_pages import type_label
 

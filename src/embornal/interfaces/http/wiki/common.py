@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time
-from embornal.domain.facts import Fact
+from embornal.domain.facts.fact import Fact
 from embornal.errors import (
     AccessDenied,
     EmbornalError,
@@ -61,7 +61,7 @@ MAX_FORM_BYTES = 8_192
 MAX_TOKEN_LENGTH = 1_024
 MAX_QUERY_LENGTH = 1_000
 
-# The same link form as ``embornal.domain.links``: ``[[/path]]``, read at display time.
+# The same link form as ``embornal.domain.facts.links``: ``[[/path]]``, read at display time.
 _LINK = re.compile(r"\[\[(/[^\[\]\n]*)\]\]")
 # A token is printable ASCII without a space, a quote, a backslash, ';' or ','.
 _NOT_IN_TOKEN = frozenset('",;\\')

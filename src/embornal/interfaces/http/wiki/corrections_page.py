@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from embornal.domain.facts import DEFAULT_KIND
-from embornal.domain.spine import LifetimePolicy
+from embornal.domain.facts.fact import DEFAULT_KIND
+from embornal.domain.spine.justification import LifetimePolicy
 from embornal.interfaces.http.wiki.common import e, fact_href
 from embornal.service.results import FactDetail
 

@@ -19,9 +19,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from embornal.domain.events import Event
-from embornal.domain.facts import Fact
-from embornal.domain.spine import EvidenceRef
-from embornal.domain.spine_series import SpineSeries
+from embornal.domain.facts.fact import Fact
+from embornal.domain.spine.justification import EvidenceRef
+from embornal.domain.spine.series import SpineSeries
 from embornal.interfaces.http.wiki.chart import chart_svg, chart_table, xml_text
 from embornal.interfaces.http.wiki.common import (
     fact_href,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from urllib.parse import urlencode
 
-from embornal.domain.audit import action_of
 from embornal.domain.events import Event
+from embornal.domain.history.audit import action_of
 from embornal.interfaces.http.wiki.common import (
     e,
     fact_href,

@@ -20,7 +20,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from embornal.domain import paths as P
-from embornal.domain.graph import Relation
+from embornal.domain.graph.rules import Relation
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.interfaces.http.wiki.common import e, error_page, fact_href, link, page, plural
 from embornal.service.facts.listing import MemoryMap

@@ -11,7 +11,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from embornal.domain import paths as P
-from embornal.domain.spine_series import SpineSeries
+from embornal.domain.spine.series import SpineSeries
 from embornal.errors import AmbiguousId, EmbornalError, InvalidPath
 from embornal.interfaces.http.wiki.access_page import access_routes
 from embornal.interfaces.http.wiki.claims_page import claims_routes

@@ -1,0 +1,1 @@
+"""Access rules, the read scope and the rights table."""

@@ -1,0 +1,1 @@
+"""The conflict aggregate and entity resolution."""

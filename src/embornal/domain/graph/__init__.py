@@ -1,0 +1,1 @@
+"""Typed links and merges: the rules."""

@@ -1,0 +1,1 @@
+"""Narrative accounts and their claims."""

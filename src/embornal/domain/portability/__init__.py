@@ -1,0 +1,1 @@
+"""The portable forms (the log as NDJSON, Markdown) and what other tools' data becomes."""

@@ -1,0 +1,1 @@
+"""The proposal aggregate, its policy, ingest by rules and retention."""

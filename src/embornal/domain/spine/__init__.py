@@ -1,0 +1,1 @@
+"""The justification spine: evidence, confidence and its decay, strength, the series drawn."""

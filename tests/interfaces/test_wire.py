@@ -191,7 +191,7 @@ SCHEMA: dict[type, type[BaseModel]] = {
     FrameInUse: CR.FrameInUseOut,
     TimelineEntry: TL.TimelineEntryOut,
     HistoryHit: TL.HistoryHitOut,
-    Evidence: TL.EvidenceOut,
+    Evidence: TL.TimelineEvidenceOut,
     Narrative: NS.NarrativeOut,
     NarrativeView: NS.NarrativeViewOut,
     NarrativeReview: NS.NarrativeReviewOut,

@@ -16,7 +16,7 @@ from embornal.interfaces.history.rest_models import MemoryStatusOut
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP", "EvidenceOut", "HistoryHitOut", "TimelineEntryOut"]
+__all__ = ["HTTP", "HistoryHitOut", "TimelineEntryOut", "TimelineEvidenceOut"]
 
 _When = Field(
     None, max_length=64, description="ISO-8601 (no zone: UTC; a date: its first instant)."
@@ -76,7 +76,7 @@ class TimelineOut(_Out):
     entries: list[TimelineEntryOut]
 
 
-class EvidenceOut(_Out):
+class TimelineEvidenceOut(_Out):
     entry: TimelineEntryOut
     seed_id: str = Field(description="The hit it is evidence for.")
     via: str = Field(description="link or session.")
@@ -88,7 +88,7 @@ class EvidenceOut(_Out):
 class HistoryHitOut(_Out):
     entry: TimelineEntryOut
     score: float = Field(description="Keyword relevance; higher is better.")
-    evidence: list[EvidenceOut]
+    evidence: list[TimelineEvidenceOut]
 
 
 class HistoryHitsOut(_Out):

@@ -137,6 +137,5 @@ RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Bas
     "link": (LinkOut, lambda r, a: LinkOut.of(r)),
     "unlink": (LinkOut, lambda r, a: LinkOut.of(r)),
     "links": (LinksOut, lambda r, a: LinksOut.of(r)),
-    "merge": (FactOut, lambda r, a: FactOut.of(r)),
 }
 """What the graph's tools give the model, by operation (decision 0177)."""

@@ -423,7 +423,6 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = capabilities.merged(
     "mcp_out",
     "RESULTS",  # each capability folder's (decision 0177), after the core's
     {
-        "store": (FactOut, lambda r, a: FactOut.of(r)),
         "ls": (LsOut, lambda r, a: LsOut.of(r)),
         "tree": (TreeOut, lambda r, a: TreeOut.of(r)),
         "cat": (CatOut, lambda r, a: CatOut(facts=[ViewOut.of_view(v) for v in r])),
@@ -435,7 +434,6 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = capabilities.merged(
             lambda r, a: HistoryOut(target=a["id_or_path"], events=[EventOut.of(e) for e in r]),
         ),
         "supersede": (SupersedeOut, _supersede_out),
-        "update": (FactOut, lambda r, a: FactOut.of(r)),
         "find": (FindOut, lambda r, a: FindOut.of(r)),
         "kinds": (KindsOut, lambda r, a: KindsOut.of(r)),
     },
@@ -448,6 +446,11 @@ _BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
 }
 """What a tool of no entry in ``_RESULTS`` answers, by its operation's output: a new
 operation whose result is of one of these types needs no line here."""
+
+
+def _answer(op: Operation) -> tuple[type[BaseModel], Project]:
+    """The tool's output model and projection: its entry, or its output's."""
+    return _RESULTS.get(op.name) or _BY_OUTPUT[op.output]
 
 
 def _invoke(memory: Memory, op: Operation, kwargs: Mapping[str, Any]) -> Any:
@@ -480,7 +483,7 @@ def _declared(out: type[BaseModel]) -> type[BaseModel]:
 
 
 def _tool(op: Operation, run: Runner, profile: str, schemas: bool) -> ToolSpec:
-    out, project = _RESULTS.get(op.name) or _BY_OUTPUT[op.output]
+    out, project = _answer(op)
     inputs = [i for i in op.inputs if i.mcp and (profile == "full" or not i.full_only)]
     call = op.call
     assert call is not None
@@ -538,7 +541,7 @@ def _routed(op: Operation, other: Operation, run: Runner, profile: str, schemas:
                 f"{op.name} needs {', '.join(missing)} (a fact's evidence) or {key} (a claim's)",
                 f"{op.example} for a fact; {other.example} for a claim",
             )
-        call, project = chosen.call, _RESULTS[chosen.name][1]
+        call, project = chosen.call, _answer(chosen)[1]
         assert call is not None
         return await run(
             op.name, lambda m: project(resolve_call(m, call)(**_arguments(raw, inputs)), raw)

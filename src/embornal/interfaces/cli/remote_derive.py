@@ -80,8 +80,9 @@ def _by_method(ops: Iterable[Operation], facade: str, routed: bool) -> dict[str,
 
 def method(api: type, name: str, op: Operation) -> Callable[..., Any]:
     """``api.NAME`` as one call of ``op`` through the instance's ``_op``. The signature is
-    read from ``api``'s attribute (a ``use_case`` gives its use case's, importing its
-    module); for a routed operation every parameter must be one of its inputs."""
+    read from ``api``'s attribute (a ``use_case`` gives its use case's, read from its
+    source: :func:`_signature`); for a routed operation every parameter must be one of its
+    inputs."""
     signature = _signature(api, name)
     if op.http is not None and not op.local_only:
         inputs = {item.name for item in op.inputs}

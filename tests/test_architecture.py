@@ -680,8 +680,8 @@ def _later_modules(tree: ast.Module) -> dict[str, str]:
 
 
 def _derived_methods(body: list[ast.stmt]) -> dict[str, tuple[str, str]]:
-    """``NAME = use_case(lambda: module.function)`` (decision 0175): each method made from
-    its use case, by name, with the module and function it calls."""
+    """``NAME = use_case(lambda: module.function[, RIGHTS])`` (decisions 0175, 0179): each
+    method made from its use case, by name, with the module and function it calls."""
     found: dict[str, tuple[str, str]] = {}
     for node in body:
         if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
@@ -689,7 +689,7 @@ def _derived_methods(body: list[ast.stmt]) -> dict[str, tuple[str, str]]:
         call = node.value
         if not (isinstance(call.func, ast.Name) and call.func.id == "use_case"):
             continue
-        (target,), (lam,) = node.targets, call.args
+        (target,), (lam, *_rights) = node.targets, call.args
         assert isinstance(target, ast.Name) and isinstance(lam, ast.Lambda), ast.dump(node)
         ref = lam.body
         assert isinstance(ref, ast.Attribute) and isinstance(ref.value, ast.Name), ast.dump(ref)

@@ -1,10 +1,11 @@
-"""docs/security.md holds the rights table as the declaration makes it (decision 0128)."""
+"""docs/security.md holds the rights table as the declarations make it (decisions 0128, 0179)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from embornal.domain.access.rights import RIGHTS, markdown_table
+from embornal.domain.access.rights import markdown_table
+from embornal.interfaces.catalog import rights
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "security.md"
 
@@ -13,8 +14,9 @@ def test_the_security_page_shows_the_declared_rights_table() -> None:
     text = DOC.read_text(encoding="utf-8")
     begin, end = "<!-- rights-table: begin -->\n", "<!-- rights-table: end -->"
     shown = text[text.index(begin) + len(begin) : text.index(end)]
-    assert shown == markdown_table(), (
-        "regenerate with markdown_table() of embornal.domain.access.rights"
+    assert shown == markdown_table(rights()), (
+        "regenerate with markdown_table(rights()) of embornal.domain.access.rights and"
+        " embornal.interfaces.catalog"
     )
-    for name in RIGHTS:
+    for name in rights():
         assert f"| `{name}` |" in shown

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from embornal import FixedClock, Memory
-from embornal.domain.access.rights import READ, RIGHTS
+from embornal.domain.access.rights import READ
 from embornal.errors import NotFound
 from embornal.interfaces.api import MemoryAPI
-from embornal.interfaces.catalog import CATALOG
+from embornal.interfaces.catalog import CATALOG, rights
 from embornal.interfaces.catalog_types import resolve_call
 
+RIGHTS = rights()
 SECRET = "zebraquartz"
 HIDDEN_PATH = "/vault/plan"
 

@@ -2,11 +2,12 @@
 locally and through the REST client.
 
 Every operation that changes or removes a fact it names declares ``write`` or ``delete``
-on it (:data:`embornal.domain.access.rights.RIGHTS`). Here a subject with a new token's rules
-(its own facts, storing anywhere, public reads) calls each of them on another owner's
-public fact, which it may read: every call is refused (``AccessDenied``: 403 remotely)
-and the event log is unchanged. An operation whose declaration names a fact but that has
-no call below fails the walk, so a new operation cannot skip its access test.
+on it (on its facade method: :func:`embornal.interfaces.catalog.rights`). Here a subject
+with a new token's rules (its own facts, storing anywhere, public reads) calls each of
+them on another owner's public fact, which it may read: every call is refused
+(``AccessDenied``: 403 remotely) and the event log is unchanged. An operation whose
+declaration names a fact but that has no call below fails the walk, so a new operation
+cannot skip its access test.
 """
 
 from __future__ import annotations
@@ -25,16 +26,16 @@ from embornal.domain.access.rights import (
     MACHINE,
     NEW,
     READ,
-    RIGHTS,
     SCANNED,
     Need,
 )
 from embornal.errors import AccessDenied
 from embornal.interfaces.api import MemoryAPI
-from embornal.interfaces.catalog import CATALOG
+from embornal.interfaces.catalog import CATALOG, rights
 from embornal.interfaces.catalog_types import resolve_call
 
 WHY = "a probe"
+RIGHTS = rights()
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,10 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import MappingProxyType
 
 import pytest
 
 import embornal.interfaces
-from embornal.domain.access import rights
 from embornal.interfaces import capabilities, catalog
 from embornal.interfaces import wire as wire_module
 from embornal.interfaces.catalog import CORE_OPERATIONS, LOCAL_PART, part_modules, parts, whole
@@ -123,7 +121,6 @@ def fake_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str
     )
     monkeypatch.setattr(catalog, "_ALL", [])
     monkeypatch.setattr(catalog, "_BY_NAME", {})
-    monkeypatch.setattr(rights, "RIGHTS", MappingProxyType({**rights.RIGHTS, "zz_probe_op": ()}))
     importlib.invalidate_caches()
     yield FAKE
     for name in [n for n in sys.modules if n.startswith(f"embornal.interfaces.{FAKE}")]:

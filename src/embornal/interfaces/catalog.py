@@ -48,6 +48,11 @@ from embornal.interfaces.catalog_types import (
     replace,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from embornal.domain.access.rights import Need
+
 __all__ = [
     "CATALOG",
     "CORE_OPERATIONS",
@@ -62,6 +67,7 @@ __all__ = [
     "mcp_tools",
     "part_modules",
     "parts",
+    "rights",
     "routed",
     "whole",
 ]
@@ -943,12 +949,22 @@ def whole() -> tuple[Operation, ...]:
         ops = list(CORE_OPERATIONS)
         for part in parts():
             ops.extend(part)
-        from embornal.domain.access.rights import check_declared
+        from embornal.service.memory import declared_rights
+        from embornal.service.rights import table
 
-        check_declared(op.name for op in ops)  # an operation without its rights never loads
+        # an operation whose method declares no rights never loads
+        table(((op.name, op.call) for op in ops), declared_rights)
         _BY_NAME.update((op.name, op) for op in ops)
         _ALL.append(tuple(ops))
     return _ALL[0]
+
+
+def rights() -> Mapping[str, tuple[Need, ...]]:
+    """Every operation's rights, in the catalogue's order (decision 0179)."""
+    from embornal.service.memory import declared_rights
+    from embornal.service.rights import table
+
+    return table(((op.name, op.call) for op in whole()), declared_rights)
 
 
 def __getattr__(name: str) -> object:

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from embornal.domain.access.rights import LEDGER, needs_on
 from embornal.domain.access.scope import ReadScope
 from embornal.domain.bounds import MAX_LIMIT, whole_in_range
 from embornal.domain.clock import Clock, SystemClock
@@ -39,6 +40,7 @@ from embornal.storage.factory import backend_of, open_store
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.access.rights import Need
 
 __all__ = ["ServiceContext", "check_limit", "visible_matches"]
 
@@ -87,6 +89,10 @@ class ServiceContext:
     semantic: Semantic
     default_limit: int
     fusion: FusionSettings
+    rights: Callable[[str], tuple[Need, ...]]
+    """What an operation needs on what, by its facade method's name (``"forget"``,
+    ``"chronicle.canonize"``): the declarations of the facade that opened the memory
+    (decision 0179)."""
     proposals: ProposalPolicy = ProposalPolicy()
     ingest: IngestConfig | None = None  # the model of `ingest --extractor llm` (config.yaml)
     reranking: Reranking = Reranking()  # the cross-encoder of `recall --rerank` (0115)
@@ -97,6 +103,7 @@ class ServiceContext:
         store: Store,
         *,
         clock: Clock,
+        rights: Callable[[str], tuple[Need, ...]],
         subject: str = "default",
         actor_kind: ActorKind = ActorKind.PERSON,
         default_limit: int = 10,
@@ -116,6 +123,7 @@ class ServiceContext:
             semantic=semantic or Semantic(store, None),
             default_limit=default_limit,
             fusion=fusion or FusionSettings(),
+            rights=rights,
             proposals=proposals or ProposalPolicy(),
             ingest=ingest,
             reranking=reranker if isinstance(reranker, Reranking) else Reranking(reranker),
@@ -127,6 +135,7 @@ class ServiceContext:
         path: str | Path | None,
         *,
         clock: Clock | None,
+        rights: Callable[[str], tuple[Need, ...]],
         subject: str,
         actor_kind: ActorKind | str,
         default_limit: int,
@@ -161,6 +170,7 @@ class ServiceContext:
         return cls.create(
             store,
             clock=the_clock,
+            rights=rights,
             subject=subject,
             actor_kind=ActorKind(actor_kind),
             default_limit=default_limit,
@@ -176,6 +186,7 @@ class ServiceContext:
         return ServiceContext.create(
             self.store,
             clock=self.clock,
+            rights=self.rights,
             subject=subject,
             actor_kind=ActorKind(actor_kind) if actor_kind else self.actor_kind,
             default_limit=self.default_limit,
@@ -228,19 +239,21 @@ class ServiceContext:
             raise NotFound(f"no fact with id {fact_id}")
         return fact
 
+    def needs(self, operation: str, role: str) -> tuple[str, ...]:
+        """The actions ``operation`` (its facade method's name) declares on ``role``."""
+        return needs_on(self.rights(operation), operation, role)
+
     def target(self, operation: str, ref: str, role: str = "fact_id") -> Fact:
         """The fact ``ref`` names (an id or prefix the subject may read), once the subject
-        holds the actions the rights table declares for ``operation`` on ``role``."""
+        holds the actions ``operation`` (its facade method's name) declares on ``role``."""
         fact = self.resolve(ref)
         self.check(operation, role, fact)
         return fact
 
     def may(self, operation: str, role: str, fact: Fact) -> bool:
         """Whether the subject holds, on ``fact``, what ``operation`` declares on ``role``."""
-        from embornal.domain.access.rights import needs
-
         obj = self.access.fact_object(fact)
-        return all(self.access.may(a, obj) for a in needs(operation, role) if a != "read")
+        return all(self.access.may(a, obj) for a in self.needs(operation, role) if a != "read")
 
     def require_some(self, action: str, doing: str) -> None:
         """:class:`AccessDenied` unless some rule lets the subject ``action`` somewhere."""
@@ -252,24 +265,20 @@ class ServiceContext:
 
     def check(self, operation: str, role: str, fact: Fact) -> None:
         """:class:`AccessDenied` unless the subject holds, on ``fact``, what ``operation``
-        declares on ``role`` (:data:`embornal.domain.access.rights.RIGHTS`)."""
-        from embornal.domain.access.rights import needs
-
-        actions = [a for a in needs(operation, role) if a != "read"]  # resolve read it
+        declares on ``role`` (its facade method's declaration, decision 0179)."""
+        actions = [a for a in self.needs(operation, role) if a != "read"]  # resolve read it
         if not actions:
             return
         obj = self.access.fact_object(fact)
         for action in actions:
-            self.access.require(action, obj, why=f"{operation} needs {action} on {fact.id}")
+            self.access.require(action, obj, why=f"{_shown(operation)} needs {action} on {fact.id}")
 
     def check_ledger(self, operation: str, path: str) -> None:
         """:class:`AccessDenied` unless the subject holds what ``operation`` declares on the
         ledger: an entry at ``path`` as the subject's own (a read-only subject writes none)."""
-        from embornal.domain.access.rights import LEDGER, needs
-
         obj = self.access.new_fact_object(path, {"owner": self.subject})
-        for action in needs(operation, LEDGER):
-            self.access.require(action, obj, why=f"{operation} needs {action} on {path}")
+        for action in self.needs(operation, LEDGER):
+            self.access.require(action, obj, why=f"{_shown(operation)} needs {action} on {path}")
 
     def require_to_rewrite(self, fact: Fact, why: str) -> None:
         """Changing what a fact says (supersede, update) takes write on it and the right
@@ -284,3 +293,8 @@ class ServiceContext:
         fact = self.store.get_fact(fact_id, self.scope())
         assert fact is not None
         return fact
+
+
+def _shown(call: str) -> str:
+    """The operation's name in a refusal: its method, less the facade's prefix."""
+    return call.rpartition(".")[2]

@@ -7,7 +7,9 @@ and the first call imports them (type checkers see the real modules).
 Most of ``Memory``'s methods are one call of a use case with the memory's context:
 ``confirm = use_case(lambda: spine.confirm)`` makes the method from the use case, its
 signature and its docstring the use case's (less the context), the module imported on the
-first call (decision 0175). Type checkers read the signature from the function.
+first call (decision 0175). Type checkers read the signature from the function. The
+operation's rights are declared on the same line, ``use_case(lambda: spine.confirm,
+WRITES)``, or with :func:`declares` on a method written out (decision 0179).
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 if TYPE_CHECKING:
+    from embornal.domain.access.rights import Need
     from embornal.service.context import ServiceContext
 
-__all__ = ["Later", "UseCase", "use_case"]
+__all__ = ["Later", "UseCase", "declared", "declares", "use_case"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Later:
@@ -53,10 +57,16 @@ class UseCase(Generic[P, R]):
     """A method that calls the use case ``find()`` returns with its instance's ``_ctx``
     first: on an instance, the use case with the context bound; on the class, this."""
 
-    def __init__(self, find: Callable[[], Callable[Concatenate[ServiceContext, P], R]]) -> None:
+    def __init__(
+        self,
+        find: Callable[[], Callable[Concatenate[ServiceContext, P], R]],
+        rights: tuple[Need, ...] | None = None,
+    ) -> None:
         self._find = find
         self._function: Callable[Concatenate[ServiceContext, P], R] | None = None
         self.name = ""
+        self.rights = rights
+        """What the operation needs on what (None: the method is no operation)."""
 
     def __set_name__(self, owner: type[Any], name: str) -> None:
         self.name = name
@@ -166,6 +176,26 @@ def _parsed(module: str, name: str) -> inspect.Signature | None:
     return inspect.Signature(params, return_annotation=returns)
 
 
-def use_case(find: Callable[[], Callable[Concatenate[ServiceContext, P], R]]) -> UseCase[P, R]:
-    """The facade method that is one call of the use case ``find()`` returns."""
-    return UseCase(find)
+def use_case(
+    find: Callable[[], Callable[Concatenate[ServiceContext, P], R]],
+    rights: tuple[Need, ...] | None = None,
+) -> UseCase[P, R]:
+    """The facade method that is one call of the use case ``find()`` returns; ``rights``,
+    what it needs on what when it is an operation (:mod:`embornal.domain.access.rights`)."""
+    return UseCase(find, rights)
+
+
+def declares(rights: tuple[Need, ...]) -> Callable[[F], F]:
+    """Declares the rights of the operation a facade method written out is."""
+
+    def mark(method: F) -> F:
+        vars(method)["rights"] = rights
+        return method
+
+    return mark
+
+
+def declared(method: object) -> tuple[Need, ...] | None:
+    """The rights ``method`` (a facade class's attribute) declares (None: none)."""
+    found = getattr(method, "rights", None)
+    return found if isinstance(found, tuple) else None

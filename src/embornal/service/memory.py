@@ -7,14 +7,33 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from embornal.domain.access.rights import (
+    DELETES,
+    EVENT,
+    IMPORTS,
+    ITEMS,
+    LOCAL,
+    MACHINE,
+    NEW,
+    OVERDUE,
+    READ,
+    READS,
+    REQUEST,
+    REWRITES,
+    SCANNED,
+    STORES,
+    WRITES,
+    need,
+)
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import ActorKind
 from embornal.domain.facts.fact import DEFAULT_KIND, Fact
-from embornal.service.later import Later, use_case
+from embornal.service.later import Later, declares, use_case
 
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.domain.access.rights import Need
     from embornal.domain.clock import Clock
     from embornal.domain.proposals.policy import ProposalPolicy
     from embornal.domain.recall.ranking import FusionSettings
@@ -88,7 +107,7 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     undo = Later("embornal.service.undo")
     visible = Later("embornal.service.spine.visible")
 
-__all__ = ["MAX_LIMIT", "Memory"]
+__all__ = ["MAX_LIMIT", "Memory", "declared_rights"]
 AsOf = datetime | str | None  # a time to look back to (the reads' ``as_of``)
 
 
@@ -123,6 +142,7 @@ class Memory:
         ctx = context.ServiceContext.open(
             path,
             clock=clock,
+            rights=declared_rights,
             subject=subject,
             actor_kind=actor_kind,
             default_limit=default_limit,
@@ -180,6 +200,7 @@ class Memory:
 
     # -- each method: one call of a use-case module (service.facts, .recall, .sharing …) ----
 
+    @declares(STORES)
     def store(
         self,
         path: str,
@@ -220,6 +241,7 @@ class Memory:
         """Store many facts in one transaction: all, or none."""
         return facts.store_many(self._ctx, items, reason=reason)
 
+    @declares((need("fact_id", "write", "delete"), need(NEW, "create")))
     def supersede(
         self,
         fact_id: str,
@@ -234,86 +256,98 @@ class Memory:
         """Correct a fact: a new one on its path points at it (kind, attributes kept)."""
         return facts.supersede(self._ctx, fact_id, content, tags, reason, at, kind, attributes)
 
+    @declares(REWRITES)
     def update(
         self, fact_id: str, attributes: Mapping[str, object | None], *, reason: str | None = None
     ) -> Fact:
         """Change some attributes of an active fact (None removes one), validated whole."""
         return kinds.update(self._ctx, fact_id, attributes, reason=reason)
 
-    confirm = use_case(lambda: spine.confirm)
+    confirm = use_case(lambda: spine.confirm, WRITES)
 
-    contradict = use_case(lambda: spine.contradict)
+    contradict = use_case(lambda: spine.contradict, (need("fact_id", "write"), need("by", "read")))
 
-    add_evidence = use_case(lambda: spine.add_evidence)
+    add_evidence = use_case(lambda: spine.add_evidence, WRITES)
 
+    @declares(REWRITES)
     def set_visibility(
         self, fact_id: str, visibility: Visibility | str, *, reason: str | None = None
     ) -> Fact:
         """Who may see a fact the subject owns: shared, private, restricted:a,b."""
         return visible.set_visibility(self._ctx, fact_id, visibility, reason=reason)
 
-    pin = use_case(lambda: importance.pin)
+    pin = use_case(lambda: importance.pin, WRITES)
 
-    unpin = use_case(lambda: importance.unpin)
+    unpin = use_case(lambda: importance.unpin, REWRITES)
 
-    set_weight = use_case(lambda: importance.set_weight)
+    set_weight = use_case(lambda: importance.set_weight, WRITES)
 
-    set_lifetime = use_case(lambda: importance.set_lifetime)
+    set_lifetime = use_case(lambda: importance.set_lifetime, REWRITES)
 
-    due = use_case(lambda: importance.due)
+    due = use_case(lambda: importance.due, READS)
 
-    conflicts = use_case(lambda: conflicts.conflicts)
+    conflicts = use_case(lambda: conflicts.conflicts, READS)
 
-    conflict = use_case(lambda: conflicts.conflict)
+    conflict = use_case(lambda: conflicts.conflict, READS)
 
-    resolve_conflict = use_case(lambda: conflicts.resolve_conflict)
+    resolve_conflict = use_case(
+        lambda: conflicts.resolve_conflict,
+        (
+            need("the conflict's memories", "write"),
+            need("a memory the resolution archives", "delete"),
+        ),
+    )
 
-    scan_conflicts = use_case(lambda: conflicts.scan_conflicts)
+    scan_conflicts = use_case(lambda: conflicts.scan_conflicts, (need(SCANNED, "read", "write"),))
 
     # -- the history protocol (docs/model.md; service.protocol) ----------------------------
 
-    remember = use_case(lambda: protocol.remember)
+    remember = use_case(lambda: protocol.remember, STORES)
 
-    promote = use_case(lambda: protocol.promote)
+    promote = use_case(lambda: protocol.promote, WRITES)
 
-    corroborate = use_case(lambda: protocol.corroborate)
+    corroborate = use_case(lambda: protocol.corroborate, WRITES)
 
-    provenance = use_case(lambda: protocol.provenance)
+    provenance = use_case(lambda: protocol.provenance, READS)
 
-    review = use_case(lambda: protocol.review)
+    review = use_case(lambda: protocol.review, WRITES)
 
-    flag_sensitive = use_case(lambda: protocol.flag_sensitive)
+    flag_sensitive = use_case(lambda: protocol.flag_sensitive, REWRITES)
 
-    due_for_consolidation = use_case(lambda: protocol.due_for_consolidation)
+    due_for_consolidation = use_case(lambda: protocol.due_for_consolidation, READS)
 
-    due_for_review = use_case(lambda: protocol.due_for_review)
+    due_for_review = use_case(
+        lambda: protocol.due_for_review, (need(READ, "read"), need(OVERDUE, "write"))
+    )
 
-    list_forgotten = use_case(lambda: protocol.list_forgotten)
+    list_forgotten = use_case(lambda: protocol.list_forgotten, READS)
 
-    forget = use_case(lambda: lifecycle.forget)
+    forget = use_case(lambda: lifecycle.forget, DELETES)
 
-    restore = use_case(lambda: lifecycle.restore)
+    restore = use_case(lambda: lifecycle.restore, DELETES)
 
-    purge = use_case(lambda: lifecycle.purge)
+    purge = use_case(lambda: lifecycle.purge, (need("fact_id", "delete"), need(MACHINE)))
 
-    undo = use_case(lambda: undo.undo)
+    undo = use_case(lambda: undo.undo, (need(EVENT, "as the event"),))
 
     # -- the graph (service.links, service.merge) ------------------------------------------
 
-    link = use_case(lambda: links.link)
+    link = use_case(lambda: links.link, (need("source", "write"), need("target", "read")))
 
-    unlink = use_case(lambda: links.unlink)
+    unlink = use_case(lambda: links.unlink, (need("source", "write"), need("target", "read")))
 
-    links = use_case(lambda: links.links)
+    links = use_case(lambda: links.links, READS)
 
-    dangling_links = use_case(lambda: links.dangling)
+    dangling_links = use_case(lambda: links.dangling, (need(READ, "read"), need(MACHINE)))
 
+    @declares((need("survivor", "write", "delete"), need("source", "delete")))
     def merge(self, survivor: str, source: str, *, reason: str) -> Fact:
         """Merge ``source`` into ``survivor``: aliases and evidence absorbed, source archived."""
         return merge.merge(self._ctx, survivor, source, reason)
 
     # -- proposals and retention (service.proposals, service.retention) -------------------
 
+    @declares(REQUEST)
     def propose(
         self,
         items: Sequence[Mapping[str, Any]],
@@ -326,13 +360,16 @@ class Memory:
         fact until approved (a configured auto-approve rule may approve it at once)."""
         return proposals.propose(self._ctx, items, title=title, source=source, reason=reason)
 
-    ingest = use_case(lambda: ingest.ingest)
+    ingest = use_case(lambda: ingest.ingest, REQUEST)
 
-    proposals = use_case(lambda: proposals.list_proposals)
+    proposals = use_case(lambda: proposals.list_proposals, READS)
 
-    proposal = use_case(lambda: proposals.show)
+    proposal = use_case(lambda: proposals.show, READS)
 
-    approve = use_case(lambda: proposals.approve)
+    approve = use_case(
+        lambda: proposals.approve,
+        (need("the deciding subject", "a person"), need(ITEMS, "as each item")),
+    )
 
     may_decide_proposals = use_case(lambda: proposals.may_decide)
 
@@ -340,8 +377,9 @@ class Memory:
         """The corrections the subject may make on ``fact_id`` (or ``{"store"}`` without one)."""
         return fact_rights.permitted(self._ctx, fact_id)
 
-    reject = use_case(lambda: proposals.reject)
+    reject = use_case(lambda: proposals.reject, (need("the deciding subject", "a person"),))
 
+    @declares((need("the proposal", "its proposer or a person"),))
     def edit_proposal(
         self,
         proposal_id: str,
@@ -364,12 +402,15 @@ class Memory:
             version=version,
         )
 
-    retention = use_case(lambda: retention.retention)
+    retention = use_case(lambda: retention.retention, READS)
 
-    prune = use_case(lambda: retention.prune)
+    prune = use_case(
+        lambda: retention.prune, (need(READ, "read"), need("each pruned fact", "delete"))
+    )
 
     # -- reading (service.recall, service.browse) -------------------------------------------
 
+    @declares(READS)
     def recall(
         self,
         query: str | None = None,
@@ -401,6 +442,7 @@ class Memory:
             guide=all,
         )
 
+    @declares(READS)
     def find(
         self,
         kind: str,
@@ -413,15 +455,17 @@ class Memory:
         """Live facts of ``kind`` whose attributes equal ``where`` (``["status=active"]``)."""
         return kinds.find(self._ctx, kind, where, under=under, limit=limit, as_of=as_of)
 
-    kinds = use_case(lambda: kinds.kinds)
+    kinds = use_case(lambda: kinds.kinds, READS)
 
-    similar = use_case(lambda: recalling.similar)
+    similar = use_case(lambda: recalling.similar, READS)
 
+    @declares(READS)
     def ls(self, path: str = "/", *, as_of: AsOf = None, all: bool = False) -> list[PathEntry]:
         """One level below ``path``: each child with its own fact count and child count;
         ``all``: the guide under ``/memory`` too (shown anyway when ``path`` is in it)."""
         return browse.ls(self._ctx, path, as_of, guide=all)
 
+    @declares(READS)
     def tree(
         self, path: str = "/", *, dirs_only: bool = False, as_of: AsOf = None, all: bool = False
     ) -> TreeNode:
@@ -446,6 +490,7 @@ class Memory:
         """The most linked facts and the typed links between them (the whole graph)."""
         return listing.link_map(self._ctx, under=under, relation=relation, limit=limit, guide=all)
 
+    @declares(READS)
     def cat(
         self,
         path: str,
@@ -458,28 +503,30 @@ class Memory:
         """A path's facts, oldest (``date``) or strongest (``signal``) first."""
         return browse.cat(self._ctx, path, as_of, limit=limit, order_by=order_by, recall=recall)
 
+    @declares(READS)
     def show(self, fact_id: str, *, as_of: AsOf = None) -> FactDetail:
         """One fact whole; ``as_of`` (also of recall, find, ls, tree, cat): as it was then."""
         return browse.show(self._ctx, fact_id, as_of)
 
     spine_series = use_case(lambda: browse.spine_series)
 
-    history = use_case(lambda: browse.history)
+    history = use_case(lambda: browse.history, READS)
 
-    tag_path = use_case(lambda: tagging.tag_path)
+    tag_path = use_case(lambda: tagging.tag_path, IMPORTS)
 
-    untag_path = use_case(lambda: tagging.untag_path)
+    untag_path = use_case(lambda: tagging.untag_path, IMPORTS)
 
-    policies = use_case(lambda: sharing.policies)
+    policies = use_case(lambda: sharing.policies, LOCAL)
 
-    policy_add = use_case(lambda: sharing.policy_add)
+    policy_add = use_case(lambda: sharing.policy_add, LOCAL)
 
-    narrow_token_rules = use_case(lambda: sharing.narrow_token_rules)
+    narrow_token_rules = use_case(lambda: sharing.narrow_token_rules, LOCAL)
 
-    policy_remove = use_case(lambda: sharing.policy_remove)
+    policy_remove = use_case(lambda: sharing.policy_remove, LOCAL)
 
-    policy_check = use_case(lambda: sharing.policy_check)
+    policy_check = use_case(lambda: sharing.policy_check, LOCAL)
 
+    @declares(LOCAL)
     def token_add(
         self,
         subject: str,
@@ -501,11 +548,12 @@ class Memory:
             person=person,
         )
 
+    @declares(LOCAL)
     def tokens(self, *, include_inactive: bool = False) -> list[TokenInfo]:
         """The tokens issued (active ones only, unless ``include_inactive``)."""
         return sharing.tokens(self._ctx, include_inactive=include_inactive)
 
-    token_revoke = use_case(lambda: sharing.token_revoke)
+    token_revoke = use_case(lambda: sharing.token_revoke, LOCAL)
 
     authenticate = use_case(lambda: sharing.authenticate)
 
@@ -517,6 +565,7 @@ class Memory:
 
     verify = use_case(lambda: admin.verify)
 
+    @declares(LOCAL)
     def reindex(
         self,
         *,
@@ -535,16 +584,17 @@ class Memory:
 
     # -- moving a memory whole (service.export, service.importing, service.backup) ---------
 
-    export_events = use_case(lambda: export.export_events)
+    export_events = use_case(lambda: export.export_events, LOCAL)
 
-    export_markdown = use_case(lambda: export.export_markdown)
+    export_markdown = use_case(lambda: export.export_markdown, LOCAL)
 
-    import_events = use_case(lambda: importing.import_events)
+    import_events = use_case(lambda: importing.import_events, LOCAL)
 
-    import_markdown = use_case(lambda: importing.import_markdown)
+    import_markdown = use_case(lambda: importing.import_markdown, LOCAL)
 
     # Another memory tool's data into ONE proposal of import facts (``apply``: approved at
     # once as the subject); ``progress(done, total)`` while the source is read.
+    @declares(IMPORTS)
     def import_memory_as_history(
         self,
         source: str,
@@ -558,6 +608,7 @@ class Memory:
             self._ctx, "memory-as-history", source, apply=apply, under=under, progress=progress
         )
 
+    @declares(IMPORTS)
     def import_basic_memory(
         self,
         source: str,
@@ -571,6 +622,7 @@ class Memory:
             self._ctx, "basic-memory", source, apply=apply, under=under, progress=progress
         )
 
+    @declares(IMPORTS)
     def import_mem0(
         self,
         source: str,
@@ -584,6 +636,7 @@ class Memory:
             self._ctx, "mem0", source, apply=apply, under=under, progress=progress
         )
 
+    @declares(IMPORTS)
     def import_mcp_memory(
         self,
         source: str,
@@ -597,10 +650,25 @@ class Memory:
             self._ctx, "mcp-memory", source, apply=apply, under=under, progress=progress
         )
 
-    backup = use_case(lambda: backup.backup)
+    backup = use_case(lambda: backup.backup, LOCAL)
 
+    @declares(LOCAL)
     def copy_to(
         self, target: str, *, progress: Callable[[str, int, int], None] | None = None
     ) -> Copied:
         """The whole memory into the empty ``target`` (a new file, or a PostgreSQL URL)."""
         return copying.copy_to(self._ctx, target, progress)
+
+
+def declared_rights(call: str) -> tuple[Need, ...]:
+    """What the operation of ``call`` needs on what, as its method declares it: ``"forget"``
+    (a method of :class:`Memory`) or ``"chronicle.canonize"`` (of
+    :class:`~embornal.service.history.chronicle.Chronicle`). KeyError: no such operation."""
+    from embornal.service import rights
+
+    facade, _, name = call.rpartition(".")
+    if facade == "chronicle":
+        return rights.of(chronicle.Chronicle, name)
+    if facade:
+        raise KeyError(f"no facade {facade!r}")
+    return rights.of(Memory, name)

@@ -1,12 +1,14 @@
-"""The rights table: what every operation does to which object, and the action it needs.
+"""The vocabulary of rights: what an operation does to which object, and the action it needs.
 
-One declaration per operation of the catalogue (decision 0128). Each :class:`Need` names a
-*target* (an input that names a fact, such as ``fact_id``, or one of the objects below) and
-the actions the subject must hold on it. The service checks them through
+Each operation declares its rights on its facade method, beside the use case it calls
+(decision 0179): ``pin = use_case(lambda: importance.pin, WRITES)``, or
+``@declares(READS)`` on a method written out. A :class:`Need` names a *target* (an input
+that names a fact, such as ``fact_id``, or one of the objects below) and the actions the
+subject must hold on it. The service checks them through
 :meth:`embornal.service.context.ServiceContext.target` and its siblings, named by the
-operation, so an operation's rights are read here and nowhere else; the catalogue refuses
-to load an operation that has no entry (:func:`check_declared`), and the access property
-test walks the whole table.
+method, so an operation's rights are read from that one declaration; the catalogue
+refuses to load an operation whose method declares none, the access property test walks
+every declaration, and ``docs/security.md`` shows them as one table.
 
 The rule of thumb (docs/security.md):
 
@@ -20,30 +22,37 @@ The rule of thumb (docs/security.md):
   about nothing;
 * a read answers only what the read filter lets the subject see.
 
-Pure data; stdlib only, cheap to import (the catalogue checks it at start-up).
+Pure data; stdlib only, cheap to import (the facade declares with it at start-up).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 from typing import NamedTuple
 
 __all__ = [
+    "CLAIM_ENTRY",
+    "DELETES",
     "EVENT",
+    "IMPORTS",
     "ITEMS",
     "LEDGER",
+    "LOCAL",
     "MACHINE",
     "NEW",
     "OVERDUE",
     "READ",
-    "RIGHTS",
+    "READS",
+    "REQUEST",
+    "REWRITES",
     "SCANNED",
     "SCOPE_ENTRIES",
+    "STORES",
+    "WRITES",
     "Need",
-    "check_declared",
     "markdown_table",
-    "needs",
+    "need",
+    "needs_on",
     "table_rows",
 ]
 
@@ -69,11 +78,6 @@ OVERDUE = "each overdue interpretation"
 MACHINE = "the memory itself"
 """Local-only: the person who holds the memory's file, on that machine (no token)."""
 
-_READ_ONLY = ("read",)
-_WRITE = ("write",)
-_DELETE = ("delete",)
-_REWRITE = ("write", "delete")
-
 
 class Need(NamedTuple):
     """The ``actions`` the subject must hold on ``target``."""
@@ -82,155 +86,55 @@ class Need(NamedTuple):
     actions: tuple[str, ...]
 
 
-def _n(target: str, *actions: str) -> Need:
-    return Need(target, tuple(actions))
+def need(target: str, *actions: str) -> Need:
+    """The ``actions`` on ``target``."""
+    return Need(target, actions)
 
 
-def _names(text: str) -> list[str]:
-    return text.split()
+# -- the declarations most operations share ---------------------------------------------------
+
+READS = (need(READ, "read"),)
+"""A read: the read filter decides what exists."""
+STORES = (need(NEW, "create"),)
+"""Storing a new fact."""
+WRITES = (need("fact_id", "write"),)
+"""Changing how the fact ``fact_id`` ranks or what it claims about itself."""
+DELETES = (need("fact_id", "delete"),)
+"""Taking the fact ``fact_id`` out of recall (or back into it)."""
+REWRITES = (need("fact_id", "write", "delete"),)
+"""Changing the fact ``fact_id`` in a way that can take it out of someone's recall."""
+LOCAL = (need(MACHINE),)
+"""Local-only: the person who holds the memory's file."""
+IMPORTS = (need(NEW, "create"), need(MACHINE))
+"""Storing new facts, on the machine that holds the memory."""
+REQUEST: tuple[Need, ...] = ()
+"""A request that changes nothing until a person decides it (a proposal): no right."""
+CLAIM_ENTRY = (need("the claim's memories", "write"), need(LEDGER, "create"))
+"""A later entry of a claim: ``write`` on its memories and the ledger's right."""
 
 
-def _reads(*names: str) -> dict[str, tuple[Need, ...]]:
-    return {n: (_n(READ, "read"),) for n in names}
-
-
-def _on_fact(actions: tuple[str, ...], *names: str) -> dict[str, tuple[Need, ...]]:
-    return {n: (Need("fact_id", actions),) for n in names}
-
-
-def _local(*names: str) -> dict[str, tuple[Need, ...]]:
-    return {n: (_n(MACHINE),) for n in names}
-
-
-_TABLE: dict[str, tuple[Need, ...]] = {
-    # -- the server itself
-    "health": (),
-    "whoami": (),
-    # -- reads: the read filter decides what exists
-    **_reads(
-        *_names("""
-        ls tree cat recall tags show history find kinds due conflicts conflict links
-        proposals proposal retention provenance due_for_consolidation
-        list_forgotten audit_log list_canon active_scopes list_frames list_conflicts
-        timeline search_history memory_links current_narrative narrative_history
-        list_narratives recall_claims inspect_claim recall_cascade search search_archive
-        similar
-        """)
-    ),
-    # it marks each overdue interpretation it may write stale (decision 0142)
-    "due_for_review": (_n(READ, "read"), _n(OVERDUE, "write")),
-    # -- storing
-    "store": (_n(NEW, "create"),),
-    "remember": (_n(NEW, "create"),),
-    # -- out of recall: delete
-    **_on_fact(_DELETE, "forget", "restore"),
-    "supersede": (Need("fact_id", _REWRITE), _n(NEW, "create")),
-    **_on_fact(_REWRITE, "update", "visibility", "set_lifetime", "unpin", "decanonize"),
-    "flag_sensitive": (Need("fact_id", _REWRITE),),  # it lifts anchors and canon entries
-    "end_scope": (Need(SCOPE_ENTRIES, _REWRITE),),
-    "merge": (Need("survivor", _REWRITE), Need("source", _DELETE)),
-    "prune": (_n(READ, "read"), _n("each pruned fact", "delete")),
-    # -- how a fact ranks or what it claims about itself: write
-    **_on_fact(
-        _WRITE,
-        "pin",
-        "set_weight",
-        "confirm",
-        "add_evidence",
-        "promote",
-        "corroborate",
-        "review",
-        "canonize",
-        "set_frame",
-        "set_history_context",
-    ),
-    "contradict": (Need("fact_id", _WRITE), Need("by", _READ_ONLY)),
-    # -- ledger entries: write on what they are about
-    "link": (Need("source", _WRITE), Need("target", _READ_ONLY)),
-    "unlink": (Need("source", _WRITE), Need("target", _READ_ONLY)),
-    "link_memories": (Need("source_id", _WRITE), Need("target_id", _READ_ONLY)),
-    "unlink_memories": (Need("source_id", _WRITE), Need("target_id", _READ_ONLY)),
-    "mark_conflict": (Need("a", _WRITE), Need("b", _WRITE)),
-    "resolve_conflict": (
-        _n("the conflict's memories", "write"),
-        _n("a memory the resolution archives", "delete"),
-    ),
-    "scan_conflicts": (_n(SCANNED, "read", "write"),),
-    "narrate": (Need("memory_ids", _WRITE), _n(LEDGER, "create")),
-    "review_narrative": (_n("the narrative's memories", "write"), _n(LEDGER, "create")),
-    "create_claim": (Need("about", _WRITE), _n(LEDGER, "create")),
-    **{
-        n: (_n("the claim's memories", "write"), _n(LEDGER, "create"))
-        for n in (
-            "claim_evidence",
-            "adopt_claim",
-            "revise_claim",
-            "withdraw_claim",
-            "retract_evidence",
-        )
-    },
-    # -- proposals: a request, applied with the approver's rights
-    "propose": (),
-    "ingest": (),
-    "edit_proposal": (_n("the proposal", "its proposer or a person"),),
-    "approve": (_n("the deciding subject", "a person"), Need(ITEMS, ("as each item",))),
-    "reject": (_n("the deciding subject", "a person"),),
-    # -- undo: the rights of what it reverses
-    "undo": (Need(EVENT, ("as the event",)),),
-    # -- on the machine that holds the memory
-    "purge": (Need("fact_id", _DELETE), _n(MACHINE)),
-    "tag_path": (_n(NEW, "create"), _n(MACHINE)),
-    "untag_path": (_n(NEW, "create"), _n(MACHINE)),
-    "dangling_links": (_n(READ, "read"), _n(MACHINE)),
-    **_local(
-        *_names("""
-        reindex policies policy_add policy_remove narrow_token_rules policy_check token_add tokens
-        token_revoke export_markdown export_events import_events import_markdown backup
-        copy
-        """)
-    ),
-    **{
-        n: (_n(NEW, "create"), _n(MACHINE))
-        for n in (
-            "import_memory_as_history",
-            "import_basic_memory",
-            "import_mem0",
-            "import_mcp_memory",
-        )
-    },
-}
-
-RIGHTS: Mapping[str, tuple[Need, ...]] = MappingProxyType(_TABLE)
-
-
-def needs(operation: str, target: str) -> tuple[str, ...]:
-    """The actions ``operation`` needs on ``target`` (KeyError: not declared)."""
-    found = [n for n in RIGHTS[operation] if n.target == target]
+def needs_on(declared: Iterable[Need], operation: str, target: str) -> tuple[str, ...]:
+    """The actions ``declared`` (``operation``'s rights) asks on ``target`` (KeyError:
+    none)."""
+    found = [n for n in declared if n.target == target]
     if not found:
         raise KeyError(f"operation {operation!r} declares no right on {target!r}")
     return found[0].actions
 
 
-def check_declared(names: Iterable[str]) -> None:
-    """Raise when an operation has no entry in the table (the catalogue calls it)."""
-    missing = sorted(set(names) - set(RIGHTS))
-    if missing:
-        raise RuntimeError(f"operations without a rights declaration: {', '.join(missing)}")
-
-
-def table_rows() -> list[tuple[str, str, str]]:
+def table_rows(rights: Mapping[str, tuple[Need, ...]]) -> list[tuple[str, str, str]]:
     """(operation, target, actions) for the docs, in the table's order."""
     rows: list[tuple[str, str, str]] = []
-    for name, declared in RIGHTS.items():
+    for name, declared in rights.items():
         if not declared:
             rows.append((name, "—", "any authenticated subject"))
-        for need in declared:
-            rows.append((name, need.target, ", ".join(need.actions) or "—"))
+        for item in declared:
+            rows.append((name, item.target, ", ".join(item.actions) or "—"))
     return rows
 
 
-def markdown_table() -> str:
+def markdown_table(rights: Mapping[str, tuple[Need, ...]]) -> str:
     """The table of ``docs/security.md`` (checked there by a test)."""
     lines = ["| operation | on what | needs |", "|---|---|---|"]
-    lines += [f"| `{op}` | {target} | {actions} |" for op, target, actions in table_rows()]
+    lines += [f"| `{op}` | {target} | {actions} |" for op, target, actions in table_rows(rights)]
     return "\n".join(lines) + "\n"

@@ -97,7 +97,9 @@ def _may_record(ctx: ServiceContext, operation: str, about: Sequence[str]) -> No
     for memory in about:
         fact = ctx.store.get_fact(memory, ctx.scope())
         if fact is not None:
-            ctx.check(operation, "about" if operation == "create_claim" else _MEMORIES, fact)
+            ctx.check(
+                operation, "about" if operation == "chronicle.create_claim" else _MEMORIES, fact
+            )
     ctx.check_ledger(operation, CLAIM_PATH)
 
 
@@ -163,7 +165,7 @@ def create_claim(
         sensitive=bool(security_sensitive) or found.flagged,
         screened=found.matches,
     )
-    _may_record(ctx, "create_claim", command.about)
+    _may_record(ctx, "chronicle.create_claim", command.about)
     claim_id = "C" + new_id(ctx.now())
     _append(
         ctx,
@@ -208,7 +210,7 @@ def add_claim_evidence(
         body = decide_evidence(state, cmd, number)
         _append(ctx, "adding claim evidence", [(state, stream_of(state.claim_id), body)], cmd.note)
 
-    return _retrying(ctx, claim_id, "adding evidence", step, "claim_evidence")
+    return _retrying(ctx, claim_id, "adding evidence", step, "chronicle.add_claim_evidence")
 
 
 def retract_claim_evidence(ctx: ServiceContext, evidence_id: str, reason: str) -> ClaimRecord:
@@ -223,7 +225,7 @@ def retract_claim_evidence(ctx: ServiceContext, evidence_id: str, reason: str) -
         body = decide_retract(state, f"{state.claim_id}-{number}")
         _append(ctx, "retracting claim evidence", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "retracting evidence", step, "retract_evidence")
+    return _retrying(ctx, claim_id, "retracting evidence", step, "chronicle.retract_claim_evidence")
 
 
 def _problems(ctx: ServiceContext, state: ClaimState) -> list[str]:
@@ -253,7 +255,7 @@ def adopt_claim(ctx: ServiceContext, claim_id: str, reason: str) -> ClaimRecord:
         body = decide_adopt(state, _problems(ctx, state))
         _append(ctx, "adopting a claim", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "adopting", step, "adopt_claim")
+    return _retrying(ctx, claim_id, "adopting", step, "chronicle.adopt_claim")
 
 
 def revise_claim(
@@ -283,7 +285,7 @@ def revise_claim(
         body = decide_revise(state, revision)
         _append(ctx, "revising a claim", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "revising", step, "revise_claim")
+    return _retrying(ctx, claim_id, "revising", step, "chronicle.revise_claim")
 
 
 def _replace(
@@ -293,7 +295,7 @@ def _replace(
         old, new = views.find(ctx, claim_id), views.find(ctx, replacement_id)
         _owned(ctx, old)
         _owned(ctx, new)
-        _may_record(ctx, "revise_claim", (*old.about, *new.about))
+        _may_record(ctx, "chronicle.revise_claim", (*old.about, *new.about))
         olds, news = decide_replace(old, new, _problems(ctx, new))
         try:
             batches = [(old, stream_of(old.claim_id), olds), (new, stream_of(new.claim_id), news)]
@@ -314,4 +316,4 @@ def withdraw_claim(ctx: ServiceContext, claim_id: str, reason: str) -> ClaimReco
         body = decide_withdraw(state)
         _append(ctx, "withdrawing a claim", [(state, stream_of(state.claim_id), body)], why)
 
-    return _retrying(ctx, claim_id, "withdrawing", step, "withdraw_claim")
+    return _retrying(ctx, claim_id, "withdrawing", step, "chronicle.withdraw_claim")

@@ -52,7 +52,10 @@ def mark_conflict(ctx: ServiceContext, a: str, b: str, *, reason: str) -> Confli
     """Declare two live memories conflicting versions (neither is changed or deleted):
     a ``declared`` conflict in the shared queue, or the one of the pair already open."""
     why = check_reason(reason)
-    first, second = ctx.target("mark_conflict", a, "a"), ctx.target("mark_conflict", b, "b")
+    first, second = (
+        ctx.target("chronicle.mark_conflict", a, "a"),
+        ctx.target("chronicle.mark_conflict", b, "b"),
+    )
     if first.id == second.id:
         raise InvalidInput(
             "a memory cannot conflict with itself: name two different memories",

@@ -1,7 +1,7 @@
 """What the subject may correct: the operations a page offers it on one fact, or storing.
 
-A page shows a correction's form only when the subject holds what the rights table
-(:data:`embornal.domain.access.rights.RIGHTS`) declares for that operation on the fact; the
+A page shows a correction's form only when the subject holds what that operation's facade
+method declares on the fact (decision 0179, read through the context); the
 operation checks the same rights again when it runs, so this only spares the reader a
 form that would be refused. Nothing is written.
 """
@@ -12,7 +12,7 @@ from embornal.service.context import ServiceContext
 
 __all__ = ["CORRECTIONS", "permitted"]
 
-#: The corrections of one fact a page may offer, each an operation of the rights table.
+#: The corrections of one fact a page may offer, each a ``Memory`` method declaring its rights.
 CORRECTIONS = (
     "supersede",
     "forget",

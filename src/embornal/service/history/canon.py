@@ -68,7 +68,7 @@ def canonize(ctx: ServiceContext, fact_id: str, scope: str, *, reason: str) -> C
     why = check_reason(reason)
     label = check_label(scope, "scope")
     assert label is not None
-    fact = ctx.target("canonize", fact_id)
+    fact = ctx.target("chronicle.canonize", fact_id)
     try:
         on_fact(ctx, fact.id, lambda s: decide_canonize(s, label), why, "canonizing a memory")
     except GateRefusal:  # the gate's refusal is recorded: canonize_denied (0142)
@@ -106,7 +106,7 @@ def decanonize(
     why = check_reason(reason)
     assert why is not None
     label = check_label(scope, "scope", required=False)
-    fact = ctx.target("decanonize", fact_id)
+    fact = ctx.target("chronicle.decanonize", fact_id)
 
     def then(tx: Tx, events: list[Event]) -> CanonRemoval:
         return _removed(events, why)
@@ -134,7 +134,7 @@ def end_scope(ctx: ServiceContext, scope: str, *, reason: str) -> CanonRemoval:
     if not rows:
         raise NotFound(f"no active canon in scope {label!r}", hint=_SCOPES_HINT)
     for r in rows:
-        ctx.check("end_scope", SCOPE_ENTRIES, r.fact)
+        ctx.check("chronicle.end_scope", SCOPE_ENTRIES, r.fact)
     for _ in range(MAX_ATTEMPTS):
         new = []
         for r in rows:
@@ -173,7 +173,7 @@ def set_frame(ctx: ServiceContext, fact_id: str, frame: str, *, reason: str) -> 
     why = check_reason(reason)
     label = check_label(frame, "frame")
     assert label is not None
-    fact = ctx.target("set_frame", fact_id)
+    fact = ctx.target("chronicle.set_frame", fact_id)
     on_fact(ctx, fact.id, lambda s: decide_set_frame(s, label), why, "framing a memory")
     return status(ctx, fact.id)
 

@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from embornal.service.later import Later, use_case
+from embornal.domain.access.rights import (
+    CLAIM_ENTRY,
+    LEDGER,
+    READS,
+    REWRITES,
+    SCOPE_ENTRIES,
+    WRITES,
+    need,
+)
+from embornal.service.later import Later, declares, use_case
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -53,10 +62,11 @@ class Chronicle:
     def __init__(self, context: ServiceContext) -> None:
         self._ctx = context
 
-    audit_log = use_case(lambda: audit.audit_log)
+    audit_log = use_case(lambda: audit.audit_log, READS)
 
     # -- the recall cascade and the searches (decisions 0095-0097) ----------------------
 
+    @declares(READS)
     def recall(
         self,
         query: str | None = None,
@@ -91,6 +101,7 @@ class Chronicle:
             guide=all,
         )
 
+    @declares(READS)
     def search(
         self,
         query: str,
@@ -115,28 +126,32 @@ class Chronicle:
             guide=all,
         )
 
-    search_archive = use_case(lambda: cascade.search_archive)
+    search_archive = use_case(lambda: cascade.search_archive, READS)
 
     # -- canon and scopes, frames, declared conflicts (decisions 0078-0080) ---------------
 
-    canonize = use_case(lambda: canon.canonize)
+    canonize = use_case(lambda: canon.canonize, WRITES)
 
-    decanonize = use_case(lambda: canon.decanonize)
+    decanonize = use_case(lambda: canon.decanonize, REWRITES)
 
-    end_scope = use_case(lambda: canon.end_scope)
+    end_scope = use_case(lambda: canon.end_scope, (need(SCOPE_ENTRIES, "write", "delete"),))
 
+    @declares(READS)
     def list_canon(self, *, scope: str | None = None) -> list[CanonEntry]:
         """The active canon (of one scope), oldest entry first."""
         return canon.list_canon(self._ctx, scope)
 
-    active_scopes = use_case(lambda: canon.active_scopes)
+    active_scopes = use_case(lambda: canon.active_scopes, READS)
 
-    set_frame = use_case(lambda: canon.set_frame)
+    set_frame = use_case(lambda: canon.set_frame, WRITES)
 
-    list_frames = use_case(lambda: canon.list_frames)
+    list_frames = use_case(lambda: canon.list_frames, READS)
 
-    mark_conflict = use_case(lambda: declared_conflicts.mark_conflict)
+    mark_conflict = use_case(
+        lambda: declared_conflicts.mark_conflict, (need("a", "write"), need("b", "write"))
+    )
 
+    @declares(READS)
     def list_conflicts(
         self, *, resolved: bool | None = None, limit: int | None = None
     ) -> list[ConflictRecord]:
@@ -145,18 +160,20 @@ class Chronicle:
 
     # -- history context, timelines and links (decisions 0088-0090) --------------------
 
-    set_history_context = use_case(lambda: timeline.set_history_context)
+    set_history_context = use_case(lambda: timeline.set_history_context, WRITES)
 
-    timeline = use_case(lambda: timeline.timeline)
+    timeline = use_case(lambda: timeline.timeline, READS)
 
-    search_history = use_case(lambda: timeline.search_history)
+    search_history = use_case(lambda: timeline.search_history, READS)
 
+    @declares((need("source_id", "write"), need("target_id", "read")))
     def link_memories(
         self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
     ) -> Link:
         """Assert a typed link between two memories (their names mapped; no trust gained)."""
         return history_links.link_memories(self._ctx, source_id, target_id, relation, reason=reason)
 
+    @declares((need("source_id", "write"), need("target_id", "read")))
     def unlink_memories(
         self, source_id: str, target_id: str, relation: str, *, reason: str | None = None
     ) -> Link:
@@ -165,35 +182,42 @@ class Chronicle:
             self._ctx, source_id, target_id, relation, reason=reason
         )
 
-    memory_links = use_case(lambda: history_links.memory_links)
+    memory_links = use_case(lambda: history_links.memory_links, READS)
 
-    narrate = use_case(lambda: narratives.narrate)
+    narrate = use_case(
+        lambda: narratives.narrate, (need("memory_ids", "write"), need(LEDGER, "create"))
+    )
 
-    current_narrative = use_case(lambda: narratives.current_narrative)
+    current_narrative = use_case(lambda: narratives.current_narrative, READS)
 
-    review_narrative = use_case(lambda: narratives.review_narrative)
+    review_narrative = use_case(
+        lambda: narratives.review_narrative,
+        (need("the narrative's memories", "write"), need(LEDGER, "create")),
+    )
 
-    narrative_history = use_case(lambda: narratives.narrative_history)
+    narrative_history = use_case(lambda: narratives.narrative_history, READS)
 
-    list_narratives = use_case(lambda: narratives.list_narratives)
+    list_narratives = use_case(lambda: narratives.list_narratives, READS)
 
     # -- the claims ledger (decisions 0081-0083) --
 
-    create_claim = use_case(lambda: claims.create_claim)
+    create_claim = use_case(
+        lambda: claims.create_claim, (need("about", "write"), need(LEDGER, "create"))
+    )
 
-    add_claim_evidence = use_case(lambda: claims.add_claim_evidence)
+    add_claim_evidence = use_case(lambda: claims.add_claim_evidence, CLAIM_ENTRY)
 
-    adopt_claim = use_case(lambda: claims.adopt_claim)
+    adopt_claim = use_case(lambda: claims.adopt_claim, CLAIM_ENTRY)
 
-    revise_claim = use_case(lambda: claims.revise_claim)
+    revise_claim = use_case(lambda: claims.revise_claim, CLAIM_ENTRY)
 
-    withdraw_claim = use_case(lambda: claims.withdraw_claim)
+    withdraw_claim = use_case(lambda: claims.withdraw_claim, CLAIM_ENTRY)
 
-    retract_claim_evidence = use_case(lambda: claims.retract_claim_evidence)
+    retract_claim_evidence = use_case(lambda: claims.retract_claim_evidence, CLAIM_ENTRY)
 
-    recall_claims = use_case(lambda: claim_views.recall_claims)
+    recall_claims = use_case(lambda: claim_views.recall_claims, READS)
 
-    claim = use_case(lambda: claim_views.claim)
+    claim = use_case(lambda: claim_views.claim, READS)
 
     # -- one fact's page (decision 0160) -------------------------------------------------
 

@@ -60,7 +60,7 @@ def set_history_context(
     records nothing."""
     why = check_reason(reason)
     context = check_context(event_at, session, session_position)
-    fact = ctx.target("set_history_context", fact_id)
+    fact = ctx.target("chronicle.set_history_context", fact_id)
     on_fact(
         ctx,
         fact.id,

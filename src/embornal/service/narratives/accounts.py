@@ -155,12 +155,13 @@ def narrate(
     pe = check_label(perspective, "perspective", DEFAULT_PERSPECTIVE)
     memories = tuple(
         dict.fromkeys(
-            ctx.target("narrate", m, "memory_ids").id for m in _ids(memory_ids, "memory_ids")
+            ctx.target("chronicle.narrate", m, "memory_ids").id
+            for m in _ids(memory_ids, "memory_ids")
         )
     )
     claims = resolve_claims(ctx, _ids(claim_ids, "claim_ids"))
     links = tuple(dict.fromkeys(_link(ctx, t) for t in _ids(link_ids, "link_ids")))
-    ctx.check_ledger("narrate", NARRATIVE_PATH)
+    ctx.check_ledger("chronicle.narrate", NARRATIVE_PATH)
     assert text is not None
     found = screen(text)
     sensitive = bool(security_sensitive) or found.flagged
@@ -225,8 +226,8 @@ def review_narrative(ctx: ServiceContext, narrative_id: str, *, note: str) -> Na
             "narrate a replacement.",
         )
     for fact in ctx.store.get_facts(list(version.fact_ids()), ctx.scope()):
-        ctx.check("review_narrative", "the narrative's memories", fact)
-    ctx.check_ledger("review_narrative", NARRATIVE_PATH)
+        ctx.check("chronicle.review_narrative", "the narrative's memories", fact)
+    ctx.check_ledger("chronicle.review_narrative", NARRATIVE_PATH)
     for _ in range(_ATTEMPTS):
         try:
             checked = _checked(ctx, version.fact_ids(), version.sensitive) | check_claims(

@@ -26,6 +26,20 @@ def _readable(mem: Memory) -> set[str]:
     return {h.fact.content for h in mem.recall(None, limit=1000, reinforce=False)}
 
 
+def test_path_tags_are_the_subjects_own_the_nearest_path_winning(
+    memory: Memory, bob: Memory
+) -> None:
+    memory.tag_path("/notes", {"project": "alpha"})
+    memory.tag_path("/notes/deep", {"project": "beta", "team": "x"})
+    bob.tag_path("/notes", {"visibility": "public"})
+    assert [str(t) for t in memory.path_tags("/notes/deep/er")] == ["project=beta", "team=x"]
+    assert [str(t) for t in memory.path_tags("/notes")] == ["project=alpha"]
+    assert memory.path_tags("/other") == []
+    assert [str(t) for t in bob.path_tags("/notes/deep")] == ["visibility=public"]
+    memory.untag_path("/notes/deep", ["project"])
+    assert [str(t) for t in memory.path_tags("/notes/deep")] == ["project=alpha", "team=x"]
+
+
 def test_tagging_a_path_does_not_relabel_others_facts(memory: Memory, bob: Memory) -> None:
     memory.store("/secret/plans", "The merger closes in May.")
     bob.tag_path("/secret", {"visibility": "public"})

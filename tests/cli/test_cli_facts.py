@@ -193,3 +193,13 @@ def test_path_tags_are_inherited(cli: Run, stored: Callable[..., str]) -> None:
     # An owner tag on a path never reaches a fact: the fact's own owner tag wins.
     assert cli("memory", "tag", "/work", "owner=x").code == 0
     assert "owner=default (own)" in cli("memory", "show", fid).out
+
+
+def test_path_tags_lists_what_a_new_fact_inherits(cli: Run) -> None:
+    assert cli("memory", "tag", "/work", "visibility=team", "client=acme").code == 0
+    assert cli("memory", "tag", "/work/acme", "client=acme-eu").code == 0
+    r = cli("--json", "memory", "path-tags", "/Work/acme/notes")
+    assert (r.code, r.json()) == (0, ["client=acme-eu", "visibility=team"])
+    assert cli("--json", "memory", "path-tags", "/home").json() == []
+    r = cli("memory", "path-tags", "no path")
+    assert r.code == 2 and "path" in r.err

@@ -272,6 +272,7 @@ def test_token_settings_that_cannot_work_are_exit_6(server: Server, embornal_hom
         ("policy", "check", "alice", "read", "/x"),
         ("memory", "purge", "01ABC", "--reason", "gone", "--yes"),
         ("memory", "tag", "/x", "k=v"),
+        ("memory", "path-tags", "/x"),
         ("memory", "reindex"),
         ("memory", "wiki"),
         ("model", "ls"),

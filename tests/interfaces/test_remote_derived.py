@@ -53,6 +53,7 @@ LOCAL_ONLY = {
     "import_mem0",
     "import_memory_as_history",
     "narrow_token_rules",
+    "path_tags",
     "policies",
     "policy_add",
     "policy_check",

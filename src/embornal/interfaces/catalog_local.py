@@ -128,6 +128,15 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_json="memory_cmds:untagged_json",
     ),
     Operation(
+        "path_tags",
+        "path_tags",
+        "list[Tag]",
+        (_PATH,),
+        local_only=True,
+        cli="memory path-tags",
+        cli_help="the tags a fact you store at a path inherits from it and the paths above",
+    ),
+    Operation(
         "reindex",
         "reindex",
         "ReindexResult",

@@ -516,6 +516,8 @@ class Memory:
 
     untag_path = use_case(lambda: tagging.untag_path, IMPORTS)
 
+    path_tags = use_case(lambda: tagging.path_tags, LOCAL)
+
     policies = use_case(lambda: sharing.policies, LOCAL)
 
     policy_add = use_case(lambda: sharing.policy_add, LOCAL)

@@ -15,7 +15,7 @@ from embornal.domain.facts.tags import Tag, parse_tag_keys, parse_tags
 from embornal.errors import InvalidInput
 from embornal.service.context import ServiceContext
 
-__all__ = ["tag_path", "untag_path"]
+__all__ = ["path_tags", "tag_path", "untag_path"]
 
 
 def tag_path(ctx: ServiceContext, path: str, tags: Sequence[str] | Mapping[str, str]) -> list[Tag]:
@@ -35,3 +35,12 @@ def untag_path(ctx: ServiceContext, path: str, keys: Sequence[str]) -> None:
     ctx.access.require("create", ctx.access.new_fact_object(norm, {}))
     body = PathUntagged(path=norm, keys=tuple(parse_tag_keys(keys)))
     ctx.append("untagging a path", [ctx.event(f"path:{norm}", body)])
+
+
+def path_tags(ctx: ServiceContext, path: str) -> list[Tag]:
+    """The tags a fact the subject stores at ``path`` inherits: those it put on ``path``
+    and on the paths above it, the nearest path's value where two set one key; sorted by
+    key. Another owner's path tags are not its own and are left out (decision 0014)."""
+    norm = P.normalize_path(path)
+    inherited = ctx.store.inherited_path_tags(P.ancestors(norm), ctx.subject)
+    return [Tag(key, value) for key, value in sorted(inherited.items())]

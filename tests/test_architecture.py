@@ -89,6 +89,18 @@ def _imports(mod: Module) -> set[str]:
             and isinstance(node.args[0].value, str)
         ):
             found.add(node.args[0].value)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("exports", "Later")
+        ):  # embornal.lazy: the modules named in its call ("." + a submodule of this one)
+            for arg in node.args:
+                for const in ast.walk(arg):
+                    if isinstance(const, ast.Constant) and isinstance(const.value, str):
+                        if const.value.startswith("embornal."):
+                            found.add(const.value)
+                        elif const.value.startswith(".") and const.value[1:].isidentifier():
+                            found.add(mod.name + const.value)
     return found
 
 
@@ -116,6 +128,14 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "embornal.storage": ("embornal.service", "embornal.interfaces"),
     "embornal.service": ("embornal.interfaces",),
     "embornal.adapters": ("embornal.service", "embornal.interfaces", "embornal.storage"),
+    "embornal.lazy": (
+        "embornal.domain",
+        "embornal.storage",
+        "embornal.service",
+        "embornal.adapters",
+        "embornal.interfaces",
+        "embornal.errors",
+    ),
     "embornal.errors": (
         "embornal.domain",
         "embornal.storage",
@@ -240,6 +260,8 @@ def test_the_import_reader_sees_hidden_imports() -> None:
         "def f():\n"
         "    from embornal.service.memory import Memory\n"
         "    importlib.import_module('embornal.interfaces.cli')\n"
+        "__getattr__, __dir__ = exports(__name__, {'A': '.types', 'B': 'embornal.adapters.x'})\n"
+        "later = Later('embornal.service.y')\n"
     )
     mod = Module("embornal.domain.fake", SRC / "domain" / "fake.py", ast.parse(code))
     got = _imports(mod)
@@ -249,7 +271,34 @@ def test_the_import_reader_sees_hidden_imports() -> None:
         "embornal.storage.sqlite.store",
         "embornal.service.memory",
         "embornal.interfaces.cli",
+        "embornal.domain.fake.types",
+        "embornal.adapters.x",
+        "embornal.service.y",
     } <= got
+
+
+#: Module-level ``__getattr__`` written by hand: a value computed on first read, no import
+#: put off (the catalogue's ``CATALOG``, the whole catalogue once its parts are read).
+COMPUTED_ON_READ = {"embornal.interfaces.catalog"}
+
+
+def test_an_import_is_put_off_one_way() -> None:
+    """Decision 0183: :mod:`embornal.lazy` is the one way to put an import off; no module
+    writes its own ``__getattr__`` or module stand-in."""
+    found = []
+    for mod in MODULES:
+        if mod.name == "embornal.lazy":
+            continue
+        for node in mod.tree.body:
+            if (
+                isinstance(node, ast.FunctionDef)
+                and node.name == "__getattr__"
+                and mod.name not in COMPUTED_ON_READ
+            ):
+                found.append(f"{mod.name}: def __getattr__")
+            if isinstance(node, ast.ClassDef) and node.name == "Later":
+                found.append(f"{mod.name}: class Later")
+    assert found == []
 
 
 def _backend(name: str) -> str | None:

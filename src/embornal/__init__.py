@@ -7,8 +7,9 @@ Names are imported on first use, so ``import embornal`` (and the CLI) starts fas
 
 from __future__ import annotations
 
-import importlib as _importlib
 import typing as _typing
+
+from embornal.lazy import exports as _exports
 
 __all__ = [
     "ActorKind",
@@ -72,14 +73,4 @@ if _typing.TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> _typing.Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'embornal' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = _exports(__name__, _WHERE)

@@ -949,11 +949,6 @@ def whole() -> tuple[Operation, ...]:
         ops = list(CORE_OPERATIONS)
         for part in parts():
             ops.extend(part)
-        from embornal.service.memory import declared_rights
-        from embornal.service.rights import table
-
-        # an operation whose method declares no rights never loads
-        table(((op.name, op.call) for op in ops), declared_rights)
         _BY_NAME.update((op.name, op) for op in ops)
         _ALL.append(tuple(ops))
     return _ALL[0]

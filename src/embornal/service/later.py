@@ -1,8 +1,9 @@
-"""A module imported on first use, and a facade method that is one call of its use case.
+"""A facade method that is one call of its use case, its module imported on first use.
 
 ``embornal memory recall`` must start fast; policies, tokens, path tags and the admin
-use cases are never on its path, so :class:`embornal.Memory` binds them as ``Later``
-and the first call imports them (type checkers see the real modules).
+use cases are never on its path, so :class:`embornal.Memory` binds their modules as
+:class:`embornal.lazy.Later` and the first call imports them (type checkers see the real
+modules).
 
 Most of ``Memory``'s methods are one call of a use case with the memory's context:
 ``confirm = use_case(lambda: spine.confirm)`` makes the method from the use case, its
@@ -17,40 +18,20 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from functools import partial
-from importlib import import_module
 from sys import modules
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
+
+from embornal.lazy import Later
 
 if TYPE_CHECKING:
     from embornal.domain.access.rights import Need
     from embornal.service.context import ServiceContext
 
-__all__ = ["Later", "UseCase", "declared", "declares", "use_case"]
+__all__ = ["UseCase", "declared", "declares", "use_case"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Later:
-    """Stands for the module ``name``; the first attribute read imports it (and keeps it:
-    a store through the facade then pays no look-up in ``sys.modules``)."""
-
-    __slots__ = ("_module", "_name")
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self._module: ModuleType | None = None
-
-    def __getattr__(self, attr: str) -> Any:
-        module = self._module
-        if module is None:
-            module = self._module = import_module(self._name)
-        return getattr(module, attr)
-
-    def __repr__(self) -> str:
-        return f"Later({self._name!r})"
 
 
 class UseCase(Generic[P, R]):

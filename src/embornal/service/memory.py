@@ -28,7 +28,8 @@ from embornal.domain.access.rights import (
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import ActorKind
 from embornal.domain.facts.fact import DEFAULT_KIND, Fact
-from embornal.service.later import Later, declares, use_case
+from embornal.lazy import Later
+from embornal.service.later import declares, use_case
 
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.ranking import ScoreParts
+from embornal.lazy import exports
 
 if TYPE_CHECKING:  # only annotations name them
     pass
@@ -51,14 +52,12 @@ class RecallHit:
     parts: ScoreParts
 
 
-_DETAILS = frozenset({"DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode"})
-
-
-def __getattr__(name: str) -> object:
-    """The results a recall never returns, defined in :mod:`embornal.service.facts.details` and
-    imported the first time one is named (their classes cost a recall's start-up)."""
-    if name in _DETAILS:
-        from embornal.service.facts import details
-
-        return getattr(details, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: The results a recall never returns, defined in :mod:`embornal.service.facts.details` and
+#: imported the first time one is named (their classes cost a recall's start-up).
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        name: "embornal.service.facts.details"
+        for name in ("DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode")
+    },
+)

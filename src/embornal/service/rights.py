@@ -38,8 +38,7 @@ def table(
 ) -> Mapping[str, tuple[Need, ...]]:
     """Each ``(name, call)``'s rights as ``rights(call)`` finds them, by name in the order
     given; an operation that calls no method (``health``) asks only for a known subject.
-    RuntimeError names the operations whose method declares nothing (the catalogue refuses
-    to load them)."""
+    RuntimeError names the operations whose method declares nothing."""
     found: dict[str, tuple[Need, ...]] = {}
     missing = []
     for name, call in operations:

@@ -7,8 +7,7 @@ a provider is built.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from embornal.lazy import exports
 
 _WHERE = {
     "CachedModel": "embornal.adapters.embeddings.download",
@@ -37,10 +36,4 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = exports(__name__, _WHERE)

@@ -6,8 +6,7 @@ onnxruntime, tokenizers and numpy only when a reranker is built.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from embornal.lazy import exports
 
 _WHERE = {
     "DEFAULT_RERANKER": "embornal.adapters.rerank.factory",
@@ -23,10 +22,4 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = exports(__name__, _WHERE)

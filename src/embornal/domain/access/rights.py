@@ -6,9 +6,10 @@ Each operation declares its rights on its facade method, beside the use case it 
 that names a fact, such as ``fact_id``, or one of the objects below) and the actions the
 subject must hold on it. The service checks them through
 :meth:`embornal.service.context.ServiceContext.target` and its siblings, named by the
-method, so an operation's rights are read from that one declaration; the catalogue
-refuses to load an operation whose method declares none, the access property test walks
-every declaration, and ``docs/security.md`` shows them as one table.
+method, so an operation's rights are read from that one declaration; gathering them
+(:func:`embornal.interfaces.catalog.rights`) refuses an operation whose method declares
+none, the access walks read every declaration, and ``docs/security.md`` shows them as one
+table.
 
 The rule of thumb (docs/security.md):
 

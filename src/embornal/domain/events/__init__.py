@@ -11,7 +11,7 @@ which writes only :class:`FactsRecalled`, does not make the others (decision 005
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from embornal.domain.events.base import (
     HIDDEN_ID,
@@ -26,6 +26,7 @@ from embornal.domain.events.base import (
 from embornal.domain.events.envelope import Event, NewEvent
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.events.registry import EVENTS, EventRegistry, from_stored, to_payload
+from embornal.lazy import exports
 
 if TYPE_CHECKING:
     from embornal.domain.events.types import (
@@ -92,38 +93,32 @@ __all__ = [
 ]
 
 #: The names of :mod:`.types`, imported on first use.
-_OF_TYPES = frozenset(
-    (
-        "ALL_EVENT_CLASSES",
-        "UNDOING_EVENTS",
-        "FactAttributesUpdated",
-        "FactConfidenceReset",
-        "FactConfirmed",
-        "FactContradicted",
-        "FactEvidenceAdded",
-        "FactForgotten",
-        "FactImportanceAdjusted",
-        "FactLifetimeChanged",
-        "FactPurged",
-        "FactRestored",
-        "FactStored",
-        "FactVisibilityChanged",
-        "PathTagged",
-        "PathUntagged",
-        "PolicyAdded",
-        "PolicyRemoved",
-        "TokenIssued",
-        "TokenRevoked",
-        "evidence_fields",
-    )
+__getattr__, __dir__ = exports(
+    __name__,
+    dict.fromkeys(
+        (
+            "ALL_EVENT_CLASSES",
+            "UNDOING_EVENTS",
+            "FactAttributesUpdated",
+            "FactConfidenceReset",
+            "FactConfirmed",
+            "FactContradicted",
+            "FactEvidenceAdded",
+            "FactForgotten",
+            "FactImportanceAdjusted",
+            "FactLifetimeChanged",
+            "FactPurged",
+            "FactRestored",
+            "FactStored",
+            "FactVisibilityChanged",
+            "PathTagged",
+            "PathUntagged",
+            "PolicyAdded",
+            "PolicyRemoved",
+            "TokenIssued",
+            "TokenRevoked",
+            "evidence_fields",
+        ),
+        ".types",
+    ),
 )
-
-
-def __getattr__(name: str) -> Any:
-    if name in _OF_TYPES:
-        from embornal.domain.events import types
-
-        value = getattr(types, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

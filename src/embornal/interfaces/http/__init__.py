@@ -10,7 +10,9 @@ functions is first used, so the CLI can import this package at no cost.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from embornal.lazy import exports
 
 if TYPE_CHECKING:
     from embornal.interfaces.http.app import create_app, create_local_wiki_app
@@ -18,18 +20,12 @@ if TYPE_CHECKING:
 
 __all__ = ["create_app", "create_local_wiki_app", "run_server", "run_wiki"]
 
-_HOMES = {
-    "create_app": "app",
-    "create_local_wiki_app": "app",
-    "run_server": "server",
-    "run_wiki": "server",
-}
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+__getattr__, __dir__ = exports(
+    __name__,
+    {
+        "create_app": ".app",
+        "create_local_wiki_app": ".app",
+        "run_server": ".server",
+        "run_wiki": ".server",
+    },
+)

@@ -9,9 +9,10 @@ Light to import: the SDK (about a second to import) loads only when
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from embornal.interfaces.mcp.profiles import PROFILES
+from embornal.lazy import exports
 
 if TYPE_CHECKING:
     from embornal.interfaces.mcp.server import build_server, run_stdio
@@ -19,9 +20,4 @@ if TYPE_CHECKING:
 __all__ = ["PROFILES", "build_server", "run_stdio"]
 
 
-def __getattr__(name: str) -> Any:
-    if name in ("build_server", "run_stdio"):
-        from embornal.interfaces.mcp import server
-
-        return getattr(server, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __dir__ = exports(__name__, {"build_server": ".server", "run_stdio": ".server"})

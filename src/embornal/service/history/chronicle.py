@@ -24,7 +24,8 @@ from embornal.domain.access.rights import (
     WRITES,
     need,
 )
-from embornal.service.later import Later, declares, use_case
+from embornal.lazy import Later
+from embornal.service.later import declares, use_case
 
 if TYPE_CHECKING:
     from datetime import datetime

@@ -33,8 +33,12 @@ from embornal.interfaces.catalog_inputs import (
     OPTIONAL_REASON,
     REASON,
     RERANK,
+    SEARCH_MODE,
     VISIBILITY,
     WRITE_ERRORS,
+    label,
+    limit,
+    under,
 )
 from embornal.interfaces.catalog_inputs import (
     ASKED as _ASKED,
@@ -359,15 +363,11 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         "list[FactView]",
         (
             _path(),
-            Input(
-                "limit",
-                "int",
+            limit(
                 f"How many at most (1-{MAX_LIMIT}).",
-                low=1,
-                high=MAX_LIMIT,
+                f"at most N facts (1-{MAX_LIMIT})",
+                aliases=(),
                 mcp=False,
-                metavar="N",
-                cli_help=f"at most N facts (1-{MAX_LIMIT})",
             ),
             Input(
                 "order_by",
@@ -433,23 +433,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                 cli_help="",
             ),
             LIMIT,
-            Input(
-                "under",
-                "path",
-                "Only search below this path, e.g. /projects.",
-                aliases=("under", "path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
-                cli_help="only facts at or below PATH",
-            ),
-            Input(
-                "mode",
-                "choice",
-                "auto (default: meaning and keywords when a model is set up, else keywords), "
-                "keyword, vector (meaning only) or hybrid.",
-                default="auto",
-                choices=("auto", "keyword", "vector", "hybrid"),
-                aliases=("mode", "search_mode"),
+            under("Only search below this path, e.g. /projects."),
+            replace(
+                SEARCH_MODE,
                 probe=True,
                 cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
                 "hybrid when a model is set up, else keyword (default: %(default)s)",
@@ -465,21 +451,17 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             ),
             _AS_OF,
             _ASKED,
-            Input(
+            label(
                 "frame",
-                "text",
                 "Only memories of this frame (a filter label).",
                 aliases=("frame",),
-                max_length=200,
                 rest=False,
                 cli=False,
             ),
-            Input(
+            label(
                 "scope",
-                "text",
                 "The task scope whose canon and narrative to show.",
                 aliases=("scope",),
-                max_length=200,
                 rest=False,
                 cli=False,
                 full_only=True,
@@ -807,24 +789,10 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                 metavar="FIELD=VALUE",
                 cli_help="an attribute condition, all must hold (repeatable)",
             ),
-            Input(
-                "under",
-                "path",
-                "Only facts at or below this path, e.g. /projects.",
-                aliases=("under", "path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
-                cli_help="only facts at or below PATH",
-            ),
-            Input(
-                "limit",
-                "int",
+            under("Only facts at or below this path, e.g. /projects."),
+            limit(
                 f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
-                aliases=("limit", "top_k", "max_results"),
-                low=1,
-                high=MAX_LIMIT,
-                metavar="N",
-                cli_help=f"at most N facts (1-{MAX_LIMIT}, default all)",
+                f"at most N facts (1-{MAX_LIMIT}, default all)",
             ),
             _AS_OF,
         ),

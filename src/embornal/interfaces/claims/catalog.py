@@ -13,7 +13,7 @@ tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
-from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS
+from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS, label, reason
 from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
 
 __all__ = ["EXAMPLE_CLAIM", "OPERATIONS", "PLACE"]
@@ -37,15 +37,10 @@ CLAIM_ID = Input(
     metavar="ID",
     cli_help="the claim's id, or a unique prefix of it",
 )
-_REASON = Input(
-    "reason",
-    "reason",
+_REASON = reason(
     "Why: recorded with the decision in the claim's history.",
-    True,
+    "why (kept in the claim's history)",
     aliases=("reason", "why", "note"),
-    max_length=MAX_REASON_LENGTH,
-    flag="--reason",
-    cli_help="why (kept in the claim's history)",
 )
 
 
@@ -134,12 +129,10 @@ _CLAIM_TYPE = Input(
     metavar="TYPE",
     cli_help="plan, observation, commitment, self_report, assertion, interpretation",
 )
-_SCOPE = Input(
+_SCOPE = label(
     "scope",
-    "text",
     "A label grouping claims (default global); a replacement stays in its scope.",
     aliases=("scope",),
-    max_length=200,
     metavar="SCOPE",
     cli_help="the claims' scope (default global)",
 )

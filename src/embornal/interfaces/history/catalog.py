@@ -15,7 +15,6 @@ from embornal.domain.bounds import (
     MAX_LIMIT,
     MAX_ORIGIN_ID,
     MAX_PATH_LENGTH,
-    MAX_REASON_LENGTH,
 )
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
@@ -24,6 +23,8 @@ from embornal.interfaces.catalog_inputs import (
     OPTIONAL_REASON,
     REASON,
     WRITE_ERRORS,
+    label,
+    note,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
@@ -110,22 +111,18 @@ OPERATIONS: tuple[Operation, ...] = (
                 default=False,
                 cli_help="mark it security-sensitive",
             ),
-            Input(
+            label(
                 "session",
-                "text",
                 "The session or conversation it was captured in.",
                 aliases=("session_id", "session"),
-                max_length=200,
                 metavar="LABEL",
                 cli_help="the capture session (names its inbox)",
             ),
-            Input(
+            label(
                 "frame",
-                "text",
                 "Whose account it is, e.g. 'team-a' (a label to filter by, "
                 "not an access boundary).",
                 aliases=("frame", "social_frame"),
-                max_length=200,
                 metavar="FRAME",
                 full_only=True,
                 cli_help="the frame it is filed under",
@@ -335,16 +332,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "MemoryStatus",
         (
             FACT_ID,
-            Input(
-                "note",
-                "text",
-                "What you re-examined and what still holds.",
-                True,
-                aliases=("note", "reason", "comment"),
-                max_length=MAX_REASON_LENGTH,
-                flag="--note",
-                cli_help="what was re-examined (required)",
-            ),
+            note("What you re-examined and what still holds.", "what was re-examined (required)"),
         ),
         tool_order=44,
         profile="full",

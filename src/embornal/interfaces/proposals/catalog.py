@@ -8,7 +8,7 @@ as the catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, REASON, WRITE_ERRORS
+from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, REASON, WRITE_ERRORS, label, limit
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["EXAMPLE_PROPOSAL", "OPERATIONS", "PLACE"]
@@ -84,12 +84,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "Proposal",
         (
             ITEMS,
-            Input(
+            label(
                 "title",
-                "text",
                 "A short title for the person who reviews it.",
                 aliases=("title", "summary"),
-                max_length=200,
             ),
             Input(
                 "source",
@@ -135,15 +133,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "list[ProposalSummary]",
         (
             _STATUS,
-            Input(
-                "limit",
-                "int",
+            limit(
                 "How many at most (default 50).",
+                f"at most N proposals, 1-{MAX_LIMIT}",
                 aliases=("limit",),
-                low=1,
-                high=MAX_LIMIT,
-                metavar="N",
-                cli_help=f"at most N proposals, 1-{MAX_LIMIT}",
             ),
         ),
         tool_order=31,
@@ -421,15 +414,11 @@ OPERATIONS: tuple[Operation, ...] = (
                 metavar="T",
                 cli_help="score below which a fact is proposed (default 0.2)",
             ),
-            Input(
-                "limit",
-                "int",
+            limit(
                 "At most this many facts, lowest first.",
+                "at most N facts (1-10000)",
                 aliases=("limit",),
-                low=1,
                 high=10_000,
-                metavar="N",
-                cli_help="at most N facts (1-10000)",
             ),
             OPTIONAL_REASON,
         ),

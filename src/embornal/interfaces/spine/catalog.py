@@ -8,7 +8,7 @@ as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_LENGTH,
@@ -22,6 +22,7 @@ from embornal.interfaces.catalog_inputs import (
     REASON,
     VISIBILITY,
     WRITE_ERRORS,
+    under,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
@@ -442,15 +443,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 description="How many at most (default 10).",
                 cli_help=f"at most N facts (1-{MAX_LIMIT})",
             ),
-            Input(
-                "under",
-                "path",
-                "Only facts at or below this path, e.g. /projects.",
-                aliases=("under", "path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
-                cli_help="only facts at or below PATH",
-            ),
+            under("Only facts at or below this path, e.g. /projects."),
         ),
         tool_order=23,
         profile="full",

@@ -18,6 +18,7 @@ from embornal.interfaces.catalog_inputs import (
     OPTIONAL_REASON,
     REASON,
     WRITE_ERRORS,
+    label,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 from embornal.interfaces.graph.catalog import RELATIONS
@@ -41,12 +42,10 @@ EVENT_AT = Input(
     metavar="TIME",
     cli_help="when the event it tells of happened (ISO-8601)",
 )
-SESSION = Input(
+SESSION = label(
     "session",
-    "text",
     "The session or conversation (a stable label, e.g. 'comet:meeting-2').",
     aliases=("session_id", "session"),
-    max_length=200,
     metavar="LABEL",
     cli_help="the session or conversation label",
 )

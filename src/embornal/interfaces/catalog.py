@@ -30,7 +30,9 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIFETIME,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
     RERANK,
     SEARCH_MODE,
@@ -75,7 +77,6 @@ __all__ = [
 # Those the spine's operations take too are in .catalog_inputs.
 
 _PATH = "A topic path such as /projects/embornal (lowercase)."
-_READ = (400, 401, 404, 422, 503)
 
 
 def _path(required: bool = True, default: object = None, **kw: object) -> Input:
@@ -314,7 +315,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "List one level of the tree",
             "The paths one level below `path` that hold or lead to facts the subject may read.",
             items="entries",
-            errors=_READ,
+            errors=READ_ERRORS,
             tag="paths",
         ),
     ),
@@ -353,7 +354,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "tree",
             "The tree below a path",
             "Every visible path below `path`, with each path's own fact count.",
-            errors=_READ,
+            errors=READ_ERRORS,
             tag="paths",
         ),
     ),
@@ -412,7 +413,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The live facts of one path, oldest first (`date`) or strongest first "
             "(`signal`). Not a recall unless `recall=true`.",
             items="facts",
-            errors=_READ,
+            errors=READ_ERRORS,
             tag="paths",
         ),
     ),
@@ -514,7 +515,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
             "strength unless `reinforce=false`.",
             items="hits",
-            errors=(400, 401, 422, 503),
+            errors=LIST_ERRORS,
         ),
     ),
     Operation(
@@ -538,7 +539,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The tags that decide access to a fact",
             "The effective tags of a fact, each with the path it is inherited from "
             "(null: the fact's own tag).",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(
@@ -564,7 +565,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "Show one fact whole",
             "State, strength, effective tags with their sources, links and events. A "
             "fact the subject may not read answers exactly as a missing one: 404.",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(
@@ -603,7 +604,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The events of the fact and of the facts that supersede it or that it "
             "supersedes, oldest first.",
             items="events",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
         extra={"remote": "a fact's history only: the history of a path is local-only"},
     ),
@@ -820,7 +821,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The live facts of `kind` the subject may read whose attributes equal every "
             "`where=field=value` (repeatable), oldest first.",
             items="facts",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(

@@ -27,8 +27,10 @@ __all__ = [
     "LABEL_LENGTH",
     "LIFETIME",
     "LIMIT",
+    "LIST_ERRORS",
     "OPTIONAL_REASON",
     "POLICY_SHAPES",
+    "READ_ERRORS",
     "REASON",
     "RERANK",
     "SEARCH_MODE",
@@ -60,7 +62,11 @@ EVIDENCE_NOTE_LENGTH = 2_000
 
 _ID = "The fact id from recall or cat (a unique prefix works)."
 _WHY = "Why; kept in the history."
+#: The REST errors of a write, of a read of one thing (which may be missing), and of a listing
+#: or a search (which finds nothing rather than fail).
 WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
+READ_ERRORS = (400, 401, 404, 422, 503)
+LIST_ERRORS = (400, 401, 422, 503)
 
 FACT_ID = Input(
     "fact_id",

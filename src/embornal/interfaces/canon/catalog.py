@@ -14,6 +14,7 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
+    LIST_ERRORS,
     REASON,
     WRITE_ERRORS,
     label,
@@ -22,7 +23,6 @@ from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_READ_ERRORS = (400, 401, 422, 503)
 _SHOW = "canon.commands:"
 _FRAMES_NOTE = "Frames are filters, not access boundaries: a frame never hides a memory."
 
@@ -177,7 +177,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List the active canon",
             "The active memberships of memories the subject may read, oldest first.",
             items="entries",
-            errors=_READ_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -205,7 +205,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List the active scopes",
             "The canon scopes with memberships of memories the subject may read.",
             items="scopes",
-            errors=_READ_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -260,7 +260,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List the frames in use",
             "The frames of live memories the subject may read, with counts.",
             items="frames",
-            errors=_READ_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),

@@ -7,12 +7,20 @@ catalogue.
 
 from __future__ import annotations
 
-from embornal.interfaces.catalog_inputs import ALL, ASKED, LIMIT, RERANK, SEARCH_MODE, label, under
+from embornal.interfaces.catalog_inputs import (
+    ALL,
+    ASKED,
+    LIMIT,
+    LIST_ERRORS,
+    RERANK,
+    SEARCH_MODE,
+    label,
+    under,
+)
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_ERRORS = (400, 401, 422, 503)
 _SHOW = "cascade.commands:"
 
 _QUERY = Input(
@@ -109,7 +117,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Anchors first, then the active canon, then the ordinary recall in the room "
             "`limit` leaves (anchors always whole; a memory shows once, under its first "
             f"section); with {_SECTIONS}. The hits count as recalls.",
-            errors=_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
             probe=True,
         ),
@@ -143,7 +151,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Search with the history priorities",
             "The recall cascade for `q`, each candidate checked again at answer time "
             "(live, readable, not forgotten or expired); nothing is reinforced.",
-            errors=_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
             probe=True,
         ),
@@ -183,7 +191,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "The best `limit` unpinned memories for `q`, each checked again at answer "
             "time; nothing is reinforced.",
             items="hits",
-            errors=_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
             probe=True,
         ),

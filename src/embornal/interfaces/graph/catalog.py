@@ -12,6 +12,7 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
     SEARCH_MODE,
     WRITE_ERRORS,
@@ -48,7 +49,6 @@ INVERSE_NAMES = (
 )
 _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
 _GRAPH = "graph.commands:"
-_READ_ERRORS = (400, 401, 404, 422, 503)
 
 _SOURCE = Input(
     "source",
@@ -231,7 +231,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "shown; forgotten and purged facts are dead ends; a merged fact reads as "
             "its survivor. An inverse relation name (subject_of...) reads the "
             "relation backwards.",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="graph",
         ),
     ),
@@ -275,7 +275,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "A recall of the fact's content, the fact itself left out: the best `limit` "
             "facts the subject may read, at or below `under`; nothing is reinforced.",
             items="hits",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="graph",
         ),
     ),

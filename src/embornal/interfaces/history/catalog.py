@@ -20,7 +20,9 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
     WRITE_ERRORS,
     label,
@@ -31,8 +33,6 @@ from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_READ_ERRORS = (400, 401, 404, 422, 503)
-_LIST_ERRORS = (400, 401, 422, 503)
 _SHOW = "history.commands:"
 _LABEL = 1000
 #: ``domain.protocol.MATERIAL_TYPES`` (the catalogue imports only the standard library).
@@ -322,7 +322,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "memoryProvenance",
             "Provenance of a memory",
             "The origin, recorded corroborations and the gate of the memory (read-only).",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="history",
         ),
     ),
@@ -420,7 +420,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Working material to consolidate",
             "Active working memories captured at least `days` ago, oldest first.",
             items="memories",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -459,7 +459,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "(or captured) more than `days` ago (default 30); each one the caller "
             "may write is marked stale until reviewed.",
             items="memories",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -488,7 +488,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Forgotten (not purged) memories the subject may read, the last first, "
             "with the reason of the forget.",
             items="memories",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),

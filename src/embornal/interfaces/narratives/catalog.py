@@ -8,12 +8,19 @@ the CLI's ``embornal narrative add|current|review|history|list``; REST under
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
-from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, REASON, WRITE_ERRORS, label, note
+from embornal.interfaces.catalog_inputs import (
+    EXAMPLE_ID,
+    LIMIT,
+    LIST_ERRORS,
+    REASON,
+    WRITE_ERRORS,
+    label,
+    note,
+)
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_LIST_ERRORS = (400, 401, 422, 503)
 _SHOW = "narratives.commands:"
 
 _SCOPE = label(
@@ -188,7 +195,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Current narrative",
             "The usable current version of the scope's account, or its review notice "
             "(id, status, source issues, hint) without its text.",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -257,7 +264,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Narrative history",
             "Every version the subject may see, the newest first, with its text.",
             items="narratives",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -284,7 +291,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List narrative accounts",
             "Each account's current version, the newest first; text withheld when not usable.",
             items="narratives",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),

@@ -18,6 +18,7 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIFETIME,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
     REASON,
     VISIBILITY,
@@ -471,7 +472,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "kind's half-life since the last confirmation, is below the kind's "
             "staleness threshold; lowest c_eff / threshold first.",
             items="facts",
-            errors=(400, 401, 422, 503),
+            errors=LIST_ERRORS,
             probe=True,
         ),
     ),

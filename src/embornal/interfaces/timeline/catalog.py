@@ -15,7 +15,9 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
     WRITE_ERRORS,
     label,
@@ -25,8 +27,6 @@ from embornal.interfaces.graph.catalog import RELATIONS
 
 __all__ = ["EVENT_AT", "OPERATIONS", "PLACE", "SESSION", "SESSION_POSITION"]
 
-_READ_ERRORS = (400, 401, 404, 422, 503)
-_LIST_ERRORS = (400, 401, 422, 503)
 _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
 #: memory-as-history's relation names (``domain.history_context.SEED_RELATIONS``), then ours.
 SEED_NAMES = ("related", "updates", "explains")
@@ -211,7 +211,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "then record order; unknown event times last, none when a window is "
             "given.",
             items="entries",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -283,7 +283,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Keyword search of the memories within the event-time window and session, "
             "best first, with bounded evidence (`expand` 0-5 per hit, 50 in all).",
             items="hits",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -388,7 +388,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "memoryLinks",
             "A memory's links",
             "The live memories the subject may read one link away, with the links.",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="history",
         ),
     ),

@@ -30,11 +30,17 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIFETIME,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
     RERANK,
+    SEARCH_MODE,
     VISIBILITY,
     WRITE_ERRORS,
+    label,
+    limit,
+    under,
 )
 from embornal.interfaces.catalog_inputs import (
     ASKED as _ASKED,
@@ -77,7 +83,6 @@ __all__ = [
 # Those the spine's operations take too are in .catalog_inputs.
 
 _PATH = "A topic path such as /projects/embornal (lowercase)."
-_READ = (400, 401, 404, 422, 503)
 
 
 def _path(required: bool = True, default: object = None, **kw: object) -> Input:
@@ -316,7 +321,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "List one level of the tree",
             "The paths one level below `path` that hold or lead to facts the subject may read.",
             items="entries",
-            errors=_READ,
+            errors=READ_ERRORS,
             tag="paths",
         ),
     ),
@@ -355,7 +360,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "tree",
             "The tree below a path",
             "Every visible path below `path`, with each path's own fact count.",
-            errors=_READ,
+            errors=READ_ERRORS,
             tag="paths",
         ),
     ),
@@ -365,15 +370,11 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         "list[FactView]",
         (
             _path(),
-            Input(
-                "limit",
-                "int",
+            limit(
                 f"How many at most (1-{MAX_LIMIT}).",
-                low=1,
-                high=MAX_LIMIT,
+                f"at most N facts (1-{MAX_LIMIT})",
+                aliases=(),
                 mcp=False,
-                metavar="N",
-                cli_help=f"at most N facts (1-{MAX_LIMIT})",
             ),
             Input(
                 "order_by",
@@ -418,7 +419,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The live facts of one path, oldest first (`date`) or strongest first "
             "(`signal`). Not a recall unless `recall=true`.",
             items="facts",
-            errors=_READ,
+            errors=READ_ERRORS,
             tag="paths",
         ),
     ),
@@ -439,23 +440,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                 cli_help="",
             ),
             LIMIT,
-            Input(
-                "under",
-                "path",
-                "Only search below this path, e.g. /projects.",
-                aliases=("under", "path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
-                cli_help="only facts at or below PATH",
-            ),
-            Input(
-                "mode",
-                "choice",
-                "auto (default: meaning and keywords when a model is set up, else keywords), "
-                "keyword, vector (meaning only) or hybrid.",
-                default="auto",
-                choices=("auto", "keyword", "vector", "hybrid"),
-                aliases=("mode", "search_mode"),
+            under("Only search below this path, e.g. /projects."),
+            replace(
+                SEARCH_MODE,
                 probe=True,
                 cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
                 "hybrid when a model is set up, else keyword (default: %(default)s)",
@@ -471,21 +458,17 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             ),
             _AS_OF,
             _ASKED,
-            Input(
+            label(
                 "frame",
-                "text",
                 "Only memories of this frame (a filter label).",
                 aliases=("frame",),
-                max_length=200,
                 rest=False,
                 cli=False,
             ),
-            Input(
+            label(
                 "scope",
-                "text",
                 "The task scope whose canon and narrative to show.",
                 aliases=("scope",),
-                max_length=200,
                 rest=False,
                 cli=False,
                 full_only=True,
@@ -538,7 +521,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
             "strength unless `reinforce=false`.",
             items="hits",
-            errors=(400, 401, 422, 503),
+            errors=LIST_ERRORS,
         ),
     ),
     Operation(
@@ -562,7 +545,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The tags that decide access to a fact",
             "The effective tags of a fact, each with the path it is inherited from "
             "(null: the fact's own tag).",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(
@@ -588,7 +571,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "Show one fact whole",
             "State, strength, effective tags with their sources, links and events. A "
             "fact the subject may not read answers exactly as a missing one: 404.",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(
@@ -627,7 +610,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The events of the fact and of the facts that supersede it or that it "
             "supersedes, oldest first.",
             items="events",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
         extra={"remote": "a fact's history only: the history of a path is local-only"},
     ),
@@ -813,24 +796,10 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                 metavar="FIELD=VALUE",
                 cli_help="an attribute condition, all must hold (repeatable)",
             ),
-            Input(
-                "under",
-                "path",
-                "Only facts at or below this path, e.g. /projects.",
-                aliases=("under", "path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
-                cli_help="only facts at or below PATH",
-            ),
-            Input(
-                "limit",
-                "int",
+            under("Only facts at or below this path, e.g. /projects."),
+            limit(
                 f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
-                aliases=("limit", "top_k", "max_results"),
-                low=1,
-                high=MAX_LIMIT,
-                metavar="N",
-                cli_help=f"at most N facts (1-{MAX_LIMIT}, default all)",
+                f"at most N facts (1-{MAX_LIMIT}, default all)",
             ),
             _AS_OF,
         ),
@@ -858,7 +827,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "The live facts of `kind` the subject may read whose attributes equal every "
             "`where=field=value` (repeatable), oldest first.",
             items="facts",
-            errors=_READ,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(

@@ -2,12 +2,17 @@
 
 The fact id, the reasons, the evidence texts, visibility, lifetime and limit that both
 the core operations and the spine's take, the errors of a write, and the id of the
-examples. Stdlib-only at import (plain data), as the catalogue.
+examples; and the builders of the inputs many operations take with their own words (a
+limit, a path to look under, a label, a reason, a note, the search mode), so each keeps
+its name, type, bounds and command-line placeholder in one place. Stdlib-only at import
+(plain data), as the catalogue.
 """
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT, MAX_REASON_LENGTH
+from typing import Any
+
+from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_types import Input
 
 __all__ = [
@@ -19,14 +24,23 @@ __all__ = [
     "EVIDENCE_TYPES",
     "EXAMPLE_ID",
     "FACT_ID",
+    "LABEL_LENGTH",
     "LIFETIME",
     "LIMIT",
+    "LIST_ERRORS",
     "OPTIONAL_REASON",
     "POLICY_SHAPES",
+    "READ_ERRORS",
     "REASON",
     "RERANK",
+    "SEARCH_MODE",
     "VISIBILITY",
     "WRITE_ERRORS",
+    "label",
+    "limit",
+    "note",
+    "reason",
+    "under",
 ]
 
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
@@ -48,7 +62,11 @@ EVIDENCE_NOTE_LENGTH = 2_000
 
 _ID = "The fact id from recall or cat (a unique prefix works)."
 _WHY = "Why; kept in the history."
+#: The REST errors of a write, of a read of one thing (which may be missing), and of a listing
+#: or a search (which finds nothing rather than fail).
 WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
+READ_ERRORS = (400, 401, 404, 422, 503)
+LIST_ERRORS = (400, 401, 422, 503)
 
 FACT_ID = Input(
     "fact_id",
@@ -61,24 +79,51 @@ FACT_ID = Input(
     metavar="ID",
     cli_help="fact id or a unique prefix of one",
 )
-REASON = Input(
-    "reason",
-    "reason",
-    _WHY,
-    True,
-    aliases=("reason",),
-    max_length=MAX_REASON_LENGTH,
-    flag="--reason",
-    cli_help="why (kept in the history)",
-)
-OPTIONAL_REASON = Input(
-    "reason",
-    "reason",
-    _WHY,
-    aliases=("reason",),
-    max_length=MAX_REASON_LENGTH,
-    probe=True,
-    cli_help="why: kept in the history with the event",
+
+
+def reason(
+    description: str,
+    cli_help: str,
+    *,
+    required: bool = True,
+    aliases: tuple[str, ...] = ("reason",),
+    **more: Any,
+) -> Input:
+    """``reason``: why, kept in the history (``--reason`` on the command line when
+    required)."""
+    if required:
+        more.setdefault("flag", "--reason")
+    return Input(
+        "reason",
+        "reason",
+        description,
+        required,
+        aliases=aliases,
+        max_length=MAX_REASON_LENGTH,
+        cli_help=cli_help,
+        **more,
+    )
+
+
+def note(description: str, cli_help: str, **more: Any) -> Input:
+    """``note``: a required note on what was re-examined, as long as a reason may be
+    (``--note`` on the command line)."""
+    return Input(
+        "note",
+        "text",
+        description,
+        True,
+        aliases=("note", "reason", "comment"),
+        max_length=MAX_REASON_LENGTH,
+        flag="--note",
+        cli_help=cli_help,
+        **more,
+    )
+
+
+REASON = reason(_WHY, "why (kept in the history)")
+OPTIONAL_REASON = reason(
+    _WHY, "why: kept in the history with the event", required=False, probe=True
 )
 EVIDENCE_TYPES = "quote, uri, conversation, document or observation"
 EVIDENCE_CLI = "TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation"
@@ -107,15 +152,82 @@ LIFETIME = Input(
     metavar="L",
     cli_help=f"{_LIFETIMES} (default standard)",
 )
-LIMIT = Input(
-    "limit",
-    "int",
+
+
+def limit(
+    description: str,
+    cli_help: str,
+    *,
+    aliases: tuple[str, ...] = ("limit", "top_k", "max_results"),
+    high: int = MAX_LIMIT,
+    **more: Any,
+) -> Input:
+    """``limit``: how many at most, from 1 to ``high`` (``N`` on the command line)."""
+    return Input(
+        "limit",
+        "int",
+        description,
+        aliases=aliases,
+        low=1,
+        high=high,
+        metavar="N",
+        cli_help=cli_help,
+        **more,
+    )
+
+
+LIMIT = limit(
     "How many hits at most (default 10).",
-    aliases=("limit", "top_k", "max_results"),
-    low=1,
-    high=MAX_LIMIT,
-    metavar="N",
-    cli_help=f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
+    f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
+)
+
+
+def under(
+    description: str,
+    cli_help: str = "only facts at or below PATH",
+    *,
+    aliases: tuple[str, ...] = ("under", "path", "topic"),
+) -> Input:
+    """``under``: only what lies at or below a topic path."""
+    return Input(
+        "under",
+        "path",
+        description,
+        aliases=aliases,
+        max_length=MAX_PATH_LENGTH,
+        metavar="PATH",
+        cli_help=cli_help,
+    )
+
+
+LABEL_LENGTH = 200
+"""The longest label: a task scope, a frame, a session (a name to group or filter by)."""
+
+
+def label(
+    name: str,
+    description: str,
+    *,
+    aliases: tuple[str, ...],
+    required: bool = False,
+    **more: Any,
+) -> Input:
+    """A label of at most :data:`LABEL_LENGTH` characters (a scope, a frame, a session)."""
+    return Input(
+        name, "text", description, required, aliases=aliases, max_length=LABEL_LENGTH, **more
+    )
+
+
+#: How recall and the searches like it rank: by keywords, by meaning, or both.
+SEARCH_MODE = Input(
+    "mode",
+    "choice",
+    "auto (default: meaning and keywords when a model is set up, else "
+    "keywords), keyword, vector (meaning only) or hybrid.",
+    default="auto",
+    choices=("auto", "keyword", "vector", "hybrid"),
+    aliases=("mode", "search_mode"),
+    cli_help="keyword, vector, hybrid, or auto (default: %(default)s)",
 )
 
 #: The shapes of an access rule (``policy add|rm``, and the help of ``embornal policy``).

@@ -10,7 +10,7 @@ Stdlib-only at import (plain data), as the catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_PATH_LENGTH, MAX_REINDEX_LIMIT
-from embornal.interfaces.catalog_inputs import FACT_ID, POLICY_SHAPES, REASON
+from embornal.interfaces.catalog_inputs import FACT_ID, POLICY_SHAPES, REASON, limit
 from embornal.interfaces.catalog_types import Input, Operation
 
 __all__ = ["OPERATIONS", "PLACE"]
@@ -141,14 +141,11 @@ OPERATIONS: tuple[Operation, ...] = (
         "reindex",
         "ReindexResult",
         (
-            Input(
-                "limit",
-                "int",
+            limit(
                 "How many facts to embed at most.",
-                low=1,
+                "embed at most N facts",
+                aliases=(),
                 high=MAX_REINDEX_LIMIT,
-                metavar="N",
-                cli_help="embed at most N facts",
             ),
             Input(
                 "everything",

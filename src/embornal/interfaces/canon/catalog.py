@@ -10,23 +10,27 @@ on ``Memory.chronicle``.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import EXAMPLE_ID, FACT_ID, LIMIT, REASON, WRITE_ERRORS
+from embornal.interfaces.catalog_inputs import (
+    EXAMPLE_ID,
+    FACT_ID,
+    LIMIT,
+    LIST_ERRORS,
+    REASON,
+    WRITE_ERRORS,
+    label,
+)
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_READ_ERRORS = (400, 401, 422, 503)
-_LABEL = 200
 _SHOW = "canon.commands:"
 _FRAMES_NOTE = "Frames are filters, not access boundaries: a frame never hides a memory."
 
-_SCOPE = Input(
+_SCOPE = label(
     "scope",
-    "text",
     "The task scope: a short label such as 'release-2.0'.",
-    True,
+    required=True,
     aliases=("scope", "canon_scope", "task"),
-    max_length=_LABEL,
     metavar="SCOPE",
     cli_help="the task scope (a label)",
 )
@@ -37,13 +41,11 @@ _SOME_SCOPE = replace(
     flag="--scope",
     cli_help="only this scope",
 )
-_FRAME = Input(
+_FRAME = label(
     "frame",
-    "text",
     "The frame: whose account it is, e.g. 'team-a' (a filter label).",
-    True,
+    required=True,
     aliases=("frame", "label", "social_frame"),
-    max_length=_LABEL,
     metavar="FRAME",
     cli_help="the frame (a label to filter by)",
 )
@@ -175,7 +177,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List the active canon",
             "The active memberships of memories the subject may read, oldest first.",
             items="entries",
-            errors=_READ_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -203,7 +205,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List the active scopes",
             "The canon scopes with memberships of memories the subject may read.",
             items="scopes",
-            errors=_READ_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -258,7 +260,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List the frames in use",
             "The frames of live memories the subject may read, with counts.",
             items="frames",
-            errors=_READ_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),

@@ -28,16 +28,11 @@ def show_entry(ctx: Context, e: CanonEntry) -> None:
     when = format_time(e.since, micro=False)
     ctx.say(f"{e.scope} {e.fact.id} since {when} by {e.actor}: {e.reason or '-'}{flag}")
     ctx.say(f"  {one_line(e.fact.content)}")
-    for warning in e.warnings:
-        ctx.note(f"warning: {warning}")
+    ctx.warn(e.warnings)
 
 
 def show_entries(ctx: Context, entries: list[CanonEntry]) -> None:
-    if not entries:
-        ctx.say("the active canon is empty")
-        return
-    for e in entries:
-        show_entry(ctx, e)
+    ctx.say_each(entries, "the active canon is empty", lambda e: show_entry(ctx, e))
 
 
 def show_removal(ctx: Context, r: CanonRemoval) -> None:
@@ -47,16 +42,8 @@ def show_removal(ctx: Context, r: CanonRemoval) -> None:
 
 
 def show_scopes(ctx: Context, scopes: list[ScopeInUse]) -> None:
-    if not scopes:
-        ctx.say("no active scope")
-        return
-    for s in scopes:
-        ctx.say(f"{s.scope}  {s.entries}")
+    ctx.say_each(scopes, "no active scope", lambda s: f"{s.scope}  {s.entries}")
 
 
 def show_frames(ctx: Context, frames: list[FrameInUse]) -> None:
-    if not frames:
-        ctx.say("no frame in use")
-        return
-    for f in frames:
-        ctx.say(f"{f.frame}  {f.memories}")
+    ctx.say_each(frames, "no frame in use", lambda f: f"{f.frame}  {f.memories}")

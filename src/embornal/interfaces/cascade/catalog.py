@@ -7,15 +7,21 @@ catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_PATH_LENGTH
-from embornal.interfaces.catalog_inputs import ALL, ASKED, LIMIT, RERANK
+from embornal.interfaces.catalog_inputs import (
+    ALL,
+    ASKED,
+    LIMIT,
+    LIST_ERRORS,
+    RERANK,
+    SEARCH_MODE,
+    label,
+    under,
+)
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_ERRORS = (400, 401, 422, 503)
 _SHOW = "cascade.commands:"
-_LABEL = 200
 
 _QUERY = Input(
     "query",
@@ -41,41 +47,23 @@ _BUDGET = replace(
     "anchors are always whole.",
     cli_help="at most N anchors, canon and memories together (the anchors always whole)",
 )
-_FRAME = Input(
+_FRAME = label(
     "frame",
-    "text",
     "Only memories of this frame (a filter label, not an access boundary).",
     aliases=("frame",),
-    max_length=_LABEL,
     metavar="FRAME",
     cli_help="only memories of FRAME",
 )
-_MODE = Input(
-    "mode",
-    "choice",
-    "auto (default: meaning and keywords when a model is set up, else "
-    "keywords), keyword, vector (meaning only) or hybrid.",
-    default="auto",
-    choices=("auto", "keyword", "vector", "hybrid"),
-    aliases=("mode", "search_mode"),
-    cli_help="keyword, vector, hybrid, or auto (default: %(default)s)",
-)
-_UNDER = Input(
-    "under",
-    "path",
+_MODE = SEARCH_MODE
+_UNDER = under(
     "Only ordinary memories below this path, e.g. /projects.",
-    aliases=("under", "path", "topic"),
-    max_length=MAX_PATH_LENGTH,
-    metavar="PATH",
-    cli_help="only ordinary memories at or below PATH",
+    "only ordinary memories at or below PATH",
 )
-_SCOPE = Input(
+_SCOPE = label(
     "scope",
-    "text",
     "The task scope whose canon and narrative to show (default: every "
     "scope's canon, the default account).",
     aliases=("scope", "canon_scope"),
-    max_length=_LABEL,
     metavar="SCOPE",
     cli_help="only this scope's canon and narrative",
 )
@@ -129,7 +117,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Anchors first, then the active canon, then the ordinary recall in the room "
             "`limit` leaves (anchors always whole; a memory shows once, under its first "
             f"section); with {_SECTIONS}. The hits count as recalls.",
-            errors=_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
             probe=True,
         ),
@@ -163,7 +151,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Search with the history priorities",
             "The recall cascade for `q`, each candidate checked again at answer time "
             "(live, readable, not forgotten or expired); nothing is reinforced.",
-            errors=_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
             probe=True,
         ),
@@ -203,7 +191,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "The best `limit` unpinned memories for `q`, each checked again at answer "
             "time; nothing is reinforced.",
             items="hits",
-            errors=_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
             probe=True,
         ),

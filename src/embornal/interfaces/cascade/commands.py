@@ -54,8 +54,8 @@ def show_cascade(ctx: Context, c: Cascade) -> None:
 
 def show_hits(ctx: Context, hits: Sequence[RecallHit]) -> None:
     """``SCORE ID PATH: TEXT``, best first."""
-    if not hits:
-        ctx.say("(no memories found)")
-        return
-    for h in hits:
-        ctx.say(f"{fmt_float(h.score)} {h.fact.id} {h.fact.path}: {one_line(h.fact.content)}")
+    ctx.say_each(
+        hits,
+        "(no memories found)",
+        lambda h: f"{fmt_float(h.score)} {h.fact.id} {h.fact.path}: {one_line(h.fact.content)}",
+    )

@@ -10,12 +10,11 @@ it with :func:`~embornal.interfaces.catalog_types.resolve_call`. :mod:`.catalog`
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import LIMIT
+from embornal.interfaces.catalog_inputs import LIMIT, LIST_ERRORS
 from embornal.interfaces.catalog_types import Http, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_LIST_ERRORS = (400, 401, 422, 503)
 
 PLACE = 70
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
@@ -66,7 +65,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "the claims and narrative versions it may see, the newest first, each with "
             "its action, actor and reason; recalls left out.",
             items="entries",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),

@@ -17,10 +17,9 @@ def show_audit(ctx: Context, entries: list[AuditEntry]) -> None:
     memory, the claim, or the narrative version)."""
     from embornal.domain.clock import format_time
 
-    if not entries:
-        ctx.say("no decisions yet")
-        return
-    for e in entries:
+    def show(e: AuditEntry) -> str:
         when = format_time(e.at, micro=False)
         target = e.claim_id or e.narrative_id or e.conflict_id or e.memory_id or "-"
-        ctx.say(f"#{e.position} {when} {e.action} {target} by {e.actor}: {e.reason or '-'}")
+        return f"#{e.position} {when} {e.action} {target} by {e.actor}: {e.reason or '-'}"
+
+    ctx.say_each(entries, "no decisions yet", show)

@@ -13,14 +13,20 @@ tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
-from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, WRITE_ERRORS
+from embornal.interfaces.catalog_inputs import (
+    EXAMPLE_ID,
+    LIMIT,
+    READ_ERRORS,
+    WRITE_ERRORS,
+    label,
+    reason,
+)
 from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
 
 __all__ = ["EXAMPLE_CLAIM", "OPERATIONS", "PLACE"]
 
 EXAMPLE_CLAIM = "C01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 _SHOW = "claims.commands:"
-_READ_ERRORS = (400, 401, 404, 422, 503)
 _LABEL = 500
 _TIME = "an ISO-8601 date or time (UTC unless zoned)"
 
@@ -37,15 +43,10 @@ CLAIM_ID = Input(
     metavar="ID",
     cli_help="the claim's id, or a unique prefix of it",
 )
-_REASON = Input(
-    "reason",
-    "reason",
+_REASON = reason(
     "Why: recorded with the decision in the claim's history.",
-    True,
+    "why (kept in the claim's history)",
     aliases=("reason", "why", "note"),
-    max_length=MAX_REASON_LENGTH,
-    flag="--reason",
-    cli_help="why (kept in the claim's history)",
 )
 
 
@@ -134,12 +135,10 @@ _CLAIM_TYPE = Input(
     metavar="TYPE",
     cli_help="plan, observation, commitment, self_report, assertion, interpretation",
 )
-_SCOPE = Input(
+_SCOPE = label(
     "scope",
-    "text",
     "A label grouping claims (default global); a replacement stays in its scope.",
     aliases=("scope",),
-    max_length=200,
     metavar="SCOPE",
     cli_help="the claims' scope (default global)",
 )
@@ -564,7 +563,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Recall claims",
             "The claims the subject may see (decision 0083), as recorded now or by "
             "`as_of`, holding at `valid_at`.",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="claims",
         ),
     ),
@@ -593,7 +592,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "getClaim",
             "Show a claim",
             "One claim with its evidence and history (at `as_of`: as recorded then).",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="claims",
         ),
     ),

@@ -10,13 +10,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from embornal.errors import ConfigError, EmbornalError, NotFound, VerificationFailed
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
     from embornal.adapters.config import Config
     from embornal.adapters.dirs import Dirs
@@ -54,6 +54,9 @@ def tilde(path: Path, home: Path | None = None) -> str:
     except ValueError:
         return str(path)
     return "~" if str(rest) == "." else f"~/{rest}"
+
+
+_Row = TypeVar("_Row")
 
 
 class Context:
@@ -119,6 +122,24 @@ class Context:
         from embornal.interfaces.cli.render import escape_controls
 
         self.err.write(f"embornal: {escape_controls(text, keep='')}\n")
+
+    def warn(self, warnings: Iterable[str]) -> None:
+        """Each of ``warnings`` as ``warning: ...`` for the person at the terminal."""
+        for warning in warnings:
+            self.note(f"warning: {warning}")
+
+    def say_each(
+        self, rows: Sequence[_Row], empty: str, show: Callable[[_Row], str | None]
+    ) -> None:
+        """Each of ``rows`` as ``show`` gives it (the text it returns is said; None: it
+        said its own), or ``empty`` when there are none."""
+        if not rows:
+            self.say(empty)
+            return
+        for row in rows:
+            text = show(row)
+            if text is not None:
+                self.say(text)
 
     def emit(self, data: object) -> None:
         """``data`` as JSON on stdout (service objects pass through ``to_jsonable``)."""

@@ -10,14 +10,13 @@ catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, REASON
+from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, READ_ERRORS, REASON, WRITE_ERRORS
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
 _EXAMPLE = "K3FDA30B5A0A0D19"
 _SHOW = "conflicts.commands:"
-_READ_ERRORS = (400, 401, 404, 422, 503)
 CONFLICT_ID = Input(
     "conflict_id",
     "text",
@@ -101,7 +100,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "may not read is left out.",
             items="conflicts",
             tag="conflicts",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(
@@ -133,7 +132,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "One conflict by id or unique prefix. One with a fact the subject may not "
             "read answers 404, as a missing one.",
             tag="conflicts",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
         ),
     ),
     Operation(
@@ -210,7 +209,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "delete on the survivor and delete on the others, both write on "
             "each. A resolved conflict answers 409.",
             tag="conflicts",
-            errors=(400, 401, 403, 404, 409, 413, 422, 503),
+            errors=WRITE_ERRORS,
         ),
     ),
     Operation(

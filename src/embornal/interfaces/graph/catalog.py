@@ -7,13 +7,17 @@ at import (plain data), as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
+    SEARCH_MODE,
     WRITE_ERRORS,
+    limit,
+    under,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
@@ -45,7 +49,6 @@ INVERSE_NAMES = (
 )
 _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
 _GRAPH = "graph.commands:"
-_READ_ERRORS = (400, 401, 404, 422, 503)
 
 _SOURCE = Input(
     "source",
@@ -190,15 +193,10 @@ OPERATIONS: tuple[Operation, ...] = (
                 metavar="N",
                 cli_help="follow links N away, 1-5 (default 1)",
             ),
-            Input(
-                "limit",
-                "int",
+            limit(
                 f"How many facts at most (default 100, up to {MAX_LIMIT}).",
+                f"at most N facts (1-{MAX_LIMIT}, default 100)",
                 aliases=("limit", "max_results"),
-                low=1,
-                high=MAX_LIMIT,
-                metavar="N",
-                cli_help=f"at most N facts (1-{MAX_LIMIT}, default 100)",
             ),
         ),
         tool_order=26,
@@ -233,7 +231,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "shown; forgotten and purged facts are dead ends; a merged fact reads as "
             "its survivor. An inverse relation name (subject_of...) reads the "
             "relation backwards.",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="graph",
         ),
     ),
@@ -243,35 +241,13 @@ OPERATIONS: tuple[Operation, ...] = (
         "list[RecallHit]",
         (
             FACT_ID,
-            Input(
-                "limit",
-                "int",
+            limit(
                 f"How many facts at most (default 10, up to {MAX_LIMIT}).",
+                f"at most N facts (1-{MAX_LIMIT}, default 10)",
                 aliases=("limit", "max_results"),
-                low=1,
-                high=MAX_LIMIT,
-                metavar="N",
-                cli_help=f"at most N facts (1-{MAX_LIMIT}, default 10)",
             ),
-            Input(
-                "under",
-                "path",
-                "Only facts at or below this path.",
-                aliases=("under", "path", "prefix"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
-                cli_help="only facts at or below PATH",
-            ),
-            Input(
-                "mode",
-                "choice",
-                "auto (default: meaning and keywords when a model is set up, else "
-                "keywords), keyword, vector (meaning only) or hybrid.",
-                default="auto",
-                choices=("auto", "keyword", "vector", "hybrid"),
-                aliases=("mode", "search_mode"),
-                cli_help="keyword, vector, hybrid, or auto (default: %(default)s)",
-            ),
+            under("Only facts at or below this path.", aliases=("under", "path", "prefix")),
+            SEARCH_MODE,
         ),
         tool_order=88,
         profile="full",
@@ -299,7 +275,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "A recall of the fact's content, the fact itself left out: the best `limit` "
             "facts the subject may read, at or below `under`; nothing is reinforced.",
             items="hits",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="graph",
         ),
     ),
@@ -363,15 +339,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "dangling_links",
         "list[DanglingLink]",
         (
-            Input(
-                "limit",
-                "int",
+            limit(
                 f"How many at most (default 100, up to {MAX_LIMIT}).",
+                f"at most N links (1-{MAX_LIMIT}, default 100)",
                 aliases=("limit",),
-                low=1,
-                high=MAX_LIMIT,
-                metavar="N",
-                cli_help=f"at most N links (1-{MAX_LIMIT}, default 100)",
             ),
         ),
         read_only=True,

@@ -60,8 +60,8 @@ def show_links(ctx: Context, graph: LinkGraph) -> None:
 
 
 def show_dangling(ctx: Context, found: list[DanglingLink]) -> None:
-    if not found:
-        ctx.say("no dangling links: every link points at a live fact")
-        return
-    for d in found:
-        ctx.say(f"{d.source_id} {d.relation} {d.target_id} ({d.target_state})")
+    ctx.say_each(
+        found,
+        "no dangling links: every link points at a live fact",
+        lambda d: f"{d.source_id} {d.relation} {d.target_id} ({d.target_state})",
+    )

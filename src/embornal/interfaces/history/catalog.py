@@ -15,23 +15,24 @@ from embornal.domain.bounds import (
     MAX_LIMIT,
     MAX_ORIGIN_ID,
     MAX_PATH_LENGTH,
-    MAX_REASON_LENGTH,
 )
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
     WRITE_ERRORS,
+    label,
+    note,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_READ_ERRORS = (400, 401, 404, 422, 503)
-_LIST_ERRORS = (400, 401, 422, 503)
 _SHOW = "history.commands:"
 _LABEL = 1000
 #: ``domain.protocol.MATERIAL_TYPES`` (the catalogue imports only the standard library).
@@ -110,22 +111,18 @@ OPERATIONS: tuple[Operation, ...] = (
                 default=False,
                 cli_help="mark it security-sensitive",
             ),
-            Input(
+            label(
                 "session",
-                "text",
                 "The session or conversation it was captured in.",
                 aliases=("session_id", "session"),
-                max_length=200,
                 metavar="LABEL",
                 cli_help="the capture session (names its inbox)",
             ),
-            Input(
+            label(
                 "frame",
-                "text",
                 "Whose account it is, e.g. 'team-a' (a label to filter by, "
                 "not an access boundary).",
                 aliases=("frame", "social_frame"),
-                max_length=200,
                 metavar="FRAME",
                 full_only=True,
                 cli_help="the frame it is filed under",
@@ -325,7 +322,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "memoryProvenance",
             "Provenance of a memory",
             "The origin, recorded corroborations and the gate of the memory (read-only).",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="history",
         ),
     ),
@@ -335,16 +332,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "MemoryStatus",
         (
             FACT_ID,
-            Input(
-                "note",
-                "text",
-                "What you re-examined and what still holds.",
-                True,
-                aliases=("note", "reason", "comment"),
-                max_length=MAX_REASON_LENGTH,
-                flag="--note",
-                cli_help="what was re-examined (required)",
-            ),
+            note("What you re-examined and what still holds.", "what was re-examined (required)"),
         ),
         tool_order=44,
         profile="full",
@@ -432,7 +420,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Working material to consolidate",
             "Active working memories captured at least `days` ago, oldest first.",
             items="memories",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -471,7 +459,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "(or captured) more than `days` ago (default 30); each one the caller "
             "may write is marked stale until reviewed.",
             items="memories",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -500,7 +488,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Forgotten (not purged) memories the subject may read, the last first, "
             "with the reason of the forget.",
             items="memories",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),

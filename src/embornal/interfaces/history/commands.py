@@ -37,8 +37,7 @@ def show_status(ctx: Context, s: MemoryStatus) -> None:
         when = "unknown time" if s.event_at is None else format_time(s.event_at, micro=False)
         place = "" if s.session_position is None else f" [{s.session}#{s.session_position}]"
         ctx.say(f"  event: {when}{place}")
-    for warning in s.warnings:
-        ctx.note(f"warning: {warning}")
+    ctx.warn(s.warnings)
 
 
 def show_provenance(ctx: Context, p: ProvenanceReport) -> None:
@@ -54,24 +53,21 @@ def show_provenance(ctx: Context, p: ProvenanceReport) -> None:
 def show_due(ctx: Context, found: list[DueMemory]) -> None:
     from embornal.domain.clock import format_time
 
-    if not found:
-        ctx.say("nothing is due")
-        return
-    for d in found:
+    def show(d: DueMemory) -> str:
         flag = "  sensitive" if d.sensitive else ""
-        ctx.say(
-            f"{d.fact.id} {d.fact.path}  {d.tier}{flag}  since {format_time(d.since, micro=False)}"
-        )
-        ctx.say(f"  {one_line(d.fact.content)}")
+        since = format_time(d.since, micro=False)
+        head = f"{d.fact.id} {d.fact.path}  {d.tier}{flag}  since {since}"
+        return f"{head}\n  {one_line(d.fact.content)}"
+
+    ctx.say_each(found, "nothing is due", show)
 
 
 def show_forgotten(ctx: Context, found: list[ForgottenMemory]) -> None:
     from embornal.domain.clock import format_time
 
-    if not found:
-        ctx.say("nothing is forgotten")
-        return
-    for f in found:
+    def show(f: ForgottenMemory) -> str:
         when = format_time(f.forgotten_at, micro=False)
-        ctx.say(f"{f.fact.id} {f.fact.path}  forgotten {when} by {f.actor}: {f.reason or '-'}")
-        ctx.say(f"  {one_line(f.fact.content)}")
+        head = f"{f.fact.id} {f.fact.path}  forgotten {when} by {f.actor}: {f.reason or '-'}"
+        return f"{head}\n  {one_line(f.fact.content)}"
+
+    ctx.say_each(found, "nothing is forgotten", show)

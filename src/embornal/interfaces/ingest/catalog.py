@@ -5,7 +5,7 @@ memories (decision 0068). :mod:`.catalog` splices :data:`OPERATIONS` into
 
 from __future__ import annotations
 
-from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, WRITE_ERRORS
+from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, WRITE_ERRORS, label
 from embornal.interfaces.catalog_types import Http, Input, Operation
 
 __all__ = ["OPERATIONS", "PLACE"]
@@ -28,13 +28,11 @@ OPERATIONS: tuple[Operation, ...] = (
                 max_length=1_000_000,
                 cli=False,
             ),
-            Input(
+            label(
                 "name",
-                "text",
                 "A name for the source, kept with each memory's evidence "
                 "(a file name, a chat's title).",
                 aliases=("name", "title", "file"),
-                max_length=200,
                 cli=False,
             ),
             Input(

@@ -8,30 +8,32 @@ the CLI's ``embornal narrative add|current|review|history|list``; REST under
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
-from embornal.interfaces.catalog_inputs import EXAMPLE_ID, LIMIT, REASON, WRITE_ERRORS
+from embornal.interfaces.catalog_inputs import (
+    EXAMPLE_ID,
+    LIMIT,
+    LIST_ERRORS,
+    REASON,
+    WRITE_ERRORS,
+    label,
+    note,
+)
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_LIST_ERRORS = (400, 401, 422, 503)
 _SHOW = "narratives.commands:"
-_LABEL = 200
 
-_SCOPE = Input(
+_SCOPE = label(
     "scope",
-    "text",
     'The account\'s scope: a task, project or question (default "default").',
     aliases=("scope", "topic"),
-    max_length=_LABEL,
     metavar="SCOPE",
     cli_help="the account's scope (default: default)",
 )
-_PERSPECTIVE = Input(
+_PERSPECTIVE = label(
     "perspective",
-    "text",
     'Whose view the account gives, for parallel accounts of one scope (default "default").',
     aliases=("perspective", "view"),
-    max_length=_LABEL,
     metavar="NAME",
     cli_help="whose view (parallel accounts of one scope)",
 )
@@ -193,7 +195,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Current narrative",
             "The usable current version of the scope's account, or its review notice "
             "(id, status, source issues, hint) without its text.",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -203,15 +205,9 @@ OPERATIONS: tuple[Operation, ...] = (
         "Narrative",
         (
             _NARRATIVE_ID,
-            Input(
-                "note",
-                "text",
+            note(
                 "What you compared with the sources and found to hold.",
-                True,
-                aliases=("note", "reason", "comment"),
-                max_length=MAX_REASON_LENGTH,
-                flag="--note",
-                cli_help="what was compared (required)",
+                "what was compared (required)",
             ),
         ),
         tool_order=62,
@@ -268,7 +264,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Narrative history",
             "Every version the subject may see, the newest first, with its text.",
             items="narratives",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -295,7 +291,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "List narrative accounts",
             "Each account's current version, the newest first; text withheld when not usable.",
             items="narratives",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),

@@ -25,16 +25,11 @@ def show_narrative(ctx: Context, n: Narrative) -> None:
     else:
         ctx.say("(text withheld: not usable; `embornal narrative history` shows it)")
     _issues(ctx, n.source_issues)
-    for w in n.warnings:
-        ctx.note(f"warning: {w}")
+    ctx.warn(n.warnings)
 
 
 def show_narratives(ctx: Context, rows: list[Narrative]) -> None:
-    if not rows:
-        ctx.say("no narratives yet")
-        return
-    for n in rows:
-        show_narrative(ctx, n)
+    ctx.say_each(rows, "no narratives yet", lambda n: show_narrative(ctx, n))
 
 
 def show_view(ctx: Context, v: NarrativeView) -> None:

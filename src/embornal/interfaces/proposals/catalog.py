@@ -8,13 +8,20 @@ as the catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, REASON, WRITE_ERRORS
+from embornal.interfaces.catalog_inputs import (
+    LIST_ERRORS,
+    OPTIONAL_REASON,
+    READ_ERRORS,
+    REASON,
+    WRITE_ERRORS,
+    label,
+    limit,
+)
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
 __all__ = ["EXAMPLE_PROPOSAL", "OPERATIONS", "PLACE"]
 
 EXAMPLE_PROPOSAL = "01KCZ9A1B2C3D4E5F6G7H8J9K0"
-_READ_ERRORS = (400, 401, 404, 422, 503)
 
 PROPOSAL_ID = Input(
     "proposal_id",
@@ -84,12 +91,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "Proposal",
         (
             ITEMS,
-            Input(
+            label(
                 "title",
-                "text",
                 "A short title for the person who reviews it.",
                 aliases=("title", "summary"),
-                max_length=200,
             ),
             Input(
                 "source",
@@ -135,15 +140,10 @@ OPERATIONS: tuple[Operation, ...] = (
         "list[ProposalSummary]",
         (
             _STATUS,
-            Input(
-                "limit",
-                "int",
+            limit(
                 "How many at most (default 50).",
+                f"at most N proposals, 1-{MAX_LIMIT}",
                 aliases=("limit",),
-                low=1,
-                high=MAX_LIMIT,
-                metavar="N",
-                cli_help=f"at most N proposals, 1-{MAX_LIMIT}",
             ),
         ),
         tool_order=31,
@@ -167,7 +167,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "The proposals the subject may see (its own, and those whose every target "
             "fact it may read), newest first.",
             items="proposals",
-            errors=(400, 401, 422, 503),
+            errors=LIST_ERRORS,
             tag="proposals",
             probe=True,
         ),
@@ -197,7 +197,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Show a proposal",
             "One proposal with its items; one the subject may not see answers 404, as "
             "an absent one.",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="proposals",
             probe=True,
         ),
@@ -401,7 +401,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "The live facts the subject may read, lowest retention score first, each "
             "with the parts of its score (pinned and permanent ones exempt, last).",
             items="facts",
-            errors=(400, 401, 422, 503),
+            errors=LIST_ERRORS,
             tag="proposals",
             probe=True,
         ),
@@ -421,15 +421,11 @@ OPERATIONS: tuple[Operation, ...] = (
                 metavar="T",
                 cli_help="score below which a fact is proposed (default 0.2)",
             ),
-            Input(
-                "limit",
-                "int",
+            limit(
                 "At most this many facts, lowest first.",
+                "at most N facts (1-10000)",
                 aliases=("limit",),
-                low=1,
                 high=10_000,
-                metavar="N",
-                cli_help="at most N facts (1-10000)",
             ),
             OPTIONAL_REASON,
         ),

@@ -64,55 +64,6 @@ def _proposal(p: Proposal) -> Wire:
     }
 
 
-def _summary(s: ProposalSummary) -> Wire:
-    return {
-        "id": s.id,
-        "status": s.status,
-        "title": s.title,
-        "source": s.source,
-        "proposer": s.proposer,
-        "opened_at": format_time(s.opened_at),
-        "item_count": s.item_count,
-        "decided_by": s.decided_by,
-        "decided_at": _t(s.decided_at),
-        "applied_count": s.applied_count,
-    }
-
-
-def _score(s: RetentionScore) -> Wire:
-    return {
-        "fact_id": s.fact_id,
-        "path": s.path,
-        "kind": s.kind,
-        "score": s.score,
-        "pinned": s.pinned,
-        "recency": s.recency,
-        "access": s.access,
-        "centrality": s.centrality,
-        "confidence": s.confidence,
-        "user_weight": s.user_weight,
-        "links_in": s.links_in,
-        "recall_count": s.recall_count,
-    }
-
-
-def _prune(r: PruneResult) -> Wire:
-    return {
-        "scored": r.scored,
-        "threshold": r.threshold,
-        "candidates": r.candidates,
-        "proposal": None if r.proposal is None else _proposal(r.proposal),
-    }
-
-
-_SHAPES: dict[type, Callable[[Any], Wire]] = {
-    Proposal: _proposal,
-    ProposalSummary: _summary,
-    RetentionScore: _score,
-    PruneResult: _prune,
-}
-
-
 def _read_item(d: Mapping[str, Any]) -> ProposalItem:
     return ProposalItem(
         str(d["number"]), str(d["type"]), d["fact_id"], dict(d["fields"]), d["applied"]
@@ -186,5 +137,11 @@ _READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
 
 
 def shapes(core: WireCore) -> tuple[Shapes, Readers]:
-    """The shapes and readers of this capability's results (decision 0177)."""
-    return _SHAPES, _READERS
+    """The shapes and readers of this capability's results (decision 0177): a proposal's
+    items keep their fields as JSON data; the rest are their fields in order."""
+    return {
+        Proposal: _proposal,
+        ProposalSummary: core.fields,
+        RetentionScore: core.fields,
+        PruneResult: core.fields,
+    }, _READERS

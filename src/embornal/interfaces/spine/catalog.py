@@ -8,7 +8,7 @@ as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     EVIDENCE_CLI,
     EVIDENCE_LENGTH,
@@ -18,10 +18,12 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIFETIME,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
     REASON,
     VISIBILITY,
     WRITE_ERRORS,
+    under,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 
@@ -442,15 +444,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 description="How many at most (default 10).",
                 cli_help=f"at most N facts (1-{MAX_LIMIT})",
             ),
-            Input(
-                "under",
-                "path",
-                "Only facts at or below this path, e.g. /projects.",
-                aliases=("under", "path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
-                cli_help="only facts at or below PATH",
-            ),
+            under("Only facts at or below this path, e.g. /projects."),
         ),
         tool_order=23,
         profile="full",
@@ -478,7 +472,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "kind's half-life since the last confirmation, is below the kind's "
             "staleness threshold; lowest c_eff / threshold first.",
             items="facts",
-            errors=(400, 401, 422, 503),
+            errors=LIST_ERRORS,
             probe=True,
         ),
     ),

@@ -47,8 +47,7 @@ def change(ctx: Context, op: Operation) -> int:
         ctx.emit(detail)
     else:
         ctx.say(f"{fact.id} {_importance(fact)}")
-    for warning in fact.warnings:  # a pin past the soft anchor limit
-        ctx.note(f"warning: {warning}")
+    ctx.warn(fact.warnings)  # a pin past the soft anchor limit
     return 0
 
 
@@ -56,13 +55,11 @@ def show_due(ctx: Context, found: list[DueFact]) -> None:
     """The stale facts, each on two lines: its id, path and confidences, then its text."""
     from embornal.domain.clock import format_time
 
-    if not found:
-        ctx.say("nothing is due: every fact was confirmed recently enough")
-        return
-    for d in found:
+    def show(d: DueFact) -> str:
         since = format_time(d.since, micro=False)
-        ctx.say(
+        return (
             f"{d.fact.id} {d.fact.path}  c_eff {fmt_float(d.c_eff)} < {fmt_float(d.threshold)}"
-            f"  (c {fmt_float(d.confidence)}, since {since})"
+            f"  (c {fmt_float(d.confidence)}, since {since})\n  {one_line(d.fact.content)}"
         )
-        ctx.say(f"  {one_line(d.fact.content)}")
+
+    ctx.say_each(found, "nothing is due: every fact was confirmed recently enough", show)

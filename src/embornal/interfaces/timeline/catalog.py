@@ -15,17 +15,18 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
+    LIST_ERRORS,
     OPTIONAL_REASON,
+    READ_ERRORS,
     REASON,
     WRITE_ERRORS,
+    label,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, replace
 from embornal.interfaces.graph.catalog import RELATIONS
 
 __all__ = ["EVENT_AT", "OPERATIONS", "PLACE", "SESSION", "SESSION_POSITION"]
 
-_READ_ERRORS = (400, 401, 404, 422, 503)
-_LIST_ERRORS = (400, 401, 422, 503)
 _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
 #: memory-as-history's relation names (``domain.history_context.SEED_RELATIONS``), then ours.
 SEED_NAMES = ("related", "updates", "explains")
@@ -41,12 +42,10 @@ EVENT_AT = Input(
     metavar="TIME",
     cli_help="when the event it tells of happened (ISO-8601)",
 )
-SESSION = Input(
+SESSION = label(
     "session",
-    "text",
     "The session or conversation (a stable label, e.g. 'comet:meeting-2').",
     aliases=("session_id", "session"),
-    max_length=200,
     metavar="LABEL",
     cli_help="the session or conversation label",
 )
@@ -212,7 +211,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "then record order; unknown event times last, none when a window is "
             "given.",
             items="entries",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -284,7 +283,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "Keyword search of the memories within the event-time window and session, "
             "best first, with bounded evidence (`expand` 0-5 per hit, 50 in all).",
             items="hits",
-            errors=_LIST_ERRORS,
+            errors=LIST_ERRORS,
             tag="history",
         ),
     ),
@@ -389,7 +388,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "memoryLinks",
             "A memory's links",
             "The live memories the subject may read one link away, with the links.",
-            errors=_READ_ERRORS,
+            errors=READ_ERRORS,
             tag="history",
         ),
     ),

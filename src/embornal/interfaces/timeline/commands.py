@@ -25,11 +25,7 @@ def _line(e: TimelineEntry) -> str:
 
 def show_timeline(ctx: Context, entries: list[TimelineEntry]) -> None:
     """``EVENT-TIME [SESSION#POSITION] ID CONTENT``, one memory a line, in order."""
-    if not entries:
-        ctx.say("no memories on the timeline")
-        return
-    for e in entries:
-        ctx.say(_line(e))
+    ctx.say_each(entries, "no memories on the timeline", _line)
 
 
 def show_hits(ctx: Context, hits: list[HistoryHit]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.clock import format_time, parse_time
+from embornal.domain.clock import parse_time
 from embornal.domain.facts.fact import Fact
 from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
 
@@ -16,39 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = ["shapes"]
 
-Wire = dict[str, Any]
-
-
-FactOut = Callable[[Fact], Wire]
 FactIn = Callable[[Mapping[str, Any]], Fact]
-
-
-def _entry(e: TimelineEntry, fact: FactOut) -> Wire:
-    return {
-        "fact": fact(e.fact),
-        "event_at": None if e.event_at is None else format_time(e.event_at),
-        "session_id": e.session_id,
-        "session_position": e.session_position,
-    }
-
-
-def _evidence(e: Evidence, fact: FactOut) -> Wire:
-    return {
-        "entry": _entry(e.entry, fact),
-        "seed_id": e.seed_id,
-        "via": e.via,
-        "offset": e.offset,
-        "relation": e.relation,
-        "direction": e.direction,
-    }
-
-
-def _hit(h: HistoryHit, fact: FactOut) -> Wire:
-    return {
-        "entry": _entry(h.entry, fact),
-        "score": h.score,
-        "evidence": [_evidence(e, fact) for e in h.evidence],
-    }
 
 
 def _read_entry(d: Mapping[str, Any], fact: FactIn) -> TimelineEntry:
@@ -82,14 +50,10 @@ def _read_hit(d: Mapping[str, Any], fact: FactIn) -> HistoryHit:
 
 
 def shapes(core: WireCore) -> tuple[Shapes, Readers]:
-    """The shapes and their readers, the fact in the wire's own shape (``core.fact``,
-    ``core.read_fact``)."""
-    fact, read_fact = core.fact, core.read_fact
-    out: Shapes = {
-        TimelineEntry: lambda e: _entry(e, fact),
-        Evidence: lambda e: _evidence(e, fact),
-        HistoryHit: lambda h: _hit(h, fact),
-    }
+    """The shapes (each its fields in order, ``core.fields``: the fact in the wire's own
+    shape) and their readers (the fact read back by ``core.read_fact``)."""
+    read_fact = core.read_fact
+    out: Shapes = dict.fromkeys((TimelineEntry, Evidence, HistoryHit), core.fields)
     back: Readers = {
         TimelineEntry: lambda d: _read_entry(d, read_fact),
         Evidence: lambda d: _read_evidence(d, read_fact),

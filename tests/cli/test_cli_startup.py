@@ -200,6 +200,42 @@ def test_recall_runs_no_deferred_standard_module(
     assert proc.stderr.endswith("ran=[] code=0")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [("memory", "recall", "sqlite"), ("memory", "recall", "sqlite", "--no-reinforce")],
+    ids=lambda a: " ".join(a),
+)
+def test_recall_compiles_no_source(embornal_home: Path, args: tuple[str, ...]) -> None:
+    """The first ``compile()`` of a process makes the interpreter's syntax-tree classes
+    (some 9 M instructions): a type written as text for ``typing`` to resolve (a
+    ``NamedTuple`` field, a ``Union`` of names, ``get_type_hints``) pays it, so a recall's
+    path resolves none. (A module's source, compiled when its byte code is missing, is
+    bytes: not counted.)"""
+    from embornal import Memory
+
+    with Memory.open() as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+    code = (
+        "import builtins, sys\n"
+        "seen = []\n"
+        "compile_ = builtins.compile\n"
+        "def spy(source, *a, **k):\n"
+        "    if isinstance(source, str):\n"
+        "        seen.append(source[:60])\n"
+        "    return compile_(source, *a, **k)\n"
+        "builtins.compile = spy\n"
+        "from embornal.interfaces.cli.main import main\n"
+        f"sys.argv = ['embornal', *{args!r}]\n"
+        "code = main()\n"
+        "sys.stderr.write(f'compiled={seen} code={code}')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stderr.endswith("compiled=[] code=0"), proc.stderr[-2000:]
+
+
 def test_the_keyword_index_leaves_shutil_to_a_rebuild() -> None:
     """A keyword search of a large memory loads the keyword index (decision 0165); only a
     rebuild or a drop removes its folder, so ``shutil`` (with ``bz2`` and ``lzma``) is not

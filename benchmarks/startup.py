@@ -19,7 +19,8 @@ command's median CPU time over bare Python's.
 ``store_parts.py --build 100000 --memory FILE``) instead of a small new one, and
 ``--word`` is the word recalled (``scale.py``'s corpus: a medium-frequency word); the
 copy takes the writes of the runs (a reinforcing recall, a store). ``--only recall``
-times bare Python and ``memory recall`` alone.
+times bare Python and ``memory recall`` alone; ``--only short`` adds ``embornal --version``
+(the cheapest run of the console script: the parser, no command).
 
 Byte code: the children may write ``__pycache__`` (``PYTHONDONTWRITEBYTECODE`` is
 dropped from their environment), as an installed package has it; one warm-up round
@@ -80,6 +81,9 @@ def commands(script: Path, word: str = "sqlite", only: str | None = None) -> dic
     }
     if only == "recall":
         return {k: v for k, v in every.items() if k in ("python -c pass", RECALL + word)}
+    if only == "short":
+        short = ("python -c pass", "embornal --version", RECALL + word)
+        return {k: v for k, v in every.items() if k in short}
     return every
 
 
@@ -226,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--facts", type=int, default=20, help="facts in the memory")
     ap.add_argument("--memory", type=Path, help="a memory built once (its facts: --facts)")
     ap.add_argument("--word", default="sqlite", help="the word `memory recall` looks for")
-    ap.add_argument("--only", choices=["recall"], help="time bare Python and this alone")
+    ap.add_argument("--only", choices=["recall", "short"], help="time bare Python and these alone")
     args = ap.parse_args(argv)
     if args.runs < 1 or args.facts < 1:
         ap.error("--runs and --facts must be 1 or more")

@@ -72,3 +72,15 @@ def test_a_write_from_another_memory_is_seen_by_the_next_read(
         assert first.recall("heron", reinforce=False) == []
         fact = other.store("/notes", "the heron nests by the lake")
         assert [h.fact.id for h in first.recall("heron", reinforce=False)] == [fact.id]
+
+
+def test_a_recall_of_the_opening_thread_opens_no_reader(db_path: Path, clock: FixedClock) -> None:
+    """A recall reads its hits' neighbours on their paths too: through the free write
+    connection, so a short command opens the database once (a second connection reads the
+    schema again)."""
+    with Memory.open(db_path, clock=clock) as mem:
+        first = mem.store("/notes", "the heron nests by the lake")
+        second = mem.store("/notes", "the heron fishes at dawn")
+        hits = mem.recall("heron")
+        assert {h.fact.id for h in hits} == {first.id, second.id}
+        assert mem._store._readers == []

@@ -34,3 +34,8 @@ def test_a_tiny_run_writes_json_and_its_results_section(tmp_path: Path) -> None:
 def test_bad_counts_are_refused() -> None:
     with pytest.raises(SystemExit):
         startup.main(["--runs", "0", "--no-markdown"])
+
+
+def test_only_short_times_bare_python_the_version_and_a_recall() -> None:
+    cmds = startup.commands(startup.console_script(), "heron", only="short")
+    assert list(cmds) == ["python -c pass", "embornal --version", "embornal memory recall heron"]

@@ -20,6 +20,7 @@ from embornal.interfaces.cli.tree import build_parser
 from embornal.storage.contract.parts import NAMES
 from embornal.storage.sqlite.part_map import PART_METHODS
 from embornal.storage.sqlite.projector_areas import AREAS
+from import_probe import modules_after
 
 #: Libraries (and our modules over them) that a memory command on a local memory with
 #: no config and no model never needs: servers, access engine, model runtimes, YAML,
@@ -151,9 +152,18 @@ def test_recall_imports_only_its_own_event(embornal_home: Path, args: tuple[str,
     assert ("embornal.service.facts.details" in names) is ("--json" in args)
 
 
-#: Standard modules the console script runs only on first use (decision 0173), and what
-#: ``inspect`` would import: a recall uses none of them.
-DEFERRED_BY_THE_SCRIPT = ("inspect", "ast", "dis", "tokenize", "copy", "ipaddress")
+#: Standard modules the console script runs only on first use (decisions 0173, 0182), and
+#: what ``inspect`` would import: a recall uses none of them.
+DEFERRED_BY_THE_SCRIPT = (
+    "inspect",
+    "ast",
+    "dis",
+    "tokenize",
+    "copy",
+    "ipaddress",
+    "ntpath",
+    "fnmatch",
+)
 
 
 @pytest.mark.parametrize(
@@ -190,16 +200,70 @@ def test_recall_runs_no_deferred_standard_module(
     assert proc.stderr.endswith("ran=[] code=0")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [("memory", "recall", "sqlite"), ("memory", "recall", "sqlite", "--no-reinforce")],
+    ids=lambda a: " ".join(a),
+)
+def test_recall_compiles_no_source(embornal_home: Path, args: tuple[str, ...]) -> None:
+    """The first ``compile()`` of a process makes the interpreter's syntax-tree classes
+    (some 9 M instructions): a type written as text for ``typing`` to resolve (a
+    ``NamedTuple`` field, a ``Union`` of names, ``get_type_hints``) pays it, so a recall's
+    path resolves none. (A module's source, compiled when its byte code is missing, is
+    bytes: not counted.)"""
+    from embornal import Memory
+
+    with Memory.open() as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+    code = (
+        "import builtins, sys\n"
+        "seen = []\n"
+        "compile_ = builtins.compile\n"
+        "def spy(source, *a, **k):\n"
+        "    if isinstance(source, str):\n"
+        "        seen.append(source[:60])\n"
+        "    return compile_(source, *a, **k)\n"
+        "builtins.compile = spy\n"
+        "from embornal.interfaces.cli.main import main\n"
+        f"sys.argv = ['embornal', *{args!r}]\n"
+        "code = main()\n"
+        "sys.stderr.write(f'compiled={seen} code={code}')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stderr.endswith("compiled=[] code=0"), proc.stderr[-2000:]
+
+
+def test_the_keyword_index_leaves_shutil_to_a_rebuild() -> None:
+    """A keyword search of a large memory loads the keyword index (decision 0165); only a
+    rebuild or a drop removes its folder, so ``shutil`` (with ``bz2`` and ``lzma``) is not
+    loaded with it."""
+    loaded = modules_after("import embornal.storage.sqlite.keyword_index")
+    assert "embornal.storage.sqlite.keyword_index" in loaded
+    assert sorted({"shutil", "bz2", "lzma"} & loaded) == []
+
+
 def test_a_deferred_module_is_the_module_on_first_use() -> None:
     """``import`` binds the stand-in; the first read runs the module into that same object,
-    so a dataclass without a docstring, ``asdict``, ``from copy import deepcopy`` and a
-    bracketed host all work as with the module imported at once."""
+    so a dataclass without a docstring, ``asdict``, ``from copy import deepcopy``, a
+    bracketed host, a Windows path and a glob pattern all work as with the module imported
+    at once."""
     code = """
 import sys
 from embornal.interfaces.cli.main import _defer_standard_modules
 _defer_standard_modules()
-import dataclasses, inspect, urllib.parse
+import dataclasses, inspect, pathlib, urllib.parse
 assert type(inspect).__name__ == "_OnFirstUse" and sys.modules["inspect"] is inspect
+assert type(sys.modules["ntpath"]).__name__ == "_OnFirstUse"
+assert type(sys.modules["fnmatch"]).__name__ == "_OnFirstUse"
+assert str(pathlib.PureWindowsPath("C:/a", "b")) == "C:\\\\a\\\\b"
+assert pathlib.PurePosixPath("/a/b.py").match("*.py")
+assert not pathlib.PurePosixPath("/a/b.txt").match("*.py")
+import fnmatch, ntpath
+assert ntpath.join("C:/a", "b") == "C:/a\\\\b" and fnmatch.fnmatch("b.py", "*.py")
+assert type(ntpath) is type(sys) and type(fnmatch) is type(sys)
 
 @dataclasses.dataclass
 class Pair:

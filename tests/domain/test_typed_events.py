@@ -26,6 +26,7 @@ from embornal.domain.events import (
     from_stored,
     to_payload,
 )
+from embornal.domain.events.registry import field_types
 from embornal.domain.facts.tags import Tag
 from embornal.errors import UnreadableEvent
 
@@ -118,6 +119,12 @@ def test_a_registry_loads_the_other_classes_when_first_asked_for_one() -> None:
     assert reg.classes() == list(ALL_EVENT_CLASSES) and loads == [1]
     assert not reg.knows("NoSuchEvent")
     assert EVENTS.classes() == list(ALL_EVENT_CLASSES)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=IDS)
+def test_the_registry_reads_each_fields_type_as_typing_does(cls: type[DomainEvent]) -> None:
+    hints = typing.get_type_hints(cls)
+    assert field_types(cls) == {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=IDS)

@@ -48,11 +48,11 @@ ALLOW = "allow"
 DENY = "deny"
 
 
-class ScopeRule(NamedTuple):
-    """One effective read rule: ``allow`` or ``deny`` the facts ``pattern`` matches."""
-
-    effect: str
-    pattern: ObjectPattern
+# Made from types, not from a class body: with postponed annotations a class body's field
+# types are text, which ``NamedTuple`` compiles (the first compile of a process costs a
+# short command).
+ScopeRule = NamedTuple("ScopeRule", [("effect", str), ("pattern", ObjectPattern)])  # noqa: UP014
+ScopeRule.__doc__ = "One effective read rule: ``allow`` or ``deny`` the facts ``pattern`` matches."
 
 
 def _order(rule: ScopeRule) -> tuple[str, str, str, str, str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import types
 import typing
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -30,7 +31,7 @@ from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts.tags import OWNER_KEY, Tag
 from embornal.errors import EmbornalError, UnreadableEvent
 
-__all__ = ["EVENTS", "EventRegistry", "from_stored", "to_payload"]
+__all__ = ["EVENTS", "EventRegistry", "field_types", "from_stored", "to_payload"]
 
 _Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]  # (encode, decode)
 _INT_RANGE = range(-(2**63), 2**63)  # what the databases store in an integer column
@@ -168,6 +169,18 @@ class _Entry:
         )
 
 
+def field_types(cls: type[DomainEvent]) -> dict[str, Any]:
+    """The type of each field of ``cls``, as :func:`typing.get_type_hints` gives it: its
+    annotation's text evaluated in the namespace of the class's module. Only the fields:
+    ``get_type_hints`` also resolves every ``ClassVar`` of the class and its bases, through
+    ``typing``'s ``compile`` of each text, and the first compile of a process makes the
+    interpreter's syntax-tree classes (a recall's one write would pay for them)."""
+    namespace = vars(sys.modules[cls.__module__])
+    return {
+        f.name: eval(f.type, namespace) if isinstance(f.type, str) else f.type for f in fields(cls)
+    }
+
+
 def _entry(cls: type[DomainEvent]) -> _Entry:
     """Check a body class's declarations and build its codec (TypeError: a bug in it)."""
     name = cls.__name__
@@ -192,7 +205,7 @@ def _entry(cls: type[DomainEvent]) -> _Entry:
     unknown = sorted((text | plain | set(cls.OMIT_IF_NONE)) - set(names))
     if unknown:
         raise TypeError(f"{name} declares {unknown}, which are not its fields")
-    hints = typing.get_type_hints(cls)
+    hints = field_types(cls)
     for n in cls.FACT_ID_FIELDS:
         if n not in plain or _optional(hints[n])[0] not in (str, tuple[str, ...]):
             raise TypeError(f"{name}.{n} names facts: a plain field of ids (str or tuple)")

@@ -104,11 +104,13 @@ def _run(argv: Sequence[str], *, console: bool = False) -> int:
 
 
 #: Standard modules that a short command's imports name but its run does not use
-#: (decision 0173): ``inspect`` (with ``ast``, ``dis`` and ``tokenize``), which
+#: (decisions 0173, 0182): ``inspect`` (with ``ast``, ``dis`` and ``tokenize``), which
 #: :mod:`dataclasses` calls only to write a docstring for a class that has none, and
 #: ``copy``, which it calls only in ``asdict`` and ``astuple``; ``ipaddress``, which
-#: :mod:`urllib.parse` (imported by :mod:`pathlib`) calls only for a bracketed host.
-DEFERRED = ("inspect", "copy", "ipaddress")
+#: :mod:`urllib.parse` (imported by :mod:`pathlib`) calls only for a bracketed host;
+#: ``ntpath`` and ``fnmatch``, which :mod:`pathlib` calls only for a Windows path and
+#: for a pattern (``match``, ``glob``).
+DEFERRED = ("inspect", "copy", "ipaddress", "ntpath", "fnmatch")
 
 
 class _OnFirstUse(types.ModuleType):

@@ -26,7 +26,6 @@ import contextlib
 import json
 import math
 import os
-import shutil
 import struct
 import threading
 from collections import Counter
@@ -154,6 +153,8 @@ class KeywordIndex:
             return int(self._meta["docs"])
 
     def _rebuild(self, rows_of: Rows, log_id: str, head: int) -> None:
+        import shutil  # here, not at the top: a search never removes a folder
+
         import tantivy
 
         self._index = None
@@ -369,5 +370,7 @@ def _fts5_totals(rows_of: Rows) -> tuple[int, int]:
 
 def discard(folder: Path) -> None:
     """Remove an index directory (a purge's terms leave the disk; rebuilt on next need)."""
+    import shutil
+
     with contextlib.suppress(FileNotFoundError):
         shutil.rmtree(folder)

@@ -326,10 +326,10 @@ class SqliteStore(Parts, StoreReads):
         """The live facts 1..``reach`` places before and after each fact on its path,
         places counted over the facts ``scope`` lets through (a hidden fact takes none)."""
         vis = self._scopes.get(scope)
-        try:
-            return context.neighbours(self._reader(), fact_ids, reach, vis.sql, vis.params)
-        except DriverError as e:
-            raise translate(e, "reading neighbouring facts") from e
+        return self._read(
+            lambda conn: context.neighbours(conn, fact_ids, reach, vis.sql, vis.params),
+            "reading neighbouring facts",
+        )
 
     def strongest(
         self,

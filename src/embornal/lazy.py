@@ -8,6 +8,10 @@ may never need is imported the first time it is used, in one of two forms:
   value in the package, so the next read is a plain attribute.
 * :class:`Later`: a module that calls another only on some paths holds it as
   ``name = Later("embornal.x.y")``; the first attribute read imports it.
+* :func:`defer`: a standard module that a short command's imports name but its run does
+  not use is put in ``sys.modules`` as an :class:`OnFirstUse`, whose code runs on the
+  first read of one of its attributes. Only the console script does this, in its own
+  process (decisions 0173, 0182).
 
 Type checkers see the real imports, written under ``TYPE_CHECKING`` beside them. Both go
 through the ``import`` statement's own machinery, so ``python -X importtime`` lists what
@@ -16,12 +20,16 @@ they import. Stdlib only, so every layer may use it.
 
 from __future__ import annotations
 
+import _thread
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Later", "exports"]
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+
+__all__ = ["Later", "OnFirstUse", "defer", "exports"]
 
 
 class Later:
@@ -74,3 +82,49 @@ def _load(name: str) -> ModuleType:
     shows it, as it does not show :func:`importlib.import_module`)."""
     __import__(name)
     return sys.modules[name]
+
+
+class OnFirstUse(ModuleType):
+    """A module whose code runs on the first read of one of its attributes.
+
+    ``import`` finds it in ``sys.modules`` and binds it as it is; the first attribute
+    read (``inspect.signature``, ``from copy import deepcopy``) runs the module's code
+    into this same object, which from then on is an ordinary module. Unlike
+    :class:`importlib.util.LazyLoader`, reading ``__spec__`` (as ``import`` does) does not
+    run it.
+    """
+
+    def __init__(self, spec: ModuleSpec) -> None:
+        super().__init__(spec.name)
+        self.__spec__ = spec
+        self.__loader__ = spec.loader
+
+    def __getattr__(self, name: str) -> object:
+        with _RUNNING:  # a second thread waits for the first run, then reads the module
+            if type(self) is OnFirstUse:
+                spec = self.__spec__
+                if spec is None or spec.loader is None or spec.name in _RUN:
+                    # read by its own code while it runs: as a partly imported module
+                    raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+                _RUN.add(spec.name)
+                if spec.has_location:
+                    self.__file__ = spec.origin
+                    self.__cached__ = spec.cached
+                spec.loader.exec_module(self)
+                object.__setattr__(self, "__class__", ModuleType)  # ordinary now
+        return getattr(self, name)
+
+
+_RUNNING = _thread.RLock()
+_RUN: set[str] = set()
+
+
+def defer(names: Iterable[str]) -> None:
+    """Put each module of ``names`` that is not imported yet in ``sys.modules`` as an
+    :class:`OnFirstUse`: its code runs the first time one of its attributes is read."""
+    from importlib.machinery import PathFinder
+
+    for name in names:
+        spec = None if name in sys.modules else PathFinder.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            sys.modules[name] = OnFirstUse(spec)

@@ -190,7 +190,7 @@ def test_recall_runs_no_deferred_standard_module(
         "from embornal.interfaces.cli.main import DEFERRED, main\n"
         f"sys.argv = ['embornal', *{args!r}]\n"
         "code = main()\n"
-        "ran = [n for n in DEFERRED if type(sys.modules[n]).__name__ != '_OnFirstUse']\n"
+        "ran = [n for n in DEFERRED if type(sys.modules[n]).__name__ != 'OnFirstUse']\n"
         "sys.stderr.write(f'ran={ran} code={code}')\n"
     )
     proc = subprocess.run(
@@ -255,9 +255,9 @@ import sys
 from embornal.interfaces.cli.main import _defer_standard_modules
 _defer_standard_modules()
 import dataclasses, inspect, pathlib, urllib.parse
-assert type(inspect).__name__ == "_OnFirstUse" and sys.modules["inspect"] is inspect
-assert type(sys.modules["ntpath"]).__name__ == "_OnFirstUse"
-assert type(sys.modules["fnmatch"]).__name__ == "_OnFirstUse"
+assert type(inspect).__name__ == "OnFirstUse" and sys.modules["inspect"] is inspect
+assert type(sys.modules["ntpath"]).__name__ == "OnFirstUse"
+assert type(sys.modules["fnmatch"]).__name__ == "OnFirstUse"
 assert str(pathlib.PureWindowsPath("C:/a", "b")) == "C:\\\\a\\\\b"
 assert pathlib.PurePosixPath("/a/b.py").match("*.py")
 assert not pathlib.PurePosixPath("/a/b.txt").match("*.py")

@@ -7,21 +7,19 @@ Exit codes: 0 ok, 1 internal, 2 invalid input or usage, 3 not found,
 
 from __future__ import annotations
 
-import _thread
 import argparse
 import contextlib
 import gc
 import importlib
 import os
 import sys
-import types
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from embornal.interfaces.cli import handler_module
 
 if TYPE_CHECKING:
-    from importlib.machinery import ModuleSpec
+    pass
 
 __all__ = ["main"]
 
@@ -113,49 +111,11 @@ def _run(argv: Sequence[str], *, console: bool = False) -> int:
 DEFERRED = ("inspect", "copy", "ipaddress", "ntpath", "fnmatch")
 
 
-class _OnFirstUse(types.ModuleType):
-    """A module whose code runs on the first read of one of its attributes.
-
-    ``import`` finds it in ``sys.modules`` and binds it as it is; the first attribute
-    read (``inspect.signature``, ``from copy import deepcopy``) runs the module's code
-    into this same object, which from then on is an ordinary module. Unlike
-    :class:`importlib.util.LazyLoader`, reading ``__spec__`` (as ``import`` does) does not
-    run it.
-    """
-
-    def __init__(self, spec: ModuleSpec) -> None:
-        super().__init__(spec.name)
-        self.__spec__ = spec
-        self.__loader__ = spec.loader
-
-    def __getattr__(self, name: str) -> object:
-        with _RUNNING:  # a second thread waits for the first run, then reads the module
-            if type(self) is _OnFirstUse:
-                spec = self.__spec__
-                if spec is None or spec.loader is None or spec.name in _RUN:
-                    # read by its own code while it runs: as a partly imported module
-                    raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-                _RUN.add(spec.name)
-                if spec.has_location:
-                    self.__file__ = spec.origin
-                    self.__cached__ = spec.cached
-                spec.loader.exec_module(self)
-                object.__setattr__(self, "__class__", types.ModuleType)  # ordinary now
-        return getattr(self, name)
-
-
-_RUNNING = _thread.RLock()
-_RUN: set[str] = set()
-
-
 def _defer_standard_modules() -> None:
     """In the console script's own process, run each of :data:`DEFERRED` on first use."""
-    from importlib.machinery import PathFinder
+    from embornal.lazy import defer
 
-    for name in DEFERRED:
-        spec = None if name in sys.modules else PathFinder.find_spec(name)
-        if spec is not None and spec.loader is not None:
-            sys.modules[name] = _OnFirstUse(spec)
+    defer(DEFERRED)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,18 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events import EVENTS, EventType
 from embornal.domain.recall.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage.common import canon, conflict_projection, protocol
-from embornal.storage.common import claims as claims_sql
-from embornal.storage.common import narratives as narratives_sql
+from embornal.storage.common import conflicts as conflict_projection
 from embornal.storage.common import projector as projector_sql
-from embornal.storage.common import proposals as proposals_sql
-from embornal.storage.postgres import graph, keyword
 from embornal.storage.postgres import history as pg_history
+from embornal.storage.postgres import keyword
 from embornal.storage.postgres.db import Conn, Dialect, execute
 
 if TYPE_CHECKING:
@@ -157,26 +155,29 @@ def _through_dialect(handler: projector_sql.Handler) -> Callable[[Conn, Event, A
     return lambda conn, e, b: handler(Dialect(conn), e, b)
 
 
+def _area_handlers(name: str) -> dict[str, Callable[[Conn, Event, Any], None]]:
+    """The projection of the area ``name``'s events: this backend's own module of that
+    name if it has one (the links': :mod:`.graph`), else the plain SQL both backends run
+    (:mod:`embornal.storage.common`), through the dialect."""
+    try:
+        own = import_module(f"{__package__}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__package__}.{name}":
+            raise
+    else:
+        return dict(own.HANDLERS)
+    common = import_module(f"embornal.storage.common.{name}")
+    return {t: _through_dialect(h) for t, h in common.HANDLERS.items()}
+
+
+# The core's handlers, written once for both backends, run through the dialect, and so do
+# the areas' (each found by its events' module, decision 0181) but the links'.
 _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
+    **{name: _through_dialect(handler) for name, handler in projector_sql.HANDLERS.items()},
     EventType.FACT_STORED.value: _fact_stored,
     EventType.FACT_PURGED.value: _fact_purged,
     EventType.FACTS_RECALLED.value: _facts_recalled,
-    **graph.HANDLERS,
-    # The core's, the conflicts', the proposals', the history protocol's (decision 0064),
-    # the canon's and frames' (0078), the narratives' (0085) and the claims ledger's (0081)
-    # handlers are written once for both backends: their plain SQL runs through the dialect.
-    **{
-        name: _through_dialect(handler)
-        for name, handler in (
-            *projector_sql.HANDLERS.items(),
-            *conflict_projection.HANDLERS.items(),
-            *proposals_sql.HANDLERS.items(),
-            *protocol.HANDLERS.items(),
-            *canon.HANDLERS.items(),
-            *narratives_sql.HANDLERS.items(),
-            *claims_sql.HANDLERS.items(),
-        )
-    },
+    **{t: h for name in projector_sql.areas() for t, h in _area_handlers(name).items()},
 }
 #: The event types this backend projects.
 PORTED = frozenset(_HANDLERS)

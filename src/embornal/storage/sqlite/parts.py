@@ -3,7 +3,7 @@ reads (portability, proposals, typed links, the history protocol, canon, narrati
 claims, conflicts, the list) live in a module of their own and read through the store's ``_rows``,
 ``_scopes`` and ``_facts``. A new area adds its part here, not to :mod:`.sqlite`, and
 its methods to :data:`~embornal.storage.sqlite.part_map.PART_METHODS` (a test holds the
-two together).
+two together; that module says why the map is kept).
 
 The store derives from this class for the type checker only: at run time its parts load
 when a method of theirs is first used (decision 0094), so opening a store imports none

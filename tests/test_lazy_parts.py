@@ -156,12 +156,9 @@ def test_each_areas_handlers_are_the_events_its_events_module_declares() -> None
 
 
 def test_postgresql_projects_every_event_type_through_the_same_areas() -> None:
-    from embornal.storage.postgres import graph as pg_graph
     from embornal.storage.postgres import projector as pg_projector
 
     assert {cls.TYPE for cls in ALL_EVENT_CLASSES} == pg_projector.PORTED
-    for event_type, handler in pg_graph.HANDLERS.items():  # its own, not the plain SQL's
-        assert pg_projector._HANDLERS[event_type] is handler
 
 
 def test_the_projection_tables_are_each_areas_and_the_cores() -> None:

@@ -16,7 +16,7 @@ named as the module of :mod:`embornal.domain.events` that declares its class
 :func:`area` and :func:`areas` read that from the event classes, so an area's events and
 its projection are each written once, in its own modules (decision 0181). A backend
 imports an area's module the first time one of its events is applied (SQLite) or all of
-them at once (PostgreSQL, whose own module of an area's name replaces this package's).
+them at once (PostgreSQL, through its dialect).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 projections are written once for both backends (:mod:`embornal.storage.common.projector`, as
 decision 0119 wrote the past reads) and run here through the dialect, as are the areas'
 written in plain SQL; here are this backend's own: a store's row and its keyword terms, the
-indexes a purge empties, the recalled rows locked in id order, the links' projection. An
+indexes a purge empties, the recalled rows locked in id order. An
 event type whose projection is not ported yet stops the write
 (:class:`~embornal.errors.StorageError`) rather than leave a projection silently behind its
 log.
@@ -155,29 +155,18 @@ def _through_dialect(handler: projector_sql.Handler) -> Callable[[Conn, Event, A
     return lambda conn, e, b: handler(Dialect(conn), e, b)
 
 
-def _area_handlers(name: str) -> dict[str, Callable[[Conn, Event, Any], None]]:
-    """The projection of the area ``name``'s events: this backend's own module of that
-    name if it has one (the links': :mod:`.graph`), else the plain SQL both backends run
-    (:mod:`embornal.storage.common`), through the dialect."""
-    try:
-        own = import_module(f"{__package__}.{name}")
-    except ModuleNotFoundError as e:
-        if e.name != f"{__package__}.{name}":
-            raise
-    else:
-        return dict(own.HANDLERS)
-    common = import_module(f"embornal.storage.common.{name}")
-    return {t: _through_dialect(h) for t, h in common.HANDLERS.items()}
-
-
-# The core's handlers, written once for both backends, run through the dialect, and so do
-# the areas' (each found by its events' module, decision 0181) but the links'.
+# The core's handlers and every area's (found by its events' module, decision 0181) are
+# written once for both backends: their plain SQL runs here through the dialect.
 _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     **{name: _through_dialect(handler) for name, handler in projector_sql.HANDLERS.items()},
     EventType.FACT_STORED.value: _fact_stored,
     EventType.FACT_PURGED.value: _fact_purged,
     EventType.FACTS_RECALLED.value: _facts_recalled,
-    **{t: h for name in projector_sql.areas() for t, h in _area_handlers(name).items()},
+    **{
+        name: _through_dialect(handler)
+        for area in projector_sql.areas()
+        for name, handler in import_module(f"embornal.storage.common.{area}").HANDLERS.items()
+    },
 }
 #: The event types this backend projects.
 PORTED = frozenset(_HANDLERS)

@@ -77,6 +77,7 @@ OFF_THE_RECALL_PATH = (
     # the store's query parts, the projector's areas and the contract's parts (decision
     # 0094), but the conflicts' projection, whose entity keys follow every event
     "embornal.storage.sqlite.parts",
+    "embornal.storage.common.parts",
     *sorted(
         {where.partition(":")[0] for where in PART_METHODS.values()}
         | {f"embornal.storage.common.{name}" for name in areas() if name != "conflicts"}

@@ -15,7 +15,7 @@ from embornal.domain.clock import format_time
 from embornal.domain.events import EventType
 from embornal.domain.facts.links import extract_links
 from embornal.storage.common.context import NOT_EXPIRED
-from embornal.storage.contract.store import ProposalRow, RetentionRow
+from embornal.storage.contract.review import ProposalRow, RetentionRow
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:

@@ -132,8 +132,9 @@ def instrument(mem: Any, parts: Parts) -> None:
     from embornal.domain.events import EVENTS
     from embornal.service.context import ServiceContext
     from embornal.service.facts import writes as facts
-    from embornal.storage.common import conflict_projection, history
+    from embornal.storage.common import conflicts as conflict_projection
     from embornal.storage.common import eventlog as eventlog_sql
+    from embornal.storage.common import history
     from embornal.storage.sqlite import eventlog, projector
 
     def wrap(owner: Any, name: str, label: str) -> None:

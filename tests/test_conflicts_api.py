@@ -186,7 +186,7 @@ def test_two_decisions_racing_one_wins(
 
 
 def test_the_entity_keys_of_an_old_memory_are_filled_by_the_migration(tmp_path: Path) -> None:
-    from embornal.storage.common import conflict_projection
+    from embornal.storage.common import conflicts as conflict_projection
     from embornal.storage.sqlite.connect import connect
 
     path = tmp_path / "m.db"

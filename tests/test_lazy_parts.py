@@ -1,6 +1,7 @@
 """The SQLite store's query parts and the projector's areas load when first wanted
-(decision 0094); the static maps that say where they live hold every method and every
-event type, both ways, so a new part method or event cannot be forgotten.
+(decision 0094); the static map that says where each part's method lives holds every method,
+both ways, so a new part method cannot be forgotten; an area's module is named by its
+events' module (decision 0181), so a new event of an area is found with no map.
 
 The start-up test (``tests/cli/test_cli_startup.py``) checks that a recall imports none
 of these modules; this file checks that each one is found when it is wanted.
@@ -19,10 +20,11 @@ import pytest
 from embornal import FixedClock
 from embornal.domain.events import ALL_EVENT_CLASSES
 from embornal.storage.common import projector as projector_sql
+from embornal.storage.common.projector import CORE_EVENTS, area, areas
 from embornal.storage.sqlite import projector
 from embornal.storage.sqlite.part_map import PART_METHODS, LazyParts, part_function
 from embornal.storage.sqlite.parts import QueryParts
-from embornal.storage.sqlite.projector_areas import AREAS, projection_tables
+from embornal.storage.sqlite.projector_areas import projection_tables
 from embornal.storage.sqlite.store import SqliteStore
 
 
@@ -96,8 +98,8 @@ def test_opening_a_store_imports_no_part(tmp_path: Path) -> None:
     """In a fresh interpreter, a store opened on an existing file and read imports no part
     and no area but the conflicts' (its entity keys follow every event)."""
     SqliteStore.open(tmp_path / "m.db", FixedClock()).close()  # migrated and seeded here
-    parts = {where.partition(":")[0] for where in PART_METHODS} | set(AREAS.values())
-    parts.discard("embornal.storage.common.conflict_projection")
+    parts = {where.partition(":")[0] for where in PART_METHODS} | set(_area_modules())
+    parts.discard("embornal.storage.common.conflicts")
     code = (
         "import sys\n"
         "from embornal import FixedClock\n"
@@ -116,30 +118,54 @@ def test_opening_a_store_imports_no_part(tmp_path: Path) -> None:
 # -- the projector's areas ------------------------------------------------------------
 
 
-def test_every_event_type_has_a_projection_reachable_through_the_map() -> None:
+def _area_modules() -> list[str]:
+    return [f"embornal.storage.common.{name}" for name in areas()]
+
+
+def _declared_in(cls: type) -> str:
+    return cls.__module__.rpartition(".")[2]
+
+
+def test_every_event_type_has_a_projection_reachable_through_its_events_module() -> None:
     for cls in ALL_EVENT_CLASSES:
-        if cls.TYPE in AREAS:
-            area = import_module(AREAS[cls.TYPE])
-            assert projector.handler(cls.TYPE) is area.HANDLERS[cls.TYPE], cls.TYPE
+        if _declared_in(cls) not in CORE_EVENTS:
+            module = import_module(f"embornal.storage.common.{area(cls.TYPE)}")
+            assert area(cls.TYPE) == _declared_in(cls), cls.TYPE
+            assert projector.handler(cls.TYPE) is module.HANDLERS[cls.TYPE], cls.TYPE
         else:  # the core's: the projector's own, or written once for both backends
+            with pytest.raises(LookupError, match="the core's"):
+                area(cls.TYPE)
             own = projector.handler(cls.TYPE)
             assert own.__module__ in (projector.__name__, projector_sql.__name__), cls.TYPE
 
 
-def test_each_areas_handlers_are_the_types_the_map_gives_it() -> None:
-    for module in sorted(set(AREAS.values())):
-        handled = set(import_module(module).HANDLERS)
-        mapped = {t for t, m in AREAS.items() if m == module}
-        assert handled == mapped, module
+def test_each_areas_handlers_are_the_events_its_events_module_declares() -> None:
+    assert areas() == (
+        "canon",
+        "claims",
+        "conflicts",
+        "graph",
+        "narratives",
+        "proposals",
+        "protocol",
+    )
+    for name in areas():
+        handled = set(import_module(f"embornal.storage.common.{name}").HANDLERS)
+        declared = {cls.TYPE for cls in ALL_EVENT_CLASSES if _declared_in(cls) == name}
+        assert handled == declared, name
+
+
+def test_postgresql_projects_every_event_type_through_the_same_areas() -> None:
+    from embornal.storage.postgres import projector as pg_projector
+
+    assert {cls.TYPE for cls in ALL_EVENT_CLASSES} == pg_projector.PORTED
 
 
 def test_the_projection_tables_are_each_areas_and_the_cores() -> None:
     tables = projection_tables()
     assert tables == projector.PROJECTION_TABLES and len(set(tables)) == len(tables)
-    for module in sorted(set(AREAS.values())):
-        area = import_module(module)
-        names = getattr(area, "TABLES", None) or (area.TABLE,)
-        assert set(names) <= set(tables), module
+    owned = [t for module in _area_modules() for t in import_module(module).TABLES]
+    assert list(tables[: len(owned)]) == owned  # the areas' first: they hold no foreign key
     with pytest.raises(AttributeError):
         projector.NOT_A_NAME  # noqa: B018
 
@@ -149,9 +175,9 @@ def test_the_projection_tables_are_each_areas_and_the_cores() -> None:
 
 def test_the_contract_names_each_parts_name_from_its_module() -> None:
     from embornal.storage.contract import store as contract
-    from embornal.storage.contract.parts import NAMES
+    from embornal.storage.contract.parts import names
 
-    for name, module in NAMES.items():
+    for name, module in names().items():
         assert getattr(contract, name) is getattr(import_module(module), name), name
         assert name in contract.__all__
     with pytest.raises(AttributeError, match="has no attribute 'NotAPart'"):
@@ -159,8 +185,11 @@ def test_the_contract_names_each_parts_name_from_its_module() -> None:
 
 
 def test_each_parts_module_is_in_the_names() -> None:
-    from embornal.storage.contract.parts import NAMES
+    from embornal.storage.contract.all_parts import AllParts
+    from embornal.storage.contract.parts import names
 
-    for module in sorted(set(NAMES.values())):
-        names = set(import_module(module).__all__)
-        assert names == {n for n, m in NAMES.items() if m == module}, module
+    modules = {base.__module__ for base in AllParts.__bases__} - {"typing"}
+    assert modules == set(names().values())
+    for module in sorted(modules):
+        exported = set(import_module(module).__all__)
+        assert exported == {n for n, m in names().items() if m == module}, module

@@ -17,9 +17,9 @@ from cli_helpers import EMBORNAL, Run
 
 from embornal.interfaces.catalog import part_modules
 from embornal.interfaces.cli.tree import build_parser
-from embornal.storage.contract.parts import NAMES
+from embornal.storage.common.projector import areas
+from embornal.storage.contract.parts import names
 from embornal.storage.sqlite.part_map import PART_METHODS
-from embornal.storage.sqlite.projector_areas import AREAS
 from import_probe import modules_after
 
 #: Libraries (and our modules over them) that a memory command on a local memory with
@@ -78,10 +78,12 @@ OFF_THE_RECALL_PATH = (
     # the store's query parts, the projector's areas and the contract's parts (decision
     # 0094), but the conflicts' projection, whose entity keys follow every event
     "embornal.storage.sqlite.parts",
+    "embornal.storage.common.parts",
     *sorted(
         {where.partition(":")[0] for where in PART_METHODS.values()}
-        | (set(AREAS.values()) - {"embornal.storage.common.conflict_projection"})
-        | set(NAMES.values())
+        | {f"embornal.storage.common.{name}" for name in areas() if name != "conflicts"}
+        | set(names().values())
+        | {"embornal.storage.contract.all_parts"}
     ),
 )
 

@@ -180,3 +180,14 @@ def test_link_map_most_linked_first(store: Store, events: Events, clock: FixedCl
     assert (only_a.total_nodes, only_a.total_edges) == (4, 3)
     none = store.link_map(ALL, limit=0)
     assert (none.nodes, none.total_nodes, none.total_edges) == ((), 5, 4)
+
+
+def test_a_link_made_again_is_one_link_at_its_latest_position(
+    store: Store, events: Events, clock: FixedClock
+) -> None:
+    """Both backends run the one upsert of the links' projection (written once)."""
+    a0, a1, b2 = _seed(store, events, clock)[:3]
+    write(store, _linked(events, a0, "supports", a1), _linked(events, a0, "supports", b2))
+    assert store.link_rows([a0], "out") == [(a0, "supports", a1), (a0, "supports", b2)]
+    write(store, _linked(events, a0, "supports", a1))
+    assert store.link_rows([a0], "out") == [(a0, "supports", b2), (a0, "supports", a1)]

@@ -16,7 +16,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts.fact import Fact
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.protocol import ensure_row
-from embornal.storage.contract.store import CanonRow, LabelCount
+from embornal.storage.contract.review import CanonRow, LabelCount
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:

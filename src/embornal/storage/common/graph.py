@@ -3,7 +3,8 @@ its reads.
 
 ``fact_links`` holds one row a typed link, in its canonical direction; ``fact_merges`` the
 source of each merge and its survivor. Both are written by :data:`HANDLERS` (spliced into
-the projector's), in the transaction that appends the event, rebuilt from the log by
+the projector's; plain SQL both backends run, PostgreSQL's through its dialect), in the
+transaction that appends the event, rebuilt from the log by
 ``admin rebuild`` and checked by ``admin verify``. A link is never deleted with its
 target: a forgotten, purged or merged target leaves it dangling, and
 :meth:`LinkReads.dangling_rows` lists those.
@@ -44,8 +45,10 @@ LinkRow = tuple[str, str, str]  # (source id, relation, target id)
 
 def _linked(conn: Connection, e: Event, b: FactLinked) -> None:
     conn.execute(
-        "INSERT OR REPLACE INTO fact_links (source_id, relation, target_id, position, "
-        "linked_at, actor) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO fact_links (source_id, relation, target_id, position, linked_at, actor) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (source_id, relation, target_id) DO UPDATE "
+        "SET position = excluded.position, linked_at = excluded.linked_at, "
+        "actor = excluded.actor",
         (b.fact_id, b.relation, b.target_id, e.position, format_time(e.recorded_at), e.actor),
     )
 
@@ -59,8 +62,10 @@ def _unlinked(conn: Connection, e: Event, b: FactUnlinked) -> None:
 
 def _merged(conn: Connection, e: Event, b: FactMerged) -> None:
     conn.execute(
-        "INSERT OR REPLACE INTO fact_merges (source_id, survivor_id, position, merged_at) "
-        "VALUES (?, ?, ?, ?)",
+        "INSERT INTO fact_merges (source_id, survivor_id, position, merged_at) "
+        "VALUES (?, ?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET "
+        "survivor_id = excluded.survivor_id, position = excluded.position, "
+        "merged_at = excluded.merged_at",
         (b.source_id, b.fact_id, e.position, format_time(e.recorded_at)),
     )
 

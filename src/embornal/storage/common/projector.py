@@ -9,6 +9,14 @@ own way is a store's, a purge's and a recall's: the row and its keyword index, t
 a purge empties, and (on PostgreSQL) the recalled rows locked in id order. Their handlers
 (:mod:`embornal.storage.sqlite.projector`, :mod:`embornal.storage.postgres.projector`) are made of
 the parts here: :func:`fact_row`, :func:`fact_rest`, :func:`purge_rest`, :func:`recalled`.
+
+Every other event is an area's, projected by the ``HANDLERS`` of the module of this package
+named as the module of :mod:`embornal.domain.events` that declares its class
+(``ClaimCreated``, declared in ``domain/events/claims.py``, by ``common/claims.py``):
+:func:`area` and :func:`areas` read that from the event classes, so an area's events and
+its projection are each written once, in its own modules (decision 0181). A backend
+imports an area's module the first time one of its events is applied (SQLite) or all of
+them at once (PostgreSQL, through its dialect).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.events import ActorKind, EventType
+from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
@@ -48,11 +56,14 @@ if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
 
 __all__ = [
     "ALLOW_INSERT",
+    "CORE_EVENTS",
     "EVIDENCE_INSERT",
     "HANDLERS",
     "LATE_COLUMNS",
     "Handler",
     "allow_rows",
+    "area",
+    "areas",
     "ensure_path",
     "evidence_rows",
     "fact_extras",
@@ -67,6 +78,28 @@ __all__ = [
 
 #: A projection: the connection (``?`` placeholders), the event and its body.
 Handler = Callable[[Any, "Event", Any], None]
+
+#: The modules of :mod:`embornal.domain.events` declaring the core's events, which
+#: :data:`HANDLERS` and each backend's projector project themselves.
+CORE_EVENTS = frozenset(("types", "recalled"))
+
+
+def area(event_type: str) -> str:
+    """The area projecting ``event_type`` (a known type, not the core's): the name of the
+    module of :mod:`embornal.domain.events` declaring its class, which is also the name of
+    the module of this package whose ``HANDLERS`` projects it (``conflicts`` for
+    ``ConflictOpened``)."""
+    name = EVENTS.class_of(event_type).__module__.rpartition(".")[2]
+    if name in CORE_EVENTS:
+        raise LookupError(f"{event_type} is the core's: no area projects it")
+    return name
+
+
+def areas() -> tuple[str, ...]:
+    """Every area, by name: the modules of :mod:`embornal.domain.events` declaring an
+    event class, the core's left out."""
+    found = {cls.__module__.rpartition(".")[2] for cls in EVENTS.classes()}
+    return tuple(sorted(found - CORE_EVENTS))
 
 
 def ensure_path(conn: Any, path: str) -> int:

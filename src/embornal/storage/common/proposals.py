@@ -15,7 +15,7 @@ from embornal.domain.clock import format_time
 from embornal.domain.events import EventType
 from embornal.domain.facts.links import extract_links
 from embornal.storage.common.context import NOT_EXPIRED
-from embornal.storage.contract.store import ProposalRow, RetentionRow
+from embornal.storage.contract.review import ProposalRow, RetentionRow
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:
@@ -28,9 +28,11 @@ if TYPE_CHECKING:
     )
     from embornal.storage.common.access import ScopeCache
 
-__all__ = ["HANDLERS", "TABLE", "VERIFY_QUERY", "ProposalQueries"]
+__all__ = ["HANDLERS", "TABLE", "TABLES", "VERIFY_QUERY", "ProposalQueries"]
 
 TABLE = "proposals"
+#: The tables it projects (one).
+TABLES = (TABLE,)
 VERIFY_QUERY = (
     "SELECT id, status, title, source, proposer, opened_at, item_count, decided_by, "
     "decided_at, applied_count FROM proposals ORDER BY id"

@@ -16,7 +16,8 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from embornal.storage.common import conflict_projection, history
+from embornal.storage.common import conflicts as conflict_projection
+from embornal.storage.common import history
 from embornal.storage.common import projector as projector_sql
 from embornal.storage.sqlite import projector
 from embornal.storage.sqlite.connect import Connection, DriverError

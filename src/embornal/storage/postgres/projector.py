@@ -4,7 +4,7 @@
 projections are written once for both backends (:mod:`embornal.storage.common.projector`, as
 decision 0119 wrote the past reads) and run here through the dialect, as are the areas'
 written in plain SQL; here are this backend's own: a store's row and its keyword terms, the
-indexes a purge empties, the recalled rows locked in id order, the links' projection. An
+indexes a purge empties, the recalled rows locked in id order. An
 event type whose projection is not ported yet stops the write
 (:class:`~embornal.errors.StorageError`) rather than leave a projection silently behind its
 log.
@@ -14,18 +14,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events import EVENTS, EventType
 from embornal.domain.recall.text import index_terms
 from embornal.errors import StorageError
-from embornal.storage.common import canon, conflict_projection, protocol
-from embornal.storage.common import claims as claims_sql
-from embornal.storage.common import narratives as narratives_sql
+from embornal.storage.common import conflicts as conflict_projection
 from embornal.storage.common import projector as projector_sql
-from embornal.storage.common import proposals as proposals_sql
-from embornal.storage.postgres import graph, keyword
 from embornal.storage.postgres import history as pg_history
+from embornal.storage.postgres import keyword
 from embornal.storage.postgres.db import Conn, Dialect, execute
 
 if TYPE_CHECKING:
@@ -157,25 +155,17 @@ def _through_dialect(handler: projector_sql.Handler) -> Callable[[Conn, Event, A
     return lambda conn, e, b: handler(Dialect(conn), e, b)
 
 
+# The core's handlers and every area's (found by its events' module, decision 0181) are
+# written once for both backends: their plain SQL runs here through the dialect.
 _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
+    **{name: _through_dialect(handler) for name, handler in projector_sql.HANDLERS.items()},
     EventType.FACT_STORED.value: _fact_stored,
     EventType.FACT_PURGED.value: _fact_purged,
     EventType.FACTS_RECALLED.value: _facts_recalled,
-    **graph.HANDLERS,
-    # The core's, the conflicts', the proposals', the history protocol's (decision 0064),
-    # the canon's and frames' (0078), the narratives' (0085) and the claims ledger's (0081)
-    # handlers are written once for both backends: their plain SQL runs through the dialect.
     **{
         name: _through_dialect(handler)
-        for name, handler in (
-            *projector_sql.HANDLERS.items(),
-            *conflict_projection.HANDLERS.items(),
-            *proposals_sql.HANDLERS.items(),
-            *protocol.HANDLERS.items(),
-            *canon.HANDLERS.items(),
-            *narratives_sql.HANDLERS.items(),
-            *claims_sql.HANDLERS.items(),
-        )
+        for area in projector_sql.areas()
+        for name, handler in import_module(f"embornal.storage.common.{area}").HANDLERS.items()
     },
 }
 #: The event types this backend projects.

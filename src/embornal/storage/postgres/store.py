@@ -29,13 +29,8 @@ from embornal.domain.facts.fact import Fact
 from embornal.errors import EmbornalError, StorageError
 from embornal.storage.common import kind_views
 from embornal.storage.common.access import ScopeCache, Visibility
-from embornal.storage.common.canon import CanonQueries
-from embornal.storage.common.claims import ClaimQueries
 from embornal.storage.common.eventlog import expecting
-from embornal.storage.common.graph import LinkReads
-from embornal.storage.common.listing import ListingQueries
-from embornal.storage.common.narratives import NarrativeQueries
-from embornal.storage.common.proposals import ProposalQueries
+from embornal.storage.common.parts import CommonParts
 from embornal.storage.common.reads import FACT_COLS, StoreReads
 from embornal.storage.contract.store import FactVector, Redaction, SpineRow
 from embornal.storage.postgres import db, eventlog, keyword
@@ -46,7 +41,6 @@ from embornal.storage.postgres.timeline import PgTimeline
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
-    from embornal.domain.conflicts.aggregate import ConflictState
     from embornal.domain.facts.attributes import Condition
     from embornal.storage.postgres.past import PgPast
     from embornal.storage.postgres.portability import PgSnapshot
@@ -77,20 +71,12 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class PostgresStore(
-    StoreReads,
-    ProposalQueries,
-    LinkReads,
-    PgTimeline,
-    CanonQueries,
-    NarrativeQueries,
-    ClaimQueries,
-    ListingQueries,
-):
+class PostgresStore(StoreReads, PgTimeline, CommonParts):
     """One open PostgreSQL memory, safe to share between threads. The present reads both
-    stores share (:mod:`embornal.storage.common.reads`), the reads of typed links,
-    proposals, retention and the history protocol are mixins written once for both, their
-    SQL through the dialect (:func:`.db.pg_sql`)."""
+    stores share (:mod:`embornal.storage.common.reads`), the query parts both run
+    (:mod:`embornal.storage.common.parts`: typed links, proposals, retention, canon,
+    narratives, claims, conflicts, the list) and the history protocol's are mixins written
+    once for both, their SQL through the dialect (:func:`.db.pg_sql`)."""
 
     def __init__(self, pool: ConnectionPool[Any], url: str, clock: Clock) -> None:
         self._pool = pool
@@ -403,28 +389,6 @@ class PostgresStore(
         return self._read(
             lambda conn: eventlog.recalls_of(conn, fact_id, limit=limit), "reading the log"
         )
-
-    # -- conflicts (decision 0059, :mod:`embornal.storage.common.conflict_reads`) ------------
-
-    def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        from embornal.storage.common import conflict_reads
-
-        return conflict_reads.key_matches(self._rows, keys, exclude, limit)
-
-    def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        from embornal.storage.common import conflict_reads
-
-        return conflict_reads.entity_groups(self._rows, largest)
-
-    def fact_texts(self) -> list[tuple[str, str, str]]:
-        from embornal.storage.common import conflict_reads
-
-        return conflict_reads.fact_texts(self._rows)
-
-    def conflict_states(self, **query: Any) -> list[ConflictState]:
-        from embornal.storage.common import conflict_reads
-
-        return conflict_reads.conflict_states(self._rows, **query)
 
     # -- access -------------------------------------------------------------------------------
 

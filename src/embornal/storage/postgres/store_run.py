@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.recall.text import index_terms
-from embornal.storage.common import conflict_projection
+from embornal.storage.common import conflicts as conflict_projection
 from embornal.storage.common import projector as projector_sql
 from embornal.storage.postgres import history as pg_history
 from embornal.storage.postgres import keyword, projector

@@ -189,7 +189,7 @@ def _find_indexes(conn: Connection, clock: Clock) -> None:
 def _conflicts(conn: Connection, clock: Clock) -> None:
     """0020: the conflicts, their members and the entity keys (decision 0059); the keys of
     the entity facts stored before are written from their rows, as a replay would."""
-    from embornal.storage.common import conflict_projection
+    from embornal.storage.common import conflicts as conflict_projection
 
     _sql("0020_conflicts")(conn, clock)
     conflict_projection.fill_entity_keys(conn)

@@ -5,7 +5,8 @@ the projections never disagree; ``embornal admin rebuild`` runs the same code
 over the whole log. The core's projections are written once for both backends
 (:mod:`embornal.storage.common.projector`, as decision 0119 wrote the past reads); here are
 SQLite's own: a store's row and keyword document, a purge's indexes, and the areas'
-handlers loaded on first need (:mod:`embornal.storage.sqlite.projector_areas`).
+handlers, an area's module imported the first time one of its events is applied
+(:func:`embornal.storage.common.projector.area` names it, decision 0181).
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events import EVENTS, EventType
 from embornal.domain.recall.text import fts_document
-from embornal.storage.common import conflict_projection, history
+from embornal.storage.common import conflicts as conflict_projection
+from embornal.storage.common import history
 from embornal.storage.common.projector import (
     HANDLERS,
     LATE_COLUMNS,
+    area,
     ensure_path,
     fact_rest,
     fact_row,
@@ -29,7 +32,7 @@ from embornal.storage.common.projector import (
     recalled,
 )
 from embornal.storage.sqlite.connect import Connection, DriverError
-from embornal.storage.sqlite.projector_areas import AREAS, projection_tables
+from embornal.storage.sqlite.projector_areas import projection_tables
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     from embornal.domain.events import Event, FactPurged, FactsRecalled, FactStored
@@ -136,8 +139,8 @@ def handler(event_type: str) -> Callable[[Connection, Event, Any], None]:
     """The projection of ``event_type``, its area's module imported on first need."""
     found = _HANDLERS.get(event_type)
     if found is None:
-        area = import_module(AREAS[event_type])
-        _HANDLERS.update(area.HANDLERS)
+        module = import_module(f"embornal.storage.common.{area(event_type)}")
+        _HANDLERS.update(module.HANDLERS)
         found = _HANDLERS[event_type]
     return found
 

@@ -1,81 +1,37 @@
-"""Which module projects the events of each area, so that applying an event imports only
-its own area's (decision 0094).
+"""The tables the SQLite projector rebuilds from the log, each area's and the core's.
 
-:mod:`embornal.storage.sqlite.projector` projects the core's events itself (a fact's store,
-lifecycle, confidence and recalls; tags; access rules; tokens; most written once for both
-backends in :mod:`embornal.storage.common.projector`); an area's module
-(its ``HANDLERS``) is imported the first time one of its events is applied, and its
-handlers join the projector's. A test checks that every event type is the projector's
-own or named here, by the module whose ``HANDLERS`` has it.
+Which module projects an area's events is read from the event classes
+(:func:`embornal.storage.common.projector.area`, decision 0181); nothing here maps them. The
+tables are read from the areas' own ``TABLES``, so a new area lists its tables in its own
+module. The core's stay written here, in the order a replay clears them: children first,
+since their foreign keys point at ``facts``, ``paths`` and each other (an area's tables
+hold no foreign key, and are cleared first).
 """
 
 from __future__ import annotations
 
 from functools import cache
+from importlib import import_module
 
-__all__ = ["AREAS", "projection_tables"]
+from embornal.storage.common.projector import areas
 
-_BY_AREA: dict[str, tuple[str, ...]] = {
-    "common.conflict_projection": ("ConflictOpened", "ConflictResolved"),  # decision 0059
-    "common.graph": ("FactLinked", "FactUnlinked", "FactMerged"),
-    "common.proposals": (
-        "ProposalOpened",
-        "ProposalEdited",
-        "ProposalApproved",
-        "ProposalRejected",
-    ),
-    "common.protocol": (  # the history protocol's (decision 0064)
-        "MemoryCaptured",
-        "MemoryPromoted",
-        "MemoryCorroborated",
-        "MemoryTierChanged",
-        "MemoryReviewed",
-        "MemoryFlaggedSensitive",
-        "MemoryUnpinNoop",
-        "MemoryContextSet",
-        "MemoryRefused",
-        "MemoryReviewOverdue",
-    ),
-    "common.canon": ("MemoryCanonized", "MemoryDecanonized", "MemoryFramed"),  # decision 0078
-    "common.narratives": (  # decisions 0085, 0142
-        "NarrativeVersioned",
-        "NarrativeReviewed",
-        "NarrativeInvalidated",
-    ),
-    "common.claims": (  # the claims ledger's (decision 0081)
-        "ClaimCreated",
-        "ClaimEvidenceAdded",
-        "ClaimEvidenceRetracted",
-        "ClaimAdopted",
-        "ClaimRevised",
-        "ClaimSuperseded",
-        "ClaimWithdrawn",
-    ),
-}
+__all__ = ["area_tables", "projection_tables"]
 
-#: Stored event type → the module that projects it.
-AREAS: dict[str, str] = {
-    event_type: f"embornal.storage.{module}"
-    for module, types in _BY_AREA.items()
-    for event_type in types
-}
+
+def area_tables(name: str) -> tuple[str, ...]:
+    """The tables the area ``name`` projects (its module's ``TABLES``)."""
+    return tuple(import_module(f"embornal.storage.common.{name}").TABLES)
 
 
 @cache
 def projection_tables() -> tuple[str, ...]:
     """Tables rebuilt from the log, in the order a replay clears them (children first)."""
-    from embornal.storage.common import canon, conflict_projection, graph, history, protocol
-    from embornal.storage.common import claims as claims_sql
-    from embornal.storage.common import narratives as narratives_sql
-    from embornal.storage.common import proposals as proposals_sql
+    from embornal.storage.common import history
 
     return (
-        *conflict_projection.TABLES,
-        *graph.TABLES,
+        *(table for name in areas() for table in area_tables(name)),
         "fact_visibility_allow",
         *history.TABLES,
-        *protocol.TABLES,
-        *canon.TABLES,
         "fact_evidence",
         "fact_tags",
         "path_tags",
@@ -84,7 +40,4 @@ def projection_tables() -> tuple[str, ...]:
         "paths",
         "casbin_rule",
         "tokens",
-        proposals_sql.TABLE,
-        *narratives_sql.TABLES,
-        *claims_sql.TABLES,
     )

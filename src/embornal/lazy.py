@@ -53,18 +53,23 @@ class Later:
 
 
 def exports(
-    package: str, where: Mapping[str, str]
+    package: str, where: Mapping[str, str] | Callable[[], Mapping[str, str]]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """``__getattr__`` and ``__dir__`` for the module ``package``: each name of ``where``
     is read from the module ``where[name]`` (a name starting with ``.``: a submodule of
     ``package``) the first time it is asked for, then kept in ``package``'s namespace.
+    ``where`` may be a function that makes the table when a name is first asked for (a
+    dunder name, which ``import`` and tools probe for, is refused without making it).
 
     >>> __getattr__, __dir__ = exports(__name__, {"Memory": "embornal.service.memory"})
     """
     namespace = sys.modules[package].__dict__
 
+    def table() -> Mapping[str, str]:
+        return where if isinstance(where, Mapping) else where()
+
     def __getattr__(name: str) -> Any:
-        home = where.get(name)
+        home = None if name.startswith("__") else table().get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(_load(package + home if home.startswith(".") else home), name)
@@ -72,7 +77,7 @@ def exports(
         return value
 
     def __dir__() -> list[str]:
-        return sorted({*namespace, *where})
+        return sorted({*namespace, *table()})
 
     return __getattr__, __dir__
 

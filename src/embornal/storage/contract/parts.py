@@ -6,19 +6,19 @@ The type checker sees :class:`StoreParts` as :class:`~embornal.storage.contract.
 which derives from every part's Protocol, so a store must have each part's methods. At run
 time it is an empty Protocol and the parts' modules are not imported until one of their
 names is read through :mod:`embornal.storage.contract.store` (its module ``__getattr__``,
-made by :func:`reexport`): then :func:`names` reads, from the modules of ``AllParts``' bases,
-what each exports. A command that never names a part, as ``memory recall``, loads none of
-them. A store's ``isinstance`` check against a part's Protocol imports it from its module.
+made by :func:`embornal.lazy.exports` from :func:`names`): then :func:`names` reads, from
+the modules of ``AllParts``' bases, what each exports. A command that never names a
+part, as ``memory recall``, loads none of them. A store's ``isinstance`` check against a
+part's Protocol imports it from its module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-__all__ = ["StoreParts", "names", "part_name", "reexport"]
+__all__ = ["StoreParts", "names"]
 
 
 @cache
@@ -33,25 +33,6 @@ def names() -> dict[str, str]:
             for name in import_module(base.__module__).__all__:
                 found.setdefault(name, base.__module__)
     return found
-
-
-def part_name(module: str, name: str) -> Any:
-    """A part's ``name``, re-exported by ``module``; AttributeError for another name."""
-    where = None if name.startswith("__") else names().get(name)
-    if where is None:
-        raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    return getattr(import_module(where), name)
-
-
-def reexport(namespace: MutableMapping[str, Any]) -> Callable[[str], Any]:
-    """The module ``__getattr__`` of the module whose globals are ``namespace``: a part's
-    name, read from its module and kept in ``namespace`` (the next read is a global)."""
-
-    def __getattr__(name: str) -> Any:
-        value = namespace[name] = part_name(str(namespace["__name__"]), name)
-        return value
-
-    return __getattr__
 
 
 if TYPE_CHECKING:

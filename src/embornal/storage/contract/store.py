@@ -26,8 +26,9 @@ from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts.fact import Fact
 from embornal.domain.facts.tags import Tag
 from embornal.domain.records import record
+from embornal.lazy import exports
 from embornal.storage.contract.copy import CopyReads, FactVector, Portability, Redaction, Snapshot
-from embornal.storage.contract.parts import StoreParts, reexport
+from embornal.storage.contract.parts import StoreParts, names
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from embornal.domain.facts.aggregate import FactState
@@ -54,7 +55,7 @@ if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     )
     from embornal.storage.contract.timeline import TimelineReads, TimelineRow
 else:  # a part's name: its module imported when it is first read
-    __getattr__ = reexport(globals())
+    __getattr__, __dir__ = exports(__name__, names)
 
 
 __all__ = [

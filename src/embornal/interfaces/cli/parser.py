@@ -187,7 +187,7 @@ FMT = RawFormatter
 Build = Callable[[ArgParser], None]
 
 
-class _Later(dict[str, Any]):
+class _ParsersOnLookUp(dict[str, Any]):
     """The parsers of a subcommand action: a name maps to its parser, or to the function
     that makes it until argparse first looks the name up. ``rest``, when set, registers
     the names not known yet: it runs once, the first time a name is missing or the whole
@@ -247,11 +247,11 @@ else:  # not subscriptable at run time
 
 
 class Commands(_SubParsers):
-    """Subcommands whose parsers are made on first use (see :class:`_Later`)."""
+    """Subcommands whose parsers are made on first use (see :class:`_ParsersOnLookUp`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._later = _Later()
+        self._later = _ParsersOnLookUp()
         self._name_parser_map = self.choices = self._later
 
     def rest(self, register: Callable[[], None], order: Callable[[], list[str]]) -> None:

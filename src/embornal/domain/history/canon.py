@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 
 from embornal.domain.events import DomainEvent
 from embornal.domain.events.canon import MemoryCanonized, MemoryDecanonized, MemoryFramed
-from embornal.domain.history.protocol import gate_of
-from embornal.domain.history.state import WORKING, history_of
-from embornal.errors import Conflict, GateRefusal, InvalidInput, ProtocolViolation
+from embornal.domain.history.protocol import check_settled, gate_of
+from embornal.domain.history.state import history_of
+from embornal.errors import Conflict, InvalidInput, ProtocolViolation
 
 if TYPE_CHECKING:
     from embornal.domain.facts.aggregate import FactState
@@ -97,25 +97,8 @@ def decide_canonize(state: FactState, scope: str) -> list[DomainEvent]:
     """``[MemoryCanonized]``: a consolidated, live memory not yet in ``scope``'s canon; a
     sensitive one only with the corroboration gate met."""
     _live(state, "canonized")
-    h = history_of(state)
-    if h.stage == WORKING:
-        raise ProtocolViolation(
-            f"memory {state.fact_id} is still working material: only a consolidated memory "
-            "can enter the canon",
-            hint="This memory is still working-tier. Call promote(memory_id, reason) first "
-            "(`embornal memory promote ID --reason '...'`).",
-        )
-    if h.sensitive:
-        g = gate_of(state)
-        if not g.satisfied:
-            raise GateRefusal(
-                f"memory {state.fact_id} is security-sensitive and cannot enter the canon "
-                f"without independent corroboration ({g.explain()})",
-                hint="Record each actual independent source with corroborate(memory_id, "
-                "source) (`embornal memory corroborate ID SOURCE`), then canonize it; never "
-                "invent a label to pass the gate.",
-            )
-    if scope in h.scopes:
+    check_settled(state, "enter the canon", "canonize it")
+    if scope in history_of(state).scopes:
         raise ProtocolViolation(
             f"memory {state.fact_id} is already in the active canon of scope {scope!r}",
             hint=f"Call list_canon(scope={scope!r}) (`embornal canon list --scope SCOPE`) to "

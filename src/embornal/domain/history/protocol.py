@@ -86,6 +86,7 @@ __all__ = [
     "check_forget",
     "check_material",
     "check_pin",
+    "check_settled",
     "check_tier",
     "decide_capture",
     "decide_corroborate",
@@ -307,11 +308,19 @@ def decide_flag_sensitive(state: FactState, screened: tuple[str, ...] = ()) -> l
 
 def check_pin(state: FactState) -> None:
     """The protocol's conditions on a new anchor (``ProtocolViolation``: not met)."""
+    check_settled(state, "be pinned", "pin it")
+
+
+def check_settled(state: FactState, may: str, then: str) -> None:
+    """What an anchor and a canon entry ask of a memory: consolidated (``ProtocolViolation``),
+    and when security-sensitive, the corroboration gate met (``GateRefusal``). ``may``: what
+    it would become (``"be pinned"``), ``then``: the call the hint suggests after
+    corroborating (``"pin it"``)."""
     h = history_of(state)
     if h.stage == WORKING:
         raise ProtocolViolation(
             f"memory {state.fact_id} is still working material: only a consolidated memory "
-            "can be pinned",
+            f"can {may}",
             hint="This memory is still working-tier. Call promote(memory_id, reason) first "
             "(`embornal memory promote ID --reason '...'`).",
         )
@@ -319,10 +328,10 @@ def check_pin(state: FactState) -> None:
         g = gate_of(state)
         if not g.satisfied:
             raise GateRefusal(
-                f"memory {state.fact_id} is security-sensitive and cannot be pinned without "
+                f"memory {state.fact_id} is security-sensitive and cannot {may} without "
                 f"independent corroboration ({g.explain()})",
                 hint="Record each actual independent source with corroborate(memory_id, "
-                "source) (`embornal memory corroborate ID SOURCE`), then pin it; never "
+                f"source) (`embornal memory corroborate ID SOURCE`), then {then}; never "
                 "invent a label to pass the gate.",
             )
 

@@ -1,1 +1,1 @@
-"""Access rules, the read scope and the rights table."""
+"""Access rules, the read scope and the vocabulary of rights."""

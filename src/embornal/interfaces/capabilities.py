@@ -10,10 +10,14 @@ every folder (decision 0177):
   that order) — read by :func:`embornal.interfaces.catalog.whole`;
 * ``wire``: ``shapes(core)`` answering its shapes and readers, given the wire's own
   helpers — read by :mod:`embornal.interfaces.wire`;
-* ``mcp_out``: ``RESULTS`` (operation name: MCP output model and projection) — read by
-  :mod:`embornal.interfaces.mcp.tools`;
+* ``mcp_out``: ``BY_OUTPUT`` (an operation's output type: MCP output model and
+  projection) and ``RESULTS`` (operation name: the same, for an operation that answers
+  otherwise than its output's) — read by :mod:`embornal.interfaces.mcp.tools`;
 * ``rest``: ``HTTP`` (operation name: answer model, request model, envelope) — read by
   :mod:`embornal.interfaces.http.api`.
+
+An output type's answer is declared once, in the folder of the capability it belongs to,
+and serves every operation of that type in any folder (decision 0184).
 
 A new capability adds its folder and nothing else. Listing the folders reads the file
 system only: no capability module (nor its package) is imported to be listed, so a
@@ -74,9 +78,9 @@ def modules(kind: str) -> tuple[ModuleType, ...]:
 
 
 def merged(kind: str, name: str, core: Mapping[str, _V]) -> dict[str, _V]:
-    """``core`` and the table ``name`` (operation name: entry) of each capability's module
-    ``kind``, in one dict: e.g. ``merged("mcp_out", "RESULTS", core)``. An operation given
-    an entry twice is a mistake, refused (``ValueError``)."""
+    """``core`` and the table ``name`` (operation name or output type: entry) of each
+    capability's module ``kind``, in one dict: e.g. ``merged("mcp_out", "RESULTS", core)``.
+    A key given an entry twice is a mistake, refused (``ValueError``)."""
     out = dict(core)
     for module in modules(kind):
         table: Mapping[str, Any] = getattr(module, name)

@@ -9,11 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.conflicts.mcp_out import ConflictOut, ConflictsOut
-from embornal.interfaces.history.mcp_out import MemoryOut
+from embornal.interfaces.conflicts.mcp_out import ConflictsOut
 from embornal.interfaces.mcp.results import FactOut, iso
 
-__all__ = ["RESULTS", "CanonEntryOut", "CanonListOut", "FramesOut", "RemovalOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "CanonEntryOut", "CanonListOut", "FramesOut", "RemovalOut"]
 
 
 class CanonEntryOut(FactOut):
@@ -81,8 +80,6 @@ _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "canonize": (CanonEntryOut, lambda r, a: CanonEntryOut.of(r)),
-    "decanonize": (RemovalOut, lambda r, a: RemovalOut.of(r)),
-    "end_scope": (RemovalOut, lambda r, a: RemovalOut.of(r)),
     "list_canon": (
         CanonListOut,
         lambda r, a: CanonListOut(entries=[CanonEntryOut.of(e) for e in r]),
@@ -91,12 +88,15 @@ RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
         ScopesOut,
         lambda r, a: ScopesOut(scopes=[ScopeOut(scope=s.scope, entries=s.entries) for s in r]),
     ),
-    "set_frame": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "list_frames": (
         FramesOut,
         lambda r, a: FramesOut(frames=[FrameOut(frame=f.frame, memories=f.memories) for f in r]),
     ),
-    "mark_conflict": (ConflictOut, lambda r, a: ConflictOut.of(r)),
-    "resolve_conflict": (ConflictOut, lambda r, a: ConflictOut.of(r)),
     "list_conflicts": (ConflictsOut, lambda r, a: ConflictsOut.of(r, "No conflict.")),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
+    "CanonRemoval": (RemovalOut, lambda r, a: RemovalOut.of(r)),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

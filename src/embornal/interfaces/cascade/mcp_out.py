@@ -24,7 +24,7 @@ from embornal.interfaces.narratives.mcp_out import (
 )
 from embornal.service.narratives.results import NarrativeView
 
-__all__ = ["RESULTS", "AnchorOut", "ArchiveOut", "CascadeOut", "RetrievalOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "AnchorOut", "ArchiveOut", "CascadeOut", "RetrievalOut"]
 
 _NOTHING = "Nothing matched: try other or fewer words, a wider 'under', or no query."
 
@@ -132,6 +132,11 @@ Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
     "recall": (CascadeOut, cascade_out),
-    "search": (CascadeOut, cascade_out),
     "search_archive": (ArchiveOut, _archive_out),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
+    "Cascade": (CascadeOut, cascade_out),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["RESULTS", "AuditOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "AuditOut"]
 
 
 class AuditEntryOut(BaseModel):
@@ -57,3 +57,7 @@ _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
     "audit_log": (AuditOut, lambda r, a: AuditOut.of(r)),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

@@ -15,7 +15,7 @@ from embornal.domain.history.provenance import clean_label
 from embornal.interfaces.mcp.results import iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["RESULTS", "ClaimEvidenceOut", "ClaimOut", "ClaimsOut", "EvidenceOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "ClaimEvidenceOut", "ClaimOut", "ClaimsOut", "EvidenceOut"]
 
 
 def _lean(schema: dict[str, Any]) -> None:
@@ -272,15 +272,16 @@ class EvidenceOut(BaseModel):
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
-    "create_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
     "claim_evidence": (ClaimEvidenceOut, lambda r, a: ClaimEvidenceOut.of_call(r, _added(r, a))),
-    "adopt_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
-    "revise_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
-    "withdraw_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
     "retract_evidence": (
         ClaimEvidenceOut,
         lambda r, a: ClaimEvidenceOut.of_call(r, _retracted(r, a)),
     ),
     "recall_claims": (ClaimsOut, lambda r, a: ClaimsOut.of(r)),
-    "inspect_claim": (ClaimOut, lambda r, a: ClaimOut.of(r)),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
+    "ClaimRecord": (ClaimOut, lambda r, a: ClaimOut.of(r)),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

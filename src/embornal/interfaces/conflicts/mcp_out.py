@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from embornal.interfaces.mcp.results import ConfidenceOut, iso
 
-__all__ = ["RESULTS", "ConflictOut", "ConflictsOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "ConflictOut", "ConflictsOut"]
 
 _RESOLVE = (
     'Settle it with the user: resolve_conflict(conflict_id="{id}", reason=WHY, '
@@ -63,9 +63,14 @@ class ConflictsOut(BaseModel):
 
 RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Any]]] = {
     "conflicts": (ConflictsOut, lambda r, a: ConflictsOut.of(r, "No conflict is waiting.")),
-    "conflict": (ConflictOut, lambda r, a: ConflictOut.of(r)),
     "scan_conflicts": (
         ConflictsOut,
         lambda r, a: ConflictsOut.of(r, "No new conflict: nothing looks duplicated or stale."),
     ),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Any]]] = {
+    "ConflictRecord": (ConflictOut, lambda r, a: ConflictOut.of(r)),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

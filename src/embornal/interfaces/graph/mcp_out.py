@@ -12,7 +12,15 @@ from embornal.domain.narratives.accounts import format_link
 from embornal.interfaces.mcp.results import FactOut, iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["RESULTS", "LinkOut", "LinkRecordOut", "LinksOut", "MemoryLinksOut", "NeighbourOut"]
+__all__ = [
+    "BY_OUTPUT",
+    "RESULTS",
+    "LinkOut",
+    "LinkRecordOut",
+    "LinksOut",
+    "MemoryLinksOut",
+    "NeighbourOut",
+]
 
 
 class LinkOut(BaseModel):
@@ -133,9 +141,12 @@ class MemoryLinksOut(LinksOut):
         return cls(**dict(out), links=[LinkRecordOut.of_record(r) for r in graph.links])
 
 
-RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {
-    "link": (LinkOut, lambda r, a: LinkOut.of(r)),
-    "unlink": (LinkOut, lambda r, a: LinkOut.of(r)),
-    "links": (LinksOut, lambda r, a: LinksOut.of(r)),
-}
+RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {}
 """What the graph's tools give the model, by operation (decision 0177)."""
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {
+    "Link": (LinkOut, lambda r, a: LinkOut.of(r)),
+    "LinkGraph": (LinksOut, lambda r, a: LinksOut.of(r)),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 from embornal.interfaces.mcp.results import FactOut, iso
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["RESULTS", "DueMemoriesOut", "ForgottenOut", "MemoryOut", "ProvenanceOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "DueMemoriesOut", "ForgottenOut", "MemoryOut", "ProvenanceOut"]
 
 
 class MemoryOut(FactOut):
@@ -174,18 +174,19 @@ class ForgottenOut(BaseModel):
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
-    "remember": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
-    "promote": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
-    "review": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "flag_sensitive": (
         MemoryOut,
         lambda r, a: MemoryOut.of_status(r).model_copy(
             update={"unpinned_by_sensitivity": r.unpinned}
         ),
     ),
-    "corroborate": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
-    "provenance": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
-    "due_for_consolidation": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
-    "due_for_review": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
     "list_forgotten": (ForgottenOut, lambda r, a: ForgottenOut.of(r)),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
+    "MemoryStatus": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
+    "ProvenanceReport": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
+    "list[DueMemory]": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

@@ -440,12 +440,19 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = capabilities.merged(
 )
 """What the model gets back from each tool: a compact view of the result's wire shape."""
 
-_BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
-    "Fact": (FactOut, lambda r, a: FactOut.of(r)),
-    "list[RecallHit]": (RecallOut, lambda r, a: RecallOut(hits=[HitOut.of_hit(h) for h in r])),
-}
+_BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = capabilities.merged(
+    "mcp_out",
+    "BY_OUTPUT",  # each capability folder's (decision 0184), after the core's
+    {
+        "Fact": (FactOut, lambda r, a: FactOut.of(r)),
+        "list[RecallHit]": (
+            RecallOut,
+            lambda r, a: RecallOut(hits=[HitOut.of_hit(h) for h in r]),
+        ),
+    },
+)
 """What a tool of no entry in ``_RESULTS`` answers, by its operation's output: a new
-operation whose result is of one of these types needs no line here."""
+operation whose result is of one of these types needs no line in any table."""
 
 
 def _answer(op: Operation) -> tuple[type[BaseModel], Project]:

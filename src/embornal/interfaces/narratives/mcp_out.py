@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["RESULTS", "NarrativeOut", "NarrativeViewOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "NarrativeOut", "NarrativeViewOut"]
 
 
 class IssueOut(BaseModel):
@@ -169,9 +169,12 @@ class CurrentOut(RootModel[NarrativeViewOut | None]):
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
-    "narrate": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
     "current_narrative": (CurrentOut, lambda r, a: CurrentOut.of(r)),
-    "review_narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
-    "narrative_history": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
-    "list_narratives": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
+    "Narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
+    "list[Narrative]": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

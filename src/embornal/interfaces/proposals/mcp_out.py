@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["RESULTS", "ProposalOut", "ProposalsOut", "RetentionOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "ProposalOut", "ProposalsOut", "RetentionOut"]
 
 
 class ItemOut(BaseModel):
@@ -135,12 +135,12 @@ class RetentionOut(BaseModel):
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
-    "propose": (ProposalOut, lambda r, a: ProposalOut.of(r)),
-    "ingest": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "proposals": (ProposalsOut, lambda r, a: ProposalsOut.of(r)),
-    "proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
-    "approve": (ProposalOut, lambda r, a: ProposalOut.of(r)),
-    "reject": (ProposalOut, lambda r, a: ProposalOut.of(r)),
-    "edit_proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "retention": (RetentionOut, lambda r, a: RetentionOut.of(r)),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
+    "Proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
+}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

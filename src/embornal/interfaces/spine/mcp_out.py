@@ -18,7 +18,7 @@ from embornal.interfaces.mcp.results import (
     UnpinOut,
 )
 
-__all__ = ["RESULTS"]
+__all__ = ["BY_OUTPUT", "RESULTS"]
 
 RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {
     "confirm": (ConfidenceOut, lambda r, a: ConfidenceOut.of_fact(r)),
@@ -35,3 +35,7 @@ RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Bas
     "due": (DueOut, lambda r, a: DueOut.of(r)),
 }
 """What the spine's tools give the model, by operation (decision 0177)."""
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

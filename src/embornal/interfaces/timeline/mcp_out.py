@@ -9,11 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.graph.mcp_out import LinkOut, MemoryLinksOut
-from embornal.interfaces.history.mcp_out import MemoryOut
+from embornal.interfaces.graph.mcp_out import MemoryLinksOut
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["RESULTS", "HistoryHitsOut", "TimelineOut"]
+__all__ = ["BY_OUTPUT", "RESULTS", "HistoryHitsOut", "TimelineOut"]
 
 
 class EntryOut(BaseModel):
@@ -89,10 +88,11 @@ class HistoryHitsOut(BaseModel):
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
-    "set_history_context": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "timeline": (TimelineOut, lambda r, a: TimelineOut(memories=[EntryOut.of(e) for e in r])),
     "search_history": (HistoryHitsOut, lambda r, a: HistoryHitsOut.of(r)),
-    "link_memories": (LinkOut, lambda r, a: LinkOut.of(r)),
-    "unlink_memories": (LinkOut, lambda r, a: LinkOut.of(r)),
     "memory_links": (MemoryLinksOut, lambda r, a: MemoryLinksOut.of_links(r)),
 }
+
+BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {}
+"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
+the operation an answer of its own (decision 0184)."""

@@ -2,7 +2,8 @@
 
 The transports find the capability folders under ``embornal/interfaces/`` and read one
 export per module kind: ``catalog.OPERATIONS`` (at ``catalog.PLACE``), ``wire.shapes``,
-``mcp_out.RESULTS``, ``rest.HTTP``. Here: every folder holding a kind is the set the
+``mcp_out.BY_OUTPUT`` and ``RESULTS``, ``rest.BY_OUTPUT``, ``HTTP`` and ``REQUESTS``
+(decision 0184). Here: every folder holding a kind is the set the
 machinery uses, the machinery names none of them, and a folder added (in a temporary
 directory on the package's path) is picked up by the catalogue and the tables.
 """
@@ -76,8 +77,11 @@ def test_every_folders_wire_shapes_are_the_wires() -> None:
 def test_every_folders_mcp_results_and_routes_are_the_transports() -> None:
     for module in capabilities.modules("mcp_out"):
         assert module.RESULTS.items() <= tools._RESULTS.items(), module.__name__
+        assert module.BY_OUTPUT.items() <= tools._BY_OUTPUT.items(), module.__name__
     for module in capabilities.modules("rest"):
         assert module.HTTP.items() <= api._HTTP.items(), module.__name__
+        assert module.BY_OUTPUT.items() <= api._BY_OUTPUT.items(), module.__name__
+        assert module.REQUESTS.items() <= api._REQUESTS.items(), module.__name__
 
 
 @pytest.mark.parametrize("source", sorted(MACHINERY))
@@ -87,7 +91,9 @@ def test_the_machinery_lists_no_capability(source: str) -> None:
     named = set(re.findall(rf"embornal\.interfaces\.(\w+)\.{kind}\b", text))
     named |= set(re.findall(rf"from embornal\.interfaces\.(\w+) import {kind}\b", text))
     assert named <= allowed
-    assert not re.search(r"\b[A-Z]+_(OPERATIONS|RESULTS|HTTP)\b", text.replace("CORE_", ""))
+    assert not re.search(
+        r"\b[A-Z]+_(OPERATIONS|RESULTS|HTTP|REQUESTS)\b", text.replace("CORE_", "")
+    )
 
 
 # -- a folder added is picked up ---------------------------------------------------------
@@ -103,6 +109,8 @@ OPERATIONS = (Operation("zz_probe_op", None, "Health"),)
 _TABLE = """
 RESULTS = {"zz_probe_op": ("model", "project")}
 HTTP = {"zz_probe_op": ("answer", None, "envelope")}
+BY_OUTPUT = {"ZzProbe": ("model", "project")}
+REQUESTS = {"zz_probe_other": None}
 """
 
 
@@ -135,6 +143,20 @@ def test_a_new_folder_is_in_the_catalogue_and_the_tables(fake_folder: str) -> No
     assert catalog.by_name("zz_probe_op").output == "Health"
     assert capabilities.merged("mcp_out", "RESULTS", {})["zz_probe_op"] == ("model", "project")
     assert capabilities.merged("rest", "HTTP", {})["zz_probe_op"] == ("answer", None, "envelope")
+    assert capabilities.merged("rest", "REQUESTS", {})["zz_probe_other"] is None
+
+
+def test_a_new_folders_answers_by_output_are_the_transports(fake_folder: str) -> None:
+    """An output type a new folder answers for, beside the types the others answer for;
+    one given twice (here, by the core) is refused."""
+    for kind in ("mcp_out", "rest"):
+        core: dict[str, object] = {"Fact": "the core's"}
+        table = capabilities.merged(kind, "BY_OUTPUT", core)
+        assert table["ZzProbe"] == ("model", "project")
+        assert table["Fact"] == "the core's"
+        assert "Proposal" in table  # the proposals folder's
+        with pytest.raises(ValueError, match="ZzProbe"):
+            capabilities.merged(kind, "BY_OUTPUT", {"ZzProbe": "the core's"})
 
 
 def test_a_table_entry_given_twice_is_refused(fake_folder: str) -> None:

@@ -2,7 +2,7 @@
 
 Each capability beyond the core has a folder ``embornal/interfaces/<capability>/``
 holding, by one naming scheme, what is its own on every transport; the generic
-machinery finds them here and reads one export of each module kind, the same name in
+machinery finds them here and reads the exports of each module kind, the same names in
 every folder (decision 0177):
 
 * ``catalog``: ``OPERATIONS`` (its operation records) and ``PLACE`` (an int: where they
@@ -13,8 +13,11 @@ every folder (decision 0177):
 * ``mcp_out``: ``BY_OUTPUT`` (an operation's output type: MCP output model and
   projection) and ``RESULTS`` (operation name: the same, for an operation that answers
   otherwise than its output's) — read by :mod:`embornal.interfaces.mcp.tools`;
-* ``rest``: ``HTTP`` (operation name: answer model, request model, envelope) — read by
-  :mod:`embornal.interfaces.http.api`.
+* ``rest``: ``BY_OUTPUT`` (output type: answer model; a list is sent under the route's
+  ``items``), ``HTTP`` (operation name: answer model, request model, envelope, for an
+  operation that answers otherwise than its output's) and ``REQUESTS`` (operation name:
+  the request model of one answered by its output, when not the one made from its record
+  and named after its operation id) — read by :mod:`embornal.interfaces.http.api`.
 
 An output type's answer is declared once, in the folder of the capability it belongs to,
 and serves every operation of that type in any folder (decision 0184).

@@ -1,6 +1,8 @@
 """The REST models and answers of canon, frames and declared conflicts (decisions
-0078–0080): (answer model, query or body model, envelope) by operation name, spliced
-into :mod:`.api`'s table. Frames are filters, not access boundaries."""
+0078–0080): its answers by output type (``BY_OUTPUT``), by operation where a route
+answers otherwise (``HTTP``: answer model, query or body model, envelope) and the
+request models of the others (``REQUESTS``), merged into :mod:`.api`'s tables. Frames
+are filters, not access boundaries."""
 
 from __future__ import annotations
 
@@ -10,13 +12,11 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
-from embornal.interfaces.conflicts.rest import ConflictOut
-from embornal.interfaces.history.rest_models import MemoryStatusOut
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import FactOut, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP"]
+__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS"]
 
 _Label = Annotated[str, Field(min_length=1, max_length=200)]
 _Id = Annotated[str, Field(min_length=1, max_length=64, description="A memory id (or prefix).")]
@@ -102,11 +102,22 @@ def _under(key: str) -> Callable[[object, object], object]:
 
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {
     "canonize": (CanonEntryOut, CanonizeIn, _whole),
-    "decanonize": (CanonRemovalOut, DecanonizeIn, _whole),
-    "end_scope": (CanonRemovalOut, "EndScopeIn", _whole),
     "list_canon": (CanonEntriesOut, CanonQuery, _under("entries")),
     "active_scopes": (ScopesOut, None, _under("scopes")),
-    "set_frame": (MemoryStatusOut, SetFrameIn, _whole),
     "list_frames": (FramesOut, None, _under("frames")),
-    "mark_conflict": (ConflictOut, MarkConflictIn, _whole),
 }
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "CanonRemoval": CanonRemovalOut,
+}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "decanonize": DecanonizeIn,
+    "set_frame": SetFrameIn,
+    "mark_conflict": MarkConflictIn,
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

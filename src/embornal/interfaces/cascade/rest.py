@@ -1,6 +1,8 @@
-"""The REST models and answers of the recall cascade (decisions 0095-0097): (answer model,
-query model, envelope) by operation name, spliced into :mod:`.api`'s table. Routes
-``GET /recall/cascade``, ``GET /search`` and ``GET /search/archive``."""
+"""The REST models and answers of the recall cascade (decisions 0095-0097): its answers by
+output type (``BY_OUTPUT``), by operation where a route answers otherwise (``HTTP``:
+answer model, query or body model, envelope) and the request models of the others
+(``REQUESTS``), merged into :mod:`.api`'s tables. Routes ``GET /recall/cascade``,
+``GET /search`` and ``GET /search/archive``."""
 
 from __future__ import annotations
 
@@ -13,11 +15,11 @@ from embornal.domain.bounds import MAX_PATH_LENGTH
 from embornal.interfaces.canon.rest import CanonEntryOut
 from embornal.interfaces.conflicts.rest import ConflictOut
 from embornal.interfaces.history.rest_models import DueMemoryOut
-from embornal.interfaces.http.schemas import FactOut, Limit, RecallHitOut, RecallOut, _In, _Out
+from embornal.interfaces.http.derived import RequestModel
+from embornal.interfaces.http.schemas import FactOut, Limit, RecallHitOut, _In, _Out
 from embornal.interfaces.narratives.rest import NarrativeOut, NarrativeReviewOut
-from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP", "CascadeOut"]
+__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "CascadeOut"]
 
 _Label = Field(None, min_length=1, max_length=200)
 _Mode = Literal["auto", "keyword", "vector", "hybrid"]
@@ -95,12 +97,19 @@ class ArchiveQuery(_In):
     under: _Under = None
 
 
-def _whole(c: Any, r: Any) -> Any:
-    return to_wire(r)
+HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {}
 
-
-HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {
-    "recall_cascade": (CascadeOut, CascadeQuery, _whole),
-    "search": (CascadeOut, SearchQuery, _whole),
-    "search_archive": (RecallOut, ArchiveQuery, lambda c, r: {"hits": to_wire(r)}),
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "Cascade": CascadeOut,
 }
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "recall_cascade": CascadeQuery,
+    "search": SearchQuery,
+    "search_archive": ArchiveQuery,
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

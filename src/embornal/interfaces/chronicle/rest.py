@@ -1,6 +1,7 @@
 """The REST models and answers of the history protocol facade's operations (decision
-0084): (answer model, query or body model, envelope) by operation name, spliced into
-:mod:`.api`'s table."""
+0084): its answers by output type (``BY_OUTPUT``), by operation where a route answers
+otherwise (``HTTP``: answer model, query or body model, envelope) and the request models
+of the others (``REQUESTS``), merged into :mod:`.api`'s tables."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP", "AuditEntryOut", "AuditOut"]
+__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "AuditEntryOut", "AuditOut"]
 
 
 class AuditEntryOut(_Out):
@@ -48,3 +49,12 @@ def _entries(c: Any, r: Any) -> Any:
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     "audit_log": (AuditOut, "AuditQuery", _entries),
 }
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

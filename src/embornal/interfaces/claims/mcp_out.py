@@ -283,5 +283,5 @@ RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
     "ClaimRecord": (ClaimOut, lambda r, a: ClaimOut.of(r)),
 }
-"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
-the operation an answer of its own (decision 0184)."""
+"""What a tool gives the model by its operation's output, whatever its folder, unless
+``RESULTS`` gives the operation an answer of its own (decision 0184)."""

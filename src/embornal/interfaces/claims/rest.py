@@ -1,6 +1,7 @@
 """The REST models and answers of the claims ledger (docs/model.md, Claims; decisions 0081–0083):
 each answer model re-serializes the wire shape of :mod:`embornal.interfaces.claims.wire`
-field for field; :data:`HTTP` is spliced into :mod:`.api`'s table."""
+field for field; :data:`BY_OUTPUT`, :data:`HTTP` and :data:`REQUESTS` are merged into
+:mod:`.api`'s tables (decision 0184)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP", "ClaimListOut", "ClaimOut"]
+__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "ClaimListOut", "ClaimOut"]
 
 _Text = Annotated[str | None, Field(None, max_length=MAX_REASON_LENGTH)]
 _Label = Annotated[str | None, Field(None, max_length=500)]
@@ -138,12 +139,24 @@ def _whole(c: Any, r: Any) -> Any:
 
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]]
 HTTP = {
-    "create_claim": (ClaimOut, CreateClaimIn, _whole),
-    "claim_evidence": (ClaimOut, ClaimEvidenceIn, _whole),
-    "adopt_claim": (ClaimOut, "ClaimReasonIn", _whole),
-    "revise_claim": (ClaimOut, ReviseClaimIn, _whole),
-    "withdraw_claim": (ClaimOut, "ClaimReasonIn", _whole),
-    "retract_evidence": (ClaimOut, "ClaimReasonIn", _whole),
     "recall_claims": (ClaimListOut, "RecallClaimsQuery", _whole),
-    "inspect_claim": (ClaimOut, "ClaimQuery", _whole),
 }
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "ClaimRecord": ClaimOut,
+}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "create_claim": CreateClaimIn,
+    "claim_evidence": ClaimEvidenceIn,
+    "adopt_claim": "ClaimReasonIn",
+    "revise_claim": ReviseClaimIn,
+    "withdraw_claim": "ClaimReasonIn",
+    "retract_evidence": "ClaimReasonIn",
+    "inspect_claim": "ClaimQuery",
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

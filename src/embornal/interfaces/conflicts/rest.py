@@ -10,10 +10,11 @@ from pydantic import BaseModel, Field, StrictBool
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
-from embornal.interfaces.wire import to_wire
 
 __all__ = [
+    "BY_OUTPUT",
     "HTTP",
+    "REQUESTS",
     "ConflictOut",
     "ConflictsOut",
     "ConflictsQuery",
@@ -74,9 +75,22 @@ class ResolveIn(_In):
 
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     # name: (answer model, query or body model, or the name of the one made, envelope)
-    "conflicts": (ConflictsOut, ConflictsQuery, lambda c, r: {"conflicts": to_wire(r)}),
-    "conflict": (ConflictOut, None, lambda c, r: to_wire(r)),
-    "resolve_conflict": (ConflictOut, ResolveIn, lambda c, r: to_wire(r)),
-    "scan_conflicts": (ConflictsOut, "ScanIn", lambda c, r: {"conflicts": to_wire(r)}),
 }
-"""The conflict queue's routes: what HTTP adds to each catalogue record (decision 0177)."""
+"""The conflict queue's routes answered otherwise than by their output: none (decision 0184)."""
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "ConflictRecord": ConflictOut,
+    "list[ConflictRecord]": ConflictsOut,
+}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "conflicts": ConflictsQuery,
+    "conflict": None,
+    "resolve_conflict": ResolveIn,
+    "scan_conflicts": "ScanIn",
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

@@ -148,5 +148,5 @@ BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], B
     "Link": (LinkOut, lambda r, a: LinkOut.of(r)),
     "LinkGraph": (LinksOut, lambda r, a: LinksOut.of(r)),
 }
-"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
-the operation an answer of its own (decision 0184)."""
+"""What a tool gives the model by its operation's output, whatever its folder, unless
+``RESULTS`` gives the operation an answer of its own (decision 0184)."""

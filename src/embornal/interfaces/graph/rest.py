@@ -10,9 +10,17 @@ from pydantic import BaseModel, Field
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _Out
-from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP", "LinkGraphOut", "LinkIn", "LinkOut", "LinksQuery", "MergeIn"]
+__all__ = [
+    "BY_OUTPUT",
+    "HTTP",
+    "REQUESTS",
+    "LinkGraphOut",
+    "LinkIn",
+    "LinkOut",
+    "LinksQuery",
+    "MergeIn",
+]
 
 RelationName = Literal[
     "about",
@@ -125,9 +133,22 @@ class MergeIn(_In):
 
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     # name: (answer model, query or body model, or the name of the one made, envelope)
-    "link": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
-    "unlink": (LinkOut, LinkIn, lambda c, r: to_wire(r)),
-    "links": (LinkGraphOut, LinksQuery, lambda c, r: to_wire(r)),
-    "merge": (FactOut, MergeIn, lambda c, r: to_wire(r)),
 }
-"""The graph's routes: what HTTP adds to each catalogue record (decision 0177)."""
+"""The graph's routes answered otherwise than by their output: none (decision 0184)."""
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "Link": LinkOut,
+    "LinkGraph": LinkGraphOut,
+}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "link": LinkIn,
+    "unlink": LinkIn,
+    "links": LinksQuery,
+    "merge": MergeIn,
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

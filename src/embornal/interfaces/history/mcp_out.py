@@ -188,5 +188,5 @@ BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "ProvenanceReport": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
     "list[DueMemory]": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
 }
-"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
-the operation an answer of its own (decision 0184)."""
+"""What a tool gives the model by its operation's output, whatever its folder, unless
+``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -1,5 +1,7 @@
-"""The REST answers of the history protocol's operations: (answer model, query or body
-model, envelope) by operation name, spliced into :mod:`.api`'s table."""
+"""The REST answers of the history protocol's operations: its answers by output type
+(``BY_OUTPUT``), by operation where a route answers otherwise (``HTTP``: answer model,
+query or body model, envelope) and the request models of the others (``REQUESTS``),
+merged into :mod:`.api`'s tables."""
 
 from __future__ import annotations
 
@@ -19,14 +21,11 @@ from embornal.interfaces.history.rest_models import (
     RememberIn,
     ReviewIn,
 )
+from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ReasonIn
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP"]
-
-
-def _whole(c: Any, r: Any) -> Any:
-    return to_wire(r)
+__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS"]
 
 
 def _memories(c: Any, r: Any) -> Any:
@@ -35,13 +34,27 @@ def _memories(c: Any, r: Any) -> Any:
 
 HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]]
 HTTP = {
-    "remember": (MemoryStatusOut, RememberIn, _whole),
-    "promote": (MemoryStatusOut, ReasonIn, _whole),
-    "corroborate": (ProvenanceOut, CorroborateIn, _whole),
-    "provenance": (ProvenanceOut, None, _whole),
-    "review": (MemoryStatusOut, ReviewIn, _whole),
-    "flag_sensitive": (MemoryStatusOut, ReasonIn, _whole),
-    "due_for_consolidation": (DueMemoriesOut, DueQuery, _memories),
-    "due_for_review": (DueMemoriesOut, DueQuery, _memories),
     "list_forgotten": (ForgottenListOut, ForgottenQuery, _memories),
 }
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "MemoryStatus": MemoryStatusOut,
+    "ProvenanceReport": ProvenanceOut,
+    "list[DueMemory]": DueMemoriesOut,
+}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "remember": RememberIn,
+    "promote": ReasonIn,
+    "corroborate": CorroborateIn,
+    "provenance": None,
+    "review": ReviewIn,
+    "flag_sensitive": ReasonIn,
+    "due_for_consolidation": DueQuery,
+    "due_for_review": DueQuery,
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

@@ -160,41 +160,61 @@ _HTTP = capabilities.merged(
         # name: (answer model, query or body model, or the name of the one made, envelope)
         "health": (HealthOut, None, _health),
         "whoami": (WhoAmIOut, None, _whoami),
-        "store": (FactOut, StoreIn, lambda c, r: to_wire(r)),
         "ls": (LsOut, LsQuery, _at_path("entries")),
         "tree": (TreeNodeOut, TreeQuery, lambda c, r: to_wire(r)),
         "cat": (CatOut, CatQuery, _at_path("facts")),
-        "recall": (RecallOut, RecallQuery, lambda c, r: {"hits": to_wire(r)}),
         "tags": (TagsOut, TagsQuery, _tags),
         "show": (FactDetailOut, ShowQuery, lambda c, r: to_wire(r)),
         "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
-        "forget": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
-        "supersede": (FactOut, SupersedeIn, lambda c, r: to_wire(r)),
-        "restore": (FactOut, "ReasonIn", lambda c, r: to_wire(r)),
-        "update": (FactOut, UpdateIn, lambda c, r: to_wire(r)),
         "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
         "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
     },
 )
 
 
-_BY_OUTPUT: dict[str, type[BaseModel]] = {"Fact": FactOut, "list[RecallHit]": RecallOut}
+_BY_OUTPUT: dict[str, type[BaseModel]] = capabilities.merged(
+    "rest",
+    "BY_OUTPUT",  # each capability folder's (decision 0184), after the core's
+    {"Fact": FactOut, "list[RecallHit]": RecallOut},
+)
 """The answer model of an operation with no entry in ``_HTTP``, by its output (a list is
 sent under the route's ``items``): a new operation whose result is of one of these types
-needs no line here."""
+needs no line in any table."""
+
+_REQUESTS: dict[str, RequestModel] = capabilities.merged(
+    "rest",
+    "REQUESTS",  # each capability folder's (decision 0184), after the core's
+    {
+        # name: query or body model, or the name of the one made (None: none)
+        "store": StoreIn,
+        "forget": "ReasonIn",
+        "supersede": SupersedeIn,
+        "restore": "ReasonIn",
+        "update": UpdateIn,
+        "recall": RecallQuery,
+    },
+)
+"""The request model of an operation with no entry in ``_HTTP``, when it is not the one
+made from its record and named after its operation id."""
+
+_TWICE = _HTTP.keys() & _REQUESTS.keys()
+if _TWICE:  # an entry of _HTTP gives its request model itself
+    raise ValueError(f"{sorted(_TWICE)} have a request model in HTTP and in REQUESTS")
 
 
 def _derived(op: CatalogOp) -> tuple[type[BaseModel], RequestModel, Callable[[Call, Any], Any]]:
     """An operation's entry made from its record: the answer model by its output, the
-    request model made from its inputs (``<OperationId>Query`` or ``<OperationId>In``)."""
+    request model its ``REQUESTS`` line gives or the one made from its inputs
+    (``<OperationId>Query`` or ``<OperationId>In``), the envelope its route's ``items``."""
     http = op.http
     assert http is not None
     name = http.operation_id[:1].upper() + http.operation_id[1:]
     name += "Query" if http.method == "GET" else "In"
+    given = _REQUESTS.get(op.name, name)
     items = http.items
     if items is None:
-        return _BY_OUTPUT[op.output], name, lambda c, r: to_wire(r)
-    return _BY_OUTPUT[op.output], name, lambda c, r: {items: to_wire(r)}
+        return _BY_OUTPUT[op.output], given, lambda c, r: to_wire(r)
+    return _BY_OUTPUT[op.output], given, lambda c, r: {items: to_wire(r)}
 
 
 def _runner(op: CatalogOp, envelope: Callable[[Call, Any], Any]) -> Callable[[Call], Any]:

@@ -176,5 +176,5 @@ BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "Narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
     "list[Narrative]": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
 }
-"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
-the operation an answer of its own (decision 0184)."""
+"""What a tool gives the model by its operation's output, whatever its folder, unless
+``RESULTS`` gives the operation an answer of its own (decision 0184)."""

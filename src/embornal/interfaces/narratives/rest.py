@@ -1,6 +1,7 @@
-"""The REST models and answers of narrative accounts (decisions 0085–0087): (answer
-model, query or body model, envelope) by operation name, spliced into :mod:`.api`'s
-table. Routes under ``/narratives``."""
+"""The REST models and answers of narrative accounts (decisions 0085–0087): its answers by
+output type (``BY_OUTPUT``), by operation where a route answers otherwise (``HTTP``:
+answer model, query or body model, envelope) and the request models of the others
+(``REQUESTS``), merged into :mod:`.api`'s tables. Routes under ``/narratives``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from embornal.interfaces.http.schemas import Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
 __all__ = [
+    "BY_OUTPUT",
     "HTTP",
+    "REQUESTS",
     "NarrateIn",
     "NarrativeOut",
     "NarrativeViewOut",
@@ -108,14 +111,23 @@ def _whole(c: Any, r: Any) -> Any:
     return to_wire(r)
 
 
-def _listed(c: Any, r: Any) -> Any:
-    return {"narratives": to_wire(r)}
-
-
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
-    "narrate": (NarrativeOut, NarrateIn, _whole),
     "current_narrative": (NarrativeViewOut, "CurrentQuery", _whole),
-    "review_narrative": (NarrativeOut, "NarrativeReviewIn", _whole),
-    "narrative_history": (NarrativesOut, "HistoryQuery", _listed),
-    "list_narratives": (NarrativesOut, "ListQuery", _listed),
 }
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "Narrative": NarrativeOut,
+    "list[Narrative]": NarrativesOut,
+}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "narrate": NarrateIn,
+    "review_narrative": "NarrativeReviewIn",
+    "narrative_history": "HistoryQuery",
+    "list_narratives": "ListQuery",
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

@@ -1,6 +1,6 @@
 """The REST models of proposals and retention (decisions 0055–0057), and what the API adds
-to their catalogue records: :data:`HTTP` (answer model, query or body model,
-envelope), spliced into :mod:`embornal.interfaces.http.api`."""
+to their catalogue records: :data:`BY_OUTPUT`, :data:`HTTP` (answer model, query or body
+model, envelope) and :data:`REQUESTS`, merged into :mod:`embornal.interfaces.http.api`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
 __all__ = [
+    "BY_OUTPUT",
     "HTTP",
+    "REQUESTS",
     "ApproveIn",
     "EditIn",
     "ProposalItemOut",
@@ -170,13 +172,25 @@ def _same(c: Any, r: Any) -> Any:
 
 
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., Any]]] = {
-    "propose": (ProposalOut, ProposeIn, _same),
-    "ingest": (ProposalOut, IngestIn, _same),
     "proposals": (ProposalsOut, ProposalsQuery, lambda c, r: {"proposals": to_wire(r)}),
-    "proposal": (ProposalOut, None, _same),
-    "approve": (ProposalOut, ApproveIn, _same),
-    "reject": (ProposalOut, ReasonIn, _same),
-    "edit_proposal": (ProposalOut, EditIn, _same),
     "retention": (RetentionOut, "RetentionQuery", lambda c, r: {"facts": to_wire(r)}),
     "prune": (PruneOut, "PruneIn", _same),
 }
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "Proposal": ProposalOut,
+}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "propose": ProposeIn,
+    "ingest": IngestIn,
+    "proposal": None,
+    "approve": ApproveIn,
+    "reject": ReasonIn,
+    "edit_proposal": EditIn,
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

@@ -37,5 +37,5 @@ RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Bas
 """What the spine's tools give the model, by operation (decision 0177)."""
 
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {}
-"""What its tools give the model by the operation's output, unless ``RESULTS`` gives
-the operation an answer of its own (decision 0184)."""
+"""What a tool gives the model by its operation's output, whatever its folder, unless
+``RESULTS`` gives the operation an answer of its own (decision 0184)."""

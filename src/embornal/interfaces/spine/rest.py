@@ -1,6 +1,7 @@
 """The REST models of the spine's and visibility's writes: confirm, contradict, evidence,
 visibility (the store's own fields are in :mod:`embornal.interfaces.http.schemas`), and
-the spine's route table :data:`HTTP` (importance's models are in :mod:`.importance_rest`)."""
+the spine's route tables :data:`HTTP` and :data:`REQUESTS` (importance's models are in
+:mod:`.importance_rest`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from embornal.interfaces.http.schemas import (
     ID_PATTERN,
     EvidenceIn,
     EvidenceText,
-    FactOut,
     UndoOut,
     VisibilityIn,
     _In,
@@ -24,7 +24,15 @@ from embornal.interfaces.http.schemas import (
 from embornal.interfaces.spine.importance_rest import DueOut, DueQuery, PinOut
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP", "ConfirmIn", "ContradictIn", "EvidenceAddIn", "VisibilityChangeIn"]
+__all__ = [
+    "BY_OUTPUT",
+    "HTTP",
+    "REQUESTS",
+    "ConfirmIn",
+    "ContradictIn",
+    "EvidenceAddIn",
+    "VisibilityChangeIn",
+]
 
 
 class ConfirmIn(_In):
@@ -66,19 +74,29 @@ class VisibilityChangeIn(_In):
 
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     # name: (answer model, query or body model, or the name of the one made, envelope)
-    "confirm": (FactOut, ConfirmIn, lambda c, r: to_wire(r)),
-    "contradict": (FactOut, ContradictIn, lambda c, r: to_wire(r)),
-    "add_evidence": (FactOut, EvidenceAddIn, lambda c, r: to_wire(r)),
     "undo": (
         UndoOut,
         "ReasonIn",
         lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
     ),
-    "visibility": (FactOut, VisibilityChangeIn, lambda c, r: to_wire(r)),
     "pin": (PinOut, "PinIn", lambda c, r: to_wire(r)),
-    "unpin": (FactOut, "PinIn", lambda c, r: to_wire(r)),
-    "set_weight": (FactOut, "WeightIn", lambda c, r: to_wire(r)),
-    "set_lifetime": (FactOut, "LifetimeIn", lambda c, r: to_wire(r)),
     "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
 }
 """The spine's routes: what HTTP adds to each catalogue record (decision 0177)."""
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "confirm": ConfirmIn,
+    "contradict": ContradictIn,
+    "add_evidence": EvidenceAddIn,
+    "visibility": VisibilityChangeIn,
+    "unpin": "PinIn",
+    "set_weight": "WeightIn",
+    "set_lifetime": "LifetimeIn",
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

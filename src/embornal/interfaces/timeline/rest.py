@@ -1,6 +1,8 @@
-"""The REST models and answers of the timeline's operations (decisions 0088–0090):
-(answer model, query or body model, envelope) by operation name, spliced into
-:mod:`.api`'s table. The link tools answer as ``link`` and ``links`` do."""
+"""The REST models and answers of the timeline's operations (decisions 0088–0090): its
+answers by output type (``BY_OUTPUT``), by operation where a route answers otherwise
+(``HTTP``: answer model, query or body model, envelope) and the request models of the
+others (``REQUESTS``), merged into :mod:`.api`'s tables. The link tools answer as
+``link`` and ``links`` do (by their output)."""
 
 from __future__ import annotations
 
@@ -11,12 +13,18 @@ from pydantic import BaseModel, Field
 
 from embornal.domain.bounds import MAX_REASON_LENGTH
 from embornal.interfaces.graph.catalog import RELATIONS
-from embornal.interfaces.graph.rest import LinkGraphOut, LinkOut
-from embornal.interfaces.history.rest_models import MemoryStatusOut
+from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, Time, _In, _Out
 from embornal.interfaces.wire import to_wire
 
-__all__ = ["HTTP", "HistoryHitOut", "TimelineEntryOut", "TimelineEvidenceOut"]
+__all__ = [
+    "BY_OUTPUT",
+    "HTTP",
+    "REQUESTS",
+    "HistoryHitOut",
+    "TimelineEntryOut",
+    "TimelineEvidenceOut",
+]
 
 _When = Field(
     None, max_length=64, description="ISO-8601 (no zone: UTC; a date: its first instant)."
@@ -95,15 +103,21 @@ class HistoryHitsOut(_Out):
     hits: list[HistoryHitOut]
 
 
-def _whole(c: Any, r: Any) -> Any:
-    return to_wire(r)
-
-
 HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {
-    "set_history_context": (MemoryStatusOut, ContextIn, _whole),
     "timeline": (TimelineOut, TimelineQuery, lambda c, r: {"entries": to_wire(r)}),
     "search_history": (HistoryHitsOut, SearchHistoryQuery, lambda c, r: {"hits": to_wire(r)}),
-    "link_memories": (LinkOut, MemoryLinkIn, _whole),
-    "unlink_memories": (LinkOut, MemoryLinkIn, _whole),
-    "memory_links": (LinkGraphOut, MemoryLinksQuery, _whole),
 }
+
+BY_OUTPUT: dict[str, type[BaseModel]] = {}
+"""The answer model of each route whose operation returns one of these types, unless
+``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
+0184)."""
+
+REQUESTS: dict[str, RequestModel] = {
+    "set_history_context": ContextIn,
+    "link_memories": MemoryLinkIn,
+    "unlink_memories": MemoryLinkIn,
+    "memory_links": MemoryLinksQuery,
+}
+"""The query or body model of each route answered by its output, where it is not the one
+made from the record and named after the operation id (decision 0184)."""

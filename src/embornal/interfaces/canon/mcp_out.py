@@ -79,24 +79,24 @@ class FramesOut(BaseModel):
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
-    "canonize": (CanonEntryOut, lambda r, a: CanonEntryOut.of(r)),
-    "list_canon": (
-        CanonListOut,
-        lambda r, a: CanonListOut(entries=[CanonEntryOut.of(e) for e in r]),
-    ),
-    "active_scopes": (
-        ScopesOut,
-        lambda r, a: ScopesOut(scopes=[ScopeOut(scope=s.scope, entries=s.entries) for s in r]),
-    ),
-    "list_frames": (
-        FramesOut,
-        lambda r, a: FramesOut(frames=[FrameOut(frame=f.frame, memories=f.memories) for f in r]),
-    ),
     "list_conflicts": (ConflictsOut, lambda r, a: ConflictsOut.of(r, "No conflict.")),
 }
 
 BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "CanonRemoval": (RemovalOut, lambda r, a: RemovalOut.of(r)),
+    "CanonEntry": (CanonEntryOut, lambda r, a: CanonEntryOut.of(r)),
+    "list[CanonEntry]": (
+        CanonListOut,
+        lambda r, a: CanonListOut(entries=[CanonEntryOut.of(e) for e in r]),
+    ),
+    "list[ScopeInUse]": (
+        ScopesOut,
+        lambda r, a: ScopesOut(scopes=[ScopeOut(scope=s.scope, entries=s.entries) for s in r]),
+    ),
+    "list[FrameInUse]": (
+        FramesOut,
+        lambda r, a: FramesOut(frames=[FrameOut(frame=f.frame, memories=f.memories) for f in r]),
+    ),
 }
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

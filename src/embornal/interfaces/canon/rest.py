@@ -14,7 +14,6 @@ from pydantic import BaseModel, Field
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import FactOut, Time, _In, _Out
-from embornal.interfaces.wire import to_wire
 
 __all__ = ["BY_OUTPUT", "HTTP", "REQUESTS"]
 
@@ -92,23 +91,14 @@ class MarkConflictIn(_In):
     reason: _Why
 
 
-def _whole(c: object, r: object) -> object:
-    return to_wire(r)
-
-
-def _under(key: str) -> Callable[[object, object], object]:
-    return lambda c, r: {key: to_wire(r)}
-
-
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {
-    "canonize": (CanonEntryOut, CanonizeIn, _whole),
-    "list_canon": (CanonEntriesOut, CanonQuery, _under("entries")),
-    "active_scopes": (ScopesOut, None, _under("scopes")),
-    "list_frames": (FramesOut, None, _under("frames")),
-}
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {}
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "CanonRemoval": CanonRemovalOut,
+    "CanonEntry": CanonEntryOut,
+    "list[CanonEntry]": CanonEntriesOut,
+    "list[ScopeInUse]": ScopesOut,
+    "list[FrameInUse]": FramesOut,
 }
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
@@ -118,6 +108,10 @@ REQUESTS: dict[str, RequestModel] = {
     "decanonize": DecanonizeIn,
     "set_frame": SetFrameIn,
     "mark_conflict": MarkConflictIn,
+    "canonize": CanonizeIn,
+    "list_canon": CanonQuery,
+    "active_scopes": None,
+    "list_frames": None,
 }
 """The query or body model of each route answered by its output, where it is not the one
 made from the record and named after the operation id (decision 0184)."""

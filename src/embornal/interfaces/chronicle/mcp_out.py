@@ -54,10 +54,10 @@ class AuditOut(RootModel[list[AuditEntryOut]]):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
-    "audit_log": (AuditOut, lambda r, a: AuditOut.of(r)),
-}
+RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {}
 
-BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {}
+BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
+    "list[AuditEntry]": (AuditOut, lambda r, a: AuditOut.of(r)),
+}
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -12,7 +12,6 @@ from pydantic import BaseModel, Field
 
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _Out
-from embornal.interfaces.wire import to_wire
 
 __all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "AuditEntryOut", "AuditOut"]
 
@@ -42,19 +41,17 @@ class AuditOut(_Out):
     entries: list[AuditEntryOut]
 
 
-def _entries(c: Any, r: Any) -> Any:
-    return {"entries": to_wire(r)}
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {}
 
-
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
-    "audit_log": (AuditOut, "AuditQuery", _entries),
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "list[AuditEntry]": AuditOut,
 }
-
-BY_OUTPUT: dict[str, type[BaseModel]] = {}
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
 0184)."""
 
-REQUESTS: dict[str, RequestModel] = {}
+REQUESTS: dict[str, RequestModel] = {
+    "audit_log": "AuditQuery",
+}
 """The query or body model of each route answered by its output, where it is not the one
 made from the record and named after the operation id (decision 0184)."""

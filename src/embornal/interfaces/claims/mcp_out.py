@@ -277,11 +277,11 @@ RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
         ClaimEvidenceOut,
         lambda r, a: ClaimEvidenceOut.of_call(r, _retracted(r, a)),
     ),
-    "recall_claims": (ClaimsOut, lambda r, a: ClaimsOut.of(r)),
 }
 
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
     "ClaimRecord": (ClaimOut, lambda r, a: ClaimOut.of(r)),
+    "ClaimList": (ClaimsOut, lambda r, a: ClaimsOut.of(r)),
 }
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

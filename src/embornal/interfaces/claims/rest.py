@@ -13,7 +13,6 @@ from pydantic import BaseModel, Field
 from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _In, _Out
-from embornal.interfaces.wire import to_wire
 
 __all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "ClaimListOut", "ClaimOut"]
 
@@ -133,17 +132,11 @@ class ReviseClaimIn(_In):
     valid_until: _When = None
 
 
-def _whole(c: Any, r: Any) -> Any:
-    return to_wire(r)
-
-
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]]
-HTTP = {
-    "recall_claims": (ClaimListOut, "RecallClaimsQuery", _whole),
-}
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {}
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "ClaimRecord": ClaimOut,
+    "ClaimList": ClaimListOut,
 }
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision

@@ -180,13 +180,13 @@ RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
             update={"unpinned_by_sensitivity": r.unpinned}
         ),
     ),
-    "list_forgotten": (ForgottenOut, lambda r, a: ForgottenOut.of(r)),
 }
 
 BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "MemoryStatus": (MemoryOut, lambda r, a: MemoryOut.of_status(r)),
     "ProvenanceReport": (ProvenanceOut, lambda r, a: ProvenanceOut.of(r)),
     "list[DueMemory]": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
+    "list[ForgottenMemory]": (ForgottenOut, lambda r, a: ForgottenOut.of(r)),
 }
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -23,24 +23,17 @@ from embornal.interfaces.history.rest_models import (
 )
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ReasonIn
-from embornal.interfaces.wire import to_wire
 
 __all__ = ["BY_OUTPUT", "HTTP", "REQUESTS"]
 
 
-def _memories(c: Any, r: Any) -> Any:
-    return {"memories": to_wire(r)}
-
-
-HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]]
-HTTP = {
-    "list_forgotten": (ForgottenListOut, ForgottenQuery, _memories),
-}
+HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {}
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "MemoryStatus": MemoryStatusOut,
     "ProvenanceReport": ProvenanceOut,
     "list[DueMemory]": DueMemoriesOut,
+    "list[ForgottenMemory]": ForgottenListOut,
 }
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
@@ -55,6 +48,7 @@ REQUESTS: dict[str, RequestModel] = {
     "flag_sensitive": ReasonIn,
     "due_for_consolidation": DueQuery,
     "due_for_review": DueQuery,
+    "list_forgotten": ForgottenQuery,
 }
 """The query or body model of each route answered by its output, where it is not the one
 made from the record and named after the operation id (decision 0184)."""

@@ -161,10 +161,8 @@ _HTTP = capabilities.merged(
         "health": (HealthOut, None, _health),
         "whoami": (WhoAmIOut, None, _whoami),
         "ls": (LsOut, LsQuery, _at_path("entries")),
-        "tree": (TreeNodeOut, TreeQuery, lambda c, r: to_wire(r)),
         "cat": (CatOut, CatQuery, _at_path("facts")),
         "tags": (TagsOut, TagsQuery, _tags),
-        "show": (FactDetailOut, ShowQuery, lambda c, r: to_wire(r)),
         "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
         "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
         "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
@@ -175,7 +173,12 @@ _HTTP = capabilities.merged(
 _BY_OUTPUT: dict[str, type[BaseModel]] = capabilities.merged(
     "rest",
     "BY_OUTPUT",  # each capability folder's (decision 0184), after the core's
-    {"Fact": FactOut, "list[RecallHit]": RecallOut},
+    {
+        "Fact": FactOut,
+        "list[RecallHit]": RecallOut,
+        "TreeNode": TreeNodeOut,
+        "FactDetail": FactDetailOut,
+    },
 )
 """The answer model of an operation with no entry in ``_HTTP``, by its output (a list is
 sent under the route's ``items``): a new operation whose result is of one of these types
@@ -192,6 +195,8 @@ _REQUESTS: dict[str, RequestModel] = capabilities.merged(
         "restore": "ReasonIn",
         "update": UpdateIn,
         "recall": RecallQuery,
+        "tree": TreeQuery,
+        "show": ShowQuery,
     },
 )
 """The request model of an operation with no entry in ``_HTTP``, when it is not the one

@@ -423,12 +423,8 @@ _RESULTS: dict[str, tuple[type[BaseModel], Project]] = capabilities.merged(
     "mcp_out",
     "RESULTS",  # each capability folder's (decision 0177), after the core's
     {
-        "ls": (LsOut, lambda r, a: LsOut.of(r)),
-        "tree": (TreeOut, lambda r, a: TreeOut.of(r)),
-        "cat": (CatOut, lambda r, a: CatOut(facts=[ViewOut.of_view(v) for v in r])),
         "forget": (StateOut, lambda r, a: StateOut.of(r)),
         "restore": (StateOut, lambda r, a: StateOut.of(r)),
-        "show": (ShowOut, lambda r, a: ShowOut.of_detail(r)),
         "history": (
             HistoryOut,
             lambda r, a: HistoryOut(target=a["id_or_path"], events=[EventOut.of(e) for e in r]),
@@ -449,6 +445,10 @@ _BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = capabilities.merged(
             RecallOut,
             lambda r, a: RecallOut(hits=[HitOut.of_hit(h) for h in r]),
         ),
+        "list[PathEntry]": (LsOut, lambda r, a: LsOut.of(r)),
+        "TreeNode": (TreeOut, lambda r, a: TreeOut.of(r)),
+        "list[FactView]": (CatOut, lambda r, a: CatOut(facts=[ViewOut.of_view(v) for v in r])),
+        "FactDetail": (ShowOut, lambda r, a: ShowOut.of_detail(r)),
     },
 )
 """What a tool of no entry in ``_RESULTS`` answers, by its operation's output: a new

@@ -168,13 +168,12 @@ class CurrentOut(RootModel[NarrativeViewOut | None]):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
-    "current_narrative": (CurrentOut, lambda r, a: CurrentOut.of(r)),
-}
+RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {}
 
 BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "Narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
     "list[Narrative]": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
+    "NarrativeView": (CurrentOut, lambda r, a: CurrentOut.of(r)),
 }
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -13,7 +13,6 @@ from pydantic import BaseModel, Field
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _In, _Out
-from embornal.interfaces.wire import to_wire
 
 __all__ = [
     "BY_OUTPUT",
@@ -107,17 +106,12 @@ class NarrateIn(_In):
     security_sensitive: bool = Field(False, strict=True)
 
 
-def _whole(c: Any, r: Any) -> Any:
-    return to_wire(r)
-
-
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
-    "current_narrative": (NarrativeViewOut, "CurrentQuery", _whole),
-}
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {}
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Narrative": NarrativeOut,
     "list[Narrative]": NarrativesOut,
+    "NarrativeView": NarrativeViewOut,
 }
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
@@ -128,6 +122,7 @@ REQUESTS: dict[str, RequestModel] = {
     "review_narrative": "NarrativeReviewIn",
     "narrative_history": "HistoryQuery",
     "list_narratives": "ListQuery",
+    "current_narrative": "CurrentQuery",
 }
 """The query or body model of each route answered by its output, where it is not the one
 made from the record and named after the operation id (decision 0184)."""

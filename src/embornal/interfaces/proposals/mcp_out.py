@@ -134,13 +134,12 @@ class RetentionOut(BaseModel):
 
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
-    "proposals": (ProposalsOut, lambda r, a: ProposalsOut.of(r)),
-    "retention": (RetentionOut, lambda r, a: RetentionOut.of(r)),
-}
+RESULTS: dict[str, tuple[type[BaseModel], Project]] = {}
 
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
     "Proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
+    "list[ProposalSummary]": (ProposalsOut, lambda r, a: ProposalsOut.of(r)),
+    "list[RetentionScore]": (RetentionOut, lambda r, a: RetentionOut.of(r)),
 }
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

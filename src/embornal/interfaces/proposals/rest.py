@@ -13,7 +13,6 @@ from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.domain.proposals.aggregate import MAX_ITEMS
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
-from embornal.interfaces.wire import to_wire
 
 __all__ = [
     "BY_OUTPUT",
@@ -167,18 +166,13 @@ class EditIn(_In):
     )
 
 
-def _same(c: Any, r: Any) -> Any:
-    return to_wire(r)
-
-
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., Any]]] = {
-    "proposals": (ProposalsOut, ProposalsQuery, lambda c, r: {"proposals": to_wire(r)}),
-    "retention": (RetentionOut, "RetentionQuery", lambda c, r: {"facts": to_wire(r)}),
-    "prune": (PruneOut, "PruneIn", _same),
-}
+HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., Any]]] = {}
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Proposal": ProposalOut,
+    "list[ProposalSummary]": ProposalsOut,
+    "list[RetentionScore]": RetentionOut,
+    "PruneResult": PruneOut,
 }
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
@@ -191,6 +185,8 @@ REQUESTS: dict[str, RequestModel] = {
     "approve": ApproveIn,
     "reject": ReasonIn,
     "edit_proposal": EditIn,
+    "proposals": ProposalsQuery,
+    "retention": "RetentionQuery",
 }
 """The query or body model of each route answered by its output, where it is not the one
 made from the record and named after the operation id (decision 0184)."""

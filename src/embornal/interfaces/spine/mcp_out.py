@@ -32,10 +32,11 @@ RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Bas
     "unpin": (UnpinOut, lambda r, a: UnpinOut.of_fact(r)),
     "set_weight": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
     "set_lifetime": (ImportanceOut, lambda r, a: ImportanceOut.of_fact(r)),
-    "due": (DueOut, lambda r, a: DueOut.of(r)),
 }
 """What the spine's tools give the model, by operation (decision 0177)."""
 
-BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {}
+BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {
+    "list[DueFact]": (DueOut, lambda r, a: DueOut.of(r)),
+}
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -80,11 +80,12 @@ HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]]
         lambda c, r: {"undone": r[0].payload["undoes"], "events": to_wire(r)},
     ),
     "pin": (PinOut, "PinIn", lambda c, r: to_wire(r)),
-    "due": (DueOut, DueQuery, lambda c, r: {"facts": to_wire(r)}),
 }
 """The spine's routes: what HTTP adds to each catalogue record (decision 0177)."""
 
-BY_OUTPUT: dict[str, type[BaseModel]] = {}
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "list[DueFact]": DueOut,
+}
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
 0184)."""
@@ -97,6 +98,7 @@ REQUESTS: dict[str, RequestModel] = {
     "unpin": "PinIn",
     "set_weight": "WeightIn",
     "set_lifetime": "LifetimeIn",
+    "due": DueQuery,
 }
 """The query or body model of each route answered by its output, where it is not the one
 made from the record and named after the operation id (decision 0184)."""

@@ -88,11 +88,15 @@ class HistoryHitsOut(BaseModel):
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
 RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {
-    "timeline": (TimelineOut, lambda r, a: TimelineOut(memories=[EntryOut.of(e) for e in r])),
-    "search_history": (HistoryHitsOut, lambda r, a: HistoryHitsOut.of(r)),
     "memory_links": (MemoryLinksOut, lambda r, a: MemoryLinksOut.of_links(r)),
 }
 
-BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {}
+BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
+    "list[TimelineEntry]": (
+        TimelineOut,
+        lambda r, a: TimelineOut(memories=[EntryOut.of(e) for e in r]),
+    ),
+    "list[HistoryHit]": (HistoryHitsOut, lambda r, a: HistoryHitsOut.of(r)),
+}
 """What a tool gives the model by its operation's output, whatever its folder, unless
 ``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -15,7 +15,6 @@ from embornal.domain.bounds import MAX_REASON_LENGTH
 from embornal.interfaces.graph.catalog import RELATIONS
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, Time, _In, _Out
-from embornal.interfaces.wire import to_wire
 
 __all__ = [
     "BY_OUTPUT",
@@ -103,12 +102,12 @@ class HistoryHitsOut(_Out):
     hits: list[HistoryHitOut]
 
 
-HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {
-    "timeline": (TimelineOut, TimelineQuery, lambda c, r: {"entries": to_wire(r)}),
-    "search_history": (HistoryHitsOut, SearchHistoryQuery, lambda c, r: {"hits": to_wire(r)}),
-}
+HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {}
 
-BY_OUTPUT: dict[str, type[BaseModel]] = {}
+BY_OUTPUT: dict[str, type[BaseModel]] = {
+    "list[TimelineEntry]": TimelineOut,
+    "list[HistoryHit]": HistoryHitsOut,
+}
 """The answer model of each route whose operation returns one of these types, unless
 ``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
 0184)."""
@@ -118,6 +117,8 @@ REQUESTS: dict[str, RequestModel] = {
     "link_memories": MemoryLinkIn,
     "unlink_memories": MemoryLinkIn,
     "memory_links": MemoryLinksQuery,
+    "timeline": TimelineQuery,
+    "search_history": SearchHistoryQuery,
 }
 """The query or body model of each route answered by its output, where it is not the one
 made from the record and named after the operation id (decision 0184)."""

@@ -16,6 +16,7 @@ def test_the_protocol_loop_on_both_sides(alice: MemoryAPI) -> None:
     with pytest.raises(ProtocolViolation):
         alice.pin(s.fact.id)
     assert [d.fact.id for d in alice.due_for_consolidation()] == [s.fact.id]
+    assert alice.memory_status(s.fact.id) == s
     assert alice.promote(s.fact.id, reason="a role").stage == "consolidated"
     report = alice.corroborate(s.fact.id, "org chart", common_origin=None)
     assert report.satisfied and report.tier == "testimony"
@@ -34,6 +35,21 @@ def test_the_protocol_loop_on_both_sides(alice: MemoryAPI) -> None:
     assert (gone.fact.id, gone.reason, gone.actor) == (s.fact.id, "moved on", "alice")
 
 
+def test_memory_status_tells_where_a_memory_stands_and_records_nothing(
+    alice: MemoryAPI,
+) -> None:
+    s = alice.remember("Ada may prefer tea.", tier="interpretation", session="s-2")
+    before = alice.history(s.fact.id)
+    status = alice.memory_status(s.fact.id[:12])
+    assert (status.fact.id, status.stage, status.tier) == (s.fact.id, "working", "interpretation")
+    assert (status.sensitive, status.reviewed_at, status.session) == (False, None, "s-2")
+    assert alice.history(s.fact.id) == before
+    promoted = alice.promote(s.fact.id, reason="asked twice")
+    assert alice.memory_status(s.fact.id).stage == promoted.stage == "consolidated"
+    with pytest.raises(NotFound):
+        alice.memory_status("01ZZZZZZZZZZZZZZZZZZZZZZZZ")
+
+
 def test_testimony_at_capture_is_refused_on_both_sides(alice: MemoryAPI) -> None:
     with pytest.raises(InvalidInput):
         alice.remember("It happened.", tier="testimony")
@@ -45,6 +61,7 @@ def test_a_hidden_memory_looks_missing_to_every_protocol_call(
     mine = alice.remember("Alice's private thought.", path="/private/alice").fact.id
     for call in (
         lambda: bob.provenance(mine),
+        lambda: bob.memory_status(mine),
         lambda: bob.promote(mine, reason="x"),
         lambda: bob.corroborate(mine, "y"),
         lambda: bob.review(mine, note="z"),

@@ -1,5 +1,5 @@
 """The history protocol through the console script: memory remember, promote,
-corroborate, provenance, review, flag-sensitive, due-for-consolidation, due-for-review,
+corroborate, provenance, status, review, flag-sensitive, due-for-consolidation, due-for-review,
 list-forgotten; a protocol refusal is exit 4 with a hint naming the command; bad input
 is one line naming the allowed values, exit 2, and nothing is written."""
 
@@ -29,6 +29,15 @@ def test_capture_promote_corroborate_pin_forget(cli: Run) -> None:
     seen = cli("memory", "corroborate", fid, "org chart")
     assert seen.code == 0 and "gate: origin 'ada'; 1 independent source(s): met" in seen.out
     assert "testimony" in cli("memory", "provenance", fid).out
+    where = cli("memory", "status", fid[:10])
+    assert where.code == 0 and where.out.startswith(f"{fid} /inbox/")
+    assert "consolidated testimony" in where.out.splitlines()[0]
+    shown = cli("--json", "memory", "status", fid).json()
+    assert (shown["fact"]["id"], shown["stage"], shown["tier"]) == (
+        fid,
+        "consolidated",
+        "testimony",
+    )
     assert cli("memory", "pin", fid, "--reason", "who leads").code == 0
     kept = cli("memory", "forget", fid, "--reason", "x")
     assert kept.code == 4 and "embornal memory unpin" in kept.err

@@ -380,7 +380,7 @@ def test_the_parser_tree_is_whole() -> None:
         "doctor",
         "completion",
     ]
-    assert len(tree["memory"]) == 56 and "recall" in tree["memory"]
+    assert len(tree["memory"]) == 57 and "recall" in tree["memory"]
     assert tree["export"] == ["markdown", "events"]
     assert tree["import"] == [
         "events",
@@ -405,7 +405,7 @@ def test_the_parser_tree_is_whole() -> None:
         "list",
         "show",
     ]
-    assert sum(len(v) or 1 for v in tree.values()) == 121
+    assert sum(len(v) or 1 for v in tree.values()) == 122
 
 
 def test_every_command_is_in_the_help_and_in_docs(cli: Run) -> None:
@@ -437,6 +437,6 @@ def test_unknown_commands_name_the_closest_choice(cli: Run) -> None:
     assert r.code == 2 and r.json()["error"] == "usage"
     assert "did you mean 'memory'?" in r.err and "'serve'" not in r.err
     r = cli("memory", "zzzz")
-    assert r.code == 2 and "56 commands" in r.err
+    assert r.code == 2 and "57 commands" in r.err
     r = cli("memory")
     assert r.code == 2 and "the following arguments are required: COMMAND" in r.err

@@ -61,7 +61,7 @@ def test_nothing_close_keeps_one_line_and_names_the_help(cli: Run) -> None:
     assert r.code == 2
     assert r.err.splitlines() == [
         "embornal memory: error: unknown command 'zzzzzz' "
-        "(hint: `embornal memory --help` lists them all (56 commands))"
+        "(hint: `embornal memory --help` lists them all (57 commands))"
     ]
     r = cli("memory", "store", "--zzzzzz", "/a", "b")  # no near option: argparse's own
     assert r.code == 2 and "unrecognized arguments: --zzzzzz" in r.err

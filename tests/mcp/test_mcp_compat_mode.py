@@ -119,7 +119,7 @@ async def test_an_unknown_profile_falls_back_to_core_with_a_warning(tmp_path: Pa
 async def test_without_compat_the_server_is_embornals(tmp_path: Path) -> None:
     params = _params(tmp_path, "--refusals", "result", EMBORNAL_MCP_TOOLS="full")
     async with _server(params, tmp_path / "server.log") as client:
-        assert await _names(client) == set(FULL_TOOLS) and len(FULL_TOOLS) == 79
+        assert await _names(client) == set(FULL_TOOLS) and len(FULL_TOOLS) == 80
         dated = {"content": "Deadline set", "event_at": "2024-01-01T08:00:00+08:00"}
         memory = await _call(client, "remember", dated)
         assert memory["event_at"] == "2024-01-01T00:00:00Z"

@@ -45,6 +45,13 @@ async def test_the_protocol_loop_over_mcp(memory: Memory) -> None:
         assert not bad and got["corroboration_satisfied"] and got["tier"] == "testimony"
         bad, got = await _call(client, "provenance", {"memory_id": mid})
         assert not bad and got["independent_count"] == 1 and got["origin"] == "ada"
+        bad, got = await _call(client, "memory_status", {"memory_id": mid[:12]})
+        assert not bad and (got["memory_id"], got["stage"], got["tier"]) == (
+            mid,
+            "consolidated",
+            "testimony",
+        )
+        assert got["pinned"] is True
         bad, got = await _call(client, "unpin", {"memory_id": mid})
         assert not bad and got["pinned"] is False
         bad, got = await _call(client, "forget", {"memory_id": mid, "reason": "test over"})
@@ -92,11 +99,12 @@ async def test_the_protocol_loop_is_the_core_profile_and_the_rest_is_in_full(
         "recall",
         "store",
     }
-    rest = {"review", "due_for_review", "list_forgotten"}
+    rest = {"review", "due_for_review", "list_forgotten", "memory_status"}
     async with Client(build_server(memory, profile="core"), mode="auto") as client:
         core = {t.name for t in (await client.list_tools()).tools}
     async with Client(build_server(memory, profile="full"), mode="auto") as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert loop <= core and not rest & core and (loop | rest) <= set(tools)
     assert tools["provenance"].annotations.read_only_hint is True
+    assert tools["memory_status"].annotations.read_only_hint is True
     assert tools["remember"].annotations.read_only_hint is False

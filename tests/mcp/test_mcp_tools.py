@@ -128,6 +128,8 @@ FULL = [
     "search_archive",
     # the facts most like one (decision 0176)
     "similar",
+    # where a memory stands in the history protocol
+    "memory_status",
 ]
 
 

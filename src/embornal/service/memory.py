@@ -311,6 +311,8 @@ class Memory:
 
     provenance = use_case(lambda: protocol.provenance, READS)
 
+    memory_status = use_case(lambda: protocol.memory_status, READS)
+
     review = use_case(lambda: protocol.review, WRITES)
 
     flag_sensitive = use_case(lambda: protocol.flag_sensitive, REWRITES)

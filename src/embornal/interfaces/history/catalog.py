@@ -327,6 +327,37 @@ OPERATIONS: tuple[Operation, ...] = (
         ),
     ),
     Operation(
+        "memory_status",
+        "memory_status",
+        "MemoryStatus",
+        (FACT_ID,),
+        tool_order=89,
+        profile="full",
+        title="Where a memory stands",
+        read_only=True,
+        cli="memory status",
+        cli_show=_SHOW + "show_status",
+        cli_help="where a memory stands in the history protocol (stage, tier, canon...)",
+        guide="""Where one memory stands in the history protocol: its stage (working or
+        consolidated) and tier (archive, testimony, interpretation), whether it is
+        security-sensitive, when it was captured and last reviewed, its frame, the canon
+        scopes it is in and its history context. A read: nothing is recorded.
+
+        Call it before promote, pin or canonize, to see what the protocol will ask.
+        Example: memory_status(memory_id="01KCZ8Q3W5R7T9V1X3Z5B7D9F1")""",
+        example=f'memory_status(memory_id="{EXAMPLE_ID}")',
+        http=Http(
+            "GET",
+            "/facts/{id}/status",
+            "memoryStatus",
+            "Where a memory stands",
+            "The memory's stage, tier, sensitivity, frame, canon scopes and history context "
+            "(read-only).",
+            errors=READ_ERRORS,
+            tag="history",
+        ),
+    ),
+    Operation(
         "review",
         "review",
         "MemoryStatus",

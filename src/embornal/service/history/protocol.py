@@ -56,6 +56,7 @@ __all__ = [
     "flag_sensitive",
     "inbox_path",
     "list_forgotten",
+    "memory_status",
     "promote",
     "provenance",
     "remember",
@@ -94,6 +95,13 @@ def status(ctx: ServiceContext, fact_id: str, *, warnings: tuple[str, ...] = ())
     if state is None:  # pragma: no cover - resolved just now
         raise NotFound(f"no fact with id {fact_id}")
     return _status(fact, state, warnings)
+
+
+def memory_status(ctx: ServiceContext, fact_id: str) -> MemoryStatus:
+    """Where one memory the subject may read stands in the history protocol: its stage and
+    tier, whether it is security-sensitive, its capture and last review, its frame, canon
+    scopes and history context. A read: nothing is recorded or reinforced."""
+    return status(ctx, fact_id)
 
 
 def _status(fact: Fact, state: FactState, warnings: tuple[str, ...] = ()) -> MemoryStatus:

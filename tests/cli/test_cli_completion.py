@@ -66,7 +66,7 @@ def _complete(script: Path, *words: str) -> list[str]:
     ("words", "offered"),
     [
         (("embornal", ""), TOP),
-        (("embornal", "memory", "st"), ["store"]),
+        (("embornal", "memory", "st"), ["store", "status"]),
         (("embornal", "memory", "store", "--ta"), ["--tag"]),
         (("embornal", "--db", "x.db", "memory", "recall", "--mo"), ["--mode"]),
         (("embornal", "memory", "recall", "--mode", ""), ["auto", "keyword", "vector", "hybrid"]),

@@ -92,33 +92,7 @@ __all__ = [
     "to_payload",
 ]
 
-#: The names of :mod:`.types`, imported on first use.
+#: The names of :mod:`.types`, imported on first use: each name of ``__all__`` not bound above.
 __getattr__, __dir__ = exports(
-    __name__,
-    dict.fromkeys(
-        (
-            "ALL_EVENT_CLASSES",
-            "UNDOING_EVENTS",
-            "FactAttributesUpdated",
-            "FactConfidenceReset",
-            "FactConfirmed",
-            "FactContradicted",
-            "FactEvidenceAdded",
-            "FactForgotten",
-            "FactImportanceAdjusted",
-            "FactLifetimeChanged",
-            "FactPurged",
-            "FactRestored",
-            "FactStored",
-            "FactVisibilityChanged",
-            "PathTagged",
-            "PathUntagged",
-            "PolicyAdded",
-            "PolicyRemoved",
-            "TokenIssued",
-            "TokenRevoked",
-            "evidence_fields",
-        ),
-        ".types",
-    ),
+    __name__, {name: ".types" for name in __all__ if name not in globals()}
 )

@@ -162,10 +162,10 @@ class FactAttributesUpdated(DomainEvent):
 
 
 @dataclass(frozen=True)
-class FactForgotten(DomainEvent):
-    """The fact leaves recall; restorable."""
+class _RecallSwitch(DomainEvent):
+    """The body of a forget and of a restore: the fact alone, and ``undoes`` when the
+    event is an undo. Each subclass is its own stored type."""
 
-    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -175,16 +175,17 @@ class FactForgotten(DomainEvent):
 
 
 @dataclass(frozen=True)
-class FactRestored(DomainEvent):
+class FactForgotten(_RecallSwitch):
+    """The fact leaves recall; restorable."""
+
+    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
+
+
+@dataclass(frozen=True)
+class FactRestored(_RecallSwitch):
     """A forgotten fact comes back into recall."""
 
     TYPE: ClassVar[str] = EventType.FACT_RESTORED.value
-    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
-
-    fact_id: str
-    undoes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -227,8 +228,20 @@ def evidence_fields(evidence: EvidenceRef | None) -> dict[str, str | None]:
     }
 
 
+class _OneEvidence:
+    """The ``evidence`` of a body that carries one piece in its three evidence fields."""
+
+    evidence_type: str | None
+    evidence_value: str | None
+    evidence_note: str | None
+
+    @property
+    def evidence(self) -> EvidenceRef | None:
+        return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
+
+
 @dataclass(frozen=True)
-class FactConfirmed(DomainEvent):
+class FactConfirmed(_OneEvidence, DomainEvent):
     """Someone vouches for the fact (decision 0032), with optional evidence:
     confidence moves toward 1 by the weight of the actor kind; sets last_confirmed_at."""
 
@@ -243,13 +256,9 @@ class FactConfirmed(DomainEvent):
     evidence_value: str | None = None
     evidence_note: str | None = None
 
-    @property
-    def evidence(self) -> EvidenceRef | None:
-        return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
-
 
 @dataclass(frozen=True)
-class FactContradicted(DomainEvent):
+class FactContradicted(_OneEvidence, DomainEvent):
     """Someone disputes the fact (decision 0032): confidence decays by
     the weight of the actor kind. ``by_id`` names the contradicting fact, if one does;
     its evidence is against the fact, so it does not join the fact's evidence."""
@@ -266,13 +275,9 @@ class FactContradicted(DomainEvent):
     evidence_value: str | None = None
     evidence_note: str | None = None
 
-    @property
-    def evidence(self) -> EvidenceRef | None:
-        return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
-
 
 @dataclass(frozen=True)
-class FactEvidenceAdded(DomainEvent):
+class FactEvidenceAdded(_OneEvidence, DomainEvent):
     """One more :class:`~embornal.domain.spine.justification.EvidenceRef` for the fact
     (append-only): a weak confirm. ``evidence_value`` is None only once a purge erased it."""
 
@@ -286,10 +291,6 @@ class FactEvidenceAdded(DomainEvent):
     evidence_type: str
     evidence_value: str | None
     evidence_note: str | None = None
-
-    @property
-    def evidence(self) -> EvidenceRef | None:
-        return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
 
 
 @dataclass(frozen=True)
@@ -410,10 +411,10 @@ class PathUntagged(DomainEvent):
 
 
 @dataclass(frozen=True)
-class PolicyAdded(DomainEvent):
-    """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
+class _PolicyRule(DomainEvent):
+    """The body of a rule added or removed: ``ptype`` and its values. Each subclass is its
+    own stored type."""
 
-    TYPE: ClassVar[str] = EventType.POLICY_ADDED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("ptype", "values")
 
     ptype: str
@@ -421,14 +422,17 @@ class PolicyAdded(DomainEvent):
 
 
 @dataclass(frozen=True)
-class PolicyRemoved(DomainEvent):
+class PolicyAdded(_PolicyRule):
+    """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
+
+    TYPE: ClassVar[str] = EventType.POLICY_ADDED.value
+
+
+@dataclass(frozen=True)
+class PolicyRemoved(_PolicyRule):
     """An access rule removed."""
 
     TYPE: ClassVar[str] = EventType.POLICY_REMOVED.value
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("ptype", "values")
-
-    ptype: str
-    values: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ from embornal.domain.recall.text import fts_query
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.access import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.common.eventlog import expecting
-from embornal.storage.common.reads import FACT_COLS, StoreReads
+from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.reads import StoreReads
 from embornal.storage.contract.store import FactVector, PathRow, SpineRow
 from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vectors
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect, translate

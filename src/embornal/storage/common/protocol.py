@@ -17,6 +17,7 @@ from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts.fact import Fact
 from embornal.domain.history.state import UNSPECIFIED
 from embornal.storage.common import context
+from embornal.storage.common.context import LIVE
 from embornal.storage.common.event_rows import event_columns, row_to_event
 from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.timeline import TimelineQueries
@@ -47,7 +48,6 @@ __all__ = [
 ]
 
 # As the store's present reads (storage/sqlite/store.py): a fact's columns, and live.
-_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
 _EVENT_COLS = event_columns("e")
 
@@ -197,7 +197,7 @@ class ProtocolReads(TimelineQueries):
             f"SELECT {FACT_COLS}, m.stage AS m_stage, m.tier AS m_tier, "
             f"m.sensitive AS m_sensitive, {since_sql} AS m_since "
             "FROM memory_protocol m JOIN facts f ON f.id = m.fact_id "
-            f"JOIN paths p ON p.id = f.path_id WHERE {_LIVE} AND {where} AND ({vis.sql}) "
+            f"JOIN paths p ON p.id = f.path_id WHERE {LIVE} AND {where} AND ({vis.sql}) "
             f"ORDER BY {since_sql}, f.id LIMIT ?",
             (*params, *vis.params, limit),
         )
@@ -276,7 +276,7 @@ class ProtocolReads(TimelineQueries):
         vis = self._scopes.get(scope)
         rows = self._rows(
             "SELECT count(*) FROM facts f INDEXED BY facts_pinned JOIN paths p ON p.id = f.path_id "
-            f"WHERE f.pinned = 1 AND {_LIVE} AND ({vis.sql})",
+            f"WHERE f.pinned = 1 AND {LIVE} AND ({vis.sql})",
             tuple(vis.params),
         )
         return int(rows[0][0])
@@ -307,7 +307,7 @@ class ProtocolReads(TimelineQueries):
         vis = self._scopes.get(scope)
         rows = self._rows(
             f"SELECT {FACT_COLS} FROM facts f INDEXED BY facts_pinned "
-            f"JOIN paths p ON p.id = f.path_id WHERE f.pinned = 1 AND {_LIVE} AND ({vis.sql}) "
+            f"JOIN paths p ON p.id = f.path_id WHERE f.pinned = 1 AND {LIVE} AND ({vis.sql}) "
             "ORDER BY f.seq LIMIT ?",
             (*vis.params, limit),
         )

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts.fact import Fact
-from embornal.storage.common import context, kind_views
+from embornal.storage.common.context import LIVE
+from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.protocol import ensure_row
 from embornal.storage.contract.review import CanonRow, LabelCount
 from embornal.storage.sqlite.connect import Connection
@@ -26,8 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = ["HANDLERS", "TABLES", "VERIFY_QUERIES", "CanonQueries", "purged"]
 
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
-_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
 #: Cleared before a replay (the frame is a column of ``memory_protocol``, cleared there).
 TABLES = ("canon_entries",)
@@ -97,12 +96,12 @@ class CanonQueries:
             params.append(fact_id)
         extra = "".join(f" AND {w}" for w in where)
         rows = self._rows(
-            f"SELECT {_FACT_COLS}, c.scope AS c_scope, c.since AS c_since, "
+            f"SELECT {FACT_COLS}, c.scope AS c_scope, c.since AS c_since, "
             "c.reason AS c_reason, c.actor AS c_actor, "
             "coalesce(m.sensitive, 0) AS c_sensitive FROM canon_entries c "
             "JOIN facts f ON f.id = c.fact_id JOIN paths p ON p.id = f.path_id "
             "LEFT JOIN memory_protocol m ON m.fact_id = c.fact_id "
-            f"WHERE {_LIVE}{extra} AND ({vis.sql}) ORDER BY c.position, c.scope",
+            f"WHERE {LIVE}{extra} AND ({vis.sql}) ORDER BY c.position, c.scope",
             (*params, *vis.params),
         )
         facts = self._facts(rows, vis)
@@ -120,7 +119,7 @@ class CanonQueries:
 
     def _label_counts(self, scope: ReadScope, sql: str) -> list[LabelCount]:
         vis = self._scopes.get(scope)
-        rows = self._rows(sql.format(live=_LIVE, vis=vis.sql), tuple(vis.params))
+        rows = self._rows(sql.format(live=LIVE, vis=vis.sql), tuple(vis.params))
         return [LabelCount(r[0], int(r[1])) for r in rows]
 
     def canon_scopes(self, scope: ReadScope) -> list[LabelCount]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from embornal.storage.sqlite.connect import Connection
 
-__all__ = ["NOT_EXPIRED", "neighbours", "neighbours_of", "use_clock"]
+__all__ = ["LIVE", "NOT_EXPIRED", "neighbours", "neighbours_of", "use_clock"]
 
 #: The SQL a live read adds: the fact's lifetime has not run out at the store's clock
 #: (``embornal_now()``, see :func:`use_clock`). Most facts never expire (NULL), so the
@@ -31,12 +31,14 @@ def use_clock(conn: Connection, now: Callable[[], str]) -> None:
     conn.create_function("embornal_now", 0, now)
 
 
+#: The SQL of a live fact ``f`` (not forgotten, superseded or expired): the reads of the
+#: present keep only these.
+LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
+
+
 # The neighbour is the alias ``f`` (the access filter's alias); ``cand`` is the candidate.
-_LIVE_F = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
-
-
 @cache
-def _sql(reach: int, visible: str, live: str = _LIVE_F) -> str:
+def _sql(reach: int, visible: str, live: str = LIVE) -> str:
     where = live if visible == "1" else f"{live} AND ({visible})"
     columns = []
     for offset in range(reach):
@@ -62,7 +64,7 @@ def neighbours(
     reach: int = 1,
     visible: str = "1",
     params: tuple[Any, ...] = (),
-    live: str = _LIVE_F,
+    live: str = LIVE,
 ) -> dict[str, tuple[tuple[str, ...], ...]]:
     """For each of ``fact_ids``, one entry a distance 1..``reach``: the ids of the live
     facts that far before and after it (none, one or two), counting only the facts that
@@ -84,7 +86,7 @@ def neighbours_of(
     reach: int = 1,
     visible: str = "1",
     params: tuple[Any, ...] = (),
-    live: str = _LIVE_F,
+    live: str = LIVE,
 ) -> dict[str, tuple[tuple[str, ...], ...]]:
     """:func:`neighbours` through a row reader of ``?``-placeholder SQL (a store's, so the
     query runs on either backend: PostgreSQL's dialect reads the ids' ``json_each``)."""

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from embornal.domain.kinds.registry import KindEntry
 
 __all__ = [
+    "FACT_COLS",
     "FACT_COLUMNS",
     "FACT_ROW_SQL",
     "HOT_FIELDS",
@@ -285,6 +286,8 @@ FACT_ROW_SQL = "f.seq, " + ", ".join("p.path" if c == "path" else f"f.{c}" for c
 #: fact): the reads of the present select it after :data:`FACT_ROW_SQL`, with no query of
 #: ``fact_tags`` per row (a quarter of the SQL of a find of 1,000 facts; decision 0091).
 TAGS_NOW_SQL = "f.tag_text AS tag_text"
+#: What a read of the present selects to make its facts (``facts f``, ``paths p``).
+FACT_COLS = f"{FACT_ROW_SQL}, {TAGS_NOW_SQL}"
 # The C scanner, without loads' checks.
 _scan_json: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 

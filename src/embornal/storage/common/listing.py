@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.storage.common.reads import FACT_COLS
+from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.contract.listing import LIST_SORTS, LinkMap, ListFilter, ListPage, ListRow
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import format_time
 from embornal.domain.events import EventType
 from embornal.domain.facts.links import extract_links
-from embornal.storage.common.context import NOT_EXPIRED
+from embornal.storage.common.context import LIVE
 from embornal.storage.contract.review import ProposalRow, RetentionRow
 from embornal.storage.sqlite.connect import Connection
 
@@ -37,7 +37,6 @@ VERIFY_QUERY = (
     "SELECT id, status, title, source, proposer, opened_at, item_count, decided_by, "
     "decided_at, applied_count FROM proposals ORDER BY id"
 )
-_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {NOT_EXPIRED}"
 _COLUMNS = (
     "id, status, title, source, proposer, opened_at, item_count, decided_by, decided_at, "
     "applied_count"
@@ -109,7 +108,7 @@ class ProposalQueries:
         rows = self._rows(
             "SELECT f.id, p.path, f.kind, f.created_at, f.last_recall_at, f.recall_count, "
             "f.confidence, f.last_confirmed_at, f.pinned, f.user_weight, f.lifetime "
-            f"FROM facts f JOIN paths p ON p.id = f.path_id WHERE {_LIVE} AND ({vis.sql}) "
+            f"FROM facts f JOIN paths p ON p.id = f.path_id WHERE {LIVE} AND ({vis.sql}) "
             "ORDER BY f.seq",
             vis.params,
         )
@@ -136,7 +135,7 @@ class ProposalQueries:
         keyed by the fact id; a symmetric link counts at both ends)."""
         vis = self._scopes.get(scope)
         rows = self._rows(
-            f"SELECT f.content FROM facts f WHERE {_LIVE} AND ({vis.sql}) "
+            f"SELECT f.content FROM facts f WHERE {LIVE} AND ({vis.sql}) "
             "AND instr(f.content, '[[/') > 0",
             vis.params,
         )
@@ -149,9 +148,9 @@ class ProposalQueries:
         symmetric = ", ".join(f"'{r.value}'" for r in SYMMETRIC)
         typed = self._rows(
             "SELECT l.target_id, count(*) FROM fact_links l JOIN facts f ON f.id = l.source_id "
-            f"WHERE {_LIVE} AND ({vis.sql}) GROUP BY l.target_id "
+            f"WHERE {LIVE} AND ({vis.sql}) GROUP BY l.target_id "
             "UNION ALL SELECT l.source_id, count(*) FROM fact_links l "
-            f"JOIN facts f ON f.id = l.target_id WHERE {_LIVE} AND ({vis.sql}) "
+            f"JOIN facts f ON f.id = l.target_id WHERE {LIVE} AND ({vis.sql}) "
             f"AND l.relation IN ({symmetric}) GROUP BY l.source_id",
             [*vis.params, *vis.params],
         )

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.facts.fact import Fact
 from embornal.domain.history.state import UNSPECIFIED
-from embornal.storage.common import context, kind_views
+from embornal.storage.common import context
+from embornal.storage.common.context import LIVE
 from embornal.storage.common.event_rows import event_columns, row_to_event
+from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.timeline import TimelineQueries
 from embornal.storage.contract.store import ForgottenRow, ProtocolRow
 from embornal.storage.sqlite.connect import Connection
@@ -46,8 +48,6 @@ __all__ = [
 ]
 
 # As the store's present reads (storage/sqlite/store.py): a fact's columns, and live.
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
-_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
 _EVENT_COLS = event_columns("e")
 
@@ -194,10 +194,10 @@ class ProtocolReads(TimelineQueries):
     ) -> list[ProtocolRow]:
         vis = self._scopes.get(scope)
         rows = self._rows(
-            f"SELECT {_FACT_COLS}, m.stage AS m_stage, m.tier AS m_tier, "
+            f"SELECT {FACT_COLS}, m.stage AS m_stage, m.tier AS m_tier, "
             f"m.sensitive AS m_sensitive, {since_sql} AS m_since "
             "FROM memory_protocol m JOIN facts f ON f.id = m.fact_id "
-            f"JOIN paths p ON p.id = f.path_id WHERE {_LIVE} AND {where} AND ({vis.sql}) "
+            f"JOIN paths p ON p.id = f.path_id WHERE {LIVE} AND {where} AND ({vis.sql}) "
             f"ORDER BY {since_sql}, f.id LIMIT ?",
             (*params, *vis.params, limit),
         )
@@ -241,7 +241,7 @@ class ProtocolReads(TimelineQueries):
         reason, time and actor of the forget that took it out."""
         vis = self._scopes.get(scope)
         rows = self._rows(
-            f"SELECT {_FACT_COLS}, e.reason AS e_reason, e.actor AS e_actor, "
+            f"SELECT {FACT_COLS}, e.reason AS e_reason, e.actor AS e_actor, "
             "e.recorded_at AS e_at FROM facts f JOIN paths p ON p.id = f.path_id "
             "JOIN events e ON e.position = (SELECT max(position) FROM events "
             "WHERE stream_id = f.id AND +type = 'FactForgotten') "  # the stream's index
@@ -276,7 +276,7 @@ class ProtocolReads(TimelineQueries):
         vis = self._scopes.get(scope)
         rows = self._rows(
             "SELECT count(*) FROM facts f INDEXED BY facts_pinned JOIN paths p ON p.id = f.path_id "
-            f"WHERE f.pinned = 1 AND {_LIVE} AND ({vis.sql})",
+            f"WHERE f.pinned = 1 AND {LIVE} AND ({vis.sql})",
             tuple(vis.params),
         )
         return int(rows[0][0])
@@ -306,8 +306,8 @@ class ProtocolReads(TimelineQueries):
         cascade's anchors, decision 0095)."""
         vis = self._scopes.get(scope)
         rows = self._rows(
-            f"SELECT {_FACT_COLS} FROM facts f INDEXED BY facts_pinned "
-            f"JOIN paths p ON p.id = f.path_id WHERE f.pinned = 1 AND {_LIVE} AND ({vis.sql}) "
+            f"SELECT {FACT_COLS} FROM facts f INDEXED BY facts_pinned "
+            f"JOIN paths p ON p.id = f.path_id WHERE f.pinned = 1 AND {LIVE} AND ({vis.sql}) "
             "ORDER BY f.seq LIMIT ?",
             (*vis.params, limit),
         )

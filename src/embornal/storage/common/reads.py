@@ -18,6 +18,7 @@ from embornal.domain.facts.tags import Tag
 from embornal.errors import AmbiguousId, NotFound
 from embornal.storage.common import kind_views
 from embornal.storage.common.access import ScopeCache, Visibility
+from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.sqlite import access_reads as access
 
 if TYPE_CHECKING:
@@ -27,10 +28,9 @@ if TYPE_CHECKING:
     from embornal.domain.facts.fact import Fact
     from embornal.storage.contract.store import PathRow
 
-__all__ = ["FACT_COLS", "StoreReads"]
+__all__ = ["StoreReads"]
 
 #: The columns of a fact read now: its row and its tags.
-FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 
 
 class StoreReads:

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.text import fts_query
-from embornal.storage.common import context, kind_views
+from embornal.storage.common import context
+from embornal.storage.common.context import LIVE
+from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.contract.timeline import TimelineRow
 
 if TYPE_CHECKING:
@@ -25,9 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CONTEXT_COLS", "TimelineQueries", "filters", "rows_to_timeline"]
 
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 CONTEXT_COLS = "m.event_at AS m_event_at, m.session AS m_session, m.session_position AS m_position"
-_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 #: Forgotten memories too (not purged ones, whose text is gone).
 _KEPT = f"f.purged_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 
@@ -86,12 +86,12 @@ class TimelineQueries:
         include_forgotten: bool = False,
     ) -> list[TimelineRow]:
         vis = self._scopes.get(scope)
-        live = _KEPT if include_forgotten else _LIVE
+        live = _KEPT if include_forgotten else LIVE
         d = " DESC" if descending else ""
         where, params = filters(session, start, end)
         index = "memory_protocol_session" if session is not None else "memory_protocol_event"
         known = self._timeline(
-            f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY {index} "
+            f"SELECT {FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY {index} "
             "JOIN facts f ON f.id = m.fact_id JOIN paths p ON p.id = f.path_id "
             f"WHERE m.event_at IS NOT NULL AND {' AND '.join([*where, live])} AND ({vis.sql}) "
             f"ORDER BY m.event_at{d}, m.session_position{d}, f.seq{d} LIMIT ?",
@@ -102,7 +102,7 @@ class TimelineQueries:
             return known
         if session is not None:  # one session's unknown times, by position
             sql = (
-                f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY "
+                f"SELECT {FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY "
                 "memory_protocol_session JOIN facts f ON f.id = m.fact_id "
                 "JOIN paths p ON p.id = f.path_id WHERE m.session = ? AND m.event_at IS NULL "
                 f"AND {live} AND ({vis.sql}) ORDER BY m.session_position{d}, f.seq{d} LIMIT ?"
@@ -110,7 +110,7 @@ class TimelineQueries:
             params = [session]
         else:  # walked from the facts in record order, stopping at the limit
             sql = (
-                f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM facts f CROSS JOIN memory_protocol m "
+                f"SELECT {FACT_COLS}, {CONTEXT_COLS} FROM facts f CROSS JOIN memory_protocol m "
                 "ON m.fact_id = f.id JOIN paths p ON p.id = f.path_id "
                 f"WHERE m.event_at IS NULL AND {live} AND ({vis.sql}) ORDER BY f.seq{d} LIMIT ?"
             )
@@ -131,10 +131,10 @@ class TimelineQueries:
         vis = self._scopes.get(scope)
         where, params = filters(session, start, end)
         return self._timeline(
-            f"SELECT {_FACT_COLS}, {CONTEXT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
+            f"SELECT {FACT_COLS}, {CONTEXT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
             "JOIN facts f ON f.seq = facts_fts.rowid JOIN memory_protocol m ON m.fact_id = f.id "
             f"JOIN paths p ON p.id = f.path_id WHERE facts_fts MATCH ? AND "
-            f"{' AND '.join([*where, _LIVE])} AND ({vis.sql}) ORDER BY rank, f.seq DESC LIMIT ?",
+            f"{' AND '.join([*where, LIVE])} AND ({vis.sql}) ORDER BY rank, f.seq DESC LIMIT ?",
             (fts_query(list(terms)), *params, *vis.params, limit),
             vis,
             ranked=True,
@@ -145,10 +145,10 @@ class TimelineQueries:
     ) -> list[TimelineRow]:
         vis = self._scopes.get(scope)
         return self._timeline(
-            f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY "
+            f"SELECT {FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY "
             "memory_protocol_session JOIN facts f ON f.id = m.fact_id "
             "JOIN paths p ON p.id = f.path_id WHERE m.session = ? AND m.session_position "
-            f"BETWEEN ? AND ? AND {_LIVE} AND ({vis.sql}) ORDER BY m.session_position, f.seq "
+            f"BETWEEN ? AND ? AND {LIVE} AND ({vis.sql}) ORDER BY m.session_position, f.seq "
             "LIMIT ?",
             (session, low, high, *vis.params, limit),
             vis,
@@ -160,9 +160,9 @@ class TimelineQueries:
         vis = self._scopes.get(scope)
         marks = ", ".join("?" * len(fact_ids))
         return self._timeline(
-            f"SELECT {_FACT_COLS}, {CONTEXT_COLS} FROM facts f LEFT JOIN memory_protocol m "
+            f"SELECT {FACT_COLS}, {CONTEXT_COLS} FROM facts f LEFT JOIN memory_protocol m "
             f"ON m.fact_id = f.id JOIN paths p ON p.id = f.path_id WHERE f.id IN ({marks}) "
-            f"AND {_LIVE} AND ({vis.sql}) ORDER BY f.seq",
+            f"AND {LIVE} AND ({vis.sql}) ORDER BY f.seq",
             (*fact_ids, *vis.params),
             vis,
         )

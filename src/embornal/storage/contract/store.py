@@ -437,12 +437,14 @@ class Admin(Protocol):
 
 
 @runtime_checkable
-class PastReads(Protocol):
+class PastReads(KindQueries, KeywordSearch, VectorSearch, Protocol):
     """The memory as it was at one past time (decision 0041): the reads recall, cat, ls,
     tree, show and find make, answered from intervals kept in the projections (never a
     replay). A fact not yet stored then, or purged since, is absent; the read scope is
     applied as the rules and tags are now (decision 0042). Each method means what the
-    :class:`Store` method of its name means, at that time."""
+    :class:`Store` method of its name means, at that time: ``find_by_kind``
+    (:class:`KindQueries`), the keyword search (:class:`KeywordSearch`) and the vector
+    search (:class:`VectorSearch`) are theirs, over the facts live then."""
 
     at: datetime
 
@@ -472,44 +474,7 @@ class PastReads(Protocol):
         """The fact's evidence given by then, oldest first."""
         ...
 
-    def find_by_kind(
-        self,
-        kind: str,
-        conditions: Sequence[Condition],
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-        limit: int = 1000,
-    ) -> list[Fact]: ...
-
     def subtree(self, path: str, scope: ReadScope = EVERYTHING) -> list[PathRow]: ...
-
-    def keyword_search(
-        self,
-        terms: list[str],
-        candidates: int,
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-        include_superseded: bool = False,
-    ) -> list[tuple[Fact, float]]: ...
-
-    def term_df(self, terms: Sequence[str]) -> dict[str, int]: ...
-
-    def doc_count(self) -> int: ...
-
-    def vector_search(
-        self,
-        query: bytes,
-        candidates: int,
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-    ) -> list[tuple[Fact, float]]: ...
-
-    def has_vector_index(self) -> bool: ...
-
-    def reads_aside(self) -> bool: ...
 
 
 @runtime_checkable

@@ -30,8 +30,9 @@ from embornal.errors import EmbornalError, StorageError
 from embornal.storage.common import kind_views
 from embornal.storage.common.access import ScopeCache, Visibility
 from embornal.storage.common.eventlog import expecting
+from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.parts import CommonParts
-from embornal.storage.common.reads import FACT_COLS, StoreReads
+from embornal.storage.common.reads import StoreReads
 from embornal.storage.contract.store import FactVector, Redaction, SpineRow
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from embornal.storage.common import kind_views, timeline
+from embornal.storage.common import timeline
+from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.protocol import ProtocolReads
 from embornal.storage.contract.timeline import TimelineRow
 from embornal.storage.postgres import keyword
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
     from embornal.domain.access.scope import ReadScope
 
 __all__ = ["PgTimeline"]
-
-_FACT_COLS = f"{kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL}"
 
 
 class PgTimeline(ProtocolReads):
@@ -47,7 +46,7 @@ class PgTimeline(ProtocolReads):
             list(terms),
             limit,
             (" AND ".join([*where, self._live(), f"({vis.sql})"]), (*params, *vis.params)),
-            f"{_FACT_COLS}, {timeline.CONTEXT_COLS}",
+            f"{FACT_COLS}, {timeline.CONTEXT_COLS}",
             join="JOIN memory_protocol m ON m.fact_id = f.id",
         )
         return timeline.rows_to_timeline(rows, self._facts(rows, vis), ranked=True)

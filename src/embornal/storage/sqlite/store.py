@@ -25,8 +25,10 @@ from embornal.domain.recall import keyword_bound
 from embornal.domain.recall.text import fts_query
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.access import ALL_VISIBLE, ScopeCache, Visibility
+from embornal.storage.common.context import LIVE
 from embornal.storage.common.eventlog import expecting
-from embornal.storage.common.reads import FACT_COLS, StoreReads
+from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.reads import StoreReads
 from embornal.storage.contract.store import FactVector, PathRow, SpineRow
 from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vectors
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect, translate
@@ -46,7 +48,6 @@ PURGE_PENDING_KEY = "purge_compaction_pending"
 T = TypeVar("T")
 
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
-_LIVE = f"f.deleted_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIRED}"
 _ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
 
 
@@ -209,7 +210,7 @@ class SqliteStore(Parts, StoreReads):
         return self._read(lambda conn: list(conn.execute(sql, tuple(params)).fetchall()))
 
     def _live(self) -> str:
-        return _LIVE
+        return LIVE
 
     def _ids_in(self, fact_ids: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
         return f"f.id IN ({','.join('?' * len(fact_ids))})", tuple(fact_ids)
@@ -241,7 +242,7 @@ class SqliteStore(Parts, StoreReads):
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
         sql, params = kind_views.find_page_sql(
-            kind, conditions, FACT_COLS, _LIVE, f"{under_sql} AND ({vis.sql})"
+            kind, conditions, FACT_COLS, LIVE, f"{under_sql} AND ({vis.sql})"
         )
         return self._facts(self._rows(sql, (*params, *under_params, *vis.params, limit)), vis)
 
@@ -272,7 +273,7 @@ class SqliteStore(Parts, StoreReads):
                 under=under,
                 include_superseded=include_superseded,
                 fact_cols=FACT_COLS,
-                live=_LIVE,
+                live=LIVE,
             )
             bound = None  # past its widest window: FTS5's exact ranking
         if rows is None:
@@ -284,7 +285,7 @@ class SqliteStore(Parts, StoreReads):
                 under=under,
                 include_superseded=include_superseded,
                 fact_cols=FACT_COLS,
-                live=_LIVE,
+                live=LIVE,
                 bound=bound,
             )
         facts = self._facts(rows, vis)
@@ -318,7 +319,7 @@ class SqliteStore(Parts, StoreReads):
         self, scope: ReadScope = EVERYTHING, *, under: str | None = None
     ) -> list[SpineRow]:
         """The staleness inputs of every live fact in scope, oldest first."""
-        return kind_views.spine_rows(self._rows, self._scopes.get(scope), _under_sql(under), _LIVE)
+        return kind_views.spine_rows(self._rows, self._scopes.get(scope), _under_sql(under), LIVE)
 
     def neighbours(
         self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
@@ -346,7 +347,7 @@ class SqliteStore(Parts, StoreReads):
 
         vis = self._scopes.get(scope)
         under_sql, under_params = _under_sql(under)
-        where, params = f"{_LIVE} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params)
+        where, params = f"{LIVE} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params)
         recent_of = None
         if under_params:  # a subtree: the walk of the anchor index kept to its paths
             recent_of = partial(
@@ -386,7 +387,7 @@ class SqliteStore(Parts, StoreReads):
             query,
             candidates,
             (
-                f"f.embedding IS NOT NULL AND {_LIVE} AND {under_sql} AND ({vis.sql})",
+                f"f.embedding IS NOT NULL AND {LIVE} AND {under_sql} AND ({vis.sql})",
                 (*under_params, *vis.params),
             ),
             fact_cols=FACT_COLS,

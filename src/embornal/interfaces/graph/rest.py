@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -13,7 +12,6 @@ from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _O
 
 __all__ = [
     "BY_OUTPUT",
-    "HTTP",
     "REQUESTS",
     "LinkGraphOut",
     "LinkIn",
@@ -131,18 +129,10 @@ class MergeIn(_In):
     )
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
-    # name: (answer model, query or body model, or the name of the one made, envelope)
-}
-"""The graph's routes answered otherwise than by their output: none (decision 0184)."""
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Link": LinkOut,
     "LinkGraph": LinkGraphOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "link": LinkIn,
@@ -150,5 +140,3 @@ REQUESTS: dict[str, RequestModel] = {
     "links": LinksQuery,
     "merge": MergeIn,
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
+from embornal.interfaces.graph.catalog import INVERSE_NAMES, RELATIONS
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _Out
 
@@ -20,38 +21,9 @@ __all__ = [
     "MergeIn",
 ]
 
-RelationName = Literal[
-    "about",
-    "involves",
-    "part_of",
-    "owned_by",
-    "works_at",
-    "located_in",
-    "relates_to",
-    "supersedes",
-    "derived_from",
-    "contradicts",
-]
-QueryRelation = Literal[
-    "about",
-    "involves",
-    "part_of",
-    "owned_by",
-    "works_at",
-    "located_in",
-    "relates_to",
-    "supersedes",
-    "derived_from",
-    "contradicts",
-    "subject_of",
-    "involved_in",
-    "contains",
-    "owns",
-    "employs",
-    "location_of",
-    "superseded_by",
-    "basis_of",
-]
+# The catalogue's vocabulary (its relations, then the inverse names a query may use)
+RelationName = Literal[*RELATIONS]  # type: ignore[valid-type]
+QueryRelation = Literal[*RELATIONS, *INVERSE_NAMES]  # type: ignore[valid-type]
 
 
 class LinkIn(_In):

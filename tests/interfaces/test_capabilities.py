@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -75,13 +75,26 @@ def test_every_folders_wire_shapes_are_the_wires() -> None:
 
 
 def test_every_folders_mcp_results_and_routes_are_the_transports() -> None:
-    for module in capabilities.modules("mcp_out"):
-        assert module.RESULTS.items() <= tools._RESULTS.items(), module.__name__
-        assert module.BY_OUTPUT.items() <= tools._BY_OUTPUT.items(), module.__name__
-    for module in capabilities.modules("rest"):
-        assert module.HTTP.items() <= api._HTTP.items(), module.__name__
-        assert module.BY_OUTPUT.items() <= api._BY_OUTPUT.items(), module.__name__
-        assert module.REQUESTS.items() <= api._REQUESTS.items(), module.__name__
+    merged: dict[tuple[str, str], Mapping[str, object]] = {
+        ("mcp_out", "RESULTS"): tools._RESULTS,
+        ("mcp_out", "BY_OUTPUT"): tools._BY_OUTPUT,
+        ("rest", "HTTP"): api._HTTP,
+        ("rest", "BY_OUTPUT"): api._BY_OUTPUT,
+        ("rest", "REQUESTS"): api._REQUESTS,
+    }
+    for (kind, name), into in merged.items():
+        for module in capabilities.modules(kind):
+            table = capabilities.table(module, name)
+            assert table.items() <= into.items(), f"{module.__name__}.{name}"
+
+
+def test_a_table_a_module_does_not_write_has_no_entries() -> None:
+    """A capability writes only the tables it fills (the graph answers every route by
+    its output: it has no ``HTTP``)."""
+    rest = importlib.import_module("embornal.interfaces.graph.rest")
+    assert not hasattr(rest, "HTTP")
+    assert capabilities.table(rest, "HTTP") == {}
+    assert capabilities.table(rest, "REQUESTS") is rest.REQUESTS
 
 
 @pytest.mark.parametrize("source", sorted(MACHINERY))

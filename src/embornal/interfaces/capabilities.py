@@ -10,17 +10,26 @@ every folder (decision 0177):
   that order) — read by :func:`embornal.interfaces.catalog.whole`;
 * ``wire``: ``shapes(core)`` answering its shapes and readers, given the wire's own
   helpers — read by :mod:`embornal.interfaces.wire`;
-* ``mcp_out``: ``BY_OUTPUT`` (an operation's output type: MCP output model and
-  projection) and ``RESULTS`` (operation name: the same, for an operation that answers
-  otherwise than its output's) — read by :mod:`embornal.interfaces.mcp.tools`;
-* ``rest``: ``BY_OUTPUT`` (output type: answer model; a list is sent under the route's
-  ``items``), ``HTTP`` (operation name: answer model, request model, envelope, for an
-  operation that answers otherwise than its output's) and ``REQUESTS`` (operation name:
-  the request model of one answered by its output, when not the one made from its record
-  and named after its operation id) — read by :mod:`embornal.interfaces.http.api`.
+* ``mcp_out``: ``BY_OUTPUT`` and ``RESULTS`` — read by :mod:`embornal.interfaces.mcp.tools`;
+* ``rest``: ``BY_OUTPUT``, ``HTTP`` and ``REQUESTS`` — read by
+  :mod:`embornal.interfaces.http.api`.
+
+What the tables of ``mcp_out`` and ``rest`` hold (decision 0184):
+
+* ``BY_OUTPUT`` (output type: answer): what a tool gives the model (MCP output model and
+  projection), or the answer model of a route (REST; a list is sent under the route's
+  ``items``), for every operation whose output is of that type, whatever its folder,
+  unless ``RESULTS`` or ``HTTP`` answers it otherwise;
+* ``RESULTS`` (operation name: MCP output model and projection) and ``HTTP`` (operation
+  name: answer model, query or body model or the name of the one made, envelope): an
+  operation that answers otherwise than its output's;
+* ``REQUESTS`` (operation name: query or body model, the name of the one made, or None
+  for none): the request model of a route answered by its output, where it is not the
+  one made from the record and named after the operation id.
 
 An output type's answer is declared once, in the folder of the capability it belongs to,
-and serves every operation of that type in any folder (decision 0184).
+and serves every operation of that type in any folder. A module writes only the tables it
+fills: a table it lacks has no entries (:func:`table`).
 
 A new capability adds its folder and nothing else. Listing the folders reads the file
 system only: no capability module (nor its package) is imported to be listed, so a
@@ -36,7 +45,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any, TypeVar
 
-__all__ = ["TRANSPORTS", "having", "merged", "modules"]
+__all__ = ["TRANSPORTS", "having", "merged", "modules", "table"]
 
 _V = TypeVar("_V")
 
@@ -80,15 +89,22 @@ def modules(kind: str) -> tuple[ModuleType, ...]:
     return tuple(importlib.import_module(f"{__package__}.{name}.{kind}") for name in having(kind))
 
 
+def table(module: ModuleType, name: str) -> Mapping[str, Any]:
+    """The table ``name`` of a capability's module: empty if the module writes none."""
+    found: Mapping[str, Any] = getattr(module, name, {})
+    return found
+
+
 def merged(kind: str, name: str, core: Mapping[str, _V]) -> dict[str, _V]:
     """``core`` and the table ``name`` (operation name or output type: entry) of each
     capability's module ``kind``, in one dict: e.g. ``merged("mcp_out", "RESULTS", core)``.
-    A key given an entry twice is a mistake, refused (``ValueError``)."""
+    A module without the table adds nothing. A key given an entry twice is a mistake,
+    refused (``ValueError``)."""
     out = dict(core)
     for module in modules(kind):
-        table: Mapping[str, Any] = getattr(module, name)
-        twice = out.keys() & table.keys()
+        entries = table(module, name)
+        twice = out.keys() & entries.keys()
         if twice:
             raise ValueError(f"{module.__name__}.{name} gives {sorted(twice)} again")
-        out.update(table)
+        out.update(entries)
     return out

@@ -98,5 +98,3 @@ BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
         lambda r, a: FramesOut(frames=[FrameOut(frame=f.frame, memories=f.memories) for f in r]),
     ),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -1,12 +1,9 @@
 """The REST models and answers of canon, frames and declared conflicts (decisions
-0078–0080): its answers by output type (``BY_OUTPUT``), by operation where a route
-answers otherwise (``HTTP``: answer model, query or body model, envelope) and the
-request models of the others (``REQUESTS``), merged into :mod:`.api`'s tables. Frames
-are filters, not access boundaries."""
+0078–0080) and its tables ``BY_OUTPUT`` and ``REQUESTS`` (what they hold:
+:mod:`embornal.interfaces.capabilities`). Frames are filters, not access boundaries."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated
 
 from pydantic import BaseModel, Field
@@ -15,7 +12,7 @@ from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import FactOut, Time, _In, _Out
 
-__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS"]
+__all__ = ["BY_OUTPUT", "REQUESTS"]
 
 _Label = Annotated[str, Field(min_length=1, max_length=200)]
 _Id = Annotated[str, Field(min_length=1, max_length=64, description="A memory id (or prefix).")]
@@ -91,8 +88,6 @@ class MarkConflictIn(_In):
     reason: _Why
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., object]]] = {}
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "CanonRemoval": CanonRemovalOut,
     "CanonEntry": CanonEntryOut,
@@ -100,9 +95,6 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
     "list[ScopeInUse]": ScopesOut,
     "list[FrameInUse]": FramesOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "decanonize": DecanonizeIn,
@@ -113,5 +105,3 @@ REQUESTS: dict[str, RequestModel] = {
     "active_scopes": None,
     "list_frames": None,
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

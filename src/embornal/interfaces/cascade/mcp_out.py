@@ -138,5 +138,3 @@ RESULTS: dict[str, tuple[type[BaseModel], Project]] = {
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
     "Cascade": (CascadeOut, cascade_out),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -1,13 +1,10 @@
-"""The REST models and answers of the recall cascade (decisions 0095-0097): its answers by
-output type (``BY_OUTPUT``), by operation where a route answers otherwise (``HTTP``:
-answer model, query or body model, envelope) and the request models of the others
-(``REQUESTS``), merged into :mod:`.api`'s tables. Routes ``GET /recall/cascade``,
-``GET /search`` and ``GET /search/archive``."""
+"""The REST models and answers of the recall cascade (decisions 0095-0097) and its tables
+``BY_OUTPUT`` and ``REQUESTS`` (what they hold: :mod:`embornal.interfaces.capabilities`).
+Routes ``GET /recall/cascade``, ``GET /search`` and ``GET /search/archive``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -19,7 +16,7 @@ from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import FactOut, Limit, RecallHitOut, _In, _Out
 from embornal.interfaces.narratives.rest import NarrativeOut, NarrativeReviewOut
 
-__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "CascadeOut"]
+__all__ = ["BY_OUTPUT", "REQUESTS", "CascadeOut"]
 
 _Label = Field(None, min_length=1, max_length=200)
 _Mode = Literal["auto", "keyword", "vector", "hybrid"]
@@ -97,19 +94,12 @@ class ArchiveQuery(_In):
     under: _Under = None
 
 
-HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {}
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Cascade": CascadeOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "recall_cascade": CascadeQuery,
     "search": SearchQuery,
     "search_archive": ArchiveQuery,
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

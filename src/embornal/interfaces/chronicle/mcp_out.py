@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["BY_OUTPUT", "RESULTS", "AuditOut"]
+__all__ = ["BY_OUTPUT", "AuditOut"]
 
 
 class AuditEntryOut(BaseModel):
@@ -54,10 +54,6 @@ class AuditOut(RootModel[list[AuditEntryOut]]):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {}
-
 BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "list[AuditEntry]": (AuditOut, lambda r, a: AuditOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -1,19 +1,15 @@
 """The REST models and answers of the history protocol facade's operations (decision
-0084): its answers by output type (``BY_OUTPUT``), by operation where a route answers
-otherwise (``HTTP``: answer model, query or body model, envelope) and the request models
-of the others (``REQUESTS``), merged into :mod:`.api`'s tables."""
+0084) and its tables ``BY_OUTPUT`` and ``REQUESTS`` (what they hold:
+:mod:`embornal.interfaces.capabilities`)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _Out
 
-__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "AuditEntryOut", "AuditOut"]
+__all__ = ["BY_OUTPUT", "REQUESTS", "AuditEntryOut", "AuditOut"]
 
 
 class AuditEntryOut(_Out):
@@ -41,17 +37,10 @@ class AuditOut(_Out):
     entries: list[AuditEntryOut]
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {}
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "list[AuditEntry]": AuditOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "audit_log": "AuditQuery",
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -283,5 +283,3 @@ BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
     "ClaimRecord": (ClaimOut, lambda r, a: ClaimOut.of(r)),
     "ClaimList": (ClaimsOut, lambda r, a: ClaimsOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -1,12 +1,11 @@
 """The REST models and answers of the claims ledger (docs/model.md, Claims; decisions 0081–0083):
 each answer model re-serializes the wire shape of :mod:`embornal.interfaces.claims.wire`
-field for field; :data:`BY_OUTPUT`, :data:`HTTP` and :data:`REQUESTS` are merged into
-:mod:`.api`'s tables (decision 0184)."""
+field for field; :data:`BY_OUTPUT` and :data:`REQUESTS` are merged into :mod:`.api`'s
+tables (decision 0184; what they hold: :mod:`embornal.interfaces.capabilities`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
@@ -14,7 +13,7 @@ from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import Time, _In, _Out
 
-__all__ = ["BY_OUTPUT", "HTTP", "REQUESTS", "ClaimListOut", "ClaimOut"]
+__all__ = ["BY_OUTPUT", "REQUESTS", "ClaimListOut", "ClaimOut"]
 
 _Text = Annotated[str | None, Field(None, max_length=MAX_REASON_LENGTH)]
 _Label = Annotated[str | None, Field(None, max_length=500)]
@@ -132,15 +131,10 @@ class ReviseClaimIn(_In):
     valid_until: _When = None
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {}
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "ClaimRecord": ClaimOut,
     "ClaimList": ClaimListOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "create_claim": CreateClaimIn,
@@ -151,5 +145,3 @@ REQUESTS: dict[str, RequestModel] = {
     "retract_evidence": "ClaimReasonIn",
     "inspect_claim": "ClaimQuery",
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -72,5 +72,3 @@ RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Any
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Any]]] = {
     "ConflictRecord": (ConflictOut, lambda r, a: ConflictOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

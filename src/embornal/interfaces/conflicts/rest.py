@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, StrictBool
 
@@ -13,7 +12,6 @@ from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
 
 __all__ = [
     "BY_OUTPUT",
-    "HTTP",
     "REQUESTS",
     "ConflictOut",
     "ConflictsOut",
@@ -73,18 +71,10 @@ class ResolveIn(_In):
     reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
-    # name: (answer model, query or body model, or the name of the one made, envelope)
-}
-"""The conflict queue's routes answered otherwise than by their output: none (decision 0184)."""
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "ConflictRecord": ConflictOut,
     "list[ConflictRecord]": ConflictsOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "conflicts": ConflictsQuery,
@@ -92,5 +82,3 @@ REQUESTS: dict[str, RequestModel] = {
     "resolve_conflict": ResolveIn,
     "scan_conflicts": "ScanIn",
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -14,7 +14,6 @@ from embornal.interfaces.mcp.schemas import KEPT_NULL
 
 __all__ = [
     "BY_OUTPUT",
-    "RESULTS",
     "LinkOut",
     "LinkRecordOut",
     "LinksOut",
@@ -141,12 +140,7 @@ class MemoryLinksOut(LinksOut):
         return cls(**dict(out), links=[LinkRecordOut.of_record(r) for r in graph.links])
 
 
-RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {}
-"""What the graph's tools give the model, by operation (decision 0177)."""
-
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {
     "Link": (LinkOut, lambda r, a: LinkOut.of(r)),
     "LinkGraph": (LinksOut, lambda r, a: LinksOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
+from embornal.interfaces.graph.catalog import INVERSE_NAMES, RELATIONS
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _Out
 
 __all__ = [
     "BY_OUTPUT",
-    "HTTP",
     "REQUESTS",
     "LinkGraphOut",
     "LinkIn",
@@ -22,38 +21,9 @@ __all__ = [
     "MergeIn",
 ]
 
-RelationName = Literal[
-    "about",
-    "involves",
-    "part_of",
-    "owned_by",
-    "works_at",
-    "located_in",
-    "relates_to",
-    "supersedes",
-    "derived_from",
-    "contradicts",
-]
-QueryRelation = Literal[
-    "about",
-    "involves",
-    "part_of",
-    "owned_by",
-    "works_at",
-    "located_in",
-    "relates_to",
-    "supersedes",
-    "derived_from",
-    "contradicts",
-    "subject_of",
-    "involved_in",
-    "contains",
-    "owns",
-    "employs",
-    "location_of",
-    "superseded_by",
-    "basis_of",
-]
+# The catalogue's vocabulary (its relations, then the inverse names a query may use)
+RelationName = Literal[*RELATIONS]  # type: ignore[valid-type]
+QueryRelation = Literal[*RELATIONS, *INVERSE_NAMES]  # type: ignore[valid-type]
 
 
 class LinkIn(_In):
@@ -131,18 +101,10 @@ class MergeIn(_In):
     )
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
-    # name: (answer model, query or body model, or the name of the one made, envelope)
-}
-"""The graph's routes answered otherwise than by their output: none (decision 0184)."""
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Link": LinkOut,
     "LinkGraph": LinkGraphOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "link": LinkIn,
@@ -150,5 +112,3 @@ REQUESTS: dict[str, RequestModel] = {
     "links": LinksQuery,
     "merge": MergeIn,
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -188,5 +188,3 @@ BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "list[DueMemory]": (DueMemoriesOut, lambda r, a: DueMemoriesOut.of(r)),
     "list[ForgottenMemory]": (ForgottenOut, lambda r, a: ForgottenOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, RootModel
 
 from embornal.interfaces.mcp.schemas import KEPT_NULL
 
-__all__ = ["BY_OUTPUT", "RESULTS", "NarrativeOut", "NarrativeViewOut"]
+__all__ = ["BY_OUTPUT", "NarrativeOut", "NarrativeViewOut"]
 
 
 class IssueOut(BaseModel):
@@ -168,12 +168,8 @@ class CurrentOut(RootModel[NarrativeViewOut | None]):
 
 _Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-RESULTS: dict[str, tuple[type[BaseModel], _Project]] = {}
-
 BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     "Narrative": (NarrativeOut, lambda r, a: NarrativeOut.of(r)),
     "list[Narrative]": (HistoryListOut, lambda r, a: HistoryListOut.of(r)),
     "NarrativeView": (CurrentOut, lambda r, a: CurrentOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

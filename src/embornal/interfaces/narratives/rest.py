@@ -1,12 +1,8 @@
-"""The REST models and answers of narrative accounts (decisions 0085–0087): its answers by
-output type (``BY_OUTPUT``), by operation where a route answers otherwise (``HTTP``:
-answer model, query or body model, envelope) and the request models of the others
-(``REQUESTS``), merged into :mod:`.api`'s tables. Routes under ``/narratives``."""
+"""The REST models and answers of narrative accounts (decisions 0085–0087) and its tables
+``BY_OUTPUT`` and ``REQUESTS`` (what they hold: :mod:`embornal.interfaces.capabilities`).
+Routes under ``/narratives``."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -16,7 +12,6 @@ from embornal.interfaces.http.schemas import Time, _In, _Out
 
 __all__ = [
     "BY_OUTPUT",
-    "HTTP",
     "REQUESTS",
     "NarrateIn",
     "NarrativeOut",
@@ -106,16 +101,11 @@ class NarrateIn(_In):
     security_sensitive: bool = Field(False, strict=True)
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {}
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Narrative": NarrativeOut,
     "list[Narrative]": NarrativesOut,
     "NarrativeView": NarrativeViewOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "narrate": NarrateIn,
@@ -124,5 +114,3 @@ REQUESTS: dict[str, RequestModel] = {
     "list_narratives": "ListQuery",
     "current_narrative": "CurrentQuery",
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

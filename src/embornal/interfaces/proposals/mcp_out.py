@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from embornal.interfaces.mcp.results import iso
 
-__all__ = ["BY_OUTPUT", "RESULTS", "ProposalOut", "ProposalsOut", "RetentionOut"]
+__all__ = ["BY_OUTPUT", "ProposalOut", "ProposalsOut", "RetentionOut"]
 
 
 class ItemOut(BaseModel):
@@ -134,12 +134,8 @@ class RetentionOut(BaseModel):
 
 Project = Callable[[Any, Mapping[str, Any]], BaseModel]
 
-RESULTS: dict[str, tuple[type[BaseModel], Project]] = {}
-
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Project]] = {
     "Proposal": (ProposalOut, lambda r, a: ProposalOut.of(r)),
     "list[ProposalSummary]": (ProposalsOut, lambda r, a: ProposalsOut.of(r)),
     "list[RetentionScore]": (RetentionOut, lambda r, a: RetentionOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

@@ -1,10 +1,9 @@
 """The REST models of proposals and retention (decisions 0055–0057), and what the API adds
-to their catalogue records: :data:`BY_OUTPUT`, :data:`HTTP` (answer model, query or body
-model, envelope) and :data:`REQUESTS`, merged into :mod:`embornal.interfaces.http.api`."""
+to their catalogue records: :data:`BY_OUTPUT` and :data:`REQUESTS`, merged into
+:mod:`embornal.interfaces.http.api` (what they hold: :mod:`embornal.interfaces.capabilities`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, Strict
@@ -16,7 +15,6 @@ from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
 
 __all__ = [
     "BY_OUTPUT",
-    "HTTP",
     "REQUESTS",
     "ApproveIn",
     "EditIn",
@@ -166,17 +164,12 @@ class EditIn(_In):
     )
 
 
-HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[..., Any]]] = {}
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Proposal": ProposalOut,
     "list[ProposalSummary]": ProposalsOut,
     "list[RetentionScore]": RetentionOut,
     "PruneResult": PruneOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "propose": ProposeIn,
@@ -188,5 +181,3 @@ REQUESTS: dict[str, RequestModel] = {
     "proposals": ProposalsQuery,
     "retention": "RetentionQuery",
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -38,5 +38,3 @@ RESULTS: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], Bas
 BY_OUTPUT: dict[str, tuple[type[BaseModel], Callable[[Any, Mapping[str, Any]], BaseModel]]] = {
     "list[DueFact]": (DueOut, lambda r, a: DueOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

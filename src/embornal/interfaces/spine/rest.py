@@ -86,9 +86,6 @@ HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]]
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "list[DueFact]": DueOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "confirm": ConfirmIn,
@@ -100,5 +97,3 @@ REQUESTS: dict[str, RequestModel] = {
     "set_lifetime": "LifetimeIn",
     "due": DueQuery,
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -98,5 +98,3 @@ BY_OUTPUT: dict[str, tuple[type[BaseModel], _Project]] = {
     ),
     "list[HistoryHit]": (HistoryHitsOut, lambda r, a: HistoryHitsOut.of(r)),
 }
-"""What a tool gives the model by its operation's output, whatever its folder, unless
-``RESULTS`` gives the operation an answer of its own (decision 0184)."""

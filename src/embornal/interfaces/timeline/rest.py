@@ -1,13 +1,11 @@
-"""The REST models and answers of the timeline's operations (decisions 0088–0090): its
-answers by output type (``BY_OUTPUT``), by operation where a route answers otherwise
-(``HTTP``: answer model, query or body model, envelope) and the request models of the
-others (``REQUESTS``), merged into :mod:`.api`'s tables. The link tools answer as
-``link`` and ``links`` do (by their output)."""
+"""The REST models and answers of the timeline's operations (decisions 0088–0090) and its
+tables ``BY_OUTPUT`` and ``REQUESTS`` (what they hold:
+:mod:`embornal.interfaces.capabilities`). The link tools answer as ``link`` and ``links``
+do (by their output)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,7 +16,6 @@ from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, Time, _
 
 __all__ = [
     "BY_OUTPUT",
-    "HTTP",
     "REQUESTS",
     "HistoryHitOut",
     "TimelineEntryOut",
@@ -102,15 +99,10 @@ class HistoryHitsOut(_Out):
     hits: list[HistoryHitOut]
 
 
-HTTP: dict[str, tuple[type[BaseModel], type[BaseModel] | None, Callable[[Any, Any], Any]]] = {}
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "list[TimelineEntry]": TimelineOut,
     "list[HistoryHit]": HistoryHitsOut,
 }
-"""The answer model of each route whose operation returns one of these types, unless
-``HTTP`` answers it otherwise; a list is sent under the route's ``items`` (decision
-0184)."""
 
 REQUESTS: dict[str, RequestModel] = {
     "set_history_context": ContextIn,
@@ -120,5 +112,3 @@ REQUESTS: dict[str, RequestModel] = {
     "timeline": TimelineQuery,
     "search_history": SearchHistoryQuery,
 }
-"""The query or body model of each route answered by its output, where it is not the one
-made from the record and named after the operation id (decision 0184)."""

@@ -288,20 +288,9 @@ class Memory:
         """Store many facts in one transaction: all, or none."""
         return facts.store_many(self._ctx, items, reason=reason)
 
-    @declares((need("fact_id", "write", "delete"), need(NEW, "create")))
-    def supersede(
-        self,
-        fact_id: str,
-        content: str,
-        *,
-        tags: Sequence[str] | Mapping[str, str] | None = None,
-        reason: str | None = None,
-        at: datetime | str | None = None,
-        kind: str | None = None,
-        attributes: Mapping[str, object] | None = None,
-    ) -> Fact:
-        """Correct a fact: a new one on its path points at it (kind, attributes kept)."""
-        return facts.supersede(self._ctx, fact_id, content, tags, reason, at, kind, attributes)
+    supersede = use_case(
+        lambda: facts.supersede, (need("fact_id", "write", "delete"), need(NEW, "create"))
+    )
 
     @declares(REWRITES)
     def update(

@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from embornal.adapters.embeddings.quantize import INT8_FILE, quantize_int8
-from embornal.errors import EmbeddingError, InvalidInput, NotFound
+from embornal.errors import ConfigError, EmbeddingError, InvalidInput, NotFound
 
 __all__ = [
     "DEFAULT_ENDPOINT",
@@ -41,6 +41,7 @@ __all__ = [
     "CachedModel",
     "ModelSpec",
     "ProgressCallback",
+    "configured_model_dir",
     "download_file",
     "download_model",
     "hub_endpoint",
@@ -143,6 +144,18 @@ def models_root(cache_dir: Path) -> Path:
 def model_dir(cache_dir: Path, repo: str) -> Path:
     """The directory that holds (or will hold) ``repo``'s files."""
     return models_root(cache_dir) / _dir_name(repo)
+
+
+def configured_model_dir(cache_dir: Path, name: str, section: str) -> Path:
+    """:func:`model_dir` of the model ``section.model`` names (:class:`ConfigError` when it
+    names none)."""
+    try:
+        return model_dir(cache_dir, name)
+    except InvalidInput as e:
+        raise ConfigError(
+            f"{section}.model is not a model name: {name!r}",
+            hint=f"Name a hub model as owner/name, or set {section}.model_path to a directory.",
+        ) from e
 
 
 def is_model_cached(cache_dir: Path, spec: ModelSpec) -> bool:

@@ -26,15 +26,15 @@ from embornal.adapters.embeddings.base import EmbeddingProvider, width_mismatch
 from embornal.adapters.embeddings.download import (
     ModelSpec,
     ProgressCallback,
+    configured_model_dir,
     download_model,
     is_model_cached,
-    model_dir,
     resolve_onnx_spec,
 )
 from embornal.adapters.embeddings.onnx import OnnxEmbedder, find_model_files
 from embornal.adapters.embeddings.openai_compat import OpenAICompatEmbedder
 from embornal.adapters.embeddings.sentence_transformers import SentenceTransformerEmbedder
-from embornal.errors import ConfigError, EmbeddingError, InvalidInput
+from embornal.errors import ConfigError, EmbeddingError
 
 __all__ = ["DEFAULT_MODEL", "DEFAULT_MODEL_NAME", "PROVIDERS", "build_provider"]
 
@@ -124,13 +124,7 @@ def _onnx_available() -> bool:
 
 def _cached_model_dir(cache_dir: Path, name: str) -> Path | None:
     """The cache directory of ``name`` if its ONNX files are all there."""
-    try:
-        directory = model_dir(cache_dir, name)
-    except InvalidInput as e:
-        raise ConfigError(
-            f"embedding.model is not a model name: {name!r}",
-            hint="Name a hub model as owner/name, or set embedding.model_path to a directory.",
-        ) from e
+    directory = configured_model_dir(cache_dir, name, "embedding")
     if name == DEFAULT_MODEL_NAME:
         return directory if is_model_cached(cache_dir, DEFAULT_MODEL) else None
     if not directory.is_dir():

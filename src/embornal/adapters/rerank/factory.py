@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from embornal.adapters.config import RerankConfig
-from embornal.adapters.embeddings.download import ModelSpec, is_model_cached, model_dir
+from embornal.adapters.embeddings.download import ModelSpec, configured_model_dir, is_model_cached
 from embornal.adapters.rerank.base import LazyReranker
 from embornal.adapters.rerank.onnx import OnnxReranker, find_reranker_files
-from embornal.errors import ConfigError, InvalidInput, RerankerError
+from embornal.errors import InvalidInput, RerankerError
 
 __all__ = [
     "DEFAULT_RERANKER",
@@ -48,13 +48,7 @@ def reranker_cached(cfg: RerankConfig, cache_dir: Path) -> Path | None:
         directory = Path(cfg.model_path).expanduser()
         return directory if directory.is_dir() else None
     name = _name(cfg)
-    try:
-        directory = model_dir(Path(cache_dir), name)
-    except InvalidInput as e:
-        raise ConfigError(
-            f"rerank.model is not a model name: {name!r}",
-            hint="Name a hub model as owner/name, or set rerank.model_path to a directory.",
-        ) from e
+    directory = configured_model_dir(Path(cache_dir), name, "rerank")
     if name == DEFAULT_RERANKER_NAME:
         return directory if is_model_cached(Path(cache_dir), DEFAULT_RERANKER) else None
     try:

@@ -10,8 +10,7 @@ alone); a command written here under the same name replaces the derived one.
 
 from __future__ import annotations
 
-from embornal.errors import InvalidInput
-from embornal.interfaces.cli.parser import ArgParser, Build, Commands, add_command
+from embornal.interfaces.cli.parser import ArgParser, Build, Commands, add_command, number
 
 __all__ = [
     "admin",
@@ -27,26 +26,7 @@ __all__ = [
 ]
 
 
-def _out_of_range(message: str) -> InvalidInput:
-    """A number out of its range: one line and exit 2, not argparse's usage block."""
-    return InvalidInput(message, hint="See the command's --help for the allowed range.")
-
-
-def _number(text: str, low: int, flag: str, high: int) -> int:
-    """A whole number from ``low`` to ``high``, or :class:`InvalidInput` naming ``flag``."""
-    try:
-        value = int(text)
-    except ValueError:  # also a number of more than 4300 digits
-        value = None
-    if value is None or not low <= value <= high:
-        raise _out_of_range(
-            f"{flag} must be a whole number from {low} to {high}, not {text[:40]!r}"
-        )
-    return value
-
-
-def _port(text: str) -> int:
-    return _number(text, 0, "--port", 65535)
+_port = number(0, 65535, "--port")
 
 
 def _port_arg(default: int) -> Build:

@@ -27,6 +27,7 @@ from embornal.errors import InvalidAttribute, InvalidContent, InvalidInput
 from embornal.interfaces.catalog import CORE_OPERATIONS, Input, Operation, by_name, whole
 from embornal.interfaces.catalog_types import check_inputs, resolve_call
 from embornal.interfaces.cli import handler_module
+from embornal.interfaces.cli.parser import number, out_of_range
 
 if TYPE_CHECKING:
     from embornal.interfaces.api import MemoryAPI
@@ -95,29 +96,6 @@ def flag_of(item: Input) -> list[str]:
     return [f"--{name}"]
 
 
-def _out_of_range(message: str) -> InvalidInput:
-    """A number out of its range: one line and exit 2, not argparse's usage block."""
-    return InvalidInput(message, hint="See the command's --help for the allowed range.")
-
-
-def number(low: int, high: int, flag: str) -> Callable[[str], int]:
-    """The converter of a whole number from ``low`` to ``high`` (:class:`InvalidInput`
-    naming ``flag`` otherwise)."""
-
-    def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:  # also a number of more than 4300 digits
-            value = None
-        if value is None or not low <= value <= high:
-            raise _out_of_range(
-                f"{flag} must be a whole number from {low} to {high}, not {text[:40]!r}"
-            )
-        return value
-
-    return convert
-
-
 def decimal(low: float | None, high: float | None, flag: str) -> Callable[[str], float]:
     """The converter of a number within ``low``..``high`` (either end open when None)."""
 
@@ -135,7 +113,7 @@ def decimal(low: float | None, high: float | None, flag: str) -> Callable[[str],
             ends = ("" if low is None else f" from {low:g}") + (
                 "" if high is None else f" to {high:g}"
             )
-            raise _out_of_range(f"{flag} must be a number{ends}, not {text[:40]!r}")
+            raise out_of_range(f"{flag} must be a number{ends}, not {text[:40]!r}")
         return value
 
     return convert
@@ -215,10 +193,10 @@ def _replacements(given: list[dict[str, dict[str, Any]]]) -> dict[str, dict[str,
     """The items of repeated ``--replace N=JSON`` by number (a number given twice: refused)."""
     out: dict[str, dict[str, Any]] = {}
     for one in given:
-        for number, item in one.items():
-            if number in out:
-                raise InvalidInput(f"item {number[:20]} is replaced twice; give it once")
-            out[number] = item
+        for place, item in one.items():
+            if place in out:
+                raise InvalidInput(f"item {place[:20]} is replaced twice; give it once")
+            out[place] = item
     return out
 
 
@@ -232,7 +210,7 @@ def days(high: float, flag: str) -> Callable[[str], float]:
         except ValueError:
             value = None
         if value is None or not in_range(value, high):
-            raise _out_of_range(
+            raise out_of_range(
                 f"{flag} must be a number of days above 0 and at most {high:g} "
                 f"({high / 365:g} years), not {text[:40]!r}"
             )

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from embornal.interfaces.cli.app import Context
 from embornal.interfaces.cli.progress import DownloadProgress, fmt_bytes
 from embornal.interfaces.cli.render import cell, markdown_table
+
+if TYPE_CHECKING:
+    from embornal.adapters.embeddings.download import ModelSpec
 
 __all__ = ["ls", "pull", "rm"]
 
@@ -26,25 +30,29 @@ def _cache(ctx: Context) -> Path:
     return ctx.dirs.cache_dir
 
 
-def _pull_reranker(ctx: Context) -> int:
-    """``model pull --reranker``: the cross-encoder of ``recall --rerank`` (decision 0115)."""
-    from embornal.adapters.embeddings.download import (
-        download_model,
-        list_models,
-        resolve_onnx_spec,
-    )
-    from embornal.adapters.rerank.factory import DEFAULT_RERANKER, DEFAULT_RERANKER_NAME
+def _download(ctx: Context, spec: ModelSpec, cache: Path) -> tuple[Path, int]:
+    """Download ``spec`` into ``cache``, its progress shown: its directory and size."""
+    from embornal.adapters.embeddings.download import download_model, list_models
 
-    cache = _cache(ctx)
-    configured = ctx.config.rerank.model or DEFAULT_RERANKER_NAME
-    name: str = ctx.opt("name") or configured
-    spec = DEFAULT_RERANKER if name == DEFAULT_RERANKER_NAME else resolve_onnx_spec(name)
     shown = DownloadProgress(ctx.err)
     try:
         directory = download_model(spec, cache, progress=shown)
     finally:
         shown.finish()
     size = next((m.size_bytes for m in list_models(cache) if m.path == directory), 0)
+    return directory, size
+
+
+def _pull_reranker(ctx: Context) -> int:
+    """``model pull --reranker``: the cross-encoder of ``recall --rerank`` (decision 0115)."""
+    from embornal.adapters.embeddings.download import resolve_onnx_spec
+    from embornal.adapters.rerank.factory import DEFAULT_RERANKER, DEFAULT_RERANKER_NAME
+
+    cache = _cache(ctx)
+    configured = ctx.config.rerank.model or DEFAULT_RERANKER_NAME
+    name: str = ctx.opt("name") or configured
+    spec = DEFAULT_RERANKER if name == DEFAULT_RERANKER_NAME else resolve_onnx_spec(name)
+    directory, size = _download(ctx, spec, cache)
     if ctx.json:
         ctx.emit(
             {
@@ -70,23 +78,14 @@ def pull(ctx: Context) -> int:
     """Download NAME (default: the model the config asks for) into the cache."""
     if ctx.opt("reranker"):
         return _pull_reranker(ctx)
-    from embornal.adapters.embeddings.download import (
-        download_model,
-        list_models,
-        resolve_onnx_spec,
-    )
+    from embornal.adapters.embeddings.download import resolve_onnx_spec
     from embornal.adapters.embeddings.factory import DEFAULT_MODEL, DEFAULT_MODEL_NAME
 
     cache = _cache(ctx)
     configured = _configured_model(ctx)
     name: str = ctx.opt("name") or configured or DEFAULT_MODEL_NAME
     spec = DEFAULT_MODEL if name == DEFAULT_MODEL_NAME else resolve_onnx_spec(name)
-    shown = DownloadProgress(ctx.err)
-    try:
-        directory = download_model(spec, cache, progress=shown)
-    finally:
-        shown.finish()
-    size = next((m.size_bytes for m in list_models(cache) if m.path == directory), 0)
+    directory, size = _download(ctx, spec, cache)
     if ctx.json:
         ctx.emit({"name": spec.repo, "path": directory, "size_bytes": size, "files": spec.files})
     else:

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
+from embornal.errors import InvalidInput
 from embornal.interfaces.catalog_inputs import POLICY_SHAPES
 
 __all__ = [
@@ -32,6 +33,8 @@ __all__ = [
     "add_command",
     "commands_of",
     "late_options",
+    "number",
+    "out_of_range",
 ]
 
 EXIT_CODES = """\
@@ -69,6 +72,29 @@ class UsageError(Exception):
         super().__init__(message)
         self.parser = parser
         self.message = message
+
+
+def out_of_range(message: str) -> InvalidInput:
+    """A number out of its range: one line and exit 2, not argparse's usage block."""
+    return InvalidInput(message, hint="See the command's --help for the allowed range.")
+
+
+def number(low: int, high: int, flag: str) -> Callable[[str], int]:
+    """The converter of a whole number from ``low`` to ``high`` (:class:`InvalidInput`
+    naming ``flag`` otherwise)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:  # also a number of more than 4300 digits
+            value = None
+        if value is None or not low <= value <= high:
+            raise out_of_range(
+                f"{flag} must be a whole number from {low} to {high}, not {text[:40]!r}"
+            )
+        return value
+
+    return convert
 
 
 _N = TypeVar("_N")

@@ -110,13 +110,14 @@ def supersede(
     ctx: ServiceContext,
     fact_id: str,
     content: str,
+    *,
     tags: Sequence[str] | Mapping[str, str] | None = None,
     reason: str | None = None,
     at: datetime | str | None = None,
     kind: str | None = None,
     attributes: Mapping[str, object] | None = None,
 ) -> Fact:
-    """A new fact on the same path that points at the old one (load → decide → append);
+    """Correct a fact: a new one on its path points at it (load → decide → append);
     ``kind`` None keeps the old one's kind (and, with ``attributes`` None, its attributes)."""
     old = ctx.resolve(fact_id)
     why = check_reason(reason, required=False)

@@ -149,10 +149,10 @@ def search(
     mode: str = "auto",
     under: str | None = None,
     scope: str | None = None,
-    guide: bool = False,
+    all: bool = False,
 ) -> Cascade:
-    """The cascade for ``query``, each candidate checked again at answer time; a search
-    reinforces nothing."""
+    """The cascade for ``query``, each candidate checked again at answer time; it
+    reinforces nothing. ``all``: the guide under ``/memory`` too (decision 0154)."""
     text = _query(query, "search")
     return cascade(
         ctx,
@@ -164,7 +164,7 @@ def search(
         scope=scope,
         reinforce=False,
         fresh=True,
-        guide=guide,
+        guide=all,
     )
 
 

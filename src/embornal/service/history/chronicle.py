@@ -102,30 +102,7 @@ class Chronicle:
             guide=all,
         )
 
-    @declares(READS)
-    def search(
-        self,
-        query: str,
-        *,
-        limit: int | None = None,
-        frame: str | None = None,
-        mode: str = "auto",
-        under: str | None = None,
-        scope: str | None = None,
-        all: bool = False,
-    ) -> Cascade:
-        """The cascade for ``query``, each candidate checked again at answer time; it
-        reinforces nothing. ``all``: the guide under ``/memory`` too (decision 0154)."""
-        return cascade.search(
-            self._ctx,
-            query,
-            limit=limit,
-            frame=frame,
-            mode=mode,
-            under=under,
-            scope=scope,
-            guide=all,
-        )
+    search = use_case(lambda: cascade.search, READS)
 
     search_archive = use_case(lambda: cascade.search_archive, READS)
 

@@ -229,7 +229,12 @@ def _apply(
         facts.store_many(ctx, items, reason=REASON)
     for block, fact in supersede:
         facts.supersede(
-            ctx, fact.id, block.content, None, REASON, None, block.kind, block.attributes or None
+            ctx,
+            fact.id,
+            block.content,
+            reason=REASON,
+            kind=block.kind,
+            attributes=block.attributes or None,
         )
     for fact in forget:
         lifecycle.forget(ctx, fact.id, reason=REASON)

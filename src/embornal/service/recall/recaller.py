@@ -131,20 +131,6 @@ class Recaller:
     ) -> list[RecallHit]:
         return ranked(self._reranking, self._query, hits, n, wanted, bases, self.fusion)
 
-    def _context(
-        self,
-        relevance: dict[str, float],
-        facts: dict[str, Fact],
-        strengths: dict[str, float],
-        n: int,
-        vis: ReadScope,
-        strength_scale: float = 1.0,
-        lifts: dict[str, float] | None = None,
-    ) -> tuple[dict[str, float], dict[str, float]]:
-        return context_gains(
-            self._store, self.fusion, relevance, facts, strengths, n, vis, strength_scale, lifts
-        )
-
     def _keyword_candidates(
         self,
         query: str,
@@ -180,7 +166,9 @@ class Recaller:
         facts = {f.id: f for f, _ in found}
         raised, times, named, said = self._times(facts, spines, vis)
         relevance = {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)}
-        boost, along = self._context(relevance, facts, strengths, n, vis, lifts=raised)
+        boost, along = context_gains(
+            self._store, self.fusion, relevance, facts, strengths, n, vis, lifts=raised
+        )
         hits, bases = [], {}
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
             s = strengths[fact.id]
@@ -230,8 +218,9 @@ class Recaller:
         spines = {f.id: spine_parts(f, now) for f, _ in found}
         facts = {f.id: f for f, _ in found}
         raised, times, named, said = self._times(facts, spines, vis)
-        boost, along = self._context(
-            {f.id: sim for f, sim in found}, facts, strengths, n, vis, 1.0, raised
+        relevance = {f.id: sim for f, sim in found}
+        boost, along = context_gains(
+            self._store, self.fusion, relevance, facts, strengths, n, vis, 1.0, raised
         )
         hits, bases = [], {}
         for rank, (fact, sim) in enumerate(found, 1):
@@ -289,7 +278,9 @@ class Recaller:
         strengths = {key: strength(facts[key].signals, now) for key in fused}
         spines = {key: spine_parts(facts[key], now) for key in fused}
         raised, times, named, said = self._times({k: facts[k] for k in fused}, spines, vis)
-        boost, along = self._context(fused, facts, strengths, n, vis, strength_scale, raised)
+        boost, along = context_gains(
+            self._store, self.fusion, fused, facts, strengths, n, vis, strength_scale, raised
+        )
         hits, bases = [], {}
         for key, score in fused.items():
             fact = facts[key]

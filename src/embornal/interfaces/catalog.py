@@ -30,14 +30,12 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIFETIME,
     LIMIT,
-    LIST_ERRORS,
     OPTIONAL_REASON,
     READ_ERRORS,
     REASON,
     RERANK,
     SEARCH_MODE,
     VISIBILITY,
-    WRITE_ERRORS,
     label,
     limit,
     under,
@@ -51,6 +49,7 @@ from embornal.interfaces.catalog_types import (
     InputType,
     Operation,
     Profile,
+    part,
     replace,
 )
 
@@ -216,7 +215,8 @@ _META = "meta"
 
 # -- the operations ---------------------------------------------------------------------------
 
-CORE_OPERATIONS: tuple[Operation, ...] = (
+CORE_OPERATIONS: tuple[Operation, ...] = part(
+    "facts",
     Operation(
         "health",
         None,
@@ -225,8 +225,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/health",
             "health",
-            "Is the server up",
             "Answers without a token; for probes.",
+            summary="Is the server up",
             auth=False,
             tag="server",
         ),
@@ -239,8 +239,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/whoami",
             "whoami",
-            "Who the token stands for",
             "The subject of the bearer token and the actor kind its writes are recorded with.",
+            summary="Who the token stands for",
             errors=(401, 503),
             tag="server",
         ),
@@ -284,7 +284,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts",
             "storeFact",
-            "Store a fact",
             "Store one small fact on a topic path. The memory writes the owner (the "
             "token's subject) itself: a body that carries an owner tag is refused (400). "
             "`kind` and `attributes` type it (see `GET /api/v1/kinds`); an unknown kind, "
@@ -318,8 +317,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/ls",
             "ls",
-            "List one level of the tree",
             "The paths one level below `path` that hold or lead to facts the subject may read.",
+            summary="List one level of the tree",
             items="entries",
             errors=READ_ERRORS,
             tag="paths",
@@ -358,9 +357,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/tree",
             "tree",
-            "The tree below a path",
             "Every visible path below `path`, with each path's own fact count.",
-            errors=READ_ERRORS,
+            summary="The tree below a path",
             tag="paths",
         ),
     ),
@@ -415,9 +413,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/cat",
             "cat",
-            "Read the facts of one path",
             "The live facts of one path, oldest first (`date`) or strongest first "
             "(`signal`). Not a recall unless `recall=true`.",
+            summary="Read the facts of one path",
             items="facts",
             errors=READ_ERRORS,
             tag="paths",
@@ -516,12 +514,11 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/recall",
             "recall",
-            "Find facts by keyword and meaning",
             "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no "
             "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
             "strength unless `reinforce=false`.",
+            summary="Find facts by keyword and meaning",
             items="hits",
-            errors=LIST_ERRORS,
         ),
     ),
     Operation(
@@ -542,10 +539,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/tags",
             "effectiveTags",
-            "The tags that decide access to a fact",
             "The effective tags of a fact, each with the path it is inherited from "
             "(null: the fact's own tag).",
-            errors=READ_ERRORS,
+            summary="The tags that decide access to a fact",
         ),
     ),
     Operation(
@@ -568,10 +564,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}",
             "showFact",
-            "Show one fact whole",
             "State, strength, effective tags with their sources, links and events. A "
             "fact the subject may not read answers exactly as a missing one: 404.",
-            errors=READ_ERRORS,
+            summary="Show one fact whole",
         ),
     ),
     Operation(
@@ -606,9 +601,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/history",
             "factHistory",
-            "The history of a fact",
             "The events of the fact and of the facts that supersede it or that it "
             "supersedes, oldest first.",
+            summary="The history of a fact",
             items="events",
             errors=READ_ERRORS,
         ),
@@ -641,9 +636,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/forget",
             "forgetFact",
-            "Forget a fact",
             "Take the fact out of recall, keeping it and the reason in the history; restorable.",
-            errors=WRITE_ERRORS,
         ),
     ),
     Operation(
@@ -685,11 +678,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/supersede",
             "supersedeFact",
-            "Correct a fact",
             "Store a new fact on the same path that points at the old one; the old fact "
             "leaves default recall and stays in the history.",
             status=201,
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
@@ -717,9 +708,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/restore",
             "restoreFact",
-            "Restore a forgotten fact",
             "Bring a forgotten fact back into recall.",
-            errors=WRITE_ERRORS,
+            summary="Restore a forgotten fact",
         ),
     ),
     Operation(
@@ -762,11 +752,10 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/update",
             "updateFact",
-            "Update a fact's attributes",
             "Change some attributes of an active fact (null removes an optional one); "
             "the result is validated whole against the fact's kind. It takes the rights "
             "a supersede takes (write and delete on the fact).",
-            errors=WRITE_ERRORS,
+            summary="Update a fact's attributes",
         ),
     ),
     Operation(
@@ -823,9 +812,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/find",
             "findFacts",
-            "Find facts by kind and attributes",
             "The live facts of `kind` the subject may read whose attributes equal every "
             "`where=field=value` (repeatable), oldest first.",
+            summary="Find facts by kind and attributes",
             items="facts",
             errors=READ_ERRORS,
         ),
@@ -865,9 +854,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/kinds",
             "kinds",
-            "Every kind's schema",
             "Each kind with its schema version, summary, fields (type, required, "
             "vocabulary values, bounds), required fields and cross-field rules.",
+            summary="Every kind's schema",
             items="kinds",
             errors=(401, 503),
         ),

@@ -13,6 +13,9 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar, dataclass_transform
 
 __all__ = [
+    "LIST_ERRORS",
+    "READ_ERRORS",
+    "WRITE_ERRORS",
     "Http",
     "Input",
     "InputType",
@@ -21,6 +24,7 @@ __all__ = [
     "Profile",
     "Where",
     "check_inputs",
+    "part",
     "record",
     "replace",
     "resolve_call",
@@ -203,19 +207,32 @@ class Input:
         return self.mcp_name or self.name
 
 
+#: The REST errors of a write, of a read of one thing (which may be missing), and of a listing
+#: or a search (which finds nothing rather than fail).
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
+READ_ERRORS = (400, 401, 404, 422, 503)
+LIST_ERRORS = (400, 401, 422, 503)
+
+
 @record
 class Http:
-    """Where an operation lives in the REST API (under ``/api/v1``)."""
+    """Where an operation lives in the REST API (under ``/api/v1``).
+
+    What a record leaves empty :func:`part` gives it: ``summary``, the operation's title;
+    ``errors``, those of its kind (none without a token, :data:`WRITE_ERRORS` for a
+    ``POST``, :data:`LIST_ERRORS` for a ``GET`` of ``items``, else :data:`READ_ERRORS`);
+    ``tag``, its part's.
+    """
 
     method: Literal["GET", "POST"]
     path: str
     operation_id: str
-    summary: str
     description: str
+    summary: str = ""
     status: int = 200
     errors: tuple[int, ...] = ()
     auth: bool = True
-    tag: str = "facts"
+    tag: str = ""
     probe: bool = False  # a later route: the client checks the server offers it
     items: str | None = None
     """For a list result: the key of the answer's object that holds the list."""
@@ -281,6 +298,34 @@ class Operation:
     def input(self, name: str) -> Input:
         (found,) = [i for i in self.inputs if i.name == name]
         return found
+
+
+def _errors(http: Http) -> tuple[int, ...]:
+    """The REST errors of a route of ``http``'s kind (:class:`Http`)."""
+    if not http.auth:
+        return ()
+    if http.method == "POST":
+        return WRITE_ERRORS
+    return READ_ERRORS if http.items is None else LIST_ERRORS
+
+
+def part(tag: str, *operations: Operation) -> tuple[Operation, ...]:
+    """A part of the catalogue: ``operations``, each REST route given what its record leaves
+    empty (:class:`Http`): the operation's title as its summary, the errors of its kind,
+    and ``tag``."""
+    made: list[Operation] = []
+    for op in operations:
+        http = op.http
+        if http is not None:
+            http = replace(
+                http,
+                summary=http.summary or op.title,
+                errors=http.errors or _errors(http),
+                tag=http.tag or tag,
+            )
+            op = replace(op, http=http)
+        made.append(op)
+    return tuple(made)
 
 
 def _unstorable(value: object, depth: int = 0) -> str | None:

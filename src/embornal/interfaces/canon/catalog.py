@@ -14,12 +14,10 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
-    LIST_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -54,7 +52,8 @@ _MEMORY = replace(FACT_ID, aliases=("memory_id", "id", "fact_id"))
 PLACE = 80
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "canonize",
         "chronicle.canonize",
@@ -83,12 +82,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/canon",
             "canonize",
-            "Put a memory in the active canon",
             "The memory enters the scope's active canon (recorded with the reason). "
             "Working material, a forgotten memory, a sensitive one without "
             "corroboration or a second entry in one scope answer 409.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -114,11 +110,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/canon/remove",
             "decanonize",
-            "Take a memory out of the canon",
             "The memory leaves the active canon of `scope` (none: every scope); one "
             "not in it answers 409.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -143,11 +136,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/canon/end",
             "endScope",
-            "End a task scope",
             "Every membership of the scope the subject may read ends, in one "
             "transaction; a scope with none answers 404.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -174,11 +164,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/canon",
             "listCanon",
-            "List the active canon",
             "The active memberships of memories the subject may read, oldest first.",
             items="entries",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -202,11 +189,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/canon/scopes",
             "activeScopes",
-            "List the active scopes",
             "The canon scopes with memberships of memories the subject may read.",
             items="scopes",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -232,10 +216,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/frames",
             "setFrame",
-            "Set a memory's frame",
             "The memory is filed under the frame (recorded with the reason). " + _FRAMES_NOTE,
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -257,11 +238,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/frames",
             "listFrames",
-            "List the frames in use",
             "The frames of live memories the subject may read, with counts.",
             items="frames",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -311,10 +289,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/conflicts",
             "markConflict",
-            "Declare a conflict",
             "A declared conflict of two live memories (a forgotten one answers 409); "
             "the pair's open one is answered as it is.",
-            errors=WRITE_ERRORS,
             tag="conflicts",
         ),
     ),

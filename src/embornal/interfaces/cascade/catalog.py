@@ -17,7 +17,7 @@ from embornal.interfaces.catalog_inputs import (
     label,
     under,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -75,7 +75,8 @@ _SECTIONS = (
 PLACE = 120
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "recall_cascade",
         "chronicle.recall",
@@ -113,12 +114,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/recall/cascade",
             "recallCascade",
-            "The recall cascade",
             "Anchors first, then the active canon, then the ordinary recall in the room "
             "`limit` leaves (anchors always whole; a memory shows once, under its first "
             f"section); with {_SECTIONS}. The hits count as recalls.",
             errors=LIST_ERRORS,
-            tag="history",
             probe=True,
         ),
     ),
@@ -148,11 +147,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/search",
             "search",
-            "Search with the history priorities",
             "The recall cascade for `q`, each candidate checked again at answer time "
             "(live, readable, not forgotten or expired); nothing is reinforced.",
             errors=LIST_ERRORS,
-            tag="history",
             probe=True,
         ),
     ),
@@ -187,12 +184,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/search/archive",
             "searchArchive",
-            "Search the unpinned archive",
             "The best `limit` unpinned memories for `q`, each checked again at answer "
             "time; nothing is reinforced.",
             items="hits",
-            errors=LIST_ERRORS,
-            tag="history",
             probe=True,
         ),
     ),

@@ -16,12 +16,10 @@ from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENG
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     LIMIT,
-    READ_ERRORS,
-    WRITE_ERRORS,
     label,
     reason,
 )
-from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, part, replace
 
 __all__ = ["EXAMPLE_CLAIM", "OPERATIONS", "PLACE"]
 
@@ -315,7 +313,8 @@ Example: add_evidence(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", source="notice", s
 PLACE = 110
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "claims",
     Operation(
         "create_claim",
         "chronicle.create_claim",
@@ -346,12 +345,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims",
             "createClaim",
-            "Create a claim",
             "Record a proposed claim (its own stream; decision 0081). Known injection "
             "shapes in the statement flag it sensitive.",
             status=201,
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
@@ -382,11 +378,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/evidence",
             "addClaimEvidence",
-            "Add evidence to a claim",
             "Cite a memory the subject may read (or a source label) with a stance; a "
             "repeat of active evidence adds nothing.",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
@@ -412,11 +405,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/adopt",
             "adoptClaim",
-            "Adopt a claim",
             "Record the adoption (or re-review) of a claim with active supporting "
             "evidence; a withdrawn or superseded claim is refused (409).",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
@@ -456,11 +446,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/revise",
             "reviseClaim",
-            "Revise a claim",
             "A new version (statement, valid time) of an open claim, or the adopted "
             "claim superseded by `replacement_id`, adopted in the same transaction.",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
@@ -486,10 +473,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/withdraw",
             "withdrawClaim",
-            "Withdraw a claim",
             "End a proposed or adopted claim (terminal).",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
@@ -517,10 +501,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claim-evidence/{id}/retract",
             "retractClaimEvidence",
-            "Retract claim evidence",
             "Retire one evidence association.",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
@@ -560,11 +541,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/claims",
             "recallClaims",
-            "Recall claims",
             "The claims the subject may see (decision 0083), as recorded now or by "
             "`as_of`, holding at `valid_at`.",
-            errors=READ_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
@@ -590,10 +568,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/claims/{id}",
             "getClaim",
-            "Show a claim",
             "One claim with its evidence and history (at `as_of`: as recorded then).",
-            errors=READ_ERRORS,
-            tag="claims",
+            summary="Show a claim",
         ),
     ),
 )

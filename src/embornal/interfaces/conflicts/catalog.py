@@ -10,8 +10,8 @@ catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, READ_ERRORS, REASON, WRITE_ERRORS
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, READ_ERRORS, REASON
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -32,7 +32,8 @@ CONFLICT_ID = Input(
 PLACE = 20
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "conflicts",
     Operation(
         "conflicts",
         "conflicts",
@@ -94,12 +95,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/conflicts",
             "listConflicts",
-            "List conflicts",
             "The conflicts all of whose facts the subject may read, newest first (open "
             "ones unless `status` says otherwise); a conflict with a fact the subject "
             "may not read is left out.",
             items="conflicts",
-            tag="conflicts",
             errors=READ_ERRORS,
         ),
     ),
@@ -128,11 +127,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/conflicts/{id}",
             "showConflict",
-            "Show a conflict",
             "One conflict by id or unique prefix. One with a fact the subject may not "
             "read answers 404, as a missing one.",
-            tag="conflicts",
-            errors=READ_ERRORS,
         ),
     ),
     Operation(
@@ -200,7 +196,6 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/conflicts/{id}/resolve",
             "resolveConflict",
-            "Resolve a conflict",
             "One of `keep` (a member's id: confirmed, the other active members "
             "forgotten, but of a declared conflict), `merge` (a member's id: the other "
             "active members merged into it) or `both` (all stand; also when none is "
@@ -208,8 +203,6 @@ OPERATIONS: tuple[Operation, ...] = (
             "takes write on the kept fact and delete on the others, merge write and "
             "delete on the survivor and delete on the others, both write on "
             "each. A resolved conflict answers 409.",
-            tag="conflicts",
-            errors=WRITE_ERRORS,
         ),
     ),
     Operation(
@@ -247,11 +240,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/conflict-scan",
             "scanConflicts",
-            "Look for conflicts",
             "Opens a conflict for each duplicate, contradiction and (unless `stale` is "
             "false) stale fact not opened before; answers those the subject may see.",
             items="conflicts",
-            tag="conflicts",
             errors=(400, 401, 413, 422, 503),
         ),
     ),

@@ -15,11 +15,10 @@ from embornal.interfaces.catalog_inputs import (
     READ_ERRORS,
     REASON,
     SEARCH_MODE,
-    WRITE_ERRORS,
     limit,
     under,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["INVERSE_NAMES", "OPERATIONS", "PLACE", "RELATIONS"]
 
@@ -93,7 +92,8 @@ _LINK_HTTP = (
 PLACE = 30
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "graph",
     Operation(
         "link",
         "link",
@@ -123,10 +123,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/link",
             "linkFacts",
-            "Link two facts",
             f"{_LINK_HTTP}; the same link twice is 409.",
-            errors=WRITE_ERRORS,
-            tag="graph",
         ),
     ),
     Operation(
@@ -151,10 +148,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/unlink",
             "unlinkFacts",
-            "Take a link off",
             f"{_LINK_HTTP}; a link that is not there is 404.",
-            errors=WRITE_ERRORS,
-            tag="graph",
+            summary="Take a link off",
         ),
     ),
     Operation(
@@ -225,14 +220,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/links",
             "factLinks",
-            "The facts linked to a fact",
             "Breadth first from the fact, up to `depth` (1-5) links away and `limit` "
             "facts, each fact once. Only facts the subject may read are followed or "
             "shown; forgotten and purged facts are dead ends; a merged fact reads as "
             "its survivor. An inverse relation name (subject_of...) reads the "
             "relation backwards.",
-            errors=READ_ERRORS,
-            tag="graph",
+            summary="The facts linked to a fact",
         ),
     ),
     Operation(
@@ -271,12 +264,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/similar",
             "similarFacts",
-            "The facts most like a fact",
             "A recall of the fact's content, the fact itself left out: the best `limit` "
             "facts the subject may read, at or below `under`; nothing is reinforced.",
+            summary="The facts most like a fact",
             items="hits",
             errors=READ_ERRORS,
-            tag="graph",
         ),
     ),
     Operation(
@@ -324,14 +316,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/merge",
             "mergeFacts",
-            "Merge two facts",
             "Merge `source` into the fact of the path (same kind, both active, not "
             "itself: else 400 or 409): aliases union, the source's evidence joins, the "
             "source is forgotten with a supersedes link from the survivor, in one "
             "transaction. It takes write and delete on the survivor and delete on the "
             "source; one the subject may not read answers 404.",
-            errors=WRITE_ERRORS,
-            tag="graph",
         ),
     ),
     Operation(

@@ -20,15 +20,12 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
-    LIST_ERRORS,
     OPTIONAL_REASON,
-    READ_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
     note,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
 
 __all__ = ["OPERATIONS", "PLACE"]
@@ -55,7 +52,8 @@ _LIST_LIMIT = replace(
 PLACE = 60
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "remember",
         "remember",
@@ -189,12 +187,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/memories",
             "rememberMemory",
-            "Capture working material",
             "Store the content as an ordinary fact (default path /inbox/<session or "
             "date>) captured as working material, screened for known injection shapes "
             "(a match flags it sensitive). `tier` testimony is refused (409).",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -226,11 +221,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/promote",
             "promoteMemory",
-            "Consolidate a memory",
             "Working material becomes consolidated (recorded with the reason); a "
             "consolidated memory is answered as it is.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -285,12 +277,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/corroborate",
             "corroborateMemory",
-            "Record a corroborating source",
             "Record one corroborating source label (with the origin it repeats, if "
             "any); labels are trimmed, case kept; archive becomes testimony once the "
             "gate is met.",
-            errors=WRITE_ERRORS,
-            tag="history",
+            summary="Record a corroborating source",
         ),
     ),
     Operation(
@@ -320,10 +310,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/provenance",
             "memoryProvenance",
-            "Provenance of a memory",
             "The origin, recorded corroborations and the gate of the memory (read-only).",
-            errors=READ_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -350,11 +337,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/status",
             "memoryStatus",
-            "Where a memory stands",
             "The memory's stage, tier, sensitivity, frame, canon scopes and history context "
             "(read-only).",
-            errors=READ_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -382,10 +366,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/review",
             "reviewMemory",
-            "Review an interpretation",
             "Record a review of an interpretation (the note is required).",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -416,11 +397,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/flag-sensitive",
             "flagSensitive",
-            "Flag a memory security-sensitive",
             "Flag the memory sensitive; a pin the corroboration gate does not support "
             "is lifted in the same transaction.",
-            errors=WRITE_ERRORS,
-            tag="history",
+            summary="Flag a memory security-sensitive",
         ),
     ),
     Operation(
@@ -448,11 +427,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/due-for-consolidation",
             "dueForConsolidation",
-            "Working material to consolidate",
             "Active working memories captured at least `days` ago, oldest first.",
             items="memories",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -485,13 +461,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/due-for-review",
             "dueForReview",
-            "Interpretations due for review",
             "Active interpretations last reviewed "
             "(or captured) more than `days` ago (default 30); each one the caller "
             "may write is marked stale until reviewed.",
             items="memories",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -515,12 +488,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/forgotten",
             "listForgotten",
-            "Forgotten memories",
             "Forgotten (not purged) memories the subject may read, the last first, "
             "with the reason of the forget.",
             items="memories",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
 )

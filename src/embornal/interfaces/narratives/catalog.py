@@ -13,11 +13,10 @@ from embornal.interfaces.catalog_inputs import (
     LIMIT,
     LIST_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
     note,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -57,7 +56,8 @@ _EXAMPLE_NARRATIVE = "01KCZ9A2B4C6D8E0F2G4H6J8K0"
 PLACE = 100
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "narrate",
         "chronicle.narrate",
@@ -156,12 +156,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/narratives",
             "narrate",
-            "Write a narrative version",
             "A new version of the account of (scope, perspective), its dependencies "
             "validated now; refused (409) for a forgotten, overdue or unsupported "
             "sensitive dependency.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -192,11 +189,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/narratives/current",
             "currentNarrative",
-            "Current narrative",
             "The usable current version of the scope's account, or its review notice "
             "(id, status, source issues, hint) without its text.",
             errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -226,11 +221,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/narratives/{id}/review",
             "reviewNarrative",
-            "Review a narrative",
             "Approve the current version again (the note is required); 409 while a "
             "source issue is live.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -261,11 +253,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/narratives/history",
             "narrativeHistory",
-            "Narrative history",
             "Every version the subject may see, the newest first, with its text.",
             items="narratives",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -288,11 +277,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/narratives",
             "listNarratives",
-            "List narrative accounts",
             "Each account's current version, the newest first; text withheld when not usable.",
             items="narratives",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
 )

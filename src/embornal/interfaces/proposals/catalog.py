@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
-    LIST_ERRORS,
     OPTIONAL_REASON,
-    READ_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
     limit,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["EXAMPLE_PROPOSAL", "OPERATIONS", "PLACE"]
 
@@ -84,7 +81,8 @@ _NO_ASSISTANT = (
 PLACE = 40
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "proposals",
     Operation(
         "propose",
         "propose",
@@ -122,15 +120,13 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals",
             "propose",
-            "Open a proposal",
             "Open a proposal of draft items (create, update, archive, supersede, link, "
             "merge), each "
             "checked as its own command would be; nothing of it is a fact until an "
             "approval applies it. An auto-approve rule of the server's configuration "
             "may approve it at once (then its status is `approved`).",
+            summary="Open a proposal",
             status=201,
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
@@ -163,12 +159,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/proposals",
             "listProposals",
-            "List proposals",
             "The proposals the subject may see (its own, and those whose every target "
             "fact it may read), newest first.",
             items="proposals",
-            errors=LIST_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
@@ -194,11 +187,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/proposals/{id}",
             "showProposal",
-            "Show a proposal",
             "One proposal with its items; one the subject may not see answers 404, as "
             "an absent one.",
-            errors=READ_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
@@ -229,15 +219,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals/{id}/approve",
             "approveProposal",
-            "Approve a proposal",
             "Apply the chosen items (default: all) and the approval in one "
             "transaction: all of them, or none (409 when it is decided already, or an "
             "item no longer applies; 409 `proposal_changed` when `version`, the one "
             "the approver was shown, is not the proposal's any more). A person's token "
             "(`token add --person`) decides; an assistant's is refused (403) unless "
             "the configuration lets assistants decide.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
@@ -263,12 +250,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals/{id}/reject",
             "rejectProposal",
-            "Reject a proposal",
             "Close an open proposal with nothing applied; a reason is required. "
             "As approve: a person's token decides, an assistant's is refused (403) "
             "unless the configuration lets assistants decide.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
@@ -343,15 +327,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals/{id}/edit",
             "editProposal",
-            "Edit a proposal",
             "Drop items by number, replace items in place (`replace`: {number: item}; "
             "each keeps its number and, of the same type, the id of the fact it "
             "makes) or add items while the proposal is open; the items after the "
             "edit are checked as a whole, and a bad one changes nothing. 409 "
             "`proposal_changed` when `version`, the one the editor read, is not the "
             "proposal's any more.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
@@ -397,12 +378,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/retention",
             "retentionScores",
-            "Retention scores",
             "The live facts the subject may read, lowest retention score first, each "
             "with the parts of its score (pinned and permanent ones exempt, last).",
             items="facts",
-            errors=LIST_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
@@ -439,12 +417,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/prune",
             "prune",
-            "Propose archiving by retention",
             "Score every live fact the subject may read and open one archive "
             "proposal of those below the threshold; nothing is archived until it is "
             "approved.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
+            summary="Propose archiving by retention",
             probe=True,
         ),
     ),

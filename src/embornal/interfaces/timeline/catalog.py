@@ -15,14 +15,11 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
-    LIST_ERRORS,
     OPTIONAL_REASON,
-    READ_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 from embornal.interfaces.graph.catalog import RELATIONS
 
 __all__ = ["EVENT_AT", "OPERATIONS", "PLACE", "SESSION", "SESSION_POSITION"]
@@ -116,7 +113,8 @@ _TARGET = Input(
 PLACE = 90
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "set_history_context",
         "chronicle.set_history_context",
@@ -150,11 +148,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/history/context/{id}",
             "setHistoryContext",
-            "Correct a memory's history context",
             "Replace the memory's event time, session and position (omitted: unknown), "
             "recorded with the reason and the previous context.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -206,13 +201,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/timeline",
             "historyTimeline",
-            "Timeline of memories",
             "The memories the subject may read by event time, then session position, "
             "then record order; unknown event times last, none when a window is "
             "given.",
             items="entries",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -279,12 +271,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/search",
             "searchHistory",
-            "Search memories in a period",
             "Keyword search of the memories within the event-time window and session, "
             "best first, with bounded evidence (`expand` 0-5 per hit, 50 in all).",
             items="hits",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -307,11 +296,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/history/links",
             "linkMemories",
-            "Link two memories",
             "A typed link from source_id to target_id; its relation names map to "
             "relates_to, supersedes (a link only) and about. No trust is gained.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
@@ -332,11 +318,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/history/unlink",
             "unlinkMemories",
-            "Retract a link",
             "Take the link source_id relation target_id off (audited); a link that is "
             "not there is 404.",
-            errors=WRITE_ERRORS,
-            tag="history",
+            summary="Retract a link",
         ),
     ),
     Operation(
@@ -386,10 +370,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/links/{id}",
             "memoryLinks",
-            "A memory's links",
             "The live memories the subject may read one link away, with the links.",
-            errors=READ_ERRORS,
-            tag="history",
         ),
     ),
 )

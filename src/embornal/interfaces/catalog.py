@@ -221,6 +221,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "health",
         None,
         "Health",
+        read_only=False,
         http=Http(
             "GET",
             "/health",
@@ -235,6 +236,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "whoami",
         None,
         "WhoAmI",
+        read_only=False,
         http=Http(
             "GET",
             "/whoami",
@@ -302,7 +304,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=3,
         profile="full",
         title="List topics",
-        read_only=True,
         cli="memory ls",
         cli_help="list the paths one level below PATH",
         cli_show="memory_cmds:show_ls",
@@ -344,7 +345,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=4,
         profile="full",
         title="Topic tree",
-        read_only=True,
         cli="memory tree",
         cli_help="draw the tree of paths below PATH",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
@@ -396,7 +396,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=5,
         profile="full",
         title="Read a topic",
-        read_only=True,
         cli="memory cat",
         cli_help="print the facts of one path",
         cli_show="memory_cmds:show_cat",
@@ -477,7 +476,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=2,
         profile="core",
         title="Recall facts",
-        read_only=True,
         cli="memory recall",
         extra={"mcp_call": "chronicle.recall"},  # the recall cascade (decision 0096)
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",
@@ -535,6 +533,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
                 mcp=False,
             ),
         ),
+        read_only=False,
         http=Http(
             "GET",
             "/tags",
@@ -552,7 +551,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=8,
         profile="full",
         title="Show a fact",
-        read_only=True,
         cli="memory show",
         cli_help="show one fact whole",
         guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
@@ -589,7 +587,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=9,
         profile="full",
         title="Fact history",
-        read_only=True,
         cli="memory history",
         cli_help="list the events of a fact or a path",
         guide="""List the events of a fact (with its corrections) or of every fact on a path.
@@ -795,7 +792,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=12,
         profile="full",
         title="Find typed facts",
-        read_only=True,
         cli="memory find",
         cli_help="list the facts of a kind whose attributes match",
         cli_show="kinds_cmds:show_found",
@@ -826,7 +822,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         tool_order=13,
         profile="full",
         title="List the kinds",
-        read_only=True,
         cli="memory kinds",
         cli_help="print the schema of every kind (fields, types, vocabularies)",
         cli_run="kinds_cmds:kinds",

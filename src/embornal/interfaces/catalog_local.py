@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_PATH_LENGTH, MAX_REINDEX_LIMIT
 from embornal.interfaces.catalog_inputs import FACT_ID, POLICY_SHAPES, REASON, limit
-from embornal.interfaces.catalog_types import Input, Operation
+from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -59,7 +59,8 @@ _SHARING = "sharing_cmds:"
 PLACE = 130
 """Where :data:`OPERATIONS` go in the catalogue: after the cascade's, before portability's."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "local",
     Operation(
         "purge",
         "purge",

@@ -264,7 +264,9 @@ class Operation:
     brief: str = ""
     """The description in the ``core`` profile, whose tool list every session pays for: when
     to call it and one example, in a sentence or two (decision 0093; default: ``guide``)."""
-    read_only: bool = False
+    read_only: bool | None = None
+    """Whether it changes nothing (the MCP read-only hint); None: whether its REST route
+    is a ``GET`` (:func:`part` decides)."""
     destructive: bool = False
     idempotent: bool = False
     http: Http | None = None
@@ -310,12 +312,14 @@ def _errors(http: Http) -> tuple[int, ...]:
 
 
 def part(tag: str, *operations: Operation) -> tuple[Operation, ...]:
-    """A part of the catalogue: ``operations``, each REST route given what its record leaves
-    empty (:class:`Http`): the operation's title as its summary, the errors of its kind,
-    and ``tag``."""
+    """A part of the catalogue: ``operations``, each given what its record leaves empty: its
+    ``read_only``, whether its REST route is a ``GET``; and its route (:class:`Http`) the
+    operation's title as its summary, the errors of its kind, and ``tag``."""
     made: list[Operation] = []
     for op in operations:
         http = op.http
+        if op.read_only is None:
+            op = replace(op, read_only=http is not None and http.method == "GET")
         if http is not None:
             http = replace(
                 http,

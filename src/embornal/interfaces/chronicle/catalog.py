@@ -35,7 +35,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         tool_order=49,
         profile="core",
         title="Audit log",
-        read_only=True,
         cli="memory audit",
         cli_show="chronicle.commands:show_audit",
         cli_help="every decision on memories, claims and narratives, with its reason",

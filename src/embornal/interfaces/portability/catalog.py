@@ -10,7 +10,7 @@ it writes over one. :mod:`embornal.interfaces.catalog` splices :data:`OPERATIONS
 
 from __future__ import annotations
 
-from embornal.interfaces.catalog_types import Input, Operation
+from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -69,7 +69,8 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
 PLACE = 140
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "portability",
     Operation(
         "export_markdown",
         "export_markdown",

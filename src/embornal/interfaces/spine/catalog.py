@@ -432,7 +432,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         tool_order=23,
         profile="full",
         title="Facts due for confirmation",
-        read_only=True,
         cli="memory due",
         cli_show="spine.importance_commands:show_due",
         cli_help="list the stale facts to confirm again",

@@ -129,24 +129,26 @@ def test_local_only_operations_are_not_routed_nor_tools() -> None:
 
 
 def test_a_part_gives_each_record_what_it_leaves_empty() -> None:
-    """``part``: a route's summary is the title, its errors those of its kind, its tag the
-    part's; an operation is read-only when its route is a GET. What a record says stays."""
+    """``part``: an operation calls the method of its name and is read-only when its route is
+    a GET; a route's summary is the title, its errors those of its kind, its tag the part's.
+    What a record says stays."""
     made = part(
         "things",
-        Operation("a", "a", "Fact", title="Add", http=Http("POST", "/a", "a", "Adds.")),
-        Operation("b", "b", "list[Fact]", title="List", http=Http("GET", "/b", "b", "", items="x")),
-        Operation("c", "c", "Fact", title="Show", http=Http("GET", "/c/{id}", "c", "Shows.")),
-        Operation("d", None, "Health", http=Http("GET", "/d", "d", "", summary="Up", auth=False)),
+        Operation("a", "Fact", title="Add", http=Http("POST", "/a", "a", "Adds.")),
+        Operation("b", "list[Fact]", title="List", http=Http("GET", "/b", "b", "", items="x")),
+        Operation("c", "Fact", title="Show", http=Http("GET", "/c/{id}", "c", "Shows.")),
         Operation(
-            "e",
+            "d", "Health", call=None, http=Http("GET", "/d", "d", "", summary="Up", auth=False)
+        ),
+        Operation(
             "e",
             "Fact",
             title="Mark",
             read_only=False,
             http=Http("GET", "/e", "e", "", errors=(401,), tag="other"),
         ),
-        Operation("f", "f", "Fact", read_only=True),
-        Operation("g", "g", "Fact"),
+        Operation("f", "Fact", read_only=True),
+        Operation("g", "Fact"),
     )
     routes = {op.name: op.http for op in made if op.http is not None}
     assert [(h.summary, h.errors, h.tag) for h in routes.values()] == [
@@ -157,9 +159,10 @@ def test_a_part_gives_each_record_what_it_leaves_empty() -> None:
         ("Mark", (401,), "other"),
     ]
     assert [op.read_only for op in made] == [False, True, True, True, False, True, False]
+    assert [op.call for op in made] == ["a", "b", "c", None, "e", "f", "g"]
 
 
 def test_every_record_of_the_catalogue_is_made_by_its_part() -> None:
     for op in CATALOG:
-        assert isinstance(op.read_only, bool), op.name
+        assert isinstance(op.read_only, bool) and op.call != "", op.name
         assert op.http is None or (op.http.summary and op.http.tag), op.name

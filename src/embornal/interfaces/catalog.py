@@ -13,7 +13,9 @@ Stdlib-only at import (plain data): the CLI may import it at no cost. The record
 command line is derived from them too (:mod:`embornal.interfaces.cli.derived`). Each
 capability's operations are in its folder's ``catalog`` module, found by
 :mod:`.capabilities` (decision 0177); the local-only ones are in :mod:`.catalog_local`,
-and the inputs the parts share in :mod:`.catalog_inputs`.
+and the inputs the parts share in :mod:`.catalog_inputs`. Each part is made by
+:func:`~.catalog_types.part`, which gives a record what it leaves to be derived (its call,
+whether it is read-only, its route's summary, errors and tag).
 """
 
 from __future__ import annotations
@@ -219,9 +221,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
     "facts",
     Operation(
         "health",
-        None,
         "Health",
-        read_only=False,
+        call=None,
         http=Http(
             "GET",
             "/health",
@@ -234,9 +235,8 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "whoami",
-        None,
         "WhoAmI",
-        read_only=False,
+        call=None,
         http=Http(
             "GET",
             "/whoami",
@@ -248,7 +248,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "store",
         "store",
         "Fact",
         (
@@ -298,7 +297,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "ls",
-        "ls",
         "list[PathEntry]",
         (_path(False, "/", flag=""), _AS_OF, ALL),
         tool_order=3,
@@ -326,7 +324,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "tree",
         "tree",
         "TreeNode",
         (
@@ -363,7 +360,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "cat",
         "cat",
         "list[FactView]",
         (
@@ -421,7 +417,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "recall",
         "recall",
         "list[RecallHit]",
         (
@@ -521,7 +516,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "tags",
-        "show",
         "EffectiveTags",
         (
             Input(
@@ -533,6 +527,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
                 mcp=False,
             ),
         ),
+        call="show",
         read_only=False,
         http=Http(
             "GET",
@@ -544,7 +539,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "show",
         "show",
         "FactDetail",
         (FACT_ID, _AS_OF),
@@ -568,7 +562,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "history",
         "history",
         "list[Event]",
         (
@@ -608,7 +601,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "forget",
-        "forget",
         "Fact",
         (FACT_ID, REASON),
         tool_order=6,
@@ -637,7 +629,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "supersede",
         "supersede",
         "Fact",
         (
@@ -683,7 +674,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "restore",
-        "restore",
         "Fact",
         (FACT_ID, REASON),
         tool_order=7,
@@ -710,7 +700,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "update",
         "update",
         "Fact",
         (
@@ -756,7 +745,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "find",
         "find",
         "list[Fact]",
         (
@@ -816,7 +804,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "kinds",
         "kinds",
         "list[dict]",
         tool_order=13,

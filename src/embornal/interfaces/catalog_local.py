@@ -63,7 +63,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "local",
     Operation(
         "purge",
-        "purge",
         "PurgeResult",
         (FACT_ID, REASON),
         destructive=True,
@@ -85,7 +84,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "tag_path",
-        "tag_path",
         "list[Tag]",
         (
             _PATH,
@@ -106,7 +104,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_json="memory_cmds:tagged_json",
     ),
     Operation(
-        "untag_path",
         "untag_path",
         "None",
         (
@@ -130,7 +127,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "path_tags",
-        "path_tags",
         "list[Tag]",
         (_PATH,),
         local_only=True,
@@ -138,7 +134,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_help="the tags a fact you store at a path inherits from it and the paths above",
     ),
     Operation(
-        "reindex",
         "reindex",
         "ReindexResult",
         (
@@ -168,7 +163,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "policies",
-        "policies",
         "list[Rule]",
         read_only=True,
         local_only=True,
@@ -178,7 +172,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_json=_SHARING + "rules_json",
     ),
     Operation(
-        "policy_add",
         "policy_add",
         "Rule",
         _RULE,
@@ -190,7 +183,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_json=_SHARING + "rule_json",
     ),
     Operation(
-        "policy_remove",
         "policy_remove",
         "Rule",
         _RULE,
@@ -204,7 +196,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "narrow_token_rules",
-        "narrow_token_rules",
         "list[Rule]",
         local_only=True,
         cli="policy narrow-tokens",
@@ -217,7 +208,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_json=_SHARING + "rules_json",
     ),
     Operation(
-        "policy_check",
         "policy_check",
         "PolicyCheck",
         (
@@ -250,7 +240,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_json=_SHARING + "check_json",
     ),
     Operation(
-        "token_add",
         "token_add",
         "NewToken",
         (
@@ -302,7 +291,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "tokens",
-        "tokens",
         "list[TokenInfo]",
         (
             Input(
@@ -322,7 +310,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_json=_SHARING + "tokens_json",
     ),
     Operation(
-        "token_revoke",
         "token_revoke",
         "TokenInfo",
         (

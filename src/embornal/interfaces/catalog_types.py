@@ -252,11 +252,12 @@ class Operation:
     """One use case: its call, inputs, output, and each interface's view of it."""
 
     name: str
-    call: str | None
-    """The ``Memory`` method it calls (None: the server itself, e.g. health)."""
     output: str
     """The result type, as the ``Memory`` method's annotation names it."""
     inputs: tuple[Input, ...] = ()
+    call: str | None = ""
+    """The ``Memory`` method it calls (None: the server itself, e.g. health); ``""``: the
+    one of its name (:func:`part` decides)."""
     profile: Profile = "none"
     title: str = ""
     guide: str = ""
@@ -313,11 +314,14 @@ def _errors(http: Http) -> tuple[int, ...]:
 
 def part(tag: str, *operations: Operation) -> tuple[Operation, ...]:
     """A part of the catalogue: ``operations``, each given what its record leaves empty: its
-    ``read_only``, whether its REST route is a ``GET``; and its route (:class:`Http`) the
-    operation's title as its summary, the errors of its kind, and ``tag``."""
+    ``call``, the ``Memory`` method of its name; its ``read_only``, whether its REST route
+    is a ``GET``; and its route (:class:`Http`) the operation's title as its summary, the
+    errors of its kind, and ``tag``."""
     made: list[Operation] = []
     for op in operations:
         http = op.http
+        if op.call == "":
+            op = replace(op, call=op.name)
         if op.read_only is None:
             op = replace(op, read_only=http is not None and http.method == "GET")
         if http is not None:

@@ -56,9 +56,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     "history",
     Operation(
         "canonize",
-        "chronicle.canonize",
         "CanonEntry",
         (_MEMORY, _SCOPE, REASON),
+        call="chronicle.canonize",
         tool_order=50,
         profile="full",
         title="Put a memory in the active canon",
@@ -89,9 +89,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "decanonize",
-        "chronicle.decanonize",
         "CanonRemoval",
         (_MEMORY, REASON, _SOME_SCOPE),
+        call="chronicle.decanonize",
         tool_order=51,
         profile="full",
         title="Take a memory out of the canon",
@@ -116,9 +116,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "end_scope",
-        "chronicle.end_scope",
         "CanonRemoval",
         (_SCOPE, REASON),
+        call="chronicle.end_scope",
         tool_order=52,
         profile="full",
         title="End a task scope",
@@ -142,9 +142,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "list_canon",
-        "chronicle.list_canon",
         "list[CanonEntry]",
         (_SOME_SCOPE,),
+        call="chronicle.list_canon",
         tool_order=53,
         profile="full",
         title="List the active canon",
@@ -169,9 +169,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "active_scopes",
-        "chronicle.active_scopes",
         "list[ScopeInUse]",
         (),
+        call="chronicle.active_scopes",
         tool_order=54,
         profile="full",
         title="List the active scopes",
@@ -193,9 +193,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "set_frame",
-        "chronicle.set_frame",
         "MemoryStatus",
         (_MEMORY, _FRAME, REASON),
+        call="chronicle.set_frame",
         tool_order=55,
         profile="full",
         title="Set a memory's frame",
@@ -219,9 +219,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "list_frames",
-        "chronicle.list_frames",
         "list[FrameInUse]",
         (),
+        call="chronicle.list_frames",
         tool_order=56,
         profile="full",
         title="List the frames in use",
@@ -241,7 +241,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "mark_conflict",
-        "chronicle.mark_conflict",
         "ConflictRecord",
         (
             Input(
@@ -266,6 +265,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             REASON,
         ),
+        call="chronicle.mark_conflict",
         tool_order=57,
         profile="full",
         title="Declare a conflict",
@@ -293,7 +293,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "list_conflicts",
-        "chronicle.list_conflicts",
         "list[ConflictRecord]",
         (
             Input(
@@ -309,6 +308,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help=f"at most N, 1-{MAX_LIMIT}",
             ),
         ),
+        call="chronicle.list_conflicts",
         tool_order=58,
         profile="full",
         title="List conflicts, open or resolved",

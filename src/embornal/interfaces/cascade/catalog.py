@@ -79,7 +79,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "history",
     Operation(
         "recall_cascade",
-        "chronicle.recall",
         "Cascade",
         (
             _SOME_QUERY,
@@ -100,6 +99,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             RERANK,
             ALL,
         ),
+        call="chronicle.recall",
         title="The recall cascade",
         cli="memory cascade",
         cli_show=_SHOW + "show_cascade",
@@ -122,9 +122,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "search",
-        "chronicle.search",
         "Cascade",
         (_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
+        call="chronicle.search",
         tool_order=86,
         profile="full",
         title="Search with the history priorities",
@@ -153,7 +153,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "search_archive",
-        "chronicle.search_archive",
         "list[RecallHit]",
         (
             _QUERY,
@@ -162,6 +161,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             _MODE,
             _UNDER,
         ),
+        call="chronicle.search_archive",
         tool_order=87,
         profile="full",
         title="Search the unpinned archive",

@@ -23,7 +23,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "history",
     Operation(
         "audit_log",
-        "chronicle.audit_log",
         "list[AuditEntry]",
         (
             replace(
@@ -32,6 +31,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help=f"at most N, 1-{MAX_LIMIT}",
             ),
         ),
+        call="chronicle.audit_log",
         tool_order=49,
         profile="core",
         title="Audit log",

@@ -317,7 +317,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "claims",
     Operation(
         "create_claim",
-        "chronicle.create_claim",
         "ClaimRecord",
         (
             _STATEMENT,
@@ -331,6 +330,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             _VALID_UNTIL,
             _SECURITY_SENSITIVE,
         ),
+        call="chronicle.create_claim",
         tool_order=60,
         profile="full",
         title="Create a claim",
@@ -352,7 +352,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "claim_evidence",
-        "chronicle.add_claim_evidence",
         "ClaimRecord",
         (
             replace(CLAIM_ID, aliases=("claim_id", "claim")),
@@ -364,6 +363,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             _LOCATOR,
             _COMMON_ORIGIN,
         ),
+        call="chronicle.add_claim_evidence",
         tool_order=61,
         profile="none",
         title="Add evidence to a claim",
@@ -384,9 +384,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "adopt_claim",
-        "chronicle.adopt_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
+        call="chronicle.adopt_claim",
         tool_order=62,
         profile="full",
         title="Adopt a claim",
@@ -411,7 +411,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "revise_claim",
-        "chronicle.revise_claim",
         "ClaimRecord",
         (
             replace(CLAIM_ID, aliases=(*CLAIM_ID.aliases, "old_id")),
@@ -427,6 +426,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             _VALID_FROM,
             _VALID_UNTIL,
         ),
+        call="chronicle.revise_claim",
         tool_order=63,
         profile="full",
         title="Revise a claim",
@@ -452,9 +452,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "withdraw_claim",
-        "chronicle.withdraw_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
+        call="chronicle.withdraw_claim",
         tool_order=64,
         profile="full",
         title="Withdraw a claim",
@@ -478,12 +478,12 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "retract_evidence",
-        "chronicle.retract_claim_evidence",
         "ClaimRecord",
         (
             _EVIDENCE_ID,
             _REASON,
         ),
+        call="chronicle.retract_claim_evidence",
         tool_order=65,
         profile="full",
         title="Retract claim evidence",
@@ -506,7 +506,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "recall_claims",
-        "chronicle.recall_claims",
         "ClaimList",
         (
             _QUERY,
@@ -521,6 +520,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             _INCLUDE_INACTIVE,
         ),
+        call="chronicle.recall_claims",
         tool_order=66,
         profile="full",
         title="Recall claims",
@@ -546,9 +546,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "inspect_claim",
-        "chronicle.claim",
         "ClaimRecord",
         (CLAIM_ID, _AS_OF),
+        call="chronicle.claim",
         tool_order=67,
         profile="full",
         title="Inspect a claim",

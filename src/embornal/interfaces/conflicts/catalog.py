@@ -36,7 +36,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "conflicts",
     Operation(
         "conflicts",
-        "conflicts",
         "list[ConflictRecord]",
         (
             Input(
@@ -103,7 +102,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "conflict",
-        "conflict",
         "ConflictRecord",
         (CONFLICT_ID,),
         tool_order=38,
@@ -130,7 +128,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "resolve_conflict",
         "resolve_conflict",
         "ConflictRecord",
         (
@@ -204,7 +201,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "scan_conflicts",
         "scan_conflicts",
         "list[ConflictRecord]",
         (

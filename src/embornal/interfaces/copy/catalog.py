@@ -18,7 +18,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "copy",
     Operation(
         "copy",
-        "copy_to",
         "Copied",
         (
             Input(
@@ -33,6 +32,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="a new file, or a postgresql:// URL of an empty database",
             ),
         ),
+        call="copy_to",
         read_only=True,
         local_only=True,
         cli="admin copy",

@@ -96,7 +96,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "graph",
     Operation(
         "link",
-        "link",
         "Link",
         (_SOURCE, _RELATION, _TARGET, OPTIONAL_REASON),
         tool_order=24,
@@ -128,7 +127,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "unlink",
-        "unlink",
         "Link",
         (_SOURCE, _RELATION, _TARGET, OPTIONAL_REASON),
         tool_order=25,
@@ -153,7 +151,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "links",
         "links",
         "LinkGraph",
         (
@@ -229,7 +226,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "similar",
-        "similar",
         "list[RecallHit]",
         (
             FACT_ID,
@@ -270,7 +266,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "merge",
         "merge",
         "Fact",
         (
@@ -322,7 +317,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "dangling_links",
         "dangling_links",
         "list[DanglingLink]",
         (

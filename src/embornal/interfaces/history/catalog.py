@@ -56,7 +56,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "history",
     Operation(
         "remember",
-        "remember",
         "MemoryStatus",
         (
             Input(
@@ -194,7 +193,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "promote",
-        "promote",
         "MemoryStatus",
         (FACT_ID, REASON),
         tool_order=41,
@@ -226,7 +224,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "corroborate",
         "corroborate",
         "ProvenanceReport",
         (
@@ -285,7 +282,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "provenance",
-        "provenance",
         "ProvenanceReport",
         (FACT_ID,),
         tool_order=43,
@@ -314,7 +310,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "memory_status",
-        "memory_status",
         "MemoryStatus",
         (FACT_ID,),
         tool_order=89,
@@ -340,7 +335,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "review",
         "review",
         "MemoryStatus",
         (
@@ -368,7 +362,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "flag_sensitive",
         "flag_sensitive",
         "MemoryStatus",
         (FACT_ID, REASON),
@@ -402,7 +395,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "due_for_consolidation",
-        "due_for_consolidation",
         "list[DueMemory]",
         (_DAYS, _LIST_LIMIT),
         tool_order=46,
@@ -429,7 +421,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "due_for_review",
         "due_for_review",
         "list[DueMemory]",
         (
@@ -466,7 +457,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "list_forgotten",
         "list_forgotten",
         "list[ForgottenMemory]",
         (_LIST_LIMIT,),

@@ -17,7 +17,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "proposals",
     Operation(
         "ingest",
-        "ingest",
         "Proposal",
         (
             Input(

@@ -60,7 +60,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "history",
     Operation(
         "narrate",
-        "chronicle.narrate",
         "Narrative",
         (
             Input(
@@ -129,6 +128,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="mark the synthesis security-sensitive",
             ),
         ),
+        call="chronicle.narrate",
         tool_order=60,
         profile="core",
         title="Write a narrative version",
@@ -163,9 +163,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "current_narrative",
-        "chronicle.current_narrative",
         "NarrativeView",
         (_SCOPE, _PERSPECTIVE),
+        call="chronicle.current_narrative",
         tool_order=61,
         profile="core",
         title="Current narrative",
@@ -195,7 +195,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "review_narrative",
-        "chronicle.review_narrative",
         "Narrative",
         (
             _NARRATIVE_ID,
@@ -204,6 +203,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "what was compared (required)",
             ),
         ),
+        call="chronicle.review_narrative",
         tool_order=62,
         profile="full",
         title="Review a narrative",
@@ -226,7 +226,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "narrative_history",
-        "chronicle.narrative_history",
         "list[Narrative]",
         (
             _LIST_LIMIT,
@@ -236,6 +235,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="only this scope",
             ),
         ),
+        call="chronicle.narrative_history",
         tool_order=63,
         profile="full",
         title="Narrative history",
@@ -257,9 +257,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "list_narratives",
-        "chronicle.list_narratives",
         "list[Narrative]",
         (_LIST_LIMIT,),
+        call="chronicle.list_narratives",
         tool_order=64,
         profile="full",
         title="List narrative accounts",

@@ -33,7 +33,6 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
     """``import FORMAT SOURCE``: another memory tool's data as one proposal (decision 0076)."""
     return Operation(
         "import_" + fmt.replace("-", "_"),
-        "import_" + fmt.replace("-", "_"),
         "ToolImport",
         (
             _place("source", f"The source: {what}.", metavar),
@@ -73,7 +72,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "portability",
     Operation(
         "export_markdown",
-        "export_markdown",
         "MarkdownExport",
         (
             _place("directory", "The directory to write (empty, or an earlier export).", "DIR"),
@@ -99,7 +97,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "export_events",
-        "export_events",
         "EventsExport",
         (_place("file", "The NDJSON file to write.", "FILE"),),
         read_only=True,
@@ -114,7 +111,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "import_events",
-        "import_events",
         "EventsImport",
         (_place("file", "The NDJSON file `export events` wrote.", "FILE"),),
         local_only=True,
@@ -128,7 +124,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli_show=_RUN + "show_events_import",
     ),
     Operation(
-        "import_markdown",
         "import_markdown",
         "MarkdownImport",
         (
@@ -152,7 +147,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     *(_tool_import(fmt, what, metavar) for fmt, what, metavar in _TOOLS),
     Operation(
-        "backup",
         "backup",
         "Backup",
         (_place("file", "The new file to write the copy to.", "FILE"),),

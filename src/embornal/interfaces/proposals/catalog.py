@@ -85,7 +85,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "proposals",
     Operation(
         "propose",
-        "propose",
         "Proposal",
         (
             ITEMS,
@@ -132,7 +131,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "proposals",
-        "proposals",
         "list[ProposalSummary]",
         (
             _STATUS,
@@ -166,7 +164,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "proposal",
-        "proposal",
         "Proposal",
         (PROPOSAL_ID,),
         tool_order=32,
@@ -191,7 +188,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "approve",
         "approve",
         "Proposal",
         (PROPOSAL_ID, _CHOSEN, OPTIONAL_REASON, _VERSION),
@@ -228,7 +224,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "reject",
-        "reject",
         "Proposal",
         (PROPOSAL_ID, replace(REASON, cli_help="why (required): kept in the history")),
         tool_order=34,
@@ -255,7 +250,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "edit_proposal",
         "edit_proposal",
         "Proposal",
         (
@@ -336,7 +330,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "retention",
-        "retention",
         "list[RetentionScore]",
         (
             Input(
@@ -382,7 +375,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "prune",
         "prune",
         "PruneResult",
         (

@@ -54,7 +54,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "facts",
     Operation(
         "confirm",
-        "confirm",
         "Fact",
         (FACT_ID, _EVIDENCE, OPTIONAL_REASON),
         tool_order=14,
@@ -85,7 +84,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "contradict",
         "contradict",
         "Fact",
         (
@@ -129,7 +127,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "add_evidence",
-        "add_evidence",
         "Fact",
         (
             FACT_ID,
@@ -172,7 +169,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "undo",
         "undo",
         "list[Event]",
         (
@@ -228,7 +224,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "visibility",
-        "set_visibility",
         "Fact",
         (
             FACT_ID,
@@ -237,6 +232,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             OPTIONAL_REASON,
         ),
+        call="set_visibility",
         tool_order=18,
         profile="full",
         title="Set who may see a fact",
@@ -263,7 +259,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     # -- importance and lifetime (docs/model.md, Lifecycle, The spine) --------------------
     Operation(
-        "pin",
         "pin",
         "Fact",
         (FACT_ID, OPTIONAL_REASON),
@@ -298,7 +293,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "unpin",
-        "unpin",
         "Fact",
         (FACT_ID, OPTIONAL_REASON),
         tool_order=20,
@@ -329,7 +323,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "set_weight",
         "set_weight",
         "Fact",
         (
@@ -375,7 +368,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "set_lifetime",
-        "set_lifetime",
         "Fact",
         (
             FACT_ID,
@@ -418,7 +410,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
     ),
     Operation(
-        "due",
         "due",
         "list[DueFact]",
         (

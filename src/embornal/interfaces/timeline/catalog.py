@@ -117,7 +117,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     "history",
     Operation(
         "set_history_context",
-        "chronicle.set_history_context",
         "MemoryStatus",
         (
             FACT_ID,
@@ -126,6 +125,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             SESSION,
             SESSION_POSITION,
         ),
+        call="chronicle.set_history_context",
         tool_order=80,
         profile="full",
         title="Correct a memory's history context",
@@ -154,7 +154,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "timeline",
-        "chronicle.timeline",
         "list[TimelineEntry]",
         (
             SESSION,
@@ -179,6 +178,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="forgotten memories too",
             ),
         ),
+        call="chronicle.timeline",
         tool_order=81,
         profile="full",
         title="Timeline of memories",
@@ -208,7 +208,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "search_history",
-        "chronicle.search_history",
         "list[HistoryHit]",
         (
             Input(
@@ -247,6 +246,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="both (default), session or links",
             ),
         ),
+        call="chronicle.search_history",
         tool_order=82,
         profile="full",
         title="Search memories in a period",
@@ -276,9 +276,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "link_memories",
-        "chronicle.link_memories",
         "Link",
         (_SOURCE, _TARGET, _RELATION, OPTIONAL_REASON),
+        call="chronicle.link_memories",
         tool_order=83,
         profile="full",
         title="Link two memories",
@@ -300,9 +300,9 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "unlink_memories",
-        "chronicle.unlink_memories",
         "Link",
         (_SOURCE, _TARGET, _RELATION, OPTIONAL_REASON),
+        call="chronicle.unlink_memories",
         tool_order=84,
         profile="full",
         title="Retract a link between memories",
@@ -323,7 +323,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     ),
     Operation(
         "memory_links",
-        "chronicle.memory_links",
         "LinkGraph",
         (
             FACT_ID,
@@ -353,6 +352,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="also the retracted links, with their retraction",
             ),
         ),
+        call="chronicle.memory_links",
         tool_order=85,
         profile="full",
         title="A memory's links",

@@ -76,9 +76,9 @@ def test_the_local_only_commands_are_derived_with_the_methods_arguments() -> Non
 def test_a_number_of_days_is_above_0_and_at_most_its_bound() -> None:
     op = Operation(
         "expire",
-        "expire",
         "Fact",
         (Input("days", "days", "Days.", high=730, flag="--in", metavar="DAYS"),),
+        call="expire",
         cli="memory expire",
     )
     parser = ArgParser(prog="embornal memory expire")
@@ -96,7 +96,6 @@ def test_a_number_of_days_is_above_0_and_at_most_its_bound() -> None:
 
 _NEW = Operation(
     "weigh",
-    "weigh",
     "Fact",
     (
         Input("fact_id", "id", "The fact id.", True, metavar="ID"),
@@ -106,6 +105,7 @@ _NEW = Operation(
         Input("pinned", "bool", "Pin it.", default=False),
         Input("reinforce", "bool", "Reinforce it.", default=True),
     ),
+    call="weigh",
     cli="memory weigh",
 )
 
@@ -137,7 +137,6 @@ def test_the_types_the_domain_reads_convert_on_the_command_line() -> None:
     be ``#12``, and each bad word is the domain's one-line error."""
     op = Operation(
         "mark",
-        "mark",
         "Fact",
         (
             Input("event_id", "event", "The event.", True, metavar="EVENT_ID"),
@@ -145,6 +144,7 @@ def test_the_types_the_domain_reads_convert_on_the_command_line() -> None:
             Input("lifetime", "lifetime", "How long."),
             Input("visibility", "visibility", "Who sees it."),
         ),
+        call="mark",
         cli="memory mark",
     )
     parser = ArgParser(prog="embornal memory mark")
@@ -170,7 +170,7 @@ def test_the_types_the_domain_reads_convert_on_the_command_line() -> None:
 def test_a_result_with_no_renderer_prints_its_wire_shape() -> None:
     out = io.StringIO()
     ctx = Context(argparse.Namespace(json=False), out=out)
-    plain = Operation("odd", "odd", "dict", cli="memory odd")
+    plain = Operation("odd", "dict", call="odd", cli="memory odd")
     assert show(ctx, plain, {"id": "01ABC", "weight": 3}) == 0
     assert out.getvalue() == "id:     01ABC\nweight: 3\n"
 
@@ -189,12 +189,12 @@ def test_main_leaves_the_collector_as_it_was(capsys: pytest.CaptureFixture[str])
 def test_a_number_input_and_a_repeatable_flag() -> None:
     op = Operation(
         "rate",
-        "rate",
         "Fact",
         (
             Input("weight", "float", "The weight.", True, low=0, high=1, flag="--weight"),
             Input("evidence", "evidence", "What supports it.", nargs="+"),
         ),
+        call="rate",
         cli="memory rate",
     )
     parser = ArgParser(prog="embornal memory rate")
@@ -209,13 +209,13 @@ def test_a_number_input_and_a_repeatable_flag() -> None:
 def test_a_positional_number_and_a_repeated_positional() -> None:
     op = Operation(
         "weight",
-        "weight",
         "Fact",
         (
             Input("fact_id", "id", "The fact id.", True, metavar="ID"),
             Input("weight", "float", "The weight.", True, low=0, high=1, metavar="W"),
             Input("tags", "tags", "Tags.", True, flag="", metavar="KEY=VALUE"),
         ),
+        call="weight",
         cli="memory weight",
     )
     parser = ArgParser(prog="embornal memory weight")

@@ -117,7 +117,7 @@ _CATALOG = """
 from embornal.interfaces.catalog_types import Operation
 
 PLACE = 10_000
-OPERATIONS = (Operation("zz_probe_op", None, "Health"),)
+OPERATIONS = (Operation("zz_probe_op", "Health", call=None),)
 """
 _TABLE = """
 RESULTS = {"zz_probe_op": ("model", "project")}

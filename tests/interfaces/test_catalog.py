@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from embornal import Memory
-from embornal.interfaces.catalog import CATALOG, Operation, mcp_tools, routed
+from embornal.interfaces.catalog import CATALOG, Http, Operation, mcp_tools, routed
+from embornal.interfaces.catalog_types import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, part
 from embornal.interfaces.cli.remote import RemoteMemory
 from embornal.interfaces.cli.remote_chronicle import RemoteChronicle
 from embornal.interfaces.http.api import OPERATIONS
@@ -125,3 +126,43 @@ def test_local_only_operations_are_not_routed_nor_tools() -> None:
     for op in CATALOG:
         if op.local_only:
             assert op.http is None and op.profile == "none", op.name
+
+
+def test_a_part_gives_each_record_what_it_leaves_empty() -> None:
+    """``part``: an operation calls the method of its name and is read-only when its route is
+    a GET; a route's summary is the title, its errors those of its kind, its tag the part's.
+    What a record says stays."""
+    made = part(
+        "things",
+        Operation("a", "Fact", title="Add", http=Http("POST", "/a", "a", "Adds.")),
+        Operation("b", "list[Fact]", title="List", http=Http("GET", "/b", "b", "", items="x")),
+        Operation("c", "Fact", title="Show", http=Http("GET", "/c/{id}", "c", "Shows.")),
+        Operation(
+            "d", "Health", call=None, http=Http("GET", "/d", "d", "", summary="Up", auth=False)
+        ),
+        Operation(
+            "e",
+            "Fact",
+            title="Mark",
+            read_only=False,
+            http=Http("GET", "/e", "e", "", errors=(401,), tag="other"),
+        ),
+        Operation("f", "Fact", read_only=True),
+        Operation("g", "Fact"),
+    )
+    routes = {op.name: op.http for op in made if op.http is not None}
+    assert [(h.summary, h.errors, h.tag) for h in routes.values()] == [
+        ("Add", WRITE_ERRORS, "things"),
+        ("List", LIST_ERRORS, "things"),
+        ("Show", READ_ERRORS, "things"),
+        ("Up", (), "things"),
+        ("Mark", (401,), "other"),
+    ]
+    assert [op.read_only for op in made] == [False, True, True, True, False, True, False]
+    assert [op.call for op in made] == ["a", "b", "c", None, "e", "f", "g"]
+
+
+def test_every_record_of_the_catalogue_is_made_by_its_part() -> None:
+    for op in CATALOG:
+        assert isinstance(op.read_only, bool) and op.call != "", op.name
+        assert op.http is None or (op.http.summary and op.http.tag), op.name

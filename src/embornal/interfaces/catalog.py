@@ -13,7 +13,9 @@ Stdlib-only at import (plain data): the CLI may import it at no cost. The record
 command line is derived from them too (:mod:`embornal.interfaces.cli.derived`). Each
 capability's operations are in its folder's ``catalog`` module, found by
 :mod:`.capabilities` (decision 0177); the local-only ones are in :mod:`.catalog_local`,
-and the inputs the parts share in :mod:`.catalog_inputs`.
+and the inputs the parts share in :mod:`.catalog_inputs`. Each part is made by
+:func:`~.catalog_types.part`, which gives a record what it leaves to be derived (its call,
+whether it is read-only, its route's summary, errors and tag).
 """
 
 from __future__ import annotations
@@ -30,14 +32,12 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIFETIME,
     LIMIT,
-    LIST_ERRORS,
     OPTIONAL_REASON,
     READ_ERRORS,
     REASON,
     RERANK,
     SEARCH_MODE,
     VISIBILITY,
-    WRITE_ERRORS,
     label,
     limit,
     under,
@@ -51,6 +51,7 @@ from embornal.interfaces.catalog_types import (
     InputType,
     Operation,
     Profile,
+    part,
     replace,
 )
 
@@ -216,37 +217,37 @@ _META = "meta"
 
 # -- the operations ---------------------------------------------------------------------------
 
-CORE_OPERATIONS: tuple[Operation, ...] = (
+CORE_OPERATIONS: tuple[Operation, ...] = part(
+    "facts",
     Operation(
         "health",
-        None,
         "Health",
+        call=None,
         http=Http(
             "GET",
             "/health",
             "health",
-            "Is the server up",
             "Answers without a token; for probes.",
+            summary="Is the server up",
             auth=False,
             tag="server",
         ),
     ),
     Operation(
         "whoami",
-        None,
         "WhoAmI",
+        call=None,
         http=Http(
             "GET",
             "/whoami",
             "whoami",
-            "Who the token stands for",
             "The subject of the bearer token and the actor kind its writes are recorded with.",
+            summary="Who the token stands for",
             errors=(401, 503),
             tag="server",
         ),
     ),
     Operation(
-        "store",
         "store",
         "Fact",
         (
@@ -284,7 +285,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts",
             "storeFact",
-            "Store a fact",
             "Store one small fact on a topic path. The memory writes the owner (the "
             "token's subject) itself: a body that carries an owner tag is refused (400). "
             "`kind` and `attributes` type it (see `GET /api/v1/kinds`); an unknown kind, "
@@ -297,13 +297,11 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "ls",
-        "ls",
         "list[PathEntry]",
         (_path(False, "/", flag=""), _AS_OF, ALL),
         tool_order=3,
         profile="full",
         title="List topics",
-        read_only=True,
         cli="memory ls",
         cli_help="list the paths one level below PATH",
         cli_show="memory_cmds:show_ls",
@@ -318,15 +316,14 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/ls",
             "ls",
-            "List one level of the tree",
             "The paths one level below `path` that hold or lead to facts the subject may read.",
+            summary="List one level of the tree",
             items="entries",
             errors=READ_ERRORS,
             tag="paths",
         ),
     ),
     Operation(
-        "tree",
         "tree",
         "TreeNode",
         (
@@ -345,7 +342,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         tool_order=4,
         profile="full",
         title="Topic tree",
-        read_only=True,
         cli="memory tree",
         cli_help="draw the tree of paths below PATH",
         guide="""Show every topic below a path, depth-first, with each topic's own fact count.
@@ -358,14 +354,12 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/tree",
             "tree",
-            "The tree below a path",
             "Every visible path below `path`, with each path's own fact count.",
-            errors=READ_ERRORS,
+            summary="The tree below a path",
             tag="paths",
         ),
     ),
     Operation(
-        "cat",
         "cat",
         "list[FactView]",
         (
@@ -398,7 +392,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         tool_order=5,
         profile="full",
         title="Read a topic",
-        read_only=True,
         cli="memory cat",
         cli_help="print the facts of one path",
         cli_show="memory_cmds:show_cat",
@@ -415,16 +408,15 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/cat",
             "cat",
-            "Read the facts of one path",
             "The live facts of one path, oldest first (`date`) or strongest first "
             "(`signal`). Not a recall unless `recall=true`.",
+            summary="Read the facts of one path",
             items="facts",
             errors=READ_ERRORS,
             tag="paths",
         ),
     ),
     Operation(
-        "recall",
         "recall",
         "list[RecallHit]",
         (
@@ -479,7 +471,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         tool_order=2,
         profile="core",
         title="Recall facts",
-        read_only=True,
         cli="memory recall",
         extra={"mcp_call": "chronicle.recall"},  # the recall cascade (decision 0096)
         cli_help="find facts by keyword or meaning (no query: the strongest facts)",
@@ -516,17 +507,15 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/recall",
             "recall",
-            "Find facts by keyword and meaning",
             "Keyword (BM25 rescaled), vector or hybrid search, + 0.5 x strength; with no "
             "`q`, the strongest facts. Each hit counts as a recall and lifts the fact's "
             "strength unless `reinforce=false`.",
+            summary="Find facts by keyword and meaning",
             items="hits",
-            errors=LIST_ERRORS,
         ),
     ),
     Operation(
         "tags",
-        "show",
         "EffectiveTags",
         (
             Input(
@@ -538,25 +527,24 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
                 mcp=False,
             ),
         ),
+        call="show",
+        read_only=False,
         http=Http(
             "GET",
             "/tags",
             "effectiveTags",
-            "The tags that decide access to a fact",
             "The effective tags of a fact, each with the path it is inherited from "
             "(null: the fact's own tag).",
-            errors=READ_ERRORS,
+            summary="The tags that decide access to a fact",
         ),
     ),
     Operation(
-        "show",
         "show",
         "FactDetail",
         (FACT_ID, _AS_OF),
         tool_order=8,
         profile="full",
         title="Show a fact",
-        read_only=True,
         cli="memory show",
         cli_help="show one fact whole",
         guide="""Show one fact in full: state, owner, strength, recalls, links, tags, events.
@@ -568,14 +556,12 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}",
             "showFact",
-            "Show one fact whole",
             "State, strength, effective tags with their sources, links and events. A "
             "fact the subject may not read answers exactly as a missing one: 404.",
-            errors=READ_ERRORS,
+            summary="Show one fact whole",
         ),
     ),
     Operation(
-        "history",
         "history",
         "list[Event]",
         (
@@ -594,7 +580,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         tool_order=9,
         profile="full",
         title="Fact history",
-        read_only=True,
         cli="memory history",
         cli_help="list the events of a fact or a path",
         guide="""List the events of a fact (with its corrections) or of every fact on a path.
@@ -606,16 +591,15 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/history",
             "factHistory",
-            "The history of a fact",
             "The events of the fact and of the facts that supersede it or that it "
             "supersedes, oldest first.",
+            summary="The history of a fact",
             items="events",
             errors=READ_ERRORS,
         ),
         extra={"remote": "a fact's history only: the history of a path is local-only"},
     ),
     Operation(
-        "forget",
         "forget",
         "Fact",
         (FACT_ID, REASON),
@@ -641,13 +625,10 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/forget",
             "forgetFact",
-            "Forget a fact",
             "Take the fact out of recall, keeping it and the reason in the history; restorable.",
-            errors=WRITE_ERRORS,
         ),
     ),
     Operation(
-        "supersede",
         "supersede",
         "Fact",
         (
@@ -685,16 +666,13 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/supersede",
             "supersedeFact",
-            "Correct a fact",
             "Store a new fact on the same path that points at the old one; the old fact "
             "leaves default recall and stays in the history.",
             status=201,
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     Operation(
-        "restore",
         "restore",
         "Fact",
         (FACT_ID, REASON),
@@ -717,13 +695,11 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/restore",
             "restoreFact",
-            "Restore a forgotten fact",
             "Bring a forgotten fact back into recall.",
-            errors=WRITE_ERRORS,
+            summary="Restore a forgotten fact",
         ),
     ),
     Operation(
-        "update",
         "update",
         "Fact",
         (
@@ -762,15 +738,13 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/update",
             "updateFact",
-            "Update a fact's attributes",
             "Change some attributes of an active fact (null removes an optional one); "
             "the result is validated whole against the fact's kind. It takes the rights "
             "a supersede takes (write and delete on the fact).",
-            errors=WRITE_ERRORS,
+            summary="Update a fact's attributes",
         ),
     ),
     Operation(
-        "find",
         "find",
         "list[Fact]",
         (
@@ -806,7 +780,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
         tool_order=12,
         profile="full",
         title="Find typed facts",
-        read_only=True,
         cli="memory find",
         cli_help="list the facts of a kind whose attributes match",
         cli_show="kinds_cmds:show_found",
@@ -823,21 +796,19 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/find",
             "findFacts",
-            "Find facts by kind and attributes",
             "The live facts of `kind` the subject may read whose attributes equal every "
             "`where=field=value` (repeatable), oldest first.",
+            summary="Find facts by kind and attributes",
             items="facts",
             errors=READ_ERRORS,
         ),
     ),
     Operation(
         "kinds",
-        "kinds",
         "list[dict]",
         tool_order=13,
         profile="full",
         title="List the kinds",
-        read_only=True,
         cli="memory kinds",
         cli_help="print the schema of every kind (fields, types, vocabularies)",
         cli_run="kinds_cmds:kinds",
@@ -865,9 +836,9 @@ CORE_OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/kinds",
             "kinds",
-            "Every kind's schema",
             "Each kind with its schema version, summary, fields (type, required, "
             "vocabulary values, bounds), required fields and cross-field rules.",
+            summary="Every kind's schema",
             items="kinds",
             errors=(401, 503),
         ),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH, MAX_REASON_LENGTH
-from embornal.interfaces.catalog_types import Input
+from embornal.interfaces.catalog_types import LIST_ERRORS, READ_ERRORS, WRITE_ERRORS, Input
 
 __all__ = [
     "ALL",
@@ -62,11 +62,6 @@ EVIDENCE_NOTE_LENGTH = 2_000
 
 _ID = "The fact id from recall or cat (a unique prefix works)."
 _WHY = "Why; kept in the history."
-#: The REST errors of a write, of a read of one thing (which may be missing), and of a listing
-#: or a search (which finds nothing rather than fail).
-WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
-READ_ERRORS = (400, 401, 404, 422, 503)
-LIST_ERRORS = (400, 401, 422, 503)
 
 FACT_ID = Input(
     "fact_id",

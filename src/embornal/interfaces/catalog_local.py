@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_PATH_LENGTH, MAX_REINDEX_LIMIT
 from embornal.interfaces.catalog_inputs import FACT_ID, POLICY_SHAPES, REASON, limit
-from embornal.interfaces.catalog_types import Input, Operation
+from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -59,9 +59,9 @@ _SHARING = "sharing_cmds:"
 PLACE = 130
 """Where :data:`OPERATIONS` go in the catalogue: after the cascade's, before portability's."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "local",
     Operation(
-        "purge",
         "purge",
         "PurgeResult",
         (FACT_ID, REASON),
@@ -84,7 +84,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "tag_path",
-        "tag_path",
         "list[Tag]",
         (
             _PATH,
@@ -105,7 +104,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_json="memory_cmds:tagged_json",
     ),
     Operation(
-        "untag_path",
         "untag_path",
         "None",
         (
@@ -129,7 +127,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "path_tags",
-        "path_tags",
         "list[Tag]",
         (_PATH,),
         local_only=True,
@@ -137,7 +134,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_help="the tags a fact you store at a path inherits from it and the paths above",
     ),
     Operation(
-        "reindex",
         "reindex",
         "ReindexResult",
         (
@@ -167,7 +163,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "policies",
-        "policies",
         "list[Rule]",
         read_only=True,
         local_only=True,
@@ -177,7 +172,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_json=_SHARING + "rules_json",
     ),
     Operation(
-        "policy_add",
         "policy_add",
         "Rule",
         _RULE,
@@ -189,7 +183,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_json=_SHARING + "rule_json",
     ),
     Operation(
-        "policy_remove",
         "policy_remove",
         "Rule",
         _RULE,
@@ -203,7 +196,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "narrow_token_rules",
-        "narrow_token_rules",
         "list[Rule]",
         local_only=True,
         cli="policy narrow-tokens",
@@ -216,7 +208,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_json=_SHARING + "rules_json",
     ),
     Operation(
-        "policy_check",
         "policy_check",
         "PolicyCheck",
         (
@@ -249,7 +240,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_json=_SHARING + "check_json",
     ),
     Operation(
-        "token_add",
         "token_add",
         "NewToken",
         (
@@ -301,7 +291,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "tokens",
-        "tokens",
         "list[TokenInfo]",
         (
             Input(
@@ -321,7 +310,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_json=_SHARING + "tokens_json",
     ),
     Operation(
-        "token_revoke",
         "token_revoke",
         "TokenInfo",
         (

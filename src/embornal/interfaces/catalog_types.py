@@ -13,6 +13,9 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar, dataclass_transform
 
 __all__ = [
+    "LIST_ERRORS",
+    "READ_ERRORS",
+    "WRITE_ERRORS",
     "Http",
     "Input",
     "InputType",
@@ -21,6 +24,7 @@ __all__ = [
     "Profile",
     "Where",
     "check_inputs",
+    "part",
     "record",
     "replace",
     "resolve_call",
@@ -203,19 +207,32 @@ class Input:
         return self.mcp_name or self.name
 
 
+#: The REST errors of a write, of a read of one thing (which may be missing), and of a listing
+#: or a search (which finds nothing rather than fail).
+WRITE_ERRORS = (400, 401, 403, 404, 409, 413, 422, 503)
+READ_ERRORS = (400, 401, 404, 422, 503)
+LIST_ERRORS = (400, 401, 422, 503)
+
+
 @record
 class Http:
-    """Where an operation lives in the REST API (under ``/api/v1``)."""
+    """Where an operation lives in the REST API (under ``/api/v1``).
+
+    What a record leaves empty :func:`part` gives it: ``summary``, the operation's title;
+    ``errors``, those of its kind (none without a token, :data:`WRITE_ERRORS` for a
+    ``POST``, :data:`LIST_ERRORS` for a ``GET`` of ``items``, else :data:`READ_ERRORS`);
+    ``tag``, its part's.
+    """
 
     method: Literal["GET", "POST"]
     path: str
     operation_id: str
-    summary: str
     description: str
+    summary: str = ""
     status: int = 200
     errors: tuple[int, ...] = ()
     auth: bool = True
-    tag: str = "facts"
+    tag: str = ""
     probe: bool = False  # a later route: the client checks the server offers it
     items: str | None = None
     """For a list result: the key of the answer's object that holds the list."""
@@ -235,11 +252,12 @@ class Operation:
     """One use case: its call, inputs, output, and each interface's view of it."""
 
     name: str
-    call: str | None
-    """The ``Memory`` method it calls (None: the server itself, e.g. health)."""
     output: str
     """The result type, as the ``Memory`` method's annotation names it."""
     inputs: tuple[Input, ...] = ()
+    call: str | None = ""
+    """The ``Memory`` method it calls (None: the server itself, e.g. health); ``""``: the
+    one of its name (:func:`part` decides)."""
     profile: Profile = "none"
     title: str = ""
     guide: str = ""
@@ -247,7 +265,9 @@ class Operation:
     brief: str = ""
     """The description in the ``core`` profile, whose tool list every session pays for: when
     to call it and one example, in a sentence or two (decision 0093; default: ``guide``)."""
-    read_only: bool = False
+    read_only: bool | None = None
+    """Whether it changes nothing (the MCP read-only hint); None: whether its REST route
+    is a ``GET`` (:func:`part` decides)."""
     destructive: bool = False
     idempotent: bool = False
     http: Http | None = None
@@ -281,6 +301,39 @@ class Operation:
     def input(self, name: str) -> Input:
         (found,) = [i for i in self.inputs if i.name == name]
         return found
+
+
+def _errors(http: Http) -> tuple[int, ...]:
+    """The REST errors of a route of ``http``'s kind (:class:`Http`)."""
+    if not http.auth:
+        return ()
+    if http.method == "POST":
+        return WRITE_ERRORS
+    return READ_ERRORS if http.items is None else LIST_ERRORS
+
+
+def part(tag: str, *operations: Operation) -> tuple[Operation, ...]:
+    """A part of the catalogue: ``operations``, each given what its record leaves empty: its
+    ``call``, the ``Memory`` method of its name; its ``read_only``, whether its REST route
+    is a ``GET``; and its route (:class:`Http`) the operation's title as its summary, the
+    errors of its kind, and ``tag``."""
+    made: list[Operation] = []
+    for op in operations:
+        http = op.http
+        if op.call == "":
+            op = replace(op, call=op.name)
+        if op.read_only is None:
+            op = replace(op, read_only=http is not None and http.method == "GET")
+        if http is not None:
+            http = replace(
+                http,
+                summary=http.summary or op.title,
+                errors=http.errors or _errors(http),
+                tag=http.tag or tag,
+            )
+            op = replace(op, http=http)
+        made.append(op)
+    return tuple(made)
 
 
 def _unstorable(value: object, depth: int = 0) -> str | None:

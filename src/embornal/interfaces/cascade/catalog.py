@@ -17,7 +17,7 @@ from embornal.interfaces.catalog_inputs import (
     label,
     under,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -75,10 +75,10 @@ _SECTIONS = (
 PLACE = 120
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "recall_cascade",
-        "chronicle.recall",
         "Cascade",
         (
             _SOME_QUERY,
@@ -99,8 +99,8 @@ OPERATIONS: tuple[Operation, ...] = (
             RERANK,
             ALL,
         ),
+        call="chronicle.recall",
         title="The recall cascade",
-        read_only=True,
         cli="memory cascade",
         cli_show=_SHOW + "show_cascade",
         cli_help="anchors, then canon, then memories (one budget), with what needs care",
@@ -113,24 +113,21 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/recall/cascade",
             "recallCascade",
-            "The recall cascade",
             "Anchors first, then the active canon, then the ordinary recall in the room "
             "`limit` leaves (anchors always whole; a memory shows once, under its first "
             f"section); with {_SECTIONS}. The hits count as recalls.",
             errors=LIST_ERRORS,
-            tag="history",
             probe=True,
         ),
     ),
     Operation(
         "search",
-        "chronicle.search",
         "Cascade",
         (_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
+        call="chronicle.search",
         tool_order=86,
         profile="full",
         title="Search with the history priorities",
-        read_only=True,
         cli="memory search",
         cli_show=_SHOW + "show_cascade",
         cli_help="the cascade for a query, each memory checked again; no reinforcement",
@@ -148,17 +145,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/search",
             "search",
-            "Search with the history priorities",
             "The recall cascade for `q`, each candidate checked again at answer time "
             "(live, readable, not forgotten or expired); nothing is reinforced.",
             errors=LIST_ERRORS,
-            tag="history",
             probe=True,
         ),
     ),
     Operation(
         "search_archive",
-        "chronicle.search_archive",
         "list[RecallHit]",
         (
             _QUERY,
@@ -167,10 +161,10 @@ OPERATIONS: tuple[Operation, ...] = (
             _MODE,
             _UNDER,
         ),
+        call="chronicle.search_archive",
         tool_order=87,
         profile="full",
         title="Search the unpinned archive",
-        read_only=True,
         cli="memory search-archive",
         cli_show=_SHOW + "show_hits",
         cli_help="the best unpinned memories for a query, a budget of their own",
@@ -187,12 +181,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/search/archive",
             "searchArchive",
-            "Search the unpinned archive",
             "The best `limit` unpinned memories for `q`, each checked again at answer "
             "time; nothing is reinforced.",
             items="hits",
-            errors=LIST_ERRORS,
-            tag="history",
             probe=True,
         ),
     ),

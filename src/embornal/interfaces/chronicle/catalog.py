@@ -10,8 +10,8 @@ it with :func:`~embornal.interfaces.catalog_types.resolve_call`. :mod:`.catalog`
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import LIMIT, LIST_ERRORS
-from embornal.interfaces.catalog_types import Http, Operation, replace
+from embornal.interfaces.catalog_inputs import LIMIT
+from embornal.interfaces.catalog_types import Http, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -19,10 +19,10 @@ __all__ = ["OPERATIONS", "PLACE"]
 PLACE = 70
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "audit_log",
-        "chronicle.audit_log",
         "list[AuditEntry]",
         (
             replace(
@@ -31,10 +31,10 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help=f"at most N, 1-{MAX_LIMIT}",
             ),
         ),
+        call="chronicle.audit_log",
         tool_order=49,
         profile="core",
         title="Audit log",
-        read_only=True,
         cli="memory audit",
         cli_show="chronicle.commands:show_audit",
         cli_help="every decision on memories, claims and narratives, with its reason",
@@ -60,13 +60,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/audit",
             "auditLog",
-            "Audit log",
             "The events of the facts the subject may read (forgotten ones too), and of "
             "the claims and narrative versions it may see, the newest first, each with "
             "its action, actor and reason; recalls left out.",
             items="entries",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
 )

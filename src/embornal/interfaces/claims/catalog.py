@@ -16,12 +16,10 @@ from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENG
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     LIMIT,
-    READ_ERRORS,
-    WRITE_ERRORS,
     label,
     reason,
 )
-from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, part, replace
 
 __all__ = ["EXAMPLE_CLAIM", "OPERATIONS", "PLACE"]
 
@@ -315,10 +313,10 @@ Example: add_evidence(claim_id="C01KCZ8Q3W5R7T9V1X3Z5B7D9F1", source="notice", s
 PLACE = 110
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "claims",
     Operation(
         "create_claim",
-        "chronicle.create_claim",
         "ClaimRecord",
         (
             _STATEMENT,
@@ -332,6 +330,7 @@ OPERATIONS: tuple[Operation, ...] = (
             _VALID_UNTIL,
             _SECURITY_SENSITIVE,
         ),
+        call="chronicle.create_claim",
         tool_order=60,
         profile="full",
         title="Create a claim",
@@ -346,17 +345,13 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims",
             "createClaim",
-            "Create a claim",
             "Record a proposed claim (its own stream; decision 0081). Known injection "
             "shapes in the statement flag it sensitive.",
             status=201,
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
         "claim_evidence",
-        "chronicle.add_claim_evidence",
         "ClaimRecord",
         (
             replace(CLAIM_ID, aliases=("claim_id", "claim")),
@@ -368,6 +363,7 @@ OPERATIONS: tuple[Operation, ...] = (
             _LOCATOR,
             _COMMON_ORIGIN,
         ),
+        call="chronicle.add_claim_evidence",
         tool_order=61,
         profile="none",
         title="Add evidence to a claim",
@@ -382,18 +378,15 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/evidence",
             "addClaimEvidence",
-            "Add evidence to a claim",
             "Cite a memory the subject may read (or a source label) with a stance; a "
             "repeat of active evidence adds nothing.",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
         "adopt_claim",
-        "chronicle.adopt_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
+        call="chronicle.adopt_claim",
         tool_order=62,
         profile="full",
         title="Adopt a claim",
@@ -412,16 +405,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/adopt",
             "adoptClaim",
-            "Adopt a claim",
             "Record the adoption (or re-review) of a claim with active supporting "
             "evidence; a withdrawn or superseded claim is refused (409).",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
         "revise_claim",
-        "chronicle.revise_claim",
         "ClaimRecord",
         (
             replace(CLAIM_ID, aliases=(*CLAIM_ID.aliases, "old_id")),
@@ -437,6 +426,7 @@ OPERATIONS: tuple[Operation, ...] = (
             _VALID_FROM,
             _VALID_UNTIL,
         ),
+        call="chronicle.revise_claim",
         tool_order=63,
         profile="full",
         title="Revise a claim",
@@ -456,18 +446,15 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/revise",
             "reviseClaim",
-            "Revise a claim",
             "A new version (statement, valid time) of an open claim, or the adopted "
             "claim superseded by `replacement_id`, adopted in the same transaction.",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
         "withdraw_claim",
-        "chronicle.withdraw_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
+        call="chronicle.withdraw_claim",
         tool_order=64,
         profile="full",
         title="Withdraw a claim",
@@ -486,20 +473,17 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claims/{id}/withdraw",
             "withdrawClaim",
-            "Withdraw a claim",
             "End a proposed or adopted claim (terminal).",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
         "retract_evidence",
-        "chronicle.retract_claim_evidence",
         "ClaimRecord",
         (
             _EVIDENCE_ID,
             _REASON,
         ),
+        call="chronicle.retract_claim_evidence",
         tool_order=65,
         profile="full",
         title="Retract claim evidence",
@@ -517,15 +501,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/claim-evidence/{id}/retract",
             "retractClaimEvidence",
-            "Retract claim evidence",
             "Retire one evidence association.",
-            errors=WRITE_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
         "recall_claims",
-        "chronicle.recall_claims",
         "ClaimList",
         (
             _QUERY,
@@ -540,10 +520,10 @@ OPERATIONS: tuple[Operation, ...] = (
             ),
             _INCLUDE_INACTIVE,
         ),
+        call="chronicle.recall_claims",
         tool_order=66,
         profile="full",
         title="Recall claims",
-        read_only=True,
         cli="claim list",
         cli_show=_SHOW + "show_claims",
         cli_help="the adopted claims (now, or as recorded by a time)",
@@ -560,22 +540,18 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/claims",
             "recallClaims",
-            "Recall claims",
             "The claims the subject may see (decision 0083), as recorded now or by "
             "`as_of`, holding at `valid_at`.",
-            errors=READ_ERRORS,
-            tag="claims",
         ),
     ),
     Operation(
         "inspect_claim",
-        "chronicle.claim",
         "ClaimRecord",
         (CLAIM_ID, _AS_OF),
+        call="chronicle.claim",
         tool_order=67,
         profile="full",
         title="Inspect a claim",
-        read_only=True,
         cli="claim show",
         cli_show=_SHOW + "show_claim",
         cli_help="a claim with its evidence and history",
@@ -590,10 +566,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/claims/{id}",
             "getClaim",
-            "Show a claim",
             "One claim with its evidence and history (at `as_of`: as recorded then).",
-            errors=READ_ERRORS,
-            tag="claims",
+            summary="Show a claim",
         ),
     ),
 )

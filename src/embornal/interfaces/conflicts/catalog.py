@@ -10,8 +10,8 @@ catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, READ_ERRORS, REASON, WRITE_ERRORS
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, READ_ERRORS, REASON
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -32,9 +32,9 @@ CONFLICT_ID = Input(
 PLACE = 20
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "conflicts",
     Operation(
-        "conflicts",
         "conflicts",
         "list[ConflictRecord]",
         (
@@ -74,7 +74,6 @@ OPERATIONS: tuple[Operation, ...] = (
         tool_order=37,
         profile="full",
         title="List conflicts",
-        read_only=True,
         cli="conflict list",
         cli_show=_SHOW + "show_conflicts",
         cli_help="list the open conflicts (duplicates, contradictions, stale facts)",
@@ -94,24 +93,20 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/conflicts",
             "listConflicts",
-            "List conflicts",
             "The conflicts all of whose facts the subject may read, newest first (open "
             "ones unless `status` says otherwise); a conflict with a fact the subject "
             "may not read is left out.",
             items="conflicts",
-            tag="conflicts",
             errors=READ_ERRORS,
         ),
     ),
     Operation(
-        "conflict",
         "conflict",
         "ConflictRecord",
         (CONFLICT_ID,),
         tool_order=38,
         profile="full",
         title="Show a conflict",
-        read_only=True,
         cli="conflict show",
         cli_show=_SHOW + "show_conflict",
         cli_help="show a conflict: its facts side by side, its evidence and resolution",
@@ -128,15 +123,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/conflicts/{id}",
             "showConflict",
-            "Show a conflict",
             "One conflict by id or unique prefix. One with a fact the subject may not "
             "read answers 404, as a missing one.",
-            tag="conflicts",
-            errors=READ_ERRORS,
         ),
     ),
     Operation(
-        "resolve_conflict",
         "resolve_conflict",
         "ConflictRecord",
         (
@@ -200,7 +191,6 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/conflicts/{id}/resolve",
             "resolveConflict",
-            "Resolve a conflict",
             "One of `keep` (a member's id: confirmed, the other active members "
             "forgotten, but of a declared conflict), `merge` (a member's id: the other "
             "active members merged into it) or `both` (all stand; also when none is "
@@ -208,12 +198,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "takes write on the kept fact and delete on the others, merge write and "
             "delete on the survivor and delete on the others, both write on "
             "each. A resolved conflict answers 409.",
-            tag="conflicts",
-            errors=WRITE_ERRORS,
         ),
     ),
     Operation(
-        "scan_conflicts",
         "scan_conflicts",
         "list[ConflictRecord]",
         (
@@ -247,11 +234,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/conflict-scan",
             "scanConflicts",
-            "Look for conflicts",
             "Opens a conflict for each duplicate, contradiction and (unless `stale` is "
             "false) stale fact not opened before; answers those the subject may see.",
             items="conflicts",
-            tag="conflicts",
             errors=(400, 401, 413, 422, 503),
         ),
     ),

@@ -7,17 +7,17 @@ database the machine reaches. :mod:`.catalog` splices :data:`OPERATIONS` into
 
 from __future__ import annotations
 
-from embornal.interfaces.catalog_types import Input, Operation
+from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
 PLACE = 150
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "copy",
     Operation(
         "copy",
-        "copy_to",
         "Copied",
         (
             Input(
@@ -32,6 +32,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help="a new file, or a postgresql:// URL of an empty database",
             ),
         ),
+        call="copy_to",
         read_only=True,
         local_only=True,
         cli="admin copy",

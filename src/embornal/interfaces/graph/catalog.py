@@ -15,11 +15,10 @@ from embornal.interfaces.catalog_inputs import (
     READ_ERRORS,
     REASON,
     SEARCH_MODE,
-    WRITE_ERRORS,
     limit,
     under,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["INVERSE_NAMES", "OPERATIONS", "PLACE", "RELATIONS"]
 
@@ -93,9 +92,9 @@ _LINK_HTTP = (
 PLACE = 30
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "graph",
     Operation(
-        "link",
         "link",
         "Link",
         (_SOURCE, _RELATION, _TARGET, OPTIONAL_REASON),
@@ -123,14 +122,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/link",
             "linkFacts",
-            "Link two facts",
             f"{_LINK_HTTP}; the same link twice is 409.",
-            errors=WRITE_ERRORS,
-            tag="graph",
         ),
     ),
     Operation(
-        "unlink",
         "unlink",
         "Link",
         (_SOURCE, _RELATION, _TARGET, OPTIONAL_REASON),
@@ -151,14 +146,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/unlink",
             "unlinkFacts",
-            "Take a link off",
             f"{_LINK_HTTP}; a link that is not there is 404.",
-            errors=WRITE_ERRORS,
-            tag="graph",
+            summary="Take a link off",
         ),
     ),
     Operation(
-        "links",
         "links",
         "LinkGraph",
         (
@@ -202,7 +194,6 @@ OPERATIONS: tuple[Operation, ...] = (
         tool_order=26,
         profile="full",
         title="A fact's links",
-        read_only=True,
         cli="memory links",
         cli_show=_GRAPH + "show_links",
         cli_help="the facts linked to a fact (breadth first)",
@@ -225,18 +216,15 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/links",
             "factLinks",
-            "The facts linked to a fact",
             "Breadth first from the fact, up to `depth` (1-5) links away and `limit` "
             "facts, each fact once. Only facts the subject may read are followed or "
             "shown; forgotten and purged facts are dead ends; a merged fact reads as "
             "its survivor. An inverse relation name (subject_of...) reads the "
             "relation backwards.",
-            errors=READ_ERRORS,
-            tag="graph",
+            summary="The facts linked to a fact",
         ),
     ),
     Operation(
-        "similar",
         "similar",
         "list[RecallHit]",
         (
@@ -252,7 +240,6 @@ OPERATIONS: tuple[Operation, ...] = (
         tool_order=88,
         profile="full",
         title="Facts like this one",
-        read_only=True,
         cli="memory similar",
         cli_show="cascade.commands:show_hits",
         cli_help="the facts most like a fact (its content as the query)",
@@ -271,16 +258,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/similar",
             "similarFacts",
-            "The facts most like a fact",
             "A recall of the fact's content, the fact itself left out: the best `limit` "
             "facts the subject may read, at or below `under`; nothing is reinforced.",
+            summary="The facts most like a fact",
             items="hits",
             errors=READ_ERRORS,
-            tag="graph",
         ),
     ),
     Operation(
-        "merge",
         "merge",
         "Fact",
         (
@@ -324,18 +309,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/merge",
             "mergeFacts",
-            "Merge two facts",
             "Merge `source` into the fact of the path (same kind, both active, not "
             "itself: else 400 or 409): aliases union, the source's evidence joins, the "
             "source is forgotten with a supersedes link from the survivor, in one "
             "transaction. It takes write and delete on the survivor and delete on the "
             "source; one the subject may not read answers 404.",
-            errors=WRITE_ERRORS,
-            tag="graph",
         ),
     ),
     Operation(
-        "dangling_links",
         "dangling_links",
         "list[DanglingLink]",
         (

@@ -20,15 +20,12 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
-    LIST_ERRORS,
     OPTIONAL_REASON,
-    READ_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
     note,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
 
 __all__ = ["OPERATIONS", "PLACE"]
@@ -55,9 +52,9 @@ _LIST_LIMIT = replace(
 PLACE = 60
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
-        "remember",
         "remember",
         "MemoryStatus",
         (
@@ -189,16 +186,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/memories",
             "rememberMemory",
-            "Capture working material",
             "Store the content as an ordinary fact (default path /inbox/<session or "
             "date>) captured as working material, screened for known injection shapes "
             "(a match flags it sensitive). `tier` testimony is refused (409).",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
-        "promote",
         "promote",
         "MemoryStatus",
         (FACT_ID, REASON),
@@ -226,15 +219,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/promote",
             "promoteMemory",
-            "Consolidate a memory",
             "Working material becomes consolidated (recorded with the reason); a "
             "consolidated memory is answered as it is.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
-        "corroborate",
         "corroborate",
         "ProvenanceReport",
         (
@@ -285,23 +274,19 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/corroborate",
             "corroborateMemory",
-            "Record a corroborating source",
             "Record one corroborating source label (with the origin it repeats, if "
             "any); labels are trimmed, case kept; archive becomes testimony once the "
             "gate is met.",
-            errors=WRITE_ERRORS,
-            tag="history",
+            summary="Record a corroborating source",
         ),
     ),
     Operation(
-        "provenance",
         "provenance",
         "ProvenanceReport",
         (FACT_ID,),
         tool_order=43,
         profile="core",
         title="Provenance of a memory",
-        read_only=True,
         cli="memory provenance",
         cli_show=_SHOW + "show_provenance",
         cli_help="the recorded sources of a memory and the corroboration gate",
@@ -320,21 +305,16 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/provenance",
             "memoryProvenance",
-            "Provenance of a memory",
             "The origin, recorded corroborations and the gate of the memory (read-only).",
-            errors=READ_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
-        "memory_status",
         "memory_status",
         "MemoryStatus",
         (FACT_ID,),
         tool_order=89,
         profile="full",
         title="Where a memory stands",
-        read_only=True,
         cli="memory status",
         cli_show=_SHOW + "show_status",
         cli_help="where a memory stands in the history protocol (stage, tier, canon...)",
@@ -350,15 +330,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/facts/{id}/status",
             "memoryStatus",
-            "Where a memory stands",
             "The memory's stage, tier, sensitivity, frame, canon scopes and history context "
             "(read-only).",
-            errors=READ_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
-        "review",
         "review",
         "MemoryStatus",
         (
@@ -382,14 +358,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/review",
             "reviewMemory",
-            "Review an interpretation",
             "Record a review of an interpretation (the note is required).",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
-        "flag_sensitive",
         "flag_sensitive",
         "MemoryStatus",
         (FACT_ID, REASON),
@@ -416,22 +388,18 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/flag-sensitive",
             "flagSensitive",
-            "Flag a memory security-sensitive",
             "Flag the memory sensitive; a pin the corroboration gate does not support "
             "is lifted in the same transaction.",
-            errors=WRITE_ERRORS,
-            tag="history",
+            summary="Flag a memory security-sensitive",
         ),
     ),
     Operation(
-        "due_for_consolidation",
         "due_for_consolidation",
         "list[DueMemory]",
         (_DAYS, _LIST_LIMIT),
         tool_order=46,
         profile="core",
         title="Working material to consolidate",
-        read_only=True,
         cli="memory due-for-consolidation",
         cli_show=_SHOW + "show_due",
         cli_help="active working memories, oldest first",
@@ -448,15 +416,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/due-for-consolidation",
             "dueForConsolidation",
-            "Working material to consolidate",
             "Active working memories captured at least `days` ago, oldest first.",
             items="memories",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
-        "due_for_review",
         "due_for_review",
         "list[DueMemory]",
         (
@@ -481,28 +445,24 @@ OPERATIONS: tuple[Operation, ...] = (
         Then review, supersede or forget each one.
         Example: due_for_review(days=30)""",
         example="due_for_review(days=30)",
+        read_only=False,
         http=Http(
             "GET",
             "/history/due-for-review",
             "dueForReview",
-            "Interpretations due for review",
             "Active interpretations last reviewed "
             "(or captured) more than `days` ago (default 30); each one the caller "
             "may write is marked stale until reviewed.",
             items="memories",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
-        "list_forgotten",
         "list_forgotten",
         "list[ForgottenMemory]",
         (_LIST_LIMIT,),
         tool_order=48,
         profile="full",
         title="Forgotten memories",
-        read_only=True,
         cli="memory list-forgotten",
         cli_show=_SHOW + "show_forgotten",
         cli_help="forgotten memories, with who forgot them and why",
@@ -515,12 +475,9 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/forgotten",
             "listForgotten",
-            "Forgotten memories",
             "Forgotten (not purged) memories the subject may read, the last first, "
             "with the reason of the forget.",
             items="memories",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
 )

@@ -6,16 +6,16 @@ memories (decision 0068). :mod:`.catalog` splices :data:`OPERATIONS` into
 from __future__ import annotations
 
 from embornal.interfaces.catalog_inputs import OPTIONAL_REASON, WRITE_ERRORS, label
-from embornal.interfaces.catalog_types import Http, Input, Operation
+from embornal.interfaces.catalog_types import Http, Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
 PLACE = 50
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "proposals",
     Operation(
-        "ingest",
         "ingest",
         "Proposal",
         (
@@ -103,13 +103,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/ingest",
             "ingest",
-            "Propose memories from a text",
             "Draft memories from a conversation or note (by rules, or by the server's "
             "configured chat model) and open one proposal of them; nothing is a fact "
             "until it is approved. 404 when nothing was found to remember.",
             status=201,
             errors=(*WRITE_ERRORS, 404),
-            tag="proposals",
             probe=True,
         ),
     ),

@@ -13,11 +13,10 @@ from embornal.interfaces.catalog_inputs import (
     LIMIT,
     LIST_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
     note,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -57,10 +56,10 @@ _EXAMPLE_NARRATIVE = "01KCZ9A2B4C6D8E0F2G4H6J8K0"
 PLACE = 100
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "narrate",
-        "chronicle.narrate",
         "Narrative",
         (
             Input(
@@ -129,6 +128,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help="mark the synthesis security-sensitive",
             ),
         ),
+        call="chronicle.narrate",
         tool_order=60,
         profile="core",
         title="Write a narrative version",
@@ -156,23 +156,19 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/narratives",
             "narrate",
-            "Write a narrative version",
             "A new version of the account of (scope, perspective), its dependencies "
             "validated now; refused (409) for a forgotten, overdue or unsupported "
             "sensitive dependency.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "current_narrative",
-        "chronicle.current_narrative",
         "NarrativeView",
         (_SCOPE, _PERSPECTIVE),
+        call="chronicle.current_narrative",
         tool_order=61,
         profile="core",
         title="Current narrative",
-        read_only=True,
         cli="narrative current",
         cli_show=_SHOW + "show_view",
         cli_help="the usable account of a scope, or its review notice",
@@ -192,16 +188,13 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/narratives/current",
             "currentNarrative",
-            "Current narrative",
             "The usable current version of the scope's account, or its review notice "
             "(id, status, source issues, hint) without its text.",
             errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "review_narrative",
-        "chronicle.review_narrative",
         "Narrative",
         (
             _NARRATIVE_ID,
@@ -210,6 +203,7 @@ OPERATIONS: tuple[Operation, ...] = (
                 "what was compared (required)",
             ),
         ),
+        call="chronicle.review_narrative",
         tool_order=62,
         profile="full",
         title="Review a narrative",
@@ -226,16 +220,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/narratives/{id}/review",
             "reviewNarrative",
-            "Review a narrative",
             "Approve the current version again (the note is required); 409 while a "
             "source issue is live.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "narrative_history",
-        "chronicle.narrative_history",
         "list[Narrative]",
         (
             _LIST_LIMIT,
@@ -245,10 +235,10 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help="only this scope",
             ),
         ),
+        call="chronicle.narrative_history",
         tool_order=63,
         profile="full",
         title="Narrative history",
-        read_only=True,
         cli="narrative history",
         cli_show=_SHOW + "show_narratives",
         cli_help="every version, newest first, with its text for inspection",
@@ -261,22 +251,18 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/narratives/history",
             "narrativeHistory",
-            "Narrative history",
             "Every version the subject may see, the newest first, with its text.",
             items="narratives",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "list_narratives",
-        "chronicle.list_narratives",
         "list[Narrative]",
         (_LIST_LIMIT,),
+        call="chronicle.list_narratives",
         tool_order=64,
         profile="full",
         title="List narrative accounts",
-        read_only=True,
         cli="narrative list",
         cli_show=_SHOW + "show_narratives",
         cli_help="the accounts, each current version (stale text withheld)",
@@ -288,11 +274,8 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/narratives",
             "listNarratives",
-            "List narrative accounts",
             "Each account's current version, the newest first; text withheld when not usable.",
             items="narratives",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
 )

@@ -10,7 +10,7 @@ it writes over one. :mod:`embornal.interfaces.catalog` splices :data:`OPERATIONS
 
 from __future__ import annotations
 
-from embornal.interfaces.catalog_types import Input, Operation
+from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -32,7 +32,6 @@ _TOOLS = (
 def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
     """``import FORMAT SOURCE``: another memory tool's data as one proposal (decision 0076)."""
     return Operation(
-        "import_" + fmt.replace("-", "_"),
         "import_" + fmt.replace("-", "_"),
         "ToolImport",
         (
@@ -69,9 +68,9 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
 PLACE = 140
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "portability",
     Operation(
-        "export_markdown",
         "export_markdown",
         "MarkdownExport",
         (
@@ -98,7 +97,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "export_events",
-        "export_events",
         "EventsExport",
         (_place("file", "The NDJSON file to write.", "FILE"),),
         read_only=True,
@@ -113,7 +111,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "import_events",
-        "import_events",
         "EventsImport",
         (_place("file", "The NDJSON file `export events` wrote.", "FILE"),),
         local_only=True,
@@ -127,7 +124,6 @@ OPERATIONS: tuple[Operation, ...] = (
         cli_show=_RUN + "show_events_import",
     ),
     Operation(
-        "import_markdown",
         "import_markdown",
         "MarkdownImport",
         (
@@ -151,7 +147,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     *(_tool_import(fmt, what, metavar) for fmt, what, metavar in _TOOLS),
     Operation(
-        "backup",
         "backup",
         "Backup",
         (_place("file", "The new file to write the copy to.", "FILE"),),

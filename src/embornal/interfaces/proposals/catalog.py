@@ -9,15 +9,12 @@ from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
-    LIST_ERRORS,
     OPTIONAL_REASON,
-    READ_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
     limit,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["EXAMPLE_PROPOSAL", "OPERATIONS", "PLACE"]
 
@@ -84,9 +81,9 @@ _NO_ASSISTANT = (
 PLACE = 40
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "proposals",
     Operation(
-        "propose",
         "propose",
         "Proposal",
         (
@@ -122,20 +119,17 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals",
             "propose",
-            "Open a proposal",
             "Open a proposal of draft items (create, update, archive, supersede, link, "
             "merge), each "
             "checked as its own command would be; nothing of it is a fact until an "
             "approval applies it. An auto-approve rule of the server's configuration "
             "may approve it at once (then its status is `approved`).",
+            summary="Open a proposal",
             status=201,
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
     Operation(
-        "proposals",
         "proposals",
         "list[ProposalSummary]",
         (
@@ -149,7 +143,6 @@ OPERATIONS: tuple[Operation, ...] = (
         tool_order=31,
         profile="full",
         title="List proposals",
-        read_only=True,
         cli="proposal list",
         cli_show="proposals.commands:show_list",
         cli_help="list the proposals waiting for review (and decided ones)",
@@ -163,24 +156,19 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/proposals",
             "listProposals",
-            "List proposals",
             "The proposals the subject may see (its own, and those whose every target "
             "fact it may read), newest first.",
             items="proposals",
-            errors=LIST_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
     Operation(
-        "proposal",
         "proposal",
         "Proposal",
         (PROPOSAL_ID,),
         tool_order=32,
         profile="full",
         title="Show a proposal",
-        read_only=True,
         cli="proposal show",
         cli_show="proposals.commands:show_proposal",
         cli_help="one proposal with its numbered items",
@@ -194,16 +182,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/proposals/{id}",
             "showProposal",
-            "Show a proposal",
             "One proposal with its items; one the subject may not see answers 404, as "
             "an absent one.",
-            errors=READ_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
     Operation(
-        "approve",
         "approve",
         "Proposal",
         (PROPOSAL_ID, _CHOSEN, OPTIONAL_REASON, _VERSION),
@@ -229,20 +213,16 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals/{id}/approve",
             "approveProposal",
-            "Approve a proposal",
             "Apply the chosen items (default: all) and the approval in one "
             "transaction: all of them, or none (409 when it is decided already, or an "
             "item no longer applies; 409 `proposal_changed` when `version`, the one "
             "the approver was shown, is not the proposal's any more). A person's token "
             "(`token add --person`) decides; an assistant's is refused (403) unless "
             "the configuration lets assistants decide.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
     Operation(
-        "reject",
         "reject",
         "Proposal",
         (PROPOSAL_ID, replace(REASON, cli_help="why (required): kept in the history")),
@@ -263,17 +243,13 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals/{id}/reject",
             "rejectProposal",
-            "Reject a proposal",
             "Close an open proposal with nothing applied; a reason is required. "
             "As approve: a person's token decides, an assistant's is refused (403) "
             "unless the configuration lets assistants decide.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
     Operation(
-        "edit_proposal",
         "edit_proposal",
         "Proposal",
         (
@@ -343,20 +319,16 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/proposals/{id}/edit",
             "editProposal",
-            "Edit a proposal",
             "Drop items by number, replace items in place (`replace`: {number: item}; "
             "each keeps its number and, of the same type, the id of the fact it "
             "makes) or add items while the proposal is open; the items after the "
             "edit are checked as a whole, and a bad one changes nothing. 409 "
             "`proposal_changed` when `version`, the one the editor read, is not the "
             "proposal's any more.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
     Operation(
-        "retention",
         "retention",
         "list[RetentionScore]",
         (
@@ -374,7 +346,6 @@ OPERATIONS: tuple[Operation, ...] = (
         tool_order=35,
         profile="full",
         title="Retention scores",
-        read_only=True,
         cli="memory retention",
         cli_show="proposals.commands:show_retention",
         cli_args=(
@@ -397,17 +368,13 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/retention",
             "retentionScores",
-            "Retention scores",
             "The live facts the subject may read, lowest retention score first, each "
             "with the parts of its score (pinned and permanent ones exempt, last).",
             items="facts",
-            errors=LIST_ERRORS,
-            tag="proposals",
             probe=True,
         ),
     ),
     Operation(
-        "prune",
         "prune",
         "PruneResult",
         (
@@ -439,12 +406,10 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/prune",
             "prune",
-            "Propose archiving by retention",
             "Score every live fact the subject may read and open one archive "
             "proposal of those below the threshold; nothing is archived until it is "
             "approved.",
-            errors=WRITE_ERRORS,
-            tag="proposals",
+            summary="Propose archiving by retention",
             probe=True,
         ),
     ),

@@ -18,14 +18,12 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIFETIME,
     LIMIT,
-    LIST_ERRORS,
     OPTIONAL_REASON,
     REASON,
     VISIBILITY,
-    WRITE_ERRORS,
     under,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -52,9 +50,9 @@ _EVIDENCE = Input(
 PLACE = 10
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "facts",
     Operation(
-        "confirm",
         "confirm",
         "Fact",
         (FACT_ID, _EVIDENCE, OPTIONAL_REASON),
@@ -78,17 +76,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/confirm",
             "confirmFact",
-            "Confirm a fact",
             "Vouch for an active fact: its confidence moves toward 1 by the weight of "
             "the token's actor kind and `last_confirmed_at` is now; the evidence, if "
             "given, joins the fact's. It takes write on the fact; one the subject may "
             "not read answers 404.",
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     Operation(
-        "contradict",
         "contradict",
         "Fact",
         (
@@ -124,16 +119,13 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/contradict",
             "contradictFact",
-            "Contradict a fact",
             "Dispute an active fact (a reason is required): its confidence decays by "
             "the weight of the token's actor kind. `by` names the fact that "
             "contradicts it (readable to the subject). It takes write on the fact.",
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     Operation(
-        "add_evidence",
         "add_evidence",
         "Fact",
         (
@@ -169,16 +161,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/evidence",
             "addEvidence",
-            "Add evidence to a fact",
             "Append one piece of evidence (`TYPE:VALUE`, TYPE one of quote, uri, "
             "conversation, document, observation) with an optional note: a weak "
             "confirmation. It takes write on the fact.",
-            errors=WRITE_ERRORS,
+            summary="Add evidence to a fact",
             probe=True,
         ),
     ),
     Operation(
-        "undo",
         "undo",
         "list[Event]",
         (
@@ -219,7 +209,6 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/events/{position}/undo",
             "undoEvent",
-            "Undo one event",
             "Append the events that compensate the event at log `position` (the "
             "`position` of a history event: its id), each with `undoes` = it and the "
             "reason. "
@@ -227,7 +216,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "it); an event of a stream the subject may not read answers 404, as a "
             "missing one. It takes the rights of the compensation (forget and restore: "
             "delete; an attribute update: write and delete; the rest: write).",
-            errors=WRITE_ERRORS,
+            summary="Undo one event",
             items="events",
             tag="events",
             probe=True,
@@ -235,7 +224,6 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "visibility",
-        "set_visibility",
         "Fact",
         (
             FACT_ID,
@@ -244,6 +232,7 @@ OPERATIONS: tuple[Operation, ...] = (
             ),
             OPTIONAL_REASON,
         ),
+        call="set_visibility",
         tool_order=18,
         profile="full",
         title="Set who may see a fact",
@@ -262,17 +251,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/visibility",
             "setVisibility",
-            "Set who may see a fact",
             "shared, private or restricted:a,b; only the fact's owner, with write and "
             "delete on it (else 403). A private fact never reaches an assistant (every "
             "token is one).",
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     # -- importance and lifetime (docs/model.md, Lifecycle, The spine) --------------------
     Operation(
-        "pin",
         "pin",
         "Fact",
         (FACT_ID, OPTIONAL_REASON),
@@ -300,15 +286,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/pin",
             "pinFact",
-            "Pin a fact",
             "Pin an active fact: recall lifts it. It takes write on the fact; an already "
             "pinned fact is answered as it is and nothing is written.",
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     Operation(
-        "unpin",
         "unpin",
         "Fact",
         (FACT_ID, OPTIONAL_REASON),
@@ -334,15 +317,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/unpin",
             "unpinFact",
-            "Unpin a fact",
             "Take the pin off an active fact (one not pinned: nothing is written). It "
             "takes write on the fact.",
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     Operation(
-        "set_weight",
         "set_weight",
         "Fact",
         (
@@ -381,15 +361,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/weight",
             "setWeight",
-            "Weight a fact",
             "The user weight of an active fact, 0..1 (outside: 400, nothing written); "
             "null takes it off. It takes write on the fact.",
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     Operation(
-        "set_lifetime",
         "set_lifetime",
         "Fact",
         (
@@ -425,17 +402,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/facts/{id}/lifetime",
             "setLifetime",
-            "Set a fact's lifetime",
             "permanent, standard, ephemeral (one day) or until:YYYY-MM-DD (today or "
             "later; a past date is 400 and nothing is written). An until or ephemeral "
             "fact leaves recall once its lifetime runs out, without an event; a new "
             "lifetime brings it back. It takes write on the fact.",
-            errors=WRITE_ERRORS,
             probe=True,
         ),
     ),
     Operation(
-        "due",
         "due",
         "list[DueFact]",
         (
@@ -449,7 +423,6 @@ OPERATIONS: tuple[Operation, ...] = (
         tool_order=23,
         profile="full",
         title="Facts due for confirmation",
-        read_only=True,
         cli="memory due",
         cli_show="spine.importance_commands:show_due",
         cli_help="list the stale facts to confirm again",
@@ -467,12 +440,11 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/due",
             "dueFacts",
-            "Stale facts to confirm again",
             "The live facts the subject may read whose confidence, decayed by their "
             "kind's half-life since the last confirmation, is below the kind's "
             "staleness threshold; lowest c_eff / threshold first.",
+            summary="Stale facts to confirm again",
             items="facts",
-            errors=LIST_ERRORS,
             probe=True,
         ),
     ),

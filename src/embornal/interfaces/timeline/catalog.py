@@ -15,14 +15,11 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
-    LIST_ERRORS,
     OPTIONAL_REASON,
-    READ_ERRORS,
     REASON,
-    WRITE_ERRORS,
     label,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 from embornal.interfaces.graph.catalog import RELATIONS
 
 __all__ = ["EVENT_AT", "OPERATIONS", "PLACE", "SESSION", "SESSION_POSITION"]
@@ -116,10 +113,10 @@ _TARGET = Input(
 PLACE = 90
 """Where :data:`OPERATIONS` go in the catalogue (decision 0177)."""
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = part(
+    "history",
     Operation(
         "set_history_context",
-        "chronicle.set_history_context",
         "MemoryStatus",
         (
             FACT_ID,
@@ -128,6 +125,7 @@ OPERATIONS: tuple[Operation, ...] = (
             SESSION,
             SESSION_POSITION,
         ),
+        call="chronicle.set_history_context",
         tool_order=80,
         profile="full",
         title="Correct a memory's history context",
@@ -150,16 +148,12 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/history/context/{id}",
             "setHistoryContext",
-            "Correct a memory's history context",
             "Replace the memory's event time, session and position (omitted: unknown), "
             "recorded with the reason and the previous context.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "timeline",
-        "chronicle.timeline",
         "list[TimelineEntry]",
         (
             SESSION,
@@ -184,10 +178,10 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help="forgotten memories too",
             ),
         ),
+        call="chronicle.timeline",
         tool_order=81,
         profile="full",
         title="Timeline of memories",
-        read_only=True,
         cli="memory timeline",
         cli_show="timeline.commands:show_timeline",
         cli_help="memories in the order their events happened",
@@ -206,18 +200,14 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/timeline",
             "historyTimeline",
-            "Timeline of memories",
             "The memories the subject may read by event time, then session position, "
             "then record order; unknown event times last, none when a window is "
             "given.",
             items="entries",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "search_history",
-        "chronicle.search_history",
         "list[HistoryHit]",
         (
             Input(
@@ -256,10 +246,10 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help="both (default), session or links",
             ),
         ),
+        call="chronicle.search_history",
         tool_order=82,
         profile="full",
         title="Search memories in a period",
-        read_only=True,
         cli="memory search-history",
         cli_show="timeline.commands:show_hits",
         cli_help="keyword search within a time window or session, with evidence",
@@ -279,19 +269,16 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/search",
             "searchHistory",
-            "Search memories in a period",
             "Keyword search of the memories within the event-time window and session, "
             "best first, with bounded evidence (`expand` 0-5 per hit, 50 in all).",
             items="hits",
-            errors=LIST_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "link_memories",
-        "chronicle.link_memories",
         "Link",
         (_SOURCE, _TARGET, _RELATION, OPTIONAL_REASON),
+        call="chronicle.link_memories",
         tool_order=83,
         profile="full",
         title="Link two memories",
@@ -307,18 +294,15 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/history/links",
             "linkMemories",
-            "Link two memories",
             "A typed link from source_id to target_id; its relation names map to "
             "relates_to, supersedes (a link only) and about. No trust is gained.",
-            errors=WRITE_ERRORS,
-            tag="history",
         ),
     ),
     Operation(
         "unlink_memories",
-        "chronicle.unlink_memories",
         "Link",
         (_SOURCE, _TARGET, _RELATION, OPTIONAL_REASON),
+        call="chronicle.unlink_memories",
         tool_order=84,
         profile="full",
         title="Retract a link between memories",
@@ -332,16 +316,13 @@ OPERATIONS: tuple[Operation, ...] = (
             "POST",
             "/history/unlink",
             "unlinkMemories",
-            "Retract a link",
             "Take the link source_id relation target_id off (audited); a link that is "
             "not there is 404.",
-            errors=WRITE_ERRORS,
-            tag="history",
+            summary="Retract a link",
         ),
     ),
     Operation(
         "memory_links",
-        "chronicle.memory_links",
         "LinkGraph",
         (
             FACT_ID,
@@ -371,10 +352,10 @@ OPERATIONS: tuple[Operation, ...] = (
                 cli_help="also the retracted links, with their retraction",
             ),
         ),
+        call="chronicle.memory_links",
         tool_order=85,
         profile="full",
         title="A memory's links",
-        read_only=True,
         guide="""List the memories linked to a memory, one link away, with each link's
         relation as read from it (an updates link reads superseded_by from the older one),
         and its links as made (links: reason, created_at); include_retired=true adds the
@@ -386,10 +367,7 @@ OPERATIONS: tuple[Operation, ...] = (
             "GET",
             "/history/links/{id}",
             "memoryLinks",
-            "A memory's links",
             "The live memories the subject may read one link away, with the links.",
-            errors=READ_ERRORS,
-            tag="history",
         ),
     ),
 )

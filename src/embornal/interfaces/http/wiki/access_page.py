@@ -9,23 +9,18 @@ reads everything. Reading the page records nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from embornal.errors import AmbiguousId, EmbornalError
 from embornal.interfaces.http.wiki.common import (
     e,
-    error_page,
     fact_href,
-    not_found,
+    load_by_id,
     page,
     plural,
-    redirect,
     time_text,
 )
 from embornal.interfaces.http.wiki.history_pages import action_label
@@ -34,7 +29,6 @@ from embornal.service.memory import Memory
 
 __all__ = ["access_body", "access_href", "access_link", "access_routes"]
 
-_ID = re.compile(r"[0-9A-Za-z]{1,26}")
 _WHAT_IS_RECORDED = (
     "The log records each recall that lifted this fact's strength (a search or recall "
     "that reinforces, the default), with who recalled it and when; opening a page, "
@@ -98,17 +92,17 @@ def access_routes(get_memory: Callable[[Request], Memory]) -> list[BaseRoute]:
 
     async def access_page(request: Request) -> Response:
         raw = str(request.path_params["fact_id"])
-        if not _ID.fullmatch(raw):
-            return not_found(request, raw)
-        try:
-            memory = await run_in_threadpool(get_memory, request)
-            log = await run_in_threadpool(memory.chronicle.fact_access, raw)
-        except AmbiguousId:
-            return not_found(request, raw)
-        except EmbornalError as err:
-            return error_page(request, err, raw)
-        if log.fact_id != raw:
-            return redirect(access_href(log.fact_id), 308)
+        got = await load_by_id(
+            request,
+            raw,
+            get_memory,
+            lambda memory: memory.chronicle.fact_access(raw),
+            found=lambda log: log.fact_id,
+            href=access_href,
+        )
+        if isinstance(got, Response):
+            return got
+        memory, log = got
         return page(
             request, f"Access log of {log.fact_id}", access_body(log), subject=memory.subject
         )

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from datetime import datetime
+from typing import TypeVar
 from urllib.parse import parse_qs, quote, urlencode
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
@@ -20,6 +23,7 @@ from embornal.domain.clock import format_time
 from embornal.domain.facts.fact import Fact
 from embornal.errors import (
     AccessDenied,
+    AmbiguousId,
     EmbornalError,
     InvalidInput,
     InvalidPath,
@@ -29,9 +33,11 @@ from embornal.errors import (
 from embornal.interfaces.http.guard import from_another_site
 from embornal.interfaces.http.wiki_style import CSS as _CSS
 from embornal.interfaces.http.wiki_style import CSS_HASH as _CSS_HASH
+from embornal.service.memory import Memory
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "ID",
     "MAX_QUERY_LENGTH",
     "TOKEN_COOKIE",
     "day",
@@ -42,11 +48,14 @@ __all__ = [
     "is_token",
     "kind_label",
     "link",
+    "load_by_id",
+    "loaded",
     "message",
     "not_found",
     "own_navigation",
     "page",
     "plural",
+    "read_body",
     "read_form",
     "redirect",
     "render_content",
@@ -57,6 +66,8 @@ __all__ = [
 ]
 
 TOKEN_COOKIE = "embornal_token"
+#: An id in a URL, or a prefix of one: Crockford base32 letters and digits, any case.
+ID = re.compile(r"[0-9A-Za-z]{1,26}")
 MAX_FORM_BYTES = 8_192
 MAX_TOKEN_LENGTH = 1_024
 MAX_QUERY_LENGTH = 1_000
@@ -326,16 +337,68 @@ def error_page(request: Request, err: EmbornalError, shown: str) -> Response:
     )
 
 
-async def read_form(request: Request) -> dict[str, str] | None:
-    """A small urlencoded form body (first value of each field); ``None`` when too big."""
+_Loaded = TypeVar("_Loaded")
+
+
+async def loaded(request: Request, shown: str, load: Callable[[], _Loaded]) -> _Loaded | Response:
+    """What ``load`` reads from the memory (in the thread pool) for the page of an id, or
+    the page that answers instead: a prefix that fits more than one id is the 404 page (the
+    same as an id never used), any other error the memory raises is :func:`error_page`'s."""
+    try:
+        return await run_in_threadpool(load)
+    except AmbiguousId:
+        return not_found(request, shown)
+    except EmbornalError as err:
+        return error_page(request, err, shown)
+
+
+async def load_by_id(
+    request: Request,
+    raw: str,
+    get_memory: Callable[[Request], Memory],
+    load: Callable[[Memory], _Loaded],
+    *,
+    found: Callable[[_Loaded], str],
+    href: Callable[[str], str],
+) -> tuple[Memory, _Loaded] | Response:
+    """The subject's memory and what ``load`` reads from it for the page of the id ``raw``
+    (a fact, a proposal, a conflict), or the page that answers instead: not letters and
+    digits, 404; the memory's error, as :func:`loaded` says; an id given in lower case or
+    by a prefix, a 308 to ``href`` of the full id (``found`` in what was read)."""
+    if not ID.fullmatch(raw):
+        return not_found(request, raw)
+
+    def both() -> tuple[Memory, _Loaded]:
+        memory = get_memory(request)
+        return memory, load(memory)
+
+    got = await loaded(request, raw, both)
+    if isinstance(got, Response):
+        return got
+    full = found(got[1])
+    if full != raw:  # a prefix or lower case: one address
+        return redirect(href(full), 308)
+    return got
+
+
+async def read_body(request: Request, limit: int) -> str | None:
+    """A form's body as text, ``None`` when it holds more than ``limit`` bytes (read no
+    further)."""
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_FORM_BYTES:
+        if size > limit:
             return None
         chunks.append(chunk)
-    text = b"".join(chunks).decode("utf-8", errors="replace")
+    return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+async def read_form(request: Request) -> dict[str, str] | None:
+    """A small urlencoded form body (first value of each field); ``None`` when too big."""
+    text = await read_body(request, MAX_FORM_BYTES)
+    if text is None:
+        return None
     return {k: v[0] for k, v in parse_qs(text, keep_blank_values=True).items() if v}
 
 

@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 from embornal.domain.kinds.registry import KINDS
 from embornal.errors import AmbiguousId, Conflict, EmbornalError, InvalidInput
 from embornal.interfaces.http.wiki.common import (
+    ID,
     e,
     error_page,
     fact_href,
@@ -45,7 +46,6 @@ __all__ = ["ShowFact", "correction_routes"]
 #: The fact's page again, the refused form open with its error (routes.py renders it).
 ShowFact = Callable[[Request, Memory, str, Typed], Awaitable[Response]]
 
-_ID = re.compile(r"[0-9A-Za-z]{1,26}")
 _DONE = {
     "supersede": "superseded",
     "forget": "forgotten",
@@ -144,7 +144,7 @@ def correction_routes(
     async def correct(request: Request) -> Response:
         raw = str(request.path_params["fact_id"])
         verb = str(request.path_params["verb"])
-        if not _ID.fullmatch(raw) or verb not in CORRECTION_VERBS:
+        if not ID.fullmatch(raw) or verb not in CORRECTION_VERBS:
             return not_found(request, raw)
         got = await posted(request, fact_href(raw), get_memory, tokens)
         if isinstance(got, Response):

@@ -31,13 +31,21 @@ from embornal.errors import (
     ProposalChanged,
     Unauthenticated,
 )
-from embornal.interfaces.http.wiki.common import e, error_page, message, not_found, redirect
+from embornal.interfaces.http.wiki.common import (
+    e,
+    error_page,
+    message,
+    not_found,
+    read_body,
+    redirect,
+)
 from embornal.interfaces.http.wiki.common import same_origin as _same_origin
 from embornal.service.memory import Memory
 
 __all__ = [
     "FORM_TOKEN",
     "MAX_REVIEW_FORM_BYTES",
+    "NOT_A_PERSON",
     "FormTokens",
     "first",
     "posted",
@@ -48,6 +56,11 @@ __all__ = [
 FORM_TOKEN = "form_token"
 # A proposal's form holds one checkbox per item (at most 10,000 items).
 MAX_REVIEW_FORM_BYTES = 262_144
+#: Why a subject that may not decide (an assistant's token) sees no form (decision 0148).
+NOT_A_PERSON = (
+    "On these pages a person decides, and the token is an assistant's. Log in "
+    "with a person's token (<code>embornal token add SUBJECT --person</code>)."
+)
 
 
 class FormTokens:
@@ -73,15 +86,8 @@ class FormTokens:
 
 async def read_fields(request: Request) -> dict[str, list[str]] | None:
     """An urlencoded form body, every value of each field; ``None`` when too big."""
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_REVIEW_FORM_BYTES:
-            return None
-        chunks.append(chunk)
-    text = b"".join(chunks).decode("utf-8", errors="replace")
-    return parse_qs(text, keep_blank_values=True)
+    text = await read_body(request, MAX_REVIEW_FORM_BYTES)
+    return None if text is None else parse_qs(text, keep_blank_values=True)
 
 
 def first(fields: dict[str, list[str]], name: str) -> str:
@@ -117,13 +123,7 @@ async def posted(
             f'<a href="{e(back)}">Reload the page</a> and send it again.',
         )
     if not await run_in_threadpool(memory.may_decide_proposals):
-        return message(
-            request,
-            403,
-            "Not allowed",
-            "On these pages a person decides, and the token is an assistant's. Log in "
-            "with a person's token (<code>embornal token add SUBJECT --person</code>).",
-        )
+        return message(request, 403, "Not allowed", NOT_A_PERSON)
     return memory, fields
 
 

@@ -26,22 +26,23 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from embornal.errors import (
-    AmbiguousId,
     EmbornalError,
     InvalidInput,
     NotFound,
     ProposalChanged,
 )
 from embornal.interfaces.http.wiki.common import (
+    ID,
     e,
     error_page,
     fact_href,
+    load_by_id,
     message,
     not_found,
     page,
     redirect,
 )
-from embornal.interfaces.http.wiki.forms import FormTokens, first, refused
+from embornal.interfaces.http.wiki.forms import NOT_A_PERSON, FormTokens, first, refused
 from embornal.interfaces.http.wiki.forms import posted as posted_form
 from embornal.interfaces.http.wiki.proposal_edit import (
     EDITABLE,
@@ -67,7 +68,6 @@ from embornal.service.results import FactDetail
 
 __all__ = ["MAX_SHOWN_TARGETS", "review_routes"]
 
-_ID = re.compile(r"[0-9A-Za-z]{1,26}")
 _FULL_FACT_ID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 #: The facts a proposal acts on whose content its page shows (the rest by id).
 MAX_SHOWN_TARGETS = 200
@@ -79,10 +79,6 @@ _NOTICES = {
     "resolved": "Resolved: the decision and its reason are in the log.",
     "edited": "Edited: the proposal is at a new version; read its items, then decide.",
 }
-_NOT_A_PERSON = (
-    "On these pages a person decides, and the token is an assistant's. Log in "
-    "with a person's token (<code>embornal token add SUBJECT --person</code>)."
-)
 _NUMBER = re.compile(r"[0-9]{1,6}")
 
 
@@ -152,33 +148,28 @@ def review_routes(
 
     async def proposal_page(request: Request) -> Response:
         raw = str(request.path_params["proposal_id"])
-        if not _ID.fullmatch(raw):
-            return not_found(request, raw)
-        try:
-            memory = await run_in_threadpool(get_memory, request)
 
-            def load() -> tuple[Proposal, dict[str, FactDetail], bool]:
-                proposal = memory.proposal(raw)
-                targets: dict[str, FactDetail] = {}
-                wanted = [  # what each item acts on, and the facts applied items made
-                    i.fact_id
-                    for i in proposal.items
-                    if i.fact_id and (i.type != "create" or i.applied is True)
-                ]
-                for fid in list(dict.fromkeys(wanted))[:MAX_SHOWN_TARGETS]:
-                    try:
-                        targets[fid] = memory.show(fid)
-                    except EmbornalError:
-                        continue
-                return proposal, targets, memory.may_decide_proposals()
+        def load(memory: Memory) -> tuple[Proposal, dict[str, FactDetail], bool]:
+            proposal = memory.proposal(raw)
+            targets: dict[str, FactDetail] = {}
+            wanted = [  # what each item acts on, and the facts applied items made
+                i.fact_id
+                for i in proposal.items
+                if i.fact_id and (i.type != "create" or i.applied is True)
+            ]
+            for fid in list(dict.fromkeys(wanted))[:MAX_SHOWN_TARGETS]:
+                try:
+                    targets[fid] = memory.show(fid)
+                except EmbornalError:
+                    continue
+            return proposal, targets, memory.may_decide_proposals()
 
-            proposal, targets, may = await run_in_threadpool(load)
-        except AmbiguousId:
-            return not_found(request, raw)
-        except EmbornalError as err:
-            return error_page(request, err, raw)
-        if proposal.id != raw:
-            return redirect(proposal_href(proposal.id), 308)
+        got = await load_by_id(
+            request, raw, get_memory, load, found=lambda g: g[0].id, href=proposal_href
+        )
+        if isinstance(got, Response):
+            return got
+        memory, (proposal, targets, may) = got
         body = proposal_body(
             proposal, targets, token_of(memory), may_decide=may, notice=_notice(request)
         )
@@ -188,7 +179,7 @@ def review_routes(
         raw = str(request.path_params["proposal_id"])
         verb = str(request.path_params["verb"])
         back = proposal_href(raw)
-        if not _ID.fullmatch(raw) or verb not in ("approve", "reject"):
+        if not ID.fullmatch(raw) or verb not in ("approve", "reject"):
             return not_found(request, raw)
         got = await posted(request, back)
         if isinstance(got, Response):
@@ -221,25 +212,25 @@ def review_routes(
 
     async def item_page(request: Request) -> Response:
         raw, number = str(request.path_params["proposal_id"]), str(request.path_params["n"])
-        if not _ID.fullmatch(raw) or not _NUMBER.fullmatch(number):
+        if not _NUMBER.fullmatch(number):
             return not_found(request, raw)
-        try:
-            memory = await run_in_threadpool(get_memory, request)
-            proposal, may = await run_in_threadpool(
-                lambda: (memory.proposal(raw), memory.may_decide_proposals())
-            )
-        except AmbiguousId:
-            return not_found(request, raw)
-        except EmbornalError as err:
-            return error_page(request, err, raw)
-        if proposal.id != raw:
-            return redirect(item_edit_href(proposal.id, number), 308)
+        got = await load_by_id(
+            request,
+            raw,
+            get_memory,
+            lambda memory: (memory.proposal(raw), memory.may_decide_proposals()),
+            found=lambda g: g[0].id,
+            href=lambda full: item_edit_href(full, number),
+        )
+        if isinstance(got, Response):
+            return got
+        memory, (proposal, may) = got
         item = item_of(proposal, number)
         if item is None:
             return not_found(request, f"{raw} item {number}")
         back = f'<a href="{e(proposal_href(proposal.id))}">Back to the proposal</a>.'
         if not may:
-            return message(request, 403, "Not allowed", f"{_NOT_A_PERSON} {back}")
+            return message(request, 403, "Not allowed", f"{NOT_A_PERSON} {back}")
         if proposal.status != "open":
             return message(
                 request, 409, "Already decided", f"This proposal is {e(proposal.status)}. {back}"
@@ -250,7 +241,7 @@ def review_routes(
     async def edit_proposal(request: Request) -> Response:
         raw = str(request.path_params["proposal_id"])
         back = proposal_href(raw)
-        if not _ID.fullmatch(raw):
+        if not ID.fullmatch(raw):
             return not_found(request, raw)
         got = await posted(request, back)
         if isinstance(got, Response):
@@ -346,18 +337,17 @@ def review_routes(
 
     async def conflict_page(request: Request) -> Response:
         raw = str(request.path_params["conflict_id"])
-        if not _ID.fullmatch(raw):
-            return not_found(request, raw)
-        try:
-            memory = await run_in_threadpool(get_memory, request)
-
-            record, details, may = await run_in_threadpool(load_conflict, memory, raw)
-        except AmbiguousId:
-            return not_found(request, raw)
-        except EmbornalError as err:
-            return error_page(request, err, raw)
-        if record.id != raw:
-            return redirect(conflict_href(record.id), 308)
+        got = await load_by_id(
+            request,
+            raw,
+            get_memory,
+            lambda memory: load_conflict(memory, raw),
+            found=lambda g: g[0].id,
+            href=conflict_href,
+        )
+        if isinstance(got, Response):
+            return got
+        memory, (record, details, may) = got
         body = conflict_body(
             record, details, token_of(memory), may_decide=may, notice=_notice(request)
         )
@@ -365,7 +355,7 @@ def review_routes(
 
     async def resolve(request: Request) -> Response:
         raw = str(request.path_params["conflict_id"])
-        if not _ID.fullmatch(raw):
+        if not ID.fullmatch(raw):
             return not_found(request, raw)
         got = await posted(request, conflict_href(raw))
         if isinstance(got, Response):
@@ -433,7 +423,7 @@ def review_routes(
 
     async def confirm(request: Request) -> Response:
         raw = str(request.path_params["fact_id"])
-        if not _ID.fullmatch(raw):
+        if not ID.fullmatch(raw):
             return not_found(request, raw)
         got = await posted(request, "/due")
         if isinstance(got, Response):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -12,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from embornal.domain import paths as P
 from embornal.domain.spine.series import SpineSeries
-from embornal.errors import AmbiguousId, EmbornalError, InvalidPath
+from embornal.errors import EmbornalError, InvalidPath
 from embornal.interfaces.http.wiki.access_page import access_routes
 from embornal.interfaces.http.wiki.claims_page import claims_routes
 from embornal.interfaces.http.wiki.common import (
@@ -21,6 +20,8 @@ from embornal.interfaces.http.wiki.common import (
     error_page,
     fact_href,
     is_token,
+    load_by_id,
+    loaded,
     message,
     not_found,
     own_navigation,
@@ -58,9 +59,22 @@ GetMemory = Callable[[Request], Memory]
 
 #: The corrections the subject may make on a fact, and whether it decides on these pages.
 Fixes = tuple[frozenset[str], bool]
+#: What a fact's page reads from the memory.
+_FactRead = tuple[FactDetail, SpineSeries, LinkGraph | None, FactProtocol, Fixes]
 
-# A fact id or a prefix of one: Crockford base32 letters and digits, any case.
-_FACT_ID = re.compile(r"[0-9A-Za-z]{1,26}")
+
+def _load_fact(memory: Memory, raw: str) -> _FactRead:
+    detail = memory.show(raw)
+    series = memory.spine_series(detail.fact.id)
+    try:
+        graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
+    except EmbornalError:  # a forgotten fact has no walk: the page has no graph
+        graph = None
+    protocol = memory.chronicle.fact_protocol(detail.fact.id)
+    fixes: Fixes = (frozenset(), False)
+    if memory.may_decide_proposals():
+        fixes = memory.permitted(detail.fact.id), True
+    return detail, series, graph, protocol, fixes
 
 
 def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
@@ -103,39 +117,18 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
 
     tokens = FormTokens()  # one set for the wiki's forms: the fact page's post to both
 
-    async def show_fact(
-        request: Request, memory: Memory, raw: str, typed: Typed | None = None
+    async def show_fact(request: Request, memory: Memory, raw: str, typed: Typed) -> Response:
+        """The fact's page with a correction refused for its input (``400``)."""
+        got = await loaded(request, raw, lambda: _load_fact(memory, raw))
+        if isinstance(got, Response):
+            return got
+        return fact_view(request, memory, got, typed)
+
+    def fact_view(
+        request: Request, memory: Memory, read: _FactRead, typed: Typed | None = None
     ) -> Response:
         """A fact's page; ``typed``: a correction refused for its input (``400``)."""
-
-        def load() -> tuple[FactDetail, SpineSeries, LinkGraph | None, FactProtocol, Fixes]:
-            detail = memory.show(raw)
-            series = memory.spine_series(detail.fact.id)
-            try:
-                graph = memory.links(detail.fact.id, depth=GRAPH_DEPTH, limit=MAX_NODES)
-            except EmbornalError:  # a forgotten fact has no walk: the page has no graph
-                graph = None
-            return (
-                detail,
-                series,
-                graph,
-                memory.chronicle.fact_protocol(detail.fact.id),
-                load_fixes(detail),
-            )
-
-        def load_fixes(detail: FactDetail) -> Fixes:
-            if not memory.may_decide_proposals():
-                return frozenset(), False
-            return memory.permitted(detail.fact.id), True
-
-        try:
-            detail, series, graph, protocol, (permitted, may) = await run_in_threadpool(load)
-        except AmbiguousId:
-            return not_found(request, raw)
-        except EmbornalError as err:
-            return error_page(request, err, raw)
-        if detail.fact.id != raw and typed is None:  # a prefix or lower case: one address
-            return redirect(fact_href(detail.fact.id), 308)
+        detail, series, graph, protocol, (permitted, may) = read
         notice = None if typed is not None else DONE.get(request.query_params.get("done", ""))
         token = lambda action: tokens.field(memory.subject, memory.actor_kind.value, action)  # noqa: E731
         fixes = corrections_section(
@@ -147,13 +140,18 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
 
     async def fact_page(request: Request) -> Response:
         raw = str(request.path_params.get("fact_id", ""))
-        if not _FACT_ID.fullmatch(raw):
-            return not_found(request, raw)
-        try:
-            memory = await run_in_threadpool(get_memory, request)
-        except EmbornalError as err:
-            return error_page(request, err, raw)
-        return await show_fact(request, memory, raw)
+        got = await load_by_id(
+            request,
+            raw,
+            get_memory,
+            lambda memory: _load_fact(memory, raw),
+            found=lambda read: read[0].fact.id,
+            href=fact_href,
+        )
+        if isinstance(got, Response):
+            return got
+        memory, read = got
+        return fact_view(request, memory, read)
 
     async def search_page(request: Request) -> Response:
         query = request.query_params.get("q", "")

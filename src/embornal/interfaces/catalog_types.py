@@ -320,19 +320,19 @@ def part(tag: str, *operations: Operation) -> tuple[Operation, ...]:
     made: list[Operation] = []
     for op in operations:
         http = op.http
+        given: dict[str, Any] = {}
         if op.call == "":
-            op = replace(op, call=op.name)
+            given["call"] = op.name
         if op.read_only is None:
-            op = replace(op, read_only=http is not None and http.method == "GET")
-        if http is not None:
-            http = replace(
+            given["read_only"] = http is not None and http.method == "GET"
+        if http is not None and not (http.summary and http.errors and http.tag):
+            given["http"] = replace(
                 http,
                 summary=http.summary or op.title,
                 errors=http.errors or _errors(http),
                 tag=http.tag or tag,
             )
-            op = replace(op, http=http)
-        made.append(op)
+        made.append(replace(op, **given) if given else op)
     return tuple(made)
 
 

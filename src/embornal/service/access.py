@@ -8,7 +8,7 @@ and deletes ask the Casbin enforcer per path.
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading's own locks, without importing threading (start-up: decision 0047)
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -59,7 +59,7 @@ class Access:
         self._enforcer: Any = None
         self._open: frozenset[str] = frozenset()
         # One Memory may serve many threads; Casbin's enforcer is not thread-safe.
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     def _refresh(self) -> None:
         with self._lock:

@@ -12,7 +12,7 @@ part's first. The worker never outlives its part: on any error the caller waits 
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading's own locks, without importing threading (start-up: decision 0047)
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -29,7 +29,7 @@ B = TypeVar("B")
 LEG_THREADS = 8
 
 _executor: ThreadPoolExecutor | None = None
-_executor_lock = threading.Lock()
+_executor_lock = _thread.allocate_lock()
 
 
 def _workers() -> ThreadPoolExecutor:

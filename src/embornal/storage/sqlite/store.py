@@ -9,7 +9,7 @@ database, on every read path.
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading's own locks, without importing threading (start-up: decision 0047)
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -73,16 +73,16 @@ class SqliteStore(Parts, StoreReads):
         self.conn = conn
         self.path = path
         self.clock = clock
-        self._lock = threading.RLock()
-        self._local = threading.local()
+        self._lock = _thread.RLock()
+        self._local = _thread._local()
         self._readers: list[Connection] = []
-        self._readers_lock = threading.Lock()  # not the write lock: a reader never waits
+        self._readers_lock = _thread.allocate_lock()  # not the write lock: a reader never waits
         self._shared_reads = path == ":memory:"
         self.migrations_applied: list[str] = []
         self._vec_index = False
         self._bits = bitindex.LiveBitIndex()
         self._keywords: KeywordIndex | None = None  # opened on first need (decision 0165)
-        self._owner = threading.get_ident()
+        self._owner = _thread.get_ident()
         self._scopes = ScopeCache()  # each read scope compiled once into its SQL filter
         context.use_clock(conn, self._now_text)
 
@@ -132,7 +132,7 @@ class SqliteStore(Parts, StoreReads):
             for reader in self._readers:
                 reader.close()
             self._readers.clear()
-            self._local = threading.local()
+            self._local = _thread._local()
             self._bits.clear()
             if self._keywords is not None:
                 self._keywords.close()
@@ -197,7 +197,7 @@ class SqliteStore(Parts, StoreReads):
 
     def _read(self, read: Callable[[Connection], T], doing: str = "reading") -> T:
         try:
-            if threading.get_ident() == self._owner and self._lock.acquire(blocking=False):
+            if _thread.get_ident() == self._owner and self._lock.acquire(blocking=False):
                 try:  # the write connection is free: read through it, cache warm
                     return read(self.conn)
                 finally:

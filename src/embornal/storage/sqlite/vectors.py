@@ -21,7 +21,6 @@ reads and writes are both backends' (:mod:`embornal.storage.common.meta`).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,6 +69,8 @@ _ID_CHUNK = 500  # fact ids bound in one IN (...)
 
 
 def pack(vector: Sequence[float]) -> bytes:
+    from array import array  # here, not at the top: a recall with no model packs no vector
+
     return array("f", vector).tobytes()
 
 

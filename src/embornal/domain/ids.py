@@ -18,7 +18,7 @@ __all__ = ["ID_LENGTH", "new_id", "normalize_prefix"]
 
 ID_LENGTH = 26
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_CROCKFORD = re.compile(r"^[0-9A-HJKMNP-TV-Z]+$")
+_CROCKFORD = r"^[0-9A-HJKMNP-TV-Z]+$"  # compiled by ``re`` on first use (not by a recall)
 #: ``secrets.randbits`` is this (os.urandom); importing secrets loads hmac and OpenSSL.
 _RANDOM = SystemRandom()
 #: Two characters for each 10 bits, most significant first: 13 pairs are the 26 characters.
@@ -40,7 +40,7 @@ def normalize_prefix(raw: str) -> str:
     text = raw.strip().upper()
     if not text:
         raise InvalidInput("the id is empty", hint="Give a fact id or a unique prefix of one.")
-    if len(text) > ID_LENGTH or not _CROCKFORD.match(text):
+    if len(text) > ID_LENGTH or not re.match(_CROCKFORD, text):
         raise MalformedId(
             f"{raw[:40]!r} is not a fact id",
             hint="Fact ids are 26 characters of 0-9 and A-Z (no I, L, O, U); a prefix works.",

@@ -25,9 +25,11 @@ __all__ = ["entity_share", "query_entities"]
 # split ("Joanna's" is "Joanna" and "s").
 _WORD = re.compile(r"[^\W_]+")
 # What ends a sentence: the next word opens one (its capital says nothing).
-_SENTENCE_END = re.compile(r"[.!?。！？:;\n]\s*$")
+_SENTENCE_END = r"[.!?。！？:;\n]\s*$"
 # A short capitalised word and a point: a title or an initial, not a sentence's end.
-_TITLE = re.compile(r"(?:^|[^\w])[A-Z][a-z]{0,2}\.\s*$")
+_TITLE = r"(?:^|[^\w])[A-Z][a-z]{0,2}\.\s*$"
+# (Both are compiled by ``re`` when first searched, and kept in its cache: only a query with
+# a capitalised word after its first searches them, and compiling costs every start-up.)
 # Capitalised words that name nothing when they do not open a sentence: "I", and the
 # calendar's names (English writes them with a capital; they name a time, which the time a
 # query names reads, domain/recall/relative_time.py).
@@ -66,9 +68,9 @@ def _opens_sentence(before: str) -> bool:
     sentence that is not the point of a short title ("Dr.", "Mrs.", "St.")."""
     if not before.strip():
         return True
-    if not _SENTENCE_END.search(before):
+    if not re.search(_SENTENCE_END, before):
         return False
-    title = _TITLE.search(before)
+    title = re.search(_TITLE, before)
     return title is None
 
 

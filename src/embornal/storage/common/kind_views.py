@@ -92,17 +92,17 @@ HOT_FIELDS: dict[str, tuple[str, ...]] = {
     "contact": ("value",),
     "relationship": ("subject_id", "object_id"),
 }
-_NAME = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+_NAME = r"^[a-z][a-z0-9_]{0,31}$"  # compiled by ``re`` on first use (not by a recall)
 
 
 def view_name(kind: str) -> str:
-    if not _NAME.match(kind):  # names are inlined into SQL: registered kinds only
+    if not re.match(_NAME, kind):  # names are inlined into SQL: registered kinds only
         raise ValueError(f"{kind!r} is not a kind name")
     return f"view_{kind}"
 
 
 def _column(kind: str, field: str) -> str:
-    if not _NAME.match(field):
+    if not re.match(_NAME, field):
         raise ValueError(f"{field!r} is not a field name")
     value = f"json_extract(attributes, '$.{field}')"
     if kind == "fact" and field == "statement":

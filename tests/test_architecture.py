@@ -179,7 +179,13 @@ BACKEND_MODULES = (
 )
 # What of embornal.storage the service may import: the contract, and the factory
 # (the composition root: the one place that names a backend, and only lazily).
-SERVICE_MAY_IMPORT = ("embornal.storage.contract.store", "embornal.storage.factory")
+#: The contract (its Protocols, and the rows a read builds, apart so that a short command
+#: does not make the Protocols) and the factory.
+SERVICE_MAY_IMPORT = (
+    "embornal.storage.contract.store",
+    "embornal.storage.contract.rows",
+    "embornal.storage.factory",
+)
 SQL_MARKERS = ("SELECT ", "INSERT ", ".execute(", ".executemany(")
 
 

@@ -75,6 +75,13 @@ OFF_THE_RECALL_PATH = (
     *part_modules(),
     "embornal.service.sharing.tokens",
     "embornal.service.reindex_result",
+    # the storage contract's Protocols: the recall's path names them in annotations only, and
+    # builds the contract's rows (storage/contract/rows.py)
+    "embornal.storage.contract.store",
+    "embornal.storage.contract.copy",
+    # standard modules: the store's locks come from _thread, a vector is packed on first use
+    "threading",
+    "array",
     # the store's query parts, the projector's areas and the contract's parts (decision
     # 0094), but the conflicts' projection, whose entity keys follow every event
     "embornal.storage.sqlite.parts",

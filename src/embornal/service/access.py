@@ -20,11 +20,11 @@ from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import ActorKind
 from embornal.domain.facts.fact import Fact
 from embornal.errors import AccessDenied, Unauthenticated
-from embornal.storage.contract.store import Store
 
 if TYPE_CHECKING:  # writes and checks import it: reads never need Casbin
     from embornal.adapters.casbin_access import FactObject
     from embornal.service.sharing.tokens import TokenInfo
+    from embornal.storage.contract.store import Store
 
 __all__ = ["Access", "hash_token", "new_token_secret"]
 

@@ -34,13 +34,13 @@ from embornal.errors import AccessDenied, InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.rerank import Reranking, RerankSource
 from embornal.service.semantic import Semantic
-from embornal.storage.contract.store import Store
 from embornal.storage.factory import backend_of, open_store
 
 if TYPE_CHECKING:
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.access.rights import Need
+    from embornal.storage.contract.store import Store
 
 __all__ = ["ServiceContext", "check_limit", "visible_matches"]
 

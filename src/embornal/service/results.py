@@ -12,7 +12,7 @@ from embornal.lazy import exports
 if TYPE_CHECKING:  # only annotations name them
     pass
 
-if TYPE_CHECKING:  # defined in .details, loaded when first named (off a recall's path)
+if TYPE_CHECKING:  # defined in .details and .view, loaded when first named (off a recall's path)
     from embornal.service.facts.details import (
         DueFact,
         FactDetail,
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # defined in .details, loaded when first named (off a recall'
         PurgeResult,
         TreeNode,
     )
+    from embornal.service.facts.view import FactView
 
 __all__ = [
     "DueFact",
@@ -35,14 +36,6 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class FactView:
-    """A fact with its strength at the moment it was read."""
-
-    fact: Fact
-    strength: float
-
-
-@dataclass(frozen=True)
 class RecallHit:
     """One recall hit: the fact, its score and strength, and the score's parts."""
 
@@ -52,12 +45,16 @@ class RecallHit:
     parts: ScoreParts
 
 
-#: The results a recall never returns, defined in :mod:`embornal.service.facts.details` and
-#: imported the first time one is named (their classes cost a recall's start-up).
+#: The results a recall never returns, defined in :mod:`embornal.service.facts.details` (and
+#: ``cat``'s in :mod:`embornal.service.facts.view`) and imported the first time one is named
+#: (their classes cost a recall's start-up).
 __getattr__, __dir__ = exports(
     __name__,
     {
-        name: "embornal.service.facts.details"
-        for name in ("DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode")
+        **{
+            name: "embornal.service.facts.details"
+            for name in ("DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode")
+        },
+        "FactView": "embornal.service.facts.view",
     },
 )

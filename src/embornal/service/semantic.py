@@ -21,11 +21,12 @@ from embornal.errors import (
     InvalidInput,
     VectorWidthMismatch,
 )
-from embornal.storage.contract.store import FactVector, Store, Tx, pack_vector
+from embornal.storage.contract.rows import FactVector, pack_vector
 
 if TYPE_CHECKING:  # the module imports hashlib (OpenSSL): not at every start-up
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.service.reindex_result import ReindexResult
+    from embornal.storage.contract.store import Store, Tx
 
 __all__ = ["Embedded", "Semantic"]
 

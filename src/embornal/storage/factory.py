@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from embornal.domain.clock import Clock
 from embornal.errors import ConfigError
-from embornal.storage.contract.store import Store
+
+if TYPE_CHECKING:
+    from embornal.storage.contract.store import Store
 
 __all__ = ["BACKENDS", "backend_of", "checked_backup", "open_store", "restore_backup"]
 

@@ -20,9 +20,9 @@ from embornal.domain.spine.strength import strength
 from embornal.errors import EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.timetravel import AsOf, looking_back, show_at
+from embornal.service.facts.view import FactView
 from embornal.service.recall import record_recall
-from embornal.service.results import FactView
-from embornal.storage.contract.store import PathRow
+from embornal.storage.contract.rows import PathRow
 
 if TYPE_CHECKING:
     from embornal.domain.spine.justification import Provenance

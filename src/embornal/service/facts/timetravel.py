@@ -17,10 +17,10 @@ from embornal.domain.clock import format_time
 from embornal.domain.spine.strength import strength
 from embornal.errors import NotFound
 from embornal.service.context import ServiceContext
-from embornal.storage.contract.store import PastReads, Store
 
 if TYPE_CHECKING:
     from embornal.service.facts.details import FactDetail
+    from embornal.storage.contract.store import PastReads, Store
 
 __all__ = ["AsOf", "looking_back", "show_at"]
 
@@ -47,6 +47,7 @@ def show_at(ctx: ServiceContext, fact_id: str, as_of: AsOf) -> FactDetail:
     from embornal.domain.spine import confidence as C
     from embornal.service.facts.details import FactDetail
     from embornal.service.shown_events import shown_events
+    from embornal.storage.contract.store import Store
 
     reads, at = looking_back(ctx, as_of)  # a bad time first: nothing else is looked at
     fact = ctx.resolve(fact_id)

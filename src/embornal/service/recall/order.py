@@ -37,10 +37,10 @@ from embornal.domain.recall.ranking import (
 from embornal.domain.recall.relative_time import TimeWindow
 from embornal.domain.recall.text import index_terms
 from embornal.service.results import RecallHit
-from embornal.storage.contract.store import PastReads, Store
 
 if TYPE_CHECKING:
     from embornal.service.rerank import Reranking
+    from embornal.storage.contract.store import PastReads, Store
 
 __all__ = ["context_gains", "event_times", "lifts", "ordered", "ranked"]
 

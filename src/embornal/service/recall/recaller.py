@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.scope import ReadScope
 from embornal.domain.clock import format_time
@@ -55,7 +55,10 @@ from embornal.service.recall.order import context_gains, event_times, lifts, ran
 from embornal.service.rerank import Reranking
 from embornal.service.results import RecallHit
 from embornal.service.semantic import Semantic
-from embornal.storage.contract.store import PastReads, Store, pack_vector
+from embornal.storage.contract.rows import pack_vector
+
+if TYPE_CHECKING:
+    from embornal.storage.contract.store import PastReads, Store
 
 __all__ = ["MODES", "Recaller", "strongest", "with_feedback"]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from embornal.domain import paths as P
 from embornal.domain.access.scope import ReadScope
@@ -28,7 +29,9 @@ from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.timetravel import AsOf, looking_back
 from embornal.service.recall.recaller import Recaller
 from embornal.service.results import RecallHit
-from embornal.storage.contract.store import PastReads, Store
+
+if TYPE_CHECKING:
+    from embornal.storage.contract.store import PastReads, Store
 
 __all__ = ["recall", "record_recall", "similar", "without_guide_hits"]
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.domain.clock import parse_time
 from embornal.domain.facts.fact import Fact
 from embornal.domain.facts.tags import Tag
-from embornal.storage.contract.store import SpineRow
+from embornal.storage.contract.rows import SpineRow
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:

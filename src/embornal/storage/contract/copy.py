@@ -12,21 +12,13 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.records import record
+from embornal.storage.contract.rows import FactVector
 
 if TYPE_CHECKING:
     from embornal.domain.events import Event
     from embornal.domain.facts.fact import Fact
 
 __all__ = ["CopyReads", "FactVector", "Portability", "Redaction", "Snapshot"]
-
-
-@record
-class FactVector:
-    """One fact's vector and, for a long fact, its pieces' vectors (float32 bytes)."""
-
-    fact_id: str
-    vector: bytes
-    pieces: tuple[bytes, ...] = ()
 
 
 @record

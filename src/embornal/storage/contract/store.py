@@ -29,6 +29,7 @@ from embornal.domain.records import record
 from embornal.lazy import exports
 from embornal.storage.contract.copy import CopyReads, FactVector, Portability, Redaction, Snapshot
 from embornal.storage.contract.parts import StoreParts, names
+from embornal.storage.contract.rows import PathRow, SpineRow, pack_vector
 
 if TYPE_CHECKING:  # only the signature names it; writes import the aggregate
     from embornal.domain.facts.aggregate import FactState
@@ -109,36 +110,6 @@ __all__ = [
 ]
 
 RebuildProgress = Callable[[str, int, int], None]  # (step, done, total)
-
-
-def pack_vector(values: Sequence[float]) -> bytes:
-    """A vector as the contract carries it: float32 values, machine byte order."""
-    from array import array
-
-    return array("f", values).tobytes()
-
-
-@record
-class PathRow:
-    """A path with what a reader sees there: its live facts and its children."""
-
-    path: str
-    fact_count: int
-    child_count: int
-
-
-@record
-class SpineRow:
-    """What staleness needs of one live fact (``memory due``): its kind, stored confidence,
-    creation and last confirmation (ISO-8601 text), lifetime and ``status`` attribute."""
-
-    fact_id: str
-    kind: str
-    confidence: float
-    created_at: str
-    last_confirmed_at: str | None
-    lifetime: str
-    status: str | None
 
 
 @record

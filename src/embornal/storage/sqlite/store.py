@@ -29,7 +29,7 @@ from embornal.storage.common.context import LIVE
 from embornal.storage.common.eventlog import expecting
 from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.reads import StoreReads
-from embornal.storage.contract.store import FactVector, PathRow, SpineRow
+from embornal.storage.contract.rows import FactVector, PathRow, SpineRow
 from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vectors
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect, translate
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from embornal.storage.common.access import Visibility
-from embornal.storage.contract.store import PathRow
+from embornal.storage.contract.rows import PathRow
 
 __all__ = ["subtree_rows"]
 

@@ -159,6 +159,7 @@ def test_recall_imports_only_its_own_event(embornal_home: Path, args: tuple[str,
     assert sorted(off) == []
     # the results a recall never returns stay unloaded, but for the wire of --json
     assert ("embornal.service.facts.details" in names) is ("--json" in args)
+    assert ("embornal.service.facts.view" in names) is ("--json" in args)
 
 
 #: Standard modules the console script runs only on first use (decisions 0173, 0182), and

@@ -9,9 +9,6 @@ from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.ranking import ScoreParts
 from embornal.lazy import exports
 
-if TYPE_CHECKING:  # only annotations name them
-    pass
-
 if TYPE_CHECKING:  # defined in .details and .view, loaded when first named (off a recall's path)
     from embornal.service.facts.details import (
         DueFact,

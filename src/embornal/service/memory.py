@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast, overload
+from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.rights import (
     DELETES,
@@ -110,52 +108,8 @@ else:  # off the start-up path of `memory recall` and `cat`: imported on first u
     undo = Later("embornal.service.undo")
     visible = Later("embornal.service.spine.visible")
 
-__all__ = ["MAX_LIMIT", "ImportsTool", "Memory", "ToolImporter", "declared_rights"]
+__all__ = ["MAX_LIMIT", "Memory", "declared_rights"]
 AsOf = datetime | str | None  # a time to look back to (the reads' ``as_of``)
-
-
-class ImportsTool(Protocol):
-    """The method ``import_<tool>`` of a memory (:class:`ToolImporter`)."""
-
-    def __call__(
-        self,
-        source: str,
-        *,
-        apply: bool = False,
-        under: str | None = None,
-        progress: Progress = None,
-    ) -> ToolImport: ...
-
-
-class ToolImporter:
-    """A facade method that imports another memory tool's data: one call of
-    :func:`~embornal.service.portability.import_tools.import_tool` with the tool's format
-    and the memory's context. ``rights`` are the operation's, ``doc`` the method's
-    docstring; its signature is :class:`ImportsTool`'s."""
-
-    def __init__(self, tool: str, rights: tuple[Need, ...], doc: str) -> None:
-        self.tool = tool
-        self.rights = rights
-        self.__doc__ = doc
-
-    @property
-    def __signature__(self) -> inspect.Signature:
-        return inspect.signature(ImportsTool.__call__)
-
-    @overload
-    def __get__(self, obj: None, owner: type[Any]) -> ToolImporter: ...
-
-    @overload
-    def __get__(self, obj: Memory, owner: type[Any]) -> ImportsTool: ...
-
-    def __get__(self, obj: Memory | None, owner: type[Any]) -> ToolImporter | ImportsTool:
-        if obj is None:
-            return self
-        return cast("ImportsTool", partial(import_tools.import_tool, obj._ctx, self.tool))
-
-    def __call__(self, memory: Memory, /, *args: Any, **kwargs: Any) -> ToolImport:
-        """Called on the class, as a function is: the memory first."""
-        return self.__get__(memory, Memory)(*args, **kwargs)
 
 
 class Memory:
@@ -634,25 +588,61 @@ class Memory:
 
     # Another memory tool's data into ONE proposal of import facts (``apply``: approved at
     # once as the subject); ``progress(done, total)`` while the source is read.
-    import_memory_as_history = ToolImporter(
-        "memory-as-history",
-        IMPORTS,
-        "memory-as-history's SQLite database: memories, tiers, pins, audit, narratives.",
-    )
+    @declares(IMPORTS)
+    def import_memory_as_history(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
+        """memory-as-history's SQLite database: memories, tiers, pins, audit, narratives."""
+        return import_tools.import_tool(
+            self._ctx, "memory-as-history", source, apply=apply, under=under, progress=progress
+        )
 
-    import_basic_memory = ToolImporter(
-        "basic-memory", IMPORTS, "A basic-memory project: entities, observations and relations."
-    )
+    @declares(IMPORTS)
+    def import_basic_memory(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
+        """A basic-memory project: entities, observations and relations."""
+        return import_tools.import_tool(
+            self._ctx, "basic-memory", source, apply=apply, under=under, progress=progress
+        )
 
-    import_mem0 = ToolImporter(
-        "mem0", IMPORTS, "A mem0 export (the JSON of get_all): one path per user."
-    )
+    @declares(IMPORTS)
+    def import_mem0(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
+        """A mem0 export (the JSON of get_all): one path per user."""
+        return import_tools.import_tool(
+            self._ctx, "mem0", source, apply=apply, under=under, progress=progress
+        )
 
-    import_mcp_memory = ToolImporter(
-        "mcp-memory",
-        IMPORTS,
-        "The MCP reference memory server's JSONL: entities, relations, observations.",
-    )
+    @declares(IMPORTS)
+    def import_mcp_memory(
+        self,
+        source: str,
+        *,
+        apply: bool = False,
+        under: str | None = None,
+        progress: Progress = None,
+    ) -> ToolImport:
+        """The MCP reference memory server's JSONL: entities, relations, observations."""
+        return import_tools.import_tool(
+            self._ctx, "mcp-memory", source, apply=apply, under=under, progress=progress
+        )
 
     backup = use_case(lambda: backup.backup, LOCAL)
 

@@ -19,10 +19,11 @@ __all__ = ["GRAPH_EVENT_CLASSES", "FactLinked", "FactMerged", "FactUnlinked"]
 
 
 @dataclass(frozen=True)
-class _LinkChange(DomainEvent):
-    """The body of a link and of an unlink: ``fact_id —relation→ target_id``, and
-    ``undoes`` when the event is an undo. Each subclass is its own stored type."""
+class FactLinked(DomainEvent):
+    """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
+    relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
 
+    TYPE: ClassVar[str] = EventType.FACT_LINKED.value
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "target_id")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -34,19 +35,19 @@ class _LinkChange(DomainEvent):
 
 
 @dataclass(frozen=True)
-class FactLinked(_LinkChange):
-    """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
-    relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
-
-    TYPE: ClassVar[str] = EventType.FACT_LINKED.value
-
-
-@dataclass(frozen=True)
-class FactUnlinked(_LinkChange):
+class FactUnlinked(DomainEvent):
     """The link ``fact_id —relation→ target_id`` is taken off. ``undoes``: the link it
     takes back."""
 
     TYPE: ClassVar[str] = EventType.FACT_UNLINKED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "target_id")
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
+
+    fact_id: str
+    relation: str
+    target_id: str
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)

@@ -162,10 +162,10 @@ class FactAttributesUpdated(DomainEvent):
 
 
 @dataclass(frozen=True)
-class _RecallSwitch(DomainEvent):
-    """The body of a forget and of a restore: the fact alone, and ``undoes`` when the
-    event is an undo. Each subclass is its own stored type."""
+class FactForgotten(DomainEvent):
+    """The fact leaves recall; restorable."""
 
+    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -175,17 +175,16 @@ class _RecallSwitch(DomainEvent):
 
 
 @dataclass(frozen=True)
-class FactForgotten(_RecallSwitch):
-    """The fact leaves recall; restorable."""
-
-    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
-
-
-@dataclass(frozen=True)
-class FactRestored(_RecallSwitch):
+class FactRestored(DomainEvent):
     """A forgotten fact comes back into recall."""
 
     TYPE: ClassVar[str] = EventType.FACT_RESTORED.value
+    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
+    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
+
+    fact_id: str
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -411,10 +410,10 @@ class PathUntagged(DomainEvent):
 
 
 @dataclass(frozen=True)
-class _PolicyRule(DomainEvent):
-    """The body of a rule added or removed: ``ptype`` and its values. Each subclass is its
-    own stored type."""
+class PolicyAdded(DomainEvent):
+    """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
 
+    TYPE: ClassVar[str] = EventType.POLICY_ADDED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("ptype", "values")
 
     ptype: str
@@ -422,17 +421,14 @@ class _PolicyRule(DomainEvent):
 
 
 @dataclass(frozen=True)
-class PolicyAdded(_PolicyRule):
-    """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
-
-    TYPE: ClassVar[str] = EventType.POLICY_ADDED.value
-
-
-@dataclass(frozen=True)
-class PolicyRemoved(_PolicyRule):
+class PolicyRemoved(DomainEvent):
     """An access rule removed."""
 
     TYPE: ClassVar[str] = EventType.POLICY_REMOVED.value
+    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("ptype", "values")
+
+    ptype: str
+    values: tuple[str, ...]
 
 
 @dataclass(frozen=True)

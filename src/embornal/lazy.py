@@ -1,7 +1,7 @@
 """Imports put off until first use: the one way embornal defers one (decision 0183).
 
 ``embornal memory recall`` must start fast (agents call it from hooks), so what a command
-may never need is imported the first time it is used, in one of two forms:
+may never need is imported the first time it is used, in one of three forms:
 
 * :func:`exports`: a package re-exports names from its modules (PEP 562). The package's
   ``__getattr__`` imports a name's module the first time the name is read, then keeps the

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import InitVar, dataclass, field
 from typing import ClassVar
 
 import pytest
 
-from embornal.domain.records import record
+from embornal.domain.records import FieldOrder, record, value
 
 
 @record
@@ -84,3 +85,138 @@ def test_the_wire_shows_a_record_as_the_dataclass_it_was() -> None:
     assert record_fields(Twin(1)) is None
     assert to_wire(Point(1, 2)) == to_wire(Twin(1, 2)) == {"x": 1, "y": 2}
     assert to_wire(Decision(True, rule)) == {"allowed": True, "rule": to_wire(rule)}
+
+
+@dataclass(frozen=True)
+class Ordered(FieldOrder):
+    key: str
+    value: int = 0
+
+
+@dataclass(frozen=True, order=True)
+class OrderedTwin:
+    key: str
+    value: int = 0
+
+
+def test_field_order_orders_as_a_dataclass_with_order() -> None:
+    pairs = [("b", 1), ("a", 2), ("a", 1), ("b", 0), ("a", 1)]
+    mine = sorted(Ordered(k, v) for k, v in pairs)
+    theirs = sorted(OrderedTwin(k, v) for k, v in pairs)
+    assert [(o.key, o.value) for o in mine] == [(o.key, o.value) for o in theirs]
+    a, b = Ordered("a", 1), Ordered("a", 2)
+    assert (a < b, a <= b, a > b, a >= b, a <= Ordered("a", 1)) == (True, True, False, False, True)
+    for compare in (
+        lambda: a < OrderedTwin("a", 1),  # type: ignore[operator]
+        lambda: a >= ("a", 1),  # type: ignore[operator]
+    ):
+        with pytest.raises(TypeError):
+            compare()
+
+
+@value
+class Shared:
+    """A value class: shared methods, a real frozen dataclass."""
+
+    LABEL: ClassVar[str] = "shared"
+
+    name: str
+    tags: tuple[str, ...] = ()
+    extra: dict[str, int] = field(default_factory=dict, hash=False)
+    note: str = field(default="", repr=False, compare=False)
+    seen: InitVar[int | None] = None
+
+    def __post_init__(self, seen: int | None) -> None:
+        if seen is not None:
+            self.__dict__["seen_twice"] = seen * 2
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The same class as a dataclass with compiled methods."""
+
+    LABEL: ClassVar[str] = "shared"
+
+    name: str
+    tags: tuple[str, ...] = ()
+    extra: dict[str, int] = field(default_factory=dict, hash=False)
+    note: str = field(default="", repr=False, compare=False)
+    seen: InitVar[int | None] = None
+
+    def __post_init__(self, seen: int | None) -> None:
+        if seen is not None:
+            self.__dict__["seen_twice"] = seen * 2
+
+
+def _both(*args: object, **kwargs: object) -> tuple[Shared, Compiled]:
+    return Shared(*args, **kwargs), Compiled(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_value_class_behaves_as_the_frozen_dataclass_it_replaces() -> None:
+    for args, kwargs in (
+        (("a",), {}),
+        (("a", ("x",)), {"note": "n"}),
+        ((), {"name": "b", "extra": {"k": 1}, "seen": 2}),
+    ):
+        mine, theirs = _both(*args, **kwargs)
+        assert repr(mine) == repr(theirs).replace("Compiled", "Shared")
+        assert vars(mine) == vars(theirs) and list(vars(mine)) == list(vars(theirs))
+    a, b = Shared("a", note="one"), Shared("a", note="two")
+    assert a == b and hash(a) == hash(b) and a != Shared("b") and a != Compiled("a")
+    assert Shared("a", extra={"k": 1}) == Shared("a", extra={"k": 1})
+    assert hash(Shared("a", extra={"k": 1})) == hash(Shared("a"))  # hash=False: left out
+    assert Shared("a").extra is not Shared("a").extra  # a fresh default each time
+    assert dataclasses.is_dataclass(Shared) and Shared.__dataclass_params__.frozen
+    assert [f.name for f in dataclasses.fields(Shared)] == ["name", "tags", "extra", "note"]
+    assert Shared.__match_args__ == Compiled.__match_args__
+    assert dataclasses.asdict(a) == {"name": "a", "tags": (), "extra": {}, "note": "one"}
+    assert dataclasses.replace(a, tags=("t",)) == Shared("a", ("t",))
+    assert vars(Shared("a", seen=3))["seen_twice"] == 6 and Shared.LABEL == "shared"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.name = "z"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del a.tags  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [
+        ((), {}, "missing required arguments: 'name'"),
+        (("a", (), {}, "", None, 1), {}, "takes 6 positional arguments but 7 were given"),
+        (("a",), {"name": "b"}, "multiple values for argument 'name'"),
+        (("a",), {"colour": "red"}, "unexpected keyword argument 'colour'"),
+    ],
+)
+def test_a_value_class_refuses_the_arguments_a_dataclass_refuses(
+    args: tuple[object, ...], kwargs: dict[str, object], message: str
+) -> None:
+    with pytest.raises(TypeError, match=message):
+        Shared(*args, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Compiled(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_frozen_dataclass_may_derive_from_a_value_class() -> None:
+    @dataclass(frozen=True)
+    class Derived(Shared):
+        size: int = 0
+
+    d = Derived("a", size=2)
+    assert (d.name, d.size) == ("a", 2)
+    assert repr(d).endswith(".Derived(name='a', tags=(), extra={}, size=2)")
+
+
+def test_a_value_class_needs_a_docstring_and_plain_fields() -> None:
+    with pytest.raises(TypeError, match="has a docstring"):
+
+        @value
+        class Bare:
+            x: int
+
+    with pytest.raises(TypeError, match="plain fields only"):
+
+        @value
+        class KeywordOnly:
+            """Its field is keyword-only."""
+
+            x: int = field(kw_only=True)

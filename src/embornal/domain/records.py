@@ -1,22 +1,32 @@
-"""Frozen records for the internal values of the read path, made without :mod:`dataclasses`.
+"""Value classes without methods compiled at import.
 
 A frozen dataclass generates and compiles six methods when its module is imported (some
-0.4 ms each on the reference machine), which every short command pays for. :func:`record`
-gives an internal value class the same behaviour from shared methods: ``__init__`` taking
-the annotated fields in order (positionally or by name, with their defaults) and calling
-``__post_init__`` if there is one, ``__repr__``, ``__eq__`` and ``__hash__`` over the
-fields, ``__match_args__``, and no assignment. Type
-checkers see it as a frozen dataclass (``dataclass_transform``). It is not one for
-:mod:`dataclasses` (no ``fields``, ``replace`` or ``asdict``): :func:`record_fields` names
-its fields (the wire shows a record as it shows a dataclass), and values that go out of
-the memory (facts, results, events) stay dataclasses; decision 0050.
+0.5 ms each class on the reference machine; ``order=True`` adds four), which every short
+command pays for. Two ways out, both with the same behaviour from shared methods:
+
+* :func:`value` makes a real frozen dataclass (``fields``, ``replace``, ``asdict``,
+  ``is_dataclass``, ``__match_args__`` and no assignment, as before) whose ``__init__``
+  (the fields in order, positionally or by name, defaults and default factories,
+  ``InitVar`` values handed to ``__post_init__``), ``__repr__``, ``__eq__`` and
+  ``__hash__`` are shared: only the two methods that refuse assignment are compiled. The values
+  that leave the memory and are on a short command's path (facts, events, a recall's
+  results) are made so; decision 0187.
+* :func:`record` gives an internal value the same behaviour without :mod:`dataclasses`:
+  it is not one for that module (no ``fields``, ``replace`` or ``asdict``):
+  :func:`record_fields` names its fields (the wire shows a record as it shows a
+  dataclass); decision 0050.
+
+:class:`FieldOrder` orders a dataclass's instances as ``order=True`` would. Type checkers
+see a frozen dataclass in each case (``dataclass_transform``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform
 
-__all__ = ["record", "record_fields"]
+__all__ = ["FieldOrder", "record", "record_fields", "value"]
 
 _C = TypeVar("_C", bound=type)
 
@@ -95,3 +105,161 @@ def record_fields(obj: object) -> tuple[str, ...] | None:
         return None
     names: tuple[str, ...] | None = getattr(type(obj), "__record_names__", None)
     return names
+
+
+def _values(obj: Any) -> tuple[Any, ...]:
+    return tuple(getattr(obj, name) for name in type(obj).__match_args__)
+
+
+class FieldOrder:
+    """Orders the instances of one dataclass by their fields, in order, as
+    ``dataclass(order=True)`` does, from four shared methods: ``order=True`` would compile
+    four more for each class when its module is imported (decision 0187)."""
+
+    __slots__ = ()
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) < _values(other)
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) <= _values(other)
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) > _values(other)
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _values(self) >= _values(other)
+
+
+# -- value: a dataclass whose methods are shared -------------------------------------------
+
+#: How :mod:`dataclasses` marks an ``InitVar`` among a class's fields (not public API, the
+#: same from Python 3.7 to 3.14; ``tests/domain/test_records.py`` checks it).
+_INITVAR = getattr(dataclasses, "_FIELD_INITVAR")  # noqa: B009
+_CLASSVAR = getattr(dataclasses, "_FIELD_CLASSVAR")  # noqa: B009
+_MISSING = dataclasses.MISSING
+
+
+class _Spec:
+    """What the shared methods of one :func:`value` class need, read once from its fields."""
+
+    __slots__ = (
+        "compared",
+        "defaults",
+        "factories",
+        "hashed",
+        "initvars",
+        "names",
+        "post",
+        "shown",
+    )
+
+    def __init__(self, cls: Any) -> None:
+        every = [f for f in cls.__dataclass_fields__.values() if f._field_type is not _CLASSVAR]
+        for f in every:
+            if f.kw_only is True or not f.init:
+                raise TypeError(f"{cls.__qualname__}.{f.name}: value() takes plain fields only")
+        stored = [f for f in every if f._field_type is not _INITVAR]
+        self.names = tuple(f.name for f in every)
+        self.initvars = tuple(f.name for f in every if f._field_type is _INITVAR)
+        self.defaults = {f.name: f.default for f in every if f.default is not _MISSING}
+        self.factories: dict[str, Callable[[], Any]] = {
+            f.name: f.default_factory for f in every if f.default_factory is not _MISSING
+        }
+        self.shown = tuple(f.name for f in stored if f.repr)
+        self.compared = tuple(f.name for f in stored if f.compare)
+        self.hashed = tuple(f.name for f in stored if (f.compare if f.hash is None else f.hash))
+        self.post: Callable[..., None] | None = getattr(cls, "__post_init__", None)
+
+
+def _value_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    cls: Any = type(self)
+    spec: _Spec = cls.__value_spec__
+    names = spec.names
+    if len(args) > len(names):
+        raise TypeError(
+            f"{cls.__qualname__}.__init__() takes {len(names) + 1} positional arguments "
+            f"but {len(args) + 1} were given"
+        )
+    given = dict(zip(names, args, strict=False))
+    for key in kwargs:
+        if key not in names:
+            raise TypeError(
+                f"{cls.__qualname__}.__init__() got an unexpected keyword argument {key!r}"
+            )
+        if key in given:
+            raise TypeError(
+                f"{cls.__qualname__}.__init__() got multiple values for argument {key!r}"
+            )
+    given.update(kwargs)
+    values: dict[str, Any] = {}  # in the fields' order, as a dataclass's __init__ sets them
+    for name in names:
+        if name in given:
+            values[name] = given[name]
+        elif name in spec.defaults:
+            values[name] = spec.defaults[name]
+        elif name in spec.factories:
+            values[name] = spec.factories[name]()
+        else:
+            missing = ", ".join(
+                repr(n)
+                for n in names
+                if n not in given and n not in spec.defaults and n not in spec.factories
+            )
+            raise TypeError(f"{cls.__qualname__}.__init__() missing required arguments: {missing}")
+    initvars = [values.pop(n) for n in spec.initvars]
+    self.__dict__.update(values)
+    if spec.post is not None:
+        spec.post(self, *initvars)
+
+
+def _value_repr(self: Any) -> str:
+    d = self.__dict__
+    shown = ", ".join(f"{n}={d[n]!r}" for n in self.__value_spec__.shown)
+    return f"{type(self).__qualname__}({shown})"
+
+
+def _value_eq(self: Any, other: object) -> Any:  # bool, or NotImplemented
+    names: tuple[str, ...] = self.__value_spec__.compared
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    mine, theirs = self.__dict__, other.__dict__
+    return tuple(mine[n] for n in names) == tuple(theirs[n] for n in names)
+
+
+def _value_hash(self: Any) -> int:
+    d = self.__dict__
+    return hash(tuple(d[n] for n in self.__value_spec__.hashed))
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def value(cls: _C) -> _C:
+    """A frozen dataclass of ``cls`` whose ``__init__``, ``__repr__``, ``__eq__`` and
+    ``__hash__`` are shared, not compiled for it."""
+    if not cls.__dict__.get("__doc__"):  # dataclasses would write one with inspect
+        raise TypeError(f"{cls.__qualname__}: a value class has a docstring")
+    made: Any = dataclasses.dataclass(frozen=True, init=False, repr=False, eq=False)(cls)
+    own = made.__dict__
+    explicit_hash = own.get("__hash__", _MISSING) not in (_MISSING, None) or (
+        "__hash__" in own and "__eq__" not in own
+    )
+    members: dict[str, Any] = {
+        "__init__": _value_init,
+        "__repr__": _value_repr,
+        "__eq__": _value_eq,
+    }
+    if not explicit_hash:
+        members["__hash__"] = _value_hash
+    for key, member in members.items():
+        if key not in own:
+            setattr(made, key, member)
+    made.__value_spec__ = _Spec(made)
+    return cls

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.ranking import ScoreParts
+from embornal.domain.records import value
 from embornal.lazy import exports
 
 if TYPE_CHECKING:  # defined in .details and .view, loaded when first named (off a recall's path)
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@value
 class RecallHit:
     """One recall hit: the fact, its score and strength, and the score's parts."""
 

@@ -16,12 +16,11 @@ module also decides single requests, and the Casbin enforcer must agree with it
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 from embornal.domain import paths as P
 from embornal.domain.facts.tags import check_subject, parse_tag
-from embornal.domain.records import record
+from embornal.domain.records import FieldOrder, record, value
 from embornal.errors import InvalidInput
 
 __all__ = [
@@ -63,8 +62,8 @@ class Action(StrEnum):
 ACTIONS: tuple[str, ...] = tuple(a.value for a in Action)
 
 
-@dataclass(frozen=True, order=True)
-class Rule:
+@value
+class Rule(FieldOrder):
     """One line of ``casbin_rule``: ``p`` (sub, obj, act, eft) or ``g`` (sub, role)."""
 
     ptype: str

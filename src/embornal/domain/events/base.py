@@ -20,10 +20,11 @@ body, a frozen dataclass derived from :class:`DomainEvent`. Each body class says
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, ClassVar
+
+from embornal.domain.records import value
 
 __all__ = [
     "HIDDEN_ID",
@@ -119,7 +120,7 @@ class EventType(StrEnum):
     CLAIM_WITHDRAWN = "ClaimWithdrawn"
 
 
-@dataclass(frozen=True)
+@value
 class DomainEvent:
     """The typed body of one event. Subclasses are frozen dataclasses (see the module)."""
 

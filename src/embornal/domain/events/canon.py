@@ -11,10 +11,10 @@ redacted event's scope or frame is None, and changes nothing when replayed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent
+from embornal.domain.records import value
 
 __all__ = [
     "CANON_EVENTS",
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@value
 class MemoryCanonized(DomainEvent):
     """The memory enters the active canon of ``scope`` (a task's focus set)."""
 
@@ -37,7 +37,7 @@ class MemoryCanonized(DomainEvent):
     scope: str | None
 
 
-@dataclass(frozen=True)
+@value
 class MemoryDecanonized(DomainEvent):
     """The memory leaves the active canon of ``scope``; ``cause``: ``decanonize`` (asked
     for), ``end_scope`` (the scope ended) or ``sensitivity`` (flagged sensitive without
@@ -53,7 +53,7 @@ class MemoryDecanonized(DomainEvent):
     cause: str = "decanonize"
 
 
-@dataclass(frozen=True)
+@value
 class MemoryFramed(DomainEvent):
     """The memory's frame (a label to filter by, not an access boundary) is ``frame``;
     ``previous`` the frame it had (None: none)."""

@@ -10,11 +10,11 @@ are user text, erased by a purge of a memory the claim cites.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent
+from embornal.domain.records import value
 
 __all__ = [
     "CLAIM_EVENTS",
@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@value
 class ClaimCreated(DomainEvent):
     """A proposed claim: its statement, type, scope, who asserted it and when (declared by
     the caller), the valid time ``[valid_from, valid_until)`` (None: unknown), the memories
@@ -62,7 +62,7 @@ class ClaimCreated(DomainEvent):
     screened: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@value
 class ClaimEvidenceAdded(DomainEvent):
     """Evidence for one claim: a memory of the store (``memory_id``) or a source label
     (``source``), its stance (supports, challenges, context), a note, a quote and a locator,
@@ -84,7 +84,7 @@ class ClaimEvidenceAdded(DomainEvent):
     common_origin: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class ClaimEvidenceRetracted(DomainEvent):
     """One evidence association retired (the material is untouched)."""
 
@@ -95,7 +95,7 @@ class ClaimEvidenceRetracted(DomainEvent):
     evidence_id: str
 
 
-@dataclass(frozen=True)
+@value
 class ClaimAdopted(DomainEvent):
     """The judgment recorded: the claim is adopted (or re-reviewed); ``replaces``: the claim
     it replaces when a revision adopted it."""
@@ -108,7 +108,7 @@ class ClaimAdopted(DomainEvent):
     replaces: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class ClaimRevised(DomainEvent):
     """A new version of the claim: its statement and valid time as they are from now on
     (the earlier versions stay in the stream)."""
@@ -123,7 +123,7 @@ class ClaimRevised(DomainEvent):
     valid_until: datetime | None = None
 
 
-@dataclass(frozen=True)
+@value
 class ClaimSuperseded(DomainEvent):
     """The adopted claim is replaced by ``replacement_id`` (adopted in the same append)."""
 
@@ -134,7 +134,7 @@ class ClaimSuperseded(DomainEvent):
     replacement_id: str
 
 
-@dataclass(frozen=True)
+@value
 class ClaimWithdrawn(DomainEvent):
     """The judgment ended (terminal: a later change of course is a new claim)."""
 

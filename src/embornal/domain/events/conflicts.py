@@ -9,15 +9,15 @@ nothing to erase here; a page shows the members' own attributes beside each othe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.records import value
 
 __all__ = ["CONFLICT_EVENT_CLASSES", "ConflictOpened", "ConflictResolved"]
 
 
-@dataclass(frozen=True)
+@value
 class ConflictOpened(DomainEvent):
     """Facts that may be one thing twice (``duplicate``), that disagree
     (``contradiction``) or whose confidence has decayed (``stale``, one member).
@@ -46,7 +46,7 @@ class ConflictOpened(DomainEvent):
     suggested_keep: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class ConflictResolved(DomainEvent):
     """A person's (or a token's) decision on a conflict: ``keep`` one member (the others
     are forgotten by events of their own, in the same transaction) or ``both`` (all

@@ -6,17 +6,18 @@ An event belongs to a stream (a fact's id, a path, a recall) at a version;
 
 from __future__ import annotations
 
-from dataclasses import InitVar, dataclass
+from dataclasses import InitVar
 from datetime import datetime
 from functools import cached_property
 
 from embornal.domain.events.base import ActorKind, DomainEvent, Payload
 from embornal.domain.events.registry import EVENTS
+from embornal.domain.records import value
 
 __all__ = ["Event", "NewEvent"]
 
 
-@dataclass(frozen=True)
+@value
 class NewEvent:
     """An event about to be appended (no position yet).
 
@@ -42,7 +43,7 @@ class NewEvent:
         return self.body.VERSION
 
 
-@dataclass(frozen=True)
+@value
 class Event:
     """An event as read back from the log.
 

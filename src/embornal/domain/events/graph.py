@@ -10,15 +10,15 @@ relation names only (the reason is the envelope's).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.records import value
 
 __all__ = ["GRAPH_EVENT_CLASSES", "FactLinked", "FactMerged", "FactUnlinked"]
 
 
-@dataclass(frozen=True)
+@value
 class FactLinked(DomainEvent):
     """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
     relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
@@ -34,7 +34,7 @@ class FactLinked(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactUnlinked(DomainEvent):
     """The link ``fact_id —relation→ target_id`` is taken off. ``undoes``: the link it
     takes back."""
@@ -50,7 +50,7 @@ class FactUnlinked(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactMerged(DomainEvent):
     """The fact ``source_id`` is merged into this one (``fact_id``, the survivor): links to
     the source resolve to the survivor from now on (decision 0054)."""

@@ -14,15 +14,15 @@ fact they depend on (the events name the fact, :mod:`embornal.storage.sqlite.pur
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.records import value
 
 __all__ = ["NARRATIVE_EVENTS", "NarrativeInvalidated", "NarrativeReviewed", "NarrativeVersioned"]
 
 
-@dataclass(frozen=True)
+@value
 class NarrativeVersioned(DomainEvent):
     """A new version of the account of ``scope`` seen from ``perspective``, replacing
     ``replaces`` (None: the first). ``sensitive``: asked for, or the content matched the
@@ -60,7 +60,7 @@ class NarrativeVersioned(DomainEvent):
     replaces: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class NarrativeReviewed(DomainEvent):
     """The current version re-approved after its source issues were resolved: its
     dependencies' streams validated again at ``checked``."""
@@ -74,7 +74,7 @@ class NarrativeReviewed(DomainEvent):
     checked: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@value
 class NarrativeInvalidated(DomainEvent):
     """The current version became unusable: its dependency ``fact_id`` has the source
     issue ``issue`` (forgotten, sensitive without corroboration, overdue for review). The

@@ -12,10 +12,10 @@ transaction.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.records import value
 
 __all__ = [
     "PROPOSAL_EVENTS",
@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@value
 class ProposalOpened(DomainEvent):
     """A new proposal: its items by number (from ``"1"``), a title and a source label
     (who or what made it: ``prune``, an importer, a chat client)."""
@@ -41,7 +41,7 @@ class ProposalOpened(DomainEvent):
     source: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class ProposalEdited(DomainEvent):
     """Items replaced or added (``items``, by number) and items dropped (``dropped``)
     while the proposal is open; ``item_count``: how many it holds after the edit."""
@@ -56,7 +56,7 @@ class ProposalEdited(DomainEvent):
     item_count: int = 0
 
 
-@dataclass(frozen=True)
+@value
 class ProposalApproved(DomainEvent):
     """The approval: the items applied (by number; the others are declined) and who
     approved (a subject, or ``policy:<rule>`` for an auto-approve rule of the config).
@@ -70,7 +70,7 @@ class ProposalApproved(DomainEvent):
     approver: str
 
 
-@dataclass(frozen=True)
+@value
 class ProposalRejected(DomainEvent):
     """The rejection of the whole proposal (the reason is the envelope's)."""
 

@@ -12,11 +12,11 @@ text, erased by a purge. Pins stay
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent
+from embornal.domain.records import value
 
 __all__ = [
     "PROTOCOL_EVENTS",
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@value
 class MemoryCaptured(DomainEvent):
     """The fact stored just before it in the stream is a memory captured by ``remember``:
     working material of ``tier`` (``archive`` or ``interpretation``), sensitive when the
@@ -78,7 +78,7 @@ class MemoryCaptured(DomainEvent):
     capture_context: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class MemoryContextSet(DomainEvent):
     """The memory's history context corrected (``set_history_context``): the whole of it
     is replaced (None: unknown), and the context it had is kept alongside, so the log
@@ -104,7 +104,7 @@ class MemoryContextSet(DomainEvent):
     previous_position: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class MemoryPromoted(DomainEvent):
     """Working material becomes consolidated (the reason says why); its truth is unchanged."""
 
@@ -115,7 +115,7 @@ class MemoryPromoted(DomainEvent):
     fact_id: str
 
 
-@dataclass(frozen=True)
+@value
 class MemoryCorroborated(DomainEvent):
     """One corroborating source label, and the origin it declares it repeats (None: its
     own); recorded every time, a repeat that adds nothing too."""
@@ -131,7 +131,7 @@ class MemoryCorroborated(DomainEvent):
     common_origin: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class MemoryTierChanged(DomainEvent):
     """The provenance tier changes (``archive`` → ``testimony`` once the corroboration gate
     is met)."""
@@ -145,7 +145,7 @@ class MemoryTierChanged(DomainEvent):
     previous: str = "archive"
 
 
-@dataclass(frozen=True)
+@value
 class MemoryReviewed(DomainEvent):
     """An interpretation re-examined: its review clock starts again."""
 
@@ -158,7 +158,7 @@ class MemoryReviewed(DomainEvent):
     note: str | None
 
 
-@dataclass(frozen=True)
+@value
 class MemoryFlaggedSensitive(DomainEvent):
     """The memory is security-sensitive from now on (``screened``: the shapes a screen
     matched, none when a caller flagged it)."""
@@ -171,7 +171,7 @@ class MemoryFlaggedSensitive(DomainEvent):
     screened: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@value
 class MemoryUnpinNoop(DomainEvent):
     """An unpin of a memory that was not pinned: audited, changing nothing."""
 
@@ -182,7 +182,7 @@ class MemoryUnpinNoop(DomainEvent):
     fact_id: str
 
 
-@dataclass(frozen=True)
+@value
 class MemoryRefused(DomainEvent):
     """A ``pin``, ``canonize`` or ``narrate`` (``operation``) the protocol refused for this
     memory because of ``issue`` (the corroboration gate: ``insufficient_corroboration``):
@@ -197,7 +197,7 @@ class MemoryRefused(DomainEvent):
     issue: str
 
 
-@dataclass(frozen=True)
+@value
 class MemoryReviewOverdue(DomainEvent):
     """An interpretation found overdue by ``due_for_review(days)``: stale until it is
     reviewed again, and the narratives resting on it unusable until reviewed too."""

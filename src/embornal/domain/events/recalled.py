@@ -3,16 +3,16 @@ path loads this class (and :mod:`.base`), not every event class (decision 0050).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
+from embornal.domain.records import value
 
 __all__ = ["FactsRecalled"]
 
 
-@dataclass(frozen=True)
+@value
 class FactsRecalled(DomainEvent):
     """One recall: the facts it returned, each lifted in strength at ``at``."""
 

@@ -8,7 +8,6 @@ erases the ``TEXT_FIELDS`` of the events of the purged fact (decision 0006).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -23,6 +22,7 @@ from embornal.domain.events.protocol import PROTOCOL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts.fact import DEFAULT_KIND
 from embornal.domain.facts.tags import Tag
+from embornal.domain.records import value
 from embornal.domain.spine.justification import EvidenceRef
 
 __all__ = [
@@ -54,7 +54,7 @@ __all__ = [
 # -- facts (stream: the fact's id) -------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class FactStored(DomainEvent):
     """A new fact; ``supersedes_id`` names the fact it corrects. ``content`` is None, and
     ``tags`` only the owner's, once the fact is purged.
@@ -143,7 +143,7 @@ class FactStored(DomainEvent):
     lifetime: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactAttributesUpdated(DomainEvent):
     """A sparse change of a fact's attributes (docs/model.md, Fact and path):
     ``changes`` maps each changed field to its new canonical value, None removing it; the
@@ -161,7 +161,7 @@ class FactAttributesUpdated(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactForgotten(DomainEvent):
     """The fact leaves recall; restorable."""
 
@@ -174,7 +174,7 @@ class FactForgotten(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactRestored(DomainEvent):
     """A forgotten fact comes back into recall."""
 
@@ -187,7 +187,7 @@ class FactRestored(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactPurged(DomainEvent):
     """The fact's content is erased everywhere, its earlier events redacted."""
 
@@ -239,7 +239,7 @@ class _OneEvidence:
         return _evidence_of(self.evidence_type, self.evidence_value, self.evidence_note)
 
 
-@dataclass(frozen=True)
+@value
 class FactConfirmed(_OneEvidence, DomainEvent):
     """Someone vouches for the fact (decision 0032), with optional evidence:
     confidence moves toward 1 by the weight of the actor kind; sets last_confirmed_at."""
@@ -256,7 +256,7 @@ class FactConfirmed(_OneEvidence, DomainEvent):
     evidence_note: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactContradicted(_OneEvidence, DomainEvent):
     """Someone disputes the fact (decision 0032): confidence decays by
     the weight of the actor kind. ``by_id`` names the contradicting fact, if one does;
@@ -275,7 +275,7 @@ class FactContradicted(_OneEvidence, DomainEvent):
     evidence_note: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactEvidenceAdded(_OneEvidence, DomainEvent):
     """One more :class:`~embornal.domain.spine.justification.EvidenceRef` for the fact
     (append-only): a weak confirm. ``evidence_value`` is None only once a purge erased it."""
@@ -292,7 +292,7 @@ class FactEvidenceAdded(_OneEvidence, DomainEvent):
     evidence_note: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactConfidenceReset(DomainEvent):
     """The confidence and ``last_confirmed_at`` of the fact set back to what they were
     before the event at log position ``undoes`` (the undo of a confirm, a contradiction,
@@ -314,7 +314,7 @@ class FactConfidenceReset(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactVisibilityChanged(DomainEvent):
     """Who may see the fact changes (decision 0038): ``visibility``
     is the text form of the new one (``shared``, ``private``, ``restricted:alice,bob``);
@@ -330,7 +330,7 @@ class FactVisibilityChanged(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactImportanceAdjusted(DomainEvent):
     """Pin, unpin or an explicit user weight (decision 0034): the
     importance after the change, whole (``pinned``; ``user_weight`` 0..1, None: none),
@@ -356,7 +356,7 @@ class FactImportanceAdjusted(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class FactLifetimeChanged(DomainEvent):
     """The retention policy changes (decision 0035): ``lifetime`` and
     ``previous`` as text (``permanent``, ``standard``, ``ephemeral``, ``until:YYYY-MM-DD``).
@@ -379,7 +379,7 @@ class FactLifetimeChanged(DomainEvent):
 # -- paths (stream: path:<path>) ----------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class PathTagged(DomainEvent):
     """The actor's tags on a path, for the actor's facts below it (decision 0021)."""
 
@@ -393,7 +393,7 @@ class PathTagged(DomainEvent):
     undoes: int | None = None
 
 
-@dataclass(frozen=True)
+@value
 class PathUntagged(DomainEvent):
     """The actor's tags of these keys come off a path (keys are labels, not text)."""
 
@@ -409,7 +409,7 @@ class PathUntagged(DomainEvent):
 # -- sharing (streams: policy, token:<id>) ------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class PolicyAdded(DomainEvent):
     """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
 
@@ -420,7 +420,7 @@ class PolicyAdded(DomainEvent):
     values: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@value
 class PolicyRemoved(DomainEvent):
     """An access rule removed."""
 
@@ -431,7 +431,7 @@ class PolicyRemoved(DomainEvent):
     values: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@value
 class TokenIssued(DomainEvent):
     """A bearer token for ``subject`` (only its hash); ``name`` is the person's label.
     ``actor_kind``: who holds it, ``person`` or ``assistant`` (None, as every token issued
@@ -456,7 +456,7 @@ class TokenIssued(DomainEvent):
     actor_kind: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class TokenRevoked(DomainEvent):
     """A bearer token revoked."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from typing import Any
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.facts.tags import Tag
+from embornal.domain.records import value
 from embornal.domain.spine.strength import Signals
 from embornal.errors import InvalidContent, InvalidInput
 
@@ -24,7 +25,7 @@ __all__ = [
 DEFAULT_KIND = "fact"
 
 
-@dataclass(frozen=True)
+@value
 class Fact:
     """A fact as the projection holds it, with its stored signals (never its strength)."""
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
+from embornal.domain.records import FieldOrder, value
 from embornal.errors import InvalidSubject, InvalidTag, OwnerTagForbidden
 
 __all__ = [
@@ -32,8 +32,8 @@ _KEY = re.compile(r"^[a-z0-9][a-z0-9_.:-]*$")
 _FORBIDDEN_IN_VALUE = frozenset(",\n\r\t\x00")
 
 
-@dataclass(frozen=True, order=True)
-class Tag:
+@value
+class Tag(FieldOrder):
     """A ``key=value`` tag."""
 
     key: str

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.query_entities import entity_share
 from embornal.domain.recall.relative_time import TimeWindow, closeness
-from embornal.domain.records import record
+from embornal.domain.records import record, value
 from embornal.domain.spine.decay import staleness
 
 __all__ = [
@@ -73,7 +72,7 @@ DF_CEILING_SHARE = 0.5
 DF_CEILING_MIN_DOCS = 20
 
 
-@dataclass(frozen=True)
+@value
 class ScoreParts:
     """Every component of one result's score, for ``--explain``.
 

@@ -22,12 +22,12 @@ bound (decision 0122).
 
 from __future__ import annotations
 
+import _thread  # threading's own lock, without importing threading (decision 0047)
 import contextlib
 import json
 import math
 import os
 import struct
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from importlib.util import find_spec
@@ -86,7 +86,7 @@ class KeywordIndex:
 
     def __init__(self, db_path: str) -> None:
         self.dir = index_dir(db_path)
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._index: Any = None
         self._schema: Any = None
         self._meta: dict[str, Any] = {}

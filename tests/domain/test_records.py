@@ -220,3 +220,17 @@ def test_a_value_class_needs_a_docstring_and_plain_fields() -> None:
             """Its field is keyword-only."""
 
             x: int = field(kw_only=True)
+
+
+def test_a_value_class_may_derive_from_a_value_class() -> None:
+    @value
+    class Child(Shared):
+        """A value class below a value class: dataclasses freeze it."""
+
+        size: int = 0
+
+    c = Child("a", size=2)
+    assert (c.name, c.size) == ("a", 2) and Child.__dataclass_params__.frozen
+    assert c == Child("a", size=2) != Child("a", size=3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        c.size = 4  # type: ignore[misc]

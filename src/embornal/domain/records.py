@@ -8,7 +8,8 @@ command pays for. Two ways out, both with the same behaviour from shared methods
   ``is_dataclass``, ``__match_args__`` and no assignment, as before) whose ``__init__``
   (the fields in order, positionally or by name, defaults and default factories,
   ``InitVar`` values handed to ``__post_init__``), ``__repr__``, ``__eq__`` and
-  ``__hash__`` are shared: only the two methods that refuse assignment are compiled. The values
+  ``__hash__`` are shared, and so are the two that refuse assignment unless it derives from
+  a frozen dataclass (then :mod:`dataclasses` compiles those two). The values
   that leave the memory and are on a short command's path (facts, events, a recall's
   results) are made so; decision 0187.
 * :func:`record` gives an internal value the same behaviour without :mod:`dataclasses`:
@@ -155,9 +156,11 @@ class _Spec:
         "compared",
         "defaults",
         "factories",
+        "fields",
         "hashed",
         "initvars",
         "names",
+        "owner",
         "post",
         "shown",
     )
@@ -168,6 +171,8 @@ class _Spec:
             if f.kw_only is True or not f.init:
                 raise TypeError(f"{cls.__qualname__}.{f.name}: value() takes plain fields only")
         stored = [f for f in every if f._field_type is not _INITVAR]
+        self.owner = cls
+        self.fields = frozenset(f.name for f in stored)
         self.names = tuple(f.name for f in every)
         self.initvars = tuple(f.name for f in every if f._field_type is _INITVAR)
         self.defaults = {f.name: f.default for f in every if f.default is not _MISSING}
@@ -240,13 +245,31 @@ def _value_hash(self: Any) -> int:
     return hash(tuple(d[n] for n in self.__value_spec__.hashed))
 
 
+def _value_setattr(self: Any, name: str, value: Any) -> None:
+    spec: _Spec = self.__value_spec__
+    if type(self) is spec.owner or name in spec.fields:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
+
+
+def _value_delattr(self: Any, name: str) -> None:
+    spec: _Spec = self.__value_spec__
+    if type(self) is spec.owner or name in spec.fields:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 def value(cls: _C) -> _C:
     """A frozen dataclass of ``cls`` whose ``__init__``, ``__repr__``, ``__eq__`` and
     ``__hash__`` are shared, not compiled for it."""
     if not cls.__dict__.get("__doc__"):  # dataclasses would write one with inspect
         raise TypeError(f"{cls.__qualname__}: a value class has a docstring")
-    made: Any = dataclasses.dataclass(frozen=True, init=False, repr=False, eq=False)(cls)
+    # Below a frozen dataclass, dataclasses must make it frozen itself (it compiles the two
+    # methods that refuse assignment); otherwise they are shared too, and its parameters
+    # say frozen, as they would have, so a frozen dataclass may derive from it.
+    below_frozen = any(_is_frozen(base) for base in cls.__mro__[1:])
+    made: Any = dataclasses.dataclass(frozen=below_frozen, init=False, repr=False, eq=False)(cls)
     own = made.__dict__
     explicit_hash = own.get("__hash__", _MISSING) not in (_MISSING, None) or (
         "__hash__" in own and "__eq__" not in own
@@ -258,8 +281,19 @@ def value(cls: _C) -> _C:
     }
     if not explicit_hash:
         members["__hash__"] = _value_hash
+    if not below_frozen:
+        for key in ("__setattr__", "__delattr__"):
+            if key in own:  # as dataclasses refuses it for a frozen class
+                raise TypeError(f"Cannot overwrite attribute {key} in class {cls.__name__}")
+        members |= {"__setattr__": _value_setattr, "__delattr__": _value_delattr}
+        made.__dataclass_params__.frozen = True
     for key, member in members.items():
         if key not in own:
             setattr(made, key, member)
     made.__value_spec__ = _Spec(made)
     return cls
+
+
+def _is_frozen(cls: type) -> bool:
+    params = cls.__dict__.get("__dataclass_params__")
+    return params is not None and bool(params.frozen)

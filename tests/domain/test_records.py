@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import InitVar, dataclass, field
 from typing import ClassVar
 
@@ -169,6 +170,7 @@ def test_a_value_class_behaves_as_the_frozen_dataclass_it_replaces() -> None:
     assert dataclasses.is_dataclass(Shared) and Shared.__dataclass_params__.frozen
     assert [f.name for f in dataclasses.fields(Shared)] == ["name", "tags", "extra", "note"]
     assert Shared.__match_args__ == Compiled.__match_args__
+    assert str(inspect.signature(Shared)) == str(inspect.signature(Compiled))
     assert dataclasses.asdict(a) == {"name": "a", "tags": (), "extra": {}, "note": "one"}
     assert dataclasses.replace(a, tags=("t",)) == Shared("a", ("t",))
     assert vars(Shared("a", seen=3))["seen_twice"] == 6 and Shared.LABEL == "shared"

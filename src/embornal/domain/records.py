@@ -161,6 +161,7 @@ class _Spec:
         "initvars",
         "names",
         "owner",
+        "plain",
         "post",
         "shown",
     )
@@ -183,12 +184,21 @@ class _Spec:
         self.compared = tuple(f.name for f in stored if f.compare)
         self.hashed = tuple(f.name for f in stored if (f.compare if f.hash is None else f.hash))
         self.post: Callable[..., None] | None = getattr(cls, "__post_init__", None)
+        #: No InitVar and no __post_init__: __init__ may just set what it is given.
+        self.plain = not self.initvars and self.post is None
 
 
 def _value_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls: Any = type(self)
     spec: _Spec = cls.__value_spec__
     names = spec.names
+    if spec.plain:  # every field given, positionally or by name: no defaults to fill
+        if not kwargs and len(args) == len(names):
+            self.__dict__.update(zip(names, args, strict=True))
+            return
+        if not args and kwargs.keys() == spec.fields:
+            self.__dict__.update({name: kwargs[name] for name in names})
+            return
     if len(args) > len(names):
         raise TypeError(
             f"{cls.__qualname__}.__init__() takes {len(names) + 1} positional arguments "
@@ -259,6 +269,37 @@ def _value_delattr(self: Any, name: str) -> None:
     object.__delattr__(self, name)
 
 
+class _Signature:
+    """``inspect.signature`` of a value class: its fields, as a dataclass's ``__init__``
+    shows them; made on first use (``inspect`` is not imported at start-up)."""
+
+    def __get__(self, instance: object, owner: Any) -> Any:
+        import inspect  # only help() and signature() ask
+
+        every = owner.__dataclass_fields__.values()
+        parameters = [
+            inspect.Parameter(
+                f.name,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=_FACTORY if f.default_factory is not _MISSING else f.default,
+                annotation=f.type,
+            )
+            for f in every
+            if f._field_type is not _CLASSVAR
+        ]
+        empty = inspect.Parameter.empty
+        parameters = [p.replace(default=empty) if p.default is _MISSING else p for p in parameters]
+        return inspect.Signature(parameters, return_annotation=None)
+
+
+class _Factory:
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 def value(cls: _C) -> _C:
     """A frozen dataclass of ``cls`` whose ``__init__``, ``__repr__``, ``__eq__`` and
@@ -278,6 +319,7 @@ def value(cls: _C) -> _C:
         "__init__": _value_init,
         "__repr__": _value_repr,
         "__eq__": _value_eq,
+        "__signature__": _Signature(),
     }
     if not explicit_hash:
         members["__hash__"] = _value_hash

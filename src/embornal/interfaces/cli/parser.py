@@ -320,7 +320,12 @@ class Commands(_SubParsers):
 
 def commands_of(parser: ArgParser, dest: str = "command") -> Commands:
     """The required COMMAND choice of ``parser``, its name stored as ``dest``."""
-    action = parser.add_subparsers(dest=dest, metavar="COMMAND", required=True, action=Commands)
+    # The commands' prog is the parser's usage up to them: with no positional before
+    # them, its prog. Said here, argparse does not format that usage to find it.
+    prog = None if any(not a.option_strings for a in parser._actions) else parser.prog
+    action = parser.add_subparsers(
+        dest=dest, metavar="COMMAND", required=True, action=Commands, prog=prog
+    )
     assert isinstance(action, Commands)
     return action
 

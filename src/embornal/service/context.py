@@ -30,7 +30,7 @@ from embornal.domain.ids import normalize_prefix
 from embornal.domain.proposals.policy import ProposalPolicy
 from embornal.domain.recall.ranking import FusionSettings
 from embornal.domain.records import record
-from embornal.errors import AccessDenied, InvalidInput, NotFound
+from embornal.errors import AccessDenied, AmbiguousId, InvalidInput, NotFound
 from embornal.service.access import Access
 from embornal.service.rerank import Reranking, RerankSource
 from embornal.service.semantic import Semantic
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from embornal.domain.access.rights import Need
     from embornal.storage.contract.store import Store
 
-__all__ = ["ServiceContext", "check_limit", "visible_matches"]
+__all__ = ["ServiceContext", "check_limit", "single_match", "visible_matches"]
 
 
 def check_limit(limit: int | None, default: int) -> int:
@@ -75,6 +75,16 @@ def visible_matches(
         if len(ids) < _PREFIX_PAGE:
             return found
         after = ids[-1]
+
+
+def single_match(ids: Sequence[str], noun: str, prefix: str, given: str, hint: str) -> str:
+    """The one id :func:`visible_matches` found for the ``noun``'s id ``given`` (``prefix``
+    normalized); an :class:`AmbiguousId` for two, a :class:`NotFound` (``hint``) for none."""
+    if len(ids) > 1:
+        raise AmbiguousId(f"{noun} id prefix {prefix} matches more than one {noun}")
+    if not ids:
+        raise NotFound(f"no {noun} with id {given}", hint=hint)
+    return ids[0]
 
 
 @record

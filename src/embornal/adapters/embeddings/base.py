@@ -114,7 +114,22 @@ def width_mismatch(identity: str, actual: int, expected: int) -> VectorWidthMism
 _TOKEN = re.compile(r"\w+")
 
 
-class FakeEmbedder:
+class _NamedWidth:
+    """The identity (``name:dims``) and the width of a provider whose width is fixed."""
+
+    _name: str
+    _dims: int
+
+    @property
+    def identity(self) -> str:
+        return f"{self._name}:{self._dims}"
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+
+class FakeEmbedder(_NamedWidth):
     """A deterministic, dependency-free provider for tests.
 
     Each word (lower-cased ``\\w+`` run) is hashed to one coordinate and a sign
@@ -128,14 +143,6 @@ class FakeEmbedder:
             raise ValueError("dims must be positive")
         self._dims = dims
         self._name = name
-
-    @property
-    def identity(self) -> str:
-        return f"{self._name}:{self._dims}"
-
-    @property
-    def dims(self) -> int:
-        return self._dims
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         return [self._embed(text) for text in texts]
@@ -169,8 +176,10 @@ def _hashed(token: str, dims: int) -> tuple[int, float]:
     return (value >> 1) % dims, 1.0 if value & 1 else -1.0
 
 
-class FailingEmbedder:
+class FailingEmbedder(_NamedWidth):
     """A provider that always fails, for tests of the pending-embedding queue."""
+
+    _name = "failing"
 
     def __init__(
         self, dims: int = 768, *, message: str = "the embedding model is unavailable"
@@ -178,14 +187,6 @@ class FailingEmbedder:
         self._dims = dims
         self._message = message
         self.calls = 0
-
-    @property
-    def identity(self) -> str:
-        return f"failing:{self._dims}"
-
-    @property
-    def dims(self) -> int:
-        return self._dims
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         self.calls += 1
@@ -196,12 +197,10 @@ class FailingEmbedder:
         raise EmbeddingError(self._message, hint="This provider always fails (tests only).")
 
 
-class LocalModelEmbedder:
+class LocalModelEmbedder(_NamedWidth):
     """What every in-process model provider shares: its name and width, the query and
     document prefixes, and one ``_embed`` that subclasses implement."""
 
-    _name: str
-    _dims: int
     query_prefix: str
     document_prefix: str
 
@@ -209,14 +208,6 @@ class LocalModelEmbedder:
         self.query_prefix, self.document_prefix = resolve_prefixes(
             self._name, query_prefix, document_prefix
         )
-
-    @property
-    def identity(self) -> str:
-        return f"{self._name}:{self._dims}"
-
-    @property
-    def dims(self) -> int:
-        return self._dims
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         return self._embed([self.document_prefix + t for t in texts])

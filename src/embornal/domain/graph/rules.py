@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
 from embornal.domain.events import DomainEvent, FactEvidenceAdded, FactForgotten
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
+from embornal.domain.graph.relations import INVERSE, Relation
 from embornal.domain.spine.justification import EvidenceRef
 from embornal.errors import Conflict, InvalidLink, InvalidMerge, NotFound
 
@@ -50,32 +50,6 @@ __all__ = [
 ]
 
 
-class Relation(StrEnum):
-    """The closed core vocabulary, each in its canonical direction (decision 0052)."""
-
-    ABOUT = "about"
-    INVOLVES = "involves"
-    PART_OF = "part_of"
-    OWNED_BY = "owned_by"
-    WORKS_AT = "works_at"
-    LOCATED_IN = "located_in"
-    RELATES_TO = "relates_to"
-    SUPERSEDES = "supersedes"
-    DERIVED_FROM = "derived_from"
-    CONTRADICTS = "contradicts"
-
-
-#: The query name of each directed relation read backwards.
-INVERSE: Mapping[Relation, str] = {
-    Relation.ABOUT: "subject_of",
-    Relation.INVOLVES: "involved_in",
-    Relation.PART_OF: "contains",
-    Relation.OWNED_BY: "owns",
-    Relation.WORKS_AT: "employs",
-    Relation.LOCATED_IN: "location_of",
-    Relation.SUPERSEDES: "superseded_by",
-    Relation.DERIVED_FROM: "basis_of",
-}
 _BY_INVERSE = {name: rel for rel, name in INVERSE.items()}
 SYMMETRIC: frozenset[Relation] = frozenset({Relation.RELATES_TO, Relation.CONTRADICTS})
 

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
+from embornal.domain.graph.relations import INVERSE, Relation
+
 __all__ = [
     "INVERSE_RELATIONS",
     "AssetType",
@@ -113,34 +115,10 @@ class AssetType(StrEnum):
     OTHER = "other"
 
 
-class Relation(StrEnum):
-    """The closed core vocabulary of lightweight edges (decision 0052), canonical direction."""
-
-    ABOUT = "about"
-    INVOLVES = "involves"
-    PART_OF = "part_of"
-    OWNED_BY = "owned_by"
-    WORKS_AT = "works_at"
-    LOCATED_IN = "located_in"
-    RELATES_TO = "relates_to"
-    SUPERSEDES = "supersedes"
-    DERIVED_FROM = "derived_from"
-    CONTRADICTS = "contradicts"
-
-
 # "store only the canonical direction (inverses are query-time aliases)"; the symmetric
 # relations (relates_to, contradicts) have no inverse name.
 INVERSE_RELATIONS: Mapping[str, Relation] = MappingProxyType(
-    {
-        "subject_of": Relation.ABOUT,
-        "involved_in": Relation.INVOLVES,
-        "contains": Relation.PART_OF,
-        "owns": Relation.OWNED_BY,
-        "employs": Relation.WORKS_AT,
-        "location_of": Relation.LOCATED_IN,
-        "superseded_by": Relation.SUPERSEDES,
-        "basis_of": Relation.DERIVED_FROM,
-    }
+    {name: relation for relation, name in INVERSE.items()}
 )
 
 

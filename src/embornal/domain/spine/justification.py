@@ -64,6 +64,15 @@ def _choices(vocabulary: type[StrEnum]) -> str:
     return ", ".join(m.value for m in vocabulary)
 
 
+def _member(vocabulary: type[StrEnum], value: str, what: str, error: type[InvalidInput]) -> StrEnum:
+    """The member of ``vocabulary`` that ``value`` is (or names); ``error`` naming the
+    choices when it is none."""
+    try:
+        return vocabulary(value)
+    except ValueError:
+        raise error(f"{what} {str(value)[:40]!r} is not one of: {_choices(vocabulary)}") from None
+
+
 def _clean_text(raw: object, what: str, limit: int, error: type[InvalidInput]) -> str:
     if not isinstance(raw, str):
         raise error(f"{what} must be text, not {type(raw).__name__}")
@@ -97,12 +106,8 @@ class Provenance:
 
     def __post_init__(self) -> None:
         check_subject(self.subject)
-        try:
-            object.__setattr__(self, "actor_kind", ActorKind(self.actor_kind))
-        except ValueError:
-            raise InvalidInput(
-                f"actor kind {str(self.actor_kind)[:40]!r} is not one of: {_choices(ActorKind)}"
-            ) from None
+        kind = _member(ActorKind, self.actor_kind, "actor kind", InvalidInput)
+        object.__setattr__(self, "actor_kind", kind)
         if self.label is not None:
             object.__setattr__(self, "label", check_source_label(self.label))
 
@@ -246,12 +251,8 @@ class Lifetime:
     until: date | None = None
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "policy", LifetimePolicy(self.policy))
-        except ValueError:
-            raise InvalidLifetime(
-                f"lifetime {str(self.policy)[:40]!r} is not one of: {_choices(LifetimePolicy)}"
-            ) from None
+        policy = _member(LifetimePolicy, self.policy, "lifetime", InvalidLifetime)
+        object.__setattr__(self, "policy", policy)
         if self.policy is LifetimePolicy.UNTIL:
             if not isinstance(self.until, date) or isinstance(self.until, datetime):
                 raise InvalidLifetime("an until lifetime needs a date, e.g. until:2027-01-01")
@@ -357,12 +358,8 @@ class Visibility:
     allow: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "level", VisibilityLevel(self.level))
-        except ValueError:
-            raise InvalidVisibility(
-                f"visibility {str(self.level)[:40]!r} is not one of: {_choices(VisibilityLevel)}"
-            ) from None
+        level = _member(VisibilityLevel, self.level, "visibility", InvalidVisibility)
+        object.__setattr__(self, "level", level)
         if isinstance(self.allow, str) or not isinstance(self.allow, tuple | list):
             raise InvalidVisibility("the allow-list is a list of subject names")
         if self.level is VisibilityLevel.RESTRICTED:

@@ -31,7 +31,7 @@ from embornal.domain.events import Event
 from embornal.domain.facts.aggregate import FactState
 from embornal.domain.facts.fact import Fact
 from embornal.domain.history.provenance import clean_label
-from embornal.errors import AmbiguousId, InvalidInput, NotFound
+from embornal.errors import InvalidInput, NotFound
 from embornal.service.claims.results import (
     ClaimDecision,
     ClaimEvidence,
@@ -39,7 +39,7 @@ from embornal.service.claims.results import (
     ClaimRecord,
     ClaimSupport,
 )
-from embornal.service.context import ServiceContext, check_limit, visible_matches
+from embornal.service.context import ServiceContext, check_limit, single_match, visible_matches
 
 __all__ = [
     "Loaded",
@@ -125,11 +125,7 @@ def load(ctx: ServiceContext, claim_id: str, as_of: datetime | None = None) -> L
     ids = visible_matches(
         lambda after, n: ctx.store.claim_ids(prefix, after=after, limit=n), may_see
     )
-    if len(ids) > 1:
-        raise AmbiguousId(f"claim id prefix {prefix} matches more than one claim")
-    if not ids:
-        raise NotFound(f"no claim with id {claim_id}", hint=_LIST_HINT)
-    full = ids[0]
+    full = single_match(ids, "claim", prefix, claim_id, _LIST_HINT)
     events, now_state, facts = seen[full]
     if as_of is None:
         return now_state, facts

@@ -34,14 +34,12 @@ from embornal.domain.proposals.aggregate import (
 )
 from embornal.errors import (
     AccessDenied,
-    AmbiguousId,
     ConcurrencyError,
     Conflict,
     InvalidInput,
-    NotFound,
     ProposalChanged,
 )
-from embornal.service.context import ServiceContext, check_limit, visible_matches
+from embornal.service.context import ServiceContext, check_limit, single_match, visible_matches
 from embornal.service.facts.lifecycle import MAX_ATTEMPTS
 from embornal.service.proposals.items import load, plan
 from embornal.service.proposals.results import Proposal, ProposalItem, ProposalSummary
@@ -74,14 +72,8 @@ def _resolve(ctx: ServiceContext, proposal_id: str) -> ProposalState:
     ids = visible_matches(
         lambda after, n: ctx.store.proposal_ids(prefix, after=after, limit=n), seen
     )
-    if len(ids) > 1:
-        raise AmbiguousId(f"proposal id prefix {prefix} matches more than one proposal")
-    if not ids:
-        raise NotFound(
-            f"no proposal with id {proposal_id}",
-            hint="`embornal proposal list` shows the proposals you may see.",
-        )
-    return states[ids[0]]
+    hint = "`embornal proposal list` shows the proposals you may see."
+    return states[single_match(ids, "proposal", prefix, proposal_id, hint)]
 
 
 def _load(ctx: ServiceContext, proposal_id: str) -> ProposalState | None:

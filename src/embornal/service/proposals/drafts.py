@@ -72,7 +72,7 @@ def _resolve(ctx: ServiceContext, proposal_id: str) -> ProposalState:
         return True
 
     ids = visible_matches(
-        lambda after, n: ctx.store.proposal_ids(prefix, after=after, limit=n), seen
+        lambda after, n: ctx.store.proposals.proposal_ids(prefix, after=after, limit=n), seen
     )
     if len(ids) > 1:
         raise AmbiguousId(f"proposal id prefix {prefix} matches more than one proposal")
@@ -181,7 +181,7 @@ def list_proposals(
     rejected; None: all)."""
     if status is not None and status not in STATUSES:
         raise InvalidInput(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
-    rows = ctx.store.proposal_rows(status=status, limit=check_limit(limit, 50))
+    rows = ctx.store.proposals.proposal_rows(status=status, limit=check_limit(limit, 50))
     out = []
     for r in rows:
         state = _load(ctx, r.proposal_id)

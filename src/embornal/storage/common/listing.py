@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ListingQueries"]
 
-_ANCHOR = "coalesce(f.last_recall_at, f.created_at)"
 _NOTHING = "1 = 0"
 
 
@@ -40,13 +39,8 @@ def _under(column: str, under: str | None) -> tuple[str | None, tuple[Any, ...]]
 class ListingQueries(StorePart):
     """The list and graph reads, a part of either store (``store.listing``)."""
 
-    def _age_days(self, now: str) -> str:
-        """The days from the anchor of ``f``'s strength to ``now`` (checked ISO text, safe
-        inline), negative for an anchor after it; SQLite's spelling."""
-        return f"(julianday('{now}') - julianday({_ANCHOR}))"
-
     def _rate(self, now: str) -> str:
-        age = self._age_days(now)
+        age = self._store._age_days(now)  # the store's spelling of it
         return f"(CASE WHEN {age} < 0 THEN 0 ELSE {age} END / f.stability_days)"
 
     def _list_where(self, where: ListFilter, now: str) -> tuple[list[str], list[Any]]:

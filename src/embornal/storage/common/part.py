@@ -25,6 +25,10 @@ class PartStore(Protocol):
 
     def _live(self) -> str: ...
 
+    def _age_days(self, now: str) -> str:
+        """The days from the anchor of ``f``'s strength to ``now``, in the store's SQL."""
+        ...
+
 
 class StorePart:
     """One query part of a store: reads through the store it is built with."""

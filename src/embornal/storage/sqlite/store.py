@@ -219,6 +219,11 @@ class SqliteStore(StoreReads, CommonParts):
     def _live(self) -> str:
         return LIVE
 
+    def _age_days(self, now: str) -> str:
+        """The days from the anchor of ``f``'s strength to ``now`` (checked ISO text, safe
+        inline), negative for an anchor after it: the list's strength, SQLite's spelling."""
+        return f"(julianday('{now}') - julianday(coalesce(f.last_recall_at, f.created_at)))"
+
     def _ids_in(self, fact_ids: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
         return f"f.id IN ({','.join('?' * len(fact_ids))})", tuple(fact_ids)
 

@@ -223,7 +223,7 @@ def quality(entities: int, dup_rate: float, seed: int = 11) -> dict[str, Any]:
                 index[fact.id] = i
         found = {
             frozenset(index[m] for m in s.members)
-            for s in mem._store.conflict_states(status="open", limit=10**9)
+            for s in mem._store.conflicts.conflict_states(status="open", limit=10**9)
             if s.conflict_class in ("duplicate", "contradiction")
         }
     hits = found & truth

@@ -92,13 +92,14 @@ def _imports(mod: Module) -> set[str]:
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id in ("exports", "Later")
-        ):  # embornal.lazy: the modules named in its call ("." + a submodule of this one)
+            and node.func.id in ("exports", "Later", "Part")
+        ):  # embornal.lazy: the modules named in its call ("." + a submodule of this one,
+            # "module:Class" for a Part)
             for arg in node.args:
                 for const in ast.walk(arg):
                     if isinstance(const, ast.Constant) and isinstance(const.value, str):
                         if const.value.startswith("embornal."):
-                            found.add(const.value)
+                            found.add(const.value.partition(":")[0])
                         elif const.value.startswith(".") and const.value[1:].isidentifier():
                             found.add(mod.name + const.value)
     return found
@@ -268,6 +269,8 @@ def test_the_import_reader_sees_hidden_imports() -> None:
         "    importlib.import_module('embornal.interfaces.cli')\n"
         "__getattr__, __dir__ = exports(__name__, {'A': '.types', 'B': 'embornal.adapters.x'})\n"
         "later = Later('embornal.service.y')\n"
+        "class S:\n"
+        "    part = Part('embornal.service.z:Z')\n"
     )
     mod = Module("embornal.domain.fake", SRC / "domain" / "fake.py", ast.parse(code))
     got = _imports(mod)
@@ -280,6 +283,7 @@ def test_the_import_reader_sees_hidden_imports() -> None:
         "embornal.domain.fake.types",
         "embornal.adapters.x",
         "embornal.service.y",
+        "embornal.service.z",
     } <= got
 
 

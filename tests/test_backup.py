@@ -83,7 +83,7 @@ def test_restore_checks_then_restores(
     memory.backup(str(saved))
     target = tmp_path / "restored.db"
     result = restore(str(saved), str(target), clock)
-    assert result.events == memory._store.event_count()
+    assert result.events == memory._store.portability.event_count()
     with Memory.open(target, clock=clock) as back:
         assert back.show(fact.id).fact.content == "Kept in the backup."
         assert back.verify() == []
@@ -121,7 +121,7 @@ def test_restore_refuses_a_file_that_is_not_a_sound_backup(
 
 def _empty(target: Path, clock: FixedClock) -> bool:
     with Memory.open(target, clock=clock, seed=False) as mem:
-        return mem._store.event_count() == 0
+        return mem._store.portability.event_count() == 0
 
 
 _KILLED_MIDWAY = """

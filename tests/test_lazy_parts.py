@@ -1,7 +1,7 @@
-"""The SQLite store's query parts and the projector's areas load when first wanted
-(decision 0094); the static map that says where each part's method lives holds every method,
-both ways, so a new part method cannot be forgotten; an area's module is named by its
-events' module (decision 0181), so a new event of an area is found with no map.
+"""A store's query parts and the projector's areas load when first wanted (decisions 0094,
+0186): each part is an attribute built on first read (:class:`embornal.lazy.Part`) and kept
+on the store; an area's module is named by its events' module (decision 0181), so a new
+event of an area is found with no map.
 
 The start-up test (``tests/cli/test_cli_startup.py``) checks that a recall imports none
 of these modules; this file checks that each one is found when it is wanted.
@@ -9,7 +9,6 @@ of these modules; this file checks that each one is found when it is wanted.
 
 from __future__ import annotations
 
-import inspect
 import subprocess
 import sys
 from importlib import import_module
@@ -19,66 +18,60 @@ import pytest
 
 from embornal import FixedClock
 from embornal.domain.events import ALL_EVENT_CLASSES
+from embornal.lazy import Part
 from embornal.storage.common import projector as projector_sql
+from embornal.storage.common.part import StorePart
 from embornal.storage.common.projector import CORE_EVENTS, area, areas
+from embornal.storage.contract.all_parts import AllParts
+from embornal.storage.contract.store import Store
+from embornal.storage.postgres.store import PostgresStore
 from embornal.storage.sqlite import projector
-from embornal.storage.sqlite.part_map import PART_METHODS, LazyParts, part_function
-from embornal.storage.sqlite.parts import QueryParts
 from embornal.storage.sqlite.projector_areas import projection_tables
 from embornal.storage.sqlite.store import SqliteStore
 
 
-def _store_own() -> set[str]:
-    """The names the store defines itself (its own methods win over a part's stub)."""
-    return {name for cls in SqliteStore.__mro__ if cls is not object for name in vars(cls)}
-
-
-def _part_methods() -> dict[str, object]:
-    """Every function of the parts the store does not define itself, as the parts' class
-    resolves it (the first base that defines the name)."""
-    found: dict[str, object] = {}
-    for cls in QueryParts.__mro__[1:]:
-        if cls is object:
-            continue
-        for name, value in vars(cls).items():
-            if name.startswith("__") and name.endswith("__"):
-                continue
-            assert inspect.isfunction(value), (
-                f"{cls.__qualname__}.{name} is not a plain method: a part may hold only "
-                "methods (the store binds them when first used)"
-            )
-            if name not in _store_own():
-                found.setdefault(name, getattr(QueryParts, name))
+def _parts(store: type) -> dict[str, Part[object]]:
+    """Each part a store class declares (its own and those it derives), by name."""
+    found: dict[str, Part[object]] = {}
+    for cls in reversed(store.__mro__):
+        found.update({k: v for k, v in vars(cls).items() if isinstance(v, Part)})
     return found
 
 
-def test_the_store_derives_from_the_parts_only_for_the_type_checker() -> None:
-    assert SqliteStore.__mro__[1] is LazyParts
-    assert not any(issubclass(SqliteStore, base) for base in QueryParts.__bases__)
+def part_modules() -> set[str]:
+    """The modules of every part of both stores."""
+    return {p.module for store in (SqliteStore, PostgresStore) for p in _parts(store).values()}
 
 
-def test_the_map_names_every_method_of_the_parts_and_nothing_else() -> None:
-    methods = _part_methods()
-    assert sorted(set(methods) - set(PART_METHODS)) == [], "add them to PART_METHODS"
-    assert sorted(set(PART_METHODS) - set(methods)) == [], "no part has them"
+@pytest.mark.parametrize("store", [SqliteStore, PostgresStore], ids=["sqlite", "postgresql"])
+def test_each_store_has_each_part_of_the_contract(store: type) -> None:
+    contract = {
+        k for c in (AllParts, Store) for k, v in vars(c).items() if isinstance(v, property)
+    } - {"path", "migrations_applied"}
+    assert set(_parts(store)) == contract
 
 
-@pytest.mark.parametrize("name", sorted(PART_METHODS))
-def test_each_name_resolves_to_the_parts_own_function(name: str) -> None:
-    module, _, cls = PART_METHODS[name].partition(":")
-    assert name in vars(getattr(import_module(module), cls))  # the class that defines it
-    assert part_function(name) is _part_methods()[name]
-
-
-def test_a_part_method_is_bound_to_the_store_on_first_use_and_kept(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", sorted(_parts(SqliteStore)))
+def test_each_part_is_built_on_first_read_and_kept(tmp_path: Path, name: str) -> None:
     store = SqliteStore.open(tmp_path / "m.db", FixedClock())
     try:
-        assert "event_count" not in vars(store)
-        count = store.event_count
-        assert count.__self__ is store and count.__func__ is part_function("event_count")
-        assert vars(store)["event_count"] == count  # the next call is an attribute
-        assert store.event_count() == store.last_position() > 0  # the guide's events
-        assert store.canon_scopes  # a part's helper too: canon_scopes calls _label_counts
+        assert name not in vars(store)
+        part = getattr(store, name)
+        module, _, cls = _parts(SqliteStore)[name].where.partition(":")
+        assert type(part) is getattr(import_module(module), cls)
+        assert isinstance(part, StorePart) and part._store is store
+        assert vars(store)[name] is part  # the next read is a plain attribute
+        assert getattr(store, name) is part
+    finally:
+        store.close()
+
+
+def test_a_parts_methods_and_helpers_read_through_the_store(tmp_path: Path) -> None:
+    store = SqliteStore.open(tmp_path / "m.db", FixedClock())
+    try:
+        assert store.portability.event_count() == store.portability.last_position() > 0
+        assert store.canon.canon_scopes  # canon_scopes calls the part's own _label_counts
+        assert isinstance(SqliteStore.claims, Part)  # on the class: the descriptor
     finally:
         store.close()
 
@@ -87,8 +80,8 @@ def test_a_name_no_part_has_is_an_attribute_error(tmp_path: Path) -> None:
     store = SqliteStore.open(tmp_path / "m.db", FixedClock())
     try:
         with pytest.raises(AttributeError, match="'SqliteStore' object has no attribute 'nope'"):
-            store.nope  # noqa: B018
-        assert not hasattr(store, "proposal_rowz")
+            store.nope  # type: ignore[attr-defined]  # noqa: B018
+        assert not hasattr(store, "proposal_rows")  # a part's method is the part's own
         assert getattr(store, "nope", None) is None
     finally:
         store.close()
@@ -98,7 +91,7 @@ def test_opening_a_store_imports_no_part(tmp_path: Path) -> None:
     """In a fresh interpreter, a store opened on an existing file and read imports no part
     and no area but the conflicts' (its entity keys follow every event)."""
     SqliteStore.open(tmp_path / "m.db", FixedClock()).close()  # migrated and seeded here
-    parts = {where.partition(":")[0] for where in PART_METHODS} | set(_area_modules())
+    parts = part_modules() | set(_area_modules())
     parts.discard("embornal.storage.common.conflicts")
     code = (
         "import sys\n"
@@ -185,10 +178,15 @@ def test_the_contract_names_each_parts_name_from_its_module() -> None:
 
 
 def test_each_parts_module_is_in_the_names() -> None:
-    from embornal.storage.contract.all_parts import AllParts
+    from typing import get_type_hints
+
     from embornal.storage.contract.parts import names
 
-    modules = {base.__module__ for base in AllParts.__bases__} - {"typing"}
+    modules = {
+        get_type_hints(p.fget)["return"].__module__
+        for p in vars(AllParts).values()
+        if isinstance(p, property) and p.fget is not None
+    }
     assert modules == set(names().values())
     for module in sorted(modules):
         exported = set(import_module(module).__all__)

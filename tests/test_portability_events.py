@@ -128,7 +128,7 @@ def _refused(tmp_path: Path, clock: FixedClock, file: Path, line: int | None) ->
     with _empty(tmp_path, clock, f"target-{file.name}.db") as copy:
         with pytest.raises(InvalidImport) as caught:
             copy.import_events(str(file))
-        assert copy._store.event_count() == 0  # nothing imported
+        assert copy._store.portability.event_count() == 0  # nothing imported
         assert copy.verify() == []
     message = caught.value.message
     if line is not None:

@@ -1,13 +1,17 @@
 """Imports put off until first use: the one way embornal defers one (decision 0183).
 
 ``embornal memory recall`` must start fast (agents call it from hooks), so what a command
-may never need is imported the first time it is used, in one of three forms:
+may never need is imported the first time it is used, in one of four forms:
 
 * :func:`exports`: a package re-exports names from its modules (PEP 562). The package's
   ``__getattr__`` imports a name's module the first time the name is read, then keeps the
   value in the package, so the next read is a plain attribute.
 * :class:`Later`: a module that calls another only on some paths holds it as
   ``name = Later("embornal.x.y")``; the first attribute read imports it.
+* :class:`Part`: a class declares ``name: Part[C] = Part("embornal.x.y:C")``; the first
+  read of ``name`` on an instance imports ``embornal.x.y``, builds ``C(instance)`` and
+  keeps it on the instance, so the next read is a plain attribute (a store's query parts,
+  decision 0186).
 * :func:`defer`: a standard module that a short command's imports name but its run does
   not use is put in ``sys.modules`` as an :class:`OnFirstUse`, whose code runs on the
   first read of one of its attributes. Only the console script does this, in its own
@@ -24,12 +28,14 @@ import _thread
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
 
-__all__ = ["Later", "OnFirstUse", "defer", "exports"]
+__all__ = ["Later", "OnFirstUse", "Part", "defer", "exports"]
+
+T = TypeVar("T")
 
 
 class Later:
@@ -50,6 +56,52 @@ class Later:
 
     def __repr__(self) -> str:
         return f"Later({self._name!r})"
+
+
+class Part(Generic[T]):
+    """An attribute of a class that stands for one part of each instance: the class
+    ``where`` (``"module:Class"``), built as ``Class(instance)`` the first time the
+    attribute is read on an instance, its module imported only then.
+
+    The part is kept in the instance's ``__dict__``, which a descriptor with no
+    ``__set__`` yields to, so the next read is a plain attribute. Two threads reading it
+    first at once may each build one; the last kept is the instance's from then on (a
+    part holds nothing but its instance). Read on the class, it is the descriptor.
+
+    >>> class Store:
+    ...     claims: Part[ClaimQueries] = Part("embornal.storage.common.claims:ClaimQueries")
+    """
+
+    __slots__ = ("_name", "where")
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    @property
+    def module(self) -> str:
+        """The module the part's class is in."""
+        return self.where.partition(":")[0]
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Part[T]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> Part[T] | T:
+        if instance is None:
+            return self
+        module, _, name = self.where.partition(":")
+        part: T = getattr(_load(module), name)(instance)
+        instance.__dict__[self._name] = part
+        return part
+
+    def __repr__(self) -> str:
+        return f"Part({self.where!r})"
 
 
 def exports(

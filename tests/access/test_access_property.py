@@ -196,7 +196,7 @@ def _check_scenario(
             model.setdefault((tagger, path), {})[k] = maybe
     # Every fact in the file: the default subject's own reads obey the rules too
     # (a deny on a role it holds hides facts from it), so read the table itself.
-    all_ids = admin._store.fact_ids()
+    all_ids = admin._store.portability.fact_ids()
     assert {f.id for f in stored} <= all_ids
     proposed = _proposals(admin, stored)
     for fact in stored:  # canon and frames (decision 0078): each by its owner
@@ -440,7 +440,7 @@ def _check_subject(admin: Memory, subject: str, all_ids: set[str], assistant: bo
                 raise AssertionError(f"{subject} read hidden fact {fid} through {read.__name__}")
     _check_exports(mem, all_ids, allowed)
     # the canon and the frames count only what the subject may read (decision 0078)
-    canon = {r.fact.id for r in admin._store.canon_rows(EVERYTHING)}
+    canon = {r.fact.id for r in admin._store.canon.canon_rows(EVERYTHING)}
     assert {e.fact.id for e in mem.chronicle.list_canon()} == allowed & canon
     assert sum(s.entries for s in mem.chronicle.active_scopes()) == len(allowed & canon)
     assert sum(f.memories for f in mem.chronicle.list_frames()) == len(allowed & canon)

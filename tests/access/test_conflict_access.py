@@ -63,7 +63,7 @@ def test_conflicts_show_only_what_every_member_lets_the_reader_see(
                 with contextlib.suppress(NotFound, AccessDenied):
                     mem.as_subject(people[0][1]).contradict(ids[0], by=ids[1], reason="no")
             mem.scan_conflicts(stale=False)
-            every = mem._store.conflict_states(status=None)
+            every = mem._store.conflicts.conflict_states(status=None)
             absent = "K" + "0" * 15
             for who in SUBJECTS:
                 for kind in ("person", "assistant"):

@@ -54,7 +54,7 @@ def test_a_conflict_with_a_hidden_fact_does_not_exist_for_the_reader(
 ) -> None:
     _person(alice, "/people/z", "Zed Zulu", visibility="private")
     mine = _person(bob, "/people/zed", "Zed Zulu")
-    (state,) = memory._store.conflict_states()
+    (state,) = memory._store.conflicts.conflict_states()
     assert mine in state.members
     assert bob.conflicts() == [] and bob.conflicts(fact_id=mine) == []
     assert bob.scan_conflicts(stale=False) == []

@@ -15,9 +15,9 @@ def test_a_reader_lists_overdue_interpretations_and_marks_none(
     memory.tag_path("/team/guess", ["visibility=public"])
     narrative = memory.chronicle.narrate("Cedar: amber.", reason="sum", memory_ids=[s.fact.id])
     clock.advance(seconds=1)
-    before = memory._store.last_position()
+    before = memory._store.portability.last_position()
     assert [d.fact.id for d in bob.due_for_review(days=0)] == [s.fact.id]
-    assert memory._store.last_position() == before
+    assert memory._store.portability.last_position() == before
     view = memory.chronicle.current_narrative()
     assert view.narrative is not None and view.narrative.narrative_id == narrative.narrative_id
     assert [d.fact.id for d in memory.due_for_review(days=0)] == [s.fact.id]

@@ -58,7 +58,7 @@ def _world(memory: Memory) -> World:
     gone = memory.store("/team/old", "The launch was in April.", tags=pub).id
     memory.forget(gone, reason="moved")
     memory.pin(fact, reason="the plan")
-    pin_event = memory._store.last_position()
+    pin_event = memory._store.portability.last_position()
     memory.chronicle.canonize(fact, "release", reason="in focus")
     memory.link(fact, "relates_to", other, reason="same plan")
     conflict = memory.chronicle.mark_conflict(fact, other, reason="they disagree").id
@@ -191,7 +191,7 @@ def test_every_catalogue_operation_declares_its_rights() -> None:
 
 
 def _log(memory: Memory) -> int:
-    return memory._store.last_position()
+    return memory._store.portability.last_position()
 
 
 def test_a_token_holder_changes_nothing_of_another_owners_fact(

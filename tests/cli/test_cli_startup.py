@@ -17,9 +17,10 @@ from cli_helpers import EMBORNAL, Run
 
 from embornal.interfaces.catalog import part_modules
 from embornal.interfaces.cli.tree import build_parser
+from embornal.lazy import Part
 from embornal.storage.common.projector import areas
 from embornal.storage.contract.parts import names
-from embornal.storage.sqlite.part_map import PART_METHODS
+from embornal.storage.sqlite.store import SqliteStore
 from import_probe import modules_after
 
 #: Libraries (and our modules over them) that a memory command on a local memory with
@@ -82,12 +83,10 @@ OFF_THE_RECALL_PATH = (
     # standard modules: the store's locks come from _thread, a vector is packed on first use
     "threading",
     "array",
-    # the store's query parts, the projector's areas and the contract's parts (decision
-    # 0094), but the conflicts' projection, whose entity keys follow every event
-    "embornal.storage.sqlite.parts",
-    "embornal.storage.common.parts",
+    # the store's query parts, the projector's areas and the contract's parts (decisions
+    # 0094, 0186), but the conflicts' projection, whose entity keys follow every event
     *sorted(
-        {where.partition(":")[0] for where in PART_METHODS.values()}
+        {p.module for c in SqliteStore.__mro__ for p in vars(c).values() if isinstance(p, Part)}
         | {f"embornal.storage.common.{name}" for name in areas() if name != "conflicts"}
         | set(names().values())
         | {"embornal.storage.contract.all_parts"}

@@ -238,7 +238,7 @@ def test_a_nul_in_any_text_is_400_and_writes_nothing(
     """The labels that once reached the database with a NUL (PostgreSQL answered 503;
     SQLite kept it, and a copy to PostgreSQL then failed)."""
     fact = _fact(client, alice)
-    before = memory._store.event_count()
+    before = memory._store.portability.event_count()
     calls = [
         ("POST", "/memories", {"content": "c", "session": "s\x00"}),
         ("POST", f"/facts/{fact}/corroborate", {"source": "a\x00b"}),
@@ -254,4 +254,4 @@ def test_a_nul_in_any_text_is_400_and_writes_nothing(
             r = client.post(f"{API}{route}", headers=alice, json=data)
         body = assert_problem(r, 400, "invalid_input")
         assert " holds " in body["detail"], (route, body)
-    assert memory._store.event_count() == before
+    assert memory._store.portability.event_count() == before

@@ -107,14 +107,14 @@ def wrong_shapes(fid: str) -> list[tuple[str, dict[str, Any]]]:
 
 async def test_arguments_of_the_wrong_shape_are_invalid_input(memory: Memory) -> None:
     fact = memory.store("/a", "Alpha one.")
-    before = memory._store.event_count()
+    before = memory._store.portability.event_count()
     async with Client(build_server(memory, profile="full")) as client:
         for tool, args in wrong_shapes(fact.id):
             data = await call_error(client, tool, args)
             assert data["error"].startswith("invalid_"), (tool, args, data)
             assert "server log" not in data["hint"], (tool, data)
             assert_hint_names_a_call(data, f"{tool}({args})")
-    assert memory._store.event_count() == before
+    assert memory._store.portability.event_count() == before
 
 
 async def test_every_error_names_the_call_that_fixes_it(memory: Memory) -> None:

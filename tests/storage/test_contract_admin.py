@@ -149,14 +149,14 @@ def test_fact_counts_group_every_fact_in_scope_by_state_kind_and_stage(
 ) -> None:
     from embornal.domain.access.scope import EVERYTHING, NOTHING
 
-    guide = sum(n for *_, n in store.fact_counts(EVERYTHING))  # the guide facts of /memory
+    guide = sum(n for *_, n in store.protocol.fact_counts(EVERYTHING))  # the guide facts of /memory
     (a,) = write(store, events.stored("/r", "first words"))
     write(store, events.stored("/r", "second words", supersedes=a))
     (c,) = write(store, events.stored("/s", "gone words"))
     write(store, events.forgotten(c))
-    counts = {(s, k, st): n for s, k, st, n in store.fact_counts(EVERYTHING)}
+    counts = {(s, k, st): n for s, k, st, n in store.protocol.fact_counts(EVERYTHING)}
     assert counts[("superseded", "fact", "")] == 1
     assert counts[("forgotten", "fact", "")] == 1
     assert counts[("active", "fact", "")] == guide + 1
     assert sum(counts.values()) == guide + 3
-    assert store.fact_counts(NOTHING) == []
+    assert store.protocol.fact_counts(NOTHING) == []

@@ -63,7 +63,7 @@ def _answers(target: str | Path) -> dict[str, Any]:
     try:
         log = list(store.read_all())
         names = {sid: f"F{i}" for i, sid in enumerate(dict.fromkeys(e.stream_id for e in log))}
-        facts = list(store.every_fact())
+        facts = list(store.portability.every_fact())
     finally:
         store.close()
 
@@ -116,12 +116,12 @@ def test_a_bulk_store_equals_one_by_one_stores(
 
 def test_a_stale_expected_version_in_a_run_refuses_all_of_it(store: Store, events: Events) -> None:
     (taken,) = write(store, events.stored("/x", "taken"))
-    count = store.event_count()
+    count = store.portability.event_count()
     stale = replace(events.stored("/x", "again", fact_id=taken), expected_version=0)
     run = [events.stored("/x", "first"), stale, events.stored("/x", "last")]
     with pytest.raises(ConcurrencyError), store.transaction() as tx:
         store.append(tx, run)
-    assert store.event_count() == count
+    assert store.portability.event_count() == count
     assert [f.id for f in store.facts_at("/x")] == [taken]
     assert store.verify() == []
 

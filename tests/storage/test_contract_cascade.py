@@ -29,22 +29,26 @@ def test_anchor_facts_are_the_live_pinned_ones_in_scope(store: Store, events: Ev
         write(store, events.stored(f"/{where}/n", f"note {i}"))[0]
         for i, where in enumerate(("public", "private", "public", "public"))
     ]
-    assert store.anchor_facts(OUTSIDE_GUIDE, limit=10) == []
+    assert store.canon.anchor_facts(OUTSIDE_GUIDE, limit=10) == []
     write(store, *(_pin(events, fid) for fid in ids[:3]))
     write(store, events.forgotten(ids[2]))
     write(store, _pin(events, ids[3]))
-    assert [f.id for f in store.anchor_facts(OUTSIDE_GUIDE, limit=10)] == [ids[0], ids[1], ids[3]]
-    assert [f.id for f in store.anchor_facts(OUTSIDE_GUIDE, limit=1)] == [ids[0]]
+    assert [f.id for f in store.canon.anchor_facts(OUTSIDE_GUIDE, limit=10)] == [
+        ids[0],
+        ids[1],
+        ids[3],
+    ]
+    assert [f.id for f in store.canon.anchor_facts(OUTSIDE_GUIDE, limit=1)] == [ids[0]]
     public = scope(("allow", "path:/public/*"))
-    assert [f.id for f in store.anchor_facts(public, limit=10)] == [ids[0], ids[3]]
-    assert all(f.pinned for f in store.anchor_facts(OUTSIDE_GUIDE, limit=10))
+    assert [f.id for f in store.canon.anchor_facts(public, limit=10)] == [ids[0], ids[3]]
+    assert all(f.pinned for f in store.canon.anchor_facts(OUTSIDE_GUIDE, limit=10))
 
 
 def test_frames_of_names_the_frame_of_each_fact_that_has_one(store: Store, events: Events) -> None:
     ids = [write(store, events.stored("/n", f"note {i}"))[0] for i in range(3)]
-    assert store.frames_of([]) == {} and store.frames_of(ids) == {}
+    assert store.canon.frames_of([]) == {} and store.canon.frames_of(ids) == {}
     write(store, _on(events, ids[0], MemoryFramed(fact_id=ids[0], frame="work")))
     write(store, _on(events, ids[1], MemoryFramed(fact_id=ids[1], frame="home")))
     write(store, _on(events, ids[0], MemoryFramed(fact_id=ids[0], frame="team-a", previous="work")))
-    assert store.frames_of(ids) == {ids[0]: "team-a", ids[1]: "home"}
-    assert store.frames_of([ids[2], "01ZZZZZZZZZZZZZZZZZZZZZZZZ"]) == {}
+    assert store.canon.frames_of(ids) == {ids[0]: "team-a", ids[1]: "home"}
+    assert store.canon.frames_of([ids[2], "01ZZZZZZZZZZZZZZZZZZZZZZZZ"]) == {}

@@ -35,22 +35,22 @@ def test_claims_as_their_streams_make_them(store: Store, events: Events) -> None
         _on(events, "C2", ClaimEvidenceAdded("C2", "C2-1", "supports", source="x")),
         _on(events, "C2", ClaimWithdrawn("C2")),
     )
-    rows = store.claim_rows()
+    rows = store.claims.claim_rows()
     assert [(r.claim_id, r.status, r.owner, r.scope) for r in rows] == [
         ("C2", "withdrawn", "ada", "s"),
         ("C1", "adopted", "ada", "global"),
     ]
-    assert [r.claim_id for r in store.claim_rows(status="adopted")] == ["C1"]
-    assert [r.claim_id for r in store.claim_rows(scope="s")] == ["C2"]
+    assert [r.claim_id for r in store.claims.claim_rows(status="adopted")] == ["C1"]
+    assert [r.claim_id for r in store.claims.claim_rows(scope="s")] == ["C2"]
     first = rows[1].recorded_at
-    assert [r.claim_id for r in store.claim_rows(recorded_by=first)] == ["C1"]
-    assert store.claim_citations(["C1", "C2"]) == {"C1": tuple(sorted((m1, m2)))}
-    assert [r.claim_id for r in store.claims_citing(m2)] == ["C1"]  # as its evidence
-    assert [r.claim_id for r in store.claims_citing(m1)] == ["C1"]  # what it is about
-    assert store.claims_citing("01KCNOSUCHFACT000000000000") == []
-    assert store.claim_ids("C") == ["C1", "C2"] and store.claim_ids("C2") == ["C2"]
-    assert store.claim_ids("C", after="C1", limit=5) == ["C2"]  # the service pages through
-    assert store.claim_ids("C", limit=1) == ["C1"]
+    assert [r.claim_id for r in store.claims.claim_rows(recorded_by=first)] == ["C1"]
+    assert store.claims.claim_citations(["C1", "C2"]) == {"C1": tuple(sorted((m1, m2)))}
+    assert [r.claim_id for r in store.claims.claims_citing(m2)] == ["C1"]  # as its evidence
+    assert [r.claim_id for r in store.claims.claims_citing(m1)] == ["C1"]  # what it is about
+    assert store.claims.claims_citing("01KCNOSUCHFACT000000000000") == []
+    assert store.claims.claim_ids("C") == ["C1", "C2"] and store.claims.claim_ids("C2") == ["C2"]
+    assert store.claims.claim_ids("C", after="C1", limit=5) == ["C2"]  # the service pages through
+    assert store.claims.claim_ids("C", limit=1) == ["C1"]
     assert store.verify() == []
 
 
@@ -66,15 +66,15 @@ def test_the_events_of_some_types_newest_first_below_a_position(
         _on(events, "C1", ClaimAdopted("C1")),
     )
     types = ["ClaimCreated", "ClaimAdopted"]
-    got = store.events_of_types(types, limit=10)
+    got = store.claims.events_of_types(types, limit=10)
     assert [(e.stream_id, e.type, e.reason) for e in got] == [
         ("claim:C1", "ClaimAdopted", "why"),
         ("claim:C1", "ClaimCreated", "why"),
     ]
-    assert [e.type for e in store.events_of_types(types, limit=1)] == ["ClaimAdopted"]
-    below = store.events_of_types(types, limit=10, before=got[0].position)
+    assert [e.type for e in store.claims.events_of_types(types, limit=1)] == ["ClaimAdopted"]
+    below = store.claims.events_of_types(types, limit=10, before=got[0].position)
     assert [e.type for e in below] == ["ClaimCreated"]
-    assert store.events_of_types([], limit=10) == []
+    assert store.claims.events_of_types([], limit=10) == []
 
 
 def test_the_claims_citing_a_memory_newest_first(store: Store, events: Events) -> None:
@@ -85,6 +85,6 @@ def test_the_claims_citing_a_memory_newest_first(store: Store, events: Events) -
     write(store, _on(events, "C2", ClaimCreated("C2", "Two.", "observation", about=(m2,))))
     cited = ClaimEvidenceAdded("C3", "C3-1", "supports", memory_id=m1)
     write(store, _on(events, "C3", ClaimCreated("C3", "Three.", "plan")), _on(events, "C3", cited))
-    assert [r.claim_id for r in store.claims_citing(m1)] == ["C3", "C1"]
-    assert [r.claim_id for r in store.claims_citing(m1, limit=1)] == ["C3"]
-    assert [r.claim_id for r in store.claims_citing(m2)] == ["C2"]
+    assert [r.claim_id for r in store.claims.claims_citing(m1)] == ["C3", "C1"]
+    assert [r.claim_id for r in store.claims.claims_citing(m1, limit=1)] == ["C3"]
+    assert [r.claim_id for r in store.claims.claims_citing(m2)] == ["C2"]

@@ -60,11 +60,11 @@ def test_entity_keys_find_the_live_namesakes(store: Store, events: Events) -> No
     )
     keys = sorted(keys_of(a, "person", {"full_name": "Anne Dupont"}))
     assert keys
-    assert store.entity_matches(keys, exclude=a) == [b]
-    assert (a, b) in store.entity_groups()
+    assert store.conflicts.entity_matches(keys, exclude=a) == [b]
+    assert (a, b) in store.conflicts.entity_groups()
     write(store, events.forgotten(b))
-    assert store.entity_matches(keys, exclude=a) == []
-    assert (a, b) not in store.entity_groups()
+    assert store.conflicts.entity_matches(keys, exclude=a) == []
+    assert (a, b) not in store.conflicts.entity_groups()
 
 
 def test_conflicts_as_their_streams_say(store: Store, events: Events) -> None:
@@ -79,16 +79,18 @@ def test_conflicts_as_their_streams_say(store: Store, events: Events) -> None:
         suggested_keep=a,
     )
     write(store, _conflict(events, opened))
-    (state,) = store.conflict_states(status="open")
+    (state,) = store.conflicts.conflict_states(status="open")
     assert (state.conflict_id, state.members, state.suggested_keep) == (
         opened.conflict_id,
         (a, b),
         a,
     )
-    assert [s.conflict_id for s in store.conflict_states(fact_id=b)] == [opened.conflict_id]
+    assert [s.conflict_id for s in store.conflicts.conflict_states(fact_id=b)] == [
+        opened.conflict_id
+    ]
     resolved = ConflictResolved(conflict_id=opened.conflict_id, outcome="both")
     write(store, _conflict(events, resolved))
-    assert store.conflict_states(status="open") == []
-    (state,) = store.conflict_states(prefix="01KCCONFLICT")
+    assert store.conflicts.conflict_states(status="open") == []
+    (state,) = store.conflicts.conflict_states(prefix="01KCCONFLICT")
     assert state.outcome is not None and state.outcome.value == "both"
     assert store.verify() == []

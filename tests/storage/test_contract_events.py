@@ -23,17 +23,29 @@ from embornal.storage.contract.store import Store
         contract.AccessStore,
         contract.Admin,
         contract.Store,
-        # the parts' Protocols, which Store derives from for the type checker only
-        contract.ConflictReads,
-        contract.ProposalReads,
-        contract.CanonReads,
-        contract.TimelineReads,
-        contract.NarrativeReads,
-        contract.ClaimReads,
     ],
 )
 def test_the_store_is_each_protocol(store: Store, protocol: type) -> None:
     assert isinstance(store, protocol)
+
+
+@pytest.mark.parametrize(
+    ("part", "protocol"),
+    [
+        ("conflicts", contract.ConflictReads),
+        ("proposals", contract.ProposalReads),
+        ("canon", contract.CanonReads),
+        ("timeline", contract.TimelineReads),
+        ("narratives", contract.NarrativeReads),
+        ("claims", contract.ClaimReads),
+        ("listing", contract.ListingReads),
+        ("links", contract.GraphReads),
+        ("protocol", contract.HistoryQueries),
+        ("portability", contract.Portability),
+    ],
+)
+def test_each_part_of_the_store_is_its_protocol(store: Store, part: str, protocol: type) -> None:
+    assert isinstance(getattr(store, part), protocol)
 
 
 def test_append_assigns_positions_and_versions(store: Store, events: Events) -> None:

@@ -70,7 +70,7 @@ def _ids(
     now: str | None = None,
 ) -> list[str]:
     at = now or format_time(store.clock.now())  # type: ignore[attr-defined]
-    page = store.list_rows(where, read, now=at, offset=offset, limit=limit)  # type: ignore[arg-type]
+    page = store.listing.list_rows(where, read, now=at, offset=offset, limit=limit)  # type: ignore[arg-type]
     return [r.fact.id for r in page.rows]
 
 
@@ -97,7 +97,7 @@ def test_list_filters_each_field(store: Store, events: Events, clock: FixedClock
 
 def test_list_rows_carry_stage_and_tier(store: Store, events: Events, clock: FixedClock) -> None:
     ids = _seed(store, events, clock)
-    page = store.list_rows(
+    page = store.listing.list_rows(
         ListFilter(sort="oldest"), ALL, now=format_time(clock.now()), offset=0, limit=50
     )
     rows = {r.fact.id: r for r in page.rows}
@@ -112,8 +112,8 @@ def test_list_pages_and_counts(store: Store, events: Events, clock: FixedClock) 
     pages = [_ids(store, where, offset=o, limit=4) for o in (0, 4, 8, 12)]
     assert pages == [newest[:4], newest[4:8], newest[8:], []]
     now = format_time(clock.now())
-    assert store.list_rows(where, ALL, now=now, offset=0, limit=4).total == 11
-    assert store.list_rows(where, ALL, now=now, offset=40, limit=4).total == 11
+    assert store.listing.list_rows(where, ALL, now=now, offset=0, limit=4).total == 11
+    assert store.listing.list_rows(where, ALL, now=now, offset=40, limit=4).total == 11
     assert _ids(store, ListFilter(sort="path"))[:4] == [ids[0], ids[3], ids[6], ids[9]]
 
 
@@ -142,10 +142,13 @@ def test_list_reads_through_the_scope(store: Store, events: Events, clock: Fixed
     ids = _seed(store, events, clock)
     only_a = scope(("allow", "path:/a/*"))
     now = format_time(clock.now())
-    page = store.list_rows(ListFilter(sort="oldest"), only_a, now=now, offset=0, limit=50)
+    page = store.listing.list_rows(ListFilter(sort="oldest"), only_a, now=now, offset=0, limit=50)
     assert [r.fact.id for r in page.rows] == [i for n, i in enumerate(ids[:11]) if n % 3 < 2]
     assert page.total == len(page.rows)
-    assert store.list_rows(ListFilter(under="/b"), only_a, now=now, offset=0, limit=5).total == 0
+    assert (
+        store.listing.list_rows(ListFilter(under="/b"), only_a, now=now, offset=0, limit=5).total
+        == 0
+    )
 
 
 def _linked(events: Events, source: str, relation: str, target: str) -> NewEvent:
@@ -163,22 +166,22 @@ def test_link_map_most_linked_first(store: Store, events: Events, clock: FixedCl
         _linked(events, a1, "refines", a4),
         _linked(events, b5, "supports", ids[11]),  # to a forgotten fact: not on the map
     )
-    whole = store.link_map(ALL, limit=10)
+    whole = store.listing.link_map(ALL, limit=10)
     assert whole.nodes[0] == (a0, 3)
     assert dict(whole.nodes) == {a0: 3, a1: 2, b2: 1, a3: 1, a4: 1}
     assert (whole.total_nodes, whole.total_edges, len(whole.edges)) == (5, 4, 4)
-    top = store.link_map(ALL, limit=2)
+    top = store.listing.link_map(ALL, limit=2)
     assert dict(top.nodes) == {a0: 3, a1: 2}
     assert top.edges == ((a0, "supports", a1),)
     assert (top.total_nodes, top.total_edges) == (5, 4)
-    refines = store.link_map(ALL, relation="refines", limit=10)
+    refines = store.listing.link_map(ALL, relation="refines", limit=10)
     assert dict(refines.nodes) == {a0: 1, a3: 1, a1: 1, a4: 1}
-    under_b = store.link_map(ALL, under="/b", limit=10)
+    under_b = store.listing.link_map(ALL, under="/b", limit=10)
     assert under_b.edges == ((a0, "supports", b2),)
-    only_a = store.link_map(scope(("allow", "path:/a/*")), limit=10)
+    only_a = store.listing.link_map(scope(("allow", "path:/a/*")), limit=10)
     assert b2 not in dict(only_a.nodes)
     assert (only_a.total_nodes, only_a.total_edges) == (4, 3)
-    none = store.link_map(ALL, limit=0)
+    none = store.listing.link_map(ALL, limit=0)
     assert (none.nodes, none.total_nodes, none.total_edges) == ((), 5, 4)
 
 
@@ -188,6 +191,6 @@ def test_a_link_made_again_is_one_link_at_its_latest_position(
     """Both backends run the one upsert of the links' projection (written once)."""
     a0, a1, b2 = _seed(store, events, clock)[:3]
     write(store, _linked(events, a0, "supports", a1), _linked(events, a0, "supports", b2))
-    assert store.link_rows([a0], "out") == [(a0, "supports", a1), (a0, "supports", b2)]
+    assert store.links.link_rows([a0], "out") == [(a0, "supports", a1), (a0, "supports", b2)]
     write(store, _linked(events, a0, "supports", a1))
-    assert store.link_rows([a0], "out") == [(a0, "supports", b2), (a0, "supports", a1)]
+    assert store.links.link_rows([a0], "out") == [(a0, "supports", b2), (a0, "supports", a1)]

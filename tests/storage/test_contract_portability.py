@@ -19,12 +19,15 @@ def test_every_fact_in_scope_whatever_its_state(store: Store, events: Events) ->
     (b,) = write(store, events.stored("/a", "two"))
     (c,) = write(store, events.stored("/b", "three", supersedes=a))
     write(store, events.forgotten(b))
-    order = [f.id for f in store.every_fact() if f.path != "/memory"]
+    order = [f.id for f in store.portability.every_fact() if f.path != "/memory"]
     assert order == [b, a, c]  # by path, then creation
-    assert {f.state for f in store.every_fact() if f.id in (a, b)} == {"superseded", "forgotten"}
+    assert {f.state for f in store.portability.every_fact() if f.id in (a, b)} == {
+        "superseded",
+        "forgotten",
+    }
     only = scope(("allow", "tag:team=x"))
-    assert [f.id for f in store.every_fact(only)] == [a]
-    assert store.fact_ids(only) == {a} and {a, b, c} <= store.fact_ids()
+    assert [f.id for f in store.portability.every_fact(only)] == [a]
+    assert store.portability.fact_ids(only) == {a} and {a, b, c} <= store.portability.fact_ids()
 
 
 def test_a_log_restored_into_an_empty_store(
@@ -36,22 +39,26 @@ def test_a_log_restored_into_an_empty_store(
     with store.transaction() as tx:
         purge = next(e for e in store.read_stream(s) if e.type == "FactPurged")
         store.redact_stream(tx, s, purge.position)
-    marks = store.redactions()
+    marks = store.portability.redactions()
     assert marks and all(m.purge_position == purge.position for m in marks.values())
     log = list(store.read_all())
-    assert store.last_position() == log[-1].position and store.event_count() == len(log)
+    assert store.portability.last_position() == log[
+        -1
+    ].position and store.portability.event_count() == len(log)
     with pytest.raises(Conflict):
-        store.restore_log([])  # it holds events
+        store.portability.restore_log([])  # it holds events
     empty = open_store(tmp_path / "empty.db", clock, seed=False)
     try:
-        assert empty.event_count() == 0 and empty.last_position() == 0
-        assert empty.restore_log((e, marks.get(e.position)) for e in log) == len(log)
+        assert empty.portability.event_count() == 0 and empty.portability.last_position() == 0
+        assert empty.portability.restore_log((e, marks.get(e.position)) for e in log) == len(log)
         assert [(e.position, e.stream_id, e.version, e.payload) for e in empty.read_all()] == [
             (e.position, e.stream_id, e.version, e.payload) for e in log
         ]
-        assert empty.redactions() == marks
+        assert empty.portability.redactions() == marks
         assert empty.verify() == []
-        assert [f.id for f in empty.every_fact()] == [f.id for f in store.every_fact()]
+        assert [f.id for f in empty.portability.every_fact()] == [
+            f.id for f in store.portability.every_fact()
+        ]
     finally:
         empty.close()
 
@@ -67,8 +74,8 @@ def test_a_failing_restore_writes_nothing(tmp_path: Path, clock: FixedClock, sto
     empty = open_store(tmp_path / "empty.db", clock, seed=False)
     try:
         with pytest.raises(InvalidInput):
-            empty.restore_log(entries())
-        assert empty.event_count() == 0
+            empty.portability.restore_log(entries())
+        assert empty.portability.event_count() == 0
     finally:
         empty.close()
 
@@ -78,9 +85,9 @@ def test_a_backup_is_a_new_file_that_opens_as_the_same_memory(
 ) -> None:
     (a,) = write(store, events.stored("/r", "backed up"))
     target = tmp_path / "copy.db"
-    store.backup(str(target))
+    store.portability.backup(str(target))
     with pytest.raises(InvalidInput):
-        store.backup(str(target))
+        store.portability.backup(str(target))
     copy = open_store(target, clock)
     try:
         assert copy.get_fact(a) == store.get_fact(a)
@@ -90,7 +97,7 @@ def test_a_backup_is_a_new_file_that_opens_as_the_same_memory(
 
 
 def test_redaction_is_a_record(store: Store) -> None:
-    assert store.redactions() == {}
+    assert store.portability.redactions() == {}
     assert Redaction(3, "2026-01-01T00:00:00.000000Z").purge_position == 3
 
 
@@ -101,8 +108,8 @@ def test_a_snapshot_holds_the_log_as_it_was_when_it_opened(store: Store, events:
     store.prepare_vectors(8)
     with store.transaction() as tx:
         store.write_vectors(tx, [FactVector(a, pack_vector([1.0] * 8))], model="m:8")
-    count = store.event_count()
-    with store.snapshot() as snap:
+    count = store.portability.event_count()
+    with store.portability.snapshot() as snap:
         write(store, events.stored("/s", "after it opened"))  # a writer goes on
         assert snap.events == count
         log = list(snap.log())
@@ -110,4 +117,4 @@ def test_a_snapshot_holds_the_log_as_it_was_when_it_opened(store: Store, events:
         assert snap.vector_model() == (8, "m:8")
         (page,) = list(snap.vectors())
         assert [v.fact_id for v in page] == [a] and page[0].vector == pack_vector([1.0] * 8)
-    assert store.event_count() == count + 1
+    assert store.portability.event_count() == count + 1

@@ -83,7 +83,7 @@ def test_restore_checks_a_backup_and_copies_it_into_an_empty_database(
         fact = mem.store("/projects/x", "Kept in the backup.")
         saved = tmp_path / "saved.db"
         mem.backup(str(saved))
-        events, waiting = mem._store.event_count(), mem.pending_embeddings()
+        events, waiting = mem._store.portability.event_count(), mem.pending_embeddings()
         hits = [h.fact.id for h in mem.recall("backup", mode="hybrid", reinforce=False)]
     result = restore(str(saved), blank_url, clock)
     assert result.events == events and "password" not in result.db_file

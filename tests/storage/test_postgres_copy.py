@@ -77,7 +77,7 @@ def test_sqlite_to_postgresql_and_back_is_the_same_memory(
     with Memory.open(source, clock=clock, embedder=FakeEmbedder(DIMS)) as mem:
         _fill(mem)
         log, keyword, hybrid = _log(mem), _hits(mem, "keyword"), _hits(mem, "hybrid")
-        redactions, waiting = mem._store.redactions(), mem.pending_embeddings()
+        redactions, waiting = mem._store.portability.redactions(), mem.pending_embeddings()
         result = mem.copy_to(blank_url, progress=lambda step, d, t: seen.append(step))
         assert mem.verify() == []
     assert result.backend == "postgresql" and result.verified
@@ -86,7 +86,7 @@ def test_sqlite_to_postgresql_and_back_is_the_same_memory(
     back = tmp_path / "back.db"
     with Memory.open(blank_url, clock=clock, embedder=FakeEmbedder(DIMS)) as pg:
         assert pg.verify() == []
-        assert _log(pg) == log and pg._store.redactions() == redactions
+        assert _log(pg) == log and pg._store.portability.redactions() == redactions
         assert _hits(pg, "keyword") == keyword
         assert _hits(pg, "hybrid") == hybrid
         assert pg.pending_embeddings() == waiting  # the vectors came with it
@@ -104,7 +104,7 @@ def test_a_target_that_holds_a_memory_is_refused_and_left_alone(
 ) -> None:
     with Memory.open(pg_url, clock=clock) as there:
         there.store("/kept", "Already here.")
-        before = there._store.event_count()
+        before = there._store.portability.event_count()
     taken = tmp_path / "taken.db"
     taken.write_text("keep me", "utf-8")
     with Memory.open(tmp_path / "source.db", clock=clock) as mem:
@@ -117,7 +117,7 @@ def test_a_target_that_holds_a_memory_is_refused_and_left_alone(
             mem.copy_to(str(tmp_path / "source.db"))
     assert taken.read_text("utf-8") == "keep me"
     with Memory.open(pg_url, clock=clock) as there:
-        assert there._store.event_count() == before
+        assert there._store.portability.event_count() == before
 
 
 def test_a_subject_that_may_not_read_everything_copies_nothing(

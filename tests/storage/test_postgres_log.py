@@ -59,7 +59,7 @@ def test_a_purge_redacts_through_the_guard(pg_store: Store, events: Events) -> N
     first = pg_store.read_stream(fid)[0]
     assert first.redacted and "a secret" not in str(first.payload)
     assert first.reason != "typed the secret"
-    assert set(pg_store.redactions()) == {first.position}
+    assert set(pg_store.portability.redactions()) == {first.position}
 
 
 def test_two_writers_at_one_expected_version_one_wins(
@@ -137,14 +137,14 @@ def test_a_sqlite_log_restored_into_postgresql_is_the_same_memory(
         with source.transaction() as tx:
             (purge,) = source.append(tx, [events.purged(gone)])
             source.redact_stream(tx, gone, purge.position)
-        assert target.event_count() == 0
+        assert target.portability.event_count() == 0
         log = list(source.read_all())
-        marks = source.redactions()
-        assert target.restore_log((e, marks.get(e.position)) for e in log) == len(log)
+        marks = source.portability.redactions()
+        assert target.portability.restore_log((e, marks.get(e.position)) for e in log) == len(log)
         assert list(target.read_all()) == log
-        assert target.redactions() == marks
+        assert target.portability.redactions() == marks
         assert target.verify() == []
-        assert list(target.every_fact()) == list(source.every_fact())
+        assert list(target.portability.every_fact()) == list(source.portability.every_fact())
         # Ranked alike, to the same BM25 values, as the log gives them (a replayed SQLite
         # memory: a purged fact counts as a document of no terms on both).
         source.rebuild()
@@ -191,10 +191,10 @@ def test_a_log_the_projections_refuse_is_an_invalid_import_and_writes_nothing(
         assert bad.type == "MemoryCaptured"
         log[-1] = replace(bad, payload={**bad.payload, "tier": "bogus"})
         with pytest.raises(InvalidImport) as caught:
-            target.restore_log((e, None) for e in log)
+            target.portability.restore_log((e, None) for e in log)
         assert f"position {bad.position} (MemoryCaptured)" in caught.value.message
-        assert target.event_count() == 0
-        assert target.restore_log((e, None) for e in source.read_all()) == len(log)
+        assert target.portability.event_count() == 0
+        assert target.portability.restore_log((e, None) for e in source.read_all()) == len(log)
         assert target.verify() == []
     finally:
         source.close()

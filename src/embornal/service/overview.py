@@ -38,7 +38,7 @@ def overview(ctx: ServiceContext) -> Overview:
     by_state: dict[str, int] = {}
     by_kind: dict[str, int] = {}
     by_stage: dict[str, int] = {}
-    for state, kind, stage, n in ctx.store.fact_counts(ctx.scope()):
+    for state, kind, stage, n in ctx.store.protocol.fact_counts(ctx.scope()):
         _add(by_state, state, n)
         if state == "active":
             _add(by_kind, kind, n)
@@ -48,7 +48,7 @@ def overview(ctx: ServiceContext) -> Overview:
         by_state=by_state,
         by_kind=dict(sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))),
         by_stage=by_stage,
-        events=ctx.store.event_count(),
+        events=ctx.store.portability.event_count(),
         pending_embeddings=ctx.semantic.pending(),
     )
 
@@ -57,7 +57,7 @@ def keyword_probe(ctx: ServiceContext) -> tuple[str, bool] | None:
     """A word of the first live fact in scope, and whether the keyword index finds that
     fact by it (None: no live fact to look for)."""
     scope = ctx.scope()
-    for fact in ctx.store.every_fact(scope):
+    for fact in ctx.store.portability.every_fact(scope):
         terms = query_terms(fact.content) if fact.state == "active" else []
         if terms:
             hits = ctx.store.keyword_search(terms[:3], 50, scope)

@@ -116,14 +116,14 @@ def load(ctx: ServiceContext, claim_id: str, as_of: datetime | None = None) -> L
         state = fold(events)
         if state is None:  # pragma: no cover - the projection has it from its stream
             return False
-        facts = visible_facts(ctx, state, ctx.store.claim_citations([found]).get(found, ()))
+        facts = visible_facts(ctx, state, ctx.store.claims.claim_citations([found]).get(found, ()))
         if facts is None:
             return False
         seen[found] = (events, state, facts)
         return True
 
     ids = visible_matches(
-        lambda after, n: ctx.store.claim_ids(prefix, after=after, limit=n), may_see
+        lambda after, n: ctx.store.claims.claim_ids(prefix, after=after, limit=n), may_see
     )
     full = single_match(ids, "claim", prefix, claim_id, _LIST_HINT)
     events, now_state, facts = seen[full]
@@ -292,12 +292,12 @@ def recall_claims(
     check_query_length(query)
     at = time_of(ctx, as_of, "as_of", future=False)
     when = time_of(ctx, valid_at, "valid_at", future=True)
-    rows = ctx.store.claim_rows(
+    rows = ctx.store.claims.claim_rows(
         scope=label_of(scope, "scope"),
         recorded_by=None if at is None else format_time(at),
         limit=5000,
     )
-    cited = ctx.store.claim_citations([r.claim_id for r in rows])
+    cited = ctx.store.claims.claim_citations([r.claim_id for r in rows])
     found: list[ClaimRecord] = []
     for row in rows:
         events = ctx.store.read_stream(stream_of(row.claim_id))

@@ -94,7 +94,7 @@ def candidates(ctx: ServiceContext, fact: Fact) -> list[OpenConflict]:
     keys = sorted(keys_of(fact.id, fact.kind, fact.attributes))
     if not keys:
         return []
-    ids = ctx.store.entity_matches(keys, exclude=fact.id, limit=CANDIDATE_LIMIT)
+    ids = ctx.store.conflicts.entity_matches(keys, exclude=fact.id, limit=CANDIDATE_LIMIT)
     out = []
     for other in ctx.store.get_facts(ids):
         found = judge(fact, other)

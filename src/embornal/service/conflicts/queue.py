@@ -106,7 +106,7 @@ def conflicts(
     cls = _choice(conflict_class, CLASSES, "class")
     n = check_limit(limit, max(ctx.default_limit, 20))
     member = None if fact_id is None else ctx.resolve(fact_id).id
-    states = ctx.store.conflict_states(
+    states = ctx.store.conflicts.conflict_states(
         status=None if chosen == "all" else chosen,
         conflict_class=cls,
         fact_id=member,
@@ -124,7 +124,7 @@ def _find(ctx: ServiceContext, conflict_id: str) -> ConflictRecord:
             f"K3FDA30B5A0A0D19 (a unique prefix works), not {raw[:40]!r}",
             hint=_LIST_HINT,
         )
-    found = _visible(ctx, ctx.store.conflict_states(prefix=prefix, limit=50))
+    found = _visible(ctx, ctx.store.conflicts.conflict_states(prefix=prefix, limit=50))
     if not found:
         raise NotFound(f"no conflict with id {prefix}", hint=_LIST_HINT)
     exact = [r for r in found if r.id == prefix]
@@ -259,7 +259,7 @@ def _in_rights(ctx: ServiceContext, found: list[OpenConflict]) -> list[OpenConfl
 
 def _entity_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
     found: dict[tuple[str, ...], OpenConflict] = {}
-    groups = ctx.store.entity_groups(_GROUP_LARGEST)
+    groups = ctx.store.conflicts.entity_groups(_GROUP_LARGEST)
     ids = sorted({i for g in groups for i in g})
     facts = {f.id: f for f in ctx.store.get_facts(ids)}
     for group in groups:
@@ -279,7 +279,7 @@ def _text_conflicts(ctx: ServiceContext) -> list[OpenConflict]:
     terms: dict[str, frozenset[str]] = {}
     kinds: dict[str, str] = {}
     buckets: dict[tuple[str, int], list[str]] = {}
-    for fact_id, kind, content in ctx.store.fact_texts():
+    for fact_id, kind, content in ctx.store.conflicts.fact_texts():
         if kind in ("person", "organization", "location", "asset", "preference"):
             continue  # compared by their attributes
         t = terms[fact_id] = frozenset(index_terms(content))
@@ -339,4 +339,4 @@ def scan_conflicts(ctx: ServiceContext, *, stale: bool = True) -> list[ConflictR
     with ctx.store.transaction("scanning for conflicts") as tx:
         events = open_all(ctx, tx, found, "scan")
     opened = [e.body.conflict_id for e in events]  # type: ignore[attr-defined]
-    return _visible(ctx, ctx.store.conflict_states(ids=opened, limit=max(len(opened), 1)))
+    return _visible(ctx, ctx.store.conflicts.conflict_states(ids=opened, limit=max(len(opened), 1)))

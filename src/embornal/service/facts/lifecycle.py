@@ -88,7 +88,7 @@ def _close_conflicts(ctx: ServiceContext, tx: Tx, fact_id: str) -> None:
 
     closing = [
         ctx.event(stream_of(s.conflict_id), body, PURGED_MEMBER, s.version)
-        for s in ctx.store.conflict_states(fact_id=fact_id, status="open")
+        for s in ctx.store.conflicts.conflict_states(fact_id=fact_id, status="open")
         for body in decide_close_purged(s, fact_id)
     ]
     if closing:

@@ -128,7 +128,7 @@ def list_memories(
     where = _check(where)
     now = ctx.now()
     scope = ctx.scope(guide=guide or asks_for_guide(where.under))
-    got = ctx.store.list_rows(
+    got = ctx.store.listing.list_rows(
         where, scope, now=format_time(now), offset=(page - 1) * page_size, limit=page_size
     )
 
@@ -153,7 +153,7 @@ def link_map(
         raise InvalidInput(f"the graph draws between 1 and {MAX_GRAPH_NODES} facts")
     norm = None if under is None else P.normalize_path(under)
     scope = ctx.scope(guide=guide or asks_for_guide(norm))
-    got = ctx.store.link_map(scope, under=norm, relation=relation, limit=limit)
+    got = ctx.store.listing.link_map(scope, under=norm, relation=relation, limit=limit)
     facts = {f.id: f for f in ctx.store.get_facts([n for n, _ in got.nodes], scope)}
     nodes = tuple(MapNode(facts[n], d) for n, d in got.nodes if n in facts)
     return MemoryMap(nodes, got.edges, got.total_nodes, got.total_edges)

@@ -62,11 +62,11 @@ def fact_protocol(ctx: ServiceContext, fact_id: str) -> FactProtocol:
 def _claims_on(ctx: ServiceContext, fact_id: str) -> tuple[ClaimRecord, ...]:
     """The claims the subject may see that are about the fact or cite it as evidence."""
     out: list[ClaimRecord] = []
-    for row in ctx.store.claims_citing(fact_id, limit=_ON_FACT):
+    for row in ctx.store.claims.claims_citing(fact_id, limit=_ON_FACT):
         state = C.fold(ctx.store.read_stream(C.stream_of(row.claim_id)))
         if state is None:  # pragma: no cover - the projection has it from its stream
             continue
-        cited = ctx.store.claim_citations([row.claim_id]).get(row.claim_id, ())
+        cited = ctx.store.claims.claim_citations([row.claim_id]).get(row.claim_id, ())
         facts = visible_facts(ctx, state, cited)
         if facts is None:
             continue
@@ -81,7 +81,7 @@ def _narratives_on(ctx: ServiceContext, fact_id: str) -> tuple[Narrative, ...]:
     text of one not usable withheld (as
     :func:`~embornal.service.narratives.accounts.list_narratives` does)."""
     out: list[Narrative] = []
-    for row in ctx.store.narratives_on(fact_id)[:_ON_FACT]:
+    for row in ctx.store.narratives.narratives_on(fact_id)[:_ON_FACT]:
         account = fold_account(ctx.store.read_stream(row.stream_id))
         if account is None or account.current.narrative_id != row.narrative_id:
             continue

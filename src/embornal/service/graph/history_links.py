@@ -61,7 +61,7 @@ def _records(
     links whose other end the subject may read now (a live memory in its scope)."""
     made: list[LinkRecord] = []
     live: dict[tuple[str, str, str], int] = {}  # a live link: its place in ``made``
-    for e in ctx.store.link_events(root):
+    for e in ctx.store.links.link_events(root):
         key = (str(e.payload["fact_id"]), str(e.payload["relation"]), str(e.payload["target_id"]))
         if e.type == "FactLinked":
             live[key] = len(made)
@@ -77,7 +77,7 @@ def _records(
         and (direction == "both" or (m.source_id == root) == (direction == "out"))
     ]
     ends = {m.target_id if m.source_id == root else m.source_id for m in wanted}
-    readable = {r.fact.id for r in ctx.store.context_rows(sorted(ends), ctx.scope())}
+    readable = {r.fact.id for r in ctx.store.timeline.context_rows(sorted(ends), ctx.scope())}
     return tuple(
         m for m in wanted if (m.target_id if m.source_id == root else m.source_id) in readable
     )

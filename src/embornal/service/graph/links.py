@@ -113,7 +113,7 @@ class _Walk:
         out = {i: i for i in ids}
         pending = list(out)
         for _ in range(_MERGE_HOPS):
-            merged = self.ctx.store.merged_into(sorted({out[i] for i in pending}))
+            merged = self.ctx.store.links.merged_into(sorted({out[i] for i in pending}))
             if not merged:
                 break
             pending = [i for i in pending if out[i] in merged]
@@ -163,11 +163,11 @@ def links(
     for level in range(1, max_depth + 1):
         if not frontier or truncated:
             break
-        merged = store.merged_sources(frontier)
+        merged = store.links.merged_sources(frontier)
         owner = {i: i for i in frontier}
         for survivor, sources in merged.items():
             owner.update((s, survivor) for s in sources)
-        rows = store.link_rows(list(owner), fetch, rel)
+        rows = store.links.link_rows(list(owner), fetch, rel)
         found: list[tuple[str, str, str, str, str]] = []  # the stored link, from, to
         for s, r, t in rows:
             symmetric = r in _SYMMETRIC
@@ -196,7 +196,7 @@ def links(
             seen_steps.add(key)
             steps.append(LinkStep(s, r, t, start, to, name, level))
         frontier = following
-    related = store.relationship_ids([root.id])
+    related = store.links.relationship_ids([root.id])
     relationships = (
         [f for f in store.get_facts(related, ctx.scope()) if f.state not in _DEAD]
         if related
@@ -216,7 +216,7 @@ def dangling(ctx: ServiceContext, *, limit: int | None = None) -> list[DanglingL
     """The links from facts the subject may read whose target (one it may read too) is
     forgotten or purged: the maintenance report of decision 0053. Nothing is deleted."""
     most = _check_limit(limit)
-    rows = ctx.store.dangling_rows(ctx.scope(), most)
+    rows = ctx.store.links.dangling_rows(ctx.scope(), most)
     targets = {str(r[2]) for r in rows}
     readable = {f.id for f in ctx.store.get_facts(sorted(targets), ctx.scope())}
     return [

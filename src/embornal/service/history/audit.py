@@ -113,7 +113,7 @@ def _ledger(ctx: ServiceContext, n: int, floor: int) -> list[AuditEntry]:
     seen, out = _Seen(ctx), list[AuditEntry]()
     before: int | None = None
     while len(out) < n:
-        page = ctx.store.events_of_types(_LEDGER_TYPES, limit=_PAGE, before=before)
+        page = ctx.store.claims.events_of_types(_LEDGER_TYPES, limit=_PAGE, before=before)
         for e in page:
             if e.position <= floor:
                 return out
@@ -134,7 +134,7 @@ def audit_log(ctx: ServiceContext, *, limit: int | None = None) -> list[AuditEnt
     it may see, the newest first. A recall is not a decision; what the subject may not
     read is not there at all."""
     n = check_limit(limit, ctx.default_limit)
-    memories = ctx.store.audit_events(ctx.scope(), limit=n)
+    memories = ctx.store.protocol.audit_events(ctx.scope(), limit=n)
     floor = memories[-1].position if len(memories) == n else 0
     found = [_entry(e, e.stream_id) for e in memories] + _ledger(ctx, n, floor)
     found.sort(key=lambda a: a.position, reverse=True)

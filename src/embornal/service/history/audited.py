@@ -69,7 +69,7 @@ def invalidations(
     after = state
     for body in bodies:
         after = evolve(after, body)
-    for row in ctx.store.narratives_on(state.fact_id):
+    for row in ctx.store.narratives.narratives_on(state.fact_id):
         account = fold_account(ctx.store.read_stream(row.stream_id))
         if account is None or account.current.narrative_id != row.narrative_id:
             continue

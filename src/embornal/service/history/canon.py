@@ -74,7 +74,7 @@ def canonize(ctx: ServiceContext, fact_id: str, scope: str, *, reason: str) -> C
     except GateRefusal:  # the gate's refusal is recorded: canonize_denied (0142)
         record_refusal(ctx, fact.id, "canonize", why)
         raise
-    rows = ctx.store.canon_rows(ctx.scope())
+    rows = ctx.store.canon.canon_rows(ctx.scope())
     mine = [r for r in rows if r.fact.id == fact.id and r.scope == label]
     if not mine:  # pragma: no cover - appended just now
         raise NotFound(f"no canon entry of {fact.id} in {label!r}")
@@ -130,7 +130,7 @@ def end_scope(ctx: ServiceContext, scope: str, *, reason: str) -> CanonRemoval:
     assert why is not None
     label = check_label(scope, "scope")
     assert label is not None
-    rows = ctx.store.canon_rows(ctx.scope(), canon_scope=label)
+    rows = ctx.store.canon.canon_rows(ctx.scope(), canon_scope=label)
     if not rows:
         raise NotFound(f"no active canon in scope {label!r}", hint=_SCOPES_HINT)
     for r in rows:
@@ -160,12 +160,12 @@ def list_canon(ctx: ServiceContext, scope: str | None = None) -> list[CanonEntry
     """The active canon (of one scope), oldest entry first; a sensitive entry the gate
     does not support is listed with ``eligible_for_recall`` false."""
     label = check_label(scope, "scope", required=False)
-    return [_entry(ctx, r) for r in ctx.store.canon_rows(ctx.scope(), canon_scope=label)]
+    return [_entry(ctx, r) for r in ctx.store.canon.canon_rows(ctx.scope(), canon_scope=label)]
 
 
 def active_scopes(ctx: ServiceContext) -> list[ScopeInUse]:
     """The canon scopes with active memberships, by name."""
-    return [ScopeInUse(c.label, c.count) for c in ctx.store.canon_scopes(ctx.scope())]
+    return [ScopeInUse(c.label, c.count) for c in ctx.store.canon.canon_scopes(ctx.scope())]
 
 
 def set_frame(ctx: ServiceContext, fact_id: str, frame: str, *, reason: str) -> MemoryStatus:
@@ -180,4 +180,4 @@ def set_frame(ctx: ServiceContext, fact_id: str, frame: str, *, reason: str) -> 
 
 def list_frames(ctx: ServiceContext) -> list[FrameInUse]:
     """The frames of live memories the subject may read, by name, with their counts."""
-    return [FrameInUse(c.label, c.count) for c in ctx.store.frame_counts(ctx.scope())]
+    return [FrameInUse(c.label, c.count) for c in ctx.store.canon.frame_counts(ctx.scope())]

@@ -89,7 +89,7 @@ def cascade(
     )
     anchors = [
         f
-        for f in ctx.store.anchor_facts(vis, limit=ANCHOR_SCAN)
+        for f in ctx.store.canon.anchor_facts(vis, limit=ANCHOR_SCAN)
         if guide or not is_guide_path(f.path)  # the guide's anchors: only when asked
     ]
     entries = [e for e in canon.list_canon(ctx, canon_scope) if e.eligible_for_recall]
@@ -186,7 +186,7 @@ def search_archive(
     prefix = P.normalize_path(under) if under is not None else None
     vis, now = ctx.scope(), ctx.now()
     recaller = Recaller(ctx.store, ctx.semantic, ctx.fusion)
-    pinned = ctx.store.anchor_count(vis)
+    pinned = ctx.store.protocol.anchor_count(vis)
     wanted = (n if label is None else n * _FRAME_WIDENING) + pinned  # the guide is pinned
     ranked = recaller.recall(text, wanted, vis, now, under=prefix, mode=mode)
     live = _live(ctx, [h.fact for h in ranked], now)
@@ -230,7 +230,7 @@ def _all_live(found: ConflictRecord, now: datetime) -> bool:
 
 
 def _in_frame(ctx: ServiceContext, frame: str, facts: Sequence[Fact]) -> set[str]:
-    frames = ctx.store.frames_of(list(dict.fromkeys(f.id for f in facts)))
+    frames = ctx.store.canon.frames_of(list(dict.fromkeys(f.id for f in facts)))
     return {key for key, value in frames.items() if value == frame}
 
 

@@ -313,7 +313,7 @@ def due_for_consolidation(
     n = check_limit(limit, ctx.default_limit)
     d = _check_days(days, 0) or 0
     cutoff = format_time(ctx.now() - timedelta(days=d))
-    rows = ctx.store.working_memories(ctx.scope(), captured_before=cutoff, limit=n)
+    rows = ctx.store.protocol.working_memories(ctx.scope(), captured_before=cutoff, limit=n)
     return [DueMemory(r.fact, r.tier, r.sensitive, r.since) for r in rows]
 
 
@@ -327,7 +327,7 @@ def due_for_review(
     d = _check_days(days, REVIEW_DAYS)
     assert d is not None
     cutoff = format_time(ctx.now() - timedelta(days=d))
-    rows = ctx.store.interpretations_due(ctx.scope(), reviewed_before=cutoff, limit=n)
+    rows = ctx.store.protocol.interpretations_due(ctx.scope(), reviewed_before=cutoff, limit=n)
     for r in rows:
         if ctx.may("due_for_review", OVERDUE, r.fact):
             _mark_overdue(ctx, r.fact.id, d)
@@ -355,5 +355,5 @@ def _mark_overdue(ctx: ServiceContext, fact_id: str, days: int) -> None:
 def list_forgotten(ctx: ServiceContext, *, limit: int | None = None) -> list[ForgottenMemory]:
     """The forgotten memories the subject may read, the last forgotten first, with why."""
     n = check_limit(limit, ctx.default_limit)
-    rows = ctx.store.forgotten_memories(ctx.scope(), limit=n)
+    rows = ctx.store.protocol.forgotten_memories(ctx.scope(), limit=n)
     return [ForgottenMemory(r.fact, r.forgotten_at, r.reason, r.actor) for r in rows]

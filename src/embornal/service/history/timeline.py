@@ -89,7 +89,7 @@ def timeline(
     lo, hi = check_window(start, end)
     descending = check_order(order)
     label = check_context(None, session, None).session
-    rows = ctx.store.timeline_rows(
+    rows = ctx.store.timeline.timeline_rows(
         ctx.scope(),
         session=label,
         start=_text(lo),
@@ -130,7 +130,7 @@ def search_history(
             "timeline() lists memories without a query.",
         )
     scope = ctx.scope()
-    rows = ctx.store.history_search_rows(
+    rows = ctx.store.timeline.history_search_rows(
         terms, scope, session=label, start=_text(lo), end=_text(hi), limit=n
     )
     hits = [r.fact.id for r in rows]
@@ -144,7 +144,9 @@ def search_history(
             if r.session is None or r.session_position is None:
                 continue
             p = r.session_position
-            around = ctx.store.session_rows(scope, r.session, p - k, p + k, limit=4 * k + 1)
+            around = ctx.store.timeline.session_rows(
+                scope, r.session, p - k, p + k, limit=4 * k + 1
+            )
             ranked = sorted(
                 (o for o in around if o.fact.id != r.fact.id and o.session_position is not None),
                 key=lambda o: (abs((o.session_position or 0) - p), o.session_position),
@@ -152,14 +154,15 @@ def search_history(
             near[r.fact.id] = [(o.fact.id, (o.session_position or 0) - p) for o in ranked]
             known.update((o.fact.id, o) for o in ranked)
     if way in ("both", "links"):
-        for s, rel, t in ctx.store.link_rows(hits, "both"):
+        for s, rel, t in ctx.store.links.link_rows(hits, "both"):
             if s in hits:
                 linked.setdefault(s, []).append((t, rel, "out"))
             if t in hits:
                 linked.setdefault(t, []).append((s, rel, "in"))
         ends = {o for pairs in linked.values() for o, _, _ in pairs} - set(known)
         readable = {
-            r.fact.id: r for r in ctx.store.context_rows(sorted(ends)[: MAX_EVIDENCE * 4], scope)
+            r.fact.id: r
+            for r in ctx.store.timeline.context_rows(sorted(ends)[: MAX_EVIDENCE * 4], scope)
         }
         known.update(readable)
         linked = {h: [x for x in v if x[0] in known] for h, v in linked.items()}

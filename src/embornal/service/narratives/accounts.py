@@ -263,7 +263,7 @@ def current_narrative(
         if perspective is None
         else check_label(perspective, "perspective", DEFAULT_PERSPECTIVE)
     )
-    for row in ctx.store.narrative_accounts(scope=sc, limit=_SCAN):
+    for row in ctx.store.narratives.narrative_accounts(scope=sc, limit=_SCAN):
         if pe is not None and row.perspective != pe:
             continue
         account = fold_account(ctx.store.read_stream(row.stream_id))
@@ -291,7 +291,7 @@ def narrative_history(
     n = check_limit(limit, ctx.default_limit)
     sc = None if scope is None else narrative_scope(scope)
     found: list[tuple[int, Account, Version]] = []
-    for row in ctx.store.narrative_accounts(scope=sc, limit=_SCAN):
+    for row in ctx.store.narratives.narrative_accounts(scope=sc, limit=_SCAN):
         account = fold_account(ctx.store.read_stream(row.stream_id))
         if account is not None:
             found += [(v.position, account, v) for v in account.versions if visible(ctx, v)]
@@ -304,7 +304,7 @@ def list_narratives(ctx: ServiceContext, *, limit: int | None = None) -> list[Na
     version, its text withheld when it is not usable."""
     n = check_limit(limit, ctx.default_limit)
     out: list[Narrative] = []
-    for row in ctx.store.narrative_accounts(limit=_SCAN):
+    for row in ctx.store.narratives.narrative_accounts(limit=_SCAN):
         account = fold_account(ctx.store.read_stream(row.stream_id))
         if account is None or not visible(ctx, account.current):
             continue

@@ -30,7 +30,7 @@ NARRATIVE_PATH = "/narratives"
 def find_version(ctx: ServiceContext, narrative_id: str) -> tuple[Account, Version]:
     if not isinstance(narrative_id, str) or not narrative_id.strip():
         raise InvalidInput("a narrative id is required")
-    row = ctx.store.narrative_row(narrative_id)
+    row = ctx.store.narratives.narrative_row(narrative_id)
     account = fold_account(ctx.store.read_stream(row.stream_id)) if row is not None else None
     version = account.find(row.narrative_id) if account is not None and row is not None else None
     if account is None or version is None or not visible(ctx, version):

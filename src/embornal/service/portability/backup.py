@@ -38,8 +38,8 @@ class Restored:
 
 def backup(ctx: ServiceContext, file: str) -> Backup:
     target = Path(file).expanduser()
-    events = ctx.store.event_count()
-    ctx.store.backup(str(target))
+    events = ctx.store.portability.event_count()
+    ctx.store.portability.backup(str(target))
     return Backup(file=str(target), events=events)
 
 

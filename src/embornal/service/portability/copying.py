@@ -91,7 +91,7 @@ def refuse_non_empty(target: str, clock: Clock) -> None:
     """:class:`InvalidInput` unless the database ``target`` holds no event (written: none)."""
     probe = open_store(target, clock, migrate=False)
     try:
-        held = probe.event_count()
+        held = probe.portability.event_count()
     except StorageError:
         held = 0  # a database no memory was made in: the copy's open creates it
     finally:
@@ -137,13 +137,13 @@ def copy_between(
     source: Store, dest: Store, shown: str, backend: str, progress: Progress
 ) -> Copied:
     """One snapshot of ``source`` into the empty ``dest``, then ``dest`` verified."""
-    if dest.event_count():
+    if dest.portability.event_count():
         raise InvalidInput(
             f"{shown} holds a memory: a copy goes into an empty one; nothing was written",
             hint="Name a new file, or an empty PostgreSQL database.",
         )
     vectors = 0
-    with source.snapshot() as snap:
+    with source.portability.snapshot() as snap:
         total = snap.events
 
         def entries() -> Iterator[tuple[Event, Redaction | None]]:
@@ -152,7 +152,7 @@ def copy_between(
                     progress("copying events", done, total)
                 yield entry
 
-        events = dest.restore_log(entries())
+        events = dest.portability.restore_log(entries())
         carried = snap.vector_model()
         if carried is not None:
             dest.prepare_vectors(carried[0])

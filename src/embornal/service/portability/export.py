@@ -78,11 +78,13 @@ def _writable_file(file: str) -> Path:
 def export_events(ctx: ServiceContext, file: str) -> EventsExport:
     target = _writable_file(file)
     store = ctx.store
-    until = store.last_position()  # the log as it is now: what is written meanwhile waits
-    visible = store.fact_ids(ctx.scope())
-    every_fact = store.fact_ids()
+    until = (
+        store.portability.last_position()
+    )  # the log as it is now: what is written meanwhile waits
+    visible = store.portability.fact_ids(ctx.scope())
+    every_fact = store.portability.fact_ids()
     everyone = ctx.access.unconditional("read")
-    redactions = store.redactions()
+    redactions = store.portability.redactions()
     counts = {"events": 0, "left_out": 0}
 
     whole = everyone and visible == every_fact
@@ -148,7 +150,7 @@ def export_markdown(
         )
     root.mkdir(parents=True, exist_ok=True)
     by_path: dict[str, list[Fact]] = {}
-    for fact in ctx.store.every_fact(ctx.scope()):
+    for fact in ctx.store.portability.every_fact(ctx.scope()):
         if _exported(fact, everything, ctx):
             by_path.setdefault(fact.path, []).append(fact)
     written: set[Path] = set()

@@ -71,7 +71,7 @@ def _readable_file(file: str) -> Path:
 def import_events(ctx: ServiceContext, file: str) -> EventsImport:
     source = _readable_file(file)
     store = ctx.store
-    if store.event_count():
+    if store.portability.event_count():
         raise Conflict(
             "the memory already holds events: a log is imported only into an empty memory",
             hint="Import into a new memory: `embornal --db NEW.db import events FILE`.",
@@ -91,7 +91,7 @@ def import_events(ctx: ServiceContext, file: str) -> EventsImport:
                 yield event, None if mark is None else Redaction(*mark)
         reader.finish()
 
-    count = store.restore_log(entries())
+    count = store.portability.restore_log(entries())
     embedded = 0
     if ctx.semantic.usable():
         embedded = ctx.semantic.reindex(limit=None, everything=False, progress=None).embedded
@@ -157,7 +157,7 @@ def import_markdown(
 ) -> MarkdownImport:
     root = Path(directory).expanduser()
     blocks, everything = _read_directory(root)
-    current = {f.id: f for f in ctx.store.every_fact(ctx.scope())}
+    current = {f.id: f for f in ctx.store.portability.every_fact(ctx.scope())}
     named = {b.id for b in blocks if b.id is not None}
     new: list[M.Block] = []
     supersede: list[tuple[M.Block, Fact]] = []

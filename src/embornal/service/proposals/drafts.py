@@ -70,7 +70,7 @@ def _resolve(ctx: ServiceContext, proposal_id: str) -> ProposalState:
         return True
 
     ids = visible_matches(
-        lambda after, n: ctx.store.proposal_ids(prefix, after=after, limit=n), seen
+        lambda after, n: ctx.store.proposals.proposal_ids(prefix, after=after, limit=n), seen
     )
     hint = "`embornal proposal list` shows the proposals you may see."
     return states[single_match(ids, "proposal", prefix, proposal_id, hint)]
@@ -173,7 +173,7 @@ def list_proposals(
     rejected; None: all)."""
     if status is not None and status not in STATUSES:
         raise InvalidInput(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
-    rows = ctx.store.proposal_rows(status=status, limit=check_limit(limit, 50))
+    rows = ctx.store.proposals.proposal_rows(status=status, limit=check_limit(limit, 50))
     out = []
     for r in rows:
         state = _load(ctx, r.proposal_id)

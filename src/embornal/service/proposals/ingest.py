@@ -134,7 +134,7 @@ def _entity(ctx: ServiceContext, name: str) -> str | None:
         keys |= blocking_keys(profile)
     if not keys:
         return None
-    ids = ctx.store.entity_matches(sorted(keys), exclude="", limit=CANDIDATE_LIMIT)
+    ids = ctx.store.conflicts.entity_matches(sorted(keys), exclude="", limit=CANDIDATE_LIMIT)
     known = [
         p
         for f in ctx.store.get_facts(ids, ctx.scope())

@@ -39,10 +39,10 @@ def score_all(ctx: ServiceContext) -> list[RetentionScore]:
     """Every live fact in the subject's scope with its score, lowest first (the exempt
     ones, pinned or permanent, last); the guide under ``/memory`` is not scored."""
     now = ctx.now()
-    links = ctx.store.link_in_degree(ctx.scope())
+    links = ctx.store.proposals.link_in_degree(ctx.scope())
     start = prior(ctx.actor_kind)
     out = []
-    for r in ctx.store.retention_rows(ctx.scope(guide=False)):  # never the guide (0154)
+    for r in ctx.store.proposals.retention_rows(ctx.scope(guide=False)):  # never the guide (0154)
         parts = score(
             kind=r.kind,
             now=now,

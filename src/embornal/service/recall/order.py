@@ -57,10 +57,10 @@ def event_times(
     a past time hold no history context)."""
     if not windows or not facts or fusion.temporal_weight <= 0.0:
         return {}  # before the look-up below: it loads the store's timeline part
-    read = getattr(store, "context_rows", None)
-    if read is None:
+    timeline = getattr(store, "timeline", None)  # a past time's reads have none
+    if timeline is None:
         return {}
-    rows = read(sorted(facts), vis)
+    rows = timeline.context_rows(sorted(facts), vis)
     return {r.fact.id: parse_time(r.event_at) for r in rows if r.event_at is not None}
 
 

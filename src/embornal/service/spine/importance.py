@@ -66,7 +66,7 @@ def pin(ctx: ServiceContext, fact_id: str, *, reason: str | None = None) -> Fact
     from embornal.domain.history.protocol import SOFT_ANCHOR_LIMIT
 
     fact = _pin(ctx, fact_id, True, reason)
-    anchors = ctx.store.anchor_count(ctx.scope(guide=False))  # the guide's are not counted
+    anchors = ctx.store.protocol.anchor_count(ctx.scope(guide=False))  # the guide's are not counted
     if anchors > SOFT_ANCHOR_LIMIT:
         warning = (
             f"{anchors} anchors are pinned, past the soft limit of {SOFT_ANCHOR_LIMIT}: "

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.facts.fact import Fact
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.part import StorePart
 from embornal.storage.common.protocol import ensure_row
 from embornal.storage.contract.review import CanonRow, LabelCount
 from embornal.storage.sqlite.connect import Connection
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from embornal.domain.access.scope import ReadScope
     from embornal.domain.events import Event
     from embornal.domain.events.canon import MemoryCanonized, MemoryDecanonized, MemoryFramed
+    from embornal.domain.facts.fact import Fact
 
 __all__ = ["HANDLERS", "TABLES", "VERIFY_QUERIES", "CanonQueries", "purged"]
 
@@ -74,19 +75,14 @@ def purged(conn: Connection, fact_id: str) -> None:
 # -- reads -------------------------------------------------------------------------------
 
 
-class CanonQueries:
-    """The reads of canon and frames, mixed into the SQLite store (which supplies
-    ``_rows``, ``_scopes`` and ``_facts``)."""
-
-    _rows: Callable[[str, Sequence[Any]], list[Any]]
-    _scopes: Any
-    _facts: Callable[[list[Any], Any], list[Fact]]
+class CanonQueries(StorePart):
+    """The reads of canon, frames and anchors, a part of either store (``store.canon``)."""
 
     def canon_rows(
         self, scope: ReadScope, *, canon_scope: str | None = None, fact_id: str | None = None
     ) -> list[CanonRow]:
         """The active memberships of live facts in scope, oldest first."""
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         where, params = [], []  # type: tuple[list[str], list[Any]]
         if canon_scope is not None:
             where.append("c.scope = ?")
@@ -95,7 +91,7 @@ class CanonQueries:
             where.append("c.fact_id = ?")
             params.append(fact_id)
         extra = "".join(f" AND {w}" for w in where)
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {FACT_COLS}, c.scope AS c_scope, c.since AS c_since, "
             "c.reason AS c_reason, c.actor AS c_actor, "
             "coalesce(m.sensitive, 0) AS c_sensitive FROM canon_entries c "
@@ -104,7 +100,7 @@ class CanonQueries:
             f"WHERE {LIVE}{extra} AND ({vis.sql}) ORDER BY c.position, c.scope",
             (*params, *vis.params),
         )
-        facts = self._facts(rows, vis)
+        facts = self._store._facts(rows, vis)
         return [
             CanonRow(
                 fact,
@@ -118,8 +114,8 @@ class CanonQueries:
         ]
 
     def _label_counts(self, scope: ReadScope, sql: str) -> list[LabelCount]:
-        vis = self._scopes.get(scope)
-        rows = self._rows(sql.format(live=LIVE, vis=vis.sql), tuple(vis.params))
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(sql.format(live=LIVE, vis=vis.sql), tuple(vis.params))
         return [LabelCount(r[0], int(r[1])) for r in rows]
 
     def canon_scopes(self, scope: ReadScope) -> list[LabelCount]:
@@ -139,3 +135,27 @@ class CanonQueries:
             "JOIN facts f ON f.id = m.fact_id JOIN paths p ON p.id = f.path_id "
             "WHERE m.frame IS NOT NULL AND {live} AND ({vis}) GROUP BY m.frame ORDER BY m.frame",
         )
+
+    def anchor_facts(self, scope: ReadScope, *, limit: int) -> list[Fact]:
+        """The live pinned facts in scope, in the order they were stored (the recall
+        cascade's anchors, decision 0095)."""
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
+            f"SELECT {FACT_COLS} FROM facts f INDEXED BY facts_pinned "
+            f"JOIN paths p ON p.id = f.path_id WHERE f.pinned = 1 AND {LIVE} AND ({vis.sql}) "
+            "ORDER BY f.seq LIMIT ?",
+            (*vis.params, limit),
+        )
+        return self._store._facts(rows, vis)
+
+    def frames_of(self, fact_ids: Sequence[str]) -> dict[str, str]:
+        """The frame of each of ``fact_ids`` that has one (decision 0078)."""
+        if not fact_ids:
+            return {}
+        marks = ",".join("?" * len(fact_ids))
+        rows = self._store._rows(
+            f"SELECT fact_id, frame FROM memory_protocol WHERE fact_id IN ({marks}) "
+            "AND frame IS NOT NULL",
+            tuple(fact_ids),
+        )
+        return {str(r[0]): str(r[1]) for r in rows}

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
 from embornal.storage.common.event_rows import event_columns, row_to_event
+from embornal.storage.common.part import StorePart
 from embornal.storage.contract.claims import ClaimRow
 from embornal.storage.sqlite.connect import Connection
 
@@ -107,10 +108,8 @@ def _row(r: Any) -> ClaimRow:
     return ClaimRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6])
 
 
-class ClaimQueries:
-    """The reads of the claims ledger (a part of the SQLite store)."""
-
-    _rows: Callable[[str, Sequence[Any]], list[Any]]
+class ClaimQueries(StorePart):
+    """The reads of the claims ledger (``store.claims``)."""
 
     def claim_rows(
         self,
@@ -130,7 +129,7 @@ class ClaimQueries:
                 where.append(clause)
                 params.append(value)
         sql = f"WHERE {' AND '.join(where)}" if where else ""
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {_COLUMNS} FROM claims {sql} ORDER BY recorded_at DESC, id DESC LIMIT ?",
             (*params, limit),
         )
@@ -141,7 +140,7 @@ class ClaimQueries:
         for start in range(0, len(claim_ids), 500):
             chunk = list(claim_ids[start : start + 500])
             marks = ",".join("?" * len(chunk))
-            for claim_id, memory_id in self._rows(
+            for claim_id, memory_id in self._store._rows(
                 f"SELECT claim_id, memory_id FROM claim_citations WHERE claim_id IN ({marks}) "
                 "ORDER BY claim_id, memory_id",
                 chunk,
@@ -151,7 +150,7 @@ class ClaimQueries:
 
     def claims_citing(self, memory_id: str, *, limit: int = 200) -> list[ClaimRow]:
         columns = ", ".join("c." + c for c in _COLUMNS.split(", "))
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {columns} FROM claim_citations t JOIN claims c ON c.id = t.claim_id "
             "WHERE t.memory_id = ? ORDER BY c.recorded_at DESC, c.id DESC LIMIT ?",
             (memory_id, limit),
@@ -159,7 +158,7 @@ class ClaimQueries:
         return [_row(r) for r in rows]
 
     def claim_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
-        rows = self._rows(
+        rows = self._store._rows(
             "SELECT id FROM claims WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",
             (prefix, after or "", prefix + "\uffff", limit),
         )
@@ -172,7 +171,7 @@ class ClaimQueries:
             return []
         marks = ",".join("?" * len(types))
         bound = "" if before is None else " AND e.position < ?"
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {event_columns('e')} FROM events e WHERE e.type IN ({marks}){bound} "
             "ORDER BY e.position DESC LIMIT ?",
             (*types, *(() if before is None else (before,)), limit),

@@ -16,6 +16,7 @@ from typing import Any
 
 from embornal.domain.clock import parse_time
 from embornal.domain.conflicts.aggregate import ConflictClass, ConflictState, Outcome
+from embornal.storage.common.part import StorePart
 
 __all__ = ["ConflictQueries", "conflict_states", "entity_groups", "fact_texts", "key_matches"]
 
@@ -136,19 +137,17 @@ def conflict_states(
     return [_state(r, tuple(members.get(r["id"], ()))) for r in found]
 
 
-class ConflictQueries:
-    """The conflicts' reads as methods of the SQLite store (through its ``_rows``)."""
-
-    _rows: Rows
+class ConflictQueries(StorePart):
+    """The conflicts' reads, a part of either store (``store.conflicts``)."""
 
     def entity_matches(self, keys: Sequence[str], *, exclude: str, limit: int = 50) -> list[str]:
-        return key_matches(self._rows, keys, exclude, limit)
+        return key_matches(self._store._rows, keys, exclude, limit)
 
     def entity_groups(self, largest: int = 50) -> list[tuple[str, ...]]:
-        return entity_groups(self._rows, largest)
+        return entity_groups(self._store._rows, largest)
 
     def fact_texts(self) -> list[tuple[str, str, str]]:
-        return fact_texts(self._rows)
+        return fact_texts(self._store._rows)
 
     def conflict_states(self, **query: Any) -> list[ConflictState]:
-        return conflict_states(self._rows, **query)
+        return conflict_states(self._store._rows, **query)

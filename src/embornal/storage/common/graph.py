@@ -22,12 +22,12 @@ from embornal.domain.clock import format_time
 from embornal.domain.events.base import EventType
 from embornal.storage.common import history
 from embornal.storage.common.event_rows import event_columns, row_to_event
+from embornal.storage.common.part import StorePart
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     from embornal.domain.events import Event
     from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
-    from embornal.storage.common.access import ScopeCache
 
 __all__ = ["HANDLERS", "TABLES", "VERIFY_QUERIES", "LinkReads", "LinkRow"]
 
@@ -84,13 +84,8 @@ _CHUNK = 500
 _LIVE = "f.deleted_at IS NULL AND f.purged_at IS NULL"
 
 
-class LinkReads:
-    """The reads of the graph, mixed into the SQLite store (its ``_rows`` and scopes)."""
-
-    _scopes: ScopeCache
-
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:  # pragma: no cover
-        raise NotImplementedError
+class LinkReads(StorePart):
+    """The reads of typed links, a part of either store (``store.links``)."""
 
     def link_rows(
         self, fact_ids: Sequence[str], direction: str, relation: str | None = None
@@ -117,7 +112,7 @@ class LinkReads:
                     f"INDEXED BY fact_links_by_target WHERE target_id IN ({marks}){rel_sql}"
                 )
                 params += [*chunk, *rel]
-            rows = self._rows(" UNION ".join(parts) + " ORDER BY 4", params)
+            rows = self._store._rows(" UNION ".join(parts) + " ORDER BY 4", params)
             out += [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
         return out
 
@@ -126,12 +121,12 @@ class LinkReads:
         (its stream) or reaching it (other streams naming it as target), by position: the
         history of its links, the retracted ones too."""
         cols = event_columns("e")
-        own = self._rows(
+        own = self._store._rows(
             f"SELECT {cols} FROM events e WHERE e.stream_id = ? "
             "AND e.type IN ('FactLinked', 'FactUnlinked') ORDER BY e.position",
             (fact_id,),
         )
-        others = self._rows(
+        others = self._store._rows(
             f"SELECT {cols} FROM events e WHERE e.type IN ('FactLinked', 'FactUnlinked') "
             "AND e.stream_id <> ? AND instr(e.payload, ?) > 0 ORDER BY e.position",
             (fact_id, fact_id),
@@ -148,7 +143,7 @@ class LinkReads:
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
             marks = ",".join("?" * len(chunk))
-            rows = self._rows(
+            rows = self._store._rows(
                 "SELECT m.source_id, m.survivor_id FROM fact_merges m JOIN facts f "
                 f"ON f.id = m.source_id WHERE m.source_id IN ({marks}) AND NOT ({_LIVE})",
                 chunk,
@@ -163,7 +158,7 @@ class LinkReads:
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
             marks = ",".join("?" * len(chunk))
-            rows = self._rows(
+            rows = self._store._rows(
                 "SELECT m.survivor_id, m.source_id FROM fact_merges m INDEXED BY "
                 "fact_merges_by_survivor JOIN facts f ON f.id = m.source_id "
                 f"WHERE m.survivor_id IN ({marks}) AND NOT ({_LIVE}) ORDER BY m.position",
@@ -177,8 +172,8 @@ class LinkReads:
         """Links whose source the scope reads and whose target is no live fact (forgotten,
         purged, or missing) and was not merged into one: ``(source, relation, target,
         target state)`` by position, at most ``limit``."""
-        vis = self._scopes.get(scope)
-        return self._rows(
+        vis = self._store._scopes.get(scope)
+        return self._store._rows(
             "SELECT l.source_id, l.relation, l.target_id, CASE WHEN t.id IS NULL THEN "
             "'missing' WHEN t.purged_at IS NOT NULL THEN 'purged' ELSE 'forgotten' END "
             "FROM fact_links l JOIN facts f ON f.id = l.source_id "
@@ -197,7 +192,7 @@ class LinkReads:
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
             marks = ",".join("?" * len(chunk))
-            rows = self._rows(
+            rows = self._store._rows(
                 "SELECT id FROM facts WHERE kind = 'relationship' AND "
                 f"(json_extract(attributes, '$.subject_id') IN ({marks}) OR "
                 f"json_extract(attributes, '$.object_id') IN ({marks})) "

@@ -15,21 +15,18 @@ rate first: no strength is computed in Python to filter or sort.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.part import StorePart
 from embornal.storage.contract.listing import LIST_SORTS, LinkMap, ListFilter, ListPage, ListRow
 
 if TYPE_CHECKING:
     from embornal.domain.access.scope import ReadScope
-    from embornal.domain.facts.fact import Fact
-    from embornal.storage.common.access import ScopeCache, Visibility
 
 __all__ = ["ListingQueries"]
 
-_ANCHOR = "coalesce(f.last_recall_at, f.created_at)"
 _NOTHING = "1 = 0"
 
 
@@ -39,28 +36,11 @@ def _under(column: str, under: str | None) -> tuple[str | None, tuple[Any, ...]]
     return f"({column} = ? OR ({column} > ? AND {column} < ?))", (under, under + "/", under + "0")
 
 
-class ListingQueries:
-    """The list and graph reads, mixed into either store (its ``_rows``, scopes, ``_live``
-    and ``_facts``)."""
-
-    _scopes: ScopeCache
-
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:  # pragma: no cover
-        raise NotImplementedError
-
-    def _live(self) -> str:  # pragma: no cover
-        raise NotImplementedError
-
-    def _facts(self, rows: list[Any], vis: Visibility) -> list[Fact]:  # pragma: no cover
-        raise NotImplementedError
-
-    def _age_days(self, now: str) -> str:
-        """The days from the anchor of ``f``'s strength to ``now`` (checked ISO text, safe
-        inline), negative for an anchor after it; SQLite's spelling."""
-        return f"(julianday('{now}') - julianday({_ANCHOR}))"
+class ListingQueries(StorePart):
+    """The list and graph reads, a part of either store (``store.listing``)."""
 
     def _rate(self, now: str) -> str:
-        age = self._age_days(now)
+        age = self._store._age_days(now)  # the store's spelling of it
         return f"(CASE WHEN {age} < 0 THEN 0 ELSE {age} END / f.stability_days)"
 
     def _list_where(self, where: ListFilter, now: str) -> tuple[list[str], list[Any]]:
@@ -103,15 +83,15 @@ class ListingQueries:
         if where.sort not in LIST_SORTS:
             raise ValueError(f"sort must be one of {', '.join(LIST_SORTS)}")
         at = format_time(parse_time(now))  # fixed-width digits: safe inline
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         conds, params = self._list_where(where, at)
-        conds += [self._live(), f"({vis.sql})"]
+        conds += [self._store._live(), f"({vis.sql})"]
         params += list(vis.params)
         body = (
             "FROM facts f JOIN paths p ON p.id = f.path_id "
             f"LEFT JOIN memory_protocol m ON m.fact_id = f.id WHERE {' AND '.join(conds)}"
         )
-        total = int(self._rows(f"SELECT count(*) {body}", params)[0][0])
+        total = int(self._store._rows(f"SELECT count(*) {body}", params)[0][0])
         if total == 0 or offset >= total or limit <= 0:
             return ListPage((), total)
         order = {
@@ -121,12 +101,12 @@ class ListingQueries:
             "weakest": f"{self._rate(at)} DESC, f.seq",
             "path": "p.path, f.created_at, f.seq",
         }[where.sort]
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {FACT_COLS}, m.stage AS m_stage, m.tier AS m_tier {body} "
             f"ORDER BY {order} LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
-        facts = self._facts(rows, vis)
+        facts = self._store._facts(rows, vis)
         return ListPage(
             tuple(ListRow(f, r["m_stage"], r["m_tier"]) for f, r in zip(facts, rows, strict=True)),
             total,
@@ -140,7 +120,7 @@ class ListingQueries:
         relation: str | None = None,
         limit: int,
     ) -> LinkMap:
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         conds: list[str] = []
         params: list[Any] = list(vis.params)
         if relation is not None:
@@ -153,9 +133,9 @@ class ListingQueries:
             params += [*a_params, *b_params]
         edges_where = f"WHERE {' AND '.join(conds)}" if conds else ""
         params.append(max(0, limit))
-        rows = self._rows(  # one read: the totals, then the top facts, then their links
+        rows = self._store._rows(  # one read: the totals, then the top facts, then their links
             "WITH v AS MATERIALIZED (SELECT f.id AS id, p.path AS path FROM facts f "
-            f"JOIN paths p ON p.id = f.path_id WHERE {self._live()} AND ({vis.sql})), "
+            f"JOIN paths p ON p.id = f.path_id WHERE {self._store._live()} AND ({vis.sql})), "
             "e AS MATERIALIZED (SELECT l.source_id AS s, l.relation AS r, l.target_id AS t "
             f"FROM fact_links l JOIN v a ON a.id = l.source_id JOIN v b ON b.id = l.target_id "
             f"{edges_where}), "

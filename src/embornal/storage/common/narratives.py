@@ -9,11 +9,12 @@ the account's stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event, EventType
+from embornal.storage.common.part import StorePart
 from embornal.storage.contract.narratives import NarrativeRow
 from embornal.storage.sqlite.connect import Connection
 
@@ -71,17 +72,14 @@ def _row(r: Any) -> NarrativeRow:
     return NarrativeRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4]), str(r[5]))
 
 
-class NarrativeQueries:
-    """The reads of narrative accounts, mixed into the SQLite store (which supplies
-    ``_rows``)."""
-
-    _rows: Callable[[str, Sequence[Any]], list[Any]]
+class NarrativeQueries(StorePart):
+    """The reads of narrative accounts, a part of either store (``store.narratives``)."""
 
     def narrative_accounts(
         self, *, scope: str | None = None, limit: int = 200
     ) -> list[NarrativeRow]:
         where, params = ("AND scope = ?", (scope,)) if scope is not None else ("", ())
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {_COLS} FROM narratives WHERE current = 1 {where} "
             "ORDER BY position DESC LIMIT ?",
             (*params, limit),
@@ -89,7 +87,7 @@ class NarrativeQueries:
         return [_row(r) for r in rows]
 
     def narratives_on(self, fact_id: str) -> list[NarrativeRow]:
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {', '.join('n.' + c for c in _COLS.split(', '))} FROM narratives n "
             "JOIN narrative_dependencies d ON d.narrative_id = n.id "
             "WHERE d.fact_id = ? AND n.current = 1 ORDER BY n.position DESC",
@@ -98,7 +96,7 @@ class NarrativeQueries:
         return [_row(r) for r in rows]
 
     def narrative_row(self, narrative_id: str) -> NarrativeRow | None:
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {_COLS} FROM narratives WHERE id = ?", (narrative_id.strip().upper(),)
         )
         return _row(rows[0]) if rows else None

@@ -7,7 +7,7 @@ is the part of :class:`~embornal.storage.sqlite.store.SqliteStore` that reads th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.scope import EVERYTHING, ReadScope
@@ -15,6 +15,7 @@ from embornal.domain.clock import format_time
 from embornal.domain.events import EventType
 from embornal.domain.facts.links import extract_links
 from embornal.storage.common.context import LIVE
+from embornal.storage.common.part import StorePart
 from embornal.storage.contract.review import ProposalRow, RetentionRow
 from embornal.storage.sqlite.connect import Connection
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
         ProposalOpened,
         ProposalRejected,
     )
-    from embornal.storage.common.access import ScopeCache
 
 __all__ = ["HANDLERS", "TABLE", "TABLES", "VERIFY_QUERY", "ProposalQueries"]
 
@@ -82,30 +82,27 @@ def _row(r: Any) -> ProposalRow:
     return ProposalRow(r[0], r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7], r[8], int(r[9]))
 
 
-class ProposalQueries:
-    """The reads of proposals and of retention's signals (a part of the SQLite store)."""
-
-    _rows: Callable[[str, Sequence[Any]], list[Any]]
-    _scopes: ScopeCache
+class ProposalQueries(StorePart):
+    """The reads of proposals and of retention's signals (``store.proposals``)."""
 
     def proposal_rows(self, *, status: str | None = None, limit: int = 50) -> list[ProposalRow]:
         where, params = ("WHERE status = ?", (status,)) if status else ("", ())
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {_COLUMNS} FROM proposals {where} ORDER BY opened_at DESC, id DESC LIMIT ?",
             (*params, limit),
         )
         return [_row(r) for r in rows]
 
     def proposal_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
-        rows = self._rows(
+        rows = self._store._rows(
             "SELECT id FROM proposals WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",
             (prefix, after or "", prefix + "\uffff", limit),
         )
         return [r[0] for r in rows]
 
     def retention_rows(self, scope: ReadScope = EVERYTHING) -> list[RetentionRow]:
-        vis = self._scopes.get(scope)
-        rows = self._rows(
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
             "SELECT f.id, p.path, f.kind, f.created_at, f.last_recall_at, f.recall_count, "
             "f.confidence, f.last_confirmed_at, f.pinned, f.user_weight, f.lifetime "
             f"FROM facts f JOIN paths p ON p.id = f.path_id WHERE {LIVE} AND ({vis.sql}) "
@@ -133,8 +130,8 @@ class ProposalQueries:
         """How many live facts in scope link to each path (``[[/path]]`` in their
         content: keyed by the path) and to each fact (their typed links, ``fact_links``:
         keyed by the fact id; a symmetric link counts at both ends)."""
-        vis = self._scopes.get(scope)
-        rows = self._rows(
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
             f"SELECT f.content FROM facts f WHERE {LIVE} AND ({vis.sql}) "
             "AND instr(f.content, '[[/') > 0",
             vis.params,
@@ -146,7 +143,7 @@ class ProposalQueries:
         from embornal.domain.graph.rules import SYMMETRIC  # the graph's rules: off the recall path
 
         symmetric = ", ".join(f"'{r.value}'" for r in SYMMETRIC)
-        typed = self._rows(
+        typed = self._store._rows(
             "SELECT l.target_id, count(*) FROM fact_links l JOIN facts f ON f.id = l.source_id "
             f"WHERE {LIVE} AND ({vis.sql}) GROUP BY l.target_id "
             "UNION ALL SELECT l.source_id, count(*) FROM fact_links l "

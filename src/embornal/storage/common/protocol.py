@@ -14,13 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
-from embornal.domain.facts.fact import Fact
 from embornal.domain.history.state import UNSPECIFIED
 from embornal.storage.common import context
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.event_rows import event_columns, row_to_event
 from embornal.storage.common.kind_views import FACT_COLS
-from embornal.storage.common.timeline import TimelineQueries
+from embornal.storage.common.part import StorePart
 from embornal.storage.contract.store import ForgottenRow, ProtocolRow
 from embornal.storage.sqlite.connect import Connection
 
@@ -181,19 +180,14 @@ def purged(conn: Connection, fact_id: str) -> None:
 # -- reads -------------------------------------------------------------------------------
 
 
-class ProtocolReads(TimelineQueries):
-    """The protocol's reads, mixed into the SQLite store (which supplies ``_rows``,
-    ``_scopes`` and ``_facts``), the timeline's with them (:mod:`.timeline`)."""
-
-    _rows: Callable[[str, Sequence[Any]], list[Any]]
-    _scopes: Any
-    _facts: Callable[[list[Any], Any], list[Fact]]
+class ProtocolReads(StorePart):
+    """The history protocol's lists, a part of either store (``store.protocol``)."""
 
     def _protocol_list(
         self, scope: ReadScope, where: str, since_sql: str, params: Sequence[Any], limit: int
     ) -> list[ProtocolRow]:
-        vis = self._scopes.get(scope)
-        rows = self._rows(
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
             f"SELECT {FACT_COLS}, m.stage AS m_stage, m.tier AS m_tier, "
             f"m.sensitive AS m_sensitive, {since_sql} AS m_since "
             "FROM memory_protocol m JOIN facts f ON f.id = m.fact_id "
@@ -201,7 +195,7 @@ class ProtocolReads(TimelineQueries):
             f"ORDER BY {since_sql}, f.id LIMIT ?",
             (*params, *vis.params, limit),
         )
-        facts = self._facts(rows, vis)
+        facts = self._store._facts(rows, vis)
         return [
             ProtocolRow(
                 fact, r["m_stage"], r["m_tier"], bool(r["m_sensitive"]), parse_time(r["m_since"])
@@ -239,8 +233,8 @@ class ProtocolReads(TimelineQueries):
     def forgotten_memories(self, scope: ReadScope, *, limit: int) -> list[ForgottenRow]:
         """Forgotten (not purged) facts in scope, the last forgotten first, each with the
         reason, time and actor of the forget that took it out."""
-        vis = self._scopes.get(scope)
-        rows = self._rows(
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
             f"SELECT {FACT_COLS}, e.reason AS e_reason, e.actor AS e_actor, "
             "e.recorded_at AS e_at FROM facts f JOIN paths p ON p.id = f.path_id "
             "JOIN events e ON e.position = (SELECT max(position) FROM events "
@@ -249,7 +243,7 @@ class ProtocolReads(TimelineQueries):
             "ORDER BY f.deleted_at DESC, f.id LIMIT ?",
             (*vis.params, limit),
         )
-        facts = self._facts(rows, vis)
+        facts = self._store._facts(rows, vis)
         return [
             ForgottenRow(fact, parse_time(r["e_at"]), r["e_reason"], r["e_actor"])
             for fact, r in zip(facts, rows, strict=True)
@@ -261,9 +255,9 @@ class ProtocolReads(TimelineQueries):
         """The events of the facts in scope (forgotten ones too), the newest first, below
         position ``before``: every decision on a memory, with its reason (``audit_log``,
         decision 0084). The recalls a read records are not decisions: left out."""
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         bound = "" if before is None else " AND e.position < ?"
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {_EVENT_COLS} FROM events e JOIN facts f ON f.id = e.stream_id "
             f"JOIN paths p ON p.id = f.path_id WHERE e.type != 'FactsRecalled'{bound} "
             f"AND ({vis.sql}) ORDER BY e.position DESC LIMIT ?",
@@ -273,8 +267,8 @@ class ProtocolReads(TimelineQueries):
 
     def anchor_count(self, scope: ReadScope) -> int:
         """How many live facts in scope are pinned."""
-        vis = self._scopes.get(scope)
-        rows = self._rows(
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
             "SELECT count(*) FROM facts f INDEXED BY facts_pinned JOIN paths p ON p.id = f.path_id "
             f"WHERE f.pinned = 1 AND {LIVE} AND ({vis.sql})",
             tuple(vis.params),
@@ -285,14 +279,14 @@ class ProtocolReads(TimelineQueries):
         """How many facts in scope there are of each state (``active``, ``expired``,
         ``superseded``, ``forgotten``, ``purged``), kind and protocol stage (``working``,
         ``consolidated``, or ``""``: no protocol row), whatever their state."""
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         state = (
             "CASE WHEN f.purged_at IS NOT NULL THEN 'purged' "
             "WHEN f.deleted_at IS NOT NULL THEN 'forgotten' "
             "WHEN f.superseded_by IS NOT NULL THEN 'superseded' "
             f"WHEN NOT {context.NOT_EXPIRED} THEN 'expired' ELSE 'active' END"
         )
-        rows = self._rows(
+        rows = self._store._rows(
             f"SELECT {state} AS s, f.kind AS k, coalesce(m.stage, '') AS st, count(*) AS n "
             "FROM facts f JOIN paths p ON p.id = f.path_id "
             "LEFT JOIN memory_protocol m ON m.fact_id = f.id "
@@ -300,27 +294,3 @@ class ProtocolReads(TimelineQueries):
             tuple(vis.params),
         )
         return [(str(r[0]), str(r[1]), str(r[2]), int(r[3])) for r in rows]
-
-    def anchor_facts(self, scope: ReadScope, *, limit: int) -> list[Fact]:
-        """The live pinned facts in scope, in the order they were stored (the recall
-        cascade's anchors, decision 0095)."""
-        vis = self._scopes.get(scope)
-        rows = self._rows(
-            f"SELECT {FACT_COLS} FROM facts f INDEXED BY facts_pinned "
-            f"JOIN paths p ON p.id = f.path_id WHERE f.pinned = 1 AND {LIVE} AND ({vis.sql}) "
-            "ORDER BY f.seq LIMIT ?",
-            (*vis.params, limit),
-        )
-        return self._facts(rows, vis)
-
-    def frames_of(self, fact_ids: Sequence[str]) -> dict[str, str]:
-        """The frame of each of ``fact_ids`` that has one (decision 0078)."""
-        if not fact_ids:
-            return {}
-        marks = ",".join("?" * len(fact_ids))
-        rows = self._rows(
-            f"SELECT fact_id, frame FROM memory_protocol WHERE fact_id IN ({marks}) "
-            "AND frame IS NOT NULL",
-            tuple(fact_ids),
-        )
-        return {str(r[0]): str(r[1]) for r in rows}

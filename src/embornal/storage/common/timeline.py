@@ -7,12 +7,12 @@ row) by event time, by session position and by keyword, each read driven by an i
 * a session: ``memory_protocol_session``, one session's rows sorted;
 * a keyword search: the FTS5 match, filtered by the window and session.
 
-Mixed into the SQLite store through :class:`~embornal.storage.common.protocol.ProtocolReads`.
+The SQLite store's part ``timeline``; PostgreSQL's derives from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts.fact import Fact
@@ -20,6 +20,7 @@ from embornal.domain.recall.text import fts_query
 from embornal.storage.common import context
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.part import StorePart
 from embornal.storage.contract.timeline import TimelineRow
 
 if TYPE_CHECKING:
@@ -61,18 +62,15 @@ def rows_to_timeline(rows: list[Any], facts: list[Fact], *, ranked: bool) -> lis
     ]
 
 
-class TimelineQueries:
-    """The timeline's reads (the store supplies ``_rows``, ``_scopes`` and ``_facts``)."""
-
-    _rows: Callable[[str, Sequence[Any]], list[Any]]
-    _scopes: Any
-    _facts: Callable[[list[Any], Any], list[Fact]]
+class TimelineQueries(StorePart):
+    """The timeline's reads, the SQLite store's ``store.timeline`` (PostgreSQL's is
+    :class:`~embornal.storage.postgres.timeline.PgTimeline`, this with its own search)."""
 
     def _timeline(
         self, sql: str, params: Sequence[Any], vis: Any, *, ranked: bool = False
     ) -> list[TimelineRow]:
-        rows = self._rows(sql, params)
-        return rows_to_timeline(rows, self._facts(rows, vis), ranked=ranked)
+        rows = self._store._rows(sql, params)
+        return rows_to_timeline(rows, self._store._facts(rows, vis), ranked=ranked)
 
     def timeline_rows(
         self,
@@ -85,7 +83,7 @@ class TimelineQueries:
         descending: bool = False,
         include_forgotten: bool = False,
     ) -> list[TimelineRow]:
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         live = _KEPT if include_forgotten else LIVE
         d = " DESC" if descending else ""
         where, params = filters(session, start, end)
@@ -128,7 +126,7 @@ class TimelineQueries:
         end: str | None,
         limit: int,
     ) -> list[TimelineRow]:
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         where, params = filters(session, start, end)
         return self._timeline(
             f"SELECT {FACT_COLS}, {CONTEXT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
@@ -143,7 +141,7 @@ class TimelineQueries:
     def session_rows(
         self, scope: ReadScope, session: str, low: int, high: int, *, limit: int
     ) -> list[TimelineRow]:
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         return self._timeline(
             f"SELECT {FACT_COLS}, {CONTEXT_COLS} FROM memory_protocol m INDEXED BY "
             "memory_protocol_session JOIN facts f ON f.id = m.fact_id "
@@ -157,7 +155,7 @@ class TimelineQueries:
     def context_rows(self, fact_ids: Sequence[str], scope: ReadScope) -> list[TimelineRow]:
         if not fact_ids:
             return []
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         marks = ", ".join("?" * len(fact_ids))
         return self._timeline(
             f"SELECT {FACT_COLS}, {CONTEXT_COLS} FROM facts f LEFT JOIN memory_protocol m "

@@ -490,19 +490,27 @@ class Store(
     EventStore,
     FactReads,
     KindQueries,
-    GraphReads,
     PathReads,
     KeywordSearch,
     VectorStore,
     AccessStore,
     Admin,
     TimeTravel,
-    Portability,
-    HistoryQueries,
-    StoreParts,  # the review, timeline, narratives and claims parts (decision 0094)
+    StoreParts,  # the query parts: store.claims, store.links, ... (decision 0186)
     Protocol,
 ):
-    """One open memory."""
+    """One open memory. Its query parts are attributes (decision 0186): these three, whose
+    Protocols are this module's, and those of
+    :class:`~embornal.storage.contract.all_parts.AllParts`."""
+
+    @property
+    def links(self) -> GraphReads: ...
+
+    @property
+    def protocol(self) -> HistoryQueries: ...
+
+    @property
+    def portability(self) -> Portability: ...
 
     @property
     def path(self) -> str:

@@ -6,24 +6,29 @@ and ``admin restore`` or an import brings it back)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Protocol, TypeVar
 
 import psycopg
 
+from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock
 from embornal.domain.events import Event
+from embornal.domain.facts.fact import Fact
 from embornal.errors import Conflict
 from embornal.storage.common.event_rows import event_row
+from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.part import PartStore, StorePart
 from embornal.storage.contract.store import FactVector, Redaction
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.admin import replay
 from embornal.storage.postgres.db import Conn, pg_sql, rows
 
-__all__ = ["PgSnapshot", "restore_log", "snapshot", "write_backup"]
+__all__ = ["PgPortability", "PgSnapshot", "restore_log", "snapshot", "write_backup"]
 
 _PAGE = 1000
+T = TypeVar("T")
 
 
 def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
@@ -165,7 +170,7 @@ def write_backup(conn: Conn, target: str, clock: Clock) -> None:
         with snapshot(conn) as snap:
             copy = SqliteStore.open(part, clock, seed=False)
             try:
-                copy.restore_log(snap.log())
+                copy.portability.restore_log(snap.log())
                 carried = snap.vector_model()
                 if carried is not None:
                     copy.prepare_vectors(carried[0])  # False without sqlite-vec: kept anyway
@@ -178,3 +183,64 @@ def write_backup(conn: Conn, target: str, clock: Clock) -> None:
     finally:
         remove_file(part)  # a failed copy leaves nothing; after the rename, nothing is left
     make_private(dest)
+
+
+class _Store(PartStore, Protocol):
+    """What the part reads through: the PostgreSQL store's pool and clock too."""
+
+    clock: Clock
+    _pool: Any
+
+    def transaction(self, doing: str = "writing") -> AbstractContextManager[Conn]: ...
+
+    def _read(self, read: Callable[[Conn], T], doing: str = "reading") -> T: ...
+
+
+class PgPortability(StorePart):
+    """The portability reads and writes of a PostgreSQL store (``store.portability``)."""
+
+    _store: _Store
+
+    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
+        vis = self._store._scopes.get(scope)
+        found = self._store._rows(
+            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
+            vis.params,
+        )
+        yield from self._store._facts(found, vis)
+
+    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
+        vis = self._store._scopes.get(scope)
+        return {
+            r[0] for r in self._store._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)
+        }
+
+    def redactions(self) -> dict[int, Redaction]:
+        found = self._store._rows(
+            "SELECT position, purge_position, redacted_at FROM event_redactions", ()
+        )
+        return {int(r[0]): Redaction(int(r[1]), str(r[2])) for r in found}
+
+    def event_count(self) -> int:
+        return int(self._store._rows("SELECT count(*) FROM events", ())[0][0])
+
+    def last_position(self) -> int:
+        return int(self._store._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
+
+    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
+        """Into an empty log in one transaction: events, then projections (.portability)."""
+        with self._store.transaction("importing events") as tx:
+            return restore_log(tx, entries)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[PgSnapshot]:
+        """One ``REPEATABLE READ, READ ONLY`` read of the whole memory (decision 0102)."""
+        with self._store._pool.connection() as conn, snapshot(conn) as snap:
+            yield snap
+
+    def backup(self, target: str) -> None:
+        """A new SQLite memory file of this log, redactions and vectors (decision 0073)."""
+        self._store._read(
+            lambda conn: write_backup(conn, target, self._store.clock), "writing a backup"
+        )

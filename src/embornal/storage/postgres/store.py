@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
@@ -27,24 +27,25 @@ from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts.fact import Fact
 from embornal.errors import EmbornalError, StorageError
+from embornal.lazy import Part
 from embornal.storage.common import kind_views
 from embornal.storage.common.access import ScopeCache, Visibility
 from embornal.storage.common.eventlog import expecting
 from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.parts import CommonParts
 from embornal.storage.common.reads import StoreReads
-from embornal.storage.contract.store import FactVector, Redaction, SpineRow
+from embornal.storage.contract.store import FactVector, SpineRow
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
-from embornal.storage.postgres.timeline import PgTimeline
 
 if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
     from embornal.domain.facts.attributes import Condition
     from embornal.storage.postgres.past import PgPast
-    from embornal.storage.postgres.portability import PgSnapshot
+    from embornal.storage.postgres.portability import PgPortability
+    from embornal.storage.postgres.timeline import PgTimeline
 
 __all__ = ["PostgresStore", "pg_scope"]
 
@@ -72,12 +73,16 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class PostgresStore(StoreReads, PgTimeline, CommonParts):
+class PostgresStore(StoreReads, CommonParts):
     """One open PostgreSQL memory, safe to share between threads. The present reads both
     stores share (:mod:`embornal.storage.common.reads`), the query parts both run
     (:mod:`embornal.storage.common.parts`: typed links, proposals, retention, canon,
     narratives, claims, conflicts, the list) and the history protocol's are mixins written
     once for both, their SQL through the dialect (:func:`.db.pg_sql`)."""
+
+    # the query parts both stores run (CommonParts), and PostgreSQL's own (decision 0186)
+    portability: Part[PgPortability] = Part("embornal.storage.postgres.portability:PgPortability")
+    timeline: Part[PgTimeline] = Part("embornal.storage.postgres.timeline:PgTimeline")
 
     def __init__(self, pool: ConnectionPool[Any], url: str, clock: Clock) -> None:
         self._pool = pool
@@ -390,52 +395,6 @@ class PostgresStore(StoreReads, PgTimeline, CommonParts):
         return self._read(
             lambda conn: eventlog.recalls_of(conn, fact_id, limit=limit), "reading the log"
         )
-
-    # -- access -------------------------------------------------------------------------------
-
-    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
-        vis = self._scopes.get(scope)
-        found = self._rows(
-            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
-            vis.params,
-        )
-        yield from self._facts(found, vis)
-
-    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
-        vis = self._scopes.get(scope)
-        return {r[0] for r in self._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)}
-
-    def redactions(self) -> dict[int, Redaction]:
-        found = self._rows("SELECT position, purge_position, redacted_at FROM event_redactions", ())
-        return {int(r[0]): Redaction(int(r[1]), str(r[2])) for r in found}
-
-    def event_count(self) -> int:
-        return int(self._rows("SELECT count(*) FROM events", ())[0][0])
-
-    def last_position(self) -> int:
-        return int(self._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
-
-    def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
-        """Into an empty log in one transaction: events, then projections (.portability)."""
-        from embornal.storage.postgres import portability
-
-        with self.transaction("importing events") as tx:
-            return portability.restore_log(tx, entries)
-
-    @contextmanager
-    def snapshot(self) -> Iterator[PgSnapshot]:
-        """One ``REPEATABLE READ, READ ONLY`` read of the whole memory (decision 0102)."""
-        from embornal.storage.postgres import portability
-
-        with self._pool.connection() as conn, portability.snapshot(conn) as snap:
-            yield snap
-
-    def backup(self, target: str) -> None:
-        """A new SQLite memory file of this log, redactions and vectors (decision 0073)."""
-        from embornal.storage.postgres.portability import write_backup
-
-        self._read(lambda conn: write_backup(conn, target, self.clock), "writing a backup")
 
     # -- admin -----------------------------------------------------------------------------------
 

@@ -5,12 +5,12 @@ reads are SQLite's own (:mod:`embornal.storage.common.timeline`, through the dia
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from embornal.storage.common import timeline
 from embornal.storage.common.kind_views import FACT_COLS
-from embornal.storage.common.protocol import ProtocolReads
+from embornal.storage.common.timeline import TimelineQueries
 from embornal.storage.contract.timeline import TimelineRow
 from embornal.storage.postgres import keyword
 
@@ -20,12 +20,9 @@ if TYPE_CHECKING:
 __all__ = ["PgTimeline"]
 
 
-class PgTimeline(ProtocolReads):
-    """The history protocol's and the timeline's reads (SQLite's), ``history_search_rows``
-    over the PostgreSQL keyword index (the store supplies ``_rows``, ``_scopes``,
-    ``_facts``, ``_live``)."""
-
-    _live: Callable[[], str]
+class PgTimeline(TimelineQueries):
+    """The timeline's reads (SQLite's), ``history_search_rows`` over the PostgreSQL keyword
+    index: the PostgreSQL store's ``store.timeline``."""
 
     def history_search_rows(
         self,
@@ -39,14 +36,14 @@ class PgTimeline(ProtocolReads):
     ) -> list[TimelineRow]:
         if not terms:
             return []
-        vis = self._scopes.get(scope)
+        vis = self._store._scopes.get(scope)
         where, params = timeline.filters(session, start, end)
         rows = keyword.ranked_rows(
-            self._rows,
+            self._store._rows,
             list(terms),
             limit,
-            (" AND ".join([*where, self._live(), f"({vis.sql})"]), (*params, *vis.params)),
+            (" AND ".join([*where, self._store._live(), f"({vis.sql})"]), (*params, *vis.params)),
             f"{FACT_COLS}, {timeline.CONTEXT_COLS}",
             join="JOIN memory_protocol m ON m.fact_id = f.id",
         )
-        return timeline.rows_to_timeline(rows, self._facts(rows, vis), ranked=True)
+        return timeline.rows_to_timeline(rows, self._store._facts(rows, vis), ranked=True)

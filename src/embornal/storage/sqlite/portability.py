@@ -3,20 +3,18 @@ its own positions, the online backup of the file, and the snapshot a copy reads
 (decisions 0061–0063, 0102).
 
 :class:`SqlitePortability` holds the SQLite side of the contract's
-:class:`~embornal.storage.contract.store.Portability`;
-:class:`~embornal.storage.sqlite.store.SqliteStore` inherits it; ``embornal admin restore``
-is :mod:`embornal.storage.sqlite.restore`.
+:class:`~embornal.storage.contract.store.Portability`: a SQLite store's ``portability``.
+``embornal admin restore`` is :mod:`embornal.storage.sqlite.restore`.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlean
 
@@ -27,6 +25,7 @@ from embornal.domain.facts.fact import Fact
 from embornal.errors import Conflict, EmbornalError, InvalidImport, InvalidInput, NotFound
 from embornal.storage.common import kind_views
 from embornal.storage.common.event_rows import event_row
+from embornal.storage.common.part import PartStore, StorePart
 from embornal.storage.contract.store import Redaction
 from embornal.storage.sqlite.connect import (
     DB_COMPANIONS,
@@ -39,7 +38,6 @@ from embornal.storage.sqlite.connect import (
 )
 
 if TYPE_CHECKING:
-    from embornal.storage.common.access import ScopeCache, Visibility
     from embornal.storage.sqlite.snapshot import SqliteSnapshot
 
 __all__ = [
@@ -55,54 +53,53 @@ __all__ = [
 _PAGE = 2000  # facts made from rows at a time by every_fact
 
 
-class SqlitePortability:
-    """The portability reads and writes of a SQLite store (a base of ``SqliteStore``)."""
+class _Store(PartStore, Protocol):
+    """What the part reads through: the SQLite store's connection, file and lock too."""
 
     conn: Connection
     path: str
-    _lock: threading.RLock
-    _scopes: ScopeCache
+    _lock: Any
     _shared_reads: bool
 
-    def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:  # pragma: no cover
-        raise NotImplementedError
+    def transaction(self, doing: str = "writing") -> AbstractContextManager[Connection]: ...
 
-    def _facts(self, rows: list[Any], vis: Visibility) -> list[Fact]:  # pragma: no cover
-        raise NotImplementedError
 
-    def transaction(self, doing: str = "writing") -> AbstractContextManager[Connection]:
-        raise NotImplementedError  # pragma: no cover
+class SqlitePortability(StorePart):
+    """The portability reads and writes of a SQLite store (``store.portability``)."""
 
-    def rebuild(self, progress: Callable[[str, int, int], None] | None = None) -> int:
-        raise NotImplementedError  # pragma: no cover
+    _store: _Store
 
     def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
         """Every fact in scope, whatever its state, by path, then creation, then id."""
-        vis = self._scopes.get(scope)
-        rows = self._rows(
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
             f"SELECT {kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL} "
             "FROM facts f JOIN paths p ON p.id = f.path_id "
             f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
             vis.params,
         )
         for start in range(0, len(rows), _PAGE):
-            yield from self._facts(rows[start : start + _PAGE], vis)
+            yield from self._store._facts(rows[start : start + _PAGE], vis)
 
     def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
         """The ids of every fact in scope, whatever its state."""
-        vis = self._scopes.get(scope)
-        return {r[0] for r in self._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)}
+        vis = self._store._scopes.get(scope)
+        return {
+            r[0] for r in self._store._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)
+        }
 
     def redactions(self) -> dict[int, Redaction]:
         """Each redacted event's position, with the purge that redacted it and when."""
-        rows = self._rows("SELECT position, purge_position, redacted_at FROM event_redactions", ())
+        rows = self._store._rows(
+            "SELECT position, purge_position, redacted_at FROM event_redactions", ()
+        )
         return {int(r[0]): Redaction(int(r[1]), str(r[2])) for r in rows}
 
     def event_count(self) -> int:
-        return int(self._rows("SELECT count(*) FROM events", ())[0][0])
+        return int(self._store._rows("SELECT count(*) FROM events", ())[0][0])
 
     def last_position(self) -> int:
-        return int(self._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
+        return int(self._store._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
 
     def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
         """Into an empty log, in one transaction: each event at its own position and
@@ -113,7 +110,7 @@ class SqlitePortability:
         from embornal.storage.sqlite import projector, rebuild
 
         count = 0
-        with self.transaction("importing events") as tx:
+        with self._store.transaction("importing events") as tx:
             if tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None:
                 raise Conflict(
                     "the memory already holds events: a log is restored only into an empty one",
@@ -138,21 +135,21 @@ class SqlitePortability:
         """One read transaction of the whole memory, while writers go on (decision 0102)."""
         from embornal.storage.sqlite.snapshot import sqlite_snapshot
 
-        if self._shared_reads:
-            with self._lock, sqlite_snapshot(self.path, self.conn) as snap:
+        if self._store._shared_reads:
+            with self._store._lock, sqlite_snapshot(self._store.path, self._store.conn) as snap:
                 yield snap
             return
-        with sqlite_snapshot(self.path, None) as snap:
+        with sqlite_snapshot(self._store.path, None) as snap:
             yield snap
 
     def backup(self, target: str) -> None:
         """A consistent copy of the memory at ``target`` (a new file), made while writers go
         on: one read snapshot copied by SQLite's online backup."""
-        if self._shared_reads:
-            with self._lock:
-                backup_file(self.conn, target)
+        if self._store._shared_reads:
+            with self._store._lock:
+                backup_file(self._store.conn, target)
             return
-        source = connect(self.path, readonly=True)
+        source = connect(self._store.path, readonly=True)
         try:
             backup_file(source, target)
         finally:

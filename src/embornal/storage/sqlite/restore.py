@@ -61,7 +61,7 @@ def check_into(source: str, scratch: Path, clock: Clock, check: Callable[[str], 
         raise StorageError(f"{source} is not a memory backup: {e}") from e
     copy = SqliteStore.open(scratch, clock)  # migrations an older backup lacks
     try:
-        events = copy.event_count()
+        events = copy.portability.event_count()
     finally:
         copy.close()
     problems = check(str(scratch))

@@ -23,11 +23,13 @@ from embornal.domain.events import Event, NewEvent
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall import keyword_bound
 from embornal.domain.recall.text import fts_query
+from embornal.lazy import Part
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.access import ALL_VISIBLE, ScopeCache, Visibility
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.eventlog import expecting
 from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.parts import CommonParts
 from embornal.storage.common.reads import StoreReads
 from embornal.storage.contract.rows import FactVector, PathRow, SpineRow
 from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vectors
@@ -36,11 +38,10 @@ from embornal.storage.sqlite.connect import Connection, DriverError, atomic, con
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
     from embornal.domain.facts.attributes import Condition
     from embornal.storage.common.past import SqlitePast
+    from embornal.storage.common.timeline import TimelineQueries
     from embornal.storage.sqlite import rebuild
     from embornal.storage.sqlite.keyword_index import KeywordIndex
-    from embornal.storage.sqlite.parts import QueryParts as Parts
-else:  # the query parts' methods are bound when first used (decision 0094)
-    from embornal.storage.sqlite.part_map import LazyParts as Parts
+    from embornal.storage.sqlite.portability import SqlitePortability
 
 __all__ = ["ALL_VISIBLE", "PathRow", "SqliteStore", "Visibility"]
 
@@ -57,7 +58,7 @@ def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
     return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
-class SqliteStore(Parts, StoreReads):
+class SqliteStore(StoreReads, CommonParts):
     """One open database, safe to share between threads.
 
     Writes go through one connection, serialized by a lock and BEGIN IMMEDIATE.
@@ -68,6 +69,12 @@ class SqliteStore(Parts, StoreReads):
     writes, so a process that reads and writes in turn (a CLI, an MCP server, a
     reinforcing recall) keeps its cache warm this way; it never waits for the lock.
     """
+
+    # the query parts both stores run (CommonParts), and SQLite's own (decision 0186)
+    portability: Part[SqlitePortability] = Part(
+        "embornal.storage.sqlite.portability:SqlitePortability"
+    )
+    timeline: Part[TimelineQueries] = Part("embornal.storage.common.timeline:TimelineQueries")
 
     def __init__(self, conn: Connection, path: str, clock: Clock) -> None:
         self.conn = conn
@@ -211,6 +218,11 @@ class SqliteStore(Parts, StoreReads):
 
     def _live(self) -> str:
         return LIVE
+
+    def _age_days(self, now: str) -> str:
+        """The days from the anchor of ``f``'s strength to ``now`` (checked ISO text, safe
+        inline), negative for an anchor after it: the list's strength, SQLite's spelling."""
+        return f"(julianday('{now}') - julianday(coalesce(f.last_recall_at, f.created_at)))"
 
     def _ids_in(self, fact_ids: Sequence[str]) -> tuple[str, tuple[Any, ...]]:
         return f"f.id IN ({','.join('?' * len(fact_ids))})", tuple(fact_ids)

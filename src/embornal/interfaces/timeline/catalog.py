@@ -15,6 +15,7 @@ from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIMIT,
+    LINK_DIRECTION,
     OPTIONAL_REASON,
     REASON,
     label,
@@ -334,14 +335,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 choices=(*SEED_NAMES, *RELATIONS),
                 metavar="R",
             ),
-            Input(
-                "direction",
-                "choice",
-                "out: links it makes; in: links to it; both (default).",
-                default="both",
-                aliases=("direction",),
-                choices=("out", "in", "both"),
-            ),
+            LINK_DIRECTION,
             replace(_LIMIT, description="How many memories at most (default 100)."),
             Input(
                 "include_retired",

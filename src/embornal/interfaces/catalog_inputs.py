@@ -29,6 +29,7 @@ __all__ = [
     "LIMIT",
     "LINK_DIRECTION",
     "LIST_ERRORS",
+    "LIST_LIMIT",
     "OPTIONAL_REASON",
     "POLICY_SHAPES",
     "QUERY",
@@ -199,6 +200,8 @@ LIMIT = limit(
     "How many hits at most (default 10).",
     f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
 )
+#: The limit of the history protocol's lists (timelines, narratives, the memories due).
+LIST_LIMIT = limit("How many at most (default 10).", f"at most N, 1-{MAX_LIMIT}")
 
 
 def under(

@@ -33,6 +33,7 @@ from embornal.interfaces.catalog_inputs import (
     LIFETIME,
     LIMIT,
     OPTIONAL_REASON,
+    QUERY,
     READ_ERRORS,
     REASON,
     RERANK,
@@ -420,16 +421,11 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "recall",
         "list[RecallHit]",
         (
-            Input(
-                "query",
-                "text",
-                "Words or a question to look for. Leave out to get the strongest facts.",
-                aliases=("query", "q", "search", "text"),
-                http="q",
-                flag="",
-                nargs="*",
-                metavar="QUERY",
-                cli_help="",
+            replace(
+                QUERY,
+                required=False,
+                description="Words or a question to look for. Leave out to get the strongest "
+                "facts.",
             ),
             LIMIT,
             under("Only search below this path, e.g. /projects."),

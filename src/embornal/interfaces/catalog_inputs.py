@@ -27,9 +27,12 @@ __all__ = [
     "LABEL_LENGTH",
     "LIFETIME",
     "LIMIT",
+    "LINK_DIRECTION",
     "LIST_ERRORS",
+    "LIST_LIMIT",
     "OPTIONAL_REASON",
     "POLICY_SHAPES",
+    "QUERY",
     "READ_ERRORS",
     "REASON",
     "RERANK",
@@ -55,6 +58,28 @@ ALL = Input(
     cli_help="include the memory's own guide under /memory",
 )
 """Whether a listing or a search shows the guide facts too (decision 0154)."""
+QUERY = Input(
+    "query",
+    "text",
+    "Words or a question to look for.",
+    True,
+    aliases=("query", "q", "search", "text"),
+    http="q",
+    flag="",
+    nargs="*",
+    metavar="QUERY",
+    cli_help="",
+)
+"""The words of recall, the recall cascade and the searches."""
+LINK_DIRECTION = Input(
+    "direction",
+    "choice",
+    "out: links it makes; in: links to it; both (default).",
+    default="both",
+    aliases=("direction",),
+    choices=("out", "in", "both"),
+)
+"""Which links of a fact or a memory are followed."""
 #: The longest evidence as TYPE:VALUE: its value (``spine.MAX_EVIDENCE_VALUE``) and a type.
 EVIDENCE_LENGTH = 8_192 + 32
 #: The longest note on evidence (``spine.MAX_EVIDENCE_NOTE``).
@@ -175,6 +200,8 @@ LIMIT = limit(
     "How many hits at most (default 10).",
     f"at most N hits, 1-{MAX_LIMIT} (default: config recall.limit)",
 )
+#: The limit of the history protocol's lists (timelines, narratives, the memories due).
+LIST_LIMIT = limit("How many at most (default 10).", f"at most N, 1-{MAX_LIMIT}")
 
 
 def under(

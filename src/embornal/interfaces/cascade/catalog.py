@@ -12,6 +12,7 @@ from embornal.interfaces.catalog_inputs import (
     ASKED,
     LIMIT,
     LIST_ERRORS,
+    QUERY,
     RERANK,
     SEARCH_MODE,
     label,
@@ -23,20 +24,8 @@ __all__ = ["OPERATIONS", "PLACE"]
 
 _SHOW = "cascade.commands:"
 
-_QUERY = Input(
-    "query",
-    "text",
-    "Words or a question to look for.",
-    True,
-    aliases=("query", "q", "search", "text"),
-    http="q",
-    flag="",
-    nargs="*",
-    metavar="QUERY",
-    cli_help="",
-)
 _SOME_QUERY = replace(
-    _QUERY,
+    QUERY,
     required=False,
     description="Words or a question to look for. Leave out to get the "
     "strongest memories after the anchors and canon.",
@@ -123,7 +112,7 @@ OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "search",
         "Cascade",
-        (_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
+        (QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
         call="chronicle.search",
         tool_order=86,
         profile="full",
@@ -155,7 +144,7 @@ OPERATIONS: tuple[Operation, ...] = part(
         "search_archive",
         "list[RecallHit]",
         (
-            _QUERY,
+            QUERY,
             replace(LIMIT, description="How many unpinned memories at most (default 10)."),
             _FRAME,
             _MODE,

@@ -13,7 +13,16 @@ from embornal.interfaces.canon.rest import CanonEntryOut
 from embornal.interfaces.conflicts.rest import ConflictOut
 from embornal.interfaces.history.rest_models import DueMemoryOut
 from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import FactOut, Limit, RecallHitOut, _In, _Out
+from embornal.interfaces.http.schemas import (
+    AllIn,
+    AskedIn,
+    FactOut,
+    Limit,
+    RecallHitOut,
+    RerankIn,
+    _In,
+    _Out,
+)
 from embornal.interfaces.narratives.rest import NarrativeOut, NarrativeReviewOut
 
 __all__ = ["BY_OUTPUT", "REQUESTS", "CascadeOut"]
@@ -59,19 +68,9 @@ class CascadeQuery(_In):
     under: _Under = None
     scope: str | None = _Label
     reinforce: bool = Field(True, description="false: a read-only cascade (no strength lift).")
-    now: str | None = Field(
-        None,
-        max_length=64,
-        description="When the question is asked "
-        "(ISO-8601): times the query names are read against it.",
-    )
-    rerank: bool = Field(
-        False,
-        description="true: the best candidates reordered by the server's cross-encoder reranker.",
-    )
-    all: bool = Field(
-        False, description="true: the memory's own guide under /memory too (left out otherwise)."
-    )
+    now: AskedIn = None
+    rerank: RerankIn = False
+    all: AllIn = False
 
 
 class SearchQuery(_In):
@@ -81,9 +80,7 @@ class SearchQuery(_In):
     mode: _Mode = "auto"
     under: _Under = None
     scope: str | None = _Label
-    all: bool = Field(
-        False, description="true: the memory's own guide under /memory too (left out otherwise)."
-    )
+    all: AllIn = False
 
 
 class ArchiveQuery(_In):

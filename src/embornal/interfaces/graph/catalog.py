@@ -11,6 +11,7 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
+    LINK_DIRECTION,
     OPTIONAL_REASON,
     READ_ERRORS,
     REASON,
@@ -165,15 +166,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="R",
                 cli_help="only this relation (inverse names work: subject_of...)",
             ),
-            Input(
-                "direction",
-                "choice",
-                "out: links it makes; in: links to it; both (default).",
-                default="both",
-                aliases=("direction",),
-                choices=("out", "in", "both"),
-                cli_help="in, out or both (default)",
-            ),
+            replace(LINK_DIRECTION, cli_help="in, out or both (default)"),
             Input(
                 "depth",
                 "int",

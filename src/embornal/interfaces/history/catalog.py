@@ -12,14 +12,13 @@ from __future__ import annotations
 from embornal.domain.bounds import (
     MAX_CAPTURE_CONTEXT,
     MAX_CONTENT_BYTES,
-    MAX_LIMIT,
     MAX_ORIGIN_ID,
     MAX_PATH_LENGTH,
 )
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
-    LIMIT,
+    LIST_LIMIT,
     OPTIONAL_REASON,
     REASON,
     label,
@@ -44,9 +43,6 @@ _DAYS = Input(
     high=36_500,
     metavar="N",
     cli_help="only those at least N days old",
-)
-_LIST_LIMIT = replace(
-    LIMIT, description="How many at most (default 10).", cli_help=f"at most N, 1-{MAX_LIMIT}"
 )
 
 PLACE = 60
@@ -396,7 +392,7 @@ OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "due_for_consolidation",
         "list[DueMemory]",
-        (_DAYS, _LIST_LIMIT),
+        (_DAYS, LIST_LIMIT),
         tool_order=46,
         profile="core",
         title="Working material to consolidate",
@@ -429,7 +425,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 description="Overdue after this many days without review (default 30).",
                 cli_help="overdue after N days (default 30)",
             ),
-            _LIST_LIMIT,
+            LIST_LIMIT,
         ),
         tool_order=47,
         profile="full",
@@ -459,7 +455,7 @@ OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "list_forgotten",
         "list[ForgottenMemory]",
-        (_LIST_LIMIT,),
+        (LIST_LIMIT,),
         tool_order=48,
         profile="full",
         title="Forgotten memories",

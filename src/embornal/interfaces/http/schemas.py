@@ -22,6 +22,8 @@ from embornal.interfaces.http.derived import request_model
 
 __all__ = [
     "ID_PATTERN",
+    "AllIn",
+    "AskedIn",
     "CatOut",
     "CatQuery",
     "EffectiveTagOut",
@@ -47,6 +49,7 @@ __all__ = [
     "RecallHitOut",
     "RecallOut",
     "RecallQuery",
+    "RerankIn",
     "ScorePartsOut",
     "ShowQuery",
     "SourceOut",
@@ -56,6 +59,7 @@ __all__ = [
     "TagsQuery",
     "TreeNodeOut",
     "TreeQuery",
+    "UnderIn",
     "UndoOut",
     "UpdateIn",
     "WhoAmIOut",
@@ -550,22 +554,39 @@ AsOfIn = Annotated[
     ),
 ]
 
+#: The query fields recall and the recall cascade share (catalogue: ``ASKED``, ``RERANK``).
+AskedIn = Annotated[
+    str | None,
+    Field(
+        max_length=64,
+        description="When the question is asked "
+        "(ISO-8601): times the query names are read against it.",
+    ),
+]
+RerankIn = Annotated[
+    bool,
+    Field(
+        description="true: the best candidates reordered by the server's cross-encoder reranker.",
+    ),
+]
+#: The catalogue's ``ALL``: the memory's own guide too.
+AllIn = Annotated[
+    bool,
+    Field(description="true: the memory's own guide under /memory too (left out otherwise)."),
+]
+
 
 class LsQuery(_In):
     path: PathIn = "/"
     at: AsOfIn = None
-    all: bool = Field(
-        False, description="true: the memory's own guide under /memory too (left out otherwise)."
-    )
+    all: AllIn = False
 
 
 class TreeQuery(_In):
     path: PathIn = "/"
     dirs_only: bool = Field(False, description="Keep only the paths that hold paths.")
     at: AsOfIn = None
-    all: bool = Field(
-        False, description="true: the memory's own guide under /memory too (left out otherwise)."
-    )
+    all: AllIn = False
 
 
 class ShowQuery(_In):
@@ -590,20 +611,10 @@ class RecallQuery(_In):
     )
     reinforce: bool = Field(True, description="false: a read-only recall (no strength lift).")
     at: AsOfIn = None
-    now: str | None = Field(
-        None,
-        max_length=64,
-        description="When the question is asked "
-        "(ISO-8601): times the query names are read against it.",
-    )
-    rerank: bool = Field(
-        False,
-        description="true: the best candidates reordered by the server's cross-encoder reranker.",
-    )
+    now: AskedIn = None
+    rerank: RerankIn = False
     under: UnderIn = None
-    all: bool = Field(
-        False, description="true: the memory's own guide under /memory too (left out otherwise)."
-    )
+    all: AllIn = False
 
 
 class FindQuery(_In):

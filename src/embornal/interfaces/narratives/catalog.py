@@ -7,11 +7,11 @@ the CLI's ``embornal narrative add|current|review|history|list``; REST under
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
-    LIMIT,
     LIST_ERRORS,
+    LIST_LIMIT,
     REASON,
     label,
     note,
@@ -35,9 +35,6 @@ _PERSPECTIVE = label(
     aliases=("perspective", "view"),
     metavar="NAME",
     cli_help="whose view (parallel accounts of one scope)",
-)
-_LIST_LIMIT = replace(
-    LIMIT, description="How many at most (default 10).", cli_help=f"at most N, 1-{MAX_LIMIT}"
 )
 _NARRATIVE_ID = Input(
     "narrative_id",
@@ -228,7 +225,7 @@ OPERATIONS: tuple[Operation, ...] = part(
         "narrative_history",
         "list[Narrative]",
         (
-            _LIST_LIMIT,
+            LIST_LIMIT,
             replace(
                 _SCOPE,
                 description="Only this scope's accounts (default: all).",
@@ -258,7 +255,7 @@ OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "list_narratives",
         "list[Narrative]",
-        (_LIST_LIMIT,),
+        (LIST_LIMIT,),
         call="chronicle.list_narratives",
         tool_order=64,
         profile="full",

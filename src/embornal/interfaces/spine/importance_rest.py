@@ -4,12 +4,9 @@ The bodies of pin, unpin, weight and lifetime are made from the catalogue
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from pydantic import Field
 
-from embornal.domain.paths import MAX_PATH_LENGTH
-from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
+from embornal.interfaces.http.schemas import FactOut, Limit, Time, UnderIn, _In, _Out
 
 __all__ = ["DueFactOut", "DueOut", "DueQuery", "PinOut"]
 
@@ -40,12 +37,4 @@ class PinOut(FactOut):
 
 class DueQuery(_In):
     limit: Limit = None
-    under: Annotated[
-        str | None,
-        Field(
-            min_length=1,
-            max_length=MAX_PATH_LENGTH,
-            pattern="^/",
-            description="Only facts at or below this path.",
-        ),
-    ] = None
+    under: UnderIn = None

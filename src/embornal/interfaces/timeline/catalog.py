@@ -10,11 +10,11 @@ the inputs :data:`EVENT_AT` and :data:`SESSION_POSITION` (:mod:`.catalog_history
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
-    LIMIT,
+    LINK_DIRECTION,
+    LIST_LIMIT,
     OPTIONAL_REASON,
     REASON,
     label,
@@ -73,9 +73,6 @@ _END = Input(
     max_length=64,
     metavar="TIME",
     cli_help="only events at or before TIME (ISO-8601)",
-)
-_LIMIT = replace(
-    LIMIT, description="How many at most (default 10).", cli_help=f"at most N, 1-{MAX_LIMIT}"
 )
 _RELATION_TEXT = (
     "related, updates (the source revises the target; both stay), explains (the source "
@@ -159,7 +156,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             SESSION,
             _START,
             _END,
-            _LIMIT,
+            LIST_LIMIT,
             Input(
                 "order",
                 "choice",
@@ -223,7 +220,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             _START,
             _END,
             SESSION,
-            _LIMIT,
+            LIST_LIMIT,
             Input(
                 "expand",
                 "int",
@@ -334,15 +331,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 choices=(*SEED_NAMES, *RELATIONS),
                 metavar="R",
             ),
-            Input(
-                "direction",
-                "choice",
-                "out: links it makes; in: links to it; both (default).",
-                default="both",
-                aliases=("direction",),
-                choices=("out", "in", "both"),
-            ),
-            replace(_LIMIT, description="How many memories at most (default 100)."),
+            LINK_DIRECTION,
+            replace(LIST_LIMIT, description="How many memories at most (default 100)."),
             Input(
                 "include_retired",
                 "bool",

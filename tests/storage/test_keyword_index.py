@@ -21,6 +21,7 @@ from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.recall import keyword_bound
 from embornal.storage.factory import open_store
 from embornal.storage.sqlite import keyword_index
+from embornal.storage.sqlite import store as store_module
 from embornal.storage.sqlite.store import SqliteStore
 
 needs_tantivy = pytest.mark.skipif(
@@ -313,18 +314,28 @@ def test_verify_names_what_the_index_and_fts5_disagree_on(built: tuple[Path, Mem
 
 
 @needs_tantivy
-def test_it_counts_a_terms_documents_as_fts5_does(built: tuple[Path, Memory]) -> None:
+def test_it_counts_a_terms_documents_as_fts5_does(
+    built: tuple[Path, Memory], monkeypatch: pytest.MonkeyPatch
+) -> None:
     db, mem = built
     mem.purge(mem.recall("comet harbor", reinforce=False, mode="keyword")[0].fact.id, reason="t")
-    store = _open(db)
     terms = ["comet", "harbor", "medium1", "filler3", "absent"]
+    monkeypatch.setattr(store_module, "DF_FROM_INDEX", 0)  # a large memory: from the index
+    store = _open(db)
     try:
         counted = store.term_df(terms)
-        assert keyword_index.index_dir(str(db)).is_dir()  # read from the index
-        with pytest.MonkeyPatch.context() as m:
-            m.setattr(keyword_bound, "HEAVY_DF", 10**12)  # read from FTS5's vocabulary
-            assert store.term_df(terms) == counted
+        assert store._keywords is not None and keyword_index.index_dir(str(db)).is_dir()
+    finally:
+        store.close()
+    monkeypatch.setattr(store_module, "DF_FROM_INDEX", 10**12)  # from FTS5's vocabulary
+    store = _open(db)
+    try:
+        assert store.term_df(terms) == counted
+        assert store._keywords is None  # the index was not opened to count
         assert "absent" not in counted and counted["comet"] > 100
+        _search(store, ["comet"], 10)  # a heavy search opens the index ...
+        assert store._keywords is not None
+        assert store.term_df(terms) == counted  # ... and the next count reads it
     finally:
         store.close()
 

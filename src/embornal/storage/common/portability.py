@@ -1,0 +1,53 @@
+"""The reads of moving a memory whole that both backends run as they are (decisions
+0061–0063, 0102): every fact in order, the fact ids, the redaction records and the log's
+extent. Each backend's portability part derives from :class:`PortabilityReads` and adds
+its own restore, snapshot and backup."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from embornal.domain.access.scope import EVERYTHING, ReadScope
+from embornal.domain.facts.fact import Fact
+from embornal.storage.common.kind_views import FACT_COLS
+from embornal.storage.common.part import StorePart
+from embornal.storage.contract.store import Redaction
+
+__all__ = ["PortabilityReads"]
+
+_PAGE = 2000  # facts made from rows at a time by every_fact
+
+
+class PortabilityReads(StorePart):
+    """The portability reads written once for both stores (``store.portability``)."""
+
+    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
+        """Every fact in scope, whatever its state, by path, then creation, then id."""
+        vis = self._store._scopes.get(scope)
+        rows = self._store._rows(
+            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
+            f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
+            vis.params,
+        )
+        for start in range(0, len(rows), _PAGE):
+            yield from self._store._facts(rows[start : start + _PAGE], vis)
+
+    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
+        """The ids of every fact in scope, whatever its state."""
+        vis = self._store._scopes.get(scope)
+        return {
+            r[0] for r in self._store._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)
+        }
+
+    def redactions(self) -> dict[int, Redaction]:
+        """Each redacted event's position, with the purge that redacted it and when."""
+        rows = self._store._rows(
+            "SELECT position, purge_position, redacted_at FROM event_redactions", ()
+        )
+        return {int(r[0]): Redaction(int(r[1]), str(r[2])) for r in rows}
+
+    def event_count(self) -> int:
+        return int(self._store._rows("SELECT count(*) FROM events", ())[0][0])
+
+    def last_position(self) -> int:
+        return int(self._store._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])

@@ -8,16 +8,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import psycopg
 
 from embornal.domain.clock import Clock
 from embornal.domain.events import Event
-from embornal.errors import Conflict
-from embornal.storage.common.event_rows import event_row
 from embornal.storage.common.part import PartStore
-from embornal.storage.common.portability import PortabilityReads
+from embornal.storage.common.portability import PortabilityReads, restore_entries
 from embornal.storage.contract.store import FactVector, Redaction
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.admin import replay
@@ -36,22 +35,8 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
     InvalidImport, and nothing is written). Return how many."""
     from embornal.storage.sqlite.portability import refusing
 
-    if rows(tx, "SELECT 1 FROM events LIMIT 1"):
-        raise Conflict(
-            "the memory already holds events: a log is restored only into an empty one",
-            hint="Import into a new memory: `embornal --db NEW.db import events FILE`.",
-        )
-    count = 0
-    batch: list[tuple[Any, ...]] = []
-    marks: list[tuple[int, int, str]] = []
-    for event, mark in entries:
-        batch.append(event_row(event))
-        if mark is not None:
-            marks.append((event.position, mark.purge_position, mark.redacted_at))
-        count += 1
-        if len(batch) >= _PAGE:
-            _insert(tx, batch, marks)
-    _insert(tx, batch, marks)
+    held = bool(rows(tx, "SELECT 1 FROM events LIMIT 1"))
+    count = restore_entries(held, entries, partial(_insert, tx), _PAGE)
     tx.execute(
         "SELECT setval(pg_get_serial_sequence('events', 'position'), "
         "coalesce((SELECT max(position) FROM events), 0) + 1, false)"
@@ -79,8 +64,6 @@ def _insert(tx: Conn, batch: list[tuple[Any, ...]], marks: list[tuple[int, int, 
                 ),
                 marks,
             )
-    batch.clear()
-    marks.clear()
 
 
 class PgSnapshot:

@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -21,9 +22,8 @@ import sqlean
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event
 from embornal.errors import Conflict, EmbornalError, InvalidImport, InvalidInput, NotFound
-from embornal.storage.common.event_rows import event_row
 from embornal.storage.common.part import PartStore
-from embornal.storage.common.portability import PortabilityReads
+from embornal.storage.common.portability import PortabilityReads, restore_entries
 from embornal.storage.contract.store import Redaction
 from embornal.storage.sqlite.connect import (
     DB_COMPANIONS,
@@ -75,23 +75,9 @@ class SqlitePortability(PortabilityReads):
         Return how many were written."""
         from embornal.storage.sqlite import projector, rebuild
 
-        count = 0
         with self._store.transaction("importing events") as tx:
-            if tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None:
-                raise Conflict(
-                    "the memory already holds events: a log is restored only into an empty one",
-                    hint="Import into a new memory: `embornal --db NEW.db import events FILE`.",
-                )
-            rows: list[tuple[Any, ...]] = []
-            marks: list[tuple[int, int, str]] = []
-            for e, mark in entries:
-                rows.append(event_row(e))
-                if mark is not None:
-                    marks.append((e.position, mark.purge_position, mark.redacted_at))
-                count += 1
-                if len(rows) >= _PAGE:
-                    _insert(tx, rows, marks)
-            _insert(tx, rows, marks)
+            held = tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None
+            count = restore_entries(held, entries, partial(_insert, tx), _PAGE)
             # the projections in the same transaction: an event they refuse leaves nothing
             rebuild.replay_in_place(tx, refusing(projector.apply, (sqlean.IntegrityError,)))
         return count
@@ -154,7 +140,7 @@ def refusing(
 
 
 def _insert(tx: Connection, rows: list[tuple[Any, ...]], marks: list[tuple[int, int, str]]) -> None:
-    """Write ``rows`` (and their redaction records ``marks``) and empty both lists."""
+    """Write ``rows`` (and their redaction records ``marks``)."""
     tx.executemany(
         "INSERT INTO events (position, stream_id, version, type, schema_version, payload, "
         "actor, actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -164,8 +150,6 @@ def _insert(tx: Connection, rows: list[tuple[Any, ...]], marks: list[tuple[int, 
         "INSERT INTO event_redactions (position, purge_position, redacted_at) VALUES (?, ?, ?)",
         marks,
     )
-    rows.clear()
-    marks.clear()
 
 
 def skip_seed(conn: Connection, clock: Clock) -> None:

@@ -158,11 +158,7 @@ class ClaimQueries(StorePart):
         return [_row(r) for r in rows]
 
     def claim_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
-        rows = self._store._rows(
-            "SELECT id FROM claims WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",
-            (prefix, after or "", prefix + "\uffff", limit),
-        )
-        return [r[0] for r in rows]
+        return self._ids_starting("claims", prefix, after, limit)
 
     def events_of_types(
         self, types: Sequence[str], *, limit: int, before: int | None = None

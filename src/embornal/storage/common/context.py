@@ -17,7 +17,7 @@ from typing import Any
 
 from embornal.storage.sqlite.connect import Connection
 
-__all__ = ["LIVE", "NOT_EXPIRED", "neighbours", "neighbours_of", "use_clock"]
+__all__ = ["LIVE", "NOT_EXPIRED", "neighbours_of", "use_clock"]
 
 #: The SQL a live read adds: the fact's lifetime has not run out at the store's clock
 #: (``embornal_now()``, see :func:`use_clock`). Most facts never expire (NULL), so the
@@ -58,8 +58,8 @@ def _sql(reach: int, visible: str, live: str = LIVE) -> str:
     )
 
 
-def neighbours(
-    conn: Connection,
+def neighbours_of(
+    rows_of: Callable[[str, Sequence[Any]], Sequence[Any]],
     fact_ids: Sequence[str],
     reach: int = 1,
     visible: str = "1",
@@ -69,27 +69,9 @@ def neighbours(
     """For each of ``fact_ids``, one entry a distance 1..``reach``: the ids of the live
     facts that far before and after it (none, one or two), counting only the facts that
     the access filter ``visible`` (over alias ``f``, with ``params``) lets through; ``live``
-    is what makes a fact live (over ``f``, no parameters: e.g. live at a past time)."""
-    return neighbours_of(
-        lambda sql, bound: conn.execute(sql, tuple(bound)).fetchall(),
-        fact_ids,
-        reach,
-        visible,
-        params,
-        live,
-    )
-
-
-def neighbours_of(
-    rows_of: Callable[[str, Sequence[Any]], Sequence[Any]],
-    fact_ids: Sequence[str],
-    reach: int = 1,
-    visible: str = "1",
-    params: tuple[Any, ...] = (),
-    live: str = LIVE,
-) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """:func:`neighbours` through a row reader of ``?``-placeholder SQL (a store's, so the
-    query runs on either backend: PostgreSQL's dialect reads the ids' ``json_each``)."""
+    is what makes a fact live (over ``f``, no parameters: e.g. live at a past time). Read
+    through ``rows_of``, a row reader of ``?``-placeholder SQL (a store's, so the query runs
+    on either backend: PostgreSQL's dialect reads the ids' ``json_each``)."""
     if not fact_ids or reach < 1:
         return {}
     visible = "1" if visible == "TRUE" else visible

@@ -253,32 +253,12 @@ def _new_fact(values: dict[str, Any]) -> Fact:
     return fact
 
 
-#: The row columns a :class:`Fact` is made of, in the order :func:`facts_from_rows` reads;
-#: :data:`FACT_ROW_SQL` selects them (``path`` from ``paths p``, the rest from ``facts f``).
-_ROW_FIELDS = (
-    "id",
-    "path",
-    "content",
-    "kind",
-    "owner",
-    "created_at",
-    "last_recall_at",
-    "recall_count",
-    "stability_days",
-    "supersedes_id",
-    "superseded_by",
-    "deleted_at",
-    "purged_at",
-    "attributes",
-    "kind_version",
-    "confidence",
-    "last_confirmed_at",
-    "visibility",
-    "pinned",
-    "user_weight",
-    "lifetime",
-    "lifetime_until",
-    "expires_at",
+#: The row columns a :class:`Fact` is made of, in the order :func:`facts_from_rows` reads:
+#: the columns of ``facts`` every view repeats but ``seq`` (selected first) and
+#: ``recorded_at``, with the path in place of its id. :data:`FACT_ROW_SQL` selects them
+#: (``path`` from ``paths p``, the rest from ``facts f``).
+_ROW_FIELDS = tuple(
+    "path" if c == "path_id" else c for c in FACT_COLUMNS if c not in ("seq", "recorded_at")
 )
 FACT_ROW_SQL = "f.seq, " + ", ".join("p.path" if c == "path" else f"f.{c}" for c in _ROW_FIELDS)
 #: The fact's own tags now as the column ``tag_text`` of its row (key US value, RS

@@ -37,3 +37,12 @@ class StorePart:
 
     def __init__(self, store: PartStore) -> None:
         self._store = store
+
+    def _ids_starting(self, table: str, prefix: str, after: str | None, limit: int) -> list[str]:
+        """Up to ``limit`` ids of ``table`` that start with ``prefix``, after ``after``, in
+        order (a claim's or a proposal's id, given shortened)."""
+        rows = self._store._rows(
+            f"SELECT id FROM {table} WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",
+            (prefix, after or "", prefix + "\uffff", limit),
+        )
+        return [r[0] for r in rows]

@@ -94,11 +94,7 @@ class ProposalQueries(StorePart):
         return [_row(r) for r in rows]
 
     def proposal_ids(self, prefix: str, *, after: str | None = None, limit: int = 2) -> list[str]:
-        rows = self._store._rows(
-            "SELECT id FROM proposals WHERE id >= ? AND id > ? AND id < ? ORDER BY id LIMIT ?",
-            (prefix, after or "", prefix + "\uffff", limit),
-        )
-        return [r[0] for r in rows]
+        return self._ids_starting("proposals", prefix, after, limit)
 
     def retention_rows(self, scope: ReadScope = EVERYTHING) -> list[RetentionRow]:
         vis = self._store._scopes.get(scope)

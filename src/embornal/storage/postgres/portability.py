@@ -8,18 +8,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 import psycopg
 
-from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock
 from embornal.domain.events import Event
-from embornal.domain.facts.fact import Fact
-from embornal.errors import Conflict
-from embornal.storage.common.event_rows import event_row
-from embornal.storage.common.kind_views import FACT_COLS
-from embornal.storage.common.part import PartStore, StorePart
+from embornal.storage.common.part import PartStore
+from embornal.storage.common.portability import PortabilityReads, restore_entries
 from embornal.storage.contract.store import FactVector, Redaction
 from embornal.storage.postgres import eventlog, projector
 from embornal.storage.postgres.admin import replay
@@ -38,22 +35,8 @@ def restore_log(tx: Conn, entries: Iterable[tuple[Event, Redaction | None]]) -> 
     InvalidImport, and nothing is written). Return how many."""
     from embornal.storage.sqlite.portability import refusing
 
-    if rows(tx, "SELECT 1 FROM events LIMIT 1"):
-        raise Conflict(
-            "the memory already holds events: a log is restored only into an empty one",
-            hint="Import into a new memory: `embornal --db NEW.db import events FILE`.",
-        )
-    count = 0
-    batch: list[tuple[Any, ...]] = []
-    marks: list[tuple[int, int, str]] = []
-    for event, mark in entries:
-        batch.append(event_row(event))
-        if mark is not None:
-            marks.append((event.position, mark.purge_position, mark.redacted_at))
-        count += 1
-        if len(batch) >= _PAGE:
-            _insert(tx, batch, marks)
-    _insert(tx, batch, marks)
+    held = bool(rows(tx, "SELECT 1 FROM events LIMIT 1"))
+    count = restore_entries(held, entries, partial(_insert, tx), _PAGE)
     tx.execute(
         "SELECT setval(pg_get_serial_sequence('events', 'position'), "
         "coalesce((SELECT max(position) FROM events), 0) + 1, false)"
@@ -81,8 +64,6 @@ def _insert(tx: Conn, batch: list[tuple[Any, ...]], marks: list[tuple[int, int, 
                 ),
                 marks,
             )
-    batch.clear()
-    marks.clear()
 
 
 class PgSnapshot:
@@ -196,37 +177,10 @@ class _Store(PartStore, Protocol):
     def _read(self, read: Callable[[Conn], T], doing: str = "reading") -> T: ...
 
 
-class PgPortability(StorePart):
+class PgPortability(PortabilityReads):
     """The portability reads and writes of a PostgreSQL store (``store.portability``)."""
 
     _store: _Store
-
-    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
-        vis = self._store._scopes.get(scope)
-        found = self._store._rows(
-            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
-            vis.params,
-        )
-        yield from self._store._facts(found, vis)
-
-    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
-        vis = self._store._scopes.get(scope)
-        return {
-            r[0] for r in self._store._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)
-        }
-
-    def redactions(self) -> dict[int, Redaction]:
-        found = self._store._rows(
-            "SELECT position, purge_position, redacted_at FROM event_redactions", ()
-        )
-        return {int(r[0]): Redaction(int(r[1]), str(r[2])) for r in found}
-
-    def event_count(self) -> int:
-        return int(self._store._rows("SELECT count(*) FROM events", ())[0][0])
-
-    def last_position(self) -> int:
-        return int(self._store._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
 
     def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
         """Into an empty log in one transaction: events, then projections (.portability)."""

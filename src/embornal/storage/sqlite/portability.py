@@ -13,19 +13,17 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlean
 
-from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event
-from embornal.domain.facts.fact import Fact
 from embornal.errors import Conflict, EmbornalError, InvalidImport, InvalidInput, NotFound
-from embornal.storage.common import kind_views
-from embornal.storage.common.event_rows import event_row
-from embornal.storage.common.part import PartStore, StorePart
+from embornal.storage.common.part import PartStore
+from embornal.storage.common.portability import PortabilityReads, restore_entries
 from embornal.storage.contract.store import Redaction
 from embornal.storage.sqlite.connect import (
     DB_COMPANIONS,
@@ -50,7 +48,7 @@ __all__ = [
     "skip_seed",
 ]
 
-_PAGE = 2000  # facts made from rows at a time by every_fact
+_PAGE = 2000  # events written at a time by restore_log
 
 
 class _Store(PartStore, Protocol):
@@ -64,42 +62,10 @@ class _Store(PartStore, Protocol):
     def transaction(self, doing: str = "writing") -> AbstractContextManager[Connection]: ...
 
 
-class SqlitePortability(StorePart):
+class SqlitePortability(PortabilityReads):
     """The portability reads and writes of a SQLite store (``store.portability``)."""
 
     _store: _Store
-
-    def every_fact(self, scope: ReadScope = EVERYTHING) -> Iterator[Fact]:
-        """Every fact in scope, whatever its state, by path, then creation, then id."""
-        vis = self._store._scopes.get(scope)
-        rows = self._store._rows(
-            f"SELECT {kind_views.FACT_ROW_SQL}, {kind_views.TAGS_NOW_SQL} "
-            "FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {vis.sql} ORDER BY p.path, f.created_at, f.id",
-            vis.params,
-        )
-        for start in range(0, len(rows), _PAGE):
-            yield from self._store._facts(rows[start : start + _PAGE], vis)
-
-    def fact_ids(self, scope: ReadScope = EVERYTHING) -> set[str]:
-        """The ids of every fact in scope, whatever its state."""
-        vis = self._store._scopes.get(scope)
-        return {
-            r[0] for r in self._store._rows(f"SELECT f.id FROM facts f WHERE {vis.sql}", vis.params)
-        }
-
-    def redactions(self) -> dict[int, Redaction]:
-        """Each redacted event's position, with the purge that redacted it and when."""
-        rows = self._store._rows(
-            "SELECT position, purge_position, redacted_at FROM event_redactions", ()
-        )
-        return {int(r[0]): Redaction(int(r[1]), str(r[2])) for r in rows}
-
-    def event_count(self) -> int:
-        return int(self._store._rows("SELECT count(*) FROM events", ())[0][0])
-
-    def last_position(self) -> int:
-        return int(self._store._rows("SELECT coalesce(max(position), 0) FROM events", ())[0][0])
 
     def restore_log(self, entries: Iterable[tuple[Event, Redaction | None]]) -> int:
         """Into an empty log, in one transaction: each event at its own position and
@@ -109,23 +75,9 @@ class SqlitePortability(StorePart):
         Return how many were written."""
         from embornal.storage.sqlite import projector, rebuild
 
-        count = 0
         with self._store.transaction("importing events") as tx:
-            if tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None:
-                raise Conflict(
-                    "the memory already holds events: a log is restored only into an empty one",
-                    hint="Import into a new memory: `embornal --db NEW.db import events FILE`.",
-                )
-            rows: list[tuple[Any, ...]] = []
-            marks: list[tuple[int, int, str]] = []
-            for e, mark in entries:
-                rows.append(event_row(e))
-                if mark is not None:
-                    marks.append((e.position, mark.purge_position, mark.redacted_at))
-                count += 1
-                if len(rows) >= _PAGE:
-                    _insert(tx, rows, marks)
-            _insert(tx, rows, marks)
+            held = tx.execute("SELECT 1 FROM events LIMIT 1").fetchone() is not None
+            count = restore_entries(held, entries, partial(_insert, tx), _PAGE)
             # the projections in the same transaction: an event they refuse leaves nothing
             rebuild.replay_in_place(tx, refusing(projector.apply, (sqlean.IntegrityError,)))
         return count
@@ -188,7 +140,7 @@ def refusing(
 
 
 def _insert(tx: Connection, rows: list[tuple[Any, ...]], marks: list[tuple[int, int, str]]) -> None:
-    """Write ``rows`` (and their redaction records ``marks``) and empty both lists."""
+    """Write ``rows`` (and their redaction records ``marks``)."""
     tx.executemany(
         "INSERT INTO events (position, stream_id, version, type, schema_version, payload, "
         "actor, actor_kind, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -198,8 +150,6 @@ def _insert(tx: Connection, rows: list[tuple[Any, ...]], marks: list[tuple[int, 
         "INSERT INTO event_redactions (position, purge_position, redacted_at) VALUES (?, ?, ?)",
         marks,
     )
-    rows.clear()
-    marks.clear()
 
 
 def skip_seed(conn: Connection, clock: Clock) -> None:

@@ -346,7 +346,13 @@ class SqliteStore(StoreReads, CommonParts):
         places counted over the facts ``scope`` lets through (a hidden fact takes none)."""
         vis = self._scopes.get(scope)
         return self._read(
-            lambda conn: context.neighbours(conn, fact_ids, reach, vis.sql, vis.params),
+            lambda conn: context.neighbours_of(
+                lambda sql, bound: conn.execute(sql, tuple(bound)).fetchall(),
+                fact_ids,
+                reach,
+                vis.sql,
+                vis.params,
+            ),
             "reading neighbouring facts",
         )
 

@@ -88,8 +88,10 @@ def test_the_wire_shows_a_record_as_the_dataclass_it_was() -> None:
     assert to_wire(Decision(True, rule)) == {"allowed": True, "rule": to_wire(rule)}
 
 
-@dataclass(frozen=True)
+@value
 class Ordered(FieldOrder):
+    """Ordered by its fields from shared methods."""
+
     key: str
     value: int = 0
 
@@ -227,12 +229,30 @@ def test_a_value_class_needs_a_docstring_and_plain_fields() -> None:
 def test_a_value_class_may_derive_from_a_value_class() -> None:
     @value
     class Child(Shared):
-        """A value class below a value class: dataclasses freeze it."""
+        """A value class below a value class: its methods are shared too."""
 
         size: int = 0
 
     c = Child("a", size=2)
     assert (c.name, c.size) == ("a", 2) and Child.__dataclass_params__.frozen
+    assert Child.__setattr__ is Shared.__setattr__  # shared, not compiled for it
+    assert Shared.__dataclass_params__.frozen
     assert c == Child("a", size=2) != Child("a", size=3)
     with pytest.raises(dataclasses.FrozenInstanceError):
         c.size = 4  # type: ignore[misc]
+
+
+@value
+class OneField(FieldOrder):
+    """Ordered by its one field."""
+
+    rank: int
+
+
+def test_field_order_orders_a_class_of_one_field() -> None:
+    assert sorted([OneField(3), OneField(1), OneField(2)]) == [
+        OneField(1),
+        OneField(2),
+        OneField(3),
+    ]
+    assert OneField(1) <= OneField(1) < OneField(2)

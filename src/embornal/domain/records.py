@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform
+from operator import attrgetter
+from typing import Any, ClassVar, NoReturn, TypeVar, dataclass_transform
 
 __all__ = ["FieldOrder", "record", "record_fields", "value"]
 
@@ -108,36 +109,44 @@ def record_fields(obj: object) -> tuple[str, ...] | None:
     return names
 
 
-def _values(obj: Any) -> tuple[Any, ...]:
-    return tuple(getattr(obj, name) for name in type(obj).__match_args__)
+def _tuple_of(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function reading ``names`` of an object as a tuple (``attrgetter`` for two or more)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    return lambda obj: tuple(getattr(obj, name) for name in names)
 
 
 class FieldOrder:
-    """Orders the instances of one dataclass by their fields, in order, as
-    ``dataclass(order=True)`` does, from four shared methods: ``order=True`` would compile
-    four more for each class when its module is imported (decision 0187)."""
+    """Orders the instances of one :func:`value` class by their compared fields, in order,
+    as ``dataclass(order=True)`` does, from four shared methods: ``order=True`` would
+    compile four more for each class when its module is imported (decision 0187)."""
 
     __slots__ = ()
+    __field_order__: ClassVar[Callable[[Any], tuple[Any, ...]]]  # set by value()
 
     def __lt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return _values(self) < _values(other)
+        read = type(self).__field_order__
+        return read(self) < read(other)
 
     def __le__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return _values(self) <= _values(other)
+        read = type(self).__field_order__
+        return read(self) <= read(other)
 
     def __gt__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return _values(self) > _values(other)
+        read = type(self).__field_order__
+        return read(self) > read(other)
 
     def __ge__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return _values(self) >= _values(other)
+        read = type(self).__field_order__
+        return read(self) >= read(other)
 
 
 # -- value: a dataclass whose methods are shared -------------------------------------------
@@ -153,10 +162,12 @@ class _Spec:
     """What the shared methods of one :func:`value` class need, read once from its fields."""
 
     __slots__ = (
+        "accepted",
         "compared",
         "defaults",
         "factories",
         "fields",
+        "filled",
         "hashed",
         "initvars",
         "names",
@@ -184,56 +195,68 @@ class _Spec:
         self.compared = tuple(f.name for f in stored if f.compare)
         self.hashed = tuple(f.name for f in stored if (f.compare if f.hash is None else f.hash))
         self.post: Callable[..., None] | None = getattr(cls, "__post_init__", None)
-        #: No InitVar and no __post_init__: __init__ may just set what it is given.
+        self.accepted = frozenset(self.names)
+        #: No InitVar and no __post_init__: __init__ may set what it is given as it is.
         self.plain = not self.initvars and self.post is None
+        #: The fields that need not be given: a default or a default factory.
+        self.filled = frozenset(self.defaults) | frozenset(self.factories)
 
 
 def _value_init(self: Any, *args: Any, **kwargs: Any) -> None:
-    cls: Any = type(self)
-    spec: _Spec = cls.__value_spec__
+    spec: _Spec = self.__value_spec__
     names = spec.names
-    if spec.plain:  # every field given, positionally or by name: no defaults to fill
+    if spec.plain:  # no InitVar, no __post_init__: the common calls set what they are given
         if not kwargs and len(args) == len(names):
             self.__dict__.update(zip(names, args, strict=True))
             return
-        if not args and kwargs.keys() == spec.fields:
-            self.__dict__.update({name: kwargs[name] for name in names})
+        if not args and len(kwargs) == len(names) and kwargs.keys() <= spec.accepted:
+            self.__dict__.update(kwargs if tuple(kwargs) == names else _ordered(names, kwargs))
             return
-    if len(args) > len(names):
-        raise TypeError(
-            f"{cls.__qualname__}.__init__() takes {len(names) + 1} positional arguments "
-            f"but {len(args) + 1} were given"
-        )
-    given = dict(zip(names, args, strict=False))
-    for key in kwargs:
-        if key not in names:
-            raise TypeError(
-                f"{cls.__qualname__}.__init__() got an unexpected keyword argument {key!r}"
+    if args:
+        if len(args) > len(names):
+            _refuse(
+                self, f"takes {len(names) + 1} positional arguments but {len(args) + 1} were given"
             )
-        if key in given:
-            raise TypeError(
-                f"{cls.__qualname__}.__init__() got multiple values for argument {key!r}"
-            )
-    given.update(kwargs)
-    values: dict[str, Any] = {}  # in the fields' order, as a dataclass's __init__ sets them
-    for name in names:
-        if name in given:
-            values[name] = given[name]
-        elif name in spec.defaults:
-            values[name] = spec.defaults[name]
-        elif name in spec.factories:
-            values[name] = spec.factories[name]()
-        else:
-            missing = ", ".join(
-                repr(n)
-                for n in names
-                if n not in given and n not in spec.defaults and n not in spec.factories
-            )
-            raise TypeError(f"{cls.__qualname__}.__init__() missing required arguments: {missing}")
-    initvars = [values.pop(n) for n in spec.initvars]
+        given = dict(zip(names, args, strict=False))
+        if kwargs:
+            if not given.keys().isdisjoint(kwargs):
+                twice = next(k for k in kwargs if k in given)
+                _refuse(self, f"got multiple values for argument {twice!r}")
+            given.update(kwargs)
+    else:
+        given = kwargs
+    if not given.keys() <= spec.accepted:
+        unknown = next(k for k in given if k not in spec.accepted)
+        _refuse(self, f"got an unexpected keyword argument {unknown!r}")
+    values = dict.fromkeys(names)  # the fields' order, as a dataclass's __init__ sets them
+    if len(given) < len(names):
+        if len(given.keys() | spec.filled) < len(names):
+            missing = ", ".join(repr(n) for n in names if n not in given and n not in spec.filled)
+            _refuse(self, f"missing required arguments: {missing}")
+        values.update(spec.defaults)
+        for name, factory in spec.factories.items():
+            if name not in given:
+                values[name] = factory()
+    values.update(given)
+    if spec.initvars:
+        initvars = [values.pop(n) for n in spec.initvars]
+        self.__dict__.update(values)
+        if spec.post is not None:
+            spec.post(self, *initvars)
+        return
     self.__dict__.update(values)
     if spec.post is not None:
-        spec.post(self, *initvars)
+        spec.post(self)
+
+
+def _ordered(names: tuple[str, ...], given: dict[str, Any]) -> dict[str, Any]:
+    values = dict.fromkeys(names)
+    values.update(given)
+    return values
+
+
+def _refuse(self: Any, problem: str) -> NoReturn:
+    raise TypeError(f"{type(self).__qualname__}.__init__() {problem}")
 
 
 def _value_repr(self: Any) -> str:
@@ -306,11 +329,25 @@ def value(cls: _C) -> _C:
     ``__hash__`` are shared, not compiled for it."""
     if not cls.__dict__.get("__doc__"):  # dataclasses would write one with inspect
         raise TypeError(f"{cls.__qualname__}: a value class has a docstring")
-    # Below a frozen dataclass, dataclasses must make it frozen itself (it compiles the two
-    # methods that refuse assignment); otherwise they are shared too, and its parameters
-    # say frozen, as they would have, so a frozen dataclass may derive from it.
-    below_frozen = any(_is_frozen(base) for base in cls.__mro__[1:])
-    made: Any = dataclasses.dataclass(frozen=below_frozen, init=False, repr=False, eq=False)(cls)
+    # Below a frozen dataclass that dataclasses made, dataclasses must make it frozen too
+    # (it compiles the two methods that refuse assignment). Otherwise those are shared as
+    # well, and the class's parameters say frozen, as they would have, so a frozen
+    # dataclass may derive from it; while dataclasses makes a value class below value
+    # classes, theirs say what dataclasses made (not frozen), which it checks.
+    above = [vars(base) for base in cls.__mro__[1:] if "__dataclass_params__" in vars(base)]
+    shared = [own["__dataclass_params__"] for own in above if "__value_spec__" in own]
+    below_frozen = any(
+        own["__dataclass_params__"].frozen for own in above if "__value_spec__" not in own
+    )
+    for params in shared:
+        params.frozen = below_frozen
+    try:
+        made: Any = dataclasses.dataclass(frozen=below_frozen, init=False, repr=False, eq=False)(
+            cls
+        )
+    finally:
+        for params in shared:
+            params.frozen = True
     own = made.__dict__
     explicit_hash = own.get("__hash__", _MISSING) not in (_MISSING, None) or (
         "__hash__" in own and "__eq__" not in own
@@ -332,10 +369,11 @@ def value(cls: _C) -> _C:
     for key, member in members.items():
         if key not in own:
             setattr(made, key, member)
-    made.__value_spec__ = _Spec(made)
+    made.__value_spec__ = spec = _Spec(made)
+    compared = spec.compared  # what FieldOrder compares, as order=True would
+    made.__field_order__ = (
+        attrgetter(*compared)
+        if len(compared) > 1
+        else lambda o: tuple(getattr(o, n) for n in compared)
+    )
     return cls
-
-
-def _is_frozen(cls: type) -> bool:
-    params = cls.__dict__.get("__dataclass_params__")
-    return params is not None and bool(params.frozen)

@@ -8,16 +8,16 @@ command pays for. Two ways out, both with the same behaviour from shared methods
   ``is_dataclass``, ``__match_args__`` and no assignment, as before) whose ``__init__``
   (the fields in order, positionally or by name, defaults and default factories,
   ``InitVar`` values handed to ``__post_init__``), ``__repr__``, ``__eq__`` and
-  ``__hash__`` are shared, and so are the two that refuse assignment unless it derives from
-  a frozen dataclass (then :mod:`dataclasses` compiles those two). The values
-  that leave the memory and are on a short command's path (facts, events, a recall's
-  results) are made so; decision 0187.
+  ``__hash__`` are shared, and so are the two that refuse assignment, unless it derives
+  from a frozen dataclass that :mod:`dataclasses` compiled (then it compiles those two).
+  The values a short command imports (facts, events, a recall's results, a store's
+  commands) are made so; decision 0187.
 * :func:`record` gives an internal value the same behaviour without :mod:`dataclasses`:
   it is not one for that module (no ``fields``, ``replace`` or ``asdict``):
   :func:`record_fields` names its fields (the wire shows a record as it shows a
   dataclass); decision 0050.
 
-:class:`FieldOrder` orders a dataclass's instances as ``order=True`` would. Type checkers
+:class:`FieldOrder` orders a value class's instances as ``order=True`` would. Type checkers
 see a frozen dataclass in each case (``dataclass_transform``).
 """
 

@@ -20,7 +20,7 @@ The actor kind and time come from the envelope: :func:`fold` takes envelopes, an
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -54,6 +54,7 @@ from embornal.domain.history.state import (
     evolve_history,
     is_protocol_event,
 )
+from embornal.domain.records import value
 from embornal.domain.spine import confidence as C
 from embornal.domain.spine.justification import (
     DEFAULT_LIFETIME,
@@ -98,7 +99,7 @@ class FactStatus(StrEnum):
     PURGED = "purged"
 
 
-@dataclass(frozen=True)
+@value
 class FactState:
     """What the rules of a fact need to know: its stream's version and its life cycle.
 
@@ -222,11 +223,11 @@ def _updated(state: FactState, event: FactAttributesUpdated) -> FactState:
         from embornal.domain.kinds.registry import KINDS
 
         _, merged = KINDS.upcast(state.kind, state.kind_version, merged)
-    for name, value in event.changes.items():
-        if value is None:
+    for name, changed in event.changes.items():
+        if changed is None:
             merged.pop(name, None)
         else:
-            merged[name] = value
+            merged[name] = changed
     return replace(state, attributes=merged, kind_version=event.kind_version if merged else None)
 
 
@@ -272,7 +273,7 @@ def fold(events: Iterable[DomainEvent | Event]) -> FactState | None:
 # -- commands --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class StoreFact:
     """A new fact. ``fact_id`` is chosen by the caller (ids carry randomness); ``at`` dates
     it (imports), defaulting to ``now``."""
@@ -294,7 +295,7 @@ class StoreFact:
     lifetime: object = None  # None: standard; a Lifetime or its text (until:YYYY-MM-DD)
 
 
-@dataclass(frozen=True)
+@value
 class SupersedeFact:
     """A correction: a new fact on the old one's path. ``tags`` None keeps the old fact's
     own tags (but its owner's, which is the new owner's).
@@ -314,7 +315,7 @@ class SupersedeFact:
     attributes: Mapping[str, object] | None = None
 
 
-@dataclass(frozen=True)
+@value
 class UpdateAttributes:
     """A sparse change of the attributes: ``changes`` over the current ones, None removing
     an optional field (``KindRegistry.update``)."""
@@ -323,18 +324,24 @@ class UpdateAttributes:
     changes: Mapping[str, object]
 
 
-@dataclass(frozen=True)
+@value
 class ForgetFact:
+    """Forget the fact: it leaves recall and can be restored."""
+
     fact_id: str
 
 
-@dataclass(frozen=True)
+@value
 class RestoreFact:
+    """Restore a forgotten fact."""
+
     fact_id: str
 
 
-@dataclass(frozen=True)
+@value
 class PurgeFact:
+    """Purge the fact: its text is erased from the memory and its events."""
+
     fact_id: str
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts.fact import DEFAULT_KIND
+from embornal.domain.records import value
 from embornal.errors import InvalidAttribute, InvalidKind
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def _kinds(registry: KindRegistry | None) -> KindRegistry:
     return _KINDS
 
 
-@dataclass(frozen=True)
+@value
 class NewAttributes:
     """What a new fact stores: its kind, its canonical attributes (empty: none stored) and
     their schema version (None exactly when none are stored)."""
@@ -121,7 +121,7 @@ def read_attributes(
     return out
 
 
-@dataclass(frozen=True)
+@value
 class Condition:
     """One equality of ``find``: ``field`` holds ``value`` (canonical JSON); for a list
     field, ``value`` is one of its items; ``value`` None: the field has no value."""

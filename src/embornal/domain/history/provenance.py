@@ -21,12 +21,13 @@ what is recorded. Every corroboration is recorded, the ones that add nothing too
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from embornal.domain.records import value
 
 __all__ = ["Corroboration", "Gate", "clean_label", "gate"]
 
 
-@dataclass(frozen=True)
+@value
 class Corroboration:
     """One recorded corroboration: the source label and the origin it declares it repeats
     (None: it is its own)."""
@@ -35,7 +36,7 @@ class Corroboration:
     common_origin: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Gate:
     """What the recorded sources amount to."""
 

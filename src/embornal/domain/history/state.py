@@ -5,7 +5,7 @@ itself applies: an anchored or canonized memory is not forgotten. The other rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +24,7 @@ from embornal.domain.events.protocol import (
     MemoryUnpinNoop,
 )
 from embornal.domain.history.provenance import Corroboration
+from embornal.domain.records import value
 from embornal.errors import ProtocolViolation
 
 __all__ = [
@@ -47,7 +48,7 @@ WORKING, CONSOLIDATED = "working", "consolidated"
 UNSPECIFIED = "unspecified"
 
 
-@dataclass(frozen=True)
+@value
 class HistoryState:
     """What the protocol knows of one memory. ``reviewed_at``: its last review (None:
     never; the review clock then counts from its capture, ``captured_at``). ``scopes``:

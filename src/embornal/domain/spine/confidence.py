@@ -39,6 +39,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from embornal.domain.events import ActorKind
+from embornal.domain.records import value
 from embornal.domain.spine.decay import DECAY, DEFAULT_DECAY, KindDecay
 from embornal.domain.spine.justification import Lifetime, LifetimePolicy
 from embornal.domain.spine.strength import elapsed_days
@@ -244,7 +245,7 @@ class StepKind(StrEnum):
     EVIDENCE = "evidence"
 
 
-@dataclass(frozen=True)
+@value
 class ConfidenceStep:
     """One confidence event as the fold sees it: what happened and who did it. ``weight``
     overrides the table (``None``: the table's weight, so a retune re-scores history)."""

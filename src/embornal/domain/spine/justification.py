@@ -12,12 +12,13 @@ Every memory, whatever its kind, carries: ``source`` (:class:`Provenance`), ``ev
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
 
 from embornal.domain.events.base import ActorKind
 from embornal.domain.facts.tags import check_subject
+from embornal.domain.records import value
 from embornal.domain.uris import uri_problem
 from embornal.errors import (
     InvalidEvidence,
@@ -93,7 +94,7 @@ def _clean_text(raw: object, what: str, limit: int, error: type[InvalidInput]) -
 # -- source ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class Provenance:
     """Who put this here: the subject, the kind of actor, and a ``label`` naming the client
     or session (``claude-desktop``, ``import:notion``, ``s-42``): optional, one short line
@@ -140,7 +141,7 @@ class EvidenceType(StrEnum):
     OBSERVATION = "observation"
 
 
-@dataclass(frozen=True)
+@value
 class EvidenceRef:
     """What supports a memory: "EvidenceRef = (evidence_type: quote·uri·conversation·
     document·observation, value, note?). Evidence is never edited or removed — corrections
@@ -237,7 +238,7 @@ class LifetimePolicy(StrEnum):
     EPHEMERAL = "ephemeral"
 
 
-@dataclass(frozen=True)
+@value
 class Lifetime:
     """How long a memory should live (docs/model.md, Lifecycle): "permanent (never
     auto-archived: pins, identity-level facts) · standard (subject to decay, the default) ·
@@ -347,7 +348,7 @@ class VisibilityLevel(StrEnum):
     RESTRICTED = "restricted"
 
 
-@dataclass(frozen=True)
+@value
 class Visibility:
     """Who may recall a memory: "shared (default — any connected assistant may recall),
     private (only surfaces in the dashboard/CLI, never to assistants), restricted
@@ -427,7 +428,7 @@ def carried_visibility(text: str | None, old_owner: str, new_owner: str) -> str 
 # -- importance --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class Importance:
     """The stored importance signals: a pin and an explicit user weight (0..1) or none.
     (Access history is the third signal; it lives in the recall events.)"""

@@ -5,13 +5,14 @@ this module when one of them is first named (their classes cost a recall's start
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from embornal.domain.events import Event
 from embornal.domain.facts.fact import Fact
 from embornal.domain.facts.tags import Tag
+from embornal.domain.records import value
 
 if TYPE_CHECKING:  # only annotations name them
     from embornal.domain.spine.justification import EvidenceRef, Lifetime, Provenance, Visibility
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # only annotations name them
 __all__ = ["DueFact", "FactDetail", "NewFact", "PathEntry", "PurgeResult", "TreeNode"]
 
 
-@dataclass(frozen=True)
+@value
 class NewFact:
     """One fact to store (``Memory.store_many``); ``attributes``, ``confidence``,
     ``visibility``, ``source`` and ``evidence`` as for ``Memory.store``."""
@@ -37,7 +38,7 @@ class NewFact:
     lifetime: Lifetime | str | None = None  # permanent, standard, ephemeral, until:DATE
 
 
-@dataclass(frozen=True)
+@value
 class FactDetail:
     """One fact whole. The spine is derived when read, never stored: ``confidence`` and
     ``evidence`` folded from the stream, ``c_eff`` (decayed since ``last_confirmed_at``
@@ -67,7 +68,7 @@ class FactDetail:
     as_of: datetime | None = None  # the past time the whole detail stands for; None: now
 
 
-@dataclass(frozen=True)
+@value
 class DueFact:
     """A stale fact to confirm again (``memory due``): its stored confidence, ``c_eff`` now,
     the kind's staleness threshold, and the moment its decay counts from."""
@@ -79,7 +80,7 @@ class DueFact:
     since: datetime
 
 
-@dataclass(frozen=True)
+@value
 class PurgeResult:
     """What a purge erased."""
 
@@ -88,7 +89,7 @@ class PurgeResult:
     file_compacted: bool
 
 
-@dataclass(frozen=True)
+@value
 class PathEntry:
     """One path below another, with its fact and child counts."""
 
@@ -97,7 +98,7 @@ class PathEntry:
     child_count: int
 
 
-@dataclass(frozen=True)
+@value
 class TreeNode:
     """One path of a tree, with its children."""
 

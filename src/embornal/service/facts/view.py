@@ -4,14 +4,13 @@ one, does not make its class."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from embornal.domain.facts.fact import Fact
+from embornal.domain.records import value
 
 __all__ = ["FactView"]
 
 
-@dataclass(frozen=True)
+@value
 class FactView:
     """A fact with its strength at the moment it was read."""
 

@@ -8,15 +8,16 @@ and the vectors waiting are the memory's own. Reads only: neither records a reca
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from embornal.domain.recall.text import query_terms
+from embornal.domain.records import value
 from embornal.service.context import ServiceContext
 
 __all__ = ["Overview", "keyword_probe", "overview"]
 
 
-@dataclass(frozen=True)
+@value
 class Overview:
     """The facts in scope by ``state`` (active, expired, superseded, forgotten, purged), the
     live ones by ``kind`` and by protocol ``stage`` (working, consolidated; ``none``: not

@@ -28,11 +28,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from embornal.adapters.embeddings.quantize import INT8_FILE, quantize_int8
+from embornal.domain.records import value
 from embornal.errors import ConfigError, EmbeddingError, InvalidInput, NotFound
 
 __all__ = [
@@ -67,7 +68,7 @@ _CONTENT_RANGE = re.compile(r"^bytes\s+(\d+)-(\d+)/(\d+|\*)$")
 _CHUNK = 1 << 20
 
 
-@dataclass(frozen=True)
+@value
 class ModelSpec:
     """A model on the hub: its repository, the files embornal needs, their checksums."""
 
@@ -93,7 +94,7 @@ class ModelSpec:
         return _dir_name(self.repo)
 
 
-@dataclass(frozen=True)
+@value
 class CachedModel:
     """A model directory in the cache, as ``embornal model ls`` shows it."""
 
@@ -239,8 +240,8 @@ def download_file(
     for attempt in range(2):
         offset = part.stat().st_size if part.exists() else 0
         request = urllib.request.Request(url, headers=dict(headers or {}))
-        for key, value in (private_headers or {}).items():
-            request.add_unredirected_header(key, value)
+        for key, header in (private_headers or {}).items():
+            request.add_unredirected_header(key, header)
         if offset:
             request.add_header("Range", f"bytes={offset}-")
         recorder = _RedirectRecorder()

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from enum import StrEnum
 
 from embornal.domain.events import DomainEvent, Event
 from embornal.domain.events.conflicts import ConflictOpened, ConflictResolved
+from embornal.domain.records import value
 from embornal.errors import Conflict, InvalidInput
 
 __all__ = [
@@ -79,7 +80,7 @@ def conflict_id(conflict_class: str, members: Iterable[str], trigger: str = "") 
     return ID_PREFIX + hashlib.sha256(key.encode("utf-8")).hexdigest()[:_ID_HEX].upper()
 
 
-@dataclass(frozen=True)
+@value
 class ConflictState:
     """A conflict as its stream says, at ``version``; ``outcome`` None while open."""
 
@@ -106,8 +107,10 @@ class ConflictState:
         return self.outcome is None
 
 
-@dataclass(frozen=True)
+@value
 class OpenConflict:
+    """Open a conflict among ``members`` (fact ids), as a detector found it."""
+
     conflict_class: ConflictClass
     members: tuple[str, ...]
     findings: tuple[str, ...]
@@ -117,7 +120,7 @@ class OpenConflict:
     suggested_keep: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class ResolveConflict:
     """``kept_id`` for keep; ``active``: the members still active, which keep forgets."""
 

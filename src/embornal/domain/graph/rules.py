@@ -15,13 +15,13 @@ Pure: the decide functions take the states the service loaded (decision 0052).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from embornal.domain.events import DomainEvent, FactEvidenceAdded, FactForgotten
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.graph.relations import INVERSE, Relation
+from embornal.domain.records import value
 from embornal.domain.spine.justification import EvidenceRef
 from embornal.errors import Conflict, InvalidLink, InvalidMerge, NotFound
 
@@ -117,7 +117,7 @@ def parse_relation(text: object) -> Relation:
         raise InvalidLink(f"unknown relation {text!r}; the relations are {_NAMES}") from None
 
 
-@dataclass(frozen=True)
+@value
 class RelationQuery:
     """What a traversal follows: the canonical relation (None: every one) and the
     direction read from each fact."""
@@ -159,7 +159,7 @@ def canonical(source_id: str, relation: Relation, target_id: str) -> tuple[str, 
 # -- commands ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class LinkFacts:
     """``fact_id —relation→ target_id``, ids as stored (:func:`canonical` applied)."""
 
@@ -168,8 +168,10 @@ class LinkFacts:
     target_id: str
 
 
-@dataclass(frozen=True)
+@value
 class UnlinkFacts:
+    """Remove the typed link ``relation`` from one fact to another."""
+
     fact_id: str
     relation: Relation
     target_id: str
@@ -232,13 +234,15 @@ def decide_unlink(state: FactState, command: UnlinkFacts, now: datetime) -> list
     return [FactUnlinked(state.fact_id, command.relation.value, command.target_id)]
 
 
-@dataclass(frozen=True)
+@value
 class MergeFacts:
+    """Merge the fact ``source_id`` into ``survivor_id``."""
+
     survivor_id: str
     source_id: str
 
 
-@dataclass(frozen=True)
+@value
 class MergeDecision:
     """The events of a merge, by stream: the survivor's (attributes, evidence, the merge,
     the ``supersedes`` link) and the source's (its forget)."""

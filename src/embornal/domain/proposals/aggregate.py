@@ -17,7 +17,7 @@ decides, and appends the approval with every fact event it applies in one transa
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -50,6 +50,7 @@ from embornal.domain.graph.rules import (
     parse_relation,
 )
 from embornal.domain.ids import normalize_prefix
+from embornal.domain.records import value
 from embornal.errors import Conflict, InvalidInput, InvalidLink, InvalidMerge, ProposalChanged
 
 __all__ = [
@@ -98,7 +99,7 @@ class ProposalStatus(StrEnum):
     REJECTED = "rejected"
 
 
-@dataclass(frozen=True)
+@value
 class ProposalState:
     """A proposal folded from its stream: its items by number, who opened it, and how it
     ended (``decided_by``: the approver or the rejecter; ``applied``: the items approved)."""
@@ -181,14 +182,14 @@ def fold(events: Iterable[Event]) -> ProposalState | None:
 # -- item types --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class Applied:
     """What applying one item does: events by stream (the target's, or a new fact's)."""
 
     events: tuple[tuple[str, DomainEvent], ...]
 
 
-@dataclass(frozen=True)
+@value
 class Role:
     """A fact an item names: the item's key holding its id, what the approver needs on it
     (``write``, ``rewrite``, ``delete``; none: read), and whether the item changes it (a
@@ -203,7 +204,7 @@ Check = Callable[[Mapping[str, Any], Callable[[], str]], dict[str, Any]]
 Apply = Callable[[Mapping[str, Any], Sequence[FactState], str, datetime], Applied]
 
 
-@dataclass(frozen=True)
+@value
 class ItemType:
     """One type of item. ``check`` turns a raw item into its canonical form (a new fact's
     id chosen with the id maker it gets) or raises :class:`InvalidInput`; ``roles`` the
@@ -483,15 +484,17 @@ def _bind(items: Mapping[str, Mapping[str, Any]], numbers: Iterable[str]) -> Non
 # -- commands ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class OpenProposal:
+    """Open a proposal of ``items`` for review."""
+
     proposal_id: str
     items: Sequence[object]
     title: str | None = None
     source: str | None = None
 
 
-@dataclass(frozen=True)
+@value
 class EditProposal:
     """Drop items by number, replace some (by number), add new ones at the end."""
 
@@ -500,7 +503,7 @@ class EditProposal:
     add: Sequence[object] = ()
 
 
-@dataclass(frozen=True)
+@value
 class ApproveProposal:
     """Approve ``items`` (numbers; None: all) as ``approver``, of the proposal at
     ``version``: the stream version the approver was shown (None: whatever it is now)."""

@@ -10,7 +10,6 @@ the service loads the state, decides, and appends the events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from embornal.domain.events import (
@@ -24,6 +23,7 @@ from embornal.domain.events import (
     evidence_fields,
 )
 from embornal.domain.facts.aggregate import FactState, FactStatus
+from embornal.domain.records import value
 from embornal.domain.spine.justification import (
     EvidenceRef,
     as_visibility,
@@ -54,13 +54,15 @@ __all__ = [
 # -- commands --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@value
 class ConfirmFact:
+    """Vouch for a fact, with the evidence that supports it if any."""
+
     fact_id: str
     evidence: EvidenceRef | None = None
 
 
-@dataclass(frozen=True)
+@value
 class ContradictFact:
     """``by_id``: the fact that contradicts this one (another, existing fact)."""
 
@@ -69,13 +71,15 @@ class ContradictFact:
     evidence: EvidenceRef | None = None
 
 
-@dataclass(frozen=True)
+@value
 class AddEvidence:
+    """Attach a piece of evidence to a fact."""
+
     fact_id: str
     evidence: EvidenceRef
 
 
-@dataclass(frozen=True)
+@value
 class ChangeVisibility:
     """``visibility``: a :class:`Visibility` or its text; ``actor``: who asks."""
 
@@ -84,7 +88,7 @@ class ChangeVisibility:
     actor: str
 
 
-@dataclass(frozen=True)
+@value
 class PinFact:
     """Pin (``pinned=True``) or unpin a fact."""
 
@@ -92,7 +96,7 @@ class PinFact:
     pinned: bool
 
 
-@dataclass(frozen=True)
+@value
 class SetWeight:
     """An explicit user weight, 0..1 (None: take the weight off)."""
 
@@ -100,7 +104,7 @@ class SetWeight:
     weight: object
 
 
-@dataclass(frozen=True)
+@value
 class SetLifetime:
     """A new lifetime: a :class:`Lifetime` or its text (``until:YYYY-MM-DD``)."""
 

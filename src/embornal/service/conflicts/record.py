@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from embornal.domain.facts.fact import Fact
+from embornal.domain.records import value
 
 __all__ = ["ConflictRecord"]
 
 
-@dataclass(frozen=True)
+@value
 class ConflictRecord:
     """One conflict as a subject who may read every member sees it: the members as the
     projection holds them now (forgotten ones too), side by side, with what found the

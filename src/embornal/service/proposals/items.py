@@ -12,7 +12,7 @@ every event carries the expected version of its stream, one more per event.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from embornal.domain.events import FactStored, NewEvent
@@ -27,13 +27,14 @@ from embornal.domain.proposals.aggregate import (
     new_fact_of,
     roles_of,
 )
+from embornal.domain.records import value
 from embornal.errors import AccessDenied, EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext
 
 __all__ = ["Loaded", "Planned", "load", "plan"]
 
 
-@dataclass(frozen=True)
+@value
 class Loaded:
     """The stored facts the chosen items name, as read, with their states."""
 
@@ -44,7 +45,7 @@ class Loaded:
         return [s.kind for s in self.states.values()]
 
 
-@dataclass(frozen=True)
+@value
 class Planned:
     """The events of an approval (each at its stream's next version), the facts they
     store, and the loaded facts no event writes (read only: checked again at commit)."""

@@ -4,9 +4,11 @@ wire shapes are their fields in order)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime
 from typing import Any
+
+from embornal.domain.records import value
 
 __all__ = [
     "Proposal",
@@ -17,7 +19,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@value
 class ProposalItem:
     """One draft item: its number, type, the fact it acts on (or the id a created fact
     will get), its fields, and whether the approval applied it (None: undecided)."""
@@ -29,7 +31,7 @@ class ProposalItem:
     applied: bool | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Proposal:
     """A proposal whole: who made it, its items, and how it was decided (``decided_by``:
     the approver, ``policy:…`` for an auto-approve rule, or who rejected it). ``version``
@@ -48,7 +50,7 @@ class Proposal:
     items: tuple[ProposalItem, ...]
 
 
-@dataclass(frozen=True)
+@value
 class ProposalSummary:
     """A line of ``proposal list``."""
 
@@ -64,7 +66,7 @@ class ProposalSummary:
     applied_count: int
 
 
-@dataclass(frozen=True)
+@value
 class RetentionScore:
     """A live fact's retention score and its parts (``--explain``); a pinned fact is
     exempt (its score is None)."""
@@ -83,7 +85,7 @@ class RetentionScore:
     recall_count: int
 
 
-@dataclass(frozen=True)
+@value
 class PruneResult:
     """A prune pass: how many facts it scored, the threshold, and the one archive
     proposal it opened (None: no fact scored below it). It deletes nothing."""

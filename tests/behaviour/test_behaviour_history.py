@@ -40,7 +40,7 @@ def test_memory_status_tells_where_a_memory_stands_and_records_nothing(
 ) -> None:
     s = alice.remember("Ada may prefer tea.", tier="interpretation", session="s-2")
     before = alice.history(s.fact.id)
-    status = alice.memory_status(s.fact.id[:12])
+    status = alice.memory_status(s.fact.id[:16])
     assert (status.fact.id, status.stage, status.tier) == (s.fact.id, "working", "interpretation")
     assert (status.sensitive, status.reviewed_at, status.session) == (False, None, "s-2")
     assert alice.history(s.fact.id) == before

@@ -18,7 +18,7 @@ def test_the_facts_most_like_one_on_both_sides(alice: MemoryAPI) -> None:
     assert {h.fact.id for h in hits} == {black.id, coffee.id}  # itself left out
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
     assert [h.fact.id for h in alice.similar(green.id, limit=1)] == [hits[0].fact.id]
-    assert [h.fact.id for h in alice.similar(green.id[:12], under="/coffee")] == [coffee.id]
+    assert [h.fact.id for h in alice.similar(green.id[:16], under="/coffee")] == [coffee.id]
     assert alice.show(black.id).fact.recall_count == 0  # nothing is reinforced
     with pytest.raises(InvalidInput):
         alice.similar(green.id, mode="loud")

@@ -19,7 +19,7 @@ def _stored(cli: Run) -> str:
 def test_confirm_contradict_evidence_and_show(cli: Run) -> None:
     fact_id = _stored(cli)
     other = cli("--json", "memory", "store", "/projects/x", "X builds with Poetry.").json()["id"]
-    up = cli("memory", "confirm", fact_id[:12], "--evidence", "quote:Still uv.", "--reason", "ok")
+    up = cli("memory", "confirm", fact_id[:16], "--evidence", "quote:Still uv.", "--reason", "ok")
     assert up.code == 0, up.err
     assert up.out == f"{fact_id} confidence 0.975 (was 0.950)\n"
     down = cli(

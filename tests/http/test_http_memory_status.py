@@ -15,7 +15,7 @@ def test_memory_status_over_rest(client: TestClient, tokens: dict[str, str]) -> 
     assert made.status_code in (200, 201), made.text
     fid = made.json()["fact"]["id"]
     history = client.get(f"{API}/facts/{fid}/history", headers=h).json()
-    r = client.get(f"{API}/facts/{fid[:12]}/status", headers=h)
+    r = client.get(f"{API}/facts/{fid[:16]}/status", headers=h)
     assert r.status_code == 200, r.text
     got = r.json()
     assert (got["fact"]["id"], got["stage"], got["tier"], got["sensitive"]) == (

@@ -45,7 +45,7 @@ async def test_the_protocol_loop_over_mcp(memory: Memory) -> None:
         assert not bad and got["corroboration_satisfied"] and got["tier"] == "testimony"
         bad, got = await _call(client, "provenance", {"memory_id": mid})
         assert not bad and got["independent_count"] == 1 and got["origin"] == "ada"
-        bad, got = await _call(client, "memory_status", {"memory_id": mid[:12]})
+        bad, got = await _call(client, "memory_status", {"memory_id": mid[:16]})
         assert not bad and (got["memory_id"], got["stage"], got["tier"]) == (
             mid,
             "consolidated",

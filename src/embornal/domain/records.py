@@ -325,8 +325,8 @@ _FACTORY = _Factory()
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 def value(cls: _C) -> _C:
-    """A frozen dataclass of ``cls`` whose ``__init__``, ``__repr__``, ``__eq__`` and
-    ``__hash__`` are shared, not compiled for it."""
+    """A frozen dataclass of ``cls`` whose methods are shared, not compiled for it (see
+    the module)."""
     if not cls.__dict__.get("__doc__"):  # dataclasses would write one with inspect
         raise TypeError(f"{cls.__qualname__}: a value class has a docstring")
     # Below a frozen dataclass that dataclasses made, dataclasses must make it frozen too
@@ -370,10 +370,5 @@ def value(cls: _C) -> _C:
         if key not in own:
             setattr(made, key, member)
     made.__value_spec__ = spec = _Spec(made)
-    compared = spec.compared  # what FieldOrder compares, as order=True would
-    made.__field_order__ = (
-        attrgetter(*compared)
-        if len(compared) > 1
-        else lambda o: tuple(getattr(o, n) for n in compared)
-    )
+    made.__field_order__ = _tuple_of(spec.compared)  # what FieldOrder compares
     return cls

@@ -256,3 +256,26 @@ def test_field_order_orders_a_class_of_one_field() -> None:
         OneField(3),
     ]
     assert OneField(1) <= OneField(1) < OneField(2)
+
+
+def test_a_value_class_with_its_own_eq_is_hashed_as_a_dataclass_would() -> None:
+    @value
+    class Named:
+        """Equal by name alone, hashed over its fields as a frozen dataclass is."""
+
+        name: str
+        note: str = ""
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Named) and other.name == self.name
+
+    @dataclass(frozen=True)
+    class Twin:
+        name: str
+        note: str = ""
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Twin) and other.name == self.name
+
+    assert Named("a", "x") == Named("a", "y")
+    assert hash(Named("a", "x")) == hash(("a", "x")) == hash(Twin("a", "x"))

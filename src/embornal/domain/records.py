@@ -349,17 +349,16 @@ def value(cls: _C) -> _C:
         for params in shared:
             params.frozen = True
     own = made.__dict__
-    explicit_hash = own.get("__hash__", _MISSING) not in (_MISSING, None) or (
-        "__hash__" in own and "__eq__" not in own
-    )
+    # as dataclasses decides: a __hash__ of the class's own, unless it is the None that
+    # defining __eq__ leaves
+    class_hash = own.get("__hash__", _MISSING)
+    explicit_hash = not (class_hash is _MISSING or (class_hash is None and "__eq__" in own))
     members: dict[str, Any] = {
         "__init__": _value_init,
         "__repr__": _value_repr,
         "__eq__": _value_eq,
         "__signature__": _Signature(),
     }
-    if not explicit_hash:
-        members["__hash__"] = _value_hash
     if not below_frozen:
         for key in ("__setattr__", "__delattr__"):
             if key in own:  # as dataclasses refuses it for a frozen class
@@ -369,6 +368,8 @@ def value(cls: _C) -> _C:
     for key, member in members.items():
         if key not in own:
             setattr(made, key, member)
+    if not explicit_hash:  # over the None an own __eq__ leaves, as dataclasses does
+        made.__hash__ = _value_hash
     made.__value_spec__ = spec = _Spec(made)
     made.__field_order__ = _tuple_of(spec.compared)  # what FieldOrder compares
     return cls

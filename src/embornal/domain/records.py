@@ -371,5 +371,6 @@ def value(cls: _C) -> _C:
     if not explicit_hash:  # over the None an own __eq__ leaves, as dataclasses does
         made.__hash__ = _value_hash
     made.__value_spec__ = spec = _Spec(made)
-    made.__field_order__ = _tuple_of(spec.compared)  # what FieldOrder compares
+    if issubclass(made, FieldOrder):
+        made.__field_order__ = _tuple_of(spec.compared)  # what it compares
     return cls

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from enum import StrEnum
+from functools import reduce
 
 from embornal.domain.events import DomainEvent, Event
 from embornal.domain.events.conflicts import ConflictOpened, ConflictResolved
@@ -240,7 +241,4 @@ def evolve(state: ConflictState | None, event: Event) -> ConflictState:
 
 
 def fold(events: Sequence[Event]) -> ConflictState | None:
-    state: ConflictState | None = None
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return reduce(evolve, events, None)

@@ -19,11 +19,10 @@ __all__ = ["GRAPH_EVENT_CLASSES", "FactLinked", "FactMerged", "FactUnlinked"]
 
 
 @value
-class FactLinked(DomainEvent):
-    """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
-    relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
+class _LinkChange(DomainEvent):
+    """The body of a link and of an unlink: ``fact_id —relation→ target_id``, and
+    ``undoes`` when the event is an undo. Each subclass is its own stored type."""
 
-    TYPE: ClassVar[str] = EventType.FACT_LINKED.value
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "target_id")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -35,19 +34,19 @@ class FactLinked(DomainEvent):
 
 
 @value
-class FactUnlinked(DomainEvent):
+class FactLinked(_LinkChange):
+    """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
+    relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
+
+    TYPE: ClassVar[str] = EventType.FACT_LINKED.value
+
+
+@value
+class FactUnlinked(_LinkChange):
     """The link ``fact_id —relation→ target_id`` is taken off. ``undoes``: the link it
     takes back."""
 
     TYPE: ClassVar[str] = EventType.FACT_UNLINKED.value
-    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "target_id")
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "relation", "target_id", "undoes")
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
-
-    fact_id: str
-    relation: str
-    target_id: str
-    undoes: int | None = None
 
 
 @value

@@ -162,10 +162,10 @@ class FactAttributesUpdated(DomainEvent):
 
 
 @value
-class FactForgotten(DomainEvent):
-    """The fact leaves recall; restorable."""
+class _RecallSwitch(DomainEvent):
+    """The body of a forget and of a restore: the fact alone, and ``undoes`` when the
+    event is an undo. Each subclass is its own stored type."""
 
-    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -175,16 +175,17 @@ class FactForgotten(DomainEvent):
 
 
 @value
-class FactRestored(DomainEvent):
+class FactForgotten(_RecallSwitch):
+    """The fact leaves recall; restorable."""
+
+    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
+
+
+@value
+class FactRestored(_RecallSwitch):
     """A forgotten fact comes back into recall."""
 
     TYPE: ClassVar[str] = EventType.FACT_RESTORED.value
-    FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "undoes")
-    OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
-
-    fact_id: str
-    undoes: int | None = None
 
 
 @value
@@ -410,10 +411,10 @@ class PathUntagged(DomainEvent):
 
 
 @value
-class PolicyAdded(DomainEvent):
-    """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
+class _PolicyRule(DomainEvent):
+    """The body of a rule added or removed: ``ptype`` and its values. Each subclass is its
+    own stored type."""
 
-    TYPE: ClassVar[str] = EventType.POLICY_ADDED.value
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("ptype", "values")
 
     ptype: str
@@ -421,14 +422,17 @@ class PolicyAdded(DomainEvent):
 
 
 @value
-class PolicyRemoved(DomainEvent):
+class PolicyAdded(_PolicyRule):
+    """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
+
+    TYPE: ClassVar[str] = EventType.POLICY_ADDED.value
+
+
+@value
+class PolicyRemoved(_PolicyRule):
     """An access rule removed."""
 
     TYPE: ClassVar[str] = EventType.POLICY_REMOVED.value
-    PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("ptype", "values")
-
-    ptype: str
-    values: tuple[str, ...]
 
 
 @value

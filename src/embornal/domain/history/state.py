@@ -10,18 +10,22 @@ from datetime import datetime
 from typing import Any
 
 from embornal.domain.events import DomainEvent
-from embornal.domain.events.canon import MemoryCanonized, MemoryDecanonized, MemoryFramed
+from embornal.domain.events.canon import (
+    CANON_EVENTS,
+    MemoryCanonized,
+    MemoryDecanonized,
+    MemoryFramed,
+)
 from embornal.domain.events.protocol import (
+    PROTOCOL_EVENTS,
     MemoryCaptured,
     MemoryContextSet,
     MemoryCorroborated,
     MemoryFlaggedSensitive,
     MemoryPromoted,
-    MemoryRefused,
     MemoryReviewed,
     MemoryReviewOverdue,
     MemoryTierChanged,
-    MemoryUnpinNoop,
 )
 from embornal.domain.history.provenance import Corroboration
 from embornal.domain.records import value
@@ -87,23 +91,12 @@ def history_of(state: Any) -> HistoryState:
     return state.history if state.history is not None else ORDINARY
 
 
+#: The events that fold into a memory's protocol state: the history protocol's and the canon's.
+_HISTORY_EVENTS = (*PROTOCOL_EVENTS, *CANON_EVENTS)
+
+
 def is_protocol_event(event: DomainEvent) -> bool:
-    return isinstance(
-        event,
-        MemoryCaptured
-        | MemoryPromoted
-        | MemoryCorroborated
-        | MemoryTierChanged
-        | MemoryReviewed
-        | MemoryFlaggedSensitive
-        | MemoryUnpinNoop
-        | MemoryCanonized
-        | MemoryDecanonized
-        | MemoryFramed
-        | MemoryContextSet
-        | MemoryRefused
-        | MemoryReviewOverdue,
-    )
+    return isinstance(event, _HISTORY_EVENTS)
 
 
 def evolve_history(

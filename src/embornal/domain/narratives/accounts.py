@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import reduce
 from typing import Any
 
 from embornal.domain.events import Event
@@ -261,10 +262,7 @@ def evolve_account(account: Account | None, event: Event) -> Account:
 
 
 def fold_account(events: Iterable[Event]) -> Account | None:
-    account: Account | None = None
-    for event in events:
-        account = evolve_account(account, event)
-    return account
+    return reduce(evolve_account, events, None)
 
 
 # -- source issues ---------------------------------------------------------------------------

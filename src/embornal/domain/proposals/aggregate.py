@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field, replace
 from datetime import datetime
 from enum import StrEnum
+from functools import reduce
 from typing import Any
 
 from embornal.domain.events import DomainEvent, Event
@@ -173,10 +174,7 @@ def evolve(state: ProposalState | None, event: Event) -> ProposalState:
 
 
 def fold(events: Iterable[Event]) -> ProposalState | None:
-    state: ProposalState | None = None
-    for e in events:
-        state = evolve(state, e)
-    return state
+    return reduce(evolve, events, None)
 
 
 # -- item types --------------------------------------------------------------------------

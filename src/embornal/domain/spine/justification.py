@@ -228,6 +228,19 @@ def append_evidence(evidence: tuple[EvidenceRef, ...], new: EvidenceRef) -> tupl
     return (*evidence, new)
 
 
+def _policy_text(
+    text: object, what: str, allowed: str, refuse: type[InvalidInput]
+) -> tuple[str, str, str]:
+    """A lifetime's or a visibility's text, ``word`` or ``word:argument`` (``allowed`` names
+    them): the text stripped, its word in lower case and what follows the first ``:``
+    ('' for none); ``refuse`` when it is no text or blank."""
+    if not isinstance(text, str) or not text.strip():
+        raise refuse(f"a {what} is one of: {allowed}")
+    raw = text.strip()
+    head, _, rest = raw.partition(":")
+    return raw, head.strip().lower(), rest
+
+
 # -- lifetime ----------------------------------------------------------------------------
 
 
@@ -279,11 +292,7 @@ DEFAULT_LIFETIME = Lifetime(LifetimePolicy.STANDARD)
 def parse_lifetime(text: object, *, now: datetime) -> Lifetime:
     """``permanent``, ``standard``, ``ephemeral`` or ``until:YYYY-MM-DD`` (today or later)."""
     allowed = "permanent, standard, ephemeral, until:YYYY-MM-DD"
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidLifetime(f"a lifetime is one of: {allowed}")
-    raw = text.strip()
-    head, sep, rest = raw.partition(":")
-    word = head.strip().lower()
+    raw, word, rest = _policy_text(text, "lifetime", allowed, InvalidLifetime)
     if word == LifetimePolicy.UNTIL:
         try:
             day = date.fromisoformat(rest.strip())
@@ -298,7 +307,7 @@ def parse_lifetime(text: object, *, now: datetime) -> Lifetime:
                 hint="Give a date from today on, or archive the memory instead.",
             )
         return Lifetime(LifetimePolicy.UNTIL, day)
-    if sep or word not in {p.value for p in LifetimePolicy}:
+    if ":" in raw or word not in {p.value for p in LifetimePolicy}:
         raise InvalidLifetime(f"lifetime {raw[:40]!r} is not one of: {allowed}")
     return Lifetime(LifetimePolicy(word))
 
@@ -390,15 +399,11 @@ DEFAULT_VISIBILITY = Visibility(VisibilityLevel.SHARED)
 def parse_visibility(text: object) -> Visibility:
     """``shared``, ``private`` or ``restricted:alice,bob``."""
     allowed = "shared, private, restricted:<subject>,<subject>"
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidVisibility(f"a visibility is one of: {allowed}")
-    raw = text.strip()
-    head, sep, rest = raw.partition(":")
-    word = head.strip().lower()
+    raw, word, rest = _policy_text(text, "visibility", allowed, InvalidVisibility)
     if word == VisibilityLevel.RESTRICTED:
         names = tuple(n.strip() for n in rest.split(",") if n.strip())
         return Visibility(VisibilityLevel.RESTRICTED, names)
-    if sep or word not in {v.value for v in VisibilityLevel}:
+    if ":" in raw or word not in {v.value for v in VisibilityLevel}:
         raise InvalidVisibility(f"visibility {raw[:40]!r} is not one of: {allowed}")
     return Visibility(VisibilityLevel(word))
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 import embornal
 from embornal.adapters.config import MCP_OUTPUT_SCHEMAS_ENV
-from embornal.errors import EmbornalError, InvalidInput
+from embornal.errors import SERVER_BUG_HINT, EmbornalError, InvalidInput
 from embornal.interfaces.mcp.compat import REFUSALS, instead, peer_arguments, refusal_as_result
 from embornal.interfaces.mcp.compat_mode import CompatMode
 from embornal.interfaces.mcp.hints import for_model
@@ -206,7 +206,7 @@ class EmbornalServer(MCPServer):
             return error_result(
                 "internal_error",
                 f"{name} failed unexpectedly",
-                "This is a bug in embornal; the server log has the details.",
+                SERVER_BUG_HINT,
             )
         except ToolError as e:
             if isinstance(e.__cause__, ValidationError):

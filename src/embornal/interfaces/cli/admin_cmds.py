@@ -105,11 +105,8 @@ def rebuild(ctx: Context) -> int:
         current[:] = [step]
         line.update(step, done, total)
 
-    with ctx.open_memory(create=False) as mem:
-        try:
-            count = mem.rebuild(progress=progress)
-        finally:
-            line.finish()
+    with ctx.open_memory(create=False) as mem, line:
+        count = mem.rebuild(progress=progress)
     if ctx.json:
         ctx.emit({"events_replayed": count})
     else:

@@ -434,16 +434,10 @@ def reindex(ctx: Context, op: Operation) -> int:
     loaded = ctx.embedder(strict=True)
     if loaded.provider is None:
         raise missing_model_error(loaded, "memory reindex", fallback="")
-    line = ProgressLine(ctx.err)
-
-    def progress(done: int, total: int) -> None:
-        line.update("embedding facts", done, total)
-
-    with ctx.open_memory(semantic=True, strict=True) as mem:
-        try:
-            result = mem.reindex(**given, progress=progress)
-        finally:
-            line.finish()
+    with ctx.open_memory(semantic=True, strict=True) as mem, ProgressLine(ctx.err) as line:
+        result = mem.reindex(
+            **given, progress=lambda done, total: line.update("embedding facts", done, total)
+        )
     return show(ctx, op, result)
 
 

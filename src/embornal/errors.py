@@ -56,6 +56,7 @@ happened, ``hint`` says what to do next.
 from __future__ import annotations
 
 __all__ = [
+    "SERVER_BUG_HINT",
     "AccessDenied",
     "AmbiguousId",
     "ConcurrencyError",
@@ -97,6 +98,9 @@ __all__ = [
     "VectorWidthMismatch",
     "VerificationFailed",
 ]
+
+SERVER_BUG_HINT = "This is a bug in embornal; the server log has the details."
+"""What a server answers to do about a failure it did not raise on purpose (REST, MCP)."""
 
 
 class EmbornalError(Exception):

@@ -64,7 +64,7 @@ def test_the_catalogue_is_the_core_then_every_folders_operations_by_place() -> N
 
 def test_every_folders_wire_shapes_are_the_wires() -> None:
     w = wire_module
-    core = WireCore(w._fact, w._read_fact, w.to_wire, w.from_wire, w._fields)
+    core = WireCore(w._by_fields, w._reading)
     seen: set[type] = set()
     for module in capabilities.modules("wire"):
         shapes, readers = module.shapes(core)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import typing
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import PurePath
@@ -31,7 +32,7 @@ from embornal.domain.records import record_fields
 from embornal.domain.spine.justification import EvidenceRef, Provenance
 from embornal.interfaces import capabilities
 from embornal.service.conflicts.record import ConflictRecord
-from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
+from embornal.service.graph.results import Link, LinkGraph
 from embornal.service.history.results import (
     DueMemory,
     ForgottenMemory,
@@ -63,16 +64,12 @@ Readers = dict[type, Callable[[Mapping[str, Any]], Any]]
 class WireCore(NamedTuple):
     """What a capability's ``wire.shapes(core)`` is given: the wire's own helpers."""
 
-    fact: Callable[[Fact], Wire]
-    """A fact's wire shape."""
-    read_fact: Callable[[Mapping[str, Any]], Fact]
-    """A fact read back from its wire shape."""
-    encode: Callable[[Any], Any]
-    """Any value's wire shape (:func:`to_wire`)."""
-    decode: Callable[[type, Any], Any]
-    """A value of a type read back (:func:`from_wire`)."""
-    fields: Callable[[Any], Wire]
-    """A dataclass as its fields in order, each on the wire."""
+    by_fields: Callable[..., tuple[Shapes, Readers]]
+    """The shapes and readers of result types that go as their fields in order, each field
+    in its own type's shape (a fact, a time ISO-8601 UTC, a nested record an object)."""
+    reading: Callable[[type], Callable[[Mapping[str, Any]], Any]]
+    """The reader of one such type, where its shape is its own (its fields in another
+    order)."""
 
 
 def _time(moment: datetime | None) -> str | None:
@@ -168,48 +165,6 @@ def _parts(p: ScoreParts) -> Wire:
     return out
 
 
-def _hit(h: RecallHit) -> Wire:
-    return {
-        "fact": _fact(h.fact),
-        "score": h.score,
-        "strength": h.strength,
-        "parts": _parts(h.parts),
-    }
-
-
-def _view(v: FactView) -> Wire:
-    return {"fact": _fact(v.fact), "strength": v.strength}
-
-
-def _entry(e: PathEntry) -> Wire:
-    return {"path": e.path, "fact_count": e.fact_count, "child_count": e.child_count}
-
-
-def _node(n: TreeNode) -> Wire:
-    return {
-        "path": n.path,
-        "name": n.name,
-        "fact_count": n.fact_count,
-        "children": [_node(c) for c in n.children],
-    }
-
-
-def _event(e: Event) -> Wire:
-    return {
-        "position": e.position,
-        "stream_id": e.stream_id,
-        "version": e.version,
-        "type": e.type,
-        "payload": to_wire(e.payload),
-        "actor": e.actor,
-        "actor_kind": e.actor_kind,
-        "recorded_at": format_time(e.recorded_at),
-        "reason": e.reason,
-        "schema_version": e.schema_version,
-        "redacted": e.redacted,
-    }
-
-
 def effective_tag(tag: Tag, source: str | None) -> Wire:
     return {"tag": str(tag), "key": tag.key, "value": tag.value, "source": source}
 
@@ -220,7 +175,7 @@ def _detail(d: FactDetail) -> Wire:
         "strength": d.strength,
         "effective_tags": [effective_tag(t, s) for t, s in d.effective_tags],
         "links": list(d.links),
-        "events": [_event(e) for e in d.events],
+        "events": [_fields(e) for e in d.events],
         "confidence": d.confidence,
         "c_eff": d.c_eff,
         "stale": d.stale,
@@ -236,16 +191,6 @@ def _detail(d: FactDetail) -> Wire:
         "expired": d.expired,
         "expired_because": d.expired_because,
         "as_of": _time(d.as_of),
-    }
-
-
-def _due(d: DueFact) -> Wire:
-    return {
-        "fact": _fact(d.fact),
-        "confidence": d.confidence,
-        "c_eff": d.c_eff,
-        "threshold": d.threshold,
-        "since": format_time(d.since),
     }
 
 
@@ -281,29 +226,32 @@ def _source(p: Provenance) -> Wire:
 
 
 def _fields(obj: Any) -> Wire:
-    """A dataclass as its fields in order (a link, a graph: decision 0053; a result of the
-    history protocol: decision 0064)."""
+    """A dataclass as its fields in order (a hit, an event; a link, a graph: decision 0053;
+    a result of the history protocol: decision 0064)."""
     return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
 
 
-_SHAPES: Shapes = {  # the core's; each capability's are added below (decision 0177)
+_SHAPES: Shapes = {  # the core's; those below and each capability's are added (0177)
     Fact: _fact,
     ScoreParts: _parts,
-    RecallHit: _hit,
-    FactView: _view,
-    PathEntry: _entry,
-    TreeNode: _node,
-    Event: _event,
     FactDetail: _detail,
-    DueFact: _due,
     ConflictRecord: _conflict,
-    Link: _fields,
-    LinkGraph: _fields,
     MemoryStatus: _fields,
-    ProvenanceReport: _fields,
-    DueMemory: _fields,
-    ForgottenMemory: _fields,
 }
+_CORE_BY_FIELDS = (
+    RecallHit,
+    FactView,
+    PathEntry,
+    TreeNode,
+    Event,
+    DueFact,
+    Link,
+    LinkGraph,
+    ProvenanceReport,
+    DueMemory,
+    ForgottenMemory,
+)
+"""The core's result types that go as their fields in order, and are read back so."""
 
 
 def to_wire(obj: object) -> Any:
@@ -328,7 +276,7 @@ def to_wire(obj: object) -> Any:
     if isinstance(obj, PurePath):
         return str(obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_wire(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return _fields(obj)
     names = record_fields(obj)  # a record (decision 0050): as a dataclass
     if names is not None:
         return {n: to_wire(getattr(obj, n)) for n in names}
@@ -395,75 +343,6 @@ def _read_fact(d: Mapping[str, Any]) -> Fact:
     )
 
 
-def _read_parts(p: Mapping[str, Any]) -> ScoreParts:
-    return ScoreParts(
-        total=float(p["total"]),
-        strength=float(p["strength"]),
-        keyword=_opt(float, p.get("keyword")),
-        bm25=_opt(float, p.get("bm25")),
-        vector=_opt(float, p.get("vector")),
-        vector_scaled=_opt(float, p.get("vector_scaled")),
-        matched_terms=tuple(str(t) for t in p.get("matched_terms", ())),
-        method=str(p.get("method", "strength")),
-        keyword_rank=_opt(int, p.get("keyword_rank")),
-        vector_rank=_opt(int, p.get("vector_rank")),
-        neighbour=_opt(float, p.get("neighbour")),
-        temporal=_opt(float, p.get("temporal")),
-        time_window=_opt(str, p.get("time_window")),
-        diversity=_opt(float, p.get("diversity")),
-        path=_opt(float, p.get("path")),
-        entity=_opt(float, p.get("entity")),
-        entities=tuple(str(t) for t in p.get("entities") or ()),
-        rerank=_opt(float, p.get("rerank")),
-        rerank_before=_opt(int, p.get("rerank_before")),
-        c=_opt(float, p.get("c")),
-        c_eff=_opt(float, p.get("c_eff")),
-        stale=bool(p.get("stale", False)),
-        pinned=bool(p.get("pinned", False)),
-        user_weight=_opt(float, p.get("user_weight")),
-        spine=float(p.get("spine") or 0.0),
-    )
-
-
-def _read_hit(d: Mapping[str, Any]) -> RecallHit:
-    return RecallHit(
-        _read_fact(d["fact"]), float(d["score"]), float(d["strength"]), _read_parts(d["parts"])
-    )
-
-
-def _read_view(d: Mapping[str, Any]) -> FactView:
-    return FactView(_read_fact(d["fact"]), float(d["strength"]))
-
-
-def _read_entry(d: Mapping[str, Any]) -> PathEntry:
-    return PathEntry(str(d["path"]), int(d["fact_count"]), int(d["child_count"]))
-
-
-def _read_node(d: Mapping[str, Any]) -> TreeNode:
-    return TreeNode(
-        path=str(d["path"]),
-        name=str(d["name"]),
-        fact_count=int(d["fact_count"]),
-        children=tuple(_read_node(c) for c in d.get("children", ())),
-    )
-
-
-def _read_event(d: Mapping[str, Any]) -> Event:
-    return Event(
-        position=int(d["position"]),
-        stream_id=str(d["stream_id"]),
-        version=int(d["version"]),
-        type=str(d["type"]),
-        payload=dict(d["payload"]),
-        actor=str(d["actor"]),
-        actor_kind=str(d["actor_kind"]),
-        recorded_at=time_of(d["recorded_at"]),
-        reason=d.get("reason"),
-        schema_version=int(d.get("schema_version", 1)),
-        redacted=bool(d.get("redacted", False)),
-    )
-
-
 def _read_detail(d: Mapping[str, Any]) -> FactDetail:
     return FactDetail(
         fact=_read_fact(d["fact"]),
@@ -472,7 +351,7 @@ def _read_detail(d: Mapping[str, Any]) -> FactDetail:
             (Tag(str(t["key"]), str(t["value"])), t.get("source")) for t in d["effective_tags"]
         ),
         links=tuple(str(link) for link in d.get("links", ())),
-        events=tuple(_read_event(e) for e in d.get("events", ())),
+        events=tuple(_read_fields(Event, e) for e in d.get("events", ())),
         confidence=_opt(float, d.get("confidence")),
         c_eff=_opt(float, d.get("c_eff")),
         stale=bool(d.get("stale", False)),
@@ -489,16 +368,6 @@ def _read_detail(d: Mapping[str, Any]) -> FactDetail:
         expired=bool(d.get("expired", False)),
         expired_because=d.get("expired_because"),
         as_of=_opt(time_of, d.get("as_of")),
-    )
-
-
-def _read_due(d: Mapping[str, Any]) -> DueFact:
-    return DueFact(
-        _read_fact(d["fact"]),
-        float(d["confidence"]),
-        float(d["c_eff"]),
-        float(d["threshold"]),
-        time_of(d["since"]),
     )
 
 
@@ -531,44 +400,6 @@ def _read_source(d: Any) -> Provenance | None:
     return Provenance(str(d["subject"]), d["actor_kind"], d.get("label"))
 
 
-def _read_link(d: Mapping[str, Any]) -> Link:
-    return Link(str(d["source_id"]), str(d["relation"]), str(d["target_id"]))
-
-
-def _read_step(s: Mapping[str, Any]) -> LinkStep:
-    a, r, b, start, to, name = (
-        str(s[k]) for k in ("source_id", "relation", "target_id", "from_id", "to_id", "name")
-    )
-    return LinkStep(a, r, b, start, to, name, int(s["depth"]))
-
-
-def _read_graph(d: Mapping[str, Any]) -> LinkGraph:
-    return LinkGraph(
-        _read_fact(d["root"]),
-        tuple(LinkedFact(_read_fact(n["fact"]), int(n["depth"])) for n in d["nodes"]),
-        tuple(_read_step(s) for s in d["steps"]),
-        tuple(str(p) for p in d["content_links"]),
-        tuple(_read_fact(f) for f in d["relationships"]),
-        bool(d.get("truncated", False)),
-        tuple(_read_link_record(r) for r in d.get("links", ())),
-    )
-
-
-def _read_link_record(r: Mapping[str, Any]) -> LinkRecord:
-    a, rel, b, at, gone = (
-        r.get(k) for k in ("source_id", "relation", "target_id", "linked_at", "retired_at")
-    )
-    return LinkRecord(
-        str(a),
-        str(rel),
-        str(b),
-        parse_time(str(at)),
-        r.get("reason"),
-        gone and parse_time(gone),
-        r.get("retirement_reason"),
-    )
-
-
 def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
     return MemoryStatus(
         _read_fact(d["fact"]),
@@ -591,51 +422,65 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
     )
 
 
-def _read_report(d: Mapping[str, Any]) -> ProvenanceReport:
-    return ProvenanceReport(
-        str(d["fact_id"]),
-        str(d["tier"]),
-        bool(d["sensitive"]),
-        d.get("origin"),
-        tuple(str(s) for s in d["sources"]),
-        int(d["recorded"]),
-        tuple(str(s) for s in d["independent"]),
-        int(d["needed"]),
-        bool(d["satisfied"]),
-        str(d["explanation"]),
-        d.get("warning"),
-    )
+def _read_fields(kind: Any, d: Mapping[str, Any]) -> Any:
+    """A dataclass read back from its fields (what :func:`_fields` made), each by its
+    annotated type (:func:`_reader_of`); a field the shape leaves out takes its default."""
+    readers = _FIELD_READERS.get(kind)
+    if readers is None:  # made at the first read: the annotations are resolved then
+        hints = typing.get_type_hints(kind)
+        readers = tuple((f.name, _reader_of(hints[f.name])) for f in dataclasses.fields(kind))
+        _FIELD_READERS[kind] = readers
+    return kind(**{name: read(d[name]) for name, read in readers if name in d})
 
 
-def _read_due_memory(d: Mapping[str, Any]) -> DueMemory:
-    return DueMemory(
-        _read_fact(d["fact"]), str(d["tier"]), bool(d["sensitive"]), time_of(d["since"])
-    )
+_FIELD_READERS: dict[type, tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+"""A dataclass read by its fields: how each field is read back, in order."""
 
 
-def _read_forgotten(d: Mapping[str, Any]) -> ForgottenMemory:
-    return ForgottenMemory(
-        _read_fact(d["fact"]), time_of(d["forgotten_at"]), d.get("reason"), str(d["actor"])
-    )
+def _reader_of(hint: Any) -> Callable[[Any], Any]:
+    """How a value of the annotated type ``hint`` is read back: by the reader of its type
+    where it has one; a time parsed; text, a number or a boolean converted; null or a
+    value; a tuple item by item; a mapping copied; another dataclass by its fields;
+    anything else as it came."""
+    own = _READERS.get(hint)
+    if own is not None:
+        return own
+    if hint is datetime:
+        return time_of
+    if hint in (str, int, float, bool):
+        return cast(Callable[[Any], Any], hint)
+    args = typing.get_args(hint)
+    if type(None) in args:
+        (inner,) = (a for a in args if a is not type(None))
+        read = _reader_of(inner)
+        return lambda value: _opt(read, value)
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        item = _reader_of(args[0])
+        return lambda value: tuple(item(v) for v in value)
+    if origin in (dict, Mapping):
+        return dict
+    if dataclasses.is_dataclass(hint):
+        return lambda value: _read_fields(hint, value)
+    return lambda value: value
+
+
+def _by_fields(*kinds: type) -> tuple[Shapes, Readers]:
+    """The shapes and readers of result types that go as their fields in order."""
+    return dict.fromkeys(kinds, _fields), {kind: _reading(kind) for kind in kinds}
+
+
+def _reading(kind: type) -> Callable[[Mapping[str, Any]], Any]:
+    """The reader of a dataclass read back by its fields."""
+    return lambda d: _read_fields(kind, d)
 
 
 _READERS: Readers = {  # the core's; each capability's are added below
     Fact: _read_fact,
-    ScoreParts: _read_parts,
-    RecallHit: _read_hit,
-    FactView: _read_view,
-    PathEntry: _read_entry,
-    TreeNode: _read_node,
-    Event: _read_event,
+    ScoreParts: _reading(ScoreParts),
     FactDetail: _read_detail,
-    DueFact: _read_due,
     ConflictRecord: _read_conflict,
-    Link: _read_link,
-    LinkGraph: _read_graph,
     MemoryStatus: _read_status,
-    ProvenanceReport: _read_report,
-    DueMemory: _read_due_memory,
-    ForgottenMemory: _read_forgotten,
 }
 
 
@@ -653,17 +498,17 @@ def from_wire(kind: type[_T], data: Any) -> _T:
 
 
 def _splice() -> tuple[type, ...]:
-    """Add each capability folder's shapes and readers (its ``wire.shapes(core)``) to the
-    core's; a type given a shape twice is a mistake, refused. Answers the types shaped."""
-    core = WireCore(_fact, _read_fact, to_wire, from_wire, _fields)
-    for module in capabilities.modules("wire"):
-        shapes, readers = module.shapes(core)
+    """Add the core's types that go as their fields, and each capability folder's shapes
+    and readers (its ``wire.shapes(core)``), to the core's; a type given a shape twice is a
+    mistake, refused. Answers the types shaped."""
+    core = WireCore(_by_fields, _reading)
+    parts = [(__name__, _by_fields(*_CORE_BY_FIELDS))]
+    parts += [(m.__name__, m.shapes(core)) for m in capabilities.modules("wire")]
+    for name, (shapes, readers) in parts:
         for table, more in ((_SHAPES, shapes), (_READERS, readers)):
             twice = table.keys() & more.keys()
             if twice:
-                raise TypeError(
-                    f"{module.__name__} shapes {sorted(t.__name__ for t in twice)} again"
-                )
+                raise TypeError(f"{name} shapes {sorted(t.__name__ for t in twice)} again")
             table.update(more)
     return tuple(_SHAPES)
 

@@ -73,22 +73,17 @@ class CascadeQuery(_In):
     all: AllIn = False
 
 
-class SearchQuery(_In):
-    q: str = Field(min_length=1, description="Keywords or a question.")
-    limit: Limit = None
-    frame: str | None = _Label
-    mode: _Mode = "auto"
-    under: _Under = None
-    scope: str | None = _Label
-    all: AllIn = False
-
-
 class ArchiveQuery(_In):
     q: str = Field(min_length=1, description="Keywords or a question.")
     limit: Limit = None
     frame: str | None = _Label
     mode: _Mode = "auto"
     under: _Under = None
+
+
+class SearchQuery(ArchiveQuery):  # the archive's query, and a scope and all
+    scope: str | None = _Label
+    all: AllIn = False
 
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from embornal.domain.clock import format_time, parse_time
+from embornal.domain.clock import format_time
 from embornal.service.history.chronicle_results import AuditEntry
 
 if TYPE_CHECKING:
@@ -33,31 +33,10 @@ def _audit(e: AuditEntry) -> Wire:
     }
 
 
-def _opt(d: Mapping[str, Any], key: str) -> str | None:
-    value = d.get(key)
-    return None if value is None else str(value)
-
-
-def _read_audit(d: Mapping[str, Any]) -> AuditEntry:
-    return AuditEntry(
-        int(d["position"]),
-        parse_time(str(d["at"])),
-        str(d["action"]),
-        _opt(d, "memory_id"),
-        str(d["actor"]),
-        str(d["actor_kind"]),
-        _opt(d, "reason"),
-        str(d["event_type"]),
-        _opt(d, "claim_id"),
-        _opt(d, "narrative_id"),
-        _opt(d, "conflict_id"),
-    )
-
-
 _SHAPES: dict[type, Callable[[Any], Wire]] = {AuditEntry: _audit}
-_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {AuditEntry: _read_audit}
 
 
 def shapes(core: WireCore) -> tuple[Shapes, Readers]:
-    """The shapes and readers of this capability's results (decision 0177)."""
-    return _SHAPES, _READERS
+    """The shapes and readers of this capability's results (decision 0177): an entry is
+    read back by its fields (``core.reading``), which its shape gives in another order."""
+    return _SHAPES, {AuditEntry: core.reading(AuditEntry)}

@@ -105,11 +105,8 @@ def rebuild(ctx: Context) -> int:
         current[:] = [step]
         line.update(step, done, total)
 
-    with ctx.open_memory(create=False) as mem:
-        try:
-            count = mem.rebuild(progress=progress)
-        finally:
-            line.finish()
+    with ctx.open_memory(create=False) as mem, line:
+        count = mem.rebuild(progress=progress)
     if ctx.json:
         ctx.emit({"events_replayed": count})
     else:
@@ -138,7 +135,6 @@ def verify(ctx: Context) -> int:
 def mcp(ctx: Context) -> int:
     """Serve the memory over MCP on stdin/stdout until the client closes it."""
     try:
-        from embornal.adapters.config import proposal_policy
         from embornal.interfaces.mcp.server import run_stdio
     except ModuleNotFoundError as e:
         raise ConfigError(
@@ -147,18 +143,13 @@ def mcp(ctx: Context) -> int:
         ) from e
     compat, profile = _mcp_compat(ctx)
     ctx.prepare()
-    provider = ctx.embedder(strict=False).provider
     run_stdio(
         db_path=str(ctx.db_path),
         subject=ctx.subject,
         profile=profile or ctx.opt("profile", None) or ctx.config.mcp.tools,
-        embedder=provider,
-        vector_width=ctx.config.embedding.dims if provider is not None else None,
-        proposals=proposal_policy(ctx.config.proposals),
-        ingest=ctx.config.ingest,
         refusals=ctx.opt("refusals", "error"),
         compat=compat,
-        **ctx.rerank_options(),
+        **ctx.memory_settings(ctx.embedder(strict=False).provider),
     )
     return 0
 

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
     from embornal.adapters.config import Config
     from embornal.adapters.dirs import Dirs
+    from embornal.adapters.embeddings.base import EmbeddingProvider
+    from embornal.interfaces.api import MemorySettings
     from embornal.interfaces.cli.embedder import Loaded
     from embornal.interfaces.cli.remote import RemoteMemory
     from embornal.service.memory import Memory
@@ -292,36 +294,42 @@ class Context:
         self.prepare()
         if not (self.may_create() if create is None else create):
             self.require_memory()
-        config = self.config
         provider = self.embedder(strict=strict).provider if semantic else None
-        from embornal.adapters.config import proposal_policy
         from embornal.service.memory import Memory
 
         return Memory.open(
             self.db_path,
             subject=self.subject,
             actor_kind=self.actor_kind,
-            default_limit=config.recall.limit,
-            embedder=provider,
-            vector_width=config.embedding.dims if provider is not None else None,
-            proposals=proposal_policy(config.proposals),
-            ingest=config.ingest,
-            **self.rerank_options(),
+            default_limit=self.config.recall.limit,
+            **self.memory_settings(provider),
         )
 
-    def rerank_options(self) -> dict[str, Any]:
-        """``Memory.open``'s reranker of ``config.rerank``, loaded when a recall first asks
-        for it (nothing is imported before), and the fusion settings with its ``top``."""
+    def memory_settings(self, provider: EmbeddingProvider | None) -> MemorySettings:
+        """What ``Memory.open`` is given from the configuration, here and in the servers
+        this runs: the embedding model ``provider`` (None: none) and its width, the
+        proposal policy, the ingest settings, the reranker of ``config.rerank``, loaded when
+        a recall first asks for it (nothing is imported before), and the fusion settings
+        with its ``top``."""
+        from embornal.adapters.config import proposal_policy
         from embornal.domain.recall.ranking import FusionSettings
 
-        cfg, cache = self.config.rerank, self.dirs.cache_dir
+        config = self.config
+        cfg, cache = config.rerank, self.dirs.cache_dir
 
         def load() -> Any:
             from embornal.adapters.rerank.factory import build_reranker
 
             return build_reranker(cfg, cache)
 
-        return {"reranker": load, "fusion": FusionSettings(rerank_top=cfg.top)}
+        return {
+            "embedder": provider,
+            "vector_width": config.embedding.dims if provider is not None else None,
+            "proposals": proposal_policy(config.proposals),
+            "ingest": config.ingest,
+            "reranker": load,
+            "fusion": FusionSettings(rerank_top=cfg.top),
+        }
 
     def open_memory_api(
         self, *, semantic: bool = False, strict: bool = False

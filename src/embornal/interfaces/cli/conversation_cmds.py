@@ -45,56 +45,49 @@ def import_conversations(ctx: Context) -> int:
 
     fmt = str(ctx.opt("command"))
     source = str(ctx.opt("file"))
-    shown = ProgressLine(ctx.err)
-    try:
+    with ProgressLine(ctx.err) as shown:
         found = read_conversations(
             fmt, source, lambda done, total: shown.update("reading", done, total)
         )
-    finally:
-        shown.finish()
     proposed: list[dict[str, Any]] = []
     empty: list[str] = []
-    with ctx.open_memory_api() as mem:
-        shown = ProgressLine(ctx.err)
-        try:
-            for n, conversation in enumerate(found, 1):
-                shown.update("proposing", n - 1, len(found))
-                parts = transcripts(conversation)
-                label = label_of(conversation)
-                made = 0
-                for k, text in enumerate(parts, 1):
-                    name = label if len(parts) == 1 else f"{label} part {k} of {len(parts)}"
-                    try:
-                        proposal = mem.ingest(
-                            text,
-                            name=name,
-                            extractor=ctx.opt("extractor", "rules"),
-                            path=ctx.opt("path"),
-                            source=f"import:{fmt}",
-                            reason=REASON,
-                        )
-                    except NotFound:  # nothing to remember in this part
-                        continue
-                    except EmbornalError as e:
-                        if proposed:
-                            ids = ", ".join(p["proposal_id"] for p in proposed)
-                            e.message += f" (at {conversation.where}; proposals opened: {ids})"
-                        raise
-                    made += 1
-                    proposed.append(
-                        {
-                            "conversation": conversation.where,
-                            "title": name,
-                            "proposal_id": proposal.id,
-                            "status": proposal.status,
-                            "memories": sum(1 for i in proposal.items if i.type == "create"),
-                        }
+    with ctx.open_memory_api() as mem, ProgressLine(ctx.err) as shown:
+        for n, conversation in enumerate(found, 1):
+            shown.update("proposing", n - 1, len(found))
+            parts = transcripts(conversation)
+            label = label_of(conversation)
+            made = 0
+            for k, text in enumerate(parts, 1):
+                name = label if len(parts) == 1 else f"{label} part {k} of {len(parts)}"
+                try:
+                    proposal = mem.ingest(
+                        text,
+                        name=name,
+                        extractor=ctx.opt("extractor", "rules"),
+                        path=ctx.opt("path"),
+                        source=f"import:{fmt}",
+                        reason=REASON,
                     )
-                if not made:
-                    empty.append(conversation.where)
-            shown.update("proposing", len(found), len(found))
-        finally:
-            shown.finish()
+                except NotFound:  # nothing to remember in this part
+                    continue
+                except EmbornalError as e:
+                    if proposed:
+                        ids = ", ".join(p["proposal_id"] for p in proposed)
+                        e.message += f" (at {conversation.where}; proposals opened: {ids})"
+                    raise
+                made += 1
+                proposed.append(
+                    {
+                        "conversation": conversation.where,
+                        "title": name,
+                        "proposal_id": proposal.id,
+                        "status": proposal.status,
+                        "memories": sum(1 for i in proposal.items if i.type == "create"),
+                    }
+                )
+            if not made:
+                empty.append(conversation.where)
+        shown.update("proposing", len(found), len(found))
     result = {
         "format": fmt,
         "source": source,

@@ -242,6 +242,24 @@ def _spine(p: ScoreParts) -> str:
     return f" ({', '.join(said)})"
 
 
+def _signals(p: ScoreParts) -> list[str]:
+    """The lines of the signals the recall used (one it did not use is left out): each its
+    name, its value to three places (diversity subtracts) and what goes with it."""
+    signals = (
+        ("neighbour", "", p.neighbour, ""),
+        ("path", "", p.path, ""),
+        ("time", "", p.temporal, f" ({p.time_window})"),
+        ("names", "", p.entity, f" ({', '.join(p.entities)})"),
+        ("diversity", "-", p.diversity, ""),
+        ("rerank", "", p.rerank, f" (cross-encoder; place {p.rerank_before} after fusion)"),
+    )
+    return [
+        f"   {name:<9} {sign}{value:.3f}{more}"
+        for name, sign, value, more in signals
+        if value is not None
+    ]
+
+
 def _explain(hits: Sequence[RecallHit]) -> str:
     lines = ["", "explain:"]
     for n, hit in enumerate(hits, 1):
@@ -257,20 +275,7 @@ def _explain(hits: Sequence[RecallHit]) -> str:
         if p.keyword_rank is not None or p.vector_rank is not None:
             ranks = f"keyword {p.keyword_rank or '-'}, vector {p.vector_rank or '-'}"
             lines.append(f"   ranks     {ranks}")
-        if p.neighbour is not None:
-            lines.append(f"   neighbour {p.neighbour:.3f}")
-        if p.path is not None:
-            lines.append(f"   path      {p.path:.3f}")
-        if p.temporal is not None:
-            lines.append(f"   time      {p.temporal:.3f} ({p.time_window})")
-        if p.entity is not None:
-            lines.append(f"   names     {p.entity:.3f} ({', '.join(p.entities)})")
-        if p.diversity is not None:
-            lines.append(f"   diversity -{p.diversity:.3f}")
-        if p.rerank is not None:
-            lines.append(
-                f"   rerank    {p.rerank:.3f} (cross-encoder; place {p.rerank_before} after fusion)"
-            )
+        lines += _signals(p)
         lines.append(f"   strength  {p.strength:.3f}")
         lines.append(f"   spine     {p.spine:+.3f}{_spine(p)}")
         lines.append(f"   matched   {', '.join(p.matched_terms) or '-'}")
@@ -434,16 +439,10 @@ def reindex(ctx: Context, op: Operation) -> int:
     loaded = ctx.embedder(strict=True)
     if loaded.provider is None:
         raise missing_model_error(loaded, "memory reindex", fallback="")
-    line = ProgressLine(ctx.err)
-
-    def progress(done: int, total: int) -> None:
-        line.update("embedding facts", done, total)
-
-    with ctx.open_memory(semantic=True, strict=True) as mem:
-        try:
-            result = mem.reindex(**given, progress=progress)
-        finally:
-            line.finish()
+    with ctx.open_memory(semantic=True, strict=True) as mem, ProgressLine(ctx.err) as line:
+        result = mem.reindex(
+            **given, progress=lambda done, total: line.update("embedding facts", done, total)
+        )
     return show(ctx, op, result)
 
 

@@ -7,7 +7,7 @@ every call here does nothing.
 from __future__ import annotations
 
 import time
-from typing import TextIO
+from typing import Self, TextIO
 
 __all__ = ["DownloadProgress", "ProgressLine", "fmt_bytes"]
 
@@ -39,7 +39,8 @@ class ProgressLine:
     """``label [#####.....]  done/total  pct`` on one line, kept up to date.
 
     ``update`` redraws at most every 0.1 s (and always on the last step);
-    ``finish`` ends the line. ``as_bytes`` shows sizes instead of counts.
+    ``finish`` ends the line, as leaving a ``with`` block does however it ends.
+    ``as_bytes`` shows sizes instead of counts.
     """
 
     def __init__(self, stream: TextIO, *, enabled: bool | None = None) -> None:
@@ -48,6 +49,12 @@ class ProgressLine:
         self._drawn = False
         self._width = 0
         self._last = 0.0
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.finish()
 
     def update(self, label: str, done: int, total: int, *, as_bytes: bool = False) -> None:
         if not self.enabled:

@@ -78,7 +78,6 @@ def serve(ctx: Context) -> int:
     _only_default_subject(ctx, "serve", "each request acts as the subject of its token")
     given: str | None = ctx.opt("bind")
     bind = given.strip() if given else DEFAULT_BIND
-    from embornal.adapters.config import proposal_policy
     from embornal.interfaces.http.server import is_loopback, run_server
 
     loopback = is_loopback(bind)
@@ -98,19 +97,15 @@ def serve(ctx: Context) -> int:
         )
     elif active == 0:
         ctx.note("warning: there is no active token yet; `embornal token add SUBJECT` makes one")
-    provider = ctx.embedder(strict=False).provider
+    settings = ctx.memory_settings(ctx.embedder(strict=False).provider)
     with _server_libraries():
         run_server(
-            embedder=provider,
-            vector_width=ctx.config.embedding.dims if provider is not None else None,
             db_path=str(ctx.db_path),
             bind=bind,
             port=ctx.opt("port"),
             allow_remote=given is not None and not loopback,
             mcp_profile=ctx.opt("mcp_profile", None) or ctx.config.mcp.tools,
             announce=_announce(ctx),
-            proposals=proposal_policy(ctx.config.proposals),
-            ingest=ctx.config.ingest,
-            **ctx.rerank_options(),
+            **settings,
         )
     return 0

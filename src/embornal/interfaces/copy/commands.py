@@ -19,16 +19,8 @@ def copy(ctx: Context, op: Operation) -> int:
     from embornal.interfaces.cli.progress import ProgressLine
 
     given = inputs(ctx, op)
-    line = ProgressLine(ctx.err)
-
-    def progress(step: str, done: int, total: int) -> None:
-        line.update(step, done, total)
-
-    with ctx.open_memory() as mem:
-        try:
-            result = mem.copy_to(**given, progress=progress)
-        finally:
-            line.finish()
+    with ctx.open_memory() as mem, ProgressLine(ctx.err) as line:
+        result = mem.copy_to(**given, progress=line.update)
     return show(ctx, op, result)
 
 

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from embornal.errors import EmbornalError, Unauthenticated
+from embornal.errors import SERVER_BUG_HINT, EmbornalError, Unauthenticated
 from embornal.interfaces.http.schemas import Problem, ProblemIssue
 
 __all__ = [
@@ -188,5 +188,5 @@ async def server_error_handler(request: Request, exc: Exception) -> Response:
         500,
         "internal_error",
         "the server failed unexpectedly",
-        "This is a bug in embornal; the server log has the details.",
+        SERVER_BUG_HINT,
     )

@@ -473,15 +473,20 @@ LifetimeText = Annotated[
 ]
 
 
+def _content(what: str) -> Any:
+    """A fact's content: ``what`` it is, and its bound (at most the bytes a fact holds)."""
+    return Field(
+        min_length=1,
+        max_length=MAX_CONTENT_BYTES,
+        description=f"{what} (at most {MAX_CONTENT_BYTES:,} bytes of UTF-8).",
+    )
+
+
 class StoreIn(_In):
     """A fact to store."""
 
     path: PathIn
-    content: str = Field(
-        min_length=1,
-        max_length=MAX_CONTENT_BYTES,
-        description=f"One small statement (at most {MAX_CONTENT_BYTES:,} bytes of UTF-8).",
-    )
+    content: str = _content("One small statement")
     tags: TagsIn = None
     at: TimeIn = None
     reason: str | None = Field(
@@ -508,11 +513,7 @@ class StoreIn(_In):
 class SupersedeIn(_In):
     """The correcting fact: same path as the old one; tags default to the old fact's."""
 
-    content: str = Field(
-        min_length=1,
-        max_length=MAX_CONTENT_BYTES,
-        description=f"The corrected statement (at most {MAX_CONTENT_BYTES:,} bytes of UTF-8).",
-    )
+    content: str = _content("The corrected statement")
     tags: TagsIn = None
     at: TimeIn = None
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")

@@ -13,17 +13,13 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from embornal.errors import ConfigError, InvalidInput
 from embornal.service.memory import Memory
 
 if TYPE_CHECKING:
-    from embornal.adapters.config import IngestConfig
-    from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.domain.proposals.policy import ProposalPolicy
-    from embornal.domain.recall.ranking import FusionSettings
-    from embornal.service.rerank import RerankSource
+    from embornal.interfaces.api import MemorySettings
 
 __all__ = ["is_loopback", "run_server", "run_wiki"]
 
@@ -93,26 +89,6 @@ def _serve(app: Any, sock: socket.socket, *, log_level: str, access_log: bool) -
             signal.signal(signal.SIGTERM, previous)
 
 
-def _open(
-    db_path: str | None,
-    embedder: EmbeddingProvider | None,
-    vector_width: int | None,
-    proposals: ProposalPolicy | None = None,
-    ingest: IngestConfig | None = None,
-    reranker: RerankSource = None,
-    fusion: FusionSettings | None = None,
-) -> Memory:
-    return Memory.open(
-        db_path,  # as given: a postgresql:// URL made a Path loses a slash and names a file
-        embedder=embedder,
-        vector_width=vector_width,
-        proposals=proposals,
-        ingest=ingest,
-        reranker=reranker,
-        fusion=fusion,
-    )
-
-
 def run_server(
     *,
     db_path: str | None,
@@ -124,17 +100,13 @@ def run_server(
     log_level: str = "warning",
     access_log: bool = False,
     announce: Callable[[str], None] | None = None,
-    embedder: EmbeddingProvider | None = None,
-    vector_width: int | None = None,
-    proposals: ProposalPolicy | None = None,
-    ingest: IngestConfig | None = None,
-    reranker: RerankSource = None,
-    fusion: FusionSettings | None = None,
+    **settings: Unpack[MemorySettings],
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) until interrupted.
 
-    ``embedder`` (the configured model) turns on recall by meaning over REST and MCP;
-    ``reranker`` (loaded on first use) recall with ``rerank``.
+    ``settings``: what the memory is opened with; its ``embedder`` (the configured model)
+    turns on recall by meaning over REST and MCP, its ``reranker`` (loaded on first use)
+    recall with ``rerank``.
 
     A bind that is not loopback is refused unless ``allow_remote`` (the CLI passes it
     for an explicit ``--bind``): the tokens travel in clear over plain HTTP, so put
@@ -151,7 +123,8 @@ def run_server(
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
     sock = _bind(bind, port)
     try:
-        with _open(db_path, embedder, vector_width, proposals, ingest, reranker, fusion) as memory:
+        # db_path as given: a postgresql:// URL made a Path loses a slash and names a file
+        with Memory.open(db_path, **settings) as memory:
             app = create_app(
                 memory,
                 max_body_bytes=max_body_bytes,
@@ -180,7 +153,7 @@ def run_wiki(
     say = announce or (lambda line: print(line, file=sys.stdout, flush=True))
     sock = _bind("127.0.0.1", port)
     try:
-        with _open(db_path, None, None) as memory:
+        with Memory.open(db_path) as memory:
             app = create_local_wiki_app(memory)
             key = app.state.wiki_key
             say(f"embornal wiki: {_url(sock)}/?key={key}  (memory {memory.db_path})")

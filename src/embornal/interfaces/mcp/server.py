@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 import embornal
 from embornal.adapters.config import MCP_OUTPUT_SCHEMAS_ENV
-from embornal.errors import EmbornalError, InvalidInput
+from embornal.errors import SERVER_BUG_HINT, EmbornalError, InvalidInput
 from embornal.interfaces.mcp.compat import REFUSALS, instead, peer_arguments, refusal_as_result
 from embornal.interfaces.mcp.compat_mode import CompatMode
 from embornal.interfaces.mcp.hints import for_model
@@ -37,11 +37,7 @@ from embornal.interfaces.mcp.tools import (
 from embornal.service.memory import Memory
 
 if TYPE_CHECKING:
-    from embornal.adapters.config import IngestConfig
-    from embornal.adapters.embeddings.base import EmbeddingProvider
-    from embornal.domain.proposals.policy import ProposalPolicy
-    from embornal.domain.recall.ranking import FusionSettings
-    from embornal.service.rerank import RerankSource
+    from embornal.interfaces.api import MemorySettings
 
 __all__ = ["EmbornalServer", "build_server", "run_stdio"]
 
@@ -206,7 +202,7 @@ class EmbornalServer(MCPServer):
             return error_result(
                 "internal_error",
                 f"{name} failed unexpectedly",
-                "This is a bug in embornal; the server log has the details.",
+                SERVER_BUG_HINT,
             )
         except ToolError as e:
             if isinstance(e.__cause__, ValidationError):
@@ -316,20 +312,16 @@ def run_stdio(
     db_path: str | None = None,
     subject: str = "default",
     profile: str = "core",
-    embedder: EmbeddingProvider | None = None,
-    vector_width: int | None = None,
-    proposals: ProposalPolicy | None = None,
-    ingest: IngestConfig | None = None,
-    reranker: RerankSource = None,
-    fusion: FusionSettings | None = None,
     refusals: str = "error",
     compat: CompatMode | None = None,
+    **settings: Unpack[MemorySettings],
 ) -> None:
     """Serve the memory at ``db_path`` (None: the default data dir) over stdio until EOF.
 
-    ``embedder`` (the configured model) turns on recall by meaning for the agent;
-    ``reranker`` (loaded on first use) recall with ``rerank``; ``compat`` (its
-    ``profile`` already resolved): see :func:`build_server`.
+    ``settings``: what the memory is opened with; its ``embedder`` (the configured model)
+    turns on recall by meaning for the agent, its ``reranker`` (loaded on first use)
+    recall with ``rerank``; ``compat`` (its ``profile`` already resolved): see
+    :func:`build_server`.
     """
     if compat is None:
         _profile_tools(profile)  # fail before the database is opened or created
@@ -338,11 +330,6 @@ def run_stdio(
         db_path,  # as given: a postgresql:// URL made a Path loses a slash and names a file
         subject=subject,
         actor_kind="assistant",
-        embedder=embedder,
-        vector_width=vector_width,
-        proposals=proposals,
-        ingest=ingest,
-        reranker=reranker,
-        fusion=fusion,
+        **settings,
     ) as memory:
         build_server(memory, profile=profile, refusals=refusals, compat=compat).run("stdio")

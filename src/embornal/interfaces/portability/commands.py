@@ -114,17 +114,11 @@ def import_tool(ctx: Context, op: Operation) -> int:
     from embornal.interfaces.cli.progress import ProgressLine
 
     given = inputs(ctx, op)
-    line = ProgressLine(ctx.err)
-
-    def progress(done: int, total: int) -> None:
-        line.update("reading", done, total)
-
-    with ctx.open_memory(semantic=True) as mem:
-        try:
-            assert op.call is not None
-            result = getattr(mem, op.call)(**given, progress=progress)
-        finally:
-            line.finish()
+    assert op.call is not None
+    with ctx.open_memory(semantic=True) as mem, ProgressLine(ctx.err) as line:
+        result = getattr(mem, op.call)(
+            **given, progress=lambda done, total: line.update("reading", done, total)
+        )
     return show(ctx, op, result)
 
 

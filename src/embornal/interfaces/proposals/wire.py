@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -86,62 +86,10 @@ def _read_proposal(d: Mapping[str, Any]) -> Proposal:
     )
 
 
-def _read_summary(d: Mapping[str, Any]) -> ProposalSummary:
-    return ProposalSummary(
-        str(d["id"]),
-        str(d["status"]),
-        d["title"],
-        d["source"],
-        str(d["proposer"]),
-        parse_time(d["opened_at"]),
-        int(d["item_count"]),
-        d["decided_by"],
-        _rt(d["decided_at"]),
-        int(d["applied_count"]),
-    )
-
-
-def _read_score(d: Mapping[str, Any]) -> RetentionScore:
-    return RetentionScore(
-        str(d["fact_id"]),
-        str(d["path"]),
-        str(d["kind"]),
-        None if d["score"] is None else float(d["score"]),
-        bool(d["pinned"]),
-        float(d["recency"]),
-        float(d["access"]),
-        float(d["centrality"]),
-        float(d["confidence"]),
-        float(d["user_weight"]),
-        int(d["links_in"]),
-        int(d["recall_count"]),
-    )
-
-
-def _read_prune(d: Mapping[str, Any]) -> PruneResult:
-    p = d["proposal"]
-    return PruneResult(
-        int(d["scored"]),
-        float(d["threshold"]),
-        int(d["candidates"]),
-        None if p is None else _read_proposal(p),
-    )
-
-
-_READERS: dict[type, Callable[[Mapping[str, Any]], Any]] = {
-    Proposal: _read_proposal,
-    ProposalSummary: _read_summary,
-    RetentionScore: _read_score,
-    PruneResult: _read_prune,
-}
-
-
 def shapes(core: WireCore) -> tuple[Shapes, Readers]:
     """The shapes and readers of this capability's results (decision 0177): a proposal's
     items keep their fields as JSON data; the rest are their fields in order."""
-    return {
-        Proposal: _proposal,
-        ProposalSummary: core.fields,
-        RetentionScore: core.fields,
-        PruneResult: core.fields,
-    }, _READERS
+    out, back = core.by_fields(ProposalSummary, RetentionScore, PruneResult)
+    out[Proposal] = _proposal
+    back[Proposal] = _read_proposal
+    return out, back

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -80,6 +81,8 @@ _NOTICES = {
     "edited": "Edited: the proposal is at a new version; read its items, then decide.",
 }
 _NUMBER = re.compile(r"[0-9]{1,6}")
+_Decided = TypeVar("_Decided", Proposal, ConflictRecord)
+_Shown = TypeVar("_Shown")
 
 
 def _notice(request: Request) -> str | None:
@@ -115,6 +118,24 @@ def review_routes(
     async def posted(request: Request, back: str) -> tuple[Memory, dict[str, list[str]]] | Response:
         """The subject and the fields of a review form, or the answer that refuses it."""
         return await posted_form(request, back, get_memory, tokens)
+
+    async def decision_page(
+        request: Request,
+        raw: str,
+        load: Callable[[Memory], tuple[_Decided, _Shown, bool]],
+        href: Callable[[str], str],
+        body_of: Callable[..., str],
+        title: str,
+    ) -> Response:
+        """The page of the proposal or conflict ``raw``: what ``load`` reads (it, the facts
+        it shows, whether the subject may decide) in ``body_of``, with the forms' tokens and
+        the notice of a decision just made."""
+        got = await load_by_id(request, raw, get_memory, load, found=lambda g: g[0].id, href=href)
+        if isinstance(got, Response):
+            return got
+        memory, (decided, shown, may) = got
+        body = body_of(decided, shown, token_of(memory), may_decide=may, notice=_notice(request))
+        return page(request, f"{title} {decided.id}", body, subject=memory.subject)
 
     async def review_page(request: Request) -> Response:
         try:
@@ -164,16 +185,7 @@ def review_routes(
                     continue
             return proposal, targets, memory.may_decide_proposals()
 
-        got = await load_by_id(
-            request, raw, get_memory, load, found=lambda g: g[0].id, href=proposal_href
-        )
-        if isinstance(got, Response):
-            return got
-        memory, (proposal, targets, may) = got
-        body = proposal_body(
-            proposal, targets, token_of(memory), may_decide=may, notice=_notice(request)
-        )
-        return page(request, f"Proposal {proposal.id}", body, subject=memory.subject)
+        return await decision_page(request, raw, load, proposal_href, proposal_body, "Proposal")
 
     async def decide_proposal(request: Request) -> Response:
         raw = str(request.path_params["proposal_id"])
@@ -337,21 +349,14 @@ def review_routes(
 
     async def conflict_page(request: Request) -> Response:
         raw = str(request.path_params["conflict_id"])
-        got = await load_by_id(
+        return await decision_page(
             request,
             raw,
-            get_memory,
             lambda memory: load_conflict(memory, raw),
-            found=lambda g: g[0].id,
-            href=conflict_href,
+            conflict_href,
+            conflict_body,
+            "Conflict",
         )
-        if isinstance(got, Response):
-            return got
-        memory, (record, details, may) = got
-        body = conflict_body(
-            record, details, token_of(memory), may_decide=may, notice=_notice(request)
-        )
-        return page(request, f"Conflict {record.id}", body, subject=memory.subject)
 
     async def resolve(request: Request) -> Response:
         raw = str(request.path_params["conflict_id"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -75,6 +76,17 @@ def _load_fact(memory: Memory, raw: str) -> _FactRead:
     if memory.may_decide_proposals():
         fixes = memory.permitted(detail.fact.id), True
     return detail, series, graph, protocol, fixes
+
+
+def _token_cookie(request: Request) -> dict[str, Any]:
+    """Where the token's cookie goes and who reads it, as login sets it and logout ends it:
+    the whole site, never a script nor another site, over HTTPS only where it is served."""
+    return {
+        "path": "/",
+        "httponly": True,
+        "samesite": "strict",
+        "secure": request.url.scheme == "https",
+    }
 
 
 def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
@@ -189,14 +201,7 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
             body = login_body(next_url, rejected=False, error="That is not a token.")
             return page(request, "Log in", body, status=400)
         response = redirect(next_url)
-        response.set_cookie(
-            TOKEN_COOKIE,
-            token,
-            path="/",
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-        )
+        response.set_cookie(TOKEN_COOKIE, token, **_token_cookie(request))
         return response
 
     async def logout(request: Request) -> Response:
@@ -206,13 +211,7 @@ def wiki_routes(get_memory: GetMemory) -> list[BaseRoute]:
         if not same_origin(request):
             return message(request, 403, "Forbidden", "The logout form must come from this site.")
         response = redirect("/login")
-        response.delete_cookie(
-            TOKEN_COOKIE,
-            path="/",
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-        )
+        response.delete_cookie(TOKEN_COOKIE, **_token_cookie(request))
         return response
 
     return [

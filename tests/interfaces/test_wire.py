@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -244,6 +245,11 @@ def test_a_hidden_successor_stays_superseded_across_the_wire(results: dict[type,
     fact = results[FactDetail].fact
     hidden = Fact(**{**fact.__dict__, "superseded_by": None, "successor_hidden": True})
     assert from_wire(Fact, to_wire(hidden)).state == "superseded"
+
+
+def test_a_status_keeps_its_lifted_anchor_across_the_wire(results: dict[type, Any]) -> None:
+    status = replace(results[MemoryStatus], unpinned=True)
+    assert from_wire(MemoryStatus, to_wire(status)).unpinned is True
 
 
 def test_from_wire_refuses_other_shapes() -> None:

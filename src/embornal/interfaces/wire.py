@@ -416,6 +416,7 @@ def _read_status(d: Mapping[str, Any]) -> MemoryStatus:
         _opt(time_of, d.get("event_at")),
         _opt(int, d.get("session_position")),
         d.get("origin"),
+        bool(d.get("unpinned", False)),
         material_type=str(d.get("material_type") or "unspecified"),
         origin_id=d.get("origin_id"),
         capture_context=d.get("capture_context"),

@@ -17,24 +17,22 @@ Only the drafts reach the caller: the service puts them in a proposal, nothing i
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
 import re
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from embornal.adapters.config import IngestConfig
+from embornal.adapters.openai_server import Server
 from embornal.domain.proposals.ingest import MAX_DRAFT_CHARS, Draft, SourceText, split_turns
 from embornal.domain.spine.justification import EvidenceRef, EvidenceType
 from embornal.errors import EmbornalError, ExtractorError, ExtractorNotConfigured
 
 __all__ = ["Extraction", "chat_url", "extract_llm"]
 
+#: The chat server, as its messages and settings name it.
+_SERVER = Server("the model server", "ingest", ExtractorError)
 #: The most of the text one call sends (longer text is refused, not cut silently).
 MAX_SOURCE_CHARS = 60_000
 #: The most memories one answer may hold.
@@ -54,19 +52,8 @@ class Extraction:
 def chat_url(base_url: str) -> str:
     """The chat endpoint of a base URL: ``http://h:11434`` and ``http://h:11434/v1`` both
     give ``http://h:11434/v1/chat/completions``; a full endpoint URL is kept."""
-    url = base_url.strip().rstrip("/")
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise ExtractorError(
-            f"ingest.base_url is not an http(s) URL: {base_url!r}",
-            hint="Set ingest.base_url in config.yaml, e.g. http://127.0.0.1:11434/v1.",
-        )
-    if parsed.path.endswith("/chat/completions"):
-        return url
-    last = parsed.path.rsplit("/", 1)[-1]
-    if len(last) >= 2 and last[0] == "v" and last[1:].isdigit():
-        return url + "/chat/completions"
-    return url + "/v1/chat/completions"
+    hint = "Set ingest.base_url in config.yaml, e.g. http://127.0.0.1:11434/v1."
+    return _SERVER.endpoint(base_url, "/chat/completions", hint)
 
 
 def _system_prompt(kinds: dict[str, list[str]], now: datetime) -> str:
@@ -133,6 +120,11 @@ def extract_llm(source: SourceText, now: datetime, config: IngestConfig) -> Extr
     return Extraction(drafts, problems, config.attempts)
 
 
+def _refused(error: object) -> tuple[str, str]:
+    """Nothing after an HTTP error's status, and the hint."""
+    return "", "Check ingest.base_url, ingest.model and the key in ingest.api_key_env."
+
+
 def _ask(url: str, config: IngestConfig, messages: list[dict[str, str]]) -> str:
     body = {
         "model": config.model,
@@ -142,31 +134,10 @@ def _ask(url: str, config: IngestConfig, messages: list[dict[str, str]]) -> str:
     }
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if config.api_key_env:
-        key = os.environ.get(config.api_key_env)
-        if not key:
-            raise ExtractorError(
-                f"the environment variable {config.api_key_env} (ingest.api_key_env) is not set",
-                hint=f"Export {config.api_key_env}, or remove ingest.api_key_env.",
-            )
+        hint = f"Export {config.api_key_env}, or remove ingest.api_key_env."
+        key = _SERVER.api_key(config.api_key_env, hint)
         headers["Authorization"] = f"Bearer {key}"
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode("utf-8"), headers=headers, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=config.timeout_s) as response:
-            raw = response.read(4 * 2**20 + 1)
-    except urllib.error.HTTPError as e:
-        e.close()
-        raise ExtractorError(
-            f"the model server {url} answered HTTP {e.code}",
-            hint="Check ingest.base_url, ingest.model and the key in ingest.api_key_env.",
-        ) from e
-    except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
-        reason = getattr(e, "reason", None) or e
-        raise ExtractorError(
-            f"cannot reach the model server {url}: {reason}",
-            hint="Check that the server runs and ingest.base_url points at it.",
-        ) from e
+    raw = _SERVER.post_json(url, body, headers, config.timeout_s, _refused, limit=4 * 2**20 + 1)
     if len(raw) > 4 * 2**20:
         raise ExtractorError(f"the model server {url} sent more than 4 MB", hint="Check it.")
     try:

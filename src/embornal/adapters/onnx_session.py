@@ -20,9 +20,11 @@ __all__ = [
     "BERT_INPUTS",
     "bert_feed",
     "cpu_session",
+    "encode",
     "input_types",
     "length_batches",
     "libraries",
+    "run",
     "threads",
 ]
 
@@ -99,6 +101,28 @@ def input_types(
             hint="Export the text encoder itself, taking token ids.",
         )
     return inputs
+
+
+def encode(tokenizer: Any, items: list[Any], error: type[EmbornalError]) -> list[Any]:
+    """The tokenizer's encodings of ``items`` (texts, or pairs of texts); ``error`` when
+    it fails."""
+    try:
+        found: list[Any] = tokenizer.encode_batch(items)
+    except Exception as e:  # broad: tokenizers raises a bare Exception
+        raise error(f"tokenizing failed: {e}") from e
+    return found
+
+
+def run(
+    xp: Any, session: Any, output: str, feed: dict[str, Any], error: type[EmbornalError]
+) -> Any:
+    """The model's ``output`` for ``feed`` (:func:`bert_feed`), as a float32 array; ``error``
+    when ONNX Runtime fails."""
+    try:
+        (found,) = session.run([output], feed)
+    except Exception as e:  # broad: ONNX Runtime's errors derive from Exception
+        raise error(f"ONNX inference failed: {e}") from e
+    return xp.asarray(found, dtype=xp.float32)
 
 
 def length_batches(

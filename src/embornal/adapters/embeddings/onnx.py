@@ -223,10 +223,7 @@ class OnnxEmbedder(LocalModelEmbedder):
     def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
-        try:
-            encodings = self._tokenizer.encode_batch(list(texts))
-        except Exception as e:  # broad: tokenizers raises a bare Exception
-            raise EmbeddingError(f"tokenizing failed: {e}") from e
+        encodings = onnx_session.encode(self._tokenizer, list(texts), EmbeddingError)
         result: list[list[float]] = [[] for _ in texts]
         for chunk in onnx_session.length_batches(encodings, self.batch_size, self.batch_tokens):
             vectors = self._run([encodings[i] for i in chunk])
@@ -237,11 +234,7 @@ class OnnxEmbedder(LocalModelEmbedder):
     def _run(self, encodings: Sequence[Any]) -> NDArray[np.float32]:
         xp = self._np
         feed, mask = onnx_session.bert_feed(xp, encodings, self._pad_id, self._inputs)
-        try:
-            (output,) = self._session.run([self._output], feed)
-        except Exception as e:  # broad: ONNX Runtime's errors derive from Exception
-            raise EmbeddingError(f"ONNX inference failed: {e}") from e
-        hidden = xp.asarray(output, dtype=xp.float32)
+        hidden = onnx_session.run(xp, self._session, self._output, feed, EmbeddingError)
         if hidden.ndim == 3:
             if self.pooling == "cls":
                 pooled = hidden[:, 0, :]

@@ -16,17 +16,18 @@ from __future__ import annotations
 import http.client
 import json
 import math
-import os
 import urllib.error
-import urllib.parse
-import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
 from embornal.adapters.embeddings.base import l2_normalize, resolve_prefixes, width_mismatch
+from embornal.adapters.openai_server import Server
 from embornal.errors import EmbeddingError
 
 __all__ = ["OpenAICompatEmbedder", "embeddings_url"]
+
+#: The embedding server, as its messages and settings name it.
+_SERVER = Server("the embedding server", "embedding", EmbeddingError)
 
 
 def embeddings_url(base_url: str) -> str:
@@ -36,20 +37,8 @@ def embeddings_url(base_url: str) -> str:
     ``http://host:11434/v1/embeddings``; a URL already ending in
     ``/embeddings`` is kept as it is.
     """
-    url = base_url.strip().rstrip("/")
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise EmbeddingError(
-            f"embedding.base_url is not an http(s) URL: {base_url!r}",
-            hint="Give the server's base URL, for example http://127.0.0.1:11434/v1.",
-        )
-    path = parsed.path
-    if path.endswith("/embeddings"):
-        return url
-    last = path.rsplit("/", 1)[-1]
-    if len(last) >= 2 and last[0] == "v" and last[1:].isdigit():
-        return url + "/embeddings"
-    return url + "/v1/embeddings"
+    hint = "Give the server's base URL, for example http://127.0.0.1:11434/v1."
+    return _SERVER.endpoint(base_url, "/embeddings", hint)
 
 
 class OpenAICompatEmbedder:
@@ -128,14 +117,11 @@ class OpenAICompatEmbedder:
             "User-Agent": "embornal",
         }
         if self.api_key_env:
-            key = os.environ.get(self.api_key_env)
-            if not key:
-                raise EmbeddingError(
-                    f"the environment variable {self.api_key_env} (embedding.api_key_env) "
-                    "is not set",
-                    hint=f"Export {self.api_key_env} with the API key, or remove "
-                    "embedding.api_key_env for a server that needs none.",
-                )
+            hint = (
+                f"Export {self.api_key_env} with the API key, or remove "
+                "embedding.api_key_env for a server that needs none."
+            )
+            key = _SERVER.api_key(self.api_key_env, hint)
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
@@ -146,27 +132,7 @@ class OpenAICompatEmbedder:
         fields["encoding_format"] = "float"
         if self.input_type:
             fields["input_type"] = role
-        body = json.dumps(fields).encode("utf-8")
-        request = urllib.request.Request(
-            self.url, data=body, headers=self._headers(), method="POST"
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError as e:
-            detail = _error_detail(e)
-            e.close()
-            raise EmbeddingError(
-                f"the embedding server {self.url} answered HTTP {e.code}"
-                + (f": {detail}" if detail else ""),
-                hint=self._hint(e.code),
-            ) from e
-        except (urllib.error.URLError, OSError, http.client.HTTPException) as e:
-            reason = getattr(e, "reason", None) or e
-            raise EmbeddingError(
-                f"cannot reach the embedding server {self.url}: {reason}",
-                hint="Check that the server runs and embedding.base_url points at it.",
-            ) from e
+        raw = _SERVER.post_json(self.url, fields, self._headers(), self.timeout, self._refused)
         return self._parse(raw, len(texts))
 
     def _parse(self, raw: bytes, count: int) -> list[list[float]]:
@@ -192,6 +158,11 @@ class OpenAICompatEmbedder:
                 hint="Check that embedding.base_url is an OpenAI-compatible API.",
             ) from e
         return vectors
+
+    def _refused(self, error: urllib.error.HTTPError) -> tuple[str, str]:
+        """The server's own words on an HTTP error (after the status), and the hint."""
+        detail = _error_detail(error)
+        return (f": {detail}" if detail else ""), self._hint(error.code)
 
     def _hint(self, code: int) -> str:
         if code in (401, 403):

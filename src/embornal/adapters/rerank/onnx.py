@@ -111,10 +111,8 @@ class OnnxReranker:
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         if not texts:
             return []
-        try:
-            encodings = self._tokenizer.encode_batch([(query, text) for text in texts])
-        except Exception as e:  # broad: tokenizers raises a bare Exception
-            raise RerankerError(f"tokenizing failed: {e}") from e
+        pairs = [(query, text) for text in texts]
+        encodings = onnx_session.encode(self._tokenizer, pairs, RerankerError)
         out = [0.0] * len(texts)
         for chunk in onnx_session.length_batches(encodings, self.batch_size):
             for i, value in zip(chunk, self._run([encodings[i] for i in chunk]), strict=True):
@@ -124,11 +122,7 @@ class OnnxReranker:
     def _run(self, encodings: Sequence[Any]) -> list[float]:
         xp = self._np
         feed, _ = onnx_session.bert_feed(xp, encodings, self._pad_id, self._inputs)
-        try:
-            (output,) = self._session.run([self._output], feed)
-        except Exception as e:  # broad: ONNX Runtime's errors derive from Exception
-            raise RerankerError(f"ONNX inference failed: {e}") from e
-        logits = xp.asarray(output, dtype=xp.float32)
+        logits = onnx_session.run(xp, self._session, self._output, feed, RerankerError)
         if logits.ndim == 1:
             values = logits
         elif logits.ndim == 2 and logits.shape[1] == 1:

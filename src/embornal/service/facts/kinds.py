@@ -17,7 +17,7 @@ from embornal.domain.facts.attributes import parse_where
 from embornal.domain.facts.fact import Fact, check_reason
 from embornal.domain.paths import normalize_path
 from embornal.service.context import ServiceContext, check_limit
-from embornal.service.facts.lifecycle import on_fact
+from embornal.service.facts.lifecycle import decided
 from embornal.service.facts.timetravel import AsOf, looking_back
 
 __all__ = ["find", "kinds", "update"]
@@ -36,12 +36,8 @@ def update(
     why = check_reason(reason, required=False)
     fact = ctx.resolve(fact_id)
     ctx.require_to_rewrite(fact, f"updating fact {fact.id} changes what it says")
-    now = ctx.now()
     command = UpdateAttributes(fact.id, attributes)
-    on_fact(
-        ctx, fact.id, lambda s: list(decide_update(s, command, now)), why, "updating attributes"
-    )
-    return ctx.reload(fact.id)
+    return decided(ctx, fact.id, command, decide_update, why, "updating attributes")
 
 
 def find(

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import TypeVar
 
 from embornal.domain.events import DomainEvent, Event
@@ -22,8 +23,9 @@ from embornal.service.context import ServiceContext
 from embornal.service.results import PurgeResult
 from embornal.storage.contract.store import Tx
 
-__all__ = ["MAX_ATTEMPTS", "forget", "on_fact", "purge", "restore", "run_command"]
+__all__ = ["MAX_ATTEMPTS", "decided", "forget", "on_fact", "purge", "restore", "run_command"]
 
+C = TypeVar("C")
 R = TypeVar("R")
 
 
@@ -45,6 +47,21 @@ def on_fact(
         return then(tx, events) if then else None
 
     return run_command(ctx.store, fact_id, decide, write, doing)
+
+
+def decided(
+    ctx: ServiceContext,
+    fact_id: str,
+    command: C,
+    decide: Callable[[FactState, C, datetime], Sequence[DomainEvent]],
+    why: str | None,
+    doing: str,
+) -> Fact:
+    """The fact ``fact_id`` read again once ``decide(state, command, now)`` is appended
+    (:func:`on_fact`)."""
+    now = ctx.now()
+    on_fact(ctx, fact_id, lambda s: list(decide(s, command, now)), why, doing)
+    return ctx.reload(fact_id)
 
 
 def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
@@ -70,10 +87,7 @@ def forget(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
 def restore(ctx: ServiceContext, fact_id: str, *, reason: str) -> Fact:
     why = check_reason(reason)
     fact = ctx.target("restore", fact_id)
-    now = ctx.now()
-    command = RestoreFact(fact.id)
-    on_fact(ctx, fact.id, lambda s: decide_restore(s, command, now), why, "restoring a fact")
-    return ctx.reload(fact.id)
+    return decided(ctx, fact.id, RestoreFact(fact.id), decide_restore, why, "restoring a fact")
 
 
 #: The reason of the resolution a purge appends to each open conflict of the fact.

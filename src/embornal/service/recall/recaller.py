@@ -39,7 +39,6 @@ from embornal.domain.recall.ranking import (
     cut_vector,
     fuse_rrf,
     keyword_scores,
-    keyword_total,
     mix_linear,
     rescale_bm25,
     select_terms,
@@ -48,6 +47,7 @@ from embornal.domain.recall.ranking import (
 )
 from embornal.domain.recall.relative_time import TimeWindow, describe, time_windows
 from embornal.domain.recall.text import query_terms, topic_terms
+from embornal.domain.records import record
 from embornal.domain.spine.strength import strength
 from embornal.errors import EmbornalError, InvalidInput
 from embornal.service.recall.legs import side_by_side
@@ -63,6 +63,51 @@ if TYPE_CHECKING:
 __all__ = ["MODES", "Recaller", "strongest", "with_feedback"]
 
 MODES = ("auto", "keyword", "vector", "hybrid")
+
+
+@record
+class _Gains:
+    """What each candidate of one recall gains besides its relevance, by its id: its
+    strength and spine, its neighbours' and its path's gains, the time and the names the
+    query names; ``said``, the parts every hit shows. ``scale`` weighs the strength, the
+    spine, the time and the names against the relevance (1.0 but for reciprocal-rank
+    fusion, whose scores are small). ``bases``: each hit's total before the spine, as
+    :meth:`hit` makes it (ties in the final order go to the better one)."""
+
+    strengths: dict[str, float]
+    spines: dict[str, dict[str, Any]]
+    boost: dict[str, float]
+    along: dict[str, float]
+    times: dict[str, float]
+    named: dict[str, float]
+    said: dict[str, Any]
+    scale: float
+    bases: dict[str, float]
+
+    def hit(self, fact: Fact, relevance: float, **parts: Any) -> RecallHit:
+        """``fact``'s hit: ``relevance`` and its gains (``parts``: the method's own parts
+        of the score)."""
+        key, scale = fact.id, self.scale
+        s, sp = self.strengths[key], self.spines[key]
+        near, t, e = self.boost.get(key), self.times.get(key), self.named.get(key)
+        t = None if t is None else t * scale
+        e = None if e is None else e * scale
+        on_path = self.along.get(key)
+        lifted = (t or 0.0) + (e or 0.0) + (on_path or 0.0)
+        base = self.bases[key] = relevance + (near or 0.0) + STRENGTH_WEIGHT * s * scale + lifted
+        total = base + sp["spine"] * scale
+        score = ScoreParts(
+            total=total,
+            strength=s,
+            neighbour=near,
+            path=on_path,
+            temporal=t,
+            entity=e,
+            **parts,
+            **self.said,
+            **sp,
+        )
+        return RecallHit(fact, total, s, score)
 
 
 class Recaller:
@@ -117,17 +162,29 @@ class Recaller:
                 return self._keyword(query, n, vis, now, under)
         return self._hybrid(query, n, vis, now, under)
 
-    def _times(
-        self, facts: dict[str, Fact], spines: dict[str, dict[str, Any]], vis: ReadScope
-    ) -> tuple[dict[str, float], dict[str, float], dict[str, float], dict[str, Any]]:
-        """The lifts before the neighbours, the time parts, the names' parts, and the parts
-        every hit shows."""
-        events = event_times(self._store, facts, self._windows, self.fusion, vis)
+    def _gains(
+        self,
+        ranked: dict[str, Fact],
+        facts: dict[str, Fact],
+        relevance: dict[str, float],
+        n: int,
+        vis: ReadScope,
+        now: datetime,
+        scale: float = 1.0,
+    ) -> _Gains:
+        """What the candidates ``ranked`` (of ``facts``, by ``relevance``) gain besides
+        their relevance, ``scale`` times their strength, spine, time and names."""
+        strengths = {key: strength(f.signals, now) for key, f in ranked.items()}
+        spines = {key: spine_parts(f, now) for key, f in ranked.items()}
+        events = event_times(self._store, ranked, self._windows, self.fusion, vis)
         raised, times, names = lifts(
-            facts, spines, spines, self._windows, self.fusion, self._entities, events
+            ranked, spines, spines, self._windows, self.fusion, self._entities, events
         )
-        said = describe(self._windows)
-        return raised, times, names, {"time_window": said, "entities": self._entities}
+        boost, along = context_gains(
+            self._store, self.fusion, relevance, facts, strengths, n, vis, scale, raised
+        )
+        said = {"time_window": describe(self._windows), "entities": self._entities}
+        return _Gains(strengths, spines, boost, along, times, names, said, scale, {})
 
     def _finish(
         self, hits: list[RecallHit], n: int, wanted: set[str] | None, bases: dict[str, float]
@@ -164,38 +221,21 @@ class Recaller:
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found, scaled, wanted = self._keyword_candidates(query, n, vis, under)
-        strengths = {f.id: strength(f.signals, now) for f, _ in found}
-        spines = {f.id: spine_parts(f, now) for f, _ in found}
         facts = {f.id: f for f, _ in found}
-        raised, times, named, said = self._times(facts, spines, vis)
         relevance = {f.id: kw for (f, _), kw in zip(found, scaled, strict=True)}
-        boost, along = context_gains(
-            self._store, self.fusion, relevance, facts, strengths, n, vis, lifts=raised
-        )
-        hits, bases = [], {}
+        gains = self._gains(facts, facts, relevance, n, vis, now)
+        hits = []
         for rank, ((fact, bm25), kw) in enumerate(zip(found, scaled, strict=True), start=1):
-            s = strengths[fact.id]
-            near, t, e = boost.get(fact.id), times.get(fact.id), named.get(fact.id)
-            on_path = along.get(fact.id)
-            sp = spines[fact.id]
-            lifted = (t or 0.0) + (e or 0.0) + (on_path or 0.0)
-            bases[fact.id] = keyword_total(kw + (near or 0.0), s) + lifted
-            parts = ScoreParts(
-                total=bases[fact.id] + sp["spine"],
-                strength=s,
+            hit = gains.hit(
+                fact,
+                kw,
                 keyword=kw,
                 bm25=self._raw_bm25(vis, bm25),
                 keyword_rank=rank,
                 method="keyword+strength",
-                neighbour=near,
-                path=on_path,
-                temporal=t,
-                entity=e,
-                **said,
-                **sp,
             )
-            hits.append(RecallHit(fact, parts.total, s, parts))
-        return self._finish(hits, n, wanted, bases)
+            hits.append(hit)
+        return self._finish(hits, n, wanted, gains.bases)
 
     def _vector_candidates(
         self, query: str, n: int, vis: ReadScope, under: str | None
@@ -217,38 +257,14 @@ class Recaller:
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
     ) -> list[RecallHit]:
         found = self._vector_candidates(query, n, vis, under)
-        strengths = {f.id: strength(f.signals, now) for f, _ in found}
-        spines = {f.id: spine_parts(f, now) for f, _ in found}
         facts = {f.id: f for f, _ in found}
-        raised, times, named, said = self._times(facts, spines, vis)
-        relevance = {f.id: sim for f, sim in found}
-        boost, along = context_gains(
-            self._store, self.fusion, relevance, facts, strengths, n, vis, 1.0, raised
-        )
-        hits, bases = [], {}
+        gains = self._gains(facts, facts, {f.id: sim for f, sim in found}, n, vis, now)
+        hits = []
         for rank, (fact, sim) in enumerate(found, 1):
-            s = strengths[fact.id]
-            near, t, e = boost.get(fact.id), times.get(fact.id), named.get(fact.id)
-            on_path = along.get(fact.id)
-            sp = spines[fact.id]
-            lifted = (t or 0.0) + (e or 0.0) + (on_path or 0.0)
-            bases[fact.id] = sim + (near or 0.0) + STRENGTH_WEIGHT * s + lifted
-            total = bases[fact.id] + sp["spine"]
-            parts = ScoreParts(
-                total=total,
-                strength=s,
-                vector=sim,
-                vector_rank=rank,
-                method="vector+strength",
-                neighbour=near,
-                path=on_path,
-                temporal=t,
-                entity=e,
-                **said,
-                **sp,
+            hits.append(
+                gains.hit(fact, sim, vector=sim, vector_rank=rank, method="vector+strength")
             )
-            hits.append(RecallHit(fact, total, s, parts))
-        return self._finish(hits, n, None, bases)
+        return self._finish(hits, n, None, gains.bases)
 
     def _hybrid(
         self, query: str, n: int, vis: ReadScope, now: datetime, under: str | None
@@ -278,27 +294,13 @@ class Recaller:
             strength_scale = 1.0 / (settings.keyword_weight + settings.vector_weight)
         kw_rank = {key: i for i, key in enumerate(kw_order, 1)}
         vec_rank = {key: i for i, key in enumerate(vec_order, 1)}
-        strengths = {key: strength(facts[key].signals, now) for key in fused}
-        spines = {key: spine_parts(facts[key], now) for key in fused}
-        raised, times, named, said = self._times({k: facts[k] for k in fused}, spines, vis)
-        boost, along = context_gains(
-            self._store, self.fusion, fused, facts, strengths, n, vis, strength_scale, raised
-        )
-        hits, bases = [], {}
+        fused_facts = {k: facts[k] for k in fused}
+        gains = self._gains(fused_facts, facts, fused, n, vis, now, strength_scale)
+        hits = []
         for key, score in fused.items():
-            fact = facts[key]
-            s = strengths[key]
-            near, t, e = boost.get(key), times.get(key), named.get(key)
-            t = None if t is None else t * strength_scale
-            e = None if e is None else e * strength_scale
-            on_path = along.get(key)
-            sp = spines[key]
-            lifted = (t or 0.0) + (e or 0.0) + (on_path or 0.0)
-            bases[key] = score + (near or 0.0) + (STRENGTH_WEIGHT * s * strength_scale) + lifted
-            total = bases[key] + sp["spine"] * strength_scale
-            parts = ScoreParts(
-                total=total,
-                strength=s,
+            hit = gains.hit(
+                facts[key],
+                score,
                 keyword=kw_score.get(key),
                 bm25=self._raw_bm25(vis, bm25.get(key)),
                 vector=vec_score.get(key),
@@ -306,15 +308,9 @@ class Recaller:
                 keyword_rank=kw_rank.get(key),
                 vector_rank=vec_rank.get(key),
                 method=f"hybrid-{settings.method}+strength",
-                neighbour=near,
-                path=on_path,
-                temporal=t,
-                entity=e,
-                **said,
-                **sp,
             )
-            hits.append(RecallHit(fact, total, s, parts))
-        return self._finish(hits, n, wanted, bases)
+            hits.append(hit)
+        return self._finish(hits, n, wanted, gains.bases)
 
 
 def strongest(

@@ -27,7 +27,7 @@ from embornal.domain.spine.decisions import (
 )
 from embornal.domain.spine.justification import EvidenceRef, parse_evidence
 from embornal.service.context import ServiceContext
-from embornal.service.facts.lifecycle import on_fact
+from embornal.service.facts.lifecycle import decided, on_fact
 from embornal.storage.contract.store import Tx
 
 __all__ = ["add_evidence", "confirm", "contradict"]
@@ -49,10 +49,7 @@ def confirm(
     why = check_reason(reason, required=False)
     ev = _evidence(evidence)
     fact = ctx.target("confirm", fact_id)
-    now = ctx.now()
-    command = ConfirmFact(fact.id, ev)
-    on_fact(ctx, fact.id, lambda s: decide_confirm(s, command, now), why, "confirming a fact")
-    return ctx.reload(fact.id)
+    return decided(ctx, fact.id, ConfirmFact(fact.id, ev), decide_confirm, why, "confirming a fact")
 
 
 def contradict(
@@ -105,7 +102,5 @@ def add_evidence(
     confirm, which also dates ``last_confirmed_at``."""
     ev = parse_evidence(evidence, note)
     fact = ctx.target("add_evidence", fact_id)
-    now = ctx.now()
     command = AddEvidence(fact.id, ev)
-    on_fact(ctx, fact.id, lambda s: decide_add_evidence(s, command, now), None, "adding evidence")
-    return ctx.reload(fact.id)
+    return decided(ctx, fact.id, command, decide_add_evidence, None, "adding evidence")

@@ -30,7 +30,7 @@ from embornal.domain.spine.decisions import (
 from embornal.domain.spine.justification import Lifetime
 from embornal.errors import GateRefusal
 from embornal.service.context import ServiceContext, check_limit
-from embornal.service.facts.lifecycle import on_fact
+from embornal.service.facts.lifecycle import decided, on_fact
 from embornal.service.results import DueFact
 
 __all__ = ["due", "pin", "set_lifetime", "set_weight", "unpin"]
@@ -99,10 +99,8 @@ def set_weight(
     if weight is not None:
         check_weight(weight)  # bad input before the fact is even looked up
     fact = ctx.target("set_weight", fact_id)
-    now = ctx.now()
     command = SetWeight(fact.id, weight)
-    on_fact(ctx, fact.id, lambda s: decide_set_weight(s, command, now), why, "weighting a fact")
-    return ctx.reload(fact.id)
+    return decided(ctx, fact.id, command, decide_set_weight, why, "weighting a fact")
 
 
 def set_lifetime(
@@ -114,10 +112,8 @@ def set_lifetime(
     why = check_reason(reason, required=False)
     check_lifetime(lifetime, now=ctx.now())  # bad input before the fact is looked up
     fact = ctx.target("set_lifetime", fact_id)
-    now = ctx.now()
     command = SetLifetime(fact.id, lifetime)
-    on_fact(ctx, fact.id, lambda s: decide_set_lifetime(s, command, now), why, "setting a lifetime")
-    return ctx.reload(fact.id)
+    return decided(ctx, fact.id, command, decide_set_lifetime, why, "setting a lifetime")
 
 
 def due(

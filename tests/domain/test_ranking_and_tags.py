@@ -6,7 +6,6 @@ from embornal.domain.facts.tags import Tag, check_subject, parse_tag, parse_tags
 from embornal.domain.recall.ranking import (
     DF_CEILING_MIN_DOCS,
     candidate_count,
-    keyword_total,
     rescale_bm25,
     select_terms,
 )
@@ -17,11 +16,6 @@ def test_bm25_rescales_best_to_one_and_worst_to_zero() -> None:
     assert rescale_bm25([-5.0, -3.0, -1.0]) == [1.0, 0.5, 0.0]
     assert rescale_bm25([-2.0, -2.0]) == [1.0, 1.0]
     assert rescale_bm25([]) == []
-
-
-def test_keyword_plus_half_strength() -> None:
-    assert keyword_total(1.0, 1.0) == 1.5
-    assert keyword_total(0.2, 0.0) == 0.2
 
 
 def test_candidates_exceed_the_limit() -> None:

@@ -50,7 +50,6 @@ __all__ = [
     "fuse_linear",
     "fuse_rrf",
     "keyword_scores",
-    "keyword_total",
     "mix_linear",
     "neighbour_boost",
     "on_shared_paths",
@@ -273,10 +272,6 @@ def rescale_similarity(sims: Sequence[float]) -> list[float]:
     if spread <= 1e-12:
         return [1.0 for _ in sims]
     return [(s - worst) / spread for s in sims]
-
-
-def keyword_total(keyword: float, strength: float) -> float:
-    return keyword + STRENGTH_WEIGHT * strength
 
 
 def select_terms(terms: Sequence[str], df: Mapping[str, int], total_docs: int) -> list[str]:

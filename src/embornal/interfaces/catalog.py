@@ -224,6 +224,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "health",
         "Health",
         call=None,
+        profile="none",
         http=Http(
             "GET",
             "/health",
@@ -238,6 +239,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "whoami",
         "WhoAmI",
         call=None,
+        profile="none",
         http=Http(
             "GET",
             "/whoami",
@@ -301,7 +303,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "list[PathEntry]",
         (_path(False, "/", flag=""), _AS_OF, ALL),
         tool_order=3,
-        profile="full",
         title="List topics",
         cli="memory ls",
         cli_help="list the paths one level below PATH",
@@ -341,7 +342,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             ALL,
         ),
         tool_order=4,
-        profile="full",
         title="Topic tree",
         cli="memory tree",
         cli_help="draw the tree of paths below PATH",
@@ -391,7 +391,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             _AS_OF,
         ),
         tool_order=5,
-        profile="full",
         title="Read a topic",
         cli="memory cat",
         cli_help="print the facts of one path",
@@ -525,6 +524,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
         call="show",
         read_only=False,
+        profile="none",
         http=Http(
             "GET",
             "/tags",
@@ -539,7 +539,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "FactDetail",
         (FACT_ID, _AS_OF),
         tool_order=8,
-        profile="full",
         title="Show a fact",
         cli="memory show",
         cli_help="show one fact whole",
@@ -574,7 +573,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             ),
         ),
         tool_order=9,
-        profile="full",
         title="Fact history",
         cli="memory history",
         cli_help="list the events of a fact or a path",
@@ -642,7 +640,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             replace(_ATTRIBUTES, description="The new fact's attributes; default: the old fact's."),
         ),
         tool_order=10,
-        profile="full",
         title="Correct a fact",
         destructive=True,
         cli="memory supersede",
@@ -714,7 +711,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             OPTIONAL_REASON,
         ),
         tool_order=11,
-        profile="full",
         title="Update attributes",
         cli="memory update",
         cli_help="change some attributes of a typed fact",
@@ -774,7 +770,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             _AS_OF,
         ),
         tool_order=12,
-        profile="full",
         title="Find typed facts",
         cli="memory find",
         cli_help="list the facts of a kind whose attributes match",
@@ -803,7 +798,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "kinds",
         "list[dict]",
         tool_order=13,
-        profile="full",
         title="List the kinds",
         cli="memory kinds",
         cli_help="print the schema of every kind (fields, types, vocabularies)",
@@ -839,6 +833,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             errors=(401, 503),
         ),
     ),
+    profile="full",
 )
 
 #: The catalogue's other parts come after :data:`CORE_OPERATIONS`: the ``OPERATIONS`` of
@@ -915,7 +910,9 @@ def by_name(name: str) -> Operation:
 def mcp_tools(profile: str) -> tuple[Operation, ...]:
     """The operations an MCP server of ``profile`` offers (``full`` includes ``core``)."""
     wanted = {"core": ("core",), "full": ("core", "full")}[profile]
-    return tuple(sorted((op for op in whole() if op.profile in wanted), key=lambda o: o.tool_order))
+    return tuple(
+        sorted((op for op in whole() if op.profile in wanted), key=lambda o: o.tool_order or 0)
+    )
 
 
 def routed() -> tuple[Operation, ...]:

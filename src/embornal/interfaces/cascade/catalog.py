@@ -89,9 +89,10 @@ OPERATIONS: tuple[Operation, ...] = part(
             ALL,
         ),
         call="chronicle.recall",
+        profile="none",
+        tool_order=0,
         title="The recall cascade",
         cli="memory cascade",
-        cli_show=_SHOW + "show_cascade",
         cli_help="anchors, then canon, then memories (one budget), with what needs care",
         cli_doc="The recall cascade: the anchors (always whole), the active canon, then the\n"
         "ordinary recall of QUERY in the room --limit leaves; with the interpretations\n"
@@ -113,12 +114,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "search",
         "Cascade",
         (QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
-        call="chronicle.search",
-        tool_order=86,
-        profile="full",
         title="Search with the history priorities",
         cli="memory search",
-        cli_show=_SHOW + "show_cascade",
         cli_help="the cascade for a query, each memory checked again; no reinforcement",
         cli_doc="The recall cascade for QUERY (anchors, canon, then memories), each memory\n"
         "read again as the answer is made (live, readable, not forgotten or expired).\n"
@@ -150,12 +147,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _MODE,
             _UNDER,
         ),
-        call="chronicle.search_archive",
-        tool_order=87,
-        profile="full",
         title="Search the unpinned archive",
         cli="memory search-archive",
-        cli_show=_SHOW + "show_hits",
         cli_help="the best unpinned memories for a query, a budget of their own",
         cli_doc="The best --limit unpinned memories for QUERY: no anchor takes a place.\n"
         "Each is checked again at answer time; nothing is reinforced.",
@@ -176,4 +169,11 @@ OPERATIONS: tuple[Operation, ...] = part(
             probe=True,
         ),
     ),
+    facade="chronicle",
+    profile="full",
+    tools_from=86,
+    shows={
+        "Cascade": _SHOW + "show_cascade",
+        "list[RecallHit]": _SHOW + "show_hits",
+    },
 )

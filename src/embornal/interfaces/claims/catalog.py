@@ -330,12 +330,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _VALID_UNTIL,
             _SECURITY_SENSITIVE,
         ),
-        call="chronicle.create_claim",
-        tool_order=60,
-        profile="full",
         title="Create a claim",
         cli="claim create",
-        cli_show=_SHOW + "show_claim",
         cli_help="record a proposed claim about material",
         cli_doc="Record STATEMENT as a proposed claim of --type TYPE. Add evidence, then adopt\n"
         "it: adoption records a judgment about specific material, never its truth.",
@@ -364,11 +360,9 @@ OPERATIONS: tuple[Operation, ...] = part(
             _COMMON_ORIGIN,
         ),
         call="chronicle.add_claim_evidence",
-        tool_order=61,
         profile="none",
         title="Add evidence to a claim",
         cli="claim evidence",
-        cli_show=_SHOW + "show_claim",
         cli_help="cite a memory or a source for a claim",
         guide=_EVIDENCE_GUIDE,
         example=f'add_evidence(claim_id="{EXAMPLE_CLAIM}", memory_id="{EXAMPLE_ID}", '
@@ -386,12 +380,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "adopt_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
-        call="chronicle.adopt_claim",
-        tool_order=62,
-        profile="full",
         title="Adopt a claim",
         cli="claim adopt",
-        cli_show=_SHOW + "show_claim",
         cli_help="record the judgment: adopt a supported claim",
         guide="""Adopt a claim: record the judgment about its cited material (not a
         certificate of truth). It needs active supporting evidence; a sensitive claim needs
@@ -426,12 +416,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _VALID_FROM,
             _VALID_UNTIL,
         ),
-        call="chronicle.revise_claim",
-        tool_order=63,
-        profile="full",
         title="Revise a claim",
         cli="claim revise",
-        cli_show=_SHOW + "show_claim",
         cli_help="a new version of a claim, or its replacement",
         guide="""Revise a claim: a new statement or valid time (the earlier version stays
         in its history), or replacement_id: a supported proposed claim adopted in its place,
@@ -454,13 +440,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "withdraw_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
-        call="chronicle.withdraw_claim",
-        tool_order=64,
-        profile="full",
         title="Withdraw a claim",
         cli="claim withdraw",
         destructive=True,
-        cli_show=_SHOW + "show_claim",
         cli_help="end a claim (terminal)",
         guide="""Withdraw a claim: the judgment ends (terminal; the material and history
         stay). A later change of course is a new create_claim.
@@ -484,11 +466,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _REASON,
         ),
         call="chronicle.retract_claim_evidence",
-        tool_order=65,
-        profile="full",
         title="Retract claim evidence",
         cli="claim retract",
-        cli_show=_SHOW + "show_claim",
         cli_help="retire one evidence association",
         guide="""Retire one evidence association of a claim (the material is untouched; the
         history keeps it). An adopted claim then needs adopt_claim again.
@@ -520,12 +499,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             _INCLUDE_INACTIVE,
         ),
-        call="chronicle.recall_claims",
-        tool_order=66,
-        profile="full",
         title="Recall claims",
         cli="claim list",
-        cli_show=_SHOW + "show_claims",
         cli_help="the adopted claims (now, or as recorded by a time)",
         guide="""Find the claims the memory has adopted (default) with their evidence.
         as_of is record time: what had been recorded by then; evidence recorded later never
@@ -549,11 +524,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "ClaimRecord",
         (CLAIM_ID, _AS_OF),
         call="chronicle.claim",
-        tool_order=67,
-        profile="full",
         title="Inspect a claim",
         cli="claim show",
-        cli_show=_SHOW + "show_claim",
         cli_help="a claim with its evidence and history",
         guide="""Inspect one claim: statement, status, evidence with stances, support by
         origin groups, and every decision with its reason; as_of shows it as recorded then.
@@ -570,4 +542,11 @@ OPERATIONS: tuple[Operation, ...] = part(
             summary="Show a claim",
         ),
     ),
+    facade="chronicle",
+    profile="full",
+    tools_from=60,
+    shows={
+        "ClaimRecord": _SHOW + "show_claim",
+        "ClaimList": _SHOW + "show_claims",
+    },
 )

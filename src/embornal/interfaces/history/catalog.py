@@ -153,11 +153,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="how it was collected",
             ),
         ),
-        tool_order=40,
-        profile="core",
         title="Capture working material",
         cli="memory remember",
-        cli_show=_SHOW + "show_status",
         cli_help="capture working material (screened; promote to consolidate)",
         cli_doc="Store CONTENT as working material of the history protocol: an ordinary fact\n"
         "at --path (default /inbox/<session or date>), screened for known injection shapes.",
@@ -191,12 +188,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "promote",
         "MemoryStatus",
         (FACT_ID, REASON),
-        tool_order=41,
-        profile="core",
         title="Consolidate a memory",
         idempotent=True,
         cli="memory promote",
-        cli_show=_SHOW + "show_status",
         cli_help="consolidate working material (a reason is required)",
         brief=(
             "Consolidate a working memory that should last, with why (importance is not truth)."
@@ -246,11 +240,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             OPTIONAL_REASON,
         ),
-        tool_order=42,
-        profile="core",
         title="Corroborate a memory",
         cli="memory corroborate",
-        cli_show=_SHOW + "show_provenance",
         cli_help="record a corroborating source (always audited)",
         brief=(
             "Record an independent source for a memory (always audited); archive becomes "
@@ -280,11 +271,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "provenance",
         "ProvenanceReport",
         (FACT_ID,),
-        tool_order=43,
-        profile="core",
         title="Provenance of a memory",
         cli="memory provenance",
-        cli_show=_SHOW + "show_provenance",
         cli_help="the recorded sources of a memory and the corroboration gate",
         brief=(
             "Check a memory's sources and whether corroboration suffices before relying on it. "
@@ -312,7 +300,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         profile="full",
         title="Where a memory stands",
         cli="memory status",
-        cli_show=_SHOW + "show_status",
         cli_help="where a memory stands in the history protocol (stage, tier, canon...)",
         guide="""Where one memory stands in the history protocol: its stage (working or
         consolidated) and tier (archive, testimony, interpretation), whether it is
@@ -337,11 +324,9 @@ OPERATIONS: tuple[Operation, ...] = part(
             FACT_ID,
             note("What you re-examined and what still holds.", "what was re-examined (required)"),
         ),
-        tool_order=44,
         profile="full",
         title="Review an interpretation",
         cli="memory review",
-        cli_show=_SHOW + "show_status",
         cli_help="re-examine an interpretation: its review clock starts again",
         guide="""Re-confirm an interpretation after re-examining it: its 30-day review
         clock starts again. Only interpretations are reviewed.
@@ -361,11 +346,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "flag_sensitive",
         "MemoryStatus",
         (FACT_ID, REASON),
-        tool_order=45,
-        profile="core",
         title="Flag a memory sensitive",
         cli="memory flag-sensitive",
-        cli_show=_SHOW + "show_status",
         cli_help="mark a memory security-sensitive (lifts an unsupported anchor)",
         brief=(
             "Mark identity, permission or instruction-like content sensitive (an unsupported "
@@ -393,11 +375,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "due_for_consolidation",
         "list[DueMemory]",
         (_DAYS, LIST_LIMIT),
-        tool_order=46,
-        profile="core",
         title="Working material to consolidate",
         cli="memory due-for-consolidation",
-        cli_show=_SHOW + "show_due",
         cli_help="active working memories, oldest first",
         brief=(
             "At the end of a session, list working memories oldest first; promote or forget "
@@ -427,12 +406,10 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             LIST_LIMIT,
         ),
-        tool_order=47,
         profile="full",
         title="Interpretations due for review",
         idempotent=True,
         cli="memory due-for-review",
-        cli_show=_SHOW + "show_due",
         cli_help="interpretations not reviewed for 30 days (marked stale)",
         guide="""List the interpretations overdue for re-examination (not reviewed for
         `days`, default 30), the longest unreviewed first, and mark each stale: the
@@ -456,11 +433,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "list_forgotten",
         "list[ForgottenMemory]",
         (LIST_LIMIT,),
-        tool_order=48,
         profile="full",
         title="Forgotten memories",
         cli="memory list-forgotten",
-        cli_show=_SHOW + "show_forgotten",
         cli_help="forgotten memories, with who forgot them and why",
         guide="""List the forgotten memories, the last forgotten first, each with when,
         by whom and why. restore(memory_id, reason) brings one back.
@@ -476,4 +451,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             items="memories",
         ),
     ),
+    profile="core",
+    tools_from=40,
+    shows={
+        "MemoryStatus": _SHOW + "show_status",
+        "ProvenanceReport": _SHOW + "show_provenance",
+        "list[DueMemory]": _SHOW + "show_due",
+        "list[ForgottenMemory]": _SHOW + "show_forgotten",
+    },
 )

@@ -125,12 +125,9 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="mark the synthesis security-sensitive",
             ),
         ),
-        call="chronicle.narrate",
-        tool_order=60,
         profile="core",
         title="Write a narrative version",
         cli="narrative add",
-        cli_show=_SHOW + "show_narrative",
         cli_help="write a new version of a scope's account, with its dependencies",
         brief=(
             "Write the new version of a scope's account, naming the memories it rests on. "
@@ -162,12 +159,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "current_narrative",
         "NarrativeView",
         (_SCOPE, _PERSPECTIVE),
-        call="chronicle.current_narrative",
-        tool_order=61,
         profile="core",
         title="Current narrative",
         cli="narrative current",
-        cli_show=_SHOW + "show_view",
         cli_help="the usable account of a scope, or its review notice",
         brief=(
             "Read a scope's usable account, or its review notice (resolve the issues, then "
@@ -200,12 +194,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "what was compared (required)",
             ),
         ),
-        call="chronicle.review_narrative",
-        tool_order=62,
-        profile="full",
         title="Review a narrative",
         cli="narrative review",
-        cli_show=_SHOW + "show_narrative",
         cli_help="approve the current version again once its source issues are resolved",
         guide="""Approve a withheld narrative again, after you resolved its source issues
         and compared the account with its sources. Restoring or corroborating a source never
@@ -232,12 +222,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="only this scope",
             ),
         ),
-        call="chronicle.narrative_history",
-        tool_order=63,
-        profile="full",
         title="Narrative history",
         cli="narrative history",
-        cli_show=_SHOW + "show_narratives",
         cli_help="every version, newest first, with its text for inspection",
         guide="""List past and current narrative versions, newest first, with their text
         for deliberate inspection (stale and replaced ones too, marked so). Not for use as
@@ -256,12 +242,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "list_narratives",
         "list[Narrative]",
         (LIST_LIMIT,),
-        call="chronicle.list_narratives",
-        tool_order=64,
-        profile="full",
         title="List narrative accounts",
         cli="narrative list",
-        cli_show=_SHOW + "show_narratives",
         cli_help="the accounts, each current version (stale text withheld)",
         guide="""Discover the narrative accounts (scope and perspective), each current
         version, the most recently written first; a stale one's text is withheld.
@@ -275,4 +257,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             items="narratives",
         ),
     ),
+    facade="chronicle",
+    profile="full",
+    tools_from=60,
+    shows={
+        "Narrative": _SHOW + "show_narrative",
+        "NarrativeView": _SHOW + "show_view",
+        "list[Narrative]": _SHOW + "show_narratives",
+    },
 )

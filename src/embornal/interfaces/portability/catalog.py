@@ -52,7 +52,6 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
                 cli_help=f"the path to import under (default /imported/{fmt})",
             ),
         ),
-        local_only=True,
         cli=f"import {fmt}",
         cli_help=f"propose the memories of {fmt} as facts (--apply: store them)",
         cli_doc=f"Read {what},\ncheck it whole, and open ONE proposal of its memories as "
@@ -85,7 +84,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
         ),
         read_only=True,
-        local_only=True,
         cli="export markdown",
         cli_help="write one Markdown file per path into DIR (stable for git diffs)",
         cli_doc="Write the facts you may read into DIR, one file per path (the root: "
@@ -100,7 +98,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "EventsExport",
         (_place("file", "The NDJSON file to write.", "FILE"),),
         read_only=True,
-        local_only=True,
         cli="export events",
         cli_help="write the event log to FILE as NDJSON (the lossless form)",
         cli_doc="Write the event log to FILE, one JSON object a line: a header, every "
@@ -113,7 +110,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "import_events",
         "EventsImport",
         (_place("file", "The NDJSON file `export events` wrote.", "FILE"),),
-        local_only=True,
         cli="import events",
         cli_help="restore an exported log into this empty memory, exactly",
         cli_doc="Restore FILE into an empty memory: the same ids, positions and "
@@ -136,7 +132,6 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="only print what would change",
             ),
         ),
-        local_only=True,
         cli="import markdown",
         cli_help="read an (edited) Markdown export back into the memory",
         cli_doc="Read DIR back: a fact whose content, kind or attributes changed is "
@@ -151,7 +146,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "Backup",
         (_place("file", "The new file to write the copy to.", "FILE"),),
         read_only=True,
-        local_only=True,
         cli="admin backup",
         cli_help="copy the whole memory to a new FILE while writers go on",
         cli_doc="Copy the memory to FILE (which must not exist) with SQLite's online "

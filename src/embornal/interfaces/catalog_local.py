@@ -9,20 +9,22 @@ Stdlib-only at import (plain data), as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_PATH_LENGTH, MAX_REINDEX_LIMIT
-from embornal.interfaces.catalog_inputs import FACT_ID, POLICY_SHAPES, REASON, limit
+from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_REINDEX_LIMIT
+from embornal.interfaces.catalog_inputs import (
+    FACT_ID,
+    POLICY_SHAPES,
+    REASON,
+    cli_switch,
+    limit,
+    switch,
+    topic_path,
+)
 from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_PATH = Input(
-    "path",
-    "path",
-    "The path the tags are on, e.g. /work (the facts below inherit them).",
-    True,
-    max_length=MAX_PATH_LENGTH,
-    metavar="PATH",
-    cli_help="",
+_PATH = topic_path(
+    "The path the tags are on, e.g. /work (the facts below inherit them).", aliases=()
 )
 _RULE = (
     Input(
@@ -69,17 +71,7 @@ OPERATIONS: tuple[Operation, ...] = part(
         cli="memory purge",
         cli_help="erase a fact's content for good",
         cli_run="memory_cmds:purge",
-        cli_args=(
-            Input(
-                "yes",
-                "bool",
-                "do not ask to confirm",
-                default=False,
-                mcp=False,
-                rest=False,
-                flag="--yes -y",
-            ),
-        ),
+        cli_args=(cli_switch("yes", "do not ask to confirm", "--yes -y"),),
     ),
     Operation(
         "tag_path",
@@ -139,13 +131,11 @@ OPERATIONS: tuple[Operation, ...] = part(
                 aliases=(),
                 high=MAX_REINDEX_LIMIT,
             ),
-            Input(
+            switch(
                 "everything",
-                "bool",
                 "Embed every fact again, not only those waiting.",
-                default=False,
+                "re-embed every fact, not only pending",
                 flag="--all",
-                cli_help="re-embed every fact, not only pending",
             ),
         ),
         cli="memory reindex",
@@ -250,19 +240,16 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="DAYS",
                 cli_help=f"expire after DAYS, at most {MAX_EXPIRY_DAYS} (default: never)",
             ),
-            Input(
+            switch(
                 "rules",
-                "bool",
                 "Also add the rules of the default set the subject lacks.",
+                "add no rules for SUBJECT",
                 default=True,
-                cli_help="add no rules for SUBJECT",
             ),
-            Input(
+            switch(
                 "person",
-                "bool",
                 "A person holds the token, not an assistant.",
-                default=False,
-                cli_help="a person holds it: it decides proposals, reads "
+                "a person holds it: it decides proposals, reads "
                 "its private facts (default: an assistant)",
             ),
         ),
@@ -282,13 +269,11 @@ OPERATIONS: tuple[Operation, ...] = part(
         "tokens",
         "list[TokenInfo]",
         (
-            Input(
+            switch(
                 "include_inactive",
-                "bool",
                 "Include revoked and expired tokens.",
-                default=False,
+                "include revoked and expired tokens",
                 flag="--all",
-                cli_help="include revoked and expired tokens",
             ),
         ),
         read_only=True,

@@ -15,6 +15,7 @@ from embornal.interfaces.catalog_inputs import (
     FACT_ID,
     LIMIT,
     REASON,
+    identifier,
     label,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
@@ -222,25 +223,23 @@ OPERATIONS: tuple[Operation, ...] = part(
         "mark_conflict",
         "ConflictRecord",
         (
-            Input(
+            identifier(
                 "a",
-                "id",
                 "One version: a live memory's id.",
-                True,
-                aliases=("a", "memory_id_a", "first"),
-                max_length=64,
+                ("a", "memory_id_a", "first"),
+                "one version (a memory id)",
+                kind="id",
                 metavar="A",
-                cli_help="one version (a memory id)",
+                required=True,
             ),
-            Input(
+            identifier(
                 "b",
-                "id",
                 "The version it conflicts with: another live memory's id.",
-                True,
-                aliases=("b", "memory_id_b", "second"),
-                max_length=64,
+                ("b", "memory_id_b", "second"),
+                "the other version",
+                kind="id",
                 metavar="B",
-                cli_help="the other version",
+                required=True,
             ),
             REASON,
         ),

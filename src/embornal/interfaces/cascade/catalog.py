@@ -16,9 +16,10 @@ from embornal.interfaces.catalog_inputs import (
     RERANK,
     SEARCH_MODE,
     label,
+    switch,
     under,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
+from embornal.interfaces.catalog_types import Http, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -76,13 +77,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             _MODE,
             _UNDER,
             _SCOPE,
-            Input(
+            switch(
                 "reinforce",
-                "bool",
                 "false: a read-only cascade (no strength lift).",
+                "do not count the hits as a recall",
                 default=True,
                 mcp=False,
-                cli_help="do not count the hits as a recall",
             ),
             ASKED,
             RERANK,

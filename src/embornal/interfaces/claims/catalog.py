@@ -12,115 +12,67 @@ tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
+from embornal.domain.bounds import MAX_LIMIT, MAX_QUERY_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     LIMIT,
+    common_origin,
+    content,
+    identifier,
     label,
+    moment,
     reason,
+    route_id,
+    security_sensitive,
+    switch,
+    words,
 )
-from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, part, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["EXAMPLE_CLAIM", "OPERATIONS", "PLACE"]
 
 EXAMPLE_CLAIM = "C01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 _SHOW = "claims.commands:"
+#: The longest label of the ledger: who asserted it, where in the material, a source.
 _LABEL = 500
+#: The ledger's times (record or valid time) are text the service reads.
 _TIME = "an ISO-8601 date or time (UTC unless zoned)"
 
 
-CLAIM_ID = Input(
+CLAIM_ID = route_id(
     "claim_id",
-    "text",
     f"The claim's id from create_claim or recall_claims (a unique prefix "
     f"works), e.g. {EXAMPLE_CLAIM}.",
-    True,
-    aliases=("claim_id", "id", "claim"),
-    max_length=64,
-    http="id",
-    metavar="ID",
-    cli_help="the claim's id, or a unique prefix of it",
+    ("claim_id", "id", "claim"),
+    "the claim's id, or a unique prefix of it",
 )
 _REASON = reason(
     "Why: recorded with the decision in the claim's history.",
     "why (kept in the claim's history)",
     aliases=("reason", "why", "note"),
 )
-
-
-def _time(
-    name: str, description: str, aliases: tuple[str, ...], cli_help: str, *, flag: str | None = None
-) -> Input:
-    """A time of the ledger (record or valid time): text, read by the service."""
-    return Input(
-        name,
-        "text",
-        description,
-        aliases=aliases,
-        max_length=64,
-        flag=flag,
-        metavar="TIME",
-        cli_help=cli_help,
-    )
-
-
-def _label(
-    name: str,
-    kind: InputType,
-    description: str,
-    aliases: tuple[str, ...],
-    metavar: str,
-    cli_help: str,
-) -> Input:
-    """A short label (who, where, a source)."""
-    return Input(
-        name,
-        kind,
-        description,
-        aliases=aliases,
-        max_length=_LABEL,
-        metavar=metavar,
-        cli_help=cli_help,
-    )
-
-
-def _words(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
-    """A few words about a piece of evidence, as long as a reason may be."""
-    return Input(
-        name,
-        "text",
-        description,
-        aliases=aliases,
-        max_length=MAX_REASON_LENGTH,
-        metavar="TEXT",
-        cli_help=cli_help,
-    )
-
-
-def _switch(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
-    """A yes/no input, off by default."""
-    return Input(name, "bool", description, aliases=aliases, default=False, cli_help=cli_help)
-
-
-_VALID_FROM = _time(
+_VALID_FROM = moment(
     "valid_from",
     f"Valid time: from when the statement holds, {_TIME} (blank: unknown).",
     ("valid_from", "from"),
     "when the statement starts to hold (valid time)",
+    kind="text",
 )
-_VALID_UNTIL = _time(
+_VALID_UNTIL = moment(
     "valid_until",
     f"Valid time: until when it holds (exclusive), {_TIME}.",
     ("valid_until", "until"),
     "when it stops holding (exclusive)",
+    kind="text",
 )
-_AS_OF = _time(
+_AS_OF = moment(
     "as_of",
     "Record time: the ledger as it stood then (what was recorded by that "
     f"time; later evidence never enters), {_TIME} or '3 days ago'.",
     ("as_of", "at", "recorded_by"),
     "the ledger as recorded by TIME (record time)",
     flag="--as-of",
+    kind="text",
 )
 _CLAIM_TYPE = Input(
     "claim_type",
@@ -149,15 +101,13 @@ _ABOUT = Input(
     nargs="*",
     cli_help="a memory it is about (repeatable)",
 )
-_MEMORY_ID = Input(
+_MEMORY_ID = identifier(
     "memory_id",
-    "id",
     "A memory of this store that bears on the claim.",
-    aliases=("memory_id", "fact_id"),
-    max_length=64,
+    ("memory_id", "fact_id"),
+    "a memory of this store (or give --source)",
+    kind="id",
     flag="--memory",
-    metavar="ID",
-    cli_help="a memory of this store (or give --source)",
 )
 _STANCE = Input(
     "stance",
@@ -168,16 +118,13 @@ _STANCE = Input(
     metavar="STANCE",
     cli_help="supports (default), challenges or context",
 )
-_REPLACEMENT_ID = Input(
+_REPLACEMENT_ID = identifier(
     "replacement_id",
-    "text",
     "Instead: a supported proposed claim that replaces this adopted "
     "one (it is adopted, this one superseded).",
-    aliases=("replacement_id", "replacement", "new_claim_id"),
-    max_length=64,
+    ("replacement_id", "replacement", "new_claim_id"),
+    "a proposed claim replacing it",
     flag="--replacement",
-    metavar="ID",
-    cli_help="a proposed claim replacing it",
 )
 _EVIDENCE_ID = Input(
     "evidence_id",
@@ -195,7 +142,7 @@ _QUERY = Input(
     "text",
     "Words to look for in the claims (optional).",
     aliases=("query", "q", "text"),
-    max_length=2000,
+    max_length=MAX_QUERY_LENGTH,
     flag="",
     nargs="?",
     metavar="QUERY",
@@ -210,83 +157,72 @@ _STATUS = Input(
     metavar="STATUS",
     cli_help="current (default), adopted, proposed, withdrawn, superseded or all",
 )
-_ASSERTED_BY = _label(
+_ASSERTED_BY = label(
     "asserted_by",
-    "text",
     "Who asserted it (a person, a team, a document).",
-    ("asserted_by", "speaker", "by"),
-    "WHO",
-    "who asserted it",
+    aliases=("asserted_by", "speaker", "by"),
+    max_length=_LABEL,
+    metavar="WHO",
+    cli_help="who asserted it",
 )
-_STATEMENT_AT = _time(
+_STATEMENT_AT = moment(
     "statement_at",
     f"When it was stated, {_TIME}.",
     ("statement_at", "stated_at"),
     "when it was stated",
+    kind="text",
 )
-_SECURITY_SENSITIVE = _switch(
-    "security_sensitive",
+_SECURITY_SENSITIVE = security_sensitive(
     "True for identity, permission or instruction-like claims (known "
     "injection shapes are flagged anyway).",
-    ("security_sensitive", "sensitive"),
-    "mark it security-sensitive",
 )
-_SOURCE = _label(
-    "source",
+_SOURCE = label(
     "source",
     "A source label instead of a memory (a document, a site).",
-    ("source", "source_label"),
-    "SOURCE",
-    "a source label instead of a memory",
+    aliases=("source", "source_label"),
+    kind="source",
+    max_length=_LABEL,
+    metavar="SOURCE",
+    cli_help="a source label instead of a memory",
 )
-_NOTE = _words(
+_NOTE = words(
     "note", "What it shows, in a few words.", ("note", "reason", "comment"), "what it shows"
 )
-_QUOTE = _words(
+_QUOTE = words(
     "quote",
     "The memory's exact words that bear on it.",
     ("quote",),
     "the memory's exact words",
 )
-_LOCATOR = _label(
+_LOCATOR = label(
     "locator",
-    "text",
     "Where in the material (page, section).",
-    ("locator",),
-    "WHERE",
-    "where in the material",
+    aliases=("locator",),
+    max_length=_LABEL,
+    metavar="WHERE",
+    cli_help="where in the material",
 )
-_COMMON_ORIGIN = _label(
-    "common_origin",
-    "source",
-    "The origin it repeats, if it is a copy or repost (copies of one origin count once).",
-    ("common_origin", "origin", "repost_of"),
-    "ORIGIN",
-    "the origin it repeats (a repost)",
-)
-_VALID_AT = _time(
+_COMMON_ORIGIN = common_origin(_LABEL)
+_VALID_AT = moment(
     "valid_at",
     f"Valid time: only claims holding then, {_TIME} (unknown bounds admit).",
     ("valid_at", "true_at", "when"),
     "only claims that hold at TIME (valid time)",
     flag="--valid-at",
+    kind="text",
 )
-_INCLUDE_INACTIVE = _switch(
+_INCLUDE_INACTIVE = switch(
     "include_inactive",
     "Also proposed, withdrawn, superseded and review-pending claims (as status=all).",
-    ("include_inactive",),
     "as --status all",
+    aliases=("include_inactive",),
 )
-_STATEMENT = Input(
-    "statement",
-    "text",
+_STATEMENT = content(
     "The claim, one sentence (apart from the material it is about).",
-    True,
+    "the claim, one sentence",
     aliases=("statement", "content", "claim", "text"),
-    max_length=MAX_CONTENT_BYTES,
-    length_unit="bytes",
+    name="statement",
     metavar="STATEMENT",
-    cli_help="the claim, one sentence",
 )
 
 _CREATE_GUIDE = """Record a claim: a judgment about material, kept apart from the material.

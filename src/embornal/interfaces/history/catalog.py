@@ -9,20 +9,19 @@ apply the protocol's rules (decision 0065).
 
 from __future__ import annotations
 
-from embornal.domain.bounds import (
-    MAX_CAPTURE_CONTEXT,
-    MAX_CONTENT_BYTES,
-    MAX_ORIGIN_ID,
-    MAX_PATH_LENGTH,
-)
+from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIST_LIMIT,
     OPTIONAL_REASON,
     REASON,
+    common_origin,
+    content,
     label,
     note,
+    security_sensitive,
+    topic_path,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
@@ -54,23 +53,17 @@ OPERATIONS: tuple[Operation, ...] = part(
         "remember",
         "MemoryStatus",
         (
-            Input(
-                "content",
-                "text",
+            content(
                 "The material to capture, as said or read.",
-                True,
+                "the material to capture",
                 aliases=("content", "text", "memory"),
-                max_length=MAX_CONTENT_BYTES,
-                length_unit="bytes",
-                metavar="CONTENT",
-                cli_help="the material to capture",
             ),
-            Input(
-                "source",
+            label(
                 "source",
                 "Where it comes from: a stable source id (a site, a "
                 "document, a person); blank: unknown.",
                 aliases=("source", "origin", "source_label"),
+                kind="source",
                 max_length=_LABEL,
                 metavar="SOURCE",
                 cli_help="where it comes from (its origin for corroboration)",
@@ -86,23 +79,14 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="TIER",
                 cli_help="archive (default) or interpretation",
             ),
-            Input(
-                "path",
-                "path",
+            topic_path(
                 "Where to file it; default the session's inbox /inbox/<session or date>.",
-                aliases=("path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
+                required=False,
                 cli_help="where to file it (default /inbox/<session or date>)",
             ),
-            Input(
-                "security_sensitive",
-                "bool",
+            security_sensitive(
                 "True for identity, permission or instruction-"
                 "like content (screening flags known injection shapes anyway).",
-                aliases=("security_sensitive", "sensitive"),
-                default=False,
-                cli_help="mark it security-sensitive",
             ),
             label(
                 "session",
@@ -218,26 +202,17 @@ OPERATIONS: tuple[Operation, ...] = part(
         "ProvenanceReport",
         (
             FACT_ID,
-            Input(
-                "source",
+            label(
                 "source",
                 "Who or what else supports it: a stable source id.",
-                True,
                 aliases=("source", "by", "source_label"),
+                required=True,
+                kind="source",
                 max_length=_LABEL,
                 metavar="SOURCE",
                 cli_help="the corroborating source",
             ),
-            Input(
-                "common_origin",
-                "source",
-                "The origin it repeats, if it is a copy or repost "
-                "(copies of one origin count once).",
-                aliases=("common_origin", "origin", "repost_of"),
-                max_length=_LABEL,
-                metavar="ORIGIN",
-                cli_help="the origin it repeats (a repost)",
-            ),
+            common_origin(_LABEL),
             OPTIONAL_REASON,
         ),
         title="Corroborate a memory",

@@ -7,14 +7,17 @@ the CLI's ``embornal narrative add|current|review|history|list``; REST under
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     LIST_ERRORS,
     LIST_LIMIT,
     REASON,
+    content,
     label,
     note,
+    route_id,
+    security_sensitive,
+    words,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
@@ -36,17 +39,12 @@ _PERSPECTIVE = label(
     metavar="NAME",
     cli_help="whose view (parallel accounts of one scope)",
 )
-_NARRATIVE_ID = Input(
+_NARRATIVE_ID = route_id(
     "narrative_id",
-    "text",
     "The narrative version's id (from current_narrative or list_narratives).",
-    True,
-    aliases=("narrative_id", "id"),
-    http="id",
+    ("narrative_id", "id"),
+    "the narrative version's id",
     flag="",
-    max_length=64,
-    metavar="ID",
-    cli_help="the narrative version's id",
 )
 _EXAMPLE_NARRATIVE = "01KCZ9A2B4C6D8E0F2G4H6J8K0"
 
@@ -59,16 +57,10 @@ OPERATIONS: tuple[Operation, ...] = part(
         "narrate",
         "Narrative",
         (
-            Input(
-                "content",
-                "text",
+            content(
                 "The synthesis: your account of what the memories say.",
-                True,
+                "the synthesis",
                 aliases=("content", "text", "narrative"),
-                max_length=MAX_CONTENT_BYTES,
-                length_unit="bytes",
-                metavar="CONTENT",
-                cli_help="the synthesis",
             ),
             REASON,
             Input(
@@ -105,24 +97,17 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             _SCOPE,
             _PERSPECTIVE,
-            Input(
+            words(
                 "coverage",
-                "text",
                 "What the account covers (a period, a set of sources).",
-                aliases=("coverage",),
-                max_length=MAX_REASON_LENGTH,
-                metavar="TEXT",
-                cli_help="what it covers",
+                ("coverage",),
+                "what it covers",
             ),
-            Input(
-                "security_sensitive",
-                "bool",
+            security_sensitive(
                 "True for an account about identity, "
                 "permissions or instructions: every memory it rests on must then be "
                 "corroborated.",
-                aliases=("security_sensitive", "sensitive"),
-                default=False,
-                cli_help="mark the synthesis security-sensitive",
+                "mark the synthesis security-sensitive",
             ),
         ),
         profile="core",

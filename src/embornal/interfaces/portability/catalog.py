@@ -10,6 +10,7 @@ it writes over one. :mod:`embornal.interfaces.catalog` splices :data:`OPERATIONS
 
 from __future__ import annotations
 
+from embornal.interfaces.catalog_inputs import switch
 from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
@@ -36,12 +37,10 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
         "ToolImport",
         (
             _place("source", f"The source: {what}.", metavar),
-            Input(
+            switch(
                 "apply",
-                "bool",
                 "Approve the proposal at once.",
-                default=False,
-                cli_help="approve the proposal at once (a person's right)",
+                "approve the proposal at once (a person's right)",
             ),
             Input(
                 "under",
@@ -74,13 +73,11 @@ OPERATIONS: tuple[Operation, ...] = part(
         "MarkdownExport",
         (
             _place("directory", "The directory to write (empty, or an earlier export).", "DIR"),
-            Input(
+            switch(
                 "everything",
-                "bool",
                 "Also forgotten and superseded facts.",
-                default=False,
+                "also forgotten and superseded facts (purged ones never)",
                 flag="--all",
-                cli_help="also forgotten and superseded facts (purged ones never)",
             ),
         ),
         read_only=True,
@@ -124,13 +121,7 @@ OPERATIONS: tuple[Operation, ...] = part(
         "MarkdownImport",
         (
             _place("directory", "The directory `export markdown` wrote (edited or not).", "DIR"),
-            Input(
-                "dry_run",
-                "bool",
-                "Only say what would change.",
-                default=False,
-                cli_help="only print what would change",
-            ),
+            switch("dry_run", "Only say what would change.", "only print what would change"),
         ),
         cli="import markdown",
         cli_help="read an (edited) Markdown export back into the memory",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     OPTIONAL_REASON,
-    REASON,
+    REQUIRED_REASON,
     label,
     limit,
 )
@@ -94,12 +94,11 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "A short title for the person who reviews it.",
                 aliases=("title", "summary"),
             ),
-            Input(
-                "source",
+            label(
                 "source",
                 "Who or what made it (an importer, a chat client).",
                 aliases=("source",),
-                max_length=200,
+                kind="source",
             ),
             OPTIONAL_REASON,
         ),
@@ -216,7 +215,7 @@ OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "reject",
         "Proposal",
-        (PROPOSAL_ID, replace(REASON, cli_help="why (required): kept in the history")),
+        (PROPOSAL_ID, REQUIRED_REASON),
         title="Reject a proposal",
         destructive=True,
         cli="proposal reject",

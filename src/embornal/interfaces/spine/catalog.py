@@ -16,12 +16,12 @@ from embornal.interfaces.catalog_inputs import (
     EVIDENCE_TYPES,
     EXAMPLE_ID,
     FACT_ID,
+    FACTS_UNDER,
     LIFETIME,
     LIMIT,
     OPTIONAL_REASON,
-    REASON,
+    REQUIRED_REASON,
     VISIBILITY,
-    under,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
@@ -31,7 +31,6 @@ __all__ = ["OPERATIONS", "PLACE"]
 #: ``--json`` its detail (a second call).
 _IMPORTANCE = "spine.importance_commands:change"
 
-_REQUIRED_REASON = replace(REASON, cli_help="why (required): kept in the history")
 _VISIBILITY_HELP = (
     "shared (default), private (you only, never an assistant) or restricted:a,b (you and "
     "the subjects or roles listed)"
@@ -86,7 +85,7 @@ OPERATIONS: tuple[Operation, ...] = part(
         "Fact",
         (
             FACT_ID,
-            _REQUIRED_REASON,
+            REQUIRED_REASON,
             Input(
                 "by",
                 "id",
@@ -177,7 +176,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="EVENT_ID",
                 cli_help="the event's id: the # of `memory history`",
             ),
-            _REQUIRED_REASON,
+            REQUIRED_REASON,
         ),
         title="Undo an event",
         destructive=True,
@@ -402,7 +401,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 description="How many at most (default 10).",
                 cli_help=f"at most N facts (1-{MAX_LIMIT})",
             ),
-            under("Only facts at or below this path, e.g. /projects."),
+            FACTS_UNDER,
         ),
         title="Facts due for confirmation",
         cli="memory due",

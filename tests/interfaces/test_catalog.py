@@ -165,8 +165,8 @@ def test_a_part_gives_each_record_what_it_leaves_empty() -> None:
 def test_a_part_gives_its_own_defaults_to_the_records_that_leave_them() -> None:
     """``part``'s keywords: the facade the calls are on, the profile, the tools numbered in
     order from ``tools_from`` (a record with its own number takes none), the renderer of
-    an output type for a command; a record with neither a route nor a tool is local-only.
-    What a record says stays."""
+    an output type for a command, routes the client probes; a record with neither a route
+    nor a tool is local-only. What a record says stays."""
     made = part(
         "things",
         Operation("a", "Fact", cli="thing a", http=Http("POST", "/a", "a", "Adds.")),
@@ -178,12 +178,14 @@ def test_a_part_gives_its_own_defaults_to_the_records_that_leave_them() -> None:
         profile="full",
         tools_from=20,
         shows={"Fact": "x:show_fact"},
+        probe=True,
     )
     assert [op.call for op in made] == ["facade.a", "facade.b", "other", "facade.d", "facade.e"]
     assert [op.profile for op in made] == ["full", "core", "none", "full", "full"]
     assert [op.tool_order for op in made] == [20, 7, 21, 0, 22]
     assert [op.local_only for op in made] == [False, False, True, False, False]
     assert [op.cli_show for op in made] == ["x:show_fact", "x:mine", "x:show_fact", None, None]
+    assert made[0].http is not None and made[0].http.probe
     plain = part("things", Operation("f", "Fact"))
     assert (plain[0].call, plain[0].profile, plain[0].tool_order) == ("f", "none", 0)
 

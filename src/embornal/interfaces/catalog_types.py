@@ -221,7 +221,7 @@ class Http:
     What a record leaves empty :func:`part` gives it: ``summary``, the operation's title;
     ``errors``, those of its kind (none without a token, :data:`WRITE_ERRORS` for a
     ``POST``, :data:`LIST_ERRORS` for a ``GET`` of ``items``, else :data:`READ_ERRORS`);
-    ``tag``, its part's.
+    ``tag``, its part's; ``probe``, its part's when its routes are later ones.
     """
 
     method: Literal["GET", "POST"]
@@ -325,6 +325,7 @@ def part(
     profile: Profile = "none",
     tools_from: int | None = None,
     shows: Mapping[str, str] = MappingProxyType({}),
+    probe: bool = False,
 ) -> tuple[Operation, ...]:
     """A part of the catalogue: ``operations``, each given what its record leaves empty:
 
@@ -337,7 +338,8 @@ def part(
     - ``read_only``, whether its REST route is a ``GET``;
     - ``cli_show``, for a command, the renderer ``shows`` names for its output type;
     - and its route (:class:`Http`) the operation's title as its summary, the errors of its
-      kind, and ``tag``.
+      kind, ``tag``, and ``probe`` when the part's routes are later ones the client checks
+      the server offers.
     """
     made: list[Operation] = []
     number = tools_from
@@ -357,12 +359,15 @@ def part(
             given["read_only"] = http is not None and http.method == "GET"
         if op.cli_show is None and op.cli is not None and op.output in shows:
             given["cli_show"] = shows[op.output]
-        if http is not None and not (http.summary and http.errors and http.tag):
+        if http is not None and not (
+            http.summary and http.errors and http.tag and http.probe >= probe
+        ):
             given["http"] = replace(
                 http,
                 summary=http.summary or op.title,
                 errors=http.errors or _errors(http),
                 tag=http.tag or tag,
+                probe=http.probe or probe,
             )
         made.append(replace(op, **given) if given else op)
     return tuple(made)

@@ -107,7 +107,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "`limit` leaves (anchors always whole; a memory shows once, under its first "
             f"section); with {_SECTIONS}. The hits count as recalls.",
             errors=LIST_ERRORS,
-            probe=True,
         ),
     ),
     Operation(
@@ -134,7 +133,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The recall cascade for `q`, each candidate checked again at answer time "
             "(live, readable, not forgotten or expired); nothing is reinforced.",
             errors=LIST_ERRORS,
-            probe=True,
         ),
     ),
     Operation(
@@ -166,12 +164,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The best `limit` unpinned memories for `q`, each checked again at answer "
             "time; nothing is reinforced.",
             items="hits",
-            probe=True,
         ),
     ),
     facade="chronicle",
     profile="full",
     tools_from=86,
+    probe=True,
     shows={
         "Cascade": _SHOW + "show_cascade",
         "list[RecallHit]": _SHOW + "show_hits",

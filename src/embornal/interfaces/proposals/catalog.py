@@ -124,7 +124,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "may approve it at once (then its status is `approved`).",
             summary="Open a proposal",
             status=201,
-            probe=True,
         ),
     ),
     Operation(
@@ -155,7 +154,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The proposals the subject may see (its own, and those whose every target "
             "fact it may read), newest first.",
             items="proposals",
-            probe=True,
         ),
     ),
     Operation(
@@ -177,7 +175,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "showProposal",
             "One proposal with its items; one the subject may not see answers 404, as "
             "an absent one.",
-            probe=True,
         ),
     ),
     Operation(
@@ -209,7 +206,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "the approver was shown, is not the proposal's any more). A person's token "
             "(`token add --person`) decides; an assistant's is refused (403) unless "
             "the configuration lets assistants decide.",
-            probe=True,
         ),
     ),
     Operation(
@@ -233,7 +229,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "Close an open proposal with nothing applied; a reason is required. "
             "As approve: a person's token decides, an assistant's is refused (403) "
             "unless the configuration lets assistants decide.",
-            probe=True,
         ),
     ),
     Operation(
@@ -310,7 +305,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "edit are checked as a whole, and a bad one changes nothing. 409 "
             "`proposal_changed` when `version`, the one the editor read, is not the "
             "proposal's any more.",
-            probe=True,
         ),
     ),
     Operation(
@@ -354,7 +348,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The live facts the subject may read, lowest retention score first, each "
             "with the parts of its score (pinned and permanent ones exempt, last).",
             items="facts",
-            probe=True,
         ),
     ),
     Operation(
@@ -395,11 +388,11 @@ OPERATIONS: tuple[Operation, ...] = part(
             "proposal of those below the threshold; nothing is archived until it is "
             "approved.",
             summary="Propose archiving by retention",
-            probe=True,
         ),
     ),
     profile="full",
     tools_from=30,
+    probe=True,
     shows={
         "Proposal": _SHOW + "show_proposal",
     },

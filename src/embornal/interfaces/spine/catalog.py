@@ -77,7 +77,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "the token's actor kind and `last_confirmed_at` is now; the evidence, if "
             "given, joins the fact's. It takes write on the fact; one the subject may "
             "not read answers 404.",
-            probe=True,
         ),
     ),
     Operation(
@@ -117,7 +116,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "Dispute an active fact (a reason is required): its confidence decays by "
             "the weight of the token's actor kind. `by` names the fact that "
             "contradicts it (readable to the subject). It takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -158,7 +156,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "conversation, document, observation) with an optional note: a weak "
             "confirmation. It takes write on the fact.",
             summary="Add evidence to a fact",
-            probe=True,
         ),
     ),
     Operation(
@@ -210,7 +207,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             summary="Undo one event",
             items="events",
             tag="events",
-            probe=True,
         ),
     ),
     Operation(
@@ -243,7 +239,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "shared, private or restricted:a,b; only the fact's owner, with write and "
             "delete on it (else 403). A private fact never reaches an assistant (every "
             "token is one).",
-            probe=True,
         ),
     ),
     # -- importance and lifetime (docs/model.md, Lifecycle, The spine) --------------------
@@ -276,7 +271,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "pinFact",
             "Pin an active fact: recall lifts it. It takes write on the fact; an already "
             "pinned fact is answered as it is and nothing is written.",
-            probe=True,
         ),
     ),
     Operation(
@@ -306,7 +300,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "unpinFact",
             "Take the pin off an active fact (one not pinned: nothing is written). It "
             "takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -348,7 +341,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "setWeight",
             "The user weight of an active fact, 0..1 (outside: 400, nothing written); "
             "null takes it off. It takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -389,7 +381,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "later; a past date is 400 and nothing is written). An until or ephemeral "
             "fact leaves recall once its lifetime runs out, without an event; a new "
             "lifetime brings it back. It takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -426,9 +417,9 @@ OPERATIONS: tuple[Operation, ...] = part(
             "staleness threshold; lowest c_eff / threshold first.",
             summary="Stale facts to confirm again",
             items="facts",
-            probe=True,
         ),
     ),
     profile="full",
     tools_from=14,
+    probe=True,
 )

@@ -4,7 +4,8 @@ list_forgotten. Pin, unpin, forget and restore are the memory's own operations, 
 apply the protocol's rules (decision 0065).
 
 :mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``. The tools are in the MCP
-``full`` profile, under memory-as-history's names. Stdlib-only at import, as the catalogue.
+``core`` profile (four only in ``full``), under memory-as-history's names. Stdlib-only at
+import, as the catalogue.
 """
 
 from __future__ import annotations

@@ -162,7 +162,37 @@ def test_a_part_gives_each_record_what_it_leaves_empty() -> None:
     assert [op.call for op in made] == ["a", "b", "c", None, "e", "f", "g"]
 
 
+def test_a_part_gives_its_own_defaults_to_the_records_that_leave_them() -> None:
+    """``part``'s keywords: the facade the calls are on, the profile, the tools numbered in
+    order from ``tools_from`` (a record with its own number takes none), the renderer of
+    an output type for a command, routes the client probes; a record with neither a route
+    nor a tool is local-only. What a record says stays."""
+    made = part(
+        "things",
+        Operation("a", "Fact", cli="thing a", http=Http("POST", "/a", "a", "Adds.")),
+        Operation("b", "Fact", profile="core", tool_order=7, cli_show="x:mine", cli="thing b"),
+        Operation("c", "Fact", call="other", profile="none", cli="thing c"),
+        Operation("d", "list[Fact]", tool_order=0, cli="thing d"),
+        Operation("e", "Fact"),
+        facade="facade",
+        profile="full",
+        tools_from=20,
+        shows={"Fact": "x:show_fact"},
+        probe=True,
+    )
+    assert [op.call for op in made] == ["facade.a", "facade.b", "other", "facade.d", "facade.e"]
+    assert [op.profile for op in made] == ["full", "core", "none", "full", "full"]
+    assert [op.tool_order for op in made] == [20, 7, 21, 0, 22]
+    assert [op.local_only for op in made] == [False, False, True, False, False]
+    assert [op.cli_show for op in made] == ["x:show_fact", "x:mine", "x:show_fact", None, None]
+    assert made[0].http is not None and made[0].http.probe
+    plain = part("things", Operation("f", "Fact"))
+    assert (plain[0].call, plain[0].profile, plain[0].tool_order) == ("f", "none", 0)
+
+
 def test_every_record_of_the_catalogue_is_made_by_its_part() -> None:
     for op in CATALOG:
         assert isinstance(op.read_only, bool) and op.call != "", op.name
+        assert isinstance(op.local_only, bool) and isinstance(op.tool_order, int), op.name
+        assert op.profile in ("core", "full", "none"), op.name
         assert op.http is None or (op.http.summary and op.http.tag), op.name

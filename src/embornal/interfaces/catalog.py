@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.interfaces.catalog_inputs import (
     ALL,
     EVIDENCE_CLI,
@@ -30,6 +30,7 @@ from embornal.interfaces.catalog_inputs import (
     EVIDENCE_TYPES,
     EXAMPLE_ID,
     FACT_ID,
+    FACTS_UNDER,
     LIFETIME,
     LIMIT,
     OPTIONAL_REASON,
@@ -39,8 +40,13 @@ from embornal.interfaces.catalog_inputs import (
     RERANK,
     SEARCH_MODE,
     VISIBILITY,
+    cli_switch,
+    content,
     label,
     limit,
+    moment,
+    switch,
+    topic_path,
     under,
 )
 from embornal.interfaces.catalog_inputs import (
@@ -84,34 +90,8 @@ __all__ = [
 #
 # Those the spine's operations take too are in .catalog_inputs.
 
-_PATH = "A topic path such as /projects/embornal (lowercase)."
-
-
-def _path(required: bool = True, default: object = None, **kw: object) -> Input:
-    return Input(
-        "path",
-        "path",
-        _PATH,
-        required,
-        default,
-        ("path", "topic"),
-        max_length=MAX_PATH_LENGTH,
-        metavar="PATH",
-        **{"cli_help": "", **kw},  # type: ignore[arg-type]
-    )
-
-
-_CONTENT = Input(
-    "content",
-    "text",
-    "One short statement to remember.",
-    True,
-    None,
-    ("content", "text", "fact", "memory"),
-    max_length=MAX_CONTENT_BYTES,
-    length_unit="bytes",
-    metavar="CONTENT",
-    cli_help="",
+_CONTENT = content(
+    "One short statement to remember.", "", aliases=("content", "text", "fact", "memory")
 )
 _TAGS = Input(
     "tags",
@@ -191,26 +171,21 @@ _STORE_SPINE = (
         cli_help=f"{EVIDENCE_CLI} (repeatable)",
     ),
 )
-_AS_OF = Input(
-    "as_of",
+#: A path, the root when left out (a listing's).
+_PATH_OR_ROOT = topic_path(required=False, default="/", flag="")
+_AS_OF = moment(
     "as_of",
     "Answer as the memory was then (read-only): an ISO-8601 time "
     "(UTC unless zoned) or 'yesterday', '3 days ago'.",
-    aliases=("at", "as_of"),
-    max_length=64,
+    ("at", "as_of"),
+    None,
+    kind="as_of",
     http="at",
     mcp_name="at",
     probe=True,
     full_only=True,
     flag="--at",
-    metavar="TIME",
 )
-
-
-def _switch(name: str, help_text: str, flag: str | None = None) -> Input:
-    """A flag of the command line only (the renderer's), off unless given."""
-    return Input(name, "bool", help_text, default=False, mcp=False, rest=False, flag=flag)
-
 
 _PLAIN = "plain"
 _META = "meta"
@@ -224,6 +199,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "health",
         "Health",
         call=None,
+        profile="none",
         http=Http(
             "GET",
             "/health",
@@ -238,6 +214,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "whoami",
         "WhoAmI",
         call=None,
+        profile="none",
         http=Http(
             "GET",
             "/whoami",
@@ -252,7 +229,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "store",
         "Fact",
         (
-            _path(cli_help="topic path such as /projects/embornal"),
+            topic_path(cli_help="topic path such as /projects/embornal"),
             replace(_CONTENT, nargs="?", cli_help="the fact; '-' or none: stdin"),
             _TAGS,
             _AT,
@@ -299,14 +276,13 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "ls",
         "list[PathEntry]",
-        (_path(False, "/", flag=""), _AS_OF, ALL),
+        (_PATH_OR_ROOT, _AS_OF, ALL),
         tool_order=3,
-        profile="full",
         title="List topics",
         cli="memory ls",
         cli_help="list the paths one level below PATH",
         cli_show="memory_cmds:show_ls",
-        cli_args=(_switch(_PLAIN, "one path a line, as ls -F"),),
+        cli_args=(cli_switch(_PLAIN, "one path a line, as ls -F"),),
         guide="""List the topics one level below a path, with their fact and sub-topic counts.
 
         Call it to find where facts live before you cat or store.
@@ -328,20 +304,17 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "tree",
         "TreeNode",
         (
-            _path(False, "/", flag=""),
-            Input(
+            _PATH_OR_ROOT,
+            switch(
                 "dirs_only",
-                "bool",
                 "Keep only the paths that hold paths.",
-                default=False,
+                "only paths that hold paths",
                 mcp=False,
-                cli_help="only paths that hold paths",
             ),
             _AS_OF,
             ALL,
         ),
         tool_order=4,
-        profile="full",
         title="Topic tree",
         cli="memory tree",
         cli_help="draw the tree of paths below PATH",
@@ -364,7 +337,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "cat",
         "list[FactView]",
         (
-            _path(),
+            topic_path(),
             limit(
                 f"How many at most (1-{MAX_LIMIT}).",
                 f"at most N facts (1-{MAX_LIMIT})",
@@ -380,25 +353,22 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
                 mcp=False,
                 cli_help="",
             ),
-            Input(
+            switch(
                 "recall",
-                "bool",
                 "Count the read as a recall (reinforces).",
-                default=False,
+                "count the read as a recall",
                 mcp=False,
-                cli_help="count the read as a recall",
             ),
             _AS_OF,
         ),
         tool_order=5,
-        profile="full",
         title="Read a topic",
         cli="memory cat",
         cli_help="print the facts of one path",
         cli_show="memory_cmds:show_cat",
         cli_doc="Print the live facts of PATH, oldest first. Reading them is not a recall\n"
         "unless --recall is given.",
-        cli_args=(_switch(_META, "add the Owner and Tags columns"),),
+        cli_args=(cli_switch(_META, "add the Owner and Tags columns"),),
         guide="""Read every current fact of one topic path, oldest first.
 
         Reading with cat does not count as a recall. cat(path="/memory") explains the memory.
@@ -435,14 +405,13 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="keyword, vector (by meaning), hybrid (both), or auto: "
                 "hybrid when a model is set up, else keyword (default: %(default)s)",
             ),
-            Input(
+            switch(
                 "reinforce",
-                "bool",
                 "false: a read-only recall (no strength lift).",
+                "do not count as a recall",
                 default=True,
                 mcp=False,
                 probe=True,
-                cli_help="do not count as a recall",
             ),
             _AS_OF,
             _ASKED,
@@ -476,10 +445,10 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         cli_run="memory_cmds:recall",
         cli_show="memory_cmds:show_recall",
         cli_args=(
-            _switch("scores", "add the total score column"),
-            _switch("explain", "print every part of each score"),
-            _switch(_PLAIN, "path TAB fact, one hit a line"),
-            _switch(_META, "add the ID, Owner and Tags columns"),
+            cli_switch("scores", "add the total score column"),
+            cli_switch("explain", "print every part of each score"),
+            cli_switch(_PLAIN, "path TAB fact, one hit a line"),
+            cli_switch(_META, "add the ID, Owner and Tags columns"),
         ),
         brief=(
             "Call first, and before answering anything that may depend on earlier work: "
@@ -525,6 +494,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         ),
         call="show",
         read_only=False,
+        profile="none",
         http=Http(
             "GET",
             "/tags",
@@ -539,7 +509,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "FactDetail",
         (FACT_ID, _AS_OF),
         tool_order=8,
-        profile="full",
         title="Show a fact",
         cli="memory show",
         cli_help="show one fact whole",
@@ -574,7 +543,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             ),
         ),
         tool_order=9,
-        profile="full",
         title="Fact history",
         cli="memory history",
         cli_help="list the events of a fact or a path",
@@ -642,7 +610,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             replace(_ATTRIBUTES, description="The new fact's attributes; default: the old fact's."),
         ),
         tool_order=10,
-        profile="full",
         title="Correct a fact",
         destructive=True,
         cli="memory supersede",
@@ -714,7 +681,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             OPTIONAL_REASON,
         ),
         tool_order=11,
-        profile="full",
         title="Update attributes",
         cli="memory update",
         cli_help="change some attributes of a typed fact",
@@ -766,7 +732,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
                 metavar="FIELD=VALUE",
                 cli_help="an attribute condition, all must hold (repeatable)",
             ),
-            under("Only facts at or below this path, e.g. /projects."),
+            FACTS_UNDER,
             limit(
                 f"How many at most (1-{MAX_LIMIT}; default {MAX_LIMIT}).",
                 f"at most N facts (1-{MAX_LIMIT}, default all)",
@@ -774,7 +740,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             _AS_OF,
         ),
         tool_order=12,
-        profile="full",
         title="Find typed facts",
         cli="memory find",
         cli_help="list the facts of a kind whose attributes match",
@@ -803,7 +768,6 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
         "kinds",
         "list[dict]",
         tool_order=13,
-        profile="full",
         title="List the kinds",
         cli="memory kinds",
         cli_help="print the schema of every kind (fields, types, vocabularies)",
@@ -839,6 +803,7 @@ CORE_OPERATIONS: tuple[Operation, ...] = part(
             errors=(401, 503),
         ),
     ),
+    profile="full",
 )
 
 #: The catalogue's other parts come after :data:`CORE_OPERATIONS`: the ``OPERATIONS`` of
@@ -915,7 +880,9 @@ def by_name(name: str) -> Operation:
 def mcp_tools(profile: str) -> tuple[Operation, ...]:
     """The operations an MCP server of ``profile`` offers (``full`` includes ``core``)."""
     wanted = {"core": ("core",), "full": ("core", "full")}[profile]
-    return tuple(sorted((op for op in whole() if op.profile in wanted), key=lambda o: o.tool_order))
+    return tuple(
+        sorted((op for op in whole() if op.profile in wanted), key=lambda o: o.tool_order or 0)
+    )
 
 
 def routed() -> tuple[Operation, ...]:

@@ -9,20 +9,22 @@ Stdlib-only at import (plain data), as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_PATH_LENGTH, MAX_REINDEX_LIMIT
-from embornal.interfaces.catalog_inputs import FACT_ID, POLICY_SHAPES, REASON, limit
+from embornal.domain.bounds import MAX_EXPIRY_DAYS, MAX_REINDEX_LIMIT
+from embornal.interfaces.catalog_inputs import (
+    FACT_ID,
+    POLICY_SHAPES,
+    REASON,
+    cli_switch,
+    limit,
+    switch,
+    topic_path,
+)
 from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
 
-_PATH = Input(
-    "path",
-    "path",
-    "The path the tags are on, e.g. /work (the facts below inherit them).",
-    True,
-    max_length=MAX_PATH_LENGTH,
-    metavar="PATH",
-    cli_help="",
+_PATH = topic_path(
+    "The path the tags are on, e.g. /work (the facts below inherit them).", aliases=()
 )
 _RULE = (
     Input(
@@ -66,21 +68,10 @@ OPERATIONS: tuple[Operation, ...] = part(
         "PurgeResult",
         (FACT_ID, REASON),
         destructive=True,
-        local_only=True,
         cli="memory purge",
         cli_help="erase a fact's content for good",
         cli_run="memory_cmds:purge",
-        cli_args=(
-            Input(
-                "yes",
-                "bool",
-                "do not ask to confirm",
-                default=False,
-                mcp=False,
-                rest=False,
-                flag="--yes -y",
-            ),
-        ),
+        cli_args=(cli_switch("yes", "do not ask to confirm", "--yes -y"),),
     ),
     Operation(
         "tag_path",
@@ -97,7 +88,6 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="",
             ),
         ),
-        local_only=True,
         cli="memory tag",
         cli_help="put tags on a path (facts below inherit them)",
         cli_show="memory_cmds:show_tagged",
@@ -119,7 +109,6 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="",
             ),
         ),
-        local_only=True,
         cli="memory untag",
         cli_help="remove tags from a path",
         cli_show="memory_cmds:show_untagged",
@@ -129,7 +118,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "path_tags",
         "list[Tag]",
         (_PATH,),
-        local_only=True,
         cli="memory path-tags",
         cli_help="the tags a fact you store at a path inherits from it and the paths above",
     ),
@@ -143,16 +131,13 @@ OPERATIONS: tuple[Operation, ...] = part(
                 aliases=(),
                 high=MAX_REINDEX_LIMIT,
             ),
-            Input(
+            switch(
                 "everything",
-                "bool",
                 "Embed every fact again, not only those waiting.",
-                default=False,
+                "re-embed every fact, not only pending",
                 flag="--all",
-                cli_help="re-embed every fact, not only pending",
             ),
         ),
-        local_only=True,
         cli="memory reindex",
         cli_help="give a vector to each fact that waits for one",
         cli_doc="Embed the facts stored while no model was there (or when it failed) "
@@ -165,7 +150,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "policies",
         "list[Rule]",
         read_only=True,
-        local_only=True,
         cli="policy ls",
         cli_help="list every rule",
         cli_show=_SHARING + "show_rules",
@@ -175,7 +159,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "policy_add",
         "Rule",
         _RULE,
-        local_only=True,
         cli="policy add",
         cli_help=f"add {_RULE_HELP}",
         cli_doc=f"Add one rule.\n\n{POLICY_SHAPES}",
@@ -187,7 +170,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "Rule",
         _RULE,
         destructive=True,
-        local_only=True,
         cli="policy rm",
         cli_help=f"remove {_RULE_HELP}",
         cli_doc=f"Remove one rule.\n\n{POLICY_SHAPES}",
@@ -197,7 +179,6 @@ OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "narrow_token_rules",
         "list[Rule]",
-        local_only=True,
         cli="policy narrow-tokens",
         cli_help="let older tokens store anywhere but change only their own facts",
         cli_doc="Each subject that holds the rules an older `token add` gave (its own "
@@ -231,7 +212,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
         ),
         read_only=True,
-        local_only=True,
         cli="policy check",
         cli_help="would SUBJECT be allowed ACTION on TARGET? and which rule decides",
         cli_doc="Print allow or deny and the rule that decided (or 'no rule matched')."
@@ -260,23 +240,19 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="DAYS",
                 cli_help=f"expire after DAYS, at most {MAX_EXPIRY_DAYS} (default: never)",
             ),
-            Input(
+            switch(
                 "rules",
-                "bool",
                 "Also add the rules of the default set the subject lacks.",
+                "add no rules for SUBJECT",
                 default=True,
-                cli_help="add no rules for SUBJECT",
             ),
-            Input(
+            switch(
                 "person",
-                "bool",
                 "A person holds the token, not an assistant.",
-                default=False,
-                cli_help="a person holds it: it decides proposals, reads "
+                "a person holds it: it decides proposals, reads "
                 "its private facts (default: an assistant)",
             ),
         ),
-        local_only=True,
         cli="token add",
         cli_help="issue a token for SUBJECT (shown once)",
         cli_doc="Issue a bearer token for SUBJECT and print it, this once: only its hash "
@@ -293,17 +269,14 @@ OPERATIONS: tuple[Operation, ...] = part(
         "tokens",
         "list[TokenInfo]",
         (
-            Input(
+            switch(
                 "include_inactive",
-                "bool",
                 "Include revoked and expired tokens.",
-                default=False,
+                "include revoked and expired tokens",
                 flag="--all",
-                cli_help="include revoked and expired tokens",
             ),
         ),
         read_only=True,
-        local_only=True,
         cli="token ls",
         cli_help="list tokens (never the tokens themselves)",
         cli_show=_SHARING + "show_tokens",
@@ -323,7 +296,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
         ),
         destructive=True,
-        local_only=True,
         cli="token revoke",
         cli_help="revoke a token at once",
         cli_doc="Revoke the token with this ID (a unique prefix is enough), or the token"

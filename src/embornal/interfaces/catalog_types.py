@@ -221,7 +221,7 @@ class Http:
     What a record leaves empty :func:`part` gives it: ``summary``, the operation's title;
     ``errors``, those of its kind (none without a token, :data:`WRITE_ERRORS` for a
     ``POST``, :data:`LIST_ERRORS` for a ``GET`` of ``items``, else :data:`READ_ERRORS`);
-    ``tag``, its part's.
+    ``tag``, its part's; ``probe``, its part's when its routes are later ones.
     """
 
     method: Literal["GET", "POST"]
@@ -258,7 +258,9 @@ class Operation:
     call: str | None = ""
     """The ``Memory`` method it calls (None: the server itself, e.g. health); ``""``: the
     one of its name (:func:`part` decides)."""
-    profile: Profile = "none"
+    profile: Profile | None = None
+    """Its MCP profile; None: its part's (:func:`part` decides; ``"none"`` unless the part
+    says otherwise)."""
     title: str = ""
     guide: str = ""
     """The MCP tool description, written for the model."""
@@ -271,12 +273,15 @@ class Operation:
     destructive: bool = False
     idempotent: bool = False
     http: Http | None = None
-    local_only: bool = False
+    local_only: bool | None = None
+    """Whether only the machine that holds the memory runs it; None: whether it has neither
+    a REST route nor an MCP tool (:func:`part` decides)."""
     example: str = ""
     cli: str | None = None
     """The CLI command (``memory store``), or None."""
-    tool_order: int = 0
-    """Where the tool comes in the MCP tool list."""
+    tool_order: int | None = None
+    """Where the tool comes in the MCP tool list; None: the next number of its part, which
+    numbers its records in order from its ``tools_from`` (else 0; :func:`part` decides)."""
     extra: Mapping[str, str] = MappingProxyType({})
     """Notes for the interfaces (not compared)."""
     # -- the command line (cli/derived.py builds each command from these) --------------
@@ -291,8 +296,9 @@ class Operation:
     """``"module:function"`` of the CLI package that runs the command instead of the generic
     call (stdin, prompts, checks before the memory opens); None: the generic call."""
     cli_show: str | None = None
-    """``"module:function"`` of the CLI package that prints the result as text; None: the
-    renderer of the output type (``cli/derived.py``), else a generic one."""
+    """``"module:function"`` of the CLI package that prints the result as text; None: its
+    part's renderer of the output type (``shows``, :func:`part` decides), else the CLI's
+    (``cli/derived.py``), else a generic one."""
     cli_json: str | None = None
     """``"module:function"`` of the CLI package that gives the ``--json`` data of the result
     (a command whose JSON is not the result's wire shape: a rule with its text, a token with
@@ -312,25 +318,56 @@ def _errors(http: Http) -> tuple[int, ...]:
     return READ_ERRORS if http.items is None else LIST_ERRORS
 
 
-def part(tag: str, *operations: Operation) -> tuple[Operation, ...]:
-    """A part of the catalogue: ``operations``, each given what its record leaves empty: its
-    ``call``, the ``Memory`` method of its name; its ``read_only``, whether its REST route
-    is a ``GET``; and its route (:class:`Http`) the operation's title as its summary, the
-    errors of its kind, and ``tag``."""
+def part(
+    tag: str,
+    *operations: Operation,
+    facade: str = "",
+    profile: Profile = "none",
+    tools_from: int | None = None,
+    shows: Mapping[str, str] = MappingProxyType({}),
+    probe: bool = False,
+) -> tuple[Operation, ...]:
+    """A part of the catalogue: ``operations``, each given what its record leaves empty:
+
+    - its ``call``, the method of its name (on ``facade``, e.g. ``"chronicle"``, when the
+      part is on one);
+    - its ``profile``, the part's;
+    - its ``tool_order``, the next number from ``tools_from`` (each record that writes no
+      number takes one, in order; without ``tools_from``, 0);
+    - ``local_only``, whether it has neither a REST route nor an MCP tool;
+    - ``read_only``, whether its REST route is a ``GET``;
+    - ``cli_show``, for a command, the renderer ``shows`` names for its output type;
+    - and its route (:class:`Http`) the operation's title as its summary, the errors of its
+      kind, ``tag``, and ``probe`` when the part's routes are later ones the client checks
+      the server offers.
+    """
     made: list[Operation] = []
+    number = tools_from
     for op in operations:
         http = op.http
         given: dict[str, Any] = {}
         if op.call == "":
-            given["call"] = op.name
+            given["call"] = f"{facade}.{op.name}" if facade else op.name
+        if op.profile is None:
+            given["profile"] = profile
+        if op.tool_order is None:
+            given["tool_order"] = number or 0
+            number = None if number is None else number + 1
+        if op.local_only is None:
+            given["local_only"] = http is None and given.get("profile", op.profile) == "none"
         if op.read_only is None:
             given["read_only"] = http is not None and http.method == "GET"
-        if http is not None and not (http.summary and http.errors and http.tag):
+        if op.cli_show is None and op.cli is not None and op.output in shows:
+            given["cli_show"] = shows[op.output]
+        if http is not None and not (
+            http.summary and http.errors and http.tag and http.probe >= probe
+        ):
             given["http"] = replace(
                 http,
                 summary=http.summary or op.title,
                 errors=http.errors or _errors(http),
                 tag=http.tag or tag,
+                probe=http.probe or probe,
             )
         made.append(replace(op, **given) if given else op)
     return tuple(made)

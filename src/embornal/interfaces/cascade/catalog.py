@@ -16,9 +16,10 @@ from embornal.interfaces.catalog_inputs import (
     RERANK,
     SEARCH_MODE,
     label,
+    switch,
     under,
 )
-from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
+from embornal.interfaces.catalog_types import Http, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
@@ -76,22 +77,22 @@ OPERATIONS: tuple[Operation, ...] = part(
             _MODE,
             _UNDER,
             _SCOPE,
-            Input(
+            switch(
                 "reinforce",
-                "bool",
                 "false: a read-only cascade (no strength lift).",
+                "do not count the hits as a recall",
                 default=True,
                 mcp=False,
-                cli_help="do not count the hits as a recall",
             ),
             ASKED,
             RERANK,
             ALL,
         ),
         call="chronicle.recall",
+        profile="none",
+        tool_order=0,
         title="The recall cascade",
         cli="memory cascade",
-        cli_show=_SHOW + "show_cascade",
         cli_help="anchors, then canon, then memories (one budget), with what needs care",
         cli_doc="The recall cascade: the anchors (always whole), the active canon, then the\n"
         "ordinary recall of QUERY in the room --limit leaves; with the interpretations\n"
@@ -106,19 +107,14 @@ OPERATIONS: tuple[Operation, ...] = part(
             "`limit` leaves (anchors always whole; a memory shows once, under its first "
             f"section); with {_SECTIONS}. The hits count as recalls.",
             errors=LIST_ERRORS,
-            probe=True,
         ),
     ),
     Operation(
         "search",
         "Cascade",
         (QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
-        call="chronicle.search",
-        tool_order=86,
-        profile="full",
         title="Search with the history priorities",
         cli="memory search",
-        cli_show=_SHOW + "show_cascade",
         cli_help="the cascade for a query, each memory checked again; no reinforcement",
         cli_doc="The recall cascade for QUERY (anchors, canon, then memories), each memory\n"
         "read again as the answer is made (live, readable, not forgotten or expired).\n"
@@ -137,7 +133,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The recall cascade for `q`, each candidate checked again at answer time "
             "(live, readable, not forgotten or expired); nothing is reinforced.",
             errors=LIST_ERRORS,
-            probe=True,
         ),
     ),
     Operation(
@@ -150,12 +145,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _MODE,
             _UNDER,
         ),
-        call="chronicle.search_archive",
-        tool_order=87,
-        profile="full",
         title="Search the unpinned archive",
         cli="memory search-archive",
-        cli_show=_SHOW + "show_hits",
         cli_help="the best unpinned memories for a query, a budget of their own",
         cli_doc="The best --limit unpinned memories for QUERY: no anchor takes a place.\n"
         "Each is checked again at answer time; nothing is reinforced.",
@@ -173,7 +164,14 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The best `limit` unpinned memories for `q`, each checked again at answer "
             "time; nothing is reinforced.",
             items="hits",
-            probe=True,
         ),
     ),
+    facade="chronicle",
+    profile="full",
+    tools_from=86,
+    probe=True,
+    shows={
+        "Cascade": _SHOW + "show_cascade",
+        "list[RecallHit]": _SHOW + "show_hits",
+    },
 )

@@ -12,115 +12,67 @@ tool of its own: the MCP tool ``add_evidence`` runs it when given ``claim_id`` (
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_LIMIT, MAX_REASON_LENGTH
+from embornal.domain.bounds import MAX_LIMIT, MAX_QUERY_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     LIMIT,
+    common_origin,
+    content,
+    identifier,
     label,
+    moment,
     reason,
+    route_id,
+    security_sensitive,
+    switch,
+    words,
 )
-from embornal.interfaces.catalog_types import Http, Input, InputType, Operation, part, replace
+from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["EXAMPLE_CLAIM", "OPERATIONS", "PLACE"]
 
 EXAMPLE_CLAIM = "C01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 _SHOW = "claims.commands:"
+#: The longest label of the ledger: who asserted it, where in the material, a source.
 _LABEL = 500
+#: The ledger's times (record or valid time) are text the service reads.
 _TIME = "an ISO-8601 date or time (UTC unless zoned)"
 
 
-CLAIM_ID = Input(
+CLAIM_ID = route_id(
     "claim_id",
-    "text",
     f"The claim's id from create_claim or recall_claims (a unique prefix "
     f"works), e.g. {EXAMPLE_CLAIM}.",
-    True,
-    aliases=("claim_id", "id", "claim"),
-    max_length=64,
-    http="id",
-    metavar="ID",
-    cli_help="the claim's id, or a unique prefix of it",
+    ("claim_id", "id", "claim"),
+    "the claim's id, or a unique prefix of it",
 )
 _REASON = reason(
     "Why: recorded with the decision in the claim's history.",
     "why (kept in the claim's history)",
     aliases=("reason", "why", "note"),
 )
-
-
-def _time(
-    name: str, description: str, aliases: tuple[str, ...], cli_help: str, *, flag: str | None = None
-) -> Input:
-    """A time of the ledger (record or valid time): text, read by the service."""
-    return Input(
-        name,
-        "text",
-        description,
-        aliases=aliases,
-        max_length=64,
-        flag=flag,
-        metavar="TIME",
-        cli_help=cli_help,
-    )
-
-
-def _label(
-    name: str,
-    kind: InputType,
-    description: str,
-    aliases: tuple[str, ...],
-    metavar: str,
-    cli_help: str,
-) -> Input:
-    """A short label (who, where, a source)."""
-    return Input(
-        name,
-        kind,
-        description,
-        aliases=aliases,
-        max_length=_LABEL,
-        metavar=metavar,
-        cli_help=cli_help,
-    )
-
-
-def _words(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
-    """A few words about a piece of evidence, as long as a reason may be."""
-    return Input(
-        name,
-        "text",
-        description,
-        aliases=aliases,
-        max_length=MAX_REASON_LENGTH,
-        metavar="TEXT",
-        cli_help=cli_help,
-    )
-
-
-def _switch(name: str, description: str, aliases: tuple[str, ...], cli_help: str) -> Input:
-    """A yes/no input, off by default."""
-    return Input(name, "bool", description, aliases=aliases, default=False, cli_help=cli_help)
-
-
-_VALID_FROM = _time(
+_VALID_FROM = moment(
     "valid_from",
     f"Valid time: from when the statement holds, {_TIME} (blank: unknown).",
     ("valid_from", "from"),
     "when the statement starts to hold (valid time)",
+    kind="text",
 )
-_VALID_UNTIL = _time(
+_VALID_UNTIL = moment(
     "valid_until",
     f"Valid time: until when it holds (exclusive), {_TIME}.",
     ("valid_until", "until"),
     "when it stops holding (exclusive)",
+    kind="text",
 )
-_AS_OF = _time(
+_AS_OF = moment(
     "as_of",
     "Record time: the ledger as it stood then (what was recorded by that "
     f"time; later evidence never enters), {_TIME} or '3 days ago'.",
     ("as_of", "at", "recorded_by"),
     "the ledger as recorded by TIME (record time)",
     flag="--as-of",
+    kind="text",
 )
 _CLAIM_TYPE = Input(
     "claim_type",
@@ -149,15 +101,13 @@ _ABOUT = Input(
     nargs="*",
     cli_help="a memory it is about (repeatable)",
 )
-_MEMORY_ID = Input(
+_MEMORY_ID = identifier(
     "memory_id",
-    "id",
     "A memory of this store that bears on the claim.",
-    aliases=("memory_id", "fact_id"),
-    max_length=64,
+    ("memory_id", "fact_id"),
+    "a memory of this store (or give --source)",
+    kind="id",
     flag="--memory",
-    metavar="ID",
-    cli_help="a memory of this store (or give --source)",
 )
 _STANCE = Input(
     "stance",
@@ -168,16 +118,13 @@ _STANCE = Input(
     metavar="STANCE",
     cli_help="supports (default), challenges or context",
 )
-_REPLACEMENT_ID = Input(
+_REPLACEMENT_ID = identifier(
     "replacement_id",
-    "text",
     "Instead: a supported proposed claim that replaces this adopted "
     "one (it is adopted, this one superseded).",
-    aliases=("replacement_id", "replacement", "new_claim_id"),
-    max_length=64,
+    ("replacement_id", "replacement", "new_claim_id"),
+    "a proposed claim replacing it",
     flag="--replacement",
-    metavar="ID",
-    cli_help="a proposed claim replacing it",
 )
 _EVIDENCE_ID = Input(
     "evidence_id",
@@ -195,7 +142,7 @@ _QUERY = Input(
     "text",
     "Words to look for in the claims (optional).",
     aliases=("query", "q", "text"),
-    max_length=2000,
+    max_length=MAX_QUERY_LENGTH,
     flag="",
     nargs="?",
     metavar="QUERY",
@@ -210,83 +157,72 @@ _STATUS = Input(
     metavar="STATUS",
     cli_help="current (default), adopted, proposed, withdrawn, superseded or all",
 )
-_ASSERTED_BY = _label(
+_ASSERTED_BY = label(
     "asserted_by",
-    "text",
     "Who asserted it (a person, a team, a document).",
-    ("asserted_by", "speaker", "by"),
-    "WHO",
-    "who asserted it",
+    aliases=("asserted_by", "speaker", "by"),
+    max_length=_LABEL,
+    metavar="WHO",
+    cli_help="who asserted it",
 )
-_STATEMENT_AT = _time(
+_STATEMENT_AT = moment(
     "statement_at",
     f"When it was stated, {_TIME}.",
     ("statement_at", "stated_at"),
     "when it was stated",
+    kind="text",
 )
-_SECURITY_SENSITIVE = _switch(
-    "security_sensitive",
+_SECURITY_SENSITIVE = security_sensitive(
     "True for identity, permission or instruction-like claims (known "
     "injection shapes are flagged anyway).",
-    ("security_sensitive", "sensitive"),
-    "mark it security-sensitive",
 )
-_SOURCE = _label(
-    "source",
+_SOURCE = label(
     "source",
     "A source label instead of a memory (a document, a site).",
-    ("source", "source_label"),
-    "SOURCE",
-    "a source label instead of a memory",
+    aliases=("source", "source_label"),
+    kind="source",
+    max_length=_LABEL,
+    metavar="SOURCE",
+    cli_help="a source label instead of a memory",
 )
-_NOTE = _words(
+_NOTE = words(
     "note", "What it shows, in a few words.", ("note", "reason", "comment"), "what it shows"
 )
-_QUOTE = _words(
+_QUOTE = words(
     "quote",
     "The memory's exact words that bear on it.",
     ("quote",),
     "the memory's exact words",
 )
-_LOCATOR = _label(
+_LOCATOR = label(
     "locator",
-    "text",
     "Where in the material (page, section).",
-    ("locator",),
-    "WHERE",
-    "where in the material",
+    aliases=("locator",),
+    max_length=_LABEL,
+    metavar="WHERE",
+    cli_help="where in the material",
 )
-_COMMON_ORIGIN = _label(
-    "common_origin",
-    "source",
-    "The origin it repeats, if it is a copy or repost (copies of one origin count once).",
-    ("common_origin", "origin", "repost_of"),
-    "ORIGIN",
-    "the origin it repeats (a repost)",
-)
-_VALID_AT = _time(
+_COMMON_ORIGIN = common_origin(_LABEL)
+_VALID_AT = moment(
     "valid_at",
     f"Valid time: only claims holding then, {_TIME} (unknown bounds admit).",
     ("valid_at", "true_at", "when"),
     "only claims that hold at TIME (valid time)",
     flag="--valid-at",
+    kind="text",
 )
-_INCLUDE_INACTIVE = _switch(
+_INCLUDE_INACTIVE = switch(
     "include_inactive",
     "Also proposed, withdrawn, superseded and review-pending claims (as status=all).",
-    ("include_inactive",),
     "as --status all",
+    aliases=("include_inactive",),
 )
-_STATEMENT = Input(
-    "statement",
-    "text",
+_STATEMENT = content(
     "The claim, one sentence (apart from the material it is about).",
-    True,
+    "the claim, one sentence",
     aliases=("statement", "content", "claim", "text"),
-    max_length=MAX_CONTENT_BYTES,
-    length_unit="bytes",
+    name="statement",
     metavar="STATEMENT",
-    cli_help="the claim, one sentence",
 )
 
 _CREATE_GUIDE = """Record a claim: a judgment about material, kept apart from the material.
@@ -330,12 +266,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _VALID_UNTIL,
             _SECURITY_SENSITIVE,
         ),
-        call="chronicle.create_claim",
-        tool_order=60,
-        profile="full",
         title="Create a claim",
         cli="claim create",
-        cli_show=_SHOW + "show_claim",
         cli_help="record a proposed claim about material",
         cli_doc="Record STATEMENT as a proposed claim of --type TYPE. Add evidence, then adopt\n"
         "it: adoption records a judgment about specific material, never its truth.",
@@ -364,11 +296,9 @@ OPERATIONS: tuple[Operation, ...] = part(
             _COMMON_ORIGIN,
         ),
         call="chronicle.add_claim_evidence",
-        tool_order=61,
         profile="none",
         title="Add evidence to a claim",
         cli="claim evidence",
-        cli_show=_SHOW + "show_claim",
         cli_help="cite a memory or a source for a claim",
         guide=_EVIDENCE_GUIDE,
         example=f'add_evidence(claim_id="{EXAMPLE_CLAIM}", memory_id="{EXAMPLE_ID}", '
@@ -386,12 +316,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "adopt_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
-        call="chronicle.adopt_claim",
-        tool_order=62,
-        profile="full",
         title="Adopt a claim",
         cli="claim adopt",
-        cli_show=_SHOW + "show_claim",
         cli_help="record the judgment: adopt a supported claim",
         guide="""Adopt a claim: record the judgment about its cited material (not a
         certificate of truth). It needs active supporting evidence; a sensitive claim needs
@@ -426,12 +352,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _VALID_FROM,
             _VALID_UNTIL,
         ),
-        call="chronicle.revise_claim",
-        tool_order=63,
-        profile="full",
         title="Revise a claim",
         cli="claim revise",
-        cli_show=_SHOW + "show_claim",
         cli_help="a new version of a claim, or its replacement",
         guide="""Revise a claim: a new statement or valid time (the earlier version stays
         in its history), or replacement_id: a supported proposed claim adopted in its place,
@@ -454,13 +376,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "withdraw_claim",
         "ClaimRecord",
         (CLAIM_ID, _REASON),
-        call="chronicle.withdraw_claim",
-        tool_order=64,
-        profile="full",
         title="Withdraw a claim",
         cli="claim withdraw",
         destructive=True,
-        cli_show=_SHOW + "show_claim",
         cli_help="end a claim (terminal)",
         guide="""Withdraw a claim: the judgment ends (terminal; the material and history
         stay). A later change of course is a new create_claim.
@@ -484,11 +402,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             _REASON,
         ),
         call="chronicle.retract_claim_evidence",
-        tool_order=65,
-        profile="full",
         title="Retract claim evidence",
         cli="claim retract",
-        cli_show=_SHOW + "show_claim",
         cli_help="retire one evidence association",
         guide="""Retire one evidence association of a claim (the material is untouched; the
         history keeps it). An adopted claim then needs adopt_claim again.
@@ -520,12 +435,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             _INCLUDE_INACTIVE,
         ),
-        call="chronicle.recall_claims",
-        tool_order=66,
-        profile="full",
         title="Recall claims",
         cli="claim list",
-        cli_show=_SHOW + "show_claims",
         cli_help="the adopted claims (now, or as recorded by a time)",
         guide="""Find the claims the memory has adopted (default) with their evidence.
         as_of is record time: what had been recorded by then; evidence recorded later never
@@ -549,11 +460,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "ClaimRecord",
         (CLAIM_ID, _AS_OF),
         call="chronicle.claim",
-        tool_order=67,
-        profile="full",
         title="Inspect a claim",
         cli="claim show",
-        cli_show=_SHOW + "show_claim",
         cli_help="a claim with its evidence and history",
         guide="""Inspect one claim: statement, status, evidence with stances, support by
         origin groups, and every decision with its reason; as_of shows it as recorded then.
@@ -570,4 +478,11 @@ OPERATIONS: tuple[Operation, ...] = part(
             summary="Show a claim",
         ),
     ),
+    facade="chronicle",
+    profile="full",
+    tools_from=60,
+    shows={
+        "ClaimRecord": _SHOW + "show_claim",
+        "ClaimList": _SHOW + "show_claims",
+    },
 )

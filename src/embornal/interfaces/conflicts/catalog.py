@@ -10,23 +10,26 @@ catalogue.
 from __future__ import annotations
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.interfaces.catalog_inputs import FACT_ID, LIMIT, READ_ERRORS, REASON
+from embornal.interfaces.catalog_inputs import (
+    FACT_ID,
+    LIMIT,
+    READ_ERRORS,
+    REASON,
+    identifier,
+    route_id,
+    switch,
+)
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
 __all__ = ["OPERATIONS", "PLACE"]
 
 _EXAMPLE = "K3FDA30B5A0A0D19"
 _SHOW = "conflicts.commands:"
-CONFLICT_ID = Input(
+CONFLICT_ID = route_id(
     "conflict_id",
-    "text",
     f"The conflict's id from conflicts (a unique prefix works), e.g. {_EXAMPLE}.",
-    True,
-    aliases=("conflict_id", "id", "conflict"),
-    max_length=64,
-    http="id",
-    metavar="ID",
-    cli_help="the conflict's id, or a unique prefix of it",
+    ("conflict_id", "id", "conflict"),
+    "the conflict's id, or a unique prefix of it",
 )
 
 PLACE = 20
@@ -71,8 +74,6 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help=f"at most N conflicts (1-{MAX_LIMIT})",
             ),
         ),
-        tool_order=37,
-        profile="full",
         title="List conflicts",
         cli="conflict list",
         cli_show=_SHOW + "show_conflicts",
@@ -104,8 +105,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "conflict",
         "ConflictRecord",
         (CONFLICT_ID,),
-        tool_order=38,
-        profile="full",
         title="Show a conflict",
         cli="conflict show",
         cli_show=_SHOW + "show_conflict",
@@ -133,42 +132,34 @@ OPERATIONS: tuple[Operation, ...] = part(
         (
             CONFLICT_ID,
             REASON,
-            Input(
+            identifier(
                 "keep",
-                "text",
                 "The version adopted (an id among the conflict's): it is "
                 "confirmed; on a detected conflict the other facts are forgotten, on a "
                 "declared one they stand. None: both stand.",
-                aliases=("adopted_memory_id", "keep", "keep_id", "adopted"),
-                max_length=64,
+                ("adopted_memory_id", "keep", "keep_id", "adopted"),
+                "keep this fact (confirmed); forget the others (a declared conflict's stand)",
                 metavar="FACT_ID",
-                cli_help="keep this fact (confirmed); forget the others "
-                "(a declared conflict's stand)",
             ),
-            Input(
+            switch(
                 "both",
-                "bool",
                 "Let every fact stand (not one thing twice, or both true).",
-                default=False,
+                "let every fact stand",
                 aliases=("both",),
                 mcp=False,
-                cli_help="let every fact stand",
             ),
-            Input(
+            identifier(
                 "merge",
-                "text",
                 "The fact the others merge into (an id or a unique prefix "
                 "among the conflict's): it keeps its id and absorbs their aliases and "
                 "evidence; each other fact is forgotten with a supersedes link from it.",
-                aliases=("merge", "survivor", "merge_into"),
-                max_length=64,
+                ("merge", "survivor", "merge_into"),
+                "merge the other facts into SURVIVOR (aliases and evidence kept)",
                 metavar="SURVIVOR",
                 mcp=False,
-                cli_help="merge the other facts into SURVIVOR (aliases and evidence kept)",
             ),
         ),
         tool_order=59,
-        profile="full",
         title="Resolve a conflict",
         destructive=True,
         cli="conflict resolve",
@@ -204,17 +195,14 @@ OPERATIONS: tuple[Operation, ...] = part(
         "scan_conflicts",
         "list[ConflictRecord]",
         (
-            Input(
+            switch(
                 "stale",
-                "bool",
                 "Also open a conflict for each stale fact (default true).",
+                "do not look for stale facts",
                 default=True,
                 aliases=("stale",),
-                cli_help="do not look for stale facts",
             ),
         ),
-        tool_order=39,
-        profile="full",
         title="Look for conflicts",
         cli="conflict scan",
         cli_show=_SHOW + "show_scanned",
@@ -240,4 +228,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             errors=(400, 401, 413, 422, 503),
         ),
     ),
+    profile="full",
+    tools_from=37,
 )

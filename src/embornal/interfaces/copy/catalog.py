@@ -34,7 +34,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         ),
         call="copy_to",
         read_only=True,
-        local_only=True,
         cli="admin copy",
         cli_help="copy the whole memory into an empty one (SQLite or PostgreSQL)",
         cli_doc="Copy the memory, from one consistent snapshot while writers go on, "

@@ -4,25 +4,25 @@ list_forgotten. Pin, unpin, forget and restore are the memory's own operations, 
 apply the protocol's rules (decision 0065).
 
 :mod:`.catalog` puts :data:`OPERATIONS` in ``CATALOG``. The tools are in the MCP
-``full`` profile, under memory-as-history's names. Stdlib-only at import, as the catalogue.
+``core`` profile (four only in ``full``), under memory-as-history's names. Stdlib-only at
+import, as the catalogue.
 """
 
 from __future__ import annotations
 
-from embornal.domain.bounds import (
-    MAX_CAPTURE_CONTEXT,
-    MAX_CONTENT_BYTES,
-    MAX_ORIGIN_ID,
-    MAX_PATH_LENGTH,
-)
+from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
     LIST_LIMIT,
     OPTIONAL_REASON,
     REASON,
+    common_origin,
+    content,
     label,
     note,
+    security_sensitive,
+    topic_path,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 from embornal.interfaces.timeline.catalog import EVENT_AT, SESSION_POSITION
@@ -54,23 +54,17 @@ OPERATIONS: tuple[Operation, ...] = part(
         "remember",
         "MemoryStatus",
         (
-            Input(
-                "content",
-                "text",
+            content(
                 "The material to capture, as said or read.",
-                True,
+                "the material to capture",
                 aliases=("content", "text", "memory"),
-                max_length=MAX_CONTENT_BYTES,
-                length_unit="bytes",
-                metavar="CONTENT",
-                cli_help="the material to capture",
             ),
-            Input(
-                "source",
+            label(
                 "source",
                 "Where it comes from: a stable source id (a site, a "
                 "document, a person); blank: unknown.",
                 aliases=("source", "origin", "source_label"),
+                kind="source",
                 max_length=_LABEL,
                 metavar="SOURCE",
                 cli_help="where it comes from (its origin for corroboration)",
@@ -86,23 +80,14 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="TIER",
                 cli_help="archive (default) or interpretation",
             ),
-            Input(
-                "path",
-                "path",
+            topic_path(
                 "Where to file it; default the session's inbox /inbox/<session or date>.",
-                aliases=("path", "topic"),
-                max_length=MAX_PATH_LENGTH,
-                metavar="PATH",
+                required=False,
                 cli_help="where to file it (default /inbox/<session or date>)",
             ),
-            Input(
-                "security_sensitive",
-                "bool",
+            security_sensitive(
                 "True for identity, permission or instruction-"
                 "like content (screening flags known injection shapes anyway).",
-                aliases=("security_sensitive", "sensitive"),
-                default=False,
-                cli_help="mark it security-sensitive",
             ),
             label(
                 "session",
@@ -153,11 +138,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="how it was collected",
             ),
         ),
-        tool_order=40,
-        profile="core",
         title="Capture working material",
         cli="memory remember",
-        cli_show=_SHOW + "show_status",
         cli_help="capture working material (screened; promote to consolidate)",
         cli_doc="Store CONTENT as working material of the history protocol: an ordinary fact\n"
         "at --path (default /inbox/<session or date>), screened for known injection shapes.",
@@ -191,12 +173,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "promote",
         "MemoryStatus",
         (FACT_ID, REASON),
-        tool_order=41,
-        profile="core",
         title="Consolidate a memory",
         idempotent=True,
         cli="memory promote",
-        cli_show=_SHOW + "show_status",
         cli_help="consolidate working material (a reason is required)",
         brief=(
             "Consolidate a working memory that should last, with why (importance is not truth)."
@@ -224,33 +203,21 @@ OPERATIONS: tuple[Operation, ...] = part(
         "ProvenanceReport",
         (
             FACT_ID,
-            Input(
-                "source",
+            label(
                 "source",
                 "Who or what else supports it: a stable source id.",
-                True,
                 aliases=("source", "by", "source_label"),
+                required=True,
+                kind="source",
                 max_length=_LABEL,
                 metavar="SOURCE",
                 cli_help="the corroborating source",
             ),
-            Input(
-                "common_origin",
-                "source",
-                "The origin it repeats, if it is a copy or repost "
-                "(copies of one origin count once).",
-                aliases=("common_origin", "origin", "repost_of"),
-                max_length=_LABEL,
-                metavar="ORIGIN",
-                cli_help="the origin it repeats (a repost)",
-            ),
+            common_origin(_LABEL),
             OPTIONAL_REASON,
         ),
-        tool_order=42,
-        profile="core",
         title="Corroborate a memory",
         cli="memory corroborate",
-        cli_show=_SHOW + "show_provenance",
         cli_help="record a corroborating source (always audited)",
         brief=(
             "Record an independent source for a memory (always audited); archive becomes "
@@ -280,11 +247,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "provenance",
         "ProvenanceReport",
         (FACT_ID,),
-        tool_order=43,
-        profile="core",
         title="Provenance of a memory",
         cli="memory provenance",
-        cli_show=_SHOW + "show_provenance",
         cli_help="the recorded sources of a memory and the corroboration gate",
         brief=(
             "Check a memory's sources and whether corroboration suffices before relying on it. "
@@ -312,7 +276,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         profile="full",
         title="Where a memory stands",
         cli="memory status",
-        cli_show=_SHOW + "show_status",
         cli_help="where a memory stands in the history protocol (stage, tier, canon...)",
         guide="""Where one memory stands in the history protocol: its stage (working or
         consolidated) and tier (archive, testimony, interpretation), whether it is
@@ -337,11 +300,9 @@ OPERATIONS: tuple[Operation, ...] = part(
             FACT_ID,
             note("What you re-examined and what still holds.", "what was re-examined (required)"),
         ),
-        tool_order=44,
         profile="full",
         title="Review an interpretation",
         cli="memory review",
-        cli_show=_SHOW + "show_status",
         cli_help="re-examine an interpretation: its review clock starts again",
         guide="""Re-confirm an interpretation after re-examining it: its 30-day review
         clock starts again. Only interpretations are reviewed.
@@ -361,11 +322,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "flag_sensitive",
         "MemoryStatus",
         (FACT_ID, REASON),
-        tool_order=45,
-        profile="core",
         title="Flag a memory sensitive",
         cli="memory flag-sensitive",
-        cli_show=_SHOW + "show_status",
         cli_help="mark a memory security-sensitive (lifts an unsupported anchor)",
         brief=(
             "Mark identity, permission or instruction-like content sensitive (an unsupported "
@@ -393,11 +351,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "due_for_consolidation",
         "list[DueMemory]",
         (_DAYS, LIST_LIMIT),
-        tool_order=46,
-        profile="core",
         title="Working material to consolidate",
         cli="memory due-for-consolidation",
-        cli_show=_SHOW + "show_due",
         cli_help="active working memories, oldest first",
         brief=(
             "At the end of a session, list working memories oldest first; promote or forget "
@@ -427,12 +382,10 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             LIST_LIMIT,
         ),
-        tool_order=47,
         profile="full",
         title="Interpretations due for review",
         idempotent=True,
         cli="memory due-for-review",
-        cli_show=_SHOW + "show_due",
         cli_help="interpretations not reviewed for 30 days (marked stale)",
         guide="""List the interpretations overdue for re-examination (not reviewed for
         `days`, default 30), the longest unreviewed first, and mark each stale: the
@@ -456,11 +409,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "list_forgotten",
         "list[ForgottenMemory]",
         (LIST_LIMIT,),
-        tool_order=48,
         profile="full",
         title="Forgotten memories",
         cli="memory list-forgotten",
-        cli_show=_SHOW + "show_forgotten",
         cli_help="forgotten memories, with who forgot them and why",
         guide="""List the forgotten memories, the last forgotten first, each with when,
         by whom and why. restore(memory_id, reason) brings one back.
@@ -476,4 +427,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             items="memories",
         ),
     ),
+    profile="core",
+    tools_from=40,
+    shows={
+        "MemoryStatus": _SHOW + "show_status",
+        "ProvenanceReport": _SHOW + "show_provenance",
+        "list[DueMemory]": _SHOW + "show_due",
+        "list[ForgottenMemory]": _SHOW + "show_forgotten",
+    },
 )

@@ -54,12 +54,11 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="PATH",
                 cli_help="put every memory at PATH (default: by kind)",
             ),
-            Input(
-                "source",
+            label(
                 "source",
                 "Who or what made the text (kept as the proposal's source).",
                 aliases=("source",),
-                max_length=200,
+                kind="source",
                 metavar="S",
                 cli_help="the proposal's source label (default ingest:EXTRACTOR)",
             ),

@@ -7,14 +7,17 @@ the CLI's ``embornal narrative add|current|review|history|list``; REST under
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     LIST_ERRORS,
     LIST_LIMIT,
     REASON,
+    content,
     label,
     note,
+    route_id,
+    security_sensitive,
+    words,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
@@ -36,17 +39,12 @@ _PERSPECTIVE = label(
     metavar="NAME",
     cli_help="whose view (parallel accounts of one scope)",
 )
-_NARRATIVE_ID = Input(
+_NARRATIVE_ID = route_id(
     "narrative_id",
-    "text",
     "The narrative version's id (from current_narrative or list_narratives).",
-    True,
-    aliases=("narrative_id", "id"),
-    http="id",
+    ("narrative_id", "id"),
+    "the narrative version's id",
     flag="",
-    max_length=64,
-    metavar="ID",
-    cli_help="the narrative version's id",
 )
 _EXAMPLE_NARRATIVE = "01KCZ9A2B4C6D8E0F2G4H6J8K0"
 
@@ -59,16 +57,10 @@ OPERATIONS: tuple[Operation, ...] = part(
         "narrate",
         "Narrative",
         (
-            Input(
-                "content",
-                "text",
+            content(
                 "The synthesis: your account of what the memories say.",
-                True,
+                "the synthesis",
                 aliases=("content", "text", "narrative"),
-                max_length=MAX_CONTENT_BYTES,
-                length_unit="bytes",
-                metavar="CONTENT",
-                cli_help="the synthesis",
             ),
             REASON,
             Input(
@@ -105,32 +97,22 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             _SCOPE,
             _PERSPECTIVE,
-            Input(
+            words(
                 "coverage",
-                "text",
                 "What the account covers (a period, a set of sources).",
-                aliases=("coverage",),
-                max_length=MAX_REASON_LENGTH,
-                metavar="TEXT",
-                cli_help="what it covers",
+                ("coverage",),
+                "what it covers",
             ),
-            Input(
-                "security_sensitive",
-                "bool",
+            security_sensitive(
                 "True for an account about identity, "
                 "permissions or instructions: every memory it rests on must then be "
                 "corroborated.",
-                aliases=("security_sensitive", "sensitive"),
-                default=False,
-                cli_help="mark the synthesis security-sensitive",
+                "mark the synthesis security-sensitive",
             ),
         ),
-        call="chronicle.narrate",
-        tool_order=60,
         profile="core",
         title="Write a narrative version",
         cli="narrative add",
-        cli_show=_SHOW + "show_narrative",
         cli_help="write a new version of a scope's account, with its dependencies",
         brief=(
             "Write the new version of a scope's account, naming the memories it rests on. "
@@ -162,12 +144,9 @@ OPERATIONS: tuple[Operation, ...] = part(
         "current_narrative",
         "NarrativeView",
         (_SCOPE, _PERSPECTIVE),
-        call="chronicle.current_narrative",
-        tool_order=61,
         profile="core",
         title="Current narrative",
         cli="narrative current",
-        cli_show=_SHOW + "show_view",
         cli_help="the usable account of a scope, or its review notice",
         brief=(
             "Read a scope's usable account, or its review notice (resolve the issues, then "
@@ -200,12 +179,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "what was compared (required)",
             ),
         ),
-        call="chronicle.review_narrative",
-        tool_order=62,
-        profile="full",
         title="Review a narrative",
         cli="narrative review",
-        cli_show=_SHOW + "show_narrative",
         cli_help="approve the current version again once its source issues are resolved",
         guide="""Approve a withheld narrative again, after you resolved its source issues
         and compared the account with its sources. Restoring or corroborating a source never
@@ -232,12 +207,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="only this scope",
             ),
         ),
-        call="chronicle.narrative_history",
-        tool_order=63,
-        profile="full",
         title="Narrative history",
         cli="narrative history",
-        cli_show=_SHOW + "show_narratives",
         cli_help="every version, newest first, with its text for inspection",
         guide="""List past and current narrative versions, newest first, with their text
         for deliberate inspection (stale and replaced ones too, marked so). Not for use as
@@ -256,12 +227,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "list_narratives",
         "list[Narrative]",
         (LIST_LIMIT,),
-        call="chronicle.list_narratives",
-        tool_order=64,
-        profile="full",
         title="List narrative accounts",
         cli="narrative list",
-        cli_show=_SHOW + "show_narratives",
         cli_help="the accounts, each current version (stale text withheld)",
         guide="""Discover the narrative accounts (scope and perspective), each current
         version, the most recently written first; a stale one's text is withheld.
@@ -275,4 +242,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             items="narratives",
         ),
     ),
+    facade="chronicle",
+    profile="full",
+    tools_from=60,
+    shows={
+        "Narrative": _SHOW + "show_narrative",
+        "NarrativeView": _SHOW + "show_view",
+        "list[Narrative]": _SHOW + "show_narratives",
+    },
 )

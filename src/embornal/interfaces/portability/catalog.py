@@ -10,6 +10,7 @@ it writes over one. :mod:`embornal.interfaces.catalog` splices :data:`OPERATIONS
 
 from __future__ import annotations
 
+from embornal.interfaces.catalog_inputs import switch
 from embornal.interfaces.catalog_types import Input, Operation, part
 
 __all__ = ["OPERATIONS", "PLACE"]
@@ -36,12 +37,10 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
         "ToolImport",
         (
             _place("source", f"The source: {what}.", metavar),
-            Input(
+            switch(
                 "apply",
-                "bool",
                 "Approve the proposal at once.",
-                default=False,
-                cli_help="approve the proposal at once (a person's right)",
+                "approve the proposal at once (a person's right)",
             ),
             Input(
                 "under",
@@ -52,7 +51,6 @@ def _tool_import(fmt: str, what: str, metavar: str) -> Operation:
                 cli_help=f"the path to import under (default /imported/{fmt})",
             ),
         ),
-        local_only=True,
         cli=f"import {fmt}",
         cli_help=f"propose the memories of {fmt} as facts (--apply: store them)",
         cli_doc=f"Read {what},\ncheck it whole, and open ONE proposal of its memories as "
@@ -75,17 +73,14 @@ OPERATIONS: tuple[Operation, ...] = part(
         "MarkdownExport",
         (
             _place("directory", "The directory to write (empty, or an earlier export).", "DIR"),
-            Input(
+            switch(
                 "everything",
-                "bool",
                 "Also forgotten and superseded facts.",
-                default=False,
+                "also forgotten and superseded facts (purged ones never)",
                 flag="--all",
-                cli_help="also forgotten and superseded facts (purged ones never)",
             ),
         ),
         read_only=True,
-        local_only=True,
         cli="export markdown",
         cli_help="write one Markdown file per path into DIR (stable for git diffs)",
         cli_doc="Write the facts you may read into DIR, one file per path (the root: "
@@ -100,7 +95,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "EventsExport",
         (_place("file", "The NDJSON file to write.", "FILE"),),
         read_only=True,
-        local_only=True,
         cli="export events",
         cli_help="write the event log to FILE as NDJSON (the lossless form)",
         cli_doc="Write the event log to FILE, one JSON object a line: a header, every "
@@ -113,7 +107,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "import_events",
         "EventsImport",
         (_place("file", "The NDJSON file `export events` wrote.", "FILE"),),
-        local_only=True,
         cli="import events",
         cli_help="restore an exported log into this empty memory, exactly",
         cli_doc="Restore FILE into an empty memory: the same ids, positions and "
@@ -128,15 +121,8 @@ OPERATIONS: tuple[Operation, ...] = part(
         "MarkdownImport",
         (
             _place("directory", "The directory `export markdown` wrote (edited or not).", "DIR"),
-            Input(
-                "dry_run",
-                "bool",
-                "Only say what would change.",
-                default=False,
-                cli_help="only print what would change",
-            ),
+            switch("dry_run", "Only say what would change.", "only print what would change"),
         ),
-        local_only=True,
         cli="import markdown",
         cli_help="read an (edited) Markdown export back into the memory",
         cli_doc="Read DIR back: a fact whose content, kind or attributes changed is "
@@ -151,7 +137,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "Backup",
         (_place("file", "The new file to write the copy to.", "FILE"),),
         read_only=True,
-        local_only=True,
         cli="admin backup",
         cli_help="copy the whole memory to a new FILE while writers go on",
         cli_doc="Copy the memory to FILE (which must not exist) with SQLite's online "

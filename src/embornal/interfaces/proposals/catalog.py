@@ -10,7 +10,7 @@ from __future__ import annotations
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     OPTIONAL_REASON,
-    REASON,
+    REQUIRED_REASON,
     label,
     limit,
 )
@@ -19,6 +19,7 @@ from embornal.interfaces.catalog_types import Http, Input, Operation, part, repl
 __all__ = ["EXAMPLE_PROPOSAL", "OPERATIONS", "PLACE"]
 
 EXAMPLE_PROPOSAL = "01KCZ9A1B2C3D4E5F6G7H8J9K0"
+_SHOW = "proposals.commands:"
 
 PROPOSAL_ID = Input(
     "proposal_id",
@@ -93,17 +94,14 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "A short title for the person who reviews it.",
                 aliases=("title", "summary"),
             ),
-            Input(
-                "source",
+            label(
                 "source",
                 "Who or what made it (an importer, a chat client).",
                 aliases=("source",),
-                max_length=200,
+                kind="source",
             ),
             OPTIONAL_REASON,
         ),
-        tool_order=30,
-        profile="full",
         title="Propose changes for review",
         guide="""Propose memories or changes for the user to review instead of writing them:
         new facts, attribute updates, archiving or correcting facts. Nothing is stored
@@ -126,7 +124,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "may approve it at once (then its status is `approved`).",
             summary="Open a proposal",
             status=201,
-            probe=True,
         ),
     ),
     Operation(
@@ -140,11 +137,9 @@ OPERATIONS: tuple[Operation, ...] = part(
                 aliases=("limit",),
             ),
         ),
-        tool_order=31,
-        profile="full",
         title="List proposals",
         cli="proposal list",
-        cli_show="proposals.commands:show_list",
+        cli_show=_SHOW + "show_list",
         cli_help="list the proposals waiting for review (and decided ones)",
         guide="""List the proposals, newest first: each with its status (open, approved,
         rejected), title, source and how many items it holds.
@@ -159,18 +154,14 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The proposals the subject may see (its own, and those whose every target "
             "fact it may read), newest first.",
             items="proposals",
-            probe=True,
         ),
     ),
     Operation(
         "proposal",
         "Proposal",
         (PROPOSAL_ID,),
-        tool_order=32,
-        profile="full",
         title="Show a proposal",
         cli="proposal show",
-        cli_show="proposals.commands:show_proposal",
         cli_help="one proposal with its numbered items",
         guide="""Show one proposal whole: its numbered items and, once decided, who decided
         and which items were applied.
@@ -184,19 +175,15 @@ OPERATIONS: tuple[Operation, ...] = part(
             "showProposal",
             "One proposal with its items; one the subject may not see answers 404, as "
             "an absent one.",
-            probe=True,
         ),
     ),
     Operation(
         "approve",
         "Proposal",
         (PROPOSAL_ID, _CHOSEN, OPTIONAL_REASON, _VERSION),
-        tool_order=33,
-        profile="full",
         title="Approve a proposal",
         destructive=True,
         cli="proposal approve",
-        cli_show="proposals.commands:show_proposal",
         cli_help="apply a proposal's items (all, or --item N ...)",
         cli_doc="Apply the items of proposal ID in one transaction (all, or only --item N\n"
         "...; the others are declined) and close it. Approving a decided proposal fails.\n"
@@ -219,19 +206,15 @@ OPERATIONS: tuple[Operation, ...] = part(
             "the approver was shown, is not the proposal's any more). A person's token "
             "(`token add --person`) decides; an assistant's is refused (403) unless "
             "the configuration lets assistants decide.",
-            probe=True,
         ),
     ),
     Operation(
         "reject",
         "Proposal",
-        (PROPOSAL_ID, replace(REASON, cli_help="why (required): kept in the history")),
-        tool_order=34,
-        profile="full",
+        (PROPOSAL_ID, REQUIRED_REASON),
         title="Reject a proposal",
         destructive=True,
         cli="proposal reject",
-        cli_show="proposals.commands:show_proposal",
         cli_help="close a proposal with nothing applied (--reason required)",
         guide=f"""Reject a proposal: nothing of it is applied; the reason is kept.
         {_NO_ASSISTANT}
@@ -246,7 +229,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "Close an open proposal with nothing applied; a reason is required. "
             "As approve: a person's token decides, an assistant's is refused (403) "
             "unless the configuration lets assistants decide.",
-            probe=True,
         ),
     ),
     Operation(
@@ -298,10 +280,8 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
         ),
         tool_order=34,
-        profile="full",
         title="Edit a proposal",
         cli="proposal edit",
-        cli_show="proposals.commands:show_proposal",
         cli_help="drop, replace or add items of an open proposal",
         cli_doc="Edit the open proposal ID: drop items (--drop N), replace one in place\n"
         "(--replace N=JSON: it keeps its number and the id of the fact it makes) or add\n"
@@ -325,7 +305,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "edit are checked as a whole, and a bad one changes nothing. 409 "
             "`proposal_changed` when `version`, the one the editor read, is not the "
             "proposal's any more.",
-            probe=True,
         ),
     ),
     Operation(
@@ -343,11 +322,9 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help=f"the N facts least worth keeping, 1-{MAX_LIMIT}",
             ),
         ),
-        tool_order=35,
-        profile="full",
         title="Retention scores",
         cli="memory retention",
-        cli_show="proposals.commands:show_retention",
+        cli_show=_SHOW + "show_retention",
         cli_args=(
             Input(
                 "explain",
@@ -371,7 +348,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The live facts the subject may read, lowest retention score first, each "
             "with the parts of its score (pinned and permanent ones exempt, last).",
             items="facts",
-            probe=True,
         ),
     ),
     Operation(
@@ -396,8 +372,10 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             OPTIONAL_REASON,
         ),
+        profile="none",
+        tool_order=0,
         cli="memory prune",
-        cli_show="proposals.commands:show_prune",
+        cli_show=_SHOW + "show_prune",
         cli_help="propose archiving the facts least worth keeping (deletes nothing)",
         cli_doc="Score every live fact and open ONE archive proposal of those below the\n"
         "threshold, each with its score's parts as evidence. Nothing is archived until\n"
@@ -410,7 +388,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             "proposal of those below the threshold; nothing is archived until it is "
             "approved.",
             summary="Propose archiving by retention",
-            probe=True,
         ),
     ),
+    profile="full",
+    tools_from=30,
+    probe=True,
+    shows={
+        "Proposal": _SHOW + "show_proposal",
+    },
 )

@@ -16,12 +16,12 @@ from embornal.interfaces.catalog_inputs import (
     EVIDENCE_TYPES,
     EXAMPLE_ID,
     FACT_ID,
+    FACTS_UNDER,
     LIFETIME,
     LIMIT,
     OPTIONAL_REASON,
-    REASON,
+    REQUIRED_REASON,
     VISIBILITY,
-    under,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 
@@ -31,7 +31,6 @@ __all__ = ["OPERATIONS", "PLACE"]
 #: ``--json`` its detail (a second call).
 _IMPORTANCE = "spine.importance_commands:change"
 
-_REQUIRED_REASON = replace(REASON, cli_help="why (required): kept in the history")
 _VISIBILITY_HELP = (
     "shared (default), private (you only, never an assistant) or restricted:a,b (you and "
     "the subjects or roles listed)"
@@ -56,8 +55,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "confirm",
         "Fact",
         (FACT_ID, _EVIDENCE, OPTIONAL_REASON),
-        tool_order=14,
-        profile="full",
         title="Confirm a fact",
         cli="memory confirm",
         cli_help="vouch for a fact: its confidence goes up",
@@ -80,7 +77,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "the token's actor kind and `last_confirmed_at` is now; the evidence, if "
             "given, joins the fact's. It takes write on the fact; one the subject may "
             "not read answers 404.",
-            probe=True,
         ),
     ),
     Operation(
@@ -88,7 +84,7 @@ OPERATIONS: tuple[Operation, ...] = part(
         "Fact",
         (
             FACT_ID,
-            _REQUIRED_REASON,
+            REQUIRED_REASON,
             Input(
                 "by",
                 "id",
@@ -99,8 +95,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             _EVIDENCE,
         ),
-        tool_order=15,
-        profile="full",
         title="Contradict a fact",
         cli="memory contradict",
         cli_help="dispute a fact: its confidence goes down",
@@ -122,7 +116,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "Dispute an active fact (a reason is required): its confidence decays by "
             "the weight of the token's actor kind. `by` names the fact that "
             "contradicts it (readable to the subject). It takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -140,8 +133,6 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="a short note on the evidence",
             ),
         ),
-        tool_order=16,
-        profile="full",
         title="Add evidence",
         cli="memory evidence",
         cli_help="attach evidence to a fact (a weak confirmation)",
@@ -165,7 +156,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "conversation, document, observation) with an optional note: a weak "
             "confirmation. It takes write on the fact.",
             summary="Add evidence to a fact",
-            probe=True,
         ),
     ),
     Operation(
@@ -183,10 +173,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 metavar="EVENT_ID",
                 cli_help="the event's id: the # of `memory history`",
             ),
-            _REQUIRED_REASON,
+            REQUIRED_REASON,
         ),
-        tool_order=17,
-        profile="full",
         title="Undo an event",
         destructive=True,
         cli="memory undo",
@@ -219,7 +207,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             summary="Undo one event",
             items="events",
             tag="events",
-            probe=True,
         ),
     ),
     Operation(
@@ -233,8 +220,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             OPTIONAL_REASON,
         ),
         call="set_visibility",
-        tool_order=18,
-        profile="full",
         title="Set who may see a fact",
         cli="memory visibility",
         cli_show="spine.visibility_commands:show_visibility",
@@ -254,7 +239,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "shared, private or restricted:a,b; only the fact's owner, with write and "
             "delete on it (else 403). A private fact never reaches an assistant (every "
             "token is one).",
-            probe=True,
         ),
     ),
     # -- importance and lifetime (docs/model.md, Lifecycle, The spine) --------------------
@@ -262,7 +246,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "pin",
         "Fact",
         (FACT_ID, OPTIONAL_REASON),
-        tool_order=19,
         profile="core",
         title="Pin a fact",
         idempotent=True,
@@ -288,14 +271,12 @@ OPERATIONS: tuple[Operation, ...] = part(
             "pinFact",
             "Pin an active fact: recall lifts it. It takes write on the fact; an already "
             "pinned fact is answered as it is and nothing is written.",
-            probe=True,
         ),
     ),
     Operation(
         "unpin",
         "Fact",
         (FACT_ID, OPTIONAL_REASON),
-        tool_order=20,
         profile="core",
         title="Unpin a fact",
         idempotent=True,
@@ -319,7 +300,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "unpinFact",
             "Take the pin off an active fact (one not pinned: nothing is written). It "
             "takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -341,8 +321,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             OPTIONAL_REASON,
         ),
-        tool_order=21,
-        profile="full",
         title="Weight a fact",
         idempotent=True,
         cli="memory weight",
@@ -363,7 +341,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "setWeight",
             "The user weight of an active fact, 0..1 (outside: 400, nothing written); "
             "null takes it off. It takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -380,8 +357,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             OPTIONAL_REASON,
         ),
-        tool_order=22,
-        profile="full",
         title="Set a fact's lifetime",
         idempotent=True,
         cli="memory lifetime",
@@ -406,7 +381,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             "later; a past date is 400 and nothing is written). An until or ephemeral "
             "fact leaves recall once its lifetime runs out, without an event; a new "
             "lifetime brings it back. It takes write on the fact.",
-            probe=True,
         ),
     ),
     Operation(
@@ -418,10 +392,8 @@ OPERATIONS: tuple[Operation, ...] = part(
                 description="How many at most (default 10).",
                 cli_help=f"at most N facts (1-{MAX_LIMIT})",
             ),
-            under("Only facts at or below this path, e.g. /projects."),
+            FACTS_UNDER,
         ),
-        tool_order=23,
-        profile="full",
         title="Facts due for confirmation",
         cli="memory due",
         cli_show="spine.importance_commands:show_due",
@@ -445,7 +417,9 @@ OPERATIONS: tuple[Operation, ...] = part(
             "staleness threshold; lowest c_eff / threshold first.",
             summary="Stale facts to confirm again",
             items="facts",
-            probe=True,
         ),
     ),
+    profile="full",
+    tools_from=14,
+    probe=True,
 )

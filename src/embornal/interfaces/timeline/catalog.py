@@ -10,6 +10,7 @@ the inputs :data:`EVENT_AT` and :data:`SESSION_POSITION` (:mod:`.catalog_history
 
 from __future__ import annotations
 
+from embornal.domain.bounds import MAX_QUERY_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
@@ -18,6 +19,8 @@ from embornal.interfaces.catalog_inputs import (
     OPTIONAL_REASON,
     REASON,
     label,
+    moment,
+    switch,
 )
 from embornal.interfaces.catalog_types import Http, Input, Operation, part, replace
 from embornal.interfaces.graph.catalog import RELATIONS
@@ -29,15 +32,12 @@ _EXAMPLE_2 = "01KCZ8Q3W5R7T9V1X3Z5B7D9F2"
 SEED_NAMES = ("related", "updates", "explains")
 _TIME = "ISO-8601, e.g. 2025-03-01T09:00:00Z (no zone: UTC; a date: its first instant)"
 
-EVENT_AT = Input(
+EVENT_AT = moment(
     "event_at",
-    "time",
     f"When the event it tells of happened ({_TIME}); not when it was "
     "said or recorded. Leave it out when unknown.",
-    aliases=("event_at", "occurred_at", "happened_at"),
-    max_length=64,
-    metavar="TIME",
-    cli_help="when the event it tells of happened (ISO-8601)",
+    ("event_at", "occurred_at", "happened_at"),
+    "when the event it tells of happened (ISO-8601)",
 )
 SESSION = label(
     "session",
@@ -56,23 +56,17 @@ SESSION_POSITION = Input(
     metavar="N",
     cli_help="its place in the session (needs --session)",
 )
-_START = Input(
+_START = moment(
     "start",
-    "time",
     f"Only events at or after this time ({_TIME}).",
-    aliases=("start", "since", "from"),
-    max_length=64,
-    metavar="TIME",
-    cli_help="only events at or after TIME (ISO-8601)",
+    ("start", "since", "from"),
+    "only events at or after TIME (ISO-8601)",
 )
-_END = Input(
+_END = moment(
     "end",
-    "time",
     f"Only events at or before this time ({_TIME}).",
-    aliases=("end", "until", "to"),
-    max_length=64,
-    metavar="TIME",
-    cli_help="only events at or before TIME (ISO-8601)",
+    ("end", "until", "to"),
+    "only events at or before TIME (ISO-8601)",
 )
 _RELATION_TEXT = (
     "related, updates (the source revises the target; both stay), explains (the source "
@@ -122,9 +116,6 @@ OPERATIONS: tuple[Operation, ...] = part(
             SESSION,
             SESSION_POSITION,
         ),
-        call="chronicle.set_history_context",
-        tool_order=80,
-        profile="full",
         title="Correct a memory's history context",
         idempotent=True,
         cli="memory set-history-context",
@@ -166,18 +157,13 @@ OPERATIONS: tuple[Operation, ...] = part(
                 choices=("asc", "desc"),
                 cli_help="asc (default) or desc",
             ),
-            Input(
+            switch(
                 "include_forgotten",
-                "bool",
                 "Forgotten memories too (default false).",
-                default=False,
+                "forgotten memories too",
                 aliases=("include_forgotten", "forgotten"),
-                cli_help="forgotten memories too",
             ),
         ),
-        call="chronicle.timeline",
-        tool_order=81,
-        profile="full",
         title="Timeline of memories",
         cli="memory timeline",
         cli_show="timeline.commands:show_timeline",
@@ -213,7 +199,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "The words to look for.",
                 True,
                 aliases=("query", "q", "text"),
-                max_length=2000,
+                max_length=MAX_QUERY_LENGTH,
                 metavar="QUERY",
                 cli_help="the words to look for",
             ),
@@ -243,9 +229,6 @@ OPERATIONS: tuple[Operation, ...] = part(
                 cli_help="both (default), session or links",
             ),
         ),
-        call="chronicle.search_history",
-        tool_order=82,
-        profile="full",
         title="Search memories in a period",
         cli="memory search-history",
         cli_show="timeline.commands:show_hits",
@@ -275,9 +258,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "link_memories",
         "Link",
         (_SOURCE, _TARGET, _RELATION, OPTIONAL_REASON),
-        call="chronicle.link_memories",
-        tool_order=83,
-        profile="full",
         title="Link two memories",
         guide="""Record that one memory relates to another, as you assert it: related,
         updates (the source revises the target; both stay) or explains (the source gives
@@ -299,9 +279,6 @@ OPERATIONS: tuple[Operation, ...] = part(
         "unlink_memories",
         "Link",
         (_SOURCE, _TARGET, _RELATION, OPTIONAL_REASON),
-        call="chronicle.unlink_memories",
-        tool_order=84,
-        profile="full",
         title="Retract a link between memories",
         guide="""Retract a link made with link_memories (same source, target, relation);
         the audit keeps that it was made and retracted.
@@ -333,18 +310,13 @@ OPERATIONS: tuple[Operation, ...] = part(
             ),
             LINK_DIRECTION,
             replace(LIST_LIMIT, description="How many memories at most (default 100)."),
-            Input(
+            switch(
                 "include_retired",
-                "bool",
                 "Also the retracted links, each with when and why it was retracted.",
+                "also the retracted links, with their retraction",
                 aliases=("include_retired",),
-                default=False,
-                cli_help="also the retracted links, with their retraction",
             ),
         ),
-        call="chronicle.memory_links",
-        tool_order=85,
-        profile="full",
         title="A memory's links",
         guide="""List the memories linked to a memory, one link away, with each link's
         relation as read from it (an updates link reads superseded_by from the older one),
@@ -360,4 +332,7 @@ OPERATIONS: tuple[Operation, ...] = part(
             "The live memories the subject may read one link away, with the links.",
         ),
     ),
+    facade="chronicle",
+    profile="full",
+    tools_from=80,
 )

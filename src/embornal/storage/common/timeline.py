@@ -25,6 +25,7 @@ from embornal.storage.contract.timeline import TimelineRow
 
 if TYPE_CHECKING:
     from embornal.domain.access.scope import ReadScope
+    from embornal.storage.common.access import Visibility
 
 __all__ = ["CONTEXT_COLS", "TimelineQueries", "filters", "rows_to_timeline"]
 
@@ -128,6 +129,14 @@ class TimelineQueries(StorePart):
     ) -> list[TimelineRow]:
         vis = self._store._scopes.get(scope)
         where, params = filters(session, start, end)
+        return self._search(terms, vis, (where, params), limit)
+
+    def _search(
+        self, terms: Sequence[str], vis: Visibility, window: tuple[list[str], list[Any]], limit: int
+    ) -> list[TimelineRow]:
+        """:meth:`history_search_rows` among the memories ``window`` (its terms over ``m``
+        and their parameters, :func:`filters`) and ``vis`` keep: FTS5's match and bm25."""
+        where, params = window
         return self._timeline(
             f"SELECT {FACT_COLS}, {CONTEXT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
             "JOIN facts f ON f.seq = facts_fts.rowid JOIN memory_protocol m ON m.fact_id = f.id "

@@ -46,8 +46,8 @@ class _Postgres:
     ) -> list[Any]:
         from embornal.storage.postgres import keyword
 
-        where = among.where(store._under_sql(among.under))
-        return keyword.ranked_rows(store._rows, terms, candidates, where, "f.id AS id")
+        kept = keyword.Kept(among.where(store._under_sql(among.under)), "f.id AS id")
+        return keyword.ranked_rows(store._rows, terms, candidates, kept)
 
 
 #: PostgreSQL's dialect of the past reads.

@@ -221,7 +221,8 @@ class PostgresStore(StoreReads, CommonParts):
                 "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)",
                 (among.under,),
             )
-        return keyword.ranked_rows(self._rows, terms, candidates, among.where(under), FACT_COLS)
+        kept = keyword.Kept(among.where(under), FACT_COLS)
+        return keyword.ranked_rows(self._rows, terms, candidates, kept)
 
     def term_df(self, terms: Sequence[str]) -> dict[str, int]:
         if not terms:

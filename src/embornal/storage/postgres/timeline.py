@@ -30,12 +30,10 @@ class PgTimeline(TimelineQueries):
         if not terms:
             return []
         where, params = window
-        rows = keyword.ranked_rows(
-            self._store._rows,
-            list(terms),
-            limit,
+        kept = keyword.Kept(
             (" AND ".join([*where, self._store._live(), f"({vis.sql})"]), (*params, *vis.params)),
             f"{FACT_COLS}, {timeline.CONTEXT_COLS}",
             join="JOIN memory_protocol m ON m.fact_id = f.id",
         )
+        rows = keyword.ranked_rows(self._store._rows, list(terms), limit, kept)
         return timeline.rows_to_timeline(rows, self._store._facts(rows, vis), ranked=True)

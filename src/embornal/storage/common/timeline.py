@@ -20,7 +20,7 @@ from embornal.domain.recall.text import fts_query
 from embornal.storage.common import context
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.kind_views import FACT_COLS
-from embornal.storage.common.part import StorePart
+from embornal.storage.common.part import StorePart, given_terms
 from embornal.storage.contract.timeline import TimelineRow
 
 if TYPE_CHECKING:
@@ -35,18 +35,9 @@ _KEPT = f"f.purged_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIR
 
 
 def filters(session: str | None, start: str | None, end: str | None) -> tuple[list[str], list[Any]]:
-    where: list[str] = []
-    params: list[Any] = []
-    if session is not None:
-        where.append("m.session = ?")
-        params.append(session)
-    if start is not None:
-        where.append("m.event_at >= ?")
-        params.append(start)
-    if end is not None:
-        where.append("m.event_at <= ?")
-        params.append(end)
-    return where, params
+    return given_terms(
+        ("m.session = ?", session), ("m.event_at >= ?", start), ("m.event_at <= ?", end)
+    )
 
 
 def rows_to_timeline(rows: list[Any], facts: list[Fact], *, ranked: bool) -> list[TimelineRow]:

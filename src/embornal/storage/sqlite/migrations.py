@@ -115,18 +115,13 @@ def _anchor_guide(conn: Connection, clock: Clock) -> None:
 def default_policy_events(clock: Clock) -> list[NewEvent]:
     """The events that write a new memory's default rules (any backend appends them)."""
     from embornal.domain.access.rules import DEFAULT_RULES
-    from embornal.domain.events import ActorKind, NewEvent, PolicyAdded
+    from embornal.domain.events import PolicyAdded
+    from embornal.storage.common.guide import system_event
 
     now = clock.now()
+    why = "default policies of a new memory"
     return [
-        NewEvent(
-            stream_id="policy",
-            body=PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)),
-            actor="system",
-            actor_kind=ActorKind.SYSTEM,
-            recorded_at=now,
-            reason="default policies of a new memory",
-        )
+        system_event("policy", PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)), now, why)
         for rule in DEFAULT_RULES
     ]
 

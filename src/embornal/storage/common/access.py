@@ -26,7 +26,16 @@ from embornal.domain.access.scope import ReadScope, Viewer, read_scope
 from embornal.domain.facts.tags import OWNER_KEY
 from embornal.domain.records import record
 
-__all__ = ["ALL_VISIBLE", "ScopeCache", "Visibility", "compile_read_filter", "compile_scope"]
+__all__ = [
+    "ALL_VISIBLE",
+    "Among",
+    "ScopeCache",
+    "Visibility",
+    "compile_read_filter",
+    "compile_scope",
+]
+
+Where = tuple[str, tuple[Any, ...]]
 
 
 @record
@@ -43,6 +52,25 @@ class Visibility:
 
 
 ALL_VISIBLE = Visibility()
+
+
+@record
+class Among:
+    """The facts a search ranks: those ``live`` (SQL over ``f``) lets through, in the
+    compiled scope ``vis``, at or below the path ``under`` (None: anywhere);
+    ``everything``: the scope reads the whole memory (a ranked window need not widen for
+    facts it hides)."""
+
+    vis: Visibility
+    everything: bool
+    under: str | None
+    live: str
+
+    def where(self, under: Where) -> Where:
+        """Liveness, ``under`` (the SQL over ``p`` of :attr:`under`, and its parameters)
+        and the scope, as one WHERE fragment and its parameters."""
+        sql, params = under
+        return f"{self.live} AND {sql} AND ({self.vis.sql})", (*params, *self.vis.params)
 
 
 def _predicate(pattern: ObjectPattern) -> tuple[str, tuple[Any, ...]]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from embornal.domain.clock import format_time, parse_time
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.kind_views import FACT_COLS
-from embornal.storage.common.part import StorePart
+from embornal.storage.common.part import StorePart, given_terms
 from embornal.storage.common.protocol import ensure_row
 from embornal.storage.contract.review import CanonRow, LabelCount
 from embornal.storage.sqlite.connect import Connection
@@ -83,13 +83,7 @@ class CanonQueries(StorePart):
     ) -> list[CanonRow]:
         """The active memberships of live facts in scope, oldest first."""
         vis = self._store._scopes.get(scope)
-        where, params = [], []  # type: tuple[list[str], list[Any]]
-        if canon_scope is not None:
-            where.append("c.scope = ?")
-            params.append(canon_scope)
-        if fact_id is not None:
-            where.append("c.fact_id = ?")
-            params.append(fact_id)
+        where, params = given_terms(("c.scope = ?", canon_scope), ("c.fact_id = ?", fact_id))
         extra = "".join(f" AND {w}" for w in where)
         rows = self._store._rows(
             f"SELECT {FACT_COLS}, c.scope AS c_scope, c.since AS c_since, "

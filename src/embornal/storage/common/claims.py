@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
 from embornal.storage.common.event_rows import event_columns, row_to_event
-from embornal.storage.common.part import StorePart
+from embornal.storage.common.part import StorePart, given_terms
 from embornal.storage.contract.claims import ClaimRow
 from embornal.storage.sqlite.connect import Connection
 
@@ -119,15 +119,9 @@ class ClaimQueries(StorePart):
         recorded_by: str | None = None,
         limit: int = 200,
     ) -> list[ClaimRow]:
-        where, params = [], []
-        for clause, value in (
-            ("status = ?", status),
-            ("scope = ?", scope),
-            ("recorded_at <= ?", recorded_by),
-        ):
-            if value is not None:
-                where.append(clause)
-                params.append(value)
+        where, params = given_terms(
+            ("status = ?", status), ("scope = ?", scope), ("recorded_at <= ?", recorded_by)
+        )
         sql = f"WHERE {' AND '.join(where)}" if where else ""
         rows = self._store._rows(
             f"SELECT {_COLUMNS} FROM claims {sql} ORDER BY recorded_at DESC, id DESC LIMIT ?",

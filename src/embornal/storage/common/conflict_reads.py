@@ -16,7 +16,7 @@ from typing import Any
 
 from embornal.domain.clock import parse_time
 from embornal.domain.conflicts.aggregate import ConflictClass, ConflictState, Outcome
-from embornal.storage.common.part import StorePart
+from embornal.storage.common.part import StorePart, given_terms
 
 __all__ = ["ConflictQueries", "conflict_states", "entity_groups", "fact_texts", "key_matches"]
 
@@ -108,15 +108,13 @@ def conflict_states(
     if prefix is not None:
         where.append("c.id >= ? AND c.id < ?")
         params.extend((prefix, prefix + "\x7f"))
-    if status is not None:
-        where.append("c.status = ?")
-        params.append(status)
-    if conflict_class is not None:
-        where.append("c.class = ?")
-        params.append(conflict_class)
-    if fact_id is not None:
-        where.append("c.id IN (SELECT conflict_id FROM conflict_members WHERE fact_id = ?)")
-        params.append(fact_id)
+    terms, values = given_terms(
+        ("c.status = ?", status),
+        ("c.class = ?", conflict_class),
+        ("c.id IN (SELECT conflict_id FROM conflict_members WHERE fact_id = ?)", fact_id),
+    )
+    where += terms
+    params += values
     found = rows(
         f"SELECT c.* FROM conflicts c WHERE {' AND '.join(where)} "
         "ORDER BY c.opened_at DESC, c.id LIMIT ?",

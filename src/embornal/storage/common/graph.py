@@ -14,7 +14,7 @@ Links carry no time travel: ``--at`` does not apply to them (no history table).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.scope import EVERYTHING, ReadScope
@@ -84,6 +84,14 @@ _CHUNK = 500
 _LIVE = "f.deleted_at IS NULL AND f.purged_at IS NULL"
 
 
+def _chunks(fact_ids: Sequence[str]) -> Iterator[tuple[list[str], str]]:
+    """The ids, each once, in runs of at most ``_CHUNK``, each run with its ``?`` marks."""
+    ids = list(dict.fromkeys(fact_ids))
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        yield chunk, ",".join("?" * len(chunk))
+
+
 class LinkReads(StorePart):
     """The reads of typed links, a part of either store (``store.links``)."""
 
@@ -94,10 +102,7 @@ class LinkReads(StorePart):
         ``fact_ids``, as stored, of ``relation`` (None: every one); by position."""
         out: list[LinkRow] = []
         rel_sql, rel = ("", ()) if relation is None else (" AND relation = ?", (relation,))
-        ids = list(dict.fromkeys(fact_ids))
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _chunks(fact_ids):
             parts: list[str] = []
             params: list[Any] = []
             if direction in ("out", "both"):
@@ -139,10 +144,7 @@ class LinkReads(StorePart):
         """The survivor of each fact among ``fact_ids`` that was merged and is not live
         again (a restored source is its own fact once more)."""
         out: dict[str, str] = {}
-        ids = list(dict.fromkeys(fact_ids))
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _chunks(fact_ids):
             rows = self._store._rows(
                 "SELECT m.source_id, m.survivor_id FROM fact_merges m JOIN facts f "
                 f"ON f.id = m.source_id WHERE m.source_id IN ({marks}) AND NOT ({_LIVE})",
@@ -154,10 +156,7 @@ class LinkReads(StorePart):
     def merged_sources(self, survivor_ids: Sequence[str]) -> dict[str, list[str]]:
         """The facts merged into each of ``survivor_ids`` (and not live again), by merge."""
         out: dict[str, list[str]] = {}
-        ids = list(dict.fromkeys(survivor_ids))
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _chunks(survivor_ids):
             rows = self._store._rows(
                 "SELECT m.survivor_id, m.source_id FROM fact_merges m INDEXED BY "
                 "fact_merges_by_survivor JOIN facts f ON f.id = m.source_id "
@@ -187,11 +186,8 @@ class LinkReads(StorePart):
     def relationship_ids(self, fact_ids: Sequence[str]) -> list[str]:
         """The ``relationship`` facts whose subject_id or object_id is among ``fact_ids``
         (the richer links of decision 0052), by creation; the caller applies its scope."""
-        ids = list(dict.fromkeys(fact_ids))
         out: list[str] = []
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _chunks(fact_ids):
             rows = self._store._rows(
                 "SELECT id FROM facts WHERE kind = 'relationship' AND "
                 f"(json_extract(attributes, '$.subject_id') IN ({marks}) OR "

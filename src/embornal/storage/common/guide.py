@@ -41,6 +41,7 @@ __all__ = [
     "guide_events",
     "guide_fact",
     "rewrite_events",
+    "system_event",
     "unanchored",
     "write_guide",
 ]
@@ -96,26 +97,33 @@ _EARLIER: dict[str, str] = {
 the text that supersedes it."""
 
 
-def _stored(
-    fact_id: str, text: str, now: datetime, reason: str, supersedes_id: str | None = None
-) -> NewEvent:
+def system_event(stream_id: str, body: DomainEvent, now: datetime, reason: str) -> NewEvent:
+    """An event the memory writes itself (its guide, its default rules): the ``system``
+    actor's, recorded at ``now``."""
     return NewEvent(
-        stream_id=fact_id,
-        body=FactStored(
-            fact_id=fact_id,
-            path=GUIDE_PATH,
-            content=text,
-            kind="fact",
-            owner="default",
-            tags=(Tag("owner", "default"), Tag("visibility", "public")),
-            created_at=now,
-            supersedes_id=supersedes_id,
-        ),
+        stream_id=stream_id,
+        body=body,
         actor="system",
         actor_kind=ActorKind.SYSTEM,
         recorded_at=now,
         reason=reason,
     )
+
+
+def _stored(
+    fact_id: str, text: str, now: datetime, reason: str, supersedes_id: str | None = None
+) -> NewEvent:
+    body = FactStored(
+        fact_id=fact_id,
+        path=GUIDE_PATH,
+        content=text,
+        kind="fact",
+        owner="default",
+        tags=(Tag("owner", "default"), Tag("visibility", "public")),
+        created_at=now,
+        supersedes_id=supersedes_id,
+    )
+    return system_event(fact_id, body, now, reason)
 
 
 def guide_events(clock: Clock) -> list[NewEvent]:
@@ -152,17 +160,7 @@ def anchor_events(clock: Clock, facts: Sequence[GuideFact]) -> list[NewEvent]:
             )
         if f.lifetime != "permanent":
             bodies.append((f.fact_id, FactLifetimeChanged(f.fact_id, "permanent", f.lifetime)))
-    return [
-        NewEvent(
-            stream_id=fact_id,
-            body=body,
-            actor="system",
-            actor_kind=ActorKind.SYSTEM,
-            recorded_at=now,
-            reason=_ANCHOR_REASON,
-        )
-        for fact_id, body in bodies
-    ]
+    return [system_event(fact_id, body, now, _ANCHOR_REASON) for fact_id, body in bodies]
 
 
 _SYSTEM_GUIDE = (

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.storage.common.kind_views import FACT_COLS
-from embornal.storage.common.part import StorePart
+from embornal.storage.common.part import StorePart, given_terms
 from embornal.storage.contract.listing import LIST_SORTS, LinkMap, ListFilter, ListPage, ListRow
 
 if TYPE_CHECKING:
@@ -50,17 +50,16 @@ class ListingQueries(StorePart):
         if under is not None:
             sql.append(under)
             params += under_params
-        for clause, value in (
+        terms, values = given_terms(
             ("f.kind = ?", where.kind),
             ("m.stage = ?", where.stage),
             ("m.tier = ?", where.tier),
             ("f.owner = ?", where.owner),
             ("f.confidence >= ?", where.min_confidence),
             ("f.confidence <= ?", where.max_confidence),
-        ):
-            if value is not None:
-                sql.append(clause)
-                params.append(value)
+        )
+        sql += terms
+        params += values
         if where.tag is not None:
             sql.append(
                 "EXISTS (SELECT 1 FROM fact_tags t WHERE t.fact_id = f.id AND t.key = ? "

@@ -11,7 +11,14 @@ if TYPE_CHECKING:
     from embornal.domain.facts.fact import Fact
     from embornal.storage.common.access import ScopeCache, Visibility
 
-__all__ = ["PartStore", "StorePart"]
+__all__ = ["PartStore", "StorePart", "given_terms"]
+
+
+def given_terms(*terms: tuple[str, Any]) -> tuple[list[str], list[Any]]:
+    """A read's optional filters: of the ``(sql, value)`` pairs, the SQL terms whose value
+    is given (not None), in order, and those values (each term has one ``?``)."""
+    given = [(sql, value) for sql, value in terms if value is not None]
+    return [sql for sql, _ in given], [value for _, value in given]
 
 
 class PartStore(Protocol):

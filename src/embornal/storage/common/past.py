@@ -13,7 +13,8 @@ fact's rows in ``fact_versions`` and ``fact_signals``: the last row recorded at 
 time (its past is erased too). Access is today's: the read scope is compiled over the
 current ``facts`` and tags (decision 0042), so looking back never shows what the subject
 cannot read now. Keyword and vector search rank over each backend's own index as it is now
-(the dialect's), limited to the facts live at ``at``.
+(the dialect's keyword rows, the store's nearest rows), limited to the facts live at
+``at``.
 
 ``at`` is inlined into the SQL as the literal text of :func:`format_time` (checked
 against its fixed shape), which keeps the queries of the store reusable as they are.
@@ -22,7 +23,7 @@ against its fixed shape), which keeps the queries of the store reusable as they 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -32,7 +33,7 @@ from embornal.domain.facts.fact import Fact
 from embornal.domain.facts.tags import OWNER_KEY, Tag
 from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS
 from embornal.storage.common import context, history, kind_views
-from embornal.storage.common.access import ScopeCache, Visibility
+from embornal.storage.common.access import Among, ScopeCache, Visibility, Where
 from embornal.storage.contract.store import PathRow
 from embornal.storage.sqlite.subtree import subtree_rows
 
@@ -40,13 +41,9 @@ if TYPE_CHECKING:
     from embornal.domain.facts.attributes import Condition
     from embornal.domain.spine.justification import EvidenceRef
 
-__all__ = ["SQLITE", "Past", "PastDialect", "SqlitePast", "UnderSql"]
+__all__ = ["SQLITE", "Past", "PastDialect", "SqlitePast"]
 
 _SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
-
-Rows = Callable[[str, Sequence[Any]], list[Any]]
-UnderSql = Callable[[str | None], tuple[str, tuple[Any, ...]]]
-Where = tuple[str, tuple[Any, ...]]
 
 
 class _Store(Protocol):
@@ -56,6 +53,10 @@ class _Store(Protocol):
 
     def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
     def _visible_ids(self, fact_ids: Sequence[str], vis: Visibility) -> set[str]: ...
+    def _under_sql(self, under: str | None) -> Where: ...
+    def _nearest_rows(
+        self, query: bytes, candidates: int, among: Among, fact_cols: str = ...
+    ) -> list[Any]: ...
     def has_vector_index(self) -> bool: ...
     def doc_count(self) -> int: ...
     def term_df(self, terms: Sequence[str]) -> dict[str, int]: ...
@@ -85,28 +86,15 @@ class PastDialect(Protocol):
         ...
 
     def keyword_rows(
-        self,
-        store: Any,
-        terms: list[str],
-        candidates: int,
-        live: str,
-        vis: Visibility,
-        under: tuple[str | None, Where],
-        everything: bool,
+        self, store: Any, terms: list[str], candidates: int, among: Among
     ) -> list[Any]:
-        """Rows (``id``, ``rank``) of the facts ``live`` lets through matching any of
-        ``terms``, best first, at most ``candidates``, in ``vis`` and under the path
-        (``under``: the path and its filter over ``p``); ``everything``: the scope reads
-        the whole memory (the window need not widen for hidden facts)."""
-        ...
-
-    def nearest_rows(self, store: Any, query: bytes, candidates: int, where: Where) -> list[Any]:
-        """Rows (``id``, ``sim``) nearest to ``query`` among the facts ``where`` keeps."""
+        """Rows (``id``, ``rank``) of the facts ``among`` keeps matching any of ``terms``,
+        best first, at most ``candidates``, by the backend's keyword index as it is now."""
         ...
 
 
 class _Sqlite:
-    """SQLite's spellings: ``json_extract``, ``julianday``, FTS5 and the vector index."""
+    """SQLite's spellings: ``json_extract``, ``julianday`` and FTS5."""
 
     def json_value(self, column: str, field: str) -> str:
         return f"json_extract({column}, '$.{field}')"
@@ -124,44 +112,13 @@ class _Sqlite:
         return where, tuple(params)
 
     def keyword_rows(
-        self,
-        store: Any,
-        terms: list[str],
-        candidates: int,
-        live: str,
-        vis: Visibility,
-        under: tuple[str | None, Where],
-        everything: bool,
+        self, store: Any, terms: list[str], candidates: int, among: Among
     ) -> list[Any]:
         from embornal.domain.recall.text import fts_query
         from embornal.storage.sqlite import keyword
 
         return keyword.ranked_rows(
-            store._rows,
-            fts_query(terms),
-            candidates,
-            (vis.sql, vis.params, everything),
-            under=under[0],
-            include_superseded=False,
-            fact_cols="f.id AS id",
-            live=live,
-            live_index=False,
-        )
-
-    def nearest_rows(self, store: Any, query: bytes, candidates: int, where: Where) -> list[Any]:
-        from embornal.storage.sqlite import vectors
-        from embornal.storage.sqlite.vector_search import nearest_rows
-
-        total = store.doc_count()
-        return nearest_rows(
-            store._rows,
-            query,
-            candidates,
-            (f"f.embedding IS NOT NULL AND {where[0]}", where[1]),
-            fact_cols="f.seq, f.id",
-            total=total,
-            bits=store._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None,
-            has_index=store.has_vector_index,
+            store._rows, fts_query(terms), candidates, among, fact_cols="f.id AS id"
         )
 
 
@@ -201,9 +158,9 @@ class Past:
     #: The backend's spellings (a subclass names its own).
     dialect: PastDialect = SQLITE
 
-    def __init__(self, store: _Store, at: datetime, fact_cols: str, under_sql: UnderSql) -> None:
+    def __init__(self, store: _Store, at: datetime, fact_cols: str) -> None:
         self._store = store
-        self._under_sql = under_sql
+        self._under_sql = store._under_sql
         self.at = at
         t = format_time(at)
         if not _SHAPE.match(t):  # pragma: no cover - format_time's shape
@@ -415,10 +372,8 @@ class Past:
         live = self.live
         if include_superseded:
             live = live.replace("= 'active'", "IN ('active', 'superseded')")
-        under_filter = (under, self._under_sql(under))
-        rows = self.dialect.keyword_rows(
-            self._store, terms, candidates, live, vis, under_filter, scope.everything
-        )
+        among = Among(vis, scope.everything, under, live)
+        rows = self.dialect.keyword_rows(self._store, terms, candidates, among)
         facts = {f.id: f for f in self._by_ids([r["id"] for r in rows], EVERYTHING)}
         return [(facts[r["id"]], float(r["rank"])) for r in rows if r["id"] in facts]
 
@@ -437,10 +392,8 @@ class Past:
         under: str | None = None,
     ) -> list[tuple[Fact, float]]:
         """Facts live at ``at`` nearest to ``query`` (their vectors as they are now)."""
-        vis = self._store._scopes.get(scope)
-        under_sql, under_params = self._under_sql(under)
-        where = (f"{self.live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
-        rows = self.dialect.nearest_rows(self._store, query, candidates, where)
+        among = Among(self._store._scopes.get(scope), scope.everything, under, self.live)
+        rows = self._store._nearest_rows(query, candidates, among, "f.seq, f.id")
         facts = {f.id: f for f in self._by_ids([r["id"] for r in rows], EVERYTHING)}
         return [(facts[r["id"]], float(r["sim"])) for r in rows if r["id"] in facts]
 

@@ -469,27 +469,30 @@ def _path_untagged(conn: Any, e: Event, b: PathUntagged) -> None:
     )
 
 
-def _rule_values(values: tuple[str, ...]) -> tuple[str, ...]:
-    padded = [*values, "", "", "", "", "", ""][:6]
-    return tuple(padded)
+def _rule_changed(conn: Any, sql: str, b: PolicyAdded | PolicyRemoved) -> None:
+    """``sql`` over the rule's row (its type and six values, blank past its own), then the
+    policy version moved on."""
+    values = [*b.values, "", "", "", "", "", ""][:6]
+    conn.execute(sql, (b.ptype, *values))
+    conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'policy_version'")
 
 
 def _policy_added(conn: Any, e: Event, b: PolicyAdded) -> None:
-    conn.execute(
+    _rule_changed(
+        conn,
         "INSERT INTO casbin_rule (ptype, v0, v1, v2, v3, v4, v5) VALUES (?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING",
-        (b.ptype, *_rule_values(b.values)),
+        b,
     )
-    conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'policy_version'")
 
 
 def _policy_removed(conn: Any, e: Event, b: PolicyRemoved) -> None:
-    conn.execute(
+    _rule_changed(
+        conn,
         "DELETE FROM casbin_rule WHERE ptype = ? AND v0 = ? AND v1 = ? AND v2 = ? AND v3 = ? "
         "AND v4 = ? AND v5 = ?",
-        (b.ptype, *_rule_values(b.values)),
+        b,
     )
-    conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'policy_version'")
 
 
 def _token_issued(conn: Any, e: Event, b: TokenIssued) -> None:

@@ -14,7 +14,7 @@ single stored key gives it, but two bounds do (migration ``0023_strongest_indexe
 
 Both reads go through the same scope and ``under`` filters; the union, ordered by
 strength, then the newest first among equals, is exactly the full scan's first ``limit``
-(a test compares them). Called by :meth:`SqliteStore.strongest`.
+(a test compares them). Called by either store's ``strongest`` (:mod:`.reads`).
 
 With ``under``, SQLite's first read is :func:`recent_in_subtree` (migration
 ``0029_anchor_index_path``, decision 0116): bounded walks of the anchor index, whose

@@ -20,11 +20,12 @@ from embornal.domain.recall.text import fts_query
 from embornal.storage.common import context
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.kind_views import FACT_COLS
-from embornal.storage.common.part import StorePart
+from embornal.storage.common.part import StorePart, given_terms
 from embornal.storage.contract.timeline import TimelineRow
 
 if TYPE_CHECKING:
     from embornal.domain.access.scope import ReadScope
+    from embornal.storage.common.access import Visibility
 
 __all__ = ["CONTEXT_COLS", "TimelineQueries", "filters", "rows_to_timeline"]
 
@@ -34,18 +35,9 @@ _KEPT = f"f.purged_at IS NULL AND f.superseded_by IS NULL AND {context.NOT_EXPIR
 
 
 def filters(session: str | None, start: str | None, end: str | None) -> tuple[list[str], list[Any]]:
-    where: list[str] = []
-    params: list[Any] = []
-    if session is not None:
-        where.append("m.session = ?")
-        params.append(session)
-    if start is not None:
-        where.append("m.event_at >= ?")
-        params.append(start)
-    if end is not None:
-        where.append("m.event_at <= ?")
-        params.append(end)
-    return where, params
+    return given_terms(
+        ("m.session = ?", session), ("m.event_at >= ?", start), ("m.event_at <= ?", end)
+    )
 
 
 def rows_to_timeline(rows: list[Any], facts: list[Fact], *, ranked: bool) -> list[TimelineRow]:
@@ -128,6 +120,14 @@ class TimelineQueries(StorePart):
     ) -> list[TimelineRow]:
         vis = self._store._scopes.get(scope)
         where, params = filters(session, start, end)
+        return self._search(terms, vis, (where, params), limit)
+
+    def _search(
+        self, terms: Sequence[str], vis: Visibility, window: tuple[list[str], list[Any]], limit: int
+    ) -> list[TimelineRow]:
+        """:meth:`history_search_rows` among the memories ``window`` (its terms over ``m``
+        and their parameters, :func:`filters`) and ``vis`` keep: FTS5's match and bm25."""
+        where, params = window
         return self._timeline(
             f"SELECT {FACT_COLS}, {CONTEXT_COLS}, bm25(facts_fts) AS rank FROM facts_fts "
             "JOIN facts f ON f.seq = facts_fts.rowid JOIN memory_protocol m ON m.fact_id = f.id "

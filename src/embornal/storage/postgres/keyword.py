@@ -27,12 +27,14 @@ from contextvars import ContextVar
 from typing import Any
 
 from embornal.domain.recall import keyword_bound
+from embornal.domain.records import record
 
 __all__ = [
     "K1",
     "LENGTHS",
     "MAX_WINDOW",
     "B",
+    "Kept",
     "exact_rows",
     "idf",
     "lengths",
@@ -45,6 +47,17 @@ K1 = 1.2
 B = 0.75
 
 Rows = Callable[[str, Sequence[Any]], list[Any]]
+
+
+@record
+class Kept:
+    """The facts a ranking keeps and what it reads of them: those ``where`` (SQL over
+    ``f``, ``p`` and the tables ``join`` adds, and its parameters) lets through, read as
+    ``cols`` (plus ``rank``)."""
+
+    where: tuple[str, tuple[Any, ...]]
+    cols: str
+    join: str = ""
 
 
 def idf(docs: int, df: int) -> float:
@@ -121,17 +134,9 @@ def _query(
     return known, weights, (length / docs if length else 1.0), df, int(stats["last"])
 
 
-def ranked_rows(
-    rows_of: Rows,
-    terms: Sequence[str],
-    candidates: int,
-    where: tuple[str, tuple[Any, ...]],
-    fact_cols: str,
-    join: str = "",
-) -> list[Any]:
-    """The fact rows (``fact_cols`` plus ``rank``) matching any of ``terms``, best BM25
-    first, at most ``candidates``, among the facts ``where`` (SQL over ``f`` and ``p``,
-    and the tables ``join`` adds, with its parameters) lets through."""
+def ranked_rows(rows_of: Rows, terms: Sequence[str], candidates: int, kept: Kept) -> list[Any]:
+    """The fact rows (``kept.cols`` plus ``rank``) matching any of ``terms``, best BM25
+    first, at most ``candidates``, among the facts ``kept`` keeps."""
     query = _query(rows_of, terms)
     if query is None:
         return []
@@ -142,13 +147,9 @@ def ranked_rows(
         bound = keyword_bound.bound_search(known, df, last)
         if bound is not None:
             heavy, start = list(bound.heavy), bound.window_start
-    rows = _windowed(
-        rows_of, known, weights, avgdl, candidates, where, fact_cols, join, (heavy, start)
-    )
+    rows = _windowed(rows_of, known, weights, avgdl, candidates, kept, (heavy, start))
     if heavy and len(rows) < candidates:  # the bounded window held too few: exactly
-        rows = _windowed(
-            rows_of, known, weights, avgdl, candidates, where, fact_cols, join, ([], 0)
-        )
+        rows = _windowed(rows_of, known, weights, avgdl, candidates, kept, ([], 0))
     return rows
 
 
@@ -181,9 +182,7 @@ def _windowed(
     weights: list[float],
     avgdl: float,
     candidates: int,
-    where: tuple[str, tuple[Any, ...]],
-    fact_cols: str,
-    join: str,
+    kept: Kept,
     bound: tuple[list[str], int],
 ) -> list[Any]:
     heavy, start = bound
@@ -192,11 +191,11 @@ def _windowed(
     window = FIRST_WINDOW if FIRST_WINDOW is not None else max(candidates * 4, 200)
     while True:
         rows = rows_of(
-            f"{ranked}SELECT {fact_cols}, top.rank AS rank, "
+            f"{ranked}SELECT {kept.cols}, top.rank AS rank, "
             "(SELECT count(*) FROM top) AS ranked_window FROM top JOIN facts f ON f.seq = top.seq "
-            f"JOIN paths p ON p.id = f.path_id {join} WHERE {where[0]} "
+            f"JOIN paths p ON p.id = f.path_id {kept.join} WHERE {kept.where[0]} "
             "ORDER BY top.rank, f.seq DESC LIMIT ?",
-            (*head, window, *where[1], candidates),
+            (*head, window, *kept.where[1], candidates),
         )
         if rows:
             seen = int(rows[0]["ranked_window"])
@@ -208,16 +207,14 @@ def _windowed(
             break
         window = min(window * 4, MAX_WINDOW)
     # a narrow filter over very many matches: filter every match, then rank
-    return exact_rows(rows_of, known, candidates, where, fact_cols, join, bound)
+    return exact_rows(rows_of, known, candidates, kept, bound)
 
 
 def exact_rows(
     rows_of: Rows,
     terms: Sequence[str],
     candidates: int,
-    where: tuple[str, tuple[Any, ...]],
-    fact_cols: str,
-    join: str = "",
+    kept: Kept,
     bound: tuple[list[str], int] = ([], 0),
 ) -> list[Any]:
     """``ranked_rows`` with the filters applied to every match before ranking (no
@@ -233,12 +230,12 @@ def exact_rows(
         "WITH q AS (SELECT * FROM unnest(?::text[], ?::float8[], ?::bigint[]) "
         "AS q (term, idf, lo)), "
         "hits AS (SELECT f.seq FROM facts f JOIN paths p ON p.id = f.path_id "
-        f"{join} WHERE f.terms @@ ?::tsquery AND {where[0]}), "
+        f"{kept.join} WHERE f.terms @@ ?::tsquery AND {kept.where[0]}), "
         f"top AS (SELECT h.seq, {score} AS rank "
         "FROM hits h JOIN fact_terms t ON t.seq = h.seq JOIN q ON q.term = t.term "
         "AND t.seq > q.lo GROUP BY h.seq ORDER BY rank, h.seq DESC LIMIT ?) "
-        f"SELECT {fact_cols}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
-        f"JOIN paths p ON p.id = f.path_id {join} ORDER BY top.rank, f.seq DESC"
+        f"SELECT {kept.cols}, top.rank AS rank FROM top JOIN facts f ON f.seq = top.seq "
+        f"JOIN paths p ON p.id = f.path_id {kept.join} ORDER BY top.rank, f.seq DESC"
     )
-    params = (known, weights, lows, tsquery(known), *where[1], *score_params, candidates)
+    params = (known, weights, lows, tsquery(known), *kept.where[1], *score_params, candidates)
     return rows_of(sql, params)

@@ -10,23 +10,14 @@ from collections.abc import Callable
 
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.recall.text import TOKENIZER_VERSION
-from embornal.domain.records import record
-from embornal.errors import EmbornalError, MigrationError
+from embornal.errors import EmbornalError
 from embornal.storage.postgres.db import MIGRATION_LOCK, Conn, DriverError, execute
 from embornal.storage.postgres.history import MIGRATION as HISTORY
 from embornal.storage.postgres.history import projecting, resume
 from embornal.storage.postgres.keyword import LENGTHS, lengths, writes_lengths
+from embornal.storage.sqlite.migrations import Migration, failing_as_migration
 
-__all__ = ["MIGRATIONS", "PgMigration", "applied", "migrate"]
-
-
-@record
-class PgMigration:
-    """One named, forward-only migration of the PostgreSQL schema."""
-
-    name: str
-    kind: str  # "schema" or "data"
-    run: Callable[[Conn, Clock], None]
+__all__ = ["MIGRATIONS", "applied", "migrate"]
 
 
 def _sql(name: str) -> Callable[[Conn, Clock], None]:
@@ -81,19 +72,19 @@ def _history(conn: Conn, clock: Clock) -> None:
     fill_in(conn, replay)
 
 
-MIGRATIONS: tuple[PgMigration, ...] = (
-    PgMigration("pg_0001_initial", "schema", _sql("0001_initial")),
-    PgMigration("pg_0002_meta", "schema", _meta),
-    PgMigration("pg_0003_guide_and_default_policies", "data", _seed),
-    PgMigration("pg_0004_canon_frames", "schema", _sql("0002_canon_frames")),
-    PgMigration("pg_0005_claims", "schema", _sql("0003_claims")),
-    PgMigration("pg_0006_history_context", "schema", _sql("0005_history_context")),
-    PgMigration("pg_0007_narratives", "schema", _sql("0006_narratives")),
-    PgMigration(HISTORY, "schema", _history),
-    PgMigration(LENGTHS, "schema", _sql("0009_fact_terms_length")),
-    PgMigration("pg_0010_token_actor_kind", "schema", _sql("0010_token_actor_kind")),
-    PgMigration("pg_0011_guide_anchors", "data", _anchor_guide),
-    PgMigration("pg_0012_capture_material", "schema", _sql("0012_capture_material")),
+MIGRATIONS: tuple[Migration[Conn], ...] = (
+    Migration("pg_0001_initial", "schema", _sql("0001_initial")),
+    Migration("pg_0002_meta", "schema", _meta),
+    Migration("pg_0003_guide_and_default_policies", "data", _seed),
+    Migration("pg_0004_canon_frames", "schema", _sql("0002_canon_frames")),
+    Migration("pg_0005_claims", "schema", _sql("0003_claims")),
+    Migration("pg_0006_history_context", "schema", _sql("0005_history_context")),
+    Migration("pg_0007_narratives", "schema", _sql("0006_narratives")),
+    Migration(HISTORY, "schema", _history),
+    Migration(LENGTHS, "schema", _sql("0009_fact_terms_length")),
+    Migration("pg_0010_token_actor_kind", "schema", _sql("0010_token_actor_kind")),
+    Migration("pg_0011_guide_anchors", "data", _anchor_guide),
+    Migration("pg_0012_capture_material", "schema", _sql("0012_capture_material")),
 )
 
 
@@ -123,28 +114,21 @@ def _run(conn: Conn, clock: Clock, done: set[str], ran: list[str], *, seed: bool
     for m in MIGRATIONS:
         if m.name in done:
             continue
-        try:
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-                if execute(conn, "SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
-                    if m.name == HISTORY:
-                        resume()
-                    if m.name == LENGTHS:
-                        writes_lengths(True)
-                    continue  # another process applied it while we waited
-                if m.kind == "schema" or seed:
-                    m.run(conn, clock)
-                execute(
-                    conn,
-                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
-                    (m.name, format_time(clock.now())),
-                )
+        with failing_as_migration(m.name, DriverError, EmbornalError), conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            if execute(conn, "SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
+                if m.name == HISTORY:
+                    resume()
                 if m.name == LENGTHS:
                     writes_lengths(True)
-        except DriverError as e:
-            raise MigrationError(f"migration {m.name} failed: {e}") from e
-        except EmbornalError as e:
-            if isinstance(e, MigrationError):
-                raise
-            raise MigrationError(f"migration {m.name} failed: {e.message}") from e
+                continue  # another process applied it while we waited
+            if m.kind == "schema" or seed:
+                m.run(conn, clock)
+            execute(
+                conn,
+                "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                (m.name, format_time(clock.now())),
+            )
+            if m.name == LENGTHS:
+                writes_lengths(True)
         ran.append(m.name)

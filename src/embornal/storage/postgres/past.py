@@ -1,20 +1,19 @@
 """The memory as it was at one past time on PostgreSQL (decisions 0041, 0100, 0119): the
 reads of :class:`~embornal.storage.common.past.Past`, written once for both backends, in this
 backend's :class:`~embornal.storage.common.past.PastDialect`: a JSON value by ``->`` (a number
-stays a number), days by ``extract(epoch …)``, ``find``'s ``jsonb`` comparisons, keyword
-search by the BM25 of decision 0075 and vector search by pgvector, each limited to the
-facts live at ``at``."""
+stays a number), days by ``extract(epoch …)``, ``find``'s ``jsonb`` comparisons and keyword
+search by the BM25 of decision 0075, limited to the facts live at ``at``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from embornal.storage.common.past import Past, PastDialect, Where
+from embornal.storage.common.access import Among, Where
+from embornal.storage.common.past import Past, PastDialect
 
 if TYPE_CHECKING:
     from embornal.domain.facts.attributes import Condition
-    from embornal.storage.common.access import Visibility
 
 __all__ = ["PG", "PgPast"]
 
@@ -43,29 +42,12 @@ class _Postgres:
         return where, tuple(params)
 
     def keyword_rows(
-        self,
-        store: Any,
-        terms: list[str],
-        candidates: int,
-        live: str,
-        vis: Visibility,
-        under: tuple[str | None, Where],
-        everything: bool,
+        self, store: Any, terms: list[str], candidates: int, among: Among
     ) -> list[Any]:
         from embornal.storage.postgres import keyword
 
-        under_sql, under_params = under[1]
-        where = (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
-        return keyword.ranked_rows(store._rows, terms, candidates, where, "f.id AS id")
-
-    def nearest_rows(self, store: Any, query: bytes, candidates: int, where: Where) -> list[Any]:
-        from embornal.storage.postgres import vectors
-
-        if not store.has_vector_index():
-            return []
-        return list(
-            store._read(lambda conn: vectors.nearest(conn, query, candidates, where, "f.id AS id"))
-        )
+        kept = keyword.Kept(among.where(store._under_sql(among.under)), "f.id AS id")
+        return keyword.ranked_rows(store._rows, terms, candidates, kept)
 
 
 #: PostgreSQL's dialect of the past reads.

@@ -25,16 +25,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
-from embornal.domain.facts.fact import Fact
 from embornal.errors import EmbornalError, StorageError
 from embornal.lazy import Part
 from embornal.storage.common import kind_views
-from embornal.storage.common.access import ScopeCache, Visibility
+from embornal.storage.common.access import Among, ScopeCache, Visibility, Where
 from embornal.storage.common.eventlog import expecting
 from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.parts import CommonParts
 from embornal.storage.common.reads import StoreReads
-from embornal.storage.contract.store import FactVector, SpineRow
+from embornal.storage.contract.store import FactVector
 from embornal.storage.postgres import db, eventlog, keyword
 from embornal.storage.postgres import migrations as pg_migrations
 from embornal.storage.postgres import vectors as pg_vectors
@@ -67,12 +66,6 @@ class _PgScopes(ScopeCache):
         return pg_scope(super().get(scope))
 
 
-def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
-    if under is None or under == "/":
-        return "TRUE", ()
-    return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
-
-
 class PostgresStore(StoreReads, CommonParts):
     """One open PostgreSQL memory, safe to share between threads. The present reads both
     stores share (:mod:`embornal.storage.common.reads`), the query parts both run
@@ -83,6 +76,7 @@ class PostgresStore(StoreReads, CommonParts):
     # the query parts both stores run (CommonParts), and PostgreSQL's own (decision 0186)
     portability: Part[PgPortability] = Part("embornal.storage.postgres.portability:PgPortability")
     timeline: Part[PgTimeline] = Part("embornal.storage.postgres.timeline:PgTimeline")
+    _ALWAYS = "TRUE"  # a boolean here (``1`` is an integer)
 
     def __init__(self, pool: ConnectionPool[Any], url: str, clock: Clock) -> None:
         self._pool = pool
@@ -187,23 +181,6 @@ class PostgresStore(StoreReads, CommonParts):
         )
         return {r[0] for r in found}
 
-    def strongest(
-        self, limit: int, now: str, scope: ReadScope = EVERYTHING, *, under: str | None = None
-    ) -> list[Fact]:
-        from embornal.storage.common.strongest import strongest_rows
-
-        vis = self._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
-        found = strongest_rows(
-            self._rows,
-            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
-            f"{self._live()} AND {under_sql} AND ({vis.sql})",
-            (*under_params, *vis.params),
-            kind_views.stored_time(now),
-            limit,
-        )
-        return self._facts(found, vis)
-
     def neighbours(
         self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
@@ -221,69 +198,31 @@ class PostgresStore(StoreReads, CommonParts):
         vis = self._scopes.get(scope)
         return neighbours_of(self._rows, fact_ids, reach, vis.sql, vis.params, live)
 
-    def spine_rows(
-        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
-    ) -> list[SpineRow]:
-        vis = self._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
-        found = self._rows(
-            "SELECT f.id, f.kind, f.confidence, f.created_at, f.last_confirmed_at, f.lifetime, "
-            "f.attributes::jsonb ->> 'status' FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {self._live()} AND f.confidence IS NOT NULL AND {under_sql} "
-            f"AND ({vis.sql}) ORDER BY f.seq",
-            (*under_params, *vis.params),
-        )
-        return [SpineRow(r[0], r[1], float(r[2]), r[3], r[4], r[5], r[6]) for r in found]
-
-    def find_by_kind(
-        self,
-        kind: str,
-        conditions: Sequence[Condition],
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-        limit: int = 1000,
-    ) -> list[Fact]:
-        """Live facts of ``kind`` meeting ``conditions``, compared as JSON values in the
-        stored attributes (no view per kind here: ``jsonb`` compares typed values)."""
+    def _kind_sql(
+        self, kind: str, conditions: Sequence[Condition], where: str
+    ) -> tuple[str, list[Any]]:
+        """Compared as JSON values in the stored attributes (no view per kind here:
+        ``jsonb`` compares typed values)."""
         from embornal.storage.postgres.kinds import conditions_sql
 
-        where, params = conditions_sql(kind, conditions, self._live())
-        vis = self._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
-        found = self._rows(
+        kind_where, params = conditions_sql(kind, conditions, self._live())
+        return (
             f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id "
-            f"WHERE {where} AND {under_sql} AND ({vis.sql}) "
-            "ORDER BY f.created_at, f.id LIMIT ?",
-            (*params, *under_params, *vis.params, limit),
+            f"WHERE {kind_where} AND {where} ORDER BY f.created_at, f.id LIMIT ?",
+            params,
         )
-        return self._facts(found, vis)
 
-    def keyword_search(
-        self,
-        terms: list[str],
-        candidates: int,
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-        include_superseded: bool = False,
-    ) -> list[tuple[Fact, float]]:
-        """Facts matching any of ``terms``, best BM25 first (:mod:`.keyword`)."""
-        if not terms:
-            return []
-        vis = self._scopes.get(scope)
-        live = "f.deleted_at IS NULL" if include_superseded else self._live()
-        under_sql, under_params = "TRUE", tuple[Any, ...]()
-        if under is not None and under != "/":
-            under_sql = (
+    def _keyword_rows(self, terms: list[str], candidates: int, among: Among) -> list[Any]:
+        """Ranked by BM25 (:mod:`.keyword`)."""
+        under: Where = ("TRUE", ())
+        if among.under is not None and among.under != "/":
+            under = (
                 "f.path_id IN (SELECT c.descendant_id FROM path_closure c "
-                "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)"
+                "JOIN paths a ON a.id = c.ancestor_id WHERE a.path = ?)",
+                (among.under,),
             )
-            under_params = (under,)
-        where = (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
-        found = keyword.ranked_rows(self._rows, terms, candidates, where, FACT_COLS)
-        facts = self._facts(found, vis)
-        return [(fact, float(r["rank"])) for fact, r in zip(facts, found, strict=True)]
+        kept = keyword.Kept(among.where(under), FACT_COLS)
+        return keyword.ranked_rows(self._rows, terms, candidates, kept)
 
     def term_df(self, terms: Sequence[str]) -> dict[str, int]:
         if not terms:
@@ -330,35 +269,13 @@ class PostgresStore(StoreReads, CommonParts):
         _, sql = pg_vectors.pending_sql(self.has_vector_index())
         return int(self._rows(sql, ())[0][0])
 
-    def vector_search(
-        self,
-        query: bytes,
-        candidates: int,
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-    ) -> list[tuple[Fact, float]]:
-        """Live facts nearest to ``query``, best first, with their cosine similarity."""
-        found = self.nearest_where(query, candidates, scope, under, self._live(), FACT_COLS)
-        facts = self._facts(found, self._scopes.get(scope))
-        return [(fact, float(r["sim"])) for fact, r in zip(facts, found, strict=True)]
-
-    def nearest_where(
-        self,
-        query: bytes,
-        candidates: int,
-        scope: ReadScope,
-        under: str | None,
-        live: str,
-        fact_cols: str = "f.id AS id",
+    def _nearest_rows(
+        self, query: bytes, candidates: int, among: Among, fact_cols: str = FACT_COLS
     ) -> list[Any]:
-        """The rows (``fact_cols``, ``sim``) nearest to ``query`` among the facts in scope
-        and ``under`` that ``live`` (SQL over ``f``) lets through."""
+        """By pgvector's index (:mod:`.vectors`)."""
         if not self.has_vector_index():
             return []
-        vis = self._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
-        where = (f"{live} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params))
+        where = among.where(self._under_sql(among.under))
         return self._read(
             lambda conn: pg_vectors.nearest(conn, query, candidates, where, fact_cols)
         )
@@ -369,7 +286,7 @@ class PostgresStore(StoreReads, CommonParts):
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
         from embornal.storage.postgres.past import PgPast
 
-        return PgPast(self, at, kind_views.FACT_ROW_SQL, _under_sql)
+        return PgPast(self, at, kind_views.FACT_ROW_SQL)
 
     # -- events ---------------------------------------------------------------------------
 

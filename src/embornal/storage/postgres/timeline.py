@@ -6,7 +6,7 @@ reads are SQLite's own (:mod:`embornal.storage.common.timeline`, through the dia
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from embornal.storage.common import timeline
 from embornal.storage.common.kind_views import FACT_COLS
@@ -15,35 +15,25 @@ from embornal.storage.contract.timeline import TimelineRow
 from embornal.storage.postgres import keyword
 
 if TYPE_CHECKING:
-    from embornal.domain.access.scope import ReadScope
+    from embornal.storage.common.access import Visibility
 
 __all__ = ["PgTimeline"]
 
 
 class PgTimeline(TimelineQueries):
-    """The timeline's reads (SQLite's), ``history_search_rows`` over the PostgreSQL keyword
-    index: the PostgreSQL store's ``store.timeline``."""
+    """The timeline's reads (SQLite's), its search over the PostgreSQL keyword index: the
+    PostgreSQL store's ``store.timeline``."""
 
-    def history_search_rows(
-        self,
-        terms: Sequence[str],
-        scope: ReadScope,
-        *,
-        session: str | None,
-        start: str | None,
-        end: str | None,
-        limit: int,
+    def _search(
+        self, terms: Sequence[str], vis: Visibility, window: tuple[list[str], list[Any]], limit: int
     ) -> list[TimelineRow]:
         if not terms:
             return []
-        vis = self._store._scopes.get(scope)
-        where, params = timeline.filters(session, start, end)
-        rows = keyword.ranked_rows(
-            self._store._rows,
-            list(terms),
-            limit,
+        where, params = window
+        kept = keyword.Kept(
             (" AND ".join([*where, self._store._live(), f"({vis.sql})"]), (*params, *vis.params)),
             f"{FACT_COLS}, {timeline.CONTEXT_COLS}",
             join="JOIN memory_protocol m ON m.fact_id = f.id",
         )
+        rows = keyword.ranked_rows(self._store._rows, list(terms), limit, kept)
         return timeline.rows_to_timeline(rows, self._store._facts(rows, vis), ranked=True)

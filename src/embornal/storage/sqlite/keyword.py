@@ -17,6 +17,9 @@ from typing import Any
 
 from embornal.domain.recall import keyword_bound
 from embornal.domain.recall.text import fts_query
+from embornal.storage.common.access import Among
+from embornal.storage.common.context import LIVE
+from embornal.storage.common.kind_views import FACT_COLS
 
 __all__ = ["MAX_FILTER_WINDOW", "bound_of", "indexed_rows", "ranked_rows"]
 
@@ -30,28 +33,21 @@ def ranked_rows(
     rows_of: Rows,
     match: str,
     candidates: int,
-    scope: tuple[str, tuple[Any, ...], bool],
+    among: Among,
     *,
-    under: str | None,
-    include_superseded: bool,
-    fact_cols: str,
-    live: str,
-    live_index: bool = True,
+    fact_cols: str = FACT_COLS,
     bound: keyword_bound.KeywordBound | None = None,
 ) -> list[Any]:
     """The fact rows (``fact_cols`` plus ``rank``) matching the FTS5 query ``match``, best
-    bm25 first, at most ``candidates``, that the scope ``(sql, params, everything)`` lets
-    through. ``live_index``: ``live`` is the live condition of ``facts_live_path`` (False
-    for another, e.g. liveness at a past time). ``bound``: a bounded search
+    bm25 first, at most ``candidates``, among the facts ``among`` keeps (when its ``live``
+    is the live condition, the ranking reads ``facts_live_path``, the index of the live
+    facts). ``bound``: a bounded search
     (:mod:`embornal.domain.recall.keyword_bound`, :func:`bound_of`): the rows holding a light
     term ranked by the whole query over every row id, then, unless enough of them score
     above the ceiling, the newest rows holding heavy terms only."""
-    vis_sql, vis_params, everything = scope
-    if include_superseded:
-        live, indexed = "f.deleted_at IS NULL", ""
-    else:
-        indexed = "INDEXED BY facts_live_path" if live_index else ""
-    under_sql, under_params = _under(under)
+    live, vis_sql, vis_params = among.live, among.vis.sql, among.vis.params
+    indexed = "INDEXED BY facts_live_path" if live == LIVE else ""
+    under_sql, under_params = _under(among.under)
     # Rank on the narrow index first; read the full rows of the winners only. The
     # access filter runs on the ranked candidates, not on every match: the candidate
     # window widens until enough visible facts are found or the matches run out.
@@ -71,7 +67,7 @@ def ranked_rows(
     order = "ORDER BY rank, seq DESC LIMIT ?"
 
     def top(ranked: str, head: tuple[Any, ...]) -> list[Any]:
-        window = candidates if everything else max(candidates * 4, 200)
+        window = candidates if among.everything else max(candidates * 4, 200)
         while True:
             rows = rows_of(
                 f"WITH top AS ({ranked}) "
@@ -134,17 +130,7 @@ def ranked_rows(
     merged = {int(r["ranked_seq"]): r for r in (*found, *newest)}
     rows = sorted(merged.values(), key=lambda r: (float(r["rank"]), -int(r["ranked_seq"])))
     if len(rows) < candidates:  # the window held too few: exactly
-        return ranked_rows(
-            rows_of,
-            match,
-            candidates,
-            scope,
-            under=under,
-            include_superseded=include_superseded,
-            fact_cols=fact_cols,
-            live=live,
-            live_index=live_index,
-        )
+        return ranked_rows(rows_of, match, candidates, among, fact_cols=fact_cols)
     return rows[:candidates]
 
 
@@ -162,32 +148,24 @@ def indexed_rows(
     rows_of: Rows,
     ranked: Callable[[int], tuple[list[tuple[int, float]], bool]],
     candidates: int,
-    scope: tuple[str, tuple[Any, ...], bool],
-    *,
-    under: str | None,
-    include_superseded: bool,
-    fact_cols: str,
-    live: str,
+    among: Among,
 ) -> list[Any] | None:
     """``ranked_rows``' answer from the keyword index: ``ranked(depth)`` is its certified
     window of ``depth`` hits ((seq, bm25 score) best first, and whether it holds every
-    match); the rows of the window the scope, ``under`` and liveness let through are read
-    in its order, the window widening (×4) until ``candidates`` pass or the matches run
-    out. None past :data:`MAX_FILTER_WINDOW`: the caller ranks on FTS5, exactly."""
-    vis_sql, vis_params, _ = scope
-    if include_superseded:
-        live = "f.deleted_at IS NULL"
-    under_sql, under_params = _under(under)
+    match); the rows of the window that ``among`` keeps are read in its order, the window
+    widening (×4) until ``candidates`` pass or the matches run out. None past
+    :data:`MAX_FILTER_WINDOW`: the caller ranks on FTS5, exactly."""
+    where, params = among.where(_under(among.under))
     depth = max(candidates * 4, 200)
     while True:
         order, complete = ranked(depth)
         rows = rows_of(
             "WITH top AS (SELECT json_extract(j.value, '$[0]') AS seq, "
             "json_extract(j.value, '$[1]') AS rank, j.key AS place FROM json_each(?) j) "
-            f"SELECT {fact_cols}, top.rank AS rank, top.seq AS ranked_seq FROM top "
+            f"SELECT {FACT_COLS}, top.rank AS rank, top.seq AS ranked_seq FROM top "
             "CROSS JOIN facts f ON f.seq = top.seq JOIN paths p ON p.id = f.path_id "
-            f"WHERE {live} AND {under_sql} AND ({vis_sql}) ORDER BY top.place LIMIT ?",
-            (json.dumps([[s, -v] for s, v in order]), *under_params, *vis_params, candidates),
+            f"WHERE {where} ORDER BY top.place LIMIT ?",
+            (json.dumps([[s, -v] for s, v in order]), *params, candidates),
         )
         if len(rows) >= candidates or complete:
             return rows

@@ -7,28 +7,59 @@ database from the schema migrations alone and replays the live log into it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.recall.text import TOKENIZER_VERSION
 from embornal.domain.records import record
-from embornal.errors import MigrationError, StorageError
+from embornal.errors import EmbornalError, MigrationError, StorageError
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic
 
 if TYPE_CHECKING:
     from embornal.domain.events import NewEvent
 
-__all__ = ["MIGRATIONS", "Migration", "applied", "default_policy_events", "migrate", "pending"]
+__all__ = [
+    "MIGRATIONS",
+    "Migration",
+    "applied",
+    "default_policy_events",
+    "failing_as_migration",
+    "migrate",
+    "pending",
+]
+
+
+C = TypeVar("C")
 
 
 @record
-class Migration:
-    """One named, forward-only migration."""
+class Migration(Generic[C]):
+    """One named, forward-only migration, run on a connection ``C`` of its backend (this
+    one's, or PostgreSQL's: :mod:`embornal.storage.postgres.migrations`)."""
 
     name: str
     kind: str  # "schema" or "data"
-    run: Callable[[Connection, Clock], None]
+    run: Callable[[C, Clock], None]
+
+
+@contextmanager
+def failing_as_migration(
+    name: str,
+    driver_error: type[Exception] | tuple[type[BaseException], ...],
+    wrapped: type[EmbornalError],
+) -> Iterator[None]:
+    """A driver's error, or one of ``wrapped`` (a :class:`MigrationError` as it is), raised
+    in the block as a :class:`MigrationError` saying that the migration ``name`` failed."""
+    try:
+        yield
+    except driver_error as e:
+        raise MigrationError(f"migration {name} failed: {e}") from e
+    except wrapped as e:
+        if isinstance(e, MigrationError):
+            raise
+        raise MigrationError(f"migration {name} failed: {e.message}") from e
 
 
 def _sql(name: str) -> Callable[[Connection, Clock], None]:
@@ -84,18 +115,13 @@ def _anchor_guide(conn: Connection, clock: Clock) -> None:
 def default_policy_events(clock: Clock) -> list[NewEvent]:
     """The events that write a new memory's default rules (any backend appends them)."""
     from embornal.domain.access.rules import DEFAULT_RULES
-    from embornal.domain.events import ActorKind, NewEvent, PolicyAdded
+    from embornal.domain.events import PolicyAdded
+    from embornal.storage.common.guide import system_event
 
     now = clock.now()
+    why = "default policies of a new memory"
     return [
-        NewEvent(
-            stream_id="policy",
-            body=PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)),
-            actor="system",
-            actor_kind=ActorKind.SYSTEM,
-            recorded_at=now,
-            reason="default policies of a new memory",
-        )
+        system_event("policy", PolicyAdded(ptype=rule.ptype, values=tuple(rule.values)), now, why)
         for rule in DEFAULT_RULES
     ]
 
@@ -195,7 +221,7 @@ def _conflicts(conn: Connection, clock: Clock) -> None:
     conflict_projection.fill_entity_keys(conn)
 
 
-MIGRATIONS: tuple[Migration, ...] = (
+MIGRATIONS: tuple[Migration[Connection], ...] = (
     Migration("0001_initial", "schema", _sql("0001_initial")),
     Migration("0002_meta", "schema", _meta),
     Migration("0003_memory_guide", "data", _guide),
@@ -241,7 +267,7 @@ def applied(conn: Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM migrations ORDER BY rowid")]
 
 
-def pending(conn: Connection) -> list[Migration]:
+def pending(conn: Connection) -> list[Migration[Connection]]:
     done = set(applied(conn))
     return [m for m in MIGRATIONS if m.name not in done]
 
@@ -252,21 +278,17 @@ def migrate(conn: Connection, clock: Clock, *, include_data: bool = True) -> lis
     for m in pending(conn):
         if m.kind == "data" and not include_data:
             continue
-        try:
-            with atomic(conn, f"migrating ({m.name})"):
-                # Another process may have applied it while we waited for the lock.
-                if conn.execute("SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
-                    continue
-                m.run(conn, clock)
-                conn.execute(
-                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
-                    (m.name, format_time(clock.now())),
-                )
-        except DriverError as e:
-            raise MigrationError(f"migration {m.name} failed: {e}") from e
-        except StorageError as e:
-            if isinstance(e, MigrationError):
-                raise
-            raise MigrationError(f"migration {m.name} failed: {e.message}") from e
+        with (
+            failing_as_migration(m.name, DriverError, StorageError),
+            atomic(conn, f"migrating ({m.name})"),
+        ):
+            # Another process may have applied it while we waited for the lock.
+            if conn.execute("SELECT 1 FROM migrations WHERE name = ?", (m.name,)).fetchone():
+                continue
+            m.run(conn, clock)
+            conn.execute(
+                "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                (m.name, format_time(clock.now())),
+            )
         ran.append(m.name)
     return ran

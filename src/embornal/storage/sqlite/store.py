@@ -20,17 +20,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
-from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.text import fts_query
 from embornal.lazy import Part
 from embornal.storage.common import context, kind_views
-from embornal.storage.common.access import ALL_VISIBLE, ScopeCache, Visibility
+from embornal.storage.common.access import ALL_VISIBLE, Among, ScopeCache, Visibility
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.eventlog import expecting
 from embornal.storage.common.kind_views import FACT_COLS
 from embornal.storage.common.parts import CommonParts
 from embornal.storage.common.reads import StoreReads
-from embornal.storage.contract.rows import FactVector, PathRow, SpineRow
+from embornal.storage.contract.rows import FactVector, PathRow
 from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vectors
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect, translate
 
@@ -49,12 +48,6 @@ T = TypeVar("T")
 
 # Live: neither forgotten nor superseded, and its lifetime not run out at the clock's now.
 _ID_CHUNK = 1_000  # ids bound in one IN (...); far below the driver's limit
-
-
-def _under_sql(under: str | None) -> tuple[str, tuple[Any, ...]]:
-    if under is None or under == "/":
-        return "1", ()
-    return "(p.path = ? OR (p.path > ? AND p.path < ?))", (under, under + "/", under + "0")
 
 
 #: Above this many facts a term's document count comes from the keyword index even in a
@@ -247,39 +240,16 @@ class SqliteStore(StoreReads, CommonParts):
             out.update(r[0] for r in rows)
         return out
 
-    def find_by_kind(
-        self,
-        kind: str,
-        conditions: Sequence[Condition],
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-        limit: int = 1000,
-    ) -> list[Fact]:
-        """Live facts of ``kind`` meeting ``conditions``, through ``view_<kind>``."""
-        vis = self._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
-        sql, params = kind_views.find_page_sql(
-            kind, conditions, FACT_COLS, LIVE, f"{under_sql} AND ({vis.sql})"
-        )
-        return self._facts(self._rows(sql, (*params, *under_params, *vis.params, limit)), vis)
+    def _kind_sql(
+        self, kind: str, conditions: Sequence[Condition], where: str
+    ) -> tuple[str, list[Any]]:
+        """Through ``view_<kind>`` (:func:`~embornal.storage.common.kind_views.find_page_sql`)."""
+        return kind_views.find_page_sql(kind, conditions, FACT_COLS, LIVE, where)
 
-    def keyword_search(
-        self,
-        terms: list[str],
-        candidates: int,
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-        include_superseded: bool = False,
-    ) -> list[tuple[Fact, float]]:
-        """Facts matching any of ``terms``, best bm25 first, with their bm25 value."""
-        if not terms:
-            return []
-        vis = self._scopes.get(scope)
-        where = (vis.sql, vis.params, scope.everything)
+    def _keyword_rows(self, terms: list[str], candidates: int, among: Among) -> list[Any]:
+        """From the keyword index where it answers exactly (decision 0165), else from FTS5,
+        bounded for heavy terms (:mod:`.keyword`)."""
         bound = keyword.bound_of(self._rows, terms, self._last_term_df())
-        rows = None
         index = self._keyword_index() if bound is not None else None
         searcher = index.current(self._rows) if index is not None else None
         if index is not None and searcher is not None:  # decision 0165: exact, from the index
@@ -287,27 +257,12 @@ class SqliteStore(StoreReads, CommonParts):
                 self._rows,
                 lambda depth: index.ranked(searcher, terms, depth, self._rows),
                 candidates,
-                where,
-                under=under,
-                include_superseded=include_superseded,
-                fact_cols=FACT_COLS,
-                live=LIVE,
+                among,
             )
+            if rows is not None:
+                return rows
             bound = None  # past its widest window: FTS5's exact ranking
-        if rows is None:
-            rows = keyword.ranked_rows(
-                self._rows,
-                fts_query(terms),
-                candidates,
-                where,
-                under=under,
-                include_superseded=include_superseded,
-                fact_cols=FACT_COLS,
-                live=LIVE,
-                bound=bound,
-            )
-        facts = self._facts(rows, vis)
-        return [(fact, float(r["rank"])) for fact, r in zip(facts, rows, strict=True)]
+        return keyword.ranked_rows(self._rows, fts_query(terms), candidates, among, bound=bound)
 
     def _keyword_index(self) -> KeywordIndex | None:
         """The keyword index beside the file (decision 0165), or None: tantivy absent or
@@ -333,12 +288,6 @@ class SqliteStore(StoreReads, CommonParts):
 
             keyword_index.discard(keyword_index.index_dir(self.path))
 
-    def spine_rows(
-        self, scope: ReadScope = EVERYTHING, *, under: str | None = None
-    ) -> list[SpineRow]:
-        """The staleness inputs of every live fact in scope, oldest first."""
-        return kind_views.spine_rows(self._rows, self._scopes.get(scope), _under_sql(under), LIVE)
-
     def neighbours(
         self, fact_ids: Sequence[str], reach: int = 1, scope: ReadScope = EVERYTHING
     ) -> dict[str, tuple[tuple[str, ...], ...]]:
@@ -356,71 +305,39 @@ class SqliteStore(StoreReads, CommonParts):
             "reading neighbouring facts",
         )
 
-    def strongest(
-        self,
-        limit: int,
-        now: str,
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-    ) -> list[Fact]:
-        """Live facts ordered by strength at ``now`` (derived, never stored), from two
-        index reads (:mod:`embornal.storage.common.strongest`); under a path, the first read
-        walks the anchor index kept to the subtree."""
-        from embornal.storage.common.strongest import recent_in_subtree, strongest_rows
+    def _recent_of(
+        self, under: str | None, where: str, params: Sequence[Any]
+    ) -> Callable[[int], list[Any]] | None:
+        """Under a path, the walk of the anchor index kept to the subtree
+        (:func:`~embornal.storage.common.strongest.recent_in_subtree`)."""
+        if under is None or under == "/":
+            return None
+        from embornal.storage.common.strongest import recent_in_subtree
 
-        vis = self._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
-        where, params = f"{LIVE} AND {under_sql} AND ({vis.sql})", (*under_params, *vis.params)
-        recent_of = None
-        if under_params:  # a subtree: the walk of the anchor index kept to its paths
-            recent_of = partial(
-                recent_in_subtree, self._rows, FACT_COLS, where, params, under_params[0]
-            )
-        rows = strongest_rows(
-            self._rows,
-            f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",
-            where,
-            params,
-            kind_views.stored_time(now),
-            limit,
-            recent_of,
-        )
-        return self._facts(rows, vis)
+        return partial(recent_in_subtree, self._rows, FACT_COLS, where, params, under)
 
-    def vector_search(
-        self,
-        query: bytes,
-        candidates: int,
-        scope: ReadScope = EVERYTHING,
-        *,
-        under: str | None = None,
-    ) -> list[tuple[Fact, float]]:
-        """Live facts nearest to ``query`` (float32 bytes), best first, with their cosine
-        similarity (a long fact's: the mean of its opening piece's and best piece's);
-        see :mod:`embornal.storage.sqlite.vector_search`."""
+    def _nearest_rows(
+        self, query: bytes, candidates: int, among: Among, fact_cols: str = FACT_COLS
+    ) -> list[Any]:
+        """Through the embeddings of ``facts``, the bit index or ``facts_vec`` (a long
+        fact's similarity: the mean of its opening piece's and best piece's); see
+        :mod:`embornal.storage.sqlite.vector_search`."""
         from embornal.storage.sqlite.vector_search import (
             nearest_rows,  # a model's: off recall's path
         )
 
-        vis = self._scopes.get(scope)
-        under_sql, under_params = _under_sql(under)
+        where, params = among.where(self._under_sql(among.under))
         total = self.doc_count()
-        rows = nearest_rows(
+        return nearest_rows(
             self._rows,
             query,
             candidates,
-            (
-                f"f.embedding IS NOT NULL AND {LIVE} AND {under_sql} AND ({vis.sql})",
-                (*under_params, *vis.params),
-            ),
-            fact_cols=FACT_COLS,
+            (f"f.embedding IS NOT NULL AND {where}", params),
+            fact_cols=fact_cols,
             total=total,
             bits=self._bit_index(len(query) // 4) if total > vectors.EXACT_SCAN_LIMIT else None,
             has_index=self.has_vector_index,
         )
-        facts = self._facts(rows, vis)
-        return [(fact, float(r["sim"])) for fact, r in zip(facts, rows, strict=True)]
 
     def _bit_index(self, dims: int) -> bitindex.CoarseIndex | None:
         """The in-process bit index, up to date (in a write transaction: the committed
@@ -513,7 +430,7 @@ class SqliteStore(StoreReads, CommonParts):
         """The reads of the memory as it was at ``at`` (UTC), from the history tables."""
         from embornal.storage.common.past import SqlitePast
 
-        return SqlitePast(self, at, kind_views.FACT_ROW_SQL, _under_sql)
+        return SqlitePast(self, at, kind_views.FACT_ROW_SQL)
 
     # -- events ----------------------------------------------------------------------
 

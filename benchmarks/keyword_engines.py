@@ -63,7 +63,8 @@ TIE = 1e-6
 RESCORE_DEPTH = 50
 
 # FTS5 as the store creates it (storage/sql/0001_initial.sql), with the columns
-# storage/sqlite/keyword.py joins (a fact's seq and path; every fact live, one path).
+# storage/sqlite/keyword.py joins and the live condition reads (a fact's seq and path, and
+# the three columns of its liveness, all empty: every fact live, one path).
 _SCHEMA = """
 CREATE VIRTUAL TABLE facts_fts USING fts5 (
     body, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 0'
@@ -71,7 +72,10 @@ CREATE VIRTUAL TABLE facts_fts USING fts5 (
 CREATE VIRTUAL TABLE facts_fts_vocab USING fts5vocab (facts_fts, 'row');
 CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL);
-CREATE TABLE facts (seq INTEGER PRIMARY KEY, path_id INTEGER NOT NULL);
+CREATE TABLE facts (
+    seq INTEGER PRIMARY KEY, path_id INTEGER NOT NULL,
+    deleted_at TEXT, superseded_by TEXT, expires_at TEXT
+);
 CREATE INDEX facts_live_path ON facts (path_id, seq);
 """
 
@@ -119,11 +123,14 @@ class Truth:
 def build_fts5(path: Path, docs: list[str]) -> tuple[Any, dict[str, Any]]:
     import sqlean
 
+    from embornal.storage.common.context import use_clock
+
     conn = sqlean.connect(str(path), isolation_level=None)
     conn.row_factory = sqlean.Row
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.executescript(_SCHEMA)
+    use_clock(conn, lambda: "2026-01-01T00:00:00.000000Z")
     c0, t0 = time.process_time(), time.perf_counter()
     conn.execute("BEGIN")
     for start in range(0, len(docs), 1_000):
@@ -178,7 +185,11 @@ def fts5_bounded(
     conn: Any, df_of: Callable[[list[str]], dict[str, int]], candidates: int
 ) -> Callable[[list[str], int], list[tuple[int, float]]]:
     from embornal.domain.recall.text import fts_query
+    from embornal.storage.common.access import ALL_VISIBLE, Among
+    from embornal.storage.common.context import LIVE
     from embornal.storage.sqlite import keyword
+
+    among = Among(ALL_VISIBLE, everything=True, under=None, live=LIVE)
 
     def rows_of(sql: str, params: Sequence[Any]) -> list[Any]:
         return list(conn.execute(sql, tuple(params)).fetchall())
@@ -188,11 +199,8 @@ def fts5_bounded(
             rows_of,
             fts_query(terms),
             max(candidates, limit),
-            ("1", (), True),
-            under=None,
-            include_superseded=False,
+            among,
             fact_cols="f.seq AS fseq",
-            live="1",
             bound=keyword.bound_of(rows_of, terms, df_of(terms)),
         )
         return [(int(r["ranked_seq"]), -float(r["rank"])) for r in rows[:limit]]

@@ -265,13 +265,13 @@ class Past:
         """Facts live at ``at`` by their strength at ``now`` (the service passes ``at``),
         from their signals then: ``exp(-days / stability)``, then the latest stored."""
         d = self.dialect
-        vis = self._store._scopes.get(scope)
-        under_sql, under_params = self._under_sql(under)
+        among = Among(self._store._scopes.get(scope), scope.everything, under, self._active)
+        where, params = among.where(self._under_sql(under))
         days = d.days_since("coalesce(s.last_recall_at, f.created_at)")
         rate = f"{days} / coalesce(s.stability_days, {INITIAL_STABILITY_DAYS!r})"
         rows = self._select(
-            f"{self._active} AND {under_sql} AND ({vis.sql})",
-            (*under_params, *vis.params, now, limit),
+            where,
+            (*params, now, limit),
             f"ORDER BY exp(-{d.at_most(rate, _MAX_RATE)}) DESC, f.seq DESC LIMIT ?",
         )
         return self._facts(rows, scope)

@@ -227,9 +227,8 @@ class StoreReads:
         from embornal.storage.common.strongest import strongest_rows
 
         vis = self._scopes.get(scope)
-        under_sql, under_params = self._under_sql(under)
-        where = f"{self._live()} AND {under_sql} AND ({vis.sql})"
-        params = (*under_params, *vis.params)
+        among = Among(vis, scope.everything, under, self._live())
+        where, params = among.where(self._under_sql(under))
         rows = strongest_rows(
             self._rows,
             f"SELECT {FACT_COLS} FROM facts f JOIN paths p ON p.id = f.path_id",

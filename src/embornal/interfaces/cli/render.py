@@ -121,6 +121,8 @@ def fact_cell(content: str, fact_id: str) -> str:
 
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a terminal (wide East Asian characters count 2)."""
+    if text.isascii():  # no ASCII character is wide or combining: one column each
+        return len(text)
     width = 0
     for ch in text:
         if unicodedata.combining(ch):

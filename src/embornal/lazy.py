@@ -28,7 +28,8 @@ import _thread
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+from embornal.hints import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec

@@ -76,16 +76,16 @@ else:
     class _Form:
         """A form of typing written subscripted in annotations: ``X[...]`` is ``object``."""
 
-        __slots__ = ("__name__",)
+        __slots__ = ("_name",)
 
         def __init__(self, name):
-            self.__name__ = name
+            self._name = name
 
         def __getitem__(self, parameters):
             return object
 
         def __repr__(self):
-            return f"{__name__}.{self.__name__}"
+            return f"embornal.hints.{self._name}"
 
     ClassVar = _Form("ClassVar")
     Literal = _Form("Literal")
@@ -116,10 +116,10 @@ else:
         return function
 
     def dataclass_transform(**options):
-        return overload  # a decorator giving back what it decorates
+        return lambda decorated: decorated
 
     def NamedTuple(typename, fields):
-        module = sys._getframe(1).f_globals.get("__name__", "__main__")
+        module = sys._getframe(1).f_globals.get("__name__", "__main__")  # as typing finds it
         made = namedtuple(typename, [name for name, _ in fields], module=module)
         made.__annotations__ = made.__new__.__annotations__ = dict(fields)
         return made

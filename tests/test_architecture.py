@@ -144,6 +144,16 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
         "embornal.adapters",
         "embornal.interfaces",
     ),
+    # typing's names for every layer (decision 0191): it imports no module of the package
+    "embornal.hints": (
+        "embornal.domain",
+        "embornal.storage",
+        "embornal.service",
+        "embornal.adapters",
+        "embornal.interfaces",
+        "embornal.errors",
+        "embornal.lazy",
+    ),
 }
 
 

@@ -7,8 +7,7 @@ Names are imported on first use, so ``import embornal`` (and the CLI) starts fas
 
 from __future__ import annotations
 
-import typing as _typing
-
+from embornal import hints as _hints
 from embornal.lazy import exports as _exports
 
 __all__ = [
@@ -53,7 +52,7 @@ _WHERE = {
     "TreeNode": "embornal.service.results",
 }
 
-if _typing.TYPE_CHECKING:
+if _hints.TYPE_CHECKING:
     from embornal.domain.clock import FixedClock, SystemClock
     from embornal.domain.events import ActorKind, Event
     from embornal.domain.facts.fact import Fact

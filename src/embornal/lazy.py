@@ -19,7 +19,8 @@ may never need is imported the first time it is used, in one of four forms:
 
 Type checkers see the real imports, written under ``TYPE_CHECKING`` beside them. Both go
 through the ``import`` statement's own machinery, so ``python -X importtime`` lists what
-they import. Stdlib only, so every layer may use it.
+they import. Stdlib only (typing's names from :mod:`embornal.hints`), so every layer may use
+it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import _thread
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+
+from embornal.hints import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec

@@ -6,6 +6,10 @@ script runs with ``-X importtime``, and the test reads which modules the run imp
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import inspect
+import json
 import os
 import re
 import subprocess
@@ -243,6 +247,81 @@ def test_recall_compiles_no_source(embornal_home: Path, args: tuple[str, ...]) -
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stderr.endswith("compiled=[] code=0"), proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("memory", "recall", "sqlite"),
+        ("memory", "recall"),
+        ("--json", "memory", "recall", "sqlite", "--meta", "--explain"),
+        ("memory", "store", "/projects/embornal", "The CLI starts fast."),
+        ("memory", "cat", "/projects/embornal"),
+        ("--json", "memory", "cat", "/projects/embornal"),
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_a_short_command_imports_no_typing(embornal_home: Path, args: tuple[str, ...]) -> None:
+    """The modules on the short commands' path take typing's names from
+    :mod:`embornal.hints`, stand-ins at run time (decision 0191): ``typing`` (some 5 ms)
+    stays unimported, as does the storage contract's Protocols, which need it."""
+    from embornal import Memory
+
+    with Memory.open() as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+    names = _imported(*args)
+    assert sorted(n for n in ("typing", "embornal.storage.contract.store") if n in names) == []
+
+
+def _fields_of(cls: type) -> list[str] | None:
+    """The fields of a value, record or named tuple class (None: it is none of them)."""
+    if "__dataclass_fields__" in vars(cls):
+        return [f.name for f in dataclasses.fields(cls)]
+    for key in ("__record_names__", "__record_fields__", "_fields"):
+        if key in vars(cls):
+            return list(vars(cls)[key])
+    return None
+
+
+def test_without_typing_each_class_has_the_fields_it_has_with_it(embornal_home: Path) -> None:
+    """``dataclasses`` knows a ``ClassVar`` written as text only once typing is imported:
+    the value classes leave theirs out of their fields themselves (decision 0191). Each
+    class that the short commands load, in a process that never imports typing, has the
+    fields it has here, where typing is imported."""
+    from embornal import Memory
+
+    with Memory.open() as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+    code = (
+        "import dataclasses, json, sys\n"
+        "from embornal.interfaces.cli.main import main\n"
+        "for args in (['memory', 'store', '/projects/embornal', 'The CLI starts fast.'],\n"
+        "             ['--json', 'memory', 'recall', 'sqlite', '--meta', '--explain'],\n"
+        "             ['memory', 'cat', '/projects/embornal']):\n"
+        "    sys.argv = ['embornal', *args]\n"
+        "    assert main() == 0\n"
+        f"{inspect.getsource(_fields_of)}\n"
+        "seen = {f'{c.__module__}:{c.__qualname__}': _fields_of(c)\n"
+        "        for name, module in list(sys.modules.items()) if name.startswith('embornal')\n"
+        "        for c in vars(module).values()\n"
+        "        if isinstance(c, type) and c.__module__ == name and _fields_of(c) is not None}\n"
+        "sys.stderr.write(json.dumps({'typing': 'typing' in sys.modules, 'seen': seen}))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    found = json.loads(proc.stderr)
+    assert found["typing"] is False
+    seen: dict[str, list[str]] = found["seen"]
+    assert {"embornal.domain.events.recalled:FactsRecalled", "embornal.domain.facts.fact:Fact"} < (
+        seen.keys()
+    )
+    here = {}
+    for where in seen:
+        module, _, name = where.partition(":")
+        here[where] = _fields_of(getattr(importlib.import_module(module), name))
+    assert seen == here
 
 
 def test_the_keyword_index_leaves_shutil_to_a_rebuild() -> None:

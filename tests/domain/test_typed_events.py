@@ -53,7 +53,7 @@ def _sample_value(hint: Any, name: str, *, text: bool) -> Any:
         return (Tag("owner", "default"), Tag("colour", word))
     if inner == tuple[str, ...]:
         return (word, word + "-2")
-    if inner == Mapping[str, Any]:
+    if typing.get_origin(inner) is Mapping:  # Mapping[str, Any]; Any is object at run time
         return {"note": word}
     raise AssertionError(f"no sample for {name}: {hint!r}")
 

@@ -13,11 +13,11 @@ import os
 import types
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from embornal.domain.bounds import MAX_BATCH_SIZE, MAX_LIMIT, MAX_VECTOR_WIDTH, whole_in_range
 from embornal.domain.records import record
 from embornal.errors import ConfigError
+from embornal.hints import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from embornal.domain.proposals.policy import ProposalPolicy
@@ -266,6 +266,8 @@ def _as_dict(value: object) -> Any:
 
 def _allowed(tp: Any) -> tuple[Any, ...]:
     """The plain types a field annotation admits (``str | None`` -> ``(str, NoneType)``)."""
+    from typing import Union, get_args, get_origin  # reading a file only (see _parse)
+
     if get_origin(tp) in (Union, types.UnionType):
         return get_args(tp)
     return (tp,)
@@ -273,6 +275,8 @@ def _allowed(tp: Any) -> tuple[Any, ...]:
 
 def _matches(value: object, tp: Any) -> bool:
     """True when ``value`` is of the plain type ``tp`` (a bool is no number)."""
+    from typing import get_origin  # reading a file only (see _parse)
+
     if tp is type(None):
         return value is None
     if tp in (int, float) and isinstance(value, bool):
@@ -321,6 +325,8 @@ def _parse_section(path: Path, section: str, cls: type[Any], raw: object) -> Any
             f"'{section}' must be a mapping of keys, got {type(raw).__name__}",
             f"Write the keys of '{section}' indented under it, one 'key: value' a line.",
         )
+    from typing import get_type_hints  # reading a file only (see _parse)
+
     hints = get_type_hints(cls)
     known = list(keys_of(cls))
     values: dict[str, object] = {}
@@ -350,6 +356,8 @@ def _parse(path: Path, data: object) -> Config:
             f"the file must hold a mapping of sections, got {type(data).__name__}",
             "Start the file with a section such as 'embedding:', one key a line below it.",
         )
+    from typing import get_type_hints  # only here: a command with no file never imports typing
+
     hints = get_type_hints(Config)
     known = list(keys_of(Config))
     sections: dict[str, Any] = {}

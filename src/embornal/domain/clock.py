@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import Protocol
 
 from embornal.domain.bounds import MAX_TIME_TEXT
 from embornal.errors import InvalidTime
+from embornal.hints import Protocol
 
 __all__ = ["Clock", "FixedClock", "SystemClock", "check_time_text", "format_time", "parse_time"]
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, ClassVar, NoReturn, TypeVar, dataclass_transform
+
+from embornal.hints import Any, ClassVar, NoReturn, TypeVar, dataclass_transform
 
 __all__ = ["FieldOrder", "record", "record_fields", "value"]
 
@@ -78,11 +79,19 @@ def _hash(self: Any) -> int:
     return hash(_key(self))
 
 
+def _is_class_var(note: object) -> bool:
+    """Whether an annotation says a class variable: it reads ``ClassVar[...]`` (as text,
+    under postponed annotations). :mod:`dataclasses` knows one written as text only when
+    :mod:`typing` is imported and the name is typing's own, neither of which holds for a
+    short command (:mod:`embornal.hints`)."""
+    return str(note).startswith(("ClassVar", "typing.ClassVar"))
+
+
 @dataclass_transform(frozen_default=True)
 def record(cls: _C) -> _C:
     """A frozen record of the class's annotated fields, in order, with their defaults."""
     notes = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs start-up)
-    names = tuple(n for n in notes if not str(notes[n]).startswith(("ClassVar", "typing.ClassVar")))
+    names = tuple(n for n in notes if not _is_class_var(notes[n]))
     defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
     members: dict[str, Any] = {
         "__init__": _init,
@@ -341,6 +350,12 @@ def value(cls: _C) -> _C:
     )
     for params in shared:
         params.frozen = below_frozen
+    # dataclasses does not see the class variables (see _is_class_var): it would take one
+    # for a field when typing is not imported
+    notes = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs start-up)
+    hidden = any(_is_class_var(note) for note in notes.values())
+    if hidden:
+        cls.__annotations__ = {n: note for n, note in notes.items() if not _is_class_var(note)}
     try:
         made: Any = dataclasses.dataclass(frozen=below_frozen, init=False, repr=False, eq=False)(
             cls
@@ -348,6 +363,8 @@ def value(cls: _C) -> _C:
     finally:
         for params in shared:
             params.frozen = True
+        if hidden:
+            cls.__annotations__ = notes
     own = made.__dict__
     # as dataclasses decides: a __hash__ of the class's own, unless it is the None that
     # defining __eq__ leaves

@@ -43,7 +43,8 @@ import os
 import sys
 from collections.abc import Mapping
 from types import ModuleType
-from typing import Any, TypeVar
+
+from embornal.hints import Any, TypeVar
 
 __all__ = ["TRANSPORTS", "having", "merged", "modules", "table"]
 

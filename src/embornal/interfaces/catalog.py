@@ -20,9 +20,8 @@ whether it is read-only, its route's summary, errors and tag).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.hints import TYPE_CHECKING
 from embornal.interfaces.catalog_inputs import (
     ALL,
     EVIDENCE_CLI,

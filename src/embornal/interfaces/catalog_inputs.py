@@ -10,8 +10,6 @@ placeholder in one place. Stdlib-only at import (plain data), as the catalogue.
 
 from __future__ import annotations
 
-from typing import Any
-
 from embornal.domain.bounds import (
     MAX_CONTENT_BYTES,
     MAX_LIMIT,
@@ -19,6 +17,7 @@ from embornal.domain.bounds import (
     MAX_REASON_LENGTH,
     MAX_TIME_TEXT,
 )
+from embornal.hints import Any
 from embornal.interfaces.catalog_types import (
     LIST_ERRORS,
     READ_ERRORS,

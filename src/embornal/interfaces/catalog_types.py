@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, TypeVar, dataclass_transform
+
+from embornal.hints import Any, Literal, TypeVar, dataclass_transform
 
 __all__ = [
     "LIST_ERRORS",

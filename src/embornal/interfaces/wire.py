@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import typing
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import PurePath
-from typing import Any, NamedTuple, TypeVar, cast
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
@@ -30,6 +28,7 @@ from embornal.domain.facts.tags import Tag
 from embornal.domain.recall.ranking import ScoreParts
 from embornal.domain.records import record_fields
 from embornal.domain.spine.justification import EvidenceRef, Provenance
+from embornal.hints import Any, NamedTuple, TypeVar, cast
 from embornal.interfaces import capabilities
 from embornal.service.conflicts.record import ConflictRecord
 from embornal.service.graph.results import Link, LinkGraph
@@ -61,15 +60,21 @@ Readers = dict[type, Callable[[Mapping[str, Any]], Any]]
 """Result type: the function that reads it back from its wire shape."""
 
 
-class WireCore(NamedTuple):
-    """What a capability's ``wire.shapes(core)`` is given: the wire's own helpers."""
-
-    by_fields: Callable[..., tuple[Shapes, Readers]]
-    """The shapes and readers of result types that go as their fields in order, each field
-    in its own type's shape (a fact, a time ISO-8601 UTC, a nested record an object)."""
-    reading: Callable[[type], Callable[[Mapping[str, Any]], Any]]
-    """The reader of one such type, where its shape is its own (its fields in another
-    order)."""
+# Made from types, not written as a class: a class's annotations are text here, which
+# ``typing`` would compile (decision 0182), and ``--json`` imports no typing (decision 0191).
+WireCore = NamedTuple(  # noqa: UP014
+    "WireCore",
+    [
+        # the shapes and readers of result types that go as their fields in order, each
+        # field in its own type's shape (a fact, a time ISO-8601 UTC, a nested record an
+        # object)
+        ("by_fields", Callable[..., tuple[Shapes, Readers]]),
+        # the reader of one such type, where its shape is its own (its fields in another
+        # order)
+        ("reading", Callable[[type], Callable[[Mapping[str, Any]], Any]]),
+    ],
+)
+WireCore.__doc__ = "What a capability's ``wire.shapes(core)`` is given: the wire's own helpers."
 
 
 def _time(moment: datetime | None) -> str | None:
@@ -428,7 +433,9 @@ def _read_fields(kind: Any, d: Mapping[str, Any]) -> Any:
     annotated type (:func:`_reader_of`); a field the shape leaves out takes its default."""
     readers = _FIELD_READERS.get(kind)
     if readers is None:  # made at the first read: the annotations are resolved then
-        hints = typing.get_type_hints(kind)
+        from typing import get_type_hints  # reading only (the remote client)
+
+        hints = get_type_hints(kind)
         readers = tuple((f.name, _reader_of(hints[f.name])) for f in dataclasses.fields(kind))
         _FIELD_READERS[kind] = readers
     return kind(**{name: read(d[name]) for name, read in readers if name in d})
@@ -450,12 +457,14 @@ def _reader_of(hint: Any) -> Callable[[Any], Any]:
         return time_of
     if hint in (str, int, float, bool):
         return cast(Callable[[Any], Any], hint)
-    args = typing.get_args(hint)
+    from typing import get_args, get_origin  # reading only (the remote client)
+
+    args = get_args(hint)
     if type(None) in args:
         (inner,) = (a for a in args if a is not type(None))
         read = _reader_of(inner)
         return lambda value: _opt(read, value)
-    origin = typing.get_origin(hint)
+    origin = get_origin(hint)
     if origin is tuple:
         item = _reader_of(args[0])
         return lambda value: tuple(item(v) for v in value)

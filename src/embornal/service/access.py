@@ -11,7 +11,6 @@ from __future__ import annotations
 import _thread  # threading's own locks, without importing threading (start-up: decision 0047)
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.access.rules import ACTIONS, Decision, Rule, permissions_for, roles_of
@@ -20,6 +19,7 @@ from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import ActorKind
 from embornal.domain.facts.fact import Fact
 from embornal.errors import AccessDenied, Unauthenticated
+from embornal.hints import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # writes and checks import it: reads never need Casbin
     from embornal.adapters.casbin_access import FactObject

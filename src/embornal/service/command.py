@@ -11,11 +11,13 @@ append runs again on the new state (which may now refuse the command), at most
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
 from embornal.domain.facts.aggregate import FactState
 from embornal.errors import ConcurrencyError, NotFound
-from embornal.storage.contract.store import Store, Tx
+from embornal.hints import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from embornal.storage.contract.store import Store, Tx
 
 __all__ = ["MAX_ATTEMPTS", "run_command"]
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from embornal.domain.access.rights import LEDGER, needs_on
 from embornal.domain.access.scope import ReadScope
@@ -31,6 +30,7 @@ from embornal.domain.proposals.policy import ProposalPolicy
 from embornal.domain.recall.ranking import FusionSettings
 from embornal.domain.records import record
 from embornal.errors import AccessDenied, AmbiguousId, InvalidInput, NotFound
+from embornal.hints import TYPE_CHECKING
 from embornal.service.access import Access
 from embornal.service.rerank import Reranking, RerankSource
 from embornal.service.semantic import Semantic

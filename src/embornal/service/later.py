@@ -19,8 +19,17 @@ import inspect
 from collections.abc import Callable
 from functools import partial
 from sys import modules
-from typing import TYPE_CHECKING, Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
+from embornal.hints import (
+    TYPE_CHECKING,
+    Any,
+    Concatenate,
+    Generic,
+    ParamSpec,
+    TypeVar,
+    cast,
+    overload,
+)
 from embornal.lazy import Later
 
 if TYPE_CHECKING:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.rights import (
     DELETES,
@@ -28,6 +27,7 @@ from embornal.domain.access.rights import (
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.events import ActorKind
 from embornal.domain.facts.fact import DEFAULT_KIND, Fact
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.lazy import Later
 from embornal.service.later import declares, use_case
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeAlias, cast
 
 from embornal.domain.recall.ranking import rerank_places
 from embornal.errors import EmbornalError, InvalidInput, RerankerError
+from embornal.hints import TYPE_CHECKING, TypeAlias, cast
 from embornal.service.results import RecallHit
 
 if TYPE_CHECKING:

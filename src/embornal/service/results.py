@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.ranking import ScoreParts
 from embornal.domain.records import value
+from embornal.hints import TYPE_CHECKING
 from embornal.lazy import exports
 
 if TYPE_CHECKING:  # defined in .details and .view, loaded when first named (off a recall's path)

@@ -9,7 +9,6 @@ them, and each piece's vector is kept for scoring (``embornal.domain.recall.chun
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from embornal.domain.bounds import MAX_REINDEX_LIMIT, whole_in_range
 from embornal.domain.recall.chunks import CHUNK_CHARS, chunk_text, mean_vector
@@ -21,6 +20,7 @@ from embornal.errors import (
     InvalidInput,
     VectorWidthMismatch,
 )
+from embornal.hints import TYPE_CHECKING
 from embornal.storage.contract.rows import FactVector, pack_vector
 
 if TYPE_CHECKING:  # the module imports hashlib (OpenSSL): not at every start-up

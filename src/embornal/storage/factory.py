@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from embornal.domain.clock import Clock
 from embornal.errors import ConfigError
+from embornal.hints import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from embornal.storage.contract.store import Store

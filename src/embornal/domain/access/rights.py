@@ -29,7 +29,8 @@ Pure data; stdlib only, cheap to import (the facade declares with it at start-up
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+
+from embornal.hints import NamedTuple
 
 __all__ = [
     "CLAIM_ENTRY",

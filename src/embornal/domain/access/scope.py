@@ -22,11 +22,11 @@ viewer (the store's own reads: rules, folds, verify) sees every visibility.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 from embornal.domain import paths as P
 from embornal.domain.access.rules import ObjectPattern, Rule, parse_object, permissions_for
 from embornal.domain.records import record
+from embornal.hints import NamedTuple
 
 __all__ = [
     "ALLOW",

@@ -36,9 +36,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from embornal.domain.records import record
+from embornal.hints import Any
 
 __all__ = [
     "DETECTED_KINDS",

@@ -11,8 +11,6 @@ which writes only :class:`FactsRecalled`, does not make the others (decision 005
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from embornal.domain.events.base import (
     HIDDEN_ID,
     REDACTED_KEY,
@@ -26,6 +24,7 @@ from embornal.domain.events.base import (
 from embornal.domain.events.envelope import Event, NewEvent
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.events.registry import EVENTS, EventRegistry, from_stored, to_payload
+from embornal.hints import TYPE_CHECKING
 from embornal.lazy import exports
 
 if TYPE_CHECKING:

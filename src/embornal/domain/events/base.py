@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
 
 from embornal.domain.records import value
+from embornal.hints import Any, ClassVar
 
 __all__ = [
     "HIDDEN_ID",

@@ -11,10 +11,9 @@ redacted event's scope or frame is None, and changes nothing when replayed.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from embornal.domain.events.base import DomainEvent
 from embornal.domain.records import value
+from embornal.hints import ClassVar
 
 __all__ = [
     "CANON_EVENTS",

@@ -11,10 +11,10 @@ are user text, erased by a purge of a memory the claim cites.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent
 from embornal.domain.records import value
+from embornal.hints import ClassVar
 
 __all__ = [
     "CLAIM_EVENTS",

@@ -10,10 +10,9 @@ relation names only (the reason is the envelope's).
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.records import value
+from embornal.hints import ClassVar
 
 __all__ = ["GRAPH_EVENT_CLASSES", "FactLinked", "FactMerged", "FactUnlinked"]
 

@@ -12,10 +12,10 @@ transaction.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.records import value
+from embornal.hints import Any, ClassVar
 
 __all__ = [
     "PROPOSAL_EVENTS",

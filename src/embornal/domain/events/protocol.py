@@ -13,10 +13,10 @@ text, erased by a purge. Pins stay
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent
 from embornal.domain.records import value
+from embornal.hints import ClassVar
 
 __all__ = [
     "PROTOCOL_EVENTS",

@@ -4,10 +4,10 @@ path loads this class (and :mod:`.base`), not every event class (decision 0050).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.records import value
+from embornal.hints import ClassVar
 
 __all__ = ["FactsRecalled"]
 

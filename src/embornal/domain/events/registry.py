@@ -19,17 +19,16 @@ import json
 import math
 import sys
 import types
-import typing
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import MISSING, fields
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events.base import HIDDEN_ID, REDACTED_KEY, DomainEvent, Payload
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts.tags import OWNER_KEY, Tag
 from embornal.errors import EmbornalError, UnreadableEvent
+from embornal.hints import Any
 
 __all__ = ["EVENTS", "EventRegistry", "field_types", "from_stored", "to_payload"]
 
@@ -122,10 +121,19 @@ _CODECS: dict[Any, _Codec] = {
 
 def _optional(hint: Any) -> tuple[Any, bool]:
     """``(inner type, whether None is allowed)`` of a field's type."""
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        args = [a for a in typing.get_args(hint) if a is not type(None)]
-        if len(args) == 1 and len(typing.get_args(hint)) == 2:
-            return args[0], True
+    if isinstance(hint, types.UnionType):
+        every = hint.__args__
+    elif type(hint).__module__ == "typing":  # Optional[X], Union[X, None]: typing is imported
+        import typing
+
+        if typing.get_origin(hint) is not typing.Union:
+            return hint, False
+        every = typing.get_args(hint)
+    else:
+        return hint, False
+    args = [a for a in every if a is not type(None)]
+    if len(args) == 1 and len(every) == 2:
+        return args[0], True
     return hint, False
 
 

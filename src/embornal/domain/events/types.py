@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, ClassVar
 
 from embornal.domain.events.base import DomainEvent, EventType
 from embornal.domain.events.canon import CANON_EVENTS
@@ -24,6 +23,7 @@ from embornal.domain.facts.fact import DEFAULT_KIND
 from embornal.domain.facts.tags import Tag
 from embornal.domain.records import value
 from embornal.domain.spine.justification import EvidenceRef
+from embornal.hints import Any, ClassVar
 
 __all__ = [
     "ALL_EVENT_CLASSES",

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field, replace
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import parse_time
@@ -70,6 +69,7 @@ from embornal.domain.spine.justification import (
     stored_visibility,
 )
 from embornal.errors import Conflict, InvalidInput
+from embornal.hints import Any
 
 __all__ = [
     "FactState",

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.facts.fact import DEFAULT_KIND
 from embornal.domain.records import value
 from embornal.errors import InvalidAttribute, InvalidKind
+from embornal.hints import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from embornal.domain.kinds.registry import KindRegistry

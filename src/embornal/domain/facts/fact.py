@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.facts.tags import Tag
 from embornal.domain.records import value
 from embornal.domain.spine.strength import Signals
 from embornal.errors import InvalidContent, InvalidInput
+from embornal.hints import Any
 
 __all__ = [
     "DEFAULT_KIND",

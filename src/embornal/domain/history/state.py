@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.events import DomainEvent
 from embornal.domain.events.canon import (
@@ -30,6 +29,7 @@ from embornal.domain.events.protocol import (
 from embornal.domain.history.provenance import Corroboration
 from embornal.domain.records import value
 from embornal.errors import ProtocolViolation
+from embornal.hints import Any
 
 __all__ = [
     "ARCHIVE",

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.query_entities import entity_share
 from embornal.domain.recall.relative_time import TimeWindow, closeness
 from embornal.domain.records import record, value
 from embornal.domain.spine.decay import staleness
+from embornal.hints import Any
 
 __all__ = [
     "DF_CEILING_MIN_DOCS",

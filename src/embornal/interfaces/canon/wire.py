@@ -4,8 +4,7 @@ fact's wire shape, times ISO-8601 UTC."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from embornal.hints import TYPE_CHECKING
 from embornal.service.history.canon_results import CanonEntry, CanonRemoval, FrameInUse, ScopeInUse
 
 if TYPE_CHECKING:

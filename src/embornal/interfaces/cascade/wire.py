@@ -5,8 +5,7 @@ review, a narrative or its review notice, a conflict)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from embornal.hints import TYPE_CHECKING
 from embornal.service.history.cascade_results import Cascade
 
 if TYPE_CHECKING:

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.service.history.chronicle_results import AuditEntry
 
 if TYPE_CHECKING:

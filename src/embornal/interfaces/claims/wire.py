@@ -4,8 +4,7 @@ dataclass, nested records as objects, times ISO-8601 UTC), read back the same wa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from embornal.hints import TYPE_CHECKING
 from embornal.service.claims.results import ClaimList, ClaimRecord
 
 if TYPE_CHECKING:

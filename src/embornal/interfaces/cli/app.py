@@ -10,9 +10,9 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 from embornal.errors import ConfigError, EmbornalError, NotFound, VerificationFailed
+from embornal.hints import TYPE_CHECKING, Any, TextIO, TypeVar
 from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 
 if TYPE_CHECKING:

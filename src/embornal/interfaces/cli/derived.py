@@ -21,9 +21,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from embornal.errors import InvalidAttribute, InvalidContent, InvalidInput
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.interfaces.catalog import CORE_OPERATIONS, Input, Operation, by_name, whole
 from embornal.interfaces.catalog_types import check_inputs, resolve_call
 from embornal.interfaces.cli import handler_module

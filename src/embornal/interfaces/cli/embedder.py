@@ -15,9 +15,9 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from embornal.errors import EmbeddingError, EmbornalError, InvalidInput
+from embornal.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from embornal.adapters.config import EmbeddingConfig

@@ -14,8 +14,8 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+from embornal.hints import TYPE_CHECKING
 from embornal.interfaces.cli import handler_module
 
 if TYPE_CHECKING:

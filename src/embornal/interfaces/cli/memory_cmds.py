@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from embornal.domain.paths import normalize_path
 from embornal.errors import InvalidInput
+from embornal.hints import TYPE_CHECKING
 from embornal.interfaces.cli.render import (
     cell,
     escape_controls,

@@ -16,9 +16,9 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from embornal.errors import InvalidInput
+from embornal.hints import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 from embornal.interfaces.catalog_inputs import POLICY_SHAPES
 
 __all__ = [

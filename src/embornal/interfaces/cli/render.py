@@ -9,9 +9,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
+from embornal.hints import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from embornal.service.results import TreeNode

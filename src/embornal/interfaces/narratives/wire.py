@@ -3,8 +3,7 @@ each its fields in order, times ISO-8601 UTC, issues as objects."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from embornal.hints import TYPE_CHECKING
 from embornal.service.narratives.results import Narrative, NarrativeReview, NarrativeView
 
 if TYPE_CHECKING:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time, parse_time
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.service.proposals.results import (
     Proposal,
     ProposalItem,

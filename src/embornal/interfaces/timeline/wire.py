@@ -4,8 +4,7 @@ UTC, the fact in its own shape."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from embornal.hints import TYPE_CHECKING
 from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
 
 if TYPE_CHECKING:

@@ -7,8 +7,6 @@ recall (and lifts the strength of what it shows). ``as_of`` answers as the memor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from embornal.domain import paths as P
 from embornal.domain.bounds import MAX_LIMIT
 from embornal.domain.clock import format_time
@@ -18,6 +16,7 @@ from embornal.domain.facts.links import extract_links
 from embornal.domain.guide import asks_for_guide
 from embornal.domain.spine.strength import strength
 from embornal.errors import EmbornalError, InvalidInput, NotFound
+from embornal.hints import TYPE_CHECKING
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.timetravel import AsOf, looking_back, show_at
 from embornal.service.facts.view import FactView

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from embornal.domain.events import Event
 from embornal.domain.facts.fact import Fact
 from embornal.domain.facts.tags import Tag
 from embornal.domain.records import value
+from embornal.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only annotations name them
     from embornal.domain.spine.justification import EvidenceRef, Lifetime, Provenance, Visibility

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TypeVar
 
 from embornal.domain.events import DomainEvent, Event
 from embornal.domain.facts.aggregate import (
@@ -18,10 +17,13 @@ from embornal.domain.facts.aggregate import (
     decide_restore,
 )
 from embornal.domain.facts.fact import Fact, check_reason
+from embornal.hints import TYPE_CHECKING, TypeVar
 from embornal.service.command import MAX_ATTEMPTS, run_command
 from embornal.service.context import ServiceContext
 from embornal.service.results import PurgeResult
-from embornal.storage.contract.store import Tx
+
+if TYPE_CHECKING:
+    from embornal.storage.contract.store import Tx
 
 __all__ = ["MAX_ATTEMPTS", "decided", "forget", "on_fact", "purge", "restore", "run_command"]
 

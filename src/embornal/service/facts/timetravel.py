@@ -11,11 +11,11 @@ recalls recorded by then; a read that looks back never counts as a recall.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from embornal.domain.clock import format_time
 from embornal.domain.spine.strength import strength
 from embornal.errors import NotFound
+from embornal.hints import TYPE_CHECKING
 from embornal.service.context import ServiceContext
 
 if TYPE_CHECKING:

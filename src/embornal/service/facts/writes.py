@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.events import FactStored
 from embornal.domain.facts.aggregate import (
@@ -25,10 +24,13 @@ from embornal.domain.ids import new_id
 from embornal.domain.spine.confidence import prior
 from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS
 from embornal.errors import ConcurrencyError
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.service.context import ServiceContext
 from embornal.service.facts.lifecycle import run_command
 from embornal.service.results import NewFact
-from embornal.storage.contract.store import Tx
+
+if TYPE_CHECKING:
+    from embornal.storage.contract.store import Tx
 
 __all__ = ["new_fact", "store", "store_many", "supersede"]
 

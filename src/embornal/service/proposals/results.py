@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.records import value
+from embornal.hints import Any
 
 __all__ = [
     "Proposal",

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import _thread  # threading's own locks, without importing threading (start-up: decision 0047)
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+
+from embornal.hints import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:  # concurrent.futures imports logging: off the CLI's start-up
     from concurrent.futures import ThreadPoolExecutor

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.scope import ReadScope
 from embornal.domain.clock import parse_time
@@ -36,6 +35,7 @@ from embornal.domain.recall.ranking import (
 )
 from embornal.domain.recall.relative_time import TimeWindow
 from embornal.domain.recall.text import index_terms
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.service.results import RecallHit
 
 if TYPE_CHECKING:

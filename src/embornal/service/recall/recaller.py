@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.scope import ReadScope
 from embornal.domain.clock import format_time
@@ -50,6 +49,7 @@ from embornal.domain.recall.text import query_terms, topic_terms
 from embornal.domain.records import record
 from embornal.domain.spine.strength import strength
 from embornal.errors import EmbornalError, InvalidInput
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.service.recall.legs import side_by_side
 from embornal.service.recall.order import context_gains, event_times, lifts, ranked
 from embornal.service.rerank import Reranking

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from embornal.domain import paths as P
 from embornal.domain.access.scope import ReadScope
@@ -25,6 +24,7 @@ from embornal.domain.guide import GUIDE_PATH, is_guide_path
 from embornal.domain.ids import new_id
 from embornal.domain.recall.relative_time import check_asked
 from embornal.errors import InvalidInput
+from embornal.hints import TYPE_CHECKING
 from embornal.service.context import ServiceContext, check_limit
 from embornal.service.facts.timetravel import AsOf, looking_back
 from embornal.service.recall.recaller import Recaller

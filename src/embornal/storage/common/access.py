@@ -18,13 +18,13 @@ A scope with a viewer also keeps only the facts visible to it (decision 0038): t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from embornal.domain import paths as P
 from embornal.domain.access.rules import ObjectPattern, Rule
 from embornal.domain.access.scope import ReadScope, Viewer, read_scope
 from embornal.domain.facts.tags import OWNER_KEY
 from embornal.domain.records import record
+from embornal.hints import Any
 
 __all__ = [
     "ALL_VISIBLE",

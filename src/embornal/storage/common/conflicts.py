@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import Event, EventType
+from embornal.hints import Any
 from embornal.storage.sqlite.connect import Connection
 
 __all__ = ["HANDLERS", "TABLES", "after", "fill_entity_keys", "write_keys"]

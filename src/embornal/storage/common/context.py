@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
 
+from embornal.hints import Any
 from embornal.storage.sqlite.connect import Connection
 
 __all__ = ["LIVE", "NOT_EXPIRED", "neighbours_of", "use_clock"]

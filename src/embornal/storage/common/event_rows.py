@@ -4,10 +4,10 @@ the reads that join events with facts and each backend's restore of a log use it
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, Event
+from embornal.hints import Any
 
 __all__ = ["event_columns", "event_row", "row_to_event"]
 

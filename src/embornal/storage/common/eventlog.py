@@ -13,11 +13,11 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, Event, EventType, NewEvent
 from embornal.errors import ConcurrencyError, InvalidInput
+from embornal.hints import Any
 from embornal.storage.common.event_rows import event_columns, row_to_event
 
 __all__ = [

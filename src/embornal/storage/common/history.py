@@ -33,10 +33,10 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EventType, FactsRecalled
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.storage.sqlite.connect import Connection, DriverError
 
 if TYPE_CHECKING:

@@ -23,11 +23,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence, Set
 from datetime import datetime
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.clock import parse_time
 from embornal.domain.facts.fact import Fact
 from embornal.domain.facts.tags import Tag
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.storage.contract.rows import SpineRow
 from embornal.storage.sqlite.connect import Connection
 

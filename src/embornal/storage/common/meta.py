@@ -9,9 +9,8 @@ width later stops the memory (no wrong answers).
 
 from __future__ import annotations
 
-from typing import Any
-
 from embornal.errors import VectorWidthMismatch
+from embornal.hints import Any
 
 __all__ = ["MODEL_KEY", "WIDTH_KEY", "check_width", "get_meta", "set_meta"]
 

@@ -16,8 +16,7 @@ This module imports none of the parts: their classes are named for the type chec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from embornal.hints import TYPE_CHECKING
 from embornal.lazy import Part
 
 if TYPE_CHECKING:

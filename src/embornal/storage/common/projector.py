@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain import paths as P
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, EventType
 from embornal.domain.spine.strength import INITIAL_STABILITY_DAYS, Signals, reinforce
+from embornal.hints import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the handlers name their bodies; dispatch is by stored type
     from embornal.domain.events import (

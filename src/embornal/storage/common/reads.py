@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.facts.tags import Tag
 from embornal.errors import AmbiguousId, NotFound
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.storage.common import kind_views
 from embornal.storage.common.access import Among, ScopeCache, Visibility, Where
 from embornal.storage.common.kind_views import FACT_COLS

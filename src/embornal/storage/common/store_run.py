@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.storage.common import conflicts as conflict_projection
 from embornal.storage.common import history
 from embornal.storage.common import projector as projector_sql

@@ -28,8 +28,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
 
+from embornal.hints import Any
 from embornal.storage.common.kind_views import stored_time
 
 __all__ = [

@@ -4,9 +4,9 @@ version and the tokens. Each takes the store's ``rows`` (SQL and parameters to r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from embornal.domain.access.rules import Rule
+from embornal.hints import Any
 
 __all__ = ["inherited_path_tags", "policy_version", "rules", "token_by_hash", "tokens"]
 

@@ -24,9 +24,9 @@ the ``facts_vec`` table instead.
 from __future__ import annotations
 
 import _thread  # threading's own locks, without importing threading (start-up: decision 0047)
-from typing import TYPE_CHECKING, Any, Protocol
 
 from embornal.domain.records import record
+from embornal.hints import TYPE_CHECKING, Any, Protocol
 from embornal.storage.sqlite.connect import Connection
 
 if TYPE_CHECKING:

@@ -21,11 +21,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import sqlean
 
 from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, StorageError
+from embornal.hints import Any
 
 __all__ = [
     "DB_COMPANIONS",

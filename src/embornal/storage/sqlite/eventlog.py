@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Any
 
 from embornal.domain.clock import format_time
 from embornal.domain.events import EVENTS, REDACTED_KEY, REDACTED_REASON, Event, NewEvent
+from embornal.hints import Any
 from embornal.storage.common import eventlog as eventlog_sql
 from embornal.storage.common import store_run
 from embornal.storage.common.event_rows import row_to_event

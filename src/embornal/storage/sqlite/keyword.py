@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from embornal.domain.recall import keyword_bound
 from embornal.domain.recall.text import fts_query
+from embornal.hints import Any
 from embornal.storage.common.access import Among
 from embornal.storage.common.context import LIVE
 from embornal.storage.common.kind_views import FACT_COLS

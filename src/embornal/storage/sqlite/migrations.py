@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Generic, TypeVar
 
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.recall.text import TOKENIZER_VERSION
 from embornal.domain.records import record
 from embornal.errors import EmbornalError, MigrationError, StorageError
+from embornal.hints import TYPE_CHECKING, Generic, TypeVar
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic
 
 if TYPE_CHECKING:

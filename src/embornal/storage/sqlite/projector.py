@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
 from embornal.domain.events import EVENTS, EventType
 from embornal.domain.recall.text import fts_document
+from embornal.hints import TYPE_CHECKING, Any
 from embornal.storage.common import conflicts as conflict_projection
 from embornal.storage.common import history
 from embornal.storage.common.projector import (

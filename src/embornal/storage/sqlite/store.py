@@ -15,12 +15,12 @@ from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
 from embornal.domain.events import Event, NewEvent
 from embornal.domain.recall.text import fts_query
+from embornal.hints import TYPE_CHECKING, Any, TypeVar
 from embornal.lazy import Part
 from embornal.storage.common import context, kind_views
 from embornal.storage.common.access import ALL_VISIBLE, Among, ScopeCache, Visibility

@@ -4,8 +4,8 @@ path's own fact count and child count: one query for the store now and at a past
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
+from embornal.hints import Any
 from embornal.storage.common.access import Visibility
 from embornal.storage.contract.rows import PathRow
 

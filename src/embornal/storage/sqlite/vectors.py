@@ -22,10 +22,10 @@ reads and writes are both backends' (:mod:`embornal.storage.common.meta`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from embornal.domain.recall.chunks import CHUNK_CHARS
 from embornal.errors import ConfigError
+from embornal.hints import Any
 from embornal.storage.common.meta import MODEL_KEY, WIDTH_KEY, check_width, get_meta, set_meta
 from embornal.storage.sqlite.connect import Connection, has_vec
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from random import SystemRandom
+from os import urandom
 
 from embornal.errors import InvalidInput, MalformedId
 
@@ -19,8 +19,6 @@ __all__ = ["ID_LENGTH", "new_id", "normalize_prefix"]
 ID_LENGTH = 26
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _CROCKFORD = r"^[0-9A-HJKMNP-TV-Z]+$"  # compiled by ``re`` on first use (not by a recall)
-#: ``secrets.randbits`` is this (os.urandom); importing secrets loads hmac and OpenSSL.
-_RANDOM = SystemRandom()
 #: Two characters for each 10 bits, most significant first: 13 pairs are the 26 characters.
 _PAIRS = tuple(a + b for a in _ALPHABET for b in _ALPHABET)
 _SHIFTS = tuple(range(ID_LENGTH * 5 - 10, -1, -10))
@@ -29,7 +27,10 @@ _SHIFTS = tuple(range(ID_LENGTH * 5 - 10, -1, -10))
 def new_id(moment: datetime) -> str:
     """A new ULID whose time part is ``moment``."""
     millis = int(moment.timestamp() * 1000) & ((1 << 48) - 1)
-    value = (millis << 80) | _RANDOM.getrandbits(80)
+    # 80 bits from the system's entropy, as ``random.SystemRandom().getrandbits(80)`` and
+    # ``secrets.randbits(80)`` read them (``os.urandom``) without importing either: ``random``
+    # builds and seeds a generator at import, ``secrets`` loads hmac and OpenSSL.
+    value = (millis << 80) | int.from_bytes(urandom(10), "big")
     return "".join([_PAIRS[(value >> shift) & 1023] for shift in _SHIFTS])
 
 

@@ -20,12 +20,15 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from stat import S_ISREG
+from typing import TYPE_CHECKING, Any
 
 import sqlean
 
 from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, StorageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "DB_COMPANIONS",
@@ -92,7 +95,7 @@ def _make_dirs(directory: Path) -> None:
         os.chmod(d, DIR_MODE)  # mkdir applies the umask; 0700 whatever it is
 
 
-def _tighten(path: Path) -> None:
+def _tighten(path: Path | str) -> None:
     """Take every permission of group and others off ``path`` when we own it."""
     try:
         info = os.stat(path)
@@ -121,6 +124,10 @@ def make_private(path: str | Path) -> None:
 
     Raises :class:`StorageError` when the file or its directory cannot be made.
     """
+    if _existing(os.fspath(path)):  # the usual open: no path to work out
+        return
+    from pathlib import Path
+
     target = Path(path)
     try:
         if not target.exists():
@@ -129,10 +136,36 @@ def make_private(path: str | Path) -> None:
         for name in ("", *DB_COMPANIONS):
             _tighten(target.with_name(target.name + name))
     except OSError as e:
-        raise StorageError(
-            f"cannot create the database {target}: {e.strerror or e}",
-            hint="Check that its directory is writable, or pass another --db PATH.",
-        ) from e
+        raise _not_made(target, e) from e
+
+
+def _existing(path: str) -> bool:
+    """:func:`make_private` of a regular file that exists, the usual open, without
+    :mod:`pathlib`; False, with nothing done, for anything else. Its companions are the
+    files ``make_private`` would tighten: the text of a regular file's path ends in its
+    name (a trailing slash or ``.`` would fail ``os.stat``), so ``path + "-wal"`` is
+    ``Path(path).with_name(name + "-wal")``."""
+    try:
+        if not S_ISREG(os.stat(path).st_mode):
+            return False
+    except (OSError, ValueError):  # make_private then says what, as it does
+        return False
+    try:
+        for name in ("", *DB_COMPANIONS):
+            _tighten(path + name)
+    except OSError as e:
+        from pathlib import Path
+
+        raise _not_made(Path(path), e) from e
+    return True
+
+
+def _not_made(target: Path, e: OSError) -> StorageError:
+    """What :func:`make_private` raises when ``target`` cannot be made or tightened."""
+    return StorageError(
+        f"cannot create the database {target}: {e.strerror or e}",
+        hint="Check that its directory is writable, or pass another --db PATH.",
+    )
 
 
 def connect(path: str | Path, *, readonly: bool = False) -> Connection:

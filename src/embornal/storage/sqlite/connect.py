@@ -21,14 +21,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from stat import S_ISREG
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlean
 
 from embornal.errors import ConcurrencyError, DatabaseBusy, EmbornalError, StorageError
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 __all__ = [
     "DB_COMPANIONS",
@@ -81,8 +78,11 @@ def _is_file_target(target: str) -> bool:
     return target not in ("", ":memory:") and not target.startswith("file:")
 
 
-def _make_dirs(directory: Path) -> None:
-    """Create ``directory`` and every missing parent with mode 0700."""
+def _make_dirs(path: os.PathLike[str]) -> None:
+    """Create the directory ``path`` and every missing parent with mode 0700."""
+    from pathlib import Path  # make_private's: imported already
+
+    directory = Path(path)
     missing: list[Path] = []
     while not directory.exists() and directory != directory.parent:
         missing.append(directory)
@@ -95,7 +95,7 @@ def _make_dirs(directory: Path) -> None:
         os.chmod(d, DIR_MODE)  # mkdir applies the umask; 0700 whatever it is
 
 
-def _tighten(path: Path | str) -> None:
+def _tighten(path: str | os.PathLike[str]) -> None:
     """Take every permission of group and others off ``path`` when we own it."""
     try:
         info = os.stat(path)
@@ -105,7 +105,7 @@ def _tighten(path: Path | str) -> None:
         os.chmod(path, info.st_mode & 0o700)
 
 
-def _create(target: Path) -> None:
+def _create(target: os.PathLike[str]) -> None:
     """Create the empty file ``target`` with mode 0600, unless it exists.
 
     An existing database is never opened here: closing any descriptor of a file drops
@@ -118,7 +118,7 @@ def _create(target: Path) -> None:
     os.close(fd)
 
 
-def make_private(path: str | Path) -> None:
+def make_private(path: str | os.PathLike[str]) -> None:
     """Create the database file ``path`` (0600, in a 0700 directory) if missing, and
     tighten it and its companions when others may read them.
 
@@ -160,7 +160,7 @@ def _existing(path: str) -> bool:
     return True
 
 
-def _not_made(target: Path, e: OSError) -> StorageError:
+def _not_made(target: os.PathLike[str], e: OSError) -> StorageError:
     """What :func:`make_private` raises when ``target`` cannot be made or tightened."""
     return StorageError(
         f"cannot create the database {target}: {e.strerror or e}",
@@ -168,7 +168,7 @@ def _not_made(target: Path, e: OSError) -> StorageError:
     )
 
 
-def connect(path: str | Path, *, readonly: bool = False) -> Connection:
+def connect(path: str | os.PathLike[str], *, readonly: bool = False) -> Connection:
     """Open ``path`` with WAL, foreign keys, a busy timeout and secure delete.
 
     A database on disk opened for writing is first made private (:func:`make_private`).

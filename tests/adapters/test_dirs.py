@@ -11,11 +11,19 @@ import pytest
 from embornal.adapters.dirs import (
     Dirs,
     Moved,
+    Places,
+    absolute_path,
     default_dirs,
+    default_places,
     ensure_dir,
+    expand_user,
+    home_dir,
     legacy_dir,
+    legacy_may_exist,
     migrate_legacy,
+    path_text,
     resolve_dirs,
+    resolve_places,
 )
 from embornal.errors import ConfigError
 
@@ -106,6 +114,131 @@ def test_default_dirs_reads_the_process_environment(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("EMBORNAL_HOME", "/srv/from-env")
     assert default_dirs() == resolve_dirs(os.environ, sys.platform, Path.home())
     assert default_dirs().data_dir == Path("/srv/from-env")
+
+
+# --------------------------------------------------------------------------- as text
+
+#: Spellings of a path that pathlib writes otherwise (slashes, ``.``, ``..``, ``~``).
+SPELLINGS = [
+    "",
+    ".",
+    "./",
+    "/",
+    "//",
+    "///",
+    "////a",
+    "//a//b/",
+    "a",
+    "a/",
+    "a//b/./c/.",
+    "./a/../b",
+    "/x/../y/",
+    "~",
+    "~/",
+    "~//a",
+    "~/a/b/",
+    "./~/a",
+    "a/~",
+    "~root/x",
+    "sqlite:///tmp/x.db",
+    ":memory:",
+    "/home/ada/Library/Application Support/embornal",
+]
+
+
+@pytest.mark.parametrize("text", SPELLINGS)
+def test_path_text_is_how_pathlib_writes_a_path(text: str) -> None:
+    assert path_text(text) == str(Path(text))
+
+
+@pytest.mark.parametrize("text", SPELLINGS)
+@pytest.mark.parametrize("home", ["/home/ada", "/home/ada/", "//net/ada", "/"])
+def test_expand_user_and_absolute_path_are_pathlibs(
+    text: str, home: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HOME", home)
+    monkeypatch.chdir(tmp_path)
+    assert expand_user(text) == str(Path(text).expanduser())
+    assert absolute_path(expand_user(text)) == str(Path(text).expanduser().absolute())
+    assert home_dir() == str(Path.home())
+
+
+def test_an_unknown_home_is_pathlibs_error() -> None:
+    with pytest.raises(RuntimeError) as pathlibs:
+        Path("~no-such-user-here/x").expanduser()
+    with pytest.raises(RuntimeError) as ours:
+        expand_user("~no-such-user-here/x")
+    assert str(ours.value) == str(pathlibs.value)
+
+
+#: Environments whose values pathlib spells otherwise: each directory is read as before.
+ENVIRONMENTS = [
+    {},
+    {"XDG_CONFIG_HOME": "/x/conf/", "XDG_DATA_HOME": "//x//data/./", "XDG_CACHE_HOME": "~/"},
+    {"XDG_CONFIG_HOME": "~//abs", "XDG_DATA_HOME": "~", "XDG_CACHE_HOME": "./rel"},
+    {"XDG_DATA_HOME": "/x/../data", "XDG_CACHE_HOME": "~/a/./b//"},
+    {"EMBORNAL_HOME": "/srv//mem/"},
+    {"EMBORNAL_HOME": "~/"},
+    {"EMBORNAL_HOME": "///srv/mem/."},
+]
+
+
+def _pathlibs(env: dict[str, str], platform: str, home: Path) -> Dirs:
+    """The directories as pathlib works them out, the way :func:`resolve_dirs` did."""
+
+    def value(name: str) -> Path | None:
+        raw = env.get(name, "")
+        if not raw:
+            return None
+        return home if raw == "~" else home / raw[2:] if raw.startswith("~/") else Path(raw)
+
+    own = value("EMBORNAL_HOME")
+    if own is not None:
+        return Dirs(own, own, own)
+    if platform == "darwin":
+        support = home / "Library" / "Application Support" / "embornal"
+        return Dirs(support, support, home / "Library" / "Caches" / "embornal")
+
+    def base(name: str, fallback: Path) -> Path:
+        got = value(name)
+        return got if got is not None and got.is_absolute() else fallback
+
+    return Dirs(
+        base("XDG_CONFIG_HOME", home / ".config") / "embornal",
+        base("XDG_DATA_HOME", home / ".local" / "share") / "embornal",
+        base("XDG_CACHE_HOME", home / ".cache") / "embornal",
+    )
+
+
+@pytest.mark.parametrize("env", ENVIRONMENTS)
+@pytest.mark.parametrize("platform", ["linux", "darwin"])
+@pytest.mark.parametrize("home", [HOME, Path("/home/ada/"), Path("//net/ada"), Path("/")])
+def test_places_are_the_dirs_as_pathlib_writes_them(
+    env: dict[str, str], platform: str, home: Path
+) -> None:
+    places = resolve_places(env, platform, str(home))
+    dirs = resolve_dirs(env, platform, home)
+    assert dirs == _pathlibs(env, platform, home)
+    assert places == Places(str(dirs.config_dir), str(dirs.data_dir), str(dirs.cache_dir))
+    assert places.config_file == str(dirs.config_file)
+    assert places.db_file == str(dirs.db_file)
+    assert places.dirs() == dirs
+
+
+def test_default_places_read_the_process_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBORNAL_HOME", "/srv/from-env/")
+    assert default_places() == resolve_places(os.environ, sys.platform, str(Path.home()))
+    assert default_places().db_file == "/srv/from-env/memory.db"
+
+
+def test_legacy_may_exist_only_when_it_may(tmp_path: Path) -> None:
+    assert not legacy_may_exist(str(tmp_path))
+    (tmp_path / ".embornal").write_text("a file", encoding="utf-8")
+    assert not legacy_may_exist(str(tmp_path))
+    assert not legacy_may_exist(str(tmp_path / ".embornal"))  # under a file
+    (tmp_path / ".embornal").unlink()
+    (tmp_path / ".embornal").mkdir()
+    assert legacy_may_exist(str(tmp_path))
 
 
 def test_dirs_is_frozen() -> None:

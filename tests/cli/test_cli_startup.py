@@ -122,24 +122,50 @@ def _heavy(names: set[str]) -> list[str]:
     return sorted(n for n in names for h in HEAVY if n == h or n.startswith(h + "."))
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ("memory", "recall", "sqlite"),
-        ("memory", "recall"),
-        ("--json", "memory", "recall", "sqlite", "--meta", "--explain"),
-        ("memory", "store", "/projects/embornal", "The CLI starts fast."),
-        ("memory", "cat", "/projects/embornal"),
-        ("--json", "memory", "cat", "/projects/embornal"),
-    ],
-    ids=lambda a: " ".join(a),
-)
+#: The short commands: what agents run from hooks.
+SHORT_COMMANDS = [
+    ("memory", "recall", "sqlite"),
+    ("memory", "recall"),
+    ("--json", "memory", "recall", "sqlite", "--meta", "--explain"),
+    ("memory", "store", "/projects/embornal", "The CLI starts fast."),
+    ("memory", "cat", "/projects/embornal"),
+    ("--json", "memory", "cat", "/projects/embornal"),
+]
+
+
+@pytest.mark.parametrize("args", SHORT_COMMANDS, ids=lambda a: " ".join(a))
 def test_memory_commands_import_no_heavy_module(embornal_home: Path, args: tuple[str, ...]) -> None:
     from embornal import Memory
 
     with Memory.open() as mem:
         mem.store("/projects/embornal", "The memory lives in SQLite.")
     assert _heavy(_imported(*args)) == []
+
+
+#: Standard modules a short command on a local memory never needs: the paths of its files
+#: are worked out as text (``pathlib``, and ``urllib.parse`` under it), and an id's random
+#: bits are read from ``os.urandom`` (``random``).
+NOT_ON_THE_SHORT_PATH = ("pathlib", "urllib", "random")
+
+
+@pytest.mark.parametrize("where", ["EMBORNAL_HOME", "XDG default", "--db"])
+@pytest.mark.parametrize("args", SHORT_COMMANDS, ids=lambda a: " ".join(a))
+def test_memory_commands_import_no_pathlib_or_random(
+    embornal_home: Path, monkeypatch: pytest.MonkeyPatch, where: str, args: tuple[str, ...]
+) -> None:
+    """Wherever the memory is: ``EMBORNAL_HOME``, the data dir of the XDG default (no
+    variable set, as from a hook), or ``--db``."""
+    from embornal import Memory
+
+    db = embornal_home.parent / "given" / "m.db"
+    if where == "XDG default":
+        monkeypatch.delenv("EMBORNAL_HOME")
+    folder = {"EMBORNAL_HOME": embornal_home, "XDG default": embornal_home.parent / "home"}
+    with Memory.open(db if where == "--db" else None) as mem:
+        mem.store("/projects/embornal", "The memory lives in SQLite.")
+        assert mem.db_path.startswith(f"{folder.get(where, db.parent)}/")
+    names = _imported(*(("--db", str(db), *args) if where == "--db" else args))
+    assert sorted(n for n in names for m in NOT_ON_THE_SHORT_PATH if n.partition(".")[0] == m) == []
 
 
 @pytest.mark.parametrize(

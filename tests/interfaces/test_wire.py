@@ -261,6 +261,17 @@ def test_from_wire_refuses_other_shapes() -> None:
         from_wire(int, {})
 
 
+def test_a_path_goes_as_its_text() -> None:
+    """``admin paths --json`` and the like: a path is its text, alone or inside a result."""
+    from pathlib import Path, PurePosixPath
+
+    assert to_wire(Path("/srv//mem/memory.db")) == "/srv/mem/memory.db"
+    assert to_wire({"db_file": PurePosixPath("a/./b"), "all": [Path("/x")]}) == {
+        "db_file": "a/b",
+        "all": ["/x"],
+    }
+
+
 def test_the_wire_module_imports_no_heavy_module() -> None:
     loaded = modules_after("import embornal.interfaces.wire")
     heavy = ("pydantic", "starlette", "mcp", "httpx", "casbin")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import types
 from collections.abc import Mapping
-from pathlib import Path
 
 from embornal.domain.bounds import MAX_BATCH_SIZE, MAX_LIMIT, MAX_VECTOR_WIDTH, whole_in_range
 from embornal.domain.records import record
@@ -20,6 +19,8 @@ from embornal.errors import ConfigError
 from embornal.hints import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from embornal.domain.proposals.policy import ProposalPolicy
 
 _R = TypeVar("_R")
@@ -303,7 +304,7 @@ def _describe(tp: Any) -> str:
 # --------------------------------------------------------------------------- parse
 
 
-def _error(path: Path, message: str, hint: str) -> ConfigError:
+def _error(path: Path | str, message: str, hint: str) -> ConfigError:
     """A :class:`ConfigError` whose message starts with the file."""
     return ConfigError(f"{path}: {message}", hint=hint)
 
@@ -315,7 +316,7 @@ def _normalize(section: str, key: str, value: object) -> object:
     return value
 
 
-def _parse_section(path: Path, section: str, cls: type[Any], raw: object) -> Any:
+def _parse_section(path: Path | str, section: str, cls: type[Any], raw: object) -> Any:
     """Build the dataclass ``cls`` from the mapping ``raw`` found under ``section``."""
     if raw is None:
         return cls()
@@ -346,7 +347,7 @@ def _parse_section(path: Path, section: str, cls: type[Any], raw: object) -> Any
     return cls(**values)
 
 
-def _parse(path: Path, data: object) -> Config:
+def _parse(path: Path | str, data: object) -> Config:
     """Build a :class:`Config` from the ``safe_load`` result of ``path``."""
     if data is None:
         return Config()
@@ -368,7 +369,7 @@ def _parse(path: Path, data: object) -> Config:
     return Config(**sections)
 
 
-def _bounded(path: Path, name: str, value: int, high: int) -> None:
+def _bounded(path: Path | str, name: str, value: int, high: int) -> None:
     """Reject a count below 1 or above ``high``."""
     if not whole_in_range(value, 1, high):
         raise _error(
@@ -378,7 +379,7 @@ def _bounded(path: Path, name: str, value: int, high: int) -> None:
         )
 
 
-def _validate(path: Path, cfg: Config) -> None:
+def _validate(path: Path | str, cfg: Config) -> None:
     """Check the values a type alone cannot."""
     if cfg.embedding.provider not in PROVIDERS:
         raise _error(
@@ -408,10 +409,11 @@ def _validate(path: Path, cfg: Config) -> None:
         )
 
 
-def _read(path: Path) -> object:
+def _read(path: Path | str) -> object:
     """The ``safe_load`` of ``path``, or None when the file does not exist."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as file:  # as Path.read_text reads it
+            text = file.read()
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as e:
@@ -460,7 +462,7 @@ def _apply_env(cfg: Config, env: Mapping[str, str]) -> Config:
     return _replaced(cfg, embedding=off)
 
 
-def load_config(path: Path, env: Mapping[str, str] | None = None) -> Config:
+def load_config(path: Path | str, env: Mapping[str, str] | None = None) -> Config:
     """Read ``config.yaml`` at ``path`` and apply the environment overrides.
 
     A missing (or empty) file gives the defaults. ``env`` defaults to

@@ -19,7 +19,6 @@ import dataclasses
 import enum
 from collections.abc import Callable, Mapping
 from datetime import datetime
-from pathlib import PurePath
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import Event
@@ -278,8 +277,6 @@ def to_wire(obj: object) -> Any:
         return format_time(obj)
     if isinstance(obj, Tag):
         return str(obj)
-    if isinstance(obj, PurePath):
-        return str(obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return _fields(obj)
     names = record_fields(obj)  # a record (decision 0050): as a dataclass
@@ -290,7 +287,7 @@ def to_wire(obj: object) -> Any:
     if isinstance(obj, list | tuple | set | frozenset):
         items = sorted(obj, key=repr) if isinstance(obj, set | frozenset) else obj
         return [to_wire(v) for v in items]
-    return str(obj)
+    return str(obj)  # a path (``PurePath``) too: its text, with no pathlib imported here
 
 
 def dumps(obj: object) -> bytes:

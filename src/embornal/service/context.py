@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from pathlib import Path
 
 from embornal.domain.access.rights import LEDGER, needs_on
 from embornal.domain.access.scope import ReadScope
@@ -37,6 +36,8 @@ from embornal.service.semantic import Semantic
 from embornal.storage.factory import backend_of, open_store
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.access.rights import Need
@@ -160,6 +161,8 @@ class ServiceContext:
         """Open the store at ``path`` (None: the platform's data directory) and set up
         its vectors; the store is closed again if that fails. ``seed=False``: a memory
         created now starts with an empty log (see ``import_events``)."""
+        from embornal.adapters.dirs import expand_user
+
         if path is None:
             from embornal.adapters.dirs import default_dirs, ensure_dir
 
@@ -167,9 +170,10 @@ class ServiceContext:
             ensure_dir(dirs.data_dir)
             path = dirs.db_file
         the_clock = clock or SystemClock()
-        # A file (expanded) or ":memory:"; a URL (postgresql://…) goes to the factory whole.
+        # A file (expanded, as text) or ":memory:"; a URL (postgresql://…) goes to the factory
+        # whole.
         local = str(path) == ":memory:" or backend_of(path) != "sqlite"
-        where = path if local else Path(path).expanduser()
+        where = path if local else expand_user(str(path))
         store = open_store(where, the_clock, seed=seed)
         semantic = Semantic(store, embedder)
         try:

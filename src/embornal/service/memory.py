@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from pathlib import Path
 
 from embornal.domain.access.rights import (
     DELETES,
@@ -32,6 +31,8 @@ from embornal.lazy import Later
 from embornal.service.later import declares, use_case
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from embornal.adapters.config import IngestConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.domain.access.rights import Need

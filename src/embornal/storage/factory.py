@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from embornal.domain.clock import Clock
 from embornal.errors import ConfigError
 from embornal.hints import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from embornal.storage.contract.store import Store
 
 __all__ = ["BACKENDS", "backend_of", "checked_backup", "open_store", "restore_backup"]
@@ -92,6 +93,7 @@ def checked_backup(source: str, clock: Clock) -> Iterator[Store]:
     (removed at the end): what a restore into a database copies from (decision 0102)."""
     import shutil
     import tempfile
+    from pathlib import Path
 
     from embornal.storage.sqlite.restore import check_into
     from embornal.storage.sqlite.verify import compare_with_replay

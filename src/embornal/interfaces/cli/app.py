@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
+from stat import S_ISREG
 
 from embornal.errors import ConfigError, EmbornalError, NotFound, VerificationFailed
 from embornal.hints import TYPE_CHECKING, Any, TextIO, TypeVar
@@ -17,9 +17,10 @@ from embornal.interfaces.cli.envvars import SERVER_URL_ENV, TOKEN_ENV
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
+    from pathlib import Path
 
     from embornal.adapters.config import Config
-    from embornal.adapters.dirs import Dirs
+    from embornal.adapters.dirs import Dirs, Places
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.interfaces.api import MemorySettings
     from embornal.interfaces.cli.embedder import Loaded
@@ -50,12 +51,24 @@ class DetailedError(VerificationFailed):
 
 def tilde(path: Path, home: Path | None = None) -> str:
     """``path`` with the home directory written as ``~`` (for messages)."""
+    from pathlib import Path  # ``path`` is one: imported already
+
     base = home if home is not None else Path.home()
     try:
         rest = path.relative_to(base)
     except ValueError:
         return str(path)
     return "~" if str(rest) == "." else f"~/{rest}"
+
+
+def _holds_data(path: str) -> bool:
+    """True when ``path`` is a file of some bytes: the usual answer, given without
+    :mod:`pathlib` (any other answer is asked of it again, as before)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    return S_ISREG(info.st_mode) and info.st_size > 0
 
 
 _Row = TypeVar("_Row")
@@ -73,6 +86,7 @@ class Context:
         self.args = args
         self.out: TextIO = sys.stdout if out is None else out
         self.err: TextIO = sys.stderr if err is None else err
+        self._places: Places | None = None
         self._dirs: Dirs | None = None
         self._config: Config | None = None
         # the environment the configuration is read with (None: the process's)
@@ -154,22 +168,43 @@ class Context:
     # -- places -------------------------------------------------------------------
 
     @property
-    def dirs(self) -> Dirs:
-        if self._dirs is None:
-            from embornal.adapters.dirs import default_dirs
+    def places(self) -> Places:
+        """The directories of this run as text: what a short command reads (no pathlib)."""
+        if self._places is None:
+            from embornal.adapters.dirs import default_places
 
-            self._dirs = default_dirs()
+            self._places = default_places()
+        return self._places
+
+    @property
+    def dirs(self) -> Dirs:
+        """:attr:`places` as paths, for the commands that work with paths."""
+        if self._dirs is None:
+            self._dirs = self.places.dirs()
         return self._dirs
+
+    def _db(self) -> tuple[str, bool]:
+        """:attr:`db_path` as text, and whether it is a file (not a URL given as it is)."""
+        given = getattr(self.args, "db", None)
+        if given:
+            if "://" in str(given):
+                return str(given), False
+            from embornal.adapters.dirs import absolute_path, expand_user
+
+            return absolute_path(expand_user(str(given))), True
+        url = self.config.storage.url
+        return (url, False) if url else (self.places.db_file, True)
 
     @property
     def db_path(self) -> Path | str:
         """``--db`` when given (a file, or a ``postgresql://`` URL as it is), else
         ``storage.url`` (or ``EMBORNAL_DATABASE_URL``), else ``memory.db`` in the data dir."""
-        given = getattr(self.args, "db", None)
-        if given:
-            return str(given) if "://" in str(given) else Path(given).expanduser().absolute()
-        url = self.config.storage.url
-        return url if url else self.dirs.db_file
+        where, file = self._db()
+        if not file:
+            return where
+        from pathlib import Path
+
+        return Path(where)
 
     def prepare(self) -> None:
         """Move the files of an older build out of ``~/.embornal`` (once), saying which;
@@ -177,11 +212,20 @@ class Context:
         if self._prepared:
             return
         self._prepared = True
-        from embornal.adapters.dirs import migrate_legacy
+        from embornal.adapters.dirs import home_dir, legacy_may_exist
 
-        home = Path.home()
-        for moved in migrate_legacy(self.dirs, home):
-            self.note(f"moved {tilde(moved.source, home)} to {tilde(moved.destination, home)}")
+        home = home_dir()
+        self.places  # noqa: B018 (read for its error: a bad EMBORNAL_HOME stops us here, as ever)
+        if legacy_may_exist(home):  # else there is nothing to move, and no path is made
+            from pathlib import Path
+
+            from embornal.adapters.dirs import migrate_legacy
+
+            for moved in migrate_legacy(self.dirs, Path(home)):
+                self.note(
+                    f"moved {tilde(moved.source, Path(home))} to "
+                    f"{tilde(moved.destination, Path(home))}"
+                )
         self._refuse_local_only()
 
     # -- client mode ----------------------------------------------------------------
@@ -227,7 +271,7 @@ class Context:
 
             self.prepare()  # in client mode, this loads the config already
             if self._config is None:
-                self._config = load_config(self.dirs.config_file, self.config_env)
+                self._config = load_config(self.places.config_file, self.config_env)
         return self._config
 
     def embedder(self, *, strict: bool = False, quiet: bool = False) -> Loaded:
@@ -247,7 +291,7 @@ class Context:
 
                 shown = DownloadProgress(self.err)
             try:
-                loaded = load_embedder(cfg, self.dirs.cache_dir, strict=strict, progress=shown)
+                loaded = load_embedder(cfg, self.places.cache_dir, strict=strict, progress=shown)
             finally:
                 if shown is not None:
                     shown.finish()
@@ -272,8 +316,13 @@ class Context:
         empty): a mistyped path is not made a new memory by a command that only reads.
         The data dir's own memory (no ``--db``) is made on first use (decision 0133)."""
         given = self.opt("db")
-        db = self.db_path
-        if not given or not isinstance(db, Path) or (db.is_file() and db.stat().st_size):
+        where, file = self._db()
+        if not given or not file or _holds_data(where):
+            return
+        from pathlib import Path
+
+        db = Path(where)
+        if db.is_file() and db.stat().st_size:
             return
         raise NotFound(
             f"no memory at {tilde(db)}",
@@ -298,7 +347,7 @@ class Context:
         from embornal.service.memory import Memory
 
         return Memory.open(
-            self.db_path,
+            self._db()[0],
             subject=self.subject,
             actor_kind=self.actor_kind,
             default_limit=self.config.recall.limit,
@@ -315,12 +364,14 @@ class Context:
         from embornal.domain.recall.ranking import FusionSettings
 
         config = self.config
-        cfg, cache = config.rerank, self.dirs.cache_dir
+        cfg, cache = config.rerank, self.places.cache_dir
 
         def load() -> Any:
+            from pathlib import Path
+
             from embornal.adapters.rerank.factory import build_reranker
 
-            return build_reranker(cfg, cache)
+            return build_reranker(cfg, Path(cache))
 
         return {
             "embedder": provider,

@@ -14,12 +14,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from embornal.errors import EmbeddingError, EmbornalError, InvalidInput
 from embornal.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from embornal.adapters.config import EmbeddingConfig
     from embornal.adapters.embeddings.base import EmbeddingProvider
     from embornal.adapters.embeddings.download import ProgressCallback
@@ -56,15 +57,20 @@ class Loaded:
         return f"Loaded({self.provider!r}, {self.why_none!r})"
 
 
-def model_maybe_cached(cfg: EmbeddingConfig, cache_dir: Path) -> bool:
+def model_maybe_cached(cfg: EmbeddingConfig, cache_dir: Path | str) -> bool:
     """True when ``auto`` could find a model: a ``model_path``, or any model directory.
 
     A false True only costs an import; a False means there is surely no model.
     """
     if cfg.model_path:
         return True
+    models = os.path.join(cache_dir, "models")
+    if not os.path.isdir(models):  # no model ever fetched: no path made
+        return False
+    from pathlib import Path
+
     try:
-        return any(p.is_dir() for p in (cache_dir / "models").iterdir())
+        return any(p.is_dir() for p in Path(models).iterdir())
     except OSError:
         return False
 
@@ -94,7 +100,7 @@ def _captured_warnings() -> Iterator[list[str]]:
 
 def load_embedder(
     cfg: EmbeddingConfig,
-    cache_dir: Path,
+    cache_dir: Path | str,
     *,
     strict: bool = False,
     progress: ProgressCallback | None = None,
@@ -107,9 +113,11 @@ def load_embedder(
         return Loaded(None, ABSENT)
     try:
         with _captured_warnings() as warned:
+            from pathlib import Path
+
             from embornal.adapters.embeddings.factory import build_provider
 
-            provider = build_provider(cfg, cache_dir, progress=progress)
+            provider = build_provider(cfg, Path(cache_dir), progress=progress)
     except EmbornalError as e:
         if strict:
             raise

@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from stat import S_ISREG
 
 import sqlean
 
@@ -78,8 +78,11 @@ def _is_file_target(target: str) -> bool:
     return target not in ("", ":memory:") and not target.startswith("file:")
 
 
-def _make_dirs(directory: Path) -> None:
-    """Create ``directory`` and every missing parent with mode 0700."""
+def _make_dirs(path: os.PathLike[str]) -> None:
+    """Create the directory ``path`` and every missing parent with mode 0700."""
+    from pathlib import Path  # make_private's: imported already
+
+    directory = Path(path)
     missing: list[Path] = []
     while not directory.exists() and directory != directory.parent:
         missing.append(directory)
@@ -92,7 +95,7 @@ def _make_dirs(directory: Path) -> None:
         os.chmod(d, DIR_MODE)  # mkdir applies the umask; 0700 whatever it is
 
 
-def _tighten(path: Path) -> None:
+def _tighten(path: str | os.PathLike[str]) -> None:
     """Take every permission of group and others off ``path`` when we own it."""
     try:
         info = os.stat(path)
@@ -102,7 +105,7 @@ def _tighten(path: Path) -> None:
         os.chmod(path, info.st_mode & 0o700)
 
 
-def _create(target: Path) -> None:
+def _create(target: os.PathLike[str]) -> None:
     """Create the empty file ``target`` with mode 0600, unless it exists.
 
     An existing database is never opened here: closing any descriptor of a file drops
@@ -115,12 +118,16 @@ def _create(target: Path) -> None:
     os.close(fd)
 
 
-def make_private(path: str | Path) -> None:
+def make_private(path: str | os.PathLike[str]) -> None:
     """Create the database file ``path`` (0600, in a 0700 directory) if missing, and
     tighten it and its companions when others may read them.
 
     Raises :class:`StorageError` when the file or its directory cannot be made.
     """
+    if _existing(os.fspath(path)):  # the usual open: no path to work out
+        return
+    from pathlib import Path
+
     target = Path(path)
     try:
         if not target.exists():
@@ -129,13 +136,39 @@ def make_private(path: str | Path) -> None:
         for name in ("", *DB_COMPANIONS):
             _tighten(target.with_name(target.name + name))
     except OSError as e:
-        raise StorageError(
-            f"cannot create the database {target}: {e.strerror or e}",
-            hint="Check that its directory is writable, or pass another --db PATH.",
-        ) from e
+        raise _not_made(target, e) from e
 
 
-def connect(path: str | Path, *, readonly: bool = False) -> Connection:
+def _existing(path: str) -> bool:
+    """:func:`make_private` of a regular file that exists, the usual open, without
+    :mod:`pathlib`; False, with nothing done, for anything else. Its companions are the
+    files ``make_private`` would tighten: the text of a regular file's path ends in its
+    name (a trailing slash or ``.`` would fail ``os.stat``), so ``path + "-wal"`` is
+    ``Path(path).with_name(name + "-wal")``."""
+    try:
+        if not S_ISREG(os.stat(path).st_mode):
+            return False
+    except (OSError, ValueError):  # make_private then says what, as it does
+        return False
+    try:
+        for name in ("", *DB_COMPANIONS):
+            _tighten(path + name)
+    except OSError as e:
+        from pathlib import Path
+
+        raise _not_made(Path(path), e) from e
+    return True
+
+
+def _not_made(target: os.PathLike[str], e: OSError) -> StorageError:
+    """What :func:`make_private` raises when ``target`` cannot be made or tightened."""
+    return StorageError(
+        f"cannot create the database {target}: {e.strerror or e}",
+        hint="Check that its directory is writable, or pass another --db PATH.",
+    )
+
+
+def connect(path: str | os.PathLike[str], *, readonly: bool = False) -> Connection:
     """Open ``path`` with WAL, foreign keys, a busy timeout and secure delete.
 
     A database on disk opened for writing is first made private (:func:`make_private`).

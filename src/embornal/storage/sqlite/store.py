@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
-from pathlib import Path
 
 from embornal.domain.access.scope import EVERYTHING, ReadScope
 from embornal.domain.clock import Clock, format_time
@@ -34,6 +33,8 @@ from embornal.storage.sqlite import bitindex, eventlog, keyword, migrations, vec
 from embornal.storage.sqlite.connect import Connection, DriverError, atomic, connect, translate
 
 if TYPE_CHECKING:  # imported where used: opening a store never needs it
+    from pathlib import Path
+
     from embornal.domain.facts.attributes import Condition
     from embornal.storage.common.past import SqlitePast
     from embornal.storage.common.timeline import TimelineQueries

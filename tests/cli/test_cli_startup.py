@@ -118,6 +118,15 @@ def _imported(*args: str, env: dict[str, str] | None = None) -> set[str]:
     return names
 
 
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a new interpreter (the console script's own process); it exits 0."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc
+
+
 def _heavy(names: set[str]) -> list[str]:
     return sorted(n for n in names for h in HEAVY if n == h or n.startswith(h + "."))
 
@@ -232,10 +241,7 @@ def test_recall_runs_no_deferred_standard_module(
         "ran = [n for n in DEFERRED if type(sys.modules[n]).__name__ != 'OnFirstUse']\n"
         "sys.stderr.write(f'ran={ran} code={code}')\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = _python(code)
     assert proc.stderr.endswith("ran=[] code=0")
 
 
@@ -268,10 +274,7 @@ def test_recall_compiles_no_source(embornal_home: Path, args: tuple[str, ...]) -
         "code = main()\n"
         "sys.stderr.write(f'compiled={seen} code={code}')\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = _python(code)
     assert proc.stderr.endswith("compiled=[] code=0"), proc.stderr[-2000:]
 
 
@@ -333,10 +336,7 @@ def test_without_typing_each_class_has_the_fields_it_has_with_it(embornal_home: 
         "        if isinstance(c, type) and c.__module__ == name and _fields_of(c) is not None}\n"
         "sys.stderr.write(json.dumps({'typing': 'typing' in sys.modules, 'seen': seen}))\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = _python(code)
     found = json.loads(proc.stderr)
     assert found["typing"] is False
     seen: dict[str, list[str]] = found["seen"]
@@ -402,10 +402,7 @@ try:
 except AttributeError:
     print("ok")
 """
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = _python(code)
     assert proc.stdout == "ok\n"
 
 
@@ -430,10 +427,7 @@ for t in threads:
     t.join()
 print(found.count(True))
 """
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = _python(code)
     assert proc.stdout == "8\n"
 
 

@@ -278,18 +278,7 @@ def test_recall_compiles_no_source(embornal_home: Path, args: tuple[str, ...]) -
     assert proc.stderr.endswith("compiled=[] code=0"), proc.stderr[-2000:]
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ("memory", "recall", "sqlite"),
-        ("memory", "recall"),
-        ("--json", "memory", "recall", "sqlite", "--meta", "--explain"),
-        ("memory", "store", "/projects/embornal", "The CLI starts fast."),
-        ("memory", "cat", "/projects/embornal"),
-        ("--json", "memory", "cat", "/projects/embornal"),
-    ],
-    ids=lambda a: " ".join(a),
-)
+@pytest.mark.parametrize("args", SHORT_COMMANDS, ids=lambda a: " ".join(a))
 def test_a_short_command_imports_no_typing(embornal_home: Path, args: tuple[str, ...]) -> None:
     """The modules on the short commands' path take typing's names from
     :mod:`embornal.hints`, stand-ins at run time (decision 0191): ``typing`` (some 5 ms)

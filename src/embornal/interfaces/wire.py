@@ -44,6 +44,7 @@ __all__ = [
     "Readers",
     "Shapes",
     "WireCore",
+    "by_own_shape",
     "dumps",
     "effective_tag",
     "from_wire",
@@ -489,6 +490,12 @@ _READERS: Readers = {  # the core's; each capability's are added below
     ConflictRecord: _read_conflict,
     MemoryStatus: _read_status,
 }
+
+
+def by_own_shape(kind: type) -> bool:
+    """Whether ``kind`` goes on the wire by a shape of its own, not as its fields in order."""
+    shape = _SHAPES.get(kind)
+    return shape is not None and shape is not _fields
 
 
 def from_wire(kind: type[_T], data: Any) -> _T:

@@ -8,9 +8,15 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.facts.fact import MAX_REASON_LENGTH
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import FactOut, Time, _In, _Out
+from embornal.domain.facts.fact import MAX_REASON_LENGTH, Fact
+from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
+from embornal.interfaces.http.schemas import FactOut, _In
+from embornal.service.history.canon_results import (
+    CanonEntry,
+    CanonRemoval,
+    FrameInUse,
+    ScopeInUse,
+)
 
 __all__ = ["BY_OUTPUT", "REQUESTS"]
 
@@ -19,45 +25,14 @@ _Id = Annotated[str, Field(min_length=1, max_length=64, description="A memory id
 _Why = Annotated[str, Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")]
 
 
-class CanonEntryOut(_Out):
-    fact: FactOut
-    scope: str
-    reason: str | None
-    since: Time
-    actor: str
-    eligible_for_recall: bool = Field(
-        description="false: sensitive without corroboration (no priority slot)."
-    )
-    warnings: list[str]
-
-
-class CanonEntriesOut(_Out):
-    entries: list[CanonEntryOut]
-
-
-class CanonRemovalOut(_Out):
-    scopes: list[str]
-    memory_ids: list[str]
-    removed: int = Field(description="How many memberships ended.")
-    reason: str
-
-
-class ScopeInUseOut(_Out):
-    scope: str
-    entries: int
-
-
-class ScopesOut(_Out):
-    scopes: list[ScopeInUseOut]
-
-
-class FrameInUseOut(_Out):
-    frame: str
-    memories: int
-
-
-class FramesOut(_Out):
-    frames: list[FrameInUseOut]
+CanonEntryOut = answer_model(
+    CanonEntry,
+    nested={Fact: FactOut},
+    eligible_for_recall="false: sensitive without corroboration (no priority slot).",
+)
+CanonRemovalOut = answer_model(CanonRemoval, removed="How many memberships ended.")
+ScopeInUseOut = answer_model(ScopeInUse)
+FrameInUseOut = answer_model(FrameInUse)
 
 
 class CanonizeIn(_In):
@@ -91,9 +66,9 @@ class MarkConflictIn(_In):
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "CanonRemoval": CanonRemovalOut,
     "CanonEntry": CanonEntryOut,
-    "list[CanonEntry]": CanonEntriesOut,
-    "list[ScopeInUse]": ScopesOut,
-    "list[FrameInUse]": FramesOut,
+    "list[CanonEntry]": list_answer("CanonEntriesOut", "entries", CanonEntryOut),
+    "list[ScopeInUse]": list_answer("ScopesOut", "scopes", ScopeInUseOut),
+    "list[FrameInUse]": list_answer("FramesOut", "frames", FrameInUseOut),
 }
 
 REQUESTS: dict[str, RequestModel] = {

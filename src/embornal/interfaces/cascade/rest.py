@@ -9,10 +9,11 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from embornal.domain.bounds import MAX_PATH_LENGTH
+from embornal.domain.facts.fact import Fact
 from embornal.interfaces.canon.rest import CanonEntryOut
 from embornal.interfaces.conflicts.rest import ConflictOut
 from embornal.interfaces.history.rest_models import DueMemoryOut
-from embornal.interfaces.http.derived import RequestModel
+from embornal.interfaces.http.derived import RequestModel, answer_model
 from embornal.interfaces.http.schemas import (
     AllIn,
     AskedIn,
@@ -21,9 +22,14 @@ from embornal.interfaces.http.schemas import (
     RecallHitOut,
     RerankIn,
     _In,
-    _Out,
 )
 from embornal.interfaces.narratives.rest import NarrativeOut, NarrativeReviewOut
+from embornal.service.conflicts.record import ConflictRecord
+from embornal.service.history.canon_results import CanonEntry
+from embornal.service.history.cascade_results import Cascade
+from embornal.service.history.results import DueMemory
+from embornal.service.narratives.results import Narrative, NarrativeReview
+from embornal.service.results import RecallHit
 
 __all__ = ["BY_OUTPUT", "REQUESTS", "CascadeOut"]
 
@@ -40,24 +46,27 @@ _Under = Annotated[
 ]
 
 
-class CascadeOut(_Out):
-    """Anchors first, then the canon, then the ordinary memories (``limit`` their one
+CascadeOut = answer_model(
+    Cascade,
+    doc="""Anchors first, then the canon, then the ordinary memories (``limit`` their one
     budget, the anchors always whole); ``hits`` is the ordinary ranking as ``/recall``
-    gives it."""
-
-    query: str | None
-    frame: str | None
-    limit: int
-    anchors: list[FactOut] = Field(description="Live pinned memories, always whole.")
-    canon: list[CanonEntryOut] = Field(description="Active canon entries that are not anchors.")
-    memories: list[RecallHitOut] = Field(description="The hits without anchors and canon.")
-    hits: list[RecallHitOut] = Field(description="The ordinary ranking, the first `limit`.")
-    stale_interpretations: list[DueMemoryOut]
-    narrative: NarrativeOut | None
-    narrative_review: NarrativeReviewOut | None = Field(
-        description="The notice standing in for a withheld account."
-    )
-    conflicts: list[ConflictOut] = Field(description="Open conflicts the subject may see.")
+    gives it.""",
+    nested={
+        Fact: FactOut,
+        CanonEntry: CanonEntryOut,
+        RecallHit: RecallHitOut,
+        DueMemory: DueMemoryOut,
+        Narrative: NarrativeOut,
+        NarrativeReview: NarrativeReviewOut,
+        ConflictRecord: ConflictOut,
+    },
+    anchors="Live pinned memories, always whole.",
+    canon="Active canon entries that are not anchors.",
+    memories="The hits without anchors and canon.",
+    hits="The ordinary ranking, the first `limit`.",
+    narrative_review="The notice standing in for a withheld account.",
+    conflicts="Open conflicts the subject may see.",
+)
 
 
 class CascadeQuery(_In):

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import Time, _Out
+from embornal.interfaces.http.derived import Out, RequestModel, Time, list_answer
 
 __all__ = ["BY_OUTPUT", "REQUESTS", "AuditEntryOut", "AuditOut"]
 
 
-class AuditEntryOut(_Out):
+class AuditEntryOut(Out):
     position: int = Field(description="The event's id (what undo takes).")
     at: Time
     action: str = Field(
@@ -33,8 +32,7 @@ class AuditEntryOut(_Out):
     event_type: str = Field(description="The event log's name of the event.")
 
 
-class AuditOut(_Out):
-    entries: list[AuditEntryOut]
+AuditOut = list_answer("AuditOut", "entries", AuditEntryOut)
 
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {

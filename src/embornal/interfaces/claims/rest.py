@@ -1,6 +1,6 @@
-"""The REST models and answers of the claims ledger (docs/model.md, Claims; decisions 0081–0083):
-each answer model re-serializes the wire shape of :mod:`embornal.interfaces.claims.wire`
-field for field; :data:`BY_OUTPUT` and :data:`REQUESTS` are merged into :mod:`.api`'s
+"""The REST models and answers of the claims ledger (docs/model.md, Claims; decisions
+0081–0083): each answer model is made from its result record as the wire sends it
+(decision 0192); :data:`BY_OUTPUT` and :data:`REQUESTS` are merged into :mod:`.api`'s
 tables (decision 0184; what they hold: :mod:`embornal.interfaces.capabilities`)."""
 
 from __future__ import annotations
@@ -10,8 +10,15 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import Time, _In, _Out
+from embornal.interfaces.http.derived import RequestModel, answer_model
+from embornal.interfaces.http.schemas import _In
+from embornal.service.claims.results import (
+    ClaimDecision,
+    ClaimEvidence,
+    ClaimList,
+    ClaimRecord,
+    ClaimSupport,
+)
 
 __all__ = ["BY_OUTPUT", "REQUESTS", "ClaimListOut", "ClaimOut"]
 
@@ -23,81 +30,22 @@ _When = Annotated[
 _Reason = Annotated[str, Field(min_length=1, max_length=MAX_REASON_LENGTH)]
 
 
-class ClaimEvidenceOut(_Out):
-    evidence_id: str
-    stance: str = Field(description="supports, challenges or context.")
-    memory_id: str | None
-    source: str | None
-    note: str | None
-    quote: str | None
-    locator: str | None
-    common_origin: str | None
-    recorded_at: Time
-    recorded_by: str
-    active: bool
-    retracted_at: Time | None
-
-
-class ClaimSupportOut(_Out):
-    supporting: int
-    challenging: int
-    context: int
-    origin_groups: list[str] = Field(description="Distinct origins of the supporting evidence.")
-    unknown_origin: int
-    independence_verified: bool = Field(description="Always false: labels are not verified.")
-
-
-class ClaimDecisionOut(_Out):
-    action: str
-    recorded_at: Time
-    actor: str
-    reason: str | None
-    detail: str | None
-
-
-class ClaimOut(_Out):
-    """One claim: a judgment about material, its evidence and its history."""
-
-    id: str
-    statement: str | None = Field(
-        description="Null once a purge erased it, or while a memory it cites is forgotten."
-    )
-    claim_type: str
-    scope: str
-    status: str = Field(description="proposed, adopted, withdrawn or superseded.")
-    owner: str
-    recorded_at: Time
-    updated_at: Time
-    asserted_by: str | None
-    statement_at: Time | None
-    valid_from: Time | None
-    valid_until: Time | None
-    about: list[str]
-    sensitive: bool
-    evidence: list[ClaimEvidenceOut]
-    support: ClaimSupportOut
-    review_required: bool
-    eligible_for_recall: bool
-    source_issues: list[str]
-    replaced_by: str | None
-    replaces: str | None
-    redacted: bool
-    withheld_by: list[str] = Field(
-        description="The forgotten memories it cites: its text is withheld until restored."
-    )
-    as_of: Time | None
-    history: list[ClaimDecisionOut]
-
-
-class ClaimListOut(_Out):
-    claims: list[ClaimOut]
-    eligible_count: int
-    truncated: bool
-    status: str
-    as_of: Time | None
-    valid_at: Time | None
-    query: str | None
-    note: str
+answer_model(ClaimEvidence, stance="supports, challenges or context.")
+answer_model(
+    ClaimSupport,
+    origin_groups="Distinct origins of the supporting evidence.",
+    independence_verified="Always false: labels are not verified.",
+)
+answer_model(ClaimDecision)
+ClaimOut = answer_model(
+    ClaimRecord,
+    "ClaimOut",
+    doc="One claim: a judgment about material, its evidence and its history.",
+    statement="Null once a purge erased it, or while a memory it cites is forgotten.",
+    status="proposed, adopted, withdrawn or superseded.",
+    withheld_by="The forgotten memories it cites: its text is withheld until restored.",
+)
+ClaimListOut = answer_model(ClaimList, "ClaimListOut")
 
 
 class CreateClaimIn(_In):

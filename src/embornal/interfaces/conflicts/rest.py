@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, StrictBool
 
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import FactOut, Limit, Time, _In, _Out
+from embornal.interfaces.http.derived import Out, RequestModel, Time, list_answer
+from embornal.interfaces.http.schemas import FactOut, Limit, _In
 
 __all__ = [
     "BY_OUTPUT",
@@ -23,7 +23,7 @@ __all__ = [
 ClassName = Literal["duplicate", "contradiction", "stale", "declared"]
 
 
-class ResolutionOut(_Out):
+class ResolutionOut(Out):
     """Who decided the conflict, how and why."""
 
     outcome: Literal["keep", "both"]
@@ -34,7 +34,7 @@ class ResolutionOut(_Out):
     at: Time | None
 
 
-class ConflictOut(_Out):
+class ConflictOut(Out):
     """A conflict with its facts side by side (each as a fact), and its resolution."""
 
     id: str
@@ -51,10 +51,7 @@ class ConflictOut(_Out):
     resolution: ResolutionOut | None
 
 
-class ConflictsOut(_Out):
-    """Newest first."""
-
-    conflicts: list[ConflictOut]
+ConflictsOut = list_answer("ConflictsOut", "conflicts", ConflictOut, doc="Newest first.")
 
 
 class ConflictsQuery(_In):

@@ -6,10 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.facts.fact import MAX_REASON_LENGTH
+from embornal.domain.facts.fact import MAX_REASON_LENGTH, Fact
 from embornal.interfaces.graph.catalog import INVERSE_NAMES, RELATIONS
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In, _Out
+from embornal.interfaces.http.derived import RequestModel, answer_model
+from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In
+from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
 
 __all__ = [
     "BY_OUTPUT",
@@ -34,12 +35,9 @@ class LinkIn(_In):
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
-class LinkOut(_Out):
-    """A link as stored (canonical direction; a symmetric one from the smaller id)."""
-
-    source_id: str
-    relation: str
-    target_id: str
+LinkOut = answer_model(
+    Link, doc="A link as stored (canonical direction; a symmetric one from the smaller id)."
+)
 
 
 class LinksQuery(_In):
@@ -51,45 +49,30 @@ class LinksQuery(_In):
     limit: Limit = None
 
 
-class LinkStepOut(_Out):
-    source_id: str
-    relation: str
-    target_id: str
-    from_id: str = Field(description="The fact the walk read the link from.")
-    to_id: str = Field(description="The fact it reached (a merged source: its survivor).")
-    name: str = Field(description="The relation as read from from_id (an inverse name backwards).")
-    depth: int
+LinkStepOut = answer_model(
+    LinkStep,
+    from_id="The fact the walk read the link from.",
+    to_id="The fact it reached (a merged source: its survivor).",
+    name="The relation as read from from_id (an inverse name backwards).",
+)
 
 
-class LinkedFactOut(_Out):
-    fact: FactOut
-    depth: int
+LinkedFactOut = answer_model(LinkedFact, nested={Fact: FactOut})
 
 
-class LinkRecordOut(_Out):
-    """One time a link was made and, when retracted since, its retirement (null: live)."""
-
-    source_id: str
-    relation: str
-    target_id: str
-    linked_at: str
-    reason: str | None = None
-    retired_at: str | None = None
-    retirement_reason: str | None = None
+LinkRecordOut = answer_model(
+    LinkRecord,
+    doc="One time a link was made and, when retracted since, its retirement (null: live).",
+)
 
 
-class LinkGraphOut(_Out):
-    """The facts reached breadth first, the links followed, the content's [[/path]] links
+LinkGraphOut = answer_model(
+    LinkGraph,
+    doc="""The facts reached breadth first, the links followed, the content's [[/path]] links
     and the relationship facts naming the fact; for ``memory_links``, its links as made
-    (``links``, the retracted ones too with ``include_retired``)."""
-
-    root: FactOut
-    nodes: list[LinkedFactOut]
-    steps: list[LinkStepOut]
-    content_links: list[str]
-    relationships: list[FactOut]
-    truncated: bool
-    links: list[LinkRecordOut] = Field(default_factory=list)
+    (``links``, the retracted ones too with ``include_retired``).""",
+    nested={Fact: FactOut},
+)
 
 
 class MergeIn(_In):

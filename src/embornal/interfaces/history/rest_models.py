@@ -8,8 +8,15 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
-from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
-from embornal.interfaces.http.schemas import FactOut, Limit, PathIn, Time, _In, _Out
+from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fact
+from embornal.interfaces.http.derived import answer_model, list_answer
+from embornal.interfaces.http.schemas import FactOut, Limit, PathIn, _In
+from embornal.service.history.results import (
+    DueMemory,
+    ForgottenMemory,
+    MemoryStatus,
+    ProvenanceReport,
+)
 
 __all__ = [
     "CorroborateIn",
@@ -29,73 +36,50 @@ _Label = Annotated[str, Field(min_length=1, max_length=1000)]
 Days = Annotated[int | None, Field(ge=0, le=36_500, description="An age in days.")]
 
 
-class MemoryStatusOut(_Out):
-    """A memory and where it stands in the history protocol."""
-
-    fact: FactOut
-    stage: str = Field(description="working or consolidated.")
-    tier: str = Field(description="archive, testimony or interpretation.")
-    sensitive: bool = Field(description="Security-sensitive: pinned only with corroboration.")
-    screened: list[str] = Field(description="The known injection shapes screening matched.")
-    captured_at: Time | None
-    reviewed_at: Time | None
-    session: str | None
-    warnings: list[str]
-    frame: str | None = Field(
-        description="Its frame: a label to filter by, not an access boundary."
-    )
-    canon: list[str] = Field(description="The canon scopes it is in.")
-    event_at: Time | None = Field(
-        description="When the event it tells of happened (valid time; null: unknown)."
-    )
-    session_position: int | None = Field(description="Its place in the session.")
-    origin: str | None = Field(None, description="The source given at capture; null: unknown.")
-    unpinned: bool = Field(
-        False, description="This call lifted its anchor (flag-sensitive, unsupported by sources)."
-    )
-    material_type: str = Field(
-        "unspecified", description="document, utterance, observation, summary or unspecified."
-    )
-    origin_id: str | None = Field(None, description="The original it repeats; null: unknown.")
-    capture_context: str | None = Field(None, description="How it was collected, as declared.")
+MemoryStatusOut = answer_model(
+    MemoryStatus,
+    doc="A memory and where it stands in the history protocol.",
+    nested={Fact: FactOut},
+    stage="working or consolidated.",
+    tier="archive, testimony or interpretation.",
+    sensitive="Security-sensitive: pinned only with corroboration.",
+    screened="The known injection shapes screening matched.",
+    frame="Its frame: a label to filter by, not an access boundary.",
+    canon="The canon scopes it is in.",
+    event_at="When the event it tells of happened (valid time; null: unknown).",
+    session_position="Its place in the session.",
+    origin="The source given at capture; null: unknown.",
+    unpinned="This call lifted its anchor (flag-sensitive, unsupported by sources).",
+    material_type="document, utterance, observation, summary or unspecified.",
+    origin_id="The original it repeats; null: unknown.",
+    capture_context="How it was collected, as declared.",
+)
 
 
-class ProvenanceOut(_Out):
-    """The recorded sources of a memory and the corroboration gate."""
-
-    fact_id: str
-    tier: str
-    sensitive: bool
-    origin: str | None = Field(description="The source given at capture; null: unknown.")
-    sources: list[str] = Field(description="The distinct corroborating labels.")
-    recorded: int = Field(description="How many corroborations were recorded (repeats too).")
-    independent: list[str] = Field(description="The origin groups that count.")
-    needed: int = Field(description="1 for a known origin, 2 for an unknown one.")
-    satisfied: bool
-    explanation: str
-    warning: str | None
+ProvenanceOut = answer_model(
+    ProvenanceReport,
+    "ProvenanceOut",
+    doc="The recorded sources of a memory and the corroboration gate.",
+    origin="The source given at capture; null: unknown.",
+    sources="The distinct corroborating labels.",
+    recorded="How many corroborations were recorded (repeats too).",
+    independent="The origin groups that count.",
+    needed="1 for a known origin, 2 for an unknown one.",
+)
 
 
-class DueMemoryOut(_Out):
-    fact: FactOut
-    tier: str
-    sensitive: bool
-    since: Time = Field(description="Its capture, or its last review.")
+DueMemoryOut = answer_model(
+    DueMemory, nested={Fact: FactOut}, since="Its capture, or its last review."
+)
 
 
-class DueMemoriesOut(_Out):
-    memories: list[DueMemoryOut]
+DueMemoriesOut = list_answer("DueMemoriesOut", "memories", DueMemoryOut)
 
 
-class ForgottenMemoryOut(_Out):
-    fact: FactOut
-    forgotten_at: Time
-    reason: str | None
-    actor: str
+ForgottenMemoryOut = answer_model(ForgottenMemory, nested={Fact: FactOut})
 
 
-class ForgottenListOut(_Out):
-    memories: list[ForgottenMemoryOut]
+ForgottenListOut = list_answer("ForgottenListOut", "memories", ForgottenMemoryOut)
 
 
 _Material = Literal["unspecified", "document", "utterance", "observation", "summary"]

@@ -1,4 +1,5 @@
-"""The REST request models made from the catalogue (decision 0162).
+"""The REST models made from what is declared elsewhere: the request models from the
+catalogue (decision 0162), the answer models from the result records (decision 0192).
 
 An operation's query or body model is built with :func:`pydantic.create_model` from its
 REST inputs (those not in the path): each field is the input's wire name, with the type
@@ -9,17 +10,56 @@ record declares, the OpenAPI document shows it, and nothing restates the limits 
 An input of a kind not in :data:`_TYPES` (evidence, tags, a time, attributes...) has a
 wire form of its own; an operation that takes one keeps its hand-written model, and
 :func:`request_model` refuses to build one for it.
+
+A result that goes on the wire as its fields in order (``WireCore.by_fields``) is described
+by :func:`answer_model`, made from the same dataclass: each field by its name and its
+annotated type (a time as :data:`Time`, a tuple as a list, a mapping as an object, a nested
+record by its own answer model), each required, since the server always sends every field,
+with the descriptions the REST module gives. A record with a wire shape of its own (a fact,
+a conflict) keeps its hand-written model, which a model made here takes where that record
+is nested.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import dataclasses
+from collections.abc import Mapping
+from datetime import datetime
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
 from embornal.interfaces.catalog_types import Input, InputType, Operation
+from embornal.interfaces.wire import by_own_shape
 
-__all__ = ["DERIVABLE", "RequestModel", "request_model"]
+__all__ = [
+    "DERIVABLE",
+    "Out",
+    "RequestModel",
+    "Time",
+    "answer_model",
+    "list_answer",
+    "request_model",
+]
+
+Time = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "format": "date-time",
+            "description": "UTC, ISO-8601 with microseconds, e.g. 2026-11-30T14:00:00.000000Z",
+        }
+    ),
+]
+"""A time on the wire: ISO-8601 UTC with microseconds and ``Z``."""
+
+
+class Out(BaseModel):
+    """The base of every answer model: what the server sends, nothing else."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 RequestModel = type[BaseModel] | str | None
@@ -96,3 +136,96 @@ def request_model(op: Operation, name: str) -> type[BaseModel]:
     if made.model_json_schema() != model.model_json_schema():
         raise TypeError(f"{op.name}: the model {name} is made for other inputs already")
     return made
+
+
+_ANSWERS: dict[type, type[BaseModel]] = {}
+"""The answer model made for each result record, by the record."""
+
+_MAKING: dict[type, str] = {}
+"""The records whose model is being made, and its name: a record nested in itself (a tree
+node's children) refers to its model by that name."""
+
+
+def answer_model(
+    kind: type,
+    name: str | None = None,
+    /,
+    *,
+    doc: str | None = None,
+    nested: Mapping[type, type[BaseModel]] | None = None,
+    **notes: str,
+) -> type[BaseModel]:
+    """The answer model of the result record ``kind`` (a dataclass that goes on the wire as
+    its fields in order): named ``name`` (default: the record's name and ``Out``), described
+    by ``doc``, each field required, a field named in ``notes`` with that description.
+
+    A nested record takes the model given for it in ``nested`` (one with a shape of its
+    own), else the one made for it already, else one made now with no descriptions: make a
+    nested record's model first to describe its fields. A record is given one model; a
+    note for a field the record does not have is refused.
+    """
+    if kind in _ANSWERS:
+        raise TypeError(f"an answer model is made for {kind.__name__} already")
+    if by_own_shape(kind):
+        raise TypeError(f"{kind.__name__} has a wire shape of its own: write its model")
+    hints = get_type_hints(kind)
+    names = [f.name for f in dataclasses.fields(kind)]
+    unknown = notes.keys() - set(names)
+    if unknown:
+        raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(unknown))}")
+    given = dict(nested or {})
+    name = name or f"{kind.__name__}Out"
+    _MAKING[kind] = name
+    try:
+        fields: dict[str, Any] = {}
+        for field in names:
+            annotation = _answer_type(hints[field], given)
+            note = notes.get(field)
+            fields[field] = (annotation, Field(description=note) if note else ...)
+    finally:
+        del _MAKING[kind]
+    model = create_model(name, __base__=Out, __doc__=doc, __module__=__name__, **fields)
+    _ANSWERS[kind] = model
+    return model
+
+
+def list_answer(
+    name: str,
+    key: str,
+    item: type[BaseModel],
+    *,
+    doc: str | None = None,
+    note: str | None = None,
+) -> type[BaseModel]:
+    """The answer model ``name`` of a list sent under the route's ``items`` key ``key``: one
+    field, the list of ``item``, described by ``note``."""
+    fields: dict[str, Any] = {key: (list[item], Field(description=note) if note else ...)}  # type: ignore[valid-type]
+    return create_model(name, __base__=Out, __doc__=doc, __module__=__name__, **fields)
+
+
+def _answer_type(hint: Any, nested: dict[type, type[BaseModel]]) -> Any:
+    """How a field annotated ``hint`` is described in an answer (what ``to_wire`` makes of
+    it): a time as :data:`Time`, a tuple as a list, a mapping as an object, a record by its
+    model; text, numbers, flags, ``Literal`` and null as they are."""
+    if hint is datetime:
+        return Time
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin in (Union, UnionType):
+        described = [_answer_type(a, nested) for a in args]
+        out = described[0]
+        for more in described[1:]:
+            out = out | more
+        return out
+    if origin is tuple:
+        return list[_answer_type(args[0], nested)]  # type: ignore[misc]
+    if origin in (dict, Mapping):
+        return dict[str, Any]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        if hint in _MAKING:
+            return _MAKING[hint]
+        model = nested.get(hint) or _ANSWERS.get(hint)
+        if model is None and by_own_shape(hint):
+            raise TypeError(f"{hint.__name__} has a wire shape of its own: give its model")
+        return model if model is not None else answer_model(hint)
+    return hint

@@ -7,18 +7,22 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field
 
 from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
+from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fact
 from embornal.domain.paths import MAX_PATH_LENGTH
+from embornal.domain.recall.ranking import ScoreParts
 from embornal.domain.spine.justification import (
     MAX_EVIDENCE_NOTE,
     MAX_EVIDENCE_VALUE,
     MAX_SOURCE_LABEL,
 )
 from embornal.interfaces.catalog import by_name
-from embornal.interfaces.http.derived import request_model
+from embornal.interfaces.http.derived import Out as _Out
+from embornal.interfaces.http.derived import Time, answer_model, list_answer, request_model
+from embornal.service.facts.details import TreeNode
+from embornal.service.results import RecallHit
 
 __all__ = [
     "ID_PATTERN",
@@ -65,22 +69,8 @@ __all__ = [
     "WhoAmIOut",
 ]
 
-Time = Annotated[
-    str,
-    WithJsonSchema(
-        {
-            "type": "string",
-            "format": "date-time",
-            "description": "UTC, ISO-8601 with microseconds, e.g. 2026-11-30T14:00:00.000000Z",
-        }
-    ),
-]
 ID_PATTERN = "^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{1,26}$"
 FactState = Literal["active", "superseded", "forgotten", "purged"]
-
-
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 # -- responses --------------------------------------------------------------------------------
@@ -191,17 +181,10 @@ class ScorePartsOut(_Out):
     matched_terms: list[str] = Field(default_factory=list)
 
 
-class RecallHitOut(_Out):
-    fact: FactOut
-    score: float
-    strength: float
-    parts: ScorePartsOut
+RecallHitOut = answer_model(RecallHit, nested={Fact: FactOut, ScoreParts: ScorePartsOut})
 
 
-class RecallOut(_Out):
-    """Hits, best first."""
-
-    hits: list[RecallHitOut]
+RecallOut = list_answer("RecallOut", "hits", RecallHitOut, doc="Hits, best first.")
 
 
 class PathEntryOut(_Out):
@@ -215,11 +198,7 @@ class LsOut(_Out):
     entries: list[PathEntryOut]
 
 
-class TreeNodeOut(_Out):
-    path: str
-    name: str
-    fact_count: int
-    children: list[TreeNodeOut]
+TreeNodeOut = answer_model(TreeNode)
 
 
 class CatOut(_Out):

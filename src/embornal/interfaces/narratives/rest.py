@@ -7,8 +7,14 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import Time, _In, _Out
+from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
+from embornal.interfaces.http.schemas import _In
+from embornal.service.narratives.results import (
+    Narrative,
+    NarrativeReview,
+    NarrativeView,
+    SourceIssue,
+)
 
 __all__ = [
     "BY_OUTPUT",
@@ -23,70 +29,36 @@ _Label = Field(None, max_length=200)
 _Ids = Field(None, max_length=200)
 
 
-class SourceIssueOut(_Out):
-    ref: str = Field(description="The memory id, or the link id SOURCE:relation:TARGET.")
-    issue: str = Field(
-        description="missing, forgotten, stale_interpretation, "
-        "insufficient_corroboration or link_missing."
-    )
-    live: bool = Field(
-        description="It holds now (false: it cleared, which does not approve the version again)."
-    )
-    at: Time | None
+SourceIssueOut = answer_model(
+    SourceIssue,
+    ref="The memory id, or the link id SOURCE:relation:TARGET.",
+    issue="missing, forgotten, stale_interpretation, insufficient_corroboration or link_missing.",
+    live="It holds now (false: it cleared, which does not approve the version again).",
+)
 
 
-class NarrativeOut(_Out):
-    """One version of an account."""
-
-    narrative_id: str
-    scope: str
-    perspective: str
-    version: int
-    content: str | None = Field(description="Null when withheld (stale) or purged.")
-    coverage: str | None
-    security_sensitive: bool
-    memory_ids: list[str]
-    link_ids: list[str]
-    claim_ids: list[str]
-    recorded_at: Time
-    actor: str
-    reason: str | None
-    replaces: str | None
-    current: bool
-    usable: bool
-    review_status: str = Field(description="current, stale or superseded.")
-    provenance_status: str = Field(description="linked or unlinked.")
-    source_issues: list[SourceIssueOut]
-    reviewed_at: Time | None
-    review_note: str | None
-    withheld: bool
-    warnings: list[str]
+NarrativeOut = answer_model(
+    Narrative,
+    doc="One version of an account.",
+    content="Null when withheld (stale) or purged.",
+    review_status="current, stale or superseded.",
+    provenance_status="linked or unlinked.",
+)
 
 
-class NarrativeReviewOut(_Out):
-    """The notice standing in for an unusable account (never its text)."""
-
-    narrative_id: str
-    scope: str
-    perspective: str
-    review_status: str
-    source_issues: list[SourceIssueOut]
-    hint: str
+NarrativeReviewOut = answer_model(
+    NarrativeReview, doc="The notice standing in for an unusable account (never its text)."
+)
 
 
-class NarrativeViewOut(_Out):
-    scope: str
-    narrative: NarrativeOut | None
-    narrative_review: NarrativeReviewOut | None
-    inspected: NarrativeOut | None = Field(
-        None,
-        description="The unusable current version with its text, for inspection only "
-        "(decision 0157): not to be relied on until reviewed.",
-    )
+NarrativeViewOut = answer_model(
+    NarrativeView,
+    inspected="The unusable current version with its text, for inspection only "
+    "(decision 0157): not to be relied on until reviewed.",
+)
 
 
-class NarrativesOut(_Out):
-    narratives: list[NarrativeOut]
+NarrativesOut = list_answer("NarrativesOut", "narratives", NarrativeOut)
 
 
 class NarrateIn(_In):

@@ -10,8 +10,9 @@ from pydantic import BaseModel, Field, Strict
 
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.domain.proposals.aggregate import MAX_ITEMS
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import Limit, ReasonIn, Time, _In, _Out
+from embornal.interfaces.http.derived import Out, RequestModel, Time, answer_model, list_answer
+from embornal.interfaces.http.schemas import Limit, ReasonIn, _In
+from embornal.service.proposals.results import Proposal, PruneResult, RetentionScore
 
 __all__ = [
     "BY_OUTPUT",
@@ -45,7 +46,7 @@ Numbers = Annotated[
 ]
 
 
-class ProposalItemOut(_Out):
+class ProposalItemOut(Out):
     number: str
     type: str = Field(description="create, update, archive or supersede.")
     fact_id: str | None = Field(description="The fact it acts on, or the id it will create.")
@@ -53,7 +54,7 @@ class ProposalItemOut(_Out):
     applied: bool | None = Field(description="Once decided: applied (true) or declined.")
 
 
-class ProposalOut(_Out):
+class ProposalOut(Out):
     """A proposal whole (``decided_by``: a subject, or ``policy:…`` for an auto-approve)."""
 
     id: str
@@ -71,7 +72,7 @@ class ProposalOut(_Out):
     items: list[ProposalItemOut]
 
 
-class ProposalSummaryOut(_Out):
+class ProposalSummaryOut(Out):
     id: str
     status: Literal["open", "approved", "rejected"]
     title: str | None
@@ -84,34 +85,25 @@ class ProposalSummaryOut(_Out):
     applied_count: int
 
 
-class ProposalsOut(_Out):
-    proposals: list[ProposalSummaryOut] = Field(description="Newest first.")
+ProposalsOut = list_answer("ProposalsOut", "proposals", ProposalSummaryOut, note="Newest first.")
 
 
-class RetentionScoreOut(_Out):
-    fact_id: str
-    path: str
-    kind: str
-    score: float | None = Field(description="0..1; null: exempt (pinned or permanent).")
-    pinned: bool
-    recency: float
-    access: float
-    centrality: float
-    confidence: float = Field(description="c_eff: the confidence decayed to now.")
-    user_weight: float
-    links_in: int
-    recall_count: int
+RetentionScoreOut = answer_model(
+    RetentionScore,
+    score="0..1; null: exempt (pinned or permanent).",
+    confidence="c_eff: the confidence decayed to now.",
+)
 
 
-class RetentionOut(_Out):
-    facts: list[RetentionScoreOut] = Field(description="Lowest score first.")
+RetentionOut = list_answer("RetentionOut", "facts", RetentionScoreOut, note="Lowest score first.")
 
 
-class PruneOut(_Out):
-    scored: int
-    threshold: float
-    candidates: int
-    proposal: ProposalOut | None = Field(description="The archive proposal (null: none).")
+PruneOut = answer_model(
+    PruneResult,
+    "PruneOut",
+    nested={Proposal: ProposalOut},
+    proposal="The archive proposal (null: none).",
+)
 
 
 class ProposeIn(_In):

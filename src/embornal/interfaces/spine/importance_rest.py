@@ -6,25 +6,27 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from embornal.interfaces.http.schemas import FactOut, Limit, Time, UnderIn, _In, _Out
+from embornal.domain.facts.fact import Fact
+from embornal.interfaces.http.derived import answer_model, list_answer
+from embornal.interfaces.http.schemas import FactOut, Limit, UnderIn, _In
+from embornal.service.facts.details import DueFact
 
 __all__ = ["DueFactOut", "DueOut", "DueQuery", "PinOut"]
 
 
-class DueFactOut(_Out):
-    """A stale fact to confirm again."""
+DueFactOut = answer_model(
+    DueFact,
+    doc="A stale fact to confirm again.",
+    nested={Fact: FactOut},
+    c_eff="The confidence decayed to now.",
+    threshold="The kind's staleness threshold on c_eff.",
+    since="The last confirmation, or the creation: decay counts from it.",
+)
 
-    fact: FactOut
-    confidence: float
-    c_eff: float = Field(description="The confidence decayed to now.")
-    threshold: float = Field(description="The kind's staleness threshold on c_eff.")
-    since: Time = Field(description="The last confirmation, or the creation: decay counts from it.")
 
-
-class DueOut(_Out):
-    """Most urgent first (lowest c_eff / threshold)."""
-
-    facts: list[DueFactOut]
+DueOut = list_answer(
+    "DueOut", "facts", DueFactOut, doc="Most urgent first (lowest c_eff / threshold)."
+)
 
 
 class PinOut(FactOut):

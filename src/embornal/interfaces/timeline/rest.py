@@ -10,9 +10,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from embornal.domain.bounds import MAX_REASON_LENGTH
+from embornal.domain.facts.fact import Fact
 from embornal.interfaces.graph.catalog import RELATIONS
-from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, Time, _In, _Out
+from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
+from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In
+from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
 
 __all__ = [
     "BY_OUTPUT",
@@ -69,34 +71,28 @@ class MemoryLinksQuery(_In):
     include_retired: bool = Field(False, description="Also the retracted links.")
 
 
-class TimelineEntryOut(_Out):
-    fact: FactOut
-    event_at: Time | None = Field(description="When the event happened; null: unknown.")
-    session_id: str | None
-    session_position: int | None
+TimelineEntryOut = answer_model(
+    TimelineEntry, nested={Fact: FactOut}, event_at="When the event happened; null: unknown."
+)
 
 
-class TimelineOut(_Out):
-    entries: list[TimelineEntryOut]
+TimelineOut = list_answer("TimelineOut", "entries", TimelineEntryOut)
 
 
-class TimelineEvidenceOut(_Out):
-    entry: TimelineEntryOut
-    seed_id: str = Field(description="The hit it is evidence for.")
-    via: str = Field(description="link or session.")
-    offset: int | None = Field(description="Places from the hit in its session.")
-    relation: str | None
-    direction: str | None = Field(description="out: from the hit; in: towards it.")
+TimelineEvidenceOut = answer_model(
+    Evidence,
+    "TimelineEvidenceOut",
+    seed_id="The hit it is evidence for.",
+    via="link or session.",
+    offset="Places from the hit in its session.",
+    direction="out: from the hit; in: towards it.",
+)
 
 
-class HistoryHitOut(_Out):
-    entry: TimelineEntryOut
-    score: float = Field(description="Keyword relevance; higher is better.")
-    evidence: list[TimelineEvidenceOut]
+HistoryHitOut = answer_model(HistoryHit, score="Keyword relevance; higher is better.")
 
 
-class HistoryHitsOut(_Out):
-    hits: list[HistoryHitOut]
+HistoryHitsOut = list_answer("HistoryHitsOut", "hits", HistoryHitOut)
 
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {

@@ -1,0 +1,130 @@
+"""The REST answer models made from result records (decision 0192)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from embornal.domain.facts.fact import Fact
+from embornal.interfaces.http.derived import answer_model, list_answer
+from embornal.interfaces.http.schemas import FactOut
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    name: str
+    weight: float | None
+
+
+@dataclass(frozen=True)
+class _Node:
+    path: str
+    at: datetime
+    seen: datetime | None
+    labels: tuple[str, ...]
+    extra: dict[str, Any]
+    leaf: _Leaf
+    children: tuple[_Node, ...]
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class _Holder:
+    fact: Fact
+    count: int = 0
+
+
+def _props(schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: {n: v for n, v in p.items() if n != "title"} for k, p in schema["properties"].items()
+    }
+
+
+def test_a_model_is_made_field_for_field_in_order() -> None:
+    leaf = answer_model(_Leaf, name="What the leaf is called.")
+    node = answer_model(_Node, "TreeOut", doc="A tree.", path="Where it is.")
+    document = node.model_json_schema()
+    assert document["$ref"] == "#/$defs/TreeOut"  # it refers to itself: its children
+    schema = document["$defs"]["TreeOut"]
+    assert schema["title"] == "TreeOut"
+    assert schema["description"] == "A tree."
+    assert list(schema["properties"]) == [
+        "path",
+        "at",
+        "seen",
+        "labels",
+        "extra",
+        "leaf",
+        "children",
+        "note",
+    ]
+    # the server sends every field, so each is required, defaults included
+    assert schema["required"] == list(schema["properties"])
+    props = _props(schema)
+    assert props["path"] == {"type": "string", "description": "Where it is."}
+    assert props["at"]["format"] == "date-time"
+    assert props["seen"]["anyOf"][0]["format"] == "date-time"
+    assert props["seen"]["anyOf"][1] == {"type": "null"}
+    assert props["labels"] == {"type": "array", "items": {"type": "string"}}
+    assert props["extra"] == {"type": "object", "additionalProperties": True}
+    assert props["leaf"] == {"$ref": "#/$defs/_LeafOut"}
+    assert props["children"] == {"type": "array", "items": {"$ref": "#/$defs/TreeOut"}}
+    leaf_props = _props(leaf.model_json_schema())
+    assert leaf_props["name"]["description"] == "What the leaf is called."
+    assert schema["additionalProperties"] is False
+
+
+def test_a_made_model_validates_what_the_wire_sends_and_nothing_else() -> None:
+    model = answer_model(_Holder, nested={Fact: FactOut})
+    with pytest.raises(ValueError, match="count"):
+        model.model_validate({"fact": None})
+    with pytest.raises(ValueError, match="stray"):
+        model.model_validate({"fact": None, "count": 1, "stray": 2})
+
+
+def test_a_list_answer_holds_its_items_under_the_key() -> None:
+    @dataclass(frozen=True)
+    class Item:
+        n: int
+
+    item = answer_model(Item)
+    listed = list_answer("ItemsOut", "items", item, doc="All of them.", note="Oldest first.")
+    schema = listed.model_json_schema()
+    assert schema["description"] == "All of them."
+    assert schema["required"] == ["items"]
+    assert schema["properties"]["items"]["description"] == "Oldest first."
+    assert schema["properties"]["items"]["items"] == {"$ref": "#/$defs/ItemOut"}
+
+
+def test_a_note_for_a_field_the_record_lacks_is_refused() -> None:
+    @dataclass(frozen=True)
+    class Small:
+        a: int
+
+    with pytest.raises(TypeError, match="Small has no field b"):
+        answer_model(Small, b="A field that is not there.")
+
+
+def test_a_record_is_given_one_model() -> None:
+    @dataclass(frozen=True)
+    class Once:
+        a: int
+
+    answer_model(Once)
+    with pytest.raises(TypeError, match="made for Once already"):
+        answer_model(Once)
+
+
+def test_a_record_with_a_shape_of_its_own_keeps_its_written_model() -> None:
+    with pytest.raises(TypeError, match="Fact has a wire shape of its own"):
+        answer_model(Fact)
+
+    @dataclass(frozen=True)
+    class Holds:
+        fact: Fact
+
+    with pytest.raises(TypeError, match="Fact has a wire shape of its own: give its model"):
+        answer_model(Holds)

@@ -28,6 +28,7 @@ class _Node:
     extra: dict[str, Any]
     leaf: _Leaf
     children: tuple[_Node, ...]
+    parent: _Node | None
     note: str | None = None
 
 
@@ -59,6 +60,7 @@ def test_a_model_is_made_field_for_field_in_order() -> None:
         "extra",
         "leaf",
         "children",
+        "parent",
         "note",
     ]
     # the server sends every field, so each is required, defaults included
@@ -72,6 +74,7 @@ def test_a_model_is_made_field_for_field_in_order() -> None:
     assert props["extra"] == {"type": "object", "additionalProperties": True}
     assert props["leaf"] == {"$ref": "#/$defs/_LeafOut"}
     assert props["children"] == {"type": "array", "items": {"$ref": "#/$defs/TreeOut"}}
+    assert props["parent"] == {"anyOf": [{"$ref": "#/$defs/TreeOut"}, {"type": "null"}]}
     leaf_props = _props(leaf.model_json_schema())
     assert leaf_props["name"]["description"] == "What the leaf is called."
     assert schema["additionalProperties"] is False

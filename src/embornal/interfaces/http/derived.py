@@ -212,11 +212,8 @@ def _answer_type(hint: Any, nested: dict[type, type[BaseModel]]) -> Any:
     origin = get_origin(hint)
     args = get_args(hint)
     if origin in (Union, UnionType):
-        described = [_answer_type(a, nested) for a in args]
-        out = described[0]
-        for more in described[1:]:
-            out = out | more
-        return out
+        # Union, not |: a record nested in itself is its model's name, and text has no |
+        return Union[tuple(_answer_type(a, nested) for a in args)]  # noqa: UP007
     if origin is tuple:
         return list[_answer_type(args[0], nested)]  # type: ignore[misc]
     if origin in (dict, Mapping):

@@ -35,12 +35,6 @@ ScopeInUseOut = answer_model(ScopeInUse)
 FrameInUseOut = answer_model(FrameInUse)
 
 
-class CanonizeIn(_In):
-    id: _Id
-    scope: _Label
-    reason: _Why
-
-
 class DecanonizeIn(_In):
     id: _Id
     scope: _Label | None = None
@@ -49,18 +43,6 @@ class DecanonizeIn(_In):
 
 class CanonQuery(_In):
     scope: _Label | None = None
-
-
-class SetFrameIn(_In):
-    id: _Id
-    frame: _Label
-    reason: _Why
-
-
-class MarkConflictIn(_In):
-    a: _Id
-    b: _Id
-    reason: _Why
 
 
 BY_OUTPUT: dict[str, type[BaseModel]] = {
@@ -73,9 +55,6 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 
 REQUESTS: dict[str, RequestModel] = {
     "decanonize": DecanonizeIn,
-    "set_frame": SetFrameIn,
-    "mark_conflict": MarkConflictIn,
-    "canonize": CanonizeIn,
     "list_canon": CanonQuery,
     "active_scopes": None,
     "list_frames": None,

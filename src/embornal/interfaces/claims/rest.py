@@ -61,16 +61,6 @@ class CreateClaimIn(_In):
     security_sensitive: bool = Field(False, strict=True)
 
 
-class ClaimEvidenceIn(_In):
-    memory_id: str | None = Field(None, max_length=64)
-    source: _Label = None
-    stance: str | None = Field(None, max_length=32)
-    note: _Text = None
-    quote: _Text = None
-    locator: _Label = None
-    common_origin: _Label = None
-
-
 class ReviseClaimIn(_In):
     reason: _Reason
     statement: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_BYTES)
@@ -86,7 +76,7 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 
 REQUESTS: dict[str, RequestModel] = {
     "create_claim": CreateClaimIn,
-    "claim_evidence": ClaimEvidenceIn,
+    "claim_evidence": "ClaimEvidenceIn",
     "adopt_claim": "ClaimReasonIn",
     "revise_claim": ReviseClaimIn,
     "withdraw_claim": "ClaimReasonIn",

@@ -7,9 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from embornal.domain.facts.fact import MAX_REASON_LENGTH, Fact
-from embornal.interfaces.graph.catalog import INVERSE_NAMES, RELATIONS
+from embornal.interfaces.graph.catalog import RELATIONS
 from embornal.interfaces.http.derived import RequestModel, answer_model
-from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, Limit, _In
+from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, _In
 from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
 
 __all__ = [
@@ -18,13 +18,11 @@ __all__ = [
     "LinkGraphOut",
     "LinkIn",
     "LinkOut",
-    "LinksQuery",
     "MergeIn",
 ]
 
-# The catalogue's vocabulary (its relations, then the inverse names a query may use)
+# The catalogue's vocabulary: its relations
 RelationName = Literal[*RELATIONS]  # type: ignore[valid-type]
-QueryRelation = Literal[*RELATIONS, *INVERSE_NAMES]  # type: ignore[valid-type]
 
 
 class LinkIn(_In):
@@ -38,15 +36,6 @@ class LinkIn(_In):
 LinkOut = answer_model(
     Link, doc="A link as stored (canonical direction; a symmetric one from the smaller id)."
 )
-
-
-class LinksQuery(_In):
-    relation: QueryRelation | None = Field(
-        None, description="Only this relation; an inverse name reads it backwards."
-    )
-    direction: Literal["out", "in", "both"] = "both"
-    depth: int = Field(1, ge=1, le=5, description="How many links away (1-5).")
-    limit: Limit = None
 
 
 LinkStepOut = answer_model(
@@ -92,6 +81,6 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 REQUESTS: dict[str, RequestModel] = {
     "link": LinkIn,
     "unlink": LinkIn,
-    "links": LinksQuery,
+    "links": "LinksQuery",
     "merge": MergeIn,
 }

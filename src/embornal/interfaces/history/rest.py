@@ -6,15 +6,12 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from embornal.interfaces.history.rest_models import (
-    CorroborateIn,
     DueMemoriesOut,
     DueQuery,
     ForgottenListOut,
-    ForgottenQuery,
     MemoryStatusOut,
     ProvenanceOut,
     RememberIn,
-    ReviewIn,
 )
 from embornal.interfaces.http.derived import RequestModel
 from embornal.interfaces.http.schemas import ReasonIn
@@ -32,11 +29,11 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 REQUESTS: dict[str, RequestModel] = {
     "remember": RememberIn,
     "promote": ReasonIn,
-    "corroborate": CorroborateIn,
+    "corroborate": "CorroborateIn",
     "provenance": None,
-    "review": ReviewIn,
+    "review": "ReviewIn",
     "flag_sensitive": ReasonIn,
     "due_for_consolidation": DueQuery,
     "due_for_review": DueQuery,
-    "list_forgotten": ForgottenQuery,
+    "list_forgotten": "ForgottenQuery",
 }

@@ -19,20 +19,16 @@ from embornal.service.history.results import (
 )
 
 __all__ = [
-    "CorroborateIn",
     "DueMemoriesOut",
     "DueMemoryOut",
     "DueQuery",
     "ForgottenListOut",
     "ForgottenMemoryOut",
-    "ForgottenQuery",
     "MemoryStatusOut",
     "ProvenanceOut",
     "RememberIn",
-    "ReviewIn",
 ]
 
-_Label = Annotated[str, Field(min_length=1, max_length=1000)]
 Days = Annotated[int | None, Field(ge=0, le=36_500, description="An age in days.")]
 
 
@@ -103,20 +99,6 @@ class RememberIn(_In):
     capture_context: str | None = Field(None, max_length=MAX_CAPTURE_CONTEXT)
 
 
-class CorroborateIn(_In):
-    source: _Label
-    common_origin: str | None = Field(None, max_length=1000)
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH)
-
-
-class ReviewIn(_In):
-    note: str = Field(min_length=1, max_length=MAX_REASON_LENGTH)
-
-
 class DueQuery(_In):
     days: Days = None
-    limit: Limit = None
-
-
-class ForgottenQuery(_In):
     limit: Limit = None

@@ -72,9 +72,9 @@ class _In(BaseModel):
 
 
 #: The wire type of each kind of input a model can be made for: text (a path, one of the
-#: choices: ``Literal``), a whole number, a number, a flag. A weight is the number or null
-#: (null takes it off). In a body each is of its JSON type (strict: ``false`` is not 0,
-#: ``"1"`` not 1); in a query, text read.
+#: choices: ``Literal``, an id, a time as ISO-8601 text), a whole number, a number, a
+#: flag. A weight is the number or null (null takes it off). In a body each is of its
+#: JSON type (strict: ``false`` is not 0, ``"1"`` not 1); in a query, text read.
 _TYPES: dict[InputType, Any] = {
     "text": str,
     "path": str,
@@ -90,6 +90,8 @@ _TYPES: dict[InputType, Any] = {
     "confidence": float,
     "weight": float | None,
     "bool": bool,
+    "id": str,
+    "time": str,
 }
 DERIVABLE: frozenset[str] = frozenset(_TYPES)
 """The kinds of input :func:`request_model` builds a field for."""

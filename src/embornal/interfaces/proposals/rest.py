@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, Strict
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.domain.proposals.aggregate import MAX_ITEMS
 from embornal.interfaces.http.derived import Out, RequestModel, Time, answer_model, list_answer
-from embornal.interfaces.http.schemas import Limit, ReasonIn, _In
+from embornal.interfaces.http.schemas import ReasonIn, _In
 from embornal.service.proposals.results import Proposal, PruneResult, RetentionScore
 
 __all__ = [
@@ -23,7 +23,6 @@ __all__ = [
     "ProposalOut",
     "ProposalSummaryOut",
     "ProposalsOut",
-    "ProposalsQuery",
     "ProposeIn",
     "PruneOut",
     "RetentionOut",
@@ -113,20 +112,6 @@ class ProposeIn(_In):
     reason: Reason = None
 
 
-class IngestIn(_In):
-    text: str = Field(..., min_length=1, max_length=1_000_000)
-    name: str | None = Field(None, max_length=200)
-    extractor: Literal["rules", "llm"] = "rules"
-    path: str | None = Field(None, max_length=1000)
-    source: str | None = Field(None, max_length=200)
-    reason: Reason = None
-
-
-class ProposalsQuery(_In):
-    status: Literal["open", "approved", "rejected"] | None = None
-    limit: Limit = None
-
-
 class ApproveIn(_In):
     items: Numbers = None
     reason: Reason = None
@@ -165,11 +150,10 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 
 REQUESTS: dict[str, RequestModel] = {
     "propose": ProposeIn,
-    "ingest": IngestIn,
     "proposal": None,
     "approve": ApproveIn,
     "reject": ReasonIn,
     "edit_proposal": EditIn,
-    "proposals": ProposalsQuery,
+    "proposals": "ProposalsQuery",
     "retention": "RetentionQuery",
 }

@@ -1,5 +1,5 @@
-"""The REST models of the spine's and visibility's writes: confirm, contradict, evidence,
-visibility (the store's own fields are in :mod:`embornal.interfaces.http.schemas`), and
+"""The REST models of the spine's writes: confirm, contradict and evidence
+(the store's own fields are in :mod:`embornal.interfaces.http.schemas`), and
 the spine's route tables :data:`HTTP` and :data:`REQUESTS` (importance's models are in
 :mod:`.importance_rest`)."""
 
@@ -18,7 +18,6 @@ from embornal.interfaces.http.schemas import (
     EvidenceIn,
     EvidenceText,
     UndoOut,
-    VisibilityIn,
     _In,
 )
 from embornal.interfaces.spine.importance_rest import DueOut, DueQuery, PinOut
@@ -31,7 +30,6 @@ __all__ = [
     "ConfirmIn",
     "ContradictIn",
     "EvidenceAddIn",
-    "VisibilityChangeIn",
 ]
 
 
@@ -65,13 +63,6 @@ class EvidenceAddIn(_In):
     )
 
 
-class VisibilityChangeIn(_In):
-    """Who may see the fact from now on (its owner only may change it)."""
-
-    visibility: VisibilityIn
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
 HTTP: dict[str, tuple[type[BaseModel], RequestModel, Callable[[Any, Any], Any]]] = {
     # name: (answer model, query or body model, or the name of the one made, envelope)
     "undo": (
@@ -91,7 +82,7 @@ REQUESTS: dict[str, RequestModel] = {
     "confirm": ConfirmIn,
     "contradict": ContradictIn,
     "add_evidence": EvidenceAddIn,
-    "visibility": VisibilityChangeIn,
+    "visibility": "VisibilityChangeIn",
     "unpin": "PinIn",
     "set_weight": "WeightIn",
     "set_lifetime": "LifetimeIn",

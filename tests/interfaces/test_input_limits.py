@@ -1,14 +1,15 @@
-"""Every limit an input of the catalogue declares (``max_length`` in its unit, ``low`` and
-``high``, ``choices``) is enforced on every transport before the call, and shown where the
-transport describes its inputs (the MCP input schemas, the REST models and OpenAPI).
+"""Every limit an input of the catalogue declares (``max_length`` in its unit,
+``not_empty``, ``low`` and ``high``, ``choices``) is enforced on every transport before the
+call, and shown where the transport describes its inputs (the MCP input schemas, the REST
+models and OpenAPI).
 
-The walk sends, for each operation and each input with a limit (``max_length``, ``low``,
-``high``, ``choices``), a value just past it through each transport the operation has (the
-Python ``Memory``, MCP, REST, the remote client, the command line): each refuses it as an
-invalid input (``InvalidInput`` or one of its kinds: exit 2, MCP and REST a code of that
-family, REST 422 where the model declares the limit) and the event log does not grow
-(issue 27, decisions 0140 and 0162). The cases come from the catalogue, so a new operation
-or a new limit is walked without a line here.
+The walk sends, for each operation and each input with a limit (``max_length``,
+``not_empty``, ``low``, ``high``, ``choices``), a value just past it through each transport
+the operation has (the Python ``Memory``, MCP, REST, the remote client, the command line):
+each refuses it as an invalid input (``InvalidInput`` or one of its kinds: exit 2, MCP and
+REST a code of that family, REST 422 where the model declares the limit) and the event
+log does not grow (decisions 0140, 0162 and 0194). The cases come from the catalogue, so a
+new operation or a new limit is walked without a line here.
 """
 
 from __future__ import annotations
@@ -200,10 +201,17 @@ def _shown(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             continue
         if branch.get("type") == "array":
             out = {**_shown(branch.get("items", {}), defs), **out}
-        for key in ("maxLength", "minimum", "maximum", "enum"):
+        for key in ("maxLength", "minLength", "minimum", "maximum", "enum"):
             if key in branch:
                 out.setdefault(key, branch[key])
     return out
+
+
+def _not_empty(shown: dict[str, Any], item: Input) -> bool:
+    """Whether a text ``item`` declares not empty shows a ``minLength`` of 1 (taken out of
+    ``shown``: a required text's may show one too)."""
+    least = shown.pop("minLength", None)
+    return least == 1 if item.not_empty else True
 
 
 def test_each_rest_model_declares_the_limits_of_the_catalogue() -> None:
@@ -225,7 +233,7 @@ def test_each_rest_model_declares_the_limits_of_the_catalogue() -> None:
             schema = model.model_json_schema(by_alias=True)
             prop = schema["properties"][item.wire_name]
             shown = _shown(prop, schema.get("$defs", {}))
-            assert shown == _limits(item), (op.name, item.name)
+            assert _not_empty(shown, item) and shown == _limits(item), (op.name, item.name)
             checked += bool(shown)
     assert checked > 100
 
@@ -246,7 +254,7 @@ async def test_each_mcp_input_schema_shows_the_limits_of_the_catalogue(
             if item.tool_param not in props or item.type == "where":
                 continue  # (not of this profile; conditions as a list or an object)
             shown = _shown(props[item.tool_param], tool.input_schema.get("$defs", {}))
-            assert shown == _limits(item), (op.name, item.name)
+            assert _not_empty(shown, item) and shown == _limits(item), (op.name, item.name)
             checked += bool(shown)
     assert checked > (20 if profile == "core" else 100)
 
@@ -259,6 +267,8 @@ def _past(item: Input) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     if item.max_length is not None:
         out.append(("max_length", _over(item)))
+    if item.not_empty:
+        out.append(("not_empty", ""))
     if item.low is not None:
         out.append(("low", item.low - 1))
     if item.high is not None:
@@ -286,7 +296,7 @@ def _all_cases() -> list[Case]:
 
 def test_the_walk_covers_every_kind_of_limit() -> None:
     kinds = {limit for _, _, limit, _ in _all_cases()}
-    assert kinds == {"max_length", "low", "high", "choices"}
+    assert kinds == {"max_length", "not_empty", "low", "high", "choices"}
     assert len(_all_cases()) > 250
 
 

@@ -156,7 +156,8 @@ class Input:
     which interfaces take it at all. ``probe``: a later addition to the REST API, which
     the remote client checks the server's document for before it sends a non-default.
 
-    The limits (``max_length`` in ``length_unit``, ``low``..``high``, ``choices``) are
+    The limits (``max_length`` in ``length_unit``, ``not_empty``, ``low``..``high``,
+    ``choices``) are
     checked on every transport before the call (:func:`check_inputs`) and shown in the MCP
     input schema; the REST models declare the same (a test compares them).
     """
@@ -198,6 +199,9 @@ class Input:
     ``maxLength`` does), or ``"bytes"`` of UTF-8 (a fact's content, as the service counts
     it; a schema then shows the same number as ``maxLength``, which no longer text of
     that many bytes can be under)."""
+    not_empty: bool = False
+    """An optional text that, when given, holds something: an empty one is refused (a
+    required text always is); shown as ``minLength`` 1."""
 
     @property
     def wire_name(self) -> str:
@@ -425,6 +429,11 @@ def _check_limits(item: Input, value: object) -> None:
                     f"{item.max_length:,} are allowed",
                     hint=f"Send a shorter {name}.",
                 )
+    if item.not_empty and value == "":
+        raise InvalidInput(
+            f"{name} is empty; give one, or leave it out",
+            hint=f"Send {name} with a value, or without it.",
+        )
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if number and (
         (item.low is not None and value < item.low)  # type: ignore[operator]
@@ -455,6 +464,7 @@ def check_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
     - its text holds a NUL or a lone surrogate, whatever its type: no database keeps them
       (PostgreSQL refuses both; SQLite would keep what a copy to it then refuses);
     - it is longer than ``max_length`` (in its ``length_unit``; each text of a list);
+    - it is an empty text and ``not_empty``;
     - it is a number under ``low`` or over ``high``;
     - it is a text that is not one of its ``choices``.
     """

@@ -37,6 +37,7 @@ _SOME_SCOPE = replace(
     _SCOPE,
     required=False,
     description="Only this scope (default: every scope).",
+    not_empty=True,
     flag="--scope",
     cli_help="only this scope",
 )

@@ -4,13 +4,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pydantic import BaseModel
 
-from pydantic import BaseModel, Field
-
-from embornal.domain.facts.fact import MAX_REASON_LENGTH, Fact
+from embornal.domain.facts.fact import Fact
 from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
-from embornal.interfaces.http.schemas import FactOut, _In
+from embornal.interfaces.http.schemas import FactOut
 from embornal.service.history.canon_results import (
     CanonEntry,
     CanonRemoval,
@@ -19,10 +17,6 @@ from embornal.service.history.canon_results import (
 )
 
 __all__ = ["BY_OUTPUT", "REQUESTS"]
-
-_Label = Annotated[str, Field(min_length=1, max_length=200)]
-_Id = Annotated[str, Field(min_length=1, max_length=64, description="A memory id (or prefix).")]
-_Why = Annotated[str, Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")]
 
 
 CanonEntryOut = answer_model(
@@ -35,16 +29,6 @@ ScopeInUseOut = answer_model(ScopeInUse)
 FrameInUseOut = answer_model(FrameInUse)
 
 
-class DecanonizeIn(_In):
-    id: _Id
-    scope: _Label | None = None
-    reason: _Why
-
-
-class CanonQuery(_In):
-    scope: _Label | None = None
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "CanonRemoval": CanonRemovalOut,
     "CanonEntry": CanonEntryOut,
@@ -54,8 +38,7 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "decanonize": DecanonizeIn,
-    "list_canon": CanonQuery,
+    "list_canon": "CanonQuery",
     "active_scopes": None,
     "list_frames": None,
 }

@@ -345,6 +345,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 _STATEMENT,
                 required=False,
                 description="The new statement (optional).",
+                not_empty=True,
                 flag="--statement",
                 cli_help="the new statement",
             ),

@@ -27,7 +27,6 @@ _Label = Annotated[str | None, Field(None, max_length=500)]
 _When = Annotated[
     str | None, Field(None, max_length=64, description="ISO-8601 (UTC unless zoned).")
 ]
-_Reason = Annotated[str, Field(min_length=1, max_length=MAX_REASON_LENGTH)]
 
 
 answer_model(ClaimEvidence, stance="supports, challenges or context.")
@@ -61,14 +60,6 @@ class CreateClaimIn(_In):
     security_sensitive: bool = Field(False, strict=True)
 
 
-class ReviseClaimIn(_In):
-    reason: _Reason
-    statement: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_BYTES)
-    replacement_id: str | None = Field(None, max_length=64)
-    valid_from: _When = None
-    valid_until: _When = None
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "ClaimRecord": ClaimOut,
     "ClaimList": ClaimListOut,
@@ -78,7 +69,6 @@ REQUESTS: dict[str, RequestModel] = {
     "create_claim": CreateClaimIn,
     "claim_evidence": "ClaimEvidenceIn",
     "adopt_claim": "ClaimReasonIn",
-    "revise_claim": ReviseClaimIn,
     "withdraw_claim": "ClaimReasonIn",
     "retract_evidence": "ClaimReasonIn",
     "inspect_claim": "ClaimQuery",

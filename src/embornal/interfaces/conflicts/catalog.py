@@ -64,6 +64,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 FACT_ID,
                 required=False,
                 description="Only the conflicts of this fact.",
+                not_empty=True,
                 http="fact_id",
                 flag="--fact",
                 cli_help="only the conflicts of the fact ID",
@@ -140,6 +141,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 ("adopted_memory_id", "keep", "keep_id", "adopted"),
                 "keep this fact (confirmed); forget the others (a declared conflict's stand)",
                 metavar="FACT_ID",
+                not_empty=True,
             ),
             switch(
                 "both",
@@ -156,6 +158,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 ("merge", "survivor", "merge_into"),
                 "merge the other facts into SURVIVOR (aliases and evidence kept)",
                 metavar="SURVIVOR",
+                not_empty=True,
                 mcp=False,
             ),
         ),

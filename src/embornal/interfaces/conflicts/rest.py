@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field, StrictBool
+from pydantic import BaseModel, Field
 
-from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import Out, RequestModel, Time, list_answer
-from embornal.interfaces.http.schemas import FactOut, Limit, _In
+from embornal.interfaces.http.schemas import FactOut
 
 __all__ = [
     "BY_OUTPUT",
     "REQUESTS",
     "ConflictOut",
     "ConflictsOut",
-    "ConflictsQuery",
     "ResolutionOut",
-    "ResolveIn",
 ]
 
 ClassName = Literal["duplicate", "contradiction", "stale", "declared"]
@@ -54,28 +51,14 @@ class ConflictOut(Out):
 ConflictsOut = list_answer("ConflictsOut", "conflicts", ConflictOut, doc="Newest first.")
 
 
-class ConflictsQuery(_In):
-    status: Literal["open", "resolved", "all"] = "open"
-    conflict_class: ClassName | None = None
-    fact_id: Annotated[str | None, Field(min_length=1, max_length=64)] = None
-    limit: Limit = None
-
-
-class ResolveIn(_In):
-    keep: Annotated[str | None, Field(min_length=1, max_length=64)] = None
-    both: StrictBool = False
-    merge: Annotated[str | None, Field(min_length=1, max_length=64)] = None
-    reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "ConflictRecord": ConflictOut,
     "list[ConflictRecord]": ConflictsOut,
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "conflicts": ConflictsQuery,
+    "conflicts": "ConflictsQuery",
     "conflict": None,
-    "resolve_conflict": ResolveIn,
+    "resolve_conflict": "ResolveIn",
     "scan_conflicts": "ScanIn",
 }

@@ -5,13 +5,9 @@ tables (decision 0184; what they hold: :mod:`embornal.interfaces.capabilities`).
 
 from __future__ import annotations
 
-from typing import Annotated
+from pydantic import BaseModel
 
-from pydantic import BaseModel, Field
-
-from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel, answer_model
-from embornal.interfaces.http.schemas import _In
 from embornal.service.claims.results import (
     ClaimDecision,
     ClaimEvidence,
@@ -21,12 +17,6 @@ from embornal.service.claims.results import (
 )
 
 __all__ = ["BY_OUTPUT", "REQUESTS", "ClaimListOut", "ClaimOut"]
-
-_Text = Annotated[str | None, Field(None, max_length=MAX_REASON_LENGTH)]
-_Label = Annotated[str | None, Field(None, max_length=500)]
-_When = Annotated[
-    str | None, Field(None, max_length=64, description="ISO-8601 (UTC unless zoned).")
-]
 
 
 answer_model(ClaimEvidence, stance="supports, challenges or context.")
@@ -47,26 +37,12 @@ ClaimOut = answer_model(
 ClaimListOut = answer_model(ClaimList, "ClaimListOut")
 
 
-class CreateClaimIn(_In):
-    statement: str = Field(min_length=1, max_length=MAX_CONTENT_BYTES)
-    claim_type: str = Field(min_length=1, max_length=32)
-    reason: _Text = None
-    scope: str | None = Field(None, max_length=200)
-    about: list[str] | None = None
-    asserted_by: _Label = None
-    statement_at: _When = None
-    valid_from: _When = None
-    valid_until: _When = None
-    security_sensitive: bool = Field(False, strict=True)
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "ClaimRecord": ClaimOut,
     "ClaimList": ClaimListOut,
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "create_claim": CreateClaimIn,
     "claim_evidence": "ClaimEvidenceIn",
     "adopt_claim": "ClaimReasonIn",
     "withdraw_claim": "ClaimReasonIn",

@@ -7,7 +7,6 @@ from pydantic import BaseModel
 
 from embornal.interfaces.history.rest_models import (
     DueMemoriesOut,
-    DueQuery,
     ForgottenListOut,
     MemoryStatusOut,
     ProvenanceOut,
@@ -33,7 +32,5 @@ REQUESTS: dict[str, RequestModel] = {
     "provenance": None,
     "review": "ReviewIn",
     "flag_sensitive": ReasonIn,
-    "due_for_consolidation": DueQuery,
-    "due_for_review": DueQuery,
     "list_forgotten": "ForgottenQuery",
 }

@@ -3,14 +3,14 @@ corroborate, provenance, review, flag-sensitive and the protocol's lists."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
 from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fact
 from embornal.interfaces.http.derived import answer_model, list_answer
-from embornal.interfaces.http.schemas import FactOut, Limit, PathIn, _In
+from embornal.interfaces.http.schemas import FactOut, PathIn, _In
 from embornal.service.history.results import (
     DueMemory,
     ForgottenMemory,
@@ -21,15 +21,12 @@ from embornal.service.history.results import (
 __all__ = [
     "DueMemoriesOut",
     "DueMemoryOut",
-    "DueQuery",
     "ForgottenListOut",
     "ForgottenMemoryOut",
     "MemoryStatusOut",
     "ProvenanceOut",
     "RememberIn",
 ]
-
-Days = Annotated[int | None, Field(ge=0, le=36_500, description="An age in days.")]
 
 
 MemoryStatusOut = answer_model(
@@ -97,8 +94,3 @@ class RememberIn(_In):
     material_type: _Material | None = None
     origin_id: str | None = Field(None, max_length=MAX_ORIGIN_ID)
     capture_context: str | None = Field(None, max_length=MAX_CAPTURE_CONTEXT)
-
-
-class DueQuery(_In):
-    days: Days = None
-    limit: Limit = None

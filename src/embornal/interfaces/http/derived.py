@@ -73,9 +73,10 @@ class _In(BaseModel):
 
 
 #: The wire type of each kind of input a model can be made for: text (a path, one of the
-#: choices: ``Literal``, an id, a time as ISO-8601 text), a whole number, a number, a
-#: flag. A weight is the number or null (null takes it off). In a body each is of its
-#: JSON type (strict: ``false`` is not 0, ``"1"`` not 1); in a query, text read.
+#: choices: ``Literal``, an id, a time as ISO-8601 text), a list of texts, a whole
+#: number, a number, a flag. A weight is the number or null (null takes it off). In a
+#: body each is of its JSON type (strict: ``false`` is not 0, ``"1"`` not 1); in a query,
+#: text read.
 _TYPES: dict[InputType, Any] = {
     "text": str,
     "path": str,
@@ -93,6 +94,7 @@ _TYPES: dict[InputType, Any] = {
     "bool": bool,
     "id": str,
     "time": str,
+    "list": list[str],
 }
 DERIVABLE: frozenset[str] = frozenset(_TYPES)
 """The kinds of input :func:`request_model` builds a field for."""
@@ -102,7 +104,9 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
     """The annotation and the ``Field`` of ``item``, in a ``body`` or a query."""
     kind: Any = Literal[item.choices] if item.choices else _TYPES[item.type]
     limits: dict[str, Any] = {"description": item.description}
-    if item.max_length is not None:
+    if item.type == "list" and item.max_length is not None:  # each text's length
+        kind = list[Annotated[str, Field(max_length=item.max_length)]]
+    elif item.max_length is not None:
         limits["max_length"] = item.max_length
         if item.required or item.not_empty:
             limits["min_length"] = 1  # a required text is not empty, nor one so declared

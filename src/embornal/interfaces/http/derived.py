@@ -8,7 +8,7 @@ its kind of input has on the wire, the limits its record declares (``max_length`
 validates what the record declares, the OpenAPI document shows it, and nothing restates
 the limits by hand.
 
-An input of a kind not in :data:`_TYPES` (evidence, tags, a time, attributes...) has a
+An input of a kind not in :data:`_TYPES` (evidence, tags, attributes, an ``as_of``...) has a
 wire form of its own; an operation that takes one keeps its hand-written model, and
 :func:`request_model` refuses to build one for it.
 

@@ -53,7 +53,7 @@ def test_the_id_names_the_class_the_members_and_the_trigger() -> None:
     assert cid == conflict_id("duplicate", ["A", "B", "A"]) and cid.startswith("K")
     assert len(cid) == 16 and cid != conflict_id("contradiction", ["A", "B"])
     assert conflict_id("contradiction", ["A"], "41") != conflict_id("contradiction", ["A"], "42")
-    assert EventType.CONFLICT_OPENED.value == ConflictOpened.TYPE
+    assert EventType.CONFLICT_OPENED == ConflictOpened.TYPE
 
 
 def test_open_needs_its_members_and_opens_once() -> None:

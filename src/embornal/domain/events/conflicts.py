@@ -23,7 +23,7 @@ class ConflictOpened(DomainEvent):
     ``detected_by``: ``store``, ``contradict`` or ``scan``; ``score`` 0..1;
     ``suggested_keep`` the member the rules would keep (None: no suggestion)."""
 
-    TYPE: ClassVar[str] = EventType.CONFLICT_OPENED.value
+    TYPE: ClassVar[str] = EventType.CONFLICT_OPENED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("members", "suggested_keep")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "conflict_id",
@@ -52,7 +52,7 @@ class ConflictResolved(DomainEvent):
     stand: not one thing twice, or both true). ``kept_id`` for keep; ``archived`` the
     members it forgot."""
 
-    TYPE: ClassVar[str] = EventType.CONFLICT_RESOLVED.value
+    TYPE: ClassVar[str] = EventType.CONFLICT_RESOLVED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("kept_id", "archived")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("conflict_id", "outcome", "kept_id", "archived")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("kept_id",)

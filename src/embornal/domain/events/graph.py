@@ -37,7 +37,7 @@ class FactLinked(_LinkChange):
     """A typed link ``fact_id —relation→ target_id`` (canonical direction; a symmetric
     relation is stored from the smaller id). ``undoes``: the unlink it takes back."""
 
-    TYPE: ClassVar[str] = EventType.FACT_LINKED.value
+    TYPE: ClassVar[str] = EventType.FACT_LINKED
 
 
 @value
@@ -45,7 +45,7 @@ class FactUnlinked(_LinkChange):
     """The link ``fact_id —relation→ target_id`` is taken off. ``undoes``: the link it
     takes back."""
 
-    TYPE: ClassVar[str] = EventType.FACT_UNLINKED.value
+    TYPE: ClassVar[str] = EventType.FACT_UNLINKED
 
 
 @value
@@ -53,7 +53,7 @@ class FactMerged(DomainEvent):
     """The fact ``source_id`` is merged into this one (``fact_id``, the survivor): links to
     the source resolve to the survivor from now on (decision 0054)."""
 
-    TYPE: ClassVar[str] = EventType.FACT_MERGED.value
+    TYPE: ClassVar[str] = EventType.FACT_MERGED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "source_id")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "source_id")
 

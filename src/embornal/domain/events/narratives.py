@@ -28,7 +28,7 @@ class NarrativeVersioned(DomainEvent):
     screen (``screened``). ``memory_ids``, ``link_ids`` (``SOURCE:relation:TARGET``) and
     ``claim_ids`` are its dependencies; ``checked`` the stream versions validated."""
 
-    TYPE: ClassVar[str] = EventType.NARRATIVE_VERSIONED.value
+    TYPE: ClassVar[str] = EventType.NARRATIVE_VERSIONED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("memory_ids",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("content", "coverage")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
@@ -64,7 +64,7 @@ class NarrativeReviewed(DomainEvent):
     """The current version re-approved after its source issues were resolved: its
     dependencies' streams validated again at ``checked``."""
 
-    TYPE: ClassVar[str] = EventType.NARRATIVE_REVIEWED.value
+    TYPE: ClassVar[str] = EventType.NARRATIVE_REVIEWED
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("note",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("narrative_id", "checked")
 
@@ -80,7 +80,7 @@ class NarrativeInvalidated(DomainEvent):
     reason is that of the change. Usability is still computed when read; this records
     when it was lost, once per approval."""
 
-    TYPE: ClassVar[str] = EventType.NARRATIVE_INVALIDATED.value
+    TYPE: ClassVar[str] = EventType.NARRATIVE_INVALIDATED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("narrative_id", "fact_id", "issue")
 

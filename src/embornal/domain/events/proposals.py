@@ -31,7 +31,7 @@ class ProposalOpened(DomainEvent):
     """A new proposal: its items by number (from ``"1"``), a title and a source label
     (who or what made it: ``prune``, an importer, a chat client)."""
 
-    TYPE: ClassVar[str] = EventType.PROPOSAL_OPENED.value
+    TYPE: ClassVar[str] = EventType.PROPOSAL_OPENED
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("items", "title", "source")
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id",)
 
@@ -46,7 +46,7 @@ class ProposalEdited(DomainEvent):
     """Items replaced or added (``items``, by number) and items dropped (``dropped``)
     while the proposal is open; ``item_count``: how many it holds after the edit."""
 
-    TYPE: ClassVar[str] = EventType.PROPOSAL_EDITED.value
+    TYPE: ClassVar[str] = EventType.PROPOSAL_EDITED
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("items",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id", "dropped", "item_count")
 
@@ -62,7 +62,7 @@ class ProposalApproved(DomainEvent):
     approved (a subject, or ``policy:<rule>`` for an auto-approve rule of the config).
     The fact events it applies follow it in the log, in the same transaction."""
 
-    TYPE: ClassVar[str] = EventType.PROPOSAL_APPROVED.value
+    TYPE: ClassVar[str] = EventType.PROPOSAL_APPROVED
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id", "items", "approver")
 
     proposal_id: str
@@ -74,7 +74,7 @@ class ProposalApproved(DomainEvent):
 class ProposalRejected(DomainEvent):
     """The rejection of the whole proposal (the reason is the envelope's)."""
 
-    TYPE: ClassVar[str] = EventType.PROPOSAL_REJECTED.value
+    TYPE: ClassVar[str] = EventType.PROPOSAL_REJECTED
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("proposal_id",)
 
     proposal_id: str

@@ -16,7 +16,7 @@ __all__ = ["FactsRecalled"]
 class FactsRecalled(DomainEvent):
     """One recall: the facts it returned, each lifted in strength at ``at``."""
 
-    TYPE: ClassVar[str] = EventType.FACTS_RECALLED.value
+    TYPE: ClassVar[str] = EventType.FACTS_RECALLED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_ids",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_ids", "at")
 

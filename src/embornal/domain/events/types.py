@@ -77,7 +77,7 @@ class FactStored(DomainEvent):
     ``until:YYYY-MM-DD``); None, and left out, for ``standard`` (decision 0035).
     """
 
-    TYPE: ClassVar[str] = EventType.FACT_STORED.value
+    TYPE: ClassVar[str] = EventType.FACT_STORED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "supersedes_id")
     VERSION: ClassVar[int] = 1
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = (
@@ -149,7 +149,7 @@ class FactAttributesUpdated(DomainEvent):
     ``changes`` maps each changed field to its new canonical value, None removing it; the
     result was validated whole against the kind's schema at ``kind_version``."""
 
-    TYPE: ClassVar[str] = EventType.FACT_ATTRIBUTES_UPDATED.value
+    TYPE: ClassVar[str] = EventType.FACT_ATTRIBUTES_UPDATED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("changes",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "kind_version", "undoes")
@@ -178,21 +178,21 @@ class _RecallSwitch(DomainEvent):
 class FactForgotten(_RecallSwitch):
     """The fact leaves recall; restorable."""
 
-    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN.value
+    TYPE: ClassVar[str] = EventType.FACT_FORGOTTEN
 
 
 @value
 class FactRestored(_RecallSwitch):
     """A forgotten fact comes back into recall."""
 
-    TYPE: ClassVar[str] = EventType.FACT_RESTORED.value
+    TYPE: ClassVar[str] = EventType.FACT_RESTORED
 
 
 @value
 class FactPurged(DomainEvent):
     """The fact's content is erased everywhere, its earlier events redacted."""
 
-    TYPE: ClassVar[str] = EventType.FACT_PURGED.value
+    TYPE: ClassVar[str] = EventType.FACT_PURGED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
 
@@ -245,7 +245,7 @@ class FactConfirmed(_OneEvidence, DomainEvent):
     """Someone vouches for the fact (decision 0032), with optional evidence:
     confidence moves toward 1 by the weight of the actor kind; sets last_confirmed_at."""
 
-    TYPE: ClassVar[str] = EventType.FACT_CONFIRMED.value
+    TYPE: ClassVar[str] = EventType.FACT_CONFIRMED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "evidence_type")
@@ -263,7 +263,7 @@ class FactContradicted(_OneEvidence, DomainEvent):
     the weight of the actor kind. ``by_id`` names the contradicting fact, if one does;
     its evidence is against the fact, so it does not join the fact's evidence."""
 
-    TYPE: ClassVar[str] = EventType.FACT_CONTRADICTED.value
+    TYPE: ClassVar[str] = EventType.FACT_CONTRADICTED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "by_id")
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "by_id", "evidence_type")
@@ -281,7 +281,7 @@ class FactEvidenceAdded(_OneEvidence, DomainEvent):
     """One more :class:`~embornal.domain.spine.justification.EvidenceRef` for the fact
     (append-only): a weak confirm. ``evidence_value`` is None only once a purge erased it."""
 
-    TYPE: ClassVar[str] = EventType.FACT_EVIDENCE_ADDED.value
+    TYPE: ClassVar[str] = EventType.FACT_EVIDENCE_ADDED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = _EVIDENCE_TEXT
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "evidence_type")
@@ -300,7 +300,7 @@ class FactConfidenceReset(DomainEvent):
     a piece of evidence, or of another reset; decision 0043). Evidence is append-only:
     the undo of a piece of evidence withdraws its confirmation, the evidence stays."""
 
-    TYPE: ClassVar[str] = EventType.FACT_CONFIDENCE_RESET.value
+    TYPE: ClassVar[str] = EventType.FACT_CONFIDENCE_RESET
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
@@ -321,7 +321,7 @@ class FactVisibilityChanged(DomainEvent):
     is the text form of the new one (``shared``, ``private``, ``restricted:alice,bob``);
     subject names are not user text (decision 0037)."""
 
-    TYPE: ClassVar[str] = EventType.FACT_VISIBILITY_CHANGED.value
+    TYPE: ClassVar[str] = EventType.FACT_VISIBILITY_CHANGED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "visibility", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -337,7 +337,7 @@ class FactImportanceAdjusted(DomainEvent):
     importance after the change, whole (``pinned``; ``user_weight`` 0..1, None: none),
     and the one before it, so the history reads as a change and an undo can put it back."""
 
-    TYPE: ClassVar[str] = EventType.FACT_IMPORTANCE_ADJUSTED.value
+    TYPE: ClassVar[str] = EventType.FACT_IMPORTANCE_ADJUSTED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "fact_id",
@@ -363,7 +363,7 @@ class FactLifetimeChanged(DomainEvent):
     ``previous`` as text (``permanent``, ``standard``, ``ephemeral``, ``until:YYYY-MM-DD``).
     An ephemeral horizon counts from this event."""
 
-    TYPE: ClassVar[str] = EventType.FACT_LIFETIME_CHANGED.value
+    TYPE: ClassVar[str] = EventType.FACT_LIFETIME_CHANGED
     FACT_ID_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("fact_id", "lifetime", "previous", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -384,7 +384,7 @@ class FactLifetimeChanged(DomainEvent):
 class PathTagged(DomainEvent):
     """The actor's tags on a path, for the actor's facts below it (decision 0021)."""
 
-    TYPE: ClassVar[str] = EventType.PATH_TAGGED.value
+    TYPE: ClassVar[str] = EventType.PATH_TAGGED
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("tags",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("path", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
@@ -398,7 +398,7 @@ class PathTagged(DomainEvent):
 class PathUntagged(DomainEvent):
     """The actor's tags of these keys come off a path (keys are labels, not text)."""
 
-    TYPE: ClassVar[str] = EventType.PATH_UNTAGGED.value
+    TYPE: ClassVar[str] = EventType.PATH_UNTAGGED
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("path", "keys", "undoes")
     OMIT_IF_NONE: ClassVar[tuple[str, ...]] = ("undoes",)
 
@@ -425,14 +425,14 @@ class _PolicyRule(DomainEvent):
 class PolicyAdded(_PolicyRule):
     """One Casbin rule: ``ptype`` and its values (subjects, roles, paths, actions)."""
 
-    TYPE: ClassVar[str] = EventType.POLICY_ADDED.value
+    TYPE: ClassVar[str] = EventType.POLICY_ADDED
 
 
 @value
 class PolicyRemoved(_PolicyRule):
     """An access rule removed."""
 
-    TYPE: ClassVar[str] = EventType.POLICY_REMOVED.value
+    TYPE: ClassVar[str] = EventType.POLICY_REMOVED
 
 
 @value
@@ -441,7 +441,7 @@ class TokenIssued(DomainEvent):
     ``actor_kind``: who holds it, ``person`` or ``assistant`` (None, as every token issued
     before it was recorded: an assistant), the actor kind of what the token writes."""
 
-    TYPE: ClassVar[str] = EventType.TOKEN_ISSUED.value
+    TYPE: ClassVar[str] = EventType.TOKEN_ISSUED
     TEXT_FIELDS: ClassVar[tuple[str, ...]] = ("name",)
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = (
         "token_id",
@@ -464,7 +464,7 @@ class TokenIssued(DomainEvent):
 class TokenRevoked(DomainEvent):
     """A bearer token revoked."""
 
-    TYPE: ClassVar[str] = EventType.TOKEN_REVOKED.value
+    TYPE: ClassVar[str] = EventType.TOKEN_REVOKED
     PLAIN_FIELDS: ClassVar[tuple[str, ...]] = ("token_id",)
 
     token_id: str

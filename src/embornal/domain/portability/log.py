@@ -278,7 +278,7 @@ def _check_body(event: Event, body: object) -> None:
     path = getattr(body, "path", None)
     if isinstance(path, str) and normalize_path(path) != path:
         raise ValueError(f"path {path!r} breaks the rules (it would be {normalize_path(path)})")
-    if event.type == EventType.FACT_STORED.value:
+    if event.type == EventType.FACT_STORED:
         fact_id = getattr(body, "fact_id", None)
         if fact_id != event.stream_id or event.version != 1:
             raise ValueError(f"fact {fact_id} is stored twice, or on another fact's stream")

@@ -95,7 +95,7 @@ def export_events(ctx: ServiceContext, file: str) -> EventsExport:
         if event.stream_id in every_fact:
             if event.stream_id not in visible:
                 return None
-        elif event.type == EventType.FACTS_RECALLED.value:
+        elif event.type == EventType.FACTS_RECALLED:
             if not EVENTS.named_facts(event.type, event.payload) & visible:
                 return None
         elif not everyone:

@@ -57,9 +57,9 @@ def fill_entity_keys(conn: Connection) -> None:
 
 _KEYED = frozenset(
     {
-        EventType.FACT_STORED.value,
-        EventType.FACT_ATTRIBUTES_UPDATED.value,
-        EventType.FACT_PURGED.value,
+        EventType.FACT_STORED,
+        EventType.FACT_ATTRIBUTES_UPDATED,
+        EventType.FACT_PURGED,
     }
 )
 
@@ -68,7 +68,7 @@ def after(conn: Connection, event: Event, body: Any) -> None:
     """The entity keys of the fact an event changed, after its own projection."""
     if event.type not in _KEYED:
         return
-    if event.type == EventType.FACT_STORED.value:
+    if event.type == EventType.FACT_STORED:
         from embornal.domain.conflicts.resolution import (
             DETECTED_KINDS,  # a store: off recall's path
         )
@@ -118,6 +118,6 @@ def _resolved(conn: Connection, e: Event, b: Any) -> None:
 
 
 HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
-    EventType.CONFLICT_OPENED.value: _opened,
-    EventType.CONFLICT_RESOLVED.value: _resolved,
+    EventType.CONFLICT_OPENED: _opened,
+    EventType.CONFLICT_RESOLVED: _resolved,
 }

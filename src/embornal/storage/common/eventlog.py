@@ -42,7 +42,7 @@ COLUMNS = event_columns()
 _ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
 
 
-_STORED = EventType.FACT_STORED.value
+_STORED = EventType.FACT_STORED
 
 
 def expecting(events: Sequence[NewEvent], expected_version: int | None) -> Sequence[NewEvent]:
@@ -169,7 +169,7 @@ def recall_times(conn: Any, fact_id: str) -> list[datetime]:
         f"SELECT {COLUMNS} FROM events WHERE type = ? AND position > "
         "(SELECT min(position) FROM events WHERE stream_id = ?) "
         "AND instr(payload, ?) > 0 ORDER BY position",
-        (EventType.FACTS_RECALLED.value, fact_id, fact_id),
+        (EventType.FACTS_RECALLED, fact_id, fact_id),
     ).fetchall()
     out: list[datetime] = []
     for r in found:
@@ -189,7 +189,7 @@ def recalls_of(conn: Any, fact_id: str, *, limit: int) -> list[Event]:
         f"SELECT {COLUMNS} FROM events WHERE type = ? AND position > "
         "(SELECT min(position) FROM events WHERE stream_id = ?) "
         "AND instr(payload, ?) > 0 ORDER BY position DESC LIMIT ?",
-        (EventType.FACTS_RECALLED.value, fact_id, fact_id, limit),
+        (EventType.FACTS_RECALLED, fact_id, fact_id, limit),
     ).fetchall()
     events = [row_to_event(r) for r in found]
     return [

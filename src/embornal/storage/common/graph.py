@@ -71,9 +71,9 @@ def _merged(conn: Connection, e: Event, b: FactMerged) -> None:
 
 
 HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
-    EventType.FACT_LINKED.value: _linked,
-    EventType.FACT_UNLINKED.value: _unlinked,
-    EventType.FACT_MERGED.value: _merged,
+    EventType.FACT_LINKED: _linked,
+    EventType.FACT_UNLINKED: _unlinked,
+    EventType.FACT_MERGED: _merged,
 }
 
 # A link or a merge changes no column of ``facts``: no history row for it (by type name:

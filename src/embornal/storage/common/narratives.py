@@ -62,9 +62,9 @@ def _versioned(conn: Connection, e: Event, b: Any) -> None:
 
 
 HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
-    EventType.NARRATIVE_VERSIONED.value: _versioned,
-    EventType.NARRATIVE_REVIEWED.value: lambda conn, e, b: None,  # its stream holds it
-    EventType.NARRATIVE_INVALIDATED.value: lambda conn, e, b: None,  # a record only
+    EventType.NARRATIVE_VERSIONED: _versioned,
+    EventType.NARRATIVE_REVIEWED: lambda conn, e, b: None,  # its stream holds it
+    EventType.NARRATIVE_INVALIDATED: lambda conn, e, b: None,  # a record only
 }
 
 

@@ -370,9 +370,9 @@ def purge_rest(conn: Any, e: Event, fact_id: str, *, also: str = "") -> None:
 
 # The confidence step of each vouching event (names of ``confidence.StepKind``).
 _STEPS = {
-    EventType.FACT_CONFIRMED.value: "confirm",
-    EventType.FACT_CONTRADICTED.value: "contradict",
-    EventType.FACT_EVIDENCE_ADDED.value: "evidence",
+    EventType.FACT_CONFIRMED: "confirm",
+    EventType.FACT_CONTRADICTED: "contradict",
+    EventType.FACT_EVIDENCE_ADDED: "evidence",
 }
 
 
@@ -521,20 +521,20 @@ def _token_revoked(conn: Any, e: Event, b: TokenRevoked) -> None:
 #: The core's projections that write plain tables only (a backend adds its own store,
 #: purge and recall).
 HANDLERS: dict[str, Handler] = {
-    EventType.FACT_ATTRIBUTES_UPDATED.value: _fact_attributes_updated,
-    EventType.FACT_FORGOTTEN.value: _fact_forgotten,
-    EventType.FACT_RESTORED.value: _fact_restored,
-    EventType.FACT_CONFIRMED.value: _vouched,
-    EventType.FACT_CONTRADICTED.value: _vouched,
-    EventType.FACT_EVIDENCE_ADDED.value: _vouched,
-    EventType.FACT_CONFIDENCE_RESET.value: _confidence_reset,
-    EventType.FACT_VISIBILITY_CHANGED.value: _fact_visibility_changed,
-    EventType.FACT_IMPORTANCE_ADJUSTED.value: _importance_adjusted,
-    EventType.FACT_LIFETIME_CHANGED.value: _lifetime_changed,
-    EventType.PATH_TAGGED.value: _path_tagged,
-    EventType.PATH_UNTAGGED.value: _path_untagged,
-    EventType.POLICY_ADDED.value: _policy_added,
-    EventType.POLICY_REMOVED.value: _policy_removed,
-    EventType.TOKEN_ISSUED.value: _token_issued,
-    EventType.TOKEN_REVOKED.value: _token_revoked,
+    EventType.FACT_ATTRIBUTES_UPDATED: _fact_attributes_updated,
+    EventType.FACT_FORGOTTEN: _fact_forgotten,
+    EventType.FACT_RESTORED: _fact_restored,
+    EventType.FACT_CONFIRMED: _vouched,
+    EventType.FACT_CONTRADICTED: _vouched,
+    EventType.FACT_EVIDENCE_ADDED: _vouched,
+    EventType.FACT_CONFIDENCE_RESET: _confidence_reset,
+    EventType.FACT_VISIBILITY_CHANGED: _fact_visibility_changed,
+    EventType.FACT_IMPORTANCE_ADJUSTED: _importance_adjusted,
+    EventType.FACT_LIFETIME_CHANGED: _lifetime_changed,
+    EventType.PATH_TAGGED: _path_tagged,
+    EventType.PATH_UNTAGGED: _path_untagged,
+    EventType.POLICY_ADDED: _policy_added,
+    EventType.POLICY_REMOVED: _policy_removed,
+    EventType.TOKEN_ISSUED: _token_issued,
+    EventType.TOKEN_REVOKED: _token_revoked,
 }

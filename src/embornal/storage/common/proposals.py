@@ -71,10 +71,10 @@ def _rejected(conn: Connection, e: Event, b: ProposalRejected) -> None:
 
 
 HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
-    EventType.PROPOSAL_OPENED.value: _opened,
-    EventType.PROPOSAL_EDITED.value: _edited,
-    EventType.PROPOSAL_APPROVED.value: _approved,
-    EventType.PROPOSAL_REJECTED.value: _rejected,
+    EventType.PROPOSAL_OPENED: _opened,
+    EventType.PROPOSAL_EDITED: _edited,
+    EventType.PROPOSAL_APPROVED: _approved,
+    EventType.PROPOSAL_REJECTED: _rejected,
 }
 
 

@@ -159,9 +159,9 @@ def _through_dialect(handler: projector_sql.Handler) -> Callable[[Conn, Event, A
 # written once for both backends: their plain SQL runs here through the dialect.
 _HANDLERS: dict[str, Callable[[Conn, Event, Any], None]] = {
     **{name: _through_dialect(handler) for name, handler in projector_sql.HANDLERS.items()},
-    EventType.FACT_STORED.value: _fact_stored,
-    EventType.FACT_PURGED.value: _fact_purged,
-    EventType.FACTS_RECALLED.value: _facts_recalled,
+    EventType.FACT_STORED: _fact_stored,
+    EventType.FACT_PURGED: _fact_purged,
+    EventType.FACTS_RECALLED: _facts_recalled,
     **{
         name: _through_dialect(handler)
         for area in projector_sql.areas()

@@ -135,7 +135,7 @@ class KeywordIndex:
     def _catch_up(self, rows_of: Rows, head: int) -> None:
         purged = rows_of(
             "SELECT 1 FROM events WHERE type = ? AND position > ? LIMIT 1",
-            (EventType.FACT_PURGED.value, int(self._meta["position"])),
+            (EventType.FACT_PURGED, int(self._meta["position"])),
         )
         if purged:  # the purged terms leave the files, and no deleted document is counted
             self._rebuild(rows_of, str(self._meta["log"]), head)

@@ -137,7 +137,7 @@ def _path_tags_by_tagger(conn: Connection, clock: Clock) -> None:
     from embornal.storage.sqlite import eventlog, projector
 
     _sql("0010_path_tags_by_tagger")(conn, clock)
-    kinds = (EventType.PATH_TAGGED.value, EventType.PATH_UNTAGGED.value)
+    kinds = (EventType.PATH_TAGGED, EventType.PATH_UNTAGGED)
     for event in eventlog.read_all(conn):
         if event.type in kinds:
             projector.apply(conn, event)

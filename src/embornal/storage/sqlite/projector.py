@@ -129,9 +129,9 @@ def _facts_recalled(conn: Connection, e: Event, b: FactsRecalled) -> None:
 #: core's from the start, an area's added the first time one of its events is applied.
 _HANDLERS: dict[str, Callable[[Connection, Event, Any], None]] = {
     **HANDLERS,
-    EventType.FACT_STORED.value: _fact_stored,
-    EventType.FACT_PURGED.value: _fact_purged,
-    EventType.FACTS_RECALLED.value: _facts_recalled,
+    EventType.FACT_STORED: _fact_stored,
+    EventType.FACT_PURGED: _fact_purged,
+    EventType.FACTS_RECALLED: _facts_recalled,
 }
 
 
@@ -152,7 +152,7 @@ def apply(conn: Connection, event: Event) -> None:
     body = event.body
     docs = _DOCS.get()
     if docs is not None and (
-        event.type != EventType.FACT_STORED.value or getattr(body, "supersedes_id", None)
+        event.type != EventType.FACT_STORED or getattr(body, "supersedes_id", None)
     ):  # what this event does may read or change what waits
         _write_docs(conn, docs)
         history.flush(conn)

@@ -316,7 +316,7 @@ def _swap(conn: Connection, claim: str, top: int, moved_count: int, rev0: int) -
         for event in eventlog.read_all(conn, after=top):
             projector.apply(conn, event)
             during += 1
-            if event.type == EventType.FACT_PURGED.value:
+            if event.type == EventType.FACT_PURGED:
                 purged = True
             elif event.type == FactStored.TYPE and isinstance(body := event.body, FactStored):
                 moved.add(body.fact_id)  # checked below: usually the same seq

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from embornal.domain.facts.fact import Fact
-from embornal.interfaces.http.derived import answer_model, list_answer
+from embornal.interfaces.http.derived import _ANSWERS, Out, answer_model, list_answer, written
 from embornal.interfaces.http.schemas import FactOut
 
 
@@ -129,8 +129,44 @@ def test_a_record_with_a_shape_of_its_own_keeps_its_written_model() -> None:
     class Holds:
         fact: Fact
 
+    schema = answer_model(Holds).model_json_schema()
+    assert schema["properties"]["fact"] == {"$ref": "#/$defs/FactOut"}  # written(Fact)
+
+
+def test_a_nested_record_with_a_shape_of_its_own_and_no_written_model_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(_ANSWERS, Fact)
+
+    @dataclass(frozen=True)
+    class Holds:
+        fact: Fact
+
     with pytest.raises(TypeError, match="Fact has a wire shape of its own: give its model"):
         answer_model(Holds)
+
+
+def test_a_written_model_is_declared_once_and_only_for_a_record_with_its_own_shape() -> None:
+    class Other(Out):
+        id: str
+
+    with pytest.raises(TypeError, match="an answer model is given for Fact already"):
+        written(Fact)(Other)
+
+    @dataclass(frozen=True)
+    class Plain:
+        a: int
+
+    with pytest.raises(TypeError, match="Plain goes as its fields: make its model"):
+        written(Plain)(Other)
+
+
+def test_every_result_with_a_shape_of_its_own_has_a_written_answer_model() -> None:
+    import embornal.interfaces.http.api  # noqa: F401 (every capability's models declared)
+    from embornal.interfaces.wire import WIRE_TYPES, by_own_shape
+
+    own = [kind for kind in WIRE_TYPES if by_own_shape(kind)]
+    assert own and all(kind in _ANSWERS for kind in own)
 
 
 #: The results that go on the wire as their fields whose REST model is still written by
@@ -145,7 +181,6 @@ _WRITTEN = {
 
 def test_every_result_sent_as_its_fields_has_a_made_answer_model() -> None:
     import embornal.interfaces.http.api  # noqa: F401 (every capability's models made)
-    from embornal.interfaces.http.derived import _ANSWERS
     from embornal.interfaces.wire import WIRE_TYPES, by_own_shape
 
     by_fields = {kind.__name__: kind for kind in WIRE_TYPES if not by_own_shape(kind)}

@@ -157,9 +157,8 @@ class Input:
     the remote client checks the server's document for before it sends a non-default.
 
     The limits (``max_length`` in ``length_unit``, ``not_empty``, ``low``..``high``,
-    ``choices``) are
-    checked on every transport before the call (:func:`check_inputs`) and shown in the MCP
-    input schema; the REST models declare the same (a test compares them).
+    ``choices``) are checked on every transport before the call (:func:`check_inputs`) and
+    shown in the MCP input schema; the REST models declare the same (a test compares them).
     """
 
     name: str

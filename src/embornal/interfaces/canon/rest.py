@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from embornal.domain.facts.fact import Fact
 from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
-from embornal.interfaces.http.schemas import FactOut
 from embornal.service.history.canon_results import (
     CanonEntry,
     CanonRemoval,
@@ -21,7 +19,6 @@ __all__ = ["BY_OUTPUT", "REQUESTS"]
 
 CanonEntryOut = answer_model(
     CanonEntry,
-    nested={Fact: FactOut},
     eligible_for_recall="false: sensitive without corroboration (no priority slot).",
 )
 CanonRemovalOut = answer_model(CanonRemoval, removed="How many memberships ended.")

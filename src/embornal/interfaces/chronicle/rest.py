@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.http.derived import Out, RequestModel, Time, list_answer
+from embornal.interfaces.http.derived import Out, RequestModel, Time, list_answer, written
+from embornal.service.history.chronicle_results import AuditEntry
 
 __all__ = ["BY_OUTPUT", "REQUESTS", "AuditEntryOut", "AuditOut"]
 
 
+@written(AuditEntry)
 class AuditEntryOut(Out):
     position: int = Field(description="The event's id (what undo takes).")
     at: Time

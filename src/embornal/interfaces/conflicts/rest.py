@@ -6,8 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from embornal.interfaces.http.derived import Out, RequestModel, Time, list_answer
+from embornal.interfaces.http.derived import Out, RequestModel, Time, list_answer, written
 from embornal.interfaces.http.schemas import FactOut
+from embornal.service.conflicts.record import ConflictRecord
 
 __all__ = [
     "BY_OUTPUT",
@@ -31,6 +32,7 @@ class ResolutionOut(Out):
     at: Time | None
 
 
+@written(ConflictRecord)
 class ConflictOut(Out):
     """A conflict with its facts side by side (each as a fact), and its resolution."""
 

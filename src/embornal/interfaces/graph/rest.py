@@ -6,10 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.facts.fact import MAX_REASON_LENGTH, Fact
+from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.interfaces.graph.catalog import RELATIONS
 from embornal.interfaces.http.derived import RequestModel, answer_model
-from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, _In
+from embornal.interfaces.http.schemas import ID_PATTERN, _In
 from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
 
 __all__ = [
@@ -46,7 +46,7 @@ LinkStepOut = answer_model(
 )
 
 
-LinkedFactOut = answer_model(LinkedFact, nested={Fact: FactOut})
+LinkedFactOut = answer_model(LinkedFact)
 
 
 LinkRecordOut = answer_model(
@@ -60,7 +60,6 @@ LinkGraphOut = answer_model(
     doc="""The facts reached breadth first, the links followed, the content's [[/path]] links
     and the relationship facts naming the fact; for ``memory_links``, its links as made
     (``links``, the retracted ones too with ``include_retired``).""",
-    nested={Fact: FactOut},
 )
 
 

@@ -8,9 +8,9 @@ from typing import Literal
 from pydantic import Field
 
 from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
-from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fact
+from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import answer_model, list_answer
-from embornal.interfaces.http.schemas import FactOut, PathIn, _In
+from embornal.interfaces.http.schemas import PathIn, _In
 from embornal.service.history.results import (
     DueMemory,
     ForgottenMemory,
@@ -32,7 +32,6 @@ __all__ = [
 MemoryStatusOut = answer_model(
     MemoryStatus,
     doc="A memory and where it stands in the history protocol.",
-    nested={Fact: FactOut},
     stage="working or consolidated.",
     tier="archive, testimony or interpretation.",
     sensitive="Security-sensitive: pinned only with corroboration.",
@@ -61,15 +60,13 @@ ProvenanceOut = answer_model(
 )
 
 
-DueMemoryOut = answer_model(
-    DueMemory, nested={Fact: FactOut}, since="Its capture, or its last review."
-)
+DueMemoryOut = answer_model(DueMemory, since="Its capture, or its last review.")
 
 
 DueMemoriesOut = list_answer("DueMemoriesOut", "memories", DueMemoryOut)
 
 
-ForgottenMemoryOut = answer_model(ForgottenMemory, nested={Fact: FactOut})
+ForgottenMemoryOut = answer_model(ForgottenMemory)
 
 
 ForgottenListOut = list_answer("ForgottenListOut", "memories", ForgottenMemoryOut)

@@ -17,17 +17,26 @@ by :func:`answer_model`, made from the same dataclass: each field by its name an
 annotated type (a time as :data:`Time`, a tuple as a list, a mapping as an object, a nested
 record by its own answer model), each required, since the server always sends every field,
 with the descriptions the REST module gives. A record with a wire shape of its own (a fact,
-a conflict) keeps its hand-written model, which a model made here takes where that record
-is nested.
+a conflict) keeps its hand-written model, declared its answer with :func:`written`, which a
+model made here takes where that record is nested.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
@@ -42,6 +51,7 @@ __all__ = [
     "answer_model",
     "list_answer",
     "request_model",
+    "written",
 ]
 
 Time = Annotated[
@@ -108,8 +118,10 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
         kind = list[Annotated[str, Field(max_length=item.max_length)]]
     elif item.max_length is not None:
         limits["max_length"] = item.max_length
-        if item.required or item.not_empty:
-            limits["min_length"] = 1  # a required text is not empty, nor one so declared
+        if item.required:
+            limits["min_length"] = 1  # a required text is not empty
+    if item.not_empty:
+        limits["min_length"] = 1  # nor one declared so, as MCP shows and check_inputs refuses
     number = float if kind in (float, float | None) else int
     if item.low is not None:
         limits["ge"] = number(item.low)
@@ -146,11 +158,28 @@ def request_model(op: Operation, name: str) -> type[BaseModel]:
 
 
 _ANSWERS: dict[type, type[BaseModel]] = {}
-"""The answer model made for each result record, by the record."""
+"""The answer model of each result record, made or :func:`written`, by the record."""
+
+_M = TypeVar("_M", bound=BaseModel)
 
 _MAKING: dict[type, str] = {}
 """The records whose model is being made, and its name: a record nested in itself (a tree
 node's children) refers to its model by that name."""
+
+
+def written(kind: type) -> Callable[[type[_M]], type[_M]]:
+    """Declare the decorated model, written by hand, the answer of ``kind``, a record with a
+    wire shape of its own: a model made here takes it where ``kind`` is nested."""
+
+    def declare(model: type[_M]) -> type[_M]:
+        if not by_own_shape(kind):
+            raise TypeError(f"{kind.__name__} goes as its fields: make its model")
+        if kind in _ANSWERS:
+            raise TypeError(f"an answer model is given for {kind.__name__} already")
+        _ANSWERS[kind] = model
+        return model
+
+    return declare
 
 
 def answer_model(
@@ -166,21 +195,21 @@ def answer_model(
     its fields in order): named ``name`` (default: the record's name and ``Out``), described
     by ``doc``, each field required, a field named in ``notes`` with that description.
 
-    A nested record takes the model given for it in ``nested`` (one with a shape of its
-    own), else the one made for it already, else one made now with no descriptions: make a
-    nested record's model first to describe its fields. A record is given one model; a
+    A nested record takes the model given for it in ``nested``, else its answer made or
+    :func:`written` already, else one made now with no descriptions: make a nested
+    record's model first to describe its fields. A record is given one model; a
     note for a field the record does not have is refused.
     """
-    if kind in _ANSWERS:
-        raise TypeError(f"an answer model is made for {kind.__name__} already")
     if by_own_shape(kind):
         raise TypeError(f"{kind.__name__} has a wire shape of its own: write its model")
+    if kind in _ANSWERS:
+        raise TypeError(f"an answer model is made for {kind.__name__} already")
     hints = get_type_hints(kind)
     names = [f.name for f in dataclasses.fields(kind)]
     unknown = notes.keys() - set(names)
     if unknown:
         raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(unknown))}")
-    given = dict(nested or {})
+    given = nested or {}
     name = name or f"{kind.__name__}Out"
     _MAKING[kind] = name
     try:
@@ -210,7 +239,7 @@ def list_answer(
     return create_model(name, __base__=Out, __doc__=doc, __module__=__name__, **fields)
 
 
-def _answer_type(hint: Any, nested: dict[type, type[BaseModel]]) -> Any:
+def _answer_type(hint: Any, nested: Mapping[type, type[BaseModel]]) -> Any:
     """How a field annotated ``hint`` is described in an answer (what ``to_wire`` makes of
     it): a time as :data:`Time`, a tuple as a list, a mapping as an object, a record by its
     model; text, numbers, flags, ``Literal`` and null as they are."""

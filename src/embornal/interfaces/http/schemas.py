@@ -20,8 +20,14 @@ from embornal.domain.spine.justification import (
 )
 from embornal.interfaces.catalog import by_name
 from embornal.interfaces.http.derived import Out as _Out
-from embornal.interfaces.http.derived import Time, answer_model, list_answer, request_model
-from embornal.service.facts.details import TreeNode
+from embornal.interfaces.http.derived import (
+    Time,
+    answer_model,
+    list_answer,
+    request_model,
+    written,
+)
+from embornal.service.facts.details import FactDetail, TreeNode
 from embornal.service.results import RecallHit
 
 __all__ = [
@@ -88,6 +94,7 @@ class HealthOut(_Out):
     version: str
 
 
+@written(Fact)
 class FactOut(_Out):
     """One fact as the memory holds it: stored signals, never the strength."""
 
@@ -139,6 +146,7 @@ class FactViewOut(_Out):
     strength: float
 
 
+@written(ScoreParts)
 class ScorePartsOut(_Out):
     """Every component of one hit's score (the recall method may add more)."""
 
@@ -181,7 +189,7 @@ class ScorePartsOut(_Out):
     matched_terms: list[str] = Field(default_factory=list)
 
 
-RecallHitOut = answer_model(RecallHit, nested={Fact: FactOut, ScoreParts: ScorePartsOut})
+RecallHitOut = answer_model(RecallHit)
 
 
 RecallOut = list_answer("RecallOut", "hits", RecallHitOut, doc="Hits, best first.")
@@ -250,6 +258,7 @@ class SourceOut(_Out):
     label: str | None = Field(description="The client or session label given at store.")
 
 
+@written(FactDetail)
 class FactDetailOut(_Out):
     """One fact whole: state, strength, tags with their sources, links and events."""
 

@@ -10,7 +10,14 @@ from pydantic import BaseModel, Field, Strict
 
 from embornal.domain.facts.fact import MAX_REASON_LENGTH
 from embornal.domain.proposals.aggregate import MAX_ITEMS
-from embornal.interfaces.http.derived import Out, RequestModel, Time, answer_model, list_answer
+from embornal.interfaces.http.derived import (
+    Out,
+    RequestModel,
+    Time,
+    answer_model,
+    list_answer,
+    written,
+)
 from embornal.interfaces.http.schemas import ReasonIn, _In
 from embornal.service.proposals.results import Proposal, PruneResult, RetentionScore
 
@@ -53,6 +60,7 @@ class ProposalItemOut(Out):
     applied: bool | None = Field(description="Once decided: applied (true) or declined.")
 
 
+@written(Proposal)
 class ProposalOut(Out):
     """A proposal whole (``decided_by``: a subject, or ``policy:…`` for an auto-approve)."""
 
@@ -100,7 +108,6 @@ RetentionOut = list_answer("RetentionOut", "facts", RetentionScoreOut, note="Low
 PruneOut = answer_model(
     PruneResult,
     "PruneOut",
-    nested={Proposal: ProposalOut},
     proposal="The archive proposal (null: none).",
 )
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from embornal.domain.facts.fact import Fact
 from embornal.interfaces.http.derived import answer_model, list_answer
 from embornal.interfaces.http.schemas import FactOut, Limit, UnderIn, _In
 from embornal.service.facts.details import DueFact
@@ -17,7 +16,6 @@ __all__ = ["DueFactOut", "DueOut", "DueQuery", "PinOut"]
 DueFactOut = answer_model(
     DueFact,
     doc="A stale fact to confirm again.",
-    nested={Fact: FactOut},
     c_eff="The confidence decayed to now.",
     threshold="The kind's staleness threshold on c_eff.",
     since="The last confirmation, or the creation: decay counts from it.",

@@ -10,10 +10,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from embornal.domain.bounds import MAX_REASON_LENGTH
-from embornal.domain.facts.fact import Fact
 from embornal.interfaces.graph.catalog import RELATIONS
 from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
-from embornal.interfaces.http.schemas import ID_PATTERN, FactOut, _In
+from embornal.interfaces.http.schemas import ID_PATTERN, _In
 from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
 
 __all__ = [
@@ -34,9 +33,7 @@ class MemoryLinkIn(_In):
     reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
 
 
-TimelineEntryOut = answer_model(
-    TimelineEntry, nested={Fact: FactOut}, event_at="When the event happened; null: unknown."
-)
+TimelineEntryOut = answer_model(TimelineEntry, event_at="When the event happened; null: unknown.")
 
 
 TimelineOut = list_answer("TimelineOut", "entries", TimelineEntryOut)

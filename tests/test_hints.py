@@ -50,7 +50,7 @@ def test_no_dataclass_of_the_package_has_a_class_variable_for_a_field() -> None:
 
 
 def test_a_class_variable_from_hints_is_kept_out_of_a_value() -> None:
-    from embornal.domain.records import value
+    from embornal.domain.values import value
 
     @value
     class Probe:

@@ -22,7 +22,7 @@ What this changes for a program: a Protocol of these modules can be instantiated
 ``typing.get_overloads`` knows none of their overloads; an annotation that
 ``get_type_hints`` evaluates holds ``object`` where it held a typing form. A ``ClassVar``
 here is not one for :mod:`dataclasses` (it knows typing's own only, and only once typing
-is imported): :func:`embornal.domain.records.value` leaves an annotation that reads
+is imported): :func:`embornal.domain.values.value` leaves an annotation that reads
 ``ClassVar[...]`` out of the class's fields itself.
 
 Modules off the short path import :mod:`typing` as usual.

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import subprocess
+import sys
 from dataclasses import InitVar, dataclass, field
 from typing import ClassVar
 
 import pytest
 
-from embornal.domain.records import FieldOrder, record, value
+from embornal.domain.records import record
+from embornal.domain.values import FieldOrder, value
 
 
 @record
@@ -74,6 +77,35 @@ def test_a_record_runs_its_post_init() -> None:
     assert Checked(3).high == 10 and Checked(3, 3) == Checked(low=3, high=3)
     with pytest.raises(ValueError, match="low above high"):
         Checked(11)
+
+
+@record
+class Noted:
+    """A record with a field that equality and the hash pass over."""
+
+    __record_uncompared__: ClassVar[tuple[str, ...]] = ("notes",)
+
+    name: str
+    notes: dict[str, str]
+
+
+def test_a_record_compares_and_hashes_without_its_uncompared_fields() -> None:
+    a, b = Noted("x", {"k": "1"}), Noted("x", {"k": "2"})
+    assert a == b and hash(a) == hash(b)  # the dict would make a hash fail if compared
+    assert a != Noted("y", {"k": "1"})
+    assert repr(a) == "Noted(name='x', notes={'k': '1'})"  # shown all the same
+    assert Noted.__match_args__ == ("name", "notes")
+
+
+def test_records_are_made_without_importing_dataclasses() -> None:
+    """The catalogue's records are made while the command line parses, before the console
+    script defers inspect (which dataclasses imports)."""
+    code = (
+        "import sys; import embornal.interfaces.catalog_types; "
+        "print(sorted(m for m in ('dataclasses', 'inspect') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_the_wire_shows_a_record_as_the_dataclass_it_was() -> None:

@@ -2,8 +2,8 @@
 inputs and its place in the REST API, with what the command line adds to them.
 
 Stdlib-only, plain data, and cheap to import: the records are frozen classes made by
-:func:`record` (typed as dataclasses are, without importing :mod:`dataclasses`, whose
-import and generated methods cost the command line's start-up; decision 0047).
+:func:`embornal.domain.records.record` (typed as dataclasses are, without the methods
+:mod:`dataclasses` generates, which cost the command line's start-up; decision 0047).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
-from embornal.hints import Any, Literal, TypeVar, dataclass_transform
+from embornal.domain.records import record
+from embornal.hints import Any, ClassVar, Literal, TypeVar
 
 __all__ = [
     "LIST_ERRORS",
@@ -32,62 +33,6 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
-_C = TypeVar("_C", bound=type)
-
-
-def _init(self: Any, *args: Any, **kwargs: Any) -> None:
-    cls = type(self)
-    names: tuple[str, ...] = cls.__record_fields__
-    values = self.__dict__
-    values.update(cls.__record_defaults__)
-    values.update(zip(names, args, strict=False))
-    values.update(kwargs)
-    if len(values) != len(names) or len(args) > len(names):
-        missing = [n for n in names if n not in values]
-        unknown = [k for k in values if k not in names]
-        raise TypeError(f"{cls.__name__}: missing {missing}, unknown {unknown}, {len(args)} given")
-
-
-def _frozen(self: Any, name: str, value: Any = None) -> None:
-    raise AttributeError(f"{type(self).__name__} is frozen: cannot set or delete {name!r}")
-
-
-def _repr(self: Any) -> str:
-    shown = ", ".join(f"{n}={self.__dict__[n]!r}" for n in type(self).__record_fields__)
-    return f"{type(self).__name__}({shown})"
-
-
-def _key(self: Any) -> tuple[Any, ...]:
-    return tuple(self.__dict__[n] for n in type(self).__record_fields__ if n != "extra")
-
-
-def _eq(self: Any, other: object) -> bool:
-    return type(other) is type(self) and _key(self) == _key(other)
-
-
-def _hash(self: Any) -> int:
-    return hash(_key(self))
-
-
-@dataclass_transform(frozen_default=True)
-def record(cls: _C) -> _C:
-    """A frozen record of the class's annotated fields, in order, with their defaults."""
-    notes = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 (inspect costs start-up)
-    names = tuple(n for n in notes if not str(notes[n]).startswith("ClassVar"))
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-    methods: dict[str, Callable[..., Any]] = {
-        "__init__": _init,
-        "__setattr__": _frozen,
-        "__delattr__": _frozen,
-        "__repr__": _repr,
-        "__eq__": _eq,
-        "__hash__": _hash,
-    }
-    for key, method in methods.items():
-        setattr(cls, key, method)
-    cls.__record_fields__ = names  # type: ignore[attr-defined]
-    cls.__record_defaults__ = defaults  # type: ignore[attr-defined]
-    return cls
 
 
 def resolve_call(api: Any, call: str) -> Callable[..., Any]:
@@ -103,7 +48,7 @@ def resolve_call(api: Any, call: str) -> Callable[..., Any]:
 
 def replace(obj: _T, **changes: Any) -> _T:
     """A copy of the record ``obj`` with ``changes`` (as :func:`dataclasses.replace`)."""
-    fields = type(obj).__record_fields__  # type: ignore[attr-defined]
+    fields = type(obj).__record_names__  # type: ignore[attr-defined]
     unknown = sorted(set(changes) - set(fields))
     if unknown:
         raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
@@ -288,6 +233,7 @@ class Operation:
     numbers its records in order from its ``tools_from`` (else 0; :func:`part` decides)."""
     extra: Mapping[str, str] = MappingProxyType({})
     """Notes for the interfaces (not compared)."""
+    __record_uncompared__: ClassVar[tuple[str, ...]] = ("extra",)
     # -- the command line (cli/derived.py builds each command from these) --------------
     cli_help: str = ""
     """The one-line help in the group's list of commands (default: ``title``)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import field
 
 from embornal.domain.recall.text import query_terms
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.service.context import ServiceContext
 
 __all__ = ["Overview", "keyword_probe", "overview"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.ranking import ScoreParts
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import TYPE_CHECKING
 from embornal.lazy import exports
 

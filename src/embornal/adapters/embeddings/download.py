@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from embornal.adapters.embeddings.quantize import INT8_FILE, quantize_int8
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.errors import ConfigError, EmbeddingError, InvalidInput, NotFound
 
 __all__ = [

@@ -20,7 +20,8 @@ from enum import StrEnum
 
 from embornal.domain import paths as P
 from embornal.domain.facts.tags import check_subject, parse_tag
-from embornal.domain.records import FieldOrder, record, value
+from embornal.domain.records import record
+from embornal.domain.values import FieldOrder, value
 from embornal.errors import InvalidInput
 
 __all__ = [

@@ -30,7 +30,7 @@ from functools import reduce
 
 from embornal.domain.events import DomainEvent, Event
 from embornal.domain.events.conflicts import ConflictOpened, ConflictResolved
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.errors import Conflict, InvalidInput
 
 __all__ = [

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from enum import StrEnum
 from types import MappingProxyType
 
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import Any, ClassVar
 
 __all__ = [

@@ -12,7 +12,7 @@ redacted event's scope or frame is None, and changes nothing when replayed.
 from __future__ import annotations
 
 from embornal.domain.events.base import DomainEvent
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import ClassVar
 
 __all__ = [

@@ -10,7 +10,7 @@ nothing to erase here; a page shows the members' own attributes beside each othe
 from __future__ import annotations
 
 from embornal.domain.events.base import DomainEvent, EventType
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import ClassVar
 
 __all__ = ["CONFLICT_EVENT_CLASSES", "ConflictOpened", "ConflictResolved"]

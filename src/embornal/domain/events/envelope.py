@@ -12,7 +12,7 @@ from functools import cached_property
 
 from embornal.domain.events.base import ActorKind, DomainEvent, Payload
 from embornal.domain.events.registry import EVENTS
-from embornal.domain.records import value
+from embornal.domain.values import value
 
 __all__ = ["Event", "NewEvent"]
 

@@ -11,7 +11,7 @@ relation names only (the reason is the envelope's).
 from __future__ import annotations
 
 from embornal.domain.events.base import DomainEvent, EventType
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import ClassVar
 
 __all__ = ["GRAPH_EVENT_CLASSES", "FactLinked", "FactMerged", "FactUnlinked"]

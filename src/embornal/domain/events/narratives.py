@@ -15,7 +15,7 @@ fact they depend on (the events name the fact, :mod:`embornal.storage.sqlite.pur
 from __future__ import annotations
 
 from embornal.domain.events.base import DomainEvent, EventType
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import ClassVar
 
 __all__ = ["NARRATIVE_EVENTS", "NarrativeInvalidated", "NarrativeReviewed", "NarrativeVersioned"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from embornal.domain.events.base import DomainEvent, EventType
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import Any, ClassVar
 
 __all__ = [

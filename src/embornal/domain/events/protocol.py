@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from embornal.domain.events.base import DomainEvent
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import ClassVar
 
 __all__ = [

@@ -21,8 +21,8 @@ from embornal.domain.events.protocol import PROTOCOL_EVENTS
 from embornal.domain.events.recalled import FactsRecalled
 from embornal.domain.facts.fact import DEFAULT_KIND
 from embornal.domain.facts.tags import Tag
-from embornal.domain.records import value
 from embornal.domain.spine.justification import EvidenceRef
+from embornal.domain.values import value
 from embornal.hints import Any, ClassVar
 
 __all__ = [

@@ -53,7 +53,6 @@ from embornal.domain.history.state import (
     evolve_history,
     is_protocol_event,
 )
-from embornal.domain.records import value
 from embornal.domain.spine import confidence as C
 from embornal.domain.spine.justification import (
     DEFAULT_LIFETIME,
@@ -68,6 +67,7 @@ from embornal.domain.spine.justification import (
     read_lifetime,
     stored_visibility,
 )
+from embornal.domain.values import value
 from embornal.errors import Conflict, InvalidInput
 from embornal.hints import Any
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import suppress
 
 from embornal.domain.facts.fact import DEFAULT_KIND
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.errors import InvalidAttribute, InvalidKind
 from embornal.hints import TYPE_CHECKING, Any
 

@@ -8,8 +8,8 @@ from datetime import datetime
 
 from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.domain.facts.tags import Tag
-from embornal.domain.records import value
 from embornal.domain.spine.strength import Signals
+from embornal.domain.values import value
 from embornal.errors import InvalidContent, InvalidInput
 from embornal.hints import Any
 

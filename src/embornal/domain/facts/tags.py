@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from embornal.domain.records import FieldOrder, value
+from embornal.domain.values import FieldOrder, value
 from embornal.errors import InvalidSubject, InvalidTag, OwnerTagForbidden
 
 __all__ = [

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Literal
 from embornal.domain.events import DomainEvent, FactEvidenceAdded, FactForgotten
 from embornal.domain.events.graph import FactLinked, FactMerged, FactUnlinked
 from embornal.domain.graph.relations import INVERSE, Relation
-from embornal.domain.records import value
 from embornal.domain.spine.justification import EvidenceRef
+from embornal.domain.values import value
 from embornal.errors import Conflict, InvalidLink, InvalidMerge, NotFound
 
 if TYPE_CHECKING:

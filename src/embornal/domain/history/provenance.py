@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from embornal.domain.records import value
+from embornal.domain.values import value
 
 __all__ = ["Corroboration", "Gate", "clean_label", "gate"]
 

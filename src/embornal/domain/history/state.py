@@ -27,7 +27,7 @@ from embornal.domain.events.protocol import (
     MemoryTierChanged,
 )
 from embornal.domain.history.provenance import Corroboration
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.errors import ProtocolViolation
 from embornal.hints import Any
 

@@ -51,7 +51,7 @@ from embornal.domain.graph.rules import (
     parse_relation,
 )
 from embornal.domain.ids import normalize_prefix
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.errors import Conflict, InvalidInput, InvalidLink, InvalidMerge, ProposalChanged
 
 __all__ = [

@@ -22,8 +22,9 @@ from datetime import datetime
 from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.query_entities import entity_share
 from embornal.domain.recall.relative_time import TimeWindow, closeness
-from embornal.domain.records import record, value
+from embornal.domain.records import record
 from embornal.domain.spine.decay import staleness
+from embornal.domain.values import value
 from embornal.hints import Any
 
 __all__ = [

@@ -39,10 +39,10 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from embornal.domain.events import ActorKind
-from embornal.domain.records import value
 from embornal.domain.spine.decay import DECAY, DEFAULT_DECAY, KindDecay
 from embornal.domain.spine.justification import Lifetime, LifetimePolicy
 from embornal.domain.spine.strength import elapsed_days
+from embornal.domain.values import value
 from embornal.errors import InvalidConfidence, InvalidInput
 
 __all__ = [

@@ -23,7 +23,6 @@ from embornal.domain.events import (
     evidence_fields,
 )
 from embornal.domain.facts.aggregate import FactState, FactStatus
-from embornal.domain.records import value
 from embornal.domain.spine.justification import (
     EvidenceRef,
     as_visibility,
@@ -31,6 +30,7 @@ from embornal.domain.spine.justification import (
     check_weight,
     stored_visibility,
 )
+from embornal.domain.values import value
 from embornal.errors import AccessDenied, Conflict, InvalidInput, NotFound
 
 __all__ = [

@@ -18,8 +18,8 @@ from enum import StrEnum
 
 from embornal.domain.events.base import ActorKind
 from embornal.domain.facts.tags import check_subject
-from embornal.domain.records import value
 from embornal.domain.uris import uri_problem
+from embornal.domain.values import value
 from embornal.errors import (
     InvalidEvidence,
     InvalidImportance,

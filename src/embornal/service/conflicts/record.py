@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from embornal.domain.facts.fact import Fact
-from embornal.domain.records import value
+from embornal.domain.values import value
 
 __all__ = ["ConflictRecord"]
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from embornal.domain.events import Event
 from embornal.domain.facts.fact import Fact
 from embornal.domain.facts.tags import Tag
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only annotations name them

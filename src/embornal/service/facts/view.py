@@ -5,7 +5,7 @@ one, does not make its class."""
 from __future__ import annotations
 
 from embornal.domain.facts.fact import Fact
-from embornal.domain.records import value
+from embornal.domain.values import value
 
 __all__ = ["FactView"]
 

@@ -27,7 +27,7 @@ from embornal.domain.proposals.aggregate import (
     new_fact_of,
     roles_of,
 )
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.errors import AccessDenied, EmbornalError, InvalidInput, NotFound
 from embornal.service.context import ServiceContext
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from datetime import datetime
 
-from embornal.domain.records import value
+from embornal.domain.values import value
 from embornal.hints import Any
 
 __all__ = [

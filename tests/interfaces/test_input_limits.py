@@ -1,15 +1,15 @@
 """Every limit an input of the catalogue declares (``max_length`` in its unit,
-``not_empty``, ``low`` and ``high``, ``choices``) is enforced on every transport before the
-call, and shown where the transport describes its inputs (the MCP input schemas, the REST
-models and OpenAPI).
+``not_empty``, ``pattern``, ``low`` and ``high``, ``choices``) is enforced on every
+transport before the call, and shown where the transport describes its inputs (the MCP
+input schemas, the REST models and OpenAPI).
 
 The walk sends, for each operation and each input with a limit (``max_length``,
-``not_empty``, ``low``, ``high``, ``choices``), a value just past it through each transport
-the operation has (the Python ``Memory``, MCP, REST, the remote client, the command line):
-each refuses it as an invalid input (``InvalidInput`` or one of its kinds: exit 2, MCP and
-REST a code of that family, REST 422 where the model declares the limit) and the event
-log does not grow (decisions 0140, 0162 and 0194). The cases come from the catalogue, so a
-new operation or a new limit is walked without a line here.
+``not_empty``, ``pattern``, ``low``, ``high``, ``choices``), a value just past it through
+each transport the operation has (the Python ``Memory``, MCP, REST, the remote client, the
+command line): each refuses it as an invalid input (``InvalidInput`` or one of its kinds:
+exit 2, MCP and REST a code of that family, REST 422 where the model declares the limit)
+and the event log does not grow (decisions 0140, 0162, 0194 and 0197). The cases come from
+the catalogue, so a new operation or a new limit is walked without a line here.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_one_over_the_limit_is_refused_naming_the_input_its_limit_and_length(
     op: Operation, item: Input
 ) -> None:
     assert item.max_length is not None
-    at = "x" * item.max_length
+    at = "/" + "x" * (item.max_length - 1) if item.type == "path" else "x" * item.max_length
     check_inputs(op.inputs, {item.name: at})  # at the limit: taken
     with pytest.raises(InvalidInput) as caught:
         check_inputs(op.inputs, {item.name: at + "x"})
@@ -187,6 +187,8 @@ def _limits(item: Input) -> dict[str, Any]:
         out["maximum"] = item.high
     if item.choices:
         out["enum"] = list(item.choices)
+    if item.text_pattern is not None:
+        out["pattern"] = item.text_pattern
     return out
 
 
@@ -201,7 +203,7 @@ def _shown(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             continue
         if branch.get("type") == "array":
             out = {**_shown(branch.get("items", {}), defs), **out}
-        for key in ("maxLength", "minLength", "minimum", "maximum", "enum"):
+        for key in ("maxLength", "minLength", "minimum", "maximum", "enum", "pattern"):
             if key in branch:
                 out.setdefault(key, branch[key])
     return out
@@ -211,6 +213,12 @@ def _least(shown: dict[str, Any]) -> Any:
     """The ``minLength`` ``shown`` declares, taken out of it (a required text's may show
     one too; a text declared ``not_empty`` shows 1)."""
     return shown.pop("minLength", None)
+
+
+#: The kinds whose REST wire form has a pattern of its own, stricter than the other
+#: transports take (hand-written models): a tag is ``KEY=VALUE`` text where MCP also takes an
+#: object; a time is RFC 3339 where the command line also takes a date.
+_STRICTER_ON_REST = {"tags", "time"}
 
 
 def test_each_rest_model_declares_the_limits_of_the_catalogue() -> None:
@@ -233,6 +241,8 @@ def test_each_rest_model_declares_the_limits_of_the_catalogue() -> None:
             prop = schema["properties"][item.wire_name]
             shown = _shown(prop, schema.get("$defs", {}))
             least = _least(shown)
+            if item.type in _STRICTER_ON_REST:
+                shown.pop("pattern", None)
             assert least == 1 or not item.not_empty, (op.name, item.name)
             assert shown == _limits(item), (op.name, item.name)
             checked += bool(shown)
@@ -278,6 +288,8 @@ def _past(item: Input) -> list[tuple[str, Any]]:
         out.append(("high", item.high + 1))
     if item.choices:
         out.append(("choices", "not-one-of-them"))
+    if item.text_pattern is not None:
+        out.append(("pattern", "not an id!"))
     return out
 
 
@@ -299,7 +311,7 @@ def _all_cases() -> list[Case]:
 
 def test_the_walk_covers_every_kind_of_limit() -> None:
     kinds = {limit for _, _, limit, _ in _all_cases()}
-    assert kinds == {"max_length", "not_empty", "low", "high", "choices"}
+    assert kinds == {"max_length", "not_empty", "low", "high", "choices", "pattern"}
     assert len(_all_cases()) > 250
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "EXAMPLE_ID",
     "FACTS_UNDER",
     "FACT_ID",
+    "FACT_ID_PATTERN",
     "ID_LENGTH",
     "LABEL_LENGTH",
     "LIFETIME",
@@ -73,6 +74,9 @@ __all__ = [
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 #: The longest id an input takes (a fact's, a claim's, a conflict's, or a prefix of one).
 ID_LENGTH = 64
+#: A fact id or a unique prefix of one: Crockford base32, either case (an input's
+#: ``pattern``; the REST path's ``{id}`` shows it too).
+FACT_ID_PATTERN = "^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{1,26}$"
 
 
 def switch(name: str, description: str, cli_help: str | None = None, **more: Any) -> Input:

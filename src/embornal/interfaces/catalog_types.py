@@ -15,6 +15,7 @@ from embornal.domain.records import record
 from embornal.hints import Any, ClassVar, Literal, TypeVar
 
 __all__ = [
+    "KIND_PATTERNS",
     "LIST_ERRORS",
     "READ_ERRORS",
     "WRITE_ERRORS",
@@ -57,6 +58,10 @@ def replace(obj: _T, **changes: Any) -> _T:
     new.__dict__.update(changes)
     return new
 
+
+#: The pattern an input's text matches when it declares none, by its kind: a path starts
+#: with "/" (the service refuses any other; each transport now refuses it first).
+KIND_PATTERNS: Mapping[str, str] = MappingProxyType({"path": "^/"})
 
 Profile = Literal["core", "full", "none"]
 InputType = Literal[
@@ -101,9 +106,10 @@ class Input:
     which interfaces take it at all. ``probe``: a later addition to the REST API, which
     the remote client checks the server's document for before it sends a non-default.
 
-    The limits (``max_length`` in ``length_unit``, ``not_empty``, ``low``..``high``,
-    ``choices``) are checked on every transport before the call (:func:`check_inputs`) and
-    shown in the MCP input schema; the REST models declare the same (a test compares them).
+    The limits (``max_length`` in ``length_unit``, ``not_empty``, ``pattern``,
+    ``low``..``high``, ``choices``) are checked on every transport before the call
+    (:func:`check_inputs`) and shown in the MCP input schema; the REST models declare the
+    same (a test compares them).
     """
 
     name: str
@@ -146,6 +152,15 @@ class Input:
     not_empty: bool = False
     """An optional text that, when given, holds something: an empty one is refused (a
     required text always is); shown as ``minLength`` 1."""
+    pattern: str | None = None
+    """A regular expression its text matches (a fact id's alphabet and length; None: its
+    kind's, :data:`KIND_PATTERNS`); shown as ``pattern``. A text that does not is refused as
+    the service would refuse it (an ``id``: ``MalformedId``; a path: ``InvalidPath``)."""
+
+    @property
+    def text_pattern(self) -> str | None:
+        """The pattern its text matches: its own, else its kind's (a path's ``^/``)."""
+        return self.pattern if self.pattern is not None else KIND_PATTERNS.get(self.type)
 
     @property
     def wire_name(self) -> str:
@@ -379,6 +394,8 @@ def _check_limits(item: Input, value: object) -> None:
             f"{name} is empty; give one, or leave it out",
             hint=f"Send {name} with a value, or without it.",
         )
+    if item.text_pattern is not None and isinstance(value, str):
+        _check_pattern(item, item.text_pattern, value)
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if number and (
         (item.low is not None and value < item.low)  # type: ignore[operator]
@@ -400,6 +417,28 @@ def _check_limits(item: Input, value: object) -> None:
         )
 
 
+def _check_pattern(item: Input, pattern: str, value: str) -> None:
+    import re
+
+    if re.search(pattern, value) is None:
+        from embornal.errors import InvalidInput, InvalidPath, MalformedId
+
+        shown = value if len(value) <= 40 else f"{value[:40]}…"
+        if item.type == "id":
+            raise MalformedId(
+                f"{item.name} is not a fact id: {shown!r}",
+                hint="Fact ids are 26 characters of 0-9 and A-Z (no I, L, O, U); a prefix works.",
+            )
+        if item.type == "path":
+            raise InvalidPath(
+                f"{item.name} {shown!r} must start with '/'",
+                hint="Paths look like /projects/embornal.",
+            )
+        raise InvalidInput(
+            f"{item.name} does not match {pattern}: {shown!r}", hint=f"Send {item.name} again."
+        )
+
+
 def check_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
     """Refuse, before the call, one of an operation's ``inputs`` (``given``: the call's
     keyword arguments by input name) that breaks what its record declares or no text may
@@ -410,6 +449,7 @@ def check_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
       (PostgreSQL refuses both; SQLite would keep what a copy to it then refuses);
     - it is longer than ``max_length`` (in its ``length_unit``; each text of a list);
     - it is an empty text and ``not_empty``;
+    - it is a text that does not match its ``pattern``;
     - it is a number under ``low`` or over ``high``;
     - it is a text that is not one of its ``choices``.
     """

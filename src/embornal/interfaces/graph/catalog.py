@@ -11,6 +11,7 @@ from embornal.domain.bounds import MAX_LIMIT
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
+    FACT_ID_PATTERN,
     LINK_DIRECTION,
     OPTIONAL_REASON,
     READ_ERRORS,
@@ -80,6 +81,7 @@ _TARGET = Input(
     "The id of the fact the link points at.",
     True,
     aliases=("target", "target_id", "to", "dst"),
+    pattern=FACT_ID_PATTERN,
     metavar="DST",
     cli_help="the fact it points at",
 )
@@ -269,6 +271,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "The fact merged into it: archived, its aliases and evidence absorbed.",
                 True,
                 aliases=("source", "source_id", "duplicate"),
+                pattern=FACT_ID_PATTERN,
                 metavar="SOURCE",
                 cli_help="the duplicate, archived by the merge",
             ),

@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from pydantic import BaseModel
 
-from pydantic import BaseModel, Field
-
-from embornal.domain.facts.fact import MAX_REASON_LENGTH
-from embornal.interfaces.graph.catalog import RELATIONS
 from embornal.interfaces.http.derived import RequestModel, answer_model
-from embornal.interfaces.http.schemas import ID_PATTERN, _In
 from embornal.service.graph.results import Link, LinkedFact, LinkGraph, LinkRecord, LinkStep
 
 __all__ = [
     "BY_OUTPUT",
     "REQUESTS",
     "LinkGraphOut",
-    "LinkIn",
     "LinkOut",
-    "MergeIn",
 ]
-
-# The catalogue's vocabulary: its relations
-RelationName = Literal[*RELATIONS]  # type: ignore[valid-type]
-
-
-class LinkIn(_In):
-    """A typed link from the fact of the path to ``target``."""
-
-    relation: RelationName = Field(description="The relation, in its canonical direction.")
-    target: str = Field(pattern=ID_PATTERN, description="The id (or a unique prefix) it points at.")
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
 
 LinkOut = answer_model(
     Link, doc="A link as stored (canonical direction; a symmetric one from the smaller id)."
@@ -63,23 +44,14 @@ LinkGraphOut = answer_model(
 )
 
 
-class MergeIn(_In):
-    """Merge ``source`` into the fact of the path."""
-
-    source: str = Field(pattern=ID_PATTERN, description="The duplicate, archived by the merge.")
-    reason: str = Field(
-        min_length=1, max_length=MAX_REASON_LENGTH, description="Why; kept in the history."
-    )
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Link": LinkOut,
     "LinkGraph": LinkGraphOut,
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "link": LinkIn,
-    "unlink": LinkIn,
+    "link": "LinkIn",
+    "unlink": "LinkIn",
     "links": "LinksQuery",
-    "merge": MergeIn,
+    "merge": "MergeIn",
 }

@@ -4,9 +4,9 @@ catalogue (decision 0162), the answer models from the result records (decision 0
 An operation's query or body model is built with :func:`pydantic.create_model` from its
 REST inputs (those not in the path): each field is the input's wire name, with the type
 its kind of input has on the wire, the limits its record declares (``max_length``,
-``not_empty``, ``low``..``high``, ``choices``) and its description. The model then
-validates what the record declares, the OpenAPI document shows it, and nothing restates
-the limits by hand.
+``not_empty``, ``pattern``, ``low``..``high``, ``choices``) and its description. The model
+then validates what the record declares, the OpenAPI document shows it, and nothing
+restates the limits by hand.
 
 An input of a kind not in :data:`_TYPES` (evidence, tags, attributes, an ``as_of``...) has a
 wire form of its own; an operation that takes one keeps its hand-written model, and
@@ -122,6 +122,8 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
             limits["min_length"] = 1  # a required text is not empty
     if item.not_empty:
         limits["min_length"] = 1  # nor one declared so, as MCP shows and check_inputs refuses
+    if item.text_pattern is not None:
+        limits["pattern"] = item.text_pattern
     number = float if kind in (float, float | None) else int
     if item.low is not None:
         limits["ge"] = number(item.low)

@@ -19,6 +19,7 @@ from embornal.domain.spine.justification import (
     MAX_SOURCE_LABEL,
 )
 from embornal.interfaces.catalog import by_name
+from embornal.interfaces.catalog_inputs import FACT_ID_PATTERN
 from embornal.interfaces.http.derived import Out as _Out
 from embornal.interfaces.http.derived import (
     Time,
@@ -75,7 +76,7 @@ __all__ = [
     "WhoAmIOut",
 ]
 
-ID_PATTERN = "^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{1,26}$"
+ID_PATTERN = FACT_ID_PATTERN
 FactState = Literal["active", "superseded", "forgotten", "purged"]
 
 

@@ -337,13 +337,15 @@ def _hints(op: Operation) -> ToolAnnotations:
 
 def _shown(base: Any, item: Input) -> Any:
     """``base`` with the declared limits of ``item`` in its schema (``maxLength``,
-    ``minLength``, ``minimum``, ``maximum``); :func:`check_inputs` enforces them in the
+    ``minLength``, ``pattern``, ``minimum``, ``maximum``); :func:`check_inputs` enforces them in the
     call, so that each transport refuses with the same message."""
     limits: dict[str, Any] = {}
     if item.max_length is not None:
         limits["maxLength"] = item.max_length
     if item.not_empty:
         limits["minLength"] = 1
+    if item.text_pattern is not None:
+        limits["pattern"] = item.text_pattern
     if item.low is not None:
         limits["minimum"] = item.low
     if item.high is not None:

@@ -14,6 +14,7 @@ from embornal.domain.bounds import MAX_QUERY_LENGTH
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     FACT_ID,
+    FACT_ID_PATTERN,
     LINK_DIRECTION,
     LIST_LIMIT,
     OPTIONAL_REASON,
@@ -88,6 +89,7 @@ _SOURCE = Input(
     "The memory the link leaves.",
     True,
     aliases=("source_id", "from_id", "source", "memory_id", "id"),
+    pattern=FACT_ID_PATTERN,
     metavar="SRC",
     cli_help="the memory the link leaves",
 )
@@ -97,6 +99,7 @@ _TARGET = Input(
     "The memory it points at.",
     True,
     aliases=("target_id", "to_id", "target"),
+    pattern=FACT_ID_PATTERN,
     metavar="DST",
     cli_help="the memory it points at",
 )

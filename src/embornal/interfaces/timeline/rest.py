@@ -5,14 +5,9 @@ do (by their output)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from pydantic import BaseModel
 
-from pydantic import BaseModel, Field
-
-from embornal.domain.bounds import MAX_REASON_LENGTH
-from embornal.interfaces.graph.catalog import RELATIONS
 from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
-from embornal.interfaces.http.schemas import ID_PATTERN, _In
 from embornal.service.history.timeline_results import Evidence, HistoryHit, TimelineEntry
 
 __all__ = [
@@ -22,16 +17,6 @@ __all__ = [
     "TimelineEntryOut",
     "TimelineEvidenceOut",
 ]
-
-_Relation = Literal["related", "updates", "explains", *RELATIONS]  # type: ignore[valid-type]
-
-
-class MemoryLinkIn(_In):
-    source_id: str = Field(pattern=ID_PATTERN, description="The memory the link leaves.")
-    target_id: str = Field(pattern=ID_PATTERN, description="The memory it points at.")
-    relation: _Relation = Field(description="related, updates, explains or a typed relation.")
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
 
 TimelineEntryOut = answer_model(TimelineEntry, event_at="When the event happened; null: unknown.")
 
@@ -62,7 +47,7 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 
 REQUESTS: dict[str, RequestModel] = {
     "set_history_context": "ContextIn",
-    "link_memories": MemoryLinkIn,
-    "unlink_memories": MemoryLinkIn,
+    "link_memories": "MemoryLinkIn",
+    "unlink_memories": "MemoryLinkIn",
     "timeline": "TimelineQuery",
 }

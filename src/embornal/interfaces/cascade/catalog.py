@@ -25,6 +25,8 @@ __all__ = ["OPERATIONS", "PLACE"]
 
 _SHOW = "cascade.commands:"
 
+#: The searches' query: an empty one is refused, as REST always has.
+_QUERY = replace(QUERY, not_empty=True)
 _SOME_QUERY = replace(
     QUERY,
     required=False,
@@ -41,6 +43,7 @@ _FRAME = label(
     "frame",
     "Only memories of this frame (a filter label, not an access boundary).",
     aliases=("frame",),
+    not_empty=True,
     metavar="FRAME",
     cli_help="only memories of FRAME",
 )
@@ -54,6 +57,7 @@ _SCOPE = label(
     "The task scope whose canon and narrative to show (default: every "
     "scope's canon, the default account).",
     aliases=("scope", "canon_scope"),
+    not_empty=True,
     metavar="SCOPE",
     cli_help="only this scope's canon and narrative",
 )
@@ -112,7 +116,7 @@ OPERATIONS: tuple[Operation, ...] = part(
     Operation(
         "search",
         "Cascade",
-        (QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
+        (_QUERY, _BUDGET, _FRAME, _MODE, _UNDER, _SCOPE, ALL),
         title="Search with the history priorities",
         cli="memory search",
         cli_help="the cascade for a query, each memory checked again; no reinforcement",
@@ -139,7 +143,7 @@ OPERATIONS: tuple[Operation, ...] = part(
         "search_archive",
         "list[RecallHit]",
         (
-            QUERY,
+            _QUERY,
             replace(LIMIT, description="How many unpinned memories at most (default 10)."),
             _FRAME,
             _MODE,

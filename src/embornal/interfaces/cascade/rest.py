@@ -4,24 +4,16 @@ Routes ``GET /recall/cascade``, ``GET /search`` and ``GET /search/archive``."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from pydantic import BaseModel
 
-from pydantic import BaseModel, Field
-
-from embornal.domain.bounds import MAX_PATH_LENGTH
 from embornal.domain.facts.fact import Fact
 from embornal.interfaces.canon.rest import CanonEntryOut
 from embornal.interfaces.conflicts.rest import ConflictOut
 from embornal.interfaces.history.rest_models import DueMemoryOut
 from embornal.interfaces.http.derived import RequestModel, answer_model
 from embornal.interfaces.http.schemas import (
-    AllIn,
-    AskedIn,
     FactOut,
-    Limit,
     RecallHitOut,
-    RerankIn,
-    _In,
 )
 from embornal.interfaces.narratives.rest import NarrativeOut, NarrativeReviewOut
 from embornal.service.conflicts.record import ConflictRecord
@@ -32,19 +24,6 @@ from embornal.service.narratives.results import Narrative, NarrativeReview
 from embornal.service.results import RecallHit
 
 __all__ = ["BY_OUTPUT", "REQUESTS", "CascadeOut"]
-
-_Label = Field(None, min_length=1, max_length=200)
-_Mode = Literal["auto", "keyword", "vector", "hybrid"]
-_Under = Annotated[
-    str | None,
-    Field(
-        min_length=1,
-        max_length=MAX_PATH_LENGTH,
-        pattern="^/",
-        description="Only ordinary memories at or below this path.",
-    ),
-]
-
 
 CascadeOut = answer_model(
     Cascade,
@@ -69,38 +48,12 @@ CascadeOut = answer_model(
 )
 
 
-class CascadeQuery(_In):
-    q: str | None = Field(None, description="Keywords; leave out for the strongest memories.")
-    limit: Limit = None
-    frame: str | None = _Label
-    mode: _Mode = "auto"
-    under: _Under = None
-    scope: str | None = _Label
-    reinforce: bool = Field(True, description="false: a read-only cascade (no strength lift).")
-    now: AskedIn = None
-    rerank: RerankIn = False
-    all: AllIn = False
-
-
-class ArchiveQuery(_In):
-    q: str = Field(min_length=1, description="Keywords or a question.")
-    limit: Limit = None
-    frame: str | None = _Label
-    mode: _Mode = "auto"
-    under: _Under = None
-
-
-class SearchQuery(ArchiveQuery):  # the archive's query, and a scope and all
-    scope: str | None = _Label
-    all: AllIn = False
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Cascade": CascadeOut,
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "recall_cascade": CascadeQuery,
-    "search": SearchQuery,
-    "search_archive": ArchiveQuery,
+    "recall_cascade": "CascadeQuery",
+    "search": "SearchQuery",
+    "search_archive": "ArchiveQuery",
 }

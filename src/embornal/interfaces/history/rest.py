@@ -10,10 +10,8 @@ from embornal.interfaces.history.rest_models import (
     ForgottenListOut,
     MemoryStatusOut,
     ProvenanceOut,
-    RememberIn,
 )
 from embornal.interfaces.http.derived import RequestModel
-from embornal.interfaces.http.schemas import ReasonIn
 
 __all__ = ["BY_OUTPUT", "REQUESTS"]
 
@@ -26,11 +24,11 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "remember": RememberIn,
-    "promote": ReasonIn,
+    "remember": "RememberIn",
+    "promote": "ReasonIn",
     "corroborate": "CorroborateIn",
     "provenance": None,
     "review": "ReviewIn",
-    "flag_sensitive": ReasonIn,
+    "flag_sensitive": "ReasonIn",
     "list_forgotten": "ForgottenQuery",
 }

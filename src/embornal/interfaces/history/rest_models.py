@@ -5,12 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
-from embornal.domain.bounds import MAX_CAPTURE_CONTEXT, MAX_ORIGIN_ID
-from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import answer_model, list_answer
-from embornal.interfaces.http.schemas import PathIn, _In
 from embornal.service.history.results import (
     DueMemory,
     ForgottenMemory,
@@ -25,7 +20,6 @@ __all__ = [
     "ForgottenMemoryOut",
     "MemoryStatusOut",
     "ProvenanceOut",
-    "RememberIn",
 ]
 
 
@@ -73,21 +67,3 @@ ForgottenListOut = list_answer("ForgottenListOut", "memories", ForgottenMemoryOu
 
 
 _Material = Literal["unspecified", "document", "utterance", "observation", "summary"]
-
-
-class RememberIn(_In):
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_BYTES)
-    source: str | None = Field(None, max_length=1000)
-    tier: str | None = Field(None, max_length=32, description="archive or interpretation.")
-    path: PathIn | None = None
-    security_sensitive: bool = Field(False, strict=True)
-    session: str | None = Field(None, max_length=200)
-    frame: str | None = Field(None, max_length=200, description="A label to filter by.")
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH)
-    event_at: str | None = Field(
-        None, max_length=64, description="When the event it tells of happened (ISO-8601)."
-    )
-    session_position: int | None = Field(None, ge=0, le=2**53, strict=True)
-    material_type: _Material | None = None
-    origin_id: str | None = Field(None, max_length=MAX_ORIGIN_ID)
-    capture_context: str | None = Field(None, max_length=MAX_CAPTURE_CONTEXT)

@@ -18,7 +18,7 @@ from embornal.interfaces.http.derived import (
     list_answer,
     written,
 )
-from embornal.interfaces.http.schemas import ReasonIn, _In
+from embornal.interfaces.http.schemas import _In
 from embornal.service.proposals.results import Proposal, PruneResult, RetentionScore
 
 __all__ = [
@@ -159,7 +159,7 @@ REQUESTS: dict[str, RequestModel] = {
     "propose": ProposeIn,
     "proposal": None,
     "approve": ApproveIn,
-    "reject": ReasonIn,
+    "reject": "ReasonIn",
     "edit_proposal": EditIn,
     "proposals": "ProposalsQuery",
     "retention": "RetentionQuery",

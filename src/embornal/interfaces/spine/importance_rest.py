@@ -7,10 +7,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from embornal.interfaces.http.derived import answer_model, list_answer
-from embornal.interfaces.http.schemas import FactOut, Limit, UnderIn, _In
+from embornal.interfaces.http.schemas import FactOut
 from embornal.service.facts.details import DueFact
 
-__all__ = ["DueFactOut", "DueOut", "DueQuery", "PinOut"]
+__all__ = ["DueFactOut", "DueOut", "PinOut"]
 
 
 DueFactOut = answer_model(
@@ -33,8 +33,3 @@ class PinOut(FactOut):
     warnings: list[str] | None = Field(
         None, exclude=True, description="What the pin warns about (past the soft anchor limit)."
     )
-
-
-class DueQuery(_In):
-    limit: Limit = None
-    under: UnderIn = None

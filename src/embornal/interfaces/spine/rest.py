@@ -20,7 +20,7 @@ from embornal.interfaces.http.schemas import (
     UndoOut,
     _In,
 )
-from embornal.interfaces.spine.importance_rest import DueOut, DueQuery, PinOut
+from embornal.interfaces.spine.importance_rest import DueOut, PinOut
 from embornal.interfaces.wire import to_wire
 
 __all__ = [
@@ -86,5 +86,5 @@ REQUESTS: dict[str, RequestModel] = {
     "unpin": "PinIn",
     "set_weight": "WeightIn",
     "set_lifetime": "LifetimeIn",
-    "due": DueQuery,
+    "due": "DueQuery",
 }

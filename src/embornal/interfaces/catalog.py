@@ -180,6 +180,7 @@ _AS_OF = moment(
     ("at", "as_of"),
     None,
     kind="as_of",
+    not_empty=True,
     http="at",
     mcp_name="at",
     probe=True,

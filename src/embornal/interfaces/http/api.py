@@ -35,7 +35,6 @@ from embornal.interfaces.http.derived import RequestModel, request_model
 from embornal.interfaces.http.problems import RequestInvalid
 from embornal.interfaces.http.schemas import (
     CatOut,
-    CatQuery,
     FactDetailOut,
     FactOut,
     FactsOut,
@@ -44,16 +43,11 @@ from embornal.interfaces.http.schemas import (
     HistoryOut,
     KindsOut,
     LsOut,
-    LsQuery,
     RecallOut,
-    RecallQuery,
-    ShowQuery,
     StoreIn,
     SupersedeIn,
     TagsOut,
-    TagsQuery,
     TreeNodeOut,
-    TreeQuery,
     UpdateIn,
     WhoAmIOut,
 )
@@ -160,9 +154,9 @@ _HTTP = capabilities.merged(
         # name: (answer model, query or body model, or the name of the one made, envelope)
         "health": (HealthOut, None, _health),
         "whoami": (WhoAmIOut, None, _whoami),
-        "ls": (LsOut, LsQuery, _at_path("entries")),
-        "cat": (CatOut, CatQuery, _at_path("facts")),
-        "tags": (TagsOut, TagsQuery, _tags),
+        "ls": (LsOut, "LsQuery", _at_path("entries")),
+        "cat": (CatOut, "CatQuery", _at_path("facts")),
+        "tags": (TagsOut, "TagsQuery", _tags),
         "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
         "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
         "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
@@ -194,9 +188,9 @@ _REQUESTS: dict[str, RequestModel] = capabilities.merged(
         "supersede": SupersedeIn,
         "restore": "ReasonIn",
         "update": UpdateIn,
-        "recall": RecallQuery,
-        "tree": TreeQuery,
-        "show": ShowQuery,
+        "recall": "RecallQuery",
+        "tree": "TreeQuery",
+        "show": "ShowQuery",
     },
 )
 """The request model of an operation with no entry in ``_HTTP``, when it is not the one

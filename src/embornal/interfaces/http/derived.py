@@ -8,9 +8,9 @@ its kind of input has on the wire, the limits its record declares (``max_length`
 then validates what the record declares, the OpenAPI document shows it, and nothing
 restates the limits by hand.
 
-An input of a kind not in :data:`_TYPES` (evidence, tags, attributes, an ``as_of``...) has a
-wire form of its own; an operation that takes one keeps its hand-written model, and
-:func:`request_model` refuses to build one for it.
+An input of a kind not in :data:`_TYPES` (evidence, tags, attributes, conditions, drafted
+items...) has a wire form of its own; an operation that takes one keeps its hand-written
+model, and :func:`request_model` refuses to build one for it.
 
 A result that goes on the wire as its fields in order (``WireCore.by_fields``) is described
 by :func:`answer_model`, made from the same dataclass: each field by its name and its
@@ -104,6 +104,7 @@ _TYPES: dict[InputType, Any] = {
     "bool": bool,
     "id": str,
     "time": str,
+    "as_of": str,
     "list": list[str],
 }
 DERIVABLE: frozenset[str] = frozenset(_TYPES)

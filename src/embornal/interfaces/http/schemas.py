@@ -33,10 +33,7 @@ from embornal.service.results import RecallHit
 
 __all__ = [
     "ID_PATTERN",
-    "AllIn",
-    "AskedIn",
     "CatOut",
-    "CatQuery",
     "EffectiveTagOut",
     "EventOut",
     "EvidenceIn",
@@ -52,24 +49,18 @@ __all__ = [
     "KindsOut",
     "LifetimeText",
     "LsOut",
-    "LsQuery",
     "PathEntryOut",
     "Problem",
     "ProblemIssue",
     "ReasonIn",
     "RecallHitOut",
     "RecallOut",
-    "RecallQuery",
-    "RerankIn",
     "ScorePartsOut",
-    "ShowQuery",
     "SourceOut",
     "StoreIn",
     "SupersedeIn",
     "TagsOut",
-    "TagsQuery",
     "TreeNodeOut",
-    "TreeQuery",
     "UnderIn",
     "UndoOut",
     "UpdateIn",
@@ -544,68 +535,6 @@ AsOfIn = Annotated[
     ),
 ]
 
-#: The query fields recall and the recall cascade share (catalogue: ``ASKED``, ``RERANK``).
-AskedIn = Annotated[
-    str | None,
-    Field(
-        max_length=64,
-        description="When the question is asked "
-        "(ISO-8601): times the query names are read against it.",
-    ),
-]
-RerankIn = Annotated[
-    bool,
-    Field(
-        description="true: the best candidates reordered by the server's cross-encoder reranker.",
-    ),
-]
-#: The catalogue's ``ALL``: the memory's own guide too.
-AllIn = Annotated[
-    bool,
-    Field(description="true: the memory's own guide under /memory too (left out otherwise)."),
-]
-
-
-class LsQuery(_In):
-    path: PathIn = "/"
-    at: AsOfIn = None
-    all: AllIn = False
-
-
-class TreeQuery(_In):
-    path: PathIn = "/"
-    dirs_only: bool = Field(False, description="Keep only the paths that hold paths.")
-    at: AsOfIn = None
-    all: AllIn = False
-
-
-class ShowQuery(_In):
-    at: AsOfIn = None
-
-
-class CatQuery(_In):
-    path: PathIn
-    limit: Limit = None
-    order_by: Literal["date", "signal"] = Field(
-        "date", description="date: oldest first; signal: strongest first."
-    )
-    recall: bool = Field(False, description="Count the read as a recall (reinforces).")
-    at: AsOfIn = None
-
-
-class RecallQuery(_In):
-    q: str | None = Field(None, description="Keywords; leave out for the strongest facts.")
-    limit: Limit = None
-    mode: Literal["auto", "keyword", "vector", "hybrid"] = Field(
-        "auto", description="auto: hybrid when the server has a model, else keyword."
-    )
-    reinforce: bool = Field(True, description="false: a read-only recall (no strength lift).")
-    at: AsOfIn = None
-    now: AskedIn = None
-    rerank: RerankIn = False
-    under: UnderIn = None
-    all: AllIn = False
-
 
 class FindQuery(_In):
     kind: KindIn
@@ -617,9 +546,3 @@ class FindQuery(_In):
     under: UnderIn = None
     limit: Limit = None
     at: AsOfIn = None
-
-
-class TagsQuery(_In):
-    fact: str = Field(
-        pattern=ID_PATTERN, description="A fact id or a unique prefix of one (0-9, A-Z)."
-    )

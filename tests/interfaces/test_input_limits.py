@@ -1,15 +1,16 @@
 """Every limit an input of the catalogue declares (``max_length`` in its unit,
-``not_empty``, ``pattern``, ``low`` and ``high``, ``choices``) is enforced on every
-transport before the call, and shown where the transport describes its inputs (the MCP
-input schemas, the REST models and OpenAPI).
+``max_items``, ``not_empty``, ``pattern``, ``low`` and ``high``, ``choices``) is enforced
+on every transport before the call, and shown where the transport describes its inputs
+(the MCP input schemas, the REST models and OpenAPI).
 
 The walk sends, for each operation and each input with a limit (``max_length``,
-``not_empty``, ``pattern``, ``low``, ``high``, ``choices``), a value just past it through
-each transport the operation has (the Python ``Memory``, MCP, REST, the remote client, the
-command line): each refuses it as an invalid input (``InvalidInput`` or one of its kinds:
-exit 2, MCP and REST a code of that family, REST 422 where the model declares the limit)
-and the event log does not grow (decisions 0140, 0162, 0194 and 0197). The cases come from
-the catalogue, so a new operation or a new limit is walked without a line here.
+``max_items``, ``not_empty``, ``pattern``, ``low``, ``high``, ``choices``), a value just
+past it through each transport the operation has (the Python ``Memory``, MCP, REST, the
+remote client, the command line): each refuses it as an invalid input (``InvalidInput``
+or one of its kinds: exit 2, MCP and REST a code of that family, REST 422 where the model
+declares the limit) and the event log does not grow (decisions 0140, 0162, 0194, 0197
+and 0198). The cases come from the catalogue, so a new operation or a new limit is walked
+without a line here.
 """
 
 from __future__ import annotations
@@ -189,6 +190,8 @@ def _limits(item: Input) -> dict[str, Any]:
         out["enum"] = list(item.choices)
     if item.text_pattern is not None:
         out["pattern"] = item.text_pattern
+    if item.max_items is not None:
+        out["maxItems"] = item.max_items
     return out
 
 
@@ -203,7 +206,8 @@ def _shown(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             continue
         if branch.get("type") == "array":
             out = {**_shown(branch.get("items", {}), defs), **out}
-        for key in ("maxLength", "minLength", "minimum", "maximum", "enum", "pattern"):
+        keys = ("maxLength", "minLength", "minimum", "maximum", "enum", "pattern", "maxItems")
+        for key in keys:
             if key in branch:
                 out.setdefault(key, branch[key])
     return out
@@ -290,6 +294,8 @@ def _past(item: Input) -> list[tuple[str, Any]]:
         out.append(("choices", "not-one-of-them"))
     if item.text_pattern is not None:
         out.append(("pattern", "not an id!"))
+    if item.max_items is not None:
+        out.append(("max_items", [_filler(item)[0]] * (item.max_items + 1)))
     return out
 
 
@@ -311,7 +317,7 @@ def _all_cases() -> list[Case]:
 
 def test_the_walk_covers_every_kind_of_limit() -> None:
     kinds = {limit for _, _, limit, _ in _all_cases()}
-    assert kinds == {"max_length", "not_empty", "low", "high", "choices", "pattern"}
+    assert kinds == {"max_length", "max_items", "not_empty", "low", "high", "choices", "pattern"}
     assert len(_all_cases()) > 250
 
 
@@ -344,8 +350,8 @@ _FILE_INPUTS = {"file", "directory", "source", "target"}
 
 #: Where the service's own limit is wider than the one the catalogue declares for the
 #: transports: the Python API takes the value (``narrate``'s coverage is content-sized
-#: there, a claim's scope a 500-character label).
-_WIDER_IN_PYTHON = {("narrate", "coverage"), ("recall_claims", "scope")}
+#: there, a claim's scope a 500-character label, a store's evidence any number of pieces).
+_WIDER_IN_PYTHON = {("narrate", "coverage"), ("recall_claims", "scope"), ("store", "evidence")}
 
 
 def _python_refusal(op: Operation, item: Input, error: Exception) -> bool:
@@ -503,10 +509,14 @@ def _argv(op: Operation, item: Input, value: Any) -> list[str]:
         if not i.cli or i.name not in given:
             continue
         value = given[i.name]
+        flags = flag_of(i)
+        if isinstance(value, list) and i.max_items is not None and flags:
+            for one in value:  # a repeatable flag, once a text (an item as JSON)
+                words.extend([flags[0], json.dumps(one) if isinstance(one, dict) else str(one)])
+            continue
         value = value[0] if isinstance(value, list) else value
         if isinstance(value, dict):
             value = ",".join(f"{k}={v}" for k, v in value.items())
-        flags = flag_of(i)
         words.extend([flags[0], str(value)] if flags else [str(value)])
     return words
 

@@ -13,10 +13,13 @@ __all__ = [
     "MAX_BATCH_SIZE",
     "MAX_CAPTURE_CONTEXT",
     "MAX_CONTENT_BYTES",
+    "MAX_EVIDENCE_ITEMS",
     "MAX_EXPIRY_DAYS",
     "MAX_LIMIT",
+    "MAX_NARRATIVE_SOURCES",
     "MAX_ORIGIN_ID",
     "MAX_PATH_LENGTH",
+    "MAX_PROPOSAL_ITEMS",
     "MAX_QUERY_LENGTH",
     "MAX_REASON_LENGTH",
     "MAX_REINDEX_LIMIT",
@@ -43,6 +46,12 @@ MAX_CONTENT_BYTES = 65_536
 MAX_REASON_LENGTH = 2_000
 #: The longest path, in characters (:mod:`embornal.domain.paths` checks it).
 MAX_PATH_LENGTH = 1024
+#: The most pieces of evidence one store sends with its fact (REST, MCP, the command line).
+MAX_EVIDENCE_ITEMS = 64
+#: The most items one proposal holds (a prune pass proposes at most this many).
+MAX_PROPOSAL_ITEMS = 10_000
+#: The most memories, claims or links a narrative names as its sources, each.
+MAX_NARRATIVE_SOURCES = 200
 #: The longest ``origin_id`` and ``capture_context`` a capture declares, in characters.
 MAX_ORIGIN_ID = 1000
 MAX_CAPTURE_CONTEXT = 2000

@@ -20,7 +20,7 @@ whether it is read-only, its route's summary, errors and tag).
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT, MAX_PATH_LENGTH
+from embornal.domain.bounds import MAX_EVIDENCE_ITEMS, MAX_LIMIT, MAX_PATH_LENGTH
 from embornal.hints import TYPE_CHECKING
 from embornal.interfaces.catalog_inputs import (
     ALL,
@@ -165,6 +165,7 @@ _STORE_SPINE = (
         default=(),
         aliases=("evidence",),
         max_length=EVIDENCE_LENGTH,
+        max_items=MAX_EVIDENCE_ITEMS,
         probe=True,
         full_only=True,
         metavar="TYPE:VALUE",

@@ -106,8 +106,8 @@ class Input:
     which interfaces take it at all. ``probe``: a later addition to the REST API, which
     the remote client checks the server's document for before it sends a non-default.
 
-    The limits (``max_length`` in ``length_unit``, ``not_empty``, ``pattern``,
-    ``low``..``high``, ``choices``) are checked on every transport before the call
+    The limits (``max_length`` in ``length_unit``, ``max_items``, ``not_empty``,
+    ``pattern``, ``low``..``high``, ``choices``) are checked on every transport before the call
     (:func:`check_inputs`) and shown in the MCP input schema; the REST models declare the
     same (a test compares them).
     """
@@ -152,6 +152,8 @@ class Input:
     not_empty: bool = False
     """An optional text that, when given, holds something: an empty one is refused (a
     required text always is); shown as ``minLength`` 1."""
+    max_items: int | None = None
+    """How many texts a list holds at most; shown as ``maxItems``."""
     pattern: str | None = None
     """A regular expression its text matches (a fact id's alphabet and length; None: its
     kind's, :data:`KIND_PATTERNS`); shown as ``pattern``. A text that does not is refused as
@@ -389,6 +391,12 @@ def _check_limits(item: Input, value: object) -> None:
                     f"{item.max_length:,} are allowed",
                     hint=f"Send a shorter {name}.",
                 )
+    most = item.max_items
+    if most is not None and isinstance(value, list | tuple) and len(value) > most:
+        raise InvalidInput(
+            f"{name} holds {len(value):,} items; at most {most:,} are allowed",
+            hint=f"Send {name} with fewer items.",
+        )
     if item.not_empty and value == "":
         raise InvalidInput(
             f"{name} is empty; give one, or leave it out",
@@ -448,6 +456,7 @@ def check_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
     - its text holds a NUL or a lone surrogate, whatever its type: no database keeps them
       (PostgreSQL refuses both; SQLite would keep what a copy to it then refuses);
     - it is longer than ``max_length`` (in its ``length_unit``; each text of a list);
+    - it is a list of more than ``max_items``;
     - it is an empty text and ``not_empty``;
     - it is a text that does not match its ``pattern``;
     - it is a number under ``low`` or over ``high``;

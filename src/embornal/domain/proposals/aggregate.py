@@ -23,6 +23,7 @@ from enum import StrEnum
 from functools import reduce
 from typing import Any
 
+from embornal.domain.bounds import MAX_PROPOSAL_ITEMS
 from embornal.domain.events import DomainEvent, Event
 from embornal.domain.events.proposals import (
     ProposalApproved,
@@ -84,7 +85,7 @@ __all__ = [
 ]
 
 STREAM_PREFIX = "proposal:"
-MAX_ITEMS = 10_000
+MAX_ITEMS = MAX_PROPOSAL_ITEMS
 """The most items one proposal holds (a prune pass proposes at most this many)."""
 
 _TEXT_KEYS = ("content", "reason", "path", "source", "lifetime", "visibility")

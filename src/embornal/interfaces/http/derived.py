@@ -4,9 +4,9 @@ catalogue (decision 0162), the answer models from the result records (decision 0
 An operation's query or body model is built with :func:`pydantic.create_model` from its
 REST inputs (those not in the path): each field is the input's wire name, with the type
 its kind of input has on the wire, the limits its record declares (``max_length``,
-``not_empty``, ``pattern``, ``low``..``high``, ``choices``) and its description. The model
-then validates what the record declares, the OpenAPI document shows it, and nothing
-restates the limits by hand.
+``max_items``, ``not_empty``, ``pattern``, ``low``..``high``, ``choices``) and its
+description. The model then validates what the record declares, the OpenAPI document
+shows it, and nothing restates the limits by hand.
 
 An input of a kind not in :data:`_TYPES` (evidence, tags, attributes, conditions, drafted
 items...) has a wire form of its own; an operation that takes one keeps its hand-written
@@ -115,8 +115,11 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
     """The annotation and the ``Field`` of ``item``, in a ``body`` or a query."""
     kind: Any = Literal[item.choices] if item.choices else _TYPES[item.type]
     limits: dict[str, Any] = {"description": item.description}
-    if item.type == "list" and item.max_length is not None:  # each text's length
-        kind = list[Annotated[str, Field(max_length=item.max_length)]]
+    if item.type == "list":
+        if item.max_length is not None:  # each text's length
+            kind = list[Annotated[str, Field(max_length=item.max_length)]]
+        if item.max_items is not None:
+            limits["max_length"] = item.max_items  # a list's: how many texts
     elif item.max_length is not None:
         limits["max_length"] = item.max_length
         if item.required:

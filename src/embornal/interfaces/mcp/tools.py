@@ -374,9 +374,16 @@ def _arg_type(item: Input) -> Any:
         return Annotated[bool | None, about]
     if item.type in ("evidence_list", "list"):
         text = _shown(str, item)
-        return Annotated[list[text] | text | None, about]  # type: ignore[valid-type]
+        texts: Any = list[text]  # type: ignore[valid-type]
+        if item.max_items is not None:
+            texts = Annotated[texts, Field(json_schema_extra={"maxItems": item.max_items})]
+        return Annotated[texts | text | None, about]
     if item.type == "items":
-        return Annotated[ItemsInput if item.required else ItemsInput | None, about]
+        drafts: Any = ItemsInput
+        if item.max_items is not None:
+            most = Field(json_schema_extra={"maxItems": item.max_items})
+            drafts = Annotated[list[dict[str, Any]], most] | str
+        return Annotated[drafts if item.required else drafts | None, about]
     if item.type == "replacements":
         return Annotated[ReplaceInput, about]
     base = Literal[item.choices] if item.choices else _shown(str, item)

@@ -7,6 +7,7 @@ the CLI's ``embornal narrative add|current|review|history|list``; REST under
 
 from __future__ import annotations
 
+from embornal.domain.bounds import MAX_NARRATIVE_SOURCES
 from embornal.interfaces.catalog_inputs import (
     EXAMPLE_ID,
     LIST_ERRORS,
@@ -68,6 +69,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "list",
                 "The memories it rests on (each live and readable).",
                 aliases=("memory_ids", "memories", "sources"),
+                max_items=MAX_NARRATIVE_SOURCES,
                 flag="--memory",
                 nargs="+",
                 metavar="ID",
@@ -80,6 +82,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "recall_claims); a later withdrawal, revision or evidence change withholds "
                 "the narrative until review_narrative.",
                 aliases=("claim_ids", "claims"),
+                max_items=MAX_NARRATIVE_SOURCES,
                 flag="--claim",
                 nargs="+",
                 metavar="ID",
@@ -90,6 +93,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "list",
                 "Typed links it rests on, each SOURCE:relation:TARGET as memory_links shows them.",
                 aliases=("link_ids", "links"),
+                max_items=MAX_NARRATIVE_SOURCES,
                 flag="--link",
                 nargs="+",
                 metavar="LINK",

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_REASON_LENGTH
 from embornal.interfaces.http.derived import RequestModel, answer_model, list_answer
-from embornal.interfaces.http.schemas import _In
 from embornal.service.narratives.results import (
     Narrative,
     NarrativeReview,
@@ -19,7 +17,6 @@ from embornal.service.narratives.results import (
 __all__ = [
     "BY_OUTPUT",
     "REQUESTS",
-    "NarrateIn",
     "NarrativeOut",
     "NarrativeViewOut",
     "NarrativesOut",
@@ -61,18 +58,6 @@ NarrativeViewOut = answer_model(
 NarrativesOut = list_answer("NarrativesOut", "narratives", NarrativeOut)
 
 
-class NarrateIn(_In):
-    content: str = Field(min_length=1, max_length=MAX_CONTENT_BYTES)
-    reason: str = Field(min_length=1, max_length=MAX_REASON_LENGTH)
-    memory_ids: list[str] | None = _Ids
-    claim_ids: list[str] | None = _Ids
-    link_ids: list[str] | None = _Ids
-    scope: str | None = _Label
-    perspective: str | None = _Label
-    coverage: str | None = Field(None, max_length=MAX_REASON_LENGTH)
-    security_sensitive: bool = Field(False, strict=True)
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Narrative": NarrativeOut,
     "list[Narrative]": NarrativesOut,
@@ -80,7 +65,7 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "narrate": NarrateIn,
+    "narrate": "NarrateIn",
     "review_narrative": "NarrativeReviewIn",
     "narrative_history": "HistoryQuery",
     "list_narratives": "ListQuery",

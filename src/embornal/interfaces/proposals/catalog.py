@@ -7,7 +7,7 @@ as the catalogue.
 
 from __future__ import annotations
 
-from embornal.domain.bounds import MAX_LIMIT
+from embornal.domain.bounds import MAX_LIMIT, MAX_PROPOSAL_ITEMS
 from embornal.interfaces.catalog_inputs import (
     OPTIONAL_REASON,
     REQUIRED_REASON,
@@ -42,6 +42,7 @@ ITEMS = Input(
     'in a link or merge "#N" names the fact the earlier create item N makes.',
     True,
     aliases=("items", "changes", "drafts"),
+    max_items=MAX_PROPOSAL_ITEMS,
     cli=False,
 )
 _STATUS = Input(
@@ -57,6 +58,7 @@ _CHOSEN = Input(
     "list",
     "The numbers of the items to approve (default: all of them).",
     aliases=("items", "item", "numbers"),
+    max_items=MAX_PROPOSAL_ITEMS,
     flag="--item",
     metavar="N",
     nargs="+",
@@ -241,6 +243,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 "list",
                 "The numbers of the items to take out.",
                 aliases=("drop", "remove"),
+                max_items=MAX_PROPOSAL_ITEMS,
                 flag="--drop",
                 metavar="N",
                 nargs="+",

@@ -24,7 +24,6 @@ from embornal.service.proposals.results import Proposal, PruneResult, RetentionS
 __all__ = [
     "BY_OUTPUT",
     "REQUESTS",
-    "ApproveIn",
     "EditIn",
     "ProposalItemOut",
     "ProposalOut",
@@ -119,17 +118,6 @@ class ProposeIn(_In):
     reason: Reason = None
 
 
-class ApproveIn(_In):
-    items: Numbers = None
-    reason: Reason = None
-    version: Annotated[int, Strict()] | None = Field(
-        None,
-        ge=1,
-        description="The proposal's version the approver was shown; 409 `proposal_changed` "
-        "when it was edited since (left out: the proposal as it is now).",
-    )
-
-
 class EditIn(_In):
     drop: Numbers = None
     replace: Annotated[dict[str, dict[str, Any]] | None, Field(max_length=MAX_ITEMS)] = Field(
@@ -158,7 +146,7 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 REQUESTS: dict[str, RequestModel] = {
     "propose": ProposeIn,
     "proposal": None,
-    "approve": ApproveIn,
+    "approve": "ApproveIn",
     "reject": "ReasonIn",
     "edit_proposal": EditIn,
     "proposals": "ProposalsQuery",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from embornal.domain.bounds import MAX_CONTENT_BYTES
+from embornal.domain.bounds import MAX_CONTENT_BYTES, MAX_NARRATIVE_SOURCES
 from embornal.domain.events.narratives import NarrativeReviewed, NarrativeVersioned
 from embornal.domain.facts.fact import check_reason
 from embornal.domain.graph.rules import canonical, parse_relation
@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 _ATTEMPTS = 5
-_MAX_IDS = 200
+_MAX_IDS = MAX_NARRATIVE_SOURCES
 _SCAN = 1000
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from embornal.domain.bounds import MAX_PROPOSAL_ITEMS
 from embornal.domain.clock import parse_time
 from embornal.domain.events import ActorKind
 from embornal.domain.facts.fact import check_reason
@@ -229,9 +230,19 @@ def approve(
     :class:`ProposalChanged` and nothing is applied (None: the proposal as it is now)."""
     why = check_reason(reason, required=False)
     seen = _check_version(version)
+    _check_count("items", items)
     _require_decider(ctx, "approve")
     state = _resolve(ctx, proposal_id)
     return _approve(ctx, state.proposal_id, items or None, why, ctx.subject, seen)
+
+
+def _check_count(name: str, values: Sequence[object] | None) -> None:
+    """Refuse more item numbers or items than a proposal holds, before it is read."""
+    if values is not None and len(values) > MAX_PROPOSAL_ITEMS:
+        raise InvalidInput(
+            f"{name} holds {len(values):,} items; at most {MAX_PROPOSAL_ITEMS:,} are allowed",
+            hint=f"Send {name} with fewer items.",
+        )
 
 
 def _check_version(version: object) -> int | None:
@@ -317,6 +328,8 @@ def edit(
     :class:`ProposalChanged`, nothing edited; None: as it is now)."""
     why = check_reason(reason, required=False)
     version = _check_version(version)
+    _check_count("drop", drop)
+    _check_count("add", add)
     state = _resolve(ctx, proposal_id)
     if state.proposer != ctx.subject:
         _require_decider(ctx, "edit")

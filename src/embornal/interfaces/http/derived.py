@@ -8,9 +8,10 @@ its kind of input has on the wire, the limits its record declares (``max_length`
 description. The model then validates what the record declares, the OpenAPI document
 shows it, and nothing restates the limits by hand.
 
-An input of a kind not in :data:`_TYPES` (evidence, tags, attributes, conditions, drafted
-items...) has a wire form of its own; an operation that takes one keeps its hand-written
-model, and :func:`request_model` refuses to build one for it.
+An evidence is ``TYPE:VALUE`` text or an :class:`EvidenceIn` (decision 0199). An input of
+a kind not in :data:`_TYPES` (tags, attributes, conditions, drafted items...) has a wire
+form of its own; an operation that takes one keeps its hand-written model, and
+:func:`request_model` refuses to build one for it.
 
 A result that goes on the wire as its fields in order (``WireCore.by_fields``) is described
 by :func:`answer_model`, made from the same dataclass: each field by its name and its
@@ -40,6 +41,7 @@ from typing import (
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, create_model
 
+from embornal.domain.spine.justification import MAX_EVIDENCE_NOTE, MAX_EVIDENCE_VALUE
 from embornal.interfaces.catalog_types import Input, InputType, Operation
 from embornal.interfaces.wire import by_own_shape
 
@@ -82,6 +84,29 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class EvidenceIn(_In):
+    """Evidence as an object (the form a note travels in with confirm and contradict)."""
+
+    type: str = Field(
+        min_length=1,
+        max_length=32,
+        description="quote, uri, conversation, document or observation.",
+    )
+    value: str = Field(min_length=1, max_length=MAX_EVIDENCE_VALUE)
+    note: str | None = Field(None, max_length=MAX_EVIDENCE_NOTE)
+
+
+EvidenceText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_EVIDENCE_VALUE + 32,
+        description="TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation "
+        "(e.g. uri:https://example.org/adr/12). An unknown type is refused (400).",
+    ),
+]
+
+
 #: The wire type of each kind of input a model can be made for: text (a path, one of the
 #: choices: ``Literal``, an id, a time as ISO-8601 text), a list of texts, a whole
 #: number, a number, a flag. A weight is the number or null (null takes it off). In a
@@ -105,6 +130,8 @@ _TYPES: dict[InputType, Any] = {
     "id": str,
     "time": str,
     "as_of": str,
+    "evidence": str,
+    "evidence_list": list[str],
     "list": list[str],
 }
 DERIVABLE: frozenset[str] = frozenset(_TYPES)
@@ -115,7 +142,14 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
     """The annotation and the ``Field`` of ``item``, in a ``body`` or a query."""
     kind: Any = Literal[item.choices] if item.choices else _TYPES[item.type]
     limits: dict[str, Any] = {"description": item.description}
-    if item.type == "list":
+    if item.type in ("evidence", "evidence_list"):  # TYPE:VALUE text, or an object
+        text = Annotated[str, Field(min_length=1, max_length=item.max_length)]
+        kind = text | EvidenceIn
+        if item.type == "evidence_list":
+            kind = list[kind]
+            if item.max_items is not None:
+                limits["max_length"] = item.max_items
+    elif item.type == "list":
         if item.max_length is not None:  # each text's length
             kind = list[Annotated[str, Field(max_length=item.max_length)]]
         if item.max_items is not None:

@@ -14,20 +14,20 @@ from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fac
 from embornal.domain.paths import MAX_PATH_LENGTH
 from embornal.domain.recall.ranking import ScoreParts
 from embornal.domain.spine.justification import (
-    MAX_EVIDENCE_NOTE,
-    MAX_EVIDENCE_VALUE,
     MAX_SOURCE_LABEL,
 )
 from embornal.interfaces.catalog import by_name
 from embornal.interfaces.catalog_inputs import FACT_ID_PATTERN
-from embornal.interfaces.http.derived import Out as _Out
 from embornal.interfaces.http.derived import (
+    EvidenceIn,
+    EvidenceText,
     Time,
     answer_model,
     list_answer,
     request_model,
     written,
 )
+from embornal.interfaces.http.derived import Out as _Out
 from embornal.service.facts.details import FactDetail, TreeNode
 from embornal.service.results import RecallHit
 
@@ -404,29 +404,6 @@ AttributesIn = Annotated[
     Field(
         description='The kind\'s attributes, e.g. {"name": "embornal", "status": "active"}; '
         "validated against the kind's schema (400 and nothing written if not)."
-    ),
-]
-
-
-class EvidenceIn(_In):
-    """Evidence as an object (the form a note travels in with confirm and contradict)."""
-
-    type: str = Field(
-        min_length=1,
-        max_length=32,
-        description="quote, uri, conversation, document or observation.",
-    )
-    value: str = Field(min_length=1, max_length=MAX_EVIDENCE_VALUE)
-    note: str | None = Field(None, max_length=MAX_EVIDENCE_NOTE)
-
-
-EvidenceText = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=MAX_EVIDENCE_VALUE + 32,
-        description="TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation "
-        "(e.g. uri:https://example.org/adr/12). An unknown type is refused (400).",
     ),
 ]
 

@@ -9,6 +9,7 @@ import pytest
 
 from embornal.errors import InvalidInput
 from embornal.interfaces.catalog import whole
+from embornal.interfaces.catalog_inputs import EXAMPLE_ID, FACT_ID_PATTERN
 from embornal.interfaces.catalog_types import Input, check_inputs
 
 _NOT_TEXT = {"int", "bool", "float", "weight", "confidence", "event", "days"}
@@ -45,5 +46,13 @@ def test_every_text_input_refuses_nul_and_lone_surrogates(op: Any, item: Input, 
     with pytest.raises(InvalidInput) as caught:
         check_inputs(op.inputs, {item.name: _shaped(item, bad)})
     assert caught.value.message.startswith(f"{item.name} holds ")
-    fine = item.choices[0] if item.choices else "plain text, é 上周"
-    check_inputs(op.inputs, {item.name: _shaped(item, fine)})
+    check_inputs(op.inputs, {item.name: _shaped(item, _fine(item))})
+
+
+def _fine(item: Input) -> str:
+    """A text ``item`` takes: one of its choices, a fact id, a path, or plain text."""
+    if item.choices:
+        return item.choices[0]
+    if item.text_pattern == FACT_ID_PATTERN:
+        return EXAMPLE_ID
+    return ("/" if item.type == "path" else "") + "plain text, é 上周"

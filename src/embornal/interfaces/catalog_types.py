@@ -398,7 +398,14 @@ def _check_limits(item: Input, value: object) -> None:
             hint=f"Send {name} with fewer items.",
         )
     if item.not_empty and value == "":
-        raise InvalidInput(
+        from embornal import errors
+
+        kinds = {
+            "kind": errors.InvalidKind,
+            "visibility": errors.InvalidVisibility,
+            "lifetime": errors.InvalidLifetime,
+        }
+        raise kinds.get(item.type, InvalidInput)(
             f"{name} is empty; give one, or leave it out",
             hint=f"Send {name} with a value, or without it.",
         )

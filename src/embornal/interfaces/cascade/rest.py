@@ -54,6 +54,5 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 
 REQUESTS: dict[str, RequestModel] = {
     "recall_cascade": "CascadeQuery",
-    "search": "SearchQuery",
     "search_archive": "ArchiveQuery",
 }

@@ -38,17 +38,13 @@ from embornal.interfaces.http.schemas import (
     FactDetailOut,
     FactOut,
     FactsOut,
-    FindQuery,
     HealthOut,
     HistoryOut,
     KindsOut,
     LsOut,
     RecallOut,
-    StoreIn,
-    SupersedeIn,
     TagsOut,
     TreeNodeOut,
-    UpdateIn,
     WhoAmIOut,
 )
 from embornal.interfaces.wire import effective_tag, to_wire
@@ -106,6 +102,8 @@ def _inputs(op: CatalogOp, c: Call) -> dict[str, Any]:
             kwargs[item.name] = c.path[item.wire_name]
         else:
             kwargs[item.name] = getattr(c.query if where == "query" else c.body, item.wire_name)
+            if kwargs[item.name] is None and item.default == ():  # a list left out: none
+                kwargs[item.name] = ()
         if item.type == "evidence" and isinstance(kwargs[item.name], BaseModel):
             kwargs[item.name] = _evidence_ref(kwargs[item.name])
         if item.type == "evidence_list":
@@ -158,7 +156,7 @@ _HTTP = capabilities.merged(
         "cat": (CatOut, "CatQuery", _at_path("facts")),
         "tags": (TagsOut, "TagsQuery", _tags),
         "history": (HistoryOut, None, lambda c, r: {"target": c.path["id"], "events": to_wire(r)}),
-        "find": (FactsOut, FindQuery, lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
+        "find": (FactsOut, "FindQuery", lambda c, r: {"kind": c.query.kind, "facts": to_wire(r)}),
         "kinds": (KindsOut, None, lambda c, r: {"kinds": to_wire(r)}),
     },
 )
@@ -183,13 +181,11 @@ _REQUESTS: dict[str, RequestModel] = capabilities.merged(
     "REQUESTS",  # each capability folder's (decision 0184), after the core's
     {
         # name: query or body model, or the name of the one made (None: none)
-        "store": StoreIn,
+        "store": "StoreIn",
         "forget": "ReasonIn",
-        "supersede": SupersedeIn,
+        "supersede": "SupersedeIn",
         "restore": "ReasonIn",
-        "update": UpdateIn,
-        "recall": "RecallQuery",
-        "tree": "TreeQuery",
+        "update": "UpdateIn",
         "show": "ShowQuery",
     },
 )
@@ -253,13 +249,20 @@ OPERATIONS: tuple[Operation, ...] = tuple(_operation(op) for op in routed())
 # -- serving ---------------------------------------------------------------------------------
 
 
+def _is_list(annotation: Any) -> bool:
+    """Whether a query field takes a list (``list[...]``, or one that may be null)."""
+    if typing.get_origin(annotation) is list:
+        return True
+    return any(typing.get_origin(arg) is list for arg in typing.get_args(annotation))
+
+
 def _query(op: Operation, params: Sequence[tuple[str, str]]) -> Any:
     if op.query is None:
         return None
     seen: dict[str, Any] = {}
     for key, value in params:
         field = op.query.model_fields.get(key)
-        if field is not None and typing.get_origin(field.annotation) is list:
+        if field is not None and _is_list(field.annotation):
             seen.setdefault(key, []).append(value)  # a repeatable parameter (where=…)
             continue
         if key in seen:

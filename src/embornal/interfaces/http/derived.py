@@ -8,10 +8,10 @@ its kind of input has on the wire, the limits its record declares (``max_length`
 description. The model then validates what the record declares, the OpenAPI document
 shows it, and nothing restates the limits by hand.
 
-An evidence is ``TYPE:VALUE`` text or an :class:`EvidenceIn` (decision 0199). An input of
-a kind not in :data:`_TYPES` (tags, attributes, conditions, drafted items...) has a wire
-form of its own; an operation that takes one keeps its hand-written model, and
-:func:`request_model` refuses to build one for it.
+An evidence is ``TYPE:VALUE`` text or an :class:`EvidenceIn` (decision 0199); tags,
+attributes, conditions and a proposal's drafted items have the structured forms of
+:data:`_WIRE_FORMS` (decision 0200). A new kind of input with neither a form here nor one
+below is refused by :func:`request_model` until it has one.
 
 A result that goes on the wire as its fields in order (``WireCore.by_fields``) is described
 by :func:`answer_model`, made from the same dataclass: each field by its name and its
@@ -134,13 +134,26 @@ _TYPES: dict[InputType, Any] = {
     "evidence_list": list[str],
     "list": list[str],
 }
-DERIVABLE: frozenset[str] = frozenset(_TYPES)
+#: The kinds of input whose REST form is structured: tags as ``["k=v", ...]`` or an object,
+#: a kind's attributes as an object, conditions as ``field=value`` texts, a proposal's
+#: drafted items as objects and its replacements as an object of them by number.
+_WIRE_FORMS: dict[InputType, Any] = {
+    "tags": list[Annotated[str, Field(pattern="=")]]
+    | dict[str, Annotated[str, Field(min_length=1)]],
+    "attributes": dict[str, Any],
+    "where": list[str],  # each text bounded as a list's (below)
+    "items": list[dict[str, Any]],
+    "replacements": dict[str, dict[str, Any]],
+}
+DERIVABLE: frozenset[str] = frozenset(_TYPES) | frozenset(_WIRE_FORMS)
 """The kinds of input :func:`request_model` builds a field for."""
 
 
 def _field(item: Input, body: bool) -> tuple[Any, Any]:
     """The annotation and the ``Field`` of ``item``, in a ``body`` or a query."""
-    kind: Any = Literal[item.choices] if item.choices else _TYPES[item.type]
+    kind: Any = Literal[item.choices] if item.choices else _TYPES.get(item.type)
+    if kind is None:
+        kind = _WIRE_FORMS[item.type]
     limits: dict[str, Any] = {"description": item.description}
     if item.type in ("evidence", "evidence_list"):  # TYPE:VALUE text, or an object
         text = Annotated[str, Field(min_length=1, max_length=item.max_length)]
@@ -149,7 +162,10 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
             kind = list[kind]
             if item.max_items is not None:
                 limits["max_length"] = item.max_items
-    elif item.type == "list":
+    elif item.type in ("items", "replacements", "tags", "attributes"):
+        if item.max_items is not None:
+            limits["max_length"] = item.max_items  # how many items (or numbered items)
+    elif item.type in ("list", "where"):
         if item.max_length is not None:  # each text's length
             kind = list[Annotated[str, Field(max_length=item.max_length)]]
         if item.max_items is not None:
@@ -171,7 +187,7 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
         limits["strict"] = True
     if item.required:
         return kind, Field(**limits)
-    if item.default is None:
+    if item.default is None or item.default == ():  # (an empty list: none given)
         return kind | None, Field(None, **limits)
     return kind, Field(item.default, **limits)
 

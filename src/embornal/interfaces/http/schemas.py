@@ -5,22 +5,16 @@ model. The spine's writes are in ``spine_schemas``, importance's in ``importance
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from embornal.domain.bounds import MAX_LIMIT
-from embornal.domain.facts.fact import MAX_CONTENT_BYTES, MAX_REASON_LENGTH, Fact
-from embornal.domain.paths import MAX_PATH_LENGTH
+from embornal.domain.facts.fact import Fact
 from embornal.domain.recall.ranking import ScoreParts
-from embornal.domain.spine.justification import (
-    MAX_SOURCE_LABEL,
-)
 from embornal.interfaces.catalog import by_name
 from embornal.interfaces.catalog_inputs import FACT_ID_PATTERN
 from embornal.interfaces.http.derived import (
     EvidenceIn,
-    EvidenceText,
     Time,
     answer_model,
     list_answer,
@@ -41,13 +35,11 @@ __all__ = [
     "FactOut",
     "FactViewOut",
     "FactsOut",
-    "FindQuery",
     "HealthOut",
     "HistoryOut",
     "KindFieldOut",
     "KindOut",
     "KindsOut",
-    "LifetimeText",
     "LsOut",
     "PathEntryOut",
     "Problem",
@@ -57,13 +49,9 @@ __all__ = [
     "RecallOut",
     "ScorePartsOut",
     "SourceOut",
-    "StoreIn",
-    "SupersedeIn",
     "TagsOut",
     "TreeNodeOut",
-    "UnderIn",
     "UndoOut",
-    "UpdateIn",
     "WhoAmIOut",
 ]
 
@@ -357,169 +345,6 @@ class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-PATH_RULES = (
-    "A topic path such as /projects/embornal: it starts with '/'; each segment starts with "
-    "a letter or digit and holds letters, digits, '.', '_' and '-'; it folds to lowercase."
-)
-PathIn = Annotated[
-    str, Field(min_length=1, max_length=MAX_PATH_LENGTH, pattern="^/", description=PATH_RULES)
-]
-UnderIn = Annotated[
-    str | None,
-    Field(
-        min_length=1,
-        max_length=MAX_PATH_LENGTH,
-        pattern="^/",
-        description="Only facts at or below this path.",
-    ),
-]
-TagsIn = Annotated[
-    list[Annotated[str, Field(pattern="=")]]
-    | dict[str, Annotated[str, Field(min_length=1)]]
-    | None,
-    Field(
-        description='Tags as ["k=v", ...] or {"k": "v"}; the memory writes the owner tag itself.'
-    ),
-]
-RFC3339 = (
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
-    r"([Zz]|[+-][0-9]{2}:[0-9]{2})$"
-)
-TimeIn = Annotated[
-    Annotated[str, Field(pattern=RFC3339, json_schema_extra={"format": "date-time"})] | None,
-    Field(description="When the fact was true (imports); default now. RFC 3339."),
-]
-
-
-KindIn = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=64,
-        description="The kind of fact (GET /api/v1/kinds lists them); it never changes.",
-    ),
-]
-AttributesIn = Annotated[
-    dict[str, Any] | None,
-    Field(
-        description='The kind\'s attributes, e.g. {"name": "embornal", "status": "active"}; '
-        "validated against the kind's schema (400 and nothing written if not)."
-    ),
-]
-
-
-VisibilityIn = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=4096,
-        description="shared (the default), private (its owner only, never an assistant) or "
-        "restricted:a,b (its owner and the subjects or roles listed).",
-    ),
-]
-
-
-LifetimeText = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=40,
-        description="permanent, standard, ephemeral (one day) or until:YYYY-MM-DD (today or "
-        "later); a past date or another word is refused (400) and nothing is written.",
-    ),
-]
-
-
-def _content(what: str) -> Any:
-    """A fact's content: ``what`` it is, and its bound (at most the bytes a fact holds)."""
-    return Field(
-        min_length=1,
-        max_length=MAX_CONTENT_BYTES,
-        description=f"{what} (at most {MAX_CONTENT_BYTES:,} bytes of UTF-8).",
-    )
-
-
-class StoreIn(_In):
-    """A fact to store."""
-
-    path: PathIn
-    content: str = _content("One small statement")
-    tags: TagsIn = None
-    at: TimeIn = None
-    reason: str | None = Field(
-        None, max_length=MAX_REASON_LENGTH, description="Why it is stored; kept in the history."
-    )
-    kind: KindIn = "fact"
-    attributes: AttributesIn = None
-    confidence: float | None = Field(
-        None, ge=0, le=1, description="How sure, 0..1; default the prior of the actor kind."
-    )
-    visibility: VisibilityIn | None = None
-    source: str | None = Field(
-        None,
-        min_length=1,
-        max_length=MAX_SOURCE_LABEL,
-        description="A label of who put it here: a client or session id (printable text).",
-    )
-    evidence: list[EvidenceText | EvidenceIn] | None = Field(
-        None, max_length=64, description="What supports it, given with it (no confirmation)."
-    )
-    lifetime: LifetimeText | None = None
-
-
-class SupersedeIn(_In):
-    """The correcting fact: same path as the old one; tags default to the old fact's."""
-
-    content: str = _content("The corrected statement")
-    tags: TagsIn = None
-    at: TimeIn = None
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-    kind: KindIn | None = Field(
-        None, description="Another kind corrects a misclassified fact; default: the old one's."
-    )
-    attributes: AttributesIn = None
-
-
-class UpdateIn(_In):
-    """A sparse attribute change: the fields to set; null removes an optional one."""
-
-    attributes: dict[str, Any] = Field(
-        description='The attributes to change, e.g. {"status": "done"}; null removes one.'
-    )
-    reason: str | None = Field(None, max_length=MAX_REASON_LENGTH, description="Why.")
-
-
 ReasonIn = request_model(by_name("forget"), "ReasonIn")
 """A required reason alone (forget, restore, undo, promote, flag_sensitive, reject): made
 from the catalogue's inputs (decision 0162)."""
-
-
-Limit = Annotated[
-    int | None,
-    Field(ge=1, le=MAX_LIMIT, description=f"How many at most (1-{MAX_LIMIT})."),
-]
-
-
-AsOfIn = Annotated[
-    str | None,
-    Field(
-        min_length=1,
-        max_length=64,
-        description="Answer as the memory was at this past time, as recorded then (read-only): "
-        "an ISO-8601 date or time, UTC unless a zone is given (a date is its start, 00:00 UTC), "
-        "or now, yesterday, 'N seconds|minutes|hours|days|weeks ago'. A time after now, or "
-        "another form, is refused (400).",
-    ),
-]
-
-
-class FindQuery(_In):
-    kind: KindIn
-    where: list[Annotated[str, Field(max_length=MAX_PATH_LENGTH)]] = Field(
-        default_factory=list,
-        description="field=value, repeatable (where=status=active&where=name=x); all must "
-        "hold. An empty value matches a field that has none.",
-    )
-    under: UnderIn = None
-    limit: Limit = None
-    at: AsOfIn = None

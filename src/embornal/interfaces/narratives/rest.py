@@ -65,7 +65,6 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "narrate": "NarrateIn",
     "review_narrative": "NarrativeReviewIn",
     "narrative_history": "HistoryQuery",
     "list_narratives": "ListQuery",

@@ -82,7 +82,7 @@ def test_a_repeated_query_parameter_is_422(client: TestClient, alice: dict[str, 
         ({"path": "/x", "content": ""}, "body.content"),
         ({"path": "/x", "content": "c", "tags": "a=b"}, "body.tags"),
         ({"path": "/x", "content": "c", "tags": ["no-equals"]}, "body.tags.0"),
-        ({"path": "/x", "content": "c", "at": "yesterday"}, "body.at"),
+        ({"path": "/x", "content": "c", "at": 20240101}, "body.at"),
         ({"path": "/x", "content": "c", "owner": "alice"}, "body.owner"),
         ([1, 2], "body"),
     ],
@@ -95,6 +95,20 @@ def test_a_malformed_body_is_422_naming_the_field(
     assert any(loc == where or loc.startswith(where) for loc in locations), locations
     # The rejected values are not echoed back.
     assert "yesterday" not in str(problem["errors"])
+
+
+def test_a_store_time_the_service_cannot_read_is_400_invalid_time(
+    client: TestClient, alice: dict[str, str]
+) -> None:
+    """``at`` is the text every transport takes (decision 0200): a date is taken, a word
+    is refused by the service, as on the command line."""
+    body = {"path": "/x", "content": "c", "at": "yesterday"}
+    problem = assert_problem(client.post(f"{API}/facts", headers=alice, json=body), 400)
+    assert problem["code"] == "invalid_time"
+    dated = {"path": "/x", "content": "dated", "at": "2024-01-01"}
+    made = client.post(f"{API}/facts", headers=alice, json=dated)
+    assert made.status_code == 201, made.text
+    assert made.json()["created_at"].startswith("2024-01-01T00:00:00")
 
 
 @pytest.mark.parametrize(

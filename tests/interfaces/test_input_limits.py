@@ -191,8 +191,12 @@ def _limits(item: Input) -> dict[str, Any]:
     if item.text_pattern is not None:
         out["pattern"] = item.text_pattern
     if item.max_items is not None:
-        out["maxItems"] = item.max_items
+        out["maxProperties" if item.type == "replacements" else "maxItems"] = item.max_items
     return out
+
+
+_SHOWN = ("maxLength", "minimum", "maximum", "enum", "pattern", "maxItems", "maxProperties")
+_LEAST = ("minLength", "minItems", "minProperties")
 
 
 def _shown(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
@@ -206,7 +210,7 @@ def _shown(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
             continue
         if branch.get("type") == "array":
             out = {**_shown(branch.get("items", {}), defs), **out}
-        keys = ("maxLength", "minLength", "minimum", "maximum", "enum", "pattern", "maxItems")
+        keys = (*_SHOWN, *_LEAST)
         for key in keys:
             if key in branch:
                 out.setdefault(key, branch[key])
@@ -214,9 +218,10 @@ def _shown(schema: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _least(shown: dict[str, Any]) -> Any:
-    """The ``minLength`` ``shown`` declares, taken out of it (a required text's may show
-    one too; a text declared ``not_empty`` shows 1)."""
-    return shown.pop("minLength", None)
+    """The ``minLength`` (``minItems``, ``minProperties``) ``shown`` declares, taken out of
+    it (a required text's may show one too; a text or list declared ``not_empty`` shows 1)."""
+    found = [shown.pop(key) for key in _LEAST if key in shown]
+    return found[0] if found else None
 
 
 #: The kinds whose REST wire form has a pattern of its own, stricter than the other
@@ -285,7 +290,7 @@ def _past(item: Input) -> list[tuple[str, Any]]:
     if item.max_length is not None:
         out.append(("max_length", _over(item)))
     if item.not_empty:
-        out.append(("not_empty", ""))
+        out.append(("not_empty", [] if item.type == "items" else ""))
     if item.low is not None:
         out.append(("low", item.low - 1))
     if item.high is not None:
@@ -294,7 +299,10 @@ def _past(item: Input) -> list[tuple[str, Any]]:
         out.append(("choices", "not-one-of-them"))
     if item.text_pattern is not None:
         out.append(("pattern", "not an id!"))
-    if item.max_items is not None:
+    if item.max_items is not None and item.type == "replacements":
+        one = {"type": "create", "path": "/n", "content": "a short text"}
+        out.append(("max_items", {str(n): one for n in range(1, item.max_items + 2)}))
+    elif item.max_items is not None:
         out.append(("max_items", [_filler(item)[0]] * (item.max_items + 1)))
     return out
 
@@ -513,6 +521,10 @@ def _argv(op: Operation, item: Input, value: Any) -> list[str]:
         if isinstance(value, list) and i.max_items is not None and flags:
             for one in value:  # a repeatable flag, once a text (an item as JSON)
                 words.extend([flags[0], json.dumps(one) if isinstance(one, dict) else str(one)])
+            continue
+        if isinstance(value, dict) and i.type == "replacements" and flags:
+            for number, one in value.items():  # --replace N=JSON, once an item
+                words.extend([flags[0], f"{number}={json.dumps(one)}"])
             continue
         value = value[0] if isinstance(value, list) else value
         if isinstance(value, dict):

@@ -150,10 +150,12 @@ class Input:
     it; a schema then shows the same number as ``maxLength``, which no longer text of
     that many bytes can be under)."""
     not_empty: bool = False
-    """An optional text that, when given, holds something: an empty one is refused (a
-    required text always is); shown as ``minLength`` 1."""
+    """A text that, when given, holds something: an empty one is refused (a required text
+    always is); shown as ``minLength`` 1. A list declared so holds one item at least
+    (``minItems`` 1)."""
     max_items: int | None = None
-    """How many texts a list holds at most; shown as ``maxItems``."""
+    """How many texts a list holds at most, or entries an object; shown as ``maxItems``
+    (``maxProperties``)."""
     pattern: str | None = None
     """A regular expression its text matches (a fact id's alphabet and length; None: its
     kind's, :data:`KIND_PATTERNS`); shown as ``pattern``. A text that does not is refused as
@@ -391,11 +393,17 @@ def _check_limits(item: Input, value: object) -> None:
                     f"{item.max_length:,} are allowed",
                     hint=f"Send a shorter {name}.",
                 )
+    count = len(value) if isinstance(value, list | tuple | Mapping) else None
     most = item.max_items
-    if most is not None and isinstance(value, list | tuple) and len(value) > most:
+    if most is not None and count is not None and count > most:
         raise InvalidInput(
-            f"{name} holds {len(value):,} items; at most {most:,} are allowed",
+            f"{name} holds {count:,} items; at most {most:,} are allowed",
             hint=f"Send {name} with fewer items.",
+        )
+    if item.not_empty and count == 0:
+        raise InvalidInput(
+            f"{name} is empty; give one item at least",
+            hint=f"Send {name} with what it holds.",
         )
     if item.not_empty and value == "":
         from embornal import errors
@@ -463,7 +471,8 @@ def check_inputs(inputs: Iterable[Input], given: Mapping[str, Any]) -> None:
     - its text holds a NUL or a lone surrogate, whatever its type: no database keeps them
       (PostgreSQL refuses both; SQLite would keep what a copy to it then refuses);
     - it is longer than ``max_length`` (in its ``length_unit``; each text of a list);
-    - it is a list of more than ``max_items``;
+    - it is a list (or an object) of more than ``max_items``, or an empty one and
+      ``not_empty``;
     - it is an empty text and ``not_empty``;
     - it is a text that does not match its ``pattern``;
     - it is a number under ``low`` or over ``high``;

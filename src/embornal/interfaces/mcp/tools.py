@@ -353,6 +353,16 @@ def _shown(base: Any, item: Input) -> Any:
     return Annotated[base, Field(json_schema_extra=limits)] if limits else base
 
 
+def _bounds(item: Input, most: str, least: str) -> dict[str, Any]:
+    """How many items (entries) a list (an object) of ``item`` holds, as its schema says."""
+    out: dict[str, Any] = {}
+    if item.max_items is not None:
+        out[most] = item.max_items
+    if item.not_empty:
+        out[least] = 1
+    return out
+
+
 def _arg_type(item: Input) -> Any:
     """The annotation of one tool argument: its type, description, aliases and limits."""
     about = _arg(item.description, *(item.aliases or (item.tool_param,)))
@@ -379,12 +389,16 @@ def _arg_type(item: Input) -> Any:
             texts = Annotated[texts, Field(json_schema_extra={"maxItems": item.max_items})]
         return Annotated[texts | text | None, about]
     if item.type == "items":
+        bounds = _bounds(item, "maxItems", "minItems")
         drafts: Any = ItemsInput
-        if item.max_items is not None:
-            most = Field(json_schema_extra={"maxItems": item.max_items})
-            drafts = Annotated[list[dict[str, Any]], most] | str
+        if bounds:
+            drafts = Annotated[list[dict[str, Any]], Field(json_schema_extra=bounds)] | str
         return Annotated[drafts if item.required else drafts | None, about]
     if item.type == "replacements":
+        bounds = _bounds(item, "maxProperties", "minProperties")
+        if bounds:
+            by_number = Annotated[dict[str, Any], Field(json_schema_extra=bounds)]
+            return Annotated[by_number | list[dict[str, Any]] | str | None, about]
         return Annotated[ReplaceInput, about]
     base = Literal[item.choices] if item.choices else _shown(str, item)
     return Annotated[base if item.required else base | None, about]

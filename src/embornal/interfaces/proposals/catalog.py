@@ -43,6 +43,7 @@ ITEMS = Input(
     True,
     aliases=("items", "changes", "drafts"),
     max_items=MAX_PROPOSAL_ITEMS,
+    not_empty=True,
     cli=False,
 )
 _STATUS = Input(
@@ -255,6 +256,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 'Items to replace in place, by number: {"2": item} (the shapes of propose). '
                 "Each keeps its number and, of the same type, the id of the fact it makes.",
                 aliases=("replace", "replacements", "replace_items"),
+                max_items=MAX_PROPOSAL_ITEMS,
                 flag="--replace",
                 metavar="N=JSON",
                 nargs="+",
@@ -265,6 +267,7 @@ OPERATIONS: tuple[Operation, ...] = part(
                 ITEMS,
                 name="add",
                 required=False,
+                not_empty=False,
                 cli=True,
                 flag="--add",
                 metavar="JSON",

@@ -4,12 +4,10 @@ to their catalogue records: :data:`BY_OUTPUT` and :data:`REQUESTS`, merged into
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, Strict
+from pydantic import BaseModel, Field
 
-from embornal.domain.facts.fact import MAX_REASON_LENGTH
-from embornal.domain.proposals.aggregate import MAX_ITEMS
 from embornal.interfaces.http.derived import (
     Out,
     RequestModel,
@@ -18,36 +16,18 @@ from embornal.interfaces.http.derived import (
     list_answer,
     written,
 )
-from embornal.interfaces.http.schemas import _In
 from embornal.service.proposals.results import Proposal, PruneResult, RetentionScore
 
 __all__ = [
     "BY_OUTPUT",
     "REQUESTS",
-    "EditIn",
     "ProposalItemOut",
     "ProposalOut",
     "ProposalSummaryOut",
     "ProposalsOut",
-    "ProposeIn",
     "PruneOut",
     "RetentionOut",
     "RetentionScoreOut",
-]
-
-Reason = Annotated[
-    str | None, Field(max_length=MAX_REASON_LENGTH, description="Why; kept in the history.")
-]
-Items = Annotated[
-    list[dict[str, Any]],
-    Field(
-        min_length=1,
-        max_length=MAX_ITEMS,
-        description="Draft items, each with a `type`: create, update, archive or supersede.",
-    ),
-]
-Numbers = Annotated[
-    list[str] | None, Field(max_length=MAX_ITEMS, description='Item numbers, e.g. ["1", "3"].')
 ]
 
 
@@ -111,31 +91,6 @@ PruneOut = answer_model(
 )
 
 
-class ProposeIn(_In):
-    items: Items
-    title: str | None = Field(None, max_length=200)
-    source: str | None = Field(None, max_length=200)
-    reason: Reason = None
-
-
-class EditIn(_In):
-    drop: Numbers = None
-    replace: Annotated[dict[str, dict[str, Any]] | None, Field(max_length=MAX_ITEMS)] = Field(
-        None,
-        description='Items replaced in place by number, e.g. {"2": {"type": "create", "path": '
-        '"/notes", "content": "..."}}: each keeps its number and, of the same type, the id '
-        "of the fact it makes.",
-    )
-    add: Annotated[list[dict[str, Any]] | None, Field(max_length=MAX_ITEMS)] = None
-    reason: Reason = None
-    version: Annotated[int, Strict()] | None = Field(
-        None,
-        ge=1,
-        description="The proposal's version the editor read; 409 `proposal_changed` when it "
-        "was edited since, nothing edited (left out: the proposal as it is now).",
-    )
-
-
 BY_OUTPUT: dict[str, type[BaseModel]] = {
     "Proposal": ProposalOut,
     "list[ProposalSummary]": ProposalsOut,
@@ -144,11 +99,10 @@ BY_OUTPUT: dict[str, type[BaseModel]] = {
 }
 
 REQUESTS: dict[str, RequestModel] = {
-    "propose": ProposeIn,
     "proposal": None,
     "approve": "ApproveIn",
     "reject": "ReasonIn",
-    "edit_proposal": EditIn,
+    "edit_proposal": "EditIn",
     "proposals": "ProposalsQuery",
     "retention": "RetentionQuery",
 }

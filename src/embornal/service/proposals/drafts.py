@@ -12,7 +12,7 @@ assistant decides only when the policy lets assistants decide.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from embornal.domain.bounds import MAX_PROPOSAL_ITEMS
@@ -236,7 +236,7 @@ def approve(
     return _approve(ctx, state.proposal_id, items or None, why, ctx.subject, seen)
 
 
-def _check_count(name: str, values: Sequence[object] | None) -> None:
+def _check_count(name: str, values: Collection[object] | None) -> None:
     """Refuse more item numbers or items than a proposal holds, before it is read."""
     if values is not None and len(values) > MAX_PROPOSAL_ITEMS:
         raise InvalidInput(
@@ -330,6 +330,7 @@ def edit(
     version = _check_version(version)
     _check_count("drop", drop)
     _check_count("add", add)
+    _check_count("replace", replace if isinstance(replace, Mapping) else None)
     state = _resolve(ctx, proposal_id)
     if state.proposer != ctx.subject:
         _require_decider(ctx, "edit")

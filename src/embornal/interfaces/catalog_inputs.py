@@ -19,6 +19,7 @@ from embornal.domain.bounds import (
 )
 from embornal.hints import Any
 from embornal.interfaces.catalog_types import (
+    FACT_ID_PATTERN,
     LIST_ERRORS,
     READ_ERRORS,
     WRITE_ERRORS,
@@ -74,9 +75,6 @@ __all__ = [
 EXAMPLE_ID = "01KCZ8Q3W5R7T9V1X3Z5B7D9F1"
 #: The longest id an input takes (a fact's, a claim's, a conflict's, or a prefix of one).
 ID_LENGTH = 64
-#: A fact id or a unique prefix of one: Crockford base32, either case (an input's
-#: ``pattern``; the REST path's ``{id}`` shows it too).
-FACT_ID_PATTERN = "^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{1,26}$"
 
 
 def switch(name: str, description: str, cli_help: str | None = None, **more: Any) -> Input:

@@ -15,6 +15,7 @@ from embornal.domain.records import record
 from embornal.hints import Any, ClassVar, Literal, TypeVar
 
 __all__ = [
+    "FACT_ID_PATTERN",
     "KIND_PATTERNS",
     "LIST_ERRORS",
     "READ_ERRORS",
@@ -59,6 +60,9 @@ def replace(obj: _T, **changes: Any) -> _T:
     return new
 
 
+#: A fact id or a unique prefix of one: Crockford base32, either case (an input's
+#: ``pattern``; the REST path's ``{id}`` shows it too).
+FACT_ID_PATTERN = "^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{1,26}$"
 #: The pattern an input's text matches when it declares none, by its kind: a path starts
 #: with "/" (the service refuses any other; each transport now refuses it first).
 KIND_PATTERNS: Mapping[str, str] = MappingProxyType({"path": "^/"})
@@ -375,9 +379,9 @@ def _length(text: str, unit: LengthUnit) -> int:
 
 def _check_limits(item: Input, value: object) -> None:
     """Refuse ``value`` of ``item`` over its declared limits (None: nothing to check).
-    A text too long or a number out of range is the error the service would give (a
-    path's, a content's, a weight's, a confidence's, else ``InvalidInput``): the same code
-    whichever checks it first."""
+    A value past a limit is the error the service would give (a path's, a content's, a
+    weight's, a confidence's; an empty kind, visibility or lifetime; a malformed fact id;
+    else ``InvalidInput``): the same code whichever checks it first."""
     from embornal.errors import InvalidContent, InvalidInput, InvalidPath
 
     name = item.name
@@ -447,12 +451,12 @@ def _check_pattern(item: Input, pattern: str, value: str) -> None:
         from embornal.errors import InvalidInput, InvalidPath, MalformedId
 
         shown = value if len(value) <= 40 else f"{value[:40]}…"
-        if item.type == "id":
+        if pattern == FACT_ID_PATTERN:
             raise MalformedId(
                 f"{item.name} is not a fact id: {shown!r}",
                 hint="Fact ids are 26 characters of 0-9 and A-Z (no I, L, O, U); a prefix works.",
             )
-        if item.type == "path":
+        if item.type == "path" and pattern == KIND_PATTERNS["path"]:
             raise InvalidPath(
                 f"{item.name} {shown!r} must start with '/'",
                 hint="Paths look like /projects/embornal.",

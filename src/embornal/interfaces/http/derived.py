@@ -96,17 +96,6 @@ class EvidenceIn(_In):
     note: str | None = Field(None, max_length=MAX_EVIDENCE_NOTE)
 
 
-EvidenceText = Annotated[
-    str,
-    Field(
-        min_length=1,
-        max_length=MAX_EVIDENCE_VALUE + 32,
-        description="TYPE:VALUE, TYPE one of quote, uri, conversation, document, observation "
-        "(e.g. uri:https://example.org/adr/12). An unknown type is refused (400).",
-    ),
-]
-
-
 #: The wire type of each kind of input a model can be made for: text (a path, one of the
 #: choices: ``Literal``, an id, a time as ISO-8601 text), a list of texts, a whole
 #: number, a number, a flag. A weight is the number or null (null takes it off). In a
@@ -130,14 +119,15 @@ _TYPES: dict[InputType, Any] = {
     "id": str,
     "time": str,
     "as_of": str,
-    "evidence": str,
-    "evidence_list": list[str],
     "list": list[str],
 }
-#: The kinds of input whose REST form is structured: tags as ``["k=v", ...]`` or an object,
-#: a kind's attributes as an object, conditions as ``field=value`` texts, a proposal's
-#: drafted items as objects and its replacements as an object of them by number.
+#: The kinds of input whose REST form is structured: an evidence as ``TYPE:VALUE`` text or
+#: an object, tags as ``["k=v", ...]`` or an object, a kind's attributes as an object,
+#: conditions as ``field=value`` texts, a proposal's drafted items as objects and its
+#: replacements as an object of them by number.
 _WIRE_FORMS: dict[InputType, Any] = {
+    "evidence": str | EvidenceIn,  # (its text bounded as declared, below)
+    "evidence_list": list[str | EvidenceIn],
     "tags": list[Annotated[str, Field(pattern="=")]]
     | dict[str, Annotated[str, Field(min_length=1)]],
     "attributes": dict[str, Any],

@@ -14,7 +14,22 @@ from embornal.domain.events.base import ActorKind, DomainEvent, Payload
 from embornal.domain.events.registry import EVENTS
 from embornal.domain.values import value
 
-__all__ = ["Event", "NewEvent"]
+__all__ = ["STORED_FIELDS", "Event", "NewEvent"]
+
+#: What the log keeps of an event, one column each, in the order the log's row holds them
+#: (an :class:`Event` has these, and whether a purge redacted it).
+STORED_FIELDS = (
+    "position",
+    "stream_id",
+    "version",
+    "type",
+    "schema_version",
+    "payload",
+    "actor",
+    "actor_kind",
+    "reason",
+    "recorded_at",
+)
 
 
 @value

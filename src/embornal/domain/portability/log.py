@@ -27,6 +27,7 @@ from typing import Any
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, ActorKind, Event, EventType
+from embornal.domain.events.envelope import STORED_FIELDS
 from embornal.domain.facts.tags import check_subject, encodable
 from embornal.domain.paths import normalize_path
 from embornal.errors import EmbornalError, InvalidImport
@@ -45,20 +46,7 @@ FORMAT = 1
 #: The longest line a log file may hold (a fact is at most 64 KiB of text; its attributes
 #: and evidence, escaped, stay well below this).
 MAX_LINE_BYTES = 4 * 1024 * 1024
-_KEYS = frozenset(
-    {
-        "position",
-        "stream_id",
-        "version",
-        "type",
-        "schema_version",
-        "payload",
-        "actor",
-        "actor_kind",
-        "reason",
-        "recorded_at",
-    }
-)
+_KEYS = frozenset(STORED_FIELDS)
 _ACTOR_KINDS = frozenset(k.value for k in ActorKind)
 Entry = tuple[Event, tuple[int, str] | None]  # an event read, with its redaction record
 

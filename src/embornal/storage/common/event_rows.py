@@ -7,6 +7,7 @@ import json
 
 from embornal.domain.clock import format_time, parse_time
 from embornal.domain.events import EVENTS, Event
+from embornal.domain.events.envelope import STORED_FIELDS
 from embornal.hints import Any
 
 __all__ = ["event_columns", "event_row", "row_to_event"]
@@ -15,19 +16,7 @@ __all__ = ["event_columns", "event_row", "row_to_event"]
 def event_columns(table: str = "events") -> str:
     """The columns :func:`row_to_event` reads, of the events table named ``table`` in the
     query (``events``, or an alias such as ``e``), with whether a purge redacted it."""
-    names = (
-        "position",
-        "stream_id",
-        "version",
-        "type",
-        "schema_version",
-        "payload",
-        "actor",
-        "actor_kind",
-        "reason",
-        "recorded_at",
-    )
-    own = ", ".join(f"{table}.{n}" for n in names)
+    own = ", ".join(f"{table}.{n}" for n in STORED_FIELDS)
     return (
         f"{own}, EXISTS (SELECT 1 FROM event_redactions r "
         f"WHERE r.position = {table}.position) AS redacted"

@@ -28,17 +28,21 @@ _C = TypeVar("_C", bound=type)
 def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
     names: tuple[str, ...] = cls.__record_names__
-    if len(args) > len(names):
-        raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, {len(args)} given")
     values = self.__dict__
     values.update(cls.__record_defaults__)
-    values.update(zip(names, args, strict=False))
-    for key in kwargs:
-        if key not in names:
-            raise TypeError(f"{cls.__qualname__}() got an unexpected keyword argument {key!r}")
-        if key in names[: len(args)]:
-            raise TypeError(f"{cls.__qualname__}() got multiple values for argument {key!r}")
-    values.update(kwargs)
+    if args:
+        if len(args) > len(names):
+            raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, {len(args)} given")
+        values.update(zip(names, args, strict=False))
+        if kwargs and not kwargs.keys().isdisjoint(names[: len(args)]):
+            twice = next(k for k in kwargs if k in names[: len(args)])
+            raise TypeError(f"{cls.__qualname__}() got multiple values for argument {twice!r}")
+    if kwargs:
+        known: frozenset[str] = cls.__record_known__
+        if not kwargs.keys() <= known:  # (a set test: the catalogue makes hundreds of records)
+            unknown = next(k for k in kwargs if k not in known)
+            raise TypeError(f"{cls.__qualname__}() got an unexpected keyword argument {unknown!r}")
+        values.update(kwargs)
     if len(values) != len(names):
         missing = [n for n in names if n not in values]
         raise TypeError(f"{cls.__qualname__}() missing arguments: {', '.join(missing)}")
@@ -97,6 +101,7 @@ def record(cls: _C) -> _C:
         "__hash__": _hash,
         "__match_args__": names,
         "__record_names__": names,
+        "__record_known__": frozenset(names),
         "__record_compared__": tuple(n for n in names if n not in uncompared),
         "__record_defaults__": defaults,
         "__record_post_init__": getattr(cls, "__post_init__", None),

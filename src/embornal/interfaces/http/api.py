@@ -224,7 +224,7 @@ def _operation(op: CatalogOp) -> Operation:
     http = op.http
     assert http is not None
     response, given, envelope = _HTTP.get(op.name) or _derived(op)
-    model = request_model(op, given) if isinstance(given, str) else given
+    model = None if given is None else request_model(op, given)
     return Operation(
         http.method,
         http.path,

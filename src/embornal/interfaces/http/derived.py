@@ -75,9 +75,10 @@ class Out(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-RequestModel = type[BaseModel] | str | None
-"""A route table's query or body model: written by hand, or the name of the model
-:func:`request_model` makes from the operation's inputs (None: none)."""
+RequestModel = str | None
+"""A route table's query or body model: the name of the model :func:`request_model` makes
+from the operation's inputs (None: none). No request model is written by hand (decision
+0201): a route's inputs are its operation's record."""
 
 
 class _In(BaseModel):

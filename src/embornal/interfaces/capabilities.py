@@ -21,11 +21,11 @@ What the tables of ``mcp_out`` and ``rest`` hold (decision 0184):
   ``items``), for every operation whose output is of that type, whatever its folder,
   unless ``RESULTS`` or ``HTTP`` answers it otherwise;
 * ``RESULTS`` (operation name: MCP output model and projection) and ``HTTP`` (operation
-  name: answer model, query or body model or the name of the one made, envelope): an
-  operation that answers otherwise than its output's;
-* ``REQUESTS`` (operation name: query or body model, the name of the one made, or None
-  for none): the request model of a route answered by its output, where it is not the
-  one made from the record and named after the operation id.
+  name: answer model, the name of the request model made from its record or None,
+  envelope): an operation that answers otherwise than its output's;
+* ``REQUESTS`` (operation name: the name of the request model made from its record, or
+  None for none): a route answered by its output whose model keeps a name other than the
+  one after its operation id (``<OperationId>In``, ``<OperationId>Query``).
 
 An output type's answer is declared once, in the folder of the capability it belongs to,
 and serves every operation of that type in any folder. A module writes only the tables it

@@ -102,8 +102,8 @@ def _inputs(op: CatalogOp, c: Call) -> dict[str, Any]:
             kwargs[item.name] = c.path[item.wire_name]
         else:
             kwargs[item.name] = getattr(c.query if where == "query" else c.body, item.wire_name)
-            if kwargs[item.name] is None and item.default == ():  # a list left out: none
-                kwargs[item.name] = ()
+            if kwargs[item.name] is None and not item.required:  # left out: its default
+                kwargs[item.name] = item.default
         if item.type == "evidence" and isinstance(kwargs[item.name], BaseModel):
             kwargs[item.name] = _evidence_ref(kwargs[item.name])
         if item.type == "evidence_list":

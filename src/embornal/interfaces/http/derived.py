@@ -148,23 +148,16 @@ def _field(item: Input, body: bool) -> tuple[Any, Any]:
     limits: dict[str, Any] = {"description": item.description}
     if item.type in ("evidence", "evidence_list"):  # TYPE:VALUE text, or an object
         text = Annotated[str, Field(min_length=1, max_length=item.max_length)]
-        kind = text | EvidenceIn
-        if item.type == "evidence_list":
-            kind = list[kind]
-            if item.max_items is not None:
-                limits["max_length"] = item.max_items
-    elif item.type in ("items", "replacements", "tags", "attributes"):
-        if item.max_items is not None:
-            limits["max_length"] = item.max_items  # how many items (or numbered items)
+        kind = list[text | EvidenceIn] if item.type == "evidence_list" else text | EvidenceIn
     elif item.type in ("list", "where"):
         if item.max_length is not None:  # each text's length
             kind = list[Annotated[str, Field(max_length=item.max_length)]]
-        if item.max_items is not None:
-            limits["max_length"] = item.max_items  # a list's: how many texts
-    elif item.max_length is not None:
+    elif item.type not in _WIRE_FORMS and item.max_length is not None:
         limits["max_length"] = item.max_length
         if item.required:
             limits["min_length"] = 1  # a required text is not empty
+    if item.max_items is not None:
+        limits["max_length"] = item.max_items  # a list's texts or items, an object's entries
     if item.not_empty:
         limits["min_length"] = 1  # nor one declared so, as MCP shows and check_inputs refuses
     if item.text_pattern is not None:

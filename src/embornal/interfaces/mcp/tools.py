@@ -385,8 +385,9 @@ def _arg_type(item: Input) -> Any:
     if item.type in ("evidence_list", "list"):
         text = _shown(str, item)
         texts: Any = list[text]  # type: ignore[valid-type]
-        if item.max_items is not None:
-            texts = Annotated[texts, Field(json_schema_extra={"maxItems": item.max_items})]
+        bounds = _bounds(item, "maxItems", "minItems")
+        if bounds:
+            texts = Annotated[texts, Field(json_schema_extra=bounds)]
         return Annotated[texts | text | None, about]
     if item.type == "items":
         bounds = _bounds(item, "maxItems", "minItems")

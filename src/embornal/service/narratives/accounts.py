@@ -68,7 +68,6 @@ __all__ = [
 ]
 
 _ATTEMPTS = 5
-_MAX_IDS = MAX_NARRATIVE_SOURCES
 _SCAN = 1000
 
 
@@ -91,8 +90,8 @@ def _ids(value: object, name: str) -> tuple[str, ...]:
         value = [value]
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         raise InvalidInput(f"{name} must be a list of ids")
-    if len(value) > _MAX_IDS:
-        raise InvalidInput(f"{name} may name at most {_MAX_IDS} ids")
+    if len(value) > MAX_NARRATIVE_SOURCES:
+        raise InvalidInput(f"{name} may name at most {MAX_NARRATIVE_SOURCES} ids")
     return tuple(dict.fromkeys(v.strip() for v in value if v.strip()))
 
 
